@@ -1,0 +1,65 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const ambientTimeMessage =
+  'The engine is deterministic: take time from the virtual clock and randomness from the seeded PRNG (src/engine/prng.ts).';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e-artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}', 'src/store/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // STYLE.md "Nothing ambient in the engine": no wall clock, no timers, no Math.random.
+    files: ['src/engine/**/*.ts', 'src/scenarios/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: ambientTimeMessage },
+        { object: 'performance', property: 'now', message: ambientTimeMessage },
+        { object: 'Math', property: 'random', message: ambientTimeMessage },
+        { object: 'globalThis', property: 'setTimeout', message: ambientTimeMessage },
+        { object: 'globalThis', property: 'setInterval', message: ambientTimeMessage },
+        { object: 'window', property: 'setTimeout', message: ambientTimeMessage },
+        { object: 'window', property: 'setInterval', message: ambientTimeMessage },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: ambientTimeMessage },
+        { name: 'setInterval', message: ambientTimeMessage },
+        { name: 'performance', message: ambientTimeMessage },
+        { name: 'window', message: 'The engine runs in Node and in a worker: no DOM.' },
+        { name: 'document', message: 'The engine runs in Node and in a worker: no DOM.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: ambientTimeMessage },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'src/engine stays free of UI libraries.' },
+            { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'Dependencies point ui → store → worker → engine, never back.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,12 @@
+/** Thrown when an engine invariant breaks: a bug in the lab, never a user error. */
+export class InvariantError extends Error {
+  override name = 'InvariantError';
+}
+
+/**
+ * States an invariant at the point where the engine would otherwise go wrong quietly.
+ * Keep conditions simple: split compound assertions so the message names the one that failed.
+ */
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new InvariantError(message);
+}

@@ -1,0 +1,62 @@
+import { assert } from './assert';
+
+/** What the heap orders by: virtual time first, then insertion sequence (ties broken by arrival). */
+export interface HeapKey {
+  readonly atMs: number;
+  readonly seq: number;
+}
+
+function before(a: HeapKey, b: HeapKey): boolean {
+  return a.atMs < b.atMs || (a.atMs === b.atMs && a.seq < b.seq);
+}
+
+/** A binary min-heap ordered by `(atMs, seq)`. The scheduler's queue; also the bench's baseline. */
+export class BinaryHeap<T extends HeapKey> {
+  private readonly items: T[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
+  push(item: T): void {
+    const items = this.items;
+    items.push(item);
+    let index = items.length - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      const parentItem = items[parent] as T;
+      if (!before(item, parentItem)) break;
+      items[index] = parentItem;
+      index = parent;
+    }
+    items[index] = item;
+  }
+
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined) return undefined;
+    if (items.length === 0) return top;
+    const length = items.length;
+    let index = 0;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= length) break;
+      const right = left + 1;
+      let child = left;
+      if (right < length && before(items[right] as T, items[left] as T)) child = right;
+      const childItem = items[child] as T;
+      if (!before(childItem, last)) break;
+      items[index] = childItem;
+      index = child;
+    }
+    items[index] = last;
+    assert(this.items.length === length, 'heap size changed during sift-down');
+    return top;
+  }
+}

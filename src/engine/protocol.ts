@@ -1,0 +1,93 @@
+/**
+ * JSON-RPC messages of MCP 2026-07-28 (the stateless revision), built to the official schema:
+ * requests carry the required `_meta` (protocol version, client capabilities), results carry
+ * `resultType`. Tests validate every message the engine emits against ../shared/mcp-schema.
+ */
+export const PROTOCOL_VERSION = '2026-07-28';
+export const LAB_VERSION = '0.1.0';
+
+export type RequestId = string | number;
+export type ProgressToken = string | number;
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params: JsonObject;
+}
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params: JsonObject;
+}
+export interface JsonRpcResultResponse {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: JsonObject;
+}
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id?: RequestId;
+  error: { code: number; message: string; data?: JsonValue };
+}
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResultResponse | JsonRpcErrorResponse;
+
+export const CLIENT_INFO = { name: 'mcp-reliability-lab-client', version: LAB_VERSION } as const;
+export const SERVER_INFO = { name: 'mcp-reliability-lab-server', version: LAB_VERSION } as const;
+
+/** SSE response headers every Streamable HTTP response stream carries (SPEC RV-1). */
+export const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+} as const;
+
+export function requestMeta(progressToken: ProgressToken | null): JsonObject {
+  const meta: JsonObject = {
+    'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { ...CLIENT_INFO },
+  };
+  if (progressToken !== null) meta.progressToken = progressToken;
+  return meta;
+}
+
+export function callToolRequest(id: RequestId, name: string, args: JsonObject, progressToken: ProgressToken | null): JsonRpcRequest {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: requestMeta(progressToken) },
+  };
+}
+
+export function callToolResultResponse(id: RequestId, text: string, structuredContent?: JsonObject): JsonRpcResultResponse {
+  const result: JsonObject = {
+    resultType: 'complete',
+    content: [{ type: 'text', text }],
+    _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } },
+  };
+  if (structuredContent !== undefined) result.structuredContent = structuredContent;
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function progressNotification(progressToken: ProgressToken, progress: number, total: number | null, message: string): JsonRpcNotification {
+  const params: JsonObject = { progressToken, progress, message };
+  if (total !== null) params.total = total;
+  return { jsonrpc: '2.0', method: 'notifications/progress', params };
+}
+
+export function cancelledNotification(requestId: RequestId, reason: string): JsonRpcNotification {
+  return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
+}
+
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/** Deep copy through JSON: what goes on the wire is a snapshot, never a live object. */
+export function snapshot<T extends JsonValue | JsonRpcMessage>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -1,0 +1,178 @@
+import { assert } from './assert';
+import { BinaryHeap } from './heap';
+import { LabError } from './errors';
+import type { SeededRandom } from './prng';
+
+export type Actor = 'client' | 'server' | 'worker' | 'transport';
+
+interface QueuedEvent {
+  readonly atMs: number;
+  readonly seq: number;
+  readonly label: string;
+  readonly actor: Actor;
+  readonly run: () => void;
+  cancelled: boolean;
+}
+
+/** What a chooser sees of an event that is due: enough to pin or enumerate orders, nothing to mutate. */
+export interface DueEvent {
+  readonly atMs: number;
+  readonly seq: number;
+  readonly label: string;
+  readonly actor: Actor;
+}
+
+/**
+ * Orders events that are due at the same virtual instant (STYLE: "same-instant events are chosen,
+ * not accidental"). Given the candidates in insertion order, returns the index of the one to run.
+ * The others stay queued and are offered again, with any newly scheduled same-instant events.
+ */
+export type Chooser = (candidates: readonly DueEvent[]) => number;
+
+/** The default: the event scheduled first runs first. */
+export const insertionOrder: Chooser = () => 0;
+
+/** Draws the order from a seeded generator: what property tests use to explore interleavings. */
+export function seededChooser(random: SeededRandom): Chooser {
+  return (candidates) => random.int(0, candidates.length - 1);
+}
+
+/**
+ * Prefers candidates whose label starts with one of `preferredLabelPrefixes`, earliest prefix first;
+ * falls back to insertion order. What a scenario uses to pin a race.
+ */
+export function pinnedChooser(preferredLabelPrefixes: readonly string[]): Chooser {
+  return (candidates) => {
+    for (const prefix of preferredLabelPrefixes) {
+      const index = candidates.findIndex((candidate) => candidate.label.startsWith(prefix));
+      if (index >= 0) return index;
+    }
+    return 0;
+  };
+}
+
+export interface EventHandle {
+  readonly atMs: number;
+  readonly seq: number;
+}
+
+export interface SchedulerOptions {
+  /** Upper bound on events run; reaching it is a clear error, never a hang. */
+  readonly eventsMax: number;
+  readonly chooser?: Chooser;
+  /** Observes every push and every pop (the benchmark replays the same sequence on a bare heap). */
+  readonly trace?: { push(atMs: number, seq: number): void; pop(atMs: number, seq: number): void };
+}
+
+/**
+ * The virtual clock and its event queue. Time only moves when an event runs, never backwards, and
+ * nothing here reads a wall clock.
+ */
+export class Scheduler {
+  private readonly queue = new BinaryHeap<QueuedEvent>();
+  private readonly handles = new Map<number, QueuedEvent>();
+  private readonly chooser: Chooser;
+  private readonly trace: SchedulerOptions['trace'];
+  private nextSeq = 0;
+  readonly eventsMax: number;
+  nowMs = 0;
+  eventsRun = 0;
+  /** How many times the chooser was consulted with more than one candidate. */
+  choicesMade = 0;
+
+  constructor(options: SchedulerOptions) {
+    assert(Number.isInteger(options.eventsMax) && options.eventsMax > 0, 'eventsMax must be a positive integer');
+    this.eventsMax = options.eventsMax;
+    this.chooser = options.chooser ?? insertionOrder;
+    this.trace = options.trace;
+  }
+
+  get pending(): number {
+    return this.handles.size;
+  }
+
+  at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle {
+    assert(Number.isFinite(atMs), `event "${label}" has a non-finite time`);
+    assert(atMs >= this.nowMs, `event "${label}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
+    const event: QueuedEvent = { atMs, seq: this.nextSeq++, label, actor, run, cancelled: false };
+    this.queue.push(event);
+    this.handles.set(event.seq, event);
+    this.trace?.push(atMs, event.seq);
+    return event;
+  }
+
+  after(delayMs: number, actor: Actor, label: string, run: () => void): EventHandle {
+    assert(delayMs >= 0, `event "${label}" has a negative delay ${delayMs}`);
+    return this.at(this.nowMs + delayMs, actor, label, run);
+  }
+
+  /** Withdraws a queued event; returns false if it already ran or was withdrawn. */
+  cancel(handle: EventHandle): boolean {
+    const event = this.handles.get(handle.seq);
+    if (event === undefined) return false;
+    event.cancelled = true;
+    this.handles.delete(handle.seq);
+    return true;
+  }
+
+  /** The earliest queued event that was not withdrawn (withdrawn heads are discarded here). */
+  private peekLive(): QueuedEvent | undefined {
+    for (let head = this.queue.peek(); head !== undefined; head = this.queue.peek()) {
+      if (!head.cancelled) return head;
+      this.queue.pop();
+      this.trace?.pop(head.atMs, head.seq);
+    }
+    return undefined;
+  }
+
+  private popLive(): QueuedEvent | undefined {
+    const head = this.peekLive();
+    if (head === undefined) return undefined;
+    this.queue.pop();
+    this.trace?.pop(head.atMs, head.seq);
+    return head;
+  }
+
+  private popChosen(): QueuedEvent | undefined {
+    const first = this.popLive();
+    if (first === undefined || this.chooser === insertionOrder) return first;
+    const candidates: QueuedEvent[] = [first];
+    while (this.peekLive()?.atMs === first.atMs) candidates.push(this.popLive() as QueuedEvent);
+    if (candidates.length === 1) return first;
+    this.choicesMade += 1;
+    const index = this.chooser(candidates);
+    assert(Number.isInteger(index), `chooser returned a non-integer ${index}`);
+    assert(index >= 0 && index < candidates.length, `chooser returned ${index} for ${candidates.length} candidates`);
+    const chosen = candidates[index] as QueuedEvent;
+    for (const event of candidates) if (event !== chosen) this.queue.push(event);
+    return chosen;
+  }
+
+  /** Runs the next due event. Returns false when nothing is queued. */
+  step(): boolean {
+    const event = this.popChosen();
+    if (event === undefined) return false;
+    assert(event.atMs >= this.nowMs, 'time never runs backwards');
+    if (this.eventsRun >= this.eventsMax) {
+      throw new LabError('LAB006', `more than eventsMax=${this.eventsMax} events; raise eventsMax or shorten the run (stopped at ${this.nowMs} ms)`);
+    }
+    this.handles.delete(event.seq);
+    this.nowMs = event.atMs;
+    this.eventsRun += 1;
+    event.run();
+    return true;
+  }
+
+  runUntilIdle(): void {
+    while (this.step()) {
+      // each step runs one event; the eventsMax bound ends a run that would not stop
+    }
+  }
+
+  /** Runs every event due at or before `atMs`, then sets the clock to `atMs`. */
+  runUntil(atMs: number): void {
+    assert(atMs >= this.nowMs, `runUntil(${atMs}) is before now (${this.nowMs} ms)`);
+    for (let next = this.peekLive(); next !== undefined && next.atMs <= atMs; next = this.peekLive()) this.step();
+    this.nowMs = atMs;
+  }
+}

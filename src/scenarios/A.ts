@@ -1,0 +1,27 @@
+import { requestRaceDefaults } from '../engine/requestRace';
+import type { RequestRaceScenario } from '../engine/scenario';
+
+/** SPEC §7 A: cancellation wins the race; complete() after cancel sends nothing (RC-8, VF-1/VF-2/VF-3). */
+export const scenarioA: RequestRaceScenario = {
+  id: 'A',
+  kind: 'request-race',
+  title: 'A — cancel, then complete(): the response is suppressed',
+  topic: 'Cancellation and timeouts',
+  summary:
+    'The client calls a slow tool, then the user cancels at 120 ms. The cancellation reaches the server while the ' +
+    'worker is inside an uninterruptible chunk. When the worker finishes and calls complete(), the server already ' +
+    'accepted the cancellation, so complete() returns no response and nothing more is sent for the request. ' +
+    'On stdio the client cancels with notifications/cancelled; on Streamable HTTP it closes the response stream.',
+  requirements: ['RC-5', 'RC-6', 'RC-8', 'VF-1', 'VF-2', 'VF-3'],
+  defaultTransport: 'stdio',
+  settings: { ...requestRaceDefaults, workMs: 200, progressEveryMs: 100, cancelAtMs: 120 },
+  script: [
+    { at: 0, do: 'call' },
+    { at: 'cancelAtMs', do: 'cancel' },
+  ],
+  pinnedOrder: [],
+  expected: {
+    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [] },
+    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [] },
+  },
+};

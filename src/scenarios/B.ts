@@ -1,0 +1,27 @@
+import { requestRaceDefaults } from '../engine/requestRace';
+import type { RequestRaceScenario } from '../engine/scenario';
+
+/** SPEC §7 B: completion wins; the late cancellation is ignored, and so is the late response (RC-7, RC-8, VF-4). */
+export const scenarioB: RequestRaceScenario = {
+  id: 'B',
+  kind: 'request-race',
+  title: 'B — complete, then the cancellation arrives late',
+  topic: 'Cancellation and timeouts',
+  summary:
+    'The worker finishes at 205 ms and the server sends the response. The user cancels at 207 ms, while that ' +
+    'response is still in flight: the two messages cross. The server receives the cancellation after it already ' +
+    'completed, so it ignores it without error or reply. The client receives a response for a request it already ' +
+    'abandoned, so it ignores the response. One terminal state is stored: completed.',
+  requirements: ['RC-7', 'RC-8', 'VF-4'],
+  defaultTransport: 'stdio',
+  settings: { ...requestRaceDefaults, workMs: 200, progressEveryMs: 100, cancelAtMs: 207 },
+  script: [
+    { at: 0, do: 'call' },
+    { at: 'cancelAtMs', do: 'cancel' },
+  ],
+  pinnedOrder: [],
+  expected: {
+    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'] },
+    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'] },
+  },
+};

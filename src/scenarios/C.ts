@@ -1,0 +1,27 @@
+import { requestRaceDefaults } from '../engine/requestRace';
+import type { RequestRaceScenario } from '../engine/scenario';
+
+/** SPEC §7 C: progress keeps resetting the idle deadline but the maximum deadline still fires (RC-2, RC-4, VF-5). */
+export const scenarioC: RequestRaceScenario = {
+  id: 'C',
+  kind: 'request-race',
+  title: 'C — steady progress, then the maximum deadline',
+  topic: 'Cancellation and timeouts',
+  summary:
+    'The worker needs 5 s but sends progress every 400 ms, always before the 500 ms idle deadline, so the idle ' +
+    'clock keeps restarting. The 2000 ms maximum deadline counts from the start and nothing moves it: at 2000 ms ' +
+    'the client gives up and cancels. A progress message already in flight arrives after that and the client ' +
+    'ignores it; the server stops at its next checkpoint.',
+  requirements: ['RC-1', 'RC-2', 'RC-3', 'RC-4', 'VF-5'],
+  defaultTransport: 'stdio',
+  settings: { ...requestRaceDefaults, idleTimeoutMs: 500, maxTimeoutMs: 2_000, workMs: 5_000, progressEveryMs: 400, cancelAtMs: null },
+  script: [
+    { at: 0, do: 'call' },
+    { at: 'cancelAtMs', do: 'cancel' },
+  ],
+  pinnedOrder: [],
+  expected: {
+    stdio: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: ['progress 5/13'] },
+    http: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: ['progress 5/13'] },
+  },
+};

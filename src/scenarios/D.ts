@@ -1,0 +1,28 @@
+import { requestRaceDefaults } from '../engine/requestRace';
+import type { RequestRaceScenario } from '../engine/scenario';
+
+/** SPEC §7 D: on Streamable HTTP closing the response stream is the cancellation; flip to stdio (RC-5, VF-1, VF-2). */
+export const scenarioD: RequestRaceScenario = {
+  id: 'D',
+  kind: 'request-race',
+  title: 'D — Streamable HTTP: closing the stream is the cancellation',
+  topic: 'Cancellation and timeouts',
+  summary:
+    'Over Streamable HTTP every request is its own POST whose response is an SSE stream. To cancel, the client ' +
+    'closes that stream; it POSTs no notifications/cancelled. The server sees the disconnect, treats it as ' +
+    'cancellation and stops at its next checkpoint. Flip the transport to stdio: the operation is identical and ' +
+    'only the signal on the wire changes, to notifications/cancelled. Set httpCancel=post-notification to see the ' +
+    'failure mode where an HTTP client POSTs the notification instead and the server keeps working.',
+  requirements: ['RC-5', 'RC-6', 'VF-1', 'VF-2'],
+  defaultTransport: 'http',
+  settings: { ...requestRaceDefaults, workMs: 400, progressEveryMs: 100, cancelAtMs: 150 },
+  script: [
+    { at: 0, do: 'call' },
+    { at: 'cancelAtMs', do: 'cancel' },
+  ],
+  pinnedOrder: [],
+  expected: {
+    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [] },
+    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [] },
+  },
+};
