@@ -21,7 +21,6 @@ import type {
   LabEvent,
   MessageEvent,
   Outcome,
-  Settings,
   Side,
   Transcript,
   Transport,

@@ -77,10 +77,21 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): Trans
     chooser: options.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined),
     trace: options.trace,
   });
-  for (const step of scenario.script) {
+  // Script steps are causal: each is scheduled when the one before it has run, so a same-instant
+  // chooser can reorder the step against the simulation's events but never against its own script.
+  const steps = scenario.script.flatMap((step) => {
     const atMs = step.at === 'cancelAtMs' ? settings.cancelAtMs : step.at;
-    if (atMs === null) continue;
-    race.scheduleAt(atMs, `script ${step.do}`, (r) => (step.do === 'call' ? r.call() : r.cancel()));
-  }
+    return atMs === null ? [] : [{ atMs, action: step.do }];
+  });
+  const scheduleStep = (index: number): void => {
+    const step = steps[index];
+    if (step === undefined) return;
+    race.scheduleAt(Math.max(step.atMs, race.scheduler.nowMs), `script ${step.action}`, (r) => {
+      if (step.action === 'call') r.call();
+      else r.cancel();
+      scheduleStep(index + 1);
+    });
+  };
+  scheduleStep(0);
   return race.runToEnd().transcript();
 }

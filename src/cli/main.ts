@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { LabError } from '../engine/errors';
+import { formatTimeline } from '../engine/format';
+import { requestRaceSettingsSpec } from '../engine/requestRace';
+import { checkSeed, checkTransport, runScenario } from '../engine/scenario';
+import { parseSetting } from '../engine/settings';
+import { findScenario, scenarios } from '../scenarios/index';
+
+/** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
+const USAGE = `usage:
+  npm run lab -- list
+  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json]
+  npm run lab -- settings
+
+  list       the scenarios, with the SPEC ids each demonstrates
+  run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
+  settings   the settings --set accepts, with their ranges`;
+
+class UsageError extends Error {}
+
+function list(): string {
+  return scenarios
+    .map((s) => `${s.id.padEnd(3)} ${s.title}\n    default transport ${s.defaultTransport}; demonstrates ${s.requirements.join(', ')}`)
+    .join('\n');
+}
+
+function settingsHelp(): string {
+  return Object.entries(requestRaceSettingsSpec)
+    .map(([key, spec]) => {
+      const range = spec.kind === 'integer' ? `${spec.min}..${spec.max}${'nullable' in spec && spec.nullable ? ' or none' : ''}` : spec.kind === 'boolean' ? 'true|false' : spec.values.join('|');
+      return `  ${key.padEnd(20)} ${range.padEnd(28)} ${spec.description}`;
+    })
+    .join('\n');
+}
+
+function run(args: string[]): string {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      transport: { type: 'string' },
+      seed: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
+  const scenario = findScenario(positionals[0] as string);
+  const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
+  let seed: number | undefined;
+  if (values.seed !== undefined) seed = checkSeed(/^\d+$/.test(values.seed) ? Number(values.seed) : values.seed);
+  const settings: Record<string, unknown> = {};
+  for (const assignment of values.set ?? []) {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
+    const key = assignment.slice(0, eq);
+    const spec = (requestRaceSettingsSpec as Record<string, (typeof requestRaceSettingsSpec)[keyof typeof requestRaceSettingsSpec]>)[key];
+    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting; known settings: ${Object.keys(requestRaceSettingsSpec).join(', ')}`);
+    settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
+  }
+  const transcript = runScenario(scenario, { transport, seed, settings });
+  return values.json ? JSON.stringify(transcript, null, 2) : formatTimeline(transcript);
+}
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processOutput: Output = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+
+/** Runs one command line; returns the exit code (0 ok, 1 bad input value, 2 bad usage). */
+export function main(argv: string[], io: Output = processOutput): number {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'list':
+        io.out(`${list()}\n`);
+        return 0;
+      case 'settings':
+        io.out(`${settingsHelp()}\n`);
+        return 0;
+      case 'run':
+        io.out(`${run(rest)}\n`);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof LabError) {
+      io.err(`lab: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      io.err(`lab: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+

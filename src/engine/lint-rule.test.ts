@@ -1,0 +1,27 @@
+// Proves the lint rule that keeps src/engine deterministic exists and fires: ambient time, timers and Math.random are errors there, and allowed elsewhere.
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function ruleIds(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('no ambient time or randomness in src/engine', () => {
+  const offenders = ['export const a = Date.now();', 'export const b = performance.now();', 'export const c = Math.random();', 'setTimeout(() => undefined, 1);', 'setInterval(() => undefined, 1);', 'export const d = new Date();', "import { create } from 'zustand'; export const e = create;"];
+  for (const code of offenders) {
+    it(`flags: ${code}`, async () => {
+      expect((await ruleIds(code, 'src/engine/fixture.ts')).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('allows the same code outside the engine', async () => {
+    expect(await ruleIds('export const a = Date.now();', 'src/ui/fixture.ts')).toEqual([]);
+  });
+
+  it('allows the virtual clock', async () => {
+    expect(await ruleIds('export const now = (s: { nowMs: number }) => s.nowMs;', 'src/engine/fixture.ts')).toEqual([]);
+  });
+});
