@@ -1,20 +1,20 @@
 import { parseArgs } from 'node:util';
 import { LabError } from '../engine/errors';
 import { formatTimeline } from '../engine/format';
-import { requestRaceSettingsSpec } from '../engine/requestRace';
-import { checkSeed, checkTransport, runScenario } from '../engine/scenario';
-import { parseSetting } from '../engine/settings';
+import { checkSeed, checkTransport, runScenario, settingsSpecFor } from '../engine/scenario';
+import { parseSetting, type SettingsSpec } from '../engine/settings';
 import { findScenario, scenarios } from '../scenarios/index';
+import type { Settings } from '../engine/transcript';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
   npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json]
-  npm run lab -- settings
+  npm run lab -- settings [scenario]
 
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
-  settings   the settings --set accepts, with their ranges`;
+  settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
 class UsageError extends Error {}
 
@@ -24,8 +24,21 @@ function list(): string {
     .join('\n');
 }
 
-function settingsHelp(): string {
-  return Object.entries(requestRaceSettingsSpec)
+function settingsHelp(id: string | undefined): string {
+  const chosen = id === undefined ? scenarios : [findScenario(id)];
+  const seen = new Set<string>();
+  const blocks: string[] = [];
+  for (const scenario of chosen) {
+    if (seen.has(scenario.kind)) continue;
+    seen.add(scenario.kind);
+    const ids = scenarios.filter((s) => s.kind === scenario.kind).map((s) => s.id).join(', ');
+    blocks.push(`settings of ${ids} (${scenario.kind}):\n${describeSpec(settingsSpecFor(scenario))}`);
+  }
+  return blocks.join('\n\n');
+}
+
+function describeSpec(spec: SettingsSpec): string {
+  return Object.entries(spec)
     .map(([key, spec]) => {
       const range = spec.kind === 'integer' ? `${spec.min}..${spec.max}${'nullable' in spec && spec.nullable ? ' or none' : ''}` : spec.kind === 'boolean' ? 'true|false' : spec.values.join('|');
       return `  ${key.padEnd(20)} ${range.padEnd(28)} ${spec.description}`;
@@ -55,12 +68,12 @@ function run(args: string[]): string {
     const eq = assignment.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
     const key = assignment.slice(0, eq);
-    const spec = (requestRaceSettingsSpec as Record<string, (typeof requestRaceSettingsSpec)[keyof typeof requestRaceSettingsSpec]>)[key];
-    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting; known settings: ${Object.keys(requestRaceSettingsSpec).join(', ')}`);
+    const spec = settingsSpecFor(scenario)[key];
+    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
     settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
   }
   const transcript = runScenario(scenario, { transport, seed, settings });
-  return values.json ? JSON.stringify(transcript, null, 2) : formatTimeline(transcript);
+  return values.json ? JSON.stringify(transcript, null, 2) : formatTimeline(transcript, scenario.settings as unknown as Settings);
 }
 
 export interface Output {
@@ -79,7 +92,8 @@ export function main(argv: string[], io: Output = processOutput): number {
         io.out(`${list()}\n`);
         return 0;
       case 'settings':
-        io.out(`${settingsHelp()}\n`);
+        if (rest.length > 1) throw new UsageError('settings takes at most one scenario id');
+        io.out(`${settingsHelp(rest[0])}\n`);
         return 0;
       case 'run':
         io.out(`${run(rest)}\n`);

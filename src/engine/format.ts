@@ -1,4 +1,4 @@
-import type { LabEvent, Transcript } from './transcript';
+import type { LabEvent, Settings, Transcript } from './transcript';
 import type { JsonRpcMessage } from './protocol';
 
 /** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
@@ -47,7 +47,7 @@ export function describeEvent(event: LabEvent): string {
 }
 
 /** The CLI's default output: the seed and resolved settings first (replay needs them), then the timeline and the outcome. */
-export function formatTimeline(transcript: Transcript): string {
+export function formatTimeline(transcript: Transcript, defaults: Settings = {}): string {
   const lines: string[] = [];
   lines.push(`scenario ${transcript.scenario}: ${transcript.title}`);
   lines.push(`transport=${transcript.transport} seed=${transcript.seed} protocol=${transcript.protocolVersion}`);
@@ -56,13 +56,30 @@ export function formatTimeline(transcript: Transcript): string {
   lines.push('');
   const width = Math.max(...transcript.events.map((event) => String(event.atMs).length));
   for (const event of transcript.events) lines.push(`${String(event.atMs).padStart(width)} ms  ${describeEvent(event)}`);
-  const outcome = transcript.outcome;
   lines.push('');
   lines.push('outcome');
+  lines.push(...formatOutcome(transcript));
+  lines.push(`reproduce: npm run lab -- run ${transcript.scenario} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}`);
+  return lines.join('\n');
+}
+
+function formatOutcome(transcript: Transcript): string[] {
+  const outcome = transcript.outcome;
+  if (!('terminalState' in outcome)) {
+    return Object.entries(outcome as Record<string, unknown>).map(([key, value]) => `  ${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+  }
+  const lines: string[] = [];
   lines.push(`  terminal state       ${outcome.terminalState} (at ${outcome.terminalAtMs} ms)`);
   lines.push(`  final response       ${outcome.finalResponse ? 'yes: a final response reached the wire' : 'no'}`);
   lines.push(`  cancellation signal  ${outcome.cancellationSignal ?? 'none'}`);
   lines.push(`  client ignores       ${outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((item) => `${item.summary} at ${item.atMs} ms (${item.reason})`).join('; ')}`);
-  lines.push(`reproduce: npm run lab -- run ${transcript.scenario} --transport ${transcript.transport} --seed ${transcript.seed}`);
-  return lines.join('\n');
+  return lines;
+}
+
+/** The --set arguments that reproduce this run: every setting that differs from the scenario's defaults. */
+function settingsArgs(transcript: Transcript, defaults: Settings): string {
+  return Object.entries(transcript.settings)
+    .filter(([key, value]) => defaults[key] !== value)
+    .map(([key, value]) => ` --set ${key}=${value === null ? 'none' : String(value)}`)
+    .join('');
 }

@@ -2,7 +2,6 @@ import { assert } from './assert';
 import { RequestCoordinator } from './coordinator';
 import { SeededRandom } from './prng';
 import {
-  PROTOCOL_VERSION,
   SSE_HEADERS,
   callToolRequest,
   callToolResultResponse,
@@ -20,9 +19,8 @@ import type {
   DeadlineName,
   LabEvent,
   MessageEvent,
-  Outcome,
+  RequestOutcome,
   Side,
-  Transcript,
   Transport,
 } from './transcript';
 
@@ -84,9 +82,6 @@ export const requestRaceDefaults: RequestRaceSettings = {
 };
 
 export interface RequestRaceOptions {
-  readonly scenario: string;
-  readonly title: string;
-  readonly requirements: readonly string[];
   readonly transport: Transport;
   readonly seed: number;
   readonly settings: RequestRaceSettings;
@@ -391,7 +386,7 @@ export class RequestRace {
     return this;
   }
 
-  outcome(): Outcome {
+  outcome(): RequestOutcome {
     const terminal = this.coordinator.terminal(this.id);
     assert(terminal !== null, 'every request ends in exactly one terminal state (the maximum deadline guarantees one)');
     const clientIgnores: ClientIgnore[] = [];
@@ -408,20 +403,4 @@ export class RequestRace {
       clientIgnores,
     };
   }
-
-  transcript(): Transcript {
-    return {
-      scenario: this.options.scenario,
-      transport: this.options.transport,
-      seed: this.options.seed,
-      settings: { ...this.settings },
-      title: this.options.title,
-      requirements: [...this.options.requirements],
-      protocolVersion: PROTOCOL_VERSION,
-      events: this.events,
-      outcome: this.outcome(),
-    };
-  }
 }
-
-export const REQUEST_RACE_USER_CANCEL_REASON = USER_CANCEL_REASON;

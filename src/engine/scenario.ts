@@ -1,15 +1,28 @@
 import { LabError } from './errors';
 import type { Chooser, SchedulerOptions } from './scheduler';
 import { pinnedChooser } from './scheduler';
-import { resolveSettings } from './settings';
+import { resolveSettings, type SettingsSpec } from './settings';
+import { PROTOCOL_VERSION } from './protocol';
 import { RequestRace, requestRaceSettingsSpec, type RequestRaceSettings } from './requestRace';
-import type { CancellationSignal, TerminalState, Transcript, Transport } from './transcript';
+import type { CancellationSignal, LabEvent, Outcome, Settings, TerminalState, Transcript, Transport } from './transcript';
 
 /**
  * A scenario is one data file (STYLE: "one scenario is one data file"): id, title, the SPEC ids it
- * demonstrates, its default settings, its script, and what its outcome must be on each transport.
- * Vitest, Playwright, the command line and the page all read the same object.
+ * demonstrates, its `kind` (which model runs it), its default settings, and what it must show.
+ * Vitest, Playwright, the command line and the page all read the same object. A model turns a
+ * scenario plus resolved settings into events and an outcome; `runScenario` wraps that in the
+ * transcript every consumer reads.
  */
+export interface ScenarioMeta {
+  readonly id: string;
+  readonly title: string;
+  readonly topic: string;
+  /** One paragraph for someone who has never seen MCP. */
+  readonly summary: string;
+  readonly requirements: readonly string[];
+  readonly defaultTransport: Transport;
+}
+
 export interface ScriptStep {
   /** A virtual time, or the name of a setting that holds one (a null setting skips the step). */
   readonly at: number | 'cancelAtMs';
@@ -20,19 +33,12 @@ export interface ExpectedOutcome {
   readonly terminalState: TerminalState;
   readonly finalResponse: boolean;
   readonly cancellationSignal: CancellationSignal;
-  /** How many messages the client must ignore, and what they are. */
+  /** The summaries of the messages the client must ignore, in order. */
   readonly clientIgnores: readonly string[];
 }
 
-export interface RequestRaceScenario {
-  readonly id: string;
+export interface RequestRaceScenario extends ScenarioMeta {
   readonly kind: 'request-race';
-  readonly title: string;
-  readonly topic: string;
-  /** One paragraph for someone who has never seen MCP. */
-  readonly summary: string;
-  readonly requirements: readonly string[];
-  readonly defaultTransport: Transport;
   readonly settings: RequestRaceSettings;
   readonly script: readonly ScriptStep[];
   /** Label prefixes that pin the order of same-instant events; empty: insertion order. */
@@ -40,7 +46,9 @@ export interface RequestRaceScenario {
   readonly expected: Readonly<Record<Transport, ExpectedOutcome>>;
 }
 
+/** Every kind of scenario; each model adds its member. */
 export type Scenario = RequestRaceScenario;
+export type ScenarioKind = Scenario['kind'];
 
 export interface RunOptions {
   readonly transport?: Transport;
@@ -49,6 +57,19 @@ export interface RunOptions {
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+}
+
+export interface ResolvedRun {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: Settings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+}
+
+export interface Model<S extends Scenario> {
+  readonly settingsSpec: SettingsSpec;
+  execute(scenario: S, run: ResolvedRun): { events: LabEvent[]; outcome: Outcome };
 }
 
 export const DEFAULT_SEED = 1;
@@ -63,35 +84,63 @@ export function checkSeed(value: unknown): number {
   throw new LabError('LAB003', `${JSON.stringify(value)} is not a seed; use an integer from 0 to 4294967295`);
 }
 
+const requestRaceModel: Model<RequestRaceScenario> = {
+  settingsSpec: requestRaceSettingsSpec,
+  execute(scenario, run) {
+    const settings = run.settings as unknown as RequestRaceSettings;
+    const race = new RequestRace({
+      transport: run.transport,
+      seed: run.seed,
+      settings,
+      chooser: run.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined),
+      trace: run.trace,
+    });
+    // Script steps are causal: each is scheduled when the one before it has run, so a same-instant
+    // chooser can reorder a step against the simulation's events but never against its own script.
+    const steps = scenario.script.flatMap((step) => {
+      const atMs = step.at === 'cancelAtMs' ? settings.cancelAtMs : step.at;
+      return atMs === null ? [] : [{ atMs, action: step.do }];
+    });
+    const scheduleStep = (index: number): void => {
+      const step = steps[index];
+      if (step === undefined) return;
+      race.scheduleAt(Math.max(step.atMs, race.scheduler.nowMs), `script ${step.action}`, (r) => {
+        if (step.action === 'call') r.call();
+        else r.cancel();
+        scheduleStep(index + 1);
+      });
+    };
+    scheduleStep(0);
+    race.runToEnd();
+    return { events: race.events, outcome: race.outcome() };
+  },
+};
+
+/** One model per scenario kind. */
+const models: { readonly [K in ScenarioKind]: Model<Extract<Scenario, { kind: K }>> } = {
+  'request-race': requestRaceModel,
+};
+
+export function settingsSpecFor(scenario: Scenario): SettingsSpec {
+  return models[scenario.kind].settingsSpec;
+}
+
 export function runScenario(scenario: Scenario, options: RunOptions = {}): Transcript {
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
-  const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as unknown as RequestRaceSettings;
-  const race = new RequestRace({
+  const model = models[scenario.kind] as Model<Scenario>;
+  const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
+  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: options.chooser, trace: options.trace });
+  return {
     scenario: scenario.id,
-    title: scenario.title,
-    requirements: scenario.requirements,
     transport,
     seed,
     settings,
-    chooser: options.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined),
-    trace: options.trace,
-  });
-  // Script steps are causal: each is scheduled when the one before it has run, so a same-instant
-  // chooser can reorder the step against the simulation's events but never against its own script.
-  const steps = scenario.script.flatMap((step) => {
-    const atMs = step.at === 'cancelAtMs' ? settings.cancelAtMs : step.at;
-    return atMs === null ? [] : [{ atMs, action: step.do }];
-  });
-  const scheduleStep = (index: number): void => {
-    const step = steps[index];
-    if (step === undefined) return;
-    race.scheduleAt(Math.max(step.atMs, race.scheduler.nowMs), `script ${step.action}`, (r) => {
-      if (step.action === 'call') r.call();
-      else r.cancel();
-      scheduleStep(index + 1);
-    });
+    kind: scenario.kind,
+    title: scenario.title,
+    requirements: [...scenario.requirements],
+    protocolVersion: PROTOCOL_VERSION,
+    events,
+    outcome,
   };
-  scheduleStep(0);
-  return race.runToEnd().transcript();
 }

@@ -143,7 +143,8 @@ export interface ClientIgnore {
   reason: string;
 }
 
-export interface Outcome {
+/** Outcome of a request race (scenarios A–D). */
+export interface RequestOutcome {
   requestId: RequestId;
   terminalState: TerminalState;
   terminalAtMs: number;
@@ -154,17 +155,25 @@ export interface Outcome {
   clientIgnores: ClientIgnore[];
 }
 
+/**
+ * Every model's outcome. Each model adds its own member here (with its own field names, which are
+ * contracts too); the transcript's `kind` says which one a transcript carries.
+ */
+export type Outcome = RequestOutcome;
+
 export type SettingValue = number | boolean | string | null;
 export type Settings = Record<string, SettingValue>;
 
-export interface Transcript {
+export interface Transcript<O extends Outcome = Outcome> {
   scenario: string;
   transport: Transport;
   seed: number;
   settings: Settings;
+  /** Which model produced it: `request-race` for A–D. */
+  kind: string;
   title: string;
   requirements: string[];
   protocolVersion: string;
   events: LabEvent[];
-  outcome: Outcome;
+  outcome: O;
 }
