@@ -12,6 +12,7 @@ import {
   type RequestId,
 } from './protocol';
 import { Scheduler, type Chooser, type EventHandle, type SchedulerOptions } from './scheduler';
+import { EventLog, Wire, type Delivery, type NewEvent } from './wire';
 import type { SettingsSpec } from './settings';
 import type {
   CancellationSignal,
@@ -89,11 +90,6 @@ export interface RequestRaceOptions {
   readonly trace?: SchedulerOptions['trace'];
 }
 
-/** An event as recorded: the recorder stamps `seq` and `atMs`. */
-type NewEvent = LabEvent extends infer E ? (E extends LabEvent ? Omit<E, 'seq' | 'atMs'> : never) : never;
-
-type Delivery = (event: MessageEvent) => string | null;
-
 const USER_CANCEL_REASON = 'User closed the operation';
 
 function summarize(message: JsonRpcMessage): string {
@@ -108,11 +104,10 @@ function summarize(message: JsonRpcMessage): string {
 export class RequestRace {
   readonly scheduler: Scheduler;
   readonly coordinator = new RequestCoordinator();
-  readonly events: LabEvent[] = [];
-  private readonly random: SeededRandom;
+  private readonly log: EventLog;
+  private readonly wire: Wire;
   private readonly options: RequestRaceOptions;
   private readonly settings: RequestRaceSettings;
-  private readonly lastArrivalMs = new Map<string, number>();
   private readonly deadlineHandles: Partial<Record<DeadlineName, EventHandle>> = {};
   private requestId: RequestId | null = null;
   private cancellationSignal: CancellationSignal = null;
@@ -124,16 +119,19 @@ export class RequestRace {
   constructor(options: RequestRaceOptions) {
     this.options = options;
     this.settings = options.settings;
-    this.random = new SeededRandom(options.seed);
     this.scheduler = new Scheduler({ eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace });
+    this.log = new EventLog(this.scheduler);
+    this.wire = new Wire(this.scheduler, this.log, new SeededRandom(options.seed), options.settings, summarize);
+  }
+
+  get events(): LabEvent[] {
+    return this.log.events;
   }
 
   // ── recording ────────────────────────────────────────────────────────────────────────────────
 
   private record<E extends NewEvent>(event: E): E & { seq: number; atMs: number } {
-    const full = { seq: this.events.length, atMs: this.scheduler.nowMs, ...event };
-    this.events.push(full as LabEvent);
-    return full;
+    return this.log.record(event);
   }
 
   private get id(): RequestId {
@@ -161,31 +159,8 @@ export class RequestRace {
     return `POST ${'method' in message ? message.method : 'message'}`;
   }
 
-  /** Arrival time: latency plus seeded jitter, never overtaking an earlier message on the same channel. */
-  private arrivalMs(channelKey: string): number {
-    const jitterMs = this.settings.latencyJitterMs > 0 ? this.random.int(0, this.settings.latencyJitterMs) : 0;
-    const earliest = this.lastArrivalMs.get(channelKey) ?? 0;
-    const arrivesAtMs = Math.max(this.scheduler.nowMs + this.settings.latencyMs + jitterMs, earliest);
-    this.lastArrivalMs.set(channelKey, arrivesAtMs);
-    return arrivesAtMs;
-  }
-
   private send(from: Side, message: JsonRpcMessage, deliver: Delivery): MessageEvent {
-    const to: Side = from === 'client' ? 'server' : 'client';
-    const channel = this.channelFor(from, message);
-    const arrivesAtMs = this.arrivalMs(`${channel}:${from}`);
-    const event: MessageEvent = this.record({ kind: 'message', from, to, channel, message, arrivesAtMs });
-    const summary = summarize(message);
-    this.scheduler.at(arrivesAtMs, to, `deliver ${summary} to ${to}`, () => {
-      const delivered = this.record({ kind: 'delivered', messageSeq: event.seq, from, to, summary });
-      const ignoreReason = deliver(event);
-      if (ignoreReason !== null) {
-        event.ignoredBy = to;
-        event.reason = ignoreReason;
-        Object.assign(delivered, { ignoredBy: to, reason: ignoreReason });
-      }
-    });
-    return event;
+    return this.wire.send(from, this.channelFor(from, message), message, deliver);
   }
 
   // ── client ───────────────────────────────────────────────────────────────────────────────────
@@ -267,7 +242,7 @@ export class RequestRace {
     this.cancellationSignal = 'stream-close';
     this.clientClosedStreamAtMs = this.scheduler.nowMs;
     this.record({ kind: 'stream-closed', by: 'client', requestId: this.id, reason: `${reason}: closing the response stream is the cancellation; nothing is POSTed` });
-    const observedAtMs = this.arrivalMs(`POST #${String(this.id)}:client`);
+    const observedAtMs = this.wire.arrivalMs(`POST #${String(this.id)}:client`);
     this.scheduler.at(observedAtMs, 'server', 'server observes disconnect', () => this.serverObservesDisconnect());
   }
 

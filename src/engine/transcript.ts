@@ -27,6 +27,9 @@ export interface MessageEvent extends EventBase {
   arrivesAtMs: number;
   /** Set when the receiver drops the message on arrival. */
   ignoredBy?: Side;
+  /** Set when the message never arrives (the connection carrying it broke). */
+  lost?: true;
+  /** Why it was ignored or lost. */
   reason?: string;
 }
 
