@@ -25,6 +25,28 @@ export default tseslint.config(
     },
   },
   {
+    // Dependencies point ui → store → worker → engine, never back (STYLE.md "Layout").
+    files: ['src/ui/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/worker/**', '**/engine/**', '**/scenarios/**', '**/cli/**'], message: 'The UI talks to the store only; protocol behaviour is computed in the worker.' }] }],
+    },
+  },
+  {
+    files: ['src/store/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/engine/**', '**/scenarios/**', '**/cli/**'], message: 'The store reaches the engine only through the worker.' }] }],
+    },
+  },
+  {
+    files: ['src/worker/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/cli/**'], message: 'The worker never depends on the UI or the store.' }] }],
+    },
+  },
+  {
     // STYLE.md "Nothing ambient in the engine": no wall clock, no timers, no Math.random.
     files: ['src/engine/**/*.ts', 'src/scenarios/**/*.ts'],
     ignores: ['**/*.test.ts'],

@@ -2,7 +2,8 @@
 // Playwright cannot download its own browser on this network, so the lab uses the system's Chromium.
 import { accessSync, constants } from 'node:fs';
 
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+// The same lookup playwright.config.ts uses: $CHROMIUM_PATH, else Debian's /usr/bin/chromium.
+const candidates = [process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'];
 const found = candidates.find((path) => {
   try {
     accessSync(path, constants.X_OK);

@@ -1,0 +1,149 @@
+import {
+  isLabResponse,
+  type LabRequest,
+  type LabResponse,
+  type ScenarioInfo,
+  type Settings,
+  type Transcript,
+  type Transport,
+  type WorkerErrorCode,
+} from './protocol';
+
+/**
+ * The page's side of the worker protocol: one promise per request, correlated by requestId. Every
+ * request settles: with the worker's answer, with the worker's error, or with WORKER_FAILED when the
+ * worker itself broke (failed to load, threw outside a handler, sent something unreadable).
+ */
+
+export type ClientErrorCode = WorkerErrorCode | 'WORKER_FAILED';
+
+export class LabClientError extends Error {
+  override name = 'LabClientError';
+  readonly code: ClientErrorCode;
+
+  constructor(code: ClientErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface RunParams {
+  scenario: string;
+  transport: Transport;
+  seed: number;
+  settings?: Settings;
+}
+
+export interface LabClient {
+  list(): Promise<ScenarioInfo[]>;
+  run(params: RunParams): Promise<Transcript>;
+  /** Stops the worker; pending requests reject with WORKER_FAILED. */
+  terminate(): void;
+}
+
+/** The part of `Worker` the client uses, so tests can hand in a fake. */
+export interface WorkerLike {
+  postMessage(message: LabRequest): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
+  addEventListener(type: 'messageerror', listener: (event: MessageEvent<unknown>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  terminate(): void;
+}
+
+export function createLabWorker(): WorkerLike {
+  return new Worker(new URL('./lab.worker.ts', import.meta.url), { type: 'module', name: 'lab-engine' });
+}
+
+interface Pending {
+  settle(response: LabResponse): void;
+  fail(error: LabClientError): void;
+}
+
+type Answer<T extends LabResponse['type']> = Extract<LabResponse, { type: T }>;
+
+export function createLabClient(makeWorker: () => WorkerLike = createLabWorker): LabClient {
+  const worker = makeWorker();
+  const pending = new Map<number, Pending>();
+  let nextRequestId = 1;
+  let broken: LabClientError | null = null;
+
+  function failAll(error: LabClientError): void {
+    const waiting = [...pending.values()];
+    pending.clear();
+    for (const request of waiting) request.fail(error);
+  }
+
+  worker.addEventListener('message', (event) => {
+    const data = event.data;
+    if (!isLabResponse(data)) {
+      failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read: ${preview(data)}`));
+      return;
+    }
+    const requestId = data.requestId;
+    if (requestId === null) {
+      // Only an error can lack a requestId: the worker could not tell which request it answers.
+      failAll(data.type === 'error' ? new LabClientError(data.code, data.message) : new LabClientError('WORKER_FAILED', 'unaddressed answer'));
+      return;
+    }
+    const request = pending.get(requestId);
+    if (request === undefined) return; // already settled (terminated): nothing waits for it
+    pending.delete(requestId);
+    request.settle(data);
+  });
+  worker.addEventListener('messageerror', () => {
+    failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
+  });
+  worker.addEventListener('error', (event) => {
+    event.preventDefault();
+    broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${event.message || 'it could not be loaded'}`);
+    failAll(broken);
+  });
+
+  function send<T extends LabResponse['type']>(expected: T, request: LabRequest): Promise<Answer<T>> {
+    return new Promise<Answer<T>>((resolve, reject) => {
+      if (broken !== null) {
+        reject(broken);
+        return;
+      }
+      pending.set(request.requestId, {
+        settle(response) {
+          if (response.type === expected) resolve(response as Answer<T>);
+          else if (response.type === 'error') reject(new LabClientError(response.code, response.message));
+          else reject(new LabClientError('WORKER_FAILED', `asked for ${expected}, the lab worker answered ${response.type}`));
+        },
+        fail: reject,
+      });
+      try {
+        worker.postMessage(request);
+      } catch (error) {
+        pending.delete(request.requestId);
+        reject(new LabClientError('WORKER_FAILED', `could not send to the lab worker: ${String(error)}`));
+      }
+    });
+  }
+
+  return {
+    async list() {
+      const answer = await send('scenarios', { type: 'list', requestId: nextRequestId++ });
+      return answer.scenarios;
+    },
+    async run({ scenario, transport, seed, settings = {} }) {
+      const answer = await send('transcript', { type: 'run', requestId: nextRequestId++, scenario, transport, seed, settings });
+      return answer.transcript;
+    },
+    terminate() {
+      worker.terminate();
+      broken = new LabClientError('WORKER_FAILED', 'the lab worker was stopped');
+      failAll(broken);
+    },
+  };
+}
+
+function preview(value: unknown): string {
+  try {
+    const text = JSON.stringify(value) ?? String(value);
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+  } catch {
+    return String(value);
+  }
+}
