@@ -1,4 +1,4 @@
 import { main } from './main';
 
 /** Entry point of `npm run lab`: kept apart from main.ts so tests can call main() in-process. */
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,34 +1,38 @@
 // Proves the command line lists and runs scenarios A–D on both transports, prints JSON that equals the engine's transcript, and refuses bad arguments with a clear message and a non-zero exit.
 import { describe, expect, it } from 'vitest';
 import { main } from './main';
-import { runScenarioById } from '../scenarios/index';
+import { runScenarioById, scenarios } from '../scenarios/index';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSqlJs } from './sqlite';
 
-function lab(...argv: string[]) {
+async function lab(...argv: string[]) {
   let out = '';
   let err = '';
-  const code = main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
   return { code, out, err };
 }
 
 describe('npm run lab', () => {
-  it('list names every scenario', () => {
-    const { code, out } = lab('list');
+  it('list names every scenario', async () => {
+    const { code, out } = await lab('list');
     expect(code).toBe(0);
-    for (const id of ['A', 'B', 'C', 'D']) expect(out).toMatch(new RegExp(`^${id} `, 'm'));
+    for (const { id } of scenarios) expect(out).toMatch(new RegExp(`^${id} `, 'm'));
   });
 
   for (const id of ['A', 'B', 'C', 'D']) {
     for (const transport of ['stdio', 'http'] as const) {
-      it(`run ${id} --transport ${transport} --json prints the transcript`, () => {
-        const { code, out } = lab('run', id, '--transport', transport, '--json');
+      it(`run ${id} --transport ${transport} --json prints the transcript`, async () => {
+        const { code, out } = await lab('run', id, '--transport', transport, '--json');
         expect(code).toBe(0);
         expect(out).toBe(`${JSON.stringify(runScenarioById(id, { transport }), null, 2)}\n`);
       });
     }
   }
 
-  it('run prints a readable timeline with the seed and settings first and the outcome last', () => {
-    const { code, out } = lab('run', 'C', '--seed', '7', '--set', 'latencyMs=3');
+  it('run prints a readable timeline with the seed and settings first and the outcome last', async () => {
+    const { code, out } = await lab('run', 'C', '--seed', '7', '--set', 'latencyMs=3');
     expect(code).toBe(0);
     const lines = out.split('\n');
     expect(lines[1]).toBe('transport=stdio seed=7 protocol=2026-07-28');
@@ -37,13 +41,53 @@ describe('npm run lab', () => {
     expect(out).toMatch(/reproduce: npm run lab -- run C --transport stdio --seed 7/);
   });
 
-  it('--set parses booleans, enums and none', () => {
-    const { code, out } = lab('run', 'D', '--set', 'httpCancel=post-notification', '--set', 'progressToken=false', '--set', 'cancelAtMs=none', '--json');
+  it('--set parses booleans, enums and none', async () => {
+    const { code, out } = await lab('run', 'D', '--set', 'httpCancel=post-notification', '--set', 'progressToken=false', '--set', 'cancelAtMs=none', '--json');
     expect(code).toBe(0);
     expect(JSON.parse(out).settings).toMatchObject({ httpCancel: 'post-notification', progressToken: false, cancelAtMs: null });
   });
 
+  it('retries prints the retry table with the hint warning', async () => {
+    const { code, out } = await lab('retries');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^send_receipt_email\s+unsafe\s+no automatic retry/m);
+    expect(out).toMatch(/! idempotentHint says true/);
+  });
+
+  it('runs a ledger scenario on real SQLite and prints its outcome', async () => {
+    const { code, out } = await lab('run', 'ledger-race-keyed');
+    expect(code).toBe(0);
+    expect(out).toMatch(/SQLITE_BUSY/);
+    expect(out).toMatch(/^\s+executions\s+1$/m);
+    expect(out).toMatch(/scope of this ledger \(LG-8\):\n {2}- .*atomic/);
+  });
+
+  it('--ledger FILE creates a SQLite file and reopens it on the next run', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lab-ledger-')), 'ledger.sqlite');
+    const first = await lab('run', 'ledger-keyed-retry', '--ledger', file, '--json');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.out).outcome.executions).toBe(1);
+    expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+    const second = await lab('run', 'ledger-keyed-retry', '--ledger', file, '--json');
+    expect(JSON.parse(second.out).outcome).toMatchObject({ executions: 0, replayed: 2 });
+    const sql = await loadSqlJs();
+    const db = new sql.Database(readFileSync(file));
+    expect(db.exec('SELECT count(*) FROM idempotency_keys')[0]?.values[0]?.[0]).toBe(1);
+    db.close();
+  });
+
+  it('--ledger with a file that is not a ledger refuses and leaves it untouched', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lab-ledger-')), 'notes.txt');
+    writeFileSync(file, 'these are my notes, not a database');
+    const { code, err } = await lab('run', 'ledger-keyed-retry', '--ledger', file);
+    expect(code).toBe(1);
+    expect(err).toMatch(/LAB010.*not a SQLite database.*unchanged/);
+    expect(readFileSync(file, 'utf8')).toBe('these are my notes, not a database');
+    expect(existsSync(file)).toBe(true);
+  });
+
   const bad: Array<[string[], number, RegExp]> = [
+    [['run', 'A', '--ledger', '/tmp/x.sqlite'], 2, /--ledger applies to ledger and task scenarios/],
     [['run', 'Z'], 1, /LAB001.*"Z" is not a scenario; known: A, B, C, D/],
     [['run', 'A', '--transport', 'tcp'], 1, /LAB002/],
     [['run', 'A', '--seed', '4.5'], 1, /LAB003/],
@@ -56,8 +100,8 @@ describe('npm run lab', () => {
     [['launch'], 2, /unknown command "launch"/],
   ];
   for (const [argv, exitCode, message] of bad) {
-    it(`refuses: lab ${argv.join(' ')}`, () => {
-      const { code, out, err } = lab(...argv);
+    it(`refuses: lab ${argv.join(' ')}`, async () => {
+      const { code, out, err } = await lab(...argv);
       expect(code).toBe(exitCode);
       expect(out).toBe('');
       expect(err).toMatch(message);

@@ -1,7 +1,12 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { LedgerHost } from '../engine/ledger/ledgerLab';
+import { loadSqlJs } from './sqlite';
+import { retryTable } from '../engine/ledger/retry';
+import { ledgerScopeNotes } from '../engine/ledger/scope';
 import { LabError } from '../engine/errors';
 import { formatTimeline } from '../engine/format';
-import { checkSeed, checkTransport, runScenario, settingsSpecFor } from '../engine/scenario';
+import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine/scenario';
 import { parseSetting, type SettingsSpec } from '../engine/settings';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine/transcript';
@@ -9,18 +14,28 @@ import type { Settings } from '../engine/transcript';
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json]
+  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE]
   npm run lab -- settings [scenario]
+  npm run lab -- retries
 
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
+             --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
+  retries    the retry classification of every exposed operation (SPEC §3)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
 class UsageError extends Error {}
 
 function list(): string {
+  const width = Math.max(...scenarios.map((s) => s.id.length));
   return scenarios
-    .map((s) => `${s.id.padEnd(3)} ${s.title}\n    default transport ${s.defaultTransport}; demonstrates ${s.requirements.join(', ')}`)
+    .map((s) => `${s.id.padEnd(width)}  ${s.title}\n${' '.repeat(width + 2)}${s.topic}; default transport ${s.defaultTransport}; demonstrates ${s.requirements.join(', ')}`)
+    .join('\n');
+}
+
+function retries(): string {
+  return retryTable()
+    .map((row) => `${row.operation.padEnd(24)} ${row.retryClass.padEnd(12)} ${row.rule}${row.hintWarnings.map((w) => `\n${' '.repeat(38)}! ${w}`).join('')}`)
     .join('\n');
 }
 
@@ -46,7 +61,7 @@ function describeSpec(spec: SettingsSpec): string {
     .join('\n');
 }
 
-function run(args: string[]): string {
+async function run(args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -56,6 +71,7 @@ function run(args: string[]): string {
       seed: { type: 'string' },
       set: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
+      ledger: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
@@ -72,8 +88,20 @@ function run(args: string[]): string {
     if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
     settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
   }
-  const transcript = runScenario(scenario, { transport, seed, settings });
-  return values.json ? JSON.stringify(transcript, null, 2) : formatTimeline(transcript, scenario.settings as unknown as Settings);
+  if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
+  const ledger = usesSqlite(scenario) ? await ledgerHost(values.ledger) : undefined;
+  const transcript = runScenario(scenario, { transport, seed, settings, ledger });
+  if (values.json) return JSON.stringify(transcript, null, 2);
+  const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
+  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;
+}
+
+/** sql.js for a ledger run, with FILE's bytes when it exists; the file is written only after a completed run. */
+async function ledgerHost(path: string | undefined): Promise<LedgerHost> {
+  const sql = await loadSqlJs();
+  if (path === undefined) return { sql };
+  const bytes = existsSync(path) ? new Uint8Array(readFileSync(path)) : null;
+  return { sql, bytes, save: (saved) => writeFileSync(path, saved) };
 }
 
 export interface Output {
@@ -84,19 +112,22 @@ export interface Output {
 const processOutput: Output = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** Runs one command line; returns the exit code (0 ok, 1 bad input value, 2 bad usage). */
-export function main(argv: string[], io: Output = processOutput): number {
+export async function main(argv: string[], io: Output = processOutput): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'list':
         io.out(`${list()}\n`);
         return 0;
+      case 'retries':
+        io.out(`${retries()}\n`);
+        return 0;
       case 'settings':
         if (rest.length > 1) throw new UsageError('settings takes at most one scenario id');
         io.out(`${settingsHelp(rest[0])}\n`);
         return 0;
       case 'run':
-        io.out(`${run(rest)}\n`);
+        io.out(`${await run(rest)}\n`);
         return 0;
       case undefined:
       case 'help':

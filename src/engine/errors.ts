@@ -11,6 +11,10 @@ export const errorCatalog = {
   LAB006: 'run exceeded its event bound',
   LAB007: 'settings contradict each other',
   LAB008: 'malformed worker message',
+  LAB010: 'not a lab ledger file',
+  LAB011: 'SQLite is not loaded',
+  LAB101: 'bounded buffer cannot keep a final response',
+  LAB102: 'reconnect run exceeded its bound',
 } as const;
 
 export type LabErrorCode = keyof typeof errorCatalog;

@@ -1,5 +1,7 @@
 import type { LabEvent, Settings, Transcript } from './transcript';
 import type { JsonRpcMessage } from './protocol';
+import { describeFlowEvent, formatFlowOutcome } from './flowFormat';
+import type { FlowOutcome } from './flowTypes';
 
 /** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
 export function describeMessage(message: JsonRpcMessage): string {
@@ -16,6 +18,7 @@ export function describeMessage(message: JsonRpcMessage): string {
 export function describeEvent(event: LabEvent): string {
   switch (event.kind) {
     case 'message': {
+      if (event.lost === true) return `${event.from} → ${event.to}  ${describeMessage(event.message)}  via ${event.channel}, LOST: ${event.reason ?? ''}`;
       const ignored = event.ignoredBy ? `  [ignored by ${event.ignoredBy}: ${event.reason ?? ''}]` : '';
       return `${event.from} → ${event.to}  ${describeMessage(event.message)}  via ${event.channel}, arrives ${event.arrivesAtMs} ms${ignored}`;
     }
@@ -41,8 +44,27 @@ export function describeEvent(event: LabEvent): string {
       return `${event.by} observes the disconnect of #${String(event.requestId)}: ${event.reason}`;
     case 'cancel-accepted':
       return `${event.by} accepts the cancellation of #${String(event.requestId)}: ${event.reason}`;
+    case 'sql': {
+      const params = event.params.length > 0 ? ` ${JSON.stringify(event.params)}` : '';
+      const result = event.ok ? `ok${event.rows && event.rows.length > 0 ? ` ${JSON.stringify(event.rows)}` : ''}` : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
+      return `${event.connection} ${event.sql}${params} → ${result}  (${event.purpose})`;
+    }
+    case 'task':
+      return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
+    case 'ledger':
+      return `ledger ${event.action}${event.connection ? ` [${event.connection}]` : ''}${event.requestId === undefined ? '' : ` #${String(event.requestId)}`}: ${event.detail}`;
     case 'cancel-ignored':
       return `${event.by} ignores a cancellation${event.requestId === null ? '' : ` of #${String(event.requestId)}`}: ${event.reason}`;
+    case 'buffer':
+    case 'proxy':
+    case 'sse-comment':
+    case 'http-request':
+    case 'stream-dropped':
+    case 'message-lost':
+    case 'reconnect-plan':
+    case 'recovery':
+    case 'herd-window':
+      return describeFlowEvent(event);
   }
 }
 
@@ -65,8 +87,9 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
 
 function formatOutcome(transcript: Transcript): string[] {
   const outcome = transcript.outcome;
+  if (['buffer', 'proxy', 'reconnect', 'herd'].includes(transcript.kind)) return formatFlowOutcome(transcript.kind, outcome as FlowOutcome);
   if (!('terminalState' in outcome)) {
-    return Object.entries(outcome as Record<string, unknown>).map(([key, value]) => `  ${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    return Object.entries(outcome).map(([key, value]) => `  ${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
   }
   const lines: string[] = [];
   lines.push(`  terminal state       ${outcome.terminalState} (at ${outcome.terminalAtMs} ms)`);

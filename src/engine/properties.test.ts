@@ -5,7 +5,7 @@ import { scenarioA } from '../scenarios/A';
 import { SeededRandom } from './prng';
 import { runScenario } from './scenario';
 import { seededChooser } from './scheduler';
-import type { LabEvent, MessageEvent, Transcript, Transport } from './transcript';
+import type { LabEvent, MessageEvent, RequestOutcome, Transcript, Transport } from './transcript';
 
 const NUM_RUNS = 1_000;
 
@@ -28,7 +28,7 @@ const arbitraryRun = fc.record({
 
 type Run = typeof arbitraryRun extends fc.Arbitrary<infer R> ? R : never;
 
-function execute(run: Run): Transcript {
+function execute(run: Run): Transcript<RequestOutcome> {
   // Same-instant events are ordered by a chooser drawn from the run's seed: random but replayable.
   return runScenario(scenarioA, { transport: run.transport, seed: run.seed, settings: run.settings, chooser: seededChooser(new SeededRandom(run.seed)) });
 }

@@ -44,10 +44,14 @@ export const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 } as const;
 
-export function requestMeta(progressToken: ProgressToken | null): JsonObject {
+/** The tasks extension's identifier, declared in the client's per-request capabilities. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+export function requestMeta(progressToken: ProgressToken | null, extensions: readonly string[] = []): JsonObject {
+  const capabilities: JsonObject = extensions.length === 0 ? {} : { extensions: Object.fromEntries(extensions.map((id) => [id, {}])) };
   const meta: JsonObject = {
     'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
     'io.modelcontextprotocol/clientInfo': { ...CLIENT_INFO },
   };
   if (progressToken !== null) meta.progressToken = progressToken;
@@ -71,6 +75,21 @@ export function callToolResultResponse(id: RequestId, text: string, structuredCo
   };
   if (structuredContent !== undefined) result.structuredContent = structuredContent;
   return { jsonrpc: '2.0', id, result };
+}
+
+/** A tool-level failure: a CallToolResult with isError, so the caller (and a model) can see and act on it. */
+export function callToolErrorResponse(id: RequestId, text: string, structuredContent: JsonObject): JsonRpcResultResponse {
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: {
+      resultType: 'complete',
+      isError: true,
+      content: [{ type: 'text', text }],
+      structuredContent,
+      _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } },
+    },
+  };
 }
 
 export function progressNotification(progressToken: ProgressToken, progress: number, total: number | null, message: string): JsonRpcNotification {

@@ -1,9 +1,12 @@
 // Proves scenarios A–D on both transports put the right signals on the wire (RC-5 … RC-8, VF-1 … VF-5) and that the outcome is what each scenario file declares.
 import { describe, expect, it } from 'vitest';
-import { scenarios, runScenarioById } from '../scenarios/index';
+import { scenarios as allScenarios, runRaceById } from '../scenarios/index';
+import type { RequestRaceScenario } from './scenario';
 import { runScenario } from './scenario';
 import { LabError } from './errors';
 import type { LabEvent, MessageEvent, Transcript } from './transcript';
+
+const scenarios = allScenarios.filter((s): s is RequestRaceScenario => s.kind === 'request-race');
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
 const method = (e: MessageEvent): string => ('method' in e.message ? e.message.method : 'result' in e.message ? 'response' : 'error');
@@ -26,7 +29,7 @@ describe('each scenario on each transport matches its declared outcome', () => {
 
 describe('VF-1 stdio cancellation sends notifications/cancelled and receives no response', () => {
   it('A over stdio', () => {
-    const t = runScenarioById('A', { transport: 'stdio' });
+    const t = runRaceById('A', { transport: 'stdio' });
     const cancels = messages(t).filter((m) => method(m) === 'notifications/cancelled');
     expect(cancels).toHaveLength(1);
     expect(cancels[0]?.from).toBe('client');
@@ -42,7 +45,7 @@ describe('VF-1 stdio cancellation sends notifications/cancelled and receives no 
 describe('VF-2 Streamable HTTP cancellation closes the stream and POSTs no cancellation', () => {
   for (const id of ['A', 'D']) {
     it(`${id} over http`, () => {
-      const t = runScenarioById(id, { transport: 'http' });
+      const t = runRaceById(id, { transport: 'http' });
       expect(messages(t).some((m) => method(m) === 'notifications/cancelled')).toBe(false);
       const closes = of(t, 'stream-closed');
       expect(closes.map((c) => c.by)).toEqual(['client']);
@@ -53,7 +56,7 @@ describe('VF-2 Streamable HTTP cancellation closes the stream and POSTs no cance
   }
 
   it('an HTTP client that POSTs notifications/cancelled instead (SPEC §9) is ignored and the request runs on', () => {
-    const t = runScenarioById('D', { transport: 'http', settings: { httpCancel: 'post-notification' } });
+    const t = runRaceById('D', { transport: 'http', settings: { httpCancel: 'post-notification' } });
     const cancel = messages(t).find((m) => method(m) === 'notifications/cancelled');
     expect(cancel?.channel).toBe('POST notifications/cancelled');
     expect(cancel?.ignoredBy).toBe('server');
@@ -64,8 +67,8 @@ describe('VF-2 Streamable HTTP cancellation closes the stream and POSTs no cance
 
 describe('D: flipping the transport changes the signal and nothing else', () => {
   it('same terminal state, final response and ignores; different signal', () => {
-    const http = runScenarioById('D', { transport: 'http' }).outcome;
-    const stdio = runScenarioById('D', { transport: 'stdio' }).outcome;
+    const http = runRaceById('D', { transport: 'http' }).outcome;
+    const stdio = runRaceById('D', { transport: 'stdio' }).outcome;
     expect({ ...stdio, cancellationSignal: null }).toEqual({ ...http, cancellationSignal: null });
     expect(http.cancellationSignal).toBe('stream-close');
     expect(stdio.cancellationSignal).toBe('notifications/cancelled');
@@ -75,7 +78,7 @@ describe('D: flipping the transport changes the signal and nothing else', () => 
 describe('VF-3 cancel before complete suppresses the final response', () => {
   for (const transport of ['stdio', 'http'] as const) {
     it(transport, () => {
-      const t = runScenarioById('A', { transport });
+      const t = runRaceById('A', { transport });
       const suppressed = of(t, 'suppressed');
       expect(suppressed.map((s) => s.what)).toEqual(['response']);
       const accepted = of(t, 'cancel-accepted')[0];
@@ -88,7 +91,7 @@ describe('VF-3 cancel before complete suppresses the final response', () => {
 
 describe('VF-4 complete before cancel keeps the response and ignores the late cancellation', () => {
   it('stdio: the server ignores the cancel, the client ignores the crossing response', () => {
-    const t = runScenarioById('B', { transport: 'stdio' });
+    const t = runRaceById('B', { transport: 'stdio' });
     const response = messages(t).find((m) => method(m) === 'response');
     const cancel = messages(t).find((m) => method(m) === 'notifications/cancelled');
     expect(response && cancel).toBeTruthy();
@@ -100,7 +103,7 @@ describe('VF-4 complete before cancel keeps the response and ignores the late ca
   });
 
   it('http: the disconnect after completion is ignored', () => {
-    const t = runScenarioById('B', { transport: 'http' });
+    const t = runRaceById('B', { transport: 'http' });
     expect(of(t, 'cancel-ignored').map((e) => e.by)).toEqual(['server']);
     expect(t.outcome.finalResponse).toBe(true);
   });
@@ -108,7 +111,7 @@ describe('VF-4 complete before cancel keeps the response and ignores the late ca
 
 describe('VF-5 progress may reset the idle timeout but never the maximum timeout', () => {
   it('C: idle resets on every progress; max fires at start + max', () => {
-    const t = runScenarioById('C');
+    const t = runRaceById('C');
     const resets = of(t, 'deadline').filter((d) => d.deadline === 'idle' && d.action === 'reset');
     expect(resets.length).toBeGreaterThanOrEqual(4);
     expect(of(t, 'deadline').filter((d) => d.deadline === 'max' && d.action === 'reset')).toEqual([]);
@@ -118,19 +121,19 @@ describe('VF-5 progress may reset the idle timeout but never the maximum timeout
   });
 
   it('C with progress slower than the idle timeout ends by the idle deadline', () => {
-    const t = runScenarioById('C', { settings: { progressEveryMs: 600 } });
+    const t = runRaceById('C', { settings: { progressEveryMs: 600 } });
     expect(t.outcome.terminalState).toBe('timeout-idle');
     expect(t.outcome.terminalAtMs).toBe(500);
   });
 
   it('RC-4: a server that honours no token still times out (the token never makes the timeout infinite)', () => {
-    const t = runScenarioById('C', { settings: { serverSendsProgress: false, idleTimeoutMs: 100_000 } });
+    const t = runRaceById('C', { settings: { serverSendsProgress: false, idleTimeoutMs: 100_000 } });
     expect(messages(t).some((m) => method(m) === 'notifications/progress')).toBe(false);
     expect(t.outcome.terminalState).toBe('timeout-max');
   });
 
   it('RC-6: after the timeout cancel is accepted the worker stops at its next checkpoint and sends nothing more', () => {
-    const t = runScenarioById('C');
+    const t = runRaceById('C');
     const accepted = of(t, 'cancel-accepted')[0]!;
     expect(of(t, 'worker').at(-1)?.step).toBe('stopped');
     expect(messages(t).filter((m) => m.from === 'server' && m.seq > accepted.seq)).toEqual([]);
@@ -148,22 +151,22 @@ describe('determinism and bounds', () => {
   });
 
   it('the seed matters when jitter is on', () => {
-    const one = JSON.stringify(runScenarioById('C', { seed: 1, settings: { latencyJitterMs: 50 } }).events);
-    const two = JSON.stringify(runScenarioById('C', { seed: 2, settings: { latencyJitterMs: 50 } }).events);
+    const one = JSON.stringify(runRaceById('C', { seed: 1, settings: { latencyJitterMs: 50 } }).events);
+    const two = JSON.stringify(runRaceById('C', { seed: 2, settings: { latencyJitterMs: 50 } }).events);
     expect(one).not.toBe(two);
   });
 
   it('a run over its event bound fails with LAB006 instead of hanging', () => {
     const endless = { eventsMax: 500, maxTimeoutMs: 86_400_000, idleTimeoutMs: 3_600_000, workMs: 86_400_000, progressEveryMs: 1 };
-    expect(() => runScenarioById('C', { settings: endless })).toThrow(LabError);
-    expect(() => runScenarioById('C', { settings: endless })).toThrow(/LAB006.*eventsMax=500/);
+    expect(() => runRaceById('C', { settings: endless })).toThrow(LabError);
+    expect(() => runRaceById('C', { settings: endless })).toThrow(/LAB006.*eventsMax=500/);
     // The same run with room enough ends normally: the bound, not the scenario, stopped it.
-    expect(runScenarioById('C', { settings: { ...endless, workMs: 100 } }).outcome.terminalState).toBe('completed');
+    expect(runRaceById('C', { settings: { ...endless, workMs: 100 } }).outcome.terminalState).toBe('completed');
   });
 
   it('bad settings are refused by name, with the range', () => {
-    expect(() => runScenarioById('A', { settings: { latencyMs: -1 } })).toThrow(/LAB005.*latencyMs.*0 to 60000/);
-    expect(() => runScenarioById('A', { settings: { nope: 1 } })).toThrow(/LAB004.*nope/);
-    expect(() => runScenarioById('Q')).toThrow(/LAB001/);
+    expect(() => runRaceById('A', { settings: { latencyMs: -1 } })).toThrow(/LAB005.*latencyMs.*0 to 60000/);
+    expect(() => runRaceById('A', { settings: { nope: 1 } })).toThrow(/LAB004.*nope/);
+    expect(() => runRaceById('Q')).toThrow(/LAB001/);
   });
 });

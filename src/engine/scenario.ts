@@ -4,7 +4,16 @@ import { pinnedChooser } from './scheduler';
 import { resolveSettings, type SettingsSpec } from './settings';
 import { PROTOCOL_VERSION } from './protocol';
 import { RequestRace, requestRaceSettingsSpec, type RequestRaceSettings } from './requestRace';
-import type { CancellationSignal, LabEvent, Outcome, Settings, TerminalState, Transcript, Transport } from './transcript';
+import { LedgerLab, ledgerSettingsSpec, type LedgerHost, type LedgerSettings } from './ledger/ledgerLab';
+import type { LedgerOutcome } from './ledger/events';
+import { TaskLab, taskSettingsSpec, type TaskSettings } from './tasks/taskLab';
+import type { TaskOutcome, TaskStatus } from './tasks/events';
+import { bufferModel } from './bufferOverload';
+import { proxyModel } from './proxyBuffering';
+import { reconnectModel } from './reconnectListen';
+import { herdModel } from './herd';
+import type { BufferOutcome, BufferScenario, HerdOutcome, HerdScenario, ProxyOutcome, ProxyScenario, ReconnectOutcome, ReconnectScenario } from './flowTypes';
+import type { CancellationSignal, LabEvent, Outcome, RequestOutcome, Settings, TerminalState, Transcript, Transport } from './transcript';
 
 /**
  * A scenario is one data file (STYLE: "one scenario is one data file"): id, title, the SPEC ids it
@@ -46,8 +55,27 @@ export interface RequestRaceScenario extends ScenarioMeta {
   readonly expected: Readonly<Record<Transport, ExpectedOutcome>>;
 }
 
+/** What a ledger scenario must show (SPEC §2); the test and the CLI compare the outcome with it. */
+export interface LedgerScenario extends ScenarioMeta {
+  readonly kind: 'ledger';
+  readonly settings: LedgerSettings;
+  readonly expected: {
+    readonly executions: number;
+    readonly rejected: number;
+    readonly replayed: number;
+    readonly aliasIntact?: boolean | null;
+  };
+}
+
+/** What a durable-task scenario must end with (SPEC §4). */
+export interface TaskScenario extends ScenarioMeta {
+  readonly kind: 'task';
+  readonly settings: TaskSettings;
+  readonly expected: { readonly taskStatus: TaskStatus; readonly statusAfterAck: TaskStatus | null; readonly resultRetrieved: boolean };
+}
+
 /** Every kind of scenario; each model adds its member. */
-export type Scenario = RequestRaceScenario;
+export type Scenario = RequestRaceScenario | LedgerScenario | TaskScenario | BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario;
 export type ScenarioKind = Scenario['kind'];
 
 export interface RunOptions {
@@ -57,6 +85,8 @@ export interface RunOptions {
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  /** sql.js and the ledger file, for ledger scenarios (the host loads sql.js; the engine stays synchronous). */
+  readonly ledger?: LedgerHost;
 }
 
 export interface ResolvedRun {
@@ -65,6 +95,7 @@ export interface ResolvedRun {
   readonly settings: Settings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly ledger?: LedgerHost;
 }
 
 export interface Model<S extends Scenario> {
@@ -116,21 +147,75 @@ const requestRaceModel: Model<RequestRaceScenario> = {
   },
 };
 
+const ledgerModel: Model<LedgerScenario> = {
+  settingsSpec: ledgerSettingsSpec,
+  execute(_scenario, run) {
+    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as unknown as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    let completed = false;
+    try {
+      lab.run();
+      const outcome = lab.outcome();
+      completed = true;
+      return { events: lab.events, outcome };
+    } finally {
+      // A run that failed part-way saves nothing: the host's file stays as it was.
+      lab.close(completed);
+    }
+  },
+};
+
+const taskModel: Model<TaskScenario> = {
+  settingsSpec: taskSettingsSpec,
+  execute(_scenario, run) {
+    const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as unknown as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    try {
+      lab.run();
+      return { events: lab.events, outcome: lab.outcome() };
+    } finally {
+      lab.close();
+    }
+  },
+};
+
 /** One model per scenario kind. */
 const models: { readonly [K in ScenarioKind]: Model<Extract<Scenario, { kind: K }>> } = {
   'request-race': requestRaceModel,
+  ledger: ledgerModel,
+  task: taskModel,
+  buffer: bufferModel,
+  proxy: proxyModel,
+  reconnect: reconnectModel,
+  herd: herdModel,
 };
+
+/** Whether a scenario's model keeps state in SQLite (the host must pass `ledger` with sql.js). */
+export function usesSqlite(scenario: Scenario): boolean {
+  return scenario.kind === 'ledger' || scenario.kind === 'task';
+}
 
 export function settingsSpecFor(scenario: Scenario): SettingsSpec {
   return models[scenario.kind].settingsSpec;
 }
 
-export function runScenario(scenario: Scenario, options: RunOptions = {}): Transcript {
+/** Which outcome each kind of scenario produces. */
+export interface OutcomeByKind {
+  'request-race': RequestOutcome;
+  ledger: LedgerOutcome;
+  task: TaskOutcome;
+  buffer: BufferOutcome;
+  proxy: ProxyOutcome;
+  reconnect: ReconnectOutcome;
+  herd: HerdOutcome;
+}
+
+export type TranscriptOf<S extends Scenario> = Transcript<OutcomeByKind[S['kind']]>;
+
+export function runScenario<S extends Scenario>(scenario: S, options: RunOptions = {}): TranscriptOf<S> {
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const model = models[scenario.kind] as Model<Scenario>;
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
-  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: options.chooser, trace: options.trace });
+  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: options.chooser, trace: options.trace, ledger: options.ledger });
   return {
     scenario: scenario.id,
     transport,
@@ -141,6 +226,6 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): Trans
     requirements: [...scenario.requirements],
     protocolVersion: PROTOCOL_VERSION,
     events,
-    outcome,
+    outcome: outcome as OutcomeByKind[S['kind']],
   };
 }

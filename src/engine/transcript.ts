@@ -1,4 +1,7 @@
 import type { JsonRpcMessage, RequestId } from './protocol';
+import type { LedgerEvent, LedgerOutcome, SqlEvent } from './ledger/events';
+import type { TaskEvent, TaskOutcome } from './tasks/events';
+import type { FlowEvent, FlowOutcome } from './flowTypes';
 
 /**
  * The transcript is the one record of a run: the command line prints it, the UI renders it and the
@@ -132,7 +135,11 @@ export type LabEvent =
   | TerminalEvent
   | WorkerEvent
   | SuppressedEvent
-  | IgnoredSignalEvent;
+  | IgnoredSignalEvent
+  | SqlEvent
+  | LedgerEvent
+  | TaskEvent
+  | FlowEvent;
 
 export type LabEventKind = LabEvent['kind'];
 
@@ -162,7 +169,7 @@ export interface RequestOutcome {
  * Every model's outcome. Each model adds its own member here (with its own field names, which are
  * contracts too); the transcript's `kind` says which one a transcript carries.
  */
-export type Outcome = RequestOutcome;
+export type Outcome = RequestOutcome | LedgerOutcome | TaskOutcome | FlowOutcome;
 
 export type SettingValue = number | boolean | string | null;
 export type Settings = Record<string, SettingValue>;

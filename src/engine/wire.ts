@@ -15,8 +15,9 @@ export class EventLog {
     this.clock = clock;
   }
 
-  record<E extends NewEvent>(event: E): E & { seq: number; atMs: number } {
-    const full = { seq: this.events.length, atMs: this.clock.nowMs, ...event };
+  /** Stamps and appends an event; `atMs` defaults to now (a summary event may name its window's start). */
+  record<E extends NewEvent>(event: E, atMs: number = this.clock.nowMs): E & { seq: number; atMs: number } {
+    const full = { seq: this.events.length, atMs, ...event };
     this.events.push(full as LabEvent);
     return full;
   }

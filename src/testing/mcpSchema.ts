@@ -14,11 +14,60 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(schema, 'mcp');
 
+/**
+ * The tasks extension (io.modelcontextprotocol/tasks) is not in the official schema file; SPEC §0
+ * says to model it on the shapes it lists. These definitions encode exactly those shapes and reuse
+ * the official RequestMetaObject and Result, so task messages are held to the same standard.
+ */
+const taskStatus = { enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] };
+const task = {
+  type: 'object',
+  required: ['taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs'],
+  properties: {
+    taskId: { type: 'string' },
+    status: taskStatus,
+    createdAt: { type: 'string', format: 'date-time' },
+    lastUpdatedAt: { type: 'string', format: 'date-time' },
+    ttlMs: { type: 'integer', minimum: 0 },
+    pollIntervalMs: { type: 'integer', minimum: 0 },
+  },
+};
+const taskRequest = (method: string) => ({
+  type: 'object',
+  required: ['jsonrpc', 'id', 'method', 'params'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { $ref: 'mcp#/$defs/RequestId' },
+    method: { const: method },
+    params: { type: 'object', required: ['taskId', '_meta'], properties: { taskId: { type: 'string' }, _meta: { $ref: 'mcp#/$defs/RequestMetaObject' } } },
+  },
+});
+const resultResponse = (result: object) => ({
+  type: 'object',
+  required: ['jsonrpc', 'id', 'result'],
+  properties: { jsonrpc: { const: '2.0' }, id: { $ref: 'mcp#/$defs/RequestId' }, result: { allOf: [{ $ref: 'mcp#/$defs/Result' }, result] } },
+});
+ajv.addSchema(
+  {
+    $defs: {
+      Task: task,
+      TasksGetRequest: taskRequest('tasks/get'),
+      TasksCancelRequest: taskRequest('tasks/cancel'),
+      TasksResultRequest: taskRequest('tasks/result'),
+      CreateTaskResultResponse: resultResponse({ type: 'object', required: ['resultType', 'task'], properties: { resultType: { const: 'task' }, task: { $ref: '#/$defs/Task' } } }),
+      GetTaskResultResponse: resultResponse({ allOf: [{ $ref: '#/$defs/Task' }, { properties: { resultType: { const: 'complete' } } }] }),
+      // tasks/cancel returns an empty acknowledgement: nothing but the Result fields.
+      CancelTaskResultResponse: resultResponse({ type: 'object', properties: { resultType: { const: 'complete' } }, propertyNames: { enum: ['resultType', '_meta'] } }),
+    },
+  },
+  'tasks',
+);
+
 const validators = new Map<string, ValidateFunction>();
 function validatorFor(definition: string): ValidateFunction {
   let validate = validators.get(definition);
   if (validate === undefined) {
-    validate = ajv.getSchema(`mcp#/$defs/${definition}`);
+    validate = ajv.getSchema(definition.includes('#') ? definition : `mcp#/$defs/${definition}`);
     if (validate === undefined) throw new Error(`the MCP schema has no definition ${definition}`);
     validators.set(definition, validate);
   }
@@ -30,20 +79,29 @@ const requestDefinitions: Record<string, string> = {
   'tools/list': 'ListToolsRequest',
   'resources/list': 'ListResourcesRequest',
   'prompts/list': 'ListPromptsRequest',
+  'resources/read': 'ReadResourceRequest',
   'subscriptions/listen': 'SubscriptionsListenRequest',
+  'tasks/get': 'tasks#/$defs/TasksGetRequest',
+  'tasks/cancel': 'tasks#/$defs/TasksCancelRequest',
+  'tasks/result': 'tasks#/$defs/TasksResultRequest',
 };
 const notificationDefinitions: Record<string, string> = {
   'notifications/cancelled': 'CancelledNotification',
   'notifications/progress': 'ProgressNotification',
   'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
   'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
 };
 const responseDefinitions: Record<string, string> = {
   'tools/call': 'CallToolResultResponse',
   'tools/list': 'ListToolsResultResponse',
   'resources/list': 'ListResourcesResultResponse',
   'prompts/list': 'ListPromptsResultResponse',
+  'resources/read': 'ReadResourceResultResponse',
   'subscriptions/listen': 'SubscriptionsListenResultResponse',
+  'tasks/get': 'tasks#/$defs/GetTaskResultResponse',
+  'tasks/cancel': 'tasks#/$defs/CancelTaskResultResponse',
+  'tasks/result': 'CallToolResultResponse',
 };
 
 /** The specific definition a message must also satisfy; `requestMethod` is the method a response answers. */
@@ -55,6 +113,8 @@ export function specificDefinition(message: JsonRpcMessage, requestMethod?: stri
     if (definition === undefined) throw new Error(`no specific schema definition is mapped for method ${message.method}`);
     return definition;
   }
+  // A tools/call answered with a task (the tasks extension) is a CreateTaskResult, not a CallToolResult.
+  if (requestMethod === 'tools/call' && 'result' in message && message.result.resultType === 'task') return 'tasks#/$defs/CreateTaskResultResponse';
   const definition = requestMethod === undefined ? undefined : responseDefinitions[requestMethod];
   if (definition === undefined) throw new Error(`no specific schema definition is mapped for a response to ${requestMethod ?? 'an unknown request'}`);
   return definition;

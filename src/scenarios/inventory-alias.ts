@@ -1,0 +1,15 @@
+import { ledgerDefaults } from '../engine/ledger/ledgerLab';
+import type { LedgerScenario } from '../engine/scenario';
+
+/** LG-P9: mutating the first returned reservation object leaves the stored result unchanged. */
+export const inventoryAlias: LedgerScenario = {
+  id: 'inventory-alias',
+  kind: 'ledger',
+  title: 'Practice — mutating the returned reservation changes nothing stored',
+  topic: 'Practice lab: reserve_inventory',
+  summary: 'The server code zeroes the quantity on the reservation object it got back. A later replay with the same key still returns quantity 2: the ledger rebuilds every value from its stored JSON.',
+  requirements: ['LG-P9', 'LG-6'],
+  defaultTransport: 'http',
+  settings: { ...ledgerDefaults, operation: 'reserve_inventory', replayAfterResponse: true, callerMutatesResult: true },
+  expected: { executions: 1, rejected: 0, replayed: 1, aliasIntact: true },
+};

@@ -1,0 +1,18 @@
+import { ledgerDefaults } from '../engine/ledger/ledgerLab';
+import type { LedgerScenario } from '../engine/scenario';
+
+/** LG-4 done wrong: check, act and store as separate steps run the effect twice under the same interleaving. */
+export const ledgerRaceUnsafe: LedgerScenario = {
+  id: 'ledger-race-unsafe',
+  kind: 'ledger',
+  title: 'Ledger — check-then-act on two connections charges twice',
+  topic: 'Retries and idempotency',
+  summary:
+    'The same race, but the server checks the key, runs the charge and stores the result as three separate autocommit ' +
+    'statements. Both connections look up the key before either stores it, both see it missing, and both charge. The ' +
+    'second key insert then fails with a constraint error — after its charge already committed.',
+  requirements: ['LG-4'],
+  defaultTransport: 'http',
+  settings: { ...ledgerDefaults, sendKey: true, race: true, mode: 'unsafe' },
+  expected: { executions: 2, rejected: 0, replayed: 0 },
+};
