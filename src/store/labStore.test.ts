@@ -1,21 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { scenarioD } from '../scenarios/D';
+import { scenarios as allScenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
+import { memoryLedgerStorage, type LedgerStorage } from '../worker/ledgerStorage';
 import { createLabStore } from './labStore';
 
 // The store asks the worker and keeps the latest answer: defaults, transport-follows-scenario,
-// errors that clear the stale transcript, and late answers to superseded runs dropped.
+// errors that clear the stale transcript, late answers to superseded runs dropped, and the stored
+// ledger read, kept, imported, exported and reset through the worker, a refused import leaving the
+// rows as they were.
 
-function storeWithWorker() {
-  const worker = createInProcessWorker();
+function storeWithWorker(storage: LedgerStorage = memoryLedgerStorage()) {
+  const worker = createInProcessWorker({ storage });
   const store = createLabStore(() => createLabClient(() => worker));
-  return { store, worker };
+  return { store, worker, storage };
 }
 
 async function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
-  for (let i = 0; i < 100 && store.getState().status === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  const busy = () => store.getState().status === 'running' || store.getState().ledgerStatus === 'busy';
+  for (let i = 0; i < 500 && busy(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  expect(busy()).toBe(false);
 }
+
+const keyRows = (store: ReturnType<typeof createLabStore>) => store.getState().ledger?.idempotencyKeys.map((row) => row.key);
 
 describe('lab store', () => {
   it('starts idle on A, stdio, seed 1 and runs it on init', async () => {
@@ -23,7 +31,7 @@ describe('lab store', () => {
     expect(store.getState()).toMatchObject({ status: 'idle', scenarioId: 'A', transport: 'stdio', seed: 1, transcript: null, error: null });
     await store.getState().init();
     const state = store.getState();
-    expect(state.scenarios.map((s) => s.id)).toEqual(['A', 'B', 'C', 'D']);
+    expect(state.scenarios.map((s) => s.id)).toEqual(allScenarios.map((s) => s.id));
     expect(state.status).toBe('done');
     expect([state.transcript?.scenario, state.transcript?.transport, state.transcript?.seed]).toEqual(['A', 'stdio', 1]);
   });
@@ -34,10 +42,10 @@ describe('lab store', () => {
     store.getState().selectScenario('D');
     expect(store.getState()).toMatchObject({ scenarioId: 'D', transport: scenarioD.defaultTransport, status: 'running' });
     await settled(store);
-    expect(store.getState().transcript?.outcome.cancellationSignal).toBe('stream-close');
+    expect(store.getState().transcript?.outcome).toMatchObject({ cancellationSignal: 'stream-close' });
     store.getState().setTransport('stdio');
     await settled(store);
-    expect(store.getState().transcript?.outcome.cancellationSignal).toBe('notifications/cancelled');
+    expect(store.getState().transcript?.outcome).toMatchObject({ cancellationSignal: 'notifications/cancelled' });
   });
 
   it('shows the engine’s error and clears the transcript for a bad seed', async () => {
@@ -63,5 +71,84 @@ describe('lab store', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(store.getState()).toMatchObject({ status: 'done', transcript: { scenario: 'C' } });
     expect(worker.posted.filter((m) => (m as { type: string }).type === 'run')).toHaveLength(3);
+  });
+});
+
+describe('lab store: the stored ledger', () => {
+  it('reads the stored ledger when the page starts, with its scope notes', async () => {
+    const { store } = storeWithWorker();
+    expect(store.getState()).toMatchObject({ keepLedger: false, ledger: null, ledgerStatus: 'idle', ledgerError: null });
+    await store.getState().init();
+    await settled(store);
+    expect(store.getState().ledger).toMatchObject({ stored: false, bytes: 0, idempotencyKeys: [], effects: [], executions: [] });
+    expect(store.getState().ledger?.scopeNotes.length).toBeGreaterThan(0);
+  });
+
+  it('keeps the ledger only when asked, and shows the rows a kept run saved', async () => {
+    const { store, worker } = storeWithWorker();
+    await store.getState().init();
+    store.getState().selectScenario('ledger-keyed-retry');
+    await settled(store);
+    expect(worker.posted.at(-1)).toMatchObject({ type: 'run', scenario: 'ledger-keyed-retry', ledger: 'fresh' });
+    expect(store.getState().ledger?.stored).toBe(false);
+
+    store.getState().setKeepLedger(true);
+    await settled(store);
+    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ ledger: 'kept' });
+    expect(keyRows(store)).toEqual(['checkout-7']);
+    expect(store.getState().transcript?.outcome).toMatchObject({ executions: 1 });
+
+    // The key is stored now: the same run replays it and executes nothing.
+    await store.getState().run();
+    await settled(store);
+    expect(store.getState().transcript?.outcome).toMatchObject({ executions: 0, replayed: 2 });
+    expect(store.getState().ledger?.effects).toHaveLength(1);
+  });
+
+  it('asks for a fresh ledger for scenarios of other kinds even when keeping', async () => {
+    const { store, worker } = storeWithWorker();
+    await store.getState().init();
+    store.getState().setKeepLedger(true);
+    await settled(store);
+    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ scenario: 'A', ledger: 'fresh' });
+  });
+
+  it('survives a reload: a new store and worker over the same storage show the kept rows', async () => {
+    const storage = memoryLedgerStorage();
+    const first = storeWithWorker(storage).store;
+    await first.getState().init();
+    first.getState().setKeepLedger(true);
+    first.getState().selectScenario('ledger-keyed-retry');
+    await settled(first);
+    const reloaded = storeWithWorker(storage).store;
+    await reloaded.getState().init();
+    await settled(reloaded);
+    expect(reloaded.getState().keepLedger).toBe(false);
+    expect(keyRows(reloaded)).toEqual(['checkout-7']);
+  });
+
+  it('a refused import shows LAB010 and leaves the rows; export gives the SQLite file; reset empties it', async () => {
+    const { store, storage } = storeWithWorker();
+    await store.getState().init();
+    store.getState().setKeepLedger(true);
+    store.getState().selectScenario('ledger-keyed-retry');
+    await settled(store);
+    const before = store.getState().ledger;
+
+    await store.getState().importLedger(new File(['this is a text file, not SQLite'], 'notes.txt', { type: 'text/plain' }));
+    expect(store.getState()).toMatchObject({ ledgerStatus: 'idle', ledgerError: { code: 'LAB010', action: 'Could not import “notes.txt”.' } });
+    expect(store.getState().ledger).toBe(before);
+
+    const bytes = await store.getState().exportLedger();
+    expect(new TextDecoder().decode(bytes?.slice(0, 16))).toBe('SQLite format 3\0');
+    expect(store.getState().ledgerError).toBeNull();
+
+    await store.getState().resetLedger();
+    expect(store.getState().ledger).toMatchObject({ stored: false, idempotencyKeys: [] });
+    expect(await storage.load()).toBeNull();
+
+    await store.getState().importLedger(new Blob([new Uint8Array(bytes ?? [])]));
+    expect(store.getState()).toMatchObject({ ledgerError: null, ledger: { stored: true } });
+    expect(keyRows(store)).toEqual(['checkout-7']);
   });
 });

@@ -1,4 +1,4 @@
-import type { LabEvent, Transcript } from '../store/labStore';
+import type { LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, Transcript } from '../store/labStore';
 
 /**
  * Wording only: turns transcript fields into the text the page shows. It decides nothing about the
@@ -12,13 +12,72 @@ export interface FactsRow {
   clientIgnores: string;
 }
 
-export function factsRow(outcome: Transcript['outcome']): FactsRow {
+/** The four recorded facts of a request race (SPEC §7); null for other kinds of outcome. */
+export function factsRow(outcome: Transcript['outcome']): FactsRow | null {
+  if (!('terminalState' in outcome)) return null;
   return {
     terminalState: outcome.terminalState,
     finalResponse: outcome.finalResponse ? 'yes' : 'no',
     cancellationSignal: outcome.cancellationSignal ?? 'none',
     clientIgnores: outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((ignore) => ignore.summary).join(', '),
   };
+}
+
+/** Any other outcome as label/value pairs, values shown as JSON where they are not plain. */
+export function outcomeRows(outcome: Transcript['outcome']): Array<[string, string]> {
+  return Object.entries(outcome).map(([key, value]) => [key, typeof value === 'object' && value !== null ? compactJson(value) : String(value)]);
+}
+
+/** JSON on one line with a space after each colon and comma, so long values can wrap between fields. */
+export function compactJson(value: unknown): string {
+  return (JSON.stringify(value, null, 1) ?? String(value)).replace(/\n\s*/g, ' ').replace(/([[{]) /g, '$1').replace(/ ([\]}])/g, '$1');
+}
+
+/** The ledger outcome's counts, in the order the page shows them (field names are the engine's). */
+export const LEDGER_COUNTS = [
+  ['executions', 'Executions'],
+  ['replayed', 'Replayed'],
+  ['rejected', 'Rejected'],
+  ['failed', 'Failed'],
+  ['requests', 'Requests'],
+  ['busyRetries', 'BUSY retries'],
+  ['keyRecords', 'Key records'],
+] as const satisfies ReadonlyArray<readonly [keyof LedgerOutcome, string]>;
+
+/** Whether a transcript's outcome is the ledger model's (the worker's guard checked its fields). */
+export function ledgerOutcome(transcript: Transcript): LedgerOutcome | null {
+  return transcript.kind === 'ledger' ? (transcript.outcome as LedgerOutcome) : null;
+}
+
+/** What the client got for one request: the result, or the error with its HTTP analogue. */
+export function responseText(response: LedgerResponseRecord): string {
+  const error = response.body.error;
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return compactJson(response.body);
+  const { code, httpAnalogue, message } = error as { code?: unknown; httpAnalogue?: unknown; message?: unknown };
+  const analogue = typeof httpAnalogue === 'number' ? ` (${httpAnalogue}-like)` : '';
+  return `${String(code ?? 'error')}${analogue}: ${String(message ?? compactJson(error))}`;
+}
+
+export function aliasText(aliasIntact: boolean | null): string | null {
+  if (aliasIntact === null) return null;
+  return aliasIntact ? 'intact: the replay equals the committed result' : 'corrupted: the replay shows the caller’s changes';
+}
+
+/** "12,288 bytes (12 KiB)" */
+export function formatBytes(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  return bytes < 1024 ? exact : `${exact} (${Math.round(bytes / 1024).toLocaleString('en-US')} KiB)`;
+}
+
+/** SQL NULL is shown as NULL, so it is never mistaken for an empty string. */
+export function cellText(value: LedgerRow[string]): string {
+  return value === null ? 'NULL' : String(value);
+}
+
+/** A SHA-256 fingerprint is shown by its first 12 hex digits; the cell's title holds all 64. */
+export function shortCell(value: LedgerRow[string]): string {
+  const text = cellText(value);
+  return /^[0-9a-f]{64}$/.test(text) ? `${text.slice(0, 12)}…` : text;
 }
 
 export const TRANSPORT_LABELS = { stdio: 'stdio', http: 'Streamable HTTP' } as const;
@@ -65,5 +124,22 @@ export function describeEvent(event: LabEvent): string {
     case 'cancel-ignored':
     case 'cancel-accepted':
       return `${event.by}: ${event.reason}`;
+    case 'sql': {
+      const params = event.params.length === 0 ? '' : ` ${JSON.stringify(event.params)}`;
+      const result = event.ok ? 'ok' : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
+      return `${event.connection}: ${event.sql}${params} → ${result} (${event.purpose})`;
+    }
+    case 'ledger':
+      return `${event.connection === undefined ? '' : `${event.connection}: `}${event.action}: ${event.detail}`;
+    default:
+      return describeOther(event);
   }
+}
+
+/** Events of models this page has no wording for yet: their fields, so nothing is hidden. */
+function describeOther(event: { kind: string }): string {
+  const { kind: _kind, ...fields } = event as Record<string, unknown>;
+  delete fields.seq;
+  delete fields.atMs;
+  return JSON.stringify(fields);
 }

@@ -2,6 +2,8 @@ import {
   isLabResponse,
   type LabRequest,
   type LabResponse,
+  type LedgerChoice,
+  type LedgerView,
   type ScenarioInfo,
   type Settings,
   type Transcript,
@@ -32,11 +34,21 @@ export interface RunParams {
   transport: Transport;
   seed: number;
   settings?: Settings;
+  /** Ledger scenarios: a fresh ledger (the default) or the stored one, saved back after the run. */
+  ledger?: LedgerChoice;
 }
 
 export interface LabClient {
   list(): Promise<ScenarioInfo[]>;
   run(params: RunParams): Promise<Transcript>;
+  /** The stored ledger's tables. */
+  ledgerSnapshot(): Promise<LedgerView>;
+  /** Replaces the stored ledger; rejects with LAB010 and changes nothing when the bytes are not a lab ledger. */
+  importLedger(bytes: Uint8Array): Promise<LedgerView>;
+  /** The stored ledger as a SQLite file. */
+  exportLedger(): Promise<Uint8Array>;
+  /** Forgets the stored ledger. */
+  resetLedger(): Promise<LedgerView>;
   /** Stops the worker; pending requests reject with WORKER_FAILED. */
   terminate(): void;
 }
@@ -127,9 +139,21 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
       const answer = await send('scenarios', { type: 'list', requestId: nextRequestId++ });
       return answer.scenarios;
     },
-    async run({ scenario, transport, seed, settings = {} }) {
-      const answer = await send('transcript', { type: 'run', requestId: nextRequestId++, scenario, transport, seed, settings });
+    async run({ scenario, transport, seed, settings = {}, ledger = 'fresh' }) {
+      const answer = await send('transcript', { type: 'run', requestId: nextRequestId++, scenario, transport, seed, settings, ledger });
       return answer.transcript;
+    },
+    async ledgerSnapshot() {
+      return (await send('ledger', { type: 'ledger-snapshot', requestId: nextRequestId++ })).ledger;
+    },
+    async importLedger(bytes) {
+      return (await send('ledger', { type: 'ledger-import', requestId: nextRequestId++, bytes })).ledger;
+    },
+    async exportLedger() {
+      return (await send('ledger-file', { type: 'ledger-export', requestId: nextRequestId++ })).bytes;
+    },
+    async resetLedger() {
+      return (await send('ledger', { type: 'ledger-reset', requestId: nextRequestId++ })).ledger;
     },
     terminate() {
       worker.terminate();

@@ -1,13 +1,44 @@
 import { LabError } from '../engine/errors';
-import type { Settings } from '../engine/transcript';
-import { runScenarioById, scenarios } from '../scenarios/index';
-import { explainBadRequest, isLabRequest, salvageRequestId, type ErrorResponse, type LabRequest, type LabResponse, type ScenarioInfo } from './protocol';
+import { ledgerScopeNotes } from '../engine/ledger/scope';
+import { LedgerFile, ledgerSnapshot, type Row, type SqlModule } from '../engine/ledger/sqlite';
+import { runScenario, usesSqlite, type RunOptions } from '../engine/scenario';
+import type { Settings, Transcript } from '../engine/transcript';
+import { findScenario, scenarios } from '../scenarios/index';
+import { StorageError, type LedgerStorage } from './ledgerStorage';
+import {
+  explainBadRequest,
+  isLabRequest,
+  salvageRequestId,
+  type ErrorResponse,
+  type LabRequest,
+  type LabResponse,
+  type LedgerRow,
+  type LedgerView,
+  type RunRequest,
+  type ScenarioInfo,
+} from './protocol';
 
 /**
- * What the lab worker does with one incoming message, without the worker: every message, valid or
- * not, gets exactly one LabResponse and nothing throws. lab.worker.ts wires it to `self`; unit tests
- * call it directly.
+ * What the lab worker does with each incoming message, without the worker: every message, valid or
+ * not, gets exactly one LabResponse and nothing rejects. lab.worker.ts wires it to `self` with sql.js
+ * and IndexedDB; unit tests give it sql.js loaded in Node and an in-memory storage.
+ *
+ * Messages are handled one at a time, in arrival order: a kept-ledger run reads the stored ledger,
+ * runs and saves it back, and an import or reset arriving meanwhile must not interleave with that.
  */
+
+/** A limit on what an import may hand the worker (STYLE: a limit on everything). */
+export const LEDGER_BYTES_MAX = 16 * 1024 * 1024;
+
+export interface LabHostOptions {
+  /** sql.js, whose loading the worker starts once at start-up; only requests that touch a ledger wait for it. */
+  sql: Promise<SqlModule>;
+  storage: LedgerStorage;
+}
+
+export interface LabHost {
+  handleMessage(data: unknown): Promise<LabResponse>;
+}
 
 export function scenarioInfo(): ScenarioInfo[] {
   return scenarios.map((scenario) => ({
@@ -22,24 +53,10 @@ export function scenarioInfo(): ScenarioInfo[] {
   }));
 }
 
-function handle(request: LabRequest): LabResponse {
-  switch (request.type) {
-    case 'list':
-      return { type: 'scenarios', requestId: request.requestId, scenarios: scenarioInfo() };
-    case 'run': {
-      const transcript = runScenarioById(request.scenario, {
-        transport: request.transport,
-        seed: request.seed,
-        settings: request.settings,
-      });
-      return { type: 'transcript', requestId: request.requestId, transcript };
-    }
-  }
-}
-
-/** LabError keeps its code; anything else (an engine invariant, a bug) is INTERNAL. */
+/** LabError keeps its code; a refused IndexedDB read or write is STORAGE; anything else (an engine invariant, a bug) is INTERNAL. */
 export function errorResponse(requestId: number | null, error: unknown): ErrorResponse {
   if (error instanceof LabError) return { type: 'error', requestId, code: error.code, message: error.message };
+  if (error instanceof StorageError) return { type: 'error', requestId, code: 'STORAGE', message: error.message };
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { type: 'error', requestId, code: 'INTERNAL', message: `the lab worker failed: ${message}` };
 }
@@ -48,11 +65,112 @@ export function malformed(requestId: number | null, problem: string): ErrorRespo
   return errorResponse(requestId, new LabError('LAB008', `${problem}; the message was dropped`));
 }
 
-export function handleMessage(data: unknown): LabResponse {
-  if (!isLabRequest(data)) return malformed(salvageRequestId(data), explainBadRequest(data) ?? 'not a lab request');
-  try {
-    return handle(data);
-  } catch (error) {
-    return errorResponse(data.requestId, error);
+function cell(value: Row[string]): LedgerRow[string] {
+  if (value instanceof Uint8Array) return `x'${Array.from(value, (byte) => byte.toString(16).padStart(2, '0')).join('')}'`;
+  return value;
+}
+
+function rows(table: Row[]): LedgerRow[] {
+  return table.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, cell(value)])));
+}
+
+/** Reads a ledger file's tables (LAB010 when the bytes are not a lab ledger; nothing is changed). */
+function ledgerView(sql: SqlModule, bytes: Uint8Array | null): LedgerView {
+  const snapshot = ledgerSnapshot(sql, bytes);
+  return {
+    stored: bytes !== null,
+    bytes: snapshot.bytes,
+    idempotencyKeys: rows(snapshot.idempotencyKeys),
+    effects: rows(snapshot.effects),
+    executions: rows(snapshot.executions),
+    scopeNotes: [...ledgerScopeNotes],
+  };
+}
+
+export function createLabHost({ sql: sqlLoading, storage }: LabHostOptions): LabHost {
+  // Loading failures surface as LAB011 on the requests that need SQLite; A–D run without it.
+  const sqlReady = sqlLoading.then(
+    (sql) => ({ sql, problem: null }),
+    (error: unknown) => ({ sql: null, problem: error instanceof Error ? error.message : String(error) }),
+  );
+
+  async function sqlModule(): Promise<SqlModule> {
+    const { sql, problem } = await sqlReady;
+    if (sql === null) throw new LabError('LAB011', `the worker could not load sql.js (${problem ?? 'unknown reason'}); scenarios without a ledger still run`);
+    return sql;
   }
+
+  async function run(request: RunRequest): Promise<Transcript> {
+    const scenario = findScenario(request.scenario);
+    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings };
+    if (!usesSqlite(scenario)) return runScenario(scenario, options);
+    const sql = await sqlModule();
+    // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
+    if (scenario.kind !== 'ledger' || request.ledger === 'fresh') return runScenario(scenario, { ...options, ledger: { sql } });
+    // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
+    const completed: { bytes: Uint8Array | null } = { bytes: null };
+    const transcript = runScenario(scenario, { ...options, ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) } });
+    if (completed.bytes !== null) await storage.save(completed.bytes);
+    return transcript;
+  }
+
+  async function importLedger(bytes: Uint8Array): Promise<LedgerView> {
+    if (bytes.length > LEDGER_BYTES_MAX) {
+      throw new LabError('LAB010', `the file is ${bytes.length} bytes, more than a lab ledger's ${LEDGER_BYTES_MAX}; the current ledger is unchanged`);
+    }
+    // Read it first: bytes that are not a lab ledger throw LAB010 before anything is stored.
+    const view = ledgerView(await sqlModule(), bytes);
+    await storage.save(bytes);
+    return view;
+  }
+
+  async function exportLedger(): Promise<Uint8Array> {
+    const stored = await storage.load();
+    if (stored !== null) return stored;
+    const empty = LedgerFile.open(await sqlModule(), null);
+    try {
+      return empty.export();
+    } finally {
+      empty.close();
+    }
+  }
+
+  async function handle(request: LabRequest): Promise<LabResponse> {
+    const { requestId } = request;
+    switch (request.type) {
+      case 'list':
+        return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
+      case 'run':
+        return { type: 'transcript', requestId, transcript: await run(request) };
+      case 'ledger-snapshot':
+        return { type: 'ledger', requestId, ledger: ledgerView(await sqlModule(), await storage.load()) };
+      case 'ledger-import':
+        return { type: 'ledger', requestId, ledger: await importLedger(request.bytes) };
+      case 'ledger-export':
+        return { type: 'ledger-file', requestId, bytes: await exportLedger() };
+      case 'ledger-reset': {
+        const sql = await sqlModule();
+        await storage.clear();
+        return { type: 'ledger', requestId, ledger: ledgerView(sql, null) };
+      }
+    }
+  }
+
+  async function answer(data: unknown): Promise<LabResponse> {
+    try {
+      if (!isLabRequest(data)) return malformed(salvageRequestId(data), explainBadRequest(data) ?? 'not a lab request');
+      return await handle(data);
+    } catch (error) {
+      return errorResponse(salvageRequestId(data), error);
+    }
+  }
+
+  let previous: Promise<unknown> = Promise.resolve();
+  return {
+    handleMessage(data) {
+      const response = previous.then(() => answer(data));
+      previous = response;
+      return response;
+    },
+  };
 }

@@ -1,5 +1,8 @@
+import initSqlJs from 'sql.js';
+import type { SqlModule } from '../engine/ledger/sqlite';
 import type { WorkerLike } from './client';
-import { handleMessage } from './host';
+import { createLabHost } from './host';
+import { memoryLedgerStorage, type LedgerStorage } from './ledgerStorage';
 
 /**
  * A stand-in for the lab worker in Node tests: the same host code, behind structured clones and an
@@ -16,20 +19,34 @@ export interface InProcessWorker extends WorkerLike {
   readonly posted: unknown[];
 }
 
-export function createInProcessWorker(): InProcessWorker {
+export interface InProcessWorkerOptions {
+  /** Where the ledger is kept; share one between two workers to stand for a page reload. */
+  storage?: LedgerStorage;
+  /** sql.js; by default loaded once per test process from node_modules. */
+  sql?: Promise<SqlModule>;
+}
+
+let nodeSql: Promise<SqlModule> | null = null;
+
+export function createInProcessWorker(options: InProcessWorkerOptions = {}): InProcessWorker {
+  const host = createLabHost({ sql: options.sql ?? (nodeSql ??= initSqlJs()), storage: options.storage ?? memoryLedgerStorage() });
   const listeners = new Map<string, Array<(event: MessageEvent<unknown>) => void>>();
   const posted: unknown[] = [];
-  let answer: (request: unknown) => unknown = handleMessage;
+  let answer: (request: unknown) => unknown = (request) => host.handleMessage(request);
   let delay: (request: unknown) => number = () => 0;
   let terminated = false;
 
   const deliver = (message: unknown) => {
     const request = structuredClone(message);
     posted.push(request);
+    // Like the real worker, the host starts on the message at once; the answer travels back later.
+    const answered = Promise.resolve(answer(request));
     setTimeout(() => {
-      if (terminated) return;
-      const data = structuredClone(answer(request));
-      for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
+      void answered.then((response) => {
+        if (terminated) return;
+        const data = structuredClone(response);
+        for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
+      });
     }, delay(request));
   };
 

@@ -1,9 +1,14 @@
-import { errorResponse, handleMessage, malformed } from './host';
+import initSqlJs from 'sql.js';
+// Vite emits the WASM file as a build asset and gives its URL; sql.js fetches it from there.
+import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
+import { createLabHost, errorResponse, malformed } from './host';
+import { indexedDbLedgerStorage } from './ledgerStorage';
 import type { LabResponse } from './protocol';
 
 /**
  * The module worker that hosts the engine: the page posts LabRequests and gets exactly one
- * LabResponse for each, errors included (see host.ts). Nothing here is React or DOM.
+ * LabResponse for each, errors included (see host.ts). sql.js starts loading once, when the worker
+ * starts; the persistent ledger lives in IndexedDB. Nothing here is React or DOM.
  */
 
 /** The slice of DedicatedWorkerGlobalScope this file uses (tsconfig's lib is DOM, not WebWorker). */
@@ -14,6 +19,11 @@ interface WorkerScope {
 
 const scope = self as unknown as WorkerScope;
 
+const host = createLabHost({
+  sql: initSqlJs({ locateFile: () => sqlWasmUrl }),
+  storage: indexedDbLedgerStorage(),
+});
+
 /** Posts one response; if it cannot be cloned, says so instead of leaving the page waiting. */
 function reply(response: LabResponse): void {
   try {
@@ -23,5 +33,5 @@ function reply(response: LabResponse): void {
   }
 }
 
-scope.addEventListener('message', (event) => reply(handleMessage(event.data)));
+scope.addEventListener('message', (event) => void host.handleMessage(event.data).then(reply));
 scope.addEventListener('messageerror', () => reply(malformed(null, 'a message could not be deserialized')));

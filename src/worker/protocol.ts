@@ -5,11 +5,12 @@ import type { Settings, Transcript, Transport } from '../engine/transcript';
 /**
  * The typed protocol between the page and the lab worker: one discriminated union per direction,
  * checked at the boundary by hand-written guards (structured clone carries any shape, the types do
- * not survive it). To grow it (stepping, ledger), add a member to the union and a case to its guard.
+ * not survive it). To grow it (stepping, ...), add a member to the union and a case to its guard.
  */
 
 export type { LabErrorCode } from '../engine/errors';
-export type { LabEvent, LabEventKind, Outcome, SettingValue, Settings, Transcript, Transport } from '../engine/transcript';
+export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Settings, Transcript, Transport } from '../engine/transcript';
+export type { LedgerOutcome, LedgerResponseRecord } from '../engine/ledger/events';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind and defaults). */
 export interface ScenarioInfo {
@@ -26,6 +27,13 @@ export interface ScenarioInfo {
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * Which ledger file a ledger scenario runs on. `fresh`: a new empty ledger, so the transcript depends
+ * on the inputs alone. `kept`: the ledger stored in the browser (IndexedDB), saved back after a
+ * completed run. Other kinds of scenario ignore it.
+ */
+export type LedgerChoice = 'fresh' | 'kept';
+
 export interface RunRequest {
   type: 'run';
   requestId: number;
@@ -34,6 +42,7 @@ export interface RunRequest {
   seed: number;
   /** Overrides over the scenario's defaults; the engine validates names and ranges (LAB004/LAB005). */
   settings: Settings;
+  ledger: LedgerChoice;
 }
 
 export interface ListRequest {
@@ -41,7 +50,32 @@ export interface ListRequest {
   requestId: number;
 }
 
-export type LabRequest = RunRequest | ListRequest;
+/** Reads the stored ledger (answered with `ledger`). */
+export interface LedgerSnapshotRequest {
+  type: 'ledger-snapshot';
+  requestId: number;
+}
+
+/** Replaces the stored ledger with these bytes if they are a lab ledger (LAB010 and no change if not). */
+export interface LedgerImportRequest {
+  type: 'ledger-import';
+  requestId: number;
+  bytes: Uint8Array;
+}
+
+/** The stored ledger as a SQLite file (answered with `ledger-file`); an empty ledger when none is stored. */
+export interface LedgerExportRequest {
+  type: 'ledger-export';
+  requestId: number;
+}
+
+/** Forgets the stored ledger (answered with `ledger`, now empty). */
+export interface LedgerResetRequest {
+  type: 'ledger-reset';
+  requestId: number;
+}
+
+export type LabRequest = RunRequest | ListRequest | LedgerSnapshotRequest | LedgerImportRequest | LedgerExportRequest | LedgerResetRequest;
 export type LabRequestType = LabRequest['type'];
 
 // ── worker → page ────────────────────────────────────────────────────────────────────────────────
@@ -58,12 +92,42 @@ export interface ScenariosResponse {
   scenarios: ScenarioInfo[];
 }
 
+/** One row of a ledger table as SQLite returned it (the ledger has no BLOB columns). */
+export type LedgerRow = Record<string, string | number | null>;
+
+/** The stored ledger as the page shows it: its rows table by table, its size, and its scope (LG-8). */
+export interface LedgerView {
+  /** False when nothing is stored yet (the tables are those of a new empty ledger). */
+  stored: boolean;
+  /** Size of the stored SQLite file; 0 when nothing is stored. */
+  bytes: number;
+  idempotencyKeys: LedgerRow[];
+  effects: LedgerRow[];
+  executions: LedgerRow[];
+  /** LG-8: what a local SQLite ledger does and does not guarantee. */
+  scopeNotes: string[];
+}
+
+export interface LedgerResponse {
+  type: 'ledger';
+  requestId: number;
+  ledger: LedgerView;
+}
+
+export interface LedgerFileResponse {
+  type: 'ledger-file';
+  requestId: number;
+  /** A standard SQLite database file (starts with "SQLite format 3\0"). */
+  bytes: Uint8Array;
+}
+
 /**
  * `code` is the LabError code when the engine threw one, LAB008 for a message the worker could not
- * read, and INTERNAL for anything else (an engine invariant, a bug). `requestId` is null only when the
- * malformed message carried no usable requestId.
+ * read, STORAGE when the browser's IndexedDB refused a read or write, and INTERNAL for anything else
+ * (an engine invariant, a bug). `requestId` is null only when the malformed message carried no usable
+ * requestId.
  */
-export type WorkerErrorCode = LabErrorCode | 'INTERNAL';
+export type WorkerErrorCode = LabErrorCode | 'STORAGE' | 'INTERNAL';
 
 export interface ErrorResponse {
   type: 'error';
@@ -72,7 +136,7 @@ export interface ErrorResponse {
   message: string;
 }
 
-export type LabResponse = TranscriptResponse | ScenariosResponse | ErrorResponse;
+export type LabResponse = TranscriptResponse | ScenariosResponse | LedgerResponse | LedgerFileResponse | ErrorResponse;
 export type LabResponseType = LabResponse['type'];
 
 // ── guards ───────────────────────────────────────────────────────────────────────────────────────
@@ -103,6 +167,16 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
+function isLedgerChoice(value: unknown): value is LedgerChoice {
+  return value === 'fresh' || value === 'kept';
+}
+
+function isBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array;
+}
+
+const REQUEST_TYPES: readonly LabRequestType[] = ['run', 'list', 'ledger-snapshot', 'ledger-import', 'ledger-export', 'ledger-reset'];
+
 /**
  * Why `value` is not a LabRequest, or null when it is one. Checks the envelope only: whether the
  * scenario exists, the seed is in range and the settings are known is the engine's call.
@@ -112,15 +186,22 @@ export function explainBadRequest(value: unknown): string | null {
   if (!isRequestId(value.requestId)) return 'requestId must be an integer';
   switch (value.type) {
     case 'list':
+    case 'ledger-snapshot':
+    case 'ledger-export':
+    case 'ledger-reset':
       return null;
     case 'run':
       if (typeof value.scenario !== 'string') return 'scenario must be a string';
       if (!isTransport(value.transport)) return 'transport must be "stdio" or "http"';
       if (typeof value.seed !== 'number') return 'seed must be a number';
       if (!isSettings(value.settings)) return 'settings must map names to numbers, booleans, strings or null';
+      if (!isLedgerChoice(value.ledger)) return 'ledger must be "fresh" or "kept"';
+      return null;
+    case 'ledger-import':
+      if (!isBytes(value.bytes)) return 'bytes must be a Uint8Array';
       return null;
     default:
-      return `type must be "run" or "list", got ${JSON.stringify(value.type) ?? 'nothing'}`;
+      return `type must be one of ${REQUEST_TYPES.map((type) => `"${type}"`).join(', ')}, got ${JSON.stringify(value.type) ?? 'nothing'}`;
   }
 }
 
@@ -128,18 +209,52 @@ export function isLabRequest(value: unknown): value is LabRequest {
   return explainBadRequest(value) === null;
 }
 
+/** The outcome fields the page reads, for the kinds it has a view for; other kinds show as label/value. */
+function isOutcomeOf(kind: unknown, outcome: Guarded): boolean {
+  switch (kind) {
+    case 'request-race':
+      return typeof outcome.terminalState === 'string' && typeof outcome.finalResponse === 'boolean' && Array.isArray(outcome.clientIgnores);
+    case 'ledger':
+      return (
+        ['executions', 'rejected', 'replayed', 'failed', 'requests', 'busyRetries', 'keyRecords'].every((field) => typeof outcome[field] === 'number') &&
+        Array.isArray(outcome.responses) &&
+        outcome.responses.every((response) => isRecord(response) && typeof response.status === 'string' && typeof response.connection === 'string' && isRecord(response.body))
+      );
+    default:
+      return true;
+  }
+}
+
 function isTranscript(value: unknown): value is Transcript {
   return (
     isRecord(value) &&
     typeof value.scenario === 'string' &&
+    typeof value.kind === 'string' &&
     isTransport(value.transport) &&
     typeof value.seed === 'number' &&
     Array.isArray(value.events) &&
     value.events.every((event) => isRecord(event) && typeof event.kind === 'string' && typeof event.atMs === 'number') &&
     isRecord(value.outcome) &&
-    typeof value.outcome.terminalState === 'string' &&
-    typeof value.outcome.finalResponse === 'boolean' &&
-    Array.isArray(value.outcome.clientIgnores)
+    isOutcomeOf(value.kind, value.outcome)
+  );
+}
+
+function isLedgerRows(value: unknown): value is LedgerRow[] {
+  return (
+    Array.isArray(value) &&
+    value.every((row) => isRecord(row) && Object.values(row).every((cell) => cell === null || typeof cell === 'string' || typeof cell === 'number'))
+  );
+}
+
+function isLedgerView(value: unknown): value is LedgerView {
+  return (
+    isRecord(value) &&
+    typeof value.stored === 'boolean' &&
+    typeof value.bytes === 'number' &&
+    isLedgerRows(value.idempotencyKeys) &&
+    isLedgerRows(value.effects) &&
+    isLedgerRows(value.executions) &&
+    isStringArray(value.scopeNotes)
   );
 }
 
@@ -165,6 +280,10 @@ export function isLabResponse(value: unknown): value is LabResponse {
       return isRequestId(value.requestId) && isTranscript(value.transcript);
     case 'scenarios':
       return isRequestId(value.requestId) && Array.isArray(value.scenarios) && value.scenarios.every(isScenarioInfo);
+    case 'ledger':
+      return isRequestId(value.requestId) && isLedgerView(value.ledger);
+    case 'ledger-file':
+      return isRequestId(value.requestId) && isBytes(value.bytes);
     case 'error':
       return (value.requestId === null || isRequestId(value.requestId)) && typeof value.code === 'string' && typeof value.message === 'string';
     default:
