@@ -47,6 +47,33 @@ describe('npm run lab', () => {
     expect(JSON.parse(out).settings).toMatchObject({ httpCancel: 'post-notification', progressToken: false, cancelAtMs: null });
   });
 
+  it('verify prints VF-1 … VF-12, all ok', async () => {
+    const { code, out } = await lab('verify');
+    expect(code).toBe(0);
+    expect(out.trim().split('\n').filter((l) => l.startsWith('ok   VF-'))).toHaveLength(12);
+  });
+
+  it('evidence --out DIR writes the artifacts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-evidence-'));
+    const { code } = await lab('evidence', '--out', dir);
+    expect(code).toBe(0);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/\[x\] \*\*VF-12\*\*/);
+    expect(JSON.parse(readFileSync(join(dir, 'reconnect-plan.json'), 'utf8')).sendLastEventId).toBe(false);
+  });
+
+  it('review FILE.json flags an unsafe mutation retried without a key; invalid input is answered field by field', async () => {
+    const unsafe = await lab('review', 'src/lab/examples/unsafe-charge.json');
+    expect(unsafe.code).toBe(0);
+    expect(unsafe.out).toMatch(/UNSAFE \/retry\/automatic: a retry under a new JSON-RPC id runs the mutation again/);
+    const file = join(mkdtempSync(join(tmpdir(), 'lab-review-')), 'bad.json');
+    writeFileSync(file, JSON.stringify({ transport: 'tcp' }));
+    const bad = await lab('review', file);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/\/transport: must be one of "stdio", "http"/);
+    writeFileSync(file, '{ not json');
+    expect((await lab('review', file)).err).toMatch(/is not readable JSON/);
+  });
+
   it('retries prints the retry table with the hint warning', async () => {
     const { code, out } = await lab('retries');
     expect(code).toBe(0);

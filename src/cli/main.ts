@@ -1,9 +1,13 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine/ledger/ledgerLab';
 import { loadSqlJs } from './sqlite';
 import { retryTable } from '../engine/ledger/retry';
 import { ledgerScopeNotes } from '../engine/ledger/scope';
+import { verify, type Runner } from '../lab/verification';
+import { buildEvidence } from '../lab/evidence';
+import { formatReview, review } from '../lab/reviewer';
 import { LabError } from '../engine/errors';
 import { formatTimeline } from '../engine/format';
 import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine/scenario';
@@ -17,10 +21,16 @@ const USAGE = `usage:
   npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE]
   npm run lab -- settings [scenario]
   npm run lab -- retries
+  npm run lab -- verify
+  npm run lab -- evidence --out DIR
+  npm run lab -- review FILE.json
 
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
+  verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
+  evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
+  review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   retries    the retry classification of every exposed operation (SPEC §3)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
@@ -96,6 +106,12 @@ async function run(args: string[]): Promise<string> {
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;
 }
 
+/** Runs scenarios by id with sql.js loaded, for the commands that run many of them. */
+async function hostRunner(): Promise<Runner> {
+  const sql = await loadSqlJs();
+  return (id, options = {}) => runScenario(findScenario(id), { ...options, ledger: options.ledger ?? { sql } });
+}
+
 /** sql.js for a ledger run, with FILE's bytes when it exists; the file is written only after a completed run. */
 async function ledgerHost(path: string | undefined): Promise<LedgerHost> {
   const sql = await loadSqlJs();
@@ -119,6 +135,35 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case 'list':
         io.out(`${list()}\n`);
         return 0;
+      case 'verify': {
+        const results = verify(await hostRunner());
+        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
+        return results.every((r) => r.holds) ? 0 : 1;
+      }
+      case 'evidence': {
+        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' } } });
+        const out = values.out;
+        if (out === undefined) throw new UsageError('evidence needs --out DIR');
+        const files = buildEvidence(await hostRunner(), await loadSqlJs());
+        mkdirSync(out, { recursive: true });
+        for (const file of files) writeFileSync(join(out, file.path), file.contents);
+        io.out(`${files.map((f) => `${join(out, f.path)}  ${f.description}`).join('\n')}\n`);
+        return 0;
+      }
+      case 'review': {
+        if (rest.length !== 1) throw new UsageError('review takes one JSON file');
+        const path = rest[0] as string;
+        let input: unknown;
+        try {
+          input = JSON.parse(readFileSync(path, 'utf8'));
+        } catch (error) {
+          io.err(`lab: ${path} is not readable JSON: ${error instanceof Error ? error.message : String(error)}\n`);
+          return 1;
+        }
+        const result = review(input);
+        (result.ok ? io.out : io.err)(`${formatReview(result)}\n`);
+        return result.ok ? 0 : 1;
+      }
       case 'retries':
         io.out(`${retries()}\n`);
         return 0;

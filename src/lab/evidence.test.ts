@@ -1,0 +1,51 @@
+// Proves the SPEC §10 evidence export contains every listed artifact, built from real runs, and is byte-identical across exports.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../cli/sqlite';
+import { runScenarioById } from '../scenarios/index';
+import type { SqlModule } from '../engine/ledger/sqlite';
+import { buildEvidence } from './evidence';
+import type { Runner } from './verification';
+
+let sql: SqlModule;
+let run: Runner;
+beforeAll(async () => {
+  sql = await loadSqlJs();
+  run = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
+});
+
+describe('evidence export', () => {
+  it('has every artifact SPEC §10 lists, plus the verification and an index', () => {
+    const paths = buildEvidence(run, sql).map((f) => f.path);
+    expect(paths).toEqual([
+      'cancellation-race-stdio.json',
+      'cancellation-race-http.json',
+      'retry-table.json',
+      'idempotency-key-record.json',
+      'key-mismatch-fixture.json',
+      'concurrent-same-key.json',
+      'reopen-check.json',
+      'alias-check.json',
+      'buffer-overload.json',
+      'sse-headers-and-idle-policy.json',
+      'reconnect-plan.json',
+      'task-cancellation-trace.json',
+      'verification.json',
+      'README.md',
+    ]);
+  });
+
+  it('is byte-identical across two exports', () => {
+    expect(JSON.stringify(buildEvidence(run, sql))).toBe(JSON.stringify(buildEvidence(run, sql)));
+  });
+
+  it('carries real content: the key record, the refusal, the plan, and all VF statements holding', () => {
+    const files = Object.fromEntries(buildEvidence(run, sql).map((f) => [f.path, JSON.parse(f.path.endsWith('.json') ? f.contents : '{}')]));
+    expect(files['idempotency-key-record.json'].record).toEqual([expect.objectContaining({ key: 'checkout-7', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+    expect(JSON.stringify(files['key-mismatch-fixture.json'].responses)).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+    expect(files['reconnect-plan.json']).toMatchObject({ sendLastEventId: false, replayUnsafeMutations: false });
+    expect(files['sse-headers-and-idle-policy.json'].headers).toEqual({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    expect(files['cancellation-race-stdio.json'].outcome.cancellationSignal).toBe('notifications/cancelled');
+    expect(files['cancellation-race-http.json'].outcome.cancellationSignal).toBe('stream-close');
+    expect((files['verification.json'] as Array<{ holds: boolean }>).every((r) => r.holds)).toBe(true);
+  });
+});

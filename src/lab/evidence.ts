@@ -1,0 +1,79 @@
+import { SSE_HEADERS } from '../engine/protocol';
+import { retryTable } from '../engine/ledger/retry';
+import { ledgerScopeNotes } from '../engine/ledger/scope';
+import { ledgerSnapshot, type SqlModule } from '../engine/ledger/sqlite';
+import type { Transcript } from '../engine/transcript';
+import { verify, type Runner } from './verification';
+
+/**
+ * SPEC §10: the capstone artifacts as files, JSON plus a Markdown index. Every file comes from a
+ * deterministic run, so the same lab gives the same bytes.
+ */
+export interface EvidenceFile {
+  path: string;
+  description: string;
+  contents: string;
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+const outcome = (t: Transcript): Record<string, unknown> => t.outcome as unknown as Record<string, unknown>;
+
+export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
+  const files: EvidenceFile[] = [];
+  const add = (path: string, description: string, value: unknown): void => void files.push({ path, description, contents: json(value) });
+
+  for (const transport of ['stdio', 'http'] as const) {
+    add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, run('A', { transport }));
+  }
+  add('retry-table.json', 'Retry classification of every exposed operation (SPEC §3), with hint warnings.', retryTable());
+
+  let saved: Uint8Array | null = null;
+  const keyed = run('ledger-keyed-retry', { ledger: { sql, save: (bytes) => (saved = bytes) } });
+  const rows = ledgerSnapshot(sql, saved).idempotencyKeys;
+  add('idempotency-key-record.json', 'The stored idempotency record (key, fingerprint, result) after a keyed retry, and the scope of a local ledger.', { record: rows, outcome: outcome(keyed), scope: ledgerScopeNotes });
+
+  const mismatch = run('ledger-key-mismatch');
+  const calls = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
+  const answers = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'server' ? [e.message] : []));
+  add('key-mismatch-fixture.json', 'A key reused with other arguments: both requests and the 422-like refusal.', { requests: calls, responses: answers, outcome: outcome(mismatch) });
+
+  add('concurrent-same-key.json', 'Two connections race on one key at a barrier: the transcript with SQLITE_BUSY and one execution.', run('ledger-race-keyed'));
+  const reopen = run('ledger-reopen');
+  add('reopen-check.json', 'The committed record survives close and reopen; the retry replays it.', { outcome: outcome(reopen), events: reopen.events.filter((e) => e.kind === 'ledger') });
+  const alias = run('ledger-alias');
+  add('alias-check.json', 'A caller mutates its returned result; the stored result and the replay are unchanged.', { outcome: outcome(alias), events: alias.events.filter((e) => e.kind === 'ledger') });
+  const buffer = run('buffer-overload');
+  add('buffer-overload.json', 'The bounded progress buffer under overload: capacity, occupancy, drops, coalescing, the final response kept.', { settings: buffer.settings, outcome: outcome(buffer) });
+  const proxy = run('proxy-buffering');
+  add('sse-headers-and-idle-policy.json', 'The SSE response headers and the idle/keep-alive policy.', {
+    headers: SSE_HEADERS,
+    idlePolicy: {
+      idleTimeoutMs: proxy.settings.idleTimeoutMs,
+      keepAlive: 'an SSE comment line (":") on quiet streams; clients ignore it, proxies see traffic; it never resets the semantic idle timeout',
+      settings: proxy.settings,
+    },
+    outcome: outcome(proxy),
+  });
+  const reconnect = run('reconnect-listen');
+  add('reconnect-plan.json', 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.', outcome(reconnect).reconnectPlan);
+  add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', run('task-cancel-ack'));
+  const results = verify(run);
+  add('verification.json', 'SPEC §8 VF-1 … VF-12, each computed from the transcripts above.', results);
+
+  const index = [
+    '# MCP Reliability Lab — evidence',
+    '',
+    'Every file comes from a deterministic run of the lab (seed 1, default settings): the same lab gives the same bytes.',
+    '',
+    '| file | what it shows |',
+    '|---|---|',
+    ...files.map((f) => `| \`${f.path}\` | ${f.description} |`),
+    '',
+    '## Verification (SPEC §8)',
+    '',
+    ...results.map((r) => `- ${r.holds ? '[x]' : '[ ]'} **${r.id}** ${r.statement}${r.holds ? '' : ` — FAILS: ${r.problems.join('; ')}`}`),
+    '',
+  ].join('\n');
+  files.push({ path: 'README.md', description: 'This index.', contents: index });
+  return files;
+}

@@ -1,0 +1,200 @@
+import type { RunOptions } from '../engine/scenario';
+import type { LabEvent, MessageEvent, Transcript, Transport } from '../engine/transcript';
+
+/**
+ * SPEC §8: the verification statements VF-1 … VF-12, each computed from the transcripts of the
+ * scenarios that demonstrate it — never asserted by hand. Each result names the moment (scenario,
+ * transport, event seq) that shows it, so the page can link to it in the diagram.
+ */
+export type Runner = (scenarioId: string, options?: RunOptions) => Transcript;
+
+export interface Evidence {
+  scenario: string;
+  transport: Transport;
+  /** The event that shows the statement (null when the statement is about the whole outcome). */
+  seq: number | null;
+  detail: string;
+}
+
+export interface VerificationResult {
+  id: string;
+  statement: string;
+  holds: boolean;
+  evidence: Evidence[];
+  /** What failed, when it does not hold. */
+  problems: string[];
+}
+
+const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
+const method = (m: MessageEvent): string => ('method' in m.message ? m.message.method : 'result' in m.message ? 'response' : 'error');
+const outcome = (t: Transcript): Record<string, unknown> => t.outcome as unknown as Record<string, unknown>;
+const find = <K extends LabEvent['kind']>(t: Transcript, kind: K, where: (e: LabEvent & { kind: K }) => boolean = () => true) =>
+  t.events.find((e): e is LabEvent & { kind: K } => e.kind === kind && where(e as LabEvent & { kind: K }));
+
+class Check {
+  readonly problems: string[] = [];
+  readonly evidence: Evidence[] = [];
+  constructor(private readonly t: Transcript) {}
+  that(condition: boolean, problem: string): this {
+    if (!condition) this.problems.push(`${this.t.scenario}/${this.t.transport}: ${problem}`);
+    return this;
+  }
+  shows(seq: number | null | undefined, detail: string): this {
+    this.evidence.push({ scenario: this.t.scenario, transport: this.t.transport, seq: seq ?? null, detail });
+    return this;
+  }
+}
+
+type Statement = { id: string; statement: string; check: (run: Runner) => Check[] };
+
+const statements: Statement[] = [
+  {
+    id: 'VF-1',
+    statement: 'stdio cancellation sends notifications/cancelled and receives no response.',
+    check: (run) => {
+      const t = run('A', { transport: 'stdio' });
+      const cancel = messages(t).find((m) => m.from === 'client' && method(m) === 'notifications/cancelled');
+      const reply = messages(t).find((m) => m.from === 'server' && cancel !== undefined && m.seq > cancel.seq);
+      return [new Check(t).that(cancel !== undefined, 'no notifications/cancelled from the client').that(reply === undefined, 'the server sent something after the cancellation').shows(cancel?.seq, 'the client sends notifications/cancelled; nothing answers it')];
+    },
+  },
+  {
+    id: 'VF-2',
+    statement: 'Streamable HTTP cancellation closes the request’s stream and POSTs no cancellation.',
+    check: (run) =>
+      ['A', 'D'].map((id) => {
+        const t = run(id, { transport: 'http' });
+        const close = find(t, 'stream-closed', (e) => e.by === 'client');
+        const posted = messages(t).some((m) => m.from === 'client' && method(m) === 'notifications/cancelled');
+        return new Check(t).that(close !== undefined, 'the client never closed the stream').that(!posted, 'the client POSTed notifications/cancelled').shows(close?.seq, 'the client closes the response stream; nothing is POSTed');
+      }),
+  },
+  {
+    id: 'VF-3',
+    statement: 'Cancel before complete suppresses the final response.',
+    check: (run) =>
+      (['stdio', 'http'] as const).map((transport) => {
+        const t = run('A', { transport });
+        const suppressed = find(t, 'suppressed', (e) => e.what === 'response');
+        return new Check(t).that(suppressed !== undefined, 'no suppressed response').that(outcome(t).finalResponse === false, 'a final response reached the wire').shows(suppressed?.seq, 'complete() after the accepted cancellation returns no response');
+      }),
+  },
+  {
+    id: 'VF-4',
+    statement: 'Complete before cancel keeps the response and ignores the late cancellation.',
+    check: (run) =>
+      (['stdio', 'http'] as const).map((transport) => {
+        const t = run('B', { transport });
+        const ignored = find(t, 'cancel-ignored', (e) => e.by === 'server');
+        return new Check(t).that(outcome(t).terminalState === 'completed', `terminal state is ${String(outcome(t).terminalState)}`).that(outcome(t).finalResponse === true, 'no final response').that(ignored !== undefined, 'the server did not ignore the late cancellation').shows(ignored?.seq, 'the server ignores the cancellation that arrives after completion');
+      }),
+  },
+  {
+    id: 'VF-5',
+    statement: 'Progress may reset the idle timeout but never the maximum timeout.',
+    check: (run) => {
+      const t = run('C');
+      const resets = t.events.filter((e) => e.kind === 'deadline' && e.deadline === 'idle' && e.action === 'reset');
+      const maxMoved = t.events.some((e) => e.kind === 'deadline' && e.deadline === 'max' && e.action === 'reset');
+      const fired = find(t, 'deadline', (e) => e.action === 'fired');
+      const maxTimeoutMs = Number(t.settings.maxTimeoutMs);
+      return [
+        new Check(t)
+          .that(resets.length > 0, 'progress never reset the idle deadline')
+          .that(!maxMoved, 'the maximum deadline moved')
+          .that(fired?.deadline === 'max' && fired.atMs === maxTimeoutMs, `the maximum deadline did not fire at ${maxTimeoutMs} ms`)
+          .shows(fired?.seq, `after ${resets.length} idle resets the maximum deadline fires at ${maxTimeoutMs} ms`),
+      ];
+    },
+  },
+  {
+    id: 'VF-6',
+    statement: 'A new JSON-RPC id alone runs the mutation again.',
+    check: (run) => {
+      const t = run('ledger-new-id-retry');
+      const second = find(t, 'ledger', (e) => e.action === 'executed' && e.requestId === 42);
+      return [new Check(t).that(outcome(t).executions === 2, `executions = ${String(outcome(t).executions)}`).shows(second?.seq, 'request 42 (same charge, new id) executes a second time')];
+    },
+  },
+  {
+    id: 'VF-7',
+    statement: 'An idempotency key with identical arguments runs once in a concurrent two-connection race.',
+    check: (run) => {
+      const t = run('ledger-race-keyed');
+      const busy = find(t, 'sql', (e) => e.error?.code === 'SQLITE_BUSY');
+      return [new Check(t).that(outcome(t).executions === 1, `executions = ${String(outcome(t).executions)}`).that(busy !== undefined, 'no SQLITE_BUSY: the connections did not race').shows(busy?.seq, 'SQLite answers the second connection SQLITE_BUSY; it waits and replays')];
+    },
+  },
+  {
+    id: 'VF-8',
+    statement: 'A committed record survives reopen, and replay returns a defensive copy.',
+    check: (run) => {
+      const t = run('ledger-reopen');
+      const reopened = find(t, 'ledger', (e) => e.action === 'reopened');
+      const replayed = find(t, 'ledger', (e) => e.action === 'replayed');
+      const alias = run('ledger-alias');
+      return [
+        new Check(t).that(reopened !== undefined && replayed !== undefined && reopened.seq < replayed.seq, 'no replay after a reopen').shows(replayed?.seq, 'after the reopen the retry replays the committed result'),
+        new Check(alias).that(outcome(alias).aliasIntact === true, 'the replay was not a defensive copy').shows(find(alias, 'ledger', (e) => e.action === 'replayed')?.seq, 'the replay is rebuilt from stored JSON'),
+      ];
+    },
+  },
+  {
+    id: 'VF-9',
+    statement: 'Mutating a returned result cannot alter the stored result.',
+    check: (run) => {
+      const t = run('ledger-alias');
+      const mutated = find(t, 'ledger', (e) => e.action === 'caller-mutated');
+      return [new Check(t).that(mutated !== undefined, 'nothing mutated a returned result').that(outcome(t).aliasIntact === true, 'the stored result changed').shows(mutated?.seq, 'the caller mutates its copy; the stored result stays as committed')];
+    },
+  },
+  {
+    id: 'VF-10',
+    statement: 'The bounded buffer stays within capacity and keeps the final response.',
+    check: (run) => {
+      const t = run('buffer-overload');
+      const o = outcome(t);
+      return [new Check(t).that(Number(o.maxOccupancy) <= Number(o.capacity), `occupancy ${String(o.maxOccupancy)} > capacity ${String(o.capacity)}`).that(o.finalDelivered === true, 'a final response was not delivered').that(Number(o.dropped) > 0, 'nothing was dropped: the buffer was never under pressure').shows(null, `capacity ${String(o.capacity)}, max occupancy ${String(o.maxOccupancy)}, ${String(o.dropped)} progress dropped, finals delivered`)];
+    },
+  },
+  {
+    id: 'VF-11',
+    statement: 'Reconnect uses a new request, sends no Last-Event-ID, and refetches affected state.',
+    check: (run) => {
+      const t = run('reconnect-listen');
+      const plan = (outcome(t).reconnectPlan ?? {}) as Record<string, unknown>;
+      const ids = (outcome(t).listenRequestIds ?? []) as unknown[];
+      // No request header and no message field may carry Last-Event-ID (the explanations may name it).
+      const lastEventId = t.events.some(
+        (e) =>
+          (e.kind === 'http-request' && Object.keys(e.headers).some((h) => h.toLowerCase() === 'last-event-id')) ||
+          (e.kind === 'message' && JSON.stringify(e.message).toLowerCase().includes('last-event-id')),
+      );
+      const refetched = (outcome(t).refetchedMethods ?? []) as unknown[];
+      return [
+        new Check(t)
+          .that(ids.length >= 2 && new Set(ids).size === ids.length, 'the reconnect reused a request id')
+          .that(plan.sendLastEventId === false && !lastEventId, 'Last-Event-ID was sent or planned')
+          .that(refetched.length > 0, 'nothing was refetched')
+          .shows(find(t, 'reconnect-plan')?.seq, `new listen id ${String(ids.at(-1))}, refetched ${refetched.join(', ')}`),
+      ];
+    },
+  },
+  {
+    id: 'VF-12',
+    statement: 'A tasks/cancel acknowledgement leaves the task non-terminal until the worker observes it.',
+    check: (run) => {
+      const t = run('task-cancel-ack');
+      const ack = find(t, 'task', (e) => e.action === 'cancel-acknowledged');
+      return [new Check(t).that(outcome(t).statusAfterAck === 'working', `status after the ack was ${String(outcome(t).statusAfterAck)}`).that(outcome(t).taskStatus === 'cancelled', 'the task never became cancelled').shows(ack?.seq, 'acknowledged while still working; cancelled at the next checkpoint')];
+    },
+  },
+];
+
+export function verify(run: Runner): VerificationResult[] {
+  return statements.map(({ id, statement, check }) => {
+    const checks = check(run);
+    const problems = checks.flatMap((c) => c.problems);
+    return { id, statement, holds: problems.length === 0, evidence: checks.flatMap((c) => c.evidence), problems };
+  });
+}
