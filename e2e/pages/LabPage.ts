@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-// Page object for the first page: finds the controls by their accessible names and reads the
-// recorded facts and timeline the way a user sees them.
+// Page object for the lab page: finds the controls by their accessible names and reads the
+// recorded facts, the timeline and the replay position the way a user sees them.
 
 export type TransportValue = 'stdio' | 'http';
 
@@ -26,6 +26,22 @@ export class LabPage {
   readonly facts: Locator;
   readonly timeline: Locator;
   readonly alert: Locator;
+  /** Playback (the issue's contract names). */
+  readonly stepForward: Locator;
+  readonly stepBack: Locator;
+  readonly play: Locator;
+  readonly pause: Locator;
+  readonly reset: Locator;
+  readonly speed: Locator;
+  readonly scrubber: Locator;
+  /** The aria-live sentence for the current step. */
+  readonly announcer: Locator;
+  /** What the page says about a link it could not use. */
+  readonly notice: Locator;
+  readonly settings: Locator;
+  readonly shortcutsButton: Locator;
+  readonly shortcutsDialog: Locator;
+  readonly busy: Locator;
 
   constructor(readonly page: Page) {
     this.main = page.getByRole('main');
@@ -33,18 +49,33 @@ export class LabPage {
     this.scenario = page.getByRole('combobox', { name: 'Scenario' });
     this.transportGroup = page.getByRole('group', { name: 'Transport' });
     this.seed = page.getByRole('spinbutton', { name: 'Seed' });
-    this.runButton = page.getByRole('button', { name: 'Run' });
+    this.runButton = page.getByRole('button', { name: 'Run', exact: true });
     this.facts = page.getByRole('table', { name: 'Recorded facts' });
     this.timeline = page.getByRole('list', { name: 'Timeline' });
     this.alert = page.getByRole('alert');
+    const playback = page.getByRole('region', { name: 'Playback' });
+    this.stepForward = playback.getByRole('button', { name: 'Step forward', exact: true });
+    this.stepBack = playback.getByRole('button', { name: 'Step back', exact: true });
+    this.play = playback.getByRole('button', { name: 'Play', exact: true });
+    this.pause = playback.getByRole('button', { name: 'Pause', exact: true });
+    this.reset = playback.getByRole('button', { name: 'Reset', exact: true });
+    this.speed = playback.getByRole('combobox', { name: 'Speed' });
+    this.scrubber = playback.getByRole('slider', { name: 'Virtual time' });
+    this.announcer = page.locator('.lab-now[aria-live]');
+    this.notice = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'This link had values the lab could not use' }) });
+    this.settings = page.locator('details.lab-settings');
+    this.shortcutsButton = playback.getByRole('button', { name: 'Keyboard shortcuts' });
+    this.shortcutsDialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    this.busy = page.locator('.lab-busy');
   }
 
   transportRadio(transport: TransportValue): Locator {
     return this.transportGroup.getByRole('radio', { name: TRANSPORT_LABELS[transport], exact: true });
   }
 
-  async open(): Promise<void> {
-    await this.page.goto('/');
+  /** Opens the lab, optionally with a link's query (`?scenario=C&step=4`). */
+  async open(query = ''): Promise<void> {
+    await this.page.goto(`/${query}`);
     await expect(this.heading).toBeVisible();
   }
 
@@ -66,6 +97,36 @@ export class LabPage {
     await expect(this.main).toHaveAttribute('data-scenario', scenario);
     await expect(this.main).toHaveAttribute('data-transport', transport);
     await expect(this.main).toHaveAttribute('data-seed', String(seed));
+  }
+
+  /** Waits until the replay shows exactly `step` events. */
+  async waitForStep(step: number): Promise<void> {
+    await expect(this.main).toHaveAttribute('data-step', String(step));
+  }
+
+  /** Steps with the buttons, one event at a time, to `target`. */
+  async setStepTo(target: number): Promise<void> {
+    let step = await this.step();
+    while (step !== target) {
+      const forward = step < target;
+      await (forward ? this.stepForward : this.stepBack).click();
+      step += forward ? 1 : -1;
+      await this.waitForStep(step);
+    }
+  }
+
+  async step(): Promise<number> {
+    return Number(await this.main.getAttribute('data-step'));
+  }
+
+  async eventCount(): Promise<number> {
+    return Number(await this.main.getAttribute('data-events'));
+  }
+
+  /** A setting's input in the Settings panel (opened if needed), by the setting's name. */
+  async setting(name: string): Promise<Locator> {
+    if ((await this.settings.getAttribute('open')) === null) await this.settings.locator('summary').click();
+    return this.settings.getByLabel(name, { exact: true });
   }
 
   async factHeaders(): Promise<string[]> {

@@ -1,12 +1,17 @@
-import { create, type StateCreator } from 'zustand';
-import { createLabClient, LabClientError, type LabClient } from '../worker/client';
-import type { LedgerView, ScenarioInfo, Transcript, Transport } from '../worker/protocol';
+import { create, type StateCreator, type StoreApi } from 'zustand';
+import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
+import type { LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 
 /**
- * The page's state, in three slices: what the user picked (selection), what the worker answered
- * (run), and the stored ledger (ledger). Every protocol fact on screen comes from a transcript the
- * worker produced, every ledger row from the worker's read of the stored file; the store only asks
- * and keeps the latest answer. Changing the scenario, transport, seed or ledger choice runs again.
+ * The page's state, in slices: what the user picked (selection), what the worker answered (run),
+ * where the replay stands (playback), which event the inspector shows (inspector), what the page
+ * must tell the user about the link it was opened with (notices), and the stored ledger (ledger).
+ * Every protocol fact on screen comes from a transcript the worker produced, every ledger row from
+ * the worker's read of the stored file; the store only asks and keeps the latest answer.
+ * Changing the scenario, transport, seed, a setting or the ledger choice runs again.
+ *
+ * Stepping never asks the worker: the view at step k is the transcript's first k events, so a step
+ * back or a jump on the time scrubber shows exactly what the run recorded, never an approximation.
  */
 
 export type {
@@ -16,11 +21,17 @@ export type {
   LedgerResponseRecord,
   LedgerRow,
   LedgerView,
+  RaceFactSteps,
   RequestOutcome,
   ScenarioInfo,
+  SettingSpec,
+  SettingsSpec,
+  SettingValue,
+  Settings,
   Transcript,
   Transport,
 } from '../worker/protocol';
+export type { RunProgress } from '../worker/client';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 
@@ -29,29 +40,98 @@ export interface LabFailure {
   message: string;
 }
 
+/** What a shared link asks for, as text: the view parameters and settings, and the step. */
+export interface LinkView {
+  /** `scenario`, `transport`, `seed` and setting names, exactly as written in the link. */
+  params: Record<string, string>;
+  /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
+  step: string | null;
+}
+
 export interface SelectionSlice {
   /** Scenario metadata as the worker listed it; empty until the first `list` answer. */
   scenarios: ScenarioInfo[];
   scenarioId: string;
   transport: Transport;
   seed: number;
+  /**
+   * Overrides over the scenario's default settings, as the user gave them; the engine judges them
+   * when the scenario runs (an invalid one answers LAB005 and nothing runs).
+   */
+  settings: Settings;
   /** Ledger scenarios run on the stored ledger and save it back (on), or on a fresh one (off, the default). */
   keepLedger: boolean;
-  /** Picks a scenario, switches to its default transport, and runs. */
+  /** Picks a scenario, switches to its default transport and settings, and runs. */
   selectScenario(id: string): void;
   setTransport(transport: Transport): void;
   setSeed(seed: number): void;
+  /** Overrides one setting (undefined: back to the scenario's default) and runs. */
+  setSetting(name: string, value: SettingValue | undefined): void;
+  /** Drops every override and runs on the scenario's defaults. */
+  resetSettings(): void;
   setKeepLedger(keep: boolean): void;
 }
 
 export interface RunSlice {
   status: RunStatus;
   transcript: Transcript | null;
+  /** For a request race: where the transcript reaches each recorded fact. */
+  facts: RaceFactSteps | null;
   error: LabFailure | null;
-  /** Lists the scenarios, then runs the selected one. Call once when the page starts. */
-  init(): Promise<void>;
+  /** What the worker reported of the run it is computing; null when none is running or none reported yet. */
+  progress: RunProgress | null;
+  /** False until init has listed the scenarios and applied the link: nothing should be written to the URL before. */
+  ready: boolean;
+  /** Lists the scenarios, applies the link (if any), then runs the selection. Call once when the page starts. */
+  init(link?: LinkView | null): Promise<void>;
   /** Runs the current selection in the worker; only the latest run's answer is kept. */
   run(): Promise<void>;
+}
+
+/** Playback speeds offered, in steps per second. */
+export const SPEEDS = [1, 2, 4, 8, 16, 32] as const;
+export const DEFAULT_SPEED = 2;
+
+export interface PlaybackSlice {
+  /** How many of the transcript's events are shown: 0 (none yet) … events.length (the whole run). */
+  step: number;
+  playing: boolean;
+  /** Steps per second while playing. */
+  speed: number;
+  /** The virtual time the scrubber was last moved to (it may fall between two events); null once the step moves otherwise. */
+  scrubMs: number | null;
+  stepForward(): void;
+  stepBack(): void;
+  /** Shows the first `step` events (clamped to the run). */
+  setStep(step: number): void;
+  /** Shows every event up to and including virtual time `atMs`. */
+  seekTime(atMs: number): void;
+  /** Back to step 0, paused (the Reset button). */
+  rewind(): void;
+  /** To the end of the run, paused. */
+  toEnd(): void;
+  /** Plays from here (from the start when at the end) one step at a time. */
+  play(): void;
+  pause(): void;
+  togglePlay(): void;
+  setSpeed(speed: number): void;
+}
+
+export interface InspectorSlice {
+  /** The `seq` of the event the user picked; null: the inspector follows the current step. */
+  selectedSeq: number | null;
+  selectEvent(seq: number | null): void;
+}
+
+export interface Notice {
+  id: number;
+  text: string;
+}
+
+export interface NoticeSlice {
+  /** What the page could not use from the link it was opened with, and what it shows instead. */
+  notices: Notice[];
+  dismissNotices(): void;
 }
 
 export type LedgerStatus = 'idle' | 'busy';
@@ -76,25 +156,44 @@ export interface LedgerSlice {
   resetLedger(): Promise<void>;
 }
 
-export type LabState = SelectionSlice & RunSlice & LedgerSlice;
+export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice;
+export type LabStore = StoreApi<LabState>;
 
 export const DEFAULT_SCENARIO_ID = 'A';
 export const DEFAULT_SEED = 1;
+
+/** How many events the run shows, 0 without a transcript. */
+export const eventCount = (state: Pick<LabState, 'transcript'>): number => state.transcript?.events.length ?? 0;
 
 function toFailure(error: unknown): LabFailure {
   if (error instanceof LabClientError) return { code: error.code, message: error.message };
   return { code: 'WORKER_FAILED', message: error instanceof Error ? error.message : String(error) };
 }
 
-const createSelectionSlice: StateCreator<LabState, [], [], SelectionSlice> = (set, get) => ({
+/** Where the replay lands when a new transcript arrives. */
+type StepIntent = { kind: 'end' } | { kind: 'keep' } | { kind: 'link'; text: string };
+
+/** State the slices share that the page never reads. */
+interface Shared {
+  getClient(): LabClient;
+  stepIntent: StepIntent;
+  nextNoticeId: number;
+  stopTimer(): void;
+}
+
+type Slice<T> = (shared: Shared) => StateCreator<LabState, [], [], T>;
+
+const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   scenarios: [],
   scenarioId: DEFAULT_SCENARIO_ID,
   transport: 'stdio',
   seed: DEFAULT_SEED,
+  settings: {},
   keepLedger: false,
   selectScenario(id) {
     const info = get().scenarios.find((scenario) => scenario.id === id);
-    set(info === undefined ? { scenarioId: id } : { scenarioId: id, transport: info.defaultTransport });
+    shared.stepIntent = { kind: 'end' };
+    set(info === undefined ? { scenarioId: id, settings: {} } : { scenarioId: id, transport: info.defaultTransport, settings: {} });
     void get().run();
   },
   setTransport(transport) {
@@ -105,108 +204,252 @@ const createSelectionSlice: StateCreator<LabState, [], [], SelectionSlice> = (se
     set({ seed });
     void get().run();
   },
+  setSetting(name, value) {
+    const settings = { ...get().settings };
+    if (value === undefined) delete settings[name];
+    else settings[name] = value;
+    set({ settings });
+    void get().run();
+  },
+  resetSettings() {
+    set({ settings: {} });
+    void get().run();
+  },
   setKeepLedger(keepLedger) {
     set({ keepLedger });
     void get().run();
   },
 });
 
-function createRunSlice(getClient: () => LabClient): StateCreator<LabState, [], [], RunSlice> {
-  return (set, get) => {
-    /** Bumped by every run: an answer to an older run arrives late and is dropped. */
-    let latestRun = 0;
-    return {
-      status: 'idle',
-      transcript: null,
-      error: null,
-      async init() {
-        set({ status: 'running', error: null });
-        let scenarios: ScenarioInfo[];
+const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
+  /** Bumped by every run: an answer to an older run arrives late and is dropped. */
+  let latestRun = 0;
+
+  const notice = (text: string) => set({ notices: [...get().notices, { id: shared.nextNoticeId++, text }] });
+
+  /** The step a new transcript opens at: the link's, the end, or where the previous run's replay stood. */
+  function landingStep(total: number, previous: { step: number; total: number } | null): number {
+    const intent = shared.stepIntent;
+    shared.stepIntent = { kind: 'keep' };
+    if (intent.kind === 'link') {
+      const text = intent.text.trim();
+      const step = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (Number.isSafeInteger(step) && step <= total) return step;
+      notice(`The link's step=${intent.text} is not a step of this run (0 to ${total}). Showing the end of the run instead.`);
+      return total;
+    }
+    if (intent.kind === 'end' || previous === null || previous.step >= previous.total) return total;
+    return Math.min(previous.step, total);
+  }
+
+  return {
+    status: 'idle',
+    transcript: null,
+    facts: null,
+    error: null,
+    progress: null,
+    ready: false,
+    async init(link = null) {
+      set({ status: 'running', error: null });
+      let scenarios: ScenarioInfo[];
+      try {
+        scenarios = await shared.getClient().list();
+      } catch (error) {
+        set({ status: 'error', error: toFailure(error), ready: true });
+        return;
+      }
+      const hasParams = link !== null && Object.keys(link.params).length > 0;
+      if (hasParams) {
         try {
-          scenarios = await getClient().list();
+          const { view, problems } = await shared.getClient().resolve(link.params);
+          set({ scenarios, scenarioId: view.scenario, transport: view.transport, seed: view.seed, settings: view.settings });
+          for (const problem of problems) notice(`The link's ${problem.param}=${problem.value} was not used: ${problem.message}. Showing the default instead.`);
         } catch (error) {
-          set({ status: 'error', error: toFailure(error) });
-          return;
+          const failure = toFailure(error);
+          set({ scenarios, scenarioId: DEFAULT_SCENARIO_ID, transport: 'stdio', seed: DEFAULT_SEED, settings: {} });
+          notice(`The link could not be read (${failure.code}: ${failure.message}). Showing the default view instead.`);
         }
+      } else {
         const selected = scenarios.find((scenario) => scenario.id === get().scenarioId) ?? scenarios[0];
         set(selected === undefined ? { scenarios } : { scenarios, scenarioId: selected.id, transport: selected.defaultTransport });
-        await Promise.all([get().run(), get().refreshLedger()]);
-      },
-      async run() {
-        const runId = ++latestRun;
-        const { scenarioId, transport, seed, keepLedger, scenarios } = get();
-        const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
-        set({ status: 'running', error: null });
-        try {
-          const transcript = await getClient().run({ scenario: scenarioId, transport, seed, ledger: kept ? 'kept' : 'fresh' });
-          if (runId === latestRun) set({ status: 'done', transcript, error: null });
-          // The run saved the stored ledger: show its rows as they are now.
-          if (kept) await get().refreshLedger();
-        } catch (error) {
-          // The transcript on screen would no longer match the inputs above it: clear it.
-          if (runId === latestRun) set({ status: 'error', transcript: null, error: toFailure(error) });
-        }
-      },
-    };
-  };
-}
-
-function createLedgerSlice(getClient: () => LabClient): StateCreator<LabState, [], [], LedgerSlice> {
-  return (set) => {
-    /** Ledger requests not yet answered: the slice is busy while any is. */
-    let pending = 0;
-    /** Bumped by every request that answers with the ledger's rows: only the latest answer is shown. */
-    let latestView = 0;
-
-    /** Runs one ledger request; a failure sets ledgerError and leaves the rows on screen (the worker changed nothing). */
-    async function request<T>(what: string, action: () => Promise<T>, onAnswer: (answer: T) => void): Promise<T | null> {
-      pending += 1;
-      set({ ledgerStatus: 'busy' });
-      try {
-        const answer = await action();
-        onAnswer(answer);
-        set({ ledgerError: null });
-        return answer;
-      } catch (error) {
-        set({ ledgerError: { action: what, ...toFailure(error) } });
-        return null;
-      } finally {
-        pending -= 1;
-        if (pending === 0) set({ ledgerStatus: 'idle' });
       }
-    }
-
-    async function view(what: string, action: () => Promise<LedgerView>): Promise<void> {
-      const viewId = ++latestView;
-      await request(what, action, (ledger) => {
-        if (viewId === latestView) set({ ledger });
-      });
-    }
-
-    return {
-      ledger: null,
-      ledgerStatus: 'idle',
-      ledgerError: null,
-      refreshLedger: () => view('Could not read the stored ledger.', () => getClient().ledgerSnapshot()),
-      importLedger(file) {
-        const name = (file as Partial<File>).name;
-        const what = name === undefined || name === '' ? 'Could not import the file.' : `Could not import “${name}”.`;
-        return view(what, async () => getClient().importLedger(new Uint8Array(await file.arrayBuffer())));
-      },
-      exportLedger: () => request('Could not export the ledger.', () => getClient().exportLedger(), () => undefined),
-      resetLedger: () => view('Could not reset the ledger.', () => getClient().resetLedger()),
-    };
+      shared.stepIntent = link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step };
+      await Promise.all([get().run(), get().refreshLedger()]);
+      // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
+      const { error, settings } = get();
+      if (hasParams && error !== null && Object.keys(settings).length > 0) {
+        notice(`The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`);
+        set({ settings: {} });
+        shared.stepIntent = { kind: 'end' };
+        await get().run();
+      }
+      set({ ready: true });
+    },
+    async run() {
+      const runId = ++latestRun;
+      const { scenarioId, transport, seed, settings, keepLedger, scenarios } = get();
+      const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
+      shared.stopTimer();
+      set({ status: 'running', error: null, progress: null, playing: false });
+      try {
+        const answer = await shared
+          .getClient()
+          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh' }, (progress) => {
+            if (runId === latestRun) set({ progress });
+          });
+        if (runId === latestRun) {
+          const { transcript: previous, step } = get();
+          const total = answer.transcript.events.length;
+          const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
+          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null });
+        }
+        // The run saved the stored ledger: show its rows as they are now.
+        if (kept) await get().refreshLedger();
+      } catch (error) {
+        // The transcript on screen would no longer match the inputs above it: clear it.
+        if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
+      }
+    },
   };
-}
+};
+
+const createPlaybackSlice: Slice<PlaybackSlice> = (shared) => (set, get) => {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  shared.stopTimer = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+
+  const clamp = (step: number) => Math.max(0, Math.min(eventCount(get()), Math.trunc(step)));
+  /** Moves the replay by hand: playback stops first, as a presenter expects. */
+  const moveTo = (step: number, scrubMs: number | null = null) => {
+    shared.stopTimer();
+    set({ step: clamp(step), playing: false, scrubMs });
+  };
+
+  function startTimer(): void {
+    shared.stopTimer();
+    timer = setInterval(() => {
+      const total = eventCount(get());
+      const next = Math.min(get().step + 1, total);
+      set({ step: next, scrubMs: null });
+      if (next >= total) get().pause();
+    }, 1000 / get().speed);
+  }
+
+  return {
+    step: 0,
+    playing: false,
+    speed: DEFAULT_SPEED,
+    scrubMs: null,
+    stepForward: () => moveTo(get().step + 1),
+    stepBack: () => moveTo(get().step - 1),
+    setStep: (step) => moveTo(step),
+    seekTime(atMs) {
+      const events = get().transcript?.events ?? [];
+      // Events are in time order: show every one at or before atMs.
+      let shown = 0;
+      while (shown < events.length && (events[shown]?.atMs ?? Infinity) <= atMs) shown += 1;
+      moveTo(shown, atMs);
+    },
+    rewind: () => moveTo(0),
+    toEnd: () => moveTo(eventCount(get())),
+    play() {
+      const total = eventCount(get());
+      if (total === 0 || get().status !== 'done') return;
+      if (get().step >= total) set({ step: 0 });
+      set({ playing: true, scrubMs: null });
+      startTimer();
+    },
+    pause() {
+      shared.stopTimer();
+      set({ playing: false });
+    },
+    togglePlay() {
+      if (get().playing) get().pause();
+      else get().play();
+    },
+    setSpeed(speed) {
+      if (!Number.isFinite(speed) || speed <= 0) return;
+      set({ speed });
+      if (get().playing) startTimer();
+    },
+  };
+};
+
+const createInspectorSlice: Slice<InspectorSlice> = () => (set) => ({
+  selectedSeq: null,
+  selectEvent: (selectedSeq) => set({ selectedSeq }),
+});
+
+const createNoticeSlice: Slice<NoticeSlice> = () => (set) => ({
+  notices: [],
+  dismissNotices: () => set({ notices: [] }),
+});
+
+const createLedgerSlice: Slice<LedgerSlice> = (shared) => (set) => {
+  /** Ledger requests not yet answered: the slice is busy while any is. */
+  let pending = 0;
+  /** Bumped by every request that answers with the ledger's rows: only the latest answer is shown. */
+  let latestView = 0;
+
+  /** Runs one ledger request; a failure sets ledgerError and leaves the rows on screen (the worker changed nothing). */
+  async function request<T>(what: string, action: () => Promise<T>, onAnswer: (answer: T) => void): Promise<T | null> {
+    pending += 1;
+    set({ ledgerStatus: 'busy' });
+    try {
+      const answer = await action();
+      onAnswer(answer);
+      set({ ledgerError: null });
+      return answer;
+    } catch (error) {
+      set({ ledgerError: { action: what, ...toFailure(error) } });
+      return null;
+    } finally {
+      pending -= 1;
+      if (pending === 0) set({ ledgerStatus: 'idle' });
+    }
+  }
+
+  async function view(what: string, action: () => Promise<LedgerView>): Promise<void> {
+    const viewId = ++latestView;
+    await request(what, action, (ledger) => {
+      if (viewId === latestView) set({ ledger });
+    });
+  }
+
+  const client = () => shared.getClient();
+  return {
+    ledger: null,
+    ledgerStatus: 'idle',
+    ledgerError: null,
+    refreshLedger: () => view('Could not read the stored ledger.', () => client().ledgerSnapshot()),
+    importLedger(file) {
+      const name = (file as Partial<File>).name;
+      const what = name === undefined || name === '' ? 'Could not import the file.' : `Could not import “${name}”.`;
+      return view(what, async () => client().importLedger(new Uint8Array(await file.arrayBuffer())));
+    },
+    exportLedger: () => request('Could not export the ledger.', () => client().exportLedger(), () => undefined),
+    resetLedger: () => view('Could not reset the ledger.', () => client().resetLedger()),
+  };
+};
 
 /** A store around a lab client; the client (and so the worker) is created on first use. */
 export function createLabStore(makeClient: () => LabClient = createLabClient) {
   let client: LabClient | null = null;
-  const getClient = () => (client ??= makeClient());
+  const shared: Shared = {
+    getClient: () => (client ??= makeClient()),
+    stepIntent: { kind: 'end' },
+    nextNoticeId: 1,
+    stopTimer: () => undefined,
+  };
   return create<LabState>()((...args) => ({
-    ...createSelectionSlice(...args),
-    ...createRunSlice(getClient)(...args),
-    ...createLedgerSlice(getClient)(...args),
+    ...createSelectionSlice(shared)(...args),
+    ...createRunSlice(shared)(...args),
+    ...createPlaybackSlice(shared)(...args),
+    ...createInspectorSlice(shared)(...args),
+    ...createNoticeSlice(shared)(...args),
+    ...createLedgerSlice(shared)(...args),
   }));
 }
 

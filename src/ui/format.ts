@@ -1,4 +1,4 @@
-import type { LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, Transcript } from '../store/labStore';
+import type { LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, RaceFactSteps, RequestOutcome, Transcript } from '../store/labStore';
 
 /**
  * Wording only: turns transcript fields into the text the page shows. It decides nothing about the
@@ -21,6 +21,50 @@ export function factsRow(outcome: Transcript['outcome']): FactsRow | null {
     cancellationSignal: outcome.cancellationSignal ?? 'none',
     clientIgnores: outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((ignore) => ignore.summary).join(', '),
   };
+}
+
+/** What a fact cell says before the replay reaches the event that establishes it. */
+export const PENDING = 'pending';
+
+/**
+ * The four facts as the replay stands after `step` events: each one shows once the replay passes
+ * the event the worker found for it, and reads "pending" before. Client ignores list those reached
+ * so far; "nothing" only at the end of a run that had none.
+ */
+export function factsRowAt(transcript: Transcript, reached: RaceFactSteps | null, step: number): FactsRow | null {
+  const full = factsRow(transcript.outcome);
+  if (full === null || reached === null) return full;
+  const outcome = transcript.outcome as RequestOutcome;
+  const passed = (index: number) => index < step;
+  const ignores = outcome.clientIgnores.filter((_, i) => passed(reached.clientIgnores[i] ?? Number.POSITIVE_INFINITY));
+  const atEnd = step >= transcript.events.length;
+  return {
+    terminalState: passed(reached.terminalState) ? full.terminalState : PENDING,
+    finalResponse: passed(reached.finalResponse) ? full.finalResponse : PENDING,
+    cancellationSignal: passed(reached.cancellationSignal) ? full.cancellationSignal : PENDING,
+    clientIgnores: ignores.length > 0 ? ignores.map((ignore) => ignore.summary).join(', ') : atEnd ? full.clientIgnores : PENDING,
+  };
+}
+
+/** The sentence announced for a step, and shown under the playback controls. */
+export function stepSentence(transcript: Transcript, step: number): string {
+  const total = transcript.events.length;
+  const event = transcript.events[step - 1];
+  if (event === undefined) return `Step 0 of ${total}: nothing has happened yet. Step forward to start.`;
+  return `Step ${step} of ${total}, ${event.atMs} ms: ${describeEvent(event)}`;
+}
+
+/** One formatter for the page: toLocaleString builds a new one per call, which is slow with thousands of labels. */
+const NUMBERS = new Intl.NumberFormat('en-US');
+
+/** "12,288" */
+export function formatNumber(value: number): string {
+  return NUMBERS.format(value);
+}
+
+/** "1234 ms", as the transcript, the timeline and the command line write times. */
+export function formatMs(ms: number): string {
+  return `${ms} ms`;
 }
 
 /** Any other outcome as label/value pairs, values shown as JSON where they are not plain. */
@@ -65,8 +109,8 @@ export function aliasText(aliasIntact: boolean | null): string | null {
 
 /** "12,288 bytes (12 KiB)" */
 export function formatBytes(bytes: number): string {
-  const exact = `${bytes.toLocaleString('en-US')} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  return bytes < 1024 ? exact : `${exact} (${Math.round(bytes / 1024).toLocaleString('en-US')} KiB)`;
+  const exact = `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  return bytes < 1024 ? exact : `${exact} (${formatNumber(Math.round(bytes / 1024))} KiB)`;
 }
 
 /** SQL NULL is shown as NULL, so it is never mistaken for an empty string. */
@@ -90,7 +134,7 @@ function ignored(event: LabEvent & { ignoredBy?: string; reason?: string }): str
   return '';
 }
 
-function messageLabel(message: Extract<LabEvent, { kind: 'message' }>['message']): string {
+export function messageSummary(message: Extract<LabEvent, { kind: 'message' }>['message']): string {
   if ('method' in message) return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   if ('error' in message) return message.id === undefined ? 'error response' : `error response #${String(message.id)}`;
   return `response #${String(message.id)}`;
@@ -100,7 +144,7 @@ function messageLabel(message: Extract<LabEvent, { kind: 'message' }>['message']
 export function describeEvent(event: LabEvent): string {
   switch (event.kind) {
     case 'message':
-      return `${event.from} → ${event.to}: ${messageLabel(event.message)} on ${event.channel}${ignored(event)}`;
+      return `${event.from} → ${event.to}: ${messageSummary(event.message)} on ${event.channel}${ignored(event)}`;
     case 'delivered':
       return `${event.summary} reached the ${event.to}${ignored(event)}`;
     case 'stream-opened':
@@ -131,6 +175,28 @@ export function describeEvent(event: LabEvent): string {
     }
     case 'ledger':
       return `${event.connection === undefined ? '' : `${event.connection}: `}${event.action}: ${event.detail}`;
+    case 'task':
+      return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
+    case 'buffer':
+      return `${event.action} ${event.summary} (${event.occupancyEvents}/${event.capacityEvents} held): ${event.reason}`;
+    case 'proxy':
+      return `proxy ${event.action} (${event.events} event(s), holding ${event.heldEvents}): ${event.reason}`;
+    case 'sse-comment':
+      return `${event.action === 'sent' ? 'server writes' : 'client receives'} the SSE comment "${event.line}" on ${event.channel}: ${event.reason}`;
+    case 'http-request':
+      return `client POSTs request #${String(event.requestId)} (${Object.entries(event.headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('; ')})`;
+    case 'stream-dropped':
+      return `${event.channel} dropped: ${event.reason}`;
+    case 'message-lost':
+      return `${event.summary} was lost: ${event.reason}`;
+    case 'reconnect-plan':
+      return `reconnect plan: ${event.reason}`;
+    case 'recovery':
+      return `${event.step}${event.requestId === null ? '' : ` (#${String(event.requestId)})`}: ${event.reason}`;
+    case 'herd-window':
+      return `window ${event.window} (${event.startMs}–${event.endMs} ms): ${event.attempts} attempts, ${event.admitted} admitted, ${event.refused} refused, ${event.waiting} still waiting`;
     default:
       return describeOther(event);
   }

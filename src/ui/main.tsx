@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useLabStore } from '../store/labStore';
+import { readLink, startUrlSync } from '../store/url';
 import { App } from './App';
 import './app.css';
 
@@ -13,5 +14,7 @@ createRoot(container).render(
   </StrictMode>,
 );
 
-// First load: list the scenarios in the worker, then run the selected one.
-void useLabStore.getState().init();
+// First load: list the scenarios in the worker, apply the link the page was opened with (the
+// worker judges its values), run the selection; from then on the address bar follows the view.
+void useLabStore.getState().init(readLink(window.location.search));
+startUrlSync(useLabStore, window);

@@ -1,9 +1,12 @@
 import {
   isLabResponse,
+  type LabAnswer,
   type LabRequest,
-  type LabResponse,
   type LedgerChoice,
   type LedgerView,
+  type ProgressResponse,
+  type RaceFactSteps,
+  type ResolvedResponse,
   type ScenarioInfo,
   type Settings,
   type Transcript,
@@ -38,9 +41,22 @@ export interface RunParams {
   ledger?: LedgerChoice;
 }
 
+/** A run's transcript and, for a request race, where it reaches each recorded fact. */
+export interface LabRun {
+  transcript: Transcript;
+  facts: RaceFactSteps | null;
+}
+
+/** What a long run has done so far (from the worker's `progress` reports). */
+export type RunProgress = Pick<ProgressResponse, 'eventsRun' | 'atMs'>;
+
 export interface LabClient {
   list(): Promise<ScenarioInfo[]>;
   run(params: RunParams): Promise<Transcript>;
+  /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
+  runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
+  /** A shared link's values as the engine accepts them, with what it refused (see ResolveRequest). */
+  resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'>>;
   /** The stored ledger's tables. */
   ledgerSnapshot(): Promise<LedgerView>;
   /** Replaces the stored ledger; rejects with LAB010 and changes nothing when the bytes are not a lab ledger. */
@@ -67,11 +83,12 @@ export function createLabWorker(): WorkerLike {
 }
 
 interface Pending {
-  settle(response: LabResponse): void;
+  settle(response: LabAnswer): void;
   fail(error: LabClientError): void;
+  progress?: (progress: RunProgress) => void;
 }
 
-type Answer<T extends LabResponse['type']> = Extract<LabResponse, { type: T }>;
+type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 
 export function createLabClient(makeWorker: () => WorkerLike = createLabWorker): LabClient {
   const worker = makeWorker();
@@ -99,6 +116,10 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
     }
     const request = pending.get(requestId);
     if (request === undefined) return; // already settled (terminated): nothing waits for it
+    if (data.type === 'progress') {
+      request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
+      return;
+    }
     pending.delete(requestId);
     request.settle(data);
   });
@@ -111,7 +132,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
     failAll(broken);
   });
 
-  function send<T extends LabResponse['type']>(expected: T, request: LabRequest): Promise<Answer<T>> {
+  function send<T extends LabAnswer['type']>(expected: T, request: LabRequest, progress?: (progress: RunProgress) => void): Promise<Answer<T>> {
     return new Promise<Answer<T>>((resolve, reject) => {
       if (broken !== null) {
         reject(broken);
@@ -124,6 +145,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
           else reject(new LabClientError('WORKER_FAILED', `asked for ${expected}, the lab worker answered ${response.type}`));
         },
         fail: reject,
+        progress,
       });
       try {
         worker.postMessage(request);
@@ -134,14 +156,23 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
     });
   }
 
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+    const answer = await send('transcript', { type: 'run', requestId: nextRequestId++, scenario, transport, seed, settings, ledger }, onProgress);
+    return { transcript: answer.transcript, facts: answer.facts };
+  }
+
   return {
     async list() {
       const answer = await send('scenarios', { type: 'list', requestId: nextRequestId++ });
       return answer.scenarios;
     },
-    async run({ scenario, transport, seed, settings = {}, ledger = 'fresh' }) {
-      const answer = await send('transcript', { type: 'run', requestId: nextRequestId++, scenario, transport, seed, settings, ledger });
-      return answer.transcript;
+    async run(params) {
+      return (await runLab(params)).transcript;
+    },
+    runLab,
+    async resolve(params) {
+      const { view, problems } = await send('resolved', { type: 'resolve', requestId: nextRequestId++, params });
+      return { view, problems };
     },
     async ledgerSnapshot() {
       return (await send('ledger', { type: 'ledger-snapshot', requestId: nextRequestId++ })).ledger;

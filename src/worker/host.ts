@@ -1,26 +1,31 @@
 import { LabError } from '../engine/errors';
 import { ledgerScopeNotes } from '../engine/ledger/scope';
 import { LedgerFile, ledgerSnapshot, type Row, type SqlModule } from '../engine/ledger/sqlite';
-import { runScenario, usesSqlite, type RunOptions } from '../engine/scenario';
+import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine/scenario';
+import { parseSetting, resolveSettings } from '../engine/settings';
 import type { Settings, Transcript } from '../engine/transcript';
 import { findScenario, scenarios } from '../scenarios/index';
+import { raceFactSteps } from './facts';
 import { StorageError, type LedgerStorage } from './ledgerStorage';
 import {
   explainBadRequest,
   isLabRequest,
   salvageRequestId,
   type ErrorResponse,
+  type LabAnswer,
   type LabRequest,
-  type LabResponse,
   type LedgerRow,
   type LedgerView,
+  type ProgressResponse,
+  type ResolvedResponse,
   type RunRequest,
   type ScenarioInfo,
+  type ViewProblem,
 } from './protocol';
 
 /**
  * What the lab worker does with each incoming message, without the worker: every message, valid or
- * not, gets exactly one LabResponse and nothing rejects. lab.worker.ts wires it to `self` with sql.js
+ * not, gets exactly one answer (a LabAnswer; a long run may send `progress` first) and nothing rejects. lab.worker.ts wires it to `self` with sql.js
  * and IndexedDB; unit tests give it sql.js loaded in Node and an in-memory storage.
  *
  * Messages are handled one at a time, in arrival order: a kept-ledger run reads the stored ledger,
@@ -30,14 +35,23 @@ import {
 /** A limit on what an import may hand the worker (STYLE: a limit on everything). */
 export const LEDGER_BYTES_MAX = 16 * 1024 * 1024;
 
+/** How often a long run reports progress, at most (wall-clock time in the worker, never the engine's clock). */
+export const PROGRESS_EVERY_MS = 100;
+
 export interface LabHostOptions {
   /** sql.js, whose loading the worker starts once at start-up; only requests that touch a ledger wait for it. */
   sql: Promise<SqlModule>;
   storage: LedgerStorage;
+  /** The worker's wall clock, for pacing progress reports (tests pass their own). */
+  now?: () => number;
 }
 
 export interface LabHost {
-  handleMessage(data: unknown): Promise<LabResponse>;
+  /**
+   * Answers one message. `notify` receives the `progress` reports of a long run before the answer;
+   * they are optional reading and never replace it.
+   */
+  handleMessage(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer>;
 }
 
 export function scenarioInfo(): ScenarioInfo[] {
@@ -50,7 +64,57 @@ export function scenarioInfo(): ScenarioInfo[] {
     requirements: [...scenario.requirements],
     defaultTransport: scenario.defaultTransport,
     settings: Object.fromEntries(Object.entries(scenario.settings)) as Settings,
+    settingsSpec: structuredClone(settingsSpecFor(scenario)),
   }));
+}
+
+/** The link parameters that are not settings. */
+export const VIEW_PARAMS = ['scenario', 'transport', 'seed'] as const;
+
+/**
+ * A shared link's values as the engine accepts them (see ResolveRequest): each refused value is
+ * reported with the engine's own error and replaced by the default, so a tampered link still opens.
+ */
+export function resolveView(params: Readonly<Record<string, string>>): ResolvedResponse['view'] & { problems: ViewProblem[] } {
+  const problems: ViewProblem[] = [];
+  const attempt = <T>(param: string, value: string, check: () => T): T | undefined => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof LabError)) throw error;
+      problems.push({ param, value, code: error.code, message: error.message });
+      return undefined;
+    }
+  };
+
+  const fallback = scenarios[0];
+  if (fallback === undefined) throw new Error('the lab has no scenarios');
+  let scenario: Scenario = fallback;
+  if (params.scenario !== undefined) scenario = attempt('scenario', params.scenario, () => findScenario(params.scenario ?? '')) ?? fallback;
+
+  let transport = scenario.defaultTransport;
+  if (params.transport !== undefined) transport = attempt('transport', params.transport, () => checkTransport(params.transport)) ?? transport;
+
+  let seed = DEFAULT_SEED;
+  if (params.seed !== undefined) {
+    const text = params.seed.trim();
+    // Only plain decimal digits are numbers here ("1e3", "0x10" and "" are refused as they are written).
+    seed = attempt('seed', params.seed, () => checkSeed(/^-?\d+$/.test(text) ? Number(text) : params.seed)) ?? seed;
+  }
+
+  const spec = settingsSpecFor(scenario);
+  const settings: Settings = {};
+  for (const [name, text] of Object.entries(params)) {
+    if ((VIEW_PARAMS as readonly string[]).includes(name)) continue;
+    const settingSpec = spec[name];
+    const value =
+      settingSpec === undefined
+        ? // resolveSettings refuses the unknown name with the engine's LAB004 message, listing the known ones.
+          attempt(name, text, () => resolveSettings(spec, { ...scenario.settings }, { [name]: text })[name])
+        : attempt(name, text, () => parseSetting(name, settingSpec, text));
+    if (value !== undefined) settings[name] = value;
+  }
+  return { scenario: scenario.id, transport, seed, settings, problems };
 }
 
 /** LabError keeps its code; a refused IndexedDB read or write is STORAGE; anything else (an engine invariant, a bug) is INTERNAL. */
@@ -87,7 +151,8 @@ function ledgerView(sql: SqlModule, bytes: Uint8Array | null): LedgerView {
   };
 }
 
-export function createLabHost({ sql: sqlLoading, storage }: LabHostOptions): LabHost {
+export function createLabHost(options: LabHostOptions): LabHost {
+  const { sql: sqlLoading, storage } = options;
   // Loading failures surface as LAB011 on the requests that need SQLite; A–D run without it.
   const sqlReady = sqlLoading.then(
     (sql) => ({ sql, problem: null }),
@@ -100,9 +165,29 @@ export function createLabHost({ sql: sqlLoading, storage }: LabHostOptions): Lab
     return sql;
   }
 
-  async function run(request: RunRequest): Promise<Transcript> {
+  const now = options.now ?? (() => performance.now());
+
+  /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
+  function progressTrace(requestId: number, notify: ((progress: ProgressResponse) => void) | undefined): RunOptions['trace'] {
+    if (notify === undefined) return undefined;
+    let eventsRun = 0;
+    let reportedAt = now();
+    return {
+      push() {},
+      pop(atMs) {
+        eventsRun += 1;
+        if ((eventsRun & 1023) !== 0) return;
+        const time = now();
+        if (time - reportedAt < PROGRESS_EVERY_MS) return;
+        reportedAt = time;
+        notify({ type: 'progress', requestId, eventsRun, atMs });
+      },
+    };
+  }
+
+  async function run(request: RunRequest, notify?: (progress: ProgressResponse) => void): Promise<Transcript> {
     const scenario = findScenario(request.scenario);
-    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings };
+    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify) };
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
@@ -135,13 +220,19 @@ export function createLabHost({ sql: sqlLoading, storage }: LabHostOptions): Lab
     }
   }
 
-  async function handle(request: LabRequest): Promise<LabResponse> {
+  async function handle(request: LabRequest, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
     const { requestId } = request;
     switch (request.type) {
       case 'list':
         return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
-      case 'run':
-        return { type: 'transcript', requestId, transcript: await run(request) };
+      case 'run': {
+        const transcript = await run(request, notify);
+        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript) };
+      }
+      case 'resolve': {
+        const { problems, ...view } = resolveView(request.params);
+        return { type: 'resolved', requestId, view, problems };
+      }
       case 'ledger-snapshot':
         return { type: 'ledger', requestId, ledger: ledgerView(await sqlModule(), await storage.load()) };
       case 'ledger-import':
@@ -156,10 +247,10 @@ export function createLabHost({ sql: sqlLoading, storage }: LabHostOptions): Lab
     }
   }
 
-  async function answer(data: unknown): Promise<LabResponse> {
+  async function answer(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
     try {
       if (!isLabRequest(data)) return malformed(salvageRequestId(data), explainBadRequest(data) ?? 'not a lab request');
-      return await handle(data);
+      return await handle(data, notify);
     } catch (error) {
       return errorResponse(salvageRequestId(data), error);
     }
@@ -167,8 +258,8 @@ export function createLabHost({ sql: sqlLoading, storage }: LabHostOptions): Lab
 
   let previous: Promise<unknown> = Promise.resolve();
   return {
-    handleMessage(data) {
-      const response = previous.then(() => answer(data));
+    handleMessage(data, notify) {
+      const response = previous.then(() => answer(data, notify));
       previous = response;
       return response;
     },

@@ -32,9 +32,18 @@ export function createInProcessWorker(options: InProcessWorkerOptions = {}): InP
   const host = createLabHost({ sql: options.sql ?? (nodeSql ??= initSqlJs()), storage: options.storage ?? memoryLedgerStorage() });
   const listeners = new Map<string, Array<(event: MessageEvent<unknown>) => void>>();
   const posted: unknown[] = [];
-  let answer: (request: unknown) => unknown = (request) => host.handleMessage(request);
+  let answer: (request: unknown) => unknown = (request) => host.handleMessage(request, (progress) => dispatch(progress));
   let delay: (request: unknown) => number = () => 0;
   let terminated = false;
+
+  /** Hands one message to the page's listeners, asynchronously, as a real worker would. */
+  function dispatch(response: unknown): void {
+    setTimeout(() => {
+      if (terminated) return;
+      const data = structuredClone(response);
+      for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
+    }, 0);
+  }
 
   const deliver = (message: unknown) => {
     const request = structuredClone(message);

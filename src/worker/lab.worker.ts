@@ -33,5 +33,5 @@ function reply(response: LabResponse): void {
   }
 }
 
-scope.addEventListener('message', (event) => void host.handleMessage(event.data).then(reply));
+scope.addEventListener('message', (event) => void host.handleMessage(event.data, reply).then(reply));
 scope.addEventListener('messageerror', () => reply(malformed(null, 'a message could not be deserialized')));

@@ -1,16 +1,19 @@
 import type { LabErrorCode } from '../engine/errors';
 import type { ScenarioKind } from '../engine/scenario';
+import type { SettingsSpec } from '../engine/settings';
 import type { Settings, Transcript, Transport } from '../engine/transcript';
 
 /**
  * The typed protocol between the page and the lab worker: one discriminated union per direction,
  * checked at the boundary by hand-written guards (structured clone carries any shape, the types do
- * not survive it). To grow it (stepping, ...), add a member to the union and a case to its guard.
+ * not survive it). To grow it, add a member to the union and a case to its guard. Stepping needs no
+ * request: the page replays the one transcript a run returns.
  */
 
 export type { LabErrorCode } from '../engine/errors';
 export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Settings, Transcript, Transport } from '../engine/transcript';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine/ledger/events';
+export type { SettingSpec, SettingsSpec } from '../engine/settings';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind and defaults). */
 export interface ScenarioInfo {
@@ -23,6 +26,8 @@ export interface ScenarioInfo {
   requirements: string[];
   defaultTransport: Transport;
   settings: Settings;
+  /** What each setting accepts (kind, range, unit, description), so the page can offer inputs; the engine still judges values. */
+  settingsSpec: SettingsSpec;
 }
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
@@ -75,15 +80,78 @@ export interface LedgerResetRequest {
   requestId: number;
 }
 
-export type LabRequest = RunRequest | ListRequest | LedgerSnapshotRequest | LedgerImportRequest | LedgerExportRequest | LedgerResetRequest;
+/**
+ * Turns the text of a shared link (`?scenario=C&seed=3&progressEveryMs=5`) into a view the engine
+ * accepts: every value is parsed and checked by the engine's own rules, and each one it refuses is
+ * reported with the engine's message and replaced by its default (answered with `resolved`).
+ * `params` holds `scenario`, `transport`, `seed` and setting names; anything else is a setting
+ * name the engine does not know (LAB004).
+ */
+export interface ResolveRequest {
+  type: 'resolve';
+  requestId: number;
+  params: Record<string, string>;
+}
+
+export type LabRequest = RunRequest | ListRequest | ResolveRequest | LedgerSnapshotRequest | LedgerImportRequest | LedgerExportRequest | LedgerResetRequest;
 export type LabRequestType = LabRequest['type'];
 
 // ── worker → page ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * For a request race (A–D): the index in `events` of the event at which the run reaches each of the
+ * four recorded facts (SPEC §7), so the page can fill the table as a replay passes them. A fact
+ * that is an absence (no final response, no cancellation signal) is reached with the last event;
+ * `clientIgnores` has one index per ignored message, where it reaches the client.
+ */
+export interface RaceFactSteps {
+  terminalState: number;
+  finalResponse: number;
+  cancellationSignal: number;
+  clientIgnores: number[];
+}
 
 export interface TranscriptResponse {
   type: 'transcript';
   requestId: number;
   transcript: Transcript;
+  /** Null for scenarios that are not request races. */
+  facts: RaceFactSteps | null;
+}
+
+/**
+ * Sent while a long run computes (any number of times, before its `transcript` or `error`):
+ * how many scheduler events have run and the virtual time reached. It never settles the request.
+ */
+export interface ProgressResponse {
+  type: 'progress';
+  requestId: number;
+  eventsRun: number;
+  atMs: number;
+}
+
+/** A link's view as the engine accepts it: every field valid, defaults where the link's value was not. */
+export interface ResolvedView {
+  scenario: string;
+  transport: Transport;
+  seed: number;
+  /** Only the link's valid overrides; the scenario's defaults fill the rest when it runs. */
+  settings: Settings;
+}
+
+/** One value of a link the engine refused, with its catalogued error; the view holds the default instead. */
+export interface ViewProblem {
+  param: string;
+  value: string;
+  code: LabErrorCode;
+  message: string;
+}
+
+export interface ResolvedResponse {
+  type: 'resolved';
+  requestId: number;
+  view: ResolvedView;
+  problems: ViewProblem[];
 }
 
 export interface ScenariosResponse {
@@ -136,7 +204,9 @@ export interface ErrorResponse {
   message: string;
 }
 
-export type LabResponse = TranscriptResponse | ScenariosResponse | LedgerResponse | LedgerFileResponse | ErrorResponse;
+export type LabResponse = TranscriptResponse | ProgressResponse | ScenariosResponse | ResolvedResponse | LedgerResponse | LedgerFileResponse | ErrorResponse;
+/** The responses that settle a request (every one but `progress`). */
+export type LabAnswer = Exclude<LabResponse, ProgressResponse>;
 export type LabResponseType = LabResponse['type'];
 
 // ── guards ───────────────────────────────────────────────────────────────────────────────────────
@@ -175,7 +245,11 @@ function isBytes(value: unknown): value is Uint8Array {
   return value instanceof Uint8Array;
 }
 
-const REQUEST_TYPES: readonly LabRequestType[] = ['run', 'list', 'ledger-snapshot', 'ledger-import', 'ledger-export', 'ledger-reset'];
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every((item) => typeof item === 'string');
+}
+
+const REQUEST_TYPES: readonly LabRequestType[] = ['run', 'list', 'resolve', 'ledger-snapshot', 'ledger-import', 'ledger-export', 'ledger-reset'];
 
 /**
  * Why `value` is not a LabRequest, or null when it is one. Checks the envelope only: whether the
@@ -196,6 +270,9 @@ export function explainBadRequest(value: unknown): string | null {
       if (typeof value.seed !== 'number') return 'seed must be a number';
       if (!isSettings(value.settings)) return 'settings must map names to numbers, booleans, strings or null';
       if (!isLedgerChoice(value.ledger)) return 'ledger must be "fresh" or "kept"';
+      return null;
+    case 'resolve':
+      if (!isStringRecord(value.params)) return 'params must map names to strings';
       return null;
     case 'ledger-import':
       if (!isBytes(value.bytes)) return 'bytes must be a Uint8Array';
@@ -268,8 +345,34 @@ function isScenarioInfo(value: unknown): value is ScenarioInfo {
     typeof value.summary === 'string' &&
     isStringArray(value.requirements) &&
     isTransport(value.defaultTransport) &&
-    isSettings(value.settings)
+    isSettings(value.settings) &&
+    isRecord(value.settingsSpec) &&
+    Object.values(value.settingsSpec).every((spec) => isRecord(spec) && typeof spec.kind === 'string' && typeof spec.description === 'string')
   );
+}
+
+function isIndex(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= -1;
+}
+
+function isRaceFactSteps(value: unknown): value is RaceFactSteps | null {
+  return (
+    value === null ||
+    (isRecord(value) &&
+      isIndex(value.terminalState) &&
+      isIndex(value.finalResponse) &&
+      isIndex(value.cancellationSignal) &&
+      Array.isArray(value.clientIgnores) &&
+      value.clientIgnores.every(isIndex))
+  );
+}
+
+function isResolvedView(value: unknown): value is ResolvedView {
+  return isRecord(value) && typeof value.scenario === 'string' && isTransport(value.transport) && typeof value.seed === 'number' && isSettings(value.settings);
+}
+
+function isViewProblem(value: unknown): value is ViewProblem {
+  return isRecord(value) && typeof value.param === 'string' && typeof value.value === 'string' && typeof value.code === 'string' && typeof value.message === 'string';
 }
 
 /** Checks what arrives from the worker; the page treats anything else as a broken worker. */
@@ -277,7 +380,11 @@ export function isLabResponse(value: unknown): value is LabResponse {
   if (!isRecord(value)) return false;
   switch (value.type) {
     case 'transcript':
-      return isRequestId(value.requestId) && isTranscript(value.transcript);
+      return isRequestId(value.requestId) && isTranscript(value.transcript) && isRaceFactSteps(value.facts);
+    case 'progress':
+      return isRequestId(value.requestId) && typeof value.eventsRun === 'number' && typeof value.atMs === 'number';
+    case 'resolved':
+      return isRequestId(value.requestId) && isResolvedView(value.view) && Array.isArray(value.problems) && value.problems.every(isViewProblem);
     case 'scenarios':
       return isRequestId(value.requestId) && Array.isArray(value.scenarios) && value.scenarios.every(isScenarioInfo);
     case 'ledger':

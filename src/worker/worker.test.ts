@@ -12,7 +12,9 @@ import { isLabRequest, isLabResponse, type LabResponse, type LedgerOutcome, type
 // The worker protocol: guards accept exactly the documented shapes, every message gets one answer,
 // the client turns answers and failures into settled promises with LabError codes, ledger scenarios
 // run on sql.js in the host, and the stored ledger is kept, imported, exported and reset only as the
-// page asks — a foreign or corrupt import changes nothing.
+// page asks — a foreign or corrupt import changes nothing. Long runs report progress before their
+// answer; a shared link's values are judged by the engine's own rules; a request race's answer says
+// where its transcript reaches each recorded fact.
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -128,6 +130,81 @@ describe('protocol guards', () => {
     for (const answer of answers) expect(isLabResponse(answer), JSON.stringify(answer, (_k, v: unknown) => (v instanceof Uint8Array ? '[bytes]' : v)).slice(0, 200)).toBe(true);
     expect(answers.map((a) => a.type)).toEqual(['scenarios', 'transcript', 'error', 'error', 'error', 'ledger', 'error', 'ledger-file', 'ledger', 'scenarios']);
     expect(answers.map((a) => (a.type === 'error' ? [a.requestId, a.code] : a.requestId))).toEqual([1, 2, [3, 'LAB001'], [4, 'LAB008'], [null, 'LAB008'], 5, [6, 'LAB010'], 7, 8, 9]);
+  });
+});
+
+describe('replay support: facts, links, progress', () => {
+  it('says at which event each of the four facts is reached, A to D on both transports', async () => {
+    const lab = host();
+    for (const id of ['A', 'B', 'C', 'D']) {
+      for (const transport of ['stdio', 'http'] as const) {
+        const { transcript, facts } = answerOf(await lab.handleMessage({ type: 'run', requestId: 1, scenario: id, transport, seed: 1, settings: {}, ledger: 'fresh' }), 'transcript');
+        const events = transcript.events;
+        if (facts === null) throw new Error(`${id} is a request race`);
+        expect(events[facts.terminalState]?.kind, `${id} ${transport}`).toBe('terminal');
+        const outcome = transcript.outcome as { finalResponse: boolean; cancellationSignal: string | null };
+        const signal = events[facts.cancellationSignal];
+        if (outcome.cancellationSignal === 'stream-close') expect(signal).toMatchObject({ kind: 'stream-closed', by: 'client' });
+        else if (outcome.cancellationSignal === 'notifications/cancelled') expect(signal).toMatchObject({ kind: 'message', from: 'client', message: { method: 'notifications/cancelled' } });
+        else expect(facts.cancellationSignal).toBe(events.length - 1);
+        if (outcome.finalResponse) expect(events[facts.finalResponse]).toMatchObject({ kind: 'message', from: 'server', message: { result: expect.anything() } });
+        else expect(facts.finalResponse).toBe(events.length - 1);
+        for (const index of facts.clientIgnores) expect(events[index]).toMatchObject({ kind: 'delivered', to: 'client', ignoredBy: 'client' });
+      }
+    }
+    const ledger = answerOf(await lab.handleMessage({ type: 'run', requestId: 2, scenario: 'ledger-race-keyed', transport: 'http', seed: 1, settings: {}, ledger: 'fresh' }), 'transcript');
+    expect(ledger.facts).toBeNull();
+  });
+
+  it('lists each scenario’s settings spec, so the page can offer inputs', async () => {
+    const { scenarios: listed } = answerOf(await host().handleMessage({ type: 'list', requestId: 1 }), 'scenarios');
+    expect(listed.find((s) => s.id === 'C')?.settingsSpec.progressEveryMs).toMatchObject({ kind: 'integer', min: 0, unit: 'ms' });
+    expect(listed.find((s) => s.id === 'D')?.settingsSpec.httpCancel).toMatchObject({ kind: 'enum', values: ['close-stream', 'post-notification'] });
+  });
+
+  it('resolves a link by the engine’s rules, replacing each refused value by its default', async () => {
+    const lab = host();
+    const good = answerOf(await lab.handleMessage({ type: 'resolve', requestId: 1, params: { scenario: 'D', transport: 'stdio', seed: '7', cancelAtMs: 'none', httpCancel: 'post-notification' } }), 'resolved');
+    expect(good.view).toEqual({ scenario: 'D', transport: 'stdio', seed: 7, settings: { cancelAtMs: null, httpCancel: 'post-notification' } });
+    expect(good.problems).toEqual([]);
+    const bad = answerOf(
+      await lab.handleMessage({ type: 'resolve', requestId: 2, params: { scenario: 'nope', transport: 'smoke', seed: '1e3', workMs: '1.5', progressToken: 'maybe', colour: 'red' } }),
+      'resolved',
+    );
+    expect(bad.view).toEqual({ scenario: 'A', transport: 'stdio', seed: 1, settings: {} });
+    expect(bad.problems.map((p) => [p.param, p.code])).toEqual([
+      ['scenario', 'LAB001'],
+      ['transport', 'LAB002'],
+      ['seed', 'LAB003'],
+      ['workMs', 'LAB005'],
+      ['progressToken', 'LAB005'],
+      ['colour', 'LAB004'],
+    ]);
+    expect(bad.problems[3]?.message).toMatch(/^LAB005 invalid setting value: workMs=/);
+    expect(isLabRequest({ type: 'resolve', requestId: 3, params: { seed: 1 } })).toBe(false);
+  });
+
+  it('reports progress while a long run computes, then answers once', async () => {
+    let clock = 0;
+    const lab = createLabHost({ sql: Promise.resolve(sql), storage: memoryLedgerStorage(), now: () => (clock += 60) });
+    const reports: unknown[] = [];
+    const answer = await lab.handleMessage({ type: 'run', requestId: 9, scenario: 'herd', transport: 'http', seed: 1, settings: {}, ledger: 'fresh' }, (progress) => reports.push(progress));
+    expect(answer.type).toBe('transcript');
+    expect(reports.length).toBeGreaterThan(2);
+    for (const report of reports) expect(isLabResponse(report)).toBe(true);
+    expect(reports[0]).toMatchObject({ type: 'progress', requestId: 9, eventsRun: expect.any(Number), atMs: expect.any(Number) });
+    const counts = reports.map((report) => (report as { eventsRun: number }).eventsRun);
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+  });
+
+  it('the client hands progress to the caller and settles with the run', async () => {
+    const client = createLabClient(createInProcessWorker);
+    const heard: number[] = [];
+    const run = await client.runLab({ scenario: 'herd', transport: 'http', seed: 1, settings: { clients: 20000 } }, (progress) => heard.push(progress.eventsRun));
+    expect(run.transcript.scenario).toBe('herd');
+    expect(run.facts).toBeNull();
+    // Wall-clock paced (every 100 ms at most): a quick machine may finish before the first report.
+    expect(heard.every((count) => count > 0)).toBe(true);
   });
 });
 

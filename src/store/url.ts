@@ -1,0 +1,89 @@
+import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
+
+/**
+ * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`.
+ * Settings appear under their own names, and only where they differ from the scenario's default;
+ * `step` only when the replay is not at the end. Reading a link is text only: the worker judges the
+ * values (see the store's init), so a tampered link gets the engine's own messages.
+ */
+
+/** The query parameters that are not settings; no scenario may name a setting after one of them. */
+export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step'] as const;
+
+/** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
+const PARAM_CHARS_MAX = 200;
+const PARAMS_MAX = 64;
+
+/** The link a page was opened with; null when its query holds nothing the lab reads. */
+export function readLink(search: string): LinkView | null {
+  const query = new URLSearchParams(search);
+  const params: Record<string, string> = {};
+  let step: string | null = null;
+  let count = 0;
+  for (const [name, value] of query) {
+    if (count++ >= PARAMS_MAX) break;
+    const text = value.length > PARAM_CHARS_MAX ? `${value.slice(0, PARAM_CHARS_MAX)}…` : value;
+    if (name === 'step') step ??= text;
+    else if (!(name in params)) params[name] = text;
+  }
+  return Object.keys(params).length === 0 && step === null ? null : { params, step };
+}
+
+function settingText(value: SettingValue): string {
+  return value === null ? 'none' : String(value);
+}
+
+/** The query string (with its `?`) that reopens this exact view. */
+export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'>): string {
+  const query = new URLSearchParams();
+  query.set('scenario', state.scenarioId);
+  query.set('transport', state.transport);
+  query.set('seed', String(state.seed));
+  const defaults = state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.settings ?? {};
+  for (const [name, value] of Object.entries(state.settings)) {
+    if (defaults[name] !== value) query.set(name, settingText(value));
+  }
+  const total = state.transcript?.events.length;
+  if (total !== undefined && state.step < total) query.set('step', String(state.step));
+  return `?${query.toString()}`;
+}
+
+export interface UrlHost {
+  location: { search: string; pathname: string; hash: string };
+  history: { replaceState(data: unknown, unused: string, url: string): void };
+}
+
+/** Chromium refuses more than about 100 history updates in 10 s; a playing replay must stay under that. */
+export const URL_WRITE_EVERY_MS = 250;
+
+/**
+ * Keeps the address bar on the current view, from the moment the store has applied the link it was
+ * opened with (`ready`). Writes are throttled and replace the history entry: stepping does not fill
+ * the back button. Returns the function that stops it.
+ */
+export function startUrlSync(store: LabStore, host: UrlHost): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastWriteAt = -Infinity;
+
+  const write = () => {
+    timer = null;
+    lastWriteAt = Date.now();
+    const state = store.getState();
+    const search = linkFor(state);
+    if (search !== host.location.search) host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
+  };
+
+  const schedule = (state: LabState) => {
+    // A running view is in flux (its step is not known yet): write once it settles.
+    if (!state.ready || state.status === 'running' || state.status === 'idle') return;
+    if (timer !== null) return;
+    timer = setTimeout(write, Math.max(0, lastWriteAt + URL_WRITE_EVERY_MS - Date.now()));
+  };
+
+  const unsubscribe = store.subscribe(schedule);
+  schedule(store.getState());
+  return () => {
+    unsubscribe();
+    if (timer !== null) clearTimeout(timer);
+  };
+}

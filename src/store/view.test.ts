@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { settingsSpecFor } from '../engine/scenario';
+import { scenarios } from '../scenarios/index';
+import { createLabClient } from '../worker/client';
+import { createInProcessWorker } from '../worker/inProcessWorker';
+import { createLabStore, type LabState } from './labStore';
+import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } from './url';
+
+// The replay and the link: stepping is exact and never asks the worker; a link reopens the exact
+// view (scenario, transport, seed, settings, step); a tampered link opens with the engine's own
+// messages as notices and the defaults in their place, never a blank page; the address bar
+// follows the view, throttled.
+
+function storeWithWorker() {
+  const worker = createInProcessWorker();
+  const store = createLabStore(() => createLabClient(() => worker));
+  return { store, worker };
+}
+
+async function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
+  const busy = () => store.getState().status === 'running' || store.getState().ledgerStatus === 'busy' || !store.getState().ready;
+  for (let i = 0; i < 1000 && busy(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  expect(busy()).toBe(false);
+}
+
+const runs = (worker: ReturnType<typeof createInProcessWorker>) => worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
+
+describe('replay', () => {
+  it('opens a run at its end; steps, scrubs, rewinds and plays without asking the worker again', async () => {
+    const { store, worker } = storeWithWorker();
+    await store.getState().init();
+    const total = store.getState().transcript?.events.length ?? 0;
+    expect(total).toBe(20);
+    expect(store.getState().step).toBe(total);
+    expect(store.getState().facts).toMatchObject({ terminalState: expect.any(Number) });
+    const before = runs(worker);
+
+    store.getState().rewind();
+    expect(store.getState().step).toBe(0);
+    store.getState().stepBack();
+    expect(store.getState().step).toBe(0);
+    store.getState().stepForward();
+    store.getState().stepForward();
+    expect(store.getState().step).toBe(2);
+    // 120 ms: everything at or before it (A's cancellation is at 120 ms).
+    store.getState().seekTime(120);
+    const events = store.getState().transcript?.events ?? [];
+    expect(store.getState().step).toBe(events.filter((event) => event.atMs <= 120).length);
+    expect(store.getState().scrubMs).toBe(120);
+    store.getState().stepForward();
+    expect(store.getState().scrubMs).toBeNull();
+    store.getState().toEnd();
+    expect(store.getState().step).toBe(total);
+    store.getState().stepForward();
+    expect(store.getState().step).toBe(total);
+
+    // Play from the end starts again from the beginning, and stops at the end.
+    store.getState().setSpeed(32);
+    store.getState().play();
+    expect(store.getState()).toMatchObject({ playing: true, step: 0 });
+    for (let i = 0; i < 400 && store.getState().playing; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.getState()).toMatchObject({ playing: false, step: total });
+    expect(runs(worker)).toBe(before);
+  });
+
+  it('a new transport keeps the replay where it stood; a new scenario opens at its end', async () => {
+    const { store } = storeWithWorker();
+    await store.getState().init();
+    store.getState().setStep(7);
+    store.getState().setTransport('http');
+    await settled(store);
+    expect(store.getState()).toMatchObject({ transport: 'http', step: 7 });
+    store.getState().selectScenario('C');
+    await settled(store);
+    expect(store.getState().step).toBe(store.getState().transcript?.events.length);
+  });
+
+  it('runs with settings, and shows the engine’s LAB005 for an out-of-range one', async () => {
+    const { store } = storeWithWorker();
+    await store.getState().init();
+    store.getState().selectScenario('C');
+    await settled(store);
+    store.getState().setSetting('progressEveryMs', 100);
+    await settled(store);
+    expect(store.getState().transcript?.settings.progressEveryMs).toBe(100);
+    store.getState().setSetting('workMs', -5);
+    await settled(store);
+    expect(store.getState()).toMatchObject({ status: 'error', transcript: null, error: { code: 'LAB005', message: expect.stringContaining('workMs=-5') } });
+    store.getState().setSetting('workMs', undefined);
+    await settled(store);
+    expect(store.getState()).toMatchObject({ status: 'done', settings: { progressEveryMs: 100 } });
+  });
+});
+
+describe('the view in the link', () => {
+  it('reads the query, and writes one that reopens the same view', () => {
+    expect(readLink('')).toBeNull();
+    expect(readLink('?utm=x')).toEqual({ params: { utm: 'x' }, step: null });
+    expect(readLink('?scenario=C&seed=3&progressEveryMs=5&step=40')).toEqual({ params: { scenario: 'C', seed: '3', progressEveryMs: '5' }, step: '40' });
+    const c = scenarios.find((scenario) => scenario.id === 'C');
+    const state = {
+      scenarios: [{ id: 'C', settings: { ...c?.settings } }],
+      scenarioId: 'C',
+      transport: 'stdio',
+      seed: 3,
+      settings: { progressEveryMs: 5, idleTimeoutMs: 500, cancelAtMs: null },
+      transcript: { events: new Array(60) },
+      step: 40,
+    } as unknown as LabState;
+    // Overrides equal to the default are left out; null is written as the CLI writes it.
+    expect(linkFor(state)).toBe('?scenario=C&transport=stdio&seed=3&progressEveryMs=5&step=40');
+    expect(linkFor({ ...state, step: 60, settings: { cancelAtMs: 900 } })).toBe('?scenario=C&transport=stdio&seed=3&cancelAtMs=900');
+  });
+
+  it('no scenario names a setting after a view parameter', () => {
+    for (const scenario of scenarios) {
+      expect(Object.keys(settingsSpecFor(scenario)).filter((name) => (RESERVED_PARAMS as readonly string[]).includes(name)), scenario.id).toEqual([]);
+    }
+  });
+
+  it('a shared link reopens the exact view', async () => {
+    const { store } = storeWithWorker();
+    await store.getState().init(readLink('?scenario=C&transport=http&seed=3&progressEveryMs=100&step=10'));
+    await settled(store);
+    expect(store.getState()).toMatchObject({ scenarioId: 'C', transport: 'http', seed: 3, settings: { progressEveryMs: 100 }, step: 10, notices: [], status: 'done' });
+    expect(store.getState().transcript?.settings.progressEveryMs).toBe(100);
+    expect(linkFor(store.getState())).toBe('?scenario=C&transport=http&seed=3&progressEveryMs=100&step=10');
+  });
+
+  it('a tampered link opens the defaults, with the engine’s message for each value it refused', async () => {
+    const { store } = storeWithWorker();
+    await store.getState().init(readLink('?scenario=C&transport=carrier-pigeon&seed=abc&workMs=-5&bogus=1&step=9999'));
+    await settled(store);
+    const state = store.getState();
+    expect(state).toMatchObject({ status: 'done', scenarioId: 'C', transport: 'stdio', seed: 1, settings: {} });
+    expect(state.step).toBe(state.transcript?.events.length);
+    const notices = state.notices.map((notice) => notice.text);
+    expect(notices).toEqual([
+      expect.stringContaining('transport=carrier-pigeon was not used: LAB002'),
+      expect.stringContaining('seed=abc was not used: LAB003'),
+      expect.stringContaining('workMs=-5 was not used: LAB005'),
+      expect.stringContaining('bogus=1 was not used: LAB004'),
+      expect.stringContaining('step=9999 is not a step of this run'),
+    ]);
+    store.getState().dismissNotices();
+    expect(store.getState().notices).toEqual([]);
+  });
+
+  it('an unknown scenario opens A; settings that cannot run together open the defaults', async () => {
+    const first = storeWithWorker().store;
+    await first.getState().init(readLink('?scenario=Z'));
+    await settled(first);
+    expect(first.getState()).toMatchObject({ scenarioId: 'A', status: 'done', notices: [{ text: expect.stringContaining('LAB001') }] });
+
+    const second = storeWithWorker().store;
+    await second.getState().init(readLink('?scenario=herd&clients=10&tracedClient=50'));
+    await settled(second);
+    expect(second.getState()).toMatchObject({ scenarioId: 'herd', status: 'done', settings: {}, error: null });
+    expect(second.getState().notices.map((notice) => notice.text)).toEqual([expect.stringContaining('LAB007')]);
+  });
+
+  it('the address bar follows the view once the link is applied, at most every URL_WRITE_EVERY_MS', async () => {
+    const { store } = storeWithWorker();
+    const writes: string[] = [];
+    const host = {
+      location: { search: '?scenario=B', pathname: '/', hash: '' },
+      history: {
+        replaceState(_data: unknown, _unused: string, url: string) {
+          writes.push(url);
+          host.location.search = url.slice(1);
+        },
+      },
+    };
+    const stop = startUrlSync(store, host);
+    await store.getState().init(readLink(host.location.search));
+    await settled(store);
+    await new Promise((resolve) => setTimeout(resolve, URL_WRITE_EVERY_MS + 20));
+    expect(writes).toEqual(['/?scenario=B&transport=stdio&seed=1']);
+    for (let i = 0; i < 5; i++) store.getState().stepBack();
+    await new Promise((resolve) => setTimeout(resolve, URL_WRITE_EVERY_MS + 20));
+    expect(writes).toHaveLength(2);
+    expect(writes[1]).toBe(`/?scenario=B&transport=stdio&seed=1&step=${(store.getState().transcript?.events.length ?? 0) - 5}`);
+    stop();
+  });
+});

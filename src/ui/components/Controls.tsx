@@ -1,0 +1,86 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useLabStore, type ScenarioInfo, type Transport } from '../../store/labStore';
+import { TRANSPORT_LABELS } from '../format';
+import { selectedKind } from './selectors';
+
+/** Scenarios grouped by topic, topics in the order their first scenario is listed. */
+function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
+  const groups = new Map<string, ScenarioInfo[]>();
+  for (const scenario of scenarios) groups.set(scenario.topic, [...(groups.get(scenario.topic) ?? []), scenario]);
+  return [...groups];
+}
+
+/** What to run: scenario, transport, seed (and for ledger scenarios, which ledger). */
+export function Controls() {
+  const scenarios = useLabStore((state) => state.scenarios);
+  const scenarioId = useLabStore((state) => state.scenarioId);
+  const transport = useLabStore((state) => state.transport);
+  const seed = useLabStore((state) => state.seed);
+  const selectScenario = useLabStore((state) => state.selectScenario);
+  const setTransport = useLabStore((state) => state.setTransport);
+  const setSeed = useLabStore((state) => state.setSeed);
+  const keepLedger = useLabStore((state) => state.keepLedger);
+  const setKeepLedger = useLabStore((state) => state.setKeepLedger);
+  const kind = useLabStore(selectedKind);
+  const run = useLabStore((state) => state.run);
+
+  // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
+  // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
+  // link) replaces the text unless the text already says it.
+  const [seedText, setSeedText] = useState(String(seed));
+  const [shownSeed, setShownSeed] = useState(seed);
+  if (shownSeed !== seed) {
+    setShownSeed(seed);
+    if (Number(seedText) !== seed) setSeedText(String(seed));
+  }
+  const onSeed = (event: ChangeEvent<HTMLInputElement>) => {
+    const text = event.target.value;
+    setSeedText(text);
+    if (text.trim() !== '' && Number.isFinite(Number(text))) setSeed(Number(text));
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void run();
+  };
+
+  return (
+    <form className="lab-controls" onSubmit={onSubmit}>
+      <label className="lab-field lab-scenario-field">
+        <span className="lab-label">Scenario</span>
+        <select value={scenarioId} disabled={scenarios.length === 0} onChange={(event) => selectScenario(event.target.value)}>
+          {byTopic(scenarios).map(([topic, members]) => (
+            <optgroup key={topic} label={topic}>
+              {members.map((scenario) => (
+                <option key={scenario.id} value={scenario.id}>
+                  {scenario.title}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <fieldset className="lab-field lab-transport">
+        <legend className="lab-label">Transport</legend>
+        {(Object.keys(TRANSPORT_LABELS) as Transport[]).map((value) => (
+          <label key={value} className="lab-radio">
+            <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => setTransport(value)} />
+            {TRANSPORT_LABELS[value]}
+          </label>
+        ))}
+      </fieldset>
+      <label className="lab-field lab-seed">
+        <span className="lab-label">Seed</span>
+        <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} />
+      </label>
+      {kind === 'ledger' && (
+        <label className="lab-check">
+          <input type="checkbox" checked={keepLedger} onChange={(event) => setKeepLedger(event.target.checked)} />
+          Keep ledger between runs
+        </label>
+      )}
+      <button type="submit" className="lab-run" disabled={scenarios.length === 0}>
+        Run
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,50 @@
+import { forwardRef, useImperativeHandle, useRef } from 'react';
+
+export interface ShortcutsDialogHandle {
+  open(): void;
+}
+
+/** The keys the lab answers to (see useKeyboardShortcuts), in a modal dialog that Escape closes. */
+export const SHORTCUTS: ReadonlyArray<readonly [keys: string[], what: string]> = [
+  [['Space', '.'], 'Play or pause (a presenter remote sends “.”)'],
+  [['→'], 'Step forward'],
+  [['←'], 'Step back'],
+  [['Home'], 'Reset to the start'],
+  [['End'], 'Jump to the end of the run'],
+  [['?'], 'Show these shortcuts'],
+];
+
+export const ShortcutsDialog = forwardRef<ShortcutsDialogHandle>(function ShortcutsDialog(_props, ref) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useImperativeHandle(ref, () => ({
+    open() {
+      if (dialog.current?.open === false) dialog.current.showModal();
+    },
+  }));
+  return (
+    <dialog ref={dialog} className="lab-dialog" aria-labelledby="shortcuts-heading">
+      <h2 id="shortcuts-heading">Keyboard shortcuts</h2>
+      <p>They work anywhere on the page except while typing in a field.</p>
+      <dl className="lab-shortcuts">
+        {SHORTCUTS.map(([keys, what]) => (
+          <div key={what} className="lab-shortcut">
+            <dt>
+              {keys.map((key, index) => (
+                <span key={key}>
+                  {index > 0 && ' or '}
+                  <kbd>{key}</kbd>
+                </span>
+              ))}
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <form method="dialog">
+        <button type="submit" className="lab-button" autoFocus>
+          Close
+        </button>
+      </form>
+    </dialog>
+  );
+});

@@ -1,0 +1,70 @@
+import { useStore as useFlowStore, ViewportPortal } from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import { formatMs } from '../format';
+import { BAR_W, ROW_H, TIME_RIGHT_X, type DeadlineBar, type DiagramLayout } from './layout';
+
+/**
+ * What sits behind the wires and markers, in flow coordinates: the lanes' lifelines, the time of
+ * each instant, the deadline bars on the client lane and the line at the current event. None of it
+ * is interactive, so it is drawn here rather than as React Flow nodes, and culled to the rows on
+ * screen (in bands, so panning within a band re-renders nothing).
+ */
+
+/** Culling band, in flow px: what is drawn covers the pane rounded out to whole bands. */
+const BAND = 600;
+
+function barLabel(bar: DeadlineBar, ended: boolean): string {
+  const name = bar.deadline === 'idle' ? 'idle deadline' : 'maximum deadline';
+  if (!ended) return `${name}, due at ${bar.dueAtMs} ms`;
+  const how = bar.endAction === 'reset' ? 'restarted' : bar.endAction === 'fired' ? 'fired' : 'switched off';
+  return `${name}, due at ${bar.dueAtMs} ms: ${how}`;
+}
+
+export const Backdrop = memo(function Backdrop({ layout, step, nowY }: { layout: DiagramLayout; step: number; nowY: number }) {
+  const firstBand = useFlowStore((state) => Math.floor(-state.transform[1] / state.transform[2] / BAND));
+  const lastBand = useFlowStore((state) => Math.floor((-state.transform[1] + state.height) / state.transform[2] / BAND));
+  const top = (firstBand - 1) * BAND;
+  const bottom = (lastBand + 2) * BAND;
+
+  const times = useMemo(() => layout.times.filter((time) => time.index < step && time.y >= top && time.y <= bottom), [layout, step, top, bottom]);
+  const bars = useMemo(
+    () =>
+      layout.bars.flatMap((bar) => {
+        if (bar.index >= step || bar.y1 > bottom) return [];
+        const ended = bar.endIndex !== null && bar.endIndex < step;
+        const y2 = ended ? (bar.yEnd ?? bar.yDue) : bar.yDue;
+        return y2 < top ? [] : [{ bar, ended, y2 }];
+      }),
+    [layout, step, top, bottom],
+  );
+
+  return (
+    <ViewportPortal>
+      <div className="dg-backdrop">
+        {layout.lanes.map((lane) => (
+          <div key={lane.id} className="dg-lane" data-lane={lane.id} style={{ left: lane.x - 2, height: layout.height }} />
+        ))}
+        {times.map((time) => (
+          <div key={time.id} className="dg-time" data-at-ms={time.atMs} style={{ top: time.y - ROW_H / 2, width: TIME_RIGHT_X }}>
+            {formatMs(time.atMs)}
+          </div>
+        ))}
+        {bars.map(({ bar, ended, y2 }) => (
+          <div
+            key={bar.id}
+            role="img"
+            aria-label={barLabel(bar, ended)}
+            title={barLabel(bar, ended)}
+            className={['dg-bar', `deadline-${bar.deadline}`, ended ? 'state-ended' : 'state-running', ended && bar.endAction !== null ? `end-${bar.endAction}` : ''].filter(Boolean).join(' ')}
+            data-kind="bar"
+            data-deadline={bar.deadline}
+            data-state={ended ? 'ended' : 'running'}
+            data-due-ms={bar.dueAtMs}
+            style={{ left: bar.x, top: bar.y1, width: BAR_W, height: Math.max(4, y2 - bar.y1) }}
+          />
+        ))}
+        <div className="dg-now" style={{ top: nowY - 1, width: layout.width }} />
+      </div>
+    </ViewportPortal>
+  );
+});

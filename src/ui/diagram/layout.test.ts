@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { raceFactSteps } from '../../worker/facts';
+import { runRaceById, runScenarioById } from '../../scenarios/index';
+import type { Transcript } from '../../store/labStore';
+import { factsRowAt, PENDING, stepSentence } from '../format';
+import { buildFlow, flowAt } from './flow';
+import { layoutDiagram, messagesShown } from './layout';
+
+// The sequence diagram's model, without React: one row per event with time flowing down, one wire
+// per message from the sender when sent to the receiver when it arrives (so latency slopes it and
+// crossing messages cross), deadline bars that restart on progress while the maximum never moves,
+// and the view at step k is exactly the first k events of the one layout, whichever way you got there.
+
+const race = (id: string, transport?: 'stdio' | 'http', settings?: Record<string, unknown>) => runRaceById(id, { transport, settings }) as unknown as Transcript;
+
+/** Whether segments (a1→a2) and (b1→b2) properly intersect. */
+function cross(a: { x1: number; y1: number; x2: number; y2: number }, b: { x1: number; y1: number; x2: number; y2: number }): boolean {
+  const side = (x1: number, y1: number, x2: number, y2: number, px: number, py: number) => Math.sign((x2 - x1) * (py - y1) - (y2 - y1) * (px - x1));
+  return (
+    side(a.x1, a.y1, a.x2, a.y2, b.x1, b.y1) * side(a.x1, a.y1, a.x2, a.y2, b.x2, b.y2) < 0 &&
+    side(b.x1, b.y1, b.x2, b.y2, a.x1, a.y1) * side(b.x1, b.y1, b.x2, b.y2, a.x2, a.y2) < 0
+  );
+}
+
+describe('diagram layout', () => {
+  it.each(['A', 'B', 'C', 'D'])('%s: one row per event going down, one wire per message between the right lanes', (id) => {
+    const transcript = race(id);
+    const layout = layoutDiagram(transcript);
+    expect(layout.rowY).toHaveLength(transcript.events.length);
+    for (let i = 1; i < layout.rowY.length; i++) expect(layout.rowY[i]).toBeGreaterThan(layout.rowY[i - 1] as number);
+    expect(layout.lanes.map((lane) => lane.id)).toEqual(['client', 'server', 'worker']);
+    const laneX = new Map(layout.lanes.map((lane) => [lane.id, lane.x]));
+    const messages = transcript.events.filter((event) => event.kind === 'message');
+    const wires = layout.wires.filter((wire) => wire.kind === 'message');
+    expect(wires.map((wire) => wire.seq)).toEqual(messages.map((event) => event.seq));
+    for (const [i, wire] of wires.entries()) {
+      const event = messages[i] as Extract<Transcript['events'][number], { kind: 'message' }>;
+      expect([wire.x1, wire.x2]).toEqual([laneX.get(event.from), laneX.get(event.to)]);
+      expect(wire.y1).toBe(layout.rowY[wire.index]);
+      // Latency slopes it: it lands lower than it left, at its delivery's row.
+      expect(wire.y2).toBeGreaterThan(wire.y1);
+      const delivered = transcript.events.findIndex((later) => later.kind === 'delivered' && later.messageSeq === event.seq);
+      if (delivered >= 0) expect(wire.y2).toBe(layout.rowY[delivered]);
+    }
+    expect(layout.messageIndexes).toEqual(wires.map((wire) => wire.index));
+  });
+
+  it('B: the late response and the cancellation are in flight at once, so their lines cross', () => {
+    const layout = layoutDiagram(race('B'));
+    const response = layout.wires.find((wire) => wire.label === 'response #41');
+    const cancel = layout.wires.find((wire) => wire.label.startsWith('notifications/cancelled'));
+    expect(response?.fate).toBe('ignored');
+    expect(cancel?.fate).toBe('ignored');
+    expect(cross(response as never, cancel as never)).toBe(true);
+    // A delivered message and the one after it do not cross.
+    const [call, progress] = layout.wires;
+    expect(cross(call as never, progress as never)).toBe(false);
+  });
+
+  it('C: each progress restarts the idle bar; the maximum bar is one stretch that ends when it fires', () => {
+    const transcript = race('C');
+    const layout = layoutDiagram(transcript);
+    const idle = layout.bars.filter((bar) => bar.deadline === 'idle');
+    const max = layout.bars.filter((bar) => bar.deadline === 'max');
+    const resets = transcript.events.filter((event) => event.kind === 'deadline' && event.deadline === 'idle' && event.action === 'reset');
+    expect(idle).toHaveLength(1 + resets.length);
+    expect(idle.slice(0, -1).every((bar) => bar.endAction === 'reset')).toBe(true);
+    expect(idle.at(-1)?.endAction).toBe('disarmed');
+    // Each restart begins where the previous stretch ended, with a later due time.
+    for (let i = 1; i < idle.length; i++) {
+      expect(idle[i]?.y1).toBe(idle[i - 1]?.yEnd);
+      expect(idle[i]?.dueAtMs).toBeGreaterThan(idle[i - 1]?.dueAtMs as number);
+    }
+    expect(max).toHaveLength(1);
+    expect(max[0]).toMatchObject({ dueAtMs: 2000, endAction: 'fired' });
+  });
+
+  it('D: closing the stream is drawn as a line from the client to where the server sees the disconnect', () => {
+    const layout = layoutDiagram(race('D', 'http'));
+    const close = layout.wires.find((wire) => wire.kind === 'stream-close');
+    expect(close).toMatchObject({ from: 'client', to: 'server', fate: 'closed', sentAtMs: 150, arrivesAtMs: 155 });
+    expect(layoutDiagram(race('D', 'stdio')).wires.some((wire) => wire.kind === 'stream-close')).toBe(false);
+  });
+
+  it('gives lanes to the proxy and to each SQLite connection where a scenario has them', () => {
+    expect(layoutDiagram(runScenarioById('proxy-buffering') as unknown as Transcript).lanes.map((lane) => lane.id)).toEqual(['client', 'proxy', 'server', 'worker']);
+  });
+});
+
+describe('the diagram at a step', () => {
+  it('shows exactly the first k events: edges grow one message at a time, and stepping back and forth gives the same view', () => {
+    const transcript = race('A');
+    const flow = buildFlow(layoutDiagram(transcript));
+    const total = transcript.events.length;
+    for (let step = 0; step <= total; step++) {
+      const view = flowAt(flow, step, null);
+      const sent = transcript.events.slice(0, step).filter((event) => event.kind === 'message').length;
+      expect(view.edges).toHaveLength(sent);
+      expect(messagesShown(flow.layout, step)).toBe(sent);
+      expect(view.nodes.every((node) => (flow.appearsAt[flow.items.findIndex((item) => item.id === node.id)] as number) < step)).toBe(true);
+    }
+    const forward = flowAt(flow, 12, null);
+    flowAt(flow, 3, null);
+    expect(flowAt(flow, 12, null)).toEqual(forward);
+  });
+
+  it('a message is in flight until the replay reaches its delivery, then shows its fate', () => {
+    const transcript = race('B');
+    const flow = buildFlow(layoutDiagram(transcript));
+    const response = flow.layout.wires.find((wire) => wire.label === 'response #41');
+    if (response === undefined) throw new Error('B has a response');
+    const status = (step: number) => flowAt(flow, step, null).edges.find((edge) => edge.id === response.id)?.data?.status;
+    expect(status(response.index)).toBeUndefined();
+    expect(status(response.index + 1)).toBe('in-flight');
+    expect(status(response.resolvedAt)).toBe('in-flight');
+    expect(status(response.resolvedAt + 1)).toBe('ignored');
+  });
+
+  it('keeps its objects between steps, so React Flow only reworks what changed', () => {
+    const flow = buildFlow(layoutDiagram(race('C', 'stdio', { progressEveryMs: 2 })));
+    expect(flow.layout.wires.filter((wire) => wire.kind === 'message')).toHaveLength(1001);
+    const end = flow.layout.rowY.length;
+    const a = flowAt(flow, end, null);
+    const b = flowAt(flow, end - 1, null);
+    const unchanged = b.edges.filter((edge, i) => edge === a.edges[i]).length;
+    expect(unchanged).toBeGreaterThan(b.edges.length - 3);
+  });
+});
+
+describe('recorded facts as the replay reaches them', () => {
+  it('A: pending until each fact’s event, then the values the engine recorded', () => {
+    const transcript = race('A');
+    const reached = raceFactSteps(transcript);
+    expect(factsRowAt(transcript, reached, 0)).toEqual({ terminalState: PENDING, finalResponse: PENDING, cancellationSignal: PENDING, clientIgnores: PENDING });
+    const cancelAt = transcript.events.findIndex((event) => event.kind === 'message' && 'method' in event.message && event.message.method === 'notifications/cancelled');
+    expect(factsRowAt(transcript, reached, cancelAt + 1)).toMatchObject({ terminalState: PENDING, cancellationSignal: 'notifications/cancelled' });
+    expect(factsRowAt(transcript, reached, transcript.events.length)).toEqual({
+      terminalState: 'cancelled',
+      finalResponse: 'no',
+      cancellationSignal: 'notifications/cancelled',
+      clientIgnores: 'nothing',
+    });
+  });
+
+  it('C: the ignored progress shows once it reaches the client', () => {
+    const transcript = race('C');
+    const reached = raceFactSteps(transcript);
+    const at = reached?.clientIgnores[0] as number;
+    expect(factsRowAt(transcript, reached, at)?.clientIgnores).toBe(PENDING);
+    expect(factsRowAt(transcript, reached, at + 1)?.clientIgnores).toBe('progress 5/13');
+  });
+
+  it('announces each step with its time and what happened', () => {
+    const transcript = race('A');
+    expect(stepSentence(transcript, 0)).toMatch(/^Step 0 of 20: nothing has happened yet/);
+    expect(stepSentence(transcript, 2)).toBe('Step 2 of 20, 0 ms: client → server: tools/call #41 on stdio');
+  });
+});

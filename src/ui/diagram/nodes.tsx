@@ -1,0 +1,26 @@
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import type { MarkerNode } from './flow';
+
+/** The diagram's node views: drawing only; what they show was decided in layout.ts and flow.ts. */
+
+const MarkerView = memo(function MarkerView({ data }: NodeProps<MarkerNode>) {
+  const className = ['dg-marker', `tone-${data.tone}`, data.current ? 'is-current' : '', data.selected ? 'is-selected' : ''].filter(Boolean).join(' ');
+  return (
+    <div className={className} title={data.title} data-current={data.current ? 'true' : undefined}>
+      <span className="dg-marker-text">{data.text}</span>
+    </div>
+  );
+});
+
+/** The invisible box around a wire; its handles let React Flow attach the edge (which draws itself from the layout). */
+const AnchorView = memo(function AnchorView() {
+  return (
+    <>
+      <Handle type="source" position={Position.Right} isConnectable={false} className="dg-handle" />
+      <Handle type="target" position={Position.Left} isConnectable={false} className="dg-handle" />
+    </>
+  );
+});
+
+export const nodeTypes = { marker: MarkerView, anchor: AnchorView };
