@@ -11,6 +11,7 @@ import { withoutCode } from './components/selectors';
 import { ShortcutsDialog, type ShortcutsDialogHandle } from './components/ShortcutsDialog';
 import { Timeline } from './components/Timeline';
 import { Diagram } from './diagram/Diagram';
+import { LabTabs } from './panels/LabTabs';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from './format';
 import { useKeyboardShortcuts } from './hooks/useKeyboardShortcuts';
 
@@ -51,7 +52,8 @@ export function App() {
       )}
       <ScenarioDescription />
       <RunProgress />
-      {transcript !== null && <Results transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />}
+      {/* The tab bar: the run (diagram and facts) under Race and Ledger, the panels under the rest. */}
+      <LabTabs race={transcript !== null && <Results transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} />
       <LedgerPanel />
       <ShortcutsDialog ref={shortcuts} />
     </main>

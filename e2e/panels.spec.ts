@@ -1,0 +1,175 @@
+// Proves the lab's panels work (and pass axe) in the browser on views computed in the worker: the buffer and herd sliders move the charts and their numbers, the evidence zip holds buildEvidence's files, the reviewer flags an unkeyed retried mutation, the checklist shows VF-1 … VF-12 holding with links into the diagram, and presentation and predict modes run by keyboard alone.
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { unzipSync } from 'fflate';
+import { loadSqlJs } from '../src/cli/sqlite';
+import { buildEvidence } from '../src/lab/evidence';
+import { runScenarioById } from '../src/scenarios/index';
+import { LabPage } from './pages/LabPage';
+import { Panels } from './pages/Panels';
+
+const unsafeChargeText = (): Promise<string> => readFile(new URL('../src/lab/examples/unsafe-charge.json', import.meta.url), 'utf8');
+
+async function openLab(page: import('@playwright/test').Page, query = ''): Promise<{ lab: LabPage; panels: Panels }> {
+  const lab = new LabPage(page);
+  await lab.open(query);
+  return { lab, panels: new Panels(page) };
+}
+
+test('every SPEC section is one click from the tab bar', async ({ page }) => {
+  const { panels } = await openLab(page);
+  for (const name of ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'] as const) {
+    await panels.openTab(name);
+  }
+  await panels.openTab('Tasks');
+  await panels.waitIdle();
+  await expect(page.getByRole('table', { name: 'Task status over time' })).toContainText('cancel-acknowledged');
+  await panels.openTab('Proxy & reconnect');
+  await panels.waitIdle();
+  await expect(panels.text('reconnect-plan')).toContainText('tools/list');
+  await expect(panels.text('sse-headers')).toContainText('X-Accel-Buffering');
+});
+
+test('the capacity slider changes the drops while the final response survives', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Buffer');
+  await panels.waitIdle();
+  await expect(panels.text('buffer-dropped')).toHaveText(/^\d+$/);
+  const droppedAt8 = Number(await panels.text('buffer-dropped').textContent());
+  await panels.slide(panels.capacity, 4);
+  await expect(panels.text('buffer-dropped')).not.toHaveText(String(droppedAt8));
+  const droppedAt4 = Number(await panels.text('buffer-dropped').textContent());
+  expect(droppedAt4).toBeGreaterThan(droppedAt8);
+  await expect(panels.text('buffer-final')).toHaveText('survived');
+  await panels.slide(panels.capacity, 64);
+  await expect.poll(async () => Number(await panels.text('buffer-dropped').textContent())).toBeLessThan(droppedAt8);
+  await expect(panels.text('buffer-final')).toHaveText('survived');
+  await expect(page.getByRole('img', { name: /Buffer occupancy over time, capacity 64/ })).toBeVisible();
+});
+
+test('moving the backoff sliders changes the herd plot and its numbers', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Backoff');
+  await panels.waitIdle();
+  await expect(panels.text('herd-main-total')).toHaveText(/\d/);
+  await expect(panels.text('herd-compare-total')).toHaveText(/\d/);
+  const before = { total: await panels.text('herd-main-total').textContent(), label: await page.getByRole('img', { name: /Attempts per/ }).getAttribute('aria-label') };
+  await panels.slide(panels.baseDelay, 1000);
+  await expect(panels.text('herd-main-total')).not.toHaveText(before.total ?? '');
+  await expect(page.getByRole('img', { name: /Attempts per/ })).not.toHaveAttribute('aria-label', before.label ?? '');
+  const recover = await panels.text('herd-main-recover').textContent();
+  await panels.slide(panels.clients, 2000);
+  await expect(panels.text('herd-main-recover')).not.toHaveText(recover ?? '');
+  await panels.slide(panels.cap, 2000);
+  await panels.policy.selectOption('exponential');
+  await panels.waitIdle();
+  await expect(page.getByTestId('herd-main')).toContainText('exponential');
+});
+
+test('export produces the files buildEvidence lists', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Verification');
+  const downloading = page.waitForEvent('download');
+  await panels.exportEvidence.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('mcp-lab-evidence.zip');
+  const path = await download.path();
+  const unzipped = unzipSync(new Uint8Array(await readFile(path)));
+  const sql = await loadSqlJs();
+  const expected = buildEvidence((id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } }), sql);
+  expect(Object.keys(unzipped)).toEqual(expected.map((f) => f.path));
+  expect(new TextDecoder().decode(unzipped['verification.json'])).toBe(expected.find((f) => f.path === 'verification.json')?.contents);
+});
+
+test('the reviewer flags an unsafe mutation retried without a key, and answers invalid input field by field', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Reviewer');
+  const unsafeCharge = JSON.parse(await unsafeChargeText()) as Record<string, unknown>;
+  await panels.reviewInput.fill(JSON.stringify(unsafeCharge, null, 2));
+  await panels.reviewButton.click();
+  const flags = page.getByRole('list', { name: 'Flags' });
+  await expect(flags.locator('li[data-severity="unsafe"]').filter({ hasText: '/retry' }).first()).toBeVisible();
+  await panels.reviewInput.fill(JSON.stringify({ ...unsafeCharge, transport: 'pigeon' }));
+  await panels.reviewButton.click();
+  await expect(page.getByRole('list', { name: 'Field errors' })).toContainText('/transport');
+});
+
+test('the verification checklist shows 12 passing items and a link opens the right scenario', async ({ page }) => {
+  const { lab, panels } = await openLab(page);
+  await panels.openTab('Verification');
+  await panels.waitIdle();
+  await expect(panels.text('vf-summary')).toHaveText('12 of 12 statements hold');
+  await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(12);
+  const link = panels.checklist.locator(':scope > li[data-vf="VF-1"]').getByRole('link').first();
+  const href = (await link.getAttribute('href')) ?? '';
+  const query = new URLSearchParams(href.slice(1));
+  await link.click();
+  const scenario = query.get('scenario') ?? '';
+  const transport = (query.get('transport') ?? '') as 'stdio' | 'http';
+  await lab.waitForRun(scenario, transport);
+  await expect(lab.main).toHaveAttribute('data-step', query.get('step') ?? '');
+});
+
+test('presentation mode works by keyboard alone', async ({ page }) => {
+  const { lab } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');
+  await lab.waitForRun('A', 'stdio');
+  await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+  await expect(lab.heading).toBeHidden();
+  await expect(lab.facts).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(lab.main).toHaveAttribute('data-step', '2');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).toHaveAttribute('data-presentation', 'off');
+  await expect(lab.heading).toBeVisible();
+});
+
+test('predict mode pauses at the race point and reveals the answer on the next step, by keyboard alone', async ({ page }) => {
+  const { lab } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');
+  await lab.waitForRun('A', 'stdio');
+  await page.keyboard.press('q');
+  await expect(page.locator('[data-predict="waiting"]')).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 20_000 });
+  const paused = await lab.main.getAttribute('data-step');
+  await page.waitForTimeout(1200);
+  await expect(lab.main).toHaveAttribute('data-step', paused ?? '');
+  await page.keyboard.press('2');
+  await page.keyboard.press('5');
+  await expect(page.getByRole('radio', { name: /The cancellation/ })).toBeChecked();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('[data-predict="revealed"]')).toBeVisible();
+  await expect(page.getByTestId('predict-winner')).not.toBeEmpty();
+});
+
+test('a capacity the engine refuses is reported with its catalogued error and the last view stays', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Buffer');
+  await panels.waitIdle();
+  await panels.slide(panels.capacity, 2);
+  await expect(page.getByRole('alert').filter({ hasText: 'LAB101' })).toBeVisible();
+  await expect(panels.text('buffer-final')).toHaveText('survived');
+});
+
+test('axe finds no serious or critical violation on any panel, nor in presentation and predict modes', async ({ page }) => {
+  // Seven axe passes over large panels (the reviewer's cards, the 12-item checklist) take longer than one default test.
+  test.setTimeout(120_000);
+  const { lab, panels } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');
+  await lab.waitForRun('A', 'stdio');
+  const serious = async () =>
+    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+  for (const name of ['Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'] as const) {
+    await panels.openTab(name);
+    await panels.waitIdle();
+    if (name === 'Reviewer') await panels.reviewButton.click();
+    expect(await serious(), name).toEqual([]);
+  }
+  await panels.openTab('Race');
+  await page.keyboard.press('q');
+  await page.keyboard.press('p');
+  expect(await serious()).toEqual([]);
+});

@@ -1,0 +1,58 @@
+// Proves the panels store asks the tools worker for slider views debounced and latest-wins: a burst of moves is one run with the newest value, and a move during a run queues exactly one more.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ToolCall, ToolsClient } from '../worker/toolsClient';
+import { createPanelsStore, SLIDER_DEBOUNCE_MS } from './panelsStore';
+
+function fakeClient() {
+  const calls: ToolCall[] = [];
+  const releases: (() => void)[] = [];
+  const client = {
+    call(call: ToolCall) {
+      calls.push(call);
+      return new Promise((resolve) => {
+        releases.push(() => resolve({ type: 'panel-view', requestId: calls.length, view: { kind: 'buffer', capacityEvents: (call as unknown as { settings: { capacity: number } }).settings.capacity } }));
+      });
+    },
+  } as unknown as ToolsClient;
+  return { client, calls, releases };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('panels store', () => {
+  it('runs a burst of slider moves once, with the newest value', async () => {
+    const { client, calls, releases } = fakeClient();
+    const store = createPanelsStore(client, '{}');
+    for (const capacity of [5, 6, 7, 9]) store.getState().setCapacity(capacity);
+    await vi.advanceTimersByTimeAsync(SLIDER_DEBOUNCE_MS);
+    expect(calls).toEqual([expect.objectContaining({ type: 'panel', scenario: 'buffer-overload', settings: { capacity: 9 } })]);
+    releases[0]?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().buffer).toMatchObject({ status: 'done', value: { capacityEvents: 9 } });
+  });
+
+  it('queues one more run for moves during a run, and never two at once', async () => {
+    const { client, calls, releases } = fakeClient();
+    const store = createPanelsStore(client, '{}');
+    store.getState().setCapacity(4);
+    await vi.advanceTimersByTimeAsync(SLIDER_DEBOUNCE_MS);
+    store.getState().setCapacity(10);
+    await vi.advanceTimersByTimeAsync(SLIDER_DEBOUNCE_MS);
+    store.getState().setCapacity(12);
+    await vi.advanceTimersByTimeAsync(SLIDER_DEBOUNCE_MS);
+    expect(calls).toHaveLength(1);
+    releases[0]?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatchObject({ settings: { capacity: 12 } });
+  });
+
+  it('answers JSON that does not parse without asking the worker', async () => {
+    const { client, calls } = fakeClient();
+    const store = createPanelsStore(client, '{ not json');
+    await store.getState().submitReview();
+    expect(calls).toEqual([]);
+    expect(store.getState().review).toMatchObject({ status: 'done', value: { ok: false, errors: [{ field: '/' }] } });
+  });
+});

@@ -1,0 +1,239 @@
+import { create } from 'zustand';
+import type { BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/toolsProtocol';
+import type { ToolCall, ToolsClient } from '../worker/toolsClient';
+import type { Settings } from '../worker/protocol';
+
+/**
+ * What the lab's panels show: each value is a view the tools worker computed (the page computes
+ * none). Sliders set their value at once and ask the worker for the view debounced and latest-wins:
+ * while one run is in flight, further moves only mark it stale and the newest values run next, so a
+ * 10,000-client herd never piles up requests.
+ */
+
+export const TABS = [
+  { id: 'race', label: 'Race' },
+  { id: 'ledger', label: 'Ledger' },
+  { id: 'tasks', label: 'Tasks' },
+  { id: 'buffer', label: 'Buffer' },
+  { id: 'backoff', label: 'Backoff' },
+  { id: 'proxy', label: 'Proxy & reconnect' },
+  { id: 'verification', label: 'Verification' },
+  { id: 'reviewer', label: 'Reviewer' },
+] as const;
+export type TabId = (typeof TABS)[number]['id'];
+
+export const HERD_POLICIES = ['full-jitter', 'equal-jitter', 'decorrelated-jitter', 'exponential', 'none'] as const;
+export type HerdPolicy = (typeof HERD_POLICIES)[number];
+export const TASK_SCENARIOS = ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close'] as const;
+export type TaskScenario = (typeof TASK_SCENARIOS)[number];
+
+export type Load<T> = { status: 'idle' } | { status: 'loading'; value: T | null } | { status: 'done'; value: T } | { status: 'error'; message: string; value: T | null };
+
+export interface HerdInputs {
+  baseMs: number;
+  capMs: number;
+  clients: number;
+  policy: HerdPolicy;
+  /** A second policy overlaid for comparison; null: none. */
+  comparePolicy: HerdPolicy | null;
+}
+
+export interface PanelsState {
+  tab: TabId;
+  presentation: boolean;
+  predict: boolean;
+  verification: Load<VerificationResult[]>;
+  evidence: Load<{ path: string; description: string }[]>;
+  reviewText: string;
+  review: Load<ReviewResult>;
+  capacity: number;
+  buffer: Load<BufferView>;
+  herdInputs: HerdInputs;
+  herd: Load<{ main: HerdView; compare: HerdView | null }>;
+  taskScenario: TaskScenario;
+  tasks: Load<TasksView>;
+  honourNoBuffering: boolean;
+  proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
+
+  setTab(tab: TabId): void;
+  setPresentation(on: boolean): void;
+  setPredict(on: boolean): void;
+  loadVerification(): Promise<void>;
+  /** Builds the zip in the worker and hands its bytes to `save`. */
+  exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
+  setReviewText(text: string): void;
+  submitReview(): Promise<void>;
+  setCapacity(capacity: number): void;
+  setHerd(inputs: Partial<HerdInputs>): void;
+  setTaskScenario(scenario: TaskScenario): void;
+  setHonourNoBuffering(on: boolean): void;
+  /** Loads what the tab shows, if it has not been loaded yet. */
+  ensureTab(tab: TabId): void;
+}
+
+/** Slider moves closer together than this are one request. */
+export const SLIDER_DEBOUNCE_MS = 60;
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const valueOf = <T>(load: Load<T>): T | null => ('value' in load ? load.value : null);
+
+/** Runs `task` debounced and latest-wins; `task` reads the newest inputs when it starts. */
+function coalesce(task: () => Promise<void>, delayMs: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running = false;
+  let again = false;
+  const start = () => {
+    timer = null;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void task().finally(() => {
+      running = false;
+      if (again) {
+        again = false;
+        start();
+      }
+    });
+  };
+  return () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(start, delayMs);
+  };
+}
+
+export function createPanelsStore(client: ToolsClient, exampleReview: string) {
+  return create<PanelsState>()((set, get) => {
+    const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
+
+    const runBuffer = coalesce(async () => {
+      set({ buffer: { status: 'loading', value: valueOf(get().buffer) } });
+      try {
+        const { view } = await panel('buffer-overload', { capacity: get().capacity });
+        set({ buffer: { status: 'done', value: view as BufferView } });
+      } catch (error) {
+        set({ buffer: { status: 'error', message: message(error), value: valueOf(get().buffer) } });
+      }
+    }, SLIDER_DEBOUNCE_MS);
+
+    const runHerd = coalesce(async () => {
+      const { baseMs, capMs, clients, policy, comparePolicy } = get().herdInputs;
+      set({ herd: { status: 'loading', value: valueOf(get().herd) } });
+      try {
+        const settings = { baseMs, capMs: Math.max(capMs, baseMs), clients };
+        const [main, compare] = await Promise.all([panel('herd', { ...settings, policy }), comparePolicy === null ? null : panel('herd', { ...settings, policy: comparePolicy })]);
+        set({ herd: { status: 'done', value: { main: main.view as HerdView, compare: compare === null ? null : (compare.view as HerdView) } } });
+      } catch (error) {
+        set({ herd: { status: 'error', message: message(error), value: valueOf(get().herd) } });
+      }
+    }, SLIDER_DEBOUNCE_MS);
+
+    const runTasks = coalesce(async () => {
+      set({ tasks: { status: 'loading', value: valueOf(get().tasks) } });
+      try {
+        const { view } = await panel(get().taskScenario, {});
+        set({ tasks: { status: 'done', value: view as TasksView } });
+      } catch (error) {
+        set({ tasks: { status: 'error', message: message(error), value: valueOf(get().tasks) } });
+      }
+    }, 0);
+
+    const runProxy = coalesce(async () => {
+      set({ proxy: { status: 'loading', value: valueOf(get().proxy) } });
+      try {
+        const [proxy, reconnect] = await Promise.all([panel('proxy-buffering', { honourNoBuffering: get().honourNoBuffering }), panel('reconnect-listen', {})]);
+        set({ proxy: { status: 'done', value: { proxy: proxy.view as ProxyView, reconnect: reconnect.view as ReconnectView } } });
+      } catch (error) {
+        set({ proxy: { status: 'error', message: message(error), value: valueOf(get().proxy) } });
+      }
+    }, 0);
+
+    return {
+      tab: 'race',
+      presentation: false,
+      predict: false,
+      verification: { status: 'idle' },
+      evidence: { status: 'idle' },
+      reviewText: exampleReview,
+      review: { status: 'idle' },
+      capacity: 8,
+      buffer: { status: 'idle' },
+      herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
+      herd: { status: 'idle' },
+      taskScenario: 'task-cancel-ack',
+      tasks: { status: 'idle' },
+      honourNoBuffering: false,
+      proxy: { status: 'idle' },
+
+      setTab(tab) {
+        set({ tab });
+        get().ensureTab(tab);
+      },
+      setPresentation: (presentation) => set({ presentation }),
+      setPredict: (predict) => set({ predict }),
+      async loadVerification() {
+        set({ verification: { status: 'loading', value: valueOf(get().verification) } });
+        try {
+          set({ verification: { status: 'done', value: (await client.call({ type: 'verify' })).results } });
+        } catch (error) {
+          set({ verification: { status: 'error', message: message(error), value: null } });
+        }
+      },
+      async exportEvidence(save) {
+        set({ evidence: { status: 'loading', value: valueOf(get().evidence) } });
+        try {
+          const answer = await client.call({ type: 'evidence' });
+          save(answer.bytes);
+          set({ evidence: { status: 'done', value: answer.files } });
+        } catch (error) {
+          set({ evidence: { status: 'error', message: message(error), value: null } });
+        }
+      },
+      setReviewText: (reviewText) => set({ reviewText }),
+      async submitReview() {
+        let input: unknown;
+        try {
+          input = JSON.parse(get().reviewText);
+        } catch (error) {
+          set({ review: { status: 'done', value: { ok: false, errors: [{ field: '/', message: `is not JSON: ${message(error)}` }] } } });
+          return;
+        }
+        set({ review: { status: 'loading', value: valueOf(get().review) } });
+        try {
+          set({ review: { status: 'done', value: (await client.call({ type: 'review', input })).result } });
+        } catch (error) {
+          set({ review: { status: 'error', message: message(error), value: null } });
+        }
+      },
+      setCapacity(capacity) {
+        set({ capacity });
+        runBuffer();
+      },
+      setHerd(inputs) {
+        set({ herdInputs: { ...get().herdInputs, ...inputs } });
+        runHerd();
+      },
+      setTaskScenario(taskScenario) {
+        set({ taskScenario });
+        runTasks();
+      },
+      setHonourNoBuffering(honourNoBuffering) {
+        set({ honourNoBuffering });
+        runProxy();
+      },
+      ensureTab(tab) {
+        const s = get();
+        if (tab === 'verification' && s.verification.status === 'idle') void s.loadVerification();
+        if (tab === 'buffer' && s.buffer.status === 'idle') runBuffer();
+        if (tab === 'backoff' && s.herd.status === 'idle') runHerd();
+        if (tab === 'tasks' && s.tasks.status === 'idle') runTasks();
+        if (tab === 'proxy' && s.proxy.status === 'idle') runProxy();
+      },
+    };
+  });
+}
+
+export type PanelsStore = ReturnType<typeof createPanelsStore>;
+
+export type { BufferPoint, BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/toolsProtocol';

@@ -1,0 +1,81 @@
+import { useMemo } from 'react';
+import type uPlot from 'uplot';
+import { usePanelsStore } from '../../store/panels';
+import type { BufferView } from '../../store/panelsStore';
+import { Chart } from './Chart';
+import { LoadState } from './LoadState';
+
+const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
+  scales: { x: { time: false } },
+  axes: [
+    { label: 'virtual time (ms)', stroke: '#374151', grid: { stroke: '#e5e7eb' }, font: '14px system-ui', labelFont: '15px system-ui' },
+    { label: 'events held', stroke: '#374151', grid: { stroke: '#e5e7eb' }, font: '14px system-ui', labelFont: '15px system-ui' },
+  ],
+  series: [
+    { label: 'ms' },
+    { label: 'Occupancy', stroke: '#1d4ed8', width: 2, fill: 'rgba(29,78,216,0.12)' },
+    { label: 'Capacity', stroke: '#c2410c', width: 2, dash: [8, 6], points: { show: false } },
+    { label: 'Dropped', stroke: '#b91c1c', paths: () => null, points: { show: true, size: 9, fill: '#b91c1c' } },
+    { label: 'Final', stroke: '#15803d', paths: () => null, points: { show: true, size: 12, fill: '#15803d' } },
+  ],
+};
+
+function chartData(view: BufferView): uPlot.AlignedData {
+  const p = view.points;
+  return [
+    p.map((point) => point.atMs),
+    p.map((point) => point.occupancyEvents),
+    p.map(() => view.capacityEvents),
+    p.map((point) => (point.action === 'dropped' ? point.occupancyEvents : null)),
+    p.map((point) => (point.what === 'final' ? point.occupancyEvents : null)),
+  ];
+}
+
+/** SPEC §5 (BF): the bounded buffer's occupancy over time, live against its capacity. */
+export function BufferPanel() {
+  const capacity = usePanelsStore((s) => s.capacity);
+  const setCapacity = usePanelsStore((s) => s.setCapacity);
+  const load = usePanelsStore((s) => s.buffer);
+  const view = 'value' in load ? load.value : null;
+  const data = useMemo(() => (view === null ? null : chartData(view)), [view]);
+
+  return (
+    <section className="panel" aria-labelledby="buffer-title">
+      <h2 id="buffer-title">Buffer overload</h2>
+      <p className="panel-lede">Three tool calls stream progress into a bounded SSE buffer faster than the client reads. Progress is coalesced or dropped; a final response never is.</p>
+      <div className="panel-sliders">
+        <div className="panel-slider">
+          <label htmlFor="buffer-capacity">Queue capacity</label>
+          <input id="buffer-capacity" type="range" min={1} max={64} step={1} value={capacity} onChange={(e) => setCapacity(Number(e.target.value))} />
+          <output htmlFor="buffer-capacity" data-testid="capacity-value">{capacity} events</output>
+        </div>
+      </div>
+      <LoadState load={load} />
+      {view !== null && data !== null && (
+        <>
+          <dl className="panel-numbers" data-testid="buffer-numbers">
+            <div><dt>Dropped progress</dt><dd data-testid="buffer-dropped">{view.dropped}</dd></div>
+            <div><dt>Coalesced progress</dt><dd data-testid="buffer-coalesced">{view.coalesced}</dd></div>
+            <div><dt>Highest occupancy</dt><dd>{view.maxOccupancy} of {view.capacityEvents}</dd></div>
+            <div><dt>Final response</dt><dd data-testid="buffer-final">{view.finalDelivered ? 'survived' : 'lost'}</dd></div>
+            <div><dt>Needs refetch</dt><dd data-testid="buffer-refetch">{view.needsRefetch ? 'yes — progress was lost, refetch state' : 'no'}</dd></div>
+          </dl>
+          <Chart options={OPTIONS} data={data} label={`Buffer occupancy over time, capacity ${view.capacityEvents}: ${view.dropped} dropped, ${view.coalesced} coalesced, final response ${view.finalDelivered ? 'survived' : 'lost'}`} />
+          <h3>Final responses</h3>
+          <ul className="panel-list">
+            {view.finals.map((f) => (
+              <li key={f.seq}>
+                <span className="panel-ok">✓</span> {f.summary} — {f.action} at {f.atMs} ms, never dropped
+              </li>
+            ))}
+            {view.refetchMark !== null && (
+              <li>
+                <span className="panel-warn">!</span> needs-refetch marked at {view.refetchMark.atMs} ms ({view.refetchMark.summary})
+              </li>
+            )}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

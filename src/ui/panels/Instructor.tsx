@@ -1,0 +1,177 @@
+import { useEffect, useState } from 'react';
+import { useLabStore } from '../../store/labStore';
+import { usePanelsStore } from '../../store/panels';
+
+const OWNS_KEYS = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]';
+
+/**
+ * Instructor modes. Presentation: large type, only the diagram and the facts (the rest hides), driven
+ * by the presenter keys (→ ← Space Home End), P toggles it and Escape leaves it. Predict: a replay
+ * stops at the race point and asks the room; the next step reveals the answer.
+ */
+export function InstructorBar() {
+  const presentation = usePanelsStore((s) => s.presentation);
+  const predict = usePanelsStore((s) => s.predict);
+  const setPresentation = usePanelsStore((s) => s.setPresentation);
+  const setPredict = usePanelsStore((s) => s.setPredict);
+
+  useEffect(() => {
+    document.documentElement.dataset.presentation = presentation ? 'on' : 'off';
+  }, [presentation]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest(OWNS_KEYS) != null || target?.closest('dialog[open]') != null) return;
+      const panels = usePanelsStore.getState();
+      if (event.key === 'p' || event.key === 'P') {
+        event.preventDefault();
+        if (!panels.presentation) panels.setTab('race');
+        panels.setPresentation(!panels.presentation);
+      } else if (event.key === 'q' || event.key === 'Q') {
+        event.preventDefault();
+        panels.setPredict(!panels.predict);
+      } else if (event.key === 'Escape' && panels.presentation) {
+        event.preventDefault();
+        panels.setPresentation(false);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  return (
+    <div className="instructor-bar" role="group" aria-label="Instructor">
+      <button
+        type="button"
+        className="panel-toggle"
+        aria-pressed={presentation}
+        aria-keyshortcuts="P"
+        onClick={() => {
+          if (!presentation) usePanelsStore.getState().setTab('race');
+          setPresentation(!presentation);
+        }}
+      >
+        Presentation
+      </button>
+      <button type="button" className="panel-toggle" aria-pressed={predict} aria-keyshortcuts="Q" onClick={() => setPredict(!predict)}>
+        Predict
+      </button>
+      {presentation && <span className="instructor-keys">→ step · ← back · Space play · Home start · P or Esc to leave</span>}
+    </div>
+  );
+}
+
+const WINNERS = [
+  { value: 'completed', label: 'The result: the request completes' },
+  { value: 'cancelled', label: 'The cancellation: the request is cancelled' },
+  { value: 'timeout-idle', label: 'The idle timeout' },
+  { value: 'timeout-max', label: 'The maximum timeout' },
+] as const;
+
+const IGNORES = [
+  { value: 'late', label: 'A late final response or progress for the ended request' },
+  { value: 'nothing', label: 'Nothing: every message is still for a live request' },
+] as const;
+
+/** Predict mode's question at the race point of a request race (A–D), and its answer one step later. */
+export function PredictPrompt() {
+  const predict = usePanelsStore((s) => s.predict);
+  const transcript = useLabStore((s) => s.transcript);
+  const facts = useLabStore((s) => s.facts);
+  const step = useLabStore((s) => s.step);
+  const playing = useLabStore((s) => s.playing);
+  const [winner, setWinner] = useState<string | null>(null);
+  const [ignore, setIgnore] = useState<string | null>(null);
+  // The race point: just after the client's cancellation (or deadline) is on the wire and before the
+  // request's terminal event, so the room has seen the contenders but not the winner.
+  const racePoint = facts === null ? null : Math.min(facts.cancellationSignal + 1, facts.terminalState);
+  const key = transcript === null ? '' : `${transcript.scenario}/${transcript.transport}/${transcript.seed}`;
+  const [forKey, setForKey] = useState(key);
+  if (forKey !== key) {
+    setForKey(key);
+    setWinner(null);
+    setIgnore(null);
+  }
+
+  useEffect(() => {
+    if (predict && playing && racePoint !== null && step === racePoint) useLabStore.getState().pause();
+  }, [predict, playing, racePoint, step]);
+
+  // At the race point the room answers by number (1–4: who wins, 5–6: what to ignore); → reveals.
+  const asking = predict && racePoint !== null && step === racePoint;
+  useEffect(() => {
+    if (!asking) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest(OWNS_KEYS) != null) return;
+      const digit = Number(event.key);
+      const w = WINNERS[digit - 1];
+      const i = IGNORES[digit - 1 - WINNERS.length];
+      if (w !== undefined) setWinner(w.value);
+      else if (i !== undefined) setIgnore(i.value);
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [asking]);
+
+  if (!predict || transcript === null || racePoint === null || transcript.kind !== 'request-race') {
+    return predict ? (
+      <p className="predict-card" role="note">
+        Predict mode works on the request races A–D: pick one of them.
+      </p>
+    ) : null;
+  }
+  const outcome = transcript.outcome as { terminalState: string; clientIgnores: { summary: string; reason: string }[] };
+
+  if (step < racePoint) {
+    return (
+      <p className="predict-card" role="note" data-predict="waiting">
+        Predict: step on (→ or Space) — the lab stops at the race point, {racePoint - step} step{racePoint - step === 1 ? '' : 's'} ahead.
+      </p>
+    );
+  }
+  if (step === racePoint) {
+    return (
+      <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
+        <h2 id="predict-title">Race point: predict, then step (→)</h2>
+        <fieldset>
+          <legend>Which event wins?</legend>
+          {WINNERS.map((w, n) => (
+            <label key={w.value} className="predict-choice">
+              <input type="radio" name="predict-winner" value={w.value} checked={winner === w.value} onChange={() => setWinner(w.value)} /> <kbd>{n + 1}</kbd> {w.label}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>What must the client ignore?</legend>
+          {IGNORES.map((w, n) => (
+            <label key={w.value} className="predict-choice">
+              <input type="radio" name="predict-ignore" value={w.value} checked={ignore === w.value} onChange={() => setIgnore(w.value)} /> <kbd>{n + 1 + WINNERS.length}</kbd> {w.label}
+            </label>
+          ))}
+        </fieldset>
+      </section>
+    );
+  }
+  const winnerRight = winner === outcome.terminalState;
+  const ignoreAnswer = outcome.clientIgnores.length === 0 ? 'nothing' : 'late';
+  return (
+    <section className="predict-card" aria-labelledby="predict-answer" data-predict="revealed">
+      <h2 id="predict-answer">Answer</h2>
+      <p>
+        Wins: <strong data-testid="predict-winner">{outcome.terminalState}</strong>
+        {winner === null ? '' : winnerRight ? ' — your prediction was right.' : ` — you predicted ${winner}.`}
+      </p>
+      <p>
+        The client ignores:{' '}
+        {outcome.clientIgnores.length === 0 ? <strong>nothing</strong> : outcome.clientIgnores.map((i) => <strong key={i.summary}>{i.summary} </strong>)}
+        {ignore === null ? '' : ignore === ignoreAnswer ? ' — right.' : ' — not what you predicted.'}
+      </p>
+    </section>
+  );
+}

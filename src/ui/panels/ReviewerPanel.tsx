@@ -1,0 +1,99 @@
+import { usePanelsStore } from '../../store/panels';
+import { LoadState } from './LoadState';
+
+/** SPEC §9: the reliability reviewer, on a design written as JSON (prefilled with an unsafe example). */
+export function ReviewerPanel() {
+  const text = usePanelsStore((s) => s.reviewText);
+  const setText = usePanelsStore((s) => s.setReviewText);
+  const submit = usePanelsStore((s) => s.submitReview);
+  const load = usePanelsStore((s) => s.review);
+  const result = 'value' in load ? load.value : null;
+
+  return (
+    <section className="panel" aria-labelledby="reviewer-title">
+      <h2 id="reviewer-title">Reliability reviewer</h2>
+      <p className="panel-lede">Describe an MCP operation: whether it mutates, its key, transport, timeouts, retries, queue and recovery plan. The reviewer flags each unsafe choice with the reason.</p>
+      <form
+        className="panel-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label htmlFor="review-input">Design to review (JSON)</label>
+        <textarea id="review-input" rows={16} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="review-errors" />
+        <button type="submit" className="panel-button">Review</button>
+      </form>
+      <LoadState load={load} />
+      <div id="review-errors">
+        {result !== null && !result.ok && (
+          <div role="alert">
+            <h3>Invalid input</h3>
+            <ul className="panel-list" aria-label="Field errors">
+              {result.errors.map((error) => (
+                <li key={`${error.field} ${error.message}`}>
+                  <code>{error.field}</code> {error.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+      {result?.ok === true && (
+        <div className="review-result" data-testid="review-result">
+          <h3>Flags</h3>
+          <ul className="panel-list" aria-label="Flags">
+            {result.review.flags.length === 0 && <li>No unsafe choices found.</li>}
+            {result.review.flags.map((flag) => (
+              <li key={`${flag.field} ${flag.reason}`} data-severity={flag.severity}>
+                <span className={flag.severity === 'unsafe' ? 'panel-bad' : 'panel-warn'}>{flag.severity}</span> <code>{flag.field}</code> {flag.reason}
+              </li>
+            ))}
+          </ul>
+          <h3>Retry classification</h3>
+          <p data-testid="retry-class">
+            <strong>{result.review.retryClassification.retryClass}</strong> — {result.review.retryClassification.rule}
+          </p>
+          {result.review.retryClassification.hintWarnings.map((w) => (
+            <p key={w} className="panel-warn-text">{w}</p>
+          ))}
+          <h3>Race table</h3>
+          <table className="panel-table">
+            <thead>
+              <tr><th scope="col">Ordering</th><th scope="col">Server</th><th scope="col">Client</th><th scope="col">Wire</th></tr>
+            </thead>
+            <tbody>
+              {result.review.raceTable.map((row) => (
+                <tr key={row.ordering}><td>{row.ordering}</td><td>{row.server}</td><td>{row.client}</td><td>{row.wire}</td></tr>
+              ))}
+            </tbody>
+          </table>
+          <h3>Idempotency boundary</h3>
+          <ul className="panel-list">
+            {result.review.idempotencyBoundary.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <h3>Flow-control checks</h3>
+          <ul className="panel-list">
+            {result.review.flowControl.map((c) => (
+              <li key={c.check}>
+                <span className={c.ok ? 'panel-ok' : 'panel-bad'}>{c.ok ? '✓' : '✗'}</span> <strong>{c.check}</strong> {c.detail}
+              </li>
+            ))}
+          </ul>
+          <h3>Failure cards</h3>
+          <div className="panel-cards">
+            {result.review.failureCards.map((card) => (
+              <article key={card.id} className="panel-card" aria-label={card.failure}>
+                <h4>{card.failure}</h4>
+                <p><strong>Symptom:</strong> {card.symptom}</p>
+                <p><strong>Correct response:</strong> {card.correctResponse}</p>
+              </article>
+            ))}
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

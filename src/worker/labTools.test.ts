@@ -1,0 +1,93 @@
+// Proves the worker's lab tools return what the panels draw: 12 holding VF results, a deterministic evidence zip whose files are buildEvidence's, the reviewer's verdicts, and compact panel views cut from real runs.
+import { unzipSync } from 'fflate';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../cli/sqlite';
+import type { SqlModule } from '../engine/ledger/sqlite';
+import { buildEvidence } from '../lab/evidence';
+import unsafeCharge from '../lab/examples/unsafe-charge.json';
+import safeCharge from '../lab/examples/safe-charge.json';
+import type { Runner } from '../lab/verification';
+import { runScenarioById } from '../scenarios/index';
+import { evidenceZip, reviewLab, runPanel, verifyLab, type BufferView, type HerdView, type ProxyView, type ReconnectView, type TasksView } from './labTools';
+
+let sql: SqlModule;
+let run: Runner;
+beforeAll(async () => {
+  sql = await loadSqlJs();
+  run = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
+});
+
+describe('verification', () => {
+  it('gives VF-1 … VF-12, all holding, each with evidence naming a scenario and transport', () => {
+    const results = verifyLab(run);
+    expect(results.map((r) => r.id)).toEqual(Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`));
+    expect(results.every((r) => r.holds)).toBe(true);
+    expect(results.every((r) => r.evidence.length > 0 && r.evidence.every((e) => e.scenario !== '' && (e.transport === 'stdio' || e.transport === 'http')))).toBe(true);
+  });
+});
+
+describe('evidence zip', () => {
+  it('holds exactly buildEvidence’s files with their contents', () => {
+    const bundle = evidenceZip(run, sql);
+    const expected = buildEvidence(run, sql);
+    const unzipped = unzipSync(bundle.bytes);
+    expect(Object.keys(unzipped)).toEqual(expected.map((f) => f.path));
+    expect(bundle.files.map((f) => f.path)).toEqual(expected.map((f) => f.path));
+    expect(new TextDecoder().decode(unzipped['README.md'])).toBe(expected.find((f) => f.path === 'README.md')?.contents);
+  });
+
+  it('is byte-identical across two exports', () => {
+    expect(Buffer.from(evidenceZip(run, sql).bytes).equals(Buffer.from(evidenceZip(run, sql).bytes))).toBe(true);
+  });
+});
+
+describe('reviewer', () => {
+  it('flags the unsafe charge retried without a key, and passes the safe one without unsafe flags', () => {
+    const unsafe = reviewLab(unsafeCharge);
+    expect(unsafe.ok).toBe(true);
+    if (unsafe.ok) expect(unsafe.review.flags.some((f) => f.severity === 'unsafe' && f.field.startsWith('/retry'))).toBe(true);
+    const safe = reviewLab(safeCharge);
+    expect(safe.ok && safe.review.flags.filter((f) => f.severity === 'unsafe')).toEqual([]);
+  });
+
+  it('answers invalid input field by field', () => {
+    const result = reviewLab({ ...unsafeCharge, transport: 'pigeon' });
+    expect(result).toEqual({ ok: false, errors: [expect.objectContaining({ field: '/transport' })] });
+  });
+});
+
+describe('panel views', () => {
+  it('buffer: a smaller capacity drops more, the finals survive, the refetch mark is set', () => {
+    const small = runPanel(run, { scenario: 'buffer-overload', settings: { capacity: 4 } }) as BufferView;
+    const large = runPanel(run, { scenario: 'buffer-overload', settings: { capacity: 32 } }) as BufferView;
+    expect(small.kind).toBe('buffer');
+    expect(small.dropped).toBeGreaterThan(large.dropped);
+    expect(small.points.every((p) => p.occupancyEvents <= 4)).toBe(true);
+    expect(small.finalDelivered).toBe(true);
+    expect(small.finals.length).toBeGreaterThan(0);
+    expect(small.finals.every((p) => p.action !== 'dropped')).toBe(true);
+    expect(small.needsRefetch).toBe(small.refetchMark !== null);
+  });
+
+  it('herd: the series and the numbers move with the policy', () => {
+    const jitter = runPanel(run, { scenario: 'herd', settings: { clients: 2000 } }) as HerdView;
+    const none = runPanel(run, { scenario: 'herd', settings: { clients: 2000, policy: 'none' } }) as HerdView;
+    expect(jitter).toMatchObject({ kind: 'herd', clients: 2000, policy: 'full-jitter' });
+    expect(jitter.attemptsPerWindow.reduce((a, b) => a + b, 0)).toBe(jitter.totalAttempts);
+    expect(none.totalAttempts).not.toBe(jitter.totalAttempts);
+  });
+
+  it('tasks, proxy and reconnect: the status trace, the headers, the plan', () => {
+    const tasks = runPanel(run, { scenario: 'task-cancel-ack' }) as TasksView;
+    expect(tasks.rows.map((r) => r.action)).toContain('cancel-acknowledged');
+    const proxy = runPanel(run, { scenario: 'proxy-buffering', transport: 'http', settings: { honourNoBuffering: true } }) as ProxyView;
+    expect(proxy.honourNoBuffering).toBe(true);
+    expect(proxy.outcome.sseHeaders).toMatchObject({ 'X-Accel-Buffering': 'no' });
+    const reconnect = runPanel(run, { scenario: 'reconnect-listen' }) as ReconnectView;
+    expect(reconnect.outcome.reconnectPlan.refetch).toContain('tools/list');
+  });
+
+  it('refuses a scenario without a panel', () => {
+    expect(() => runPanel(run, { scenario: 'A' })).toThrow(/no panel/);
+  });
+});

@@ -1,0 +1,177 @@
+import { zipSync } from 'fflate';
+import type { SqlModule } from '../engine/ledger/sqlite';
+import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome } from '../engine/flowTypes';
+import type { TaskEvent, TaskOutcome } from '../engine/tasks/events';
+import type { Settings, Transcript, Transport } from '../engine/transcript';
+import { buildEvidence } from '../lab/evidence';
+import { review, type ReviewResult } from '../lab/reviewer';
+import { verify, type Runner, type VerificationResult } from '../lab/verification';
+
+/**
+ * The lab's tools as pure functions the worker host calls: verification, the evidence zip, the
+ * reviewer, and the compact panel views (buffer, herd, tasks, proxy, reconnect). A panel view is
+ * what the page draws, cut from one transcript in the worker, so a 10,000-client herd never crosses
+ * to the main thread as a transcript and the page computes nothing itself.
+ */
+
+export type { VerificationResult } from '../lab/verification';
+export type { ReviewResult } from '../lab/reviewer';
+
+/** SPEC §8: VF-1 … VF-12, each from the transcripts that demonstrate it. */
+export function verifyLab(run: Runner): VerificationResult[] {
+  return verify(run);
+}
+
+export const EVIDENCE_ZIP_NAME = 'mcp-lab-evidence.zip';
+
+/**
+ * Every file's modification time in the zip: fixed, so the same lab gives the same bytes. Built
+ * from local components because the zip format stores local (DOS) time, which keeps the bytes the
+ * same in every time zone.
+ */
+const EVIDENCE_MTIME = (): Date => new Date(2026, 6, 28, 0, 0, 0);
+
+export interface EvidenceBundle {
+  /** The files in the zip, in order (contents left out: they are in `bytes`). */
+  files: { path: string; description: string }[];
+  /** The zip (stored deterministically: fixed mtimes, fixed order, fixed compression level). */
+  bytes: Uint8Array;
+}
+
+/** SPEC §10: the capstone artifacts as one zip. */
+export function evidenceZip(run: Runner, sql: SqlModule): EvidenceBundle {
+  const files = buildEvidence(run, sql);
+  const encoder = new TextEncoder();
+  const entries: Record<string, [Uint8Array, { mtime: Date; level: 6 }]> = {};
+  for (const file of files) entries[file.path] = [encoder.encode(file.contents), { mtime: EVIDENCE_MTIME(), level: 6 }];
+  return { files: files.map(({ path, description }) => ({ path, description })), bytes: zipSync(entries) };
+}
+
+/** The reliability reviewer (field-by-field errors on invalid input). */
+export function reviewLab(input: unknown): ReviewResult {
+  return review(input);
+}
+
+// ── panel views ──────────────────────────────────────────────────────────────────────────────────
+
+/** One point of the buffer's occupancy, at a buffer event. */
+export interface BufferPoint {
+  seq: number;
+  atMs: number;
+  occupancyEvents: number;
+  action: BufferEvent['action'];
+  what: BufferEvent['what'];
+  summary: string;
+}
+
+export interface BufferView {
+  kind: 'buffer';
+  capacityEvents: number;
+  maxOccupancy: number;
+  dropped: number;
+  coalesced: number;
+  needsRefetch: boolean;
+  finalDelivered: boolean;
+  points: BufferPoint[];
+  /** The final responses as the buffer handled them: never dropped (BF-2). */
+  finals: BufferPoint[];
+  /** Where the needs-refetch mark was raised, if it was (BF-3). */
+  refetchMark: BufferPoint | null;
+}
+
+export interface HerdView extends HerdOutcome {
+  kind: 'herd';
+  policy: string;
+  baseMs: number;
+  capMs: number;
+}
+
+export interface TaskRow {
+  seq: number;
+  atMs: number;
+  action: TaskEvent['action'];
+  status: TaskEvent['status'];
+  detail: string;
+}
+
+export interface TasksView {
+  kind: 'task';
+  scenario: string;
+  outcome: TaskOutcome;
+  rows: TaskRow[];
+}
+
+export interface ProxyView {
+  kind: 'proxy';
+  honourNoBuffering: boolean;
+  keepAliveEveryMs: number | null;
+  idleTimeoutMs: number | null;
+  outcome: ProxyOutcome;
+}
+
+export interface ReconnectView {
+  kind: 'reconnect';
+  outcome: ReconnectOutcome;
+}
+
+export type PanelView = BufferView | HerdView | TasksView | ProxyView | ReconnectView;
+export type PanelKind = PanelView['kind'];
+
+export interface PanelParams {
+  scenario: string;
+  transport?: Transport;
+  seed?: number;
+  settings?: Settings;
+}
+
+const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+function bufferPoint(e: BufferEvent): BufferPoint {
+  return { seq: e.seq, atMs: e.atMs, occupancyEvents: e.occupancyEvents, action: e.action, what: e.what, summary: e.summary };
+}
+
+/** Cuts the view a panel draws from one transcript; LAB-free: a kind without a panel is a caller bug. */
+export function panelView(t: Transcript): PanelView {
+  const outcome = t.outcome as unknown;
+  switch (t.kind) {
+    case 'buffer': {
+      const o = outcome as { capacity: number; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean };
+      const points = t.events.filter((e): e is BufferEvent & typeof e => e.kind === 'buffer').map((e) => bufferPoint(e as unknown as BufferEvent));
+      return {
+        kind: 'buffer',
+        capacityEvents: o.capacity,
+        maxOccupancy: o.maxOccupancy,
+        dropped: o.dropped,
+        coalesced: o.coalesced,
+        needsRefetch: o.needsRefetch,
+        finalDelivered: o.finalDelivered,
+        points,
+        finals: points.filter((p) => p.what === 'final'),
+        refetchMark: points.find((p) => p.action === 'needs-refetch') ?? null,
+      };
+    }
+    case 'herd':
+      return { kind: 'herd', ...(outcome as HerdOutcome), policy: String(t.settings.policy), baseMs: num(t.settings.baseMs) ?? 0, capMs: num(t.settings.capMs) ?? 0 };
+    case 'task':
+      return {
+        kind: 'task',
+        scenario: t.scenario,
+        outcome: outcome as TaskOutcome,
+        rows: t.events.filter((e) => e.kind === 'task').map((e) => {
+          const task = e as unknown as TaskEvent;
+          return { seq: task.seq, atMs: task.atMs, action: task.action, status: task.status, detail: task.detail };
+        }),
+      };
+    case 'proxy':
+      return { kind: 'proxy', honourNoBuffering: t.settings.honourNoBuffering === true, keepAliveEveryMs: num(t.settings.keepAliveEveryMs), idleTimeoutMs: num(t.settings.idleTimeoutMs), outcome: outcome as ProxyOutcome };
+    case 'reconnect':
+      return { kind: 'reconnect', outcome: outcome as ReconnectOutcome };
+    default:
+      throw new Error(`scenario ${t.scenario} is of kind ${t.kind}, which has no panel`);
+  }
+}
+
+/** Runs a scenario and returns its panel view. */
+export function runPanel(run: Runner, params: PanelParams): PanelView {
+  return panelView(run(params.scenario, { transport: params.transport, seed: params.seed, settings: params.settings }));
+}
