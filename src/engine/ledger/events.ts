@@ -1,4 +1,5 @@
 import type { RequestId, JsonObject } from '../protocol';
+import type { StatementParams, StatementResult } from './sqlite';
 
 /** Transcript events and outcome of the ledger model (field names are contracts: extend, never rename). */
 interface EventBase {
@@ -68,4 +69,18 @@ export interface LedgerOutcome {
   /** Whether the stored result still equals the first committed one after the caller mutated its copy (null: no mutation). */
   aliasIntact: boolean | null;
   responses: LedgerResponseRecord[];
+}
+
+/** The transcript line for one statement a connection ran: the SQL, its parameters, its rows or error. */
+export function sqlEvent(connection: string, requestId: RequestId, sql: string, params: StatementParams, purpose: string, result: StatementResult): Omit<SqlEvent, 'seq' | 'atMs'> {
+  return {
+    kind: 'sql',
+    connection,
+    requestId,
+    sql,
+    params: [...params],
+    purpose,
+    ok: result.ok,
+    ...(result.ok ? { rows: result.rows as Record<string, string | number | null>[], changes: result.changes } : { error: { code: result.code, message: result.message } }),
+  };
 }

@@ -6,7 +6,7 @@ import { Scheduler, type Chooser, type SchedulerOptions } from '../scheduler';
 import type { SettingsSpec } from '../settings';
 import type { LabEvent, MessageEvent, Side, Transport } from '../transcript';
 import { EventLog, Wire, type NewEvent } from '../wire';
-import type { LedgerOutcome, LedgerResponseRecord } from './events';
+import { sqlEvent, type LedgerOutcome, type LedgerResponseRecord } from './events';
 import { atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqlModule } from './sqlite';
 
@@ -264,7 +264,7 @@ export class LedgerLab {
 
   private readSql(connection: LedgerConnection, id: number, sql: string, params: (string | number)[], purpose: string): Record<string, string | number | null>[] {
     const result = connection.run(sql, params);
-    this.record({ kind: 'sql', connection: connection.name, requestId: id, sql, params: [...params], purpose, ok: result.ok, ...(result.ok ? { rows: result.rows as Record<string, string | number | null>[], changes: result.changes } : { error: { code: result.code, message: result.message } }) });
+    this.record(sqlEvent(connection.name, id, sql, params, purpose, result));
     assert(result.ok, `reconcile read failed: ${sql}`);
     return result.rows as Record<string, string | number | null>[];
   }
@@ -304,16 +304,7 @@ export class LedgerLab {
       }
       this.scheduler.after(s.statementMs, 'server', `${intent.connection} ${step.sql.split(' ')[0] ?? ''}`, () => {
         const result = connection.run(step.sql, step.params);
-        this.record({
-          kind: 'sql',
-          connection: intent.connection,
-          requestId: id,
-          sql: step.sql,
-          params: [...step.params],
-          purpose: step.purpose,
-          ok: result.ok,
-          ...(result.ok ? { rows: result.rows as Record<string, string | number | null>[], changes: result.changes } : { error: { code: result.code, message: result.message } }),
-        });
+        this.record(sqlEvent(intent.connection, id, step.sql, step.params, step.purpose, result));
         advance(result);
       });
     };

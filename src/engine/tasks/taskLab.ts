@@ -18,6 +18,7 @@ import { EventLog, Wire, type NewEvent } from '../wire';
 import type { LedgerHost } from '../ledger/ledgerLab';
 import { LedgerFile, type LedgerConnection, type StatementParams } from '../ledger/sqlite';
 import type { TaskOutcome, TaskStatus } from './events';
+import { sqlEvent } from '../ledger/events';
 
 /**
  * Durable tasks (SPEC §4, TK-1 … TK-3, VF-12) with the io.modelcontextprotocol/tasks extension: a
@@ -131,7 +132,7 @@ export class TaskLab {
 
   private sql(sql: string, params: StatementParams, purpose: string, requestId: RequestId): Record<string, string | number | null>[] {
     const r = this.db.run(sql, params);
-    this.record({ kind: 'sql', connection: 'tasks', requestId, sql, params: [...params], purpose, ok: r.ok, ...(r.ok ? { rows: r.rows as Record<string, string | number | null>[], changes: r.changes } : { error: { code: r.code, message: r.message } }) });
+    this.record(sqlEvent('tasks', requestId, sql, params, purpose, r));
     assert(r.ok, `task store statement failed: ${sql}`);
     return r.rows as Record<string, string | number | null>[];
   }
