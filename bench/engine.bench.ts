@@ -3,8 +3,8 @@
  * generated run next to a bare binary heap replaying the exact same push/pop sequence in the same
  * process, and their ratio (how much the protocol model, transcript and chooser cost over the queue).
  */
-import { BinaryHeap } from '../src/engine/heap';
-import { runScenario } from '../src/engine/scenario';
+import { BinaryHeap } from '../src/engine';
+import { runScenario } from '../src/engine';
 import { scenarioC } from '../src/scenarios/C';
 
 const REPEATS = 5;

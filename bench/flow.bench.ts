@@ -6,10 +6,10 @@
  * the same number of events, pushed at the same virtual times in the same order. The ratio is what
  * the herd model (admission, backoff draws, window summaries) costs over the virtual clock itself.
  */
-import { BACKOFF_POLICIES, type BackoffPolicy } from '../src/engine/backoff';
-import type { HerdOutcome } from '../src/engine/flowTypes';
-import { runScenario } from '../src/engine/scenario';
-import { Scheduler } from '../src/engine/scheduler';
+import { BACKOFF_POLICIES, type BackoffPolicy } from '../src/engine';
+import type { HerdOutcome } from '../src/engine';
+import { runScenario } from '../src/engine';
+import { Scheduler } from '../src/engine';
 import { herd } from '../src/scenarios/herd';
 
 const REPEATS = 5;

@@ -3,8 +3,8 @@
  * atomic program on a real sql.js connection, next to raw sql.js prepared statements running the same
  * SQL in the same process, and their ratio (the cost of the program, fingerprinting and canonical JSON).
  */
-import { atomicMutation, fingerprint, type Program } from '../src/engine/ledger/ledger';
-import { LedgerFile } from '../src/engine/ledger/sqlite';
+import { atomicMutation, fingerprint, type Program } from '../src/engine';
+import { LedgerFile } from '../src/engine';
 import { loadSqlJs } from '../src/cli/sqlite';
 
 const MUTATIONS = 20_000;

@@ -1,7 +1,7 @@
 // Proves the first page runs each scenario in the Web Worker engine and shows exactly the facts its data file expects, on both transports.
 import path from 'node:path';
 import { expect, test, type Worker } from '@playwright/test';
-import type { ExpectedOutcome } from '../src/engine/scenario';
+import type { ExpectedOutcome } from '../src/engine';
 import { findScenario, scenarios } from '../src/scenarios/index';
 import { FACT_HEADERS, LabPage, TRANSPORT_LABELS, type Facts } from './pages/LabPage';
 

@@ -1,8 +1,8 @@
 // Proves the lab replays a run exactly: A–D stepped event by event grow the sequence diagram one wire at a time and fill the four facts; D flips transport and only the signal changes; stepping back and forth and reopening a copied link return the same view; a tampered link opens with a notice; the keyboard alone drives it; axe finds nothing serious. (Responsiveness: performance.spec.ts.)
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import type { ExpectedOutcome } from '../src/engine/scenario';
-import type { LabEvent, Transcript, Transport } from '../src/engine/transcript';
+import type { ExpectedOutcome } from '../src/engine';
+import type { LabEvent, Transcript, Transport } from '../src/engine';
 import { findScenario, runRaceById } from '../src/scenarios/index';
 import { Diagram } from './pages/Diagram';
 import { LabPage, type Facts } from './pages/LabPage';

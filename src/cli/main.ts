@@ -1,19 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { LedgerHost } from '../engine/ledger/ledgerLab';
+import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
-import { retryTable } from '../engine/ledger/retry';
-import { ledgerScopeNotes } from '../engine/ledger/scope';
+import { retryTable } from '../engine';
+import { ledgerScopeNotes } from '../engine';
 import { verify, type Runner } from '../lab/verification';
 import { buildEvidence } from '../lab/evidence';
 import { formatReview, review } from '../lab/reviewer';
-import { LabError } from '../engine/errors';
-import { formatTimeline } from '../engine/format';
-import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine/scenario';
-import { parseSetting, type SettingsSpec } from '../engine/settings';
+import { LabError } from '../engine';
+import { formatTimeline } from '../engine';
+import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine';
+import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
-import type { Settings } from '../engine/transcript';
+import type { Settings } from '../engine';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:

@@ -8,10 +8,10 @@ import { herd } from '../scenarios/herd';
 import { proxyBuffering } from '../scenarios/proxy-buffering';
 import { reconnectListen } from '../scenarios/reconnect-listen';
 import { validateTranscriptMessages } from '../testing/mcpSchema';
-import { backoffCeilingMs, backoffDelayMs } from './backoff';
-import { LabError } from './errors';
-import type { BufferOutcome, FlowEvent, HerdOutcome } from './flowTypes';
-import { SSE_HEADERS, type JsonRpcMessage } from './protocol';
+import { backoffCeilingMs, backoffDelayMs } from './models/herd/backoff';
+import { LabError } from './core/errors';
+import type { LabEvent as FlowEvent } from './transcript';
+import { SSE_HEADERS, type JsonRpcMessage } from './mcp/protocol';
 import { runScenario } from './scenario';
 import type { LabEvent, MessageEvent, Transcript } from './transcript';
 
@@ -129,7 +129,7 @@ describe('BF-1 … BF-6 as the buffer-overload transcript shows them', () => {
         }),
         fc.constantFrom(...TRANSPORTS),
         (seed, settings, transport) => {
-          let t: Transcript<BufferOutcome>;
+          let t: Transcript<'buffer'>;
           try {
             t = runScenario(bufferOverload, { seed, settings, transport });
           } catch (error) {
@@ -354,7 +354,7 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
 const reference = { baseMs: 100, capMs: 30_000, admitPerWindow: 500, windowMs: 100 };
 const herdRun = (settings: Record<string, unknown> = {}, seed?: number) => runScenario(herd, { settings, seed });
 
-function checkConservation(t: Transcript<HerdOutcome>): void {
+function checkConservation(t: Transcript<'herd'>): void {
   const windows = of(t, 'herd-window');
   const s = t.settings as { clients: number; admitPerWindow: number };
   expect(windows.reduce((sum, w) => sum + w.admitted, 0)).toBe(s.clients);

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { scenarioA } from '../scenarios/A';
-import { SeededRandom } from './prng';
+import { SeededRandom } from './core/prng';
 import { runScenario } from './scenario';
-import { seededChooser } from './scheduler';
-import type { LabEvent, MessageEvent, RequestOutcome, Transcript, Transport } from './transcript';
+import { seededChooser } from './core/scheduler';
+import type { LabEvent, MessageEvent, Transcript, Transport } from './transcript';
 
 const NUM_RUNS = 1_000;
 
@@ -28,7 +28,7 @@ const arbitraryRun = fc.record({
 
 type Run = typeof arbitraryRun extends fc.Arbitrary<infer R> ? R : never;
 
-function execute(run: Run): Transcript<RequestOutcome> {
+function execute(run: Run): Transcript<'request-race'> {
   // Same-instant events are ordered by a chooser drawn from the run's seed: random but replayable.
   return runScenario(scenarioA, { transport: run.transport, seed: run.seed, settings: run.settings, chooser: seededChooser(new SeededRandom(run.seed)) });
 }

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { runScenarioById } from '../scenarios/index';
-import type { SqlModule } from '../engine/ledger/sqlite';
+import type { SqlModule } from '../engine';
 import { buildEvidence } from './evidence';
 import type { Runner } from './verification';
 

@@ -1,8 +1,8 @@
-import { SSE_HEADERS } from '../engine/protocol';
-import { retryTable } from '../engine/ledger/retry';
-import { ledgerScopeNotes } from '../engine/ledger/scope';
-import { ledgerSnapshot, type SqlModule } from '../engine/ledger/sqlite';
-import type { Transcript } from '../engine/transcript';
+import { SSE_HEADERS } from '../engine';
+import { retryTable } from '../engine';
+import { ledgerScopeNotes } from '../engine';
+import { ledgerSnapshot, type SqlModule } from '../engine';
+import type { Transcript } from '../engine';
 import { verify, type Runner } from './verification';
 
 /**

@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { classify, type RetryClassification } from '../engine/ledger/retry';
+import { classify, type RetryClassification } from '../engine';
 import { failureCards, type FailureCard } from './failureCards';
 
 /**

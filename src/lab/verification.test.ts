@@ -2,9 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { runScenarioById } from '../scenarios/index';
-import type { RunOptions } from '../engine/scenario';
-import type { SqlModule } from '../engine/ledger/sqlite';
-import type { Transcript } from '../engine/transcript';
+import type { RunOptions } from '../engine';
+import type { SqlModule } from '../engine';
+import type { Transcript } from '../engine';
 import { verify, type Runner } from './verification';
 
 let sql: SqlModule;
@@ -40,7 +40,7 @@ describe('SPEC §8 verification statements', () => {
     expect(r['VF-5']?.holds).toBe(false);
   });
   it('VF-7 fails when the race executes twice', () => {
-    const r = results(tampered('ledger-race-keyed', (t) => ({ ...t, outcome: { ...t.outcome, executions: 2 } as Transcript['outcome'] })));
+    const r = results(tampered('ledger-race-keyed', (t) => ({ ...t, outcome: { ...t.outcome, executions: 2 } }) as Transcript));
     expect(r['VF-7']?.problems).toEqual(['ledger-race-keyed/http: executions = 2']);
   });
   it('VF-11 fails when a reconnect POST carries Last-Event-ID', () => {
@@ -48,7 +48,7 @@ describe('SPEC §8 verification statements', () => {
     expect(r['VF-11']?.problems).toEqual(['reconnect-listen/http: Last-Event-ID was sent or planned']);
   });
   it('VF-12 fails when the ack is treated as final', () => {
-    const r = results(tampered('task-cancel-ack', (t) => ({ ...t, outcome: { ...t.outcome, statusAfterAck: 'cancelled' } as Transcript['outcome'] })));
+    const r = results(tampered('task-cancel-ack', (t) => ({ ...t, outcome: { ...t.outcome, statusAfterAck: 'cancelled' } }) as Transcript));
     expect(r['VF-12']?.holds).toBe(false);
   });
 });

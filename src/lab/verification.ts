@@ -1,5 +1,5 @@
-import type { RunOptions } from '../engine/scenario';
-import type { LabEvent, MessageEvent, Transcript, Transport } from '../engine/transcript';
+import type { RunOptions } from '../engine';
+import type { LabEvent, MessageEvent, Transcript, Transport } from '../engine';
 
 /**
  * SPEC §8: the verification statements VF-1 … VF-12, each computed from the transcripts of the

@@ -1,5 +1,5 @@
-import { requestRaceDefaults } from '../engine/requestRace';
-import type { RequestRaceScenario } from '../engine/scenario';
+import { requestRaceDefaults } from '../engine';
+import type { RequestRaceScenario } from '../engine';
 
 /** SPEC §7 A: cancellation wins the race; complete() after cancel sends nothing (RC-8, VF-1/VF-2/VF-3). */
 export const scenarioA: RequestRaceScenario = {

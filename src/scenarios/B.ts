@@ -1,5 +1,5 @@
-import { requestRaceDefaults } from '../engine/requestRace';
-import type { RequestRaceScenario } from '../engine/scenario';
+import { requestRaceDefaults } from '../engine';
+import type { RequestRaceScenario } from '../engine';
 
 /** SPEC §7 B: completion wins; the late cancellation is ignored, and so is the late response (RC-7, RC-8, VF-4). */
 export const scenarioB: RequestRaceScenario = {

@@ -1,5 +1,5 @@
-import { requestRaceDefaults } from '../engine/requestRace';
-import type { RequestRaceScenario } from '../engine/scenario';
+import { requestRaceDefaults } from '../engine';
+import type { RequestRaceScenario } from '../engine';
 
 /** SPEC §7 C: progress keeps resetting the idle deadline but the maximum deadline still fires (RC-2, RC-4, VF-5). */
 export const scenarioC: RequestRaceScenario = {

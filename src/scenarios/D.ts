@@ -1,5 +1,5 @@
-import { requestRaceDefaults } from '../engine/requestRace';
-import type { RequestRaceScenario } from '../engine/scenario';
+import { requestRaceDefaults } from '../engine';
+import type { RequestRaceScenario } from '../engine';
 
 /** SPEC §7 D: on Streamable HTTP closing the response stream is the cancellation; flip to stdio (RC-5, VF-1, VF-2). */
 export const scenarioD: RequestRaceScenario = {

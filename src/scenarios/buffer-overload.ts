@@ -1,5 +1,5 @@
-import { bufferOverloadDefaults } from '../engine/bufferOverload';
-import type { BufferScenario } from '../engine/flowTypes';
+import { bufferOverloadDefaults } from '../engine';
+import type { BufferScenario } from '../engine';
 
 /** SPEC §5: a producer outruns its consumer; the bounded buffer coalesces, drops old progress and keeps every final (BF-1 … BF-6, VF-10). */
 export const bufferOverload: BufferScenario = {

@@ -1,5 +1,5 @@
-import { herdDefaults } from '../engine/herd';
-import type { HerdScenario } from '../engine/flowTypes';
+import { herdDefaults } from '../engine';
+import type { HerdScenario } from '../engine';
 
 /** SPEC RV-4 and RV-5: 10,000 clients reconnect at once to a server that admits 500 per 100 ms. */
 export const herd: HerdScenario = {

@@ -1,6 +1,6 @@
-import { LabError } from '../engine/errors';
-import { runScenario, type RunOptions, type Scenario } from '../engine/scenario';
-import type { RequestOutcome, Transcript } from '../engine/transcript';
+import { LabError } from '../engine';
+import { runScenario, type RunOptions, type Scenario } from '../engine';
+import type { Transcript } from '../engine';
 import { scenarioA } from './A';
 import { scenarioB } from './B';
 import { scenarioC } from './C';
@@ -71,7 +71,7 @@ export function runScenarioById(id: string, options: RunOptions = {}): Transcrip
 }
 
 /** Runs a request-race scenario (A–D) by id, typed with its outcome. */
-export function runRaceById(id: string, options: RunOptions = {}): Transcript<RequestOutcome> {
+export function runRaceById(id: string, options: RunOptions = {}): Transcript<'request-race'> {
   const scenario = findScenario(id);
   if (scenario.kind !== 'request-race') throw new LabError('LAB001', `"${id}" is a ${scenario.kind} scenario, not a request race`);
   return runScenario(scenario, options);

@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-P3: a retry with a changed quantity fails and makes no second reservation. */
 export const inventoryChangedQuantity: LedgerScenario = {

@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-P1: the key binds SKU, quantity, tenant and operation name — the same key for another tenant is refused. */
 export const inventoryKeyBinding: LedgerScenario = {

@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-P6: with no key, automatic retry is disabled. */
 export const inventoryNoKey: LedgerScenario = {

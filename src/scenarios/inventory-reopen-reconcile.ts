@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-P10: close and reopen the ledger file, then reconcile the reservation by key. */
 export const inventoryReopenReconcile: LedgerScenario = {

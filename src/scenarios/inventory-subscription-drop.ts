@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-P7: after a drop, re-read the inventory ledger before deciding what to do next. */
 export const inventorySubscriptionDrop: LedgerScenario = {

@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-3: the same key with other arguments is refused (422-like) and nothing executes. */
 export const ledgerKeyMismatch: LedgerScenario = {

@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-2, LG-3: same key, same arguments → the stored result, nothing runs again. */
 export const ledgerKeyedRetry: LedgerScenario = {

@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-1, VF-6: a JSON-RPC id is not idempotency; a retry under a new id charges twice. */
 export const ledgerNewIdRetry: LedgerScenario = {

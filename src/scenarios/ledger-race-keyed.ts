@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-4, LG-5, VF-7: two independent connections race on one key: one execution, one replay. */
 export const ledgerRaceKeyed: LedgerScenario = {

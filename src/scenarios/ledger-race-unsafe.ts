@@ -1,5 +1,5 @@
-import { ledgerDefaults } from '../engine/ledger/ledgerLab';
-import type { LedgerScenario } from '../engine/scenario';
+import { ledgerDefaults } from '../engine';
+import type { LedgerScenario } from '../engine';
 
 /** LG-4 done wrong: check, act and store as separate steps run the effect twice under the same interleaving. */
 export const ledgerRaceUnsafe: LedgerScenario = {

@@ -1,5 +1,5 @@
-import { proxyBufferingDefaults } from '../engine/proxyBuffering';
-import type { ProxyScenario } from '../engine/flowTypes';
+import { proxyBufferingDefaults } from '../engine';
+import type { ProxyScenario } from '../engine';
 
 /** SPEC §6 and §9: a buffering reverse proxy turns steady progress into silence and bursts and trips the idle timeout (RV-1, RV-2). */
 export const proxyBuffering: ProxyScenario = {

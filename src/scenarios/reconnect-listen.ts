@@ -1,5 +1,5 @@
-import { reconnectListenDefaults } from '../engine/reconnectListen';
-import type { ReconnectScenario } from '../engine/flowTypes';
+import { reconnectListenDefaults } from '../engine';
+import type { ReconnectScenario } from '../engine';
 
 /** SPEC RV-3 and VF-11: a dropped subscriptions/listen stream is replaced by a new request, never resumed. */
 export const reconnectListen: ReconnectScenario = {

@@ -1,5 +1,5 @@
-import { taskDefaults } from '../engine/tasks/taskLab';
-import type { TaskScenario } from '../engine/scenario';
+import { taskDefaults } from '../engine';
+import type { TaskScenario } from '../engine';
 
 /** TK-1, TK-2, VF-12: the tasks/cancel acknowledgement leaves the task working until a checkpoint observes it. */
 export const taskCancelAck: TaskScenario = {

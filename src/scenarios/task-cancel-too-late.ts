@@ -1,5 +1,5 @@
-import { taskDefaults } from '../engine/tasks/taskLab';
-import type { TaskScenario } from '../engine/scenario';
+import { taskDefaults } from '../engine';
+import type { TaskScenario } from '../engine';
 
 /** TK-1: cancellation is eventually consistent; the work can finish first and the task ends completed. */
 export const taskCancelTooLate: TaskScenario = {

@@ -1,5 +1,5 @@
-import { taskDefaults } from '../engine/tasks/taskLab';
-import type { TaskScenario } from '../engine/scenario';
+import { taskDefaults } from '../engine';
+import type { TaskScenario } from '../engine';
 
 /** TK-3: closing the connection that created a task does not delete the task or its result. */
 export const taskHttpClose: TaskScenario = {

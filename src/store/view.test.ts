@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsSpecFor } from '../engine/scenario';
+import { settingsSpecFor } from '../engine';
 import { scenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';

@@ -1,8 +1,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import schema from '../schema/mcp-2026-07-28.schema.json' with { type: 'json' };
-import type { JsonRpcMessage } from '../engine/protocol';
-import type { Transcript } from '../engine/transcript';
+import type { JsonRpcMessage } from '../engine';
+import type { Transcript } from '../engine';
 
 /**
  * Validates wire messages against the official MCP 2026-07-28 JSON Schema (a byte-identical copy of

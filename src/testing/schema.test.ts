@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { scenarios } from '../scenarios/index';
-import { runScenario } from '../engine/scenario';
-import { seededChooser } from '../engine/scheduler';
-import { SeededRandom } from '../engine/prng';
-import { callToolRequest, cancelledNotification, progressNotification } from '../engine/protocol';
+import { runScenario } from '../engine';
+import { seededChooser } from '../engine';
+import { SeededRandom } from '../engine';
+import { callToolRequest, cancelledNotification, progressNotification } from '../engine';
 import { validateMessage, validateTranscriptMessages } from './mcpSchema';
 import { loadSqlJs } from '../cli/sqlite';
 

@@ -1,9 +1,9 @@
-import { LabError } from '../engine/errors';
-import { ledgerScopeNotes } from '../engine/ledger/scope';
-import { LedgerFile, ledgerSnapshot, type Row, type SqlModule } from '../engine/ledger/sqlite';
-import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine/scenario';
-import { parseSetting, resolveSettings } from '../engine/settings';
-import type { Settings, Transcript } from '../engine/transcript';
+import { LabError } from '../engine';
+import { ledgerScopeNotes } from '../engine';
+import { LedgerFile, ledgerSnapshot, type Row, type SqlModule } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
+import { parseSetting, resolveSettings } from '../engine';
+import type { Settings, Transcript } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { raceFactSteps } from './facts';
 import { StorageError, type LedgerStorage } from './ledgerStorage';

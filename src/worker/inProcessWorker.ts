@@ -1,5 +1,5 @@
 import initSqlJs from 'sql.js';
-import type { SqlModule } from '../engine/ledger/sqlite';
+import type { SqlModule } from '../engine';
 import type { WorkerLike } from './client';
 import { createLabHost } from './host';
 import { memoryLedgerStorage, type LedgerStorage } from './ledgerStorage';

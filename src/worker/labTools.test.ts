@@ -2,7 +2,7 @@
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
-import type { SqlModule } from '../engine/ledger/sqlite';
+import type { SqlModule } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import unsafeCharge from '../lab/examples/unsafe-charge.json';
 import safeCharge from '../lab/examples/safe-charge.json';

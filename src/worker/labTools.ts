@@ -1,8 +1,8 @@
 import { zipSync } from 'fflate';
-import type { SqlModule } from '../engine/ledger/sqlite';
-import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome } from '../engine/flowTypes';
-import type { TaskEvent, TaskOutcome } from '../engine/tasks/events';
-import type { Settings, Transcript, Transport } from '../engine/transcript';
+import type { SqlModule } from '../engine';
+import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome } from '../engine';
+import type { TaskEvent, TaskOutcome } from '../engine';
+import type { Settings, Transcript, Transport } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
 import { verify, type Runner, type VerificationResult } from '../lab/verification';

@@ -1,7 +1,7 @@
-import type { LabErrorCode } from '../engine/errors';
-import type { ScenarioKind } from '../engine/scenario';
-import type { SettingsSpec } from '../engine/settings';
-import type { Settings, Transcript, Transport } from '../engine/transcript';
+import type { LabErrorCode } from '../engine';
+import type { ScenarioKind } from '../engine';
+import type { SettingsSpec } from '../engine';
+import type { Settings, Transcript, Transport } from '../engine';
 
 /**
  * The typed protocol between the page and the lab worker: one discriminated union per direction,
@@ -10,10 +10,10 @@ import type { Settings, Transcript, Transport } from '../engine/transcript';
  * request: the page replays the one transcript a run returns.
  */
 
-export type { LabErrorCode } from '../engine/errors';
-export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Settings, Transcript, Transport } from '../engine/transcript';
-export type { LedgerOutcome, LedgerResponseRecord } from '../engine/ledger/events';
-export type { SettingSpec, SettingsSpec } from '../engine/settings';
+export type { LabErrorCode } from '../engine';
+export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Settings, Transcript, Transport } from '../engine';
+export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
+export type { SettingSpec, SettingsSpec } from '../engine';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind and defaults). */
 export interface ScenarioInfo {

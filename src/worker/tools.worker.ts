@@ -1,6 +1,6 @@
 import initSqlJs from 'sql.js';
 import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
-import type { SqlModule } from '../engine/ledger/sqlite';
+import type { SqlModule } from '../engine';
 import { answerToolRequest } from './toolsHost';
 import { explainBadToolRequest, isToolRequestType, type ToolResponse } from './toolsProtocol';
 

@@ -1,4 +1,4 @@
-import type { SqlModule } from '../engine/ledger/sqlite';
+import type { SqlModule } from '../engine';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, reviewLab, runPanel, verifyLab } from './labTools';

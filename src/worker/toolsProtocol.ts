@@ -1,4 +1,4 @@
-import type { Settings, Transport } from '../engine/transcript';
+import type { Settings, Transport } from '../engine';
 import type { EvidenceBundle, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
-import type { SqlModule } from '../engine/ledger/sqlite';
-import type { LedgerScenario } from '../engine/scenario';
+import type { SqlModule } from '../engine';
+import type { LedgerScenario } from '../engine';
 import { scenarios } from '../scenarios/index';
 import { createLabClient, LabClientError } from './client';
 import { createLabHost, LEDGER_BYTES_MAX, type LabHost } from './host';

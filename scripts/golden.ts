@@ -1,0 +1,50 @@
+// Golden transcripts (issue #10): the refactor of the engine into one simulation kit must change no
+// transcript except where a named defect is fixed. `write DIR` saves the `--json` transcript of every
+// scenario on both transports for seeds 1–20; `compare DIR` runs them again and lists every file whose
+// bytes differ, with the first differing line.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import initSqlJs from 'sql.js';
+import { scenarios } from '../src/scenarios/index';
+import { runScenario, usesSqlite } from '../src/engine';
+
+const [mode, dir] = process.argv.slice(2);
+if ((mode !== 'write' && mode !== 'compare') || dir === undefined) {
+  console.error('usage: tsx scripts/golden.ts write|compare DIR');
+  process.exit(2);
+}
+const sql = await initSqlJs();
+mkdirSync(dir, { recursive: true });
+let same = 0;
+const differ: string[] = [];
+for (const scenario of scenarios) {
+  for (const transport of ['stdio', 'http'] as const) {
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const name = `${scenario.id}.${transport}.${seed}.json`;
+      let text: string;
+      try {
+        text = JSON.stringify(runScenario(scenario, { transport, seed, ledger: usesSqlite(scenario) ? { sql } : undefined }), null, 2);
+      } catch (error) {
+        text = `ERROR ${(error as Error).message}`;
+      }
+      const path = join(dir, name);
+      if (mode === 'write') writeFileSync(path, text);
+      else if (!existsSync(path)) differ.push(`${name}: no golden file`);
+      else {
+        const golden = readFileSync(path, 'utf8');
+        if (golden === text) same += 1;
+        else {
+          const a = golden.split('\n');
+          const b = text.split('\n');
+          const line = a.findIndex((l, i) => l !== b[i]);
+          differ.push(`${name}: line ${line + 1}\n  golden: ${a[line]?.slice(0, 160)}\n  now:    ${b[line]?.slice(0, 160)}`);
+        }
+      }
+    }
+  }
+}
+if (mode === 'compare') {
+  console.log(`${same} identical, ${differ.length} differ`);
+  for (const d of differ) console.log(d);
+  process.exit(differ.length === 0 ? 0 : 1);
+}

@@ -1,0 +1,32 @@
+/**
+ * Catalogued user-facing errors (xyflow's numbered errorMessages habit). Each says what was wrong
+ * with the input and what was kept intact; the CLI prints them, the UI shows them, tests match codes.
+ */
+export const errorCatalog = {
+  LAB001: 'unknown scenario',
+  LAB002: 'unknown transport',
+  LAB003: 'invalid seed',
+  LAB004: 'unknown setting',
+  LAB005: 'invalid setting value',
+  LAB006: 'run exceeded its event bound',
+  LAB007: 'settings contradict each other',
+  LAB008: 'malformed worker message',
+  LAB010: 'not a lab ledger file',
+  LAB011: 'SQLite is not loaded',
+  LAB020: 'run exceeded its transcript bound',
+  LAB021: 'a request was left without an answer',
+  LAB101: 'bounded buffer cannot keep a final response',
+  LAB102: 'reconnect run exceeded its bound',
+} as const;
+
+export type LabErrorCode = keyof typeof errorCatalog;
+
+export class LabError extends Error {
+  override name = 'LabError';
+  readonly code: LabErrorCode;
+
+  constructor(code: LabErrorCode, detail: string) {
+    super(`${code} ${errorCatalog[code]}: ${detail}`);
+    this.code = code;
+  }
+}

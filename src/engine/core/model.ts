@@ -1,0 +1,57 @@
+import { LabError } from './errors';
+import type { Chooser, SchedulerOptions } from './scheduler';
+import type { SettingsSpec } from './settings';
+import type { SqliteHost } from './sqlite';
+import type { AnyEvent, Settings, Transport } from './transcript';
+
+/**
+ * What every model shares with the registry (src/engine/scenario.ts): the scenario's common fields,
+ * how a run is asked for, and the one method a model implements. Kept in the kit so a model never
+ * imports the registry that imports it.
+ */
+export interface ScenarioMeta {
+  readonly id: string;
+  readonly title: string;
+  readonly topic: string;
+  /** One paragraph for someone who has never seen MCP. */
+  readonly summary: string;
+  readonly requirements: readonly string[];
+  readonly defaultTransport: Transport;
+}
+
+export interface RunOptions {
+  readonly transport?: Transport;
+  readonly seed?: number;
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+  /** sql.js and the ledger file, for SQLite scenarios (the host loads sql.js; the engine stays synchronous). */
+  readonly ledger?: SqliteHost;
+}
+
+export interface ResolvedRun {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: Settings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+  readonly ledger?: SqliteHost;
+}
+
+export interface Model<S, O> {
+  readonly settingsSpec: SettingsSpec;
+  execute(scenario: S, run: ResolvedRun): { events: AnyEvent[]; outcome: O };
+}
+
+export const DEFAULT_SEED = 1;
+
+export function checkTransport(value: unknown): Transport {
+  if (value === 'stdio' || value === 'http') return value;
+  throw new LabError('LAB002', `${JSON.stringify(value)} is not a transport; use "stdio" or "http" (Streamable HTTP)`);
+}
+
+export function checkSeed(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= 0xffff_ffff) return value;
+  throw new LabError('LAB003', `${JSON.stringify(value)} is not a seed; use an integer from 0 to 4294967295`);
+}

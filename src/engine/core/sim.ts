@@ -1,0 +1,80 @@
+import { assert } from './assert';
+import type { JsonRpcMessage } from './jsonrpc';
+import { SeededRandom } from './prng';
+import { Scheduler, type Actor, type Chooser, type EventHandle, type SchedulerOptions } from './scheduler';
+import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
+import { EventLog, Wire, type LatencySettings } from './wire';
+
+export interface SimOptions {
+  readonly transport: Transport;
+  readonly seed: number;
+  /** Bound on events run; reaching it is LAB006, never a hang. */
+  readonly eventsMax: number;
+  /** Latency of the wire; a model without a wire of its own passes none (zero latency, no draws). */
+  readonly latency?: LatencySettings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+  /** How the wire names a message in deliveries and errors. */
+  readonly summarize: (message: JsonRpcMessage) => string;
+}
+
+const NO_LATENCY: LatencySettings = { latencyMs: 0, latencyJitterMs: 0 };
+
+/**
+ * The simulation kit every model composes (issue #10): one virtual clock with its scheduler, one
+ * event log, one seeded random stream and one FIFO wire. A model is its handlers and its script on
+ * top of this; it never builds its own scheduler, log or message delivery.
+ */
+export class Sim<E extends AnyEvent> {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly scheduler: Scheduler;
+  readonly log: EventLog<E>;
+  readonly random: SeededRandom;
+  readonly wire: Wire;
+
+  constructor(options: SimOptions) {
+    assert(options.transport === 'stdio' || options.transport === 'http', `unknown transport ${String(options.transport)}`);
+    assert(Number.isSafeInteger(options.seed) && options.seed >= 0, `seed must be a non-negative integer, got ${options.seed}`);
+    this.transport = options.transport;
+    this.seed = options.seed;
+    this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
+    this.log = new EventLog<E>(this.scheduler);
+    this.random = new SeededRandom(options.seed);
+    this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize);
+  }
+
+  get nowMs(): number {
+    return this.scheduler.nowMs;
+  }
+
+  get http(): boolean {
+    return this.transport === 'http';
+  }
+
+  get events(): E[] {
+    return this.log.events;
+  }
+
+  record<N extends Unstamped<E>>(event: N, atMs?: number): N & EventBase {
+    return this.log.record(event, atMs);
+  }
+
+  at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle {
+    return this.scheduler.at(atMs, actor, label, run);
+  }
+
+  after(delayMs: number, actor: Actor, label: string, run: () => void): EventHandle {
+    return this.scheduler.after(delayMs, actor, label, run);
+  }
+
+  cancel(handle: EventHandle | null | undefined): boolean {
+    return handle === null || handle === undefined ? false : this.scheduler.cancel(handle);
+  }
+
+  /** Runs every queued event; the scheduler's bound ends a run that would not stop. */
+  run(): void {
+    this.scheduler.runUntilIdle();
+    assert(this.scheduler.pending === 0, 'a finished run leaves nothing queued');
+  }
+}

@@ -1,0 +1,240 @@
+import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
+import { assert } from './assert';
+import { LabError } from './errors';
+import type { RequestId } from './jsonrpc';
+import type { EventBase } from './transcript';
+
+/**
+ * Real SQLite through sql.js, with two independent connections to one ledger file.
+ *
+ * The ledger file is the main database of a `holder` connection that runs no statements of its own.
+ * Each working connection is a separate `SQL.Database()` that ATTACHes the holder's file as `ledger`,
+ * so SQLite's own lock table arbitrates between them: `BEGIN IMMEDIATE` on one connection fails with
+ * SQLITE_BUSY while the other holds its write transaction, and a commit is visible to the other at
+ * once. No JavaScript mutex stands in for that lock. sql.js is loaded by the host (Node or the Web
+ * Worker) and injected, so this module stays synchronous and free of I/O.
+ */
+export type SqlModule = SqlJsStatic;
+export type Row = Record<string, SqlValue>;
+/** What the host gives a run that keeps state in SQLite: sql.js (loaded by Node or the worker) and, optionally, a file. */
+export interface SqliteHost {
+  readonly sql: SqlModule;
+  /** Bytes of a saved ledger to open (a new empty ledger when null). */
+  readonly bytes?: Uint8Array | null;
+  /** Receives the ledger file's bytes at the end of the run. */
+  readonly save?: (bytes: Uint8Array) => void;
+}
+
+export type StatementParams = readonly (string | number | null)[];
+
+export type StatementResult =
+  | { ok: true; rows: Row[]; changes: number }
+  | { ok: false; code: string; message: string };
+
+/** Marks a file as this lab's ledger, so an import of some other SQLite file is refused. */
+export const LEDGER_FORMAT = 'mcp-reliability-lab/ledger@1';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS lab_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS idempotency_keys (
+     key TEXT PRIMARY KEY,
+     operation TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     result_json TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     connection TEXT NOT NULL,
+     committed_at_ms INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS effects (
+     effect_id INTEGER PRIMARY KEY AUTOINCREMENT,
+     operation TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     amount INTEGER NOT NULL,
+     tenant TEXT,
+     request_id TEXT NOT NULL,
+     connection TEXT NOT NULL,
+     at_ms INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS executions (operation TEXT PRIMARY KEY, count INTEGER NOT NULL)`,
+  // Durable tasks (SPEC §4): a task outlives the request and the connection that created it.
+  `CREATE TABLE IF NOT EXISTS tasks (
+     task_id TEXT PRIMARY KEY,
+     status TEXT NOT NULL,
+     created_at_ms INTEGER NOT NULL,
+     last_updated_at_ms INTEGER NOT NULL,
+     ttl_ms INTEGER NOT NULL,
+     poll_interval_ms INTEGER NOT NULL,
+     cancel_requested INTEGER NOT NULL DEFAULT 0,
+     result_json TEXT
+   )`,
+];
+
+function errorCode(error: unknown): { code: string; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : null;
+  if (code !== null) return { code, message };
+  if (/locked|busy/i.test(message)) return { code: 'SQLITE_BUSY', message };
+  if (/constraint/i.test(message)) return { code: 'SQLITE_CONSTRAINT', message };
+  if (/not a database|malformed|corrupt/i.test(message)) return { code: 'SQLITE_CORRUPT', message };
+  return { code: 'SQLITE_ERROR', message };
+}
+
+/** One working connection: prepared statements cached by SQL text, results as plain rows. */
+export class LedgerConnection {
+  private readonly statements = new Map<string, Statement>();
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly db: Database,
+  ) {}
+
+  run(sql: string, params: StatementParams = []): StatementResult {
+    assert(!this.closed, `connection ${this.name} is closed`);
+    let statement = this.statements.get(sql);
+    try {
+      if (statement === undefined) {
+        statement = this.db.prepare(sql);
+        this.statements.set(sql, statement);
+      }
+      statement.bind(params as BindParams);
+      const rows: Row[] = [];
+      while (statement.step()) rows.push(statement.getAsObject());
+      statement.reset();
+      return { ok: true, rows, changes: this.db.getRowsModified() };
+    } catch (error) {
+      statement?.reset();
+      return { ok: false, ...errorCode(error) };
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    for (const statement of this.statements.values()) statement.free();
+    this.statements.clear();
+    this.db.close();
+    this.closed = true;
+  }
+}
+
+/** The ledger file and the connections attached to it. */
+export class LedgerFile {
+  private holder: Database;
+  private readonly sql: SqlModule;
+  private readonly connections: LedgerConnection[] = [];
+
+  private constructor(sql: SqlModule, holder: Database) {
+    this.sql = sql;
+    this.holder = holder;
+  }
+
+  /**
+   * Opens a ledger from saved bytes (or a new empty one). Bytes that are not a SQLite database, or a
+   * SQLite database that is not a lab ledger, are refused with LAB010 and nothing is changed.
+   */
+  static open(sql: SqlModule, bytes: Uint8Array | null): LedgerFile {
+    let holder: Database;
+    try {
+      holder = bytes === null ? new sql.Database() : new sql.Database(bytes);
+      holder.exec('PRAGMA journal_mode=MEMORY');
+    } catch (error) {
+      throw new LabError('LAB010', `the file is not a SQLite database (${errorCode(error).message}); the current ledger is unchanged`);
+    }
+    try {
+      const tables = holder.exec(`SELECT name FROM sqlite_master WHERE type = 'table'`)[0]?.values.map((row) => String(row[0])) ?? [];
+      if (bytes !== null && !tables.includes('lab_meta')) {
+        throw new LabError('LAB010', `the SQLite file has no lab_meta table, so it is not a ${LEDGER_FORMAT} ledger (tables: ${tables.join(', ') || 'none'}); the current ledger is unchanged`);
+      }
+      for (const statement of SCHEMA) holder.exec(statement);
+      const format = holder.exec(`SELECT value FROM lab_meta WHERE name = 'format'`)[0]?.values[0]?.[0];
+      if (format === undefined) holder.exec(`INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`);
+      else if (format !== LEDGER_FORMAT) throw new LabError('LAB010', `the ledger's format is ${String(format)}, expected ${LEDGER_FORMAT}; the current ledger is unchanged`);
+    } catch (error) {
+      holder.close();
+      if (error instanceof LabError) throw error;
+      throw new LabError('LAB010', `the file could not be read as a ledger (${errorCode(error).message}); the current ledger is unchanged`);
+    }
+    return new LedgerFile(sql, holder);
+  }
+
+  /** A new, independent connection to this ledger file (attached as `ledger`). */
+  connect(name: string): LedgerConnection {
+    const db = new this.sql.Database();
+    const filename = (this.holder as unknown as { filename?: string }).filename;
+    assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
+    db.exec(`ATTACH '/${filename}' AS ledger`);
+    db.exec('PRAGMA ledger.journal_mode=MEMORY');
+    const connection = new LedgerConnection(name, db);
+    this.connections.push(connection);
+    return connection;
+  }
+
+  /** A standard SQLite database file (the sqlite3 shell opens it). Connections must be idle. */
+  export(): Uint8Array {
+    return this.holder.export();
+  }
+
+  /** Reads rows through the holder (for the UI's table view and tests), never during a transaction. */
+  query(sql: string): Row[] {
+    const result = this.holder.exec(sql)[0];
+    if (result === undefined) return [];
+    return result.values.map((values) => Object.fromEntries(result.columns.map((column, i) => [column, values[i] ?? null])));
+  }
+
+  close(): void {
+    for (const connection of this.connections) connection.close();
+    this.connections.length = 0;
+    this.holder.close();
+  }
+}
+
+/** What the page shows of a ledger file: its rows, table by table (read-only). */
+export interface LedgerSnapshot {
+  idempotencyKeys: Row[];
+  effects: Row[];
+  executions: Row[];
+  bytes: number;
+}
+
+/** Opens saved bytes (LAB010 if they are not a lab ledger), reads every table, and closes again. */
+export function ledgerSnapshot(sql: SqlModule, bytes: Uint8Array | null): LedgerSnapshot {
+  const file = LedgerFile.open(sql, bytes);
+  try {
+    return {
+      idempotencyKeys: file.query('SELECT key, operation, fingerprint, result_json, request_id, connection, committed_at_ms FROM idempotency_keys ORDER BY committed_at_ms, key'),
+      effects: file.query('SELECT effect_id, operation, subject, amount, tenant, request_id, connection, at_ms FROM effects ORDER BY effect_id'),
+      executions: file.query('SELECT operation, count FROM executions ORDER BY operation'),
+      bytes: bytes?.length ?? 0,
+    };
+  } finally {
+    file.close();
+  }
+}
+
+/** One SQL statement as a connection ran it: the SQL, its parameters, and its result or error. */
+export interface SqlEvent extends EventBase {
+  kind: 'sql';
+  connection: string;
+  requestId: RequestId;
+  sql: string;
+  params: (string | number | null)[];
+  purpose: string;
+  ok: boolean;
+  rows?: Record<string, string | number | null>[];
+  changes?: number;
+  error?: { code: string; message: string };
+}
+
+/** The transcript line for one statement a connection ran: the SQL, its parameters, its rows or error. */
+export function sqlEvent(connection: string, requestId: RequestId, sql: string, params: StatementParams, purpose: string, result: StatementResult): Omit<SqlEvent, 'seq' | 'atMs'> {
+  return {
+    kind: 'sql',
+    connection,
+    requestId,
+    sql,
+    params: [...params],
+    purpose,
+    ok: result.ok,
+    ...(result.ok ? { rows: result.rows as Record<string, string | number | null>[], changes: result.changes } : { error: { code: result.code, message: result.message } }),
+  };
+}

@@ -1,0 +1,88 @@
+import type { JsonRpcMessage, RequestId } from './jsonrpc';
+
+/**
+ * The kit's part of the transcript: what every model records through the one event log and wire.
+ * The MCP rules add their events in src/engine/mcp/events.ts, each model its own next to it, and
+ * src/engine/transcript.ts joins them into the one discriminated union every consumer reads.
+ * Field names here are a contract (issue #2): extend, never rename.
+ */
+export type Transport = 'stdio' | 'http';
+export type Side = 'client' | 'server';
+
+export type SettingValue = number | boolean | string | null;
+export type Settings = Record<string, SettingValue>;
+
+export interface EventBase {
+  /** Position in `events`; stable across runs with the same inputs. */
+  seq: number;
+  atMs: number;
+}
+
+export interface MessageEvent extends EventBase {
+  kind: 'message';
+  from: Side;
+  to: Side;
+  /** `stdio`, or on Streamable HTTP the POST that carries it / the response stream it travels on. */
+  channel: string;
+  /** The JSON-RPC object exactly as sent. */
+  message: JsonRpcMessage;
+  arrivesAtMs: number;
+  /** Set when the receiver drops the message on arrival. */
+  ignoredBy?: Side;
+  /** Set when the message never arrives (the connection carrying it broke). */
+  lost?: true;
+  /** Why it was ignored or lost. */
+  reason?: string;
+}
+
+export interface DeliveredEvent extends EventBase {
+  kind: 'delivered';
+  /** `seq` of the message event this delivery completes. */
+  messageSeq: number;
+  from: Side;
+  to: Side;
+  summary: string;
+  ignoredBy?: Side;
+  reason?: string;
+}
+
+/** A message that was on its way when what carried it went away: it never arrives. */
+export interface MessageLostEvent extends EventBase {
+  kind: 'message-lost';
+  /** `seq` of the message event that never arrived. */
+  messageSeq: number;
+  summary: string;
+  reason: string;
+}
+
+export interface StreamOpenedEvent extends EventBase {
+  kind: 'stream-opened';
+  by: Side;
+  requestId: RequestId;
+  headers: Record<string, string>;
+}
+
+export interface StreamClosedEvent extends EventBase {
+  kind: 'stream-closed';
+  by: Side;
+  requestId: RequestId;
+  reason: string;
+}
+
+export interface DisconnectObservedEvent extends EventBase {
+  kind: 'disconnect-observed';
+  by: Side;
+  requestId: RequestId;
+  reason: string;
+}
+
+/** The events the kit's wire itself records. */
+export type WireEvent = MessageEvent | DeliveredEvent | MessageLostEvent | StreamOpenedEvent | StreamClosedEvent | DisconnectObservedEvent;
+
+/** Any transcript event: a `kind` and the two stamps the log adds. */
+export interface AnyEvent extends EventBase {
+  kind: string;
+}
+
+/** An event as a model hands it to the log: the log stamps `seq` and `atMs`. */
+export type Unstamped<E> = E extends EventBase ? Omit<E, 'seq' | 'atMs'> : never;

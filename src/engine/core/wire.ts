@@ -1,0 +1,237 @@
+import { assert } from './assert';
+import { LabError } from './errors';
+import type { JsonRpcMessage, RequestId } from './jsonrpc';
+import type { SeededRandom } from './prng';
+import type { Actor, EventHandle, Scheduler } from './scheduler';
+import type { AnyEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
+
+/**
+ * How many events one transcript may hold. A run is bounded twice: the scheduler's `eventsMax`
+ * counts events run, this counts events recorded, and is checked as the run goes, so a run with
+ * in-range settings stops with LAB020 long before it exhausts memory (issue #14).
+ */
+export const RECORDED_EVENTS_MAX = 2_000_000;
+
+/** The transcript's event list, stamped with the virtual clock. Shared by every model. */
+export class EventLog<E extends AnyEvent = AnyEvent> {
+  readonly events: E[] = [];
+  private readonly clock: { readonly nowMs: number };
+  private readonly recordedMax: number;
+  private lastNowMs = 0;
+
+  constructor(clock: { readonly nowMs: number }, recordedMax: number = RECORDED_EVENTS_MAX) {
+    assert(Number.isInteger(recordedMax) && recordedMax > 0, 'recordedMax must be a positive integer');
+    this.clock = clock;
+    this.recordedMax = recordedMax;
+  }
+
+  /** Stamps and appends an event; `atMs` defaults to now (a summary event may name its window's start). */
+  record<N extends Unstamped<E>>(event: N, atMs: number = this.clock.nowMs): N & EventBase {
+    assert(this.clock.nowMs >= this.lastNowMs, `the clock ran backwards: ${this.clock.nowMs} ms after ${this.lastNowMs} ms`);
+    assert(Number.isFinite(atMs), `event "${event.kind}" has a non-finite time`);
+    this.lastNowMs = this.clock.nowMs;
+    if (this.events.length >= this.recordedMax) {
+      throw new LabError('LAB020', `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`);
+    }
+    const full = { seq: this.events.length, atMs, ...event };
+    this.events.push(full as unknown as E);
+    return full;
+  }
+}
+
+export interface LatencySettings {
+  readonly latencyMs: number;
+  readonly latencyJitterMs: number;
+}
+
+/**
+ * Decides what the receiver does with a message: null to accept it, or the reason it ignores it.
+ */
+export type Delivery = (event: MessageEvent) => string | null;
+
+/** Options of one `send`: what the fault hooks and the models that own a hop (a proxy) need. */
+export interface SendOptions {
+  /** The message never arrives; the reason is recorded on it (a dropped connection). */
+  readonly lost?: string;
+  /** The message is held (by a proxy, say) and arrives only when `release` is called, or never. */
+  readonly held?: boolean;
+  /** How the delivery names the message, when not the wire's own summary. */
+  readonly summary?: string;
+}
+
+interface InFlight {
+  readonly event: MessageEvent;
+  readonly deliver: Delivery;
+  readonly channelKey: string;
+  readonly summary: string;
+  handle: EventHandle | null;
+  state: 'held' | 'scheduled' | 'delivered' | 'lost';
+}
+
+/**
+ * Carries JSON-RPC messages between the sides with a per-message latency plus seeded jitter. A
+ * channel (stdio, one POST, one SSE stream) is FIFO under every same-instant chooser: arrival times
+ * never decrease along a channel, and when several of its messages are due at one instant the
+ * delivery event that runs first delivers the channel's oldest (issue #10: a seeded chooser once
+ * delivered a response before the progress sent 100 ms earlier).
+ *
+ * Hooks for the models that own a hop and for faults: a message can be sent `held` and `release`d
+ * later (a buffering proxy), `lose`n while in flight (a stream that drops), or sent already `lost`.
+ * The wire also tracks each side's request ids: they are unique per sender, and `unanswered()` lists
+ * the requests that got neither a response nor an explicit `settle` (a cancellation).
+ */
+export class Wire {
+  private readonly lastArrivalMs = new Map<string, number>();
+  private readonly channels = new Map<string, InFlight[]>();
+  private readonly byEvent = new Map<MessageEvent, InFlight>();
+  private readonly requestsOpen = new Map<string, MessageEvent>();
+  private readonly requestIdsUsed = new Set<string>();
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly log: EventLog<AnyEvent>,
+    private readonly random: SeededRandom,
+    private readonly latency: LatencySettings,
+    private readonly summarize: (message: JsonRpcMessage) => string,
+  ) {}
+
+  /** When something sent now on `channelKey` arrives: latency plus jitter, never before the channel's previous message. */
+  arrivalMs(channelKey: string): number {
+    const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
+    const earliest = this.lastArrivalMs.get(channelKey) ?? 0;
+    const arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+    this.lastArrivalMs.set(channelKey, arrivesAtMs);
+    return arrivesAtMs;
+  }
+
+  /**
+   * Puts a message on the wire now. It is delivered after the latency and `deliver` decides whether
+   * the receiver accepts or ignores it, unless it is sent `lost` or `held`.
+   */
+  send(from: Side, channel: string, message: JsonRpcMessage, deliver: Delivery, options: SendOptions = {}): MessageEvent {
+    const to: Side = from === 'client' ? 'server' : 'client';
+    const channelKey = `${channel}:${from}`;
+    const arrivesAtMs = this.arrivalMs(channelKey);
+    const event = this.log.record({ kind: 'message', from, to, channel, message, arrivesAtMs }) as MessageEvent;
+    this.trackRequest(event);
+    if (options.lost !== undefined) {
+      event.lost = true;
+      event.reason = options.lost;
+      return event;
+    }
+    const flight: InFlight = { event, deliver, channelKey, summary: options.summary ?? this.summarize(message), handle: null, state: 'held' };
+    let queue = this.channels.get(channelKey);
+    if (queue === undefined) {
+      queue = [];
+      this.channels.set(channelKey, queue);
+    }
+    queue.push(flight);
+    this.byEvent.set(event, flight);
+    if (options.held !== true) this.schedule(flight, arrivesAtMs);
+    return event;
+  }
+
+  /** Delivers a held message at `atMs` (not before anything sent earlier on its channel). */
+  release(event: MessageEvent, atMs: number): void {
+    const flight = this.byEvent.get(event);
+    assert(flight !== undefined && flight.state === 'held', `message #${event.seq} is not held`);
+    const earliest = this.lastArrivalMs.get(flight.channelKey) ?? 0;
+    const arrivesAtMs = Math.max(atMs, earliest);
+    this.lastArrivalMs.set(flight.channelKey, arrivesAtMs);
+    event.arrivesAtMs = arrivesAtMs;
+    this.schedule(flight, arrivesAtMs);
+  }
+
+  /** The message never arrives: what carried it went away. Returns false if it already arrived. */
+  lose(event: MessageEvent, reason: string): boolean {
+    const flight = this.byEvent.get(event);
+    if (flight === undefined || flight.state === 'delivered' || flight.state === 'lost') return false;
+    if (flight.handle !== null) this.scheduler.cancel(flight.handle);
+    flight.state = 'lost';
+    this.dequeue(flight);
+    event.lost = true;
+    event.reason = reason;
+    return true;
+  }
+
+  /** Messages sent on a channel by `from` that have not arrived yet, oldest first. */
+  inFlight(from: Side, channel: string): MessageEvent[] {
+    return (this.channels.get(`${channel}:${from}`) ?? []).map((flight) => flight.event);
+  }
+
+  /** A request that ends without a response by design (the client cancelled it, the server accepted). */
+  settle(from: Side, id: RequestId): void {
+    this.requestsOpen.delete(`${from}:${JSON.stringify(id)}`);
+  }
+
+  /** Requests sent that got no response and were not settled otherwise: a failed run if any remain. */
+  unanswered(): MessageEvent[] {
+    return [...this.requestsOpen.values()];
+  }
+
+  /** Throws LAB021 naming every request left without an answer (call at the end of a run). */
+  assertAllAnswered(): void {
+    const open = this.unanswered();
+    if (open.length === 0) return;
+    const names = open.map((event) => `${this.summarize(event.message)} sent by the ${event.from} at ${event.atMs} ms`).join('; ');
+    throw new LabError('LAB021', `${names}: every request ends with a response or an explicit cancellation`);
+  }
+
+  private trackRequest(event: MessageEvent): void {
+    const { from, message } = event;
+    if (!('id' in message) || message.id === undefined) return;
+    const other: Side = from === 'client' ? 'server' : 'client';
+    if ('method' in message) {
+      const key = `${from}:${JSON.stringify(message.id)}`;
+      assert(!this.requestIdsUsed.has(key), `${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
+      this.requestIdsUsed.add(key);
+      this.requestsOpen.set(key, event);
+      return;
+    }
+    this.requestsOpen.delete(`${other}:${JSON.stringify(message.id)}`);
+  }
+
+  private schedule(flight: InFlight, atMs: number): void {
+    flight.state = 'scheduled';
+    const actor: Actor = flight.event.to;
+    flight.handle = this.scheduler.at(atMs, actor, `deliver ${flight.summary} to ${flight.event.to}`, () => this.arrive(flight));
+  }
+
+  /**
+   * A delivery event ran. FIFO: if an older message of the same channel is due at this instant and
+   * still waiting (the chooser picked this one first), the older one is delivered now instead and
+   * this one stays scheduled for its own event.
+   */
+  private arrive(flight: InFlight): void {
+    const queue = this.channels.get(flight.channelKey);
+    assert(queue !== undefined && queue.includes(flight), 'a delivery belongs to a message in flight on its channel');
+    let next = flight;
+    const head = queue.find((candidate) => candidate.state === 'scheduled');
+    if (head !== undefined && head !== flight) {
+      assert(head.event.arrivesAtMs <= this.scheduler.nowMs, `channel ${flight.channelKey} would deliver out of order`);
+      if (head.handle !== null) this.scheduler.cancel(head.handle);
+      // This flight's own delivery is re-armed at the same instant; the older one goes first.
+      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, `deliver ${flight.summary} to ${flight.event.to}`, () => this.arrive(flight));
+      next = head;
+    }
+    next.state = 'delivered';
+    next.handle = null;
+    this.dequeue(next);
+    const event = next.event;
+    const delivered = this.log.record({ kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: next.summary });
+    const ignoreReason = next.deliver(event);
+    if (ignoreReason !== null) {
+      event.ignoredBy = event.to;
+      event.reason = ignoreReason;
+      Object.assign(delivered, { ignoredBy: event.to, reason: ignoreReason });
+    }
+  }
+
+  private dequeue(flight: InFlight): void {
+    const queue = this.channels.get(flight.channelKey);
+    if (queue === undefined) return;
+    const index = queue.indexOf(flight);
+    if (index >= 0) queue.splice(index, 1);
+    this.byEvent.delete(flight.event);
+  }
+}

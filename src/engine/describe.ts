@@ -1,0 +1,192 @@
+import type { Settings } from './core/transcript';
+import type { JsonRpcMessage } from './mcp/protocol';
+import type { FlowOutcome, HerdOutcome, LabEvent, ReconnectOutcome, Transcript } from './transcript';
+
+/** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
+export function describeMessage(message: JsonRpcMessage): string {
+  if ('method' in message) {
+    const params = message.params;
+    if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
+    if (message.method === 'notifications/cancelled') return `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
+    return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
+  }
+  if ('result' in message) return `response #${String(message.id)} (${String(message.result.resultType)})`;
+  return `error response #${String(message.id ?? 'null')}: ${message.error.message}`;
+}
+
+export function describeEvent(event: LabEvent): string {
+  switch (event.kind) {
+    case 'message': {
+      if (event.lost === true) return `${event.from} → ${event.to}  ${describeMessage(event.message)}  via ${event.channel}, LOST: ${event.reason ?? ''}`;
+      const ignored = event.ignoredBy ? `  [ignored by ${event.ignoredBy}: ${event.reason ?? ''}]` : '';
+      return `${event.from} → ${event.to}  ${describeMessage(event.message)}  via ${event.channel}, arrives ${event.arrivesAtMs} ms${ignored}`;
+    }
+    case 'delivered':
+      return `${event.to} receives ${event.summary}${event.ignoredBy ? ` and ignores it: ${event.reason ?? ''}` : ''}`;
+    case 'request-started':
+      return `request #${String(event.requestId)} starts (idle ${event.idleTimeoutMs} ms, max ${event.maxTimeoutMs} ms, progressToken ${JSON.stringify(event.progressToken)})`;
+    case 'deadline':
+      return `${event.deadline} deadline ${event.action} (due ${event.dueAtMs} ms): ${event.reason}`;
+    case 'state':
+      return `${event.side} state ${event.from} → ${event.to}: ${event.reason}`;
+    case 'terminal':
+      return `TERMINAL ${event.state}: ${event.reason}`;
+    case 'worker':
+      return `worker ${event.step}: ${event.reason}`;
+    case 'suppressed':
+      return `${event.by} suppresses ${event.what}: ${event.reason}`;
+    case 'stream-opened':
+      return `${event.by} opens SSE response stream for #${String(event.requestId)} (${Object.entries(event.headers).map(([k, v]) => `${k}: ${v}`).join('; ')})`;
+    case 'stream-closed':
+      return `${event.by} closes the response stream of #${String(event.requestId)}: ${event.reason}`;
+    case 'disconnect-observed':
+      return `${event.by} observes the disconnect of #${String(event.requestId)}: ${event.reason}`;
+    case 'cancel-accepted':
+      return `${event.by} accepts the cancellation of #${String(event.requestId)}: ${event.reason}`;
+    case 'sql': {
+      const params = event.params.length > 0 ? ` ${JSON.stringify(event.params)}` : '';
+      const result = event.ok ? `ok${event.rows && event.rows.length > 0 ? ` ${JSON.stringify(event.rows)}` : ''}` : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
+      return `${event.connection} ${event.sql}${params} → ${result}  (${event.purpose})`;
+    }
+    case 'task':
+      return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
+    case 'ledger':
+      return `ledger ${event.action}${event.connection ? ` [${event.connection}]` : ''}${event.requestId === undefined ? '' : ` #${String(event.requestId)}`}: ${event.detail}`;
+    case 'cancel-ignored':
+      return `${event.by} ignores a cancellation${event.requestId === null ? '' : ` of #${String(event.requestId)}`}: ${event.reason}`;
+    case 'buffer':
+    case 'proxy':
+    case 'sse-comment':
+    case 'http-request':
+    case 'stream-dropped':
+    case 'message-lost':
+    case 'reconnect-plan':
+    case 'recovery':
+    case 'herd-window':
+      return describeFlowEvent(event);
+  }
+}
+
+/** The CLI's default output: the seed and resolved settings first (replay needs them), then the timeline and the outcome. */
+export function formatTimeline(transcript: Transcript, defaults: Settings = {}): string {
+  const lines: string[] = [];
+  lines.push(`scenario ${transcript.scenario}: ${transcript.title}`);
+  lines.push(`transport=${transcript.transport} seed=${transcript.seed} protocol=${transcript.protocolVersion}`);
+  lines.push(`settings ${Object.entries(transcript.settings).map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`).join(' ')}`);
+  lines.push(`requirements ${transcript.requirements.join(' ')}`);
+  lines.push('');
+  const width = Math.max(...transcript.events.map((event) => String(event.atMs).length));
+  for (const event of transcript.events) lines.push(`${String(event.atMs).padStart(width)} ms  ${describeEvent(event)}`);
+  lines.push('');
+  lines.push('outcome');
+  lines.push(...formatOutcome(transcript));
+  lines.push(`reproduce: npm run lab -- run ${transcript.scenario} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}`);
+  return lines.join('\n');
+}
+
+function formatOutcome(transcript: Transcript): string[] {
+  const outcome = transcript.outcome;
+  if (['buffer', 'proxy', 'reconnect', 'herd'].includes(transcript.kind)) return formatFlowOutcome(transcript.kind, outcome as FlowOutcome);
+  if (!('terminalState' in outcome)) {
+    return Object.entries(outcome).map(([key, value]) => `  ${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+  }
+  const lines: string[] = [];
+  lines.push(`  terminal state       ${outcome.terminalState} (at ${outcome.terminalAtMs} ms)`);
+  lines.push(`  final response       ${outcome.finalResponse ? 'yes: a final response reached the wire' : 'no'}`);
+  lines.push(`  cancellation signal  ${outcome.cancellationSignal ?? 'none'}`);
+  lines.push(`  client ignores       ${outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((item) => `${item.summary} at ${item.atMs} ms (${item.reason})`).join('; ')}`);
+  return lines;
+}
+
+/** The --set arguments that reproduce this run: every setting that differs from the scenario's defaults. */
+function settingsArgs(transcript: Transcript, defaults: Settings): string {
+  return Object.entries(transcript.settings)
+    .filter(([key, value]) => defaults[key] !== value)
+    .map(([key, value]) => ` --set ${key}=${value === null ? 'none' : String(value)}`)
+    .join('');
+}
+
+// ── flow control and recovery (SPEC §5, §6) ──────────────────────────────────────────────────────
+
+/** Readable lines for the flow-control and recovery models: the CLI timeline and outcome (format.ts calls these). */
+type FlowEventKind = 'buffer' | 'proxy' | 'sse-comment' | 'http-request' | 'stream-dropped' | 'message-lost' | 'reconnect-plan' | 'recovery' | 'herd-window';
+
+function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): string {
+  switch (event.kind) {
+    case 'buffer':
+      return `buffer ${event.action} ${event.summary} [${event.occupancyEvents}/${event.capacityEvents}]: ${event.reason}`;
+    case 'proxy':
+      return `proxy ${event.action}${event.action === 'flushed' || event.action === 'discarded' ? ` ${event.events} event(s)` : ''} on #${String(event.requestId)}: ${event.reason}`;
+    case 'sse-comment':
+      return event.action === 'sent'
+        ? `server → client  SSE comment "${event.line}" via ${event.channel}, arrives ${event.arrivesAtMs === null ? 'never' : `${event.arrivesAtMs} ms`}: ${event.reason}`
+        : `client receives SSE comment "${event.line}": ${event.reason}`;
+    case 'http-request':
+      return `client POSTs #${String(event.requestId)} with headers ${Object.entries(event.headers).map(([key, value]) => `${key}: ${value}`).join('; ')}`;
+    case 'stream-dropped':
+      return `stream of #${String(event.requestId)} (${event.channel}) DROPPED: ${event.reason}`;
+    case 'message-lost':
+      return `LOST ${event.summary} (message seq ${event.messageSeq}): ${event.reason}`;
+    case 'reconnect-plan': {
+      const plan = event.plan;
+      return (
+        `reconnect plan: new listen #${String(plan.newRequestId)} (was #${String(plan.previousRequestId)}), restore filter ${JSON.stringify(plan.restoredFilter)}, ` +
+        `refetch ${plan.refetch.join(', ')}, de-duplicate by ${Object.entries(plan.dedupeBy).map(([kind, key]) => `${kind}.${key}`).join(', ')}, ` +
+        `reconcile instead of replay ${plan.reconcileInsteadOfReplay.length === 0 ? 'nothing' : plan.reconcileInsteadOfReplay.map((id) => `#${String(id)}`).join(', ')}, ` +
+        `replayUnsafeMutations=${String(plan.replayUnsafeMutations)}, sendLastEventId=${String(plan.sendLastEventId)}`
+      );
+    }
+    case 'recovery':
+      return `client ${event.step}${event.requestId === null ? '' : ` #${String(event.requestId)}`}: ${event.reason}`;
+    case 'herd-window':
+      return `window ${event.window} (${event.startMs}–${event.endMs} ms): ${event.attempts} attempts, ${event.admitted} admitted, ${event.refused} refused; ${event.waiting} still waiting`;
+  }
+}
+
+/** A horizontal bar chart of attempts over time, at most `rowsMax` rows (windows are grouped). */
+export function plotAttempts(outcome: HerdOutcome, rowsMax = 60, widthMax = 50): string[] {
+  const series = outcome.attemptsPerWindow;
+  if (series.length === 0) return [];
+  const windowsPerRow = Math.ceil(series.length / rowsMax);
+  const rows: Array<{ fromMs: number; toMs: number; attempts: number }> = [];
+  for (let start = 0; start < series.length; start += windowsPerRow) {
+    let attempts = 0;
+    for (let index = start; index < Math.min(series.length, start + windowsPerRow); index += 1) attempts += series[index] as number;
+    rows.push({ fromMs: start * outcome.windowMs, toMs: Math.min(series.length, start + windowsPerRow) * outcome.windowMs, attempts });
+  }
+  const peak = Math.max(...rows.map((row) => row.attempts), 1);
+  const label = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
+  const labels = rows.map((row) => `${label(row.fromMs)}–${label(row.toMs)}`);
+  const labelWidth = Math.max(...labels.map((text) => text.length));
+  const lines = [`  attempts per ${windowsPerRow === 1 ? '' : `${windowsPerRow} windows = `}${windowsPerRow * outcome.windowMs} ms (each █ ≈ ${Math.max(1, Math.round(peak / widthMax)).toLocaleString('en-US')} attempts)`];
+  rows.forEach((row, index) => {
+    const width = row.attempts === 0 ? 0 : Math.max(1, Math.round((row.attempts / peak) * widthMax));
+    lines.push(`  ${(labels[index] as string).padStart(labelWidth)} ${'█'.repeat(width)} ${row.attempts === 0 ? '' : row.attempts.toLocaleString('en-US')}`.trimEnd());
+  });
+  return lines;
+}
+
+function formatValue(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/** The outcome block of the CLI for a flow transcript (`kind` says which model made it). */
+export function formatFlowOutcome(kind: string, outcome: FlowOutcome): string[] {
+  const entries = Object.entries(outcome as unknown as Record<string, unknown>);
+  if (kind === 'herd') {
+    const herd = outcome as HerdOutcome;
+    const lines = entries
+      .filter(([key]) => key !== 'attemptsPerWindow')
+      .map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);
+    lines.push(`  ${'attemptsPerWindow'.padEnd(22)} ${herd.attemptsPerWindow.length} windows of ${herd.windowMs} ms (full series in --json)`);
+    lines.push('', ...plotAttempts(herd));
+    return lines;
+  }
+  if (kind === 'reconnect') {
+    const reconnect = outcome as ReconnectOutcome;
+    const lines = entries.filter(([key]) => key !== 'reconnectPlan').map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);
+    lines.unshift('  reconnectPlan', ...Object.entries(reconnect.reconnectPlan).map(([key, value]) => `    ${key.padEnd(24)} ${formatValue(value)}`));
+    return lines;
+  }
+  return entries.map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);
+}

@@ -1,0 +1,32 @@
+/**
+ * The engine's one front door (issue #10, after @xyflow/system's index.ts): the worker, the command
+ * line, the lab tools, the scenarios and the tests outside src/engine import from here only (lint
+ * enforces it). Inside, three rooms: core/ (the simulation kit), mcp/ (the protocol's rules) and
+ * models/ (one folder per model); scenario.ts is the registry that joins them.
+ */
+export * from './transcript';
+export { assert, InvariantError } from './core/assert';
+export { LabError, errorCatalog, type LabErrorCode } from './core/errors';
+export { BinaryHeap } from './core/heap';
+export { SeededRandom } from './core/prng';
+export { Scheduler, insertionOrder, pinnedChooser, seededChooser, type Chooser, type DueEvent } from './core/scheduler';
+export { checkSetting, parseSetting, resolveSettings, type SettingSpec, type SettingsSpec, type SettingsOf } from './core/settings';
+export { LedgerFile, LEDGER_FORMAT, ledgerSnapshot, type Row, type SqlModule, type SqliteHost, type StatementParams, type StatementResult } from './core/sqlite';
+export { Sim } from './core/sim';
+export { RECORDED_EVENTS_MAX } from './core/wire';
+export * from './mcp/protocol';
+export { summarizeMessage } from './mcp/summary';
+export * from './scenario';
+export { RequestRace, requestRaceDefaults, requestRaceSettingsSpec, type RequestRaceSettings } from './models/request-race/requestRace';
+export { LedgerLab, ledgerDefaults, ledgerSettingsSpec, argumentsFor, PAYMENT_TOKEN, type LedgerHost, type LedgerSettings } from './models/ledger/ledgerLab';
+export { atomicMutation, unsafeMutation, canonicalJson, fingerprint, type Program, type Intent, type Operation, type ProgramResult } from './models/ledger/ledger';
+export { classify, retryTable, type RetryClassification } from './models/ledger/retry';
+export { ledgerScopeNotes } from './models/ledger/scope';
+export { TaskLab, taskDefaults, taskSettingsSpec, type TaskSettings } from './models/tasks/taskLab';
+export { BoundedSseBuffer } from './models/buffer/buffer';
+export { BufferOverload, bufferOverloadDefaults, bufferOverloadSettingsSpec, type BufferOverloadSettings } from './models/buffer/bufferOverload';
+export { ProxyBuffering, proxyBufferingDefaults, proxyBufferingSettingsSpec, KEEP_ALIVE_LINE, type ProxyBufferingSettings } from './models/proxy/proxyBuffering';
+export { ReconnectListen, reconnectListenDefaults, reconnectListenSettingsSpec, type ReconnectListenSettings } from './models/reconnect/reconnectListen';
+export { Herd, herdDefaults, herdSettingsSpec, type HerdSettings } from './models/herd/herd';
+export { BACKOFF_POLICIES, backoffDelayMs, backoffCeilingMs, type BackoffPolicy, type BackoffConfig } from './models/herd/backoff';
+export { describeEvent, describeMessage, formatTimeline } from './describe';

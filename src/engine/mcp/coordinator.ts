@@ -1,0 +1,233 @@
+import { assert } from '../core/assert';
+import { isRequestId, type ProgressToken, type RequestId } from './protocol';
+import type { DeadlineName, TerminalState } from './events';
+
+/**
+ * RequestCoordinator: the lifecycle of in-flight requests (SPEC §1, RC-1 … RC-9).
+ *
+ * It keeps what each side knows apart, because the race lives in that gap:
+ * - the server's view (`server`): active until it sends the final response or accepts a cancellation;
+ * - the client's view (`client`): waiting until it receives the response, abandons the request, or
+ *   a deadline fires;
+ * - one `terminal` state per request, set exactly once by whichever of those happens first in
+ *   virtual time (server sent the response, server accepted a cancellation, a client deadline fired).
+ *
+ * It is pure bookkeeping over explicit times: no clock, no I/O. The simulation wires it to the
+ * scheduler and the transport; unit tests drive it directly.
+ */
+export type ServerPhase = 'active' | 'completed' | 'cancelled';
+export type ClientPhase = 'waiting' | 'settled' | 'abandoned';
+
+export interface RequestRecord {
+  readonly id: RequestId;
+  readonly progressToken: ProgressToken | null;
+  readonly startedAtMs: number;
+  readonly idleTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  /** Last useful activity the client saw (start or accepted progress): the idle clock's origin. */
+  lastActivityAtMs: number;
+  lastProgressSent: number | null;
+  lastProgressSeen: number | null;
+  server: ServerPhase;
+  client: ClientPhase;
+  terminal: { state: TerminalState; atMs: number } | null;
+}
+
+export interface StartOptions {
+  readonly atMs: number;
+  readonly progressToken: ProgressToken | null;
+  readonly idleTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+}
+
+export type Verdict = { accepted: true } | { accepted: false; reason: string };
+
+const accepted: Verdict = { accepted: true };
+const refuse = (reason: string): Verdict => ({ accepted: false, reason });
+
+export class RequestCoordinator {
+  private readonly records = new Map<string, RequestRecord>();
+  private readonly listenStreams = new Set<string>();
+
+  private static key(id: RequestId): string {
+    return `${typeof id}:${id}`;
+  }
+
+  get(id: RequestId): RequestRecord | undefined {
+    return this.records.get(RequestCoordinator.key(id));
+  }
+
+  private must(id: RequestId): RequestRecord {
+    const record = this.get(id);
+    assert(record !== undefined, `unknown request ${JSON.stringify(id)}`);
+    return record;
+  }
+
+  /** RC-1: a request starts with an idle and a maximum deadline. RC-4: a token never removes them. */
+  start(id: RequestId, options: StartOptions): RequestRecord {
+    assert(this.get(id) === undefined, `request id ${JSON.stringify(id)} is already in use`);
+    assert(options.idleTimeoutMs > 0, 'idleTimeoutMs must be positive');
+    assert(options.maxTimeoutMs > 0, 'maxTimeoutMs must be positive');
+    assert(Number.isFinite(options.idleTimeoutMs), 'idleTimeoutMs must be finite');
+    assert(Number.isFinite(options.maxTimeoutMs), 'maxTimeoutMs must be finite');
+    const record: RequestRecord = {
+      id,
+      progressToken: options.progressToken,
+      startedAtMs: options.atMs,
+      idleTimeoutMs: options.idleTimeoutMs,
+      maxTimeoutMs: options.maxTimeoutMs,
+      lastActivityAtMs: options.atMs,
+      lastProgressSent: null,
+      lastProgressSeen: null,
+      server: 'active',
+      client: 'waiting',
+      terminal: null,
+    };
+    this.records.set(RequestCoordinator.key(id), record);
+    return record;
+  }
+
+  idleDueAtMs(id: RequestId): number {
+    const record = this.must(id);
+    return record.lastActivityAtMs + record.idleTimeoutMs;
+  }
+
+  /** RC-2: the maximum deadline is fixed at start; nothing moves it. */
+  maxDueAtMs(id: RequestId): number {
+    const record = this.must(id);
+    return record.startedAtMs + record.maxTimeoutMs;
+  }
+
+  /** Active for the client: still waiting and no deadline has passed at `atMs`. */
+  isActive(id: RequestId, atMs: number): boolean {
+    const record = this.must(id);
+    return record.client === 'waiting' && this.dueDeadline(record, atMs) === null;
+  }
+
+  private dueDeadline(record: RequestRecord, atMs: number): DeadlineName | null {
+    // The absolute budget is checked first: when both are due it is the one that explains the end.
+    if (atMs >= record.startedAtMs + record.maxTimeoutMs) return 'max';
+    if (atMs >= record.lastActivityAtMs + record.idleTimeoutMs) return 'idle';
+    return null;
+  }
+
+  private setTerminal(record: RequestRecord, state: TerminalState, atMs: number): void {
+    assert(record.terminal === null, `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`);
+    record.terminal = { state, atMs };
+  }
+
+  // ── client side ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * RC-2: progress the client accepts resets the idle clock, never the maximum one. Progress for a
+   * request the client no longer waits on, or that does not increase, is ignored.
+   */
+  clientProgress(id: RequestId, progress: number, atMs: number): Verdict {
+    const record = this.must(id);
+    if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
+    if (record.lastProgressSeen !== null && progress <= record.lastProgressSeen) return refuse(`progress ${progress} does not increase past ${record.lastProgressSeen}`);
+    record.lastProgressSeen = progress;
+    record.lastActivityAtMs = atMs;
+    return accepted;
+  }
+
+  /** Fires whichever deadline is due at `atMs`; that ends the request as timeout-idle or timeout-max. */
+  clientExpire(id: RequestId, atMs: number): DeadlineName | null {
+    const record = this.must(id);
+    if (record.client !== 'waiting') return null;
+    const due = this.dueDeadline(record, atMs);
+    if (due === null) return null;
+    record.client = 'abandoned';
+    if (record.terminal === null) this.setTerminal(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);
+    return due;
+  }
+
+  /** The client gives up (user cancel). Not terminal: the server decides which of cancel or completion won. */
+  clientAbandon(id: RequestId): Verdict {
+    const record = this.must(id);
+    if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
+    record.client = 'abandoned';
+    return accepted;
+  }
+
+  /** RC-8: a response for a request the client abandoned is ignored. */
+  clientResponse(id: RequestId): Verdict {
+    const record = this.must(id);
+    if (record.client === 'abandoned') return refuse('the client abandoned this request before the response arrived; a late result is unusable');
+    assert(record.client === 'waiting', 'a second final response for one request');
+    record.client = 'settled';
+    return accepted;
+  }
+
+  // ── server side ──────────────────────────────────────────────────────────────────────────────
+
+  /** RC-3: progress strictly increases and stops at the server's terminal point. */
+  serverProgress(id: RequestId, progress: number): Verdict {
+    const record = this.must(id);
+    if (record.server !== 'active') return refuse(`the request is already ${record.server} on the server; nothing more is sent for it`);
+    if (record.progressToken === null) return refuse('the request carried no progressToken');
+    if (!Number.isFinite(progress)) return refuse('progress must be a finite number');
+    if (record.lastProgressSent !== null && progress <= record.lastProgressSent) return refuse(`progress ${progress} does not increase past ${record.lastProgressSent}`);
+    record.lastProgressSent = progress;
+    return accepted;
+  }
+
+  /**
+   * RC-5/RC-6/RC-7: a cancellation as it reaches the server. `params` is the notification's params
+   * (stdio) or `{ requestId }` for an observed stream disconnect (Streamable HTTP). Malformed,
+   * unknown and already-finished targets are ignored without error and without reply.
+   */
+  serverCancel(params: unknown, atMs: number): Verdict & { requestId: RequestId | null } {
+    if (typeof params !== 'object' || params === null) return { ...refuse('malformed cancellation: params is not an object'), requestId: null };
+    const requestId: unknown = (params as { requestId?: unknown }).requestId;
+    if (requestId === undefined) return { ...refuse('malformed cancellation: requestId is missing'), requestId: null };
+    if (!isRequestId(requestId)) return { ...refuse('malformed cancellation: requestId is neither a string nor an integer'), requestId: null };
+    const record = this.get(requestId);
+    if (record === undefined) return { ...refuse(`no request ${JSON.stringify(requestId)} is known to the server`), requestId };
+    if (this.listenStreams.has(RequestCoordinator.key(requestId))) this.listenStreams.delete(RequestCoordinator.key(requestId));
+    if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
+    record.server = 'cancelled';
+    if (record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
+    return { accepted: true, requestId };
+  }
+
+  /**
+   * RC-8: the worker finished. Returns true when the server must send the final response, false
+   * when cancellation won and the response is suppressed (`complete()` after cancel sends nothing).
+   */
+  serverComplete(id: RequestId, atMs: number): boolean {
+    const record = this.must(id);
+    if (record.server === 'cancelled') return false;
+    assert(record.server === 'active', `complete() called twice for request ${JSON.stringify(id)}`);
+    record.server = 'completed';
+    if (record.terminal === null) this.setTerminal(record, 'completed', atMs);
+    return true;
+  }
+
+  terminal(id: RequestId): RequestRecord['terminal'] {
+    return this.must(id).terminal;
+  }
+
+  // ── RC-9: server-initiated cancellation, only for subscriptions/listen ───────────────────────
+
+  openListen(id: RequestId, atMs: number): void {
+    this.start(id, { atMs, progressToken: null, idleTimeoutMs: Number.MAX_SAFE_INTEGER, maxTimeoutMs: Number.MAX_SAFE_INTEGER });
+    this.listenStreams.add(RequestCoordinator.key(id));
+  }
+
+  /**
+   * The server ends a client's `subscriptions/listen` call (on stdio with notifications/cancelled,
+   * on Streamable HTTP by closing the stream). Any other request is refused: a server never
+   * cancels a client's ordinary request.
+   */
+  serverEndListen(id: RequestId, atMs: number): Verdict {
+    const key = RequestCoordinator.key(id);
+    if (!this.listenStreams.has(key)) return refuse(`request ${JSON.stringify(id)} is not an open subscriptions/listen call; servers MUST NOT cancel other requests`);
+    const record = this.must(id);
+    this.listenStreams.delete(key);
+    record.server = 'cancelled';
+    record.client = 'settled';
+    this.setTerminal(record, 'cancelled', atMs);
+    return accepted;
+  }
+}

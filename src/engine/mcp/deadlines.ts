@@ -1,0 +1,89 @@
+import { assert } from '../core/assert';
+import type { RequestId } from '../core/jsonrpc';
+import type { Actor, EventHandle } from '../core/scheduler';
+import type { Unstamped } from '../core/transcript';
+import type { RequestCoordinator } from './coordinator';
+import type { DeadlineName, McpEvent } from './events';
+
+/** What the MCP rules need of a simulation: a Sim whose events include the MCP events. */
+export interface McpSim {
+  readonly nowMs: number;
+  at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle;
+  cancel(handle: EventHandle | null | undefined): boolean;
+  record(event: Unstamped<McpEvent>): unknown;
+}
+
+/**
+ * The client's two deadlines for one request (RC-1, RC-2): the idle deadline that useful activity
+ * resets and the maximum that nothing moves. Each arm, reset, disarm and firing is recorded; the
+ * model decides what firing means (abandon, then the transport's cancellation signal).
+ */
+export class ClientDeadlines {
+  private readonly handles: Partial<Record<DeadlineName, EventHandle>> = {};
+
+  constructor(
+    private readonly sim: McpSim,
+    private readonly coordinator: RequestCoordinator,
+    private readonly requestId: RequestId,
+    private readonly onFire: () => void,
+  ) {}
+
+  /** Arms both deadlines from the coordinator's due times (at the request's start). */
+  armBoth(idleReason: string, maxReason: string): void {
+    this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'armed', idleReason);
+    this.arm('max', this.coordinator.maxDueAtMs(this.requestId), 'armed', maxReason);
+  }
+
+  /** Progress arrived: the idle deadline restarts; the maximum stays where it was. */
+  resetIdle(reason: string): void {
+    const maxBefore = this.handles.max?.atMs;
+    this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
+    assert(this.handles.max?.atMs === maxBefore, 'progress never moves the maximum deadline');
+  }
+
+  /** When the idle deadline is due, if armed. */
+  idleDueAtMs(): number | undefined {
+    return this.handles.idle?.atMs;
+  }
+
+  disarm(reason: string): void {
+    for (const deadline of ['idle', 'max'] as const) {
+      const handle = this.handles[deadline];
+      if (handle === undefined) continue;
+      if (this.sim.cancel(handle)) this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action: 'disarmed', dueAtMs: handle.atMs, reason });
+      delete this.handles[deadline];
+    }
+  }
+
+  /** Marks a deadline fired (the coordinator chose which); records it. */
+  fired(deadline: DeadlineName, reason: string): void {
+    delete this.handles[deadline];
+    this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action: 'fired', dueAtMs: this.sim.nowMs, reason });
+  }
+
+  private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
+    assert(dueAtMs >= this.sim.nowMs, `the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
+    this.sim.cancel(this.handles[deadline]);
+    this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
+    this.handles[deadline] = this.sim.at(dueAtMs, 'client', `${deadline} deadline`, this.onFire);
+  }
+}
+
+/**
+ * Runs `change` and, if it set the request's single terminal state, records the terminal event at
+ * that moment with `reason` (RC-8: whichever of complete, accepted cancel or deadline comes first).
+ */
+export function recordingTerminal(sim: McpSim, coordinator: RequestCoordinator, requestId: RequestId, reason: string, change: () => void): void {
+  const had = coordinator.terminal(requestId) !== null;
+  change();
+  const terminal = coordinator.terminal(requestId);
+  if (had || terminal === null) return;
+  sim.record({ kind: 'terminal', requestId, state: terminal.state, reason });
+}
+
+/** Records the terminal event if the single terminal state was set since `hadTerminal` was read. */
+export function noteTerminal(sim: McpSim, coordinator: RequestCoordinator, requestId: RequestId, hadTerminal: boolean, reason: string): void {
+  const terminal = coordinator.terminal(requestId);
+  if (hadTerminal || terminal === null) return;
+  sim.record({ kind: 'terminal', requestId, state: terminal.state, reason });
+}

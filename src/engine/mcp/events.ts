@@ -1,0 +1,77 @@
+import type { RequestId } from '../core/jsonrpc';
+import type { EventBase, WireEvent } from '../core/transcript';
+
+/**
+ * What the MCP rules record about one request: its start, the client's two deadlines, each side's
+ * state, the single terminal state, the server's worker, and cancellations accepted or ignored.
+ * Field names are a contract (issue #2): extend, never rename.
+ */
+export type TerminalState = 'completed' | 'cancelled' | 'timeout-idle' | 'timeout-max';
+export type CancellationSignal = 'notifications/cancelled' | 'stream-close' | null;
+export type DeadlineName = 'idle' | 'max';
+
+export interface RequestStartedEvent extends EventBase {
+  kind: 'request-started';
+  requestId: RequestId;
+  idleTimeoutMs: number;
+  maxTimeoutMs: number;
+  progressToken: string | number | null;
+}
+
+export interface DeadlineEvent extends EventBase {
+  kind: 'deadline';
+  requestId: RequestId;
+  deadline: DeadlineName;
+  action: 'armed' | 'reset' | 'fired' | 'disarmed';
+  dueAtMs: number;
+  reason: string;
+}
+
+export interface StateEvent extends EventBase {
+  kind: 'state';
+  side: 'client' | 'server';
+  requestId: RequestId;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface TerminalEvent extends EventBase {
+  kind: 'terminal';
+  requestId: RequestId;
+  state: TerminalState;
+  reason: string;
+}
+
+export interface WorkerEvent extends EventBase {
+  kind: 'worker';
+  requestId: RequestId;
+  step: 'started' | 'checkpoint' | 'finished' | 'stopped';
+  reason: string;
+}
+
+export interface SuppressedEvent extends EventBase {
+  kind: 'suppressed';
+  by: 'client' | 'server';
+  requestId: RequestId;
+  what: 'response' | 'progress';
+  reason: string;
+}
+
+export interface IgnoredSignalEvent extends EventBase {
+  kind: 'cancel-ignored' | 'cancel-accepted';
+  by: 'client' | 'server';
+  requestId: RequestId | null;
+  reason: string;
+}
+
+/** What a model built on the MCP rules records: the wire's events and these. */
+export type McpEvent =
+  | WireEvent
+  | RequestStartedEvent
+  | DeadlineEvent
+  | StateEvent
+  | TerminalEvent
+  | WorkerEvent
+  | SuppressedEvent
+  | IgnoredSignalEvent;

@@ -1,0 +1,192 @@
+import { assert } from '../../core/assert';
+import { BoundedSseBuffer, type SseEntry } from './buffer';
+import type { BufferOutcome, BufferScenario, BufferModelEvent } from './types';
+import { Sim } from '../../core/sim';
+import type { Model } from '../../core/model';
+import { summarizeMessage } from '../../mcp/summary';
+import { SeededRandom } from '../../core/prng';
+import { SSE_HEADERS, callToolRequest, callToolResultResponse, progressNotification, type RequestId } from '../../mcp/protocol';
+import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
+import type { Transport } from '../../core/transcript';
+import { bufferOverloadSettingsSpec, type BufferOverloadSettings } from './settings';
+export { bufferOverloadSettingsSpec, bufferOverloadDefaults, type BufferOverloadSettings } from './settings';
+
+/**
+ * `buffer-overload` (SPEC §5, BF-1 … BF-6, VF-10): a server produces progress for several
+ * concurrent tool calls faster than its client reads. Their messages wait in one BoundedSseBuffer —
+ * on stdio the writer of the one pipe they share, on Streamable HTTP the server's writer toward the
+ * client in front of the requests' SSE streams — so the transcript shows coalescing, drops of the
+ * oldest progress, the needs-refetch mark, and every final response delivered.
+ */
+
+interface Producing {
+  readonly requestId: number;
+  readonly token: string;
+  progressSent: number;
+  finalPushed: boolean;
+}
+
+export interface BufferOverloadOptions {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: BufferOverloadSettings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+}
+
+function summarize(entry: SseEntry, total: number): string {
+  return entry.kind === 'progress' ? `progress ${entry.progress}/${total} of #${String(entry.requestId)}` : `response #${String(entry.requestId)}`;
+}
+
+export class BufferOverload {
+  readonly sim: Sim<BufferModelEvent>;
+  readonly buffer: BoundedSseBuffer;
+  private readonly random: SeededRandom;
+  private readonly options: BufferOverloadOptions;
+  private readonly settings: BufferOverloadSettings;
+  private readonly producing: Producing[] = [];
+  private readonly lastProgressSeen = new Map<RequestId, number>();
+  private readonly announcedRefetch = new Set<RequestId>();
+  private finalsDelivered = 0;
+
+  get scheduler(): Scheduler {
+    return this.sim.scheduler;
+  }
+
+  get log(): Sim<BufferModelEvent>['log'] {
+    return this.sim.log;
+  }
+
+  constructor(options: BufferOverloadOptions) {
+    this.options = options;
+    this.settings = options.settings;
+    this.random = new SeededRandom(options.seed);
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.buffer = new BoundedSseBuffer(options.settings.capacity);
+  }
+
+  private channel(requestId: RequestId, from: 'client' | 'server'): string {
+    if (this.options.transport === 'stdio') return 'stdio';
+    return from === 'client' ? `POST #${String(requestId)}` : `SSE #${String(requestId)}`;
+  }
+
+  run(): this {
+    const s = this.settings;
+    for (let index = 0; index < s.requests; index += 1) {
+      const requestId = index + 1;
+      const token = `progress-${requestId}`;
+      this.producing.push({ requestId, token, progressSent: 0, finalPushed: false });
+      const request = callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token);
+      this.log.record({ kind: 'message', from: 'client', to: 'server', channel: this.channel(requestId, 'client'), message: request, arrivesAtMs: 0 });
+      if (this.options.transport === 'http') this.log.record({ kind: 'stream-opened', by: 'server', requestId, headers: { ...SSE_HEADERS } });
+    }
+    this.scheduler.after(s.producerEveryMs, 'server', 'produce', () => this.produce());
+    this.scheduler.after(s.consumerEveryMs, 'client', 'consume', () => this.consume());
+    this.scheduler.runUntilIdle();
+    return this;
+  }
+
+  private get producerDone(): boolean {
+    return this.producing.every((request) => request.finalPushed);
+  }
+
+  /** The producer emits one message for a request the seed picks: its next progress, or its final response. */
+  private produce(): void {
+    const active = this.producing.filter((request) => !request.finalPushed);
+    assert(active.length > 0, 'the producer runs only while a request is unfinished');
+    const request = active[this.random.int(0, active.length - 1)] as Producing;
+    const total = this.settings.progressPerRequest;
+    let entry: SseEntry;
+    if (request.progressSent < total) {
+      request.progressSent += 1;
+      const message = progressNotification(request.token, request.progressSent, total, `row batch ${request.progressSent} of ${total}`);
+      entry = { kind: 'progress', requestId: request.requestId, token: request.token, progress: request.progressSent, message };
+    } else {
+      request.finalPushed = true;
+      entry = { kind: 'final', requestId: request.requestId, message: callToolResultResponse(request.requestId, `Exported orders-${request.requestId}.`, { batches: total }) };
+    }
+    this.push(entry);
+    if (!this.producerDone) this.scheduler.after(this.settings.producerEveryMs, 'server', 'produce', () => this.produce());
+  }
+
+  private push(entry: SseEntry): void {
+    const total = this.settings.progressPerRequest;
+    const capacityEvents = this.buffer.capacityEvents;
+    const report = this.buffer.push(entry);
+    const base = { kind: 'buffer', requestId: entry.requestId, what: entry.kind, occupancyEvents: report.occupancyEvents, capacityEvents } as const;
+    switch (report.action) {
+      case 'enqueued':
+        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held until the client reads it' });
+        break;
+      case 'coalesced':
+        this.log.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });
+        break;
+      case 'dropped-oldest':
+      case 'dropped-incoming': {
+        const dropped = report.dropped;
+        const why =
+          report.action === 'dropped-oldest'
+            ? `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
+            : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
+        this.log.record({ ...base, requestId: dropped.requestId, what: 'progress', action: 'dropped', summary: summarize(dropped, total), reason: why });
+        if (report.action === 'dropped-oldest') {
+          this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+        }
+        assert(this.buffer.needsRefetchFor(dropped.requestId), 'a drop always marks its stream (BF-3)');
+        if (this.announcedRefetch.has(dropped.requestId)) break;
+        this.announcedRefetch.add(dropped.requestId);
+        this.log.record({
+          ...base,
+          requestId: dropped.requestId,
+          what: 'progress',
+          action: 'needs-refetch',
+          summary: `stream #${String(dropped.requestId)}`,
+          reason: 'progress for this request was dropped: the client must not trust the last progress it saw and re-reads authoritative state (its final response, or tasks/get for a task) (BF-3)',
+        });
+        break;
+      }
+    }
+  }
+
+  /** The client reads the oldest held message: it goes on the wire now. */
+  private consume(): void {
+    const entry = this.buffer.shift();
+    if (entry !== undefined) {
+      this.log.record({ kind: 'message', from: 'server', to: 'client', channel: this.channel(entry.requestId, 'server'), message: entry.message, arrivesAtMs: this.scheduler.nowMs });
+      if (entry.kind === 'progress') {
+        const last = this.lastProgressSeen.get(entry.requestId);
+        assert(last === undefined || entry.progress > last, `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`);
+        this.lastProgressSeen.set(entry.requestId, entry.progress);
+      } else {
+        this.finalsDelivered += 1;
+        if (this.options.transport === 'http') {
+          this.log.record({ kind: 'stream-closed', by: 'server', requestId: entry.requestId, reason: 'the final response ends the request’s SSE stream' });
+        }
+      }
+    }
+    if (!this.producerDone || this.buffer.occupancyEvents > 0) this.scheduler.after(this.settings.consumerEveryMs, 'client', 'consume', () => this.consume());
+  }
+
+  outcome(): BufferOutcome {
+    assert(this.producerDone, 'the run ends only after every request pushed its final response');
+    assert(this.buffer.occupancyEvents === 0, 'the run ends only after the client read everything held');
+    return {
+      capacity: this.buffer.capacityEvents,
+      maxOccupancy: this.buffer.maxOccupancyEvents,
+      dropped: this.buffer.droppedEvents,
+      coalesced: this.buffer.coalescedEvents,
+      needsRefetch: this.buffer.needsRefetch,
+      finalDelivered: this.finalsDelivered === this.settings.requests,
+    };
+  }
+}
+
+export const bufferModel: Model<BufferScenario, BufferOutcome> = {
+  settingsSpec: bufferOverloadSettingsSpec,
+  execute(_scenario, run) {
+    const settings = run.settings as BufferOverloadSettings;
+    const model = new BufferOverload({ transport: run.transport, seed: run.seed, settings, chooser: run.chooser, trace: run.trace });
+    model.run();
+    return { events: model.log.events, outcome: model.outcome() };
+  },
+};

@@ -1,0 +1,218 @@
+import { assert } from '../../core/assert';
+import { backoffDelayMs, type BackoffConfig } from './backoff';
+import { LabError } from '../../core/errors';
+import type { HerdOutcome, HerdScenario, HerdModelEvent } from './types';
+import { Sim } from '../../core/sim';
+import type { Model } from '../../core/model';
+import { summarizeMessage } from '../../mcp/summary';
+import { SSE_HEADERS, requestMeta, type JsonRpcErrorResponse, type JsonRpcRequest } from '../../mcp/protocol';
+import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
+import type { Transport } from '../../core/transcript';
+import { herdSettingsSpec, type HerdSettings } from './settings';
+export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
+
+/**
+ * `herd` (SPEC RV-4, RV-5): N clients lose their streams at the same instant and reconnect to a
+ * recovering server that admits at most `admitPerWindow` connections per `windowMs` window. A
+ * refused client learns of the refusal one round trip later (`rejectRttMs`), waits its backoff
+ * and tries again. Without jitter the clients stay in lockstep and every retry wave hits the
+ * server together; with jitter they spread out.
+ *
+ * Attempt n of a client waits `backoffDelayMs(policy, client, n)` before it starts; attempt 0 starts
+ * at once unless `initialJitter` is on. Every attempt is one scheduler event, but the transcript
+ * gets one summary per admission window that saw attempts, never one event per attempt, plus the
+ * wire messages of one traced client (each attempt a new `subscriptions/listen` with a new id).
+ */
+
+/** Longest plotted series; a run that needs more windows is refused (LAB102) rather than grown without bound. */
+export const HERD_WINDOWS_MAX = 1_000_000;
+
+export interface HerdOptions {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: HerdSettings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+}
+
+/** Settings that cannot run, refused before anything runs (LAB007). */
+export function checkHerdSettings(settings: HerdSettings): void {
+  if (settings.baseMs > settings.capMs) {
+    throw new LabError('LAB007', `baseMs=${settings.baseMs} is above capMs=${settings.capMs}; the cap must be at least the base (nothing was run)`);
+  }
+  if (settings.tracedClient !== null && settings.tracedClient >= settings.clients) {
+    throw new LabError('LAB007', `tracedClient=${settings.tracedClient} does not exist among clients 0 … ${settings.clients - 1} (nothing was run)`);
+  }
+  if (settings.policy === 'none' && settings.rejectRttMs === 0 && settings.clients > settings.admitPerWindow) {
+    throw new LabError('LAB007', 'policy=none with rejectRttMs=0 retries a refused client in the same instant forever; give the refusal a round trip or pick a backoff (nothing was run)');
+  }
+}
+
+export class Herd {
+  readonly sim: Sim<HerdModelEvent>;
+  private readonly options: HerdOptions;
+  private readonly settings: HerdSettings;
+  private readonly config: BackoffConfig;
+  private readonly tracedClient: number;
+  /** Per client: attempts made so far, and the last wait (decorrelated jitter grows from it; -1: none yet). */
+  private readonly attempts: Uint32Array;
+  private readonly previousDelayMs: Float64Array;
+  private readonly reconnected: Uint8Array;
+  readonly attemptsPerWindow: number[] = [];
+  private readonly admittedPerWindow: number[] = [];
+  private totalAttempts = 0;
+  private reconnectedCount = 0;
+  private lastAdmittedAtMs = 0;
+  /** The window whose summary is still open (-1: none yet). */
+  private openWindow = -1;
+
+  get scheduler(): Scheduler {
+    return this.sim.scheduler;
+  }
+
+  get log(): Sim<HerdModelEvent>['log'] {
+    return this.sim.log;
+  }
+
+  constructor(options: HerdOptions) {
+    const s = options.settings;
+    checkHerdSettings(s);
+    this.options = options;
+    this.settings = s;
+    this.tracedClient = s.tracedClient ?? s.clients - 1;
+    this.config = { policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: options.seed };
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: s.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.attempts = new Uint32Array(s.clients);
+    this.previousDelayMs = new Float64Array(s.clients).fill(-1);
+    this.reconnected = new Uint8Array(s.clients);
+  }
+
+  run(): this {
+    for (let client = 0; client < this.settings.clients; client += 1) {
+      const delayMs = this.settings.initialJitter ? this.nextDelayMs(client, 0) : 0;
+      if (client === this.tracedClient) this.traceWait(0, delayMs, 'its stream dropped at 0 ms');
+      this.scheduleAttempt(client, delayMs);
+    }
+    this.scheduler.runUntilIdle();
+    this.closeWindow();
+    return this;
+  }
+
+  private nextDelayMs(client: number, attempt: number): number {
+    const previous = this.previousDelayMs[client] as number;
+    const delayMs = backoffDelayMs(this.config, client, attempt, previous < 0 ? null : previous);
+    this.previousDelayMs[client] = delayMs;
+    return delayMs;
+  }
+
+  private scheduleAttempt(client: number, delayMs: number): void {
+    this.scheduler.after(delayMs, 'client', 'reconnect attempt', () => this.attempt(client));
+  }
+
+  private attempt(client: number): void {
+    const s = this.settings;
+    assert(this.reconnected[client] === 0, `client ${client} attempts after it reconnected`);
+    const nowMs = this.scheduler.nowMs;
+    const window = Math.floor(nowMs / s.windowMs);
+    if (window >= HERD_WINDOWS_MAX) {
+      throw new LabError('LAB102', `the herd is still reconnecting at ${nowMs} ms, past ${HERD_WINDOWS_MAX} windows of ${s.windowMs} ms; raise windowMs or admitPerWindow`);
+    }
+    if (window !== this.openWindow) {
+      this.closeWindow();
+      this.openWindow = window;
+    }
+    while (this.attemptsPerWindow.length <= window) {
+      this.attemptsPerWindow.push(0);
+      this.admittedPerWindow.push(0);
+    }
+    const attempt = this.attempts[client] as number;
+    if (attempt + 1 > s.attemptsMax) {
+      throw new LabError('LAB102', `client ${client} reached attemptsMax=${s.attemptsMax} at ${nowMs} ms without being admitted; raise attemptsMax or admitPerWindow, or pick a backoff policy`);
+    }
+    this.attempts[client] = attempt + 1;
+    this.totalAttempts += 1;
+    this.attemptsPerWindow[window] = (this.attemptsPerWindow[window] as number) + 1;
+    const admitted = (this.admittedPerWindow[window] as number) < s.admitPerWindow;
+    if (client === this.tracedClient) this.traceAttempt(attempt, admitted);
+    if (admitted) {
+      this.admittedPerWindow[window] = (this.admittedPerWindow[window] as number) + 1;
+      this.reconnected[client] = 1;
+      this.reconnectedCount += 1;
+      this.lastAdmittedAtMs = nowMs;
+      return;
+    }
+    const delayMs = this.nextDelayMs(client, attempt + 1);
+    if (client === this.tracedClient) this.traceWait(attempt + 1, delayMs, `the refusal arrived ${s.rejectRttMs} ms after the attempt`);
+    this.scheduleAttempt(client, s.rejectRttMs + delayMs);
+  }
+
+  // ── the traced client: its messages on the wire ────────────────────────────────────────────────
+
+  private traceWait(attempt: number, delayMs: number, why: string): void {
+    const s = this.settings;
+    this.log.record({
+      kind: 'recovery',
+      step: 'backoff',
+      requestId: null,
+      reason: `traced client ${this.tracedClient}: ${why}; attempt ${attempt} waits ${delayMs} ms (${s.policy}, base ${s.baseMs} ms, cap ${s.capMs} ms)`,
+    });
+  }
+
+  private traceAttempt(attempt: number, admitted: boolean): void {
+    const s = this.settings;
+    const nowMs = this.scheduler.nowMs;
+    const id = attempt + 1;
+    const http = this.options.transport === 'http';
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: requestMeta(null) } };
+    this.log.record({ kind: 'message', from: 'client', to: 'server', channel: http ? `POST #${id}` : 'stdio', message: request, arrivesAtMs: nowMs });
+    if (admitted) {
+      if (http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+      const ack = { jsonrpc: '2.0' as const, method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } };
+      this.log.record({ kind: 'message', from: 'server', to: 'client', channel: http ? `SSE #${id}` : 'stdio', message: ack, arrivesAtMs: nowMs });
+      return;
+    }
+    const refusal: JsonRpcErrorResponse = { jsonrpc: '2.0', id, error: { code: -32000, message: `Server recovering: ${s.admitPerWindow} connections per ${s.windowMs} ms already admitted; retry later` } };
+    this.log.record({ kind: 'message', from: 'server', to: 'client', channel: http ? `HTTP 503 to POST #${id}` : 'stdio', message: refusal, arrivesAtMs: nowMs + s.rejectRttMs });
+  }
+
+  /** Writes the summary of the open window when it closes (only windows that saw attempts are recorded). */
+  private closeWindow(): void {
+    const window = this.openWindow;
+    if (window < 0) return;
+    const attempts = this.attemptsPerWindow[window] as number;
+    const admitted = this.admittedPerWindow[window] as number;
+    const startMs = window * this.settings.windowMs;
+    const endMs = startMs + this.settings.windowMs;
+    this.log.record({ kind: 'herd-window', window, startMs, endMs, attempts, admitted, refused: attempts - admitted, waiting: this.settings.clients - this.reconnectedCount }, endMs);
+    this.openWindow = -1;
+  }
+
+  outcome(): HerdOutcome {
+    const s = this.settings;
+    // RV-5 conservation, positive and negative space: everyone reconnected, and exactly once.
+    assert(this.reconnectedCount === s.clients, `${s.clients - this.reconnectedCount} of ${s.clients} clients never reconnected`);
+    let admitted = 0;
+    for (const count of this.admittedPerWindow) admitted += count;
+    assert(admitted === s.clients, `admissions (${admitted}) differ from clients (${s.clients})`);
+    let attempts = 0;
+    for (let client = 0; client < s.clients; client += 1) attempts += this.attempts[client] as number;
+    assert(attempts === this.totalAttempts, 'per-client attempts add up to the total');
+    return {
+      clients: s.clients,
+      totalAttempts: this.totalAttempts,
+      peakAttemptsPerWindow: this.attemptsPerWindow.reduce((peak, count) => Math.max(peak, count), 0),
+      allReconnectedAtMs: this.lastAdmittedAtMs,
+      windowMs: s.windowMs,
+      attemptsPerWindow: [...this.attemptsPerWindow],
+    };
+  }
+}
+
+export const herdModel: Model<HerdScenario, HerdOutcome> = {
+  settingsSpec: herdSettingsSpec,
+  execute(_scenario, run) {
+    const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace });
+    herd.run();
+    return { events: herd.log.events, outcome: herd.outcome() };
+  },
+};

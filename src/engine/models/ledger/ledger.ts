@@ -1,0 +1,193 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import canonicalize from 'canonicalize';
+import { assert } from '../../core/assert';
+import type { JsonObject, JsonValue } from '../../mcp/protocol';
+import type { Row, StatementParams, StatementResult } from '../../core/sqlite';
+
+/**
+ * MutationLedger (SPEC §2, LG-1 … LG-8): the business intent behind a mutating tool call, its
+ * idempotency key, the fingerprint of its arguments, and the committed result.
+ *
+ * A mutation is a *program*: a generator that yields one SQL statement (or a wait) at a time. The
+ * model runs each yielded statement as its own scheduler event on a real sql.js connection, so two
+ * connections interleave statement by statement exactly as the scheduler's chooser orders them.
+ */
+export type Operation = 'charge_account' | 'reserve_inventory';
+
+export interface Intent {
+  readonly operation: Operation;
+  /** The tool arguments without the idempotency key. */
+  readonly args: JsonObject;
+  readonly key: string | null;
+  readonly requestId: string;
+  readonly connection: string;
+}
+
+export type Step =
+  | { readonly sql: string; readonly params: StatementParams; readonly purpose: string }
+  | { readonly waitMs: number; readonly reason: string };
+
+export type ProgramResult =
+  | { status: 'executed'; resultJson: string }
+  | { status: 'replayed'; resultJson: string }
+  | { status: 'rejected'; httpAnalogue: 409 | 422; code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT'; reason: string }
+  | { status: 'failed'; executed: boolean; code: string; reason: string };
+
+export type Program = Generator<Step, ProgramResult, StatementResult | undefined>;
+
+export interface ProgramLimits {
+  readonly busyRetryMs: number;
+  readonly busyAttemptsMax: number;
+  readonly nowMs: () => number;
+}
+
+/** RFC 8785 canonical JSON: one byte sequence per value, whatever the key order. */
+export function canonicalJson(value: JsonValue): string {
+  const text = canonicalize(value);
+  assert(typeof text === 'string', 'canonical JSON of a JSON value');
+  return text;
+}
+
+/**
+ * The arguments a key binds, per operation (LG-P1: SKU, quantity, tenant and — through `operation` —
+ * the operation name). Anything else a call carries, such as a payment token passed through for a
+ * later step, is neither fingerprinted nor stored (LG-P5).
+ */
+export const bindingFields: Readonly<Record<Operation, readonly string[]>> = {
+  charge_account: ['account', 'cents'],
+  reserve_inventory: ['sku', 'quantity', 'tenant'],
+};
+
+/** LG-2: SHA-256 of the canonical JSON of the operation name and its bound arguments (never the key). */
+export function fingerprint(operation: Operation, args: JsonObject): string {
+  assert(!('idempotencyKey' in args), 'the fingerprint excludes the idempotency key');
+  const bound: JsonObject = {};
+  for (const field of bindingFields[operation]) {
+    const value = args[field];
+    assert(value !== undefined, `${operation} needs ${field}`);
+    bound[field] = value;
+  }
+  return bytesToHex(sha256(utf8ToBytes(canonicalJson({ operation, arguments: bound }))));
+}
+
+/** The operation's effect on the business tables: what "running the mutation" means here. */
+function effectRow(intent: Intent): { subject: string; amount: number; tenant: string | null } {
+  const a = intent.args;
+  if (intent.operation === 'charge_account') return { subject: String(a.account), amount: Number(a.cents), tenant: null };
+  return { subject: String(a.sku), amount: Number(a.quantity), tenant: a.tenant === undefined ? null : String(a.tenant) };
+}
+
+/**
+ * LG-P5: the stored and returned result holds identifiers and quantities only, never secrets or
+ * payment data (no card numbers, tokens or credentials ever enter the ledger).
+ */
+function resultFor(intent: Intent, effectId: number): JsonObject {
+  const a = intent.args;
+  if (intent.operation === 'charge_account') return { chargeId: `ch_${effectId}`, account: String(a.account), cents: Number(a.cents), status: 'captured' };
+  return { reservationId: `res_${effectId}`, sku: String(a.sku), quantity: Number(a.quantity), tenant: String(a.tenant), status: 'reserved' };
+}
+
+const SELECT_KEY = 'SELECT operation, fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?';
+const INSERT_EFFECT = 'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id';
+const COUNT_EXECUTION = 'INSERT INTO ledger.executions (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1';
+const INSERT_KEY = 'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)';
+
+function mustSucceed(result: StatementResult | undefined): Extract<StatementResult, { ok: true }> | Extract<StatementResult, { ok: false }> {
+  assert(result !== undefined, 'a statement step is answered with its result');
+  return result;
+}
+
+function storedOutcome(intent: Intent, row: Row, fp: string): ProgramResult {
+  if (row.fingerprint === fp && row.operation === intent.operation) return { status: 'replayed', resultJson: String(row.result_json) };
+  return {
+    status: 'rejected',
+    httpAnalogue: 422,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    reason: `key "${intent.key ?? ''}" was first used for ${String(row.operation)} with other arguments (fingerprint ${String(row.fingerprint).slice(0, 12)}…, this request ${fp.slice(0, 12)}…); nothing was executed`,
+  };
+}
+
+/**
+ * LG-4 done right: key check, business effect, execution counter and stored result commit in ONE
+ * `BEGIN IMMEDIATE` transaction. A request whose key is held by the other connection's open
+ * transaction gets SQLITE_BUSY, waits on the virtual clock and retries; once the other commits it
+ * finds the stored record and replays it (IETF Idempotency-Key draft: wait for the in-flight
+ * request, then return its result). If the wait exceeds its bound it answers 409-like. Without a key
+ * (LG-1) the same transaction runs with no check at all: every request executes.
+ */
+export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program {
+  for (let attempt = 1; ; attempt += 1) {
+    const begin = mustSucceed(yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: `claim the write lock (attempt ${attempt})` });
+    if (begin.ok) break;
+    if (begin.code !== 'SQLITE_BUSY') return { status: 'failed', executed: false, code: begin.code, reason: begin.message };
+    if (attempt >= limits.busyAttemptsMax) {
+      return {
+        status: 'rejected',
+        httpAnalogue: 409,
+        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+        reason: `the ledger stayed locked by another in-flight request for ${attempt} attempts; retry later with the same key`,
+      };
+    }
+    yield { waitMs: limits.busyRetryMs, reason: `SQLITE_BUSY: the other connection holds the write transaction; retry in ${limits.busyRetryMs} ms of virtual time` };
+  }
+  const fp = fingerprint(intent.operation, intent.args);
+  if (intent.key !== null) {
+    const found = mustSucceed(yield { sql: SELECT_KEY, params: [intent.key], purpose: 'is this business intent already recorded?' });
+    if (!found.ok) return yield* rollback(found);
+    const row = found.rows[0];
+    if (row !== undefined) {
+      mustSucceed(yield { sql: 'ROLLBACK', params: [], purpose: 'nothing to write: the key is recorded' });
+      return storedOutcome(intent, row, fp);
+    }
+  }
+  const effect = effectRow(intent);
+  const inserted = mustSucceed(yield { sql: INSERT_EFFECT, params: [intent.operation, effect.subject, effect.amount, effect.tenant, intent.requestId, intent.connection, limits.nowMs()], purpose: 'the business effect' });
+  if (!inserted.ok) return yield* rollback(inserted);
+  const effectId = Number(inserted.rows[0]?.effect_id);
+  const counted = mustSucceed(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution' });
+  if (!counted.ok) return yield* rollback(counted);
+  const resultJson = canonicalJson(resultFor(intent, effectId));
+  if (intent.key !== null) {
+    const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store key, fingerprint and result' });
+    if (!stored.ok) return yield* rollback(stored);
+  }
+  const commit = mustSucceed(yield { sql: 'COMMIT', params: [], purpose: 'key claim, effect and result become durable together' });
+  if (!commit.ok) return yield* rollback(commit);
+  return { status: 'executed', resultJson };
+}
+
+function* rollback(error: Extract<StatementResult, { ok: false }>): Program {
+  yield { sql: 'ROLLBACK', params: [], purpose: 'undo the partial transaction' };
+  return { status: 'failed', executed: false, code: error.code, reason: error.message };
+}
+
+/**
+ * LG-4 done wrong, for the lab to show: check the key, run the mutation, store the result as three
+ * separate autocommit steps. Two connections can both see the key missing and both run the effect;
+ * the loser's key insert then fails with a constraint error after its effect already committed.
+ */
+export function* unsafeMutation(intent: Intent, limits: ProgramLimits): Program {
+  assert(intent.key !== null, 'the unsafe check-then-act sequence is about keyed requests');
+  const fp = fingerprint(intent.operation, intent.args);
+  const found = mustSucceed(yield { sql: SELECT_KEY, params: [intent.key], purpose: 'check: is the key recorded? (autocommit, holds no lock)' });
+  if (!found.ok) return { status: 'failed', executed: false, code: found.code, reason: found.message };
+  const row = found.rows[0];
+  if (row !== undefined) return storedOutcome(intent, row, fp);
+  const effect = effectRow(intent);
+  const inserted = mustSucceed(yield { sql: INSERT_EFFECT, params: [intent.operation, effect.subject, effect.amount, effect.tenant, intent.requestId, intent.connection, limits.nowMs()], purpose: 'act: the business effect (commits on its own)' });
+  if (!inserted.ok) return { status: 'failed', executed: false, code: inserted.code, reason: inserted.message };
+  const effectId = Number(inserted.rows[0]?.effect_id);
+  mustSucceed(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (commits on its own)' });
+  const resultJson = canonicalJson(resultFor(intent, effectId));
+  const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store the key and result (too late to prevent a duplicate)' });
+  if (!stored.ok) {
+    return {
+      status: 'failed',
+      executed: true,
+      code: stored.code,
+      reason: `the other connection recorded key "${intent.key}" after this one checked it; this request's effect already committed: a duplicate`,
+    };
+  }
+  return { status: 'executed', resultJson };
+}

@@ -1,0 +1,369 @@
+import { assert } from '../../core/assert';
+import { LabError } from '../../core/errors';
+import { callToolErrorResponse, callToolRequest, callToolResultResponse, type JsonObject, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
+import type { Chooser, Scheduler, SchedulerOptions } from '../../core/scheduler';
+import type { EventBase, Unstamped, MessageEvent, Side, Transport } from '../../core/transcript';
+import { Sim } from '../../core/sim';
+import { summarizeMessage } from '../../mcp/summary';
+import { sqlEvent } from '../../core/sqlite';
+import type { Model } from '../../core/model';
+import type { LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
+import { atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
+import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
+import { ledgerSettingsSpec, type LedgerSettings } from './settings';
+export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './settings';
+
+/**
+ * The ledger model (SPEC §2): a client calls a mutating tool; replicas of the server handle the
+ * calls on independent sql.js connections to one ledger file. Responses get lost, clients retry
+ * with a new JSON-RPC id, two requests race at a barrier, the ledger is closed and reopened, and a
+ * caller mutates a returned result — each scenario turns one of these on.
+ */
+
+/** What the host gives a ledger run: the SQLite host of the kit. */
+export type LedgerHost = SqliteHost;
+
+export interface LedgerRunOptions {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: LedgerSettings;
+  readonly host: LedgerHost | undefined;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+}
+
+const KEYS: Record<Operation, string> = { charge_account: 'checkout-7', reserve_inventory: 'cart-9-reserve' };
+
+type ArgumentVariant = LedgerSettings['retryArguments'];
+
+/** The call's arguments. reserve_inventory also carries a payment token the ledger must never keep (LG-P5). */
+export function argumentsFor(operation: Operation, variant: ArgumentVariant): JsonObject {
+  if (operation === 'charge_account') return { account: 'acct-7', cents: variant === 'changed' ? 1500 : 1200 };
+  return { sku: 'sku-42', quantity: variant === 'changed' ? 3 : 2, tenant: variant === 'other-tenant' ? 'tenant-b' : 'tenant-a', paymentToken: PAYMENT_TOKEN };
+}
+
+/** A stand-in secret: tests scan every stored row and every result to prove it never lands there. */
+export const PAYMENT_TOKEN = 'tok_live_4242424242424242';
+
+
+export class LedgerLab {
+  readonly sim: Sim<LedgerModelEvent>;
+  private readonly settings: LedgerSettings;
+  private readonly options: LedgerRunOptions;
+  private readonly host: LedgerHost;
+  private file: LedgerFile;
+  private readonly connections = new Map<string, LedgerConnection>();
+  /** resultCopies=shared: the failure mode, a cache that hands out the same object every time. */
+  private readonly sharedResults = new Map<string, JsonObject>();
+  private readonly responses: LedgerResponseRecord[] = [];
+  private readonly arrivedAtBarrier: Array<() => void> = [];
+  private firstResultJson: string | null = null;
+  private aliasIntact: boolean | null = null;
+  private executions = 0;
+  private busyRetries = 0;
+  private requests = 0;
+  private firstResponseSettled = false;
+  private barrierPassed = false;
+  private replayId: number | null = null;
+  private readonly idsUsed = new Set<number>();
+
+  constructor(options: LedgerRunOptions) {
+    if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
+    this.options = options;
+    this.settings = options.settings;
+    this.host = options.host;
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
+    this.record({ kind: 'ledger', action: 'opened', detail: this.host.bytes ? `ledger file opened from ${this.host.bytes.length} saved bytes` : 'new empty ledger file (SQLite, journal_mode=MEMORY)' });
+  }
+
+  get scheduler(): Scheduler {
+    return this.sim.scheduler;
+  }
+
+  get events(): LedgerModelEvent[] {
+    return this.sim.events;
+  }
+
+  private record<N extends Unstamped<LedgerModelEvent>>(event: N): N & EventBase {
+    return this.sim.record(event);
+  }
+
+  private connection(name: string): LedgerConnection {
+    let connection = this.connections.get(name);
+    if (connection === undefined) {
+      connection = this.file.connect(name);
+      this.connections.set(name, connection);
+    }
+    return connection;
+  }
+
+  private channel(from: Side, id: RequestId): string {
+    if (this.options.transport === 'stdio') return 'stdio';
+    return from === 'client' ? `POST #${String(id)}` : `response #${String(id)}`;
+  }
+
+  // ── client ───────────────────────────────────────────────────────────────────────────────────
+
+  private key(): string | null {
+    return this.settings.sendKey ? KEYS[this.settings.operation] : null;
+  }
+
+  /**
+   * A JSON-RPC id the client has not used yet: `preferred` when free, else the next free one above
+   * every id used (ids are unique per sender; issue #10 found a replay reusing #42 during a race).
+   */
+  private newId(preferred: number): number {
+    const id = this.idsUsed.has(preferred) ? Math.max(...this.idsUsed) + 1 : preferred;
+    assert(!this.idsUsed.has(id), `request id ${id} is already used`);
+    return id;
+  }
+
+  private call(id: number, connectionName: string, variant: ArgumentVariant): void {
+    this.idsUsed.add(id);
+    const s = this.settings;
+    const args = argumentsFor(s.operation, variant);
+    const key = this.key();
+    const wireArgs: JsonObject = key === null ? { ...args } : { ...args, idempotencyKey: key };
+    this.requests += 1;
+    this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, s.operation, wireArgs, null), () => {
+      this.serverReceives({ operation: s.operation, args, key, requestId: String(id), connection: connectionName }, id);
+      return null;
+    });
+  }
+
+  private clientReceives(id: number, event: MessageEvent): string | null {
+    if (id === 41) this.firstResponseSettled = true;
+    if (id === 41 && this.settings.replayAfterResponse) {
+      const replayId = this.newId(42);
+      this.replayId = replayId;
+      this.record({ kind: 'ledger', action: 'retry', requestId: replayId, detail: 'the client calls again with the same key (a replay or reconcile): new JSON-RPC id, same business intent' });
+      this.call(replayId, 'conn-2', 'same');
+    }
+    return event.ignoredBy ?? null;
+  }
+
+  /** The client's retry timer for request 41: a lost response leaves it not knowing the outcome. */
+  private armRetry(): void {
+    const s = this.settings;
+    this.scheduler.after(s.retryAfterMs, 'client', 'client retry timer', () => {
+      if (this.firstResponseSettled) return;
+      if (s.reopenBeforeRetry) this.reopen();
+      // Reading the authoritative state is always safe; it is what decides whether to retry.
+      if (s.onLostResponse === 'reconcile') {
+        this.reconcile();
+        return;
+      }
+      if (this.key() === null && !s.retryWithoutKey) {
+        this.record({ kind: 'ledger', action: 'no-retry', requestId: 41, detail: 'no idempotency key: automatic retry is disabled; the outcome is unknown, so reconcile first (RT: unsafe)' });
+        return;
+      }
+      this.retry();
+    });
+  }
+
+  private retry(): void {
+    const s = this.settings;
+    const how = this.key() === null ? 'without a key: nothing lets the server recognise the same intent' : `with the same key${s.retryArguments === 'same' ? ' and identical arguments' : ' but changed arguments'}`;
+    const id = this.newId(42);
+    this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `no response after ${s.retryAfterMs} ms: the client retries as a NEW JSON-RPC id ${id}, ${how}` });
+    this.call(id, 'conn-2', s.retryArguments);
+  }
+
+  /**
+   * LG-P4 / LG-P7 / LG-P10: before deciding, the client reads the authoritative ledger — by key when it
+   * has one, else the inventory it was changing — and retries only if the first call did not commit.
+   */
+  private reconcile(): void {
+    const s = this.settings;
+    const key = this.key();
+    const id = this.newId(43);
+    const args: JsonObject = key === null ? { sku: 'sku-42', tenant: 'tenant-a' } : { idempotencyKey: key };
+    const tool = key === null ? 'get_inventory' : 'get_mutation_by_key';
+    this.record({ kind: 'ledger', action: 'reconcile', requestId: id, detail: `no response after ${s.retryAfterMs} ms: before anything else the client reads the ledger with ${tool} (a safe read)` });
+    this.requests += 1;
+    this.idsUsed.add(id);
+    this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, tool, args, null), () => {
+      const connection = this.connection('conn-2');
+      const found =
+        key === null
+          ? this.readSql(connection, id, 'SELECT COALESCE(SUM(amount), 0) AS reserved FROM ledger.effects WHERE operation = ? AND subject = ? AND tenant = ?', [s.operation, 'sku-42', 'tenant-a'], 're-read the inventory before deciding')
+          : this.readSql(connection, id, 'SELECT result_json FROM ledger.idempotency_keys WHERE key = ?', [key], 'look the intent up by its key');
+      const body: JsonObject = key === null ? { reserved: Number(found[0]?.reserved ?? 0) } : found[0] === undefined ? { found: false } : { found: true, result: JSON.parse(String(found[0].result_json)) as JsonObject };
+      this.sim.wire.send('server', this.channel('server', id), callToolResultResponse(id, canonicalJson(body), body), () => {
+        const committed = key === null ? Number(body.reserved) > 0 : body.found === true;
+        if (committed) {
+          this.record({ kind: 'ledger', action: 'reconciled', requestId: id, detail: `the first call did commit (${canonicalJson(body)}): no retry, nothing runs twice` });
+        } else {
+          this.record({ kind: 'ledger', action: 'reconciled', requestId: id, detail: 'the first call did not commit: retrying is safe' });
+          this.retry();
+        }
+        return null;
+      });
+      return null;
+    });
+  }
+
+  private readSql(connection: LedgerConnection, id: number, sql: string, params: (string | number)[], purpose: string): Record<string, string | number | null>[] {
+    const result = connection.run(sql, params);
+    this.record(sqlEvent(connection.name, id, sql, params, purpose, result));
+    assert(result.ok, `reconcile read failed: ${sql}`);
+    return result.rows as Record<string, string | number | null>[];
+  }
+
+  // ── server ───────────────────────────────────────────────────────────────────────────────────
+
+  private serverReceives(intent: Intent, id: number): void {
+    if (!this.settings.race || this.barrierPassed) {
+      this.runProgram(intent, id);
+      return;
+    }
+    // LG-5: both requests wait at a barrier and start at the same instant on their own connections.
+    this.arrivedAtBarrier.push(() => this.runProgram(intent, id));
+    if (this.arrivedAtBarrier.length < 2) return;
+    this.barrierPassed = true;
+    this.record({ kind: 'ledger', action: 'barrier', detail: 'both requests reached the barrier: conn-1 and conn-2 start together' });
+    for (const start of this.arrivedAtBarrier.splice(0)) start();
+  }
+
+  private runProgram(intent: Intent, id: number): void {
+    const s = this.settings;
+    const connection = this.connection(intent.connection);
+    const program: Program = s.mode === 'atomic' || intent.key === null
+      ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs })
+      : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs });
+    const advance = (input: Parameters<Program['next']>[0]): void => {
+      const next = program.next(input);
+      if (next.done === true) {
+        this.finish(intent, id, next.value);
+        return;
+      }
+      const step = next.value;
+      if ('waitMs' in step) {
+        this.busyRetries += 1;
+        this.record({ kind: 'ledger', action: 'busy-wait', requestId: id, connection: intent.connection, detail: step.reason });
+        this.scheduler.after(step.waitMs, 'server', `${intent.connection} retry`, () => advance(undefined));
+        return;
+      }
+      this.scheduler.after(s.statementMs, 'server', `${intent.connection} ${step.sql.split(' ')[0] ?? ''}`, () => {
+        const result = connection.run(step.sql, step.params);
+        this.record(sqlEvent(intent.connection, id, step.sql, step.params, step.purpose, result));
+        advance(result);
+      });
+    };
+    advance(undefined);
+  }
+
+  /** LG-6: every value handed out is rebuilt from the stored JSON (or, in the failure mode, shared). */
+  private handOut(key: string | null, resultJson: string): JsonObject {
+    if (this.settings.resultCopies === 'defensive' || key === null) return JSON.parse(resultJson) as JsonObject;
+    let shared = this.sharedResults.get(key);
+    if (shared === undefined) {
+      shared = JSON.parse(resultJson) as JsonObject;
+      this.sharedResults.set(key, shared);
+    }
+    return shared;
+  }
+
+  private finish(intent: Intent, id: number, outcome: ProgramResult): void {
+    const s = this.settings;
+    if (outcome.status === 'executed' || (outcome.status === 'failed' && outcome.executed)) this.executions += 1;
+    let message: JsonRpcMessage;
+    let body: JsonObject;
+    if (outcome.status === 'executed' || outcome.status === 'replayed') {
+      const result = this.handOut(intent.key, outcome.resultJson);
+      this.firstResultJson ??= outcome.resultJson;
+      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: outcome.status === 'executed' ? `the effect committed once; result ${outcome.resultJson}` : `key found with the same fingerprint: the stored result is returned and nothing runs again` });
+      // The response carries a snapshot of the result as it is now (JSON on the wire).
+      message = callToolResultResponse(id, canonicalJson(result), result);
+      body = JSON.parse(JSON.stringify(result)) as JsonObject;
+      if (s.callerMutatesResult && id === 41) {
+        // The server's own code changes the object the ledger handed it (e.g. redacting before logging).
+        const amountField = intent.operation === 'charge_account' ? 'cents' : 'quantity';
+        result[amountField] = 0;
+        result.status = 'redacted-for-log';
+        this.record({ kind: 'ledger', action: 'caller-mutated', requestId: id, connection: intent.connection, detail: `the caller set ${amountField}=0 and status="redacted-for-log" on the object the ledger returned (${s.resultCopies} copies)` });
+      }
+    } else {
+      const httpAnalogue = outcome.status === 'rejected' ? outcome.httpAnalogue : 500;
+      const code = outcome.code;
+      body = { error: { code, httpAnalogue, message: outcome.reason, executed: outcome.status === 'failed' && outcome.executed } };
+      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: `${code} (${httpAnalogue}-like): ${outcome.reason}` });
+      message = callToolErrorResponse(id, `${code}: ${outcome.reason}`, body);
+    }
+    this.responses.push({ requestId: id, connection: intent.connection, status: outcome.status, body });
+    const lost = id === 41 && s.loseFirstResponse ? `${s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke'}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
+    this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
+  }
+
+  private reopen(): void {
+    const bytes = this.file.export();
+    this.record({ kind: 'ledger', action: 'saved', detail: `the server saves the ledger file (${bytes.length} bytes) and restarts` });
+    this.file.close();
+    this.connections.clear();
+    this.record({ kind: 'ledger', action: 'closed', detail: 'every connection closed; in-memory state (caches, statements) is gone' });
+    this.file = LedgerFile.open(this.host.sql, bytes);
+    this.record({ kind: 'ledger', action: 'reopened', detail: 'the ledger file is reopened from its saved bytes; new connections attach to it' });
+  }
+
+  // ── run ──────────────────────────────────────────────────────────────────────────────────────
+
+  run(): this {
+    this.scheduler.at(0, 'client', 'first call', () => {
+      this.call(41, 'conn-1', 'same');
+      if (this.settings.race) this.call(42, 'conn-2', 'same');
+      else this.armRetry();
+    });
+    this.sim.run();
+    this.sim.wire.assertAllAnswered();
+    return this;
+  }
+
+  outcome(): LedgerOutcome {
+    const key = this.key();
+    const rows = key === null ? [] : this.file.query(`SELECT result_json FROM idempotency_keys WHERE key = '${key}'`);
+    assert(rows.length <= 1, 'a key has at most one stored record (it is the primary key)');
+    const storedJson = rows[0] === undefined ? null : String(rows[0].result_json);
+    if (this.settings.callerMutatesResult && this.firstResultJson !== null) {
+      const replayId = this.replayId ?? 42;
+      const replay = this.responses.find((r) => r.requestId === replayId);
+      // Intact when the replay equals the committed result, whatever the caller did to its copy.
+      this.aliasIntact = replay !== undefined && canonicalJson(replay.body) === this.firstResultJson;
+    }
+    return {
+      executions: this.executions,
+      rejected: this.responses.filter((r) => r.status === 'rejected').length,
+      replayed: this.responses.filter((r) => r.status === 'replayed').length,
+      failed: this.responses.filter((r) => r.status === 'failed').length,
+      requests: this.requests,
+      busyRetries: this.busyRetries,
+      keyRecords: rows.length,
+      storedResult: storedJson === null ? null : (JSON.parse(storedJson) as JsonObject),
+      aliasIntact: this.aliasIntact,
+      responses: this.responses,
+    };
+  }
+
+  /** Closes every connection; after a completed run, first hands the file's bytes to the host if it asked. */
+  close(completed: boolean): void {
+    if (completed) this.host.save?.(this.file.export());
+    this.file.close();
+  }
+}
+
+export const ledgerModel: Model<LedgerScenario, LedgerOutcome> = {
+  settingsSpec: ledgerSettingsSpec,
+  execute(_scenario, run) {
+    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    let completed = false;
+    try {
+      lab.run();
+      const outcome = lab.outcome();
+      completed = true;
+      return { events: lab.events, outcome };
+    } finally {
+      // A run that failed part-way saves nothing: the host's file stays as it was.
+      lab.close(completed);
+    }
+  },
+};

@@ -1,0 +1,32 @@
+import { commonSettingsSpec, type SettingsOf, type SettingsSpec } from '../../core/settings';
+
+/** This model's settings: one spec gives the ranges, the wording and the type. */
+export const proxyBufferingSettingsSpec = {
+  honourNoBuffering: { kind: 'boolean', description: 'The proxy honours the X-Accel-Buffering: no response header and forwards each event at once.' },
+  flushEvents: { kind: 'integer', min: 1, max: 10_000, unit: 'events', description: 'A buffering proxy forwards what it holds once it holds this many events.' },
+  flushIntervalMs: { kind: 'integer', min: 1, max: 3_600_000, nullable: true, unit: 'ms', description: 'A buffering proxy also forwards this long after it started holding; none: only by size or at the end.' },
+  keepAliveEveryMs: { kind: 'integer', min: 0, max: 3_600_000, unit: 'ms', description: 'The server writes a ": keep-alive" comment after this long without writing; 0: never.' },
+  latencyMs: commonSettingsSpec.latencyMs,
+  idleTimeoutMs: { kind: 'integer', min: 1, max: 3_600_000, unit: 'ms', description: 'Time the client allows with no useful activity (progress resets it, comments do not).' },
+  maxTimeoutMs: { kind: 'integer', min: 1, max: 86_400_000, unit: 'ms', description: 'Absolute budget from the request start.' },
+  workMs: { kind: 'integer', min: 1, max: 86_400_000, unit: 'ms', description: 'How long the server works on the call.' },
+  progressEveryMs: { kind: 'integer', min: 0, max: 86_400_000, unit: 'ms', description: 'The server sends progress this often while working; 0: none (legal, RC-4).' },
+  requestId: { kind: 'integer', min: 0, max: 2_147_483_647, description: 'JSON-RPC id of the request.' },
+  eventsMax: commonSettingsSpec.eventsMax,
+} as const satisfies SettingsSpec;
+
+export type ProxyBufferingSettings = SettingsOf<typeof proxyBufferingSettingsSpec>;
+
+export const proxyBufferingDefaults: ProxyBufferingSettings = {
+  honourNoBuffering: false,
+  flushEvents: 8,
+  flushIntervalMs: null,
+  keepAliveEveryMs: 2_000,
+  latencyMs: 5,
+  idleTimeoutMs: 5_000,
+  maxTimeoutMs: 60_000,
+  workMs: 12_000,
+  progressEveryMs: 1_000,
+  requestId: 7,
+  eventsMax: 100_000,
+};

@@ -1,0 +1,410 @@
+import { assert } from '../../core/assert';
+import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
+import { LabError } from '../../core/errors';
+import type { ReconnectOutcome, ReconnectPlan, ReconnectScenario, ReconnectModelEvent } from './types';
+import { Sim } from '../../core/sim';
+import type { Model } from '../../core/model';
+import { summarizeMessage } from '../../mcp/summary';
+import {
+  PROTOCOL_VERSION,
+  SERVER_INFO,
+  SSE_HEADERS,
+  callToolRequest,
+  callToolResultResponse,
+  requestMeta,
+  snapshot,
+  type JsonObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from '../../mcp/protocol';
+import type { Scheduler, Chooser, EventHandle, SchedulerOptions } from '../../core/scheduler';
+import type { MessageEvent, Side, Transport } from '../../core/transcript';
+import { reconnectListenSettingsSpec, type ReconnectListenSettings } from './settings';
+export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectListenSettings } from './settings';
+
+/**
+ * `reconnect-listen` (SPEC RV-3, VF-11): a client holds a `subscriptions/listen` stream, every
+ * message of which carries `_meta["io.modelcontextprotocol/subscriptionId"]` equal to the listen
+ * request's id. An unsafe mutation (`charge_account`, no idempotency key) is in flight when the
+ * connection drops: its response and two notifications are lost. There is no `Last-Event-ID`
+ * resumption in MCP 2026-07-28, so the client follows a reconnect plan: back off, open a NEW listen
+ * request with a new id and the same filter, and only once it is acknowledged refetch the state the
+ * filter covers from authoritative methods (subscribe first, then read, so no change falls in
+ * between), de-duplicate by stable ids, and reconcile the lost charge by reading state instead of
+ * sending it again.
+ */
+
+export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+const ACCOUNT_URI = 'mcp-lab://accounts/acct-7';
+
+/** The filter the client asked for on its first listen request; restored unchanged on reconnect. */
+export const LISTEN_FILTER: JsonObject = {
+  toolsListChanged: true,
+  resourcesListChanged: true,
+  promptsListChanged: true,
+  resourceSubscriptions: [ACCOUNT_URI],
+};
+
+/** The stable id each kind of refetched state is de-duplicated by. */
+export const DEDUPE_BY: Record<string, string> = { tools: 'name', resources: 'uri', prompts: 'name', charges: 'chargeId' };
+
+/** The authoritative methods that re-read what a filter covers, in the order the client sends them. */
+export function refetchMethodsFor(filter: JsonObject): string[] {
+  const methods: string[] = [];
+  if (filter.toolsListChanged === true) methods.push('tools/list');
+  if (filter.resourcesListChanged === true) methods.push('resources/list');
+  if (filter.promptsListChanged === true) methods.push('prompts/list');
+  if (Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.length > 0) methods.push('resources/read');
+  return methods;
+}
+
+// ── MCP messages of this scenario (shapes from the 2026-07-28 schema) ──────────────────────────
+
+const resultMeta = (): JsonObject => ({ 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } });
+
+export function listenRequest(id: RequestId, filter: JsonObject): JsonRpcRequest {
+  return { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: snapshot(filter), _meta: requestMeta(null) } };
+}
+
+export function acknowledgedNotification(subscriptionId: RequestId, agreed: JsonObject): JsonRpcNotification {
+  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: snapshot(agreed), _meta: { [SUBSCRIPTION_ID_KEY]: subscriptionId } } };
+}
+
+function subscriptionNotification(method: string, subscriptionId: RequestId, params: JsonObject = {}): JsonRpcNotification {
+  return { jsonrpc: '2.0', method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: subscriptionId } } };
+}
+
+function listRequest(id: RequestId, method: string): JsonRpcRequest {
+  return { jsonrpc: '2.0', id, method, params: { _meta: requestMeta(null) } };
+}
+
+function readRequest(id: RequestId, uri: string): JsonRpcRequest {
+  return { jsonrpc: '2.0', id, method: 'resources/read', params: { uri, _meta: requestMeta(null) } };
+}
+
+function listResult(id: RequestId, key: string, items: JsonObject[]): JsonRpcResultResponse {
+  return { jsonrpc: '2.0', id, result: { resultType: 'complete', [key]: items, cacheScope: 'private', ttlMs: 0, _meta: resultMeta() } };
+}
+
+// ── the server's authoritative state ─────────────────────────────────────────────────────────────
+
+const TOOL_SCHEMA: JsonObject = { type: 'object' };
+const TOOLS_BEFORE: JsonObject[] = [
+  { name: 'search_inventory', description: 'Find items by SKU.', inputSchema: TOOL_SCHEMA, annotations: { readOnlyHint: true } },
+  { name: 'charge_account', description: 'Charge an account; no business de-duplication.', inputSchema: TOOL_SCHEMA, annotations: { destructiveHint: true, idempotentHint: false } },
+];
+const TOOL_ADDED: JsonObject = { name: 'refund_charge', description: 'Refund a charge by chargeId.', inputSchema: TOOL_SCHEMA, annotations: { destructiveHint: true } };
+const RESOURCES: JsonObject[] = [{ uri: ACCOUNT_URI, name: 'acct-7', mimeType: 'application/json' }];
+const PROMPTS: JsonObject[] = [{ name: 'checkout-summary', description: 'Summarise a checkout.' }];
+const BALANCE_BEFORE_CENTS = 5_000;
+const CHARGE_CENTS = 1_200;
+const CHARGE_ID = 'ch_0001';
+
+export interface ReconnectListenOptions {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: ReconnectListenSettings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+}
+
+interface Pending {
+  readonly event: MessageEvent;
+  readonly handle: EventHandle;
+}
+
+function summarize(message: JsonRpcMessage): string {
+  if ('method' in message) return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
+  return `response #${String(message.id)}`;
+}
+
+export class ReconnectListen {
+  readonly sim: Sim<ReconnectModelEvent>;
+  private readonly options: ReconnectListenOptions;
+  private readonly settings: ReconnectListenSettings;
+  private nextRequestId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly methodById = new Map<RequestId, string>();
+  private readonly listenIds: RequestId[] = [];
+  private readonly refetched: string[] = [];
+  private dropped = false;
+  private messagesLost = 0;
+  private plan: ReconnectPlan | null = null;
+  private reconnectedAtMs: number | null = null;
+  // server state
+  private tools: JsonObject[] = [...TOOLS_BEFORE];
+  private charges: JsonObject[] = [];
+  private balanceCents = BALANCE_BEFORE_CENTS;
+  // client state: what it cached before the drop, keyed by stable id
+  private readonly clientTools = new Map<string, JsonObject>(TOOLS_BEFORE.map((tool) => [tool.name as string, tool]));
+  private readonly clientResources = new Map<string, JsonObject>(RESOURCES.map((resource) => [resource.uri as string, resource]));
+  private readonly clientPrompts = new Map<string, JsonObject>(PROMPTS.map((prompt) => [prompt.name as string, prompt]));
+  private readonly clientCharges = new Map<string, JsonObject>();
+  private chargeRequestId: RequestId | null = null;
+  private chargeSettled = false;
+
+  get scheduler(): Scheduler {
+    return this.sim.scheduler;
+  }
+
+  get log(): Sim<ReconnectModelEvent>['log'] {
+    return this.sim.log;
+  }
+
+  constructor(options: ReconnectListenOptions) {
+    this.options = options;
+    this.settings = options.settings;
+    if (options.settings.baseMs > options.settings.capMs) {
+      throw new LabError('LAB007', `baseMs=${options.settings.baseMs} is above capMs=${options.settings.capMs}; the cap must be at least the base (nothing was run)`);
+    }
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+  }
+
+  private get http(): boolean {
+    return this.options.transport === 'http';
+  }
+
+  run(): this {
+    const s = this.settings;
+    this.scheduler.at(0, 'client', 'client opens subscriptions/listen', () => this.openListen(null));
+    if (s.chargeInFlight) this.scheduler.at(s.dropAtMs - 400, 'client', 'client charges', () => this.charge());
+    this.scheduler.at(s.dropAtMs, 'transport', 'connection drops', () => this.drop());
+    this.scheduler.runUntilIdle();
+    return this;
+  }
+
+  // ── wire ─────────────────────────────────────────────────────────────────────────────────────
+
+  private channel(from: Side, requestId: RequestId | null): string {
+    if (!this.http) return 'stdio';
+    if (requestId === null) return 'POST';
+    return from === 'client' ? `POST #${String(requestId)}` : `SSE #${String(requestId)}`;
+  }
+
+  /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. */
+  private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void): MessageEvent {
+    const to: Side = from === 'client' ? 'server' : 'client';
+    if (from === 'client' && 'id' in message && 'method' in message) {
+      this.methodById.set(message.id, message.method);
+      if (this.http) {
+        this.log.record({
+          kind: 'http-request',
+          requestId: message.id,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': PROTOCOL_VERSION },
+        });
+      }
+    }
+    const arrivesAtMs = this.scheduler.nowMs + this.settings.latencyMs;
+    const event = this.log.record({ kind: 'message', from, to, channel: this.channel(from, streamOf), message, arrivesAtMs });
+    const handle = this.scheduler.at(arrivesAtMs, to, `deliver ${summarize(message)}`, () => {
+      this.pending.delete(event.seq);
+      this.log.record({ kind: 'delivered', messageSeq: event.seq, from, to, summary: summarize(message) });
+      onArrival();
+    });
+    this.pending.set(event.seq, { event, handle });
+    return event;
+  }
+
+  // ── client ───────────────────────────────────────────────────────────────────────────────────
+
+  private openListen(previous: RequestId | null): void {
+    const id = this.nextRequestId++;
+    assert(!this.listenIds.includes(id), `listen request id ${id} was already used: a reconnect needs a new id`);
+    this.listenIds.push(id);
+    if (previous !== null) {
+      this.log.record({ kind: 'recovery', step: 'restored-filter', requestId: id, reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes` });
+    }
+    this.send('client', listenRequest(id, LISTEN_FILTER), id, () => this.serverListens(id));
+  }
+
+  private charge(): void {
+    const id = this.nextRequestId++;
+    this.chargeRequestId = id;
+    const request = callToolRequest(id, 'charge_account', { account: 'acct-7', cents: CHARGE_CENTS }, null);
+    this.send('client', request, id, () => this.serverCharges(id));
+  }
+
+  private clientReceivesAck(id: RequestId): void {
+    if (this.listenIds[this.listenIds.length - 1] !== id) return;
+    this.log.record({ kind: 'state', side: 'client', requestId: id, from: 'opening', to: 'listening', reason: 'acknowledged: notifications for the filter flow on this stream from now on' });
+    if (this.plan === null) return;
+    this.reconnectedAtMs = this.scheduler.nowMs;
+    // Subscribe first, then read: a change after this point arrives as a notification, a change before it is in the refetch.
+    for (const method of this.plan.refetch) {
+      const requestId = this.nextRequestId++;
+      this.refetched.push(method);
+      const request = method === 'resources/read' ? readRequest(requestId, ACCOUNT_URI) : listRequest(requestId, method);
+      this.send('client', request, requestId, () => this.serverAnswers(requestId, method, request));
+    }
+  }
+
+  private drop(): void {
+    const s = this.settings;
+    this.dropped = true;
+    const lostReason = this.http ? 'in flight when the connection dropped; no Last-Event-ID resumption brings it back' : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
+    for (const [seq, { event, handle }] of this.pending) {
+      this.scheduler.cancel(handle);
+      this.messagesLost += 1;
+      event.lost = true;
+      event.reason = lostReason;
+      this.log.record({ kind: 'message-lost', messageSeq: seq, summary: summarize(event.message), reason: lostReason });
+    }
+    this.pending.clear();
+    const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
+    this.log.record({ kind: 'stream-dropped', requestId: listenId, channel: this.channel('server', listenId), reason: this.http ? 'the connection dropped: the listen stream is gone' : 'the stdio pipe broke: the server process exited' });
+    this.log.record({ kind: 'state', side: 'client', requestId: listenId, from: 'listening', to: 'dropped', reason: 'the stream ended without a SubscriptionsListenResult: an abrupt close, not a graceful teardown' });
+    const unsafe: RequestId[] = [];
+    if (this.chargeRequestId !== null && !this.chargeSettled) {
+      unsafe.push(this.chargeRequestId);
+      this.log.record({ kind: 'stream-dropped', requestId: this.chargeRequestId, channel: this.channel('server', this.chargeRequestId), reason: this.http ? 'the response stream of charge_account dropped before its response arrived' : 'the pipe broke before the response of charge_account arrived' });
+      this.log.record({ kind: 'state', side: 'client', requestId: this.chargeRequestId, from: 'waiting', to: 'outcome-unknown', reason: 'the request may or may not have committed' });
+    }
+    if (this.http) {
+      this.scheduler.after(s.latencyMs, 'server', 'server observes disconnects', () => this.serverObservesDrop(listenId));
+    }
+    const attempt = 0;
+    const delayMs = backoffDelayMs({ policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: this.options.seed }, 0, attempt, null);
+    const plan: ReconnectPlan = {
+      previousRequestId: listenId,
+      newRequestId: this.nextRequestId,
+      restoredFilter: snapshot(LISTEN_FILTER),
+      refetch: refetchMethodsFor(LISTEN_FILTER),
+      dedupeBy: { ...DEDUPE_BY },
+      reconcileInsteadOfReplay: unsafe,
+      replayUnsafeMutations: false,
+      sendLastEventId: false,
+      backoff: { policy: s.policy, attempt, delayMs, ceilingMs: backoffCeilingMs(attempt, s.baseMs, s.capMs) },
+    };
+    this.plan = plan;
+    this.log.record({ kind: 'reconnect-plan', plan, reason: 'MCP 2026-07-28 has no stream resumption: reconnect with a new request, restore the filter, refetch, de-duplicate, never replay an unsafe mutation' });
+    for (const id of unsafe) {
+      this.log.record({
+        kind: 'recovery',
+        step: 'not-replayed',
+        requestId: id,
+        reason: 'charge_account is a mutation without an idempotency key (SPEC §3: unsafe): a lost response is no reason to send it again; the refetch of the account shows whether it committed',
+      });
+    }
+    this.log.record({ kind: 'recovery', step: 'backoff', requestId: null, reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)` });
+    this.scheduler.after(delayMs, 'client', 'client reconnects', () => this.openListen(listenId));
+  }
+
+  private clientReceivesChargeResponse(): void {
+    this.chargeSettled = true;
+  }
+
+  private clientReceivesRefetch(method: string, response: JsonRpcResultResponse): void {
+    const result = response.result;
+    const merge = (label: string, cache: Map<string, JsonObject>, items: JsonObject[], key: string): void => {
+      let known = 0;
+      for (const item of items) {
+        const id = item[key] as string;
+        if (cache.has(id)) known += 1;
+        cache.set(id, item);
+      }
+      const added = items.length - known;
+      this.log.record({
+        kind: 'recovery',
+        step: 'deduplicated',
+        requestId: response.id,
+        reason: `${label}: ${items.length} received, ${known} already cached (replaced in place by ${key}, not duplicated), ${added} new; the cache holds ${cache.size}`,
+      });
+    };
+    this.log.record({ kind: 'recovery', step: 'refetched', requestId: response.id, reason: `${method} answered: authoritative state replaces what the lost notifications would have said` });
+    if (method === 'tools/list') merge('tools', this.clientTools, result.tools as JsonObject[], 'name');
+    else if (method === 'resources/list') merge('resources', this.clientResources, result.resources as JsonObject[], 'uri');
+    else if (method === 'prompts/list') merge('prompts', this.clientPrompts, result.prompts as JsonObject[], 'name');
+    else {
+      const contents = (result.contents as JsonObject[])[0] as JsonObject;
+      const account = JSON.parse(contents.text as string) as { balanceCents: number; charges: JsonObject[] };
+      merge('charges', this.clientCharges, account.charges, 'chargeId');
+      if (this.chargeRequestId !== null && !this.chargeSettled) {
+        const committed = account.charges.some((charge) => charge.requestId === this.chargeRequestId);
+        this.log.record({
+          kind: 'recovery',
+          step: 'reconciled',
+          requestId: this.chargeRequestId,
+          reason: committed
+            ? `the account shows ${CHARGE_ID} of ${CHARGE_CENTS} cents from request #${String(this.chargeRequestId)} (balance ${account.balanceCents} cents): the charge committed, its response was lost; it is not sent again`
+            : `the account shows no charge from request #${String(this.chargeRequestId)}: it never committed; only the user may decide to charge again, with an idempotency key`,
+        });
+      }
+    }
+  }
+
+  // ── server ───────────────────────────────────────────────────────────────────────────────────
+
+  private serverListens(id: RequestId): void {
+    if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+    // The server supports every requested type, so it agrees to the whole filter.
+    this.send('server', acknowledgedNotification(id, LISTEN_FILTER), id, () => this.clientReceivesAck(id));
+  }
+
+  private serverCharges(id: RequestId): void {
+    if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+    const commitAtMs = this.settings.dropAtMs - 5;
+    this.scheduler.at(commitAtMs, 'worker', 'charge commits', () => {
+      this.balanceCents -= CHARGE_CENTS;
+      this.charges.push({ chargeId: CHARGE_ID, requestId: id, cents: CHARGE_CENTS });
+      this.tools = [...TOOLS_BEFORE, TOOL_ADDED];
+      this.log.record({ kind: 'worker', requestId: id, step: 'finished', reason: `charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available` });
+      this.send('server', callToolResultResponse(id, `Charged ${CHARGE_CENTS} cents.`, { chargeId: CHARGE_ID, balanceCents: this.balanceCents }), id, () => this.clientReceivesChargeResponse());
+      const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
+      this.send('server', subscriptionNotification('notifications/resources/updated', listenId, { uri: ACCOUNT_URI }), listenId, () => undefined);
+      this.send('server', subscriptionNotification('notifications/tools/list_changed', listenId), listenId, () => undefined);
+    });
+  }
+
+  private serverObservesDrop(listenId: RequestId): void {
+    this.log.record({ kind: 'disconnect-observed', by: 'server', requestId: listenId, reason: 'the listen stream disconnected: the server forgets the subscription; it keeps no events to replay' });
+    this.log.record({ kind: 'state', side: 'server', requestId: listenId, from: 'listening', to: 'ended', reason: `subscription #${String(listenId)} is gone; only a new listen request starts a new one` });
+    if (this.chargeRequestId !== null) {
+      this.log.record({ kind: 'disconnect-observed', by: 'server', requestId: this.chargeRequestId, reason: 'the charge already committed and its response was written: the disconnect changes nothing' });
+    }
+  }
+
+  private serverAnswers(id: RequestId, method: string, request: JsonRpcRequest): void {
+    if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+    let response: JsonRpcResultResponse;
+    if (method === 'tools/list') response = listResult(id, 'tools', this.tools);
+    else if (method === 'resources/list') response = listResult(id, 'resources', RESOURCES);
+    else if (method === 'prompts/list') response = listResult(id, 'prompts', PROMPTS);
+    else {
+      assert(method === 'resources/read' && request.params.uri === ACCOUNT_URI, `unexpected refetch ${method}`);
+      const text = JSON.stringify({ account: 'acct-7', balanceCents: this.balanceCents, charges: this.charges });
+      response = { jsonrpc: '2.0', id, result: { resultType: 'complete', contents: [{ uri: ACCOUNT_URI, mimeType: 'application/json', text }], cacheScope: 'private', ttlMs: 0, _meta: resultMeta() } };
+    }
+    this.send('server', response, id, () => this.clientReceivesRefetch(method, response));
+  }
+
+  outcome(): ReconnectOutcome {
+    assert(this.dropped, 'the connection dropped');
+    assert(this.plan !== null, 'a reconnect plan was made');
+    assert(this.reconnectedAtMs !== null, 'the new listen stream was acknowledged');
+    const dropAtMs = this.settings.dropAtMs;
+    const replays = this.log.events.filter(
+      (event) => event.kind === 'message' && event.atMs >= dropAtMs && event.from === 'client' && 'method' in event.message && event.message.method === 'tools/call',
+    ).length;
+    return {
+      reconnectPlan: this.plan,
+      listenRequestIds: [...this.listenIds],
+      refetchedMethods: [...this.refetched],
+      messagesLost: this.messagesLost,
+      mutationsReplayed: replays,
+      reconnectedAtMs: this.reconnectedAtMs,
+    };
+  }
+}
+
+export const reconnectModel: Model<ReconnectScenario, ReconnectOutcome> = {
+  settingsSpec: reconnectListenSettingsSpec,
+  execute(_scenario, run) {
+    const model = new ReconnectListen({ transport: run.transport, seed: run.seed, settings: run.settings as ReconnectListenSettings, chooser: run.chooser, trace: run.trace });
+    model.run();
+    return { events: model.log.events, outcome: model.outcome() };
+  },
+};

@@ -1,0 +1,315 @@
+import { assert } from '../../core/assert';
+import type { ProgressToken, RequestId } from '../../core/jsonrpc';
+import type { Model } from '../../core/model';
+import { pinnedChooser, type Chooser, type SchedulerOptions } from '../../core/scheduler';
+import { Sim } from '../../core/sim';
+import type { MessageEvent, Side, Transport } from '../../core/transcript';
+import type { Delivery } from '../../core/wire';
+import { RequestCoordinator } from '../../mcp/coordinator';
+import { ClientDeadlines, noteTerminal } from '../../mcp/deadlines';
+import type { CancellationSignal } from '../../mcp/events';
+import { SSE_HEADERS, callToolRequest, callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
+import { summarizeMessage } from '../../mcp/summary';
+import { requestRaceSettingsSpec, type RequestRaceSettings } from './settings';
+import type { ClientIgnore, RequestOutcome, RequestRaceEvent, RequestRaceScenario } from './types';
+
+export { requestRaceSettingsSpec, requestRaceDefaults, type RequestRaceSettings, type RequestRaceSettingKey } from './settings';
+
+/**
+ * One request between an MCP client and server over stdio or Streamable HTTP, on the virtual
+ * clock: the client's deadlines (RC-1/RC-2), the server's worker with progress checkpoints (RC-3,
+ * RC-4), the transport-specific cancellation signal (RC-5), and the cancel/complete race (RC-6 …
+ * RC-8). Also the headless driver the unit tests use: `call()`, `cancel()`, `runUntil()`.
+ */
+export interface RequestRaceOptions {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: RequestRaceSettings;
+  readonly chooser?: Chooser;
+  readonly trace?: SchedulerOptions['trace'];
+}
+
+const USER_CANCEL_REASON = 'User closed the operation';
+
+export class RequestRace {
+  readonly sim: Sim<RequestRaceEvent>;
+  readonly coordinator = new RequestCoordinator();
+  private readonly settings: RequestRaceSettings;
+  private deadlines: ClientDeadlines | null = null;
+  private requestId: RequestId | null = null;
+  private cancellationSignal: CancellationSignal = null;
+  private finalResponse = false;
+  /** Streamable HTTP: when the client closed the request's response stream. */
+  private clientClosedStreamAtMs: number | null = null;
+  private workerChunks = 0;
+
+  constructor(options: RequestRaceOptions) {
+    this.settings = options.settings;
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+  }
+
+  get scheduler() {
+    return this.sim.scheduler;
+  }
+
+  get events(): RequestRaceEvent[] {
+    return this.sim.events;
+  }
+
+  private get id(): RequestId {
+    assert(this.requestId !== null, 'no request was started');
+    return this.requestId;
+  }
+
+  private get clientDeadlines(): ClientDeadlines {
+    assert(this.deadlines !== null, 'deadlines are armed when the request starts');
+    return this.deadlines;
+  }
+
+  private hasTerminal(): boolean {
+    return this.coordinator.terminal(this.id) !== null;
+  }
+
+  // ── transport ────────────────────────────────────────────────────────────────────────────────
+
+  private channelFor(from: Side, message: JsonRpcMessage): string {
+    if (!this.sim.http) return 'stdio';
+    if (from === 'server') return `SSE #${String(this.id)}`;
+    if ('id' in message && 'method' in message) return `POST #${String(message.id)}`;
+    return `POST ${'method' in message ? message.method : 'message'}`;
+  }
+
+  private send(from: Side, message: JsonRpcMessage, deliver: Delivery): MessageEvent {
+    return this.sim.wire.send(from, this.channelFor(from, message), message, deliver);
+  }
+
+  // ── client ───────────────────────────────────────────────────────────────────────────────────
+
+  /** The client sends `tools/call` now and arms both deadlines (RC-1). */
+  call(): void {
+    assert(this.requestId === null, 'this race models one request; call() was already made');
+    const s = this.settings;
+    this.requestId = s.requestId;
+    const progressToken: ProgressToken | null = s.progressToken ? `progress-${s.requestId}` : null;
+    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs });
+    this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressToken });
+    this.send('client', callToolRequest(this.id, 'generate_report', { quarter: '2026-Q3' }, progressToken), () => this.serverReceivesCall());
+    this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => this.deadlineFires());
+    this.deadlines.armBoth(`no useful activity for ${s.idleTimeoutMs} ms ends the request`, `absolute budget of ${s.maxTimeoutMs} ms from the start; progress never moves it`);
+  }
+
+  private deadlineFires(): void {
+    const hadTerminal = this.hasTerminal();
+    const fired = this.coordinator.clientExpire(this.id, this.sim.nowMs);
+    if (fired === null) return;
+    const s = this.settings;
+    const reason = fired === 'max' ? `maximum timeout of ${s.maxTimeoutMs} ms reached` : `idle timeout: no progress for ${s.idleTimeoutMs} ms`;
+    this.clientDeadlines.fired(fired, reason);
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.clientDeadlines.disarm('the request already ended on the client');
+    this.sendCancellation(reason);
+  }
+
+  /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
+  cancel(reason: string = USER_CANCEL_REASON): void {
+    const verdict = this.coordinator.clientAbandon(this.id);
+    if (!verdict.accepted) {
+      this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: this.id, reason: `nothing to cancel: ${verdict.reason}` });
+      return;
+    }
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    this.clientDeadlines.disarm('the client abandoned the request');
+    this.sendCancellation(reason);
+  }
+
+  private sendCancellation(reason: string): void {
+    const s = this.settings;
+    // The client gave up on the request: no response is owed to it any more.
+    this.sim.wire.settle('client', this.id);
+    if (!this.sim.http) {
+      this.cancellationSignal = 'notifications/cancelled';
+      this.send('client', cancelledNotification(this.id, reason), (event) => this.serverReceivesCancelled(event));
+      return;
+    }
+    if (s.httpCancel === 'post-notification') {
+      // SPEC §9 failure mode: a cancellation POSTed on Streamable HTTP is not the signal.
+      this.cancellationSignal = 'notifications/cancelled';
+      this.send('client', cancelledNotification(this.id, reason), () => {
+        const why = 'on Streamable HTTP the disconnect of the request’s own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running';
+        this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: this.id, reason: why });
+        return why;
+      });
+      return;
+    }
+    this.cancellationSignal = 'stream-close';
+    this.clientClosedStreamAtMs = this.sim.nowMs;
+    this.sim.record({ kind: 'stream-closed', by: 'client', requestId: this.id, reason: `${reason}: closing the response stream is the cancellation; nothing is POSTed` });
+    const observedAtMs = this.sim.wire.arrivalMs(`POST #${String(this.id)}:client`);
+    this.sim.at(observedAtMs, 'server', 'server observes disconnect', () => this.serverObservesDisconnect());
+  }
+
+  private clientReceives(event: MessageEvent): string | null {
+    if (this.clientClosedStreamAtMs !== null) {
+      return `the client closed this response stream at ${this.clientClosedStreamAtMs} ms; what arrives on it is discarded`;
+    }
+    const message = event.message;
+    if ('method' in message && message.method === 'notifications/progress') {
+      const verdict = this.coordinator.clientProgress(this.id, message.params.progress as number, this.sim.nowMs);
+      if (!verdict.accepted) return verdict.reason;
+      this.clientDeadlines.resetIdle('progress arrived: the idle clock restarts (the maximum deadline does not move)');
+      return null;
+    }
+    const verdict = this.coordinator.clientResponse(this.id);
+    if (!verdict.accepted) return verdict.reason;
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: 'final response received' });
+    this.clientDeadlines.disarm('the final response arrived');
+    return null;
+  }
+
+  // ── server and its worker ────────────────────────────────────────────────────────────────────
+
+  private serverReceivesCall(): null {
+    if (this.sim.http) this.sim.record({ kind: 'stream-opened', by: 'server', requestId: this.id, headers: { ...SSE_HEADERS } });
+    const s = this.settings;
+    this.workerChunks = s.progressEveryMs > 0 ? Math.ceil(s.workMs / s.progressEveryMs) : 1;
+    this.sim.record({ kind: 'worker', requestId: this.id, step: 'started', reason: `${s.workMs} ms of work in ${this.workerChunks} chunk(s); each chunk is uninterruptible` });
+    this.scheduleChunk(1, this.sim.nowMs);
+    return null;
+  }
+
+  private scheduleChunk(chunk: number, workerStartedAtMs: number): void {
+    const s = this.settings;
+    const isLast = chunk >= this.workerChunks;
+    const endsAtMs = workerStartedAtMs + (isLast ? s.workMs : chunk * s.progressEveryMs);
+    this.sim.at(endsAtMs, 'worker', isLast ? 'worker completes' : `worker checkpoint ${chunk}`, () =>
+      isLast ? this.workerCompletes() : this.workerCheckpoint(chunk, workerStartedAtMs),
+    );
+  }
+
+  private workerCheckpoint(chunk: number, workerStartedAtMs: number): void {
+    const record = this.coordinator.get(this.id);
+    assert(record !== undefined, 'worker runs for a known request');
+    if (record.server === 'cancelled') {
+      this.sim.record({ kind: 'worker', requestId: this.id, step: 'stopped', reason: `checkpoint ${chunk} observed the cancellation: work stops, resources are freed` });
+      return;
+    }
+    this.sim.record({ kind: 'worker', requestId: this.id, step: 'checkpoint', reason: `chunk ${chunk} of ${this.workerChunks} done` });
+    if (this.settings.serverSendsProgress && record.progressToken !== null) {
+      const verdict = this.coordinator.serverProgress(this.id, chunk);
+      if (verdict.accepted) {
+        this.send('server', progressNotification(record.progressToken, chunk, this.workerChunks, `chunk ${chunk} of ${this.workerChunks}`), (event) => this.clientReceives(event));
+      } else {
+        this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'progress', reason: verdict.reason });
+      }
+    }
+    this.scheduleChunk(chunk + 1, workerStartedAtMs);
+  }
+
+  private workerCompletes(): void {
+    const hadTerminal = this.hasTerminal();
+    this.sim.record({ kind: 'worker', requestId: this.id, step: 'finished', reason: 'the worker reached completion and calls complete()' });
+    if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) {
+      this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: 'cancellation was accepted first: complete() returns no response and nothing more is sent' });
+      return;
+    }
+    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
+    this.finalResponse = true;
+    this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), (event) => this.clientReceives(event));
+    if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the final response ends the request’s SSE stream' });
+  }
+
+  private acceptOrIgnoreCancel(params: unknown, how: string): string | null {
+    const hadTerminal = this.requestId !== null && this.hasTerminal();
+    const verdict = this.coordinator.serverCancel(params, this.sim.nowMs);
+    if (!verdict.accepted) {
+      this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
+      return verdict.reason;
+    }
+    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; the server stops the work and sends nothing more for this request` });
+    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, `the server accepted the cancellation (${how})`);
+    return null;
+  }
+
+  private serverReceivesCancelled(event: MessageEvent): string | null {
+    const message = event.message;
+    return this.acceptOrIgnoreCancel('params' in message ? message.params : undefined, 'notifications/cancelled received');
+  }
+
+  private serverObservesDisconnect(): void {
+    this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: this.id, reason: 'the client closed the response stream; the server treats the disconnect as cancellation' });
+    this.acceptOrIgnoreCancel({ requestId: this.id }, 'response stream disconnected');
+  }
+
+  // ── driver ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Schedules a driver action at an absolute virtual time (a scenario's script step). */
+  scheduleAt(atMs: number, label: string, action: (race: this) => void): void {
+    this.sim.at(atMs, 'client', label, () => action(this));
+  }
+
+  runUntil(atMs: number): this {
+    this.sim.scheduler.runUntil(atMs);
+    return this;
+  }
+
+  runToEnd(): this {
+    this.sim.run();
+    this.sim.wire.assertAllAnswered();
+    return this;
+  }
+
+  outcome(): RequestOutcome {
+    const terminal = this.coordinator.terminal(this.id);
+    assert(terminal !== null, 'every request ends in exactly one terminal state (the maximum deadline guarantees one)');
+    const clientIgnores: ClientIgnore[] = [];
+    for (const event of this.events) {
+      if (event.kind !== 'message' || event.ignoredBy !== 'client') continue;
+      clientIgnores.push({ seq: event.seq, atMs: event.arrivesAtMs, summary: summarizeMessage(event.message), reason: event.reason ?? '' });
+    }
+    assert(clientIgnores.every((ignore) => ignore.atMs >= 0), 'an ignored message arrived at a real time');
+    return {
+      requestId: this.id,
+      terminalState: terminal.state,
+      terminalAtMs: terminal.atMs,
+      finalResponse: this.finalResponse,
+      cancellationSignal: this.cancellationSignal,
+      clientIgnores,
+    };
+  }
+}
+
+/** The registry's adapter: a scenario's script over one RequestRace. */
+export const requestRaceModel: Model<RequestRaceScenario, RequestOutcome> = {
+  settingsSpec: requestRaceSettingsSpec,
+  execute(scenario, run) {
+    const settings = run.settings as RequestRaceSettings;
+    const race = new RequestRace({
+      transport: run.transport,
+      seed: run.seed,
+      settings,
+      chooser: run.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined),
+      trace: run.trace,
+    });
+    // Script steps are causal: each is scheduled when the one before it has run, so a same-instant
+    // chooser can reorder a step against the simulation's events but never against its own script.
+    const steps = scenario.script.flatMap((step) => {
+      const atMs = step.at === 'cancelAtMs' ? settings.cancelAtMs : step.at;
+      return atMs === null ? [] : [{ atMs, action: step.do }];
+    });
+    const scheduleStep = (index: number): void => {
+      const step = steps[index];
+      if (step === undefined) return;
+      race.scheduleAt(Math.max(step.atMs, race.sim.nowMs), `script ${step.action}`, (r) => {
+        if (step.action === 'call') r.call();
+        else r.cancel();
+        scheduleStep(index + 1);
+      });
+    };
+    scheduleStep(0);
+    race.runToEnd();
+    return { events: race.events, outcome: race.outcome() };
+  },
+};
