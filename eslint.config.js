@@ -3,6 +3,12 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** Outside src/engine, the engine is imported from src/engine/index.ts only (issue #10). */
+const engineFrontDoor = {
+  group: ['**/engine/**', '!**/engine/index'],
+  message: 'Import the engine from its front door (src/engine/index.ts), never a file inside it.',
+};
+
 const ambientTimeMessage =
   'The engine is deterministic: take time from the virtual clock and randomness from the seeded PRNG (src/engine/prng.ts).';
 
@@ -43,7 +49,14 @@ export default tseslint.config(
     files: ['src/worker/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/cli/**'], message: 'The worker never depends on the UI or the store.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/cli/**'], message: 'The worker never depends on the UI or the store.' }, engineFrontDoor] }],
+    },
+  },
+  {
+    // Code over the engine reaches it through its front door only (issue #10).
+    files: ['src/cli/**/*.ts', 'src/lab/**/*.ts', 'src/testing/**/*.ts', 'src/scenarios/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'e2e/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**'], message: 'Only the page depends on the UI and the store.' }, engineFrontDoor] }],
     },
   },
   {
@@ -79,6 +92,23 @@ export default tseslint.config(
           patterns: [
             { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'src/engine stays free of UI libraries.' },
             { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'Dependencies point ui → store → worker → engine, never back.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Scenarios are data over the engine: the same boundaries as the engine, through its front door.
+    files: ['src/scenarios/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'Scenarios stay free of UI libraries.' },
+            { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'Dependencies point ui → store → worker → engine, never back.' },
+            engineFrontDoor,
           ],
         },
       ],

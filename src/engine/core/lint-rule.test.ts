@@ -25,3 +25,13 @@ describe('no ambient time or randomness in src/engine', () => {
     expect(await ruleIds('export const now = (s: { nowMs: number }) => s.nowMs;', 'src/engine/fixture.ts')).toEqual([]);
   });
 });
+
+describe('the engine has one front door (issue #10)', () => {
+  for (const file of ['src/cli/fixture.ts', 'src/lab/fixture.ts', 'src/worker/fixture.ts', 'src/testing/fixture.ts', 'src/scenarios/fixture.ts']) {
+    it(`${file}: a file inside src/engine is refused, src/engine/index.ts is allowed`, async () => {
+      const from = file.startsWith('src/') ? '../engine' : './src/engine';
+      expect(await ruleIds(`import { BinaryHeap } from '${from}/core/heap'; export const a = BinaryHeap;`, file)).toEqual(['no-restricted-imports']);
+      expect(await ruleIds(`import { BinaryHeap } from '${from}'; export const a = BinaryHeap;`, file)).toEqual([]);
+    });
+  }
+});
