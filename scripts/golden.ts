@@ -1,16 +1,25 @@
-// Golden transcripts (issue #10): the refactor of the engine into one simulation kit must change no
-// transcript except where a named defect is fixed. `write DIR` saves the `--json` transcript of every
-// scenario on both transports for seeds 1–20; `compare DIR` runs them again and lists every file whose
-// bytes differ, with the first differing line.
+// Golden transcripts (issue #10): a refactor of the engine must change no transcript except where a
+// named defect is fixed. `write DIR` saves the `--json` transcript of every scenario on both transports
+// for seeds 1–20; `compare DIR` runs them again and lists every file whose bytes differ, with the first
+// differing line; `hashes` rewrites src/testing/golden.sha256.json, the SHA-256 of each,
+// which a unit test checks on every `npm test` (regenerate it, and say why, when a change is meant).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
+import { goldenTranscripts, GOLDEN_HASHES_PATH } from '../src/testing/golden';
 import { scenarios } from '../src/scenarios/index';
 import { runScenario, usesSqlite } from '../src/engine';
 
 const [mode, dir] = process.argv.slice(2);
+if (mode === 'hashes') {
+  const hashes: Record<string, string> = {};
+  for (const { name, sha256 } of goldenTranscripts(await initSqlJs())) hashes[name] = sha256;
+  writeFileSync(GOLDEN_HASHES_PATH, `${JSON.stringify(hashes, null, 1)}\n`);
+  console.log(`wrote ${Object.keys(hashes).length} hashes to ${GOLDEN_HASHES_PATH}`);
+  process.exit(0);
+}
 if ((mode !== 'write' && mode !== 'compare') || dir === undefined) {
-  console.error('usage: tsx scripts/golden.ts write|compare DIR');
+  console.error('usage: tsx scripts/golden.ts write|compare DIR | hashes');
   process.exit(2);
 }
 const sql = await initSqlJs();
