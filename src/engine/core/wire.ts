@@ -10,7 +10,7 @@ import type { AnyEvent, EventBase, MessageEvent, Side, Unstamped } from './trans
  * counts events run, this counts events recorded, and is checked as the run goes, so a run with
  * in-range settings stops with LAB020 long before it exhausts memory (issue #14).
  */
-export const RECORDED_EVENTS_MAX = 2_000_000;
+export const RECORDED_EVENTS_MAX = 1_000_000;
 
 /** The transcript's event list, stamped with the virtual clock. Shared by every model. */
 export class EventLog<E extends AnyEvent = AnyEvent> {

@@ -1,0 +1,102 @@
+// Proves the simulation kit's own guarantees, apart from any model: the event log's bound, a FIFO
+// channel under an adversarial same-instant chooser, the wire's hold / release / lose hooks, unique
+// request ids per sender, and the check that every request got an answer.
+import { describe, expect, it } from 'vitest';
+import type { JsonRpcMessage } from './jsonrpc';
+import { LabError } from './errors';
+import { InvariantError } from './assert';
+import { Sim } from './sim';
+import type { Chooser } from './scheduler';
+import { EventLog } from './wire';
+import type { AnyEvent, MessageEvent } from './transcript';
+
+const request = (id: number): JsonRpcMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: {} });
+const response = (id: number): JsonRpcMessage => ({ jsonrpc: '2.0', id, result: {} });
+const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const summarize = (m: JsonRpcMessage): string => ('method' in m ? m.method : 'response');
+/** Always runs the last of the due events: the opposite of insertion order. */
+const lastFirst: Chooser = (candidates) => candidates.length - 1;
+
+function sim(chooser?: Chooser, latencyJitterMs = 0): Sim<AnyEvent> {
+  return new Sim<AnyEvent>({ transport: 'stdio', seed: 1, eventsMax: 1_000, latency: { latencyMs: 10, latencyJitterMs }, chooser, summarize });
+}
+
+describe('the event log', () => {
+  it('stops with LAB020 at its bound and records nothing past it', () => {
+    const clock = { nowMs: 0 };
+    const log = new EventLog<AnyEvent>(clock, 3);
+    for (let index = 0; index < 3; index += 1) log.record({ kind: 'x' });
+    expect(() => log.record({ kind: 'x' })).toThrow(LabError);
+    expect(() => log.record({ kind: 'x' })).toThrow(/LAB020/);
+    expect(log.events).toHaveLength(3);
+  });
+
+  it('refuses a clock that ran backwards', () => {
+    const clock = { nowMs: 5 };
+    const log = new EventLog<AnyEvent>(clock);
+    log.record({ kind: 'x' });
+    clock.nowMs = 4;
+    expect(() => log.record({ kind: 'x' })).toThrow(InvariantError);
+  });
+});
+
+describe('the wire', () => {
+  it('keeps a channel FIFO when a chooser runs the later of two same-instant deliveries first', () => {
+    const s = sim(lastFirst);
+    const received: number[] = [];
+    s.at(0, 'server', 'send', () => {
+      for (const n of [1, 2, 3]) s.wire.send('server', 'stdio', note(n), (e) => (received.push(Number('params' in e.message ? e.message.params.progress : NaN)), null));
+    });
+    s.run();
+    expect(received).toEqual([1, 2, 3]);
+  });
+
+  it('never lets jitter reorder a channel: arrival times do not decrease', () => {
+    const s = sim(undefined, 500);
+    const sent: MessageEvent[] = [];
+    for (let n = 1; n <= 50; n += 1) s.at(n, 'server', 'send', () => void sent.push(s.wire.send('server', 'stdio', note(n), () => null)));
+    s.run();
+    const arrivals = sent.map((e) => e.arrivesAtMs);
+    expect(arrivals).toEqual([...arrivals].sort((a, b) => a - b));
+    expect(new Set(arrivals).size).toBeGreaterThan(1);
+  });
+
+  it('holds a message until released, and a lost one never arrives', () => {
+    const s = sim();
+    const received: string[] = [];
+    let held: MessageEvent | undefined;
+    let lost: MessageEvent | undefined;
+    s.at(0, 'server', 'send', () => {
+      held = s.wire.send('server', 'SSE #1', note(1), () => (received.push('held'), null), { held: true });
+      lost = s.wire.send('server', 'SSE #1', note(2), () => (received.push('lost'), null), { held: true });
+    });
+    s.at(100, 'transport', 'flush', () => {
+      s.wire.release(held as MessageEvent, 100);
+      expect(s.wire.lose(lost as MessageEvent, 'the stream dropped')).toBe(true);
+    });
+    s.run();
+    expect(received).toEqual(['held']);
+    expect(held?.arrivesAtMs).toBe(100);
+    expect(lost).toMatchObject({ lost: true, reason: 'the stream dropped' });
+  });
+
+  it('refuses a request id its sender already used', () => {
+    const s = sim();
+    s.wire.send('client', 'stdio', request(7), () => null);
+    expect(() => s.wire.send('client', 'stdio', request(7), () => null)).toThrow(InvariantError);
+    // The other side has its own ids.
+    expect(() => s.wire.send('server', 'stdio', request(7), () => null)).not.toThrow();
+  });
+
+  it('fails a run that leaves a request without an answer (LAB021), unless it was settled', () => {
+    const s = sim();
+    s.wire.send('client', 'stdio', request(1), () => null);
+    s.wire.send('client', 'stdio', request(2), () => null);
+    s.wire.send('server', 'stdio', response(1), () => null);
+    s.run();
+    expect(s.wire.unanswered().map((e) => e.message)).toEqual([request(2)]);
+    expect(() => s.wire.assertAllAnswered()).toThrow(/LAB021.*tools\/call sent by the client/);
+    s.wire.settle('client', 2);
+    expect(() => s.wire.assertAllAnswered()).not.toThrow();
+  });
+});
