@@ -159,6 +159,11 @@ export class Wire {
     return (this.channels.get(`${channel}:${from}`) ?? []).map((flight) => flight.event);
   }
 
+  /** Every message still on its way, on any channel, oldest first (what a dropped connection loses). */
+  inFlightAll(): MessageEvent[] {
+    return [...this.byEvent.keys()].sort((a, b) => a.seq - b.seq);
+  }
+
   /** A request that ends without a response by design (the client cancelled it, the server accepted). */
   settle(from: Side, id: RequestId): void {
     this.requestsOpen.delete(`${from}:${JSON.stringify(id)}`);

@@ -20,7 +20,7 @@ import {
   type JsonRpcResultResponse,
   type RequestId,
 } from '../../mcp/protocol';
-import type { Scheduler, Chooser, EventHandle, SchedulerOptions } from '../../core/scheduler';
+import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
 import type { MessageEvent, Side, Transport } from '../../core/transcript';
 import { reconnectListenSettingsSpec, type ReconnectListenSettings } from './settings';
 export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectListenSettings } from './settings';
@@ -111,22 +111,13 @@ export interface ReconnectListenOptions {
   readonly trace?: SchedulerOptions['trace'];
 }
 
-interface Pending {
-  readonly event: MessageEvent;
-  readonly handle: EventHandle;
-}
 
-function summarize(message: JsonRpcMessage): string {
-  if ('method' in message) return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
-  return `response #${String(message.id)}`;
-}
 
 export class ReconnectListen {
   readonly sim: Sim<ReconnectModelEvent>;
   private readonly options: ReconnectListenOptions;
   private readonly settings: ReconnectListenSettings;
   private nextRequestId = 1;
-  private readonly pending = new Map<number, Pending>();
   private readonly methodById = new Map<RequestId, string>();
   private readonly listenIds: RequestId[] = [];
   private readonly refetched: string[] = [];
@@ -160,7 +151,7 @@ export class ReconnectListen {
     if (options.settings.baseMs > options.settings.capMs) {
       throw new LabError('LAB007', `baseMs=${options.settings.baseMs} is above capMs=${options.settings.capMs}; the cap must be at least the base (nothing was run)`);
     }
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: { latencyMs: options.settings.latencyMs, latencyJitterMs: 0 }, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
   }
 
   private get http(): boolean {
@@ -186,7 +177,6 @@ export class ReconnectListen {
 
   /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. */
   private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void): MessageEvent {
-    const to: Side = from === 'client' ? 'server' : 'client';
     if (from === 'client' && 'id' in message && 'method' in message) {
       this.methodById.set(message.id, message.method);
       if (this.http) {
@@ -198,15 +188,10 @@ export class ReconnectListen {
         });
       }
     }
-    const arrivesAtMs = this.scheduler.nowMs + this.settings.latencyMs;
-    const event = this.log.record({ kind: 'message', from, to, channel: this.channel(from, streamOf), message, arrivesAtMs });
-    const handle = this.scheduler.at(arrivesAtMs, to, `deliver ${summarize(message)}`, () => {
-      this.pending.delete(event.seq);
-      this.log.record({ kind: 'delivered', messageSeq: event.seq, from, to, summary: summarize(message) });
+    return this.sim.wire.send(from, this.channel(from, streamOf), message, () => {
       onArrival();
+      return null;
     });
-    this.pending.set(event.seq, { event, handle });
-    return event;
   }
 
   // ── client ───────────────────────────────────────────────────────────────────────────────────
@@ -246,14 +231,11 @@ export class ReconnectListen {
     const s = this.settings;
     this.dropped = true;
     const lostReason = this.http ? 'in flight when the connection dropped; no Last-Event-ID resumption brings it back' : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
-    for (const [seq, { event, handle }] of this.pending) {
-      this.scheduler.cancel(handle);
+    for (const event of this.sim.wire.inFlightAll()) {
+      assert(this.sim.wire.lose(event, lostReason), 'a message in flight can be lost');
       this.messagesLost += 1;
-      event.lost = true;
-      event.reason = lostReason;
-      this.log.record({ kind: 'message-lost', messageSeq: seq, summary: summarize(event.message), reason: lostReason });
+      this.log.record({ kind: 'message-lost', messageSeq: event.seq, summary: summarizeMessage(event.message), reason: lostReason });
     }
-    this.pending.clear();
     const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
     this.log.record({ kind: 'stream-dropped', requestId: listenId, channel: this.channel('server', listenId), reason: this.http ? 'the connection dropped: the listen stream is gone' : 'the stdio pipe broke: the server process exited' });
     this.log.record({ kind: 'state', side: 'client', requestId: listenId, from: 'listening', to: 'dropped', reason: 'the stream ended without a SubscriptionsListenResult: an abrupt close, not a graceful teardown' });
