@@ -11,6 +11,8 @@ interface QueuedEvent {
   readonly label: string;
   readonly actor: Actor;
   readonly run: () => void;
+  /** The log event that was latest when this was scheduled: what caused it. */
+  readonly cause: number | null;
   cancelled: boolean;
 }
 
@@ -79,6 +81,11 @@ export class Scheduler {
   eventsRun = 0;
   /** How many times the chooser was consulted with more than one candidate. */
   choicesMade = 0;
+  /**
+   * The causal context: the `seq` of the last event the log recorded in this step, or, at a step's
+   * start, of the event that was latest when the step was scheduled. The log reads and advances it.
+   */
+  causeSeq: number | null = null;
 
   constructor(options: SchedulerOptions) {
     assert(Number.isInteger(options.eventsMax) && options.eventsMax > 0, 'eventsMax must be a positive integer');
@@ -94,7 +101,7 @@ export class Scheduler {
   at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle {
     assert(Number.isFinite(atMs), `event "${label}" has a non-finite time`);
     assert(atMs >= this.nowMs, `event "${label}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
-    const event: QueuedEvent = { atMs, seq: this.nextSeq++, label, actor, run, cancelled: false };
+    const event: QueuedEvent = { atMs, seq: this.nextSeq++, label, actor, run, cause: this.causeSeq, cancelled: false };
     this.queue.push(event);
     this.handles.set(event.seq, event);
     this.trace?.push(atMs, event.seq);
@@ -159,6 +166,7 @@ export class Scheduler {
     this.handles.delete(event.seq);
     this.nowMs = event.atMs;
     this.eventsRun += 1;
+    this.causeSeq = event.cause;
     event.run();
     return true;
   }

@@ -2,7 +2,7 @@ import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql
 import { assert } from './assert';
 import { LabError } from './errors';
 import type { RequestId } from './jsonrpc';
-import type { EventBase } from './transcript';
+import type { EventBase, Unstamped } from './transcript';
 
 /**
  * Real SQLite through sql.js, with two independent connections to one ledger file.
@@ -226,7 +226,7 @@ export interface SqlEvent extends EventBase {
 }
 
 /** The transcript line for one statement a connection ran: the SQL, its parameters, its rows or error. */
-export function sqlEvent(connection: string, requestId: RequestId, sql: string, params: StatementParams, purpose: string, result: StatementResult): Omit<SqlEvent, 'seq' | 'atMs'> {
+export function sqlEvent(connection: string, requestId: RequestId, sql: string, params: StatementParams, purpose: string, result: StatementResult): Unstamped<SqlEvent> {
   return {
     kind: 'sql',
     connection,

@@ -3,6 +3,7 @@ import { LabError } from './errors';
 import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
 import type { Actor, EventHandle, Scheduler } from './scheduler';
+import { laneOf, type LaneContext } from './lanes';
 import type { AnyEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
 
 /**
@@ -12,14 +13,28 @@ import type { AnyEvent, EventBase, MessageEvent, Side, Unstamped } from './trans
  */
 export const RECORDED_EVENTS_MAX = 1_000_000;
 
-/** The transcript's event list, stamped with the virtual clock. Shared by every model. */
+/** What the log reads of the scheduler: the virtual time and the causal context it advances. */
+export interface LogClock {
+  readonly nowMs: number;
+  causeSeq?: number | null;
+}
+
+/**
+ * The transcript's event list. Every event is stamped with the virtual clock, its lane (`actor`)
+ * and the event that caused it (`causeSeq`), so consumers draw and explore without re-deriving.
+ */
 export class EventLog<E extends AnyEvent = AnyEvent> {
   readonly events: E[] = [];
-  private readonly clock: { readonly nowMs: number };
+  private readonly clock: LogClock;
   private readonly recordedMax: number;
   private lastNowMs = 0;
+  private lastStateSide: string | null = null;
+  private readonly messageReceiver = (seq: number): string | null => {
+    const message = this.events[seq] as unknown as { kind: string; to?: unknown } | undefined;
+    return message?.kind === 'message' && typeof message.to === 'string' ? message.to : null;
+  };
 
-  constructor(clock: { readonly nowMs: number }, recordedMax: number = RECORDED_EVENTS_MAX) {
+  constructor(clock: LogClock, recordedMax: number = RECORDED_EVENTS_MAX) {
     assert(Number.isInteger(recordedMax) && recordedMax > 0, 'recordedMax must be a positive integer');
     this.clock = clock;
     this.recordedMax = recordedMax;
@@ -33,8 +48,16 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     if (this.events.length >= this.recordedMax) {
       throw new LabError('LAB020', `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`);
     }
-    const full = { seq: this.events.length, atMs, ...event };
+    const seq = this.events.length;
+    const causeSeq = this.clock.causeSeq ?? null;
+    assert(causeSeq === null || (causeSeq >= 0 && causeSeq < seq), `event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
+    const fields = event as unknown as { kind: string } & Record<string, unknown>;
+    const context: LaneContext = { lastStateSide: this.lastStateSide, messageReceiver: this.messageReceiver };
+    const actor = laneOf(fields, context);
+    if (fields.kind === 'state' && typeof fields.side === 'string') this.lastStateSide = fields.side;
+    const full = { seq, atMs, actor, causeSeq, ...event };
     this.events.push(full as unknown as E);
+    if ('causeSeq' in this.clock) this.clock.causeSeq = seq;
     return full;
   }
 }

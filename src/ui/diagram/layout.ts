@@ -152,48 +152,6 @@ function orderLanes(ids: Set<string>): string[] {
 
 type MessageEvent = Extract<LabEvent, { kind: 'message' }>;
 
-/** The lane a marker sits on; presentation only (which side of the wire the event belongs to). */
-function markerLane(event: LabEvent, lastStateSide: string, messagesBySeq: Map<number, MessageEvent>): string {
-  switch (event.kind) {
-    case 'delivered':
-      return event.to;
-    case 'stream-opened':
-    case 'disconnect-observed':
-    case 'suppressed':
-    case 'cancel-accepted':
-    case 'cancel-ignored':
-      return event.by;
-    case 'request-started':
-    case 'deadline':
-    case 'http-request':
-    case 'stream-dropped':
-    case 'reconnect-plan':
-    case 'recovery':
-    case 'sse-comment':
-      return 'client';
-    case 'state':
-      return event.side;
-    case 'terminal':
-      return lastStateSide;
-    case 'worker':
-      return 'worker';
-    case 'sql':
-      return event.connection;
-    case 'ledger':
-      return event.connection ?? 'server';
-    case 'task':
-      return event.action === 'polled' ? 'client' : event.action === 'cancelled' || event.action === 'completed' ? 'worker' : 'server';
-    case 'buffer':
-      return 'buffer';
-    case 'proxy':
-      return 'proxy';
-    case 'message-lost':
-      return messagesBySeq.get(event.messageSeq)?.to ?? 'client';
-    default:
-      return 'server';
-  }
-}
-
 const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
 
 // ── layout ─────────────────────────────────────────────────────────────────────────────────────────
@@ -246,10 +204,8 @@ export function layoutDiagram(transcript: Transcript): DiagramLayout {
 
   // Lanes: every side that sends, receives or records something.
   const laneIds = new Set<string>();
-  let lastStateSide = 'client';
   const markerLanes: Array<string | null> = [];
   for (const event of events) {
-    if (event.kind === 'state') lastStateSide = event.side;
     if (event.kind === 'message') {
       laneIds.add(event.from);
       laneIds.add(event.to);
@@ -261,7 +217,8 @@ export function layoutDiagram(transcript: Transcript): DiagramLayout {
       laneIds.add('client');
     }
     const wording = markerWording(event);
-    const lane = wording === null ? null : markerLane(event, lastStateSide, messagesBySeq);
+    // The engine stamps every event with the lane of its actor; the layout only places it.
+    const lane = wording === null ? null : event.actor;
     markerLanes.push(lane);
     if (lane !== null) laneIds.add(lane);
   }
