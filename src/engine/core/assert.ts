@@ -6,7 +6,9 @@ export class InvariantError extends Error {
 /**
  * States an invariant at the point where the engine would otherwise go wrong quietly.
  * Keep conditions simple: split compound assertions so the message names the one that failed.
+ * A message that interpolates values is passed as a function, so the hot path builds no string
+ * unless the assertion fails (the engine asserts on every event).
  */
-export function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new InvariantError(message);
+export function assert(condition: unknown, message: string | (() => string)): asserts condition {
+  if (!condition) throw new InvariantError(typeof message === 'string' ? message : message());
 }

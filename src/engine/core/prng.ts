@@ -13,7 +13,7 @@ export class SeededRandom {
   private readonly rng: ReturnType<typeof mersenne>;
 
   constructor(seed: number) {
-    assert(Number.isSafeInteger(seed), `seed must be a safe integer, got ${seed}`);
+    assert(Number.isSafeInteger(seed), () => `seed must be a safe integer, got ${seed}`);
     this.seed = seed;
     this.rng = mersenne(seed | 0);
   }
@@ -21,7 +21,7 @@ export class SeededRandom {
   /** A uniform integer in [fromInclusive, toInclusive]. */
   int(fromInclusive: number, toInclusive: number): number {
     assert(Number.isInteger(fromInclusive) && Number.isInteger(toInclusive), 'int bounds must be integers');
-    assert(fromInclusive <= toInclusive, `int bounds reversed: ${fromInclusive} > ${toInclusive}`);
+    assert(fromInclusive <= toInclusive, () => `int bounds reversed: ${fromInclusive} > ${toInclusive}`);
     if (fromInclusive === toInclusive) return fromInclusive;
     return uniformInt(this.rng, fromInclusive, toInclusive);
   }

@@ -5,15 +5,29 @@ import type { SeededRandom } from './prng';
 
 export type Actor = 'client' | 'server' | 'worker' | 'transport';
 
-interface QueuedEvent {
-  readonly atMs: number;
-  readonly seq: number;
-  readonly label: string;
-  readonly actor: Actor;
-  readonly run: () => void;
-  /** The log event that was latest when this was scheduled: what caused it. */
-  readonly cause: number | null;
-  cancelled: boolean;
+/** What names an event for choosers and errors; a function is called only when someone reads it. */
+export type Label = string | (() => string);
+
+class QueuedEvent implements DueEvent {
+  cancelled = false;
+  private labelText: Label;
+
+  constructor(
+    readonly atMs: number,
+    readonly seq: number,
+    label: Label,
+    readonly actor: Actor,
+    readonly run: () => void,
+    /** The log event that was latest when this was scheduled: what caused it. */
+    readonly cause: number | null,
+  ) {
+    this.labelText = label;
+  }
+
+  get label(): string {
+    if (typeof this.labelText !== 'string') this.labelText = this.labelText();
+    return this.labelText;
+  }
 }
 
 /** What a chooser sees of an event that is due: enough to pin or enumerate orders, nothing to mutate. */
@@ -98,18 +112,19 @@ export class Scheduler {
     return this.handles.size;
   }
 
-  at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle {
-    assert(Number.isFinite(atMs), `event "${label}" has a non-finite time`);
-    assert(atMs >= this.nowMs, `event "${label}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
-    const event: QueuedEvent = { atMs, seq: this.nextSeq++, label, actor, run, cause: this.causeSeq, cancelled: false };
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
+    const name = (): string => (typeof label === 'string' ? label : label());
+    assert(Number.isFinite(atMs), () => `event "${name()}" has a non-finite time`);
+    assert(atMs >= this.nowMs, () => `event "${name()}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
+    const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, this.causeSeq);
     this.queue.push(event);
     this.handles.set(event.seq, event);
     this.trace?.push(atMs, event.seq);
     return event;
   }
 
-  after(delayMs: number, actor: Actor, label: string, run: () => void): EventHandle {
-    assert(delayMs >= 0, `event "${label}" has a negative delay ${delayMs}`);
+  after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
+    assert(delayMs >= 0, () => `event "${typeof label === 'string' ? label : label()}" has a negative delay ${delayMs}`);
     return this.at(this.nowMs + delayMs, actor, label, run);
   }
 
@@ -148,8 +163,8 @@ export class Scheduler {
     if (candidates.length === 1) return first;
     this.choicesMade += 1;
     const index = this.chooser(candidates);
-    assert(Number.isInteger(index), `chooser returned a non-integer ${index}`);
-    assert(index >= 0 && index < candidates.length, `chooser returned ${index} for ${candidates.length} candidates`);
+    assert(Number.isInteger(index), () => `chooser returned a non-integer ${index}`);
+    assert(index >= 0 && index < candidates.length, () => `chooser returned ${index} for ${candidates.length} candidates`);
     const chosen = candidates[index] as QueuedEvent;
     for (const event of candidates) if (event !== chosen) this.queue.push(event);
     return chosen;
@@ -179,7 +194,7 @@ export class Scheduler {
 
   /** Runs every event due at or before `atMs`, then sets the clock to `atMs`. */
   runUntil(atMs: number): void {
-    assert(atMs >= this.nowMs, `runUntil(${atMs}) is before now (${this.nowMs} ms)`);
+    assert(atMs >= this.nowMs, () => `runUntil(${atMs}) is before now (${this.nowMs} ms)`);
     for (let next = this.peekLive(); next !== undefined && next.atMs <= atMs; next = this.peekLive()) this.step();
     this.nowMs = atMs;
   }

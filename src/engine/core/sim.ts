@@ -1,7 +1,7 @@
 import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
-import { Scheduler, type Actor, type Chooser, type EventHandle, type SchedulerOptions } from './scheduler';
+import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
 import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
 import { EventLog, Wire, type LatencySettings } from './wire';
 
@@ -34,8 +34,8 @@ export class Sim<E extends AnyEvent> {
   readonly wire: Wire;
 
   constructor(options: SimOptions) {
-    assert(options.transport === 'stdio' || options.transport === 'http', `unknown transport ${String(options.transport)}`);
-    assert(Number.isSafeInteger(options.seed) && options.seed >= 0, `seed must be a non-negative integer, got ${options.seed}`);
+    assert(options.transport === 'stdio' || options.transport === 'http', () => `unknown transport ${String(options.transport)}`);
+    assert(Number.isSafeInteger(options.seed) && options.seed >= 0, () => `seed must be a non-negative integer, got ${options.seed}`);
     this.transport = options.transport;
     this.seed = options.seed;
     this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
@@ -60,11 +60,11 @@ export class Sim<E extends AnyEvent> {
     return this.log.record(event, atMs);
   }
 
-  at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle {
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
     return this.scheduler.at(atMs, actor, label, run);
   }
 
-  after(delayMs: number, actor: Actor, label: string, run: () => void): EventHandle {
+  after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
     return this.scheduler.after(delayMs, actor, label, run);
   }
 

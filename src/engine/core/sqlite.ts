@@ -90,7 +90,7 @@ export class LedgerConnection {
   ) {}
 
   run(sql: string, params: StatementParams = []): StatementResult {
-    assert(!this.closed, `connection ${this.name} is closed`);
+    assert(!this.closed, () => `connection ${this.name} is closed`);
     let statement = this.statements.get(sql);
     try {
       if (statement === undefined) {

@@ -42,15 +42,15 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
 
   /** Stamps and appends an event; `atMs` defaults to now (a summary event may name its window's start). */
   record<N extends Unstamped<E>>(event: N, atMs: number = this.clock.nowMs): N & EventBase {
-    assert(this.clock.nowMs >= this.lastNowMs, `the clock ran backwards: ${this.clock.nowMs} ms after ${this.lastNowMs} ms`);
-    assert(Number.isFinite(atMs), `event "${event.kind}" has a non-finite time`);
+    assert(this.clock.nowMs >= this.lastNowMs, () => `the clock ran backwards: ${this.clock.nowMs} ms after ${this.lastNowMs} ms`);
+    assert(Number.isFinite(atMs), () => `event "${event.kind}" has a non-finite time`);
     this.lastNowMs = this.clock.nowMs;
     if (this.events.length >= this.recordedMax) {
       throw new LabError('LAB020', `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`);
     }
     const seq = this.events.length;
     const causeSeq = this.clock.causeSeq ?? null;
-    assert(causeSeq === null || (causeSeq >= 0 && causeSeq < seq), `event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
+    assert(causeSeq === null || (causeSeq >= 0 && causeSeq < seq), () => `event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
     const fields = event as unknown as { kind: string } & Record<string, unknown>;
     const context: LaneContext = { lastStateSide: this.lastStateSide, messageReceiver: this.messageReceiver };
     const actor = laneOf(fields, context);
@@ -86,7 +86,7 @@ interface InFlight {
   readonly event: MessageEvent;
   readonly deliver: Delivery;
   readonly channelKey: string;
-  readonly summary: string;
+  summaryText: string | null;
   handle: EventHandle | null;
   state: 'held' | 'scheduled' | 'delivered' | 'lost';
 }
@@ -142,7 +142,7 @@ export class Wire {
       event.reason = options.lost;
       return event;
     }
-    const flight: InFlight = { event, deliver, channelKey, summary: options.summary ?? this.summarize(message), handle: null, state: 'held' };
+    const flight: InFlight = { event, deliver, channelKey, summaryText: options.summary ?? null, handle: null, state: 'held' };
     let queue = this.channels.get(channelKey);
     if (queue === undefined) {
       queue = [];
@@ -157,7 +157,7 @@ export class Wire {
   /** Delivers a held message at `atMs` (not before anything sent earlier on its channel). */
   release(event: MessageEvent, atMs: number): void {
     const flight = this.byEvent.get(event);
-    assert(flight !== undefined && flight.state === 'held', `message #${event.seq} is not held`);
+    assert(flight !== undefined && flight.state === 'held', () => `message #${event.seq} is not held`);
     const earliest = this.lastArrivalMs.get(flight.channelKey) ?? 0;
     const arrivesAtMs = Math.max(atMs, earliest);
     this.lastArrivalMs.set(flight.channelKey, arrivesAtMs);
@@ -211,7 +211,7 @@ export class Wire {
     const other: Side = from === 'client' ? 'server' : 'client';
     if ('method' in message) {
       const key = `${from}:${JSON.stringify(message.id)}`;
-      assert(!this.requestIdsUsed.has(key), `${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
+      assert(!this.requestIdsUsed.has(key), () => `${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
       this.requestIdsUsed.add(key);
       this.requestsOpen.set(key, event);
       return;
@@ -222,7 +222,7 @@ export class Wire {
   private schedule(flight: InFlight, atMs: number): void {
     flight.state = 'scheduled';
     const actor: Actor = flight.event.to;
-    flight.handle = this.scheduler.at(atMs, actor, `deliver ${flight.summary} to ${flight.event.to}`, () => this.arrive(flight));
+    flight.handle = this.scheduler.at(atMs, actor, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
   }
 
   /**
@@ -236,23 +236,28 @@ export class Wire {
     let next = flight;
     const head = queue.find((candidate) => candidate.state === 'scheduled');
     if (head !== undefined && head !== flight) {
-      assert(head.event.arrivesAtMs <= this.scheduler.nowMs, `channel ${flight.channelKey} would deliver out of order`);
+      assert(head.event.arrivesAtMs <= this.scheduler.nowMs, () => `channel ${flight.channelKey} would deliver out of order`);
       if (head.handle !== null) this.scheduler.cancel(head.handle);
       // This flight's own delivery is re-armed at the same instant; the older one goes first.
-      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, `deliver ${flight.summary} to ${flight.event.to}`, () => this.arrive(flight));
+      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
       next = head;
     }
     next.state = 'delivered';
     next.handle = null;
     this.dequeue(next);
     const event = next.event;
-    const delivered = this.log.record({ kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: next.summary });
+    const delivered = this.log.record({ kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) });
     const ignoreReason = next.deliver(event);
     if (ignoreReason !== null) {
       event.ignoredBy = event.to;
       event.reason = ignoreReason;
       Object.assign(delivered, { ignoredBy: event.to, reason: ignoreReason });
     }
+  }
+
+  private summaryOf(flight: InFlight): string {
+    flight.summaryText ??= this.summarize(flight.event.message);
+    return flight.summaryText;
   }
 
   private dequeue(flight: InFlight): void {

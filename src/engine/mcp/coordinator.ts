@@ -59,13 +59,13 @@ export class RequestCoordinator {
 
   private must(id: RequestId): RequestRecord {
     const record = this.get(id);
-    assert(record !== undefined, `unknown request ${JSON.stringify(id)}`);
+    assert(record !== undefined, () => `unknown request ${JSON.stringify(id)}`);
     return record;
   }
 
   /** RC-1: a request starts with an idle and a maximum deadline. RC-4: a token never removes them. */
   start(id: RequestId, options: StartOptions): RequestRecord {
-    assert(this.get(id) === undefined, `request id ${JSON.stringify(id)} is already in use`);
+    assert(this.get(id) === undefined, () => `request id ${JSON.stringify(id)} is already in use`);
     assert(options.idleTimeoutMs > 0, 'idleTimeoutMs must be positive');
     assert(options.maxTimeoutMs > 0, 'maxTimeoutMs must be positive');
     assert(Number.isFinite(options.idleTimeoutMs), 'idleTimeoutMs must be finite');
@@ -112,7 +112,7 @@ export class RequestCoordinator {
   }
 
   private setTerminal(record: RequestRecord, state: TerminalState, atMs: number): void {
-    assert(record.terminal === null, `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`);
+    assert(record.terminal === null, () => `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`);
     record.terminal = { state, atMs };
   }
 
@@ -198,7 +198,7 @@ export class RequestCoordinator {
   serverComplete(id: RequestId, atMs: number): boolean {
     const record = this.must(id);
     if (record.server === 'cancelled') return false;
-    assert(record.server === 'active', `complete() called twice for request ${JSON.stringify(id)}`);
+    assert(record.server === 'active', () => `complete() called twice for request ${JSON.stringify(id)}`);
     record.server = 'completed';
     if (record.terminal === null) this.setTerminal(record, 'completed', atMs);
     return true;

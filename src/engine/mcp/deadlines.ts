@@ -62,7 +62,7 @@ export class ClientDeadlines {
   }
 
   private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
-    assert(dueAtMs >= this.sim.nowMs, `the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
+    assert(dueAtMs >= this.sim.nowMs, () => `the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.cancel(this.handles[deadline]);
     this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
     this.handles[deadline] = this.sim.at(dueAtMs, 'client', `${deadline} deadline`, this.onFire);

@@ -53,8 +53,8 @@ export class BoundedSseBuffer {
   pushedEvents = 0;
 
   constructor(capacityEvents: number) {
-    assert(Number.isInteger(capacityEvents), `capacityEvents must be an integer, got ${capacityEvents}`);
-    assert(capacityEvents >= 1, `capacityEvents must be at least 1, got ${capacityEvents}`);
+    assert(Number.isInteger(capacityEvents), () => `capacityEvents must be an integer, got ${capacityEvents}`);
+    assert(capacityEvents >= 1, () => `capacityEvents must be at least 1, got ${capacityEvents}`);
     this.capacityEvents = capacityEvents;
   }
 
@@ -83,14 +83,14 @@ export class BoundedSseBuffer {
 
   push(entry: SseEntry): PushReport {
     const key = requestKey(entry.requestId);
-    assert(!this.finished.has(key), `request ${JSON.stringify(entry.requestId)} already has its final response in the stream; nothing may follow it`);
+    assert(!this.finished.has(key), () => `request ${JSON.stringify(entry.requestId)} already has its final response in the stream; nothing may follow it`);
     const report = entry.kind === 'progress' ? this.pushProgress(entry) : this.pushFinal(entry);
     if (entry.kind === 'final') this.finished.add(key);
     this.pushedEvents += 1;
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.entries.length);
     // BF-6, split so a failure names which half broke.
-    assert(this.entries.length <= this.capacityEvents, `buffer holds ${this.entries.length} events, over its capacity of ${this.capacityEvents}`);
-    assert(this.maxOccupancyEvents <= this.capacityEvents, `max occupancy ${this.maxOccupancyEvents} exceeds capacity ${this.capacityEvents}`);
+    assert(this.entries.length <= this.capacityEvents, () => `buffer holds ${this.entries.length} events, over its capacity of ${this.capacityEvents}`);
+    assert(this.maxOccupancyEvents <= this.capacityEvents, () => `max occupancy ${this.maxOccupancyEvents} exceeds capacity ${this.capacityEvents}`);
     return report;
   }
 
@@ -103,8 +103,8 @@ export class BoundedSseBuffer {
     const tail = this.entries[this.entries.length - 1];
     // BF-1: adjacent progress for the same token is superseded by the newer value, in place.
     if (tail !== undefined && tail.kind === 'progress' && tail.token === entry.token) {
-      assert(tail.requestId === entry.requestId, `progress token ${JSON.stringify(entry.token)} is used by two requests`);
-      assert(entry.progress > tail.progress, `progress for ${JSON.stringify(entry.token)} must increase: ${entry.progress} after ${tail.progress}`);
+      assert(tail.requestId === entry.requestId, () => `progress token ${JSON.stringify(entry.token)} is used by two requests`);
+      assert(entry.progress > tail.progress, () => `progress for ${JSON.stringify(entry.token)} must increase: ${entry.progress} after ${tail.progress}`);
       this.entries[this.entries.length - 1] = entry;
       this.coalescedEvents += 1;
       return { action: 'coalesced', replaced: tail, occupancyEvents: this.entries.length };

@@ -155,7 +155,7 @@ export class BufferOverload {
       this.log.record({ kind: 'message', from: 'server', to: 'client', channel: this.channel(entry.requestId, 'server'), message: entry.message, arrivesAtMs: this.scheduler.nowMs });
       if (entry.kind === 'progress') {
         const last = this.lastProgressSeen.get(entry.requestId);
-        assert(last === undefined || entry.progress > last, `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`);
+        assert(last === undefined || entry.progress > last, () => `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`);
         this.lastProgressSeen.set(entry.requestId, entry.progress);
       } else {
         this.finalsDelivered += 1;

@@ -31,9 +31,9 @@ const EXPONENT_MAX = 52;
 
 /** min(capMs, baseMs·2ⁿ): the largest wait before attempt n (SPEC RV-4: 250, 500, 1000, … 8000). */
 export function backoffCeilingMs(attempt: number, baseMs: number, capMs: number): number {
-  assert(Number.isInteger(attempt) && attempt >= 0, `attempt must be a non-negative integer, got ${attempt}`);
-  assert(Number.isInteger(baseMs) && baseMs >= 0, `baseMs must be a non-negative integer, got ${baseMs}`);
-  assert(Number.isInteger(capMs) && capMs >= 0, `capMs must be a non-negative integer, got ${capMs}`);
+  assert(Number.isInteger(attempt) && attempt >= 0, () => `attempt must be a non-negative integer, got ${attempt}`);
+  assert(Number.isInteger(baseMs) && baseMs >= 0, () => `baseMs must be a non-negative integer, got ${baseMs}`);
+  assert(Number.isInteger(capMs) && capMs >= 0, () => `capMs must be a non-negative integer, got ${capMs}`);
   if (attempt > EXPONENT_MAX) return capMs;
   return Math.min(capMs, baseMs * 2 ** attempt);
 }
@@ -54,9 +54,9 @@ function fmix32(value: number): number {
  * generator, so the herd can draw client 9,999's attempt 4 without drawing anything else first.
  */
 export function jitterFraction(seed: number, clientId: number, attempt: number): number {
-  assert(Number.isSafeInteger(seed), `seed must be a safe integer, got ${seed}`);
-  assert(Number.isInteger(clientId) && clientId >= 0, `client id must be a non-negative integer, got ${clientId}`);
-  assert(Number.isInteger(attempt) && attempt >= 0, `attempt must be a non-negative integer, got ${attempt}`);
+  assert(Number.isSafeInteger(seed), () => `seed must be a safe integer, got ${seed}`);
+  assert(Number.isInteger(clientId) && clientId >= 0, () => `client id must be a non-negative integer, got ${clientId}`);
+  assert(Number.isInteger(attempt) && attempt >= 0, () => `attempt must be a non-negative integer, got ${attempt}`);
   let h = fmix32(seed ^ 0x9e37_79b9);
   h = fmix32(h ^ Math.imul(clientId + 1, 0x27d4_eb2f));
   h = fmix32(h ^ Math.imul(attempt + 1, 0x1656_67b1));
@@ -66,9 +66,9 @@ export function jitterFraction(seed: number, clientId: number, attempt: number):
 /** An integer in [fromMs, toMs] drawn from (seed, client id, attempt). */
 export function jitterIntMs(seed: number, clientId: number, attempt: number, fromMs: number, toMs: number): number {
   assert(Number.isInteger(fromMs) && Number.isInteger(toMs), 'jitter bounds must be integers');
-  assert(fromMs <= toMs, `jitter bounds reversed: ${fromMs} > ${toMs}`);
+  assert(fromMs <= toMs, () => `jitter bounds reversed: ${fromMs} > ${toMs}`);
   const value = fromMs + Math.floor(jitterFraction(seed, clientId, attempt) * (toMs - fromMs + 1));
-  assert(value >= fromMs && value <= toMs, `jitter ${value} escaped [${fromMs}, ${toMs}]`);
+  assert(value >= fromMs && value <= toMs, () => `jitter ${value} escaped [${fromMs}, ${toMs}]`);
   return value;
 }
 
@@ -97,7 +97,7 @@ export function backoffBoundsMs(config: BackoffConfig, attempt: number, previous
  * (null before its first); only `decorrelated-jitter` reads it.
  */
 export function backoffDelayMs(config: BackoffConfig, clientId: number, attempt: number, previousDelayMs: number | null = null): number {
-  assert(config.baseMs <= config.capMs, `baseMs ${config.baseMs} exceeds capMs ${config.capMs}`);
+  assert(config.baseMs <= config.capMs, () => `baseMs ${config.baseMs} exceeds capMs ${config.capMs}`);
   const { minMs, maxMs } = backoffBoundsMs(config, attempt, previousDelayMs);
   if (config.policy === 'decorrelated-jitter') {
     // Drawn over [base, 3·previous] and then capped, as the published formula does: the cap holds a mass.

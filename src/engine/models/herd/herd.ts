@@ -111,7 +111,7 @@ export class Herd {
 
   private attempt(client: number): void {
     const s = this.settings;
-    assert(this.reconnected[client] === 0, `client ${client} attempts after it reconnected`);
+    assert(this.reconnected[client] === 0, () => `client ${client} attempts after it reconnected`);
     const nowMs = this.scheduler.nowMs;
     const window = Math.floor(nowMs / s.windowMs);
     if (window >= HERD_WINDOWS_MAX) {
@@ -190,10 +190,10 @@ export class Herd {
   outcome(): HerdOutcome {
     const s = this.settings;
     // RV-5 conservation, positive and negative space: everyone reconnected, and exactly once.
-    assert(this.reconnectedCount === s.clients, `${s.clients - this.reconnectedCount} of ${s.clients} clients never reconnected`);
+    assert(this.reconnectedCount === s.clients, () => `${s.clients - this.reconnectedCount} of ${s.clients} clients never reconnected`);
     let admitted = 0;
     for (const count of this.admittedPerWindow) admitted += count;
-    assert(admitted === s.clients, `admissions (${admitted}) differ from clients (${s.clients})`);
+    assert(admitted === s.clients, () => `admissions (${admitted}) differ from clients (${s.clients})`);
     let attempts = 0;
     for (let client = 0; client < s.clients; client += 1) attempts += this.attempts[client] as number;
     assert(attempts === this.totalAttempts, 'per-client attempts add up to the total');

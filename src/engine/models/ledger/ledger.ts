@@ -65,7 +65,7 @@ export function fingerprint(operation: Operation, args: JsonObject): string {
   const bound: JsonObject = {};
   for (const field of bindingFields[operation]) {
     const value = args[field];
-    assert(value !== undefined, `${operation} needs ${field}`);
+    assert(value !== undefined, () => `${operation} needs ${field}`);
     bound[field] = value;
   }
   return bytesToHex(sha256(utf8ToBytes(canonicalJson({ operation, arguments: bound }))));

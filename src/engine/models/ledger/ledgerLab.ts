@@ -115,7 +115,7 @@ export class LedgerLab {
    */
   private newId(preferred: number): number {
     const id = this.idsUsed.has(preferred) ? Math.max(...this.idsUsed) + 1 : preferred;
-    assert(!this.idsUsed.has(id), `request id ${id} is already used`);
+    assert(!this.idsUsed.has(id), () => `request id ${id} is already used`);
     return id;
   }
 
@@ -207,7 +207,7 @@ export class LedgerLab {
   private readSql(connection: LedgerConnection, id: number, sql: string, params: (string | number)[], purpose: string): Record<string, string | number | null>[] {
     const result = connection.run(sql, params);
     this.record(sqlEvent(connection.name, id, sql, params, purpose, result));
-    assert(result.ok, `reconcile read failed: ${sql}`);
+    assert(result.ok, () => `reconcile read failed: ${sql}`);
     return result.rows as Record<string, string | number | null>[];
   }
 

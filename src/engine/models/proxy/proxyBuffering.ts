@@ -220,7 +220,7 @@ export class ProxyBuffering {
 
   private serverProgress(chunk: number): void {
     const verdict = this.coordinator.serverProgress(this.id, chunk);
-    assert(verdict.accepted, `progress ${chunk} refused: ${verdict.accepted ? '' : verdict.reason}`);
+    assert(verdict.accepted, () => `progress ${chunk} refused: ${verdict.accepted ? '' : verdict.reason}`);
     this.progressSent += 1;
     this.write(progressNotification(`progress-${this.id}`, chunk, this.chunks, `step ${chunk} of ${this.chunks}`));
   }

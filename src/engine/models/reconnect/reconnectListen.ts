@@ -198,7 +198,7 @@ export class ReconnectListen {
 
   private openListen(previous: RequestId | null): void {
     const id = this.nextRequestId++;
-    assert(!this.listenIds.includes(id), `listen request id ${id} was already used: a reconnect needs a new id`);
+    assert(!this.listenIds.includes(id), () => `listen request id ${id} was already used: a reconnect needs a new id`);
     this.listenIds.push(id);
     if (previous !== null) {
       this.log.record({ kind: 'recovery', step: 'restored-filter', requestId: id, reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes` });
@@ -356,7 +356,7 @@ export class ReconnectListen {
     else if (method === 'resources/list') response = listResult(id, 'resources', RESOURCES);
     else if (method === 'prompts/list') response = listResult(id, 'prompts', PROMPTS);
     else {
-      assert(method === 'resources/read' && request.params.uri === ACCOUNT_URI, `unexpected refetch ${method}`);
+      assert(method === 'resources/read' && request.params.uri === ACCOUNT_URI, () => `unexpected refetch ${method}`);
       const text = JSON.stringify({ account: 'acct-7', balanceCents: this.balanceCents, charges: this.charges });
       response = { jsonrpc: '2.0', id, result: { resultType: 'complete', contents: [{ uri: ACCOUNT_URI, mimeType: 'application/json', text }], cacheScope: 'private', ttlMs: 0, _meta: resultMeta() } };
     }

@@ -182,7 +182,7 @@ export class RequestRace {
     const s = this.settings;
     const isLast = chunk >= this.workerChunks;
     const endsAtMs = workerStartedAtMs + (isLast ? s.workMs : chunk * s.progressEveryMs);
-    this.sim.at(endsAtMs, 'worker', isLast ? 'worker completes' : `worker checkpoint ${chunk}`, () =>
+    this.sim.at(endsAtMs, 'worker', isLast ? 'worker completes' : () => `worker checkpoint ${chunk}`, () =>
       isLast ? this.workerCompletes() : this.workerCheckpoint(chunk, workerStartedAtMs),
     );
   }

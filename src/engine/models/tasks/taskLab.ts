@@ -91,7 +91,7 @@ export class TaskLab {
   private sql(sql: string, params: StatementParams, purpose: string, requestId: RequestId): Record<string, string | number | null>[] {
     const r = this.db.run(sql, params);
     this.record(sqlEvent('tasks', requestId, sql, params, purpose, r));
-    assert(r.ok, `task store statement failed: ${sql}`);
+    assert(r.ok, () => `task store statement failed: ${sql}`);
     return r.rows as Record<string, string | number | null>[];
   }
 
