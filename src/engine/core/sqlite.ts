@@ -108,6 +108,12 @@ export class LedgerConnection {
     }
   }
 
+  /** The sql.js database behind this connection: what the ledger benchmark's raw baseline drives directly. */
+  get database(): Database {
+    assert(!this.closed, () => `connection ${this.name} is closed`);
+    return this.db;
+  }
+
   close(): void {
     if (this.closed) return;
     for (const statement of this.statements.values()) statement.free();
@@ -164,6 +170,9 @@ export class LedgerFile {
     assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
     db.exec(`ATTACH '/${filename}' AS ledger`);
     db.exec('PRAGMA ledger.journal_mode=MEMORY');
+    // The file lives in sql.js's in-memory file system and reaches disk only through export():
+    // an fsync there is a no-op that still crosses into JavaScript on every commit.
+    db.exec('PRAGMA ledger.synchronous=OFF');
     const connection = new LedgerConnection(name, db);
     this.connections.push(connection);
     return connection;
