@@ -1,6 +1,6 @@
 import { assert } from '../core/assert';
 import type { RequestId } from '../core/jsonrpc';
-import type { Actor, EventHandle } from '../core/scheduler';
+import type { Actor, EventHandle, Label } from '../core/scheduler';
 import type { Unstamped } from '../core/transcript';
 import type { RequestCoordinator } from './coordinator';
 import type { DeadlineName, McpEvent } from './events';
@@ -8,7 +8,7 @@ import type { DeadlineName, McpEvent } from './events';
 /** What the MCP rules need of a simulation: a Sim whose events include the MCP events. */
 export interface McpSim {
   readonly nowMs: number;
-  at(atMs: number, actor: Actor, label: string, run: () => void): EventHandle;
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
   cancel(handle: EventHandle | null | undefined): boolean;
   record(event: Unstamped<McpEvent>): unknown;
 }

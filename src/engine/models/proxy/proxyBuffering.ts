@@ -3,6 +3,7 @@ import { RequestCoordinator } from '../../mcp/coordinator';
 import type { ProxyModelEvent, ProxyOutcome, ProxyScenario, SseCommentEvent } from './types';
 import { ClientDeadlines, noteTerminal } from '../../mcp/deadlines';
 import { summarizeMessage } from '../../mcp/summary';
+import { ServerWorker } from '../../mcp/worker';
 import { Sim } from '../../core/sim';
 import type { Model } from '../../core/model';
 import {
@@ -193,29 +194,25 @@ export class ProxyBuffering {
           : `the proxy ignores X-Accel-Buffering: no and buffers the response: it forwards only once it holds ${s.flushEvents} events${s.flushIntervalMs === null ? '' : `, ${s.flushIntervalMs} ms after it started holding`}, or when the response ends`,
       });
     }
-    this.chunks = s.progressEveryMs > 0 ? Math.max(1, Math.ceil(s.workMs / s.progressEveryMs)) : 1;
-    const startedAtMs = this.scheduler.nowMs;
+    const worker = new ServerWorker(this.sim, s.workMs, s.progressEveryMs, (chunk, _chunks, isLast) => this.checkpoint(chunk, isLast));
+    this.chunks = worker.chunks;
     this.log.record({ kind: 'worker', requestId: this.id, step: 'started', reason: `${s.workMs} ms of work${s.progressEveryMs > 0 ? `, progress every ${s.progressEveryMs} ms` : ', no progress (RC-4: legal)'}` });
-    this.scheduleCheckpoint(1, startedAtMs);
+    worker.start();
     this.armKeepAlive();
   }
 
-  /** Checkpoint `chunk` of the worker: progress before the last one, completion at the last; each schedules the next. */
-  private scheduleCheckpoint(chunk: number, startedAtMs: number): void {
-    const s = this.settings;
-    const atMs = chunk < this.chunks ? startedAtMs + chunk * s.progressEveryMs : startedAtMs + s.workMs;
-    this.scheduler.at(atMs, 'worker', chunk < this.chunks ? 'worker progress' : 'worker completes', () => {
-      if (!this.serverActive) {
-        this.log.record({ kind: 'worker', requestId: this.id, step: 'stopped', reason: 'the request was cancelled; the worker stops at this checkpoint' });
-        return;
-      }
-      if (chunk < this.chunks) {
-        this.serverProgress(chunk);
-        this.scheduleCheckpoint(chunk + 1, startedAtMs);
-      } else {
-        this.serverCompletes();
-      }
-    });
+  /** Checkpoint `chunk` of the worker: progress before the last one, completion at the last. */
+  private checkpoint(chunk: number, isLast: boolean): boolean {
+    if (!this.serverActive) {
+      this.log.record({ kind: 'worker', requestId: this.id, step: 'stopped', reason: 'the request was cancelled; the worker stops at this checkpoint' });
+      return false;
+    }
+    if (isLast) {
+      this.serverCompletes();
+      return false;
+    }
+    this.serverProgress(chunk);
+    return true;
   }
 
   private serverProgress(chunk: number): void {

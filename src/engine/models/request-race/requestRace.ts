@@ -10,6 +10,7 @@ import { ClientDeadlines, noteTerminal } from '../../mcp/deadlines';
 import type { CancellationSignal } from '../../mcp/events';
 import { SSE_HEADERS, callToolRequest, callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
 import { summarizeMessage } from '../../mcp/summary';
+import { ServerWorker } from '../../mcp/worker';
 import { requestRaceSettingsSpec, type RequestRaceSettings } from './settings';
 import type { ClientIgnore, RequestOutcome, RequestRaceEvent, RequestRaceScenario } from './types';
 
@@ -172,27 +173,20 @@ export class RequestRace {
   private serverReceivesCall(): null {
     if (this.sim.http) this.sim.record({ kind: 'stream-opened', by: 'server', requestId: this.id, headers: { ...SSE_HEADERS } });
     const s = this.settings;
-    this.workerChunks = s.progressEveryMs > 0 ? Math.ceil(s.workMs / s.progressEveryMs) : 1;
+    const worker = new ServerWorker(this.sim, s.workMs, s.progressEveryMs, (chunk, _chunks, isLast) => (isLast ? this.workerCompletes() : this.workerCheckpoint(chunk)));
+    this.workerChunks = worker.chunks;
     this.sim.record({ kind: 'worker', requestId: this.id, step: 'started', reason: `${s.workMs} ms of work in ${this.workerChunks} chunk(s); each chunk is uninterruptible` });
-    this.scheduleChunk(1, this.sim.nowMs);
+    worker.start();
     return null;
   }
 
-  private scheduleChunk(chunk: number, workerStartedAtMs: number): void {
-    const s = this.settings;
-    const isLast = chunk >= this.workerChunks;
-    const endsAtMs = workerStartedAtMs + (isLast ? s.workMs : chunk * s.progressEveryMs);
-    this.sim.at(endsAtMs, 'worker', isLast ? 'worker completes' : () => `worker checkpoint ${chunk}`, () =>
-      isLast ? this.workerCompletes() : this.workerCheckpoint(chunk, workerStartedAtMs),
-    );
-  }
-
-  private workerCheckpoint(chunk: number, workerStartedAtMs: number): void {
+  /** The end of an uninterruptible chunk: the cancellation is observed here, or progress is sent. */
+  private workerCheckpoint(chunk: number): boolean {
     const record = this.coordinator.get(this.id);
     assert(record !== undefined, 'worker runs for a known request');
     if (record.server === 'cancelled') {
       this.sim.record({ kind: 'worker', requestId: this.id, step: 'stopped', reason: `checkpoint ${chunk} observed the cancellation: work stops, resources are freed` });
-      return;
+      return false;
     }
     this.sim.record({ kind: 'worker', requestId: this.id, step: 'checkpoint', reason: `chunk ${chunk} of ${this.workerChunks} done` });
     if (this.settings.serverSendsProgress && record.progressToken !== null) {
@@ -203,21 +197,22 @@ export class RequestRace {
         this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'progress', reason: verdict.reason });
       }
     }
-    this.scheduleChunk(chunk + 1, workerStartedAtMs);
+    return true;
   }
 
-  private workerCompletes(): void {
+  private workerCompletes(): boolean {
     const hadTerminal = this.hasTerminal();
     this.sim.record({ kind: 'worker', requestId: this.id, step: 'finished', reason: 'the worker reached completion and calls complete()' });
     if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) {
       this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: 'cancellation was accepted first: complete() returns no response and nothing more is sent' });
-      return;
+      return false;
     }
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
     this.finalResponse = true;
     this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), (event) => this.clientReceives(event));
     if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the final response ends the request’s SSE stream' });
+    return false;
   }
 
   private acceptOrIgnoreCancel(params: unknown, how: string): string | null {
