@@ -34,6 +34,7 @@ export class BinaryHeap<T extends HeapKey> {
       index = parent;
     }
     items[index] = item;
+    assert(index === 0 || !before(item, items[(index - 1) >> 1] as T), 'a pushed item sits below its parent');
   }
 
   pop(): T | undefined {
@@ -57,6 +58,8 @@ export class BinaryHeap<T extends HeapKey> {
     }
     items[index] = last;
     assert(this.items.length === length, 'heap size changed during sift-down');
+    // Paired with push: what comes out is never after what stays at the head.
+    assert(!before(items[0] as T, top), 'the heap returned its minimum');
     return top;
   }
 }

@@ -23,6 +23,8 @@ export class SeededRandom {
     assert(Number.isInteger(fromInclusive) && Number.isInteger(toInclusive), 'int bounds must be integers');
     assert(fromInclusive <= toInclusive, () => `int bounds reversed: ${fromInclusive} > ${toInclusive}`);
     if (fromInclusive === toInclusive) return fromInclusive;
-    return uniformInt(this.rng, fromInclusive, toInclusive);
+    const value = uniformInt(this.rng, fromInclusive, toInclusive);
+    assert(value >= fromInclusive && value <= toInclusive, () => `drew ${value} outside [${fromInclusive}, ${toInclusive}]`);
+    return value;
   }
 }

@@ -132,9 +132,12 @@ export class Wire {
    * the receiver accepts or ignores it, unless it is sent `lost` or `held`.
    */
   send(from: Side, channel: string, message: JsonRpcMessage, deliver: Delivery, options: SendOptions = {}): MessageEvent {
+    assert(channel.length > 0, 'a message travels on a named channel');
+    assert(message.jsonrpc === '2.0', 'the wire carries JSON-RPC 2.0 messages');
     const to: Side = from === 'client' ? 'server' : 'client';
     const channelKey = `${channel}:${from}`;
     const arrivesAtMs = this.arrivalMs(channelKey);
+    assert(arrivesAtMs >= this.scheduler.nowMs, 'a message arrives no earlier than it is sent');
     const event = this.log.record({ kind: 'message', from, to, channel, message, arrivesAtMs }) as MessageEvent;
     this.trackRequest(event);
     if (options.lost !== undefined) {
@@ -189,7 +192,9 @@ export class Wire {
 
   /** A request that ends without a response by design (the client cancelled it, the server accepted). */
   settle(from: Side, id: RequestId): void {
-    this.requestsOpen.delete(`${from}:${JSON.stringify(id)}`);
+    const key = `${from}:${JSON.stringify(id)}`;
+    assert(this.requestIdsUsed.has(key), () => `the ${from} never sent request ${JSON.stringify(id)}; there is nothing to settle`);
+    this.requestsOpen.delete(key);
   }
 
   /** Requests sent that got no response and were not settled otherwise: a failed run if any remain. */
@@ -242,6 +247,9 @@ export class Wire {
       flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
       next = head;
     }
+    // Paired with send: what arrives was sent on this channel, and arrives at its arrival time.
+    assert(next.event.arrivesAtMs <= this.scheduler.nowMs, 'a message is delivered at or after its arrival time');
+    assert(next.state === 'scheduled', 'only a scheduled message is delivered');
     next.state = 'delivered';
     next.handle = null;
     this.dequeue(next);

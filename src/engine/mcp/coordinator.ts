@@ -84,6 +84,7 @@ export class RequestCoordinator {
       terminal: null,
     };
     this.records.set(RequestCoordinator.key(id), record);
+    assert(this.maxDueAtMs(id) === options.atMs + options.maxTimeoutMs, 'the maximum deadline is fixed at the start');
     return record;
   }
 
@@ -113,6 +114,7 @@ export class RequestCoordinator {
 
   private setTerminal(record: RequestRecord, state: TerminalState, atMs: number): void {
     assert(record.terminal === null, () => `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`);
+    assert(atMs >= record.startedAtMs, () => `request ${JSON.stringify(record.id)} cannot end at ${atMs} ms, before it started at ${record.startedAtMs} ms`);
     record.terminal = { state, atMs };
   }
 
@@ -126,8 +128,11 @@ export class RequestCoordinator {
     const record = this.must(id);
     if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
     if (record.lastProgressSeen !== null && progress <= record.lastProgressSeen) return refuse(`progress ${progress} does not increase past ${record.lastProgressSeen}`);
+    assert(atMs >= record.lastActivityAtMs, () => `progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
     record.lastProgressSeen = progress;
     record.lastActivityAtMs = atMs;
+    // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only.
+    assert(this.idleDueAtMs(id) === atMs + record.idleTimeoutMs, 'progress restarts the idle deadline from now');
     return accepted;
   }
 
@@ -139,6 +144,9 @@ export class RequestCoordinator {
     if (due === null) return null;
     record.client = 'abandoned';
     if (record.terminal === null) this.setTerminal(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);
+    // RC-2: the maximum fires no later than start + max, whatever progress did.
+    assert(due !== 'max' || atMs >= this.maxDueAtMs(id), 'the maximum deadline fires only once it is due');
+    assert(record.terminal !== null, 'an expired request has a terminal state');
     return due;
   }
 
@@ -169,6 +177,7 @@ export class RequestCoordinator {
     if (!Number.isFinite(progress)) return refuse('progress must be a finite number');
     if (record.lastProgressSent !== null && progress <= record.lastProgressSent) return refuse(`progress ${progress} does not increase past ${record.lastProgressSent}`);
     record.lastProgressSent = progress;
+    assert(record.terminal === null || record.terminal.state !== 'cancelled', 'no progress is sent after an accepted cancellation');
     return accepted;
   }
 
@@ -188,6 +197,7 @@ export class RequestCoordinator {
     if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
     record.server = 'cancelled';
     if (record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
+    assert(record.terminal !== null, 'an accepted cancellation leaves the request with a terminal state');
     return { accepted: true, requestId };
   }
 
@@ -201,6 +211,8 @@ export class RequestCoordinator {
     assert(record.server === 'active', () => `complete() called twice for request ${JSON.stringify(id)}`);
     record.server = 'completed';
     if (record.terminal === null) this.setTerminal(record, 'completed', atMs);
+    // RC-8, paired with serverCancel: a response is sent only while cancellation has not won.
+    assert(record.terminal?.state !== 'cancelled', 'a completed request was not cancelled first');
     return true;
   }
 
