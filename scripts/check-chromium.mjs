@@ -3,7 +3,7 @@
 // Order: $CHROMIUM_PATH, then a system Chromium, then the headless Chromium that the npm package
 // @sparticuz/chromium ships inside itself (Linux x64), unpacked on first use into
 // node_modules/.cache/lab-chromium/ (npm may not run install scripts here, so nothing relies on a
-// postinstall). LAB_BROWSER picks one source instead of the order:
+// postinstall); on other platforms, Playwright's own download. LAB_BROWSER picks one source instead:
 //   LAB_BROWSER=bundled     the npm-shipped Chromium, even where a system one exists (CI uses this)
 //   LAB_BROWSER=system      $CHROMIUM_PATH or a system Chromium, never the bundled one
 //   LAB_BROWSER=playwright  Playwright's own download (`npx playwright install chromium`: macOS, Windows)
@@ -126,7 +126,9 @@ async function resolveBrowser(mode) {
   if (found !== null) return found;
   if (mode === 'system') throw new BrowserError('LAB_BROWSER=system, but CHROMIUM_PATH is not set and no system Chromium was found.');
   if (process.platform === 'linux' && process.arch === 'x64') return fromBundled();
-  throw new BrowserError(`No Chromium found for ${process.platform} ${process.arch}.`);
+  // Elsewhere the npm-shipped build does not run: Playwright's own download (if it is missing,
+  // Playwright says to run `npx playwright install chromium`).
+  return fromPlaywright();
 }
 
 const mode = process.env.LAB_BROWSER || 'auto';
@@ -143,7 +145,7 @@ try {
 The end-to-end tests need a Chromium. Any of these works:
   npm ci                                         (Linux x64: the npm-shipped Chromium, used when nothing else is found)
   export CHROMIUM_PATH=/path/to/chromium-or-chrome
-  npx playwright install chromium && export LAB_BROWSER=playwright     (macOS, Windows, Linux arm64)
+  npx playwright install chromium                (macOS, Windows, Linux arm64: Playwright's own download)
 then run npm test again.`);
   process.exit(1);
 }
