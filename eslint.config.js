@@ -23,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    // The service worker's source (the build fills in its precache list): a worker, not a page.
+    files: ['src/sw/**/*.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     files: ['src/ui/**/*.{ts,tsx}', 'src/store/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -1,6 +1,34 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
 
-// End-to-end tests against the production build (vite build + vite preview) in the system Chromium.
+// End-to-end tests against the production build (vite build + vite preview) in Chromium.
+
+interface ResolvedBrowser {
+  mode: string;
+  source: string;
+  executablePath: string | null;
+  env: Record<string, string>;
+  version: string;
+}
+
+// Which Chromium: scripts/check-chromium.mjs decides ($CHROMIUM_PATH, a system Chromium, else the
+// npm-shipped one, unpacked on first use; LAB_BROWSER overrides) and prints its one line. The config is
+// evaluated again in each worker process; the answer travels to them in the environment.
+function resolveBrowser(): ResolvedBrowser {
+  const cached = process.env.LAB_BROWSER_RESOLVED;
+  if (cached !== undefined) return JSON.parse(cached) as ResolvedBrowser;
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  } catch {
+    process.exit(1); // the script said why
+  }
+  process.env.LAB_BROWSER_RESOLVED = out.trim();
+  return JSON.parse(out) as ResolvedBrowser;
+}
+
+const browser = resolveBrowser();
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
@@ -23,7 +51,9 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          ...(browser.executablePath === null ? {} : { executablePath: browser.executablePath }),
+          ...(Object.keys(browser.env).length === 0 ? {} : { env: { ...process.env, ...browser.env } }),
+          // The network here is closed: without the background-networking flags Chromium keeps dialling out.
           args: [
             '--no-sandbox',
             '--disable-gpu',

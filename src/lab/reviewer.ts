@@ -1,6 +1,10 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import { classify, type RetryClassification } from '../engine';
 import { failureCards, type FailureCard } from './failureCards';
+// Compiled from reviewInputSchema at build time (npm run validators): no code is generated in the page.
+import { validateReviewInput } from './generated/validators.js';
+
+export { reviewInputSchema } from './reviewInputSchema';
 
 /**
  * The reliability reviewer (SPEC §10): given an MCP operation, its transport, timeout policy, retry
@@ -33,71 +37,6 @@ export interface ReviewInput {
   recovery: { newRequestId: boolean; lastEventId: boolean; refetch: string[]; replayUnsafeMutations: boolean; pollTasksUntilTerminal?: boolean };
 }
 
-export const reviewInputSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['operation', 'transport', 'cancellation', 'timeouts', 'retry', 'queue', 'ledger', 'recovery'],
-  properties: {
-    operation: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'mutates', 'idempotencyKey'],
-      properties: {
-        name: { type: 'string', minLength: 1 },
-        mutates: { type: 'boolean' },
-        idempotencyKey: { type: 'boolean' },
-        remoteEffect: { type: 'boolean' },
-        annotations: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { readOnlyHint: { type: 'boolean' }, idempotentHint: { type: 'boolean' }, destructiveHint: { type: 'boolean' }, openWorldHint: { type: 'boolean' } },
-        },
-        atomicKeyCheck: { type: 'boolean' },
-        fingerprint: { type: 'boolean' },
-        defensiveCopies: { type: 'boolean' },
-      },
-    },
-    transport: { enum: ['stdio', 'http'] },
-    cancellation: { enum: ['notifications/cancelled', 'close-stream', 'post-notification'] },
-    timeouts: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['idleMs', 'maxMs'],
-      properties: { idleMs: { type: 'integer', minimum: 1 }, maxMs: { type: ['integer', 'null'], minimum: 1 }, progressResetsMax: { type: 'boolean' } },
-    },
-    retry: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['automatic', 'attemptsMax', 'backoff'],
-      properties: {
-        automatic: { type: 'boolean' },
-        sameKey: { type: 'boolean' },
-        attemptsMax: { type: 'integer', minimum: 0, maximum: 100 },
-        backoff: { enum: ['none', 'exponential', 'full-jitter', 'equal-jitter', 'decorrelated-jitter'] },
-      },
-    },
-    queue: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['policy', 'capacityEvents', 'reserveForFinal'],
-      properties: { policy: { enum: ['coalesce-drop-oldest', 'unbounded', 'drop-newest'] }, capacityEvents: { type: 'integer', minimum: 0, maximum: 1_000_000 }, reserveForFinal: { type: 'boolean' } },
-    },
-    ledger: { enum: ['shared-durable', 'per-replica', 'in-memory', 'none'] },
-    proxy: { type: 'object', additionalProperties: false, required: ['bufferingDisabled'], properties: { bufferingDisabled: { type: 'boolean' } } },
-    recovery: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['newRequestId', 'lastEventId', 'refetch', 'replayUnsafeMutations'],
-      properties: {
-        newRequestId: { type: 'boolean' },
-        lastEventId: { type: 'boolean' },
-        refetch: { type: 'array', items: { type: 'string', minLength: 1 } },
-        replayUnsafeMutations: { type: 'boolean' },
-        pollTasksUntilTerminal: { type: 'boolean' },
-      },
-    },
-  },
-} as const;
 
 export interface FieldError {
   /** JSON Pointer-like path of the field, e.g. /timeouts/maxMs. */
@@ -131,8 +70,7 @@ export interface Review {
 
 export type ReviewResult = { ok: true; review: Review } | { ok: false; errors: FieldError[] };
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateInput = ajv.compile<ReviewInput>(reviewInputSchema);
+const validateInput = validateReviewInput as ValidateFunction<ReviewInput>;
 
 function fieldErrors(): FieldError[] {
   return (validateInput.errors ?? []).map((error) => {

@@ -10,6 +10,7 @@ import { ScenarioDescription } from './components/ScenarioDescription';
 import { withoutCode } from './components/selectors';
 import { ShortcutsDialog, type ShortcutsDialogHandle } from './components/ShortcutsDialog';
 import { Timeline } from './components/Timeline';
+import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/Diagram';
 import { LabTabs } from './panels/LabTabs';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from './format';
@@ -43,6 +44,7 @@ export function App() {
         <h1>MCP Reliability Lab</h1>
         <p className="lab-tagline">What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.</p>
       </header>
+      <UpdateNotice />
       <Notices />
       <Controls />
       {error !== null && (
