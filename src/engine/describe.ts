@@ -1,3 +1,4 @@
+import { assert } from './core/assert';
 import type { Settings } from './core/transcript';
 import type { JsonRpcMessage } from './mcp/protocol';
 import type { FlowOutcome, HerdOutcome, LabEvent, ReconnectOutcome, Transcript } from './transcript';
@@ -192,6 +193,28 @@ export function markerWording(event: LabEvent): MarkerWording | null {
     default:
       return { text: (event as { kind: string }).kind, tone: 'plain' };
   }
+}
+
+/** Everything a reader of one event sees, worded once by the engine for the CLI, the timeline, the diagram and aria-live. */
+export interface EventWording {
+  /** The full sentence: the timeline row, the inspector, the step sentence, a marker's tooltip. */
+  text: string;
+  /** The short label of a wire message (messages only). */
+  label: string | null;
+  /** The marker drawn on the event's lane, or null when the event is drawn as an edge or not at all. */
+  marker: MarkerWording | null;
+}
+
+export function wordEvent(event: LabEvent): EventWording {
+  return { text: describeEvent(event), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+}
+
+/** The wording of every event of a run, in order: what the worker sends the page with the transcript. */
+export function wordEvents(events: readonly LabEvent[]): EventWording[] {
+  const wording = events.map(wordEvent);
+  // Paired with the page's read: one entry per event, in the same order.
+  assert(wording.length === events.length, 'one wording per event');
+  return wording;
 }
 
 /** The CLI's default output: the seed and resolved settings first (replay needs them), then the timeline and the outcome. */

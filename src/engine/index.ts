@@ -29,4 +29,4 @@ export { ProxyBuffering, proxyBufferingDefaults, proxyBufferingSettingsSpec, KEE
 export { ReconnectListen, reconnectListenDefaults, reconnectListenSettingsSpec, type ReconnectListenSettings } from './models/reconnect/reconnectListen';
 export { Herd, herdDefaults, herdSettingsSpec, type HerdSettings } from './models/herd/herd';
 export { BACKOFF_POLICIES, backoffDelayMs, backoffCeilingMs, type BackoffPolicy, type BackoffConfig } from './models/herd/backoff';
-export { describeEvent, describeMessage, formatTimeline, markerWording, messageLabel, type MarkerTone, type MarkerWording } from './describe';
+export { describeEvent, describeMessage, formatTimeline, markerWording, messageLabel, wordEvent, wordEvents, type EventWording, type MarkerTone, type MarkerWording } from './describe';
