@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine/ledger/ledgerLab';
 import { loadSqlJs } from './sqlite';
+import { openLedgerFile } from './ledgerFile';
+import { LedgerFile } from '../engine/ledger/sqlite';
 import { retryTable } from '../engine/ledger/retry';
 import { ledgerScopeNotes } from '../engine/ledger/scope';
 import { verify, type Runner } from '../lab/verification';
@@ -99,8 +101,7 @@ async function run(args: string[]): Promise<string> {
     settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
   }
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
-  const ledger = usesSqlite(scenario) ? await ledgerHost(values.ledger) : undefined;
-  const transcript = runScenario(scenario, { transport, seed, settings, ledger });
+  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, ledger: usesSqlite(scenario) ? ledger : undefined }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;
@@ -112,12 +113,23 @@ async function hostRunner(): Promise<Runner> {
   return (id, options = {}) => runScenario(findScenario(id), { ...options, ledger: options.ledger ?? { sql } });
 }
 
-/** sql.js for a ledger run, with FILE's bytes when it exists; the file is written only after a completed run. */
-async function ledgerHost(path: string | undefined): Promise<LedgerHost> {
+/**
+ * Runs with sql.js and, given a path, FILE locked for the whole run: its bytes are checked as a ledger
+ * before the run (LAB010) and the file is replaced atomically only after a completed run.
+ */
+async function runWithLedgerFile<T>(path: string | undefined, body: (ledger: LedgerHost) => T): Promise<T> {
   const sql = await loadSqlJs();
-  if (path === undefined) return { sql };
-  const bytes = existsSync(path) ? new Uint8Array(readFileSync(path)) : null;
-  return { sql, bytes, save: (saved) => writeFileSync(path, saved) };
+  if (path === undefined) return body({ sql });
+  const file = await openLedgerFile(path);
+  try {
+    if (file.bytes !== null) LedgerFile.open(sql, file.bytes).close();
+    let saved: Uint8Array | null = null;
+    const result = body({ sql, bytes: file.bytes, save: (bytes) => (saved = bytes) });
+    if (saved !== null) file.save(saved);
+    return result;
+  } finally {
+    await file.release();
+  }
 }
 
 export interface Output {

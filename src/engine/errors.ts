@@ -13,6 +13,8 @@ export const errorCatalog = {
   LAB008: 'malformed worker message',
   LAB010: 'not a lab ledger file',
   LAB011: 'SQLite is not loaded',
+  LAB012: 'ledger file cannot be used',
+  LAB013: 'ledger file is in use by another run',
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',
 } as const;

@@ -168,11 +168,15 @@ const taskModel: Model<TaskScenario> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
     const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as unknown as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    let completed = false;
     try {
       lab.run();
-      return { events: lab.events, outcome: lab.outcome() };
+      const outcome = lab.outcome();
+      completed = true;
+      return { events: lab.events, outcome };
     } finally {
-      lab.close();
+      // As for the ledger: only a completed run hands its file to the host (issue #14: `--ledger` keeps task files too).
+      lab.close(completed);
     }
   },
 };

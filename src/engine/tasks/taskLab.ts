@@ -99,6 +99,7 @@ export class TaskLab {
   private readonly s: TaskSettings;
   private readonly transport: Transport;
   private readonly file: LedgerFile;
+  private readonly save: ((bytes: Uint8Array) => void) | undefined;
   private readonly db: LedgerConnection;
   private nextId = CALL_ID + 1;
   private polls = 0;
@@ -119,6 +120,7 @@ export class TaskLab {
     this.log = new EventLog(this.scheduler);
     this.wire = new Wire(this.scheduler, this.log, new SeededRandom(options.seed), options.settings, summarize);
     this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
+    this.save = options.host.save;
     this.db = this.file.connect('tasks');
   }
 
@@ -291,7 +293,9 @@ export class TaskLab {
     };
   }
 
-  close(): void {
+  /** Closes the file; after a completed run, first hands its bytes to the host if it asked (`--ledger`). */
+  close(completed = false): void {
+    if (completed) this.save?.(this.file.export());
     this.file.close();
   }
 }
