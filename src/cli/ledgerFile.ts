@@ -144,7 +144,7 @@ function processAlive(pid: number): boolean {
  * away first (atomic: of two waiters only one succeeds), then removed. True when the lock was broken.
  */
 function breakIfOwnerDead(lockDir: string): boolean {
-  let owner: Owner | null = null;
+  let owner: Owner | null;
   try {
     owner = JSON.parse(readFileSync(join(lockDir, OWNER), 'utf8')) as Owner;
   } catch {
