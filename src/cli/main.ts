@@ -1,15 +1,17 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine/ledger/ledgerLab';
 import { loadSqlJs } from './sqlite';
 import { openLedgerFile } from './ledgerFile';
+import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine/ledger/sqlite';
 import { retryTable } from '../engine/ledger/retry';
 import { ledgerScopeNotes } from '../engine/ledger/scope';
 import { verify, type Runner } from '../lab/verification';
 import { buildEvidence } from '../lab/evidence';
-import { formatReview, review } from '../lab/reviewer';
+import { formatReview } from '../lab/reviewer';
+import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { LabError } from '../engine/errors';
 import { formatTimeline } from '../engine/format';
 import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine/scenario';
@@ -24,7 +26,7 @@ const USAGE = `usage:
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
-  npm run lab -- evidence --out DIR
+  npm run lab -- evidence --out DIR [--force]
   npm run lab -- review FILE.json
 
   list       the scenarios, with the SPEC ids each demonstrates
@@ -32,6 +34,7 @@ const USAGE = `usage:
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
   verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
+             DIR must be new or empty; --force replaces the lab's files in a folder that holds others
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   retries    the retry classification of every exposed operation (SPEC §3)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
@@ -96,7 +99,8 @@ async function run(args: string[]): Promise<string> {
     const eq = assignment.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
     const key = assignment.slice(0, eq);
-    const spec = settingsSpecFor(scenario)[key];
+    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
+    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
     if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
     settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
   }
@@ -153,27 +157,37 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         return results.every((r) => r.holds) ? 0 : 1;
       }
       case 'evidence': {
-        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' } } });
+        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
         const out = values.out;
         if (out === undefined) throw new UsageError('evidence needs --out DIR');
+        // Checked before the evidence is computed, and again when it is written.
+        checkOutputFolder(out, values.force);
         const files = buildEvidence(await hostRunner(), await loadSqlJs());
-        mkdirSync(out, { recursive: true });
-        for (const file of files) writeFileSync(join(out, file.path), file.contents);
-        io.out(`${files.map((f) => `${join(out, f.path)}  ${f.description}`).join('\n')}\n`);
+        writeOutputFolder(out, files, values.force);
+        io.out(`${files.map((f) => `${escapeControl(join(out, f.path))}  ${f.description}`).join('\n')}\n`);
         return 0;
       }
       case 'review': {
         if (rest.length !== 1) throw new UsageError('review takes one JSON file');
         const path = rest[0] as string;
-        let input: unknown;
+        let text: string;
         try {
-          input = JSON.parse(readFileSync(path, 'utf8'));
+          // The size first: a huge file is refused before it is read (issue #14).
+          const size = statSync(path).size;
+          if (size > REVIEW_INPUT_CHARS_MAX) throw new LabError('LAB015', `${path} is ${size} bytes, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX}); nothing was reviewed`);
+          text = readFileSync(path, 'utf8');
         } catch (error) {
-          io.err(`lab: ${path} is not readable JSON: ${error instanceof Error ? error.message : String(error)}\n`);
+          if (error instanceof LabError) throw error;
+          io.err(`lab: ${escapeControl(path)} is not readable (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
           return 1;
         }
-        const result = review(input);
-        (result.ok ? io.out : io.err)(`${formatReview(result)}\n`);
+        const result = reviewText(text);
+        if (!result.ok && result.errors.length === 1 && result.errors[0]?.field === '/' && result.errors[0].message.startsWith('is not JSON')) {
+          io.err(`lab: ${escapeControl(path)} is not readable JSON: ${escapeControl(result.errors[0].message.slice('is not JSON: '.length))}\n`);
+          return 1;
+        }
+        // The review quotes the file (operation names, unknown keys): every string escaped for the terminal.
+        (result.ok ? io.out : io.err)(`${formatReview(escapeDeep(result))}\n`);
         return result.ok ? 0 : 1;
       }
       case 'retries':
@@ -196,12 +210,13 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
+    // Messages quote input (an id, a key, a path): escaped, so it cannot drive the terminal.
     if (error instanceof LabError) {
-      io.err(`lab: ${error.message}\n`);
+      io.err(`lab: ${escapeControl(error.message)}\n`);
       return 1;
     }
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      io.err(`lab: ${error.message}\n\n${USAGE}\n`);
+      io.err(`lab: ${escapeControl(error.message)}\n\n${USAGE}\n`);
       return 2;
     }
     throw error;

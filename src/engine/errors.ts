@@ -15,6 +15,8 @@ export const errorCatalog = {
   LAB011: 'SQLite is not loaded',
   LAB012: 'ledger file cannot be used',
   LAB013: 'ledger file is in use by another run',
+  LAB014: 'output folder cannot be used',
+  LAB015: 'review input too large',
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',
 } as const;

@@ -106,7 +106,7 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
   const settings: Settings = {};
   for (const [name, text] of Object.entries(params)) {
     if ((VIEW_PARAMS as readonly string[]).includes(name)) continue;
-    const settingSpec = spec[name];
+    const settingSpec = Object.hasOwn(spec, name) ? spec[name] : undefined;
     const value =
       settingSpec === undefined
         ? // resolveSettings refuses the unknown name with the engine's LAB004 message, listing the known ones.
