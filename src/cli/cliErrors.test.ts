@@ -167,3 +167,12 @@ describe('input never reaches the terminal raw', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('a runaway run', () => {
+  it('is stopped by its wall-clock budget with LAB016 and saves nothing', async () => {
+    const started = performance.now();
+    const r = await lab('run', 'herd', '--set', 'clients=100000', '--set', 'admitPerWindow=1', '--set', 'eventsMax=100000000', '--set', 'attemptsMax=1000000', '--budget-ms', '300');
+    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB016 .*budget of 300 ms/) });
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine/ledger/ledgerLab';
 import { loadSqlJs } from './sqlite';
 import { openLedgerFile } from './ledgerFile';
+import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
 import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine/ledger/sqlite';
 import { retryTable } from '../engine/ledger/retry';
@@ -22,7 +23,7 @@ import type { Settings } from '../engine/transcript';
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE]
+  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
@@ -32,6 +33,7 @@ const USAGE = `usage:
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
+             --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
   verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
@@ -87,6 +89,7 @@ async function run(args: string[]): Promise<string> {
       set: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
+      'budget-ms': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
@@ -105,7 +108,10 @@ async function run(args: string[]): Promise<string> {
     settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
   }
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
-  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, ledger: usesSqlite(scenario) ? ledger : undefined }));
+  const budgetText = values['budget-ms'];
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;

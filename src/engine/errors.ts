@@ -17,6 +17,7 @@ export const errorCatalog = {
   LAB013: 'ledger file is in use by another run',
   LAB014: 'output folder cannot be used',
   LAB015: 'review input too large',
+  LAB016: 'run exceeded its wall-clock budget',
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',
 } as const;
