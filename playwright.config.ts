@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+/** The preview server's port; LAB_E2E_PORT lets two checkouts run their suites side by side. */
+const PORT = Number(process.env.LAB_E2E_PORT ?? 4173);
+
 // End-to-end tests against the production build (vite build + vite preview) in the system Chromium.
 export default defineConfig({
   testDir: 'e2e',
@@ -12,7 +15,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -38,8 +41,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx vite build && npx vite preview --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite build && npx vite preview --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
   },

@@ -1,6 +1,7 @@
 import { LabError } from '../engine/errors';
 import { ledgerScopeNotes } from '../engine/ledger/scope';
-import { LedgerFile, ledgerSnapshot, type Row, type SqlModule } from '../engine/ledger/sqlite';
+import { LedgerFile, type Row, type SqlModule } from '../engine/ledger/sqlite';
+import { ledgerPage } from './ledgerPage';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine/scenario';
 import { parseSetting, resolveSettings } from '../engine/settings';
 import type { Settings, Transcript } from '../engine/transcript';
@@ -140,13 +141,14 @@ function rows(table: Row[]): LedgerRow[] {
 
 /** Reads a ledger file's tables (LAB010 when the bytes are not a lab ledger; nothing is changed). */
 function ledgerView(sql: SqlModule, bytes: Uint8Array | null): LedgerView {
-  const snapshot = ledgerSnapshot(sql, bytes);
+  const snapshot = ledgerPage(sql, bytes);
   return {
     stored: bytes !== null,
     bytes: snapshot.bytes,
     idempotencyKeys: rows(snapshot.idempotencyKeys),
     effects: rows(snapshot.effects),
     executions: rows(snapshot.executions),
+    totals: snapshot.totals,
     scopeNotes: [...ledgerScopeNotes],
   };
 }
