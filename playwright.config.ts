@@ -29,6 +29,9 @@ function resolveBrowser(): ResolvedBrowser {
 
 const browser = resolveBrowser();
 
+/** The preview server's port; LAB_E2E_PORT lets two checkouts run their suites side by side. */
+const PORT = Number(process.env.LAB_E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
@@ -40,7 +43,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${PORT}`,
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -68,8 +71,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx vite build && npx vite preview --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite build && npx vite preview --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
   },

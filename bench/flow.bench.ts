@@ -2,7 +2,7 @@
  * The herd benchmark: a script, not a test. For each backoff policy it runs the 10,000-client herd
  * (the reference settings: 500 admitted per 100 ms, base 100 ms, cap 30 s, all starting together)
  * and reports its wall time and simulated events per second, next to a bare Scheduler
- * (src/engine/scheduler.ts with no-op events) replaying the exact same schedule in the same process:
+ * (src/engine/core/scheduler.ts with no-op events) replaying the exact same schedule in the same process:
  * the same number of events, pushed at the same virtual times in the same order. The ratio is what
  * the herd model (admission, backoff draws, window summaries) costs over the virtual clock itself.
  */

@@ -1,13 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
+import { openLedgerFile } from './ledgerFile';
+import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
+import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
+import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { verify, type Runner } from '../lab/verification';
 import { buildEvidence } from '../lab/evidence';
-import { formatReview, review } from '../lab/reviewer';
+import { formatReview } from '../lab/reviewer';
+import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
 import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine';
@@ -18,18 +23,20 @@ import type { Settings } from '../engine';
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE]
+  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
-  npm run lab -- evidence --out DIR
+  npm run lab -- evidence --out DIR [--force]
   npm run lab -- review FILE.json
 
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
+             --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
   verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
+             DIR must be new or empty; --force replaces the lab's files in a folder that holds others
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   retries    the retry classification of every exposed operation (SPEC §3)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
@@ -82,6 +89,7 @@ async function run(args: string[]): Promise<string> {
       set: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
+      'budget-ms': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
@@ -94,13 +102,16 @@ async function run(args: string[]): Promise<string> {
     const eq = assignment.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
     const key = assignment.slice(0, eq);
-    const spec = settingsSpecFor(scenario)[key];
+    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
+    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
     if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
     settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
   }
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
-  const ledger = usesSqlite(scenario) ? await ledgerHost(values.ledger) : undefined;
-  const transcript = runScenario(scenario, { transport, seed, settings, ledger });
+  const budgetText = values['budget-ms'];
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;
@@ -112,12 +123,23 @@ async function hostRunner(): Promise<Runner> {
   return (id, options = {}) => runScenario(findScenario(id), { ...options, ledger: options.ledger ?? { sql } });
 }
 
-/** sql.js for a ledger run, with FILE's bytes when it exists; the file is written only after a completed run. */
-async function ledgerHost(path: string | undefined): Promise<LedgerHost> {
+/**
+ * Runs with sql.js and, given a path, FILE locked for the whole run: its bytes are checked as a ledger
+ * before the run (LAB010) and the file is replaced atomically only after a completed run.
+ */
+async function runWithLedgerFile<T>(path: string | undefined, body: (ledger: LedgerHost) => T): Promise<T> {
   const sql = await loadSqlJs();
-  if (path === undefined) return { sql };
-  const bytes = existsSync(path) ? new Uint8Array(readFileSync(path)) : null;
-  return { sql, bytes, save: (saved) => writeFileSync(path, saved) };
+  if (path === undefined) return body({ sql });
+  const file = await openLedgerFile(path);
+  try {
+    if (file.bytes !== null) LedgerFile.open(sql, file.bytes).close();
+    let saved: Uint8Array | null = null;
+    const result = body({ sql, bytes: file.bytes, save: (bytes) => (saved = bytes) });
+    if (saved !== null) file.save(saved);
+    return result;
+  } finally {
+    await file.release();
+  }
 }
 
 export interface Output {
@@ -141,27 +163,37 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         return results.every((r) => r.holds) ? 0 : 1;
       }
       case 'evidence': {
-        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' } } });
+        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
         const out = values.out;
         if (out === undefined) throw new UsageError('evidence needs --out DIR');
+        // Checked before the evidence is computed, and again when it is written.
+        checkOutputFolder(out, values.force);
         const files = buildEvidence(await hostRunner(), await loadSqlJs());
-        mkdirSync(out, { recursive: true });
-        for (const file of files) writeFileSync(join(out, file.path), file.contents);
-        io.out(`${files.map((f) => `${join(out, f.path)}  ${f.description}`).join('\n')}\n`);
+        writeOutputFolder(out, files, values.force);
+        io.out(`${files.map((f) => `${escapeControl(join(out, f.path))}  ${f.description}`).join('\n')}\n`);
         return 0;
       }
       case 'review': {
         if (rest.length !== 1) throw new UsageError('review takes one JSON file');
         const path = rest[0] as string;
-        let input: unknown;
+        let text: string;
         try {
-          input = JSON.parse(readFileSync(path, 'utf8'));
+          // The size first: a huge file is refused before it is read (issue #14).
+          const size = statSync(path).size;
+          if (size > REVIEW_INPUT_CHARS_MAX) throw new LabError('LAB015', `${path} is ${size} bytes, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX}); nothing was reviewed`);
+          text = readFileSync(path, 'utf8');
         } catch (error) {
-          io.err(`lab: ${path} is not readable JSON: ${error instanceof Error ? error.message : String(error)}\n`);
+          if (error instanceof LabError) throw error;
+          io.err(`lab: ${escapeControl(path)} is not readable (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
           return 1;
         }
-        const result = review(input);
-        (result.ok ? io.out : io.err)(`${formatReview(result)}\n`);
+        const result = reviewText(text);
+        if (!result.ok && result.errors.length === 1 && result.errors[0]?.field === '/' && result.errors[0].message.startsWith('is not JSON')) {
+          io.err(`lab: ${escapeControl(path)} is not readable JSON: ${escapeControl(result.errors[0].message.slice('is not JSON: '.length))}\n`);
+          return 1;
+        }
+        // The review quotes the file (operation names, unknown keys): every string escaped for the terminal.
+        (result.ok ? io.out : io.err)(`${formatReview(escapeDeep(result))}\n`);
         return result.ok ? 0 : 1;
       }
       case 'retries':
@@ -184,12 +216,13 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
+    // Messages quote input (an id, a key, a path): escaped, so it cannot drive the terminal.
     if (error instanceof LabError) {
-      io.err(`lab: ${error.message}\n`);
+      io.err(`lab: ${escapeControl(error.message)}\n`);
       return 1;
     }
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      io.err(`lab: ${error.message}\n\n${USAGE}\n`);
+      io.err(`lab: ${escapeControl(error.message)}\n\n${USAGE}\n`);
       return 2;
     }
     throw error;

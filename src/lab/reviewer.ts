@@ -68,7 +68,8 @@ export interface Review {
   failureCards: FailureCard[];
 }
 
-export type ReviewResult = { ok: true; review: Review } | { ok: false; errors: FieldError[] };
+/** `errorsTotal`: how many errors there were when only the first ones are listed (see reviewLimits.ts). */
+export type ReviewResult = { ok: true; review: Review } | { ok: false; errors: FieldError[]; errorsTotal?: number };
 
 const validateInput = validateReviewInput as ValidateFunction<ReviewInput>;
 
@@ -172,7 +173,10 @@ export function review(input: unknown): ReviewResult {
 }
 
 export function formatReview(result: ReviewResult): string {
-  if (!result.ok) return ['The review input is invalid:', ...result.errors.map((e) => `  ${e.field}: ${e.message}`)].join('\n');
+  if (!result.ok) {
+    const more = (result.errorsTotal ?? result.errors.length) - result.errors.length;
+    return ['The review input is invalid:', ...result.errors.map((e) => `  ${e.field}: ${e.message}`), ...(more > 0 ? [`  … and ${more.toLocaleString('en')} more errors`] : [])].join('\n');
+  }
   const r = result.review;
   const lines = [`Reliability review of ${r.operation}`, '', 'race table'];
   for (const row of r.raceTable) lines.push(`  ${row.ordering}\n    server: ${row.server}\n    client: ${row.client}\n    wire:   ${row.wire}`);

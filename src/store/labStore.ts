@@ -86,6 +86,8 @@ export interface RunSlice {
   init(link?: LinkView | null): Promise<void>;
   /** Runs the current selection in the worker; only the latest run's answer is kept. */
   run(): Promise<void>;
+  /** Ends the run in flight (the Stop button): the worker is replaced, the stored ledger stays as it was (issue #14). */
+  stop(): void;
 }
 
 /** Playback speeds offered, in steps per second. */
@@ -277,7 +279,9 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
       await Promise.all([get().run(), get().refreshLedger()]);
       // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
       const { error, settings } = get();
-      if (hasParams && error !== null && Object.keys(settings).length > 0) {
+      // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
+      const ended = error !== null && (error.code === 'STOPPED' || error.code === 'RUN_BUDGET');
+      if (hasParams && error !== null && !ended && Object.keys(settings).length > 0) {
         notice(`The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`);
         set({ settings: {} });
         shared.stepIntent = { kind: 'end' };
@@ -309,6 +313,10 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         // The transcript on screen would no longer match the inputs above it: clear it.
         if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
       }
+    },
+    stop() {
+      if (get().status !== 'running') return;
+      shared.getClient().stop();
     },
   };
 };

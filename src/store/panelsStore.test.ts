@@ -1,4 +1,5 @@
 // Proves the panels store asks the tools worker for slider views debounced and latest-wins: a burst of moves is one run with the newest value, and a move during a run queues exactly one more.
+import { REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import { createPanelsStore, SLIDER_DEBOUNCE_MS } from './panelsStore';
@@ -54,5 +55,15 @@ describe('panels store', () => {
     await store.getState().submitReview();
     expect(calls).toEqual([]);
     expect(store.getState().review).toMatchObject({ status: 'done', value: { ok: false, errors: [{ field: '/' }] } });
+  });
+
+  it('refuses input over the size bound, or nested past the depth bound, with a field error and without asking the worker (issue #14)', async () => {
+    for (const text of [' '.repeat(REVIEW_INPUT_CHARS_MAX + 1), `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
+      const { client, calls } = fakeClient();
+      const store = createPanelsStore(client, text);
+      await store.getState().submitReview();
+      expect(calls).toEqual([]);
+      expect(store.getState().review).toMatchObject({ status: 'done', value: { ok: false, errors: [{ field: '/', message: expect.stringMatching(/more than/) }] } });
+    }
   });
 });

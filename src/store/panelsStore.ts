@@ -1,3 +1,4 @@
+import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
 import { create } from 'zustand';
 import type { BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/toolsProtocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
@@ -193,8 +194,17 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       setReviewText: (reviewText) => set({ reviewText }),
       async submitReview() {
         let input: unknown;
+        const text = get().reviewText;
+        // Size and nesting first (issue #14): parsing a huge text blocks the page, and cloning one nested
+        // 100,000 deep for the worker overflows the stack.
+        const tooBig = text.length > REVIEW_INPUT_CHARS_MAX ? `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')})` : null;
+        const tooDeep = tooBig === null && jsonDepth(text) > REVIEW_DEPTH_MAX ? `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` : null;
+        if (tooBig !== null || tooDeep !== null) {
+          set({ review: { status: 'done', value: { ok: false, errors: [{ field: '/', message: tooBig ?? tooDeep ?? '' }] } } });
+          return;
+        }
         try {
-          input = JSON.parse(get().reviewText);
+          input = JSON.parse(text);
         } catch (error) {
           set({ review: { status: 'done', value: { ok: false, errors: [{ field: '/', message: `is not JSON: ${message(error)}` }] } } });
           return;

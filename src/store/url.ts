@@ -17,16 +17,17 @@ const PARAMS_MAX = 64;
 /** The link a page was opened with; null when its query holds nothing the lab reads. */
 export function readLink(search: string): LinkView | null {
   const query = new URLSearchParams(search);
-  const params: Record<string, string> = {};
+  // No prototype: `constructor` or `__proto__` in a link are parameters like any other (the worker refuses them).
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
   let step: string | null = null;
   let count = 0;
   for (const [name, value] of query) {
     if (count++ >= PARAMS_MAX) break;
     const text = value.length > PARAM_CHARS_MAX ? `${value.slice(0, PARAM_CHARS_MAX)}…` : value;
     if (name === 'step') step ??= text;
-    else if (!(name in params)) params[name] = text;
+    else if (!Object.hasOwn(params, name)) params[name] = text;
   }
-  return Object.keys(params).length === 0 && step === null ? null : { params, step };
+  return Object.keys(params).length === 0 && step === null ? null : { params: { ...params }, step };
 }
 
 function settingText(value: SettingValue): string {

@@ -66,14 +66,23 @@ export function App() {
 function RunProgress() {
   const status = useLabStore((state) => state.status);
   const progress = useLabStore((state) => state.progress);
+  const stop = useLabStore((state) => state.stop);
   return (
-    <p className="lab-busy" role="status" data-busy={status === 'running' ? 'true' : 'false'}>
-      {status !== 'running'
-        ? ''
-        : progress === null
-          ? 'Running in the worker…'
-          : `Running in the worker… ${formatNumber(progress.eventsRun)} engine events so far, virtual time ${formatMs(progress.atMs)}`}
-    </p>
+    <div className="lab-busy-row">
+      <p className="lab-busy" role="status" data-busy={status === 'running' ? 'true' : 'false'}>
+        {status !== 'running'
+          ? ''
+          : progress === null
+            ? 'Running in the worker…'
+            : `Running in the worker… ${formatNumber(progress.eventsRun)} engine events so far, virtual time ${formatMs(progress.atMs)}`}
+      </p>
+      {/* A run can always be ended: Stop replaces the worker; the stored ledger is saved only by completed runs. */}
+      {status === 'running' && (
+        <button type="button" className="lab-stop" onClick={stop}>
+          Stop
+        </button>
+      )}
+    </div>
   );
 }
 

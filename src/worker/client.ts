@@ -20,7 +20,15 @@ import {
  * worker itself broke (failed to load, threw outside a handler, sent something unreadable).
  */
 
-export type ClientErrorCode = WorkerErrorCode | 'WORKER_FAILED';
+/** STOPPED: the page's Stop ended the run; RUN_BUDGET: the run outlived its wall-clock budget (issue #14). */
+export type ClientErrorCode = WorkerErrorCode | 'WORKER_FAILED' | 'STOPPED' | 'RUN_BUDGET';
+
+/** How long a run may compute in the worker before the page ends it (wall-clock, page side; the engine has no clock). */
+export const RUN_BUDGET_MS = 60_000;
+
+export interface LabClientOptions {
+  runBudgetMs?: number;
+}
 
 export class LabClientError extends Error {
   override name = 'LabClientError';
@@ -65,6 +73,12 @@ export interface LabClient {
   exportLedger(): Promise<Uint8Array>;
   /** Forgets the stored ledger. */
   resetLedger(): Promise<LedgerView>;
+  /**
+   * Ends whatever the worker is computing: terminates it, rejects pending requests with STOPPED and
+   * starts a fresh worker for the next request. The stored ledger is saved only after a completed run,
+   * so it stays as it was.
+   */
+  stop(): void;
   /** Stops the worker; pending requests reject with WORKER_FAILED. */
   terminate(): void;
 }
@@ -90,8 +104,9 @@ interface Pending {
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 
-export function createLabClient(makeWorker: () => WorkerLike = createLabWorker): LabClient {
-  const worker = makeWorker();
+export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, options: LabClientOptions = {}): LabClient {
+  const runBudgetMs = options.runBudgetMs ?? RUN_BUDGET_MS;
+  let worker = makeWorker();
   const pending = new Map<number, Pending>();
   let nextRequestId = 1;
   let broken: LabClientError | null = null;
@@ -102,35 +117,51 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
     for (const request of waiting) request.fail(error);
   }
 
-  worker.addEventListener('message', (event) => {
-    const data = event.data;
-    if (!isLabResponse(data)) {
-      failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read: ${preview(data)}`));
-      return;
-    }
-    const requestId = data.requestId;
-    if (requestId === null) {
-      // Only an error can lack a requestId: the worker could not tell which request it answers.
-      failAll(data.type === 'error' ? new LabClientError(data.code, data.message) : new LabClientError('WORKER_FAILED', 'unaddressed answer'));
-      return;
-    }
-    const request = pending.get(requestId);
-    if (request === undefined) return; // already settled (terminated): nothing waits for it
-    if (data.type === 'progress') {
-      request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
-      return;
-    }
-    pending.delete(requestId);
-    request.settle(data);
-  });
-  worker.addEventListener('messageerror', () => {
-    failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
-  });
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${event.message || 'it could not be loaded'}`);
-    failAll(broken);
-  });
+  /** Listens to one worker; a replaced (stopped) worker's late messages are ignored. */
+  function listen(target: WorkerLike): void {
+    target.addEventListener('message', (event) => {
+      if (target !== worker) return;
+      const data = event.data;
+      if (!isLabResponse(data)) {
+        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read: ${preview(data)}`));
+        return;
+      }
+      const requestId = data.requestId;
+      if (requestId === null) {
+        // Only an error can lack a requestId: the worker could not tell which request it answers.
+        failAll(data.type === 'error' ? new LabClientError(data.code, data.message) : new LabClientError('WORKER_FAILED', 'unaddressed answer'));
+        return;
+      }
+      const request = pending.get(requestId);
+      if (request === undefined) return; // already settled (terminated): nothing waits for it
+      if (data.type === 'progress') {
+        request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
+        return;
+      }
+      pending.delete(requestId);
+      request.settle(data);
+    });
+    target.addEventListener('messageerror', () => {
+      if (target !== worker) return;
+      failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
+    });
+    target.addEventListener('error', (event) => {
+      event.preventDefault();
+      if (target !== worker) return;
+      broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${event.message || 'it could not be loaded'}`);
+      failAll(broken);
+    });
+  }
+  listen(worker);
+
+  /** Terminates the worker, fails what waits for it with `error`, and starts a fresh one. */
+  function restart(error: LabClientError): void {
+    worker.terminate();
+    failAll(error);
+    broken = null;
+    worker = makeWorker();
+    listen(worker);
+  }
 
   function send<T extends LabAnswer['type']>(expected: T, request: LabRequest, progress?: (progress: RunProgress) => void): Promise<Answer<T>> {
     return new Promise<Answer<T>>((resolve, reject) => {
@@ -157,8 +188,18 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
   }
 
   async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
-    const answer = await send('transcript', { type: 'run', requestId: nextRequestId++, scenario, transport, seed, settings, ledger }, onProgress);
-    return { transcript: answer.transcript, facts: answer.facts };
+    const requestId = nextRequestId++;
+    // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
+    const budget = setTimeout(() => {
+      if (!pending.has(requestId)) return;
+      restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
+    }, runBudgetMs);
+    try {
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger }, onProgress);
+      return { transcript: answer.transcript, facts: answer.facts };
+    } finally {
+      clearTimeout(budget);
+    }
   }
 
   return {
@@ -185,6 +226,9 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker):
     },
     async resetLedger() {
       return (await send('ledger', { type: 'ledger-reset', requestId: nextRequestId++ })).ledger;
+    },
+    stop() {
+      restart(new LabClientError('STOPPED', 'the run was stopped and a fresh worker started; the stored ledger is as it was'));
     },
     terminate() {
       worker.terminate();

@@ -1,6 +1,7 @@
 import { LabError } from '../engine';
 import { ledgerScopeNotes } from '../engine';
-import { LedgerFile, ledgerSnapshot, type Row, type SqlModule } from '../engine';
+import { LedgerFile, type Row, type SqlModule } from '../engine';
+import { ledgerPage } from './ledgerPage';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
 import { parseSetting, resolveSettings } from '../engine';
 import type { Settings, Transcript } from '../engine';
@@ -106,7 +107,7 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
   const settings: Settings = {};
   for (const [name, text] of Object.entries(params)) {
     if ((VIEW_PARAMS as readonly string[]).includes(name)) continue;
-    const settingSpec = spec[name];
+    const settingSpec = Object.hasOwn(spec, name) ? spec[name] : undefined;
     const value =
       settingSpec === undefined
         ? // resolveSettings refuses the unknown name with the engine's LAB004 message, listing the known ones.
@@ -140,13 +141,14 @@ function rows(table: Row[]): LedgerRow[] {
 
 /** Reads a ledger file's tables (LAB010 when the bytes are not a lab ledger; nothing is changed). */
 function ledgerView(sql: SqlModule, bytes: Uint8Array | null): LedgerView {
-  const snapshot = ledgerSnapshot(sql, bytes);
+  const snapshot = ledgerPage(sql, bytes);
   return {
     stored: bytes !== null,
     bytes: snapshot.bytes,
     idempotencyKeys: rows(snapshot.idempotencyKeys),
     effects: rows(snapshot.effects),
     executions: rows(snapshot.executions),
+    totals: snapshot.totals,
     scopeNotes: [...ledgerScopeNotes],
   };
 }

@@ -90,4 +90,10 @@ describe('panel views', () => {
   it('refuses a scenario without a panel', () => {
     expect(() => runPanel(run, { scenario: 'A' })).toThrow(/no panel/);
   });
+
+  it('reports the first 100 field errors and the count of all (issue #14)', () => {
+    const result = reviewLab({ ...unsafeCharge, recovery: { ...unsafeCharge.recovery, refetch: Array.from({ length: 5_000 }, () => 0) } });
+    expect(result).toMatchObject({ ok: false, errorsTotal: 5_000 });
+    if (!result.ok) expect(result.errors).toHaveLength(100);
+  });
 });

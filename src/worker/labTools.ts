@@ -1,3 +1,4 @@
+import { capErrors } from '../lab/reviewLimits';
 import { zipSync } from 'fflate';
 import type { SqlModule } from '../engine';
 import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome } from '../engine';
@@ -49,7 +50,8 @@ export function evidenceZip(run: Runner, sql: SqlModule): EvidenceBundle {
 
 /** The reliability reviewer (field-by-field errors on invalid input). */
 export function reviewLab(input: unknown): ReviewResult {
-  return review(input);
+  // The page renders every error it gets: only the first ones, and the count (issue #14).
+  return capErrors(review(input));
 }
 
 // ── panel views ──────────────────────────────────────────────────────────────────────────────────

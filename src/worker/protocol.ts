@@ -172,6 +172,8 @@ export interface LedgerView {
   idempotencyKeys: LedgerRow[];
   effects: LedgerRow[];
   executions: LedgerRow[];
+  /** Each table's row count, when only its first rows are sent (see ledgerPage.ts). */
+  totals?: { idempotencyKeys: number; effects: number; executions: number };
   /** LG-8: what a local SQLite ledger does and does not guarantee. */
   scopeNotes: string[];
 }

@@ -93,7 +93,7 @@ export function resolveSettings(spec: SettingsSpec, defaults: Settings, override
     resolved[key] = fallback;
   }
   for (const [key, value] of Object.entries(overrides)) {
-    const settingSpec = spec[key];
+    const settingSpec = Object.hasOwn(spec, key) ? spec[key] : undefined;
     if (settingSpec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of this scenario; known settings: ${Object.keys(spec).join(', ')}`);
     resolved[key] = checkSetting(key, settingSpec, value);
   }

@@ -3,6 +3,7 @@ import { assert } from './assert';
 import { LabError } from './errors';
 import type { RequestId } from './jsonrpc';
 import type { EventBase, Unstamped } from './transcript';
+import { checkLedgerSchema } from './schemaCheck';
 
 /**
  * Real SQLite through sql.js, with two independent connections to one ledger file.
@@ -34,7 +35,7 @@ export type StatementResult =
 /** Marks a file as this lab's ledger, so an import of some other SQLite file is refused. */
 export const LEDGER_FORMAT = 'mcp-reliability-lab/ledger@1';
 
-const SCHEMA = [
+export const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS lab_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (
      key TEXT PRIMARY KEY,
@@ -142,6 +143,7 @@ export class LedgerFile {
     let holder: Database;
     try {
       holder = bytes === null ? new sql.Database() : new sql.Database(bytes);
+      holder.exec('PRAGMA trusted_schema=OFF');
       holder.exec('PRAGMA journal_mode=MEMORY');
     } catch (error) {
       throw new LabError('LAB010', `the file is not a SQLite database (${errorCode(error).message}); the current ledger is unchanged`);
@@ -151,6 +153,8 @@ export class LedgerFile {
       if (bytes !== null && !tables.includes('lab_meta')) {
         throw new LabError('LAB010', `the SQLite file has no lab_meta table, so it is not a ${LEDGER_FORMAT} ledger (tables: ${tables.join(', ') || 'none'}); the current ledger is unchanged`);
       }
+      // Before any statement of the lab touches it: a file's triggers and views would run inside them (issue #14).
+      if (bytes !== null) checkLedgerSchema(sql, holder, SCHEMA);
       for (const statement of SCHEMA) holder.exec(statement);
       const format = holder.exec(`SELECT value FROM lab_meta WHERE name = 'format'`)[0]?.values[0]?.[0];
       if (format === undefined) holder.exec(`INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`);
@@ -166,6 +170,7 @@ export class LedgerFile {
   /** A new, independent connection to this ledger file (attached as `ledger`). */
   connect(name: string): LedgerConnection {
     const db = new this.sql.Database();
+    db.exec('PRAGMA trusted_schema=OFF');
     const filename = (this.holder as unknown as { filename?: string }).filename;
     assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
     db.exec(`ATTACH '/${filename}' AS ledger`);

@@ -1,4 +1,4 @@
-import type { ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { useLabStore, type LedgerRow } from '../../store/labStore';
 import { downloadFile } from '../download';
 import { cellText, formatBytes, shortCell } from '../format';
@@ -72,9 +72,9 @@ export function LedgerPanel() {
       )}
       {ledger !== null && (
         <>
-          <LedgerTable caption="Idempotency keys" rows={ledger.idempotencyKeys} empty="No key recorded." />
-          <LedgerTable caption="Effects" rows={ledger.effects} empty="No effect committed." />
-          <LedgerTable caption="Executions" rows={ledger.executions} empty="Nothing executed." />
+          <LedgerTable caption="Idempotency keys" rows={ledger.idempotencyKeys} total={ledger.totals?.idempotencyKeys ?? ledger.idempotencyKeys.length} empty="No key recorded." />
+          <LedgerTable caption="Effects" rows={ledger.effects} total={ledger.totals?.effects ?? ledger.effects.length} empty="No effect committed." />
+          <LedgerTable caption="Executions" rows={ledger.executions} total={ledger.totals?.executions ?? ledger.executions.length} empty="Nothing executed." />
           <aside className="lab-scope" aria-labelledby="scope-heading">
             <h3 id="scope-heading">Scope of this ledger (LG-8)</h3>
             <ul>
@@ -89,15 +89,37 @@ export function LedgerPanel() {
   );
 }
 
-/** One SQLite table as stored: its column names as SQL has them, one row per record. */
-function LedgerTable({ caption, rows, empty }: { caption: string; rows: LedgerRow[]; empty: string }) {
+/** Rows drawn at once: an imported ledger may hold 200,000, and drawing each froze the page for minutes (issue #14). */
+export const LEDGER_PAGE_ROWS = 50;
+
+/** One SQLite table as stored: its column names as SQL has them, one row per record, a page at a time. */
+function LedgerTable({ caption, rows: allRows, total, empty }: { caption: string; rows: LedgerRow[]; total: number; empty: string }) {
+  const [pageWanted, setPage] = useState(0);
+  const pages = Math.max(1, Math.ceil(allRows.length / LEDGER_PAGE_ROWS));
+  const page = Math.min(pageWanted, pages - 1);
+  const first = page * LEDGER_PAGE_ROWS;
+  const rows = allRows.slice(first, first + LEDGER_PAGE_ROWS);
   const columns = rows[0] === undefined ? [] : Object.keys(rows[0]);
   return (
     <div className="lab-scroll">
+      {pages > 1 && (
+        <nav className="lab-pager" aria-label={`${caption} pages`}>
+          <button type="button" className="lab-button" disabled={page === 0} onClick={() => setPage(page - 1)} aria-label={`${caption}: previous rows`}>
+            Previous
+          </button>
+          <span className="lab-pager-info">
+            Rows {(first + 1).toLocaleString('en')}–{(first + rows.length).toLocaleString('en')} of {total.toLocaleString('en')}
+            {total > allRows.length && ` (the first ${allRows.length.toLocaleString('en')} are shown here; Export ledger has them all)`}
+          </span>
+          <button type="button" className="lab-button" disabled={page >= pages - 1} onClick={() => setPage(page + 1)} aria-label={`${caption}: next rows`}>
+            Next
+          </button>
+        </nav>
+      )}
       {/* Named by the table alone ("Effects"), so the name stays put as the row count changes. */}
       <table className="lab-table lab-ledger-table" aria-label={caption}>
         <caption>
-          {caption} <span className="lab-count">({rows.length === 1 ? '1 row' : `${rows.length} rows`})</span>
+          {caption} <span className="lab-count">({total === 1 ? '1 row' : `${total.toLocaleString('en')} rows`})</span>
         </caption>
         {columns.length > 0 && (
           <thead>
@@ -111,13 +133,13 @@ function LedgerTable({ caption, rows, empty }: { caption: string; rows: LedgerRo
           </thead>
         )}
         <tbody>
-          {rows.length === 0 ? (
+          {allRows.length === 0 ? (
             <tr>
               <td className="lab-empty">{empty}</td>
             </tr>
           ) : (
             rows.map((row, index) => (
-              <tr key={index}>
+              <tr key={first + index}>
                 {columns.map((column) => {
                   const value = row[column] ?? null;
                   const text = cellText(value);

@@ -36,6 +36,11 @@ export function ReviewerPanel() {
                 </li>
               ))}
             </ul>
+            {(result.errorsTotal ?? result.errors.length) > result.errors.length && (
+              <p data-testid="review-errors-more">
+                … and {((result.errorsTotal ?? 0) - result.errors.length).toLocaleString('en')} more errors (the first {result.errors.length} are listed).
+              </p>
+            )}
           </div>
         )}
       </div>

@@ -55,6 +55,7 @@ export class TaskLab {
   private readonly s: TaskSettings;
   private readonly transport: Transport;
   private readonly file: LedgerFile;
+  private readonly save: ((bytes: Uint8Array) => void) | undefined;
   private readonly db: LedgerConnection;
   private nextId = CALL_ID + 1;
   private polls = 0;
@@ -73,6 +74,7 @@ export class TaskLab {
     this.transport = options.transport;
     this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
     this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
+    this.save = options.host.save;
     this.db = this.file.connect('tasks');
   }
 
@@ -257,7 +259,9 @@ export class TaskLab {
     return outcome;
   }
 
-  close(): void {
+  /** Closes the file; after a completed run, first hands its bytes to the host if it asked (`--ledger`). */
+  close(completed = false): void {
+    if (completed) this.save?.(this.file.export());
     this.file.close();
   }
 }
@@ -266,11 +270,15 @@ export const taskModel: Model<TaskScenario, TaskOutcome> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
     const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    let completed = false;
     try {
       lab.run();
-      return { events: lab.events, outcome: lab.outcome() };
+      const outcome = lab.outcome();
+      completed = true;
+      return { events: lab.events, outcome };
     } finally {
-      lab.close();
+      // As for the ledger: only a completed run hands its file to the host (issue #14: `--ledger` keeps task files too).
+      lab.close(completed);
     }
   },
 };

@@ -1,0 +1,112 @@
+import type { Database } from 'sql.js';
+import { LabError } from './errors';
+import type { SqlJsStatic as SqlModule } from 'sql.js';
+
+/**
+ * An imported ledger is data, not code (issue #14). SQLite files carry code: triggers and views run
+ * inside the statements that touch their tables, so a file with one extra trigger could charge twice,
+ * rewrite amounts or recurse forever inside the lab's own transaction. A file is accepted only if its
+ * schema is exactly the lab's (same tables and indexes, same definitions, no trigger, no view), it
+ * passes PRAGMA integrity_check, and its rows have the types the lab writes (JSON where JSON is kept).
+ * Reading sqlite_master and the pragmas runs none of the file's code.
+ */
+
+interface SchemaObject {
+  type: string;
+  name: string;
+  table: string;
+  sql: string | null;
+}
+
+const normalize = (sql: string | null) => (sql === null ? null : sql.replace(/\s+/g, ' ').trim());
+
+function objects(db: Database): SchemaObject[] {
+  const rows = db.exec('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name')[0]?.values ?? [];
+  return rows.map(([type, name, table, sql]) => ({ type: String(type), name: String(name), table: String(table), sql: sql === null ? null : String(sql) }));
+}
+
+interface Column {
+  name: string;
+  type: string;
+  notNull: boolean;
+  primaryKey: boolean;
+}
+
+interface Reference {
+  objects: Map<string, SchemaObject>;
+  columns: Map<string, Column[]>;
+}
+
+const references = new WeakMap<SqlModule, Map<string, Reference>>();
+
+/** The lab's own schema, made by running its CREATE statements on an empty database (once per sql.js and schema). */
+function reference(sql: SqlModule, schema: readonly string[]): Reference {
+  const key = schema.join(';\n');
+  let bySchema = references.get(sql);
+  if (bySchema === undefined) references.set(sql, (bySchema = new Map()));
+  const known = bySchema.get(key);
+  if (known !== undefined) return known;
+  const db = new sql.Database();
+  try {
+    for (const statement of schema) db.exec(statement);
+    const all = objects(db);
+    const columns = new Map<string, Column[]>();
+    for (const object of all) {
+      if (object.type !== 'table' || object.name.startsWith('sqlite_')) continue;
+      const info = db.exec(`PRAGMA table_info(${JSON.stringify(object.name)})`)[0]?.values ?? [];
+      columns.set(
+        object.name,
+        info.map(([, name, type, notNull, , pk]) => ({ name: String(name), type: String(type).toUpperCase(), notNull: notNull === 1, primaryKey: Number(pk) > 0 })),
+      );
+    }
+    const made: Reference = { objects: new Map(all.map((object) => [`${object.type} ${object.name}`, object])), columns };
+    bySchema.set(key, made);
+    return made;
+  } finally {
+    db.close();
+  }
+}
+
+const refuse = (problem: string) => new LabError('LAB010', `${problem}, so it is not a lab ledger (a ledger is data: it may hold no triggers, views or changed tables); the file and the current ledger are unchanged`);
+
+/** SQL that counts the rows of `table` whose values are not of the type the lab writes in each column. */
+function typeChecks(table: string, columns: Column[]): { column: string; where: string }[] {
+  return columns.flatMap((column) => {
+    const quoted = JSON.stringify(column.name);
+    const allowed = column.type === 'INTEGER' ? ['integer'] : column.type === 'TEXT' ? ['text'] : [];
+    if (allowed.length === 0 || (column.primaryKey && column.type === 'INTEGER')) return [];
+    const nullable = !column.notNull && !column.primaryKey;
+    const typeBad = `typeof(${quoted}) NOT IN (${[...allowed, ...(nullable ? ['null'] : [])].map((t) => `'${t}'`).join(', ')})`;
+    const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND json_valid(${quoted}) = 0)` : '';
+    return [{ column: column.name, where: `${typeBad}${jsonBad}` }];
+  }).map((check) => ({ ...check, where: `SELECT count(*) FROM ${JSON.stringify(table)} WHERE ${check.where}` }));
+}
+
+/**
+ * Refuses (LAB010) a saved ledger that is not exactly the lab's schema, fails integrity_check, or holds
+ * rows of the wrong type. `db` must be freshly opened from the file's bytes, before any lab statement.
+ */
+export function checkLedgerSchema(sql: SqlModule, db: Database, schema: readonly string[]): void {
+  db.exec('PRAGMA trusted_schema=OFF');
+  const expected = reference(sql, schema);
+  const actual = objects(db);
+  for (const object of actual) {
+    const known = expected.objects.get(`${object.type} ${object.name}`);
+    if (object.type === 'trigger' || object.type === 'view') throw refuse(`the file has a ${object.type} ${object.name} (on ${object.table})`);
+    if (known === undefined) throw refuse(`the file has a ${object.type} ${object.name} that the lab's schema does not have`);
+    if (known.table !== object.table || normalize(known.sql) !== normalize(object.sql)) throw refuse(`the file's ${object.type} ${object.name} is not defined as the lab defines it`);
+  }
+  const present = new Set(actual.map((object) => `${object.type} ${object.name}`));
+  const missing = [...expected.objects.keys()].filter((key) => !present.has(key));
+  if (missing.length > 0) throw refuse(`the file lacks the lab's ${missing.join(', ')}`);
+
+  const integrity = (db.exec('PRAGMA integrity_check(5)')[0]?.values ?? []).map((row) => String(row[0]));
+  if (integrity.length !== 1 || integrity[0] !== 'ok') throw refuse(`the file fails PRAGMA integrity_check (${integrity.join('; ')})`);
+
+  for (const [table, columns] of expected.columns) {
+    for (const check of typeChecks(table, columns)) {
+      const bad = Number(db.exec(check.where)[0]?.values[0]?.[0] ?? 0);
+      if (bad > 0) throw refuse(`${bad} row(s) of ${table} have a ${check.column} the lab never writes (wrong type${check.column.endsWith('_json') ? ' or not JSON' : ''})`);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { review, type FieldError, type ReviewResult } from './reviewer';
+
+/**
+ * Bounds on the reviewer (issue #14; STYLE: a limit on everything). A design is a few kilobytes of
+ * JSON; the bounds make a hostile or mistaken input cheap to refuse: its size is checked before it is
+ * read, its nesting before it is parsed (a structured clone or a validator would recurse through it and
+ * overflow the stack), and only the first errors are reported, with the count of the rest.
+ */
+export const REVIEW_INPUT_CHARS_MAX = 1_048_576;
+export const REVIEW_DEPTH_MAX = 64;
+export const REVIEW_ERRORS_MAX = 100;
+
+/** How deep `text`'s arrays and objects nest, scanning outside strings; stops counting past `limit`. */
+export function jsonDepth(text: string, limit = REVIEW_DEPTH_MAX): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
+const invalid = (errors: FieldError[], errorsTotal = errors.length): ReviewResult => ({ ok: false, errors, errorsTotal });
+
+/** Keeps the first REVIEW_ERRORS_MAX field errors and the count of all. */
+export function capErrors(result: ReviewResult): ReviewResult {
+  if (result.ok || result.errors.length <= REVIEW_ERRORS_MAX) return result;
+  return invalid(result.errors.slice(0, REVIEW_ERRORS_MAX), result.errorsTotal ?? result.errors.length);
+}
+
+/** Reviews a design given as JSON text: size, then depth, then parse, then the reviewer, then the error cap. */
+export function reviewText(text: string): ReviewResult {
+  if (text.length > REVIEW_INPUT_CHARS_MAX) return invalid([{ field: '/', message: `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')}); a design is a few kilobytes` }]);
+  const depth = jsonDepth(text);
+  if (depth > REVIEW_DEPTH_MAX) return invalid([{ field: '/', message: `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` }]);
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (error) {
+    return invalid([{ field: '/', message: `is not JSON: ${error instanceof Error ? error.message : String(error)}` }]);
+  }
+  return capErrors(review(input));
+}
