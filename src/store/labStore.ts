@@ -1,6 +1,6 @@
 import { create, type StateCreator, type StoreApi } from 'zustand';
 import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
-import type { LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import type { EventWording, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 
 /**
  * The page's state, in slices: what the user picked (selection), what the worker answered (run),
@@ -15,12 +15,15 @@ import type { LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, T
  */
 
 export type {
+  EventWording,
   LabEvent,
   LabEventKind,
   LedgerOutcome,
   LedgerResponseRecord,
   LedgerRow,
   LedgerView,
+  MarkerTone,
+  MarkerWording,
   RaceFactSteps,
   RequestOutcome,
   ScenarioInfo,
@@ -77,6 +80,8 @@ export interface RunSlice {
   transcript: Transcript | null;
   /** For a request race: where the transcript reaches each recorded fact. */
   facts: RaceFactSteps | null;
+  /** The engine's wording of each event of `transcript`, by index (= seq): the page words nothing itself. */
+  wording: EventWording[];
   error: LabFailure | null;
   /** What the worker reported of the run it is computing; null when none is running or none reported yet. */
   progress: RunProgress | null;
@@ -248,6 +253,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     status: 'idle',
     transcript: null,
     facts: null,
+    wording: [],
     error: null,
     progress: null,
     ready: false,
@@ -305,13 +311,13 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
           const { transcript: previous, step } = get();
           const total = answer.transcript.events.length;
           const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
-          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null });
+          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null });
         }
         // The run saved the stored ledger: show its rows as they are now.
         if (kept) await get().refreshLedger();
       } catch (error) {
         // The transcript on screen would no longer match the inputs above it: clear it.
-        if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
+        if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, wording: [], error: toFailure(error), progress: null, step: 0, selectedSeq: null });
       }
     },
     stop() {

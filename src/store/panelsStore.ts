@@ -1,6 +1,6 @@
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
 import { create } from 'zustand';
-import type { BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/toolsProtocol';
+import type { BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
 
@@ -246,4 +246,4 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
 
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
-export type { BufferPoint, BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/toolsProtocol';
+export type { BufferPoint, BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';

@@ -1,4 +1,4 @@
-import type { LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, RaceFactSteps, RequestOutcome, Transcript } from '../store/labStore';
+import type { EventWording, LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, RaceFactSteps, RequestOutcome, Transcript } from '../store/labStore';
 
 /**
  * Wording only: turns transcript fields into the text the page shows. It decides nothing about the
@@ -46,12 +46,17 @@ export function factsRowAt(transcript: Transcript, reached: RaceFactSteps | null
   };
 }
 
-/** The sentence announced for a step, and shown under the playback controls. */
-export function stepSentence(transcript: Transcript, step: number): string {
+/** The sentence announced for a step, and shown under the playback controls, in the engine's words. */
+export function stepSentence(transcript: Transcript, step: number, wording: readonly EventWording[]): string {
   const total = transcript.events.length;
   const event = transcript.events[step - 1];
   if (event === undefined) return `Step 0 of ${total}: nothing has happened yet. Step forward to start.`;
-  return `Step ${step} of ${total}, ${event.atMs} ms: ${describeEvent(event)}`;
+  return `Step ${step} of ${total}, ${event.atMs} ms: ${wording[step - 1]?.text ?? event.kind}`;
+}
+
+/** The engine's sentence for one event (the timeline, the inspector); its kind if the wording is missing. */
+export function eventText(wording: readonly EventWording[], event: LabEvent): string {
+  return wording[event.seq]?.text ?? event.kind;
 }
 
 /** One formatter for the page: toLocaleString builds a new one per call, which is slow with thousands of labels. */
@@ -125,87 +130,3 @@ export function shortCell(value: LedgerRow[string]): string {
 }
 
 export const TRANSPORT_LABELS = { stdio: 'stdio', http: 'Streamable HTTP' } as const;
-
-/** The suffix for a message its receiver dropped, or one that never arrived. */
-function ignored(event: LabEvent & { ignoredBy?: string; reason?: string }): string {
-  const reason = event.reason ?? 'no reason recorded';
-  if (event.ignoredBy !== undefined) return ` (ignored by ${event.ignoredBy}: ${reason})`;
-  if ('lost' in event && event.lost === true) return ` (lost: ${reason})`;
-  return '';
-}
-
-export function messageSummary(message: Extract<LabEvent, { kind: 'message' }>['message']): string {
-  if ('method' in message) return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
-  if ('error' in message) return message.id === undefined ? 'error response' : `error response #${String(message.id)}`;
-  return `response #${String(message.id)}`;
-}
-
-/** The part of a timeline line after "<atMs> ms · <kind> · ". */
-export function describeEvent(event: LabEvent): string {
-  switch (event.kind) {
-    case 'message':
-      return `${event.from} → ${event.to}: ${messageSummary(event.message)} on ${event.channel}${ignored(event)}`;
-    case 'delivered':
-      return `${event.summary} reached the ${event.to}${ignored(event)}`;
-    case 'stream-opened':
-      return `${event.by} opened the SSE response stream for #${String(event.requestId)}`;
-    case 'stream-closed':
-      return `${event.by} closed the stream for #${String(event.requestId)}: ${event.reason}`;
-    case 'disconnect-observed':
-      return `${event.by}: ${event.reason}`;
-    case 'request-started':
-      return `request #${String(event.requestId)} starts (idle deadline ${event.idleTimeoutMs} ms, maximum ${event.maxTimeoutMs} ms)`;
-    case 'deadline':
-      return `${event.deadline} deadline ${event.action} (due at ${event.dueAtMs} ms): ${event.reason}`;
-    case 'state':
-      return `${event.side} ${event.from} → ${event.to}: ${event.reason}`;
-    case 'terminal':
-      return `#${String(event.requestId)} ends ${event.state}: ${event.reason}`;
-    case 'worker':
-      return `${event.step}: ${event.reason}`;
-    case 'suppressed':
-      return `${event.by} suppressed the ${event.what}: ${event.reason}`;
-    case 'cancel-ignored':
-    case 'cancel-accepted':
-      return `${event.by}: ${event.reason}`;
-    case 'sql': {
-      const params = event.params.length === 0 ? '' : ` ${JSON.stringify(event.params)}`;
-      const result = event.ok ? 'ok' : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
-      return `${event.connection}: ${event.sql}${params} → ${result} (${event.purpose})`;
-    }
-    case 'ledger':
-      return `${event.connection === undefined ? '' : `${event.connection}: `}${event.action}: ${event.detail}`;
-    case 'task':
-      return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
-    case 'buffer':
-      return `${event.action} ${event.summary} (${event.occupancyEvents}/${event.capacityEvents} held): ${event.reason}`;
-    case 'proxy':
-      return `proxy ${event.action} (${event.events} event(s), holding ${event.heldEvents}): ${event.reason}`;
-    case 'sse-comment':
-      return `${event.action === 'sent' ? 'server writes' : 'client receives'} the SSE comment "${event.line}" on ${event.channel}: ${event.reason}`;
-    case 'http-request':
-      return `client POSTs request #${String(event.requestId)} (${Object.entries(event.headers)
-        .map(([name, value]) => `${name}: ${value}`)
-        .join('; ')})`;
-    case 'stream-dropped':
-      return `${event.channel} dropped: ${event.reason}`;
-    case 'message-lost':
-      return `${event.summary} was lost: ${event.reason}`;
-    case 'reconnect-plan':
-      return `reconnect plan: ${event.reason}`;
-    case 'recovery':
-      return `${event.step}${event.requestId === null ? '' : ` (#${String(event.requestId)})`}: ${event.reason}`;
-    case 'herd-window':
-      return `window ${event.window} (${event.startMs}–${event.endMs} ms): ${event.attempts} attempts, ${event.admitted} admitted, ${event.refused} refused, ${event.waiting} still waiting`;
-    default:
-      return describeOther(event);
-  }
-}
-
-/** Events of models this page has no wording for yet: their fields, so nothing is hidden. */
-function describeOther(event: { kind: string }): string {
-  const { kind: _kind, ...fields } = event as Record<string, unknown>;
-  delete fields.seq;
-  delete fields.atMs;
-  return JSON.stringify(fields);
-}

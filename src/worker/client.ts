@@ -1,7 +1,9 @@
 import {
-  isLabResponse,
+  explainBadResponse,
+  type EventWording,
   type LabAnswer,
   type LabRequest,
+  type LabResponse,
   type LedgerChoice,
   type LedgerView,
   type ProgressResponse,
@@ -49,10 +51,11 @@ export interface RunParams {
   ledger?: LedgerChoice;
 }
 
-/** A run's transcript and, for a request race, where it reaches each recorded fact. */
+/** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
   transcript: Transcript;
   facts: RaceFactSteps | null;
+  wording: EventWording[];
 }
 
 /** What a long run has done so far (from the worker's `progress` reports). */
@@ -121,11 +124,12 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
   function listen(target: WorkerLike): void {
     target.addEventListener('message', (event) => {
       if (target !== worker) return;
-      const data = event.data;
-      if (!isLabResponse(data)) {
-        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read: ${preview(data)}`));
+      const problem = explainBadResponse(event.data);
+      if (problem !== null) {
+        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read (${problem}): ${preview(event.data)}`));
         return;
       }
+      const data = event.data as LabResponse;
       const requestId = data.requestId;
       if (requestId === null) {
         // Only an error can lack a requestId: the worker could not tell which request it answers.
@@ -196,7 +200,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     }, runBudgetMs);
     try {
       const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger }, onProgress);
-      return { transcript: answer.transcript, facts: answer.facts };
+      return { transcript: answer.transcript, facts: answer.facts, wording: answer.wording };
     } finally {
       clearTimeout(budget);
     }

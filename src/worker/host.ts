@@ -1,4 +1,4 @@
-import { LabError } from '../engine';
+import { LabError, wordEvents } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { ledgerPage } from './ledgerPage';
@@ -229,7 +229,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
         return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
       case 'run': {
         const transcript = await run(request, notify);
-        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript) };
+        // The engine words every event once; the page draws and never words events itself.
+        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), wording: wordEvents(transcript.events) };
       }
       case 'resolve': {
         const { problems, ...view } = resolveView(request.params);

@@ -1,19 +1,20 @@
 import initSqlJs from 'sql.js';
 import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { SqlModule } from '../engine';
+import { errorResponse, malformed } from './host';
 import { answerToolRequest } from './toolsHost';
-import { explainBadToolRequest, isToolRequestType, type ToolResponse } from './toolsProtocol';
+import { explainBadToolRequest, salvageRequestId, type ToolRequest, type ToolResponse } from './protocol';
 
 /**
  * The module worker for the lab tools (checklist, evidence, reviewer, panel views). A worker of its
  * own so a 10,000-client herd moved by a slider never queues behind, or ahead of, the diagram's run;
- * it never touches the student's kept ledger (every run here is on a fresh one).
+ * it never touches the student's kept ledger (every run here is on a fresh one). It speaks the same
+ * protocol as the lab worker: requests are checked with the shared schemas, and an engine error
+ * reaches the page with its catalogued code.
  */
 
-export type ToolWorkerMessage = ToolResponse | { type: 'error'; requestId: number | null; message: string };
-
 interface WorkerScope {
-  postMessage(message: ToolWorkerMessage): void;
+  postMessage(message: ToolResponse): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
 }
 
@@ -21,15 +22,15 @@ const scope = self as unknown as WorkerScope;
 const sqlLoading = initSqlJs({ locateFile: () => sqlWasmUrl }) as Promise<SqlModule>;
 
 scope.addEventListener('message', (event) => {
-  const data = event.data as { [key: string]: unknown } | null;
-  const requestId = typeof data?.requestId === 'number' ? data.requestId : null;
-  const problem = data === null || typeof data !== 'object' ? 'expected an object' : explainBadToolRequest(data);
-  if (requestId === null || problem !== null || !isToolRequestType(data?.type)) {
-    scope.postMessage({ type: 'error', requestId, message: problem ?? 'requestId must be a number' });
+  const data = event.data;
+  const problem = explainBadToolRequest(data);
+  if (problem !== null) {
+    scope.postMessage(malformed(salvageRequestId(data), problem));
     return;
   }
-  answerToolRequest(data as unknown as Parameters<typeof answerToolRequest>[0], () => sqlLoading).then(
+  const request = data as ToolRequest;
+  answerToolRequest(request, () => sqlLoading).then(
     (response) => scope.postMessage(response),
-    (error: unknown) => scope.postMessage({ type: 'error', requestId, message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => scope.postMessage(errorResponse(request.requestId, error)),
   );
 });

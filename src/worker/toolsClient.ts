@@ -1,14 +1,26 @@
-import type { ToolRequest, ToolResponse } from './toolsProtocol';
-import type { ToolWorkerMessage } from './tools.worker';
+import { explainBadToolResponse, type ToolRequest, type ToolResponse, type WorkerErrorCode } from './protocol';
 
 /**
  * The page's side of the tools worker: one promise per request. A request without its id is sent
- * with the next one; answers are matched by id. The worker starts on the first request.
+ * with the next one; answers are matched by id and checked with the shared schemas; an error keeps
+ * its catalogued code. The worker starts on the first request.
  */
+
+/** An error from the tools worker, with the code it was answered with (WORKER_FAILED: the worker broke). */
+export class ToolsClientError extends Error {
+  override name = 'ToolsClientError';
+  constructor(
+    readonly code: WorkerErrorCode | 'WORKER_FAILED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 export type ToolCall = WithoutId<ToolRequest>;
 type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: { verify: 'verification'; evidence: 'evidence-zip'; review: 'review-result'; panel: 'panel-view' }[C['type']] }>;
+const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', review: 'review-result', panel: 'panel-view' } as const;
 
 export interface ToolsClient {
   call<C extends ToolCall>(call: C): Promise<AnswerOf<C>>;
@@ -27,26 +39,33 @@ export function createToolsWorker(): ToolsWorkerLike {
 export function createToolsClient(makeWorker: () => ToolsWorkerLike = createToolsWorker): ToolsClient {
   let worker: ToolsWorkerLike | null = null;
   let nextRequestId = 1;
-  const pending = new Map<number, { resolve(answer: ToolResponse): void; reject(error: Error): void }>();
+  const pending = new Map<number, { expected: ToolResponse['type']; resolve(answer: ToolResponse): void; reject(error: Error): void }>();
 
   function start(): ToolsWorkerLike {
     const started = makeWorker();
     started.addEventListener('message', (event) => {
-      const data = event.data as ToolWorkerMessage;
+      const problem = explainBadToolResponse(event.data);
+      if (problem !== null) {
+        for (const waiting of pending.values()) waiting.reject(new ToolsClientError('WORKER_FAILED', `the tools worker sent a message the page cannot read: ${problem}`));
+        pending.clear();
+        return;
+      }
+      const data = event.data as ToolResponse;
       if (data.requestId === null) {
-        for (const waiting of pending.values()) waiting.reject(new Error(data.type === 'error' ? data.message : 'unaddressed answer'));
+        for (const waiting of pending.values()) waiting.reject(data.type === 'error' ? new ToolsClientError(data.code, data.message) : new ToolsClientError('WORKER_FAILED', 'unaddressed answer'));
         pending.clear();
         return;
       }
       const waiting = pending.get(data.requestId);
       if (waiting === undefined) return;
       pending.delete(data.requestId);
-      if (data.type === 'error') waiting.reject(new Error(data.message));
+      if (data.type === 'error') waiting.reject(new ToolsClientError(data.code, data.message));
+      else if (data.type !== waiting.expected) waiting.reject(new ToolsClientError('WORKER_FAILED', `asked for ${waiting.expected}, the tools worker answered ${data.type}`));
       else waiting.resolve(data);
     });
     started.addEventListener('error', (event) => {
       event.preventDefault();
-      for (const waiting of pending.values()) waiting.reject(new Error(`the tools worker failed: ${event.message || 'it could not be loaded'}`));
+      for (const waiting of pending.values()) waiting.reject(new ToolsClientError('WORKER_FAILED', `the tools worker failed: ${event.message || 'it could not be loaded'}`));
       pending.clear();
     });
     return started;
@@ -58,7 +77,7 @@ export function createToolsClient(makeWorker: () => ToolsWorkerLike = createTool
       const requestId = nextRequestId++;
       const running = worker;
       return new Promise<AnswerOf<C>>((resolve, reject) => {
-        pending.set(requestId, { resolve: (answer) => resolve(answer as AnswerOf<C>), reject });
+        pending.set(requestId, { expected: ANSWER_TYPE[call.type], resolve: (answer) => resolve(answer as AnswerOf<C>), reject });
         running.postMessage({ ...call, requestId } as ToolRequest);
       });
     },

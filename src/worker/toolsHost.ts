@@ -2,7 +2,7 @@ import type { SqlModule } from '../engine';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, reviewLab, runPanel, verifyLab } from './labTools';
-import type { ToolRequest, ToolResponse } from './toolsProtocol';
+import type { ToolRequest, ToolResponse } from './protocol';
 
 /**
  * Answers the tool requests in the worker. Every run here uses a fresh ledger (never the one the

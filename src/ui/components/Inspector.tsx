@@ -1,5 +1,5 @@
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
-import { describeEvent, formatMs } from '../format';
+import { eventText, formatMs } from '../format';
 
 /**
  * The exact record behind one event: for a wire message, the JSON-RPC object exactly as sent; for
@@ -37,10 +37,12 @@ export function Inspector({ transcript }: { transcript: Transcript }) {
 }
 
 function EventDetails({ event, events, step }: { event: LabEvent; events: LabEvent[]; step: number }) {
+  const wording = useLabStore((state) => state.wording);
+  const text = eventText(wording, event);
   if (event.kind !== 'message') {
     return (
       <>
-        <p className="lab-inspector-text">{describeEvent(event)}</p>
+        <p className="lab-inspector-text">{text}</p>
         <h3 className="lab-inspector-sub">Event as recorded</h3>
         <pre className="lab-code" tabIndex={0} aria-label="Event as recorded (JSON)">
           {JSON.stringify(event, null, 2)}

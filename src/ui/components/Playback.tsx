@@ -77,9 +77,10 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
 /** The current step in words, for everyone in the room and, through aria-live, for screen readers. */
 export function StepAnnouncer({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
+  const wording = useLabStore((state) => state.wording);
   return (
     <p className="lab-now" aria-live="polite" aria-atomic="true" data-step={step}>
-      {stepSentence(transcript, step)}
+      {stepSentence(transcript, step, wording)}
     </p>
   );
 }

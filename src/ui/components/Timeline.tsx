@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
-import { describeEvent, formatNumber } from '../format';
+import { eventText, formatNumber } from '../format';
 
 /** A limit on the rows drawn (every step re-lays them out): a long run lists the latest ones, the diagram holds them all. */
 export const TIMELINE_ROWS_MAX = 120;
@@ -10,6 +10,7 @@ export function Timeline({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
+  const wording = useLabStore((state) => state.wording);
   const first = Math.max(0, step - TIMELINE_ROWS_MAX);
   const shown = transcript.events.slice(first, step);
   return (
@@ -23,14 +24,14 @@ export function Timeline({ transcript }: { transcript: Transcript }) {
       {step === 0 && <p className="lab-timeline-note">No events yet: step forward to start the run.</p>}
       <ol className="lab-timeline" aria-label="Timeline" start={first + 1}>
         {shown.map((event, offset) => (
-          <TimelineItem key={event.seq} event={event} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
+          <TimelineItem key={event.seq} event={event} text={eventText(wording, event)} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
         ))}
       </ol>
     </section>
   );
 }
 
-const TimelineItem = memo(function TimelineItem({ event, current, selected, onSelect }: { event: LabEvent; current: boolean; selected: boolean; onSelect(seq: number): void }) {
+const TimelineItem = memo(function TimelineItem({ event, text, current, selected, onSelect }: { event: LabEvent; text: string; current: boolean; selected: boolean; onSelect(seq: number): void }) {
   const ignored = ('ignoredBy' in event && event.ignoredBy !== undefined) || ('lost' in event && event.lost === true);
   const failed = event.kind === 'sql' && !event.ok;
   const className = ['lab-event', `kind-${event.kind}`, ignored ? 'is-ignored' : '', failed ? 'is-failed' : '', current ? 'is-current' : '', selected ? 'is-selected' : '']
@@ -43,7 +44,7 @@ const TimelineItem = memo(function TimelineItem({ event, current, selected, onSe
         <span className="lab-event-sep"> · </span>
         <span className="lab-event-kind">{event.kind}</span>
         <span className="lab-event-sep"> · </span>
-        <span className="lab-event-text">{describeEvent(event)}</span>
+        <span className="lab-event-text">{text}</span>
       </button>
     </li>
   );

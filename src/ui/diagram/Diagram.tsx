@@ -27,7 +27,8 @@ export function Diagram({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
-  const layout = useMemo(() => layoutDiagram(transcript), [transcript]);
+  const wording = useLabStore((state) => state.wording);
+  const layout = useMemo(() => layoutDiagram(transcript, wording), [transcript, wording]);
   const flow = useMemo(() => buildFlow(layout), [layout]);
   const view = useMemo(() => flowAt(flow, step, selectedSeq), [flow, step, selectedSeq]);
 

@@ -1,6 +1,6 @@
 import { Position, type Edge, type Node } from '@xyflow/react';
 import { MARKER_H, MARKER_W, ROW_H, TOP_Y, type DiagramLayout, type Marker, type Wire } from './layout';
-import type { MarkerTone } from './wording';
+import type { MarkerTone } from '../../store/labStore';
 
 /**
  * The layout's interactive part as @xyflow/react nodes and edges (markers you can pick, wires),

@@ -5,6 +5,10 @@ import type { Transcript } from '../../store/labStore';
 import { factsRowAt, PENDING, stepSentence } from '../format';
 import { buildFlow, flowAt } from './flow';
 import { layoutDiagram, messagesShown } from './layout';
+import { wordEvents } from '../../engine';
+
+/** The layout of a run with the engine's wording, as the worker sends it. */
+const lay = (t: Transcript) => layoutDiagram(t, wordEvents(t.events));
 
 // The sequence diagram's model, without React: one row per event with time flowing down, one wire
 // per message from the sender when sent to the receiver when it arrives (so latency slopes it and
@@ -25,7 +29,7 @@ function cross(a: { x1: number; y1: number; x2: number; y2: number }, b: { x1: n
 describe('diagram layout', () => {
   it.each(['A', 'B', 'C', 'D'])('%s: one row per event going down, one wire per message between the right lanes', (id) => {
     const transcript = race(id);
-    const layout = layoutDiagram(transcript);
+    const layout = lay(transcript);
     expect(layout.rowY).toHaveLength(transcript.events.length);
     for (let i = 1; i < layout.rowY.length; i++) expect(layout.rowY[i]).toBeGreaterThan(layout.rowY[i - 1] as number);
     expect(layout.lanes.map((lane) => lane.id)).toEqual(['client', 'server', 'worker']);
@@ -46,7 +50,7 @@ describe('diagram layout', () => {
   });
 
   it('B: the late response and the cancellation are in flight at once, so their lines cross', () => {
-    const layout = layoutDiagram(race('B'));
+    const layout = lay(race('B'));
     const response = layout.wires.find((wire) => wire.label === 'response #41');
     const cancel = layout.wires.find((wire) => wire.label.startsWith('notifications/cancelled'));
     expect(response?.fate).toBe('ignored');
@@ -59,7 +63,7 @@ describe('diagram layout', () => {
 
   it('C: each progress restarts the idle bar; the maximum bar is one stretch that ends when it fires', () => {
     const transcript = race('C');
-    const layout = layoutDiagram(transcript);
+    const layout = lay(transcript);
     const idle = layout.bars.filter((bar) => bar.deadline === 'idle');
     const max = layout.bars.filter((bar) => bar.deadline === 'max');
     const resets = transcript.events.filter((event) => event.kind === 'deadline' && event.deadline === 'idle' && event.action === 'reset');
@@ -76,21 +80,21 @@ describe('diagram layout', () => {
   });
 
   it('D: closing the stream is drawn as a line from the client to where the server sees the disconnect', () => {
-    const layout = layoutDiagram(race('D', 'http'));
+    const layout = lay(race('D', 'http'));
     const close = layout.wires.find((wire) => wire.kind === 'stream-close');
     expect(close).toMatchObject({ from: 'client', to: 'server', fate: 'closed', sentAtMs: 150, arrivesAtMs: 155 });
-    expect(layoutDiagram(race('D', 'stdio')).wires.some((wire) => wire.kind === 'stream-close')).toBe(false);
+    expect(lay(race('D', 'stdio')).wires.some((wire) => wire.kind === 'stream-close')).toBe(false);
   });
 
   it('gives lanes to the proxy and to each SQLite connection where a scenario has them', () => {
-    expect(layoutDiagram(runScenarioById('proxy-buffering') as unknown as Transcript).lanes.map((lane) => lane.id)).toEqual(['client', 'proxy', 'server', 'worker']);
+    expect(lay(runScenarioById('proxy-buffering') as unknown as Transcript).lanes.map((lane) => lane.id)).toEqual(['client', 'proxy', 'server', 'worker']);
   });
 });
 
 describe('the diagram at a step', () => {
   it('shows exactly the first k events: edges grow one message at a time, and stepping back and forth gives the same view', () => {
     const transcript = race('A');
-    const flow = buildFlow(layoutDiagram(transcript));
+    const flow = buildFlow(lay(transcript));
     const total = transcript.events.length;
     for (let step = 0; step <= total; step++) {
       const view = flowAt(flow, step, null);
@@ -106,7 +110,7 @@ describe('the diagram at a step', () => {
 
   it('a message is in flight until the replay reaches its delivery, then shows its fate', () => {
     const transcript = race('B');
-    const flow = buildFlow(layoutDiagram(transcript));
+    const flow = buildFlow(lay(transcript));
     const response = flow.layout.wires.find((wire) => wire.label === 'response #41');
     if (response === undefined) throw new Error('B has a response');
     const status = (step: number) => flowAt(flow, step, null).edges.find((edge) => edge.id === response.id)?.data?.status;
@@ -117,7 +121,7 @@ describe('the diagram at a step', () => {
   });
 
   it('keeps its objects between steps, so React Flow only reworks what changed', () => {
-    const flow = buildFlow(layoutDiagram(race('C', 'stdio', { progressEveryMs: 2 })));
+    const flow = buildFlow(lay(race('C', 'stdio', { progressEveryMs: 2 })));
     expect(flow.layout.wires.filter((wire) => wire.kind === 'message')).toHaveLength(1001);
     const end = flow.layout.rowY.length;
     const a = flowAt(flow, end, null);
@@ -152,7 +156,7 @@ describe('recorded facts as the replay reaches them', () => {
 
   it('announces each step with its time and what happened', () => {
     const transcript = race('A');
-    expect(stepSentence(transcript, 0)).toMatch(/^Step 0 of 20: nothing has happened yet/);
-    expect(stepSentence(transcript, 2)).toBe('Step 2 of 20, 0 ms: client → server: tools/call #41 on stdio');
+    expect(stepSentence(transcript, 0, wordEvents(transcript.events))).toMatch(/^Step 0 of 20: nothing has happened yet/);
+    expect(stepSentence(transcript, 2, wordEvents(transcript.events))).toBe('Step 2 of 20, 0 ms: client → server  tools/call #41  via stdio, arrives 5 ms');
   });
 });

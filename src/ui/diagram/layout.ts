@@ -1,6 +1,5 @@
 import type { LabEvent, Transcript } from '../../store/labStore';
-import { describeEvent } from '../format';
-import { markerWording, messageLabel, type MarkerTone } from './wording';
+import type { EventWording, MarkerTone } from '../../store/labStore';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
@@ -156,7 +155,8 @@ const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
 
 // ── layout ─────────────────────────────────────────────────────────────────────────────────────────
 
-export function layoutDiagram(transcript: Transcript): DiagramLayout {
+/** Geometry only: the lanes, rows and labels come from the engine's `actor` stamps and wording. */
+export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[]): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
 
@@ -216,9 +216,9 @@ export function layoutDiagram(transcript: Transcript): DiagramLayout {
       laneIds.add('server');
       laneIds.add('client');
     }
-    const wording = markerWording(event);
+    const marker = wording[event.seq]?.marker ?? null;
     // The engine stamps every event with the lane of its actor; the layout only places it.
-    const lane = wording === null ? null : event.actor;
+    const lane = marker === null ? null : event.actor;
     markerLanes.push(lane);
     if (lane !== null) laneIds.add(lane);
   }
@@ -278,7 +278,7 @@ export function layoutDiagram(transcript: Transcript): DiagramLayout {
       const x1 = xOf(event.from);
       const x2 = xOf(event.to);
       const y2 = !lost && settledEvent !== undefined ? (rowY[settled as number] as number) : yAt(event.arrivesAtMs);
-      const label = messageLabel(event.message);
+      const label = wording[i]?.label ?? event.kind;
       const why = event.reason ?? null;
       const fateText = fate === 'ignored' ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}` : fate === 'lost' ? `, lost: ${why ?? ''}` : '';
       wires.push({
@@ -398,8 +398,8 @@ export function layoutDiagram(transcript: Transcript): DiagramLayout {
     }
 
     const lane = markerLanes[i];
-    const wording = markerWording(event);
-    if (lane !== null && lane !== undefined && wording !== null) {
+    const marker = wording[i]?.marker ?? null;
+    if (lane !== null && lane !== undefined && marker !== null) {
       markers.push({
         id: `m${event.seq}`,
         index: i,
@@ -408,9 +408,9 @@ export function layoutDiagram(transcript: Transcript): DiagramLayout {
         lane,
         x: xOf(lane),
         y,
-        text: wording.text,
-        tone: wording.tone,
-        title: `${event.atMs} ms · ${describeEvent(event)}`,
+        text: marker.text,
+        tone: marker.tone,
+        title: `${event.atMs} ms · ${wording[i]?.text ?? event.kind}`,
       });
     }
   }

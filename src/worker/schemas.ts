@@ -1,0 +1,322 @@
+import * as v from 'valibot';
+import type { LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
+import type { PanelView, ReviewResult, VerificationResult } from './labTools';
+
+/**
+ * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
+ * lab engine and the lab tools). protocol.ts infers every message type from these; the page checks
+ * what the workers send and the workers check what the page sends with the same definitions, so a
+ * field can neither drift nor be trusted unchecked (issue #10). Payloads the engine defines (the
+ * transcript, its events and outcomes) are checked here too, and a compile-time check at the end
+ * keeps each schema in step with the engine's own type.
+ *
+ * Unknown fields are allowed (an object schema ignores them, and `check` returns the value as sent): a newer engine may add fields (extend, never rename); a
+ * missing or mistyped field of a known shape, or an unknown event kind, is refused.
+ */
+
+const int = v.pipe(v.number(), v.safeInteger());
+const nonNegativeInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+const finite = v.pipe(v.number(), v.finite());
+const requestId = v.union([v.string(), v.number()]);
+const side = v.picklist(['client', 'server']);
+const stringRecord = v.record(v.string(), v.string());
+const jsonObject = v.record(v.string(), v.unknown());
+
+export const TransportSchema = v.picklist(['stdio', 'http']);
+export const SettingValueSchema = v.union([v.number(), v.boolean(), v.string(), v.null()]);
+export const SettingsSchema = v.record(v.string(), SettingValueSchema);
+
+// ── events ───────────────────────────────────────────────────────────────────────────────────────
+
+const base = {
+  seq: nonNegativeInt,
+  atMs: finite,
+  actor: v.string(),
+  causeSeq: v.nullable(nonNegativeInt),
+} as const;
+
+const event = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...base, kind: v.literal(kind), ...entries });
+
+const JsonRpcMessageSchema = v.object({ jsonrpc: v.literal('2.0') });
+
+const ReconnectPlanSchema = v.object({
+  previousRequestId: requestId,
+  newRequestId: requestId,
+  restoredFilter: jsonObject,
+  refetch: v.array(v.string()),
+  dedupeBy: stringRecord,
+  reconcileInsteadOfReplay: v.array(requestId),
+  replayUnsafeMutations: v.literal(false),
+  sendLastEventId: v.literal(false),
+  backoff: v.object({ policy: v.string(), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
+});
+
+const eventSchemas = [
+  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()) }),
+  event('delivered', { messageSeq: nonNegativeInt, from: side, to: side, summary: v.string(), ignoredBy: v.optional(side), reason: v.optional(v.string()) }),
+  event('message-lost', { messageSeq: nonNegativeInt, summary: v.string(), reason: v.string() }),
+  event('stream-opened', { by: side, requestId, headers: stringRecord }),
+  event('stream-closed', { by: side, requestId, reason: v.string() }),
+  event('disconnect-observed', { by: side, requestId, reason: v.string() }),
+  event('request-started', { requestId, idleTimeoutMs: finite, maxTimeoutMs: finite, progressToken: v.nullable(v.union([v.string(), v.number()])) }),
+  event('deadline', { requestId, deadline: v.picklist(['idle', 'max']), action: v.picklist(['armed', 'reset', 'fired', 'disarmed']), dueAtMs: finite, reason: v.string() }),
+  event('state', { side, requestId, from: v.string(), to: v.string(), reason: v.string() }),
+  event('terminal', { requestId, state: v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']), reason: v.string() }),
+  event('worker', { requestId, step: v.picklist(['started', 'checkpoint', 'finished', 'stopped']), reason: v.string() }),
+  event('suppressed', { by: side, requestId, what: v.picklist(['response', 'progress']), reason: v.string() }),
+  event('cancel-ignored', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
+  event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
+  event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean() }),
+  event('ledger', { action: v.string(), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
+  event('task', { action: v.string(), taskId: v.string(), status: v.nullable(v.string()), detail: v.string() }),
+  event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: nonNegativeInt, reason: v.string() }),
+  event('proxy', { action: v.string(), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
+  event('sse-comment', { action: v.picklist(['sent', 'received']), requestId, channel: v.string(), line: v.string(), arrivesAtMs: v.nullable(finite), reason: v.string() }),
+  event('http-request', { requestId, method: v.literal('POST'), headers: stringRecord }),
+  event('stream-dropped', { requestId, channel: v.string(), reason: v.string() }),
+  event('reconnect-plan', { plan: ReconnectPlanSchema, reason: v.string() }),
+  event('recovery', { step: v.string(), requestId: v.nullable(requestId), reason: v.string() }),
+  event('herd-window', { window: nonNegativeInt, startMs: finite, endMs: finite, attempts: nonNegativeInt, admitted: nonNegativeInt, refused: nonNegativeInt, waiting: nonNegativeInt }),
+] as const;
+
+export const EventSchema = v.variant('kind', eventSchemas);
+export const EVENT_KINDS = eventSchemas.map((schema) => schema.entries.kind.literal);
+
+// ── outcomes and transcripts ─────────────────────────────────────────────────────────────────────
+
+const outcomeSchemas = {
+  'request-race': v.object({
+    requestId,
+    terminalState: v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']),
+    terminalAtMs: finite,
+    finalResponse: v.boolean(),
+    cancellationSignal: v.nullable(v.picklist(['notifications/cancelled', 'stream-close'])),
+    clientIgnores: v.array(v.object({ seq: nonNegativeInt, atMs: finite, summary: v.string(), reason: v.string() })),
+  }),
+  ledger: v.object({
+    executions: nonNegativeInt,
+    rejected: nonNegativeInt,
+    replayed: nonNegativeInt,
+    failed: nonNegativeInt,
+    requests: nonNegativeInt,
+    busyRetries: nonNegativeInt,
+    keyRecords: nonNegativeInt,
+    storedResult: v.nullable(jsonObject),
+    aliasIntact: v.nullable(v.boolean()),
+    responses: v.array(v.object({ requestId, connection: v.string(), status: v.picklist(['executed', 'replayed', 'rejected', 'failed']), body: jsonObject })),
+  }),
+  task: v.object({ taskId: v.string(), taskStatus: v.string(), cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(v.string()), statusesSeen: v.array(v.string()), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean() }),
+  buffer: v.object({ capacity: nonNegativeInt, maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean() }),
+  proxy: v.object({ requestEndedAs: v.string(), idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
+  reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite }),
+  herd: v.object({ clients: nonNegativeInt, totalAttempts: nonNegativeInt, peakAttemptsPerWindow: nonNegativeInt, allReconnectedAtMs: finite, windowMs: finite, attemptsPerWindow: v.array(nonNegativeInt) }),
+} as const;
+
+const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
+  v.object({
+    scenario: v.string(),
+    transport: TransportSchema,
+    seed: nonNegativeInt,
+    settings: SettingsSchema,
+    kind: v.literal(kind),
+    title: v.string(),
+    requirements: v.array(v.string()),
+    protocolVersion: v.string(),
+    events: v.array(EventSchema),
+    outcome: outcomeSchemas[kind],
+  });
+
+const checkedTranscript = v.variant('kind', [
+  transcriptOf('request-race'),
+  transcriptOf('ledger'),
+  transcriptOf('task'),
+  transcriptOf('buffer'),
+  transcriptOf('proxy'),
+  transcriptOf('reconnect'),
+  transcriptOf('herd'),
+]);
+
+/** A transcript as the engine's own type once checked (the check is the schema; the type is the engine's). */
+export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t) => t as unknown as Transcript));
+
+// ── what the page shows besides a transcript ─────────────────────────────────────────────────────
+
+const markerSchema = v.object({ text: v.string(), tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']) });
+/** The engine's wording of one event (describe.ts `wordEvent`): the page words nothing itself. */
+export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable(v.string()), marker: v.nullable(markerSchema) });
+
+const index = v.pipe(v.number(), v.safeInteger(), v.minValue(-1));
+export const RaceFactStepsSchema = v.object({ terminalState: index, finalResponse: index, cancellationSignal: index, clientIgnores: v.array(index) });
+
+const settingSpecSchema = v.object({ kind: v.picklist(['integer', 'boolean', 'enum']), description: v.string() });
+const checkedScenarioInfo = v.object({
+  id: v.string(),
+  kind: v.picklist(['request-race', 'ledger', 'task', 'buffer', 'proxy', 'reconnect', 'herd']),
+  title: v.string(),
+  topic: v.string(),
+  summary: v.string(),
+  requirements: v.array(v.string()),
+  defaultTransport: TransportSchema,
+  settings: SettingsSchema,
+  settingsSpec: v.record(v.string(), settingSpecSchema),
+});
+export const ScenarioInfoSchema = v.pipe(checkedScenarioInfo, v.transform((info) => info as Omit<typeof info, 'settingsSpec'> & { settingsSpec: SettingsSpec }));
+
+export const LedgerRowSchema = v.record(v.string(), v.union([v.string(), v.number(), v.null()]));
+export const LedgerViewSchema = v.object({
+  stored: v.boolean(),
+  bytes: nonNegativeInt,
+  idempotencyKeys: v.array(LedgerRowSchema),
+  effects: v.array(LedgerRowSchema),
+  executions: v.array(LedgerRowSchema),
+  totals: v.optional(v.object({ idempotencyKeys: nonNegativeInt, effects: nonNegativeInt, executions: nonNegativeInt })),
+  scopeNotes: v.array(v.string()),
+});
+
+export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema });
+export const ViewProblemSchema = v.object({ param: v.string(), value: v.string(), code: v.string(), message: v.string() });
+
+const bytes = v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
+
+const checkedVerificationResult = v.object({
+  id: v.string(),
+  statement: v.string(),
+  holds: v.boolean(),
+  evidence: v.array(v.object({ scenario: v.string(), transport: TransportSchema, seq: v.nullable(nonNegativeInt), detail: v.string() })),
+  problems: v.array(v.string()),
+});
+export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result) => result as VerificationResult));
+
+const ReviewInner = v.object({
+  operation: v.string(),
+  raceTable: v.array(v.object({ ordering: v.string(), server: v.string(), client: v.string(), wire: v.string() })),
+  retryClassification: v.unknown(),
+  idempotencyBoundary: v.array(v.string()),
+  flowControl: v.array(v.object({ check: v.string(), ok: v.boolean(), detail: v.string() })),
+  flags: v.array(v.object({ field: v.string(), severity: v.picklist(['unsafe', 'warning']), reason: v.string(), card: v.nullable(v.string()) })),
+  failureCards: v.array(v.object({ id: v.string(), failure: v.string(), symptom: v.string(), correctResponse: v.string() })),
+});
+const checkedReviewResult = v.variant('ok', [
+  v.object({ ok: v.literal(true), review: ReviewInner }),
+  v.object({ ok: v.literal(false), errors: v.array(v.object({ field: v.string(), message: v.string() })), errorsTotal: v.optional(nonNegativeInt) }),
+]);
+export const ReviewResultSchema = v.pipe(checkedReviewResult, v.transform((result) => result as unknown as ReviewResult));
+
+const bufferPoint = v.object({ seq: nonNegativeInt, atMs: finite, occupancyEvents: nonNegativeInt, action: v.string(), what: v.picklist(['progress', 'final']), summary: v.string() });
+const checkedPanelView = v.variant('kind', [
+  v.object({ kind: v.literal('buffer'), capacityEvents: nonNegativeInt, maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), points: v.array(bufferPoint), finals: v.array(bufferPoint), refetchMark: v.nullable(bufferPoint) }),
+  v.object({ kind: v.literal('herd'), clients: nonNegativeInt, totalAttempts: nonNegativeInt, attemptsPerWindow: v.array(nonNegativeInt), policy: v.string(), baseMs: finite, capMs: finite }),
+  v.object({ kind: v.literal('task'), scenario: v.string(), outcome: outcomeSchemas.task, rows: v.array(v.object({ seq: nonNegativeInt, atMs: finite, action: v.string(), status: v.nullable(v.string()), detail: v.string() })) }),
+  v.object({ kind: v.literal('proxy'), honourNoBuffering: v.boolean(), keepAliveEveryMs: v.nullable(finite), idleTimeoutMs: v.nullable(finite), outcome: outcomeSchemas.proxy }),
+  v.object({ kind: v.literal('reconnect'), outcome: outcomeSchemas.reconnect }),
+]);
+export const PanelViewSchema = v.pipe(checkedPanelView, v.transform((view) => view as unknown as PanelView));
+
+// ── page → worker ────────────────────────────────────────────────────────────────────────────────
+
+const id = int;
+
+export const RunRequestSchema = v.object({
+  type: v.literal('run'),
+  requestId: id,
+  scenario: v.string(),
+  transport: TransportSchema,
+  seed: v.number(),
+  settings: SettingsSchema,
+  /** `fresh`: a new empty ledger; `kept`: the one stored in the browser, saved back after a completed run. */
+  ledger: v.picklist(['fresh', 'kept']),
+});
+
+/** Requests the lab worker answers. */
+export const labRequestSchemas = [
+  RunRequestSchema,
+  v.object({ type: v.literal('list'), requestId: id }),
+  v.object({ type: v.literal('resolve'), requestId: id, params: v.record(v.string(), v.string()) }),
+  v.object({ type: v.literal('ledger-snapshot'), requestId: id }),
+  v.object({ type: v.literal('ledger-import'), requestId: id, bytes }),
+  v.object({ type: v.literal('ledger-export'), requestId: id }),
+  v.object({ type: v.literal('ledger-reset'), requestId: id }),
+] as const;
+
+/** Requests the tools worker answers. */
+export const toolRequestSchemas = [
+  v.object({ type: v.literal('verify'), requestId: id }),
+  v.object({ type: v.literal('evidence'), requestId: id }),
+  v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
+  v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
+] as const;
+
+export const LabRequestSchema = v.variant('type', labRequestSchemas);
+export const ToolRequestSchema = v.variant('type', toolRequestSchemas);
+
+// ── worker → page ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * `code`: a LabError code (LAB0xx/LAB1xx, kept end to end from the engine), LAB008 for a message a
+ * worker could not read, STORAGE when IndexedDB refused, INTERNAL for anything else (a bug).
+ */
+export const WorkerErrorCodeSchema = v.pipe(
+  v.string(),
+  v.regex(/^(LAB\d{3}|STORAGE|INTERNAL)$/, 'must be a catalogued LAB code, STORAGE or INTERNAL'),
+  v.transform((code) => code as LabErrorCode | 'STORAGE' | 'INTERNAL'),
+);
+
+export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestId: v.nullable(id), code: WorkerErrorCodeSchema, message: v.string() });
+export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
+
+export const labResponseSchemas = [
+  v.object({ type: v.literal('transcript'), requestId: id, transcript: TranscriptSchema, facts: v.nullable(RaceFactStepsSchema), wording: v.array(EventWordingSchema) }),
+  ProgressResponseSchema,
+  v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
+  v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
+  v.object({ type: v.literal('ledger'), requestId: id, ledger: LedgerViewSchema }),
+  v.object({ type: v.literal('ledger-file'), requestId: id, bytes }),
+  ErrorResponseSchema,
+] as const;
+
+export const toolResponseSchemas = [
+  v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema) }),
+  v.object({ type: v.literal('evidence-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
+  v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
+  v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
+  ErrorResponseSchema,
+] as const;
+
+export const LabResponseSchema = v.variant('type', labResponseSchemas);
+export const ToolResponseSchema = v.variant('type', toolResponseSchemas);
+
+// ── checking ─────────────────────────────────────────────────────────────────────────────────────
+
+/** A readable reason from the first issues, naming the path (e.g. `transcript.events.12.kind`). */
+export function explainIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = v.getDotPath(issue);
+      return path === null ? issue.message : `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Checks `value` against `schema` and returns the value itself (not valibot's copy: a transcript of
+ * 100,000 events is checked, never duplicated), or the reason it is refused.
+ */
+export function check<S extends v.GenericSchema>(schema: S, value: unknown): { ok: true; value: v.InferOutput<S> } | { ok: false; problem: string } {
+  const result = v.safeParse(schema, value, { abortEarly: true });
+  return result.success ? { ok: true, value: value as v.InferOutput<S> } : { ok: false, problem: explainIssues(result.issues) };
+}
+
+// ── the engine's types and these schemas agree (checked by the compiler) ────────────────────────
+
+type Assignable<A, B> = [A] extends [B] ? true : false;
+/** Every event the engine records passes the event schema's shape. */
+export const eventsAgree: Assignable<LabEvent, v.InferInput<typeof EventSchema>> = true;
+/** Every outcome the engine reports passes one of the outcome schemas. */
+export const outcomesAgree: Assignable<Outcome, v.InferInput<(typeof outcomeSchemas)[keyof typeof outcomeSchemas]>> = true;
+/** Every transcript the engine builds passes the transcript schema. */
+export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checkedTranscript>> = true;
+/** And the tools' results. */
+export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
+export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
+export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
