@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
@@ -8,6 +8,8 @@ import { ledgerScopeNotes } from '../engine';
 import { verify, type Runner } from '../lab/verification';
 import { buildEvidence } from '../lab/evidence';
 import { formatReview, review } from '../lab/reviewer';
+import { buildSkill, SKILL_NAME } from '../lab/skill';
+import { checkOutputFolder, writeOutputFolder } from './safeOutput';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
 import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine';
@@ -22,15 +24,18 @@ const USAGE = `usage:
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
-  npm run lab -- evidence --out DIR
+  npm run lab -- evidence --out DIR [--force]
   npm run lab -- review FILE.json
+  npm run lab -- skill --out DIR [--force]
 
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
   verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
-  evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
+  evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
+  skill      write the reviewer as a skill folder, DIR/${SKILL_NAME}/ (SKILL.md, input schema, two worked examples)
+             --out folders must be new or empty; --force replaces the lab's files in a folder that holds others
   retries    the retry classification of every exposed operation (SPEC §3)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
@@ -141,13 +146,24 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         return results.every((r) => r.holds) ? 0 : 1;
       }
       case 'evidence': {
-        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' } } });
+        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
         const out = values.out;
         if (out === undefined) throw new UsageError('evidence needs --out DIR');
+        // Checked before the evidence is computed, and again when it is written.
+        checkOutputFolder(out, values.force);
         const files = buildEvidence(await hostRunner(), await loadSqlJs());
-        mkdirSync(out, { recursive: true });
-        for (const file of files) writeFileSync(join(out, file.path), file.contents);
+        writeOutputFolder(out, files, values.force);
         io.out(`${files.map((f) => `${join(out, f.path)}  ${f.description}`).join('\n')}\n`);
+        return 0;
+      }
+      case 'skill': {
+        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
+        if (values.out === undefined) throw new UsageError('skill needs --out DIR');
+        // The target is the skill's own folder, so DIR may hold other skills.
+        const folder = values.out.trim() === '' ? values.out : join(values.out, SKILL_NAME);
+        const files = buildSkill().map((f) => ({ ...f, path: f.path.slice(SKILL_NAME.length + 1) }));
+        writeOutputFolder(folder, files, values.force);
+        io.out(`${files.map((f) => `${join(folder, f.path)}  ${f.description}`).join('\n')}\n`);
         return 0;
       }
       case 'review': {

@@ -13,6 +13,7 @@ export const errorCatalog = {
   LAB008: 'malformed worker message',
   LAB010: 'not a lab ledger file',
   LAB011: 'SQLite is not loaded',
+  LAB014: 'output folder cannot be used',
   LAB020: 'run exceeded its transcript bound',
   LAB021: 'a request was left without an answer',
   LAB101: 'bounded buffer cannot keep a final response',
