@@ -8,7 +8,7 @@ import type { ToolWorkerMessage } from './tools.worker';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 export type ToolCall = WithoutId<ToolRequest>;
-type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: { verify: 'verification'; evidence: 'evidence-zip'; review: 'review-result'; panel: 'panel-view' }[C['type']] }>;
+type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: { verify: 'verification'; evidence: 'evidence-zip'; skill: 'skill-zip'; review: 'review-result'; panel: 'panel-view' }[C['type']] }>;
 
 export interface ToolsClient {
   call<C extends ToolCall>(call: C): Promise<AnswerOf<C>>;

@@ -19,6 +19,12 @@ export interface EvidenceRequest {
   requestId: number;
 }
 
+/** The reviewer as a skill folder, zipped (issue #16). */
+export interface SkillRequest {
+  type: 'skill';
+  requestId: number;
+}
+
 export interface ReviewRequest {
   type: 'review';
   requestId: number;
@@ -36,8 +42,8 @@ export interface PanelRequest {
   settings: Settings;
 }
 
-export type ToolRequest = VerifyRequest | EvidenceRequest | ReviewRequest | PanelRequest;
-export const TOOL_REQUEST_TYPES = ['verify', 'evidence', 'review', 'panel'] as const satisfies readonly ToolRequest['type'][];
+export type ToolRequest = VerifyRequest | EvidenceRequest | SkillRequest | ReviewRequest | PanelRequest;
+export const TOOL_REQUEST_TYPES = ['verify', 'evidence', 'skill', 'review', 'panel'] as const satisfies readonly ToolRequest['type'][];
 
 export interface VerificationResponse {
   type: 'verification';
@@ -47,6 +53,11 @@ export interface VerificationResponse {
 
 export interface EvidenceResponse extends EvidenceBundle {
   type: 'evidence-zip';
+  requestId: number;
+}
+
+export interface SkillResponse extends EvidenceBundle {
+  type: 'skill-zip';
   requestId: number;
 }
 
@@ -62,7 +73,7 @@ export interface PanelResponse {
   view: PanelView;
 }
 
-export type ToolResponse = VerificationResponse | EvidenceResponse | ReviewResponse | PanelResponse;
+export type ToolResponse = VerificationResponse | EvidenceResponse | SkillResponse | ReviewResponse | PanelResponse;
 
 type Guarded = { [key: string]: unknown };
 const isRecord = (value: unknown): value is Guarded => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -73,6 +84,7 @@ export function explainBadToolRequest(value: Guarded): string | null {
   switch (value.type) {
     case 'verify':
     case 'evidence':
+    case 'skill':
       return null;
     case 'review':
       return 'input' in value ? null : 'input is required';
