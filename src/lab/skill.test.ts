@@ -65,7 +65,7 @@ function variedInputs(): unknown[] {
   for (const base of [safe, unsafe]) {
     for (const [pointer, choices] of Object.entries(values)) {
       for (const value of choices) {
-        const copy = structuredClone(base) as Record<string, Record<string, unknown>>;
+        const copy = structuredClone(base) as unknown as Record<string, unknown>;
         const keys = pointer.split('/').slice(1);
         const last = keys.pop() as string;
         const parent = keys.reduce<Record<string, unknown>>((o, k) => o[k] as Record<string, unknown>, copy);
