@@ -161,6 +161,7 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         if (values.out === undefined) throw new UsageError('skill needs --out DIR');
         // The target is the skill's own folder, so DIR may hold other skills.
         const folder = values.out.trim() === '' ? values.out : join(values.out, SKILL_NAME);
+        checkOutputFolder(folder, values.force);
         const files = buildSkill().map((f) => ({ ...f, path: f.path.slice(SKILL_NAME.length + 1) }));
         writeOutputFolder(folder, files, values.force);
         io.out(`${files.map((f) => `${join(folder, f.path)}  ${f.description}`).join('\n')}\n`);
