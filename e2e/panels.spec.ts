@@ -1,10 +1,11 @@
-// Proves the lab's panels work (and pass axe) in the browser on views computed in the worker: the buffer and herd sliders move the charts and their numbers, the evidence zip holds buildEvidence's files, the reviewer flags an unkeyed retried mutation, the checklist shows VF-1 … VF-12 holding with links into the diagram, and presentation and predict modes run by keyboard alone.
+// Proves the lab's panels work (and pass axe) in the browser on views computed in the worker: the buffer and herd sliders move the charts and their numbers, the evidence zip holds buildEvidence's files, the reviewer flags an unkeyed retried mutation and its Download skill zip holds buildSkill's folder, the checklist shows VF-1 … VF-12 holding with links into the diagram, and presentation and predict modes run by keyboard alone.
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { loadSqlJs } from '../src/cli/sqlite';
 import { buildEvidence } from '../src/lab/evidence';
+import { buildSkill } from '../src/lab/skill';
 import { runScenarioById } from '../src/scenarios/index';
 import { LabPage } from './pages/LabPage';
 import { Panels } from './pages/Panels';
@@ -93,6 +94,21 @@ test('the reviewer flags an unsafe mutation retried without a key, and answers i
   await panels.reviewInput.fill(JSON.stringify({ ...unsafeCharge, transport: 'pigeon' }));
   await panels.reviewButton.click();
   await expect(page.getByRole('list', { name: 'Field errors' })).toContainText('/transport');
+});
+
+test('Download skill in the Reviewer tab gives the skill folder, SKILL.md with its front matter first', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Reviewer');
+  const downloading = page.waitForEvent('download');
+  await panels.downloadSkill.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('mcp-reliability-reviewer.zip');
+  const unzipped = unzipSync(new Uint8Array(await readFile(await download.path())));
+  const expected = buildSkill();
+  expect(Object.keys(unzipped)).toEqual(expected.map((f) => f.path));
+  const skillMd = new TextDecoder().decode(unzipped['mcp-reliability-reviewer/SKILL.md']);
+  expect(skillMd).toMatch(/^---\nname: mcp-reliability-reviewer\ndescription: .+\n---\n/);
+  expect(skillMd).toBe(expected.find((f) => f.path === 'mcp-reliability-reviewer/SKILL.md')?.contents);
 });
 
 test('the verification checklist shows 12 passing items and a link opens the right scenario', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Proves the built lab runs under its strict Content-Security-Policy without a single violation and
 // without one request to another origin, across a session that visits every tab, runs every scenario
-// (every family: race, ledger on sql.js's WASM, tasks, flow control, recovery), reviews a design and
-// exports evidence and the ledger; and that the policy, nosniff and no-referrer are what the server
+// (every family: race, ledger on sql.js's WASM, tasks, flow control, recovery), reviews a design,
+// downloads the reviewer skill and exports evidence and the ledger; and that the policy, nosniff and no-referrer are what the server
 // sends and the page carries, with no source maps shipped.
 import { expect, test } from '@playwright/test';
 import { scenarios } from '../src/scenarios/index';
@@ -14,7 +14,7 @@ import { PolicyWatch } from './pages/PolicyWatch';
 const TABS: TabName[] = ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'];
 
 test('a whole session breaks no rule of the security policy and never leaves the origin', async ({ page, context, baseURL }) => {
-  test.slow(); // every scenario, every tab, two downloads
+  test.slow(); // every scenario, every tab, three downloads
   const origin = new URL(baseURL ?? '').origin;
   const watch = new PolicyWatch(context, origin);
   await watch.start();
@@ -71,6 +71,9 @@ test('a whole session breaks no rule of the security policy and never leaves the
     await panels.reviewInput.fill('{"transport": "pigeon"}');
     await panels.reviewButton.click();
     await expect(page.getByRole('list', { name: 'Field errors' })).toContainText('/transport');
+    const skill = page.waitForEvent('download');
+    await panels.downloadSkill.click();
+    expect((await skill).suggestedFilename()).toBe('mcp-reliability-reviewer.zip');
 
     // Exports: the evidence zip and the ledger file (blob: downloads).
     await panels.openTab('Verification');

@@ -15,6 +15,7 @@ export class Panels {
   readonly exportEvidence: Locator;
   readonly reviewInput: Locator;
   readonly reviewButton: Locator;
+  readonly downloadSkill: Locator;
   readonly checklist: Locator;
 
   constructor(readonly page: Page) {
@@ -28,6 +29,7 @@ export class Panels {
     this.exportEvidence = page.getByRole('button', { name: 'Export evidence' });
     this.reviewInput = page.getByRole('textbox', { name: 'Design to review (JSON)' });
     this.reviewButton = page.getByRole('button', { name: 'Review', exact: true });
+    this.downloadSkill = page.getByRole('button', { name: 'Download skill' });
     this.checklist = page.getByRole('list', { name: 'Verification checklist' });
   }
 

@@ -13,6 +13,7 @@ import { verify, type Runner } from '../lab/verification';
 import { buildEvidence } from '../lab/evidence';
 import { formatReview } from '../lab/reviewer';
 import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
+import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
 import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine';
@@ -29,15 +30,18 @@ const USAGE = `usage:
   npm run lab -- verify
   npm run lab -- evidence --out DIR [--force]
   npm run lab -- review FILE.json
+  npm run lab -- skill --out DIR [--force]
 
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
   verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
-  evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
+  evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
+  skill      write the reviewer as a skill folder, DIR/${SKILL_NAME}/ (SKILL.md, input schema, two worked examples)
+             --out folders must be new or empty; --force replaces the lab's files in a folder that holds others
   retries    the retry classification of every exposed operation (SPEC §3)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
@@ -171,6 +175,17 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         const files = buildEvidence(await hostRunner(), await loadSqlJs());
         writeOutputFolder(out, files, values.force);
         io.out(`${files.map((f) => `${escapeControl(join(out, f.path))}  ${f.description}`).join('\n')}\n`);
+        return 0;
+      }
+      case 'skill': {
+        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
+        if (values.out === undefined) throw new UsageError('skill needs --out DIR');
+        // The target is the skill's own folder, so DIR may hold other skills.
+        const folder = values.out.trim() === '' ? values.out : join(values.out, SKILL_NAME);
+        checkOutputFolder(folder, values.force);
+        const files = buildSkill().map((f) => ({ ...f, path: f.path.slice(SKILL_NAME.length + 1) }));
+        writeOutputFolder(folder, files, values.force);
+        io.out(`${files.map((f) => `${escapeControl(join(folder, f.path))}  ${f.description}`).join('\n')}\n`);
         return 0;
       }
       case 'review': {

@@ -1,12 +1,14 @@
-import { constants, closeSync, fsyncSync, lstatSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { LabError } from '../engine';
 
 /**
  * What the command line writes, made safe (issue #14): text that came from input is printed with its
- * control characters escaped, so a file cannot retitle the terminal, clear it or forge lines; an output
- * folder is written into a new temporary folder and renamed, never through a symlink and never over
- * someone's files without --force; a closed pipe (`| head`) ends the command quietly.
+ * control characters escaped, so a file cannot retitle the terminal, clear it or forge lines; a closed
+ * pipe (`| head`) ends the command quietly; and a folder of files (`evidence --out`, `skill --out`) is
+ * checked before anything is computed, written into a new temporary folder beside the target and
+ * renamed into place, never through a symbolic link, and never over someone's files without --force.
+ * Every refusal is LAB014 naming the folder and what to do; nothing is written then.
  */
 
 /** C0 and C1 controls, DEL, the line and paragraph separators, and the bidi embedding/override/isolate marks. */
@@ -39,19 +41,34 @@ export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
+
 export interface OutputFile {
+  /** Relative, '/'-separated, no '.' or '..' segments and no hidden names. */
   path: string;
   contents: string | Uint8Array;
 }
 
-const refuse = (out: string, problem: string, todo: string) => new LabError('LAB014', `${escapeControl(out)} ${problem}; ${todo}. Nothing was written`);
+const refuse = (out: string, problem: string, todo: string) => new LabError('LAB014', `${out === '' ? '""' : escapeControl(out)} ${problem}; ${todo}. Nothing was written`);
 
 function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // ENOTDIR: a file stands where a folder of the path should be; the ancestor check names it.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw error;
+  }
+}
+
+/** The nearest folder on the way up from `path` that exists (what a recursive mkdir starts from). */
+function existingAncestor(path: string): { path: string; stats: Stats } {
+  let at = resolve(path);
+  for (;;) {
+    const stats = lstatOrNull(at) === null ? null : statSync(at);
+    if (stats !== null) return { path: at, stats };
+    const up = dirname(at);
+    if (up === at) throw new Error(`no folder of ${path} exists`);
+    at = up;
   }
 }
 
@@ -68,54 +85,86 @@ function writeNew(path: string, contents: string | Uint8Array): void {
   }
 }
 
-/** Checks `out` before anything is computed: LAB014 names the folder and what to do. */
+function checkRelative(path: string): void {
+  const segments = path.split('/');
+  if (path.includes('\\') || segments.some((s) => s === '' || s.startsWith('.'))) throw new Error(`output file name ${path} is not a plain relative path`);
+}
+
+/**
+ * Checks `out` before anything is computed: a missing folder is fine (it and its missing parents are
+ * created), an empty one too; a file, a symbolic link, a read-only folder, or a folder with files
+ * (without --force) is refused with LAB014.
+ */
 export function checkOutputFolder(out: string, force: boolean): void {
-  if (out.trim() === '') throw refuse('""', 'is not a folder name', 'give --out a folder, e.g. --out evidence/');
-  const parent = dirname(resolve(out));
-  const parentStats = lstatOrNull(parent) === null ? null : statSync(parent);
-  if (parentStats === null || !parentStats.isDirectory()) throw refuse(out, `is in ${parent}, which is not an existing folder`, 'create it first or pick another path');
+  if (out.trim() === '') throw refuse(out, 'is not a folder name', 'give --out a folder, e.g. --out out/');
+  try {
+    checkExisting(out, force);
+  } catch (error) {
+    if (error instanceof LabError) throw error;
+    throw refuse(out, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its permissions');
+  }
+}
+
+function checkExisting(out: string, force: boolean): void {
   const stats = lstatOrNull(out);
   if (stats !== null) {
-    if (stats.isSymbolicLink()) throw refuse(out, 'is a symbolic link', 'give the real folder');
+    if (stats.isSymbolicLink()) throw refuse(out, 'is a symbolic link', 'give the real folder, or another path');
     if (!stats.isDirectory()) throw refuse(out, 'is a file, not a folder', 'pick a folder name');
     if ((stats.mode & 0o222) === 0) throw refuse(out, 'is a folder the lab cannot write (read-only)', 'make it writable or pick another folder');
     const entries = readdirSync(out);
-    if (entries.length > 0 && !force) throw refuse(out, `is not empty (${entries.slice(0, 3).map(escapeControl).join(', ')}${entries.length > 3 ? ', …' : ''})`, 'pick an empty or new folder, or pass --force to replace the lab\'s files there (others are kept)');
+    if (entries.length > 0 && !force) throw refuse(out, `is not empty (${entries.slice(0, 3).map(escapeControl).join(', ')}${entries.length > 3 ? ', …' : ''})`, "pick an empty or new folder, or pass --force to replace the lab's files there (others are kept)");
   }
-  if ((parentStats.mode & 0o222) === 0) throw refuse(out, `is in ${parent}, a folder the lab cannot write (read-only)`, 'make it writable or pick another path');
+  const ancestor = existingAncestor(dirname(resolve(out)));
+  if (!ancestor.stats.isDirectory()) throw refuse(out, `is under ${ancestor.path}, which is a file`, 'pick another path');
+  if ((ancestor.stats.mode & 0o222) === 0) throw refuse(out, `is under ${ancestor.path}, a folder the lab cannot write (read-only)`, 'make it writable or pick another path');
 }
 
 /**
  * Writes `files` as the folder `out`: into a new temporary folder beside it first, then renamed into
- * place (a new or empty `out`), or, with --force into a folder that has other files, each file renamed
- * over its own name: rename replaces a symlink there instead of following it, and other files stay.
+ * place when `out` is new or empty; with --force into a folder that has other entries, each of the
+ * lab's top-level entries is moved aside and replaced by rename (which never follows a symlink
+ * there), and every other entry stays.
  */
 export function writeOutputFolder(out: string, files: readonly OutputFile[], force: boolean): void {
   checkOutputFolder(out, force);
+  for (const file of files) checkRelative(file.path);
   const parent = dirname(resolve(out));
   let staging: string;
   try {
+    mkdirSync(parent, { recursive: true });
     staging = mkdtempSync(join(parent, `.${basename(resolve(out))}.lab-`));
   } catch (error) {
-    throw refuse(out, `is in ${parent}, a folder the lab cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'make it writable or pick another path');
+    throw refuse(out, `cannot be created in ${parent} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the folder and try again');
   }
   try {
+    const tree = join(staging, 'tree');
+    mkdirSync(tree);
     for (const file of files) {
-      if (file.path.includes('/') || file.path.startsWith('.')) throw new Error(`evidence file name ${file.path} is not a plain name`);
-      writeNew(join(staging, file.path), file.contents);
+      mkdirSync(dirname(join(tree, file.path)), { recursive: true });
+      writeNew(join(tree, file.path), file.contents);
     }
     const existing = lstatOrNull(out);
-    if (existing === null) renameSync(staging, out);
+    if (existing === null) renameSync(tree, out);
     else if (readdirSync(out).length === 0) {
       rmdirSync(out);
-      renameSync(staging, out);
+      renameSync(tree, out);
     } else {
-      for (const file of files) renameSync(join(staging, file.path), join(out, file.path));
-      rmSync(staging, { recursive: true, force: true });
+      const replaced = join(staging, 'replaced');
+      mkdirSync(replaced);
+      for (const name of [...new Set(files.map((f) => f.path.split('/')[0] as string))]) {
+        if (lstatOrNull(join(out, name)) !== null) renameSync(join(out, name), join(replaced, name));
+        renameSync(join(tree, name), join(out, name));
+      }
     }
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
+    // Put back whatever was moved aside and not yet replaced, so a failed --force loses nothing.
+    const replaced = join(staging, 'replaced');
+    for (const name of lstatOrNull(replaced) === null ? [] : readdirSync(replaced)) {
+      if (lstatOrNull(join(out, name)) === null) renameSync(join(replaced, name), join(out, name));
+    }
     if (error instanceof LabError) throw error;
     throw refuse(out, `could not be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the folder and try again');
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 describe('evidence export', () => {
-  it('has every artifact SPEC §10 lists, plus the verification and an index', () => {
+  it('has every artifact SPEC §10 lists, plus the verification, the reviewer skill folder and an index', () => {
     const paths = buildEvidence(run, sql).map((f) => f.path);
     expect(paths).toEqual([
       'cancellation-race-stdio.json',
@@ -30,6 +30,12 @@ describe('evidence export', () => {
       'reconnect-plan.json',
       'task-cancellation-trace.json',
       'verification.json',
+      'mcp-reliability-reviewer/SKILL.md',
+      'mcp-reliability-reviewer/review-input.schema.json',
+      'mcp-reliability-reviewer/examples/safe-charge.json',
+      'mcp-reliability-reviewer/examples/safe-charge.review.txt',
+      'mcp-reliability-reviewer/examples/unsafe-charge.json',
+      'mcp-reliability-reviewer/examples/unsafe-charge.review.txt',
       'README.md',
     ]);
   });

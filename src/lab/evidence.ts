@@ -3,6 +3,7 @@ import { retryTable } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { ledgerSnapshot, type SqlModule } from '../engine';
 import type { Transcript } from '../engine';
+import { buildSkill } from './skill';
 import { verify, type Runner } from './verification';
 
 /**
@@ -59,6 +60,8 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', run('task-cancel-ack'));
   const results = verify(run);
   add('verification.json', 'SPEC §8 VF-1 … VF-12, each computed from the transcripts above.', results);
+  // The reliability reviewer as a skill folder (issue #16), to hand the review to a coding agent.
+  files.push(...buildSkill());
 
   const index = [
     '# MCP Reliability Lab — evidence',

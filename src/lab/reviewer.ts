@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
-import { classify, type RetryClassification } from '../engine';
+import { assert, classify, type RetryClassification } from '../engine';
 import { failureCards, type FailureCard } from './failureCards';
+import { allHold, boundaryCases, fill, flowChecks, raceRows, render, retryContract, reviewRules, type RuleFacts } from './reviewRules';
 // Compiled from reviewInputSchema at build time (npm run validators): no code is generated in the page.
 import { validateReviewInput } from './generated/validators.js';
 
@@ -49,6 +50,9 @@ export interface Flag {
   severity: 'unsafe' | 'warning';
   reason: string;
   card: FailureCard['id'] | null;
+  /** The rule of reviewRules.ts that raised it, and the SPEC requirements it enforces. */
+  rule: string;
+  requirements: readonly string[];
 }
 
 export interface RaceRow {
@@ -63,7 +67,7 @@ export interface Review {
   raceTable: RaceRow[];
   retryClassification: RetryClassification;
   idempotencyBoundary: string[];
-  flowControl: { check: string; ok: boolean; detail: string }[];
+  flowControl: { check: string; ok: boolean; detail: string; id: string; requirements: readonly string[] }[];
   flags: Flag[];
   failureCards: FailureCard[];
 }
@@ -85,87 +89,23 @@ function fieldErrors(): FieldError[] {
 
 export function review(input: unknown): ReviewResult {
   if (!validateInput(input)) return { ok: false, errors: fieldErrors() };
-  const i = input;
-  const flags: Flag[] = [];
-  const flag = (field: string, severity: Flag['severity'], reason: string, card: FailureCard | null): void => {
-    flags.push({ field, severity, reason, card: card?.id ?? null });
-  };
-  const op = i.operation;
-  const signal = i.transport === 'http' ? 'closing the request’s SSE response stream' : 'notifications/cancelled';
-
-  // Cancellation signal per transport (RC-5).
-  if (i.transport === 'http' && i.cancellation === 'post-notification') flag('/cancellation', 'unsafe', 'on Streamable HTTP closing the request’s response stream is the cancellation; a POSTed notifications/cancelled is not', failureCards.httpPostsCancel);
-  if (i.transport === 'http' && i.cancellation === 'notifications/cancelled') flag('/cancellation', 'unsafe', 'notifications/cancelled is the stdio signal; on Streamable HTTP close the response stream', failureCards.httpPostsCancel);
-  if (i.transport === 'stdio' && i.cancellation !== 'notifications/cancelled') flag('/cancellation', 'unsafe', 'stdio has no per-request stream to close: send notifications/cancelled', null);
-
-  // Deadlines (RC-1, RC-2, RC-4).
-  if (i.timeouts.maxMs === null) flag('/timeouts/maxMs', 'unsafe', 'no maximum timeout: steady progress keeps hung work alive forever', failureCards.progressResetsEverything);
-  if (i.timeouts.progressResetsMax === true) flag('/timeouts/progressResetsMax', 'unsafe', 'progress must reset the idle clock only, never the absolute budget', failureCards.progressResetsEverything);
-  if (i.timeouts.maxMs !== null && i.timeouts.idleMs >= i.timeouts.maxMs) flag('/timeouts/idleMs', 'warning', `the idle timeout (${i.timeouts.idleMs} ms) is not shorter than the maximum (${i.timeouts.maxMs} ms), so it never fires first`, null);
-
-  // Retries and idempotency (LG, RT).
-  const durableKey = op.idempotencyKey && i.ledger === 'shared-durable';
+  const op = input.operation;
+  const durableKey = allHold(retryContract.durableKey, input, { hintWarnings: [] });
   const classification = classify({ name: op.name, description: '', annotations: op.annotations ?? {}, contract: { mutates: op.mutates, durableKey, deterministicRead: !op.mutates } });
-  if (op.mutates && i.retry.automatic && classification.retryClass === 'unsafe') {
-    flag('/retry/automatic', 'unsafe', op.idempotencyKey ? `the key is only as durable as its ledger (${i.ledger}); a retry can run the effect twice` : 'a retry under a new JSON-RPC id runs the mutation again; no key lets the server recognise the intent', failureCards.newIdAsDedupe);
+  const facts: RuleFacts = { hintWarnings: classification.hintWarnings };
+
+  // Every check is a row of reviewRules.ts, in its order; the skill document prints the same table.
+  const flags: Flag[] = [];
+  for (const rule of reviewRules) {
+    if (!allHold(rule.when, input, facts)) continue;
+    const reasons = rule.reason === null ? facts.hintWarnings : [fill(rule.reason, input)];
+    for (const reason of reasons) flags.push({ field: rule.field, severity: rule.severity, reason, card: rule.card?.id ?? null, rule: rule.id, requirements: rule.requirements });
   }
-  if (op.mutates && op.idempotencyKey && i.retry.automatic && i.retry.sameKey === false) flag('/retry/sameKey', 'unsafe', 'a retry must repeat the same key with identical arguments, or it is a new intent', failureCards.newIdAsDedupe);
-  if (op.mutates && op.idempotencyKey && (i.ledger === 'in-memory' || i.ledger === 'per-replica')) flag('/ledger', 'unsafe', `an ${i.ledger} ledger forgets keys on restart and does not span replicas`, failureCards.inMemoryLedger);
-  if (op.mutates && op.idempotencyKey && i.ledger === 'none') flag('/ledger', 'unsafe', 'a key with nowhere durable to record it de-duplicates nothing', failureCards.inMemoryLedger);
-  if (op.mutates && op.idempotencyKey && op.atomicKeyCheck === false) flag('/operation/atomicKeyCheck', 'unsafe', 'checking the key and running the effect as separate steps lets two workers both see the key missing', failureCards.separateKeyCheck);
-  if (op.mutates && op.idempotencyKey && op.fingerprint === false) flag('/operation/fingerprint', 'unsafe', 'without an argument fingerprint one key can alias two intents', failureCards.keyReusedChangedArgs);
-  if (op.mutates && op.idempotencyKey && op.defensiveCopies === false) flag('/operation/defensiveCopies', 'unsafe', 'returning the stored object lets a caller corrupt later replays', failureCards.sharedMutableResult);
-  if (op.remoteEffect === true && op.mutates) flag('/operation/remoteEffect', 'warning', 'a local ledger makes the local record atomic, not the remote effect: the other service must accept the same key, or write the effect to a transactional outbox in the same transaction', null);
-  for (const warning of classification.hintWarnings) flag('/operation/annotations', 'warning', warning, null);
-
-  // Backoff (RV-4, RV-5).
-  if (i.retry.automatic && i.retry.attemptsMax > 0 && (i.retry.backoff === 'none' || i.retry.backoff === 'exponential')) {
-    flag('/retry/backoff', i.retry.backoff === 'none' ? 'unsafe' : 'warning', i.retry.backoff === 'none' ? 'retrying without backoff turns recovery into a thundering herd' : 'exponential backoff without jitter keeps clients in lockstep waves', failureCards.herd);
-  }
-
-  // Flow control (BF).
-  const flowControl = [
-    { check: 'the progress queue is bounded', ok: i.queue.policy !== 'unbounded', detail: i.queue.policy === 'unbounded' ? 'memory grows with a slow consumer' : `${i.queue.capacityEvents} events, ${i.queue.policy}` },
-    {
-      check: 'replaceable progress is what gets dropped',
-      ok: i.queue.policy === 'coalesce-drop-oldest',
-      detail: { 'coalesce-drop-oldest': 'adjacent progress coalesces; the oldest progress is dropped first', 'drop-newest': 'dropping the newest progress keeps stale values and can drop a final response', unbounded: 'nothing is ever dropped, so nothing bounds memory' }[i.queue.policy],
-    },
-    { check: 'the final response is never dropped', ok: i.queue.reserveForFinal, detail: i.queue.reserveForFinal ? 'capacity is reserved for the final response' : 'under pressure the final response can be dropped' },
-    { check: 'capacity leaves room for progress and a final', ok: i.queue.capacityEvents >= 2, detail: `${i.queue.capacityEvents} events` },
-  ];
-  if (i.queue.policy === 'unbounded') flag('/queue/policy', 'unsafe', 'an unbounded queue grows without limit behind a slow consumer', failureCards.unboundedQueue);
-  if (!i.queue.reserveForFinal) flag('/queue/reserveForFinal', 'unsafe', 'the final response must never be dropped', failureCards.finalDropped);
-  if (i.queue.capacityEvents < 2) flag('/queue/capacityEvents', 'warning', 'a capacity under 2 cannot hold a progress value and a final response', null);
-  if (i.transport === 'http' && i.proxy?.bufferingDisabled === false) flag('/proxy/bufferingDisabled', 'unsafe', 'a buffering proxy turns progress into bursts that trip the idle timeout; send X-Accel-Buffering: no and Cache-Control: no-cache', failureCards.proxyBuffers);
-
-  // Recovery (RV-3, TK).
-  if (i.recovery.lastEventId) flag('/recovery/lastEventId', 'unsafe', 'this protocol revision keeps no stream state: Last-Event-ID resumes nothing', failureCards.lastEventIdAssumed);
-  if (!i.recovery.newRequestId) flag('/recovery/newRequestId', 'unsafe', 'a reconnect is a new request and needs a new JSON-RPC id', failureCards.lastEventIdAssumed);
-  if (i.recovery.refetch.length === 0) flag('/recovery/refetch', 'unsafe', 'after a drop, refetch the affected state from its authoritative methods (tools/list, resources/list, prompts/list, tasks/get …)', failureCards.lastEventIdAssumed);
-  if (i.recovery.replayUnsafeMutations) flag('/recovery/replayUnsafeMutations', 'unsafe', 'never repeat an unsafe mutation because its response was lost: reconcile first', failureCards.newIdAsDedupe);
-  if (i.recovery.pollTasksUntilTerminal === false) flag('/recovery/pollTasksUntilTerminal', 'unsafe', 'a tasks/cancel acknowledgement is not a cancellation: poll until a terminal status', failureCards.taskAckFinal);
-
-  const raceTable: RaceRow[] = [
-    { ordering: 'cancellation wins', server: 'marks the request cancelled, stops work, suppresses the response (complete() returns nothing)', client: 'has abandoned the request; expects nothing more', wire: signal },
-    { ordering: 'completion wins', server: 'sends the response; ignores the late cancellation without error or reply', client: 'ignores the response of a request it already abandoned', wire: `${signal}, crossing the response` },
-    {
-      ordering: i.timeouts.maxMs === null ? 'maximum deadline: none (flagged)' : `maximum deadline at ${i.timeouts.maxMs} ms`,
-      server: 'receives the cancellation the timeout sends and stops',
-      client: `gives up at the deadline (idle ${i.timeouts.idleMs} ms, reset by progress only), then cancels`,
-      wire: signal,
-    },
-  ];
-
-  const idempotencyBoundary = !op.mutates
-    ? ['A read with no side effect: retry with a new JSON-RPC id once the failure boundary is understood.']
-    : op.idempotencyKey
-      ? [
-          `The key is checked and recorded in the ${i.ledger} ledger${op.atomicKeyCheck === false ? ' — in separate steps (flagged)' : ', in one transaction with the effect record and the result'}.`,
-          op.remoteEffect === true ? 'The remote effect is outside that transaction: the other service must accept the same key, or deliver the effect from a transactional outbox.' : 'The effect is recorded locally, inside the boundary.',
-          'A retry must carry the same key and identical arguments; other arguments under the same key are refused (422-like).',
-        ]
-      : ['No idempotency key: nothing de-duplicates this mutation. Do not retry automatically; reconcile first.'];
+  const flowControl = flowChecks.map((c) => ({ check: c.check, ok: allHold(c.ok, input, facts), detail: render(c.detail, input, facts), id: c.id, requirements: c.requirements }));
+  const raceTable: RaceRow[] = raceRows.map((row) => ({ ordering: render(row.ordering, input, facts), server: render(row.server, input, facts), client: render(row.client, input, facts), wire: render(row.wire, input, facts) }));
+  const boundary = boundaryCases.find((b) => allHold(b.when, input, facts));
+  assert(boundary !== undefined, 'the last idempotency-boundary case holds for every input');
+  const idempotencyBoundary = boundary.lines.map((line) => render(line, input, facts));
 
   const cardIds = new Set(flags.map((f) => f.card).filter((c): c is FailureCard['id'] => c !== null));
   const cards = Object.values(failureCards).filter((card) => cardIds.has(card.id));
@@ -182,8 +122,8 @@ export function formatReview(result: ReviewResult): string {
   for (const row of r.raceTable) lines.push(`  ${row.ordering}\n    server: ${row.server}\n    client: ${row.client}\n    wire:   ${row.wire}`);
   lines.push('', `retry classification: ${r.retryClassification.retryClass} — ${r.retryClassification.rule}`);
   lines.push('', 'idempotency boundary', ...r.idempotencyBoundary.map((l) => `  - ${l}`));
-  lines.push('', 'flow-control checks', ...r.flowControl.map((c) => `  [${c.ok ? 'ok' : '!!'}] ${c.check}: ${c.detail}`));
-  lines.push('', r.flags.length === 0 ? 'flags: none' : 'flags', ...r.flags.map((f) => `  ${f.severity.toUpperCase()} ${f.field}: ${f.reason}`));
+  lines.push('', 'flow-control checks', ...r.flowControl.map((c) => `  [${c.ok ? 'ok' : '!!'}] ${c.check}: ${c.detail} [${c.id}; ${c.requirements.join(', ')}]`));
+  lines.push('', r.flags.length === 0 ? 'flags: none' : 'flags', ...r.flags.map((f) => `  ${f.severity.toUpperCase()} ${f.field}: ${f.reason} [${f.rule}; ${f.requirements.join(', ')}]`));
   if (r.failureCards.length > 0) lines.push('', 'failure cards (SPEC §9)', ...r.failureCards.map((c) => `  ${c.failure}\n    symptom: ${c.symptom}\n    correct response: ${c.correctResponse}`));
   return lines.join('\n');
 }

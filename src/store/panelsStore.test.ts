@@ -66,4 +66,17 @@ describe('panels store', () => {
       expect(store.getState().review).toMatchObject({ status: 'done', value: { ok: false, errors: [{ field: '/', message: expect.stringMatching(/more than/) }] } });
     }
   });
+
+  it('Download skill asks the worker for the skill zip and hands its bytes to save', async () => {
+    const files = [{ path: 'mcp-reliability-reviewer/SKILL.md', description: 'the skill' }];
+    const bytes = new Uint8Array([80, 75, 3, 4]);
+    const calls: ToolCall[] = [];
+    const client = { call: (call: ToolCall) => (calls.push(call), Promise.resolve({ type: 'skill-zip', requestId: 1, files, bytes })) } as unknown as ToolsClient;
+    const store = createPanelsStore(client, '{}');
+    const saved: Uint8Array[] = [];
+    await store.getState().downloadSkill((b) => saved.push(b));
+    expect(calls).toEqual([{ type: 'skill' }]);
+    expect(saved).toEqual([bytes]);
+    expect(store.getState().skill).toEqual({ status: 'done', value: files });
+  });
 });

@@ -47,6 +47,8 @@ export interface PanelsState {
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
   review: Load<ReviewResult>;
+  /** The reviewer skill folder's files, once downloaded. */
+  skill: Load<{ path: string; description: string }[]>;
   capacity: number;
   buffer: Load<BufferView>;
   herdInputs: HerdInputs;
@@ -64,6 +66,8 @@ export interface PanelsState {
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
   setReviewText(text: string): void;
   submitReview(): Promise<void>;
+  /** Builds the reviewer skill zip in the worker and hands its bytes to `save`. */
+  downloadSkill(save: (bytes: Uint8Array) => void): Promise<void>;
   setCapacity(capacity: number): void;
   setHerd(inputs: Partial<HerdInputs>): void;
   setTaskScenario(scenario: TaskScenario): void;
@@ -158,6 +162,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       evidence: { status: 'idle' },
       reviewText: exampleReview,
       review: { status: 'idle' },
+      skill: { status: 'idle' },
       capacity: 8,
       buffer: { status: 'idle' },
       herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
@@ -214,6 +219,16 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
           set({ review: { status: 'done', value: (await client.call({ type: 'review', input })).result } });
         } catch (error) {
           set({ review: { status: 'error', message: message(error), value: null } });
+        }
+      },
+      async downloadSkill(save) {
+        set({ skill: { status: 'loading', value: valueOf(get().skill) } });
+        try {
+          const answer = await client.call({ type: 'skill' });
+          save(answer.bytes);
+          set({ skill: { status: 'done', value: answer.files } });
+        } catch (error) {
+          set({ skill: { status: 'error', message: message(error), value: null } });
         }
       },
       setCapacity(capacity) {

@@ -1,14 +1,15 @@
-// Proves the worker's lab tools return what the panels draw: 12 holding VF results, a deterministic evidence zip whose files are buildEvidence's, the reviewer's verdicts, and compact panel views cut from real runs.
+// Proves the worker's lab tools return what the panels draw: 12 holding VF results, a deterministic evidence zip whose files are buildEvidence's, the skill zip, the reviewer's verdicts, and compact panel views cut from real runs.
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import type { SqlModule } from '../engine';
 import { buildEvidence } from '../lab/evidence';
+import { buildSkill } from '../lab/skill';
 import unsafeCharge from '../lab/examples/unsafe-charge.json';
 import safeCharge from '../lab/examples/safe-charge.json';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
-import { evidenceZip, reviewLab, runPanel, verifyLab, type BufferView, type HerdView, type ProxyView, type ReconnectView, type TasksView } from './labTools';
+import { evidenceZip, reviewLab, skillZip, runPanel, verifyLab, type BufferView, type HerdView, type ProxyView, type ReconnectView, type TasksView } from './labTools';
 
 let sql: SqlModule;
 let run: Runner;
@@ -38,6 +39,18 @@ describe('evidence zip', () => {
 
   it('is byte-identical across two exports', () => {
     expect(Buffer.from(evidenceZip(run, sql).bytes).equals(Buffer.from(evidenceZip(run, sql).bytes))).toBe(true);
+  });
+});
+
+describe('skill zip', () => {
+  it('holds exactly buildSkill’s files, in the mcp-reliability-reviewer folder, and is the same bytes each time', () => {
+    const bundle = skillZip();
+    const unzipped = unzipSync(bundle.bytes);
+    const expected = buildSkill();
+    expect(Object.keys(unzipped)).toEqual(expected.map((f) => f.path));
+    for (const file of expected) expect(new TextDecoder().decode(unzipped[file.path])).toBe(file.contents);
+    expect(Object.keys(unzipped).every((path) => path.startsWith('mcp-reliability-reviewer/'))).toBe(true);
+    expect(Buffer.from(skillZip().bytes).equals(Buffer.from(bundle.bytes))).toBe(true);
   });
 });
 

@@ -6,6 +6,7 @@ import type { TaskEvent, TaskOutcome } from '../engine';
 import type { Settings, Transcript, Transport } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
+import { buildSkill } from '../lab/skill';
 import { verify, type Runner, type VerificationResult } from '../lab/verification';
 
 /**
@@ -39,13 +40,24 @@ export interface EvidenceBundle {
   bytes: Uint8Array;
 }
 
-/** SPEC §10: the capstone artifacts as one zip. */
-export function evidenceZip(run: Runner, sql: SqlModule): EvidenceBundle {
-  const files = buildEvidence(run, sql);
+/** Files as one deterministic zip (paths with '/' become folders in it). */
+function zipFiles(files: readonly { path: string; description: string; contents: string }[]): EvidenceBundle {
   const encoder = new TextEncoder();
   const entries: Record<string, [Uint8Array, { mtime: Date; level: 6 }]> = {};
   for (const file of files) entries[file.path] = [encoder.encode(file.contents), { mtime: EVIDENCE_MTIME(), level: 6 }];
   return { files: files.map(({ path, description }) => ({ path, description })), bytes: zipSync(entries) };
+}
+
+/** SPEC §10: the capstone artifacts as one zip (the reviewer skill folder among them). */
+export function evidenceZip(run: Runner, sql: SqlModule): EvidenceBundle {
+  return zipFiles(buildEvidence(run, sql));
+}
+
+export { SKILL_ZIP_NAME } from '../lab/skill';
+
+/** The reliability reviewer as a skill folder (issue #16): mcp-reliability-reviewer/ and its files, zipped. */
+export function skillZip(): EvidenceBundle {
+  return zipFiles(buildSkill());
 }
 
 /** The reliability reviewer (field-by-field errors on invalid input). */

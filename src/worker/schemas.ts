@@ -242,6 +242,8 @@ export const labRequestSchemas = [
 export const toolRequestSchemas = [
   v.object({ type: v.literal('verify'), requestId: id }),
   v.object({ type: v.literal('evidence'), requestId: id }),
+  /** The reviewer as a skill folder, zipped (issue #16). */
+  v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
 ] as const;
@@ -277,6 +279,7 @@ export const labResponseSchemas = [
 export const toolResponseSchemas = [
   v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema) }),
   v.object({ type: v.literal('evidence-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
+  v.object({ type: v.literal('skill-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
   v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
   ErrorResponseSchema,

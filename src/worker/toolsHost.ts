@@ -1,7 +1,7 @@
 import type { SqlModule } from '../engine';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
-import { evidenceZip, reviewLab, runPanel, verifyLab } from './labTools';
+import { evidenceZip, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
 import type { ToolRequest, ToolResponse } from './protocol';
 
 /**
@@ -11,6 +11,7 @@ import type { ToolRequest, ToolResponse } from './protocol';
 export async function answerToolRequest(request: ToolRequest, sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
   const { requestId } = request;
   if (request.type === 'review') return { type: 'review-result', requestId, result: reviewLab(request.input) };
+  if (request.type === 'skill') return { type: 'skill-zip', requestId, ...skillZip() };
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {

@@ -1,5 +1,9 @@
 import { usePanelsStore } from '../../store/panels';
+import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
+
+/** The zip's name: the skill folder's own name (src/lab/skill.ts SKILL_ZIP_NAME; the UI may not import the lab). */
+const SKILL_ZIP_NAME = 'mcp-reliability-reviewer.zip';
 
 /** SPEC §9: the reliability reviewer, on a design written as JSON (prefilled with an unsafe example). */
 export function ReviewerPanel() {
@@ -8,6 +12,8 @@ export function ReviewerPanel() {
   const submit = usePanelsStore((s) => s.submitReview);
   const load = usePanelsStore((s) => s.review);
   const result = 'value' in load ? load.value : null;
+  const skill = usePanelsStore((s) => s.skill);
+  const downloadSkill = usePanelsStore((s) => s.downloadSkill);
 
   return (
     <section className="panel" aria-labelledby="reviewer-title">
@@ -99,6 +105,14 @@ export function ReviewerPanel() {
           </div>
         </div>
       )}
+      <h3>Use the reviewer outside the lab</h3>
+      <p>
+        The same checks as a skill folder for a coding agent or a person: <code>SKILL.md</code> says which facts to gather from a server’s code and where they live, every check with its SPEC requirement and how to apply it by hand, and two worked examples with this reviewer’s output.
+      </p>
+      <button type="button" className="panel-button" onClick={() => void downloadSkill((bytes) => downloadFile(bytes, SKILL_ZIP_NAME, 'application/zip'))} disabled={skill.status === 'loading'}>
+        Download skill
+      </button>
+      <LoadState load={skill} />
     </section>
   );
 }
