@@ -312,7 +312,7 @@ test('selecting a message shows its exact JSON in the inspector', async ({ page 
   await diagram.inspector.getByRole('button', { name: 'Follow the current step' }).click();
   await expect(diagram.inspector).toContainText('Current');
   // The timeline rows pick events too (the keyboard way).
-  await lab.timeline.getByRole('button', { name: /· message · client → server {2}tools\/call #41 {2}via stdio/ }).click();
+  await lab.timeline.getByRole('button', { name: /· message · client → server: tools\/call #41 on stdio/ }).click();
   await expect(diagram.messageJson).toHaveText(JSON.stringify(call.message, null, 2));
 });
 

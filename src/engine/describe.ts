@@ -18,9 +18,9 @@ export function describeMessage(message: JsonRpcMessage): string {
 export function describeEvent(event: LabEvent): string {
   switch (event.kind) {
     case 'message': {
-      if (event.lost === true) return `${event.from} → ${event.to}  ${describeMessage(event.message)}  via ${event.channel}, LOST: ${event.reason ?? ''}`;
-      const ignored = event.ignoredBy ? `  [ignored by ${event.ignoredBy}: ${event.reason ?? ''}]` : '';
-      return `${event.from} → ${event.to}  ${describeMessage(event.message)}  via ${event.channel}, arrives ${event.arrivesAtMs} ms${ignored}`;
+      if (event.lost === true) return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
+      const ignored = event.ignoredBy ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
+      return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${ignored}`;
     }
     case 'delivered':
       return `${event.to} receives ${event.summary}${event.ignoredBy ? ` and ignores it: ${event.reason ?? ''}` : ''}`;
@@ -47,7 +47,7 @@ export function describeEvent(event: LabEvent): string {
     case 'sql': {
       const params = event.params.length > 0 ? ` ${JSON.stringify(event.params)}` : '';
       const result = event.ok ? `ok${event.rows && event.rows.length > 0 ? ` ${JSON.stringify(event.rows)}` : ''}` : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
-      return `${event.connection} ${event.sql}${params} → ${result}  (${event.purpose})`;
+      return `${event.connection}: ${event.sql}${params} → ${result} (${event.purpose})`;
     }
     case 'task':
       return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;

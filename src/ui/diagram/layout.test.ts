@@ -157,6 +157,6 @@ describe('recorded facts as the replay reaches them', () => {
   it('announces each step with its time and what happened', () => {
     const transcript = race('A');
     expect(stepSentence(transcript, 0, wordEvents(transcript.events))).toMatch(/^Step 0 of 20: nothing has happened yet/);
-    expect(stepSentence(transcript, 2, wordEvents(transcript.events))).toBe('Step 2 of 20, 0 ms: client → server  tools/call #41  via stdio, arrives 5 ms');
+    expect(stepSentence(transcript, 2, wordEvents(transcript.events))).toBe('Step 2 of 20, 0 ms: client → server: tools/call #41 on stdio, arrives 5 ms');
   });
 });
