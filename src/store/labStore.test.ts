@@ -17,10 +17,17 @@ function storeWithWorker(storage: LedgerStorage = memoryLedgerStorage()) {
   return { store, worker, storage };
 }
 
-async function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
+/** Resolves when nothing runs: the store says so when it changes (no polling of the wall clock). */
+function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
   const busy = () => store.getState().status === 'running' || store.getState().ledgerStatus === 'busy';
-  for (let i = 0; i < 500 && busy(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  expect(busy()).toBe(false);
+  return new Promise((resolve) => {
+    if (!busy()) return resolve();
+    const unsubscribe = store.subscribe(() => {
+      if (busy()) return;
+      unsubscribe();
+      resolve();
+    });
+  });
 }
 
 const keyRows = (store: ReturnType<typeof createLabStore>) => store.getState().ledger?.idempotencyKeys.map((row) => row.key);

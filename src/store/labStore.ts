@@ -1,4 +1,5 @@
-import { create, type StateCreator, type StoreApi } from 'zustand';
+import { useStore } from 'zustand';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
 import type { EventWording, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 
@@ -181,8 +182,25 @@ function toFailure(error: unknown): LabFailure {
 type StepIntent = { kind: 'end' } | { kind: 'keep' } | { kind: 'link'; text: string };
 
 /** State the slices share that the page never reads. */
+/**
+ * What drives playback: the page's wall-clock interval, or a test's hand (see driver.ts). `every`
+ * calls `tick` every `ms` until the returned function is called.
+ */
+export interface Ticker {
+  every(ms: number, tick: () => void): () => void;
+}
+
+/** The page's ticker: setInterval. */
+export const intervalTicker: Ticker = {
+  every(ms, tick) {
+    const id = setInterval(tick, ms);
+    return () => clearInterval(id);
+  },
+};
+
 interface Shared {
   getClient(): LabClient;
+  ticker: Ticker;
   stepIntent: StepIntent;
   nextNoticeId: number;
   stopTimer(): void;
@@ -311,7 +329,8 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
           const { transcript: previous, step } = get();
           const total = answer.transcript.events.length;
           const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
-          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null });
+          // A kept run saved the stored ledger: its rows are stale until the re-read below, so they read as busy from the same moment.
+          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(kept ? { ledgerStatus: 'busy' as const } : {}) });
         }
         // The run saved the stored ledger: show its rows as they are now.
         if (kept) await get().refreshLedger();
@@ -328,10 +347,10 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
 };
 
 const createPlaybackSlice: Slice<PlaybackSlice> = (shared) => (set, get) => {
-  let timer: ReturnType<typeof setInterval> | null = null;
+  let stopTicking: (() => void) | null = null;
   shared.stopTimer = () => {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
+    stopTicking?.();
+    stopTicking = null;
   };
 
   const clamp = (step: number) => Math.max(0, Math.min(eventCount(get()), Math.trunc(step)));
@@ -343,12 +362,12 @@ const createPlaybackSlice: Slice<PlaybackSlice> = (shared) => (set, get) => {
 
   function startTimer(): void {
     shared.stopTimer();
-    timer = setInterval(() => {
+    stopTicking = shared.ticker.every(1000 / get().speed, () => {
       const total = eventCount(get());
       const next = Math.min(get().step + 1, total);
       set({ step: next, scrubMs: null });
       if (next >= total) get().pause();
-    }, 1000 / get().speed);
+    });
   }
 
   return {
@@ -448,16 +467,20 @@ const createLedgerSlice: Slice<LedgerSlice> = (shared) => (set) => {
   };
 };
 
-/** A store around a lab client; the client (and so the worker) is created on first use. */
-export function createLabStore(makeClient: () => LabClient = createLabClient) {
+/**
+ * The store's core: zustand's vanilla store (no React), around a lab client created on first use,
+ * with playback driven by `ticker`. The page wraps it in a hook; tests drive it headless (driver.ts).
+ */
+export function createLabStoreCore(makeClient: () => LabClient = createLabClient, ticker: Ticker = intervalTicker): LabStore {
   let client: LabClient | null = null;
   const shared: Shared = {
     getClient: () => (client ??= makeClient()),
+    ticker,
     stepIntent: { kind: 'end' },
     nextNoticeId: 1,
     stopTimer: () => undefined,
   };
-  return create<LabState>()((...args) => ({
+  return createStore<LabState>()((...args) => ({
     ...createSelectionSlice(shared)(...args),
     ...createRunSlice(shared)(...args),
     ...createPlaybackSlice(shared)(...args),
@@ -465,6 +488,16 @@ export function createLabStore(makeClient: () => LabClient = createLabClient) {
     ...createNoticeSlice(shared)(...args),
     ...createLedgerSlice(shared)(...args),
   }));
+}
+
+/** A React hook over a vanilla store, with the store's own methods (getState, setState, subscribe) on it. */
+export type BoundLabStore = LabStore & (<T>(selector: (state: LabState) => T) => T);
+
+/** The store as the page uses it: a hook over the vanilla core, playback on the wall clock. */
+export function createLabStore(makeClient: () => LabClient = createLabClient, ticker: Ticker = intervalTicker): BoundLabStore {
+  const api = createLabStoreCore(makeClient, ticker);
+  const useBoundStore = <T,>(selector: (state: LabState) => T): T => useStore(api, selector);
+  return Object.assign(useBoundStore, api);
 }
 
 /** The page's store. */

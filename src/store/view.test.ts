@@ -4,6 +4,7 @@ import { scenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { createLabStore, type LabState } from './labStore';
+import { manualTicker } from './driver';
 import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } from './url';
 
 // The replay and the link: stepping is exact and never asks the worker; a link reopens the exact
@@ -13,21 +14,29 @@ import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } 
 
 function storeWithWorker() {
   const worker = createInProcessWorker();
-  const store = createLabStore(() => createLabClient(() => worker));
-  return { store, worker };
+  const ticker = manualTicker();
+  const store = createLabStore(() => createLabClient(() => worker), ticker);
+  return { store, worker, ticker };
 }
 
-async function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
+/** Resolves when nothing runs: the store says so when it changes (no polling of the wall clock). */
+function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
   const busy = () => store.getState().status === 'running' || store.getState().ledgerStatus === 'busy' || !store.getState().ready;
-  for (let i = 0; i < 1000 && busy(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  expect(busy()).toBe(false);
+  return new Promise((resolve) => {
+    if (!busy()) return resolve();
+    const unsubscribe = store.subscribe(() => {
+      if (busy()) return;
+      unsubscribe();
+      resolve();
+    });
+  });
 }
 
 const runs = (worker: ReturnType<typeof createInProcessWorker>) => worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
 
 describe('replay', () => {
   it('opens a run at its end; steps, scrubs, rewinds and plays without asking the worker again', async () => {
-    const { store, worker } = storeWithWorker();
+    const { store, worker, ticker } = storeWithWorker();
     await store.getState().init();
     const total = store.getState().transcript?.events.length ?? 0;
     expect(total).toBe(20);
@@ -58,7 +67,8 @@ describe('replay', () => {
     store.getState().setSpeed(32);
     store.getState().play();
     expect(store.getState()).toMatchObject({ playing: true, step: 0 });
-    for (let i = 0; i < 400 && store.getState().playing; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(ticker.intervalMs).toBe(1000 / 32);
+    ticker.tick(total + 3);
     expect(store.getState()).toMatchObject({ playing: false, step: total });
     expect(runs(worker)).toBe(before);
   });

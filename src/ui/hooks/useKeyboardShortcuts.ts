@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLabStore } from '../../store/labStore';
+import { pressPlaybackKey } from '../../store/keys';
 
 /** Elements whose own keys win: typing, choosing, toggling. */
 const OWNS_KEYS = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]';
@@ -23,29 +24,15 @@ export function useKeyboardShortcuts(showShortcuts: () => void): void {
         event.preventDefault();
         action();
       };
-      switch (event.key) {
-        case ' ':
-          if (!inField && target?.closest(SPACE_ACTIVATES) == null) act(lab.togglePlay);
-          return;
-        case '.':
-          if (!inField) act(lab.togglePlay);
-          return;
-        case 'ArrowRight':
-          if (!inField) act(lab.stepForward);
-          return;
-        case 'ArrowLeft':
-          if (!inField) act(lab.stepBack);
-          return;
-        case 'Home':
-          if (!inField) act(lab.rewind);
-          return;
-        case 'End':
-          if (!inField) act(lab.toEnd);
-          return;
-        case '?':
-          if (!inField) act(showShortcuts);
-          return;
+      if (event.key === '?') {
+        if (!inField) act(showShortcuts);
+        return;
       }
+      if (inField) return;
+      // Space on a button, link or summary activates it; elsewhere it plays or pauses.
+      if (event.key === ' ' && target?.closest(SPACE_ACTIVATES) != null) return;
+      // Only the playback keys are taken; every other key keeps its usual meaning (Tab, Enter…).
+      if (pressPlaybackKey(lab, event.key)) event.preventDefault();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);

@@ -1,0 +1,122 @@
+import { createLabClient } from '../worker/client';
+import { createInProcessWorker, type InProcessWorker } from '../worker/inProcessWorker';
+import { memoryLedgerStorage, type LedgerStorage } from '../worker/ledgerStorage';
+import { createLabStoreCore, eventCount, type LabState, type LabStore, type Ticker } from './labStore';
+import { pressPlaybackKey } from './keys';
+import type { Transport } from '../worker/protocol';
+
+/**
+ * A ticker a test turns by hand: playback advances only when the test says `tick`, never on the
+ * wall clock (tldraw's TestEditor habit: fake timers, no sleeping).
+ */
+export interface ManualTicker extends Ticker {
+  /** Fires the running interval `count` times (none if playback is paused). */
+  tick(count?: number): void;
+  /** The interval playback asked for, in ms; null when nothing is ticking. */
+  readonly intervalMs: number | null;
+}
+
+export function manualTicker(): ManualTicker {
+  let running: { ms: number; tick: () => void } | null = null;
+  return {
+    every(ms, tick) {
+      const mine = { ms, tick };
+      running = mine;
+      return () => {
+        if (running === mine) running = null;
+      };
+    },
+    tick(count = 1) {
+      for (let i = 0; i < count && running !== null; i += 1) running.tick();
+    },
+    get intervalMs() {
+      return running?.ms ?? null;
+    },
+  };
+}
+
+/**
+ * The lab store driven headless, over the real worker host in-process (the same protocol checks):
+ * open a scenario, step, play and tick, press the presenter's keys, and read the state — what store
+ * tests use instead of rendering React or polling the wall clock.
+ */
+export interface LabDriver {
+  readonly store: LabStore;
+  readonly worker: InProcessWorker;
+  readonly ticker: ManualTicker;
+  readonly state: LabState;
+  /** Lists the scenarios, opens `scenario` (default A) and resolves when its run has answered. */
+  open(scenario?: string, transport?: Transport): Promise<LabState>;
+  /** Resolves once nothing is running (the store says so; no polling). */
+  settled(): Promise<LabState>;
+  step(count?: number): LabDriver;
+  back(count?: number): LabDriver;
+  play(): LabDriver;
+  tick(count?: number): LabDriver;
+  pressKey(key: string): LabDriver;
+  /** How many events the current run has. */
+  readonly total: number;
+}
+
+export function createLabDriver(options: { storage?: LedgerStorage } = {}): LabDriver {
+  const worker = createInProcessWorker({ storage: options.storage ?? memoryLedgerStorage() });
+  const ticker = manualTicker();
+  const store = createLabStoreCore(() => createLabClient(() => worker), ticker);
+  const busy = (state: LabState) => state.status === 'running' || state.ledgerStatus === 'busy';
+
+  const driver: LabDriver = {
+    store,
+    worker,
+    ticker,
+    get state() {
+      return store.getState();
+    },
+    get total() {
+      return eventCount(store.getState());
+    },
+    settled() {
+      return new Promise((resolve) => {
+        if (!busy(store.getState())) {
+          resolve(store.getState());
+          return;
+        }
+        const unsubscribe = store.subscribe((state) => {
+          if (busy(state)) return;
+          unsubscribe();
+          resolve(state);
+        });
+      });
+    },
+    async open(scenario = 'A', transport) {
+      await store.getState().init();
+      if (store.getState().scenarioId !== scenario) store.getState().selectScenario(scenario);
+      await driver.settled();
+      if (transport !== undefined && store.getState().transport !== transport) {
+        store.getState().setTransport(transport);
+        await driver.settled();
+      }
+      return store.getState();
+    },
+    step(count = 1) {
+      for (let i = 0; i < count; i += 1) store.getState().stepForward();
+      return driver;
+    },
+    back(count = 1) {
+      for (let i = 0; i < count; i += 1) store.getState().stepBack();
+      return driver;
+    },
+    play() {
+      store.getState().play();
+      return driver;
+    },
+    tick(count = 1) {
+      ticker.tick(count);
+      return driver;
+    },
+    pressKey(key) {
+      if (!pressPlaybackKey(store.getState(), key)) throw new Error(`"${key}" is not a playback key`);
+      return driver;
+    },
+  };
+  return driver;
+}
