@@ -113,3 +113,17 @@ describe('request lifecycle properties (random schedules and settings)', () => {
     );
   });
 });
+
+describe('a run without recording (what an explorer runs)', () => {
+  it('keeps no events and reaches exactly the outcome of the recorded run, for random settings, seeds and orders', () => {
+    fc.assert(
+      fc.property(arbitraryRun, (run) => {
+        const recorded = execute(run);
+        const fast = runScenario(scenarioA, { transport: run.transport, seed: run.seed, settings: run.settings, chooser: seededChooser(new SeededRandom(run.seed)), record: false });
+        expect(fast.events).toEqual([]);
+        expect(fast.outcome).toEqual(recorded.outcome);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

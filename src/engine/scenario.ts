@@ -61,7 +61,7 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']]>;
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
-  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: options.chooser, trace: options.trace, ledger: options.ledger });
+  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: options.chooser, trace: options.trace, ledger: options.ledger, record: options.record });
   const transcript = {
     scenario: scenario.id,
     transport,

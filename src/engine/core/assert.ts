@@ -12,3 +12,8 @@ export class InvariantError extends Error {
 export function assert(condition: unknown, message: string | (() => string)): asserts condition {
   if (!condition) throw new InvariantError(typeof message === 'string' ? message : message());
 }
+
+/** Throws the InvariantError for a check written as `if (!ok) fail(...)` on a hot path (no closure per call). */
+export function fail(message: string): never {
+  throw new InvariantError(message);
+}

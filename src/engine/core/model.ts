@@ -28,6 +28,11 @@ export interface RunOptions {
   readonly trace?: SchedulerOptions['trace'];
   /** sql.js and the ledger file, for SQLite scenarios (the host loads sql.js; the engine stays synchronous). */
   readonly ledger?: SqliteHost;
+  /**
+   * False: run without keeping the events (the transcript's `events` is empty; the outcome is
+   * exact). Supported by the request race (A–D) so far; other models always record.
+   */
+  readonly record?: boolean;
 }
 
 export interface ResolvedRun {
@@ -37,6 +42,7 @@ export interface ResolvedRun {
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
   readonly ledger?: SqliteHost;
+  readonly record?: boolean;
 }
 
 export interface Model<S, O> {

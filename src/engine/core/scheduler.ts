@@ -1,4 +1,4 @@
-import { assert } from './assert';
+import { assert, fail } from './assert';
 import { BinaryHeap } from './heap';
 import { LabError } from './errors';
 import type { SeededRandom } from './prng';
@@ -7,6 +7,8 @@ export type Actor = 'client' | 'server' | 'worker' | 'transport';
 
 /** What names an event for choosers and errors; a function is called only when someone reads it. */
 export type Label = string | (() => string);
+
+const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
 
 class QueuedEvent implements DueEvent {
   cancelled = false;
@@ -113,9 +115,9 @@ export class Scheduler {
   }
 
   at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
-    const name = (): string => (typeof label === 'string' ? label : label());
-    assert(Number.isFinite(atMs), () => `event "${name()}" has a non-finite time`);
-    assert(atMs >= this.nowMs, () => `event "${name()}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
+    // A hot path: the checks build their message only when they fail.
+    if (!Number.isFinite(atMs)) fail(`event "${labelText(label)}" has a non-finite time`);
+    if (atMs < this.nowMs) fail(`event "${labelText(label)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
     const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, this.causeSeq);
     this.queue.push(event);
     this.handles.set(event.seq, event);
@@ -124,7 +126,7 @@ export class Scheduler {
   }
 
   after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
-    assert(delayMs >= 0, () => `event "${typeof label === 'string' ? label : label()}" has a negative delay ${delayMs}`);
+    if (!(delayMs >= 0)) fail(`event "${labelText(label)}" has a negative delay ${delayMs}`);
     return this.at(this.nowMs + delayMs, actor, label, run);
   }
 

@@ -16,6 +16,8 @@ export interface SimOptions {
   readonly trace?: SchedulerOptions['trace'];
   /** How the wire names a message in deliveries and errors. */
   readonly summarize: (message: JsonRpcMessage) => string;
+  /** False: events are not kept (an explorer's fast run); default true. */
+  readonly record?: boolean;
 }
 
 const NO_LATENCY: LatencySettings = { latencyMs: 0, latencyJitterMs: 0 };
@@ -39,7 +41,7 @@ export class Sim<E extends AnyEvent> {
     this.transport = options.transport;
     this.seed = options.seed;
     this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
-    this.log = new EventLog<E>(this.scheduler);
+    this.log = new EventLog<E>(this.scheduler, undefined, options.record ?? true);
     this.random = new SeededRandom(options.seed);
     this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize);
   }

@@ -1,4 +1,4 @@
-import { assert } from './assert';
+import { assert, fail } from './assert';
 import { LabError } from './errors';
 import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
@@ -25,38 +25,65 @@ export interface LogClock {
  */
 export class EventLog<E extends AnyEvent = AnyEvent> {
   readonly events: E[] = [];
+  /**
+   * False: events are stamped and handed back but not kept (what an explorer running thousands of
+   * orderings needs); `events` stays empty, `count` still counts, and the transcript bound is moot.
+   */
+  readonly recording: boolean;
   private readonly clock: LogClock;
   private readonly recordedMax: number;
+  private stamped = 0;
   private lastNowMs = 0;
   private lastStateSide: string | null = null;
+  /** Receivers of messages by seq, kept only when not recording (recording reads `events`). */
+  private readonly receivers = new Map<number, string>();
   private readonly messageReceiver = (seq: number): string | null => {
+    if (!this.recording) return this.receivers.get(seq) ?? null;
     const message = this.events[seq] as unknown as { kind: string; to?: unknown } | undefined;
     return message?.kind === 'message' && typeof message.to === 'string' ? message.to : null;
   };
 
-  constructor(clock: LogClock, recordedMax: number = RECORDED_EVENTS_MAX) {
+  /** What the lane rules read of the log (one object, read live: no allocation per event). */
+  private readonly laneContext: LaneContext = ((log: EventLog<E>): LaneContext => ({
+    get lastStateSide(): string | null {
+      return log.lastStateSide;
+    },
+    messageReceiver: (seq) => log.messageReceiver(seq),
+  }))(this);
+
+  constructor(clock: LogClock, recordedMax: number = RECORDED_EVENTS_MAX, recording = true) {
     assert(Number.isInteger(recordedMax) && recordedMax > 0, 'recordedMax must be a positive integer');
     this.clock = clock;
     this.recordedMax = recordedMax;
+    this.recording = recording;
+  }
+
+  /** How many events were stamped, kept or not. */
+  get count(): number {
+    return this.stamped;
   }
 
   /** Stamps and appends an event; `atMs` defaults to now (a summary event may name its window's start). */
   record<N extends Unstamped<E>>(event: N, atMs: number = this.clock.nowMs): N & EventBase {
-    assert(this.clock.nowMs >= this.lastNowMs, () => `the clock ran backwards: ${this.clock.nowMs} ms after ${this.lastNowMs} ms`);
-    assert(Number.isFinite(atMs), () => `event "${event.kind}" has a non-finite time`);
-    this.lastNowMs = this.clock.nowMs;
-    if (this.events.length >= this.recordedMax) {
+    // The hottest path of every run: the checks below build their message only when they fail.
+    const nowMs = this.clock.nowMs;
+    if (nowMs < this.lastNowMs) fail(`the clock ran backwards: ${nowMs} ms after ${this.lastNowMs} ms`);
+    if (!Number.isFinite(atMs)) fail(`event "${event.kind}" has a non-finite time`);
+    this.lastNowMs = nowMs;
+    if (this.recording && this.events.length >= this.recordedMax) {
       throw new LabError('LAB020', `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`);
     }
-    const seq = this.events.length;
+    const seq = this.stamped;
     const causeSeq = this.clock.causeSeq ?? null;
-    assert(causeSeq === null || (causeSeq >= 0 && causeSeq < seq), () => `event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
+    if (causeSeq !== null && !(causeSeq >= 0 && causeSeq < seq)) fail(`event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
     const fields = event as unknown as { kind: string } & Record<string, unknown>;
-    const context: LaneContext = { lastStateSide: this.lastStateSide, messageReceiver: this.messageReceiver };
-    const actor = laneOf(fields, context);
+    const actor = laneOf(fields, this.laneContext);
     if (fields.kind === 'state' && typeof fields.side === 'string') this.lastStateSide = fields.side;
     const full = { seq, atMs, actor, causeSeq, ...event };
-    this.events.push(full as unknown as E);
+    this.stamped += 1;
+    if (this.recording) this.events.push(full as unknown as E);
+    else if (fields.kind === 'message' && typeof fields.to === 'string') this.receivers.set(seq, fields.to);
+    if (this.recording && this.events.length !== this.stamped) fail('a recording log keeps every event it stamps');
     if ('causeSeq' in this.clock) this.clock.causeSeq = seq;
     return full;
   }
@@ -237,11 +264,11 @@ export class Wire {
    */
   private arrive(flight: InFlight): void {
     const queue = this.channels.get(flight.channelKey);
-    assert(queue !== undefined && queue.includes(flight), 'a delivery belongs to a message in flight on its channel');
+    if (queue === undefined || !queue.includes(flight)) fail('a delivery belongs to a message in flight on its channel');
     let next = flight;
     const head = queue.find((candidate) => candidate.state === 'scheduled');
     if (head !== undefined && head !== flight) {
-      assert(head.event.arrivesAtMs <= this.scheduler.nowMs, () => `channel ${flight.channelKey} would deliver out of order`);
+      if (head.event.arrivesAtMs > this.scheduler.nowMs) fail(`channel ${flight.channelKey} would deliver out of order`);
       if (head.handle !== null) this.scheduler.cancel(head.handle);
       // This flight's own delivery is re-armed at the same instant; the older one goes first.
       flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));

@@ -1,4 +1,4 @@
-import { assert } from '../core/assert';
+import { assert, fail } from '../core/assert';
 import { isRequestId, type ProgressToken, type RequestId } from './protocol';
 import type { DeadlineName, TerminalState } from './events';
 
@@ -46,11 +46,12 @@ const accepted: Verdict = { accepted: true };
 const refuse = (reason: string): Verdict => ({ accepted: false, reason });
 
 export class RequestCoordinator {
-  private readonly records = new Map<string, RequestRecord>();
-  private readonly listenStreams = new Set<string>();
+  private readonly records = new Map<RequestId, RequestRecord>();
+  private readonly listenStreams = new Set<RequestId>();
 
-  private static key(id: RequestId): string {
-    return `${typeof id}:${id}`;
+  /** A Map keeps 41 and "41" apart by itself (SameValueZero): the id is the key. */
+  private static key(id: RequestId): RequestId {
+    return id;
   }
 
   get(id: RequestId): RequestRecord | undefined {
@@ -59,7 +60,7 @@ export class RequestCoordinator {
 
   private must(id: RequestId): RequestRecord {
     const record = this.get(id);
-    assert(record !== undefined, () => `unknown request ${JSON.stringify(id)}`);
+    if (record === undefined) fail(`unknown request ${JSON.stringify(id)}`);
     return record;
   }
 

@@ -1,4 +1,4 @@
-import { assert } from '../core/assert';
+import { assert, fail } from '../core/assert';
 import type { RequestId } from '../core/jsonrpc';
 import type { Actor, EventHandle, Label } from '../core/scheduler';
 import type { Unstamped } from '../core/transcript';
@@ -62,7 +62,7 @@ export class ClientDeadlines {
   }
 
   private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
-    assert(dueAtMs >= this.sim.nowMs, () => `the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
+    if (!(dueAtMs >= this.sim.nowMs)) fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.cancel(this.handles[deadline]);
     this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
     this.handles[deadline] = this.sim.at(dueAtMs, 'client', `${deadline} deadline`, this.onFire);

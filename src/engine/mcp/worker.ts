@@ -1,4 +1,4 @@
-import { assert } from '../core/assert';
+import { assert, fail } from '../core/assert';
 import type { McpSim } from './deadlines';
 
 /** How many uninterruptible chunks `workMs` of work takes at a checkpoint every `everyMs` (0: one chunk). */
@@ -39,7 +39,7 @@ export class ServerWorker {
   private schedule(chunk: number): void {
     const isLast = chunk >= this.chunks;
     const atMs = this.startedAtMs + (isLast ? this.workMs : chunk * this.everyMs);
-    assert(atMs >= this.sim.nowMs, () => `chunk ${chunk} would end at ${atMs} ms, before now (${this.sim.nowMs} ms)`);
+    if (!(atMs >= this.sim.nowMs)) fail(`chunk ${chunk} would end at ${atMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.at(atMs, 'worker', isLast ? 'worker completes' : () => `worker checkpoint ${chunk}`, () => {
       this.chunksRun = chunk;
       const goesOn = this.step(chunk, this.chunks, isLast);

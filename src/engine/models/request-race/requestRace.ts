@@ -28,6 +28,8 @@ export interface RequestRaceOptions {
   readonly settings: RequestRaceSettings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  /** False: keep no events (an explorer's fast run); the outcome is the same. */
+  readonly record?: boolean;
 }
 
 const USER_CANCEL_REASON = 'User closed the operation';
@@ -43,11 +45,20 @@ export class RequestRace {
   /** Streamable HTTP: when the client closed the request's response stream. */
   private clientClosedStreamAtMs: number | null = null;
   private workerChunks = 0;
+  /** What the client dropped, as it dropped it (so the outcome needs no recorded events). */
+  private readonly clientIgnores: ClientIgnore[] = [];
 
   constructor(options: RequestRaceOptions) {
     this.settings = options.settings;
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage, record: options.record });
   }
+
+  /** The client's delivery: what it accepts or ignores, noting each ignore for the outcome. */
+  private readonly toClient = (event: MessageEvent): string | null => {
+    const reason = this.clientReceives(event);
+    if (reason !== null) this.clientIgnores.push({ seq: event.seq, atMs: event.arrivesAtMs, summary: summarizeMessage(event.message), reason });
+    return reason;
+  };
 
   get scheduler() {
     return this.sim.scheduler;
@@ -192,7 +203,7 @@ export class RequestRace {
     if (this.settings.serverSendsProgress && record.progressToken !== null) {
       const verdict = this.coordinator.serverProgress(this.id, chunk);
       if (verdict.accepted) {
-        this.send('server', progressNotification(record.progressToken, chunk, this.workerChunks, `chunk ${chunk} of ${this.workerChunks}`), (event) => this.clientReceives(event));
+        this.send('server', progressNotification(record.progressToken, chunk, this.workerChunks, `chunk ${chunk} of ${this.workerChunks}`), this.toClient);
       } else {
         this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'progress', reason: verdict.reason });
       }
@@ -210,7 +221,7 @@ export class RequestRace {
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
     this.finalResponse = true;
-    this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), (event) => this.clientReceives(event));
+    this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), this.toClient);
     if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the final response ends the request’s SSE stream' });
     return false;
   }
@@ -259,10 +270,11 @@ export class RequestRace {
   outcome(): RequestOutcome {
     const terminal = this.coordinator.terminal(this.id);
     assert(terminal !== null, 'every request ends in exactly one terminal state (the maximum deadline guarantees one)');
-    const clientIgnores: ClientIgnore[] = [];
-    for (const event of this.events) {
-      if (event.kind !== 'message' || event.ignoredBy !== 'client') continue;
-      clientIgnores.push({ seq: event.seq, atMs: event.arrivesAtMs, summary: summarizeMessage(event.message), reason: event.reason ?? '' });
+    const clientIgnores = [...this.clientIgnores].sort((a, b) => a.seq - b.seq);
+    if (this.sim.log.recording) {
+      // Paired with toClient: the ignores noted as they happened are exactly the messages the transcript marks ignored by the client.
+      const marked = this.events.filter((event) => event.kind === 'message' && event.ignoredBy === 'client').map((event) => event.seq);
+      assert(JSON.stringify(marked) === JSON.stringify(clientIgnores.map((ignore) => ignore.seq)), 'the noted ignores match the transcript');
     }
     assert(clientIgnores.every((ignore) => ignore.atMs >= 0), 'an ignored message arrived at a real time');
     return {
@@ -287,6 +299,7 @@ export const requestRaceModel: Model<RequestRaceScenario, RequestOutcome> = {
       settings,
       chooser: run.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined),
       trace: run.trace,
+      record: run.record,
     });
     // Script steps are causal: each is scheduled when the one before it has run, so a same-instant
     // chooser can reorder a step against the simulation's events but never against its own script.
