@@ -148,7 +148,11 @@ export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable
 const index = v.pipe(v.number(), v.safeInteger(), v.minValue(-1));
 export const RaceFactStepsSchema = v.object({ terminalState: index, finalResponse: index, cancellationSignal: index, clientIgnores: v.array(index) });
 
-const settingSpecSchema = v.object({ kind: v.picklist(['integer', 'boolean', 'enum']), description: v.string() });
+const settingSpecSchema = v.variant('kind', [
+  v.object({ kind: v.literal('integer'), min: finite, max: finite, nullable: v.optional(v.boolean()), unit: v.optional(v.string()), description: v.string() }),
+  v.object({ kind: v.literal('boolean'), description: v.string() }),
+  v.object({ kind: v.literal('enum'), values: v.array(v.string()), description: v.string() }),
+]);
 const checkedScenarioInfo = v.object({
   id: v.string(),
   kind: v.picklist(['request-race', 'ledger', 'task', 'buffer', 'proxy', 'reconnect', 'herd']),

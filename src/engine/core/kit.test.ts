@@ -31,6 +31,14 @@ describe('the event log', () => {
     expect(log.events).toHaveLength(3);
   });
 
+  it('stops with LAB020 at its bound even when not recording, so a fast run ends as a recorded one would', () => {
+    const log = new EventLog<AnyEvent>({ nowMs: 0 }, 3, false);
+    for (let index = 0; index < 3; index += 1) log.record({ kind: 'x' });
+    expect(() => log.record({ kind: 'x' })).toThrow(/LAB020/);
+    expect(log.events).toEqual([]);
+    expect(log.count).toBe(3);
+  });
+
   it('refuses a clock that ran backwards', () => {
     const clock = { nowMs: 5 };
     const log = new EventLog<AnyEvent>(clock);
@@ -49,6 +57,35 @@ describe('the wire', () => {
     });
     s.run();
     expect(received).toEqual([1, 2, 3]);
+  });
+
+  it('stamps each delivery with its own message as cause, even when the chooser runs a later delivery event first', () => {
+    const s = sim(lastFirst);
+    s.at(0, 'server', 'send', () => {
+      for (const n of [1, 2, 3]) s.wire.send('server', 'stdio', note(n), () => null);
+    });
+    s.run();
+    const deliveries = s.events.filter((e) => e.kind === 'delivered') as unknown as Array<{ messageSeq: number; causeSeq: number | null }>;
+    expect(deliveries).toHaveLength(3);
+    for (const delivery of deliveries) expect(delivery.causeSeq).toBe(delivery.messageSeq);
+  });
+
+  it('refuses a message sent past a held one on the same channel (it would overtake it)', () => {
+    const s = sim();
+    s.wire.send('server', 'SSE #1', note(1), () => null, { held: true });
+    expect(() => s.wire.send('server', 'SSE #1', note(2), () => null)).toThrow(/would overtake it/);
+    // Another channel is not held.
+    expect(() => s.wire.send('server', 'SSE #2', note(3), () => null)).not.toThrow();
+  });
+
+  it('a response that is lost answers nothing: the request stays open until settled', () => {
+    const s = sim();
+    s.wire.send('client', 'stdio', request(9), () => null);
+    s.wire.send('server', 'stdio', response(9), () => null, { lost: 'the connection broke' });
+    s.run();
+    expect(s.wire.unanswered().map((e) => e.message)).toEqual([request(9)]);
+    s.wire.settle('client', 9);
+    expect(s.wire.unanswered()).toEqual([]);
   });
 
   it('never lets jitter reorder a channel: arrival times do not decrease', () => {

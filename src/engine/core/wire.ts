@@ -70,7 +70,8 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     if (nowMs < this.lastNowMs) fail(`the clock ran backwards: ${nowMs} ms after ${this.lastNowMs} ms`);
     if (!Number.isFinite(atMs)) fail(`event "${event.kind}" has a non-finite time`);
     this.lastNowMs = nowMs;
-    if (this.recording && this.events.length >= this.recordedMax) {
+    // Checked whether or not events are kept, so a run without recording ends exactly as a recorded one.
+    if (this.stamped >= this.recordedMax) {
       throw new LabError('LAB020', `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`);
     }
     const seq = this.stamped;
@@ -78,6 +79,8 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     if (causeSeq !== null && !(causeSeq >= 0 && causeSeq < seq)) fail(`event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
     const fields = event as unknown as { kind: string } & Record<string, unknown>;
     const actor = laneOf(fields, this.laneContext);
+    // Not recording: a message's receiver is needed only while it can still be lost or delivered.
+    if (!this.recording && (fields.kind === 'message-lost' || fields.kind === 'delivered') && typeof fields.messageSeq === 'number') this.receivers.delete(fields.messageSeq);
     if (fields.kind === 'state' && typeof fields.side === 'string') this.lastStateSide = fields.side;
     const full = { seq, atMs, actor, causeSeq, ...event };
     this.stamped += 1;
@@ -115,6 +118,8 @@ interface InFlight {
   readonly channelKey: string;
   summaryText: string | null;
   handle: EventHandle | null;
+  /** The causal context when its delivery was scheduled (its message, or what released it). */
+  cause: number | null;
   state: 'held' | 'scheduled' | 'delivered' | 'lost';
 }
 
@@ -172,11 +177,15 @@ export class Wire {
       event.reason = options.lost;
       return event;
     }
-    const flight: InFlight = { event, deliver, channelKey, summaryText: options.summary ?? null, handle: null, state: 'held' };
+    const flight: InFlight = { event, deliver, channelKey, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null };
     let queue = this.channels.get(channelKey);
     if (queue === undefined) {
       queue = [];
       this.channels.set(channelKey, queue);
+    }
+    // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
+    if (options.held !== true && queue.some((waiting) => waiting.state === 'held')) {
+      fail(`channel ${channelKey}: a message sent past a held one would overtake it; hold every message of a held channel`);
     }
     queue.push(flight);
     this.byEvent.set(event, flight);
@@ -239,20 +248,23 @@ export class Wire {
 
   private trackRequest(event: MessageEvent): void {
     const { from, message } = event;
-    if (!('id' in message) || message.id === undefined) return;
-    const other: Side = from === 'client' ? 'server' : 'client';
-    if ('method' in message) {
-      const key = `${from}:${JSON.stringify(message.id)}`;
-      assert(!this.requestIdsUsed.has(key), () => `${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
-      this.requestIdsUsed.add(key);
-      this.requestsOpen.set(key, event);
-      return;
-    }
-    this.requestsOpen.delete(`${other}:${JSON.stringify(message.id)}`);
+    if (!('id' in message) || message.id === undefined || !('method' in message)) return;
+    const key = `${from}:${JSON.stringify(message.id)}`;
+    if (this.requestIdsUsed.has(key)) fail(`${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
+    this.requestIdsUsed.add(key);
+    this.requestsOpen.set(key, event);
+  }
+
+  /** A response that reached the requester answers its request (one that was lost answers nothing). */
+  private answered(event: MessageEvent): void {
+    const { to, message } = event;
+    if ('method' in message || !('id' in message) || message.id === undefined) return;
+    this.requestsOpen.delete(`${to}:${JSON.stringify(message.id)}`);
   }
 
   private schedule(flight: InFlight, atMs: number): void {
     flight.state = 'scheduled';
+    flight.cause = this.scheduler.causeSeq;
     const actor: Actor = flight.event.to;
     flight.handle = this.scheduler.at(atMs, actor, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
   }
@@ -280,8 +292,11 @@ export class Wire {
     next.state = 'delivered';
     next.handle = null;
     this.dequeue(next);
+    // The delivery is caused by what scheduled it, even when the chooser ran a later message's event first.
+    this.scheduler.causeSeq = next.cause;
     const event = next.event;
     const delivered = this.log.record({ kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) });
+    this.answered(event);
     const ignoreReason = next.deliver(event);
     if (ignoreReason !== null) {
       event.ignoredBy = event.to;

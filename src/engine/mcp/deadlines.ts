@@ -1,4 +1,4 @@
-import { assert, fail } from '../core/assert';
+import { fail } from '../core/assert';
 import type { RequestId } from '../core/jsonrpc';
 import type { Actor, EventHandle, Label } from '../core/scheduler';
 import type { Unstamped } from '../core/transcript';
@@ -36,9 +36,10 @@ export class ClientDeadlines {
 
   /** Progress arrived: the idle deadline restarts; the maximum stays where it was. */
   resetIdle(reason: string): void {
-    const maxBefore = this.handles.max?.atMs;
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
-    assert(this.handles.max?.atMs === maxBefore, 'progress never moves the maximum deadline');
+    // Paired with the coordinator (RC-2): the maximum the scheduler holds is still the one fixed at the start.
+    const max = this.handles.max;
+    if (max !== undefined && max.atMs !== this.coordinator.maxDueAtMs(this.requestId)) fail(`the armed maximum (${max.atMs} ms) drifted from the request's fixed maximum`);
   }
 
   /** When the idle deadline is due, if armed. */

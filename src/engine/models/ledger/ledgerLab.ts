@@ -148,6 +148,8 @@ export class LedgerLab {
     const s = this.settings;
     this.scheduler.after(s.retryAfterMs, 'client', 'client retry timer', () => {
       if (this.firstResponseSettled) return;
+      // The client stops waiting for #41: its answer never came (it was lost), and it will not come now.
+      this.sim.wire.settle('client', 41);
       if (s.reopenBeforeRetry) this.reopen();
       // Reading the authoritative state is always safe; it is what decides whether to retry.
       if (s.onLostResponse === 'reconcile') {
