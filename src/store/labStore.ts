@@ -274,7 +274,8 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         set(selected === undefined ? { scenarios } : { scenarios, scenarioId: selected.id, transport: selected.defaultTransport });
       }
       shared.stepIntent = link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step };
-      await Promise.all([get().run(), get().refreshLedger()]);
+      // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
+      await get().run();
       // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
       const { error, settings } = get();
       if (hasParams && error !== null && Object.keys(settings).length > 0) {
@@ -303,8 +304,10 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
           const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
           set({ status: 'done', transcript: answer.transcript, facts: answer.facts, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null });
         }
-        // The run saved the stored ledger: show its rows as they are now.
-        if (kept) await get().refreshLedger();
+        // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
+        // first time reads the stored ledger once; other scenarios never touch it (sql.js stays unloaded).
+        const isLedger = scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
+        if (kept || (isLedger && runId === latestRun && get().ledger === null && get().ledgerStatus === 'idle')) await get().refreshLedger();
       } catch (error) {
         // The transcript on screen would no longer match the inputs above it: clear it.
         if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });

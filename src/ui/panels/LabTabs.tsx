@@ -1,15 +1,25 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { usePanelsStore } from '../../store/panels';
 import { TABS, type TabId } from '../../store/panelsStore';
-import { BackoffPanel } from './BackoffPanel';
-import { BufferPanel } from './BufferPanel';
 import { InstructorBar, PredictPrompt } from './Instructor';
 import { LedgerTab } from './LedgerTab';
-import { ProxyPanel } from './ProxyPanel';
-import { ReviewerPanel } from './ReviewerPanel';
-import { TasksPanel } from './TasksPanel';
-import { VerificationPanel } from './VerificationPanel';
 import './panels.css';
+
+// Each panel's code (uPlot for the charts, the reviewer, the evidence export) loads when its tab first
+// opens: the first screen, the race, needs none of it.
+const TasksPanel = lazy(() => import('./TasksPanel').then((m) => ({ default: m.TasksPanel })));
+const BufferPanel = lazy(() => import('./BufferPanel').then((m) => ({ default: m.BufferPanel })));
+const BackoffPanel = lazy(() => import('./BackoffPanel').then((m) => ({ default: m.BackoffPanel })));
+const ProxyPanel = lazy(() => import('./ProxyPanel').then((m) => ({ default: m.ProxyPanel })));
+const VerificationPanel = lazy(() => import('./VerificationPanel').then((m) => ({ default: m.VerificationPanel })));
+const ReviewerPanel = lazy(() => import('./ReviewerPanel').then((m) => ({ default: m.ReviewerPanel })));
+
+/** While a panel's code loads: the same busy line a panel shows while the worker computes. */
+const LOADING = (
+  <p className="panel-busy" role="status" data-busy="true">
+    Loading the panel…
+  </p>
+);
 
 /**
  * Every SPEC section one click from the tab bar: the race (the diagram and facts), the ledger's
@@ -69,12 +79,14 @@ export function LabTabs({ race }: { race: ReactNode }) {
             {race}
           </>
         )}
-        {tab === 'tasks' && <TasksPanel />}
-        {tab === 'buffer' && <BufferPanel />}
-        {tab === 'backoff' && <BackoffPanel />}
-        {tab === 'proxy' && <ProxyPanel />}
-        {tab === 'verification' && <VerificationPanel />}
-        {tab === 'reviewer' && <ReviewerPanel />}
+        <Suspense fallback={LOADING}>
+          {tab === 'tasks' && <TasksPanel />}
+          {tab === 'buffer' && <BufferPanel />}
+          {tab === 'backoff' && <BackoffPanel />}
+          {tab === 'proxy' && <ProxyPanel />}
+          {tab === 'verification' && <VerificationPanel />}
+          {tab === 'reviewer' && <ReviewerPanel />}
+        </Suspense>
       </div>
     </div>
   );
