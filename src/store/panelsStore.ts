@@ -42,6 +42,8 @@ export interface PanelsState {
   tab: TabId;
   presentation: boolean;
   predict: boolean;
+  /** The diagram's vertical axis: proportional to virtual time (quiet gaps folded), or one row per event with log-spaced gaps. */
+  linearTime: boolean;
   verification: Load<VerificationResult[]>;
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
@@ -58,6 +60,7 @@ export interface PanelsState {
   setTab(tab: TabId): void;
   setPresentation(on: boolean): void;
   setPredict(on: boolean): void;
+  setLinearTime(on: boolean): void;
   loadVerification(): Promise<void>;
   /** Builds the zip in the worker and hands its bytes to `save`. */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
@@ -153,6 +156,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       tab: 'race',
       presentation: false,
       predict: false,
+      linearTime: false,
       verification: { status: 'idle' },
       evidence: { status: 'idle' },
       reviewText: exampleReview,
@@ -172,6 +176,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       },
       setPresentation: (presentation) => set({ presentation }),
       setPredict: (predict) => set({ predict }),
+      setLinearTime: (linearTime) => set({ linearTime }),
       async loadVerification() {
         set({ verification: { status: 'loading', value: valueOf(get().verification) } });
         try {
