@@ -46,6 +46,8 @@ export interface LinkView {
   params: Record<string, string>;
   /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
   step: string | null;
+  /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
+  view?: Partial<Record<string, string>>;
 }
 
 export interface SelectionSlice {
@@ -131,6 +133,8 @@ export interface Notice {
 export interface NoticeSlice {
   /** What the page could not use from the link it was opened with, and what it shows instead. */
   notices: Notice[];
+  /** Adds a notice (the page could not use a value of the link). */
+  notify(text: string): void;
   dismissNotices(): void;
 }
 
@@ -385,8 +389,9 @@ const createInspectorSlice: Slice<InspectorSlice> = () => (set) => ({
   selectEvent: (selectedSeq) => set({ selectedSeq }),
 });
 
-const createNoticeSlice: Slice<NoticeSlice> = () => (set) => ({
+const createNoticeSlice: Slice<NoticeSlice> = (shared) => (set, get) => ({
   notices: [],
+  notify: (text) => set({ notices: [...get().notices, { id: shared.nextNoticeId++, text }] }),
   dismissNotices: () => set({ notices: [] }),
 });
 

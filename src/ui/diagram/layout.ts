@@ -505,7 +505,8 @@ export function layoutDiagram(transcript: Transcript, scale: TimeScale = 'ordina
           deadline: event.deadline,
           index: i,
           x: event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X,
-          y1: y,
+          // Linear time: from the instant it was armed (its first row), so its length is its duration.
+          y1: scale === 'linear' ? Math.min(y, yAt(event.atMs)) : y,
           dueAtMs: event.dueAtMs,
           yDue: Math.max(y + 4, yAt(event.dueAtMs)),
           endIndex: null,
