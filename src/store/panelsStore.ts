@@ -42,6 +42,9 @@ export interface PanelsState {
   tab: TabId;
   presentation: boolean;
   predict: boolean;
+  /** The scenario's Settings section is open (kept while the run is replaced, e.g. by an error). */
+  settingsOpen: boolean;
+  setSettingsOpen(open: boolean): void;
   /** The diagram's vertical axis: proportional to virtual time (quiet gaps folded), or one row per event with log-spaced gaps. */
   linearTime: boolean;
   verification: Load<VerificationResult[]>;
@@ -157,6 +160,8 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       presentation: false,
       predict: false,
       linearTime: false,
+      settingsOpen: false,
+      setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
       verification: { status: 'idle' },
       evidence: { status: 'idle' },
       reviewText: exampleReview,

@@ -70,7 +70,8 @@ export function App() {
         )}
         <RunProgress />
       </div>
-      <TabPanel race={<Workbench transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} />
+      {/* The stored ledger stays at hand on the other tabs too (a ledger scenario picked from there). */}
+      <TabPanel race={<Workbench transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} besidePanels={<LedgerPanel />} />
       <ShortcutsDialog ref={shortcuts} />
     </main>
   );
@@ -110,7 +111,8 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
             <StepAnnouncer transcript={transcript} />
           </div>
           {/* One element, placed by the grid: atop the side column, or a strip over the diagram when presenting. */}
-          <div className="lab-facts-cell">
+          {/* Focusable, since a long outcome (a ledger run's) scrolls inside it. */}
+          <div className="lab-facts-cell" role="group" aria-label="Run outcome" tabIndex={0}>
             <Outcome transcript={transcript} />
           </div>
           <Diagram transcript={transcript} />

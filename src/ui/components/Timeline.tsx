@@ -48,9 +48,10 @@ export function TimelineDock({ transcript }: { transcript: Transcript }) {
         role="separator"
         aria-orientation="horizontal"
         aria-label="Resize the timeline"
-        aria-valuemin={DOCK_MIN_PX}
-        aria-valuemax={800}
-        aria-valuenow={heightPx ?? undefined}
+        aria-valuemin={0}
+        aria-valuemax={maxPx()}
+        aria-valuenow={heightPx ?? 0}
+        aria-valuetext={heightPx === null ? 'default height' : `${heightPx} px`}
         tabIndex={0}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}

@@ -67,7 +67,7 @@ export function TabBar() {
 }
 
 /** The selected tab's panel: the workbench for Race and Ledger, a panel (loaded on first use) for the rest. */
-export function TabPanel({ race }: { race: ReactNode }) {
+export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels?: ReactNode }) {
   const tab = usePanelsStore((s) => s.tab);
   const workbench = tab === 'race' || tab === 'ledger';
   return (
@@ -82,6 +82,7 @@ export function TabPanel({ race }: { race: ReactNode }) {
           {tab === 'proxy' && <ProxyPanel />}
           {tab === 'verification' && <VerificationPanel />}
           {tab === 'reviewer' && <ReviewerPanel />}
+          {besidePanels}
         </Suspense>
       )}
     </div>
