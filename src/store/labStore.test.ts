@@ -82,10 +82,15 @@ describe('lab store', () => {
 });
 
 describe('lab store: the stored ledger', () => {
-  it('reads the stored ledger when the page starts, with its scope notes', async () => {
-    const { store } = storeWithWorker();
+  it('reads the stored ledger when a ledger scenario is first shown, with its scope notes, and never for A', async () => {
+    const { store, worker } = storeWithWorker();
     expect(store.getState()).toMatchObject({ keepLedger: false, ledger: null, ledgerStatus: 'idle', ledgerError: null });
     await store.getState().init();
+    await settled(store);
+    // Scenario A needs no SQLite: the worker is never asked about the ledger, so it never loads sql.js.
+    expect(worker.posted.map((m) => (m as { type: string }).type)).not.toContain('ledger-snapshot');
+    expect(store.getState().ledger).toBeNull();
+    store.getState().selectScenario('ledger-keyed-retry');
     await settled(store);
     expect(store.getState().ledger).toMatchObject({ stored: false, bytes: 0, idempotencyKeys: [], effects: [], executions: [] });
     expect(store.getState().ledger?.scopeNotes.length).toBeGreaterThan(0);
@@ -96,7 +101,7 @@ describe('lab store: the stored ledger', () => {
     await store.getState().init();
     store.getState().selectScenario('ledger-keyed-retry');
     await settled(store);
-    expect(worker.posted.at(-1)).toMatchObject({ type: 'run', scenario: 'ledger-keyed-retry', ledger: 'fresh' });
+    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ type: 'run', scenario: 'ledger-keyed-retry', ledger: 'fresh' });
     expect(store.getState().ledger?.stored).toBe(false);
 
     store.getState().setKeepLedger(true);
@@ -129,6 +134,7 @@ describe('lab store: the stored ledger', () => {
     await settled(first);
     const reloaded = storeWithWorker(storage).store;
     await reloaded.getState().init();
+    reloaded.getState().selectScenario('ledger-keyed-retry');
     await settled(reloaded);
     expect(reloaded.getState().keepLedger).toBe(false);
     expect(keyRows(reloaded)).toEqual(['checkout-7']);

@@ -50,6 +50,8 @@ export interface LinkView {
   params: Record<string, string>;
   /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
   step: string | null;
+  /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
+  view?: Partial<Record<string, string>>;
 }
 
 export interface SelectionSlice {
@@ -139,6 +141,8 @@ export interface Notice {
 export interface NoticeSlice {
   /** What the page could not use from the link it was opened with, and what it shows instead. */
   notices: Notice[];
+  /** Adds a notice (the page could not use a value of the link). */
+  notify(text: string): void;
   dismissNotices(): void;
 }
 
@@ -300,7 +304,8 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         set(selected === undefined ? { scenarios } : { scenarios, scenarioId: selected.id, transport: selected.defaultTransport });
       }
       shared.stepIntent = link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step };
-      await Promise.all([get().run(), get().refreshLedger()]);
+      // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
+      await get().run();
       // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
       const { error, settings } = get();
       // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
@@ -325,15 +330,18 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
           .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh' }, (progress) => {
             if (runId === latestRun) set({ progress });
           });
+        // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
+        // first time reads the stored ledger once; other scenarios never touch it (sql.js stays unloaded).
+        const isLedger = scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
+        const readLedger = kept || (isLedger && runId === latestRun && get().ledger === null && get().ledgerStatus === 'idle');
         if (runId === latestRun) {
           const { transcript: previous, step } = get();
           const total = answer.transcript.events.length;
           const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
-          // A kept run saved the stored ledger: its rows are stale until the re-read below, so they read as busy from the same moment.
-          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(kept ? { ledgerStatus: 'busy' as const } : {}) });
+          // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
+          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
         }
-        // The run saved the stored ledger: show its rows as they are now.
-        if (kept) await get().refreshLedger();
+        if (readLedger) await get().refreshLedger();
       } catch (error) {
         // The transcript on screen would no longer match the inputs above it: clear it.
         if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, wording: [], error: toFailure(error), progress: null, step: 0, selectedSeq: null });
@@ -415,8 +423,9 @@ const createInspectorSlice: Slice<InspectorSlice> = () => (set) => ({
   selectEvent: (selectedSeq) => set({ selectedSeq }),
 });
 
-const createNoticeSlice: Slice<NoticeSlice> = () => (set) => ({
+const createNoticeSlice: Slice<NoticeSlice> = (shared) => (set, get) => ({
   notices: [],
+  notify: (text) => set({ notices: [...get().notices, { id: shared.nextNoticeId++, text }] }),
   dismissNotices: () => set({ notices: [] }),
 });
 

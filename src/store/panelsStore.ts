@@ -43,6 +43,11 @@ export interface PanelsState {
   tab: TabId;
   presentation: boolean;
   predict: boolean;
+  /** The scenario's Settings section is open (kept while the run is replaced, e.g. by an error). */
+  settingsOpen: boolean;
+  setSettingsOpen(open: boolean): void;
+  /** The diagram's vertical axis: proportional to virtual time (quiet gaps folded), or one row per event with log-spaced gaps. */
+  linearTime: boolean;
   verification: Load<VerificationResult[]>;
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
@@ -61,6 +66,7 @@ export interface PanelsState {
   setTab(tab: TabId): void;
   setPresentation(on: boolean): void;
   setPredict(on: boolean): void;
+  setLinearTime(on: boolean): void;
   loadVerification(): Promise<void>;
   /** Builds the zip in the worker and hands its bytes to `save`. */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
@@ -158,6 +164,9 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       tab: 'race',
       presentation: false,
       predict: false,
+      linearTime: false,
+      settingsOpen: false,
+      setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
       verification: { status: 'idle' },
       evidence: { status: 'idle' },
       reviewText: exampleReview,
@@ -178,6 +187,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       },
       setPresentation: (presentation) => set({ presentation }),
       setPredict: (predict) => set({ predict }),
+      setLinearTime: (linearTime) => set({ linearTime }),
       async loadVerification() {
         set({ verification: { status: 'loading', value: valueOf(get().verification) } });
         try {
@@ -262,3 +272,79 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
 export type { BufferPoint, BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
+
+/** The defaults a link leaves out (the store's initial view). */
+export const VIEW_DEFAULTS = { tab: 'race', presentation: false, predict: false, linearTime: false, capacity: 8, herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' } } as const;
+
+/** The panel sliders' ranges, as the panels draw them: a link's value outside is not used. */
+export const SLIDER_RANGES = {
+  bufferCapacity: { min: 1, max: 64, step: 1 },
+  herdBaseMs: { min: 10, max: 2000, step: 10 },
+  herdCapMs: { min: 100, max: 30_000, step: 100 },
+  herdClients: { min: 100, max: 10_000, step: 100 },
+} as const;
+
+/**
+ * Applies the view part of a link (tab, mode, Linear time, panel sliders) and returns, for each value
+ * it could not use, a sentence for the page's notice. Nothing is computed here: a panel asks the tools
+ * worker for its view when its tab opens.
+ */
+export function applyViewLink(store: PanelsStore, view: Partial<Record<string, string>>): string[] {
+  const problems: string[] = [];
+  const refuse = (name: string, value: string, why: string) => problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
+  const patch: Partial<PanelsState> = {};
+  const herd: Partial<HerdInputs> = {};
+  const integer = (name: keyof typeof SLIDER_RANGES, value: string): number | null => {
+    const { min, max, step } = SLIDER_RANGES[name];
+    const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (Number.isSafeInteger(number) && number >= min && number <= max && (number - min) % step === 0) return number;
+    refuse(name, value, `it must be a whole number from ${min} to ${max} in steps of ${step}`);
+    return null;
+  };
+  for (const [name, value] of Object.entries(view)) {
+    if (value === undefined) continue;
+    switch (name) {
+      case 'tab':
+        if (TABS.some((tab) => tab.id === value)) patch.tab = value as TabId;
+        else refuse(name, value, `the tabs are ${TABS.map((tab) => tab.id).join(', ')}`);
+        break;
+      case 'instructor': {
+        const words = value.split(/[\s,+]+/).filter(Boolean);
+        if (words.every((word) => word === 'presentation' || word === 'predict')) {
+          patch.presentation = words.includes('presentation');
+          patch.predict = words.includes('predict');
+        } else refuse(name, value, 'the modes are presentation and predict');
+        break;
+      }
+      case 'linear':
+        if (value === '1' || value === '0') patch.linearTime = value === '1';
+        else refuse(name, value, 'it must be 1 or 0');
+        break;
+      case 'bufferCapacity': {
+        const number = integer(name, value);
+        if (number !== null) patch.capacity = number;
+        break;
+      }
+      case 'herdBaseMs':
+      case 'herdCapMs':
+      case 'herdClients': {
+        const number = integer(name, value);
+        if (number !== null) herd[name === 'herdBaseMs' ? 'baseMs' : name === 'herdCapMs' ? 'capMs' : 'clients'] = number;
+        break;
+      }
+      case 'herdPolicy':
+        if ((HERD_POLICIES as readonly string[]).includes(value)) herd.policy = value as HerdPolicy;
+        else refuse(name, value, `the policies are ${HERD_POLICIES.join(', ')}`);
+        break;
+      case 'herdCompare':
+        if (value === 'off') herd.comparePolicy = null;
+        else if ((HERD_POLICIES as readonly string[]).includes(value)) herd.comparePolicy = value as HerdPolicy;
+        else refuse(name, value, `the policies are ${HERD_POLICIES.join(', ')}, or off`);
+        break;
+    }
+  }
+  if (Object.keys(herd).length > 0) patch.herdInputs = { ...store.getState().herdInputs, ...herd };
+  store.setState(patch);
+  store.getState().ensureTab(store.getState().tab);
+  return problems;
+}

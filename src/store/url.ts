@@ -7,8 +7,15 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
  * values (see the store's init), so a tampered link gets the engine's own messages.
  */
 
+/**
+ * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
+ * instructor mode, Linear time and every panel slider. Defaults are left out of the link.
+ */
+export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare'] as const;
+export type ViewParam = (typeof VIEW_PARAMS)[number];
+
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
-export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step'] as const;
+export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step', ...VIEW_PARAMS] as const;
 
 /** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
@@ -19,15 +26,48 @@ export function readLink(search: string): LinkView | null {
   const query = new URLSearchParams(search);
   // No prototype: `constructor` or `__proto__` in a link are parameters like any other (the worker refuses them).
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
+  const view: Partial<Record<ViewParam, string>> = {};
   let step: string | null = null;
   let count = 0;
   for (const [name, value] of query) {
     if (count++ >= PARAMS_MAX) break;
     const text = value.length > PARAM_CHARS_MAX ? `${value.slice(0, PARAM_CHARS_MAX)}…` : value;
     if (name === 'step') step ??= text;
+    else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }
-  return Object.keys(params).length === 0 && step === null ? null : { params: { ...params }, step };
+  if (Object.keys(params).length === 0 && step === null && Object.keys(view).length === 0) return null;
+  return Object.keys(view).length === 0 ? { params: { ...params }, step } : { params: { ...params }, step, view };
+}
+
+/** The view as link parameters (only what differs from the page's defaults). */
+export type ViewLink = Partial<Record<ViewParam, string>>;
+
+/** The panels' state as the link writes it. */
+export interface ViewState {
+  tab: string;
+  presentation: boolean;
+  predict: boolean;
+  linearTime: boolean;
+  capacity: number;
+  herdInputs: { baseMs: number; capMs: number; clients: number; policy: string; comparePolicy: string | null };
+}
+
+export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
+  const view: ViewLink = {};
+  if (state.tab !== defaults.tab) view.tab = state.tab;
+  const mode = [state.presentation ? 'presentation' : '', state.predict ? 'predict' : ''].filter(Boolean).join(' ');
+  if (mode !== '') view.instructor = mode;
+  if (state.linearTime) view.linear = '1';
+  if (state.capacity !== defaults.capacity) view.bufferCapacity = String(state.capacity);
+  const herd = state.herdInputs;
+  const herdDefaults = defaults.herdInputs;
+  if (herd.baseMs !== herdDefaults.baseMs) view.herdBaseMs = String(herd.baseMs);
+  if (herd.capMs !== herdDefaults.capMs) view.herdCapMs = String(herd.capMs);
+  if (herd.clients !== herdDefaults.clients) view.herdClients = String(herd.clients);
+  if (herd.policy !== herdDefaults.policy) view.herdPolicy = herd.policy;
+  if (herd.comparePolicy !== herdDefaults.comparePolicy) view.herdCompare = herd.comparePolicy ?? 'off';
+  return view;
 }
 
 function settingText(value: SettingValue): string {
@@ -35,7 +75,7 @@ function settingText(value: SettingValue): string {
 }
 
 /** The query string (with its `?`) that reopens this exact view. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'>): string {
+export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'>, view: ViewLink = {}): string {
   const query = new URLSearchParams();
   query.set('scenario', state.scenarioId);
   query.set('transport', state.transport);
@@ -46,6 +86,10 @@ export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'tran
   }
   const total = state.transcript?.events.length;
   if (total !== undefined && state.step < total) query.set('step', String(state.step));
+  for (const name of VIEW_PARAMS) {
+    const value = view[name];
+    if (value !== undefined) query.set(name, value);
+  }
   return `?${query.toString()}`;
 }
 
@@ -62,7 +106,13 @@ export const URL_WRITE_EVERY_MS = 250;
  * opened with (`ready`). Writes are throttled and replace the history entry: stepping does not fill
  * the back button. Returns the function that stops it.
  */
-export function startUrlSync(store: LabStore, host: UrlHost): () => void {
+export interface ViewSource {
+  /** The view's link parameters now. */
+  current(): ViewLink;
+  subscribe(listener: () => void): () => void;
+}
+
+export function startUrlSync(store: LabStore, host: UrlHost, viewSource: ViewSource | null = null): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastWriteAt = -Infinity;
 
@@ -70,7 +120,7 @@ export function startUrlSync(store: LabStore, host: UrlHost): () => void {
     timer = null;
     lastWriteAt = Date.now();
     const state = store.getState();
-    const search = linkFor(state);
+    const search = linkFor(state, viewSource?.current() ?? {});
     if (search !== host.location.search) host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
   };
 
@@ -82,9 +132,11 @@ export function startUrlSync(store: LabStore, host: UrlHost): () => void {
   };
 
   const unsubscribe = store.subscribe(schedule);
+  const unsubscribeView = viewSource?.subscribe(() => schedule(store.getState())) ?? (() => undefined);
   schedule(store.getState());
   return () => {
     unsubscribe();
+    unsubscribeView();
     if (timer !== null) clearTimeout(timer);
   };
 }

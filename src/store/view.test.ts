@@ -193,3 +193,28 @@ describe('the view in the link', () => {
     stop();
   });
 });
+
+describe('the view part of the link', () => {
+  it('keeps the tab, the mode, Linear time and the sliders, and reads them back; bad values are refused', async () => {
+    const { createPanelsStore, applyViewLink, VIEW_DEFAULTS } = await import('./panelsStore');
+    const { viewParams } = await import('./url');
+    const never = { call: () => new Promise<never>(() => undefined) } as never;
+    const panels = createPanelsStore(never, '{}');
+    panels.setState({ tab: 'backoff', presentation: true, predict: true, linearTime: true, capacity: 12, herdInputs: { baseMs: 500, capMs: 9000, clients: 2000, policy: 'exponential', comparePolicy: null } });
+    const view = viewParams(panels.getState(), VIEW_DEFAULTS);
+    expect(view).toEqual({ tab: 'backoff', instructor: 'presentation predict', linear: '1', bufferCapacity: '12', herdBaseMs: '500', herdCapMs: '9000', herdClients: '2000', herdPolicy: 'exponential', herdCompare: 'off' });
+    const search = `?${new URLSearchParams(view as Record<string, string>).toString()}&scenario=B`;
+    const link = readLink(search);
+    expect(link?.params).toEqual({ scenario: 'B' });
+    const reopened = createPanelsStore(never, '{}');
+    expect(applyViewLink(reopened, link?.view ?? {})).toEqual([]);
+    expect(viewParams(reopened.getState(), VIEW_DEFAULTS)).toEqual(view);
+    expect(viewParams(createPanelsStore(never, '{}').getState(), VIEW_DEFAULTS)).toEqual({});
+
+    const tampered = createPanelsStore(never, '{}');
+    const problems = applyViewLink(tampered, { tab: 'nope', bufferCapacity: '999', herdPolicy: 'random', linear: 'yes' });
+    expect(problems).toHaveLength(4);
+    expect(problems.join(' ')).toContain('bufferCapacity=999');
+    expect(viewParams(tampered.getState(), VIEW_DEFAULTS)).toEqual({});
+  });
+});

@@ -1,5 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { useLabStore, type Transcript } from '../store/labStore';
+import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
 import { Inspector } from './components/Inspector';
 import { LedgerPanel } from './components/LedgerPanel';
@@ -9,23 +10,30 @@ import { Playback, StepAnnouncer } from './components/Playback';
 import { ScenarioDescription } from './components/ScenarioDescription';
 import { withoutCode } from './components/selectors';
 import { ShortcutsDialog, type ShortcutsDialogHandle } from './components/ShortcutsDialog';
-import { Timeline } from './components/Timeline';
+import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/Diagram';
-import { LabTabs } from './panels/LabTabs';
+import { InstructorBar, PredictPrompt, usePredictAsking } from './panels/Instructor';
+import { LedgerTab } from './panels/LedgerTab';
+import { TabBar, TabPanel } from './panels/LabTabs';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from './format';
 import { useKeyboardShortcuts } from './hooks/useKeyboardShortcuts';
 
 /**
- * The lab: pick a scenario, transport, seed and settings; the worker runs it once; the page
- * replays the transcript step by step as a sequence diagram, the recorded facts, an inspector and
- * a timeline. Everything shown comes from the store; nothing here computes protocol behaviour.
+ * The lab as a workbench: one full-viewport shell. A top bar (what to run, the tabs, the instructor
+ * modes); under it the run itself, with the sequence diagram in the middle, the facts, the scenario
+ * and the inspector in the side column beside it and the timeline docked below it. The page never
+ * scrolls at 1280×720 and above: each part scrolls inside itself. Everything shown comes from the
+ * store; nothing here computes protocol behaviour.
  */
 export function App() {
   const status = useLabStore((state) => state.status);
   const transcript = useLabStore((state) => state.transcript);
   const error = useLabStore((state) => state.error);
   const step = useLabStore((state) => state.step);
+  const presentation = usePanelsStore((state) => state.presentation);
+  const predict = usePanelsStore((state) => state.predict);
+  const asking = usePredictAsking();
   const shortcuts = useRef<ShortcutsDialogHandle>(null);
   const showShortcuts = useCallback(() => shortcuts.current?.open(), []);
   useKeyboardShortcuts(showShortcuts);
@@ -39,24 +47,31 @@ export function App() {
       data-seed={transcript?.seed}
       data-step={transcript === null ? undefined : step}
       data-events={transcript?.events.length}
+      data-mode={presentation ? 'presentation' : predict ? 'predict' : 'normal'}
+      data-predicting={asking ? 'true' : undefined}
     >
-      <header className="lab-header">
-        <h1>MCP Reliability Lab</h1>
-        <p className="lab-tagline">What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.</p>
-      </header>
-      <UpdateNotice />
-      <Notices />
-      <Controls />
-      {error !== null && (
-        <div role="alert" className="lab-alert">
-          <strong>{error.code}</strong> {withoutCode(error.code, error.message)}
+      <header className="lab-top">
+        <div className="lab-top-row">
+          <h1 title="What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.">MCP Reliability Lab</h1>
+          <Controls />
         </div>
-      )}
-      <ScenarioDescription />
-      <RunProgress />
-      {/* The tab bar: the run (diagram and facts) under Race and Ledger, the panels under the rest. */}
-      <LabTabs race={transcript !== null && <Results transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} />
-      <LedgerPanel />
+        <div className="lab-top-row lab-tabs-row">
+          <TabBar />
+          <InstructorBar />
+        </div>
+      </header>
+      <div className="lab-messages">
+        <UpdateNotice />
+        <Notices />
+        {error !== null && (
+          <div role="alert" className="lab-alert">
+            <strong>{error.code}</strong> {withoutCode(error.code, error.message)}
+          </div>
+        )}
+        <RunProgress />
+      </div>
+      {/* The stored ledger stays at hand on the other tabs too (a ledger scenario picked from there). */}
+      <TabPanel race={<Workbench transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} besidePanels={<LedgerPanel />} />
       <ShortcutsDialog ref={shortcuts} />
     </main>
   );
@@ -86,23 +101,46 @@ function RunProgress() {
   );
 }
 
-function Results({ transcript, stale, onShowShortcuts }: { transcript: Transcript; stale: boolean; onShowShortcuts(): void }) {
+/**
+ * The race and ledger tabs: playback over the diagram, the side column beside it, the timeline
+ * below. In presentation mode only the playback, the facts (as a strip) and the diagram remain.
+ */
+function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcript | null; stale: boolean; onShowShortcuts(): void }) {
+  const tab = usePanelsStore((state) => state.tab);
   return (
-    <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
-      <p className="lab-run-info">
-        Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {transcript.events.length} events · protocol{' '}
-        {transcript.protocolVersion}
-      </p>
-      <div className="lab-sticky">
-        <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
-        <StepAnnouncer transcript={transcript} />
-      </div>
-      <Outcome transcript={transcript} />
-      <div className="lab-stage">
-        <Diagram transcript={transcript} />
-        <Inspector transcript={transcript} />
-      </div>
-      <Timeline transcript={transcript} />
-    </section>
+    <div className="lab-workbench" data-tab={tab}>
+      {transcript === null ? (
+        <div className="lab-work-empty">
+          <ScenarioDescription />
+        </div>
+      ) : (
+        <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
+          <div className="lab-playbar">
+            <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
+            <StepAnnouncer transcript={transcript} />
+          </div>
+          {/* One element, placed by the grid: atop the side column, or a strip over the diagram when presenting. */}
+          {/* Focusable, since a long outcome (a ledger run's) scrolls inside it. */}
+          <div className="lab-facts-cell" role="group" aria-label="Run outcome" tabIndex={0}>
+            <Outcome transcript={transcript} />
+          </div>
+          <Diagram transcript={transcript} />
+          <aside className="lab-side" aria-label="Scenario and inspector">
+            <PredictPrompt />
+            <div className="lab-side-scroll">
+              {tab === 'ledger' && <LedgerTab />}
+              <p className="lab-run-info">
+                Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events · protocol{' '}
+                {transcript.protocolVersion}
+              </p>
+              <ScenarioDescription />
+              <LedgerPanel />
+              <Inspector transcript={transcript} />
+            </div>
+          </aside>
+          <TimelineDock transcript={transcript} />
+        </section>
+      )}
+    </div>
   );
 }

@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useLabStore } from '../store/labStore';
-import { readLink, startUrlSync } from '../store/url';
+import { usePanelsStore } from '../store/panels';
+import { applyViewLink, VIEW_DEFAULTS } from '../store/panelsStore';
+import { readLink, startUrlSync, viewParams } from '../store/url';
 import { App } from './App';
 import { registerServiceWorker } from './serviceWorker';
 import './app.css';
@@ -17,8 +19,17 @@ createRoot(container).render(
 
 // First load: list the scenarios in the worker, apply the link the page was opened with (the
 // worker judges its values), run the selection; from then on the address bar follows the view.
-void useLabStore.getState().init(readLink(window.location.search));
-startUrlSync(useLabStore, window);
+const link = readLink(window.location.search);
+// The view part of the link (tab, mode, Linear time, sliders) is the page's; the rest goes to the worker.
+const viewProblems = link?.view === undefined ? [] : applyViewLink(usePanelsStore, link.view);
+void useLabStore
+  .getState()
+  .init(link)
+  .then(() => viewProblems.forEach((problem) => useLabStore.getState().notify(problem)));
+startUrlSync(useLabStore, window, {
+  current: () => viewParams(usePanelsStore.getState(), VIEW_DEFAULTS),
+  subscribe: (listener) => usePanelsStore.subscribe(listener),
+});
 
 // The built lab keeps working offline after this first visit (the service worker precaches it).
 registerServiceWorker();

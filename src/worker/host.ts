@@ -40,8 +40,11 @@ export const LEDGER_BYTES_MAX = 16 * 1024 * 1024;
 export const PROGRESS_EVERY_MS = 100;
 
 export interface LabHostOptions {
-  /** sql.js, whose loading the worker starts once at start-up; only requests that touch a ledger wait for it. */
-  sql: Promise<SqlModule>;
+  /**
+   * sql.js: a promise already loading, or a function that starts loading it on the first request that
+   * touches SQLite (the browser worker: a run of A–D never fetches the WASM). Only those requests wait for it.
+   */
+  sql: Promise<SqlModule> | (() => Promise<SqlModule>);
   storage: LedgerStorage;
   /** The worker's wall clock, for pacing progress reports (tests pass their own). */
   now?: () => number;
@@ -156,12 +159,15 @@ function ledgerView(sql: SqlModule, bytes: Uint8Array | null): LedgerView {
 export function createLabHost(options: LabHostOptions): LabHost {
   const { sql: sqlLoading, storage } = options;
   // Loading failures surface as LAB011 on the requests that need SQLite; A–D run without it.
-  const sqlReady = sqlLoading.then(
-    (sql) => ({ sql, problem: null }),
-    (error: unknown) => ({ sql: null, problem: error instanceof Error ? error.message : String(error) }),
-  );
+  const settle = (loading: Promise<SqlModule>) =>
+    loading.then(
+      (sql) => ({ sql, problem: null }),
+      (error: unknown) => ({ sql: null, problem: error instanceof Error ? error.message : String(error) }),
+    );
+  let sqlReady = typeof sqlLoading === 'function' ? null : settle(sqlLoading);
 
   async function sqlModule(): Promise<SqlModule> {
+    sqlReady ??= settle(Promise.resolve().then(sqlLoading as () => Promise<SqlModule>));
     const { sql, problem } = await sqlReady;
     if (sql === null) throw new LabError('LAB011', `the worker could not load sql.js (${problem ?? 'unknown reason'}); scenarios without a ledger still run`);
     return sql;

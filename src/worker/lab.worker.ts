@@ -7,8 +7,8 @@ import type { LabResponse } from './protocol';
 
 /**
  * The module worker that hosts the engine: the page posts LabRequests and gets exactly one
- * LabResponse for each, errors included (see host.ts). sql.js starts loading once, when the worker
- * starts; the persistent ledger lives in IndexedDB. Nothing here is React or DOM.
+ * LabResponse for each, errors included (see host.ts). sql.js starts loading once, when a
+ * request first needs SQLite; the persistent ledger lives in IndexedDB. Nothing here is React or DOM.
  */
 
 /** The slice of DedicatedWorkerGlobalScope this file uses (tsconfig's lib is DOM, not WebWorker). */
@@ -20,7 +20,8 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 const host = createLabHost({
-  sql: initSqlJs({ locateFile: () => sqlWasmUrl }),
+  // Started by the first request that needs SQLite (a ledger or task run, the stored ledger): A–D never fetch the WASM.
+  sql: () => initSqlJs({ locateFile: () => sqlWasmUrl }),
   storage: indexedDbLedgerStorage(),
 });
 

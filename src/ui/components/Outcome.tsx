@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useLabStore, type LedgerOutcome, type Transcript } from '../../store/labStore';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
 
@@ -27,7 +28,21 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
       </table>
     );
   }
-  const cell = (value: string) => <td className={value === PENDING ? 'is-pending' : undefined}>{value}</td>;
+  // A long value ("notifications/cancelled") may break after a slash, never inside a word.
+  const cell = (value: string) => (
+    <td className={value === PENDING ? 'is-pending' : undefined}>
+      {value.split('/').map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && (
+            <>
+              /<wbr />
+            </>
+          )}
+          {part}
+        </Fragment>
+      ))}
+    </td>
+  );
   return (
     <table className="lab-facts lab-race-facts">
       <caption>Recorded facts</caption>

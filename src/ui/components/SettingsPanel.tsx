@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatNumber } from '../format';
+import { usePanelsStore } from '../../store/panels';
 import { useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
 
 /**
@@ -18,10 +19,13 @@ export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
   const entries = Object.entries(scenario.settingsSpec);
   const changed = Object.keys(overrides).filter((name) => overrides[name] !== scenario.settings[name]).length;
 
+  // Open or closed survives the panel moving (the side column, or the page when a run failed).
+  const open = usePanelsStore((state) => state.settingsOpen);
+  const setOpen = usePanelsStore((state) => state.setSettingsOpen);
   const apply = (name: string, value: SettingValue) => setSetting(name, value === scenario.settings[name] ? undefined : value);
 
   return (
-    <details className="lab-settings" key={scenario.id}>
+    <details className="lab-settings" key={scenario.id} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         Settings <span className="lab-count">({changed === 0 ? 'defaults' : `${changed} changed`})</span>
       </summary>

@@ -11,6 +11,12 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string[], what: string]> =
   [['←'], 'Step back'],
   [['Home'], 'Reset to the start'],
   [['End'], 'Jump to the end of the run'],
+  [['L'], 'Linear time on or off (the diagram’s time axis)'],
+  [['P'], 'Presentation mode on or off: large type, the diagram, the facts and the playback'],
+  [['Esc'], 'Leave presentation mode (or close this list)'],
+  [['Q'], 'Predict mode on or off: the replay stops at the race point and asks'],
+  [['1', '2', '3', '4'], 'At the race point: predict who wins (result, cancellation, idle or maximum timeout)'],
+  [['5', '6'], 'At the race point: predict what the client must ignore (a late message, or nothing)'],
   [['?'], 'Show these shortcuts'],
 ];
 
@@ -31,7 +37,7 @@ export const ShortcutsDialog = forwardRef<ShortcutsDialogHandle>(function Shortc
             <dt>
               {keys.map((key, index) => (
                 <span key={key}>
-                  {index > 0 && ' or '}
+                  {index > 0 && (keys.length > 2 ? ' ' : ' or ')}
                   <kbd>{key}</kbd>
                 </span>
               ))}

@@ -1,32 +1,116 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
 import { eventText, formatNumber } from '../format';
 
 /** A limit on the rows drawn (every step re-lays them out): a long run lists the latest ones, the diagram holds them all. */
 export const TIMELINE_ROWS_MAX = 120;
 
+/** The dock's height bounds when resized (px), and the keyboard's step. */
+const DOCK_MIN_PX = 40;
+const DOCK_STEP_PX = 40;
+
+/**
+ * The timeline docked under the diagram: collapsed it shows one line, the current event (the list
+ * scrolls inside itself to keep it in view); opened it shows several; the handle on its top edge
+ * resizes it (drag, or ↑ ↓ when focused). Its default height follows the window's (CSS).
+ */
+export function TimelineDock({ transcript }: { transcript: Transcript }) {
+  const [collapsed, setCollapsed] = useState<boolean | null>(null);
+  const [heightPx, setHeightPx] = useState<number | null>(null);
+  const dock = useRef<HTMLDivElement>(null);
+  const drag = useRef<{ startY: number; startHeight: number } | null>(null);
+  const maxPx = () => Math.round(window.innerHeight * 0.6);
+  const resize = (px: number) => {
+    setCollapsed(false);
+    setHeightPx(Math.max(DOCK_MIN_PX, Math.min(maxPx(), Math.round(px))));
+  };
+  const current = () => dock.current?.querySelector<HTMLElement>('.lab-timeline-scroll')?.clientHeight ?? DOCK_MIN_PX;
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { startY: event.clientY, startHeight: current() };
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (drag.current !== null) resize(drag.current.startHeight + drag.current.startY - event.clientY);
+  };
+  const onPointerUp = () => {
+    drag.current = null;
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+    event.preventDefault();
+    resize(current() + (event.key === 'ArrowUp' ? DOCK_STEP_PX : -DOCK_STEP_PX));
+  };
+  const state = collapsed === null ? 'auto' : collapsed ? 'collapsed' : 'open';
+  return (
+    <div className="lab-dock" ref={dock} data-state={state} style={heightPx === null || collapsed === true ? undefined : { ['--dock-list-h' as string]: `${heightPx}px` }}>
+      <div
+        className="lab-dock-handle"
+        role="separator"
+        aria-orientation="horizontal"
+        aria-label="Resize the timeline"
+        aria-valuemin={0}
+        aria-valuemax={maxPx()}
+        aria-valuenow={heightPx ?? 0}
+        aria-valuetext={heightPx === null ? 'default height' : `${heightPx} px`}
+        tabIndex={0}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        onKeyDown={onKeyDown}
+      />
+      <Timeline transcript={transcript} collapsed={collapsed} onToggle={() => setCollapsed(state !== 'collapsed' && !(state === 'auto' && dockStartsCollapsed()))} />
+    </div>
+  );
+}
+
+/** Whether the CSS shows the dock collapsed by default (a short window). */
+function dockStartsCollapsed(): boolean {
+  return window.matchMedia('(max-height: 859px)').matches;
+}
+
 /** The events the replay has reached, as text: the diagram's accessible twin. Each row opens its event in the inspector. */
-export function Timeline({ transcript }: { transcript: Transcript }) {
+export function Timeline({ transcript, collapsed = false, onToggle }: { transcript: Transcript; collapsed?: boolean | null; onToggle?(): void }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
   const wording = useLabStore((state) => state.wording);
   const first = Math.max(0, step - TIMELINE_ROWS_MAX);
   const shown = transcript.events.slice(first, step);
+  const scroller = useRef<HTMLDivElement>(null);
+  // Keep the current row in view inside the list (never by scrolling the page).
+  useEffect(() => {
+    const box = scroller.current;
+    const row = box?.querySelector<HTMLElement>('.lab-event.is-current');
+    if (box == null || row == null) return;
+    const top = row.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + row.offsetHeight - box.clientHeight;
+  }, [step, collapsed]);
+  const expanded = collapsed === null ? undefined : !collapsed;
   return (
     <section className="lab-timeline-section" aria-labelledby="timeline-heading">
-      <h2 id="timeline-heading">Timeline</h2>
+      <h2 id="timeline-heading">
+        {onToggle === undefined ? (
+          'Timeline'
+        ) : (
+          <button type="button" className="lab-dock-toggle" aria-expanded={expanded ?? !dockStartsCollapsed()} onClick={onToggle}>
+            Timeline
+          </button>
+        )}
+      </h2>
       {first > 0 && (
         <p className="lab-timeline-note">
           {formatNumber(first)} earlier events are not listed here; step back or use the diagram to see them.
         </p>
       )}
       {step === 0 && <p className="lab-timeline-note">No events yet: step forward to start the run.</p>}
-      <ol className="lab-timeline" aria-label="Timeline" start={first + 1}>
-        {shown.map((event, offset) => (
-          <TimelineItem key={event.seq} event={event} text={eventText(wording, event)} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
-        ))}
-      </ol>
+      <div className="lab-timeline-scroll" ref={scroller}>
+        <ol className="lab-timeline" aria-label="Timeline" start={first + 1}>
+          {shown.map((event, offset) => (
+            <TimelineItem key={event.seq} event={event} text={eventText(wording, event)} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
+          ))}
+        </ol>
+      </div>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useStore as useFlowStore, ViewportPortal } from '@xyflow/react';
 import { memo, useMemo } from 'react';
-import { formatMs } from '../format';
-import { BAR_W, ROW_H, TIME_RIGHT_X, type DeadlineBar, type DiagramLayout } from './layout';
+import { formatMs, formatNumber } from '../format';
+import { BAR_W, BREAK_H, ROW_H, TIME_RIGHT_X, type DeadlineBar, type DiagramLayout } from './layout';
 
 /**
  * What sits behind the wires and markers, in flow coordinates: the lanes' lifelines, the time of
@@ -26,6 +26,7 @@ export const Backdrop = memo(function Backdrop({ layout, step, nowY }: { layout:
   const top = (firstBand - 1) * BAND;
   const bottom = (lastBand + 2) * BAND;
 
+  const breaks = useMemo(() => layout.breaks.filter((fold) => fold.index < step && fold.y >= top && fold.y <= bottom), [layout, step, top, bottom]);
   const times = useMemo(() => layout.times.filter((time) => time.index < step && time.y >= top && time.y <= bottom), [layout, step, top, bottom]);
   const bars = useMemo(
     () =>
@@ -47,6 +48,11 @@ export const Backdrop = memo(function Backdrop({ layout, step, nowY }: { layout:
         {times.map((time) => (
           <div key={time.id} className="dg-time" data-at-ms={time.atMs} style={{ top: time.y - ROW_H / 2, width: TIME_RIGHT_X }}>
             {formatMs(time.atMs)}
+          </div>
+        ))}
+        {breaks.map((fold) => (
+          <div key={fold.id} className="dg-break" data-kind="break" data-ms={fold.ms} style={{ top: fold.y - BREAK_H / 2, width: layout.width, height: BREAK_H }}>
+            <span>⋯ {formatNumber(fold.ms)} ms ⋯</span>
           </div>
         ))}
         {bars.map(({ bar, ended, y2 }) => (

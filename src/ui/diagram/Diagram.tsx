@@ -1,12 +1,13 @@
-import { Controls, ReactFlow, useReactFlow, useStore as useFlowStore, type Edge, type Node } from '@xyflow/react';
+import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type Node, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type MutableRefObject } from 'react';
 import { useLabStore, type Transcript } from '../../store/labStore';
+import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, TOP_Y, type Lane } from './layout';
+import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 
@@ -16,21 +17,45 @@ import { edgeTypes } from './WireEdgeView';
  * only cuts the layout (flow.ts), and React Flow draws only what is on screen.
  */
 
-/** Zoom bounds when fitting the lanes to the width: text stays readable on a projector (a wide scenario pans sideways). */
-const FIT_ZOOM_MIN = 0.8;
+/** Zoom bounds when fitting the lanes to the width: never below 1, so text stays at least 14 px (a wide scenario pans sideways). */
+const FIT_ZOOM_MIN = 1;
 const FIT_ZOOM_MAX = 1.25;
+/** Presentation: as large as the width allows, up to twice the normal size. */
+const PRESENT_ZOOM_MIN = 1;
+const PRESENT_ZOOM_MAX = 2.5;
+/** The zoom buttons' step, and the bounds of any zoom. */
+const ZOOM_STEP = 1.25;
+const ZOOM_MIN = 0.05;
+const ZOOM_MAX = 3;
 /** Where the current event sits when the view follows it (fraction of the pane's height). */
-const FOLLOW_AT = 0.6;
+const FOLLOW_AT = 0.55;
 const FOLLOW_MARGIN = 0.1;
+/** The pinned lane names' height: the current row is kept below them. */
+const HEADERS_PX = 52;
+const PAN_MS = 180;
+/** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
+const FIT_SETTLE_MS = 600;
 
 export function Diagram({ transcript }: { transcript: Transcript }) {
+  // The provider lets the toolbar above the pane drive the same viewport as the pane.
+  return (
+    <ReactFlowProvider>
+      <DiagramView transcript={transcript} />
+    </ReactFlowProvider>
+  );
+}
+
+function DiagramView({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
   const wording = useLabStore((state) => state.wording);
-  const layout = useMemo(() => layoutDiagram(transcript, wording), [transcript, wording]);
+  const linearTime = usePanelsStore((state) => state.linearTime);
+  const layout = useMemo(() => layoutDiagram(transcript, wording, linearTime ? 'linear' : 'ordinal'), [transcript, wording, linearTime]);
   const flow = useMemo(() => buildFlow(layout), [layout]);
   const view = useMemo(() => flowAt(flow, step, selectedSeq), [flow, step, selectedSeq]);
+  /** The viewport the lab last asked for, or the user left: the truth while a glide is under way. */
+  const target = useRef<Viewport | null>(null);
 
   // Ids carry the event's seq: `w<seq>` for wires, `m<seq>` for markers.
   const onEdgeClick = useCallback((_: unknown, edge: Edge) => selectEvent(Number(edge.id.slice(1))), [selectEvent]);
@@ -40,12 +65,17 @@ export function Diagram({ transcript }: { transcript: Transcript }) {
     },
     [selectEvent],
   );
+  // A move with a source event is the user's (drag, wheel, Ctrl and the wheel): that view, zoom included, is kept.
+  const onMoveEnd = useCallback((event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
+    if (event !== null) target.current = viewport;
+  }, []);
 
   return (
-    <section className="lab-diagram" aria-labelledby="diagram-heading">
+    <section className="lab-diagram" aria-labelledby="diagram-heading" data-scale={layout.scale}>
       <div className="lab-diagram-head">
         <h2 id="diagram-heading">Sequence diagram</h2>
         <Legend />
+        <Toolbar layout={layout} target={target} />
       </div>
       <div
         className="lab-flow"
@@ -55,6 +85,7 @@ export function Diagram({ transcript }: { transcript: Transcript }) {
         data-messages-total={layout.messageIndexes.length}
         data-in-flight={view.inFlight}
         data-lanes={layout.lanes.map((lane) => lane.id).join(' ')}
+        data-scale={layout.scale}
       >
         <ReactFlow
           nodes={view.nodes}
@@ -76,16 +107,18 @@ export function Diagram({ transcript }: { transcript: Transcript }) {
           deleteKeyCode={null}
           selectionKeyCode={null}
           multiSelectionKeyCode={null}
-          minZoom={0.05}
-          maxZoom={2.5}
+          minZoom={ZOOM_MIN}
+          maxZoom={ZOOM_MAX}
+          // The credit is in the legend above the pane, where it covers no event.
+          proOptions={{ hideAttribution: true }}
           onEdgeClick={onEdgeClick}
           onNodeClick={onNodeClick}
+          onMoveEnd={onMoveEnd}
           aria-label="Sequence diagram: pan by dragging or scrolling, zoom with the buttons or Ctrl and the wheel"
         >
           <Backdrop layout={layout} step={step} nowY={view.nowY} />
           <LaneHeaders lanes={layout.lanes} />
-          <Follow width={layout.width} height={layout.height} nowY={view.nowY} layoutKey={layout} />
-          <Controls showInteractive={false} position="bottom-right" fitViewOptions={{ padding: 0.05 }} />
+          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} />
         </ReactFlow>
       </div>
     </section>
@@ -107,46 +140,135 @@ function LaneHeaders({ lanes }: { lanes: Lane[] }) {
   );
 }
 
+type TargetRef = MutableRefObject<Viewport | null>;
+
+/** Sets the viewport and remembers it as the intended one; glides linearly (d3's default "fly" dips the zoom mid-way). */
+function useGo(target: TargetRef) {
+  const { setViewport } = useReactFlow();
+  return useCallback(
+    (viewport: Viewport, glide: boolean) => {
+      target.current = viewport;
+      void setViewport(viewport, glide ? { duration: PAN_MS, interpolate: 'linear' } : undefined);
+    },
+    [setViewport, target],
+  );
+}
+
+/** The x that keeps the lanes on screen: centred when they fit, otherwise never past either edge. */
+function clampX(x: number, zoom: number, width: number, paneWidth: number): number {
+  const drawn = width * zoom;
+  if (drawn <= paneWidth) return (paneWidth - drawn) / 2;
+  return Math.max(paneWidth - drawn, Math.min(0, x));
+}
+
 /**
- * Keeps the current event in view: fits the lanes to the width when a new run arrives, and scrolls
- * when a step moves the current row out of the pane (instantly under prefers-reduced-motion).
+ * Keeps the current event in view. The zoom is chosen by a new run (or presentation mode turning on
+ * or off: the lanes fitted to the width), by Fit View and by the user, and by nothing else: following
+ * only pans, from the intended viewport, never from one caught in the middle of a glide.
  */
-function Follow({ width, height, nowY, layoutKey }: { width: number; height: number; nowY: number; layoutKey: object }) {
-  const { setViewport, getViewport } = useReactFlow();
+function Follow({ layout, transcriptKey, nowY, nowX, target }: { layout: DiagramLayout; transcriptKey: object; nowY: number; nowX: number; target: TargetRef }) {
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
   const playing = useLabStore((state) => state.playing);
   const speed = useLabStore((state) => state.speed);
+  const presentation = usePanelsStore((state) => state.presentation);
   const reducedMotion = useReducedMotion();
-  // The fit below reads the current row without re-fitting on every step.
-  const nowYRef = useRef(nowY);
+  const go = useGo(target);
+  const { width, height } = layout;
+  const now = useRef({ x: nowX, y: nowY });
   useEffect(() => {
-    nowYRef.current = nowY;
-  }, [nowY]);
+    now.current = { x: nowX, y: nowY };
+  }, [nowX, nowY]);
+
+  /** The viewport at `zoom` that puts the current event in view: moves x only when the event is off to a side. */
+  const followed = useCallback(
+    (zoom: number, x: number): Viewport => {
+      const { x: atX, y: atY } = now.current;
+      const screenX = atX * zoom + x;
+      const nextX = screenX < paneWidth * 0.1 || screenX > paneWidth * 0.9 ? paneWidth / 2 - atX * zoom : x;
+      const lowest = Math.min(0, paneHeight - height * zoom);
+      const y = Math.max(lowest, Math.min(0, paneHeight * FOLLOW_AT - atY * zoom));
+      return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
+    },
+    [paneWidth, paneHeight, width, height],
+  );
+
+  const ready = paneWidth > 0 && paneHeight > 0;
+  /** What the last fit was for, and when: the pane settles to its new size just after a mode change. */
+  const fitted = useRef<{ run: object; presentation: boolean; atMs: number } | null>(null);
+  useEffect(() => {
+    if (!ready) return;
+    const last = fitted.current;
+    const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
+    if (!changed && performance.now() - last.atMs > FIT_SETTLE_MS) return;
+    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [FIT_ZOOM_MIN, FIT_ZOOM_MAX];
+    const zoom = Math.max(low, Math.min(high, paneWidth / width));
+    go(followed(zoom, (paneWidth - width * zoom) / 2), false);
+    fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs };
+    // Only a new run and the mode refit (and the pane settling right after): a later resize, a step or
+    // Linear time keeps the zoom.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [transcriptKey, presentation, ready, paneWidth, paneHeight]);
 
   useEffect(() => {
-    if (paneWidth === 0 || paneHeight === 0) return;
-    const zoom = Math.max(FIT_ZOOM_MIN, Math.min(FIT_ZOOM_MAX, paneWidth / width));
-    void setViewport({ x: Math.max(0, (paneWidth - width * zoom) / 2), y: followY(paneHeight, nowYRef.current, zoom, height), zoom });
-  }, [layoutKey, width, height, paneWidth, paneHeight, setViewport]);
-
-  useEffect(() => {
-    if (paneHeight === 0) return;
-    const { x, y, zoom } = getViewport();
+    if (!ready || target.current === null) return;
+    const { x, y, zoom } = target.current;
     const screenY = nowY * zoom + y;
-    const top = nowY <= TOP_Y ? 0 : paneHeight * FOLLOW_MARGIN;
-    if (screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN)) return;
+    const screenX = nowX * zoom + x;
+    const top = nowY <= TOP_Y ? 0 : Math.max(HEADERS_PX, paneHeight * FOLLOW_MARGIN);
+    const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
+    const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
+    if (insideY && insideX) return;
     const glide = !reducedMotion && !(playing && speed > 4);
-    void setViewport({ x, y: followY(paneHeight, nowY, zoom, height), zoom }, { duration: glide ? 180 : 0 });
-  }, [nowY, height, paneHeight, getViewport, setViewport, reducedMotion, playing, speed]);
+    go(followed(zoom, x), glide);
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target]);
 
   return null;
 }
 
-/** The viewport's y that puts row `nowY` at FOLLOW_AT of the pane, never scrolling past the top or the bottom. */
-function followY(paneHeight: number, nowY: number, zoom: number, height: number): number {
-  const lowest = Math.min(0, paneHeight - height * zoom);
-  return Math.max(lowest, Math.min(0, paneHeight * FOLLOW_AT - nowY * zoom));
+/** Above the pane, so it covers no event: Linear time, the zoom buttons and Fit View. */
+function Toolbar({ layout, target }: { layout: DiagramLayout; target: TargetRef }) {
+  const { getViewport } = useReactFlow();
+  const paneWidth = useFlowStore((state) => state.width);
+  const paneHeight = useFlowStore((state) => state.height);
+  const linearTime = usePanelsStore((state) => state.linearTime);
+  const setLinearTime = usePanelsStore((state) => state.setLinearTime);
+  const reducedMotion = useReducedMotion();
+  const go = useGo(target);
+  const { width, height } = layout;
+
+  const zoomBy = (factor: number) => {
+    const current = target.current ?? getViewport();
+    const zoom = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, current.zoom * factor));
+    // The pane's centre stays where it is.
+    const cx = (paneWidth / 2 - current.x) / current.zoom;
+    const cy = (paneHeight / 2 - current.y) / current.zoom;
+    go({ x: paneWidth / 2 - cx * zoom, y: paneHeight / 2 - cy * zoom, zoom }, !reducedMotion);
+  };
+  /** The whole diagram in the pane (a long run zooms far out; stepping then pans at that zoom). */
+  const fitAll = () => {
+    if (paneWidth === 0 || paneHeight === 0) return;
+    const room = 0.92;
+    const zoom = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, (paneWidth * room) / width, (paneHeight * room) / height));
+    go({ x: (paneWidth - width * zoom) / 2, y: (paneHeight - height * zoom) / 2, zoom }, !reducedMotion);
+  };
+
+  return (
+    <div className="dg-toolbar" role="toolbar" aria-label="Diagram view">
+      <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
+        Linear time
+      </button>
+      <button type="button" className="dg-tool" aria-label="Zoom Out" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+        −
+      </button>
+      <button type="button" className="dg-tool" aria-label="Zoom In" onClick={() => zoomBy(ZOOM_STEP)}>
+        +
+      </button>
+      <button type="button" className="dg-tool" onClick={fitAll}>
+        Fit View
+      </button>
+    </div>
+  );
 }
 
 /** What the lines and bars mean, in words as well as looks. */
@@ -181,6 +303,9 @@ function Legend() {
       <li>
         <span className="dg-key-bar deadline-max" aria-hidden="true" />
         maximum deadline
+      </li>
+      <li className="dg-credit">
+        drawn with&nbsp;<a href="https://reactflow.dev" rel="noreferrer">React Flow</a>
       </li>
     </ul>
   );

@@ -13,14 +13,14 @@ const FATE_WORDS: Partial<Record<string, string>> = { ignored: 'ignored', lost: 
 
 function WireEdgeViewImpl({ data }: EdgeProps<WireEdge>) {
   if (data === undefined) return null;
-  const { x1, y1, x2, y2, labelX, labelY, label, status, kind, current, selected, description } = data;
+  const { x1, y1, x2, y2, labelX, labelY, label, status, kind, current, selected, description, marksCurrent } = data;
   const angle = Math.atan2(y2 - y1, x2 - x1);
   const point = (spread: number) => `${x2 - ARROW_LENGTH * Math.cos(angle - spread)},${y2 - ARROW_LENGTH * Math.sin(angle - spread)}`;
   const line = `M${x1},${y1} L${x2},${y2}`;
   const className = ['dg-wire', `kind-${kind}`, `status-${status}`, current ? 'is-current' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ');
   const fate = kind === 'message' || kind === 'comment' ? FATE_WORDS[status] : undefined;
   return (
-    <g className={className}>
+    <g className={className} data-current={marksCurrent ? 'true' : undefined}>
       {/* The tooltip: what the wire is and, once known, its fate and why. */}
       <title>{description}</title>
       <path d={line} className="dg-wire-hit" />

@@ -1,5 +1,5 @@
 import { Position, type Edge, type Node } from '@xyflow/react';
-import { MARKER_H, MARKER_W, ROW_H, TOP_Y, type DiagramLayout, type Marker, type Wire } from './layout';
+import { ROW_H, TOP_Y, type DiagramLayout, type Marker, type Wire } from './layout';
 import type { MarkerTone } from '../../store/labStore';
 
 /**
@@ -16,6 +16,7 @@ export interface MarkerData extends Record<string, unknown> {
   text: string;
   tone: MarkerTone;
   title: string;
+  lines: 1 | 2;
   current: boolean;
   selected: boolean;
 }
@@ -42,6 +43,8 @@ export interface WireData extends Record<string, unknown> {
   /** One sentence: the edge's accessible name and tooltip. */
   description: string;
   current: boolean;
+  /** The current event has no marker of its own: this wire marks it (aria-current). */
+  marksCurrent: boolean;
   selected: boolean;
 }
 export type WireEdge = Edge<WireData, 'wire'>;
@@ -72,17 +75,24 @@ function markerNode(marker: Marker, current = false, selected = false): MarkerNo
     ...STATIC,
     id: marker.id,
     type: 'marker',
-    position: { x: marker.x - MARKER_W / 2, y: marker.y - MARKER_H / 2 },
-    width: MARKER_W,
-    height: MARKER_H,
+    position: { x: marker.x - marker.width / 2, y: marker.y - marker.height / 2 },
+    width: marker.width,
+    height: marker.height,
     // The size is known, so React Flow need not render a node to measure it (off-screen nodes never are).
-    measured: { width: MARKER_W, height: MARKER_H },
+    measured: { width: marker.width, height: marker.height },
     handles: NO_HANDLES,
     zIndex: current || selected ? 2 : 1,
     ariaRole: 'img',
     ariaLabel: marker.title,
-    data: { text: marker.text, tone: marker.tone, title: marker.title, current, selected },
-    domAttributes: attributes({ 'data-kind': 'marker', 'data-event-kind': marker.kind, 'data-seq': marker.seq, 'data-lane': marker.lane, 'data-tone': marker.tone }),
+    data: { text: marker.text, tone: marker.tone, title: marker.title, lines: marker.lines, current, selected },
+    domAttributes: attributes({
+      'data-kind': 'marker',
+      'data-event-kind': marker.kind,
+      'data-seq': marker.seq,
+      'data-lane': marker.lane,
+      'data-tone': marker.tone,
+      ...(current ? { 'aria-current': 'step' } : {}),
+    }),
   };
 }
 
@@ -108,7 +118,7 @@ function anchorNode(wire: Wire): AnchorNode {
   };
 }
 
-function wireEdge(wire: Wire, status: WireStatus, current = false, selected = false): WireEdge {
+function wireEdge(wire: Wire, status: WireStatus, current = false, selected = false, marksCurrent = false): WireEdge {
   const description = status === 'in-flight' ? `${wire.label}: ${wire.from} to ${wire.to}, sent at ${wire.sentAtMs} ms, in flight` : wire.description;
   return {
     id: wire.id,
@@ -135,9 +145,18 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
       reason: wire.reason,
       description,
       current,
+      marksCurrent,
       selected,
     },
-    domAttributes: edgeAttributes({ 'data-kind': wire.kind, 'data-seq': wire.seq, 'data-status': status, 'data-from': wire.from, 'data-to': wire.to, 'data-label': wire.label }),
+    domAttributes: edgeAttributes({
+      'data-kind': wire.kind,
+      'data-seq': wire.seq,
+      'data-status': status,
+      'data-from': wire.from,
+      'data-to': wire.to,
+      'data-label': wire.label,
+      ...(marksCurrent ? { 'aria-current': 'step' } : {}),
+    }),
   };
 }
 
@@ -179,6 +198,8 @@ export interface FlowAtStep {
   edges: WireEdge[];
   /** y of the current event's row (the top before the first step). */
   nowY: number;
+  /** x of where the current event is drawn: its marker's lane, or the end of the wire that marks it. */
+  nowX: number;
   /** Wires on screen still travelling. */
   inFlight: number;
 }
@@ -203,13 +224,23 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
 
   const edges: WireEdge[] = [];
   let inFlight = 0;
+  const currentMarker = current >= 0 ? flow.markers.get(current) : undefined;
+  const currentHasMarker = currentMarker !== undefined;
+  let markedByWire = false;
+  let nowX = currentMarker?.marker.x ?? layout.lanes[0]?.x ?? 0;
   for (const { wire, inFlight: travelling, settled } of flow.wires) {
     if (wire.index >= step) break;
     const isSettled = wire.resolvedAt < step;
     if (!isSettled) inFlight += 1;
     const isCurrent = wire.index === current || wire.resolvedAt === current;
     const isSelected = wire.seq === selectedSeq;
-    edges.push(isCurrent || isSelected ? wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected) : isSettled ? settled : travelling);
+    // The current event is marked once: by its marker, else by the wire it sends (or settles).
+    const marksCurrent = isCurrent && !currentHasMarker && !markedByWire;
+    if (marksCurrent) {
+      markedByWire = true;
+      nowX = wire.index === current ? wire.x1 : wire.x2;
+    }
+    edges.push(isCurrent || isSelected ? wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent) : isSettled ? settled : travelling);
   }
-  return { nodes, edges, nowY, inFlight };
+  return { nodes, edges, nowY, nowX, inFlight };
 }

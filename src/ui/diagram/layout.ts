@@ -1,5 +1,5 @@
 import type { LabEvent, Transcript } from '../../store/labStore';
-import type { EventWording, MarkerTone } from '../../store/labStore';
+import type { EventWording, MarkerTone, MarkerWording } from '../../store/labStore';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
@@ -21,22 +21,81 @@ export const TOP_Y = 70;
 export const GAP_MIN = 14;
 export const GAP_PER_DOUBLING = 16;
 export const GAP_MAX = 170;
-export const MARKER_W = 230;
+/** Markers size to their text (markerSize): at least MARKER_W wide, at most MARKER_W_MAX, beyond which the text wraps to two lines. */
+export const MARKER_W = 150;
+export const MARKER_W_MAX = 340;
 export const MARKER_H = 30;
-export const TIME_RIGHT_X = 112;
+export const MARKER_H_TWO_LINES = 52;
+/** Horizontal padding and border of a marker, and the font size its width is estimated for (px at zoom 1). */
+const MARKER_PAD_X = 34;
+const MARKER_FONT_PX = 15;
+export const TIME_RIGHT_X = 80;
 export const BAR_W = 12;
-export const IDLE_BAR_X = 122;
-export const MAX_BAR_X = 138;
-export const FIRST_LANE_X = 278;
+export const IDLE_BAR_X = 88;
+export const MAX_BAR_X = 104;
+export const FIRST_LANE_X = 200;
 /** Between lanes a message crosses: room for the message labels between two markers. */
-export const WIDE_GAP = 400;
+export const WIDE_GAP = 340;
 /** Between lanes no message crosses (worker, SQLite connections): room for the markers only. */
-export const NARROW_GAP = 260;
-export const RIGHT_MARGIN = MARKER_W / 2 + 30;
+export const NARROW_GAP = 220;
+export const RIGHT_MARGIN = 30;
+/** Left of the first lane: the time column and the deadline bars (which end at MAX_BAR_X + BAR_W). */
+const BARS_RIGHT_X = MAX_BAR_X + BAR_W + 12;
+/** Room between two markers on neighbouring lanes. */
+const MARKER_GAP_X = 24;
 
 export function timeGap(deltaMs: number): number {
   if (deltaMs <= 0) return 0;
   return Math.min(GAP_MAX, GAP_MIN + GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
+}
+
+/**
+ * Advance widths of the sans-serif the diagram uses, in em, by character class: an estimate a
+ * little generous on purpose (a marker is never cut: its text sets its width on screen; this only
+ * decides how far apart the lanes are and when a label wraps). Pure, so the layout can run anywhere.
+ */
+function charEm(code: number): number {
+  if (code === 32) return 0.32;
+  if (code >= 48 && code <= 57) return 0.64;
+  if (code >= 65 && code <= 90) return code === 73 ? 0.32 : code === 77 || code === 87 ? 0.9 : 0.72;
+  if (code >= 97 && code <= 122) return 'fijlrt'.includes(String.fromCharCode(code)) ? 0.36 : code === 109 || code === 119 ? 0.92 : 0.62;
+  if (code < 128) return '.,:;!|\'()[]'.includes(String.fromCharCode(code)) ? 0.36 : 0.62;
+  return 1;
+}
+
+export function textWidthPx(text: string, fontPx: number, bold = false): number {
+  let em = 0;
+  for (let i = 0; i < text.length; i++) em += charEm(text.charCodeAt(i));
+  return em * fontPx * (bold ? 1.1 : 1);
+}
+
+/** A marker's box: its width from its text, two lines when one would be wider than MARKER_W_MAX. */
+export function markerSize(text: string, tone: MarkerTone): { width: number; height: number; lines: 1 | 2 } {
+  const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
+  const oneLine = Math.ceil(textWidthPx(text, tone === 'muted' ? 14 : MARKER_FONT_PX, bold)) + MARKER_PAD_X;
+  if (oneLine <= MARKER_W_MAX) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
+  return { width: MARKER_W_MAX, height: MARKER_H_TWO_LINES, lines: 2 };
+}
+
+// ── linear time ────────────────────────────────────────────────────────────────────────────────────
+
+/** Linear time: about this many px per event over the run's (unfolded) time span. */
+const LINEAR_PX_PER_EVENT = 44;
+const LINEAR_PX_PER_MS_MAX = 8;
+/** A quiet gap drawn longer than this is folded into a break of BREAK_H with its length written on it. */
+export const FOLD_PX = 12 * ROW_H;
+export const BREAK_H = 56;
+
+export type TimeScale = 'ordinal' | 'linear';
+
+/** px per ms for the linear scale: the run's time, without the gaps that fold, shared out at about LINEAR_PX_PER_EVENT per event. */
+function linearPxPerMs(gaps: number[], count: number): number {
+  const span = gaps.reduce((sum, gap) => sum + gap, 0);
+  if (span <= 0) return 1;
+  let scale = Math.min(LINEAR_PX_PER_MS_MAX, (LINEAR_PX_PER_EVENT * count) / span);
+  const kept = gaps.reduce((sum, gap) => (gap * scale > FOLD_PX ? sum : sum + gap), 0);
+  if (kept > 0) scale = Math.min(LINEAR_PX_PER_MS_MAX, (LINEAR_PX_PER_EVENT * count) / kept);
+  return scale;
 }
 
 // ── model ──────────────────────────────────────────────────────────────────────────────────────────
@@ -88,6 +147,18 @@ export interface Marker {
   text: string;
   tone: MarkerTone;
   title: string;
+  width: number;
+  height: number;
+  lines: 1 | 2;
+}
+
+/** A folded quiet gap (linear time): drawn as a break of BREAK_H at `y`, with its length. */
+export interface TimeBreak {
+  id: string;
+  /** The event after the break: it shows once the replay reaches that event. */
+  index: number;
+  y: number;
+  ms: number;
 }
 
 export interface TimeMark {
@@ -130,6 +201,9 @@ export interface DiagramLayout {
   bars: DeadlineBar[];
   /** Index of each message event (the wires of kind `message`), ascending. */
   messageIndexes: number[];
+  scale: TimeScale;
+  /** Folded quiet gaps (linear time only). */
+  breaks: TimeBreak[];
 }
 
 // ── lanes ──────────────────────────────────────────────────────────────────────────────────────────
@@ -156,24 +230,62 @@ const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
 // ── layout ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** Geometry only: the lanes, rows and labels come from the engine's `actor` stamps and wording. */
-export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[]): DiagramLayout {
+export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal'): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
 
-  // Rows: one per event, spaced by the time between them.
+  // What each event draws on its lane, and how big: a two-line marker gets extra room around its row.
+  const eventWording = wording;
+  const wordings: Array<MarkerWording | null> = events.map((event) => eventWording[event.seq]?.marker ?? null);
+  const sizes = wordings.map((wording) => (wording === null ? null : markerSize(wording.text, wording.tone)));
+  const extraAround = (i: number) => ((sizes[i]?.lines ?? 1) === 2 ? (MARKER_H_TWO_LINES - MARKER_H) / 2 : 0);
+
+  // Rows: one per event. Ordinal time: spaced by the logarithm of the time between them. Linear
+  // time: each row at its time on a linear scale, pushed down only where the row before would
+  // overlap (the push is absorbed by the next long enough gap); a gap too long to draw is folded.
   const rowY: number[] = new Array<number>(count);
+  const breaks: TimeBreak[] = [];
+  const gaps: number[] = [];
+  for (let i = 1; i < count; i++) gaps.push((events[i] as LabEvent).atMs - (events[i - 1] as LabEvent).atMs);
+  const pxPerMs = scale === 'linear' ? linearPxPerMs(gaps, count) : 0;
+  /** Linear time: the y where time t0 (of the previous row) maps, and the time scale's origin after folds. */
+  let linearY = TOP_Y;
   for (let i = 0; i < count; i++) {
     const event = events[i] as LabEvent;
     const previous = events[i - 1];
-    rowY[i] = previous === undefined ? TOP_Y : (rowY[i - 1] as number) + ROW_H + timeGap(event.atMs - previous.atMs);
+    if (previous === undefined) {
+      rowY[i] = TOP_Y + extraAround(i);
+      linearY = rowY[i] as number;
+      continue;
+    }
+    const minimum = (rowY[i - 1] as number) + ROW_H + extraAround(i - 1) + extraAround(i);
+    const deltaMs = event.atMs - previous.atMs;
+    if (scale === 'ordinal') {
+      rowY[i] = minimum + timeGap(deltaMs);
+      continue;
+    }
+    const drawn = deltaMs * pxPerMs;
+    if (drawn > FOLD_PX) {
+      // Folded: a break between the two rows says how long the quiet was.
+      const y = (rowY[i - 1] as number) + ROW_H / 2 + extraAround(i - 1) + BREAK_H / 2;
+      breaks.push({ id: `k${i}`, index: i, y, ms: deltaMs });
+      rowY[i] = Math.max(minimum, y + BREAK_H / 2 + ROW_H / 2 + extraAround(i));
+      linearY = rowY[i] as number;
+      continue;
+    }
+    linearY += drawn;
+    // linearY stays on the scale: a row pushed below it is back on it after the next gap long enough.
+    rowY[i] = Math.max(minimum, linearY);
   }
   const lastY = count === 0 ? TOP_Y : (rowY[count - 1] as number);
   const lastMs = count === 0 ? 0 : (events[count - 1] as LabEvent).atMs;
+  /** How far below the last row a later time lies (a deadline due after the run ended). */
+  const afterLast = (deltaMs: number) => (scale === 'ordinal' ? timeGap(deltaMs) : Math.min(FOLD_PX, deltaMs * pxPerMs));
 
   /** y of any virtual time: the first row at that instant, else between the rows around it. */
   const yAt = (atMs: number): number => {
     if (count === 0) return TOP_Y;
-    if (atMs > lastMs) return lastY + timeGap(atMs - lastMs);
+    if (atMs > lastMs) return lastY + afterLast(atMs - lastMs);
     let low = 0;
     let high = count - 1;
     while (low < high) {
@@ -205,7 +317,9 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   // Lanes: every side that sends, receives or records something.
   const laneIds = new Set<string>();
   const markerLanes: Array<string | null> = [];
-  for (const event of events) {
+  /** The widest marker on each lane: lanes are spaced so that neighbouring markers never touch. */
+  const widest = new Map<string, number>();
+  events.forEach((event, i) => {
     if (event.kind === 'message') {
       laneIds.add(event.from);
       laneIds.add(event.to);
@@ -216,12 +330,14 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
       laneIds.add('server');
       laneIds.add('client');
     }
-    const marker = wording[event.seq]?.marker ?? null;
     // The engine stamps every event with the lane of its actor; the layout only places it.
-    const lane = marker === null ? null : event.actor;
+    const lane = wordings[i] === null ? null : event.actor;
     markerLanes.push(lane);
-    if (lane !== null) laneIds.add(lane);
-  }
+    if (lane !== null) {
+      laneIds.add(lane);
+      widest.set(lane, Math.max(widest.get(lane) ?? MARKER_W, sizes[i]?.width ?? MARKER_W));
+    }
+  });
   if (events.some((event) => event.kind === 'deadline')) laneIds.add('client');
   const order = orderLanes(laneIds);
 
@@ -239,10 +355,15 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     else if (event.kind === 'sse-comment' && event.action === 'sent') cross('server', 'client');
   }
   const lanes: Lane[] = [];
-  let x = FIRST_LANE_X;
+  const half = (id: string | undefined) => (id === undefined ? 0 : (widest.get(id) ?? MARKER_W) / 2);
+  // The first lane clears the deadline bars; each next one clears both lanes' widest markers.
+  let x = Math.max(FIRST_LANE_X, BARS_RIGHT_X + half(order[0]));
   order.forEach((id, i) => {
     lanes.push({ id, label: laneLabel(id), x });
-    x += crossed[i] ? WIDE_GAP : NARROW_GAP;
+    // Markers sit on rows of their own, so two lanes' markers never share a row: across a gap no
+    // message crosses, a marker only has to clear the other lane's line, not its markers.
+    const clear = crossed[i] ? half(id) + half(order[i + 1]) + MARKER_GAP_X : Math.max(half(id), half(order[i + 1])) + 2 * MARKER_GAP_X;
+    x += Math.max(crossed[i] ? WIDE_GAP : NARROW_GAP, clear);
   });
   const laneX = new Map(lanes.map((lane) => [lane.id, lane.x]));
   const xOf = (id: string) => laneX.get(id) ?? FIRST_LANE_X;
@@ -278,7 +399,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
       const x1 = xOf(event.from);
       const x2 = xOf(event.to);
       const y2 = !lost && settledEvent !== undefined ? (rowY[settled as number] as number) : yAt(event.arrivesAtMs);
-      const label = wording[i]?.label ?? event.kind;
+      const label = eventWording[i]?.label ?? event.kind;
       const why = event.reason ?? null;
       const fateText = fate === 'ignored' ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}` : fate === 'lost' ? `, lost: ${why ?? ''}` : '';
       wires.push({
@@ -385,7 +506,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
           deadline: event.deadline,
           index: i,
           x: event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X,
-          y1: y,
+          // Linear time: from the instant it was armed (its first row), so its length is its duration.
+          y1: scale === 'linear' ? Math.min(y, yAt(event.atMs)) : y,
           dueAtMs: event.dueAtMs,
           yDue: Math.max(y + 4, yAt(event.dueAtMs)),
           endIndex: null,
@@ -398,8 +520,9 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     }
 
     const lane = markerLanes[i];
-    const marker = wording[i]?.marker ?? null;
-    if (lane !== null && lane !== undefined && marker !== null) {
+    const wording = wordings[i] ?? null;
+    const size = sizes[i] ?? null;
+    if (lane !== null && lane !== undefined && wording !== null && size !== null) {
       markers.push({
         id: `m${event.seq}`,
         index: i,
@@ -408,17 +531,18 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         lane,
         x: xOf(lane),
         y,
-        text: marker.text,
-        tone: marker.tone,
-        title: `${event.atMs} ms · ${wording[i]?.text ?? event.kind}`,
+        text: wording.text,
+        tone: wording.tone,
+        title: `${event.atMs} ms · ${eventWording[i]?.text ?? event.kind}`,
+        ...size,
       });
     }
   }
 
   const lastLane = lanes[lanes.length - 1];
-  const width = (lastLane?.x ?? FIRST_LANE_X) + RIGHT_MARGIN;
+  const width = (lastLane?.x ?? FIRST_LANE_X) + half(lastLane?.id) + RIGHT_MARGIN;
   const lowest = Math.max(lastY, ...wires.map((wire) => wire.y2), ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))));
-  return { lanes, width, height: lowest + ROW_H * 2, rowY, wires, markers, times, bars, messageIndexes };
+  return { lanes, width, height: lowest + ROW_H * 2, rowY, wires, markers, times, bars, messageIndexes, scale, breaks };
 }
 
 /** How many message events the first `step` events hold. */

@@ -5,7 +5,10 @@ import type { MarkerNode } from './flow';
 /** The diagram's node views: drawing only; what they show was decided in layout.ts and flow.ts. */
 
 const MarkerView = memo(function MarkerView({ data }: NodeProps<MarkerNode>) {
-  const className = ['dg-marker', `tone-${data.tone}`, data.current ? 'is-current' : '', data.selected ? 'is-selected' : ''].filter(Boolean).join(' ');
+  const className = ['dg-marker', `tone-${data.tone}`, data.lines === 2 ? 'is-two-lines' : '', data.current ? 'is-current' : '', data.selected ? 'is-selected' : '']
+    .filter(Boolean)
+    .join(' ');
+  // The full sentence is the tooltip (hover) and the node's accessible name (flow.ts), which also carries aria-current.
   return (
     <div className={className} title={data.title} data-current={data.current ? 'true' : undefined}>
       <span className="dg-marker-text">{data.text}</span>

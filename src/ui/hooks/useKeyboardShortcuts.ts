@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLabStore } from '../../store/labStore';
 import { pressPlaybackKey } from '../../store/keys';
+import { usePanelsStore } from '../../store/panels';
 
 /** Elements whose own keys win: typing, choosing, toggling. */
 const OWNS_KEYS = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]';
@@ -9,7 +10,7 @@ const SPACE_ACTIVATES = 'button, a[href], summary, [role="button"]';
 
 /**
  * Presenter keys, on the whole page: Space and "." play or pause, ← and → step, Home and End jump,
- * "?" shows the list. A key is left alone when the focused control uses it (a field, a slider,
+ * "?" shows the list, L switches Linear time (P, Q and Escape: Instructor.tsx). A key is left alone when the focused control uses it (a field, a slider,
  * Space on a button) or while a dialog is open.
  */
 export function useKeyboardShortcuts(showShortcuts: () => void): void {
@@ -26,6 +27,10 @@ export function useKeyboardShortcuts(showShortcuts: () => void): void {
       };
       if (event.key === '?') {
         if (!inField) act(showShortcuts);
+        return;
+      }
+      if (event.key === 'l' || event.key === 'L') {
+        if (!inField) act(() => usePanelsStore.getState().setLinearTime(!usePanelsStore.getState().linearTime));
         return;
       }
       if (inField) return;

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
+import { racePoint } from '../predict';
 
 const OWNS_KEYS = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]';
 
@@ -13,7 +14,6 @@ export function InstructorBar() {
   const presentation = usePanelsStore((s) => s.presentation);
   const predict = usePanelsStore((s) => s.predict);
   const setPresentation = usePanelsStore((s) => s.setPresentation);
-  const setPredict = usePanelsStore((s) => s.setPredict);
 
   useEffect(() => {
     document.documentElement.dataset.presentation = presentation ? 'on' : 'off';
@@ -31,7 +31,7 @@ export function InstructorBar() {
         panels.setPresentation(!panels.presentation);
       } else if (event.key === 'q' || event.key === 'Q') {
         event.preventDefault();
-        panels.setPredict(!panels.predict);
+        togglePredict();
       } else if (event.key === 'Escape' && panels.presentation) {
         event.preventDefault();
         panels.setPresentation(false);
@@ -55,12 +55,35 @@ export function InstructorBar() {
       >
         Presentation
       </button>
-      <button type="button" className="panel-toggle" aria-pressed={predict} aria-keyshortcuts="Q" onClick={() => setPredict(!predict)}>
+      <button type="button" className="panel-toggle" aria-pressed={predict} aria-keyshortcuts="Q" onClick={togglePredict}>
         Predict
       </button>
       {presentation && <span className="instructor-keys">→ step · ← back · Space play · Home start · P or Esc to leave</span>}
     </div>
   );
+}
+
+/**
+ * Predict on or off. Turned on past the race point of a request race, the replay goes back to the
+ * start, so the room predicts before it sees the answer.
+ */
+function togglePredict(): void {
+  const panels = usePanelsStore.getState();
+  const lab = useLabStore.getState();
+  if (!panels.predict && lab.transcript !== null) {
+    const point = racePoint(lab.transcript);
+    if (point !== null && lab.step > point) lab.rewind();
+  }
+  panels.setPredict(!panels.predict);
+}
+
+/** Whether predict mode is asking now (the replay stands at the race point). */
+export function usePredictAsking(): boolean {
+  const predict = usePanelsStore((s) => s.predict);
+  const transcript = useLabStore((s) => s.transcript);
+  const step = useLabStore((s) => s.step);
+  const point = useMemo(() => (transcript === null ? null : racePoint(transcript)), [transcript]);
+  return predict && point !== null && step === point;
 }
 
 const WINNERS = [
@@ -79,14 +102,12 @@ const IGNORES = [
 export function PredictPrompt() {
   const predict = usePanelsStore((s) => s.predict);
   const transcript = useLabStore((s) => s.transcript);
-  const facts = useLabStore((s) => s.facts);
   const step = useLabStore((s) => s.step);
   const playing = useLabStore((s) => s.playing);
   const [winner, setWinner] = useState<string | null>(null);
   const [ignore, setIgnore] = useState<string | null>(null);
-  // The race point: just after the client's cancellation (or deadline) is on the wire and before the
-  // request's terminal event, so the room has seen the contenders but not the winner.
-  const racePoint = facts === null ? null : Math.min(facts.cancellationSignal + 1, facts.terminalState);
+  // The race point: the step before either side of the race shows (see predict.ts).
+  const point = useMemo(() => (transcript === null ? null : racePoint(transcript)), [transcript]);
   const key = transcript === null ? '' : `${transcript.scenario}/${transcript.transport}/${transcript.seed}`;
   const [forKey, setForKey] = useState(key);
   if (forKey !== key) {
@@ -96,11 +117,11 @@ export function PredictPrompt() {
   }
 
   useEffect(() => {
-    if (predict && playing && racePoint !== null && step === racePoint) useLabStore.getState().pause();
-  }, [predict, playing, racePoint, step]);
+    if (predict && playing && point !== null && step === point) useLabStore.getState().pause();
+  }, [predict, playing, point, step]);
 
   // At the race point the room answers by number (1–4: who wins, 5–6: what to ignore); → reveals.
-  const asking = predict && racePoint !== null && step === racePoint;
+  const asking = predict && point !== null && step === point;
   useEffect(() => {
     if (!asking) return;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -119,7 +140,7 @@ export function PredictPrompt() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [asking]);
 
-  if (!predict || transcript === null || racePoint === null || transcript.kind !== 'request-race') {
+  if (!predict || transcript === null || point === null || transcript.kind !== 'request-race') {
     return predict ? (
       <p className="predict-card" role="note">
         Predict mode works on the request races A–D: pick one of them.
@@ -128,17 +149,18 @@ export function PredictPrompt() {
   }
   const outcome = transcript.outcome as { terminalState: string; clientIgnores: { summary: string; reason: string }[] };
 
-  if (step < racePoint) {
+  if (step < point) {
     return (
       <p className="predict-card" role="note" data-predict="waiting">
-        Predict: step on (→ or Space) — the lab stops at the race point, {racePoint - step} step{racePoint - step === 1 ? '' : 's'} ahead.
+        Predict: step on (→ or Space) — the lab stops at the race point, {point - step} step{point - step === 1 ? '' : 's'} ahead.
       </p>
     );
   }
-  if (step === racePoint) {
+  if (step === point) {
     return (
       <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
         <h2 id="predict-title">Race point: predict, then step (→)</h2>
+        <p className="predict-hint">Both sides are still open: the diagram shows everything up to here. Answer with the keys 1–6, then → reveals who won.</p>
         <fieldset>
           <legend>Which event wins?</legend>
           {WINNERS.map((w, n) => (
@@ -163,9 +185,9 @@ export function PredictPrompt() {
   return (
     <section className="predict-card" aria-labelledby="predict-answer" data-predict="revealed">
       <h2 id="predict-answer">Answer</h2>
-      <p>
+      <p data-verdict={winner === null ? 'none' : winnerRight ? 'right' : 'wrong'}>
         Wins: <strong data-testid="predict-winner">{outcome.terminalState}</strong>
-        {winner === null ? '' : winnerRight ? ' — your prediction was right.' : ` — you predicted ${winner}.`}
+        {winner === null ? ' — no prediction was made.' : winnerRight ? ' — right: your prediction was correct.' : ` — wrong: you predicted ${winner}.`}
       </p>
       <p>
         The client ignores:{' '}

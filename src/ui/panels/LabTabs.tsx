@@ -1,21 +1,30 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { usePanelsStore } from '../../store/panels';
 import { TABS, type TabId } from '../../store/panelsStore';
-import { BackoffPanel } from './BackoffPanel';
-import { BufferPanel } from './BufferPanel';
-import { InstructorBar, PredictPrompt } from './Instructor';
-import { LedgerTab } from './LedgerTab';
-import { ProxyPanel } from './ProxyPanel';
-import { ReviewerPanel } from './ReviewerPanel';
-import { TasksPanel } from './TasksPanel';
-import { VerificationPanel } from './VerificationPanel';
 import './panels.css';
 
+// Each panel's code (uPlot for the charts, the reviewer, the evidence export) loads when its tab first
+// opens: the first screen, the race, needs none of it.
+const TasksPanel = lazy(() => import('./TasksPanel').then((m) => ({ default: m.TasksPanel })));
+const BufferPanel = lazy(() => import('./BufferPanel').then((m) => ({ default: m.BufferPanel })));
+const BackoffPanel = lazy(() => import('./BackoffPanel').then((m) => ({ default: m.BackoffPanel })));
+const ProxyPanel = lazy(() => import('./ProxyPanel').then((m) => ({ default: m.ProxyPanel })));
+const VerificationPanel = lazy(() => import('./VerificationPanel').then((m) => ({ default: m.VerificationPanel })));
+const ReviewerPanel = lazy(() => import('./ReviewerPanel').then((m) => ({ default: m.ReviewerPanel })));
+
+/** While a panel's code loads: the same busy line a panel shows while the worker computes. */
+const LOADING = (
+  <p className="panel-busy" role="status" data-busy="true">
+    Loading the panel…
+  </p>
+);
+
 /**
- * Every SPEC section one click from the tab bar: the race (the diagram and facts), the ledger's
- * scenarios over the same diagram (the ledger panel itself stays on the page), and the panels. Tabs follow the ARIA tabs pattern (← → move between them).
+ * Every SPEC section one click from the tab bar (in the top bar): the race (the workbench: diagram,
+ * facts, inspector, timeline), the ledger's scenarios over the same workbench, and the panels. Tabs
+ * follow the ARIA tabs pattern (← → move between them).
  */
-export function LabTabs({ race }: { race: ReactNode }) {
+export function TabBar() {
   const tab = usePanelsStore((s) => s.tab);
   const setTab = usePanelsStore((s) => s.setTab);
   const buttons = useRef(new Map<TabId, HTMLButtonElement>());
@@ -32,50 +41,50 @@ export function LabTabs({ race }: { race: ReactNode }) {
   };
 
   return (
-    <div className="lab-tabs">
-      <div className="lab-tabs-bar">
-        <div role="tablist" aria-label="Lab sections" onKeyDown={onKeyDown}>
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              ref={(el) => {
-                if (el === null) buttons.current.delete(t.id);
-                else buttons.current.set(t.id, el);
-              }}
-              type="button"
-              role="tab"
-              id={`tab-${t.id}`}
-              aria-selected={tab === t.id}
-              aria-controls={`tabpanel-${t.id}`}
-              tabIndex={tab === t.id ? 0 : -1}
-              onClick={() => setTab(t.id)}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
-        <InstructorBar />
+    <div className="lab-tabs-bar">
+      <div role="tablist" aria-label="Lab sections" onKeyDown={onKeyDown}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              if (el === null) buttons.current.delete(t.id);
+              else buttons.current.set(t.id, el);
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`tabpanel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
       </div>
-      <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="lab-tabpanel">
-        {tab === 'race' && (
-          <>
-            <PredictPrompt />
-            {race}
-          </>
-        )}
-        {tab === 'ledger' && (
-          <>
-            <LedgerTab />
-            {race}
-          </>
-        )}
-        {tab === 'tasks' && <TasksPanel />}
-        {tab === 'buffer' && <BufferPanel />}
-        {tab === 'backoff' && <BackoffPanel />}
-        {tab === 'proxy' && <ProxyPanel />}
-        {tab === 'verification' && <VerificationPanel />}
-        {tab === 'reviewer' && <ReviewerPanel />}
-      </div>
+    </div>
+  );
+}
+
+/** The selected tab's panel: the workbench for Race and Ledger, a panel (loaded on first use) for the rest. */
+export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels?: ReactNode }) {
+  const tab = usePanelsStore((s) => s.tab);
+  const workbench = tab === 'race' || tab === 'ledger';
+  return (
+    <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className={workbench ? 'lab-tabpanel is-workbench' : 'lab-tabpanel is-panel'}>
+      {workbench ? (
+        race
+      ) : (
+        <Suspense fallback={LOADING}>
+          {tab === 'tasks' && <TasksPanel />}
+          {tab === 'buffer' && <BufferPanel />}
+          {tab === 'backoff' && <BackoffPanel />}
+          {tab === 'proxy' && <ProxyPanel />}
+          {tab === 'verification' && <VerificationPanel />}
+          {tab === 'reviewer' && <ReviewerPanel />}
+          {besidePanels}
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,0 +1,105 @@
+/**
+ * The UI benchmark (npm run bench:ui): a script, not a test. It builds the lab, serves the production
+ * build with vite preview and drives it in Chromium, printing the issue #9 budget figures:
+ * - initial JS (gzip) of index.html's scripts, and whether the first load of scenario A fetched sql-wasm;
+ * - a ~20,000-event run: wall time from asking for it to the diagram drawn, and the longest main-thread task;
+ * - one step at ~100,000 events: the time from the click to the next painted frame (median of 10).
+ * Figures vary with the machine; tests assert behaviour, this prints times.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from '@playwright/test';
+
+const PORT = 4190;
+const BASE = `http://127.0.0.1:${PORT}`;
+
+function initialJsGzip(): { files: string[]; bytes: number } {
+  const html = readFileSync('dist/index.html', 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.js)"/g)].map((match) => match[1] as string);
+  const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(`dist/${file}`), { level: 9 }).length, 0);
+  return { files, bytes };
+}
+
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { longTasks: number[] };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+async function drawRun(page: Page, query: string): Promise<{ events: number; ms: number; longestTaskMs: number }> {
+  await page.goto(`${BASE}/?scenario=A`);
+  await page.waitForSelector('main[data-status="done"]');
+  await page.evaluate(() => ((window as unknown as { longTasks: number[] }).longTasks = []));
+  const started = Date.now();
+  await page.evaluate((search) => {
+    history.replaceState(null, '', `/${search}`);
+  }, query);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'done' && document.querySelector('.lab-flow .react-flow__edge') !== null, undefined, { timeout: 120_000, polling: 50 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  const ms = Date.now() - started;
+  const events = Number(await page.locator('main').getAttribute('data-events'));
+  const longestTaskMs = await page.evaluate(() => Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks));
+  return { events, ms, longestTaskMs };
+}
+
+async function stepTimes(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const back = [...document.querySelectorAll('button')].find((button) => button.textContent?.trim() === 'Step back');
+    const spent: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      back?.click();
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      spent.push(performance.now() - started);
+    }
+    return spent;
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+execFileSync('npx', ['vite', 'build'], { stdio: 'ignore' });
+const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
+try {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(BASE);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const browserInfo = JSON.parse(execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as { executablePath: string | null; env: Record<string, string> };
+  const browser = await chromium.launch({ executablePath: browserInfo.executablePath ?? undefined, env: { ...process.env, ...browserInfo.env }, args: ['--no-sandbox', '--disable-gpu'] });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await watchLongTasks(page);
+
+  const js = initialJsGzip();
+  console.log(`initial JS: ${(js.bytes / 1000).toFixed(1)} kB gzip in ${js.files.length} file(s) (budget 150 kB)`);
+
+  const wasm: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) wasm.push(request.url());
+  });
+  await page.goto(`${BASE}/?scenario=A`);
+  await page.waitForSelector('main[data-status="done"]');
+  await page.waitForTimeout(500);
+  console.log(`first load of A: sql-wasm fetched by the page or its workers: ${wasm.filter((url) => !url.includes('sw')).length > 0 ? 'yes' : 'no'} (the service worker precaches it for offline use)`);
+
+  const twenty = await drawRun(page, '?scenario=C&progressEveryMs=1&workMs=5000&maxTimeoutMs=100000&idleTimeoutMs=100000');
+  console.log(`run of ${twenty.events.toLocaleString('en-US')} events: drawn in ${twenty.ms} ms; longest main-thread task ${Math.round(twenty.longestTaskMs)} ms (budget: < 1000 ms, no task > 50 ms)`);
+
+  const hundred = await drawRun(page, '?scenario=C&progressEveryMs=1&workMs=25000&maxTimeoutMs=100000&idleTimeoutMs=100000&eventsMax=10000000');
+  console.log(`run of ${hundred.events.toLocaleString('en-US')} events: drawn in ${hundred.ms} ms; longest main-thread task ${Math.round(hundred.longestTaskMs)} ms`);
+  const steps = await stepTimes(page);
+  console.log(`one step at ${hundred.events.toLocaleString('en-US')} events: median ${median(steps).toFixed(1)} ms, worst ${Math.max(...steps).toFixed(1)} ms of 10 (budget < 50 ms)`);
+  await browser.close();
+} finally {
+  if (server.pid !== undefined) process.kill(-server.pid);
+}

@@ -1,0 +1,244 @@
+// Proves the lab is a workbench at 1280×720, 1440×900 and 1920×1080: the Sequence diagram region takes
+// at least half of the viewport with no page scroll and keeps the current event (aria-current) inside it
+// while stepping through A–D; fast stepping leaves the zoom alone; no diagram label is cut; presentation
+// at 1280×720 shows the current event; predict at each race point keeps the diagram in view and reveals
+// only after the guess. Screenshots are attached as artifacts.
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { runRaceById } from '../src/scenarios/index';
+import { Diagram } from './pages/Diagram';
+import { LabPage } from './pages/LabPage';
+
+const VIEWPORTS = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+] as const;
+const RACES = ['A', 'B', 'C', 'D'] as const;
+
+async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** The region's box, the current event's box and whether the page scrolls. */
+async function geometry(page: Page) {
+  return page.evaluate(() => {
+    const box = (element: Element | null) => {
+      const r = element?.getBoundingClientRect();
+      return r === undefined ? null : { x: r.x, y: r.y, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+    };
+    const region = document.querySelector('section.lab-diagram');
+    const current = document.querySelectorAll('[aria-current="step"]');
+    const inDiagram = [...current].filter((element) => region?.contains(element));
+    const now = document.querySelector('.dg-now');
+    return {
+      viewport: { width: innerWidth, height: innerHeight },
+      scrolls: document.documentElement.scrollHeight > innerHeight + 1 || document.documentElement.scrollWidth > innerWidth + 1,
+      region: box(region),
+      pane: box(document.querySelector('.lab-flow')),
+      current: inDiagram.length === 1 ? box(inDiagram[0] ?? null) : null,
+      currentCount: inDiagram.length,
+      nowY: now === null ? null : (box(now)?.y ?? null),
+    };
+  });
+}
+
+/** The current event's mark is drawn inside the pane (its centre, or for a long wire its row). */
+function expectCurrentInside(g: Awaited<ReturnType<typeof geometry>>, what: string): void {
+  expect(g.currentCount, `${what}: one element carries aria-current=step`).toBe(1);
+  const pane = g.pane;
+  const current = g.current;
+  if (pane === null || current === null) throw new Error(`${what}: no pane or no current event`);
+  expect(current.right, what).toBeGreaterThan(pane.x);
+  expect(current.x, what).toBeLessThan(pane.right);
+  expect(g.nowY, `${what}: the current row`).not.toBeNull();
+  expect(g.nowY as number, `${what}: the current row`).toBeGreaterThanOrEqual(pane.y);
+  expect(g.nowY as number, `${what}: the current row`).toBeLessThanOrEqual(pane.bottom);
+}
+
+const zoomOf = (page: Page) => page.locator('.lab-flow .react-flow__viewport').evaluate((element: HTMLElement) => new DOMMatrixReadOnly(getComputedStyle(element).transform).a);
+
+for (const viewport of VIEWPORTS) {
+  const size = `${viewport.width}x${viewport.height}`;
+  test.describe(`at ${size}`, () => {
+    test.use({ viewport });
+
+    test(`${size}: the diagram takes half the screen, nothing scrolls, and the current event stays inside it through A–D`, async ({ page }, testInfo) => {
+      test.slow();
+      const lab = new LabPage(page);
+      const diagram = new Diagram(page);
+      for (const id of RACES) {
+        await lab.open(`?scenario=${id}&step=0`);
+        await lab.waitForRun(id, id === 'D' ? 'http' : 'stdio');
+        await expect(diagram.section).toBeVisible();
+        const total = await lab.eventCount();
+        for (let step = 1; step <= total; step++) {
+          await lab.stepForward.click();
+          await lab.waitForStep(step);
+          // The view glides for 180 ms at most; the current event is inside once it settles.
+          await expect.poll(async () => {
+            const g = await geometry(page);
+            try {
+              expectCurrentInside(g, `${id} step ${step}`);
+              return true;
+            } catch {
+              return false;
+            }
+          }).toBe(true);
+        }
+        const g = await geometry(page);
+        expect(g.scrolls, 'the page does not scroll').toBe(false);
+        const region = g.region;
+        expect(region).not.toBeNull();
+        expect(((region?.width ?? 0) * (region?.height ?? 0)) / (viewport.width * viewport.height), 'the diagram region takes half the viewport').toBeGreaterThanOrEqual(0.5);
+        expect(region?.bottom ?? Infinity).toBeLessThanOrEqual(viewport.height);
+        expectCurrentInside(g, `${id} at its end`);
+        await shot(page, testInfo, `${size}-${id}-end`);
+      }
+    });
+
+    test(`${size}: 30 fast steps leave the zoom where it was`, async ({ page }) => {
+      const lab = new LabPage(page);
+      await lab.open('?scenario=C&step=0');
+      await lab.waitForRun('C', 'stdio');
+      const before = await zoomOf(page);
+      await page.locator('body').focus();
+      for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+      await lab.waitForStep(30);
+      await page.waitForTimeout(400);
+      expect(await zoomOf(page)).toBeCloseTo(before, 6);
+      for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowLeft');
+      await lab.waitForStep(0);
+      await page.waitForTimeout(400);
+      expect(await zoomOf(page)).toBeCloseTo(before, 6);
+    });
+
+    test(`${size}: no diagram label is cut in the default view of A–D`, async ({ page }) => {
+      const lab = new LabPage(page);
+      const diagram = new Diagram(page);
+      for (const id of RACES) {
+        await lab.open(`?scenario=${id}`);
+        await lab.waitForRun(id, id === 'D' ? 'http' : 'stdio');
+        await diagram.fitAll();
+        const labels = await page.locator('.lab-flow .dg-marker, .lab-flow .dg-wire-label, .lab-flow .dg-lane-header').evaluateAll((elements) =>
+          elements.map((element) => ({
+            text: element.textContent ?? '',
+            cut: element instanceof HTMLElement && (element.scrollWidth > element.clientWidth + 1 || getComputedStyle(element).textOverflow === 'ellipsis'),
+          })),
+        );
+        expect(labels.length).toBeGreaterThan(0);
+        for (const label of labels) {
+          expect(label.text.endsWith('…'), label.text).toBe(false);
+          expect(label.cut, label.text).toBe(false);
+        }
+        // Markers that share a row band never overlap each other.
+        const boxes = await page.locator('.lab-flow .dg-marker').evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect));
+        for (let i = 0; i < boxes.length; i++) {
+          for (let j = i + 1; j < boxes.length; j++) {
+            const a = boxes[i] as DOMRect;
+            const b = boxes[j] as DOMRect;
+            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+            expect(overlap, `${id}: markers ${i} and ${j} overlap`).toBe(false);
+          }
+        }
+      }
+    });
+  });
+}
+
+test.describe('instructor modes', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('presentation at 1280×720 shows the facts strip, the playback and the current event while stepping', async ({ page }, testInfo) => {
+    const lab = new LabPage(page);
+    for (const id of RACES) {
+      // Opened presenting: the page's heading is hidden, so not lab.open (which waits for it).
+      await page.goto(`/?scenario=${id}&step=0&instructor=presentation`);
+      await lab.waitForRun(id, id === 'D' ? 'http' : 'stdio');
+      await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+      await expect(lab.facts).toBeVisible();
+      await expect(lab.stepForward).toBeVisible();
+      const total = await lab.eventCount();
+      for (let step = 1; step <= total; step++) {
+        await page.keyboard.press('ArrowRight');
+        await lab.waitForStep(step);
+        await expect.poll(async () => {
+          try {
+            expectCurrentInside(await geometry(page), `${id} presenting step ${step}`);
+            return true;
+          } catch {
+            return false;
+          }
+        }).toBe(true);
+      }
+      expect((await geometry(page)).scrolls).toBe(false);
+      await shot(page, testInfo, `presentation-${id}`);
+    }
+  });
+
+  for (const id of RACES) {
+    test(`predict in ${id}: stops at the race point with the diagram in view, gives nothing away, reveals after the guess`, async ({ page }, testInfo) => {
+      const lab = new LabPage(page);
+      const transport = id === 'D' ? 'http' : 'stdio';
+      const transcript = runRaceById(id, { transport });
+      await lab.open(`?scenario=${id}&step=0`);
+      await lab.waitForRun(id, transport);
+      await page.locator('body').focus();
+      await page.keyboard.press('q');
+      await page.keyboard.press('Space');
+      await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 20_000 });
+      const step = await lab.step();
+      const g = await geometry(page);
+      // The question leaves the whole diagram in view: it does not cover the region.
+      const card = await page.locator('[data-predict="asking"]').boundingBox();
+      expect(card).not.toBeNull();
+      expect((card?.x ?? 0) >= (g.region?.right ?? 0) - 1 || (card?.y ?? 0) >= (g.region?.bottom ?? 0) - 1, 'the question is beside the diagram').toBe(true);
+      expect(((g.region?.width ?? 0) * (g.region?.height ?? 0)) / (1280 * 720)).toBeGreaterThanOrEqual(0.5);
+      expectCurrentInside(g, `${id} at the race point`);
+      // Nothing says who won: the facts are pending, and neither the sentence nor the timeline names the end.
+      // The facts step aside for the question, and would say only "pending" anyway.
+      await expect(lab.facts).toBeHidden();
+      expect((await page.locator('.lab-facts-cell td').allTextContents()).map((text) => text.trim())).toEqual(['pending', 'pending', 'pending', 'pending']);
+      const shown = [await lab.announcer.textContent(), ...(await lab.timelineLines())].join('\n');
+      expect(shown).not.toContain(transcript.outcome.terminalState === 'completed' ? '→ completed' : transcript.outcome.terminalState);
+      for (const word of ['TERMINAL', 'abandoned', 'fired', 'finished']) expect(shown).not.toContain(word);
+      await expect(page.getByTestId('predict-winner')).toHaveCount(0);
+      await shot(page, testInfo, `predict-${id}-asking`);
+      // The guess, then the next step reveals whether it was right.
+      await page.keyboard.press('2');
+      await page.keyboard.press('5');
+      await expect(page.getByRole('radio', { name: /The cancellation/ })).toBeChecked();
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStep(step + 1);
+      await expect(page.locator('[data-predict="revealed"]')).toBeVisible();
+      await expect(page.getByTestId('predict-winner')).toHaveText(transcript.outcome.terminalState);
+      await expect(page.locator('[data-verdict]')).toHaveAttribute('data-verdict', transcript.outcome.terminalState === 'cancelled' ? 'right' : 'wrong');
+    });
+  }
+});
+
+test('the ? dialog lists every key, and a link restores the tab, the mode, Linear time and the sliders', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open('?scenario=B&linear=1&instructor=predict');
+  await lab.waitForRun('B', 'stdio');
+  await expect(page.getByRole('button', { name: 'Linear time' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Predict' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(new Diagram(page).pane).toHaveAttribute('data-scale', 'linear');
+  await lab.shortcutsButton.click();
+  for (const key of ['Space', '→', '←', 'Home', 'End', 'L', 'P', 'Esc', 'Q', '1', '5', '?']) await expect(lab.shortcutsDialog.locator('kbd', { hasText: new RegExp(`^${key.replace('?', '\\?')}$`) }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await lab.open('?scenario=A&tab=buffer&bufferCapacity=12');
+  await expect(page.getByRole('tab', { name: 'Buffer' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('slider', { name: 'Queue capacity' })).toHaveValue('12');
+  await page.getByRole('tab', { name: 'Backoff' }).click();
+  await page.getByRole('slider', { name: 'Base delay' }).fill('500');
+  await expect.poll(() => new URL(page.url()).searchParams.get('herdBaseMs')).toBe('500');
+  expect(new URL(page.url()).searchParams.get('tab')).toBe('backoff');
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Backoff' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('slider', { name: 'Base delay' })).toHaveValue('500');
+  await lab.open('?scenario=A&bufferCapacity=999');
+  await expect(lab.notice).toContainText('bufferCapacity=999');
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { runRaceById } from '../../scenarios/index';
+import type { Transcript } from '../../store/labStore';
+import { BREAK_H, layoutDiagram, textWidthPx } from './layout';
+import { wordEvents } from '../../engine';
+
+/** The layout with the engine's wording, as the worker sends it. */
+const lay = (t: Transcript, scale?: 'linear' | 'ordinal') => layoutDiagram(t, wordEvents(t.events), scale);
+
+// The diagram's room for text: every marker is at least as wide as its text (estimated), markers on
+// neighbouring lanes across a message gap never overlap, and Linear time puts rows at their time
+// (pushed down only to make room) with long quiet gaps folded into a marked break.
+
+const race = (id: string, settings?: Record<string, unknown>) => runRaceById(id, { settings }) as unknown as Transcript;
+
+describe('diagram layout: room for every label', () => {
+  it.each(['A', 'B', 'C', 'D'])('%s: markers fit their text, lanes clear the bars and each other', (id) => {
+    const layout = lay(race(id));
+    for (const marker of layout.markers) {
+      if (marker.lines === 1) expect(marker.width, marker.text).toBeGreaterThanOrEqual(textWidthPx(marker.text, marker.tone === 'muted' ? 14 : 15) + 20);
+      // Nothing reaches into the deadline bars on the left.
+      expect(marker.x - marker.width / 2).toBeGreaterThan(116);
+      expect(marker.x + marker.width / 2).toBeLessThanOrEqual(layout.width);
+    }
+    const [client, server] = layout.lanes;
+    const widest = (lane: string) => Math.max(...layout.markers.filter((m) => m.lane === lane).map((m) => m.width));
+    expect((server?.x ?? 0) - (client?.x ?? 0)).toBeGreaterThanOrEqual((widest('client') + widest('server')) / 2);
+  });
+});
+
+describe('diagram layout: linear time', () => {
+  it('C: rows sit at their times; a progress gap and the 2000 ms maximum keep their proportions', () => {
+    const transcript = race('C');
+    const layout = lay(transcript, 'linear');
+    expect(layout.scale).toBe('linear');
+    for (let i = 1; i < layout.rowY.length; i++) expect(layout.rowY[i]).toBeGreaterThan(layout.rowY[i - 1] as number);
+    const yOf = (atMs: number) => layout.rowY[transcript.events.findIndex((event) => event.atMs === atMs)] as number;
+    // Two progress rounds of 400 ms each take the same height.
+    expect(Math.abs(yOf(805) - yOf(405) - (yOf(1205) - yOf(805)))).toBeLessThan(2);
+    const max = layout.bars.find((bar) => bar.deadline === 'max');
+    expect(max).toBeDefined();
+    const perMs = (yOf(805) - yOf(405)) / 400;
+    expect(((max?.yDue ?? 0) - (max?.y1 ?? 0)) / perMs).toBeCloseTo(2000, -2);
+  });
+
+  it('a long quiet gap is folded into a break that says how long it was', () => {
+    const transcript = race('C', { progressEveryMs: 5, maxTimeoutMs: 60_000, idleTimeoutMs: 60_000, workMs: 40_000 });
+    const quiet = structuredClone(transcript);
+    // Push the end of the run 30 s later: one long quiet gap before it.
+    const half = Math.floor(quiet.events.length / 2);
+    quiet.events = quiet.events.map((event, i) => (i >= half ? { ...event, atMs: event.atMs + 30_000 } : event));
+    const layout = lay(quiet, 'linear');
+    expect(layout.breaks.length).toBeGreaterThan(0);
+    const fold = layout.breaks[0];
+    expect(fold?.ms).toBeGreaterThanOrEqual(30_000);
+    expect((layout.rowY[fold?.index ?? 0] as number) - (layout.rowY[(fold?.index ?? 1) - 1] as number)).toBeLessThan(BREAK_H + 3 * 36);
+    expect(lay(quiet).breaks).toEqual([]);
+  });
+});
