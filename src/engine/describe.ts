@@ -52,6 +52,8 @@ export function describeEvent(event: LabEvent): string {
       return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
     case 'ledger':
       return `ledger ${event.action}${event.connection ? ` [${event.connection}]` : ''}${event.requestId === undefined ? '' : ` #${String(event.requestId)}`}: ${event.detail}`;
+    case 'views-diverge':
+      return `VIEWS DIVERGE on #${String(event.requestId)}: ${event.reason}`;
     case 'cancel-ignored':
       return `${event.by} ignores a cancellation${event.requestId === null ? '' : ` of #${String(event.requestId)}`}: ${event.reason}`;
     case 'buffer':
@@ -159,6 +161,8 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       return { text: 'accepts the cancellation', tone: 'warn' };
     case 'cancel-ignored':
       return { text: 'ignores the cancellation', tone: 'bad' };
+    case 'views-diverge':
+      return { text: `views diverge: server ${event.serverView} · client ${event.clientView}`, tone: 'bad' };
     case 'sql':
       return event.ok ? { text: sqlHead(event.sql), tone: 'muted' } : { text: `${sqlHead(event.sql)} → ${event.error?.code ?? 'error'}`, tone: 'bad' };
     case 'ledger':
@@ -222,6 +226,12 @@ function formatOutcome(transcript: Transcript): string[] {
   lines.push(`  final response       ${outcome.finalResponse ? 'yes: a final response reached the wire' : 'no'}`);
   lines.push(`  cancellation signal  ${outcome.cancellationSignal ?? 'none'}`);
   lines.push(`  client ignores       ${outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((item) => `${item.summary} at ${item.atMs} ms (${item.reason})`).join('; ')}`);
+  const views = outcome.viewsDiverge
+    ? ` — differs from what the server saw: it completed and sent the response, which the client never uses`
+    : outcome.clientOutcome === 'completed'
+      ? ': the client used the final response'
+      : '';
+  lines.push(`  client outcome       ${outcome.clientOutcome} (at ${outcome.clientOutcomeAtMs} ms)${views}`);
   return lines;
 }
 

@@ -49,6 +49,22 @@ describe('request lifecycle properties (random schedules and settings)', () => {
     );
   });
 
+  it('RC-8: the client’s own ending is completed exactly when it used the response, and a response it never used is a divergence', () => {
+    fc.assert(
+      fc.property(arbitraryRun, (run) => {
+        const t = execute(run);
+        const settled = t.events.some((e) => e.kind === 'state' && e.side === 'client' && e.to === 'settled');
+        expect(t.outcome.clientOutcome === 'completed').toBe(settled);
+        const serverCompleted = t.events.some((e) => e.kind === 'state' && e.side === 'server' && e.to === 'completed');
+        expect(t.outcome.viewsDiverge).toBe(serverCompleted && !settled);
+        expect(t.events.filter((e) => e.kind === 'views-diverge')).toHaveLength(t.outcome.viewsDiverge ? 1 : 0);
+        const clientEnd = t.events.find((e) => e.kind === 'state' && e.side === 'client');
+        expect(clientEnd?.atMs).toBe(t.outcome.clientOutcomeAtMs);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
   it('nothing goes on the wire from the server for a request after it accepted the cancellation', () => {
     fc.assert(
       fc.property(arbitraryRun, (run) => {

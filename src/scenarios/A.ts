@@ -21,7 +21,7 @@ export const scenarioA: RequestRaceScenario = {
   ],
   pinnedOrder: [],
   expected: {
-    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [] },
-    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [] },
+    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [], clientOutcome: 'cancelled' },
+    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [], clientOutcome: 'cancelled' },
   },
 };

@@ -21,7 +21,7 @@ export const scenarioB: RequestRaceScenario = {
   ],
   pinnedOrder: [],
   expected: {
-    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'] },
-    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'] },
+    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
+    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
   },
 };

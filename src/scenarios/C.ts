@@ -21,7 +21,7 @@ export const scenarioC: RequestRaceScenario = {
   ],
   pinnedOrder: [],
   expected: {
-    stdio: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: ['progress 5/13'] },
-    http: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: ['progress 5/13'] },
+    stdio: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: ['progress 5/13'], clientOutcome: 'timeout-max' },
+    http: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: ['progress 5/13'], clientOutcome: 'timeout-max' },
   },
 };

@@ -168,6 +168,8 @@ export function describeEvent(event: LabEvent): string {
     case 'cancel-ignored':
     case 'cancel-accepted':
       return `${event.by}: ${event.reason}`;
+    case 'views-diverge':
+      return `the two views of #${String(event.requestId)} diverge: ${event.reason}`;
     case 'sql': {
       const params = event.params.length === 0 ? '' : ` ${JSON.stringify(event.params)}`;
       const result = event.ok ? 'ok' : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;

@@ -37,6 +37,7 @@ export function laneOf(event: Fields, context: LaneContext): string {
     case 'sse-comment':
       return 'client';
     case 'state':
+    case 'views-diverge':
       return str(event.side) ?? 'client';
     case 'terminal':
       return context.lastStateSide ?? 'server';

@@ -1,6 +1,6 @@
 import { assert } from '../core/assert';
 import { isRequestId, type ProgressToken, type RequestId } from './protocol';
-import type { DeadlineName, TerminalState } from './events';
+import type { ClientOutcome, DeadlineName, TerminalState } from './events';
 
 /**
  * RequestCoordinator: the lifecycle of in-flight requests (SPEC §1, RC-1 … RC-9).
@@ -31,6 +31,10 @@ export interface RequestRecord {
   server: ServerPhase;
   client: ClientPhase;
   terminal: { state: TerminalState; atMs: number } | null;
+  /** RC-8: how the client's own view ended (it used the response, gave up, or a deadline fired), and when. */
+  clientEnd: { outcome: ClientOutcome; atMs: number } | null;
+  /** RC-8: when the server's own view ended (it sent the final response, or accepted a cancellation). */
+  serverEndedAtMs: number | null;
 }
 
 export interface StartOptions {
@@ -82,6 +86,8 @@ export class RequestCoordinator {
       server: 'active',
       client: 'waiting',
       terminal: null,
+      clientEnd: null,
+      serverEndedAtMs: null,
     };
     this.records.set(RequestCoordinator.key(id), record);
     assert(this.maxDueAtMs(id) === options.atMs + options.maxTimeoutMs, 'the maximum deadline is fixed at the start');
@@ -143,6 +149,7 @@ export class RequestCoordinator {
     const due = this.dueDeadline(record, atMs);
     if (due === null) return null;
     record.client = 'abandoned';
+    this.setClientEnd(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);
     if (record.terminal === null) this.setTerminal(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);
     // RC-2: the maximum fires no later than start + max, whatever progress did.
     assert(due !== 'max' || atMs >= this.maxDueAtMs(id), 'the maximum deadline fires only once it is due');
@@ -151,20 +158,44 @@ export class RequestCoordinator {
   }
 
   /** The client gives up (user cancel). Not terminal: the server decides which of cancel or completion won. */
-  clientAbandon(id: RequestId): Verdict {
+  clientAbandon(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
     if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
     record.client = 'abandoned';
+    this.setClientEnd(record, 'cancelled', atMs);
     return accepted;
   }
 
-  /** RC-8: a response for a request the client abandoned is ignored. */
-  clientResponse(id: RequestId): Verdict {
+  /** RC-8: a response for a request the client abandoned is ignored; one it waits for ends its view as completed. */
+  clientResponse(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
     if (record.client === 'abandoned') return refuse('the client abandoned this request before the response arrived; a late result is unusable');
     assert(record.client === 'waiting', 'a second final response for one request');
     record.client = 'settled';
+    this.setClientEnd(record, 'completed', atMs);
     return accepted;
+  }
+
+  /** RC-8: the client's own ending, or null while it still waits. */
+  clientOutcome(id: RequestId): RequestRecord['clientEnd'] {
+    return this.must(id).clientEnd;
+  }
+
+  /**
+   * RC-8: whether the two sides' views of the request disagree: the server completed and sent its
+   * final response, but the client ended otherwise and never uses it. Null while either side still
+   * has not ended (only then can it be known).
+   */
+  viewsDiverge(id: RequestId): boolean | null {
+    const record = this.must(id);
+    if (record.clientEnd === null || record.serverEndedAtMs === null) return null;
+    return record.server === 'completed' && record.clientEnd.outcome !== 'completed';
+  }
+
+  private setClientEnd(record: RequestRecord, outcome: ClientOutcome, atMs: number): void {
+    assert(record.clientEnd === null, () => `the client's view of ${JSON.stringify(record.id)} already ended as ${record.clientEnd?.outcome}`);
+    assert(atMs >= record.startedAtMs, () => `the client cannot end ${JSON.stringify(record.id)} at ${atMs} ms, before it started`);
+    record.clientEnd = { outcome, atMs };
   }
 
   // ── server side ──────────────────────────────────────────────────────────────────────────────
@@ -196,6 +227,7 @@ export class RequestCoordinator {
     if (this.listenStreams.has(RequestCoordinator.key(requestId))) this.listenStreams.delete(RequestCoordinator.key(requestId));
     if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
     record.server = 'cancelled';
+    record.serverEndedAtMs = atMs;
     if (record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
     assert(record.terminal !== null, 'an accepted cancellation leaves the request with a terminal state');
     return { accepted: true, requestId };
@@ -210,6 +242,7 @@ export class RequestCoordinator {
     if (record.server === 'cancelled') return false;
     assert(record.server === 'active', () => `complete() called twice for request ${JSON.stringify(id)}`);
     record.server = 'completed';
+    record.serverEndedAtMs = atMs;
     if (record.terminal === null) this.setTerminal(record, 'completed', atMs);
     // RC-8, paired with serverCancel: a response is sent only while cancellation has not won.
     assert(record.terminal?.state !== 'cancelled', 'a completed request was not cancelled first');
@@ -238,6 +271,7 @@ export class RequestCoordinator {
     const record = this.must(id);
     this.listenStreams.delete(key);
     record.server = 'cancelled';
+    record.serverEndedAtMs = atMs;
     record.client = 'settled';
     this.setTerminal(record, 'cancelled', atMs);
     return accepted;

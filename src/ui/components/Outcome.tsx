@@ -1,4 +1,4 @@
-import { useLabStore, type LedgerOutcome, type Transcript } from '../../store/labStore';
+import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
 
 /**
@@ -28,6 +28,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
     );
   }
   const cell = (value: string) => <td className={value === PENDING ? 'is-pending' : undefined}>{value}</td>;
+  const client = clientOutcomeAt(transcript, step);
   return (
     <table className="lab-facts lab-race-facts">
       <caption>Recorded facts</caption>
@@ -37,6 +38,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
           <th scope="col">Final response</th>
           <th scope="col">Cancellation signal</th>
           <th scope="col">Client ignores</th>
+          <th scope="col">Client outcome</th>
         </tr>
       </thead>
       <tbody>
@@ -45,10 +47,30 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
           {cell(facts.finalResponse)}
           {cell(facts.cancellationSignal)}
           {cell(facts.clientIgnores)}
+          <td className={client.text === PENDING ? 'is-pending' : client.diverges ? 'is-diverged' : undefined} title={client.title}>
+            {client.text}
+          </td>
         </tr>
       </tbody>
     </table>
   );
+}
+
+/**
+ * RC-8: the client's own ending (the engine's `clientOutcome`), shown once the replay passes the
+ * client's own `state` event that ended its view; "(views diverge)" when the server completed and
+ * the client never used the response, as the engine recorded it.
+ */
+function clientOutcomeAt(transcript: Transcript, step: number): { text: string; diverges: boolean; title: string | undefined } {
+  const outcome = transcript.outcome as RequestOutcome;
+  const ended = transcript.events.findIndex((event) => event.kind === 'state' && event.side === 'client' && (event.to === 'settled' || event.to === 'abandoned'));
+  if (ended < 0 || ended >= step) return { text: PENDING, diverges: false, title: undefined };
+  const diverges = outcome.viewsDiverge === true;
+  return {
+    text: diverges ? `${outcome.clientOutcome} (views diverge)` : outcome.clientOutcome,
+    diverges,
+    title: diverges ? `The server completed and sent its response at ${outcome.terminalAtMs} ms; the client ended ${outcome.clientOutcome} at ${outcome.clientOutcomeAtMs} ms and never uses it.` : undefined,
+  };
 }
 
 /** A ledger run's outcome: the counts as one row of numbers, then what each request got back. */

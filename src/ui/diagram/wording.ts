@@ -93,6 +93,8 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       return { text: 'accepts the cancellation', tone: 'warn' };
     case 'cancel-ignored':
       return { text: 'ignores the cancellation', tone: 'bad' };
+    case 'views-diverge':
+      return { text: `views diverge: server ${event.serverView} · client ${event.clientView}`, tone: 'bad' };
     case 'sql':
       return event.ok ? { text: sqlHead(event.sql), tone: 'muted' } : { text: `${sqlHead(event.sql)} → ${event.error?.code ?? 'error'}`, tone: 'bad' };
     case 'ledger':

@@ -7,7 +7,7 @@ import type { MessageEvent, Side, Transport } from '../../core/transcript';
 import type { Delivery } from '../../core/wire';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import { ClientDeadlines, noteTerminal } from '../../mcp/deadlines';
-import type { CancellationSignal } from '../../mcp/events';
+import type { CancellationSignal, ClientOutcome } from '../../mcp/events';
 import { SSE_HEADERS, callToolRequest, callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
 import { summarizeMessage } from '../../mcp/summary';
 import { ServerWorker } from '../../mcp/worker';
@@ -108,18 +108,20 @@ export class RequestRace {
     this.clientDeadlines.fired(fired, reason);
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews('client');
     this.clientDeadlines.disarm('the request already ended on the client');
     this.sendCancellation(reason);
   }
 
   /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
   cancel(reason: string = USER_CANCEL_REASON): void {
-    const verdict = this.coordinator.clientAbandon(this.id);
+    const verdict = this.coordinator.clientAbandon(this.id, this.sim.nowMs);
     if (!verdict.accepted) {
       this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: this.id, reason: `nothing to cancel: ${verdict.reason}` });
       return;
     }
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    this.noteViews('client');
     this.clientDeadlines.disarm('the client abandoned the request');
     this.sendCancellation(reason);
   }
@@ -161,9 +163,10 @@ export class RequestRace {
       this.clientDeadlines.resetIdle('progress arrived: the idle clock restarts (the maximum deadline does not move)');
       return null;
     }
-    const verdict = this.coordinator.clientResponse(this.id);
+    const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
     if (!verdict.accepted) return verdict.reason;
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: 'final response received' });
+    this.noteViews('client');
     this.clientDeadlines.disarm('the final response arrived');
     return null;
   }
@@ -209,6 +212,7 @@ export class RequestRace {
     }
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
+    this.noteViews('server');
     this.finalResponse = true;
     this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), (event) => this.clientReceives(event));
     if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the final response ends the request’s SSE stream' });
@@ -238,6 +242,30 @@ export class RequestRace {
     this.acceptOrIgnoreCancel({ requestId: this.id }, 'response stream disconnected');
   }
 
+  /**
+   * RC-8: once both sides have ended, records whether their views differ: the server completed and
+   * sent the final response, the client ended otherwise and never uses it. `side` ended just now.
+   */
+  private noteViews(side: Side): void {
+    const diverge = this.coordinator.viewsDiverge(this.id);
+    if (diverge !== true) return;
+    const record = this.coordinator.get(this.id);
+    const clientEnd = record?.clientEnd;
+    const serverEndedAtMs = record?.serverEndedAtMs;
+    assert(clientEnd !== null && clientEnd !== undefined, 'diverging views have a client ending');
+    assert(typeof serverEndedAtMs === 'number', 'diverging views have a server ending');
+    const clientWords: Record<ClientOutcome, string> = {
+      completed: 'used the response',
+      cancelled: 'cancelled it',
+      'timeout-idle': 'gave up on its idle deadline',
+      'timeout-max': 'gave up on its maximum deadline',
+    };
+    const reason =
+      `the server completed at ${serverEndedAtMs} ms and sent its final response; the client ended ${clientEnd.outcome} at ${clientEnd.atMs} ms ` +
+      `(it ${clientWords[clientEnd.outcome]}) and will discard that response. Neither side can know what the other saw first: the server records completed, the client never uses the result`;
+    this.sim.record({ kind: 'views-diverge', requestId: this.id, side, serverView: 'completed', serverEndedAtMs, clientView: clientEnd.outcome, clientEndedAtMs: clientEnd.atMs, reason });
+  }
+
   // ── driver ───────────────────────────────────────────────────────────────────────────────────
 
   /** Schedules a driver action at an absolute virtual time (a scenario's script step). */
@@ -265,6 +293,11 @@ export class RequestRace {
       clientIgnores.push({ seq: event.seq, atMs: event.arrivesAtMs, summary: summarizeMessage(event.message), reason: event.reason ?? '' });
     }
     assert(clientIgnores.every((ignore) => ignore.atMs >= 0), 'an ignored message arrived at a real time');
+    const clientEnd = this.coordinator.clientOutcome(this.id);
+    assert(clientEnd !== null, 'the client always ends its view: the maximum deadline guarantees one');
+    const viewsDiverge = this.coordinator.viewsDiverge(this.id) === true;
+    // Paired with noteViews: the outcome and the transcript agree on a divergence.
+    assert(viewsDiverge === this.events.some((event) => event.kind === 'views-diverge'), 'a divergence is in the outcome exactly when it is in the transcript');
     return {
       requestId: this.id,
       terminalState: terminal.state,
@@ -272,6 +305,9 @@ export class RequestRace {
       finalResponse: this.finalResponse,
       cancellationSignal: this.cancellationSignal,
       clientIgnores,
+      clientOutcome: clientEnd.outcome,
+      clientOutcomeAtMs: clientEnd.atMs,
+      viewsDiverge,
     };
   }
 }

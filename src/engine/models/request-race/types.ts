@@ -1,7 +1,7 @@
 import type { RequestId } from '../../core/jsonrpc';
 import type { ScenarioMeta } from '../../core/model';
 import type { Transport } from '../../core/transcript';
-import type { CancellationSignal, McpEvent, TerminalState } from '../../mcp/events';
+import type { CancellationSignal, ClientOutcome, McpEvent, TerminalState } from '../../mcp/events';
 import type { RequestRaceSettings } from './settings';
 
 /** What the request race records: the wire's events and the MCP rules' events, nothing of its own. */
@@ -27,6 +27,14 @@ export interface RequestOutcome {
   /** What the client put on the wire to cancel (timeouts included); null when it never cancelled. */
   cancellationSignal: CancellationSignal;
   clientIgnores: ClientIgnore[];
+  /**
+   * RC-8: the client's own ending, beside the single terminal state: `completed` only when it used
+   * the final response. It differs from what the server saw when the two crossed.
+   */
+  clientOutcome: ClientOutcome;
+  clientOutcomeAtMs: number;
+  /** RC-8: the server completed and sent its response, but the client ended otherwise and never uses it. */
+  viewsDiverge: boolean;
 }
 
 export interface ScriptStep {
@@ -41,6 +49,7 @@ export interface ExpectedOutcome {
   readonly cancellationSignal: CancellationSignal;
   /** The summaries of the messages the client must ignore, in order. */
   readonly clientIgnores: readonly string[];
+  readonly clientOutcome: ClientOutcome;
 }
 
 export interface RequestRaceScenario extends ScenarioMeta {

@@ -1,0 +1,60 @@
+// Proves the teaching fixes of issue #12, each keyed to its SPEC id: both sides' view of one request (RC-8), the
+// refused buffer state as part of the run (BF-5), and wording that is true of the run it describes (LG-1).
+import { describe, expect, it } from 'vitest';
+import { runRaceById } from '../../scenarios/index';
+import { describeEvent, markerWording } from '../describe';
+import type { LabEvent } from '../transcript';
+
+const of = <K extends LabEvent['kind']>(events: LabEvent[], kind: K) => events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
+
+describe('RC-8 one terminal state, and the client’s own ending beside it', () => {
+  it('C with work ending just before the maximum: the server completed, the client timed out and never used the result', () => {
+    const t = runRaceById('C', { settings: { latencyMs: 10, workMs: 1985 } });
+    expect(t.outcome.terminalState).toBe('completed');
+    expect(t.outcome.finalResponse).toBe(true);
+    expect(t.outcome.clientOutcome).toBe('timeout-max');
+    expect(t.outcome.clientOutcomeAtMs).toBe(2000);
+    expect(t.outcome.viewsDiverge).toBe(true);
+    const diverge = of(t.events, 'views-diverge');
+    expect(diverge).toHaveLength(1);
+    expect(diverge[0]).toMatchObject({ atMs: 2000, actor: 'client', serverView: 'completed', clientView: 'timeout-max' });
+    // The step sentence and the diagram marker say it in words.
+    expect(describeEvent(diverge[0]!)).toMatch(/server.*completed.*1995 ms.*client.*timeout-max.*2000 ms/);
+    expect(markerWording(diverge[0]!)).toMatchObject({ tone: 'bad', text: expect.stringMatching(/views diverge/) });
+  });
+
+  it('B: completion wins on the server while the client cancels; the views diverge where the cancel is sent', () => {
+    for (const transport of ['stdio', 'http'] as const) {
+      const t = runRaceById('B', { transport });
+      expect(t.outcome.terminalState).toBe('completed');
+      expect(t.outcome.clientOutcome).toBe('cancelled');
+      expect(t.outcome.clientOutcomeAtMs).toBe(207);
+      expect(of(t.events, 'views-diverge').map((e) => [e.atMs, e.actor])).toEqual([[207, 'client']]);
+    }
+  });
+
+  it('A, C and D: both views agree and nothing marks a divergence', () => {
+    const expected = { A: 'cancelled', C: 'timeout-max', D: 'cancelled' } as const;
+    for (const [id, clientOutcome] of Object.entries(expected)) {
+      for (const transport of ['stdio', 'http'] as const) {
+        const t = runRaceById(id, { transport });
+        expect(t.outcome.clientOutcome, `${id}/${transport}`).toBe(clientOutcome);
+        expect(t.outcome.viewsDiverge).toBe(false);
+        expect(of(t.events, 'views-diverge')).toEqual([]);
+      }
+    }
+  });
+
+  it('a request the client completes: the client used the response', () => {
+    const t = runRaceById('A', { settings: { cancelAtMs: null } });
+    expect(t.outcome).toMatchObject({ terminalState: 'completed', clientOutcome: 'completed', viewsDiverge: false });
+  });
+
+  it('the server learns of the cancel only after it completed (the cancel was sent first): the views diverge when the server completes', () => {
+    const t = runRaceById('A', { settings: { latencyMs: 100, cancelAtMs: 250, workMs: 200 } });
+    expect(t.outcome.terminalState).toBe('completed');
+    expect(t.outcome.clientOutcome).toBe('cancelled');
+    const diverge = of(t.events, 'views-diverge')[0];
+    expect(diverge).toMatchObject({ actor: 'server', atMs: 300 });
+  });
+});
