@@ -144,14 +144,17 @@ test('predict mode pauses at the race point and reveals the answer on the next s
   await expect(page.getByTestId('predict-winner')).not.toBeEmpty();
 });
 
-test('a capacity the engine refuses is reported with its catalogued error and the last view stays', async ({ page }) => {
+test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the run is shown, not an error', async ({ page }) => {
   const { panels } = await openLab(page);
   await panels.openTab('Buffer');
-  // The first view comes after the slider's debounce, before which the panel is not yet busy: wait for
-  // it, or the refused capacity can replace the first request and there is no last view to keep.
   await expect(panels.text('buffer-final')).toHaveText('survived');
-  await panels.slide(panels.capacity, 2);
-  await expect(page.getByRole('alert').filter({ hasText: 'LAB101' })).toBeVisible();
+  await panels.slide(panels.capacity, 1);
+  await expect(panels.text('capacity-value')).toHaveText('1 event');
+  await expect.poll(async () => Number(await panels.text('buffer-refused').textContent())).toBeGreaterThan(0);
+  await expect(panels.text('buffer-held')).toHaveText(/^[1-9]\d* ms$/);
+  await expect(page.getByRole('list', { name: 'Refused pushes' }).getByRole('listitem').first()).toContainText('producer held back');
+  await expect(page.getByRole('img', { name: /capacity 1: .* refused \(producer held \d+ ms\)/ })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(panels.text('buffer-final')).toHaveText('survived');
 });
 

@@ -175,7 +175,7 @@ export function markerWording(event: LabEvent): MarkerWording | null {
     case 'buffer':
       return {
         text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents}`,
-        tone: event.action === 'dropped' || event.action === 'needs-refetch' ? 'bad' : event.action === 'coalesced' ? 'warn' : 'muted',
+        tone: event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused' ? 'bad' : event.action === 'coalesced' || event.action === 'released' ? 'warn' : 'muted',
       };
     case 'proxy':
       return { text: `proxy ${event.action}${event.events > 0 ? ` ${event.events}` : ''}`, tone: event.action === 'discarded' ? 'bad' : event.action === 'held' ? 'warn' : 'plain' };

@@ -77,6 +77,21 @@ export interface BufferView {
   finals: BufferPoint[];
   /** Where the needs-refetch mark was raised, if it was (BF-3). */
   refetchMark: BufferPoint | null;
+  /** BF-5: pushes refused because keeping them would drop another final, and the producer's wait. */
+  refusedPushes: number;
+  producerHeldMs: number;
+  /** BF-5: each refusal with the release that ended the producer's wait. */
+  refusals: BufferRefusal[];
+}
+
+/** BF-5: one refused push of a final response and the back-pressure wait it caused. */
+export interface BufferRefusal {
+  summary: string;
+  refusedAtMs: number;
+  releasedAtMs: number;
+  heldMs: number;
+  /** seq of the refusal event (to link into the diagram). */
+  seq: number;
 }
 
 export interface HerdView extends HerdOutcome {
@@ -135,8 +150,16 @@ export function panelView(t: Transcript): PanelView {
   const outcome = t.outcome as unknown;
   switch (t.kind) {
     case 'buffer': {
-      const o = outcome as { capacity: number; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean };
-      const points = t.events.filter((e): e is BufferEvent & typeof e => e.kind === 'buffer').map((e) => bufferPoint(e as unknown as BufferEvent));
+      const o = outcome as { capacity: number; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean; refusedPushes: number; producerHeldMs: number };
+      const bufferEvents = t.events.filter((e) => e.kind === 'buffer') as unknown as BufferEvent[];
+      const points = bufferEvents.map(bufferPoint);
+      const released = bufferEvents.filter((e) => e.action === 'released');
+      const refusals = bufferEvents
+        .filter((e) => e.action === 'refused')
+        .map((e, index) => {
+          const release = released[index];
+          return { summary: e.summary, refusedAtMs: e.atMs, releasedAtMs: release?.atMs ?? e.atMs, heldMs: release?.heldMs ?? 0, seq: e.seq };
+        });
       return {
         kind: 'buffer',
         capacityEvents: o.capacity,
@@ -148,6 +171,9 @@ export function panelView(t: Transcript): PanelView {
         points,
         finals: points.filter((p) => p.what === 'final'),
         refetchMark: points.find((p) => p.action === 'needs-refetch') ?? null,
+        refusedPushes: o.refusedPushes,
+        producerHeldMs: o.producerHeldMs,
+        refusals,
       };
     }
     case 'herd':

@@ -7,7 +7,7 @@ import type { EvidenceBundle, PanelView, ReviewResult, VerificationResult } from
  * without touching the run/ledger messages.
  */
 
-export type { BufferPoint, BufferView, EvidenceBundle, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
+export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 
 export interface VerifyRequest {
   type: 'verify';

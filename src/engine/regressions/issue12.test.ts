@@ -1,7 +1,7 @@
 // Proves the teaching fixes of issue #12, each keyed to its SPEC id: both sides' view of one request (RC-8), the
 // refused buffer state as part of the run (BF-5), and wording that is true of the run it describes (LG-1).
 import { describe, expect, it } from 'vitest';
-import { runRaceById } from '../../scenarios/index';
+import { runRaceById, runScenarioById } from '../../scenarios/index';
 import { describeEvent, markerWording } from '../describe';
 import type { LabEvent } from '../transcript';
 
@@ -56,5 +56,33 @@ describe('RC-8 one terminal state, and the client’s own ending beside it', () 
     expect(t.outcome.clientOutcome).toBe('cancelled');
     const diverge = of(t.events, 'views-diverge')[0];
     expect(diverge).toMatchObject({ actor: 'server', atMs: 300 });
+  });
+});
+
+describe('BF-5 the refused state is part of the run: every capacity from 1 runs', () => {
+  it('capacities 1 … 6 on seeds 1 … 50, both transports: every final delivered, refusals and waits counted', () => {
+    let refusedRuns = 0;
+    for (const transport of ['stdio', 'http'] as const) {
+      for (let capacity = 1; capacity <= 6; capacity += 1) {
+        for (let seed = 1; seed <= 50; seed += 1) {
+          const t = runScenarioById('buffer-overload', { transport, seed, settings: { capacity } });
+          if (t.kind !== 'buffer') throw new Error('not a buffer run');
+          expect(t.outcome.finalDelivered).toBe(true);
+          expect(t.outcome.maxOccupancy).toBeLessThanOrEqual(capacity);
+          if (t.outcome.refusedPushes > 0) refusedRuns += 1;
+          if (capacity >= 3) expect(t.outcome.refusedPushes).toBe(0);
+        }
+      }
+    }
+    expect(refusedRuns).toBeGreaterThan(50);
+  });
+
+  it('the refusal and the wait are worded as what happened', () => {
+    const t = runScenarioById('buffer-overload', { settings: { capacity: 1 } });
+    const refused = t.events.find((e) => e.kind === 'buffer' && e.action === 'refused');
+    const released = t.events.find((e) => e.kind === 'buffer' && e.action === 'released');
+    expect(refused && describeEvent(refused)).toMatch(/refused .*response #\d.*producer is held back/);
+    expect(released && describeEvent(released)).toMatch(/released .*held \d+ ms/);
+    expect(refused && markerWording(refused)).toMatchObject({ text: expect.stringMatching(/^refused/), tone: 'bad' });
   });
 });
