@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
 import { retryTable } from '../engine';
-import { ledgerScopeNotes } from '../engine';
+import { ledgerScopeNotesFor } from '../engine';
 import { verify, type Runner } from '../lab/verification';
 import { buildEvidence } from '../lab/evidence';
 import { formatReview, review } from '../lab/reviewer';
@@ -103,7 +103,7 @@ async function run(args: string[]): Promise<string> {
   const transcript = runScenario(scenario, { transport, seed, settings, ledger });
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
-  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;
+  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
 }
 
 /** Runs scenarios by id with sql.js loaded, for the commands that run many of them. */

@@ -21,7 +21,7 @@ export { RequestRace, requestRaceDefaults, requestRaceSettingsSpec, type Request
 export { LedgerLab, ledgerDefaults, ledgerSettingsSpec, argumentsFor, PAYMENT_TOKEN, type LedgerHost, type LedgerSettings } from './models/ledger/ledgerLab';
 export { atomicMutation, unsafeMutation, canonicalJson, fingerprint, type Program, type Intent, type Operation, type ProgramResult } from './models/ledger/ledger';
 export { classify, retryTable, type RetryClassification } from './models/ledger/retry';
-export { ledgerScopeNotes } from './models/ledger/scope';
+export { ledgerScopeNotes, ledgerScopeNotesFor } from './models/ledger/scope';
 export { TaskLab, taskDefaults, taskSettingsSpec, type TaskSettings } from './models/tasks/taskLab';
 export { BoundedSseBuffer } from './models/buffer/buffer';
 export { BufferOverload, bufferOverloadDefaults, bufferOverloadSettingsSpec, type BufferOverloadSettings } from './models/buffer/bufferOverload';

@@ -86,3 +86,27 @@ describe('BF-5 the refused state is part of the run: every capacity from 1 runs'
     expect(refused && markerWording(refused)).toMatchObject({ text: expect.stringMatching(/^refused/), tone: 'bad' });
   });
 });
+
+describe('LG-1 every sentence about the idempotency key is true of the run’s sendKey', () => {
+  const KEYED_ONLY = /key claim|same key|key found|stored result|the key is recorded|store key|by its key|committed once/i;
+  const KEYLESS_ONLY = /without a key|no idempotency key|no key/i;
+  it('each ledger scenario, and each flipped to the other sendKey where that runs', async () => {
+    const { loadSqlJs } = await import('../../cli/sqlite');
+    const { scenarios } = await import('../../scenarios/index');
+    const { runScenario, ledgerScopeNotesFor } = await import('../index');
+    const sql = await loadSqlJs();
+    let checked = 0;
+    for (const scenario of scenarios) {
+      if (scenario.kind !== 'ledger') continue;
+      for (const sendKey of [true, false]) {
+        if (!sendKey && scenario.settings.mode === 'unsafe') continue; // the unsafe sequence is about keyed requests
+        const t = runScenario(scenario, { settings: { sendKey }, ledger: { sql } });
+        const sentences = [...t.events.map((e) => describeEvent(e)), ...ledgerScopeNotesFor(sendKey)];
+        const wrong = sentences.filter((line) => (sendKey ? KEYLESS_ONLY : KEYED_ONLY).test(line));
+        expect(wrong, `${scenario.id} with sendKey=${String(sendKey)}`).toEqual([]);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});

@@ -152,7 +152,13 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
     const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store key, fingerprint and result' });
     if (!stored.ok) return yield* rollback(stored);
   }
-  const commit = mustSucceed(yield { sql: 'COMMIT', params: [], purpose: 'key claim, effect and result become durable together' });
+  const commit = mustSucceed(
+    yield {
+      sql: 'COMMIT',
+      params: [],
+      purpose: intent.key === null ? 'the effect and its execution count become durable together; no key records the intent' : 'key claim, effect and result become durable together',
+    },
+  );
   if (!commit.ok) return yield* rollback(commit);
   return { status: 'executed', resultJson };
 }

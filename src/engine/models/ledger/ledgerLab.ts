@@ -46,6 +46,12 @@ export function argumentsFor(operation: Operation, variant: ArgumentVariant): Js
 export const PAYMENT_TOKEN = 'tok_live_4242424242424242';
 
 
+/** What an execution means, worded for whether a key records it (issue #12: true of the run). */
+function executedDetail(key: string | null, resultJson: string): string {
+  if (key === null) return `the effect committed; no key records the intent, so nothing stops it from running again; result ${resultJson}`;
+  return `the effect committed, and key "${key}" now records it with its result ${resultJson}`;
+}
+
 export class LedgerLab {
   readonly sim: Sim<LedgerModelEvent>;
   private readonly settings: LedgerSettings;
@@ -137,7 +143,8 @@ export class LedgerLab {
     if (id === 41 && this.settings.replayAfterResponse) {
       const replayId = this.newId(42);
       this.replayId = replayId;
-      this.record({ kind: 'ledger', action: 'retry', requestId: replayId, detail: 'the client calls again with the same key (a replay or reconcile): new JSON-RPC id, same business intent' });
+      const how = this.key() === null ? 'without a key: to the server it is a new intent' : 'with the same key (a replay or reconcile)';
+      this.record({ kind: 'ledger', action: 'retry', requestId: replayId, detail: `the client calls again ${how}: new JSON-RPC id, same business intent` });
       this.call(replayId, 'conn-2', 'same');
     }
     return event.ignoredBy ?? null;
@@ -273,7 +280,7 @@ export class LedgerLab {
     if (outcome.status === 'executed' || outcome.status === 'replayed') {
       const result = this.handOut(intent.key, outcome.resultJson);
       this.firstResultJson ??= outcome.resultJson;
-      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: outcome.status === 'executed' ? `the effect committed once; result ${outcome.resultJson}` : `key found with the same fingerprint: the stored result is returned and nothing runs again` });
+      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: outcome.status === 'executed' ? executedDetail(intent.key, outcome.resultJson) : `key found with the same fingerprint: the stored result is returned and nothing runs again` });
       // The response carries a snapshot of the result as it is now (JSON on the wire).
       message = callToolResultResponse(id, canonicalJson(result), result);
       body = JSON.parse(JSON.stringify(result)) as JsonObject;
