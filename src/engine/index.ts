@@ -27,6 +27,7 @@ export { BoundedSseBuffer } from './models/buffer/buffer';
 export { BufferOverload, bufferOverloadDefaults, bufferOverloadSettingsSpec, type BufferOverloadSettings } from './models/buffer/bufferOverload';
 export { ProxyBuffering, proxyBufferingDefaults, proxyBufferingSettingsSpec, KEEP_ALIVE_LINE, type ProxyBufferingSettings } from './models/proxy/proxyBuffering';
 export { ReconnectListen, reconnectListenDefaults, reconnectListenSettingsSpec, type ReconnectListenSettings } from './models/reconnect/reconnectListen';
+export { ListenServerCancel, listenServerCancelDefaults, listenServerCancelSettingsSpec, type ListenServerCancelSettings } from './models/listen/listenServerCancel';
 export { Herd, herdDefaults, herdSettingsSpec, type HerdSettings } from './models/herd/herd';
 export { BACKOFF_POLICIES, backoffDelayMs, backoffCeilingMs, type BackoffPolicy, type BackoffConfig } from './models/herd/backoff';
 export { describeEvent, describeMessage, formatTimeline, markerWording, messageLabel, type MarkerTone, type MarkerWording } from './describe';

@@ -110,3 +110,56 @@ describe('LG-1 every sentence about the idempotency key is true of the run’s s
     expect(checked).toBeGreaterThan(20);
   });
 });
+
+describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are ignored without error or reply', () => {
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`over ${transport}`, async () => {
+      const { validateTranscriptMessages } = await import('../../testing/mcpSchema');
+      const t = runRaceById('cancel-ignored', { transport });
+      const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+      const ignored = of(t.events, 'cancel-ignored').filter((e) => e.by === 'server');
+      const reasons = ignored.map((e) => e.reason);
+      expect(reasons[0]).toMatch(/malformed cancellation: requestId is missing/);
+      expect(reasons[1]).toMatch(/no request 99 is known/);
+      if (transport === 'stdio') {
+        expect(cancels.map((c) => c.ignoredBy)).toEqual(['server', 'server', 'server']);
+        expect(reasons[2]).toMatch(/already completed/);
+        // The malformed one is marked as deliberately invalid, and it really is.
+        expect(cancels[0]?.malformed).toMatch(/requestId/);
+        expect(validateTranscriptMessages(t).problems).toEqual([]);
+      } else {
+        expect(of(t.events, 'disconnect-observed')).toHaveLength(1);
+        expect(reasons[2]).toMatch(/already completed/);
+      }
+      // Without error and without reply: the worker ran on, and nothing from the server answers a cancellation.
+      expect(of(t.events, 'worker').map((w) => w.step)).toEqual(['started', 'checkpoint', 'finished']);
+      const serverMessages = t.events.filter((e) => e.kind === 'message' && e.from === 'server');
+      expect(serverMessages.map((m) => (m.kind === 'message' && 'method' in m.message ? m.message.method : 'response'))).toEqual(['notifications/progress', 'response']);
+      expect(t.outcome).toMatchObject({ terminalState: 'completed', finalResponse: true });
+    });
+  }
+});
+
+describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/listen, apart from the client’s cancellations', () => {
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`over ${transport}`, async () => {
+      const { runScenarioById: run } = await import('../../scenarios/index');
+      const t = run('listen-server-cancel', { transport });
+      if (t.kind !== 'listen') throw new Error('not a listen run');
+      expect(t.outcome).toMatchObject({ serverCancelled: [1], clientCancelled: [2], toolCallTerminal: 'cancelled', serverEndSignal: transport === 'stdio' ? 'notifications/cancelled' : 'stream-close' });
+      const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+      const fromServer = cancels.filter((c) => c.from === 'server');
+      const fromClient = cancels.filter((c) => c.from === 'client');
+      if (transport === 'stdio') {
+        // The schema's one server use: naming the listen request, on the listen stream.
+        expect(fromServer.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([1]);
+        expect(fromClient.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([2]);
+      } else {
+        expect(cancels).toEqual([]);
+        expect(of(t.events, 'stream-closed').map((e) => [e.by, e.requestId])).toEqual([['client', 2], ['server', 1]]);
+      }
+      const ended = of(t.events, 'state').find((e) => e.side === 'client' && e.requestId === 1);
+      expect(ended?.to).toBe('ended by server');
+    });
+  }
+});

@@ -31,6 +31,8 @@ export interface RequestRaceOptions {
 }
 
 const USER_CANCEL_REASON = 'User closed the operation';
+/** RC-7: the id a buggy client's cancellation names; no request ever has it in these scenarios. */
+const UNKNOWN_REQUEST_ID = 99;
 
 export class RequestRace {
   readonly sim: Sim<RequestRaceEvent>;
@@ -124,6 +126,23 @@ export class RequestRace {
     this.noteViews('client');
     this.clientDeadlines.disarm('the client abandoned the request');
     this.sendCancellation(reason);
+  }
+
+  /**
+   * RC-7: a buggy client sends a cancellation with no requestId. It breaks the schema on purpose
+   * (marked `malformed`); the server must ignore it without error and without reply.
+   */
+  sendMalformedCancel(): void {
+    const message: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { reason: 'a cancellation that names no request' } };
+    this.sim.wire.send('client', this.channelFor('client', message), message, (event) => this.serverReceivesCancelled(event), {
+      malformed: 'params.requestId is missing; CancelledNotificationParams requires it',
+    });
+  }
+
+  /** RC-7: a buggy client cancels a request id it never sent; the server ignores it without error or reply. */
+  sendUnknownCancel(requestId: RequestId): void {
+    const message = cancelledNotification(requestId, 'a cancellation for a request this client never sent');
+    this.send('client', message, (event) => this.serverReceivesCancelled(event));
   }
 
   private sendCancellation(reason: string): void {
@@ -335,7 +354,9 @@ export const requestRaceModel: Model<RequestRaceScenario, RequestOutcome> = {
       if (step === undefined) return;
       race.scheduleAt(Math.max(step.atMs, race.sim.nowMs), `script ${step.action}`, (r) => {
         if (step.action === 'call') r.call();
-        else r.cancel();
+        else if (step.action === 'cancel') r.cancel();
+        else if (step.action === 'cancel-malformed') r.sendMalformedCancel();
+        else r.sendUnknownCancel(UNKNOWN_REQUEST_ID);
         scheduleStep(index + 1);
       });
     };

@@ -40,7 +40,8 @@ export interface RequestOutcome {
 export interface ScriptStep {
   /** A virtual time, or the name of a setting that holds one (a null setting skips the step). */
   readonly at: number | 'cancelAtMs';
-  readonly do: 'call' | 'cancel';
+  /** call; cancel (the user); cancel-malformed / cancel-unknown: a client bug the server must ignore (RC-7). */
+  readonly do: 'call' | 'cancel' | 'cancel-malformed' | 'cancel-unknown';
 }
 
 export interface ExpectedOutcome {
