@@ -95,12 +95,12 @@ test('the reviewer flags an unsafe mutation retried without a key, and answers i
   await expect(page.getByRole('list', { name: 'Field errors' })).toContainText('/transport');
 });
 
-test('the verification checklist shows 12 passing items and a link opens the right scenario', async ({ page }) => {
+test('the verification checklist shows 17 passing items and a link opens the right scenario', async ({ page }) => {
   const { lab, panels } = await openLab(page);
   await panels.openTab('Verification');
   await panels.waitIdle();
-  await expect(panels.text('vf-summary')).toHaveText('12 of 12 statements hold');
-  await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(12);
+  await expect(panels.text('vf-summary')).toHaveText('17 of 17 statements hold');
+  await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(17);
   const link = panels.checklist.locator(':scope > li[data-vf="VF-1"]').getByRole('link').first();
   const href = (await link.getAttribute('href')) ?? '';
   const query = new URLSearchParams(href.slice(1));
@@ -109,6 +109,11 @@ test('the verification checklist shows 12 passing items and a link opens the rig
   const transport = (query.get('transport') ?? '') as 'stdio' | 'http';
   await lab.waitForRun(scenario, transport);
   await expect(lab.main).toHaveAttribute('data-step', query.get('step') ?? '');
+  // BF-5's evidence opens the buffer run at capacity 1, at the refusal.
+  await panels.openTab('Verification');
+  await panels.waitIdle();
+  const bf5 = panels.checklist.locator(':scope > li[data-vf="BF-5"]').getByRole('link').first();
+  expect(new URLSearchParams(((await bf5.getAttribute('href')) ?? '').slice(1)).get('capacity')).toBe('1');
 });
 
 test('presentation mode works by keyboard alone', async ({ page }) => {

@@ -28,7 +28,7 @@ const USAGE = `usage:
   list       the scenarios, with the SPEC ids each demonstrates
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
-  verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
+  verify     SPEC §8 VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md) into DIR; same lab, same bytes
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   retries    the retry classification of every exposed operation (SPEC §3)

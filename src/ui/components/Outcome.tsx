@@ -133,6 +133,16 @@ function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
             <dd>{alias}</dd>
           </>
         )}
+        {outcome.paymentTokenInLedger !== null && outcome.paymentTokenInLedger !== undefined && (
+          <>
+            <dt>Payment token in the ledger (LG-P5)</dt>
+            <dd data-testid="ledger-secret">
+              {outcome.paymentTokenInLedger
+                ? 'FOUND: a secret was stored'
+                : 'absent — the call carried paymentToken on the wire; no ledger row and no returned result holds it'}
+            </dd>
+          </>
+        )}
       </dl>
     </>
   );

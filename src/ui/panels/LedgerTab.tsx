@@ -5,6 +5,7 @@ const LEDGER_RUNS = [
   { id: 'ledger-reopen', label: 'Reopen the ledger' },
   { id: 'ledger-alias', label: 'Mutate a returned result (alias check)' },
   { id: 'ledger-key-mismatch', label: 'Reuse a key with other arguments' },
+  { id: 'inventory-retry', label: 'Look for the payment token (LG-P5)' },
 ] as const;
 
 /**

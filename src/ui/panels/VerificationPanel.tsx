@@ -9,11 +9,12 @@ const CHECKLIST_SEED = 1;
 /** The link that opens the diagram on the run and step that shows a statement (step k shows events 0 … k−1). */
 export function evidenceLink(evidence: VerificationResult['evidence'][number]): string {
   const query = new URLSearchParams({ scenario: evidence.scenario, transport: evidence.transport, seed: String(CHECKLIST_SEED) });
+  for (const [key, value] of Object.entries(evidence.settings ?? {})) query.set(key, value === null ? 'none' : String(value));
   if (evidence.seq !== null) query.set('step', String(evidence.seq + 1));
   return `?${query.toString()}`;
 }
 
-/** SPEC §8 and §10: VF-1 … VF-12 from the transcripts that show them, and the evidence export. */
+/** SPEC §8 and §10: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
 export function VerificationPanel() {
   const load = usePanelsStore((s) => s.verification);
   const evidence = usePanelsStore((s) => s.evidence);

@@ -56,6 +56,11 @@ export interface LedgerOutcome {
   /** Whether the stored result still equals the first committed one after the caller mutated its copy (null: no mutation). */
   aliasIntact: boolean | null;
   responses: LedgerResponseRecord[];
+  /**
+   * LG-P5: whether the payment token the call carried was found anywhere in the ledger file (every
+   * row of every table) or in a returned result; null when the call carried no secret.
+   */
+  paymentTokenInLedger: boolean | null;
 }
 
 

@@ -348,7 +348,16 @@ export class LedgerLab {
       storedResult: storedJson === null ? null : (JSON.parse(storedJson) as JsonObject),
       aliasIntact: this.aliasIntact,
       responses: this.responses,
+      paymentTokenInLedger: this.paymentTokenFound(),
     };
+  }
+
+  /** LG-P5: scans every row of every ledger table and every response for the call's payment token. */
+  private paymentTokenFound(): boolean | null {
+    if (!JSON.stringify(argumentsFor(this.settings.operation, 'same')).includes(PAYMENT_TOKEN)) return null;
+    const tables = ['idempotency_keys', 'effects', 'executions'];
+    const stored = tables.some((table) => JSON.stringify(this.file.query(`SELECT * FROM ${table}`)).includes(PAYMENT_TOKEN));
+    return stored || JSON.stringify(this.responses).includes(PAYMENT_TOKEN);
   }
 
   /** Closes every connection; after a completed run, first hands the file's bytes to the host if it asked. */
