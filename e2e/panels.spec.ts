@@ -67,6 +67,17 @@ test('moving the backoff sliders changes the herd plot and its numbers', async (
   await expect(page.getByTestId('herd-main')).toContainText('exponential');
 });
 
+test('RV-4/RV-5: the first window and the retry waves are apart, and the panel says why no backoff ends sooner', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Backoff');
+  await panels.waitIdle();
+  // Full jitter (main) against no backoff (compare), at the defaults: attempt 0 waits too.
+  await expect(panels.text('herd-main-first')).not.toHaveText('10,000');
+  await expect(panels.text('herd-compare-first')).toHaveText('10,000');
+  await expect(panels.text('herd-why')).toContainText('Sooner on the clock is not gentler on the server');
+  await expect(panels.text('herd-why')).toContainText(/none: last client in at [\d,]+ ms \(at the floor\)/);
+});
+
 test('export produces the files buildEvidence lists', async ({ page }) => {
   const { panels } = await openLab(page);
   await panels.openTab('Verification');

@@ -163,3 +163,42 @@ describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/lis
     });
   }
 });
+
+describe('RV-4 / RV-5 backoff as the lesson writes it: attempt 0 waits too, first window and retry waves apart', () => {
+  it('the herd’s default spreads attempt 0 over [0, 250] ms; initialJitter=false still shows the stampede', () => {
+    const spread = runScenarioById('herd');
+    const stampede = runScenarioById('herd', { settings: { initialJitter: false } });
+    if (spread.kind !== 'herd' || stampede.kind !== 'herd') throw new Error('not a herd run');
+    expect(spread.settings.initialJitter).toBe(true);
+    expect(spread.outcome.firstWindowAttempts).toBeLessThan(5_000);
+    expect(stampede.outcome.firstWindowAttempts).toBe(10_000);
+    expect(stampede.outcome.peakAttemptsPerWindow).toBe(10_000);
+    // With attempt 0 spread, the peak says something: each jitter policy has its own, below the herd;
+    // without jitter (none, exponential) the clients stay in lockstep and one window still holds them all.
+    const peakOf = (policy: string) => {
+      const t = runScenarioById('herd', { settings: { policy } });
+      return t.kind === 'herd' ? t.outcome.peakAttemptsPerWindow : -1;
+    };
+    const jittered = ['full-jitter', 'equal-jitter', 'decorrelated-jitter'].map(peakOf);
+    for (const peak of jittered) expect(peak).toBeLessThan(10_000);
+    expect(new Set(jittered).size).toBe(3);
+    expect(['none', 'exponential'].map(peakOf)).toEqual([10_000, 10_000]);
+  });
+
+  it('the retry waves are reported apart from the first window', () => {
+    const t = runScenarioById('herd', { settings: { policy: 'none' } });
+    if (t.kind !== 'herd') throw new Error('not a herd run');
+    expect(t.outcome.firstWindowAttempts).toBe(10_000);
+    expect(t.outcome.peakRetryAttemptsPerWindow).toBe(9_500);
+  });
+
+  it('why no backoff finishes sooner: it keeps every window full and reaches the admission floor, with the most attempts', () => {
+    const none = runScenarioById('herd', { settings: { policy: 'none' } });
+    const full = runScenarioById('herd');
+    if (none.kind !== 'herd' || full.kind !== 'herd') throw new Error('not a herd run');
+    expect(none.outcome.admissionFloorMs).toBe(1_900);
+    expect(none.outcome.allReconnectedAtMs).toBe(none.outcome.admissionFloorMs);
+    expect(full.outcome.allReconnectedAtMs).toBeGreaterThan(none.outcome.allReconnectedAtMs);
+    expect(full.outcome.totalAttempts).toBeLessThan(none.outcome.totalAttempts / 3);
+  });
+});
