@@ -6,6 +6,8 @@ import { loadSqlJs } from './sqlite';
 import { retryTable } from '../engine';
 import { ledgerScopeNotesFor } from '../engine';
 import { verify, type Runner } from '../lab/verification';
+import { checkFailureModes } from '../lab/failureModes';
+import { runCommand } from '../lab/failureCards';
 import { buildEvidence } from '../lab/evidence';
 import { formatReview, review } from '../lab/reviewer';
 import { LabError } from '../engine';
@@ -136,9 +138,17 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         io.out(`${list()}\n`);
         return 0;
       case 'verify': {
-        const results = verify(await hostRunner());
+        const runner = await hostRunner();
+        const results = verify(runner);
         io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
-        return results.every((r) => r.holds) ? 0 : 1;
+        // SPEC §9: every failure mode runs, next to its fix (issue #12).
+        const modes = checkFailureModes(runner);
+        io.out(`\nSPEC §9 failure modes, each shown by one run and fixed by another:\n`);
+        for (const mode of modes) {
+          const ok = mode.failureShown && mode.fixShown;
+          io.out(`${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`);
+        }
+        return results.every((r) => r.holds) && modes.every((m) => m.failureShown && m.fixShown) ? 0 : 1;
       }
       case 'evidence': {
         const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' } } });

@@ -174,7 +174,7 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       };
     case 'buffer':
       return {
-        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents}`,
+        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents ?? '∞'}`,
         tone: event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused' ? 'bad' : event.action === 'coalesced' || event.action === 'released' ? 'warn' : 'muted',
       };
     case 'proxy':
@@ -251,7 +251,7 @@ type FlowEventKind = 'buffer' | 'proxy' | 'sse-comment' | 'http-request' | 'stre
 function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): string {
   switch (event.kind) {
     case 'buffer':
-      return `buffer ${event.action} ${event.summary} [${event.occupancyEvents}/${event.capacityEvents}]: ${event.reason}`;
+      return `buffer ${event.action} ${event.summary} [${event.occupancyEvents}/${event.capacityEvents ?? 'unbounded'}]: ${event.reason}`;
     case 'proxy':
       return `proxy ${event.action}${event.action === 'flushed' || event.action === 'discarded' ? ` ${event.events} event(s)` : ''} on #${String(event.requestId)}: ${event.reason}`;
     case 'sse-comment':
@@ -268,7 +268,7 @@ function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): s
       const plan = event.plan;
       return (
         `reconnect plan: new listen #${String(plan.newRequestId)} (was #${String(plan.previousRequestId)}), restore filter ${JSON.stringify(plan.restoredFilter)}, ` +
-        `refetch ${plan.refetch.join(', ')}, de-duplicate by ${Object.entries(plan.dedupeBy).map(([kind, key]) => `${kind}.${key}`).join(', ')}, ` +
+        `refetch ${plan.refetch.length === 0 ? 'nothing' : plan.refetch.join(', ')}, de-duplicate by ${Object.entries(plan.dedupeBy).map(([kind, key]) => `${kind}.${key}`).join(', ')}, ` +
         `reconcile instead of replay ${plan.reconcileInsteadOfReplay.length === 0 ? 'nothing' : plan.reconcileInsteadOfReplay.map((id) => `#${String(id)}`).join(', ')}, ` +
         `replayUnsafeMutations=${String(plan.replayUnsafeMutations)}, sendLastEventId=${String(plan.sendLastEventId)}`
       );

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/toolsProtocol';
+import type { BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/toolsProtocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
 
@@ -43,6 +43,8 @@ export interface PanelsState {
   presentation: boolean;
   predict: boolean;
   verification: Load<VerificationResult[]>;
+  /** SPEC §9: the failure modes' runs, checked; they come with the verification. */
+  failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
   review: Load<ReviewResult>;
@@ -154,6 +156,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       presentation: false,
       predict: false,
       verification: { status: 'idle' },
+      failureModes: [],
       evidence: { status: 'idle' },
       reviewText: exampleReview,
       review: { status: 'idle' },
@@ -175,7 +178,8 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       async loadVerification() {
         set({ verification: { status: 'loading', value: valueOf(get().verification) } });
         try {
-          set({ verification: { status: 'done', value: (await client.call({ type: 'verify' })).results } });
+          const answer = await client.call({ type: 'verify' });
+          set({ verification: { status: 'done', value: answer.results }, failureModes: answer.failureModes ?? [] });
         } catch (error) {
           set({ verification: { status: 'error', message: message(error), value: null } });
         }
@@ -236,4 +240,4 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
 
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
-export type { BufferPoint, BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/toolsProtocol';
+export type { BufferPoint, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/toolsProtocol';

@@ -180,7 +180,7 @@ export function describeEvent(event: LabEvent): string {
     case 'task':
       return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
     case 'buffer':
-      return `${event.action} ${event.summary} (${event.occupancyEvents}/${event.capacityEvents} held): ${event.reason}`;
+      return `${event.action} ${event.summary} (${event.occupancyEvents}/${event.capacityEvents ?? 'unbounded'} held): ${event.reason}`;
     case 'proxy':
       return `proxy ${event.action} (${event.events} event(s), holding ${event.heldEvents}): ${event.reason}`;
     case 'sse-comment':

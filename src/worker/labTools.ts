@@ -6,6 +6,7 @@ import type { Settings, Transcript, Transport } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
 import { verify, type Runner, type VerificationResult } from '../lab/verification';
+import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
 
 /**
  * The lab's tools as pure functions the worker host calls: verification, the evidence zip, the
@@ -15,11 +16,17 @@ import { verify, type Runner, type VerificationResult } from '../lab/verificatio
  */
 
 export type { VerificationResult } from '../lab/verification';
+export type { FailureModeResult } from '../lab/failureModes';
 export type { ReviewResult } from '../lab/reviewer';
 
 /** SPEC §8: VF-1 … VF-12, each from the transcripts that demonstrate it. */
 export function verifyLab(run: Runner): VerificationResult[] {
   return verify(run);
+}
+
+/** SPEC §9: every failure mode's failure run and fix run, each checked against its transcript. */
+export function failureModesLab(run: Runner): FailureModeResult[] {
+  return checkFailureModes(run);
 }
 
 export const EVIDENCE_ZIP_NAME = 'mcp-lab-evidence.zip';
@@ -150,7 +157,7 @@ export function panelView(t: Transcript): PanelView {
   const outcome = t.outcome as unknown;
   switch (t.kind) {
     case 'buffer': {
-      const o = outcome as { capacity: number; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean; refusedPushes: number; producerHeldMs: number };
+      const o = outcome as { capacity: number | null; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean; refusedPushes: number; producerHeldMs: number };
       const bufferEvents = t.events.filter((e) => e.kind === 'buffer') as unknown as BufferEvent[];
       const points = bufferEvents.map(bufferPoint);
       const released = bufferEvents.filter((e) => e.action === 'released');
@@ -162,7 +169,8 @@ export function panelView(t: Transcript): PanelView {
         });
       return {
         kind: 'buffer',
-        capacityEvents: o.capacity,
+        // The panel runs the bounded buffer only; an unbounded run (queue=unbounded) has no capacity line.
+        capacityEvents: o.capacity ?? o.maxOccupancy,
         maxOccupancy: o.maxOccupancy,
         dropped: o.dropped,
         coalesced: o.coalesced,

@@ -1,5 +1,5 @@
 import type { Settings, Transport } from '../engine';
-import type { EvidenceBundle, PanelView, ReviewResult, VerificationResult } from './labTools';
+import type { EvidenceBundle, FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**
  * The lab tools' members of the worker protocol (protocol.ts joins them into its unions): the
@@ -7,6 +7,7 @@ import type { EvidenceBundle, PanelView, ReviewResult, VerificationResult } from
  * without touching the run/ledger messages.
  */
 
+export type { FailureModeResult } from './labTools';
 export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 
 export interface VerifyRequest {
@@ -43,6 +44,8 @@ export interface VerificationResponse {
   type: 'verification';
   requestId: number;
   results: VerificationResult[];
+  /** SPEC §9: each failure mode's failure run and fix run, checked (issue #12). */
+  failureModes: FailureModeResult[];
 }
 
 export interface EvidenceResponse extends EvidenceBundle {

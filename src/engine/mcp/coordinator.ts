@@ -24,6 +24,10 @@ export interface RequestRecord {
   readonly startedAtMs: number;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
+  /** Where the maximum clock counts from: the start, unless the SPEC §9 failure mode lets progress move it. */
+  maxOriginMs: number;
+  /** The SPEC §9 failure mode "progress resets every deadline": accepted progress also restarts the maximum clock. */
+  readonly progressResetsMax: boolean;
   /** Last useful activity the client saw (start or accepted progress): the idle clock's origin. */
   lastActivityAtMs: number;
   lastProgressSent: number | null;
@@ -42,6 +46,8 @@ export interface StartOptions {
   readonly progressToken: ProgressToken | null;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
+  /** SPEC §9 failure mode only: progress also restarts the maximum clock (RC-2 forbids it). */
+  readonly progressResetsMax?: boolean;
 }
 
 export type Verdict = { accepted: true } | { accepted: false; reason: string };
@@ -80,6 +86,8 @@ export class RequestCoordinator {
       startedAtMs: options.atMs,
       idleTimeoutMs: options.idleTimeoutMs,
       maxTimeoutMs: options.maxTimeoutMs,
+      maxOriginMs: options.atMs,
+      progressResetsMax: options.progressResetsMax === true,
       lastActivityAtMs: options.atMs,
       lastProgressSent: null,
       lastProgressSeen: null,
@@ -102,7 +110,7 @@ export class RequestCoordinator {
   /** RC-2: the maximum deadline is fixed at start; nothing moves it. */
   maxDueAtMs(id: RequestId): number {
     const record = this.must(id);
-    return record.startedAtMs + record.maxTimeoutMs;
+    return record.maxOriginMs + record.maxTimeoutMs;
   }
 
   /** Active for the client: still waiting and no deadline has passed at `atMs`. */
@@ -113,7 +121,7 @@ export class RequestCoordinator {
 
   private dueDeadline(record: RequestRecord, atMs: number): DeadlineName | null {
     // The absolute budget is checked first: when both are due it is the one that explains the end.
-    if (atMs >= record.startedAtMs + record.maxTimeoutMs) return 'max';
+    if (atMs >= record.maxOriginMs + record.maxTimeoutMs) return 'max';
     if (atMs >= record.lastActivityAtMs + record.idleTimeoutMs) return 'idle';
     return null;
   }
@@ -137,8 +145,10 @@ export class RequestCoordinator {
     assert(atMs >= record.lastActivityAtMs, () => `progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
     record.lastProgressSeen = progress;
     record.lastActivityAtMs = atMs;
-    // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only.
+    if (record.progressResetsMax) record.maxOriginMs = atMs;
+    // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only (unless the §9 failure mode is on).
     assert(this.idleDueAtMs(id) === atMs + record.idleTimeoutMs, 'progress restarts the idle deadline from now');
+    assert(record.progressResetsMax || record.maxOriginMs === record.startedAtMs, 'progress never moves the maximum deadline');
     return accepted;
   }
 

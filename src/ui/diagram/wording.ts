@@ -106,7 +106,7 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       };
     case 'buffer':
       return {
-        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents}`,
+        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents ?? '∞'}`,
         tone: event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused' ? 'bad' : event.action === 'coalesced' || event.action === 'released' ? 'warn' : 'muted',
       };
     case 'proxy':

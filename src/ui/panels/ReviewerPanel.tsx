@@ -1,5 +1,6 @@
 import { usePanelsStore } from '../../store/panels';
 import { LoadState } from './LoadState';
+import { runLink } from './VerificationPanel';
 
 /** SPEC §9: the reliability reviewer, on a design written as JSON (prefilled with an unsafe example). */
 export function ReviewerPanel() {
@@ -89,6 +90,9 @@ export function ReviewerPanel() {
                 <h4>{card.failure}</h4>
                 <p><strong>Symptom:</strong> {card.symptom}</p>
                 <p><strong>Correct response:</strong> {card.correctResponse}</p>
+                <p>
+                  <a href={runLink(card.failureRun)}>Run the failure</a> · <a href={runLink(card.fixRun)}>Run the fix</a>
+                </p>
               </article>
             ))}
           </div>

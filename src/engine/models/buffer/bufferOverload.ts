@@ -1,5 +1,6 @@
 import { assert } from '../../core/assert';
-import { BoundedSseBuffer, type SseEntry } from './buffer';
+import { BoundedSseBuffer, type PushReport, type SseEntry } from './buffer';
+import { NaiveSseQueue, type NaiveReport } from './naiveQueue';
 import type { BufferOutcome, BufferScenario, BufferModelEvent } from './types';
 import { Sim } from '../../core/sim';
 import type { Model } from '../../core/model';
@@ -40,7 +41,7 @@ function summarize(entry: SseEntry, total: number): string {
 
 export class BufferOverload {
   readonly sim: Sim<BufferModelEvent>;
-  readonly buffer: BoundedSseBuffer;
+  readonly buffer: BoundedSseBuffer | NaiveSseQueue;
   private readonly random: SeededRandom;
   private readonly options: BufferOverloadOptions;
   private readonly settings: BufferOverloadSettings;
@@ -65,7 +66,7 @@ export class BufferOverload {
     this.settings = options.settings;
     this.random = new SeededRandom(options.seed);
     this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
-    this.buffer = new BoundedSseBuffer(options.settings.capacity);
+    this.buffer = options.settings.queue === 'bounded' ? new BoundedSseBuffer(options.settings.capacity) : new NaiveSseQueue(options.settings.queue, options.settings.capacity);
   }
 
   private channel(requestId: RequestId, from: 'client' | 'server'): string {
@@ -130,10 +131,22 @@ export class BufferOverload {
   private push(entry: SseEntry): boolean {
     const total = this.settings.progressPerRequest;
     const capacityEvents = this.buffer.capacityEvents;
-    const report = this.buffer.push(entry);
+    const report: PushReport | NaiveReport = this.buffer.push(entry);
     const base = { kind: 'buffer', requestId: entry.requestId, what: entry.kind, occupancyEvents: report.occupancyEvents, capacityEvents } as const;
     if (report.action !== 'refused') this.markFinalPushed(entry);
     switch (report.action) {
+      case 'dropped-final': {
+        this.log.record({
+          ...base,
+          requestId: report.dropped.requestId,
+          what: 'final',
+          action: 'dropped',
+          summary: summarize(report.dropped, total),
+          reason: `this queue evicts its oldest event whatever it is: the final response of #${String(report.dropped.requestId)} is gone and its client can never learn the outcome (SPEC §9 failure mode; BF-4 forbids it)`,
+        });
+        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+        break;
+      }
       case 'refused': {
         const finals = report.heldFinals.map((id) => `#${String(id)}`).join(', ');
         this.log.record({
@@ -147,7 +160,7 @@ export class BufferOverload {
         return false;
       }
       case 'enqueued':
-        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held until the client reads it' });
+        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (SPEC §9 failure mode)' : 'held until the client reads it' });
         break;
       case 'coalesced':
         this.log.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });
@@ -157,7 +170,9 @@ export class BufferOverload {
         const dropped = report.dropped;
         const why =
           report.action === 'dropped-oldest'
-            ? `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
+            ? this.buffer instanceof NaiveSseQueue
+              ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
+              : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
             : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
         this.log.record({ ...base, requestId: dropped.requestId, what: 'progress', action: 'dropped', summary: summarize(dropped, total), reason: why });
         if (report.action === 'dropped-oldest') {

@@ -17,7 +17,8 @@ export interface BufferEvent extends EventBase {
   /** The held message, e.g. `progress 4/20 of #2`. */
   summary: string;
   occupancyEvents: number;
-  capacityEvents: number;
+  /** null: the queue has no bound (queue=unbounded, the SPEC §9 failure mode). */
+  capacityEvents: number | null;
   reason: string;
   /** `released` only: how long the producer was held back since the refusal. */
   heldMs?: number;
@@ -26,8 +27,8 @@ export interface BufferEvent extends EventBase {
 export type BufferModelEvent = WireEvent | BufferEvent;
 
 export interface BufferOutcome {
-  /** The buffer's capacity, in events. */
-  capacity: number;
+  /** The buffer's capacity, in events; null when the queue has no bound (queue=unbounded, SPEC §9). */
+  capacity: number | null;
   maxOccupancy: number;
   dropped: number;
   coalesced: number;

@@ -40,6 +40,8 @@ export interface ProgramLimits {
   readonly busyRetryMs: number;
   readonly busyAttemptsMax: number;
   readonly nowMs: () => number;
+  /** LG-3; false only for the SPEC §9 failure mode where a reused key replays whatever it stored first. */
+  readonly compareFingerprint?: boolean;
 }
 
 /** RFC 8785 canonical JSON: one byte sequence per value, whatever the key order. */
@@ -98,8 +100,10 @@ function mustSucceed(result: StatementResult | undefined): Extract<StatementResu
   return result;
 }
 
-function storedOutcome(intent: Intent, row: Row, fp: string): ProgramResult {
+function storedOutcome(intent: Intent, row: Row, fp: string, compareFingerprint = true): ProgramResult {
   if (row.fingerprint === fp && row.operation === intent.operation) return { status: 'replayed', resultJson: String(row.result_json) };
+  // SPEC §9 failure mode: without the comparison one key aliases two intents; the other intent gets the first one's result.
+  if (!compareFingerprint) return { status: 'replayed', resultJson: String(row.result_json) };
   return {
     status: 'rejected',
     httpAnalogue: 422,
@@ -138,7 +142,7 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
     const row = found.rows[0];
     if (row !== undefined) {
       mustSucceed(yield { sql: 'ROLLBACK', params: [], purpose: 'nothing to write: the key is recorded' });
-      return storedOutcome(intent, row, fp);
+      return storedOutcome(intent, row, fp, limits.compareFingerprint);
     }
   }
   const effect = effectRow(intent);
@@ -179,7 +183,7 @@ export function* unsafeMutation(intent: Intent, limits: ProgramLimits): Program 
   const found = mustSucceed(yield { sql: SELECT_KEY, params: [intent.key], purpose: 'check: is the key recorded? (autocommit, holds no lock)' });
   if (!found.ok) return { status: 'failed', executed: false, code: found.code, reason: found.message };
   const row = found.rows[0];
-  if (row !== undefined) return storedOutcome(intent, row, fp);
+  if (row !== undefined) return storedOutcome(intent, row, fp, limits.compareFingerprint);
   const effect = effectRow(intent);
   const inserted = mustSucceed(yield { sql: INSERT_EFFECT, params: [intent.operation, effect.subject, effect.amount, effect.tenant, intent.requestId, intent.connection, limits.nowMs()], purpose: 'act: the business effect (commits on its own)' });
   if (!inserted.ok) return { status: 'failed', executed: false, code: inserted.code, reason: inserted.message };

@@ -21,6 +21,12 @@ export const ledgerSettingsSpec = {
   replayAfterResponse: { kind: 'boolean', description: 'After the first response the client calls again with the same key (a replay).' },
   callerMutatesResult: { kind: 'boolean', description: 'The server code that called the ledger mutates the result object it got back.' },
   resultCopies: { kind: 'enum', values: ['defensive', 'shared'], description: 'defensive: every result is rebuilt from stored JSON (LG-6); shared: a cached object is handed out.' },
+  ledgerStore: {
+    kind: 'enum',
+    values: ['shared-durable', 'per-replica-memory'],
+    description: 'shared-durable: every replica uses one SQLite file that survives a restart; per-replica-memory: each replica keeps its own in-memory ledger, lost on restart (the SPEC §9 failure mode, LG-8).',
+  },
+  compareFingerprint: { kind: 'boolean', description: 'A stored key is replayed only when the argument fingerprint matches (LG-3); false: the SPEC §9 failure mode where one key aliases two intents.' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -46,5 +52,7 @@ export const ledgerDefaults: LedgerSettings = {
   replayAfterResponse: false,
   callerMutatesResult: false,
   resultCopies: 'defensive',
+  ledgerStore: 'shared-durable',
+  compareFingerprint: true,
   eventsMax: 100_000,
 };

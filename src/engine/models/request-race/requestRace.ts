@@ -94,7 +94,7 @@ export class RequestRace {
     const s = this.settings;
     this.requestId = s.requestId;
     const progressToken: ProgressToken | null = s.progressToken ? `progress-${s.requestId}` : null;
-    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs });
+    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressResetsMax: s.progressResetsMax });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressToken });
     this.send('client', callToolRequest(this.id, 'generate_report', { quarter: '2026-Q3' }, progressToken), () => this.serverReceivesCall());
     this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => this.deadlineFires());
@@ -179,7 +179,8 @@ export class RequestRace {
     if ('method' in message && message.method === 'notifications/progress') {
       const verdict = this.coordinator.clientProgress(this.id, message.params.progress as number, this.sim.nowMs);
       if (!verdict.accepted) return verdict.reason;
-      this.clientDeadlines.resetIdle('progress arrived: the idle clock restarts (the maximum deadline does not move)');
+      if (this.settings.progressResetsMax) this.clientDeadlines.resetBothFailureMode('progress arrived: this client restarts every deadline');
+      else this.clientDeadlines.resetIdle('progress arrived: the idle clock restarts (the maximum deadline does not move)');
       return null;
     }
     const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
@@ -207,6 +208,11 @@ export class RequestRace {
     const record = this.coordinator.get(this.id);
     assert(record !== undefined, 'worker runs for a known request');
     if (record.server === 'cancelled') {
+      if (this.settings.afterCancel === 'respond') {
+        // SPEC §9 failure mode: this server accepted the cancellation but never checks it; the work goes on.
+        this.sim.record({ kind: 'worker', requestId: this.id, step: 'checkpoint', reason: `chunk ${chunk} of ${this.workerChunks} done; this server does not check for the accepted cancellation and works on (SPEC §9 failure mode)` });
+        return true;
+      }
       this.sim.record({ kind: 'worker', requestId: this.id, step: 'stopped', reason: `checkpoint ${chunk} observed the cancellation: work stops, resources are freed` });
       return false;
     }
@@ -226,6 +232,13 @@ export class RequestRace {
     const hadTerminal = this.hasTerminal();
     this.sim.record({ kind: 'worker', requestId: this.id, step: 'finished', reason: 'the worker reached completion and calls complete()' });
     if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) {
+      if (this.settings.afterCancel === 'respond') {
+        // SPEC §9 failure mode: the response goes out although cancellation won; the client cannot use it.
+        this.finalResponse = true;
+        this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), (event) => this.clientReceives(event));
+        if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the response ends the request’s SSE stream' });
+        return false;
+      }
       this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: 'cancellation was accepted first: complete() returns no response and nothing more is sent' });
       return false;
     }
@@ -245,7 +258,8 @@ export class RequestRace {
       this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
       return verdict.reason;
     }
-    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; the server stops the work and sends nothing more for this request` });
+    const then = this.settings.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (SPEC §9 failure mode)' : 'the server stops the work and sends nothing more for this request';
+    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; ${then}` });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, `the server accepted the cancellation (${how})`);
     return null;

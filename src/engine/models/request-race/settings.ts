@@ -17,6 +17,12 @@ export const requestRaceSettingsSpec = {
     description: 'How the client cancels on Streamable HTTP. post-notification is the SPEC §9 failure mode.',
   },
   requestId: { kind: 'integer', min: 0, max: 2_147_483_647, description: 'JSON-RPC id of the request.' },
+  afterCancel: {
+    kind: 'enum',
+    values: ['suppress', 'respond'],
+    description: 'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the SPEC §9 failure mode: it works on and sends a response the client cannot use).',
+  },
+  progressResetsMax: { kind: 'boolean', description: 'Progress also restarts the maximum deadline: the SPEC §9 failure mode "progress resets every deadline" (RC-2 says it never may).' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -36,6 +42,8 @@ export const requestRaceDefaults: RequestRaceSettings = {
   cancelAtMs: null,
   httpCancel: 'close-stream',
   requestId: 41,
+  afterCancel: 'suppress',
+  progressResetsMax: false,
   eventsMax: 100_000,
 };
 
