@@ -232,6 +232,11 @@ function formatOutcome(transcript: Transcript): string[] {
       ? ': the client used the final response'
       : '';
   lines.push(`  client outcome       ${outcome.clientOutcome} (at ${outcome.clientOutcomeAtMs} ms)${views}`);
+  if (outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined && outcome.cancelDelayMs > 0) {
+    lines.push(
+      `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (clientProfile=${String(transcript.settings.clientProfile)}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
+    );
+  }
   return lines;
 }
 

@@ -126,6 +126,10 @@ export class RequestCoordinator {
     return null;
   }
 
+  private isDue(record: RequestRecord, deadline: DeadlineName, atMs: number): boolean {
+    return deadline === 'max' ? atMs >= record.maxOriginMs + record.maxTimeoutMs : atMs >= record.lastActivityAtMs + record.idleTimeoutMs;
+  }
+
   private setTerminal(record: RequestRecord, state: TerminalState, atMs: number): void {
     assert(record.terminal === null, () => `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`);
     assert(atMs >= record.startedAtMs, () => `request ${JSON.stringify(record.id)} cannot end at ${atMs} ms, before it started at ${record.startedAtMs} ms`);
@@ -153,10 +157,11 @@ export class RequestCoordinator {
   }
 
   /** Fires whichever deadline is due at `atMs`; that ends the request as timeout-idle or timeout-max. */
-  clientExpire(id: RequestId, atMs: number): DeadlineName | null {
+  clientExpire(id: RequestId, atMs: number, only?: DeadlineName): DeadlineName | null {
     const record = this.must(id);
     if (record.client !== 'waiting') return null;
-    const due = this.dueDeadline(record, atMs);
+    // `only`: a client whose timer knows one deadline (the TypeScript SDK 1.x's `timeout`) ends by that one.
+    const due = only === undefined ? this.dueDeadline(record, atMs) : this.isDue(record, only, atMs) ? only : null;
     if (due === null) return null;
     record.client = 'abandoned';
     this.setClientEnd(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);

@@ -28,6 +28,16 @@ export class ClientDeadlines {
     private readonly onFire: () => void,
   ) {}
 
+  /** Arms the idle deadline only: a client with no maximum timer of its own (the TypeScript SDK 1.x). */
+  armIdleOnly(idleReason: string): void {
+    this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'armed', idleReason);
+  }
+
+  /** Whether a deadline is still armed. */
+  armed(deadline: DeadlineName): boolean {
+    return this.handles[deadline] !== undefined;
+  }
+
   /** Arms both deadlines from the coordinator's due times (at the request's start). */
   armBoth(idleReason: string, maxReason: string): void {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'armed', idleReason);

@@ -67,7 +67,7 @@ function clientOutcomeAt(transcript: Transcript, step: number): { text: string; 
   if (ended < 0 || ended >= step) return { text: PENDING, diverges: false, title: undefined };
   const diverges = outcome.viewsDiverge === true;
   return {
-    text: diverges ? `${outcome.clientOutcome} (views diverge)` : outcome.clientOutcome,
+    text: `${diverges ? `${outcome.clientOutcome} (views diverge)` : outcome.clientOutcome}${(outcome.cancelDelayMs ?? 0) > 0 ? `; cancel sent ${String(outcome.cancelDelayMs)} ms later` : ''}`,
     diverges,
     title: diverges ? `The server completed and sent its response at ${outcome.terminalAtMs} ms; the client ended ${outcome.clientOutcome} at ${outcome.clientOutcomeAtMs} ms and never uses it.` : undefined,
   };

@@ -45,6 +45,10 @@ export class RequestRace {
   /** Streamable HTTP: when the client closed the request's response stream. */
   private clientClosedStreamAtMs: number | null = null;
   private workerChunks = 0;
+  /** When the client put its cancellation of the request on the wire (null: it never did). */
+  private cancelSentAtMs: number | null = null;
+  /** ts-sdk-1.x: when progress found maxTotalTimeout exceeded and the client rejected the request locally. */
+  private sdkGaveUpAtMs: number | null = null;
 
   constructor(options: RequestRaceOptions) {
     this.settings = options.settings;
@@ -67,6 +71,11 @@ export class RequestRace {
   private get clientDeadlines(): ClientDeadlines {
     assert(this.deadlines !== null, 'deadlines are armed when the request starts');
     return this.deadlines;
+  }
+
+  /** clientProfile=ts-sdk-1.x: the official TypeScript SDK 1.x client (tsSdkProfile.ts lists each behaviour and its source). */
+  private get sdk(): boolean {
+    return this.settings.clientProfile === 'ts-sdk-1.x';
   }
 
   private hasTerminal(): boolean {
@@ -97,7 +106,11 @@ export class RequestRace {
     this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressResetsMax: s.progressResetsMax });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressToken });
     this.send('client', callToolRequest(this.id, 'generate_report', { quarter: '2026-Q3' }, progressToken), () => this.serverReceivesCall());
-    this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => this.deadlineFires());
+    this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => (this.sdk ? this.sdkTimeoutFires() : this.deadlineFires()));
+    if (this.sdk) {
+      this.deadlines.armIdleOnly(`the TypeScript SDK 1.x's \`timeout\` of ${s.idleTimeoutMs} ms (resetTimeoutOnProgress); it has no maximum timer: maxTotalTimeout of ${s.maxTimeoutMs} ms is checked only when progress arrives`);
+      return;
+    }
     this.deadlines.armBoth(`no useful activity for ${s.idleTimeoutMs} ms ends the request`, `absolute budget of ${s.maxTimeoutMs} ms from the start; progress never moves it`);
   }
 
@@ -113,6 +126,46 @@ export class RequestRace {
     this.noteViews('client');
     this.clientDeadlines.disarm('the request already ended on the client');
     this.sendCancellation(reason);
+  }
+
+  /** ts-sdk-1.x: the SDK's one timer fires (protocol.js:741 timeoutHandler → cancel()). */
+  private sdkTimeoutFires(): void {
+    if (this.sdkGaveUpAtMs !== null) {
+      // The timer maxTotalTimeout's rejection never cleared (protocol.js:197, :470): it cancels now, after the client gave up.
+      this.clientDeadlines.fired('idle', `the SDK's \`timeout\` timer, left armed when maxTotalTimeout rejected the request at ${this.sdkGaveUpAtMs} ms, fires now and sends notifications/cancelled — ${this.sim.nowMs - this.sdkGaveUpAtMs} ms after the client gave up`);
+      this.sendCancellation('Request timed out');
+      return;
+    }
+    const hadTerminal = this.hasTerminal();
+    const fired = this.coordinator.clientExpire(this.id, this.sim.nowMs, 'idle');
+    if (fired === null) return;
+    const reason = `the SDK's \`timeout\`: no progress for ${this.settings.idleTimeoutMs} ms`;
+    this.clientDeadlines.fired('idle', reason);
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews('client');
+    this.clientDeadlines.disarm('the request already ended on the client');
+    this.sendCancellation(reason);
+  }
+
+  /**
+   * ts-sdk-1.x: progress arrived after maxTotalTimeout elapsed (protocol.js:462 → :196). The SDK
+   * rejects the request locally and sends nothing; its `timeout` timer stays armed.
+   */
+  private sdkMaxExceeded(): string {
+    const hadTerminal = this.hasTerminal();
+    const startedAtMs = this.coordinator.get(this.id)?.startedAtMs ?? 0;
+    const fired = this.coordinator.clientExpire(this.id, this.sim.nowMs, 'max');
+    assert(fired === 'max', 'the SDK finds maxTotalTimeout exceeded only once it is');
+    this.sdkGaveUpAtMs = this.sim.nowMs;
+    const reason = `maxTotalTimeout of ${this.settings.maxTimeoutMs} ms exceeded, found only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed): the TypeScript SDK 1.x rejects the request locally and sends nothing; its \`timeout\` timer stays armed`;
+    this.clientDeadlines.fired('max', reason);
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews('client');
+    // The client gave up: no response is owed to it any more (its cancellation comes later, from the timer).
+    this.sim.wire.settle('client', this.id);
+    return 'the TypeScript SDK 1.x found maxTotalTimeout exceeded when this progress arrived and rejected the request';
   }
 
   /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
@@ -149,13 +202,14 @@ export class RequestRace {
     const s = this.settings;
     // The client gave up on the request: no response is owed to it any more.
     this.sim.wire.settle('client', this.id);
+    this.cancelSentAtMs ??= this.sim.nowMs;
     if (!this.sim.http) {
       this.cancellationSignal = 'notifications/cancelled';
       this.send('client', cancelledNotification(this.id, reason), (event) => this.serverReceivesCancelled(event));
       return;
     }
-    if (s.httpCancel === 'post-notification') {
-      // SPEC §9 failure mode: a cancellation POSTed on Streamable HTTP is not the signal.
+    if (s.httpCancel === 'post-notification' || this.sdk) {
+      // SPEC §9 failure mode (and the TypeScript SDK 1.x's way): a cancellation POSTed on Streamable HTTP is not the signal.
       this.cancellationSignal = 'notifications/cancelled';
       this.send('client', cancelledNotification(this.id, reason), () => {
         const why = 'on Streamable HTTP the disconnect of the request’s own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running';
@@ -177,6 +231,7 @@ export class RequestRace {
     }
     const message = event.message;
     if ('method' in message && message.method === 'notifications/progress') {
+      if (this.sdk && this.coordinator.get(this.id)?.client === 'waiting' && this.sim.nowMs >= this.coordinator.maxDueAtMs(this.id)) return this.sdkMaxExceeded();
       const verdict = this.coordinator.clientProgress(this.id, message.params.progress as number, this.sim.nowMs);
       if (!verdict.accepted) return verdict.reason;
       if (this.settings.progressResetsMax) this.clientDeadlines.resetBothFailureMode('progress arrived: this client restarts every deadline');
@@ -341,6 +396,7 @@ export class RequestRace {
       clientOutcome: clientEnd.outcome,
       clientOutcomeAtMs: clientEnd.atMs,
       viewsDiverge,
+      cancelDelayMs: this.cancelSentAtMs === null ? null : this.cancelSentAtMs - clientEnd.atMs,
     };
   }
 }

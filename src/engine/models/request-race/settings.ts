@@ -22,6 +22,12 @@ export const requestRaceSettingsSpec = {
     values: ['suppress', 'respond'],
     description: 'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the SPEC §9 failure mode: it works on and sends a response the client cannot use).',
   },
+  clientProfile: {
+    kind: 'enum',
+    values: ['spec', 'ts-sdk-1.x'],
+    description:
+      'spec: the two deadlines as the spec writes them (a maximum timer; cancel on timeout; close the stream on HTTP). ts-sdk-1.x: the official TypeScript SDK 1.x client (timeout = idleTimeoutMs with resetTimeoutOnProgress, maxTotalTimeout = maxTimeoutMs checked only when progress arrives, notifications/cancelled on every transport).',
+  },
   progressResetsMax: { kind: 'boolean', description: 'Progress also restarts the maximum deadline: the SPEC §9 failure mode "progress resets every deadline" (RC-2 says it never may).' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
@@ -43,6 +49,7 @@ export const requestRaceDefaults: RequestRaceSettings = {
   httpCancel: 'close-stream',
   requestId: 41,
   afterCancel: 'suppress',
+  clientProfile: 'spec',
   progressResetsMax: false,
   eventsMax: 100_000,
 };

@@ -35,6 +35,12 @@ export interface RequestOutcome {
   clientOutcomeAtMs: number;
   /** RC-8: the server completed and sent its response, but the client ended otherwise and never uses it. */
   viewsDiverge: boolean;
+  /**
+   * How long after its own ending the client put its cancellation on the wire: 0 as the spec has it
+   * (cancel on timeout), more under clientProfile=ts-sdk-1.x (its left-armed timer); null when it
+   * never cancelled.
+   */
+  cancelDelayMs: number | null;
 }
 
 export interface ScriptStep {
