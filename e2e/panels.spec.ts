@@ -194,3 +194,15 @@ test('axe finds no serious or critical violation on any panel, nor in presentati
   await page.keyboard.press('p');
   expect(await serious()).toEqual([]);
 });
+
+test('the Ledger tab shows what each key profile answers, with its source (issue #12)', async ({ page }) => {
+  const { lab, panels } = await openLab(page);
+  await panels.openTab('Ledger');
+  await page.getByRole('button', { name: 'Reuse a key with other arguments' }).click();
+  await lab.waitForRun('ledger-key-mismatch', 'http');
+  await expect(page.getByTestId('key-profile')).toContainText('other arguments → 422-like');
+  await page.getByRole('radio', { name: 'Stripe' }).click();
+  await expect(page.getByTestId('key-profile')).toContainText('other arguments → 400-like');
+  await expect(page.getByTestId('key-profile-source')).toContainText('stripe.com');
+  await expect(page.getByRole('radio', { name: 'Stripe' })).toHaveAttribute('aria-checked', 'true');
+});

@@ -19,7 +19,7 @@ export { summarizeMessage } from './mcp/summary';
 export * from './scenario';
 export { RequestRace, requestRaceDefaults, requestRaceSettingsSpec, type RequestRaceSettings } from './models/request-race/requestRace';
 export { LedgerLab, ledgerDefaults, ledgerSettingsSpec, argumentsFor, PAYMENT_TOKEN, type LedgerHost, type LedgerSettings } from './models/ledger/ledgerLab';
-export { atomicMutation, unsafeMutation, canonicalJson, fingerprint, type Program, type Intent, type Operation, type ProgramResult } from './models/ledger/ledger';
+export { KEY_PROFILES, atomicMutation, unsafeMutation, canonicalJson, fingerprint, type KeyProfile, type KeyProfileName, type Program, type Intent, type Operation, type ProgramResult } from './models/ledger/ledger';
 export { classify, retryTable, type RetryClassification } from './models/ledger/retry';
 export { ledgerScopeNotes, ledgerScopeNotesFor } from './models/ledger/scope';
 export { TaskLab, taskDefaults, taskSettingsSpec, type TaskSettings } from './models/tasks/taskLab';

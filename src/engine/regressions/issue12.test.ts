@@ -202,3 +202,44 @@ describe('RV-4 / RV-5 backoff as the lesson writes it: attempt 0 waits too, firs
     expect(full.outcome.totalAttempts).toBeLessThan(none.outcome.totalAttempts / 3);
   });
 });
+
+describe('LG-3 / LG-5 idempotency the way real APIs answer: keyProfile ietf, stripe, wait', () => {
+  const ledgerRun = async (id: string, settings: Record<string, unknown>) => {
+    const { loadSqlJs } = await import('../../cli/sqlite');
+    const t = runScenarioById(id, { settings, ledger: { sql: await loadSqlJs() } });
+    if (t.kind !== 'ledger') throw new Error('not a ledger run');
+    return t;
+  };
+  const statusOf = (t: Awaited<ReturnType<typeof ledgerRun>>) =>
+    t.outcome.responses.map((r) => (r.status === 'rejected' ? (r.body.error as { httpAnalogue: number }).httpAnalogue : r.status));
+
+  it('a reused key with other arguments: 422 (ietf, wait) and 400 (stripe)', async () => {
+    expect(statusOf(await ledgerRun('ledger-key-mismatch', { keyProfile: 'ietf' }))).toEqual(['executed', 422]);
+    expect(statusOf(await ledgerRun('ledger-key-mismatch', { keyProfile: 'wait' }))).toEqual(['executed', 422]);
+    expect(statusOf(await ledgerRun('ledger-key-mismatch', { keyProfile: 'stripe' }))).toEqual(['executed', 400]);
+  });
+
+  it('the same key still in flight: ietf waits a bounded while then 409; stripe 409 at once; wait blocks and replays', async () => {
+    const short = { busyAttemptsMax: 1 };
+    expect(statusOf(await ledgerRun('ledger-race-keyed', { ...short, keyProfile: 'ietf' }))).toContain(409);
+    const stripe = await ledgerRun('ledger-race-keyed', { keyProfile: 'stripe' });
+    expect(statusOf(stripe)).toContain(409);
+    expect(stripe.outcome.busyRetries).toBe(0);
+    const wait = await ledgerRun('ledger-race-keyed', { ...short, keyProfile: 'wait' });
+    expect(statusOf(wait).sort()).toEqual(['executed', 'replayed']);
+    expect(wait.outcome.executions).toBe(1);
+  });
+
+  it('stripe keys expire after 24 h of virtual time: a retry after 25 h runs again', async () => {
+    const day = { keyProfile: 'stripe', retryAfterMs: 25 * 3_600_000 };
+    expect((await ledgerRun('ledger-keyed-retry', day)).outcome.executions).toBe(2);
+    expect((await ledgerRun('ledger-keyed-retry', { ...day, keyProfile: 'ietf' })).outcome.executions).toBe(1);
+    expect((await ledgerRun('ledger-keyed-retry', { keyProfile: 'stripe' })).outcome.executions).toBe(1);
+  });
+
+  it('the outcome names the profile, what it answers and its source', async () => {
+    const t = await ledgerRun('ledger-key-mismatch', { keyProfile: 'stripe' });
+    expect(t.outcome.keyProfile).toMatchObject({ name: 'stripe', inFlightStatus: 409, reusedStatus: 400, expiresAfterMs: 86_400_000 });
+    expect(t.outcome.keyProfile.source).toMatch(/stripe\.com/);
+  });
+});

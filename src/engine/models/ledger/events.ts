@@ -5,6 +5,7 @@ import type { ScenarioMeta } from '../../core/model';
 import type { SqlEvent } from '../../core/sqlite';
 import type { EventBase, WireEvent } from '../../core/transcript';
 import type { LedgerSettings } from './settings';
+import type { KeyProfile } from './ledger';
 export type { SqlEvent } from '../../core/sqlite';
 export { sqlEvent } from '../../core/sqlite';
 
@@ -61,6 +62,8 @@ export interface LedgerOutcome {
    * row of every table) or in a returned result; null when the call carried no secret.
    */
   paymentTokenInLedger: boolean | null;
+  /** How this run answers a repeated key (keyProfile), with the source the Ledger tab cites. */
+  keyProfile: KeyProfile;
 }
 
 

@@ -8,7 +8,7 @@ import { summarizeMessage } from '../../mcp/summary';
 import { sqlEvent } from '../../core/sqlite';
 import type { Model } from '../../core/model';
 import type { LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
-import { atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
+import { KEY_PROFILES, atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
 import { ledgerSettingsSpec, type LedgerSettings } from './settings';
 export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './settings';
@@ -259,8 +259,8 @@ export class LedgerLab {
     const s = this.settings;
     const connection = this.connection(intent.connection);
     const program: Program = s.mode === 'atomic' || intent.key === null
-      ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint })
-      : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint });
+      ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile })
+      : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile });
     const advance = (input: Parameters<Program['next']>[0]): void => {
       const next = program.next(input);
       if (next.done === true) {
@@ -381,6 +381,7 @@ export class LedgerLab {
       aliasIntact: this.aliasIntact,
       responses: this.responses,
       paymentTokenInLedger: this.paymentTokenFound(),
+      keyProfile: { ...KEY_PROFILES[this.settings.keyProfile] },
     };
   }
 
