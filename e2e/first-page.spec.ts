@@ -12,6 +12,8 @@ function shown(expected: ExpectedOutcome): Facts {
     finalResponse: expected.finalResponse ? 'yes' : 'no',
     cancellationSignal: expected.cancellationSignal ?? 'none',
     clientIgnores: expected.clientIgnores.length === 0 ? 'nothing' : expected.clientIgnores.join(', '),
+    // RC-8: the server completed and sent its response, the client ended otherwise.
+    clientOutcome: expected.finalResponse && expected.clientOutcome !== 'completed' ? `${expected.clientOutcome} (views diverge)` : expected.clientOutcome,
   };
 }
 

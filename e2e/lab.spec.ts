@@ -15,6 +15,8 @@ function shown(expected: ExpectedOutcome): Facts {
     finalResponse: expected.finalResponse ? 'yes' : 'no',
     cancellationSignal: expected.cancellationSignal ?? 'none',
     clientIgnores: expected.clientIgnores.length === 0 ? 'nothing' : expected.clientIgnores.join(', '),
+    // RC-8: the server completed and sent its response, the client ended otherwise.
+    clientOutcome: expected.finalResponse && expected.clientOutcome !== 'completed' ? `${expected.clientOutcome} (views diverge)` : expected.clientOutcome,
   };
 }
 
@@ -63,7 +65,7 @@ for (const [id, transport] of [
 
     await lab.reset.click();
     await lab.waitForStep(0);
-    expect(await lab.readFacts()).toEqual({ terminalState: PENDING, finalResponse: PENDING, cancellationSignal: PENDING, clientIgnores: PENDING });
+    expect(await lab.readFacts()).toEqual({ terminalState: PENDING, finalResponse: PENDING, cancellationSignal: PENDING, clientIgnores: PENDING, clientOutcome: PENDING });
     await expect(diagram.wires()).toHaveCount(0);
     await expect(lab.announcer).toContainText(`Step 0 of ${events.length}`);
 

@@ -68,6 +68,17 @@ test('moving the backoff sliders changes the herd plot and its numbers', async (
   await expect(page.getByTestId('herd-main')).toContainText('exponential');
 });
 
+test('RV-4/RV-5: the first window and the retry waves are apart, and the panel says why no backoff ends sooner', async ({ page }) => {
+  const { panels } = await openLab(page);
+  await panels.openTab('Backoff');
+  await panels.waitIdle();
+  // Full jitter (main) against no backoff (compare), at the defaults: attempt 0 waits too.
+  await expect(panels.text('herd-main-first')).not.toHaveText('10,000');
+  await expect(panels.text('herd-compare-first')).toHaveText('10,000');
+  await expect(panels.text('herd-why')).toContainText('Sooner on the clock is not gentler on the server');
+  await expect(panels.text('herd-why')).toContainText(/none: last client in at [\d,]+ ms \(at the floor\)/);
+});
+
 test('export produces the files buildEvidence lists', async ({ page }) => {
   const { panels } = await openLab(page);
   await panels.openTab('Verification');
@@ -111,12 +122,12 @@ test('Download skill in the Reviewer tab gives the skill folder, SKILL.md with i
   expect(skillMd).toBe(expected.find((f) => f.path === 'mcp-reliability-reviewer/SKILL.md')?.contents);
 });
 
-test('the verification checklist shows 12 passing items and a link opens the right scenario', async ({ page }) => {
+test('the verification checklist shows 17 passing items and a link opens the right scenario', async ({ page }) => {
   const { lab, panels } = await openLab(page);
   await panels.openTab('Verification');
   await panels.waitIdle();
-  await expect(panels.text('vf-summary')).toHaveText('12 of 12 statements hold');
-  await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(12);
+  await expect(panels.text('vf-summary')).toHaveText('17 of 17 statements hold');
+  await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(17);
   const link = panels.checklist.locator(':scope > li[data-vf="VF-1"]').getByRole('link').first();
   const href = (await link.getAttribute('href')) ?? '';
   const query = new URLSearchParams(href.slice(1));
@@ -125,6 +136,11 @@ test('the verification checklist shows 12 passing items and a link opens the rig
   const transport = (query.get('transport') ?? '') as 'stdio' | 'http';
   await lab.waitForRun(scenario, transport);
   await expect(lab.main).toHaveAttribute('data-step', query.get('step') ?? '');
+  // BF-5's evidence opens the buffer run at capacity 1, at the refusal.
+  await panels.openTab('Verification');
+  await panels.waitIdle();
+  const bf5 = panels.checklist.locator(':scope > li[data-vf="BF-5"]').getByRole('link').first();
+  expect(new URLSearchParams(((await bf5.getAttribute('href')) ?? '').slice(1)).get('capacity')).toBe('1');
 });
 
 test('presentation mode works by keyboard alone', async ({ page }) => {
@@ -160,14 +176,17 @@ test('predict mode pauses at the race point and reveals the answer on the next s
   await expect(page.getByTestId('predict-winner')).not.toBeEmpty();
 });
 
-test('a capacity the engine refuses is reported with its catalogued error and the last view stays', async ({ page }) => {
+test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the run is shown, not an error', async ({ page }) => {
   const { panels } = await openLab(page);
   await panels.openTab('Buffer');
-  // The first view comes after the slider's debounce, before which the panel is not yet busy: wait for
-  // it, or the refused capacity can replace the first request and there is no last view to keep.
   await expect(panels.text('buffer-final')).toHaveText('survived');
-  await panels.slide(panels.capacity, 2);
-  await expect(page.getByRole('alert').filter({ hasText: 'LAB101' })).toBeVisible();
+  await panels.slide(panels.capacity, 1);
+  await expect(panels.text('capacity-value')).toHaveText('1 event');
+  await expect.poll(async () => Number(await panels.text('buffer-refused').textContent())).toBeGreaterThan(0);
+  await expect(panels.text('buffer-held')).toHaveText(/^[1-9]\d* ms$/);
+  await expect(page.getByRole('list', { name: 'Refused pushes' }).getByRole('listitem').first()).toContainText('producer held back');
+  await expect(page.getByRole('img', { name: /capacity 1: .* refused \(producer held \d+ ms\)/ })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(panels.text('buffer-final')).toHaveText('survived');
 });
 
@@ -190,4 +209,16 @@ test('axe finds no serious or critical violation on any panel, nor in presentati
   await page.keyboard.press('q');
   await page.keyboard.press('p');
   expect(await serious()).toEqual([]);
+});
+
+test('the Ledger tab shows what each key profile answers, with its source (issue #12)', async ({ page }) => {
+  const { lab, panels } = await openLab(page);
+  await panels.openTab('Ledger');
+  await page.getByRole('button', { name: 'Reuse a key with other arguments' }).click();
+  await lab.waitForRun('ledger-key-mismatch', 'http');
+  await expect(page.getByTestId('key-profile')).toContainText('other arguments → 422-like');
+  await page.getByRole('radio', { name: 'Stripe' }).click();
+  await expect(page.getByTestId('key-profile')).toContainText('other arguments → 400-like');
+  await expect(page.getByTestId('key-profile-source')).toContainText('stripe.com');
+  await expect(page.getByRole('radio', { name: 'Stripe' })).toHaveAttribute('aria-checked', 'true');
 });

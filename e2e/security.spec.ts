@@ -77,7 +77,7 @@ test('a whole session breaks no rule of the security policy and never leaves the
 
     // Exports: the evidence zip and the ledger file (blob: downloads).
     await panels.openTab('Verification');
-    await expect(panels.text('vf-summary')).toHaveText('12 of 12 statements hold');
+    await expect(panels.text('vf-summary')).toHaveText('17 of 17 statements hold');
     const evidence = page.waitForEvent('download');
     await panels.exportEvidence.click();
     expect((await evidence).suggestedFilename()).toBe('mcp-lab-evidence.zip');

@@ -12,9 +12,10 @@ export interface Facts {
   finalResponse: string;
   cancellationSignal: string;
   clientIgnores: string;
+  clientOutcome: string;
 }
 
-export const FACT_HEADERS = ['Terminal state', 'Final response', 'Cancellation signal', 'Client ignores'] as const;
+export const FACT_HEADERS = ['Terminal state', 'Final response', 'Cancellation signal', 'Client ignores', 'Client outcome'] as const;
 
 export class LabPage {
   readonly main: Locator;
@@ -137,9 +138,9 @@ export class LabPage {
     const rows = this.facts.locator('tbody').getByRole('row');
     await expect(rows).toHaveCount(1);
     const cells = (await rows.first().getByRole('cell').allTextContents()).map((text) => text.trim());
-    expect(cells).toHaveLength(4);
-    const [terminalState = '', finalResponse = '', cancellationSignal = '', clientIgnores = ''] = cells;
-    return { terminalState, finalResponse, cancellationSignal, clientIgnores };
+    expect(cells).toHaveLength(5);
+    const [terminalState = '', finalResponse = '', cancellationSignal = '', clientIgnores = '', clientOutcome = ''] = cells;
+    return { terminalState, finalResponse, cancellationSignal, clientIgnores, clientOutcome };
   }
 
   async timelineLines(): Promise<string[]> {

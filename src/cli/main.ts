@@ -8,8 +8,10 @@ import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
 import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
-import { ledgerScopeNotes } from '../engine';
+import { ledgerScopeNotesFor } from '../engine';
 import { verify, type Runner } from '../lab/verification';
+import { checkFailureModes } from '../lab/failureModes';
+import { runCommand } from '../lab/failureCards';
 import { buildEvidence } from '../lab/evidence';
 import { formatReview } from '../lab/reviewer';
 import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
@@ -36,7 +38,7 @@ const USAGE = `usage:
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
-  verify     SPEC §8 VF-1 … VF-12, each computed from the scenarios' transcripts (exit 1 if one fails)
+  verify     SPEC §8 VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
@@ -118,7 +120,7 @@ async function run(args: string[]): Promise<string> {
   const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
-  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotes.map((note) => `  - ${note}`).join('\n')}` : timeline;
+  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
 }
 
 /** Runs scenarios by id with sql.js loaded, for the commands that run many of them. */
@@ -162,9 +164,17 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         io.out(`${list()}\n`);
         return 0;
       case 'verify': {
-        const results = verify(await hostRunner());
+        const runner = await hostRunner();
+        const results = verify(runner);
         io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
-        return results.every((r) => r.holds) ? 0 : 1;
+        // SPEC §9: every failure mode runs, next to its fix (issue #12).
+        const modes = checkFailureModes(runner);
+        io.out(`\nSPEC §9 failure modes, each shown by one run and fixed by another:\n`);
+        for (const mode of modes) {
+          const ok = mode.failureShown && mode.fixShown;
+          io.out(`${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`);
+        }
+        return results.every((r) => r.holds) && modes.every((m) => m.failureShown && m.fixShown) ? 0 : 1;
       }
       case 'evidence': {
         const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });

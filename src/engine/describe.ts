@@ -52,6 +52,8 @@ export function describeEvent(event: LabEvent): string {
       return `task ${event.taskId} ${event.action}${event.status === null ? '' : ` (${event.status})`}: ${event.detail}`;
     case 'ledger':
       return `ledger ${event.action}${event.connection ? ` [${event.connection}]` : ''}${event.requestId === undefined ? '' : ` #${String(event.requestId)}`}: ${event.detail}`;
+    case 'views-diverge':
+      return `VIEWS DIVERGE on #${String(event.requestId)}: ${event.reason}`;
     case 'cancel-ignored':
       return `${event.by} ignores a cancellation${event.requestId === null ? '' : ` of #${String(event.requestId)}`}: ${event.reason}`;
     case 'buffer':
@@ -159,6 +161,8 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       return { text: 'accepts the cancellation', tone: 'warn' };
     case 'cancel-ignored':
       return { text: 'ignores the cancellation', tone: 'bad' };
+    case 'views-diverge':
+      return { text: `views diverge: server ${event.serverView} · client ${event.clientView}`, tone: 'bad' };
     case 'sql':
       return event.ok ? { text: sqlHead(event.sql), tone: 'muted' } : { text: `${sqlHead(event.sql)} → ${event.error?.code ?? 'error'}`, tone: 'bad' };
     case 'ledger':
@@ -170,8 +174,8 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       };
     case 'buffer':
       return {
-        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents}`,
-        tone: event.action === 'dropped' || event.action === 'needs-refetch' ? 'bad' : event.action === 'coalesced' ? 'warn' : 'muted',
+        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents ?? '∞'}`,
+        tone: event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused' ? 'bad' : event.action === 'coalesced' || event.action === 'released' ? 'warn' : 'muted',
       };
     case 'proxy':
       return { text: `proxy ${event.action}${event.events > 0 ? ` ${event.events}` : ''}`, tone: event.action === 'discarded' ? 'bad' : event.action === 'held' ? 'warn' : 'plain' };
@@ -241,6 +245,17 @@ function formatOutcome(transcript: Transcript): string[] {
   lines.push(`  final response       ${outcome.finalResponse ? 'yes: a final response reached the wire' : 'no'}`);
   lines.push(`  cancellation signal  ${outcome.cancellationSignal ?? 'none'}`);
   lines.push(`  client ignores       ${outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((item) => `${item.summary} at ${item.atMs} ms (${item.reason})`).join('; ')}`);
+  const views = outcome.viewsDiverge
+    ? ` — differs from what the server saw: it completed and sent the response, which the client never uses`
+    : outcome.clientOutcome === 'completed'
+      ? ': the client used the final response'
+      : '';
+  lines.push(`  client outcome       ${outcome.clientOutcome} (at ${outcome.clientOutcomeAtMs} ms)${views}`);
+  if (outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined && outcome.cancelDelayMs > 0) {
+    lines.push(
+      `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (clientProfile=${String(transcript.settings.clientProfile)}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
+    );
+  }
   return lines;
 }
 
@@ -260,7 +275,7 @@ type FlowEventKind = 'buffer' | 'proxy' | 'sse-comment' | 'http-request' | 'stre
 function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): string {
   switch (event.kind) {
     case 'buffer':
-      return `buffer ${event.action} ${event.summary} [${event.occupancyEvents}/${event.capacityEvents}]: ${event.reason}`;
+      return `buffer ${event.action} ${event.summary} [${event.occupancyEvents}/${event.capacityEvents ?? 'unbounded'}]: ${event.reason}`;
     case 'proxy':
       return `proxy ${event.action}${event.action === 'flushed' || event.action === 'discarded' ? ` ${event.events} event(s)` : ''} on #${String(event.requestId)}: ${event.reason}`;
     case 'sse-comment':
@@ -277,7 +292,7 @@ function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): s
       const plan = event.plan;
       return (
         `reconnect plan: new listen #${String(plan.newRequestId)} (was #${String(plan.previousRequestId)}), restore filter ${JSON.stringify(plan.restoredFilter)}, ` +
-        `refetch ${plan.refetch.join(', ')}, de-duplicate by ${Object.entries(plan.dedupeBy).map(([kind, key]) => `${kind}.${key}`).join(', ')}, ` +
+        `refetch ${plan.refetch.length === 0 ? 'nothing' : plan.refetch.join(', ')}, de-duplicate by ${Object.entries(plan.dedupeBy).map(([kind, key]) => `${kind}.${key}`).join(', ')}, ` +
         `reconcile instead of replay ${plan.reconcileInsteadOfReplay.length === 0 ? 'nothing' : plan.reconcileInsteadOfReplay.map((id) => `#${String(id)}`).join(', ')}, ` +
         `replayUnsafeMutations=${String(plan.replayUnsafeMutations)}, sendLastEventId=${String(plan.sendLastEventId)}`
       );

@@ -23,6 +23,7 @@ const arbitraryRun = fc.record({
     serverSendsProgress: fc.boolean(),
     cancelAtMs: fc.option(fc.integer({ min: 0, max: 3_000 }), { nil: null }),
     httpCancel: fc.constantFrom('close-stream', 'post-notification'),
+    clientProfile: fc.constantFrom('spec', 'ts-sdk-1.x'),
   }),
 });
 
@@ -44,6 +45,22 @@ describe('request lifecycle properties (random schedules and settings)', () => {
         const terminals = t.events.filter((e) => e.kind === 'terminal');
         expect(terminals).toHaveLength(1);
         expect(terminals[0]).toMatchObject({ state: t.outcome.terminalState, atMs: t.outcome.terminalAtMs });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('RC-8: the client’s own ending is completed exactly when it used the response, and a response it never used is a divergence', () => {
+    fc.assert(
+      fc.property(arbitraryRun, (run) => {
+        const t = execute(run);
+        const settled = t.events.some((e) => e.kind === 'state' && e.side === 'client' && e.to === 'settled');
+        expect(t.outcome.clientOutcome === 'completed').toBe(settled);
+        const serverCompleted = t.events.some((e) => e.kind === 'state' && e.side === 'server' && e.to === 'completed');
+        expect(t.outcome.viewsDiverge).toBe(serverCompleted && !settled);
+        expect(t.events.filter((e) => e.kind === 'views-diverge')).toHaveLength(t.outcome.viewsDiverge ? 1 : 0);
+        const clientEnd = t.events.find((e) => e.kind === 'state' && e.side === 'client');
+        expect(clientEnd?.atMs).toBe(t.outcome.clientOutcomeAtMs);
       }),
       { numRuns: NUM_RUNS },
     );
@@ -82,9 +99,11 @@ describe('request lifecycle properties (random schedules and settings)', () => {
     );
   });
 
-  it('the maximum deadline fires at start + max unless something ended the request first', () => {
+  it('the maximum deadline fires at start + max unless something ended the request first (the spec profile)', () => {
     fc.assert(
       fc.property(arbitraryRun, (run) => {
+        // The TypeScript SDK 1.x profile has no maximum timer by design (tsSdkProfile.test.ts).
+        if (run.settings.clientProfile !== 'spec') return;
         const t = execute(run);
         const start = t.events.find((e) => e.kind === 'request-started');
         expect(start).toBeDefined();

@@ -14,6 +14,8 @@ import type { ProxyScenario } from './models/proxy/types';
 import { reconnectModel } from './models/reconnect/reconnectListen';
 import type { ReconnectScenario } from './models/reconnect/types';
 import { herdModel } from './models/herd/herd';
+import { listenModel } from './models/listen/listenServerCancel';
+import type { ListenScenario } from './models/listen/types';
 import type { HerdScenario } from './models/herd/types';
 import type { ModelKind, OutcomeByKind, Transcript } from './transcript';
 
@@ -25,13 +27,14 @@ export type { BufferScenario } from './models/buffer/types';
 export type { ProxyScenario } from './models/proxy/types';
 export type { ReconnectScenario } from './models/reconnect/types';
 export type { HerdScenario } from './models/herd/types';
+export type { ListenScenario } from './models/listen/types';
 
 /**
  * The registry: one model per scenario kind (STYLE: "one scenario is one data file"). A model turns a
  * scenario plus resolved settings into events and an outcome; `runScenario` wraps that in the
  * transcript every consumer reads.
  */
-export type Scenario = RequestRaceScenario | LedgerScenario | TaskScenario | BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario;
+export type Scenario = RequestRaceScenario | LedgerScenario | TaskScenario | BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario | ListenScenario;
 export type ScenarioKind = Scenario['kind'];
 export type FlowScenario = BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario;
 
@@ -43,6 +46,7 @@ const models: { readonly [K in ModelKind]: Model<Extract<Scenario, { kind: K }>,
   proxy: proxyModel,
   reconnect: reconnectModel,
   herd: herdModel,
+  listen: listenModel,
 };
 
 /** Whether a scenario's model keeps state in SQLite (the host must pass `ledger` with sql.js). */

@@ -8,6 +8,7 @@ import type { BufferEvent, BufferOutcome } from './models/buffer/types';
 import type { ProxyEvent, ProxyOutcome, SseCommentEvent } from './models/proxy/types';
 import type { HttpRequestEvent, ReconnectOutcome, ReconnectPlanEvent, RecoveryEvent, StreamDroppedEvent } from './models/reconnect/types';
 import type { HerdOutcome, HerdWindowEvent } from './models/herd/types';
+import type { ListenOutcome } from './models/listen/types';
 
 export type * from './core/transcript';
 export type * from './mcp/events';
@@ -19,6 +20,7 @@ export type { BufferEvent, BufferOutcome } from './models/buffer/types';
 export type { ProxyEvent, ProxyOutcome, SseCommentEvent } from './models/proxy/types';
 export type { HttpRequestEvent, ReconnectOutcome, ReconnectPlan, ReconnectPlanEvent, RecoveryEvent, StreamDroppedEvent } from './models/reconnect/types';
 export type { HerdOutcome, HerdWindowEvent } from './models/herd/types';
+export type { ListenOutcome } from './models/listen/types';
 
 /**
  * The transcript is the one record of a run: the command line prints it, the UI renders it and the
@@ -51,6 +53,7 @@ export interface OutcomeByKind {
   proxy: ProxyOutcome;
   reconnect: ReconnectOutcome;
   herd: HerdOutcome;
+  listen: ListenOutcome;
 }
 
 export type ModelKind = keyof OutcomeByKind;

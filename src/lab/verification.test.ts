@@ -14,9 +14,9 @@ beforeAll(async () => {
 const run: Runner = (id, options: RunOptions = {}) => runScenarioById(id, { ...options, ledger: { sql } });
 
 describe('SPEC §8 verification statements', () => {
-  it('all twelve hold, each with the moment that shows it', () => {
+  it('all twelve VF statements and the issue #12 statements hold, each with the moment that shows it', () => {
     const results = verify(run);
-    expect(results.map((r) => r.id)).toEqual(Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`));
+    expect(results.map((r) => r.id)).toEqual([...Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`), 'RC-7', 'RC-8', 'RC-9', 'BF-5', 'LG-P5']);
     for (const result of results) {
       expect(result.problems, result.id).toEqual([]);
       expect(result.holds).toBe(true);
@@ -46,6 +46,26 @@ describe('SPEC §8 verification statements', () => {
   it('VF-11 fails when a reconnect POST carries Last-Event-ID', () => {
     const r = results(tampered('reconnect-listen', (t) => ({ ...t, events: t.events.map((e) => (e.kind === 'http-request' ? { ...e, headers: { ...e.headers, 'Last-Event-ID': '17' } } : e)) })));
     expect(r['VF-11']?.problems).toEqual(['reconnect-listen/http: Last-Event-ID was sent or planned']);
+  });
+  it('RC-8 fails when the client outcome hides the divergence', () => {
+    const r = results(tampered('B', (t) => ({ ...t, outcome: { ...t.outcome, clientOutcome: 'completed', viewsDiverge: false } }) as Transcript));
+    expect(r['RC-8']?.holds).toBe(false);
+  });
+  it('BF-5 fails when a refused push is not followed by the producer’s wait', () => {
+    const r = results(tampered('buffer-overload', (t) => ({ ...t, events: t.events.filter((e) => !(e.kind === 'buffer' && e.action === 'released')) })));
+    expect(r['BF-5']?.holds).toBe(false);
+  });
+  it('LG-P5 fails when the payment token is stored', () => {
+    const r = results(tampered('inventory-retry', (t) => ({ ...t, outcome: { ...t.outcome, paymentTokenInLedger: true } }) as Transcript));
+    expect(r['LG-P5']?.problems).toEqual(['inventory-retry/http: the payment token was found in the ledger']);
+  });
+  it('RC-9 fails when the server cancels a request other than the listen', () => {
+    const r = results(tampered('listen-server-cancel', (t) => ({ ...t, outcome: { ...t.outcome, serverCancelled: [1, 2] } }) as Transcript));
+    expect(r['RC-9']?.holds).toBe(false);
+  });
+  it('BF-5 evidence links to the run that shows it, with its settings', () => {
+    const bf5 = verify(run).find((r) => r.id === 'BF-5');
+    expect(bf5?.evidence[0]).toMatchObject({ scenario: 'buffer-overload', settings: { capacity: 1 } });
   });
   it('VF-12 fails when the ack is treated as final', () => {
     const r = results(tampered('task-cancel-ack', (t) => ({ ...t, outcome: { ...t.outcome, statusAfterAck: 'cancelled' } }) as Transcript));

@@ -1,5 +1,6 @@
 import type { RunOptions } from '../engine';
-import type { LabEvent, MessageEvent, Transcript, Transport } from '../engine';
+import { PAYMENT_TOKEN } from '../engine';
+import type { LabEvent, MessageEvent, Settings, Transcript, Transport } from '../engine';
 
 /**
  * SPEC §8: the verification statements VF-1 … VF-12, each computed from the transcripts of the
@@ -14,6 +15,8 @@ export interface Evidence {
   /** The event that shows the statement (null when the statement is about the whole outcome). */
   seq: number | null;
   detail: string;
+  /** Settings that differ from the scenario's defaults in the run that shows it (absent: the defaults). */
+  settings?: Settings;
 }
 
 export interface VerificationResult {
@@ -34,13 +37,18 @@ const find = <K extends LabEvent['kind']>(t: Transcript, kind: K, where: (e: Lab
 class Check {
   readonly problems: string[] = [];
   readonly evidence: Evidence[] = [];
-  constructor(private readonly t: Transcript) {}
+  constructor(
+    private readonly t: Transcript,
+    private readonly settings?: Settings,
+  ) {}
   that(condition: boolean, problem: string): this {
     if (!condition) this.problems.push(`${this.t.scenario}/${this.t.transport}: ${problem}`);
     return this;
   }
   shows(seq: number | null | undefined, detail: string): this {
-    this.evidence.push({ scenario: this.t.scenario, transport: this.t.transport, seq: seq ?? null, detail });
+    const evidence: Evidence = { scenario: this.t.scenario, transport: this.t.transport, seq: seq ?? null, detail };
+    if (this.settings !== undefined) evidence.settings = this.settings;
+    this.evidence.push(evidence);
     return this;
   }
 }
@@ -187,6 +195,93 @@ const statements: Statement[] = [
       const t = run('task-cancel-ack');
       const ack = find(t, 'task', (e) => e.action === 'cancel-acknowledged');
       return [new Check(t).that(outcome(t).statusAfterAck === 'working', `status after the ack was ${String(outcome(t).statusAfterAck)}`).that(outcome(t).taskStatus === 'cancelled', 'the task never became cancelled').shows(ack?.seq, 'acknowledged while still working; cancelled at the next checkpoint')];
+    },
+  },
+  // ── issue #12: the lesson's statements beyond VF, each from the scenario that now shows it ──
+  {
+    id: 'RC-7',
+    statement: 'Malformed cancellations, cancellations of unknown requests and of finished requests are ignored without error and without reply.',
+    check: (run) => {
+      const t = run('cancel-ignored', { transport: 'stdio' });
+      const ignored = t.events.filter((e) => e.kind === 'cancel-ignored' && e.by === 'server');
+      const cancelSeqs = messages(t).filter((m) => m.from === 'client' && method(m) === 'notifications/cancelled').map((m) => m.seq);
+      const replies = messages(t).filter((m) => m.from === 'server' && method(m) !== 'notifications/progress' && method(m) !== 'response');
+      const malformed = messages(t).find((m) => m.malformed !== undefined);
+      return [
+        new Check(t)
+          .that(ignored.length === 3 && cancelSeqs.length === 3, `${ignored.length} of ${cancelSeqs.length} cancellations ignored`)
+          .that(replies.length === 0, 'the server replied to a cancellation')
+          .that(malformed !== undefined, 'no malformed cancellation was sent')
+          .that(outcome(t).terminalState === 'completed', 'an ignored cancellation stopped the request')
+          .shows(ignored[0]?.seq, 'a cancellation without requestId, one for #99 and a late one for the finished #41: each ignored, none answered'),
+      ];
+    },
+  },
+  {
+    id: 'RC-8',
+    statement: 'One terminal state is stored, and the client’s own ending is kept beside it: when they cross, the views diverge.',
+    check: (run) =>
+      (['stdio', 'http'] as const).map((transport) => {
+        const t = run('B', { transport });
+        const diverge = find(t, 'views-diverge');
+        return new Check(t)
+          .that(t.events.filter((e) => e.kind === 'terminal').length === 1, 'not exactly one terminal state')
+          .that(outcome(t).terminalState === 'completed' && outcome(t).clientOutcome === 'cancelled', `terminal ${String(outcome(t).terminalState)}, client ${String(outcome(t).clientOutcome)}`)
+          .that(outcome(t).viewsDiverge === true && diverge !== undefined, 'the divergence is not marked')
+          .shows(diverge?.seq, 'the server completed; the client cancelled and never uses the response');
+      }),
+  },
+  {
+    id: 'RC-9',
+    statement: 'A server cancels only a subscriptions/listen call, on a path apart from the client’s cancellations.',
+    check: (run) => {
+      const t = run('listen-server-cancel', { transport: 'stdio' });
+      const serverCancels = messages(t).filter((m) => m.from === 'server' && method(m) === 'notifications/cancelled');
+      const listenIds = messages(t).filter((m) => m.from === 'client' && method(m) === 'subscriptions/listen').map((m) => ('id' in m.message ? m.message.id : null));
+      const named = serverCancels.map((m) => ('params' in m.message ? m.message.params.requestId : null));
+      const serverCancelled = (outcome(t).serverCancelled ?? []) as unknown[];
+      const clientCancelled = (outcome(t).clientCancelled ?? []) as unknown[];
+      return [
+        new Check(t)
+          .that(named.length === 1 && named.every((id) => listenIds.includes(id as number)), 'the server’s notifications/cancelled named a request that is not a listen call')
+          .that(serverCancelled.every((id) => listenIds.includes(id as number)), 'the server cancelled a request that is not a listen call')
+          .that(clientCancelled.length > 0 && clientCancelled.every((id) => !listenIds.includes(id as number)), 'the client’s cancellations and the server’s are not apart')
+          .shows(serverCancels[0]?.seq, 'the server ends listen #1 with its own notifications/cancelled; the client cancelled #2 on its own path'),
+      ];
+    },
+  },
+  {
+    id: 'BF-5',
+    statement: 'The buffer refuses a push that would drop another final response, and the producer waits until a slot is free.',
+    check: (run) => {
+      const settings = { capacity: 1 };
+      const t = run('buffer-overload', { settings });
+      const refused = t.events.filter((e) => e.kind === 'buffer' && e.action === 'refused');
+      const released = t.events.filter((e) => e.kind === 'buffer' && e.action === 'released');
+      return [
+        new Check(t, settings)
+          .that(refused.length > 0, 'nothing was refused at capacity 1')
+          .that(released.length === refused.length, 'a refused push was not followed by the producer’s wait and release')
+          .that(outcome(t).finalDelivered === true, 'a final response was lost')
+          .that(Number(outcome(t).producerHeldMs) > 0, 'the producer was never held back')
+          .shows(refused[0]?.seq, `${refused.length} push(es) refused; the producer was held ${String(outcome(t).producerHeldMs)} ms; every final delivered`),
+      ];
+    },
+  },
+  {
+    id: 'LG-P5',
+    statement: 'The stored and returned result holds no secret: the payment token the call carried is absent from the ledger.',
+    check: (run) => {
+      const t = run('inventory-retry');
+      const carried = messages(t).some((m) => m.from === 'client' && JSON.stringify(m.message).includes(PAYMENT_TOKEN));
+      const stored = find(t, 'sql', (e) => e.sql.includes('INTO ledger.idempotency_keys'));
+      return [
+        new Check(t)
+          .that(carried, 'the call carried no payment token to keep out')
+          .that(outcome(t).paymentTokenInLedger === false, 'the payment token was found in the ledger')
+          .that(!JSON.stringify(outcome(t).storedResult).includes(PAYMENT_TOKEN), 'the stored result holds the payment token')
+          .shows(stored?.seq, 'the reservation is stored with key, fingerprint and result; the paymentToken on the wire is in none of them'),
+      ];
     },
   },
 ];

@@ -11,7 +11,8 @@ export const scenarioA: RequestRaceScenario = {
     'The client calls a slow tool, then the user cancels at 120 ms. The cancellation reaches the server while the ' +
     'worker is inside an uninterruptible chunk. When the worker finishes and calls complete(), the server already ' +
     'accepted the cancellation, so complete() returns no response and nothing more is sent for the request. ' +
-    'On stdio the client cancels with notifications/cancelled; on Streamable HTTP it closes the response stream.',
+    'On stdio the client cancels with notifications/cancelled; on Streamable HTTP it closes the response stream.' +
+    ' clientProfile=ts-sdk-1.x runs the official TypeScript SDK 1.x client instead: on Streamable HTTP it POSTs notifications/cancelled rather than closing the stream, so the server works on (scenario C shows its deadlines).',
   requirements: ['RC-5', 'RC-6', 'RC-8', 'VF-1', 'VF-2', 'VF-3'],
   defaultTransport: 'stdio',
   settings: { ...requestRaceDefaults, workMs: 200, progressEveryMs: 100, cancelAtMs: 120 },
@@ -21,7 +22,7 @@ export const scenarioA: RequestRaceScenario = {
   ],
   pinnedOrder: [],
   expected: {
-    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [] },
-    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [] },
+    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [], clientOutcome: 'cancelled' },
+    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [], clientOutcome: 'cancelled' },
   },
 };

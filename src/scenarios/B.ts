@@ -11,7 +11,8 @@ export const scenarioB: RequestRaceScenario = {
     'The worker finishes at 205 ms and the server sends the response. The user cancels at 207 ms, while that ' +
     'response is still in flight: the two messages cross. The server receives the cancellation after it already ' +
     'completed, so it ignores it without error or reply. The client receives a response for a request it already ' +
-    'abandoned, so it ignores the response. One terminal state is stored: completed.',
+    'abandoned, so it ignores the response. One terminal state is stored: completed.' +
+    ' clientProfile=ts-sdk-1.x runs the official TypeScript SDK 1.x client instead: on Streamable HTTP it POSTs notifications/cancelled rather than closing the stream, so the server works on (scenario C shows its deadlines).',
   requirements: ['RC-7', 'RC-8', 'VF-4'],
   defaultTransport: 'stdio',
   settings: { ...requestRaceDefaults, workMs: 200, progressEveryMs: 100, cancelAtMs: 207 },
@@ -21,7 +22,7 @@ export const scenarioB: RequestRaceScenario = {
   ],
   pinnedOrder: [],
   expected: {
-    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'] },
-    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'] },
+    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
+    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
   },
 };

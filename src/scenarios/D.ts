@@ -12,7 +12,8 @@ export const scenarioD: RequestRaceScenario = {
     'closes that stream; it POSTs no notifications/cancelled. The server sees the disconnect, treats it as ' +
     'cancellation and stops at its next checkpoint. Flip the transport to stdio: the operation is identical and ' +
     'only the signal on the wire changes, to notifications/cancelled. Set httpCancel=post-notification to see the ' +
-    'failure mode where an HTTP client POSTs the notification instead and the server keeps working.',
+    'failure mode where an HTTP client POSTs the notification instead and the server keeps working.' +
+    ' clientProfile=ts-sdk-1.x runs the official TypeScript SDK 1.x client instead: on Streamable HTTP it POSTs notifications/cancelled rather than closing the stream, so the server works on (scenario C shows its deadlines).',
   requirements: ['RC-5', 'RC-6', 'VF-1', 'VF-2'],
   defaultTransport: 'http',
   settings: { ...requestRaceDefaults, workMs: 400, progressEveryMs: 100, cancelAtMs: 150 },
@@ -22,7 +23,7 @@ export const scenarioD: RequestRaceScenario = {
   ],
   pinnedOrder: [],
   expected: {
-    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [] },
-    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [] },
+    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [], clientOutcome: 'cancelled' },
+    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [], clientOutcome: 'cancelled' },
   },
 };

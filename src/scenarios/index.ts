@@ -5,6 +5,8 @@ import { scenarioA } from './A';
 import { scenarioB } from './B';
 import { scenarioC } from './C';
 import { scenarioD } from './D';
+import { cancelIgnored } from './cancel-ignored';
+import { listenServerCancel } from './listen-server-cancel';
 import { ledgerNewIdRetry } from './ledger-new-id-retry';
 import { ledgerKeyedRetry } from './ledger-keyed-retry';
 import { ledgerKeyMismatch } from './ledger-key-mismatch';
@@ -35,6 +37,8 @@ export const scenarios: readonly Scenario[] = [
   scenarioB,
   scenarioC,
   scenarioD,
+  cancelIgnored,
+  listenServerCancel,
   ledgerNewIdRetry,
   ledgerKeyedRetry,
   ledgerKeyMismatch,

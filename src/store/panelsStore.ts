@@ -1,6 +1,6 @@
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
 import { create } from 'zustand';
-import type { BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/protocol';
+import type { BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
 
@@ -49,6 +49,8 @@ export interface PanelsState {
   /** The diagram's vertical axis: proportional to virtual time (quiet gaps folded), or one row per event with log-spaced gaps. */
   linearTime: boolean;
   verification: Load<VerificationResult[]>;
+  /** SPEC §9: the failure modes' runs, checked; they come with the verification. */
+  failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
   review: Load<ReviewResult>;
@@ -168,6 +170,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       settingsOpen: false,
       setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
       verification: { status: 'idle' },
+      failureModes: [],
       evidence: { status: 'idle' },
       reviewText: exampleReview,
       review: { status: 'idle' },
@@ -191,7 +194,8 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       async loadVerification() {
         set({ verification: { status: 'loading', value: valueOf(get().verification) } });
         try {
-          set({ verification: { status: 'done', value: (await client.call({ type: 'verify' })).results } });
+          const answer = await client.call({ type: 'verify' });
+          set({ verification: { status: 'done', value: answer.results }, failureModes: answer.failureModes ?? [] });
         } catch (error) {
           set({ verification: { status: 'error', message: message(error), value: null } });
         }
@@ -271,7 +275,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
 
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
-export type { BufferPoint, BufferView, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
+export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
 
 /** The defaults a link leaves out (the store's initial view). */
 export const VIEW_DEFAULTS = { tab: 'race', presentation: false, predict: false, linearTime: false, capacity: 8, herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' } } as const;

@@ -143,9 +143,16 @@ export function validateTranscriptMessages(transcript: Transcript): { checked: n
     const answeredBy = event.from === 'client' ? 'server' : 'client';
     const requestMethod = 'id' in message && !('method' in message) ? methodById.get(`${answeredBy}:${JSON.stringify(message.id)}`) : undefined;
     checked += 1;
+    const failures: SchemaProblem[] = [];
     for (const definition of ['JSONRPCMessage', specificDefinition(message, requestMethod)]) {
       const errors = check(definition, message);
-      if (errors !== null) problems.push({ seq: event.seq, definition, errors });
+      if (errors !== null) failures.push({ seq: event.seq, definition, errors });
+    }
+    if (event.malformed === undefined) {
+      problems.push(...failures);
+    } else if (failures.length === 0) {
+      // RC-7: a message marked deliberately invalid must really be invalid, or the mark hides nothing honest.
+      problems.push({ seq: event.seq, definition: 'malformed', errors: `marked malformed (${event.malformed}) but it validates` });
     }
   }
   return { checked, problems };

@@ -57,7 +57,7 @@ describe('every message of every scenario validates', () => {
         fc.constantFrom(...scenarios.filter((s) => s.kind === 'request-race')),
         fc.constantFrom('stdio' as const, 'http' as const),
         fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-        fc.record({ latencyMs: fc.integer({ min: 0, max: 50 }), latencyJitterMs: fc.integer({ min: 0, max: 20 }), cancelAtMs: fc.option(fc.integer({ min: 0, max: 600 })), httpCancel: fc.constantFrom('close-stream', 'post-notification') }),
+        fc.record({ latencyMs: fc.integer({ min: 0, max: 50 }), latencyJitterMs: fc.integer({ min: 0, max: 20 }), cancelAtMs: fc.option(fc.integer({ min: 0, max: 600 })), httpCancel: fc.constantFrom('close-stream', 'post-notification'), clientProfile: fc.constantFrom('spec', 'ts-sdk-1.x'), afterCancel: fc.constantFrom('suppress', 'respond') }),
         (scenario, transport, seed, settings) => {
           const transcript = runScenario(scenario, { transport, seed, settings, chooser: seededChooser(new SeededRandom(seed)) });
           expect(validateTranscriptMessages(transcript).problems).toEqual([]);

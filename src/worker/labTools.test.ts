@@ -19,9 +19,9 @@ beforeAll(async () => {
 });
 
 describe('verification', () => {
-  it('gives VF-1 … VF-12, all holding, each with evidence naming a scenario and transport', () => {
+  it('gives VF-1 … VF-12 and the issue #12 statements, all holding, each with evidence naming a scenario and transport', () => {
     const results = verifyLab(run);
-    expect(results.map((r) => r.id)).toEqual(Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`));
+    expect(results.map((r) => r.id)).toEqual([...Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`), 'RC-7', 'RC-8', 'RC-9', 'BF-5', 'LG-P5']);
     expect(results.every((r) => r.holds)).toBe(true);
     expect(results.every((r) => r.evidence.length > 0 && r.evidence.every((e) => e.scenario !== '' && (e.transport === 'stdio' || e.transport === 'http')))).toBe(true);
   });

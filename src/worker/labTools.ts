@@ -8,6 +8,7 @@ import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
 import { buildSkill } from '../lab/skill';
 import { verify, type Runner, type VerificationResult } from '../lab/verification';
+import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
 
 /**
  * The lab's tools as pure functions the worker host calls: verification, the evidence zip, the
@@ -17,11 +18,17 @@ import { verify, type Runner, type VerificationResult } from '../lab/verificatio
  */
 
 export type { VerificationResult } from '../lab/verification';
+export type { FailureModeResult } from '../lab/failureModes';
 export type { ReviewResult } from '../lab/reviewer';
 
 /** SPEC §8: VF-1 … VF-12, each from the transcripts that demonstrate it. */
 export function verifyLab(run: Runner): VerificationResult[] {
   return verify(run);
+}
+
+/** SPEC §9: every failure mode's failure run and fix run, each checked against its transcript. */
+export function failureModesLab(run: Runner): FailureModeResult[] {
+  return checkFailureModes(run);
 }
 
 export const EVIDENCE_ZIP_NAME = 'mcp-lab-evidence.zip';
@@ -91,6 +98,21 @@ export interface BufferView {
   finals: BufferPoint[];
   /** Where the needs-refetch mark was raised, if it was (BF-3). */
   refetchMark: BufferPoint | null;
+  /** BF-5: pushes refused because keeping them would drop another final, and the producer's wait. */
+  refusedPushes: number;
+  producerHeldMs: number;
+  /** BF-5: each refusal with the release that ended the producer's wait. */
+  refusals: BufferRefusal[];
+}
+
+/** BF-5: one refused push of a final response and the back-pressure wait it caused. */
+export interface BufferRefusal {
+  summary: string;
+  refusedAtMs: number;
+  releasedAtMs: number;
+  heldMs: number;
+  /** seq of the refusal event (to link into the diagram). */
+  seq: number;
 }
 
 export interface HerdView extends HerdOutcome {
@@ -149,11 +171,20 @@ export function panelView(t: Transcript): PanelView {
   const outcome = t.outcome as unknown;
   switch (t.kind) {
     case 'buffer': {
-      const o = outcome as { capacity: number; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean };
-      const points = t.events.filter((e): e is BufferEvent & typeof e => e.kind === 'buffer').map((e) => bufferPoint(e as unknown as BufferEvent));
+      const o = outcome as { capacity: number | null; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean; refusedPushes: number; producerHeldMs: number };
+      const bufferEvents = t.events.filter((e) => e.kind === 'buffer') as unknown as BufferEvent[];
+      const points = bufferEvents.map(bufferPoint);
+      const released = bufferEvents.filter((e) => e.action === 'released');
+      const refusals = bufferEvents
+        .filter((e) => e.action === 'refused')
+        .map((e, index) => {
+          const release = released[index];
+          return { summary: e.summary, refusedAtMs: e.atMs, releasedAtMs: release?.atMs ?? e.atMs, heldMs: release?.heldMs ?? 0, seq: e.seq };
+        });
       return {
         kind: 'buffer',
-        capacityEvents: o.capacity,
+        // The panel runs the bounded buffer only; an unbounded run (queue=unbounded) has no capacity line.
+        capacityEvents: o.capacity ?? o.maxOccupancy,
         maxOccupancy: o.maxOccupancy,
         dropped: o.dropped,
         coalesced: o.coalesced,
@@ -162,6 +193,9 @@ export function panelView(t: Transcript): PanelView {
         points,
         finals: points.filter((p) => p.what === 'final'),
         refetchMark: points.find((p) => p.action === 'needs-refetch') ?? null,
+        refusedPushes: o.refusedPushes,
+        producerHeldMs: o.producerHeldMs,
+        refusals,
       };
     }
     case 'herd':

@@ -32,7 +32,7 @@ export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Set
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
-export type { BufferPoint, BufferView, EvidenceBundle, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
+export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind, defaults and the settings' specs). */
 export type ScenarioInfo = v.InferOutput<typeof ScenarioInfoSchema>;

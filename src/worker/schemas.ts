@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
-import type { PanelView, ReviewResult, VerificationResult } from './labTools';
+import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -20,6 +20,9 @@ const finite = v.pipe(v.number(), v.finite());
 const requestId = v.union([v.string(), v.number()]);
 const side = v.picklist(['client', 'server']);
 const stringRecord = v.record(v.string(), v.string());
+const terminalState = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
+/** RC-8: the client's own ending of a request, kept beside the server's terminal state. */
+const clientOutcome = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
 const jsonObject = v.record(v.string(), v.unknown());
 
 export const TransportSchema = v.picklist(['stdio', 'http']);
@@ -47,12 +50,12 @@ const ReconnectPlanSchema = v.object({
   dedupeBy: stringRecord,
   reconcileInsteadOfReplay: v.array(requestId),
   replayUnsafeMutations: v.literal(false),
-  sendLastEventId: v.literal(false),
+  sendLastEventId: v.boolean(),
   backoff: v.object({ policy: v.string(), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
 });
 
 const eventSchemas = [
-  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()) }),
+  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()), malformed: v.optional(v.string()) }),
   event('delivered', { messageSeq: nonNegativeInt, from: side, to: side, summary: v.string(), ignoredBy: v.optional(side), reason: v.optional(v.string()) }),
   event('message-lost', { messageSeq: nonNegativeInt, summary: v.string(), reason: v.string() }),
   event('stream-opened', { by: side, requestId, headers: stringRecord }),
@@ -66,10 +69,11 @@ const eventSchemas = [
   event('suppressed', { by: side, requestId, what: v.picklist(['response', 'progress']), reason: v.string() }),
   event('cancel-ignored', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
+  event('views-diverge', { requestId, side, serverView: v.literal('completed'), serverEndedAtMs: finite, clientView: clientOutcome, clientEndedAtMs: finite, reason: v.string() }),
   event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean() }),
   event('ledger', { action: v.string(), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
   event('task', { action: v.string(), taskId: v.string(), status: v.nullable(v.string()), detail: v.string() }),
-  event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: nonNegativeInt, reason: v.string() }),
+  event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string() }),
   event('proxy', { action: v.string(), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
   event('sse-comment', { action: v.picklist(['sent', 'received']), requestId, channel: v.string(), line: v.string(), arrivesAtMs: v.nullable(finite), reason: v.string() }),
   event('http-request', { requestId, method: v.literal('POST'), headers: stringRecord }),
@@ -92,6 +96,9 @@ const outcomeSchemas = {
     finalResponse: v.boolean(),
     cancellationSignal: v.nullable(v.picklist(['notifications/cancelled', 'stream-close'])),
     clientIgnores: v.array(v.object({ seq: nonNegativeInt, atMs: finite, summary: v.string(), reason: v.string() })),
+    clientOutcome,
+    clientOutcomeAtMs: finite,
+    viewsDiverge: v.boolean(),
   }),
   ledger: v.object({
     executions: nonNegativeInt,
@@ -106,10 +113,20 @@ const outcomeSchemas = {
     responses: v.array(v.object({ requestId, connection: v.string(), status: v.picklist(['executed', 'replayed', 'rejected', 'failed']), body: jsonObject })),
   }),
   task: v.object({ taskId: v.string(), taskStatus: v.string(), cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(v.string()), statusesSeen: v.array(v.string()), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean() }),
-  buffer: v.object({ capacity: nonNegativeInt, maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean() }),
+  buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),
   proxy: v.object({ requestEndedAs: v.string(), idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
   reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite }),
   herd: v.object({ clients: nonNegativeInt, totalAttempts: nonNegativeInt, peakAttemptsPerWindow: nonNegativeInt, allReconnectedAtMs: finite, windowMs: finite, attemptsPerWindow: v.array(nonNegativeInt) }),
+  listen: v.object({
+    listenRequestId: requestId,
+    serverEndSignal: v.picklist(['notifications/cancelled', 'stream-close']),
+    listenEndedAtMs: finite,
+    serverCancelled: v.array(requestId),
+    clientCancelled: v.array(requestId),
+    toolCallRequestId: requestId,
+    toolCallTerminal: terminalState,
+    notificationsReceived: nonNegativeInt,
+  }),
 } as const;
 
 const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
@@ -134,6 +151,7 @@ const checkedTranscript = v.variant('kind', [
   transcriptOf('proxy'),
   transcriptOf('reconnect'),
   transcriptOf('herd'),
+  transcriptOf('listen'),
 ]);
 
 /** A transcript as the engine's own type once checked (the check is the schema; the type is the engine's). */
@@ -155,7 +173,7 @@ const settingSpecSchema = v.variant('kind', [
 ]);
 const checkedScenarioInfo = v.object({
   id: v.string(),
-  kind: v.picklist(['request-race', 'ledger', 'task', 'buffer', 'proxy', 'reconnect', 'herd']),
+  kind: v.picklist(['request-race', 'ledger', 'task', 'buffer', 'proxy', 'reconnect', 'herd', 'listen']),
   title: v.string(),
   topic: v.string(),
   summary: v.string(),
@@ -206,15 +224,31 @@ const checkedReviewResult = v.variant('ok', [
 ]);
 export const ReviewResultSchema = v.pipe(checkedReviewResult, v.transform((result) => result as unknown as ReviewResult));
 
+const bufferRefusal = v.object({ summary: v.string(), refusedAtMs: finite, releasedAtMs: finite, heldMs: finite, seq: nonNegativeInt });
 const bufferPoint = v.object({ seq: nonNegativeInt, atMs: finite, occupancyEvents: nonNegativeInt, action: v.string(), what: v.picklist(['progress', 'final']), summary: v.string() });
 const checkedPanelView = v.variant('kind', [
-  v.object({ kind: v.literal('buffer'), capacityEvents: nonNegativeInt, maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), points: v.array(bufferPoint), finals: v.array(bufferPoint), refetchMark: v.nullable(bufferPoint) }),
+  v.object({ kind: v.literal('buffer'), capacityEvents: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), points: v.array(bufferPoint), finals: v.array(bufferPoint), refetchMark: v.nullable(bufferPoint), refusedPushes: nonNegativeInt, producerHeldMs: finite, refusals: v.array(bufferRefusal) }),
   v.object({ kind: v.literal('herd'), clients: nonNegativeInt, totalAttempts: nonNegativeInt, attemptsPerWindow: v.array(nonNegativeInt), policy: v.string(), baseMs: finite, capMs: finite }),
   v.object({ kind: v.literal('task'), scenario: v.string(), outcome: outcomeSchemas.task, rows: v.array(v.object({ seq: nonNegativeInt, atMs: finite, action: v.string(), status: v.nullable(v.string()), detail: v.string() })) }),
   v.object({ kind: v.literal('proxy'), honourNoBuffering: v.boolean(), keepAliveEveryMs: v.nullable(finite), idleTimeoutMs: v.nullable(finite), outcome: outcomeSchemas.proxy }),
   v.object({ kind: v.literal('reconnect'), outcome: outcomeSchemas.reconnect }),
 ]);
 export const PanelViewSchema = v.pipe(checkedPanelView, v.transform((view) => view as unknown as PanelView));
+
+const runLink = v.object({ scenario: v.string(), transport: v.optional(TransportSchema), settings: v.optional(SettingsSchema) });
+const checkedFailureMode = v.object({
+  id: v.string(),
+  failure: v.string(),
+  symptom: v.string(),
+  correctResponse: v.string(),
+  failureRun: runLink,
+  fixRun: runLink,
+  failureShown: v.boolean(),
+  fixShown: v.boolean(),
+  failureDetail: v.string(),
+});
+/** SPEC §9: a failure mode's failure run and fix run, each checked from its transcript (issue #12). */
+export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result) => result as FailureModeResult));
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
 
@@ -281,7 +315,7 @@ export const labResponseSchemas = [
 ] as const;
 
 export const toolResponseSchemas = [
-  v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema) }),
+  v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema), failureModes: v.array(FailureModeResultSchema) }),
   v.object({ type: v.literal('evidence-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('skill-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
@@ -327,3 +361,4 @@ export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checke
 export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
 export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
+export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;

@@ -1,7 +1,7 @@
 import type { SqlModule } from '../engine';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
-import { evidenceZip, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
+import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
 import type { ToolRequest, ToolResponse } from './protocol';
 
 /**
@@ -16,7 +16,7 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
     case 'verify':
-      return { type: 'verification', requestId, results: verifyLab(run) };
+      return { type: 'verification', requestId, results: verifyLab(run), failureModes: failureModesLab(run) };
     case 'evidence':
       return { type: 'evidence-zip', requestId, ...evidenceZip(run, sql) };
     case 'panel':

@@ -37,6 +37,7 @@ export function laneOf(event: Fields, context: LaneContext): string {
     case 'sse-comment':
       return 'client';
     case 'state':
+    case 'views-diverge':
       return str(event.side) ?? 'client';
     case 'terminal':
       return context.lastStateSide ?? 'server';
@@ -47,7 +48,7 @@ export function laneOf(event: Fields, context: LaneContext): string {
     case 'ledger':
       return str(event.connection) ?? 'server';
     case 'task':
-      return event.action === 'polled' ? 'client' : event.action === 'cancelled' || event.action === 'completed' ? 'worker' : 'server';
+      return event.action === 'polled' || event.action === 'reported' ? 'client' : event.action === 'cancelled' || event.action === 'completed' ? 'worker' : 'server';
     case 'buffer':
       return 'buffer';
     case 'proxy':

@@ -41,6 +41,12 @@ export interface MessageEvent extends EventBase {
   lost?: true;
   /** Why it was ignored or lost. */
   reason?: string;
+  /**
+   * Set when the sender puts a deliberately invalid message on the wire (RC-7: a cancellation with
+   * no requestId, to show the receiver ignoring it); says how it breaks the schema. The schema tests
+   * require such a message to fail validation, and every other message to pass.
+   */
+  malformed?: string;
 }
 
 export interface DeliveredEvent extends EventBase {

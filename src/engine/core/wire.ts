@@ -110,6 +110,8 @@ export interface SendOptions {
   readonly held?: boolean;
   /** How the delivery names the message, when not the wire's own summary. */
   readonly summary?: string;
+  /** The message is deliberately invalid (RC-7); says how. Recorded on the message event. */
+  readonly malformed?: string;
 }
 
 interface InFlight {
@@ -170,7 +172,8 @@ export class Wire {
     const channelKey = `${channel}:${from}`;
     const arrivesAtMs = this.arrivalMs(channelKey);
     assert(arrivesAtMs >= this.scheduler.nowMs, 'a message arrives no earlier than it is sent');
-    const event = this.log.record({ kind: 'message', from, to, channel, message, arrivesAtMs }) as MessageEvent;
+    const fields = { kind: 'message', from, to, channel, message, arrivesAtMs } as const;
+    const event = this.log.record(options.malformed === undefined ? fields : { ...fields, malformed: options.malformed }) as MessageEvent;
     this.trackRequest(event);
     if (options.lost !== undefined) {
       event.lost = true;

@@ -65,7 +65,7 @@ describe('RC-3 progress strictly increases and stops at a terminal state', () =>
     expect(c.clientProgress(41, 2, 10).accepted).toBe(true);
     expect(c.clientProgress(41, 2, 20).accepted).toBe(false);
     expect(c.idleDueAtMs(41)).toBe(510);
-    c.clientAbandon(41);
+    c.clientAbandon(41, 30);
     expect(c.clientProgress(41, 3, 30).accepted).toBe(false);
   });
 });
@@ -84,7 +84,7 @@ describe('RC-4 a progress token is optional to honour and never makes the timeou
 describe('RC-6 / RC-8 cancellation wins: complete() after cancel returns no response', () => {
   it('suppresses the response and stores one terminal state', () => {
     const c = started();
-    c.clientAbandon(41);
+    c.clientAbandon(41, 30);
     expect(c.serverCancel({ requestId: 41, reason: 'User closed the operation' }, 105).accepted).toBe(true);
     expect(c.serverComplete(41, 200)).toBe(false);
     expect(c.terminal(41)).toEqual({ state: 'cancelled', atMs: 105 });
@@ -95,10 +95,10 @@ describe('RC-8 completion wins: the late cancellation and the late response are 
   it('keeps the completed state and ignores the cancel', () => {
     const c = started();
     expect(c.serverComplete(41, 200)).toBe(true);
-    expect(c.clientAbandon(41).accepted).toBe(true);
+    expect(c.clientAbandon(41, 207).accepted).toBe(true);
     const verdict = c.serverCancel({ requestId: 41 }, 212);
     expect(verdict.accepted).toBe(false);
-    expect(c.clientResponse(41)).toMatchObject({ accepted: false, reason: expect.stringMatching(/abandoned/) });
+    expect(c.clientResponse(41, 210)).toMatchObject({ accepted: false, reason: expect.stringMatching(/abandoned/) });
     expect(c.terminal(41)).toEqual({ state: 'completed', atMs: 200 });
   });
 

@@ -1,6 +1,6 @@
 import { assert, fail } from '../core/assert';
 import { isRequestId, type ProgressToken, type RequestId } from './protocol';
-import type { DeadlineName, TerminalState } from './events';
+import type { ClientOutcome, DeadlineName, TerminalState } from './events';
 
 /**
  * RequestCoordinator: the lifecycle of in-flight requests (SPEC §1, RC-1 … RC-9).
@@ -24,6 +24,10 @@ export interface RequestRecord {
   readonly startedAtMs: number;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
+  /** Where the maximum clock counts from: the start, unless the SPEC §9 failure mode lets progress move it. */
+  maxOriginMs: number;
+  /** The SPEC §9 failure mode "progress resets every deadline": accepted progress also restarts the maximum clock. */
+  readonly progressResetsMax: boolean;
   /** Last useful activity the client saw (start or accepted progress): the idle clock's origin. */
   lastActivityAtMs: number;
   lastProgressSent: number | null;
@@ -31,6 +35,10 @@ export interface RequestRecord {
   server: ServerPhase;
   client: ClientPhase;
   terminal: { state: TerminalState; atMs: number } | null;
+  /** RC-8: how the client's own view ended (it used the response, gave up, or a deadline fired), and when. */
+  clientEnd: { outcome: ClientOutcome; atMs: number } | null;
+  /** RC-8: when the server's own view ended (it sent the final response, or accepted a cancellation). */
+  serverEndedAtMs: number | null;
 }
 
 export interface StartOptions {
@@ -38,6 +46,8 @@ export interface StartOptions {
   readonly progressToken: ProgressToken | null;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
+  /** SPEC §9 failure mode only: progress also restarts the maximum clock (RC-2 forbids it). */
+  readonly progressResetsMax?: boolean;
 }
 
 export type Verdict = { accepted: true } | { accepted: false; reason: string };
@@ -77,12 +87,16 @@ export class RequestCoordinator {
       startedAtMs: options.atMs,
       idleTimeoutMs: options.idleTimeoutMs,
       maxTimeoutMs: options.maxTimeoutMs,
+      maxOriginMs: options.atMs,
+      progressResetsMax: options.progressResetsMax === true,
       lastActivityAtMs: options.atMs,
       lastProgressSent: null,
       lastProgressSeen: null,
       server: 'active',
       client: 'waiting',
       terminal: null,
+      clientEnd: null,
+      serverEndedAtMs: null,
     };
     this.records.set(RequestCoordinator.key(id), record);
     return record;
@@ -96,7 +110,7 @@ export class RequestCoordinator {
   /** RC-2: the maximum deadline is fixed at start; nothing moves it. */
   maxDueAtMs(id: RequestId): number {
     const record = this.must(id);
-    return record.startedAtMs + record.maxTimeoutMs;
+    return record.maxOriginMs + record.maxTimeoutMs;
   }
 
   /** Active for the client: still waiting and no deadline has passed at `atMs`. */
@@ -107,9 +121,13 @@ export class RequestCoordinator {
 
   private dueDeadline(record: RequestRecord, atMs: number): DeadlineName | null {
     // The absolute budget is checked first: when both are due it is the one that explains the end.
-    if (atMs >= record.startedAtMs + record.maxTimeoutMs) return 'max';
+    if (atMs >= record.maxOriginMs + record.maxTimeoutMs) return 'max';
     if (atMs >= record.lastActivityAtMs + record.idleTimeoutMs) return 'idle';
     return null;
+  }
+
+  private isDue(record: RequestRecord, deadline: DeadlineName, atMs: number): boolean {
+    return deadline === 'max' ? atMs >= record.maxOriginMs + record.maxTimeoutMs : atMs >= record.lastActivityAtMs + record.idleTimeoutMs;
   }
 
   private setTerminal(record: RequestRecord, state: TerminalState, atMs: number): void {
@@ -131,37 +149,65 @@ export class RequestCoordinator {
     assert(atMs >= record.lastActivityAtMs, () => `progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
     record.lastProgressSeen = progress;
     record.lastActivityAtMs = atMs;
-    // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only.
+    if (record.progressResetsMax) record.maxOriginMs = atMs;
+    // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only (unless the §9 failure mode is on).
     assert(this.idleDueAtMs(id) === atMs + record.idleTimeoutMs, 'progress restarts the idle deadline from now');
+    assert(record.progressResetsMax || record.maxOriginMs === record.startedAtMs, 'progress never moves the maximum deadline');
     return accepted;
   }
 
   /** Fires whichever deadline is due at `atMs`; that ends the request as timeout-idle or timeout-max. */
-  clientExpire(id: RequestId, atMs: number): DeadlineName | null {
+  clientExpire(id: RequestId, atMs: number, only?: DeadlineName): DeadlineName | null {
     const record = this.must(id);
     if (record.client !== 'waiting') return null;
-    const due = this.dueDeadline(record, atMs);
+    // `only`: a client whose timer knows one deadline (the TypeScript SDK 1.x's `timeout`) ends by that one.
+    const due = only === undefined ? this.dueDeadline(record, atMs) : this.isDue(record, only, atMs) ? only : null;
     if (due === null) return null;
     record.client = 'abandoned';
+    this.setClientEnd(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);
     if (record.terminal === null) this.setTerminal(record, due === 'max' ? 'timeout-max' : 'timeout-idle', atMs);
     return due;
   }
 
   /** The client gives up (user cancel). Not terminal: the server decides which of cancel or completion won. */
-  clientAbandon(id: RequestId): Verdict {
+  clientAbandon(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
     if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
     record.client = 'abandoned';
+    this.setClientEnd(record, 'cancelled', atMs);
     return accepted;
   }
 
-  /** RC-8: a response for a request the client abandoned is ignored. */
-  clientResponse(id: RequestId): Verdict {
+  /** RC-8: a response for a request the client abandoned is ignored; one it waits for ends its view as completed. */
+  clientResponse(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
     if (record.client === 'abandoned') return refuse('the client abandoned this request before the response arrived; a late result is unusable');
     assert(record.client === 'waiting', 'a second final response for one request');
     record.client = 'settled';
+    this.setClientEnd(record, 'completed', atMs);
     return accepted;
+  }
+
+  /** RC-8: the client's own ending, or null while it still waits. */
+  clientOutcome(id: RequestId): RequestRecord['clientEnd'] {
+    return this.must(id).clientEnd;
+  }
+
+  /**
+   * RC-8: whether the two sides' views of the request disagree: the server completed and sent its
+   * final response, but the client ended otherwise and never uses it. Null while either side still
+   * has not ended (only then can it be known).
+   */
+  viewsDiverge(id: RequestId): boolean | null {
+    const record = this.must(id);
+    if (record.clientEnd === null || record.serverEndedAtMs === null) return null;
+    return record.server === 'completed' && record.clientEnd.outcome !== 'completed';
+  }
+
+  private setClientEnd(record: RequestRecord, outcome: ClientOutcome, atMs: number): void {
+    assert(record.clientEnd === null, () => `the client's view of ${JSON.stringify(record.id)} already ended as ${record.clientEnd?.outcome}`);
+    assert(atMs >= record.startedAtMs, () => `the client cannot end ${JSON.stringify(record.id)} at ${atMs} ms, before it started`);
+    record.clientEnd = { outcome, atMs };
   }
 
   // ── server side ──────────────────────────────────────────────────────────────────────────────
@@ -192,6 +238,7 @@ export class RequestCoordinator {
     if (this.listenStreams.has(RequestCoordinator.key(requestId))) this.listenStreams.delete(RequestCoordinator.key(requestId));
     if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
     record.server = 'cancelled';
+    record.serverEndedAtMs = atMs;
     if (record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
     assert(record.terminal !== null, 'an accepted cancellation leaves the request with a terminal state');
     return { accepted: true, requestId };
@@ -206,6 +253,7 @@ export class RequestCoordinator {
     if (record.server === 'cancelled') return false;
     assert(record.server === 'active', () => `complete() called twice for request ${JSON.stringify(id)}`);
     record.server = 'completed';
+    record.serverEndedAtMs = atMs;
     if (record.terminal === null) this.setTerminal(record, 'completed', atMs);
     return true;
   }
@@ -232,6 +280,7 @@ export class RequestCoordinator {
     const record = this.must(id);
     this.listenStreams.delete(key);
     record.server = 'cancelled';
+    record.serverEndedAtMs = atMs;
     record.client = 'settled';
     this.setTerminal(record, 'cancelled', atMs);
     return accepted;

@@ -28,6 +28,16 @@ export class ClientDeadlines {
     private readonly onFire: () => void,
   ) {}
 
+  /** Arms the idle deadline only: a client with no maximum timer of its own (the TypeScript SDK 1.x). */
+  armIdleOnly(idleReason: string): void {
+    this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'armed', idleReason);
+  }
+
+  /** Whether a deadline is still armed. */
+  armed(deadline: DeadlineName): boolean {
+    return this.handles[deadline] !== undefined;
+  }
+
   /** Arms both deadlines from the coordinator's due times (at the request's start). */
   armBoth(idleReason: string, maxReason: string): void {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'armed', idleReason);
@@ -40,6 +50,16 @@ export class ClientDeadlines {
     // Paired with the coordinator (RC-2): the maximum the scheduler holds is still the one fixed at the start.
     const max = this.handles.max;
     if (max !== undefined && max.atMs !== this.coordinator.maxDueAtMs(this.requestId)) fail(`the armed maximum (${max.atMs} ms) drifted from the request's fixed maximum`);
+  }
+
+  /**
+   * The SPEC §9 failure mode "progress resets every deadline": progress restarts the maximum
+   * deadline too, so steady progress keeps hung work alive past its budget. Only the failure
+   * setting calls this; RC-2 forbids it.
+   */
+  resetBothFailureMode(reason: string): void {
+    this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
+    this.arm('max', this.coordinator.maxDueAtMs(this.requestId), 'reset', `${reason}; the absolute budget moves too (SPEC §9 failure mode)`);
   }
 
   /** When the idle deadline is due, if armed. */

@@ -7,6 +7,12 @@ import type { EventBase, WireEvent } from '../core/transcript';
  * Field names are a contract (issue #2): extend, never rename.
  */
 export type TerminalState = 'completed' | 'cancelled' | 'timeout-idle' | 'timeout-max';
+/**
+ * RC-8: how the client's own view of a request ended: it used the final response (`completed`),
+ * gave up (`cancelled`), or a deadline fired. Kept beside the single terminal state, because neither
+ * side can know what the other saw first.
+ */
+export type ClientOutcome = 'completed' | 'cancelled' | 'timeout-idle' | 'timeout-max';
 export type CancellationSignal = 'notifications/cancelled' | 'stream-close' | null;
 export type DeadlineName = 'idle' | 'max';
 
@@ -65,6 +71,23 @@ export interface IgnoredSignalEvent extends EventBase {
   reason: string;
 }
 
+/**
+ * RC-8: the moment the two sides' views of one request are known to differ: the server completed
+ * and sent its final response, the client ended otherwise and will never use it. Recorded once, on
+ * the lane of the side whose ending came second (the moment it became true).
+ */
+export interface ViewsDivergeEvent extends EventBase {
+  kind: 'views-diverge';
+  requestId: RequestId;
+  /** The side whose ending made the views differ: the lane it is drawn on. */
+  side: 'client' | 'server';
+  serverView: 'completed';
+  serverEndedAtMs: number;
+  clientView: ClientOutcome;
+  clientEndedAtMs: number;
+  reason: string;
+}
+
 /** What a model built on the MCP rules records: the wire's events and these. */
 export type McpEvent =
   | WireEvent
@@ -74,4 +97,5 @@ export type McpEvent =
   | TerminalEvent
   | WorkerEvent
   | SuppressedEvent
-  | IgnoredSignalEvent;
+  | IgnoredSignalEvent
+  | ViewsDivergeEvent;

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { useLabStore, type LedgerOutcome, type Transcript } from '../../store/labStore';
+import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
 
 /**
@@ -43,6 +43,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
       ))}
     </td>
   );
+  const client = clientOutcomeAt(transcript, step);
   return (
     <table className="lab-facts lab-race-facts">
       <caption>Recorded facts</caption>
@@ -52,6 +53,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
           <th scope="col">Final response</th>
           <th scope="col">Cancellation signal</th>
           <th scope="col">Client ignores</th>
+          <th scope="col">Client outcome</th>
         </tr>
       </thead>
       <tbody>
@@ -60,10 +62,30 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
           {cell(facts.finalResponse)}
           {cell(facts.cancellationSignal)}
           {cell(facts.clientIgnores)}
+          <td className={client.text === PENDING ? 'is-pending' : client.diverges ? 'is-diverged' : undefined} title={client.title}>
+            {client.text}
+          </td>
         </tr>
       </tbody>
     </table>
   );
+}
+
+/**
+ * RC-8: the client's own ending (the engine's `clientOutcome`), shown once the replay passes the
+ * client's own `state` event that ended its view; "(views diverge)" when the server completed and
+ * the client never used the response, as the engine recorded it.
+ */
+function clientOutcomeAt(transcript: Transcript, step: number): { text: string; diverges: boolean; title: string | undefined } {
+  const outcome = transcript.outcome as RequestOutcome;
+  const ended = transcript.events.findIndex((event) => event.kind === 'state' && event.side === 'client' && (event.to === 'settled' || event.to === 'abandoned'));
+  if (ended < 0 || ended >= step) return { text: PENDING, diverges: false, title: undefined };
+  const diverges = outcome.viewsDiverge === true;
+  return {
+    text: `${diverges ? `${outcome.clientOutcome} (views diverge)` : outcome.clientOutcome}${(outcome.cancelDelayMs ?? 0) > 0 ? `; cancel sent ${String(outcome.cancelDelayMs)} ms later` : ''}`,
+    diverges,
+    title: diverges ? `The server completed and sent its response at ${outcome.terminalAtMs} ms; the client ended ${outcome.clientOutcome} at ${outcome.clientOutcomeAtMs} ms and never uses it.` : undefined,
+  };
 }
 
 /** A ledger run's outcome: the counts as one row of numbers, then what each request got back. */
@@ -124,6 +146,16 @@ function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
           <>
             <dt>Replay after the caller mutated its copy</dt>
             <dd>{alias}</dd>
+          </>
+        )}
+        {outcome.paymentTokenInLedger !== null && outcome.paymentTokenInLedger !== undefined && (
+          <>
+            <dt>Payment token in the ledger (LG-P5)</dt>
+            <dd data-testid="ledger-secret">
+              {outcome.paymentTokenInLedger
+                ? 'FOUND: a secret was stored'
+                : 'absent — the call carried paymentToken on the wire; no ledger row and no returned result holds it'}
+            </dd>
           </>
         )}
       </dl>

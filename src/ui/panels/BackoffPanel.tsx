@@ -34,6 +34,8 @@ function Numbers({ view, testId }: { view: HerdView; testId: string }) {
       <div><dt>Policy</dt><dd>{view.policy}</dd></div>
       <div><dt>Total attempts</dt><dd data-testid={`${testId}-total`}>{view.totalAttempts.toLocaleString('en-US')}</dd></div>
       <div><dt>Peak per {view.windowMs} ms</dt><dd data-testid={`${testId}-peak`}>{view.peakAttemptsPerWindow.toLocaleString('en-US')}</dd></div>
+      <div><dt>First window</dt><dd data-testid={`${testId}-first`}>{view.firstWindowAttempts.toLocaleString('en-US')}</dd></div>
+      <div><dt>Highest retry wave</dt><dd data-testid={`${testId}-retry-peak`}>{view.peakRetryAttemptsPerWindow.toLocaleString('en-US')}</dd></div>
       <div><dt>Time to recover</dt><dd data-testid={`${testId}-recover`}>{view.allReconnectedAtMs.toLocaleString('en-US')} ms</dd></div>
     </dl>
   );
@@ -51,6 +53,34 @@ function Slider({ id, label, min, max, step, value, unit, onChange }: { id: stri
   );
 }
 
+/**
+ * RV-5 in words, from the engine's numbers: why a policy can finish sooner on the clock while hitting
+ * the server hardest. The admission floor and every count are the engine's; this only words them.
+ */
+function Why({ views }: { views: HerdView[] }) {
+  const fmt = (value: number) => value.toLocaleString('en-US');
+  const floor = views[0]?.admissionFloorMs ?? 0;
+  return (
+    <div className="panel-why" data-testid="herd-why">
+      <h3>Sooner on the clock is not gentler on the server</h3>
+      <p>
+        The recovering server admits a fixed number of clients per window, so the last of {fmt(views[0]?.clients ?? 0)} clients can get in at {fmt(floor)} ms at the earliest.
+        Retrying at once (no backoff) keeps every window full and reaches that floor — but every waiting client comes back in every window, so the server must answer
+        far more attempts, almost all of them refusals. With jitter, clients sleep, windows go part-empty and the last client gets in later, with far fewer attempts and
+        lower waves.
+      </p>
+      <ul className="panel-list">
+        {views.map((view) => (
+          <li key={view.policy}>
+            <strong>{view.policy}</strong>: last client in at {fmt(view.allReconnectedAtMs)} ms ({view.allReconnectedAtMs <= floor ? 'at the floor' : `${fmt(view.allReconnectedAtMs - floor)} ms after the floor`}); {fmt(view.totalAttempts)} attempts, {fmt(view.totalAttempts - view.clients)} of them refused;{' '}
+            {fmt(view.firstWindowAttempts)} in the first window, at most {fmt(view.peakRetryAttemptsPerWindow)} retries in one window.
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** SPEC §6 (RV-4, RV-5): a herd of clients reconnecting after an outage, with and without jitter. */
 export function BackoffPanel() {
   const inputs = usePanelsStore((s) => s.herdInputs);
@@ -63,7 +93,7 @@ export function BackoffPanel() {
   return (
     <section className="panel" aria-labelledby="backoff-title">
       <h2 id="backoff-title">Backoff and the thundering herd</h2>
-      <p className="panel-lede">Every client loses its stream at 0 ms. The server admits a fixed number per window and refuses the rest, who back off and try again.</p>
+      <p className="panel-lede">Every client loses its stream at 0 ms. Its first attempt waits too (up to the base delay, RV-4). The server admits a fixed number per window and refuses the rest, who back off and try again.</p>
       <div className="panel-sliders">
         <Slider id="herd-base" label="Base delay" min={10} max={2000} step={10} value={inputs.baseMs} unit="ms" onChange={(baseMs) => setHerd({ baseMs })} />
         <Slider id="herd-cap" label="Cap" min={100} max={30000} step={100} value={inputs.capMs} unit="ms" onChange={(capMs) => setHerd({ capMs })} />
@@ -98,6 +128,7 @@ export function BackoffPanel() {
             data={data}
             label={`Attempts per ${value.main.windowMs} ms window: ${value.main.policy} peaks at ${value.main.peakAttemptsPerWindow}, ${value.main.totalAttempts} attempts in all`}
           />
+          <Why views={value.compare === null ? [value.main] : [value.main, value.compare]} />
         </>
       )}
     </section>

@@ -17,6 +17,7 @@ const OPTIONS: Omit<uPlot.Options, 'width' | 'height'> = {
     { label: 'Capacity', stroke: '#c2410c', width: 2, dash: [8, 6], points: { show: false } },
     { label: 'Dropped', stroke: '#b91c1c', paths: () => null, points: { show: true, size: 9, fill: '#b91c1c' } },
     { label: 'Final', stroke: '#15803d', paths: () => null, points: { show: true, size: 12, fill: '#15803d' } },
+    { label: 'Refused (producer held)', stroke: '#7c2d12', paths: () => null, points: { show: true, size: 14, fill: '#fde68a', width: 3 } },
   ],
 };
 
@@ -27,7 +28,8 @@ function chartData(view: BufferView): uPlot.AlignedData {
     p.map((point) => point.occupancyEvents),
     p.map(() => view.capacityEvents),
     p.map((point) => (point.action === 'dropped' ? point.occupancyEvents : null)),
-    p.map((point) => (point.what === 'final' ? point.occupancyEvents : null)),
+    p.map((point) => (point.what === 'final' && point.action !== 'refused' && point.action !== 'released' ? point.occupancyEvents : null)),
+    p.map((point) => (point.action === 'refused' ? point.occupancyEvents : null)),
   ];
 }
 
@@ -47,7 +49,7 @@ export function BufferPanel() {
         <div className="panel-slider">
           <label htmlFor="buffer-capacity">Queue capacity</label>
           <input id="buffer-capacity" type="range" min={1} max={64} step={1} value={capacity} onChange={(e) => setCapacity(Number(e.target.value))} />
-          <output htmlFor="buffer-capacity" data-testid="capacity-value">{capacity} events</output>
+          <output htmlFor="buffer-capacity" data-testid="capacity-value">{capacity} {capacity === 1 ? 'event' : 'events'}</output>
         </div>
       </div>
       <LoadState load={load} />
@@ -59,13 +61,32 @@ export function BufferPanel() {
             <div><dt>Highest occupancy</dt><dd>{view.maxOccupancy} of {view.capacityEvents}</dd></div>
             <div><dt>Final response</dt><dd data-testid="buffer-final">{view.finalDelivered ? 'survived' : 'lost'}</dd></div>
             <div><dt>Needs refetch</dt><dd data-testid="buffer-refetch">{view.needsRefetch ? 'yes — progress was lost, refetch state' : 'no'}</dd></div>
+            <div><dt>Refused pushes</dt><dd data-testid="buffer-refused">{view.refusedPushes}</dd></div>
+            <div><dt>Producer held back</dt><dd data-testid="buffer-held">{view.producerHeldMs} ms</dd></div>
           </dl>
-          <Chart options={OPTIONS} data={data} label={`Buffer occupancy over time, capacity ${view.capacityEvents}: ${view.dropped} dropped, ${view.coalesced} coalesced, final response ${view.finalDelivered ? 'survived' : 'lost'}`} />
+          <Chart
+            options={OPTIONS}
+            data={data}
+            label={`Buffer occupancy over time, capacity ${view.capacityEvents}: ${view.dropped} dropped, ${view.coalesced} coalesced, ${view.refusedPushes} refused (producer held ${view.producerHeldMs} ms), final response ${view.finalDelivered ? 'survived' : 'lost'}`}
+          />
+          {view.refusals.length > 0 && (
+            <>
+              <h3>Refused pushes (BF-5)</h3>
+              <p>Every held event was a final response: keeping another would have dropped one. The buffer refused the push and the producer waited until the client read an event.</p>
+              <ul className="panel-list" aria-label="Refused pushes">
+                {view.refusals.map((r) => (
+                  <li key={r.seq}>
+                    <span className="panel-warn">⏸</span> {r.summary} refused at {r.refusedAtMs} ms — producer held back {r.heldMs} ms, pushed again at {r.releasedAtMs} ms
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           <h3>Final responses</h3>
           <ul className="panel-list">
             {view.finals.map((f) => (
               <li key={f.seq}>
-                <span className="panel-ok">✓</span> {f.summary} — {f.action} at {f.atMs} ms, never dropped
+                <span className="panel-ok">✓</span> {f.summary} — {f.action} at {f.atMs} ms{f.action === 'refused' ? ' (the producer waits)' : ', never dropped'}
               </li>
             ))}
             {view.refetchMark !== null && (

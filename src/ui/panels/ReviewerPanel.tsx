@@ -1,6 +1,7 @@
 import { usePanelsStore } from '../../store/panels';
 import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
+import { runLink } from './VerificationPanel';
 
 /** The zip's name: the skill folder's own name (src/lab/skill.ts SKILL_ZIP_NAME; the UI may not import the lab). */
 const SKILL_ZIP_NAME = 'mcp-reliability-reviewer.zip';
@@ -100,6 +101,9 @@ export function ReviewerPanel() {
                 <h4>{card.failure}</h4>
                 <p><strong>Symptom:</strong> {card.symptom}</p>
                 <p><strong>Correct response:</strong> {card.correctResponse}</p>
+                <p>
+                  <a href={runLink(card.failureRun)}>Run the failure</a> · <a href={runLink(card.fixRun)}>Run the fix</a>
+                </p>
               </article>
             ))}
           </div>

@@ -1,5 +1,5 @@
 import { usePanelsStore } from '../../store/panels';
-import type { VerificationResult } from '../../store/panelsStore';
+import type { FailureModeResult, VerificationResult } from '../../store/panelsStore';
 import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
 
@@ -9,13 +9,61 @@ const CHECKLIST_SEED = 1;
 /** The link that opens the diagram on the run and step that shows a statement (step k shows events 0 … k−1). */
 export function evidenceLink(evidence: VerificationResult['evidence'][number]): string {
   const query = new URLSearchParams({ scenario: evidence.scenario, transport: evidence.transport, seed: String(CHECKLIST_SEED) });
+  for (const [key, value] of Object.entries(evidence.settings ?? {})) query.set(key, value === null ? 'none' : String(value));
   if (evidence.seq !== null) query.set('step', String(evidence.seq + 1));
   return `?${query.toString()}`;
 }
 
-/** SPEC §8 and §10: VF-1 … VF-12 from the transcripts that show them, and the evidence export. */
+/** The link that opens one run of a failure-mode card (its settings over the scenario's defaults; SPEC §9). */
+export function runLink(run: FailureModeResult['failureRun']): string {
+  const query = new URLSearchParams({ scenario: run.scenario });
+  if (run.transport !== undefined) query.set('transport', run.transport);
+  query.set('seed', String(CHECKLIST_SEED));
+  for (const [key, value] of Object.entries(run.settings ?? {})) query.set(key, value === null ? 'none' : String(value));
+  return `?${query.toString()}`;
+}
+
+/** SPEC §9: each failure mode with the run that shows it and the run that shows the fix. */
+function FailureModes({ modes }: { modes: FailureModeResult[] }) {
+  if (modes.length === 0) return null;
+  const shown = modes.filter((m) => m.failureShown && m.fixShown).length;
+  return (
+    <>
+      <h3>Failure modes (SPEC §9)</h3>
+      <p className="panel-summary" data-testid="fm-summary">
+        {shown} of {modes.length} failure modes run, each next to its fix
+      </p>
+      <ol className="panel-checklist" aria-label="Failure modes">
+        {modes.map((mode) => (
+          <li key={mode.id} data-fm={mode.id} data-holds={mode.failureShown && mode.fixShown ? 'true' : 'false'}>
+            <span className={mode.failureShown && mode.fixShown ? 'panel-ok' : 'panel-bad'} aria-label={mode.failureShown && mode.fixShown ? 'runs' : 'fails'}>
+              {mode.failureShown && mode.fixShown ? '✓' : '✗'}
+            </span>
+            <div>
+              <strong>{mode.failure}</strong> — {mode.symptom}
+              <ul className="panel-evidence">
+                <li>
+                  <a href={runLink(mode.failureRun)}>See the failure</a>: {mode.failureDetail}
+                </li>
+                <li>
+                  <a href={runLink(mode.fixRun)}>See the fix ({mode.correctResponse})</a>: {mode.fixDetail}
+                </li>
+              </ul>
+              {mode.problems.map((problem) => (
+                <p key={problem} className="panel-error">{problem}</p>
+              ))}
+            </div>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+/** SPEC §8 and §10: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
 export function VerificationPanel() {
   const load = usePanelsStore((s) => s.verification);
+  const failureModes = usePanelsStore((s) => s.failureModes);
   const evidence = usePanelsStore((s) => s.evidence);
   const exportEvidence = usePanelsStore((s) => s.exportEvidence);
   const results = 'value' in load ? load.value : null;
@@ -60,6 +108,7 @@ export function VerificationPanel() {
           </ol>
         </>
       )}
+      <FailureModes modes={failureModes} />
       <h3>Evidence export</h3>
       <p>The capstone artifacts (SPEC §10) as one zip. Same lab, same bytes.</p>
       <button type="button" className="panel-button" onClick={() => void exportEvidence((bytes) => downloadFile(bytes, 'mcp-lab-evidence.zip', 'application/zip'))} disabled={evidence.status === 'loading'}>

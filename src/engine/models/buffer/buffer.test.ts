@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { BoundedSseBuffer, type FinalEntry, type ProgressEntry, type SseEntry } from './buffer';
-import { LabError } from '../../core/errors';
 import { callToolResultResponse, progressNotification } from '../../mcp/protocol';
 
 const progress = (requestId: number, value: number): ProgressEntry => ({
@@ -111,25 +110,20 @@ describe('BF-4 a final response is never dropped', () => {
 });
 
 describe('BF-5 keeping a final that would require dropping another final is refused', () => {
-  it('throws LAB101 naming the held finals, and leaves the buffer unchanged', () => {
+  it('refuses the push, names the held finals, and leaves the buffer unchanged', () => {
     const buffer = new BoundedSseBuffer(2);
     buffer.push(final(1));
     buffer.push(final(2));
     const before = held(buffer);
-    let error: unknown;
-    try {
-      buffer.push(final(3));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(LabError);
-    expect((error as LabError).code).toBe('LAB101');
-    expect((error as LabError).message).toMatch(/capacity=2 events and all 2 held events are final responses \(#1, #2\); keeping the final response of #3/);
-    expect((error as LabError).message).toMatch(/Nothing was dropped/);
+    const report = buffer.push(final(3));
+    expect(report.action).toBe('refused');
+    expect(report.action === 'refused' && report.heldFinals).toEqual([1, 2]);
     expect(held(buffer)).toEqual(before);
-    // The refused request was not recorded as finished: once the client reads, it can still be pushed.
+    expect(buffer.refusedPushes).toBe(1);
+    // The refused request was not recorded as finished: once the client reads, it can be pushed.
     buffer.shift();
     expect(buffer.push(final(3)).action).toBe('enqueued');
+    expect(held(buffer)).toEqual(['F2', 'F3']);
   });
 });
 
@@ -195,7 +189,7 @@ describe('properties: any random stream, any capacity', () => {
             buffer.push(progress(op.request, value));
           } else if (allFinalAndFull) {
             const before = held(buffer);
-            expect(() => buffer.push(final(op.request))).toThrow(/LAB101/);
+            expect(buffer.push(final(op.request)).action).toBe('refused');
             expect(held(buffer)).toEqual(before);
           } else {
             buffer.push(final(op.request));

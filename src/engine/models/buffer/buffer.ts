@@ -1,5 +1,4 @@
 import { assert } from '../../core/assert';
-import { LabError } from '../../core/errors';
 import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcResultResponse, ProgressToken, RequestId } from '../../mcp/protocol';
 
 /**
@@ -8,7 +7,8 @@ import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcResultResponse, 
  * a later value for the same token supersedes an earlier one, so under pressure progress is
  * coalesced and, if that is not enough, the oldest progress is dropped and its stream is marked as
  * needing an authoritative refetch. A final response is not replaceable: it is never dropped, and a
- * push that could only be kept by dropping another final response is refused (LAB101).
+ * push that could only be kept by dropping another final response is refused (BF-5): the producer
+ * holds it until the consumer frees a slot.
  */
 export interface ProgressEntry {
   readonly kind: 'progress';
@@ -34,7 +34,13 @@ export type PushReport =
   /** BF-2: the buffer was full; its oldest progress was dropped and the new entry enqueued. */
   | { readonly action: 'dropped-oldest'; readonly dropped: ProgressEntry; readonly occupancyEvents: number }
   /** BF-2: the buffer was full of final responses; the incoming progress was itself the oldest progress, so it was dropped. */
-  | { readonly action: 'dropped-incoming'; readonly dropped: ProgressEntry; readonly occupancyEvents: number };
+  | { readonly action: 'dropped-incoming'; readonly dropped: ProgressEntry; readonly occupancyEvents: number }
+  /**
+   * BF-5: the buffer is full of final responses and the push is another final response: keeping it
+   * would drop one of them, so the push is refused and nothing changes. The producer must wait until
+   * the consumer frees a slot (back-pressure) and push it again.
+   */
+  | { readonly action: 'refused'; readonly heldFinals: readonly RequestId[]; readonly occupancyEvents: number };
 
 function requestKey(id: RequestId): string {
   return `${typeof id}:${String(id)}`;
@@ -51,6 +57,8 @@ export class BoundedSseBuffer {
   droppedEvents = 0;
   coalescedEvents = 0;
   pushedEvents = 0;
+  /** BF-5: pushes refused because keeping them would have dropped another final response. */
+  refusedPushes = 0;
 
   constructor(capacityEvents: number) {
     assert(Number.isInteger(capacityEvents), () => `capacityEvents must be an integer, got ${capacityEvents}`);
@@ -84,7 +92,15 @@ export class BoundedSseBuffer {
   push(entry: SseEntry): PushReport {
     const key = requestKey(entry.requestId);
     assert(!this.finished.has(key), () => `request ${JSON.stringify(entry.requestId)} already has its final response in the stream; nothing may follow it`);
+    const before = this.entries.length;
     const report = entry.kind === 'progress' ? this.pushProgress(entry) : this.pushFinal(entry);
+    if (report.action === 'refused') {
+      // BF-5, paired with pushFinal: a refusal changes nothing, and the request is not finished yet.
+      assert(this.entries.length === before, 'a refused push leaves the buffer unchanged');
+      assert(this.entries.every((held) => held.kind === 'final'), 'only a buffer full of final responses refuses a push');
+      this.refusedPushes += 1;
+      return report;
+    }
     if (entry.kind === 'final') this.finished.add(key);
     this.pushedEvents += 1;
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.entries.length);
@@ -132,13 +148,8 @@ export class BoundedSseBuffer {
     }
     const oldest = this.oldestProgressIndex();
     if (oldest === -1) {
-      // BF-4 and BF-5: the only way to keep this final would drop another final; refuse instead.
-      const held = this.entries.map((held) => `#${String(held.requestId)}`).join(', ');
-      throw new LabError(
-        'LAB101',
-        `capacity=${this.capacityEvents} events and all ${this.entries.length} held events are final responses (${held}); keeping the final response of #${String(entry.requestId)} would drop another final response. ` +
-          'Nothing was dropped and the buffer is unchanged; raise the capacity above the number of requests that can finish while the consumer stalls, or reserve one slot per in-flight request.',
-      );
+      // BF-4 and BF-5: the only way to keep this final would drop another final; refuse the push instead.
+      return { action: 'refused', heldFinals: this.entries.map((held) => held.requestId), occupancyEvents: this.entries.length };
     }
     const dropped = this.entries.splice(oldest, 1)[0] as ProgressEntry;
     this.markDropped(dropped);

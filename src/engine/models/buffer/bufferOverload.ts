@@ -1,5 +1,6 @@
 import { assert } from '../../core/assert';
-import { BoundedSseBuffer, type SseEntry } from './buffer';
+import { BoundedSseBuffer, type PushReport, type SseEntry } from './buffer';
+import { NaiveSseQueue, type NaiveReport } from './naiveQueue';
 import type { BufferOutcome, BufferScenario, BufferModelEvent } from './types';
 import { Sim } from '../../core/sim';
 import type { Model } from '../../core/model';
@@ -40,7 +41,7 @@ function summarize(entry: SseEntry, total: number): string {
 
 export class BufferOverload {
   readonly sim: Sim<BufferModelEvent>;
-  readonly buffer: BoundedSseBuffer;
+  readonly buffer: BoundedSseBuffer | NaiveSseQueue;
   private readonly random: SeededRandom;
   private readonly options: BufferOverloadOptions;
   private readonly settings: BufferOverloadSettings;
@@ -48,6 +49,9 @@ export class BufferOverload {
   private readonly lastProgressSeen = new Map<RequestId, number>();
   private readonly announcedRefetch = new Set<RequestId>();
   private finalsDelivered = 0;
+  /** BF-5: the refused final the producer holds until the consumer frees a slot, and since when. */
+  private held: { entry: SseEntry; sinceMs: number } | null = null;
+  private producerHeldMs = 0;
 
   get scheduler(): Scheduler {
     return this.sim.scheduler;
@@ -62,7 +66,7 @@ export class BufferOverload {
     this.settings = options.settings;
     this.random = new SeededRandom(options.seed);
     this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
-    this.buffer = new BoundedSseBuffer(options.settings.capacity);
+    this.buffer = options.settings.queue === 'bounded' ? new BoundedSseBuffer(options.settings.capacity) : new NaiveSseQueue(options.settings.queue, options.settings.capacity);
   }
 
   private channel(requestId: RequestId, from: 'client' | 'server'): string {
@@ -102,21 +106,61 @@ export class BufferOverload {
       const message = progressNotification(request.token, request.progressSent, total, `row batch ${request.progressSent} of ${total}`);
       entry = { kind: 'progress', requestId: request.requestId, token: request.token, progress: request.progressSent, message };
     } else {
-      request.finalPushed = true;
       entry = { kind: 'final', requestId: request.requestId, message: callToolResultResponse(request.requestId, `Exported orders-${request.requestId}.`, { batches: total }) };
     }
-    this.push(entry);
+    if (!this.push(entry)) {
+      // BF-5 back-pressure: the producer stops here until the consumer frees a slot (see consume).
+      this.held = { entry, sinceMs: this.scheduler.nowMs };
+      return;
+    }
+    this.scheduleProduce();
+  }
+
+  private scheduleProduce(): void {
     if (!this.producerDone) this.scheduler.after(this.settings.producerEveryMs, 'server', 'produce', () => this.produce());
   }
 
-  private push(entry: SseEntry): void {
+  private markFinalPushed(entry: SseEntry): void {
+    if (entry.kind !== 'final') return;
+    const request = this.producing.find((candidate) => candidate.requestId === entry.requestId);
+    assert(request !== undefined && !request.finalPushed, () => `response #${String(entry.requestId)} is pushed once`);
+    request.finalPushed = true;
+  }
+
+  /** Pushes one entry and records what the buffer did; false when it refused the push (BF-5). */
+  private push(entry: SseEntry): boolean {
     const total = this.settings.progressPerRequest;
     const capacityEvents = this.buffer.capacityEvents;
-    const report = this.buffer.push(entry);
+    const report: PushReport | NaiveReport = this.buffer.push(entry);
     const base = { kind: 'buffer', requestId: entry.requestId, what: entry.kind, occupancyEvents: report.occupancyEvents, capacityEvents } as const;
+    if (report.action !== 'refused') this.markFinalPushed(entry);
     switch (report.action) {
+      case 'dropped-final': {
+        this.log.record({
+          ...base,
+          requestId: report.dropped.requestId,
+          what: 'final',
+          action: 'dropped',
+          summary: summarize(report.dropped, total),
+          reason: `this queue evicts its oldest event whatever it is: the final response of #${String(report.dropped.requestId)} is gone and its client can never learn the outcome (SPEC §9 failure mode; BF-4 forbids it)`,
+        });
+        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+        break;
+      }
+      case 'refused': {
+        const finals = report.heldFinals.map((id) => `#${String(id)}`).join(', ');
+        this.log.record({
+          ...base,
+          action: 'refused',
+          summary: summarize(entry, total),
+          reason:
+            `all ${report.occupancyEvents} held events are final responses (${finals}); keeping ${summarize(entry, total)} would drop another final response, ` +
+            'so the buffer refuses the push and the producer is held back (back-pressure) until the client reads one (BF-5)',
+        });
+        return false;
+      }
       case 'enqueued':
-        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held until the client reads it' });
+        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (SPEC §9 failure mode)' : 'held until the client reads it' });
         break;
       case 'coalesced':
         this.log.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });
@@ -126,7 +170,9 @@ export class BufferOverload {
         const dropped = report.dropped;
         const why =
           report.action === 'dropped-oldest'
-            ? `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
+            ? this.buffer instanceof NaiveSseQueue
+              ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
+              : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
             : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
         this.log.record({ ...base, requestId: dropped.requestId, what: 'progress', action: 'dropped', summary: summarize(dropped, total), reason: why });
         if (report.action === 'dropped-oldest') {
@@ -146,6 +192,31 @@ export class BufferOverload {
         break;
       }
     }
+    return true;
+  }
+
+  /** BF-5: the consumer freed a slot; the held producer pushes its refused final again and goes on. */
+  private releaseProducer(): void {
+    const held = this.held;
+    if (held === null) return;
+    this.held = null;
+    const heldMs = this.scheduler.nowMs - held.sinceMs;
+    this.producerHeldMs += heldMs;
+    const total = this.settings.progressPerRequest;
+    this.log.record({
+      kind: 'buffer',
+      action: 'released',
+      requestId: held.entry.requestId,
+      what: held.entry.kind,
+      summary: summarize(held.entry, total),
+      occupancyEvents: this.buffer.occupancyEvents,
+      capacityEvents: this.buffer.capacityEvents,
+      heldMs,
+      reason: `the client read one event and freed a slot: the producer, held ${heldMs} ms, pushes ${summarize(held.entry, total)} again (BF-5)`,
+    });
+    const accepted = this.push(held.entry);
+    assert(accepted, 'a push into a freed slot is never refused');
+    this.scheduleProduce();
   }
 
   /** The client reads the oldest held message: it goes on the wire now. */
@@ -163,12 +234,14 @@ export class BufferOverload {
           this.log.record({ kind: 'stream-closed', by: 'server', requestId: entry.requestId, reason: 'the final response ends the request’s SSE stream' });
         }
       }
+      this.releaseProducer();
     }
     if (!this.producerDone || this.buffer.occupancyEvents > 0) this.scheduler.after(this.settings.consumerEveryMs, 'client', 'consume', () => this.consume());
   }
 
   outcome(): BufferOutcome {
     assert(this.producerDone, 'the run ends only after every request pushed its final response');
+    assert(this.held === null, 'the run ends with no producer held back');
     assert(this.buffer.occupancyEvents === 0, 'the run ends only after the client read everything held');
     return {
       capacity: this.buffer.capacityEvents,
@@ -177,6 +250,8 @@ export class BufferOverload {
       coalesced: this.buffer.coalescedEvents,
       needsRefetch: this.buffer.needsRefetch,
       finalDelivered: this.finalsDelivered === this.settings.requests,
+      refusedPushes: this.buffer.refusedPushes,
+      producerHeldMs: this.producerHeldMs,
     };
   }
 }

@@ -7,6 +7,11 @@ export const bufferOverloadSettingsSpec = {
   progressPerRequest: { kind: 'integer', min: 0, max: 10_000, description: 'Progress notifications each request produces before its final response.' },
   producerEveryMs: { kind: 'integer', min: 1, max: 60_000, unit: 'ms', description: 'The server produces one message this often (for a request drawn from the seed).' },
   consumerEveryMs: { kind: 'integer', min: 1, max: 60_000, unit: 'ms', description: 'The client reads one message this often; slower than the producer means overload.' },
+  queue: {
+    kind: 'enum',
+    values: ['bounded', 'unbounded', 'drop-oldest-any'],
+    description: 'bounded: the lab’s BoundedSseBuffer (BF-1 … BF-6); unbounded: keeps everything, memory grows with a slow consumer; drop-oldest-any: evicts the oldest event even a final response (both SPEC §9 failure modes).',
+  },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -18,5 +23,6 @@ export const bufferOverloadDefaults: BufferOverloadSettings = {
   progressPerRequest: 20,
   producerEveryMs: 10,
   consumerEveryMs: 40,
+  queue: 'bounded',
   eventsMax: 1_000_000,
 };

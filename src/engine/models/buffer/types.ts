@@ -6,28 +6,39 @@ import type { BufferOverloadSettings } from './settings';
 /** Transcript vocabulary of this model: its events, outcome and scenario shape (field names are contracts). */
 export interface BufferEvent extends EventBase {
   kind: 'buffer';
-  /** enqueued / coalesced (BF-1) / dropped (BF-2) / needs-refetch (BF-3). */
-  action: 'enqueued' | 'coalesced' | 'dropped' | 'needs-refetch';
+  /**
+   * enqueued / coalesced (BF-1) / dropped (BF-2) / needs-refetch (BF-3) / refused: a final response
+   * that would drop another final, the producer is held back (BF-5) / released: the consumer freed a
+   * slot and the held producer pushes it again (BF-5).
+   */
+  action: 'enqueued' | 'coalesced' | 'dropped' | 'needs-refetch' | 'refused' | 'released';
   requestId: RequestId;
   what: 'progress' | 'final';
   /** The held message, e.g. `progress 4/20 of #2`. */
   summary: string;
   occupancyEvents: number;
-  capacityEvents: number;
+  /** null: the queue has no bound (queue=unbounded, the SPEC §9 failure mode). */
+  capacityEvents: number | null;
   reason: string;
+  /** `released` only: how long the producer was held back since the refusal. */
+  heldMs?: number;
 }
 
 export type BufferModelEvent = WireEvent | BufferEvent;
 
 export interface BufferOutcome {
-  /** The buffer's capacity, in events. */
-  capacity: number;
+  /** The buffer's capacity, in events; null when the queue has no bound (queue=unbounded, SPEC §9). */
+  capacity: number | null;
   maxOccupancy: number;
   dropped: number;
   coalesced: number;
   needsRefetch: boolean;
   /** Every request's final response reached the client. */
   finalDelivered: boolean;
+  /** BF-5: pushes refused because keeping them would have dropped another final response. */
+  refusedPushes: number;
+  /** BF-5: how long the producer was held back (back-pressure) in all, until the consumer freed a slot. */
+  producerHeldMs: number;
 }
 
 export interface BufferScenario extends ScenarioMeta {

@@ -18,8 +18,8 @@ export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
  * and tries again. Without jitter the clients stay in lockstep and every retry wave hits the
  * server together; with jitter they spread out.
  *
- * Attempt n of a client waits `backoffDelayMs(policy, client, n)` before it starts; attempt 0 starts
- * at once unless `initialJitter` is on. Every attempt is one scheduler event, but the transcript
+ * Attempt n of a client waits `backoffDelayMs(policy, client, n)` before it starts; attempt 0 too
+ * (RV-4: up to 250 ms) unless `initialJitter` is off, which shows the stampede at 0 ms. Every attempt is one scheduler event, but the transcript
  * gets one summary per admission window that saw attempts, never one event per attempt, plus the
  * wire messages of one traced client (each attempt a new `subscriptions/listen` with a new id).
  */
@@ -60,6 +60,7 @@ export class Herd {
   private readonly reconnected: Uint8Array;
   readonly attemptsPerWindow: number[] = [];
   private readonly admittedPerWindow: number[] = [];
+  private readonly retriesPerWindow: number[] = [];
   private totalAttempts = 0;
   private reconnectedCount = 0;
   private lastAdmittedAtMs = 0;
@@ -124,6 +125,7 @@ export class Herd {
     while (this.attemptsPerWindow.length <= window) {
       this.attemptsPerWindow.push(0);
       this.admittedPerWindow.push(0);
+      this.retriesPerWindow.push(0);
     }
     const attempt = this.attempts[client] as number;
     if (attempt + 1 > s.attemptsMax) {
@@ -132,6 +134,7 @@ export class Herd {
     this.attempts[client] = attempt + 1;
     this.totalAttempts += 1;
     this.attemptsPerWindow[window] = (this.attemptsPerWindow[window] as number) + 1;
+    if (attempt > 0) this.retriesPerWindow[window] = (this.retriesPerWindow[window] as number) + 1;
     const admitted = (this.admittedPerWindow[window] as number) < s.admitPerWindow;
     if (client === this.tracedClient) this.traceAttempt(attempt, admitted);
     if (admitted) {
@@ -204,6 +207,9 @@ export class Herd {
       allReconnectedAtMs: this.lastAdmittedAtMs,
       windowMs: s.windowMs,
       attemptsPerWindow: [...this.attemptsPerWindow],
+      firstWindowAttempts: this.attemptsPerWindow[0] ?? 0,
+      peakRetryAttemptsPerWindow: this.retriesPerWindow.reduce((peak, count) => Math.max(peak, count), 0),
+      admissionFloorMs: (Math.ceil(s.clients / s.admitPerWindow) - 1) * s.windowMs,
     };
   }
 }

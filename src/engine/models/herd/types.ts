@@ -27,6 +27,15 @@ export interface HerdOutcome {
   windowMs: number;
   /** Attempts in each admission window from 0 ms, empty windows included: the plot's series. */
   attemptsPerWindow: number[];
+  /** RV-5: attempts in the first window (the initial wave: every client's attempt 0 that falls in it). */
+  firstWindowAttempts: number;
+  /** RV-5: the most retries (attempts 1, 2, …) that fell into one window: the height of the retry waves. */
+  peakRetryAttemptsPerWindow: number;
+  /**
+   * The earliest the last client can be admitted: the start of window ⌈clients / admitPerWindow⌉ − 1. A
+   * policy that keeps every window full (no backoff) reaches it, at the cost of many refused attempts.
+   */
+  admissionFloorMs: number;
 }
 
 export interface HerdScenario extends ScenarioMeta {

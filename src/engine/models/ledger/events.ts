@@ -5,6 +5,7 @@ import type { ScenarioMeta } from '../../core/model';
 import type { SqlEvent } from '../../core/sqlite';
 import type { EventBase, WireEvent } from '../../core/transcript';
 import type { LedgerSettings } from './settings';
+import type { KeyProfile } from './ledger';
 export type { SqlEvent } from '../../core/sqlite';
 export { sqlEvent } from '../../core/sqlite';
 
@@ -56,6 +57,13 @@ export interface LedgerOutcome {
   /** Whether the stored result still equals the first committed one after the caller mutated its copy (null: no mutation). */
   aliasIntact: boolean | null;
   responses: LedgerResponseRecord[];
+  /**
+   * LG-P5: whether the payment token the call carried was found anywhere in the ledger file (every
+   * row of every table) or in a returned result; null when the call carried no secret.
+   */
+  paymentTokenInLedger: boolean | null;
+  /** How this run answers a repeated key (keyProfile), with the source the Ledger tab cites. */
+  keyProfile: KeyProfile;
 }
 
 

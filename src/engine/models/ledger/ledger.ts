@@ -31,15 +31,65 @@ export type Step =
 export type ProgramResult =
   | { status: 'executed'; resultJson: string }
   | { status: 'replayed'; resultJson: string }
-  | { status: 'rejected'; httpAnalogue: 409 | 422; code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT'; reason: string }
+  | { status: 'rejected'; httpAnalogue: 400 | 409 | 422; code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT'; reason: string }
   | { status: 'failed'; executed: boolean; code: string; reason: string };
 
 export type Program = Generator<Step, ProgramResult, StatementResult | undefined>;
 
+/**
+ * How an API answers a repeated idempotency key (issue #12): the lab's default follows the IETF
+ * draft; Stripe answers differently; a third kind of ledger simply blocks. Each carries the line the
+ * Ledger tab cites.
+ */
+export type KeyProfileName = 'ietf' | 'stripe' | 'wait';
+
+export interface KeyProfile {
+  name: KeyProfileName;
+  /** What a request gets while the same key is in flight: an HTTP-like status, or 'wait' (it blocks and replays). */
+  inFlightStatus: 409 | 'wait';
+  /** What a request gets for the same key with other arguments. */
+  reusedStatus: 400 | 422;
+  /** How long a stored key is honoured (virtual time); null: for ever. */
+  expiresAfterMs: number | null;
+  summary: string;
+  source: string;
+}
+
+export const KEY_PROFILES: Readonly<Record<KeyProfileName, KeyProfile>> = {
+  ietf: {
+    name: 'ietf',
+    inFlightStatus: 409,
+    reusedStatus: 422,
+    expiresAfterMs: null,
+    summary: 'same key in flight: wait a bounded while (busyAttemptsMax BEGIN IMMEDIATE attempts), then 409 Conflict; same key with other arguments: 422 Unprocessable Content',
+    source: 'IETF draft-ietf-httpapi-idempotency-key-header, “Error Scenarios”: 409 Conflict while the first request is still processed, 422 when the key is reused with a different request payload (https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/)',
+  },
+  stripe: {
+    name: 'stripe',
+    inFlightStatus: 409,
+    reusedStatus: 400,
+    expiresAfterMs: 86_400_000,
+    summary: 'same key in flight: 409 at once (idempotency_key_in_use); same key with other parameters: 400 (idempotency_error); keys may be pruned once 24 hours old, after which the key runs anew',
+    source: 'Stripe API reference, “Idempotent requests” and “Errors” (https://docs.stripe.com/api/idempotent_requests): parameters are compared with the original request; keys can be removed after they are at least 24 hours old',
+  },
+  wait: {
+    name: 'wait',
+    inFlightStatus: 'wait',
+    reusedStatus: 422,
+    expiresAfterMs: null,
+    summary: 'same key in flight: block until the first request commits, then replay its result (no 409; bounded only by eventsMax); other arguments: 422',
+    source: 'No standard: a ledger that serialises on the key (a lock held across the effect) — the IETF draft permits waiting; the wait is bounded only by the run’s eventsMax here',
+  },
+};
+
 export interface ProgramLimits {
   readonly busyRetryMs: number;
   readonly busyAttemptsMax: number;
+  /** How a repeated key is answered (default ietf). */
+  readonly keyProfile?: KeyProfileName;
   readonly nowMs: () => number;
+  /** LG-3; false only for the SPEC §9 failure mode where a reused key replays whatever it stored first. */
+  readonly compareFingerprint?: boolean;
 }
 
 /** RFC 8785 canonical JSON: one byte sequence per value, whatever the key order. */
@@ -89,6 +139,9 @@ function resultFor(intent: Intent, effectId: number): JsonObject {
 }
 
 const SELECT_KEY = 'SELECT operation, fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?';
+/** keyProfile=stripe also reads the key's age: keys expire. */
+const SELECT_KEY_WITH_AGE = 'SELECT operation, fingerprint, result_json, committed_at_ms FROM ledger.idempotency_keys WHERE key = ?';
+const DELETE_KEY = 'DELETE FROM ledger.idempotency_keys WHERE key = ?';
 const INSERT_EFFECT = 'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id';
 const COUNT_EXECUTION = 'INSERT INTO ledger.executions (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1';
 const INSERT_KEY = 'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)';
@@ -98,11 +151,13 @@ function mustSucceed(result: StatementResult | undefined): Extract<StatementResu
   return result;
 }
 
-function storedOutcome(intent: Intent, row: Row, fp: string): ProgramResult {
+function storedOutcome(intent: Intent, row: Row, fp: string, compareFingerprint = true, profile: KeyProfileName = 'ietf'): ProgramResult {
   if (row.fingerprint === fp && row.operation === intent.operation) return { status: 'replayed', resultJson: String(row.result_json) };
+  // SPEC §9 failure mode: without the comparison one key aliases two intents; the other intent gets the first one's result.
+  if (!compareFingerprint) return { status: 'replayed', resultJson: String(row.result_json) };
   return {
     status: 'rejected',
-    httpAnalogue: 422,
+    httpAnalogue: KEY_PROFILES[profile].reusedStatus,
     code: 'IDEMPOTENCY_KEY_REUSED',
     reason: `key "${intent.key ?? ''}" was first used for ${String(row.operation)} with other arguments (fingerprint ${String(row.fingerprint).slice(0, 12)}…, this request ${fp.slice(0, 12)}…); nothing was executed`,
   };
@@ -117,11 +172,20 @@ function storedOutcome(intent: Intent, row: Row, fp: string): ProgramResult {
  * (LG-1) the same transaction runs with no check at all: every request executes.
  */
 export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program {
+  const profile = limits.keyProfile ?? 'ietf';
   for (let attempt = 1; ; attempt += 1) {
     const begin = mustSucceed(yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: `claim the write lock (attempt ${attempt})` });
     if (begin.ok) break;
     if (begin.code !== 'SQLITE_BUSY') return { status: 'failed', executed: false, code: begin.code, reason: begin.message };
-    if (attempt >= limits.busyAttemptsMax) {
+    if (profile === 'stripe' && intent.key !== null) {
+      return {
+        status: 'rejected',
+        httpAnalogue: 409,
+        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+        reason: 'another request with this key is in progress (Stripe: idempotency_key_in_use); retry later with the same key',
+      };
+    }
+    if (profile !== 'wait' && attempt >= limits.busyAttemptsMax) {
       return {
         status: 'rejected',
         httpAnalogue: 409,
@@ -133,12 +197,17 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
   }
   const fp = fingerprint(intent.operation, intent.args);
   if (intent.key !== null) {
-    const found = mustSucceed(yield { sql: SELECT_KEY, params: [intent.key], purpose: 'is this business intent already recorded?' });
+    const found = mustSucceed(yield { sql: KEY_PROFILES[profile].expiresAfterMs === null ? SELECT_KEY : SELECT_KEY_WITH_AGE, params: [intent.key], purpose: 'is this business intent already recorded?' });
     if (!found.ok) return yield* rollback(found);
     const row = found.rows[0];
-    if (row !== undefined) {
+    const expiresAfterMs = KEY_PROFILES[profile].expiresAfterMs;
+    if (row !== undefined && expiresAfterMs !== null && limits.nowMs() - Number(row.committed_at_ms) >= expiresAfterMs) {
+      // Stripe prunes keys once they are 24 hours old: the old record no longer counts, and the call runs anew.
+      const pruned = mustSucceed(yield { sql: DELETE_KEY, params: [intent.key], purpose: `the key is ${limits.nowMs() - Number(row.committed_at_ms)} ms old, past the ${expiresAfterMs} ms it is kept: it expired and is pruned` });
+      if (!pruned.ok) return yield* rollback(pruned);
+    } else if (row !== undefined) {
       mustSucceed(yield { sql: 'ROLLBACK', params: [], purpose: 'nothing to write: the key is recorded' });
-      return storedOutcome(intent, row, fp);
+      return storedOutcome(intent, row, fp, limits.compareFingerprint, profile);
     }
   }
   const effect = effectRow(intent);
@@ -152,7 +221,13 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
     const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store key, fingerprint and result' });
     if (!stored.ok) return yield* rollback(stored);
   }
-  const commit = mustSucceed(yield { sql: 'COMMIT', params: [], purpose: 'key claim, effect and result become durable together' });
+  const commit = mustSucceed(
+    yield {
+      sql: 'COMMIT',
+      params: [],
+      purpose: intent.key === null ? 'the effect and its execution count become durable together; no key records the intent' : 'key claim, effect and result become durable together',
+    },
+  );
   if (!commit.ok) return yield* rollback(commit);
   return { status: 'executed', resultJson };
 }
@@ -173,7 +248,7 @@ export function* unsafeMutation(intent: Intent, limits: ProgramLimits): Program 
   const found = mustSucceed(yield { sql: SELECT_KEY, params: [intent.key], purpose: 'check: is the key recorded? (autocommit, holds no lock)' });
   if (!found.ok) return { status: 'failed', executed: false, code: found.code, reason: found.message };
   const row = found.rows[0];
-  if (row !== undefined) return storedOutcome(intent, row, fp);
+  if (row !== undefined) return storedOutcome(intent, row, fp, limits.compareFingerprint, limits.keyProfile);
   const effect = effectRow(intent);
   const inserted = mustSucceed(yield { sql: INSERT_EFFECT, params: [intent.operation, effect.subject, effect.amount, effect.tenant, intent.requestId, intent.connection, limits.nowMs()], purpose: 'act: the business effect (commits on its own)' });
   if (!inserted.ok) return { status: 'failed', executed: false, code: inserted.code, reason: inserted.message };

@@ -8,7 +8,7 @@ import { summarizeMessage } from '../../mcp/summary';
 import { sqlEvent } from '../../core/sqlite';
 import type { Model } from '../../core/model';
 import type { LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
-import { atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
+import { KEY_PROFILES, atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
 import { ledgerSettingsSpec, type LedgerSettings } from './settings';
 export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './settings';
@@ -46,12 +46,20 @@ export function argumentsFor(operation: Operation, variant: ArgumentVariant): Js
 export const PAYMENT_TOKEN = 'tok_live_4242424242424242';
 
 
+/** What an execution means, worded for whether a key records it (issue #12: true of the run). */
+function executedDetail(key: string | null, resultJson: string): string {
+  if (key === null) return `the effect committed; no key records the intent, so nothing stops it from running again; result ${resultJson}`;
+  return `the effect committed, and key "${key}" now records it with its result ${resultJson}`;
+}
+
 export class LedgerLab {
   readonly sim: Sim<LedgerModelEvent>;
   private readonly settings: LedgerSettings;
   private readonly options: LedgerRunOptions;
   private readonly host: LedgerHost;
   private file: LedgerFile;
+  /** ledgerStore=per-replica-memory (SPEC §9 failure mode): the other replicas' own in-memory ledgers. */
+  private readonly replicaFiles = new Map<string, LedgerFile>();
   private readonly connections = new Map<string, LedgerConnection>();
   /** resultCopies=shared: the failure mode, a cache that hands out the same object every time. */
   private readonly sharedResults = new Map<string, JsonObject>();
@@ -92,10 +100,30 @@ export class LedgerLab {
   private connection(name: string): LedgerConnection {
     let connection = this.connections.get(name);
     if (connection === undefined) {
-      connection = this.file.connect(name);
+      connection = this.fileFor(name).connect(name);
       this.connections.set(name, connection);
     }
     return connection;
+  }
+
+  private get perReplica(): boolean {
+    return this.settings.ledgerStore === 'per-replica-memory';
+  }
+
+  /** The ledger a connection's replica uses: the one shared file, or (the failure mode) its own memory. */
+  private fileFor(name: string): LedgerFile {
+    if (!this.perReplica || name === 'conn-1') return this.file;
+    let file = this.replicaFiles.get(name);
+    if (file === undefined) {
+      file = LedgerFile.open(this.host.sql, null);
+      this.replicaFiles.set(name, file);
+      this.record({ kind: 'ledger', action: 'opened', detail: `the replica serving ${name} keeps its own in-memory ledger: it has never seen what the other replica committed (SPEC §9 failure mode)` });
+    }
+    return file;
+  }
+
+  private allFiles(): LedgerFile[] {
+    return [this.file, ...this.replicaFiles.values()];
   }
 
   private channel(from: Side, id: RequestId): string {
@@ -137,7 +165,8 @@ export class LedgerLab {
     if (id === 41 && this.settings.replayAfterResponse) {
       const replayId = this.newId(42);
       this.replayId = replayId;
-      this.record({ kind: 'ledger', action: 'retry', requestId: replayId, detail: 'the client calls again with the same key (a replay or reconcile): new JSON-RPC id, same business intent' });
+      const how = this.key() === null ? 'without a key: to the server it is a new intent' : 'with the same key (a replay or reconcile)';
+      this.record({ kind: 'ledger', action: 'retry', requestId: replayId, detail: `the client calls again ${how}: new JSON-RPC id, same business intent` });
       this.call(replayId, 'conn-2', 'same');
     }
     return event.ignoredBy ?? null;
@@ -232,8 +261,8 @@ export class LedgerLab {
     const s = this.settings;
     const connection = this.connection(intent.connection);
     const program: Program = s.mode === 'atomic' || intent.key === null
-      ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs })
-      : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs });
+      ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile })
+      : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile });
     const advance = (input: Parameters<Program['next']>[0]): void => {
       const next = program.next(input);
       if (next.done === true) {
@@ -275,7 +304,7 @@ export class LedgerLab {
     if (outcome.status === 'executed' || outcome.status === 'replayed') {
       const result = this.handOut(intent.key, outcome.resultJson);
       this.firstResultJson ??= outcome.resultJson;
-      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: outcome.status === 'executed' ? `the effect committed once; result ${outcome.resultJson}` : `key found with the same fingerprint: the stored result is returned and nothing runs again` });
+      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: outcome.status === 'executed' ? executedDetail(intent.key, outcome.resultJson) : `key found with the same fingerprint: the stored result is returned and nothing runs again` });
       // The response carries a snapshot of the result as it is now (JSON on the wire).
       message = callToolResultResponse(id, canonicalJson(result), result);
       body = JSON.parse(JSON.stringify(result)) as JsonObject;
@@ -299,6 +328,16 @@ export class LedgerLab {
   }
 
   private reopen(): void {
+    if (this.perReplica) {
+      // SPEC §9 failure mode: an in-memory ledger has nothing to save; the restart forgets every commit.
+      for (const file of this.allFiles()) file.close();
+      this.replicaFiles.clear();
+      this.connections.clear();
+      this.record({ kind: 'ledger', action: 'closed', detail: 'the server restarts: its in-memory ledger is gone with every key it recorded' });
+      this.file = LedgerFile.open(this.host.sql, null);
+      this.record({ kind: 'ledger', action: 'reopened', detail: 'the restarted server starts from an empty in-memory ledger: no key survives (SPEC §9 failure mode)' });
+      return;
+    }
     const bytes = this.file.export();
     this.record({ kind: 'ledger', action: 'saved', detail: `the server saves the ledger file (${bytes.length} bytes) and restarts` });
     this.file.close();
@@ -323,8 +362,8 @@ export class LedgerLab {
 
   outcome(): LedgerOutcome {
     const key = this.key();
-    const rows = key === null ? [] : this.file.query(`SELECT result_json FROM idempotency_keys WHERE key = '${key}'`);
-    assert(rows.length <= 1, 'a key has at most one stored record (it is the primary key)');
+    const rows = key === null ? [] : this.allFiles().flatMap((file) => file.query(`SELECT result_json FROM idempotency_keys WHERE key = '${key}'`));
+    assert(this.perReplica || rows.length <= 1, 'a key has at most one stored record (it is the primary key)');
     const storedJson = rows[0] === undefined ? null : String(rows[0].result_json);
     if (this.settings.callerMutatesResult && this.firstResultJson !== null) {
       const replayId = this.replayId ?? 42;
@@ -343,13 +382,23 @@ export class LedgerLab {
       storedResult: storedJson === null ? null : (JSON.parse(storedJson) as JsonObject),
       aliasIntact: this.aliasIntact,
       responses: this.responses,
+      paymentTokenInLedger: this.paymentTokenFound(),
+      keyProfile: { ...KEY_PROFILES[this.settings.keyProfile] },
     };
+  }
+
+  /** LG-P5: scans every row of every ledger table and every response for the call's payment token. */
+  private paymentTokenFound(): boolean | null {
+    if (!JSON.stringify(argumentsFor(this.settings.operation, 'same')).includes(PAYMENT_TOKEN)) return null;
+    const tables = ['idempotency_keys', 'effects', 'executions'];
+    const stored = this.allFiles().some((file) => tables.some((table) => JSON.stringify(file.query(`SELECT * FROM ${table}`)).includes(PAYMENT_TOKEN)));
+    return stored || JSON.stringify(this.responses).includes(PAYMENT_TOKEN);
   }
 
   /** Closes every connection; after a completed run, first hands the file's bytes to the host if it asked. */
   close(completed: boolean): void {
-    if (completed) this.host.save?.(this.file.export());
-    this.file.close();
+    if (completed && !this.perReplica) this.host.save?.(this.file.export());
+    for (const file of this.allFiles()) file.close();
   }
 }
 

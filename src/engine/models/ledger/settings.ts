@@ -16,11 +16,23 @@ export const ledgerSettingsSpec = {
   retryArguments: { kind: 'enum', values: ['same', 'changed', 'other-tenant'], description: 'The retry repeats the arguments, changes the amount or quantity, or names another tenant (key reuse).' },
   lostBecause: { kind: 'enum', values: ['connection-broke', 'subscription-dropped'], description: 'Why the first response is lost (the story the transcript tells; the effect is the same).' },
   onLostResponse: { kind: 'enum', values: ['retry', 'reconcile'], description: 'What the client does when no response comes: retry the call, or first read the ledger (by key, or the inventory without one).' },
-  retryAfterMs: { kind: 'integer', min: 1, max: 3_600_000, unit: 'ms', description: 'How long the client waits for a response before retrying.' },
+  retryAfterMs: { kind: 'integer', min: 1, max: 172_800_000, unit: 'ms', description: 'How long the client waits for a response before retrying.' },
   reopenBeforeRetry: { kind: 'boolean', description: 'The server saves, closes and reopens the ledger file before the retry arrives.' },
   replayAfterResponse: { kind: 'boolean', description: 'After the first response the client calls again with the same key (a replay).' },
   callerMutatesResult: { kind: 'boolean', description: 'The server code that called the ledger mutates the result object it got back.' },
   resultCopies: { kind: 'enum', values: ['defensive', 'shared'], description: 'defensive: every result is rebuilt from stored JSON (LG-6); shared: a cached object is handed out.' },
+  ledgerStore: {
+    kind: 'enum',
+    values: ['shared-durable', 'per-replica-memory'],
+    description: 'shared-durable: every replica uses one SQLite file that survives a restart; per-replica-memory: each replica keeps its own in-memory ledger, lost on restart (the SPEC §9 failure mode, LG-8).',
+  },
+  keyProfile: {
+    kind: 'enum',
+    values: ['ietf', 'stripe', 'wait'],
+    description:
+      'How a repeated key is answered. ietf: same key in flight waits up to busyAttemptsMax then 409, other arguments 422 (IETF draft). stripe: 409 at once while in flight, 400 for other parameters, keys expire after 24 h. wait: blocks until the first commits and replays, 422 for other arguments.',
+  },
+  compareFingerprint: { kind: 'boolean', description: 'A stored key is replayed only when the argument fingerprint matches (LG-3); false: the SPEC §9 failure mode where one key aliases two intents.' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -46,5 +58,8 @@ export const ledgerDefaults: LedgerSettings = {
   replayAfterResponse: false,
   callerMutatesResult: false,
   resultCopies: 'defensive',
+  ledgerStore: 'shared-durable',
+  compareFingerprint: true,
+  keyProfile: 'ietf',
   eventsMax: 100_000,
 };

@@ -167,7 +167,7 @@ export class ProxyBuffering {
       this.deadlines.resetIdle('progress arrived: the idle clock restarts');
       return null;
     }
-    const verdict = this.coordinator.clientResponse(this.id);
+    const verdict = this.coordinator.clientResponse(this.id, nowMs);
     if (!verdict.accepted) return verdict.reason;
     this.usefulArrivals.push(nowMs);
     this.clientEndedAtMs = nowMs;

@@ -136,6 +136,9 @@ export class ReconnectListen {
   private readonly clientCharges = new Map<string, JsonObject>();
   private chargeRequestId: RequestId | null = null;
   private chargeSettled = false;
+  /** Events the client saw on its listen stream: what a Last-Event-ID would name (SPEC §9 failure mode only). */
+  private eventsSeenOnListen = 0;
+  private chargeReconciled = false;
 
   get scheduler(): Scheduler {
     return this.sim.scheduler;
@@ -176,7 +179,7 @@ export class ReconnectListen {
   }
 
   /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. */
-  private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void): MessageEvent {
+  private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void, extraHeaders: Record<string, string> = {}): MessageEvent {
     if (from === 'client' && 'id' in message && 'method' in message) {
       this.methodById.set(message.id, message.method);
       if (this.http) {
@@ -184,7 +187,7 @@ export class ReconnectListen {
           kind: 'http-request',
           requestId: message.id,
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': PROTOCOL_VERSION },
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': PROTOCOL_VERSION, ...extraHeaders },
         });
       }
     }
@@ -200,10 +203,19 @@ export class ReconnectListen {
     const id = this.nextRequestId++;
     assert(!this.listenIds.includes(id), () => `listen request id ${id} was already used: a reconnect needs a new id`);
     this.listenIds.push(id);
-    if (previous !== null) {
+    const assumeResume = previous !== null && this.settings.resume === 'last-event-id';
+    if (previous !== null && !assumeResume) {
       this.log.record({ kind: 'recovery', step: 'restored-filter', requestId: id, reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes` });
     }
-    this.send('client', listenRequest(id, LISTEN_FILTER), id, () => this.serverListens(id));
+    if (assumeResume) {
+      this.log.record({
+        kind: 'recovery',
+        step: 'resume-assumed',
+        requestId: id,
+        reason: `reconnecting as listen #${id}${this.http ? ` with Last-Event-ID: ${this.eventsSeenOnListen}` : ''}, assuming the server resumes #${String(previous)} and replays what was missed (SPEC §9 failure mode: MCP 2026-07-28 has no resumption)`,
+      });
+    }
+    this.send('client', listenRequest(id, LISTEN_FILTER), id, () => this.serverListens(id, assumeResume), assumeResume ? { 'Last-Event-ID': String(this.eventsSeenOnListen) } : {});
   }
 
   private charge(): void {
@@ -215,9 +227,19 @@ export class ReconnectListen {
 
   private clientReceivesAck(id: RequestId): void {
     if (this.listenIds[this.listenIds.length - 1] !== id) return;
+    this.eventsSeenOnListen += 1;
     this.log.record({ kind: 'state', side: 'client', requestId: id, from: 'opening', to: 'listening', reason: 'acknowledged: notifications for the filter flow on this stream from now on' });
     if (this.plan === null) return;
     this.reconnectedAtMs = this.scheduler.nowMs;
+    if (this.settings.resume === 'last-event-id') {
+      this.log.record({
+        kind: 'recovery',
+        step: 'resume-assumed',
+        requestId: id,
+        reason: 'the client waits for the missed notifications to be replayed and refetches nothing; none ever come: its cached tools lack refund_charge and it cannot tell whether the lost charge committed (SPEC §9 failure mode)',
+      });
+      return;
+    }
     // Subscribe first, then read: a change after this point arrives as a notification, a change before it is in the refetch.
     for (const method of this.plan.refetch) {
       const requestId = this.nextRequestId++;
@@ -254,21 +276,30 @@ export class ReconnectListen {
       previousRequestId: listenId,
       newRequestId: this.nextRequestId,
       restoredFilter: snapshot(LISTEN_FILTER),
-      refetch: refetchMethodsFor(LISTEN_FILTER),
+      refetch: s.resume === 'last-event-id' ? [] : refetchMethodsFor(LISTEN_FILTER),
       dedupeBy: { ...DEDUPE_BY },
       reconcileInsteadOfReplay: unsafe,
       replayUnsafeMutations: false,
-      sendLastEventId: false,
+      sendLastEventId: s.resume === 'last-event-id',
       backoff: { policy: s.policy, attempt, delayMs, ceilingMs: backoffCeilingMs(attempt, s.baseMs, s.capMs) },
     };
     this.plan = plan;
-    this.log.record({ kind: 'reconnect-plan', plan, reason: 'MCP 2026-07-28 has no stream resumption: reconnect with a new request, restore the filter, refetch, de-duplicate, never replay an unsafe mutation' });
+    this.log.record({
+      kind: 'reconnect-plan',
+      plan,
+      reason:
+        s.resume === 'last-event-id'
+          ? 'this client plans to resume with Last-Event-ID and refetch nothing (SPEC §9 failure mode); MCP 2026-07-28 has no stream resumption'
+          : 'MCP 2026-07-28 has no stream resumption: reconnect with a new request, restore the filter, refetch, de-duplicate, never replay an unsafe mutation',
+    });
     for (const id of unsafe) {
       this.log.record({
         kind: 'recovery',
         step: 'not-replayed',
         requestId: id,
-        reason: 'charge_account is a mutation without an idempotency key (SPEC §3: unsafe): a lost response is no reason to send it again; the refetch of the account shows whether it committed',
+        reason:
+          'charge_account is a mutation without an idempotency key (SPEC §3: unsafe): a lost response is no reason to send it again; ' +
+          (s.resume === 'last-event-id' ? 'but this client refetches nothing, so it never learns whether it committed' : 'the refetch of the account shows whether it committed'),
       });
     }
     this.log.record({ kind: 'recovery', step: 'backoff', requestId: null, reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)` });
@@ -306,6 +337,7 @@ export class ReconnectListen {
       merge('charges', this.clientCharges, account.charges, 'chargeId');
       if (this.chargeRequestId !== null && !this.chargeSettled) {
         const committed = account.charges.some((charge) => charge.requestId === this.chargeRequestId);
+        this.chargeReconciled = true;
         this.log.record({
           kind: 'recovery',
           step: 'reconciled',
@@ -320,8 +352,11 @@ export class ReconnectListen {
 
   // ── server ───────────────────────────────────────────────────────────────────────────────────
 
-  private serverListens(id: RequestId): void {
+  private serverListens(id: RequestId, lastEventIdSent = false): void {
     if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+    if (lastEventIdSent) {
+      this.log.record({ kind: 'state', side: 'server', requestId: id, from: 'new', to: 'listening', reason: 'a new subscription: the server keeps no events of the old stream, so whatever Last-Event-ID names, nothing is replayed' });
+    }
     // The server supports every requested type, so it agrees to the whole filter.
     this.send('server', acknowledgedNotification(id, LISTEN_FILTER), id, () => this.clientReceivesAck(id));
   }
@@ -363,6 +398,13 @@ export class ReconnectListen {
     this.send('server', response, id, () => this.clientReceivesRefetch(method, response));
   }
 
+  /** The client's view against the server's authoritative state at the end of the run. */
+  private clientStateStale(): boolean {
+    const toolsKnown = this.tools.every((tool) => this.clientTools.has(tool.name as string));
+    const chargeAccounted = this.chargeRequestId === null || this.chargeSettled || this.chargeReconciled;
+    return !toolsKnown || !chargeAccounted;
+  }
+
   outcome(): ReconnectOutcome {
     assert(this.dropped, 'the connection dropped');
     assert(this.plan !== null, 'a reconnect plan was made');
@@ -378,6 +420,7 @@ export class ReconnectListen {
       messagesLost: this.messagesLost,
       mutationsReplayed: replays,
       reconnectedAtMs: this.reconnectedAtMs,
+      clientStateStale: this.clientStateStale(),
     };
   }
 }

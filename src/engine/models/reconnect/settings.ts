@@ -9,6 +9,11 @@ export const reconnectListenSettingsSpec = {
   policy: { kind: 'enum', values: BACKOFF_POLICIES, description: 'Backoff before the reconnect (RV-4).' },
   baseMs: { kind: 'integer', min: 1, max: 60_000, unit: 'ms', description: 'Backoff base: the first reconnect waits up to this long under full jitter.' },
   capMs: { kind: 'integer', min: 1, max: 3_600_000, unit: 'ms', description: 'Backoff cap.' },
+  resume: {
+    kind: 'enum',
+    values: ['new-request', 'last-event-id'],
+    description: 'new-request: reconnect with a new listen request and refetch (RV-3); last-event-id: the SPEC §9 failure mode, the client sends Last-Event-ID and assumes the missed events are replayed.',
+  },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -21,5 +26,6 @@ export const reconnectListenDefaults: ReconnectListenSettings = {
   policy: 'full-jitter',
   baseMs: 250,
   capMs: 8_000,
+  resume: 'new-request',
   eventsMax: 10_000,
 };

@@ -35,7 +35,8 @@ export interface ReconnectPlan {
   /** Requests whose responses were lost and that are mutations without business de-duplication: reconciled, never re-sent. */
   reconcileInsteadOfReplay: RequestId[];
   replayUnsafeMutations: false;
-  sendLastEventId: false;
+  /** RV-3: false. True only in the SPEC §9 failure mode (resume=last-event-id), which also refetches nothing. */
+  sendLastEventId: boolean;
   backoff: { policy: BackoffPolicy; attempt: number; delayMs: number; ceilingMs: number };
 }
 
@@ -47,7 +48,8 @@ export interface ReconnectPlanEvent extends EventBase {
 
 export interface RecoveryEvent extends EventBase {
   kind: 'recovery';
-  step: 'backoff' | 'restored-filter' | 'refetched' | 'deduplicated' | 'not-replayed' | 'reconciled';
+  /** resume-assumed: the SPEC §9 failure mode, the client waits for a replay that never comes. */
+  step: 'backoff' | 'restored-filter' | 'refetched' | 'deduplicated' | 'not-replayed' | 'reconciled' | 'resume-assumed';
   requestId: RequestId | null;
   reason: string;
 }
@@ -63,6 +65,12 @@ export interface ReconnectOutcome {
   mutationsReplayed: number;
   /** When the new listen stream was acknowledged. */
   reconnectedAtMs: number;
+  /**
+   * Whether the client ends with state that differs from the server's authoritative state (a tool it
+   * does not know, a charge it cannot account for): false after a refetch, true when it assumed a
+   * Last-Event-ID resumption (SPEC §9).
+   */
+  clientStateStale: boolean;
 }
 
 export interface ReconnectScenario extends ScenarioMeta {

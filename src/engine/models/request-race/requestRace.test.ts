@@ -22,6 +22,7 @@ describe('each scenario on each transport matches its declared outcome', () => {
         expect(outcome.finalResponse).toBe(expected.finalResponse);
         expect(outcome.cancellationSignal).toBe(expected.cancellationSignal);
         expect(outcome.clientIgnores.map((i) => i.summary)).toEqual(expected.clientIgnores);
+        expect(outcome.clientOutcome).toBe(expected.clientOutcome);
       });
     }
   }

@@ -7,7 +7,7 @@ import type { MessageEvent, Side, Transport } from '../../core/transcript';
 import type { Delivery } from '../../core/wire';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import { ClientDeadlines, noteTerminal } from '../../mcp/deadlines';
-import type { CancellationSignal } from '../../mcp/events';
+import type { CancellationSignal, ClientOutcome } from '../../mcp/events';
 import { SSE_HEADERS, callToolRequest, callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
 import { summarizeMessage } from '../../mcp/summary';
 import { ServerWorker } from '../../mcp/worker';
@@ -33,6 +33,8 @@ export interface RequestRaceOptions {
 }
 
 const USER_CANCEL_REASON = 'User closed the operation';
+/** RC-7: the id a buggy client's cancellation names; no request ever has it in these scenarios. */
+const UNKNOWN_REQUEST_ID = 99;
 
 export class RequestRace {
   readonly sim: Sim<RequestRaceEvent>;
@@ -47,6 +49,10 @@ export class RequestRace {
   private workerChunks = 0;
   /** What the client dropped, as it dropped it (so the outcome needs no recorded events). */
   private readonly clientIgnores: ClientIgnore[] = [];
+  /** When the client put its cancellation of the request on the wire (null: it never did). */
+  private cancelSentAtMs: number | null = null;
+  /** ts-sdk-1.x: when progress found maxTotalTimeout exceeded and the client rejected the request locally. */
+  private sdkGaveUpAtMs: number | null = null;
 
   constructor(options: RequestRaceOptions) {
     this.settings = options.settings;
@@ -78,6 +84,11 @@ export class RequestRace {
     return this.deadlines;
   }
 
+  /** clientProfile=ts-sdk-1.x: the official TypeScript SDK 1.x client (tsSdkProfile.ts lists each behaviour and its source). */
+  private get sdk(): boolean {
+    return this.settings.clientProfile === 'ts-sdk-1.x';
+  }
+
   private hasTerminal(): boolean {
     return this.coordinator.terminal(this.id) !== null;
   }
@@ -103,10 +114,14 @@ export class RequestRace {
     const s = this.settings;
     this.requestId = s.requestId;
     const progressToken: ProgressToken | null = s.progressToken ? `progress-${s.requestId}` : null;
-    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs });
+    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressResetsMax: s.progressResetsMax });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressToken });
     this.send('client', callToolRequest(this.id, 'generate_report', { quarter: '2026-Q3' }, progressToken), () => this.serverReceivesCall());
-    this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => this.deadlineFires());
+    this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => (this.sdk ? this.sdkTimeoutFires() : this.deadlineFires()));
+    if (this.sdk) {
+      this.deadlines.armIdleOnly(`the TypeScript SDK 1.x's \`timeout\` of ${s.idleTimeoutMs} ms (resetTimeoutOnProgress); it has no maximum timer: maxTotalTimeout of ${s.maxTimeoutMs} ms is checked only when progress arrives`);
+      return;
+    }
     this.deadlines.armBoth(`no useful activity for ${s.idleTimeoutMs} ms ends the request`, `absolute budget of ${s.maxTimeoutMs} ms from the start; progress never moves it`);
   }
 
@@ -119,33 +134,93 @@ export class RequestRace {
     this.clientDeadlines.fired(fired, reason);
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews('client');
     this.clientDeadlines.disarm('the request already ended on the client');
     this.sendCancellation(reason);
   }
 
+  /** ts-sdk-1.x: the SDK's one timer fires (protocol.js:741 timeoutHandler → cancel()). */
+  private sdkTimeoutFires(): void {
+    if (this.sdkGaveUpAtMs !== null) {
+      // The timer maxTotalTimeout's rejection never cleared (protocol.js:197, :470): it cancels now, after the client gave up.
+      this.clientDeadlines.fired('idle', `the SDK's \`timeout\` timer, left armed when maxTotalTimeout rejected the request at ${this.sdkGaveUpAtMs} ms, fires now and sends notifications/cancelled — ${this.sim.nowMs - this.sdkGaveUpAtMs} ms after the client gave up`);
+      this.sendCancellation('Request timed out');
+      return;
+    }
+    const hadTerminal = this.hasTerminal();
+    const fired = this.coordinator.clientExpire(this.id, this.sim.nowMs, 'idle');
+    if (fired === null) return;
+    const reason = `the SDK's \`timeout\`: no progress for ${this.settings.idleTimeoutMs} ms`;
+    this.clientDeadlines.fired('idle', reason);
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews('client');
+    this.clientDeadlines.disarm('the request already ended on the client');
+    this.sendCancellation(reason);
+  }
+
+  /**
+   * ts-sdk-1.x: progress arrived after maxTotalTimeout elapsed (protocol.js:462 → :196). The SDK
+   * rejects the request locally and sends nothing; its `timeout` timer stays armed.
+   */
+  private sdkMaxExceeded(): string {
+    const hadTerminal = this.hasTerminal();
+    const startedAtMs = this.coordinator.get(this.id)?.startedAtMs ?? 0;
+    const fired = this.coordinator.clientExpire(this.id, this.sim.nowMs, 'max');
+    assert(fired === 'max', 'the SDK finds maxTotalTimeout exceeded only once it is');
+    this.sdkGaveUpAtMs = this.sim.nowMs;
+    const reason = `maxTotalTimeout of ${this.settings.maxTimeoutMs} ms exceeded, found only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed): the TypeScript SDK 1.x rejects the request locally and sends nothing; its \`timeout\` timer stays armed`;
+    this.clientDeadlines.fired('max', reason);
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews('client');
+    // The client gave up: no response is owed to it any more (its cancellation comes later, from the timer).
+    this.sim.wire.settle('client', this.id);
+    return 'the TypeScript SDK 1.x found maxTotalTimeout exceeded when this progress arrived and rejected the request';
+  }
+
   /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
   cancel(reason: string = USER_CANCEL_REASON): void {
-    const verdict = this.coordinator.clientAbandon(this.id);
+    const verdict = this.coordinator.clientAbandon(this.id, this.sim.nowMs);
     if (!verdict.accepted) {
       this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: this.id, reason: `nothing to cancel: ${verdict.reason}` });
       return;
     }
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    this.noteViews('client');
     this.clientDeadlines.disarm('the client abandoned the request');
     this.sendCancellation(reason);
+  }
+
+  /**
+   * RC-7: a buggy client sends a cancellation with no requestId. It breaks the schema on purpose
+   * (marked `malformed`); the server must ignore it without error and without reply.
+   */
+  sendMalformedCancel(): void {
+    const message: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { reason: 'a cancellation that names no request' } };
+    this.sim.wire.send('client', this.channelFor('client', message), message, (event) => this.serverReceivesCancelled(event), {
+      malformed: 'params.requestId is missing; CancelledNotificationParams requires it',
+    });
+  }
+
+  /** RC-7: a buggy client cancels a request id it never sent; the server ignores it without error or reply. */
+  sendUnknownCancel(requestId: RequestId): void {
+    const message = cancelledNotification(requestId, 'a cancellation for a request this client never sent');
+    this.send('client', message, (event) => this.serverReceivesCancelled(event));
   }
 
   private sendCancellation(reason: string): void {
     const s = this.settings;
     // The client gave up on the request: no response is owed to it any more.
     this.sim.wire.settle('client', this.id);
+    this.cancelSentAtMs ??= this.sim.nowMs;
     if (!this.sim.http) {
       this.cancellationSignal = 'notifications/cancelled';
       this.send('client', cancelledNotification(this.id, reason), (event) => this.serverReceivesCancelled(event));
       return;
     }
-    if (s.httpCancel === 'post-notification') {
-      // SPEC §9 failure mode: a cancellation POSTed on Streamable HTTP is not the signal.
+    if (s.httpCancel === 'post-notification' || this.sdk) {
+      // SPEC §9 failure mode (and the TypeScript SDK 1.x's way): a cancellation POSTed on Streamable HTTP is not the signal.
       this.cancellationSignal = 'notifications/cancelled';
       this.send('client', cancelledNotification(this.id, reason), () => {
         const why = 'on Streamable HTTP the disconnect of the request’s own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running';
@@ -167,14 +242,17 @@ export class RequestRace {
     }
     const message = event.message;
     if ('method' in message && message.method === 'notifications/progress') {
+      if (this.sdk && this.coordinator.get(this.id)?.client === 'waiting' && this.sim.nowMs >= this.coordinator.maxDueAtMs(this.id)) return this.sdkMaxExceeded();
       const verdict = this.coordinator.clientProgress(this.id, message.params.progress as number, this.sim.nowMs);
       if (!verdict.accepted) return verdict.reason;
-      this.clientDeadlines.resetIdle('progress arrived: the idle clock restarts (the maximum deadline does not move)');
+      if (this.settings.progressResetsMax) this.clientDeadlines.resetBothFailureMode('progress arrived: this client restarts every deadline');
+      else this.clientDeadlines.resetIdle('progress arrived: the idle clock restarts (the maximum deadline does not move)');
       return null;
     }
-    const verdict = this.coordinator.clientResponse(this.id);
+    const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
     if (!verdict.accepted) return verdict.reason;
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: 'final response received' });
+    this.noteViews('client');
     this.clientDeadlines.disarm('the final response arrived');
     return null;
   }
@@ -196,6 +274,11 @@ export class RequestRace {
     const record = this.coordinator.get(this.id);
     assert(record !== undefined, 'worker runs for a known request');
     if (record.server === 'cancelled') {
+      if (this.settings.afterCancel === 'respond') {
+        // SPEC §9 failure mode: this server accepted the cancellation but never checks it; the work goes on.
+        this.sim.record({ kind: 'worker', requestId: this.id, step: 'checkpoint', reason: `chunk ${chunk} of ${this.workerChunks} done; this server does not check for the accepted cancellation and works on (SPEC §9 failure mode)` });
+        return true;
+      }
       this.sim.record({ kind: 'worker', requestId: this.id, step: 'stopped', reason: `checkpoint ${chunk} observed the cancellation: work stops, resources are freed` });
       return false;
     }
@@ -215,11 +298,19 @@ export class RequestRace {
     const hadTerminal = this.hasTerminal();
     this.sim.record({ kind: 'worker', requestId: this.id, step: 'finished', reason: 'the worker reached completion and calls complete()' });
     if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) {
+      if (this.settings.afterCancel === 'respond') {
+        // SPEC §9 failure mode: the response goes out although cancellation won; the client cannot use it.
+        this.finalResponse = true;
+        this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), this.toClient);
+        if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the response ends the request’s SSE stream' });
+        return false;
+      }
       this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: 'cancellation was accepted first: complete() returns no response and nothing more is sent' });
       return false;
     }
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
+    this.noteViews('server');
     this.finalResponse = true;
     this.send('server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), this.toClient);
     if (this.sim.http) this.sim.record({ kind: 'stream-closed', by: 'server', requestId: this.id, reason: 'the final response ends the request’s SSE stream' });
@@ -233,7 +324,8 @@ export class RequestRace {
       this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
       return verdict.reason;
     }
-    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; the server stops the work and sends nothing more for this request` });
+    const then = this.settings.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (SPEC §9 failure mode)' : 'the server stops the work and sends nothing more for this request';
+    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; ${then}` });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, `the server accepted the cancellation (${how})`);
     return null;
@@ -247,6 +339,30 @@ export class RequestRace {
   private serverObservesDisconnect(): void {
     this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: this.id, reason: 'the client closed the response stream; the server treats the disconnect as cancellation' });
     this.acceptOrIgnoreCancel({ requestId: this.id }, 'response stream disconnected');
+  }
+
+  /**
+   * RC-8: once both sides have ended, records whether their views differ: the server completed and
+   * sent the final response, the client ended otherwise and never uses it. `side` ended just now.
+   */
+  private noteViews(side: Side): void {
+    const diverge = this.coordinator.viewsDiverge(this.id);
+    if (diverge !== true) return;
+    const record = this.coordinator.get(this.id);
+    const clientEnd = record?.clientEnd;
+    const serverEndedAtMs = record?.serverEndedAtMs;
+    assert(clientEnd !== null && clientEnd !== undefined, 'diverging views have a client ending');
+    assert(typeof serverEndedAtMs === 'number', 'diverging views have a server ending');
+    const clientWords: Record<ClientOutcome, string> = {
+      completed: 'used the response',
+      cancelled: 'cancelled it',
+      'timeout-idle': 'gave up on its idle deadline',
+      'timeout-max': 'gave up on its maximum deadline',
+    };
+    const reason =
+      `the server completed at ${serverEndedAtMs} ms and sent its final response; the client ended ${clientEnd.outcome} at ${clientEnd.atMs} ms ` +
+      `(it ${clientWords[clientEnd.outcome]}) and will discard that response. Neither side can know what the other saw first: the server records completed, the client never uses the result`;
+    this.sim.record({ kind: 'views-diverge', requestId: this.id, side, serverView: 'completed', serverEndedAtMs, clientView: clientEnd.outcome, clientEndedAtMs: clientEnd.atMs, reason });
   }
 
   // ── driver ───────────────────────────────────────────────────────────────────────────────────
@@ -277,6 +393,11 @@ export class RequestRace {
       assert(JSON.stringify(marked) === JSON.stringify(clientIgnores.map((ignore) => ignore.seq)), 'the noted ignores match the transcript');
     }
     assert(clientIgnores.every((ignore) => ignore.atMs >= 0), 'an ignored message arrived at a real time');
+    const clientEnd = this.coordinator.clientOutcome(this.id);
+    assert(clientEnd !== null, 'the client always ends its view: the maximum deadline guarantees one');
+    const viewsDiverge = this.coordinator.viewsDiverge(this.id) === true;
+    // Paired with noteViews: the outcome and the transcript agree on a divergence.
+    if (this.sim.log.recording) assert(viewsDiverge === this.events.some((event) => event.kind === 'views-diverge'), 'a divergence is in the outcome exactly when it is in the transcript');
     return {
       requestId: this.id,
       terminalState: terminal.state,
@@ -284,6 +405,10 @@ export class RequestRace {
       finalResponse: this.finalResponse,
       cancellationSignal: this.cancellationSignal,
       clientIgnores,
+      clientOutcome: clientEnd.outcome,
+      clientOutcomeAtMs: clientEnd.atMs,
+      viewsDiverge,
+      cancelDelayMs: this.cancelSentAtMs === null ? null : this.cancelSentAtMs - clientEnd.atMs,
     };
   }
 }
@@ -312,7 +437,9 @@ export const requestRaceModel: Model<RequestRaceScenario, RequestOutcome> = {
       if (step === undefined) return;
       race.scheduleAt(Math.max(step.atMs, race.sim.nowMs), `script ${step.action}`, (r) => {
         if (step.action === 'call') r.call();
-        else r.cancel();
+        else if (step.action === 'cancel') r.cancel();
+        else if (step.action === 'cancel-malformed') r.sendMalformedCancel();
+        else r.sendUnknownCancel(UNKNOWN_REQUEST_ID);
         scheduleStep(index + 1);
       });
     };

@@ -17,6 +17,18 @@ export const requestRaceSettingsSpec = {
     description: 'How the client cancels on Streamable HTTP. post-notification is the SPEC §9 failure mode.',
   },
   requestId: { kind: 'integer', min: 0, max: 2_147_483_647, description: 'JSON-RPC id of the request.' },
+  afterCancel: {
+    kind: 'enum',
+    values: ['suppress', 'respond'],
+    description: 'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the SPEC §9 failure mode: it works on and sends a response the client cannot use).',
+  },
+  clientProfile: {
+    kind: 'enum',
+    values: ['spec', 'ts-sdk-1.x'],
+    description:
+      'spec: the two deadlines as the spec writes them (a maximum timer; cancel on timeout; close the stream on HTTP). ts-sdk-1.x: the official TypeScript SDK 1.x client (timeout = idleTimeoutMs with resetTimeoutOnProgress, maxTotalTimeout = maxTimeoutMs checked only when progress arrives, notifications/cancelled on every transport).',
+  },
+  progressResetsMax: { kind: 'boolean', description: 'Progress also restarts the maximum deadline: the SPEC §9 failure mode "progress resets every deadline" (RC-2 says it never may).' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -36,6 +48,9 @@ export const requestRaceDefaults: RequestRaceSettings = {
   cancelAtMs: null,
   httpCancel: 'close-stream',
   requestId: 41,
+  afterCancel: 'suppress',
+  clientProfile: 'spec',
+  progressResetsMax: false,
   eventsMax: 100_000,
 };
 

@@ -8,7 +8,8 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export interface TaskEvent extends EventBase {
   kind: 'task';
-  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed';
+  /** reported: the client tells its user a status without having polled it (only the SPEC §9 failure mode ackIsFinal). */
+  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported';
   taskId: string;
   status: TaskStatus | null;
   detail: string;
@@ -25,6 +26,12 @@ export interface TaskOutcome {
   polls: number;
   resultRetrieved: boolean;
   streamClosed: boolean;
+  /**
+   * The terminal status the client reports to its user: the one it polled (TK-2), or, when it takes
+   * the acknowledgement as final (ackIsFinal, the SPEC §9 failure mode), `cancelled` whatever the
+   * task did; null while it reports none.
+   */
+  clientReported: TaskStatus | null;
 }
 
 /** What the task model records: the wire's events, its SQL statements and its task steps. */

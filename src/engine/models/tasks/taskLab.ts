@@ -67,6 +67,7 @@ export class TaskLab {
   private resultRetrieved = false;
   private streamClosedAtMs: number | null = null;
   private workerCheckpoints = 0;
+  private clientReported: TaskStatus | null = null;
 
   constructor(options: TaskRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in');
@@ -154,6 +155,7 @@ export class TaskLab {
       return;
     }
     this.clientDone = true;
+    this.clientReported = status;
     if (status === 'completed') {
       const id = this.nextId++;
       this.send('client', id, request(id, 'tasks/result', { taskId: TASK_ID }), () => {
@@ -177,6 +179,11 @@ export class TaskLab {
       this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: TASK_ID, status, detail: `the server acknowledges tasks/cancel with an empty result; the task is still ${status} until a worker checkpoint observes the flag (TK-1)` });
       this.send('server', id, result(id, {}), () => {
         this.cancelAckAtMs = this.scheduler.nowMs;
+        if (!this.s.ackIsFinal) return;
+        // SPEC §9 failure mode: the acknowledgement is taken for the end; polling stops, the UI says stopped.
+        this.clientDone = true;
+        this.clientReported = 'cancelled';
+        this.record({ kind: 'task', action: 'reported', taskId: TASK_ID, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling and tells its user the task was cancelled, while the worker may run on (SPEC §9 failure mode; TK-1)' });
       });
     });
   }
@@ -254,6 +261,7 @@ export class TaskLab {
       polls: this.polls,
       resultRetrieved: this.resultRetrieved,
       streamClosed: this.streamClosedAtMs !== null,
+      clientReported: this.clientReported,
     };
     assert(this.sim.events.length === eventsBefore, 'reading the outcome records nothing');
     return outcome;

@@ -1,0 +1,31 @@
+import { requestRaceDefaults } from '../engine';
+import type { RequestRaceScenario } from '../engine';
+
+/** RC-7: malformed cancellations, cancellations of unknown requests and of finished ones are ignored without error or reply. */
+export const cancelIgnored: RequestRaceScenario = {
+  id: 'cancel-ignored',
+  kind: 'request-race',
+  title: 'Cancellations the server must ignore — malformed, unknown, already finished',
+  topic: 'Cancellation and timeouts',
+  summary:
+    'A buggy client sends three cancellations while one tool call runs. At 30 ms one names no request at all ' +
+    '(notifications/cancelled without a requestId: it breaks the schema, and the lab marks it so). At 60 ms one names ' +
+    'request 99, which this client never sent. At 207 ms the user cancels request 41, but the worker finished at 200 ms ' +
+    'and the response is already on its way. The server ignores all three without an error and without a reply: it ' +
+    'answers no notification, and the work and its response go on as if nothing arrived. The client, having cancelled, ' +
+    'discards the response (its own ending, cancelled, differs from the server’s completed).',
+  requirements: ['RC-7', 'RC-8'],
+  defaultTransport: 'stdio',
+  settings: { ...requestRaceDefaults, workMs: 200, progressEveryMs: 100, cancelAtMs: 207 },
+  script: [
+    { at: 0, do: 'call' },
+    { at: 30, do: 'cancel-malformed' },
+    { at: 60, do: 'cancel-unknown' },
+    { at: 'cancelAtMs', do: 'cancel' },
+  ],
+  pinnedOrder: [],
+  expected: {
+    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
+    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
+  },
+};

@@ -1,0 +1,21 @@
+import { listenServerCancelDefaults } from '../engine';
+import type { ListenScenario } from '../engine';
+
+/** RC-9: the server ends a subscriptions/listen call — its only cancellation — apart from the client's own cancellations. */
+export const listenServerCancel: ListenScenario = {
+  id: 'listen-server-cancel',
+  kind: 'listen',
+  title: 'The server ends a subscriptions/listen — its only cancellation',
+  topic: 'Cancellation and timeouts',
+  summary:
+    'The client holds a subscriptions/listen call (#1) and runs a tool call (#2). At 150 ms the user cancels the tool ' +
+    'call: that is the client’s path, notifications/cancelled from client to server on stdio (on Streamable HTTP the ' +
+    'client closes #2’s stream). At 250 ms the server ends the subscription. On stdio it sends its own ' +
+    'notifications/cancelled naming #1 — the schema allows a server this one use: ending a listen stream, never any ' +
+    'other request. On Streamable HTTP it closes #1’s stream instead. The two paths are kept apart: the server’s ' +
+    'cancellation touches only the listen call, the client’s only its own request.',
+  requirements: ['RC-9', 'RC-5', 'RC-6'],
+  defaultTransport: 'stdio',
+  settings: { ...listenServerCancelDefaults },
+  expected: { serverCancelled: [1], clientCancelled: [2] },
+};
