@@ -81,7 +81,8 @@ export class BufferOverload {
       const token = `progress-${requestId}`;
       this.producing.push({ requestId, token, progressSent: 0, finalPushed: false });
       const request = callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token);
-      this.log.record({ kind: 'message', from: 'client', to: 'server', channel: this.channel(requestId, 'client'), message: request, arrivesAtMs: 0 });
+      // Through the kit's wire like every model's messages (issue #10); the buffer sits at the client's end of the stream, so no latency is added.
+      this.sim.wire.send('client', this.channel(requestId, 'client'), request, () => null);
       if (this.options.transport === 'http') this.log.record({ kind: 'stream-opened', by: 'server', requestId, headers: { ...SSE_HEADERS } });
     }
     this.scheduler.after(s.producerEveryMs, 'server', 'produce', () => this.produce());
@@ -223,7 +224,7 @@ export class BufferOverload {
   private consume(): void {
     const entry = this.buffer.shift();
     if (entry !== undefined) {
-      this.log.record({ kind: 'message', from: 'server', to: 'client', channel: this.channel(entry.requestId, 'server'), message: entry.message, arrivesAtMs: this.scheduler.nowMs });
+      this.sim.wire.send('server', this.channel(entry.requestId, 'server'), entry.message, () => null);
       if (entry.kind === 'progress') {
         const last = this.lastProgressSeen.get(entry.requestId);
         assert(last === undefined || entry.progress > last, () => `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`);
