@@ -197,9 +197,9 @@ test.describe('instructor modes', () => {
       expect(((g.region?.width ?? 0) * (g.region?.height ?? 0)) / (1280 * 720)).toBeGreaterThanOrEqual(0.5);
       expectCurrentInside(g, `${id} at the race point`);
       // Nothing says who won: the facts are pending, and neither the sentence nor the timeline names the end.
-      // The facts step aside for the question, and would say only "pending" anyway.
+      // The facts step aside for the question, and would say only "pending" anyway (all five, the client's outcome included).
       await expect(lab.facts).toBeHidden();
-      expect((await page.locator('.lab-facts-cell td').allTextContents()).map((text) => text.trim())).toEqual(['pending', 'pending', 'pending', 'pending']);
+      expect((await page.locator('.lab-facts-cell td').allTextContents()).map((text) => text.trim())).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
       const shown = [await lab.announcer.textContent(), ...(await lab.timelineLines())].join('\n');
       expect(shown).not.toContain(transcript.outcome.terminalState === 'completed' ? '→ completed' : transcript.outcome.terminalState);
       for (const word of ['TERMINAL', 'abandoned', 'fired', 'finished']) expect(shown).not.toContain(word);
