@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { ExpectedOutcome } from '../src/engine';
 import type { LabEvent, Transcript, Transport } from '../src/engine';
 import { findScenario, runRaceById } from '../src/scenarios/index';
+import { URL_WRITE_EVERY_MS } from '../src/store/url';
 import { Diagram } from './pages/Diagram';
 import { LabPage, type Facts } from './pages/LabPage';
 
@@ -32,6 +33,22 @@ function transcriptOf(id: string, transport: Transport, settings: Record<string,
 }
 
 /** Everything a user sees of the replay at one step, to compare two views. */
+/** The page writes the address bar at most every URL_WRITE_EVERY_MS: waits until it has stopped changing. */
+async function urlSettled(page: Page): Promise<void> {
+  let last: string | null = null;
+  await expect
+    .poll(
+      () => {
+        const now = page.url();
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { intervals: [URL_WRITE_EVERY_MS * 2] },
+    )
+    .toBe(true);
+}
+
 async function viewOf(page: Page) {
   const lab = new LabPage(page);
   const diagram = new Diagram(page);
@@ -128,6 +145,8 @@ test('step back then forward, and scrubbing away and back, return exactly the sa
   await lab.open('?scenario=B&step=15');
   await lab.waitForRun('B', 'stdio');
   await lab.waitForStep(15);
+  // The view is compared with its link too: take it once the app has written the address bar.
+  await urlSettled(page);
   const before = await viewOf(page);
   expect(before.wires.length).toBeGreaterThan(0);
 
