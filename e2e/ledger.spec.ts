@@ -5,6 +5,7 @@ import initSqlJs from 'sql.js';
 import { findScenario, scenarios } from '../src/scenarios/index';
 import { LabPage } from './pages/LabPage';
 import { LedgerPanel } from './pages/LedgerPanel';
+import { storedByteCount } from './pages/storage';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -28,25 +29,6 @@ async function keepOneKey(page: Page): Promise<{ lab: LabPage; ledger: LedgerPan
   return opened;
 }
 
-/** What IndexedDB holds under the worker's key, read from the page (not through the app). */
-function storedByteCount(page: Page): Promise<number | null> {
-  return page.evaluate(
-    () =>
-      new Promise<number | null>((resolve, reject) => {
-        const open = indexedDB.open('mcp-reliability-lab');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const read = db.transaction('ledger', 'readonly').objectStore('ledger').get('lab-ledger.sqlite');
-          read.onerror = () => reject(read.error);
-          read.onsuccess = () => {
-            db.close();
-            resolve(read.result instanceof Uint8Array ? read.result.length : null);
-          };
-        };
-      }),
-  );
-}
 
 test('every scenario in the picker runs, with sql.js fetched by the worker from the built asset', async ({ page }) => {
   test.slow(); // one run per scenario, the herd among them

@@ -1,32 +1,14 @@
 // Proves a run can always be ended from the page (issue #14): while a long legitimate run computes, a keyboard-reachable
 // Stop button terminates the worker and starts a fresh one; the page says so, the stored ledger keeps its bytes, and
 // the next run works.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 import { LedgerPanel } from './pages/LedgerPanel';
+import { storedByteCount } from './pages/storage';
 
 /** A herd of 100,000 clients behind a server that admits one per window: minutes of engine work. */
 const LONG_RUN = '?scenario=herd&clients=100000&admitPerWindow=1&eventsMax=100000000&attemptsMax=1000000';
 
-function storedByteCount(page: Page): Promise<number | null> {
-  return page.evaluate(
-    () =>
-      new Promise<number | null>((resolve, reject) => {
-        const open = indexedDB.open('mcp-reliability-lab');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('ledger')) return resolve(null);
-          const read = db.transaction('ledger', 'readonly').objectStore('ledger').get('lab-ledger.sqlite');
-          read.onerror = () => reject(read.error);
-          read.onsuccess = () => {
-            db.close();
-            resolve(read.result instanceof Uint8Array ? read.result.length : null);
-          };
-        };
-      }),
-  );
-}
 
 test('Stop ends a long run, restarts the worker and keeps the stored ledger', async ({ page }) => {
   test.slow();

@@ -6,25 +6,12 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from './main';
+import { lab } from './captured';
 import { loadSqlJs } from './sqlite';
 import { escapeControl } from './safeOutput';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-async function lab(...argv: string[]) {
-  let out = '';
-  let err = '';
-  let code: number;
-  try {
-    code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  } catch (error) {
-    // A throw out of main() is what reaches the user as a raw stack trace.
-    code = -1;
-    err += `THREW ${String(error)}`;
-  }
-  return { code, out, err };
-}
 
 /** Any control character but the newline that ends a line. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -1,18 +1,12 @@
 // Proves the command line lists and runs scenarios A–D on both transports, prints JSON that equals the engine's transcript, and refuses bad arguments with a clear message and a non-zero exit.
 import { describe, expect, it } from 'vitest';
-import { main } from './main';
+import { lab } from './captured';
 import { runScenarioById, scenarios } from '../scenarios/index';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSqlJs } from './sqlite';
 
-async function lab(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
 
 describe('npm run lab', () => {
   it('list names every scenario', async () => {

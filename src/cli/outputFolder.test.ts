@@ -6,21 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
-import { main } from './main';
+import { lab } from './captured';
 
-async function lab(...argv: string[]) {
-  let out = '';
-  let err = '';
-  let code: number;
-  try {
-    code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  } catch (error) {
-    // A throw out of main() is what reaches the user as a raw stack trace.
-    code = -1;
-    err += `THREW ${String(error)}`;
-  }
-  return { code, out, err };
-}
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const skillBytes = () => Object.fromEntries(buildSkill().map((f) => [f.path, f.contents]));

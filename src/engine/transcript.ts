@@ -1,4 +1,4 @@
-import type { AnyEvent, Settings, Transport } from './core/transcript';
+import type { Settings, Transport } from './core/transcript';
 import type { McpEvent } from './mcp/events';
 import type { RequestOutcome } from './models/request-race/types';
 import type { LedgerEvent, LedgerOutcome } from './models/ledger/events';
@@ -77,5 +77,3 @@ interface TranscriptOfKind<K extends ModelKind> {
 /** A transcript of any model: narrow it on `kind`. `Transcript<'ledger'>` is a ledger transcript. */
 export type Transcript<K extends ModelKind = ModelKind> = K extends ModelKind ? TranscriptOfKind<K> : never;
 
-/** Compile-time check that every model's event type is part of the union (and so of the transcript). */
-export type IsLabEvent<E extends AnyEvent> = E extends LabEvent ? true : false;

@@ -7,13 +7,7 @@ import type { Runner } from './verification';
  * failure and the run that shows the correct response, each checked against its own transcript.
  * A check reads the outcome the engine computed; it never re-derives protocol behaviour.
  */
-export interface FailureModeResult {
-  id: string;
-  failure: string;
-  symptom: string;
-  correctResponse: string;
-  failureRun: RunLink;
-  fixRun: RunLink;
+export interface FailureModeResult extends FailureCard {
   /** The failure run shows the symptom. */
   failureShown: boolean;
   /** The fix run shows the correct response. */

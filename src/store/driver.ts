@@ -35,6 +35,27 @@ export function manualTicker(): ManualTicker {
   };
 }
 
+/** Nothing is running: no run in flight and the ledger not being read or written. */
+export const idle = (state: LabState): boolean => state.status !== 'running' && state.ledgerStatus !== 'busy';
+
+/**
+ * Resolves once `settledWhen` holds (by default: nothing runs), checked when the store changes,
+ * never by polling the wall clock.
+ */
+export function whenSettled(store: LabStore, settledWhen: (state: LabState) => boolean = idle): Promise<LabState> {
+  return new Promise((resolve) => {
+    if (settledWhen(store.getState())) {
+      resolve(store.getState());
+      return;
+    }
+    const unsubscribe = store.subscribe((state) => {
+      if (!settledWhen(state)) return;
+      unsubscribe();
+      resolve(state);
+    });
+  });
+}
+
 /**
  * The lab store driven headless, over the real worker host in-process (the same protocol checks):
  * open a scenario, step, play and tick, press the presenter's keys, and read the state — what store
@@ -62,7 +83,6 @@ export function createLabDriver(options: { storage?: LedgerStorage } = {}): LabD
   const worker = createInProcessWorker({ storage: options.storage ?? memoryLedgerStorage() });
   const ticker = manualTicker();
   const store = createLabStoreCore(() => createLabClient(() => worker), ticker);
-  const busy = (state: LabState) => state.status === 'running' || state.ledgerStatus === 'busy';
 
   const driver: LabDriver = {
     store,
@@ -75,17 +95,7 @@ export function createLabDriver(options: { storage?: LedgerStorage } = {}): LabD
       return eventCount(store.getState());
     },
     settled() {
-      return new Promise((resolve) => {
-        if (!busy(store.getState())) {
-          resolve(store.getState());
-          return;
-        }
-        const unsubscribe = store.subscribe((state) => {
-          if (busy(state)) return;
-          unsubscribe();
-          resolve(state);
-        });
-      });
+      return whenSettled(store);
     },
     async open(scenario = 'A', transport) {
       await store.getState().init();

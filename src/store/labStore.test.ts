@@ -5,6 +5,7 @@ import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { memoryLedgerStorage, type LedgerStorage } from '../worker/ledgerStorage';
 import { createLabStore } from './labStore';
+import { whenSettled } from './driver';
 
 // The store asks the worker and keeps the latest answer: defaults, transport-follows-scenario,
 // errors that clear the stale transcript, late answers to superseded runs dropped, and the stored
@@ -17,18 +18,8 @@ function storeWithWorker(storage: LedgerStorage = memoryLedgerStorage()) {
   return { store, worker, storage };
 }
 
-/** Resolves when nothing runs: the store says so when it changes (no polling of the wall clock). */
-function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
-  const busy = () => store.getState().status === 'running' || store.getState().ledgerStatus === 'busy';
-  return new Promise((resolve) => {
-    if (!busy()) return resolve();
-    const unsubscribe = store.subscribe(() => {
-      if (busy()) return;
-      unsubscribe();
-      resolve();
-    });
-  });
-}
+/** Resolves when nothing runs (the store says so when it changes; no polling of the wall clock). */
+const settled = (store: ReturnType<typeof createLabStore>) => whenSettled(store);
 
 const keyRows = (store: ReturnType<typeof createLabStore>) => store.getState().ledger?.idempotencyKeys.map((row) => row.key);
 

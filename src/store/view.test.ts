@@ -4,7 +4,7 @@ import { scenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { createLabStore, type LabState } from './labStore';
-import { manualTicker } from './driver';
+import { idle, manualTicker, whenSettled } from './driver';
 import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } from './url';
 
 // The replay and the link: stepping is exact and never asks the worker; a link reopens the exact
@@ -19,18 +19,8 @@ function storeWithWorker() {
   return { store, worker, ticker };
 }
 
-/** Resolves when nothing runs: the store says so when it changes (no polling of the wall clock). */
-function settled(store: ReturnType<typeof createLabStore>): Promise<void> {
-  const busy = () => store.getState().status === 'running' || store.getState().ledgerStatus === 'busy' || !store.getState().ready;
-  return new Promise((resolve) => {
-    if (!busy()) return resolve();
-    const unsubscribe = store.subscribe(() => {
-      if (busy()) return;
-      unsubscribe();
-      resolve();
-    });
-  });
-}
+/** Resolves when nothing runs and the link is applied (the store says so when it changes; no polling of the wall clock). */
+const settled = (store: ReturnType<typeof createLabStore>) => whenSettled(store, (state) => idle(state) && state.ready);
 
 const runs = (worker: ReturnType<typeof createInProcessWorker>) => worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
 

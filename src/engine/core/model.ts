@@ -61,3 +61,27 @@ export function checkSeed(value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= 0xffff_ffff) return value;
   throw new LabError('LAB003', `${JSON.stringify(value)} is not a seed; use an integer from 0 to 4294967295`);
 }
+
+/** A model that holds a file (SQLite) it must close, and may hand to the host only after a completed run. */
+export interface ClosingLab<E, O> {
+  run(): unknown;
+  outcome(): O;
+  readonly events: E[];
+  close(completed: boolean): void;
+}
+
+/**
+ * Runs `lab` to its outcome and closes it either way: only a completed run tells `close` so (and so
+ * hands its file to the host); one that failed part-way leaves the host's file as it was.
+ */
+export function runAndClose<E, O>(lab: ClosingLab<E, O>): { events: E[]; outcome: O } {
+  let completed = false;
+  try {
+    lab.run();
+    const outcome = lab.outcome();
+    completed = true;
+    return { events: lab.events, outcome };
+  } finally {
+    lab.close(completed);
+  }
+}

@@ -219,11 +219,6 @@ export class Wire {
     return true;
   }
 
-  /** Messages sent on a channel by `from` that have not arrived yet, oldest first. */
-  inFlight(from: Side, channel: string): MessageEvent[] {
-    return (this.channels.get(`${channel}:${from}`) ?? []).map((flight) => flight.event);
-  }
-
   /** Every message still on its way, on any channel, oldest first (what a dropped connection loses). */
   inFlightAll(): MessageEvent[] {
     return [...this.byEvent.keys()].sort((a, b) => a.seq - b.seq);

@@ -90,17 +90,6 @@ export class ClientDeadlines {
   }
 }
 
-/**
- * Runs `change` and, if it set the request's single terminal state, records the terminal event at
- * that moment with `reason` (RC-8: whichever of complete, accepted cancel or deadline comes first).
- */
-export function recordingTerminal(sim: McpSim, coordinator: RequestCoordinator, requestId: RequestId, reason: string, change: () => void): void {
-  const had = coordinator.terminal(requestId) !== null;
-  change();
-  const terminal = coordinator.terminal(requestId);
-  if (had || terminal === null) return;
-  sim.record({ kind: 'terminal', requestId, state: terminal.state, reason });
-}
 
 /** Records the terminal event if the single terminal state was set since `hadTerminal` was read. */
 export function noteTerminal(sim: McpSim, coordinator: RequestCoordinator, requestId: RequestId, hadTerminal: boolean, reason: string): void {

@@ -6,7 +6,7 @@ import type { EventBase, Unstamped, MessageEvent, Side, Transport } from '../../
 import { Sim } from '../../core/sim';
 import { summarizeMessage } from '../../mcp/summary';
 import { sqlEvent } from '../../core/sqlite';
-import type { Model } from '../../core/model';
+import { runAndClose, type Model } from '../../core/model';
 import type { LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
 import { KEY_PROFILES, atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
@@ -406,15 +406,6 @@ export const ledgerModel: Model<LedgerScenario, LedgerOutcome> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
     const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
-    let completed = false;
-    try {
-      lab.run();
-      const outcome = lab.outcome();
-      completed = true;
-      return { events: lab.events, outcome };
-    } finally {
-      // A run that failed part-way saves nothing: the host's file stays as it was.
-      lab.close(completed);
-    }
+    return runAndClose(lab);
   },
 };

@@ -17,7 +17,7 @@ import { summarizeMessage } from '../../mcp/summary';
 import { LedgerFile, type LedgerConnection, type SqliteHost, type StatementParams } from '../../core/sqlite';
 import type { TaskModelEvent, TaskOutcome, TaskScenario, TaskStatus } from './events';
 import { sqlEvent } from '../../core/sqlite';
-import type { Model } from '../../core/model';
+import { runAndClose, type Model } from '../../core/model';
 import { taskSettingsSpec, type TaskSettings } from './settings';
 export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
 
@@ -278,15 +278,6 @@ export const taskModel: Model<TaskScenario, TaskOutcome> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
     const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
-    let completed = false;
-    try {
-      lab.run();
-      const outcome = lab.outcome();
-      completed = true;
-      return { events: lab.events, outcome };
-    } finally {
-      // As for the ledger: only a completed run hands its file to the host (issue #14: `--ledger` keeps task files too).
-      lab.close(completed);
-    }
+    return runAndClose(lab);
   },
 };
