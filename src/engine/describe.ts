@@ -162,7 +162,8 @@ export function markerWording(event: LabEvent): MarkerWording | null {
     case 'cancel-ignored':
       return { text: 'ignores the cancellation', tone: 'bad' };
     case 'views-diverge':
-      return { text: `views diverge: server ${event.serverView} · client ${event.clientView}`, tone: 'bad' };
+      // Short: the marker sits on the client lane beside wires in flight; the sentence says the rest.
+      return { text: `views diverge: client ${event.clientView}`, tone: 'bad' };
     case 'sql':
       return event.ok ? { text: sqlHead(event.sql), tone: 'muted' } : { text: `${sqlHead(event.sql)} → ${event.error?.code ?? 'error'}`, tone: 'bad' };
     case 'ledger':
