@@ -242,3 +242,21 @@ test('the ? dialog lists every key, and a link restores the tab, the mode, Linea
   await lab.open('?scenario=A&bufferCapacity=999');
   await expect(lab.notice).toContainText('bufferCapacity=999');
 });
+
+test('Fit View pressed as a run lands, on a slow machine, is the view that stays', async ({ page }) => {
+  const lab = new LabPage(page);
+  const diagram = new Diagram(page);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  const cdp = await page.context().newCDPSession(page);
+  // A CI machine under load: the page runs six times slower than here.
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  await lab.open('?scenario=A');
+  await lab.waitForRun('A', 'stdio');
+  await diagram.fitView.click();
+  // The pane changes size just after (the page's layout settling).
+  await page.setViewportSize({ width: 1280, height: 960 });
+  await diagram.settled();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  const total = (await diagram.counts()).messagesTotal;
+  await expect.poll(async () => (await diagram.drawnWires()).filter((wire) => wire.kind === 'message').length).toBe(total);
+});

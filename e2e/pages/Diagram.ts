@@ -79,17 +79,25 @@ export class Diagram {
 
   /** Zooms out to the whole diagram (the Fit View control) and waits until the view settles. */
   async fitAll(): Promise<void> {
-    const transform = () => this.pane.locator('.react-flow__viewport').evaluate((element: HTMLElement) => element.style.transform);
-    const before = await transform();
+    const before = await this.transform();
     await this.fitView.click();
-    await expect.poll(transform).not.toBe(before);
-    let last = await transform();
+    await expect.poll(() => this.transform()).not.toBe(before);
+    await this.settled();
+  }
+
+  private transform(): Promise<string> {
+    return this.pane.locator('.react-flow__viewport').evaluate((element: HTMLElement) => element.style.transform);
+  }
+
+  /** Waits until the viewport stops moving (two reads in a row agree). */
+  async settled(): Promise<void> {
+    let last = await this.transform();
     await expect
       .poll(async () => {
-        const now = await transform();
-        const settled = now === last;
+        const now = await this.transform();
+        const same = now === last;
         last = now;
-        return settled;
+        return same;
       })
       .toBe(true);
   }

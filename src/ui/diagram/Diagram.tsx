@@ -1,7 +1,7 @@
 import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type Node, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
-import { useCallback, useEffect, useMemo, useRef, type MutableRefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useLabStore, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
@@ -56,6 +56,10 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
   const view = useMemo(() => flowAt(flow, step, selectedSeq), [flow, step, selectedSeq]);
   /** The viewport the lab last asked for, or the user left: the truth while a glide is under way. */
   const target = useRef<Viewport | null>(null);
+  /** What the last fit was for, and when; `chosen` once the user picks a view (then no settle refit overrides it). */
+  const fitted = useRef<Fitted | null>(null);
+  /** The run the view has been fitted to: until then the zoom buttons wait (a press before would be undone). */
+  const [fittedRun, setFittedRun] = useState<object | null>(null);
 
   // Ids carry the event's seq: `w<seq>` for wires, `m<seq>` for markers.
   const onEdgeClick = useCallback((_: unknown, edge: Edge) => selectEvent(Number(edge.id.slice(1))), [selectEvent]);
@@ -67,7 +71,9 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
   );
   // A move with a source event is the user's (drag, wheel, Ctrl and the wheel): that view, zoom included, is kept.
   const onMoveEnd = useCallback((event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
-    if (event !== null) target.current = viewport;
+    if (event === null) return;
+    target.current = viewport;
+    if (fitted.current !== null) fitted.current.chosen = true;
   }, []);
 
   return (
@@ -75,7 +81,7 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
       <div className="lab-diagram-head">
         <h2 id="diagram-heading">Sequence diagram</h2>
         <Legend />
-        <Toolbar layout={layout} target={target} />
+        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} />
       </div>
       <div
         className="lab-flow"
@@ -118,7 +124,7 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
         >
           <Backdrop layout={layout} step={step} nowY={view.nowY} />
           <LaneHeaders lanes={layout.lanes} />
-          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} />
+          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} />
         </ReactFlow>
       </div>
     </section>
@@ -141,6 +147,13 @@ function LaneHeaders({ lanes }: { lanes: Lane[] }) {
 }
 
 type TargetRef = MutableRefObject<Viewport | null>;
+interface Fitted {
+  run: object;
+  presentation: boolean;
+  atMs: number;
+  chosen: boolean;
+}
+type FittedRef = MutableRefObject<Fitted | null>;
 
 /** Sets the viewport and remembers it as the intended one; glides linearly (d3's default "fly" dips the zoom mid-way). */
 function useGo(target: TargetRef) {
@@ -166,7 +179,23 @@ function clampX(x: number, zoom: number, width: number, paneWidth: number): numb
  * or off: the lanes fitted to the width), by Fit View and by the user, and by nothing else: following
  * only pans, from the intended viewport, never from one caught in the middle of a glide.
  */
-function Follow({ layout, transcriptKey, nowY, nowX, target }: { layout: DiagramLayout; transcriptKey: object; nowY: number; nowX: number; target: TargetRef }) {
+function Follow({
+  layout,
+  transcriptKey,
+  nowY,
+  nowX,
+  target,
+  fitted,
+  onFitted,
+}: {
+  layout: DiagramLayout;
+  transcriptKey: object;
+  nowY: number;
+  nowX: number;
+  target: TargetRef;
+  fitted: FittedRef;
+  onFitted: (run: object) => void;
+}) {
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
   const playing = useLabStore((state) => state.playing);
@@ -194,17 +223,17 @@ function Follow({ layout, transcriptKey, nowY, nowX, target }: { layout: Diagram
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;
-  /** What the last fit was for, and when: the pane settles to its new size just after a mode change. */
-  const fitted = useRef<{ run: object; presentation: boolean; atMs: number } | null>(null);
+  // The pane settles to its new size just after a new run or a mode change: refit then, unless the user has chosen a view.
   useEffect(() => {
     if (!ready) return;
     const last = fitted.current;
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
-    if (!changed && performance.now() - last.atMs > FIT_SETTLE_MS) return;
+    if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
     const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [FIT_ZOOM_MIN, FIT_ZOOM_MAX];
     const zoom = Math.max(low, Math.min(high, paneWidth / width));
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
-    fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs };
+    fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
+    onFitted(transcriptKey);
     // Only a new run and the mode refit (and the pane settling right after): a later resize, a step or
     // Linear time keeps the zoom.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -227,14 +256,18 @@ function Follow({ layout, transcriptKey, nowY, nowX, target }: { layout: Diagram
 }
 
 /** Above the pane, so it covers no event: Linear time, the zoom buttons and Fit View. */
-function Toolbar({ layout, target }: { layout: DiagramLayout; target: TargetRef }) {
+function Toolbar({ layout, target, fitted, ready }: { layout: DiagramLayout; target: TargetRef; fitted: FittedRef; ready: boolean }) {
   const { getViewport } = useReactFlow();
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
   const linearTime = usePanelsStore((state) => state.linearTime);
   const setLinearTime = usePanelsStore((state) => state.setLinearTime);
   const reducedMotion = useReducedMotion();
-  const go = useGo(target);
+  const move = useGo(target);
+  const go = (viewport: Viewport, glide: boolean) => {
+    if (fitted.current !== null) fitted.current.chosen = true;
+    move(viewport, glide);
+  };
   const { width, height } = layout;
 
   const zoomBy = (factor: number) => {
@@ -258,13 +291,13 @@ function Toolbar({ layout, target }: { layout: DiagramLayout; target: TargetRef 
       <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
         Linear time
       </button>
-      <button type="button" className="dg-tool" aria-label="Zoom Out" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+      <button type="button" className="dg-tool" aria-label="Zoom Out" disabled={!ready} onClick={() => zoomBy(1 / ZOOM_STEP)}>
         −
       </button>
-      <button type="button" className="dg-tool" aria-label="Zoom In" onClick={() => zoomBy(ZOOM_STEP)}>
+      <button type="button" className="dg-tool" aria-label="Zoom In" disabled={!ready} onClick={() => zoomBy(ZOOM_STEP)}>
         +
       </button>
-      <button type="button" className="dg-tool" onClick={fitAll}>
+      <button type="button" className="dg-tool" disabled={!ready} onClick={fitAll}>
         Fit View
       </button>
     </div>
