@@ -1,4 +1,4 @@
-// Proves the page stays responsive: a long run computes in the worker, reporting progress, while no task on the page's thread runs over 50 ms; a run with 1,000 messages draws only what is on screen and steps quickly.
+// Proves the page stays responsive: a long run computes in the worker, reporting progress, while the page handles a click; a run with 1,000 messages draws only what is on screen, also after stepping. (Times are npm run bench:ui's: tests assert behaviour.)
 import { expect, test } from '@playwright/test';
 import { Diagram } from './pages/Diagram';
 import { LabPage } from './pages/LabPage';
@@ -6,50 +6,49 @@ import { LabPage } from './pages/LabPage';
 // A trace records DOM snapshots on the page's thread, and the page's thread is what these tests measure.
 test.use({ trace: 'off', screenshot: 'off' });
 
-test('a long run reports progress from the worker and the page stays responsive meanwhile', async ({ page }) => {
+test('a long run reports progress from the worker and the page answers input meanwhile', async ({ page }) => {
   test.slow();
   const lab = new LabPage(page);
   await page.addInitScript(() => {
-    const w = window as unknown as { longTasks: Array<{ start: number; ms: number }>; progressAt: number[] };
-    w.longTasks = [];
+    const w = window as unknown as { progressAt: number[]; tabChosenWhile: string[] };
     w.progressAt = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.longTasks.push({ start: entry.startTime, ms: entry.duration });
-    }).observe({ type: 'longtask', buffered: true });
-    new MutationObserver(() => {
+    w.tabChosenWhile = [];
+    new MutationObserver((records) => {
       const busy = document.querySelector('.lab-busy');
       if (busy?.textContent?.includes('engine events so far')) w.progressAt.push(performance.now());
-    }).observe(document, { subtree: true, childList: true, characterData: true });
+      // What the run was doing when the page handled the click on a tab.
+      for (const record of records)
+        if (record.type === 'attributes' && record.target instanceof HTMLElement && record.target.getAttribute('role') === 'tab' && record.target.getAttribute('aria-selected') === 'true')
+          w.tabChosenWhile.push(document.querySelector('main')?.dataset.status ?? '');
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-selected'] });
   });
   await lab.open('?scenario=herd');
   await lab.waitForRun('herd', 'http');
   const clients = await lab.setting('clients');
   // Only what happens from here on counts (the first, short run reported progress too).
   await page.evaluate(() => {
-    const w = window as unknown as { longTasks: unknown[]; progressAt: number[] };
-    w.longTasks = [];
+    const w = window as unknown as { progressAt: number[]; tabChosenWhile: string[] };
     w.progressAt = [];
+    w.tabChosenWhile = [];
   });
   await clients.fill('100000');
   await clients.press('Enter');
-  // Wait inside the page, so the test itself puts no work on the page's thread meanwhile.
-  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'done' && (window as unknown as { progressAt: number[] }).progressAt.length > 0, undefined, {
-    polling: 1000,
-    timeout: 60_000,
-  });
+  await page.waitForFunction(() => (window as unknown as { progressAt: number[] }).progressAt.length > 0, undefined, { polling: 50, timeout: 60_000 });
+  // The page's thread is free while the worker computes: a click on a tab is handled before the run ends.
+  await page.getByRole('tab', { name: 'Buffer' }).click();
+  await expect(page.getByRole('tab', { name: 'Buffer' })).toHaveAttribute('aria-selected', 'true');
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'done', undefined, { polling: 1000, timeout: 60_000 });
   await lab.waitForRun('herd', 'http');
-  const { longTasks, progressAt } = await page.evaluate(() => {
-    const w = window as unknown as { longTasks: Array<{ start: number; ms: number }>; progressAt: number[] };
-    return { longTasks: w.longTasks, progressAt: w.progressAt };
+  const { progressAt, tabChosenWhile } = await page.evaluate(() => {
+    const w = window as unknown as { progressAt: number[]; tabChosenWhile: string[] };
+    return { progressAt: w.progressAt, tabChosenWhile: w.tabChosenWhile };
   });
   expect(progressAt.length).toBeGreaterThan(1);
-  const from = progressAt[0] as number;
-  const to = progressAt[progressAt.length - 1] as number;
-  // While the worker computed (between its first and last progress report), no task on the page's thread ran over 50 ms.
-  expect(longTasks.filter((task) => task.start >= from && task.start <= to && task.ms > 50)).toEqual([]);
+  expect(tabChosenWhile).toHaveLength(1);
+  expect(tabChosenWhile[0]).not.toBe('done');
 });
 
-test('1,000 messages: only what is on screen is drawn, and stepping stays quick', async ({ page }) => {
+test('1,000 messages: only what is on screen is drawn, before and after stepping back', async ({ page }) => {
   test.slow();
   const lab = new LabPage(page);
   const diagram = new Diagram(page);
@@ -63,20 +62,11 @@ test('1,000 messages: only what is on screen is drawn, and stepping stays quick'
   expect(drawn).toBeLessThan(60);
   expect(await diagram.pane.locator('.react-flow__node').count()).toBeLessThan(150);
 
+  // Stepping back keeps drawing only what is on screen (the time a step takes is npm run bench:ui's to report).
   const total = await lab.eventCount();
-  const times = await page.evaluate(async () => {
-    const back = [...document.querySelectorAll('button')].find((button) => button.textContent?.trim() === 'Step back');
-    const spent: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const started = performance.now();
-      back?.click();
-      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-      spent.push(performance.now() - started);
-    }
-    return spent;
-  });
+  for (let i = 0; i < 30; i++) await lab.stepBack.click();
   await lab.waitForStep(total - 30);
-  const sorted = [...times].sort((a, b) => a - b);
-  // A step (React, React Flow and a frame) takes well under a tenth of a second, even on a slow runner.
-  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+  const after = await diagram.wires().count();
+  expect(after).toBeGreaterThan(0);
+  expect(after).toBeLessThan(60);
 });
