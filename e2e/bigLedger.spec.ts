@@ -1,7 +1,8 @@
 // Proves a genuine 200,000-row lab ledger imports, displays one page of rows at a time and can be browsed to its very
-// last row (issue #14): the pager's buttons and the row field are reached and worked by keyboard, the position is
+// last row (issue #14): the pager's buttons (axe finds nothing serious in them) and the row field are reached and worked by keyboard, the position is
 // announced, a reload shows it again, and an import with a trigger is refused with LAB010 leaving the stored ledger as
 // it was. How long the import takes is measured by npm run bench:ui (bench/ledgerImport.bench.ts), not here.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator } from '@playwright/test';
 import initSqlJs from 'sql.js';
 import { LEDGER_PAGE_ROWS } from '../src/ui/components/LedgerPanel';
@@ -47,6 +48,8 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await expect(effectsPager.position).toHaveText(`Rows 1–${LEDGER_PAGE_ROWS} of ${n(EFFECTS)}`);
   await expect(effectsPager.first).toBeDisabled();
   await expect(effectsPager.previous).toBeDisabled();
+  const axe = await new AxeBuilder({ page }).include('.lab-ledger').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 
   // Last, by keyboard: the very last effect, and the position says so.
   await effectsPager.last.focus();
