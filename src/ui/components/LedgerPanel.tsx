@@ -148,26 +148,6 @@ function LedgerTable({ caption, table, ledger, empty }: { caption: string; table
 
   return (
     <div className="lab-scroll">
-      {pages > 1 && (
-        <nav className="lab-pager" aria-label={`${caption} pages`}>
-          <PagerButton label={`${caption}: first rows`} disabled={page === 0} onClick={() => goTo(0)}>
-            First
-          </PagerButton>
-          <PagerButton label={`${caption}: previous rows`} disabled={page === 0} onClick={() => goTo(page - 1)}>
-            Previous
-          </PagerButton>
-          <span className="lab-pager-info" role="status">
-            Rows {count(first + 1)}–{count(first + size)} of {count(total)}
-          </span>
-          <PagerButton label={`${caption}: next rows`} disabled={page >= pages - 1} onClick={() => goTo(page + 1)}>
-            Next
-          </PagerButton>
-          <PagerButton label={`${caption}: last rows`} disabled={page >= pages - 1} onClick={() => goTo(pages - 1)}>
-            Last
-          </PagerButton>
-          <RowJump caption={caption} total={total} onJump={(row) => goTo(Math.floor((row - 1) / LEDGER_PAGE_ROWS))} />
-        </nav>
-      )}
       {/* Named by the table alone ("Effects"), so the name stays put as the row count changes. */}
       <table className="lab-table lab-ledger-table" aria-label={caption} aria-busy={missing} data-first-row={rowsFirst + 1}>
         <caption>
@@ -208,6 +188,29 @@ function LedgerTable({ caption, table, ledger, empty }: { caption: string; table
           )}
         </tbody>
       </table>
+      {/* Below its rows: after Next, the next button is where the pointer already is. */}
+      {pages > 1 && (
+        <nav className="lab-pager" aria-label={`${caption} pages`}>
+          <span className="lab-pager-info" role="status">
+            Rows {count(first + 1)}–{count(first + size)} of {count(total)}
+          </span>
+          <span className="lab-pager-steps">
+            <PagerButton label={`${caption}: first rows`} disabled={page === 0} onClick={() => goTo(0)}>
+              First
+            </PagerButton>
+            <PagerButton label={`${caption}: previous rows`} disabled={page === 0} onClick={() => goTo(page - 1)}>
+              Previous
+            </PagerButton>
+            <PagerButton label={`${caption}: next rows`} disabled={page >= pages - 1} onClick={() => goTo(page + 1)}>
+              Next
+            </PagerButton>
+            <PagerButton label={`${caption}: last rows`} disabled={page >= pages - 1} onClick={() => goTo(pages - 1)}>
+              Last
+            </PagerButton>
+          </span>
+          <RowJump caption={caption} total={total} onJump={(row) => goTo(Math.floor((row - 1) / LEDGER_PAGE_ROWS))} />
+        </nav>
+      )}
     </div>
   );
 }
