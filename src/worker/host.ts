@@ -148,6 +148,7 @@ function ledgerView(ledger: OpenLedger): LedgerView {
   const snapshot = ledger.page();
   return {
     stored: ledger.bytes !== null,
+    ledgerId: ledger.id,
     bytes: snapshot.bytes,
     idempotencyKeys: rows(snapshot.idempotencyKeys),
     effects: rows(snapshot.effects),
@@ -205,7 +206,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   /** Rows of one table from the held ledger (the one the page shows), opening the stored one when none is held. */
   async function ledgerRows(table: LedgerRows['table'], offset: number, limit: number): Promise<LedgerRows> {
     const ledger = held ?? (await storedLedger());
-    return { table, offset, rows: rows(ledger.rows(table, offset, limit)), total: ledger.totals[table] };
+    return { table, offset, rows: rows(ledger.rows(table, offset, limit)), total: ledger.totals[table], ledgerId: ledger.id };
   }
 
   /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */

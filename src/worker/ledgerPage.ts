@@ -32,6 +32,8 @@ export interface LedgerPage {
 
 export class OpenLedger {
   private closed = false;
+  /** Names this opened file to the page, so it can tell a page of rows from a ledger stored since its view (unique across workers). */
+  readonly id = crypto.randomUUID();
 
   private constructor(
     /** The bytes the file was opened from (null: a new, empty ledger); the file's tables never change while it is open. */

@@ -97,10 +97,17 @@ describe('ledger-rows: every row of the stored ledger, a page at a time', () => 
 
   it('opens and checks anew a ledger stored since: by a kept run, or by another tab', async () => {
     const { lab, opened, storage } = host();
-    await ask(lab, { type: 'ledger-import', bytes });
+    const imported = await ask(lab, { type: 'ledger-import', bytes });
+    const importedId = imported.type === 'ledger' ? imported.ledger.ledgerId : undefined;
+    expect(importedId).toEqual(expect.any(String));
+    expect((await page(lab, 'effects', 0, 1)).ledgerId).toBe(importedId);
     await ask(lab, { type: 'run', scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'kept' });
     const afterRun = opened();
-    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({ ledger: { totals: { effects: ROWS.effects + 1 } } });
+    // A page asked for before the page reads the new view names another ledger than the view it has.
+    const pageAfterRun = await page(lab, 'effects', ROWS.effects, 50);
+    expect(pageAfterRun.ledgerId).not.toBe(importedId);
+    expect(opened()).toBe(afterRun + 1);
+    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({ ledger: { ledgerId: pageAfterRun.ledgerId, totals: { effects: ROWS.effects + 1 } } });
     expect(opened()).toBe(afterRun + 1);
     expect((await page(lab, 'effects', ROWS.effects, 50)).rows).toHaveLength(1);
     expect(opened()).toBe(afterRun + 1);

@@ -192,6 +192,8 @@ export const LedgerViewSchema = v.object({
   effects: v.array(LedgerRowSchema),
   executions: v.array(LedgerRowSchema),
   totals: v.optional(v.object({ idempotencyKeys: nonNegativeInt, effects: nonNegativeInt, executions: nonNegativeInt })),
+  /** Which opened ledger file these rows are from: a page of rows (ledger-rows) names the same one, or the ledger changed since. */
+  ledgerId: v.optional(v.string()),
   scopeNotes: v.array(v.string()),
 });
 
@@ -207,6 +209,8 @@ export const LedgerRowsSchema = v.object({
   offset: nonNegativeInt,
   rows: v.array(LedgerRowSchema),
   total: nonNegativeInt,
+  /** The opened ledger file the rows are from (LedgerView's ledgerId). */
+  ledgerId: v.string(),
 });
 
 export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema });

@@ -110,6 +110,7 @@ interface FetchedPage {
  */
 function LedgerTable({ caption, table, ledger, empty }: { caption: string; table: LedgerTable; ledger: LedgerView; empty: string }) {
   const readRows = useLabStore((state) => state.readLedgerRows);
+  const refresh = useLabStore((state) => state.refreshLedger);
   const viewRows = ledger[table];
   const total = ledger.totals?.[table] ?? viewRows.length;
   const [pageWanted, setPage] = useState(0);
@@ -126,12 +127,16 @@ function LedgerTable({ caption, table, ledger, empty }: { caption: string; table
     if (!missing) return;
     let wanted = true;
     void readRows(table, first, LEDGER_PAGE_ROWS).then((answer) => {
-      if (wanted) setFetched({ source: ledger, first, rows: answer?.rows ?? null });
+      if (!wanted) return;
+      setFetched({ source: ledger, first, rows: answer?.rows ?? null });
+      // The worker holds a ledger stored since this view was read (a kept run, another tab): read the view
+      // again, and this page of it with it.
+      if (answer !== null && ledger.ledgerId !== undefined && answer.ledgerId !== ledger.ledgerId) void refresh();
     });
     return () => {
       wanted = false;
     };
-  }, [missing, readRows, table, first, ledger]);
+  }, [missing, readRows, refresh, table, first, ledger]);
 
   // While a page is read (milliseconds), the rows it replaces stay on screen, marked busy.
   const [shownFirst, setShownFirst] = useState(0);
