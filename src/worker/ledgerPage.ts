@@ -20,6 +20,13 @@ const TABLES: Record<LedgerTableName, { from: string; columns: string; orderBy: 
   executions: { from: 'executions', columns: 'operation, count', orderBy: 'operation' },
 };
 
+/**
+ * Random per worker, so a fresh worker (after Stop) never reuses an id. getRandomValues, not randomUUID:
+ * the lab may be served over plain http, where randomUUID does not exist.
+ */
+const WORKER_TAG = Array.from(crypto.getRandomValues(new Uint32Array(2)), (word) => word.toString(36)).join('');
+let openedCount = 0;
+
 export type LedgerTotals = Record<LedgerTableName, number>;
 
 export interface LedgerPage {
@@ -33,7 +40,7 @@ export interface LedgerPage {
 export class OpenLedger {
   private closed = false;
   /** Names this opened file to the page, so it can tell a page of rows from a ledger stored since its view (unique across workers). */
-  readonly id = crypto.randomUUID();
+  readonly id = `${WORKER_TAG}-${(openedCount += 1)}`;
 
   private constructor(
     /** The bytes the file was opened from (null: a new, empty ledger); the file's tables never change while it is open. */
