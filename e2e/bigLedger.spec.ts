@@ -67,6 +67,12 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await expect(effectsPager.position).toHaveText(`Rows ${n(EFFECTS - 2 * LEDGER_PAGE_ROWS + 1)}–${n(EFFECTS - LEDGER_PAGE_ROWS)} of ${n(EFFECTS)}`);
   await expect(effects.getByRole('cell', { name: bigLedgerSubject(EFFECTS - LEDGER_PAGE_ROWS), exact: true })).toBeVisible();
 
+  // A row that does not exist is refused in words, and the page stays where it is.
+  await effectsPager.rowNumber.fill(String(EFFECTS + 1));
+  await expect(effectsPager.rowNumber).toHaveAttribute('aria-invalid', 'true');
+  await expect(effectsPager.rowNumber).toHaveAccessibleDescription(`A whole number from 1 to ${n(EFFECTS)}`);
+  await expect(effectsPager.show).toBeDisabled();
+
   // Straight to a row past the first 1,000: type its number, press Enter.
   await effectsPager.rowNumber.fill('123457');
   await effectsPager.rowNumber.press('Enter');

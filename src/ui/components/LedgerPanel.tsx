@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useLabStore, type LedgerRow, type LedgerTable, type LedgerView } from '../../store/labStore';
 import { downloadFile } from '../download';
 import { cellText, formatBytes, shortCell } from '../format';
@@ -235,8 +235,10 @@ function PagerButton({ label, disabled, onClick, children }: { label: string; di
 /** Straight to the page holding row N (1-based): a number field and its button; Enter in the field goes too. */
 function RowJump({ caption, total, onJump }: { caption: string; total: number; onJump: (row: number) => void }) {
   const [text, setText] = useState('');
+  const hintId = useId();
   const row = Number(text);
   const valid = text.trim() !== '' && Number.isSafeInteger(row) && row >= 1 && row <= total;
+  const invalid = text.trim() !== '' && !valid;
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (valid) onJump(row);
@@ -254,12 +256,18 @@ function RowJump({ caption, total, onJump }: { caption: string; total: number; o
           value={text}
           onChange={(event) => setText(event.target.value)}
           aria-label={`${caption}: row number`}
-          aria-invalid={text.trim() !== '' && !valid}
+          aria-invalid={invalid}
+          aria-describedby={invalid ? hintId : undefined}
         />
       </label>
       <button type="submit" className="lab-button" aria-label={`${caption}: show row`} aria-disabled={!valid}>
         Show
       </button>
+      {invalid && (
+        <span id={hintId} className="lab-pager-hint">
+          A whole number from 1 to {count(total)}
+        </span>
+      )}
     </form>
   );
 }
