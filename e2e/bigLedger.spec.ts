@@ -3,7 +3,7 @@
 // announced, a reload shows it again, and an import with a trigger is refused with LAB010 leaving the stored ledger as
 // it was. How long the import takes is measured by npm run bench:ui (bench/ledgerImport.bench.ts), not here.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import initSqlJs from 'sql.js';
 import { LEDGER_PAGE_ROWS } from '../src/ui/components/LedgerPanel';
 import { BIG_LEDGER_ROWS, bigLedgerBytes, bigLedgerKey, bigLedgerSubject } from '../src/testing/bigLedger';
@@ -13,21 +13,6 @@ import { LedgerPanel } from './pages/LedgerPanel';
 const EFFECTS = BIG_LEDGER_ROWS.effects;
 const KEYS = BIG_LEDGER_ROWS.keys;
 const n = (value: number) => value.toLocaleString('en');
-
-/** The pager of one ledger table: its buttons, its row field and its announced position, by accessible name. */
-function pager(ledger: LedgerPanel, caption: string) {
-  const nav = ledger.section.getByRole('navigation', { name: `${caption} pages` });
-  const button = (which: string): Locator => nav.getByRole('button', { name: `${caption}: ${which}`, exact: true });
-  return {
-    first: button('first rows'),
-    previous: button('previous rows'),
-    next: button('next rows'),
-    last: button('last rows'),
-    rowNumber: nav.getByRole('spinbutton', { name: `${caption}: row number` }),
-    show: button('show row'),
-    position: nav.getByRole('status'),
-  };
-}
 
 test('a 200,000-row ledger imports, shows a page at a time, and every row is reachable by keyboard', async ({ page }) => {
   test.slow();
@@ -44,7 +29,7 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await expect(effects.locator('caption')).toContainText(`(${n(EFFECTS)} rows)`);
   await expect(ledger.table('Idempotency keys').locator('caption')).toContainText(`(${n(KEYS)} rows)`);
   await expect(effects.locator('tbody tr')).toHaveCount(LEDGER_PAGE_ROWS);
-  const effectsPager = pager(ledger, 'Effects');
+  const effectsPager = ledger.pager('Effects');
   await expect(effectsPager.position).toHaveText(`Rows 1–${LEDGER_PAGE_ROWS} of ${n(EFFECTS)}`);
   await expect(effectsPager.first).toBeDisabled();
   await expect(effectsPager.previous).toBeDisabled();
@@ -88,7 +73,7 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await expect(effectsPager.position).toHaveText(`Rows 1–${LEDGER_PAGE_ROWS} of ${n(EFFECTS)}`);
 
   // The keys table pages on its own, in committed order, to its last key.
-  const keysPager = pager(ledger, 'Idempotency keys');
+  const keysPager = ledger.pager('Idempotency keys');
   await keysPager.last.click();
   await expect(keysPager.position).toHaveText(`Rows ${n(KEYS - LEDGER_PAGE_ROWS + 1)}–${n(KEYS)} of ${n(KEYS)}`);
   await expect(ledger.table('Idempotency keys').getByRole('cell', { name: bigLedgerKey(KEYS), exact: true })).toBeVisible();
@@ -98,7 +83,7 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await page.reload();
   await lab.waitForRun('ledger-keyed-retry', 'http');
   await expect(ledger.table('Effects').locator('caption')).toContainText(`(${n(EFFECTS)} rows)`);
-  await pager(ledger, 'Effects').last.click();
+  await ledger.pager('Effects').last.click();
   await expect(ledger.table('Effects').getByRole('cell', { name: bigLedgerSubject(EFFECTS), exact: true })).toBeVisible();
 
   // A file with a trigger is refused; the big ledger stays, on the page it was showing.
