@@ -6,6 +6,18 @@ import { expect, type Download, type Locator, type Page } from '@playwright/test
 
 export type LedgerTableName = 'Idempotency keys' | 'Effects' | 'Executions';
 
+export interface LedgerPager {
+  first: Locator;
+  previous: Locator;
+  next: Locator;
+  last: Locator;
+  /** The row field: a row's number, then Enter (or Show), shows its page. */
+  rowNumber: Locator;
+  show: Locator;
+  /** "Rows 1–50 of 198,000" (a status region). */
+  position: Locator;
+}
+
 export class LedgerPanel {
   readonly keepLedger: Locator;
   readonly outcome: Locator;
@@ -33,6 +45,21 @@ export class LedgerPanel {
 
   table(name: LedgerTableName): Locator {
     return this.section.getByRole('table', { name, exact: true });
+  }
+
+  /** The pager below a table of more than one page: its buttons, its row field and its announced position. */
+  pager(name: LedgerTableName): LedgerPager {
+    const nav = this.section.getByRole('navigation', { name: `${name} pages` });
+    const button = (which: string): Locator => nav.getByRole('button', { name: `${name}: ${which}`, exact: true });
+    return {
+      first: button('first rows'),
+      previous: button('previous rows'),
+      next: button('next rows'),
+      last: button('last rows'),
+      rowNumber: nav.getByRole('spinbutton', { name: `${name}: row number` }),
+      show: button('show row'),
+      position: nav.getByRole('status'),
+    };
   }
 
   /** Waits until no ledger request is pending (the section's aria-busy clears). */

@@ -6,6 +6,8 @@ import { createInProcessWorker } from '../worker/inProcessWorker';
 import { memoryLedgerStorage, type LedgerStorage } from '../worker/ledgerStorage';
 import { createLabStore } from './labStore';
 import { whenSettled } from './driver';
+import { bigLedgerBytes, bigLedgerSubject } from '../testing/bigLedger';
+import { loadSqlJs } from '../cli/sqlite';
 
 // The store asks the worker and keeps the latest answer: defaults, transport-follows-scenario,
 // errors that clear the stale transcript, late answers to superseded runs dropped, and the stored
@@ -154,5 +156,19 @@ describe('lab store: the stored ledger', () => {
     await store.getState().importLedger(new Blob([new Uint8Array(bytes ?? [])]));
     expect(store.getState()).toMatchObject({ ledgerError: null, ledger: { stored: true } });
     expect(keyRows(store)).toEqual(['checkout-7']);
+  });
+
+  it('reads any page of a ledger table from the worker; a page it cannot read sets ledgerError and changes nothing else', async () => {
+    const bytes = bigLedgerBytes(await loadSqlJs(), { keys: 2, effects: 250 });
+    const { store } = storeWithWorker();
+    await store.getState().importLedger(new Blob([new Uint8Array(bytes)]));
+    expect(store.getState().ledger?.totals).toMatchObject({ effects: 250 });
+    const rows = await store.getState().readLedgerRows('effects', 200, 50);
+    expect(rows?.rows.map((row) => row.subject)).toEqual(Array.from({ length: 50 }, (_, i) => bigLedgerSubject(201 + i)));
+
+    // A worker holding nothing open, over a stored file that is not a lab ledger (a fresh worker after Stop).
+    const broken = storeWithWorker(memoryLedgerStorage(new TextEncoder().encode('not a ledger'))).store;
+    expect(await broken.getState().readLedgerRows('effects', 100, 50)).toBeNull();
+    expect(broken.getState()).toMatchObject({ ledgerStatus: 'idle', ledger: null, ledgerError: { code: 'LAB010', action: 'Could not read rows 101–150 of Effects.' } });
   });
 });

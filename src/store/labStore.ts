@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
-import type { EventWording, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import type { EventWording, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 
 /**
  * The page's state, in slices: what the user picked (selection), what the worker answered (run),
@@ -22,6 +22,8 @@ export type {
   LedgerOutcome,
   LedgerResponseRecord,
   LedgerRow,
+  LedgerRows,
+  LedgerTable,
   LedgerView,
   MarkerTone,
   MarkerWording,
@@ -166,6 +168,11 @@ export interface LedgerSlice {
   /** The stored ledger as a SQLite file (null, with ledgerError set, if the worker could not produce it). */
   exportLedger(): Promise<Uint8Array | null>;
   resetLedger(): Promise<void>;
+  /**
+   * One page of a table of the ledger on screen, read from the file the worker holds open (issue #14);
+   * null, with ledgerError set, when it could not be read. Reading changes nothing, so the section stays idle.
+   */
+  readLedgerRows(table: LedgerTable, offset: number, limit: number): Promise<LedgerRows | null>;
 }
 
 export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice;
@@ -429,6 +436,9 @@ const createNoticeSlice: Slice<NoticeSlice> = (shared) => (set, get) => ({
   dismissNotices: () => set({ notices: [] }),
 });
 
+/** The tables as the Ledger section names them. */
+const LEDGER_TABLE_NAMES: Record<LedgerTable, string> = { idempotencyKeys: 'Idempotency keys', effects: 'Effects', executions: 'Executions' };
+
 const createLedgerSlice: Slice<LedgerSlice> = (shared) => (set) => {
   /** Ledger requests not yet answered: the slice is busy while any is. */
   let pending = 0;
@@ -473,6 +483,15 @@ const createLedgerSlice: Slice<LedgerSlice> = (shared) => (set) => {
     },
     exportLedger: () => request('Could not export the ledger.', () => client().exportLedger(), () => undefined),
     resetLedger: () => view('Could not reset the ledger.', () => client().resetLedger()),
+    async readLedgerRows(table, offset, limit) {
+      try {
+        return await client().ledgerRows(table, offset, limit);
+      } catch (error) {
+        const what = `Could not read rows ${(offset + 1).toLocaleString('en')}–${(offset + limit).toLocaleString('en')} of ${LEDGER_TABLE_NAMES[table]}.`;
+        set({ ledgerError: { action: what, ...toFailure(error) } });
+        return null;
+      }
+    },
   };
 };
 

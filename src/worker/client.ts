@@ -5,6 +5,8 @@ import {
   type LabRequest,
   type LabResponse,
   type LedgerChoice,
+  type LedgerRows,
+  type LedgerTable,
   type LedgerView,
   type ProgressResponse,
   type RaceFactSteps,
@@ -68,8 +70,10 @@ export interface LabClient {
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
   /** A shared link's values as the engine accepts them, with what it refused (see ResolveRequest). */
   resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'>>;
-  /** The stored ledger's tables. */
+  /** The stored ledger's tables: the first rows of each and their counts. */
   ledgerSnapshot(): Promise<LedgerView>;
+  /** Up to `limit` rows (at most LEDGER_ROWS_LIMIT_MAX) of one table of the stored ledger from row `offset` (0-based) on. */
+  ledgerRows(table: LedgerTable, offset: number, limit: number): Promise<LedgerRows>;
   /** Replaces the stored ledger; rejects with LAB010 and changes nothing when the bytes are not a lab ledger. */
   importLedger(bytes: Uint8Array): Promise<LedgerView>;
   /** The stored ledger as a SQLite file. */
@@ -221,6 +225,9 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     },
     async ledgerSnapshot() {
       return (await send('ledger', { type: 'ledger-snapshot', requestId: nextRequestId++ })).ledger;
+    },
+    async ledgerRows(table, offset, limit) {
+      return (await send('ledger-rows', { type: 'ledger-rows', requestId: nextRequestId++, table, offset, limit })).page;
     },
     async importLedger(bytes) {
       return (await send('ledger', { type: 'ledger-import', requestId: nextRequestId++, bytes })).ledger;

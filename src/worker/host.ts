@@ -1,7 +1,7 @@
 import { LabError, wordEvents } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
-import { ledgerPage } from './ledgerPage';
+import { OpenLedger, sameBytes } from './ledgerPage';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
 import { parseSetting, resolveSettings } from '../engine';
 import type { Settings, Transcript } from '../engine';
@@ -16,6 +16,7 @@ import {
   type LabAnswer,
   type LabRequest,
   type LedgerRow,
+  type LedgerRows,
   type LedgerView,
   type ProgressResponse,
   type ResolvedResponse,
@@ -142,11 +143,12 @@ function rows(table: Row[]): LedgerRow[] {
   return table.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, cell(value)])));
 }
 
-/** Reads a ledger file's tables (LAB010 when the bytes are not a lab ledger; nothing is changed). */
-function ledgerView(sql: SqlModule, bytes: Uint8Array | null): LedgerView {
-  const snapshot = ledgerPage(sql, bytes);
+/** What the page is sent of an open ledger: its first rows and counts, table by table. */
+function ledgerView(ledger: OpenLedger): LedgerView {
+  const snapshot = ledger.page();
   return {
-    stored: bytes !== null,
+    stored: ledger.bytes !== null,
+    ledgerId: ledger.id,
     bytes: snapshot.bytes,
     idempotencyKeys: rows(snapshot.idempotencyKeys),
     effects: rows(snapshot.effects),
@@ -174,6 +176,38 @@ export function createLabHost(options: LabHostOptions): LabHost {
   }
 
   const now = options.now ?? (() => performance.now());
+
+  /**
+   * The stored ledger, held open once checked (issue #14): a page of rows, or a snapshot of bytes the
+   * worker already checked, reads this file instead of opening and checking 12 MB again. Null until the
+   * stored ledger is first read, and again whenever a run saves a new one.
+   */
+  let held: OpenLedger | null = null;
+  const hold = (next: OpenLedger | null) => {
+    if (held !== next) held?.close();
+    held = next;
+  };
+
+  /**
+   * The stored ledger, open: the held one while the storage holds the very bytes it was opened from (another
+   * tab of the lab may have saved since), else the stored bytes opened and checked anew (LAB010 if they are
+   * not a lab ledger).
+   */
+  async function storedLedger(): Promise<OpenLedger> {
+    const sql = await sqlModule();
+    const bytes = await storage.load();
+    if (held !== null && (bytes === null || held.bytes === null ? bytes === held.bytes : sameBytes(bytes, held.bytes))) return held;
+    hold(null);
+    const opened = OpenLedger.open(sql, bytes);
+    hold(opened);
+    return opened;
+  }
+
+  /** Rows of one table from the held ledger (the one the page shows), opening the stored one when none is held. */
+  async function ledgerRows(table: LedgerRows['table'], offset: number, limit: number): Promise<LedgerRows> {
+    const ledger = held ?? (await storedLedger());
+    return { table, offset, rows: rows(ledger.rows(table, offset, limit)), total: ledger.totals[table], ledgerId: ledger.id };
+  }
 
   /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
   function progressTrace(requestId: number, notify: ((progress: ProgressResponse) => void) | undefined): RunOptions['trace'] {
@@ -203,7 +237,11 @@ export function createLabHost(options: LabHostOptions): LabHost {
     // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
     const completed: { bytes: Uint8Array | null } = { bytes: null };
     const transcript = runScenario(scenario, { ...options, ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) } });
-    if (completed.bytes !== null) await storage.save(completed.bytes);
+    if (completed.bytes !== null) {
+      // The held file is the ledger as it was before this run: the next read opens the one saved now.
+      hold(null);
+      await storage.save(completed.bytes);
+    }
     return transcript;
   }
 
@@ -211,10 +249,17 @@ export function createLabHost(options: LabHostOptions): LabHost {
     if (bytes.length > LEDGER_BYTES_MAX) {
       throw new LabError('LAB010', `the file is ${bytes.length} bytes, more than a lab ledger's ${LEDGER_BYTES_MAX}; the current ledger is unchanged`);
     }
-    // Read it first: bytes that are not a lab ledger throw LAB010 before anything is stored.
-    const view = ledgerView(await sqlModule(), bytes);
-    await storage.save(bytes);
-    return view;
+    // Checked first: bytes that are not a lab ledger throw LAB010 before anything is stored. Checked once:
+    // the file stays open for the view, its pages and later snapshots of the same bytes.
+    const opened = OpenLedger.open(await sqlModule(), bytes);
+    try {
+      await storage.save(bytes);
+    } catch (error) {
+      opened.close();
+      throw error;
+    }
+    hold(opened);
+    return ledgerView(opened);
   }
 
   async function exportLedger(): Promise<Uint8Array> {
@@ -243,7 +288,9 @@ export function createLabHost(options: LabHostOptions): LabHost {
         return { type: 'resolved', requestId, view, problems };
       }
       case 'ledger-snapshot':
-        return { type: 'ledger', requestId, ledger: ledgerView(await sqlModule(), await storage.load()) };
+        return { type: 'ledger', requestId, ledger: ledgerView(await storedLedger()) };
+      case 'ledger-rows':
+        return { type: 'ledger-rows', requestId, page: await ledgerRows(request.table, request.offset, request.limit) };
       case 'ledger-import':
         return { type: 'ledger', requestId, ledger: await importLedger(request.bytes) };
       case 'ledger-export':
@@ -251,7 +298,9 @@ export function createLabHost(options: LabHostOptions): LabHost {
       case 'ledger-reset': {
         const sql = await sqlModule();
         await storage.clear();
-        return { type: 'ledger', requestId, ledger: ledgerView(sql, null) };
+        const empty = OpenLedger.open(sql, null);
+        hold(empty);
+        return { type: 'ledger', requestId, ledger: ledgerView(empty) };
       }
     }
   }

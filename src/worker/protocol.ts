@@ -9,6 +9,8 @@ import {
   toolRequestSchemas,
   type ErrorResponseSchema,
   type LedgerRowSchema,
+  type LedgerRowsSchema,
+  type LedgerTableSchema,
   type LedgerViewSchema,
   type ProgressResponseSchema,
   type RaceFactStepsSchema,
@@ -45,6 +47,11 @@ export type ResolvedView = v.InferOutput<typeof ResolvedViewSchema>;
 export type ViewProblem = v.InferOutput<typeof ViewProblemSchema>;
 export type LedgerRow = v.InferOutput<typeof LedgerRowSchema>;
 export type LedgerView = v.InferOutput<typeof LedgerViewSchema>;
+/** A table of the stored ledger, as LedgerView names it. */
+export type LedgerTable = v.InferOutput<typeof LedgerTableSchema>;
+/** One page of a ledger table, read from the ledger the worker holds open (issue #14). */
+export type LedgerRows = v.InferOutput<typeof LedgerRowsSchema>;
+export { LEDGER_ROWS_LIMIT_MAX } from './schemas';
 
 // ── page → workers ───────────────────────────────────────────────────────────────────────────────
 
@@ -66,6 +73,7 @@ export type ResolvedResponse = Extract<LabResponse, { type: 'resolved' }>;
 export type ScenariosResponse = Extract<LabResponse, { type: 'scenarios' }>;
 export type LedgerResponse = Extract<LabResponse, { type: 'ledger' }>;
 export type LedgerFileResponse = Extract<LabResponse, { type: 'ledger-file' }>;
+export type LedgerRowsResponse = Extract<LabResponse, { type: 'ledger-rows' }>;
 export type ErrorResponse = v.InferOutput<typeof ErrorResponseSchema>;
 /** A LabError code (kept end to end), LAB008 for an unreadable message, STORAGE (IndexedDB), INTERNAL (a bug). */
 export type WorkerErrorCode = ErrorResponse['code'];

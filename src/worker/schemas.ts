@@ -192,7 +192,25 @@ export const LedgerViewSchema = v.object({
   effects: v.array(LedgerRowSchema),
   executions: v.array(LedgerRowSchema),
   totals: v.optional(v.object({ idempotencyKeys: nonNegativeInt, effects: nonNegativeInt, executions: nonNegativeInt })),
+  /** Which opened ledger file these rows are from: a page of rows (ledger-rows) names the same one, or the ledger changed since. */
+  ledgerId: v.optional(v.string()),
   scopeNotes: v.array(v.string()),
+});
+
+/** The ledger tables the page shows, by the names LedgerView gives them. */
+export const LedgerTableSchema = v.picklist(['idempotencyKeys', 'effects', 'executions']);
+/** Rows one `ledger-rows` request may ask for (STYLE: a limit on everything); the page asks for one page of them. */
+export const LEDGER_ROWS_LIMIT_MAX = 1_000;
+/** Beyond any offset a ledger of LEDGER_BYTES_MAX can reach (a row takes more than one byte). */
+const LEDGER_ROWS_OFFSET_MAX = 16 * 1024 * 1024;
+/** One page of a stored ledger table (issue #14): `total` is the table's row count as the page was read. */
+export const LedgerRowsSchema = v.object({
+  table: LedgerTableSchema,
+  offset: nonNegativeInt,
+  rows: v.array(LedgerRowSchema),
+  total: nonNegativeInt,
+  /** The opened ledger file the rows are from (LedgerView's ledgerId). */
+  ledgerId: v.string(),
 });
 
 export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema });
@@ -274,6 +292,14 @@ export const labRequestSchemas = [
   v.object({ type: v.literal('ledger-import'), requestId: id, bytes }),
   v.object({ type: v.literal('ledger-export'), requestId: id }),
   v.object({ type: v.literal('ledger-reset'), requestId: id }),
+  /** Rows `offset`… of one table of the stored ledger, in the order the Ledger section shows them (issue #14). */
+  v.object({
+    type: v.literal('ledger-rows'),
+    requestId: id,
+    table: LedgerTableSchema,
+    offset: v.pipe(nonNegativeInt, v.maxValue(LEDGER_ROWS_OFFSET_MAX)),
+    limit: v.pipe(nonNegativeInt, v.minValue(1), v.maxValue(LEDGER_ROWS_LIMIT_MAX)),
+  }),
 ] as const;
 
 /** Requests the tools worker answers. */
@@ -311,6 +337,7 @@ export const labResponseSchemas = [
   v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
   v.object({ type: v.literal('ledger'), requestId: id, ledger: LedgerViewSchema }),
   v.object({ type: v.literal('ledger-file'), requestId: id, bytes }),
+  v.object({ type: v.literal('ledger-rows'), requestId: id, page: LedgerRowsSchema }),
   ErrorResponseSchema,
 ] as const;
 

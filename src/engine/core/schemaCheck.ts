@@ -69,8 +69,8 @@ function reference(sql: SqlModule, schema: readonly string[]): Reference {
 
 const refuse = (problem: string) => new LabError('LAB010', `${problem}, so it is not a lab ledger (a ledger is data: it may hold no triggers, views or changed tables); the file and the current ledger are unchanged`);
 
-/** SQL that counts the rows of `table` whose values are not of the type the lab writes in each column. */
-function typeChecks(table: string, columns: Column[]): { column: string; where: string }[] {
+/** For each column of `table` that the lab writes with one type, an SQL condition true on a row whose value is not of that type. */
+function typeChecks(columns: Column[]): { column: string; bad: string }[] {
   return columns.flatMap((column) => {
     const quoted = JSON.stringify(column.name);
     const allowed = column.type === 'INTEGER' ? ['integer'] : column.type === 'TEXT' ? ['text'] : [];
@@ -78,8 +78,16 @@ function typeChecks(table: string, columns: Column[]): { column: string; where: 
     const nullable = !column.notNull && !column.primaryKey;
     const typeBad = `typeof(${quoted}) NOT IN (${[...allowed, ...(nullable ? ['null'] : [])].map((t) => `'${t}'`).join(', ')})`;
     const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND json_valid(${quoted}) = 0)` : '';
-    return [{ column: column.name, where: `${typeBad}${jsonBad}` }];
-  }).map((check) => ({ ...check, where: `SELECT count(*) FROM ${JSON.stringify(table)} WHERE ${check.where}` }));
+    return [{ column: column.name, bad: `${typeBad}${jsonBad}` }];
+  });
+}
+
+/**
+ * One scan of `table` that counts, column by column, the rows breaking its type check (a 200,000-row
+ * ledger is read once per table, not once per column: issue #14).
+ */
+function typeScan(table: string, checks: { bad: string }[]): string {
+  return `SELECT ${checks.map((check) => `coalesce(sum(CASE WHEN ${check.bad} THEN 1 ELSE 0 END), 0)`).join(', ')} FROM ${JSON.stringify(table)}`;
 }
 
 /**
@@ -104,9 +112,12 @@ export function checkLedgerSchema(sql: SqlModule, db: Database, schema: readonly
   if (integrity.length !== 1 || integrity[0] !== 'ok') throw refuse(`the file fails PRAGMA integrity_check (${integrity.join('; ')})`);
 
   for (const [table, columns] of expected.columns) {
-    for (const check of typeChecks(table, columns)) {
-      const bad = Number(db.exec(check.where)[0]?.values[0]?.[0] ?? 0);
+    const checks = typeChecks(columns);
+    if (checks.length === 0) continue;
+    const counts = db.exec(typeScan(table, checks))[0]?.values[0] ?? [];
+    checks.forEach((check, i) => {
+      const bad = Number(counts[i] ?? 0);
       if (bad > 0) throw refuse(`${bad} row(s) of ${table} have a ${check.column} the lab never writes (wrong type${check.column.endsWith('_json') ? ' or not JSON' : ''})`);
-    }
+    });
   }
 }

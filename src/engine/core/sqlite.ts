@@ -189,8 +189,8 @@ export class LedgerFile {
   }
 
   /** Reads rows through the holder (for the UI's table view and tests), never during a transaction. */
-  query(sql: string): Row[] {
-    const result = this.holder.exec(sql)[0];
+  query(sql: string, params: StatementParams = []): Row[] {
+    const result = this.holder.exec(sql, params as BindParams)[0];
     if (result === undefined) return [];
     return result.values.map((values) => Object.fromEntries(result.columns.map((column, i) => [column, values[i] ?? null])));
   }

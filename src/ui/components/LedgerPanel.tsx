@@ -1,5 +1,5 @@
-import { useState, type ChangeEvent } from 'react';
-import { useLabStore, type LedgerRow } from '../../store/labStore';
+import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useLabStore, type LedgerRow, type LedgerTable, type LedgerView } from '../../store/labStore';
 import { downloadFile } from '../download';
 import { cellText, formatBytes, shortCell } from '../format';
 import { selectedKind, withoutCode } from './selectors';
@@ -72,9 +72,9 @@ export function LedgerPanel() {
       )}
       {ledger !== null && (
         <>
-          <LedgerTable caption="Idempotency keys" rows={ledger.idempotencyKeys} total={ledger.totals?.idempotencyKeys ?? ledger.idempotencyKeys.length} empty="No key recorded." />
-          <LedgerTable caption="Effects" rows={ledger.effects} total={ledger.totals?.effects ?? ledger.effects.length} empty="No effect committed." />
-          <LedgerTable caption="Executions" rows={ledger.executions} total={ledger.totals?.executions ?? ledger.executions.length} empty="Nothing executed." />
+          <LedgerTable caption="Idempotency keys" table="idempotencyKeys" ledger={ledger} empty="No key recorded." />
+          <LedgerTable caption="Effects" table="effects" ledger={ledger} empty="No effect committed." />
+          <LedgerTable caption="Executions" table="executions" ledger={ledger} empty="Nothing executed." />
           <aside className="lab-scope" aria-labelledby="scope-heading">
             <h3 id="scope-heading">Scope of this ledger (LG-8)</h3>
             <ul>
@@ -92,34 +92,71 @@ export function LedgerPanel() {
 /** Rows drawn at once: an imported ledger may hold 200,000, and drawing each froze the page for minutes (issue #14). */
 export const LEDGER_PAGE_ROWS = 50;
 
-/** One SQLite table as stored: its column names as SQL has them, one row per record, a page at a time. */
-function LedgerTable({ caption, rows: allRows, total, empty }: { caption: string; rows: LedgerRow[]; total: number; empty: string }) {
+const count = (n: number) => n.toLocaleString('en');
+
+/** Rows of a page the ledger view did not carry, read from the worker for the view they belong to. */
+interface FetchedPage {
+  source: LedgerView;
+  first: number;
+  /** null: the worker could not read them (the section's alert says why). */
+  rows: LedgerRow[] | null;
+}
+
+/**
+ * One SQLite table as stored: its column names as SQL has them, one row per record, a page at a time.
+ * The ledger view carries each table's first rows; any other page is read from the file the worker holds
+ * open (issue #14), so every row of a 200,000-row ledger is reachable: First, Previous, Next, Last, or
+ * straight to a row by its number. The position is announced as it changes.
+ */
+function LedgerTable({ caption, table, ledger, empty }: { caption: string; table: LedgerTable; ledger: LedgerView; empty: string }) {
+  const readRows = useLabStore((state) => state.readLedgerRows);
+  const refresh = useLabStore((state) => state.refreshLedger);
+  const viewRows = ledger[table];
+  const total = ledger.totals?.[table] ?? viewRows.length;
   const [pageWanted, setPage] = useState(0);
-  const pages = Math.max(1, Math.ceil(allRows.length / LEDGER_PAGE_ROWS));
+  const [fetched, setFetched] = useState<FetchedPage | null>(null);
+  const pages = Math.max(1, Math.ceil(total / LEDGER_PAGE_ROWS));
   const page = Math.min(pageWanted, pages - 1);
   const first = page * LEDGER_PAGE_ROWS;
-  const rows = allRows.slice(first, first + LEDGER_PAGE_ROWS);
-  const columns = rows[0] === undefined ? [] : Object.keys(rows[0]);
+  const size = Math.max(0, Math.min(LEDGER_PAGE_ROWS, total - first));
+  const fromView = first + size <= viewRows.length;
+  const current = fetched !== null && fetched.source === ledger && fetched.first === first ? fetched : null;
+  const missing = !fromView && current === null;
+
+  useEffect(() => {
+    if (!missing) return;
+    let wanted = true;
+    void readRows(table, first, LEDGER_PAGE_ROWS).then((answer) => {
+      if (!wanted) return;
+      setFetched({ source: ledger, first, rows: answer?.rows ?? null });
+      // The worker holds a ledger stored since this view was read (a kept run, another tab): read the view
+      // again, and this page of it with it.
+      if (answer !== null && ledger.ledgerId !== undefined && answer.ledgerId !== ledger.ledgerId) void refresh();
+    });
+    return () => {
+      wanted = false;
+    };
+  }, [missing, readRows, refresh, table, first, ledger]);
+
+  // While a page is read (milliseconds), the rows it replaces stay on screen, marked busy.
+  const [shownFirst, setShownFirst] = useState(0);
+  if (!missing && shownFirst !== first) setShownFirst(first);
+  const rowsFirst = missing ? shownFirst : first;
+  const rowsAt = (at: number): LedgerRow[] => {
+    if (at + Math.min(LEDGER_PAGE_ROWS, total - at) <= viewRows.length) return viewRows.slice(at, at + LEDGER_PAGE_ROWS);
+    return fetched !== null && fetched.source === ledger && fetched.first === at ? (fetched.rows ?? []) : [];
+  };
+  const rows = rowsAt(rowsFirst);
+  const failed = current !== null && current.rows === null;
+  const columns = rows[0] === undefined ? Object.keys(viewRows[0] ?? {}) : Object.keys(rows[0]);
+  const goTo = (target: number) => setPage(Math.max(0, Math.min(pages - 1, target)));
+
   return (
     <div className="lab-scroll">
-      {pages > 1 && (
-        <nav className="lab-pager" aria-label={`${caption} pages`}>
-          <button type="button" className="lab-button" disabled={page === 0} onClick={() => setPage(page - 1)} aria-label={`${caption}: previous rows`}>
-            Previous
-          </button>
-          <span className="lab-pager-info">
-            Rows {(first + 1).toLocaleString('en')}–{(first + rows.length).toLocaleString('en')} of {total.toLocaleString('en')}
-            {total > allRows.length && ` (the first ${allRows.length.toLocaleString('en')} are shown here; Export ledger has them all)`}
-          </span>
-          <button type="button" className="lab-button" disabled={page >= pages - 1} onClick={() => setPage(page + 1)} aria-label={`${caption}: next rows`}>
-            Next
-          </button>
-        </nav>
-      )}
       {/* Named by the table alone ("Effects"), so the name stays put as the row count changes. */}
-      <table className="lab-table lab-ledger-table" aria-label={caption}>
+      <table className="lab-table lab-ledger-table" aria-label={caption} aria-busy={missing} data-first-row={rowsFirst + 1}>
         <caption>
-          {caption} <span className="lab-count">({total === 1 ? '1 row' : `${total.toLocaleString('en')} rows`})</span>
+          {caption} <span className="lab-count">({total === 1 ? '1 row' : `${count(total)} rows`})</span>
         </caption>
         {columns.length > 0 && (
           <thead>
@@ -133,13 +170,15 @@ function LedgerTable({ caption, rows: allRows, total, empty }: { caption: string
           </thead>
         )}
         <tbody>
-          {allRows.length === 0 ? (
+          {total === 0 || failed ? (
             <tr>
-              <td className="lab-empty">{empty}</td>
+              <td className="lab-empty" colSpan={Math.max(1, columns.length)}>
+                {failed ? 'These rows could not be read; the message above says why.' : empty}
+              </td>
             </tr>
           ) : (
             rows.map((row, index) => (
-              <tr key={first + index}>
+              <tr key={rowsFirst + index}>
                 {columns.map((column) => {
                   const value = row[column] ?? null;
                   const text = cellText(value);
@@ -154,7 +193,82 @@ function LedgerTable({ caption, rows: allRows, total, empty }: { caption: string
           )}
         </tbody>
       </table>
+      {/* Below its rows: after Next, the next button is where the pointer already is. */}
+      {pages > 1 && (
+        <nav className="lab-pager" aria-label={`${caption} pages`}>
+          <span className="lab-pager-info" role="status">
+            Rows {count(first + 1)}–{count(first + size)} of {count(total)}
+          </span>
+          <span className="lab-pager-steps">
+            <PagerButton label={`${caption}: first rows`} disabled={page === 0} onClick={() => goTo(0)}>
+              First
+            </PagerButton>
+            <PagerButton label={`${caption}: previous rows`} disabled={page === 0} onClick={() => goTo(page - 1)}>
+              Previous
+            </PagerButton>
+            <PagerButton label={`${caption}: next rows`} disabled={page >= pages - 1} onClick={() => goTo(page + 1)}>
+              Next
+            </PagerButton>
+            <PagerButton label={`${caption}: last rows`} disabled={page >= pages - 1} onClick={() => goTo(pages - 1)}>
+              Last
+            </PagerButton>
+          </span>
+          <RowJump caption={caption} total={total} onJump={(row) => goTo(Math.floor((row - 1) / LEDGER_PAGE_ROWS))} />
+        </nav>
+      )}
     </div>
+  );
+}
+
+/**
+ * A pager button. At the first or last page it is marked disabled (aria-disabled) rather than taken out
+ * of the tab order, so focus stays on the key a keyboard user just pressed.
+ */
+function PagerButton({ label, disabled, onClick, children }: { label: string; disabled: boolean; onClick: () => void; children: string }) {
+  return (
+    <button type="button" className="lab-button" aria-label={label} aria-disabled={disabled} onClick={disabled ? undefined : onClick}>
+      {children}
+    </button>
+  );
+}
+
+/** Straight to the page holding row N (1-based): a number field and its button; Enter in the field goes too. */
+function RowJump({ caption, total, onJump }: { caption: string; total: number; onJump: (row: number) => void }) {
+  const [text, setText] = useState('');
+  const hintId = useId();
+  const row = Number(text);
+  const valid = text.trim() !== '' && Number.isSafeInteger(row) && row >= 1 && row <= total;
+  const invalid = text.trim() !== '' && !valid;
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (valid) onJump(row);
+  };
+  return (
+    <form className="lab-pager-jump" onSubmit={onSubmit}>
+      <label>
+        Row{' '}
+        <input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={total}
+          step={1}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          aria-label={`${caption}: row number`}
+          aria-invalid={invalid}
+          aria-describedby={invalid ? hintId : undefined}
+        />
+      </label>
+      <button type="submit" className="lab-button" aria-label={`${caption}: show row`} aria-disabled={!valid}>
+        Show
+      </button>
+      {invalid && (
+        <span id={hintId} className="lab-pager-hint">
+          A whole number from 1 to {count(total)}
+        </span>
+      )}
+    </form>
   );
 }
 
