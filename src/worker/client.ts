@@ -1,19 +1,19 @@
-import {
-  explainBadResponse,
-  type EventWording,
-  type LabAnswer,
-  type LabRequest,
-  type LabResponse,
-  type LedgerChoice,
-  type LedgerView,
-  type ProgressResponse,
-  type RaceFactSteps,
-  type ResolvedResponse,
-  type ScenarioInfo,
-  type Settings,
-  type Transcript,
-  type Transport,
-  type WorkerErrorCode,
+import { arrivalQueue, protocolChecks } from './lazyChecks';
+import type {
+  EventWording,
+  LabAnswer,
+  LabRequest,
+  LabResponse,
+  LedgerChoice,
+  LedgerView,
+  ProgressResponse,
+  RaceFactSteps,
+  ResolvedResponse,
+  ScenarioInfo,
+  Settings,
+  Transcript,
+  Transport,
+  WorkerErrorCode,
 } from './protocol';
 
 /**
@@ -108,6 +108,8 @@ interface Pending {
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 
 export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, options: LabClientOptions = {}): LabClient {
+  // The checks load while the worker starts: ready before its first answer.
+  void protocolChecks().catch(() => undefined);
   const runBudgetMs = options.runBudgetMs ?? RUN_BUDGET_MS;
   let worker = makeWorker();
   const pending = new Map<number, Pending>();
@@ -122,14 +124,22 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
 
   /** Listens to one worker; a replaced (stopped) worker's late messages are ignored. */
   function listen(target: WorkerLike): void {
+    // Each event is read at once and handled in arrival order once the checks have loaded (lazyChecks.ts).
+    const later = arrivalQueue((problem) => {
+      if (target === worker) failAll(new LabClientError('WORKER_FAILED', problem));
+    });
     target.addEventListener('message', (event) => {
-      if (target !== worker) return;
-      const problem = explainBadResponse(event.data);
+      const received = event.data;
+      later(({ explainBadResponse }) => {
+        if (target === worker) onMessage(received, explainBadResponse(received));
+      });
+    });
+    function onMessage(received: unknown, problem: string | null): void {
       if (problem !== null) {
-        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read (${problem}): ${preview(event.data)}`));
+        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read (${problem}): ${preview(received)}`));
         return;
       }
-      const data = event.data as LabResponse;
+      const data = received as LabResponse;
       const requestId = data.requestId;
       if (requestId === null) {
         // Only an error can lack a requestId: the worker could not tell which request it answers.
@@ -144,16 +154,20 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       }
       pending.delete(requestId);
       request.settle(data);
-    });
+    }
     target.addEventListener('messageerror', () => {
-      if (target !== worker) return;
-      failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
+      later(() => {
+        if (target === worker) failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
+      });
     });
     target.addEventListener('error', (event) => {
       event.preventDefault();
-      if (target !== worker) return;
-      broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${event.message || 'it could not be loaded'}`);
-      failAll(broken);
+      const message = event.message;
+      later(() => {
+        if (target !== worker) return;
+        broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${message || 'it could not be loaded'}`);
+        failAll(broken);
+      });
     });
   }
   listen(worker);
