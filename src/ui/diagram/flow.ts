@@ -1,15 +1,16 @@
 import { Position, type Edge, type Node } from '@xyflow/react';
-import { ROW_H, TOP_Y, type DiagramLayout, type Marker, type Wire } from './layout';
+import { BREAK_H, ROW_H, TOP_Y, type DeadlineBar, type DiagramLayout, type Marker, type TimeBreak, type TimeMark, type Wire } from './layout';
+import { firstAtOrAbove, SpanIndex, WHOLE, type Band } from './spans';
 import type { MarkerTone } from '../../store/labStore';
 
 /**
- * The layout's interactive part as @xyflow/react nodes and edges (markers you can pick, wires),
- * built once per transcript, and the cut of it at a step. Every node and edge object is created
- * here once and reused: the view at step k is a prefix of the static items plus the few whose look
- * depends on k (wires still in flight, the current and the picked event). React Flow keeps its
- * internal nodes for the unchanged objects, and with `onlyRenderVisibleElements` draws only what is
- * on screen, so a run with thousands of messages steps as cheaply as a short one. Lanes, times,
- * deadline bars and the "now" line are drawn by Backdrop.tsx, which culls them itself.
+ * The layout's interactive part as @xyflow/react nodes and edges (markers you can pick, wires), cut
+ * at a step and to a band of rows around the pane. Only what reaches into the band is handed to
+ * React Flow (found through spans.ts, without a pass over the run), so a step's work follows what is
+ * on screen, not the run's length. Node and edge objects are built when first shown and reused: the
+ * ones whose look depends on the step (wires still in flight, the current and the picked event) are
+ * rebuilt, the rest stay the same objects, so React Flow keeps its internals for them. Lanes, times,
+ * deadline bars and the "now" line are drawn by Backdrop.tsx, culled with the same indexes.
  */
 
 export interface MarkerData extends Record<string, unknown> {
@@ -61,13 +62,24 @@ const NO_HANDLES: Node['handles'] = [];
 
 export interface DiagramFlow {
   layout: DiagramLayout;
-  /** Nodes that never change once shown, in the order they appear; `appearsAt[i]` is the event index of `items[i]`. */
-  items: DiagramNode[];
-  appearsAt: number[];
-  /** Each marker by the index of its event, with the node built for it. */
-  markers: Map<number, { marker: Marker; node: MarkerNode }>;
+  /** Where each marker, wire, time, break and deadline bar reaches on the time axis (positions into the layout's lists). */
+  markerSpans: SpanIndex;
+  wireSpans: SpanIndex;
+  timeSpans: SpanIndex;
+  breakSpans: SpanIndex;
+  barSpans: SpanIndex;
+  /** Each event's marker (its position in layout.markers), if it has one. */
+  markerAt: Map<number, number>;
   markerIndexBySeq: Map<number, number>;
-  wires: Array<{ wire: Wire; inFlight: WireEdge; settled: WireEdge }>;
+  /** For each event, the first wire it sends or settles (a position in layout.wires), or -1: it marks the event when the event has no marker. */
+  wireMarking: Int32Array;
+  /** The wires' event indexes and resolvedAt, each ascending: how many are in flight at a step, without a pass over them. */
+  wireSentSorted: Float64Array;
+  wireResolvedSorted: Float64Array;
+  /** Node and edge objects, built when first shown and reused after: React Flow keeps its internals for unchanged objects. */
+  markerNodes: Map<number, MarkerNode>;
+  anchorNodes: Map<number, AnchorNode>;
+  wireEdges: Map<number, { inFlight: WireEdge; settled: WireEdge }>;
 }
 
 function markerNode(marker: Marker, current = false, selected = false): MarkerNode {
@@ -160,37 +172,64 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
   };
 }
 
+/** The layout's indexes for cutting it at a step and a band of rows; nodes and edges are built as they are first shown. */
 export function buildFlow(layout: DiagramLayout): DiagramFlow {
-  const staged: Array<{ at: number; node: DiagramNode }> = [];
-  const markers = new Map<number, { marker: Marker; node: MarkerNode }>();
-  for (const marker of layout.markers) {
-    const node = markerNode(marker);
-    markers.set(marker.index, { marker, node });
-    staged.push({ at: marker.index, node });
-  }
-  for (const wire of layout.wires) staged.push({ at: wire.index, node: anchorNode(wire) });
-  // Stable sort: by the event that shows it, then in the order added.
-  staged.sort((a, b) => a.at - b.at);
+  const { markers, wires, times, breaks, bars, rowY } = layout;
+  const wireMarking = new Int32Array(rowY.length).fill(-1);
+  wires.forEach((wire, at) => {
+    for (const index of [wire.index, wire.resolvedAt]) if (index < wireMarking.length && wireMarking[index] === -1) wireMarking[index] = at;
+  });
+  const rowOf = (index: number) => rowY[Math.min(index, rowY.length - 1)] ?? TOP_Y;
   return {
     layout,
-    items: staged.map((item) => item.node),
-    appearsAt: staged.map((item) => item.at),
-    markers,
-    markerIndexBySeq: new Map(layout.markers.map((marker) => [marker.seq, marker.index])),
-    wires: layout.wires.map((wire) => ({ wire, inFlight: wireEdge(wire, 'in-flight'), settled: wireEdge(wire, wire.fate) })),
+    markerSpans: new SpanIndex(
+      markers.length,
+      (at) => (markers[at] as Marker).y,
+      (at) => (markers[at] as Marker).y - (markers[at] as Marker).height / 2,
+      (at) => (markers[at] as Marker).y + (markers[at] as Marker).height / 2,
+    ),
+    wireSpans: new SpanIndex(
+      wires.length,
+      (at) => (wires[at] as Wire).y1,
+      (at) => Math.min((wires[at] as Wire).y1, (wires[at] as Wire).y2, (wires[at] as Wire).labelY - ROW_H),
+      (at) => Math.max((wires[at] as Wire).y1, (wires[at] as Wire).y2, (wires[at] as Wire).labelY + ROW_H),
+    ),
+    timeSpans: new SpanIndex(
+      times.length,
+      (at) => (times[at] as TimeMark).y,
+      (at) => (times[at] as TimeMark).y - ROW_H / 2,
+      (at) => (times[at] as TimeMark).y + ROW_H / 2,
+    ),
+    breakSpans: new SpanIndex(
+      breaks.length,
+      (at) => (breaks[at] as TimeBreak).y,
+      (at) => (breaks[at] as TimeBreak).y - BREAK_H / 2,
+      (at) => (breaks[at] as TimeBreak).y + BREAK_H / 2,
+    ),
+    barSpans: new SpanIndex(
+      bars.length,
+      (at) => rowOf((bars[at] as DeadlineBar).index),
+      (at) => (bars[at] as DeadlineBar).y1,
+      (at) => Math.max((bars[at] as DeadlineBar).yDue, (bars[at] as DeadlineBar).yEnd ?? -Infinity, (bars[at] as DeadlineBar).y1 + 4),
+    ),
+    markerAt: new Map(markers.map((marker, at) => [marker.index, at])),
+    markerIndexBySeq: new Map(markers.map((marker) => [marker.seq, marker.index])),
+    wireMarking,
+    wireSentSorted: Float64Array.from(wires, (wire) => wire.index).sort(),
+    wireResolvedSorted: Float64Array.from(wires, (wire) => wire.resolvedAt).sort(),
+    markerNodes: new Map(),
+    anchorNodes: new Map(),
+    wireEdges: new Map(),
   };
 }
 
-/** How many of the sorted `appearsAt` are below `step`. */
-function countBelow(sorted: number[], step: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((sorted[mid] as number) < step) low = mid + 1;
-    else high = mid;
+function cached<K, V>(cache: Map<K, V>, key: K, build: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    cache.set(key, value);
   }
-  return low;
+  return value;
 }
 
 export interface FlowAtStep {
@@ -200,47 +239,71 @@ export interface FlowAtStep {
   nowY: number;
   /** x of where the current event is drawn: its marker's lane, or the end of the wire that marks it. */
   nowX: number;
-  /** Wires on screen still travelling. */
+  /** Wires shown that are still travelling. */
   inFlight: number;
 }
 
-/** The diagram after the first `step` events; `selectedSeq` is the event the inspector shows by choice. */
-export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | null): FlowAtStep {
+/**
+ * The diagram after the first `step` events, as far as it reaches into `band` (flow px; the whole
+ * diagram by default); `selectedSeq` is the event the inspector shows by choice. The current and the
+ * selected event are always included, on screen or not, so `aria-current` is always there to find.
+ */
+export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | null, band: Band = WHOLE): FlowAtStep {
   const { layout } = flow;
   const current = step - 1;
-  const nodes: DiagramNode[] = flow.items.slice(0, countBelow(flow.appearsAt, step));
-  // The current and the selected marker get their own objects; the rest stay as built.
-  const highlight = (index: number, isCurrent: boolean, isSelected: boolean) => {
-    const entry = flow.markers.get(index);
-    if (entry === undefined) return;
-    const at = nodes.lastIndexOf(entry.node);
-    if (at >= 0) nodes[at] = markerNode(entry.marker, isCurrent, isSelected);
-  };
   const selectedIndex = selectedSeq === null ? -1 : (flow.markerIndexBySeq.get(selectedSeq) ?? -1);
-  if (current >= 0) highlight(current, true, current === selectedIndex);
-  if (selectedIndex >= 0 && selectedIndex !== current && selectedIndex < step) highlight(selectedIndex, false, true);
 
-  const nowY = current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H;
+  const markerPositions = new Set(flow.markerSpans.query(band).filter((at) => (layout.markers[at] as Marker).index < step));
+  const currentMarker = current >= 0 ? flow.markerAt.get(current) : undefined;
+  if (currentMarker !== undefined) markerPositions.add(currentMarker);
+  const selectedMarker = selectedIndex >= 0 && selectedIndex < step ? flow.markerAt.get(selectedIndex) : undefined;
+  if (selectedMarker !== undefined) markerPositions.add(selectedMarker);
 
+  // The current event is marked once: by its marker, else by the first wire it sends (or settles).
+  const markingWire = current >= 0 && currentMarker === undefined ? (flow.wireMarking[current] ?? -1) : -1;
+  const wirePositions = new Set(flow.wireSpans.query(band).filter((at) => (layout.wires[at] as Wire).index < step));
+  if (markingWire >= 0) wirePositions.add(markingWire);
+
+  // Nodes in the order they appear: by event, a marker before the anchor of the wire it sends.
+  const staged: Array<{ at: number; order: number; node: DiagramNode }> = [];
+  for (const at of markerPositions) {
+    const marker = layout.markers[at] as Marker;
+    const isCurrent = at === currentMarker;
+    const isSelected = at === selectedMarker;
+    staged.push({ at: marker.index, order: 0, node: isCurrent || isSelected ? markerNode(marker, isCurrent, isSelected) : cached(flow.markerNodes, at, () => markerNode(marker)) });
+  }
   const edges: WireEdge[] = [];
-  let inFlight = 0;
-  const currentMarker = current >= 0 ? flow.markers.get(current) : undefined;
-  const currentHasMarker = currentMarker !== undefined;
-  let markedByWire = false;
-  let nowX = currentMarker?.marker.x ?? layout.lanes[0]?.x ?? 0;
-  for (const { wire, inFlight: travelling, settled } of flow.wires) {
-    if (wire.index >= step) break;
+  for (const at of [...wirePositions].sort((a, b) => a - b)) {
+    const wire = layout.wires[at] as Wire;
+    staged.push({ at: wire.index, order: 1, node: cached(flow.anchorNodes, at, () => anchorNode(wire)) });
     const isSettled = wire.resolvedAt < step;
-    if (!isSettled) inFlight += 1;
     const isCurrent = wire.index === current || wire.resolvedAt === current;
     const isSelected = wire.seq === selectedSeq;
-    // The current event is marked once: by its marker, else by the wire it sends (or settles).
-    const marksCurrent = isCurrent && !currentHasMarker && !markedByWire;
-    if (marksCurrent) {
-      markedByWire = true;
-      nowX = wire.index === current ? wire.x1 : wire.x2;
+    const marksCurrent = at === markingWire;
+    if (isCurrent || isSelected) {
+      edges.push(wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent));
+      continue;
     }
-    edges.push(isCurrent || isSelected ? wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent) : isSettled ? settled : travelling);
+    const built = cached(flow.wireEdges, at, () => ({ inFlight: wireEdge(wire, 'in-flight'), settled: wireEdge(wire, wire.fate) }));
+    edges.push(isSettled ? built.settled : built.inFlight);
   }
-  return { nodes, edges, nowY, nowX, inFlight };
+  staged.sort((a, b) => a.at - b.at || a.order - b.order);
+
+  const wireMarkingCurrent = markingWire >= 0 ? (layout.wires[markingWire] as Wire) : undefined;
+  const nowX =
+    currentMarker !== undefined
+      ? (layout.markers[currentMarker] as Marker).x
+      : wireMarkingCurrent !== undefined
+        ? wireMarkingCurrent.index === current
+          ? wireMarkingCurrent.x1
+          : wireMarkingCurrent.x2
+        : (layout.lanes[0]?.x ?? 0);
+  return {
+    nodes: staged.map((item) => item.node),
+    edges,
+    nowY: current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H,
+    nowX,
+    // Every wire settles at or after the event that sends it: sent before `step` minus settled before it.
+    inFlight: firstAtOrAbove(flow.wireSentSorted, step) - firstAtOrAbove(flow.wireResolvedSorted, step),
+  };
 }

@@ -101,7 +101,10 @@ describe('the diagram at a step', () => {
       const sent = transcript.events.slice(0, step).filter((event) => event.kind === 'message').length;
       expect(view.edges).toHaveLength(sent);
       expect(messagesShown(flow.layout, step)).toBe(sent);
-      expect(view.nodes.every((node) => (flow.appearsAt[flow.items.findIndex((item) => item.id === node.id)] as number) < step)).toBe(true);
+      const shownAt = new Map([...flow.layout.markers.map((marker) => [marker.id, marker.index] as const), ...flow.layout.wires.map((wire) => [`${wire.id}-box`, wire.index] as const)]);
+      expect(view.nodes.every((node) => (shownAt.get(node.id) as number) < step)).toBe(true);
+      // Every marker and wire of the first k events is there (the whole diagram is asked for).
+      expect(view.nodes).toHaveLength([...shownAt.values()].filter((index) => index < step).length);
     }
     const forward = flowAt(flow, 12, null);
     flowAt(flow, 3, null);
