@@ -1,4 +1,6 @@
+import type { DiagramLayout, TimeScale } from './diagramLayout';
 import { arrivalQueue, protocolChecks } from './lazyChecks';
+import { PartsAssembly } from './runParts';
 import type {
   EventWording,
   LabAnswer,
@@ -49,13 +51,19 @@ export interface RunParams {
   settings?: Settings;
   /** Ledger scenarios: a fresh ledger (the default) or the stored one, saved back after the run. */
   ledger?: LedgerChoice;
+  /** The time axis the diagram is laid out on (ordinal by default). */
+  scale?: TimeScale;
 }
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
+  /** Which run this is, to ask the worker for its diagram on another time axis (`layout`). */
+  runId: number;
   transcript: Transcript;
   facts: RaceFactSteps | null;
   wording: EventWording[];
+  /** The run's diagram, laid out in the worker (issue #9). */
+  layout: DiagramLayout;
 }
 
 /** What a long run has done so far (from the worker's `progress` reports). */
@@ -66,6 +74,8 @@ export interface LabClient {
   run(params: RunParams): Promise<Transcript>;
   /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
+  /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
+  layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
   /** A shared link's values as the engine accepts them, with what it refused (see ResolveRequest). */
   resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'>>;
   /** The stored ledger's tables. */
@@ -103,6 +113,8 @@ interface Pending {
   settle(response: LabAnswer): void;
   fail(error: LabClientError): void;
   progress?: (progress: RunProgress) => void;
+  /** The parts of a long answer received so far (runParts.ts). */
+  parts?: PartsAssembly;
 }
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
@@ -152,8 +164,18 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
         return;
       }
+      if (data.type === 'run-part') {
+        const problem = (request.parts ??= new PartsAssembly()).add(data);
+        if (problem !== null) {
+          pending.delete(requestId);
+          request.fail(new LabClientError('WORKER_FAILED', `the lab worker sent the parts of an answer out of order: ${problem}`));
+        }
+        return;
+      }
       pending.delete(requestId);
-      request.settle(data);
+      const whole = (request.parts ?? new PartsAssembly()).finish(data);
+      if (whole.ok) request.settle(whole.answer);
+      else request.fail(new LabClientError('WORKER_FAILED', `the lab worker's answer is not whole: ${whole.problem}`));
     }
     target.addEventListener('messageerror', () => {
       later(() => {
@@ -205,7 +227,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     });
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -213,8 +235,8 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger }, onProgress);
-      return { transcript: answer.transcript, facts: answer.facts, wording: answer.wording };
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale }, onProgress);
+      return { runId: requestId, transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout };
     } finally {
       clearTimeout(budget);
     }
@@ -229,6 +251,9 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       return (await runLab(params)).transcript;
     },
     runLab,
+    async layout(runId, scale) {
+      return (await send('layout', { type: 'layout', requestId: nextRequestId++, run: runId, scale })).layout;
+    },
     async resolve(params) {
       const { view, problems } = await send('resolved', { type: 'resolve', requestId: nextRequestId++, params });
       return { view, problems };

@@ -8,13 +8,14 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
+import { messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
- * its sender when sent to its receiver when it arrives. Laid out once per transcript; each step
+ * its sender when sent to its receiver when it arrives. Laid out once per transcript, in the lab
+ * worker (the layout comes with the run's answer); each step
  * only cuts the layout at the step and to the rows around the pane (flow.ts), so React Flow is
  * handed only what is near the screen.
  */
@@ -38,6 +39,9 @@ const PAN_MS = 180;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
 
+/** Before the worker's first layout (never for long: a run's answer carries its layout). */
+const EMPTY_LAYOUT: DiagramLayout = { lanes: [], width: 0, height: 0, rowY: [], wires: [], markers: [], times: [], bars: [], messageIndexes: [], scale: 'ordinal', breaks: [] };
+
 export function Diagram({ transcript }: { transcript: Transcript }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.
   return (
@@ -51,9 +55,8 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
-  const wording = useLabStore((state) => state.wording);
-  const linearTime = usePanelsStore((state) => state.linearTime);
-  const layout = useMemo(() => layoutDiagram(transcript, wording, linearTime ? 'linear' : 'ordinal'), [transcript, wording, linearTime]);
+  // Laid out in the worker with the run (and again there when Linear time changes): the page only cuts it.
+  const layout = useLabStore((state) => state.layout) ?? EMPTY_LAYOUT;
   const flow = useMemo(() => buildFlow(layout), [layout]);
   // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
   const band = useVisibleBand();
