@@ -63,14 +63,11 @@ const NO_HANDLES: Node['handles'] = [];
 export interface DiagramFlow {
   layout: DiagramLayout;
   /** Where each marker, wire, time, break and deadline bar reaches on the time axis (positions into the layout's lists). */
-  markerSpans: SpanIndex;
-  wireSpans: SpanIndex;
-  timeSpans: SpanIndex;
-  breakSpans: SpanIndex;
-  barSpans: SpanIndex;
-  /** Each event's marker (its position in layout.markers), if it has one. */
-  markerAt: Map<number, number>;
-  markerIndexBySeq: Map<number, number>;
+  markerSpans: SpanIndex<Marker>;
+  wireSpans: SpanIndex<Wire>;
+  timeSpans: SpanIndex<TimeMark>;
+  breakSpans: SpanIndex<TimeBreak>;
+  barSpans: SpanIndex<DeadlineBar>;
   /** For each event, the first wire it sends or settles (a position in layout.wires), or -1: it marks the event when the event has no marker. */
   wireMarking: Int32Array;
   /** The wires' event indexes and resolvedAt, each ascending: how many are in flight at a step, without a pass over them. */
@@ -80,6 +77,8 @@ export interface DiagramFlow {
   markerNodes: Map<number, MarkerNode>;
   anchorNodes: Map<number, AnchorNode>;
   wireEdges: Map<number, { inFlight: WireEdge; settled: WireEdge }>;
+  /** Marker positions by their event's seq, built when an event is first picked. */
+  markerBySeq: Map<number, number> | null;
 }
 
 function markerNode(marker: Marker, current = false, selected = false): MarkerNode {
@@ -172,55 +171,79 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
   };
 }
 
-/** The layout's indexes for cutting it at a step and a band of rows; nodes and edges are built as they are first shown. */
+/**
+ * The layout's indexes for cutting it at a step and a band of rows: a few passes that allocate
+ * nothing per item (a run's first draw is one task on the page); nodes and edges are built as they
+ * are first shown.
+ */
 export function buildFlow(layout: DiagramLayout): DiagramFlow {
-  const { markers, wires, times, breaks, bars, rowY } = layout;
+  const { wires, rowY } = layout;
   const wireMarking = new Int32Array(rowY.length).fill(-1);
-  wires.forEach((wire, at) => {
-    for (const index of [wire.index, wire.resolvedAt]) if (index < wireMarking.length && wireMarking[index] === -1) wireMarking[index] = at;
-  });
+  const wireSentSorted = new Float64Array(wires.length);
+  const wireResolvedSorted = new Float64Array(wires.length);
+  for (let at = 0; at < wires.length; at++) {
+    const wire = wires[at] as Wire;
+    if (wire.index < wireMarking.length && wireMarking[wire.index] === -1) wireMarking[wire.index] = at;
+    if (wire.resolvedAt < wireMarking.length && wireMarking[wire.resolvedAt] === -1) wireMarking[wire.resolvedAt] = at;
+    wireSentSorted[at] = wire.index;
+    wireResolvedSorted[at] = wire.resolvedAt;
+  }
+  wireResolvedSorted.sort();
   const rowOf = (index: number) => rowY[Math.min(index, rowY.length - 1)] ?? TOP_Y;
   return {
     layout,
     markerSpans: new SpanIndex(
-      markers.length,
-      (at) => (markers[at] as Marker).y,
-      (at) => (markers[at] as Marker).y - (markers[at] as Marker).height / 2,
-      (at) => (markers[at] as Marker).y + (markers[at] as Marker).height / 2,
+      layout.markers,
+      (marker) => marker.y,
+      (marker) => marker.y - marker.height / 2,
+      (marker) => marker.y + marker.height / 2,
     ),
     wireSpans: new SpanIndex(
-      wires.length,
-      (at) => (wires[at] as Wire).y1,
-      (at) => Math.min((wires[at] as Wire).y1, (wires[at] as Wire).y2, (wires[at] as Wire).labelY - ROW_H),
-      (at) => Math.max((wires[at] as Wire).y1, (wires[at] as Wire).y2, (wires[at] as Wire).labelY + ROW_H),
+      wires,
+      (wire) => wire.y1,
+      (wire) => Math.min(wire.y2, wire.labelY - ROW_H),
+      (wire) => Math.max(wire.y2, wire.labelY + ROW_H),
     ),
     timeSpans: new SpanIndex(
-      times.length,
-      (at) => (times[at] as TimeMark).y,
-      (at) => (times[at] as TimeMark).y - ROW_H / 2,
-      (at) => (times[at] as TimeMark).y + ROW_H / 2,
+      layout.times,
+      (time) => time.y,
+      (time) => time.y - ROW_H / 2,
+      (time) => time.y + ROW_H / 2,
     ),
     breakSpans: new SpanIndex(
-      breaks.length,
-      (at) => (breaks[at] as TimeBreak).y,
-      (at) => (breaks[at] as TimeBreak).y - BREAK_H / 2,
-      (at) => (breaks[at] as TimeBreak).y + BREAK_H / 2,
+      layout.breaks,
+      (fold) => fold.y,
+      (fold) => fold.y - BREAK_H / 2,
+      (fold) => fold.y + BREAK_H / 2,
     ),
     barSpans: new SpanIndex(
-      bars.length,
-      (at) => rowOf((bars[at] as DeadlineBar).index),
-      (at) => (bars[at] as DeadlineBar).y1,
-      (at) => Math.max((bars[at] as DeadlineBar).yDue, (bars[at] as DeadlineBar).yEnd ?? -Infinity, (bars[at] as DeadlineBar).y1 + 4),
+      layout.bars,
+      (bar) => rowOf(bar.index),
+      (bar) => bar.y1,
+      (bar) => Math.max(bar.yDue, bar.yEnd ?? -Infinity, bar.y1 + 4),
     ),
-    markerAt: new Map(markers.map((marker, at) => [marker.index, at])),
-    markerIndexBySeq: new Map(markers.map((marker) => [marker.seq, marker.index])),
     wireMarking,
-    wireSentSorted: Float64Array.from(wires, (wire) => wire.index).sort(),
-    wireResolvedSorted: Float64Array.from(wires, (wire) => wire.resolvedAt).sort(),
+    // Wires come in the order of the events that send them: already ascending.
+    wireSentSorted,
+    wireResolvedSorted,
     markerNodes: new Map(),
     anchorNodes: new Map(),
     wireEdges: new Map(),
+    markerBySeq: null,
   };
+}
+
+/** The position of the marker of event `index` (markers are in event order), if it has one. */
+function markerOf(layout: DiagramLayout, index: number): number | undefined {
+  const { markers } = layout;
+  let low = 0;
+  let high = markers.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((markers[mid] as Marker).index < index) low = mid + 1;
+    else high = mid;
+  }
+  return markers[low]?.index === index ? low : undefined;
 }
 
 function cached<K, V>(cache: Map<K, V>, key: K, build: () => V): V {
@@ -251,12 +274,13 @@ export interface FlowAtStep {
 export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | null, band: Band = WHOLE): FlowAtStep {
   const { layout } = flow;
   const current = step - 1;
-  const selectedIndex = selectedSeq === null ? -1 : (flow.markerIndexBySeq.get(selectedSeq) ?? -1);
+  const selectedAt = selectedSeq === null ? undefined : (flow.markerBySeq ??= new Map(layout.markers.map((marker, at) => [marker.seq, at]))).get(selectedSeq);
+  const selectedIndex = selectedAt === undefined ? -1 : (layout.markers[selectedAt] as Marker).index;
 
   const markerPositions = new Set(flow.markerSpans.query(band).filter((at) => (layout.markers[at] as Marker).index < step));
-  const currentMarker = current >= 0 ? flow.markerAt.get(current) : undefined;
+  const currentMarker = current >= 0 ? markerOf(layout, current) : undefined;
   if (currentMarker !== undefined) markerPositions.add(currentMarker);
-  const selectedMarker = selectedIndex >= 0 && selectedIndex < step ? flow.markerAt.get(selectedIndex) : undefined;
+  const selectedMarker = selectedIndex >= 0 && selectedIndex < step ? selectedAt : undefined;
   if (selectedMarker !== undefined) markerPositions.add(selectedMarker);
 
   // The current event is marked once: by its marker, else by the first wire it sends (or settles).

@@ -21,50 +21,62 @@ export interface Band {
 /** Every row: the whole diagram (what tests and a run's first look at the layout use). */
 export const WHOLE: Band = { top: -Infinity, bottom: Infinity };
 
-export class SpanIndex {
+/** A long item's bucket list is built on the first query that needs it, and only past this many long items (fewer are scanned). */
+const LONG_SCAN_MAX = 64;
+
+export class SpanIndex<T = unknown> {
   readonly count: number;
-  private readonly lo: Float64Array;
-  private readonly hi: Float64Array;
-  /** Positions of the short items, and their keys (ascending). */
-  private readonly shortAt: Int32Array;
-  private readonly shortKeys: Float64Array;
   /** How far a short item reaches above and below its key. */
   private readonly above: number;
   private readonly below: number;
-  private readonly buckets = new Map<number, number[]>();
+  /** Positions of the long items, ascending. */
+  private readonly long: number[];
+  private buckets: Map<number, number[]> | null = null;
 
-  constructor(count: number, key: (at: number) => number, lo: (at: number) => number, hi: (at: number) => number) {
-    this.count = count;
-    this.lo = new Float64Array(count);
-    this.hi = new Float64Array(count);
-    const shortAt: number[] = [];
+  /**
+   * One pass over the items, allocating nothing per item: the reach of the short ones and the list
+   * of the long ones (`key`, `lo` and `hi` are read again by queries, for the few items near a band).
+   */
+  constructor(
+    private readonly items: readonly T[],
+    private readonly key: (item: T) => number,
+    private readonly lo: (item: T) => number,
+    private readonly hi: (item: T) => number,
+  ) {
+    this.count = items.length;
+    const long: number[] = [];
     let above = 0;
     let below = 0;
     let previousKey = -Infinity;
-    for (let at = 0; at < count; at++) {
-      const k = key(at);
+    for (let at = 0; at < items.length; at++) {
+      const item = items[at] as T;
+      const k = key(item);
       if (k < previousKey) throw new Error(`SpanIndex: keys must not decrease (item ${at}: ${k} after ${previousKey})`);
       previousKey = k;
-      const top = Math.min(lo(at), hi(at), k);
-      const bottom = Math.max(lo(at), hi(at), k);
-      this.lo[at] = top;
-      this.hi[at] = bottom;
+      const top = Math.min(lo(item), k);
+      const bottom = Math.max(hi(item), k);
       if (bottom - top > LONG_PX) {
-        for (let bucket = Math.floor(top / LONG_PX); bucket <= Math.floor(bottom / LONG_PX); bucket++) {
-          const held = this.buckets.get(bucket);
-          if (held === undefined) this.buckets.set(bucket, [at]);
-          else held.push(at);
-        }
+        long.push(at);
         continue;
       }
-      shortAt.push(at);
-      above = Math.max(above, k - top);
-      below = Math.max(below, bottom - k);
+      if (k - top > above) above = k - top;
+      if (bottom - k > below) below = bottom - k;
     }
-    this.shortAt = Int32Array.from(shortAt);
-    this.shortKeys = Float64Array.from(shortAt, (at) => key(at));
+    this.long = long;
     this.above = above;
     this.below = below;
+  }
+
+  private reaches(at: number, top: number, bottom: number): boolean {
+    const item = this.items[at] as T;
+    const k = this.key(item);
+    return Math.max(this.hi(item), k) >= top && Math.min(this.lo(item), k) <= bottom;
+  }
+
+  private isLong(at: number): boolean {
+    const item = this.items[at] as T;
+    const k = this.key(item);
+    return Math.max(this.hi(item), k) - Math.min(this.lo(item), k) > LONG_PX;
   }
 
   /** Positions (ascending) of the items that reach into [band.top, band.bottom]. */
@@ -73,26 +85,47 @@ export class SpanIndex {
     if (top === -Infinity && bottom === Infinity) return Array.from({ length: this.count }, (_, at) => at);
     const found: number[] = [];
     // A short item in the band has its key within [top - below, bottom + above].
-    const end = firstAbove(this.shortKeys, bottom + this.above);
-    for (let i = firstAtOrAbove(this.shortKeys, top - this.below); i < end; i++) {
-      const at = this.shortAt[i] as number;
-      if ((this.hi[at] as number) >= top && (this.lo[at] as number) <= bottom) found.push(at);
+    const keyAt = (at: number) => this.key(this.items[at] as T);
+    const end = firstWhere(this.count, (at) => keyAt(at) > bottom + this.above);
+    for (let at = firstWhere(this.count, (i) => keyAt(i) >= top - this.below); at < end; at++) {
+      if (this.reaches(at, top, bottom) && !this.isLong(at)) found.push(at);
     }
-    if (this.buckets.size > 0) {
-      const seen = new Set<number>();
-      const first = Math.floor(Math.max(top, -1e12) / LONG_PX);
-      const last = Math.floor(Math.min(bottom, 1e12) / LONG_PX);
-      for (let bucket = first; bucket <= last; bucket++) {
-        for (const at of this.buckets.get(bucket) ?? []) {
-          if (seen.has(at)) continue;
-          seen.add(at);
-          if ((this.hi[at] as number) >= top && (this.lo[at] as number) <= bottom) found.push(at);
+    if (this.long.length === 0) return found;
+    for (const at of this.longNear(top, bottom)) if (this.reaches(at, top, bottom)) found.push(at);
+    return found.sort((a, b) => a - b);
+  }
+
+  /** The long items that may reach into [top, bottom]: all of them when few, else those in the buckets it covers. */
+  private longNear(top: number, bottom: number): Iterable<number> {
+    if (this.long.length <= LONG_SCAN_MAX || !Number.isFinite(top) || !Number.isFinite(bottom)) return this.long;
+    if (this.buckets === null) {
+      this.buckets = new Map();
+      for (const at of this.long) {
+        const item = this.items[at] as T;
+        const k = this.key(item);
+        for (let bucket = Math.floor(Math.min(this.lo(item), k) / LONG_PX); bucket <= Math.floor(Math.max(this.hi(item), k) / LONG_PX); bucket++) {
+          const held = this.buckets.get(bucket);
+          if (held === undefined) this.buckets.set(bucket, [at]);
+          else held.push(at);
         }
       }
-      found.sort((a, b) => a - b);
     }
-    return found;
+    const near = new Set<number>();
+    for (let bucket = Math.floor(top / LONG_PX); bucket <= Math.floor(bottom / LONG_PX); bucket++) for (const at of this.buckets.get(bucket) ?? []) near.add(at);
+    return near;
   }
+}
+
+/** The first position in [0, count) where `past` holds, given it holds from some position on (count if never). */
+function firstWhere(count: number, past: (at: number) => boolean): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (past(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /** The first i with sorted[i] >= value (sorted.length if none). */
