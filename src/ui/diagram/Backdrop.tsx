@@ -2,7 +2,7 @@ import { ViewportPortal } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import { formatMs, formatNumber } from '../format';
 import { useVisibleBand } from './band';
-import type { DiagramFlow } from './flow';
+import { barsAt, type DiagramFlow } from './flow';
 import { BAR_W, BREAK_H, ROW_H, TIME_RIGHT_X, type DeadlineBar } from './layout';
 
 /**
@@ -22,22 +22,10 @@ function barLabel(bar: DeadlineBar, ended: boolean): string {
 export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: DiagramFlow; step: number; nowY: number }) {
   const { layout } = flow;
   const band = useVisibleBand();
-  const inBand = useMemo(
-    () => ({ times: flow.timeSpans.query(band).map((at) => layout.times[at]), breaks: flow.breakSpans.query(band).map((at) => layout.breaks[at]), bars: flow.barSpans.query(band).map((at) => layout.bars[at]) }),
-    [flow, layout, band],
-  );
+  const inBand = useMemo(() => ({ times: flow.timeSpans.query(band).map((at) => layout.times[at]), breaks: flow.breakSpans.query(band).map((at) => layout.breaks[at]) }), [flow, layout, band]);
   const breaks = useMemo(() => inBand.breaks.flatMap((fold) => (fold !== undefined && fold.index < step ? [fold] : [])), [inBand, step]);
   const times = useMemo(() => inBand.times.flatMap((time) => (time !== undefined && time.index < step ? [time] : [])), [inBand, step]);
-  const bars = useMemo(
-    () =>
-      inBand.bars.flatMap((bar) => {
-        if (bar === undefined || bar.index >= step || bar.y1 > band.bottom) return [];
-        const ended = bar.endIndex !== null && bar.endIndex < step;
-        const y2 = ended ? (bar.yEnd ?? bar.yDue) : bar.yDue;
-        return y2 < band.top ? [] : [{ bar, ended, y2 }];
-      }),
-    [inBand, step, band],
-  );
+  const bars = useMemo(() => barsAt(flow, step, band), [flow, step, band]);
 
   return (
     <ViewportPortal>

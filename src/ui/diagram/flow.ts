@@ -67,7 +67,10 @@ export interface DiagramFlow {
   wireSpans: SpanIndex<Wire>;
   timeSpans: SpanIndex<TimeMark>;
   breakSpans: SpanIndex<TimeBreak>;
+  /** Deadline bars by where they reach once ended (a bar never ended: to its due time)… */
   barSpans: SpanIndex<DeadlineBar>;
+  /** …and by the events they are running over (from the one after arming to the one ending them), in event-index units. */
+  barLives: SpanIndex<DeadlineBar>;
   /** For each event, the first wire it sends or settles (a position in layout.wires), or -1: it marks the event when the event has no marker. */
   wireMarking: Int32Array;
   /** The wires' event indexes and resolvedAt, each ascending: how many are in flight at a step, without a pass over them. */
@@ -220,7 +223,13 @@ export function buildFlow(layout: DiagramLayout): DiagramFlow {
       layout.bars,
       (bar) => rowOf(bar.index),
       (bar) => bar.y1,
-      (bar) => Math.max(bar.yDue, bar.yEnd ?? -Infinity, bar.y1 + 4),
+      (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4),
+    ),
+    barLives: new SpanIndex(
+      layout.bars,
+      (bar) => bar.index,
+      (bar) => bar.index + 1,
+      (bar) => bar.endIndex ?? rowY.length,
     ),
     wireMarking,
     // Wires come in the order of the events that send them: already ascending.
@@ -244,6 +253,32 @@ function markerOf(layout: DiagramLayout, index: number): number | undefined {
     else high = mid;
   }
   return markers[low]?.index === index ? low : undefined;
+}
+
+export interface BarAtStep {
+  bar: DeadlineBar;
+  ended: boolean;
+  /** Where it ends on screen: where it was ended, or its due time while it runs. */
+  y2: number;
+}
+
+/**
+ * The deadline bars shown after `step` events that reach into `band`: the ended ones by where they
+ * ended, the few still running (armed before `step`, not yet ended) by their due time.
+ */
+export function barsAt(flow: DiagramFlow, step: number, band: Band): BarAtStep[] {
+  const { bars } = flow.layout;
+  const shown = new Map<number, BarAtStep>();
+  for (const at of flow.barSpans.query(band)) {
+    const bar = bars[at] as DeadlineBar;
+    if (bar.index < step && bar.endIndex !== null && bar.endIndex < step) shown.set(at, { bar, ended: true, y2: bar.yEnd ?? bar.yDue });
+  }
+  for (const at of flow.barLives.query({ top: step, bottom: step })) {
+    const bar = bars[at] as DeadlineBar;
+    const running = bar.index < step && (bar.endIndex === null || bar.endIndex >= step);
+    if (running && bar.yDue >= band.top && bar.y1 <= band.bottom) shown.set(at, { bar, ended: false, y2: bar.yDue });
+  }
+  return [...shown.keys()].sort((a, b) => a - b).map((at) => shown.get(at) as BarAtStep);
 }
 
 function cached<K, V>(cache: Map<K, V>, key: K, build: () => V): V {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { wordEvents } from '../../engine';
 import { runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
-import { buildFlow, flowAt } from './flow';
+import { barsAt, buildFlow, flowAt } from './flow';
 import { layoutDiagram } from './layout';
 import { LONG_PX, SpanIndex } from './spans';
 
@@ -64,6 +64,26 @@ describe('the diagram cut to the rows on screen', () => {
     expect([cut.nowX, cut.nowY, cut.inFlight]).toEqual([whole.nowX, whole.nowY, whole.inFlight]);
     // Far fewer than the whole view: the work follows the band.
     expect(cut.nodes.length).toBeLessThan(whole.nodes.length / 4);
+  });
+
+  it('shows the deadline bars a pass over all of them would: ended ones to where they ended, running ones to their due time', () => {
+    expect(flow.layout.bars.length).toBeGreaterThan(100);
+    for (const at of [0.1, 0.5, 0.9, 1]) {
+      const step = Math.round(total * at);
+      const middle = flow.layout.rowY[Math.max(0, step - 1)] as number;
+      for (const band of [
+        { top: middle - 1200, bottom: middle + 600 },
+        { top: 0, bottom: 1800 },
+      ]) {
+        const expected = flow.layout.bars.flatMap((bar) => {
+          if (bar.index >= step) return [];
+          const ended = bar.endIndex !== null && bar.endIndex < step;
+          const y2 = ended ? (bar.yEnd ?? bar.yDue) : bar.yDue;
+          return bar.y1 > band.bottom || y2 < band.top ? [] : [{ bar, ended, y2 }];
+        });
+        expect(barsAt(flow, step, band)).toEqual(expected);
+      }
+    }
   });
 
   it('keeps the current event marked when the band is elsewhere', () => {
