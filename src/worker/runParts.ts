@@ -13,6 +13,12 @@ import type { EventWording, LabAnswer, LabEvent, LabResponse } from './protocol'
 
 /** Events per part: small enough that reading and checking one part takes the page a few milliseconds. */
 export const PART_EVENTS = 2_000;
+/**
+ * The first part's events; each next part doubles, up to PART_EVENTS. The page's check runs cold on
+ * the first part (its code not yet compiled by the JavaScript engine), several times slower than
+ * once warm: small first parts keep that first read short too.
+ */
+export const FIRST_PART_EVENTS = 125;
 
 type RunPart = Extract<LabResponse, { type: 'run-part' }>;
 type Parted = Extract<LabAnswer, { type: 'transcript' | 'layout' }>;
@@ -38,8 +44,9 @@ export function inParts(response: LabResponse, partEvents = PART_EVENTS): LabRes
     return items.slice(from, end) as LayoutRows[K];
   };
   const parts: RunPart[] = [];
-  for (let from = 0; from < count; from += partEvents) {
-    const to = Math.min(count, from + partEvents);
+  let size = Math.min(FIRST_PART_EVENTS, partEvents);
+  for (let from = 0; from < count; from += size, size = Math.min(partEvents, size * 2)) {
+    const to = Math.min(count, from + size);
     parts.push({
       type: 'run-part',
       requestId: response.requestId,
