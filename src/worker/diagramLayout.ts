@@ -204,7 +204,81 @@ export interface DiagramLayout {
   scale: TimeScale;
   /** Folded quiet gaps (linear time only). */
   breaks: TimeBreak[];
+  /** Each list's reach on the time axis (see EXTENTS), so the page indexes it without a pass of its own. */
+  spans: Record<SpanLists, SpanReach>;
+  /**
+   * For each event that sends or settles a wire, the first such wire (its position in `wires`), as
+   * pairs [event index, wire position] by event index: it marks the event when the event has no marker.
+   */
+  wireMarks: number[];
+  /** Every wire's resolvedAt, ascending: with `messageIndexes`-like counting, how many are in flight at a step. */
+  resolvedSorted: number[];
 }
+
+// ── spans: what each item covers on the time axis, for finding what is on screen ────────────────
+
+/**
+ * The page finds the items near the screen through an index over these extents (diagramSpans.ts);
+ * the one pass over each list that index needs is made here, with the layout (`spans`), so the page
+ * makes none when a run arrives. Most items are short and found by binary search on their key,
+ * widened by the reach of the short ones; the long ones are listed.
+ */
+/** An item whose extent is taller than this (flow px) is long: kept in buckets of this height. */
+export const LONG_PX = 2400;
+
+/** What one pass over a list finds: how far its short items reach above and below their key, and which items are long. */
+export interface SpanReach {
+  above: number;
+  below: number;
+  /** Positions of the long items, ascending. */
+  long: number[];
+}
+
+/** Where an item sits on the time axis (`key`, never decreasing along its list) and what it covers around it. */
+export interface Extent<T> {
+  key(item: T): number;
+  lo(item: T): number;
+  hi(item: T): number;
+}
+
+
+/** The extents of the layout's lists, the one definition the worker's pass and the page's queries share. */
+export const EXTENTS = {
+  markers: { key: (marker) => marker.y, lo: (marker) => marker.y - marker.height / 2, hi: (marker) => marker.y + marker.height / 2 } satisfies Extent<Marker>,
+  wires: { key: (wire) => wire.y1, lo: (wire) => Math.min(wire.y2, wire.labelY - ROW_H), hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H) } satisfies Extent<Wire>,
+  times: { key: (time) => time.y, lo: (time) => time.y - ROW_H / 2, hi: (time) => time.y + ROW_H / 2 } satisfies Extent<TimeMark>,
+  breaks: { key: (fold) => fold.y, lo: (fold) => fold.y - BREAK_H / 2, hi: (fold) => fold.y + BREAK_H / 2 } satisfies Extent<TimeBreak>,
+  /** A deadline bar by where it reaches once ended (a bar never ended: to its due time). */
+  bars: { key: (bar) => bar.y1, lo: (bar) => bar.y1, hi: (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4) } satisfies Extent<DeadlineBar>,
+  /** A deadline bar by the events it runs over, from the one after arming to the one ending it (event-index units; never ended: unbounded). */
+  barLives: { key: (bar) => bar.index, lo: (bar) => bar.index + 1, hi: (bar) => bar.endIndex ?? Infinity } satisfies Extent<DeadlineBar>,
+} as const;
+
+export type SpanLists = keyof typeof EXTENTS;
+
+/** One pass over a list: its short items' reach and its long items (see SpanIndex). */
+export function spanReach<T>(items: readonly T[], extent: Extent<T>): SpanReach {
+  const long: number[] = [];
+  let above = 0;
+  let below = 0;
+  let previousKey = -Infinity;
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at] as T;
+    const k = extent.key(item);
+    if (k < previousKey) throw new Error(`SpanIndex: keys must not decrease (item ${at}: ${k} after ${previousKey})`);
+    previousKey = k;
+    const top = Math.min(extent.lo(item), k);
+    const bottom = Math.max(extent.hi(item), k);
+    if (bottom - top > LONG_PX) {
+      long.push(at);
+      continue;
+    }
+    if (k - top > above) above = k - top;
+    if (bottom - k > below) below = bottom - k;
+  }
+  return { above, below, long };
+}
+
 
 // ── lanes ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -542,7 +616,35 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   const lastLane = lanes[lanes.length - 1];
   const width = (lastLane?.x ?? FIRST_LANE_X) + half(lastLane?.id) + RIGHT_MARGIN;
   const lowest = Math.max(lastY, ...wires.map((wire) => wire.y2), ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))));
-  return { lanes, width, height: lowest + ROW_H * 2, rowY, wires, markers, times, bars, messageIndexes, scale, breaks };
+  const firstWire = new Map<number, number>();
+  wires.forEach((wire, at) => {
+    if (!firstWire.has(wire.index)) firstWire.set(wire.index, at);
+    if (!firstWire.has(wire.resolvedAt)) firstWire.set(wire.resolvedAt, at);
+  });
+  const spans = {
+    markers: spanReach(markers, EXTENTS.markers),
+    wires: spanReach(wires, EXTENTS.wires),
+    times: spanReach(times, EXTENTS.times),
+    breaks: spanReach(breaks, EXTENTS.breaks),
+    bars: spanReach(bars, EXTENTS.bars),
+    barLives: spanReach(bars, EXTENTS.barLives),
+  };
+  return {
+    lanes,
+    width,
+    height: lowest + ROW_H * 2,
+    rowY,
+    wires,
+    markers,
+    times,
+    bars,
+    messageIndexes,
+    scale,
+    breaks,
+    spans,
+    wireMarks: [...firstWire].sort((a, b) => a[0] - b[0]).flat(),
+    resolvedSorted: wires.map((wire) => wire.resolvedAt).sort((a, b) => a - b),
+  };
 }
 
 /** How many message events the first `step` events hold. */

@@ -231,7 +231,18 @@ const layoutRowEntries = {
   breaks: v.array(TimeBreakSchema),
 };
 export const LayoutRowsSchema = v.object(layoutRowEntries);
-const checkedLayout = v.object({ lanes: v.array(LaneSchema), width: finite, height: finite, messageIndexes: v.array(nonNegativeInt), scale: TimeScaleSchema, ...layoutRowEntries });
+const ReachSchema = v.object({ above: finite, below: finite, long: v.array(nonNegativeInt) });
+const checkedLayout = v.object({
+  lanes: v.array(LaneSchema),
+  width: finite,
+  height: finite,
+  messageIndexes: v.array(nonNegativeInt),
+  scale: TimeScaleSchema,
+  spans: v.object({ markers: ReachSchema, wires: ReachSchema, times: ReachSchema, breaks: ReachSchema, bars: ReachSchema, barLives: ReachSchema }),
+  wireMarks: v.array(nonNegativeInt),
+  resolvedSorted: v.array(nonNegativeInt),
+  ...layoutRowEntries,
+});
 export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout) => layout as DiagramLayout));
 
 const settingSpecSchema = v.variant('kind', [

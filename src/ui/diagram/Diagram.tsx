@@ -40,7 +40,23 @@ const PAN_MS = 180;
 const FIT_SETTLE_MS = 600;
 
 /** Before the worker's first layout (never for long: a run's answer carries its layout). */
-const EMPTY_LAYOUT: DiagramLayout = { lanes: [], width: 0, height: 0, rowY: [], wires: [], markers: [], times: [], bars: [], messageIndexes: [], scale: 'ordinal', breaks: [] };
+const NO_REACH = { above: 0, below: 0, long: [] };
+const EMPTY_LAYOUT: DiagramLayout = {
+  lanes: [],
+  width: 0,
+  height: 0,
+  rowY: [],
+  wires: [],
+  markers: [],
+  times: [],
+  bars: [],
+  messageIndexes: [],
+  scale: 'ordinal',
+  breaks: [],
+  spans: { markers: NO_REACH, wires: NO_REACH, times: NO_REACH, breaks: NO_REACH, bars: NO_REACH, barLives: NO_REACH },
+  wireMarks: [],
+  resolvedSorted: [],
+};
 
 export function Diagram({ transcript }: { transcript: Transcript }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.

@@ -1,6 +1,6 @@
 import { Position, type Edge, type Node } from '@xyflow/react';
-import { BREAK_H, ROW_H, TOP_Y, type DeadlineBar, type DiagramLayout, type Marker, type TimeBreak, type TimeMark, type Wire } from './layout';
-import { firstAtOrAbove, SpanIndex, WHOLE, type Band } from './spans';
+import { EXTENTS, ROW_H, TOP_Y, type DeadlineBar, type DiagramLayout, type Marker, type TimeBreak, type TimeMark, type Wire } from './layout';
+import { SpanIndex, WHOLE, type Band } from './spans';
 import type { MarkerTone } from '../../store/labStore';
 
 /**
@@ -71,11 +71,6 @@ export interface DiagramFlow {
   barSpans: SpanIndex<DeadlineBar>;
   /** …and by the events they are running over (from the one after arming to the one ending them), in event-index units. */
   barLives: SpanIndex<DeadlineBar>;
-  /** For each event, the first wire it sends or settles (a position in layout.wires), or -1: it marks the event when the event has no marker. */
-  wireMarking: Int32Array;
-  /** The wires' event indexes and resolvedAt, each ascending: how many are in flight at a step, without a pass over them. */
-  wireSentSorted: Float64Array;
-  wireResolvedSorted: Float64Array;
   /** Node and edge objects, built when first shown and reused after: React Flow keeps its internals for unchanged objects. */
   markerNodes: Map<number, MarkerNode>;
   anchorNodes: Map<number, AnchorNode>;
@@ -175,71 +170,50 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
 }
 
 /**
- * The layout's indexes for cutting it at a step and a band of rows: a few passes that allocate
- * nothing per item (a run's first draw is one task on the page); nodes and edges are built as they
- * are first shown.
+ * The layout's indexes for cutting it at a step and a band of rows, from the reach the worker found
+ * for each list: no pass over the run here (a run's first draw is one task on the page, and this
+ * code runs cold); nodes and edges are built as they are first shown.
  */
 export function buildFlow(layout: DiagramLayout): DiagramFlow {
-  const { wires, rowY } = layout;
-  const wireMarking = new Int32Array(rowY.length).fill(-1);
-  const wireSentSorted = new Float64Array(wires.length);
-  const wireResolvedSorted = new Float64Array(wires.length);
-  for (let at = 0; at < wires.length; at++) {
-    const wire = wires[at] as Wire;
-    if (wire.index < wireMarking.length && wireMarking[wire.index] === -1) wireMarking[wire.index] = at;
-    if (wire.resolvedAt < wireMarking.length && wireMarking[wire.resolvedAt] === -1) wireMarking[wire.resolvedAt] = at;
-    wireSentSorted[at] = wire.index;
-    wireResolvedSorted[at] = wire.resolvedAt;
-  }
-  wireResolvedSorted.sort();
-  const rowOf = (index: number) => rowY[Math.min(index, rowY.length - 1)] ?? TOP_Y;
+  const { spans } = layout;
   return {
     layout,
-    markerSpans: new SpanIndex(
-      layout.markers,
-      (marker) => marker.y,
-      (marker) => marker.y - marker.height / 2,
-      (marker) => marker.y + marker.height / 2,
-    ),
-    wireSpans: new SpanIndex(
-      wires,
-      (wire) => wire.y1,
-      (wire) => Math.min(wire.y2, wire.labelY - ROW_H),
-      (wire) => Math.max(wire.y2, wire.labelY + ROW_H),
-    ),
-    timeSpans: new SpanIndex(
-      layout.times,
-      (time) => time.y,
-      (time) => time.y - ROW_H / 2,
-      (time) => time.y + ROW_H / 2,
-    ),
-    breakSpans: new SpanIndex(
-      layout.breaks,
-      (fold) => fold.y,
-      (fold) => fold.y - BREAK_H / 2,
-      (fold) => fold.y + BREAK_H / 2,
-    ),
-    barSpans: new SpanIndex(
-      layout.bars,
-      (bar) => rowOf(bar.index),
-      (bar) => bar.y1,
-      (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4),
-    ),
-    barLives: new SpanIndex(
-      layout.bars,
-      (bar) => bar.index,
-      (bar) => bar.index + 1,
-      (bar) => bar.endIndex ?? rowY.length,
-    ),
-    wireMarking,
-    // Wires come in the order of the events that send them: already ascending.
-    wireSentSorted,
-    wireResolvedSorted,
+    markerSpans: new SpanIndex(layout.markers, EXTENTS.markers, spans.markers),
+    wireSpans: new SpanIndex(layout.wires, EXTENTS.wires, spans.wires),
+    timeSpans: new SpanIndex(layout.times, EXTENTS.times, spans.times),
+    breakSpans: new SpanIndex(layout.breaks, EXTENTS.breaks, spans.breaks),
+    barSpans: new SpanIndex(layout.bars, EXTENTS.bars, spans.bars),
+    barLives: new SpanIndex(layout.bars, EXTENTS.barLives, spans.barLives),
     markerNodes: new Map(),
     anchorNodes: new Map(),
     wireEdges: new Map(),
     markerBySeq: null,
   };
+}
+
+/** The first wire that event `index` sends or settles (its position in layout.wires), or -1. */
+function wireMarking(layout: DiagramLayout, index: number): number {
+  const marks = layout.wireMarks;
+  let low = 0;
+  let high = marks.length / 2;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((marks[2 * mid] as number) < index) low = mid + 1;
+    else high = mid;
+  }
+  return marks[2 * low] === index ? (marks[2 * low + 1] as number) : -1;
+}
+
+/** The first position below `count` whose value is at least `value` (values ascending). */
+function firstAtOrAbove(count: number, valueAt: (at: number) => number, value: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (valueAt(mid) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The position of the marker of event `index` (markers are in event order), if it has one. */
@@ -319,7 +293,7 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
   if (selectedMarker !== undefined) markerPositions.add(selectedMarker);
 
   // The current event is marked once: by its marker, else by the first wire it sends (or settles).
-  const markingWire = current >= 0 && currentMarker === undefined ? (flow.wireMarking[current] ?? -1) : -1;
+  const markingWire = current >= 0 && currentMarker === undefined ? wireMarking(layout, current) : -1;
   const wirePositions = new Set(flow.wireSpans.query(band).filter((at) => (layout.wires[at] as Wire).index < step));
   if (markingWire >= 0) wirePositions.add(markingWire);
 
@@ -363,6 +337,6 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
     nowY: current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H,
     nowX,
     // Every wire settles at or after the event that sends it: sent before `step` minus settled before it.
-    inFlight: firstAtOrAbove(flow.wireSentSorted, step) - firstAtOrAbove(flow.wireResolvedSorted, step),
+    inFlight: firstAtOrAbove(layout.wires.length, (at) => (layout.wires[at] as Wire).index, step) - firstAtOrAbove(layout.resolvedSorted.length, (at) => layout.resolvedSorted[at] as number, step),
   };
 }

@@ -5,7 +5,8 @@ import { runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { barsAt, buildFlow, flowAt } from './flow';
 import { layoutDiagram } from './layout';
-import { LONG_PX, SpanIndex } from './spans';
+import { EXTENTS } from '../../worker/diagramLayout';
+import { LONG_PX, SpanIndex, spanReach } from '../../worker/diagramSpans';
 
 // The band index finds exactly the items a pass over all of them would (short and long ones alike),
 // and the diagram cut to a band is the whole diagram's cut, less what lies outside the band, with the
@@ -21,12 +22,7 @@ describe('SpanIndex', () => {
           key += gap;
           return { key, lo: key - up, hi: key + down };
         });
-        const index = new SpanIndex(
-          spans,
-          (span) => span.key,
-          (span) => span.lo,
-          (span) => span.hi,
-        );
+        const index = new SpanIndex(spans, { key: (span) => span.key, lo: (span) => span.lo, hi: (span) => span.hi });
         const band = { top, bottom: top + height };
         const expected = spans.flatMap((span, at) => (span.hi >= band.top && span.lo <= band.bottom ? [at] : []));
         expect(index.query(band)).toEqual(expected);
@@ -36,7 +32,8 @@ describe('SpanIndex', () => {
   });
 
   it('refuses keys that go back up the time axis', () => {
-    expect(() => new SpanIndex([10, 5], (key) => key, (key) => key, (key) => key)).toThrow(/must not decrease/);
+    const same = (key: number) => key;
+    expect(() => new SpanIndex([10, 5], { key: same, lo: same, hi: same })).toThrow(/must not decrease/);
   });
 });
 
@@ -84,6 +81,15 @@ describe('the diagram cut to the rows on screen', () => {
         expect(barsAt(flow, step, band)).toEqual(expected);
       }
     }
+  });
+
+  it('the layout carries each list’s reach as a pass over it finds it (the page makes none)', () => {
+    for (const list of ['markers', 'wires', 'times', 'breaks', 'bars'] as const) {
+      expect(flow.layout.spans[list], list).toEqual(spanReach(flow.layout[list] as never[], EXTENTS[list] as never));
+    }
+    expect(flow.layout.spans.barLives).toEqual(spanReach(flow.layout.bars, EXTENTS.barLives));
+    // The maximum deadline runs over most of the run: a long item in event units.
+    expect(flow.layout.spans.barLives.long.length).toBeGreaterThan(0);
   });
 
   it('keeps the current event marked when the band is elsewhere', () => {
