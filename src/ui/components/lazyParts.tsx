@@ -6,10 +6,12 @@ import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 /**
  * Parts of the page that most visits never show, loaded on first use so the first load carries
  * less script (issue #9: initial JS at most 150 kB gzip): the stored ledger's panel, shown only with
- * a ledger scenario, and the `?` list of shortcuts, loaded when first asked for.
+ * a ledger scenario, the Ledger tab's part of the side column, and the `?` list of shortcuts, loaded
+ * when first asked for.
  */
 
 const LedgerPanelPart = lazy(() => import('./LedgerPanel').then((module) => ({ default: module.LedgerPanel })));
+const LedgerTabPart = lazy(() => import('../panels/LedgerTab').then((module) => ({ default: module.LedgerTab })));
 const ShortcutsDialogPart = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 
 export type { ShortcutsDialogHandle };
@@ -21,6 +23,15 @@ export function LedgerPanel() {
   return (
     <Suspense fallback={null}>
       <LedgerPanelPart />
+    </Suspense>
+  );
+}
+
+/** The Ledger tab's part of the side column (see LedgerTab.tsx). */
+export function LedgerTab() {
+  return (
+    <Suspense fallback={null}>
+      <LedgerTabPart />
     </Suspense>
   );
 }
