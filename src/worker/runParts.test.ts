@@ -19,8 +19,8 @@ describe('a long answer in parts', () => {
   it('splits a run of more than PART_EVENTS events into parts the page checks one by one, and puts it back whole', () => {
     expect(transcript.events.length).toBeGreaterThan(2 * PART_EVENTS);
     const messages = inParts(answer);
-    // 125, 250, 500, then PART_EVENTS at a time.
-    expect(messages).toHaveLength(3 + Math.ceil((transcript.events.length - 875) / PART_EVENTS) + 1);
+    // 125, 250, then PART_EVENTS at a time.
+    expect(messages).toHaveLength(2 + Math.ceil((transcript.events.length - 375) / PART_EVENTS) + 1);
     const assembly = new PartsAssembly();
     for (const message of messages.slice(0, -1)) {
       expect(explainBadResponse(message)).toBeNull();

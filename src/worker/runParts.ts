@@ -12,7 +12,7 @@ import type { EventWording, LabAnswer, LabEvent, LabResponse } from './protocol'
  */
 
 /** Events per part: small enough that reading and checking one part takes the page a few milliseconds. */
-export const PART_EVENTS = 1_000;
+export const PART_EVENTS = 500;
 /**
  * The first part's events; each next part doubles, up to PART_EVENTS. The page's check runs cold on
  * the first part (its code not yet compiled by the JavaScript engine), several times slower than
