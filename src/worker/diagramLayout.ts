@@ -613,6 +613,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     }
   }
 
+  placeLabels(wires, markers, lanes);
+
   const lastLane = lanes[lanes.length - 1];
   const width = (lastLane?.x ?? FIRST_LANE_X) + half(lastLane?.id) + RIGHT_MARGIN;
   const lowest = Math.max(lastY, ...wires.map((wire) => wire.y2), ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))));
@@ -645,6 +647,80 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     wireMarks: [...firstWire].sort((a, b) => a[0] - b[0]).flat(),
     resolvedSorted: wires.map((wire) => wire.resolvedAt).sort((a, b) => a - b),
   };
+}
+
+// ── wire labels beside markers ─────────────────────────────────────────────────────────────────────
+
+/** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
+const LABEL_ABOVE = 28;
+const LABEL_BELOW = 28;
+/** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
+const LABEL_PAD_X = 8;
+/** The widest fate word ("IN FLIGHT"), spaced capitals. */
+const FATE_W = Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
+
+/**
+ * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
+ * markers beside it on the two lanes of that gap (issue #9: no label overlaps another): centred in
+ * the gap when there is room, else pushed away from the marker that would cover it, over the other
+ * lane's line if no marker is there. Only where markers stand on both sides of a gap too narrow for
+ * the label is it centred between them.
+ */
+function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
+  const byLane = new Map<string, Marker[]>();
+  for (const marker of markers) {
+    const list = byLane.get(marker.lane);
+    if (list === undefined) byLane.set(marker.lane, [marker]);
+    else list.push(marker);
+  }
+  /** Half the width of the widest marker on `lane` whose box reaches into [top, bottom] (markers are in row order). */
+  const halfNear = (lane: string, top: number, bottom: number): number => {
+    const list = byLane.get(lane) ?? [];
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((list[mid] as Marker).y + MARKER_H_TWO_LINES / 2 < top) low = mid + 1;
+      else high = mid;
+    }
+    let half = 0;
+    for (let i = low; i < list.length; i++) {
+      const marker = list[i] as Marker;
+      if (marker.y - MARKER_H_TWO_LINES / 2 > bottom) break;
+      if (marker.y + marker.height / 2 >= top && marker.y - marker.height / 2 <= bottom) half = Math.max(half, marker.width / 2);
+    }
+    return half;
+  };
+  const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
+  for (const wire of wires) {
+    const from = laneAt.get(wire.from);
+    const to = laneAt.get(wire.to);
+    if (from === undefined || to === undefined || from === to) continue;
+    const next = lanes[from + (to > from ? 1 : -1)];
+    const sender = lanes[from];
+    if (next === undefined || sender === undefined) continue;
+    const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
+    const width = Math.max(textWidthPx(wire.label, 15, true), FATE_W) + 2 * LABEL_PAD_X;
+    const yOn = (x: number) => (wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1));
+    let x = wire.labelX;
+    // Moving along a sloped line changes the rows the label takes: settle in a few passes.
+    for (let pass = 0; pass < 3; pass++) {
+      const y = yOn(x);
+      const leftHalf = halfNear(left.id, y - LABEL_ABOVE, y + LABEL_BELOW);
+      const rightHalf = halfNear(right.id, y - LABEL_ABOVE, y + LABEL_BELOW);
+      const room = { from: left.x + leftHalf, to: right.x - rightHalf };
+      let placed: number;
+      if (room.to - room.from >= width) placed = Math.min(Math.max(x, room.from + width / 2), room.to - width / 2);
+      // Too narrow: the label may pass over a lane's line where no marker is, not over a marker.
+      else if (rightHalf === 0) placed = room.from + width / 2;
+      else if (leftHalf === 0) placed = room.to - width / 2;
+      else placed = (room.from + room.to) / 2;
+      if (Math.abs(placed - x) < 0.5) break;
+      x = placed;
+    }
+    wire.labelX = x;
+    wire.labelY = yOn(x);
+  }
 }
 
 /** How many message events the first `step` events hold. */
