@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 
-const PORT = 4190;
+const PORT = Number(process.env.LAB_BENCH_PORT ?? 4190);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 function initialJsGzip(): { files: string[]; bytes: number } {

@@ -1,6 +1,6 @@
 // Proves the lab is a workbench at 1280×720, 1440×900 and 1920×1080: the Sequence diagram region takes
 // at least half of the viewport with no page scroll and keeps the current event (aria-current) inside it
-// while stepping through A–D; fast stepping leaves the zoom alone; no diagram label is cut; presentation
+// while stepping through A–D, with no marker covering a wire's label at any step; fast stepping leaves the zoom alone; no diagram label is cut; presentation
 // at 1280×720 shows the current event; predict at each race point keeps the diagram in view and reveals
 // only after the guess. Screenshots are attached as artifacts.
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
@@ -57,6 +57,25 @@ function expectCurrentInside(g: Awaited<ReturnType<typeof geometry>>, what: stri
   expect(g.nowY as number, `${what}: the current row`).toBeLessThanOrEqual(pane.bottom);
 }
 
+/** Pairs of a marker and a wire's label (or its fate word) whose boxes overlap on screen, described. */
+async function labelOverlaps(page: Page): Promise<string[]> {
+  return page.locator('.lab-flow').evaluate((pane) => {
+    const boxes = (selector: string) =>
+      [...pane.querySelectorAll(selector)].map((element) => ({ text: element.textContent?.trim() ?? '', box: element.getBoundingClientRect() })).filter(({ box }) => box.width > 0 && box.height > 0);
+    const markers = boxes('.dg-marker');
+    const labels = boxes('.dg-wire-label, .dg-wire-fate');
+    const found: string[] = [];
+    for (const marker of markers) {
+      for (const label of labels) {
+        const x = Math.min(marker.box.right, label.box.right) - Math.max(marker.box.left, label.box.left);
+        const y = Math.min(marker.box.bottom, label.box.bottom) - Math.max(marker.box.top, label.box.top);
+        if (x > 1 && y > 1) found.push(`marker "${marker.text}" and label "${label.text}"`);
+      }
+    }
+    return found;
+  });
+}
+
 const zoomOf = (page: Page) => page.locator('.lab-flow .react-flow__viewport').evaluate((element: HTMLElement) => new DOMMatrixReadOnly(getComputedStyle(element).transform).a);
 
 for (const viewport of VIEWPORTS) {
@@ -86,6 +105,8 @@ for (const viewport of VIEWPORTS) {
               return false;
             }
           }).toBe(true);
+          // No label is covered: no marker box overlaps a wire's label or its fate word.
+          expect(await labelOverlaps(page), `${id} step ${step}`).toEqual([]);
         }
         const g = await geometry(page);
         expect(g.scrolls, 'the page does not scroll').toBe(false);

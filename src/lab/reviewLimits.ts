@@ -1,35 +1,9 @@
 import { review, type FieldError, type ReviewResult } from './reviewer';
+import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_ERRORS_MAX, REVIEW_INPUT_CHARS_MAX } from './reviewBounds';
 
-/**
- * Bounds on the reviewer (issue #14; STYLE: a limit on everything). A design is a few kilobytes of
- * JSON; the bounds make a hostile or mistaken input cheap to refuse: its size is checked before it is
- * read, its nesting before it is parsed (a structured clone or a validator would recurse through it and
- * overflow the stack), and only the first errors are reported, with the count of the rest.
- */
-export const REVIEW_INPUT_CHARS_MAX = 1_048_576;
-export const REVIEW_DEPTH_MAX = 64;
-export const REVIEW_ERRORS_MAX = 100;
+export { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_ERRORS_MAX, REVIEW_INPUT_CHARS_MAX };
 
-/** How deep `text`'s arrays and objects nest, scanning outside strings; stops counting past `limit`. */
-export function jsonDepth(text: string, limit = REVIEW_DEPTH_MAX): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i += 1; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      depth += 1;
-      if (depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (c === 0x5d || c === 0x7d) depth -= 1;
-  }
-  return deepest;
-}
-
+// The reviewer within its bounds (reviewBounds.ts holds them, apart, for the page).
 const invalid = (errors: FieldError[], errorsTotal = errors.length): ReviewResult => ({ ok: false, errors, errorsTotal });
 
 /** Keeps the first REVIEW_ERRORS_MAX field errors and the count of all. */

@@ -2,6 +2,7 @@ import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
 import type { EventWording, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import type { DiagramLayout, TimeScale } from './diagramLayout';
 
 /**
  * The page's state, in slices: what the user picked (selection), what the worker answered (run),
@@ -87,6 +88,11 @@ export interface RunSlice {
   facts: RaceFactSteps | null;
   /** The engine's wording of each event of `transcript`, by index (= seq): the page words nothing itself. */
   wording: EventWording[];
+  /** The diagram of `transcript`, laid out in the worker on `scale` (or on the previous scale until the worker answers). */
+  layout: DiagramLayout | null;
+  /** The diagram's time axis: runs are laid out on it, and changing it asks the worker for the layout again (no re-run). */
+  scale: TimeScale;
+  setScale(scale: TimeScale): void;
   error: LabFailure | null;
   /** What the worker reported of the run it is computing; null when none is running or none reported yet. */
   progress: RunProgress | null;
@@ -260,6 +266,10 @@ const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
 const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
   /** Bumped by every run: an answer to an older run arrives late and is dropped. */
   let latestRun = 0;
+  /** The worker's id of the run on screen, to ask for its layout on another scale. */
+  let shownRunId: number | null = null;
+  /** Bumped by every layout request: only the latest is kept. */
+  let latestLayout = 0;
 
   const notice = (text: string) => set({ notices: [...get().notices, { id: shared.nextNoticeId++, text }] });
 
@@ -283,6 +293,26 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     transcript: null,
     facts: null,
     wording: [],
+    layout: null,
+    scale: 'ordinal',
+    setScale(scale) {
+      if (scale === get().scale) return;
+      set({ scale });
+      const runId = shownRunId;
+      const layoutId = ++latestLayout;
+      if (runId === null || get().layout === null || get().layout?.scale === scale) return;
+      shared
+        .getClient()
+        .layout(runId, scale)
+        .then(
+          (layout) => {
+            if (layoutId === latestLayout && runId === shownRunId) set({ layout });
+          },
+          (error: unknown) => {
+            if (layoutId === latestLayout && runId === shownRunId) set({ error: toFailure(error) });
+          },
+        );
+    },
     error: null,
     progress: null,
     ready: false,
@@ -327,14 +357,14 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     },
     async run() {
       const runId = ++latestRun;
-      const { scenarioId, transport, seed, settings, keepLedger, scenarios } = get();
+      const { scenarioId, transport, seed, settings, keepLedger, scenarios, scale } = get();
       const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
       shared.stopTimer();
       set({ status: 'running', error: null, progress: null, playing: false });
       try {
         const answer = await shared
           .getClient()
-          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh' }, (progress) => {
+          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh', scale }, (progress) => {
             if (runId === latestRun) set({ progress });
           });
         // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
@@ -346,12 +376,22 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
           const total = answer.transcript.events.length;
           const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
           // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
-          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
+          shownRunId = answer.runId;
+          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
+          // The scale changed while the run computed: lay it out again on the one asked for now.
+          if (answer.layout.scale !== get().scale) {
+            const wanted = get().scale;
+            set({ scale: answer.layout.scale });
+            get().setScale(wanted);
+          }
         }
         if (readLedger) await get().refreshLedger();
       } catch (error) {
         // The transcript on screen would no longer match the inputs above it: clear it.
-        if (runId === latestRun) set({ status: 'error', transcript: null, facts: null, wording: [], error: toFailure(error), progress: null, step: 0, selectedSeq: null });
+        if (runId === latestRun) {
+          shownRunId = null;
+          set({ status: 'error', transcript: null, facts: null, wording: [], layout: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
+        }
       }
     },
     stop() {

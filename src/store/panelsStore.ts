@@ -1,4 +1,4 @@
-import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
+import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { create } from 'zustand';
 import type { BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';

@@ -22,6 +22,10 @@ createRoot(container).render(
 const link = readLink(window.location.search);
 // The view part of the link (tab, mode, Linear time, sliders) is the page's; the rest goes to the worker.
 const viewProblems = link?.view === undefined ? [] : applyViewLink(usePanelsStore, link.view);
+// Linear time is the diagram's time axis: the worker lays runs out on it (issue #9), the first one included.
+const syncScale = () => useLabStore.getState().setScale(usePanelsStore.getState().linearTime ? 'linear' : 'ordinal');
+syncScale();
+usePanelsStore.subscribe(syncScale);
 void useLabStore
   .getState()
   .init(link)

@@ -11,11 +11,20 @@ import type { LabEvent, RequestOutcome, Transcript } from '../store/labStore';
  * Null when the transcript is not a request race, or when nothing decides it.
  */
 export function racePoint(transcript: Transcript): number | null {
-  if (transcript.kind !== 'request-race') return null;
-  const requestId = (transcript.outcome as RequestOutcome).requestId;
-  const index = transcript.events.findIndex((event) => decides(event, requestId));
-  return index < 0 ? null : index;
+  // Several parts of the page ask, for the same transcript; a long run's scan is made once.
+  const known = points.get(transcript);
+  if (known !== undefined) return known;
+  let point: number | null = null;
+  if (transcript.kind === 'request-race') {
+    const requestId = (transcript.outcome as RequestOutcome).requestId;
+    const index = transcript.events.findIndex((event) => decides(event, requestId));
+    point = index < 0 ? null : index;
+  }
+  points.set(transcript, point);
+  return point;
 }
+
+const points = new WeakMap<Transcript, number | null>();
 
 function isForRequest(event: LabEvent, requestId: unknown): boolean {
   return !('requestId' in event) || event.requestId === requestId;

@@ -1,21 +1,23 @@
-import {
-  explainBadResponse,
-  type EventWording,
-  type LabAnswer,
-  type LabRequest,
-  type LabResponse,
-  type LedgerChoice,
-  type LedgerRows,
-  type LedgerTable,
-  type LedgerView,
-  type ProgressResponse,
-  type RaceFactSteps,
-  type ResolvedResponse,
-  type ScenarioInfo,
-  type Settings,
-  type Transcript,
-  type Transport,
-  type WorkerErrorCode,
+import type { DiagramLayout, TimeScale } from './diagramLayout';
+import { arrivalQueue, protocolChecks } from './lazyChecks';
+import { PartsAssembly } from './runParts';
+import type {
+  EventWording,
+  LabAnswer,
+  LabRequest,
+  LabResponse,
+  LedgerChoice,
+  LedgerRows,
+  LedgerTable,
+  LedgerView,
+  ProgressResponse,
+  RaceFactSteps,
+  ResolvedResponse,
+  ScenarioInfo,
+  Settings,
+  Transcript,
+  Transport,
+  WorkerErrorCode,
 } from './protocol';
 
 /**
@@ -51,13 +53,19 @@ export interface RunParams {
   settings?: Settings;
   /** Ledger scenarios: a fresh ledger (the default) or the stored one, saved back after the run. */
   ledger?: LedgerChoice;
+  /** The time axis the diagram is laid out on (ordinal by default). */
+  scale?: TimeScale;
 }
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
+  /** Which run this is, to ask the worker for its diagram on another time axis (`layout`). */
+  runId: number;
   transcript: Transcript;
   facts: RaceFactSteps | null;
   wording: EventWording[];
+  /** The run's diagram, laid out in the worker (issue #9). */
+  layout: DiagramLayout;
 }
 
 /** What a long run has done so far (from the worker's `progress` reports). */
@@ -68,6 +76,8 @@ export interface LabClient {
   run(params: RunParams): Promise<Transcript>;
   /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
+  /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
+  layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
   /** A shared link's values as the engine accepts them, with what it refused (see ResolveRequest). */
   resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'>>;
   /** The stored ledger's tables: the first rows of each and their counts. */
@@ -107,11 +117,15 @@ interface Pending {
   settle(response: LabAnswer): void;
   fail(error: LabClientError): void;
   progress?: (progress: RunProgress) => void;
+  /** The parts of a long answer received so far (runParts.ts). */
+  parts?: PartsAssembly;
 }
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 
 export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, options: LabClientOptions = {}): LabClient {
+  // The checks load while the worker starts: ready before its first answer.
+  void protocolChecks().catch(() => undefined);
   const runBudgetMs = options.runBudgetMs ?? RUN_BUDGET_MS;
   let worker = makeWorker();
   const pending = new Map<number, Pending>();
@@ -126,14 +140,22 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
 
   /** Listens to one worker; a replaced (stopped) worker's late messages are ignored. */
   function listen(target: WorkerLike): void {
+    // Each event is read at once and handled in arrival order once the checks have loaded (lazyChecks.ts).
+    const later = arrivalQueue((problem) => {
+      if (target === worker) failAll(new LabClientError('WORKER_FAILED', problem));
+    });
     target.addEventListener('message', (event) => {
-      if (target !== worker) return;
-      const problem = explainBadResponse(event.data);
+      const received = event.data;
+      later(({ explainBadResponse }) => {
+        if (target === worker) onMessage(received, explainBadResponse(received));
+      });
+    });
+    function onMessage(received: unknown, problem: string | null): void {
       if (problem !== null) {
-        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read (${problem}): ${preview(event.data)}`));
+        failAll(new LabClientError('WORKER_FAILED', `the lab worker sent a message the page cannot read (${problem}): ${preview(received)}`));
         return;
       }
-      const data = event.data as LabResponse;
+      const data = received as LabResponse;
       const requestId = data.requestId;
       if (requestId === null) {
         // Only an error can lack a requestId: the worker could not tell which request it answers.
@@ -146,18 +168,32 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
         return;
       }
+      if (data.type === 'run-part') {
+        const problem = (request.parts ??= new PartsAssembly()).add(data);
+        if (problem !== null) {
+          pending.delete(requestId);
+          request.fail(new LabClientError('WORKER_FAILED', `the lab worker sent the parts of an answer out of order: ${problem}`));
+        }
+        return;
+      }
       pending.delete(requestId);
-      request.settle(data);
-    });
+      const whole = (request.parts ?? new PartsAssembly()).finish(data);
+      if (whole.ok) request.settle(whole.answer);
+      else request.fail(new LabClientError('WORKER_FAILED', `the lab worker's answer is not whole: ${whole.problem}`));
+    }
     target.addEventListener('messageerror', () => {
-      if (target !== worker) return;
-      failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
+      later(() => {
+        if (target === worker) failAll(new LabClientError('WORKER_FAILED', 'a message from the lab worker could not be deserialized'));
+      });
     });
     target.addEventListener('error', (event) => {
       event.preventDefault();
-      if (target !== worker) return;
-      broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${event.message || 'it could not be loaded'}`);
-      failAll(broken);
+      const message = event.message;
+      later(() => {
+        if (target !== worker) return;
+        broken = new LabClientError('WORKER_FAILED', `the lab worker failed: ${message || 'it could not be loaded'}`);
+        failAll(broken);
+      });
     });
   }
   listen(worker);
@@ -195,7 +231,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     });
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -203,8 +239,8 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger }, onProgress);
-      return { transcript: answer.transcript, facts: answer.facts, wording: answer.wording };
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale }, onProgress);
+      return { runId: requestId, transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout };
     } finally {
       clearTimeout(budget);
     }
@@ -219,6 +255,9 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       return (await runLab(params)).transcript;
     },
     runLab,
+    async layout(runId, scale) {
+      return (await send('layout', { type: 'layout', requestId: nextRequestId++, run: runId, scale })).layout;
+    },
     async resolve(params) {
       const { view, problems } = await send('resolved', { type: 'resolve', requestId: nextRequestId++, params });
       return { view, problems };

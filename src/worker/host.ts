@@ -4,8 +4,9 @@ import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { OpenLedger, sameBytes } from './ledgerPage';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
 import { parseSetting, resolveSettings } from '../engine';
-import type { Settings, Transcript } from '../engine';
+import type { EventWording, Settings, Transcript } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
+import { layoutDiagram, type TimeScale } from './diagramLayout';
 import { raceFactSteps } from './facts';
 import { StorageError, type LedgerStorage } from './ledgerStorage';
 import {
@@ -39,6 +40,9 @@ export const LEDGER_BYTES_MAX = 16 * 1024 * 1024;
 
 /** How often a long run reports progress, at most (wall-clock time in the worker, never the engine's clock). */
 export const PROGRESS_EVERY_MS = 100;
+
+/** How many of the latest runs the worker keeps, to lay one out again on the other time axis (a `layout` request). */
+export const RUNS_KEPT_MAX = 4;
 
 export interface LabHostOptions {
   /**
@@ -273,6 +277,9 @@ export function createLabHost(options: LabHostOptions): LabHost {
     }
   }
 
+  /** The latest runs answered, newest last: their transcript and wording, by the run's requestId. */
+  const kept: Array<{ requestId: number; transcript: Transcript; wording: EventWording[] }> = [];
+
   async function handle(request: LabRequest, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
     const { requestId } = request;
     switch (request.type) {
@@ -280,9 +287,16 @@ export function createLabHost(options: LabHostOptions): LabHost {
         return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
       case 'run': {
         const transcript = await run(request, notify);
-        // The engine words every event once; the page draws and never words events itself.
-        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), wording: wordEvents(transcript.events) };
+        // The engine words every event once; the page draws and never words events itself. The
+        // diagram is laid out here too, off the page's thread (issue #9); the page only cuts it.
+        const wording = wordEvents(transcript.events);
+        kept.push({ requestId, transcript, wording });
+        if (kept.length > RUNS_KEPT_MAX) kept.shift();
+        const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal');
+        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), wording, layout };
       }
+      case 'layout':
+        return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };
       case 'resolve': {
         const { problems, ...view } = resolveView(request.params);
         return { type: 'resolved', requestId, view, problems };
@@ -303,6 +317,13 @@ export function createLabHost(options: LabHostOptions): LabHost {
         return { type: 'ledger', requestId, ledger: ledgerView(empty) };
       }
     }
+  }
+
+  /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is run again. */
+  function relayout(runId: number, scale: TimeScale) {
+    const run = kept.find((entry) => entry.requestId === runId);
+    if (run === undefined) throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);
+    return layoutDiagram(run.transcript, run.wording, scale);
   }
 
   async function answer(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {

@@ -3,6 +3,8 @@ import type { SqlModule } from '../engine';
 import type { WorkerLike } from './client';
 import { createLabHost } from './host';
 import { memoryLedgerStorage, type LedgerStorage } from './ledgerStorage';
+import type { LabResponse } from './protocol';
+import { inParts } from './runParts';
 
 /**
  * A stand-in for the lab worker in Node tests: the same host code, behind structured clones and an
@@ -52,9 +54,18 @@ export function createInProcessWorker(options: InProcessWorkerOptions = {}): InP
     const answered = Promise.resolve(answer(request));
     setTimeout(() => {
       void answered.then((response) => {
-        if (terminated) return;
-        const data = structuredClone(response);
-        for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
+        // A long answer goes in parts, as lab.worker.ts sends it (a stand-in's raw answer goes as it is).
+        let messages: unknown[] = [response];
+        try {
+          messages = inParts(response as LabResponse);
+        } catch {
+          // Not a well-formed answer (a test's stand-in): sent as it is, for the client to refuse.
+        }
+        for (const message of messages) {
+          if (terminated) return;
+          const data = structuredClone(message);
+          for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
+        }
       });
     }, delay(request));
   };

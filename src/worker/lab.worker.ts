@@ -4,6 +4,7 @@ import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import { createLabHost, errorResponse, malformed } from './host';
 import { indexedDbLedgerStorage } from './ledgerStorage';
 import type { LabResponse } from './protocol';
+import { inParts } from './runParts';
 
 /**
  * The module worker that hosts the engine: the page posts LabRequests and gets exactly one
@@ -25,10 +26,10 @@ const host = createLabHost({
   storage: indexedDbLedgerStorage(),
 });
 
-/** Posts one response; if it cannot be cloned, says so instead of leaving the page waiting. */
+/** Posts one response (a long one in parts, see runParts.ts); if it cannot be cloned, says so instead of leaving the page waiting. */
 function reply(response: LabResponse): void {
   try {
-    scope.postMessage(response);
+    for (const message of inParts(response)) scope.postMessage(message);
   } catch (error) {
     scope.postMessage(errorResponse(response.requestId, error));
   }

@@ -3,12 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { wordEvents } from '../engine';
 import { runScenarioById } from '../scenarios/index';
+import { layoutDiagram } from './diagramLayout';
 import { explainBadRequest, explainBadResponse, explainBadToolRequest, explainBadToolResponse, type LabResponse } from './protocol';
 import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
 
 function transcriptResponse(): LabResponse {
   const transcript = runScenarioById('A');
-  return { type: 'transcript', requestId: 1, transcript, facts: null, wording: wordEvents(transcript.events) };
+  const wording = wordEvents(transcript.events);
+  return { type: 'transcript', requestId: 1, transcript, facts: null, wording, layout: layoutDiagram(transcript, wording) };
 }
 
 describe('the lab worker protocol', () => {
@@ -32,6 +34,12 @@ describe('the lab worker protocol', () => {
   it('refuses a run whose wording is missing', () => {
     const { wording: _wording, ...rest } = transcriptResponse() as Extract<LabResponse, { type: 'transcript' }>;
     expect(explainBadResponse(rest)).toMatch(/wording/);
+  });
+
+  it('refuses a layout whose marker lost its text, and names where it is', () => {
+    const response = transcriptResponse() as Extract<LabResponse, { type: 'transcript' }>;
+    const markers = response.layout.markers.map((marker, index) => (index === 2 ? { ...marker, text: undefined } : marker));
+    expect(explainBadResponse({ ...response, layout: { ...response.layout, markers } })).toMatch(/layout\.markers\.2\.text/);
   });
 
   it('refuses an error without a catalogued code', () => {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
+import type { DiagramLayout } from './diagramLayout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**
@@ -166,6 +167,84 @@ export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable
 const index = v.pipe(v.number(), v.safeInteger(), v.minValue(-1));
 export const RaceFactStepsSchema = v.object({ terminalState: index, finalResponse: index, cancellationSignal: index, clientIgnores: v.array(index) });
 
+// ── the diagram's layout (issue #9: computed in the worker, sent with the run) ──────────────────────
+
+export const TimeScaleSchema = v.picklist(['ordinal', 'linear']);
+const LaneSchema = v.object({ id: v.string(), label: v.string(), x: finite });
+const WireSchema = v.object({
+  id: v.string(),
+  kind: v.picklist(['message', 'stream-close', 'comment']),
+  index: nonNegativeInt,
+  seq: nonNegativeInt,
+  from: v.string(),
+  to: v.string(),
+  x1: finite,
+  y1: finite,
+  x2: finite,
+  y2: finite,
+  labelX: finite,
+  labelY: finite,
+  label: v.string(),
+  sentAtMs: finite,
+  arrivesAtMs: v.nullable(finite),
+  fate: v.picklist(['delivered', 'ignored', 'lost', 'closed']),
+  resolvedAt: nonNegativeInt,
+  reason: v.nullable(v.string()),
+  description: v.string(),
+});
+const MarkerSchema = v.object({
+  id: v.string(),
+  index: nonNegativeInt,
+  seq: nonNegativeInt,
+  kind: v.string(),
+  lane: v.string(),
+  x: finite,
+  y: finite,
+  text: v.string(),
+  tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']),
+  title: v.string(),
+  width: finite,
+  height: finite,
+  lines: v.picklist([1, 2]),
+});
+const TimeMarkSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, atMs: finite });
+const TimeBreakSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, ms: finite });
+const DeadlineBarSchema = v.object({
+  id: v.string(),
+  deadline: v.picklist(['idle', 'max']),
+  index: nonNegativeInt,
+  x: finite,
+  y1: finite,
+  dueAtMs: finite,
+  yDue: finite,
+  endIndex: v.nullable(nonNegativeInt),
+  endAction: v.nullable(v.picklist(['reset', 'fired', 'disarmed'])),
+  yEnd: v.nullable(finite),
+});
+/** The layout's lists that follow the events: a run's answer sends them in parts (see runParts.ts). */
+const layoutRowEntries = {
+  rowY: v.array(finite),
+  wires: v.array(WireSchema),
+  markers: v.array(MarkerSchema),
+  times: v.array(TimeMarkSchema),
+  bars: v.array(DeadlineBarSchema),
+  breaks: v.array(TimeBreakSchema),
+};
+export const LayoutRowsSchema = v.object(layoutRowEntries);
+const ReachSchema = v.object({ above: finite, below: finite, long: v.array(nonNegativeInt) });
+const checkedLayout = v.object({
+  lanes: v.array(LaneSchema),
+  width: finite,
+  height: finite,
+  messageIndexes: v.array(nonNegativeInt),
+  scale: TimeScaleSchema,
+  spans: v.object({ markers: ReachSchema, wires: ReachSchema, times: ReachSchema, breaks: ReachSchema, bars: ReachSchema, barLives: ReachSchema }),
+  wireMarks: v.array(nonNegativeInt),
+  resolvedSorted: v.array(nonNegativeInt),
+  ...layoutRowEntries,
+});
+export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout) => layout as DiagramLayout));
+
 const settingSpecSchema = v.variant('kind', [
   v.object({ kind: v.literal('integer'), min: finite, max: finite, nullable: v.optional(v.boolean()), unit: v.optional(v.string()), description: v.string() }),
   v.object({ kind: v.literal('boolean'), description: v.string() }),
@@ -281,11 +360,17 @@ export const RunRequestSchema = v.object({
   settings: SettingsSchema,
   /** `fresh`: a new empty ledger; `kept`: the one stored in the browser, saved back after a completed run. */
   ledger: v.picklist(['fresh', 'kept']),
+  /** The diagram's time axis to lay the run out on (ordinal when absent). */
+  scale: v.optional(TimeScaleSchema),
 });
+
+/** The diagram of a run this worker answered (by that run's requestId) on another time axis: the Linear time toggle. */
+export const LayoutRequestSchema = v.object({ type: v.literal('layout'), requestId: id, run: id, scale: TimeScaleSchema });
 
 /** Requests the lab worker answers. */
 export const labRequestSchemas = [
   RunRequestSchema,
+  LayoutRequestSchema,
   v.object({ type: v.literal('list'), requestId: id }),
   v.object({ type: v.literal('resolve'), requestId: id, params: v.record(v.string(), v.string()) }),
   v.object({ type: v.literal('ledger-snapshot'), requestId: id }),
@@ -330,8 +415,34 @@ export const WorkerErrorCodeSchema = v.pipe(
 export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestId: v.nullable(id), code: WorkerErrorCodeSchema, message: v.string() });
 export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
 
+/**
+ * One part of a long answer (a run's or a layout's), sent before it: the events, their wording and
+ * the layout's rows from event `from` on. Each part is checked as it arrives, so no single message
+ * takes the page long to read (issue #9); the answer then says how many parts it had (`parts`).
+ */
+export const RunPartSchema = v.object({
+  type: v.literal('run-part'),
+  requestId: id,
+  from: nonNegativeInt,
+  events: v.pipe(v.array(EventSchema), v.transform((events) => events as unknown as LabEvent[])),
+  wording: v.array(EventWordingSchema),
+  layout: v.nullable(LayoutRowsSchema),
+});
+const parts = v.optional(nonNegativeInt);
+
 export const labResponseSchemas = [
-  v.object({ type: v.literal('transcript'), requestId: id, transcript: TranscriptSchema, facts: v.nullable(RaceFactStepsSchema), wording: v.array(EventWordingSchema) }),
+  v.object({
+    type: v.literal('transcript'),
+    requestId: id,
+    transcript: TranscriptSchema,
+    facts: v.nullable(RaceFactStepsSchema),
+    wording: v.array(EventWordingSchema),
+    /** The diagram of the run, laid out in the worker on the scale the run asked for. */
+    layout: DiagramLayoutSchema,
+    parts,
+  }),
+  v.object({ type: v.literal('layout'), requestId: id, layout: DiagramLayoutSchema, parts }),
+  RunPartSchema,
   ProgressResponseSchema,
   v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
   v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
@@ -389,3 +500,5 @@ export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanel
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
 export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
+/** And the diagram's layout. */
+export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;

@@ -1,4 +1,5 @@
-import { explainBadToolResponse, type ToolRequest, type ToolResponse, type WorkerErrorCode } from './protocol';
+import { arrivalQueue, protocolChecks } from './lazyChecks';
+import type { ToolRequest, ToolResponse, WorkerErrorCode } from './protocol';
 
 /**
  * The page's side of the tools worker: one promise per request. A request without its id is sent
@@ -43,14 +44,24 @@ export function createToolsClient(makeWorker: () => ToolsWorkerLike = createTool
 
   function start(): ToolsWorkerLike {
     const started = makeWorker();
+    void protocolChecks().catch(() => undefined);
+    const failAll = (error: ToolsClientError) => {
+      for (const waiting of pending.values()) waiting.reject(error);
+      pending.clear();
+    };
+    // Each event is read at once and handled in arrival order once the checks have loaded (lazyChecks.ts).
+    const later = arrivalQueue((problem) => failAll(new ToolsClientError('WORKER_FAILED', problem)));
     started.addEventListener('message', (event) => {
-      const problem = explainBadToolResponse(event.data);
+      const received = event.data;
+      later(({ explainBadToolResponse }) => onMessage(received, explainBadToolResponse(received)));
+    });
+    function onMessage(received: unknown, problem: string | null): void {
       if (problem !== null) {
         for (const waiting of pending.values()) waiting.reject(new ToolsClientError('WORKER_FAILED', `the tools worker sent a message the page cannot read: ${problem}`));
         pending.clear();
         return;
       }
-      const data = event.data as ToolResponse;
+      const data = received as ToolResponse;
       if (data.requestId === null) {
         for (const waiting of pending.values()) waiting.reject(data.type === 'error' ? new ToolsClientError(data.code, data.message) : new ToolsClientError('WORKER_FAILED', 'unaddressed answer'));
         pending.clear();
@@ -62,11 +73,11 @@ export function createToolsClient(makeWorker: () => ToolsWorkerLike = createTool
       if (data.type === 'error') waiting.reject(new ToolsClientError(data.code, data.message));
       else if (data.type !== waiting.expected) waiting.reject(new ToolsClientError('WORKER_FAILED', `asked for ${waiting.expected}, the tools worker answered ${data.type}`));
       else waiting.resolve(data);
-    });
+    }
     started.addEventListener('error', (event) => {
       event.preventDefault();
-      for (const waiting of pending.values()) waiting.reject(new ToolsClientError('WORKER_FAILED', `the tools worker failed: ${event.message || 'it could not be loaded'}`));
-      pending.clear();
+      const message = event.message;
+      later(() => failAll(new ToolsClientError('WORKER_FAILED', `the tools worker failed: ${message || 'it could not be loaded'}`)));
     });
     return started;
   }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { formatNumber } from '../format';
+import { lazy, Suspense } from 'react';
 import { usePanelsStore } from '../../store/panels';
-import { useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
+import { useLabStore, type ScenarioInfo } from '../../store/labStore';
+
+const SettingFields = lazy(() => import('./SettingFields').then((module) => ({ default: module.SettingFields })));
 
 /**
  * The scenario's settings, one input each, built from the spec the worker listed. The page does
@@ -9,167 +10,26 @@ import { useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } f
  * naming the setting and its range) when it is out of range.
  */
 
-/** Typing "20000" must not start five runs: a number is applied once typing pauses (or on Enter, or leaving the field). */
-const TYPING_PAUSE_MS = 400;
-
 export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
   const overrides = useLabStore((state) => state.settings);
-  const setSetting = useLabStore((state) => state.setSetting);
-  const resetSettings = useLabStore((state) => state.resetSettings);
-  const entries = Object.entries(scenario.settingsSpec);
   const changed = Object.keys(overrides).filter((name) => overrides[name] !== scenario.settings[name]).length;
 
   // Open or closed survives the panel moving (the side column, or the page when a run failed).
   const open = usePanelsStore((state) => state.settingsOpen);
   const setOpen = usePanelsStore((state) => state.setSettingsOpen);
-  const apply = (name: string, value: SettingValue) => setSetting(name, value === scenario.settings[name] ? undefined : value);
 
   return (
     <details className="lab-settings" key={scenario.id} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         Settings <span className="lab-count">({changed === 0 ? 'defaults' : `${changed} changed`})</span>
       </summary>
-      <div className="lab-settings-grid">
-        {entries.map(([name, spec]) => {
-          const value = name in overrides ? (overrides[name] ?? null) : (scenario.settings[name] ?? null);
-          return <SettingField key={name} name={name} spec={spec} value={value} onValue={(next) => apply(name, next)} />;
-        })}
-      </div>
-      <button type="button" className="lab-button" disabled={Object.keys(overrides).length === 0} onClick={resetSettings}>
-        Use default settings
-      </button>
+      {/* The fields load when the section is first opened (issue #9: less script on first load). */}
+      {open && (
+        <Suspense fallback={null}>
+          <SettingFields scenario={scenario} />
+        </Suspense>
+      )}
     </details>
   );
 }
 
-interface FieldProps {
-  name: string;
-  spec: SettingSpec;
-  value: SettingValue;
-  onValue(value: SettingValue): void;
-}
-
-function SettingField({ name, spec, value, onValue }: FieldProps) {
-  const inputId = `setting-${name}`;
-  const hintId = `setting-${name}-hint`;
-  // The name alone labels the input (what a test or a screen reader asks for); the hint describes it.
-  const label = (
-    <label className="lab-setting-name" htmlFor={inputId}>
-      {name}
-    </label>
-  );
-  const hint = (
-    <span className="lab-setting-hint" id={hintId}>
-      {spec.description}
-      {spec.kind === 'integer' ? ` ${formatNumber(spec.min)} to ${formatNumber(spec.max)}${spec.unit === undefined ? '' : ` ${spec.unit}`}${spec.nullable ? '; empty: none' : ''}.` : ''}
-    </span>
-  );
-  switch (spec.kind) {
-    case 'boolean':
-      return (
-        <div className="lab-setting lab-setting-check">
-          <input id={inputId} type="checkbox" checked={value === true} aria-describedby={hintId} onChange={(event) => onValue(event.target.checked)} />
-          {label}
-          {hint}
-        </div>
-      );
-    case 'enum':
-      return (
-        <div className="lab-setting">
-          {label}
-          <select id={inputId} value={String(value)} aria-describedby={hintId} onChange={(event) => onValue(event.target.value)}>
-            {spec.values.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-          {hint}
-        </div>
-      );
-    case 'integer':
-      return (
-        <div className="lab-setting">
-          {label}
-          <IntegerInput id={inputId} nullable={spec.nullable === true} min={spec.min} max={spec.max} value={value} hintId={hintId} onValue={onValue} />
-          {hint}
-        </div>
-      );
-  }
-}
-
-/** What typed text means: a number, "none" (null) where allowed, or the text itself for the engine to refuse. */
-function parse(text: string, nullable: boolean): SettingValue | undefined {
-  const trimmed = text.trim();
-  if (nullable && (trimmed === '' || trimmed === 'none')) return null;
-  if (trimmed === '' || trimmed === '-') return undefined;
-  const number = Number(trimmed);
-  return Number.isFinite(number) ? number : trimmed;
-}
-
-interface IntegerInputProps {
-  id: string;
-  nullable: boolean;
-  min: number;
-  max: number;
-  value: SettingValue;
-  hintId: string;
-  onValue(value: SettingValue): void;
-}
-
-function IntegerInput({ id, nullable, min, max, value, hintId, onValue }: IntegerInputProps) {
-  const [draft, setDraft] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current !== null) clearTimeout(timer.current);
-  }, []);
-
-  const commit = (text: string) => {
-    if (timer.current !== null) clearTimeout(timer.current);
-    timer.current = null;
-    const parsed = parse(text, nullable);
-    if (parsed !== undefined && parsed !== value) onValue(parsed);
-  };
-  const onChange = (text: string) => {
-    setDraft(text);
-    if (timer.current !== null) clearTimeout(timer.current);
-    timer.current = setTimeout(() => commit(text), TYPING_PAUSE_MS);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') commit(event.currentTarget.value);
-  };
-  const shown = draft ?? (value === null ? '' : String(value));
-  return nullable ? (
-    <input
-      id={id}
-      type="text"
-      inputMode="numeric"
-      placeholder="none"
-      value={shown}
-      aria-describedby={hintId}
-      onChange={(event) => onChange(event.target.value)}
-      onKeyDown={onKeyDown}
-      onBlur={(event) => {
-        commit(event.target.value);
-        setDraft(null);
-      }}
-    />
-  ) : (
-    <input
-      id={id}
-      type="number"
-      inputMode="numeric"
-      min={min}
-      max={max}
-      step={1}
-      value={shown}
-      aria-describedby={hintId}
-      onChange={(event) => onChange(event.target.value)}
-      onKeyDown={onKeyDown}
-      onBlur={(event) => {
-        commit(event.target.value);
-        setDraft(null);
-      }}
-    />
-  );
-}

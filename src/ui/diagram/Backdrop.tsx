@@ -1,17 +1,16 @@
-import { useStore as useFlowStore, ViewportPortal } from '@xyflow/react';
+import { ViewportPortal } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import { formatMs, formatNumber } from '../format';
-import { BAR_W, BREAK_H, ROW_H, TIME_RIGHT_X, type DeadlineBar, type DiagramLayout } from './layout';
+import { useVisibleBand } from './band';
+import { barsAt, type DiagramFlow } from './flow';
+import { BAR_W, BREAK_H, ROW_H, TIME_RIGHT_X, type DeadlineBar } from './layout';
 
 /**
  * What sits behind the wires and markers, in flow coordinates: the lanes' lifelines, the time of
  * each instant, the deadline bars on the client lane and the line at the current event. None of it
  * is interactive, so it is drawn here rather than as React Flow nodes, and culled to the rows on
- * screen (in bands, so panning within a band re-renders nothing).
+ * screen (in bands, so panning within a band re-renders nothing), found without a pass over the run.
  */
-
-/** Culling band, in flow px: what is drawn covers the pane rounded out to whole bands. */
-const BAND = 600;
 
 function barLabel(bar: DeadlineBar, ended: boolean): string {
   const name = bar.deadline === 'idle' ? 'idle deadline' : 'maximum deadline';
@@ -20,24 +19,13 @@ function barLabel(bar: DeadlineBar, ended: boolean): string {
   return `${name}, due at ${bar.dueAtMs} ms: ${how}`;
 }
 
-export const Backdrop = memo(function Backdrop({ layout, step, nowY }: { layout: DiagramLayout; step: number; nowY: number }) {
-  const firstBand = useFlowStore((state) => Math.floor(-state.transform[1] / state.transform[2] / BAND));
-  const lastBand = useFlowStore((state) => Math.floor((-state.transform[1] + state.height) / state.transform[2] / BAND));
-  const top = (firstBand - 1) * BAND;
-  const bottom = (lastBand + 2) * BAND;
-
-  const breaks = useMemo(() => layout.breaks.filter((fold) => fold.index < step && fold.y >= top && fold.y <= bottom), [layout, step, top, bottom]);
-  const times = useMemo(() => layout.times.filter((time) => time.index < step && time.y >= top && time.y <= bottom), [layout, step, top, bottom]);
-  const bars = useMemo(
-    () =>
-      layout.bars.flatMap((bar) => {
-        if (bar.index >= step || bar.y1 > bottom) return [];
-        const ended = bar.endIndex !== null && bar.endIndex < step;
-        const y2 = ended ? (bar.yEnd ?? bar.yDue) : bar.yDue;
-        return y2 < top ? [] : [{ bar, ended, y2 }];
-      }),
-    [layout, step, top, bottom],
-  );
+export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: DiagramFlow; step: number; nowY: number }) {
+  const { layout } = flow;
+  const band = useVisibleBand();
+  const inBand = useMemo(() => ({ times: flow.timeSpans.query(band).map((at) => layout.times[at]), breaks: flow.breakSpans.query(band).map((at) => layout.breaks[at]) }), [flow, layout, band]);
+  const breaks = useMemo(() => inBand.breaks.flatMap((fold) => (fold !== undefined && fold.index < step ? [fold] : [])), [inBand, step]);
+  const times = useMemo(() => inBand.times.flatMap((time) => (time !== undefined && time.index < step ? [time] : [])), [inBand, step]);
+  const bars = useMemo(() => barsAt(flow, step, band), [flow, step, band]);
 
   return (
     <ViewportPortal>

@@ -6,15 +6,18 @@ import { useLabStore, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
+import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
+import { messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
- * its sender when sent to its receiver when it arrives. Laid out once per transcript; each step
- * only cuts the layout (flow.ts), and React Flow draws only what is on screen.
+ * its sender when sent to its receiver when it arrives. Laid out once per transcript, in the lab
+ * worker (the layout comes with the run's answer); each step
+ * only cuts the layout at the step and to the rows around the pane (flow.ts), so React Flow is
+ * handed only what is near the screen.
  */
 
 /** Zoom bounds when fitting the lanes to the width: never below 1, so text stays at least 14 px (a wide scenario pans sideways). */
@@ -36,6 +39,25 @@ const PAN_MS = 180;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
 
+/** Before the worker's first layout (never for long: a run's answer carries its layout). */
+const NO_REACH = { above: 0, below: 0, long: [] };
+const EMPTY_LAYOUT: DiagramLayout = {
+  lanes: [],
+  width: 0,
+  height: 0,
+  rowY: [],
+  wires: [],
+  markers: [],
+  times: [],
+  bars: [],
+  messageIndexes: [],
+  scale: 'ordinal',
+  breaks: [],
+  spans: { markers: NO_REACH, wires: NO_REACH, times: NO_REACH, breaks: NO_REACH, bars: NO_REACH, barLives: NO_REACH },
+  wireMarks: [],
+  resolvedSorted: [],
+};
+
 export function Diagram({ transcript }: { transcript: Transcript }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.
   return (
@@ -49,11 +71,12 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
-  const wording = useLabStore((state) => state.wording);
-  const linearTime = usePanelsStore((state) => state.linearTime);
-  const layout = useMemo(() => layoutDiagram(transcript, wording, linearTime ? 'linear' : 'ordinal'), [transcript, wording, linearTime]);
+  // Laid out in the worker with the run (and again there when Linear time changes): the page only cuts it.
+  const layout = useLabStore((state) => state.layout) ?? EMPTY_LAYOUT;
   const flow = useMemo(() => buildFlow(layout), [layout]);
-  const view = useMemo(() => flowAt(flow, step, selectedSeq), [flow, step, selectedSeq]);
+  // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
+  const band = useVisibleBand();
+  const view = useMemo(() => flowAt(flow, step, selectedSeq, band), [flow, step, selectedSeq, band]);
   /** The viewport the lab last asked for, or the user left: the truth while a glide is under way. */
   const target = useRef<Viewport | null>(null);
   /** What the last fit was for, and when; `chosen` once the user picks a view (then no settle refit overrides it). */
@@ -122,7 +145,7 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
           onMoveEnd={onMoveEnd}
           aria-label="Sequence diagram: pan by dragging or scrolling, zoom with the buttons or Ctrl and the wheel"
         >
-          <Backdrop layout={layout} step={step} nowY={view.nowY} />
+          <Backdrop flow={flow} step={step} nowY={view.nowY} />
           <LaneHeaders lanes={layout.lanes} />
           <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} />
         </ReactFlow>

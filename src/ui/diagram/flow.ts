@@ -1,15 +1,16 @@
 import { Position, type Edge, type Node } from '@xyflow/react';
-import { ROW_H, TOP_Y, type DiagramLayout, type Marker, type Wire } from './layout';
+import { EXTENTS, ROW_H, TOP_Y, type DeadlineBar, type DiagramLayout, type Marker, type TimeBreak, type TimeMark, type Wire } from './layout';
+import { SpanIndex, WHOLE, type Band } from './spans';
 import type { MarkerTone } from '../../store/labStore';
 
 /**
- * The layout's interactive part as @xyflow/react nodes and edges (markers you can pick, wires),
- * built once per transcript, and the cut of it at a step. Every node and edge object is created
- * here once and reused: the view at step k is a prefix of the static items plus the few whose look
- * depends on k (wires still in flight, the current and the picked event). React Flow keeps its
- * internal nodes for the unchanged objects, and with `onlyRenderVisibleElements` draws only what is
- * on screen, so a run with thousands of messages steps as cheaply as a short one. Lanes, times,
- * deadline bars and the "now" line are drawn by Backdrop.tsx, which culls them itself.
+ * The layout's interactive part as @xyflow/react nodes and edges (markers you can pick, wires), cut
+ * at a step and to a band of rows around the pane. Only what reaches into the band is handed to
+ * React Flow (found through spans.ts, without a pass over the run), so a step's work follows what is
+ * on screen, not the run's length. Node and edge objects are built when first shown and reused: the
+ * ones whose look depends on the step (wires still in flight, the current and the picked event) are
+ * rebuilt, the rest stay the same objects, so React Flow keeps its internals for them. Lanes, times,
+ * deadline bars and the "now" line are drawn by Backdrop.tsx, culled with the same indexes.
  */
 
 export interface MarkerData extends Record<string, unknown> {
@@ -61,13 +62,21 @@ const NO_HANDLES: Node['handles'] = [];
 
 export interface DiagramFlow {
   layout: DiagramLayout;
-  /** Nodes that never change once shown, in the order they appear; `appearsAt[i]` is the event index of `items[i]`. */
-  items: DiagramNode[];
-  appearsAt: number[];
-  /** Each marker by the index of its event, with the node built for it. */
-  markers: Map<number, { marker: Marker; node: MarkerNode }>;
-  markerIndexBySeq: Map<number, number>;
-  wires: Array<{ wire: Wire; inFlight: WireEdge; settled: WireEdge }>;
+  /** Where each marker, wire, time, break and deadline bar reaches on the time axis (positions into the layout's lists). */
+  markerSpans: SpanIndex<Marker>;
+  wireSpans: SpanIndex<Wire>;
+  timeSpans: SpanIndex<TimeMark>;
+  breakSpans: SpanIndex<TimeBreak>;
+  /** Deadline bars by where they reach once ended (a bar never ended: to its due time)… */
+  barSpans: SpanIndex<DeadlineBar>;
+  /** …and by the events they are running over (from the one after arming to the one ending them), in event-index units. */
+  barLives: SpanIndex<DeadlineBar>;
+  /** Node and edge objects, built when first shown and reused after: React Flow keeps its internals for unchanged objects. */
+  markerNodes: Map<number, MarkerNode>;
+  anchorNodes: Map<number, AnchorNode>;
+  wireEdges: Map<number, { inFlight: WireEdge; settled: WireEdge }>;
+  /** Marker positions by their event's seq, built when an event is first picked. */
+  markerBySeq: Map<number, number> | null;
 }
 
 function markerNode(marker: Marker, current = false, selected = false): MarkerNode {
@@ -160,37 +169,99 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
   };
 }
 
+/**
+ * The layout's indexes for cutting it at a step and a band of rows, from the reach the worker found
+ * for each list: no pass over the run here (a run's first draw is one task on the page, and this
+ * code runs cold); nodes and edges are built as they are first shown.
+ */
 export function buildFlow(layout: DiagramLayout): DiagramFlow {
-  const staged: Array<{ at: number; node: DiagramNode }> = [];
-  const markers = new Map<number, { marker: Marker; node: MarkerNode }>();
-  for (const marker of layout.markers) {
-    const node = markerNode(marker);
-    markers.set(marker.index, { marker, node });
-    staged.push({ at: marker.index, node });
-  }
-  for (const wire of layout.wires) staged.push({ at: wire.index, node: anchorNode(wire) });
-  // Stable sort: by the event that shows it, then in the order added.
-  staged.sort((a, b) => a.at - b.at);
+  const { spans } = layout;
   return {
     layout,
-    items: staged.map((item) => item.node),
-    appearsAt: staged.map((item) => item.at),
-    markers,
-    markerIndexBySeq: new Map(layout.markers.map((marker) => [marker.seq, marker.index])),
-    wires: layout.wires.map((wire) => ({ wire, inFlight: wireEdge(wire, 'in-flight'), settled: wireEdge(wire, wire.fate) })),
+    markerSpans: new SpanIndex(layout.markers, EXTENTS.markers, spans.markers),
+    wireSpans: new SpanIndex(layout.wires, EXTENTS.wires, spans.wires),
+    timeSpans: new SpanIndex(layout.times, EXTENTS.times, spans.times),
+    breakSpans: new SpanIndex(layout.breaks, EXTENTS.breaks, spans.breaks),
+    barSpans: new SpanIndex(layout.bars, EXTENTS.bars, spans.bars),
+    barLives: new SpanIndex(layout.bars, EXTENTS.barLives, spans.barLives),
+    markerNodes: new Map(),
+    anchorNodes: new Map(),
+    wireEdges: new Map(),
+    markerBySeq: null,
   };
 }
 
-/** How many of the sorted `appearsAt` are below `step`. */
-function countBelow(sorted: number[], step: number): number {
+/** The first wire that event `index` sends or settles (its position in layout.wires), or -1. */
+function wireMarking(layout: DiagramLayout, index: number): number {
+  const marks = layout.wireMarks;
   let low = 0;
-  let high = sorted.length;
+  let high = marks.length / 2;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if ((sorted[mid] as number) < step) low = mid + 1;
+    if ((marks[2 * mid] as number) < index) low = mid + 1;
+    else high = mid;
+  }
+  return marks[2 * low] === index ? (marks[2 * low + 1] as number) : -1;
+}
+
+/** The first position below `count` whose value is at least `value` (values ascending). */
+function firstAtOrAbove(count: number, valueAt: (at: number) => number, value: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (valueAt(mid) < value) low = mid + 1;
     else high = mid;
   }
   return low;
+}
+
+/** The position of the marker of event `index` (markers are in event order), if it has one. */
+function markerOf(layout: DiagramLayout, index: number): number | undefined {
+  const { markers } = layout;
+  let low = 0;
+  let high = markers.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((markers[mid] as Marker).index < index) low = mid + 1;
+    else high = mid;
+  }
+  return markers[low]?.index === index ? low : undefined;
+}
+
+export interface BarAtStep {
+  bar: DeadlineBar;
+  ended: boolean;
+  /** Where it ends on screen: where it was ended, or its due time while it runs. */
+  y2: number;
+}
+
+/**
+ * The deadline bars shown after `step` events that reach into `band`: the ended ones by where they
+ * ended, the few still running (armed before `step`, not yet ended) by their due time.
+ */
+export function barsAt(flow: DiagramFlow, step: number, band: Band): BarAtStep[] {
+  const { bars } = flow.layout;
+  const shown = new Map<number, BarAtStep>();
+  for (const at of flow.barSpans.query(band)) {
+    const bar = bars[at] as DeadlineBar;
+    if (bar.index < step && bar.endIndex !== null && bar.endIndex < step) shown.set(at, { bar, ended: true, y2: bar.yEnd ?? bar.yDue });
+  }
+  for (const at of flow.barLives.query({ top: step, bottom: step })) {
+    const bar = bars[at] as DeadlineBar;
+    const running = bar.index < step && (bar.endIndex === null || bar.endIndex >= step);
+    if (running && bar.yDue >= band.top && bar.y1 <= band.bottom) shown.set(at, { bar, ended: false, y2: bar.yDue });
+  }
+  return [...shown.keys()].sort((a, b) => a - b).map((at) => shown.get(at) as BarAtStep);
+}
+
+function cached<K, V>(cache: Map<K, V>, key: K, build: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    cache.set(key, value);
+  }
+  return value;
 }
 
 export interface FlowAtStep {
@@ -200,47 +271,72 @@ export interface FlowAtStep {
   nowY: number;
   /** x of where the current event is drawn: its marker's lane, or the end of the wire that marks it. */
   nowX: number;
-  /** Wires on screen still travelling. */
+  /** Wires shown that are still travelling. */
   inFlight: number;
 }
 
-/** The diagram after the first `step` events; `selectedSeq` is the event the inspector shows by choice. */
-export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | null): FlowAtStep {
+/**
+ * The diagram after the first `step` events, as far as it reaches into `band` (flow px; the whole
+ * diagram by default); `selectedSeq` is the event the inspector shows by choice. The current and the
+ * selected event are always included, on screen or not, so `aria-current` is always there to find.
+ */
+export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | null, band: Band = WHOLE): FlowAtStep {
   const { layout } = flow;
   const current = step - 1;
-  const nodes: DiagramNode[] = flow.items.slice(0, countBelow(flow.appearsAt, step));
-  // The current and the selected marker get their own objects; the rest stay as built.
-  const highlight = (index: number, isCurrent: boolean, isSelected: boolean) => {
-    const entry = flow.markers.get(index);
-    if (entry === undefined) return;
-    const at = nodes.lastIndexOf(entry.node);
-    if (at >= 0) nodes[at] = markerNode(entry.marker, isCurrent, isSelected);
-  };
-  const selectedIndex = selectedSeq === null ? -1 : (flow.markerIndexBySeq.get(selectedSeq) ?? -1);
-  if (current >= 0) highlight(current, true, current === selectedIndex);
-  if (selectedIndex >= 0 && selectedIndex !== current && selectedIndex < step) highlight(selectedIndex, false, true);
+  const selectedAt = selectedSeq === null ? undefined : (flow.markerBySeq ??= new Map(layout.markers.map((marker, at) => [marker.seq, at]))).get(selectedSeq);
+  const selectedIndex = selectedAt === undefined ? -1 : (layout.markers[selectedAt] as Marker).index;
 
-  const nowY = current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H;
+  const markerPositions = new Set(flow.markerSpans.query(band).filter((at) => (layout.markers[at] as Marker).index < step));
+  const currentMarker = current >= 0 ? markerOf(layout, current) : undefined;
+  if (currentMarker !== undefined) markerPositions.add(currentMarker);
+  const selectedMarker = selectedIndex >= 0 && selectedIndex < step ? selectedAt : undefined;
+  if (selectedMarker !== undefined) markerPositions.add(selectedMarker);
 
+  // The current event is marked once: by its marker, else by the first wire it sends (or settles).
+  const markingWire = current >= 0 && currentMarker === undefined ? wireMarking(layout, current) : -1;
+  const wirePositions = new Set(flow.wireSpans.query(band).filter((at) => (layout.wires[at] as Wire).index < step));
+  if (markingWire >= 0) wirePositions.add(markingWire);
+
+  // Nodes in the order they appear: by event, a marker before the anchor of the wire it sends.
+  const staged: Array<{ at: number; order: number; node: DiagramNode }> = [];
+  for (const at of markerPositions) {
+    const marker = layout.markers[at] as Marker;
+    const isCurrent = at === currentMarker;
+    const isSelected = at === selectedMarker;
+    staged.push({ at: marker.index, order: 0, node: isCurrent || isSelected ? markerNode(marker, isCurrent, isSelected) : cached(flow.markerNodes, at, () => markerNode(marker)) });
+  }
   const edges: WireEdge[] = [];
-  let inFlight = 0;
-  const currentMarker = current >= 0 ? flow.markers.get(current) : undefined;
-  const currentHasMarker = currentMarker !== undefined;
-  let markedByWire = false;
-  let nowX = currentMarker?.marker.x ?? layout.lanes[0]?.x ?? 0;
-  for (const { wire, inFlight: travelling, settled } of flow.wires) {
-    if (wire.index >= step) break;
+  for (const at of [...wirePositions].sort((a, b) => a - b)) {
+    const wire = layout.wires[at] as Wire;
+    staged.push({ at: wire.index, order: 1, node: cached(flow.anchorNodes, at, () => anchorNode(wire)) });
     const isSettled = wire.resolvedAt < step;
-    if (!isSettled) inFlight += 1;
     const isCurrent = wire.index === current || wire.resolvedAt === current;
     const isSelected = wire.seq === selectedSeq;
-    // The current event is marked once: by its marker, else by the wire it sends (or settles).
-    const marksCurrent = isCurrent && !currentHasMarker && !markedByWire;
-    if (marksCurrent) {
-      markedByWire = true;
-      nowX = wire.index === current ? wire.x1 : wire.x2;
+    const marksCurrent = at === markingWire;
+    if (isCurrent || isSelected) {
+      edges.push(wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent));
+      continue;
     }
-    edges.push(isCurrent || isSelected ? wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent) : isSettled ? settled : travelling);
+    const built = cached(flow.wireEdges, at, () => ({ inFlight: wireEdge(wire, 'in-flight'), settled: wireEdge(wire, wire.fate) }));
+    edges.push(isSettled ? built.settled : built.inFlight);
   }
-  return { nodes, edges, nowY, nowX, inFlight };
+  staged.sort((a, b) => a.at - b.at || a.order - b.order);
+
+  const wireMarkingCurrent = markingWire >= 0 ? (layout.wires[markingWire] as Wire) : undefined;
+  const nowX =
+    currentMarker !== undefined
+      ? (layout.markers[currentMarker] as Marker).x
+      : wireMarkingCurrent !== undefined
+        ? wireMarkingCurrent.index === current
+          ? wireMarkingCurrent.x1
+          : wireMarkingCurrent.x2
+        : (layout.lanes[0]?.x ?? 0);
+  return {
+    nodes: staged.map((item) => item.node),
+    edges,
+    nowY: current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H,
+    nowX,
+    // Every wire settles at or after the event that sends it: sent before `step` minus settled before it.
+    inFlight: firstAtOrAbove(layout.wires.length, (at) => (layout.wires[at] as Wire).index, step) - firstAtOrAbove(layout.resolvedSorted.length, (at) => layout.resolvedSorted[at] as number, step),
+  };
 }

@@ -4,7 +4,7 @@ import { runRaceById, runScenarioById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { factsRowAt, PENDING, stepSentence } from '../format';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown } from './layout';
+import { layoutDiagram, messagesShown, textWidthPx } from './layout';
 import { wordEvents } from '../../engine';
 
 /** The layout of a run with the engine's wording, as the worker sends it. */
@@ -47,6 +47,25 @@ describe('diagram layout', () => {
       if (delivered >= 0) expect(wire.y2).toBe(layout.rowY[delivered]);
     }
     expect(layout.messageIndexes).toEqual(wires.map((wire) => wire.index));
+  });
+
+  it.each([
+    ['A', 'stdio'],
+    ['B', 'stdio'],
+    ['C', 'stdio'],
+    ['D', 'http'],
+  ] as const)('%s: each wire label (and its fate word) sits on its line and clear of every marker', (id, transport) => {
+    const layout = lay(race(id, transport));
+    for (const wire of layout.wires) {
+      // On its line, between the sender's lane and the next one.
+      if (wire.x1 !== wire.x2) expect(wire.labelY).toBeCloseTo(wire.y1 + ((wire.y2 - wire.y1) * (wire.labelX - wire.x1)) / (wire.x2 - wire.x1), 6);
+      const half = Math.max(textWidthPx(wire.label, 15, true), textWidthPx('IN FLIGHT', 14, true)) / 2;
+      for (const marker of layout.markers) {
+        const x = Math.min(wire.labelX + half, marker.x + marker.width / 2) - Math.max(wire.labelX - half, marker.x - marker.width / 2);
+        const y = Math.min(wire.labelY + 25, marker.y + marker.height / 2) - Math.max(wire.labelY - 25, marker.y - marker.height / 2);
+        expect(x > 0 && y > 0, `${id}: "${wire.label}" and "${marker.text}"`).toBe(false);
+      }
+    }
   });
 
   it('B: the late response and the cancellation are in flight at once, so their lines cross', () => {
@@ -101,7 +120,10 @@ describe('the diagram at a step', () => {
       const sent = transcript.events.slice(0, step).filter((event) => event.kind === 'message').length;
       expect(view.edges).toHaveLength(sent);
       expect(messagesShown(flow.layout, step)).toBe(sent);
-      expect(view.nodes.every((node) => (flow.appearsAt[flow.items.findIndex((item) => item.id === node.id)] as number) < step)).toBe(true);
+      const shownAt = new Map([...flow.layout.markers.map((marker) => [marker.id, marker.index] as const), ...flow.layout.wires.map((wire) => [`${wire.id}-box`, wire.index] as const)]);
+      expect(view.nodes.every((node) => (shownAt.get(node.id) as number) < step)).toBe(true);
+      // Every marker and wire of the first k events is there (the whole diagram is asked for).
+      expect(view.nodes).toHaveLength([...shownAt.values()].filter((index) => index < step).length);
     }
     const forward = flowAt(flow, 12, null);
     flowAt(flow, 3, null);

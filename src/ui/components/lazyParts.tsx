@@ -1,0 +1,60 @@
+import { forwardRef, lazy, Suspense, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
+import { useLabStore } from '../../store/labStore';
+import { selectedKind } from './selectors';
+import type { ShortcutsDialogHandle } from './ShortcutsDialog';
+
+/**
+ * Parts of the page that most visits never show, loaded on first use so the first load carries
+ * less script (issue #9: initial JS at most 150 kB gzip): the stored ledger's panel, shown only with
+ * a ledger scenario, the Ledger tab's part of the side column, and the `?` list of shortcuts, loaded
+ * when first asked for.
+ */
+
+const LedgerPanelPart = lazy(() => import('./LedgerPanel').then((module) => ({ default: module.LedgerPanel })));
+const LedgerTabPart = lazy(() => import('../panels/LedgerTab').then((module) => ({ default: module.LedgerTab })));
+const ShortcutsDialogPart = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
+
+export type { ShortcutsDialogHandle };
+
+/** The stored ledger's panel, with ledger scenarios only (see LedgerPanel.tsx). */
+export function LedgerPanel() {
+  const kind = useLabStore(selectedKind);
+  if (kind !== 'ledger') return null;
+  return (
+    <Suspense fallback={null}>
+      <LedgerPanelPart />
+    </Suspense>
+  );
+}
+
+/** The Ledger tab's part of the side column (see LedgerTab.tsx). */
+export function LedgerTab() {
+  return (
+    <Suspense fallback={null}>
+      <LedgerTabPart />
+    </Suspense>
+  );
+}
+
+/** The shortcuts dialog (see ShortcutsDialog.tsx): `open()` before it has loaded opens it once it has. */
+export const ShortcutsDialog = forwardRef<ShortcutsDialogHandle>(function ShortcutsDialog(_props, ref) {
+  const [asked, setAsked] = useState(0);
+  const dialog = useRef<ShortcutsDialogHandle>(null);
+  useImperativeHandle(ref, () => ({
+    open() {
+      if (dialog.current === null) setAsked((count) => count + 1);
+      else dialog.current.open();
+    },
+  }));
+  if (asked === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <OpenOnLoad asked={asked} dialog={dialog} />
+    </Suspense>
+  );
+});
+
+function OpenOnLoad({ asked, dialog }: { asked: number; dialog: RefObject<ShortcutsDialogHandle | null> }) {
+  useEffect(() => dialog.current?.open(), [asked, dialog]);
+  return <ShortcutsDialogPart ref={dialog} />;
+}

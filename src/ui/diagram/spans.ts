@@ -1,0 +1,2 @@
+/** The index over the layout's lists that finds what reaches into a band of rows (src/worker/diagramSpans.ts). */
+export { SpanIndex, WHOLE, type Band } from '../../store/diagramLayout';

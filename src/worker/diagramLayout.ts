@@ -1,0 +1,736 @@
+import type { EventWording, LabEvent, MarkerTone, MarkerWording, Transcript } from '../engine';
+
+/**
+ * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
+ * gets its own row, in transcript order, and the space between two rows grows with the virtual
+ * time between them: time flows down, same-instant events stack without overlapping, and the
+ * order of rows is exactly the order the engine recorded. A wire message is a line from its
+ * sender's lane at the row it was sent to its receiver's lane where it arrives, so latency slopes
+ * it and two messages in flight at once cross.
+ *
+ * The view at step k is this layout cut at k (see src/ui/diagram/flow.ts): nothing here depends on
+ * the step, so stepping back or scrubbing never recomputes the layout. The lab worker lays a run out
+ * (issue #9: off the main thread) and sends the layout with the transcript; the page only cuts it.
+ */
+
+// ── geometry (flow coordinates, px at zoom 1) ──────────────────────────────────────────────────────
+
+export const ROW_H = 36;
+export const TOP_Y = 70;
+/** Extra space between rows whose times differ: grows with the logarithm of the gap, up to a bound. */
+export const GAP_MIN = 14;
+export const GAP_PER_DOUBLING = 16;
+export const GAP_MAX = 170;
+/** Markers size to their text (markerSize): at least MARKER_W wide, at most MARKER_W_MAX, beyond which the text wraps to two lines. */
+export const MARKER_W = 150;
+export const MARKER_W_MAX = 340;
+export const MARKER_H = 30;
+export const MARKER_H_TWO_LINES = 52;
+/** Horizontal padding and border of a marker, and the font size its width is estimated for (px at zoom 1). */
+const MARKER_PAD_X = 34;
+const MARKER_FONT_PX = 15;
+export const TIME_RIGHT_X = 80;
+export const BAR_W = 12;
+export const IDLE_BAR_X = 88;
+export const MAX_BAR_X = 104;
+export const FIRST_LANE_X = 200;
+/** Between lanes a message crosses: room for the message labels between two markers. */
+export const WIDE_GAP = 340;
+/** Between lanes no message crosses (worker, SQLite connections): room for the markers only. */
+export const NARROW_GAP = 220;
+export const RIGHT_MARGIN = 30;
+/** Left of the first lane: the time column and the deadline bars (which end at MAX_BAR_X + BAR_W). */
+const BARS_RIGHT_X = MAX_BAR_X + BAR_W + 12;
+/** Room between two markers on neighbouring lanes. */
+const MARKER_GAP_X = 24;
+
+export function timeGap(deltaMs: number): number {
+  if (deltaMs <= 0) return 0;
+  return Math.min(GAP_MAX, GAP_MIN + GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
+}
+
+/**
+ * Advance widths of the sans-serif the diagram uses, in em, by character class: an estimate a
+ * little generous on purpose (a marker is never cut: its text sets its width on screen; this only
+ * decides how far apart the lanes are and when a label wraps). Pure, so the layout can run anywhere.
+ */
+function charEm(code: number): number {
+  if (code === 32) return 0.32;
+  if (code >= 48 && code <= 57) return 0.64;
+  if (code >= 65 && code <= 90) return code === 73 ? 0.32 : code === 77 || code === 87 ? 0.9 : 0.72;
+  if (code >= 97 && code <= 122) return 'fijlrt'.includes(String.fromCharCode(code)) ? 0.36 : code === 109 || code === 119 ? 0.92 : 0.62;
+  if (code < 128) return '.,:;!|\'()[]'.includes(String.fromCharCode(code)) ? 0.36 : 0.62;
+  return 1;
+}
+
+export function textWidthPx(text: string, fontPx: number, bold = false): number {
+  let em = 0;
+  for (let i = 0; i < text.length; i++) em += charEm(text.charCodeAt(i));
+  return em * fontPx * (bold ? 1.1 : 1);
+}
+
+/** A marker's box: its width from its text, two lines when one would be wider than MARKER_W_MAX. */
+export function markerSize(text: string, tone: MarkerTone): { width: number; height: number; lines: 1 | 2 } {
+  const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
+  const oneLine = Math.ceil(textWidthPx(text, tone === 'muted' ? 14 : MARKER_FONT_PX, bold)) + MARKER_PAD_X;
+  if (oneLine <= MARKER_W_MAX) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
+  return { width: MARKER_W_MAX, height: MARKER_H_TWO_LINES, lines: 2 };
+}
+
+// ── linear time ────────────────────────────────────────────────────────────────────────────────────
+
+/** Linear time: about this many px per event over the run's (unfolded) time span. */
+const LINEAR_PX_PER_EVENT = 44;
+const LINEAR_PX_PER_MS_MAX = 8;
+/** A quiet gap drawn longer than this is folded into a break of BREAK_H with its length written on it. */
+export const FOLD_PX = 12 * ROW_H;
+export const BREAK_H = 56;
+
+export type TimeScale = 'ordinal' | 'linear';
+
+/** px per ms for the linear scale: the run's time, without the gaps that fold, shared out at about LINEAR_PX_PER_EVENT per event. */
+function linearPxPerMs(gaps: number[], count: number): number {
+  const span = gaps.reduce((sum, gap) => sum + gap, 0);
+  if (span <= 0) return 1;
+  let scale = Math.min(LINEAR_PX_PER_MS_MAX, (LINEAR_PX_PER_EVENT * count) / span);
+  const kept = gaps.reduce((sum, gap) => (gap * scale > FOLD_PX ? sum : sum + gap), 0);
+  if (kept > 0) scale = Math.min(LINEAR_PX_PER_MS_MAX, (LINEAR_PX_PER_EVENT * count) / kept);
+  return scale;
+}
+
+// ── model ──────────────────────────────────────────────────────────────────────────────────────────
+
+export interface Lane {
+  id: string;
+  label: string;
+  x: number;
+}
+
+/** What finally became of a wire line; before `resolvedAt` is reached it shows as in flight. */
+export type WireFate = 'delivered' | 'ignored' | 'lost' | 'closed';
+export type WireKind = 'message' | 'stream-close' | 'comment';
+
+export interface Wire {
+  id: string;
+  kind: WireKind;
+  /** Index of the event that puts it on the wire. */
+  index: number;
+  seq: number;
+  from: string;
+  to: string;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  labelX: number;
+  labelY: number;
+  label: string;
+  sentAtMs: number;
+  arrivesAtMs: number | null;
+  fate: WireFate;
+  /** Index of the event at which its fate is known (its delivery, its loss, or when it is due). */
+  resolvedAt: number;
+  /** Why it was ignored or lost, or why the stream closed. */
+  reason: string | null;
+  /** One sentence for screen readers and tooltips. */
+  description: string;
+}
+
+export interface Marker {
+  id: string;
+  index: number;
+  seq: number;
+  kind: string;
+  lane: string;
+  x: number;
+  y: number;
+  text: string;
+  tone: MarkerTone;
+  title: string;
+  width: number;
+  height: number;
+  lines: 1 | 2;
+}
+
+/** A folded quiet gap (linear time): drawn as a break of BREAK_H at `y`, with its length. */
+export interface TimeBreak {
+  id: string;
+  /** The event after the break: it shows once the replay reaches that event. */
+  index: number;
+  y: number;
+  ms: number;
+}
+
+export interface TimeMark {
+  id: string;
+  /** The first event at this instant. */
+  index: number;
+  y: number;
+  atMs: number;
+}
+
+export type DeadlineName = 'idle' | 'max';
+
+/**
+ * One stretch of a deadline on the client lane: from being armed (or restarted) to its due time.
+ * Once the event that ends it is reached (`endIndex`), the bar stops there: a progress restart
+ * ends one idle stretch and begins the next one; nothing restarts the maximum deadline.
+ */
+export interface DeadlineBar {
+  id: string;
+  deadline: DeadlineName;
+  index: number;
+  x: number;
+  y1: number;
+  dueAtMs: number;
+  yDue: number;
+  endIndex: number | null;
+  endAction: 'reset' | 'fired' | 'disarmed' | null;
+  yEnd: number | null;
+}
+
+export interface DiagramLayout {
+  lanes: Lane[];
+  width: number;
+  height: number;
+  /** Row centre of each event, by index. */
+  rowY: number[];
+  wires: Wire[];
+  markers: Marker[];
+  times: TimeMark[];
+  bars: DeadlineBar[];
+  /** Index of each message event (the wires of kind `message`), ascending. */
+  messageIndexes: number[];
+  scale: TimeScale;
+  /** Folded quiet gaps (linear time only). */
+  breaks: TimeBreak[];
+  /** Each list's reach on the time axis (see EXTENTS), so the page indexes it without a pass of its own. */
+  spans: Record<SpanLists, SpanReach>;
+  /**
+   * For each event that sends or settles a wire, the first such wire (its position in `wires`), as
+   * pairs [event index, wire position] by event index: it marks the event when the event has no marker.
+   */
+  wireMarks: number[];
+  /** Every wire's resolvedAt, ascending: with `messageIndexes`-like counting, how many are in flight at a step. */
+  resolvedSorted: number[];
+}
+
+// ── spans: what each item covers on the time axis, for finding what is on screen ────────────────
+
+/**
+ * The page finds the items near the screen through an index over these extents (diagramSpans.ts);
+ * the one pass over each list that index needs is made here, with the layout (`spans`), so the page
+ * makes none when a run arrives. Most items are short and found by binary search on their key,
+ * widened by the reach of the short ones; the long ones are listed.
+ */
+/** An item whose extent is taller than this (flow px) is long: kept in buckets of this height. */
+export const LONG_PX = 2400;
+
+/** What one pass over a list finds: how far its short items reach above and below their key, and which items are long. */
+export interface SpanReach {
+  above: number;
+  below: number;
+  /** Positions of the long items, ascending. */
+  long: number[];
+}
+
+/** Where an item sits on the time axis (`key`, never decreasing along its list) and what it covers around it. */
+export interface Extent<T> {
+  key(item: T): number;
+  lo(item: T): number;
+  hi(item: T): number;
+}
+
+
+/** The extents of the layout's lists, the one definition the worker's pass and the page's queries share. */
+export const EXTENTS = {
+  markers: { key: (marker) => marker.y, lo: (marker) => marker.y - marker.height / 2, hi: (marker) => marker.y + marker.height / 2 } satisfies Extent<Marker>,
+  wires: { key: (wire) => wire.y1, lo: (wire) => Math.min(wire.y2, wire.labelY - ROW_H), hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H) } satisfies Extent<Wire>,
+  times: { key: (time) => time.y, lo: (time) => time.y - ROW_H / 2, hi: (time) => time.y + ROW_H / 2 } satisfies Extent<TimeMark>,
+  breaks: { key: (fold) => fold.y, lo: (fold) => fold.y - BREAK_H / 2, hi: (fold) => fold.y + BREAK_H / 2 } satisfies Extent<TimeBreak>,
+  /** A deadline bar by where it reaches once ended (a bar never ended: to its due time). */
+  bars: { key: (bar) => bar.y1, lo: (bar) => bar.y1, hi: (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4) } satisfies Extent<DeadlineBar>,
+  /** A deadline bar by the events it runs over, from the one after arming to the one ending it (event-index units; never ended: unbounded). */
+  barLives: { key: (bar) => bar.index, lo: (bar) => bar.index + 1, hi: (bar) => bar.endIndex ?? Infinity } satisfies Extent<DeadlineBar>,
+} as const;
+
+export type SpanLists = keyof typeof EXTENTS;
+
+/** One pass over a list: its short items' reach and its long items (see SpanIndex). */
+export function spanReach<T>(items: readonly T[], extent: Extent<T>): SpanReach {
+  const long: number[] = [];
+  let above = 0;
+  let below = 0;
+  let previousKey = -Infinity;
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at] as T;
+    const k = extent.key(item);
+    if (k < previousKey) throw new Error(`SpanIndex: keys must not decrease (item ${at}: ${k} after ${previousKey})`);
+    previousKey = k;
+    const top = Math.min(extent.lo(item), k);
+    const bottom = Math.max(extent.hi(item), k);
+    if (bottom - top > LONG_PX) {
+      long.push(at);
+      continue;
+    }
+    if (k - top > above) above = k - top;
+    if (bottom - k > below) below = bottom - k;
+  }
+  return { above, below, long };
+}
+
+
+// ── lanes ──────────────────────────────────────────────────────────────────────────────────────────
+
+const LANE_ORDER = ['client', 'proxy', 'server', 'buffer'];
+const LANE_LAST = ['worker'];
+const LANE_LABELS: Record<string, string> = { client: 'Client', proxy: 'Proxy', server: 'Server', buffer: 'SSE buffer', worker: 'Worker' };
+
+function laneLabel(id: string): string {
+  return LANE_LABELS[id] ?? `${id} (SQLite)`;
+}
+
+function orderLanes(ids: Set<string>): string[] {
+  const first = LANE_ORDER.filter((id) => ids.has(id));
+  const last = LANE_LAST.filter((id) => ids.has(id));
+  const middle = [...ids].filter((id) => !LANE_ORDER.includes(id) && !LANE_LAST.includes(id)).sort();
+  return [...first, ...middle, ...last];
+}
+
+type MessageEvent = Extract<LabEvent, { kind: 'message' }>;
+
+const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
+
+// ── layout ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** Geometry only: the lanes, rows and labels come from the engine's `actor` stamps and wording. */
+export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal'): DiagramLayout {
+  const { events } = transcript;
+  const count = events.length;
+
+  // What each event draws on its lane, and how big: a two-line marker gets extra room around its row.
+  const eventWording = wording;
+  const wordings: Array<MarkerWording | null> = events.map((event) => eventWording[event.seq]?.marker ?? null);
+  const sizes = wordings.map((wording) => (wording === null ? null : markerSize(wording.text, wording.tone)));
+  const extraAround = (i: number) => ((sizes[i]?.lines ?? 1) === 2 ? (MARKER_H_TWO_LINES - MARKER_H) / 2 : 0);
+
+  // Rows: one per event. Ordinal time: spaced by the logarithm of the time between them. Linear
+  // time: each row at its time on a linear scale, pushed down only where the row before would
+  // overlap (the push is absorbed by the next long enough gap); a gap too long to draw is folded.
+  const rowY: number[] = new Array<number>(count);
+  const breaks: TimeBreak[] = [];
+  const gaps: number[] = [];
+  for (let i = 1; i < count; i++) gaps.push((events[i] as LabEvent).atMs - (events[i - 1] as LabEvent).atMs);
+  const pxPerMs = scale === 'linear' ? linearPxPerMs(gaps, count) : 0;
+  /** Linear time: the y where time t0 (of the previous row) maps, and the time scale's origin after folds. */
+  let linearY = TOP_Y;
+  for (let i = 0; i < count; i++) {
+    const event = events[i] as LabEvent;
+    const previous = events[i - 1];
+    if (previous === undefined) {
+      rowY[i] = TOP_Y + extraAround(i);
+      linearY = rowY[i] as number;
+      continue;
+    }
+    const minimum = (rowY[i - 1] as number) + ROW_H + extraAround(i - 1) + extraAround(i);
+    const deltaMs = event.atMs - previous.atMs;
+    if (scale === 'ordinal') {
+      rowY[i] = minimum + timeGap(deltaMs);
+      continue;
+    }
+    const drawn = deltaMs * pxPerMs;
+    if (drawn > FOLD_PX) {
+      // Folded: a break between the two rows says how long the quiet was.
+      const y = (rowY[i - 1] as number) + ROW_H / 2 + extraAround(i - 1) + BREAK_H / 2;
+      breaks.push({ id: `k${i}`, index: i, y, ms: deltaMs });
+      rowY[i] = Math.max(minimum, y + BREAK_H / 2 + ROW_H / 2 + extraAround(i));
+      linearY = rowY[i] as number;
+      continue;
+    }
+    linearY += drawn;
+    // linearY stays on the scale: a row pushed below it is back on it after the next gap long enough.
+    rowY[i] = Math.max(minimum, linearY);
+  }
+  const lastY = count === 0 ? TOP_Y : (rowY[count - 1] as number);
+  const lastMs = count === 0 ? 0 : (events[count - 1] as LabEvent).atMs;
+  /** How far below the last row a later time lies (a deadline due after the run ended). */
+  const afterLast = (deltaMs: number) => (scale === 'ordinal' ? timeGap(deltaMs) : Math.min(FOLD_PX, deltaMs * pxPerMs));
+
+  /** y of any virtual time: the first row at that instant, else between the rows around it. */
+  const yAt = (atMs: number): number => {
+    if (count === 0) return TOP_Y;
+    if (atMs > lastMs) return lastY + afterLast(atMs - lastMs);
+    let low = 0;
+    let high = count - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((events[mid] as LabEvent).atMs < atMs) low = mid + 1;
+      else high = mid;
+    }
+    const at = events[low] as LabEvent;
+    if (at.atMs === atMs || low === 0) return rowY[low] as number;
+    const before = events[low - 1] as LabEvent;
+    const fraction = (atMs - before.atMs) / (at.atMs - before.atMs);
+    return (rowY[low - 1] as number) + ((rowY[low] as number) - (rowY[low - 1] as number)) * fraction;
+  };
+  /** First index whose time is at or after atMs (the end of the run if none). */
+  const indexAtOrAfter = (atMs: number, from: number): number => {
+    for (let i = from; i < count; i++) if ((events[i] as LabEvent).atMs >= atMs) return i;
+    return Math.max(count - 1, from);
+  };
+
+  // Which events settle which messages.
+  const messagesBySeq = new Map<number, MessageEvent>();
+  const settledAt = new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    const event = events[i] as LabEvent;
+    if (event.kind === 'message') messagesBySeq.set(event.seq, event);
+    else if ((event.kind === 'delivered' || event.kind === 'message-lost') && !settledAt.has(event.messageSeq)) settledAt.set(event.messageSeq, i);
+  }
+
+  // Lanes: every side that sends, receives or records something.
+  const laneIds = new Set<string>();
+  const markerLanes: Array<string | null> = [];
+  /** The widest marker on each lane: lanes are spaced so that neighbouring markers never touch. */
+  const widest = new Map<string, number>();
+  events.forEach((event, i) => {
+    if (event.kind === 'message') {
+      laneIds.add(event.from);
+      laneIds.add(event.to);
+    } else if (event.kind === 'stream-closed') {
+      laneIds.add(event.by);
+      laneIds.add(otherSide(event.by));
+    } else if (event.kind === 'sse-comment' && event.action === 'sent') {
+      laneIds.add('server');
+      laneIds.add('client');
+    }
+    // The engine stamps every event with the lane of its actor; the layout only places it.
+    const lane = wordings[i] === null ? null : event.actor;
+    markerLanes.push(lane);
+    if (lane !== null) {
+      laneIds.add(lane);
+      widest.set(lane, Math.max(widest.get(lane) ?? MARKER_W, sizes[i]?.width ?? MARKER_W));
+    }
+  });
+  if (events.some((event) => event.kind === 'deadline')) laneIds.add('client');
+  const order = orderLanes(laneIds);
+
+  // Wire endpoints, to know which gaps between lanes a line crosses (those get room for labels).
+  const position = new Map(order.map((id, i) => [id, i]));
+  const crossed = new Array<boolean>(Math.max(0, order.length - 1)).fill(false);
+  const cross = (a: string, b: string) => {
+    const from = position.get(a) ?? 0;
+    const to = position.get(b) ?? 0;
+    for (let i = Math.min(from, to); i < Math.max(from, to); i++) crossed[i] = true;
+  };
+  for (const event of events) {
+    if (event.kind === 'message') cross(event.from, event.to);
+    else if (event.kind === 'stream-closed') cross(event.by, otherSide(event.by));
+    else if (event.kind === 'sse-comment' && event.action === 'sent') cross('server', 'client');
+  }
+  const lanes: Lane[] = [];
+  const half = (id: string | undefined) => (id === undefined ? 0 : (widest.get(id) ?? MARKER_W) / 2);
+  // The first lane clears the deadline bars; each next one clears both lanes' widest markers.
+  let x = Math.max(FIRST_LANE_X, BARS_RIGHT_X + half(order[0]));
+  order.forEach((id, i) => {
+    lanes.push({ id, label: laneLabel(id), x });
+    // Markers sit on rows of their own, so two lanes' markers never share a row: across a gap no
+    // message crosses, a marker only has to clear the other lane's line, not its markers.
+    const clear = crossed[i] ? half(id) + half(order[i + 1]) + MARKER_GAP_X : Math.max(half(id), half(order[i + 1])) + 2 * MARKER_GAP_X;
+    x += Math.max(crossed[i] ? WIDE_GAP : NARROW_GAP, clear);
+  });
+  const laneX = new Map(lanes.map((lane) => [lane.id, lane.x]));
+  const xOf = (id: string) => laneX.get(id) ?? FIRST_LANE_X;
+
+  /** The label sits in the first gap next to the sender, on the line, so it reads as the sender's. */
+  const labelAt = (from: string, to: string, x1: number, y1: number, x2: number, y2: number) => {
+    const step = (position.get(to) ?? 0) > (position.get(from) ?? 0) ? 1 : -1;
+    const next = lanes[(position.get(from) ?? 0) + step];
+    const labelX = next === undefined ? (x1 + x2) / 2 : (x1 + next.x) / 2;
+    const labelY = x2 === x1 ? (y1 + y2) / 2 : y1 + ((y2 - y1) * (labelX - x1)) / (x2 - x1);
+    return { labelX, labelY };
+  };
+
+  const wires: Wire[] = [];
+  const markers: Marker[] = [];
+  const times: TimeMark[] = [];
+  const bars: DeadlineBar[] = [];
+  const messageIndexes: number[] = [];
+  const openBars = new Map<string, DeadlineBar>();
+
+  for (let i = 0; i < count; i++) {
+    const event = events[i] as LabEvent;
+    const y = rowY[i] as number;
+    const previous = events[i - 1];
+    if (previous === undefined || previous.atMs !== event.atMs) times.push({ id: `t${i}`, index: i, y, atMs: event.atMs });
+
+    if (event.kind === 'message') {
+      messageIndexes.push(i);
+      const settled = settledAt.get(event.seq);
+      const settledEvent = settled === undefined ? undefined : events[settled];
+      const lost = event.lost === true || settledEvent?.kind === 'message-lost';
+      const fate: WireFate = lost ? 'lost' : event.ignoredBy !== undefined ? 'ignored' : 'delivered';
+      const x1 = xOf(event.from);
+      const x2 = xOf(event.to);
+      const y2 = !lost && settledEvent !== undefined ? (rowY[settled as number] as number) : yAt(event.arrivesAtMs);
+      const label = eventWording[i]?.label ?? event.kind;
+      const why = event.reason ?? null;
+      const fateText = fate === 'ignored' ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}` : fate === 'lost' ? `, lost: ${why ?? ''}` : '';
+      wires.push({
+        id: `w${event.seq}`,
+        kind: 'message',
+        index: i,
+        seq: event.seq,
+        from: event.from,
+        to: event.to,
+        x1,
+        y1: y,
+        x2,
+        y2: Math.max(y, y2),
+        ...labelAt(event.from, event.to, x1, y, x2, Math.max(y, y2)),
+        label,
+        sentAtMs: event.atMs,
+        arrivesAtMs: event.arrivesAtMs,
+        fate,
+        resolvedAt: settled ?? indexAtOrAfter(event.arrivesAtMs, i),
+        reason: why,
+        description: `${event.from} to ${event.to}: ${label}, sent at ${event.atMs} ms on ${event.channel}, ${lost ? 'due' : 'arrives'} at ${event.arrivesAtMs} ms${fateText}`,
+      });
+      continue;
+    }
+
+    if (event.kind === 'stream-closed') {
+      // The close travels to the other side; it lands where that side observes the disconnect.
+      const to = otherSide(event.by);
+      let observed = -1;
+      for (let j = i + 1; j < count; j++) {
+        const later = events[j] as LabEvent;
+        if (later.kind === 'disconnect-observed' && later.by === to && later.requestId === event.requestId) {
+          observed = j;
+          break;
+        }
+      }
+      const x1 = xOf(event.by);
+      const x2 = xOf(to);
+      const y2 = observed < 0 ? y : (rowY[observed] as number);
+      const label = `closes stream #${String(event.requestId)}`;
+      wires.push({
+        id: `w${event.seq}`,
+        kind: 'stream-close',
+        index: i,
+        seq: event.seq,
+        from: event.by,
+        to,
+        x1,
+        y1: y,
+        x2,
+        y2,
+        ...labelAt(event.by, to, x1, y, x2, y2),
+        label,
+        sentAtMs: event.atMs,
+        arrivesAtMs: observed < 0 ? null : (events[observed] as LabEvent).atMs,
+        fate: 'closed',
+        resolvedAt: observed < 0 ? i : observed,
+        reason: event.reason,
+        description: `the ${event.by} closes the response stream of #${String(event.requestId)} at ${event.atMs} ms: ${event.reason}`,
+      });
+      continue;
+    }
+
+    if (event.kind === 'sse-comment' && event.action === 'sent') {
+      const x1 = xOf('server');
+      const x2 = xOf('client');
+      const arrives = event.arrivesAtMs;
+      const y2 = arrives === null ? y + ROW_H : yAt(arrives);
+      wires.push({
+        id: `w${event.seq}`,
+        kind: 'comment',
+        index: i,
+        seq: event.seq,
+        from: 'server',
+        to: 'client',
+        x1,
+        y1: y,
+        x2,
+        y2,
+        ...labelAt('server', 'client', x1, y, x2, y2),
+        label: event.line,
+        sentAtMs: event.atMs,
+        arrivesAtMs: arrives,
+        fate: arrives === null ? 'lost' : 'delivered',
+        resolvedAt: arrives === null ? i : indexAtOrAfter(arrives, i),
+        reason: event.reason,
+        description: `server to client: SSE comment "${event.line}" at ${event.atMs} ms (${event.reason})`,
+      });
+      continue;
+    }
+
+    if (event.kind === 'deadline') {
+      const key = `${String(event.requestId)}:${event.deadline}`;
+      const open = openBars.get(key);
+      if (open !== undefined) {
+        open.endIndex = i;
+        open.endAction = event.action === 'armed' ? 'reset' : event.action;
+        open.yEnd = y;
+        openBars.delete(key);
+      }
+      if (event.action === 'armed' || event.action === 'reset') {
+        const bar: DeadlineBar = {
+          id: `b${event.seq}`,
+          deadline: event.deadline,
+          index: i,
+          x: event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X,
+          // Linear time: from the instant it was armed (its first row), so its length is its duration.
+          y1: scale === 'linear' ? Math.min(y, yAt(event.atMs)) : y,
+          dueAtMs: event.dueAtMs,
+          yDue: Math.max(y + 4, yAt(event.dueAtMs)),
+          endIndex: null,
+          endAction: null,
+          yEnd: null,
+        };
+        bars.push(bar);
+        openBars.set(key, bar);
+      }
+    }
+
+    const lane = markerLanes[i];
+    const wording = wordings[i] ?? null;
+    const size = sizes[i] ?? null;
+    if (lane !== null && lane !== undefined && wording !== null && size !== null) {
+      markers.push({
+        id: `m${event.seq}`,
+        index: i,
+        seq: event.seq,
+        kind: event.kind,
+        lane,
+        x: xOf(lane),
+        y,
+        text: wording.text,
+        tone: wording.tone,
+        title: `${event.atMs} ms · ${eventWording[i]?.text ?? event.kind}`,
+        ...size,
+      });
+    }
+  }
+
+  placeLabels(wires, markers, lanes);
+
+  const lastLane = lanes[lanes.length - 1];
+  const width = (lastLane?.x ?? FIRST_LANE_X) + half(lastLane?.id) + RIGHT_MARGIN;
+  const lowest = Math.max(lastY, ...wires.map((wire) => wire.y2), ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))));
+  const firstWire = new Map<number, number>();
+  wires.forEach((wire, at) => {
+    if (!firstWire.has(wire.index)) firstWire.set(wire.index, at);
+    if (!firstWire.has(wire.resolvedAt)) firstWire.set(wire.resolvedAt, at);
+  });
+  const spans = {
+    markers: spanReach(markers, EXTENTS.markers),
+    wires: spanReach(wires, EXTENTS.wires),
+    times: spanReach(times, EXTENTS.times),
+    breaks: spanReach(breaks, EXTENTS.breaks),
+    bars: spanReach(bars, EXTENTS.bars),
+    barLives: spanReach(bars, EXTENTS.barLives),
+  };
+  return {
+    lanes,
+    width,
+    height: lowest + ROW_H * 2,
+    rowY,
+    wires,
+    markers,
+    times,
+    bars,
+    messageIndexes,
+    scale,
+    breaks,
+    spans,
+    wireMarks: [...firstWire].sort((a, b) => a[0] - b[0]).flat(),
+    resolvedSorted: wires.map((wire) => wire.resolvedAt).sort((a, b) => a - b),
+  };
+}
+
+// ── wire labels beside markers ─────────────────────────────────────────────────────────────────────
+
+/** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
+const LABEL_ABOVE = 28;
+const LABEL_BELOW = 28;
+/** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
+const LABEL_PAD_X = 8;
+/** The widest fate word ("IN FLIGHT"), spaced capitals. */
+const FATE_W = Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
+
+/**
+ * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
+ * markers beside it on the two lanes of that gap (issue #9: no label overlaps another): centred in
+ * the gap when there is room, else pushed away from the marker that would cover it, over the other
+ * lane's line if no marker is there. Only where markers stand on both sides of a gap too narrow for
+ * the label is it centred between them.
+ */
+function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
+  const byLane = new Map<string, Marker[]>();
+  for (const marker of markers) {
+    const list = byLane.get(marker.lane);
+    if (list === undefined) byLane.set(marker.lane, [marker]);
+    else list.push(marker);
+  }
+  /** Half the width of the widest marker on `lane` whose box reaches into [top, bottom] (markers are in row order). */
+  const halfNear = (lane: string, top: number, bottom: number): number => {
+    const list = byLane.get(lane) ?? [];
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((list[mid] as Marker).y + MARKER_H_TWO_LINES / 2 < top) low = mid + 1;
+      else high = mid;
+    }
+    let half = 0;
+    for (let i = low; i < list.length; i++) {
+      const marker = list[i] as Marker;
+      if (marker.y - MARKER_H_TWO_LINES / 2 > bottom) break;
+      if (marker.y + marker.height / 2 >= top && marker.y - marker.height / 2 <= bottom) half = Math.max(half, marker.width / 2);
+    }
+    return half;
+  };
+  const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
+  for (const wire of wires) {
+    const from = laneAt.get(wire.from);
+    const to = laneAt.get(wire.to);
+    if (from === undefined || to === undefined || from === to) continue;
+    const next = lanes[from + (to > from ? 1 : -1)];
+    const sender = lanes[from];
+    if (next === undefined || sender === undefined) continue;
+    const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
+    const width = Math.max(textWidthPx(wire.label, 15, true), FATE_W) + 2 * LABEL_PAD_X;
+    const yOn = (x: number) => (wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1));
+    let x = wire.labelX;
+    // Moving along a sloped line changes the rows the label takes: settle in a few passes.
+    for (let pass = 0; pass < 3; pass++) {
+      const y = yOn(x);
+      const leftHalf = halfNear(left.id, y - LABEL_ABOVE, y + LABEL_BELOW);
+      const rightHalf = halfNear(right.id, y - LABEL_ABOVE, y + LABEL_BELOW);
+      const room = { from: left.x + leftHalf, to: right.x - rightHalf };
+      let placed: number;
+      if (room.to - room.from >= width) placed = Math.min(Math.max(x, room.from + width / 2), room.to - width / 2);
+      // Too narrow: the label may pass over a lane's line where no marker is, not over a marker.
+      else if (rightHalf === 0) placed = room.from + width / 2;
+      else if (leftHalf === 0) placed = room.to - width / 2;
+      else placed = (room.from + room.to) / 2;
+      if (Math.abs(placed - x) < 0.5) break;
+      x = placed;
+    }
+    wire.labelX = x;
+    wire.labelY = yOn(x);
+  }
+}
+
+/** How many message events the first `step` events hold. */
+export function messagesShown(layout: DiagramLayout, step: number): number {
+  let low = 0;
+  let high = layout.messageIndexes.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((layout.messageIndexes[mid] as number) < step) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
