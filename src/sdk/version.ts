@@ -1,0 +1,9 @@
+/**
+ * Which SDK the `ts-sdk` implementation runs (issue #13). Kept apart from the runner so the page
+ * can name the SDK and its protocol revision without loading it; sdkVersion.test.ts checks both
+ * against the installed package and package.json's exact pin.
+ */
+export const TS_SDK_PACKAGE = '@modelcontextprotocol/sdk';
+export const TS_SDK_VERSION = '1.32.2';
+/** The revision SDK 1.32.2 offers and negotiates (its `LATEST_PROTOCOL_VERSION`), older than the lab's 2026-07-28. */
+export const TS_SDK_PROTOCOL_VERSION = '2025-11-25';
