@@ -69,6 +69,8 @@ const USER_CANCEL_REASON = 'User closed the operation';
 const MCP_URL = 'http://lab.invalid/mcp';
 /** Real macrotask turns between virtual steps: each drains every promise the step started. */
 const FLUSH_TURNS = 3;
+/** A bound on the real turns one virtual step may take (STYLE: a limit on everything). */
+const REAL_TURNS_MAX = 100_000;
 
 /** One real macrotask turn, with the host's own scheduling captured before any fake clock exists. */
 const realTurn: () => Promise<void> = (() => {
@@ -111,6 +113,13 @@ class SdkRace {
   private readonly pendingClient: Pending[] = [];
   private readonly pendingServerCancels: Pending[] = [];
   private readonly clientErrors: string[] = [];
+  /**
+   * Work in flight that the host runs on real tasks, not promises (a browser reads a Request's body
+   * and pipes a Response's stream across tasks): a message handed to a transport and not yet read
+   * by the receiving side. The fake clock does not move while any is, so a run is the same on Node
+   * and in Chromium however many real turns the host takes.
+   */
+  busy = 0;
   private handshaking = true;
   private recording = true;
   callId: number | string | null = null;
@@ -426,15 +435,24 @@ class TappedTransport implements SdkTransport {
     private readonly inner: SdkTransport,
     private readonly side: Side,
     private readonly race: SdkRace,
-    private readonly mode: 'stdio' | 'http-server',
+    private readonly mode: 'stdio' | 'http-server' | 'http-client',
   ) {}
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
 
+  /** The SDK's Client tells its HTTP transport the negotiated revision (the mcp-protocol-version header): passed on as is. */
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
   start(): Promise<void> {
-    this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.inner.onmessage = (message, extra) => {
+      // Streamable HTTP: the receiving side has read a message the lab delivered; the clock may move again.
+      if (this.mode !== 'stdio') this.race.busy -= 1;
+      this.onmessage?.(message, extra);
+    };
     this.inner.onclose = () => this.onclose?.();
     this.inner.onerror = (error) => this.onerror?.(error);
     return this.inner.start();
@@ -446,9 +464,13 @@ class TappedTransport implements SdkTransport {
       this.race.deliverLater(event, () => void this.inner.send(message, options).catch((error: unknown) => this.onerror?.(error as Error)));
       return Promise.resolve();
     }
+    // Streamable HTTP, client side: labFetch records each POST as it goes out.
+    if (this.mode === 'http-client') return this.inner.send(message, options);
     // Streamable HTTP, server side: the message is written to its SSE stream now; the client's end of that stream reads it after the latency.
     const channel = this.race.sseChannel(message, options);
-    this.race.queueSse(channel, this.race.put(this.side, channel, message));
+    const event = this.race.put(this.side, channel, message);
+    this.race.queueSse(channel, event);
+    if (event !== null) this.race.busy += 1;
     return this.inner.send(message, options);
   }
 
@@ -459,11 +481,20 @@ class TappedTransport implements SdkTransport {
 
 /** The in-process `fetch` joining the SDK's HTTP client transport to its web-standard server transport. */
 function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTransport): typeof fetch {
+  const handle = async (request: Request): Promise<Response> => {
+    race.busy += 1;
+    try {
+      return await server.handleRequest(request);
+    } finally {
+      race.busy -= 1;
+    }
+  };
   return async (input, init) => {
     const request = new Request(input, init);
-    if (request.method !== 'POST') return server.handleRequest(request);
-    const body = await request.clone().text();
-    const message = JSON.parse(body) as JSONRPCMessage;
+    if (request.method !== 'POST') return handle(request);
+    // The SDK's transport POSTs one JSON-RPC message as a string: read as it was given, with no trip through the host's body reader.
+    if (typeof init?.body !== 'string') throw new LabError('LAB023', 'the SDK POSTed a body that is not a string; the lab records only what it can read');
+    const message = JSON.parse(init.body) as JSONRPCMessage;
     const isRequest = 'method' in message && 'id' in message;
     const channel = isRequest ? `POST #${String(message.id)}` : `POST ${'method' in message ? message.method : 'response'}`;
     const event = race.put('client', channel, message);
@@ -471,7 +502,10 @@ function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTranspor
       await race.until(event.arrivesAtMs);
       race.delivered(event);
     }
-    const response = await server.handleRequest(request);
+    // Until the server's transport hands it to the Server: the busy count covers handleRequest, and the server's onmessage ends it.
+    race.busy += 1;
+    const response = await handle(request);
+    if (!(response.status >= 200 && response.status < 300)) race.busy -= 1;
     if (!isRequest || response.body === null || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
     race.noteStreamOpened(message.id, response.headers);
     const sse = `SSE #${String(message.id)}`;
@@ -483,8 +517,12 @@ function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTranspor
           if (text.includes('data:')) {
             const sent = race.nextSse(sse);
             if (sent !== null) {
+              // At the client's end of the stream; it waits there for its arrival time.
+              race.busy -= 1;
               await race.until(sent.arrivesAtMs);
               race.delivered(sent);
+              // Until the client's transport has parsed it and handed it to the Client.
+              race.busy += 1;
             }
           }
           controller.enqueue(chunk);
@@ -542,14 +580,20 @@ async function runOnClock(clock: InstalledClock, scenario: RequestRaceScenario, 
     // A fixed session id and no keep-alive comments: both are the transport's own options; the run stays replayable and ends.
     const httpServer = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => `lab-session-${seed}`, keepAliveMs: 0 });
     serverTransport = new TappedTransport(httpServer, 'server', race, 'http-server');
-    clientTransport = new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: labFetch(race, httpServer) });
+    clientTransport = new TappedTransport(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: labFetch(race, httpServer) }), 'client', race, 'http-client');
   }
 
   const horizonMs = settings.workMs + settings.idleTimeoutMs + settings.maxTimeoutMs + (settings.cancelAtMs ?? 0) + 100 * (settings.latencyMs + settings.latencyJitterMs) + 60_000;
   let steps = 0;
   const drive = async (): Promise<void> => {
     for (;;) {
-      for (let turn = 0; turn < FLUSH_TURNS; turn += 1) await realTurn();
+      let turns = 0;
+      while (race.busy > 0 || turns < FLUSH_TURNS) {
+        await realTurn();
+        turns += 1;
+        if (turns > REAL_TURNS_MAX) throw new LabError('LAB023', `a message handed to the SDK was still not read after ${REAL_TURNS_MAX} turns of the host at ${race.nowMs} ms; nothing was kept`);
+      }
+      assert(race.busy === 0, 'every message the lab delivered was read before the clock moves');
       race.settle();
       const due = race.dueNow.shift();
       if (due === undefined && clock.countTimers() === 0) return;

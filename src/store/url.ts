@@ -1,7 +1,8 @@
 import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
- * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`.
+ * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`
+ * (`&impl=ts-sdk` when the real SDK runs it).
  * Settings appear under their own names, and only where they differ from the scenario's default;
  * `step` only when the replay is not at the end. Reading a link is text only: the worker judges the
  * values (see the store's init), so a tampered link gets the engine's own messages.
@@ -15,7 +16,7 @@ export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'he
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
-export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step', ...VIEW_PARAMS] as const;
+export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', ...VIEW_PARAMS] as const;
 
 /** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
@@ -75,11 +76,13 @@ function settingText(value: SettingValue): string {
 }
 
 /** The query string (with its `?`) that reopens this exact view. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'>, view: ViewLink = {}): string {
+export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'impl'>>, view: ViewLink = {}): string {
   const query = new URLSearchParams();
   query.set('scenario', state.scenarioId);
   query.set('transport', state.transport);
   query.set('seed', String(state.seed));
+  // Issue #13: the model is the default and is left out; the real SDK is named.
+  if (state.impl !== undefined && state.impl !== 'model') query.set('impl', state.impl);
   const defaults = state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.settings ?? {};
   for (const [name, value] of Object.entries(state.settings)) {
     if (defaults[name] !== value) query.set(name, settingText(value));

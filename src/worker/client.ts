@@ -1,6 +1,7 @@
 import {
   explainBadResponse,
   type EventWording,
+  type Implementation,
   type LabAnswer,
   type LabRequest,
   type LabResponse,
@@ -49,6 +50,8 @@ export interface RunParams {
   settings?: Settings;
   /** Ledger scenarios: a fresh ledger (the default) or the stored one, saved back after the run. */
   ledger?: LedgerChoice;
+  /** A–D: the lab's model (the default) or the real TypeScript SDK (issue #13). */
+  impl?: Implementation;
 }
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
@@ -191,7 +194,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     });
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', impl = 'model' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -199,7 +202,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger }, onProgress);
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, ...(impl === 'model' ? {} : { impl }) }, onProgress);
       return { transcript: answer.transcript, facts: answer.facts, wording: answer.wording };
     } finally {
       clearTimeout(budget);

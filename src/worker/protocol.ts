@@ -28,7 +28,9 @@ import {
  */
 
 export type { LabErrorCode } from '../engine';
-export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Settings, Transcript, Transport } from '../engine';
+/** Which SDK the ts-sdk implementation runs: plain constants, so naming it never loads it. */
+export { TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
+export type { Implementation, InvariantCheck, LabEvent, LabEventKind, Outcome, RequestOutcome, SdkRunInfo, SettingValue, Settings, Transcript, Transport } from '../engine';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';

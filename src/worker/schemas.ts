@@ -129,6 +129,15 @@ const outcomeSchemas = {
   }),
 } as const;
 
+export const ImplementationSchema = v.picklist(['model', 'ts-sdk']);
+const SdkRunInfoSchema = v.object({
+  package: v.string(),
+  version: v.string(),
+  negotiatedProtocolVersion: v.string(),
+  settingsNotApplied: stringRecord,
+  invariants: v.array(v.object({ id: v.string(), statement: v.string(), holds: v.boolean(), detail: v.string() })),
+});
+
 const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
   v.object({
     scenario: v.string(),
@@ -139,6 +148,9 @@ const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
     title: v.string(),
     requirements: v.array(v.string()),
     protocolVersion: v.string(),
+    /** Issue #13: absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it. */
+    implementation: v.optional(ImplementationSchema),
+    sdk: v.optional(SdkRunInfoSchema),
     events: v.array(EventSchema),
     outcome: outcomeSchemas[kind],
   });
@@ -195,7 +207,7 @@ export const LedgerViewSchema = v.object({
   scopeNotes: v.array(v.string()),
 });
 
-export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema });
+export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema, impl: v.optional(ImplementationSchema) });
 export const ViewProblemSchema = v.object({ param: v.string(), value: v.string(), code: v.string(), message: v.string() });
 
 const bytes = v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
@@ -263,6 +275,8 @@ export const RunRequestSchema = v.object({
   settings: SettingsSchema,
   /** `fresh`: a new empty ledger; `kept`: the one stored in the browser, saved back after a completed run. */
   ledger: v.picklist(['fresh', 'kept']),
+  /** Issue #13: `ts-sdk` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
+  impl: v.optional(ImplementationSchema),
 });
 
 /** Requests the lab worker answers. */
