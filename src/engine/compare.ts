@@ -60,7 +60,7 @@ function firstDivergence(ea: Indexed[], eb: Indexed[], idA: string, idB: string)
 }
 
 export interface RunComparison {
-  readonly facts: readonly FactRow[];
+  readonly facts: FactRow[];
   /** Null when the compared events match all the way. */
   readonly divergence: Divergence | null;
   /** How the events were compared. */

@@ -89,7 +89,8 @@ const realTurn: () => Promise<void> = (() => {
 
 type InstalledClock = ReturnType<ReturnType<typeof FakeTimers.withGlobal>['install']>;
 
-let running = false;
+/** The run in progress, if any: SDK runs share the global clock, so each waits for the one before it. */
+let previous: Promise<unknown> = Promise.resolve();
 
 interface Pending {
   readonly delivered: DeliveredEvent;
@@ -548,15 +549,16 @@ export async function runTsSdkScenario(scenario: RequestRaceScenario, options: T
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as RequestRaceSettings;
-  if (running) throw new LabError('LAB022', 'an SDK run is already in progress in this process; they share the global clock, so run them one after another');
-  running = true;
-  const clock = FakeTimers.withGlobal(globalThis).install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-  try {
-    return await runOnClock(clock, scenario, transport, seed, settings, options.onStep);
-  } finally {
-    clock.uninstall();
-    running = false;
-  }
+  const run = previous.then(async () => {
+    const clock = FakeTimers.withGlobal(globalThis).install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      return await runOnClock(clock, scenario, transport, seed, settings, options.onStep);
+    } finally {
+      clock.uninstall();
+    }
+  });
+  previous = run.catch(() => undefined);
+  return run;
 }
 
 async function runOnClock(clock: InstalledClock, scenario: RequestRaceScenario, transport: Transport, seed: number, settings: RequestRaceSettings, onStep: TsSdkRunOptions['onStep']): Promise<Transcript<'request-race'>> {

@@ -12,7 +12,7 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
  * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
  * instructor mode, Linear time and every panel slider. Defaults are left out of the link.
  */
-export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare'] as const;
+export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare', 'runA', 'runB', 'compareMs'] as const;
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
@@ -52,6 +52,9 @@ export interface ViewState {
   linearTime: boolean;
   capacity: number;
   herdInputs: { baseMs: number; capMs: number; clients: number; policy: string; comparePolicy: string | null };
+  /** The Compare tab's two runs (run specs) and shared virtual time (issue #13). */
+  compareRuns: { a: string; b: string };
+  compareAtMs: number | null;
 }
 
 export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
@@ -68,6 +71,11 @@ export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
   if (herd.clients !== herdDefaults.clients) view.herdClients = String(herd.clients);
   if (herd.policy !== herdDefaults.policy) view.herdPolicy = herd.policy;
   if (herd.comparePolicy !== herdDefaults.comparePolicy) view.herdCompare = herd.comparePolicy ?? 'off';
+  // The Compare tab names both runs in its link, defaults or not: the link says what is compared.
+  const comparing = state.tab === 'compare';
+  if (comparing || state.compareRuns.a !== defaults.compareRuns.a) view.runA = state.compareRuns.a;
+  if (comparing || state.compareRuns.b !== defaults.compareRuns.b) view.runB = state.compareRuns.b;
+  if (state.compareAtMs !== null) view.compareMs = String(state.compareAtMs);
   return view;
 }
 

@@ -34,6 +34,7 @@ export type { Implementation, InvariantCheck, LabEvent, LabEventKind, Outcome, R
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
+export type { RunComparison, FactRow, Divergence } from '../engine';
 export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind, defaults and the settings' specs). */
@@ -61,6 +62,8 @@ export const TOOL_REQUEST_TYPES = toolRequestSchemas.map((schema) => schema.entr
 
 export type LabResponse = v.InferOutput<typeof LabResponseSchema>;
 export type ToolResponse = v.InferOutput<typeof ToolResponseSchema>;
+/** One run of a comparison: its run spec as asked, its transcript and the engine's wording of its events. */
+export type ComparedRun = Extract<ToolResponse, { type: 'comparison' }>['runs'][number];
 export type LabResponseType = LabResponse['type'];
 export type TranscriptResponse = Extract<LabResponse, { type: 'transcript' }>;
 export type ProgressResponse = v.InferOutput<typeof ProgressResponseSchema>;

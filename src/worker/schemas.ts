@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
+import type { LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**
@@ -290,6 +290,9 @@ export const labRequestSchemas = [
   v.object({ type: v.literal('ledger-reset'), requestId: id }),
 ] as const;
 
+/** Issue #13: two runs, each a run spec (`C:impl=ts-sdk,transport=http`), for the Compare tab. */
+const runSpecText = v.pipe(v.string(), v.maxLength(2_000));
+
 /** Requests the tools worker answers. */
 export const toolRequestSchemas = [
   v.object({ type: v.literal('verify'), requestId: id }),
@@ -298,6 +301,7 @@ export const toolRequestSchemas = [
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
+  v.object({ type: v.literal('compare'), requestId: id, runs: v.tuple([runSpecText, runSpecText]) }),
 ] as const;
 
 export const LabRequestSchema = v.variant('type', labRequestSchemas);
@@ -328,12 +332,20 @@ export const labResponseSchemas = [
   ErrorResponseSchema,
 ] as const;
 
+const checkedComparison = v.object({
+  facts: v.array(v.object({ name: v.string(), a: v.string(), b: v.string(), differs: v.boolean() })),
+  divergence: v.nullable(v.object({ atMs: finite, indexA: v.nullable(nonNegativeInt), indexB: v.nullable(nonNegativeInt), a: v.nullable(v.string()), b: v.nullable(v.string()) })),
+  note: v.string(),
+});
+const comparedRun = v.object({ spec: v.string(), transcript: TranscriptSchema, wording: v.array(EventWordingSchema) });
+
 export const toolResponseSchemas = [
   v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema), failureModes: v.array(FailureModeResultSchema) }),
   v.object({ type: v.literal('evidence-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('skill-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
   v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
+  v.object({ type: v.literal('comparison'), requestId: id, runs: v.tuple([comparedRun, comparedRun]), comparison: checkedComparison }),
   ErrorResponseSchema,
 ] as const;
 
@@ -375,4 +387,5 @@ export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checke
 export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
 export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
+export const comparisonsAgree: Assignable<RunComparison, v.InferInput<typeof checkedComparison>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;

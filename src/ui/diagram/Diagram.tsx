@@ -2,7 +2,7 @@ import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, t
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore, type EventWording, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
@@ -36,20 +36,41 @@ const PAN_MS = 180;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
 
-export function Diagram({ transcript }: { transcript: Transcript }) {
+/**
+ * A replay the diagram shows instead of the lab's own (the Compare tab, issue #13): its step and the
+ * engine's wording of its events, and the heading that names it. Nothing is selected in it.
+ */
+export interface DiagramReplay {
+  step: number;
+  wording: EventWording[];
+  headingId: string;
+  title: string;
+}
+
+/** Two diagrams side by side each get half the width: they may fit their lanes at a smaller zoom. */
+const REPLAY_FIT_ZOOM_MIN = 0.6;
+
+const noSelection = () => undefined;
+
+export function Diagram({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.
   return (
     <ReactFlowProvider>
-      <DiagramView transcript={transcript} />
+      <DiagramView transcript={transcript} replay={replay} />
     </ReactFlowProvider>
   );
 }
 
-function DiagramView({ transcript }: { transcript: Transcript }) {
-  const step = useLabStore((state) => state.step);
-  const selectedSeq = useLabStore((state) => state.selectedSeq);
-  const selectEvent = useLabStore((state) => state.selectEvent);
-  const wording = useLabStore((state) => state.wording);
+function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
+  const labStep = useLabStore((state) => state.step);
+  const labSelectedSeq = useLabStore((state) => state.selectedSeq);
+  const labSelectEvent = useLabStore((state) => state.selectEvent);
+  const labWording = useLabStore((state) => state.wording);
+  const step = replay?.step ?? labStep;
+  const selectedSeq = replay === undefined ? labSelectedSeq : null;
+  const selectEvent = replay === undefined ? labSelectEvent : noSelection;
+  const wording = replay?.wording ?? labWording;
+  const headingId = replay?.headingId ?? 'diagram-heading';
   const linearTime = usePanelsStore((state) => state.linearTime);
   const layout = useMemo(() => layoutDiagram(transcript, wording, linearTime ? 'linear' : 'ordinal'), [transcript, wording, linearTime]);
   const flow = useMemo(() => buildFlow(layout), [layout]);
@@ -77,10 +98,10 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
   }, []);
 
   return (
-    <section className="lab-diagram" aria-labelledby="diagram-heading" data-scale={layout.scale}>
+    <section className="lab-diagram" aria-labelledby={headingId} data-scale={layout.scale}>
       <div className="lab-diagram-head">
-        <h2 id="diagram-heading">Sequence diagram</h2>
-        <Legend />
+        <h2 id={headingId}>{replay?.title ?? 'Sequence diagram'}</h2>
+        {replay === undefined && <Legend />}
         <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} />
       </div>
       <div
@@ -124,7 +145,7 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
         >
           <Backdrop layout={layout} step={step} nowY={view.nowY} />
           <LaneHeaders lanes={layout.lanes} />
-          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} />
+          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN} />
         </ReactFlow>
       </div>
     </section>
@@ -187,7 +208,9 @@ function Follow({
   target,
   fitted,
   onFitted,
+  fitZoomMin,
 }: {
+  fitZoomMin: number;
   layout: DiagramLayout;
   transcriptKey: object;
   nowY: number;
@@ -229,7 +252,7 @@ function Follow({
     const last = fitted.current;
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
-    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [FIT_ZOOM_MIN, FIT_ZOOM_MAX];
+    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
     const zoom = Math.max(low, Math.min(high, paneWidth / width));
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
