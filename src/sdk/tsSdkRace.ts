@@ -31,7 +31,9 @@ import {
   type Transport,
   requestRaceSettingsSpec,
 } from '../engine';
-import { TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
+import { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
+
+export { SETTINGS_NOT_APPLIED } from './version';
 
 /**
  * Issue #13: a request race (scenarios A–D) driven by the real MCP TypeScript SDK on the virtual
@@ -54,15 +56,6 @@ export interface TsSdkRunOptions {
   /** Called before each virtual step with the virtual time; may throw to stop the run (a wall-clock budget, the page's Stop). */
   readonly onStep?: (atMs: number) => void;
 }
-
-/** Settings of A–D the SDK decides for itself: passing any of them with ts-sdk is refused (LAB022). */
-export const SETTINGS_NOT_APPLIED: Readonly<Record<string, string>> = {
-  requestId: 'the SDK numbers its own requests from 0 (initialize is 0, the tool call 1)',
-  httpCancel: 'the SDK POSTs notifications/cancelled on every transport',
-  afterCancel: 'the SDK’s server sends no response for a request it aborted',
-  clientProfile: 'this run is the SDK itself, not a profile of it',
-  progressResetsMax: 'the SDK’s maxTotalTimeout never moves',
-};
 
 const TOOL_NAME = 'generate_report';
 const USER_CANCEL_REASON = 'User closed the operation';

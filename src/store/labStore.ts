@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
+import { SETTINGS_NOT_APPLIED } from '../worker/protocol';
 import type { EventWording, Implementation, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 
 /**
@@ -39,7 +40,7 @@ export type {
   Transport,
 } from '../worker/protocol';
 export type { RunProgress } from '../worker/client';
-export { TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/protocol';
+export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/protocol';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 
@@ -184,6 +185,10 @@ export const DEFAULT_SEED = 1;
 
 /** How many events the run shows, 0 without a transcript. */
 export const eventCount = (state: Pick<LabState, 'transcript'>): number => state.transcript?.events.length ?? 0;
+
+function withoutSdkDecided(settings: Settings): Settings {
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !Object.hasOwn(SETTINGS_NOT_APPLIED, name)));
+}
 
 function toFailure(error: unknown): LabFailure {
   if (error instanceof LabClientError) return { code: error.code, message: error.message };
@@ -342,7 +347,8 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
       try {
         const answer = await shared
           .getClient()
-          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh', impl }, (progress) => {
+          // The real SDK decides some settings itself: the user's values stay for the model and are not sent with ts-sdk.
+          .runLab({ scenario: scenarioId, transport, seed, settings: impl === 'ts-sdk' ? withoutSdkDecided(settings) : settings, ledger: kept ? 'kept' : 'fresh', impl }, (progress) => {
             if (runId === latestRun) set({ progress });
           });
         // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the

@@ -29,7 +29,7 @@ import {
 
 export type { LabErrorCode } from '../engine';
 /** Which SDK the ts-sdk implementation runs: plain constants, so naming it never loads it. */
-export { TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
+export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 export type { Implementation, InvariantCheck, LabEvent, LabEventKind, Outcome, RequestOutcome, SdkRunInfo, SettingValue, Settings, Transcript, Transport } from '../engine';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
