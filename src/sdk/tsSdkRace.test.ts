@@ -82,6 +82,18 @@ describe('a ts-sdk run (A–D on both transports)', () => {
     expect(other).not.toBe(first);
   });
 
+  it('on Streamable HTTP a message sent while an earlier one is on its way is not held behind it (progress every 1 ms, latency 5 ms)', async () => {
+    // Found by bench/sdk.bench.ts: the client's end of the SSE stream once waited for each arrival before reading the next, and the run stalled.
+    const t = await runTsSdkScenario(race('C'), { transport: 'http', settings: { workMs: 60, progressEveryMs: 1, idleTimeoutMs: 3_600_000, maxTimeoutMs: 86_400_000 } });
+    const progress = messages(t).filter((m) => m.from === 'server' && 'method' in m.message && m.message.method === 'notifications/progress');
+    expect(progress).toHaveLength(59);
+    // Each arrives 5 ms after it was sent, in order, and the client takes each.
+    expect(progress.every((m) => m.arrivesAtMs === m.atMs + 5 && m.ignoredBy === undefined)).toBe(true);
+    const delivered = t.events.filter((e) => e.kind === 'delivered' && e.to === 'client' && e.summary.startsWith('progress'));
+    expect(delivered.map((e) => e.atMs)).toEqual(progress.map((m) => m.arrivesAtMs));
+    expect(t.outcome).toMatchObject({ terminalState: 'completed', clientOutcome: 'completed', clientOutcomeAtMs: 70 });
+  });
+
   it('installs the fake clock for the run only: the process gets its own timers and Date back, also when the run fails', async () => {
     const realSetTimeout = globalThis.setTimeout;
     const RealDate = globalThis.Date;

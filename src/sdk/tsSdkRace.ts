@@ -204,6 +204,12 @@ class SdkRace {
     return new Promise((resolve) => setTimeout(resolve, atMs - this.nowMs));
   }
 
+  /** Runs `action` at virtual time `atMs` (now: as a step of its own, once the current one has settled). */
+  at(atMs: number, action: () => void): void {
+    if (atMs <= this.nowMs) this.dueNow.push(action);
+    else setTimeout(action, atMs - this.nowMs);
+  }
+
   /** Calls `deliver` when `message` arrives, after recording its delivery. */
   deliverLater(message: MessageEvent | null, deliver: () => void): void {
     if (message === null) return deliver();
@@ -504,25 +510,45 @@ function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTranspor
     race.noteStreamOpened(message.id, response.headers);
     const sse = `SSE #${String(message.id)}`;
     // The client's end of the stream: each server message reaches it at its arrival time.
-    const delayed = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        async transform(chunk, controller) {
-          const text = new TextDecoder().decode(chunk);
-          if (text.includes('data:')) {
-            const sent = race.nextSse(sse);
-            if (sent !== null) {
-              // At the client's end of the stream; it waits there for its arrival time.
-              race.busy -= 1;
-              await race.until(sent.arrivesAtMs);
-              race.delivered(sent);
-              // Until the client's transport has parsed it and handed it to the Client.
-              race.busy += 1;
-            }
-          }
-          controller.enqueue(chunk);
-        },
-      }),
-    );
+    // The client's end of the stream. The server's stream is read as soon as it is written (a message
+    // sent while an earlier one is still on its way must not wait behind it), and each chunk is handed
+    // on at its message's arrival time; arrival times along one stream never decrease, so it stays FIFO.
+    const reader = response.body.getReader();
+    let out: ReadableStreamDefaultController<Uint8Array> | null = null;
+    let lastArrivalMs = race.nowMs;
+    const delayed = new ReadableStream<Uint8Array>({
+      start(controller) {
+        out = controller;
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    const pump = async (): Promise<void> => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          race.at(lastArrivalMs, () => out?.close());
+          return;
+        }
+        // One SSE event per chunk, as the SDK's server transport writes them; a chunk of several arrives with its last.
+        const sent = (new TextDecoder().decode(value).match(/^data:/gm) ?? []).map(() => race.nextSse(sse)).filter((event): event is MessageEvent => event !== null);
+        if (sent.length === 0) {
+          race.at(lastArrivalMs, () => out?.enqueue(value));
+          continue;
+        }
+        // At the client's end of the stream now, waiting for its arrival time.
+        race.busy -= sent.length;
+        lastArrivalMs = Math.max(lastArrivalMs, ...sent.map((event) => event.arrivesAtMs));
+        race.at(lastArrivalMs, () => {
+          for (const event of sent) race.delivered(event);
+          // Until the client's transport has parsed them and handed them to the Client.
+          race.busy += sent.length;
+          out?.enqueue(value);
+        });
+      }
+    };
+    pump().catch((error: unknown) => out?.error(error));
     return new Response(delayed, { status: response.status, headers: response.headers });
   };
 }
