@@ -7,7 +7,7 @@ import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
+import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 
@@ -45,6 +45,11 @@ export interface DiagramReplay {
   wording: EventWording[];
   headingId: string;
   title: string;
+  /** The virtual-time axis it shares with the diagrams beside it. */
+  axis?: SharedAxis;
+  /** On a shared axis: the y every diagram beside it keeps in view (the current instant), and the width they all fit, so they line up. */
+  followY?: number;
+  fitWidth?: number;
 }
 
 /** Two diagrams side by side each get half the width: they may fit their lanes at a smaller zoom. */
@@ -72,7 +77,9 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
   const wording = replay?.wording ?? labWording;
   const headingId = replay?.headingId ?? 'diagram-heading';
   const linearTime = usePanelsStore((state) => state.linearTime);
-  const layout = useMemo(() => layoutDiagram(transcript, wording, linearTime ? 'linear' : 'ordinal'), [transcript, wording, linearTime]);
+  const axis = replay?.axis;
+  // On a shared axis the rows are placed by it (Linear time is the lab's own replay's).
+  const layout = useMemo(() => layoutDiagram(transcript, wording, axis === undefined && linearTime ? 'linear' : 'ordinal', axis), [transcript, wording, linearTime, axis]);
   const flow = useMemo(() => buildFlow(layout), [layout]);
   const view = useMemo(() => flowAt(flow, step, selectedSeq), [flow, step, selectedSeq]);
   /** The viewport the lab last asked for, or the user left: the truth while a glide is under way. */
@@ -100,9 +107,11 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
   return (
     <section className="lab-diagram" aria-labelledby={headingId} data-scale={layout.scale}>
       <div className="lab-diagram-head">
-        <h2 id={headingId}>{replay?.title ?? 'Sequence diagram'}</h2>
+        <h2 id={headingId} title={replay?.title}>
+          {replay?.title ?? 'Sequence diagram'}
+        </h2>
         {replay === undefined && <Legend />}
-        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} />
+        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} linearToggle={replay === undefined} />
       </div>
       <div
         className="lab-flow"
@@ -145,7 +154,18 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         >
           <Backdrop layout={layout} step={step} nowY={view.nowY} />
           <LaneHeaders lanes={layout.lanes} />
-          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN} />
+          <Follow
+            layout={layout}
+            transcriptKey={transcript}
+            nowY={replay?.followY ?? view.nowY}
+            nowX={view.nowX}
+            target={target}
+            fitted={fitted}
+            onFitted={setFittedRun}
+            fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN}
+            fitWidth={replay?.fitWidth}
+            lockstep={replay?.followY !== undefined}
+          />
         </ReactFlow>
       </div>
     </section>
@@ -209,8 +229,14 @@ function Follow({
   fitted,
   onFitted,
   fitZoomMin,
+  fitWidth,
+  lockstep,
 }: {
   fitZoomMin: number;
+  /** The width to fit instead of the layout's (diagrams side by side fit the widest, at one zoom). */
+  fitWidth: number | undefined;
+  /** Diagrams on one axis: always keep `nowY` at the same place, so they stay level. */
+  lockstep: boolean;
   layout: DiagramLayout;
   transcriptKey: object;
   nowY: number;
@@ -238,11 +264,12 @@ function Follow({
       const { x: atX, y: atY } = now.current;
       const screenX = atX * zoom + x;
       const nextX = screenX < paneWidth * 0.1 || screenX > paneWidth * 0.9 ? paneWidth / 2 - atX * zoom : x;
-      const lowest = Math.min(0, paneHeight - height * zoom);
+      // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
+      const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
       const y = Math.max(lowest, Math.min(0, paneHeight * FOLLOW_AT - atY * zoom));
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height],
+    [paneWidth, paneHeight, width, height, lockstep],
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;
@@ -253,7 +280,7 @@ function Follow({
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
     const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
-    const zoom = Math.max(low, Math.min(high, paneWidth / width));
+    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width)));
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);
@@ -270,16 +297,16 @@ function Follow({
     const top = nowY <= TOP_Y ? 0 : Math.max(HEADERS_PX, paneHeight * FOLLOW_MARGIN);
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
     const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
-    if (insideY && insideX) return;
+    if (insideY && insideX && !lockstep) return;
     const glide = !reducedMotion && !(playing && speed > 4);
     go(followed(zoom, x), glide);
-  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target]);
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target, lockstep]);
 
   return null;
 }
 
 /** Above the pane, so it covers no event: Linear time, the zoom buttons and Fit View. */
-function Toolbar({ layout, target, fitted, ready }: { layout: DiagramLayout; target: TargetRef; fitted: FittedRef; ready: boolean }) {
+function Toolbar({ layout, target, fitted, ready, linearToggle }: { layout: DiagramLayout; target: TargetRef; fitted: FittedRef; ready: boolean; linearToggle: boolean }) {
   const { getViewport } = useReactFlow();
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
@@ -311,9 +338,11 @@ function Toolbar({ layout, target, fitted, ready }: { layout: DiagramLayout; tar
 
   return (
     <div className="dg-toolbar" role="toolbar" aria-label="Diagram view">
-      <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
-        Linear time
-      </button>
+      {linearToggle && (
+        <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
+          Linear time
+        </button>
+      )}
       <button type="button" className="dg-tool" aria-label="Zoom Out" disabled={!ready} onClick={() => zoomBy(1 / ZOOM_STEP)}>
         −
       </button>

@@ -2,6 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { usePanelsStore } from '../../store/panels';
 import type { CompareView } from '../../store/panelsStore';
 import { Diagram } from '../diagram/Diagram';
+import { layoutDiagram, sharedAxis } from '../diagram/layout';
 import { formatMs } from '../format';
 import { LoadState } from './LoadState';
 
@@ -41,7 +42,7 @@ export function ComparePanel() {
       <h2 id="compare-title">Compare two runs</h2>
       <p className="panel-lede">
         Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code> or <code>ts-sdk</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
-        <code>seed</code> and any setting. Both diagrams move together on one virtual time.
+        <code>seed</code> and any setting. Both diagrams share one virtual-time axis — what happened at the same instant is drawn at the same height — and move together.
       </p>
       <form className="compare-form" onSubmit={onSubmit}>
         <label className="compare-run">
@@ -78,12 +79,18 @@ function Comparison({ view }: { view: CompareView }) {
   // Every instant at which either run did something: the shared axis's stops.
   const times = useMemo(() => [...new Set(view.runs.flatMap((run) => run.transcript.events.map((event) => event.atMs)))].sort((x, y) => x - y), [view]);
   const endMs = times.at(-1) ?? 0;
+  // One virtual-time axis: the same instant at the same height in both diagrams.
+  const axis = useMemo(() => sharedAxis(view.runs), [view]);
+  // Both fit the wider one's lanes at one zoom, and keep the current instant at one height: level with each other.
+  const fitWidth = useMemo(() => Math.max(...view.runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis).width)), [view, axis]);
   const nowMs = atMs ?? endMs;
   const stepOf = (events: readonly { atMs: number }[]) => {
     let shown = 0;
     while (shown < events.length && (events[shown]?.atMs ?? Infinity) <= nowMs) shown += 1;
     return shown;
   };
+  const shownMs = [...times].reverse().find((t) => t <= nowMs) ?? times[0] ?? 0;
+  const followY = axis.bandY.get(shownMs);
   const next = times.find((t) => t > nowMs);
   const previous = [...times].reverse().find((t) => t < nowMs);
   const go = (t: number) => setAtMs(t >= endMs ? null : t);
@@ -126,8 +133,8 @@ function Comparison({ view }: { view: CompareView }) {
         {note.slice(1)}.{sdk !== undefined && ` ${sdk.package} ${sdk.version} negotiates protocol ${sdk.negotiatedProtocolVersion}, an older revision than the model’s.`}
       </p>
       <div className="compare-diagrams">
-        <Diagram transcript={a.transcript} replay={{ step: stepOf(a.transcript.events), wording: a.wording, headingId: 'compare-a', title: `Run A: ${a.spec}` }} />
-        <Diagram transcript={b.transcript} replay={{ step: stepOf(b.transcript.events), wording: b.wording, headingId: 'compare-b', title: `Run B: ${b.spec}` }} />
+        <Diagram transcript={a.transcript} replay={{ step: stepOf(a.transcript.events), wording: a.wording, headingId: 'compare-a', title: `Run A: ${a.spec}`, axis, followY, fitWidth }} />
+        <Diagram transcript={b.transcript} replay={{ step: stepOf(b.transcript.events), wording: b.wording, headingId: 'compare-b', title: `Run B: ${b.spec}`, axis, followY, fitWidth }} />
       </div>
       <table className="lab-facts compare-facts">
         <caption>Facts of both runs</caption>
