@@ -1,4 +1,5 @@
 // Proves the Compare tab (issue #13): two runs side by side — the spec model and the real SDK by default — as two diagrams cut at one virtual time that the controls move for both, the facts of both with each difference marked, the first instant at which they part, and both runs (and the time) in the address; a malformed run is refused with its code and the runs on screen stay.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { runRaceById } from '../src/scenarios/index';
 import { LabPage } from './pages/LabPage';
@@ -129,4 +130,19 @@ test('any two runs: typed in, compared, kept in the address; a malformed one is 
   await expect(page.getByRole('heading', { name: 'Run B: ledger-race-keyed', exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(view.fact('executions').getByRole('cell')).toHaveText(['2', '1']);
   await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('axe finds no serious or critical violation in the Compare tab, nor beside a run of the real SDK', async ({ page }) => {
+  const lab = new LabPage(page);
+  const serious = async () =>
+    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+  await lab.open('?tab=compare');
+  await expect(page.getByRole('table', { name: 'Facts of both runs' })).toBeVisible({ timeout: 20_000 });
+  expect(await serious()).toEqual([]);
+  await lab.open('?scenario=C&impl=ts-sdk');
+  await lab.waitForRun('C', 'stdio');
+  await expect(page.getByRole('region', { name: 'Real SDK run' })).toBeVisible();
+  expect(await serious()).toEqual([]);
 });
