@@ -95,9 +95,12 @@ export function messageLabel(message: MessageEvent['message']): string {
       return typeof progress === 'number' ? `progress ${progress}${typeof total === 'number' ? `/${total}` : ''}` : 'progress';
     }
     if (message.method === 'notifications/cancelled') return `notifications/cancelled ${idOf(params.requestId)}`.trim();
+    // Only the real SDK's runs (issue #13) open with a handshake: its wire names the revision it offers.
+    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} · protocol ${params.protocolVersion}`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('error' in message) return `error ${idOf(message.id)}`.trim();
+  if (typeof message.result.protocolVersion === 'string') return `initialized #${String(message.id)} · protocol ${message.result.protocolVersion}`;
   return `response #${String(message.id)}`;
 }
 
