@@ -73,6 +73,17 @@ describe('a ts-sdk run (A–D on both transports)', () => {
     }
   }
 
+  it('names causes as the model does where the lab sees them: a delivery its message, a checkpoint the worker’s step before', async () => {
+    for (const transport of ['stdio', 'http'] as const) {
+      const t = await runTsSdkScenario(race('C'), { transport });
+      for (const event of t.events) {
+        if (event.kind === 'delivered') expect(event.causeSeq).toBe(event.messageSeq);
+        if (event.kind === 'worker' && event.step !== 'started') expect(t.events[event.causeSeq ?? -1]?.kind).toBe('worker');
+        if (event.causeSeq !== null) expect(event.causeSeq).toBeLessThan(event.seq);
+      }
+    }
+  });
+
   it('same seed and settings give a byte-identical transcript; another seed with jitter gives another', async () => {
     const settings = { latencyJitterMs: 9 };
     const first = JSON.stringify(await runTsSdkScenario(race('C'), { transport: 'http', seed: 7, settings }));

@@ -93,7 +93,6 @@ interface Pending {
 
 interface Tool {
   readonly requestId: number | string;
-  aborted: boolean;
   returned: boolean;
 }
 
@@ -117,7 +116,6 @@ class SdkRace {
   private handshaking = true;
   private recording = true;
   callId: number | string | null = null;
-  private tool: Tool | null = null;
   private clientEnd: { outcome: ClientOutcome; atMs: number } | null = null;
   private serverEnd: { state: 'completed' | 'cancelled'; atMs: number } | null = null;
   private terminal: { state: TerminalState; atMs: number } | null = null;
@@ -127,7 +125,7 @@ class SdkRace {
   private readonly clientIgnores: RequestOutcome['clientIgnores'] = [];
 
   constructor(
-    private readonly clock: InstalledClock,
+    clock: InstalledClock,
     readonly transport: Transport,
     readonly seed: number,
     readonly settings: RequestRaceSettings,
@@ -296,15 +294,16 @@ class SdkRace {
   /** The tool handler the SDK's Server calls: the scenario's work, a checkpoint per chunk, progress at each. */
   readonly runTool = async (requestId: number | string, signal: AbortSignal, progressToken: string | number | undefined, sendProgress: (progress: number, total: number, message: string) => Promise<void>): Promise<CallToolResult> => {
     const s = this.settings;
-    const tool: Tool = { requestId, aborted: false, returned: false };
-    this.tool = tool;
+    const tool: Tool = { requestId, returned: false };
     signal.addEventListener('abort', () => this.serverAborted(tool, signal.reason));
     const chunks = s.progressEveryMs > 0 ? Math.max(1, Math.ceil(s.workMs / s.progressEveryMs)) : 1;
     const startedAtMs = this.nowMs;
-    this.record({ kind: 'worker', requestId, step: 'started', reason: `the SDK called the tool: ${s.workMs} ms of work in ${chunks} chunk(s); it checks extra.signal at each checkpoint` });
+    let workerSeq = this.record({ kind: 'worker', requestId, step: 'started', reason: `the SDK called the tool: ${s.workMs} ms of work in ${chunks} chunk(s); it checks extra.signal at each checkpoint` }).seq;
     for (let chunk = 1; chunk <= chunks; chunk += 1) {
       const isLast = chunk === chunks;
       await this.until(startedAtMs + (isLast ? s.workMs : chunk * s.progressEveryMs));
+      // A checkpoint is caused by the worker's step before it, as the model's are.
+      this.logClock.causeSeq = workerSeq;
       if (isLast) {
         this.record({ kind: 'worker', requestId, step: 'finished', reason: 'the tool reached completion and returns its result to the SDK' });
         if (signal.aborted) {
@@ -316,7 +315,7 @@ class SdkRace {
         this.record({ kind: 'worker', requestId, step: 'stopped', reason: `checkpoint ${chunk} found extra.signal aborted: the tool stops` });
         break;
       }
-      this.record({ kind: 'worker', requestId, step: 'checkpoint', reason: `chunk ${chunk} of ${chunks} done` });
+      workerSeq = this.record({ kind: 'worker', requestId, step: 'checkpoint', reason: `chunk ${chunk} of ${chunks} done` }).seq;
       if (s.serverSendsProgress && progressToken !== undefined) await sendProgress(chunk, chunks, `chunk ${chunk} of ${chunks}`);
     }
     tool.returned = true;
@@ -325,7 +324,6 @@ class SdkRace {
 
   private serverAborted(tool: Tool, reason: unknown): void {
     if (!this.recording || tool.returned) return;
-    tool.aborted = true;
     const pending = this.pendingServerCancels.find((p) => !p.accepted);
     if (pending !== undefined) pending.accepted = true;
     const how = `the SDK's Server aborted the handler's extra.signal (reason: ${String(reason)})`;
@@ -404,6 +402,15 @@ class SdkRace {
 
   endHandshake(): void {
     this.handshaking = false;
+  }
+
+  /**
+   * A new virtual step begins. What the lab cannot see the scheduling of (the SDK's own timers, a
+   * script step) has no recorded cause; a delivery names its message and a checkpoint the worker's
+   * step before it, as they run.
+   */
+  stepStarts(): void {
+    this.logClock.causeSeq = null;
   }
 
   outcome(): RequestOutcome {
@@ -621,6 +628,7 @@ async function runOnClock(clock: InstalledClock, scenario: RequestRaceScenario, 
       steps += 1;
       if (steps > settings.eventsMax) throw new LabError('LAB006', `the SDK run took more than ${settings.eventsMax} virtual steps (eventsMax) by ${race.nowMs} ms; nothing was kept`);
       onStep?.(race.nowMs);
+      race.stepStarts();
       if (due !== undefined) {
         due();
         continue;
