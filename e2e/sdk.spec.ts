@@ -1,4 +1,4 @@
-// Proves the Implementation choice (issue #13): a learner flips C from the spec model to the real MCP TypeScript SDK and sees, on the same diagram and timeline, when the real client gives up (2331 ms) and when it tells the server (2498 ms); the SDK is fetched only when first chosen, its protocol revision is stated, the address keeps the choice, and the worker's progress reports and Stop still work around an SDK run.
+// Proves the Implementation choice (issue #13): a learner flips C from the spec model to the real MCP TypeScript SDK and sees, on the same diagram and timeline, when the real client gives up (2331 ms) and when it tells the server (2498 ms); the SDK is fetched only when first chosen, its protocol revision is stated, the address keeps the choice, the worker's progress reports and Stop still work around an SDK run, and it runs offline after one visit.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
@@ -126,4 +126,20 @@ test('an SDK run reports progress and can be stopped; the fresh worker runs the 
   await implementation(page).selectOption('model');
   await expect(lab.main).toHaveAttribute('data-impl', 'model');
   await lab.waitForRun('A', 'stdio');
+});
+
+test('after the first visit the real SDK runs offline too: the service worker precached its chunk', async ({ page, context }) => {
+  const lab = new LabPage(page);
+  await lab.open('?scenario=A');
+  await lab.waitForRun('A', 'stdio');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null)).toBe('activated');
+  await context.setOffline(true);
+  await page.goto('/?scenario=A&impl=ts-sdk');
+  await lab.waitForRun('A', 'stdio');
+  await expect(lab.main).toHaveAttribute('data-impl', 'ts-sdk');
+  expect((await lab.readFacts()).terminalState).toBe('cancelled');
+  await context.setOffline(false);
 });
