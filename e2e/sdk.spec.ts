@@ -104,7 +104,7 @@ test('the choice is offered for the request races only, stays chosen across them
 
   await lab.open('?scenario=buffer-overload&impl=ts-sdk');
   await expect(lab.notice).toContainText('impl=ts-sdk');
-  await expect(lab.notice).toContainText('LAB022');
+  await expect(lab.notice).toContainText('LAB025');
   await expect(lab.main).toHaveAttribute('data-impl', 'model');
 });
 

@@ -23,9 +23,9 @@ describe('npm run lab -- run --impl ts-sdk', () => {
     expect(t.implementation).toBe('ts-sdk');
     expect(t.sdk).toMatchObject({ version: '1.32.2', negotiatedProtocolVersion: '2025-11-25' });
     const refused = await lab('run', 'ledger-race-keyed', '--impl', 'ts-sdk');
-    expect([refused.code, refused.err]).toEqual([1, expect.stringMatching(/LAB022/)]);
+    expect([refused.code, refused.err]).toEqual([1, expect.stringMatching(/LAB025/)]);
     const decided = await lab('run', 'D', '--impl', 'ts-sdk', '--set', 'requestId=7');
-    expect([decided.code, decided.err]).toEqual([1, expect.stringMatching(/LAB022 .*requestId/)]);
+    expect([decided.code, decided.err]).toEqual([1, expect.stringMatching(/LAB025 .*requestId/)]);
     const bad = await lab('run', 'D', '--impl', 'sdk');
     expect(bad.code).toBe(2);
   });

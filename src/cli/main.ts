@@ -132,7 +132,7 @@ async function run(args: string[]): Promise<string> {
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   if (impl === 'ts-sdk') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB022', `--impl ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
     if (values.ledger !== undefined) throw new UsageError('--ledger does not apply to --impl ts-sdk');
     // Loaded only here: every other command runs without the SDK.
     const { runTsSdkScenario } = await import('../sdk/tsSdkRace');

@@ -29,7 +29,7 @@ export async function runSpecified(spec: RunSpec, options: SpecifiedRunOptions =
   const scenario = findScenario(spec.scenario);
   const settings = specSettings(spec);
   if (spec.impl === 'ts-sdk') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB022', `impl=ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `impl=ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
     const { runTsSdkScenario } = await import('./tsSdkRace');
     return runTsSdkScenario(scenario, { transport: spec.transport, seed: spec.seed, settings, onStep: options.onStep });
   }

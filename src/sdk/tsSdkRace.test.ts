@@ -122,10 +122,10 @@ describe('a ts-sdk run (A–D on both transports)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1));
   });
 
-  it('refuses what the SDK decides itself, and the scenarios it cannot run, before running anything (LAB022)', async () => {
-    await expect(runTsSdkScenario(race('D'), { settings: { httpCancel: 'close-stream' } })).rejects.toThrow(/LAB022.*httpCancel/);
-    await expect(runSpecified(parseRunSpec('cancel-ignored:impl=ts-sdk'))).rejects.toThrow(/LAB022/);
-    await expect(runSpecified(parseRunSpec('ledger-race-unsafe:impl=ts-sdk'))).rejects.toThrow(/LAB022/);
+  it('refuses what the SDK decides itself, and the scenarios it cannot run, before running anything (LAB025)', async () => {
+    await expect(runTsSdkScenario(race('D'), { settings: { httpCancel: 'close-stream' } })).rejects.toThrow(/LAB025.*httpCancel/);
+    await expect(runSpecified(parseRunSpec('cancel-ignored:impl=ts-sdk'))).rejects.toThrow(/LAB025/);
+    await expect(runSpecified(parseRunSpec('ledger-race-unsafe:impl=ts-sdk'))).rejects.toThrow(/LAB025/);
   });
 });
 

@@ -277,7 +277,7 @@ class SdkRace {
       return this.clientEnds('timeout-max', 'abandoned', `\`callTool\` rejected: ${text} (the SDK checks maxTotalTimeout only when progress arrives)`);
     }
     if (text.includes('Request timed out')) return this.clientEnds('timeout-idle', 'abandoned', `\`callTool\` rejected: ${text}`);
-    throw new LabError('LAB023', `the SDK's callTool failed in a way the lab does not expect: ${text}`);
+    throw new LabError('LAB026', `the SDK's callTool failed in a way the lab does not expect: ${text}`);
   }
 
   private clientEnds(outcome: ClientOutcome, to: 'settled' | 'abandoned', reason: string): void {
@@ -500,7 +500,7 @@ function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTranspor
     const request = new Request(input, init);
     if (request.method !== 'POST') return handle(request);
     // The SDK's transport POSTs one JSON-RPC message as a string: read as it was given, with no trip through the host's body reader.
-    if (typeof init?.body !== 'string') throw new LabError('LAB023', 'the SDK POSTed a body that is not a string; the lab records only what it can read');
+    if (typeof init?.body !== 'string') throw new LabError('LAB026', 'the SDK POSTed a body that is not a string; the lab records only what it can read');
     const message = JSON.parse(init.body) as JSONRPCMessage;
     const isRequest = 'method' in message && 'id' in message;
     const channel = isRequest ? `POST #${String(message.id)}` : `POST ${'method' in message ? message.method : 'response'}`;
@@ -566,11 +566,11 @@ function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTranspor
  * The fake clock is installed on the global object for this call only and always removed.
  */
 export async function runTsSdkScenario(scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
-  if (scenario.kind !== 'request-race') throw new LabError('LAB022', `--impl ts-sdk applies to the request races (A–D); ${String((scenario as { id: string }).id)} is a ${String((scenario as { kind: string }).kind)} scenario`);
+  if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ts-sdk applies to the request races (A–D); ${String((scenario as { id: string }).id)} is a ${String((scenario as { kind: string }).kind)} scenario`);
   const unsupported = scenario.script.find((step) => step.do !== 'call' && step.do !== 'cancel');
-  if (unsupported !== undefined) throw new LabError('LAB022', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send`);
+  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send`);
   for (const key of Object.keys(options.settings ?? {})) {
-    if (Object.hasOwn(SETTINGS_NOT_APPLIED, key)) throw new LabError('LAB022', `${key} cannot be set with --impl ts-sdk: ${SETTINGS_NOT_APPLIED[key]}; nothing was run`);
+    if (Object.hasOwn(SETTINGS_NOT_APPLIED, key)) throw new LabError('LAB025', `${key} cannot be set with --impl ts-sdk: ${SETTINGS_NOT_APPLIED[key]}; nothing was run`);
   }
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
@@ -619,7 +619,7 @@ async function runOnClock(clock: InstalledClock, scenario: RequestRaceScenario, 
       while (race.busy > 0 || turns < FLUSH_TURNS) {
         await realTurn();
         turns += 1;
-        if (turns > REAL_TURNS_MAX) throw new LabError('LAB023', `a message handed to the SDK was still not read after ${REAL_TURNS_MAX} turns of the host at ${race.nowMs} ms; nothing was kept`);
+        if (turns > REAL_TURNS_MAX) throw new LabError('LAB026', `a message handed to the SDK was still not read after ${REAL_TURNS_MAX} turns of the host at ${race.nowMs} ms; nothing was kept`);
       }
       assert(race.busy === 0, 'every message the lab delivered was read before the clock moves');
       race.settle();
@@ -634,7 +634,7 @@ async function runOnClock(clock: InstalledClock, scenario: RequestRaceScenario, 
         continue;
       }
       clock.next();
-      if (race.nowMs > horizonMs) throw new LabError('LAB023', `the SDK still had timers at ${race.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`);
+      if (race.nowMs > horizonMs) throw new LabError('LAB026', `the SDK still had timers at ${race.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`);
     }
   };
 
@@ -645,7 +645,7 @@ async function runOnClock(clock: InstalledClock, scenario: RequestRaceScenario, 
   await drive();
   if (!connected) {
     await connecting;
-    throw new LabError('LAB023', 'the SDK did not finish its initialize handshake');
+    throw new LabError('LAB026', 'the SDK did not finish its initialize handshake');
   }
   race.endHandshake();
   const negotiated = negotiatedVersion(race.log.events);

@@ -111,13 +111,13 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
     seed = attempt('seed', params.seed, () => checkSeed(/^-?\d+$/.test(text) ? Number(text) : params.seed)) ?? seed;
   }
 
-  // Issue #13: the real SDK runs the request races only; anywhere else the link's impl is refused (LAB022).
+  // Issue #13: the real SDK runs the request races only; anywhere else the link's impl is refused (LAB025).
   let impl: Implementation = 'model';
   if (params.impl !== undefined) {
     impl =
       attempt('impl', params.impl, (): Implementation => {
-        if (params.impl !== 'model' && params.impl !== 'ts-sdk') throw new LabError('LAB022', `"${params.impl}" is not an implementation; use model or ts-sdk`);
-        if (params.impl === 'ts-sdk' && scenario.kind !== 'request-race') throw new LabError('LAB022', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario`);
+        if (params.impl !== 'model' && params.impl !== 'ts-sdk') throw new LabError('LAB025', `"${params.impl}" is not an implementation; use model or ts-sdk`);
+        if (params.impl === 'ts-sdk' && scenario.kind !== 'request-race') throw new LabError('LAB025', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario`);
         return params.impl;
       }) ?? 'model';
   }
@@ -246,7 +246,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     const scenario = findScenario(request.scenario);
     const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify) };
     if (request.impl === 'ts-sdk') {
-      if (scenario.kind !== 'request-race') throw new LabError('LAB022', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+      if (scenario.kind !== 'request-race') throw new LabError('LAB025', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
       // The SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load it.
       const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
       const trace = options.trace;

@@ -23,16 +23,16 @@ describe('the lab worker with impl=ts-sdk', () => {
     expect(JSON.stringify(answer.transcript)).toBe(JSON.stringify(await runTsSdkScenario(scenario, { transport: 'http', seed: 3, settings: { latencyMs: 0 } })));
   });
 
-  it('refuses ts-sdk for a scenario that is not a request race (LAB022), and a link asking for it opens on the model', async () => {
+  it('refuses ts-sdk for a scenario that is not a request race (LAB025), and a link asking for it opens on the model', async () => {
     const refused = (await host().handleMessage({ type: 'run', requestId: 2, scenario: 'buffer-overload', transport: 'http', seed: 1, settings: {}, ledger: 'fresh', impl: 'ts-sdk' })) as LabResponse;
-    expect(refused).toMatchObject({ type: 'error', code: 'LAB022' });
+    expect(refused).toMatchObject({ type: 'error', code: 'LAB025' });
     const resolved = (await host().handleMessage({ type: 'resolve', requestId: 3, params: { scenario: 'buffer-overload', impl: 'ts-sdk' } })) as LabResponse;
-    expect(resolved).toMatchObject({ type: 'resolved', view: { scenario: 'buffer-overload' }, problems: [{ param: 'impl', code: 'LAB022' }] });
+    expect(resolved).toMatchObject({ type: 'resolved', view: { scenario: 'buffer-overload' }, problems: [{ param: 'impl', code: 'LAB025' }] });
     if (resolved.type === 'resolved') expect(resolved.view.impl).toBeUndefined();
     const kept = (await host().handleMessage({ type: 'resolve', requestId: 4, params: { scenario: 'D', impl: 'ts-sdk' } })) as LabResponse;
     expect(kept).toMatchObject({ type: 'resolved', view: { scenario: 'D', impl: 'ts-sdk' }, problems: [] });
     const typo = (await host().handleMessage({ type: 'resolve', requestId: 5, params: { scenario: 'D', impl: 'sdk' } })) as LabResponse;
-    expect(typo).toMatchObject({ type: 'resolved', problems: [{ param: 'impl', code: 'LAB022' }] });
+    expect(typo).toMatchObject({ type: 'resolved', problems: [{ param: 'impl', code: 'LAB025' }] });
   });
 
   it('the address names the SDK and leaves the default model out', () => {
