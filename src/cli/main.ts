@@ -18,7 +18,7 @@ import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
-import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, explore, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
@@ -26,7 +26,8 @@ import type { Settings } from '../engine';
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
@@ -38,6 +39,11 @@ const USAGE = `usage:
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
+             --schedule S: replay exactly the ordering S that explore printed (same transcript every time)
+  explore    run the scenario in every ordering the network allows (same-instant choices, every order of
+             arrivals the latency range permits, each channel FIFO), check the invariants after every step,
+             and print the orderings, the distinct endings and any violation with a schedule that replays it
+             --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
   verify     SPEC §8 VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
@@ -84,6 +90,60 @@ function describeSpec(spec: SettingsSpec): string {
     .join('\n');
 }
 
+function parseAssignments(scenario: Scenario, assignments: readonly string[]): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const assignment of assignments) {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
+    const key = assignment.slice(0, eq);
+    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
+    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
+    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
+    settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
+  }
+  return settings;
+}
+
+/** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks (issue #11). */
+async function exploreCommand(args: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      transport: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      bound: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
+  const scenario = findScenario(positionals[0] as string);
+  const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
+  const settings = parseAssignments(scenario, values.set ?? []);
+  if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
+  const bound = values.bound === undefined ? undefined : Number(values.bound);
+  const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
+  const result = explore(scenario, { transport, settings, bound, ledger });
+  return values.json ? JSON.stringify(result, null, 2) : formatExploration(result);
+}
+
+function formatExploration(result: ExploreResult): string {
+  const lines = [
+    `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
+    '',
+    `endings (${result.endings.length}):`,
+    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.outcome)}\n            e.g. --schedule ${ending.schedule}`),
+    '',
+  ];
+  if (result.violations.length === 0) lines.push('violations: none — every invariant holds in every ordering explored');
+  else {
+    lines.push(`violations (${result.violations.length}):`);
+    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: npm run lab -- run ${result.scenario} --transport ${result.transport} --schedule ${violation.schedule}`);
+  }
+  return lines.join('\n');
+}
+
 async function run(args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
@@ -96,6 +156,7 @@ async function run(args: string[]): Promise<string> {
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       'budget-ms': { type: 'string' },
+      schedule: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
@@ -103,21 +164,12 @@ async function run(args: string[]): Promise<string> {
   const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
   let seed: number | undefined;
   if (values.seed !== undefined) seed = checkSeed(/^\d+$/.test(values.seed) ? Number(values.seed) : values.seed);
-  const settings: Record<string, unknown> = {};
-  for (const assignment of values.set ?? []) {
-    const eq = assignment.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
-    const key = assignment.slice(0, eq);
-    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
-    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
-    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
-    settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
-  }
+  const settings = parseAssignments(scenario, values.set ?? []);
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
-  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined }));
+  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
@@ -231,6 +283,11 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case 'run':
         io.out(`${await run(rest)}\n`);
         return 0;
+      case 'explore': {
+        // A violation is a finding, not a failure of the command: exit 0 either way; the output says which.
+        io.out(`${await exploreCommand(rest)}\n`);
+        return 0;
+      }
       case undefined:
       case 'help':
       case '--help':

@@ -231,7 +231,7 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   lines.push('');
   lines.push('outcome');
   lines.push(...formatOutcome(transcript));
-  lines.push(`reproduce: npm run lab -- run ${transcript.scenario} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}`);
+  lines.push(`reproduce: npm run lab -- run ${transcript.scenario} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}${transcript.schedule === undefined ? '' : ` --schedule ${transcript.schedule}`}`);
   return lines.join('\n');
 }
 

@@ -70,6 +70,8 @@ interface TranscriptOfKind<K extends ModelKind> {
   title: string;
   requirements: string[];
   protocolVersion: string;
+  /** The ordering this run replays (issue #11: `run --schedule`, the page's `schedule=`); absent for a seeded run. */
+  schedule?: string;
   events: LabEvent[];
   outcome: OutcomeByKind[K];
 }

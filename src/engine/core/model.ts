@@ -25,6 +25,11 @@ export interface RunOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
+  /**
+   * Replays exactly one ordering the explorer found (issue #11): its schedule string. Overrides
+   * `chooser`; the transcript carries it, so the run replays byte for byte.
+   */
+  readonly schedule?: string;
   readonly trace?: SchedulerOptions['trace'];
   /** sql.js and the ledger file, for SQLite scenarios (the host loads sql.js; the engine stays synchronous). */
   readonly ledger?: SqliteHost;

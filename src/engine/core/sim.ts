@@ -42,6 +42,7 @@ export class Sim<E extends AnyEvent> {
     this.seed = options.seed;
     this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
     this.log = new EventLog<E>(this.scheduler, undefined, options.record ?? true);
+    if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
     this.random = new SeededRandom(options.seed);
     this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize);
   }

@@ -32,6 +32,8 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   readonly recording: boolean;
   private readonly clock: LogClock;
   private readonly recordedMax: number;
+  /** Sees every stamped event (an explorer's invariants, issue #11); null in every other run. */
+  observer: ((event: { readonly kind: string; readonly seq: number }) => void) | null = null;
   private stamped = 0;
   private lastNowMs = 0;
   private lastStateSide: string | null = null;
@@ -88,6 +90,7 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     else if (fields.kind === 'message' && typeof fields.to === 'string') this.receivers.set(seq, fields.to);
     if (this.recording && this.events.length !== this.stamped) fail('a recording log keeps every event it stamps');
     if ('causeSeq' in this.clock) this.clock.causeSeq = seq;
+    if (this.observer !== null) this.observer(full);
     return full;
   }
 }
@@ -154,9 +157,20 @@ export class Wire {
 
   /** When something sent now on `channelKey` arrives: latency plus jitter, never before the channel's previous message. */
   arrivalMs(channelKey: string): number {
-    const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
     const earliest = this.lastArrivalMs.get(channelKey) ?? 0;
-    const arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+    const explorer = this.scheduler.explorer;
+    let arrivesAtMs: number;
+    if (explorer !== null) {
+      // An explorer picks the arrival inside the window instead of drawing it (issue #11).
+      const baseMs = this.scheduler.nowMs + this.latency.latencyMs;
+      const earliestMs = Math.max(baseMs, earliest);
+      const latestMs = Math.max(baseMs + this.latency.latencyJitterMs, earliest);
+      arrivesAtMs = earliestMs === latestMs ? earliestMs : explorer.arrival({ nowMs: this.scheduler.nowMs, channelKey, baseMs, earliestMs, latestMs });
+      if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs)) fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
+    } else {
+      const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
+      arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+    }
     this.lastArrivalMs.set(channelKey, arrivesAtMs);
     return arrivesAtMs;
   }
