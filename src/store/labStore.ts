@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
-import type { EventWording, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import { createLabClient, LabClientError, type ExploreProgress, type LabClient, type RunProgress } from '../worker/client';
+import type { ExploreResult, EventWording, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 
 /**
  * The page's state, in slices: what the user picked (selection), what the worker answered (run),
@@ -35,7 +35,8 @@ export type {
   Transcript,
   Transport,
 } from '../worker/protocol';
-export type { RunProgress } from '../worker/client';
+export type { RunProgress, ExploreProgress } from '../worker/client';
+export type { ExploreResult, Ending, Violation } from '../worker/protocol';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 
@@ -50,6 +51,8 @@ export interface LinkView {
   params: Record<string, string>;
   /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
   step: string | null;
+  /** The `schedule` parameter: the explored ordering the link replays (issue #11); absent: the seeded run. */
+  schedule?: string;
   /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
   view?: Partial<Record<string, string>>;
 }
@@ -67,6 +70,11 @@ export interface SelectionSlice {
   settings: Settings;
   /** Ledger scenarios run on the stored ledger and save it back (on), or on a fresh one (off, the default). */
   keepLedger: boolean;
+  /**
+   * The explored ordering the run replays (issue #11: a click on an ending or a violation, or the
+   * link's `schedule=`); null: the seeded run. Any other change of the selection drops it.
+   */
+  schedule: string | null;
   /** Picks a scenario, switches to its default transport and settings, and runs. */
   selectScenario(id: string): void;
   setTransport(transport: Transport): void;
@@ -168,7 +176,29 @@ export interface LedgerSlice {
   resetLedger(): Promise<void>;
 }
 
-export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice;
+export type ExploreStatus = 'idle' | 'running' | 'done' | 'error';
+
+/** Most states the page's Explore visits before it says the exploration was cut (`complete: false`). */
+export const PAGE_EXPLORE_BOUND = 20_000;
+
+export interface ExploreSlice {
+  /** The last exploration of the current selection; null before one, and after the selection changes. */
+  exploration: ExploreResult | null;
+  exploreStatus: ExploreStatus;
+  /** How far the exploration in flight got (the worker's reports). */
+  exploreProgress: ExploreProgress | null;
+  exploreError: LabFailure | null;
+  /** Explores every ordering of the current scenario, transport and settings in the worker. */
+  explore(): Promise<void>;
+  /** Ends the exploration in flight (the worker is replaced, as Stop does for a run). */
+  stopExplore(): void;
+  /** Opens one explored ordering in the diagram, at event `seq` (a violation's step) or at the end. */
+  openOrdering(schedule: string, seq: number | null): Promise<void>;
+  /** Back to the seeded run of the same selection. */
+  leaveOrdering(): void;
+}
+
+export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice;
 export type LabStore = StoreApi<LabState>;
 
 export const DEFAULT_SCENARIO_ID = 'A';
@@ -212,6 +242,9 @@ interface Shared {
 
 type Slice<T> = (shared: Shared) => StateCreator<LabState, [], [], T>;
 
+/** Another selection is another run: an explored ordering and an exploration belong to the one they came from. */
+const OTHER_RUN = { schedule: null, exploration: null, exploreError: null } as const;
+
 const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   scenarios: [],
   scenarioId: DEFAULT_SCENARIO_ID,
@@ -219,33 +252,34 @@ const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   seed: DEFAULT_SEED,
   settings: {},
   keepLedger: false,
+  schedule: null,
   selectScenario(id) {
     const info = get().scenarios.find((scenario) => scenario.id === id);
     shared.stepIntent = { kind: 'end' };
-    set(info === undefined ? { scenarioId: id, settings: {} } : { scenarioId: id, transport: info.defaultTransport, settings: {} });
+    set(info === undefined ? { scenarioId: id, settings: {}, ...OTHER_RUN } : { scenarioId: id, transport: info.defaultTransport, settings: {}, ...OTHER_RUN });
     void get().run();
   },
   setTransport(transport) {
-    set({ transport });
+    set({ transport, ...OTHER_RUN });
     void get().run();
   },
   setSeed(seed) {
-    set({ seed });
+    set({ seed, ...OTHER_RUN });
     void get().run();
   },
   setSetting(name, value) {
     const settings = { ...get().settings };
     if (value === undefined) delete settings[name];
     else settings[name] = value;
-    set({ settings });
+    set({ settings, ...OTHER_RUN });
     void get().run();
   },
   resetSettings() {
-    set({ settings: {} });
+    set({ settings: {}, ...OTHER_RUN });
     void get().run();
   },
   setKeepLedger(keepLedger) {
-    set({ keepLedger });
+    set({ keepLedger, ...OTHER_RUN });
     void get().run();
   },
 });
@@ -304,12 +338,22 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         set(selected === undefined ? { scenarios } : { scenarios, scenarioId: selected.id, transport: selected.defaultTransport });
       }
       shared.stepIntent = link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step };
+      if (link?.schedule !== undefined) set({ schedule: link.schedule });
       // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
       await get().run();
       // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
       const { error, settings } = get();
       // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
       const ended = error !== null && (error.code === 'STOPPED' || error.code === 'RUN_BUDGET');
+      if (error !== null && error.code === 'LAB022' && get().schedule !== null) {
+        // The link's ordering does not fit its run: open the seeded run and say why.
+        notice(`The link's schedule=${get().schedule ?? ''} is not an ordering of this run: ${error.message}. Showing the seeded run instead.`);
+        set({ schedule: null });
+        shared.stepIntent = { kind: 'end' };
+        await get().run();
+        set({ ready: true });
+        return;
+      }
       if (hasParams && error !== null && !ended && Object.keys(settings).length > 0) {
         notice(`The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`);
         set({ settings: {} });
@@ -320,14 +364,14 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     },
     async run() {
       const runId = ++latestRun;
-      const { scenarioId, transport, seed, settings, keepLedger, scenarios } = get();
+      const { scenarioId, transport, seed, settings, keepLedger, scenarios, schedule } = get();
       const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
       shared.stopTimer();
       set({ status: 'running', error: null, progress: null, playing: false });
       try {
         const answer = await shared
           .getClient()
-          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh' }, (progress) => {
+          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh', ...(schedule === null ? {} : { schedule }) }, (progress) => {
             if (runId === latestRun) set({ progress });
           });
         // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
@@ -476,6 +520,52 @@ const createLedgerSlice: Slice<LedgerSlice> = (shared) => (set) => {
   };
 };
 
+const createExploreSlice: Slice<ExploreSlice> = (shared) => (set, get) => {
+  /** Bumped by every exploration: a late answer to an older one is dropped. */
+  let latest = 0;
+  return {
+    exploration: null,
+    exploreStatus: 'idle',
+    exploreProgress: null,
+    exploreError: null,
+    async explore() {
+      const id = ++latest;
+      const { scenarioId, transport, seed, settings } = get();
+      const selection = JSON.stringify([scenarioId, transport, seed, settings]);
+      /** Still the exploration of what is selected: the answer to another selection is not shown. */
+      const current = () => id === latest && JSON.stringify([get().scenarioId, get().transport, get().seed, get().settings]) === selection;
+      set({ exploreStatus: 'running', exploreProgress: null, exploreError: null, exploration: null });
+      try {
+        const result = await shared.getClient().explore({ scenario: scenarioId, transport, seed, settings, bound: PAGE_EXPLORE_BOUND }, (progress) => {
+          if (id === latest) set({ exploreProgress: progress });
+        });
+        if (current()) set({ exploreStatus: 'done', exploration: result, exploreProgress: null });
+        else if (id === latest) set({ exploreStatus: 'idle', exploreProgress: null });
+      } catch (error) {
+        if (current()) set({ exploreStatus: 'error', exploreError: toFailure(error), exploreProgress: null });
+        else if (id === latest) set({ exploreStatus: 'idle', exploreProgress: null });
+      }
+    },
+    stopExplore() {
+      if (get().exploreStatus !== 'running') return;
+      shared.getClient().stop();
+    },
+    async openOrdering(schedule, seq) {
+      shared.stepIntent = seq === null ? { kind: 'end' } : { kind: 'link', text: String(seq + 1) };
+      set({ schedule });
+      await get().run();
+      // The violating event is the one the inspector shows.
+      if (seq !== null && get().schedule === schedule && get().status === 'done') set({ selectedSeq: seq });
+    },
+    leaveOrdering() {
+      if (get().schedule === null) return;
+      shared.stepIntent = { kind: 'end' };
+      set({ schedule: null });
+      void get().run();
+    },
+  };
+};
+
 /**
  * The store's core: zustand's vanilla store (no React), around a lab client created on first use,
  * with playback driven by `ticker`. The page wraps it in a hook; tests drive it headless (driver.ts).
@@ -496,6 +586,7 @@ export function createLabStoreCore(makeClient: () => LabClient = createLabClient
     ...createInspectorSlice(shared)(...args),
     ...createNoticeSlice(shared)(...args),
     ...createLedgerSlice(shared)(...args),
+    ...createExploreSlice(shared)(...args),
   }));
 }
 

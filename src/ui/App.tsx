@@ -2,6 +2,7 @@ import { useCallback, useRef } from 'react';
 import { useLabStore, type Transcript } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
+import { ExplorePanel } from './components/ExplorePanel';
 import { Inspector } from './components/Inspector';
 import { LedgerPanel } from './components/LedgerPanel';
 import { Notices } from './components/Notices';
@@ -134,6 +135,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
                 {transcript.protocolVersion}
               </p>
               <ScenarioDescription />
+              <ExplorePanel />
               <LedgerPanel />
               <Inspector transcript={transcript} />
             </div>

@@ -6,6 +6,8 @@ import {
   type LabResponse,
   type LedgerChoice,
   type LedgerView,
+  type ExploreProgressResponse,
+  type ExploreResult,
   type ProgressResponse,
   type RaceFactSteps,
   type ResolvedResponse,
@@ -49,7 +51,21 @@ export interface RunParams {
   settings?: Settings;
   /** Ledger scenarios: a fresh ledger (the default) or the stored one, saved back after the run. */
   ledger?: LedgerChoice;
+  /** Replays exactly this explored ordering (issue #11). */
+  schedule?: string;
 }
+
+export interface ExploreParams {
+  scenario: string;
+  transport: Transport;
+  seed: number;
+  settings?: Settings;
+  /** Most states to visit; a cut exploration says `complete: false`. */
+  bound: number;
+}
+
+/** How far an exploration got (from the worker's `explore-progress` reports). */
+export type ExploreProgress = Omit<ExploreProgressResponse, 'type' | 'requestId'>;
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
@@ -66,6 +82,8 @@ export interface LabClient {
   run(params: RunParams): Promise<Transcript>;
   /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
+  /** Every ordering of a run (issue #11); `onProgress` hears how far it got. Stop ends it like a run. */
+  explore(params: ExploreParams, onProgress?: (progress: ExploreProgress) => void): Promise<ExploreResult>;
   /** A shared link's values as the engine accepts them, with what it refused (see ResolveRequest). */
   resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'>>;
   /** The stored ledger's tables. */
@@ -103,6 +121,7 @@ interface Pending {
   settle(response: LabAnswer): void;
   fail(error: LabClientError): void;
   progress?: (progress: RunProgress) => void;
+  exploreProgress?: (progress: ExploreProgress) => void;
 }
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
@@ -142,6 +161,10 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
         return;
       }
+      if (data.type === 'explore-progress') {
+        request.exploreProgress?.({ states: data.states, schedules: data.schedules, violations: data.violations, fraction: data.fraction });
+        return;
+      }
       pending.delete(requestId);
       request.settle(data);
     });
@@ -167,7 +190,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     listen(worker);
   }
 
-  function send<T extends LabAnswer['type']>(expected: T, request: LabRequest, progress?: (progress: RunProgress) => void): Promise<Answer<T>> {
+  function send<T extends LabAnswer['type']>(expected: T, request: LabRequest, progress?: (progress: RunProgress) => void, exploreProgress?: (progress: ExploreProgress) => void): Promise<Answer<T>> {
     return new Promise<Answer<T>>((resolve, reject) => {
       if (broken !== null) {
         reject(broken);
@@ -181,6 +204,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         },
         fail: reject,
         progress,
+        exploreProgress,
       });
       try {
         worker.postMessage(request);
@@ -191,7 +215,22 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     });
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  /** Past the page's budget the worker is replaced, whatever it is stuck in. */
+  function withBudget<T>(requestId: number, what: string, body: () => Promise<T>): Promise<T> {
+    const budget = setTimeout(() => {
+      if (!pending.has(requestId)) return;
+      restart(new LabClientError('RUN_BUDGET', `the ${what} took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
+    }, runBudgetMs);
+    return body().finally(() => clearTimeout(budget));
+  }
+
+  async function explore({ scenario, transport, seed, settings = {}, bound }: ExploreParams, onProgress?: (progress: ExploreProgress) => void): Promise<ExploreResult> {
+    const requestId = nextRequestId++;
+    const answer = await withBudget(requestId, 'exploration', () => send('exploration', { type: 'explore', requestId, scenario, transport, seed, settings, bound }, undefined, onProgress));
+    return answer.result;
+  }
+
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', schedule }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -199,7 +238,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger }, onProgress);
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, ...(schedule === undefined ? {} : { schedule }) }, onProgress);
       return { transcript: answer.transcript, facts: answer.facts, wording: answer.wording };
     } finally {
       clearTimeout(budget);
@@ -215,6 +254,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       return (await runLab(params)).transcript;
     },
     runLab,
+    explore,
     async resolve(params) {
       const { view, problems } = await send('resolved', { type: 'resolve', requestId: nextRequestId++, params });
       return { view, problems };

@@ -2,6 +2,7 @@ import { LabError, wordEvents } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { ledgerPage } from './ledgerPage';
+import { Exploration } from '../engine';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
 import { parseSetting, resolveSettings } from '../engine';
 import type { Settings, Transcript } from '../engine';
@@ -13,6 +14,9 @@ import {
   isLabRequest,
   salvageRequestId,
   type ErrorResponse,
+  type ExploreProgressResponse,
+  type ExploreRequest,
+  type ExploreResult,
   type LabAnswer,
   type LabRequest,
   type LedgerRow,
@@ -50,12 +54,18 @@ export interface LabHostOptions {
   now?: () => number;
 }
 
+/** What a long request reports before its answer: a run's events so far, or an exploration's states. */
+export type Progress = ProgressResponse | ExploreProgressResponse;
+
+/** How many runs an exploration makes between two looks at the clock (a run takes microseconds to milliseconds). */
+const EXPLORE_SLICE_RUNS = 16;
+
 export interface LabHost {
   /**
    * Answers one message. `notify` receives the `progress` reports of a long run before the answer;
    * they are optional reading and never replace it.
    */
-  handleMessage(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer>;
+  handleMessage(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer>;
 }
 
 export function scenarioInfo(): ScenarioInfo[] {
@@ -176,7 +186,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   const now = options.now ?? (() => performance.now());
 
   /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
-  function progressTrace(requestId: number, notify: ((progress: ProgressResponse) => void) | undefined): RunOptions['trace'] {
+  function progressTrace(requestId: number, notify: ((progress: Progress) => void) | undefined): RunOptions['trace'] {
     if (notify === undefined) return undefined;
     let eventsRun = 0;
     let reportedAt = now();
@@ -193,9 +203,9 @@ export function createLabHost(options: LabHostOptions): LabHost {
     };
   }
 
-  async function run(request: RunRequest, notify?: (progress: ProgressResponse) => void): Promise<Transcript> {
+  async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
     const scenario = findScenario(request.scenario);
-    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify) };
+    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify), schedule: request.schedule };
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
@@ -205,6 +215,24 @@ export function createLabHost(options: LabHostOptions): LabHost {
     const transcript = runScenario(scenario, { ...options, ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) } });
     if (completed.bytes !== null) await storage.save(completed.bytes);
     return transcript;
+  }
+
+  /**
+   * Explores every ordering, reporting progress every PROGRESS_EVERY_MS. The worker is busy until it
+   * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
+   */
+  async function exploreScenario(request: ExploreRequest, notify?: (progress: Progress) => void): Promise<ExploreResult> {
+    const scenario = findScenario(request.scenario);
+    const ledger = usesSqlite(scenario) ? { sql: await sqlModule() } : undefined;
+    const exploration = new Exploration(scenario, { transport: request.transport, seed: request.seed, settings: request.settings, bound: request.bound, ledger });
+    let reportedAt = now();
+    while (!exploration.advance(EXPLORE_SLICE_RUNS)) {
+      const time = now();
+      if (notify === undefined || time - reportedAt < PROGRESS_EVERY_MS) continue;
+      reportedAt = time;
+      notify({ type: 'explore-progress', requestId: request.requestId, ...exploration.progress() });
+    }
+    return exploration.result();
   }
 
   async function importLedger(bytes: Uint8Array): Promise<LedgerView> {
@@ -228,7 +256,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     }
   }
 
-  async function handle(request: LabRequest, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
+  async function handle(request: LabRequest, notify?: (progress: Progress) => void): Promise<LabAnswer> {
     const { requestId } = request;
     switch (request.type) {
       case 'list':
@@ -238,6 +266,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
         // The engine words every event once; the page draws and never words events itself.
         return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), wording: wordEvents(transcript.events) };
       }
+      case 'explore':
+        return { type: 'exploration', requestId, result: await exploreScenario(request, notify) };
       case 'resolve': {
         const { problems, ...view } = resolveView(request.params);
         return { type: 'resolved', requestId, view, problems };
@@ -256,7 +286,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     }
   }
 
-  async function answer(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
+  async function answer(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer> {
     try {
       if (!isLabRequest(data)) return malformed(salvageRequestId(data), explainBadRequest(data) ?? 'not a lab request');
       return await handle(data, notify);

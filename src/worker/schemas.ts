@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
+import type { ExploreResult, LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**
@@ -263,11 +263,25 @@ export const RunRequestSchema = v.object({
   settings: SettingsSchema,
   /** `fresh`: a new empty ledger; `kept`: the one stored in the browser, saved back after a completed run. */
   ledger: v.picklist(['fresh', 'kept']),
+  /** Replays exactly this explored ordering (issue #11); absent: the seeded run. */
+  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+});
+
+/** Runs the scenario in every ordering (issue #11); `explore-progress` reports come first, then one `exploration`. */
+export const ExploreRequestSchema = v.object({
+  type: v.literal('explore'),
+  requestId: id,
+  scenario: v.string(),
+  transport: TransportSchema,
+  seed: v.number(),
+  settings: SettingsSchema,
+  bound: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(10_000_000)),
 });
 
 /** Requests the lab worker answers. */
 export const labRequestSchemas = [
   RunRequestSchema,
+  ExploreRequestSchema,
   v.object({ type: v.literal('list'), requestId: id }),
   v.object({ type: v.literal('resolve'), requestId: id, params: v.record(v.string(), v.string()) }),
   v.object({ type: v.literal('ledger-snapshot'), requestId: id }),
@@ -303,10 +317,26 @@ export const WorkerErrorCodeSchema = v.pipe(
 
 export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestId: v.nullable(id), code: WorkerErrorCodeSchema, message: v.string() });
 export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
+/** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
+export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
+
+const checkedExploreResult = v.object({
+  scenario: v.string(),
+  transport: TransportSchema,
+  settings: SettingsSchema,
+  schedules: nonNegativeInt,
+  states: nonNegativeInt,
+  complete: v.boolean(),
+  endings: v.array(v.object({ outcome: jsonObject, count: nonNegativeInt, schedule: v.string() })),
+  violations: v.array(v.object({ invariant: v.string(), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
+});
+export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result) => result as ExploreResult));
 
 export const labResponseSchemas = [
   v.object({ type: v.literal('transcript'), requestId: id, transcript: TranscriptSchema, facts: v.nullable(RaceFactStepsSchema), wording: v.array(EventWordingSchema) }),
   ProgressResponseSchema,
+  ExploreProgressSchema,
+  v.object({ type: v.literal('exploration'), requestId: id, result: ExploreResultSchema }),
   v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
   v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
   v.object({ type: v.literal('ledger'), requestId: id, ledger: LedgerViewSchema }),
@@ -361,4 +391,5 @@ export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checke
 export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
 export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
+export const explorationsAgree: Assignable<ExploreResult, v.InferInput<typeof checkedExploreResult>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
