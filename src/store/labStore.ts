@@ -198,7 +198,28 @@ export interface ExploreSlice {
   leaveOrdering(): void;
 }
 
-export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice;
+/** A "what if…" re-run (issue #11): the user's cancel, or a dropped connection, at a chosen virtual time. */
+export interface WhatIf {
+  kind: 'cancel' | 'drop';
+  atMs: number;
+  /** What Back to the scenario restores. */
+  previous: { settings: Settings; schedule: string | null; step: number };
+}
+
+export interface WhatIfSlice {
+  whatIf: WhatIf | null;
+  /** Request races: re-runs with the user's cancel at the current virtual time (cancelAtMs). */
+  cancelHere(): void;
+  /** Reconnect: re-runs with the connection dropping at the current virtual time (dropAtMs). */
+  dropConnectionHere(): void;
+  /** Back to the run before the what-if, at the step it was at. */
+  backToScenario(): void;
+}
+
+/** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
+export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number => state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
+
+export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice & WhatIfSlice;
 export type LabStore = StoreApi<LabState>;
 
 export const DEFAULT_SCENARIO_ID = 'A';
@@ -243,7 +264,7 @@ interface Shared {
 type Slice<T> = (shared: Shared) => StateCreator<LabState, [], [], T>;
 
 /** Another selection is another run: an explored ordering and an exploration belong to the one they came from. */
-const OTHER_RUN = { schedule: null, exploration: null, exploreError: null } as const;
+const OTHER_RUN = { schedule: null, exploration: null, exploreError: null, whatIf: null } as const;
 
 const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   scenarios: [],
@@ -566,6 +587,44 @@ const createExploreSlice: Slice<ExploreSlice> = (shared) => (set, get) => {
   };
 };
 
+const createWhatIfSlice: Slice<WhatIfSlice> = (shared) => (set, get) => {
+  function rerun(kind: WhatIf['kind'], setting: string, atMs: number): void {
+    const { settings, schedule, step, whatIf } = get();
+    // A what-if of a what-if still returns to the scenario as it was first.
+    const previous = whatIf?.previous ?? { settings, schedule, step };
+    shared.stepIntent = { kind: 'end' };
+    set({ whatIf: { kind, atMs, previous }, settings: { ...previous.settings, [setting]: atMs }, schedule: null, exploration: null });
+    void get().run();
+  }
+  return {
+    whatIf: null,
+    cancelHere() {
+      if (selectedKindOf(get()) !== 'request-race' || get().status !== 'done') return;
+      rerun('cancel', 'cancelAtMs', currentTimeMs(get()));
+    },
+    dropConnectionHere() {
+      if (selectedKindOf(get()) !== 'reconnect' || get().status !== 'done') return;
+      const spec = get().scenarios.find((scenario) => scenario.id === get().scenarioId)?.settingsSpec.dropAtMs;
+      const min = spec?.kind === 'integer' ? spec.min : 0;
+      const atMs = currentTimeMs(get());
+      if (atMs < min) {
+        get().notify(`The connection can drop from ${min} ms on (the reconnect scenario sets up its streams first); the replay stands at ${atMs} ms.`);
+        return;
+      }
+      rerun('drop', 'dropAtMs', atMs);
+    },
+    backToScenario() {
+      const whatIf = get().whatIf;
+      if (whatIf === null) return;
+      shared.stepIntent = { kind: 'link', text: String(whatIf.previous.step) };
+      set({ whatIf: null, settings: whatIf.previous.settings, schedule: whatIf.previous.schedule });
+      void get().run();
+    },
+  };
+};
+
+const selectedKindOf = (state: LabState) => state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.kind;
+
 /**
  * The store's core: zustand's vanilla store (no React), around a lab client created on first use,
  * with playback driven by `ticker`. The page wraps it in a hook; tests drive it headless (driver.ts).
@@ -587,6 +646,7 @@ export function createLabStoreCore(makeClient: () => LabClient = createLabClient
     ...createNoticeSlice(shared)(...args),
     ...createLedgerSlice(shared)(...args),
     ...createExploreSlice(shared)(...args),
+    ...createWhatIfSlice(shared)(...args),
   }));
 }
 
