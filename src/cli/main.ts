@@ -26,7 +26,7 @@ import type { Settings } from '../engine';
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
   npm run lab -- settings [scenario]
   npm run lab -- retries
@@ -40,6 +40,8 @@ const USAGE = `usage:
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
              --schedule S: replay exactly the ordering S that explore printed (same transcript every time)
+             --fault F: inject a fault on the message whose event has seq SEQ: drop:SEQ, delay:SEQ:MS,
+             duplicate:SEQ or stream-drop:SEQ (the transcript records them; repeat for several)
   explore    run the scenario in every ordering the network allows (same-instant choices, every order of
              arrivals the latency range permits, each channel FIFO), check the invariants after every step,
              and print the orderings, the distinct endings and any violation with a schedule that replays it
@@ -157,6 +159,7 @@ async function run(args: string[]): Promise<string> {
       ledger: { type: 'string' },
       'budget-ms': { type: 'string' },
       schedule: { type: 'string' },
+      fault: { type: 'string', multiple: true },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
@@ -169,7 +172,7 @@ async function run(args: string[]): Promise<string> {
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
-  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule }));
+  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule, faults: values.fault === undefined ? undefined : values.fault.join(',') }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;

@@ -17,7 +17,7 @@ export { formatSchedule, parseSchedule, EMPTY_SCHEDULE, type Choice } from './ex
 export { checkSetting, parseSetting, resolveSettings, type SettingSpec, type SettingsSpec, type SettingsOf } from './core/settings';
 export { LedgerFile, LEDGER_FORMAT, ledgerSnapshot, type Row, type SqlModule, type SqliteHost, type StatementParams, type StatementResult } from './core/sqlite';
 export { Sim } from './core/sim';
-export { RECORDED_EVENTS_MAX } from './core/wire';
+export { RECORDED_EVENTS_MAX, parseFaults, formatFault, type MessageFault } from './core/wire';
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
 export * from './scenario';

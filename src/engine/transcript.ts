@@ -72,6 +72,8 @@ interface TranscriptOfKind<K extends ModelKind> {
   protocolVersion: string;
   /** The ordering this run replays (issue #11: `run --schedule`, the page's `schedule=`); absent for a seeded run. */
   schedule?: string;
+  /** The faults injected on this run's messages (issue #11: `run --fault`, the page's Drop/Delay/Duplicate); absent: none. */
+  faults?: string;
   events: LabEvent[];
   outcome: OutcomeByKind[K];
 }

@@ -53,6 +53,8 @@ export interface LinkView {
   step: string | null;
   /** The `schedule` parameter: the explored ordering the link replays (issue #11); absent: the seeded run. */
   schedule?: string;
+  /** The `faults` parameter: faults injected on given messages (issue #11); absent: none. */
+  faults?: string;
   /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
   view?: Partial<Record<string, string>>;
 }
@@ -75,6 +77,11 @@ export interface SelectionSlice {
    * link's `schedule=`); null: the seeded run. Any other change of the selection drops it.
    */
   schedule: string | null;
+  /**
+   * Faults injected on given messages (issue #11: the diagram's Drop, Delay, Duplicate), as the
+   * engine writes them (`drop:12,delay:14:500`); null: none. Any other change of the selection drops them.
+   */
+  faults: string | null;
   /** Picks a scenario, switches to its default transport and settings, and runs. */
   selectScenario(id: string): void;
   setTransport(transport: Transport): void;
@@ -203,7 +210,7 @@ export interface WhatIf {
   kind: 'cancel' | 'drop';
   atMs: number;
   /** What Back to the scenario restores. */
-  previous: { settings: Settings; schedule: string | null; step: number };
+  previous: { settings: Settings; schedule: string | null; faults: string | null; step: number };
 }
 
 export interface WhatIfSlice {
@@ -219,7 +226,21 @@ export interface WhatIfSlice {
 /** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
 export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number => state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
 
-export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice & WhatIfSlice;
+export type FaultKind = 'drop' | 'delay' | 'duplicate';
+/** How much later a message the user delays arrives. */
+export const FAULT_DELAY_MS = 500;
+
+export interface FaultSlice {
+  /**
+   * Re-runs from the same seed with `kind` injected on the message whose event is `seq` (replacing
+   * any fault already on it); the replay opens at that message and the link carries the faults.
+   */
+  injectFault(kind: FaultKind, seq: number): void;
+  /** Back to the run without faults. */
+  clearFaults(): void;
+}
+
+export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice & WhatIfSlice & FaultSlice;
 export type LabStore = StoreApi<LabState>;
 
 export const DEFAULT_SCENARIO_ID = 'A';
@@ -264,7 +285,7 @@ interface Shared {
 type Slice<T> = (shared: Shared) => StateCreator<LabState, [], [], T>;
 
 /** Another selection is another run: an explored ordering and an exploration belong to the one they came from. */
-const OTHER_RUN = { schedule: null, exploration: null, exploreError: null, whatIf: null } as const;
+const OTHER_RUN = { schedule: null, faults: null, exploration: null, exploreError: null, whatIf: null } as const;
 
 const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   scenarios: [],
@@ -274,6 +295,7 @@ const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   settings: {},
   keepLedger: false,
   schedule: null,
+  faults: null,
   selectScenario(id) {
     const info = get().scenarios.find((scenario) => scenario.id === id);
     shared.stepIntent = { kind: 'end' };
@@ -360,21 +382,28 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
       }
       shared.stepIntent = link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step };
       if (link?.schedule !== undefined) set({ schedule: link.schedule });
+      if (link?.faults !== undefined) set({ faults: link.faults });
       // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
       await get().run();
+      // The link's faults name no message of its run (LAB023), or its ordering does not fit it (LAB022): run without, say why.
+      const failed = get().error;
+      if (failed?.code === 'LAB023' && get().faults !== null) {
+        notice(`The link's faults=${get().faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`);
+        set({ faults: null });
+        shared.stepIntent = { kind: 'end' };
+        await get().run();
+      }
+      const misfit = get().error;
+      if (misfit?.code === 'LAB022' && get().schedule !== null) {
+        notice(`The link's schedule=${get().schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`);
+        set({ schedule: null });
+        shared.stepIntent = { kind: 'end' };
+        await get().run();
+      }
       // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
       const { error, settings } = get();
       // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
       const ended = error !== null && (error.code === 'STOPPED' || error.code === 'RUN_BUDGET');
-      if (error !== null && error.code === 'LAB022' && get().schedule !== null) {
-        // The link's ordering does not fit its run: open the seeded run and say why.
-        notice(`The link's schedule=${get().schedule ?? ''} is not an ordering of this run: ${error.message}. Showing the seeded run instead.`);
-        set({ schedule: null });
-        shared.stepIntent = { kind: 'end' };
-        await get().run();
-        set({ ready: true });
-        return;
-      }
       if (hasParams && error !== null && !ended && Object.keys(settings).length > 0) {
         notice(`The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`);
         set({ settings: {} });
@@ -385,14 +414,14 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     },
     async run() {
       const runId = ++latestRun;
-      const { scenarioId, transport, seed, settings, keepLedger, scenarios, schedule } = get();
+      const { scenarioId, transport, seed, settings, keepLedger, scenarios, schedule, faults } = get();
       const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
       shared.stopTimer();
       set({ status: 'running', error: null, progress: null, playing: false });
       try {
         const answer = await shared
           .getClient()
-          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh', ...(schedule === null ? {} : { schedule }) }, (progress) => {
+          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh', ...(schedule === null ? {} : { schedule }), ...(faults === null ? {} : { faults }) }, (progress) => {
             if (runId === latestRun) set({ progress });
           });
         // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
@@ -589,11 +618,11 @@ const createExploreSlice: Slice<ExploreSlice> = (shared) => (set, get) => {
 
 const createWhatIfSlice: Slice<WhatIfSlice> = (shared) => (set, get) => {
   function rerun(kind: WhatIf['kind'], setting: string, atMs: number): void {
-    const { settings, schedule, step, whatIf } = get();
+    const { settings, schedule, faults, step, whatIf } = get();
     // A what-if of a what-if still returns to the scenario as it was first.
-    const previous = whatIf?.previous ?? { settings, schedule, step };
+    const previous = whatIf?.previous ?? { settings, schedule, faults, step };
     shared.stepIntent = { kind: 'end' };
-    set({ whatIf: { kind, atMs, previous }, settings: { ...previous.settings, [setting]: atMs }, schedule: null, exploration: null });
+    set({ whatIf: { kind, atMs, previous }, settings: { ...previous.settings, [setting]: atMs }, schedule: null, faults: null, exploration: null });
     void get().run();
   }
   return {
@@ -617,11 +646,30 @@ const createWhatIfSlice: Slice<WhatIfSlice> = (shared) => (set, get) => {
       const whatIf = get().whatIf;
       if (whatIf === null) return;
       shared.stepIntent = { kind: 'link', text: String(whatIf.previous.step) };
-      set({ whatIf: null, settings: whatIf.previous.settings, schedule: whatIf.previous.schedule });
+      set({ whatIf: null, settings: whatIf.previous.settings, schedule: whatIf.previous.schedule, faults: whatIf.previous.faults });
       void get().run();
     },
   };
 };
+
+const createFaultSlice: Slice<FaultSlice> = (shared) => (set, get) => ({
+  injectFault(kind, seq) {
+    const kept = (get().faults ?? '').split(',').filter((fault) => fault !== '' && Number(fault.split(':')[1]) !== seq);
+    const fault = kind === 'delay' ? `delay:${seq}:${FAULT_DELAY_MS}` : `${kind}:${seq}`;
+    const faults = [...kept, fault].sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1])).join(',');
+    shared.stepIntent = { kind: 'link', text: String(seq + 1) };
+    set({ faults, exploration: null, whatIf: null });
+    void get().run().then(() => {
+      if (get().faults === faults && get().status === 'done') set({ selectedSeq: seq });
+    });
+  },
+  clearFaults() {
+    if (get().faults === null) return;
+    shared.stepIntent = { kind: 'keep' };
+    set({ faults: null, exploration: null });
+    void get().run();
+  },
+});
 
 const selectedKindOf = (state: LabState) => state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.kind;
 
@@ -647,6 +695,7 @@ export function createLabStoreCore(makeClient: () => LabClient = createLabClient
     ...createLedgerSlice(shared)(...args),
     ...createExploreSlice(shared)(...args),
     ...createWhatIfSlice(shared)(...args),
+    ...createFaultSlice(shared)(...args),
   }));
 }
 

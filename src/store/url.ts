@@ -15,7 +15,7 @@ export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'he
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
-export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step', 'schedule', ...VIEW_PARAMS] as const;
+export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step', 'schedule', 'faults', ...VIEW_PARAMS] as const;
 
 /** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
@@ -31,6 +31,7 @@ export function readLink(search: string): LinkView | null {
   const view: Partial<Record<ViewParam, string>> = {};
   let step: string | null = null;
   let schedule: string | null = null;
+  let faults: string | null = null;
   let count = 0;
   for (const [name, value] of query) {
     if (count++ >= PARAMS_MAX) break;
@@ -38,11 +39,12 @@ export function readLink(search: string): LinkView | null {
     if (name === 'step') step ??= text;
     // An ordering's schedule may be long: it is read whole (the worker bounds it), never cut.
     else if (name === 'schedule') schedule ??= value.slice(0, SCHEDULE_CHARS_MAX);
+    else if (name === 'faults') faults ??= value.slice(0, SCHEDULE_CHARS_MAX);
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }
-  if (Object.keys(params).length === 0 && step === null && schedule === null && Object.keys(view).length === 0) return null;
-  const link: LinkView = { params: { ...params }, step, ...(schedule === null ? {} : { schedule }) };
+  if (Object.keys(params).length === 0 && step === null && schedule === null && faults === null && Object.keys(view).length === 0) return null;
+  const link: LinkView = { params: { ...params }, step, ...(schedule === null ? {} : { schedule }), ...(faults === null ? {} : { faults }) };
   return Object.keys(view).length === 0 ? link : { ...link, view };
 }
 
@@ -81,7 +83,7 @@ function settingText(value: SettingValue): string {
 }
 
 /** The query string (with its `?`) that reopens this exact view. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'schedule'>>, view: ViewLink = {}): string {
+export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'schedule' | 'faults'>>, view: ViewLink = {}): string {
   const query = new URLSearchParams();
   query.set('scenario', state.scenarioId);
   query.set('transport', state.transport);
@@ -91,6 +93,7 @@ export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'tran
     if (defaults[name] !== value) query.set(name, settingText(value));
   }
   if (state.schedule !== undefined && state.schedule !== null) query.set('schedule', state.schedule);
+  if (state.faults !== undefined && state.faults !== null) query.set('faults', state.faults);
   const total = state.transcript?.events.length;
   if (total !== undefined && state.step < total) query.set('step', String(state.step));
   for (const name of VIEW_PARAMS) {

@@ -53,6 +53,8 @@ export interface RunParams {
   ledger?: LedgerChoice;
   /** Replays exactly this explored ordering (issue #11). */
   schedule?: string;
+  /** Faults on given messages (issue #11): `drop:12,delay:14:300,duplicate:9`. */
+  faults?: string;
 }
 
 export interface ExploreParams {
@@ -230,7 +232,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     return answer.result;
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', schedule }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', schedule, faults }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -238,7 +240,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, ...(schedule === undefined ? {} : { schedule }) }, onProgress);
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) }, onProgress);
       return { transcript: answer.transcript, facts: answer.facts, wording: answer.wording };
     } finally {
       clearTimeout(budget);

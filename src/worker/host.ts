@@ -205,7 +205,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
 
   async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
     const scenario = findScenario(request.scenario);
-    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify), schedule: request.schedule };
+    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify), schedule: request.schedule, faults: request.faults };
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.

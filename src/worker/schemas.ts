@@ -265,6 +265,8 @@ export const RunRequestSchema = v.object({
   ledger: v.picklist(['fresh', 'kept']),
   /** Replays exactly this explored ordering (issue #11); absent: the seeded run. */
   schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+  /** Faults on given messages, `drop:12,delay:14:300` (issue #11); absent: none. */
+  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
 });
 
 /** Runs the scenario in every ordering (issue #11); `explore-progress` reports come first, then one `exploration`. */

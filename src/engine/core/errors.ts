@@ -21,6 +21,7 @@ export const errorCatalog = {
   LAB020: 'run exceeded its transcript bound',
   LAB021: 'a request was left without an answer',
   LAB022: 'schedule does not fit this run',
+  LAB023: 'fault does not fit this run',
   /** No longer thrown (issue #12): a refused push is part of the run (BF-5). Kept so the code never means anything else. */
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',

@@ -95,6 +95,46 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   }
 }
 
+/**
+ * A fault injected on one message of a run (issue #11), named by the `seq` its message event gets:
+ * the run up to it is the same with or without the fault, so the seq names the same message.
+ * drop: the network loses it; delay: it arrives `ms` later (its channel stays FIFO, so what follows
+ * waits behind it); duplicate: it is delivered twice; stream-drop: the stream carrying it drops, so it
+ * and everything later on its channel is lost.
+ */
+export interface MessageFault {
+  readonly kind: 'drop' | 'delay' | 'duplicate' | 'stream-drop';
+  readonly seq: number;
+  /** delay only: how much later it arrives. */
+  readonly ms?: number;
+}
+
+export function formatFault(fault: MessageFault): string {
+  return fault.kind === 'delay' ? `delay:${fault.seq}:${fault.ms ?? 0}` : `${fault.kind}:${fault.seq}`;
+}
+
+/** Parses `drop:12,delay:14:300,duplicate:9,stream-drop:20` (the CLI's --fault, the page's `faults=`). */
+export function parseFaults(text: string): MessageFault[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  const faults = trimmed.split(',').map((part) => {
+    const match = /^(drop|delay|duplicate|stream-drop):(\d{1,9})(?::(\d{1,9}))?$/.exec(part.trim());
+    if (match === null || (match[1] === 'delay') !== (match[3] !== undefined)) {
+      throw new LabError('LAB023', `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ or stream-drop:SEQ, where SEQ is the seq of a message event`);
+    }
+    const kind = match[1] as MessageFault['kind'];
+    const seq = Number(match[2]);
+    return kind === 'delay' ? { kind, seq, ms: Number(match[3]) } : { kind, seq };
+  });
+  const seqs = new Set<number>();
+  for (const fault of faults) {
+    if (seqs.has(fault.seq)) throw new LabError('LAB023', `two faults name message ${fault.seq}; one fault per message`);
+    seqs.add(fault.seq);
+  }
+  if (faults.some((fault) => fault.kind === 'delay' && (fault.ms ?? 0) > 86_400_000)) throw new LabError('LAB023', 'a delay is at most 86400000 ms');
+  return faults.sort((a, b) => a.seq - b.seq);
+}
+
 export interface LatencySettings {
   readonly latencyMs: number;
   readonly latencyJitterMs: number;
@@ -115,6 +155,8 @@ export interface SendOptions {
   readonly summary?: string;
   /** The message is deliberately invalid (RC-7); says how. Recorded on the message event. */
   readonly malformed?: string;
+  /** The network's second copy of message `seq` (a duplicate fault): not a new request of its sender. */
+  readonly duplicateOf?: number;
 }
 
 interface InFlight {
@@ -146,6 +188,11 @@ export class Wire {
   private readonly byEvent = new Map<MessageEvent, InFlight>();
   private readonly requestsOpen = new Map<string, MessageEvent>();
   private readonly requestIdsUsed = new Set<string>();
+  /** Faults by the seq of the message they hit, and the ones a message met (what `assertFaultsApplied` checks). */
+  private readonly faults = new Map<number, MessageFault>();
+  private readonly faultsApplied = new Set<number>();
+  /** Channels whose stream dropped (a stream-drop fault): whatever is sent on them is lost. */
+  private readonly droppedChannels = new Map<string, string>();
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -153,7 +200,20 @@ export class Wire {
     private readonly random: SeededRandom,
     private readonly latency: LatencySettings,
     private readonly summarize: (message: JsonRpcMessage) => string,
-  ) {}
+    faults: readonly MessageFault[] = [],
+  ) {
+    for (const fault of faults) {
+      assert(!this.faults.has(fault.seq), () => `two faults name message ${fault.seq}`);
+      this.faults.set(fault.seq, fault);
+    }
+  }
+
+  /** Throws LAB023 naming each fault that hit no message (its seq is not a message of this run). */
+  assertFaultsApplied(): void {
+    const missed = [...this.faults.values()].filter((fault) => !this.faultsApplied.has(fault.seq));
+    if (missed.length === 0) return;
+    throw new LabError('LAB023', `${missed.map(formatFault).join(', ')}: no message of this run has that seq (a fault names the seq of a message event; \`run --json\` lists them)`);
+  }
 
   /** When something sent now on `channelKey` arrives: latency plus jitter, never before the channel's previous message. */
   arrivalMs(channelKey: string): number {
@@ -184,14 +244,29 @@ export class Wire {
     assert(message.jsonrpc === '2.0', 'the wire carries JSON-RPC 2.0 messages');
     const to: Side = from === 'client' ? 'server' : 'client';
     const channelKey = `${channel}:${from}`;
-    const arrivesAtMs = this.arrivalMs(channelKey);
+    // The seq this message's event gets: what a fault names.
+    const fault = this.faults.get(this.log.count);
+    if (fault !== undefined) this.faultsApplied.add(fault.seq);
+    let arrivesAtMs = this.arrivalMs(channelKey);
+    if (fault?.kind === 'delay') {
+      // Delayed: it arrives later, and its channel keeps its order behind it.
+      arrivesAtMs += fault.ms ?? 0;
+      this.lastArrivalMs.set(channelKey, arrivesAtMs);
+    }
     assert(arrivesAtMs >= this.scheduler.nowMs, 'a message arrives no earlier than it is sent');
     const fields = { kind: 'message', from, to, channel, message, arrivesAtMs } as const;
-    const event = this.log.record(options.malformed === undefined ? fields : { ...fields, malformed: options.malformed }) as MessageEvent;
-    this.trackRequest(event);
-    if (options.lost !== undefined) {
+    const extra = {
+      ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
+      ...(fault === undefined ? {} : { fault: formatFault(fault) }),
+      ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
+    };
+    const event = this.log.record(Object.keys(extra).length === 0 ? fields : { ...fields, ...extra }) as MessageEvent;
+    if (options.duplicateOf === undefined) this.trackRequest(event);
+    if (fault?.kind === 'stream-drop') this.droppedChannels.set(channelKey, `the stream carrying ${channel} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`);
+    const lost = options.lost ?? (fault?.kind === 'drop' ? `the network dropped this message (fault ${formatFault(fault)})` : this.droppedChannels.get(channelKey));
+    if (lost !== undefined) {
       event.lost = true;
-      event.reason = options.lost;
+      event.reason = lost;
       return event;
     }
     const flight: InFlight = { event, deliver, channelKey, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null };
@@ -207,6 +282,8 @@ export class Wire {
     queue.push(flight);
     this.byEvent.set(event, flight);
     if (options.held !== true) this.schedule(flight, arrivesAtMs);
+    // Duplicated: the network delivers a second copy right behind it, on the same channel.
+    if (fault?.kind === 'duplicate') this.send(from, channel, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
     return event;
   }
 

@@ -10,10 +10,11 @@ import { selectedKind } from './selectors';
 export function WhatIf() {
   const kind = useLabStore(selectedKind);
   const whatIf = useLabStore((state) => state.whatIf);
+  const faults = useLabStore((state) => state.faults);
   const status = useLabStore((state) => state.status);
   const nowMs = useLabStore(currentTimeMs);
-  const { cancelHere, dropConnectionHere, backToScenario } = useLabStore.getState();
-  if (kind !== 'request-race' && kind !== 'reconnect' && whatIf === null) return null;
+  const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useLabStore.getState();
+  if (kind !== 'request-race' && kind !== 'reconnect' && whatIf === null && faults === null) return null;
   const busy = status !== 'done';
 
   return (
@@ -27,6 +28,16 @@ export function WhatIf() {
         <button type="button" className="lab-button" aria-disabled={busy} title={`Re-run with the connection dropping at ${formatMs(nowMs)}`} onClick={() => !busy && dropConnectionHere()}>
           Drop connection here
         </button>
+      )}
+      {faults !== null && (
+        <>
+          <span className="lab-whatif-text" role="status">
+            Faults: {faults.split(',').join(', ')}
+          </span>
+          <button type="button" className="lab-button" onClick={clearFaults}>
+            Remove faults
+          </button>
+        </>
       )}
       {whatIf !== null && (
         <>

@@ -10,6 +10,7 @@ import { buildFlow, flowAt } from './flow';
 import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
+import { FaultMenu } from '../components/FaultMenu';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
@@ -63,6 +64,20 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
 
   // Ids carry the event's seq: `w<seq>` for wires, `m<seq>` for markers.
   const onEdgeClick = useCallback((_: unknown, edge: Edge) => selectEvent(Number(edge.id.slice(1))), [selectEvent]);
+  /** A message's context menu (Drop, Delay, Duplicate): where it opened and for which message. */
+  const [menu, setMenu] = useState<{ seq: number; x: number; y: number } | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const onEdgeContextMenu = useCallback(
+    (event: React.MouseEvent, edge: Edge) => {
+      const seq = Number(edge.id.slice(1));
+      const message = transcript.events[seq];
+      if (message?.kind !== 'message' || message.lost === true || !edge.id.startsWith('w')) return;
+      event.preventDefault();
+      selectEvent(seq);
+      setMenu({ seq, x: event.clientX, y: event.clientY });
+    },
+    [transcript, selectEvent],
+  );
   const onNodeClick = useCallback(
     (_: unknown, node: Node) => {
       if (node.type === 'marker') selectEvent(Number(node.id.slice(1)));
@@ -118,6 +133,7 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
           // The credit is in the legend above the pane, where it covers no event.
           proOptions={{ hideAttribution: true }}
           onEdgeClick={onEdgeClick}
+          onEdgeContextMenu={onEdgeContextMenu}
           onNodeClick={onNodeClick}
           onMoveEnd={onMoveEnd}
           aria-label="Sequence diagram: pan by dragging or scrolling, zoom with the buttons or Ctrl and the wheel"
@@ -126,6 +142,7 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
           <LaneHeaders lanes={layout.lanes} />
           <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} />
         </ReactFlow>
+        {menu !== null && <FaultMenu seq={menu.seq} x={menu.x} y={menu.y} onClose={closeMenu} />}
       </div>
     </section>
   );

@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import { callToolErrorResponse, callToolRequest, callToolResultResponse, type JsonObject, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
@@ -30,6 +31,7 @@ export interface LedgerRunOptions {
   readonly host: LedgerHost | undefined;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 const KEYS: Record<Operation, string> = { charge_account: 'checkout-7', reserve_inventory: 'cart-9-reserve' };
@@ -80,7 +82,7 @@ export class LedgerLab {
     this.options = options;
     this.settings = options.settings;
     this.host = options.host;
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
     this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
     this.record({ kind: 'ledger', action: 'opened', detail: this.host.bytes ? `ledger file opened from ${this.host.bytes.length} saved bytes` : 'new empty ledger file (SQLite, journal_mode=MEMORY)' });
   }
@@ -405,7 +407,7 @@ export class LedgerLab {
 export const ledgerModel: Model<LedgerScenario, LedgerOutcome> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
-    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });
     return runAndClose(lab);
   },
 };
