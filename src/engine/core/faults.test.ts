@@ -1,9 +1,11 @@
 // Proves message faults (issue #11): each kind does what it names to exactly the message its seq names,
 // the transcript records them (on the run and on the message), the same faults replay the same bytes, and
-// a fault that names no message, or is malformed, is refused with LAB023.
-import { describe, expect, it } from 'vitest';
+// a fault that names no message, or is malformed, is refused with LAB023. A crash after COMMIT loses the response
+// and restarts the server from its SQLite file: a retry with the same key gets the stored result.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario } from '../../scenarios/index';
-import { parseFaults, runScenario, type MessageEvent, type Transcript } from '../index';
+import { parseFaults, runScenario, type MessageEvent, type SqlModule, type Transcript } from '../index';
 
 const C = findScenario('C');
 /** In C on stdio, message 7 is the first progress notification (sent at 405 ms, arriving at 410 ms). */
@@ -55,5 +57,31 @@ describe('message faults', () => {
     expect(() => parseFaults('delay:3')).toThrow(/LAB023/);
     expect(() => parseFaults('drop:3,duplicate:3')).toThrow(/one fault per message/);
     expect(parseFaults('duplicate:9,delay:4:10')).toEqual([{ kind: 'delay', seq: 4, ms: 10 }, { kind: 'duplicate', seq: 9 }]);
+  });
+});
+
+describe('crash after COMMIT (ledger)', () => {
+  let sql: SqlModule;
+  beforeAll(async () => {
+    sql = await loadSqlJs();
+  });
+  const ledgerRun = (settings: Record<string, unknown>) => runScenario(findScenario('ledger-keyed-retry'), { settings: { loseFirstResponse: false, ...settings }, faults: 'crash:10', ledger: { sql } });
+
+  it('the response is lost, the server restarts from its SQLite file, and the retry with the same key gets the stored result', () => {
+    const t = ledgerRun({});
+    expect(t.faults).toBe('crash:10');
+    const response = t.events[10] as MessageEvent;
+    expect(response.kind === 'message' && response.lost).toBe(true);
+    expect(response.reason).toMatch(/crashed after COMMIT/);
+    expect(t.events.some((event) => event.kind === 'ledger' && event.action === 'reopened' && /survived the crash/.test(event.detail))).toBe(true);
+    expect(t.kind === 'ledger' && [t.outcome.executions, t.outcome.replayed]).toEqual([1, 1]);
+  });
+  it('a per-replica in-memory ledger forgets the commit: the retry charges again', () => {
+    const t = ledgerRun({ ledgerStore: 'per-replica-memory' });
+    expect(t.kind === 'ledger' && [t.outcome.executions, t.outcome.replayed]).toEqual([2, 0]);
+  });
+  it('is refused where the server keeps no file, and on a message that is not a response (LAB023)', () => {
+    expect(() => runScenario(findScenario('B'), { faults: 'crash:13' })).toThrow(/LAB023.*keeps no SQLite file/);
+    expect(() => runScenario(findScenario('ledger-keyed-retry'), { settings: { loseFirstResponse: false }, faults: 'crash:1', ledger: { sql } })).toThrow(/LAB023.*a crash names a response/);
   });
 });

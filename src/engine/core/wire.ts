@@ -100,10 +100,11 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
  * the run up to it is the same with or without the fault, so the seq names the same message.
  * drop: the network loses it; delay: it arrives `ms` later (its channel stays FIFO, so what follows
  * waits behind it); duplicate: it is delivered twice; stream-drop: the stream carrying it drops, so it
- * and everything later on its channel is lost.
+ * and everything later on its channel is lost; crash: the server crashes after COMMIT and before this
+ * response leaves (it is lost), then restarts from its SQLite file (models that keep one: the ledger).
  */
 export interface MessageFault {
-  readonly kind: 'drop' | 'delay' | 'duplicate' | 'stream-drop';
+  readonly kind: 'drop' | 'delay' | 'duplicate' | 'stream-drop' | 'crash';
   readonly seq: number;
   /** delay only: how much later it arrives. */
   readonly ms?: number;
@@ -118,9 +119,9 @@ export function parseFaults(text: string): MessageFault[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   const faults = trimmed.split(',').map((part) => {
-    const match = /^(drop|delay|duplicate|stream-drop):(\d{1,9})(?::(\d{1,9}))?$/.exec(part.trim());
+    const match = /^(drop|delay|duplicate|stream-drop|crash):(\d{1,9})(?::(\d{1,9}))?$/.exec(part.trim());
     if (match === null || (match[1] === 'delay') !== (match[3] !== undefined)) {
-      throw new LabError('LAB023', `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ or stream-drop:SEQ, where SEQ is the seq of a message event`);
+      throw new LabError('LAB023', `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ, stream-drop:SEQ or crash:SEQ, where SEQ is the seq of a message event`);
     }
     const kind = match[1] as MessageFault['kind'];
     const seq = Number(match[2]);
@@ -191,6 +192,8 @@ export class Wire {
   /** Faults by the seq of the message they hit, and the ones a message met (what `assertFaultsApplied` checks). */
   private readonly faults = new Map<number, MessageFault>();
   private readonly faultsApplied = new Set<number>();
+  /** How the model's server restarts after a crash fault (from its SQLite file); null: it keeps no file. */
+  crashRestart: ((seq: number) => void) | null = null;
   /** Channels whose stream dropped (a stream-drop fault): whatever is sent on them is lost. */
   private readonly droppedChannels = new Map<string, string>();
 
@@ -263,7 +266,14 @@ export class Wire {
     const event = this.log.record(Object.keys(extra).length === 0 ? fields : { ...fields, ...extra }) as MessageEvent;
     if (options.duplicateOf === undefined) this.trackRequest(event);
     if (fault?.kind === 'stream-drop') this.droppedChannels.set(channelKey, `the stream carrying ${channel} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`);
-    const lost = options.lost ?? (fault?.kind === 'drop' ? `the network dropped this message (fault ${formatFault(fault)})` : this.droppedChannels.get(channelKey));
+    if (fault?.kind === 'crash') this.crash(event, fault);
+    const lost =
+      options.lost ??
+      (fault?.kind === 'drop'
+        ? `the network dropped this message (fault ${formatFault(fault)})`
+        : fault?.kind === 'crash'
+          ? `the server crashed after COMMIT and before this response left (fault ${formatFault(fault)}): it never reaches the client`
+          : this.droppedChannels.get(channelKey));
     if (lost !== undefined) {
       event.lost = true;
       event.reason = lost;
@@ -333,6 +343,17 @@ export class Wire {
     if (open.length === 0) return;
     const names = open.map((event) => `${this.summarize(event.message)} sent by the ${event.from} at ${event.atMs} ms`).join('; ');
     throw new LabError('LAB021', `${names}: every request ends with a response or an explicit cancellation`);
+  }
+
+  /** A crash fault: only a server's response can be the one it crashes before sending, and only a server with a file restarts. */
+  private crash(event: MessageEvent, fault: MessageFault): void {
+    const restart = this.crashRestart;
+    const response = event.from === 'server' && !('method' in event.message);
+    if (!response || restart === null) {
+      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger scenarios)' : 'a crash names a response the server was about to send'}`);
+    }
+    // The restart is the server's next step, at the same instant: the crash ends what it was doing.
+    this.scheduler.after(0, 'server', 'server restarts after its crash', () => restart(event.seq));
   }
 
   private trackRequest(event: MessageEvent): void {

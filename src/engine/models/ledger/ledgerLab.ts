@@ -83,6 +83,7 @@ export class LedgerLab {
     this.settings = options.settings;
     this.host = options.host;
     this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
+    this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
     this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
     this.record({ kind: 'ledger', action: 'opened', detail: this.host.bytes ? `ledger file opened from ${this.host.bytes.length} saved bytes` : 'new empty ledger file (SQLite, journal_mode=MEMORY)' });
   }
@@ -327,6 +328,25 @@ export class LedgerLab {
     this.responses.push({ requestId: id, connection: intent.connection, status: outcome.status, body });
     const lost = id === 41 && s.loseFirstResponse ? `${s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke'}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
     this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
+  }
+
+  /**
+   * A crash fault (issue #11): the server died after COMMIT and before response `seq` left. The
+   * process is gone with its connections and caches; what COMMIT wrote is in its SQLite file, which the
+   * restarted server opens (per-replica memory: nothing survives).
+   */
+  private restartAfterCrash(seq: number): void {
+    const bytes = this.perReplica ? null : this.file.export();
+    for (const file of this.allFiles()) file.close();
+    this.replicaFiles.clear();
+    this.connections.clear();
+    this.record({ kind: 'ledger', action: 'closed', detail: `the server crashed after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
+    this.file = LedgerFile.open(this.host.sql, bytes);
+    this.record({
+      kind: 'ledger',
+      action: 'reopened',
+      detail: bytes === null ? 'the restarted server starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)' : 'the restarted server opens its SQLite file: the committed key, effect and result survived the crash',
+    });
   }
 
   private reopen(): void {
