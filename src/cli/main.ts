@@ -41,7 +41,8 @@ const USAGE = `usage:
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
              --schedule S: replay exactly the ordering S that explore printed (same transcript every time)
              --fault F: inject a fault on the message whose event has seq SEQ: drop:SEQ, delay:SEQ:MS,
-             duplicate:SEQ or stream-drop:SEQ (the transcript records them; repeat for several)
+             duplicate:SEQ, stream-drop:SEQ or crash:SEQ (ledger: the server crashes after COMMIT, before
+             response SEQ leaves, and restarts from its SQLite file); the transcript records them
   explore    run the scenario in every ordering the network allows (same-instant choices, every order of
              arrivals the latency range permits, each channel FIFO), check the invariants after every step,
              and print the orderings, the distinct endings and any violation with a schedule that replays it
