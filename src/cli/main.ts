@@ -18,7 +18,7 @@ import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
-import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, explore, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
@@ -29,7 +29,8 @@ import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transc
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--impl model|ts-sdk] [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--impl model|ts-sdk] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
   npm run lab -- compare <runA> <runB> [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
@@ -44,6 +45,15 @@ const USAGE = `usage:
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
              --impl ts-sdk (A–D): run the real @modelcontextprotocol/sdk ${TS_SDK_VERSION} Client and Server on the virtual clock
                instead of the lab's spec model (--impl model, the default); it speaks protocol ${TS_SDK_PROTOCOL_VERSION}
+             --schedule S: replay exactly the ordering S that explore printed (same transcript every time)
+             --fault F: inject a fault on the message whose event has seq SEQ: drop:SEQ, delay:SEQ:MS,
+             duplicate:SEQ, stream-drop:SEQ or crash:SEQ (ledger: the server crashes after COMMIT, before
+             response SEQ leaves, and restarts from its SQLite file); the transcript records them
+             (--schedule and --fault apply to the lab's model, not to --impl ts-sdk)
+  explore    run the scenario in every ordering the network allows (same-instant choices, every order of
+             arrivals the latency range permits, each channel FIFO), check the invariants after every step,
+             and print the orderings, the distinct endings and any violation with a schedule that replays it
+             --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
              a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
@@ -95,6 +105,60 @@ function describeSpec(spec: SettingsSpec): string {
     .join('\n');
 }
 
+function parseAssignments(scenario: Scenario, assignments: readonly string[]): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const assignment of assignments) {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
+    const key = assignment.slice(0, eq);
+    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
+    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
+    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
+    settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
+  }
+  return settings;
+}
+
+/** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks (issue #11). */
+async function exploreCommand(args: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      transport: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      bound: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
+  const scenario = findScenario(positionals[0] as string);
+  const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
+  const settings = parseAssignments(scenario, values.set ?? []);
+  if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
+  const bound = values.bound === undefined ? undefined : Number(values.bound);
+  const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
+  const result = explore(scenario, { transport, settings, bound, ledger });
+  return values.json ? JSON.stringify(result, null, 2) : formatExploration(result);
+}
+
+function formatExploration(result: ExploreResult): string {
+  const lines = [
+    `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
+    '',
+    `endings (${result.endings.length}):`,
+    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.outcome)}\n            e.g. --schedule ${ending.schedule}`),
+    '',
+  ];
+  if (result.violations.length === 0) lines.push('violations: none — every invariant holds in every ordering explored');
+  else {
+    lines.push(`violations (${result.violations.length}):`);
+    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: npm run lab -- run ${result.scenario} --transport ${result.transport} --schedule ${violation.schedule}`);
+  }
+  return lines.join('\n');
+}
+
 async function run(args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
@@ -108,6 +172,8 @@ async function run(args: string[]): Promise<string> {
       ledger: { type: 'string' },
       'budget-ms': { type: 'string' },
       impl: { type: 'string' },
+      schedule: { type: 'string' },
+      fault: { type: 'string', multiple: true },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
@@ -117,16 +183,7 @@ async function run(args: string[]): Promise<string> {
   const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
   let seed: number | undefined;
   if (values.seed !== undefined) seed = checkSeed(/^\d+$/.test(values.seed) ? Number(values.seed) : values.seed);
-  const settings: Record<string, unknown> = {};
-  for (const assignment of values.set ?? []) {
-    const eq = assignment.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
-    const key = assignment.slice(0, eq);
-    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
-    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
-    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
-    settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
-  }
+  const settings = parseAssignments(scenario, values.set ?? []);
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
@@ -134,12 +191,13 @@ async function run(args: string[]): Promise<string> {
   if (impl === 'ts-sdk') {
     if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
     if (values.ledger !== undefined) throw new UsageError('--ledger does not apply to --impl ts-sdk');
+    if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError('--schedule and --fault apply to the lab\'s model, not to --impl ts-sdk (the SDK orders its own work)');
     // Loaded only here: every other command runs without the SDK.
     const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
     const sdkTranscript = await runTsSdkScenario(scenario, { transport, seed, settings, onStep: (atMs) => trace.pop(atMs, 0) });
     return values.json ? JSON.stringify(sdkTranscript, null, 2) : formatTimeline(sdkTranscript, scenario.settings as unknown as Settings);
   }
-  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined }));
+  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule, faults: values.fault === undefined ? undefined : values.fault.join(',') }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
@@ -301,6 +359,11 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case 'compare':
         io.out(`${await compare(rest)}\n`);
         return 0;
+      case 'explore': {
+        // A violation is a finding, not a failure of the command: exit 0 either way; the output says which.
+        io.out(`${await exploreCommand(rest)}\n`);
+        return 0;
+      }
       case undefined:
       case 'help':
       case '--help':

@@ -26,7 +26,8 @@ export function describeEvent(event: LabEvent): string {
     case 'message': {
       if (event.lost === true) return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
       const ignored = event.ignoredBy ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
-      return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${ignored}`;
+      const fault = event.duplicateOf !== undefined ? ` (the network's duplicate of message ${event.duplicateOf})` : event.fault !== undefined ? ` (fault ${event.fault})` : '';
+      return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${fault}${ignored}`;
     }
     case 'delivered':
       return `${event.to} receives ${event.summary}${event.ignoredBy ? ` and ignores it: ${event.reason ?? ''}` : ''}`;
@@ -252,7 +253,7 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
     for (const check of transcript.sdk.invariants) lines.push(`  ${check.holds ? 'holds ' : 'BROKEN'} ${check.id}: ${check.statement} — ${check.detail}`);
   }
   const impl = transcript.implementation === undefined || transcript.implementation === 'model' ? '' : ` --impl ${transcript.implementation}`;
-  lines.push(`reproduce: npm run lab -- run ${transcript.scenario}${impl} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}`);
+  lines.push(`reproduce: npm run lab -- run ${transcript.scenario}${impl} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}${transcript.schedule === undefined ? '' : ` --schedule ${transcript.schedule}`}${transcript.faults === undefined ? '' : transcript.faults.split(',').map((fault) => ` --fault ${fault}`).join('')}`);
   return lines.join('\n');
 }
 

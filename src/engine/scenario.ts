@@ -17,6 +17,9 @@ import { herdModel } from './models/herd/herd';
 import { listenModel } from './models/listen/listenServerCancel';
 import type { ListenScenario } from './models/listen/types';
 import type { HerdScenario } from './models/herd/types';
+import { replaySchedule } from './explore/driver';
+import { formatSchedule, parseSchedule } from './explore/schedule';
+import { formatFault, parseFaults } from './core/wire';
 import type { ModelKind, OutcomeByKind, Transcript } from './transcript';
 
 export { checkSeed, checkTransport, DEFAULT_SEED, type RunOptions, type ResolvedRun, type ScenarioMeta } from './core/model';
@@ -65,7 +68,10 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']]>;
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
-  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: options.chooser, trace: options.trace, ledger: options.ledger, record: options.record });
+  const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
+  const faults = options.faults === undefined ? [] : parseFaults(options.faults);
+  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults });
+  replay?.finish();
   const transcript = {
     scenario: scenario.id,
     transport,
@@ -75,6 +81,8 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
     title: scenario.title,
     requirements: [...scenario.requirements],
     protocolVersion: PROTOCOL_VERSION,
+    ...(options.schedule === undefined ? {} : { schedule: formatSchedule(parseSchedule(options.schedule)) }),
+    ...(faults.length === 0 ? {} : { faults: faults.map(formatFault).join(',') }),
     events,
     outcome,
   };

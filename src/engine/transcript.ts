@@ -77,6 +77,10 @@ interface TranscriptOfKind<K extends ModelKind> {
   implementation?: Implementation;
   /** Issue #13, `ts-sdk` runs only: the SDK package and version that ran, and what it negotiated. */
   sdk?: SdkRunInfo;
+  /** The ordering this run replays (issue #11: `run --schedule`, the page's `schedule=`); absent for a seeded run. */
+  schedule?: string;
+  /** The faults injected on this run's messages (issue #11: `run --fault`, the page's Drop/Delay/Duplicate); absent: none. */
+  faults?: string;
   events: LabEvent[];
   outcome: OutcomeByKind[K];
 }

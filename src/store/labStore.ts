@@ -1,8 +1,8 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
+import { createLabClient, LabClientError, type ExploreProgress, type LabClient, type RunProgress } from '../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../worker/protocol';
-import type { EventWording, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import type { EventWording, ExploreResult, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 import type { DiagramLayout, TimeScale } from './diagramLayout';
 
 /**
@@ -42,7 +42,8 @@ export type {
   Transcript,
   Transport,
 } from '../worker/protocol';
-export type { RunProgress } from '../worker/client';
+export type { RunProgress, ExploreProgress } from '../worker/client';
+export type { ExploreResult, Ending, Violation } from '../worker/protocol';
 export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/protocol';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
@@ -58,6 +59,10 @@ export interface LinkView {
   params: Record<string, string>;
   /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
   step: string | null;
+  /** The `schedule` parameter: the explored ordering the link replays (issue #11); absent: the seeded run. */
+  schedule?: string;
+  /** The `faults` parameter: faults injected on given messages (issue #11); absent: none. */
+  faults?: string;
   /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
   view?: Partial<Record<string, string>>;
 }
@@ -79,6 +84,16 @@ export interface SelectionSlice {
   impl: Implementation;
   /** Picks the implementation and runs (the page offers ts-sdk for the request races only). */
   setImpl(impl: Implementation): void;
+  /**
+   * The explored ordering the run replays (issue #11: a click on an ending or a violation, or the
+   * link's `schedule=`); null: the seeded run. Any other change of the selection drops it.
+   */
+  schedule: string | null;
+  /**
+   * Faults injected on given messages (issue #11: the diagram's Drop, Delay, Duplicate), as the
+   * engine writes them (`drop:12,delay:14:500`); null: none. Any other change of the selection drops them.
+   */
+  faults: string | null;
   /** Picks a scenario, switches to its default transport and settings, and runs. */
   selectScenario(id: string): void;
   setTransport(transport: Transport): void;
@@ -190,7 +205,64 @@ export interface LedgerSlice {
   readLedgerRows(table: LedgerTable, offset: number, limit: number): Promise<LedgerRows | null>;
 }
 
-export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice;
+export type ExploreStatus = 'idle' | 'running' | 'done' | 'error';
+
+/** Most states the page's Explore visits before it says the exploration was cut (`complete: false`). */
+export const PAGE_EXPLORE_BOUND = 20_000;
+
+export interface ExploreSlice {
+  /** The last exploration of the current selection; null before one, and after the selection changes. */
+  exploration: ExploreResult | null;
+  exploreStatus: ExploreStatus;
+  /** How far the exploration in flight got (the worker's reports). */
+  exploreProgress: ExploreProgress | null;
+  exploreError: LabFailure | null;
+  /** Explores every ordering of the current scenario, transport and settings in the worker. */
+  explore(): Promise<void>;
+  /** Ends the exploration in flight (the worker is replaced, as Stop does for a run). */
+  stopExplore(): void;
+  /** Opens one explored ordering in the diagram, at event `seq` (a violation's step) or at the end. */
+  openOrdering(schedule: string, seq: number | null): Promise<void>;
+  /** Back to the seeded run of the same selection. */
+  leaveOrdering(): void;
+}
+
+/** A "what if…" re-run (issue #11): the user's cancel, or a dropped connection, at a chosen virtual time. */
+export interface WhatIf {
+  kind: 'cancel' | 'drop';
+  atMs: number;
+  /** What Back to the scenario restores. */
+  previous: { settings: Settings; schedule: string | null; faults: string | null; step: number };
+}
+
+export interface WhatIfSlice {
+  whatIf: WhatIf | null;
+  /** Request races: re-runs with the user's cancel at the current virtual time (cancelAtMs). */
+  cancelHere(): void;
+  /** Reconnect: re-runs with the connection dropping at the current virtual time (dropAtMs). */
+  dropConnectionHere(): void;
+  /** Back to the run before the what-if, at the step it was at. */
+  backToScenario(): void;
+}
+
+/** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
+export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number => state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
+
+export type FaultKind = 'drop' | 'delay' | 'duplicate';
+/** How much later a message the user delays arrives. */
+export const FAULT_DELAY_MS = 500;
+
+export interface FaultSlice {
+  /**
+   * Re-runs from the same seed with `kind` injected on the message whose event is `seq` (replacing
+   * any fault already on it); the replay opens at that message and the link carries the faults.
+   */
+  injectFault(kind: FaultKind, seq: number): void;
+  /** Back to the run without faults. */
+  clearFaults(): void;
+}
+
+export type LabState = SelectionSlice & RunSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice & WhatIfSlice & FaultSlice;
 export type LabStore = StoreApi<LabState>;
 
 export const DEFAULT_SCENARIO_ID = 'A';
@@ -238,6 +310,9 @@ interface Shared {
 
 type Slice<T> = (shared: Shared) => StateCreator<LabState, [], [], T>;
 
+/** Another selection is another run: an explored ordering and an exploration belong to the one they came from. */
+const OTHER_RUN = { schedule: null, faults: null, exploration: null, exploreError: null, whatIf: null } as const;
+
 const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   scenarios: [],
   scenarioId: DEFAULT_SCENARIO_ID,
@@ -246,39 +321,42 @@ const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   settings: {},
   keepLedger: false,
   impl: 'model',
+  schedule: null,
+  faults: null,
   selectScenario(id) {
     const info = get().scenarios.find((scenario) => scenario.id === id);
     shared.stepIntent = { kind: 'end' };
     // The SDK stays chosen from one request race to the next; any other scenario runs on the model.
     const impl = info?.kind === 'request-race' ? get().impl : 'model';
-    set(info === undefined ? { scenarioId: id, settings: {}, impl } : { scenarioId: id, transport: info.defaultTransport, settings: {}, impl });
+    set(info === undefined ? { scenarioId: id, settings: {}, impl, ...OTHER_RUN } : { scenarioId: id, transport: info.defaultTransport, settings: {}, impl, ...OTHER_RUN });
     void get().run();
   },
   setImpl(impl) {
-    set({ impl });
+    // An explored ordering or a fault is the model's: the SDK orders its own work.
+    set({ impl, ...OTHER_RUN });
     void get().run();
   },
   setTransport(transport) {
-    set({ transport });
+    set({ transport, ...OTHER_RUN });
     void get().run();
   },
   setSeed(seed) {
-    set({ seed });
+    set({ seed, ...OTHER_RUN });
     void get().run();
   },
   setSetting(name, value) {
     const settings = { ...get().settings };
     if (value === undefined) delete settings[name];
     else settings[name] = value;
-    set({ settings });
+    set({ settings, ...OTHER_RUN });
     void get().run();
   },
   resetSettings() {
-    set({ settings: {} });
+    set({ settings: {}, ...OTHER_RUN });
     void get().run();
   },
   setKeepLedger(keepLedger) {
-    set({ keepLedger });
+    set({ keepLedger, ...OTHER_RUN });
     void get().run();
   },
 });
@@ -361,8 +439,25 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         set(selected === undefined ? { scenarios } : { scenarios, scenarioId: selected.id, transport: selected.defaultTransport });
       }
       shared.stepIntent = link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step };
+      if (link?.schedule !== undefined) set({ schedule: link.schedule });
+      if (link?.faults !== undefined) set({ faults: link.faults });
       // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
       await get().run();
+      // The link's faults name no message of its run (LAB023), or its ordering does not fit it (LAB022): run without, say why.
+      const failed = get().error;
+      if (failed?.code === 'LAB023' && get().faults !== null) {
+        notice(`The link's faults=${get().faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`);
+        set({ faults: null });
+        shared.stepIntent = { kind: 'end' };
+        await get().run();
+      }
+      const misfit = get().error;
+      if (misfit?.code === 'LAB022' && get().schedule !== null) {
+        notice(`The link's schedule=${get().schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`);
+        set({ schedule: null });
+        shared.stepIntent = { kind: 'end' };
+        await get().run();
+      }
       // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
       const { error, settings } = get();
       // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
@@ -377,7 +472,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     },
     async run() {
       const runId = ++latestRun;
-      const { scenarioId, transport, seed, settings, keepLedger, scenarios, scale, impl } = get();
+      const { scenarioId, transport, seed, settings, keepLedger, scenarios, scale, impl, schedule, faults } = get();
       const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
       shared.stopTimer();
       set({ status: 'running', error: null, progress: null, playing: false });
@@ -385,9 +480,23 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         const answer = await shared
           .getClient()
           // The real SDK decides some settings itself: the user's values stay for the model and are not sent with ts-sdk.
-          .runLab({ scenario: scenarioId, transport, seed, settings: impl === 'ts-sdk' ? withoutSdkDecided(settings) : settings, ledger: kept ? 'kept' : 'fresh', scale, impl }, (progress) => {
-            if (runId === latestRun) set({ progress });
-          });
+          // An explored ordering and faults are the model's (setImpl drops them).
+          .runLab(
+            {
+              scenario: scenarioId,
+              transport,
+              seed,
+              settings: impl === 'ts-sdk' ? withoutSdkDecided(settings) : settings,
+              ledger: kept ? 'kept' : 'fresh',
+              scale,
+              impl,
+              ...(schedule === null || impl === 'ts-sdk' ? {} : { schedule }),
+              ...(faults === null || impl === 'ts-sdk' ? {} : { faults }),
+            },
+            (progress) => {
+              if (runId === latestRun) set({ progress });
+            },
+          );
         // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
         // first time reads the stored ledger once; other scenarios never touch it (sql.js stays unloaded).
         const isLedger = scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
@@ -556,6 +665,109 @@ const createLedgerSlice: Slice<LedgerSlice> = (shared) => (set) => {
   };
 };
 
+const createExploreSlice: Slice<ExploreSlice> = (shared) => (set, get) => {
+  /** Bumped by every exploration: a late answer to an older one is dropped. */
+  let latest = 0;
+  return {
+    exploration: null,
+    exploreStatus: 'idle',
+    exploreProgress: null,
+    exploreError: null,
+    async explore() {
+      const id = ++latest;
+      const { scenarioId, transport, seed, settings } = get();
+      const selection = JSON.stringify([scenarioId, transport, seed, settings]);
+      /** Still the exploration of what is selected: the answer to another selection is not shown. */
+      const current = () => id === latest && JSON.stringify([get().scenarioId, get().transport, get().seed, get().settings]) === selection;
+      set({ exploreStatus: 'running', exploreProgress: null, exploreError: null, exploration: null });
+      try {
+        const result = await shared.getClient().explore({ scenario: scenarioId, transport, seed, settings, bound: PAGE_EXPLORE_BOUND }, (progress) => {
+          if (id === latest) set({ exploreProgress: progress });
+        });
+        if (current()) set({ exploreStatus: 'done', exploration: result, exploreProgress: null });
+        else if (id === latest) set({ exploreStatus: 'idle', exploreProgress: null });
+      } catch (error) {
+        if (current()) set({ exploreStatus: 'error', exploreError: toFailure(error), exploreProgress: null });
+        else if (id === latest) set({ exploreStatus: 'idle', exploreProgress: null });
+      }
+    },
+    stopExplore() {
+      if (get().exploreStatus !== 'running') return;
+      shared.getClient().stop();
+    },
+    async openOrdering(schedule, seq) {
+      shared.stepIntent = seq === null ? { kind: 'end' } : { kind: 'link', text: String(seq + 1) };
+      set({ schedule });
+      await get().run();
+      // The violating event is the one the inspector shows.
+      if (seq !== null && get().schedule === schedule && get().status === 'done') set({ selectedSeq: seq });
+    },
+    leaveOrdering() {
+      if (get().schedule === null) return;
+      shared.stepIntent = { kind: 'end' };
+      set({ schedule: null });
+      void get().run();
+    },
+  };
+};
+
+const createWhatIfSlice: Slice<WhatIfSlice> = (shared) => (set, get) => {
+  function rerun(kind: WhatIf['kind'], setting: string, atMs: number): void {
+    const { settings, schedule, faults, step, whatIf } = get();
+    // A what-if of a what-if still returns to the scenario as it was first.
+    const previous = whatIf?.previous ?? { settings, schedule, faults, step };
+    shared.stepIntent = { kind: 'end' };
+    set({ whatIf: { kind, atMs, previous }, settings: { ...previous.settings, [setting]: atMs }, schedule: null, faults: null, exploration: null });
+    void get().run();
+  }
+  return {
+    whatIf: null,
+    cancelHere() {
+      if (selectedKindOf(get()) !== 'request-race' || get().status !== 'done') return;
+      rerun('cancel', 'cancelAtMs', currentTimeMs(get()));
+    },
+    dropConnectionHere() {
+      if (selectedKindOf(get()) !== 'reconnect' || get().status !== 'done') return;
+      const spec = get().scenarios.find((scenario) => scenario.id === get().scenarioId)?.settingsSpec.dropAtMs;
+      const min = spec?.kind === 'integer' ? spec.min : 0;
+      const atMs = currentTimeMs(get());
+      if (atMs < min) {
+        get().notify(`The connection can drop from ${min} ms on (the reconnect scenario sets up its streams first); the replay stands at ${atMs} ms.`);
+        return;
+      }
+      rerun('drop', 'dropAtMs', atMs);
+    },
+    backToScenario() {
+      const whatIf = get().whatIf;
+      if (whatIf === null) return;
+      shared.stepIntent = { kind: 'link', text: String(whatIf.previous.step) };
+      set({ whatIf: null, settings: whatIf.previous.settings, schedule: whatIf.previous.schedule, faults: whatIf.previous.faults });
+      void get().run();
+    },
+  };
+};
+
+const createFaultSlice: Slice<FaultSlice> = (shared) => (set, get) => ({
+  injectFault(kind, seq) {
+    const kept = (get().faults ?? '').split(',').filter((fault) => fault !== '' && Number(fault.split(':')[1]) !== seq);
+    const fault = kind === 'delay' ? `delay:${seq}:${FAULT_DELAY_MS}` : `${kind}:${seq}`;
+    const faults = [...kept, fault].sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1])).join(',');
+    shared.stepIntent = { kind: 'link', text: String(seq + 1) };
+    set({ faults, exploration: null, whatIf: null });
+    void get().run().then(() => {
+      if (get().faults === faults && get().status === 'done') set({ selectedSeq: seq });
+    });
+  },
+  clearFaults() {
+    if (get().faults === null) return;
+    shared.stepIntent = { kind: 'keep' };
+    set({ faults: null, exploration: null });
+    void get().run();
+  },
+});
+
+const selectedKindOf = (state: LabState) => state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.kind;
+
 /**
  * The store's core: zustand's vanilla store (no React), around a lab client created on first use,
  * with playback driven by `ticker`. The page wraps it in a hook; tests drive it headless (driver.ts).
@@ -576,6 +788,9 @@ export function createLabStoreCore(makeClient: () => LabClient = createLabClient
     ...createInspectorSlice(shared)(...args),
     ...createNoticeSlice(shared)(...args),
     ...createLedgerSlice(shared)(...args),
+    ...createExploreSlice(shared)(...args),
+    ...createWhatIfSlice(shared)(...args),
+    ...createFaultSlice(shared)(...args),
   }));
 }
 

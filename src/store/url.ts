@@ -16,11 +16,13 @@ export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'he
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
-export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', ...VIEW_PARAMS] as const;
+export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', 'schedule', 'faults', ...VIEW_PARAMS] as const;
 
 /** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
 const PARAMS_MAX = 64;
+/** An explored ordering (issue #11) is a string of choices; longer than this it is not an ordering the page made. */
+const SCHEDULE_CHARS_MAX = 100_000;
 
 /** The link a page was opened with; null when its query holds nothing the lab reads. */
 export function readLink(search: string): LinkView | null {
@@ -29,16 +31,22 @@ export function readLink(search: string): LinkView | null {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   const view: Partial<Record<ViewParam, string>> = {};
   let step: string | null = null;
+  let schedule: string | null = null;
+  let faults: string | null = null;
   let count = 0;
   for (const [name, value] of query) {
     if (count++ >= PARAMS_MAX) break;
     const text = value.length > PARAM_CHARS_MAX ? `${value.slice(0, PARAM_CHARS_MAX)}…` : value;
     if (name === 'step') step ??= text;
+    // An ordering's schedule may be long: it is read whole (the worker bounds it), never cut.
+    else if (name === 'schedule') schedule ??= value.slice(0, SCHEDULE_CHARS_MAX);
+    else if (name === 'faults') faults ??= value.slice(0, SCHEDULE_CHARS_MAX);
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }
-  if (Object.keys(params).length === 0 && step === null && Object.keys(view).length === 0) return null;
-  return Object.keys(view).length === 0 ? { params: { ...params }, step } : { params: { ...params }, step, view };
+  if (Object.keys(params).length === 0 && step === null && schedule === null && faults === null && Object.keys(view).length === 0) return null;
+  const link: LinkView = { params: { ...params }, step, ...(schedule === null ? {} : { schedule }), ...(faults === null ? {} : { faults }) };
+  return Object.keys(view).length === 0 ? link : { ...link, view };
 }
 
 /** The view as link parameters (only what differs from the page's defaults). */
@@ -84,7 +92,7 @@ function settingText(value: SettingValue): string {
 }
 
 /** The query string (with its `?`) that reopens this exact view. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'impl'>>, view: ViewLink = {}): string {
+export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'impl' | 'schedule' | 'faults'>>, view: ViewLink = {}): string {
   const query = new URLSearchParams();
   query.set('scenario', state.scenarioId);
   query.set('transport', state.transport);
@@ -95,6 +103,8 @@ export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'tran
   for (const [name, value] of Object.entries(state.settings)) {
     if (defaults[name] !== value) query.set(name, settingText(value));
   }
+  if (state.schedule !== undefined && state.schedule !== null) query.set('schedule', state.schedule);
+  if (state.faults !== undefined && state.faults !== null) query.set('faults', state.faults);
   const total = state.transcript?.events.length;
   if (total !== undefined && state.step < total) query.set('step', String(state.step));
   for (const name of VIEW_PARAMS) {

@@ -2,6 +2,8 @@ import { useCallback, useRef } from 'react';
 import { useLabStore, type Transcript } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
+import { ExplorePanel } from './components/ExplorePanel';
+import { WhatIf } from './components/WhatIf';
 import { Inspector } from './components/Inspector';
 import { LedgerPanel, LedgerTab, ShortcutsDialog, type ShortcutsDialogHandle } from './components/lazyParts';
 import { Notices } from './components/Notices';
@@ -117,6 +119,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
         <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
           <div className="lab-playbar">
             <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
+            <WhatIf />
             <StepAnnouncer transcript={transcript} />
           </div>
           {/* One element, placed by the grid: atop the side column, or a strip over the diagram when presenting. */}
@@ -135,6 +138,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
               </p>
               <SdkRun transcript={transcript} />
               <ScenarioDescription />
+              <ExplorePanel />
               <LedgerPanel />
               <Inspector transcript={transcript} />
             </div>

@@ -3,6 +3,8 @@ import { arrivalQueue, protocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
 import type {
   EventWording,
+  ExploreProgressResponse,
+  ExploreResult,
   Implementation,
   LabAnswer,
   LabRequest,
@@ -58,7 +60,23 @@ export interface RunParams {
   scale?: TimeScale;
   /** A–D: the lab's model (the default) or the real TypeScript SDK (issue #13). */
   impl?: Implementation;
+  /** Replays exactly this explored ordering (issue #11). */
+  schedule?: string;
+  /** Faults on given messages (issue #11): `drop:12,delay:14:300,duplicate:9`. */
+  faults?: string;
 }
+
+export interface ExploreParams {
+  scenario: string;
+  transport: Transport;
+  seed: number;
+  settings?: Settings;
+  /** Most states to visit; a cut exploration says `complete: false`. */
+  bound: number;
+}
+
+/** How far an exploration got (from the worker's `explore-progress` reports). */
+export type ExploreProgress = Omit<ExploreProgressResponse, 'type' | 'requestId'>;
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
@@ -81,6 +99,8 @@ export interface LabClient {
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
   /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
   layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
+  /** Every ordering of a run (issue #11); `onProgress` hears how far it got. Stop ends it like a run. */
+  explore(params: ExploreParams, onProgress?: (progress: ExploreProgress) => void): Promise<ExploreResult>;
   /** A shared link's values as the engine accepts them, with what it refused (see ResolveRequest). */
   resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'>>;
   /** The stored ledger's tables: the first rows of each and their counts. */
@@ -122,6 +142,7 @@ interface Pending {
   progress?: (progress: RunProgress) => void;
   /** The parts of a long answer received so far (runParts.ts). */
   parts?: PartsAssembly;
+  exploreProgress?: (progress: ExploreProgress) => void;
 }
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
@@ -179,6 +200,10 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         }
         return;
       }
+      if (data.type === 'explore-progress') {
+        request.exploreProgress?.({ states: data.states, schedules: data.schedules, violations: data.violations, fraction: data.fraction });
+        return;
+      }
       pending.delete(requestId);
       const whole = (request.parts ?? new PartsAssembly()).finish(data);
       if (whole.ok) request.settle(whole.answer);
@@ -210,7 +235,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     listen(worker);
   }
 
-  function send<T extends LabAnswer['type']>(expected: T, request: LabRequest, progress?: (progress: RunProgress) => void): Promise<Answer<T>> {
+  function send<T extends LabAnswer['type']>(expected: T, request: LabRequest, progress?: (progress: RunProgress) => void, exploreProgress?: (progress: ExploreProgress) => void): Promise<Answer<T>> {
     return new Promise<Answer<T>>((resolve, reject) => {
       if (broken !== null) {
         reject(broken);
@@ -224,6 +249,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         },
         fail: reject,
         progress,
+        exploreProgress,
       });
       try {
         worker.postMessage(request);
@@ -234,7 +260,22 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     });
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  /** Past the page's budget the worker is replaced, whatever it is stuck in. */
+  function withBudget<T>(requestId: number, what: string, body: () => Promise<T>): Promise<T> {
+    const budget = setTimeout(() => {
+      if (!pending.has(requestId)) return;
+      restart(new LabClientError('RUN_BUDGET', `the ${what} took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
+    }, runBudgetMs);
+    return body().finally(() => clearTimeout(budget));
+  }
+
+  async function explore({ scenario, transport, seed, settings = {}, bound }: ExploreParams, onProgress?: (progress: ExploreProgress) => void): Promise<ExploreResult> {
+    const requestId = nextRequestId++;
+    const answer = await withBudget(requestId, 'exploration', () => send('exploration', { type: 'explore', requestId, scenario, transport, seed, settings, bound }, undefined, onProgress));
+    return answer.result;
+  }
+
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -242,7 +283,11 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }) }, onProgress);
+      const answer = await send(
+        'transcript',
+        { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }), ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) },
+        onProgress,
+      );
       return { runId: requestId, transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout };
     } finally {
       clearTimeout(budget);
@@ -261,6 +306,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     async layout(runId, scale) {
       return (await send('layout', { type: 'layout', requestId: nextRequestId++, run: runId, scale })).layout;
     },
+    explore,
     async resolve(params) {
       const { view, problems } = await send('resolved', { type: 'resolve', requestId: nextRequestId++, params });
       return { view, problems };

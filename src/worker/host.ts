@@ -2,6 +2,7 @@ import { LabError, wordEvents } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { OpenLedger, sameBytes } from './ledgerPage';
+import { Exploration } from '../engine';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
 import { parseSetting, resolveSettings } from '../engine';
 import type { EventWording, Implementation, Settings, Transcript } from '../engine';
@@ -14,6 +15,9 @@ import {
   isLabRequest,
   salvageRequestId,
   type ErrorResponse,
+  type ExploreProgressResponse,
+  type ExploreRequest,
+  type ExploreResult,
   type LabAnswer,
   type LabRequest,
   type LedgerRow,
@@ -55,12 +59,18 @@ export interface LabHostOptions {
   now?: () => number;
 }
 
+/** What a long request reports before its answer: a run's events so far, or an exploration's states. */
+export type Progress = ProgressResponse | ExploreProgressResponse;
+
+/** How many runs an exploration makes between two looks at the clock (a run takes microseconds to milliseconds). */
+const EXPLORE_SLICE_RUNS = 16;
+
 export interface LabHost {
   /**
    * Answers one message. `notify` receives the `progress` reports of a long run before the answer;
    * they are optional reading and never replace it.
    */
-  handleMessage(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer>;
+  handleMessage(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer>;
 }
 
 export function scenarioInfo(): ScenarioInfo[] {
@@ -225,7 +235,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   }
 
   /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
-  function progressTrace(requestId: number, notify: ((progress: ProgressResponse) => void) | undefined): RunOptions['trace'] {
+  function progressTrace(requestId: number, notify: ((progress: Progress) => void) | undefined): RunOptions['trace'] {
     if (notify === undefined) return undefined;
     let eventsRun = 0;
     let reportedAt = now();
@@ -242,11 +252,12 @@ export function createLabHost(options: LabHostOptions): LabHost {
     };
   }
 
-  async function run(request: RunRequest, notify?: (progress: ProgressResponse) => void): Promise<Transcript> {
+  async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
     const scenario = findScenario(request.scenario);
-    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify) };
+    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify), schedule: request.schedule, faults: request.faults };
     if (request.impl === 'ts-sdk') {
       if (scenario.kind !== 'request-race') throw new LabError('LAB025', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+      if (request.schedule !== undefined || request.faults !== undefined) throw new LabError('LAB025', 'an explored ordering and faults apply to the lab\'s model; ts-sdk orders its own work. Nothing was run');
       // The SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load it.
       const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
       const trace = options.trace;
@@ -265,6 +276,24 @@ export function createLabHost(options: LabHostOptions): LabHost {
       await storage.save(completed.bytes);
     }
     return transcript;
+  }
+
+  /**
+   * Explores every ordering, reporting progress every PROGRESS_EVERY_MS. The worker is busy until it
+   * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
+   */
+  async function exploreScenario(request: ExploreRequest, notify?: (progress: Progress) => void): Promise<ExploreResult> {
+    const scenario = findScenario(request.scenario);
+    const ledger = usesSqlite(scenario) ? { sql: await sqlModule() } : undefined;
+    const exploration = new Exploration(scenario, { transport: request.transport, seed: request.seed, settings: request.settings, bound: request.bound, ledger });
+    let reportedAt = now();
+    while (!exploration.advance(EXPLORE_SLICE_RUNS)) {
+      const time = now();
+      if (notify === undefined || time - reportedAt < PROGRESS_EVERY_MS) continue;
+      reportedAt = time;
+      notify({ type: 'explore-progress', requestId: request.requestId, ...exploration.progress() });
+    }
+    return exploration.result();
   }
 
   async function importLedger(bytes: Uint8Array): Promise<LedgerView> {
@@ -298,7 +327,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   /** The latest runs answered, newest last: their transcript and wording, by the run's requestId. */
   const kept: Array<{ requestId: number; transcript: Transcript; wording: EventWording[] }> = [];
 
-  async function handle(request: LabRequest, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
+  async function handle(request: LabRequest, notify?: (progress: Progress) => void): Promise<LabAnswer> {
     const { requestId } = request;
     switch (request.type) {
       case 'list':
@@ -315,6 +344,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
       }
       case 'layout':
         return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };
+      case 'explore':
+        return { type: 'exploration', requestId, result: await exploreScenario(request, notify) };
       case 'resolve': {
         const { problems, ...view } = resolveView(request.params);
         return { type: 'resolved', requestId, view, problems };
@@ -344,7 +375,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     return layoutDiagram(run.transcript, run.wording, scale);
   }
 
-  async function answer(data: unknown, notify?: (progress: ProgressResponse) => void): Promise<LabAnswer> {
+  async function answer(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer> {
     try {
       if (!isLabRequest(data)) return malformed(salvageRequestId(data), explainBadRequest(data) ?? 'not a lab request');
       return await handle(data, notify);

@@ -8,6 +8,8 @@ import {
   labRequestSchemas,
   toolRequestSchemas,
   type ErrorResponseSchema,
+  type ExploreProgressSchema,
+  type ExploreRequestSchema,
   type LedgerRowSchema,
   type LedgerRowsSchema,
   type LedgerTableSchema,
@@ -44,6 +46,8 @@ export type ScenarioInfo = v.InferOutput<typeof ScenarioInfoSchema>;
 /** `fresh`: a new empty ledger, so the transcript depends on the inputs alone; `kept`: the one in IndexedDB. */
 export type LedgerChoice = RunRequest['ledger'];
 export type RunRequest = v.InferOutput<typeof RunRequestSchema>;
+export type ExploreRequest = v.InferOutput<typeof ExploreRequestSchema>;
+export type { ExploreResult, Ending, Violation, InvariantName } from '../engine';
 /** For a request race: the index of the event at which the run reaches each of the four facts (SPEC §7). */
 export type RaceFactSteps = v.InferOutput<typeof RaceFactStepsSchema>;
 export type ResolvedView = v.InferOutput<typeof ResolvedViewSchema>;
@@ -74,6 +78,8 @@ export type ComparedRun = Extract<ToolResponse, { type: 'comparison' }>['runs'][
 export type LabResponseType = LabResponse['type'];
 export type TranscriptResponse = Extract<LabResponse, { type: 'transcript' }>;
 export type ProgressResponse = v.InferOutput<typeof ProgressResponseSchema>;
+export type ExploreProgressResponse = v.InferOutput<typeof ExploreProgressSchema>;
+export type ExplorationResponse = Extract<LabResponse, { type: 'exploration' }>;
 export type ResolvedResponse = Extract<LabResponse, { type: 'resolved' }>;
 export type ScenariosResponse = Extract<LabResponse, { type: 'scenarios' }>;
 export type LedgerResponse = Extract<LabResponse, { type: 'ledger' }>;
@@ -83,7 +89,7 @@ export type ErrorResponse = v.InferOutput<typeof ErrorResponseSchema>;
 /** A LabError code (kept end to end), LAB008 for an unreadable message, STORAGE (IndexedDB), INTERNAL (a bug). */
 export type WorkerErrorCode = ErrorResponse['code'];
 /** The responses that settle a request (every one but `progress`). */
-export type LabAnswer = Exclude<LabResponse, ProgressResponse>;
+export type LabAnswer = Exclude<LabResponse, ProgressResponse | ExploreProgressResponse>;
 
 // ── checks, the same on both sides ───────────────────────────────────────────────────────────────
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
+import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from './diagramLayout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
@@ -376,6 +376,21 @@ export const RunRequestSchema = v.object({
   scale: v.optional(TimeScaleSchema),
   /** Issue #13: `ts-sdk` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
   impl: v.optional(ImplementationSchema),
+  /** Replays exactly this explored ordering (issue #11); absent: the seeded run. */
+  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+  /** Faults on given messages, `drop:12,delay:14:300` (issue #11); absent: none. */
+  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
+});
+
+/** Runs the scenario in every ordering (issue #11); `explore-progress` reports come first, then one `exploration`. */
+export const ExploreRequestSchema = v.object({
+  type: v.literal('explore'),
+  requestId: id,
+  scenario: v.string(),
+  transport: TransportSchema,
+  seed: v.number(),
+  settings: SettingsSchema,
+  bound: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(10_000_000)),
 });
 
 /** The diagram of a run this worker answered (by that run's requestId) on another time axis: the Linear time toggle. */
@@ -385,6 +400,7 @@ export const LayoutRequestSchema = v.object({ type: v.literal('layout'), request
 export const labRequestSchemas = [
   RunRequestSchema,
   LayoutRequestSchema,
+  ExploreRequestSchema,
   v.object({ type: v.literal('list'), requestId: id }),
   v.object({ type: v.literal('resolve'), requestId: id, params: v.record(v.string(), v.string()) }),
   v.object({ type: v.literal('ledger-snapshot'), requestId: id }),
@@ -432,6 +448,20 @@ export const WorkerErrorCodeSchema = v.pipe(
 
 export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestId: v.nullable(id), code: WorkerErrorCodeSchema, message: v.string() });
 export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
+/** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
+export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
+
+const checkedExploreResult = v.object({
+  scenario: v.string(),
+  transport: TransportSchema,
+  settings: SettingsSchema,
+  schedules: nonNegativeInt,
+  states: nonNegativeInt,
+  complete: v.boolean(),
+  endings: v.array(v.object({ outcome: jsonObject, count: nonNegativeInt, schedule: v.string() })),
+  violations: v.array(v.object({ invariant: v.string(), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
+});
+export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result) => result as ExploreResult));
 
 /**
  * One part of a long answer (a run's or a layout's), sent before it: the events, their wording and
@@ -462,6 +492,8 @@ export const labResponseSchemas = [
   v.object({ type: v.literal('layout'), requestId: id, layout: DiagramLayoutSchema, parts }),
   RunPartSchema,
   ProgressResponseSchema,
+  ExploreProgressSchema,
+  v.object({ type: v.literal('exploration'), requestId: id, result: ExploreResultSchema }),
   v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
   v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
   v.object({ type: v.literal('ledger'), requestId: id, ledger: LedgerViewSchema }),
@@ -526,6 +558,7 @@ export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanel
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
 export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
 export const comparisonsAgree: Assignable<RunComparison, v.InferInput<typeof checkedComparison>> = true;
+export const explorationsAgree: Assignable<ExploreResult, v.InferInput<typeof checkedExploreResult>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;

@@ -20,6 +20,8 @@ export const errorCatalog = {
   LAB016: 'run exceeded its wall-clock budget',
   LAB020: 'run exceeded its transcript bound',
   LAB021: 'a request was left without an answer',
+  LAB022: 'schedule does not fit this run',
+  LAB023: 'fault does not fit this run',
   LAB024: 'malformed run spec',
   LAB025: 'implementation does not apply',
   LAB026: 'SDK run did not settle',

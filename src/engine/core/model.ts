@@ -3,6 +3,7 @@ import type { Chooser, SchedulerOptions } from './scheduler';
 import type { SettingsSpec } from './settings';
 import type { SqliteHost } from './sqlite';
 import type { AnyEvent, Settings, Transport } from './transcript';
+import type { MessageFault } from './wire';
 
 /**
  * What every model shares with the registry (src/engine/scenario.ts): the scenario's common fields,
@@ -25,6 +26,13 @@ export interface RunOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
+  /**
+   * Replays exactly one ordering the explorer found (issue #11): its schedule string. Overrides
+   * `chooser`; the transcript carries it, so the run replays byte for byte.
+   */
+  readonly schedule?: string;
+  /** Faults on given messages, `drop:12,delay:14:300,duplicate:9,stream-drop:20` (issue #11); the transcript carries them. */
+  readonly faults?: string;
   readonly trace?: SchedulerOptions['trace'];
   /** sql.js and the ledger file, for SQLite scenarios (the host loads sql.js; the engine stays synchronous). */
   readonly ledger?: SqliteHost;
@@ -36,6 +44,7 @@ export interface RunOptions {
 }
 
 export interface ResolvedRun {
+  readonly faults?: readonly MessageFault[];
   readonly transport: Transport;
   readonly seed: number;
   readonly settings: Settings;

@@ -69,6 +69,34 @@ export function pinnedChooser(preferredLabelPrefixes: readonly string[]): Choose
   };
 }
 
+/** The arrival window of one message: every arrival time the latency range and its channel's FIFO order permit. */
+export interface ArrivalWindow {
+  readonly nowMs: number;
+  /** `${channel}:${sender}`: the FIFO channel the message travels on. */
+  readonly channelKey: string;
+  /** now + latencyMs, the arrival with no jitter (an arrival time minus this is the jitter it stands for). */
+  readonly baseMs: number;
+  readonly earliestMs: number;
+  readonly latestMs: number;
+}
+
+/**
+ * What an explorer adds to a chooser (issue #11): it also picks each message's arrival inside its
+ * latency window (instead of a seeded draw), and sees every event the log stamps. A scheduler built
+ * with such a chooser hands these hooks to its wire and log; every other run ignores them.
+ */
+export interface ExplorerHooks {
+  /** Picks an arrival in [earliestMs, latestMs]; called only when the window holds more than one instant. */
+  arrival(window: ArrivalWindow): number;
+  /** Sees every stamped event, recorded or not (the invariants read the run as it goes). */
+  observe(event: { readonly kind: string; readonly seq: number }): void;
+  /** Called once by the scheduler the chooser is given to (the explorer reads its queue to hash a state). */
+  attach(scheduler: Scheduler): void;
+}
+
+/** A chooser that explores: `explorer` carries the hooks above. */
+export type ExploringChooser = Chooser & { readonly explorer: ExplorerHooks };
+
 export interface EventHandle {
   readonly atMs: number;
   readonly seq: number;
@@ -90,6 +118,8 @@ export class Scheduler {
   private readonly queue = new BinaryHeap<QueuedEvent>();
   private readonly handles = new Map<number, QueuedEvent>();
   private readonly chooser: Chooser;
+  /** The explorer's hooks when the chooser is an explorer's (issue #11); null otherwise. */
+  readonly explorer: ExplorerHooks | null;
   private readonly trace: SchedulerOptions['trace'];
   private nextSeq = 0;
   readonly eventsMax: number;
@@ -107,6 +137,8 @@ export class Scheduler {
     assert(Number.isInteger(options.eventsMax) && options.eventsMax > 0, 'eventsMax must be a positive integer');
     this.eventsMax = options.eventsMax;
     this.chooser = options.chooser ?? insertionOrder;
+    this.explorer = (options.chooser as Partial<ExploringChooser> | undefined)?.explorer ?? null;
+    this.explorer?.attach(this);
     this.trace = options.trace;
   }
 
@@ -128,6 +160,16 @@ export class Scheduler {
   after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
     if (!(delayMs >= 0)) fail(`event "${labelText(label)}" has a negative delay ${delayMs}`);
     return this.at(this.nowMs + delayMs, actor, label, run);
+  }
+
+  /**
+   * Every queued event that was not withdrawn, as `atMs actor label` lines sorted (what an explorer
+   * hashes into a state and where it looks for the instants an arrival can fall on). Reads labels.
+   */
+  queuedEvents(): { readonly atMs: number; readonly text: string }[] {
+    const queued: { atMs: number; text: string }[] = [];
+    for (const event of this.handles.values()) queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
+    return queued.sort((a, b) => a.atMs - b.atMs || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   }
 
   /** Withdraws a queued event; returns false if it already ran or was withdrawn. */

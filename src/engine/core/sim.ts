@@ -3,7 +3,7 @@ import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
 import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
-import { EventLog, Wire, type LatencySettings } from './wire';
+import { EventLog, Wire, type LatencySettings, type MessageFault } from './wire';
 
 export interface SimOptions {
   readonly transport: Transport;
@@ -18,6 +18,8 @@ export interface SimOptions {
   readonly summarize: (message: JsonRpcMessage) => string;
   /** False: events are not kept (an explorer's fast run); default true. */
   readonly record?: boolean;
+  /** Faults injected on given messages (issue #11). */
+  readonly faults?: readonly MessageFault[];
 }
 
 const NO_LATENCY: LatencySettings = { latencyMs: 0, latencyJitterMs: 0 };
@@ -42,8 +44,9 @@ export class Sim<E extends AnyEvent> {
     this.seed = options.seed;
     this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
     this.log = new EventLog<E>(this.scheduler, undefined, options.record ?? true);
+    if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
     this.random = new SeededRandom(options.seed);
-    this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize);
+    this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
   }
 
   get nowMs(): number {
@@ -78,5 +81,6 @@ export class Sim<E extends AnyEvent> {
   run(): void {
     this.scheduler.runUntilIdle();
     assert(this.scheduler.pending === 0, 'a finished run leaves nothing queued');
+    this.wire.assertFaultsApplied();
   }
 }

@@ -47,6 +47,10 @@ export interface MessageEvent extends EventBase {
    * require such a message to fail validation, and every other message to pass.
    */
   malformed?: string;
+  /** The fault injected on this message (issue #11): `drop:12`, `delay:12:300`, `duplicate:12` (on the copy too), `stream-drop:12`. */
+  fault?: string;
+  /** On the network's second copy of a duplicated message: the seq of the original. */
+  duplicateOf?: number;
 }
 
 export interface DeliveredEvent extends EventBase {

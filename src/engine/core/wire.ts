@@ -32,6 +32,8 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   readonly recording: boolean;
   private readonly clock: LogClock;
   private readonly recordedMax: number;
+  /** Sees every stamped event (an explorer's invariants, issue #11); null in every other run. */
+  observer: ((event: { readonly kind: string; readonly seq: number }) => void) | null = null;
   private stamped = 0;
   private lastNowMs = 0;
   private lastStateSide: string | null = null;
@@ -88,8 +90,50 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     else if (fields.kind === 'message' && typeof fields.to === 'string') this.receivers.set(seq, fields.to);
     if (this.recording && this.events.length !== this.stamped) fail('a recording log keeps every event it stamps');
     if ('causeSeq' in this.clock) this.clock.causeSeq = seq;
+    if (this.observer !== null) this.observer(full);
     return full;
   }
+}
+
+/**
+ * A fault injected on one message of a run (issue #11), named by the `seq` its message event gets:
+ * the run up to it is the same with or without the fault, so the seq names the same message.
+ * drop: the network loses it; delay: it arrives `ms` later (its channel stays FIFO, so what follows
+ * waits behind it); duplicate: it is delivered twice; stream-drop: the stream carrying it drops, so it
+ * and everything later on its channel is lost; crash: the server crashes after COMMIT and before this
+ * response leaves (it is lost), then restarts from its SQLite file (models that keep one: the ledger).
+ */
+export interface MessageFault {
+  readonly kind: 'drop' | 'delay' | 'duplicate' | 'stream-drop' | 'crash';
+  readonly seq: number;
+  /** delay only: how much later it arrives. */
+  readonly ms?: number;
+}
+
+export function formatFault(fault: MessageFault): string {
+  return fault.kind === 'delay' ? `delay:${fault.seq}:${fault.ms ?? 0}` : `${fault.kind}:${fault.seq}`;
+}
+
+/** Parses `drop:12,delay:14:300,duplicate:9,stream-drop:20` (the CLI's --fault, the page's `faults=`). */
+export function parseFaults(text: string): MessageFault[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  const faults = trimmed.split(',').map((part) => {
+    const match = /^(drop|delay|duplicate|stream-drop|crash):(\d{1,9})(?::(\d{1,9}))?$/.exec(part.trim());
+    if (match === null || (match[1] === 'delay') !== (match[3] !== undefined)) {
+      throw new LabError('LAB023', `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ, stream-drop:SEQ or crash:SEQ, where SEQ is the seq of a message event`);
+    }
+    const kind = match[1] as MessageFault['kind'];
+    const seq = Number(match[2]);
+    return kind === 'delay' ? { kind, seq, ms: Number(match[3]) } : { kind, seq };
+  });
+  const seqs = new Set<number>();
+  for (const fault of faults) {
+    if (seqs.has(fault.seq)) throw new LabError('LAB023', `two faults name message ${fault.seq}; one fault per message`);
+    seqs.add(fault.seq);
+  }
+  if (faults.some((fault) => fault.kind === 'delay' && (fault.ms ?? 0) > 86_400_000)) throw new LabError('LAB023', 'a delay is at most 86400000 ms');
+  return faults.sort((a, b) => a.seq - b.seq);
 }
 
 export interface LatencySettings {
@@ -112,6 +156,8 @@ export interface SendOptions {
   readonly summary?: string;
   /** The message is deliberately invalid (RC-7); says how. Recorded on the message event. */
   readonly malformed?: string;
+  /** The network's second copy of message `seq` (a duplicate fault): not a new request of its sender. */
+  readonly duplicateOf?: number;
 }
 
 interface InFlight {
@@ -143,6 +189,13 @@ export class Wire {
   private readonly byEvent = new Map<MessageEvent, InFlight>();
   private readonly requestsOpen = new Map<string, MessageEvent>();
   private readonly requestIdsUsed = new Set<string>();
+  /** Faults by the seq of the message they hit, and the ones a message met (what `assertFaultsApplied` checks). */
+  private readonly faults = new Map<number, MessageFault>();
+  private readonly faultsApplied = new Set<number>();
+  /** How the model's server restarts after a crash fault (from its SQLite file); null: it keeps no file. */
+  crashRestart: ((seq: number) => void) | null = null;
+  /** Channels whose stream dropped (a stream-drop fault): whatever is sent on them is lost. */
+  private readonly droppedChannels = new Map<string, string>();
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -150,13 +203,37 @@ export class Wire {
     private readonly random: SeededRandom,
     private readonly latency: LatencySettings,
     private readonly summarize: (message: JsonRpcMessage) => string,
-  ) {}
+    faults: readonly MessageFault[] = [],
+  ) {
+    for (const fault of faults) {
+      assert(!this.faults.has(fault.seq), () => `two faults name message ${fault.seq}`);
+      this.faults.set(fault.seq, fault);
+    }
+  }
+
+  /** Throws LAB023 naming each fault that hit no message (its seq is not a message of this run). */
+  assertFaultsApplied(): void {
+    const missed = [...this.faults.values()].filter((fault) => !this.faultsApplied.has(fault.seq));
+    if (missed.length === 0) return;
+    throw new LabError('LAB023', `${missed.map(formatFault).join(', ')}: no message of this run has that seq (a fault names the seq of a message event; \`run --json\` lists them)`);
+  }
 
   /** When something sent now on `channelKey` arrives: latency plus jitter, never before the channel's previous message. */
   arrivalMs(channelKey: string): number {
-    const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
     const earliest = this.lastArrivalMs.get(channelKey) ?? 0;
-    const arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+    const explorer = this.scheduler.explorer;
+    let arrivesAtMs: number;
+    if (explorer !== null) {
+      // An explorer picks the arrival inside the window instead of drawing it (issue #11).
+      const baseMs = this.scheduler.nowMs + this.latency.latencyMs;
+      const earliestMs = Math.max(baseMs, earliest);
+      const latestMs = Math.max(baseMs + this.latency.latencyJitterMs, earliest);
+      arrivesAtMs = earliestMs === latestMs ? earliestMs : explorer.arrival({ nowMs: this.scheduler.nowMs, channelKey, baseMs, earliestMs, latestMs });
+      if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs)) fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
+    } else {
+      const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
+      arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+    }
     this.lastArrivalMs.set(channelKey, arrivesAtMs);
     return arrivesAtMs;
   }
@@ -170,14 +247,36 @@ export class Wire {
     assert(message.jsonrpc === '2.0', 'the wire carries JSON-RPC 2.0 messages');
     const to: Side = from === 'client' ? 'server' : 'client';
     const channelKey = `${channel}:${from}`;
-    const arrivesAtMs = this.arrivalMs(channelKey);
+    // The seq this message's event gets: what a fault names.
+    const fault = this.faults.get(this.log.count);
+    if (fault !== undefined) this.faultsApplied.add(fault.seq);
+    let arrivesAtMs = this.arrivalMs(channelKey);
+    if (fault?.kind === 'delay') {
+      // Delayed: it arrives later, and its channel keeps its order behind it.
+      arrivesAtMs += fault.ms ?? 0;
+      this.lastArrivalMs.set(channelKey, arrivesAtMs);
+    }
     assert(arrivesAtMs >= this.scheduler.nowMs, 'a message arrives no earlier than it is sent');
     const fields = { kind: 'message', from, to, channel, message, arrivesAtMs } as const;
-    const event = this.log.record(options.malformed === undefined ? fields : { ...fields, malformed: options.malformed }) as MessageEvent;
-    this.trackRequest(event);
-    if (options.lost !== undefined) {
+    const extra = {
+      ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
+      ...(fault === undefined ? {} : { fault: formatFault(fault) }),
+      ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
+    };
+    const event = this.log.record(Object.keys(extra).length === 0 ? fields : { ...fields, ...extra }) as MessageEvent;
+    if (options.duplicateOf === undefined) this.trackRequest(event);
+    if (fault?.kind === 'stream-drop') this.droppedChannels.set(channelKey, `the stream carrying ${channel} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`);
+    if (fault?.kind === 'crash') this.crash(event, fault);
+    const lost =
+      options.lost ??
+      (fault?.kind === 'drop'
+        ? `the network dropped this message (fault ${formatFault(fault)})`
+        : fault?.kind === 'crash'
+          ? `the server crashed after COMMIT and before this response left (fault ${formatFault(fault)}): it never reaches the client`
+          : this.droppedChannels.get(channelKey));
+    if (lost !== undefined) {
       event.lost = true;
-      event.reason = options.lost;
+      event.reason = lost;
       return event;
     }
     const flight: InFlight = { event, deliver, channelKey, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null };
@@ -193,6 +292,8 @@ export class Wire {
     queue.push(flight);
     this.byEvent.set(event, flight);
     if (options.held !== true) this.schedule(flight, arrivesAtMs);
+    // Duplicated: the network delivers a second copy right behind it, on the same channel.
+    if (fault?.kind === 'duplicate') this.send(from, channel, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
     return event;
   }
 
@@ -242,6 +343,17 @@ export class Wire {
     if (open.length === 0) return;
     const names = open.map((event) => `${this.summarize(event.message)} sent by the ${event.from} at ${event.atMs} ms`).join('; ');
     throw new LabError('LAB021', `${names}: every request ends with a response or an explicit cancellation`);
+  }
+
+  /** A crash fault: only a server's response can be the one it crashes before sending, and only a server with a file restarts. */
+  private crash(event: MessageEvent, fault: MessageFault): void {
+    const restart = this.crashRestart;
+    const response = event.from === 'server' && !('method' in event.message);
+    if (!response || restart === null) {
+      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger scenarios)' : 'a crash names a response the server was about to send'}`);
+    }
+    // The restart is the server's next step, at the same instant: the crash ends what it was doing.
+    this.scheduler.after(0, 'server', 'server restarts after its crash', () => restart(event.seq));
   }
 
   private trackRequest(event: MessageEvent): void {

@@ -1,5 +1,6 @@
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
 import { eventText, formatMs } from '../format';
+import { FaultButtons } from './FaultMenu';
 
 /**
  * The exact record behind one event: for a wire message, the JSON-RPC object exactly as sent; for
@@ -73,7 +74,14 @@ function EventDetails({ event, events, step }: { event: LabEvent; events: LabEve
         <dd>{formatMs(event.atMs)}</dd>
         <dt>Fate</dt>
         <dd>{fate}</dd>
+        {event.fault !== undefined && (
+          <>
+            <dt>Fault</dt>
+            <dd>{event.duplicateOf !== undefined ? `the network's duplicate of message ${event.duplicateOf}` : event.fault}</dd>
+          </>
+        )}
       </dl>
+      {event.lost !== true && event.duplicateOf === undefined && <FaultButtons seq={event.seq} />}
       <h3 className="lab-inspector-sub">JSON-RPC message, exactly as sent</h3>
       <pre className="lab-code" tabIndex={0} aria-label="JSON-RPC message" data-testid="message-json">
         {JSON.stringify(event.message, null, 2)}

@@ -11,6 +11,7 @@ import { buildFlow, flowAt } from './flow';
 import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
+import { FaultMenu } from '../components/FaultMenu';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
@@ -117,6 +118,20 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
 
   // Ids carry the event's seq: `w<seq>` for wires, `m<seq>` for markers.
   const onEdgeClick = useCallback((_: unknown, edge: Edge) => selectEvent(Number(edge.id.slice(1))), [selectEvent]);
+  /** A message's context menu (Drop, Delay, Duplicate): where it opened and for which message. */
+  const [menu, setMenu] = useState<{ seq: number; x: number; y: number } | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const onEdgeContextMenu = useCallback(
+    (event: React.MouseEvent, edge: Edge) => {
+      const seq = Number(edge.id.slice(1));
+      const message = transcript.events[seq];
+      if (message?.kind !== 'message' || message.lost === true || !edge.id.startsWith('w')) return;
+      event.preventDefault();
+      selectEvent(seq);
+      setMenu({ seq, x: event.clientX, y: event.clientY });
+    },
+    [transcript, selectEvent],
+  );
   const onNodeClick = useCallback(
     (_: unknown, node: Node) => {
       if (node.type === 'marker') selectEvent(Number(node.id.slice(1)));
@@ -174,6 +189,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
           // The credit is in the legend above the pane, where it covers no event.
           proOptions={{ hideAttribution: true }}
           onEdgeClick={onEdgeClick}
+          onEdgeContextMenu={onEdgeContextMenu}
           onNodeClick={onNodeClick}
           onMoveEnd={onMoveEnd}
           aria-label="Sequence diagram: pan by dragging or scrolling, zoom with the buttons or Ctrl and the wheel"
@@ -193,6 +209,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
             lockstep={replay?.followY !== undefined}
           />
         </ReactFlow>
+        {menu !== null && <FaultMenu seq={menu.seq} x={menu.x} y={menu.y} onClose={closeMenu} />}
       </div>
     </section>
   );

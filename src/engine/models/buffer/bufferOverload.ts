@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { BoundedSseBuffer, type PushReport, type SseEntry } from './buffer';
 import { NaiveSseQueue, type NaiveReport } from './naiveQueue';
@@ -33,6 +34,7 @@ export interface BufferOverloadOptions {
   readonly settings: BufferOverloadSettings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 function summarize(entry: SseEntry, total: number): string {
@@ -65,7 +67,7 @@ export class BufferOverload {
     this.options = options;
     this.settings = options.settings;
     this.random = new SeededRandom(options.seed);
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
     this.buffer = options.settings.queue === 'bounded' ? new BoundedSseBuffer(options.settings.capacity) : new NaiveSseQueue(options.settings.queue, options.settings.capacity);
   }
 
@@ -88,6 +90,7 @@ export class BufferOverload {
     this.scheduler.after(s.producerEveryMs, 'server', 'produce', () => this.produce());
     this.scheduler.after(s.consumerEveryMs, 'client', 'consume', () => this.consume());
     this.scheduler.runUntilIdle();
+    this.sim.wire.assertFaultsApplied();
     return this;
   }
 
@@ -261,7 +264,7 @@ export const bufferModel: Model<BufferScenario, BufferOutcome> = {
   settingsSpec: bufferOverloadSettingsSpec,
   execute(_scenario, run) {
     const settings = run.settings as BufferOverloadSettings;
-    const model = new BufferOverload({ transport: run.transport, seed: run.seed, settings, chooser: run.chooser, trace: run.trace });
+    const model = new BufferOverload({ transport: run.transport, seed: run.seed, settings, chooser: run.chooser, trace: run.trace, faults: run.faults });
     model.run();
     return { events: model.log.events, outcome: model.outcome() };
   },

@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { backoffDelayMs, type BackoffConfig } from './backoff';
 import { LabError } from '../../core/errors';
@@ -33,6 +34,7 @@ export interface HerdOptions {
   readonly settings: HerdSettings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 /** Settings that cannot run, refused before anything runs (LAB007). */
@@ -82,7 +84,7 @@ export class Herd {
     this.settings = s;
     this.tracedClient = s.tracedClient ?? s.clients - 1;
     this.config = { policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: options.seed };
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: s.eventsMax, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: s.eventsMax, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
     this.attempts = new Uint32Array(s.clients);
     this.previousDelayMs = new Float64Array(s.clients).fill(-1);
     this.reconnected = new Uint8Array(s.clients);
@@ -95,6 +97,7 @@ export class Herd {
       this.scheduleAttempt(client, delayMs);
     }
     this.scheduler.runUntilIdle();
+    this.sim.wire.assertFaultsApplied();
     this.closeWindow();
     return this;
   }
@@ -217,7 +220,7 @@ export class Herd {
 export const herdModel: Model<HerdScenario, HerdOutcome> = {
   settingsSpec: herdSettingsSpec,
   execute(_scenario, run) {
-    const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace });
+    const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace, faults: run.faults });
     herd.run();
     return { events: herd.log.events, outcome: herd.outcome() };
   },

@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import { callToolErrorResponse, callToolRequest, callToolResultResponse, type JsonObject, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
@@ -30,6 +31,7 @@ export interface LedgerRunOptions {
   readonly host: LedgerHost | undefined;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 const KEYS: Record<Operation, string> = { charge_account: 'checkout-7', reserve_inventory: 'cart-9-reserve' };
@@ -80,7 +82,8 @@ export class LedgerLab {
     this.options = options;
     this.settings = options.settings;
     this.host = options.host;
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
+    this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
     this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
     this.record({ kind: 'ledger', action: 'opened', detail: this.host.bytes ? `ledger file opened from ${this.host.bytes.length} saved bytes` : 'new empty ledger file (SQLite, journal_mode=MEMORY)' });
   }
@@ -327,6 +330,25 @@ export class LedgerLab {
     this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
   }
 
+  /**
+   * A crash fault (issue #11): the server died after COMMIT and before response `seq` left. The
+   * process is gone with its connections and caches; what COMMIT wrote is in its SQLite file, which the
+   * restarted server opens (per-replica memory: nothing survives).
+   */
+  private restartAfterCrash(seq: number): void {
+    const bytes = this.perReplica ? null : this.file.export();
+    for (const file of this.allFiles()) file.close();
+    this.replicaFiles.clear();
+    this.connections.clear();
+    this.record({ kind: 'ledger', action: 'closed', detail: `the server crashed after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
+    this.file = LedgerFile.open(this.host.sql, bytes);
+    this.record({
+      kind: 'ledger',
+      action: 'reopened',
+      detail: bytes === null ? 'the restarted server starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)' : 'the restarted server opens its SQLite file: the committed key, effect and result survived the crash',
+    });
+  }
+
   private reopen(): void {
     if (this.perReplica) {
       // SPEC §9 failure mode: an in-memory ledger has nothing to save; the restart forgets every commit.
@@ -405,7 +427,7 @@ export class LedgerLab {
 export const ledgerModel: Model<LedgerScenario, LedgerOutcome> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
-    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });
     return runAndClose(lab);
   },
 };

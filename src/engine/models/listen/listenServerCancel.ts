@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import type { Model } from '../../core/model';
 import { Sim } from '../../core/sim';
@@ -40,7 +41,7 @@ export class ListenServerCancel {
 
   constructor(transport: ListenServerCancelOptions['transport'], seed: number, settings: ListenServerCancelSettings, options: Omit<ListenServerCancelOptions, 'transport'> = {}) {
     this.settings = settings;
-    this.sim = new Sim({ transport, seed, eventsMax: settings.eventsMax, latency: settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport, seed, eventsMax: settings.eventsMax, latency: settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
   }
 
   get events(): ListenModelEvent[] {
@@ -223,12 +224,13 @@ export interface ListenServerCancelOptions {
   readonly transport: Transport;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 export const listenModel: Model<ListenScenario, ListenOutcome> = {
   settingsSpec: listenServerCancelSettingsSpec,
   execute(_scenario, run) {
-    const model = new ListenServerCancel(run.transport, run.seed, run.settings as ListenServerCancelSettings, { chooser: run.chooser, trace: run.trace });
+    const model = new ListenServerCancel(run.transport, run.seed, run.settings as ListenServerCancelSettings, { chooser: run.chooser, trace: run.trace, faults: run.faults });
     model.run();
     return { events: model.events, outcome: model.outcome() };
   },

@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import type { ProxyModelEvent, ProxyOutcome, ProxyScenario, SseCommentEvent } from './types';
@@ -39,6 +40,7 @@ export interface ProxyBufferingOptions {
   readonly settings: ProxyBufferingSettings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 /** What travels on the response stream: a JSON-RPC message, or an SSE comment line. */
@@ -72,7 +74,7 @@ export class ProxyBuffering {
     this.settings = options.settings;
     // The proxy hop is part of the one-way latency; this model draws no jitter.
     const latency = { latencyMs: options.settings.latencyMs, latencyJitterMs: 0 };
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
     this.deadlines = new ClientDeadlines(this.sim, this.coordinator, this.id, () => this.deadlineFires());
   }
 
@@ -392,7 +394,7 @@ export class ProxyBuffering {
 export const proxyModel: Model<ProxyScenario, ProxyOutcome> = {
   settingsSpec: proxyBufferingSettingsSpec,
   execute(_scenario, run) {
-    const model = new ProxyBuffering({ transport: run.transport, seed: run.seed, settings: run.settings as ProxyBufferingSettings, chooser: run.chooser, trace: run.trace });
+    const model = new ProxyBuffering({ transport: run.transport, seed: run.seed, settings: run.settings as ProxyBufferingSettings, chooser: run.chooser, trace: run.trace, faults: run.faults });
     model.run();
     return { events: model.log.events, outcome: model.outcome() };
   },

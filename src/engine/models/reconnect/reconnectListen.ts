@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
 import { LabError } from '../../core/errors';
@@ -109,6 +110,7 @@ export interface ReconnectListenOptions {
   readonly settings: ReconnectListenSettings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 
@@ -154,7 +156,7 @@ export class ReconnectListen {
     if (options.settings.baseMs > options.settings.capMs) {
       throw new LabError('LAB007', `baseMs=${options.settings.baseMs} is above capMs=${options.settings.capMs}; the cap must be at least the base (nothing was run)`);
     }
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: { latencyMs: options.settings.latencyMs, latencyJitterMs: 0 }, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: { latencyMs: options.settings.latencyMs, latencyJitterMs: 0 }, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
   }
 
   private get http(): boolean {
@@ -167,6 +169,7 @@ export class ReconnectListen {
     if (s.chargeInFlight) this.scheduler.at(s.dropAtMs - 400, 'client', 'client charges', () => this.charge());
     this.scheduler.at(s.dropAtMs, 'transport', 'connection drops', () => this.drop());
     this.scheduler.runUntilIdle();
+    this.sim.wire.assertFaultsApplied();
     return this;
   }
 
@@ -428,7 +431,7 @@ export class ReconnectListen {
 export const reconnectModel: Model<ReconnectScenario, ReconnectOutcome> = {
   settingsSpec: reconnectListenSettingsSpec,
   execute(_scenario, run) {
-    const model = new ReconnectListen({ transport: run.transport, seed: run.seed, settings: run.settings as ReconnectListenSettings, chooser: run.chooser, trace: run.trace });
+    const model = new ReconnectListen({ transport: run.transport, seed: run.seed, settings: run.settings as ReconnectListenSettings, chooser: run.chooser, trace: run.trace, faults: run.faults });
     model.run();
     return { events: model.log.events, outcome: model.outcome() };
   },

@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import type { ProgressToken, RequestId } from '../../core/jsonrpc';
 import type { Model } from '../../core/model';
@@ -28,6 +29,7 @@ export interface RequestRaceOptions {
   readonly settings: RequestRaceSettings;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
   /** False: keep no events (an explorer's fast run); the outcome is the same. */
   readonly record?: boolean;
 }
@@ -56,7 +58,7 @@ export class RequestRace {
 
   constructor(options: RequestRaceOptions) {
     this.settings = options.settings;
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage, record: options.record });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage, record: options.record });
   }
 
   /** The client's delivery: what it accepts or ignores, noting each ignore for the outcome. */
@@ -424,6 +426,7 @@ export const requestRaceModel: Model<RequestRaceScenario, RequestOutcome> = {
       settings,
       chooser: run.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined),
       trace: run.trace,
+      faults: run.faults,
       record: run.record,
     });
     // Script steps are causal: each is scheduled when the one before it has run, so a same-instant

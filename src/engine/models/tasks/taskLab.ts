@@ -1,3 +1,4 @@
+import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import {
@@ -35,6 +36,7 @@ export interface TaskRunOptions {
   readonly host: SqliteHost | undefined;
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
+  readonly faults?: readonly MessageFault[];
 }
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -73,7 +75,7 @@ export class TaskLab {
     if (options.host === undefined) throw new LabError('LAB011', 'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in');
     this.s = options.settings;
     this.transport = options.transport;
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, summarize: summarizeMessage });
+    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
     this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
     this.save = options.host.save;
     this.db = this.file.connect('tasks');
@@ -277,7 +279,7 @@ export class TaskLab {
 export const taskModel: Model<TaskScenario, TaskOutcome> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
-    const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace });
+    const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });
     return runAndClose(lab);
   },
 };

@@ -1,0 +1,79 @@
+// Proves the page's Explore (issue #11): the worker explores every ordering while the page stays
+// responsive, the page shows the count of orderings, the endings with their counts and the violations,
+// a click opens that ordering in the diagram (schedule= in the link) at the violating step, a link with
+// schedule= reopens it, Back to the seeded run returns, and Stop ends a long exploration.
+import { expect, test } from '@playwright/test';
+import { ExplorePanel } from './pages/ExplorePanel';
+import { LabPage } from './pages/LabPage';
+
+test('A with 300 ms of jitter: both endings, each opens its ordering, and the link reopens it', async ({ page }) => {
+  const lab = new LabPage(page);
+  const explorer = new ExplorePanel(page);
+  await lab.open('?scenario=A&latencyJitterMs=300');
+  await lab.waitForRun('A', 'stdio');
+  await explorer.run();
+  await expect(explorer.summary).toContainText('every ordering explored');
+  await expect(explorer.summary).toContainText('Every invariant holds in every ordering.');
+  await expect(explorer.endings.filter({ hasText: 'terminalState cancelled' }).first()).toBeVisible();
+  const completed = explorer.endings.filter({ hasText: 'terminalState completed' }).first();
+  await expect(completed).toBeVisible();
+
+  await completed.click();
+  await expect(page).toHaveURL(/[?&]schedule=[cj0-9.]+/);
+  await lab.waitForRun('A', 'stdio');
+  await expect(explorer.current).toBeVisible();
+  await expect(lab.facts).toContainText('completed');
+  const url = page.url();
+  const events = await lab.main.getAttribute('data-events');
+
+  // The link carries the ordering: a fresh page opens the same run.
+  await page.goto(url);
+  await lab.waitForRun('A', 'stdio');
+  await expect(lab.main).toHaveAttribute('data-events', events ?? '');
+  await expect(explorer.current).toBeVisible();
+  await expect(lab.facts).toContainText('completed');
+
+  await explorer.backToSeeded.click();
+  await lab.waitForRun('A', 'stdio');
+  await expect(explorer.current).toHaveCount(0);
+  await expect(page).not.toHaveURL(/schedule=/);
+});
+
+test('afterCancel=respond: the violation opens its ordering at the violating step', async ({ page }) => {
+  const lab = new LabPage(page);
+  const explorer = new ExplorePanel(page);
+  await lab.open('?scenario=A&afterCancel=respond');
+  await lab.waitForRun('A', 'stdio');
+  await explorer.run();
+  await expect(explorer.summary).toContainText('1 violation');
+  const violation = explorer.violations.filter({ hasText: 'nothing-after-accepted-cancel' });
+  await expect(violation).toHaveCount(1);
+  const step = Number(/at event (\d+)/.exec((await violation.textContent()) ?? '')?.[1]);
+  expect(Number.isInteger(step)).toBe(true);
+  // Keyboard: the violation is a button.
+  await violation.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]schedule=/);
+  await lab.waitForStep(step + 1);
+  await expect(page).toHaveURL(new RegExp(`[?&]step=${step + 1}(&|$)`));
+});
+
+test('a long exploration reports progress, the page stays responsive, and Stop ends it', async ({ page }) => {
+  const lab = new LabPage(page);
+  const explorer = new ExplorePanel(page);
+  await lab.open('?scenario=buffer-overload');
+  await lab.waitForRun('buffer-overload', 'http');
+  await explorer.explore.click();
+  await expect(explorer.progress).toBeVisible();
+  await expect(explorer.region.getByRole('status').filter({ hasText: /states, .* orderings/ })).toBeVisible({ timeout: 15_000 });
+  // The replay still steps while the worker explores.
+  const before = Number(await lab.main.getAttribute('data-step'));
+  await lab.stepBack.click();
+  await lab.waitForStep(before - 1);
+  await explorer.stop.click();
+  await expect(explorer.region.getByRole('alert')).toContainText('Exploration stopped');
+  await expect(explorer.stop).toHaveCount(0);
+  // The fresh worker runs what comes next.
+  await lab.pickScenario('B');
+  await lab.waitForRun('B', 'stdio');
+});

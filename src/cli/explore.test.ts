@@ -1,0 +1,54 @@
+// Proves `lab explore` prints the issue #11 JSON shape with its field names, says when a bound cut it,
+// and that `lab run --schedule` replays the ordering a violation names, byte for byte.
+import { describe, expect, it } from 'vitest';
+import { lab } from './captured';
+
+describe('npm run lab -- explore', () => {
+  it('--json prints scenario, transport, settings, schedules, states, complete, endings and violations', async () => {
+    const { code, out } = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--json');
+    expect(code).toBe(0);
+    const result = JSON.parse(out) as Record<string, unknown>;
+    expect(Object.keys(result)).toEqual(['scenario', 'transport', 'settings', 'schedules', 'states', 'complete', 'endings', 'violations']);
+    expect(result.scenario).toBe('A');
+    expect(result.transport).toBe('stdio');
+    expect((result.settings as Record<string, unknown>).latencyJitterMs).toBe(300);
+    expect(result.complete).toBe(true);
+    const endings = result.endings as { outcome: Record<string, unknown>; count: number; schedule: string }[];
+    expect(Object.keys(endings[0] ?? {})).toEqual(['outcome', 'count', 'schedule']);
+    expect(endings.reduce((sum, ending) => sum + ending.count, 0)).toBe(result.schedules);
+  });
+
+  it('a violation names its invariant, schedule, step and explanation, and run --schedule replays it', async () => {
+    const { out } = await lab('explore', 'A', '--transport', 'http', '--set', 'httpCancel=post-notification', '--json');
+    const violations = (JSON.parse(out) as { violations: { invariant: string; schedule: string; step: number; explanation: string }[] }).violations;
+    expect(violations.length).toBeGreaterThan(0);
+    const violation = violations[0] as (typeof violations)[number];
+    expect(Object.keys(violation)).toEqual(['invariant', 'schedule', 'step', 'explanation']);
+    expect(violation.invariant).toBe('nothing-after-accepted-cancel');
+    const replay = ['run', 'A', '--transport', 'http', '--set', 'httpCancel=post-notification', '--schedule', violation.schedule, '--json'];
+    const first = await lab(...replay);
+    const again = await lab(...replay);
+    expect(first.code).toBe(0);
+    expect(again.out).toBe(first.out);
+    const transcript = JSON.parse(first.out) as { schedule: string; events: { seq: number; kind: string; from?: string }[] };
+    expect(transcript.schedule).toBe(violation.schedule);
+    expect(transcript.events[violation.step]).toMatchObject({ kind: 'message', from: 'server' });
+  });
+
+  it('--bound cuts the exploration and says so', async () => {
+    const { code, out } = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3');
+    expect(code).toBe(0);
+    expect(out).toMatch(/NOT complete: the bound cut the exploration/);
+    const json = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3', '--json');
+    expect((JSON.parse(json.out) as { complete: boolean }).complete).toBe(false);
+  });
+
+  it('refuses a bad bound and a schedule that does not fit', async () => {
+    const bad = await lab('explore', 'A', '--bound', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--bound takes a whole number/);
+    const misfit = await lab('run', 'A', '--schedule', 'c3');
+    expect(misfit.code).toBe(1);
+    expect(misfit.err).toMatch(/LAB022/);
+  });
+});

@@ -1,0 +1,161 @@
+import { assert } from '../core/assert';
+import { LabError } from '../core/errors';
+import type { ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
+import type { Settings } from '../core/transcript';
+import { InvariantChecker } from './invariants';
+import { formatSchedule, parseSchedule, type Choice } from './schedule';
+
+/** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
+export class Stop {
+  constructor(
+    readonly key: string,
+    readonly options: Choice[],
+  ) {}
+}
+
+/** A 64-bit string hash (two FNV-1a lanes): collisions are negligible for the states one explorer meets. */
+class Hash {
+  private a = 0x811c9dc5;
+  private b = 0x01000193 ^ 0x5bd1e995;
+
+  add(text: string): void {
+    let { a, b } = this;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  digest(): string {
+    return (this.a >>> 0).toString(36) + ':' + (this.b >>> 0).toString(36);
+  }
+
+  fork(): Hash {
+    const copy = new Hash();
+    copy.a = this.a;
+    copy.b = this.b;
+    return copy;
+  }
+}
+
+/**
+ * Drives one run: follows the given choices, then either takes the first option of every further
+ * choice (a replay) or stops at the first new one (the explorer). Also checks the invariants.
+ */
+export class Driver {
+  readonly taken: Choice[] = [];
+  /** Per choice taken, whether it was its point's first option (what a schedule may leave out at its end). */
+  private readonly tookFirst: boolean[] = [];
+  readonly checker: InvariantChecker;
+  private readonly history = new Hash();
+  private scheduler: Scheduler | null = null;
+  /** The choices taken when each breach was found (so its schedule reaches it). */
+  readonly breachSchedules: string[] = [];
+  readonly chooser: ExploringChooser;
+
+  constructor(
+    private readonly given: readonly Choice[],
+    private readonly stopAtNew: boolean,
+    settings: Settings,
+  ) {
+    this.checker = new InvariantChecker(settings);
+    const hooks: ExplorerHooks = {
+      arrival: (window) => this.arrival(window),
+      observe: (event) => this.observe(event),
+      attach: (scheduler) => {
+        this.scheduler = scheduler;
+      },
+    };
+    this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
+  }
+
+  private observe(event: { readonly kind: string; readonly seq: number }): void {
+    this.history.add(JSON.stringify(event));
+    const before = this.checker.found.length;
+    this.checker.observe(event as unknown as Parameters<InvariantChecker['observe']>[0]);
+    for (let index = before; index < this.checker.found.length; index += 1) this.breachSchedules.push(this.schedule());
+  }
+
+  /** The state now: history, clock and queue (the queue read from the scheduler). */
+  private stateKey(point: string): string {
+    const state = this.history.fork();
+    const scheduler = this.scheduler;
+    if (scheduler !== null) {
+      state.add(`@${scheduler.nowMs}`);
+      for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
+    }
+    state.add(`?${point}`);
+    return state.digest();
+  }
+
+  private decide(kind: 'c' | 'j', options: Choice[], point: () => string): number {
+    const index = this.taken.length;
+    if (index < this.given.length) {
+      const choice = this.given[index] as Choice;
+      const found = options.findIndex((option) => option.kind === choice.kind && option.value === choice.value);
+      if (found < 0) {
+        const offered = options.map((option) => `${option.kind}${option.value}`).join(', ');
+        throw new LabError('LAB022', `choice ${index + 1} of the schedule is ${choice.kind}${choice.value}, but this run offers ${offered} there (a schedule replays the run it came from: same scenario, transport and settings)`);
+      }
+      this.taken.push(choice);
+      this.tookFirst.push(found === 0);
+      return choice.value;
+    }
+    if (this.stopAtNew) throw new Stop(this.stateKey(point()), options);
+    const first = options[0] as Choice;
+    assert(first.kind === kind, 'a choice offers options of its own kind');
+    this.taken.push(first);
+    this.tookFirst.push(true);
+    return first.value;
+  }
+
+  private choose(candidates: readonly DueEvent[]): number {
+    const options: Choice[] = candidates.map((_, index) => ({ kind: 'c', value: index }));
+    return this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`);
+  }
+
+  /** The arrival instants that give every order against what is queued: the window's ends and the queued instants inside it. */
+  private arrival(window: ArrivalWindow): number {
+    const instants = new Set<number>([window.earliestMs]);
+    for (const queued of this.scheduler?.queuedEvents() ?? []) {
+      if (queued.atMs > window.earliestMs && queued.atMs < window.latestMs) instants.add(queued.atMs);
+    }
+    instants.add(window.latestMs);
+    const options: Choice[] = [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
+    const jitter = this.decide('j', options, () => `j ${window.channelKey} ${window.earliestMs}..${window.latestMs}`);
+    return window.baseMs + jitter;
+  }
+
+  /** The choices taken so far as a schedule; trailing first options go, since a replay takes them anyway. */
+  schedule(): string {
+    let length = this.taken.length;
+    while (length > 0 && this.tookFirst[length - 1] === true) length -= 1;
+    return formatSchedule(this.taken.slice(0, length));
+  }
+
+  /** The whole run's state at its end (what tells two complete orderings apart). */
+  endKey(): string {
+    return this.stateKey('end');
+  }
+}
+
+/**
+ * The chooser that replays one ordering (`lab run --schedule`, the page's `schedule=`): same
+ * scenario, transport and settings, exactly that ordering, the same transcript bytes every time.
+ * `finish` refuses a schedule with choices the run never met (it came from another run).
+ */
+export function replaySchedule(schedule: string): { chooser: ExploringChooser; finish(): void } {
+  const choices = parseSchedule(schedule);
+  const driver = new Driver(choices, false, {});
+  return {
+    chooser: driver.chooser,
+    finish: () => {
+      if (driver.taken.length < choices.length) {
+        throw new LabError('LAB022', `the schedule has ${choices.length} choices but this run meets only ${driver.taken.length} (a schedule replays the run it came from: same scenario, transport and settings)`);
+      }
+    },
+  };
+}

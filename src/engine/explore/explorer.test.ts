@@ -1,0 +1,170 @@
+// Proves the race explorer (issue #11): correct designs hold in every ordering the network allows,
+// each unsafe setting yields a counterexample whose schedule replays to the violating step, the
+// latency range yields both endings of the cancel/complete race, and a bound says it cut.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../../cli/sqlite';
+import { findScenario } from '../../scenarios/index';
+import { endingOf, explore, INVARIANTS, LabError, parseSchedule, runScenario, type ExploreResult, type SqlModule } from '../index';
+
+let sql: SqlModule;
+beforeAll(async () => {
+  sql = await loadSqlJs();
+});
+
+function run(id: string, options: { transport?: 'stdio' | 'http'; settings?: Record<string, unknown>; bound?: number } = {}): ExploreResult {
+  return explore(findScenario(id), { ...options, ledger: { sql } });
+}
+
+/** Every violation's schedule replays, byte for byte, to a run that has the violating step. */
+function expectReplayable(id: string, result: ExploreResult, settings: Record<string, unknown> = {}): void {
+  for (const violation of result.violations) {
+    const options = { transport: result.transport, settings, schedule: violation.schedule, ledger: { sql } };
+    const first = runScenario(findScenario(id), options);
+    const again = runScenario(findScenario(id), options);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect(first.events.some((event) => event.seq === violation.step)).toBe(true);
+  }
+}
+
+describe('invariant names', () => {
+  it('are the eleven the issue names', () => {
+    expect([...INVARIANTS]).toEqual([
+      'one-terminal-state',
+      'nothing-after-accepted-cancel',
+      'progress-increasing',
+      'no-progress-after-final',
+      'max-deadline-by-start-plus-max',
+      'channel-fifo',
+      'unique-request-ids',
+      'one-execution-per-key',
+      'buffer-within-capacity',
+      'final-never-dropped',
+      'task-terminal-stable',
+    ]);
+  });
+});
+
+describe('correct designs hold in every ordering', () => {
+  for (const id of ['A', 'B', 'C', 'D']) {
+    for (const transport of ['stdio', 'http'] as const) {
+      it(`${id} on ${transport}: complete, no violation`, () => {
+        const result = run(id, { transport });
+        expect(result.complete).toBe(true);
+        expect(result.violations).toEqual([]);
+        expect(result.schedules).toBeGreaterThanOrEqual(1);
+        expect(result.endings.reduce((sum, ending) => sum + ending.count, 0)).toBe(result.schedules);
+      });
+      it(`${id} on ${transport} with latency jitter 150 ms: complete, no violation`, () => {
+        const result = run(id, { transport, settings: { latencyJitterMs: 150 } });
+        expect(result.complete).toBe(true);
+        expect(result.violations).toEqual([]);
+        expect(result.schedules).toBeGreaterThan(1);
+      });
+    }
+  }
+  it('the keyed ledger race: one execution in every ordering', () => {
+    const result = run('ledger-race-keyed');
+    expect(result.complete).toBe(true);
+    expect(result.violations).toEqual([]);
+    expect(result.schedules).toBeGreaterThan(1);
+    expect(result.endings.every((ending) => ending.outcome.executions === 1)).toBe(true);
+  });
+  for (const id of ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close']) {
+    it(`${id}: no violation`, () => {
+      const result = run(id);
+      expect(result.complete).toBe(true);
+      expect(result.violations).toEqual([]);
+    });
+  }
+  it('the buffer (two requests, three progress each): complete, no violation', () => {
+    const result = run('buffer-overload', { settings: { requests: 2, progressPerRequest: 3 } });
+    expect(result.complete).toBe(true);
+    expect(result.schedules).toBeGreaterThan(1);
+    expect(result.violations).toEqual([]);
+  });
+  it('the buffer at its defaults: no violation within a bound, and the cut is said', () => {
+    const result = run('buffer-overload', { bound: 400 });
+    expect(result.complete).toBe(false);
+    expect(result.states).toBe(400);
+    expect(result.violations).toEqual([]);
+  });
+  it('reconnect: complete, no violation', () => {
+    const result = run('reconnect-listen');
+    expect(result.complete).toBe(true);
+    expect(result.violations).toEqual([]);
+  });
+});
+
+describe('the latency range decides the race', () => {
+  it('A with latencyJitterMs=300 ends cancelled in some orderings and completed in others', () => {
+    const result = run('A', { settings: { latencyJitterMs: 300 } });
+    expect(result.complete).toBe(true);
+    const terminals = new Set(result.endings.map((ending) => ending.outcome.terminalState));
+    expect(terminals).toEqual(new Set(['cancelled', 'completed']));
+    expect(result.violations).toEqual([]);
+  });
+  it("each ending's schedule replays to that ending", () => {
+    const settings = { latencyJitterMs: 300 };
+    const result = run('A', { settings });
+    for (const ending of result.endings) {
+      const transcript = runScenario(findScenario('A'), { settings, schedule: ending.schedule });
+      expect(endingOf('request-race', transcript.outcome)).toEqual(ending.outcome);
+      expect(transcript.schedule).toBe(ending.schedule);
+    }
+  });
+  it('A at its default latency (no jitter) has one ordering', () => {
+    expect(run('A').schedules).toBe(1);
+  });
+});
+
+describe('each unsafe variant yields a counterexample', () => {
+  it('ledger-race-unsafe: two executions for one key', () => {
+    const result = run('ledger-race-unsafe');
+    expect(result.violations.map((v) => v.invariant)).toContain('one-execution-per-key');
+    expect(result.endings.every((ending) => ending.outcome.executions === 2)).toBe(true);
+    expectReplayable('ledger-race-unsafe', result);
+  });
+  it('httpCancel=post-notification: the server keeps working and answers a request the client abandoned', () => {
+    const settings = { httpCancel: 'post-notification' };
+    const result = run('A', { transport: 'http', settings });
+    const violation = result.violations.find((v) => v.invariant === 'nothing-after-accepted-cancel');
+    expect(violation?.explanation).toMatch(/answered #41 after it received notifications\/cancelled/);
+    expectReplayable('A', result, settings);
+  });
+  it('afterCancel=respond: the server answers after accepting the cancellation', () => {
+    const settings = { afterCancel: 'respond' };
+    const result = run('A', { settings });
+    expect(result.violations.find((v) => v.invariant === 'nothing-after-accepted-cancel')?.explanation).toMatch(/answered #41 after it accepted the cancellation/);
+    expectReplayable('A', result, settings);
+  });
+  it('progressResetsMax=true: progress moves the maximum deadline', () => {
+    const settings = { progressResetsMax: true };
+    const result = run('C', { settings });
+    expect(result.violations.map((v) => v.invariant)).toContain('max-deadline-by-start-plus-max');
+    expectReplayable('C', result, settings);
+  });
+  it('queue=drop-oldest-any: the buffer drops a final response', () => {
+    const settings = { queue: 'drop-oldest-any', capacity: 4 };
+    const result = run('buffer-overload', { settings, bound: 200 });
+    expect(result.violations.map((v) => v.invariant)).toContain('final-never-dropped');
+    expectReplayable('buffer-overload', result, settings);
+  });
+});
+
+describe('bounds and schedules', () => {
+  it('a bound that cuts says complete: false, never a silent cut', () => {
+    const full = run('A', { settings: { latencyJitterMs: 300 } });
+    const cut = run('A', { settings: { latencyJitterMs: 300 }, bound: 5 });
+    expect(cut.complete).toBe(false);
+    expect(cut.states).toBe(5);
+    expect(cut.schedules).toBeLessThan(full.schedules);
+  });
+  it('a schedule replays the same transcript every time', () => {
+    const options = { settings: { latencyJitterMs: 300 }, schedule: 'j0.j10.c0.j80' };
+    expect(JSON.stringify(runScenario(findScenario('A'), options))).toBe(JSON.stringify(runScenario(findScenario('A'), options)));
+  });
+  it('a schedule that does not fit the run is refused (LAB022), naming what the run offers', () => {
+    expect(() => runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: 'j0.j999' })).toThrow(/LAB022.*offers j0, j10, j300/);
+    expect(() => parseSchedule('x1')).toThrow(LabError);
+  });
+});

@@ -1,0 +1,312 @@
+import { assert } from '../core/assert';
+import { LabError } from '../core/errors';
+import type { RunOptions } from '../core/model';
+import type { Settings, Transport } from '../core/transcript';
+import type { SqliteHost } from '../core/sqlite';
+import { runScenario, type Scenario } from '../scenario';
+import type { Outcome } from '../transcript';
+import { Driver, Stop } from './driver';
+import type { InvariantName } from './invariants';
+import type { Choice } from './schedule';
+
+/**
+ * The race explorer (issue #11): runs a scenario in every ordering its model allows and checks the
+ * invariants after every step of each.
+ *
+ * Choice points. (1) Events due at one virtual instant: any of them may run first (the scheduler's
+ * chooser). (2) When a message is sent, where its arrival falls inside its latency window
+ * [now + latencyMs, now + latencyMs + latencyJitterMs], raised to its channel's last arrival (FIFO).
+ * The window is continuous in effect but what the run does depends only on the arrival's order
+ * against the other events, so the explorer picks among the distinct orders rather than sampling:
+ * the window's two ends and the instant of every event already queued inside it. Landing exactly
+ * on a queued event's instant, the same-instant choice then runs the arrival before or after it, so
+ * every order of the arrival against what is queued is met, and against what is queued later too
+ * (a later message's own choice includes this arrival's instant; a later timer falls before the
+ * window's end or after it). What this does not enumerate: arrivals strictly between two instants
+ * when a timer the arrival itself arms (an idle deadline restarted by progress) then lands between
+ * two other events; those orders are met only where the window's ends or the queued instants
+ * produce them.
+ *
+ * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
+ * order) with the queue of pending events and the clock. Two choices that give the same state — two
+ * deliveries on one FIFO channel, which deliver the oldest either way; two events that record
+ * nothing — are one ordering; a state met again is not explored again (its endings are reused).
+ */
+
+export interface ExploreOptions {
+  readonly transport?: Transport;
+  readonly seed?: number;
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Most runs (states) to visit; reaching it ends the exploration with `complete: false`. */
+  readonly bound?: number;
+  /** sql.js for the ledger and task scenarios. */
+  readonly ledger?: SqliteHost;
+}
+
+export interface Ending {
+  /** The outcome without its times and sequence numbers: what tells one ending from another. */
+  outcome: Record<string, unknown>;
+  /** How many orderings end so. */
+  count: number;
+  /** One ordering that ends so. */
+  schedule: string;
+}
+
+export interface Violation {
+  invariant: InvariantName;
+  schedule: string;
+  /** `seq` of the event at which it broke, in the run that `schedule` replays. */
+  step: number;
+  explanation: string;
+}
+
+/** The `--json` shape of `lab explore` (a contract, issue #11). */
+export interface ExploreResult {
+  scenario: string;
+  transport: Transport;
+  settings: Settings;
+  /** Orderings told apart (distinct histories from start to end). */
+  schedules: number;
+  /** States visited (each a run up to its next new choice). */
+  states: number;
+  complete: boolean;
+  endings: Ending[];
+  violations: Violation[];
+}
+
+export const DEFAULT_EXPLORE_BOUND = 200_000;
+const VIOLATIONS_KEPT = 100;
+
+/** Times and sequence numbers out: what is left says how a run ended. */
+export function endingOf(kind: string, outcome: Outcome): Record<string, unknown> {
+  if (kind === 'request-race') {
+    const o = outcome as Extract<Outcome, { terminalState: unknown }>;
+    return {
+      terminalState: o.terminalState,
+      clientOutcome: o.clientOutcome,
+      finalResponse: o.finalResponse,
+      cancellationSignal: o.cancellationSignal,
+      viewsDiverge: o.viewsDiverge,
+      clientIgnores: o.clientIgnores.map((ignore) => ignore.summary),
+    };
+  }
+  if (kind === 'ledger') {
+    // Which connection won and the ids it drew tell orderings apart, not endings: the counts do.
+    const o = outcome as Extract<Outcome, { executions: unknown }>;
+    return { executions: o.executions, rejected: o.rejected, replayed: o.replayed, failed: o.failed, requests: o.requests, keyRecords: o.keyRecords, aliasIntact: o.aliasIntact, paymentTokenInLedger: o.paymentTokenInLedger };
+  }
+  return strip(outcome) as Record<string, unknown>;
+}
+
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
+  if (value === null || typeof value !== 'object') return value;
+  const kept: Record<string, unknown> = {};
+  for (const [field, inner] of Object.entries(value)) {
+    if (/(Ms|AtMs|seq|Seq)$/.test(field) || field === 'atMs' || field === 'reason' || field === 'detail') continue;
+    kept[field] = strip(inner);
+  }
+  return kept;
+}
+
+interface Tally {
+  count: number;
+  endings: Map<string, Ending>;
+}
+
+interface Frame {
+  readonly prefix: Choice[];
+  readonly key: string;
+  readonly options: Choice[];
+  next: number;
+  readonly children: Set<string>;
+  readonly tally: Tally;
+}
+
+function merge(into: Tally, from: Tally): void {
+  into.count += from.count;
+  for (const [key, ending] of from.endings) {
+    const have = into.endings.get(key);
+    if (have === undefined) into.endings.set(key, { ...ending });
+    else have.count += ending.count;
+  }
+}
+
+/** Progress of an exploration, for a bar: states visited, orderings told apart so far. */
+export interface ExploreProgress {
+  states: number;
+  schedules: number;
+  violations: number;
+  /** Share of the tree's first levels already explored, 0 … 1 (an estimate). */
+  fraction: number;
+}
+
+/**
+ * An exploration that runs in slices (`advance`), so a worker can report progress and stop between
+ * them; `explore` runs one to the end.
+ */
+export class Exploration {
+  private readonly scenario: Scenario;
+  private readonly options: ExploreOptions;
+  private readonly bound: number;
+  readonly transport: Transport;
+  private settings: Settings | null = null;
+  private readonly memo = new Map<string, Tally>();
+  private readonly stack: Frame[] = [];
+  private readonly violations = new Map<string, Violation>();
+  private violationCount = 0;
+  private root: Tally | null = null;
+  private runs = 0;
+  private cut = false;
+
+  constructor(scenario: Scenario, options: ExploreOptions = {}) {
+    const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
+    if (!(Number.isSafeInteger(bound) && bound >= 1)) throw new LabError('LAB005', `bound=${JSON.stringify(bound)} is not a whole number of at least 1; nothing was explored`);
+    this.scenario = scenario;
+    this.options = options;
+    this.bound = bound;
+    this.transport = options.transport ?? scenario.defaultTransport;
+  }
+
+  get done(): boolean {
+    return this.root !== null;
+  }
+
+  progress(): ExploreProgress {
+    let fraction = 0;
+    let width = 1;
+    for (const frame of this.stack.slice(0, 4)) {
+      width /= Math.max(1, frame.options.length);
+      fraction += Math.max(0, frame.next - 1) * width;
+    }
+    return { states: this.runs, schedules: (this.root ?? this.stack[0]?.tally)?.count ?? 0, violations: this.violationCount, fraction: this.done ? 1 : Math.min(1, fraction) };
+  }
+
+  /** Runs up to `runs` more runs; true when the exploration is over (complete or bounded). */
+  advance(runs: number): boolean {
+    if (this.root !== null) return true;
+    for (let left = runs; left > 0; left -= 1) {
+      if (this.stack.length === 0) {
+        // The first run: the whole tree is one leaf, or its root is the first choice.
+        const first = this.runOnce([]);
+        if (first.kind === 'leaf') {
+          this.root = first.tally;
+          return true;
+        }
+        this.stack.push({ prefix: [], key: first.key, options: first.options, next: 0, children: new Set(), tally: { count: 0, endings: new Map() } });
+        continue;
+      }
+      const top = this.stack[this.stack.length - 1] as Frame;
+      if (top.next >= top.options.length) {
+        this.stack.pop();
+        this.memo.set(top.key, top.tally);
+        const parent = this.stack[this.stack.length - 1];
+        if (parent === undefined) {
+          this.root = top.tally;
+          return true;
+        }
+        parent.children.add(top.key);
+        merge(parent.tally, top.tally);
+        left += 1; // popping runs nothing
+        continue;
+      }
+      if (this.runs >= this.bound) {
+        this.cut = true;
+        this.unwind();
+        return true;
+      }
+      const choices = [...top.prefix, top.options[top.next] as Choice];
+      top.next += 1;
+      const result = this.runOnce(choices);
+      if (top.children.has(result.key)) continue;
+      if (result.kind === 'leaf') {
+        top.children.add(result.key);
+        merge(top.tally, result.tally);
+        continue;
+      }
+      const known = this.memo.get(result.key);
+      if (known !== undefined) {
+        top.children.add(result.key);
+        merge(top.tally, known);
+        continue;
+      }
+      this.stack.push({ prefix: choices, key: result.key, options: result.options, next: 0, children: new Set(), tally: { count: 0, endings: new Map() } });
+    }
+    return false;
+  }
+
+  /** Ends a bounded exploration: what was explored so far is merged up to the root. */
+  private unwind(): void {
+    let below: Frame | undefined;
+    while (this.stack.length > 0) {
+      const frame = this.stack.pop() as Frame;
+      if (below !== undefined && !frame.children.has(below.key)) merge(frame.tally, below.tally);
+      below = frame;
+    }
+    this.root = below?.tally ?? { count: 0, endings: new Map() };
+  }
+
+  private runOnce(choices: Choice[]): { kind: 'leaf'; key: string; tally: Tally } | { kind: 'point'; key: string; options: Choice[] } {
+    this.runs += 1;
+    const settings = this.options.settings ?? {};
+    const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) });
+    let ending: Record<string, unknown>;
+    try {
+      const transcript = runScenario(this.scenario, this.runOptions(driver));
+      this.settings ??= transcript.settings;
+      driver.checker.finish(this.scenario.kind, transcript.outcome);
+      ending = endingOf(this.scenario.kind, transcript.outcome);
+    } catch (error) {
+      if (error instanceof Stop) {
+        this.collect(driver);
+        return { kind: 'point', key: error.key, options: error.options };
+      }
+      // A LabError on bad input is the user's to see; any other failure in some ordering is an ending of its own.
+      if (error instanceof LabError && (error.code === 'LAB004' || error.code === 'LAB005' || error.code === 'LAB022' || error.code === 'LAB011')) throw error;
+      ending = { error: error instanceof Error ? error.message : String(error) };
+    }
+    this.collect(driver);
+    const schedule = driver.schedule();
+    const key = driver.endKey();
+    return { kind: 'leaf', key, tally: { count: 1, endings: new Map([[JSON.stringify(ending), { outcome: ending, count: 1, schedule }]]) } };
+  }
+
+  private runOptions(driver: Driver): RunOptions {
+    return { transport: this.transport, seed: this.options.seed, settings: this.options.settings, chooser: driver.chooser, ledger: this.options.ledger, record: false };
+  }
+
+  private collect(driver: Driver): void {
+    driver.checker.found.forEach((breach, index) => {
+      const id = `${breach.invariant}|${breach.explanation}`;
+      if (this.violations.has(id)) return;
+      this.violationCount += 1;
+      if (this.violations.size >= VIOLATIONS_KEPT) return;
+      this.violations.set(id, { invariant: breach.invariant, schedule: driver.breachSchedules[index] ?? driver.schedule(), step: breach.step, explanation: breach.explanation });
+    });
+  }
+
+  result(): ExploreResult {
+    assert(this.root !== null, 'the exploration is over before its result is read');
+    const endings = [...this.root.endings.values()].sort((a, b) => b.count - a.count || JSON.stringify(a.outcome).localeCompare(JSON.stringify(b.outcome)));
+    return {
+      scenario: this.scenario.id,
+      transport: this.transport,
+      settings: this.settings ?? (this.scenario.settings as unknown as Settings),
+      schedules: this.root.count,
+      states: this.runs,
+      complete: !this.cut,
+      endings,
+      violations: [...this.violations.values()],
+    };
+  }
+}
+
+/** Explores every ordering of one scenario (the CLI's `lab explore`). */
+export function explore(scenario: Scenario, options: ExploreOptions = {}): ExploreResult {
+  const exploration = new Exploration(scenario, options);
+  while (!exploration.advance(10_000)) {
+    // each slice runs up to 10,000 runs; the bound ends an exploration that would not
+  }
+  return exploration.result();
+}
+

@@ -1,0 +1,62 @@
+// Proves each invariant the explorer checks catches the break it names, on event streams written by
+// hand for the breaks no setting of the lab produces (a correct kit never delivers out of order).
+import { describe, expect, it } from 'vitest';
+import { InvariantChecker } from './invariants';
+
+let seq = 0;
+const ev = (kind: string, fields: Record<string, unknown>, atMs = 0) => ({ kind, seq: seq++, atMs, ...fields });
+const message = (from: string, channel: string, body: Record<string, unknown>, atMs = 0) => ev('message', { from, to: from === 'client' ? 'server' : 'client', channel, message: { jsonrpc: '2.0', ...body } }, atMs);
+const progress = (value: number) => message('server', 'stdio', { method: 'notifications/progress', params: { progressToken: 'progress-41', progress: value } });
+
+function check(events: ReturnType<typeof ev>[], settings = {}): string[] {
+  const checker = new InvariantChecker(settings);
+  for (const event of events) checker.observe(event);
+  checker.finish('request-race', {});
+  return checker.found.map((breach) => breach.invariant);
+}
+
+const started = () => ev('request-started', { requestId: 41, idleTimeoutMs: 1000, maxTimeoutMs: 5000, progressToken: 'progress-41' });
+const terminal = (state: string) => ev('terminal', { requestId: 41, state });
+
+describe('InvariantChecker', () => {
+  it('a clean request breaks nothing', () => {
+    expect(check([started(), progress(1), progress(2), message('server', 'stdio', { id: 41, result: {} }), terminal('completed')])).toEqual([]);
+  });
+  it('one-terminal-state: a second terminal state, or none', () => {
+    expect(check([started(), terminal('completed'), terminal('cancelled')])).toContain('one-terminal-state');
+    expect(check([started()])).toContain('one-terminal-state');
+  });
+  it('progress-increasing: progress that repeats or goes back', () => {
+    expect(check([started(), progress(2), progress(2), terminal('completed')])).toEqual(['progress-increasing']);
+  });
+  it('no-progress-after-final: progress after the response', () => {
+    expect(check([started(), message('server', 'stdio', { id: 41, result: {} }), progress(1), terminal('completed')])).toEqual(['no-progress-after-final']);
+  });
+  it('channel-fifo: a later message delivered first', () => {
+    const first = message('client', 'stdio', { method: 'ping', id: 1 });
+    const second = message('client', 'stdio', { method: 'ping', id: 2 });
+    expect(check([first, second, ev('delivered', { messageSeq: second.seq, from: 'client', to: 'server' })])).toContain('channel-fifo');
+  });
+  it('channel-fifo: a lost message does not hold its channel', () => {
+    const first = { ...message('client', 'stdio', { method: 'ping', id: 1 }), lost: true };
+    const second = message('client', 'stdio', { method: 'ping', id: 2 });
+    expect(check([first, second, ev('delivered', { messageSeq: second.seq, from: 'client', to: 'server' })])).toEqual([]);
+  });
+  it('unique-request-ids: one sender reusing an id', () => {
+    expect(check([message('client', 'stdio', { method: 'ping', id: 7 }), message('client', 'stdio', { method: 'ping', id: 7 })])).toContain('unique-request-ids');
+    expect(check([message('client', 'stdio', { method: 'ping', id: 7 }), message('server', 'stdio', { method: 'ping', id: 7 })])).toEqual([]);
+  });
+  it('buffer-within-capacity: more held than the capacity', () => {
+    expect(check([ev('buffer', { action: 'enqueued', what: 'progress', occupancyEvents: 9, capacityEvents: 8, requestId: 1 })])).toEqual(['buffer-within-capacity']);
+    expect(check([ev('buffer', { action: 'enqueued', what: 'progress', occupancyEvents: 90, capacityEvents: null, requestId: 1 })])).toEqual([]);
+  });
+  it('task-terminal-stable: a terminal task status that changes', () => {
+    expect(check([ev('task', { action: 'completed', taskId: 't1', status: 'completed' }), ev('task', { action: 'polled', taskId: 't1', status: 'working' })])).toEqual(['task-terminal-stable']);
+    expect(check([ev('task', { action: 'polled', taskId: 't1', status: 'working' }), ev('task', { action: 'completed', taskId: 't1', status: 'completed' })])).toEqual([]);
+  });
+  it('one-execution-per-key: applies only when the calls carry a key', () => {
+    const twice = [ev('ledger', { action: 'executed', requestId: 41 }), ev('ledger', { action: 'executed', requestId: 42 })];
+    expect(check(twice, { sendKey: true })).toEqual(['one-execution-per-key']);
+    expect(check(twice, { sendKey: false })).toEqual([]);
+  });
+});

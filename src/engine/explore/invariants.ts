@@ -1,0 +1,232 @@
+import type { Settings } from '../core/transcript';
+
+/**
+ * The invariants the explorer checks after every step of every ordering (issue #11). The names are a
+ * contract: the CLI's `--json`, the page and the tests use them as written here.
+ */
+export const INVARIANTS = [
+  'one-terminal-state',
+  'nothing-after-accepted-cancel',
+  'progress-increasing',
+  'no-progress-after-final',
+  'max-deadline-by-start-plus-max',
+  'channel-fifo',
+  'unique-request-ids',
+  'one-execution-per-key',
+  'buffer-within-capacity',
+  'final-never-dropped',
+  'task-terminal-stable',
+] as const;
+
+export type InvariantName = (typeof INVARIANTS)[number];
+
+/** One broken invariant: which, at which event of the run (`seq`), and why in words. */
+export interface Breach {
+  readonly invariant: InvariantName;
+  readonly step: number;
+  readonly explanation: string;
+}
+
+/** What the checker reads of an event: every field optional, checked by `kind`. */
+interface Seen {
+  readonly kind: string;
+  readonly seq: number;
+  readonly atMs?: number;
+  readonly [field: string]: unknown;
+}
+
+interface MessageLike {
+  readonly method?: string;
+  readonly id?: unknown;
+  readonly params?: { readonly progressToken?: unknown; readonly progress?: unknown; readonly requestId?: unknown };
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+const TERMINAL_TASK_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+const key = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+
+/**
+ * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
+ * only what the checks need, so it runs beside a fast run that keeps no events.
+ */
+export class InvariantChecker {
+  private readonly breaches: Breach[] = [];
+  private readonly terminals = new Map<string, string>();
+  /** Requests whose cancellation reached the server (accepted, or received and ignored), with how. */
+  private readonly cancelAccepted = new Map<string, string>();
+  private readonly finalSent = new Set<string>();
+  private readonly requestOfToken = new Map<string, string>();
+  private readonly lastProgress = new Map<string, number>();
+  private readonly started = new Map<string, { atMs: number; maxTimeoutMs: number }>();
+  private readonly requestIds = new Set<string>();
+  /** Per channel (`channel:sender`), the message events not yet delivered, oldest first. */
+  private readonly inFlight = new Map<string, Seen[]>();
+  private readonly messageBySeq = new Map<number, Seen>();
+  private executions = 0;
+  private readonly taskStatus = new Map<string, string>();
+  private lastSeq = 0;
+  private lastFailedSeq: { seq: number; requestId: unknown } | null = null;
+
+  constructor(private readonly settings: Settings) {}
+
+  get found(): readonly Breach[] {
+    return this.breaches;
+  }
+
+  private readonly broken = new Set<InvariantName>();
+
+  /** Keeps the first breach of each invariant in a run: what follows from it is the same finding. */
+  private breach(invariant: InvariantName, step: number, explanation: string): void {
+    if (this.broken.has(invariant)) return;
+    this.broken.add(invariant);
+    this.breaches.push({ invariant, step, explanation });
+  }
+
+  observe(event: Seen): void {
+    this.lastSeq = event.seq;
+    const atMs = event.atMs ?? 0;
+    switch (event.kind) {
+      case 'request-started': {
+        const request = key(event.requestId);
+        this.started.set(request, { atMs, maxTimeoutMs: event.maxTimeoutMs as number });
+        if (event.progressToken !== null && event.progressToken !== undefined) this.requestOfToken.set(key(event.progressToken), request);
+        return;
+      }
+      case 'terminal': {
+        const request = key(event.requestId);
+        const before = this.terminals.get(request);
+        if (before !== undefined) this.breach('one-terminal-state', event.seq, `request #${String(event.requestId)} reached a second terminal state (${String(event.state)}) after ${before}: a request ends exactly once`);
+        else this.terminals.set(request, String(event.state));
+        return;
+      }
+      case 'cancel-accepted':
+        if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined) this.cancelAccepted.set(key(event.requestId), 'it accepted the cancellation');
+        return;
+      case 'disconnect-observed':
+        if (event.by === 'server' && !this.cancelAccepted.has(key(event.requestId))) this.cancelAccepted.set(key(event.requestId), 'it saw the client close the response stream (the cancellation)');
+        return;
+      case 'deadline': {
+        const start = this.started.get(key(event.requestId));
+        if (event.deadline !== 'max' || start === undefined || (event.action !== 'armed' && event.action !== 'reset')) return;
+        const limit = start.atMs + start.maxTimeoutMs;
+        if ((event.dueAtMs as number) > limit) {
+          this.breach('max-deadline-by-start-plus-max', event.seq, `the maximum deadline of #${String(event.requestId)} was moved to ${String(event.dueAtMs)} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms: nothing may move the absolute budget (RC-2)`);
+        }
+        return;
+      }
+      case 'state': {
+        const start = this.started.get(key(event.requestId));
+        if (event.side !== 'client' || event.from !== 'waiting' || start === undefined) return;
+        const limit = start.atMs + start.maxTimeoutMs;
+        if (atMs > limit) this.breach('max-deadline-by-start-plus-max', event.seq, `the client was still waiting for #${String(event.requestId)} at ${atMs} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms`);
+        return;
+      }
+      case 'message':
+        this.message(event);
+        return;
+      case 'delivered':
+        this.delivered(event);
+        return;
+      case 'ledger':
+        if (event.action === 'failed') this.lastFailedSeq = { seq: event.seq, requestId: event.requestId };
+        if (event.action === 'executed') {
+          this.executions += 1;
+          if (this.settings.sendKey === true && this.executions > 1) this.breach('one-execution-per-key', event.seq, `request #${String(event.requestId)} executed the effect again: ${this.executions} executions for one idempotency key`);
+        }
+        return;
+      case 'buffer': {
+        const capacity = event.capacityEvents as number | null;
+        if (capacity !== null && (event.occupancyEvents as number) > capacity) this.breach('buffer-within-capacity', event.seq, `the buffer holds ${String(event.occupancyEvents)} events, more than its capacity of ${capacity} (BF-6)`);
+        if (event.action === 'dropped' && event.what === 'final') this.breach('final-never-dropped', event.seq, `the final response of #${String(event.requestId)} was dropped from the buffer: its client can never learn the outcome (BF-4)`);
+        return;
+      }
+      case 'task': {
+        if (typeof event.status !== 'string' || event.action === 'reported' || event.action === 'created') return;
+        const task = String(event.taskId);
+        const before = this.taskStatus.get(task);
+        if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
+          this.breach('task-terminal-stable', event.seq, `task ${task} was ${before} (terminal) and then ${event.status}: a terminal task status never changes (TK-2)`);
+        }
+        this.taskStatus.set(task, event.status);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private message(event: Seen): void {
+    const message = event.message as MessageLike;
+    const from = String(event.from);
+    this.messageBySeq.set(event.seq, event);
+    if (event.lost !== true) {
+      const channel = `${String(event.channel)}:${from}`;
+      let queue = this.inFlight.get(channel);
+      if (queue === undefined) this.inFlight.set(channel, (queue = []));
+      queue.push(event);
+    }
+    if (message.method !== undefined && message.id !== undefined) {
+      const id = `${from}:${key(message.id)}`;
+      if (this.requestIds.has(id)) this.breach('unique-request-ids', event.seq, `the ${from} sent a second request with id ${key(message.id)}: ids are unique per sender`);
+      this.requestIds.add(id);
+    }
+    if (from !== 'server' || event.malformed !== undefined) return;
+    if (message.method === 'notifications/progress') {
+      const token = key(message.params?.progressToken);
+      const request = this.requestOfToken.get(token);
+      const progress = Number(message.params?.progress);
+      const last = this.lastProgress.get(token);
+      if (last !== undefined && !(progress > last)) this.breach('progress-increasing', event.seq, `progress ${progress} for token ${token} after ${last}: progress must increase with each notification`);
+      this.lastProgress.set(token, progress);
+      if (request !== undefined && this.finalSent.has(request)) this.breach('no-progress-after-final', event.seq, `the server sent progress for #${JSON.parse(request) as string} after its final response`);
+      const cancelled = request === undefined ? undefined : this.cancelAccepted.get(request);
+      if (request !== undefined && cancelled !== undefined) this.breach('nothing-after-accepted-cancel', event.seq, `the server sent progress for #${JSON.parse(request) as string} after ${cancelled}: once the cancellation reaches the server, nothing more is sent for the request (RC-6)`);
+      return;
+    }
+    if (message.method === undefined && message.id !== undefined && (message.result !== undefined || message.error !== undefined)) {
+      const request = key(message.id);
+      const cancelled = this.cancelAccepted.get(request);
+      if (cancelled !== undefined) this.breach('nothing-after-accepted-cancel', event.seq, `the server answered #${String(message.id)} after ${cancelled}: the client abandoned it, and once the cancellation reaches the server nothing more is sent for the request (RC-6)`);
+      this.finalSent.add(request);
+    }
+  }
+
+  private delivered(event: Seen): void {
+    const message = this.messageBySeq.get(event.messageSeq as number);
+    if (message === undefined) return;
+    const sent = message.message as MessageLike;
+    if (event.to === 'server' && sent.method === 'notifications/cancelled' && message.malformed === undefined && sent.params?.requestId !== undefined) {
+      // A cancellation the server received counts whether it honoured it or not: the client abandoned the request.
+      const request = key(sent.params.requestId);
+      if (this.started.has(request) && !this.cancelAccepted.has(request)) this.cancelAccepted.set(request, `it received notifications/cancelled at ${String(event.atMs)} ms${event.ignoredBy === undefined ? '' : ' (and ignored it)'}`);
+    }
+    const channel = `${String(message.channel)}:${String(message.from)}`;
+    const queue = this.inFlight.get(channel) ?? [];
+    // Messages lost on the way (a dropped stream) never arrive: they do not hold the channel.
+    while (queue.length > 0 && queue[0] !== message && queue[0]?.lost === true) queue.shift();
+    if (queue[0] !== message) {
+      const older = queue[0];
+      this.breach('channel-fifo', event.seq, `on ${channel} message #${message.seq} arrived before #${String(older?.seq)}, which was sent earlier: a channel delivers in the order it was sent`);
+      const index = queue.indexOf(message);
+      if (index >= 0) queue.splice(index, 1);
+      return;
+    }
+    queue.shift();
+  }
+
+  /** End-of-run checks that need the whole run (every request ended once). */
+  finish(kind: string, outcome: unknown): void {
+    // A request that failed after its effect committed (check-then-act) executed too: the outcome counts it.
+    const executions = kind === 'ledger' ? (outcome as { executions?: number }).executions ?? 0 : 0;
+    if (this.settings.sendKey === true && executions > 1 && this.executions <= 1) {
+      const at = this.lastFailedSeq;
+      this.breach('one-execution-per-key', at?.seq ?? this.lastSeq, `${executions} executions for one idempotency key${at === null ? '' : `: request #${String(at.requestId)} failed after its effect had already committed`}`);
+    }
+    if (kind === 'request-race') {
+      for (const request of this.started.keys()) {
+        if (!this.terminals.has(request)) this.breach('one-terminal-state', this.lastSeq, `request #${JSON.parse(request) as string} ended the run with no terminal state`);
+      }
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { FAULT_DELAY_MS, useLabStore, type FaultKind } from '../../store/labStore';
+
+const FAULTS: readonly { kind: FaultKind; label: string; description: string }[] = [
+  { kind: 'drop', label: 'Drop', description: 'the network loses this message' },
+  { kind: 'delay', label: 'Delay', description: `this message arrives ${FAULT_DELAY_MS} ms later (what follows on its channel waits behind it)` },
+  { kind: 'duplicate', label: 'Duplicate', description: 'the network delivers this message twice' },
+];
+
+/**
+ * A message's context menu in the diagram (issue #11): Drop, Delay, Duplicate re-run the scenario from
+ * the same seed with that fault on this message; the link carries it. Arrow keys move, Escape closes.
+ */
+export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: number; onClose(): void }) {
+  const injectFault = useLabStore((state) => state.injectFault);
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
+    const away = (event: PointerEvent) => {
+      if (!menu.current?.contains(event.target as Node)) onClose();
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [onClose]);
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (event.key === 'Escape') onClose();
+    else if (event.key === 'ArrowDown') items[(at + 1) % items.length]?.focus();
+    else if (event.key === 'ArrowUp') items[(at - 1 + items.length) % items.length]?.focus();
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  return (
+    <div ref={menu} className="lab-fault-menu" role="menu" aria-label={`Faults for message ${seq}`} style={{ left: x, top: y }} onKeyDown={onKeyDown}>
+      {FAULTS.map((fault) => (
+        <button
+          key={fault.kind}
+          type="button"
+          role="menuitem"
+          title={fault.description}
+          onClick={() => {
+            onClose();
+            injectFault(fault.kind, seq);
+          }}
+        >
+          {fault.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The keyboard way to the same faults: buttons under the message the inspector shows. */
+export function FaultButtons({ seq }: { seq: number }) {
+  const injectFault = useLabStore((state) => state.injectFault);
+  return (
+    <div className="lab-fault-buttons" role="group" aria-label="Inject a fault on this message">
+      {FAULTS.map((fault) => (
+        <button key={fault.kind} type="button" className="lab-button lab-small-button" title={fault.description} onClick={() => injectFault(fault.kind, seq)}>
+          {fault.label}
+        </button>
+      ))}
+    </div>
+  );
+}

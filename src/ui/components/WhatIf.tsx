@@ -1,0 +1,54 @@
+import { currentTimeMs, useLabStore } from '../../store/labStore';
+import { formatMs } from '../format';
+import { selectedKind } from './selectors';
+
+/**
+ * "What if…" (issue #11): at any step of a request race, Cancel here re-runs the scenario with the
+ * user's cancel at the replay's virtual time; on the reconnect scenario, Drop connection here drops it
+ * then. The facts and the diagram show the new ending; Back to the scenario returns to the run before.
+ */
+export function WhatIf() {
+  const kind = useLabStore(selectedKind);
+  const whatIf = useLabStore((state) => state.whatIf);
+  const faults = useLabStore((state) => state.faults);
+  const status = useLabStore((state) => state.status);
+  const nowMs = useLabStore(currentTimeMs);
+  const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useLabStore.getState();
+  if (kind !== 'request-race' && kind !== 'reconnect' && whatIf === null && faults === null) return null;
+  const busy = status !== 'done';
+
+  return (
+    <div className="lab-whatif" role="group" aria-label="What if">
+      {kind === 'request-race' && (
+        <button type="button" className="lab-button" aria-disabled={busy} title={`Re-run with the user's cancel at ${formatMs(nowMs)}`} onClick={() => !busy && cancelHere()}>
+          Cancel here
+        </button>
+      )}
+      {kind === 'reconnect' && (
+        <button type="button" className="lab-button" aria-disabled={busy} title={`Re-run with the connection dropping at ${formatMs(nowMs)}`} onClick={() => !busy && dropConnectionHere()}>
+          Drop connection here
+        </button>
+      )}
+      {faults !== null && (
+        <>
+          <span className="lab-whatif-text" role="status">
+            Faults: {faults.split(',').join(', ')}
+          </span>
+          <button type="button" className="lab-button" onClick={clearFaults}>
+            Remove faults
+          </button>
+        </>
+      )}
+      {whatIf !== null && (
+        <>
+          <span className="lab-whatif-text" role="status">
+            What if: {whatIf.kind === 'cancel' ? 'the user cancels' : 'the connection drops'} at {formatMs(whatIf.atMs)}
+          </span>
+          <button type="button" className="lab-button" onClick={backToScenario}>
+            Back to the scenario
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
