@@ -3,7 +3,6 @@ import { useLabStore, type Transcript } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
 import { ExplorePanel } from './components/ExplorePanel';
-import { WhatIf } from './components/WhatIf';
 import { Inspector } from './components/Inspector';
 import { LedgerPanel, LedgerTab, ShortcutsDialog, type ShortcutsDialogHandle } from './components/lazyParts';
 import { Notices } from './components/Notices';
@@ -119,7 +118,6 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
         <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
           <div className="lab-playbar">
             <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
-            <WhatIf />
             <StepAnnouncer transcript={transcript} />
           </div>
           {/* One element, placed by the grid: atop the side column, or a strip over the diagram when presenting. */}

@@ -35,6 +35,7 @@ export function ExplorePanel() {
         <div className="lab-explore-current" role="status">
           <span>
             Showing explored ordering <code>{schedule}</code>
+            {schedule === '-' ? ' (every choice its first option)' : ''}
           </span>
           <button type="button" className="lab-button" onClick={leaveOrdering}>
             Back to the seeded run
