@@ -656,8 +656,8 @@ const LABEL_ABOVE = 28;
 const LABEL_BELOW = 28;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 const LABEL_PAD_X = 8;
-/** The widest fate word ("IN FLIGHT"), spaced capitals. */
-const FATE_W = Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
+/** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
+const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
 
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
@@ -692,6 +692,7 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     return half;
   };
   const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
+  const fateWidth = fateWidthPx();
   for (const wire of wires) {
     const from = laneAt.get(wire.from);
     const to = laneAt.get(wire.to);
@@ -700,7 +701,7 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const sender = lanes[from];
     if (next === undefined || sender === undefined) continue;
     const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
-    const width = Math.max(textWidthPx(wire.label, 15, true), FATE_W) + 2 * LABEL_PAD_X;
+    const width = Math.max(textWidthPx(wire.label, 15, true), fateWidth) + 2 * LABEL_PAD_X;
     const yOn = (x: number) => (wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1));
     let x = wire.labelX;
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
