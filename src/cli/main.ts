@@ -22,11 +22,15 @@ import { checkSeed, checkTransport, runScenario, settingsSpecFor, usesSqlite } f
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
+import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
+import { runSpecified, specSettings } from '../sdk/runs';
+import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--impl model|ts-sdk] [--transport stdio|http] [--seed N] [--set key=value ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- compare <runA> <runB> [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
@@ -38,6 +42,13 @@ const USAGE = `usage:
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
+             --impl ts-sdk (A–D): run the real @modelcontextprotocol/sdk ${TS_SDK_VERSION} Client and Server on the virtual clock
+               instead of the lab's spec model (--impl model, the default); it speaks protocol ${TS_SDK_PROTOCOL_VERSION}
+  compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
+             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk), transport (stdio|http), seed and any setting:
+               npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
+               npm run lab -- compare D D:transport=stdio        Streamable HTTP against stdio
+               npm run lab -- compare C:seed=1,latencyJitterMs=20 C:seed=2,latencyJitterMs=20
   verify     SPEC §8 VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
   evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
@@ -96,9 +107,12 @@ async function run(args: string[]): Promise<string> {
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       'budget-ms': { type: 'string' },
+      impl: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
+  const impl = values.impl ?? 'model';
+  if (impl !== 'model' && impl !== 'ts-sdk') throw new UsageError(`--impl takes model or ts-sdk, got "${values.impl}"`);
   const scenario = findScenario(positionals[0] as string);
   const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
   let seed: number | undefined;
@@ -117,10 +131,63 @@ async function run(args: string[]): Promise<string> {
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+  if (impl === 'ts-sdk') {
+    if (scenario.kind !== 'request-race') throw new LabError('LAB022', `--impl ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+    if (values.ledger !== undefined) throw new UsageError('--ledger does not apply to --impl ts-sdk');
+    // Loaded only here: every other command runs without the SDK.
+    const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
+    const sdkTranscript = await runTsSdkScenario(scenario, { transport, seed, settings, onStep: (atMs) => trace.pop(atMs, 0) });
+    return values.json ? JSON.stringify(sdkTranscript, null, 2) : formatTimeline(sdkTranscript, scenario.settings as unknown as Settings);
+  }
   const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined }));
   if (values.json) return JSON.stringify(transcript, null, 2);
   const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
+}
+
+/** `compare <runA> <runB>`: both runs' facts, the differing ones marked, and where their events first part (issue #13). */
+async function compare(args: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, 'budget-ms': { type: 'string' } } });
+  if (positionals.length !== 2) throw new UsageError(`compare takes exactly two runs, got ${positionals.length}`);
+  const budgetText = values['budget-ms'];
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  const specs = positionals.map((text) => parseRunSpec(text));
+  // Both are checked before either runs: a typo in the second costs no run of the first.
+  for (const spec of specs) specSettings(spec);
+  const sql = await loadSqlJs();
+  const transcripts: Transcript[] = [];
+  for (const spec of specs) {
+    const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+    transcripts.push(await runSpecified(spec, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
+  }
+  const [a, b] = transcripts as [Transcript, Transcript];
+  const result = compareRuns(a, b);
+  const names = specs.map((spec) => formatRunSpec(spec));
+  if (values.json) return JSON.stringify({ runs: names, ...result }, null, 2);
+  // Two columns while they fit; a fact too long for a column is written on two lines of its own.
+  const COLUMN_MAX = 50;
+  const width = Math.max(...result.facts.map((f) => f.name.length));
+  const fits = (f: { a: string; b: string }) => f.a.length <= COLUMN_MAX && f.b.length <= COLUMN_MAX;
+  const column = Math.max(...result.facts.filter(fits).map((f) => f.a.length), Math.min(names[0]?.length ?? 0, COLUMN_MAX));
+  const lines = [`  ${''.padEnd(width)}   ${(names[0] ?? '').padEnd(column)}   ${names[1] ?? ''}`];
+  for (const fact of result.facts) {
+    const mark = fact.differs ? '*' : ' ';
+    if (fits(fact)) lines.push(`${mark} ${fact.name.padEnd(width)}   ${fact.a.padEnd(column)}   ${fact.b}`);
+    else lines.push(`${mark} ${fact.name}`, `    ${names[0]}: ${fact.a}`, `    ${names[1]}: ${fact.b}`);
+  }
+  lines.push('');
+  if (result.divergence === null) {
+    lines.push('the runs do not part: every compared event matches');
+  } else {
+    const d = result.divergence;
+    lines.push(`first event where they part, at ${d.atMs} ms:`);
+    lines.push(`  ${names[0]}: ${d.a === null ? 'nothing else at that instant' : `event ${d.indexA}: ${d.a}`}`);
+    lines.push(`  ${names[1]}: ${d.b === null ? 'nothing else at that instant' : `event ${d.indexB}: ${d.b}`}`);
+  }
+  lines.push(`(${result.note})`);
+  const sdk = transcripts.find((t) => t.sdk !== undefined)?.sdk;
+  if (sdk !== undefined) lines.push(`(${sdk.package} ${sdk.version} speaks protocol ${sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
+  return lines.join('\n');
 }
 
 /** Runs scenarios by id with sql.js loaded, for the commands that run many of them. */
@@ -230,6 +297,9 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         return 0;
       case 'run':
         io.out(`${await run(rest)}\n`);
+        return 0;
+      case 'compare':
+        io.out(`${await compare(rest)}\n`);
         return 0;
       case undefined:
       case 'help':

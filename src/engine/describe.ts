@@ -8,9 +8,16 @@ export function describeMessage(message: JsonRpcMessage): string {
     const params = message.params;
     if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
     if (message.method === 'notifications/cancelled') return `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
+    // Only the real SDK's runs (issue #13) carry a handshake: name the revision it offers.
+    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} (offers protocol ${params.protocolVersion})`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
-  if ('result' in message) return `response #${String(message.id)} (${String(message.result.resultType)})`;
+  if ('result' in message) {
+    if (typeof message.result.protocolVersion === 'string') return `response #${String(message.id)} (initialize result: protocol ${message.result.protocolVersion})`;
+    // A result of an older revision (the real SDK's, issue #13) has no resultType.
+    if (message.result.resultType === undefined) return `response #${String(message.id)}`;
+    return `response #${String(message.id)} (${String(message.result.resultType)})`;
+  }
   return `error response #${String(message.id ?? 'null')}: ${message.error.message}`;
 }
 
@@ -88,9 +95,12 @@ export function messageLabel(message: MessageEvent['message']): string {
       return typeof progress === 'number' ? `progress ${progress}${typeof total === 'number' ? `/${total}` : ''}` : 'progress';
     }
     if (message.method === 'notifications/cancelled') return `notifications/cancelled ${idOf(params.requestId)}`.trim();
+    // Only the real SDK's runs (issue #13) open with a handshake: its wire names the revision it offers.
+    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} · protocol ${params.protocolVersion}`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('error' in message) return `error ${idOf(message.id)}`.trim();
+  if (typeof message.result.protocolVersion === 'string') return `initialized #${String(message.id)} · protocol ${message.result.protocolVersion}`;
   return `response #${String(message.id)}`;
 }
 
@@ -223,6 +233,11 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   const lines: string[] = [];
   lines.push(`scenario ${transcript.scenario}: ${transcript.title}`);
   lines.push(`transport=${transcript.transport} seed=${transcript.seed} protocol=${transcript.protocolVersion}`);
+  if (transcript.sdk !== undefined) {
+    lines.push(
+      `implementation=ts-sdk: the real ${transcript.sdk.package} ${transcript.sdk.version} on the virtual clock; it negotiated protocol ${transcript.sdk.negotiatedProtocolVersion}, older than the lab's, so its messages are checked against the invariants below, not the 2026-07-28 schema`,
+    );
+  }
   lines.push(`settings ${Object.entries(transcript.settings).map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`).join(' ')}`);
   lines.push(`requirements ${transcript.requirements.join(' ')}`);
   lines.push('');
@@ -231,7 +246,13 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   lines.push('');
   lines.push('outcome');
   lines.push(...formatOutcome(transcript));
-  lines.push(`reproduce: npm run lab -- run ${transcript.scenario} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}`);
+  if (transcript.sdk !== undefined) {
+    lines.push('');
+    lines.push('invariants (SPEC §1), checked on what the SDK put on the wire');
+    for (const check of transcript.sdk.invariants) lines.push(`  ${check.holds ? 'holds ' : 'BROKEN'} ${check.id}: ${check.statement} — ${check.detail}`);
+  }
+  const impl = transcript.implementation === undefined || transcript.implementation === 'model' ? '' : ` --impl ${transcript.implementation}`;
+  lines.push(`reproduce: npm run lab -- run ${transcript.scenario}${impl} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}`);
   return lines.join('\n');
 }
 
@@ -252,9 +273,11 @@ function formatOutcome(transcript: Transcript): string[] {
       ? ': the client used the final response'
       : '';
   lines.push(`  client outcome       ${outcome.clientOutcome} (at ${outcome.clientOutcomeAtMs} ms)${views}`);
-  if (outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined && outcome.cancelDelayMs > 0) {
+  if (outcome.clientOutcome === 'completed' && outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined) {
+    lines.push(`  cancel sent          ${outcome.cancelDelayMs} ms after the client used the result: a cancellation of a request that had already ended (the server ignores it, RC-7)`);
+  } else if (outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined && outcome.cancelDelayMs > 0) {
     lines.push(
-      `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (clientProfile=${String(transcript.settings.clientProfile)}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
+      `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (${transcript.implementation === 'ts-sdk' ? 'the real SDK' : `clientProfile=${String(transcript.settings.clientProfile)}`}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
     );
   }
   return lines;

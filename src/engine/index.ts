@@ -13,7 +13,7 @@ export { Scheduler, insertionOrder, pinnedChooser, seededChooser, type Chooser, 
 export { checkSetting, parseSetting, resolveSettings, type SettingSpec, type SettingsSpec, type SettingsOf } from './core/settings';
 export { LedgerFile, LEDGER_FORMAT, ledgerSnapshot, type Row, type SqlModule, type SqliteHost, type StatementParams, type StatementResult } from './core/sqlite';
 export { Sim } from './core/sim';
-export { RECORDED_EVENTS_MAX } from './core/wire';
+export { EventLog, RECORDED_EVENTS_MAX, type LogClock } from './core/wire';
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
 export * from './scenario';
@@ -31,3 +31,7 @@ export { ListenServerCancel, listenServerCancelDefaults, listenServerCancelSetti
 export { Herd, herdDefaults, herdSettingsSpec, type HerdSettings } from './models/herd/herd';
 export { BACKOFF_POLICIES, backoffDelayMs, backoffCeilingMs, type BackoffPolicy, type BackoffConfig } from './models/herd/backoff';
 export { describeEvent, describeMessage, formatTimeline, markerWording, messageLabel, wordEvent, wordEvents, type EventWording, type MarkerTone, type MarkerWording } from './describe';
+export { raceInvariants } from './invariants';
+export { parseRunSpec, formatRunSpec, RUN_SPEC_CHARS_MAX, type RunSpec } from './runSpec';
+export { TS_SDK_1X_EXPECTATIONS, type SdkExpectation, type RunExpectation, type ShownOutcome } from './models/request-race/tsSdkProfile';
+export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison } from './compare';

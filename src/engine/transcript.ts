@@ -70,8 +70,39 @@ interface TranscriptOfKind<K extends ModelKind> {
   title: string;
   requirements: string[];
   protocolVersion: string;
+  /**
+   * Issue #13: who produced the run. Absent on the lab's own model (every transcript before #13, so
+   * golden hashes stand); `ts-sdk` when the official MCP TypeScript SDK ran on the virtual clock.
+   */
+  implementation?: Implementation;
+  /** Issue #13, `ts-sdk` runs only: the SDK package and version that ran, and what it negotiated. */
+  sdk?: SdkRunInfo;
   events: LabEvent[];
   outcome: OutcomeByKind[K];
+}
+
+/** Who drives a request race: the lab's spec model (default) or the real TypeScript SDK (issue #13). */
+export type Implementation = 'model' | 'ts-sdk';
+
+export interface SdkRunInfo {
+  /** `@modelcontextprotocol/sdk`. */
+  package: string;
+  /** Exactly the version pinned in package.json. */
+  version: string;
+  /** The revision the SDK negotiated in its initialize handshake (older than the lab's `PROTOCOL_VERSION`). */
+  negotiatedProtocolVersion: string;
+  /** Settings of the scenario the SDK run cannot honour (the SDK decides them itself), with why. */
+  settingsNotApplied: Record<string, string>;
+  /** The lab's invariants checked on this run's transcript (the SDK's messages are not schema-validated). */
+  invariants: InvariantCheck[];
+}
+
+/** One invariant of SPEC §1 / RC-*, checked on a transcript: whether it holds and, if not, where. */
+export interface InvariantCheck {
+  id: string;
+  statement: string;
+  holds: boolean;
+  detail: string;
 }
 
 /** A transcript of any model: narrow it on `kind`. `Transcript<'ledger'>` is a ledger transcript. */

@@ -1,7 +1,8 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type LabClient, type RunProgress } from '../worker/client';
-import type { EventWording, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import { SETTINGS_NOT_APPLIED } from '../worker/protocol';
+import type { EventWording, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 import type { DiagramLayout, TimeScale } from './diagramLayout';
 
 /**
@@ -18,6 +19,9 @@ import type { DiagramLayout, TimeScale } from './diagramLayout';
 
 export type {
   EventWording,
+  Implementation,
+  InvariantCheck,
+  SdkRunInfo,
   LabEvent,
   LabEventKind,
   LedgerOutcome,
@@ -39,6 +43,7 @@ export type {
   Transport,
 } from '../worker/protocol';
 export type { RunProgress } from '../worker/client';
+export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/protocol';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 
@@ -70,6 +75,10 @@ export interface SelectionSlice {
   settings: Settings;
   /** Ledger scenarios run on the stored ledger and save it back (on), or on a fresh one (off, the default). */
   keepLedger: boolean;
+  /** A–D: the lab's spec model (the default) or the real MCP TypeScript SDK, run in the worker (issue #13). */
+  impl: Implementation;
+  /** Picks the implementation and runs (the page offers ts-sdk for the request races only). */
+  setImpl(impl: Implementation): void;
   /** Picks a scenario, switches to its default transport and settings, and runs. */
   selectScenario(id: string): void;
   setTransport(transport: Transport): void;
@@ -190,6 +199,10 @@ export const DEFAULT_SEED = 1;
 /** How many events the run shows, 0 without a transcript. */
 export const eventCount = (state: Pick<LabState, 'transcript'>): number => state.transcript?.events.length ?? 0;
 
+function withoutSdkDecided(settings: Settings): Settings {
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !Object.hasOwn(SETTINGS_NOT_APPLIED, name)));
+}
+
 function toFailure(error: unknown): LabFailure {
   if (error instanceof LabClientError) return { code: error.code, message: error.message };
   return { code: 'WORKER_FAILED', message: error instanceof Error ? error.message : String(error) };
@@ -232,10 +245,17 @@ const createSelectionSlice: Slice<SelectionSlice> = (shared) => (set, get) => ({
   seed: DEFAULT_SEED,
   settings: {},
   keepLedger: false,
+  impl: 'model',
   selectScenario(id) {
     const info = get().scenarios.find((scenario) => scenario.id === id);
     shared.stepIntent = { kind: 'end' };
-    set(info === undefined ? { scenarioId: id, settings: {} } : { scenarioId: id, transport: info.defaultTransport, settings: {} });
+    // The SDK stays chosen from one request race to the next; any other scenario runs on the model.
+    const impl = info?.kind === 'request-race' ? get().impl : 'model';
+    set(info === undefined ? { scenarioId: id, settings: {}, impl } : { scenarioId: id, transport: info.defaultTransport, settings: {}, impl });
+    void get().run();
+  },
+  setImpl(impl) {
+    set({ impl });
     void get().run();
   },
   setTransport(transport) {
@@ -329,7 +349,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
       if (hasParams) {
         try {
           const { view, problems } = await shared.getClient().resolve(link.params);
-          set({ scenarios, scenarioId: view.scenario, transport: view.transport, seed: view.seed, settings: view.settings });
+          set({ scenarios, scenarioId: view.scenario, transport: view.transport, seed: view.seed, settings: view.settings, impl: view.impl ?? 'model' });
           for (const problem of problems) notice(`The link's ${problem.param}=${problem.value} was not used: ${problem.message}. Showing the default instead.`);
         } catch (error) {
           const failure = toFailure(error);
@@ -357,14 +377,15 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     },
     async run() {
       const runId = ++latestRun;
-      const { scenarioId, transport, seed, settings, keepLedger, scenarios, scale } = get();
+      const { scenarioId, transport, seed, settings, keepLedger, scenarios, scale, impl } = get();
       const kept = keepLedger && scenarios.find((scenario) => scenario.id === scenarioId)?.kind === 'ledger';
       shared.stopTimer();
       set({ status: 'running', error: null, progress: null, playing: false });
       try {
         const answer = await shared
           .getClient()
-          .runLab({ scenario: scenarioId, transport, seed, settings, ledger: kept ? 'kept' : 'fresh', scale }, (progress) => {
+          // The real SDK decides some settings itself: the user's values stay for the model and are not sent with ts-sdk.
+          .runLab({ scenario: scenarioId, transport, seed, settings: impl === 'ts-sdk' ? withoutSdkDecided(settings) : settings, ledger: kept ? 'kept' : 'fresh', scale, impl }, (progress) => {
             if (runId === latestRun) set({ progress });
           });
         // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the

@@ -1,6 +1,6 @@
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { create } from 'zustand';
-import type { BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TasksView, VerificationResult } from '../worker/protocol';
+import type { BufferView, ComparedRun, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
 
@@ -20,6 +20,7 @@ export const TABS = [
   { id: 'proxy', label: 'Proxy & reconnect' },
   { id: 'verification', label: 'Verification' },
   { id: 'reviewer', label: 'Reviewer' },
+  { id: 'compare', label: 'Compare' },
 ] as const;
 export type TabId = (typeof TABS)[number]['id'];
 
@@ -27,6 +28,12 @@ export const HERD_POLICIES = ['full-jitter', 'equal-jitter', 'decorrelated-jitte
 export type HerdPolicy = (typeof HERD_POLICIES)[number];
 export const TASK_SCENARIOS = ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close'] as const;
 export type TaskScenario = (typeof TASK_SCENARIOS)[number];
+
+/** Two runs side by side, as the tools worker answered (issue #13). */
+export interface CompareView {
+  runs: [ComparedRun, ComparedRun];
+  comparison: RunComparison;
+}
 
 export type Load<T> = { status: 'idle' } | { status: 'loading'; value: T | null } | { status: 'done'; value: T } | { status: 'error'; message: string; value: T | null };
 
@@ -64,6 +71,11 @@ export interface PanelsState {
   tasks: Load<TasksView>;
   honourNoBuffering: boolean;
   proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
+  /** Issue #13, the Compare tab: the two runs as written (run specs), what the worker made of them, and the shared virtual time. */
+  compareRuns: { a: string; b: string };
+  compare: Load<CompareView>;
+  /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
+  compareAtMs: number | null;
 
   setTab(tab: TabId): void;
   setPresentation(on: boolean): void;
@@ -80,6 +92,10 @@ export interface PanelsState {
   setHerd(inputs: Partial<HerdInputs>): void;
   setTaskScenario(scenario: TaskScenario): void;
   setHonourNoBuffering(on: boolean): void;
+  /** Runs the two runs side by side (a malformed spec answers LAB024 and the runs on screen stay). */
+  setCompareRuns(a: string, b: string): void;
+  /** Moves both diagrams to one virtual time (null: the end). */
+  setCompareAtMs(atMs: number | null): void;
   /** Loads what the tab shows, if it has not been loaded yet. */
   ensureTab(tab: TabId): void;
 }
@@ -162,6 +178,22 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       }
     }, 0);
 
+    const runCompare = coalesce(async () => {
+      const { a, b } = get().compareRuns;
+      set({ compare: { status: 'loading', value: valueOf(get().compare) } });
+      try {
+        const answer = await client.call({ type: 'compare', runs: [a, b] });
+        // The answer is for the runs asked; newer ones may already be on their way (latest wins).
+        if (get().compareRuns.a !== a || get().compareRuns.b !== b) return;
+        const view: CompareView = { runs: answer.runs, comparison: answer.comparison };
+        const end = Math.max(...view.runs.map((run) => run.transcript.events.at(-1)?.atMs ?? 0));
+        const atMs = get().compareAtMs;
+        set({ compare: { status: 'done', value: view }, compareAtMs: atMs === null || atMs > end ? null : atMs });
+      } catch (error) {
+        set({ compare: { status: 'error', message: message(error), value: valueOf(get().compare) } });
+      }
+    }, 0);
+
     return {
       tab: 'race',
       presentation: false,
@@ -183,6 +215,9 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       tasks: { status: 'idle' },
       honourNoBuffering: false,
       proxy: { status: 'idle' },
+      compareRuns: { ...VIEW_DEFAULTS.compareRuns },
+      compare: { status: 'idle' },
+      compareAtMs: null,
 
       setTab(tab) {
         set({ tab });
@@ -261,8 +296,14 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
         set({ honourNoBuffering });
         runProxy();
       },
+      setCompareRuns(a, b) {
+        set({ compareRuns: { a, b } });
+        runCompare();
+      },
+      setCompareAtMs: (compareAtMs) => set({ compareAtMs }),
       ensureTab(tab) {
         const s = get();
+        if (tab === 'compare' && s.compare.status === 'idle') runCompare();
         if (tab === 'verification' && s.verification.status === 'idle') void s.loadVerification();
         if (tab === 'buffer' && s.buffer.status === 'idle') runBuffer();
         if (tab === 'backoff' && s.herd.status === 'idle') runHerd();
@@ -277,8 +318,17 @@ export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
 export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
 
-/** The defaults a link leaves out (the store's initial view). */
-export const VIEW_DEFAULTS = { tab: 'race', presentation: false, predict: false, linearTime: false, capacity: 8, herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' } } as const;
+/** The defaults a link leaves out (the store's initial view). Compare opens on the lesson of issue #13: C on the model and on the real SDK. */
+export const VIEW_DEFAULTS = {
+  tab: 'race',
+  presentation: false,
+  predict: false,
+  linearTime: false,
+  capacity: 8,
+  herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
+  compareRuns: { a: 'C', b: 'C:impl=ts-sdk' },
+  compareAtMs: null,
+} as const;
 
 /** The panel sliders' ranges, as the panels draw them: a link's value outside is not used. */
 export const SLIDER_RANGES = {
@@ -298,6 +348,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
   const refuse = (name: string, value: string, why: string) => problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
   const patch: Partial<PanelsState> = {};
   const herd: Partial<HerdInputs> = {};
+  const compare: Partial<{ a: string; b: string }> = {};
   const integer = (name: keyof typeof SLIDER_RANGES, value: string): number | null => {
     const { min, max, step } = SLIDER_RANGES[name];
     const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -340,6 +391,18 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
         if ((HERD_POLICIES as readonly string[]).includes(value)) herd.policy = value as HerdPolicy;
         else refuse(name, value, `the policies are ${HERD_POLICIES.join(', ')}`);
         break;
+      case 'runA':
+      case 'runB':
+        // Text here; the worker judges it when the Compare tab runs it (LAB024 and friends show there).
+        if (value.trim() === '' || value.endsWith('…')) refuse(name, value, 'a run is <scenario>[:key=value,…] of at most 200 characters');
+        else compare[name === 'runA' ? 'a' : 'b'] = value;
+        break;
+      case 'compareMs': {
+        const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+        if (Number.isSafeInteger(number)) patch.compareAtMs = number;
+        else refuse(name, value, 'it must be a whole number of milliseconds');
+        break;
+      }
       case 'herdCompare':
         if (value === 'off') herd.comparePolicy = null;
         else if ((HERD_POLICIES as readonly string[]).includes(value)) herd.comparePolicy = value as HerdPolicy;
@@ -348,6 +411,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
     }
   }
   if (Object.keys(herd).length > 0) patch.herdInputs = { ...store.getState().herdInputs, ...herd };
+  if (Object.keys(compare).length > 0) patch.compareRuns = { ...store.getState().compareRuns, ...compare };
   store.setState(patch);
   store.getState().ensureTab(store.getState().tab);
   return problems;

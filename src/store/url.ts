@@ -1,7 +1,8 @@
 import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
- * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`.
+ * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`
+ * (`&impl=ts-sdk` when the real SDK runs it).
  * Settings appear under their own names, and only where they differ from the scenario's default;
  * `step` only when the replay is not at the end. Reading a link is text only: the worker judges the
  * values (see the store's init), so a tampered link gets the engine's own messages.
@@ -11,11 +12,11 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
  * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
  * instructor mode, Linear time and every panel slider. Defaults are left out of the link.
  */
-export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare'] as const;
+export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare', 'runA', 'runB', 'compareMs'] as const;
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
-export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'step', ...VIEW_PARAMS] as const;
+export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', ...VIEW_PARAMS] as const;
 
 /** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
@@ -51,6 +52,9 @@ export interface ViewState {
   linearTime: boolean;
   capacity: number;
   herdInputs: { baseMs: number; capMs: number; clients: number; policy: string; comparePolicy: string | null };
+  /** The Compare tab's two runs (run specs) and shared virtual time (issue #13). */
+  compareRuns: { a: string; b: string };
+  compareAtMs: number | null;
 }
 
 export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
@@ -67,6 +71,11 @@ export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
   if (herd.clients !== herdDefaults.clients) view.herdClients = String(herd.clients);
   if (herd.policy !== herdDefaults.policy) view.herdPolicy = herd.policy;
   if (herd.comparePolicy !== herdDefaults.comparePolicy) view.herdCompare = herd.comparePolicy ?? 'off';
+  // The Compare tab names both runs in its link, defaults or not: the link says what is compared.
+  const comparing = state.tab === 'compare';
+  if (comparing || state.compareRuns.a !== defaults.compareRuns.a) view.runA = state.compareRuns.a;
+  if (comparing || state.compareRuns.b !== defaults.compareRuns.b) view.runB = state.compareRuns.b;
+  if (state.compareAtMs !== null) view.compareMs = String(state.compareAtMs);
   return view;
 }
 
@@ -75,11 +84,13 @@ function settingText(value: SettingValue): string {
 }
 
 /** The query string (with its `?`) that reopens this exact view. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'>, view: ViewLink = {}): string {
+export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'impl'>>, view: ViewLink = {}): string {
   const query = new URLSearchParams();
   query.set('scenario', state.scenarioId);
   query.set('transport', state.transport);
   query.set('seed', String(state.seed));
+  // Issue #13: the model is the default and is left out; the real SDK is named.
+  if (state.impl !== undefined && state.impl !== 'model') query.set('impl', state.impl);
   const defaults = state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.settings ?? {};
   for (const [name, value] of Object.entries(state.settings)) {
     if (defaults[name] !== value) query.set(name, settingText(value));

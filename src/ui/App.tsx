@@ -8,6 +8,7 @@ import { Notices } from './components/Notices';
 import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
 import { ScenarioDescription } from './components/ScenarioDescription';
+import { SdkRun } from './components/SdkRun';
 import { withoutCode } from './components/selectors';
 import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
@@ -43,6 +44,7 @@ export function App() {
       data-scenario={transcript?.scenario}
       data-transport={transcript?.transport}
       data-seed={transcript?.seed}
+      data-impl={transcript === null ? undefined : (transcript.implementation ?? 'model')}
       data-step={transcript === null ? undefined : step}
       data-events={transcript?.events.length}
       data-mode={presentation ? 'presentation' : predict ? 'predict' : 'normal'}
@@ -128,9 +130,10 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
             <div className="lab-side-scroll">
               {tab === 'ledger' && <LedgerTab />}
               <p className="lab-run-info">
-                Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events · protocol{' '}
-                {transcript.protocolVersion}
+                Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}
+                {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} · protocol {transcript.protocolVersion}
               </p>
+              <SdkRun transcript={transcript} />
               <ScenarioDescription />
               <LedgerPanel />
               <Inspector transcript={transcript} />

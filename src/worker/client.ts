@@ -3,6 +3,7 @@ import { arrivalQueue, protocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
 import type {
   EventWording,
+  Implementation,
   LabAnswer,
   LabRequest,
   LabResponse,
@@ -55,6 +56,8 @@ export interface RunParams {
   ledger?: LedgerChoice;
   /** The time axis the diagram is laid out on (ordinal by default). */
   scale?: TimeScale;
+  /** A–D: the lab's model (the default) or the real TypeScript SDK (issue #13). */
+  impl?: Implementation;
 }
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
@@ -231,7 +234,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     });
   }
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model' }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = nextRequestId++;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const budget = setTimeout(() => {
@@ -239,7 +242,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       restart(new LabClientError('RUN_BUDGET', `the run took longer than ${runBudgetMs} ms, so it was stopped and a fresh worker started; the stored ledger is as it was`));
     }, runBudgetMs);
     try {
-      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale }, onProgress);
+      const answer = await send('transcript', { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }) }, onProgress);
       return { runId: requestId, transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout };
     } finally {
       clearTimeout(budget);

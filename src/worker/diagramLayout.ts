@@ -297,6 +297,39 @@ function orderLanes(ids: Set<string>): string[] {
   return [...first, ...middle, ...last];
 }
 
+// ── one axis for several runs (the Compare tab, issue #13) ─────────────────────────────────────────
+
+/**
+ * One virtual-time axis shared by several diagrams: each instant at which any of the runs did
+ * something gets a band, as tall as the run that did most then needs, and the bands are spaced as
+ * ordinal time spaces rows. A diagram laid out on it puts an instant at the same height as every
+ * other diagram on it, so what happened at the same time lines up across them.
+ */
+export interface SharedAxis {
+  /** Where each instant's band starts (the first row of that instant sits just below it). */
+  readonly bandY: ReadonlyMap<number, number>;
+}
+
+const extraFor = (marker: MarkerWording | null | undefined): number => (marker === null || marker === undefined ? 0 : markerSize(marker.text, marker.tone).lines === 2 ? (MARKER_H_TWO_LINES - MARKER_H) / 2 : 0);
+
+export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
+  const need = new Map<number, number>();
+  for (const { transcript, wording } of runs) {
+    const perInstant = new Map<number, number>();
+    for (const event of transcript.events) perInstant.set(event.atMs, (perInstant.get(event.atMs) ?? 0) + ROW_H + 2 * extraFor(wording[event.seq]?.marker));
+    for (const [atMs, height] of perInstant) need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
+  }
+  const times = [...need.keys()].sort((a, b) => a - b);
+  const bandY = new Map<number, number>();
+  let y = TOP_Y;
+  times.forEach((atMs, k) => {
+    const before = times[k - 1];
+    if (before !== undefined) y += (need.get(before) ?? 0) + timeGap(atMs - before);
+    bandY.set(atMs, y);
+  });
+  return { bandY };
+}
+
 type MessageEvent = Extract<LabEvent, { kind: 'message' }>;
 
 const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
@@ -304,7 +337,7 @@ const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
 // ── layout ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** Geometry only: the lanes, rows and labels come from the engine's `actor` stamps and wording. */
-export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal'): DiagramLayout {
+export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
 
@@ -328,12 +361,18 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     const event = events[i] as LabEvent;
     const previous = events[i - 1];
     if (previous === undefined) {
-      rowY[i] = TOP_Y + extraAround(i);
+      rowY[i] = (axis?.bandY.get(event.atMs) ?? TOP_Y) + extraAround(i);
       linearY = rowY[i] as number;
       continue;
     }
     const minimum = (rowY[i - 1] as number) + ROW_H + extraAround(i - 1) + extraAround(i);
     const deltaMs = event.atMs - previous.atMs;
+    if (axis !== undefined) {
+      // On a shared axis: an instant's first row at its band, the rest of that instant below it.
+      const band = axis.bandY.get(event.atMs);
+      rowY[i] = deltaMs === 0 || band === undefined ? minimum : Math.max(minimum, band + extraAround(i));
+      continue;
+    }
     if (scale === 'ordinal') {
       rowY[i] = minimum + timeGap(deltaMs);
       continue;

@@ -4,7 +4,7 @@ import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { OpenLedger, sameBytes } from './ledgerPage';
 import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
 import { parseSetting, resolveSettings } from '../engine';
-import type { EventWording, Settings, Transcript } from '../engine';
+import type { EventWording, Implementation, Settings, Transcript } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from './diagramLayout';
 import { raceFactSteps } from './facts';
@@ -78,7 +78,7 @@ export function scenarioInfo(): ScenarioInfo[] {
 }
 
 /** The link parameters that are not settings. */
-export const VIEW_PARAMS = ['scenario', 'transport', 'seed'] as const;
+export const VIEW_PARAMS = ['scenario', 'transport', 'seed', 'impl'] as const;
 
 /**
  * A shared link's values as the engine accepts them (see ResolveRequest): each refused value is
@@ -111,6 +111,17 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
     seed = attempt('seed', params.seed, () => checkSeed(/^-?\d+$/.test(text) ? Number(text) : params.seed)) ?? seed;
   }
 
+  // Issue #13: the real SDK runs the request races only; anywhere else the link's impl is refused (LAB022).
+  let impl: Implementation = 'model';
+  if (params.impl !== undefined) {
+    impl =
+      attempt('impl', params.impl, (): Implementation => {
+        if (params.impl !== 'model' && params.impl !== 'ts-sdk') throw new LabError('LAB022', `"${params.impl}" is not an implementation; use model or ts-sdk`);
+        if (params.impl === 'ts-sdk' && scenario.kind !== 'request-race') throw new LabError('LAB022', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario`);
+        return params.impl;
+      }) ?? 'model';
+  }
+
   const spec = settingsSpecFor(scenario);
   const settings: Settings = {};
   for (const [name, text] of Object.entries(params)) {
@@ -123,7 +134,7 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
         : attempt(name, text, () => parseSetting(name, settingSpec, text));
     if (value !== undefined) settings[name] = value;
   }
-  return { scenario: scenario.id, transport, seed, settings, problems };
+  return { scenario: scenario.id, transport, seed, settings, ...(impl === 'model' ? {} : { impl }), problems };
 }
 
 /** LabError keeps its code; a refused IndexedDB read or write is STORAGE; anything else (an engine invariant, a bug) is INTERNAL. */
@@ -234,6 +245,13 @@ export function createLabHost(options: LabHostOptions): LabHost {
   async function run(request: RunRequest, notify?: (progress: ProgressResponse) => void): Promise<Transcript> {
     const scenario = findScenario(request.scenario);
     const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify) };
+    if (request.impl === 'ts-sdk') {
+      if (scenario.kind !== 'request-race') throw new LabError('LAB022', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+      // The SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load it.
+      const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
+      const trace = options.trace;
+      return runTsSdkScenario(scenario, { transport: request.transport, seed: request.seed, settings: request.settings, onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
+    }
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.

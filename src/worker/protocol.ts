@@ -30,10 +30,13 @@ import {
  */
 
 export type { LabErrorCode } from '../engine';
-export type { LabEvent, LabEventKind, Outcome, RequestOutcome, SettingValue, Settings, Transcript, Transport } from '../engine';
+/** Which SDK the ts-sdk implementation runs: plain constants, so naming it never loads it. */
+export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
+export type { Implementation, InvariantCheck, LabEvent, LabEventKind, Outcome, RequestOutcome, SdkRunInfo, SettingValue, Settings, Transcript, Transport } from '../engine';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
+export type { RunComparison, FactRow, Divergence } from '../engine';
 export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind, defaults and the settings' specs). */
@@ -66,6 +69,8 @@ export const TOOL_REQUEST_TYPES = toolRequestSchemas.map((schema) => schema.entr
 
 export type LabResponse = v.InferOutput<typeof LabResponseSchema>;
 export type ToolResponse = v.InferOutput<typeof ToolResponseSchema>;
+/** One run of a comparison: its run spec as asked, its transcript and the engine's wording of its events. */
+export type ComparedRun = Extract<ToolResponse, { type: 'comparison' }>['runs'][number];
 export type LabResponseType = LabResponse['type'];
 export type TranscriptResponse = Extract<LabResponse, { type: 'transcript' }>;
 export type ProgressResponse = v.InferOutput<typeof ProgressResponseSchema>;

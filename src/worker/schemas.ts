@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { LabErrorCode, LabEvent, Outcome, SettingsSpec, Transcript } from '../engine';
+import type { LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from './diagramLayout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
@@ -130,6 +130,15 @@ const outcomeSchemas = {
   }),
 } as const;
 
+export const ImplementationSchema = v.picklist(['model', 'ts-sdk']);
+const SdkRunInfoSchema = v.object({
+  package: v.string(),
+  version: v.string(),
+  negotiatedProtocolVersion: v.string(),
+  settingsNotApplied: stringRecord,
+  invariants: v.array(v.object({ id: v.string(), statement: v.string(), holds: v.boolean(), detail: v.string() })),
+});
+
 const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
   v.object({
     scenario: v.string(),
@@ -140,6 +149,9 @@ const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
     title: v.string(),
     requirements: v.array(v.string()),
     protocolVersion: v.string(),
+    /** Issue #13: absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it. */
+    implementation: v.optional(ImplementationSchema),
+    sdk: v.optional(SdkRunInfoSchema),
     events: v.array(EventSchema),
     outcome: outcomeSchemas[kind],
   });
@@ -292,7 +304,7 @@ export const LedgerRowsSchema = v.object({
   ledgerId: v.string(),
 });
 
-export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema });
+export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema, impl: v.optional(ImplementationSchema) });
 export const ViewProblemSchema = v.object({ param: v.string(), value: v.string(), code: v.string(), message: v.string() });
 
 const bytes = v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
@@ -362,6 +374,8 @@ export const RunRequestSchema = v.object({
   ledger: v.picklist(['fresh', 'kept']),
   /** The diagram's time axis to lay the run out on (ordinal when absent). */
   scale: v.optional(TimeScaleSchema),
+  /** Issue #13: `ts-sdk` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
+  impl: v.optional(ImplementationSchema),
 });
 
 /** The diagram of a run this worker answered (by that run's requestId) on another time axis: the Linear time toggle. */
@@ -387,6 +401,9 @@ export const labRequestSchemas = [
   }),
 ] as const;
 
+/** Issue #13: two runs, each a run spec (`C:impl=ts-sdk,transport=http`), for the Compare tab. */
+const runSpecText = v.pipe(v.string(), v.maxLength(2_000));
+
 /** Requests the tools worker answers. */
 export const toolRequestSchemas = [
   v.object({ type: v.literal('verify'), requestId: id }),
@@ -395,6 +412,7 @@ export const toolRequestSchemas = [
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
+  v.object({ type: v.literal('compare'), requestId: id, runs: v.tuple([runSpecText, runSpecText]) }),
 ] as const;
 
 export const LabRequestSchema = v.variant('type', labRequestSchemas);
@@ -452,12 +470,20 @@ export const labResponseSchemas = [
   ErrorResponseSchema,
 ] as const;
 
+const checkedComparison = v.object({
+  facts: v.array(v.object({ name: v.string(), a: v.string(), b: v.string(), differs: v.boolean() })),
+  divergence: v.nullable(v.object({ atMs: finite, indexA: v.nullable(nonNegativeInt), indexB: v.nullable(nonNegativeInt), a: v.nullable(v.string()), b: v.nullable(v.string()) })),
+  note: v.string(),
+});
+const comparedRun = v.object({ spec: v.string(), transcript: TranscriptSchema, wording: v.array(EventWordingSchema) });
+
 export const toolResponseSchemas = [
   v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema), failureModes: v.array(FailureModeResultSchema) }),
   v.object({ type: v.literal('evidence-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('skill-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
   v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
+  v.object({ type: v.literal('comparison'), requestId: id, runs: v.tuple([comparedRun, comparedRun]), comparison: checkedComparison }),
   ErrorResponseSchema,
 ] as const;
 
@@ -499,6 +525,7 @@ export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checke
 export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;
 export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typeof checkedVerificationResult>> = true;
+export const comparisonsAgree: Assignable<RunComparison, v.InferInput<typeof checkedComparison>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;

@@ -20,8 +20,8 @@ export class ToolsClientError extends Error {
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 export type ToolCall = WithoutId<ToolRequest>;
-type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: { verify: 'verification'; evidence: 'evidence-zip'; skill: 'skill-zip'; review: 'review-result'; panel: 'panel-view' }[C['type']] }>;
-const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', skill: 'skill-zip', review: 'review-result', panel: 'panel-view' } as const;
+type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: { verify: 'verification'; evidence: 'evidence-zip'; skill: 'skill-zip'; review: 'review-result'; panel: 'panel-view'; compare: 'comparison' }[C['type']] }>;
+const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', skill: 'skill-zip', review: 'review-result', panel: 'panel-view', compare: 'comparison' } as const;
 
 export interface ToolsClient {
   call<C extends ToolCall>(call: C): Promise<AnswerOf<C>>;

@@ -1,4 +1,6 @@
-import type { SqlModule } from '../engine';
+import { compareRuns as compareTranscripts, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
+import { runSpecified } from '../sdk/runs';
+import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
@@ -12,6 +14,7 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   const { requestId } = request;
   if (request.type === 'review') return { type: 'review-result', requestId, result: reviewLab(request.input) };
   if (request.type === 'skill') return { type: 'skill-zip', requestId, ...skillZip() };
+  if (request.type === 'compare') return compareRuns(request.requestId, request.runs, sqlModule);
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
@@ -22,4 +25,27 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
     case 'panel':
       return { type: 'panel-view', requestId, view: runPanel(run, request) };
   }
+}
+
+/**
+ * Issue #13: two runs side by side, each named by a run spec (the model or the real SDK, any
+ * transport, seed and settings). Both specs are read before either runs (LAB024 names a malformed
+ * one); sql.js is loaded only when a run needs SQLite; each runs on a fresh ledger.
+ */
+async function compareRuns(requestId: number, texts: readonly [string, string], sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
+  const specs = texts.map((text) => parseRunSpec(text));
+  const scenarios = specs.map((spec) => findScenario(spec.scenario));
+  const sql = scenarios.some((scenario) => usesSqlite(scenario)) ? await sqlModule() : null;
+  const transcripts: Transcript[] = [];
+  for (const spec of specs) transcripts.push(await runSpecified(spec, { ledger: sql === null ? undefined : { sql } }));
+  const [a, b] = transcripts as [Transcript, Transcript];
+  return {
+    type: 'comparison',
+    requestId,
+    runs: [
+      { spec: texts[0], transcript: a, wording: wordEvents(a.events) },
+      { spec: texts[1], transcript: b, wording: wordEvents(b.events) },
+    ],
+    comparison: compareTranscripts(a, b),
+  };
 }

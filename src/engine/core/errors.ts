@@ -20,6 +20,9 @@ export const errorCatalog = {
   LAB016: 'run exceeded its wall-clock budget',
   LAB020: 'run exceeded its transcript bound',
   LAB021: 'a request was left without an answer',
+  LAB022: 'implementation does not apply',
+  LAB023: 'SDK run did not settle',
+  LAB024: 'malformed run spec',
   /** No longer thrown (issue #12): a refused push is part of the run (BF-5). Kept so the code never means anything else. */
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',

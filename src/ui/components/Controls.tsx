@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { useLabStore, type ScenarioInfo, type Transport } from '../../store/labStore';
+import { TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
 import { selectedKind } from './selectors';
 
@@ -23,6 +23,8 @@ export function Controls() {
   const setKeepLedger = useLabStore((state) => state.setKeepLedger);
   const kind = useLabStore(selectedKind);
   const run = useLabStore((state) => state.run);
+  const impl = useLabStore((state) => state.impl);
+  const setImpl = useLabStore((state) => state.setImpl);
 
   // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
   // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
@@ -72,6 +74,16 @@ export function Controls() {
         <span className="lab-label">Seed</span>
         <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} />
       </label>
+      {kind === 'request-race' && (
+        // Issue #13: the lab's spec model, or the real SDK on the same virtual clock (loaded in the worker when first chosen).
+        <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk Client and Server, run on the virtual clock.">
+          <span className="lab-label">Implementation</span>
+          <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)}>
+            <option value="model">model (the spec)</option>
+            <option value="ts-sdk">ts-sdk ({TS_SDK_VERSION})</option>
+          </select>
+        </label>
+      )}
       {kind === 'ledger' && (
         <label className="lab-check">
           <input type="checkbox" checked={keepLedger} onChange={(event) => setKeepLedger(event.target.checked)} />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatNumber } from '../format';
-import { useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
+import { SETTINGS_NOT_APPLIED, useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
 
 // The fields of SettingsPanel.tsx, loaded when the Settings section is first opened. The page does
 // not judge values: what is typed goes to the engine, which answers LAB005 when it is out of range.
@@ -13,6 +13,7 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
   const overrides = useLabStore((state) => state.settings);
   const setSetting = useLabStore((state) => state.setSetting);
   const resetSettings = useLabStore((state) => state.resetSettings);
+  const impl = useLabStore((state) => state.impl);
   const entries = Object.entries(scenario.settingsSpec);
   const apply = (name: string, value: SettingValue) => setSetting(name, value === scenario.settings[name] ? undefined : value);
   return (
@@ -20,7 +21,9 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
       <div className="lab-settings-grid">
         {entries.map(([name, spec]) => {
           const value = name in overrides ? (overrides[name] ?? null) : (scenario.settings[name] ?? null);
-          return <SettingField key={name} name={name} spec={spec} value={value} onValue={(next) => apply(name, next)} />;
+          // Issue #13: with the real SDK some settings are the SDK's own choice; they stay, shown, for the model.
+          const sdkDecides = impl === 'ts-sdk' && Object.hasOwn(SETTINGS_NOT_APPLIED, name) ? SETTINGS_NOT_APPLIED[name] : undefined;
+          return <SettingField key={name} name={name} spec={spec} value={value} sdkDecides={sdkDecides} onValue={(next) => apply(name, next)} />;
         })}
       </div>
       <button type="button" className="lab-button" disabled={Object.keys(overrides).length === 0} onClick={resetSettings}>
@@ -34,10 +37,25 @@ interface FieldProps {
   name: string;
   spec: SettingSpec;
   value: SettingValue;
+  /** Set when the real SDK decides this setting itself: the field is disabled and says why. */
+  sdkDecides?: string;
   onValue(value: SettingValue): void;
 }
 
-function SettingField({ name, spec, value, onValue }: FieldProps) {
+function SettingField({ name, spec, value, sdkDecides, onValue }: FieldProps) {
+  if (sdkDecides !== undefined) {
+    return (
+      <div className="lab-setting">
+        <label className="lab-setting-name" htmlFor={`setting-${name}`}>
+          {name}
+        </label>
+        <input id={`setting-${name}`} type="text" value={value === null ? 'none' : String(value)} disabled aria-describedby={`setting-${name}-hint`} />
+        <span className="lab-setting-hint" id={`setting-${name}-hint`}>
+          Not used by ts-sdk: {sdkDecides}. Kept for the model.
+        </span>
+      </div>
+    );
+  }
   const inputId = `setting-${name}`;
   const hintId = `setting-${name}-hint`;
   // The name alone labels the input (what a test or a screen reader asks for); the hint describes it.

@@ -2,13 +2,13 @@ import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, t
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore, type EventWording, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { messagesShown, TOP_Y, type DiagramLayout, type Lane } from './layout';
+import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 
@@ -58,21 +58,52 @@ const EMPTY_LAYOUT: DiagramLayout = {
   resolvedSorted: [],
 };
 
-export function Diagram({ transcript }: { transcript: Transcript }) {
+/**
+ * A replay the diagram shows instead of the lab's own (the Compare tab, issue #13): its step and the
+ * engine's wording of its events, and the heading that names it. Nothing is selected in it.
+ */
+export interface DiagramReplay {
+  step: number;
+  wording: EventWording[];
+  headingId: string;
+  title: string;
+  /** The virtual-time axis it shares with the diagrams beside it. */
+  axis?: SharedAxis;
+  /** On a shared axis: the y every diagram beside it keeps in view (the current instant), and the width they all fit, so they line up. */
+  followY?: number;
+  fitWidth?: number;
+}
+
+/** Two diagrams side by side each get half the width: they may fit their lanes at a smaller zoom. */
+const REPLAY_FIT_ZOOM_MIN = 0.6;
+
+const noSelection = () => undefined;
+
+export function Diagram({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.
   return (
     <ReactFlowProvider>
-      <DiagramView transcript={transcript} />
+      <DiagramView transcript={transcript} replay={replay} />
     </ReactFlowProvider>
   );
 }
 
-function DiagramView({ transcript }: { transcript: Transcript }) {
-  const step = useLabStore((state) => state.step);
-  const selectedSeq = useLabStore((state) => state.selectedSeq);
-  const selectEvent = useLabStore((state) => state.selectEvent);
-  // Laid out in the worker with the run (and again there when Linear time changes): the page only cuts it.
-  const layout = useLabStore((state) => state.layout) ?? EMPTY_LAYOUT;
+function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
+  const labStep = useLabStore((state) => state.step);
+  const labSelectedSeq = useLabStore((state) => state.selectedSeq);
+  const labSelectEvent = useLabStore((state) => state.selectEvent);
+  const step = replay?.step ?? labStep;
+  const selectedSeq = replay === undefined ? labSelectedSeq : null;
+  const selectEvent = replay === undefined ? labSelectEvent : noSelection;
+  const headingId = replay?.headingId ?? 'diagram-heading';
+  // The lab's own run is laid out in the worker with the run (and again there when Linear time
+  // changes): the page only cuts it. A compared replay (two short runs on one shared axis) is laid
+  // out here, once per pair.
+  const labLayout = useLabStore((state) => state.layout);
+  const replayWording = replay?.wording;
+  const axis = replay?.axis;
+  const replayLayout = useMemo(() => (replayWording === undefined ? null : layoutDiagram(transcript, replayWording, 'ordinal', axis)), [transcript, replayWording, axis]);
+  const layout = replayLayout ?? labLayout ?? EMPTY_LAYOUT;
   const flow = useMemo(() => buildFlow(layout), [layout]);
   // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
   const band = useVisibleBand();
@@ -100,11 +131,13 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
   }, []);
 
   return (
-    <section className="lab-diagram" aria-labelledby="diagram-heading" data-scale={layout.scale}>
+    <section className="lab-diagram" aria-labelledby={headingId} data-scale={layout.scale}>
       <div className="lab-diagram-head">
-        <h2 id="diagram-heading">Sequence diagram</h2>
-        <Legend />
-        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} />
+        <h2 id={headingId} title={replay?.title}>
+          {replay?.title ?? 'Sequence diagram'}
+        </h2>
+        {replay === undefined && <Legend />}
+        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} linearToggle={replay === undefined} />
       </div>
       <div
         className="lab-flow"
@@ -147,7 +180,18 @@ function DiagramView({ transcript }: { transcript: Transcript }) {
         >
           <Backdrop flow={flow} step={step} nowY={view.nowY} />
           <LaneHeaders lanes={layout.lanes} />
-          <Follow layout={layout} transcriptKey={transcript} nowY={view.nowY} nowX={view.nowX} target={target} fitted={fitted} onFitted={setFittedRun} />
+          <Follow
+            layout={layout}
+            transcriptKey={transcript}
+            nowY={replay?.followY ?? view.nowY}
+            nowX={view.nowX}
+            target={target}
+            fitted={fitted}
+            onFitted={setFittedRun}
+            fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN}
+            fitWidth={replay?.fitWidth}
+            lockstep={replay?.followY !== undefined}
+          />
         </ReactFlow>
       </div>
     </section>
@@ -210,7 +254,15 @@ function Follow({
   target,
   fitted,
   onFitted,
+  fitZoomMin,
+  fitWidth,
+  lockstep,
 }: {
+  fitZoomMin: number;
+  /** The width to fit instead of the layout's (diagrams side by side fit the widest, at one zoom). */
+  fitWidth: number | undefined;
+  /** Diagrams on one axis: always keep `nowY` at the same place, so they stay level. */
+  lockstep: boolean;
   layout: DiagramLayout;
   transcriptKey: object;
   nowY: number;
@@ -238,11 +290,12 @@ function Follow({
       const { x: atX, y: atY } = now.current;
       const screenX = atX * zoom + x;
       const nextX = screenX < paneWidth * 0.1 || screenX > paneWidth * 0.9 ? paneWidth / 2 - atX * zoom : x;
-      const lowest = Math.min(0, paneHeight - height * zoom);
+      // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
+      const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
       const y = Math.max(lowest, Math.min(0, paneHeight * FOLLOW_AT - atY * zoom));
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height],
+    [paneWidth, paneHeight, width, height, lockstep],
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;
@@ -252,8 +305,8 @@ function Follow({
     const last = fitted.current;
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
-    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [FIT_ZOOM_MIN, FIT_ZOOM_MAX];
-    const zoom = Math.max(low, Math.min(high, paneWidth / width));
+    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
+    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width)));
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);
@@ -270,16 +323,16 @@ function Follow({
     const top = nowY <= TOP_Y ? 0 : Math.max(HEADERS_PX, paneHeight * FOLLOW_MARGIN);
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
     const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
-    if (insideY && insideX) return;
+    if (insideY && insideX && !lockstep) return;
     const glide = !reducedMotion && !(playing && speed > 4);
     go(followed(zoom, x), glide);
-  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target]);
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target, lockstep]);
 
   return null;
 }
 
 /** Above the pane, so it covers no event: Linear time, the zoom buttons and Fit View. */
-function Toolbar({ layout, target, fitted, ready }: { layout: DiagramLayout; target: TargetRef; fitted: FittedRef; ready: boolean }) {
+function Toolbar({ layout, target, fitted, ready, linearToggle }: { layout: DiagramLayout; target: TargetRef; fitted: FittedRef; ready: boolean; linearToggle: boolean }) {
   const { getViewport } = useReactFlow();
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
@@ -311,9 +364,11 @@ function Toolbar({ layout, target, fitted, ready }: { layout: DiagramLayout; tar
 
   return (
     <div className="dg-toolbar" role="toolbar" aria-label="Diagram view">
-      <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
-        Linear time
-      </button>
+      {linearToggle && (
+        <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
+          Linear time
+        </button>
+      )}
       <button type="button" className="dg-tool" aria-label="Zoom Out" disabled={!ready} onClick={() => zoomBy(1 / ZOOM_STEP)}>
         −
       </button>

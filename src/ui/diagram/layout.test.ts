@@ -4,7 +4,7 @@ import { runRaceById, runScenarioById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { factsRowAt, PENDING, stepSentence } from '../format';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, textWidthPx } from './layout';
+import { layoutDiagram, messagesShown, sharedAxis, textWidthPx, type DiagramLayout } from './layout';
 import { wordEvents } from '../../engine';
 
 /** The layout of a run with the engine's wording, as the worker sends it. */
@@ -180,5 +180,30 @@ describe('recorded facts as the replay reaches them', () => {
     const transcript = race('A');
     expect(stepSentence(transcript, 0, wordEvents(transcript.events))).toMatch(/^Step 0 of 20: nothing has happened yet/);
     expect(stepSentence(transcript, 2, wordEvents(transcript.events))).toBe('Step 2 of 20, 0 ms: client → server: tools/call #41 on stdio, arrives 5 ms');
+  });
+});
+
+describe('a shared virtual-time axis (the Compare tab, issue #13)', () => {
+  it('draws the same instant at the same height in both diagrams, and time still runs down each', () => {
+    const runs = [runRaceById('C'), runRaceById('C', { settings: { latencyMs: 10 } })].map((t) => ({ transcript: t as unknown as Transcript, wording: wordEvents(t.events) }));
+    const axis = sharedAxis(runs);
+    const [a, b] = runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis)) as [DiagramLayout, DiagramLayout];
+    const firstRowAt = (layout: DiagramLayout, t: Transcript) => {
+      const rows = new Map<number, number>();
+      t.events.forEach((event, i) => {
+        if (!rows.has(event.atMs)) rows.set(event.atMs, layout.rowY[i] as number);
+      });
+      return rows;
+    };
+    const rowsA = firstRowAt(a, runs[0]!.transcript);
+    const rowsB = firstRowAt(b, runs[1]!.transcript);
+    const common = [...rowsA.keys()].filter((atMs) => rowsB.has(atMs));
+    expect(common.length).toBeGreaterThan(3);
+    // Centres may differ by a marker's extra room only (a two-line marker sits lower in its band).
+    for (const atMs of common) expect(Math.abs((rowsA.get(atMs) as number) - (rowsB.get(atMs) as number))).toBeLessThanOrEqual((52 - 30) / 2);
+    for (const layout of [a, b]) for (let i = 1; i < layout.rowY.length; i += 1) expect(layout.rowY[i] as number).toBeGreaterThan(layout.rowY[i - 1] as number);
+    // Model C gives up at 2000 ms; with 10 ms of latency it is the same instant: same height.
+    expect(rowsA.get(2_000)).toBeDefined();
+    expect(Math.abs((rowsA.get(2_000) as number) - (rowsB.get(2_000) as number))).toBeLessThanOrEqual(11);
   });
 });

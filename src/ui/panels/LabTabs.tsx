@@ -11,6 +11,7 @@ const BackoffPanel = lazy(() => import('./BackoffPanel').then((m) => ({ default:
 const ProxyPanel = lazy(() => import('./ProxyPanel').then((m) => ({ default: m.ProxyPanel })));
 const VerificationPanel = lazy(() => import('./VerificationPanel').then((m) => ({ default: m.VerificationPanel })));
 const ReviewerPanel = lazy(() => import('./ReviewerPanel').then((m) => ({ default: m.ReviewerPanel })));
+const ComparePanel = lazy(() => import('./ComparePanel').then((m) => ({ default: m.ComparePanel })));
 
 /** While a panel's code loads: the same busy line a panel shows while the worker computes. */
 const LOADING = (
@@ -78,6 +79,7 @@ export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels
         <Suspense fallback={LOADING}>
           {tab === 'tasks' && <TasksPanel />}
           {tab === 'buffer' && <BufferPanel />}
+          {tab === 'compare' && <ComparePanel />}
           {tab === 'backoff' && <BackoffPanel />}
           {tab === 'proxy' && <ProxyPanel />}
           {tab === 'verification' && <VerificationPanel />}

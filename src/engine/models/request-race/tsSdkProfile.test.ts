@@ -13,7 +13,7 @@ const issueRun = { latencyMs: 0, idleTimeoutMs: 500, maxTimeoutMs: 2_000, workMs
 
 describe('clientProfile=ts-sdk-1.x (SDK 1.32.2 on a virtual clock)', () => {
   it('the expectations table names a source line for every row', () => {
-    expect(TS_SDK_1X_EXPECTATIONS.length).toBe(7);
+    expect(TS_SDK_1X_EXPECTATIONS.length).toBe(10);
     for (const row of TS_SDK_1X_EXPECTATIONS) expect(row.source).toMatch(/protocol\.js:\d+/);
   });
 

@@ -1,0 +1,166 @@
+import { describeEvent } from './describe';
+import { raceInvariants } from './invariants';
+import { summarizeMessage } from './mcp/summary';
+import type { LabEvent, RequestOutcome, Transcript } from './transcript';
+
+/**
+ * Two runs side by side (issue #13): their facts, and the first event where they part. Used by
+ * `lab compare` and the page's compare view, so both say the same thing.
+ *
+ * Runs of different implementations are compared on what both can record: the wire, each side's
+ * states, the terminal state, the worker's steps and the cancellations. The model's deadline
+ * bookkeeping has no counterpart in the SDK (its timers are private), and the SDK's session
+ * handshake none in the model; both are left out, and `note` says so.
+ */
+export interface FactRow {
+  readonly name: string;
+  readonly a: string;
+  readonly b: string;
+  readonly differs: boolean;
+}
+
+/**
+ * The first virtual instant at which the runs did different things. Events of one instant are
+ * compared as a set: the order of same-instant events is the scheduler's choice, not a difference.
+ */
+export interface Divergence {
+  readonly atMs: number;
+  /** Index into each transcript's `events` of the first event of that instant with no match in the other run (null: none). */
+  readonly indexA: number | null;
+  readonly indexB: number | null;
+  /** Those events as the timeline words them (null: that run did nothing else at that instant). */
+  readonly a: string | null;
+  readonly b: string | null;
+}
+
+type Indexed = { index: number; event: LabEvent };
+
+function firstDivergence(ea: Indexed[], eb: Indexed[], idA: string, idB: string): Divergence | null {
+  const times = [...new Set([...ea, ...eb].map(({ event }) => event.atMs))].sort((x, y) => x - y);
+  for (const atMs of times) {
+    const at = (list: Indexed[], id: string) => list.filter(({ event }) => event.atMs === atMs).map((item) => ({ ...item, key: signature(item.event, id) }));
+    const xa = at(ea, idA);
+    const xb = at(eb, idB);
+    const unmatched = (mine: typeof xa, theirs: typeof xa) => {
+      const left = theirs.map((item) => item.key);
+      return mine.find((item) => {
+        const found = left.indexOf(item.key);
+        if (found < 0) return true;
+        left.splice(found, 1);
+        return false;
+      });
+    };
+    const onlyA = unmatched(xa, xb);
+    const onlyB = unmatched(xb, xa);
+    if (onlyA === undefined && onlyB === undefined) continue;
+    const words = (item: Indexed | undefined) => (item === undefined ? null : `${item.event.atMs} ms  ${describeEvent(item.event)}`);
+    return { atMs, indexA: onlyA?.index ?? null, indexB: onlyB?.index ?? null, a: words(onlyA), b: words(onlyB) };
+  }
+  return null;
+}
+
+export interface RunComparison {
+  readonly facts: FactRow[];
+  /** Null when the compared events match all the way. */
+  readonly divergence: Divergence | null;
+  /** How the events were compared. */
+  readonly note: string;
+}
+
+const COMPARABLE = new Set(['message', 'delivered', 'state', 'terminal', 'worker', 'stream-opened', 'stream-closed', 'disconnect-observed', 'cancel-accepted', 'cancel-ignored', 'suppressed', 'views-diverge']);
+
+function implementationOf(t: Transcript): string {
+  return t.implementation ?? 'model';
+}
+
+/** The facts a run establishes, named alike for any two runs of the same kind. */
+export function runFacts(t: Transcript): Array<[string, string]> {
+  const facts: Array<[string, string]> = [
+    ['run', `${t.scenario} on ${t.transport}, seed ${t.seed}`],
+    ['implementation', t.sdk === undefined ? 'the lab’s spec model' : `${t.sdk.package} ${t.sdk.version}`],
+    ['protocol', t.protocolVersion],
+  ];
+  if (t.kind === 'request-race') {
+    const o = t.outcome as RequestOutcome;
+    facts.push(
+      ['terminal state', `${o.terminalState} at ${o.terminalAtMs} ms`],
+      ['final response', o.finalResponse ? 'sent' : 'none'],
+      ['cancellation signal', o.cancellationSignal ?? 'none'],
+      ['client outcome', `${o.clientOutcome} at ${o.clientOutcomeAtMs} ms`],
+      ['cancel sent', o.cancelDelayMs === null ? 'never' : `at ${o.clientOutcomeAtMs + o.cancelDelayMs} ms (${o.cancelDelayMs} ms after the client ended)`],
+      ['client ignores', o.clientIgnores.length === 0 ? 'nothing' : o.clientIgnores.map((i) => `${i.summary.replace(`#${String(o.requestId)}`, '#call')} at ${i.atMs} ms`).join(', ')],
+      ['views diverge', o.viewsDiverge ? 'yes' : 'no'],
+    );
+    const checks = t.sdk?.invariants ?? raceInvariants(t);
+    const broken = checks.filter((c) => !c.holds).map((c) => c.id);
+    facts.push(['invariants broken', broken.length === 0 ? 'none' : broken.join(', ')]);
+    return facts;
+  }
+  for (const [key, value] of Object.entries(t.outcome)) facts.push([key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]);
+  return facts;
+}
+
+/** What an event did, with the run's own request id written `#call`, and no wording that only one implementation gives. */
+function signature(event: LabEvent, callId: string): string {
+  const id = (text: string): string => text.split(`#${callId}`).join('#call');
+  const head = `${event.atMs} ${event.actor} ${event.kind}`;
+  switch (event.kind) {
+    case 'message':
+      return id(`${head} ${event.from}→${event.to} ${summarizeMessage(event.message)} on ${event.channel} arrives ${event.arrivesAtMs}${event.ignoredBy === undefined ? '' : ` ignored by ${event.ignoredBy}`}`);
+    case 'delivered':
+      return id(`${head} ${event.summary}${event.ignoredBy === undefined ? '' : ` ignored by ${event.ignoredBy}`}`);
+    case 'state':
+      return `${head} ${event.side} ${event.from}→${event.to}`;
+    case 'terminal':
+      return `${head} ${event.state}`;
+    case 'worker':
+      return `${head} ${event.step}`;
+    case 'suppressed':
+      return `${head} ${event.by} ${event.what}`;
+    case 'views-diverge':
+      return `${head} ${event.clientView}`;
+    case 'stream-opened':
+    case 'stream-closed':
+    case 'disconnect-observed':
+    case 'cancel-accepted':
+    case 'cancel-ignored':
+      return `${head} ${event.by}`;
+    default:
+      return head;
+  }
+}
+
+function callIdOf(t: Transcript): string {
+  return t.kind === 'request-race' ? String((t.outcome as RequestOutcome).requestId) : '\u0000';
+}
+
+/** The events that take part in the comparison, with their index in the transcript. */
+function comparedEvents(t: Transcript, mixed: boolean): Indexed[] {
+  const events = t.events.map((event, index) => ({ index, event }));
+  if (!mixed) return events;
+  // The SDK's session handshake comes before the call; the model has none.
+  const start = t.sdk === undefined ? 0 : Math.max(0, t.events.findIndex((e) => e.kind === 'request-started'));
+  return events.filter(({ index, event }) => index >= start && COMPARABLE.has(event.kind));
+}
+
+export function compareRuns(a: Transcript, b: Transcript): RunComparison {
+  const factsA = runFacts(a);
+  const factsB = new Map(runFacts(b));
+  const names = [...factsA.map(([name]) => name), ...[...factsB.keys()].filter((name) => !factsA.some(([n]) => n === name))];
+  const mapA = new Map(factsA);
+  const facts = names.map((name) => {
+    const va = mapA.get(name) ?? '—';
+    const vb = factsB.get(name) ?? '—';
+    return { name, a: va, b: vb, differs: va !== vb };
+  });
+  const mixed = implementationOf(a) !== implementationOf(b);
+  const ea = comparedEvents(a, mixed);
+  const eb = comparedEvents(b, mixed);
+  const idA = callIdOf(a);
+  const idB = callIdOf(b);
+  const divergence = firstDivergence(ea, eb, idA, idB);
+  const note = mixed
+    ? 'the two implementations are compared on what both record — the wire, each side’s states, the terminal state, the worker, the cancellations — with each run’s own request id read as #call; the model’s deadline events and the SDK’s session handshake are left out'
+    : 'every event is compared, with each run’s own request id read as #call';
+  return { facts, divergence, note };
+}

@@ -1,0 +1,163 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { usePanelsStore } from '../../store/panels';
+import type { CompareView } from '../../store/panelsStore';
+import { Diagram } from '../diagram/Diagram';
+import { layoutDiagram, sharedAxis } from '../diagram/layout';
+import { formatMs } from '../format';
+import { LoadState } from './LoadState';
+
+/** Pairs worth comparing, one click each (the issue's four: model vs SDK, stdio vs HTTP, keyed vs unsafe, two seeds). */
+const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string }> = [
+  { label: 'C: model vs real SDK', a: 'C', b: 'C:impl=ts-sdk' },
+  { label: 'C at 333 ms progress: model vs SDK', a: 'C:latencyMs=0,progressEveryMs=333', b: 'C:impl=ts-sdk,latencyMs=0,progressEveryMs=333' },
+  { label: 'D: stdio vs Streamable HTTP', a: 'D:transport=stdio', b: 'D:transport=http' },
+  { label: 'Ledger race: unsafe vs keyed', a: 'ledger-race-unsafe', b: 'ledger-race-keyed' },
+  { label: 'C: two seeds with jitter', a: 'C:seed=1,latencyJitterMs=20', b: 'C:seed=2,latencyJitterMs=20' },
+];
+
+/**
+ * Issue #13: any two runs side by side. Both diagrams are cut at one virtual time, which the
+ * controls move for both at once (Step forward goes to the next instant at which either run did
+ * something); the facts of both, each difference marked; and the first instant at which they part.
+ * The worker runs both and compares them; the page words nothing itself.
+ */
+export function ComparePanel() {
+  const runs = usePanelsStore((s) => s.compareRuns);
+  const load = usePanelsStore((s) => s.compare);
+  const setRuns = usePanelsStore((s) => s.setCompareRuns);
+  const value = 'value' in load ? load.value : null;
+  const [text, setText] = useState(runs);
+  const [shown, setShown] = useState(runs);
+  // Runs set from elsewhere (a link, an example) replace what is typed.
+  if (shown !== runs) {
+    setShown(runs);
+    setText(runs);
+  }
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setRuns(text.a.trim(), text.b.trim());
+  };
+  return (
+    <section className="panel compare-panel" aria-labelledby="compare-title">
+      <h2 id="compare-title">Compare two runs</h2>
+      <p className="panel-lede">
+        Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code> or <code>ts-sdk</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
+        <code>seed</code> and any setting. Both diagrams share one virtual-time axis — what happened at the same instant is drawn at the same height — and move together.
+      </p>
+      <form className="compare-form" onSubmit={onSubmit}>
+        <label className="compare-run">
+          <span>Run A</span>
+          <input type="text" value={text.a} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, a: e.target.value })} />
+        </label>
+        <label className="compare-run">
+          <span>Run B</span>
+          <input type="text" value={text.b} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, b: e.target.value })} />
+        </label>
+        <button type="submit" className="panel-button">
+          Compare
+        </button>
+      </form>
+      <div className="compare-examples" role="group" aria-label="Examples">
+        {EXAMPLES.map((example) => (
+          <button key={example.label} type="button" className="panel-toggle" onClick={() => setRuns(example.a, example.b)}>
+            {example.label}
+          </button>
+        ))}
+      </div>
+      <LoadState load={load} />
+      {load.status === 'error' && value !== null && <p className="compare-kept">The runs below are the last ones that ran.</p>}
+      {value !== null && <Comparison view={value} />}
+    </section>
+  );
+}
+
+function Comparison({ view }: { view: CompareView }) {
+  const atMs = usePanelsStore((s) => s.compareAtMs);
+  const setAtMs = usePanelsStore((s) => s.setCompareAtMs);
+  const [a, b] = view.runs;
+  const { facts, divergence, note } = view.comparison;
+  // Every instant at which either run did something: the shared axis's stops.
+  const times = useMemo(() => [...new Set(view.runs.flatMap((run) => run.transcript.events.map((event) => event.atMs)))].sort((x, y) => x - y), [view]);
+  const endMs = times.at(-1) ?? 0;
+  // One virtual-time axis: the same instant at the same height in both diagrams.
+  const axis = useMemo(() => sharedAxis(view.runs), [view]);
+  // Both fit the wider one's lanes at one zoom, and keep the current instant at one height: level with each other.
+  const fitWidth = useMemo(() => Math.max(...view.runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis).width)), [view, axis]);
+  const nowMs = atMs ?? endMs;
+  const stepOf = (events: readonly { atMs: number }[]) => {
+    let shown = 0;
+    while (shown < events.length && (events[shown]?.atMs ?? Infinity) <= nowMs) shown += 1;
+    return shown;
+  };
+  const shownMs = [...times].reverse().find((t) => t <= nowMs) ?? times[0] ?? 0;
+  const followY = axis.bandY.get(shownMs);
+  const next = times.find((t) => t > nowMs);
+  const previous = [...times].reverse().find((t) => t < nowMs);
+  const go = (t: number) => setAtMs(t >= endMs ? null : t);
+  const sdk = view.runs.find((run) => run.transcript.sdk !== undefined)?.transcript.sdk;
+  return (
+    <>
+      <div className="compare-playback" role="region" aria-label="Compare playback">
+        <button type="button" className="panel-toggle" disabled={previous === undefined} onClick={() => previous !== undefined && go(previous)}>
+          Step back
+        </button>
+        <button type="button" className="panel-toggle" disabled={next === undefined} onClick={() => next !== undefined && go(next)}>
+          Step forward
+        </button>
+        <label className="compare-time">
+          <span>Virtual time</span>
+          <input type="range" min={0} max={endMs} step={1} value={nowMs} onChange={(e) => go(Number(e.target.value))} aria-valuetext={formatMs(nowMs)} />
+        </label>
+        <output className="compare-now" aria-live="polite">
+          {formatMs(nowMs)}
+        </output>
+        {divergence !== null && (
+          <button type="button" className="panel-toggle" onClick={() => go(divergence.atMs)}>
+            First difference
+          </button>
+        )}
+      </div>
+      {divergence === null ? (
+        <p className="compare-divergence">The runs do not part: every compared event matches.</p>
+      ) : (
+        <div className="compare-divergence" role="group" aria-label="First difference">
+          <p>
+            <strong>They part at {formatMs(divergence.atMs)}.</strong>
+          </p>
+          <p>Run A: {divergence.a ?? 'nothing else at that instant'}</p>
+          <p>Run B: {divergence.b ?? 'nothing else at that instant'}</p>
+        </div>
+      )}
+      <p className="compare-note">
+        {note.charAt(0).toUpperCase()}
+        {note.slice(1)}.{sdk !== undefined && ` ${sdk.package} ${sdk.version} negotiates protocol ${sdk.negotiatedProtocolVersion}, an older revision than the model’s.`}
+      </p>
+      <div className="compare-diagrams">
+        <Diagram transcript={a.transcript} replay={{ step: stepOf(a.transcript.events), wording: a.wording, headingId: 'compare-a', title: `Run A: ${a.spec}`, axis, followY, fitWidth }} />
+        <Diagram transcript={b.transcript} replay={{ step: stepOf(b.transcript.events), wording: b.wording, headingId: 'compare-b', title: `Run B: ${b.spec}`, axis, followY, fitWidth }} />
+      </div>
+      <table className="lab-facts compare-facts">
+        <caption>Facts of both runs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Fact</th>
+            <th scope="col">Run A: {a.spec}</th>
+            <th scope="col">Run B: {b.spec}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {facts.map((fact) => (
+            <tr key={fact.name} className={fact.differs ? 'is-different' : undefined}>
+              <th scope="row">
+                {fact.name}
+                {fact.differs && <span className="compare-differs"> differs</span>}
+              </th>
+              <td>{fact.a}</td>
+              <td>{fact.b}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
