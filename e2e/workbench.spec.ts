@@ -172,6 +172,8 @@ test.describe('instructor modes', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
   test('presentation at 1280×720 shows the facts strip, the playback and the current event while stepping', async ({ page }, testInfo) => {
+    // About a hundred steps through A–D, each waiting for the view to settle.
+    test.slow();
     const lab = new LabPage(page);
     for (const id of RACES) {
       // Opened presenting: the page's heading is hidden, so not lab.open (which waits for it).

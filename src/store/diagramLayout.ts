@@ -1,6 +1,7 @@
 /**
- * The diagram's layout as the lab worker computes it (src/worker/diagramLayout.ts): its model,
- * geometry constants and helpers, and the index the page finds what is on screen with (diagramSpans.ts).
+ * The diagram's model as the lab worker lays runs out on it (src/worker/diagramModel.ts): geometry,
+ * the shapes of a layout, and the index the page finds what is on screen with (diagramSpans.ts). The
+ * layout code itself is diagramCompute.ts, kept apart so the page's first load does not carry it.
  */
-export * from '../worker/diagramLayout';
+export * from '../worker/diagramModel';
 export * from '../worker/diagramSpans';

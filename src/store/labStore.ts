@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type ExploreProgress, type LabClient, type RunProgress } from '../worker/client';
-import { SETTINGS_NOT_APPLIED } from '../worker/protocol';
+import { SETTINGS_NOT_APPLIED } from '../worker/sdkInfo';
 import type { EventWording, ExploreResult, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 import type { DiagramLayout, TimeScale } from './diagramLayout';
 
@@ -44,7 +44,7 @@ export type {
 } from '../worker/protocol';
 export type { RunProgress, ExploreProgress } from '../worker/client';
 export type { ExploreResult, Ending, Violation } from '../worker/protocol';
-export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/protocol';
+export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/sdkInfo';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 

@@ -1,6 +1,20 @@
 import unsafeCharge from '../lab/examples/unsafe-charge.json';
-import { createToolsClient } from '../worker/toolsClient';
+import type { ToolsClient } from '../worker/toolsClient';
 import { createPanelsStore } from './panelsStore';
 
+/**
+ * The tools worker's client, loaded with the first panel that asks the worker something (the panels
+ * load when their tab opens): the first load of the page carries none of it (issue #9).
+ */
+function toolsClientOnFirstUse(): ToolsClient {
+  let loading: Promise<ToolsClient> | null = null;
+  return {
+    async call(call) {
+      loading ??= import('../worker/toolsClient').then((module) => module.createToolsClient());
+      return (await loading).call(call);
+    },
+  };
+}
+
 /** The page's panels store, on the tools worker, with the reviewer prefilled with the unsafe example. */
-export const usePanelsStore = createPanelsStore(createToolsClient(), `${JSON.stringify(unsafeCharge, null, 2)}\n`);
+export const usePanelsStore = createPanelsStore(toolsClientOnFirstUse(), `${JSON.stringify(unsafeCharge, null, 2)}\n`);

@@ -1,4 +1,42 @@
 import type { EventWording, LabEvent, MarkerTone, MarkerWording, Transcript } from '../engine';
+import {
+  BARS_RIGHT_X,
+  BREAK_H,
+  EXTENTS,
+  FIRST_LANE_X,
+  FOLD_PX,
+  GAP_MAX,
+  GAP_MIN,
+  GAP_PER_DOUBLING,
+  IDLE_BAR_X,
+  MARKER_FONT_PX,
+  MARKER_GAP_X,
+  MARKER_H,
+  MARKER_H_TWO_LINES,
+  MARKER_PAD_X,
+  MARKER_W,
+  MARKER_W_MAX,
+  MAX_BAR_X,
+  NARROW_GAP,
+  RIGHT_MARGIN,
+  ROW_H,
+  spanReach,
+  TOP_Y,
+  WIDE_GAP,
+  type DeadlineBar,
+  type DiagramLayout,
+  type Lane,
+  type Marker,
+  type SharedAxis,
+  type TimeBreak,
+  type TimeMark,
+  type TimeScale,
+  type Wire,
+  type WireFate,
+} from './diagramModel';
+
+// The model (geometry, shapes, extents) is diagramModel.ts; what is here computes a layout.
+export * from './diagramModel';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
@@ -12,37 +50,6 @@ import type { EventWording, LabEvent, MarkerTone, MarkerWording, Transcript } fr
  * the step, so stepping back or scrubbing never recomputes the layout. The lab worker lays a run out
  * (issue #9: off the main thread) and sends the layout with the transcript; the page only cuts it.
  */
-
-// ── geometry (flow coordinates, px at zoom 1) ──────────────────────────────────────────────────────
-
-export const ROW_H = 36;
-export const TOP_Y = 70;
-/** Extra space between rows whose times differ: grows with the logarithm of the gap, up to a bound. */
-export const GAP_MIN = 14;
-export const GAP_PER_DOUBLING = 16;
-export const GAP_MAX = 170;
-/** Markers size to their text (markerSize): at least MARKER_W wide, at most MARKER_W_MAX, beyond which the text wraps to two lines. */
-export const MARKER_W = 150;
-export const MARKER_W_MAX = 340;
-export const MARKER_H = 30;
-export const MARKER_H_TWO_LINES = 52;
-/** Horizontal padding and border of a marker, and the font size its width is estimated for (px at zoom 1). */
-const MARKER_PAD_X = 34;
-const MARKER_FONT_PX = 15;
-export const TIME_RIGHT_X = 80;
-export const BAR_W = 12;
-export const IDLE_BAR_X = 88;
-export const MAX_BAR_X = 104;
-export const FIRST_LANE_X = 200;
-/** Between lanes a message crosses: room for the message labels between two markers. */
-export const WIDE_GAP = 340;
-/** Between lanes no message crosses (worker, SQLite connections): room for the markers only. */
-export const NARROW_GAP = 220;
-export const RIGHT_MARGIN = 30;
-/** Left of the first lane: the time column and the deadline bars (which end at MAX_BAR_X + BAR_W). */
-const BARS_RIGHT_X = MAX_BAR_X + BAR_W + 12;
-/** Room between two markers on neighbouring lanes. */
-const MARKER_GAP_X = 24;
 
 export function timeGap(deltaMs: number): number {
   if (deltaMs <= 0) return 0;
@@ -82,11 +89,7 @@ export function markerSize(text: string, tone: MarkerTone): { width: number; hei
 /** Linear time: about this many px per event over the run's (unfolded) time span. */
 const LINEAR_PX_PER_EVENT = 44;
 const LINEAR_PX_PER_MS_MAX = 8;
-/** A quiet gap drawn longer than this is folded into a break of BREAK_H with its length written on it. */
-export const FOLD_PX = 12 * ROW_H;
-export const BREAK_H = 56;
 
-export type TimeScale = 'ordinal' | 'linear';
 
 /** px per ms for the linear scale: the run's time, without the gaps that fold, shared out at about LINEAR_PX_PER_EVENT per event. */
 function linearPxPerMs(gaps: number[], count: number): number {
@@ -97,188 +100,6 @@ function linearPxPerMs(gaps: number[], count: number): number {
   if (kept > 0) scale = Math.min(LINEAR_PX_PER_MS_MAX, (LINEAR_PX_PER_EVENT * count) / kept);
   return scale;
 }
-
-// ── model ──────────────────────────────────────────────────────────────────────────────────────────
-
-export interface Lane {
-  id: string;
-  label: string;
-  x: number;
-}
-
-/** What finally became of a wire line; before `resolvedAt` is reached it shows as in flight. */
-export type WireFate = 'delivered' | 'ignored' | 'lost' | 'closed';
-export type WireKind = 'message' | 'stream-close' | 'comment';
-
-export interface Wire {
-  id: string;
-  kind: WireKind;
-  /** Index of the event that puts it on the wire. */
-  index: number;
-  seq: number;
-  from: string;
-  to: string;
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  labelX: number;
-  labelY: number;
-  label: string;
-  sentAtMs: number;
-  arrivesAtMs: number | null;
-  fate: WireFate;
-  /** Index of the event at which its fate is known (its delivery, its loss, or when it is due). */
-  resolvedAt: number;
-  /** Why it was ignored or lost, or why the stream closed. */
-  reason: string | null;
-  /** One sentence for screen readers and tooltips. */
-  description: string;
-}
-
-export interface Marker {
-  id: string;
-  index: number;
-  seq: number;
-  kind: string;
-  lane: string;
-  x: number;
-  y: number;
-  text: string;
-  tone: MarkerTone;
-  title: string;
-  width: number;
-  height: number;
-  lines: 1 | 2;
-}
-
-/** A folded quiet gap (linear time): drawn as a break of BREAK_H at `y`, with its length. */
-export interface TimeBreak {
-  id: string;
-  /** The event after the break: it shows once the replay reaches that event. */
-  index: number;
-  y: number;
-  ms: number;
-}
-
-export interface TimeMark {
-  id: string;
-  /** The first event at this instant. */
-  index: number;
-  y: number;
-  atMs: number;
-}
-
-export type DeadlineName = 'idle' | 'max';
-
-/**
- * One stretch of a deadline on the client lane: from being armed (or restarted) to its due time.
- * Once the event that ends it is reached (`endIndex`), the bar stops there: a progress restart
- * ends one idle stretch and begins the next one; nothing restarts the maximum deadline.
- */
-export interface DeadlineBar {
-  id: string;
-  deadline: DeadlineName;
-  index: number;
-  x: number;
-  y1: number;
-  dueAtMs: number;
-  yDue: number;
-  endIndex: number | null;
-  endAction: 'reset' | 'fired' | 'disarmed' | null;
-  yEnd: number | null;
-}
-
-export interface DiagramLayout {
-  lanes: Lane[];
-  width: number;
-  height: number;
-  /** Row centre of each event, by index. */
-  rowY: number[];
-  wires: Wire[];
-  markers: Marker[];
-  times: TimeMark[];
-  bars: DeadlineBar[];
-  /** Index of each message event (the wires of kind `message`), ascending. */
-  messageIndexes: number[];
-  scale: TimeScale;
-  /** Folded quiet gaps (linear time only). */
-  breaks: TimeBreak[];
-  /** Each list's reach on the time axis (see EXTENTS), so the page indexes it without a pass of its own. */
-  spans: Record<SpanLists, SpanReach>;
-  /**
-   * For each event that sends or settles a wire, the first such wire (its position in `wires`), as
-   * pairs [event index, wire position] by event index: it marks the event when the event has no marker.
-   */
-  wireMarks: number[];
-  /** Every wire's resolvedAt, ascending: with `messageIndexes`-like counting, how many are in flight at a step. */
-  resolvedSorted: number[];
-}
-
-// ── spans: what each item covers on the time axis, for finding what is on screen ────────────────
-
-/**
- * The page finds the items near the screen through an index over these extents (diagramSpans.ts);
- * the one pass over each list that index needs is made here, with the layout (`spans`), so the page
- * makes none when a run arrives. Most items are short and found by binary search on their key,
- * widened by the reach of the short ones; the long ones are listed.
- */
-/** An item whose extent is taller than this (flow px) is long: kept in buckets of this height. */
-export const LONG_PX = 2400;
-
-/** What one pass over a list finds: how far its short items reach above and below their key, and which items are long. */
-export interface SpanReach {
-  above: number;
-  below: number;
-  /** Positions of the long items, ascending. */
-  long: number[];
-}
-
-/** Where an item sits on the time axis (`key`, never decreasing along its list) and what it covers around it. */
-export interface Extent<T> {
-  key(item: T): number;
-  lo(item: T): number;
-  hi(item: T): number;
-}
-
-
-/** The extents of the layout's lists, the one definition the worker's pass and the page's queries share. */
-export const EXTENTS = {
-  markers: { key: (marker) => marker.y, lo: (marker) => marker.y - marker.height / 2, hi: (marker) => marker.y + marker.height / 2 } satisfies Extent<Marker>,
-  wires: { key: (wire) => wire.y1, lo: (wire) => Math.min(wire.y2, wire.labelY - ROW_H), hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H) } satisfies Extent<Wire>,
-  times: { key: (time) => time.y, lo: (time) => time.y - ROW_H / 2, hi: (time) => time.y + ROW_H / 2 } satisfies Extent<TimeMark>,
-  breaks: { key: (fold) => fold.y, lo: (fold) => fold.y - BREAK_H / 2, hi: (fold) => fold.y + BREAK_H / 2 } satisfies Extent<TimeBreak>,
-  /** A deadline bar by where it reaches once ended (a bar never ended: to its due time). */
-  bars: { key: (bar) => bar.y1, lo: (bar) => bar.y1, hi: (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4) } satisfies Extent<DeadlineBar>,
-  /** A deadline bar by the events it runs over, from the one after arming to the one ending it (event-index units; never ended: unbounded). */
-  barLives: { key: (bar) => bar.index, lo: (bar) => bar.index + 1, hi: (bar) => bar.endIndex ?? Infinity } satisfies Extent<DeadlineBar>,
-} as const;
-
-export type SpanLists = keyof typeof EXTENTS;
-
-/** One pass over a list: its short items' reach and its long items (see SpanIndex). */
-export function spanReach<T>(items: readonly T[], extent: Extent<T>): SpanReach {
-  const long: number[] = [];
-  let above = 0;
-  let below = 0;
-  let previousKey = -Infinity;
-  for (let at = 0; at < items.length; at++) {
-    const item = items[at] as T;
-    const k = extent.key(item);
-    if (k < previousKey) throw new Error(`SpanIndex: keys must not decrease (item ${at}: ${k} after ${previousKey})`);
-    previousKey = k;
-    const top = Math.min(extent.lo(item), k);
-    const bottom = Math.max(extent.hi(item), k);
-    if (bottom - top > LONG_PX) {
-      long.push(at);
-      continue;
-    }
-    if (k - top > above) above = k - top;
-    if (bottom - k > below) below = bottom - k;
-  }
-  return { above, below, long };
-}
-
 
 // ── lanes ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -299,16 +120,6 @@ function orderLanes(ids: Set<string>): string[] {
 
 // ── one axis for several runs (the Compare tab, issue #13) ─────────────────────────────────────────
 
-/**
- * One virtual-time axis shared by several diagrams: each instant at which any of the runs did
- * something gets a band, as tall as the run that did most then needs, and the bands are spaced as
- * ordinal time spaces rows. A diagram laid out on it puts an instant at the same height as every
- * other diagram on it, so what happened at the same time lines up across them.
- */
-export interface SharedAxis {
-  /** Where each instant's band starts (the first row of that instant sits just below it). */
-  readonly bandY: ReadonlyMap<number, number>;
-}
 
 const extraFor = (marker: MarkerWording | null | undefined): number => (marker === null || marker === undefined ? 0 : markerSize(marker.text, marker.tone).lines === 2 ? (MARKER_H_TWO_LINES - MARKER_H) / 2 : 0);
 
@@ -695,8 +506,8 @@ const LABEL_ABOVE = 28;
 const LABEL_BELOW = 28;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 const LABEL_PAD_X = 8;
-/** The widest fate word ("IN FLIGHT"), spaced capitals. */
-const FATE_W = Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
+/** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
+const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
 
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
@@ -731,6 +542,7 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     return half;
   };
   const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
+  const fateWidth = fateWidthPx();
   for (const wire of wires) {
     const from = laneAt.get(wire.from);
     const to = laneAt.get(wire.to);
@@ -739,7 +551,7 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const sender = lanes[from];
     if (next === undefined || sender === undefined) continue;
     const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
-    const width = Math.max(textWidthPx(wire.label, 15, true), FATE_W) + 2 * LABEL_PAD_X;
+    const width = Math.max(textWidthPx(wire.label, 15, true), fateWidth) + 2 * LABEL_PAD_X;
     const yOn = (x: number) => (wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1));
     let x = wire.labelX;
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
@@ -760,16 +572,4 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     wire.labelX = x;
     wire.labelY = yOn(x);
   }
-}
-
-/** How many message events the first `step` events hold. */
-export function messagesShown(layout: DiagramLayout, step: number): number {
-  let low = 0;
-  let high = layout.messageIndexes.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((layout.messageIndexes[mid] as number) < step) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -1,4 +1,4 @@
-import { LONG_PX, spanReach, type Extent, type SpanReach } from './diagramLayout';
+import { LONG_PX, spanReach, type Extent, type SpanReach } from './diagramModel';
 
 export { LONG_PX, spanReach, type Extent, type SpanReach };
 

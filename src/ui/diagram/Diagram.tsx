@@ -8,7 +8,7 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/FaultMenu';
@@ -80,6 +80,27 @@ const REPLAY_FIT_ZOOM_MIN = 0.6;
 
 const noSelection = () => undefined;
 
+type LayoutCompute = typeof import('./layoutCompute');
+/** The layout code, once loaded: only a replay needs it on the page (the lab's own runs come laid out by the worker). */
+let layoutCompute: LayoutCompute | null = null;
+
+/** The layout code when `wanted`, loaded on first need (issue #9: the first load of the page carries none of it). */
+function useLayoutCompute(wanted: boolean): LayoutCompute | null {
+  const [loaded, setLoaded] = useState(layoutCompute);
+  useEffect(() => {
+    if (!wanted || loaded !== null) return;
+    let live = true;
+    void import('./layoutCompute').then((module) => {
+      layoutCompute = module;
+      if (live) setLoaded(module);
+    });
+    return () => {
+      live = false;
+    };
+  }, [wanted, loaded]);
+  return loaded;
+}
+
 export function Diagram({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.
   return (
@@ -103,8 +124,14 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
   const labLayout = useLabStore((state) => state.layout);
   const replayWording = replay?.wording;
   const axis = replay?.axis;
-  const replayLayout = useMemo(() => (replayWording === undefined ? null : layoutDiagram(transcript, replayWording, 'ordinal', axis)), [transcript, replayWording, axis]);
-  const layout = replayLayout ?? labLayout ?? EMPTY_LAYOUT;
+  const compute = useLayoutCompute(replayWording !== undefined);
+  const replayLayout = useMemo(
+    () => (replayWording === undefined || compute === null ? null : compute.layoutDiagram(transcript, replayWording, 'ordinal', axis)),
+    [compute, transcript, replayWording, axis],
+  );
+  const layout = replay === undefined ? (labLayout ?? EMPTY_LAYOUT) : (replayLayout ?? EMPTY_LAYOUT);
+  // What a fit is for: the lab's run (Linear time keeps the zoom), or a replay's layout once laid out.
+  const fitKey: object = replay === undefined ? transcript : layout;
   const flow = useMemo(() => buildFlow(layout), [layout]);
   // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
   const band = useVisibleBand();
@@ -152,7 +179,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
           {replay?.title ?? 'Sequence diagram'}
         </h2>
         {replay === undefined && <Legend />}
-        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === transcript} linearToggle={replay === undefined} />
+        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} />
       </div>
       <div
         className="lab-flow"
@@ -198,7 +225,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
           <LaneHeaders lanes={layout.lanes} />
           <Follow
             layout={layout}
-            transcriptKey={transcript}
+            transcriptKey={fitKey}
             nowY={replay?.followY ?? view.nowY}
             nowX={view.nowX}
             target={target}

@@ -4,7 +4,8 @@ import { runRaceById, runScenarioById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { factsRowAt, PENDING, stepSentence } from '../format';
 import { buildFlow, flowAt } from './flow';
-import { layoutDiagram, messagesShown, sharedAxis, textWidthPx, type DiagramLayout } from './layout';
+import { messagesShown, type DiagramLayout } from './layout';
+import { layoutDiagram, sharedAxis, textWidthPx } from './layoutCompute';
 import { wordEvents } from '../../engine';
 
 /** The layout of a run with the engine's wording, as the worker sends it. */

@@ -4,7 +4,7 @@ import { wordEvents } from '../../engine';
 import { runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { barsAt, buildFlow, flowAt } from './flow';
-import { layoutDiagram } from './layout';
+import { layoutDiagram } from './layoutCompute';
 import { EXTENTS } from '../../worker/diagramLayout';
 import { LONG_PX, SpanIndex, spanReach } from '../../worker/diagramSpans';
 

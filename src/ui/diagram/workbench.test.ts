@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
-import { BREAK_H, layoutDiagram, textWidthPx } from './layout';
+import { BREAK_H } from './layout';
+import { layoutDiagram, textWidthPx } from './layoutCompute';
 import { wordEvents } from '../../engine';
 
 /** The layout with the engine's wording, as the worker sends it. */

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { usePanelsStore } from '../../store/panels';
 import type { CompareView } from '../../store/panelsStore';
 import { Diagram } from '../diagram/Diagram';
-import { layoutDiagram, sharedAxis } from '../diagram/layout';
+import { layoutDiagram, sharedAxis } from '../diagram/layoutCompute';
 import { formatMs } from '../format';
 import { LoadState } from './LoadState';
 
