@@ -8,6 +8,7 @@ import { LedgerPanel, LedgerTab, ShortcutsDialog, type ShortcutsDialogHandle } f
 import { Notices } from './components/Notices';
 import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
+import { WhatIf } from './components/WhatIf';
 import { ScenarioDescription } from './components/ScenarioDescription';
 import { SdkRun } from './components/SdkRun';
 import { withoutCode } from './components/selectors';
@@ -118,7 +119,11 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
         <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
           <div className="lab-playbar">
             <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
-            <StepAnnouncer transcript={transcript} />
+            {/* What if… shares the step sentence's line: the row the diagram would otherwise give up. */}
+            <div className="lab-now-row">
+              <StepAnnouncer transcript={transcript} />
+              <WhatIf />
+            </div>
           </div>
           {/* One element, placed by the grid: atop the side column, or a strip over the diagram when presenting. */}
           {/* Focusable, since a long outcome (a ledger run's) scrolls inside it. */}

@@ -79,8 +79,8 @@ export function Controls() {
         <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk Client and Server, run on the virtual clock.">
           <span className="lab-label">Implementation</span>
           <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)}>
-            <option value="model">model (the spec)</option>
-            <option value="ts-sdk">ts-sdk ({TS_SDK_VERSION})</option>
+            <option value="model">model</option>
+            <option value="ts-sdk">ts-sdk {TS_SDK_VERSION}</option>
           </select>
         </label>
       )}

@@ -1,7 +1,6 @@
 import { SPEEDS, useLabStore, type Transcript } from '../../store/labStore';
 import { formatMs, stepSentence } from '../format';
 import { BackIcon, ForwardIcon, PauseIcon, PlayIcon, RewindIcon } from './icons';
-import { WhatIf } from './WhatIf';
 
 /**
  * Replay controls. Every move is exact: the view at step k is the transcript's first k events.
@@ -71,8 +70,6 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
       <button type="button" className="lab-button lab-help-button" aria-label="Keyboard shortcuts" aria-haspopup="dialog" onClick={onShowShortcuts}>
         ?
       </button>
-      {/* What if… sits in the same row, so a wide screen gives the diagram every line it can. */}
-      <WhatIf />
     </section>
   );
 }
