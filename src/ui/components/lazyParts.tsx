@@ -6,15 +6,25 @@ import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 /**
  * Parts of the page that most visits never show, loaded on first use so the first load carries
  * less script (issue #9: initial JS at most 150 kB gzip): the stored ledger's panel, shown only with
- * a ledger scenario, the Ledger tab's part of the side column, and the `?` list of shortcuts, loaded
+ * a ledger scenario, the Ledger tab's part of the side column, the explorer's panel, and the `?` list of shortcuts, loaded
  * when first asked for.
  */
 
 const LedgerPanelPart = lazy(() => import('./LedgerPanel').then((module) => ({ default: module.LedgerPanel })));
 const LedgerTabPart = lazy(() => import('../panels/LedgerTab').then((module) => ({ default: module.LedgerTab })));
+const ExplorePanelPart = lazy(() => import('./ExplorePanel').then((module) => ({ default: module.ExplorePanel })));
 const ShortcutsDialogPart = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 
 export type { ShortcutsDialogHandle };
+
+/** Every ordering (issue #11, see ExplorePanel.tsx): below the fold of the side column, so it loads just after the page. */
+export function ExplorePanel() {
+  return (
+    <Suspense fallback={null}>
+      <ExplorePanelPart />
+    </Suspense>
+  );
+}
 
 /** The stored ledger's panel, with ledger scenarios only (see LedgerPanel.tsx). */
 export function LedgerPanel() {
