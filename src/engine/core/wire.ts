@@ -258,12 +258,18 @@ export class Wire {
     }
     assert(arrivesAtMs >= this.scheduler.nowMs, 'a message arrives no earlier than it is sent');
     const fields = { kind: 'message', from, to, channel, message, arrivesAtMs } as const;
-    const extra = {
-      ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
-      ...(fault === undefined ? {} : { fault: formatFault(fault) }),
-      ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
-    };
-    const event = this.log.record(Object.keys(extra).length === 0 ? fields : { ...fields, ...extra }) as MessageEvent;
+    // The hot path: a plain message builds no extra object.
+    const plain = options.malformed === undefined && fault === undefined && options.duplicateOf === undefined;
+    const event = this.log.record(
+      plain
+        ? fields
+        : {
+            ...fields,
+            ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
+            ...(fault === undefined ? {} : { fault: formatFault(fault) }),
+            ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
+          },
+    ) as MessageEvent;
     if (options.duplicateOf === undefined) this.trackRequest(event);
     if (fault?.kind === 'stream-drop') this.droppedChannels.set(channelKey, `the stream carrying ${channel} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`);
     if (fault?.kind === 'crash') this.crash(event, fault);
