@@ -10,8 +10,8 @@
  * Times are taken inside the page (performance.now), so Playwright's transfer of the file into the
  * input is not counted. Figures vary with the machine; tests assert behaviour, this prints times.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { servedBuild } from './servedBuild';
 import { loadSqlJs } from '../src/cli/sqlite';
 import { BIG_LEDGER_ROWS, bigLedgerBytes, bigLedgerSubject } from '../src/testing/bigLedger';
 
@@ -82,20 +82,9 @@ async function reset(page: Page): Promise<void> {
 const bytes = Buffer.from(bigLedgerBytes(await loadSqlJs()));
 console.log(`ledger: ${BIG_LEDGER_ROWS.effects.toLocaleString('en')} effects + ${BIG_LEDGER_ROWS.keys.toLocaleString('en')} keys, ${(bytes.length / 1e6).toFixed(1)} MB`);
 
-if (process.env.LAB_BENCH_NO_BUILD === undefined) execFileSync('npx', ['vite', 'build', '--outDir', OUT_DIR], { stdio: 'ignore' });
-const server = spawn('npx', ['vite', 'preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
+const served = await servedBuild({ port: PORT, outDir: OUT_DIR, build: process.env.LAB_BENCH_NO_BUILD === undefined });
 try {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(BASE);
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  const browserInfo = JSON.parse(execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as { executablePath: string | null; env: Record<string, string> };
-  const browser = await chromium.launch({ executablePath: browserInfo.executablePath ?? undefined, env: { ...process.env, ...browserInfo.env }, args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await served.browser.newPage({ viewport: { width: 1440, height: 900 } });
   await watch(page);
   await page.goto(`${BASE}/?scenario=ledger-keyed-retry`);
   await page.waitForSelector('main[data-status="done"]');
@@ -135,7 +124,6 @@ try {
     }
     console.log(`last page (effect ${EFFECTS}): median ${Math.round(median(spent))} ms from the click to its row drawn (${spent.map(Math.round).join(', ')} ms; includes Playwright's polling)`);
   }
-  await browser.close();
 } finally {
-  if (server.pid !== undefined) process.kill(-server.pid);
+  await served.close();
 }

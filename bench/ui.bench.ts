@@ -6,10 +6,10 @@
  * - one step at ~100,000 events: the time from the click to the next painted frame (median of 10).
  * Figures vary with the machine; tests assert behaviour, this prints times.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { servedBuild } from './servedBuild';
 
 const PORT = Number(process.env.LAB_BENCH_PORT ?? 4190);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -64,20 +64,9 @@ async function stepTimes(page: Page): Promise<number[]> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-execFileSync('npx', ['vite', 'build'], { stdio: 'ignore' });
-const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { stdio: 'ignore', detached: true });
+const served = await servedBuild({ port: PORT });
 try {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(BASE);
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  const browserInfo = JSON.parse(execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as { executablePath: string | null; env: Record<string, string> };
-  const browser = await chromium.launch({ executablePath: browserInfo.executablePath ?? undefined, env: { ...process.env, ...browserInfo.env }, args: ['--no-sandbox', '--disable-gpu'] });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await served.browser.newPage({ viewport: { width: 1440, height: 900 } });
   await watchLongTasks(page);
 
   const js = initialJsGzip();
@@ -99,7 +88,6 @@ try {
   console.log(`run of ${hundred.events.toLocaleString('en-US')} events: drawn in ${hundred.ms} ms; longest main-thread task ${Math.round(hundred.longestTaskMs)} ms`);
   const steps = await stepTimes(page);
   console.log(`one step at ${hundred.events.toLocaleString('en-US')} events: median ${median(steps).toFixed(1)} ms, worst ${Math.max(...steps).toFixed(1)} ms of 10 (budget < 50 ms)`);
-  await browser.close();
 } finally {
-  if (server.pid !== undefined) process.kill(-server.pid);
+  await served.close();
 }
