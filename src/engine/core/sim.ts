@@ -1,8 +1,8 @@
-import { assert } from './assert';
+import { assert, fail } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
-import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
+import type { AnyEvent, EventBase, MessageEvent, Transport, Unstamped } from './transcript';
 import { EventLog, Wire, type LatencySettings, type MessageFault } from './wire';
 
 export interface SimOptions {
@@ -36,6 +36,7 @@ export class Sim<E extends AnyEvent> {
   readonly log: EventLog<E>;
   readonly random: SeededRandom;
   readonly wire: Wire;
+  private readonly summarize: (message: JsonRpcMessage) => string;
 
   constructor(options: SimOptions) {
     assert(options.transport === 'stdio' || options.transport === 'http', () => `unknown transport ${String(options.transport)}`);
@@ -46,6 +47,7 @@ export class Sim<E extends AnyEvent> {
     this.log = new EventLog<E>(this.scheduler, undefined, options.record ?? true);
     if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
     this.random = new SeededRandom(options.seed);
+    this.summarize = options.summarize;
     this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
   }
 
@@ -75,6 +77,15 @@ export class Sim<E extends AnyEvent> {
 
   cancel(handle: EventHandle | null | undefined): boolean {
     return handle === null || handle === undefined ? false : this.scheduler.cancel(handle);
+  }
+
+  /**
+   * A message in flight never arrives (the stream or pipe carrying it went away): the wire drops it
+   * and the log records the loss with `reason`. Precondition: it is still in flight.
+   */
+  lose(event: MessageEvent, reason: string): void {
+    if (!this.wire.lose(event, reason)) fail(`message #${event.seq} is no longer in flight and cannot be lost`);
+    (this.log as unknown as EventLog<AnyEvent>).record({ kind: 'message-lost', messageSeq: event.seq, summary: this.summarize(event.message), reason });
   }
 
   /** Runs every queued event; the scheduler's bound ends a run that would not stop. */
