@@ -44,7 +44,10 @@ export class ServerRequest {
     readonly id: RequestId,
     private readonly options: ServerRequestOptions = {},
   ) {
-    this.wording = { ...DEFAULT_WORDING, ...options.wording };
+    this.wording = {
+      afterCancel: options.wording?.afterCancel ?? DEFAULT_WORDING.afterCancel,
+      cancelTerminal: options.wording?.cancelTerminal ?? DEFAULT_WORDING.cancelTerminal,
+    };
   }
 
   /** The server's phase of the request (active until it completes or accepts a cancellation). */
