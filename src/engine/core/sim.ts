@@ -1,4 +1,4 @@
-import { assert, fail } from './assert';
+import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
@@ -80,12 +80,14 @@ export class Sim<E extends AnyEvent> {
   }
 
   /**
-   * A message in flight never arrives (the stream or pipe carrying it went away): the wire drops it
-   * and the log records the loss with `reason`. Precondition: it is still in flight.
+   * A message never arrives (the stream or pipe carrying it went away): the wire drops it and the log
+   * records the loss with `reason`. Returns whether it was still in flight; the caller asserts what
+   * it expects (a message a fault already lost is recorded lost again: the proxy's behaviour, kept).
    */
-  lose(event: MessageEvent, reason: string): void {
-    if (!this.wire.lose(event, reason)) fail(`message #${event.seq} is no longer in flight and cannot be lost`);
+  lose(event: MessageEvent, reason: string): boolean {
+    const inFlight = this.wire.lose(event, reason);
     (this.log as unknown as EventLog<AnyEvent>).record({ kind: 'message-lost', messageSeq: event.seq, summary: this.summarize(event.message), reason });
+    return inFlight;
   }
 
   /** Runs every queued event; the scheduler's bound ends a run that would not stop. */

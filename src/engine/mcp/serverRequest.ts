@@ -27,6 +27,8 @@ export interface ServerRequestOptions {
   /** RC-8: record when the two sides' views diverge. */
   readonly views?: boolean;
   readonly wording?: Partial<ServerWording>;
+  /** Runs when the server accepts a cancellation: it stops what it runs beside the worker (a keep-alive timer). */
+  readonly onCancelAccepted?: () => void;
 }
 
 /**
@@ -108,6 +110,7 @@ export class ServerRequest {
       this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
       return verdict.reason;
     }
+    this.options.onCancelAccepted?.();
     this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; ${afterCancel}` });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, this.wording.cancelTerminal(how));
