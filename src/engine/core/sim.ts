@@ -90,6 +90,13 @@ export class Sim<E extends AnyEvent> {
     return inFlight;
   }
 
+  /** The connection drops: every message still in flight is lost with `reason` (oldest first); returns how many. */
+  dropAll(reason: string): number {
+    const inFlight = this.wire.inFlightAll();
+    for (const event of inFlight) assert(this.lose(event, reason), 'a message in flight can be lost');
+    return inFlight.length;
+  }
+
   /** Runs every queued event; the scheduler's bound ends a run that would not stop. */
   run(): void {
     this.scheduler.runUntilIdle();

@@ -23,10 +23,15 @@ export const FINAL_RESPONSE_ENDS_STREAM = 'the final response ends the requestâ€
  * whatever the server sends on the response (SSE) stream of the request it belongs to, `streamOf`.
  */
 export function channelFor(http: boolean, from: Side, message: JsonRpcMessage, streamOf: RequestId): string {
+  if (from === 'server') return responseChannel(http, streamOf);
   if (!http) return 'stdio';
-  if (from === 'server') return `SSE #${String(streamOf)}`;
   if ('id' in message && 'method' in message) return `POST #${String(message.id)}`;
   return `POST ${'method' in message ? message.method : 'message'}`;
+}
+
+/** The channel the server's messages for request `requestId` travel on: its SSE stream, or stdio. */
+export function responseChannel(http: boolean, requestId: RequestId): string {
+  return http ? `SSE #${String(requestId)}` : 'stdio';
 }
 
 /** Sends `message` on the channel `channelFor` names for it. */
