@@ -41,9 +41,6 @@ export class ProxyBuffering {
   private readonly held: StreamItem[] = [];
   private flushTimer: EventHandle | null = null;
   private keepAliveTimer: EventHandle | null = null;
-  /** When the client stopped waiting: it settled, or a deadline fired. */
-  private clientEndedAtMs: number | null = null;
-  private idleFired = false;
   private chunks = 1;
   private progressSent = 0;
   private progressDelivered = 0;
@@ -104,8 +101,6 @@ export class ProxyBuffering {
     const s = this.settings;
     const ended = this.client.expire((fired) => (fired === 'idle' ? `idle timeout: no progress reached the client for ${s.idleTimeoutMs} ms` : `maximum timeout of ${s.maxTimeoutMs} ms reached`));
     if (ended === null) return;
-    this.idleFired = ended.deadline === 'idle';
-    this.clientEndedAtMs = this.sim.nowMs;
     this.client.cancel(ended.reason, this.server, {
       notified: () => {
         this.server.acceptCancel({ requestId: this.id }, 'notifications/cancelled received');
@@ -132,7 +127,6 @@ export class ProxyBuffering {
     const ignored = 'method' in message ? this.client.progress(message.params.progress as number, 'progress arrived: the idle clock restarts') : this.client.response();
     if (ignored !== null) return ignored;
     if ('method' in message) this.progressDelivered += 1;
-    else this.clientEndedAtMs = this.sim.nowMs;
     this.usefulArrivals.push(this.sim.nowMs);
     return null;
   }
@@ -252,21 +246,24 @@ export class ProxyBuffering {
     }
   }
 
-  private flush(why: string): void {
+  /** Everything the proxy holds, taken out; its flush timer stops. */
+  private takeHeld(): StreamItem[] {
     this.sim.cancel(this.flushTimer);
     this.flushTimer = null;
-    if (this.held.length === 0) return;
-    const items = this.held.splice(0, this.held.length);
+    return this.held.splice(0, this.held.length);
+  }
+
+  private flush(why: string): void {
+    const items = this.takeHeld();
+    if (items.length === 0) return;
     this.sim.record({ kind: 'proxy', action: 'flushed', requestId: this.id, heldEvents: 0, events: items.length, reason: `the proxy forwards ${items.length} held event(s) at once because ${why}: steady progress arrives as a burst` });
     for (const item of items) this.deliverAt(item, this.sim.nowMs + this.settings.latencyMs);
   }
 
   /** The client left: what the proxy still holds never reaches anyone. */
   private proxyDiscards(): void {
-    this.sim.cancel(this.flushTimer);
-    this.flushTimer = null;
-    if (this.held.length === 0) return;
-    const items = this.held.splice(0, this.held.length);
+    const items = this.takeHeld();
+    if (items.length === 0) return;
     this.sim.record({ kind: 'proxy', action: 'discarded', requestId: this.id, heldEvents: 0, events: items.length, reason: `the client closed the stream while the proxy held ${items.length} event(s)` });
     for (const item of items) this.lose(item, 'held by the buffering proxy when the client closed the stream; it never arrived');
   }
@@ -299,13 +296,14 @@ export class ProxyBuffering {
       if (count > 1) bursts += 1;
       largestBurstEvents = Math.max(largestBurstEvents, count);
     }
-    assert(this.clientEndedAtMs !== null, 'the client stops waiting: it settles or a deadline fires');
-    const marks = [0, ...this.usefulArrivals, this.clientEndedAtMs];
+    const clientEnd = this.coordinator.clientOutcome(this.id);
+    assert(clientEnd !== null, 'the client stops waiting: it settles or a deadline fires');
+    const marks = [0, ...this.usefulArrivals, clientEnd.atMs];
     let longestSilenceMs = 0;
     for (let index = 1; index < marks.length; index += 1) longestSilenceMs = Math.max(longestSilenceMs, (marks[index] as number) - (marks[index - 1] as number));
     return {
       requestEndedAs: terminal.state,
-      idleTimeoutFired: this.idleFired,
+      idleTimeoutFired: clientEnd.outcome === 'timeout-idle',
       progressSent: this.progressSent,
       progressDelivered: this.progressDelivered,
       bursts,
