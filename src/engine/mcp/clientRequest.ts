@@ -117,6 +117,7 @@ export class ClientRequest {
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
     this.noteViews();
     this.deadlines.disarm('the client abandoned the request');
+    assert(!this.deadlines.armed('idle') && !this.deadlines.armed('max'), 'an abandoned request keeps no deadline armed');
     return verdict;
   }
 

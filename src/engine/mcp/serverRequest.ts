@@ -114,6 +114,8 @@ export class ServerRequest {
     this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; ${afterCancel}` });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, this.wording.cancelTerminal(how));
+    // Paired with the coordinator: the request the cancellation named is this one, and it is over on the server.
+    if (verdict.requestId !== this.id || this.phase !== 'cancelled') fail(`an accepted cancellation of ${JSON.stringify(verdict.requestId)} leaves request ${JSON.stringify(this.id)} ${this.phase}`);
     return null;
   }
 }
