@@ -1,11 +1,11 @@
 import { assert } from '../core/assert';
-import type { JsonRpcRequest, ProgressToken, RequestId } from '../core/jsonrpc';
+import type { JsonObject, ProgressToken, RequestId } from '../core/jsonrpc';
 import type { MessageEvent } from '../core/transcript';
 import type { Delivery } from '../core/wire';
 import type { RequestCoordinator, Verdict } from './coordinator';
 import { ClientDeadlines, noteTerminal } from './deadlines';
 import type { CancellationSignal, DeadlineName } from './events';
-import { cancelledNotification } from './protocol';
+import { callToolRequest, cancelledNotification } from './protocol';
 import type { CallSim, ServerRequest } from './serverRequest';
 import { closeResponseStream, sendOn } from './stream';
 import { noteViews } from './views';
@@ -62,13 +62,12 @@ export class ClientRequest {
     this.deadlines = new ClientDeadlines(sim, coordinator, id, options.onDeadline);
   }
 
-  /** RC-1: the request starts now and goes on the wire; `deliver` is the server's reception. The caller arms the deadlines it keeps. */
-  start(request: JsonRpcRequest, deliver: Delivery): MessageEvent {
-    assert(request.id === this.id, () => `the request carries id ${JSON.stringify(request.id)}, not ${JSON.stringify(this.id)}`);
+  /** RC-1: the client calls tool `name` now: the request starts and goes on the wire; `deliver` is the server's reception. The caller arms the deadlines it keeps. */
+  callTool(name: string, args: JsonObject, deliver: Delivery): MessageEvent {
     const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax } = this.options;
     this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs, maxTimeoutMs, progressResetsMax });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs, maxTimeoutMs, progressToken });
-    return sendOn(this.sim, 'client', request, this.id, deliver);
+    return sendOn(this.sim, 'client', callToolRequest(this.id, name, args, progressToken), this.id, deliver);
   }
 
   /** Progress arrived: accepted progress restarts the idle deadline (in the failure mode every deadline). Returns why the client ignores it, or null. */

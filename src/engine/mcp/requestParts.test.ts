@@ -53,7 +53,7 @@ describe('channels', () => {
 describe('the client’s side of a request', () => {
   it('on stdio: the idle deadline fires, the client abandons and sends notifications/cancelled, the server accepts it', () => {
     const { sim, coordinator, server, client } = call('stdio');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     client.deadlines.armBoth('idle', 'max');
     sim.run();
     expect(coordinator.terminal(ID)?.state).toBe('timeout-idle');
@@ -78,7 +78,7 @@ describe('the client’s side of a request', () => {
 
   it('on Streamable HTTP: the client closes the response stream and the server observes the disconnect one latency later', () => {
     const { sim, server, client } = call('http');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     client.deadlines.armBoth('idle', 'max');
     sim.run();
     expect(client.cancellationSignal).toBe('stream-close');
@@ -91,7 +91,7 @@ describe('the client’s side of a request', () => {
 
   it('takes progress as activity and the final response as its settlement, then refuses a late response', () => {
     const { sim, coordinator, client } = call('stdio');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     client.deadlines.armBoth('idle', 'max');
     sim.scheduler.runUntil(50);
     expect(client.progress(1, 'progress')).toBeNull();
@@ -107,7 +107,7 @@ describe('the client’s side of a request', () => {
 describe('the server’s side of a request', () => {
   it('ignores a cancellation that names no request, and one for a request it never saw, without reply', () => {
     const { sim, server, client } = call('stdio');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     expect(server.acceptCancel({ reason: 'no id' }, 'received')).toMatch(/requestId is missing/);
     expect(server.acceptCancel({ requestId: 99 }, 'received')).toMatch(/no request 99/);
     expect(server.phase).toBe('active');
@@ -116,7 +116,7 @@ describe('the server’s side of a request', () => {
 
   it('sends nothing when the cancellation was accepted before the worker completed (RC-6)', () => {
     const { sim, server, client } = call('stdio');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     expect(server.acceptCancel({ requestId: ID }, 'received')).toBeNull();
     let responded = false;
     expect(server.complete('done', () => (responded = true))).toBe(false);
@@ -126,7 +126,7 @@ describe('the server’s side of a request', () => {
 
   it('completes: the response goes out and, on Streamable HTTP, the response stream ends', () => {
     const { sim, server, client } = call('http');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     server.opened();
     expect(server.complete('done', () => undefined)).toBe(true);
     expect(kinds(sim).slice(-5)).toEqual(['stream-opened', 'worker', 'state', 'terminal', 'stream-closed']);
@@ -136,7 +136,7 @@ describe('the server’s side of a request', () => {
 describe('a dropped connection', () => {
   it('loses every message in flight and records each loss', () => {
     const { sim, client } = call('stdio');
-    client.start(callToolRequest(ID, 'x', {}, 'p'), () => null);
+    client.callTool('x', {}, () => null);
     expect(sim.dropAll('the pipe broke')).toBe(1);
     expect(sim.events.filter((event) => event.kind === 'message-lost')).toHaveLength(1);
     expect(sim.dropAll('again')).toBe(0);

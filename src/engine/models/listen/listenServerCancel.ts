@@ -4,7 +4,7 @@ import type { Sim } from '../../core/sim';
 import { ClientRequest } from '../../mcp/clientRequest';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import { mcpSim } from '../../mcp/mcpSim';
-import { callToolRequest, callToolResultResponse, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
+import { callToolResultResponse, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, openResponseStream, sendOn } from '../../mcp/stream';
 import { acknowledgedNotification, listenEndedNotification, listenRequest, subscriptionNotification } from '../../mcp/subscriptions';
@@ -52,7 +52,7 @@ export class ListenServerCancel {
   run(): this {
     const s = this.settings;
     this.sim.at(0, 'client', 'open listen', () => this.openListen());
-    this.sim.at(10, 'client', 'call tool', () => this.client.start(callToolRequest(TOOL_ID, 'generate_report', { quarter: '2026-Q3' }, null), () => this.serverStartsTool()));
+    this.sim.at(10, 'client', 'call tool', () => this.client.callTool('generate_report', { quarter: '2026-Q3' }, () => this.serverStartsTool()));
     if (s.cancelAtMs !== null) this.sim.at(s.cancelAtMs, 'client', 'client cancels its tool call', () => this.clientCancelsTool());
     this.sim.at(s.serverEndsListenAtMs, 'server', 'server ends the listen', () => this.serverEndsListen());
     this.sim.run();

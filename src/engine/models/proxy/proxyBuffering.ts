@@ -6,7 +6,7 @@ import type { MessageEvent } from '../../core/transcript';
 import { ClientRequest } from '../../mcp/clientRequest';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import { mcpSim } from '../../mcp/mcpSim';
-import { SSE_HEADERS, callToolRequest, callToolResultResponse, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
+import { SSE_HEADERS, callToolResultResponse, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
 import { ServerRequest } from '../../mcp/serverRequest';
 import { sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
@@ -88,8 +88,7 @@ export class ProxyBuffering {
 
   private call(): void {
     const s = this.settings;
-    const request = callToolRequest(this.id, 'rebuild_search_index', { collection: 'orders' }, `progress-${this.id}`);
-    this.client.start(request, () => {
+    this.client.callTool('rebuild_search_index', { collection: 'orders' }, () => {
       this.serverStarts();
       return null;
     });

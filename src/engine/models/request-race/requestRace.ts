@@ -7,7 +7,7 @@ import type { MessageEvent } from '../../core/transcript';
 import { ClientRequest } from '../../mcp/clientRequest';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import { mcpSim } from '../../mcp/mcpSim';
-import { callToolRequest, callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
+import { callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
@@ -79,8 +79,7 @@ export class RequestRace {
     assert(!this.called, 'this race models one request; call() was already made');
     this.called = true;
     const s = this.settings;
-    const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
-    this.client.start(callToolRequest(this.id, 'generate_report', { quarter: '2026-Q3' }, progressToken), () => this.serverReceivesCall());
+    this.client.callTool('generate_report', { quarter: '2026-Q3' }, () => this.serverReceivesCall());
     if (this.sdk) {
       this.client.deadlines.armIdleOnly(`the TypeScript SDK 1.x's \`timeout\` of ${s.idleTimeoutMs} ms (resetTimeoutOnProgress); it has no maximum timer: maxTotalTimeout of ${s.maxTimeoutMs} ms is checked only when progress arrives`);
       return;
