@@ -46,12 +46,9 @@ export interface CancelWays {
  */
 export class ClientRequest {
   readonly deadlines: ClientDeadlines;
-  /** Streamable HTTP: when the client closed the request's response stream (what arrives later is discarded). */
-  closedStreamAtMs: number | null = null;
-  /** What the client put on the wire to cancel; null while it never did. */
-  cancellationSignal: CancellationSignal = null;
-  /** When the client first put its cancellation on the wire. */
-  cancelSentAtMs: number | null = null;
+  private closedAtMs: number | null = null;
+  private signal: CancellationSignal = null;
+  private cancelledAtMs: number | null = null;
 
   constructor(
     private readonly sim: CallSim,
@@ -60,6 +57,21 @@ export class ClientRequest {
     private readonly options: ClientRequestOptions,
   ) {
     this.deadlines = new ClientDeadlines(sim, coordinator, id, options.onDeadline);
+  }
+
+  /** Streamable HTTP: when the client closed the request's response stream (what arrives later is discarded); null while open. */
+  get closedStreamAtMs(): number | null {
+    return this.closedAtMs;
+  }
+
+  /** What the client put on the wire to cancel; null while it never did. */
+  get cancellationSignal(): CancellationSignal {
+    return this.signal;
+  }
+
+  /** When the client first put its cancellation on the wire; null while it never did. */
+  get cancelSentAtMs(): number | null {
+    return this.cancelledAtMs;
   }
 
   /** RC-1: the client calls tool `name` now: the request starts and goes on the wire; `deliver` is the server's reception. The caller arms the deadlines it keeps. */
@@ -127,17 +139,17 @@ export class ClientRequest {
    */
   cancel(reason: string, server: ServerRequest, ways: CancelWays = {}): void {
     this.sim.wire.settle('client', this.id);
-    this.cancelSentAtMs ??= this.sim.nowMs;
+    this.cancelledAtMs ??= this.sim.nowMs;
     const post = this.sim.http ? ways.post : undefined;
     if (!this.sim.http || post !== undefined) {
-      this.cancellationSignal = 'notifications/cancelled';
+      this.signal = 'notifications/cancelled';
       const received = ways.received ?? 'notifications/cancelled received';
       const deliver: Delivery = post ?? ways.notified ?? ((event) => server.acceptCancel('params' in event.message ? event.message.params : undefined, received));
       sendOn(this.sim, 'client', cancelledNotification(this.id, reason), this.id, deliver);
       return;
     }
-    this.cancellationSignal = 'stream-close';
-    this.closedStreamAtMs = this.sim.nowMs;
+    this.signal = 'stream-close';
+    this.closedAtMs = this.sim.nowMs;
     closeResponseStream(this.sim, this.id, {
       reason: ways.closed ?? `${reason}: closing the response stream is the cancellation; nothing is POSTed`,
       closed: ways.onClosed,
