@@ -19,7 +19,9 @@ import type { ListenScenario } from './models/listen/types';
 import type { HerdScenario } from './models/herd/types';
 import { replaySchedule } from './explore/driver';
 import { formatSchedule, parseSchedule } from './explore/schedule';
-import { formatFault, parseFaults } from './core/wire';
+import { formatFault, parseFaults, type MessageFault } from './core/wire';
+import { InvariantError } from './core/assert';
+import { LabError } from './core/errors';
 import type { ModelKind, OutcomeByKind, Transcript } from './transcript';
 
 export { checkSeed, checkTransport, DEFAULT_SEED, type RunOptions, type ResolvedRun, type ScenarioMeta } from './core/model';
@@ -63,6 +65,22 @@ export function settingsSpecFor(scenario: Scenario): SettingsSpec {
 
 export type TranscriptOf<S extends Scenario> = Transcript<S['kind']>;
 
+/**
+ * A fault can take a run where its model does not go (a proxy asked to lose a message it holds, a
+ * stdio pipe dropped under a request, a crash while the other connection is mid-transaction): the
+ * model's own assertions stop it there. With faults injected that is a refusal of the fault (LAB023,
+ * naming what the model met), not a crash; without faults it stays the defect it is.
+ */
+function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T): T {
+  if (faults.length === 0) return execute();
+  try {
+    return execute();
+  } catch (error) {
+    if (!(error instanceof InvariantError)) throw error;
+    throw new LabError('LAB023', `${faults.map(formatFault).join(',')}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`);
+  }
+}
+
 export function runScenario<S extends Scenario>(scenario: S, options: RunOptions = {}): TranscriptOf<S> {
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
@@ -70,7 +88,9 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
   const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
   const faults = options.faults === undefined ? [] : parseFaults(options.faults);
-  const { events, outcome } = model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults });
+  const { events, outcome } = executeWithFaults(faults, () =>
+    model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults }),
+  );
   replay?.finish();
   const transcript = {
     scenario: scenario.id,

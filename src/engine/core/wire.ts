@@ -413,7 +413,9 @@ export class Wire {
     const event = next.event;
     const delivered = this.log.record({ kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) });
     this.answered(event);
-    const ignoreReason = next.deliver(event);
+    // A request's second copy (a duplicate fault) is not handed to the receiver: an id names one
+    // request of its sender, so the receiver that took the first copy ignores the second, not runs it twice.
+    const ignoreReason = event.duplicateOf !== undefined && isRequest(event.message) ? duplicateRequestReason(event) : next.deliver(event);
     if (ignoreReason !== null) {
       event.ignoredBy = event.to;
       event.reason = ignoreReason;
@@ -433,4 +435,14 @@ export class Wire {
     if (index >= 0) queue.splice(index, 1);
     this.byEvent.delete(flight.event);
   }
+}
+
+/** A JSON-RPC request: it has a method and an id (a notification has no id, a response no method). */
+function isRequest(message: JsonRpcMessage): message is Extract<JsonRpcMessage, { method: string; id: RequestId }> {
+  return 'method' in message && 'id' in message;
+}
+
+function duplicateRequestReason(event: MessageEvent): string {
+  const id = isRequest(event.message) ? JSON.stringify(event.message.id) : '?';
+  return `a second copy of request ${id} (the first is message seq ${String(event.duplicateOf)}): an id names one request of its sender, so the ${event.to} that took the first copy ignores this one and does not run it twice`;
 }

@@ -79,7 +79,10 @@ export class ClientRequest {
     const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax } = this.options;
     this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs, maxTimeoutMs, progressResetsMax });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs, maxTimeoutMs, progressToken });
-    return sendOn(this.sim, 'client', callToolRequest(this.id, name, args, progressToken), this.id, deliver);
+    const sent = sendOn(this.sim, 'client', callToolRequest(this.id, name, args, progressToken), this.id, deliver);
+    // A fault (drop, or the stream dropped under it) lost it as it left: the server will never know this id.
+    if (sent.lost === true) this.coordinator.lostBeforeServer(this.id);
+    return sent;
   }
 
   /** Progress arrived: accepted progress restarts the idle deadline (in the failure mode every deadline). Returns why the client ignores it, or null. */
@@ -155,6 +158,8 @@ export class ClientRequest {
       closed: ways.onClosed,
       observed: ways.observed ?? 'the client closed the response stream; the server treats the disconnect as cancellation',
       onObserved: () => server.acceptCancel({ requestId: this.id }, 'response stream disconnected'),
+      unseen: () => this.coordinator.get(this.id)?.serverReceived === false,
+      onUnseen: () => server.endUnreceived(),
     });
   }
 

@@ -33,6 +33,8 @@ export interface RequestRecord {
   lastProgressSent: number | null;
   lastProgressSeen: number | null;
   server: ServerPhase;
+  /** Whether the request reached the server: false when a fault lost it on the way. */
+  serverReceived: boolean;
   client: ClientPhase;
   terminal: { state: TerminalState; atMs: number } | null;
   /** RC-8: how the client's own view ended (it used the response, gave up, or a deadline fired), and when. */
@@ -93,6 +95,7 @@ export class RequestCoordinator {
       lastProgressSent: null,
       lastProgressSeen: null,
       server: 'active',
+      serverReceived: true,
       client: 'waiting',
       terminal: null,
       clientEnd: null,
@@ -212,6 +215,13 @@ export class RequestCoordinator {
 
   // ── server side ──────────────────────────────────────────────────────────────────────────────
 
+  /** A fault lost the request on its way: the server never knows its id. */
+  lostBeforeServer(id: RequestId): void {
+    const record = this.must(id);
+    assert(record.server === 'active' && record.terminal === null, () => `request ${JSON.stringify(id)} is lost on its way only before anything happened to it`);
+    record.serverReceived = false;
+  }
+
   /** RC-3: progress strictly increases and stops at the server's terminal point. */
   serverProgress(id: RequestId, progress: number): Verdict {
     const record = this.must(id);
@@ -228,13 +238,19 @@ export class RequestCoordinator {
    * (stdio) or `{ requestId }` for an observed stream disconnect (Streamable HTTP). Malformed,
    * unknown and already-finished targets are ignored without error and without reply.
    */
-  serverCancel(params: unknown, atMs: number): Verdict & { requestId: RequestId | null } {
+  serverCancel(params: unknown, atMs: number): Verdict & { requestId: RequestId | null; endsRequest?: true } {
     if (typeof params !== 'object' || params === null) return { ...refuse('malformed cancellation: params is not an object'), requestId: null };
     const requestId: unknown = (params as { requestId?: unknown }).requestId;
     if (requestId === undefined) return { ...refuse('malformed cancellation: requestId is missing'), requestId: null };
     if (!isRequestId(requestId)) return { ...refuse('malformed cancellation: requestId is neither a string nor an integer'), requestId: null };
     const record = this.get(requestId);
     if (record === undefined) return { ...refuse(`no request ${JSON.stringify(requestId)} is known to the server`), requestId };
+    if (!record.serverReceived) {
+      // The request was lost on its way (a fault): the server ignores a cancellation of an id it never
+      // saw (RC-7). A client that gave up on it has nothing left to wait for: the cancellation ends it.
+      const endsRequest = this.endUnreceived(requestId, atMs);
+      return { ...refuse(`the server never received request ${JSON.stringify(requestId)}, so it knows no such id`), requestId, ...(endsRequest ? { endsRequest: true as const } : {}) };
+    }
     if (this.listenStreams.has(RequestCoordinator.key(requestId))) this.listenStreams.delete(RequestCoordinator.key(requestId));
     if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
     record.server = 'cancelled';
@@ -242,6 +258,17 @@ export class RequestCoordinator {
     if (record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
     assert(record.terminal !== null, 'an accepted cancellation leaves the request with a terminal state');
     return { accepted: true, requestId };
+  }
+
+  /**
+   * A request a fault lost before the server got it, which the client abandoned: its cancellation
+   * ends it (the server has nothing to decide). Returns whether that set the terminal state now.
+   */
+  endUnreceived(id: RequestId, atMs: number): boolean {
+    const record = this.must(id);
+    if (record.serverReceived || record.client !== 'abandoned' || record.terminal !== null) return false;
+    this.setTerminal(record, 'cancelled', atMs);
+    return true;
   }
 
   /**

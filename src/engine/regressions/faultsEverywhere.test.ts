@@ -1,0 +1,101 @@
+// Proves that a fault on any message of any scenario ends in one of two ways, never a crash: a run whose
+// messages validate against the MCP schema and that replays byte-identically, or a refusal (LAB023) that
+// names the fault (or, for a client with no deadline whose request the fault lost for good, the failed run
+// LAB021 that any run leaving a request unanswered is). The page offers Drop, Delay and Duplicate on every message, so a learner can ask for
+// any of them. Also the two cases that used to tell an untrue story:
+// - a request the network lost never reached the server, so the server cannot "accept its cancellation";
+// - a request delivered twice is run once (an id names one request), not twice (that crashed).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../../cli/sqlite';
+import { findScenario, scenarios } from '../../scenarios/index';
+import { validateTranscriptMessages } from '../../testing/mcpSchema';
+import { LabError, runScenario, usesSqlite, type MessageEvent, type SqlModule, type Transcript } from '../index';
+
+let sql: SqlModule;
+beforeAll(async () => {
+  sql = await loadSqlJs();
+});
+
+const messages = (t: Transcript) => t.events.filter((event): event is MessageEvent => event.kind === 'message');
+const FAULTS = (seq: number) => [`drop:${seq}`, `delay:${seq}:50`, `duplicate:${seq}`, `stream-drop:${seq}`, `crash:${seq}`];
+
+describe('a fault on any message', () => {
+  // The herd sends its one traced client's messages only; it is covered by its own tests.
+  it.each(scenarios.filter((scenario) => scenario.kind !== 'herd').map((scenario) => scenario.id))('%s: every fault on every message runs to a valid transcript or is refused with LAB023', (id) => {
+    const scenario = findScenario(id);
+    let ran = 0;
+    let refused = 0;
+    for (const transport of ['stdio', 'http'] as const) {
+      const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+      let plain: Transcript;
+      try {
+        plain = run();
+      } catch (error) {
+        // A scenario made for one transport refuses the other one.
+        expect(error).toBeInstanceOf(LabError);
+        continue;
+      }
+      for (const message of messages(plain)) {
+        for (const fault of FAULTS(message.seq)) {
+          let transcript: Transcript;
+          try {
+            transcript = run(fault);
+          } catch (error) {
+            expect(error, `${id} ${transport} ${fault}`).toBeInstanceOf(LabError);
+            // LAB023: the fault is refused, naming it. LAB021: the run fails as a run does whose request is left
+            // without an answer (a client with no deadline whose request the fault lost for good).
+            expect(['LAB023', 'LAB021'], `${id} ${transport} ${fault}: ${(error as Error).message}`).toContain((error as LabError).code);
+            if ((error as LabError).code === 'LAB023') expect((error as Error).message).toContain(fault);
+            // A crash applies to the response a server with a SQLite file is about to send: elsewhere it is refused by design.
+            if (!fault.startsWith('crash:')) refused += 1;
+            continue;
+          }
+          ran += 1;
+          expect(transcript.faults, `${id} ${transport} ${fault}`).toBe(fault);
+          expect(validateTranscriptMessages(transcript).problems, `${id} ${transport} ${fault}`).toEqual([]);
+          expect(JSON.stringify(run(fault)), `${id} ${transport} ${fault} replays`).toBe(JSON.stringify(transcript));
+        }
+      }
+    }
+    // Faults are followed in every scenario. (In the ledger races and the task scenarios the client has no
+    // deadline, so a lost request or response leaves it waiting: those runs fail with LAB021.)
+    expect(ran).toBeGreaterThan(0);
+  });
+});
+
+describe('faults that used to tell an untrue story', () => {
+  const A = findScenario('A');
+  /** In A the client's tools/call is message seq 1. */
+  const CALL = 1;
+
+  it('stdio: the server ignores the cancellation of a request the network lost before it arrived; the client’s cancellation ends it', () => {
+    const t = runScenario(A, { transport: 'stdio', faults: `drop:${CALL}` });
+    expect(t.events.some((event) => event.kind === 'cancel-accepted')).toBe(false);
+    expect(t.events.some((event) => event.kind === 'state' && event.side === 'server')).toBe(false);
+    const ignored = t.events.find((event) => event.kind === 'cancel-ignored' && event.by === 'server');
+    expect(ignored?.kind === 'cancel-ignored' && ignored.reason).toMatch(/never received request 41/);
+    expect(t.kind === 'request-race' && [t.outcome.terminalState, t.outcome.clientOutcome]).toEqual(['cancelled', 'cancelled']);
+  });
+
+  it('Streamable HTTP: the server observes no disconnect of a POST it never got', () => {
+    const t = runScenario(A, { transport: 'http', faults: `drop:${CALL}` });
+    expect(t.events.some((event) => event.kind === 'disconnect-observed')).toBe(false);
+    expect(t.events.some((event) => event.kind === 'cancel-accepted')).toBe(false);
+    const terminal = t.events.find((event) => event.kind === 'terminal');
+    expect(terminal?.kind === 'terminal' && terminal.reason).toMatch(/never reached the server/);
+  });
+
+  it.each(['B', 'cancel-ignored', 'proxy-buffering'])('%s: a duplicated tools/call is ignored by the server, which runs the work once', (id) => {
+    const scenario = findScenario(id);
+    for (const transport of ['stdio', 'http'] as const) {
+      const plain = runScenario(scenario, { transport });
+      const call = messages(plain).find((message) => 'method' in message.message && message.message.method === 'tools/call');
+      expect(call).toBeDefined();
+      const t = runScenario(scenario, { transport, faults: `duplicate:${String(call?.seq)}` });
+      const copy = messages(t).find((message) => message.duplicateOf === call?.seq);
+      expect(copy?.ignoredBy).toBe('server');
+      expect(copy?.reason).toMatch(/second copy of request/);
+      expect(t.events.filter((event) => event.kind === 'worker' && event.step === 'started')).toHaveLength(1);
+    }
+  });
+});
