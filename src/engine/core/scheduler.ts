@@ -7,8 +7,10 @@ export type Actor = 'client' | 'server' | 'worker' | 'transport';
 
 /** What names an event for choosers and errors; a function is called only when someone reads it. */
 export type Label = string | (() => string);
+/** The label of an event scheduled with an argument (see `Scheduler.at`): read from that argument. */
+export type LabelOf<A> = string | ((arg: A) => string);
 
-const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
+const labelText = <A>(label: LabelOf<A>, arg: A): string => (typeof label === 'string' ? label : label(arg));
 
 /**
  * One queued event, and the handle `at` hands back (the handle is the event itself, so withdrawing
@@ -17,14 +19,16 @@ const labelText = (label: Label): string => (typeof label === 'string' ? label :
 class QueuedEvent implements DueEvent {
   cancelled = false;
   ran = false;
-  private labelText: Label;
+  private labelText: LabelOf<unknown>;
 
   constructor(
     readonly atMs: number,
     readonly seq: number,
-    label: Label,
+    label: LabelOf<unknown>,
     readonly actor: Actor,
-    readonly run: () => void,
+    readonly run: (arg: unknown) => void,
+    /** What `run` and a label function are called with (undefined for a closure that needs none). */
+    readonly arg: unknown,
     /** The log event that was latest when this was scheduled: what caused it. */
     readonly cause: number | null,
   ) {
@@ -32,7 +36,7 @@ class QueuedEvent implements DueEvent {
   }
 
   get label(): string {
-    if (typeof this.labelText !== 'string') this.labelText = this.labelText();
+    if (typeof this.labelText !== 'string') this.labelText = this.labelText(this.arg);
     return this.labelText;
   }
 }
@@ -154,11 +158,18 @@ export class Scheduler {
     return this.live;
   }
 
-  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
+  /**
+   * Queues `run` at `atMs`. With `arg`, `run` and a label function are called with it (as setTimeout
+   * passes its extra arguments): a caller that schedules an event per message or per chunk passes one
+   * function it keeps and the per-event value, instead of building closures for every event.
+   */
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
+  at<A>(atMs: number, actor: Actor, label: LabelOf<A>, run: (arg: A) => void, arg: A): EventHandle;
+  at(atMs: number, actor: Actor, label: LabelOf<unknown>, run: (arg: unknown) => void, arg?: unknown): EventHandle {
     // A hot path: the checks build their message only when they fail.
-    if (!Number.isFinite(atMs)) fail(`event "${labelText(label)}" has a non-finite time`);
-    if (atMs < this.nowMs) fail(`event "${labelText(label)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
-    const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, this.causeSeq);
+    if (!Number.isFinite(atMs)) fail(`event "${labelText(label, arg)}" has a non-finite time`);
+    if (atMs < this.nowMs) fail(`event "${labelText(label, arg)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
+    const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, arg, this.causeSeq);
     this.queue.push(event);
     this.live += 1;
     this.trace?.push(atMs, event.seq);
@@ -166,7 +177,7 @@ export class Scheduler {
   }
 
   after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
-    if (!(delayMs >= 0)) fail(`event "${labelText(label)}" has a negative delay ${delayMs}`);
+    if (!(delayMs >= 0)) fail(`event "${labelText(label, undefined)}" has a negative delay ${delayMs}`);
     return this.at(this.nowMs + delayMs, actor, label, run);
   }
 
@@ -242,7 +253,7 @@ export class Scheduler {
     this.nowMs = event.atMs;
     this.eventsRun += 1;
     this.causeSeq = event.cause;
-    event.run();
+    event.run(event.arg);
     return true;
   }
 

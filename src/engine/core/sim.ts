@@ -1,7 +1,7 @@
 import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
-import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
+import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type LabelOf, type SchedulerOptions } from './scheduler';
 import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
 import { EventLog, Wire, type LatencySettings, type MessageFault } from './wire';
 
@@ -65,8 +65,10 @@ export class Sim<E extends AnyEvent> {
     return this.log.record(event, atMs);
   }
 
-  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
-    return this.scheduler.at(atMs, actor, label, run);
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
+  at<A>(atMs: number, actor: Actor, label: LabelOf<A>, run: (arg: A) => void, arg: A): EventHandle;
+  at(atMs: number, actor: Actor, label: LabelOf<unknown>, run: (arg: unknown) => void, arg?: unknown): EventHandle {
+    return this.scheduler.at(atMs, actor, label, run, arg);
   }
 
   after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {

@@ -502,8 +502,12 @@ export class Wire {
     flight.state = 'scheduled';
     flight.cause = this.scheduler.causeSeq;
     const actor: Actor = flight.event.to;
-    flight.handle = this.scheduler.at(atMs, actor, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
+    flight.handle = this.scheduler.at(atMs, actor, this.deliveryLabel, this.arriveFlight, flight);
   }
+
+  // A delivery event's label and action, taking its flight as the event's argument: no closures per message.
+  private readonly deliveryLabel = (flight: InFlight): string => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`;
+  private readonly arriveFlight = (flight: InFlight): void => this.arrive(flight);
 
   /**
    * A delivery event ran. FIFO: if an older message of the same channel is due at this instant and
@@ -525,7 +529,7 @@ export class Wire {
       if (head.event.arrivesAtMs > this.scheduler.nowMs) fail(`channel ${flight.channel.key} would deliver out of order`);
       if (head.handle !== null) this.scheduler.cancel(head.handle);
       // This flight's own delivery is re-armed at the same instant; the older one goes first.
-      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
+      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, this.deliveryLabel, this.arriveFlight, flight);
       next = head;
     }
     // Paired with send: what arrives was sent on this channel, and arrives at its arrival time.

@@ -1,6 +1,6 @@
 import { fail } from '../core/assert';
 import type { RequestId } from '../core/jsonrpc';
-import type { Actor, EventHandle, Label } from '../core/scheduler';
+import type { Actor, EventHandle, Label, LabelOf } from '../core/scheduler';
 import type { Unstamped } from '../core/transcript';
 import type { RequestCoordinator } from './coordinator';
 import type { DeadlineName, McpEvent } from './events';
@@ -9,6 +9,7 @@ import type { DeadlineName, McpEvent } from './events';
 export interface McpSim {
   readonly nowMs: number;
   at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
+  at<A>(atMs: number, actor: Actor, label: LabelOf<A>, run: (arg: A) => void, arg: A): EventHandle;
   cancel(handle: EventHandle | null | undefined): boolean;
   record(event: Unstamped<McpEvent>): unknown;
 }
@@ -86,7 +87,8 @@ export class ClientDeadlines {
     if (!(dueAtMs >= this.sim.nowMs)) fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.cancel(this.handles[deadline]);
     this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
-    this.handles[deadline] = this.sim.at(dueAtMs, 'client', `${deadline} deadline`, this.onFire);
+    // A constant label: re-arming on every progress builds no string.
+    this.handles[deadline] = this.sim.at(dueAtMs, 'client', deadline === 'idle' ? 'idle deadline' : 'max deadline', this.onFire);
   }
 }
 
