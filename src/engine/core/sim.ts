@@ -3,7 +3,7 @@ import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type LabelOf, type SchedulerOptions } from './scheduler';
 import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
-import { EventLog, Wire, type LatencySettings, type MessageFault } from './wire';
+import { EventLog, Wire, type LatencySettings, type MessageFault, type Stamp } from './wire';
 
 export interface SimOptions {
   readonly transport: Transport;
@@ -63,6 +63,15 @@ export class Sim<E extends AnyEvent> {
 
   record<N extends Unstamped<E>>(event: N, atMs?: number): N & EventBase {
     return this.log.record(event, atMs);
+  }
+
+  /** The next event's stamps, for an event built with them in place and appended at once (see EventLog.stamp). */
+  stamp(): Readonly<Stamp> {
+    return this.log.stamp();
+  }
+
+  append<F extends E>(event: F): F {
+    return this.log.append(event);
   }
 
   at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
