@@ -17,8 +17,8 @@ const labelText = <A>(label: LabelOf<A>, arg: A): string => (typeof label === 's
  * one needs no lookup table: a Map set and delete per event was a tenth of a fast run).
  */
 class QueuedEvent implements DueEvent {
-  cancelled = false;
-  ran = false;
+  /** Queued, run or withdrawn: one field, not two flags (a long run keeps a six-figure count of these). */
+  state: 'queued' | 'ran' | 'withdrawn' = 'queued';
   private labelText: LabelOf<unknown>;
 
   constructor(
@@ -187,15 +187,15 @@ export class Scheduler {
    */
   queuedEvents(): { readonly atMs: number; readonly text: string }[] {
     const queued: { atMs: number; text: string }[] = [];
-    for (const event of [...this.queue.values(), ...this.beingChosen]) if (!event.cancelled) queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
+    for (const event of [...this.queue.values(), ...this.beingChosen]) if (event.state === 'queued') queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
     return queued.sort((a, b) => a.atMs - b.atMs || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   }
 
   /** Withdraws a queued event; returns false if it already ran or was withdrawn. */
   cancel(handle: EventHandle): boolean {
     if (!(handle instanceof QueuedEvent)) fail(`event #${handle.seq} was not scheduled by a scheduler`);
-    if (handle.ran || handle.cancelled) return false;
-    handle.cancelled = true;
+    if (handle.state !== 'queued') return false;
+    handle.state = 'withdrawn';
     this.live -= 1;
     return true;
   }
@@ -203,7 +203,7 @@ export class Scheduler {
   /** The earliest queued event that was not withdrawn (withdrawn heads are discarded here). */
   private peekLive(): QueuedEvent | undefined {
     for (let head = this.queue.peek(); head !== undefined; head = this.queue.peek()) {
-      if (!head.cancelled) return head;
+      if (head.state !== 'withdrawn') return head;
       this.queue.pop();
       this.trace?.pop(head.atMs, head.seq);
     }
@@ -248,7 +248,7 @@ export class Scheduler {
     if (this.eventsRun >= this.eventsMax) {
       throw new LabError('LAB006', `more than eventsMax=${this.eventsMax} events; raise eventsMax or shorten the run (stopped at ${this.nowMs} ms)`);
     }
-    event.ran = true;
+    event.state = 'ran';
     this.live -= 1;
     this.nowMs = event.atMs;
     this.eventsRun += 1;

@@ -285,7 +285,7 @@ export class RequestRace {
       return false;
     }
     // Once per checkpoint: the event is built with its stamps (no copy), and its reason shares the progress message's text.
-    const progressText = `chunk ${chunk} of ${this.workerChunks}`;
+    const progressText = this.sim.log.keepText(`chunk ${chunk} of ${this.workerChunks}`);
     const stamp = this.sim.stamp();
     this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'worker', requestId: this.id, step: 'checkpoint', reason: `${progressText} done` });
     if (this.settings.serverSendsProgress && record.progressToken !== null) {
