@@ -95,7 +95,7 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
 
   /**
    * `text` for a field of an event: flattened when the log records. A template literal is a chain of
-   * cons strings (one per \`+\` past 12 characters) that a recorded transcript holds for the whole
+   * cons strings (one per `+` past 12 characters) that a recorded transcript holds for the whole
    * run; one flat string is a third of the objects for the GC to copy. A run that keeps nothing skips it.
    */
   keepText(text: string): string {
