@@ -18,6 +18,11 @@ export class BinaryHeap<T extends HeapKey> {
     return this.items.length;
   }
 
+  /** The items in heap order (not sorted): what a caller scans when the order does not matter. */
+  values(): readonly T[] {
+    return this.items;
+  }
+
   peek(): T | undefined {
     return this.items[0];
   }

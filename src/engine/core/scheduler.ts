@@ -7,19 +7,28 @@ export type Actor = 'client' | 'server' | 'worker' | 'transport';
 
 /** What names an event for choosers and errors; a function is called only when someone reads it. */
 export type Label = string | (() => string);
+/** The label of an event scheduled with an argument (see `Scheduler.at`): read from that argument. */
+export type LabelOf<A> = string | ((arg: A) => string);
 
-const labelText = (label: Label): string => (typeof label === 'string' ? label : label());
+const labelText = <A>(label: LabelOf<A>, arg: A): string => (typeof label === 'string' ? label : label(arg));
 
+/**
+ * One queued event, and the handle `at` hands back (the handle is the event itself, so withdrawing
+ * one needs no lookup table: a Map set and delete per event was a tenth of a fast run).
+ */
 class QueuedEvent implements DueEvent {
-  cancelled = false;
-  private labelText: Label;
+  /** Queued, run or withdrawn: one field, not two flags (a long run keeps a six-figure count of these). */
+  state: 'queued' | 'ran' | 'withdrawn' = 'queued';
+  private labelText: LabelOf<unknown>;
 
   constructor(
     readonly atMs: number,
     readonly seq: number,
-    label: Label,
+    label: LabelOf<unknown>,
     readonly actor: Actor,
-    readonly run: () => void,
+    readonly run: (arg: unknown) => void,
+    /** What `run` and a label function are called with (undefined for a closure that needs none). */
+    readonly arg: unknown,
     /** The log event that was latest when this was scheduled: what caused it. */
     readonly cause: number | null,
   ) {
@@ -27,7 +36,7 @@ class QueuedEvent implements DueEvent {
   }
 
   get label(): string {
-    if (typeof this.labelText !== 'string') this.labelText = this.labelText();
+    if (typeof this.labelText !== 'string') this.labelText = this.labelText(this.arg);
     return this.labelText;
   }
 }
@@ -116,7 +125,10 @@ export interface SchedulerOptions {
  */
 export class Scheduler {
   private readonly queue = new BinaryHeap<QueuedEvent>();
-  private readonly handles = new Map<number, QueuedEvent>();
+  /** Events queued and neither run nor withdrawn (withdrawn ones stay in the heap until they reach its head). */
+  private live = 0;
+  /** The same-instant candidates while the chooser picks among them (popped, not yet pushed back). */
+  private beingChosen: readonly QueuedEvent[] = [];
   private readonly chooser: Chooser;
   /** The explorer's hooks when the chooser is an explorer's (issue #11); null otherwise. */
   readonly explorer: ExplorerHooks | null;
@@ -143,22 +155,29 @@ export class Scheduler {
   }
 
   get pending(): number {
-    return this.handles.size;
+    return this.live;
   }
 
-  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
+  /**
+   * Queues `run` at `atMs`. With `arg`, `run` and a label function are called with it (as setTimeout
+   * passes its extra arguments): a caller that schedules an event per message or per chunk passes one
+   * function it keeps and the per-event value, instead of building closures for every event.
+   */
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
+  at<A>(atMs: number, actor: Actor, label: LabelOf<A>, run: (arg: A) => void, arg: A): EventHandle;
+  at(atMs: number, actor: Actor, label: LabelOf<unknown>, run: (arg: unknown) => void, arg?: unknown): EventHandle {
     // A hot path: the checks build their message only when they fail.
-    if (!Number.isFinite(atMs)) fail(`event "${labelText(label)}" has a non-finite time`);
-    if (atMs < this.nowMs) fail(`event "${labelText(label)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
-    const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, this.causeSeq);
+    if (!Number.isFinite(atMs)) fail(`event "${labelText(label, arg)}" has a non-finite time`);
+    if (atMs < this.nowMs) fail(`event "${labelText(label, arg)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
+    const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, arg, this.causeSeq);
     this.queue.push(event);
-    this.handles.set(event.seq, event);
+    this.live += 1;
     this.trace?.push(atMs, event.seq);
     return event;
   }
 
   after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
-    if (!(delayMs >= 0)) fail(`event "${labelText(label)}" has a negative delay ${delayMs}`);
+    if (!(delayMs >= 0)) fail(`event "${labelText(label, undefined)}" has a negative delay ${delayMs}`);
     return this.at(this.nowMs + delayMs, actor, label, run);
   }
 
@@ -168,23 +187,23 @@ export class Scheduler {
    */
   queuedEvents(): { readonly atMs: number; readonly text: string }[] {
     const queued: { atMs: number; text: string }[] = [];
-    for (const event of this.handles.values()) queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
+    for (const event of [...this.queue.values(), ...this.beingChosen]) if (event.state === 'queued') queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
     return queued.sort((a, b) => a.atMs - b.atMs || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   }
 
   /** Withdraws a queued event; returns false if it already ran or was withdrawn. */
   cancel(handle: EventHandle): boolean {
-    const event = this.handles.get(handle.seq);
-    if (event === undefined) return false;
-    event.cancelled = true;
-    this.handles.delete(handle.seq);
+    if (!(handle instanceof QueuedEvent)) fail(`event #${handle.seq} was not scheduled by a scheduler`);
+    if (handle.state !== 'queued') return false;
+    handle.state = 'withdrawn';
+    this.live -= 1;
     return true;
   }
 
   /** The earliest queued event that was not withdrawn (withdrawn heads are discarded here). */
   private peekLive(): QueuedEvent | undefined {
     for (let head = this.queue.peek(); head !== undefined; head = this.queue.peek()) {
-      if (!head.cancelled) return head;
+      if (head.state !== 'withdrawn') return head;
       this.queue.pop();
       this.trace?.pop(head.atMs, head.seq);
     }
@@ -206,7 +225,14 @@ export class Scheduler {
     while (this.peekLive()?.atMs === first.atMs) candidates.push(this.popLive() as QueuedEvent);
     if (candidates.length === 1) return first;
     this.choicesMade += 1;
-    const index = this.chooser(candidates);
+    // While the chooser looks, the candidates are out of the heap but still queued (an explorer reads the queue then).
+    this.beingChosen = candidates;
+    let index: number;
+    try {
+      index = this.chooser(candidates);
+    } finally {
+      this.beingChosen = [];
+    }
     assert(Number.isInteger(index), () => `chooser returned a non-integer ${index}`);
     assert(index >= 0 && index < candidates.length, () => `chooser returned ${index} for ${candidates.length} candidates`);
     const chosen = candidates[index] as QueuedEvent;
@@ -222,11 +248,12 @@ export class Scheduler {
     if (this.eventsRun >= this.eventsMax) {
       throw new LabError('LAB006', `more than eventsMax=${this.eventsMax} events; raise eventsMax or shorten the run (stopped at ${this.nowMs} ms)`);
     }
-    this.handles.delete(event.seq);
+    event.state = 'ran';
+    this.live -= 1;
     this.nowMs = event.atMs;
     this.eventsRun += 1;
     this.causeSeq = event.cause;
-    event.run();
+    event.run(event.arg);
     return true;
   }
 

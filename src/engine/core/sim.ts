@@ -1,9 +1,9 @@
 import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
-import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
+import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type LabelOf, type SchedulerOptions } from './scheduler';
 import type { AnyEvent, EventBase, MessageEvent, Transport, Unstamped } from './transcript';
-import { EventLog, Wire, type LatencySettings, type MessageFault } from './wire';
+import { EventLog, Wire, type LatencySettings, type MessageFault, type Stamp } from './wire';
 
 export interface SimOptions {
   readonly transport: Transport;
@@ -67,8 +67,19 @@ export class Sim<E extends AnyEvent> {
     return this.log.record(event, atMs);
   }
 
-  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle {
-    return this.scheduler.at(atMs, actor, label, run);
+  /** The next event's stamps, for an event built with them in place and appended at once (see EventLog.stamp). */
+  stamp(): Readonly<Stamp> {
+    return this.log.stamp();
+  }
+
+  append<F extends E>(event: F): F {
+    return this.log.append(event);
+  }
+
+  at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
+  at<A>(atMs: number, actor: Actor, label: LabelOf<A>, run: (arg: A) => void, arg: A): EventHandle;
+  at(atMs: number, actor: Actor, label: LabelOf<unknown>, run: (arg: unknown) => void, arg?: unknown): EventHandle {
+    return this.scheduler.at(atMs, actor, label, run, arg);
   }
 
   after(delayMs: number, actor: Actor, label: Label, run: () => void): EventHandle {

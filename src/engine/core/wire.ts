@@ -1,10 +1,11 @@
+import flatstr from 'flatstr';
 import { assert, fail } from './assert';
 import { LabError } from './errors';
 import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
 import type { Actor, EventHandle, Scheduler } from './scheduler';
 import { laneOf, type LaneContext } from './lanes';
-import type { AnyEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
+import type { AnyEvent, DeliveredEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
 
 /**
  * How many events one transcript may hold. A run is bounded twice: the scheduler's `eventsMax`
@@ -12,6 +13,16 @@ import type { AnyEvent, EventBase, MessageEvent, Side, Unstamped } from './trans
  * in-range settings stops with LAB020 long before it exhausts memory (issue #14).
  */
 export const RECORDED_EVENTS_MAX = 1_000_000;
+
+/** What sees each stamped event as it is recorded (an explorer's invariants). */
+export type EventObserver = (event: { readonly kind: string; readonly seq: number }) => void;
+
+/** The stamps the log gives an event besides its lane (`actor`): see `EventLog.stamp`. */
+export interface Stamp {
+  seq: number;
+  atMs: number;
+  causeSeq: number | null;
+}
 
 /** What the log reads of the scheduler: the virtual time and the causal context it advances. */
 export interface LogClock {
@@ -28,13 +39,33 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   /**
    * False: events are stamped and handed back but not kept (what an explorer running thousands of
    * orderings needs); `events` stays empty, `count` still counts, and the transcript bound is moot.
+   * With no observer either, the event handed back is the caller's own object stamped in place, and
+   * its `actor` is '' (no lane is worked out when nothing can read it).
    */
   readonly recording: boolean;
   private readonly clock: LogClock;
   private readonly recordedMax: number;
-  /** Sees every stamped event (an explorer's invariants, issue #11); null in every other run. */
-  observer: ((event: { readonly kind: string; readonly seq: number }) => void) | null = null;
+  /**
+   * Sees every stamped event (an explorer's invariants, issue #11); null in every other run. Set it
+   * before the first event: a log that nobody observes or keeps skips the lane bookkeeping.
+   */
+  get observer(): EventObserver | null {
+    return this.seenBy;
+  }
+
+  set observer(observer: EventObserver | null) {
+    if (this.stamped > 0) fail('an observer is attached before the first event');
+    this.seenBy = observer;
+    this.keeping = this.recording || observer !== null;
+  }
+
+  private seenBy: EventObserver | null = null;
+  /** Whether anything reads a stamped event (a recording, or an observer); false in a fast run. */
+  private keeping: boolean;
+  /** Whether the clock carries the causal context (the scheduler does; a bare test clock may not). */
+  private readonly tracksCause: boolean;
   private stamped = 0;
+  private readonly nextStamp: Stamp = { seq: 0, atMs: 0, causeSeq: null };
   private lastNowMs = 0;
   private lastStateSide: string | null = null;
   /** Receivers of messages by seq, kept only when not recording (recording reads `events`). */
@@ -58,6 +89,17 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     this.clock = clock;
     this.recordedMax = recordedMax;
     this.recording = recording;
+    this.keeping = recording;
+    this.tracksCause = 'causeSeq' in clock;
+  }
+
+  /**
+   * `text` for a field of an event: flattened when the log records. A template literal is a chain of
+   * cons strings (one per `+` past 12 characters) that a recorded transcript holds for the whole
+   * run; one flat string is a third of the objects for the GC to copy. A run that keeps nothing skips it.
+   */
+  keepText(text: string): string {
+    return this.recording ? flatstr(text) : text;
   }
 
   /** How many events were stamped, kept or not. */
@@ -67,10 +109,35 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
 
   /** Stamps and appends an event; `atMs` defaults to now (a summary event may name its window's start). */
   record<N extends Unstamped<E>>(event: N, atMs: number = this.clock.nowMs): N & EventBase {
+    if (!Number.isFinite(atMs)) fail(`event "${event.kind}" has a non-finite time`);
+    const stamp = this.stamp(atMs);
+    if (!this.keeping) {
+      // A fast run (nothing records or observes): no copy is kept, so the caller's own event is
+      // stamped in place. The copy below, a generic spread of every field, was the costliest line
+      // of such a run.
+      const stamped = event as N & EventBase;
+      stamped.seq = stamp.seq;
+      stamped.atMs = stamp.atMs;
+      stamped.actor = '';
+      stamped.causeSeq = stamp.causeSeq;
+      return this.append(stamped as unknown as E) as unknown as N & EventBase;
+    }
+    // Kept events carry their stamps first (the transcript's field order); `append` fills in the lane.
+    const full = { seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, ...event };
+    return this.append(full as unknown as E) as unknown as N & EventBase;
+  }
+
+  /**
+   * The stamps the next event gets, after the checks every event passes (the clock, the transcript
+   * bound, the cause). For a hot caller that builds its event with the stamps in place and hands it
+   * to `append` straight away: one object per event, where `record` builds the caller's object and
+   * then a stamped copy. The object is the log's own and reused: read it at once.
+   */
+  stamp(atMs: number = this.clock.nowMs): Readonly<Stamp> {
     // The hottest path of every run: the checks below build their message only when they fail.
     const nowMs = this.clock.nowMs;
     if (nowMs < this.lastNowMs) fail(`the clock ran backwards: ${nowMs} ms after ${this.lastNowMs} ms`);
-    if (!Number.isFinite(atMs)) fail(`event "${event.kind}" has a non-finite time`);
+    if (!Number.isFinite(atMs)) fail(`an event has a non-finite time`);
     this.lastNowMs = nowMs;
     // Checked whether or not events are kept, so a run without recording ends exactly as a recorded one.
     if (this.stamped >= this.recordedMax) {
@@ -79,19 +146,33 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     const seq = this.stamped;
     const causeSeq = this.clock.causeSeq ?? null;
     if (causeSeq !== null && !(causeSeq >= 0 && causeSeq < seq)) fail(`event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
+    const stamp = this.nextStamp;
+    stamp.seq = seq;
+    stamp.atMs = atMs;
+    stamp.causeSeq = causeSeq;
+    return stamp;
+  }
+
+  /**
+   * Appends an event built from `stamp()`: its stamp fields first, in the order `seq, atMs, actor,
+   * causeSeq`, with `actor` left '' for the log to fill in (the lane rules live in lanes.ts).
+   */
+  append<F extends E>(event: F): F {
+    if (event.seq !== this.stamped) fail(`event ${event.seq} was not stamped as the next event (${this.stamped})`);
+    this.stamped += 1;
+    if (this.tracksCause) this.clock.causeSeq = event.seq;
+    // A fast run: no lane is ever read and nothing is kept.
+    if (!this.keeping) return event;
     const fields = event as unknown as { kind: string } & Record<string, unknown>;
-    const actor = laneOf(fields, this.laneContext);
+    event.actor = laneOf(fields, this.laneContext);
     // Not recording: a message's receiver is needed only while it can still be lost or delivered.
     if (!this.recording && (fields.kind === 'message-lost' || fields.kind === 'delivered') && typeof fields.messageSeq === 'number') this.receivers.delete(fields.messageSeq);
     if (fields.kind === 'state' && typeof fields.side === 'string') this.lastStateSide = fields.side;
-    const full = { seq, atMs, actor, causeSeq, ...event };
-    this.stamped += 1;
-    if (this.recording) this.events.push(full as unknown as E);
-    else if (fields.kind === 'message' && typeof fields.to === 'string') this.receivers.set(seq, fields.to);
+    if (this.recording) this.events.push(event);
+    else if (fields.kind === 'message' && typeof fields.to === 'string') this.receivers.set(event.seq, fields.to);
     if (this.recording && this.events.length !== this.stamped) fail('a recording log keeps every event it stamps');
-    if ('causeSeq' in this.clock) this.clock.causeSeq = seq;
-    if (this.observer !== null) this.observer(full);
-    return full;
+    if (this.seenBy !== null) this.seenBy(event);
+    return event;
   }
 }
 
@@ -147,6 +228,9 @@ export interface LatencySettings {
 export type Delivery = (event: MessageEvent) => string | null;
 
 /** Options of one `send`: what the fault hooks and the models that own a hop (a proxy) need. */
+/** The options of a plain send: one object for every call that passes none. */
+const NO_OPTIONS: SendOptions = {};
+
 export interface SendOptions {
   /** The message never arrives; the reason is recorded on it (a dropped connection). */
   readonly lost?: string;
@@ -160,10 +244,20 @@ export interface SendOptions {
   readonly duplicateOf?: number;
 }
 
+/** One FIFO channel, `${channel}:${sender}`: when its last message arrives, what is on it, whether its stream dropped. */
+interface Channel {
+  readonly key: string;
+  lastArrivalMs: number;
+  /** Its messages held or scheduled, oldest first. */
+  readonly inFlight: InFlight[];
+  /** Set when its stream dropped (a stream-drop fault): whatever is sent on it is lost, for this reason. */
+  dropped: string | null;
+}
+
 interface InFlight {
   readonly event: MessageEvent;
   readonly deliver: Delivery;
-  readonly channelKey: string;
+  readonly channel: Channel;
   summaryText: string | null;
   handle: EventHandle | null;
   /** The causal context when its delivery was scheduled (its message, or what released it). */
@@ -182,11 +276,16 @@ interface InFlight {
  * later (a buffering proxy), `lose`n while in flight (a stream that drops), or sent already `lost`.
  * The wire also tracks each side's request ids: they are unique per sender, and `unanswered()` lists
  * the requests that got neither a response nor an explicit `settle` (a cancellation).
+ *
+ * `send` and the delivery run once per message of every run: each channel is one object found by
+ * its name (no key string built per message), and a plain message's events are built with their
+ * stamps in place (see EventLog.stamp).
  */
 export class Wire {
-  private readonly lastArrivalMs = new Map<string, number>();
-  private readonly channels = new Map<string, InFlight[]>();
-  private readonly byEvent = new Map<MessageEvent, InFlight>();
+  /** Every channel by its key, `${channel}:${sender}`. */
+  private readonly channels = new Map<string, Channel>();
+  /** The same channels by name, per sender (what `send` looks up). */
+  private readonly channelsFrom: Record<Side, Map<string, Channel>> = { client: new Map(), server: new Map() };
   private readonly requestsOpen = new Map<string, MessageEvent>();
   private readonly requestIdsUsed = new Set<string>();
   /** Faults by the seq of the message they hit, and the ones a message met (what `assertFaultsApplied` checks). */
@@ -194,8 +293,6 @@ export class Wire {
   private readonly faultsApplied = new Set<number>();
   /** How the model's server restarts after a crash fault (from its SQLite file); null: it keeps no file. */
   crashRestart: ((seq: number) => void) | null = null;
-  /** Channels whose stream dropped (a stream-drop fault): whatever is sent on them is lost. */
-  private readonly droppedChannels = new Map<string, string>();
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -218,9 +315,32 @@ export class Wire {
     throw new LabError('LAB023', `${missed.map(formatFault).join(', ')}: no message of this run has that seq (a fault names the seq of a message event; \`run --json\` lists them)`);
   }
 
+  private channelByKey(key: string): Channel {
+    let channel = this.channels.get(key);
+    if (channel === undefined) {
+      channel = { key, lastArrivalMs: 0, inFlight: [], dropped: null };
+      this.channels.set(key, channel);
+    }
+    return channel;
+  }
+
+  private channelOf(name: string, from: Side): Channel {
+    const byName = this.channelsFrom[from];
+    let channel = byName.get(name);
+    if (channel === undefined) {
+      channel = this.channelByKey(`${name}:${from}`);
+      byName.set(name, channel);
+    }
+    return channel;
+  }
+
   /** When something sent now on `channelKey` arrives: latency plus jitter, never before the channel's previous message. */
   arrivalMs(channelKey: string): number {
-    const earliest = this.lastArrivalMs.get(channelKey) ?? 0;
+    return this.arrivalOn(this.channelByKey(channelKey));
+  }
+
+  private arrivalOn(channel: Channel): number {
+    const earliest = channel.lastArrivalMs;
     const explorer = this.scheduler.explorer;
     let arrivesAtMs: number;
     if (explorer !== null) {
@@ -228,13 +348,13 @@ export class Wire {
       const baseMs = this.scheduler.nowMs + this.latency.latencyMs;
       const earliestMs = Math.max(baseMs, earliest);
       const latestMs = Math.max(baseMs + this.latency.latencyJitterMs, earliest);
-      arrivesAtMs = earliestMs === latestMs ? earliestMs : explorer.arrival({ nowMs: this.scheduler.nowMs, channelKey, baseMs, earliestMs, latestMs });
+      arrivesAtMs = earliestMs === latestMs ? earliestMs : explorer.arrival({ nowMs: this.scheduler.nowMs, channelKey: channel.key, baseMs, earliestMs, latestMs });
       if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs)) fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
     } else {
       const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
       arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
     }
-    this.lastArrivalMs.set(channelKey, arrivesAtMs);
+    channel.lastArrivalMs = arrivesAtMs;
     return arrivesAtMs;
   }
 
@@ -242,36 +362,41 @@ export class Wire {
    * Puts a message on the wire now. It is delivered after the latency and `deliver` decides whether
    * the receiver accepts or ignores it, unless it is sent `lost` or `held`.
    */
-  send(from: Side, channel: string, message: JsonRpcMessage, deliver: Delivery, options: SendOptions = {}): MessageEvent {
-    assert(channel.length > 0, 'a message travels on a named channel');
-    assert(message.jsonrpc === '2.0', 'the wire carries JSON-RPC 2.0 messages');
+  send(from: Side, channelName: string, message: JsonRpcMessage, deliver: Delivery, options: SendOptions = NO_OPTIONS): MessageEvent {
+    if (channelName.length === 0) fail('a message travels on a named channel');
+    if (message.jsonrpc !== '2.0') fail('the wire carries JSON-RPC 2.0 messages');
     const to: Side = from === 'client' ? 'server' : 'client';
-    const channelKey = `${channel}:${from}`;
+    const channel = this.channelOf(channelName, from);
     // The seq this message's event gets: what a fault names.
-    const fault = this.faults.get(this.log.count);
+    const fault = this.faults.size === 0 ? undefined : this.faults.get(this.log.count);
     if (fault !== undefined) this.faultsApplied.add(fault.seq);
-    let arrivesAtMs = this.arrivalMs(channelKey);
+    let arrivesAtMs = this.arrivalOn(channel);
     if (fault?.kind === 'delay') {
       // Delayed: it arrives later, and its channel keeps its order behind it.
       arrivesAtMs += fault.ms ?? 0;
-      this.lastArrivalMs.set(channelKey, arrivesAtMs);
+      channel.lastArrivalMs = arrivesAtMs;
     }
-    assert(arrivesAtMs >= this.scheduler.nowMs, 'a message arrives no earlier than it is sent');
-    const fields = { kind: 'message', from, to, channel, message, arrivesAtMs } as const;
-    // The hot path: a plain message builds no extra object.
-    const plain = options.malformed === undefined && fault === undefined && options.duplicateOf === undefined;
-    const event = this.log.record(
-      plain
-        ? fields
-        : {
-            ...fields,
-            ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
-            ...(fault === undefined ? {} : { fault: formatFault(fault) }),
-            ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
-          },
-    ) as MessageEvent;
+    if (!(arrivesAtMs >= this.scheduler.nowMs)) fail('a message arrives no earlier than it is sent');
+    let event: MessageEvent;
+    if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
+      // The hot path: a plain message is one object, built with its stamps.
+      const stamp = this.log.stamp();
+      event = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'message', from, to, channel: channelName, message, arrivesAtMs } satisfies MessageEvent);
+    } else {
+      event = this.log.record({
+        kind: 'message',
+        from,
+        to,
+        channel: channelName,
+        message,
+        arrivesAtMs,
+        ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
+        ...(fault === undefined ? {} : { fault: formatFault(fault) }),
+        ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
+      }) as MessageEvent;
+    }
     if (options.duplicateOf === undefined) this.trackRequest(event);
-    if (fault?.kind === 'stream-drop') this.droppedChannels.set(channelKey, `the stream carrying ${channel} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`);
+    if (fault?.kind === 'stream-drop') channel.dropped = `the stream carrying ${channelName} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`;
     if (fault?.kind === 'crash') this.crash(event, fault);
     const lost =
       options.lost ??
@@ -279,44 +404,48 @@ export class Wire {
         ? `the network dropped this message (fault ${formatFault(fault)})`
         : fault?.kind === 'crash'
           ? `the server crashed after COMMIT and before this response left (fault ${formatFault(fault)}): it never reaches the client`
-          : this.droppedChannels.get(channelKey));
-    if (lost !== undefined) {
+          : channel.dropped);
+    if (lost !== null) {
       event.lost = true;
       event.reason = lost;
       return event;
     }
-    const flight: InFlight = { event, deliver, channelKey, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null };
-    let queue = this.channels.get(channelKey);
-    if (queue === undefined) {
-      queue = [];
-      this.channels.set(channelKey, queue);
-    }
+    const flight: InFlight = { event, deliver, channel, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null };
     // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
-    if (options.held !== true && queue.some((waiting) => waiting.state === 'held')) {
-      fail(`channel ${channelKey}: a message sent past a held one would overtake it; hold every message of a held channel`);
+    if (options.held !== true && Wire.holds(channel)) {
+      fail(`channel ${channel.key}: a message sent past a held one would overtake it; hold every message of a held channel`);
     }
-    queue.push(flight);
-    this.byEvent.set(event, flight);
+    channel.inFlight.push(flight);
     if (options.held !== true) this.schedule(flight, arrivesAtMs);
     // Duplicated: the network delivers a second copy right behind it, on the same channel.
-    if (fault?.kind === 'duplicate') this.send(from, channel, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
+    if (fault?.kind === 'duplicate') this.send(from, channelName, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
     return event;
+  }
+
+  private static holds(channel: Channel): boolean {
+    for (const flight of channel.inFlight) if (flight.state === 'held') return true;
+    return false;
+  }
+
+  /** The flight of a message still held or scheduled on its channel. */
+  private flightOf(event: MessageEvent): InFlight | undefined {
+    const channel = this.channels.get(`${event.channel}:${event.from}`);
+    return channel?.inFlight.find((flight) => flight.event === event);
   }
 
   /** Delivers a held message at `atMs` (not before anything sent earlier on its channel). */
   release(event: MessageEvent, atMs: number): void {
-    const flight = this.byEvent.get(event);
+    const flight = this.flightOf(event);
     assert(flight !== undefined && flight.state === 'held', () => `message #${event.seq} is not held`);
-    const earliest = this.lastArrivalMs.get(flight.channelKey) ?? 0;
-    const arrivesAtMs = Math.max(atMs, earliest);
-    this.lastArrivalMs.set(flight.channelKey, arrivesAtMs);
+    const arrivesAtMs = Math.max(atMs, flight.channel.lastArrivalMs);
+    flight.channel.lastArrivalMs = arrivesAtMs;
     event.arrivesAtMs = arrivesAtMs;
     this.schedule(flight, arrivesAtMs);
   }
 
   /** The message never arrives: what carried it went away. Returns false if it already arrived. */
   lose(event: MessageEvent, reason: string): boolean {
-    const flight = this.byEvent.get(event);
+    const flight = this.flightOf(event);
     if (flight === undefined || flight.state === 'delivered' || flight.state === 'lost') return false;
     if (flight.handle !== null) this.scheduler.cancel(flight.handle);
     flight.state = 'lost';
@@ -328,9 +457,10 @@ export class Wire {
 
   /** Every message still on its way, on any channel, oldest first (what a dropped connection loses). */
   inFlightAll(): MessageEvent[] {
-    return [...this.byEvent.keys()].sort((a, b) => a.seq - b.seq);
+    const events: MessageEvent[] = [];
+    for (const channel of this.channels.values()) for (const flight of channel.inFlight) events.push(flight.event);
+    return events.sort((a, b) => a.seq - b.seq);
   }
-
   /** A request that ends without a response by design (the client cancelled it, the server accepted). */
   settle(from: Side, id: RequestId): void {
     const key = `${from}:${JSON.stringify(id)}`;
@@ -382,8 +512,12 @@ export class Wire {
     flight.state = 'scheduled';
     flight.cause = this.scheduler.causeSeq;
     const actor: Actor = flight.event.to;
-    flight.handle = this.scheduler.at(atMs, actor, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
+    flight.handle = this.scheduler.at(atMs, actor, this.deliveryLabel, this.arriveFlight, flight);
   }
+
+  // A delivery event's label and action, taking its flight as the event's argument: no closures per message.
+  private readonly deliveryLabel = (flight: InFlight): string => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`;
+  private readonly arriveFlight = (flight: InFlight): void => this.arrive(flight);
 
   /**
    * A delivery event ran. FIFO: if an older message of the same channel is due at this instant and
@@ -391,27 +525,34 @@ export class Wire {
    * this one stays scheduled for its own event.
    */
   private arrive(flight: InFlight): void {
-    const queue = this.channels.get(flight.channelKey);
-    if (queue === undefined || !queue.includes(flight)) fail('a delivery belongs to a message in flight on its channel');
+    const queue = flight.channel.inFlight;
+    // The channel's oldest scheduled message (the loop, not `find`, builds no closure per delivery).
+    let head: InFlight | undefined;
+    let found = false;
+    for (const candidate of queue) {
+      if (head === undefined && candidate.state === 'scheduled') head = candidate;
+      if (candidate === flight) found = true;
+    }
+    if (!found) fail('a delivery belongs to a message in flight on its channel');
     let next = flight;
-    const head = queue.find((candidate) => candidate.state === 'scheduled');
     if (head !== undefined && head !== flight) {
-      if (head.event.arrivesAtMs > this.scheduler.nowMs) fail(`channel ${flight.channelKey} would deliver out of order`);
+      if (head.event.arrivesAtMs > this.scheduler.nowMs) fail(`channel ${flight.channel.key} would deliver out of order`);
       if (head.handle !== null) this.scheduler.cancel(head.handle);
       // This flight's own delivery is re-armed at the same instant; the older one goes first.
-      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, () => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`, () => this.arrive(flight));
+      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, this.deliveryLabel, this.arriveFlight, flight);
       next = head;
     }
     // Paired with send: what arrives was sent on this channel, and arrives at its arrival time.
-    assert(next.event.arrivesAtMs <= this.scheduler.nowMs, 'a message is delivered at or after its arrival time');
-    assert(next.state === 'scheduled', 'only a scheduled message is delivered');
+    if (next.event.arrivesAtMs > this.scheduler.nowMs) fail('a message is delivered at or after its arrival time');
+    if (next.state !== 'scheduled') fail('only a scheduled message is delivered');
     next.state = 'delivered';
     next.handle = null;
     this.dequeue(next);
     // The delivery is caused by what scheduled it, even when the chooser ran a later message's event first.
     this.scheduler.causeSeq = next.cause;
     const event = next.event;
-    const delivered = this.log.record({ kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) });
+    const stamp = this.log.stamp();
+    const delivered = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) } satisfies DeliveredEvent);
     this.answered(event);
     // A request's second copy (a duplicate fault) is not handed to the receiver: an id names one
     // request of its sender, so the receiver that took the first copy ignores the second, not runs it twice.
@@ -424,16 +565,16 @@ export class Wire {
   }
 
   private summaryOf(flight: InFlight): string {
-    flight.summaryText ??= this.summarize(flight.event.message);
+    flight.summaryText ??= this.log.keepText(this.summarize(flight.event.message));
     return flight.summaryText;
   }
 
   private dequeue(flight: InFlight): void {
-    const queue = this.channels.get(flight.channelKey);
-    if (queue === undefined) return;
-    const index = queue.indexOf(flight);
-    if (index >= 0) queue.splice(index, 1);
-    this.byEvent.delete(flight.event);
+    const queue = flight.channel.inFlight;
+    // Usually the channel's oldest.
+    const index = queue[0] === flight ? 0 : queue.indexOf(flight);
+    if (index === 0) queue.shift();
+    else if (index > 0) queue.splice(index, 1);
   }
 }
 

@@ -60,6 +60,8 @@ const refuse = (reason: string): Verdict => ({ accepted: false, reason });
 export class RequestCoordinator {
   private readonly records = new Map<RequestId, RequestRecord>();
   private readonly listenStreams = new Set<RequestId>();
+  private lastId: RequestId | null = null;
+  private lastRecord: RequestRecord | undefined = undefined;
 
   /** A Map keeps 41 and "41" apart by itself (SameValueZero): the id is the key. */
   private static key(id: RequestId): RequestId {
@@ -67,7 +69,15 @@ export class RequestCoordinator {
   }
 
   get(id: RequestId): RequestRecord | undefined {
-    return this.records.get(RequestCoordinator.key(id));
+    // Most calls name the request the call before named (each checkpoint asks several times): a record,
+    // once made, is never replaced, so the last one found is kept at hand.
+    if (id === this.lastId && this.lastRecord !== undefined) return this.lastRecord;
+    const record = this.records.get(RequestCoordinator.key(id));
+    if (record !== undefined) {
+      this.lastId = id;
+      this.lastRecord = record;
+    }
+    return record;
   }
 
   private must(id: RequestId): RequestRecord {
@@ -149,13 +159,14 @@ export class RequestCoordinator {
     const record = this.must(id);
     if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
     if (record.lastProgressSeen !== null && progress <= record.lastProgressSeen) return refuse(`progress ${progress} does not increase past ${record.lastProgressSeen}`);
-    assert(atMs >= record.lastActivityAtMs, () => `progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
+    // Runs on every progress: the checks build no closure unless they fail.
+    if (atMs < record.lastActivityAtMs) fail(`progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
     record.lastProgressSeen = progress;
     record.lastActivityAtMs = atMs;
     if (record.progressResetsMax) record.maxOriginMs = atMs;
     // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only (unless the §9 failure mode is on).
-    assert(this.idleDueAtMs(id) === atMs + record.idleTimeoutMs, 'progress restarts the idle deadline from now');
-    assert(record.progressResetsMax || record.maxOriginMs === record.startedAtMs, 'progress never moves the maximum deadline');
+    if (this.idleDueAtMs(id) !== atMs + record.idleTimeoutMs) fail('progress restarts the idle deadline from now');
+    if (!(record.progressResetsMax || record.maxOriginMs === record.startedAtMs)) fail('progress never moves the maximum deadline');
     return accepted;
   }
 

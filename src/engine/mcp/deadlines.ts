@@ -1,7 +1,8 @@
 import { fail } from '../core/assert';
 import type { RequestId } from '../core/jsonrpc';
-import type { Actor, EventHandle, Label } from '../core/scheduler';
+import type { Actor, EventHandle, Label, LabelOf } from '../core/scheduler';
 import type { Unstamped } from '../core/transcript';
+import type { Stamp } from '../core/wire';
 import type { RequestCoordinator } from './coordinator';
 import type { DeadlineName, McpEvent } from './events';
 
@@ -9,8 +10,12 @@ import type { DeadlineName, McpEvent } from './events';
 export interface McpSim {
   readonly nowMs: number;
   at(atMs: number, actor: Actor, label: Label, run: () => void): EventHandle;
+  at<A>(atMs: number, actor: Actor, label: LabelOf<A>, run: (arg: A) => void, arg: A): EventHandle;
   cancel(handle: EventHandle | null | undefined): boolean;
   record(event: Unstamped<McpEvent>): unknown;
+  /** For the events recorded on every progress: built with their stamps in place (one object each). */
+  stamp(): Readonly<Stamp>;
+  append(event: McpEvent): unknown;
 }
 
 /**
@@ -85,8 +90,11 @@ export class ClientDeadlines {
   private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
     if (!(dueAtMs >= this.sim.nowMs)) fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.cancel(this.handles[deadline]);
-    this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
-    this.handles[deadline] = this.sim.at(dueAtMs, 'client', `${deadline} deadline`, this.onFire);
+    // Re-armed on every progress: the event is built with its stamps (no copy).
+    const stamp = this.sim.stamp();
+    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
+    // A constant label: re-arming on every progress builds no string.
+    this.handles[deadline] = this.sim.at(dueAtMs, 'client', deadline === 'idle' ? 'idle deadline' : 'max deadline', this.onFire);
   }
 }
 

@@ -69,8 +69,8 @@ export function callToolErrorResponse(id: RequestId, text: string, structuredCon
 }
 
 export function progressNotification(progressToken: ProgressToken, progress: number, total: number | null, message: string): JsonRpcNotification {
-  const params: JsonObject = { progressToken, progress, message };
-  if (total !== null) params.total = total;
+  // One literal per shape (sent once per checkpoint: adding `total` afterwards grew the object).
+  const params: JsonObject = total === null ? { progressToken, progress, message } : { progressToken, progress, message, total };
   return { jsonrpc: '2.0', method: 'notifications/progress', params };
 }
 

@@ -66,9 +66,10 @@ export class ServerRequest {
     openResponseStream(this.sim, this.id);
   }
 
-  /** Records a step of the server's worker. */
+  /** Records a step of the server's worker (at every checkpoint: built with its stamps, one object). */
   work(step: WorkerEvent['step'], reason: string): void {
-    this.sim.record({ kind: 'worker', requestId: this.id, step, reason });
+    const stamp = this.sim.stamp();
+    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'worker', requestId: this.id, step, reason });
   }
 
   /**

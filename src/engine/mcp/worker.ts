@@ -8,6 +8,8 @@ export function chunksOf(workMs: number, everyMs: number): number {
   return everyMs > 0 ? Math.max(1, Math.ceil(workMs / everyMs)) : 1;
 }
 
+const checkpointLabel = (chunk: number): string => `worker checkpoint ${chunk}`;
+
 /**
  * The server's worker for one request (RC-3, RC-4): `workMs` of work in uninterruptible chunks, a
  * checkpoint after each chunk and completion at `workMs`. At each checkpoint the model decides whether
@@ -40,10 +42,14 @@ export class ServerWorker {
     const isLast = chunk >= this.chunks;
     const atMs = this.startedAtMs + (isLast ? this.workMs : chunk * this.everyMs);
     if (!(atMs >= this.sim.nowMs)) fail(`chunk ${chunk} would end at ${atMs} ms, before now (${this.sim.nowMs} ms)`);
-    this.sim.at(atMs, 'worker', isLast ? 'worker completes' : () => `worker checkpoint ${chunk}`, () => {
-      this.chunksRun = chunk;
-      const goesOn = this.step(chunk, this.chunks, isLast);
-      if (goesOn && !isLast) this.schedule(chunk + 1);
-    });
+    // One function kept by the worker and the chunk as the event's argument: no closure per chunk.
+    this.sim.at(atMs, 'worker', isLast ? 'worker completes' : checkpointLabel, this.runChunk, chunk);
   }
+
+  private readonly runChunk = (chunk: number): void => {
+    const isLast = chunk >= this.chunks;
+    this.chunksRun = chunk;
+    const goesOn = this.step(chunk, this.chunks, isLast);
+    if (goesOn && !isLast) this.schedule(chunk + 1);
+  };
 }
