@@ -248,7 +248,7 @@ export interface WhatIfSlice {
 /** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
 export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number => state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
 
-export type FaultKind = 'drop' | 'delay' | 'duplicate';
+export type FaultKind = 'drop' | 'delay' | 'duplicate' | 'crash';
 /** How much later a message the user delays arrives. */
 export const FAULT_DELAY_MS = 500;
 

@@ -356,7 +356,7 @@ export class Wire {
     const restart = this.crashRestart;
     const response = event.from === 'server' && !('method' in event.message);
     if (!response || restart === null) {
-      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger scenarios)' : 'a crash names a response the server was about to send'}`);
+      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger and task scenarios)' : 'a crash names a response the server was about to send'}`);
     }
     // The restart is the server's next step, at the same instant: the crash ends what it was doing.
     this.scheduler.after(0, 'server', 'server restarts after its crash', () => restart(event.seq));
