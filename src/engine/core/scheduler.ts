@@ -92,6 +92,11 @@ export interface ExplorerHooks {
   observe(event: { readonly kind: string; readonly seq: number }): void;
   /** Called once by the scheduler the chooser is given to (the explorer reads its queue to hash a state). */
   attach(scheduler: Scheduler): void;
+  /**
+   * Called by a model that can describe its whole state (`Sim.exploreState`): the explorer then tells
+   * states apart by that text instead of by the run's history, and merges orderings that reach one state.
+   */
+  state?(describe: () => string): void;
 }
 
 /** A chooser that explores: `explorer` carries the hooks above. */

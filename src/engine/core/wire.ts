@@ -343,6 +343,22 @@ export class Wire {
     return [...this.requestsOpen.values()];
   }
 
+  /**
+   * The wire's part of a run's state for the race explorer (issue #11, `Sim.exploreState`): per channel
+   * the messages still on it (content, arrival, held or scheduled) and its FIFO floor, the open
+   * requests, the ids used and the dropped streams. No seq: two orderings number their events apart.
+   */
+  exploreKey(): string {
+    const parts: string[] = [];
+    for (const [channel, queue] of this.channels) {
+      if (queue.length === 0) continue;
+      parts.push(`${channel}:${queue.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${JSON.stringify(flight.event.message)}`).join(';')}`);
+    }
+    for (const [channel, atMs] of this.lastArrivalMs) parts.push(`>${channel}@${atMs}`);
+    parts.push(`open:${[...this.requestsOpen.keys()].join(';')}`, `ids:${[...this.requestIdsUsed].join(';')}`, `dropped:${[...this.droppedChannels.keys()].join(';')}`);
+    return parts.join('|');
+  }
+
   /** Throws LAB021 naming every request left without an answer (call at the end of a run). */
   assertAllAnswered(): void {
     const open = this.unanswered();

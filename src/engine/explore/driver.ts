@@ -52,6 +52,8 @@ export class Driver {
   readonly checker: InvariantChecker;
   private readonly history = new Hash();
   private scheduler: Scheduler | null = null;
+  /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
+  private describe: (() => string) | null = null;
   /** The choices taken when each breach was found (so its schedule reaches it). */
   readonly breachSchedules: string[] = [];
   readonly chooser: ExploringChooser;
@@ -60,6 +62,7 @@ export class Driver {
     private readonly given: readonly Choice[],
     private readonly stopAtNew: boolean,
     settings: Settings,
+    private readonly mergeStates = true,
   ) {
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
@@ -67,6 +70,9 @@ export class Driver {
       observe: (event) => this.observe(event),
       attach: (scheduler) => {
         this.scheduler = scheduler;
+      },
+      state: (describe) => {
+        if (this.mergeStates) this.describe = describe;
       },
     };
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
@@ -79,10 +85,34 @@ export class Driver {
     for (let index = before; index < this.checker.found.length; index += 1) this.breachSchedules.push(this.schedule());
   }
 
-  /** The state now: history, clock and queue (the queue read from the scheduler). */
-  private stateKey(point: string): string {
-    const state = this.history.fork();
+  /**
+   * The state now, which decides everything that can follow: the choice met, the clock, the queue (read
+   * from the scheduler) and either the run's history or, where the model describes its state and the
+   * run stands between two events (a same-instant choice, or the end), that description.
+   *
+   * Why merging by description is sound: between events no handler is half run, so what follows is a
+   * function of the model's fields, the wire's messages, the random stream, the queue (each closure told
+   * apart by its label, its time, or the fields it reads; `Sim.exploreState` says so for the model) and
+   * the invariant checker's memory. Two orderings equal in all of these run the same events from here,
+   * with the same outcome (an ending is read from the model's fields) and the same breaches (the checker
+   * decides each from its memory and the event). Only seq numbers differ, which no outcome or invariant
+   * reads. An arrival choice falls inside a handler (a message is being sent), whose locals no
+   * description sees, so its state stays the history.
+   */
+  private stateKey(point: string, between: boolean): string {
     const scheduler = this.scheduler;
+    const describe = this.describe;
+    if (between && describe !== null) {
+      const state = new Hash();
+      state.add(`${describe()}|${this.checker.stateKey()}`);
+      if (scheduler !== null) {
+        state.add(`@${scheduler.nowMs}`);
+        for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
+      }
+      state.add(`?${point}`);
+      return `s${state.digest()}`;
+    }
+    const state = this.history.fork();
     if (scheduler !== null) {
       state.add(`@${scheduler.nowMs}`);
       for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
@@ -104,7 +134,7 @@ export class Driver {
       this.tookFirst.push(found === 0);
       return choice.value;
     }
-    if (this.stopAtNew) throw new Stop(this.stateKey(point()), options);
+    if (this.stopAtNew) throw new Stop(this.stateKey(point(), kind === 'c'), options);
     const first = options[0] as Choice;
     assert(first.kind === kind, 'a choice offers options of its own kind');
     this.taken.push(first);
@@ -138,7 +168,7 @@ export class Driver {
 
   /** The whole run's state at its end (what tells two complete orderings apart). */
   endKey(): string {
-    return this.stateKey('end');
+    return this.stateKey('end', true);
   }
 }
 

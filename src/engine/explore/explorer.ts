@@ -41,6 +41,11 @@ export interface ExploreOptions {
   readonly bound?: number;
   /** sql.js for the ledger and task scenarios. */
   readonly ledger?: SqliteHost;
+  /**
+   * Merge orderings that reach one state where the model describes its state (default true); false
+   * tells states apart by their history only (what the tests hold the merging to).
+   */
+  readonly mergeStates?: boolean;
 }
 
 export interface Ending {
@@ -249,7 +254,7 @@ export class Exploration {
   private runOnce(choices: Choice[]): { kind: 'leaf'; key: string; tally: Tally } | { kind: 'point'; key: string; options: Choice[] } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
-    const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) });
+    const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) }, this.options.mergeStates ?? true);
     let ending: Record<string, unknown>;
     try {
       const transcript = runScenario(this.scenario, this.runOptions(driver));

@@ -69,6 +69,8 @@ export class BufferOverload {
     this.random = new SeededRandom(options.seed);
     this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
     this.buffer = options.settings.queue === 'bounded' ? new BoundedSseBuffer(options.settings.capacity) : new NaiveSseQueue(options.settings.queue, options.settings.capacity);
+    // Its whole state is in these fields (no SQLite); its queued closures (produce, consume, deliveries that do nothing) take no arguments.
+    this.sim.exploreState(this);
   }
 
   private channel(requestId: RequestId, from: 'client' | 'server'): string {
