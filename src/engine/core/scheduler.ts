@@ -92,6 +92,8 @@ export interface ExplorerHooks {
   observe(event: { readonly kind: string; readonly seq: number }): void;
   /** Called once by the scheduler the chooser is given to (the explorer reads its queue to hash a state). */
   attach(scheduler: Scheduler): void;
+  /** Sees the delay of every event scheduled (a timer's length: where an arrival that re-arms it moves it to). */
+  armed?(delayMs: number): void;
   /**
    * Called by a model that can describe its whole state (`Sim.exploreState`): the explorer then tells
    * states apart by that text instead of by the run's history, and merges orderings that reach one state.
@@ -156,6 +158,7 @@ export class Scheduler {
     if (!Number.isFinite(atMs)) fail(`event "${labelText(label)}" has a non-finite time`);
     if (atMs < this.nowMs) fail(`event "${labelText(label)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
     const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, this.causeSeq);
+    if (this.explorer !== null) this.explorer.armed?.(atMs - this.nowMs);
     this.queue.push(event);
     this.handles.set(event.seq, event);
     this.trace?.push(atMs, event.seq);

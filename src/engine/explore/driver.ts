@@ -5,6 +5,9 @@ import type { Settings } from '../core/transcript';
 import { InvariantChecker } from './invariants';
 import { formatSchedule, parseSchedule, type Choice } from './schedule';
 
+/** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
+const DELAYS_MAX = 64;
+
 /** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
 export class Stop {
   constructor(
@@ -52,6 +55,8 @@ export class Driver {
   readonly checker: InvariantChecker;
   private readonly history = new Hash();
   private scheduler: Scheduler | null = null;
+  /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
+  private readonly delays = new Set<number>();
   /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
   private describe: (() => string) | null = null;
   /** The choices taken when each breach was found (so its schedule reaches it). */
@@ -63,6 +68,7 @@ export class Driver {
     private readonly stopAtNew: boolean,
     settings: Settings,
     private readonly mergeStates = true,
+    private readonly criticalArrivals = true,
   ) {
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
@@ -70,6 +76,9 @@ export class Driver {
       observe: (event) => this.observe(event),
       attach: (scheduler) => {
         this.scheduler = scheduler;
+      },
+      armed: (delayMs) => {
+        if (delayMs > 0 && this.criticalArrivals && this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
       },
       state: (describe) => {
         if (this.mergeStates) this.describe = describe;
@@ -147,11 +156,20 @@ export class Driver {
     return this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`);
   }
 
-  /** The arrival instants that give every order against what is queued: the window's ends and the queued instants inside it. */
+  /**
+   * The arrival instants that give every order against what is queued: the window's ends, the queued
+   * instants inside it, and the critical points of what the arrival re-arms: each instant t where t + d
+   * lands exactly on a queued instant q, for every delay d this run has scheduled with (a timer the
+   * delivery restarts, such as an idle deadline after progress, falls at t + d). Between two critical
+   * points the order of everything queued against the arrival and its timer is the same; landing on
+   * one, the same-instant choice at q runs the timer before or after q's event, so both sides are met.
+   */
   private arrival(window: ArrivalWindow): number {
     const instants = new Set<number>([window.earliestMs]);
+    const inside = (atMs: number) => atMs > window.earliestMs && atMs < window.latestMs;
     for (const queued of this.scheduler?.queuedEvents() ?? []) {
-      if (queued.atMs > window.earliestMs && queued.atMs < window.latestMs) instants.add(queued.atMs);
+      if (inside(queued.atMs)) instants.add(queued.atMs);
+      for (const delayMs of this.delays) if (inside(queued.atMs - delayMs)) instants.add(queued.atMs - delayMs);
     }
     instants.add(window.latestMs);
     const options: Choice[] = [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));

@@ -11,7 +11,7 @@ beforeAll(async () => {
   sql = await loadSqlJs();
 });
 
-function run(id: string, options: { transport?: 'stdio' | 'http'; settings?: Record<string, unknown>; bound?: number; mergeStates?: boolean } = {}): ExploreResult {
+function run(id: string, options: { transport?: 'stdio' | 'http'; settings?: Record<string, unknown>; bound?: number; mergeStates?: boolean; criticalArrivals?: boolean } = {}): ExploreResult {
   return explore(findScenario(id), { ...options, ledger: { sql } });
 }
 
@@ -167,7 +167,7 @@ describe('bounds and schedules', () => {
     expect(JSON.stringify(runScenario(findScenario('A'), options))).toBe(JSON.stringify(runScenario(findScenario('A'), options)));
   });
   it('a schedule that does not fit the run is refused (LAB022), naming what the run offers', () => {
-    expect(() => runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: 'j0.j999' })).toThrow(/LAB022.*offers j0, j10, j300/);
+    expect(() => runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: 'j0.j999' })).toThrow(/LAB022.*offers j0, j5, j10, j300/);
     expect(() => parseSchedule('x1')).toThrow(LabError);
   });
 });
@@ -233,5 +233,29 @@ describe('every scenario explores completely at its defaults, within the default
     expect(small.schedules).toBeGreaterThan(1);
     const cut = run('herd', { bound: 2 });
     expect(cut.complete).toBe(false);
+  });
+});
+
+// The arrival-choice gap (issue #11): an arrival strictly between two queued instants can re-arm a timer
+// that then lands between two other events. The explorer now also offers the arrivals where such a timer
+// lands exactly on a queued instant (the critical points), and meets an ending it used to miss.
+describe('arrivals at the critical points of the timers they re-arm', () => {
+  it('D on stdio with latencyJitterMs=300: the client ignores all three progress notifications and the request ends cancelled, an ending only a critical arrival reaches', () => {
+    const settings = { latencyJitterMs: 300 };
+    const ignoresAll = (ending: { outcome: Record<string, unknown> }) =>
+      ending.outcome.terminalState === 'cancelled' && JSON.stringify(ending.outcome.clientIgnores) === JSON.stringify(['progress 1/4', 'progress 2/4', 'progress 3/4']);
+    const before = run('D', { transport: 'stdio', settings, criticalArrivals: false });
+    const now = run('D', { transport: 'stdio', settings });
+    expect(before.complete && now.complete).toBe(true);
+    expect(before.endings.some(ignoresAll)).toBe(false);
+    const found = now.endings.find(ignoresAll);
+    expect(found).toBeDefined();
+    // Every ending found before is still found, with more orderings told apart.
+    for (const ending of before.endings) expect(now.endings.map((e) => JSON.stringify(e.outcome))).toContain(JSON.stringify(ending.outcome));
+    expect(now.schedules).toBeGreaterThan(before.schedules);
+    // Its schedule replays to it, and that schedule has an arrival the old choices never offered.
+    const replayed = runScenario(findScenario('D'), { transport: 'stdio', settings, schedule: found!.schedule });
+    expect(endingOf('request-race', replayed.outcome)).toEqual(found!.outcome);
+    expect(found!.schedule).toBe('j0.j300.j155');
   });
 });
