@@ -122,6 +122,8 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     expect(restarted?.status).toBe('working');
     expect(restarted?.detail).toMatch(/survived, working; a new worker resumes it/);
     expect(taskEvents(t).find((e) => e.action === 'retried')?.detail).toMatch(/not retried \(RT-1\)/);
+    // The crash and the restart are the server's; noticing the broken connection is the client's.
+    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retried'].includes(e.action)).map((e) => e.actor)).toEqual(['server', 'server', 'client']);
     expect(t.outcome).toMatchObject({ taskStatus: 'completed', polls: 0, statusesSeen: [], resultRetrieved: false, clientReported: null });
     // No second tools/call: the unkeyed call is not repeated.
     expect(messages(t).filter((m) => 'method' in m.message && m.message.method === 'tools/call')).toHaveLength(1);
