@@ -283,3 +283,55 @@ test('Fit View pressed as a run lands, on a slow machine, is the view that stays
   const total = (await diagram.counts()).messagesTotal;
   await expect.poll(async () => (await diagram.drawnWires()).filter((wire) => wire.kind === 'message').length).toBe(total);
 });
+
+test('a ledger race at 1280×720: all four lanes inside the pane at zoom 1, and a long statement wraps inside its marker', async ({ page }, testInfo) => {
+  const lab = new LabPage(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // Step 16 of ledger-race-unsafe: conn-2's INSERT fails with SQLITE_CONSTRAINT_PRIMARYKEY, the longest marker text.
+  await lab.open('?scenario=ledger-race-unsafe&transport=http&step=16');
+  await lab.waitForRun('ledger-race-unsafe', 'http');
+  const region = await page.getByRole('region', { name: 'Sequence diagram' }).or(page.getByRole('figure', { name: 'Sequence diagram' })).boundingBox();
+  expect(region).not.toBeNull();
+  const pane = region as NonNullable<typeof region>;
+  const headers = await page.locator('.lab-flow .dg-lane-header').evaluateAll((elements) => elements.map((element) => ({ text: element.textContent ?? '', box: element.getBoundingClientRect().toJSON() as DOMRect })));
+  expect(headers.map((header) => header.text)).toEqual(['Client', 'Server', 'conn-1 (SQLite)', 'conn-2 (SQLite)']);
+  for (const { text, box } of headers) {
+    expect(box.left, text).toBeGreaterThanOrEqual(pane.x - 1);
+    expect(box.right, text).toBeLessThanOrEqual(pane.x + pane.width + 1);
+  }
+  const failed = page.locator('.lab-flow .dg-marker', { hasText: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+  await expect(failed).toBeVisible();
+  const fit = await failed.evaluate((element) => {
+    const node = (element.closest('.react-flow__node') as HTMLElement).getBoundingClientRect();
+    const text = (element.querySelector('.dg-marker-text') as HTMLElement).getBoundingClientRect();
+    const box = element.getBoundingClientRect();
+    return { node: node.toJSON() as DOMRect, text: text.toJSON() as DOMRect, box: box.toJSON() as DOMRect };
+  });
+  // The text stays inside the marker's box, which the layout made tall enough (no line spills out).
+  expect(fit.box.height).toBeLessThanOrEqual(fit.node.height + 1);
+  expect(fit.text.top).toBeGreaterThanOrEqual(fit.box.top);
+  expect(fit.text.bottom).toBeLessThanOrEqual(fit.box.bottom);
+  expect(fit.node.right).toBeLessThanOrEqual(pane.x + pane.width + 1);
+  // Broken at a space or after a name's `_` or `.`, never inside a word: the character before each
+  // line break is one of those.
+  const breaksAfter = await failed.locator('.dg-marker-text').evaluate((element) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const chars: Array<{ char: string; top: number }> = [];
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect !== undefined) chars.push({ char: text[i] as string, top: Math.round(rect.top) });
+      }
+    }
+    const before: string[] = [];
+    for (let i = 1; i < chars.length; i++) if ((chars[i] as { top: number }).top > (chars[i - 1] as { top: number }).top + 4) before.push((chars[i - 1] as { char: string }).char);
+    return before;
+  });
+  expect(breaksAfter.length).toBeGreaterThanOrEqual(2);
+  for (const char of breaksAfter) expect([' ', '_', '.', '→']).toContain(char);
+  await shot(page, testInfo, 'ledger-race-unsafe-1280');
+});

@@ -12,7 +12,10 @@ import {
   MARKER_FONT_PX,
   MARKER_GAP_X,
   MARKER_H,
-  MARKER_H_TWO_LINES,
+  MARKER_H_PER_LINE,
+  MARKER_W_MAX_CONNECTION,
+  NARROW_GAP_CONNECTION,
+  TIME_RIGHT_X,
   MARKER_PAD_X,
   MARKER_W,
   MARKER_W_MAX,
@@ -76,13 +79,41 @@ export function textWidthPx(text: string, fontPx: number, bold = false): number 
   return em * fontPx * (bold ? 1.1 : 1);
 }
 
-/** A marker's box: its width from its text, two lines when one would be wider than MARKER_W_MAX. */
-export function markerSize(text: string, tone: MarkerTone): { width: number; height: number; lines: 1 | 2 } {
+/** Where a marker's text may break: after a space, and after `_` or `.` inside a long name (the marker view puts a <wbr> there). */
+const BREAKS = /(?<=[ _.])/;
+
+/**
+ * A marker's box: its width from its text, wrapped when one line would be wider than `widthMax`
+ * (MARKER_W_MAX, or MARKER_W_MAX_CONNECTION on a SQLite connection's lane). The lines are counted by
+ * filling them piece by piece as the browser does, with the same generous widths, so the box the
+ * layout makes room for is never shorter than the text drawn in it.
+ */
+export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_MAX): { width: number; height: number; lines: number } {
   const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
-  const oneLine = Math.ceil(textWidthPx(text, tone === 'muted' ? 14 : MARKER_FONT_PX, bold)) + MARKER_PAD_X;
-  if (oneLine <= MARKER_W_MAX) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
-  return { width: MARKER_W_MAX, height: MARKER_H_TWO_LINES, lines: 2 };
+  const fontPx = tone === 'muted' ? 14 : MARKER_FONT_PX;
+  const oneLine = Math.ceil(textWidthPx(text, fontPx, bold)) + MARKER_PAD_X;
+  if (oneLine <= widthMax) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
+  const room = widthMax - MARKER_PAD_X;
+  let lines = 1;
+  let used = 0;
+  for (const piece of text.split(BREAKS)) {
+    const px = textWidthPx(piece, fontPx, bold);
+    if (used > 0 && used + textWidthPx(piece.trimEnd(), fontPx, bold) > room) {
+      lines += 1;
+      used = 0;
+    }
+    // A piece longer than a line is broken anywhere (overflow-wrap: anywhere).
+    lines += Math.max(0, Math.ceil(px / room) - 1);
+    used = px > room ? px % room : used + px;
+  }
+  return { width: widthMax, height: MARKER_H + (lines - 1) * MARKER_H_PER_LINE, lines };
 }
+
+/** A SQLite connection's lane (`conn-1` …): every lane the diagram does not name itself. */
+const isConnectionLane = (id: string): boolean => !(id in LANE_LABELS);
+
+/** The marker an event draws, sized for the lane it sits on. */
+const sizeOn = (lane: string, marker: MarkerWording) => markerSize(marker.text, marker.tone, isConnectionLane(lane) ? MARKER_W_MAX_CONNECTION : MARKER_W_MAX);
 
 // ── linear time ────────────────────────────────────────────────────────────────────────────────────
 
@@ -121,13 +152,13 @@ function orderLanes(ids: Set<string>): string[] {
 // ── one axis for several runs (the Compare tab, issue #13) ─────────────────────────────────────────
 
 
-const extraFor = (marker: MarkerWording | null | undefined): number => (marker === null || marker === undefined ? 0 : markerSize(marker.text, marker.tone).lines === 2 ? (MARKER_H_TWO_LINES - MARKER_H) / 2 : 0);
+const extraFor = (lane: string, marker: MarkerWording | null | undefined): number => (marker === null || marker === undefined ? 0 : (sizeOn(lane, marker).height - MARKER_H) / 2);
 
 export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
   const need = new Map<number, number>();
   for (const { transcript, wording } of runs) {
     const perInstant = new Map<number, number>();
-    for (const event of transcript.events) perInstant.set(event.atMs, (perInstant.get(event.atMs) ?? 0) + ROW_H + 2 * extraFor(wording[event.seq]?.marker));
+    for (const event of transcript.events) perInstant.set(event.atMs, (perInstant.get(event.atMs) ?? 0) + ROW_H + 2 * extraFor(event.actor, wording[event.seq]?.marker));
     for (const [atMs, height] of perInstant) need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
   }
   const times = [...need.keys()].sort((a, b) => a - b);
@@ -155,8 +186,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   // What each event draws on its lane, and how big: a two-line marker gets extra room around its row.
   const eventWording = wording;
   const wordings: Array<MarkerWording | null> = events.map((event) => eventWording[event.seq]?.marker ?? null);
-  const sizes = wordings.map((wording) => (wording === null ? null : markerSize(wording.text, wording.tone)));
-  const extraAround = (i: number) => ((sizes[i]?.lines ?? 1) === 2 ? (MARKER_H_TWO_LINES - MARKER_H) / 2 : 0);
+  const sizes = wordings.map((wording, i) => (wording === null ? null : sizeOn((events[i] as LabEvent).actor, wording)));
+  const extraAround = (i: number) => ((sizes[i]?.height ?? MARKER_H) - MARKER_H) / 2;
 
   // Rows: one per event. Ordinal time: spaced by the logarithm of the time between them. Linear
   // time: each row at its time on a linear scale, pushed down only where the row before would
@@ -281,13 +312,17 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   const lanes: Lane[] = [];
   const half = (id: string | undefined) => (id === undefined ? 0 : (widest.get(id) ?? MARKER_W) / 2);
   // The first lane clears the deadline bars; each next one clears both lanes' widest markers.
-  let x = Math.max(FIRST_LANE_X, BARS_RIGHT_X + half(order[0]));
+  // Without deadline bars the first lane only clears the time column.
+  const hasBars = events.some((event) => event.kind === 'deadline');
+  let x = hasBars ? Math.max(FIRST_LANE_X, BARS_RIGHT_X + half(order[0])) : TIME_RIGHT_X + MARKER_GAP_X + half(order[0]);
   order.forEach((id, i) => {
     lanes.push({ id, label: laneLabel(id), x });
     // Markers sit on rows of their own, so two lanes' markers never share a row: across a gap no
     // message crosses, a marker only has to clear the other lane's line, not its markers.
     const clear = crossed[i] ? half(id) + half(order[i + 1]) + MARKER_GAP_X : Math.max(half(id), half(order[i + 1])) + 2 * MARKER_GAP_X;
-    x += Math.max(crossed[i] ? WIDE_GAP : NARROW_GAP, clear);
+    const next = order[i + 1];
+    const narrow = isConnectionLane(id) || (next !== undefined && isConnectionLane(next)) ? NARROW_GAP_CONNECTION : NARROW_GAP;
+    x += Math.max(crossed[i] ? WIDE_GAP : narrow, clear);
   });
   const laneX = new Map(lanes.map((lane) => [lane.id, lane.x]));
   const xOf = (id: string) => laneX.get(id) ?? FIRST_LANE_X;
@@ -518,7 +553,10 @@ const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
  */
 function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const byLane = new Map<string, Marker[]>();
+  /** Half the tallest marker's height: how far any marker's box reaches from its row. */
+  let reach = MARKER_H / 2;
   for (const marker of markers) {
+    reach = Math.max(reach, marker.height / 2);
     const list = byLane.get(marker.lane);
     if (list === undefined) byLane.set(marker.lane, [marker]);
     else list.push(marker);
@@ -530,13 +568,13 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     let high = list.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if ((list[mid] as Marker).y + MARKER_H_TWO_LINES / 2 < top) low = mid + 1;
+      if ((list[mid] as Marker).y + reach < top) low = mid + 1;
       else high = mid;
     }
     let half = 0;
     for (let i = low; i < list.length; i++) {
       const marker = list[i] as Marker;
-      if (marker.y - MARKER_H_TWO_LINES / 2 > bottom) break;
+      if (marker.y - reach > bottom) break;
       if (marker.y + marker.height / 2 >= top && marker.y - marker.height / 2 <= bottom) half = Math.max(half, marker.width / 2);
     }
     return half;

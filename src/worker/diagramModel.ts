@@ -20,6 +20,15 @@ export const MARKER_W = 150;
 export const MARKER_W_MAX = 340;
 export const MARKER_H = 30;
 export const MARKER_H_TWO_LINES = 52;
+/** Each line of a wrapped marker past the first adds this much. */
+export const MARKER_H_PER_LINE = MARKER_H_TWO_LINES - MARKER_H;
+/**
+ * On a SQLite connection's lane (no message crosses next to it) long statements wrap sooner, and the
+ * gap beside such a lane only has to clear the markers: a ledger race's five lanes then fit a laptop's
+ * pane (1280 px wide) at zoom 1, where text is at least 14 px.
+ */
+export const MARKER_W_MAX_CONNECTION = 220;
+export const NARROW_GAP_CONNECTION = 160;
 /** Horizontal padding and border of a marker, and the font size its width is estimated for (px at zoom 1). */
 export const MARKER_PAD_X = 34;
 export const MARKER_FONT_PX = 15;
@@ -95,7 +104,7 @@ export interface Marker {
   title: string;
   width: number;
   height: number;
-  lines: 1 | 2;
+  lines: number;
 }
 
 /** A folded quiet gap (linear time): drawn as a break of BREAK_H at `y`, with its length. */

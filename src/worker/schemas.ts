@@ -217,7 +217,7 @@ const MarkerSchema = v.object({
   title: v.string(),
   width: finite,
   height: finite,
-  lines: v.picklist([1, 2]),
+  lines: v.pipe(v.number(), v.integer(), v.minValue(1)),
 });
 const TimeMarkSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, atMs: finite });
 const TimeBreakSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, ms: finite });

@@ -1,6 +1,7 @@
 import { LabError } from './errors';
 import type { Chooser, SchedulerOptions } from './scheduler';
-import type { SettingsSpec } from './settings';
+import { assert } from './assert';
+import type { SettingsOf, SettingsSpec } from './settings';
 import type { SqliteHost } from './sqlite';
 import type { AnyEvent, Settings, Transport } from './transcript';
 import type { MessageFault } from './wire';
@@ -57,6 +58,35 @@ export interface ResolvedRun {
 export interface Model<S, O> {
   readonly settingsSpec: SettingsSpec;
   execute(scenario: S, run: ResolvedRun): { events: AnyEvent[]; outcome: O };
+}
+
+/** One run as a model receives it: the resolved run with its settings typed by the model's spec. */
+export type ModelRun<Settings> = Omit<ResolvedRun, 'settings'> & { readonly settings: Settings };
+
+/** What a model builds for one run: it runs, then reports its events and its outcome. */
+export interface Lab<O> {
+  run(): unknown;
+  outcome(): O;
+  readonly events: AnyEvent[];
+}
+
+/**
+ * A model from its settings spec and the lab it builds for one run (issue #10): the one place that
+ * types the resolved settings by the spec (they were validated against it by `resolveSettings`), runs
+ * the lab and reads its outcome, so no model repeats that plumbing or casts its settings.
+ */
+export function defineModel<Spec extends SettingsSpec, S, O>(settingsSpec: Spec, build: (run: ModelRun<SettingsOf<Spec>>, scenario: S) => Lab<O>): Model<S, O> {
+  return {
+    settingsSpec,
+    execute(scenario, run) {
+      // Precondition: the registry resolved every setting of the spec, and nothing else.
+      assert(Object.keys(settingsSpec).every((key) => Object.hasOwn(run.settings, key)), 'the run carries every setting of the model’s spec');
+      const lab = build(run as ModelRun<SettingsOf<Spec>>, scenario);
+      lab.run();
+      const outcome = lab.outcome();
+      return { events: lab.events, outcome };
+    },
+  };
 }
 
 export const DEFAULT_SEED = 1;

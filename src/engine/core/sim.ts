@@ -3,7 +3,7 @@ import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { snapshot } from './snapshot';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type SchedulerOptions } from './scheduler';
-import type { AnyEvent, EventBase, Transport, Unstamped } from './transcript';
+import type { AnyEvent, EventBase, MessageEvent, Transport, Unstamped } from './transcript';
 import { EventLog, Wire, type LatencySettings, type MessageFault } from './wire';
 
 export interface SimOptions {
@@ -37,6 +37,7 @@ export class Sim<E extends AnyEvent> {
   readonly log: EventLog<E>;
   readonly random: SeededRandom;
   readonly wire: Wire;
+  private readonly summarize: (message: JsonRpcMessage) => string;
 
   constructor(options: SimOptions) {
     assert(options.transport === 'stdio' || options.transport === 'http', () => `unknown transport ${String(options.transport)}`);
@@ -47,6 +48,7 @@ export class Sim<E extends AnyEvent> {
     this.log = new EventLog<E>(this.scheduler, undefined, options.record ?? true);
     if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
     this.random = new SeededRandom(options.seed);
+    this.summarize = options.summarize;
     this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
   }
 
@@ -89,6 +91,24 @@ export class Sim<E extends AnyEvent> {
 
   cancel(handle: EventHandle | null | undefined): boolean {
     return handle === null || handle === undefined ? false : this.scheduler.cancel(handle);
+  }
+
+  /**
+   * A message never arrives (the stream or pipe carrying it went away): the wire drops it and the log
+   * records the loss with `reason`. Returns whether it was still in flight; the caller asserts what
+   * it expects (a message a fault already lost is recorded lost again: the proxy's behaviour, kept).
+   */
+  lose(event: MessageEvent, reason: string): boolean {
+    const inFlight = this.wire.lose(event, reason);
+    (this.log as unknown as EventLog<AnyEvent>).record({ kind: 'message-lost', messageSeq: event.seq, summary: this.summarize(event.message), reason });
+    return inFlight;
+  }
+
+  /** The connection drops: every message still in flight is lost with `reason` (oldest first); returns how many. */
+  dropAll(reason: string): number {
+    const inFlight = this.wire.inFlightAll();
+    for (const event of inFlight) assert(this.lose(event, reason), 'a message in flight can be lost');
+    return inFlight.length;
   }
 
   /** Runs every queued event; the scheduler's bound ends a run that would not stop. */

@@ -80,9 +80,21 @@ function errorCode(error: unknown): { code: string; message: string } {
   return { code: 'SQLITE_ERROR', message };
 }
 
+/** A statement prepared once per connection, with its result columns' names (known from the SQL alone). */
+interface Prepared {
+  readonly statement: Statement;
+  readonly columns: readonly string[];
+}
+
+function rowOf(columns: readonly string[], values: SqlValue[]): Row {
+  const row: Row = {};
+  for (let i = 0; i < columns.length; i += 1) row[columns[i] as string] = values[i] ?? null;
+  return row;
+}
+
 /** One working connection: prepared statements cached by SQL text, results as plain rows. */
 export class LedgerConnection {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, Prepared>();
   private closed = false;
 
   constructor(
@@ -90,21 +102,28 @@ export class LedgerConnection {
     private readonly db: Database,
   ) {}
 
+  /**
+   * Runs one statement to completion. A cached statement is left reset with its bindings cleared after
+   * every run (sql.js's reset clears them), so one without parameters is stepped as it is, and rows are
+   * built from the column names read once at prepare time: the same rows `getAsObject` returns.
+   */
   run(sql: string, params: StatementParams = []): StatementResult {
     assert(!this.closed, () => `connection ${this.name} is closed`);
-    let statement = this.statements.get(sql);
+    let prepared = this.statements.get(sql);
     try {
-      if (statement === undefined) {
-        statement = this.db.prepare(sql);
-        this.statements.set(sql, statement);
+      if (prepared === undefined) {
+        const statement = this.db.prepare(sql);
+        prepared = { statement, columns: statement.getColumnNames() };
+        this.statements.set(sql, prepared);
       }
-      statement.bind(params as BindParams);
+      const { statement, columns } = prepared;
+      if (params.length > 0) statement.bind(params as BindParams);
       const rows: Row[] = [];
-      while (statement.step()) rows.push(statement.getAsObject());
+      while (statement.step()) rows.push(rowOf(columns, statement.get()));
       statement.reset();
       return { ok: true, rows, changes: this.db.getRowsModified() };
     } catch (error) {
-      statement?.reset();
+      prepared?.statement.reset();
       return { ok: false, ...errorCode(error) };
     }
   }
@@ -117,7 +136,7 @@ export class LedgerConnection {
 
   close(): void {
     if (this.closed) return;
-    for (const statement of this.statements.values()) statement.free();
+    for (const { statement } of this.statements.values()) statement.free();
     this.statements.clear();
     this.db.close();
     this.closed = true;

@@ -2,6 +2,16 @@ import { Fragment } from 'react';
 import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
 
+/** A field name ("progressDelivered") may break before each capital, never inside a word. */
+function camelBreaks(key: string) {
+  return key.split(/(?=[A-Z])/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 /**
  * What the run established. For a request race, the four recorded facts (SPEC §7), filled in as
  * the replay reaches the event behind each; for a ledger run, its counts and responses; for other
@@ -20,7 +30,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
         <tbody>
           {outcomeRows(transcript.outcome).map(([key, value]) => (
             <tr key={key}>
-              <th scope="row">{key}</th>
+              <th scope="row">{camelBreaks(key)}</th>
               <td>{value}</td>
             </tr>
           ))}

@@ -17,7 +17,7 @@ export interface MarkerData extends Record<string, unknown> {
   text: string;
   tone: MarkerTone;
   title: string;
-  lines: 1 | 2;
+  lines: number;
   current: boolean;
   selected: boolean;
 }

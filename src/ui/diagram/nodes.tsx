@@ -1,17 +1,22 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { MarkerNode } from './flow';
 
 /** The diagram's node views: drawing only; what they show was decided in layout.ts and flow.ts. */
 
+/** A wrapped marker may break inside a long name after `_` or `.` (the layout counted its lines the same way). */
+function breakable(text: string): ReactNode[] {
+  return text.split(/(?<=[_.])/).flatMap((piece, i) => (i === 0 ? [piece] : [<wbr key={i} />, piece]));
+}
+
 const MarkerView = memo(function MarkerView({ data }: NodeProps<MarkerNode>) {
-  const className = ['dg-marker', `tone-${data.tone}`, data.lines === 2 ? 'is-two-lines' : '', data.current ? 'is-current' : '', data.selected ? 'is-selected' : '']
+  const className = ['dg-marker', `tone-${data.tone}`, data.lines >= 2 ? 'is-two-lines' : '', data.current ? 'is-current' : '', data.selected ? 'is-selected' : '']
     .filter(Boolean)
     .join(' ');
   // The full sentence is the tooltip (hover) and the node's accessible name (flow.ts), which also carries aria-current.
   return (
     <div className={className} title={data.title} data-current={data.current ? 'true' : undefined}>
-      <span className="dg-marker-text">{data.text}</span>
+      <span className="dg-marker-text">{data.lines >= 2 ? breakable(data.text) : data.text}</span>
     </div>
   );
 });

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { runRaceById } from '../../scenarios/index';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../../cli/sqlite';
+import { findScenario, runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { BREAK_H } from './layout';
 import { layoutDiagram, textWidthPx } from './layoutCompute';
-import { wordEvents } from '../../engine';
+import { runScenario, wordEvents, type SqlModule } from '../../engine';
 
 /** The layout with the engine's wording, as the worker sends it. */
 const lay = (t: Transcript, scale?: 'linear' | 'ordinal') => layoutDiagram(t, wordEvents(t.events), scale);
@@ -26,6 +27,35 @@ describe('diagram layout: room for every label', () => {
     const [client, server] = layout.lanes;
     const widest = (lane: string) => Math.max(...layout.markers.filter((m) => m.lane === lane).map((m) => m.width));
     expect((server?.x ?? 0) - (client?.x ?? 0)).toBeGreaterThanOrEqual((widest('client') + widest('server')) / 2);
+  });
+});
+
+describe('diagram layout: a ledger race on a laptop', () => {
+  let sql: SqlModule;
+  beforeAll(async () => {
+    sql = await loadSqlJs();
+  });
+  const ledger = (id: string) => runScenario(findScenario(id), { transport: 'http', ledger: { sql } }) as unknown as Transcript;
+  /** The diagram pane at 1280×720 is 962 px wide; the layout's right margin (30 px) is empty. */
+  const PANE_AT_1280 = 962;
+
+  it.each(['ledger-race-keyed', 'ledger-race-unsafe', 'inventory-race'])('%s: its lanes fit the pane at 1280 px at zoom 1, each marker inside it', (id) => {
+    const layout = lay(ledger(id));
+    expect(layout.lanes.map((lane) => lane.id)).toEqual(expect.arrayContaining(['client', 'server', 'conn-1', 'conn-2']));
+    for (const marker of layout.markers) expect(marker.x + marker.width / 2, marker.text).toBeLessThanOrEqual(PANE_AT_1280);
+    expect(layout.width - 30).toBeLessThanOrEqual(PANE_AT_1280);
+  });
+
+  it('a long statement on a connection lane wraps at its names, and its box is tall enough for every line', () => {
+    const layout = lay(ledger('ledger-race-unsafe'));
+    const failed = layout.markers.find((marker) => marker.text.includes('SQLITE_CONSTRAINT_PRIMARYKEY'));
+    expect(failed?.lane).toBe('conn-2');
+    // "INSERT INTO ledger." / "idempotency_keys →" / "SQLITE_CONSTRAINT_" / "PRIMARYKEY": at least four
+    // lines within the box's text width (220 less the padding; the estimate is generous, so it may count
+    // one more), and the box is as tall as the lines it counted. The e2e workbench test checks the drawn text.
+    expect(failed?.width).toBe(220);
+    expect(failed?.lines).toBeGreaterThanOrEqual(4);
+    expect(failed?.height).toBe(30 + ((failed?.lines ?? 0) - 1) * 22);
   });
 });
 

@@ -1,16 +1,13 @@
-import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
+import { defineModel, type ModelRun } from '../../core/model';
+import type { Sim } from '../../core/sim';
+import { mcpSim } from '../../mcp/mcpSim';
+import { callToolRequest, callToolResultResponse, progressNotification, type RequestId } from '../../mcp/protocol';
+import { endResponseStream, openResponseStream, sendOn } from '../../mcp/stream';
 import { BoundedSseBuffer, type PushReport, type SseEntry } from './buffer';
 import { NaiveSseQueue, type NaiveReport } from './naiveQueue';
-import type { BufferOutcome, BufferScenario, BufferModelEvent } from './types';
-import { Sim } from '../../core/sim';
-import type { Model } from '../../core/model';
-import { summarizeMessage } from '../../mcp/summary';
-import { SeededRandom } from '../../core/prng';
-import { SSE_HEADERS, callToolRequest, callToolResultResponse, progressNotification, type RequestId } from '../../mcp/protocol';
-import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
-import type { Transport } from '../../core/transcript';
 import { bufferOverloadSettingsSpec, type BufferOverloadSettings } from './settings';
+import type { BufferModelEvent, BufferOutcome, BufferScenario } from './types';
 export { bufferOverloadSettingsSpec, bufferOverloadDefaults, type BufferOverloadSettings } from './settings';
 
 /**
@@ -28,15 +25,6 @@ interface Producing {
   finalPushed: boolean;
 }
 
-export interface BufferOverloadOptions {
-  readonly transport: Transport;
-  readonly seed: number;
-  readonly settings: BufferOverloadSettings;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
-  readonly faults?: readonly MessageFault[];
-}
-
 function summarize(entry: SseEntry, total: number): string {
   return entry.kind === 'progress' ? `progress ${entry.progress}/${total} of #${String(entry.requestId)}` : `response #${String(entry.requestId)}`;
 }
@@ -44,8 +32,6 @@ function summarize(entry: SseEntry, total: number): string {
 export class BufferOverload {
   readonly sim: Sim<BufferModelEvent>;
   readonly buffer: BoundedSseBuffer | NaiveSseQueue;
-  private readonly random: SeededRandom;
-  private readonly options: BufferOverloadOptions;
   private readonly settings: BufferOverloadSettings;
   private readonly producing: Producing[] = [];
   private readonly lastProgressSeen = new Map<RequestId, number>();
@@ -55,27 +41,17 @@ export class BufferOverload {
   private held: { entry: SseEntry; sinceMs: number } | null = null;
   private producerHeldMs = 0;
 
-  get scheduler(): Scheduler {
-    return this.sim.scheduler;
-  }
-
-  get log(): Sim<BufferModelEvent>['log'] {
-    return this.sim.log;
-  }
-
-  constructor(options: BufferOverloadOptions) {
-    this.options = options;
-    this.settings = options.settings;
-    this.random = new SeededRandom(options.seed);
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
-    this.buffer = options.settings.queue === 'bounded' ? new BoundedSseBuffer(options.settings.capacity) : new NaiveSseQueue(options.settings.queue, options.settings.capacity);
-    // Its whole state is in these fields (no SQLite); its queued closures (produce, consume, deliveries that do nothing) take no arguments.
+  constructor(run: ModelRun<BufferOverloadSettings>) {
+    const s = (this.settings = run.settings);
+    // The buffer sits at the client's end of the stream: the wire adds no latency (and so draws nothing from the seed).
+    this.sim = mcpSim(run, { eventsMax: s.eventsMax });
+    this.buffer = s.queue === 'bounded' ? new BoundedSseBuffer(s.capacity) : new NaiveSseQueue(s.queue, s.capacity);
+    // For the race explorer: its whole state is in these fields (no SQLite); its queued closures (produce, consume, deliveries) take no arguments.
     this.sim.exploreState(this);
   }
 
-  private channel(requestId: RequestId, from: 'client' | 'server'): string {
-    if (this.options.transport === 'stdio') return 'stdio';
-    return from === 'client' ? `POST #${String(requestId)}` : `SSE #${String(requestId)}`;
+  get events(): BufferModelEvent[] {
+    return this.sim.events;
   }
 
   run(): this {
@@ -84,15 +60,13 @@ export class BufferOverload {
       const requestId = index + 1;
       const token = `progress-${requestId}`;
       this.producing.push({ requestId, token, progressSent: 0, finalPushed: false });
-      const request = callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token);
-      // Through the kit's wire like every model's messages (issue #10); the buffer sits at the client's end of the stream, so no latency is added.
-      this.sim.wire.send('client', this.channel(requestId, 'client'), request, () => null);
-      if (this.options.transport === 'http') this.log.record({ kind: 'stream-opened', by: 'server', requestId, headers: { ...SSE_HEADERS } });
+      // Through the kit's wire like every model's messages (issue #10).
+      sendOn(this.sim, 'client', callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token), requestId, () => null);
+      openResponseStream(this.sim, requestId);
     }
-    this.scheduler.after(s.producerEveryMs, 'server', 'produce', () => this.produce());
-    this.scheduler.after(s.consumerEveryMs, 'client', 'consume', () => this.consume());
-    this.scheduler.runUntilIdle();
-    this.sim.wire.assertFaultsApplied();
+    this.sim.after(s.producerEveryMs, 'server', 'produce', () => this.produce());
+    this.sim.after(s.consumerEveryMs, 'client', 'consume', () => this.consume());
+    this.sim.run();
     return this;
   }
 
@@ -104,7 +78,8 @@ export class BufferOverload {
   private produce(): void {
     const active = this.producing.filter((request) => !request.finalPushed);
     assert(active.length > 0, 'the producer runs only while a request is unfinished');
-    const request = active[this.random.int(0, active.length - 1)] as Producing;
+    // The seed's one random stream picks (the wire draws nothing from it: it has no jitter).
+    const request = active[this.sim.random.int(0, active.length - 1)] as Producing;
     const total = this.settings.progressPerRequest;
     let entry: SseEntry;
     if (request.progressSent < total) {
@@ -116,14 +91,14 @@ export class BufferOverload {
     }
     if (!this.push(entry)) {
       // BF-5 back-pressure: the producer stops here until the consumer frees a slot (see consume).
-      this.held = { entry, sinceMs: this.scheduler.nowMs };
+      this.held = { entry, sinceMs: this.sim.nowMs };
       return;
     }
     this.scheduleProduce();
   }
 
   private scheduleProduce(): void {
-    if (!this.producerDone) this.scheduler.after(this.settings.producerEveryMs, 'server', 'produce', () => this.produce());
+    if (!this.producerDone) this.sim.after(this.settings.producerEveryMs, 'server', 'produce', () => this.produce());
   }
 
   private markFinalPushed(entry: SseEntry): void {
@@ -142,7 +117,7 @@ export class BufferOverload {
     if (report.action !== 'refused') this.markFinalPushed(entry);
     switch (report.action) {
       case 'dropped-final': {
-        this.log.record({
+        this.sim.record({
           ...base,
           requestId: report.dropped.requestId,
           what: 'final',
@@ -150,12 +125,12 @@ export class BufferOverload {
           summary: summarize(report.dropped, total),
           reason: `this queue evicts its oldest event whatever it is: the final response of #${String(report.dropped.requestId)} is gone and its client can never learn the outcome (SPEC §9 failure mode; BF-4 forbids it)`,
         });
-        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+        this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
         break;
       }
       case 'refused': {
         const finals = report.heldFinals.map((id) => `#${String(id)}`).join(', ');
-        this.log.record({
+        this.sim.record({
           ...base,
           action: 'refused',
           summary: summarize(entry, total),
@@ -166,10 +141,10 @@ export class BufferOverload {
         return false;
       }
       case 'enqueued':
-        this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (SPEC §9 failure mode)' : 'held until the client reads it' });
+        this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (SPEC §9 failure mode)' : 'held until the client reads it' });
         break;
       case 'coalesced':
-        this.log.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });
+        this.sim.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });
         break;
       case 'dropped-oldest':
       case 'dropped-incoming': {
@@ -180,14 +155,14 @@ export class BufferOverload {
               ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
               : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
             : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
-        this.log.record({ ...base, requestId: dropped.requestId, what: 'progress', action: 'dropped', summary: summarize(dropped, total), reason: why });
+        this.sim.record({ ...base, requestId: dropped.requestId, what: 'progress', action: 'dropped', summary: summarize(dropped, total), reason: why });
         if (report.action === 'dropped-oldest') {
-          this.log.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+          this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
         }
         assert(this.buffer.needsRefetchFor(dropped.requestId), 'a drop always marks its stream (BF-3)');
         if (this.announcedRefetch.has(dropped.requestId)) break;
         this.announcedRefetch.add(dropped.requestId);
-        this.log.record({
+        this.sim.record({
           ...base,
           requestId: dropped.requestId,
           what: 'progress',
@@ -206,10 +181,10 @@ export class BufferOverload {
     const held = this.held;
     if (held === null) return;
     this.held = null;
-    const heldMs = this.scheduler.nowMs - held.sinceMs;
+    const heldMs = this.sim.nowMs - held.sinceMs;
     this.producerHeldMs += heldMs;
     const total = this.settings.progressPerRequest;
-    this.log.record({
+    this.sim.record({
       kind: 'buffer',
       action: 'released',
       requestId: held.entry.requestId,
@@ -229,20 +204,18 @@ export class BufferOverload {
   private consume(): void {
     const entry = this.buffer.shift();
     if (entry !== undefined) {
-      this.sim.wire.send('server', this.channel(entry.requestId, 'server'), entry.message, () => null);
+      sendOn(this.sim, 'server', entry.message, entry.requestId, () => null);
       if (entry.kind === 'progress') {
         const last = this.lastProgressSeen.get(entry.requestId);
         assert(last === undefined || entry.progress > last, () => `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`);
         this.lastProgressSeen.set(entry.requestId, entry.progress);
       } else {
         this.finalsDelivered += 1;
-        if (this.options.transport === 'http') {
-          this.log.record({ kind: 'stream-closed', by: 'server', requestId: entry.requestId, reason: 'the final response ends the request’s SSE stream' });
-        }
+        endResponseStream(this.sim, entry.requestId);
       }
       this.releaseProducer();
     }
-    if (!this.producerDone || this.buffer.occupancyEvents > 0) this.scheduler.after(this.settings.consumerEveryMs, 'client', 'consume', () => this.consume());
+    if (!this.producerDone || this.buffer.occupancyEvents > 0) this.sim.after(this.settings.consumerEveryMs, 'client', 'consume', () => this.consume());
   }
 
   outcome(): BufferOutcome {
@@ -262,12 +235,4 @@ export class BufferOverload {
   }
 }
 
-export const bufferModel: Model<BufferScenario, BufferOutcome> = {
-  settingsSpec: bufferOverloadSettingsSpec,
-  execute(_scenario, run) {
-    const settings = run.settings as BufferOverloadSettings;
-    const model = new BufferOverload({ transport: run.transport, seed: run.seed, settings, chooser: run.chooser, trace: run.trace, faults: run.faults });
-    model.run();
-    return { events: model.log.events, outcome: model.outcome() };
-  },
-};
+export const bufferModel = defineModel(bufferOverloadSettingsSpec, (run, _scenario: BufferScenario) => new BufferOverload(run));

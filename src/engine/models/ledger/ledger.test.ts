@@ -10,7 +10,10 @@ import { LabError } from '../../core/errors';
 import { validateTranscriptMessages } from '../../../testing/mcpSchema';
 import type { LabEvent, Transcript } from '../../transcript';
 import type { SqlEvent } from './events';
-import { atomicMutation, canonicalJson, fingerprint, type Intent, type Program, type ProgramResult } from './ledger';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { atomicMutation, bindingFields, canonicalJson, canonicalRecord, fingerprint, resultJsonFor, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
+import type { JsonObject, JsonValue } from '../../mcp/protocol';
 import { LedgerFile, type SqlModule } from '../../core/sqlite';
 
 let sql: SqlModule;
@@ -79,6 +82,35 @@ describe('LG-2 the key, a fingerprint of the arguments, and the committed result
     expect(fingerprint('reserve_inventory', { sku: 'acct-7', quantity: 1200, tenant: 't' })).not.toBe(a);
     expect(() => fingerprint('reserve_inventory', { account: 'acct-7', cents: 1200 })).toThrow(/needs sku/);
     expect(canonicalJson({ b: 1, a: [2, { d: 1, c: 0 }] })).toBe('{"a":[2,{"c":0,"d":1}],"b":1}');
+  });
+
+  it('property: a fixed-shape record writes the same text as canonicalize of the whole object', () => {
+    const json = fc.jsonValue({ stringUnit: 'grapheme' }) as fc.Arbitrary<JsonValue>;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ unit: 'grapheme' }), json, { noNullPrototype: true }), (object) => {
+        const names = Object.keys(object);
+        expect(canonicalRecord(names)((name) => canonicalJson(object[name] as JsonValue))).toBe(canonicalJson(object));
+      }),
+    );
+  });
+
+  it('property: the fingerprint is SHA-256 (another implementation) of canonicalize({ operation, arguments })', () => {
+    const value = fc.oneof(fc.string({ unit: 'grapheme' }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.jsonValue({ stringUnit: 'grapheme' }) as fc.Arbitrary<JsonValue>);
+    const args = fc.record({ account: value, cents: value, sku: value, quantity: value, tenant: value, paymentToken: value });
+    fc.assert(
+      fc.property(fc.constantFrom<Operation>('charge_account', 'reserve_inventory'), args, (operation, all) => {
+        const bound = Object.fromEntries(bindingFields[operation].map((field) => [field, all[field as keyof typeof all]])) as JsonObject;
+        expect(fingerprint(operation, all)).toBe(bytesToHex(sha256(utf8ToBytes(canonicalJson({ operation, arguments: bound })))));
+      }),
+    );
+  });
+
+  it('the stored result is the canonical JSON of its identifiers and quantities', () => {
+    const intent = (operation: Operation, args: JsonObject): Intent => ({ operation, args, key: 'k', requestId: '41', connection: 'conn-1' });
+    expect(resultJsonFor(intent('charge_account', { account: 'acct-7', cents: 1200, paymentToken: 'tok_x' }), 3)).toBe(canonicalJson({ chargeId: 'ch_3', account: 'acct-7', cents: 1200, status: 'captured' }));
+    expect(resultJsonFor(intent('reserve_inventory', { sku: 'sku-42', quantity: 2, tenant: 'tenant-a', paymentToken: 'tok_x' }), 9)).toBe(
+      canonicalJson({ reservationId: 'res_9', sku: 'sku-42', quantity: 2, tenant: 'tenant-a', status: 'reserved' }),
+    );
   });
 
   it('stores one row per key with that fingerprint and the result', () => {

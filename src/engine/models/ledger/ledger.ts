@@ -1,6 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import canonicalize from 'canonicalize';
+import { createHash } from 'sha256-uint8array';
 import { assert } from '../../core/assert';
 import type { JsonObject, JsonValue } from '../../mcp/protocol';
 import type { Row, StatementParams, StatementResult } from '../../core/sqlite';
@@ -109,16 +108,37 @@ export const bindingFields: Readonly<Record<Operation, readonly string[]>> = {
   reserve_inventory: ['sku', 'quantity', 'tenant'],
 };
 
+const boundJson: Readonly<Record<Operation, (member: (name: string) => string) => string>> = {
+  charge_account: canonicalRecord(bindingFields.charge_account),
+  reserve_inventory: canonicalRecord(bindingFields.reserve_inventory),
+};
+const fingerprintJson = canonicalRecord(['operation', 'arguments'] as const);
+
 /** LG-2: SHA-256 of the canonical JSON of the operation name and its bound arguments (never the key). */
 export function fingerprint(operation: Operation, args: JsonObject): string {
   assert(!('idempotencyKey' in args), 'the fingerprint excludes the idempotency key');
-  const bound: JsonObject = {};
-  for (const field of bindingFields[operation]) {
-    const value = args[field];
-    assert(value !== undefined, () => `${operation} needs ${field}`);
-    bound[field] = value;
-  }
-  return bytesToHex(sha256(utf8ToBytes(canonicalJson({ operation, arguments: bound }))));
+  for (const field of bindingFields[operation]) assert(args[field] !== undefined, () => `${operation} needs ${field}`);
+  const bound = boundJson[operation]((field) => canonicalJson(args[field] as JsonValue));
+  const text = fingerprintJson((member) => (member === 'operation' ? canonicalJson(operation) : bound));
+  // sha256-uint8array hashes the string's UTF-8 bytes itself (no encoder, no copy) and writes the hex.
+  return createHash().update(text).digest('hex');
+}
+
+/**
+ * RFC 8785 canonical JSON of an object whose member names are fixed and always present. JCS orders
+ * members by the UTF-16 code units of their names (what `Array.prototype.sort` does) and writes each
+ * name and value in canonical form: here the names are sorted and written once, and each call
+ * writes only the values, each by canonicalize. The text is `canonicalJson` of the same object.
+ */
+export function canonicalRecord<K extends string>(names: readonly K[]): (member: (name: K) => string) => string {
+  const sorted = [...names].sort();
+  if (sorted.length === 0) return () => '{}';
+  const prefixes = sorted.map((name, i) => `${i === 0 ? '{' : ','}${canonicalJson(name)}:`);
+  return (member) => {
+    let text = '';
+    for (let i = 0; i < sorted.length; i += 1) text += (prefixes[i] as string) + member(sorted[i] as K);
+    return `${text}}`;
+  };
 }
 
 /** The operation's effect on the business tables: what "running the mutation" means here. */
@@ -128,14 +148,22 @@ function effectRow(intent: Intent): { subject: string; amount: number; tenant: s
   return { subject: String(a.sku), amount: Number(a.quantity), tenant: a.tenant === undefined ? null : String(a.tenant) };
 }
 
+const chargeResultJson = canonicalRecord(['chargeId', 'account', 'cents', 'status'] as const);
+const reserveResultJson = canonicalRecord(['reservationId', 'sku', 'quantity', 'tenant', 'status'] as const);
+
 /**
  * LG-P5: the stored and returned result holds identifiers and quantities only, never secrets or
- * payment data (no card numbers, tokens or credentials ever enter the ledger).
+ * payment data (no card numbers, tokens or credentials ever enter the ledger). Returned as its
+ * canonical JSON, the text stored and handed out.
  */
-function resultFor(intent: Intent, effectId: number): JsonObject {
+export function resultJsonFor(intent: Intent, effectId: number): string {
   const a = intent.args;
-  if (intent.operation === 'charge_account') return { chargeId: `ch_${effectId}`, account: String(a.account), cents: Number(a.cents), status: 'captured' };
-  return { reservationId: `res_${effectId}`, sku: String(a.sku), quantity: Number(a.quantity), tenant: String(a.tenant), status: 'reserved' };
+  if (intent.operation === 'charge_account') {
+    const result = { chargeId: `ch_${effectId}`, account: String(a.account), cents: Number(a.cents), status: 'captured' };
+    return chargeResultJson((name) => canonicalJson(result[name]));
+  }
+  const result = { reservationId: `res_${effectId}`, sku: String(a.sku), quantity: Number(a.quantity), tenant: String(a.tenant), status: 'reserved' };
+  return reserveResultJson((name) => canonicalJson(result[name]));
 }
 
 const SELECT_KEY = 'SELECT operation, fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?';
@@ -216,7 +244,7 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
   const effectId = Number(inserted.rows[0]?.effect_id);
   const counted = mustSucceed(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution' });
   if (!counted.ok) return yield* rollback(counted);
-  const resultJson = canonicalJson(resultFor(intent, effectId));
+  const resultJson = resultJsonFor(intent, effectId);
   if (intent.key !== null) {
     const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store key, fingerprint and result' });
     if (!stored.ok) return yield* rollback(stored);
@@ -254,7 +282,7 @@ export function* unsafeMutation(intent: Intent, limits: ProgramLimits): Program 
   if (!inserted.ok) return { status: 'failed', executed: false, code: inserted.code, reason: inserted.message };
   const effectId = Number(inserted.rows[0]?.effect_id);
   mustSucceed(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (commits on its own)' });
-  const resultJson = canonicalJson(resultFor(intent, effectId));
+  const resultJson = resultJsonFor(intent, effectId);
   const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store the key and result (too late to prevent a duplicate)' });
   if (!stored.ok) {
     return {

@@ -1,4 +1,5 @@
 import { commonSettingsSpec, type SettingsOf, type SettingsSpec } from '../../core/settings';
+import { requestSettingsSpec } from '../../mcp/settings';
 
 /** This model's settings: one spec gives the ranges, the wording and the type. */
 export const proxyBufferingSettingsSpec = {
@@ -7,11 +8,11 @@ export const proxyBufferingSettingsSpec = {
   flushIntervalMs: { kind: 'integer', min: 1, max: 3_600_000, nullable: true, unit: 'ms', description: 'A buffering proxy also forwards this long after it started holding; none: only by size or at the end.' },
   keepAliveEveryMs: { kind: 'integer', min: 0, max: 3_600_000, unit: 'ms', description: 'The server writes a ": keep-alive" comment after this long without writing; 0: never.' },
   latencyMs: commonSettingsSpec.latencyMs,
-  idleTimeoutMs: { kind: 'integer', min: 1, max: 3_600_000, unit: 'ms', description: 'Time the client allows with no useful activity (progress resets it, comments do not).' },
-  maxTimeoutMs: { kind: 'integer', min: 1, max: 86_400_000, unit: 'ms', description: 'Absolute budget from the request start.' },
-  workMs: { kind: 'integer', min: 1, max: 86_400_000, unit: 'ms', description: 'How long the server works on the call.' },
-  progressEveryMs: { kind: 'integer', min: 0, max: 86_400_000, unit: 'ms', description: 'The server sends progress this often while working; 0: none (legal, RC-4).' },
-  requestId: { kind: 'integer', min: 0, max: 2_147_483_647, description: 'JSON-RPC id of the request.' },
+  idleTimeoutMs: { ...requestSettingsSpec.idleTimeoutMs, description: 'Time the client allows with no useful activity (progress resets it, comments do not).' },
+  maxTimeoutMs: requestSettingsSpec.maxTimeoutMs,
+  workMs: requestSettingsSpec.workMs,
+  progressEveryMs: requestSettingsSpec.progressEveryMs,
+  requestId: requestSettingsSpec.requestId,
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 

@@ -1,29 +1,15 @@
-import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
-import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
 import { LabError } from '../../core/errors';
-import type { ReconnectOutcome, ReconnectPlan, ReconnectScenario, ReconnectModelEvent } from './types';
-import { Sim } from '../../core/sim';
-import type { Model } from '../../core/model';
-import { summarizeMessage } from '../../mcp/summary';
-import {
-  PROTOCOL_VERSION,
-  SERVER_INFO,
-  SSE_HEADERS,
-  callToolRequest,
-  callToolResultResponse,
-  requestMeta,
-  snapshot,
-  type JsonObject,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResultResponse,
-  type RequestId,
-} from '../../mcp/protocol';
-import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
-import type { MessageEvent, Side, Transport } from '../../core/transcript';
+import { defineModel, type ModelRun } from '../../core/model';
+import type { Sim } from '../../core/sim';
+import type { Side } from '../../core/transcript';
+import { mcpSim } from '../../mcp/mcpSim';
+import { PROTOCOL_VERSION, callToolRequest, callToolResultResponse, snapshot, type JsonObject, type JsonRpcMessage, type JsonRpcResultResponse, type RequestId } from '../../mcp/protocol';
+import { openResponseStream, responseChannel, sendOn } from '../../mcp/stream';
+import { DEDUPE_BY, acknowledgedNotification, listenRequest, refetchMethodsFor, refetchRequest, refetchResult, subscriptionNotification } from '../../mcp/subscriptions';
+import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
 import { reconnectListenSettingsSpec, type ReconnectListenSettings } from './settings';
+import type { ReconnectModelEvent, ReconnectOutcome, ReconnectPlan, ReconnectScenario } from './types';
 export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectListenSettings } from './settings';
 
 /**
@@ -38,7 +24,6 @@ export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectLis
  * sending it again.
  */
 
-export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 const ACCOUNT_URI = 'mcp-lab://accounts/acct-7';
 
 /** The filter the client asked for on its first listen request; restored unchanged on reconnect. */
@@ -48,47 +33,6 @@ export const LISTEN_FILTER: JsonObject = {
   promptsListChanged: true,
   resourceSubscriptions: [ACCOUNT_URI],
 };
-
-/** The stable id each kind of refetched state is de-duplicated by. */
-export const DEDUPE_BY: Record<string, string> = { tools: 'name', resources: 'uri', prompts: 'name', charges: 'chargeId' };
-
-/** The authoritative methods that re-read what a filter covers, in the order the client sends them. */
-export function refetchMethodsFor(filter: JsonObject): string[] {
-  const methods: string[] = [];
-  if (filter.toolsListChanged === true) methods.push('tools/list');
-  if (filter.resourcesListChanged === true) methods.push('resources/list');
-  if (filter.promptsListChanged === true) methods.push('prompts/list');
-  if (Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.length > 0) methods.push('resources/read');
-  return methods;
-}
-
-// ── MCP messages of this scenario (shapes from the 2026-07-28 schema) ──────────────────────────
-
-const resultMeta = (): JsonObject => ({ 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } });
-
-export function listenRequest(id: RequestId, filter: JsonObject): JsonRpcRequest {
-  return { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: snapshot(filter), _meta: requestMeta(null) } };
-}
-
-export function acknowledgedNotification(subscriptionId: RequestId, agreed: JsonObject): JsonRpcNotification {
-  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: snapshot(agreed), _meta: { [SUBSCRIPTION_ID_KEY]: subscriptionId } } };
-}
-
-function subscriptionNotification(method: string, subscriptionId: RequestId, params: JsonObject = {}): JsonRpcNotification {
-  return { jsonrpc: '2.0', method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: subscriptionId } } };
-}
-
-function listRequest(id: RequestId, method: string): JsonRpcRequest {
-  return { jsonrpc: '2.0', id, method, params: { _meta: requestMeta(null) } };
-}
-
-function readRequest(id: RequestId, uri: string): JsonRpcRequest {
-  return { jsonrpc: '2.0', id, method: 'resources/read', params: { uri, _meta: requestMeta(null) } };
-}
-
-function listResult(id: RequestId, key: string, items: JsonObject[]): JsonRpcResultResponse {
-  return { jsonrpc: '2.0', id, result: { resultType: 'complete', [key]: items, cacheScope: 'private', ttlMs: 0, _meta: resultMeta() } };
-}
 
 // ── the server's authoritative state ─────────────────────────────────────────────────────────────
 
@@ -104,23 +48,10 @@ const BALANCE_BEFORE_CENTS = 5_000;
 const CHARGE_CENTS = 1_200;
 const CHARGE_ID = 'ch_0001';
 
-export interface ReconnectListenOptions {
-  readonly transport: Transport;
-  readonly seed: number;
-  readonly settings: ReconnectListenSettings;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
-  readonly faults?: readonly MessageFault[];
-}
-
-
-
 export class ReconnectListen {
   readonly sim: Sim<ReconnectModelEvent>;
-  private readonly options: ReconnectListenOptions;
   private readonly settings: ReconnectListenSettings;
   private nextRequestId = 1;
-  private readonly methodById = new Map<RequestId, string>();
   private readonly listenIds: RequestId[] = [];
   private readonly refetched: string[] = [];
   private dropped = false;
@@ -142,59 +73,36 @@ export class ReconnectListen {
   private eventsSeenOnListen = 0;
   private chargeReconciled = false;
 
-  get scheduler(): Scheduler {
-    return this.sim.scheduler;
+  constructor(run: ModelRun<ReconnectListenSettings>) {
+    const s = (this.settings = run.settings);
+    if (s.baseMs > s.capMs) throw new LabError('LAB007', `baseMs=${s.baseMs} is above capMs=${s.capMs}; the cap must be at least the base (nothing was run)`);
+    this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: { latencyMs: s.latencyMs, latencyJitterMs: 0 } });
   }
 
-  get log(): Sim<ReconnectModelEvent>['log'] {
-    return this.sim.log;
-  }
-
-  constructor(options: ReconnectListenOptions) {
-    this.options = options;
-    this.settings = options.settings;
-    if (options.settings.baseMs > options.settings.capMs) {
-      throw new LabError('LAB007', `baseMs=${options.settings.baseMs} is above capMs=${options.settings.capMs}; the cap must be at least the base (nothing was run)`);
-    }
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: { latencyMs: options.settings.latencyMs, latencyJitterMs: 0 }, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
+  get events(): ReconnectModelEvent[] {
+    return this.sim.events;
   }
 
   private get http(): boolean {
-    return this.options.transport === 'http';
+    return this.sim.http;
   }
 
   run(): this {
     const s = this.settings;
-    this.scheduler.at(0, 'client', 'client opens subscriptions/listen', () => this.openListen(null));
-    if (s.chargeInFlight) this.scheduler.at(s.dropAtMs - 400, 'client', 'client charges', () => this.charge());
-    this.scheduler.at(s.dropAtMs, 'transport', 'connection drops', () => this.drop());
-    this.scheduler.runUntilIdle();
-    this.sim.wire.assertFaultsApplied();
+    this.sim.at(0, 'client', 'client opens subscriptions/listen', () => this.openListen(null));
+    if (s.chargeInFlight) this.sim.at(s.dropAtMs - 400, 'client', 'client charges', () => this.charge());
+    this.sim.at(s.dropAtMs, 'transport', 'connection drops', () => this.drop());
+    this.sim.run();
     return this;
   }
 
-  // ── wire ─────────────────────────────────────────────────────────────────────────────────────
-
-  private channel(from: Side, requestId: RequestId | null): string {
-    if (!this.http) return 'stdio';
-    if (requestId === null) return 'POST';
-    return from === 'client' ? `POST #${String(requestId)}` : `SSE #${String(requestId)}`;
-  }
-
-  /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. */
-  private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void, extraHeaders: Record<string, string> = {}): MessageEvent {
-    if (from === 'client' && 'id' in message && 'method' in message) {
-      this.methodById.set(message.id, message.method);
-      if (this.http) {
-        this.log.record({
-          kind: 'http-request',
-          requestId: message.id,
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': PROTOCOL_VERSION, ...extraHeaders },
-        });
-      }
+  /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. On Streamable HTTP a request's POST headers are recorded (never Last-Event-ID, RV-3, unless the failure mode adds it). */
+  private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void, extraHeaders: Record<string, string> = {}): void {
+    if (from === 'client' && 'id' in message && 'method' in message && this.http) {
+      const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': PROTOCOL_VERSION, ...extraHeaders };
+      this.sim.record({ kind: 'http-request', requestId: message.id, method: 'POST', headers });
     }
-    return this.sim.wire.send(from, this.channel(from, streamOf), message, () => {
+    sendOn(this.sim, from, message, streamOf, () => {
       onArrival();
       return null;
     });
@@ -208,10 +116,10 @@ export class ReconnectListen {
     this.listenIds.push(id);
     const assumeResume = previous !== null && this.settings.resume === 'last-event-id';
     if (previous !== null && !assumeResume) {
-      this.log.record({ kind: 'recovery', step: 'restored-filter', requestId: id, reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes` });
+      this.sim.record({ kind: 'recovery', step: 'restored-filter', requestId: id, reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes` });
     }
     if (assumeResume) {
-      this.log.record({
+      this.sim.record({
         kind: 'recovery',
         step: 'resume-assumed',
         requestId: id,
@@ -231,11 +139,11 @@ export class ReconnectListen {
   private clientReceivesAck(id: RequestId): void {
     if (this.listenIds[this.listenIds.length - 1] !== id) return;
     this.eventsSeenOnListen += 1;
-    this.log.record({ kind: 'state', side: 'client', requestId: id, from: 'opening', to: 'listening', reason: 'acknowledged: notifications for the filter flow on this stream from now on' });
+    this.sim.record({ kind: 'state', side: 'client', requestId: id, from: 'opening', to: 'listening', reason: 'acknowledged: notifications for the filter flow on this stream from now on' });
     if (this.plan === null) return;
-    this.reconnectedAtMs = this.scheduler.nowMs;
+    this.reconnectedAtMs = this.sim.nowMs;
     if (this.settings.resume === 'last-event-id') {
-      this.log.record({
+      this.sim.record({
         kind: 'recovery',
         step: 'resume-assumed',
         requestId: id,
@@ -247,8 +155,8 @@ export class ReconnectListen {
     for (const method of this.plan.refetch) {
       const requestId = this.nextRequestId++;
       this.refetched.push(method);
-      const request = method === 'resources/read' ? readRequest(requestId, ACCOUNT_URI) : listRequest(requestId, method);
-      this.send('client', request, requestId, () => this.serverAnswers(requestId, method, request));
+      const request = refetchRequest(requestId, method, ACCOUNT_URI);
+      this.send('client', request, requestId, () => this.serverAnswers(requestId, method, request.params.uri));
     }
   }
 
@@ -256,25 +164,21 @@ export class ReconnectListen {
     const s = this.settings;
     this.dropped = true;
     const lostReason = this.http ? 'in flight when the connection dropped; no Last-Event-ID resumption brings it back' : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
-    for (const event of this.sim.wire.inFlightAll()) {
-      assert(this.sim.wire.lose(event, lostReason), 'a message in flight can be lost');
-      this.messagesLost += 1;
-      this.log.record({ kind: 'message-lost', messageSeq: event.seq, summary: summarizeMessage(event.message), reason: lostReason });
-    }
+    this.messagesLost += this.sim.dropAll(lostReason);
     const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
-    this.log.record({ kind: 'stream-dropped', requestId: listenId, channel: this.channel('server', listenId), reason: this.http ? 'the connection dropped: the listen stream is gone' : 'the stdio pipe broke: the server process exited' });
-    this.log.record({ kind: 'state', side: 'client', requestId: listenId, from: 'listening', to: 'dropped', reason: 'the stream ended without a SubscriptionsListenResult: an abrupt close, not a graceful teardown' });
+    this.sim.record({ kind: 'stream-dropped', requestId: listenId, channel: responseChannel(this.http, listenId), reason: this.http ? 'the connection dropped: the listen stream is gone' : 'the stdio pipe broke: the server process exited' });
+    this.sim.record({ kind: 'state', side: 'client', requestId: listenId, from: 'listening', to: 'dropped', reason: 'the stream ended without a SubscriptionsListenResult: an abrupt close, not a graceful teardown' });
     const unsafe: RequestId[] = [];
     if (this.chargeRequestId !== null && !this.chargeSettled) {
       unsafe.push(this.chargeRequestId);
-      this.log.record({ kind: 'stream-dropped', requestId: this.chargeRequestId, channel: this.channel('server', this.chargeRequestId), reason: this.http ? 'the response stream of charge_account dropped before its response arrived' : 'the pipe broke before the response of charge_account arrived' });
-      this.log.record({ kind: 'state', side: 'client', requestId: this.chargeRequestId, from: 'waiting', to: 'outcome-unknown', reason: 'the request may or may not have committed' });
+      this.sim.record({ kind: 'stream-dropped', requestId: this.chargeRequestId, channel: responseChannel(this.http, this.chargeRequestId), reason: this.http ? 'the response stream of charge_account dropped before its response arrived' : 'the pipe broke before the response of charge_account arrived' });
+      this.sim.record({ kind: 'state', side: 'client', requestId: this.chargeRequestId, from: 'waiting', to: 'outcome-unknown', reason: 'the request may or may not have committed' });
     }
     if (this.http) {
-      this.scheduler.after(s.latencyMs, 'server', 'server observes disconnects', () => this.serverObservesDrop(listenId));
+      this.sim.after(s.latencyMs, 'server', 'server observes disconnects', () => this.serverObservesDrop(listenId));
     }
     const attempt = 0;
-    const delayMs = backoffDelayMs({ policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: this.options.seed }, 0, attempt, null);
+    const delayMs = backoffDelayMs({ policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: this.sim.seed }, 0, attempt, null);
     const plan: ReconnectPlan = {
       previousRequestId: listenId,
       newRequestId: this.nextRequestId,
@@ -287,7 +191,7 @@ export class ReconnectListen {
       backoff: { policy: s.policy, attempt, delayMs, ceilingMs: backoffCeilingMs(attempt, s.baseMs, s.capMs) },
     };
     this.plan = plan;
-    this.log.record({
+    this.sim.record({
       kind: 'reconnect-plan',
       plan,
       reason:
@@ -296,7 +200,7 @@ export class ReconnectListen {
           : 'MCP 2026-07-28 has no stream resumption: reconnect with a new request, restore the filter, refetch, de-duplicate, never replay an unsafe mutation',
     });
     for (const id of unsafe) {
-      this.log.record({
+      this.sim.record({
         kind: 'recovery',
         step: 'not-replayed',
         requestId: id,
@@ -305,8 +209,8 @@ export class ReconnectListen {
           (s.resume === 'last-event-id' ? 'but this client refetches nothing, so it never learns whether it committed' : 'the refetch of the account shows whether it committed'),
       });
     }
-    this.log.record({ kind: 'recovery', step: 'backoff', requestId: null, reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)` });
-    this.scheduler.after(delayMs, 'client', 'client reconnects', () => this.openListen(listenId));
+    this.sim.record({ kind: 'recovery', step: 'backoff', requestId: null, reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)` });
+    this.sim.after(delayMs, 'client', 'client reconnects', () => this.openListen(listenId));
   }
 
   private clientReceivesChargeResponse(): void {
@@ -323,14 +227,14 @@ export class ReconnectListen {
         cache.set(id, item);
       }
       const added = items.length - known;
-      this.log.record({
+      this.sim.record({
         kind: 'recovery',
         step: 'deduplicated',
         requestId: response.id,
         reason: `${label}: ${items.length} received, ${known} already cached (replaced in place by ${key}, not duplicated), ${added} new; the cache holds ${cache.size}`,
       });
     };
-    this.log.record({ kind: 'recovery', step: 'refetched', requestId: response.id, reason: `${method} answered: authoritative state replaces what the lost notifications would have said` });
+    this.sim.record({ kind: 'recovery', step: 'refetched', requestId: response.id, reason: `${method} answered: authoritative state replaces what the lost notifications would have said` });
     if (method === 'tools/list') merge('tools', this.clientTools, result.tools as JsonObject[], 'name');
     else if (method === 'resources/list') merge('resources', this.clientResources, result.resources as JsonObject[], 'uri');
     else if (method === 'prompts/list') merge('prompts', this.clientPrompts, result.prompts as JsonObject[], 'name');
@@ -341,7 +245,7 @@ export class ReconnectListen {
       if (this.chargeRequestId !== null && !this.chargeSettled) {
         const committed = account.charges.some((charge) => charge.requestId === this.chargeRequestId);
         this.chargeReconciled = true;
-        this.log.record({
+        this.sim.record({
           kind: 'recovery',
           step: 'reconciled',
           requestId: this.chargeRequestId,
@@ -356,22 +260,22 @@ export class ReconnectListen {
   // ── server ───────────────────────────────────────────────────────────────────────────────────
 
   private serverListens(id: RequestId, lastEventIdSent = false): void {
-    if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+    openResponseStream(this.sim, id);
     if (lastEventIdSent) {
-      this.log.record({ kind: 'state', side: 'server', requestId: id, from: 'new', to: 'listening', reason: 'a new subscription: the server keeps no events of the old stream, so whatever Last-Event-ID names, nothing is replayed' });
+      this.sim.record({ kind: 'state', side: 'server', requestId: id, from: 'new', to: 'listening', reason: 'a new subscription: the server keeps no events of the old stream, so whatever Last-Event-ID names, nothing is replayed' });
     }
     // The server supports every requested type, so it agrees to the whole filter.
     this.send('server', acknowledgedNotification(id, LISTEN_FILTER), id, () => this.clientReceivesAck(id));
   }
 
   private serverCharges(id: RequestId): void {
-    if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+    openResponseStream(this.sim, id);
     const commitAtMs = this.settings.dropAtMs - 5;
-    this.scheduler.at(commitAtMs, 'worker', 'charge commits', () => {
+    this.sim.at(commitAtMs, 'worker', 'charge commits', () => {
       this.balanceCents -= CHARGE_CENTS;
       this.charges.push({ chargeId: CHARGE_ID, requestId: id, cents: CHARGE_CENTS });
       this.tools = [...TOOLS_BEFORE, TOOL_ADDED];
-      this.log.record({ kind: 'worker', requestId: id, step: 'finished', reason: `charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available` });
+      this.sim.record({ kind: 'worker', requestId: id, step: 'finished', reason: `charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available` });
       this.send('server', callToolResultResponse(id, `Charged ${CHARGE_CENTS} cents.`, { chargeId: CHARGE_ID, balanceCents: this.balanceCents }), id, () => this.clientReceivesChargeResponse());
       const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
       this.send('server', subscriptionNotification('notifications/resources/updated', listenId, { uri: ACCOUNT_URI }), listenId, () => undefined);
@@ -380,23 +284,23 @@ export class ReconnectListen {
   }
 
   private serverObservesDrop(listenId: RequestId): void {
-    this.log.record({ kind: 'disconnect-observed', by: 'server', requestId: listenId, reason: 'the listen stream disconnected: the server forgets the subscription; it keeps no events to replay' });
-    this.log.record({ kind: 'state', side: 'server', requestId: listenId, from: 'listening', to: 'ended', reason: `subscription #${String(listenId)} is gone; only a new listen request starts a new one` });
+    this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: listenId, reason: 'the listen stream disconnected: the server forgets the subscription; it keeps no events to replay' });
+    this.sim.record({ kind: 'state', side: 'server', requestId: listenId, from: 'listening', to: 'ended', reason: `subscription #${String(listenId)} is gone; only a new listen request starts a new one` });
     if (this.chargeRequestId !== null) {
-      this.log.record({ kind: 'disconnect-observed', by: 'server', requestId: this.chargeRequestId, reason: 'the charge already committed and its response was written: the disconnect changes nothing' });
+      this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: this.chargeRequestId, reason: 'the charge already committed and its response was written: the disconnect changes nothing' });
     }
   }
 
-  private serverAnswers(id: RequestId, method: string, request: JsonRpcRequest): void {
-    if (this.http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
+  private serverAnswers(id: RequestId, method: string, uri: unknown): void {
+    openResponseStream(this.sim, id);
     let response: JsonRpcResultResponse;
-    if (method === 'tools/list') response = listResult(id, 'tools', this.tools);
-    else if (method === 'resources/list') response = listResult(id, 'resources', RESOURCES);
-    else if (method === 'prompts/list') response = listResult(id, 'prompts', PROMPTS);
+    if (method === 'tools/list') response = refetchResult(id, 'tools', this.tools);
+    else if (method === 'resources/list') response = refetchResult(id, 'resources', RESOURCES);
+    else if (method === 'prompts/list') response = refetchResult(id, 'prompts', PROMPTS);
     else {
-      assert(method === 'resources/read' && request.params.uri === ACCOUNT_URI, () => `unexpected refetch ${method}`);
+      assert(method === 'resources/read' && uri === ACCOUNT_URI, () => `unexpected refetch ${method}`);
       const text = JSON.stringify({ account: 'acct-7', balanceCents: this.balanceCents, charges: this.charges });
-      response = { jsonrpc: '2.0', id, result: { resultType: 'complete', contents: [{ uri: ACCOUNT_URI, mimeType: 'application/json', text }], cacheScope: 'private', ttlMs: 0, _meta: resultMeta() } };
+      response = refetchResult(id, 'contents', [{ uri: ACCOUNT_URI, mimeType: 'application/json', text }]);
     }
     this.send('server', response, id, () => this.clientReceivesRefetch(method, response));
   }
@@ -413,7 +317,7 @@ export class ReconnectListen {
     assert(this.plan !== null, 'a reconnect plan was made');
     assert(this.reconnectedAtMs !== null, 'the new listen stream was acknowledged');
     const dropAtMs = this.settings.dropAtMs;
-    const replays = this.log.events.filter(
+    const replays = this.events.filter(
       (event) => event.kind === 'message' && event.atMs >= dropAtMs && event.from === 'client' && 'method' in event.message && event.message.method === 'tools/call',
     ).length;
     return {
@@ -428,11 +332,4 @@ export class ReconnectListen {
   }
 }
 
-export const reconnectModel: Model<ReconnectScenario, ReconnectOutcome> = {
-  settingsSpec: reconnectListenSettingsSpec,
-  execute(_scenario, run) {
-    const model = new ReconnectListen({ transport: run.transport, seed: run.seed, settings: run.settings as ReconnectListenSettings, chooser: run.chooser, trace: run.trace, faults: run.faults });
-    model.run();
-    return { events: model.log.events, outcome: model.outcome() };
-  },
-};
+export const reconnectModel = defineModel(reconnectListenSettingsSpec, (run, _scenario: ReconnectScenario) => new ReconnectListen(run));

@@ -1,13 +1,14 @@
 import { commonSettingsSpec, type SettingsOf, type SettingsSpec } from '../../core/settings';
+import { requestSettingsSpec } from '../../mcp/settings';
 
 /** The request race's settings: one spec gives the ranges, the wording and the type. */
 export const requestRaceSettingsSpec = {
   latencyMs: commonSettingsSpec.latencyMs,
   latencyJitterMs: commonSettingsSpec.latencyJitterMs,
-  idleTimeoutMs: { kind: 'integer', min: 1, max: 3_600_000, unit: 'ms', description: 'Time the client allows with no useful activity (progress resets it).' },
-  maxTimeoutMs: { kind: 'integer', min: 1, max: 86_400_000, unit: 'ms', description: 'Absolute budget from the request start; nothing resets it.' },
-  workMs: { kind: 'integer', min: 1, max: 86_400_000, unit: 'ms', description: "How long the server's worker needs to finish." },
-  progressEveryMs: { kind: 'integer', min: 0, max: 86_400_000, unit: 'ms', description: 'Worker checkpoint interval; progress is sent at each. 0: no checkpoints.' },
+  idleTimeoutMs: requestSettingsSpec.idleTimeoutMs,
+  maxTimeoutMs: requestSettingsSpec.maxTimeoutMs,
+  workMs: requestSettingsSpec.workMs,
+  progressEveryMs: requestSettingsSpec.progressEveryMs,
   progressToken: { kind: 'boolean', description: 'The client asks for progress (sends _meta.progressToken).' },
   serverSendsProgress: { kind: 'boolean', description: 'The server honours the progress token (RC-4: it may legally not).' },
   cancelAtMs: { kind: 'integer', min: 0, max: 86_400_000, nullable: true, unit: 'ms', description: 'When the user cancels; none: never.' },
@@ -16,7 +17,7 @@ export const requestRaceSettingsSpec = {
     values: ['close-stream', 'post-notification'],
     description: 'How the client cancels on Streamable HTTP. post-notification is the SPEC §9 failure mode.',
   },
-  requestId: { kind: 'integer', min: 0, max: 2_147_483_647, description: 'JSON-RPC id of the request.' },
+  requestId: requestSettingsSpec.requestId,
   afterCancel: {
     kind: 'enum',
     values: ['suppress', 'respond'],

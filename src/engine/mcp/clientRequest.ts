@@ -1,0 +1,164 @@
+import { assert } from '../core/assert';
+import type { JsonObject, ProgressToken, RequestId } from '../core/jsonrpc';
+import type { MessageEvent } from '../core/transcript';
+import type { Delivery } from '../core/wire';
+import type { RequestCoordinator, Verdict } from './coordinator';
+import { ClientDeadlines, noteTerminal } from './deadlines';
+import type { CancellationSignal, DeadlineName } from './events';
+import { callToolRequest, cancelledNotification } from './protocol';
+import type { CallSim, ServerRequest } from './serverRequest';
+import { closeResponseStream, sendOn } from './stream';
+import { noteViews } from './views';
+
+export interface ClientRequestOptions {
+  readonly idleTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly progressToken: ProgressToken | null;
+  /** The SPEC §9 failure mode "progress resets every deadline" (RC-2 forbids it). */
+  readonly progressResetsMax?: boolean;
+  /** RC-8: record when the two sides' views diverge. */
+  readonly views?: boolean;
+  /** What the client does when a deadline it armed fires (`expire`, then `cancel`, as a rule). */
+  readonly onDeadline: () => void;
+}
+
+/** How a model's cancellation differs from the spec's words and ways (each field optional). */
+export interface CancelWays {
+  /** Streamable HTTP: POST notifications/cancelled instead of closing the stream (SPEC §9 failure mode); the server's delivery of it. */
+  readonly post?: Delivery;
+  /** stdio: the server's delivery of notifications/cancelled; default: `server.acceptCancel(params, received)`. */
+  readonly notified?: Delivery;
+  /** How the server names what it received on stdio. */
+  readonly received?: string;
+  /** The stream-closed reason, when not `${reason}: closing the response stream is the cancellation; nothing is POSTed`. */
+  readonly closed?: string;
+  /** Runs once the client closed the stream, before the server observes it. */
+  readonly onClosed?: () => void;
+  /** The disconnect-observed reason. */
+  readonly observed?: string;
+}
+
+/**
+ * The client's side of one request (RC-1, RC-2, RC-5, RC-8), shared by every model whose client
+ * calls a tool: it starts the request with its two deadlines, takes progress and the final response,
+ * gives up when a deadline fires or the user cancels, and puts its cancellation on the wire the way
+ * the transport wants it. The coordinator decides every race; this part records the client's view.
+ */
+export class ClientRequest {
+  readonly deadlines: ClientDeadlines;
+  private closedAtMs: number | null = null;
+  private signal: CancellationSignal = null;
+  private cancelledAtMs: number | null = null;
+
+  constructor(
+    private readonly sim: CallSim,
+    private readonly coordinator: RequestCoordinator,
+    readonly id: RequestId,
+    private readonly options: ClientRequestOptions,
+  ) {
+    this.deadlines = new ClientDeadlines(sim, coordinator, id, options.onDeadline);
+  }
+
+  /** Streamable HTTP: when the client closed the request's response stream (what arrives later is discarded); null while open. */
+  get closedStreamAtMs(): number | null {
+    return this.closedAtMs;
+  }
+
+  /** What the client put on the wire to cancel; null while it never did. */
+  get cancellationSignal(): CancellationSignal {
+    return this.signal;
+  }
+
+  /** When the client first put its cancellation on the wire; null while it never did. */
+  get cancelSentAtMs(): number | null {
+    return this.cancelledAtMs;
+  }
+
+  /** RC-1: the client calls tool `name` now: the request starts and goes on the wire; `deliver` is the server's reception. The caller arms the deadlines it keeps. */
+  callTool(name: string, args: JsonObject, deliver: Delivery): MessageEvent {
+    const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax } = this.options;
+    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs, maxTimeoutMs, progressResetsMax });
+    this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs, maxTimeoutMs, progressToken });
+    return sendOn(this.sim, 'client', callToolRequest(this.id, name, args, progressToken), this.id, deliver);
+  }
+
+  /** Progress arrived: accepted progress restarts the idle deadline (in the failure mode every deadline). Returns why the client ignores it, or null. */
+  progress(progress: number, resetReason: string): string | null {
+    const verdict = this.coordinator.clientProgress(this.id, progress, this.sim.nowMs);
+    if (!verdict.accepted) return verdict.reason;
+    if (this.options.progressResetsMax === true) this.deadlines.resetBothFailureMode(resetReason);
+    else this.deadlines.resetIdle(resetReason);
+    return null;
+  }
+
+  /** The final response arrived: the client settles and disarms its deadlines. Returns why it ignores it, or null. */
+  response(): string | null {
+    const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
+    if (!verdict.accepted) return verdict.reason;
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: 'final response received' });
+    this.noteViews();
+    this.deadlines.disarm('the final response arrived');
+    return null;
+  }
+
+  /**
+   * A deadline fired (`only`: the one deadline this client keeps): the client abandons the request and
+   * records why; `disarm` false leaves its other timer armed (the TypeScript SDK 1.x). Null when
+   * nothing was due or the client had already ended its view.
+   */
+  expire(reasonFor: (deadline: DeadlineName) => string, only?: DeadlineName, disarm = true): { deadline: DeadlineName; reason: string } | null {
+    const hadTerminal = this.coordinator.terminal(this.id) !== null;
+    const deadline = this.coordinator.clientExpire(this.id, this.sim.nowMs, only);
+    if (deadline === null) return null;
+    const reason = reasonFor(deadline);
+    this.deadlines.fired(deadline, reason);
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
+    this.noteViews();
+    if (disarm) this.deadlines.disarm('the request already ended on the client');
+    // Paired with the coordinator: the client's view ended by this deadline, now.
+    assert(this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs, 'the expired request ended the client’s view now');
+    return { deadline, reason };
+  }
+
+  /** The user gives up now (RC-5); refused when the client already ended its view. The caller then cancels. */
+  abandon(reason: string): Verdict {
+    const verdict = this.coordinator.clientAbandon(this.id, this.sim.nowMs);
+    if (!verdict.accepted) return verdict;
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    this.noteViews();
+    this.deadlines.disarm('the client abandoned the request');
+    assert(!this.deadlines.armed('idle') && !this.deadlines.armed('max'), 'an abandoned request keeps no deadline armed');
+    return verdict;
+  }
+
+  /**
+   * Puts the client's cancellation on the wire (RC-5) and stops owing it a response: on stdio
+   * notifications/cancelled; on Streamable HTTP closing the request's response stream, which the
+   * server observes one latency later (or, in `ways.post`, a POSTed notification).
+   */
+  cancel(reason: string, server: ServerRequest, ways: CancelWays = {}): void {
+    this.sim.wire.settle('client', this.id);
+    this.cancelledAtMs ??= this.sim.nowMs;
+    const post = this.sim.http ? ways.post : undefined;
+    if (!this.sim.http || post !== undefined) {
+      this.signal = 'notifications/cancelled';
+      const received = ways.received ?? 'notifications/cancelled received';
+      const deliver: Delivery = post ?? ways.notified ?? ((event) => server.acceptCancel('params' in event.message ? event.message.params : undefined, received));
+      sendOn(this.sim, 'client', cancelledNotification(this.id, reason), this.id, deliver);
+      return;
+    }
+    this.signal = 'stream-close';
+    this.closedAtMs = this.sim.nowMs;
+    closeResponseStream(this.sim, this.id, {
+      reason: ways.closed ?? `${reason}: closing the response stream is the cancellation; nothing is POSTed`,
+      closed: ways.onClosed,
+      observed: ways.observed ?? 'the client closed the response stream; the server treats the disconnect as cancellation',
+      onObserved: () => server.acceptCancel({ requestId: this.id }, 'response stream disconnected'),
+    });
+  }
+
+  private noteViews(): void {
+    if (this.options.views === true) noteViews(this.sim, this.coordinator, this.id, 'client');
+  }
+}

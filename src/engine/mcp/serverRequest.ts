@@ -1,0 +1,121 @@
+import { assert, fail } from '../core/assert';
+import type { RequestId } from '../core/jsonrpc';
+import type { RequestCoordinator, ServerPhase } from './coordinator';
+import { noteTerminal, type McpSim } from './deadlines';
+import type { WorkerEvent } from './events';
+import { endResponseStream, openResponseStream, type StreamSim } from './stream';
+import { noteViews } from './views';
+import { ServerWorker } from './worker';
+
+/** What the server side of a request needs of a simulation: the MCP rules' log and the wire. */
+export type CallSim = McpSim & StreamSim;
+
+/** The server's words where models say them their own way; the defaults are the request race's. */
+export interface ServerWording {
+  /** Appended to cancel-accepted: what the server does once it accepted a cancellation. */
+  readonly afterCancel: string;
+  /** The terminal event's reason when an accepted cancellation ends the request. */
+  readonly cancelTerminal: (how: string) => string;
+}
+
+const DEFAULT_WORDING: ServerWording = {
+  afterCancel: 'the server stops the work and sends nothing more for this request',
+  cancelTerminal: (how) => `the server accepted the cancellation (${how})`,
+};
+
+export interface ServerRequestOptions {
+  /** RC-8: record when the two sides' views diverge. */
+  readonly views?: boolean;
+  readonly wording?: Partial<ServerWording>;
+  /** Runs when the server accepts a cancellation: it stops what it runs beside the worker (a keep-alive timer). */
+  readonly onCancelAccepted?: () => void;
+}
+
+/**
+ * The server's side of one request (RC-3 … RC-8), shared by every model whose server answers a call:
+ * it opens the response stream, runs the worker in checkpointed chunks, accepts or ignores the
+ * client's cancellation, and completes by sending the final response and ending the stream. The
+ * coordinator decides every race; this part records what the server did, in the one wording.
+ */
+export class ServerRequest {
+  private readonly wording: ServerWording;
+
+  constructor(
+    private readonly sim: CallSim,
+    private readonly coordinator: RequestCoordinator,
+    readonly id: RequestId,
+    private readonly options: ServerRequestOptions = {},
+  ) {
+    this.wording = {
+      afterCancel: options.wording?.afterCancel ?? DEFAULT_WORDING.afterCancel,
+      cancelTerminal: options.wording?.cancelTerminal ?? DEFAULT_WORDING.cancelTerminal,
+    };
+  }
+
+  /** The server's phase of the request (active until it completes or accepts a cancellation). */
+  get phase(): ServerPhase {
+    const record = this.coordinator.get(this.id);
+    if (record === undefined) fail(`request ${JSON.stringify(this.id)} never reached the server`);
+    return record.server;
+  }
+
+  /** The request arrived: on Streamable HTTP the server answers with its SSE response stream. */
+  opened(): void {
+    openResponseStream(this.sim, this.id);
+  }
+
+  /** Records a step of the server's worker. */
+  work(step: WorkerEvent['step'], reason: string): void {
+    this.sim.record({ kind: 'worker', requestId: this.id, step, reason });
+  }
+
+  /**
+   * Starts the worker: `workMs` of work in uninterruptible chunks, a checkpoint every `everyMs`;
+   * `step` decides at each checkpoint whether the work goes on. Records the start with `reason(chunks)`.
+   */
+  startWorker(workMs: number, everyMs: number, reason: (chunks: number) => string, step: (chunk: number, chunks: number, isLast: boolean) => boolean): ServerWorker {
+    const worker = new ServerWorker(this.sim, workMs, everyMs, step);
+    this.work('started', reason(worker.chunks));
+    worker.start();
+    return worker;
+  }
+
+  /**
+   * The worker reached completion. If cancellation did not win, the request completes: recorded,
+   * `respond` sends the final response, and the response stream ends. Returns false (and sends
+   * nothing) when the server had accepted a cancellation first (RC-6).
+   */
+  complete(finished: string, respond: () => void): boolean {
+    const hadTerminal = this.coordinator.terminal(this.id) !== null;
+    this.work('finished', finished);
+    if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) return false;
+    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
+    if (this.options.views === true) noteViews(this.sim, this.coordinator, this.id, 'server');
+    respond();
+    endResponseStream(this.sim, this.id);
+    assert(this.phase === 'completed', 'a completed request stays completed');
+    return true;
+  }
+
+  /**
+   * A cancellation reached the server (`params` of notifications/cancelled, or `{ requestId }` for an
+   * observed disconnect). Malformed, unknown and finished targets are ignored without error or reply
+   * (RC-7); returns why, or null when the server accepted it and stops the work.
+   */
+  acceptCancel(params: unknown, how: string, afterCancel: string = this.wording.afterCancel): string | null {
+    const hadTerminal = (this.coordinator.get(this.id)?.terminal ?? null) !== null;
+    const verdict = this.coordinator.serverCancel(params, this.sim.nowMs);
+    if (!verdict.accepted) {
+      this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
+      return verdict.reason;
+    }
+    this.options.onCancelAccepted?.();
+    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; ${afterCancel}` });
+    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, this.wording.cancelTerminal(how));
+    // Paired with the coordinator: the request the cancellation named is this one, and it is over on the server.
+    if (verdict.requestId !== this.id || this.phase !== 'cancelled') fail(`an accepted cancellation of ${JSON.stringify(verdict.requestId)} leaves request ${JSON.stringify(this.id)} ${this.phase}`);
+    return null;
+  }
+}
