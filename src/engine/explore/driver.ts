@@ -127,7 +127,7 @@ export class Driver {
       for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
     }
     state.add(`?${point}`);
-    return state.digest();
+    return `h${state.digest()}`;
   }
 
   private decide(kind: 'c' | 'j', options: Choice[], point: () => string): number {
