@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (issue #11): the race explorer's speed — orderings/s and states/s — exploring A–D on
- * both transports at their default latency range and with 150 ms of jitter, and the keyed ledger race
- * on real sql.js. Reports whether exhaustive exploration of each of A–D at its default range stays
+ * both transports at their default latency range and with 150 ms of jitter, the keyed ledger race
+ * on real sql.js, and the buffer at its defaults (merged states). Reports whether exhaustive exploration of each of A–D at its default range stays
  * under 1 s (the issue's target). A script, not a test: the numbers depend on the machine.
  */
 import { loadSqlJs } from '../src/cli/sqlite';
@@ -35,6 +35,8 @@ for (const id of ['A', 'B', 'C', 'D']) {
 }
 cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: {}, target: false });
 cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: { latencyJitterMs: 3 }, target: false });
+// The buffer at its defaults: complete since orderings that reach one model state are merged.
+cases.push({ id: 'buffer-overload', transport: 'http', settings: {}, target: false });
 
 let allUnder = true;
 for (const c of cases) {

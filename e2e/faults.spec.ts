@@ -67,3 +67,26 @@ test('the context menu works from the keyboard, and the inspector offers the sam
   await lab.waitForRun('C', 'stdio');
   await expect(diagram.inspector).toContainText(`delay:${PROGRESS_SEQ}:500`);
 });
+
+test('on a task scenario a server response offers Crash after COMMIT: the task row survives the restart', async ({ page }) => {
+  const lab = new LabPage(page);
+  const diagram = new Diagram(page);
+  // In task-http-close, message 7 is the CreateTaskResult, sent right after the COMMIT of the task row.
+  await lab.open('?scenario=task-http-close&step=9');
+  await lab.waitForRun('task-http-close', 'http');
+  await diagram.wire(7).locator('.dg-wire-hit').click({ button: 'right' });
+  const menu = page.getByRole('menu', { name: 'Faults for message 7' });
+  await expect(menu.getByRole('menuitem')).toHaveText(['Drop', 'Delay', 'Duplicate', 'Crash after COMMIT']);
+  await menu.getByRole('menuitem', { name: 'Crash after COMMIT' }).click();
+  await expect(page).toHaveURL(/[?&]faults=crash%3A7(&|$)/);
+  await lab.waitForRun('task-http-close', 'http');
+  await expect(page.getByRole('group', { name: 'What if' }).getByRole('status')).toHaveText('Faults: crash:7');
+  await lab.waitForStep(8);
+  await page.locator('body').focus();
+  await page.keyboard.press('End');
+  await lab.waitForStep(await lab.eventCount());
+  const lines = await lab.timelineLines();
+  expect(lines.some((line) => /task task-7f3a crashed: the server crashed after COMMIT, before message 7/.test(line))).toBe(true);
+  expect(lines.some((line) => /the restarted server opens its SQLite file: task task-7f3a survived, working/.test(line))).toBe(true);
+  expect(lines.some((line) => /task task-7f3a completed/.test(line))).toBe(true);
+});

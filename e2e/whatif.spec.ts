@@ -52,3 +52,30 @@ test('Drop connection here drops the reconnect scenario’s connection at the st
   await expect(outcome).toHaveText(before ?? '');
   await expect(page).not.toHaveURL(/dropAtMs=/);
 });
+
+test('Drop connection here on the herd: the clients connected at the step’s time reconnect again, and Back returns', async ({ page }) => {
+  const lab = new LabPage(page);
+  // Step 14 is window 9's summary at 1,000 ms: 5,000 clients are connected, the traced one among them.
+  await lab.open('?scenario=herd&step=14');
+  await lab.waitForRun('herd', 'http');
+  await lab.waitForStep(14);
+  const outcome = page.getByRole('group', { name: 'Run outcome' });
+  const before = await outcome.textContent();
+  const whatIf = page.getByRole('group', { name: 'What if' });
+  await whatIf.getByRole('button', { name: 'Drop connection here' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(whatIf.getByRole('status')).toHaveText('What if: the connection drops at 1000 ms');
+  await lab.waitForRun('herd', 'http');
+  await expect(page).toHaveURL(/[?&]dropAtMs=1000(&|$)/);
+  await expect(outcome).not.toHaveText(before ?? '');
+  // The run shows the drop and the traced client's stream going, then its new listen request.
+  const lines = await lab.timelineLines();
+  expect(lines.some((line) => /the connection drops at 1000 ms: 5000 of 10000 clients were connected/.test(line))).toBe(true);
+  expect(lines.some((line) => /traced client 9999: its stream dropped at 1000 ms; attempt 0 waits/.test(line))).toBe(true);
+
+  await whatIf.getByRole('button', { name: 'Back to the scenario' }).click();
+  await lab.waitForRun('herd', 'http');
+  await lab.waitForStep(14);
+  await expect(outcome).toHaveText(before ?? '');
+  await expect(page).not.toHaveURL(/dropAtMs=/);
+});

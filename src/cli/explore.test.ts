@@ -2,6 +2,9 @@
 // and that `lab run --schedule` replays the ordering a violation names, byte for byte.
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
+import { explore, Exploration } from '../engine';
+import { findScenario } from '../scenarios/index';
+import { exploreReporting } from './main';
 
 describe('npm run lab -- explore', () => {
   it('--json prints scenario, transport, settings, schedules, states, complete, endings and violations', async () => {
@@ -50,5 +53,21 @@ describe('npm run lab -- explore', () => {
     const misfit = await lab('run', 'A', '--schedule', 'c3');
     expect(misfit.code).toBe(1);
     expect(misfit.err).toMatch(/LAB022/);
+  });
+});
+
+describe('a long exploration on a terminal says how far it got', () => {
+  it('every 2 s of wall time a line of states, orderings and violations so far; the result is the exploration\'s', () => {
+    const scenario = findScenario('buffer-overload');
+    const lines: string[] = [];
+    let clockMs = 0;
+    // A clock that moves 500 ms each time it is read: a report falls due every few slices.
+    const result = exploreReporting(new Exploration(scenario), 'buffer-overload', (line) => lines.push(line), () => (clockMs += 500));
+    expect(result).toEqual(explore(scenario));
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(0, -1).every((line) => /^\rexploring buffer-overload: [\d,]+ states, [\d,]+ orderings, 0 violations so far \(Ctrl-C stops\)$/.test(line))).toBe(true);
+    expect(lines.at(-1)).toBe('\n');
+    // Not on a terminal: nothing but the result.
+    expect(exploreReporting(new Exploration(scenario), 'buffer-overload', null, () => (clockMs += 500))).toEqual(result);
   });
 });

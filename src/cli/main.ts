@@ -18,7 +18,7 @@ import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
-import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, explore, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
@@ -139,8 +139,30 @@ async function exploreCommand(args: string[]): Promise<string> {
   if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
-  const result = explore(scenario, { transport, settings, bound, ledger });
+  const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null);
   return values.json ? JSON.stringify(result, null, 2) : formatExploration(result);
+}
+
+/** How often a long exploration says how far it got (on a terminal only: piped output stays the result alone). */
+const EXPLORE_PROGRESS_EVERY_MS = 2_000;
+
+/**
+ * Runs an exploration to its end; when `write` is given (stderr is a terminal), a long one prints its
+ * states, orderings and violations so far every 2 s, so a user can tell progress from a hang (the
+ * herd at its defaults needs hours to reach the default bound) and stop it with Ctrl-C.
+ */
+export function exploreReporting(exploration: Exploration, id: string, write: ((line: string) => void) | null, now: () => number = () => performance.now()): ExploreResult {
+  let reportAtMs = now() + EXPLORE_PROGRESS_EVERY_MS;
+  let reported = false;
+  while (!exploration.advance(64)) {
+    if (write === null || now() < reportAtMs) continue;
+    reportAtMs = now() + EXPLORE_PROGRESS_EVERY_MS;
+    const progress = exploration.progress();
+    write(`\rexploring ${id}: ${progress.states.toLocaleString('en-US')} states, ${progress.schedules.toLocaleString('en-US')} orderings, ${progress.violations} violations so far (Ctrl-C stops)`);
+    reported = true;
+  }
+  if (reported) write?.('\n');
+  return exploration.result();
 }
 
 function formatExploration(result: ExploreResult): string {

@@ -368,7 +368,8 @@ const herdRun = (settings: Record<string, unknown> = {}, seed?: number) => runSc
 function checkConservation(t: Transcript<'herd'>): void {
   const windows = of(t, 'herd-window');
   const s = t.settings as { clients: number; admitPerWindow: number };
-  expect(windows.reduce((sum, w) => sum + w.admitted, 0)).toBe(s.clients);
+  // A client dropped again at dropAtMs is admitted twice.
+  expect(windows.reduce((sum, w) => sum + w.admitted, 0)).toBe(s.clients + t.outcome.droppedAtDrop);
   expect(windows.reduce((sum, w) => sum + w.attempts, 0)).toBe(t.outcome.totalAttempts);
   expect(t.outcome.attemptsPerWindow.reduce((sum, n) => sum + n, 0)).toBe(t.outcome.totalAttempts);
   for (const w of windows) {
@@ -384,7 +385,7 @@ function checkConservation(t: Transcript<'herd'>): void {
 describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
   it('the outcome has the stated fields and a per-window series', () => {
     const t = herdRun();
-    expect(Object.keys(t.outcome).sort()).toEqual(['admissionFloorMs', 'allReconnectedAtMs', 'attemptsPerWindow', 'clients', 'firstWindowAttempts', 'peakAttemptsPerWindow', 'peakRetryAttemptsPerWindow', 'totalAttempts', 'windowMs']);
+    expect(Object.keys(t.outcome).sort()).toEqual(['admissionFloorMs', 'allReconnectedAtMs', 'attemptsPerWindow', 'clients', 'droppedAtDrop', 'firstWindowAttempts', 'peakAttemptsPerWindow', 'peakRetryAttemptsPerWindow', 'totalAttempts', 'windowMs']);
     expect(t.outcome.clients).toBe(10_000);
     expect(t.outcome.windowMs).toBe(100);
     checkConservation(t);
@@ -434,6 +435,43 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     for (let index = 1; index < t.events.length; index += 1) expect(t.events[index]!.atMs).toBeGreaterThanOrEqual(t.events[index - 1]!.atMs);
   });
 
+  it('Drop connection here (dropAtMs): every client connected by then reconnects again with its backoff; the rest keep their schedules', () => {
+    const settings = { clients: 2_000, tracedClient: 0 };
+    const plain = herdRun(settings);
+    const dropAtMs = 1_000;
+    const t = herdRun({ ...settings, dropAtMs });
+    checkConservation(t);
+    // Who was connected at 1,000 ms: the run is the same as without the drop until then.
+    const connected = of(plain, 'herd-window').filter((w) => w.endMs <= dropAtMs).reduce((sum, w) => sum + w.admitted, 0);
+    const windowAtDrop = of(plain, 'herd-window').find((w) => w.startMs <= dropAtMs && w.endMs > dropAtMs);
+    expect(t.outcome.droppedAtDrop).toBeGreaterThanOrEqual(connected);
+    expect(t.outcome.droppedAtDrop).toBeLessThanOrEqual(connected + (windowAtDrop?.admitted ?? 0));
+    expect(t.outcome.droppedAtDrop).toBeGreaterThan(0);
+    expect(plain.outcome.droppedAtDrop).toBe(0);
+    expect(t.outcome.attemptsPerWindow.slice(0, dropAtMs / 100)).toEqual(plain.outcome.attemptsPerWindow.slice(0, dropAtMs / 100));
+    // A second wave after the drop: the dropped clients try again, spread by full jitter over [0, 250] ms.
+    const after = t.outcome.attemptsPerWindow.slice(dropAtMs / 100, dropAtMs / 100 + 3).reduce((sum, n) => sum + n, 0);
+    expect(after).toBeGreaterThanOrEqual(t.outcome.droppedAtDrop);
+    expect(t.outcome.totalAttempts).toBeGreaterThan(plain.outcome.totalAttempts + t.outcome.droppedAtDrop - 1);
+    expect(t.outcome.allReconnectedAtMs).toBeGreaterThan(dropAtMs);
+    // The run says so: the drop, the traced client's stream dropping, its wait and its new listen request with a new id.
+    const drop = of(t, 'recovery').find((event) => event.reason.startsWith(`the connection drops at ${dropAtMs} ms: ${t.outcome.droppedAtDrop} of 2000 clients`));
+    expect(drop?.atMs).toBe(dropAtMs);
+    const dropped = of(t, 'stream-dropped');
+    expect(dropped).toHaveLength(1);
+    const listens = messages(t).filter((m) => methodOf(m.message) === 'subscriptions/listen');
+    const ids = listens.map((m) => ('id' in m.message ? m.message.id : null));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(listens.at(-1)!.atMs).toBeGreaterThanOrEqual(dropAtMs);
+    expect(ids).toContain(dropped[0]!.requestId);
+    expect(methodOf(messages(t).at(-1)!.message)).toBe('notifications/subscriptions/acknowledged');
+    for (let index = 1; index < t.events.length; index += 1) expect(t.events[index]!.atMs).toBeGreaterThanOrEqual(t.events[index - 1]!.atMs);
+    // A drop after everyone reconnected is a second herd of all of them.
+    const late = herdRun({ ...settings, dropAtMs: plain.outcome.allReconnectedAtMs + 5_000 });
+    checkConservation(late);
+    expect(late.outcome.droppedAtDrop).toBe(2_000);
+  });
+
   it('10,000 clients run well under a second', () => {
     herdRun(); // warm up the JIT
     const startedAt = performance.now();
@@ -449,7 +487,7 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     expect(() => herdRun({ clients: 10, tracedClient: 10 })).toThrow(/LAB007/);
   });
 
-  it('property: every client reconnects exactly once, whatever the policy, rates and seed', () => {
+  it('property: every client reconnects exactly once (twice if dropped again at dropAtMs), whatever the policy, rates, drop and seed', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 2 ** 32 - 1 }),
@@ -462,6 +500,7 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
           windowMs: fc.integer({ min: 10, max: 500 }),
           rejectRttMs: fc.integer({ min: 1, max: 300 }),
           initialJitter: fc.boolean(),
+          dropAtMs: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: null }),
         }),
         (seed, drawn) => {
           // Without backoff a refused client retries after one round trip; keep that at least a window so runs stay short.

@@ -239,7 +239,7 @@ export interface WhatIfSlice {
   whatIf: WhatIf | null;
   /** Request races: re-runs with the user's cancel at the current virtual time (cancelAtMs). */
   cancelHere(): void;
-  /** Reconnect: re-runs with the connection dropping at the current virtual time (dropAtMs). */
+  /** Reconnect and herd: re-runs with the connection dropping at the current virtual time (dropAtMs). */
   dropConnectionHere(): void;
   /** Back to the run before the what-if, at the step it was at. */
   backToScenario(): void;
@@ -248,7 +248,7 @@ export interface WhatIfSlice {
 /** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
 export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number => state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
 
-export type FaultKind = 'drop' | 'delay' | 'duplicate';
+export type FaultKind = 'drop' | 'delay' | 'duplicate' | 'crash';
 /** How much later a message the user delays arrives. */
 export const FAULT_DELAY_MS = 500;
 
@@ -727,12 +727,14 @@ const createWhatIfSlice: Slice<WhatIfSlice> = (shared) => (set, get) => {
       rerun('cancel', 'cancelAtMs', currentTimeMs(get()));
     },
     dropConnectionHere() {
-      if (selectedKindOf(get()) !== 'reconnect' || get().status !== 'done') return;
+      const kind = selectedKindOf(get());
+      if ((kind !== 'reconnect' && kind !== 'herd') || get().status !== 'done') return;
       const spec = get().scenarios.find((scenario) => scenario.id === get().scenarioId)?.settingsSpec.dropAtMs;
       const min = spec?.kind === 'integer' ? spec.min : 0;
       const atMs = currentTimeMs(get());
       if (atMs < min) {
-        get().notify(`The connection can drop from ${min} ms on (the reconnect scenario sets up its streams first); the replay stands at ${atMs} ms.`);
+        const why = kind === 'reconnect' ? 'the reconnect scenario sets up its streams first' : 'at 0 ms every client has just lost its stream';
+        get().notify(`The connection can drop from ${min} ms on (${why}); the replay stands at ${atMs} ms.`);
         return;
       }
       rerun('drop', 'dropAtMs', atMs);

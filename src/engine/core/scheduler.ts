@@ -101,6 +101,13 @@ export interface ExplorerHooks {
   observe(event: { readonly kind: string; readonly seq: number }): void;
   /** Called once by the scheduler the chooser is given to (the explorer reads its queue to hash a state). */
   attach(scheduler: Scheduler): void;
+  /** Sees the delay of every event scheduled (a timer's length: where an arrival that re-arms it moves it to). */
+  armed?(delayMs: number): void;
+  /**
+   * Called by a model that can describe its whole state (`Sim.exploreState`): the explorer then tells
+   * states apart by that text instead of by the run's history, and merges orderings that reach one state.
+   */
+  state?(describe: () => string): void;
 }
 
 /** A chooser that explores: `explorer` carries the hooks above. */
@@ -170,6 +177,7 @@ export class Scheduler {
     if (!Number.isFinite(atMs)) fail(`event "${labelText(label, arg)}" has a non-finite time`);
     if (atMs < this.nowMs) fail(`event "${labelText(label, arg)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
     const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, arg, this.causeSeq);
+    if (this.explorer !== null) this.explorer.armed?.(atMs - this.nowMs);
     this.queue.push(event);
     this.live += 1;
     this.trace?.push(atMs, event.seq);

@@ -1,6 +1,7 @@
 import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
+import { snapshot } from './snapshot';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type LabelOf, type SchedulerOptions } from './scheduler';
 import type { AnyEvent, EventBase, MessageEvent, Transport, Unstamped } from './transcript';
 import { EventLog, Wire, type LatencySettings, type MessageFault, type Stamp } from './wire';
@@ -49,6 +50,19 @@ export class Sim<E extends AnyEvent> {
     this.random = new SeededRandom(options.seed);
     this.summarize = options.summarize;
     this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
+  }
+
+  /**
+   * For the race explorer (issue #11): declares that `model`'s fields, with this kit's wire and random
+   * stream and the scheduler's queue, are the run's whole state, so two orderings that reach the same
+   * state at a choice between events can be explored once. Only for a model whose state is all in JS
+   * fields (no SQLite) and whose queued closures are told apart by their labels or by those fields.
+   */
+  exploreState(model: object): void {
+    const explorer = this.scheduler.explorer;
+    if (explorer?.state === undefined) return;
+    const kit = (value: object) => value === this || value instanceof Scheduler || value instanceof EventLog || value instanceof Wire;
+    explorer.state(() => `${this.wire.exploreKey()}|${snapshot(this.random)}|${snapshot(model, kit)}`);
   }
 
   get nowMs(): number {

@@ -473,6 +473,23 @@ export class Wire {
     return [...this.requestsOpen.values()];
   }
 
+  /**
+   * The wire's part of a run's state for the race explorer (issue #11, `Sim.exploreState`): per channel
+   * the messages still on it (content, arrival, held or scheduled) and its FIFO floor, the open
+   * requests, the ids used and the dropped streams. No seq: two orderings number their events apart.
+   */
+  exploreKey(): string {
+    const parts: string[] = [];
+    const dropped: string[] = [];
+    for (const [key, channel] of this.channels) {
+      if (channel.inFlight.length > 0) parts.push(`${key}:${channel.inFlight.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${JSON.stringify(flight.event.message)}`).join(';')}`);
+      parts.push(`>${key}@${channel.lastArrivalMs}`);
+      if (channel.dropped !== null) dropped.push(key);
+    }
+    parts.push(`open:${[...this.requestsOpen.keys()].join(';')}`, `ids:${[...this.requestIdsUsed].join(';')}`, `dropped:${dropped.join(';')}`);
+    return parts.join('|');
+  }
+
   /** Throws LAB021 naming every request left without an answer (call at the end of a run). */
   assertAllAnswered(): void {
     const open = this.unanswered();
@@ -486,7 +503,7 @@ export class Wire {
     const restart = this.crashRestart;
     const response = event.from === 'server' && !('method' in event.message);
     if (!response || restart === null) {
-      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger scenarios)' : 'a crash names a response the server was about to send'}`);
+      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger and task scenarios)' : 'a crash names a response the server was about to send'}`);
     }
     // The restart is the server's next step, at the same instant: the crash ends what it was doing.
     this.scheduler.after(0, 'server', 'server restarts after its crash', () => restart(event.seq));

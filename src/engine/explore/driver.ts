@@ -5,6 +5,9 @@ import type { Settings } from '../core/transcript';
 import { InvariantChecker } from './invariants';
 import { formatSchedule, parseSchedule, type Choice } from './schedule';
 
+/** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
+const DELAYS_MAX = 64;
+
 /** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
 export class Stop {
   constructor(
@@ -52,6 +55,10 @@ export class Driver {
   readonly checker: InvariantChecker;
   private readonly history = new Hash();
   private scheduler: Scheduler | null = null;
+  /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
+  private readonly delays = new Set<number>();
+  /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
+  private describe: (() => string) | null = null;
   /** The choices taken when each breach was found (so its schedule reaches it). */
   readonly breachSchedules: string[] = [];
   readonly chooser: ExploringChooser;
@@ -60,6 +67,8 @@ export class Driver {
     private readonly given: readonly Choice[],
     private readonly stopAtNew: boolean,
     settings: Settings,
+    private readonly mergeStates = true,
+    private readonly criticalArrivals = true,
   ) {
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
@@ -67,6 +76,12 @@ export class Driver {
       observe: (event) => this.observe(event),
       attach: (scheduler) => {
         this.scheduler = scheduler;
+      },
+      armed: (delayMs) => {
+        if (delayMs > 0 && this.criticalArrivals && this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
+      },
+      state: (describe) => {
+        if (this.mergeStates) this.describe = describe;
       },
     };
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
@@ -79,16 +94,40 @@ export class Driver {
     for (let index = before; index < this.checker.found.length; index += 1) this.breachSchedules.push(this.schedule());
   }
 
-  /** The state now: history, clock and queue (the queue read from the scheduler). */
-  private stateKey(point: string): string {
-    const state = this.history.fork();
+  /**
+   * The state now, which decides everything that can follow: the choice met, the clock, the queue (read
+   * from the scheduler) and either the run's history or, where the model describes its state and the
+   * run stands between two events (a same-instant choice, or the end), that description.
+   *
+   * Why merging by description is sound: between events no handler is half run, so what follows is a
+   * function of the model's fields, the wire's messages, the random stream, the queue (each closure told
+   * apart by its label, its time, or the fields it reads; `Sim.exploreState` says so for the model) and
+   * the invariant checker's memory. Two orderings equal in all of these run the same events from here,
+   * with the same outcome (an ending is read from the model's fields) and the same breaches (the checker
+   * decides each from its memory and the event). Only seq numbers differ, which no outcome or invariant
+   * reads. An arrival choice falls inside a handler (a message is being sent), whose locals no
+   * description sees, so its state stays the history.
+   */
+  private stateKey(point: string, between: boolean): string {
     const scheduler = this.scheduler;
+    const describe = this.describe;
+    if (between && describe !== null) {
+      const state = new Hash();
+      state.add(`${describe()}|${this.checker.stateKey()}`);
+      if (scheduler !== null) {
+        state.add(`@${scheduler.nowMs}`);
+        for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
+      }
+      state.add(`?${point}`);
+      return `s${state.digest()}`;
+    }
+    const state = this.history.fork();
     if (scheduler !== null) {
       state.add(`@${scheduler.nowMs}`);
       for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
     }
     state.add(`?${point}`);
-    return state.digest();
+    return `h${state.digest()}`;
   }
 
   private decide(kind: 'c' | 'j', options: Choice[], point: () => string): number {
@@ -104,7 +143,7 @@ export class Driver {
       this.tookFirst.push(found === 0);
       return choice.value;
     }
-    if (this.stopAtNew) throw new Stop(this.stateKey(point()), options);
+    if (this.stopAtNew) throw new Stop(this.stateKey(point(), kind === 'c'), options);
     const first = options[0] as Choice;
     assert(first.kind === kind, 'a choice offers options of its own kind');
     this.taken.push(first);
@@ -117,11 +156,20 @@ export class Driver {
     return this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`);
   }
 
-  /** The arrival instants that give every order against what is queued: the window's ends and the queued instants inside it. */
+  /**
+   * The arrival instants that give every order against what is queued: the window's ends, the queued
+   * instants inside it, and the critical points of what the arrival re-arms: each instant t where t + d
+   * lands exactly on a queued instant q, for every delay d this run has scheduled with (a timer the
+   * delivery restarts, such as an idle deadline after progress, falls at t + d). Between two critical
+   * points the order of everything queued against the arrival and its timer is the same; landing on
+   * one, the same-instant choice at q runs the timer before or after q's event, so both sides are met.
+   */
   private arrival(window: ArrivalWindow): number {
     const instants = new Set<number>([window.earliestMs]);
+    const inside = (atMs: number) => atMs > window.earliestMs && atMs < window.latestMs;
     for (const queued of this.scheduler?.queuedEvents() ?? []) {
-      if (queued.atMs > window.earliestMs && queued.atMs < window.latestMs) instants.add(queued.atMs);
+      if (inside(queued.atMs)) instants.add(queued.atMs);
+      for (const delayMs of this.delays) if (inside(queued.atMs - delayMs)) instants.add(queued.atMs - delayMs);
     }
     instants.add(window.latestMs);
     const options: Choice[] = [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
@@ -138,7 +186,7 @@ export class Driver {
 
   /** The whole run's state at its end (what tells two complete orderings apart). */
   endKey(): string {
-    return this.stateKey('end');
+    return this.stateKey('end', true);
   }
 }
 

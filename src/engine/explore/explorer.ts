@@ -18,19 +18,21 @@ import type { Choice } from './schedule';
  * [now + latencyMs, now + latencyMs + latencyJitterMs], raised to its channel's last arrival (FIFO).
  * The window is continuous in effect but what the run does depends only on the arrival's order
  * against the other events, so the explorer picks among the distinct orders rather than sampling:
- * the window's two ends and the instant of every event already queued inside it. Landing exactly
- * on a queued event's instant, the same-instant choice then runs the arrival before or after it, so
- * every order of the arrival against what is queued is met, and against what is queued later too
- * (a later message's own choice includes this arrival's instant; a later timer falls before the
- * window's end or after it). What this does not enumerate: arrivals strictly between two instants
- * when a timer the arrival itself arms (an idle deadline restarted by progress) then lands between
- * two other events; those orders are met only where the window's ends or the queued instants
- * produce them.
+ * the window's two ends, the instant of every event already queued inside it, and the critical
+ * points of the timers the arrival re-arms (each t where t + d lands on a queued instant, for every
+ * delay d the run schedules with: an idle deadline restarted by progress). Landing exactly on a
+ * queued event's instant, the same-instant choice then runs the arrival (or its timer) before or
+ * after it, so every order of the arrival and its timers against what is queued is met, and against
+ * what is queued later too (a later message's own choice includes this arrival's instant). What stays
+ * approximate: a re-armed timer whose delay the run has not scheduled with before the arrival, and
+ * chains (a timer at t + d1 that arms another at t + d1 + d2): their critical points are not offered.
  *
  * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
- * order) with the queue of pending events and the clock. Two choices that give the same state — two
- * deliveries on one FIFO channel, which deliver the oldest either way; two events that record
- * nothing — are one ordering; a state met again is not explored again (its endings are reused).
+ * order) with the queue of pending events and the clock — or, for a model that describes its whole
+ * state (`Sim.exploreState`), that description between two events (see `Driver.stateKey` for why
+ * merging by it is sound). Two choices that give the same state — two deliveries on one FIFO channel,
+ * which deliver the oldest either way; two events that record nothing — are one ordering; a state met
+ * again is not explored again (its endings are reused).
  */
 
 export interface ExploreOptions {
@@ -41,6 +43,16 @@ export interface ExploreOptions {
   readonly bound?: number;
   /** sql.js for the ledger and task scenarios. */
   readonly ledger?: SqliteHost;
+  /**
+   * Merge orderings that reach one state where the model describes its state (default true); false
+   * tells states apart by their history only (what the tests hold the merging to).
+   */
+  readonly mergeStates?: boolean;
+  /**
+   * Also offer the arrivals where a timer the delivery re-arms lands on a queued instant (default true);
+   * false offers only the window's ends and the queued instants inside it (what the tests compare with).
+   */
+  readonly criticalArrivals?: boolean;
 }
 
 export interface Ending {
@@ -249,7 +261,7 @@ export class Exploration {
   private runOnce(choices: Choice[]): { kind: 'leaf'; key: string; tally: Tally } | { kind: 'point'; key: string; options: Choice[] } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
-    const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) });
+    const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true);
     let ending: Record<string, unknown>;
     try {
       const transcript = runScenario(this.scenario, this.runOptions(driver));

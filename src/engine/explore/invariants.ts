@@ -1,3 +1,4 @@
+import { snapshot } from '../core/snapshot';
 import type { Settings } from '../core/transcript';
 
 /**
@@ -213,6 +214,16 @@ export class InvariantChecker {
       return;
     }
     queue.shift();
+  }
+
+  /**
+   * What the checker remembers that can decide a later breach, as text (for the explorer's merged
+   * states): no seq, since two orderings number their events apart, and no breach already found (each
+   * run reports its own). The messages still in flight are kept by content and order.
+   */
+  stateKey(): string {
+    const inFlight = [...this.inFlight].map(([channel, queue]) => `${channel}:${queue.map((seen) => `${String(seen.atMs)}${seen.lost === true ? 'L' : ''}${seen.malformed === undefined ? '' : 'M'}${JSON.stringify(seen.message)}`).join(';')}`);
+    return snapshot([this.terminals, this.cancelAccepted, this.finalSent, this.requestOfToken, this.lastProgress, this.started, this.requestIds, inFlight, this.executions, this.taskStatus, this.lastFailedSeq?.requestId ?? null, this.broken]);
   }
 
   /** End-of-run checks that need the whole run (every request ended once). */

@@ -1,18 +1,35 @@
 import { useEffect, useRef } from 'react';
-import { FAULT_DELAY_MS, useLabStore, type FaultKind } from '../../store/labStore';
+import { FAULT_DELAY_MS, useLabStore, type FaultKind, type LabState } from '../../store/labStore';
+import { selectedKind } from './selectors';
 
-const FAULTS: readonly { kind: FaultKind; label: string; description: string }[] = [
+type Fault = { kind: FaultKind; label: string; description: string };
+
+const FAULTS: readonly Fault[] = [
   { kind: 'drop', label: 'Drop', description: 'the network loses this message' },
   { kind: 'delay', label: 'Delay', description: `this message arrives ${FAULT_DELAY_MS} ms later (what follows on its channel waits behind it)` },
   { kind: 'duplicate', label: 'Duplicate', description: 'the network delivers this message twice' },
 ];
+const CRASH: Fault = { kind: 'crash', label: 'Crash after COMMIT', description: 'the server crashes after COMMIT, before this response leaves, and restarts from its SQLite file' };
+const WITH_CRASH: readonly Fault[] = [...FAULTS, CRASH];
+
+/** Crash applies where the server keeps a SQLite file (ledger and task scenarios), to a response it sends. */
+const faultsFor = (seq: number) => (state: LabState): readonly Fault[] => {
+  const kind = selectedKind(state);
+  if (kind !== 'ledger' && kind !== 'task') return FAULTS;
+  const events = state.transcript?.events ?? [];
+  const event = events[seq]?.seq === seq ? events[seq] : events.find((candidate) => candidate.seq === seq);
+  const response = event?.kind === 'message' && event.from === 'server' && !('method' in event.message);
+  return response ? WITH_CRASH : FAULTS;
+};
 
 /**
  * A message's context menu in the diagram (issue #11): Drop, Delay, Duplicate re-run the scenario from
- * the same seed with that fault on this message; the link carries it. Arrow keys move, Escape closes.
+ * the same seed with that fault on this message; the link carries it. On a ledger or task scenario a
+ * server's response also offers Crash after COMMIT. Arrow keys move, Escape closes.
  */
 export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: number; onClose(): void }) {
   const injectFault = useLabStore((state) => state.injectFault);
+  const faults = useLabStore(faultsFor(seq));
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
@@ -34,7 +51,7 @@ export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: n
   };
   return (
     <div ref={menu} className="lab-fault-menu" role="menu" aria-label={`Faults for message ${seq}`} style={{ left: x, top: y }} onKeyDown={onKeyDown}>
-      {FAULTS.map((fault) => (
+      {faults.map((fault) => (
         <button
           key={fault.kind}
           type="button"
@@ -55,9 +72,10 @@ export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: n
 /** The keyboard way to the same faults: buttons under the message the inspector shows. */
 export function FaultButtons({ seq }: { seq: number }) {
   const injectFault = useLabStore((state) => state.injectFault);
+  const faults = useLabStore(faultsFor(seq));
   return (
     <div className="lab-fault-buttons" role="group" aria-label="Inject a fault on this message">
-      {FAULTS.map((fault) => (
+      {faults.map((fault) => (
         <button key={fault.kind} type="button" className="lab-button lab-small-button" title={fault.description} onClick={() => injectFault(fault.kind, seq)}>
           {fault.label}
         </button>

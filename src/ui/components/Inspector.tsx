@@ -1,6 +1,6 @@
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
 import { eventText, formatMs } from '../format';
-import { FaultButtons } from './FaultMenu';
+import { FaultButtons } from './lazyParts';
 
 /**
  * The exact record behind one event: for a wire message, the JSON-RPC object exactly as sent; for

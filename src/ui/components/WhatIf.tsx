@@ -4,8 +4,8 @@ import { selectedKind } from './selectors';
 
 /**
  * "What if…" (issue #11): at any step of a request race, Cancel here re-runs the scenario with the
- * user's cancel at the replay's virtual time; on the reconnect scenario, Drop connection here drops it
- * then. The facts and the diagram show the new ending; Back to the scenario returns to the run before.
+ * user's cancel at the replay's virtual time; on the reconnect and herd scenarios, Drop connection here
+ * drops the connection then (in the herd every client connected by then reconnects again). The facts and the diagram show the new ending; Back to the scenario returns to the run before.
  */
 export function WhatIf() {
   const kind = useLabStore(selectedKind);
@@ -14,7 +14,7 @@ export function WhatIf() {
   const status = useLabStore((state) => state.status);
   const nowMs = useLabStore(currentTimeMs);
   const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useLabStore.getState();
-  if (kind !== 'request-race' && kind !== 'reconnect' && whatIf === null && faults === null) return null;
+  if (kind !== 'request-race' && kind !== 'reconnect' && kind !== 'herd' && whatIf === null && faults === null) return null;
   const busy = status !== 'done';
 
   return (
@@ -24,7 +24,7 @@ export function WhatIf() {
           Cancel here
         </button>
       )}
-      {kind === 'reconnect' && (
+      {(kind === 'reconnect' || kind === 'herd') && (
         <button type="button" className="lab-button" aria-disabled={busy} title={`Re-run with the connection dropping at ${formatMs(nowMs)}`} onClick={() => !busy && dropConnectionHere()}>
           Drop connection here
         </button>

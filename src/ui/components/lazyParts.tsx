@@ -6,14 +6,16 @@ import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 /**
  * Parts of the page that most visits never show, loaded on first use so the first load carries
  * less script (issue #9: initial JS at most 150 kB gzip): the stored ledger's panel, shown only with
- * a ledger scenario, the Ledger tab's part of the side column, the explorer's panel, and the `?` list of shortcuts, loaded
- * when first asked for.
+ * a ledger scenario, the Ledger tab's part of the side column, the explorer's panel, a message's faults
+ * (its context menu and the inspector's buttons), and the `?` list of shortcuts, loaded when first asked for.
  */
 
 const LedgerPanelPart = lazy(() => import('./LedgerPanel').then((module) => ({ default: module.LedgerPanel })));
 const LedgerTabPart = lazy(() => import('../panels/LedgerTab').then((module) => ({ default: module.LedgerTab })));
 const ExplorePanelPart = lazy(() => import('./ExplorePanel').then((module) => ({ default: module.ExplorePanel })));
 const ShortcutsDialogPart = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
+const FaultMenuPart = lazy(() => import('./FaultMenu').then((module) => ({ default: module.FaultMenu })));
+const FaultButtonsPart = lazy(() => import('./FaultMenu').then((module) => ({ default: module.FaultButtons })));
 
 export type { ShortcutsDialogHandle };
 
@@ -67,4 +69,22 @@ export const ShortcutsDialog = forwardRef<ShortcutsDialogHandle>(function Shortc
 function OpenOnLoad({ asked, dialog }: { asked: number; dialog: RefObject<ShortcutsDialogHandle | null> }) {
   useEffect(() => dialog.current?.open(), [asked, dialog]);
   return <ShortcutsDialogPart ref={dialog} />;
+}
+
+/** A message's context menu of faults (see FaultMenu.tsx), loaded on the first right-click. */
+export function FaultMenu(props: { seq: number; x: number; y: number; onClose(): void }) {
+  return (
+    <Suspense fallback={null}>
+      <FaultMenuPart {...props} />
+    </Suspense>
+  );
+}
+
+/** The inspector's fault buttons (see FaultMenu.tsx). */
+export function FaultButtons({ seq }: { seq: number }) {
+  return (
+    <Suspense fallback={null}>
+      <FaultButtonsPart seq={seq} />
+    </Suspense>
+  );
 }

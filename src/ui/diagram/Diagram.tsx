@@ -11,7 +11,7 @@ import { buildFlow, flowAt } from './flow';
 import { messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
-import { FaultMenu } from '../components/FaultMenu';
+import { FaultMenu } from '../components/lazyParts';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from

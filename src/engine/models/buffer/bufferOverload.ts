@@ -46,6 +46,8 @@ export class BufferOverload {
     // The buffer sits at the client's end of the stream: the wire adds no latency (and so draws nothing from the seed).
     this.sim = mcpSim(run, { eventsMax: s.eventsMax });
     this.buffer = s.queue === 'bounded' ? new BoundedSseBuffer(s.capacity) : new NaiveSseQueue(s.queue, s.capacity);
+    // For the race explorer: its whole state is in these fields (no SQLite); its queued closures (produce, consume, deliveries) take no arguments.
+    this.sim.exploreState(this);
   }
 
   get events(): BufferModelEvent[] {

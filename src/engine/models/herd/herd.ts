@@ -23,6 +23,12 @@ export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
  * (RV-4: up to 250 ms) unless `initialJitter` is off, which shows the stampede at 0 ms. Every attempt is one scheduler event, but the transcript
  * gets one summary per admission window that saw attempts, never one event per attempt, plus the
  * wire messages of one traced client (each attempt a new `subscriptions/listen` with a new id).
+ *
+ * `dropAtMs` (issue #11, **Drop connection here**) drops the connection once more at that instant:
+ * every client connected by then loses its stream and reconnects from backoff attempt 0, drawing
+ * from a second jitter stream (a real client draws fresh randomness; repeating the first spread
+ * would hide that); clients still waiting keep their schedules. Without it no event is scheduled, so
+ * a run without the setting is the run it always was.
  */
 
 /** Longest plotted series; a run that needs more windows is refused (LAB102) rather than grown without bound. */
@@ -60,6 +66,11 @@ export class Herd {
   private readonly attempts: Uint32Array;
   private readonly previousDelayMs: Float64Array;
   private readonly reconnected: Uint8Array;
+  /** Per client: its attempts before the drop at `dropAtMs` (its backoff counts from there), and whether it was dropped. */
+  private readonly backoffFrom: Uint32Array;
+  private readonly droppedByDrop: Uint8Array;
+  private readonly dropConfig: BackoffConfig;
+  private droppedAtDrop = 0;
   readonly attemptsPerWindow: number[] = [];
   private readonly admittedPerWindow: number[] = [];
   private readonly retriesPerWindow: number[] = [];
@@ -88,9 +99,14 @@ export class Herd {
     this.attempts = new Uint32Array(s.clients);
     this.previousDelayMs = new Float64Array(s.clients).fill(-1);
     this.reconnected = new Uint8Array(s.clients);
+    this.backoffFrom = new Uint32Array(s.clients);
+    this.droppedByDrop = new Uint8Array(s.clients);
+    this.dropConfig = { ...this.config, seed: (options.seed ^ 0x5bd1_e995) | 0 };
   }
 
   run(): this {
+    const dropAtMs = this.settings.dropAtMs;
+    if (dropAtMs !== null) this.scheduler.at(dropAtMs, 'transport', 'connection drops', () => this.drop(dropAtMs));
     for (let client = 0; client < this.settings.clients; client += 1) {
       const delayMs = this.settings.initialJitter ? this.nextDelayMs(client, 0) : 0;
       if (client === this.tracedClient) this.traceWait(0, delayMs, 'its stream dropped at 0 ms');
@@ -104,7 +120,8 @@ export class Herd {
 
   private nextDelayMs(client: number, attempt: number): number {
     const previous = this.previousDelayMs[client] as number;
-    const delayMs = backoffDelayMs(this.config, client, attempt, previous < 0 ? null : previous);
+    const config = this.droppedByDrop[client] === 1 ? this.dropConfig : this.config;
+    const delayMs = backoffDelayMs(config, client, attempt, previous < 0 ? null : previous);
     this.previousDelayMs[client] = delayMs;
     return delayMs;
   }
@@ -130,16 +147,18 @@ export class Herd {
       this.admittedPerWindow.push(0);
       this.retriesPerWindow.push(0);
     }
-    const attempt = this.attempts[client] as number;
-    if (attempt + 1 > s.attemptsMax) {
+    const made = this.attempts[client] as number;
+    // The backoff counts from the drop that made this client reconnect (the drop at dropAtMs restarts it).
+    const attempt = made - (this.backoffFrom[client] as number);
+    if (made + 1 > s.attemptsMax) {
       throw new LabError('LAB102', `client ${client} reached attemptsMax=${s.attemptsMax} at ${nowMs} ms without being admitted; raise attemptsMax or admitPerWindow, or pick a backoff policy`);
     }
-    this.attempts[client] = attempt + 1;
+    this.attempts[client] = made + 1;
     this.totalAttempts += 1;
     this.attemptsPerWindow[window] = (this.attemptsPerWindow[window] as number) + 1;
     if (attempt > 0) this.retriesPerWindow[window] = (this.retriesPerWindow[window] as number) + 1;
     const admitted = (this.admittedPerWindow[window] as number) < s.admitPerWindow;
-    if (client === this.tracedClient) this.traceAttempt(attempt, admitted);
+    if (client === this.tracedClient) this.traceAttempt(made, admitted);
     if (admitted) {
       this.admittedPerWindow[window] = (this.admittedPerWindow[window] as number) + 1;
       this.reconnected[client] = 1;
@@ -150,6 +169,37 @@ export class Herd {
     const delayMs = this.nextDelayMs(client, attempt + 1);
     if (client === this.tracedClient) this.traceWait(attempt + 1, delayMs, `the refusal arrived ${s.rejectRttMs} ms after the attempt`);
     this.scheduleAttempt(client, s.rejectRttMs + delayMs);
+  }
+
+  /** The second drop: every connected client loses its stream and starts its backoff again. */
+  private drop(atMs: number): void {
+    const s = this.settings;
+    // The open window's summary goes first when the drop falls in a later window (the log keeps time order).
+    if (Math.floor(atMs / s.windowMs) !== this.openWindow) this.closeWindow();
+    const connected = this.reconnectedCount;
+    this.log.record({
+      kind: 'recovery',
+      step: 'backoff',
+      requestId: null,
+      reason: `the connection drops at ${atMs} ms: ${connected} of ${s.clients} clients were connected and lose their streams; each reconnects with its backoff from attempt 0 (${s.policy}); ${s.clients - connected} still waiting keep their schedules`,
+    });
+    for (let client = 0; client < s.clients; client += 1) {
+      if (this.reconnected[client] === 0) continue;
+      this.reconnected[client] = 0;
+      this.reconnectedCount -= 1;
+      this.droppedAtDrop += 1;
+      this.droppedByDrop[client] = 1;
+      this.backoffFrom[client] = this.attempts[client] as number;
+      this.previousDelayMs[client] = -1;
+      const delayMs = s.initialJitter ? this.nextDelayMs(client, 0) : 0;
+      if (client === this.tracedClient) {
+        const listenId = this.attempts[client] as number;
+        this.log.record({ kind: 'stream-dropped', requestId: listenId, channel: this.options.transport === 'http' ? `SSE #${listenId}` : 'stdio', reason: `the connection dropped at ${atMs} ms: the listen stream is gone` });
+        this.traceWait(0, delayMs, `its stream dropped at ${atMs} ms`);
+      }
+      this.scheduleAttempt(client, delayMs);
+    }
+    assert(this.reconnectedCount === 0, 'after the drop no client is connected');
   }
 
   // ── the traced client: its messages on the wire ────────────────────────────────────────────────
@@ -199,7 +249,7 @@ export class Herd {
     assert(this.reconnectedCount === s.clients, () => `${s.clients - this.reconnectedCount} of ${s.clients} clients never reconnected`);
     let admitted = 0;
     for (const count of this.admittedPerWindow) admitted += count;
-    assert(admitted === s.clients, () => `admissions (${admitted}) differ from clients (${s.clients})`);
+    assert(admitted === s.clients + this.droppedAtDrop, () => `admissions (${admitted}) differ from clients (${s.clients}) plus those dropped at dropAtMs (${this.droppedAtDrop})`);
     let attempts = 0;
     for (let client = 0; client < s.clients; client += 1) attempts += this.attempts[client] as number;
     assert(attempts === this.totalAttempts, 'per-client attempts add up to the total');
@@ -213,6 +263,7 @@ export class Herd {
       firstWindowAttempts: this.attemptsPerWindow[0] ?? 0,
       peakRetryAttemptsPerWindow: this.retriesPerWindow.reduce((peak, count) => Math.max(peak, count), 0),
       admissionFloorMs: (Math.ceil(s.clients / s.admitPerWindow) - 1) * s.windowMs,
+      droppedAtDrop: this.droppedAtDrop,
     };
   }
 }

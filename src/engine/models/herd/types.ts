@@ -1,6 +1,6 @@
 import type { ScenarioMeta } from '../../core/model';
 import type { EventBase, WireEvent } from '../../core/transcript';
-import type { RecoveryEvent } from '../reconnect/types';
+import type { RecoveryEvent, StreamDroppedEvent } from '../reconnect/types';
 import type { HerdSettings } from './settings';
 
 /** Transcript vocabulary of this model: its events, outcome and scenario shape (field names are contracts). */
@@ -17,7 +17,7 @@ export interface HerdWindowEvent extends EventBase {
   waiting: number;
 }
 
-export type HerdModelEvent = WireEvent | HerdWindowEvent | RecoveryEvent;
+export type HerdModelEvent = WireEvent | HerdWindowEvent | RecoveryEvent | StreamDroppedEvent;
 
 export interface HerdOutcome {
   clients: number;
@@ -36,6 +36,8 @@ export interface HerdOutcome {
    * policy that keeps every window full (no backoff) reaches it, at the cost of many refused attempts.
    */
   admissionFloorMs: number;
+  /** Clients connected when the connection dropped again at `dropAtMs` (they reconnect once more); 0 without that drop. */
+  droppedAtDrop: number;
 }
 
 export interface HerdScenario extends ScenarioMeta {

@@ -8,8 +8,12 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export interface TaskEvent extends EventBase {
   kind: 'task';
-  /** reported: the client tells its user a status without having polled it (only the SPEC §9 failure mode ackIsFinal). */
-  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported';
+  /**
+   * reported: the client tells its user a status without having polled it (only the SPEC §9 failure mode ackIsFinal).
+   * crashed, restarted, retried: a crash fault (issue #11): the server dies after COMMIT, restarts from its file, and
+   * the client retries what it safely can.
+   */
+  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried';
   taskId: string;
   status: TaskStatus | null;
   detail: string;

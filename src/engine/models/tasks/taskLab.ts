@@ -11,7 +11,7 @@ import {
   type JsonRpcResultResponse,
   type RequestId,
 } from '../../mcp/protocol';
-import type { Chooser, Scheduler, SchedulerOptions } from '../../core/scheduler';
+import type { Chooser, EventHandle, Scheduler, SchedulerOptions } from '../../core/scheduler';
 import type { EventBase, Unstamped, Side, Transport } from '../../core/transcript';
 import { Sim } from '../../core/sim';
 import { summarizeMessage } from '../../mcp/summary';
@@ -27,6 +27,16 @@ export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
  * tools/call is answered with a CreateTaskResult only after the task row is committed to SQLite; the
  * client polls tasks/get; tasks/cancel is acknowledged at once with an empty result, but the task
  * stays `working` until a worker checkpoint reads the cancel flag — and may complete first.
+ *
+ * A crash fault (issue #11, `crash:SEQ` on one of the server's responses) kills the server after its
+ * COMMIT and before that response leaves. The restarted server opens its SQLite file: the task row
+ * survives with its status, cancel flag and result, and a task still `working` is resumed by a new
+ * worker from its last checkpoint (the row's last update: in-memory progress died with the process).
+ * The client learns of the broken connection one latency later and retries what is safe to retry:
+ * a lost tasks/get is polled again, a lost tasks/result fetched again, a lost tasks/cancel sent
+ * again (setting the flag twice is harmless). A lost CreateTaskResult leaves the client without the
+ * taskId and the outcome unknown: the tools/call carries no idempotency key, so it is not retried
+ * (RT-1) and the task it did create runs on, durable and unseen.
  */
 
 export interface TaskRunOptions {
@@ -56,9 +66,15 @@ export class TaskLab {
   readonly sim: Sim<TaskModelEvent>;
   private readonly s: TaskSettings;
   private readonly transport: Transport;
-  private readonly file: LedgerFile;
+  private file: LedgerFile;
+  private readonly host: SqliteHost;
   private readonly save: ((bytes: Uint8Array) => void) | undefined;
-  private readonly db: LedgerConnection;
+  private db: LedgerConnection;
+  /** The worker's next checkpoint, which a crash cancels (the worker dies with the server). */
+  private checkpointHandle: EventHandle | null = null;
+  /** The response a crash fault lost, until the client notices. */
+  private crashedResponse: { id: RequestId; method: string } | null = null;
+  private readonly methods = new Map<RequestId, string>();
   private nextId = CALL_ID + 1;
   private polls = 0;
   private taskKnownToClient = false;
@@ -76,9 +92,11 @@ export class TaskLab {
     this.s = options.settings;
     this.transport = options.transport;
     this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
+    this.host = options.host;
     this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
     this.save = options.host.save;
     this.db = this.file.connect('tasks');
+    this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
   }
 
   get scheduler(): Scheduler {
@@ -125,11 +143,13 @@ export class TaskLab {
   // ── client ───────────────────────────────────────────────────────────────────────────────────
 
   private send(from: Side, id: RequestId, message: JsonRpcMessage, deliver: () => void): void {
-    this.sim.wire.send(from, this.channel(from, id), message, () => {
+    if (from === 'client' && 'method' in message) this.methods.set(id, message.method);
+    const event = this.sim.wire.send(from, this.channel(from, id), message, () => {
       if (from === 'server' && id === CALL_ID && this.streamClosedAtMs !== null) return `the client closed the connection of request #${CALL_ID} at ${this.streamClosedAtMs} ms`;
       deliver();
       return null;
     });
+    if (event.lost === true && event.fault?.startsWith('crash:') === true) this.crashedResponse = { id, method: this.methods.get(id) ?? 'tools/call' };
   }
 
   private call(): void {
@@ -158,15 +178,17 @@ export class TaskLab {
     }
     this.clientDone = true;
     this.clientReported = status;
-    if (status === 'completed') {
-      const id = this.nextId++;
-      this.send('client', id, request(id, 'tasks/result', { taskId: TASK_ID }), () => {
-        const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [TASK_ID], 'the stored result', id)[0]?.result_json;
-        this.send('server', id, callToolResultResponse(id, String(stored), JSON.parse(String(stored)) as JsonObject), () => {
-          this.resultRetrieved = true;
-        });
+    if (status === 'completed') this.fetchResult();
+  }
+
+  private fetchResult(): void {
+    const id = this.nextId++;
+    this.send('client', id, request(id, 'tasks/result', { taskId: TASK_ID }), () => {
+      const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [TASK_ID], 'the stored result', id)[0]?.result_json;
+      this.send('server', id, callToolResultResponse(id, String(stored), JSON.parse(String(stored)) as JsonObject), () => {
+        this.resultRetrieved = true;
       });
-    }
+    });
   }
 
   private cancel(): void {
@@ -174,6 +196,10 @@ export class TaskLab {
       this.record({ kind: 'task', action: 'cancel-skipped', taskId: TASK_ID, status: null, detail: this.clientDone ? 'the task already reached a terminal status' : 'the client has no taskId yet' });
       return;
     }
+    this.sendCancel();
+  }
+
+  private sendCancel(): void {
     const id = this.nextId++;
     this.send('client', id, request(id, 'tasks/cancel', { taskId: TASK_ID }), () => {
       this.sql('UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?', [TASK_ID], 'record the intent to cancel; the status does not change here', id);
@@ -213,7 +239,57 @@ export class TaskLab {
 
   private scheduleCheckpoint(startedAtMs: number): void {
     const nextAtMs = Math.min(startedAtMs + (this.workerCheckpoints + 1) * this.s.checkpointEveryMs, startedAtMs + this.s.workMs);
-    this.scheduler.at(nextAtMs, 'worker', 'task checkpoint', () => this.checkpoint(startedAtMs));
+    this.checkpointHandle = this.scheduler.at(nextAtMs, 'worker', 'task checkpoint', () => {
+      this.checkpointHandle = null;
+      this.checkpoint(startedAtMs);
+    });
+  }
+
+  // ── a crash after COMMIT (issue #11) ─────────────────────────────────────────────────────────
+
+  /** The server died before response `seq` left; it restarts from its SQLite file, and the client will notice. */
+  private restartAfterCrash(seq: number): void {
+    const lost = this.crashedResponse;
+    assert(lost !== null, 'a crash names a response the task server sent');
+    this.crashedResponse = null;
+    const bytes = this.file.export();
+    this.file.close();
+    if (this.checkpointHandle !== null) this.scheduler.cancel(this.checkpointHandle);
+    this.checkpointHandle = null;
+    this.record({ kind: 'task', action: 'crashed', taskId: TASK_ID, status: null, detail: `the server crashed after COMMIT, before message ${seq} (the response to ${lost.method} #${String(lost.id)}) left: the process is gone with its connections and its worker` });
+    this.file = LedgerFile.open(this.host.sql, bytes);
+    this.db = this.file.connect('tasks');
+    const row = this.sql('SELECT status, created_at_ms, last_updated_at_ms, cancel_requested FROM tasks WHERE task_id = ?', [TASK_ID], 'after the restart: what survived in the file', CALL_ID)[0];
+    assert(row !== undefined, 'the task row was committed before any response about it');
+    const status = String(row.status) as TaskStatus;
+    const doneMs = Number(row.last_updated_at_ms) - Number(row.created_at_ms);
+    const flag = Number(row.cancel_requested) === 1 ? ', its cancel flag set' : '';
+    if (status === 'working') {
+      // A new worker picks the task up from its last checkpoint: the work done before it is kept in the row.
+      this.workerCheckpoints = Math.round(doneMs / this.s.checkpointEveryMs);
+      this.scheduleCheckpoint(this.scheduler.nowMs - doneMs);
+    }
+    this.record({ kind: 'task', action: 'restarted', taskId: TASK_ID, status, detail: `the restarted server opens its SQLite file: task ${TASK_ID} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}` });
+    this.scheduler.after(this.s.latencyMs, 'client', 'connection broken', () => this.clientRetries(lost));
+  }
+
+  /** The client sees the connection of `lost` break without its response, and retries what is safe to retry. */
+  private clientRetries(lost: { id: RequestId; method: string }): void {
+    const what = `the connection of ${lost.method} #${String(lost.id)} broke without its response`;
+    // That request is over: its response died with the server (a retry is a new request with a new id).
+    this.sim.wire.settle('client', lost.id);
+    if (lost.method === 'tools/call') {
+      this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
+      return;
+    }
+    if (this.clientDone && lost.method !== 'tasks/result') {
+      this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
+      return;
+    }
+    this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id` });
+    if (lost.method === 'tasks/get') this.poll();
+    else if (lost.method === 'tasks/result') this.fetchResult();
+    else this.sendCancel();
   }
 
   private checkpoint(startedAtMs: number): void {

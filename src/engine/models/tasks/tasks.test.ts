@@ -93,3 +93,83 @@ describe('TK-3 a task outlives the connection that created it', () => {
     expect(t.outcome).toMatchObject({ streamClosed: true, taskStatus: 'completed', resultRetrieved: true });
   });
 });
+
+// A crash fault (issue #11): the server dies after COMMIT, before one response leaves, and restarts from its SQLite file.
+describe('a crash after COMMIT: the task row survives, the worker resumes, the client retries what is safe', () => {
+  function crashed(id: string, fault: (t: Transcript<'task'>) => MessageEvent): { plain: Transcript<'task'>; t: Transcript<'task'> } {
+    const scenario = findScenario(id);
+    const plain = run(id);
+    const target = fault(plain);
+    const t = runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }) as Transcript<'task'>;
+    expect(validateTranscriptMessages(t).problems).toEqual([]);
+    expect(JSON.stringify(runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }))).toBe(JSON.stringify(t));
+    // Everything before the crashed response is the run without the fault.
+    expect(JSON.stringify(t.events.filter((e) => e.seq < target.seq))).toBe(JSON.stringify(plain.events.filter((e) => e.seq < target.seq)));
+    return { plain, t };
+  }
+  const responseTo = (method: string, nth = 0) => (t: Transcript<'task'>) => {
+    const ids = messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === method).map((m) => ('id' in m.message ? m.message.id : null));
+    const response = messages(t).find((m) => m.from === 'server' && 'id' in m.message && m.message.id === ids[nth] && !('method' in m.message));
+    if (response === undefined) throw new Error(`no response to ${method} #${nth}`);
+    return response;
+  };
+  const actions = (t: Transcript<'task'>) => taskEvents(t).map((e) => e.action);
+
+  it('the CreateTaskResult lost: the task row was committed, survives the restart and a new worker completes it; the client, without a key or a taskId, does not retry', () => {
+    const { t } = crashed('task-http-close', responseTo('tools/call'));
+    expect(actions(t).slice(0, 4)).toEqual(['created', 'crashed', 'restarted', 'retried']);
+    const restarted = taskEvents(t).find((e) => e.action === 'restarted');
+    expect(restarted?.status).toBe('working');
+    expect(restarted?.detail).toMatch(/survived, working; a new worker resumes it/);
+    expect(taskEvents(t).find((e) => e.action === 'retried')?.detail).toMatch(/not retried \(RT-1\)/);
+    // The crash and the restart are the server's; noticing the broken connection is the client's.
+    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retried'].includes(e.action)).map((e) => e.actor)).toEqual(['server', 'server', 'client']);
+    expect(t.outcome).toMatchObject({ taskStatus: 'completed', polls: 0, statusesSeen: [], resultRetrieved: false, clientReported: null });
+    // No second tools/call: the unkeyed call is not repeated.
+    expect(messages(t).filter((m) => 'method' in m.message && m.message.method === 'tools/call')).toHaveLength(1);
+  });
+
+  it('a tasks/get response lost: the client polls again with a new id; the work done before the crash is kept (last checkpoint)', () => {
+    const { plain, t } = crashed('task-http-close', responseTo('tasks/get', 1));
+    const crash = taskEvents(t).find((e) => e.action === 'crashed')!;
+    const restarted = taskEvents(t).find((e) => e.action === 'restarted')!;
+    // Checkpoints every 250 ms from 5 ms: by the crash at 425 ms, 250 ms of work were committed.
+    expect(crash.atMs).toBe(425);
+    expect(restarted.detail).toMatch(/resumes it from its last checkpoint \(250 ms of 1000 ms done\)/);
+    const completed = taskEvents(t).find((e) => e.action === 'completed')!;
+    expect(completed.atMs).toBe(425 + 750);
+    expect(completed.atMs).toBeGreaterThan(taskEvents(plain).find((e) => e.action === 'completed')!.atMs);
+    const retried = taskEvents(t).find((e) => e.action === 'retried')!;
+    expect(retried.atMs).toBe(430);
+    expect(retried.detail).toMatch(/tasks\/get is safe to repeat/);
+    const gets = messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'tasks/get');
+    expect(gets.some((m) => m.atMs === 430)).toBe(true);
+    expect(t.outcome).toMatchObject({ taskStatus: 'completed', resultRetrieved: true, clientReported: 'completed' });
+  });
+
+  it('the tasks/cancel acknowledgement lost: the flag was committed and survives; the client sends tasks/cancel again and the task ends cancelled', () => {
+    const { t } = crashed('task-cancel-ack', responseTo('tasks/cancel'));
+    expect(taskEvents(t).find((e) => e.action === 'restarted')?.detail).toMatch(/its cancel flag set/);
+    expect(messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'tasks/cancel')).toHaveLength(2);
+    expect(t.outcome).toMatchObject({ taskStatus: 'cancelled', cancelAcknowledged: true, clientReported: 'cancelled' });
+  });
+
+  it('the tasks/result response lost: the stored result survives and the client fetches it again', () => {
+    const { plain, t } = crashed('task-cancel-too-late', responseTo('tasks/result'));
+    const toolResults = (of: Transcript<'task'>) => messages(of).filter((m) => m.from === 'server' && 'result' in m.message && 'content' in (m.message as { result: object }).result);
+    const results = toolResults(t);
+    expect(results).toHaveLength(2);
+    expect(results[0]!.lost).toBe(true);
+    expect(results[1]!.lost).toBeUndefined();
+    const body = (m: MessageEvent) => JSON.stringify((m.message as { result: object }).result);
+    expect(body(results[1]!)).toBe(body(toolResults(plain)[0]!));
+    expect(taskEvents(t).find((e) => e.action === 'restarted')?.status).toBe('completed');
+    expect(t.outcome).toMatchObject({ taskStatus: 'completed', resultRetrieved: true });
+  });
+
+  it('a crash on a client request is refused (LAB023): only a response is one the server crashes before sending', () => {
+    const plain = run('task-http-close');
+    const call = messages(plain).find((m) => m.from === 'client')!;
+    expect(() => runScenario(findScenario('task-http-close'), { ledger: { sql }, faults: `crash:${call.seq}` })).toThrow(/LAB023/);
+  });
+});
