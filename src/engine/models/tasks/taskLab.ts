@@ -13,8 +13,8 @@ import {
 } from '../../mcp/protocol';
 import type { Chooser, EventHandle, Scheduler, SchedulerOptions } from '../../core/scheduler';
 import type { EventBase, Unstamped, Side, Transport } from '../../core/transcript';
-import { Sim } from '../../core/sim';
-import { summarizeMessage } from '../../mcp/summary';
+import type { Sim } from '../../core/sim';
+import { mcpSim } from '../../mcp/mcpSim';
 import { LedgerFile, type LedgerConnection, type SqliteHost, type StatementParams } from '../../core/sqlite';
 import type { TaskModelEvent, TaskOutcome, TaskScenario, TaskStatus } from './events';
 import { sqlEvent } from '../../core/sqlite';
@@ -91,7 +91,7 @@ export class TaskLab {
     if (options.host === undefined) throw new LabError('LAB011', 'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in');
     this.s = options.settings;
     this.transport = options.transport;
-    this.sim = new Sim({ transport: options.transport, seed: options.seed, eventsMax: options.settings.eventsMax, latency: options.settings, chooser: options.chooser, trace: options.trace, faults: options.faults, summarize: summarizeMessage });
+    this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
     this.host = options.host;
     this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
     this.save = options.host.save;
