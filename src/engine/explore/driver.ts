@@ -114,6 +114,8 @@ export class Driver {
     if (between && describe !== null) {
       const state = new Hash();
       state.add(`${describe()}|${this.checker.stateKey()}`);
+      // The delays seen so far decide the arrival instants offered from here: part of the state.
+      if (this.criticalArrivals) state.add(`~${[...this.delays].sort((x, y) => x - y).join(',')}`);
       if (scheduler !== null) {
         state.add(`@${scheduler.nowMs}`);
         for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);

@@ -10,6 +10,8 @@ import type { CallSim, ServerRequest } from './serverRequest';
 import { closeResponseStream, sendOn } from './stream';
 import { noteViews } from './views';
 
+const UNRECEIVED_TERMINAL = 'the client gave up on a request that never reached the server: it never ran there';
+
 export interface ClientRequestOptions {
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
@@ -126,9 +128,12 @@ export class ClientRequest {
 
   /** The user gives up now (RC-5); refused when the client already ended its view. The caller then cancels. */
   abandon(reason: string): Verdict {
+    const hadTerminal = this.coordinator.terminal(this.id) !== null;
     const verdict = this.coordinator.clientAbandon(this.id, this.sim.nowMs);
     if (!verdict.accepted) return verdict;
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
+    // Only when a fault lost the request on its way: giving up is then what ended it.
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, UNRECEIVED_TERMINAL);
     this.noteViews();
     this.deadlines.disarm('the client abandoned the request');
     assert(!this.deadlines.armed('idle') && !this.deadlines.armed('max'), 'an abandoned request keeps no deadline armed');
@@ -159,7 +164,6 @@ export class ClientRequest {
       observed: ways.observed ?? 'the client closed the response stream; the server treats the disconnect as cancellation',
       onObserved: () => server.acceptCancel({ requestId: this.id }, 'response stream disconnected'),
       unseen: () => this.coordinator.get(this.id)?.serverReceived === false,
-      onUnseen: () => server.endUnreceived(),
     });
   }
 

@@ -183,12 +183,17 @@ export class RequestCoordinator {
     return due;
   }
 
-  /** The client gives up (user cancel). Not terminal: the server decides which of cancel or completion won. */
+  /**
+   * The client gives up (user cancel). Not terminal: the server decides which of cancel or completion
+   * won — unless the request never reached the server, when giving up ends it (terminal cancelled).
+   */
   clientAbandon(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
     if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
     record.client = 'abandoned';
     this.setClientEnd(record, 'cancelled', atMs);
+    // A request a fault lost on its way: no server will decide anything, so the client's giving up ends it.
+    this.endUnreceived(id, atMs);
     return accepted;
   }
 
@@ -249,19 +254,15 @@ export class RequestCoordinator {
    * (stdio) or `{ requestId }` for an observed stream disconnect (Streamable HTTP). Malformed,
    * unknown and already-finished targets are ignored without error and without reply.
    */
-  serverCancel(params: unknown, atMs: number): Verdict & { requestId: RequestId | null; endsRequest?: true } {
+  serverCancel(params: unknown, atMs: number): Verdict & { requestId: RequestId | null } {
     if (typeof params !== 'object' || params === null) return { ...refuse('malformed cancellation: params is not an object'), requestId: null };
     const requestId: unknown = (params as { requestId?: unknown }).requestId;
     if (requestId === undefined) return { ...refuse('malformed cancellation: requestId is missing'), requestId: null };
     if (!isRequestId(requestId)) return { ...refuse('malformed cancellation: requestId is neither a string nor an integer'), requestId: null };
     const record = this.get(requestId);
     if (record === undefined) return { ...refuse(`no request ${JSON.stringify(requestId)} is known to the server`), requestId };
-    if (!record.serverReceived) {
-      // The request was lost on its way (a fault): the server ignores a cancellation of an id it never
-      // saw (RC-7). A client that gave up on it has nothing left to wait for: the cancellation ends it.
-      const endsRequest = this.endUnreceived(requestId, atMs);
-      return { ...refuse(`the server never received request ${JSON.stringify(requestId)}, so it knows no such id`), requestId, ...(endsRequest ? { endsRequest: true as const } : {}) };
-    }
+    // The request was lost on its way (a fault): the server ignores a cancellation of an id it never saw (RC-7).
+    if (!record.serverReceived) return { ...refuse(`the server never received request ${JSON.stringify(requestId)}, so it knows no such id`), requestId };
     if (this.listenStreams.has(RequestCoordinator.key(requestId))) this.listenStreams.delete(RequestCoordinator.key(requestId));
     if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
     record.server = 'cancelled';
@@ -271,15 +272,10 @@ export class RequestCoordinator {
     return { accepted: true, requestId };
   }
 
-  /**
-   * A request a fault lost before the server got it, which the client abandoned: its cancellation
-   * ends it (the server has nothing to decide). Returns whether that set the terminal state now.
-   */
-  endUnreceived(id: RequestId, atMs: number): boolean {
+  /** A request a fault lost before the server got it, which the client abandoned: giving up ends it (nothing is left to decide). */
+  private endUnreceived(id: RequestId, atMs: number): void {
     const record = this.must(id);
-    if (record.serverReceived || record.client !== 'abandoned' || record.terminal !== null) return false;
-    this.setTerminal(record, 'cancelled', atMs);
-    return true;
+    if (!record.serverReceived && record.client === 'abandoned' && record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
   }
 
   /**

@@ -18,8 +18,6 @@ export interface ServerWording {
   readonly cancelTerminal: (how: string) => string;
 }
 
-const UNRECEIVED_TERMINAL = 'the client cancelled a request that never reached the server: it never ran there';
-
 const DEFAULT_WORDING: ServerWording = {
   afterCancel: 'the server stops the work and sends nothing more for this request',
   cancelTerminal: (how) => `the server accepted the cancellation (${how})`,
@@ -102,15 +100,6 @@ export class ServerRequest {
   }
 
   /**
-   * Streamable HTTP: the client closed the connection of a request whose POST a fault lost. The server
-   * never had it, so it observes nothing; the client's cancellation is what ends the request.
-   */
-  endUnreceived(): void {
-    const hadTerminal = this.coordinator.terminal(this.id) !== null;
-    if (this.coordinator.endUnreceived(this.id, this.sim.nowMs)) noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, UNRECEIVED_TERMINAL);
-  }
-
-  /**
    * A cancellation reached the server (`params` of notifications/cancelled, or `{ requestId }` for an
    * observed disconnect). Malformed, unknown and finished targets are ignored without error or reply
    * (RC-7); returns why, or null when the server accepted it and stops the work.
@@ -120,7 +109,6 @@ export class ServerRequest {
     const verdict = this.coordinator.serverCancel(params, this.sim.nowMs);
     if (!verdict.accepted) {
       this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
-      if (verdict.endsRequest === true) noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, UNRECEIVED_TERMINAL);
       return verdict.reason;
     }
     this.options.onCancelAccepted?.();

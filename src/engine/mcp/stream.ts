@@ -58,12 +58,8 @@ export interface StreamClose {
   readonly observed: string;
   /** The server's reaction once it observes the disconnect (on Streamable HTTP: the cancellation). */
   readonly onObserved: () => void;
-  /**
-   * Whether the request's POST never reached the server (a fault lost it): then the server has no
-   * connection to see close, and `onUnseen` runs instead of the observation.
-   */
+  /** Whether the request's POST never reached the server (a fault lost it): then it has no connection to see close. */
   readonly unseen?: () => boolean;
-  readonly onUnseen?: () => void;
 }
 
 /**
@@ -76,10 +72,7 @@ export function closeResponseStream(sim: StreamSim, requestId: RequestId, close:
   close.closed?.();
   const observedAtMs = sim.wire.arrivalMs(`POST #${String(requestId)}:client`);
   sim.at(observedAtMs, 'server', 'server observes disconnect', () => {
-    if (close.unseen?.() === true) {
-      close.onUnseen?.();
-      return;
-    }
+    if (close.unseen?.() === true) return;
     sim.record({ kind: 'disconnect-observed', by: 'server', requestId, reason: close.observed });
     close.onObserved();
   });

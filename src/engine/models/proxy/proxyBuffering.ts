@@ -207,7 +207,8 @@ export class ProxyBuffering {
   private write(message: JsonRpcMessage): void {
     // Held by the wire until the proxy forwards it (at once, when it does not buffer).
     const event = sendOn(this.sim, 'server', message, this.id, (delivered) => this.clientReceives(delivered), { held: true });
-    this.route({ kind: 'message', event });
+    // A fault lost it as it left the server (drop, or its stream dropped): it never reaches the proxy.
+    if (event.lost !== true) this.route({ kind: 'message', event });
     this.armKeepAlive();
   }
 
