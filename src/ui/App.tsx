@@ -67,6 +67,7 @@ export function App() {
         {error !== null && (
           <div role="alert" className="lab-alert">
             <strong>{error.code}</strong> {withoutCode(error.code, error.message)}
+            <FaultsInError />
           </div>
         )}
         <RunProgress />
@@ -75,6 +76,24 @@ export function App() {
       <TabPanel race={<Workbench transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} besidePanels={<LedgerPanel />} />
       <ShortcutsDialog ref={shortcuts} />
     </main>
+  );
+}
+
+/**
+ * A run with faults that failed (a lost request its client never retries: LAB021) or whose fault was
+ * refused (LAB023) leaves no diagram, and with it no What if row: the way back is offered here.
+ */
+function FaultsInError() {
+  const faults = useLabStore((state) => state.faults);
+  const clearFaults = useLabStore((state) => state.clearFaults);
+  if (faults === null) return null;
+  return (
+    <p className="lab-alert-action">
+      The run had faults {faults.split(',').join(', ')}.{' '}
+      <button type="button" className="lab-button" onClick={clearFaults}>
+        Remove faults
+      </button>
+    </p>
   );
 }
 
