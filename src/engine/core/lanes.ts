@@ -48,7 +48,7 @@ export function laneOf(event: Fields, context: LaneContext): string {
     case 'ledger':
       return str(event.connection) ?? 'server';
     case 'task':
-      return event.action === 'polled' || event.action === 'reported' || event.action === 'retried' ? 'client' : event.action === 'cancelled' || event.action === 'completed' ? 'worker' : 'server';
+      return event.action === 'polled' || event.action === 'reported' || event.action === 'retried' || event.action === 'retry-skipped' ? 'client' : event.action === 'cancelled' || event.action === 'completed' ? 'worker' : 'server';
     case 'buffer':
       return 'buffer';
     case 'proxy':

@@ -218,8 +218,9 @@ export class InvariantChecker {
 
   /**
    * What the checker remembers that can decide a later breach, as text (for the explorer's merged
-   * states): no seq, since two orderings number their events apart, and no breach already found (each
-   * run reports its own). The messages still in flight are kept by content and order.
+   * states): no seq, since two orderings number their events apart. The breaches already found are part
+   * of it (two orderings merge only when they broke the same invariants so far). The messages still in
+   * flight are kept by content and order.
    */
   stateKey(): string {
     const inFlight = [...this.inFlight].map(([channel, queue]) => `${channel}:${queue.map((seen) => `${String(seen.atMs)}${seen.lost === true ? 'L' : ''}${seen.malformed === undefined ? '' : 'M'}${JSON.stringify(seen.message)}`).join(';')}`);

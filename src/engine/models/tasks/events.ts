@@ -13,7 +13,7 @@ export interface TaskEvent extends EventBase {
    * crashed, restarted, retried: a crash fault (issue #11): the server dies after COMMIT, restarts from its file, and
    * the client retries what it safely can.
    */
-  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried';
+  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried' | 'retry-skipped';
   taskId: string;
   status: TaskStatus | null;
   detail: string;

@@ -279,11 +279,11 @@ export class TaskLab {
     // That request is over: its response died with the server (a retry is a new request with a new id).
     this.sim.wire.settle('client', lost.id);
     if (lost.method === 'tools/call') {
-      this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: TASK_ID, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
       return;
     }
     if (this.clientDone && lost.method !== 'tasks/result') {
-      this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: TASK_ID, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
       return;
     }
     this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id` });

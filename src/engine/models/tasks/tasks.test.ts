@@ -117,13 +117,14 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
 
   it('the CreateTaskResult lost: the task row was committed, survives the restart and a new worker completes it; the client, without a key or a taskId, does not retry', () => {
     const { t } = crashed('task-http-close', responseTo('tools/call'));
-    expect(actions(t).slice(0, 4)).toEqual(['created', 'crashed', 'restarted', 'retried']);
+    expect(actions(t).slice(0, 4)).toEqual(['created', 'crashed', 'restarted', 'retry-skipped']);
     const restarted = taskEvents(t).find((e) => e.action === 'restarted');
     expect(restarted?.status).toBe('working');
     expect(restarted?.detail).toMatch(/survived, working; a new worker resumes it/);
-    expect(taskEvents(t).find((e) => e.action === 'retried')?.detail).toMatch(/not retried \(RT-1\)/);
+    expect(taskEvents(t).find((e) => e.action === 'retry-skipped')?.detail).toMatch(/not retried \(RT-1\)/);
+    expect(actions(t)).not.toContain('retried');
     // The crash and the restart are the server's; noticing the broken connection is the client's.
-    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retried'].includes(e.action)).map((e) => e.actor)).toEqual(['server', 'server', 'client']);
+    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retry-skipped'].includes(e.action)).map((e) => e.actor)).toEqual(['server', 'server', 'client']);
     expect(t.outcome).toMatchObject({ taskStatus: 'completed', polls: 0, statusesSeen: [], resultRetrieved: false, clientReported: null });
     // No second tools/call: the unkeyed call is not repeated.
     expect(messages(t).filter((m) => 'method' in m.message && m.message.method === 'tools/call')).toHaveLength(1);
