@@ -93,12 +93,13 @@ test('on a task scenario a server response offers Crash after COMMIT: the task r
 
 test('a fault run that fails (the ledger race client never retries a lost request) says so and offers Remove faults', async ({ page }) => {
   const lab = new LabPage(page);
-  // Message 1 of ledger-race-keyed on Streamable HTTP is request #41's tools/call: dropped, it is never answered.
-  await lab.open('?scenario=ledger-race-keyed&transport=http&faults=drop:1');
+  // Message 2 of ledger-race-keyed on Streamable HTTP is request #42's tools/call: dropped, it is never answered
+  // (the client's retry timer covers #41 only).
+  await lab.open('?scenario=ledger-race-keyed&transport=http&faults=drop:2');
   await expect(lab.main).toHaveAttribute('data-status', 'error');
   const alert = page.getByRole('alert').filter({ hasText: 'LAB021' });
-  await expect(alert).toContainText('tools/call #41');
-  await expect(alert).toContainText('The run had faults drop:1.');
+  await expect(alert).toContainText('tools/call #42');
+  await expect(alert).toContainText('The run had faults drop:2.');
   await alert.getByRole('button', { name: 'Remove faults' }).click();
   await lab.waitForRun('ledger-race-keyed', 'http');
   await expect(page).not.toHaveURL(/faults=/);

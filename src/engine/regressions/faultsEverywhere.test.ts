@@ -102,6 +102,21 @@ describe('faults that used to tell an untrue story', () => {
     expect(t.events.some((event) => event.kind === 'cancel-accepted' || event.kind === 'cancel-ignored')).toBe(false);
   });
 
+  it('ledger-race-keyed: when a fault loses #41 or its response, the client retries with the same key on its own connection and gets the stored result', () => {
+    const race = findScenario('ledger-race-keyed');
+    const plain = runScenario(race, { transport: 'http', ledger: { sql } });
+    const call41 = messages(plain).find((m) => 'method' in m.message && 'id' in m.message && m.message.id === 41);
+    const response41 = messages(plain).find((m) => !('method' in m.message) && 'id' in m.message && m.message.id === 41);
+    for (const lost of [call41, response41]) {
+      const t = runScenario(race, { transport: 'http', ledger: { sql }, faults: `drop:${String(lost?.seq)}` });
+      expect(t.kind === 'ledger' && t.outcome.executions).toBe(1);
+      const retry = t.events.find((event) => event.kind === 'ledger' && event.action === 'retry');
+      expect(retry?.kind === 'ledger' && retry.requestId).toBe(43);
+      const replayed = t.events.find((event) => event.kind === 'ledger' && event.action === 'replayed' && event.requestId === 43);
+      expect(replayed?.kind === 'ledger' && replayed.connection).toBe('conn-3');
+    }
+  });
+
   it('proxy-buffering: a progress notification the network drops before the proxy is simply lost, on both transports', () => {
     const proxy = findScenario('proxy-buffering');
     for (const transport of ['stdio', 'http'] as const) {

@@ -175,7 +175,10 @@ export class LedgerLab {
     return event.ignoredBy ?? null;
   }
 
-  /** The client's retry timer for request 41: a lost response leaves it not knowing the outcome. */
+  /**
+   * The client's retry timer for request 41: a lost response leaves it not knowing the outcome. In a race
+   * it is armed too; it only acts when a fault lost #41 or its response (without one, #41 is answered first).
+   */
   private armRetry(): void {
     const s = this.settings;
     this.scheduler.after(s.retryAfterMs, 'client', 'client retry timer', () => {
@@ -201,7 +204,8 @@ export class LedgerLab {
     const how = this.key() === null ? 'without a key: nothing lets the server recognise the same intent' : `with the same key${s.retryArguments === 'same' ? ' and identical arguments' : ' but changed arguments'}`;
     const id = this.newId(42);
     this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `no response after ${s.retryAfterMs} ms: the client retries as a NEW JSON-RPC id ${id}, ${how}` });
-    this.call(id, 'conn-2', s.retryArguments);
+    // In a race conn-2 carries #42 (it may still be inside its transaction): the retry opens its own connection.
+    this.call(id, s.race ? 'conn-3' : 'conn-2', s.retryArguments);
   }
 
   /**
@@ -375,7 +379,7 @@ export class LedgerLab {
     this.scheduler.at(0, 'client', 'first call', () => {
       this.call(41, 'conn-1', 'same');
       if (this.settings.race) this.call(42, 'conn-2', 'same');
-      else this.armRetry();
+      this.armRetry();
     });
     this.sim.run();
     this.sim.wire.assertAllAnswered();
