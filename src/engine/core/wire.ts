@@ -511,7 +511,7 @@ export class Wire {
 
   private trackRequest(event: MessageEvent): void {
     const { from, message } = event;
-    if (!('id' in message) || message.id === undefined || !('method' in message)) return;
+    if (!isRequest(message)) return;
     const key = `${from}:${JSON.stringify(message.id)}`;
     if (this.requestIdsUsed.has(key)) fail(`${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
     this.requestIdsUsed.add(key);
@@ -573,7 +573,8 @@ export class Wire {
     this.answered(event);
     // A request's second copy (a duplicate fault) is not handed to the receiver: an id names one
     // request of its sender, so the receiver that took the first copy ignores the second, not runs it twice.
-    const ignoreReason = event.duplicateOf !== undefined && isRequest(event.message) ? duplicateRequestReason(event) : next.deliver(event);
+    const { message } = event;
+    const ignoreReason = event.duplicateOf !== undefined && isRequest(message) ? duplicateRequestReason(event, message.id) : next.deliver(event);
     if (ignoreReason !== null) {
       event.ignoredBy = event.to;
       event.reason = ignoreReason;
@@ -600,7 +601,6 @@ function isRequest(message: JsonRpcMessage): message is Extract<JsonRpcMessage, 
   return 'method' in message && 'id' in message;
 }
 
-function duplicateRequestReason(event: MessageEvent): string {
-  const id = isRequest(event.message) ? JSON.stringify(event.message.id) : '?';
-  return `a second copy of request ${id} (the first is message seq ${String(event.duplicateOf)}): an id names one request of its sender, so the ${event.to} that took the first copy ignores this one and does not run it twice`;
+function duplicateRequestReason(event: MessageEvent, id: RequestId): string {
+  return `a second copy of request ${JSON.stringify(id)} (the first is message seq ${String(event.duplicateOf)}): an id names one request of its sender, so the ${event.to} that took the first copy ignores this one and does not run it twice`;
 }
