@@ -1,16 +1,6 @@
-import { Fragment } from 'react';
+import { withBreaks } from './breaks';
 import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
-
-/** A field name ("progressDelivered") may break before each capital, never inside a word. */
-function camelBreaks(key: string) {
-  return key.split(/(?=[A-Z])/).map((part, i) => (
-    <Fragment key={i}>
-      {i > 0 && <wbr />}
-      {part}
-    </Fragment>
-  ));
-}
 
 /**
  * What the run established. For a request race, the four recorded facts (SPEC §7), filled in as
@@ -30,7 +20,8 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
         <tbody>
           {outcomeRows(transcript.outcome).map(([key, value]) => (
             <tr key={key}>
-              <th scope="row">{camelBreaks(key)}</th>
+              {/* A field name ("progressDelivered") may break before a capital. */}
+              <th scope="row">{withBreaks(key, /(?=[A-Z])/)}</th>
               <td>{value}</td>
             </tr>
           ))}
@@ -40,18 +31,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
   }
   // A long value ("notifications/cancelled") may break after a slash, never inside a word.
   const cell = (value: string) => (
-    <td className={value === PENDING ? 'is-pending' : undefined}>
-      {value.split('/').map((part, i) => (
-        <Fragment key={i}>
-          {i > 0 && (
-            <>
-              /<wbr />
-            </>
-          )}
-          {part}
-        </Fragment>
-      ))}
-    </td>
+    <td className={value === PENDING ? 'is-pending' : undefined}>{withBreaks(value, /(?<=\/)/)}</td>
   );
   const client = clientOutcomeAt(transcript, step);
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { formatNumber } from '../format';
 import { SETTINGS_NOT_APPLIED, useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
 
@@ -145,37 +145,18 @@ function IntegerInput({ id, nullable, min, max, value, hintId, onValue }: Intege
     if (event.key === 'Enter') commit(event.currentTarget.value);
   };
   const shown = draft ?? (value === null ? '' : String(value));
-  return nullable ? (
-    <input
-      id={id}
-      type="text"
-      inputMode="numeric"
-      placeholder="none"
-      value={shown}
-      aria-describedby={hintId}
-      onChange={(event) => onChange(event.target.value)}
-      onKeyDown={onKeyDown}
-      onBlur={(event) => {
-        commit(event.target.value);
-        setDraft(null);
-      }}
-    />
-  ) : (
-    <input
-      id={id}
-      type="number"
-      inputMode="numeric"
-      min={min}
-      max={max}
-      step={1}
-      value={shown}
-      aria-describedby={hintId}
-      onChange={(event) => onChange(event.target.value)}
-      onKeyDown={onKeyDown}
-      onBlur={(event) => {
-        commit(event.target.value);
-        setDraft(null);
-      }}
-    />
-  );
+  // The same field either way; only a nullable one is text (empty means "none"), the other a number with its range.
+  const field = {
+    id,
+    inputMode: 'numeric' as const,
+    value: shown,
+    'aria-describedby': hintId,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value),
+    onKeyDown,
+    onBlur: (event: FocusEvent<HTMLInputElement>) => {
+      commit(event.target.value);
+      setDraft(null);
+    },
+  };
+  return nullable ? <input type="text" placeholder="none" {...field} /> : <input type="number" min={min} max={max} step={1} {...field} />;
 }

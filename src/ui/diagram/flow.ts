@@ -30,15 +30,7 @@ export type DiagramNode = MarkerNode | AnchorNode;
 /** What a wire looks like at a step: in flight until its fate is reached. */
 export type WireStatus = 'in-flight' | 'delivered' | 'ignored' | 'lost' | 'closed';
 
-export interface WireData extends Record<string, unknown> {
-  kind: Wire['kind'];
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  labelX: number;
-  labelY: number;
-  label: string;
+export interface WireData extends Record<string, unknown>, Pick<Wire, 'kind' | 'x1' | 'y1' | 'x2' | 'y2' | 'labelX' | 'labelY' | 'label'> {
   status: WireStatus;
   reason: string | null;
   /** One sentence: the edge's accessible name and tooltip. */

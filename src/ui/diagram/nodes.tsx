@@ -1,13 +1,9 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo, type ReactNode } from 'react';
+import { memo } from 'react';
+import { withBreaks } from '../components/breaks';
 import type { MarkerNode } from './flow';
 
 /** The diagram's node views: drawing only; what they show was decided in layout.ts and flow.ts. */
-
-/** A wrapped marker may break inside a long name after `_` or `.` (the layout counted its lines the same way). */
-function breakable(text: string): ReactNode[] {
-  return text.split(/(?<=[_.])/).flatMap((piece, i) => (i === 0 ? [piece] : [<wbr key={i} />, piece]));
-}
 
 const MarkerView = memo(function MarkerView({ data }: NodeProps<MarkerNode>) {
   const className = ['dg-marker', `tone-${data.tone}`, data.lines >= 2 ? 'is-two-lines' : '', data.current ? 'is-current' : '', data.selected ? 'is-selected' : '']
@@ -16,7 +12,8 @@ const MarkerView = memo(function MarkerView({ data }: NodeProps<MarkerNode>) {
   // The full sentence is the tooltip (hover) and the node's accessible name (flow.ts), which also carries aria-current.
   return (
     <div className={className} title={data.title} data-current={data.current ? 'true' : undefined}>
-      <span className="dg-marker-text">{data.lines >= 2 ? breakable(data.text) : data.text}</span>
+      {/* Wrapped, it may break inside a long name after `_` or `.` (the layout counted its lines the same way). */}
+      <span className="dg-marker-text">{data.lines >= 2 ? withBreaks(data.text, /(?<=[_.])/) : data.text}</span>
     </div>
   );
 });
