@@ -64,3 +64,26 @@ export function serviceWorker(): Plugin {
     },
   };
 }
+
+/** What uPlot 1.6 evaluates when its module loads: a number format in the browser's own locale. */
+const UPLOT_LOCALE_PROBE = 'new Intl.NumberFormat(domEnv ? nav.language : \'en-US\')';
+
+/**
+ * Pins uPlot's module-level number format to the locale every other number on the page uses
+ * (en-US, as src/ui/format.ts). uPlot builds `new Intl.NumberFormat(navigator.language)` as its module
+ * loads, and a browser whose language is not a valid tag (Chromium under LANG=C reports
+ * `en-US@posix`) makes that throw, so every chart tab failed to load. The lab's charts format their
+ * own axes; the page does not follow the browser's locale anywhere. A uPlot that no longer holds the
+ * expression fails the build here, so an upgrade is looked at rather than silently unpinned.
+ */
+export function pinUplotLocale(): Plugin {
+  return {
+    name: 'lab:pin-uplot-locale',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]uplot[\\/]dist[\\/]uPlot\.esm\.js$/.test(id.split('?')[0] ?? '')) return null;
+      if (!code.includes(UPLOT_LOCALE_PROBE)) this.error(`uPlot (${id}) no longer builds its number format as "${UPLOT_LOCALE_PROBE}": check what locale it reads now and update lab:pin-uplot-locale`);
+      return { code: code.replace(UPLOT_LOCALE_PROBE, "new Intl.NumberFormat('en-US')"), map: null };
+    },
+  };
+}
