@@ -16,6 +16,7 @@ import { buildEvidence } from '../lab/evidence';
 import { formatReview } from '../lab/reviewer';
 import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
+import { requirementDocLink, REQUIREMENTS_DOC } from '../lab/requirements';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
 import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
@@ -39,7 +40,7 @@ const USAGE = `usage:
   npm run lab -- review FILE.json
   npm run lab -- skill --out DIR [--force]
 
-  list       the scenarios, with the SPEC ids each demonstrates
+  list       the scenarios, with the requirement ids each demonstrates (defined in docs/requirements.md)
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
@@ -59,16 +60,18 @@ const USAGE = `usage:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
                npm run lab -- compare D D:transport=stdio        Streamable HTTP against stdio
                npm run lab -- compare C:seed=1,latencyJitterMs=20 C:seed=2,latencyJitterMs=20
-  verify     SPEC §8 VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
-  evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
+  verify     VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
+  evidence   write the lab's evidence (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   skill      write the reviewer as a skill folder, DIR/${SKILL_NAME}/ (SKILL.md, input schema, two worked examples)
              --out folders must be new or empty; --force replaces the lab's files in a folder that holds others
-  retries    the retry classification of every exposed operation (SPEC §3)
+  retries    the retry classification of every exposed operation (RT)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
 class UsageError extends Error {}
+
+
 
 function list(): string {
   const width = Math.max(...scenarios.map((s) => s.id.length));
@@ -328,10 +331,10 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
       case 'verify': {
         const runner = await hostRunner();
         const results = verify(runner);
-        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
+        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
         // SPEC §9: every failure mode runs, next to its fix (issue #12).
         const modes = checkFailureModes(runner);
-        io.out(`\nSPEC §9 failure modes, each shown by one run and fixed by another:\n`);
+        io.out(`\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`);
         for (const mode of modes) {
           const ok = mode.failureShown && mode.fixShown;
           io.out(`${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`);
