@@ -19,7 +19,7 @@ import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { requirementDocLink, REQUIREMENTS_DOC } from '../lab/requirements';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
-import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult, type Scenario } from '../engine';
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
@@ -157,26 +157,59 @@ async function exploreCommand(args: string[]): Promise<string> {
   if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
-  const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null);
+  const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, terminalWriter(), undefined, bound ?? DEFAULT_EXPLORE_BOUND);
   return values.json ? JSON.stringify(result, null, 2) : formatExploration(result);
 }
 
 /** How often a long exploration says how far it got (on a terminal only: piped output stays the result alone). */
 const EXPLORE_PROGRESS_EVERY_MS = 2_000;
+/** Below this share of the search explored, or this soon, an estimate of what is left says nothing. */
+const ESTIMATE_FRACTION_MIN = 0.01;
+const ESTIMATE_AFTER_MS = 4_000;
+
+/** A wall-clock span as a person reads it: `850 ms`, `12.3 s`, `4 min 58 s`, `2 h 5 min`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  if (seconds < 3_600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3_600)} h ${Math.floor((seconds % 3_600) / 60)} min`;
+}
+
+/**
+ * What is left of an exploration, where its progress allows a guess: the share of the search tree's
+ * first levels already explored extrapolated over the states and the time spent so far, and capped by
+ * the bound. A rough figure (subtrees differ in size, and merged states are not run again), said so.
+ */
+export function estimateAhead(progress: ExploreProgress, elapsedMs: number, bound: number): string {
+  if (progress.fraction < ESTIMATE_FRACTION_MIN || elapsedMs < ESTIMATE_AFTER_MS || progress.states === 0) return '; too early to estimate what is left';
+  const total = progress.states / progress.fraction;
+  const leftByShare = Math.max(0, total - progress.states);
+  const leftByBound = Math.max(0, bound - progress.states);
+  const ahead = Math.min(leftByShare, leftByBound);
+  const timeAhead = (elapsedMs / progress.states) * ahead;
+  const cut = leftByBound < leftByShare ? ', where the bound stops it' : '';
+  return `; about ${Math.floor(progress.fraction * 100)}% explored, roughly ${Math.round(ahead).toLocaleString('en-US')} states (${formatDuration(timeAhead)}) ahead${cut}`;
+}
 
 /**
  * Runs an exploration to its end; when `write` is given (stderr is a terminal), a long one prints its
- * states, orderings and violations so far every 2 s, so a user can tell progress from a hang (the
- * herd at its defaults needs hours to reach the default bound) and stop it with Ctrl-C.
+ * states, orderings and violations so far every 2 s, with an estimate of what is left, so a user can
+ * tell progress from a hang (the herd at its defaults needs hours to reach the default bound) and stop
+ * it with Ctrl-C.
  */
-export function exploreReporting(exploration: Exploration, id: string, write: ((line: string) => void) | null, now: () => number = () => performance.now()): ExploreResult {
-  let reportAtMs = now() + EXPLORE_PROGRESS_EVERY_MS;
+export function exploreReporting(exploration: Exploration, id: string, write: ((line: string) => void) | null, now: () => number = () => performance.now(), bound: number = DEFAULT_EXPLORE_BOUND): ExploreResult {
+  const startedMs = now();
+  let reportAtMs = startedMs + EXPLORE_PROGRESS_EVERY_MS;
   let reported = false;
   while (!exploration.advance(64)) {
     if (write === null || now() < reportAtMs) continue;
-    reportAtMs = now() + EXPLORE_PROGRESS_EVERY_MS;
+    const atMs = now();
+    reportAtMs = atMs + EXPLORE_PROGRESS_EVERY_MS;
     const progress = exploration.progress();
-    write(`\rexploring ${id}: ${progress.states.toLocaleString('en-US')} states, ${progress.schedules.toLocaleString('en-US')} orderings, ${progress.violations} violations so far (Ctrl-C stops)`);
+    write(
+      `\rexploring ${id}: ${progress.states.toLocaleString('en-US')} states, ${progress.schedules.toLocaleString('en-US')} orderings, ${progress.violations} violations so far in ${formatDuration(atMs - startedMs)}${estimateAhead(progress, atMs - startedMs, bound)} (Ctrl-C stops)\u001b[K`,
+    );
     reported = true;
   }
   if (reported) write?.('\n');
@@ -294,6 +327,39 @@ async function hostRunner(): Promise<Runner> {
   return (id, options = {}) => runScenario(findScenario(id), { ...options, ledger: options.ledger ?? { sql } });
 }
 
+/** A command that runs longer than this says, when it ends, how long it ran (stderr; see lab.ts). */
+export const LONG_COMMAND_MS = 2_000;
+
+/** The closing line of a long command, or null for a quick one. */
+export function durationNote(command: string | undefined, elapsedMs: number): string | null {
+  return elapsedMs < LONG_COMMAND_MS ? null : `lab ${escapeControl(command ?? '')}: ran ${formatDuration(elapsedMs)}\n`;
+}
+
+/**
+ * A runner that, on a terminal, says every 2 s how many runs a many-run command (verify, evidence) has
+ * made so far; `done()` ends its line. Off a terminal it is the runner itself.
+ */
+function reportingRunner(runner: Runner, label: string, write: ((line: string) => void) | null, now: () => number = () => performance.now()): { runner: Runner; done: () => void } {
+  if (write === null) return { runner, done: () => undefined };
+  const startedMs = now();
+  let reportAtMs = startedMs + EXPLORE_PROGRESS_EVERY_MS;
+  let runs = 0;
+  let reported = false;
+  const counted: Runner = (id, options) => {
+    runs += 1;
+    const atMs = now();
+    if (atMs >= reportAtMs) {
+      reportAtMs = atMs + EXPLORE_PROGRESS_EVERY_MS;
+      write(`\r${label}: ${runs} runs so far in ${formatDuration(atMs - startedMs)} (Ctrl-C stops)\u001b[K`);
+      reported = true;
+    }
+    return runner(id, options);
+  };
+  return { runner: counted, done: () => (reported ? write('\n') : undefined) };
+}
+
+const terminalWriter = (): ((line: string) => void) | null => (process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null);
+
 /**
  * Runs with sql.js and, given a path, FILE locked for the whole run: its bytes are checked as a ledger
  * before the run (LAB010) and the file is replaced atomically only after a completed run.
@@ -329,7 +395,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         io.out(`${list()}\n`);
         return 0;
       case 'verify': {
-        const runner = await hostRunner();
+        const reporting = reportingRunner(await hostRunner(), 'verify', terminalWriter());
+        const runner = reporting.runner;
         const results = verify(runner);
         io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
         // SPEC §9: every failure mode runs, next to its fix (issue #12).
@@ -339,6 +406,7 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
           const ok = mode.failureShown && mode.fixShown;
           io.out(`${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`);
         }
+        reporting.done();
         return results.every((r) => r.holds) && modes.every((m) => m.failureShown && m.fixShown) ? 0 : 1;
       }
       case 'evidence': {
@@ -347,7 +415,9 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         if (out === undefined) throw new UsageError('evidence needs --out DIR');
         // Checked before the evidence is computed, and again when it is written.
         checkOutputFolder(out, values.force);
-        const files = buildEvidence(await hostRunner(), await loadSqlJs());
+        const reporting = reportingRunner(await hostRunner(), 'evidence', terminalWriter());
+        const files = buildEvidence(reporting.runner, await loadSqlJs());
+        reporting.done();
         writeOutputFolder(out, files, values.force);
         io.out(`${files.map((f) => `${escapeControl(join(out, f.path))}  ${f.description}`).join('\n')}\n`);
         return 0;
