@@ -89,6 +89,21 @@ describe('README.md and docs/', () => {
     expect(checked).toBeGreaterThan(40);
   });
 
+  it('what their examples write in a checkout (--out DIR, --ledger FILE) is ignored by git', () => {
+    const ignored = read('.gitignore').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    const written = new Set<string>();
+    for (const path of documents()) {
+      for (const match of read(path).matchAll(/npm run lab -- \S+ [^\n#]*?--(?:out|ledger) ([\w./-]+)/g)) {
+        const target = match[1] as string;
+        // A folder the docs name as a placeholder, or one outside the checkout, is the reader's own.
+        if (/^(DIR|FILE)\b/.test(target) || target.startsWith('/') || target.startsWith('docs/')) continue;
+        written.add(target.split('/')[0] as string);
+      }
+    }
+    expect([...written].sort()).toEqual(['.claude', 'evidence', 'lab.sqlite']);
+    for (const top of written) expect(ignored.some((line) => line.replace(/^\/|\/$/g, '') === top), `${top} is written by an example but not in .gitignore`).toBe(true);
+  });
+
   it('cite no document the repository does not hold and no issue number', () => {
     for (const path of documents()) {
       const text = read(path);
