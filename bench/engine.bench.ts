@@ -15,6 +15,7 @@
 import { BinaryHeap } from '../src/engine';
 import { runScenario } from '../src/engine';
 import { scenarioC } from '../src/scenarios/C';
+import { budgetMark, budgetSummary } from './budget';
 
 const REPEATS = 7;
 const settings = { maxTimeoutMs: 86_400_000, idleTimeoutMs: 3_600_000, workMs: 150_000, progressEveryMs: 1, eventsMax: 10_000_000 };
@@ -95,6 +96,7 @@ for (const [name, times] of rows) {
   console.log(`  ${name.padEnd(47)} ${typical.toFixed(1).padStart(10)} ${Math.round(rate(typical)).toLocaleString('en-US').padStart(13)} ${fastest.toFixed(1).padStart(11)} ${Math.round(rate(fastest)).toLocaleString('en-US').padStart(13)} ${median(cpuOf(times)).toFixed(1).padStart(15)}`);
 }
 const ratio = (engine: number[], heap: number[], pick: (values: number[]) => number): string => (pick(heap) / pick(engine)).toFixed(3);
-console.log(`  ratio engine/heap, wall median: ${ratio(wallOf(engineMs), wallOf(heapMs), median)} recorded (target >= 0.25), ${ratio(wallOf(unrecordedMs), wallOf(heapMs), median)} recording off (target >= 0.5); ${REPEATS} rounds after a warm-up`);
+console.log(`  ratio engine/heap, wall median: ${ratio(wallOf(engineMs), wallOf(heapMs), median)} recorded (target >= 0.25)${budgetMark('engine/heap recorded', Number(ratio(wallOf(engineMs), wallOf(heapMs), median)) >= 0.25)}, ${ratio(wallOf(unrecordedMs), wallOf(heapMs), median)} recording off (target >= 0.5)${budgetMark('engine/heap recording off', Number(ratio(wallOf(unrecordedMs), wallOf(heapMs), median)) >= 0.5)}; ${REPEATS} rounds after a warm-up`);
 console.log(`  ratio engine/heap, wall fastest: ${ratio(wallOf(engineMs), wallOf(heapMs), fastestOf)} recorded, ${ratio(wallOf(unrecordedMs), wallOf(heapMs), fastestOf)} recording off`);
 console.log(`  ratio engine/heap, CPU median: ${ratio(cpuOf(engineMs), cpuOf(heapMs), median)} recorded, ${ratio(cpuOf(unrecordedMs), cpuOf(heapMs), median)} recording off`);
+console.log(budgetSummary('bench, engine'));

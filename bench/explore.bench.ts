@@ -7,6 +7,7 @@
 import { loadSqlJs } from '../src/cli/sqlite';
 import { explore, type ExploreResult } from '../src/engine';
 import { findScenario } from '../src/scenarios/index';
+import { budgetMark, budgetSummary } from './budget';
 
 const REPEATS = 3;
 
@@ -55,7 +56,8 @@ for (const c of cases) {
   console.log(
     `  ${`${c.id} ${c.transport} ${settings}`.padEnd(44)} ${String(r.schedules).padStart(6)} orderings ${String(r.states).padStart(6)} states ${ms.toFixed(1).padStart(9)} ms ` +
       `${Math.round(r.schedules / (ms / 1000)).toLocaleString('en-US').padStart(9)} orderings/s ${Math.round(r.states / (ms / 1000)).toLocaleString('en-US').padStart(9)} states/s` +
-      `${r.complete ? '' : ' (cut by the bound)'}${c.target ? (under ? '  < 1 s' : '  OVER 1 s') : ''}`,
+      `${r.complete ? '' : ' (cut by the bound)'}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}`,
   );
 }
 console.log(`  exhaustive exploration of each of A–D (both transports) at its default latency range under 1 s: ${allUnder ? 'yes' : 'NO'}`);
+console.log(budgetSummary('bench, explorer'));

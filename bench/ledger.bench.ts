@@ -12,6 +12,7 @@
 import { atomicMutation, fingerprint, type Program } from '../src/engine';
 import { LedgerFile } from '../src/engine';
 import { loadSqlJs } from '../src/cli/sqlite';
+import { budgetMark, budgetSummary } from './budget';
 
 const MUTATIONS = 20_000;
 const WARMUP = 2_000;
@@ -142,5 +143,6 @@ console.log(`bench: ledger, ${MUTATIONS} keyed mutations each (new key every tim
 console.log(row('MutationLedger atomic program', ledger));
 console.log(row('raw sql.js prepared statements, same SQL', raw));
 console.log(row('raw, in-memory tables (reference)', memory));
-console.log(`  ratio ledger/raw: ${(wall(raw) / wall(ledger)).toFixed(3)} wall, ${(cpu(raw) / cpu(ledger)).toFixed(3)} CPU (target >= 0.8; the same SQL and values on the same kind of ledger file, byte-identical files afterwards)`);
+console.log(`  ratio ledger/raw: ${(wall(raw) / wall(ledger)).toFixed(3)} wall, ${(cpu(raw) / cpu(ledger)).toFixed(3)} CPU (target >= 0.8; the same SQL and values on the same kind of ledger file, byte-identical files afterwards)${budgetMark('ledger/raw CPU', cpu(raw) / cpu(ledger) >= 0.8)}`);
 console.log(`  ratio ledger/in-memory: ${(wall(memory) / wall(ledger)).toFixed(3)} wall, ${(cpu(memory) / cpu(ledger)).toFixed(3)} CPU`);
+console.log(budgetSummary('bench, ledger'));

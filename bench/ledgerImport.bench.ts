@@ -14,6 +14,7 @@ import type { Page } from '@playwright/test';
 import { servedBuild } from './servedBuild';
 import { loadSqlJs } from '../src/cli/sqlite';
 import { BIG_LEDGER_ROWS, bigLedgerBytes, bigLedgerSubject } from '../src/testing/bigLedger';
+import { budgetMark, budgetSummary } from './budget';
 
 const PORT = Number(process.env.LAB_BENCH_PORT ?? 4191);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -97,7 +98,7 @@ try {
   }
   const times = imports.map((run) => run.ms);
   console.log(
-    `import to display: median ${Math.round(median(times))} ms (${times.map(Math.round).join(', ')} ms); longest main-thread task ${Math.round(Math.max(...imports.map((run) => run.longestTaskMs)))} ms (budget < 2000 ms)`,
+    `import to display: median ${Math.round(median(times))} ms (${times.map(Math.round).join(', ')} ms); longest main-thread task ${Math.round(Math.max(...imports.map((run) => run.longestTaskMs)))} ms (budget < 2000 ms)${budgetMark('import to display', median(times) < 2000)}`,
   );
   console.log(`  the same imports timed around Playwright's setInputFiles, which ships the file through the DevTools protocol (what e2e tests see): median ${Math.round(median(imports.map((run) => run.withTransferMs)))} ms`);
 
@@ -127,3 +128,4 @@ try {
 } finally {
   await served.close();
 }
+console.log(budgetSummary('bench:ui, ledger import'));

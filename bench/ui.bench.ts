@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { servedBuild } from './servedBuild';
+import { budgetMark, budgetSummary } from './budget';
 
 const PORT = Number(process.env.LAB_BENCH_PORT ?? 4190);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -70,7 +71,7 @@ try {
   await watchLongTasks(page);
 
   const js = initialJsGzip();
-  console.log(`initial JS: ${(js.bytes / 1000).toFixed(1)} kB gzip in ${js.files.length} file(s) (budget 150 kB)`);
+  console.log(`initial JS: ${(js.bytes / 1000).toFixed(1)} kB gzip in ${js.files.length} file(s) (budget 150 kB)${budgetMark('initial JS', js.bytes <= 150_000)}`);
 
   const wasm: string[] = [];
   page.on('request', (request) => {
@@ -82,12 +83,13 @@ try {
   console.log(`first load of A: sql-wasm fetched by the page or its workers: ${wasm.filter((url) => !url.includes('sw')).length > 0 ? 'yes' : 'no'} (the service worker precaches it for offline use)`);
 
   const twenty = await drawRun(page, '?scenario=C&progressEveryMs=1&workMs=5000&maxTimeoutMs=100000&idleTimeoutMs=100000');
-  console.log(`run of ${twenty.events.toLocaleString('en-US')} events: drawn in ${twenty.ms} ms; longest main-thread task ${Math.round(twenty.longestTaskMs)} ms (budget: < 1000 ms, no task > 50 ms)`);
+  console.log(`run of ${twenty.events.toLocaleString('en-US')} events: drawn in ${twenty.ms} ms; longest main-thread task ${Math.round(twenty.longestTaskMs)} ms (budget: < 1000 ms, no task > 50 ms)${budgetMark(`draw of ${twenty.events} events`, twenty.ms < 1000)}${budgetMark(`longest task drawing ${twenty.events} events`, twenty.longestTaskMs <= 50)}`);
 
   const hundred = await drawRun(page, '?scenario=C&progressEveryMs=1&workMs=25000&maxTimeoutMs=100000&idleTimeoutMs=100000&eventsMax=10000000');
   console.log(`run of ${hundred.events.toLocaleString('en-US')} events: drawn in ${hundred.ms} ms; longest main-thread task ${Math.round(hundred.longestTaskMs)} ms`);
   const steps = await stepTimes(page);
-  console.log(`one step at ${hundred.events.toLocaleString('en-US')} events: median ${median(steps).toFixed(1)} ms, worst ${Math.max(...steps).toFixed(1)} ms of 10 (budget < 50 ms)`);
+  console.log(`one step at ${hundred.events.toLocaleString('en-US')} events: median ${median(steps).toFixed(1)} ms, worst ${Math.max(...steps).toFixed(1)} ms of 10 (budget < 50 ms)${budgetMark(`one step at ${hundred.events} events`, Math.max(...steps) < 50)}`);
 } finally {
   await served.close();
 }
+console.log(budgetSummary('bench:ui, page'));

@@ -128,7 +128,10 @@ test('the verification checklist shows 17 passing items and a link opens the rig
   await panels.waitIdle();
   await expect(panels.text('vf-summary')).toHaveText('17 of 17 statements hold');
   await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(17);
-  const link = panels.checklist.locator(':scope > li[data-vf="VF-1"]').getByRole('link').first();
+  // The id links to its definition; the evidence links follow, under the statement.
+  const definition = panels.checklist.locator(':scope > li[data-vf="VF-1"]').getByRole('link', { name: 'VF-1', exact: true });
+  await expect(definition).toHaveAttribute('href', 'requirements.html#vf-1');
+  const link = panels.checklist.locator(':scope > li[data-vf="VF-1"] .panel-evidence').getByRole('link').first();
   const href = (await link.getAttribute('href')) ?? '';
   const query = new URLSearchParams(href.slice(1));
   await link.click();
@@ -139,7 +142,7 @@ test('the verification checklist shows 17 passing items and a link opens the rig
   // BF-5's evidence opens the buffer run at capacity 1, at the refusal.
   await panels.openTab('Verification');
   await panels.waitIdle();
-  const bf5 = panels.checklist.locator(':scope > li[data-vf="BF-5"]').getByRole('link').first();
+  const bf5 = panels.checklist.locator(':scope > li[data-vf="BF-5"] .panel-evidence').getByRole('link').first();
   expect(new URLSearchParams(((await bf5.getAttribute('href')) ?? '').slice(1)).get('capacity')).toBe('1');
 });
 

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
 import { META_CONTENT_SECURITY_POLICY } from './securityPolicy.ts';
+import { renderDocsPage } from './docsPage.ts';
 
 /**
  * Puts the Content-Security-Policy (and the referrer policy) first in the built page's <head>, before
@@ -61,6 +62,70 @@ export function serviceWorker(): Plugin {
         writeFileSync(join(outDir, SERVICE_WORKER_FILE), source);
         config.logger.info(`lab:service-worker: ${SERVICE_WORKER_FILE} precaches ${files.length} files, version ${version}`);
       },
+    },
+  };
+}
+
+/** What uPlot 1.6 evaluates when its module loads: a number format in the browser's own locale. */
+const UPLOT_LOCALE_PROBE = 'new Intl.NumberFormat(domEnv ? nav.language : \'en-US\')';
+
+/**
+ * Pins uPlot's module-level number format to the locale every other number on the page uses
+ * (en-US, as src/ui/format.ts). uPlot builds `new Intl.NumberFormat(navigator.language)` as its module
+ * loads, and a browser whose language is not a valid tag (Chromium under LANG=C reports
+ * `en-US@posix`) makes that throw, so every chart tab failed to load. The lab's charts format their
+ * own axes; the page does not follow the browser's locale anywhere. A uPlot that no longer holds the
+ * expression fails the build here, so an upgrade is looked at rather than silently unpinned.
+ */
+export function pinUplotLocale(): Plugin {
+  return {
+    name: 'lab:pin-uplot-locale',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]uplot[\\/]dist[\\/]uPlot\.esm\.js$/.test(id.split('?')[0] ?? '')) return null;
+      if (!code.includes(UPLOT_LOCALE_PROBE)) this.error(`uPlot (${id}) no longer builds its number format as "${UPLOT_LOCALE_PROBE}": check what locale it reads now and update lab:pin-uplot-locale`);
+      return { code: code.replace(UPLOT_LOCALE_PROBE, "new Intl.NumberFormat('en-US')"), map: null };
+    },
+  };
+}
+
+/** The requirement catalogue, served beside the lab so the Verification tab can link each id offline. */
+export const REQUIREMENTS_PAGE = 'requirements.html';
+const REQUIREMENTS_SOURCE = new URL('../docs/requirements.md', import.meta.url);
+const DOCS_STYLESHEET = 'docs-page.css';
+const DOCS_CSS = `body{font:16px/1.5 system-ui,sans-serif;color:#1b1f24;background:#fff;margin:0}
+main{max-width:52rem;margin:0 auto;padding:1rem 1.5rem 4rem}
+h2{margin-top:2.5rem;border-bottom:1px solid #d0d7de}h3{margin:1.75rem 0 .25rem}
+h3:target{background:#fff3c4}code{font:.9em ui-monospace,monospace;background:#f3f4f6;padding:0 .2em}
+pre{background:#f3f4f6;padding:.75rem;overflow:auto}table{border-collapse:collapse;font-size:.9em}
+td,th{border:1px solid #d0d7de;padding:.3rem .5rem;vertical-align:top;text-align:left}
+`;
+
+function requirementsHtml(): string {
+  const page = renderDocsPage(readFileSync(REQUIREMENTS_SOURCE, 'utf8'), 'requirements.md', DOCS_STYLESHEET);
+  const policy = `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY}">\n<meta name="referrer" content="no-referrer">`;
+  return page.replace('<head>\n', `<head>\n${policy}\n`);
+}
+
+/**
+ * Renders docs/requirements.md as requirements.html (and its stylesheet) beside the built page, and
+ * serves the same from the dev server, so an id on the Verification tab opens its definition.
+ */
+export function requirementsPage(): Plugin {
+  return {
+    name: 'lab:requirements-page',
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const path = (request.url ?? '').split(/[?#]/)[0];
+        if (path !== `/${REQUIREMENTS_PAGE}` && path !== `/${DOCS_STYLESHEET}`) return next();
+        const html = path === `/${REQUIREMENTS_PAGE}`;
+        response.setHeader('Content-Type', html ? 'text/html; charset=utf-8' : 'text/css; charset=utf-8');
+        response.end(html ? requirementsHtml() : DOCS_CSS);
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: REQUIREMENTS_PAGE, source: requirementsHtml() });
+      this.emitFile({ type: 'asset', fileName: DOCS_STYLESHEET, source: DOCS_CSS });
     },
   };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
 import { explore, Exploration } from '../engine';
 import { findScenario } from '../scenarios/index';
-import { exploreReporting } from './main';
+import { durationNote, estimateAhead, exploreReporting, formatDuration } from './main';
 
 describe('npm run lab -- explore', () => {
   it('--json prints scenario, transport, settings, schedules, states, complete, endings and violations', async () => {
@@ -65,9 +65,46 @@ describe('a long exploration on a terminal says how far it got', () => {
     const result = exploreReporting(new Exploration(scenario), 'buffer-overload', (line) => lines.push(line), () => (clockMs += 500));
     expect(result).toEqual(explore(scenario));
     expect(lines.length).toBeGreaterThan(1);
-    expect(lines.slice(0, -1).every((line) => /^\rexploring buffer-overload: [\d,]+ states, [\d,]+ orderings, 0 violations so far \(Ctrl-C stops\)$/.test(line))).toBe(true);
+    const reports = lines.slice(0, -1);
+    // Each report rewrites the line and clears what a longer one left (ESC [K).
+    expect(reports.every((line) => line.endsWith('\u001b[K') && /^\rexploring buffer-overload: [\d,]+ states, [\d,]+ orderings, 0 violations so far in [\d.]+ s; .* \(Ctrl-C stops\)$/.test(line.slice(0, -3)))).toBe(true);
+    // This one is over before anything can be guessed.
+    expect(reports[0]).toContain('too early to estimate what is left');
     expect(lines.at(-1)).toBe('\n');
     // Not on a terminal: nothing but the result.
     expect(exploreReporting(new Exploration(scenario), 'buffer-overload', null, () => (clockMs += 500))).toEqual(result);
+  });
+});
+
+describe('how long a command ran, and what an exploration has left', () => {
+  it('a longer exploration estimates, in its reports, the states and the time ahead', () => {
+    const lines: string[] = [];
+    let clockMs = 0;
+    const scenario = findScenario('C');
+    const result = exploreReporting(new Exploration(scenario, { settings: { latencyJitterMs: 150 } }), 'C', (line) => lines.push(line), () => (clockMs += 1_500));
+    expect(result).toEqual(explore(scenario, { settings: { latencyJitterMs: 150 } }));
+    const estimates = lines.filter((line) => /; about \d+% explored, roughly [\d,]+ states \(\d[\w .]*\) ahead \(Ctrl-C stops\)/.test(line));
+    expect(estimates.length).toBeGreaterThan(3);
+  });
+
+  it('formatDuration reads as a person says it', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(12_340)).toBe('12.3 s');
+    expect(formatDuration(298_000)).toBe('4 min 58 s');
+    expect(formatDuration(7_500_000)).toBe('2 h 5 min');
+  });
+
+  it('a command that ran 2 s or longer says so when it ends; a quick one says nothing', () => {
+    expect(durationNote('verify', 1_999)).toBeNull();
+    expect(durationNote('explore', 298_000)).toBe('lab explore: ran 4 min 58 s\n');
+    expect(durationNote('\u001b[2Jx', 5_000)).not.toContain('\u001b');
+  });
+
+  it('estimateAhead extrapolates the explored share, capped by the bound, and declines when it cannot', () => {
+    const progress = { states: 1_000, schedules: 800, violations: 0, fraction: 0.25 };
+    expect(estimateAhead(progress, 10_000, 200_000)).toBe('; about 25% explored, roughly 3,000 states (30.0 s) ahead');
+    expect(estimateAhead(progress, 10_000, 2_000)).toBe('; about 25% explored, roughly 1,000 states (10.0 s) ahead, where the bound stops it');
+    expect(estimateAhead({ ...progress, fraction: 0.001 }, 10_000, 200_000)).toBe('; too early to estimate what is left');
+    expect(estimateAhead(progress, 1_000, 200_000)).toBe('; too early to estimate what is left');
   });
 });

@@ -16,9 +16,10 @@ import { buildEvidence } from '../lab/evidence';
 import { formatReview } from '../lab/reviewer';
 import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
+import { requirementDocLink, REQUIREMENTS_DOC } from '../lab/requirements';
 import { LabError } from '../engine';
 import { formatTimeline } from '../engine';
-import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult, type Scenario } from '../engine';
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
@@ -39,7 +40,7 @@ const USAGE = `usage:
   npm run lab -- review FILE.json
   npm run lab -- skill --out DIR [--force]
 
-  list       the scenarios, with the SPEC ids each demonstrates
+  list       the scenarios, with the requirement ids each demonstrates (defined in docs/requirements.md)
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
@@ -59,16 +60,18 @@ const USAGE = `usage:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
                npm run lab -- compare D D:transport=stdio        Streamable HTTP against stdio
                npm run lab -- compare C:seed=1,latencyJitterMs=20 C:seed=2,latencyJitterMs=20
-  verify     SPEC §8 VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
-  evidence   write the SPEC §10 capstone artifacts (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
+  verify     VF-1 … VF-12 and RC-7, RC-8, RC-9, BF-5, LG-P5, each computed from the scenarios' transcripts (exit 1 if one fails)
+  evidence   write the lab's evidence (JSON + README.md + the reviewer skill) into DIR; same lab, same bytes
              DIR must be new or empty; --force replaces the lab's files in a folder that holds others
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   skill      write the reviewer as a skill folder, DIR/${SKILL_NAME}/ (SKILL.md, input schema, two worked examples)
              --out folders must be new or empty; --force replaces the lab's files in a folder that holds others
-  retries    the retry classification of every exposed operation (SPEC §3)
+  retries    the retry classification of every exposed operation (RT)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
 class UsageError extends Error {}
+
+
 
 function list(): string {
   const width = Math.max(...scenarios.map((s) => s.id.length));
@@ -83,26 +86,41 @@ function retries(): string {
     .join('\n');
 }
 
-function settingsHelp(id: string | undefined): string {
-  const chosen = id === undefined ? scenarios : [findScenario(id)];
+/**
+ * `settings <id>` lists that scenario's settings with its own defaults; without an id, each model's
+ * settings once, naming the scenarios that share them. Columns are as wide as their widest cell.
+ */
+export function settingsHelp(id: string | undefined): string {
+  if (id !== undefined) {
+    const scenario = findScenario(id);
+    const defaults = scenario.settings as unknown as Record<string, unknown>;
+    return `settings of ${scenario.id} (--set key=value; the default is this scenario's):\n${describeSpec(settingsSpecFor(scenario), defaults)}`;
+  }
   const seen = new Set<string>();
   const blocks: string[] = [];
-  for (const scenario of chosen) {
+  for (const scenario of scenarios) {
     if (seen.has(scenario.kind)) continue;
     seen.add(scenario.kind);
     const ids = scenarios.filter((s) => s.kind === scenario.kind).map((s) => s.id).join(', ');
-    blocks.push(`settings of ${ids} (${scenario.kind}):\n${describeSpec(settingsSpecFor(scenario))}`);
+    blocks.push(`settings of ${ids} (${scenario.kind}):\n${describeSpec(settingsSpecFor(scenario), null)}`);
   }
   return blocks.join('\n\n');
 }
 
-function describeSpec(spec: SettingsSpec): string {
-  return Object.entries(spec)
-    .map(([key, spec]) => {
-      const range = spec.kind === 'integer' ? `${spec.min}..${spec.max}${'nullable' in spec && spec.nullable ? ' or none' : ''}` : spec.kind === 'boolean' ? 'true|false' : spec.values.join('|');
-      return `  ${key.padEnd(20)} ${range.padEnd(28)} ${spec.description}`;
-    })
-    .join('\n');
+function describeSpec(spec: SettingsSpec, defaults: Record<string, unknown> | null): string {
+  const rows = Object.entries(spec).map(([key, spec]) => {
+    const range = spec.kind === 'integer' ? `${spec.min}..${spec.max}${'nullable' in spec && spec.nullable ? ' or none' : ''}` : spec.kind === 'boolean' ? 'true|false' : spec.values.join('|');
+    const value = defaults === null ? null : defaults[key] === null ? 'none' : String(defaults[key]);
+    return { key, range, value, description: spec.description };
+  });
+  const keyWidth = Math.max(...rows.map((row) => row.key.length));
+  const rangeWidth = Math.max(...rows.map((row) => row.range.length));
+  const valueWidth = Math.max(0, ...rows.map((row) => (row.value === null ? 0 : row.value.length)));
+  const header = defaults === null ? [] : [`  ${'key'.padEnd(keyWidth)}  ${'range'.padEnd(rangeWidth)}  ${'default'.padEnd(valueWidth)}  meaning`];
+  return [
+    ...header,
+    ...rows.map((row) => `  ${row.key.padEnd(keyWidth)}  ${row.range.padEnd(rangeWidth)}  ${row.value === null ? '' : `${row.value.padEnd(valueWidth)}  `}${row.description}`),
+  ].join('\n');
 }
 
 function parseAssignments(scenario: Scenario, assignments: readonly string[]): Record<string, unknown> {
@@ -139,26 +157,59 @@ async function exploreCommand(args: string[]): Promise<string> {
   if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
-  const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null);
+  const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, terminalWriter(), undefined, bound ?? DEFAULT_EXPLORE_BOUND);
   return values.json ? JSON.stringify(result, null, 2) : formatExploration(result);
 }
 
 /** How often a long exploration says how far it got (on a terminal only: piped output stays the result alone). */
 const EXPLORE_PROGRESS_EVERY_MS = 2_000;
+/** Below this share of the search explored, or this soon, an estimate of what is left says nothing. */
+const ESTIMATE_FRACTION_MIN = 0.01;
+const ESTIMATE_AFTER_MS = 4_000;
+
+/** A wall-clock span as a person reads it: `850 ms`, `12.3 s`, `4 min 58 s`, `2 h 5 min`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  if (seconds < 3_600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3_600)} h ${Math.floor((seconds % 3_600) / 60)} min`;
+}
+
+/**
+ * What is left of an exploration, where its progress allows a guess: the share of the search tree's
+ * first levels already explored extrapolated over the states and the time spent so far, and capped by
+ * the bound. A rough figure (subtrees differ in size, and merged states are not run again), said so.
+ */
+export function estimateAhead(progress: ExploreProgress, elapsedMs: number, bound: number): string {
+  if (progress.fraction < ESTIMATE_FRACTION_MIN || elapsedMs < ESTIMATE_AFTER_MS || progress.states === 0) return '; too early to estimate what is left';
+  const total = progress.states / progress.fraction;
+  const leftByShare = Math.max(0, total - progress.states);
+  const leftByBound = Math.max(0, bound - progress.states);
+  const ahead = Math.min(leftByShare, leftByBound);
+  const timeAhead = (elapsedMs / progress.states) * ahead;
+  const cut = leftByBound < leftByShare ? ', where the bound stops it' : '';
+  return `; about ${Math.floor(progress.fraction * 100)}% explored, roughly ${Math.round(ahead).toLocaleString('en-US')} states (${formatDuration(timeAhead)}) ahead${cut}`;
+}
 
 /**
  * Runs an exploration to its end; when `write` is given (stderr is a terminal), a long one prints its
- * states, orderings and violations so far every 2 s, so a user can tell progress from a hang (the
- * herd at its defaults needs hours to reach the default bound) and stop it with Ctrl-C.
+ * states, orderings and violations so far every 2 s, with an estimate of what is left, so a user can
+ * tell progress from a hang (the herd at its defaults needs hours to reach the default bound) and stop
+ * it with Ctrl-C.
  */
-export function exploreReporting(exploration: Exploration, id: string, write: ((line: string) => void) | null, now: () => number = () => performance.now()): ExploreResult {
-  let reportAtMs = now() + EXPLORE_PROGRESS_EVERY_MS;
+export function exploreReporting(exploration: Exploration, id: string, write: ((line: string) => void) | null, now: () => number = () => performance.now(), bound: number = DEFAULT_EXPLORE_BOUND): ExploreResult {
+  const startedMs = now();
+  let reportAtMs = startedMs + EXPLORE_PROGRESS_EVERY_MS;
   let reported = false;
   while (!exploration.advance(64)) {
     if (write === null || now() < reportAtMs) continue;
-    reportAtMs = now() + EXPLORE_PROGRESS_EVERY_MS;
+    const atMs = now();
+    reportAtMs = atMs + EXPLORE_PROGRESS_EVERY_MS;
     const progress = exploration.progress();
-    write(`\rexploring ${id}: ${progress.states.toLocaleString('en-US')} states, ${progress.schedules.toLocaleString('en-US')} orderings, ${progress.violations} violations so far (Ctrl-C stops)`);
+    write(
+      `\rexploring ${id}: ${progress.states.toLocaleString('en-US')} states, ${progress.schedules.toLocaleString('en-US')} orderings, ${progress.violations} violations so far in ${formatDuration(atMs - startedMs)}${estimateAhead(progress, atMs - startedMs, bound)} (Ctrl-C stops)\u001b[K`,
+    );
     reported = true;
   }
   if (reported) write?.('\n');
@@ -276,6 +327,39 @@ async function hostRunner(): Promise<Runner> {
   return (id, options = {}) => runScenario(findScenario(id), { ...options, ledger: options.ledger ?? { sql } });
 }
 
+/** A command that runs longer than this says, when it ends, how long it ran (stderr; see lab.ts). */
+export const LONG_COMMAND_MS = 2_000;
+
+/** The closing line of a long command, or null for a quick one. */
+export function durationNote(command: string | undefined, elapsedMs: number): string | null {
+  return elapsedMs < LONG_COMMAND_MS ? null : `lab ${escapeControl(command ?? '')}: ran ${formatDuration(elapsedMs)}\n`;
+}
+
+/**
+ * A runner that, on a terminal, says every 2 s how many runs a many-run command (verify, evidence) has
+ * made so far; `done()` ends its line. Off a terminal it is the runner itself.
+ */
+function reportingRunner(runner: Runner, label: string, write: ((line: string) => void) | null, now: () => number = () => performance.now()): { runner: Runner; done: () => void } {
+  if (write === null) return { runner, done: () => undefined };
+  const startedMs = now();
+  let reportAtMs = startedMs + EXPLORE_PROGRESS_EVERY_MS;
+  let runs = 0;
+  let reported = false;
+  const counted: Runner = (id, options) => {
+    runs += 1;
+    const atMs = now();
+    if (atMs >= reportAtMs) {
+      reportAtMs = atMs + EXPLORE_PROGRESS_EVERY_MS;
+      write(`\r${label}: ${runs} runs so far in ${formatDuration(atMs - startedMs)} (Ctrl-C stops)\u001b[K`);
+      reported = true;
+    }
+    return runner(id, options);
+  };
+  return { runner: counted, done: () => (reported ? write('\n') : undefined) };
+}
+
+const terminalWriter = (): ((line: string) => void) | null => (process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null);
+
 /**
  * Runs with sql.js and, given a path, FILE locked for the whole run: its bytes are checked as a ledger
  * before the run (LAB010) and the file is replaced atomically only after a completed run.
@@ -311,16 +395,18 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         io.out(`${list()}\n`);
         return 0;
       case 'verify': {
-        const runner = await hostRunner();
+        const reporting = reportingRunner(await hostRunner(), 'verify', terminalWriter());
+        const runner = reporting.runner;
         const results = verify(runner);
-        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
+        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
         // SPEC §9: every failure mode runs, next to its fix (issue #12).
         const modes = checkFailureModes(runner);
-        io.out(`\nSPEC §9 failure modes, each shown by one run and fixed by another:\n`);
+        io.out(`\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`);
         for (const mode of modes) {
           const ok = mode.failureShown && mode.fixShown;
           io.out(`${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`);
         }
+        reporting.done();
         return results.every((r) => r.holds) && modes.every((m) => m.failureShown && m.fixShown) ? 0 : 1;
       }
       case 'evidence': {
@@ -329,7 +415,9 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         if (out === undefined) throw new UsageError('evidence needs --out DIR');
         // Checked before the evidence is computed, and again when it is written.
         checkOutputFolder(out, values.force);
-        const files = buildEvidence(await hostRunner(), await loadSqlJs());
+        const reporting = reportingRunner(await hostRunner(), 'evidence', terminalWriter());
+        const files = buildEvidence(reporting.runner, await loadSqlJs());
+        reporting.done();
         writeOutputFolder(out, files, values.force);
         io.out(`${files.map((f) => `${escapeControl(join(out, f.path))}  ${f.description}`).join('\n')}\n`);
         return 0;

@@ -249,7 +249,7 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   lines.push(...formatOutcome(transcript));
   if (transcript.sdk !== undefined) {
     lines.push('');
-    lines.push('invariants (SPEC §1), checked on what the SDK put on the wire');
+    lines.push('request-lifecycle invariants (RC), checked on what the SDK put on the wire');
     for (const check of transcript.sdk.invariants) lines.push(`  ${check.holds ? 'holds ' : 'BROKEN'} ${check.id}: ${check.statement} — ${check.detail}`);
   }
   const impl = transcript.implementation === undefined || transcript.implementation === 'model' ? '' : ` --impl ${transcript.implementation}`;

@@ -26,7 +26,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   for (const transport of ['stdio', 'http'] as const) {
     add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, run('A', { transport }));
   }
-  add('retry-table.json', 'Retry classification of every exposed operation (SPEC §3), with hint warnings.', retryTable());
+  add('retry-table.json', 'Retry classification of every exposed operation (RT), with hint warnings.', retryTable());
 
   let saved: Uint8Array | null = null;
   const keyed = run('ledger-keyed-retry', { ledger: { sql, save: (bytes) => (saved = bytes) } });
@@ -59,7 +59,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   add('reconnect-plan.json', 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.', outcome(reconnect).reconnectPlan);
   add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', run('task-cancel-ack'));
   const results = verify(run);
-  add('verification.json', 'SPEC §8 VF-1 … VF-12, each computed from the transcripts above.', results);
+  add('verification.json', 'VF-1 … VF-12, each computed from the transcripts above.', results);
   // The reliability reviewer as a skill folder (issue #16), to hand the review to a coding agent.
   files.push(...buildSkill());
 
@@ -72,7 +72,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
     '|---|---|',
     ...files.map((f) => `| \`${f.path}\` | ${f.description} |`),
     '',
-    '## Verification (SPEC §8)',
+    '## Verification (VF-1 … VF-12)',
     '',
     ...results.map((r) => `- ${r.holds ? '[x]' : '[ ]'} **${r.id}** ${r.statement}${r.holds ? '' : ` — FAILS: ${r.problems.join('; ')}`}`),
     '',

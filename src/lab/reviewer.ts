@@ -124,6 +124,6 @@ export function formatReview(result: ReviewResult): string {
   lines.push('', 'idempotency boundary', ...r.idempotencyBoundary.map((l) => `  - ${l}`));
   lines.push('', 'flow-control checks', ...r.flowControl.map((c) => `  [${c.ok ? 'ok' : '!!'}] ${c.check}: ${c.detail} [${c.id}; ${c.requirements.join(', ')}]`));
   lines.push('', r.flags.length === 0 ? 'flags: none' : 'flags', ...r.flags.map((f) => `  ${f.severity.toUpperCase()} ${f.field}: ${f.reason} [${f.rule}; ${f.requirements.join(', ')}]`));
-  if (r.failureCards.length > 0) lines.push('', 'failure cards (SPEC §9)', ...r.failureCards.map((c) => `  ${c.failure}\n    symptom: ${c.symptom}\n    correct response: ${c.correctResponse}\n    see it: ${runCommand(c.failureRun)}\n    see the fix: ${runCommand(c.fixRun)}`));
+  if (r.failureCards.length > 0) lines.push('', 'failure cards', ...r.failureCards.map((c) => `  ${c.failure}\n    symptom: ${c.symptom}\n    correct response: ${c.correctResponse}\n    see it: ${runCommand(c.failureRun)}\n    see the fix: ${runCommand(c.fixRun)}`));
   return lines.join('\n');
 }

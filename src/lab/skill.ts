@@ -330,7 +330,7 @@ function skillMarkdown(outputs: Record<string, string>): string {
     '',
     '## 4. Or apply the checks by hand',
     '',
-    'Work through the sections below in order; each rule fires when all its conditions hold, and names its field, severity, SPEC requirements, message and failure card. `{/path}` in a message stands for the input’s value at that field.',
+    'Work through the sections below in order; each rule fires when all its conditions hold, and names its field, severity, requirement ids (defined in the lab’s docs/requirements.md), message and failure card. `{/path}` in a message stands for the input’s value at that field.',
     '',
     '### Retry classification',
     '',
@@ -358,7 +358,7 @@ function skillMarkdown(outputs: Record<string, string>): string {
     '3. `idempotency boundary`: the lines of the first case that holds.',
     '4. `flow-control checks`: `[ok]` or `[!!]`, the check, its detail, `[check id; requirements]`.',
     '5. `flags` (or `flags: none`): `UNSAFE` or `WARNING`, the field, the reason, `[rule id; requirements]`, in the order of section 4.',
-    '6. `failure cards (SPEC §9)`: each card a flag handed out, once, with its symptom and correct response.',
+    '6. `failure cards`: each card a flag handed out, once, with its symptom and correct response.',
     '',
     'A design is ready when it has no `UNSAFE` flag; read each `WARNING` and decide. When reporting on real code, give the input JSON with the file and line each value came from, the facts you could not find, then the review; for each flag, the code to change.',
     '',
@@ -403,7 +403,7 @@ export function buildSkill(): SkillFile[] {
   for (const example of examples) outputs[example.name] = formatReview(review(example.input));
   const file = (path: string, description: string, contents: string): SkillFile => ({ path: `${SKILL_NAME}/${path}`, description, contents });
   return [
-    file('SKILL.md', 'The reliability reviewer as a skill: inputs and where to find them, every check with its SPEC requirement, the output, failure cards, worked examples.', skillMarkdown(outputs)),
+    file('SKILL.md', 'The reliability reviewer as a skill: inputs and where to find them, every check with its requirement ids, the output, failure cards, worked examples.', skillMarkdown(outputs)),
     file('review-input.schema.json', 'The reviewer’s input as JSON Schema (2020-12), each field described.', json(schemaFile())),
     ...examples.flatMap((example) => [
       file(`examples/${example.name}.json`, `${example.title}: the reviewer’s input.`, json(example.input)),

@@ -1,3 +1,4 @@
+import './zodJitless';
 import FakeTimers from '@sinonjs/fake-timers';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -111,7 +111,7 @@ export function ReviewerPanel() {
       )}
       <h3>Use the reviewer outside the lab</h3>
       <p>
-        The same checks as a skill folder for a coding agent or a person: <code>SKILL.md</code> says which facts to gather from a server’s code and where they live, every check with its SPEC requirement and how to apply it by hand, and two worked examples with this reviewer’s output.
+        The same checks as a skill folder for a coding agent or a person: <code>SKILL.md</code> says which facts to gather from a server’s code and where they live, every check with its requirement ids and how to apply it by hand, and two worked examples with this reviewer’s output.
       </p>
       <button type="button" className="panel-button" onClick={() => void downloadSkill((bytes) => downloadFile(bytes, SKILL_ZIP_NAME, 'application/zip'))} disabled={skill.status === 'loading'}>
         Download skill

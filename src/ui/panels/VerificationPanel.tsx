@@ -2,6 +2,7 @@ import { usePanelsStore } from '../../store/panels';
 import type { FailureModeResult, VerificationResult } from '../../store/panelsStore';
 import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
+import { requirementPageLink, REQUIREMENTS_PAGE } from '../../lab/requirements';
 
 /** The seed the checklist's runs use (the engine's default), so a link reopens the same run. */
 const CHECKLIST_SEED = 1;
@@ -23,13 +24,18 @@ export function runLink(run: FailureModeResult['failureRun']): string {
   return `?${query.toString()}`;
 }
 
-/** SPEC §9: each failure mode with the run that shows it and the run that shows the fix. */
+/** Each failure mode with the run that shows it and the run that shows the fix. */
 function FailureModes({ modes }: { modes: FailureModeResult[] }) {
   if (modes.length === 0) return null;
   const shown = modes.filter((m) => m.failureShown && m.fixShown).length;
   return (
     <>
-      <h3>Failure modes (SPEC §9)</h3>
+      <h3>
+        Failure modes{' '}
+        <a href={`${REQUIREMENTS_PAGE}#failure-modes-each-runnable-next-to-its-fix`} target="_blank" rel="noopener noreferrer" className="panel-requirement">
+          (the catalogue)
+        </a>
+      </h3>
       <p className="panel-summary" data-testid="fm-summary">
         {shown} of {modes.length} failure modes run, each next to its fix
       </p>
@@ -87,7 +93,10 @@ export function VerificationPanel() {
                   {result.holds ? '✓' : '✗'}
                 </span>
                 <div>
-                  <strong>{result.id}</strong> {result.statement}
+                  <a href={requirementPageLink(result.id)} className="panel-requirement" target="_blank" rel="noopener noreferrer" title={`What ${result.id} asks (opens the requirement catalogue)`}>
+                    <strong>{result.id}</strong>
+                  </a>{' '}
+                  {result.statement}
                   <ul className="panel-evidence">
                     {result.evidence.map((e, i) => (
                       <li key={i}>
@@ -110,7 +119,13 @@ export function VerificationPanel() {
       )}
       <FailureModes modes={failureModes} />
       <h3>Evidence export</h3>
-      <p>The capstone artifacts (SPEC §10) as one zip. Same lab, same bytes.</p>
+      <p>
+        The lab’s{' '}
+        <a href={`${REQUIREMENTS_PAGE}#artifacts-ar`} target="_blank" rel="noopener noreferrer">
+          evidence files
+        </a>{' '}
+        as one zip. Same lab, same bytes.
+      </p>
       <button type="button" className="panel-button" onClick={() => void exportEvidence((bytes) => downloadFile(bytes, 'mcp-lab-evidence.zip', 'application/zip'))} disabled={evidence.status === 'loading'}>
         Export evidence
       </button>

@@ -24,7 +24,7 @@ export const ledgerSettingsSpec = {
   ledgerStore: {
     kind: 'enum',
     values: ['shared-durable', 'per-replica-memory'],
-    description: 'shared-durable: every replica uses one SQLite file that survives a restart; per-replica-memory: each replica keeps its own in-memory ledger, lost on restart (the SPEC §9 failure mode, LG-8).',
+    description: 'shared-durable: every replica uses one SQLite file that survives a restart; per-replica-memory: each replica keeps its own in-memory ledger, lost on restart (the catalogued failure mode, LG-8).',
   },
   keyProfile: {
     kind: 'enum',
@@ -32,7 +32,7 @@ export const ledgerSettingsSpec = {
     description:
       'How a repeated key is answered. ietf: same key in flight waits up to busyAttemptsMax then 409, other arguments 422 (IETF draft). stripe: 409 at once while in flight, 400 for other parameters, keys expire after 24 h. wait: blocks until the first commits and replays, 422 for other arguments.',
   },
-  compareFingerprint: { kind: 'boolean', description: 'A stored key is replayed only when the argument fingerprint matches (LG-3); false: the SPEC §9 failure mode where one key aliases two intents.' },
+  compareFingerprint: { kind: 'boolean', description: 'A stored key is replayed only when the argument fingerprint matches (LG-3); false: the catalogued failure mode where one key aliases two intents.' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 

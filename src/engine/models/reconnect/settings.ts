@@ -12,7 +12,7 @@ export const reconnectListenSettingsSpec = {
   resume: {
     kind: 'enum',
     values: ['new-request', 'last-event-id'],
-    description: 'new-request: reconnect with a new listen request and refetch (RV-3); last-event-id: the SPEC §9 failure mode, the client sends Last-Event-ID and assumes the missed events are replayed.',
+    description: 'new-request: reconnect with a new listen request and refetch (RV-3); last-event-id: the catalogued failure mode, the client sends Last-Event-ID and assumes the missed events are replayed.',
   },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;

@@ -15,13 +15,13 @@ export const requestRaceSettingsSpec = {
   httpCancel: {
     kind: 'enum',
     values: ['close-stream', 'post-notification'],
-    description: 'How the client cancels on Streamable HTTP. post-notification is the SPEC §9 failure mode.',
+    description: 'How the client cancels on Streamable HTTP. post-notification is the catalogued failure mode.',
   },
   requestId: requestSettingsSpec.requestId,
   afterCancel: {
     kind: 'enum',
     values: ['suppress', 'respond'],
-    description: 'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the SPEC §9 failure mode: it works on and sends a response the client cannot use).',
+    description: 'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the catalogued failure mode: it works on and sends a response the client cannot use).',
   },
   clientProfile: {
     kind: 'enum',
@@ -29,7 +29,7 @@ export const requestRaceSettingsSpec = {
     description:
       'spec: the two deadlines as the spec writes them (a maximum timer; cancel on timeout; close the stream on HTTP). ts-sdk-1.x: the official TypeScript SDK 1.x client (timeout = idleTimeoutMs with resetTimeoutOnProgress, maxTotalTimeout = maxTimeoutMs checked only when progress arrives, notifications/cancelled on every transport).',
   },
-  progressResetsMax: { kind: 'boolean', description: 'Progress also restarts the maximum deadline: the SPEC §9 failure mode "progress resets every deadline" (RC-2 says it never may).' },
+  progressResetsMax: { kind: 'boolean', description: 'Progress also restarts the maximum deadline: the catalogued failure mode "progress resets every deadline" (RC-2 says it never may).' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
