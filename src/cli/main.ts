@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
+import { readBounded } from './boundedRead';
 import { openLedgerFile } from './ledgerFile';
 import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
 import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
@@ -350,10 +350,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         const path = rest[0] as string;
         let text: string;
         try {
-          // The size first: a huge file is refused before it is read (issue #14).
-          const size = statSync(path).size;
-          if (size > REVIEW_INPUT_CHARS_MAX) throw new LabError('LAB015', `${path} is ${size} bytes, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX}); nothing was reviewed`);
-          text = readFileSync(path, 'utf8');
+          // Bounded in bytes and time whatever the file is: a device or a pipe has no size to check first.
+          text = readBounded(path, REVIEW_INPUT_CHARS_MAX, 'reviewer').toString('utf8');
         } catch (error) {
           if (error instanceof LabError) throw error;
           io.err(`lab: ${escapeControl(path)} is not readable (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);

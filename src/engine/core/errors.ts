@@ -25,6 +25,7 @@ export const errorCatalog = {
   LAB024: 'malformed run spec',
   LAB025: 'implementation does not apply',
   LAB026: 'SDK run did not settle',
+  LAB027: 'input did not end in time',
   /** No longer thrown (issue #12): a refused push is part of the run (BF-5). Kept so the code never means anything else. */
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',
