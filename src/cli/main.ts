@@ -284,15 +284,29 @@ async function runWithLedgerFile<T>(path: string | undefined, body: (ledger: Led
   const sql = await loadSqlJs();
   if (path === undefined) return body({ sql });
   const file = await openLedgerFile(path);
+  let outcome: { ok: true; result: T } | { ok: false; error: unknown };
+  let savedAny = false;
   try {
     if (file.bytes !== null) LedgerFile.open(sql, file.bytes).close();
     let saved: Uint8Array | null = null;
     const result = body({ sql, bytes: file.bytes, save: (bytes) => (saved = bytes) });
     if (saved !== null) file.save(saved);
-    return result;
-  } finally {
-    await file.release();
+    savedAny = saved !== null;
+    outcome = { ok: true, result };
+  } catch (error) {
+    outcome = { ok: false, error };
   }
+  try {
+    await file.release();
+  } catch (releaseError) {
+    // Both problems are told: the run's own (or that it completed) and the lock left behind.
+    if (!(releaseError instanceof LabError)) throw releaseError;
+    const before = outcome.ok ? `the run completed${savedAny ? ` and ${path} was saved` : ''}` : outcome.error instanceof LabError ? outcome.error.detail : null;
+    if (before === null) throw (outcome as { error: unknown }).error;
+    throw new LabError(outcome.ok ? 'LAB012' : (outcome.error as LabError).code, `${before}; then ${releaseError.detail}`);
+  }
+  if (!outcome.ok) throw outcome.error;
+  return outcome.result;
 }
 
 export interface Output {

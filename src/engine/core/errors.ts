@@ -36,9 +36,12 @@ export type LabErrorCode = keyof typeof errorCatalog;
 export class LabError extends Error {
   override name = 'LabError';
   readonly code: LabErrorCode;
+  /** The message after the catalogue's words: what was wrong and what was kept. */
+  readonly detail: string;
 
   constructor(code: LabErrorCode, detail: string) {
     super(`${code} ${errorCatalog[code]}: ${detail}`);
     this.code = code;
+    this.detail = detail;
   }
 }
