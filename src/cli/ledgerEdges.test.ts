@@ -84,4 +84,26 @@ describe('ledger files that used to crash or round', () => {
     for (const id of stored) expect(r.out).toContain(`ch_${id}`);
     expect(count).toEqual([{ n: String(LEDGER_INTEGER_MAX - 10 + stored.length), t: 'integer' }]);
   });
+
+  it('a stored result that is a JSON string is refused: structuredContent must be an object', async () => {
+    const path = join(tmp(), 'string.sqlite');
+    expect((await lab('run', 'ledger-keyed-retry', '--ledger', path)).code).toBe(0);
+    await editLedger(path, `UPDATE idempotency_keys SET result_json = '"\\u001b]0;PWNED\\u0007\\u001b[31mred"'`);
+    const r = await lab('run', 'ledger-keyed-retry', '--ledger', path);
+    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB010 .*idempotency_keys have a result_json the lab never writes \(wrong type, or not a JSON object\)/) });
+  });
+
+  it('terminal escapes inside a stored result are printed escaped, in the timeline and in JSON', async () => {
+    const path = join(tmp(), 'osc.sqlite');
+    expect((await lab('run', 'ledger-keyed-retry', '--ledger', path)).code).toBe(0);
+    const hostile = JSON.stringify({ chargeId: '\u001b]0;PWNED\u0007\u001b[31mred\u009b2J', account: 'acct-7', cents: 1200, status: 'captured' });
+    await editLedger(path, `UPDATE idempotency_keys SET result_json = '${hostile.replace(/'/g, "''")}'`);
+    for (const args of [[], ['--json']]) {
+      const r = await lab('run', 'ledger-keyed-retry', '--ledger', path, ...args);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/PWNED/);
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    }
+  });
 });

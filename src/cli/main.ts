@@ -5,7 +5,7 @@ import { loadSqlJs } from './sqlite';
 import { readBounded } from './boundedRead';
 import { openLedgerFile } from './ledgerFile';
 import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
-import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
+import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
 import { ledgerScopeNotesFor } from '../engine';
@@ -317,7 +317,10 @@ export interface Output {
 const processOutput: Output = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** Runs one command line; returns the exit code (0 ok, 1 bad input value, 2 bad usage). */
-export async function main(argv: string[], io: Output = processOutput): Promise<number> {
+export async function main(argv: string[], terminal: Output = processOutput): Promise<number> {
+  // Every value the CLI prints may come from a file (a ledger's stored result, a review's names): each
+  // line's control characters are escaped on the way out, so no input can drive the terminal.
+  const io: Output = { out: (text) => terminal.out(escapeLines(text)), err: (text) => terminal.err(escapeLines(text)) };
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -352,7 +355,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
         if (values.out === undefined) throw new UsageError('skill needs --out DIR');
         // The target is the skill's own folder, so DIR may hold other skills.
-        const folder = values.out.trim() === '' ? values.out : join(values.out, SKILL_NAME);
+        checkParentFolder(values.out);
+        const folder = join(values.out, SKILL_NAME);
         checkOutputFolder(folder, values.force);
         const files = buildSkill().map((f) => ({ ...f, path: f.path.slice(SKILL_NAME.length + 1) }));
         writeOutputFolder(folder, files, values.force);

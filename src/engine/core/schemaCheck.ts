@@ -98,8 +98,9 @@ function typeChecks(columns: Column[]): TypeCheck[] {
     if (allowed.length === 0 || (column.primaryKey && column.type === 'INTEGER')) return range;
     const nullable = !column.notNull && !column.primaryKey;
     const typeBad = `typeof(${quoted}) NOT IN (${[...allowed, ...(nullable ? ['null'] : [])].map((t) => `'${t}'`).join(', ')})`;
-    const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND json_valid(${quoted}) = 0)` : '';
-    return [{ column: column.name, bad: `${typeBad}${jsonBad}`, problem: `the lab never writes (wrong type${column.name.endsWith('_json') ? ' or not JSON' : ''})`, range: false }, ...range];
+    // Every JSON the lab keeps is a tool's result, which the protocol carries as structuredContent: an object.
+    const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND (json_valid(${quoted}) = 0 OR json_type(${quoted}) <> 'object'))` : '';
+    return [{ column: column.name, bad: `${typeBad}${jsonBad}`, problem: `the lab never writes (wrong type${column.name.endsWith('_json') ? ', or not a JSON object' : ''})`, range: false }, ...range];
   });
 }
 
