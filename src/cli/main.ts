@@ -4,7 +4,7 @@ import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
 import { readBounded } from './boundedRead';
 import { openLedgerFile } from './ledgerFile';
-import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
+import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from './runBudget';
 import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
@@ -235,13 +235,14 @@ async function compare(args: string[]): Promise<string> {
   // Both are checked before either runs: a typo in the second costs no run of the first.
   for (const spec of specs) specSettings(spec);
   const sql = await loadSqlJs();
+  const budget = commandBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   const transcripts: Transcript[] = [];
   for (const spec of specs) {
-    const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+    const trace = budget.trace();
     transcripts.push(await runSpecified(spec, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
   }
   const [a, b] = transcripts as [Transcript, Transcript];
-  const result = compareRuns(a, b);
+  const result = compareRuns(a, b, { tick: (events) => budget.check(`while comparing (${events} events compared)`) });
   const names = specs.map((spec) => formatRunSpec(spec));
   if (values.json) return JSON.stringify({ runs: names, ...result }, null, 2);
   // Two columns while they fit; a fact too long for a column is written on two lines of its own.

@@ -39,4 +39,4 @@ export { describeEvent, describeMessage, formatTimeline, markerWording, messageL
 export { raceInvariants } from './invariants';
 export { parseRunSpec, formatRunSpec, RUN_SPEC_CHARS_MAX, type RunSpec } from './runSpec';
 export { TS_SDK_1X_EXPECTATIONS, type SdkExpectation, type RunExpectation, type ShownOutcome } from './models/request-race/tsSdkProfile';
-export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison } from './compare';
+export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison, type CompareOptions } from './compare';
