@@ -52,3 +52,43 @@ test('two tabs pressing Run at once on a kept ledger store every effect', async 
   await expect(a.alert).toHaveCount(0);
   await expect(b.alert).toHaveCount(0);
 });
+
+/** Puts `value` where the worker keeps the ledger, as another program (or an old version) could have. */
+async function storeRaw(page: Page, kind: 'string' | 'object' | 'blob' | 'arraybuffer'): Promise<void> {
+  await page.evaluate(
+    (kind) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('mcp-reliability-lab');
+        open.onupgradeneeded = () => open.result.createObjectStore('ledger');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const value = kind === 'string' ? 'not a ledger' : kind === 'object' ? { bytes: [1, 2, 3] } : kind === 'blob' ? new Blob(['x']) : new ArrayBuffer(8);
+          const put = db.transaction('ledger', 'readwrite').objectStore('ledger').put(value, 'lab-ledger.sqlite');
+          put.onerror = () => reject(put.error);
+          put.onsuccess = () => {
+            db.close();
+            resolve();
+          };
+        };
+      }),
+    kind,
+  );
+}
+
+test('an unreadable stored ledger leaves Reset ledger enabled, and Reset is the way out', async ({ page }) => {
+  const lab = new LabPage(page);
+  const ledger = new LedgerPanel(page);
+  await lab.open();
+  for (const kind of ['string', 'object', 'blob', 'arraybuffer'] as const) {
+    await storeRaw(page, kind);
+    await lab.open(`?scenario=${SCENARIO}`);
+    await expect(ledger.alert, kind).toContainText('Reset ledger');
+    await expect(ledger.info, kind).toContainText('cannot be read');
+    await expect(ledger.resetButton, kind).toBeEnabled();
+    await ledger.resetButton.click();
+    await ledger.waitIdle();
+    await expect(ledger.alert, kind).toHaveCount(0);
+    await expect(ledger.info, kind).toContainText('Nothing is stored in this browser yet');
+  }
+});
