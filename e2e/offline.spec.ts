@@ -98,3 +98,42 @@ test('a new build is installed beside the running one, announced, and used on re
   // Only the new version's cache is kept.
   expect(await page.evaluate(() => caches.keys())).toEqual([`mcp-reliability-lab-${next}`]);
 });
+
+test('when one tab switches to a new build, every other tab of the old one reloads itself into it', async ({ context }) => {
+  const [pageA, pageB] = [await context.newPage(), await context.newPage()];
+  const [labA, labB] = [new LabPage(pageA), new LabPage(pageB)];
+  await labA.open();
+  await labA.waitForRun('A', 'stdio');
+  await waitForServiceWorker(pageA);
+  await labB.open('?scenario=B');
+  await labB.waitForRun('B', 'stdio');
+  await waitForServiceWorker(pageB);
+  const before = await serviceWorkerVersion(pageB);
+  const noticeA = pageA.getByRole('status').filter({ hasText: 'A new version of the lab was loaded' });
+
+  const next = [...before].reverse().join('');
+  const original = await readFile(SW_FILE, 'utf8');
+  try {
+    await writeFile(SW_FILE, original.replace(`const VERSION = "${before}";`, `const VERSION = "${next}";`));
+    await pageA.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update();
+    });
+    await expect(noticeA).toBeVisible();
+  } finally {
+    await writeFile(SW_FILE, original);
+  }
+  // B never pressed anything: A's new worker claims it, and B reloads instead of running on with chunks of a
+  // version whose cache was just deleted.
+  const reloadedA = pageA.waitForEvent('load');
+  const reloadedB = pageB.waitForEvent('load');
+  await noticeA.getByRole('button', { name: 'Use the new version now' }).click();
+  await Promise.all([reloadedA, reloadedB]);
+  await labB.waitForRun('B', 'stdio');
+  expect(await serviceWorkerVersion(pageB)).toBe(next);
+  // B's lazy parts load from the new version: the Ledger tab opens, no part fails.
+  await pageB.getByRole('tab', { name: 'Ledger' }).click();
+  await labB.pickScenario('ledger-keyed-retry');
+  await labB.waitForRun('ledger-keyed-retry', 'http');
+  await expect(pageB.getByRole('region', { name: 'Ledger', exact: true })).toBeVisible();
+  await expect(pageB.locator('[data-part-error]')).toHaveCount(0);
+});

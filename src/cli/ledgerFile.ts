@@ -1,6 +1,6 @@
 import { accessSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { LabError } from '../engine';
@@ -43,6 +43,18 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** The longest ledger name: the file system allows 255 bytes, and FILE.lock needs 5 more. */
+export const LEDGER_NAME_BYTES_MAX = 255 - '.lock'.length;
+
 /** Whether a file or folder may be written: by its permission bits (root ignores them, the lab does not) and by access(2). */
 function writable(path: string, stats: Stats): boolean {
   if ((stats.mode & 0o222) === 0) return false;
@@ -57,8 +69,21 @@ function writable(path: string, stats: Stats): boolean {
 /** Checks, before anything runs, that `path` can hold a ledger: LAB012 names the path and what to do. */
 export function checkLedgerPath(path: string): void {
   if (path.trim() === '') throw unusable('""', 'is not a file name', 'give --ledger the path of a SQLite file, e.g. --ledger lab.sqlite');
+  const nameBytes = Buffer.byteLength(basename(resolve(path)));
+  if (nameBytes > LEDGER_NAME_BYTES_MAX) throw unusable(path, `has a name of ${nameBytes} bytes; the lab keeps FILE.lock beside it, so the name may have at most ${LEDGER_NAME_BYTES_MAX}`, 'pick a shorter name');
+  try {
+    checkPathParts(path);
+  } catch (error) {
+    if (error instanceof LabError) throw error;
+    throw unusable(path, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its folders');
+  }
+}
+
+function checkPathParts(path: string): void {
   const folder = dirname(resolve(path));
-  const folderStats = lstatOrNull(folder) === null ? null : statSync(folder);
+  const folderLink = lstatOrNull(folder);
+  if (folderLink?.isSymbolicLink() === true && statOrNull(folder) === null) throw unusable(path, `is in ${folder}, a symbolic link to nothing`, 'create the folder it points to or pick another path');
+  const folderStats = folderLink === null ? null : statSync(folder);
   if (folderStats === null) throw unusable(path, `is in a folder that does not exist (${folder})`, 'create the folder first or pick another path');
   if (!folderStats.isDirectory()) throw unusable(path, `is inside ${folder}, which is not a folder`, 'pick a path inside a folder');
   const stats = lstatOrNull(path);
@@ -71,14 +96,19 @@ export function checkLedgerPath(path: string): void {
   if (!writable(folder, folderStats)) throw unusable(path, `is in a folder the lab cannot write (${folder})`, 'make the folder writable or pick another path');
 }
 
-const tmpPrefix = (path: string) => `.${basename(path)}.lab-`;
+/**
+ * A save's temporary name is short whatever the ledger's name (a hash of it): the ledger's own name plus
+ * a suffix could pass the file system's name limit. `.NAME.lab-` is what earlier versions used.
+ */
+const tmpPrefix = (path: string) => `.lab-${createHash('sha256').update(basename(path)).digest('hex').slice(0, 16)}-`;
+const oldTmpPrefix = (path: string) => `.${basename(path)}.lab-`;
 
 /** Temporary files a killed save left behind; only the lock holder may remove them. */
 function removeLeftovers(path: string): void {
   const folder = dirname(resolve(path));
-  const prefix = tmpPrefix(path);
+  const prefixes = [tmpPrefix(path), oldTmpPrefix(path)];
   for (const name of readdirSync(folder)) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) unlinkSync(join(folder, name));
+    if (prefixes.some((prefix) => name.startsWith(prefix)) && name.endsWith('.tmp')) unlinkSync(join(folder, name));
   }
 }
 
@@ -157,13 +187,22 @@ function breakIfOwnerDead(lockDir: string): boolean {
   } else if (owner.host !== hostname() || processAlive(owner.pid)) {
     return false;
   }
-  const away = `${lockDir}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // A short name of its own: the ledger's name plus a suffix could pass the file system's name limit.
+  const away = join(dirname(lockDir), `.lab-stale-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     renameSync(lockDir, away);
-  } catch {
-    return true; // another waiter broke it first
+  } catch (error) {
+    // Gone: another waiter broke it first. Anything else (EPERM: another user's lock in a sticky folder,
+    // an append-only folder) would fail the same way on every try, so waiting cannot help.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    const who = owner === null ? 'a run that is gone (killed while taking it, or unable to remove it)' : `process ${owner.pid}, which is gone`;
+    throw new LabError('LAB012', `${lockDir} is left by ${who}, and the lab cannot remove it (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was read or written. Remove ${lockDir} as its owner, or make the folder let the lab remove files`);
   }
-  rmSync(away, { recursive: true, force: true });
+  try {
+    rmSync(away, { recursive: true, force: true });
+  } catch {
+    // The lock is broken once renamed; what its folder held is removed when the folder allows it.
+  }
   return true;
 }
 
@@ -187,15 +226,26 @@ export async function openLedgerFile(path: string, options: LedgerFileOptions = 
       const ownerFile = join(lockDir, OWNER);
       writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner));
       release = async () => {
-        rmSync(ownerFile, { force: true });
-        await unlock();
+        try {
+          rmSync(ownerFile, { force: true });
+          await unlock();
+        } catch (error) {
+          // The owner's name goes back in, so the next run knows at once that this lock's owner is gone.
+          try {
+            writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner));
+          } catch {
+            // the lock folder refuses it too: the next run waits for the ownerless lock to age instead
+          }
+          throw new LabError('LAB012', `${lockDir} could not be removed after the run (${(error as NodeJS.ErrnoException).code ?? String(error)}): the folder lets the lab create files but not remove them (append-only?). Remove ${lockDir} by hand once it does; until then every run on ${path} stops here`);
+        }
       };
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ELOCKED') throw unusable(path, `could not be locked (${code ?? String(error)})`, 'check the folder is writable');
-      if (breakIfOwnerDead(lockDir)) continue;
-      if (Date.now() - started >= waitMs) {
+      const waitedMs = Date.now() - started;
+      if (breakIfOwnerDead(lockDir) && waitedMs < waitMs) continue;
+      if (waitedMs >= waitMs) {
         throw new LabError('LAB013', `${path} is in use by another run (lock ${path}.lock) and stayed locked for ${Math.round(waitMs / 1000)} s; nothing was read or written. Wait for that run, or remove ${path}.lock if no run is using the file`);
       }
       await sleep(Math.min(500, 25 * 2 ** Math.min(attempt, 4)) + Math.floor(Math.random() * 25));

@@ -1,11 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
+import { readBounded } from './boundedRead';
 import { openLedgerFile } from './ledgerFile';
-import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
-import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
+import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from './runBudget';
+import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
 import { ledgerScopeNotesFor } from '../engine';
@@ -286,13 +286,14 @@ async function compare(args: string[]): Promise<string> {
   // Both are checked before either runs: a typo in the second costs no run of the first.
   for (const spec of specs) specSettings(spec);
   const sql = await loadSqlJs();
+  const budget = commandBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   const transcripts: Transcript[] = [];
   for (const spec of specs) {
-    const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+    const trace = budget.trace();
     transcripts.push(await runSpecified(spec, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
   }
   const [a, b] = transcripts as [Transcript, Transcript];
-  const result = compareRuns(a, b);
+  const result = compareRuns(a, b, { tick: (events) => budget.check(`while comparing (${events} events compared)`) });
   const names = specs.map((spec) => formatRunSpec(spec));
   if (values.json) return JSON.stringify({ runs: names, ...result }, null, 2);
   // Two columns while they fit; a fact too long for a column is written on two lines of its own.
@@ -368,15 +369,29 @@ async function runWithLedgerFile<T>(path: string | undefined, body: (ledger: Led
   const sql = await loadSqlJs();
   if (path === undefined) return body({ sql });
   const file = await openLedgerFile(path);
+  let outcome: { ok: true; result: T } | { ok: false; error: unknown };
+  let savedAny = false;
   try {
     if (file.bytes !== null) LedgerFile.open(sql, file.bytes).close();
     let saved: Uint8Array | null = null;
     const result = body({ sql, bytes: file.bytes, save: (bytes) => (saved = bytes) });
     if (saved !== null) file.save(saved);
-    return result;
-  } finally {
-    await file.release();
+    savedAny = saved !== null;
+    outcome = { ok: true, result };
+  } catch (error) {
+    outcome = { ok: false, error };
   }
+  try {
+    await file.release();
+  } catch (releaseError) {
+    // Both problems are told: the run's own (or that it completed) and the lock left behind.
+    if (!(releaseError instanceof LabError)) throw releaseError;
+    const before = outcome.ok ? `the run completed${savedAny ? ` and ${path} was saved` : ''}` : outcome.error instanceof LabError ? outcome.error.detail : null;
+    if (before === null) throw (outcome as { error: unknown }).error;
+    throw new LabError(outcome.ok ? 'LAB012' : (outcome.error as LabError).code, `${before}; then ${releaseError.detail}`);
+  }
+  if (!outcome.ok) throw outcome.error;
+  return outcome.result;
 }
 
 export interface Output {
@@ -387,7 +402,10 @@ export interface Output {
 const processOutput: Output = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** Runs one command line; returns the exit code (0 ok, 1 bad input value, 2 bad usage). */
-export async function main(argv: string[], io: Output = processOutput): Promise<number> {
+export async function main(argv: string[], terminal: Output = processOutput): Promise<number> {
+  // Every value the CLI prints may come from a file (a ledger's stored result, a review's names): each
+  // line's control characters are escaped on the way out, so no input can drive the terminal.
+  const io: Output = { out: (text) => terminal.out(escapeLines(text)), err: (text) => terminal.err(escapeLines(text)) };
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -426,7 +444,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
         if (values.out === undefined) throw new UsageError('skill needs --out DIR');
         // The target is the skill's own folder, so DIR may hold other skills.
-        const folder = values.out.trim() === '' ? values.out : join(values.out, SKILL_NAME);
+        checkParentFolder(values.out);
+        const folder = join(values.out, SKILL_NAME);
         checkOutputFolder(folder, values.force);
         const files = buildSkill().map((f) => ({ ...f, path: f.path.slice(SKILL_NAME.length + 1) }));
         writeOutputFolder(folder, files, values.force);
@@ -438,10 +457,8 @@ export async function main(argv: string[], io: Output = processOutput): Promise<
         const path = rest[0] as string;
         let text: string;
         try {
-          // The size first: a huge file is refused before it is read (issue #14).
-          const size = statSync(path).size;
-          if (size > REVIEW_INPUT_CHARS_MAX) throw new LabError('LAB015', `${path} is ${size} bytes, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX}); nothing was reviewed`);
-          text = readFileSync(path, 'utf8');
+          // Bounded in bytes and time whatever the file is: a device or a pipe has no size to check first.
+          text = readBounded(path, REVIEW_INPUT_CHARS_MAX, 'reviewer').toString('utf8');
         } catch (error) {
           if (error instanceof LabError) throw error;
           io.err(`lab: ${escapeControl(path)} is not readable (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);

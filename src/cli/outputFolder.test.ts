@@ -57,6 +57,16 @@ describe('skill --out DIR', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
+  it('DIR itself a symbolic link to a folder is refused, as evidence --out refuses it', async () => {
+    const dir = tmp('lab-skill-outlink-');
+    const target = tmp('lab-skill-target-');
+    symlinkSync(target, join(dir, 'LINK'));
+    const r = await lab('skill', '--out', join(dir, 'LINK'));
+    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB014 .*LINK is a symbolic link; give the real folder/) });
+    expect(readdirSync(target)).toEqual([]);
+    expect(await lab('evidence', '--out', join(dir, 'LINK'))).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*LINK is a symbolic link/) });
+  });
+
   it('bad paths get LAB014 naming the path, never a stack trace, and nothing is written', async () => {
     expect(await lab('skill', '--out', '')).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*"" is not a folder name/) });
     const file = join(tmp('lab-skill-file-'), 'file.txt');

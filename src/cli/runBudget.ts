@@ -22,3 +22,27 @@ export function wallClockBudget(budgetMs: number, now: () => number = () => perf
     },
   };
 }
+
+/**
+ * One budget for a command that runs several things (`compare`: two runs and their comparison): every
+ * part looks at the same deadline, so `--budget-ms` bounds the whole command, not each part.
+ */
+export function commandBudget(budgetMs: number, now: () => number = () => performance.now()): { trace(): NonNullable<RunOptions['trace']>; check(what: string): void } {
+  const startedAt = now();
+  const check = (what: string) => {
+    if (now() - startedAt > budgetMs) throw new LabError('LAB016', `the command used its wall-clock budget of ${budgetMs} ms ${what} and was stopped; nothing was saved. Raise --budget-ms or shorten the runs`);
+  };
+  return {
+    trace() {
+      let events = 0;
+      return {
+        push() {},
+        pop(atMs) {
+          events += 1;
+          if ((events & 1023) === 0) check(`after ${events} events of a run (virtual time ${atMs} ms)`);
+        },
+      };
+    },
+    check,
+  };
+}

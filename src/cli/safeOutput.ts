@@ -25,6 +25,11 @@ export function escapeControl(text: string): string {
   });
 }
 
+/** Text of many lines, each escaped: the line breaks stay, every other control character is shown as an escape. */
+export function escapeLines(text: string): string {
+  return text.split('\n').map(escapeControl).join('\n');
+}
+
 /** Every string in a value (keys included), escaped: for results that carry input's text to the terminal. */
 export function escapeDeep<T>(value: T): T {
   if (typeof value === 'string') return escapeControl(value) as T;
@@ -103,6 +108,21 @@ export function checkOutputFolder(out: string, force: boolean): void {
     if (error instanceof LabError) throw error;
     throw refuse(out, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its permissions');
   }
+}
+
+/**
+ * `skill --out DIR` writes into DIR/<skill>/, so DIR may hold other skills; but DIR itself must not be a
+ * symbolic link, as `evidence --out` may not: the files would land wherever the link points.
+ */
+export function checkParentFolder(out: string): void {
+  if (out.trim() === '') throw refuse(out, 'is not a folder name', 'give --out a folder, e.g. --out out/');
+  let stats: Stats | null;
+  try {
+    stats = lstatOrNull(out);
+  } catch (error) {
+    throw refuse(out, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its permissions');
+  }
+  if (stats?.isSymbolicLink() === true) throw refuse(out, 'is a symbolic link', 'give the real folder, or another path');
 }
 
 function checkExisting(out: string, force: boolean): void {

@@ -35,23 +35,50 @@ export interface Divergence {
 
 type Indexed = { index: number; event: LabEvent };
 
-function firstDivergence(ea: Indexed[], eb: Indexed[], idA: string, idB: string): Divergence | null {
-  const times = [...new Set([...ea, ...eb].map(({ event }) => event.atMs))].sort((x, y) => x - y);
+/** Both runs' events grouped by instant: one pass each, so a comparison is linear in the number of events. */
+function byInstant(list: readonly Indexed[], into: Map<number, [Indexed[], Indexed[]]>, side: 0 | 1): void {
+  for (const item of list) {
+    let group = into.get(item.event.atMs);
+    if (group === undefined) into.set(item.event.atMs, (group = [[], []]));
+    group[side].push(item);
+  }
+}
+
+/** The first of `mine`, in order, left without an equal event among `theirs` (each of theirs matches once). */
+function unmatched(mine: readonly Indexed[], theirs: readonly Indexed[], mineId: string, theirsId: string): Indexed | undefined {
+  const left = new Map<string, number>();
+  for (const item of theirs) {
+    const key = signature(item.event, theirsId);
+    left.set(key, (left.get(key) ?? 0) + 1);
+  }
+  return mine.find((item) => {
+    const key = signature(item.event, mineId);
+    const count = left.get(key) ?? 0;
+    if (count === 0) return true;
+    left.set(key, count - 1);
+    return false;
+  });
+}
+
+/** How many events are compared between two looks at the clock the caller may pass (`tick`). */
+const COMPARE_TICK_EVENTS = 4_096;
+
+function firstDivergence(ea: Indexed[], eb: Indexed[], idA: string, idB: string, tick: (eventsCompared: number) => void): Divergence | null {
+  const instants = new Map<number, [Indexed[], Indexed[]]>();
+  byInstant(ea, instants, 0);
+  byInstant(eb, instants, 1);
+  const times = [...instants.keys()].sort((x, y) => x - y);
+  let compared = 0;
+  let nextTick = COMPARE_TICK_EVENTS;
   for (const atMs of times) {
-    const at = (list: Indexed[], id: string) => list.filter(({ event }) => event.atMs === atMs).map((item) => ({ ...item, key: signature(item.event, id) }));
-    const xa = at(ea, idA);
-    const xb = at(eb, idB);
-    const unmatched = (mine: typeof xa, theirs: typeof xa) => {
-      const left = theirs.map((item) => item.key);
-      return mine.find((item) => {
-        const found = left.indexOf(item.key);
-        if (found < 0) return true;
-        left.splice(found, 1);
-        return false;
-      });
-    };
-    const onlyA = unmatched(xa, xb);
-    const onlyB = unmatched(xb, xa);
+    const [xa, xb] = instants.get(atMs) as [Indexed[], Indexed[]];
+    compared += xa.length + xb.length;
+    if (compared >= nextTick) {
+      tick(compared);
+      nextTick = compared + COMPARE_TICK_EVENTS;
+    }
+    const onlyA = unmatched(xa, xb, idA, idB);
+    const onlyB = unmatched(xb, xa, idB, idA);
     if (onlyA === undefined && onlyB === undefined) continue;
     const words = (item: Indexed | undefined) => (item === undefined ? null : `${item.event.atMs} ms  ${describeEvent(item.event)}`);
     return { atMs, indexA: onlyA?.index ?? null, indexB: onlyB?.index ?? null, a: words(onlyA), b: words(onlyB) };
@@ -143,7 +170,15 @@ function comparedEvents(t: Transcript, mixed: boolean): Indexed[] {
   return events.filter(({ index, event }) => index >= start && COMPARABLE.has(event.kind));
 }
 
-export function compareRuns(a: Transcript, b: Transcript): RunComparison {
+export interface CompareOptions {
+  /**
+   * Called every few thousand events compared, with the count so far: the host's wall-clock budget
+   * or Stop throws from here (the engine keeps no clock of its own).
+   */
+  readonly tick?: (eventsCompared: number) => void;
+}
+
+export function compareRuns(a: Transcript, b: Transcript, options: CompareOptions = {}): RunComparison {
   const factsA = runFacts(a);
   const factsB = new Map(runFacts(b));
   const names = [...factsA.map(([name]) => name), ...[...factsB.keys()].filter((name) => !factsA.some(([n]) => n === name))];
@@ -158,7 +193,7 @@ export function compareRuns(a: Transcript, b: Transcript): RunComparison {
   const eb = comparedEvents(b, mixed);
   const idA = callIdOf(a);
   const idB = callIdOf(b);
-  const divergence = firstDivergence(ea, eb, idA, idB);
+  const divergence = firstDivergence(ea, eb, idA, idB, options.tick ?? (() => undefined));
   const note = mixed
     ? 'the two implementations are compared on what both record — the wire, each side’s states, the terminal state, the worker, the cancellations — with each run’s own request id read as #call; the model’s deadline events and the SDK’s session handshake are left out'
     : 'every event is compared, with each run’s own request id read as #call';

@@ -15,7 +15,8 @@ export { explore, Exploration, endingOf, DEFAULT_EXPLORE_BOUND, type ExploreOpti
 export { INVARIANTS, type InvariantName } from './explore/invariants';
 export { formatSchedule, parseSchedule, EMPTY_SCHEDULE, type Choice } from './explore/schedule';
 export { checkSetting, parseSetting, resolveSettings, type SettingSpec, type SettingsSpec, type SettingsOf } from './core/settings';
-export { LedgerFile, LEDGER_FORMAT, ledgerSnapshot, type Row, type SqlModule, type SqliteHost, type StatementParams, type StatementResult } from './core/sqlite';
+export { LedgerFile, LEDGER_FORMAT, ledgerSnapshot, SCHEMA, type Row, type SqlModule, type SqliteHost, type StatementParams, type StatementResult } from './core/sqlite';
+export { LEDGER_INTEGER_MAX } from './core/schemaCheck';
 export { Sim } from './core/sim';
 export { EventLog, RECORDED_EVENTS_MAX, parseFaults, formatFault, type LogClock, type MessageFault } from './core/wire';
 export * from './mcp/protocol';
@@ -38,4 +39,4 @@ export { describeEvent, describeMessage, formatTimeline, markerWording, messageL
 export { raceInvariants } from './invariants';
 export { parseRunSpec, formatRunSpec, RUN_SPEC_CHARS_MAX, type RunSpec } from './runSpec';
 export { TS_SDK_1X_EXPECTATIONS, type SdkExpectation, type RunExpectation, type ShownOutcome } from './models/request-race/tsSdkProfile';
-export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison } from './compare';
+export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison, type CompareOptions } from './compare';

@@ -8,13 +8,21 @@ import { createPanelsStore } from './panelsStore';
  */
 function toolsClientOnFirstUse(): ToolsClient {
   let loading: Promise<ToolsClient> | null = null;
+  let loaded: ToolsClient | null = null;
   return {
     async call(call) {
-      loading ??= import('../worker/toolsClient').then((module) => module.createToolsClient());
+      loading ??= import('../worker/toolsClient').then((module) => (loaded = module.createToolsClient()));
       return (await loading).call(call);
+    },
+    stop() {
+      loaded?.stop?.();
     },
   };
 }
 
-/** The page's panels store, on the tools worker, with the reviewer prefilled with the unsafe example. */
-export const usePanelsStore = createPanelsStore(toolsClientOnFirstUse(), `${JSON.stringify(unsafeCharge, null, 2)}\n`);
+/**
+ * The page's panels store, on the tools worker, with the reviewer prefilled with the unsafe example.
+ * Compare has a tools worker of its own: a long comparison never keeps the Reviewer or a panel waiting,
+ * and its Stop ends that worker alone.
+ */
+export const usePanelsStore = createPanelsStore(toolsClientOnFirstUse(), `${JSON.stringify(unsafeCharge, null, 2)}\n`, toolsClientOnFirstUse());

@@ -96,6 +96,8 @@ export interface PanelsState {
   setCompareRuns(a: string, b: string): void;
   /** Moves both diagrams to one virtual time (null: the end). */
   setCompareAtMs(atMs: number | null): void;
+  /** Ends a comparison still computing (its worker is ended); the runs on screen stay. */
+  stopCompare(): void;
   /** Loads what the tab shows, if it has not been loaded yet. */
   ensureTab(tab: TabId): void;
 }
@@ -132,7 +134,7 @@ function coalesce(task: () => Promise<void>, delayMs: number): () => void {
   };
 }
 
-export function createPanelsStore(client: ToolsClient, exampleReview: string) {
+export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client) {
   return create<PanelsState>()((set, get) => {
     const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
@@ -182,7 +184,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
       const { a, b } = get().compareRuns;
       set({ compare: { status: 'loading', value: valueOf(get().compare) } });
       try {
-        const answer = await client.call({ type: 'compare', runs: [a, b] });
+        const answer = await compareClient.call({ type: 'compare', runs: [a, b] });
         // The answer is for the runs asked; newer ones may already be on their way (latest wins).
         if (get().compareRuns.a !== a || get().compareRuns.b !== b) return;
         const view: CompareView = { runs: answer.runs, comparison: answer.comparison };
@@ -301,6 +303,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string) {
         runCompare();
       },
       setCompareAtMs: (compareAtMs) => set({ compareAtMs }),
+      stopCompare: () => {
+        if (get().compare.status !== 'loading') return;
+        compareClient.stop?.();
+      },
       ensureTab(tab) {
         const s = get();
         if (tab === 'compare' && s.compare.status === 'idle') runCompare();

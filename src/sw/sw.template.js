@@ -38,7 +38,17 @@ async function fromCache(request) {
   const cache = await caches.open(CACHE);
   // ignoreVary: module scripts and the worker's fetch carry an Origin header the precache request did not.
   const hit = await cache.match(request, { ignoreVary: true });
-  return hit ?? fetch(request);
+  if (hit !== undefined) return hit;
+  const response = await fetch(request);
+  // A static host answers a path it does not have with the page itself (a single-page fallback). A script,
+  // style or worker that arrives as HTML is a chunk of another version, gone from this one: it is a 404,
+  // so the part that asked fails in its place, never runs the page as a script.
+  const destination = request.destination;
+  const html = (response.headers.get('content-type') ?? '').includes('text/html');
+  if (html && destination !== 'document' && destination !== '' && destination !== 'iframe') {
+    return new Response(`${new URL(request.url).pathname} is not part of this version of the lab (${VERSION})`, { status: 404, headers: { 'content-type': 'text/plain' } });
+  }
+  return response;
 }
 
 self.addEventListener('fetch', (event) => {

@@ -17,6 +17,22 @@ function setWaiting(worker: ServiceWorker | null): void {
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   const container = navigator.serviceWorker;
+  // A page that a service worker already ran is of that worker's version. When a newer worker takes
+  // control (this tab's "Use the new version now", or another tab's, which claims every tab), this page's
+  // lazy chunks are no longer what the server or the new cache hold: it reloads into the new version
+  // at once, on the same view (the view lives in the URL), instead of asking for chunks that are gone.
+  // The very first install also takes control, of a page that had none: that one is not a change of version.
+  let controlled = container.controller !== null;
+  let reloading = false;
+  container.addEventListener('controllerchange', () => {
+    if (!controlled) {
+      controlled = true;
+      return;
+    }
+    if (reloading) return;
+    reloading = true;
+    window.location.reload();
+  });
   container
     .register(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL })
     .then((registration) => {
@@ -40,7 +56,7 @@ export function registerServiceWorker(): void {
 /** Switches to the installed new version now: it takes control, then the page reloads into it. */
 export function switchToNewVersion(): void {
   if (waiting === null) return;
-  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  // The page had a controller (a waiting worker is only announced then): its controllerchange listener reloads it.
   waiting.postMessage({ type: 'skip-waiting' });
 }
 

@@ -267,15 +267,18 @@ export function createLabHost(options: LabHostOptions): LabHost {
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
     if (scenario.kind !== 'ledger' || request.ledger === 'fresh') return runScenario(scenario, { ...options, ledger: { sql } });
-    // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
-    const completed: { bytes: Uint8Array | null } = { bytes: null };
-    const transcript = runScenario(scenario, { ...options, ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) } });
-    if (completed.bytes !== null) {
-      // The held file is the ledger as it was before this run: the next read opens the one saved now.
-      hold(null);
-      await storage.save(completed.bytes);
-    }
-    return transcript;
+    // Read, run and save in one turn with the stored ledger: another tab's run waits for it (Web Locks).
+    return storage.exclusive(async () => {
+      // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
+      const completed: { bytes: Uint8Array | null } = { bytes: null };
+      const transcript = runScenario(scenario, { ...options, ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) } });
+      if (completed.bytes !== null) {
+        // The held file is the ledger as it was before this run: the next read opens the one saved now.
+        hold(null);
+        await storage.save(completed.bytes);
+      }
+      return transcript;
+    });
   }
 
   /**
@@ -304,7 +307,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     // the file stays open for the view, its pages and later snapshots of the same bytes.
     const opened = OpenLedger.open(await sqlModule(), bytes);
     try {
-      await storage.save(bytes);
+      await storage.exclusive(() => storage.save(bytes));
     } catch (error) {
       opened.close();
       throw error;
@@ -360,7 +363,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
         return { type: 'ledger-file', requestId, bytes: await exportLedger() };
       case 'ledger-reset': {
         const sql = await sqlModule();
-        await storage.clear();
+        await storage.exclusive(() => storage.clear());
         const empty = OpenLedger.open(sql, null);
         hold(empty);
         return { type: 'ledger', requestId, ledger: ledgerView(empty) };

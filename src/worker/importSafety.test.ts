@@ -2,7 +2,7 @@
 // byte for byte, so a kept keyed retry afterwards still charges exactly once (issue #14).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
-import type { SqlModule } from '../engine';
+import { LEDGER_FORMAT, SCHEMA, type SqlModule } from '../engine';
 import { createLabHost } from './host';
 import { memoryLedgerStorage } from './ledgerStorage';
 
@@ -27,5 +27,21 @@ describe('ledger import is data, not code', () => {
     expect(await storage.load()).toEqual(stored);
     const snapshot = await lab.handleMessage({ type: 'ledger-snapshot', requestId: 3 });
     expect(snapshot).toMatchObject({ type: 'ledger', ledger: { effects: [expect.anything()] } });
+  });
+
+  it('a UTF-16 ledger with the lab schema is refused at import, and the kept runs go on', async () => {
+    const storage = memoryLedgerStorage();
+    const lab = createLabHost({ sql: Promise.resolve(sql), storage });
+    const db = new sql.Database();
+    db.exec('PRAGMA encoding = "UTF-16le"');
+    for (const statement of SCHEMA) db.exec(statement);
+    db.exec(`INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`);
+    const utf16 = db.export();
+    db.close();
+    const answer = await lab.handleMessage({ type: 'ledger-import', requestId: 1, bytes: utf16 });
+    expect(answer).toMatchObject({ type: 'error', code: 'LAB010', message: expect.stringMatching(/UTF-16le.*unchanged/) });
+    expect(await storage.load()).toBeNull();
+    const run = await lab.handleMessage({ type: 'run', requestId: 2, scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'kept' });
+    expect(run.type).toBe('transcript');
   });
 });

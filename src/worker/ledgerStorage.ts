@@ -1,4 +1,5 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { LabError } from '../engine';
 
 /**
  * Where the worker keeps the persistent lab ledger between runs and page loads: the bytes of one
@@ -11,6 +12,52 @@ export interface LedgerStorage {
   load(): Promise<Uint8Array | null>;
   save(bytes: Uint8Array): Promise<void>;
   clear(): Promise<void>;
+  /**
+   * Runs `body` while no other tab's worker works on the stored ledger: a kept-ledger run reads the
+   * ledger, runs and saves it inside one call, so two tabs take turns instead of each saving over what
+   * the other saved (a lost update).
+   */
+  exclusive<T>(body: () => Promise<T>): Promise<T>;
+}
+
+/** The Web Lock every tab's worker takes around a read-run-save of the stored ledger. */
+export const LEDGER_LOCK_NAME = 'mcp-reliability-lab/ledger';
+/** How long a run waits for another tab's turn with the stored ledger before it gives up (LAB013). */
+export const LEDGER_LOCK_WAIT_MS = 60_000;
+
+interface LockManagerLike {
+  request<T>(name: string, options: { signal: AbortSignal }, body: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The browser's Web Locks (shared by every tab and worker of one origin; released when a worker is
+ * terminated by Stop). Without them (a page served over plain http from another host, not a secure
+ * context) one worker's own turns are still kept in order.
+ */
+function webLocked(): LedgerStorage['exclusive'] {
+  const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks;
+  if (locks === undefined) return inOrder();
+  return async (body) => {
+    const signal = AbortSignal.timeout(LEDGER_LOCK_WAIT_MS);
+    try {
+      return await locks.request(LEDGER_LOCK_NAME, { signal }, body);
+    } catch (error) {
+      if (signal.aborted && error === signal.reason) {
+        throw new LabError('LAB013', `the stored ledger stayed in use by a run in another tab for ${LEDGER_LOCK_WAIT_MS / 1000} s; nothing was run or stored. Wait for that tab, or stop its run`);
+      }
+      throw error;
+    }
+  };
+}
+
+/** Turns taken one after another within one worker (and between workers sharing one memory storage in tests). */
+function inOrder(): LedgerStorage['exclusive'] {
+  let last: Promise<unknown> = Promise.resolve();
+  return (body) => {
+    const turn = last.then(body, body);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
 }
 
 /** The browser refused a read or write (quota, private mode, a blocked database). */
@@ -46,6 +93,7 @@ export function indexedDbLedgerStorage(): LedgerStorage {
       }),
     save: (bytes) => guarded('save the ledger; the previously stored ledger is unchanged', () => set(LEDGER_KEY, bytes, db())),
     clear: () => guarded('delete the stored ledger', () => del(LEDGER_KEY, db())),
+    exclusive: webLocked(),
   };
 }
 
@@ -60,5 +108,6 @@ export function memoryLedgerStorage(initial: Uint8Array | null = null): LedgerSt
     clear: async () => {
       stored = null;
     },
+    exclusive: inOrder(),
   };
 }

@@ -11,7 +11,7 @@ import type { ToolRequest, ToolResponse, WorkerErrorCode } from './protocol';
 export class ToolsClientError extends Error {
   override name = 'ToolsClientError';
   constructor(
-    readonly code: WorkerErrorCode | 'WORKER_FAILED',
+    readonly code: WorkerErrorCode | 'WORKER_FAILED' | 'STOPPED',
     message: string,
   ) {
     super(message);
@@ -25,12 +25,15 @@ const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', skill: '
 
 export interface ToolsClient {
   call<C extends ToolCall>(call: C): Promise<AnswerOf<C>>;
+  /** Ends the worker and what it computes (a compare of millions of events); the next call starts a new one. */
+  stop?(): void;
 }
 
 export interface ToolsWorkerLike {
   postMessage(message: ToolRequest): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  terminate?(): void;
 }
 
 export function createToolsWorker(): ToolsWorkerLike {
@@ -83,6 +86,12 @@ export function createToolsClient(makeWorker: () => ToolsWorkerLike = createTool
   }
 
   return {
+    stop() {
+      worker?.terminate?.();
+      worker = null;
+      for (const waiting of pending.values()) waiting.reject(new ToolsClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'));
+      pending.clear();
+    },
     call<C extends ToolCall>(call: C): Promise<AnswerOf<C>> {
       worker ??= start();
       const requestId = nextRequestId++;

@@ -1,4 +1,4 @@
-import { compareRuns as compareTranscripts, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
+import { compareRuns as compareTranscripts, LabError, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
 import { runSpecified } from '../sdk/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
@@ -27,6 +27,9 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   }
 }
 
+/** How long the page's compare may compute (both runs and the comparison) before LAB016; Stop ends it sooner. */
+export const COMPARE_BUDGET_MS = 60_000;
+
 /**
  * Issue #13: two runs side by side, each named by a run spec (the model or the real SDK, any
  * transport, seed and settings). Both specs are read before either runs (LAB024 names a malformed
@@ -36,8 +39,19 @@ async function compareRuns(requestId: number, texts: readonly [string, string], 
   const specs = texts.map((text) => parseRunSpec(text));
   const scenarios = specs.map((spec) => findScenario(spec.scenario));
   const sql = scenarios.some((scenario) => usesSqlite(scenario)) ? await sqlModule() : null;
+  const startedAt = performance.now();
+  const check = (what: string) => {
+    if (performance.now() - startedAt > COMPARE_BUDGET_MS) throw new LabError('LAB016', `the comparison used its wall-clock budget of ${COMPARE_BUDGET_MS / 1000} s ${what} and was stopped; the runs on screen are kept. Shorten the runs (workMs, eventsMax)`);
+  };
   const transcripts: Transcript[] = [];
-  for (const spec of specs) transcripts.push(await runSpecified(spec, { ledger: sql === null ? undefined : { sql } }));
+  for (const spec of specs) {
+    let steps = 0;
+    const onStep = (atMs: number) => {
+      steps += 1;
+      if ((steps & 1023) === 0) check(`after ${steps} events of a run (virtual time ${atMs} ms)`);
+    };
+    transcripts.push(await runSpecified(spec, { ledger: sql === null ? undefined : { sql }, onStep }));
+  }
   const [a, b] = transcripts as [Transcript, Transcript];
   return {
     type: 'comparison',
@@ -46,6 +60,6 @@ async function compareRuns(requestId: number, texts: readonly [string, string], 
       { spec: texts[0], transcript: a, wording: wordEvents(a.events) },
       { spec: texts[1], transcript: b, wording: wordEvents(b.events) },
     ],
-    comparison: compareTranscripts(a, b),
+    comparison: compareTranscripts(a, b, { tick: (events) => check(`while comparing (${events} events compared)`) }),
   };
 }

@@ -310,6 +310,7 @@ describe('ledger scenarios in the worker host (sql.js injected)', () => {
         throw new StorageError("the browser's IndexedDB could not save the ledger; the previously stored ledger is unchanged (QuotaExceededError)");
       },
       clear: async () => undefined,
+      exclusive: (body) => body(),
     };
     const answer = await host(broken).handleMessage({ type: 'run', requestId: 1, scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'kept' });
     expect(answer).toMatchObject({ type: 'error', requestId: 1, code: 'STORAGE', message: expect.stringContaining('previously stored ledger is unchanged') });

@@ -25,6 +25,7 @@ export const errorCatalog = {
   LAB024: 'malformed run spec',
   LAB025: 'implementation does not apply',
   LAB026: 'SDK run did not settle',
+  LAB027: 'input did not end in time',
   /** No longer thrown (issue #12): a refused push is part of the run (BF-5). Kept so the code never means anything else. */
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',
@@ -35,9 +36,12 @@ export type LabErrorCode = keyof typeof errorCatalog;
 export class LabError extends Error {
   override name = 'LabError';
   readonly code: LabErrorCode;
+  /** The message after the catalogue's words: what was wrong and what was kept. */
+  readonly detail: string;
 
   constructor(code: LabErrorCode, detail: string) {
     super(`${code} ${errorCatalog[code]}: ${detail}`);
     this.code = code;
+    this.detail = detail;
   }
 }

@@ -67,18 +67,40 @@ function reference(sql: SqlModule, schema: readonly string[]): Reference {
   }
 }
 
+const outOfRange = (problem: string) => new LabError('LAB010', `${problem}; the lab refuses the file rather than round the number. The file and the current ledger are unchanged`);
+
 const refuse = (problem: string) => new LabError('LAB010', `${problem}, so it is not a lab ledger (a ledger is data: it may hold no triggers, views or changed tables); the file and the current ledger are unchanged`);
 
-/** For each column of `table` that the lab writes with one type, an SQL condition true on a row whose value is not of that type. */
-function typeChecks(columns: Column[]): { column: string; bad: string }[] {
-  return columns.flatMap((column) => {
+/**
+ * The largest integer a ledger may hold. The lab reads SQLite's 64-bit integers as JavaScript numbers,
+ * exact only up to 2^53 − 1; the 2^32 below that leave room for every row and count a run can add
+ * (a run has at most 10,000,000 events), so an id or a count never silently rounds and never
+ * overflows into a REAL. A file holding more is refused when it is opened.
+ */
+export const LEDGER_INTEGER_MAX = Number.MAX_SAFE_INTEGER - 2 ** 32;
+
+interface TypeCheck {
+  column: string;
+  bad: string;
+  problem: string;
+  range: boolean;
+}
+
+/** For each column of `table` that the lab writes with one type, an SQL condition true on a row whose value is not of that type, or an integer out of range. */
+function typeChecks(columns: Column[]): TypeCheck[] {
+  return columns.flatMap((column): TypeCheck[] => {
     const quoted = JSON.stringify(column.name);
+    const range: TypeCheck[] =
+      column.type === 'INTEGER'
+        ? [{ column: column.name, bad: `typeof(${quoted}) = 'integer' AND (${quoted} > ${LEDGER_INTEGER_MAX} OR ${quoted} < -${LEDGER_INTEGER_MAX})`, problem: `an integer beyond ±${LEDGER_INTEGER_MAX}, which the lab cannot carry exactly`, range: true }]
+        : [];
     const allowed = column.type === 'INTEGER' ? ['integer'] : column.type === 'TEXT' ? ['text'] : [];
-    if (allowed.length === 0 || (column.primaryKey && column.type === 'INTEGER')) return [];
+    if (allowed.length === 0 || (column.primaryKey && column.type === 'INTEGER')) return range;
     const nullable = !column.notNull && !column.primaryKey;
     const typeBad = `typeof(${quoted}) NOT IN (${[...allowed, ...(nullable ? ['null'] : [])].map((t) => `'${t}'`).join(', ')})`;
-    const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND json_valid(${quoted}) = 0)` : '';
-    return [{ column: column.name, bad: `${typeBad}${jsonBad}` }];
+    // Every JSON the lab keeps is a tool's result, which the protocol carries as structuredContent: an object.
+    const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND (json_valid(${quoted}) = 0 OR json_type(${quoted}) <> 'object'))` : '';
+    return [{ column: column.name, bad: `${typeBad}${jsonBad}`, problem: `the lab never writes (wrong type${column.name.endsWith('_json') ? ', or not a JSON object' : ''})`, range: false }, ...range];
   });
 }
 
@@ -86,7 +108,7 @@ function typeChecks(columns: Column[]): { column: string; bad: string }[] {
  * One scan of `table` that counts, column by column, the rows breaking its type check (a 200,000-row
  * ledger is read once per table, not once per column: issue #14).
  */
-function typeScan(table: string, checks: { bad: string }[]): string {
+function typeScan(table: string, checks: readonly { bad: string }[]): string {
   return `SELECT ${checks.map((check) => `coalesce(sum(CASE WHEN ${check.bad} THEN 1 ELSE 0 END), 0)`).join(', ')} FROM ${JSON.stringify(table)}`;
 }
 
@@ -117,7 +139,12 @@ export function checkLedgerSchema(sql: SqlModule, db: Database, schema: readonly
     const counts = db.exec(typeScan(table, checks))[0]?.values[0] ?? [];
     checks.forEach((check, i) => {
       const bad = Number(counts[i] ?? 0);
-      if (bad > 0) throw refuse(`${bad} row(s) of ${table} have a ${check.column} the lab never writes (wrong type${check.column.endsWith('_json') ? ' or not JSON' : ''})`);
+      if (bad > 0) throw (check.range ? outOfRange : refuse)(`${bad} row(s) of ${table} have a ${check.column} ${check.problem}`);
     });
+  }
+  // AUTOINCREMENT's counter gives the next effect_id: past the limit, the id the lab reports would not be the one stored.
+  if (present.has('table sqlite_sequence')) {
+    const high = db.exec(`SELECT name, CAST(seq AS TEXT) FROM sqlite_sequence WHERE typeof(seq) <> 'integer' OR seq > ${LEDGER_INTEGER_MAX} OR seq < 0 LIMIT 1`)[0]?.values[0];
+    if (high !== undefined) throw outOfRange(`the file's sqlite_sequence gives ${String(high[0])} its next id after ${String(high[1])}, beyond ${LEDGER_INTEGER_MAX}, which the lab cannot carry exactly`);
   }
 }

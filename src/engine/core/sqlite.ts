@@ -174,6 +174,9 @@ export class LedgerFile {
       }
       // Before any statement of the lab touches it: a file's triggers and views would run inside them (issue #14).
       if (bytes !== null) checkLedgerSchema(sql, holder, SCHEMA);
+      // Every connection ATTACHes this file, and SQLite attaches only files of its own text encoding.
+      const encoding = String(holder.exec('PRAGMA encoding')[0]?.values[0]?.[0]);
+      if (encoding !== 'UTF-8') throw new LabError('LAB010', `the ledger stores its text as ${encoding}; the lab's ledgers are UTF-8 (a file the lab made never differs). The file and the current ledger are unchanged`);
       for (const statement of SCHEMA) holder.exec(statement);
       const format = holder.exec(`SELECT value FROM lab_meta WHERE name = 'format'`)[0]?.values[0]?.[0];
       if (format === undefined) holder.exec(`INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`);

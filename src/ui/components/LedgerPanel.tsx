@@ -39,7 +39,9 @@ export function LedgerPanel() {
       <h2 id="ledger-heading">Ledger</h2>
       <p className="lab-ledger-info">
         {ledger === null
-          ? 'Reading the ledger stored in this browser…'
+          ? error !== null
+            ? 'The ledger stored in this browser cannot be read: Reset ledger deletes it and starts an empty one, Import ledger replaces it.'
+            : 'Reading the ledger stored in this browser…'
           : ledger.stored
             ? `Stored in this browser (IndexedDB): a SQLite file of ${formatBytes(ledger.bytes)}.`
             : 'Nothing is stored in this browser yet.'}{' '}
@@ -61,7 +63,8 @@ export function LedgerPanel() {
           />
           Import ledger
         </label>
-        <button type="button" className="lab-button" disabled={busy || ledger?.stored !== true} onClick={() => void resetLedger()}>
+        {/* A stored ledger the worker cannot read is still stored: Reset is the way out the error names. */}
+        <button type="button" className="lab-button" disabled={busy || (ledger === null ? error === null : !ledger.stored)} onClick={() => void resetLedger()}>
           Reset ledger
         </button>
       </div>

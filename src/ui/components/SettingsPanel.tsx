@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
+import { PartBoundary } from './PartBoundary';
 import { usePanelsStore } from '../../store/panels';
 import { useLabStore, type ScenarioInfo } from '../../store/labStore';
 
@@ -25,9 +26,9 @@ export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
       </summary>
       {/* The fields load when the section is first opened (issue #9: less script on first load). */}
       {open && (
-        <Suspense fallback={null}>
+        <PartBoundary name="the settings">
           <SettingFields scenario={scenario} />
-        </Suspense>
+        </PartBoundary>
       )}
     </details>
   );

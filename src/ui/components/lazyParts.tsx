@@ -1,5 +1,6 @@
-import { forwardRef, lazy, Suspense, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
+import { forwardRef, lazy, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
 import { useLabStore } from '../../store/labStore';
+import { PartBoundary } from './PartBoundary';
 import { selectedKind } from './selectors';
 import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 
@@ -22,9 +23,9 @@ export type { ShortcutsDialogHandle };
 /** Every ordering (issue #11, see ExplorePanel.tsx): below the fold of the side column, so it loads just after the page. */
 export function ExplorePanel() {
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the explorer panel">
       <ExplorePanelPart />
-    </Suspense>
+    </PartBoundary>
   );
 }
 
@@ -33,18 +34,18 @@ export function LedgerPanel() {
   const kind = useLabStore(selectedKind);
   if (kind !== 'ledger') return null;
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the stored ledger panel">
       <LedgerPanelPart />
-    </Suspense>
+    </PartBoundary>
   );
 }
 
 /** The Ledger tab's part of the side column (see LedgerTab.tsx). */
 export function LedgerTab() {
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the Ledger tab">
       <LedgerTabPart />
-    </Suspense>
+    </PartBoundary>
   );
 }
 
@@ -60,9 +61,9 @@ export const ShortcutsDialog = forwardRef<ShortcutsDialogHandle>(function Shortc
   }));
   if (asked === 0) return null;
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the keyboard shortcuts">
       <OpenOnLoad asked={asked} dialog={dialog} />
-    </Suspense>
+    </PartBoundary>
   );
 });
 
@@ -74,17 +75,17 @@ function OpenOnLoad({ asked, dialog }: { asked: number; dialog: RefObject<Shortc
 /** A message's context menu of faults (see FaultMenu.tsx), loaded on the first right-click. */
 export function FaultMenu(props: { seq: number; x: number; y: number; onClose(): void }) {
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the fault menu">
       <FaultMenuPart {...props} />
-    </Suspense>
+    </PartBoundary>
   );
 }
 
 /** The inspector's fault buttons (see FaultMenu.tsx). */
 export function FaultButtons({ seq }: { seq: number }) {
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the fault buttons">
       <FaultButtonsPart seq={seq} />
-    </Suspense>
+    </PartBoundary>
   );
 }

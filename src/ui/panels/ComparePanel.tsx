@@ -25,6 +25,7 @@ export function ComparePanel() {
   const runs = usePanelsStore((s) => s.compareRuns);
   const load = usePanelsStore((s) => s.compare);
   const setRuns = usePanelsStore((s) => s.setCompareRuns);
+  const stopCompare = usePanelsStore((s) => s.stopCompare);
   const value = 'value' in load ? load.value : null;
   const [text, setText] = useState(runs);
   const [shown, setShown] = useState(runs);
@@ -65,6 +66,11 @@ export function ComparePanel() {
         ))}
       </div>
       <LoadState load={load} />
+      {load.status === 'loading' && (
+        <button type="button" className="panel-button" onClick={stopCompare}>
+          Stop comparing
+        </button>
+      )}
       {load.status === 'error' && value !== null && <p className="compare-kept">The runs below are the last ones that ran.</p>}
       {value !== null && <Comparison view={value} />}
     </section>

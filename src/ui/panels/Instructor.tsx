@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, useEffect, useMemo } from 'react';
+import { PartBoundary } from '../components/PartBoundary';
 import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { racePoint } from '../predict';
@@ -92,8 +93,8 @@ export function PredictPrompt() {
   const predict = usePanelsStore((s) => s.predict);
   if (!predict) return null;
   return (
-    <Suspense fallback={null}>
+    <PartBoundary name="the prediction card">
       <PredictCard />
-    </Suspense>
+    </PartBoundary>
   );
 }

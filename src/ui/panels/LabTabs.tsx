@@ -1,10 +1,11 @@
-import { lazy, Suspense, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { usePanelsStore } from '../../store/panels';
 import { TABS, type TabId } from '../../store/panelsStore';
 import './panels.css';
 
 // Each panel's code (uPlot for the charts, the reviewer, the evidence export) loads when its tab first
 // opens: the first screen, the race, needs none of it.
+import { PartBoundary } from '../components/PartBoundary';
 const TasksPanel = lazy(() => import('./TasksPanel').then((m) => ({ default: m.TasksPanel })));
 const BufferPanel = lazy(() => import('./BufferPanel').then((m) => ({ default: m.BufferPanel })));
 const BackoffPanel = lazy(() => import('./BackoffPanel').then((m) => ({ default: m.BackoffPanel })));
@@ -76,7 +77,7 @@ export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels
       {workbench ? (
         race
       ) : (
-        <Suspense fallback={LOADING}>
+        <PartBoundary key={tab} name={`the ${TABS.find((t) => t.id === tab)?.label ?? tab} tab`} fallback={LOADING}>
           {tab === 'tasks' && <TasksPanel />}
           {tab === 'buffer' && <BufferPanel />}
           {tab === 'compare' && <ComparePanel />}
@@ -85,7 +86,7 @@ export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels
           {tab === 'verification' && <VerificationPanel />}
           {tab === 'reviewer' && <ReviewerPanel />}
           {besidePanels}
-        </Suspense>
+        </PartBoundary>
       )}
     </div>
   );

@@ -50,7 +50,10 @@ export interface TaskRunOptions {
 }
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+/** The first task's id in a new file; a file that already holds it gets the next free `task-7f3a-N`. */
 const TASK_ID = 'task-7f3a';
+/** How many ids are tried before a file full of them is refused: every scenario run adds one task. */
+const TASK_IDS_MAX = 1_000_000;
 const CALL_ID = 1;
 
 
@@ -70,6 +73,8 @@ export class TaskLab {
   private readonly host: SqliteHost;
   private readonly save: ((bytes: Uint8Array) => void) | undefined;
   private db: LedgerConnection;
+  /** This run's task: unique in the file, so a file kept across runs holds every run's task. */
+  private readonly taskId: string;
   /** The worker's next checkpoint, which a crash cancels (the worker dies with the server). */
   private checkpointHandle: EventHandle | null = null;
   /** The response a crash fault lost, until the client notices. */
@@ -96,7 +101,21 @@ export class TaskLab {
     this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
     this.save = options.host.save;
     this.db = this.file.connect('tasks');
+    this.taskId = this.freeTaskId();
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
+  }
+
+  /**
+   * Read before the run and not recorded, like the outcome: a new file gives every transcript the same
+   * id, and a file kept from earlier runs (`--ledger`, Keep ledger between runs) the next unused one.
+   */
+  private freeTaskId(): string {
+    const taken = this.db.run("SELECT task_id FROM tasks WHERE task_id = ? OR task_id LIKE ?", [TASK_ID, `${TASK_ID}-%`]);
+    assert(taken.ok, 'the task store can be read before the run');
+    const ids = new Set(taken.rows.map((row) => String(row.task_id)));
+    if (!ids.has(TASK_ID)) return TASK_ID;
+    for (let n = 2; n <= TASK_IDS_MAX; n++) if (!ids.has(`${TASK_ID}-${n}`)) return `${TASK_ID}-${n}`;
+    throw new LabError('LAB012', `the ledger already holds ${TASK_IDS_MAX} tasks of this lab; start a new ledger file. The file was not changed`);
   }
 
   get scheduler(): Scheduler {
@@ -124,7 +143,7 @@ export class TaskLab {
   }
 
   private taskRow(requestId: RequestId): JsonObject {
-    const row = this.sql('SELECT task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms FROM tasks WHERE task_id = ?', [TASK_ID], 'read the durable task', requestId)[0];
+    const row = this.sql('SELECT task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms FROM tasks WHERE task_id = ?', [this.taskId], 'read the durable task', requestId)[0];
     assert(row !== undefined, 'the task row exists while its ttl lasts');
     return {
       taskId: String(row.task_id),
@@ -137,7 +156,7 @@ export class TaskLab {
   }
 
   private status(requestId: RequestId): TaskStatus {
-    return String(this.sql('SELECT status FROM tasks WHERE task_id = ?', [TASK_ID], 'current status', requestId)[0]?.status) as TaskStatus;
+    return String(this.sql('SELECT status FROM tasks WHERE task_id = ?', [this.taskId], 'current status', requestId)[0]?.status) as TaskStatus;
   }
 
   // ── client ───────────────────────────────────────────────────────────────────────────────────
@@ -162,7 +181,7 @@ export class TaskLab {
     if (this.polls >= this.s.pollsMax) throw new LabError('LAB006', `the client polled tasks/get ${this.polls} times without a terminal status (pollsMax=${this.s.pollsMax})`);
     this.polls += 1;
     const id = this.nextId++;
-    this.send('client', id, request(id, 'tasks/get', { taskId: TASK_ID }), () => {
+    this.send('client', id, request(id, 'tasks/get', { taskId: this.taskId }), () => {
       const task = this.taskRow(id);
       this.send('server', id, result(id, task), () => this.clientSeesStatus(task.status as TaskStatus));
     });
@@ -171,7 +190,7 @@ export class TaskLab {
   private clientSeesStatus(status: TaskStatus): void {
     this.statusesSeen.push(status);
     if (this.cancelAckAtMs !== null && this.statusAfterAck === null) this.statusAfterAck = status;
-    this.record({ kind: 'task', action: 'polled', taskId: TASK_ID, status, detail: TERMINAL.has(status) ? `terminal status ${status}: the client stops polling (TK-2)` : `still ${status}: poll again in ${this.s.pollIntervalMs} ms` });
+    this.record({ kind: 'task', action: 'polled', taskId: this.taskId, status, detail: TERMINAL.has(status) ? `terminal status ${status}: the client stops polling (TK-2)` : `still ${status}: poll again in ${this.s.pollIntervalMs} ms` });
     if (!TERMINAL.has(status)) {
       this.scheduler.after(this.s.pollIntervalMs, 'client', 'poll', () => this.poll());
       return;
@@ -183,8 +202,8 @@ export class TaskLab {
 
   private fetchResult(): void {
     const id = this.nextId++;
-    this.send('client', id, request(id, 'tasks/result', { taskId: TASK_ID }), () => {
-      const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [TASK_ID], 'the stored result', id)[0]?.result_json;
+    this.send('client', id, request(id, 'tasks/result', { taskId: this.taskId }), () => {
+      const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [this.taskId], 'the stored result', id)[0]?.result_json;
       this.send('server', id, callToolResultResponse(id, String(stored), JSON.parse(String(stored)) as JsonObject), () => {
         this.resultRetrieved = true;
       });
@@ -193,7 +212,7 @@ export class TaskLab {
 
   private cancel(): void {
     if (!this.taskKnownToClient || this.clientDone) {
-      this.record({ kind: 'task', action: 'cancel-skipped', taskId: TASK_ID, status: null, detail: this.clientDone ? 'the task already reached a terminal status' : 'the client has no taskId yet' });
+      this.record({ kind: 'task', action: 'cancel-skipped', taskId: this.taskId, status: null, detail: this.clientDone ? 'the task already reached a terminal status' : 'the client has no taskId yet' });
       return;
     }
     this.sendCancel();
@@ -201,17 +220,17 @@ export class TaskLab {
 
   private sendCancel(): void {
     const id = this.nextId++;
-    this.send('client', id, request(id, 'tasks/cancel', { taskId: TASK_ID }), () => {
-      this.sql('UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?', [TASK_ID], 'record the intent to cancel; the status does not change here', id);
+    this.send('client', id, request(id, 'tasks/cancel', { taskId: this.taskId }), () => {
+      this.sql('UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?', [this.taskId], 'record the intent to cancel; the status does not change here', id);
       const status = this.status(id);
-      this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: TASK_ID, status, detail: `the server acknowledges tasks/cancel with an empty result; the task is still ${status} until a worker checkpoint observes the flag (TK-1)` });
+      this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: this.taskId, status, detail: `the server acknowledges tasks/cancel with an empty result; the task is still ${status} until a worker checkpoint observes the flag (TK-1)` });
       this.send('server', id, result(id, {}), () => {
         this.cancelAckAtMs = this.scheduler.nowMs;
         if (!this.s.ackIsFinal) return;
         // SPEC §9 failure mode: the acknowledgement is taken for the end; polling stops, the UI says stopped.
         this.clientDone = true;
         this.clientReported = 'cancelled';
-        this.record({ kind: 'task', action: 'reported', taskId: TASK_ID, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling and tells its user the task was cancelled, while the worker may run on (SPEC §9 failure mode; TK-1)' });
+        this.record({ kind: 'task', action: 'reported', taskId: this.taskId, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling and tells its user the task was cancelled, while the worker may run on (SPEC §9 failure mode; TK-1)' });
       });
     });
   }
@@ -226,9 +245,9 @@ export class TaskLab {
   private serverCreatesTask(): void {
     const now = this.scheduler.nowMs;
     this.sql('BEGIN IMMEDIATE', [], 'create the task durably before answering', CALL_ID);
-    this.sql('INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)', [TASK_ID, 'working', now, now, this.s.ttlMs, this.s.pollIntervalMs], 'the task row', CALL_ID);
+    this.sql('INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)', [this.taskId, 'working', now, now, this.s.ttlMs, this.s.pollIntervalMs], 'the task row', CALL_ID);
     this.sql('COMMIT', [], 'the task is durable: only now may the server answer with it', CALL_ID);
-    this.record({ kind: 'task', action: 'created', taskId: TASK_ID, status: 'working', detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task")' });
+    this.record({ kind: 'task', action: 'created', taskId: this.taskId, status: 'working', detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task")' });
     const task = this.taskRow(CALL_ID);
     this.send('server', CALL_ID, { jsonrpc: '2.0', id: CALL_ID, result: { resultType: 'task', task, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } } }, () => {
       this.taskKnownToClient = true;
@@ -256,10 +275,10 @@ export class TaskLab {
     this.file.close();
     if (this.checkpointHandle !== null) this.scheduler.cancel(this.checkpointHandle);
     this.checkpointHandle = null;
-    this.record({ kind: 'task', action: 'crashed', taskId: TASK_ID, status: null, detail: `the server crashed after COMMIT, before message ${seq} (the response to ${lost.method} #${String(lost.id)}) left: the process is gone with its connections and its worker` });
+    this.record({ kind: 'task', action: 'crashed', taskId: this.taskId, status: null, detail: `the server crashed after COMMIT, before message ${seq} (the response to ${lost.method} #${String(lost.id)}) left: the process is gone with its connections and its worker` });
     this.file = LedgerFile.open(this.host.sql, bytes);
     this.db = this.file.connect('tasks');
-    const row = this.sql('SELECT status, created_at_ms, last_updated_at_ms, cancel_requested FROM tasks WHERE task_id = ?', [TASK_ID], 'after the restart: what survived in the file', CALL_ID)[0];
+    const row = this.sql('SELECT status, created_at_ms, last_updated_at_ms, cancel_requested FROM tasks WHERE task_id = ?', [this.taskId], 'after the restart: what survived in the file', CALL_ID)[0];
     assert(row !== undefined, 'the task row was committed before any response about it');
     const status = String(row.status) as TaskStatus;
     const doneMs = Number(row.last_updated_at_ms) - Number(row.created_at_ms);
@@ -269,7 +288,7 @@ export class TaskLab {
       this.workerCheckpoints = Math.round(doneMs / this.s.checkpointEveryMs);
       this.scheduleCheckpoint(this.scheduler.nowMs - doneMs);
     }
-    this.record({ kind: 'task', action: 'restarted', taskId: TASK_ID, status, detail: `the restarted server opens its SQLite file: task ${TASK_ID} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}` });
+    this.record({ kind: 'task', action: 'restarted', taskId: this.taskId, status, detail: `the restarted server opens its SQLite file: task ${this.taskId} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}` });
     this.scheduler.after(this.s.latencyMs, 'client', 'connection broken', () => this.clientRetries(lost));
   }
 
@@ -279,14 +298,14 @@ export class TaskLab {
     // That request is over: its response died with the server (a retry is a new request with a new id).
     this.sim.wire.settle('client', lost.id);
     if (lost.method === 'tools/call') {
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: TASK_ID, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
       return;
     }
     if (this.clientDone && lost.method !== 'tasks/result') {
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: TASK_ID, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
       return;
     }
-    this.record({ kind: 'task', action: 'retried', taskId: TASK_ID, status: null, detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id` });
+    this.record({ kind: 'task', action: 'retried', taskId: this.taskId, status: null, detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id` });
     if (lost.method === 'tasks/get') this.poll();
     else if (lost.method === 'tasks/result') this.fetchResult();
     else this.sendCancel();
@@ -295,21 +314,21 @@ export class TaskLab {
   private checkpoint(startedAtMs: number): void {
     this.workerCheckpoints += 1;
     const now = this.scheduler.nowMs;
-    const row = this.sql('SELECT cancel_requested FROM tasks WHERE task_id = ?', [TASK_ID], 'checkpoint: was cancellation requested?', CALL_ID)[0];
+    const row = this.sql('SELECT cancel_requested FROM tasks WHERE task_id = ?', [this.taskId], 'checkpoint: was cancellation requested?', CALL_ID)[0];
     const finished = now >= startedAtMs + this.s.workMs;
     if (finished) {
       // The last chunk completed before any checkpoint could stop it: the work's result stands.
       const resultJson = JSON.stringify({ rows: 42, quarter: '2026-Q3' });
-      this.sql("UPDATE tasks SET status = 'completed', result_json = ?, last_updated_at_ms = ? WHERE task_id = ?", [resultJson, now, TASK_ID], 'the work finished: store the result', CALL_ID);
-      this.record({ kind: 'task', action: 'completed', taskId: TASK_ID, status: 'completed', detail: Number(row?.cancel_requested) === 1 ? 'the work finished before a checkpoint observed the cancel flag: the task ends completed despite the acknowledged tasks/cancel' : 'the work finished' });
+      this.sql("UPDATE tasks SET status = 'completed', result_json = ?, last_updated_at_ms = ? WHERE task_id = ?", [resultJson, now, this.taskId], 'the work finished: store the result', CALL_ID);
+      this.record({ kind: 'task', action: 'completed', taskId: this.taskId, status: 'completed', detail: Number(row?.cancel_requested) === 1 ? 'the work finished before a checkpoint observed the cancel flag: the task ends completed despite the acknowledged tasks/cancel' : 'the work finished' });
       return;
     }
     if (Number(row?.cancel_requested) === 1) {
-      this.sql("UPDATE tasks SET status = 'cancelled', last_updated_at_ms = ? WHERE task_id = ?", [now, TASK_ID], 'the checkpoint observed the flag: stop', CALL_ID);
-      this.record({ kind: 'task', action: 'cancelled', taskId: TASK_ID, status: 'cancelled', detail: `checkpoint ${this.workerCheckpoints} observed the cancel flag: the worker stops, the task is cancelled` });
+      this.sql("UPDATE tasks SET status = 'cancelled', last_updated_at_ms = ? WHERE task_id = ?", [now, this.taskId], 'the checkpoint observed the flag: stop', CALL_ID);
+      this.record({ kind: 'task', action: 'cancelled', taskId: this.taskId, status: 'cancelled', detail: `checkpoint ${this.workerCheckpoints} observed the cancel flag: the worker stops, the task is cancelled` });
       return;
     }
-    this.sql('UPDATE tasks SET last_updated_at_ms = ? WHERE task_id = ?', [now, TASK_ID], `checkpoint ${this.workerCheckpoints}: still working`, CALL_ID);
+    this.sql('UPDATE tasks SET last_updated_at_ms = ? WHERE task_id = ?', [now, this.taskId], `checkpoint ${this.workerCheckpoints}: still working`, CALL_ID);
     this.scheduleCheckpoint(startedAtMs);
   }
 
@@ -327,11 +346,11 @@ export class TaskLab {
   outcome(): TaskOutcome {
     // Read after the run, not part of it: nothing is recorded (issue #10: it once left a stray
     // "sql current status req=0" line at the end of every task transcript).
-    const row = this.db.run('SELECT status FROM tasks WHERE task_id = ?', [TASK_ID]);
+    const row = this.db.run('SELECT status FROM tasks WHERE task_id = ?', [this.taskId]);
     assert(row.ok && row.rows.length === 1, 'the task row exists at the end of the run');
     const eventsBefore = this.sim.events.length;
     const outcome: TaskOutcome = {
-      taskId: TASK_ID,
+      taskId: this.taskId,
       taskStatus: String(row.rows[0]?.status) as TaskStatus,
       cancelAcknowledged: this.cancelAckAtMs !== null,
       statusAfterAck: this.statusAfterAck,
