@@ -1,0 +1,84 @@
+import type { Verdict } from './probes';
+import type { ProbeTranscript } from './run';
+
+/**
+ * SPEC §10's capstone artifacts about the probed server, not about the lab's model: each file the
+ * probe could produce from what it saw, and for each it could not, a line saying why. The names
+ * are `lab evidence`'s, so a capstone folder reads the same whichever produced it.
+ */
+export interface ProbeEvidenceFile {
+  path: string;
+  description: string;
+  contents: string;
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+interface Missing {
+  path: string;
+  artifact: string;
+  why: string;
+}
+
+/** Whether the server's capabilities name tasks: the 2026-07-28 extension or the 2025-11-25 `tasks` capability. */
+function offersTasks(capabilities: Record<string, unknown>): boolean {
+  const extensions = capabilities.extensions;
+  return 'tasks' in capabilities || (typeof extensions === 'object' && extensions !== null && 'io.modelcontextprotocol/tasks' in extensions);
+}
+
+export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
+  const files: ProbeEvidenceFile[] = [];
+  const missing: Missing[] = [];
+  const verdictsOf = (probe: string): Verdict[] => t.verdicts.filter((v) => v.probe === probe);
+  const header = { implementation: t.implementation, server: t.server, transport: t.transport, target: t.target, protocolVersion: t.protocolVersion, startedAt: t.startedAt, tool: { name: t.tool.name, arguments: t.tool.arguments } };
+
+  for (const transport of ['stdio', 'http'] as const) {
+    const path = `cancellation-race-${transport}.json`;
+    if (t.transport === transport) {
+      const probes = ['cancel-during-work', 'complete-then-cancel', ...(transport === 'http' ? ['cancel-by-stream-close'] : [])];
+      files.push({ path, description: `The probe's cancellation races against ${t.server.name} over ${transport}: every message sent and received, and the verdicts.`, contents: json({ ...header, events: t.events.filter((e) => probes.includes(e.probe)), verdicts: t.verdicts.filter((v) => probes.includes(v.probe)) }) });
+    } else missing.push({ path, artifact: `cancellation-race transcript over ${transport}`, why: `this probe ran over ${t.transport}; run it again with ${transport === 'http' ? '--http <url>' : '--stdio "<command>"'} against the same server` });
+  }
+  const progress = verdictsOf('progress-and-deadlines');
+  files.push({ path: 'progress-and-deadlines.json', description: 'Progress values, the probe\'s idle and maximum deadlines, and the progress verdicts.', contents: json({ ...header, times: t.times, events: t.events.filter((e) => e.probe === 'progress-and-deadlines'), verdicts: progress }) });
+  const headers = verdictsOf('headers-and-quiet-stream');
+  if (t.transport === 'http') {
+    const sse = t.events.filter((e) => e.kind === 'http-response' && (e.headers['content-type'] ?? '').startsWith('text/event-stream'));
+    files.push({ path: 'sse-headers-and-idle-policy.json', description: 'The SSE response headers the server sent, keep-alive comments on a quiet stream, and their verdicts.', contents: json({ ...header, idleTimeoutMs: t.times.idleTimeoutMs, sseResponses: sse, verdicts: headers }) });
+  } else missing.push({ path: 'sse-headers-and-idle-policy.json', artifact: 'SSE proxy headers and idle policy', why: 'stdio has no HTTP headers; probe the server with --http <url>' });
+  const notYet = 'the probe does not run this yet';
+  missing.push(
+    { path: 'retry-table.json', artifact: 'retry table for each exposed mutation', why: `${notYet}: it needs the server's own classification of its tools (tool annotations are untrusted hints); write it with \`npm run lab -- review\`` },
+    { path: 'idempotency-key-record.json', artifact: 'idempotency-key record', why: `${notYet} (the --mutation probe); the record lives in the server's storage, which a probe cannot read from outside` },
+    { path: 'key-mismatch-fixture.json', artifact: 'key mismatch fixture', why: `${notYet} (the --mutation probe)` },
+    { path: 'concurrent-same-key.json', artifact: 'concurrent same-key transcript', why: `${notYet} (the --mutation probe)` },
+    { path: 'reopen-check.json', artifact: 'reopen check', why: 'needs the server restarted between two calls with its storage kept: only its author can do that' },
+    { path: 'alias-check.json', artifact: 'mutation-alias check', why: "needs access to the server's stored result object: not observable from outside" },
+    { path: 'buffer-overload.json', artifact: 'bounded-buffer overload result', why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside' },
+    { path: 'reconnect-plan.json', artifact: 'reconnect plan', why: t.protocolVersion === '2026-07-28' ? `${notYet} (the subscriptions/listen probe)` : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers` },
+    { path: 'task-cancellation-trace.json', artifact: 'durable task-cancellation trace', why: offersTasks(t.capabilities) ? `${notYet} (the tasks probe)` : 'the server does not offer the io.modelcontextprotocol/tasks extension' },
+  );
+  files.push({ path: 'verdicts.json', description: 'Every verdict of the probe, with the spec sentence each checks.', contents: json({ ...header, verdicts: t.verdicts }) });
+  files.push({ path: 'not-produced.json', description: 'The SPEC §10 artifacts this probe could not produce, and why.', contents: json(missing) });
+
+  const index = [
+    `# Evidence about ${t.server.name} ${t.server.version}`,
+    '',
+    `Recorded by \`lab probe\` over ${t.transport} (${t.target}) at ${t.startedAt}, revision ${t.protocolVersion} (via ${t.negotiatedVia}), tool \`${t.tool.name}\`. Real times: a second probe gives other numbers.`,
+    '',
+    '| file | what it shows |',
+    '|---|---|',
+    ...files.map((f) => `| \`${f.path}\` | ${f.description} |`),
+    '',
+    '## Not produced',
+    '',
+    ...missing.map((m) => `- **${m.artifact}** (\`${m.path}\`): ${m.why}`),
+    '',
+    '## Verdicts',
+    '',
+    ...t.verdicts.map((v) => `- ${v.result === 'holds' ? '[x]' : v.result === 'broken' ? '[ ] BROKEN' : '[-] not observable'} **${v.probe}: ${v.check}** — ${v.sentence.level}, ${v.sentence.revision} (${v.sentence.page}): "${v.sentence.text}" — ${v.detail}`),
+    '',
+  ].join('\n');
+  files.push({ path: 'README.md', description: 'This index.', contents: index });
+  return files;
+}
