@@ -80,6 +80,10 @@ export class StdioConnection implements Connection {
   private stderr = '';
   private pending = '';
   private exited: Promise<void>;
+  /** The child's process id, for the tests that check it never outlives the probe. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
   private closing = false;
 
   constructor(
@@ -98,6 +102,7 @@ export class StdioConnection implements Connection {
         resolve();
       });
     });
+    if (this.child.pid !== undefined) recorder.record({ kind: 'note', text: `started the server: ${command} (pid ${this.child.pid})` });
     this.child.stdin.on('error', () => {
       // EPIPE when the server has gone: its exit is the error the run reports.
     });

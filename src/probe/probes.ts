@@ -257,12 +257,15 @@ export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
     verdict(run, probe, 'Cache-Control: no-cache on SSE responses', SENTENCES.lesson.cacheControl, noCache.length > 0 ? 'broken' : 'holds', noCache.length > 0 ? `${noCache.length} of ${sseResponses.length} SSE responses lack it (e.g. ${noCache[0]?.channel}: ${noCache[0]?.headers['cache-control'] ?? 'absent'})` : `all ${sseResponses.length} SSE responses carry it`);
   }
   const sentHeaders = run.client.headersFor('tools/call', { name: run.tool.name });
-  verdict(run, probe, 'the Mcp-* request headers of the revision', sentenceFor(run.revision, 'headers'), 'holds', `the probe sent ${Object.entries(sentHeaders).map(([k, v]) => `${k}: ${v}`).join(', ')} on every POST after negotiation, and the server accepted them (a client obligation; the probe reports what it sent)`);
+  const negotiatedAt = run.recorder.events.find((e) => e.kind === 'note' && e.text.startsWith('negotiated '))?.seq ?? 0;
+  const refused = responses.filter((r) => r.seq > negotiatedAt && r.status >= 400);
+  verdict(run, probe, 'the Mcp-* request headers of the revision', sentenceFor(run.revision, 'headers'), 'holds', `a client obligation, so the probe reports what it sent: ${Object.entries(sentHeaders).map(([k, v]) => `${k}: ${v}`).join(', ')} (tools/call) on every POST after negotiation; ${refused.length === 0 ? 'the server refused none of them' : `the server refused ${refused.length}: ${refused.slice(0, 3).map((r) => `${r.channel} ${r.status}`).join(', ')}`}`);
 
   // Keep-alive: the longest stretch of the quiet stream with neither an event nor a comment.
   const onStream = run.recorder.events.filter((e) => (e.kind === 'message' || e.kind === 'sse-comment' || e.kind === 'http-response' || e.kind === 'stream-closed') && e.channel === sent.exchange.channel);
   const comments = onStream.filter((e) => e.kind === 'sse-comment');
-  const openedAt = onStream.find((e) => e.kind === 'http-response')?.atMs ?? sent.sentAtMs;
+  // From the POST, not from the headers: a server that holds its headers back is just as quiet to a proxy.
+  const openedAt = sent.sentAtMs;
   const closedAt = onStream.find((e) => e.kind === 'stream-closed')?.atMs ?? run.recorder.nowMs();
   let longestGapMs = 0;
   let lastMs = openedAt;
