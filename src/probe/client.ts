@@ -119,6 +119,8 @@ export class ProbeClient {
     const response = this.recorder.events.find((e) => e.kind === 'http-response' && e.channel === channel);
     const note = this.recorder.events.find((e) => e.kind === 'note' && e.text.startsWith(`${channel} answered`));
     if (note?.kind === 'note') return note.text;
+    const error = this.recorder.events.find((e) => e.kind === 'message' && e.from === 'server' && e.channel === channel && isObject(e.message.error));
+    if (response?.kind === 'http-response' && error?.kind === 'message' && isObject(error.message.error)) return `${channel} answered ${response.status} with a JSON-RPC error without the request's id: ${String(error.message.error.code)} ${String(error.message.error.message).slice(0, 120)}`;
     if (response?.kind === 'http-response') return `${channel} answered ${response.status} with ${response.headers['content-type'] ?? 'no Content-Type'} and no JSON-RPC message`;
     return `${channel} got no HTTP response`;
   }
