@@ -8,6 +8,7 @@ import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
 import { ProbeFailure, runProbe, type ProbeTranscript } from './run';
 
 export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http <url>) --tool NAME [--args JSON] [--json] [--evidence DIR [--force]]
+                    [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]]
                     [--cancel-after-ms N] [--observe-ms N] [--idle-ms N] [--max-ms N] [--budget-ms N]`;
 
 export const PROBE_HELP = `  probe      the lesson's races against a real MCP server, in real time: cancel during work, complete then cancel,
@@ -17,6 +18,9 @@ export const PROBE_HELP = `  probe      the lesson's races against a real MCP se
              --stdio "<command>": start the server as a child process (no shell); --http <url>: Streamable HTTP
              --cancel-after-ms N (default ${PROBE_TIMES_DEFAULT.cancelAfterMs}), --observe-ms N: how long to listen after a cancel or a response (default ${PROBE_TIMES_DEFAULT.observeMs})
              --idle-ms N / --max-ms N: the probe's own deadlines (default ${PROBE_TIMES_DEFAULT.idleTimeoutMs} / ${PROBE_TIMES_DEFAULT.maxTimeoutMs}); --budget-ms N: the whole run (default ${PROBE_BOUNDS_DEFAULT.budgetMs})
+             --mutation NAME: the idempotency probe calls that tool six times (it changes state!): with a fresh key in
+               --key-field (default idempotencyKey), the same again, the same key with changed arguments, without a key,
+               and twice at once with another key; its arguments are --mutation-args (or --args when there is no --tool)
              --json: the transcript (implementation "probe"); --evidence DIR: the SPEC §10 artifacts about that server`;
 
 const MS_PATTERN = /^[1-9]\d{0,8}$/;
@@ -25,6 +29,19 @@ function ms(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!MS_PATTERN.test(text)) throw new LabError('LAB047', `--${name} takes a whole number of milliseconds from 1 to 999999999, got ${JSON.stringify(text)}; nothing was started`);
   return Number(text);
+}
+
+/** A JSON object option, or undefined when absent; anything else is LAB047 before the probe starts. */
+function jsonObject(name: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new LabError('LAB047', `--${name} is not JSON (${(error as Error).message}); nothing was started`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new LabError('LAB047', `--${name} must be a JSON object, e.g. --${name} '{"duration":4,"steps":8}'; nothing was started`);
+  return parsed as Record<string, unknown>;
 }
 
 export interface ProbeIo {
@@ -51,22 +68,20 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       'idle-ms': { type: 'string' },
       'max-ms': { type: 'string' },
       'budget-ms': { type: 'string' },
+      mutation: { type: 'string' },
+      'mutation-args': { type: 'string' },
+      'key-field': { type: 'string' },
+      'changed-args': { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new LabError('LAB047', `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`);
   if ((values.stdio === undefined) === (values.http === undefined)) throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
-  if (values.tool === undefined || values.tool === '') throw new LabError('LAB047', 'probe needs --tool NAME (e.g. --tool trigger-long-running-operation); nothing was started');
-  let toolArguments: Record<string, unknown> = {};
-  if (values.args !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(values.args);
-    } catch (error) {
-      throw new LabError('LAB047', `--args is not JSON (${(error as Error).message}); nothing was started`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new LabError('LAB047', '--args must be a JSON object, e.g. --args \'{"duration":4,"steps":8}\'; nothing was started');
-    toolArguments = parsed as Record<string, unknown>;
-  }
+  if ((values.tool === undefined || values.tool === '') && (values.mutation === undefined || values.mutation === '')) throw new LabError('LAB047', 'probe needs --tool NAME (e.g. --tool trigger-long-running-operation) or --mutation NAME; nothing was started');
+  const toolArguments = jsonObject('args', values.args) ?? {};
+  const mutationArguments = jsonObject('mutation-args', values['mutation-args']) ?? (values.tool === undefined ? toolArguments : {});
+  const changedArguments = jsonObject('changed-args', values['changed-args']);
+  const keyField = values['key-field'] ?? 'idempotencyKey';
+  if (keyField === '') throw new LabError('LAB047', '--key-field needs a field name; nothing was started');
   // Checked before the probe runs, and again when written: a bad folder costs no probe.
   if (values.evidence !== undefined) checkOutputFolder(values.evidence, values.force);
   const times = { cancelAfterMs: ms('cancel-after-ms', values['cancel-after-ms']), observeMs: ms('observe-ms', values['observe-ms']), idleTimeoutMs: ms('idle-ms', values['idle-ms']), maxTimeoutMs: ms('max-ms', values['max-ms']) };
@@ -80,6 +95,7 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       target,
       tool: values.tool,
       arguments: toolArguments,
+      mutation: values.mutation === undefined ? undefined : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
       times: Object.fromEntries(Object.entries(times).filter(([, v]) => v !== undefined)),
       bounds: budgetMs === undefined ? {} : { budgetMs },
     });
@@ -157,7 +173,7 @@ export function formatProbe(t: ProbeTranscript): string {
   const lines = [
     `probe of ${t.server.name} ${t.server.version} over ${t.transport === 'stdio' ? `stdio (${t.target})` : `Streamable HTTP (${t.target})`}, started ${t.startedAt}`,
     `revision ${t.protocolVersion}, negotiated via ${t.negotiatedVia}${t.fallbackReason === null ? '' : ` (2026-07-28 not used: ${t.fallbackReason})`}`,
-    `tool ${t.tool.name} ${JSON.stringify(t.tool.arguments)}; probes: ${t.probes.join(', ')}; received ${t.received.messages} messages, ${t.received.bytes} bytes`,
+    `${t.tool === null ? 'no race tool' : `tool ${t.tool.name} ${JSON.stringify(t.tool.arguments)}`}${t.idempotency === null ? '' : `; mutation ${t.idempotency.mutation} (key field ${t.idempotency.keyField})`}; probes: ${t.probes.join(', ')}; received ${t.received.messages} messages, ${t.received.bytes} bytes`,
     '',
   ];
   let probe = '';

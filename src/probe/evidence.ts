@@ -30,28 +30,38 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
   const files: ProbeEvidenceFile[] = [];
   const missing: Missing[] = [];
   const verdictsOf = (probe: string): Verdict[] => t.verdicts.filter((v) => v.probe === probe);
-  const header = { implementation: t.implementation, server: t.server, transport: t.transport, target: t.target, protocolVersion: t.protocolVersion, startedAt: t.startedAt, tool: { name: t.tool.name, arguments: t.tool.arguments } };
+  const header = { implementation: t.implementation, server: t.server, transport: t.transport, target: t.target, protocolVersion: t.protocolVersion, startedAt: t.startedAt, tool: t.tool === null ? null : { name: t.tool.name, arguments: t.tool.arguments } };
 
+  const races = t.tool !== null;
   for (const transport of ['stdio', 'http'] as const) {
     const path = `cancellation-race-${transport}.json`;
-    if (t.transport === transport) {
+    if (!races) missing.push({ path, artifact: `cancellation-race transcript over ${transport}`, why: 'no --tool was named, so no race ran' });
+    else if (t.transport === transport) {
       const probes = ['cancel-during-work', 'complete-then-cancel', ...(transport === 'http' ? ['cancel-by-stream-close'] : [])];
       files.push({ path, description: `The probe's cancellation races against ${t.server.name} over ${transport}: every message sent and received, and the verdicts.`, contents: json({ ...header, events: t.events.filter((e) => probes.includes(e.probe)), verdicts: t.verdicts.filter((v) => probes.includes(v.probe)) }) });
     } else missing.push({ path, artifact: `cancellation-race transcript over ${transport}`, why: `this probe ran over ${t.transport}; run it again with ${transport === 'http' ? '--http <url>' : '--stdio "<command>"'} against the same server` });
   }
   const progress = verdictsOf('progress-and-deadlines');
-  files.push({ path: 'progress-and-deadlines.json', description: 'Progress values, the probe\'s idle and maximum deadlines, and the progress verdicts.', contents: json({ ...header, times: t.times, events: t.events.filter((e) => e.probe === 'progress-and-deadlines'), verdicts: progress }) });
+  if (races) files.push({ path: 'progress-and-deadlines.json', description: 'Progress values, the probe\'s idle and maximum deadlines, and the progress verdicts.', contents: json({ ...header, times: t.times, events: t.events.filter((e) => e.probe === 'progress-and-deadlines'), verdicts: progress }) });
   const headers = verdictsOf('headers-and-quiet-stream');
-  if (t.transport === 'http') {
+  if (t.transport === 'http' && races) {
     const sse = t.events.filter((e) => e.kind === 'http-response' && (e.headers['content-type'] ?? '').startsWith('text/event-stream'));
     files.push({ path: 'sse-headers-and-idle-policy.json', description: 'The SSE response headers the server sent, keep-alive comments on a quiet stream, and their verdicts.', contents: json({ ...header, idleTimeoutMs: t.times.idleTimeoutMs, sseResponses: sse, verdicts: headers }) });
-  } else missing.push({ path: 'sse-headers-and-idle-policy.json', artifact: 'SSE proxy headers and idle policy', why: 'stdio has no HTTP headers; probe the server with --http <url>' });
+  } else missing.push({ path: 'sse-headers-and-idle-policy.json', artifact: 'SSE proxy headers and idle policy', why: t.transport === 'stdio' ? 'stdio has no HTTP headers; probe the server with --http <url>' : 'no --tool was named, so no SSE response was read' });
+  missing.push({ path: 'retry-table.json', artifact: 'retry table for each exposed mutation', why: "the probe cannot classify a server's tools from outside (tool annotations are untrusted hints); write the table with `npm run lab -- review`" });
+  const idem = t.idempotency;
+  if (idem === null) {
+    for (const [path, artifact] of [['idempotency-key-record.json', 'idempotency-key record'], ['key-mismatch-fixture.json', 'key mismatch fixture'], ['concurrent-same-key.json', 'concurrent same-key transcript']] as const) missing.push({ path, artifact, why: 'no --mutation was named: the idempotency probe calls a state-changing tool only when asked' });
+  } else {
+    const calls = (...names: string[]) => idem.calls.filter((c) => names.includes(c.call));
+    const ids = (...names: string[]) => new Set(calls(...names).map((c) => c.requestId));
+    const messagesOf = (set: Set<number>) => t.events.filter((e) => e.probe === 'idempotency' && e.kind === 'message' && set.has(e.message.id as number));
+    files.push({ path: 'idempotency-key-record.json', description: `What ${idem.mutation} returned for one key: the first call, its replay, and a call without a key (the server's stored record itself is not visible from outside).`, contents: json({ ...header, keyField: idem.keyField, key: idem.key, calls: calls('first', 'replay', 'no-key'), verdicts: verdictsOf('idempotency') }) });
+    files.push({ path: 'key-mismatch-fixture.json', description: 'The same key with changed arguments: both requests and both answers.', contents: json({ ...header, key: idem.key, messages: messagesOf(ids('first', 'changed-arguments')), calls: calls('first', 'changed-arguments') }) });
+    files.push({ path: 'concurrent-same-key.json', description: 'Two calls sent together with one key: the transcript and whether they saw one result.', contents: json({ ...header, key: idem.concurrentKey, messages: messagesOf(ids('concurrent-1', 'concurrent-2')), calls: calls('concurrent-1', 'concurrent-2') }) });
+  }
   const notYet = 'the probe does not run this yet';
   missing.push(
-    { path: 'retry-table.json', artifact: 'retry table for each exposed mutation', why: `${notYet}: it needs the server's own classification of its tools (tool annotations are untrusted hints); write it with \`npm run lab -- review\`` },
-    { path: 'idempotency-key-record.json', artifact: 'idempotency-key record', why: `${notYet} (the --mutation probe); the record lives in the server's storage, which a probe cannot read from outside` },
-    { path: 'key-mismatch-fixture.json', artifact: 'key mismatch fixture', why: `${notYet} (the --mutation probe)` },
-    { path: 'concurrent-same-key.json', artifact: 'concurrent same-key transcript', why: `${notYet} (the --mutation probe)` },
     { path: 'reopen-check.json', artifact: 'reopen check', why: 'needs the server restarted between two calls with its storage kept: only its author can do that' },
     { path: 'alias-check.json', artifact: 'mutation-alias check', why: "needs access to the server's stored result object: not observable from outside" },
     { path: 'buffer-overload.json', artifact: 'bounded-buffer overload result', why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside' },
@@ -64,7 +74,7 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
   const index = [
     `# Evidence about ${t.server.name} ${t.server.version}`,
     '',
-    `Recorded by \`lab probe\` over ${t.transport} (${t.target}) at ${t.startedAt}, revision ${t.protocolVersion} (via ${t.negotiatedVia}), tool \`${t.tool.name}\`. Real times: a second probe gives other numbers.`,
+    `Recorded by \`lab probe\` over ${t.transport} (${t.target}) at ${t.startedAt}, revision ${t.protocolVersion} (via ${t.negotiatedVia}), ${t.tool === null ? 'no race tool' : `tool \`${t.tool.name}\``}${t.idempotency === null ? '' : `, mutation \`${t.idempotency.mutation}\``}. Real times: a second probe gives other numbers.`,
     '',
     '| file | what it shows |',
     '|---|---|',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
+import { buildProbeEvidence } from './evidence';
 import type { Verdict } from './probes';
 import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
 import { BROKEN_SERVER, SDK_SERVER, SERVER_EVERYTHING, freePort, listeningOn, startHttpServer, startServerEverythingHttp, type StartedServer } from './testing/servers';
@@ -142,6 +143,29 @@ describe.concurrent('lab probe against real servers', () => {
     expect(verdictOf(t, 'cancel-during-work', 'no response after an accepted cancellation').result).toBe('broken');
     expect(verdictOf(t, 'complete-then-cancel', 'a late cancellation is ignored, not answered').result).toBe('broken');
     expect(verdictOf(t, 'headers-and-quiet-stream', 'X-Accel-Buffering: no on SSE responses').result).toBe('broken');
+  });
+});
+
+describe.concurrent('lab probe: the idempotency probe (--mutation)', () => {
+  const mutation = { name: 'reserve', arguments: { item: 'widget', quantity: 2 }, keyField: 'idempotencyKey' };
+
+  it('an SDK server with a real ledger: the replay returns the stored result, changed arguments are refused, two at once see one result', async () => {
+    const t = await probe({ transport: 'stdio', target: node(SDK_SERVER, 'stdio'), arguments: {}, mutation });
+    expect(t.tool).toBeNull();
+    expect(t.probes).toEqual(['idempotency']);
+    expect(verdictOf(t, 'idempotency', 'same key, same arguments: the stored result').result).toBe('holds');
+    expect(verdictOf(t, 'idempotency', 'same key, changed arguments: refused').result).toBe('holds');
+    expect(verdictOf(t, 'idempotency', 'two calls at once with one key: one result').result).toBe('holds');
+    // The mismatch call changed the one number in the arguments and kept the key.
+    const changed = t.idempotency?.calls.find((c) => c.call === 'changed-arguments');
+    expect(changed?.arguments).toEqual({ item: 'widget', quantity: 3, idempotencyKey: t.idempotency?.key });
+    const files = buildProbeEvidence(t).map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['idempotency-key-record.json', 'key-mismatch-fixture.json', 'concurrent-same-key.json']));
+  });
+
+  it('the broken server, whose mutation ignores the key: every idempotency defect is flagged', async () => {
+    const t = await probe({ transport: 'stdio', target: node(BROKEN_SERVER, 'stdio'), arguments: {}, mutation });
+    expect(broken(t)).toEqual(['idempotency: same key, same arguments: the stored result', 'idempotency: same key, changed arguments: refused', 'idempotency: two calls at once with one key: one result']);
   });
 });
 

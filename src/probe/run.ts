@@ -1,6 +1,7 @@
 import { LabError } from '../engine';
 import { ProbeClient, type JsonObject, type Negotiated } from './client';
 import { HttpConnection, StdioConnection, type Connection } from './connection';
+import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
 import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
 
@@ -11,8 +12,11 @@ export interface ProbeTarget {
 }
 
 export interface ProbeOptions extends ProbeTarget {
-  tool: string;
+  /** The tool the races run against; absent: only the idempotency probe runs. */
+  tool?: string;
   arguments: JsonObject;
+  /** The mutation the idempotency probe calls; absent: no idempotency probe. */
+  mutation?: Mutation;
   times?: Partial<ProbeTimes>;
   bounds?: Partial<ProbeBounds>;
 }
@@ -36,7 +40,9 @@ export interface ProbeTranscript {
   fallbackReason: string | null;
   /** The capabilities the server declared when negotiating. */
   capabilities: JsonObject;
-  tool: { name: string; arguments: JsonObject; listed: JsonObject | null };
+  tool: { name: string; arguments: JsonObject; listed: JsonObject | null } | null;
+  /** The idempotency probe's calls, when a mutation was named. */
+  idempotency: IdempotencyRecord | null;
   times: ProbeTimes;
   bounds: ProbeBounds;
   probes: string[];
@@ -72,17 +78,24 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     recorder.record({ kind: 'note', text: `negotiated ${negotiated.revision} via ${negotiated.via} with ${negotiated.server.name} ${negotiated.server.version}` });
     recorder.probe = 'tools';
     const tools = await client.listTools();
-    const listed = tools.find((t) => t.name === options.tool) ?? null;
-    if (listed === null) {
+    const find = (name: string): JsonObject => {
+      const listed = tools.find((t) => t.name === name);
+      if (listed !== undefined) return listed;
       const names = tools.map((t) => String(t.name));
-      throw new LabError('LAB046', `the server lists no tool named ${JSON.stringify(options.tool)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`);
+      throw new LabError('LAB046', `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`);
+    };
+    const listed = options.tool === undefined ? null : find(options.tool);
+    if (options.mutation !== undefined) find(options.mutation.name);
+    const run: ProbeRun = { client, recorder, revision: negotiated.revision, transport: options.transport, tool: { name: options.tool ?? '', arguments: options.arguments }, times, verdicts: [] };
+    if (options.tool !== undefined) {
+      const steps = [cancelDuringWork, completeThenCancel, progressAndDeadlines, ...(options.transport === 'http' ? [headersAndQuietStream, ...(negotiated.revision === '2026-07-28' ? [] : [cancelByClose])] : [])];
+      for (const step of steps) {
+        await step(run);
+        probes.push(recorder.probe);
+      }
     }
-    const run: ProbeRun = { client, recorder, revision: negotiated.revision, transport: options.transport, tool: { name: options.tool, arguments: options.arguments }, times, verdicts: [] };
-    const steps = [cancelDuringWork, completeThenCancel, progressAndDeadlines, ...(options.transport === 'http' ? [headersAndQuietStream, ...(negotiated.revision === '2026-07-28' ? [] : [cancelByClose])] : [])];
-    for (const step of steps) {
-      await step(run);
-      probes.push(recorder.probe);
-    }
+    const idempotency = options.mutation === undefined ? null : await idempotencyProbe(run, options.mutation);
+    if (idempotency !== null) probes.push('idempotency');
     recorder.probe = 'end';
     await connection.close();
     if (recorder.failed !== null) throw recorder.failed;
@@ -97,7 +110,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
       negotiatedVia: negotiated.via,
       fallbackReason: negotiated.fallbackReason,
       capabilities: negotiated.capabilities,
-      tool: { name: options.tool, arguments: options.arguments, listed },
+      tool: options.tool === undefined ? null : { name: options.tool, arguments: options.arguments, listed },
+      idempotency,
       times,
       bounds,
       probes,

@@ -9,7 +9,8 @@
 //   1. it answers a request after accepting its cancellation (the final response still comes);
 //   2. its progress decreases (1, 2, 1.5, 3, …);
 //   3. its SSE responses omit X-Accel-Buffering (and send no keep-alive comments);
-//   4. it answers the cancellation notification (stdio: an error response; HTTP: 200 with a body, not 202).
+//   4. it answers the cancellation notification (stdio: an error response; HTTP: 200 with a body, not 202);
+//   5. its mutation `reserve` ignores the idempotency key: every call reserves again.
 import { createServer } from 'node:http';
 
 const argv = process.argv.slice(2);
@@ -17,6 +18,8 @@ const mode = argv[0] ?? 'stdio';
 const revisionAt = argv.indexOf('--revision');
 const revision = revisionAt >= 0 ? argv[revisionAt + 1] : '2026-07-28';
 const serverInfo = { name: 'lab-broken-server', version: '1.0.0' };
+let reservations = 0;
+const RESERVE = { name: 'reserve', description: 'Reserves stock (and ignores idempotencyKey).', inputSchema: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'number' }, idempotencyKey: { type: 'string' } } } };
 const TOOL = {
   name: 'slow-work',
   description: 'Works for `duration` seconds in `steps` steps, reporting progress (decreasing at the third step).',
@@ -38,7 +41,12 @@ function handle(message, send, done) {
     return result({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, cacheScope: 'public', ttlMs: 60000, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } });
   }
   if (method === 'initialize') return result({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo });
-  if (method === 'tools/list') return result({ tools: [TOOL] });
+  if (method === 'tools/list') return result({ tools: [TOOL, RESERVE] });
+  if (method === 'tools/call' && params.name === RESERVE.name) {
+    // Defect 5: the key is never looked at.
+    reservations += 1;
+    return result({ content: [{ type: 'text', text: `reservation r-${reservations}` }] });
+  }
   if (method === 'tools/call') {
     if (params.name !== TOOL.name) {
       send({ jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${params.name}` } });

@@ -24,6 +24,9 @@ function pause(ms, signal) {
   });
 }
 
+let reservations = 0;
+const ledger = new Map();
+
 function build() {
   const server = new McpServer({ name: 'lab-sdk-server', version: '1.0.0' });
   server.registerTool(
@@ -36,6 +39,28 @@ function build() {
         if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps } });
       }
       return { content: [{ type: 'text', text: `counted to ${steps}` }] };
+    },
+  );
+  // A mutation with a real idempotency ledger: the key binds the arguments' fingerprint and the one result.
+  server.registerTool(
+    'reserve',
+    { description: 'Reserves `quantity` of `item`; an idempotencyKey makes a retry return the stored reservation.', inputSchema: { item: z.string(), quantity: z.number(), idempotencyKey: z.string().optional() } },
+    async ({ item, quantity, idempotencyKey }) => {
+      const fingerprint = JSON.stringify([item, quantity]);
+      const execute = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        reservations += 1;
+        return { content: [{ type: 'text', text: `reservation r-${reservations}: ${quantity} × ${item}` }] };
+      };
+      if (idempotencyKey === undefined) return execute();
+      const stored = ledger.get(idempotencyKey);
+      if (stored === undefined) {
+        const result = execute();
+        ledger.set(idempotencyKey, { fingerprint, result });
+        return result;
+      }
+      if (stored.fingerprint !== fingerprint) return { isError: true, content: [{ type: 'text', text: `key ${idempotencyKey} was used with other arguments` }] };
+      return stored.result;
     },
   );
   return server;
