@@ -7,6 +7,7 @@ import { main } from '../cli/main';
 import { buildProbeEvidence } from './evidence';
 import type { Verdict } from './probes';
 import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
+import { validateMessage } from '../testing/mcpSchema';
 import { BROKEN_SERVER, SDK_SERVER, SERVER_EVERYTHING, freePort, listeningOn, startHttpServer, startServerEverythingHttp, type StartedServer } from './testing/servers';
 
 /**
@@ -119,6 +120,16 @@ describe.concurrent('lab probe against real servers', () => {
     expect(verdictOf(t, 'complete-then-cancel', 'a late cancellation is ignored, not answered').result).toBe('broken');
     expect(verdictOf(t, 'complete-then-cancel', 'nobody answers a cancellation notification').result).toBe('broken');
     expect(t.stderr).toContain('accepted cancellation of');
+    // Every message the probe sent on 2026-07-28 is a valid message of that revision's schema.
+    const definitions: Record<string, string> = { 'server/discover': 'DiscoverRequest', 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest', 'notifications/cancelled': 'CancelledNotification' };
+    const sent = t.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
+    expect(sent.length).toBeGreaterThan(6);
+    for (const message of sent) {
+      expect(validateMessage('JSONRPCMessage', message)).toBeNull();
+      const definition = definitions[String(message.method)];
+      expect(definition, String(message.method)).toBeDefined();
+      expect(validateMessage(definition as string, message)).toBeNull();
+    }
   });
 
   it('the broken server over Streamable HTTP (2026-07-28): the missing X-Accel-Buffering is flagged and the probe sends the Mcp-* headers', async () => {
