@@ -127,7 +127,7 @@ export class ProbeClient {
 
   async negotiate(): Promise<Negotiated> {
     const discover = this.request('server/discover', {});
-    const discovered = await this.response(discover, 'server/discover');
+    const discovered = await this.response(discover, 'server/discover', this.recorder.bounds.startupTimeoutMs);
     const result = discovered?.result;
     if (isObject(result) && Array.isArray(result.supportedVersions) && result.supportedVersions.includes(REVISION_2026)) {
       const meta = isObject(result._meta) ? result._meta : {};

@@ -12,7 +12,8 @@ export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http
                     [--cancel-after-ms N] [--observe-ms N] [--idle-ms N] [--max-ms N] [--budget-ms N]`;
 
 export const PROBE_HELP = `  probe      the lesson's races against a real MCP server, in real time: cancel during work, complete then cancel,
-             progress and deadlines, and on HTTP the SSE headers and keep-alive; each verdict quotes the spec sentence
+             progress and deadlines, on HTTP the SSE headers and keep-alive, on 2026-07-28 servers a subscriptions/listen
+             reconnect; each verdict quotes the spec sentence
              it checks (holds / broken / not observable). It negotiates 2026-07-28 (server/discover), else 2025-11-25
              (initialize), and calls --tool NAME with --args JSON (an object) three or four times
              --stdio "<command>": start the server as a child process (no shell); --http <url>: Streamable HTTP

@@ -60,12 +60,13 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
     files.push({ path: 'key-mismatch-fixture.json', description: 'The same key with changed arguments: both requests and both answers.', contents: json({ ...header, key: idem.key, messages: messagesOf(ids('first', 'changed-arguments')), calls: calls('first', 'changed-arguments') }) });
     files.push({ path: 'concurrent-same-key.json', description: 'Two calls sent together with one key: the transcript and whether they saw one result.', contents: json({ ...header, key: idem.concurrentKey, messages: messagesOf(ids('concurrent-1', 'concurrent-2')), calls: calls('concurrent-1', 'concurrent-2') }) });
   }
+  if (t.reconnectPlan !== null) files.push({ path: 'reconnect-plan.json', description: 'The reconnect the probe carried out: listen, drop, listen again with a new id, refetch from the authoritative method, no Last-Event-ID.', contents: json({ ...header, plan: t.reconnectPlan, events: t.events.filter((e) => e.probe === 'reconnect'), verdicts: verdictsOf('reconnect') }) });
+  else missing.push({ path: 'reconnect-plan.json', artifact: 'reconnect plan', why: t.protocolVersion === '2026-07-28' ? 'the server refused subscriptions/listen' : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers` });
   const notYet = 'the probe does not run this yet';
   missing.push(
     { path: 'reopen-check.json', artifact: 'reopen check', why: 'needs the server restarted between two calls with its storage kept: only its author can do that' },
     { path: 'alias-check.json', artifact: 'mutation-alias check', why: "needs access to the server's stored result object: not observable from outside" },
     { path: 'buffer-overload.json', artifact: 'bounded-buffer overload result', why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside' },
-    { path: 'reconnect-plan.json', artifact: 'reconnect plan', why: t.protocolVersion === '2026-07-28' ? `${notYet} (the subscriptions/listen probe)` : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers` },
     { path: 'task-cancellation-trace.json', artifact: 'durable task-cancellation trace', why: offersTasks(t.capabilities) ? `${notYet} (the tasks probe)` : 'the server does not offer the io.modelcontextprotocol/tasks extension' },
   );
   files.push({ path: 'verdicts.json', description: 'Every verdict of the probe, with the spec sentence each checks.', contents: json({ ...header, verdicts: t.verdicts }) });

@@ -121,7 +121,7 @@ describe.concurrent('lab probe against real servers', () => {
     expect(verdictOf(t, 'complete-then-cancel', 'nobody answers a cancellation notification').result).toBe('broken');
     expect(t.stderr).toContain('accepted cancellation of');
     // Every message the probe sent on 2026-07-28 is a valid message of that revision's schema.
-    const definitions: Record<string, string> = { 'server/discover': 'DiscoverRequest', 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest', 'notifications/cancelled': 'CancelledNotification' };
+    const definitions: Record<string, string> = { 'server/discover': 'DiscoverRequest', 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest', 'notifications/cancelled': 'CancelledNotification', 'subscriptions/listen': 'SubscriptionsListenRequest' };
     const sent = t.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
     expect(sent.length).toBeGreaterThan(6);
     for (const message of sent) {
@@ -174,9 +174,13 @@ describe.concurrent('lab probe: the idempotency probe (--mutation)', () => {
     expect(files).toEqual(expect.arrayContaining(['idempotency-key-record.json', 'key-mismatch-fixture.json', 'concurrent-same-key.json']));
   });
 
-  it('the broken server, whose mutation ignores the key: every idempotency defect is flagged', async () => {
+  it('the broken server, whose mutation ignores the key: every idempotency defect is flagged, and the notification before its first listen acknowledgement', async () => {
     const t = await probe({ transport: 'stdio', target: node(BROKEN_SERVER, 'stdio'), arguments: {}, mutation });
-    expect(broken(t)).toEqual(['idempotency: same key, same arguments: the stored result', 'idempotency: same key, changed arguments: refused', 'idempotency: two calls at once with one key: one result']);
+    expect(broken(t)).toEqual(['idempotency: same key, same arguments: the stored result', 'idempotency: same key, changed arguments: refused', 'idempotency: two calls at once with one key: one result', 'reconnect: the first listen is acknowledged first']);
+    // Its second listen is acknowledged first: the probe flags the defect, not the server as a whole.
+    expect(verdictOf(t, 'reconnect', 'the second listen is acknowledged first').result).toBe('holds');
+    expect(t.reconnectPlan).toMatchObject({ sendLastEventId: false, refetched: ['tools/list'] });
+    expect(t.reconnectPlan?.secondListenId).not.toBe(t.reconnectPlan?.firstListenId);
   });
 });
 
@@ -190,7 +194,7 @@ async function failure(options: ProbeOptions): Promise<ProbeFailure> {
   }
   throw new Error('the probe did not fail');
 }
-const quick = { times: { cancelAfterMs: 100, observeMs: 100, idleTimeoutMs: 500, maxTimeoutMs: 2_000 }, bounds: { budgetMs: 10_000, answerTimeoutMs: 1_500 } };
+const quick = { times: { cancelAfterMs: 100, observeMs: 100, idleTimeoutMs: 500, maxTimeoutMs: 2_000 }, bounds: { budgetMs: 10_000, answerTimeoutMs: 1_500, startupTimeoutMs: 1_500 } };
 
 describe.concurrent('lab probe: bad input ends in a catalogued LAB error and nothing outlives it', () => {
   it('an unreachable URL is LAB040', async () => {
@@ -266,7 +270,7 @@ describe('lab probe on the command line', () => {
       const sent = transcript.events.filter((e) => e.kind === 'message' && e.from === 'client');
       expect(sent.map((e) => (e.kind === 'message' ? e.message.method : null))).toContain('notifications/cancelled');
       const files = readdirSync(join(dir, 'evidence')).sort();
-      expect(files).toEqual(['README.md', 'cancellation-race-stdio.json', 'not-produced.json', 'progress-and-deadlines.json', 'verdicts.json']);
+      expect(files).toEqual(['README.md', 'cancellation-race-stdio.json', 'not-produced.json', 'progress-and-deadlines.json', 'reconnect-plan.json', 'verdicts.json']);
       const missing = JSON.parse(readFileSync(join(dir, 'evidence', 'not-produced.json'), 'utf8')) as { path: string; why: string }[];
       expect(missing.find((m) => m.path === 'cancellation-race-http.json')?.why).toContain('--http');
       expect(missing.find((m) => m.path === 'sse-headers-and-idle-policy.json')?.why).toContain('stdio has no HTTP headers');

@@ -58,6 +58,23 @@ const describe = (event: ProbeEvent): string => {
 
 const listAt = (events: ProbeEvent[]): string => events.map((e) => `${describe(e)} at ${e.atMs} ms`).join(', ');
 
+/** Shortest in-flight window: below it, timer and scheduling noise alone could reorder a send and a read. */
+const IN_FLIGHT_MS_MIN = 100;
+
+/**
+ * How long after a cancellation a message may still be one the server sent before reading it: twice
+ * the slowest round trip of the negotiation and tool listing (the server's start excluded), at least 100 ms.
+ */
+export function inFlightWindowMs(recorder: Recorder): number {
+  let slowestMs = 0;
+  for (const request of recorder.events) {
+    if (request.kind !== 'message' || request.from !== 'client' || request.message.method !== 'tools/list') continue;
+    const answer = recorder.events.find((e) => e.seq > request.seq && isResponseTo(e, request.message.id as number));
+    if (answer !== undefined) slowestMs = Math.max(slowestMs, answer.atMs - request.atMs);
+  }
+  return Math.max(IN_FLIGHT_MS_MIN, Math.round(2 * slowestMs));
+}
+
 /** The context every probe runs in. */
 export interface ProbeRun {
   client: ProbeClient;
@@ -117,10 +134,19 @@ export async function cancelDuringWork(run: ProbeRun): Promise<void> {
     verdict(run, probe, 'nothing more for the request after its stream closed', closeSentence, 'not observable', `the probe closed the response stream at ${cancelAtMs} ms; on 2026-07-28 that stream was the only path for the request, so whatever the server still sends for it cannot reach the probe, and whether the work stopped needs the server's own log`);
     return;
   }
+  // A message sent before the server read the cancellation is in flight, not a defect (RC-8's
+  // completion-wins order): only what arrives later than a round trip after it is held against the server.
+  const inFlightMs = inFlightWindowMs(run.recorder);
+  const lateFromMs = cancelAtMs + inFlightMs;
+  const late = (events: ProbeEvent[]) => events.filter((e) => e.atMs > lateFromMs);
+  const inFlightOf = (events: ProbeEvent[]) => events.filter((e) => e.atMs <= lateFromMs);
   const window = `in the ${run.times.observeMs} ms after the cancellation at ${cancelAtMs} ms`;
-  verdict(run, probe, 'no response after an accepted cancellation', sentenceFor(run.revision, 'noResponse'), responses.length > 0 ? 'broken' : 'holds', responses.length > 0 ? `the server answered the cancelled request anyway: ${listAt(responses)}` : `no response arrived ${window}`);
-  if (progress.length > 0) verdict(run, probe, 'work stops after the cancellation', sentenceFor(run.revision, 'stopProcessing'), 'broken', `the work went on: ${progress.length} progress notification(s) for the cancelled request arrived ${window}: ${listAt(progress)}`);
-  else verdict(run, probe, 'work stops after the cancellation', sentenceFor(run.revision, 'stopProcessing'), 'not observable', `nothing arrived ${window}, but whether the work itself stopped and its resources were freed needs the server's cooperation (a log or a metric); silence is consistent with both`);
+  const inFlightNote = (events: ProbeEvent[]) => (events.length === 0 ? '' : `; ${listAt(events)} came within ${inFlightMs} ms of the cancellation (twice the slowest round trip seen), so may have been sent before the server read it, and is not held against it`);
+  const lateResponses = late(responses);
+  verdict(run, probe, 'no response after an accepted cancellation', sentenceFor(run.revision, 'noResponse'), lateResponses.length > 0 ? 'broken' : responses.length > 0 ? 'not observable' : 'holds', lateResponses.length > 0 ? `the server answered the cancelled request anyway: ${listAt(lateResponses)}` : responses.length > 0 ? `the only response came in flight${inFlightNote(responses)}` : `no response arrived ${window}`);
+  const lateProgress = late(progress);
+  if (lateProgress.length > 0) verdict(run, probe, 'work stops after the cancellation', sentenceFor(run.revision, 'stopProcessing'), 'broken', `the work went on: ${lateProgress.length} progress notification(s) for the cancelled request arrived ${window}, later than a round trip after it: ${listAt(lateProgress)}${inFlightNote(inFlightOf(progress))}`);
+  else verdict(run, probe, 'work stops after the cancellation', sentenceFor(run.revision, 'stopProcessing'), 'not observable', `nothing arrived later than a round trip after the cancellation (${window})${inFlightNote(inFlightOf(progress))}, but whether the work itself stopped and its resources were freed needs the server's cooperation (a log or a metric); silence is consistent with both`);
   if (run.transport === 'http') {
     checkNotificationAccepted(run, probe);
     // The stream of a request the server never answers would stay open for the rest of the run.

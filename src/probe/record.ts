@@ -34,6 +34,8 @@ export interface ProbeBounds {
   messageBytesMax: number;
   /** How long one request may go without an answer before the server counts as silent. */
   answerTimeoutMs: number;
+  /** How long the first request may wait: it includes the server's start (npx may install first). */
+  startupTimeoutMs: number;
 }
 
 export const PROBE_BOUNDS_DEFAULT: ProbeBounds = {
@@ -42,6 +44,7 @@ export const PROBE_BOUNDS_DEFAULT: ProbeBounds = {
   bytesMax: 16 * 1024 * 1024,
   messageBytesMax: 1024 * 1024,
   answerTimeoutMs: 10_000,
+  startupTimeoutMs: 30_000,
 };
 
 type Waiter = { test: (event: ProbeEvent) => boolean; resolve: (event: ProbeEvent | null) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };

@@ -1,6 +1,7 @@
 import { LabError } from '../engine';
 import { ProbeClient, type JsonObject, type Negotiated } from './client';
 import { HttpConnection, StdioConnection, type Connection } from './connection';
+import { reconnectProbe, type ReconnectPlan } from './reconnect';
 import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
 import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
@@ -43,6 +44,8 @@ export interface ProbeTranscript {
   tool: { name: string; arguments: JsonObject; listed: JsonObject | null } | null;
   /** The idempotency probe's calls, when a mutation was named. */
   idempotency: IdempotencyRecord | null;
+  /** The reconnect plan the probe carried out (2026-07-28 servers that accept subscriptions/listen). */
+  reconnectPlan: ReconnectPlan | null;
   times: ProbeTimes;
   bounds: ProbeBounds;
   probes: string[];
@@ -96,6 +99,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     }
     const idempotency = options.mutation === undefined ? null : await idempotencyProbe(run, options.mutation);
     if (idempotency !== null) probes.push('idempotency');
+    const reconnectPlan = negotiated.revision === '2026-07-28' ? await reconnectProbe(run) : null;
+    if (negotiated.revision === '2026-07-28') probes.push('reconnect');
     recorder.probe = 'end';
     await connection.close();
     if (recorder.failed !== null) throw recorder.failed;
@@ -112,6 +117,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
       capabilities: negotiated.capabilities,
       tool: options.tool === undefined ? null : { name: options.tool, arguments: options.arguments, listed },
       idempotency,
+      reconnectPlan,
       times,
       bounds,
       probes,

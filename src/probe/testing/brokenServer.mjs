@@ -10,7 +10,8 @@
 //   2. its progress decreases (1, 2, 1.5, 3, …);
 //   3. its SSE responses omit X-Accel-Buffering (and send no keep-alive comments);
 //   4. it answers the cancellation notification (stdio: an error response; HTTP: 200 with a body, not 202);
-//   5. its mutation `reserve` ignores the idempotency key: every call reserves again.
+//   5. its mutation `reserve` ignores the idempotency key: every call reserves again;
+//   6. on its first subscriptions/listen (2026-07-28) it sends a notification before the acknowledgement.
 import { createServer } from 'node:http';
 
 const argv = process.argv.slice(2);
@@ -19,6 +20,7 @@ const revisionAt = argv.indexOf('--revision');
 const revision = revisionAt >= 0 ? argv[revisionAt + 1] : '2026-07-28';
 const serverInfo = { name: 'lab-broken-server', version: '1.0.0' };
 let reservations = 0;
+let listens = 0;
 const RESERVE = { name: 'reserve', description: 'Reserves stock (and ignores idempotencyKey).', inputSchema: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'number' }, idempotencyKey: { type: 'string' } } } };
 const TOOL = {
   name: 'slow-work',
@@ -42,6 +44,15 @@ function handle(message, send, done) {
   }
   if (method === 'initialize') return result({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo });
   if (method === 'tools/list') return result({ tools: [TOOL, RESERVE] });
+  if (method === 'subscriptions/listen' && revision === '2026-07-28') {
+    // The stream stays open: `done` is never called, so the HTTP response never ends on its own.
+    const meta = { 'io.modelcontextprotocol/subscriptionId': id };
+    const changed = { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: meta } };
+    listens += 1;
+    if (listens === 1) send(changed);
+    send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: params.notifications ?? {}, _meta: meta } });
+    return;
+  }
   if (method === 'tools/call' && params.name === RESERVE.name) {
     // Defect 5: the key is never looked at.
     reservations += 1;
@@ -115,7 +126,7 @@ if (mode === 'stdio') {
         } else res.writeHead(202).end();
         return;
       }
-      if (message.method !== 'tools/call') {
+      if (message.method !== 'tools/call' && message.method !== 'subscriptions/listen') {
         handle(message, (answer) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer)), () => {});
         return;
       }
