@@ -25,6 +25,7 @@ import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runSpecified, specSettings } from '../sdk/runs';
+import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
 import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
@@ -39,6 +40,7 @@ const USAGE = `usage:
   npm run lab -- evidence --out DIR [--force]
   npm run lab -- review FILE.json
   npm run lab -- skill --out DIR [--force]
+${PROBE_USAGE}
 
   list       the scenarios, with the requirement ids each demonstrates (defined in docs/requirements.md)
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
@@ -66,6 +68,7 @@ const USAGE = `usage:
   review     the reliability reviewer: race table, retry class, idempotency boundary, flow control, failure cards
   skill      write the reviewer as a skill folder, DIR/${SKILL_NAME}/ (SKILL.md, input schema, two worked examples)
              --out folders must be new or empty; --force replaces the lab's files in a folder that holds others
+${PROBE_HELP}
   retries    the retry classification of every exposed operation (RT)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
@@ -486,6 +489,8 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
       case 'compare':
         io.out(`${await compare(rest)}\n`);
         return 0;
+      case 'probe':
+        return await probeCommand(rest, io);
       case 'explore': {
         // A violation is a finding, not a failure of the command: exit 0 either way; the output says which.
         io.out(`${await exploreCommand(rest)}\n`);

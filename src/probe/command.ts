@@ -1,0 +1,193 @@
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { LabError } from '../engine';
+import { checkOutputFolder, escapeControl, writeOutputFolder } from '../cli/safeOutput';
+import { buildProbeEvidence } from './evidence';
+import { PROBE_TIMES_DEFAULT, type Verdict } from './probes';
+import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
+import { ProbeFailure, runProbe, type ProbeTranscript } from './run';
+
+export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http <url>) --tool NAME [--args JSON] [--json] [--evidence DIR [--force]]
+                    [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]]
+                    [--cancel-after-ms N] [--observe-ms N] [--idle-ms N] [--max-ms N] [--budget-ms N]`;
+
+export const PROBE_HELP = `  probe      the lesson's races against a real MCP server, in real time: cancel during work, complete then cancel,
+             progress and deadlines, on HTTP the SSE headers and keep-alive, on 2026-07-28 servers a subscriptions/listen
+             reconnect; each verdict quotes the spec sentence
+             it checks (holds / broken / not observable). It negotiates 2026-07-28 (server/discover), else 2025-11-25
+             (initialize), and calls --tool NAME with --args JSON (an object) three or four times
+             --stdio "<command>": start the server as a child process (no shell); --http <url>: Streamable HTTP
+             --cancel-after-ms N (default ${PROBE_TIMES_DEFAULT.cancelAfterMs}), --observe-ms N: how long to listen after a cancel or a response (default ${PROBE_TIMES_DEFAULT.observeMs})
+             --idle-ms N / --max-ms N: the probe's own deadlines (default ${PROBE_TIMES_DEFAULT.idleTimeoutMs} / ${PROBE_TIMES_DEFAULT.maxTimeoutMs}); --budget-ms N: the whole run (default ${PROBE_BOUNDS_DEFAULT.budgetMs})
+             --mutation NAME: the idempotency probe calls that tool six times (it changes state!): with a fresh key in
+               --key-field (default idempotencyKey), the same again, the same key with changed arguments, without a key,
+               and twice at once with another key; its arguments are --mutation-args (or --args when there is no --tool)
+             --json: the transcript (implementation "probe"); --evidence DIR: the capstone artifacts about that server`;
+
+const MS_PATTERN = /^[1-9]\d{0,8}$/;
+
+function ms(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!MS_PATTERN.test(text)) throw new LabError('LAB047', `--${name} takes a whole number of milliseconds from 1 to 999999999, got ${JSON.stringify(text)}; nothing was started`);
+  return Number(text);
+}
+
+/** A JSON object option, or undefined when absent; anything else is LAB047 before the probe starts. */
+function jsonObject(name: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new LabError('LAB047', `--${name} is not JSON (${(error as Error).message}); nothing was started`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new LabError('LAB047', `--${name} must be a JSON object, e.g. --${name} '{"duration":4,"steps":8}'; nothing was started`);
+  return parsed as Record<string, unknown>;
+}
+
+export interface ProbeIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** `lab probe …`: returns the exit code (0 the probe ran, whatever its verdicts; 1 a LAB error). */
+export async function probeCommand(args: string[], io: ProbeIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      stdio: { type: 'string' },
+      http: { type: 'string' },
+      tool: { type: 'string' },
+      args: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      evidence: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      'cancel-after-ms': { type: 'string' },
+      'observe-ms': { type: 'string' },
+      'idle-ms': { type: 'string' },
+      'max-ms': { type: 'string' },
+      'budget-ms': { type: 'string' },
+      mutation: { type: 'string' },
+      'mutation-args': { type: 'string' },
+      'key-field': { type: 'string' },
+      'changed-args': { type: 'string' },
+    },
+  });
+  if (positionals.length > 0) throw new LabError('LAB047', `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`);
+  if ((values.stdio === undefined) === (values.http === undefined)) throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
+  if ((values.tool === undefined || values.tool === '') && (values.mutation === undefined || values.mutation === '')) throw new LabError('LAB047', 'probe needs --tool NAME (e.g. --tool trigger-long-running-operation) or --mutation NAME; nothing was started');
+  const toolArguments = jsonObject('args', values.args) ?? {};
+  const mutationArguments = jsonObject('mutation-args', values['mutation-args']) ?? (values.tool === undefined ? toolArguments : {});
+  const changedArguments = jsonObject('changed-args', values['changed-args']);
+  const keyField = values['key-field'] ?? 'idempotencyKey';
+  if (keyField === '') throw new LabError('LAB047', '--key-field needs a field name; nothing was started');
+  // Checked before the probe runs, and again when written: a bad folder costs no probe.
+  if (values.evidence !== undefined) checkOutputFolder(values.evidence, values.force);
+  const times = { cancelAfterMs: ms('cancel-after-ms', values['cancel-after-ms']), observeMs: ms('observe-ms', values['observe-ms']), idleTimeoutMs: ms('idle-ms', values['idle-ms']), maxTimeoutMs: ms('max-ms', values['max-ms']) };
+  const budgetMs = ms('budget-ms', values['budget-ms']);
+  const transport = values.stdio !== undefined ? 'stdio' : 'http';
+  const target = (values.stdio ?? values.http) as string;
+  let transcript: ProbeTranscript;
+  try {
+    transcript = await runProbe({
+      transport,
+      target,
+      tool: values.tool,
+      arguments: toolArguments,
+      mutation: values.mutation === undefined ? undefined : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
+      times: Object.fromEntries(Object.entries(times).filter(([, v]) => v !== undefined)),
+      bounds: budgetMs === undefined ? {} : { budgetMs },
+    });
+  } catch (error) {
+    if (!(error instanceof ProbeFailure)) throw error;
+    io.err(`lab: ${escapeControl(error.error.message)}\n`);
+    if (error.events.length > 0) io.err(`\nwhat the probe saw before it stopped:\n${escapeLines(formatEvents(error.events.slice(-40)))}\n`);
+    io.err(`\nserver stderr: ${error.stderr.trim() === '' ? '(empty)' : `\n${escapeLines(tail(error.stderr))}`}\n`);
+    return 1;
+  }
+  if (values.evidence !== undefined) {
+    const files = buildProbeEvidence(transcript);
+    writeOutputFolder(values.evidence, files, values.force);
+    // With --json, stdout is the transcript alone; the list of files goes to stderr.
+    (values.json ? io.err : io.out)(`${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`);
+  }
+  io.out(values.json ? `${JSON.stringify(transcript, null, 2)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
+  return 0;
+}
+
+/** The server's words (names, messages, stderr) cannot drive the terminal; the line breaks stay. */
+const escapeLines = (text: string): string => text.split('\n').map(escapeControl).join('\n');
+
+const tail = (text: string): string => text.trim().split('\n').slice(-20).join('\n');
+
+function summarize(message: Record<string, unknown>): string {
+  const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
+  if (typeof message.method === 'string') {
+    const id = 'id' in message ? ` #${String(message.id)}` : '';
+    if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}${params.total === undefined ? '' : `/${String(params.total)}`} (${String(params.progressToken)})`;
+    if (message.method === 'notifications/cancelled') return `notifications/cancelled of #${String(params.requestId)}`;
+    if (message.method === 'tools/call') return `tools/call${id} ${String(params.name)}`;
+    return `${message.method}${id}`;
+  }
+  if ('error' in message) {
+    const error = message.error as { code?: unknown; message?: unknown };
+    return `error #${String(message.id)}: ${String(error?.code)} ${String(error?.message).slice(0, 80)}`;
+  }
+  return `result #${String(message.id)}`;
+}
+
+export function formatEvents(events: readonly ProbeEvent[]): string {
+  return events
+    .map((e) => {
+      const at = `${e.atMs.toFixed(1).padStart(9)} ms`;
+      switch (e.kind) {
+        case 'message':
+          return `${at}  ${e.from === 'client' ? 'probe  → server' : 'server → probe '}  ${e.channel.padEnd(8)}  ${summarize(e.message)}`;
+        case 'http-response':
+          return `${at}  server → probe   ${e.channel.padEnd(8)}  HTTP ${e.status} ${e.headers['content-type'] ?? ''}${e.headers['x-accel-buffering'] === undefined ? '' : `, X-Accel-Buffering: ${e.headers['x-accel-buffering']}`}${e.headers['cache-control'] === undefined ? '' : `, Cache-Control: ${e.headers['cache-control']}`}`;
+        case 'sse-comment':
+          return `${at}  server → probe   ${e.channel.padEnd(8)}  SSE comment (keep-alive)`;
+        case 'stream-closed':
+          return `${at}  ${e.by === 'client' ? 'probe ' : 'server'}            ${e.channel.padEnd(8)}  stream closed: ${e.reason}`;
+        case 'deadline':
+          return `${at}  probe             deadline  ${e.deadline} ${e.action} for #${String(e.requestId)} (due ${e.dueAtMs.toFixed(1)} ms)`;
+        case 'note':
+          return `${at}  · ${e.text}`;
+      }
+    })
+    .join('\n');
+}
+
+function formatVerdicts(verdicts: readonly Verdict[]): string {
+  return verdicts
+    .map((v) => {
+      const mark = v.result === 'holds' ? 'holds         ' : v.result === 'broken' ? 'BROKEN        ' : 'not observable';
+      const source = v.sentence.revision === 'lesson' ? `lesson, ${v.sentence.page}` : `${v.sentence.revision}, ${v.sentence.page}`;
+      return `${mark}  ${v.probe}: ${v.check}\n                  ${v.sentence.level} (${source}): "${v.sentence.text.replace(/\*\*/g, '')}"\n                  ${v.detail}`;
+    })
+    .join('\n');
+}
+
+export function formatProbe(t: ProbeTranscript): string {
+  const lines = [
+    `probe of ${t.server.name} ${t.server.version} over ${t.transport === 'stdio' ? `stdio (${t.target})` : `Streamable HTTP (${t.target})`}, started ${t.startedAt}`,
+    `revision ${t.protocolVersion}, negotiated via ${t.negotiatedVia}${t.fallbackReason === null ? '' : ` (2026-07-28 not used: ${t.fallbackReason})`}`,
+    `${t.tool === null ? 'no race tool' : `tool ${t.tool.name} ${JSON.stringify(t.tool.arguments)}`}${t.idempotency === null ? '' : `; mutation ${t.idempotency.mutation} (key field ${t.idempotency.keyField})`}; probes: ${t.probes.join(', ')}; received ${t.received.messages} messages, ${t.received.bytes} bytes`,
+    '',
+  ];
+  let probe = '';
+  for (const e of t.events) {
+    if (e.probe !== probe) {
+      probe = e.probe;
+      lines.push(`— ${probe}`);
+    }
+    lines.push(formatEvents([e]));
+  }
+  const counts = { holds: 0, broken: 0, 'not observable': 0 };
+  for (const v of t.verdicts) counts[v.result] += 1;
+  lines.push('', `verdicts: ${counts.holds} hold, ${counts.broken} broken, ${counts['not observable']} not observable`, formatVerdicts(t.verdicts));
+  if (t.stderr.trim() !== '') lines.push('', `server stderr (last lines):\n${tail(t.stderr)}`);
+  return lines.join('\n');
+}

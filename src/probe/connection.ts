@@ -1,0 +1,329 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createParser } from 'eventsource-parser';
+import { LabError } from '../engine';
+import type { Recorder } from './record';
+
+/** How one message left the probe: the channel it travels on and, for HTTP, a way to close its response stream. */
+export interface Exchange {
+  /** `stdio`, or `POST #n` on Streamable HTTP (one response stream per request). */
+  channel: string;
+  /** HTTP: closes this request's response stream (the 2026-07-28 cancellation signal). stdio: there is no such stream. */
+  closeStream(reason: string): void;
+}
+
+export interface Connection {
+  readonly transport: 'stdio' | 'http';
+  /** Sends one JSON-RPC request or notification; what comes back is recorded as it arrives. */
+  send(message: Record<string, unknown>, headers: Record<string, string>): Exchange;
+  /** Ends the connection and, for stdio, the child process; always safe to call again. */
+  close(): Promise<void>;
+  /** The server's stderr (stdio), its last bytes only. */
+  stderrText(): string;
+}
+
+const STDERR_KEPT_CHARS = 16 * 1024;
+const EXIT_GRACE_MS = 1_000;
+const QUOTE_CHARS = 160;
+
+const quote = (text: string): string => JSON.stringify(text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text);
+
+/** Splits a command line into words: plain spaces separate, single or double quotes group; no shell runs it. */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quoteChar: string | null = null;
+  let started = false;
+  for (const char of command) {
+    if (quoteChar !== null) {
+      if (char === quoteChar) quoteChar = null;
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quoteChar = char;
+      started = true;
+    } else if (/\s/.test(char)) {
+      if (started) words.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += char;
+      started = true;
+    }
+  }
+  if (quoteChar !== null) throw new LabError('LAB047', `--stdio ${quote(command)} has an unclosed ${quoteChar} quote; nothing was started`);
+  if (started) words.push(word);
+  if (words.length === 0) throw new LabError('LAB047', '--stdio needs a command, e.g. --stdio "npx -y @modelcontextprotocol/server-everything stdio"; nothing was started');
+  return words;
+}
+
+/** Parses one received message body; anything but a JSON object fails the run (LAB044 / LAB043). */
+function parseMessage(recorder: Recorder, text: string, where: string): Record<string, unknown> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    recorder.fail(new LabError('LAB044', `${where} is not JSON: ${quote(text)}; the probe stopped and ended the connection`));
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as Record<string, unknown>).jsonrpc !== '2.0') {
+    recorder.fail(new LabError('LAB043', `${where} is JSON but not a JSON-RPC 2.0 message: ${quote(text)}; the probe stopped and ended the connection`));
+    return null;
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A server started as a child process, speaking newline-delimited JSON-RPC on stdin and stdout. */
+export class StdioConnection implements Connection {
+  readonly transport = 'stdio' as const;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private stderr = '';
+  private pending = '';
+  private exited: Promise<void>;
+  /** The child's process id, for the tests that check it never outlives the probe. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+  private closing = false;
+
+  constructor(
+    private readonly recorder: Recorder,
+    readonly command: string,
+  ) {
+    const [file, ...args] = splitCommand(command);
+    this.child = spawn(file as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error: NodeJS.ErrnoException) => {
+        recorder.fail(new LabError('LAB041', `the command ${quote(command)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`));
+        resolve();
+      });
+      this.child.once('exit', (code, signal) => {
+        if (!this.closing) recorder.fail(new LabError('LAB041', `the server process exited (${signal === null ? `exit code ${code}` : `signal ${signal}`}) at ${recorder.nowMs()} ms before the probe was done${this.stderr.trim() === '' ? ' and wrote nothing to stderr' : `; its stderr ends: ${quote(this.stderr.trim().slice(-400))}`}`));
+        resolve();
+      });
+    });
+    if (this.child.pid !== undefined) recorder.record({ kind: 'note', text: `started the server: ${command} (pid ${this.child.pid})` });
+    this.child.stdin.on('error', () => {
+      // EPIPE when the server has gone: its exit is the error the run reports.
+    });
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT_CHARS);
+    });
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+  }
+
+  private onStdout(chunk: string): void {
+    if (this.recorder.failed !== null) return;
+    this.pending += chunk;
+    for (;;) {
+      const newline = this.pending.indexOf('\n');
+      if (newline < 0) break;
+      const line = this.pending.slice(0, newline).replace(/\r$/, '');
+      this.pending = this.pending.slice(newline + 1);
+      if (line.trim() === '') continue;
+      this.receive(line);
+      if (this.recorder.failed !== null) return;
+    }
+    if (this.pending.length > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a line longer than ${this.recorder.bounds.messageBytesMax} bytes without a newline; the probe stopped and ended the connection`));
+  }
+
+  private receive(line: string): void {
+    const bytes = Buffer.byteLength(line);
+    this.recorder.countReceived(bytes, 'a stdout line');
+    if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a ${bytes}-byte line, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
+    if (this.recorder.failed !== null) return;
+    const message = parseMessage(this.recorder, line, 'a line the server wrote on stdout');
+    if (message !== null) this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel: 'stdio', message, bytes });
+  }
+
+  send(message: Record<string, unknown>): Exchange {
+    const line = JSON.stringify(message);
+    this.recorder.record({ kind: 'message', from: 'client', to: 'server', channel: 'stdio', message, bytes: Buffer.byteLength(line) });
+    if (this.child.stdin.writable) this.child.stdin.write(`${line}\n`);
+    return {
+      channel: 'stdio',
+      closeStream: () => {
+        throw new Error('stdio has no per-request stream to close');
+      },
+    };
+  }
+
+  stderrText(): string {
+    return this.stderr;
+  }
+
+  /** Closes stdin, then SIGTERM, then SIGKILL, each after a short grace: the child never outlives the probe. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
+    this.child.stdin.end();
+    const graceful = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+    if (graceful) return;
+    this.child.kill('SIGTERM');
+    const terminated = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+    if (!terminated) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Response headers the probe keeps (lower-case names), each value bounded. */
+function keptHeaders(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers).slice(0, 64)) {
+    if (value === undefined) continue;
+    headers[name] = (Array.isArray(value) ? value.join(', ') : value).slice(0, 512);
+  }
+  return headers;
+}
+
+/**
+ * Streamable HTTP with real HTTP: every message is its own POST on its own socket (no keep-alive
+ * agent), so each request has exactly one response stream the probe can close on its own.
+ */
+export class HttpConnection implements Connection {
+  readonly transport = 'http' as const;
+  private posts = 0;
+  private readonly open = new Set<ClientRequest>();
+  /** The `Mcp-Session-Id` a 2025-11-25 server assigned at initialize; sent back on every later POST. */
+  sessionId: string | null = null;
+  private readonly url: URL;
+
+  constructor(
+    private readonly recorder: Recorder,
+    url: string,
+  ) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new LabError('LAB047', `--http ${quote(url)} is not a URL; give e.g. --http http://127.0.0.1:3001/mcp`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LabError('LAB047', `--http ${quote(url)} is not an http: or https: URL`);
+    this.url = parsed;
+  }
+
+  send(message: Record<string, unknown>, headers: Record<string, string>): Exchange {
+    this.posts += 1;
+    const channel = `POST #${this.posts}`;
+    const body = JSON.stringify(message);
+    const allHeaders: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...(this.sessionId === null ? {} : { 'Mcp-Session-Id': this.sessionId }),
+      ...headers,
+    };
+    this.recorder.record({ kind: 'message', from: 'client', to: 'server', channel, message, bytes: Buffer.byteLength(body) });
+    this.recorder.record({ kind: 'note', text: `${channel} request headers: ${Object.entries(allHeaders).map(([k, v]) => `${k}: ${v}`).join('; ')}` });
+    const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(this.url, { method: 'POST', headers: allHeaders, agent: false });
+    this.open.add(req);
+    let closedByClient = false;
+    let ended = false;
+    const end = (by: 'client' | 'server', reason: string): void => {
+      if (ended) return;
+      ended = true;
+      this.open.delete(req);
+      this.recorder.record({ kind: 'stream-closed', channel, by, reason });
+    };
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (closedByClient) return;
+      if (ended) return;
+      const code = error.code ?? error.message;
+      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || code === 'EAI_AGAIN') {
+        this.recorder.fail(new LabError('LAB040', `${channel} to ${this.url.href} failed (${code}); is the server running and listening there?`));
+      } else this.recorder.fail(new LabError('LAB040', `${channel} to ${this.url.href} failed (${code})`));
+      end('server', `connection error ${code}`);
+    });
+    req.on('response', (response) => {
+      const responseHeaders = keptHeaders(response);
+      if (typeof responseHeaders['mcp-session-id'] === 'string' && this.sessionId === null) this.sessionId = responseHeaders['mcp-session-id'];
+      this.recorder.record({ kind: 'http-response', channel, status: response.statusCode ?? 0, headers: responseHeaders });
+      const type = (responseHeaders['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      response.on('error', () => {
+        // A stream the probe closed, or the server reset: recorded by 'close' below.
+      });
+      response.on('close', () => end(closedByClient ? 'client' : 'server', closedByClient ? 'the probe closed it' : 'the server ended it'));
+      if (type === 'text/event-stream') this.readSse(response, channel);
+      else this.readBody(response, channel, type);
+    });
+    req.end(body);
+    return {
+      channel,
+      closeStream: (reason: string) => {
+        if (ended) return;
+        closedByClient = true;
+        end('client', reason);
+        req.destroy();
+      },
+    };
+  }
+
+  private readSse(response: IncomingMessage, channel: string): void {
+    const parser = createParser({
+      onEvent: (event) => {
+        if (this.recorder.failed !== null) return;
+        const bytes = Buffer.byteLength(event.data);
+        this.recorder.countReceived(bytes, `an SSE event on ${channel}`);
+        if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
+        // An event with empty data primes a 2025-11-25 client for resumption; it carries no message.
+        if (this.recorder.failed !== null || event.data.trim() === '') return;
+        const message = parseMessage(this.recorder, event.data, `an SSE event on ${channel}`);
+        if (message !== null) this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel, message, bytes });
+      },
+      onComment: (comment) => {
+        if (this.recorder.failed !== null) return;
+        this.recorder.countReceived(comment.length + 1, `an SSE comment on ${channel}`);
+        if (this.recorder.failed === null) this.recorder.record({ kind: 'sse-comment', channel, text: comment.slice(0, 80) });
+      },
+      onError: (error) => this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`)),
+    });
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      if (this.recorder.failed === null) parser.feed(chunk);
+    });
+  }
+
+  private readBody(response: IncomingMessage, channel: string, type: string): void {
+    let body = '';
+    let tooBig = false;
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      if (tooBig) return;
+      body += chunk;
+      if (Buffer.byteLength(body) > this.recorder.bounds.messageBytesMax) {
+        tooBig = true;
+        this.recorder.fail(new LabError('LAB045', `the body of ${channel}'s response is longer than ${this.recorder.bounds.messageBytesMax} bytes`));
+        response.destroy();
+      }
+    });
+    response.on('end', () => {
+      if (tooBig || this.recorder.failed !== null) return;
+      if (body.trim() === '') return;
+      this.recorder.countReceived(Buffer.byteLength(body), `the body of ${channel}'s response`);
+      if (type !== 'application/json') {
+        // Not JSON-RPC at all: recorded as a note; the client decides whether that ends the run.
+        this.recorder.record({ kind: 'note', text: `${channel} answered ${response.statusCode} with ${type === '' ? 'no Content-Type' : type}: ${quote(body.trim())}` });
+        return;
+      }
+      const message = parseMessage(this.recorder, body, `the JSON body of ${channel}'s response`);
+      if (message !== null) this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel, message, bytes: Buffer.byteLength(body) });
+    });
+  }
+
+  stderrText(): string {
+    return '';
+  }
+
+  async close(): Promise<void> {
+    for (const req of this.open) req.destroy();
+    this.open.clear();
+  }
+}

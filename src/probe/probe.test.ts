@@ -1,0 +1,290 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main';
+import { buildProbeEvidence } from './evidence';
+import type { Verdict } from './probes';
+import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
+import { validateMessage } from '../testing/mcpSchema';
+import { BROKEN_SERVER, SDK_SERVER, SERVER_EVERYTHING, freePort, listeningOn, startHttpServer, startServerEverythingHttp, type StartedServer } from './testing/servers';
+
+/**
+ * The probe against real servers the tests start themselves, on 127.0.0.1 only: server-everything
+ * (pinned, nobody here wrote it), a server on the official SDK whose tool honours its abort signal,
+ * and the project's deliberately broken server, whose every planted defect must be flagged.
+ * Short tool work (2 s in 4 steps) keeps each probe to a few seconds of mostly waiting.
+ */
+const WORK = { duration: 2, steps: 4 };
+const TIMES = { cancelAfterMs: 700, observeMs: 1_600, idleTimeoutMs: 1_500, maxTimeoutMs: 10_000 };
+const BOUNDS = { budgetMs: 40_000 };
+
+const node = (file: string, ...args: string[]): string => [process.execPath, file, ...args].map((w) => JSON.stringify(w)).join(' ');
+const verdictOf = (t: ProbeTranscript, probe: string, check: string): Verdict => {
+  const found = t.verdicts.find((v) => v.probe === probe && v.check === check);
+  if (found === undefined) throw new Error(`no verdict ${probe}: ${check} among ${t.verdicts.map((v) => `${v.probe}: ${v.check}`).join('; ')}`);
+  return found;
+};
+const broken = (t: ProbeTranscript): string[] => t.verdicts.filter((v) => v.result === 'broken').map((v) => `${v.probe}: ${v.check}`);
+const probe = (options: Omit<ProbeOptions, 'times' | 'bounds'> & Partial<Pick<ProbeOptions, 'times' | 'bounds'>>): Promise<ProbeTranscript> => runProbe({ times: TIMES, bounds: BOUNDS, ...options });
+
+const started: StartedServer[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.stop()));
+});
+async function start(server: Promise<StartedServer>): Promise<StartedServer> {
+  const s = await server;
+  started.push(s);
+  return s;
+}
+
+/** Whether a process with this id still runs (signal 0 only asks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const childPid = (events: ProbeTranscript['events']): number => {
+  const note = events.find((e) => e.kind === 'note' && e.text.startsWith('started the server'));
+  const match = note?.kind === 'note' ? /\(pid (\d+)\)/.exec(note.text) : null;
+  if (match === null) throw new Error('no pid recorded');
+  return Number(match[1]);
+};
+
+describe.concurrent('lab probe against real servers', () => {
+  it('server-everything over stdio: negotiates 2025-11-25, and its progress after notifications/cancelled is flagged', async () => {
+    const t = await probe({ transport: 'stdio', target: node(SERVER_EVERYTHING, 'stdio'), tool: 'trigger-long-running-operation', arguments: WORK });
+    expect(t.implementation).toBe('probe');
+    expect(t.server.name).toBe('mcp-servers/everything');
+    expect(t.protocolVersion).toBe('2025-11-25');
+    expect(t.negotiatedVia).toBe('initialize');
+    expect(t.fallbackReason).toContain('server/discover');
+    const stop = verdictOf(t, 'cancel-during-work', 'work stops after the cancellation');
+    expect(stop.result).toBe('broken');
+    expect(stop.detail).toMatch(/progress notification\(s\) for the cancelled request/);
+    expect(stop.sentence).toMatchObject({ revision: '2025-11-25', level: 'SHOULD' });
+    expect(verdictOf(t, 'cancel-during-work', 'no response after an accepted cancellation').result).toBe('holds');
+    expect(verdictOf(t, 'progress-and-deadlines', 'progress strictly increases').result).toBe('holds');
+    expect(verdictOf(t, 'complete-then-cancel', 'a late cancellation is ignored, not answered').result).toBe('holds');
+    expect(broken(t)).toEqual(['cancel-during-work: work stops after the cancellation']);
+    expect(alive(childPid(t.events))).toBe(false);
+  });
+
+  it('server-everything over Streamable HTTP: real SSE with its headers, the cancellation POST answered 202, progress after it flagged', async () => {
+    const server = await start(startServerEverythingHttp());
+    const t = await probe({ transport: 'http', target: server.url, tool: 'trigger-long-running-operation', arguments: WORK });
+    expect(t.protocolVersion).toBe('2025-11-25');
+    const sse = t.events.filter((e) => e.kind === 'http-response' && e.headers['content-type']?.startsWith('text/event-stream'));
+    expect(sse.length).toBeGreaterThan(3);
+    expect(verdictOf(t, 'headers-and-quiet-stream', 'X-Accel-Buffering: no on SSE responses').result).toBe('holds');
+    expect(verdictOf(t, 'headers-and-quiet-stream', 'Cache-Control: no-cache on SSE responses').result).toBe('holds');
+    expect(verdictOf(t, 'cancel-during-work', 'the cancellation POST is accepted with 202 and no body').result).toBe('holds');
+    expect(verdictOf(t, 'cancel-during-work', 'work stops after the cancellation').result).toBe('broken');
+    expect(verdictOf(t, 'cancel-by-stream-close', 'a closed stream is (not) a cancellation').result).toBe('not observable');
+    // Every POST after initialize carried the session and the revision's header.
+    const headerNotes = t.events.filter((e) => e.kind === 'note' && e.text.includes('request headers') && e.probe !== 'negotiate');
+    expect(headerNotes.length).toBeGreaterThan(4);
+    for (const note of headerNotes) expect(note.kind === 'note' && note.text).toMatch(/Mcp-Session-Id: .*MCP-Protocol-Version: 2025-11-25/);
+  });
+
+  it('an SDK server whose tool honours its abort signal: nothing broken over stdio, and a cancelled call goes silent', async () => {
+    const t = await probe({ transport: 'stdio', target: node(SDK_SERVER, 'stdio'), tool: 'count-slowly', arguments: WORK });
+    expect(t.server).toEqual({ name: 'lab-sdk-server', version: '1.0.0' });
+    expect(broken(t)).toEqual([]);
+    expect(verdictOf(t, 'cancel-during-work', 'no response after an accepted cancellation').result).toBe('holds');
+    // Silence is all a probe sees: whether the work stopped needs the server's cooperation.
+    expect(verdictOf(t, 'cancel-during-work', 'work stops after the cancellation').result).toBe('not observable');
+    expect(verdictOf(t, 'progress-and-deadlines', 'no progress after the final response').result).toBe('holds');
+  });
+
+  it('an SDK server over Streamable HTTP with keep-alive comments: they are seen on the quiet stream', async () => {
+    const server = await start(startHttpServer([SDK_SERVER, 'http', '0', '300'], {}, listeningOn, '/mcp'));
+    const t = await probe({ transport: 'http', target: server.url, tool: 'count-slowly', arguments: WORK });
+    expect(broken(t)).toEqual([]);
+    const keepAlive = verdictOf(t, 'headers-and-quiet-stream', 'keep-alive comments on a quiet stream within the idle window');
+    expect(keepAlive.result).toBe('holds');
+    expect(t.events.some((e) => e.kind === 'sse-comment' && e.probe === 'headers-and-quiet-stream')).toBe(true);
+  });
+
+  it('the broken server over stdio (2026-07-28): the answer after an accepted cancellation, decreasing progress and the answered notification are each flagged', async () => {
+    const t = await probe({ transport: 'stdio', target: node(BROKEN_SERVER, 'stdio'), tool: 'slow-work', arguments: WORK });
+    expect(t.protocolVersion).toBe('2026-07-28');
+    expect(t.negotiatedVia).toBe('server/discover');
+    expect(verdictOf(t, 'cancel-during-work', 'no response after an accepted cancellation')).toMatchObject({ result: 'broken', sentence: { revision: '2026-07-28', level: 'SHOULD' } });
+    expect(verdictOf(t, 'progress-and-deadlines', 'progress strictly increases')).toMatchObject({ result: 'broken', sentence: { level: 'MUST' } });
+    expect(verdictOf(t, 'progress-and-deadlines', 'progress strictly increases').detail).toContain('1.5');
+    expect(verdictOf(t, 'complete-then-cancel', 'a late cancellation is ignored, not answered').result).toBe('broken');
+    expect(verdictOf(t, 'complete-then-cancel', 'nobody answers a cancellation notification').result).toBe('broken');
+    expect(t.stderr).toContain('accepted cancellation of');
+    // Every message the probe sent on 2026-07-28 is a valid message of that revision's schema.
+    const definitions: Record<string, string> = { 'server/discover': 'DiscoverRequest', 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest', 'notifications/cancelled': 'CancelledNotification', 'subscriptions/listen': 'SubscriptionsListenRequest' };
+    const sent = t.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
+    expect(sent.length).toBeGreaterThan(6);
+    for (const message of sent) {
+      expect(validateMessage('JSONRPCMessage', message)).toBeNull();
+      const definition = definitions[String(message.method)];
+      expect(definition, String(message.method)).toBeDefined();
+      expect(validateMessage(definition as string, message)).toBeNull();
+    }
+  });
+
+  it('the broken server over Streamable HTTP (2026-07-28): the missing X-Accel-Buffering is flagged and the probe sends the Mcp-* headers', async () => {
+    const server = await start(startHttpServer([BROKEN_SERVER, 'http', '0'], {}, listeningOn, '/'));
+    const t = await probe({ transport: 'http', target: server.url, tool: 'slow-work', arguments: WORK });
+    expect(t.protocolVersion).toBe('2026-07-28');
+    expect(verdictOf(t, 'headers-and-quiet-stream', 'X-Accel-Buffering: no on SSE responses').result).toBe('broken');
+    expect(verdictOf(t, 'progress-and-deadlines', 'progress strictly increases').result).toBe('broken');
+    // On 2026-07-28 the cancellation is the stream's close, and the probe says it cannot see past it.
+    expect(verdictOf(t, 'cancel-during-work', 'nothing more for the request after its stream closed').result).toBe('not observable');
+    expect(t.events.some((e) => e.kind === 'stream-closed' && e.by === 'client' && e.probe === 'cancel-during-work')).toBe(true);
+    // What the server received, from its own log.
+    expect(server.stderr()).toContain('POST tools/call mcp-protocol-version=2026-07-28 mcp-method=tools/call mcp-name=slow-work');
+    expect(server.stderr()).toContain('POST server/discover mcp-protocol-version=2026-07-28 mcp-method=server/discover');
+  });
+
+  it('the broken server over Streamable HTTP (2025-11-25): the notification answered with 200 and a body, and the response after the cancellation, are flagged', async () => {
+    const server = await start(startHttpServer([BROKEN_SERVER, 'http', '0', '--revision', '2025-11-25'], {}, listeningOn, '/'));
+    const t = await probe({ transport: 'http', target: server.url, tool: 'slow-work', arguments: WORK });
+    expect(t.protocolVersion).toBe('2025-11-25');
+    expect(verdictOf(t, 'cancel-during-work', 'the cancellation POST is accepted with 202 and no body').result).toBe('broken');
+    expect(verdictOf(t, 'cancel-during-work', 'no response after an accepted cancellation').result).toBe('broken');
+    expect(verdictOf(t, 'complete-then-cancel', 'a late cancellation is ignored, not answered').result).toBe('broken');
+    expect(verdictOf(t, 'headers-and-quiet-stream', 'X-Accel-Buffering: no on SSE responses').result).toBe('broken');
+  });
+});
+
+describe.concurrent('lab probe: the idempotency probe (--mutation)', () => {
+  const mutation = { name: 'reserve', arguments: { item: 'widget', quantity: 2 }, keyField: 'idempotencyKey' };
+
+  it('an SDK server with a real ledger: the replay returns the stored result, changed arguments are refused, two at once see one result', async () => {
+    const t = await probe({ transport: 'stdio', target: node(SDK_SERVER, 'stdio'), arguments: {}, mutation });
+    expect(t.tool).toBeNull();
+    expect(t.probes).toEqual(['idempotency']);
+    expect(verdictOf(t, 'idempotency', 'same key, same arguments: the stored result').result).toBe('holds');
+    expect(verdictOf(t, 'idempotency', 'same key, changed arguments: refused').result).toBe('holds');
+    expect(verdictOf(t, 'idempotency', 'two calls at once with one key: one result').result).toBe('holds');
+    // The mismatch call changed the one number in the arguments and kept the key.
+    const changed = t.idempotency?.calls.find((c) => c.call === 'changed-arguments');
+    expect(changed?.arguments).toEqual({ item: 'widget', quantity: 3, idempotencyKey: t.idempotency?.key });
+    const files = buildProbeEvidence(t).map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['idempotency-key-record.json', 'key-mismatch-fixture.json', 'concurrent-same-key.json']));
+  });
+
+  it('the broken server, whose mutation ignores the key: every idempotency defect is flagged, and the notification before its first listen acknowledgement', async () => {
+    const t = await probe({ transport: 'stdio', target: node(BROKEN_SERVER, 'stdio'), arguments: {}, mutation });
+    expect(broken(t)).toEqual(['idempotency: same key, same arguments: the stored result', 'idempotency: same key, changed arguments: refused', 'idempotency: two calls at once with one key: one result', 'reconnect: the first listen is acknowledged first']);
+    // Its second listen is acknowledged first: the probe flags the defect, not the server as a whole.
+    expect(verdictOf(t, 'reconnect', 'the second listen is acknowledged first').result).toBe('holds');
+    expect(t.reconnectPlan).toMatchObject({ sendLastEventId: false, refetched: ['tools/list'] });
+    expect(t.reconnectPlan?.secondListenId).not.toBe(t.reconnectPlan?.firstListenId);
+  });
+});
+
+/** Runs a probe expected to fail and returns its LAB error code and message. */
+async function failure(options: ProbeOptions): Promise<ProbeFailure> {
+  try {
+    await runProbe(options);
+  } catch (error) {
+    if (error instanceof ProbeFailure) return error;
+    throw error;
+  }
+  throw new Error('the probe did not fail');
+}
+const quick = { times: { cancelAfterMs: 100, observeMs: 100, idleTimeoutMs: 500, maxTimeoutMs: 2_000 }, bounds: { budgetMs: 10_000, answerTimeoutMs: 1_500, startupTimeoutMs: 1_500 } };
+
+describe.concurrent('lab probe: bad input ends in a catalogued LAB error and nothing outlives it', () => {
+  it('an unreachable URL is LAB040', async () => {
+    const port = await freePort();
+    const f = await failure({ ...quick, transport: 'http', target: `http://127.0.0.1:${port}/mcp`, tool: 'x', arguments: {} });
+    expect(f.error.code).toBe('LAB040');
+    expect(f.error.message).toContain('ECONNREFUSED');
+  });
+
+  it('a command that cannot start, and one that exits, are LAB041 with the stderr shown', async () => {
+    const missing = await failure({ ...quick, transport: 'stdio', target: 'no-such-mcp-server-command --stdio', tool: 'x', arguments: {} });
+    expect(missing.error.code).toBe('LAB041');
+    expect(missing.error.message).toContain('ENOENT');
+    const exits = await failure({ ...quick, transport: 'stdio', target: `${JSON.stringify(process.execPath)} -e "console.error('no config file'); process.exit(3)"`, tool: 'x', arguments: {} });
+    expect(exits.error.code).toBe('LAB041');
+    expect(exits.error.message).toContain('exit code 3');
+    expect(exits.stderr).toContain('no config file');
+  });
+
+  it('a server that never answers is LAB042, and its process is ended', async () => {
+    const f = await failure({ ...quick, transport: 'stdio', target: `${JSON.stringify(process.execPath)} -e "setInterval(() => {}, 1000)"`, tool: 'x', arguments: {} });
+    expect(f.error.code).toBe('LAB042');
+    expect(f.error.message).toContain('server/discover');
+    expect(alive(childPid(f.events))).toBe(false);
+  });
+
+  it('an HTTP endpoint that is not MCP is LAB043', async () => {
+    const http = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>hello</html>'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = http.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const f = await failure({ ...quick, transport: 'http', target: `http://127.0.0.1:${port}/`, tool: 'x', arguments: {} });
+      expect(f.error.code).toBe('LAB043');
+      expect(f.error.message).toContain('text/html');
+    } finally {
+      http.close();
+    }
+  });
+
+  it('a server that writes something other than JSON is LAB044', async () => {
+    const f = await failure({ ...quick, transport: 'stdio', target: `${JSON.stringify(process.execPath)} -e "process.stdin.once('data', () => console.log('Server ready!')); setInterval(() => {}, 1000)"`, tool: 'x', arguments: {} });
+    expect(f.error.code).toBe('LAB044');
+    expect(f.error.message).toContain('Server ready!');
+  });
+
+  it('a flooding server is stopped by the message bound with LAB045', async () => {
+    // No double quote or backslash in the code: it travels as one quoted word of the command line.
+    const flood = `process.stdin.once('data', () => { const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }) + String.fromCharCode(10); const spam = () => { while (process.stdout.write(line)); process.stdout.once('drain', spam); }; spam(); })`;
+    const f = await failure({ ...quick, bounds: { ...quick.bounds, messagesMax: 500 }, transport: 'stdio', target: `${JSON.stringify(process.execPath)} -e ${JSON.stringify(flood)}`, tool: 'x', arguments: {} });
+    expect(f.error.code).toBe('LAB045');
+    expect(f.error.message).toContain('more than 500 messages');
+    expect(alive(childPid(f.events))).toBe(false);
+  });
+
+  it('an unknown tool is LAB046, naming the tools the server has', async () => {
+    const f = await failure({ ...quick, transport: 'stdio', target: node(BROKEN_SERVER, 'stdio'), tool: 'no-such-tool', arguments: {} });
+    expect(f.error.code).toBe('LAB046');
+    expect(f.error.message).toContain('slow-work');
+  });
+});
+
+describe('lab probe on the command line', () => {
+  it('--json prints the transcript and --evidence writes the artifacts, marking those it could not produce', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-probe-'));
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      const code = await main(['probe', '--stdio', node(BROKEN_SERVER, 'stdio'), '--tool', 'slow-work', '--args', JSON.stringify(WORK), '--cancel-after-ms', '700', '--observe-ms', '1600', '--idle-ms', '1500', '--json', '--evidence', join(dir, 'evidence')], { out: (t) => out.push(t), err: (t) => err.push(t) });
+      expect(code).toBe(0);
+      const transcript = JSON.parse(out.join('')) as ProbeTranscript;
+      expect(transcript).toMatchObject({ implementation: 'probe', transport: 'stdio', server: { name: 'lab-broken-server' }, protocolVersion: '2026-07-28' });
+      const sent = transcript.events.filter((e) => e.kind === 'message' && e.from === 'client');
+      expect(sent.map((e) => (e.kind === 'message' ? e.message.method : null))).toContain('notifications/cancelled');
+      const files = readdirSync(join(dir, 'evidence')).sort();
+      expect(files).toEqual(['README.md', 'cancellation-race-stdio.json', 'not-produced.json', 'progress-and-deadlines.json', 'reconnect-plan.json', 'verdicts.json']);
+      const missing = JSON.parse(readFileSync(join(dir, 'evidence', 'not-produced.json'), 'utf8')) as { path: string; why: string }[];
+      expect(missing.find((m) => m.path === 'cancellation-race-http.json')?.why).toContain('--http');
+      expect(missing.find((m) => m.path === 'sse-headers-and-idle-policy.json')?.why).toContain('stdio has no HTTP headers');
+      expect(err.join('')).toContain('cancellation-race-stdio.json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bad --args is LAB047 before anything starts', async () => {
+    const err: string[] = [];
+    const code = await main(['probe', '--stdio', 'node x.js', '--tool', 't', '--args', '{not json'], { out: () => {}, err: (t) => err.push(t) });
+    expect(code).toBe(1);
+    expect(err.join('')).toContain('LAB047');
+    expect(err.join('')).toContain('--args is not JSON');
+  });
+});
