@@ -29,7 +29,7 @@ import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transc
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--impl model|ts-sdk] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
   npm run lab -- compare <runA> <runB> [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
@@ -55,7 +55,7 @@ const USAGE = `usage:
              and print the orderings, the distinct endings and any violation with a schedule that replays it
              --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
-             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk), transport (stdio|http), seed and any setting:
+             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
                npm run lab -- compare D D:transport=stdio        Streamable HTTP against stdio
                npm run lab -- compare C:seed=1,latencyJitterMs=20 C:seed=2,latencyJitterMs=20
@@ -200,7 +200,7 @@ async function run(args: string[]): Promise<string> {
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
   const impl = values.impl ?? 'model';
-  if (impl !== 'model' && impl !== 'ts-sdk') throw new UsageError(`--impl takes model or ts-sdk, got "${values.impl}"`);
+  if (impl !== 'model' && impl !== 'ts-sdk' && impl !== 'ts-sdk-v2') throw new UsageError(`--impl takes model, ts-sdk or ts-sdk-v2, got "${values.impl}"`);
   const scenario = findScenario(positionals[0] as string);
   const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
   let seed: number | undefined;
@@ -210,13 +210,13 @@ async function run(args: string[]): Promise<string> {
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
-  if (impl === 'ts-sdk') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
-    if (values.ledger !== undefined) throw new UsageError('--ledger does not apply to --impl ts-sdk');
-    if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError('--schedule and --fault apply to the lab\'s model, not to --impl ts-sdk (the SDK orders its own work)');
-    // Loaded only here: every other command runs without the SDK.
-    const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
-    const sdkTranscript = await runTsSdkScenario(scenario, { transport, seed, settings, onStep: (atMs) => trace.pop(atMs, 0) });
+  if (impl === 'ts-sdk' || impl === 'ts-sdk-v2') {
+    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ${impl} applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+    if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
+    if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError(`--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`);
+    // Loaded only here: every other command runs without the SDKs.
+    const sdkOptions = { transport, seed, settings, onStep: (atMs: number) => trace.pop(atMs, 0) };
+    const sdkTranscript = impl === 'ts-sdk-v2' ? await (await import('../sdk/tsSdkV2Race')).runTsSdkV2Scenario(scenario, sdkOptions) : await (await import('../sdk/tsSdkRace')).runTsSdkScenario(scenario, sdkOptions);
     return values.json ? JSON.stringify(sdkTranscript, null, 2) : formatTimeline(sdkTranscript, scenario.settings as unknown as Settings);
   }
   const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule, faults: values.fault === undefined ? undefined : values.fault.join(',') }));

@@ -85,8 +85,8 @@ interface TranscriptOfKind<K extends ModelKind> {
   outcome: OutcomeByKind[K];
 }
 
-/** Who drives a request race: the lab's spec model (default) or the real TypeScript SDK (issue #13). */
-export type Implementation = 'model' | 'ts-sdk';
+/** Who drives a request race: the lab's spec model (default), the real TypeScript SDK 1.x, or its v2 packages (the 2026-07-28 reference). */
+export type Implementation = 'model' | 'ts-sdk' | 'ts-sdk-v2';
 
 export interface SdkRunInfo {
   /** `@modelcontextprotocol/sdk`. */

@@ -257,6 +257,13 @@ export class SdkRace {
     return this.arrivalMs(`POST #${String(requestId)}:client`);
   }
 
+  private readonly dispatchWaiters = new Map<number | string, () => void>();
+
+  /** Calls `then` once the server's SDK hands request `requestId` to the tool (an HTTP exchange waits on it). */
+  onDispatch(requestId: number | string, then: () => void): void {
+    this.dispatchWaiters.set(requestId, then);
+  }
+
   /** The server's end of the connection sees the client's close. */
   serverObservedDisconnect(requestId: number | string): void {
     if (!this.recording) return;
@@ -380,6 +387,9 @@ export class SdkRace {
   readonly runTool = async (requestId: number | string, signal: AbortSignal, progressToken: string | number | undefined, sendProgress: (progress: number, total: number, message: string) => Promise<void>): Promise<ToolResult> => {
     const s = this.settings;
     const tool: Tool = { requestId, returned: false };
+    const waiter = this.dispatchWaiters.get(requestId);
+    this.dispatchWaiters.delete(requestId);
+    waiter?.();
     signal.addEventListener('abort', () => this.serverAborted(tool, signal.reason));
     const chunks = s.progressEveryMs > 0 ? Math.max(1, Math.ceil(s.workMs / s.progressEveryMs)) : 1;
     const startedAtMs = this.nowMs;
@@ -539,6 +549,16 @@ export class TappedTransport {
     this.inner.setProtocolVersion?.(version);
   }
 
+  /** v2 reads the revisions it may offer from the transport, where it has this (passed on as is). */
+  setSupportedProtocolVersions(versions: string[]): void {
+    (this.inner as { setSupportedProtocolVersions?: (versions: string[]) => void }).setSupportedProtocolVersions?.(versions);
+  }
+
+  /** v2's Client aborts a request's own POST as its cancellation when the transport says it has one stream per request. */
+  get hasPerRequestStream(): boolean | undefined {
+    return (this.inner as { hasPerRequestStream?: boolean }).hasPerRequestStream;
+  }
+
   start(): Promise<void> {
     const inner = this.inner as unknown as { onmessage?: (message: WireMessage, extra?: unknown) => void; onclose?: () => void; onerror?: (error: Error) => void };
     inner.onmessage = (message, extra) => {
@@ -604,104 +624,140 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
     // The server's end of the connection: aborted when the client's abort reaches it, one latency after.
     const connection = new AbortController();
     const request = new Request(input, { ...init, signal: connection.signal });
-    const event = race.put('client', channel, message);
-    if (event !== null) {
-      await race.until(event.arrivesAtMs);
-      race.delivered(event);
-    }
-    // Until the server's transport hands it to the Server: the busy count covers handleRequest, and the server's onmessage ends it.
-    if (serverTapped) race.busy += 1;
-    const response = await handle(request);
-    if (serverTapped && !(response.status >= 200 && response.status < 300)) race.busy -= 1;
-    if (!isRequest || requestId === null || response.body === null) return response;
-    const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    if (!isSse) {
-      if (serverTapped) return response;
-      // A JSON answer (v2's server/discover): recorded now, handed to the client's transport at its arrival.
-      const text = await response.text();
-      const answer = race.put('server', `JSON #${String(requestId)}`, JSON.parse(text) as WireMessage);
-      if (answer !== null) {
-        await race.until(answer.arrivesAtMs);
-        race.delivered(answer);
-        race.busy += 1;
-      }
-      return new Response(text, { status: response.status, headers: response.headers });
-    }
-    race.noteStreamOpened(requestId, response.headers);
-    const sse = `SSE #${String(requestId)}`;
-    // The client's end of the stream. The server's stream is read as soon as it is written (a message
-    // sent while an earlier one is still on its way must not wait behind it), and each chunk is handed
-    // on at its message's arrival time; arrival times along one stream never decrease, so it stays FIFO.
-    const reader = response.body.getReader();
+    let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
     let out: ReadableStreamDefaultController<Uint8Array> | null = null;
-    let lastArrivalMs = race.nowMs;
     let closedByClient = false;
-    const delayed = new ReadableStream<Uint8Array>({
-      start(controller) {
-        out = controller;
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
+    let rejectFetch: (reason: unknown) => void = () => undefined;
+    const abortedFetch = new Promise<never>((_resolve, reject) => {
+      rejectFetch = reject;
     });
-    // The client's SDK aborting this POST's fetch closes the response stream: the fetch rejects its
-    // body at once, as a host's fetch does, and the server's end sees the close one latency later.
+    abortedFetch.catch(() => undefined);
+    // The client's SDK aborting this POST's fetch closes the request's connection: the fetch (or its
+    // body, once it has one) rejects at once, as a host's fetch does, and the server's end sees the
+    // close one latency later.
     const clientSignal = init.signal;
-    clientSignal?.addEventListener('abort', () => {
-      if (closedByClient) return;
-      closedByClient = true;
-      out?.error(clientSignal.reason);
-      const disconnect = (): void => {
-        connection.abort(clientSignal.reason);
-        reader.cancel(clientSignal.reason).catch(() => undefined);
-      };
-      const observedAtMs = race.clientClosedStream(requestId);
-      // After the run (closing the session) nothing is recorded and nothing waits.
-      if (observedAtMs === null) return disconnect();
-      race.at(observedAtMs, () => {
-        race.serverObservedDisconnect(requestId);
-        disconnect();
-      });
-    });
-    const pump = async (): Promise<void> => {
-      for (;;) {
-        const { done, value } = await reader.read();
+    clientSignal?.addEventListener(
+      'abort',
+      () => {
         if (closedByClient) return;
-        if (done) {
-          race.at(lastArrivalMs, () => {
-            if (!closedByClient) out?.close();
-          });
-          return;
-        }
-        // One SSE event per chunk, as the SDKs' server transports write them; a chunk of several arrives with its last.
-        const text = new TextDecoder().decode(value);
-        const sent = serverTapped
-          ? (text.match(/^data:/gm) ?? []).map(() => race.nextSse(sse)).filter((e): e is MessageEvent => e !== null)
-          : sseMessages(text)
-              .map((m) => race.put('server', sse, m))
-              .filter((e): e is MessageEvent => e !== null);
-        if (sent.length === 0) {
-          race.at(lastArrivalMs, () => {
-            if (!closedByClient) out?.enqueue(value);
-          });
-          continue;
-        }
-        // At the client's end of the stream now, waiting for its arrival time.
-        if (serverTapped) race.busy -= sent.length;
-        lastArrivalMs = Math.max(lastArrivalMs, ...sent.map((e) => e.arrivesAtMs));
-        race.at(lastArrivalMs, () => {
-          if (closedByClient) return;
-          for (const e of sent) race.delivered(e);
-          // Until the client's transport has parsed them and handed them to the Client.
-          race.busy += sent.length;
-          out?.enqueue(value);
+        closedByClient = true;
+        rejectFetch(clientSignal.reason);
+        out?.error(clientSignal.reason);
+        const disconnect = (): void => {
+          connection.abort(clientSignal.reason);
+          reader?.cancel(clientSignal.reason).catch(() => undefined);
+        };
+        const observedAtMs = requestId === null ? null : race.clientClosedStream(requestId);
+        // After the run (closing the session), or a notification's POST: nothing is recorded and nothing waits.
+        if (observedAtMs === null || requestId === null) return disconnect();
+        race.at(observedAtMs, () => {
+          race.serverObservedDisconnect(requestId);
+          disconnect();
         });
+      },
+      { once: true },
+    );
+    const exchange = async (): Promise<Response> => {
+      const event = race.put('client', channel, message);
+      if (event !== null) {
+        await race.until(event.arrivesAtMs);
+        race.delivered(event);
       }
+      let response: Response;
+      if (serverTapped) {
+        // Until the server's transport hands it to the Server: the busy count covers handleRequest, and the server's onmessage ends it.
+        race.busy += 1;
+        response = await handle(request);
+        if (!(response.status >= 200 && response.status < 300)) race.busy -= 1;
+      } else {
+        // v2 answers a request once its first message is written (a result as JSON, or a progress
+        // that opens the SSE stream), which may be virtual time later: the clock may move once the
+        // server has dispatched the request to its handler, or answered.
+        race.busy += 1;
+        let released = false;
+        const release = (): void => {
+          if (released) return;
+          released = true;
+          race.busy -= 1;
+        };
+        if (requestId !== null) race.onDispatch(requestId, release);
+        try {
+          response = await server.handleRequest(request);
+        } finally {
+          release();
+        }
+      }
+      if (!isRequest || requestId === null || response.body === null || closedByClient) return response;
+      const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+      if (!isSse) {
+        if (serverTapped) return response;
+        // A JSON answer (v2's server/discover, or a result with no progress before it): recorded now, handed to the client's transport at its arrival.
+        const text = await response.text();
+        const answer = race.put('server', `JSON #${String(requestId)}`, JSON.parse(text) as WireMessage);
+        if (answer !== null) {
+          await race.until(answer.arrivesAtMs);
+          race.delivered(answer);
+          race.busy += 1;
+        }
+        return new Response(text, { status: response.status, headers: response.headers });
+      }
+      race.noteStreamOpened(requestId, response.headers);
+      const sse = `SSE #${String(requestId)}`;
+      // The client's end of the stream. The server's stream is read as soon as it is written (a message
+      // sent while an earlier one is still on its way must not wait behind it), and each chunk is handed
+      // on at its message's arrival time; arrival times along one stream never decrease, so it stays FIFO.
+      const bodyReader = response.body.getReader();
+      reader = bodyReader;
+      let lastArrivalMs = race.nowMs;
+      const delayed = new ReadableStream<Uint8Array>({
+        start(controller) {
+          out = controller;
+        },
+        cancel(reason) {
+          return bodyReader.cancel(reason);
+        },
+      });
+      const pump = async (): Promise<void> => {
+        for (;;) {
+          const { done, value } = await bodyReader.read();
+          if (closedByClient) return;
+          if (done) {
+            race.at(lastArrivalMs, () => {
+              if (!closedByClient) out?.close();
+            });
+            return;
+          }
+          // One SSE event per chunk, as the SDKs' server transports write them; a chunk of several arrives with its last.
+          const text = new TextDecoder().decode(value);
+          const sent = serverTapped
+            ? (text.match(/^data:/gm) ?? []).map(() => race.nextSse(sse)).filter((e): e is MessageEvent => e !== null)
+            : sseMessages(text)
+                .map((m) => race.put('server', sse, m))
+                .filter((e): e is MessageEvent => e !== null);
+          if (sent.length === 0) {
+            race.at(lastArrivalMs, () => {
+              if (!closedByClient) out?.enqueue(value);
+            });
+            continue;
+          }
+          // At the client's end of the stream now, waiting for its arrival time.
+          if (serverTapped) race.busy -= sent.length;
+          lastArrivalMs = Math.max(lastArrivalMs, ...sent.map((e) => e.arrivesAtMs));
+          race.at(lastArrivalMs, () => {
+            if (closedByClient) return;
+            for (const e of sent) race.delivered(e);
+            // Until the client's transport has parsed them and handed them to the Client.
+            race.busy += sent.length;
+            out?.enqueue(value);
+          });
+        }
+      };
+      pump().catch((error: unknown) => {
+        if (!closedByClient) out?.error(error);
+      });
+      return new Response(delayed, { status: response.status, headers: response.headers });
     };
-    pump().catch((error: unknown) => {
-      if (!closedByClient) out?.error(error);
-    });
-    return new Response(delayed, { status: response.status, headers: response.headers });
+    return Promise.race([exchange(), abortedFetch]);
   };
 }
 

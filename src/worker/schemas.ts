@@ -130,7 +130,7 @@ const outcomeSchemas = {
   }),
 } as const;
 
-export const ImplementationSchema = v.picklist(['model', 'ts-sdk']);
+export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
 const SdkRunInfoSchema = v.object({
   package: v.string(),
   version: v.string(),
