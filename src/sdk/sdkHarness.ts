@@ -328,6 +328,18 @@ export class SdkRace {
     return this.sseQueues.get(channel)?.shift() ?? null;
   }
 
+  /** The headers of each POST the client sent during the run, as the server's end gets them. */
+  readonly postHeaders: Array<{ channel: string; headers: Record<string, string> }> = [];
+
+  notePost(channel: string, headers: Headers): void {
+    if (!this.recording || this.handshaking) return;
+    const all: Record<string, string> = {};
+    headers.forEach((value, key) => {
+      all[key] = value;
+    });
+    this.postHeaders.push({ channel, headers: all });
+  }
+
   noteStreamOpened(requestId: number | string, headers: Headers): void {
     if (!this.recording) return;
     const all: Record<string, string> = {};
@@ -658,6 +670,7 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
       { once: true },
     );
     const exchange = async (): Promise<Response> => {
+      race.notePost(channel, request.headers);
       const event = race.put('client', channel, message);
       if (event !== null) {
         await race.until(event.arrivesAtMs);
@@ -889,6 +902,7 @@ async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: Reques
     negotiatedProtocolVersion: negotiated,
     settingsNotApplied: { ...lane.settingsNotApplied },
     invariants: raceInvariants(transcript),
+    ...(transport === 'http' ? { postHeaders: race.postHeaders } : {}),
   };
   return transcript;
 }

@@ -137,6 +137,7 @@ const SdkRunInfoSchema = v.object({
   negotiatedProtocolVersion: v.string(),
   settingsNotApplied: stringRecord,
   invariants: v.array(v.object({ id: v.string(), statement: v.string(), holds: v.boolean(), detail: v.string() })),
+  postHeaders: v.optional(v.array(v.object({ channel: v.string(), headers: stringRecord }))),
 });
 
 const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
