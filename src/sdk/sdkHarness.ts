@@ -705,7 +705,14 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
       if (!isSse) {
         if (serverTapped) return response;
         // A JSON answer (v2's server/discover, or a result with no progress before it): recorded now, handed to the client's transport at its arrival.
-        const text = await response.text();
+        // The host reads a body on real tasks of its own: the clock waits for it.
+        race.busy += 1;
+        let text: string;
+        try {
+          text = await response.text();
+        } finally {
+          race.busy -= 1;
+        }
         const answer = race.put('server', `JSON #${String(requestId)}`, JSON.parse(text) as WireMessage);
         if (answer !== null) {
           await race.until(answer.arrivesAtMs);
