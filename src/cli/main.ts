@@ -24,14 +24,14 @@ import { findScenario, scenarios } from '../scenarios/index';
 import type { Settings } from '../engine';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runSpecified, specSettings } from '../sdk/runs';
-import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
+import { compareMany, compareRuns, COMPARED_RUNS_MAX, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
   npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
-  npm run lab -- compare <runA> <runB> [--json] [--budget-ms N]
+  npm run lab -- compare <runA> <runB> [<runC>] [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
@@ -225,10 +225,10 @@ async function run(args: string[]): Promise<string> {
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
 }
 
-/** `compare <runA> <runB>`: both runs' facts, the differing ones marked, and where their events first part (issue #13). */
+/** `compare <runA> <runB> [<runC>]`: the runs' facts, the differing ones marked, and where their events first part (each pair, for three). */
 async function compare(args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, 'budget-ms': { type: 'string' } } });
-  if (positionals.length !== 2) throw new UsageError(`compare takes exactly two runs, got ${positionals.length}`);
+  if (positionals.length < 2 || positionals.length > COMPARED_RUNS_MAX) throw new UsageError(`compare takes two or three runs, got ${positionals.length}`);
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const specs = positionals.map((text) => parseRunSpec(text));
@@ -240,9 +240,10 @@ async function compare(args: string[]): Promise<string> {
     const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
     transcripts.push(await runSpecified(spec, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
   }
+  const names = specs.map((spec) => formatRunSpec(spec));
+  if (transcripts.length === 3) return compareThree(names, transcripts, values.json === true);
   const [a, b] = transcripts as [Transcript, Transcript];
   const result = compareRuns(a, b);
-  const names = specs.map((spec) => formatRunSpec(spec));
   if (values.json) return JSON.stringify({ runs: names, ...result }, null, 2);
   // Two columns while they fit; a fact too long for a column is written on two lines of its own.
   const COLUMN_MAX = 50;
@@ -267,6 +268,33 @@ async function compare(args: string[]): Promise<string> {
   lines.push(`(${result.note})`);
   const sdk = transcripts.find((t) => t.sdk !== undefined)?.sdk;
   if (sdk !== undefined) lines.push(`(${sdk.package} ${sdk.version} speaks protocol ${sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
+  return lines.join('\n');
+}
+
+/** Three runs (the model, SDK 1.x, v2): their facts in three columns, and where each pair first parts. */
+function compareThree(names: readonly string[], transcripts: readonly Transcript[], json: boolean): string {
+  const result = compareMany(transcripts);
+  if (json) return JSON.stringify({ runs: names, ...result }, null, 2);
+  const lines = names.map((name, index) => `  run ${'ABC'[index]}: ${name}`);
+  lines.push('');
+  for (const fact of result.facts) {
+    lines.push(`${fact.differs ? '*' : ' '} ${fact.name}`);
+    fact.values.forEach((value, index) => lines.push(`    ${'ABC'[index]}  ${value}`));
+  }
+  lines.push('');
+  for (const pair of result.pairs) {
+    const [x, y] = ['ABC'[pair.a], 'ABC'[pair.b]];
+    const d = pair.divergence;
+    if (d === null) {
+      lines.push(`${x} and ${y} do not part: every compared event matches`);
+      continue;
+    }
+    lines.push(`${x} and ${y} first part at ${d.atMs} ms:`);
+    lines.push(`  ${x}: ${d.a === null ? 'nothing else at that instant' : `event ${d.indexA}: ${d.a}`}`);
+    lines.push(`  ${y}: ${d.b === null ? 'nothing else at that instant' : `event ${d.indexB}: ${d.b}`}`);
+  }
+  lines.push('');
+  for (const t of transcripts) if (t.sdk !== undefined) lines.push(`(${t.sdk.package} ${t.sdk.version} speaks protocol ${t.sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
   return lines.join('\n');
 }
 
