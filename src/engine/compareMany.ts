@@ -9,7 +9,7 @@ export const COMPARED_RUNS_MAX = 3;
 export interface ManyFactRow {
   readonly name: string;
   /** The fact in each run, in the order the runs were given ('—' where a run does not establish it). */
-  readonly values: readonly string[];
+  readonly values: string[];
   readonly differs: boolean;
 }
 
