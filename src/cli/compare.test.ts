@@ -75,3 +75,28 @@ describe('run specs', () => {
     expect(parseRunSpec('D:seed=4,transport=stdio')).toEqual({ scenario: 'D', impl: 'model', transport: 'stdio', seed: 4, settings: {} });
   });
 });
+
+describe('npm run lab -- run --impl ts-sdk-v2, and compare with three runs', () => {
+  it('runs the v2 packages, naming the revision they negotiated (the lab’s own)', async () => {
+    const { code, out } = await lab('run', 'D', '--impl', 'ts-sdk-v2');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^implementation=ts-sdk-v2: the real @modelcontextprotocol\/client \+ server 2\.4\.0 .*protocol 2026-07-28, the lab's own/m);
+    expect(out).toMatch(/^150 ms {2}client closes the response stream of #0/m);
+    expect(out).toMatch(/reproduce: npm run lab -- run D --impl ts-sdk-v2 --transport http --seed 1$/m);
+  });
+
+  it('compare takes three runs: the model, SDK 1.x and v2, their facts in three columns and where each pair parts', async () => {
+    const { code, out } = await lab('compare', 'D', 'D:impl=ts-sdk', 'D:impl=ts-sdk-v2');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^\* cancellation signal\n {4}A {2}stream-close\n {4}B {2}notifications\/cancelled\n {4}C {2}stream-close$/m);
+    expect(out).toMatch(/^A and B first part at 150 ms:/m);
+    expect(out).toMatch(/^A and C first part at 5 ms:/m);
+    expect(out).toMatch(/^B and C first part at \d+ ms:/m);
+    const json = await lab('compare', 'D', 'D:impl=ts-sdk', 'D:impl=ts-sdk-v2', '--json');
+    const parsed = JSON.parse(json.out) as { runs: string[]; pairs: Array<{ a: number; b: number }> };
+    expect(parsed.runs).toEqual(['D', 'D:impl=ts-sdk', 'D:impl=ts-sdk-v2']);
+    expect(parsed.pairs.map((p) => [p.a, p.b])).toEqual([[0, 1], [0, 2], [1, 2]]);
+    const four = await lab('compare', 'A', 'B', 'C', 'D');
+    expect(four.code).toBe(2);
+  });
+});

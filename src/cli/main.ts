@@ -26,14 +26,14 @@ import type { Settings } from '../engine';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runSpecified, specSettings } from '../sdk/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
-import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
+import { compareMany, compareRuns, COMPARED_RUNS_MAX, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--impl model|ts-sdk] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
-  npm run lab -- compare <runA> <runB> [--json] [--budget-ms N]
+  npm run lab -- compare <runA> <runB> [<runC>] [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
   npm run lab -- verify
@@ -58,7 +58,7 @@ ${PROBE_USAGE}
              and print the orderings, the distinct endings and any violation with a schedule that replays it
              --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
-             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk), transport (stdio|http), seed and any setting:
+             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
                npm run lab -- compare D D:transport=stdio        Streamable HTTP against stdio
                npm run lab -- compare C:seed=1,latencyJitterMs=20 C:seed=2,latencyJitterMs=20
@@ -254,7 +254,7 @@ async function run(args: string[]): Promise<string> {
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
   const impl = values.impl ?? 'model';
-  if (impl !== 'model' && impl !== 'ts-sdk') throw new UsageError(`--impl takes model or ts-sdk, got "${values.impl}"`);
+  if (impl !== 'model' && impl !== 'ts-sdk' && impl !== 'ts-sdk-v2') throw new UsageError(`--impl takes model, ts-sdk or ts-sdk-v2, got "${values.impl}"`);
   const scenario = findScenario(positionals[0] as string);
   const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
   let seed: number | undefined;
@@ -264,13 +264,13 @@ async function run(args: string[]): Promise<string> {
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
-  if (impl === 'ts-sdk') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
-    if (values.ledger !== undefined) throw new UsageError('--ledger does not apply to --impl ts-sdk');
-    if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError('--schedule and --fault apply to the lab\'s model, not to --impl ts-sdk (the SDK orders its own work)');
-    // Loaded only here: every other command runs without the SDK.
-    const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
-    const sdkTranscript = await runTsSdkScenario(scenario, { transport, seed, settings, onStep: (atMs) => trace.pop(atMs, 0) });
+  if (impl === 'ts-sdk' || impl === 'ts-sdk-v2') {
+    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ${impl} applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+    if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
+    if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError(`--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`);
+    // Loaded only here: every other command runs without the SDKs.
+    const sdkOptions = { transport, seed, settings, onStep: (atMs: number) => trace.pop(atMs, 0) };
+    const sdkTranscript = impl === 'ts-sdk-v2' ? await (await import('../sdk/tsSdkV2Race')).runTsSdkV2Scenario(scenario, sdkOptions) : await (await import('../sdk/tsSdkRace')).runTsSdkScenario(scenario, sdkOptions);
     return values.json ? JSON.stringify(sdkTranscript, null, 2) : formatTimeline(sdkTranscript, scenario.settings as unknown as Settings);
   }
   const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule, faults: values.fault === undefined ? undefined : values.fault.join(',') }));
@@ -279,10 +279,10 @@ async function run(args: string[]): Promise<string> {
   return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
 }
 
-/** `compare <runA> <runB>`: both runs' facts, the differing ones marked, and where their events first part (issue #13). */
+/** `compare <runA> <runB> [<runC>]`: the runs' facts, the differing ones marked, and where their events first part (each pair, for three). */
 async function compare(args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, 'budget-ms': { type: 'string' } } });
-  if (positionals.length !== 2) throw new UsageError(`compare takes exactly two runs, got ${positionals.length}`);
+  if (positionals.length < 2 || positionals.length > COMPARED_RUNS_MAX) throw new UsageError(`compare takes two or three runs, got ${positionals.length}`);
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const specs = positionals.map((text) => parseRunSpec(text));
@@ -295,9 +295,11 @@ async function compare(args: string[]): Promise<string> {
     const trace = budget.trace();
     transcripts.push(await runSpecified(spec, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
   }
-  const [a, b] = transcripts as [Transcript, Transcript];
-  const result = compareRuns(a, b, { tick: (events) => budget.check(`while comparing (${events} events compared)`) });
   const names = specs.map((spec) => formatRunSpec(spec));
+  const tick = (events: number) => budget.check(`while comparing (${events} events compared)`);
+  if (transcripts.length === 3) return compareThree(names, transcripts, values.json === true, tick);
+  const [a, b] = transcripts as [Transcript, Transcript];
+  const result = compareRuns(a, b, { tick });
   if (values.json) return JSON.stringify({ runs: names, ...result }, null, 2);
   // Two columns while they fit; a fact too long for a column is written on two lines of its own.
   const COLUMN_MAX = 50;
@@ -322,6 +324,33 @@ async function compare(args: string[]): Promise<string> {
   lines.push(`(${result.note})`);
   const sdk = transcripts.find((t) => t.sdk !== undefined)?.sdk;
   if (sdk !== undefined) lines.push(`(${sdk.package} ${sdk.version} speaks protocol ${sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
+  return lines.join('\n');
+}
+
+/** Three runs (the model, SDK 1.x, v2): their facts in three columns, and where each pair first parts. */
+function compareThree(names: readonly string[], transcripts: readonly Transcript[], json: boolean, tick: (events: number) => void): string {
+  const result = compareMany(transcripts, { tick });
+  if (json) return JSON.stringify({ runs: names, ...result }, null, 2);
+  const lines = names.map((name, index) => `  run ${'ABC'[index]}: ${name}`);
+  lines.push('');
+  for (const fact of result.facts) {
+    lines.push(`${fact.differs ? '*' : ' '} ${fact.name}`);
+    fact.values.forEach((value, index) => lines.push(`    ${'ABC'[index]}  ${value}`));
+  }
+  lines.push('');
+  for (const pair of result.pairs) {
+    const [x, y] = ['ABC'[pair.a], 'ABC'[pair.b]];
+    const d = pair.divergence;
+    if (d === null) {
+      lines.push(`${x} and ${y} do not part: every compared event matches`);
+      continue;
+    }
+    lines.push(`${x} and ${y} first part at ${d.atMs} ms:`);
+    lines.push(`  ${x}: ${d.a === null ? 'nothing else at that instant' : `event ${d.indexA}: ${d.a}`}`);
+    lines.push(`  ${y}: ${d.b === null ? 'nothing else at that instant' : `event ${d.indexB}: ${d.b}`}`);
+  }
+  lines.push('');
+  for (const t of transcripts) if (t.sdk !== undefined) lines.push(`(${t.sdk.package} ${t.sdk.version} speaks protocol ${t.sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
   return lines.join('\n');
 }
 

@@ -1,5 +1,5 @@
 import type { Settings } from './core/transcript';
-import type { JsonRpcMessage } from './mcp/protocol';
+import { PROTOCOL_VERSION, type JsonRpcMessage } from './mcp/protocol';
 import type { FlowOutcome, HerdOutcome, LabEvent, ReconnectOutcome, Transcript } from './transcript';
 
 /** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
@@ -236,7 +236,9 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   lines.push(`transport=${transcript.transport} seed=${transcript.seed} protocol=${transcript.protocolVersion}`);
   if (transcript.sdk !== undefined) {
     lines.push(
-      `implementation=ts-sdk: the real ${transcript.sdk.package} ${transcript.sdk.version} on the virtual clock; it negotiated protocol ${transcript.sdk.negotiatedProtocolVersion}, older than the lab's, so its messages are checked against the invariants below, not the 2026-07-28 schema`,
+      transcript.sdk.negotiatedProtocolVersion === PROTOCOL_VERSION
+        ? `implementation=${transcript.implementation ?? 'ts-sdk'}: the real ${transcript.sdk.package} ${transcript.sdk.version} on the virtual clock; it negotiated protocol ${transcript.sdk.negotiatedProtocolVersion}, the lab's own, so its messages are held to the 2026-07-28 schema (in the tests) and to the invariants below`
+        : `implementation=${transcript.implementation ?? 'ts-sdk'}: the real ${transcript.sdk.package} ${transcript.sdk.version} on the virtual clock; it negotiated protocol ${transcript.sdk.negotiatedProtocolVersion}, older than the lab's, so its messages are checked against the invariants below, not the 2026-07-28 schema`,
     );
   }
   lines.push(`settings ${Object.entries(transcript.settings).map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`).join(' ')}`);
@@ -278,7 +280,7 @@ function formatOutcome(transcript: Transcript): string[] {
     lines.push(`  cancel sent          ${outcome.cancelDelayMs} ms after the client used the result: a cancellation of a request that had already ended (the server ignores it, RC-7)`);
   } else if (outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined && outcome.cancelDelayMs > 0) {
     lines.push(
-      `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (${transcript.implementation === 'ts-sdk' ? 'the real SDK' : `clientProfile=${String(transcript.settings.clientProfile)}`}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
+      `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (${transcript.implementation === 'ts-sdk' || transcript.implementation === 'ts-sdk-v2' ? 'the real SDK' : `clientProfile=${String(transcript.settings.clientProfile)}`}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
     );
   }
   return lines;

@@ -5,7 +5,7 @@ import type { Implementation } from './transcript';
 
 /**
  * One run named in one word (issue #13), for `lab compare` and the page's compare view:
- * `<scenario>[:key=value,key=value…]`, where the keys are `impl` (model | ts-sdk), `transport`
+ * `<scenario>[:key=value,key=value…]`, where the keys are `impl` (model | ts-sdk | ts-sdk-v2), `transport`
  * (stdio | http), `seed`, and any setting of the scenario. `C:impl=ts-sdk,transport=http,seed=2`.
  * Setting values stay text here; the scenario's settings spec parses them where it is known.
  */
@@ -44,7 +44,7 @@ export function parseRunSpec(text: string): RunSpec {
     if (seen.has(key)) throw bad(`${key} is given twice`);
     seen.add(key);
     if (key === 'impl') {
-      if (value !== 'model' && value !== 'ts-sdk') throw bad(`impl is model or ts-sdk, not "${value}"`);
+      if (value !== 'model' && value !== 'ts-sdk' && value !== 'ts-sdk-v2') throw bad(`impl is model, ts-sdk or ts-sdk-v2, not "${value}"`);
       impl = value;
     } else if (key === 'transport') {
       transport = checkTransport(value);

@@ -85,8 +85,8 @@ interface TranscriptOfKind<K extends ModelKind> {
   outcome: OutcomeByKind[K];
 }
 
-/** Who drives a request race: the lab's spec model (default) or the real TypeScript SDK (issue #13). */
-export type Implementation = 'model' | 'ts-sdk';
+/** Who drives a request race: the lab's spec model (default), the real TypeScript SDK 1.x, or its v2 packages (the 2026-07-28 reference). */
+export type Implementation = 'model' | 'ts-sdk' | 'ts-sdk-v2';
 
 export interface SdkRunInfo {
   /** `@modelcontextprotocol/sdk`. */
@@ -97,8 +97,10 @@ export interface SdkRunInfo {
   negotiatedProtocolVersion: string;
   /** Settings of the scenario the SDK run cannot honour (the SDK decides them itself), with why. */
   settingsNotApplied: Record<string, string>;
-  /** The lab's invariants checked on this run's transcript (the SDK's messages are not schema-validated). */
+  /** The lab's invariants checked on this run's transcript. */
   invariants: InvariantCheck[];
+  /** Streamable HTTP: the headers of each POST the SDK's client sent, in order, by channel (`POST #0`), as the server's end received them. */
+  postHeaders?: Array<{ channel: string; headers: Record<string, string> }>;
 }
 
 /** One invariant of SPEC §1 / RC-*, checked on a transcript: whether it holds and, if not, where. */

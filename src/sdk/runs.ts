@@ -22,16 +22,21 @@ export function specSettings(spec: RunSpec): Record<string, unknown> {
 }
 
 /**
- * Runs what a run spec names, on the lab's model or the real SDK (issue #13). The SDK is imported
- * only when a spec asks for it, so a model run never loads it.
+ * Runs what a run spec names, on the lab's model or a real SDK (1.x or v2). Each SDK is imported
+ * only when a spec asks for it, so a model run never loads either.
  */
 export async function runSpecified(spec: RunSpec, options: SpecifiedRunOptions = {}): Promise<Transcript> {
   const scenario = findScenario(spec.scenario);
   const settings = specSettings(spec);
-  if (spec.impl === 'ts-sdk') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `impl=ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+  if (spec.impl === 'ts-sdk' || spec.impl === 'ts-sdk-v2') {
+    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `impl=${spec.impl} applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+    const sdkOptions = { transport: spec.transport, seed: spec.seed, settings, onStep: options.onStep };
+    if (spec.impl === 'ts-sdk-v2') {
+      const { runTsSdkV2Scenario } = await import('./tsSdkV2Race');
+      return runTsSdkV2Scenario(scenario, sdkOptions);
+    }
     const { runTsSdkScenario } = await import('./tsSdkRace');
-    return runTsSdkScenario(scenario, { transport: spec.transport, seed: spec.seed, settings, onStep: options.onStep });
+    return runTsSdkScenario(scenario, sdkOptions);
   }
   const onStep = options.onStep;
   const trace = onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) };

@@ -16,3 +16,28 @@ export const SETTINGS_NOT_APPLIED: Readonly<Record<string, string>> = {
   progressResetsMax: 'the SDK’s maxTotalTimeout never moves',
 };
 
+
+/**
+ * The `ts-sdk-v2` implementation: the official v2 packages, the SDK of the revision the lab models.
+ * Client and server are two packages over one core, all three pinned exactly at one version.
+ */
+export const TS_SDK_V2_PACKAGES = ['@modelcontextprotocol/client', '@modelcontextprotocol/server', '@modelcontextprotocol/core'] as const;
+export const TS_SDK_V2_PACKAGE = '@modelcontextprotocol/client + server';
+export const TS_SDK_V2_VERSION = '2.4.0';
+/** The revision the v2 lane negotiates: the first of v2's "modern era", the lab's own. */
+export const TS_SDK_V2_PROTOCOL_VERSION = '2026-07-28';
+/** Settings of A–D the v2 SDK decides for itself (as for 1.x, except that v2 itself picks the HTTP signal). */
+export const SETTINGS_NOT_APPLIED_V2: Readonly<Record<string, string>> = {
+  requestId: 'the SDK numbers its own requests from 0 (the tool call is 0: the 2026-07-28 era has no initialize request)',
+  httpCancel: 'the SDK decides its cancellation signal: on Streamable HTTP it aborts the request’s fetch, on stdio it sends notifications/cancelled',
+  afterCancel: 'the SDK’s server sends no response for a request it aborted',
+  clientProfile: 'this run is the SDK itself, not a profile of it',
+  progressResetsMax: 'the SDK’s maxTotalTimeout never moves',
+};
+
+/**
+ * Messages of the v2 lane that fail the official 2026-07-28 schema, each a finding about the SDK, shown
+ * beside the run's facts; tsSdkV2Race.test.ts validates every message of A–D on both transports and
+ * fails when a message fails that is not listed here, or a listed one no longer fails. v2 2.4.0 has none.
+ */
+export const V2_SCHEMA_FINDINGS: ReadonlyArray<{ readonly finding: string; readonly why: string }> = [];

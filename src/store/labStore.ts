@@ -44,7 +44,7 @@ export type {
 } from '../worker/protocol';
 export type { RunProgress, ExploreProgress } from '../worker/client';
 export type { ExploreResult, Ending, Violation } from '../worker/protocol';
-export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../worker/sdkInfo';
+export { SETTINGS_NOT_APPLIED, SETTINGS_NOT_APPLIED_V2, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION, TS_SDK_V2_VERSION, TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS } from '../worker/sdkInfo';
 
 export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 
@@ -486,12 +486,12 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
               scenario: scenarioId,
               transport,
               seed,
-              settings: impl === 'ts-sdk' ? withoutSdkDecided(settings) : settings,
+              settings: impl !== 'model' ? withoutSdkDecided(settings) : settings,
               ledger: kept ? 'kept' : 'fresh',
               scale,
               impl,
-              ...(schedule === null || impl === 'ts-sdk' ? {} : { schedule }),
-              ...(faults === null || impl === 'ts-sdk' ? {} : { faults }),
+              ...(schedule === null || impl !== 'model' ? {} : { schedule }),
+              ...(faults === null || impl !== 'model' ? {} : { faults }),
             },
             (progress) => {
               if (runId === latestRun) set({ progress });

@@ -1,6 +1,6 @@
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { create } from 'zustand';
-import type { BufferView, ComparedRun, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
+import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
 
@@ -31,8 +31,10 @@ export type TaskScenario = (typeof TASK_SCENARIOS)[number];
 
 /** Two runs side by side, as the tools worker answered (issue #13). */
 export interface CompareView {
-  runs: [ComparedRun, ComparedRun];
+  runs: [ComparedRun, ComparedRun] | [ComparedRun, ComparedRun, ComparedRun];
   comparison: RunComparison;
+  /** With a third run: every run's facts and where each pair parts. */
+  many?: ManyComparison;
 }
 
 export type Load<T> = { status: 'idle' } | { status: 'loading'; value: T | null } | { status: 'done'; value: T } | { status: 'error'; message: string; value: T | null };
@@ -72,7 +74,8 @@ export interface PanelsState {
   honourNoBuffering: boolean;
   proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
   /** Issue #13, the Compare tab: the two runs as written (run specs), what the worker made of them, and the shared virtual time. */
-  compareRuns: { a: string; b: string };
+  /** The runs Compare shows: A and B, and C when three are side by side. */
+  compareRuns: { a: string; b: string; c?: string };
   compare: Load<CompareView>;
   /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
   compareAtMs: number | null;
@@ -93,7 +96,8 @@ export interface PanelsState {
   setTaskScenario(scenario: TaskScenario): void;
   setHonourNoBuffering(on: boolean): void;
   /** Runs the two runs side by side (a malformed spec answers LAB024 and the runs on screen stay). */
-  setCompareRuns(a: string, b: string): void;
+  /** `c`: a third run beside A and B; absent or empty: two runs. */
+  setCompareRuns(a: string, b: string, c?: string): void;
   /** Moves both diagrams to one virtual time (null: the end). */
   setCompareAtMs(atMs: number | null): void;
   /** Ends a comparison still computing (its worker is ended); the runs on screen stay. */
@@ -181,13 +185,13 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
     }, 0);
 
     const runCompare = coalesce(async () => {
-      const { a, b } = get().compareRuns;
+      const { a, b, c } = get().compareRuns;
       set({ compare: { status: 'loading', value: valueOf(get().compare) } });
       try {
-        const answer = await compareClient.call({ type: 'compare', runs: [a, b] });
+        const answer = await compareClient.call({ type: 'compare', runs: c === undefined ? [a, b] : [a, b, c] });
         // The answer is for the runs asked; newer ones may already be on their way (latest wins).
-        if (get().compareRuns.a !== a || get().compareRuns.b !== b) return;
-        const view: CompareView = { runs: answer.runs, comparison: answer.comparison };
+        if (get().compareRuns.a !== a || get().compareRuns.b !== b || get().compareRuns.c !== c) return;
+        const view: CompareView = { runs: answer.runs, comparison: answer.comparison, ...(answer.many === undefined ? {} : { many: answer.many }) };
         const end = Math.max(...view.runs.map((run) => run.transcript.events.at(-1)?.atMs ?? 0));
         const atMs = get().compareAtMs;
         set({ compare: { status: 'done', value: view }, compareAtMs: atMs === null || atMs > end ? null : atMs });
@@ -298,8 +302,8 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         set({ honourNoBuffering });
         runProxy();
       },
-      setCompareRuns(a, b) {
-        set({ compareRuns: { a, b } });
+      setCompareRuns(a, b, c) {
+        set({ compareRuns: c === undefined || c === '' ? { a, b } : { a, b, c } });
         runCompare();
       },
       setCompareAtMs: (compareAtMs) => set({ compareAtMs }),
@@ -354,7 +358,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
   const refuse = (name: string, value: string, why: string) => problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
   const patch: Partial<PanelsState> = {};
   const herd: Partial<HerdInputs> = {};
-  const compare: Partial<{ a: string; b: string }> = {};
+  const compare: Partial<{ a: string; b: string; c: string }> = {};
   const integer = (name: keyof typeof SLIDER_RANGES, value: string): number | null => {
     const { min, max, step } = SLIDER_RANGES[name];
     const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -399,9 +403,10 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
         break;
       case 'runA':
       case 'runB':
+      case 'runC':
         // Text here; the worker judges it when the Compare tab runs it (LAB024 and friends show there).
         if (value.trim() === '' || value.endsWith('…')) refuse(name, value, 'a run is <scenario>[:key=value,…] of at most 200 characters');
-        else compare[name === 'runA' ? 'a' : 'b'] = value;
+        else compare[name === 'runA' ? 'a' : name === 'runB' ? 'b' : 'c'] = value;
         break;
       case 'compareMs': {
         const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;

@@ -12,7 +12,7 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
  * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
  * instructor mode, Linear time and every panel slider. Defaults are left out of the link.
  */
-export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare', 'runA', 'runB', 'compareMs'] as const;
+export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare', 'runA', 'runB', 'runC', 'compareMs'] as const;
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
@@ -61,7 +61,7 @@ export interface ViewState {
   capacity: number;
   herdInputs: { baseMs: number; capMs: number; clients: number; policy: string; comparePolicy: string | null };
   /** The Compare tab's two runs (run specs) and shared virtual time (issue #13). */
-  compareRuns: { a: string; b: string };
+  compareRuns: { a: string; b: string; c?: string };
   compareAtMs: number | null;
 }
 
@@ -83,6 +83,7 @@ export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
   const comparing = state.tab === 'compare';
   if (comparing || state.compareRuns.a !== defaults.compareRuns.a) view.runA = state.compareRuns.a;
   if (comparing || state.compareRuns.b !== defaults.compareRuns.b) view.runB = state.compareRuns.b;
+  if (state.compareRuns.c !== undefined) view.runC = state.compareRuns.c;
   if (state.compareAtMs !== null) view.compareMs = String(state.compareAtMs);
   return view;
 }

@@ -126,8 +126,8 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
   if (params.impl !== undefined) {
     impl =
       attempt('impl', params.impl, (): Implementation => {
-        if (params.impl !== 'model' && params.impl !== 'ts-sdk') throw new LabError('LAB025', `"${params.impl}" is not an implementation; use model or ts-sdk`);
-        if (params.impl === 'ts-sdk' && scenario.kind !== 'request-race') throw new LabError('LAB025', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario`);
+        if (params.impl !== 'model' && params.impl !== 'ts-sdk' && params.impl !== 'ts-sdk-v2') throw new LabError('LAB025', `"${params.impl}" is not an implementation; use model, ts-sdk or ts-sdk-v2`);
+        if (params.impl !== 'model' && scenario.kind !== 'request-race') throw new LabError('LAB025', `${params.impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario`);
         return params.impl;
       }) ?? 'model';
   }
@@ -255,13 +255,15 @@ export function createLabHost(options: LabHostOptions): LabHost {
   async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
     const scenario = findScenario(request.scenario);
     const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify), schedule: request.schedule, faults: request.faults };
-    if (request.impl === 'ts-sdk') {
-      if (scenario.kind !== 'request-race') throw new LabError('LAB025', `ts-sdk runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
-      if (request.schedule !== undefined || request.faults !== undefined) throw new LabError('LAB025', 'an explored ordering and faults apply to the lab\'s model; ts-sdk orders its own work. Nothing was run');
-      // The SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load it.
-      const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
+    if (request.impl === 'ts-sdk' || request.impl === 'ts-sdk-v2') {
+      const impl = request.impl;
+      if (scenario.kind !== 'request-race') throw new LabError('LAB025', `${impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+      if (request.schedule !== undefined || request.faults !== undefined) throw new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
       const trace = options.trace;
-      return runTsSdkScenario(scenario, { transport: request.transport, seed: request.seed, settings: request.settings, onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
+      const sdkOptions = { transport: request.transport, seed: request.seed, settings: request.settings, onStep: trace === undefined ? undefined : (atMs: number) => trace.pop(atMs, 0) };
+      // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
+      if (impl === 'ts-sdk-v2') return (await import('../sdk/tsSdkV2Race')).runTsSdkV2Scenario(scenario, sdkOptions);
+      return (await import('../sdk/tsSdkRace')).runTsSdkScenario(scenario, sdkOptions);
     }
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();

@@ -130,13 +130,14 @@ const outcomeSchemas = {
   }),
 } as const;
 
-export const ImplementationSchema = v.picklist(['model', 'ts-sdk']);
+export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
 const SdkRunInfoSchema = v.object({
   package: v.string(),
   version: v.string(),
   negotiatedProtocolVersion: v.string(),
   settingsNotApplied: stringRecord,
   invariants: v.array(v.object({ id: v.string(), statement: v.string(), holds: v.boolean(), detail: v.string() })),
+  postHeaders: v.optional(v.array(v.object({ channel: v.string(), headers: stringRecord }))),
 });
 
 const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
@@ -428,7 +429,7 @@ export const toolRequestSchemas = [
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
-  v.object({ type: v.literal('compare'), requestId: id, runs: v.tuple([runSpecText, runSpecText]) }),
+  v.object({ type: v.literal('compare'), requestId: id, runs: v.union([v.tuple([runSpecText, runSpecText]), v.tuple([runSpecText, runSpecText, runSpecText])]) }),
 ] as const;
 
 export const LabRequestSchema = v.variant('type', labRequestSchemas);
@@ -508,6 +509,12 @@ const checkedComparison = v.object({
   note: v.string(),
 });
 const comparedRun = v.object({ spec: v.string(), transcript: TranscriptSchema, wording: v.array(EventWordingSchema) });
+const divergenceSchema = v.nullable(v.object({ atMs: finite, indexA: v.nullable(nonNegativeInt), indexB: v.nullable(nonNegativeInt), a: v.nullable(v.string()), b: v.nullable(v.string()) }));
+/** Three runs: every run's facts in one table, and where each pair parts. */
+const checkedMany = v.object({
+  facts: v.array(v.object({ name: v.string(), values: v.array(v.string()), differs: v.boolean() })),
+  pairs: v.array(v.object({ a: nonNegativeInt, b: nonNegativeInt, divergence: divergenceSchema, note: v.string() })),
+});
 
 export const toolResponseSchemas = [
   v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema), failureModes: v.array(FailureModeResultSchema) }),
@@ -515,7 +522,7 @@ export const toolResponseSchemas = [
   v.object({ type: v.literal('skill-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
   v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
-  v.object({ type: v.literal('comparison'), requestId: id, runs: v.tuple([comparedRun, comparedRun]), comparison: checkedComparison }),
+  v.object({ type: v.literal('comparison'), requestId: id, runs: v.union([v.tuple([comparedRun, comparedRun]), v.tuple([comparedRun, comparedRun, comparedRun])]), comparison: checkedComparison, many: v.optional(checkedMany) }),
   ErrorResponseSchema,
 ] as const;
 

@@ -1,4 +1,4 @@
-import { compareRuns as compareTranscripts, LabError, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
+import { compareMany, compareRuns as compareTranscripts, LabError, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
 import { runSpecified } from '../sdk/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
@@ -35,7 +35,7 @@ export const COMPARE_BUDGET_MS = 60_000;
  * transport, seed and settings). Both specs are read before either runs (LAB024 names a malformed
  * one); sql.js is loaded only when a run needs SQLite; each runs on a fresh ledger.
  */
-async function compareRuns(requestId: number, texts: readonly [string, string], sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
+async function compareRuns(requestId: number, texts: readonly [string, string] | readonly [string, string, string], sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
   const specs = texts.map((text) => parseRunSpec(text));
   const scenarios = specs.map((spec) => findScenario(spec.scenario));
   const sql = scenarios.some((scenario) => usesSqlite(scenario)) ? await sqlModule() : null;
@@ -52,14 +52,11 @@ async function compareRuns(requestId: number, texts: readonly [string, string], 
     };
     transcripts.push(await runSpecified(spec, { ledger: sql === null ? undefined : { sql }, onStep }));
   }
-  const [a, b] = transcripts as [Transcript, Transcript];
-  return {
-    type: 'comparison',
-    requestId,
-    runs: [
-      { spec: texts[0], transcript: a, wording: wordEvents(a.events) },
-      { spec: texts[1], transcript: b, wording: wordEvents(b.events) },
-    ],
-    comparison: compareTranscripts(a, b, { tick: (events) => check(`while comparing (${events} events compared)`) }),
-  };
+  const tick = (events: number) => check(`while comparing (${events} events compared)`);
+  const [a, b, c] = transcripts as [Transcript, Transcript, Transcript | undefined];
+  const compared = (spec: string, transcript: Transcript) => ({ spec, transcript, wording: wordEvents(transcript.events) });
+  const pair = [compared(texts[0], a), compared(texts[1], b)] as const;
+  // A third run (the model, SDK 1.x and v2 side by side): A against B as ever, and every pair's parting beside it.
+  if (c !== undefined && texts[2] !== undefined) return { type: 'comparison', requestId, runs: [...pair, compared(texts[2], c)], comparison: compareTranscripts(a, b, { tick }), many: compareMany(transcripts, { tick }) };
+  return { type: 'comparison', requestId, runs: [...pair], comparison: compareTranscripts(a, b, { tick }) };
 }

@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
+import { TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
 import { selectedKind } from './selectors';
 
@@ -75,12 +75,13 @@ export function Controls() {
         <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} />
       </label>
       {kind === 'request-race' && (
-        // Issue #13: the lab's spec model, or the real SDK on the same virtual clock (loaded in the worker when first chosen).
-        <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk Client and Server, run on the virtual clock.">
+        // The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen).
+        <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock.">
           <span className="lab-label">Implementation</span>
           <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)}>
             <option value="model">model</option>
             <option value="ts-sdk">ts-sdk {TS_SDK_VERSION}</option>
+            <option value="ts-sdk-v2">ts-sdk-v2 {TS_SDK_V2_VERSION}</option>
           </select>
         </label>
       )}

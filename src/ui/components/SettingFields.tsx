@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { formatNumber } from '../format';
-import { SETTINGS_NOT_APPLIED, useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
+import { SETTINGS_NOT_APPLIED, SETTINGS_NOT_APPLIED_V2, useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
 
 // The fields of SettingsPanel.tsx, loaded when the Settings section is first opened. The page does
 // not judge values: what is typed goes to the engine, which answers LAB005 when it is out of range.
@@ -22,7 +22,8 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
         {entries.map(([name, spec]) => {
           const value = name in overrides ? (overrides[name] ?? null) : (scenario.settings[name] ?? null);
           // Issue #13: with the real SDK some settings are the SDK's own choice; they stay, shown, for the model.
-          const sdkDecides = impl === 'ts-sdk' && Object.hasOwn(SETTINGS_NOT_APPLIED, name) ? SETTINGS_NOT_APPLIED[name] : undefined;
+          const notApplied = impl === 'ts-sdk-v2' ? SETTINGS_NOT_APPLIED_V2 : SETTINGS_NOT_APPLIED;
+          const sdkDecides = impl !== 'model' && Object.hasOwn(notApplied, name) ? notApplied[name] : undefined;
           return <SettingField key={name} name={name} spec={spec} value={value} sdkDecides={sdkDecides} onValue={(next) => apply(name, next)} />;
         })}
       </div>
@@ -51,7 +52,7 @@ function SettingField({ name, spec, value, sdkDecides, onValue }: FieldProps) {
         </label>
         <input id={`setting-${name}`} type="text" value={value === null ? 'none' : String(value)} disabled aria-describedby={`setting-${name}-hint`} />
         <span className="lab-setting-hint" id={`setting-${name}-hint`}>
-          Not used by ts-sdk: {sdkDecides}. Kept for the model.
+          Not used by the SDK: {sdkDecides}. Kept for the model.
         </span>
       </div>
     );

@@ -1,5 +1,5 @@
-import { forwardRef, lazy, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { forwardRef, lazy, Suspense, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
+import { useLabStore, type Transcript } from '../../store/labStore';
 import { PartBoundary } from './PartBoundary';
 import { selectedKind } from './selectors';
 import type { ShortcutsDialogHandle } from './ShortcutsDialog';
@@ -8,7 +8,8 @@ import type { ShortcutsDialogHandle } from './ShortcutsDialog';
  * Parts of the page that most visits never show, loaded on first use so the first load carries
  * less script (issue #9: initial JS at most 150 kB gzip): the stored ledger's panel, shown only with
  * a ledger scenario, the Ledger tab's part of the side column, the explorer's panel, a message's faults
- * (its context menu and the inspector's buttons), and the `?` list of shortcuts, loaded when first asked for.
+ * (its context menu and the inspector's buttons), the `?` list of shortcuts, loaded when first asked for,
+ * and the note beside a real SDK's run.
  */
 
 const LedgerPanelPart = lazy(() => import('./LedgerPanel').then((module) => ({ default: module.LedgerPanel })));
@@ -17,8 +18,19 @@ const ExplorePanelPart = lazy(() => import('./ExplorePanel').then((module) => ({
 const ShortcutsDialogPart = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
 const FaultMenuPart = lazy(() => import('./FaultMenu').then((module) => ({ default: module.FaultMenu })));
 const FaultButtonsPart = lazy(() => import('./FaultMenu').then((module) => ({ default: module.FaultButtons })));
+const SdkRunPart = lazy(() => import('./SdkRun').then((module) => ({ default: module.SdkRun })));
 
 export type { ShortcutsDialogHandle };
+
+/** What a run of a real SDK says beside its facts (see SdkRun.tsx): loaded with the first SDK run, as the SDK itself is. */
+export function SdkRun({ transcript }: { transcript: Transcript }) {
+  if (transcript.sdk === undefined) return null;
+  return (
+    <Suspense fallback={null}>
+      <SdkRunPart transcript={transcript} />
+    </Suspense>
+  );
+}
 
 /** Every ordering (issue #11, see ExplorePanel.tsx): below the fold of the side column, so it loads just after the page. */
 export function ExplorePanel() {

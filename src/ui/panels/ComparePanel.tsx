@@ -7,8 +7,10 @@ import { formatMs } from '../format';
 import { LoadState } from './LoadState';
 
 /** Pairs worth comparing, one click each (the issue's four: model vs SDK, stdio vs HTTP, keyed vs unsafe, two seeds). */
-const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string }> = [
+const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string; c?: string }> = [
   { label: 'C: model vs real SDK', a: 'C', b: 'C:impl=ts-sdk' },
+  // Three side by side: the lab's model, the SDK people run today (2025-11-25) and the SDK of the revision the lab teaches.
+  { label: 'model / SDK v1 / SDK v2', a: 'C', b: 'C:impl=ts-sdk', c: 'C:impl=ts-sdk-v2' },
   { label: 'C at 333 ms progress: model vs SDK', a: 'C:latencyMs=0,progressEveryMs=333', b: 'C:impl=ts-sdk,latencyMs=0,progressEveryMs=333' },
   { label: 'D: stdio vs Streamable HTTP', a: 'D:transport=stdio', b: 'D:transport=http' },
   { label: 'Ledger race: unsafe vs keyed', a: 'ledger-race-unsafe', b: 'ledger-race-keyed' },
@@ -36,7 +38,7 @@ export function ComparePanel() {
   }
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setRuns(text.a.trim(), text.b.trim());
+    setRuns(text.a.trim(), text.b.trim(), text.c?.trim());
   };
   return (
     <section className="panel compare-panel" aria-labelledby="compare-title">
@@ -54,13 +56,17 @@ export function ComparePanel() {
           <span>Run B</span>
           <input type="text" value={text.b} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, b: e.target.value })} />
         </label>
+        <label className="compare-run">
+          <span>Run C (optional)</span>
+          <input type="text" value={text.c ?? ''} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, c: e.target.value })} />
+        </label>
         <button type="submit" className="panel-button">
           Compare
         </button>
       </form>
       <div className="compare-examples" role="group" aria-label="Examples">
         {EXAMPLES.map((example) => (
-          <button key={example.label} type="button" className="panel-toggle" onClick={() => setRuns(example.a, example.b)}>
+          <button key={example.label} type="button" className="panel-toggle" onClick={() => setRuns(example.a, example.b, example.c)}>
             {example.label}
           </button>
         ))}
@@ -81,6 +87,7 @@ function Comparison({ view }: { view: CompareView }) {
   const atMs = usePanelsStore((s) => s.compareAtMs);
   const setAtMs = usePanelsStore((s) => s.setCompareAtMs);
   const [a, b] = view.runs;
+  const c = view.runs[2];
   const { facts, divergence, note } = view.comparison;
   // Every instant at which either run did something: the shared axis's stops.
   const times = useMemo(() => [...new Set(view.runs.flatMap((run) => run.transcript.events.map((event) => event.atMs)))].sort((x, y) => x - y), [view]);
@@ -100,7 +107,8 @@ function Comparison({ view }: { view: CompareView }) {
   const next = times.find((t) => t > nowMs);
   const previous = [...times].reverse().find((t) => t < nowMs);
   const go = (t: number) => setAtMs(t >= endMs ? null : t);
-  const sdk = view.runs.find((run) => run.transcript.sdk !== undefined)?.transcript.sdk;
+  // The note names an SDK of an older revision than the model's (SDK 1.x); v2 speaks the model's own.
+  const sdk = view.runs.find((run) => run.transcript.sdk !== undefined && run.transcript.protocolVersion !== '2026-07-28')?.transcript.sdk;
   return (
     <>
       <div className="compare-playback" role="region" aria-label="Compare playback">
@@ -138,10 +146,15 @@ function Comparison({ view }: { view: CompareView }) {
         {note.charAt(0).toUpperCase()}
         {note.slice(1)}.{sdk !== undefined && ` ${sdk.package} ${sdk.version} negotiates protocol ${sdk.negotiatedProtocolVersion}, an older revision than the model’s.`}
       </p>
-      <div className="compare-diagrams">
+      {view.many !== undefined && c !== undefined && <PairPartings many={view.many} specs={[a.spec, b.spec, c.spec]} />}
+      <div className={c === undefined ? 'compare-diagrams' : 'compare-diagrams is-three'}>
         <Diagram transcript={a.transcript} replay={{ step: stepOf(a.transcript.events), wording: a.wording, headingId: 'compare-a', title: `Run A: ${a.spec}`, axis, followY, fitWidth }} />
         <Diagram transcript={b.transcript} replay={{ step: stepOf(b.transcript.events), wording: b.wording, headingId: 'compare-b', title: `Run B: ${b.spec}`, axis, followY, fitWidth }} />
+        {c !== undefined && <Diagram transcript={c.transcript} replay={{ step: stepOf(c.transcript.events), wording: c.wording, headingId: 'compare-c', title: `Run C: ${c.spec}`, axis, followY, fitWidth }} />}
       </div>
+      {view.many !== undefined && c !== undefined ? (
+        <ThreeFacts many={view.many} specs={[a.spec, b.spec, c.spec]} />
+      ) : (
       <table className="lab-facts compare-facts">
         <caption>Facts of both runs</caption>
         <thead>
@@ -164,6 +177,57 @@ function Comparison({ view }: { view: CompareView }) {
           ))}
         </tbody>
       </table>
+      )}
     </>
+  );
+}
+
+const LETTERS = ['A', 'B', 'C'] as const;
+
+/** Three runs: where each pair first parts, as the pairwise comparison finds it. */
+function PairPartings({ many, specs }: { many: NonNullable<CompareView['many']>; specs: readonly string[] }) {
+  return (
+    <div className="compare-divergence" role="group" aria-label="Where each pair parts">
+      {many.pairs.map((pair) => (
+        <p key={`${pair.a}-${pair.b}`}>
+          <strong>
+            Run {LETTERS[pair.a]} and Run {LETTERS[pair.b]}
+          </strong>{' '}
+          {pair.divergence === null ? 'do not part.' : `part at ${formatMs(pair.divergence.atMs)}: ${specs[pair.a]} — ${pair.divergence.a ?? 'nothing else at that instant'}; ${specs[pair.b]} — ${pair.divergence.b ?? 'nothing else at that instant'}.`}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** Three runs: every run's facts in one table, each difference marked. */
+function ThreeFacts({ many, specs }: { many: NonNullable<CompareView['many']>; specs: readonly string[] }) {
+  return (
+    <table className="lab-facts compare-facts">
+      <caption>Facts of the three runs</caption>
+      <thead>
+        <tr>
+          <th scope="col">Fact</th>
+          {specs.map((spec, index) => (
+            <th key={spec + String(index)} scope="col">
+              Run {LETTERS[index]}: {spec}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {many.facts.map((fact) => (
+          <tr key={fact.name} className={fact.differs ? 'is-different' : undefined}>
+            <th scope="row">
+              {fact.name}
+              {fact.differs && <span className="compare-differs"> differs</span>}
+            </th>
+            {fact.values.map((value, index) => (
+              <td key={index}>{value}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
