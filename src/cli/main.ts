@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
+import { runText } from './runText';
 import { openLedgerFile } from './ledgerFile';
 import { RUN_BUDGET_MS, wallClockBudget } from './runBudget';
 import { checkOutputFolder, escapeControl, escapeDeep, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
-import { ledgerScopeNotesFor } from '../engine';
 import { verify, type Runner } from '../lab/verification';
 import { checkFailureModes } from '../lab/failureModes';
 import { runCommand } from '../lab/failureCards';
@@ -17,11 +17,9 @@ import { formatReview } from '../lab/reviewer';
 import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { LabError } from '../engine';
-import { formatTimeline } from '../engine';
 import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreResult, type Scenario } from '../engine';
 import { parseSetting, type SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
-import type { Settings } from '../engine';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runSpecified, specSettings } from '../sdk/runs';
 import { compareRuns, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
@@ -217,12 +215,10 @@ async function run(args: string[]): Promise<string> {
     // Loaded only here: every other command runs without the SDK.
     const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
     const sdkTranscript = await runTsSdkScenario(scenario, { transport, seed, settings, onStep: (atMs) => trace.pop(atMs, 0) });
-    return values.json ? JSON.stringify(sdkTranscript, null, 2) : formatTimeline(sdkTranscript, scenario.settings as unknown as Settings);
+    return values.json ? JSON.stringify(sdkTranscript, null, 2) : runText(scenario, sdkTranscript);
   }
   const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule, faults: values.fault === undefined ? undefined : values.fault.join(',') }));
-  if (values.json) return JSON.stringify(transcript, null, 2);
-  const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
-  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
+  return values.json ? JSON.stringify(transcript, null, 2) : runText(scenario, transcript);
 }
 
 /** `compare <runA> <runB>`: both runs' facts, the differing ones marked, and where their events first part (issue #13). */

@@ -1,0 +1,11 @@
+import { formatTimeline, ledgerScopeNotesFor, type Scenario, type Settings, type Transcript } from '../engine';
+
+/**
+ * What `lab run` prints for a transcript: the readable timeline, and for a ledger run the scope of its
+ * ledger. The committed text goldens are this text, so a reviewer reads a wording change as a diff.
+ */
+export function runText(scenario: Scenario, transcript: Transcript): string {
+  const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
+  if (transcript.kind !== 'ledger') return timeline;
+  return `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}`;
+}
