@@ -1,4 +1,5 @@
-import { LabError, parseSetting, runScenario, settingsSpecFor, type LedgerHost, type RunSpec, type Transcript } from '../engine';
+import { runScenario, type LedgerHost, type Transcript } from '../engine';
+import { resolveRunSpec, type ResolvedRunSpec, type RunSpec } from '../lab/runSpec';
 import { findScenario } from '../scenarios/index';
 
 export interface SpecifiedRunOptions {
@@ -8,32 +9,24 @@ export interface SpecifiedRunOptions {
   readonly onStep?: (atMs: number) => void;
 }
 
-/** A run spec's settings, parsed by its scenario's settings spec (LAB004 for an unknown key). */
-export function specSettings(spec: RunSpec): Record<string, unknown> {
-  const scenario = findScenario(spec.scenario);
-  const known = settingsSpecFor(scenario);
-  const settings: Record<string, unknown> = {};
-  for (const [key, text] of Object.entries(spec.settings)) {
-    const setting = Object.hasOwn(known, key) ? known[key] : undefined;
-    if (setting === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: impl, transport, seed, ${Object.keys(known).join(', ')}`);
-    settings[key] = parseSetting(key, setting, text);
-  }
-  return settings;
-}
-
 /**
- * Runs what a run spec names, on the lab's model or the real SDK (issue #13). The SDK is imported
- * only when a spec asks for it, so a model run never loads it.
+ * Runs a resolved run spec on the lab's model or the real SDK. The SDK is imported only when a spec
+ * asks for it, so a model run never loads it.
  */
-export async function runSpecified(spec: RunSpec, options: SpecifiedRunOptions = {}): Promise<Transcript> {
-  const scenario = findScenario(spec.scenario);
-  const settings = specSettings(spec);
-  if (spec.impl === 'ts-sdk') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `impl=ts-sdk applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
+export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOptions = {}): Promise<Transcript> {
+  const { scenario, transport, seed, settings } = run;
+  if (run.impl === 'ts-sdk') {
+    // resolveRunSpec let ts-sdk through for a request race only.
+    if (scenario.kind !== 'request-race') throw new Error(`ts-sdk was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
     const { runTsSdkScenario } = await import('./tsSdkRace');
-    return runTsSdkScenario(scenario, { transport: spec.transport, seed: spec.seed, settings, onStep: options.onStep });
+    return runTsSdkScenario(scenario, { transport, seed, settings, onStep: options.onStep });
   }
   const onStep = options.onStep;
   const trace = onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) };
-  return runScenario(scenario, { transport: spec.transport, seed: spec.seed, settings, ledger: options.ledger, trace });
+  return runScenario(scenario, { transport, seed, settings, ledger: options.ledger, trace, schedule: run.schedule, faults: run.faults });
+}
+
+/** Runs what a run spec names (resolved first: a bad value is refused before anything runs). */
+export async function runSpecified(spec: RunSpec, options: SpecifiedRunOptions = {}): Promise<Transcript> {
+  return runResolved(resolveRunSpec(spec, findScenario), options);
 }

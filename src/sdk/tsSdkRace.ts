@@ -32,6 +32,7 @@ import {
   requestRaceSettingsSpec,
 } from '../engine';
 import { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
+import { sdkRefusal } from '../lab/runSpec';
 
 export { SETTINGS_NOT_APPLIED } from './version';
 
@@ -566,12 +567,11 @@ function labFetch(race: SdkRace, server: WebStandardStreamableHTTPServerTranspor
  * The fake clock is installed on the global object for this call only and always removed.
  */
 export async function runTsSdkScenario(scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
-  if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ts-sdk applies to the request races (A–D); ${String((scenario as { id: string }).id)} is a ${String((scenario as { kind: string }).kind)} scenario`);
+  // The lab's run description decides what the SDK cannot run; a direct caller meets the same refusal.
+  const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false);
+  if (refusal !== null) throw refusal;
   const unsupported = scenario.script.find((step) => step.do !== 'call' && step.do !== 'cancel');
-  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send`);
-  for (const key of Object.keys(options.settings ?? {})) {
-    if (Object.hasOwn(SETTINGS_NOT_APPLIED, key)) throw new LabError('LAB025', `${key} cannot be set with --impl ts-sdk: ${SETTINGS_NOT_APPLIED[key]}; nothing was run`);
-  }
+  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send; nothing was run`);
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as RequestRaceSettings;

@@ -1,5 +1,6 @@
-import { compareRuns as compareTranscripts, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
-import { runSpecified } from '../sdk/runs';
+import { compareRuns as compareTranscripts, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
+import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
+import { runResolved } from '../sdk/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
@@ -28,16 +29,16 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
 }
 
 /**
- * Issue #13: two runs side by side, each named by a run spec (the model or the real SDK, any
- * transport, seed and settings). Both specs are read before either runs (LAB024 names a malformed
- * one); sql.js is loaded only when a run needs SQLite; each runs on a fresh ledger.
+ * Two runs side by side, each named by a run spec (the model or the real SDK, any transport, seed and
+ * settings). Both are parsed and resolved before either runs (LAB024 names a malformed one, the other
+ * codes a value the scenario refuses); sql.js is loaded only when a run needs SQLite; each runs on a
+ * fresh ledger.
  */
 async function compareRuns(requestId: number, texts: readonly [string, string], sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
-  const specs = texts.map((text) => parseRunSpec(text));
-  const scenarios = specs.map((spec) => findScenario(spec.scenario));
-  const sql = scenarios.some((scenario) => usesSqlite(scenario)) ? await sqlModule() : null;
+  const runs = texts.map((text) => resolveRunSpec(parseRunSpec(text), findScenario));
+  const sql = runs.some((run) => usesSqlite(run.scenario)) ? await sqlModule() : null;
   const transcripts: Transcript[] = [];
-  for (const spec of specs) transcripts.push(await runSpecified(spec, { ledger: sql === null ? undefined : { sql } }));
+  for (const run of runs) transcripts.push(await runResolved(run, { ledger: sql === null ? undefined : { sql } }));
   const [a, b] = transcripts as [Transcript, Transcript];
   return {
     type: 'comparison',
