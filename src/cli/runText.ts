@@ -5,7 +5,9 @@ import { formatTimeline, ledgerScopeNotesFor, type Scenario, type Settings, type
  * ledger. The committed text goldens are this text, so a reviewer reads a wording change as a diff.
  */
 export function runText(scenario: Scenario, transcript: Transcript): string {
-  const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
+  // The scenario's defaults, so the reproduce line names only the settings that differ.
+  const defaults: Settings = Object.fromEntries(Object.entries(scenario.settings));
+  const timeline = formatTimeline(transcript, defaults);
   if (transcript.kind !== 'ledger') return timeline;
   return `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}`;
 }
