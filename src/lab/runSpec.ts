@@ -101,7 +101,7 @@ export function sdkRefusal(scenario: Scenario, settings: Readonly<Record<string,
   if (replayed) return new LabError('LAB025', "an explored ordering and faults apply to the lab's model; ts-sdk orders its own work. Nothing was run");
   if (keepSdkDecidedSettings) return null;
   const decided = Object.keys(settings).find((key) => Object.hasOwn(SETTINGS_NOT_APPLIED, key));
-  return decided === undefined ? null : new LabError('LAB025', `${decided} cannot be set with ts-sdk: ${SETTINGS_NOT_APPLIED[decided]}; nothing was run`);
+  return decided === undefined ? null : new LabError('LAB025', `${decided} cannot be set with ts-sdk: ${SETTINGS_NOT_APPLIED[decided]}. Nothing was run`);
 }
 
 /**

@@ -571,7 +571,7 @@ export async function runTsSdkScenario(scenario: RequestRaceScenario, options: T
   const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false);
   if (refusal !== null) throw refusal;
   const unsupported = scenario.script.find((step) => step.do !== 'call' && step.do !== 'cancel');
-  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send; nothing was run`);
+  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send. Nothing was run`);
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as RequestRaceSettings;
