@@ -29,8 +29,26 @@ function resolveBrowser(): ResolvedBrowser {
 
 const browser = resolveBrowser();
 
-/** The preview server's port; LAB_E2E_PORT lets two checkouts run their suites side by side. */
-const PORT = Number(process.env.LAB_E2E_PORT ?? 4173);
+/**
+ * The preview server's port: LAB_E2E_PORT when set, else one the system reports free now. A fixed
+ * default would meet a server another checkout left running there; the suite starts its own server and
+ * never reuses one (below), so a taken port fails loudly instead of testing someone else's build. The
+ * workers read the port the main process chose from the environment.
+ */
+function resolvePort(): number {
+  const chosen = process.env.LAB_E2E_PORT ?? process.env.LAB_E2E_PORT_RESOLVED;
+  if (chosen !== undefined) {
+    const port = Number(chosen);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`LAB_E2E_PORT must be a port number from 1 to 65535, got "${chosen}"`);
+    return port;
+  }
+  const script = "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close();});";
+  const port = Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+  process.env.LAB_E2E_PORT_RESOLVED = String(port);
+  return port;
+}
+
+const PORT = resolvePort();
 
 export default defineConfig({
   testDir: 'e2e',
@@ -73,7 +91,7 @@ export default defineConfig({
   webServer: {
     command: `npx vite build && npx vite preview --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}`,
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false,
     timeout: 180_000,
   },
 });

@@ -1,21 +1,32 @@
-// Golden transcripts (issue #10): a refactor of the engine must change no transcript except where a
-// named defect is fixed. `write DIR` saves the `--json` transcript of every scenario on both transports
-// for seeds 1–20; `compare DIR` runs them again and lists every file whose bytes differ, with the first
-// differing line; `hashes` rewrites src/testing/golden.sha256.json, the SHA-256 of each,
-// which a unit test checks on every `npm test` (regenerate it, and say why, when a change is meant).
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+// Golden transcripts: a refactor of the engine must change no transcript except where a named defect is
+// fixed. `hashes` rewrites both goldens a unit test checks on every `npm test`: src/testing/golden.sha256.json,
+// the SHA-256 of each scenario's structure on both transports for seeds 1–20, and src/testing/goldens/,
+// the readable timeline of each at seed 1 (regenerate them, and say why, when a change is meant; a wording
+// change shows as a diff of the text files alone). `write DIR` saves the whole `--json` transcripts;
+// `compare DIR` runs them again and lists every file whose bytes differ, with the first differing line.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
-import { goldenTranscripts, GOLDEN_HASHES_PATH } from '../src/testing/golden';
+import { goldenTimelines, goldenTranscripts, GOLDEN_HASHES_PATH, GOLDEN_TIMELINES_DIR } from '../src/testing/golden';
 import { scenarios } from '../src/scenarios/index';
 import { runScenario, usesSqlite } from '../src/engine';
 
 const [mode, dir] = process.argv.slice(2);
 if (mode === 'hashes') {
+  const sql = await initSqlJs();
   const hashes: Record<string, string> = {};
-  for (const { name, sha256 } of goldenTranscripts(await initSqlJs())) hashes[name] = sha256;
+  for (const { name, sha256 } of goldenTranscripts(sql)) hashes[name] = sha256;
   writeFileSync(GOLDEN_HASHES_PATH, `${JSON.stringify(hashes, null, 1)}\n`);
   console.log(`wrote ${Object.keys(hashes).length} hashes to ${GOLDEN_HASHES_PATH}`);
+  // The folder holds exactly the current timelines: one of a removed scenario goes with it.
+  mkdirSync(GOLDEN_TIMELINES_DIR, { recursive: true });
+  for (const file of readdirSync(GOLDEN_TIMELINES_DIR)) if (file.endsWith('.txt')) rmSync(join(GOLDEN_TIMELINES_DIR, file));
+  let timelines = 0;
+  for (const { file, text } of goldenTimelines(sql)) {
+    writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
+    timelines += 1;
+  }
+  console.log(`wrote ${timelines} timelines to ${GOLDEN_TIMELINES_DIR}/`);
   process.exit(0);
 }
 if ((mode !== 'write' && mode !== 'compare') || dir === undefined) {

@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
 import { readBounded } from './boundedRead';
+import { runText } from './runText';
 import { openLedgerFile } from './ledgerFile';
 import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from './runBudget';
 import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
-import { ledgerScopeNotesFor } from '../engine';
 import { verify, type Runner } from '../lab/verification';
 import { checkFailureModes } from '../lab/failureModes';
 import { runCommand } from '../lab/failureCards';
@@ -18,15 +18,14 @@ import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { requirementDocLink, REQUIREMENTS_DOC } from '../lab/requirements';
 import { LabError } from '../engine';
-import { formatTimeline } from '../engine';
-import { checkSeed, checkTransport, DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult, type Scenario } from '../engine';
-import { parseSetting, type SettingsSpec } from '../engine';
+import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult } from '../engine';
+import type { SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
-import type { Settings } from '../engine';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
-import { runSpecified, specSettings } from '../sdk/runs';
+import { runResolved } from '../sdk/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
-import { compareMany, compareRuns, COMPARED_RUNS_MAX, formatRunSpec, parseRunSpec, PROTOCOL_VERSION, type Transcript } from '../engine';
+import { formatRunSpec, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
+import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
@@ -126,18 +125,36 @@ function describeSpec(spec: SettingsSpec, defaults: Record<string, unknown> | nu
   ].join('\n');
 }
 
-function parseAssignments(scenario: Scenario, assignments: readonly string[]): Record<string, unknown> {
-  const settings: Record<string, unknown> = {};
-  for (const assignment of assignments) {
+/** `--set key=value` flags as a run's settings, as written (resolveRunParams judges them). */
+function assignments(list: readonly string[]): Record<string, string> {
+  // No prototype: `--set __proto__=1` names a setting like any other, and is refused as one.
+  const settings = Object.create(null) as Record<string, string>;
+  for (const assignment of list) {
     const eq = assignment.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set takes key=value, got "${assignment}"`);
-    const key = assignment.slice(0, eq);
-    // Own keys only: `constructor` or `__proto__` are not settings however an object spells them.
-    const spec = Object.hasOwn(settingsSpecFor(scenario), key) ? settingsSpecFor(scenario)[key] : undefined;
-    if (spec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(settingsSpecFor(scenario)).join(', ')}`);
-    settings[key] = parseSetting(key, spec, assignment.slice(eq + 1));
+    settings[assignment.slice(0, eq)] = assignment.slice(eq + 1);
   }
   return settings;
+}
+
+/**
+ * The run a command line names, as the text parameters every surface of the lab shares: the scenario,
+ * `--transport`, `--seed`, `--impl` and each `--set` (a setting named like a run key is still refused
+ * as a setting, LAB004, as before).
+ */
+function runParams(id: string, values: { transport?: string; seed?: string; impl?: string; set?: string[]; schedule?: string; fault?: string[] }): Record<string, string> {
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
+  params.scenario = id;
+  if (values.transport !== undefined) params.transport = values.transport;
+  if (values.seed !== undefined) params.seed = values.seed;
+  if (values.impl !== undefined) params.impl = values.impl;
+  for (const [key, value] of Object.entries(assignments(values.set ?? []))) {
+    if (Object.hasOwn(params, key) || key === 'schedule' || key === 'faults') throw new LabError('LAB004', `"${key}" is not a setting of scenario ${id}; known settings: ${Object.keys(settingsSpecFor(findScenario(id))).join(', ')}`);
+    params[key] = value;
+  }
+  if (values.schedule !== undefined) params.schedule = values.schedule;
+  if (values.fault !== undefined) params.faults = values.fault.join(',');
+  return params;
 }
 
 /** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks (issue #11). */
@@ -154,9 +171,7 @@ async function exploreCommand(args: string[]): Promise<string> {
     },
   });
   if (positionals.length !== 1) throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
-  const scenario = findScenario(positionals[0] as string);
-  const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
-  const settings = parseAssignments(scenario, values.set ?? []);
+  const { scenario, transport, settings } = resolveRunParams(runParams(positionals[0] as string, values), findScenario);
   if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
@@ -255,28 +270,23 @@ async function run(args: string[]): Promise<string> {
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
   const impl = values.impl ?? 'model';
   if (impl !== 'model' && impl !== 'ts-sdk' && impl !== 'ts-sdk-v2') throw new UsageError(`--impl takes model, ts-sdk or ts-sdk-v2, got "${values.impl}"`);
-  const scenario = findScenario(positionals[0] as string);
-  const transport = values.transport === undefined ? undefined : checkTransport(values.transport);
-  let seed: number | undefined;
-  if (values.seed !== undefined) seed = checkSeed(/^\d+$/.test(values.seed) ? Number(values.seed) : values.seed);
-  const settings = parseAssignments(scenario, values.set ?? []);
+  const params = runParams(positionals[0] as string, values);
+  // The run is judged before the command line's own combinations; the replay (ordering, faults) after them.
+  const { schedule: _schedule, faults: _faults, ...unreplayed } = params;
+  const { scenario } = resolveRunParams(unreplayed, findScenario);
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
-  const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   if (impl === 'ts-sdk' || impl === 'ts-sdk-v2') {
-    if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ${impl} applies to the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
     if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
     if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError(`--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`);
-    // Loaded only here: every other command runs without the SDKs.
-    const sdkOptions = { transport, seed, settings, onStep: (atMs: number) => trace.pop(atMs, 0) };
-    const sdkTranscript = impl === 'ts-sdk-v2' ? await (await import('../sdk/tsSdkV2Race')).runTsSdkV2Scenario(scenario, sdkOptions) : await (await import('../sdk/tsSdkRace')).runTsSdkScenario(scenario, sdkOptions);
-    return values.json ? JSON.stringify(sdkTranscript, null, 2) : formatTimeline(sdkTranscript, scenario.settings as unknown as Settings);
   }
-  const transcript = await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport, seed, settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: values.schedule, faults: values.fault === undefined ? undefined : values.fault.join(',') }));
-  if (values.json) return JSON.stringify(transcript, null, 2);
-  const timeline = formatTimeline(transcript, scenario.settings as unknown as Settings);
-  return scenario.kind === 'ledger' ? `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}` : timeline;
+  const resolved = resolveRunParams(params, findScenario);
+  const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+  const onStep = (atMs: number) => trace.pop(atMs, 0);
+  // Loaded only for an SDK (runResolved imports it then): every other command runs without them.
+  const transcript = resolved.impl !== 'model' ? await runResolved(resolved, { onStep }) : await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: resolved.schedule, faults: resolved.faults }));
+  return values.json ? JSON.stringify(transcript, null, 2) : runText(scenario, transcript);
 }
 
 /** `compare <runA> <runB> [<runC>]`: the runs' facts, the differing ones marked, and where their events first part (each pair, for three). */
@@ -287,13 +297,13 @@ async function compare(args: string[]): Promise<string> {
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const specs = positionals.map((text) => parseRunSpec(text));
   // Both are checked before either runs: a typo in the second costs no run of the first.
-  for (const spec of specs) specSettings(spec);
+  const runs = specs.map((spec) => resolveRunSpec(spec, findScenario));
   const sql = await loadSqlJs();
   const budget = commandBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   const transcripts: Transcript[] = [];
-  for (const spec of specs) {
+  for (const run of runs) {
     const trace = budget.trace();
-    transcripts.push(await runSpecified(spec, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
+    transcripts.push(await runResolved(run, { ledger: { sql }, onStep: (atMs) => trace.pop(atMs, 0) }));
   }
   const names = specs.map((spec) => formatRunSpec(spec));
   const tick = (events: number) => budget.check(`while comparing (${events} events compared)`);

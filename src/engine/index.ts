@@ -37,7 +37,6 @@ export { Herd, herdDefaults, herdSettingsSpec, type HerdSettings } from './model
 export { BACKOFF_POLICIES, backoffDelayMs, backoffCeilingMs, type BackoffPolicy, type BackoffConfig } from './models/herd/backoff';
 export { describeEvent, describeMessage, formatTimeline, markerWording, messageLabel, wordEvent, wordEvents, type EventWording, type MarkerTone, type MarkerWording } from './describe';
 export { raceInvariants } from './invariants';
-export { parseRunSpec, formatRunSpec, RUN_SPEC_CHARS_MAX, type RunSpec } from './runSpec';
 export { TS_SDK_1X_EXPECTATIONS, type SdkExpectation, type RunExpectation, type ShownOutcome } from './models/request-race/tsSdkProfile';
 export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison, type CompareOptions } from './compare';
 export { TS_SDK_V2_TABLE, type V2Difference, type ThreeWayRun, type SourceLine, type DifferenceCause } from './models/request-race/tsSdkV2Table';

@@ -17,7 +17,11 @@ export interface EvidenceFile {
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
-const outcome = (t: Transcript): Record<string, unknown> => t.outcome as unknown as Record<string, unknown>;
+/** A run's transcript of the kind its scenario is, its outcome typed: a scenario that changed kind fails loudly here. */
+function ofKind<K extends Transcript['kind']>(t: Transcript, kind: K): Transcript<K> {
+  if (t.kind !== kind) throw new Error(`scenario ${t.scenario} is a ${t.kind} scenario, not ${kind}`);
+  return t as Transcript<K>;
+}
 
 export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   const files: EvidenceFile[] = [];
@@ -31,20 +35,20 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   let saved: Uint8Array | null = null;
   const keyed = run('ledger-keyed-retry', { ledger: { sql, save: (bytes) => (saved = bytes) } });
   const rows = ledgerSnapshot(sql, saved).idempotencyKeys;
-  add('idempotency-key-record.json', 'The stored idempotency record (key, fingerprint, result) after a keyed retry, and the scope of a local ledger.', { record: rows, outcome: outcome(keyed), scope: ledgerScopeNotes });
+  add('idempotency-key-record.json', 'The stored idempotency record (key, fingerprint, result) after a keyed retry, and the scope of a local ledger.', { record: rows, outcome: keyed.outcome, scope: ledgerScopeNotes });
 
   const mismatch = run('ledger-key-mismatch');
   const calls = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
   const answers = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'server' ? [e.message] : []));
-  add('key-mismatch-fixture.json', 'A key reused with other arguments: both requests and the 422-like refusal.', { requests: calls, responses: answers, outcome: outcome(mismatch) });
+  add('key-mismatch-fixture.json', 'A key reused with other arguments: both requests and the 422-like refusal.', { requests: calls, responses: answers, outcome: mismatch.outcome });
 
   add('concurrent-same-key.json', 'Two connections race on one key at a barrier: the transcript with SQLITE_BUSY and one execution.', run('ledger-race-keyed'));
   const reopen = run('ledger-reopen');
-  add('reopen-check.json', 'The committed record survives close and reopen; the retry replays it.', { outcome: outcome(reopen), events: reopen.events.filter((e) => e.kind === 'ledger') });
+  add('reopen-check.json', 'The committed record survives close and reopen; the retry replays it.', { outcome: reopen.outcome, events: reopen.events.filter((e) => e.kind === 'ledger') });
   const alias = run('ledger-alias');
-  add('alias-check.json', 'A caller mutates its returned result; the stored result and the replay are unchanged.', { outcome: outcome(alias), events: alias.events.filter((e) => e.kind === 'ledger') });
+  add('alias-check.json', 'A caller mutates its returned result; the stored result and the replay are unchanged.', { outcome: alias.outcome, events: alias.events.filter((e) => e.kind === 'ledger') });
   const buffer = run('buffer-overload');
-  add('buffer-overload.json', 'The bounded progress buffer under overload: capacity, occupancy, drops, coalescing, the final response kept.', { settings: buffer.settings, outcome: outcome(buffer) });
+  add('buffer-overload.json', 'The bounded progress buffer under overload: capacity, occupancy, drops, coalescing, the final response kept.', { settings: buffer.settings, outcome: buffer.outcome });
   const proxy = run('proxy-buffering');
   add('sse-headers-and-idle-policy.json', 'The SSE response headers and the idle/keep-alive policy.', {
     headers: SSE_HEADERS,
@@ -53,10 +57,10 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
       keepAlive: 'an SSE comment line (":") on quiet streams; clients ignore it, proxies see traffic; it never resets the semantic idle timeout',
       settings: proxy.settings,
     },
-    outcome: outcome(proxy),
+    outcome: proxy.outcome,
   });
   const reconnect = run('reconnect-listen');
-  add('reconnect-plan.json', 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.', outcome(reconnect).reconnectPlan);
+  add('reconnect-plan.json', 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.', ofKind(reconnect, 'reconnect').outcome.reconnectPlan);
   add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', run('task-cancel-ack'));
   const results = verify(run);
   add('verification.json', 'VF-1 … VF-12, each computed from the transcripts above.', results);

@@ -1,4 +1,5 @@
 import FakeTimers from '@sinonjs/fake-timers';
+import { sdkRefusal } from '../lab/runSpec';
 import {
   EventLog,
   LabError,
@@ -102,7 +103,7 @@ export interface SdkCites {
 
 /** One SDK the harness can run: how it names itself and how its two ends are made and joined. */
 export interface SdkLane {
-  readonly implementation: Implementation;
+  readonly implementation: Exclude<Implementation, 'model'>;
   readonly package: string;
   readonly version: string;
   readonly settingsNotApplied: Readonly<Record<string, string>>;
@@ -788,12 +789,11 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
  */
 export async function runSdkRace(lane: SdkLane, scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
   const impl = lane.implementation;
-  if (scenario.kind !== 'request-race') throw new LabError('LAB025', `--impl ${impl} applies to the request races (A–D); ${String((scenario as { id: string }).id)} is a ${String((scenario as { kind: string }).kind)} scenario`);
+  // The lab's run description decides what an SDK cannot run; a direct caller meets the same refusal.
+  const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false, impl);
+  if (refusal !== null) throw refusal;
   const unsupported = scenario.script.find((step) => step.do !== 'call' && step.do !== 'cancel');
-  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send`);
-  for (const key of Object.keys(options.settings ?? {})) {
-    if (Object.hasOwn(lane.settingsNotApplied, key)) throw new LabError('LAB025', `${key} cannot be set with --impl ${impl}: ${lane.settingsNotApplied[key]}; nothing was run`);
-  }
+  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send. Nothing was run`);
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as RequestRaceSettings;

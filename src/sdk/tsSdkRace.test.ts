@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { parseRunSpec, raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type ShownOutcome, type Transcript } from '../engine';
+import { raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type ShownOutcome, type Transcript } from '../engine';
+import { parseRunSpec } from '../lab/runSpec';
 import { findScenario } from '../scenarios/index';
 import { runSpecified } from './runs';
 import { runTsSdkScenario } from './tsSdkRace';

@@ -1,3 +1,4 @@
+import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
@@ -41,6 +42,8 @@ export function readLink(search: string): LinkView | null {
     // An ordering's schedule may be long: it is read whole (the worker bounds it), never cut.
     else if (name === 'schedule') schedule ??= value.slice(0, SCHEDULE_CHARS_MAX);
     else if (name === 'faults') faults ??= value.slice(0, SCHEDULE_CHARS_MAX);
+    // Compare's runs are run specs: read up to the length a run spec may have, so the parser judges them whole.
+    else if (name === 'runA' || name === 'runB') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }

@@ -3,9 +3,10 @@ import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { OpenLedger, sameBytes } from './ledgerPage';
 import { Exploration } from '../engine';
-import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, usesSqlite, type RunOptions, type Scenario } from '../engine';
-import { parseSetting, resolveSettings } from '../engine';
-import type { EventWording, Implementation, Settings, Transcript } from '../engine';
+import { runScenario, settingsSpecFor, usesSqlite, type RunOptions } from '../engine';
+import type { EventWording, Settings, Transcript } from '../engine';
+import { resolveRunParams, resolveRunSpec, settingsText, type RunSpec } from '../lab/runSpec';
+import { runResolved } from '../sdk/runs';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from './diagramLayout';
 import { raceFactSteps } from './facts';
@@ -87,63 +88,18 @@ export function scenarioInfo(): ScenarioInfo[] {
   }));
 }
 
-/** The link parameters that are not settings. */
-export const VIEW_PARAMS = ['scenario', 'transport', 'seed', 'impl'] as const;
-
 /**
- * A shared link's values as the engine accepts them (see ResolveRequest): each refused value is
- * reported with the engine's own error and replaced by the default, so a tampered link still opens.
+ * A shared link's values as the engine accepts them (see ResolveRequest): the link's run is judged by
+ * the lab's one run description, leniently, so each refused value is reported with the engine's own
+ * error and replaced by the default, and a tampered link still opens.
  */
 export function resolveView(params: Readonly<Record<string, string>>): ResolvedResponse['view'] & { problems: ViewProblem[] } {
-  const problems: ViewProblem[] = [];
-  const attempt = <T>(param: string, value: string, check: () => T): T | undefined => {
-    try {
-      return check();
-    } catch (error) {
-      if (!(error instanceof LabError)) throw error;
-      problems.push({ param, value, code: error.code, message: error.message });
-      return undefined;
-    }
-  };
-
   const fallback = scenarios[0];
   if (fallback === undefined) throw new Error('the lab has no scenarios');
-  let scenario: Scenario = fallback;
-  if (params.scenario !== undefined) scenario = attempt('scenario', params.scenario, () => findScenario(params.scenario ?? '')) ?? fallback;
-
-  let transport = scenario.defaultTransport;
-  if (params.transport !== undefined) transport = attempt('transport', params.transport, () => checkTransport(params.transport)) ?? transport;
-
-  let seed = DEFAULT_SEED;
-  if (params.seed !== undefined) {
-    const text = params.seed.trim();
-    // Only plain decimal digits are numbers here ("1e3", "0x10" and "" are refused as they are written).
-    seed = attempt('seed', params.seed, () => checkSeed(/^-?\d+$/.test(text) ? Number(text) : params.seed)) ?? seed;
-  }
-
-  // Issue #13: the real SDK runs the request races only; anywhere else the link's impl is refused (LAB025).
-  let impl: Implementation = 'model';
-  if (params.impl !== undefined) {
-    impl =
-      attempt('impl', params.impl, (): Implementation => {
-        if (params.impl !== 'model' && params.impl !== 'ts-sdk' && params.impl !== 'ts-sdk-v2') throw new LabError('LAB025', `"${params.impl}" is not an implementation; use model, ts-sdk or ts-sdk-v2`);
-        if (params.impl !== 'model' && scenario.kind !== 'request-race') throw new LabError('LAB025', `${params.impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario`);
-        return params.impl;
-      }) ?? 'model';
-  }
-
-  const spec = settingsSpecFor(scenario);
-  const settings: Settings = {};
-  for (const [name, text] of Object.entries(params)) {
-    if ((VIEW_PARAMS as readonly string[]).includes(name)) continue;
-    const settingSpec = Object.hasOwn(spec, name) ? spec[name] : undefined;
-    const value =
-      settingSpec === undefined
-        ? // resolveSettings refuses the unknown name with the engine's LAB004 message, listing the known ones.
-          attempt(name, text, () => resolveSettings(spec, { ...scenario.settings }, { [name]: text })[name])
-        : attempt(name, text, () => parseSetting(name, settingSpec, text));
-    if (value !== undefined) settings[name] = value;
-  }
+  const problems: ViewProblem[] = [];
+  // An ordering and faults travel beside the link's run (the store sends them with the run), not in it.
+  const { schedule: _schedule, faults: _faults, ...run } = params;
+  const { scenario, transport, seed, settings, impl } = resolveRunParams(run, findScenario, { problems, fallback, keepSdkDecidedSettings: true });
   return { scenario: scenario.id, transport, seed, settings, ...(impl === 'model' ? {} : { impl }), problems };
 }
 
@@ -253,18 +209,21 @@ export function createLabHost(options: LabHostOptions): LabHost {
   }
 
   async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
-    const scenario = findScenario(request.scenario);
-    const options: RunOptions = { transport: request.transport, seed: request.seed, settings: request.settings, trace: progressTrace(request.requestId, notify), schedule: request.schedule, faults: request.faults };
-    if (request.impl === 'ts-sdk' || request.impl === 'ts-sdk-v2') {
-      const impl = request.impl;
-      if (scenario.kind !== 'request-race') throw new LabError('LAB025', `${impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
-      if (request.schedule !== undefined || request.faults !== undefined) throw new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
-      const trace = options.trace;
-      const sdkOptions = { transport: request.transport, seed: request.seed, settings: request.settings, onStep: trace === undefined ? undefined : (atMs: number) => trace.pop(atMs, 0) };
-      // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
-      if (impl === 'ts-sdk-v2') return (await import('../sdk/tsSdkV2Race')).runTsSdkV2Scenario(scenario, sdkOptions);
-      return (await import('../sdk/tsSdkRace')).runTsSdkScenario(scenario, sdkOptions);
-    }
+    const spec: RunSpec = {
+      scenario: request.scenario,
+      impl: request.impl ?? 'model',
+      transport: request.transport,
+      seed: request.seed,
+      settings: settingsText(request.settings),
+      ...(request.schedule === undefined ? {} : { schedule: request.schedule }),
+      ...(request.faults === undefined ? {} : { faults: request.faults }),
+    };
+    const resolved = resolveRunSpec(spec, findScenario);
+    const { scenario } = resolved;
+    const trace = progressTrace(request.requestId, notify);
+    // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
+    if (resolved.impl !== 'model') return runResolved(resolved, { onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
+    const options: RunOptions = { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, schedule: resolved.schedule, faults: resolved.faults };
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
@@ -288,9 +247,9 @@ export function createLabHost(options: LabHostOptions): LabHost {
    * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
    */
   async function exploreScenario(request: ExploreRequest, notify?: (progress: Progress) => void): Promise<ExploreResult> {
-    const scenario = findScenario(request.scenario);
+    const { scenario, transport, seed, settings } = resolveRunSpec({ scenario: request.scenario, impl: 'model', transport: request.transport, seed: request.seed, settings: settingsText(request.settings) }, findScenario);
     const ledger = usesSqlite(scenario) ? { sql: await sqlModule() } : undefined;
-    const exploration = new Exploration(scenario, { transport: request.transport, seed: request.seed, settings: request.settings, bound: request.bound, ledger });
+    const exploration = new Exploration(scenario, { transport, seed, settings, bound: request.bound, ledger });
     let reportedAt = now();
     while (!exploration.advance(EXPLORE_SLICE_RUNS)) {
       const time = now();

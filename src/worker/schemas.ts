@@ -25,6 +25,7 @@ const terminalState = v.picklist(['completed', 'cancelled', 'timeout-idle', 'tim
 /** RC-8: the client's own ending of a request, kept beside the server's terminal state. */
 const clientOutcome = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
 const jsonObject = v.record(v.string(), v.unknown());
+const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 export const TransportSchema = v.picklist(['stdio', 'http']);
 export const SettingValueSchema = v.union([v.number(), v.boolean(), v.string(), v.null()]);
@@ -71,7 +72,7 @@ const eventSchemas = [
   event('cancel-ignored', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('views-diverge', { requestId, side, serverView: v.literal('completed'), serverEndedAtMs: finite, clientView: clientOutcome, clientEndedAtMs: finite, reason: v.string() }),
-  event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean() }),
+  event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean(), rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))), changes: v.optional(nonNegativeInt), error: v.optional(v.object({ code: v.string(), message: v.string() })) }),
   event('ledger', { action: v.string(), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
   event('task', { action: v.string(), taskId: v.string(), status: v.nullable(v.string()), detail: v.string() }),
   event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string() }),
@@ -100,6 +101,7 @@ const outcomeSchemas = {
     clientOutcome,
     clientOutcomeAtMs: finite,
     viewsDiverge: v.boolean(),
+    cancelDelayMs: v.nullable(finite),
   }),
   ledger: v.object({
     executions: nonNegativeInt,
@@ -112,12 +114,21 @@ const outcomeSchemas = {
     storedResult: v.nullable(jsonObject),
     aliasIntact: v.nullable(v.boolean()),
     responses: v.array(v.object({ requestId, connection: v.string(), status: v.picklist(['executed', 'replayed', 'rejected', 'failed']), body: jsonObject })),
+    paymentTokenInLedger: v.nullable(v.boolean()),
+    keyProfile: v.object({
+      name: v.picklist(['ietf', 'stripe', 'wait']),
+      inFlightStatus: v.union([v.literal(409), v.literal('wait')]),
+      reusedStatus: v.union([v.literal(400), v.literal(422)]),
+      expiresAfterMs: v.nullable(finite),
+      summary: v.string(),
+      source: v.string(),
+    }),
   }),
-  task: v.object({ taskId: v.string(), taskStatus: v.string(), cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(v.string()), statusesSeen: v.array(v.string()), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean() }),
+  task: v.object({ taskId: v.string(), taskStatus, cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus) }),
   buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),
   proxy: v.object({ requestEndedAs: v.string(), idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
-  reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite }),
-  herd: v.object({ clients: nonNegativeInt, totalAttempts: nonNegativeInt, peakAttemptsPerWindow: nonNegativeInt, allReconnectedAtMs: finite, windowMs: finite, attemptsPerWindow: v.array(nonNegativeInt) }),
+  reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite, clientStateStale: v.boolean() }),
+  herd: v.object({ clients: nonNegativeInt, totalAttempts: nonNegativeInt, peakAttemptsPerWindow: nonNegativeInt, allReconnectedAtMs: finite, windowMs: finite, attemptsPerWindow: v.array(nonNegativeInt), firstWindowAttempts: nonNegativeInt, peakRetryAttemptsPerWindow: nonNegativeInt, admissionFloorMs: finite, droppedAtDrop: nonNegativeInt }),
   listen: v.object({
     listenRequestId: requestId,
     serverEndSignal: v.picklist(['notifications/cancelled', 'stream-close']),
@@ -157,7 +168,8 @@ const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
     outcome: outcomeSchemas[kind],
   });
 
-const checkedTranscript = v.variant('kind', [
+/** The transcript's check without its cast: what a test compares with the engine's own transcript. */
+export const checkedTranscript = v.variant('kind', [
   transcriptOf('request-race'),
   transcriptOf('ledger'),
   transcriptOf('task'),
@@ -569,3 +581,4 @@ export const explorationsAgree: Assignable<ExploreResult, v.InferInput<typeof ch
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;
+

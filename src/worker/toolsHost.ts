@@ -1,5 +1,6 @@
-import { compareMany, compareRuns as compareTranscripts, LabError, parseRunSpec, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
-import { runSpecified } from '../sdk/runs';
+import { compareMany, compareRuns as compareTranscripts, LabError, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
+import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
+import { runResolved } from '../sdk/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
@@ -31,26 +32,26 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
 export const COMPARE_BUDGET_MS = 60_000;
 
 /**
- * Issue #13: two runs side by side, each named by a run spec (the model or the real SDK, any
- * transport, seed and settings). Both specs are read before either runs (LAB024 names a malformed
- * one); sql.js is loaded only when a run needs SQLite; each runs on a fresh ledger.
+ * Two runs side by side, each named by a run spec (the model or the real SDK, any transport, seed and
+ * settings). Both are parsed and resolved before either runs (LAB024 names a malformed one, the other
+ * codes a value the scenario refuses); sql.js is loaded only when a run needs SQLite; each runs on a
+ * fresh ledger.
  */
 async function compareRuns(requestId: number, texts: readonly [string, string] | readonly [string, string, string], sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
-  const specs = texts.map((text) => parseRunSpec(text));
-  const scenarios = specs.map((spec) => findScenario(spec.scenario));
-  const sql = scenarios.some((scenario) => usesSqlite(scenario)) ? await sqlModule() : null;
+  const runs = texts.map((text) => resolveRunSpec(parseRunSpec(text), findScenario));
+  const sql = runs.some((run) => usesSqlite(run.scenario)) ? await sqlModule() : null;
   const startedAt = performance.now();
   const check = (what: string) => {
     if (performance.now() - startedAt > COMPARE_BUDGET_MS) throw new LabError('LAB016', `the comparison used its wall-clock budget of ${COMPARE_BUDGET_MS / 1000} s ${what} and was stopped; the runs on screen are kept. Shorten the runs (workMs, eventsMax)`);
   };
   const transcripts: Transcript[] = [];
-  for (const spec of specs) {
+  for (const run of runs) {
     let steps = 0;
     const onStep = (atMs: number) => {
       steps += 1;
       if ((steps & 1023) === 0) check(`after ${steps} events of a run (virtual time ${atMs} ms)`);
     };
-    transcripts.push(await runSpecified(spec, { ledger: sql === null ? undefined : { sql }, onStep }));
+    transcripts.push(await runResolved(run, { ledger: sql === null ? undefined : { sql }, onStep }));
   }
   const tick = (events: number) => check(`while comparing (${events} events compared)`);
   const [a, b, c] = transcripts as [Transcript, Transcript, Transcript | undefined];
