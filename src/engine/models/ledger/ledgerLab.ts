@@ -76,6 +76,8 @@ export class LedgerLab {
   private barrierPassed = false;
   private replayId: number | null = null;
   private readonly idsUsed = new Set<number>();
+  /** Which server process is running: a restart starts the next one, and work of an earlier one ends where it was. */
+  private generation = 0;
 
   constructor(options: LedgerRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
@@ -270,6 +272,13 @@ export class LedgerLab {
     const program: Program = s.mode === 'atomic' || intent.key === null
       ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile })
       : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile });
+    const generation = this.generation;
+    // The process that took the request died (a restart): its open transaction went with it, uncommitted.
+    const ended = (): boolean => {
+      if (generation === this.generation) return false;
+      this.record({ kind: 'ledger', action: 'aborted', requestId: id, connection: intent.connection, detail: `the server process that took request ${id} restarted before it finished: its open transaction is rolled back and no response is sent` });
+      return true;
+    };
     const advance = (input: Parameters<Program['next']>[0]): void => {
       const next = program.next(input);
       if (next.done === true) {
@@ -280,10 +289,13 @@ export class LedgerLab {
       if ('waitMs' in step) {
         this.busyRetries += 1;
         this.record({ kind: 'ledger', action: 'busy-wait', requestId: id, connection: intent.connection, detail: step.reason });
-        this.scheduler.after(step.waitMs, 'server', `${intent.connection} retry`, () => advance(undefined));
+        this.scheduler.after(step.waitMs, 'server', `${intent.connection} retry`, () => {
+          if (!ended()) advance(undefined);
+        });
         return;
       }
       this.scheduler.after(s.statementMs, 'server', `${intent.connection} ${step.sql.split(' ')[0] ?? ''}`, () => {
+        if (ended()) return;
         const result = connection.run(step.sql, step.params);
         this.record(sqlEvent(intent.connection, id, step.sql, step.params, step.purpose, result));
         advance(result);
@@ -330,27 +342,52 @@ export class LedgerLab {
       message = callToolErrorResponse(id, `${code}: ${outcome.reason}`, body);
     }
     this.responses.push({ requestId: id, connection: intent.connection, status: outcome.status, body });
-    const lost = id === 41 && s.loseFirstResponse ? `${s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke'}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
-    this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
+    const loses = id === 41 && s.loseFirstResponse;
+    // On stdio the pipe belongs to the server process: nothing but the process dying loses a response on it.
+    const processDied = loses && this.options.transport === 'stdio';
+    const why = processDied ? 'the server process died after COMMIT, before the response left (on stdio only that loses a response: the pipe is the process\'s)' : s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke';
+    const lost = loses ? `${why}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
+    const sent = this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
+    if (processDied) this.scheduler.after(0, 'server', 'client launches the server again', () => this.restart(sent.seq, 'died'));
   }
 
   /**
-   * A crash fault (issue #11): the server died after COMMIT and before response `seq` left. The
-   * process is gone with its connections and caches; what COMMIT wrote is in its SQLite file, which the
-   * restarted server opens (per-replica memory: nothing survives).
+   * A crash fault, or (stdio) the process death that lost a response: the server died after COMMIT and
+   * before response `seq` left. The process is gone with its connections, caches and the work it had
+   * in progress; what COMMIT wrote is in its SQLite file, which the restarted server opens
+   * (per-replica memory: nothing survives).
    */
   private restartAfterCrash(seq: number): void {
+    this.restart(seq, 'crashed');
+  }
+
+  private restart(seq: number, how: 'crashed' | 'died'): void {
     const bytes = this.perReplica ? null : this.file.export();
     for (const file of this.allFiles()) file.close();
     this.replicaFiles.clear();
     this.connections.clear();
-    this.record({ kind: 'ledger', action: 'closed', detail: `the server crashed after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
+    this.endProcess();
+    this.record({ kind: 'ledger', action: 'closed', detail: `the server ${how} after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
     this.file = LedgerFile.open(this.host.sql, bytes);
+    const by = how === 'died' ? 'the client launches the server process again; it' : 'the restarted server';
     this.record({
       kind: 'ledger',
       action: 'reopened',
-      detail: bytes === null ? 'the restarted server starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)' : 'the restarted server opens its SQLite file: the committed key, effect and result survived the crash',
+      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived`,
     });
+  }
+
+  /**
+   * The running server process ends: work it had in progress stops where it was (its transaction
+   * uncommitted), requests waiting at its barrier go with it, and a request still on its way to it
+   * is lost with the connection it travelled on.
+   */
+  private endProcess(): void {
+    this.generation += 1;
+    this.arrivedAtBarrier.length = 0;
+    for (const event of this.sim.wire.inFlightAll()) {
+      if (event.from === 'client') this.sim.wire.lose(event, 'the server process this request was travelling to restarted: the connection it was on is gone, and the request with it');
+    }
   }
 
   private reopen(): void {
@@ -359,6 +396,7 @@ export class LedgerLab {
       for (const file of this.allFiles()) file.close();
       this.replicaFiles.clear();
       this.connections.clear();
+      this.endProcess();
       this.record({ kind: 'ledger', action: 'closed', detail: 'the server restarts: its in-memory ledger is gone with every key it recorded' });
       this.file = LedgerFile.open(this.host.sql, null);
       this.record({ kind: 'ledger', action: 'reopened', detail: 'the restarted server starts from an empty in-memory ledger: no key survives (SPEC §9 failure mode)' });
@@ -368,6 +406,7 @@ export class LedgerLab {
     this.record({ kind: 'ledger', action: 'saved', detail: `the server saves the ledger file (${bytes.length} bytes) and restarts` });
     this.file.close();
     this.connections.clear();
+    this.endProcess();
     this.record({ kind: 'ledger', action: 'closed', detail: 'every connection closed; in-memory state (caches, statements) is gone' });
     this.file = LedgerFile.open(this.host.sql, bytes);
     this.record({ kind: 'ledger', action: 'reopened', detail: 'the ledger file is reopened from its saved bytes; new connections attach to it' });

@@ -1,0 +1,56 @@
+// Every ordering a seeded jitter or a fault produces tells a story true to MCP 2026-07-28: a server
+// restarted under a request in progress ends that request (it never touches a closed connection), a
+// lost response on stdio means the server process died and came back from its file.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../../cli/sqlite';
+import { findScenario } from '../../scenarios/index';
+import { validateTranscriptMessages } from '../../testing/mcpSchema';
+import { runScenario, type SqlModule, type Transcript } from '../index';
+
+let sql: SqlModule;
+beforeAll(async () => {
+  sql = await loadSqlJs();
+});
+
+const ledgerRun = (id: string, options: { transport?: 'stdio' | 'http'; seed?: number; settings?: Record<string, unknown>; faults?: string } = {}): Transcript =>
+  runScenario(findScenario(id), { ...options, ledger: { sql } });
+
+describe('a server restarted while a request is in progress', () => {
+  it.each(['ledger-reopen', 'inventory-reopen-reconcile'])('%s runs to a valid transcript at seeds 1–100 with jitter 150 ms (seeds 1–30 at 300 and 1000 ms)', (id) => {
+    for (const jitterMs of [150, 300, 1000]) {
+      for (let seed = 1; seed <= (jitterMs === 150 ? 100 : 30); seed += 1) {
+        const t = ledgerRun(id, { seed, settings: { latencyJitterMs: jitterMs } });
+        expect(validateTranscriptMessages(t).problems, `${id} seed ${seed} jitter ${jitterMs}`).toEqual([]);
+      }
+    }
+  });
+
+  it('ledger-reopen seed 11 jitter 150: the restart ends #41 where it was, and the retry runs it once', () => {
+    const t = ledgerRun('ledger-reopen', { seed: 11, settings: { latencyJitterMs: 150 } });
+    const outcome = t.outcome as { executions: number };
+    expect(outcome.executions).toBe(1);
+  });
+});
+
+describe('stdio: a lost response means the server process died', () => {
+  const ledgerIds = ['ledger-keyed-retry', 'ledger-key-mismatch', 'ledger-new-id-retry', 'ledger-reopen', 'inventory-retry', 'inventory-no-key', 'inventory-reconcile', 'inventory-reopen-reconcile', 'inventory-subscription-drop', 'inventory-changed-quantity', 'inventory-key-binding'];
+  it.each(ledgerIds)('%s on stdio: the process that lost the response is launched again from its file before the next request', (id) => {
+    const t = ledgerRun(id, { transport: 'stdio' });
+    const lostAt = t.events.findIndex((e) => e.kind === 'message' && e.lost === true);
+    expect(lostAt).toBeGreaterThanOrEqual(0);
+    const lost = t.events[lostAt] as { reason?: string };
+    expect(lost.reason).toContain('server process died');
+    const after = t.events.slice(lostAt);
+    const reopened = after.findIndex((e) => e.kind === 'ledger' && e.action === 'reopened');
+    const nextRequest = after.findIndex((e) => e.kind === 'message' && e.from === 'client');
+    expect(reopened).toBeGreaterThan(0);
+    // inventory-no-key does not retry: no request follows.
+    if (nextRequest >= 0) expect(reopened).toBeLessThan(nextRequest);
+    expect(validateTranscriptMessages(t).problems).toEqual([]);
+  });
+
+  it('on HTTP the connection breaks and the server keeps running', () => {
+    const t = ledgerRun('ledger-keyed-retry', { transport: 'http' });
+    expect(t.events.some((e) => e.kind === 'ledger' && e.action === 'reopened')).toBe(false);
+  });
+});
