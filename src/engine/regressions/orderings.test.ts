@@ -49,6 +49,13 @@ describe('stdio: a lost response means the server process died', () => {
     expect(validateTranscriptMessages(t).problems).toEqual([]);
   });
 
+  it.each(ledgerIds)('%s on stdio with jitter 300 ms, seeds 1–20: a request the dead process never answered is sent again, so every request ends', (id) => {
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const t = ledgerRun(id, { transport: 'stdio', seed, settings: { latencyJitterMs: 300 } });
+      expect(validateTranscriptMessages(t).problems, `${id} seed ${seed}`).toEqual([]);
+    }
+  });
+
   it('on HTTP the connection breaks and the server keeps running', () => {
     const t = ledgerRun('ledger-keyed-retry', { transport: 'http' });
     expect(t.events.some((e) => e.kind === 'ledger' && e.action === 'reopened')).toBe(false);

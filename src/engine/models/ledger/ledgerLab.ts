@@ -78,6 +78,8 @@ export class LedgerLab {
   private readonly idsUsed = new Set<number>();
   /** Which server process is running: a restart starts the next one, and work of an earlier one ends where it was. */
   private generation = 0;
+  /** How the client sends each of its requests again if a server restart loses it on the way: by id. */
+  private readonly resend = new Map<number, () => void>();
 
   constructor(options: LedgerRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
@@ -159,6 +161,7 @@ export class LedgerLab {
     const key = this.key();
     const wireArgs: JsonObject = key === null ? { ...args } : { ...args, idempotencyKey: key };
     this.requests += 1;
+    this.resend.set(id, () => this.call(this.newId(id), connectionName === 'conn-1' ? 'conn-2' : connectionName, variant));
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, s.operation, wireArgs, null), () => {
       this.serverReceives({ operation: s.operation, args, key, requestId: String(id), connection: connectionName }, id);
       return null;
@@ -223,6 +226,7 @@ export class LedgerLab {
     this.record({ kind: 'ledger', action: 'reconcile', requestId: id, detail: `no response after ${s.retryAfterMs} ms: before anything else the client reads the ledger with ${tool} (a safe read)` });
     this.requests += 1;
     this.idsUsed.add(id);
+    this.resend.set(id, () => this.reconcile());
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, tool, args, null), () => {
       const connection = this.connection('conn-2');
       const found =
@@ -385,9 +389,28 @@ export class LedgerLab {
   private endProcess(): void {
     this.generation += 1;
     this.arrivedAtBarrier.length = 0;
-    for (const event of this.sim.wire.inFlightAll()) {
+    const inFlight = this.sim.wire.inFlightAll();
+    const answering = new Set(inFlight.filter((event) => event.from === 'server' && 'id' in event.message).map((event) => ('id' in event.message ? event.message.id : null)));
+    for (const event of inFlight) {
       if (event.from === 'client') this.sim.wire.lose(event, 'the server process this request was travelling to restarted: the connection it was on is gone, and the request with it');
     }
+    // Every request of the client the dead process had not answered (on its way to it, or in its work) gets no answer now.
+    for (const event of this.sim.wire.unanswered()) {
+      const id = 'id' in event.message ? event.message.id : null;
+      // The first call is the lesson: what the client does about it (retry, reconcile, or not) is its retry timer's decision.
+      if (event.from !== 'client' || typeof id !== 'number' || id === 41 || answering.has(id)) continue;
+      // The client learns it at once on stdio (its pipe closed), a latency later on HTTP (the connection reset).
+      this.scheduler.after(this.options.transport === 'stdio' ? 0 : this.settings.latencyMs, 'client', `client sees request ${id} lost`, () => this.resendLost(id));
+    }
+  }
+
+  /** A request of the client a restart lost: it knows no answer will come, and sends it again under a new id. */
+  private resendLost(id: number): void {
+    this.sim.wire.settle('client', id);
+    const resend = this.resend.get(id);
+    assert(resend !== undefined, () => `request ${id} was sent by the client`);
+    this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `the connection carrying request ${id} went with the server's restart before it was answered: no answer will come, so the client sends it again under a new id` });
+    resend();
   }
 
   private reopen(): void {
