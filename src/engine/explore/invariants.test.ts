@@ -55,8 +55,11 @@ describe('InvariantChecker', () => {
     expect(check([ev('buffer', { action: 'enqueued', what: 'progress', occupancyEvents: 9, capacityEvents: 8, requestId: 1 })])).toEqual(['buffer-within-capacity']);
     expect(check([ev('buffer', { action: 'enqueued', what: 'progress', occupancyEvents: 90, capacityEvents: null, requestId: 1 })])).toEqual([]);
   });
-  it('task-terminal-stable: a terminal task status that changes', () => {
-    expect(check([ev('task', { action: 'completed', taskId: 't1', status: 'completed' }), ev('task', { action: 'polled', taskId: 't1', status: 'working' })])).toEqual(['task-terminal-stable']);
+  it('task-terminal-stable: a terminal task status that changes on the server, or regresses in what the client polls; a stale poll is not one', () => {
+    expect(check([ev('task', { action: 'completed', taskId: 't1', status: 'completed' }), ev('task', { action: 'restarted', taskId: 't1', status: 'working' })])).toEqual(['task-terminal-stable']);
+    expect(check([ev('task', { action: 'polled', taskId: 't1', status: 'completed' }), ev('task', { action: 'polled', taskId: 't1', status: 'working' })])).toEqual(['task-terminal-stable']);
+    // A tasks/get answered while the task was working, delivered at the instant it completed.
+    expect(check([ev('task', { action: 'completed', taskId: 't1', status: 'completed' }), ev('task', { action: 'polled', taskId: 't1', status: 'working' })])).toEqual([]);
     expect(check([ev('task', { action: 'polled', taskId: 't1', status: 'working' }), ev('task', { action: 'completed', taskId: 't1', status: 'completed' })])).toEqual([]);
   });
   it('one-execution-per-key: applies only when the calls carry a key', () => {

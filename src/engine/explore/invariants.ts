@@ -68,7 +68,9 @@ export class InvariantChecker {
   private readonly inFlight = new Map<string, Seen[]>();
   private readonly messageBySeq = new Map<number, Seen>();
   private executions = 0;
+  /** Per task, its status on the server, and the last status the client polled. */
   private readonly taskStatus = new Map<string, string>();
+  private readonly taskSeen = new Map<string, string>();
   private lastSeq = 0;
   private lastFailedSeq: { seq: number; requestId: unknown } | null = null;
   /** Causality: the requests each side received, as `requester:id` (a lost one is never here). */
@@ -166,11 +168,17 @@ export class InvariantChecker {
       case 'task': {
         if (typeof event.status !== 'string' || event.action === 'reported' || event.action === 'created') return;
         const task = String(event.taskId);
-        const before = this.taskStatus.get(task);
+        // The promise (TK-2) is of the task's status, not of every answer's timing: the server's stored status never
+        // leaves a terminal one, and the client, polling, never sees one regress. A tasks/get answered before the status
+        // changed may still arrive after the change: a stale poll, not a breach.
+        const polled = event.action === 'polled';
+        const statuses = polled ? this.taskSeen : this.taskStatus;
+        const before = statuses.get(task);
         if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
-          this.breach('task-terminal-stable', event.seq, `task ${task} was ${before} (terminal) and then ${event.status}: a terminal task status never changes (TK-2)`);
+          const where = polled ? `the client polled task ${task} as ${before} (terminal) and then as ${event.status}` : `task ${task} was ${before} (terminal) on the server and then ${event.status}`;
+          this.breach('task-terminal-stable', event.seq, `${where}: a terminal task status never changes (TK-2)`);
         }
-        this.taskStatus.set(task, event.status);
+        statuses.set(task, event.status);
         return;
       }
       default:
@@ -287,7 +295,7 @@ export class InvariantChecker {
    */
   stateKey(): string {
     const inFlight = [...this.inFlight].map(([channel, queue]) => `${channel}:${queue.map((seen) => `${String(seen.atMs)}${seen.lost === true ? 'L' : ''}${seen.malformed === undefined ? '' : 'M'}${JSON.stringify(seen.message)}`).join(';')}`);
-    return snapshot([this.terminals, this.cancelAccepted, this.finalSent, this.requestOfToken, this.lastProgress, this.started, this.requestIds, inFlight, this.executions, this.taskStatus, this.lastFailedSeq?.requestId ?? null, this.broken, this.received, this.requestOfTokenSent, this.cancellationReceived]);
+    return snapshot([this.terminals, this.cancelAccepted, this.finalSent, this.requestOfToken, this.lastProgress, this.started, this.requestIds, inFlight, this.executions, this.taskStatus, this.taskSeen, this.lastFailedSeq?.requestId ?? null, this.broken, this.received, this.requestOfTokenSent, this.cancellationReceived]);
   }
 
   /** End-of-run checks that need the whole run (every request ended once). */
