@@ -377,7 +377,7 @@ export class LedgerLab {
     this.record({
       kind: 'ledger',
       action: 'reopened',
-      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived`,
+      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived the ${how === 'died' ? 'process death' : 'crash'}`,
     });
   }
 
