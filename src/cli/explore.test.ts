@@ -11,7 +11,8 @@ describe('npm run lab -- explore', () => {
     const { code, out } = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--json');
     expect(code).toBe(0);
     const result = JSON.parse(out) as Record<string, unknown>;
-    expect(Object.keys(result)).toEqual(['scenario', 'transport', 'settings', 'schedules', 'states', 'complete', 'endings', 'violations']);
+    expect(Object.keys(result)).toEqual(['scenario', 'transport', 'settings', 'schedules', 'states', 'complete', 'endings', 'violations', 'verdict']);
+    expect(result.verdict).toBe('none: every invariant holds in every ordering');
     expect(result.scenario).toBe('A');
     expect(result.transport).toBe('stdio');
     expect((result.settings as Record<string, unknown>).latencyJitterMs).toBe(300);
@@ -19,6 +20,23 @@ describe('npm run lab -- explore', () => {
     const endings = result.endings as { outcome: Record<string, unknown>; count: number; schedule: string }[];
     expect(Object.keys(endings[0] ?? {})).toEqual(['outcome', 'count', 'schedule']);
     expect(endings.reduce((sum, ending) => sum + ending.count, 0)).toBe(result.schedules);
+  });
+
+  it('the printed replay line keeps the --set the exploration ran with, and runs', async () => {
+    const { out } = await lab('explore', 'A', '--transport', 'http', '--set', 'httpCancel=post-notification');
+    const line = /replay: npm run lab -- (run .*)/.exec(out)?.[1];
+    expect(line).toBeDefined();
+    expect(line).toContain('--set httpCancel=post-notification');
+    const replayed = await lab(...(line as string).split(' '));
+    expect(replayed.code).toBe(0);
+  });
+
+  it('a bound that cut the exploration says "none found in N states, not complete", in the text and the JSON', async () => {
+    const text = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3');
+    expect(text.out).toContain('violations: none found in 3 states, not complete');
+    const json = JSON.parse((await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3', '--json')).out) as { verdict: string; complete: boolean };
+    expect(json.complete).toBe(false);
+    expect(json.verdict).toBe('none found in 3 states, not complete');
   });
 
   it('a violation names its invariant, schedule, step and explanation, and run --schedule replays it', async () => {

@@ -242,10 +242,16 @@ function formatExploration(result: ExploreResult): string {
     ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.outcome)}\n            e.g. --schedule ${ending.schedule}`),
     '',
   ];
-  if (result.violations.length === 0) lines.push('violations: none — every invariant holds in every ordering explored');
+  if (result.violations.length === 0) lines.push(`violations: ${result.verdict}`);
   else {
-    lines.push(`violations (${result.violations.length}):`);
-    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: npm run lab -- run ${result.scenario} --transport ${result.transport} --schedule ${violation.schedule}`);
+    lines.push(`violations: ${result.verdict}:`);
+    // The replay names the settings the exploration ran with (a schedule is read against them).
+    const defaults = findScenario(result.scenario).settings as unknown as Record<string, unknown>;
+    const sets = Object.entries(result.settings)
+      .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
+      .map(([name, value]) => ` --set ${name}=${value === null ? 'null' : String(value)}`)
+      .join('');
+    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: npm run lab -- run ${result.scenario} --transport ${result.transport}${sets} --schedule ${violation.schedule}`);
   }
   return lines.join('\n');
 }

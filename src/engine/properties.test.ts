@@ -6,6 +6,7 @@ import { SeededRandom } from './core/prng';
 import { runScenario } from './scenario';
 import { seededChooser } from './core/scheduler';
 import type { LabEvent, MessageEvent, Transcript, Transport } from './transcript';
+import { checkTranscript } from './explore/invariants';
 
 const NUM_RUNS = 1_000;
 
@@ -38,6 +39,16 @@ const isMessage = (e: LabEvent): e is MessageEvent => e.kind === 'message';
 const methodOf = (e: MessageEvent) => ('method' in e.message ? e.message.method : 'response');
 
 describe('request lifecycle properties (random schedules and settings)', () => {
+  it('causality: the server acts on the request and its cancellation only after it received them', () => {
+    fc.assert(
+      fc.property(arbitraryRun, (run) => {
+        const t = execute(run);
+        expect(checkTranscript(t).filter((breach) => breach.invariant === 'causality')).toEqual([]);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
   it('exactly one terminal state per request, and the outcome reports it', () => {
     fc.assert(
       fc.property(arbitraryRun, (run) => {

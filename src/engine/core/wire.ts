@@ -263,6 +263,8 @@ interface InFlight {
   /** The causal context when its delivery was scheduled (its message, or what released it). */
   cause: number | null;
   state: 'held' | 'scheduled' | 'delivered' | 'lost';
+  /** What runs right after the receiver took it (what the receiver can do only once it read it); null: nothing. */
+  then: (() => void)[] | null;
 }
 
 /**
@@ -410,7 +412,7 @@ export class Wire {
       event.reason = lost;
       return event;
     }
-    const flight: InFlight = { event, deliver, channel, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null };
+    const flight: InFlight = { event, deliver, channel, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null, then: null };
     // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
     if (options.held !== true && Wire.holds(channel)) {
       fail(`channel ${channel.key}: a message sent past a held one would overtake it; hold every message of a held channel`);
@@ -441,6 +443,16 @@ export class Wire {
     flight.channel.lastArrivalMs = arrivesAtMs;
     event.arrivesAtMs = arrivesAtMs;
     this.schedule(flight, arrivesAtMs);
+  }
+
+  /**
+   * Runs `action` right after message `event` is delivered (and never if it is lost): what its receiver
+   * can do only once it has read it, such as seeing the connection it came on close.
+   */
+  whenDelivered(event: MessageEvent, action: () => void): void {
+    const flight = this.flightOf(event);
+    assert(flight !== undefined && (flight.state === 'held' || flight.state === 'scheduled'), () => `message #${event.seq} is not on its way`);
+    (flight.then ??= []).push(action);
   }
 
   /** The message never arrives: what carried it went away. Returns false if it already arrived. */
@@ -482,7 +494,7 @@ export class Wire {
     const parts: string[] = [];
     const dropped: string[] = [];
     for (const [key, channel] of this.channels) {
-      if (channel.inFlight.length > 0) parts.push(`${key}:${channel.inFlight.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${JSON.stringify(flight.event.message)}`).join(';')}`);
+      if (channel.inFlight.length > 0) parts.push(`${key}:${channel.inFlight.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${flight.then === null ? '' : `+${flight.then.length}`}${JSON.stringify(flight.event.message)}`).join(';')}`);
       parts.push(`>${key}@${channel.lastArrivalMs}`);
       if (channel.dropped !== null) dropped.push(key);
     }
@@ -579,7 +591,7 @@ export class Wire {
       event.ignoredBy = event.to;
       event.reason = ignoreReason;
       Object.assign(delivered, { ignoredBy: event.to, reason: ignoreReason });
-    }
+    }    if (next.then !== null) for (const action of next.then) action();
   }
 
   private summaryOf(flight: InFlight): string {

@@ -27,7 +27,7 @@ function expectReplayable(id: string, result: ExploreResult, settings: Record<st
 }
 
 describe('invariant names', () => {
-  it('are the eleven the issue names', () => {
+  it('are the eleven the issue names, and causality', () => {
     expect([...INVARIANTS]).toEqual([
       'one-terminal-state',
       'nothing-after-accepted-cancel',
@@ -40,6 +40,7 @@ describe('invariant names', () => {
       'buffer-within-capacity',
       'final-never-dropped',
       'task-terminal-stable',
+      'causality',
     ]);
   });
 });

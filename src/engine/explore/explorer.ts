@@ -84,6 +84,16 @@ export interface ExploreResult {
   complete: boolean;
   endings: Ending[];
   violations: Violation[];
+  /** What the violation count means: a bound that cut the exploration leaves "none found", never "none". */
+  verdict: string;
+}
+
+/** The words for a result's violations: how many, and whether every ordering was explored. */
+export function violationsVerdict(result: { readonly violations: readonly unknown[]; readonly complete: boolean; readonly states: number }): string {
+  const states = result.states.toLocaleString('en-US');
+  const count = result.violations.length;
+  if (count === 0) return result.complete ? 'none: every invariant holds in every ordering' : `none found in ${states} states, not complete`;
+  return `${count} found${result.complete ? ' (every ordering explored)' : ` in ${states} states, not complete`}`;
 }
 
 export const DEFAULT_EXPLORE_BOUND = 200_000;
@@ -309,6 +319,7 @@ export class Exploration {
       complete: !this.cut,
       endings,
       violations: [...this.violations.values()],
+      verdict: violationsVerdict({ violations: [...this.violations.values()], complete: !this.cut, states: this.runs }),
     };
   }
 }

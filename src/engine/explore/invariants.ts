@@ -17,6 +17,7 @@ export const INVARIANTS = [
   'buffer-within-capacity',
   'final-never-dropped',
   'task-terminal-stable',
+  'causality',
 ] as const;
 
 export type InvariantName = (typeof INVARIANTS)[number];
@@ -39,11 +40,13 @@ interface Seen {
 interface MessageLike {
   readonly method?: string;
   readonly id?: unknown;
-  readonly params?: { readonly progressToken?: unknown; readonly progress?: unknown; readonly requestId?: unknown };
+  readonly params?: { readonly progressToken?: unknown; readonly progress?: unknown; readonly requestId?: unknown; readonly _meta?: Readonly<Record<string, unknown>> };
   readonly result?: unknown;
   readonly error?: unknown;
 }
 
+const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+const PROGRESS_TOKEN_KEY = 'progressToken';
 const TERMINAL_TASK_STATUSES = new Set(['completed', 'failed', 'cancelled']);
 const key = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
 
@@ -65,9 +68,17 @@ export class InvariantChecker {
   private readonly inFlight = new Map<string, Seen[]>();
   private readonly messageBySeq = new Map<number, Seen>();
   private executions = 0;
+  /** Per task, its status on the server, and the last status the client polled. */
   private readonly taskStatus = new Map<string, string>();
+  private readonly taskSeen = new Map<string, string>();
   private lastSeq = 0;
   private lastFailedSeq: { seq: number; requestId: unknown } | null = null;
+  /** Causality: the requests each side received, as `requester:id` (a lost one is never here). */
+  private readonly received = new Set<string>();
+  /** Causality: the request each progress token names, as `requester:id`. */
+  private readonly requestOfTokenSent = new Map<string, string>();
+  /** Causality: the client requests whose cancellation reached the server (a notification, or a disconnect it saw). */
+  private readonly cancellationReceived = new Set<string>();
 
   constructor(private readonly settings: Settings) {}
 
@@ -102,9 +113,16 @@ export class InvariantChecker {
         return;
       }
       case 'cancel-accepted':
+        if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined && !this.cancellationReceived.has(`client:${key(event.requestId)}`)) {
+          this.breach('causality', event.seq, `the server accepted the cancellation of #${String(event.requestId)} before any cancellation of it reached the server: a party acts on a cancellation only after it received it`);
+        }
         if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined) this.cancelAccepted.set(key(event.requestId), 'it accepted the cancellation');
         return;
       case 'disconnect-observed':
+        if (event.by === 'server') {
+          this.requireReceived(`client:${key(event.requestId)}`, event.seq, 'saw the client close the connection of');
+          this.cancellationReceived.add(`client:${key(event.requestId)}`);
+        }
         if (event.by === 'server' && !this.cancelAccepted.has(key(event.requestId))) this.cancelAccepted.set(key(event.requestId), 'it saw the client close the response stream (the cancellation)');
         return;
       case 'deadline': {
@@ -124,7 +142,12 @@ export class InvariantChecker {
         return;
       }
       case 'message':
+        this.causalMessage(event);
         this.message(event);
+        return;
+      case 'stream-opened':
+      case 'stream-closed':
+        if (event.by === 'server') this.requireReceived(`client:${key(event.requestId)}`, event.seq, event.kind === 'stream-opened' ? 'opened the response stream of' : 'closed the response stream of');
         return;
       case 'delivered':
         this.delivered(event);
@@ -145,11 +168,17 @@ export class InvariantChecker {
       case 'task': {
         if (typeof event.status !== 'string' || event.action === 'reported' || event.action === 'created') return;
         const task = String(event.taskId);
-        const before = this.taskStatus.get(task);
+        // The promise (TK-2) is of the task's status, not of every answer's timing: the server's stored status never
+        // leaves a terminal one, and the client, polling, never sees one regress. A tasks/get answered before the status
+        // changed may still arrive after the change: a stale poll, not a breach.
+        const polled = event.action === 'polled';
+        const statuses = polled ? this.taskSeen : this.taskStatus;
+        const before = statuses.get(task);
         if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
-          this.breach('task-terminal-stable', event.seq, `task ${task} was ${before} (terminal) and then ${event.status}: a terminal task status never changes (TK-2)`);
+          const where = polled ? `the client polled task ${task} as ${before} (terminal) and then as ${event.status}` : `task ${task} was ${before} (terminal) on the server and then ${event.status}`;
+          this.breach('task-terminal-stable', event.seq, `${where}: a terminal task status never changes (TK-2)`);
         }
-        this.taskStatus.set(task, event.status);
+        statuses.set(task, event.status);
         return;
       }
       default:
@@ -193,10 +222,52 @@ export class InvariantChecker {
     }
   }
 
+  /** Causality: `request` (`requester:id`) reached the side that now acts on it; else a breach naming `what` it did. */
+  private requireReceived(request: string, seq: number, what: string): void {
+    if (this.received.has(request)) return;
+    const [requester, id] = [request.slice(0, request.indexOf(':')), request.slice(request.indexOf(':') + 1)];
+    const other = requester === 'client' ? 'server' : 'client';
+    this.breach('causality', seq, `the ${other} ${what} ${requester} request ${id} before that request reached it (it was still on its way, or the network lost it): a party acts on a request only after it received it`);
+  }
+
+  /**
+   * Causality, what a message refers to: a response answers a request its sender received; progress,
+   * a cancellation of a listen, a notification naming a subscription, or anything on a request's SSE
+   * stream belongs to a request the server received.
+   */
+  private causalMessage(event: Seen): void {
+    const message = event.message as MessageLike;
+    const from = String(event.from);
+    const other = from === 'client' ? 'server' : 'client';
+    if (message.method !== undefined && message.id !== undefined) {
+      const token = message.params?._meta?.[PROGRESS_TOKEN_KEY];
+      if (token !== undefined && token !== null) this.requestOfTokenSent.set(key(token), `${from}:${key(message.id)}`);
+      // A server's request on a request's SSE stream is checked below with the stream.
+    }
+    if (event.malformed !== undefined) return;
+    if (message.method === undefined && message.id !== undefined && message.id !== null) {
+      this.requireReceived(`${other}:${key(message.id)}`, event.seq, 'answered');
+      return;
+    }
+    if (from !== 'server') return;
+    if (message.method === 'notifications/progress') {
+      const request = this.requestOfTokenSent.get(key(message.params?.progressToken));
+      if (request !== undefined) this.requireReceived(request, event.seq, 'sent progress for');
+    }
+    if (message.method === 'notifications/cancelled' && message.params?.requestId !== undefined) this.requireReceived(`client:${key(message.params.requestId)}`, event.seq, 'cancelled');
+    const subscription = message.params?._meta?.[SUBSCRIPTION_ID_KEY];
+    if (subscription !== undefined) this.requireReceived(`client:${key(subscription)}`, event.seq, `sent ${String(message.method)} on the subscription of`);
+    const stream = /^SSE #(.+)$/.exec(String(event.channel))?.[1];
+    if (stream !== undefined) this.requireReceived(`client:${/^\d+$/.test(stream) ? stream : key(stream)}`, event.seq, `sent ${message.method ?? 'a response'} on the SSE stream of`);
+  }
+
   private delivered(event: Seen): void {
     const message = this.messageBySeq.get(event.messageSeq as number);
     if (message === undefined) return;
     const sent = message.message as MessageLike;
+    // An ignored second copy is not a request received again; a first copy ignored still reached its receiver.
+    if (sent.method !== undefined && sent.id !== undefined && message.duplicateOf === undefined) this.received.add(`${String(message.from)}:${key(sent.id)}`);
+    if (event.to === 'server' && sent.method === 'notifications/cancelled' && sent.params?.requestId !== undefined) this.cancellationReceived.add(`client:${key(sent.params.requestId)}`);
     if (event.to === 'server' && sent.method === 'notifications/cancelled' && message.malformed === undefined && sent.params?.requestId !== undefined) {
       // A cancellation the server received counts whether it honoured it or not: the client abandoned the request.
       const request = key(sent.params.requestId);
@@ -224,7 +295,7 @@ export class InvariantChecker {
    */
   stateKey(): string {
     const inFlight = [...this.inFlight].map(([channel, queue]) => `${channel}:${queue.map((seen) => `${String(seen.atMs)}${seen.lost === true ? 'L' : ''}${seen.malformed === undefined ? '' : 'M'}${JSON.stringify(seen.message)}`).join(';')}`);
-    return snapshot([this.terminals, this.cancelAccepted, this.finalSent, this.requestOfToken, this.lastProgress, this.started, this.requestIds, inFlight, this.executions, this.taskStatus, this.lastFailedSeq?.requestId ?? null, this.broken]);
+    return snapshot([this.terminals, this.cancelAccepted, this.finalSent, this.requestOfToken, this.lastProgress, this.started, this.requestIds, inFlight, this.executions, this.taskStatus, this.taskSeen, this.lastFailedSeq?.requestId ?? null, this.broken, this.received, this.requestOfTokenSent, this.cancellationReceived]);
   }
 
   /** End-of-run checks that need the whole run (every request ended once). */
@@ -241,4 +312,12 @@ export class InvariantChecker {
       }
     }
   }
+}
+
+/** Runs the checker over a recorded transcript's events (the sweeps' use): the breaches it finds. */
+export function checkTranscript(transcript: { readonly kind: string; readonly settings: Settings; readonly events: readonly object[]; readonly outcome: unknown }): readonly Breach[] {
+  const checker = new InvariantChecker(transcript.settings);
+  for (const event of transcript.events) checker.observe(event as Seen);
+  checker.finish(transcript.kind, transcript.outcome);
+  return checker.found;
 }

@@ -70,10 +70,19 @@ export function closeResponseStream(sim: StreamSim, requestId: RequestId, close:
   if (!sim.http) fail('only Streamable HTTP has a response stream to close');
   sim.record({ kind: 'stream-closed', by: 'client', requestId, reason: close.reason });
   close.closed?.();
-  const observedAtMs = sim.wire.arrivalMs(`POST #${String(requestId)}:client`);
-  sim.at(observedAtMs, 'server', 'server observes disconnect', () => {
+  const channel = `POST #${String(requestId)}`;
+  const observedAtMs = sim.wire.arrivalMs(`${channel}:client`);
+  const observe = (): void => {
     if (close.unseen?.() === true) return;
+    // The server reads a connection's request before it can see that connection close: at the same
+    // instant as the request's arrival, the observation waits until the request was delivered.
+    const request = sim.wire.inFlightAll().find((event) => event.from === 'client' && event.channel === channel);
+    if (request !== undefined) {
+      sim.wire.whenDelivered(request, observe);
+      return;
+    }
     sim.record({ kind: 'disconnect-observed', by: 'server', requestId, reason: close.observed });
     close.onObserved();
-  });
+  };
+  sim.at(observedAtMs, 'server', 'server observes disconnect', observe);
 }

@@ -10,6 +10,7 @@ import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
 import { validateTranscriptMessages } from '../../testing/mcpSchema';
 import { LabError, runScenario, usesSqlite, type MessageEvent, type SqlModule, type Transcript } from '../index';
+import { checkTranscript } from '../explore/invariants';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -70,6 +71,8 @@ describe('a fault on any message', () => {
           ran += 1;
           expect(transcript.faults, `${id} ${transport} ${fault}`).toBe(fault);
           expect(validateTranscriptMessages(transcript).problems, `${id} ${transport} ${fault}`).toEqual([]);
+          // Causality: nobody acts on a request, listen or cancellation it has not received (or the fault lost).
+          expect(checkTranscript(transcript).filter((breach) => breach.invariant === 'causality'), `${id} ${transport} ${fault}`).toEqual([]);
           expect(JSON.stringify(run(fault)), `${id} ${transport} ${fault} replays`).toBe(JSON.stringify(transcript));
         }
       }

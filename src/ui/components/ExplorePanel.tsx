@@ -76,7 +76,7 @@ function ExploreResultView({ result, onOpen }: { result: NonNullable<ReturnType<
       <p className="lab-explore-summary" data-testid="explore-summary">
         <strong>{formatNumber(result.schedules)}</strong> {result.schedules === 1 ? 'ordering' : 'orderings'} ({formatNumber(result.states)} states),{' '}
         {result.complete ? 'every ordering explored' : `not complete: cut at ${formatNumber(PAGE_EXPLORE_BOUND)} states, so the counts are lower bounds`}.{' '}
-        {result.violations.length === 0 ? 'Every invariant holds in every ordering.' : `${result.violations.length} ${result.violations.length === 1 ? 'violation' : 'violations'}.`}
+        {result.violations.length === 0 ? (result.complete ? 'Every invariant holds in every ordering.' : `Violations: ${result.verdict}.`) : `${result.violations.length} ${result.violations.length === 1 ? 'violation' : 'violations'}${result.complete ? '' : ` found in ${formatNumber(result.states)} states, not complete`}.`}
       </p>
       {result.violations.length > 0 && (
         <>

@@ -23,6 +23,9 @@ interface Producing {
   readonly token: string;
   progressSent: number;
   finalPushed: boolean;
+  /** The server produces for a request only once it received it; one the network lost it never sees. */
+  received: boolean;
+  lost: boolean;
 }
 
 function summarize(entry: SseEntry, total: number): string {
@@ -59,10 +62,21 @@ export class BufferOverload {
     for (let index = 0; index < s.requests; index += 1) {
       const requestId = index + 1;
       const token = `progress-${requestId}`;
-      this.producing.push({ requestId, token, progressSent: 0, finalPushed: false });
-      // Through the kit's wire like every model's messages (issue #10).
-      sendOn(this.sim, 'client', callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token), requestId, () => null);
-      openResponseStream(this.sim, requestId);
+      const request: Producing = { requestId, token, progressSent: 0, finalPushed: false, received: false, lost: false };
+      this.producing.push(request);
+      // Through the kit's wire like every model's messages.
+      const sent = sendOn(this.sim, 'client', callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token), requestId, () => {
+        request.received = true;
+        openResponseStream(this.sim, requestId);
+        return null;
+      });
+      // A request the network lost never reaches the server: nothing is produced for it, and no final response comes.
+      request.lost = sent.lost === true;
+    }
+    // Every request lost on its way (a dropped stream): the server has nothing to produce, the client nothing to read.
+    if (this.producerDone) {
+      this.sim.run();
+      return this;
     }
     this.sim.after(s.producerEveryMs, 'server', 'produce', () => this.produce());
     this.sim.after(s.consumerEveryMs, 'client', 'consume', () => this.consume());
@@ -71,13 +85,18 @@ export class BufferOverload {
   }
 
   private get producerDone(): boolean {
-    return this.producing.every((request) => request.finalPushed);
+    return this.producing.every((request) => request.finalPushed || request.lost);
   }
 
   /** The producer emits one message for a request the seed picks: its next progress, or its final response. */
   private produce(): void {
-    const active = this.producing.filter((request) => !request.finalPushed);
-    assert(active.length > 0, 'the producer runs only while a request is unfinished');
+    const active = this.producing.filter((request) => request.received && !request.finalPushed);
+    if (active.length === 0) {
+      // Every unfinished request is still on its way to the server (a delayed one): nothing to produce yet.
+      assert(!this.producerDone, 'the producer runs only while a request is unfinished');
+      this.scheduleProduce();
+      return;
+    }
     // The seed's one random stream picks (the wire draws nothing from it: it has no jitter).
     const request = active[this.sim.random.int(0, active.length - 1)] as Producing;
     const total = this.settings.progressPerRequest;

@@ -220,7 +220,9 @@ export class Herd {
     const id = attempt + 1;
     const http = this.options.transport === 'http';
     const request: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: requestMeta(null) } };
-    this.log.record({ kind: 'message', from: 'client', to: 'server', channel: http ? `POST #${id}` : 'stdio', message: request, arrivesAtMs: nowMs });
+    const sent = this.log.record({ kind: 'message', from: 'client', to: 'server', channel: http ? `POST #${id}` : 'stdio', message: request, arrivesAtMs: nowMs });
+    // The server answers an attempt it received: the trace records the arrival (no latency) before the answer.
+    this.log.record({ kind: 'delivered', messageSeq: sent.seq, from: 'client', to: 'server', summary: `subscriptions/listen #${id}` });
     if (admitted) {
       if (http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
       const ack = { jsonrpc: '2.0' as const, method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } };

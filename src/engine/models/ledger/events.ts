@@ -26,7 +26,8 @@ export interface LedgerEvent extends EventBase {
     | 'retry'
     | 'no-retry'
     | 'reconcile'
-    | 'reconciled';
+    | 'reconciled'
+    | 'aborted';
   requestId?: RequestId;
   connection?: string;
   detail: string;

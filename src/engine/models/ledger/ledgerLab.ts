@@ -76,6 +76,10 @@ export class LedgerLab {
   private barrierPassed = false;
   private replayId: number | null = null;
   private readonly idsUsed = new Set<number>();
+  /** Which server process is running: a restart starts the next one, and work of an earlier one ends where it was. */
+  private generation = 0;
+  /** How the client sends each of its requests again if a server restart loses it on the way: by id. */
+  private readonly resend = new Map<number, () => void>();
 
   constructor(options: LedgerRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
@@ -157,6 +161,7 @@ export class LedgerLab {
     const key = this.key();
     const wireArgs: JsonObject = key === null ? { ...args } : { ...args, idempotencyKey: key };
     this.requests += 1;
+    this.resend.set(id, () => this.call(this.newId(id), connectionName === 'conn-1' ? 'conn-2' : connectionName, variant));
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, s.operation, wireArgs, null), () => {
       this.serverReceives({ operation: s.operation, args, key, requestId: String(id), connection: connectionName }, id);
       return null;
@@ -221,6 +226,7 @@ export class LedgerLab {
     this.record({ kind: 'ledger', action: 'reconcile', requestId: id, detail: `no response after ${s.retryAfterMs} ms: before anything else the client reads the ledger with ${tool} (a safe read)` });
     this.requests += 1;
     this.idsUsed.add(id);
+    this.resend.set(id, () => this.reconcile());
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, tool, args, null), () => {
       const connection = this.connection('conn-2');
       const found =
@@ -270,6 +276,13 @@ export class LedgerLab {
     const program: Program = s.mode === 'atomic' || intent.key === null
       ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile })
       : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile });
+    const generation = this.generation;
+    // The process that took the request died (a restart): its open transaction went with it, uncommitted.
+    const ended = (): boolean => {
+      if (generation === this.generation) return false;
+      this.record({ kind: 'ledger', action: 'aborted', requestId: id, connection: intent.connection, detail: `the server process that took request ${id} restarted before it finished: its open transaction is rolled back and no response is sent` });
+      return true;
+    };
     const advance = (input: Parameters<Program['next']>[0]): void => {
       const next = program.next(input);
       if (next.done === true) {
@@ -280,10 +293,13 @@ export class LedgerLab {
       if ('waitMs' in step) {
         this.busyRetries += 1;
         this.record({ kind: 'ledger', action: 'busy-wait', requestId: id, connection: intent.connection, detail: step.reason });
-        this.scheduler.after(step.waitMs, 'server', `${intent.connection} retry`, () => advance(undefined));
+        this.scheduler.after(step.waitMs, 'server', `${intent.connection} retry`, () => {
+          if (!ended()) advance(undefined);
+        });
         return;
       }
       this.scheduler.after(s.statementMs, 'server', `${intent.connection} ${step.sql.split(' ')[0] ?? ''}`, () => {
+        if (ended()) return;
         const result = connection.run(step.sql, step.params);
         this.record(sqlEvent(intent.connection, id, step.sql, step.params, step.purpose, result));
         advance(result);
@@ -330,27 +346,71 @@ export class LedgerLab {
       message = callToolErrorResponse(id, `${code}: ${outcome.reason}`, body);
     }
     this.responses.push({ requestId: id, connection: intent.connection, status: outcome.status, body });
-    const lost = id === 41 && s.loseFirstResponse ? `${s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke'}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
-    this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
+    const loses = id === 41 && s.loseFirstResponse;
+    // On stdio the pipe belongs to the server process: nothing but the process dying loses a response on it.
+    const processDied = loses && this.options.transport === 'stdio';
+    const why = processDied ? 'the server process died after COMMIT, before the response left (on stdio only that loses a response: the pipe is the process\'s)' : s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke';
+    const lost = loses ? `${why}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
+    const sent = this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
+    if (processDied) this.scheduler.after(0, 'server', 'client launches the server again', () => this.restart(sent.seq, 'died'));
   }
 
   /**
-   * A crash fault (issue #11): the server died after COMMIT and before response `seq` left. The
-   * process is gone with its connections and caches; what COMMIT wrote is in its SQLite file, which the
-   * restarted server opens (per-replica memory: nothing survives).
+   * A crash fault, or (stdio) the process death that lost a response: the server died after COMMIT and
+   * before response `seq` left. The process is gone with its connections, caches and the work it had
+   * in progress; what COMMIT wrote is in its SQLite file, which the restarted server opens
+   * (per-replica memory: nothing survives).
    */
   private restartAfterCrash(seq: number): void {
+    this.restart(seq, 'crashed');
+  }
+
+  private restart(seq: number, how: 'crashed' | 'died'): void {
     const bytes = this.perReplica ? null : this.file.export();
     for (const file of this.allFiles()) file.close();
     this.replicaFiles.clear();
     this.connections.clear();
-    this.record({ kind: 'ledger', action: 'closed', detail: `the server crashed after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
+    this.endProcess();
+    this.record({ kind: 'ledger', action: 'closed', detail: `the server ${how} after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
     this.file = LedgerFile.open(this.host.sql, bytes);
+    const by = how === 'died' ? 'the client launches the server process again; it' : 'the restarted server';
     this.record({
       kind: 'ledger',
       action: 'reopened',
-      detail: bytes === null ? 'the restarted server starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)' : 'the restarted server opens its SQLite file: the committed key, effect and result survived the crash',
+      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived the ${how === 'died' ? 'process death' : 'crash'}`,
     });
+  }
+
+  /**
+   * The running server process ends: work it had in progress stops where it was (its transaction
+   * uncommitted), requests waiting at its barrier go with it, and a request still on its way to it
+   * is lost with the connection it travelled on.
+   */
+  private endProcess(): void {
+    this.generation += 1;
+    this.arrivedAtBarrier.length = 0;
+    const inFlight = this.sim.wire.inFlightAll();
+    const answering = new Set(inFlight.filter((event) => event.from === 'server' && 'id' in event.message).map((event) => ('id' in event.message ? event.message.id : null)));
+    for (const event of inFlight) {
+      if (event.from === 'client') this.sim.wire.lose(event, 'the server process this request was travelling to restarted: the connection it was on is gone, and the request with it');
+    }
+    // Every request of the client the dead process had not answered (on its way to it, or in its work) gets no answer now.
+    for (const event of this.sim.wire.unanswered()) {
+      const id = 'id' in event.message ? event.message.id : null;
+      // The first call is the lesson: what the client does about it (retry, reconcile, or not) is its retry timer's decision.
+      if (event.from !== 'client' || typeof id !== 'number' || id === 41 || answering.has(id)) continue;
+      // The client learns it at once on stdio (its pipe closed), a latency later on HTTP (the connection reset).
+      this.scheduler.after(this.options.transport === 'stdio' ? 0 : this.settings.latencyMs, 'client', `client sees request ${id} lost`, () => this.resendLost(id));
+    }
+  }
+
+  /** A request of the client a restart lost: it knows no answer will come, and sends it again under a new id. */
+  private resendLost(id: number): void {
+    this.sim.wire.settle('client', id);
+    const resend = this.resend.get(id);
+    assert(resend !== undefined, () => `request ${id} was sent by the client`);
+    this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `the connection carrying request ${id} went with the server's restart before it was answered: no answer will come, so the client sends it again under a new id` });
+    resend();
   }
 
   private reopen(): void {
@@ -359,6 +419,7 @@ export class LedgerLab {
       for (const file of this.allFiles()) file.close();
       this.replicaFiles.clear();
       this.connections.clear();
+      this.endProcess();
       this.record({ kind: 'ledger', action: 'closed', detail: 'the server restarts: its in-memory ledger is gone with every key it recorded' });
       this.file = LedgerFile.open(this.host.sql, null);
       this.record({ kind: 'ledger', action: 'reopened', detail: 'the restarted server starts from an empty in-memory ledger: no key survives (SPEC §9 failure mode)' });
@@ -368,6 +429,7 @@ export class LedgerLab {
     this.record({ kind: 'ledger', action: 'saved', detail: `the server saves the ledger file (${bytes.length} bytes) and restarts` });
     this.file.close();
     this.connections.clear();
+    this.endProcess();
     this.record({ kind: 'ledger', action: 'closed', detail: 'every connection closed; in-memory state (caches, statements) is gone' });
     this.file = LedgerFile.open(this.host.sql, bytes);
     this.record({ kind: 'ledger', action: 'reopened', detail: 'the ledger file is reopened from its saved bytes; new connections attach to it' });

@@ -37,6 +37,9 @@ export class ListenServerCancel {
   private readonly serverCancelled: RequestId[] = [];
   private readonly clientCancelled: RequestId[] = [];
   private listenEndedAtMs: number | null = null;
+  /** Whether the listen request reached the server, and whether the server decided to end it before it did. */
+  private listenReceived = false;
+  private endWhenReceived = false;
 
   constructor(run: ModelRun<ListenServerCancelSettings>) {
     this.settings = run.settings;
@@ -66,8 +69,14 @@ export class ListenServerCancel {
     this.coordinator.openListen(LISTEN_ID, this.sim.nowMs);
     const filter = { toolsListChanged: true };
     sendOn(this.sim, 'client', listenRequest(LISTEN_ID, filter), LISTEN_ID, () => {
+      this.listenReceived = true;
       openResponseStream(this.sim, LISTEN_ID);
       this.sendOnListen(acknowledgedNotification(LISTEN_ID, filter));
+      // The server decided to end the subscription before this listen reached it: it ends it now.
+      if (this.endWhenReceived) {
+        this.serverEndsListen();
+        return null;
+      }
       this.sim.after(90, 'server', 'tools list changes', () => {
         if (this.listenEndedAtMs === null) this.sendOnListen(subscriptionNotification('notifications/tools/list_changed', LISTEN_ID));
       });
@@ -84,6 +93,11 @@ export class ListenServerCancel {
 
   /** RC-9: the server ends the listen — the one request a server may cancel. */
   private serverEndsListen(): void {
+    // A server acts only on a listen it received: one still on its way is ended when it arrives, one the network lost never.
+    if (!this.listenReceived) {
+      this.endWhenReceived = true;
+      return;
+    }
     const verdict = this.coordinator.serverEndListen(LISTEN_ID, this.sim.nowMs);
     assert(verdict.accepted, 'the listen call is open when the server ends it');
     // The server's path refuses any other request: it never cancels the client's tool call.

@@ -72,6 +72,8 @@ export class ReconnectListen {
   /** Events the client saw on its listen stream: what a Last-Event-ID would name (SPEC §9 failure mode only). */
   private eventsSeenOnListen = 0;
   private chargeReconciled = false;
+  /** The requests that reached the server: it acts only on those (one the network lost it never sees). */
+  private readonly serverReceived = new Set<RequestId>();
 
   constructor(run: ModelRun<ReconnectListenSettings>) {
     const s = (this.settings = run.settings);
@@ -260,6 +262,7 @@ export class ReconnectListen {
   // ── server ───────────────────────────────────────────────────────────────────────────────────
 
   private serverListens(id: RequestId, lastEventIdSent = false): void {
+    this.serverReceived.add(id);
     openResponseStream(this.sim, id);
     if (lastEventIdSent) {
       this.sim.record({ kind: 'state', side: 'server', requestId: id, from: 'new', to: 'listening', reason: 'a new subscription: the server keeps no events of the old stream, so whatever Last-Event-ID names, nothing is replayed' });
@@ -269,6 +272,7 @@ export class ReconnectListen {
   }
 
   private serverCharges(id: RequestId): void {
+    this.serverReceived.add(id);
     openResponseStream(this.sim, id);
     const commitAtMs = this.settings.dropAtMs - 5;
     this.sim.at(commitAtMs, 'worker', 'charge commits', () => {
@@ -277,16 +281,20 @@ export class ReconnectListen {
       this.tools = [...TOOLS_BEFORE, TOOL_ADDED];
       this.sim.record({ kind: 'worker', requestId: id, step: 'finished', reason: `charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available` });
       this.send('server', callToolResultResponse(id, `Charged ${CHARGE_CENTS} cents.`, { chargeId: CHARGE_ID, balanceCents: this.balanceCents }), id, () => this.clientReceivesChargeResponse());
-      const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
+      // Notifications flow only on a subscription the server holds: a listen the network lost was never one.
+      const listenId = [...this.listenIds].reverse().find((candidate) => this.serverReceived.has(candidate));
+      if (listenId === undefined) return;
       this.send('server', subscriptionNotification('notifications/resources/updated', listenId, { uri: ACCOUNT_URI }), listenId, () => undefined);
       this.send('server', subscriptionNotification('notifications/tools/list_changed', listenId), listenId, () => undefined);
     });
   }
 
   private serverObservesDrop(listenId: RequestId): void {
+    // A listen that never reached the server has no connection on its side to see close.
+    if (!this.serverReceived.has(listenId)) return;
     this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: listenId, reason: 'the listen stream disconnected: the server forgets the subscription; it keeps no events to replay' });
     this.sim.record({ kind: 'state', side: 'server', requestId: listenId, from: 'listening', to: 'ended', reason: `subscription #${String(listenId)} is gone; only a new listen request starts a new one` });
-    if (this.chargeRequestId !== null) {
+    if (this.chargeRequestId !== null && this.serverReceived.has(this.chargeRequestId)) {
       this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: this.chargeRequestId, reason: 'the charge already committed and its response was written: the disconnect changes nothing' });
     }
   }
