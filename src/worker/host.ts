@@ -7,7 +7,7 @@ import { checkSeed, checkTransport, DEFAULT_SEED, runScenario, settingsSpecFor, 
 import { parseSetting, resolveSettings } from '../engine';
 import type { EventWording, Implementation, Settings, Transcript } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
-import { layoutDiagram, type TimeScale } from './diagramLayout';
+import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
 import { StorageError, type LedgerStorage } from './ledgerStorage';
 import {

@@ -1,4 +1,4 @@
-import type { EventWording, LabEvent, MarkerTone, MarkerWording, Transcript } from '../engine';
+import type { EventWording, LabEvent, MarkerWording, Transcript } from '../../engine';
 import {
   BARS_RIGHT_X,
   BREAK_H,
@@ -9,14 +9,11 @@ import {
   GAP_MIN,
   GAP_PER_DOUBLING,
   IDLE_BAR_X,
-  MARKER_FONT_PX,
   MARKER_GAP_X,
   MARKER_H,
-  MARKER_H_PER_LINE,
   MARKER_W_MAX_CONNECTION,
   NARROW_GAP_CONNECTION,
   TIME_RIGHT_X,
-  MARKER_PAD_X,
   MARKER_W,
   MARKER_W_MAX,
   MAX_BAR_X,
@@ -36,10 +33,12 @@ import {
   type TimeScale,
   type Wire,
   type WireFate,
-} from './diagramModel';
+} from './model';
 
-// The model (geometry, shapes, extents) is diagramModel.ts; what is here computes a layout.
-export * from './diagramModel';
+// The model (geometry, shapes, extents) is model.ts, the text metrics text.ts; what is here computes a layout.
+export * from './model';
+export { markerSize, textWidthPx } from './text';
+import { markerSize, textWidthPx } from './text';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
@@ -57,56 +56,6 @@ export * from './diagramModel';
 export function timeGap(deltaMs: number): number {
   if (deltaMs <= 0) return 0;
   return Math.min(GAP_MAX, GAP_MIN + GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
-}
-
-/**
- * Advance widths of the sans-serif the diagram uses, in em, by character class: an estimate a
- * little generous on purpose (a marker is never cut: its text sets its width on screen; this only
- * decides how far apart the lanes are and when a label wraps). Pure, so the layout can run anywhere.
- */
-function charEm(code: number): number {
-  if (code === 32) return 0.32;
-  if (code >= 48 && code <= 57) return 0.64;
-  if (code >= 65 && code <= 90) return code === 73 ? 0.32 : code === 77 || code === 87 ? 0.9 : 0.72;
-  if (code >= 97 && code <= 122) return 'fijlrt'.includes(String.fromCharCode(code)) ? 0.36 : code === 109 || code === 119 ? 0.92 : 0.62;
-  if (code < 128) return '.,:;!|\'()[]'.includes(String.fromCharCode(code)) ? 0.36 : 0.62;
-  return 1;
-}
-
-export function textWidthPx(text: string, fontPx: number, bold = false): number {
-  let em = 0;
-  for (let i = 0; i < text.length; i++) em += charEm(text.charCodeAt(i));
-  return em * fontPx * (bold ? 1.1 : 1);
-}
-
-/** Where a marker's text may break: after a space, and after `_` or `.` inside a long name (the marker view puts a <wbr> there). */
-const BREAKS = /(?<=[ _.])/;
-
-/**
- * A marker's box: its width from its text, wrapped when one line would be wider than `widthMax`
- * (MARKER_W_MAX, or MARKER_W_MAX_CONNECTION on a SQLite connection's lane). The lines are counted by
- * filling them piece by piece as the browser does, with the same generous widths, so the box the
- * layout makes room for is never shorter than the text drawn in it.
- */
-export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_MAX): { width: number; height: number; lines: number } {
-  const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
-  const fontPx = tone === 'muted' ? 14 : MARKER_FONT_PX;
-  const oneLine = Math.ceil(textWidthPx(text, fontPx, bold)) + MARKER_PAD_X;
-  if (oneLine <= widthMax) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
-  const room = widthMax - MARKER_PAD_X;
-  let lines = 1;
-  let used = 0;
-  for (const piece of text.split(BREAKS)) {
-    const px = textWidthPx(piece, fontPx, bold);
-    if (used > 0 && used + textWidthPx(piece.trimEnd(), fontPx, bold) > room) {
-      lines += 1;
-      used = 0;
-    }
-    // A piece longer than a line is broken anywhere (overflow-wrap: anywhere).
-    lines += Math.max(0, Math.ceil(px / room) - 1);
-    used = px > room ? px % room : used + px;
-  }
-  return { width: widthMax, height: MARKER_H + (lines - 1) * MARKER_H_PER_LINE, lines };
 }
 
 /** A SQLite connection's lane (`conn-1` …): every lane the diagram does not name itself. */

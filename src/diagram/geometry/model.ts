@@ -1,10 +1,10 @@
-import type { MarkerTone } from '../engine';
+import type { MarkerTone } from '../../engine';
 
 /**
  * The sequence diagram's model: its geometry, the shapes of a laid-out run (lanes, rows, wires,
  * markers, deadline bars, time marks and breaks) and each list's extent on the time axis. The page
  * reads these; only the lab worker (and the Compare tab, for its replays) lays a run out
- * (diagramLayout.ts), so the page's first load carries none of the layout code (issue #9).
+ * (layout.ts), so the page's first load carries none of the layout code (issue #9).
  */
 
 // ── geometry (flow coordinates, px at zoom 1) ──────────────────────────────────────────────────────
@@ -173,7 +173,7 @@ export interface DiagramLayout {
 // ── spans: what each item covers on the time axis, for finding what is on screen ────────────────
 
 /**
- * The page finds the items near the screen through an index over these extents (diagramSpans.ts);
+ * The page finds the items near the screen through an index over these extents (spans.ts);
  * the one pass over each list that index needs is made here, with the layout (`spans`), so the page
  * makes none when a run arrives. Most items are short and found by binary search on their key,
  * widened by the reach of the short ones; the long ones are listed.
