@@ -1,5 +1,16 @@
 import type { MarkerTone } from '../../engine';
-import { MARKER_FONT_PX, MARKER_H, MARKER_H_PER_LINE, MARKER_PAD_X, MARKER_W, MARKER_W_MAX } from './model';
+import { CHIP_FONT_PX, CHIP_H, CHIP_H_PER_LINE, CHIP_PAD_X, CHIP_W_MIN, MARKER_FONT_PX, MARKER_H, MARKER_H_PER_LINE, MARKER_PAD_X, MARKER_W, MARKER_W_MAX } from './model';
+
+/** A box's text metrics: the full marker (Linear time) or the race view's compact chip. */
+export interface BoxMetrics {
+  fontPx: number;
+  height: number;
+  heightPerLine: number;
+  padX: number;
+  widthMin: number;
+}
+export const MARKER_METRICS: BoxMetrics = { fontPx: MARKER_FONT_PX, height: MARKER_H, heightPerLine: MARKER_H_PER_LINE, padX: MARKER_PAD_X, widthMin: MARKER_W };
+export const CHIP_METRICS: BoxMetrics = { fontPx: CHIP_FONT_PX, height: CHIP_H, heightPerLine: CHIP_H_PER_LINE, padX: CHIP_PAD_X, widthMin: CHIP_W_MIN };
 
 /** The diagram's text metrics: how wide a label is estimated to be, and how a marker's text wraps (pure, so the layout runs anywhere). */
 
@@ -32,12 +43,12 @@ const BREAKS = /(?<=[ _.])/;
  * filling them piece by piece as the browser does, with the same generous widths, so the box the
  * layout makes room for is never shorter than the text drawn in it.
  */
-export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_MAX): { width: number; height: number; lines: number } {
+export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_MAX, metrics: BoxMetrics = MARKER_METRICS): { width: number; height: number; lines: number } {
   const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
-  const fontPx = tone === 'muted' ? 14 : MARKER_FONT_PX;
-  const oneLine = Math.ceil(textWidthPx(text, fontPx, bold)) + MARKER_PAD_X;
-  if (oneLine <= widthMax) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
-  const room = widthMax - MARKER_PAD_X;
+  const fontPx = tone === 'muted' ? Math.min(14, metrics.fontPx) : metrics.fontPx;
+  const oneLine = Math.ceil(textWidthPx(text, fontPx, bold)) + metrics.padX;
+  if (oneLine <= widthMax) return { width: Math.max(metrics.widthMin, oneLine), height: metrics.height, lines: 1 };
+  const room = widthMax - metrics.padX;
   let lines = 1;
   let used = 0;
   for (const piece of text.split(BREAKS)) {
@@ -50,5 +61,5 @@ export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_M
     lines += Math.max(0, Math.ceil(px / room) - 1);
     used = px > room ? px % room : used + px;
   }
-  return { width: widthMax, height: MARKER_H + (lines - 1) * MARKER_H_PER_LINE, lines };
+  return { width: widthMax, height: metrics.height + (lines - 1) * metrics.heightPerLine, lines };
 }

@@ -8,7 +8,7 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { HEADER_BAND_PX, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -34,8 +34,8 @@ const ZOOM_MAX = 3;
 /** Where the current event sits when the view follows it (fraction of the pane's height). */
 const FOLLOW_AT = 0.55;
 const FOLLOW_MARGIN = 0.1;
-/** The pinned lane names' height: the current row is kept below them. */
-const HEADERS_PX = 52;
+/** The pinned lane names' band: the current row is kept below it. */
+const HEADERS_PX = HEADER_BAND_PX + 8;
 const PAN_MS = 180;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
@@ -46,6 +46,7 @@ const EMPTY_LAYOUT: DiagramLayout = {
   lanes: [],
   width: 0,
   height: 0,
+  timeRight: 0,
   rowY: [],
   wires: [],
   markers: [],

@@ -18,6 +18,7 @@ export interface MarkerData extends Record<string, unknown> {
   tone: MarkerTone;
   title: string;
   lines: number;
+  look: Marker['look'];
   current: boolean;
   selected: boolean;
 }
@@ -82,16 +83,18 @@ function markerNode(marker: Marker, current = false, selected = false): MarkerNo
     // The size is known, so React Flow need not render a node to measure it (off-screen nodes never are).
     measured: { width: marker.width, height: marker.height },
     handles: NO_HANDLES,
-    zIndex: current || selected ? 2 : 1,
+    // Over the wires: a line that leaves from under a chip breaks there, never runs through its word.
+    zIndex: current || selected ? 4 : 3,
     ariaRole: 'img',
     ariaLabel: marker.title,
-    data: { text: marker.text, tone: marker.tone, title: marker.title, lines: marker.lines, current, selected },
+    data: { text: marker.text, tone: marker.tone, title: marker.title, lines: marker.lines, look: marker.look, current, selected },
     domAttributes: attributes({
       'data-kind': 'marker',
       'data-event-kind': marker.kind,
       'data-seq': marker.seq,
       'data-lane': marker.lane,
       'data-tone': marker.tone,
+      'data-look': marker.look,
       ...(current ? { 'aria-current': 'step' } : {}),
     }),
   };
@@ -129,9 +132,8 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
     selectable: false,
     focusable: false,
     deletable: false,
-    // Above the markers (z 1), so a message's label stays readable where it passes a marker and its
-    // arrowhead shows on the marker it lands on; the current and the picked marker rise to 2.
-    zIndex: selected || current ? 3 : 2,
+    // Under the chips (z 3): the layout keeps labels and arrowheads clear of them.
+    zIndex: selected || current ? 2 : 1,
     ariaLabel: description,
     data: {
       kind: wire.kind,
