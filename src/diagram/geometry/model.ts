@@ -62,9 +62,8 @@ export const CHIP_PAD_X = 22;
 export const CHIP_W_MIN = 24;
 /** A dot: bookkeeping with no word of its own (a receipt, a deadline armed, reset or off, a checkpoint). */
 export const DOT_PX = 14;
-/** Between two items side by side on one lane in one band, and between two lines of them. */
+/** Between two items side by side on one lane in one band. */
 export const CHIP_GAP_X = 6;
-export const CHIP_GAP_Y = 3;
 /** A lane's items in one band wrap past this width (on a SQLite connection's lane: MARKER_W_MAX_CONNECTION). */
 export const GROUP_W_MAX = 160;
 /** On a SQLite connection's lane statements wrap sooner: a ledger race's lanes then fit a laptop's pane. */
