@@ -24,8 +24,8 @@ import { FaultMenu } from '../components/lazyParts';
 /** Zoom bounds when fitting the lanes to the width: never below 1, so text stays at least 14 px (a wide scenario pans sideways). */
 const FIT_ZOOM_MIN = 1;
 const FIT_ZOOM_MAX = 1.25;
-/** Presentation: as large as the width allows, up to twice the normal size. */
-const PRESENT_ZOOM_MIN = 1;
+/** Presentation: as large as the width allows, at least one and a half times the normal size. */
+const PRESENT_ZOOM_MIN = 1.5;
 const PRESENT_ZOOM_MAX = 2.5;
 /** The zoom buttons' step, and the bounds of any zoom. */
 const ZOOM_STEP = 1.25;
@@ -351,7 +351,9 @@ function Follow({
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
     const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
-    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width)));
+    // The normal view also fits the run's height when it can: a whole race on screen beats larger text.
+    const heightFit = presentation ? Infinity : paneHeight / Math.max(1, height);
+    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width), heightFit));
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);

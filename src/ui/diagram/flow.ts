@@ -67,7 +67,8 @@ export interface DiagramFlow {
   /** Node and edge objects, built when first shown and reused after: React Flow keeps its internals for unchanged objects. */
   markerNodes: Map<number, MarkerNode>;
   anchorNodes: Map<number, AnchorNode>;
-  wireEdges: Map<number, { inFlight: WireEdge; settled: WireEdge }>;
+  /** Settled wires' edges (a wire in flight is drawn up to now, so built for its step). */
+  wireEdges: Map<number, WireEdge>;
   /** Marker positions by their event's seq, built when an event is first picked. */
   markerBySeq: Map<number, number> | null;
 }
@@ -120,6 +121,18 @@ function anchorNode(wire: Wire): AnchorNode {
     data: {},
     domAttributes: attributes({ 'data-kind': 'anchor', 'aria-hidden': 'true' }),
   };
+}
+
+/**
+ * A wire still in flight at the now-line `nowY`: drawn from its send to now, its head on the
+ * now-line, its label on the part drawn (nothing is drawn before it happens).
+ */
+function inFlightAt(wire: Wire, nowY: number): Wire {
+  if (wire.y2 <= nowY || wire.y2 === wire.y1) return wire;
+  const y = Math.max(wire.y1, nowY);
+  const x = wire.x1 + ((wire.x2 - wire.x1) * (y - wire.y1)) / (wire.y2 - wire.y1);
+  if (wire.labelY <= y && Math.min(wire.x1, x) <= wire.labelX && wire.labelX <= Math.max(wire.x1, x)) return { ...wire, x2: x, y2: y };
+  return { ...wire, x2: x, y2: y, labelX: (wire.x1 + x) / 2, labelY: (wire.y1 + y) / 2 };
 }
 
 function wireEdge(wire: Wire, status: WireStatus, current = false, selected = false, marksCurrent = false): WireEdge {
@@ -291,6 +304,7 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
   const wirePositions = new Set(flow.wireSpans.query(band).filter((at) => (layout.wires[at] as Wire).index < step));
   if (markingWire >= 0) wirePositions.add(markingWire);
 
+  const nowY = current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H;
   // Nodes in the order they appear: by event, a marker before the anchor of the wire it sends.
   const staged: Array<{ at: number; order: number; node: DiagramNode }> = [];
   for (const at of markerPositions) {
@@ -307,12 +321,16 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
     const isCurrent = wire.index === current || wire.resolvedAt === current;
     const isSelected = wire.seq === selectedSeq;
     const marksCurrent = at === markingWire;
-    if (isCurrent || isSelected) {
-      edges.push(wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent));
+    if (!isSettled) {
+      // In flight: drawn up to now, so built for this step.
+      edges.push(wireEdge(inFlightAt(wire, nowY), 'in-flight', isCurrent, isSelected, marksCurrent));
       continue;
     }
-    const built = cached(flow.wireEdges, at, () => ({ inFlight: wireEdge(wire, 'in-flight'), settled: wireEdge(wire, wire.fate) }));
-    edges.push(isSettled ? built.settled : built.inFlight);
+    if (isCurrent || isSelected) {
+      edges.push(wireEdge(wire, wire.fate, isCurrent, isSelected, marksCurrent));
+      continue;
+    }
+    edges.push(cached(flow.wireEdges, at, () => wireEdge(wire, wire.fate)));
   }
   staged.sort((a, b) => a.at - b.at || a.order - b.order);
 
@@ -328,7 +346,7 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
   return {
     nodes: staged.map((item) => item.node),
     edges,
-    nowY: current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H,
+    nowY,
     nowX,
     // Every wire settles at or after the event that sends it: sent before `step` minus settled before it.
     inFlight: firstAtOrAbove(layout.wires.length, (at) => (layout.wires[at] as Wire).index, step) - firstAtOrAbove(layout.resolvedSorted.length, (at) => layout.resolvedSorted[at] as number, step),

@@ -203,3 +203,41 @@ describe('a shared virtual-time axis (the Compare tab, issue #13)', () => {
     expect(Math.abs((rowsA.get(2_000) as number) - (rowsB.get(2_000) as number))).toBeLessThanOrEqual(11);
   });
 });
+
+describe('the race view (one band per virtual instant)', () => {
+  it.each(['A', 'B', 'C', 'D'])('%s: every instant has one band, and every event of it is drawn inside its band', (id) => {
+    const transcript = race(id);
+    const layout = lay(transcript);
+    const instants = [...new Set(transcript.events.map((event) => event.atMs))];
+    expect(layout.times.map((time) => time.atMs)).toEqual(instants);
+    for (let i = 1; i < layout.times.length; i++) expect(layout.times[i]?.y as number).toBeGreaterThan(layout.times[i - 1]?.y as number);
+    // Bookkeeping never takes a row of its own: fewer rows than events.
+    const rows = new Set(layout.rowY.map((y) => Math.round(y)));
+    expect(rows.size).toBeLessThan(transcript.events.length);
+    transcript.events.forEach((event, i) => {
+      const band = layout.times.findIndex((time) => time.atMs === event.atMs);
+      const next = layout.times[band + 1];
+      expect(layout.rowY[i] as number).toBeGreaterThanOrEqual((layout.times[band]?.y as number) - 12);
+      if (next !== undefined) expect(layout.rowY[i] as number).toBeLessThan(next.y);
+    });
+  });
+
+  it('nothing before it happens: a wire in flight ends at the now-line, its fate shows only at its step', () => {
+    const transcript = race('B');
+    const flow = buildFlow(lay(transcript));
+    let seen = 0;
+    for (let step = 1; step <= transcript.events.length; step++) {
+      const view = flowAt(flow, step, null);
+      for (const edge of view.edges) {
+        const data = edge.data;
+        if (data === undefined) continue;
+        if (data.status === 'in-flight') {
+          seen += 1;
+          expect(data.y2, `step ${step}: ${data.label}`).toBeLessThanOrEqual(view.nowY + 0.001);
+          if (data.y2 > data.y1) expect(data.y2).toBeCloseTo(view.nowY, 6);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+});
