@@ -125,14 +125,14 @@ function anchorNode(wire: Wire): AnchorNode {
 
 /**
  * A wire still in flight at the now-line `nowY`: drawn from its send to now, its head on the
- * now-line, its label on the part drawn (nothing is drawn before it happens).
+ * now-line (nothing is drawn before it happens). Its label stays where the layout put it, clear of
+ * every mark: it names what was sent, which has happened.
  */
 function inFlightAt(wire: Wire, nowY: number): Wire {
   if (wire.y2 <= nowY || wire.y2 === wire.y1) return wire;
   const y = Math.max(wire.y1, nowY);
   const x = wire.x1 + ((wire.x2 - wire.x1) * (y - wire.y1)) / (wire.y2 - wire.y1);
-  if (wire.labelY <= y && Math.min(wire.x1, x) <= wire.labelX && wire.labelX <= Math.max(wire.x1, x)) return { ...wire, x2: x, y2: y };
-  return { ...wire, x2: x, y2: y, labelX: (wire.x1 + x) / 2, labelY: (wire.y1 + y) / 2 };
+  return { ...wire, x2: x, y2: y };
 }
 
 function wireEdge(wire: Wire, status: WireStatus, current = false, selected = false, marksCurrent = false): WireEdge {
