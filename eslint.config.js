@@ -51,6 +51,23 @@ export default tseslint.config(
     },
   },
   {
+    // The diagram's geometry is framework-free: the worker and the page both call it, it calls neither.
+    files: ['src/diagram/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'The diagram geometry stays free of UI libraries.' },
+            { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'The diagram geometry depends on the engine (its types) only.' },
+            engineFrontDoor,
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/worker/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

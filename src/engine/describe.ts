@@ -21,15 +21,23 @@ export function describeMessage(message: JsonRpcMessage): string {
   return `error response #${String(message.id ?? 'null')}: ${message.error.message}`;
 }
 
-export function describeEvent(event: LabEvent): string {
+/**
+ * One event in a sentence. `atSend` words a message as its sender sees it when it leaves: what
+ * becomes of it later (ignored by its receiver) is said at the step where that happens, by the
+ * receipt (worded as the message's own line was), so a replay never tells it before then. A message
+ * dropped as it is sent is lost then. The page's wording (wordEvent) is the replay's; the CLI's
+ * timeline keeps the whole story on the message's line.
+ */
+export function describeEvent(event: LabEvent, atSend = false): string {
   switch (event.kind) {
     case 'message': {
       if (event.lost === true) return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
-      const ignored = event.ignoredBy ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
+      const ignored = event.ignoredBy && !atSend ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
       const fault = event.duplicateOf !== undefined ? ` (the network's duplicate of message ${event.duplicateOf})` : event.fault !== undefined ? ` (fault ${event.fault})` : '';
       return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${fault}${ignored}`;
     }
     case 'delivered':
+      if (atSend && event.ignoredBy) return `${event.to} receives ${event.summary} (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})`;
       return `${event.to} receives ${event.summary}${event.ignoredBy ? ` and ignores it: ${event.reason ?? ''}` : ''}`;
     case 'request-started':
       return `request #${String(event.requestId)} starts (idle ${event.idleTimeoutMs} ms, max ${event.maxTimeoutMs} ms, progressToken ${JSON.stringify(event.progressToken)})`;
@@ -224,7 +232,7 @@ export interface EventWording {
 }
 
 export function wordEvent(event: LabEvent): EventWording {
-  return { text: describeEvent(event), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+  return { text: describeEvent(event, true), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
 }
 
 /** The wording of every event of a run, in order: what the worker sends the page with the transcript. */

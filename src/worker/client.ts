@@ -1,4 +1,4 @@
-import type { DiagramLayout, TimeScale } from './diagramLayout';
+import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
 import { arrivalQueue, protocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
 import type {

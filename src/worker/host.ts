@@ -8,7 +8,7 @@ import type { EventWording, Settings, Transcript } from '../engine';
 import { resolveRunParams, resolveRunSpec, settingsText, type RunSpec } from '../lab/runSpec';
 import { runResolved } from '../sdk/runs';
 import { findScenario, scenarios } from '../scenarios/index';
-import { layoutDiagram, type TimeScale } from './diagramLayout';
+import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
 import { StorageError, type LedgerStorage } from './ledgerStorage';
 import {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { wordEvents } from '../engine';
 import { runScenarioById } from '../scenarios/index';
-import { layoutDiagram } from './diagramLayout';
+import { layoutDiagram } from '../diagram/geometry/layout';
 import { explainBadRequest, explainBadResponse, explainBadToolRequest, explainBadToolResponse, type LabResponse } from './protocol';
 import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
 

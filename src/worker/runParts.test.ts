@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario, wordEvents } from '../engine';
 import { findScenario } from '../scenarios/index';
 import { createLabClient, LabClientError } from './client';
-import { layoutDiagram } from './diagramLayout';
+import { layoutDiagram } from '../diagram/geometry/layout';
 import { createInProcessWorker } from './inProcessWorker';
 import { explainBadResponse, type LabResponse } from './protocol';
 import { inParts, PART_EVENTS, PartsAssembly } from './runParts';

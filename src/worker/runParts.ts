@@ -1,4 +1,4 @@
-import type { DiagramLayout } from './diagramLayout';
+import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { EventWording, LabAnswer, LabEvent, LabResponse } from './protocol';
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
-import type { DiagramLayout } from './diagramLayout';
+import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 
 /**

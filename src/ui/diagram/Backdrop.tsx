@@ -3,7 +3,7 @@ import { memo, useMemo } from 'react';
 import { formatMs, formatNumber } from '../format';
 import { useVisibleBand } from './band';
 import { barsAt, type DiagramFlow } from './flow';
-import { BAR_W, BREAK_H, ROW_H, TIME_RIGHT_X, type DeadlineBar } from './layout';
+import { BAR_W, BREAK_H, ROW_H, type DeadlineBar } from './layout';
 
 /**
  * What sits behind the wires and markers, in flow coordinates: the lanes' lifelines, the time of
@@ -34,7 +34,7 @@ export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: Dia
           <div key={lane.id} className="dg-lane" data-lane={lane.id} style={{ left: lane.x - 2, height: layout.height }} />
         ))}
         {times.map((time) => (
-          <div key={time.id} className="dg-time" data-at-ms={time.atMs} style={{ top: time.y - ROW_H / 2, width: TIME_RIGHT_X }}>
+          <div key={time.id} className="dg-time" data-at-ms={time.atMs} style={{ top: time.y - ROW_H / 2, width: layout.timeRight }}>
             {formatMs(time.atMs)}
           </div>
         ))}

@@ -8,7 +8,7 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { HEADER_BAND_PX, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -24,8 +24,8 @@ import { FaultMenu } from '../components/lazyParts';
 /** Zoom bounds when fitting the lanes to the width: never below 1, so text stays at least 14 px (a wide scenario pans sideways). */
 const FIT_ZOOM_MIN = 1;
 const FIT_ZOOM_MAX = 1.25;
-/** Presentation: as large as the width allows, up to twice the normal size. */
-const PRESENT_ZOOM_MIN = 1;
+/** Presentation: as large as the width allows, at least one and a half times the normal size. */
+const PRESENT_ZOOM_MIN = 1.5;
 const PRESENT_ZOOM_MAX = 2.5;
 /** The zoom buttons' step, and the bounds of any zoom. */
 const ZOOM_STEP = 1.25;
@@ -34,8 +34,8 @@ const ZOOM_MAX = 3;
 /** Where the current event sits when the view follows it (fraction of the pane's height). */
 const FOLLOW_AT = 0.55;
 const FOLLOW_MARGIN = 0.1;
-/** The pinned lane names' height: the current row is kept below them. */
-const HEADERS_PX = 52;
+/** The pinned lane names' band: the current row is kept below it. */
+const HEADERS_PX = HEADER_BAND_PX + 8;
 const PAN_MS = 180;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
@@ -46,6 +46,7 @@ const EMPTY_LAYOUT: DiagramLayout = {
   lanes: [],
   width: 0,
   height: 0,
+  timeRight: 0,
   rowY: [],
   wires: [],
   markers: [],
@@ -350,7 +351,9 @@ function Follow({
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
     const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
-    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width)));
+    // The normal view also fits the run's height when it can: a whole race on screen beats larger text.
+    const heightFit = presentation ? Infinity : paneHeight / Math.max(1, height);
+    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width), heightFit));
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);

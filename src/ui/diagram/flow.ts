@@ -18,6 +18,7 @@ export interface MarkerData extends Record<string, unknown> {
   tone: MarkerTone;
   title: string;
   lines: number;
+  look: Marker['look'];
   current: boolean;
   selected: boolean;
 }
@@ -66,7 +67,8 @@ export interface DiagramFlow {
   /** Node and edge objects, built when first shown and reused after: React Flow keeps its internals for unchanged objects. */
   markerNodes: Map<number, MarkerNode>;
   anchorNodes: Map<number, AnchorNode>;
-  wireEdges: Map<number, { inFlight: WireEdge; settled: WireEdge }>;
+  /** Settled wires' edges (a wire in flight is drawn up to now, so built for its step). */
+  wireEdges: Map<number, WireEdge>;
   /** Marker positions by their event's seq, built when an event is first picked. */
   markerBySeq: Map<number, number> | null;
 }
@@ -82,16 +84,18 @@ function markerNode(marker: Marker, current = false, selected = false): MarkerNo
     // The size is known, so React Flow need not render a node to measure it (off-screen nodes never are).
     measured: { width: marker.width, height: marker.height },
     handles: NO_HANDLES,
-    zIndex: current || selected ? 2 : 1,
+    // Over the wires: a line that leaves from under a chip breaks there, never runs through its word.
+    zIndex: current || selected ? 4 : 3,
     ariaRole: 'img',
     ariaLabel: marker.title,
-    data: { text: marker.text, tone: marker.tone, title: marker.title, lines: marker.lines, current, selected },
+    data: { text: marker.text, tone: marker.tone, title: marker.title, lines: marker.lines, look: marker.look, current, selected },
     domAttributes: attributes({
       'data-kind': 'marker',
       'data-event-kind': marker.kind,
       'data-seq': marker.seq,
       'data-lane': marker.lane,
       'data-tone': marker.tone,
+      'data-look': marker.look,
       ...(current ? { 'aria-current': 'step' } : {}),
     }),
   };
@@ -119,6 +123,18 @@ function anchorNode(wire: Wire): AnchorNode {
   };
 }
 
+/**
+ * A wire still in flight at the now-line `nowY`: drawn from its send to now, its head on the
+ * now-line (nothing is drawn before it happens). Its label stays where the layout put it, clear of
+ * every mark: it names what was sent, which has happened.
+ */
+function inFlightAt(wire: Wire, nowY: number): Wire {
+  if (wire.y2 <= nowY || wire.y2 === wire.y1) return wire;
+  const y = Math.max(wire.y1, nowY);
+  const x = wire.x1 + ((wire.x2 - wire.x1) * (y - wire.y1)) / (wire.y2 - wire.y1);
+  return { ...wire, x2: x, y2: y };
+}
+
 function wireEdge(wire: Wire, status: WireStatus, current = false, selected = false, marksCurrent = false): WireEdge {
   const description = status === 'in-flight' ? `${wire.label}: ${wire.from} to ${wire.to}, sent at ${wire.sentAtMs} ms, in flight` : wire.description;
   return {
@@ -129,9 +145,8 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
     selectable: false,
     focusable: false,
     deletable: false,
-    // Above the markers (z 1), so a message's label stays readable where it passes a marker and its
-    // arrowhead shows on the marker it lands on; the current and the picked marker rise to 2.
-    zIndex: selected || current ? 3 : 2,
+    // Under the chips (z 3): the layout keeps labels and arrowheads clear of them.
+    zIndex: selected || current ? 2 : 1,
     ariaLabel: description,
     data: {
       kind: wire.kind,
@@ -289,6 +304,7 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
   const wirePositions = new Set(flow.wireSpans.query(band).filter((at) => (layout.wires[at] as Wire).index < step));
   if (markingWire >= 0) wirePositions.add(markingWire);
 
+  const nowY = current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H;
   // Nodes in the order they appear: by event, a marker before the anchor of the wire it sends.
   const staged: Array<{ at: number; order: number; node: DiagramNode }> = [];
   for (const at of markerPositions) {
@@ -305,12 +321,16 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
     const isCurrent = wire.index === current || wire.resolvedAt === current;
     const isSelected = wire.seq === selectedSeq;
     const marksCurrent = at === markingWire;
-    if (isCurrent || isSelected) {
-      edges.push(wireEdge(wire, isSettled ? wire.fate : 'in-flight', isCurrent, isSelected, marksCurrent));
+    if (!isSettled) {
+      // In flight: drawn up to now, so built for this step.
+      edges.push(wireEdge(inFlightAt(wire, nowY), 'in-flight', isCurrent, isSelected, marksCurrent));
       continue;
     }
-    const built = cached(flow.wireEdges, at, () => ({ inFlight: wireEdge(wire, 'in-flight'), settled: wireEdge(wire, wire.fate) }));
-    edges.push(isSettled ? built.settled : built.inFlight);
+    if (isCurrent || isSelected) {
+      edges.push(wireEdge(wire, wire.fate, isCurrent, isSelected, marksCurrent));
+      continue;
+    }
+    edges.push(cached(flow.wireEdges, at, () => wireEdge(wire, wire.fate)));
   }
   staged.sort((a, b) => a.at - b.at || a.order - b.order);
 
@@ -326,7 +346,7 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
   return {
     nodes: staged.map((item) => item.node),
     edges,
-    nowY: current >= 0 ? (layout.rowY[current] as number) : TOP_Y - ROW_H,
+    nowY,
     nowX,
     // Every wire settles at or after the event that sends it: sent before `step` minus settled before it.
     inFlight: firstAtOrAbove(layout.wires.length, (at) => (layout.wires[at] as Wire).index, step) - firstAtOrAbove(layout.resolvedSorted.length, (at) => layout.resolvedSorted[at] as number, step),

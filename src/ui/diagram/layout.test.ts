@@ -9,7 +9,7 @@ import { layoutDiagram, sharedAxis, textWidthPx } from './layoutCompute';
 import { wordEvents } from '../../engine';
 
 /** The layout of a run with the engine's wording, as the worker sends it. */
-const lay = (t: Transcript) => layoutDiagram(t, wordEvents(t.events));
+const lay = (t: Transcript, scale?: 'ordinal' | 'linear') => layoutDiagram(t, wordEvents(t.events), scale);
 
 // The sequence diagram's model, without React: one row per event with time flowing down, one wire
 // per message from the sender when sent to the receiver when it arrives (so latency slopes it and
@@ -28,9 +28,9 @@ function cross(a: { x1: number; y1: number; x2: number; y2: number }, b: { x1: n
 }
 
 describe('diagram layout', () => {
-  it.each(['A', 'B', 'C', 'D'])('%s: one row per event going down, one wire per message between the right lanes', (id) => {
+  it.each(['A', 'B', 'C', 'D'])('%s: on Linear time, one row per event going down, one wire per message between the right lanes', (id) => {
     const transcript = race(id);
-    const layout = lay(transcript);
+    const layout = lay(transcript, 'linear');
     expect(layout.rowY).toHaveLength(transcript.events.length);
     for (let i = 1; i < layout.rowY.length; i++) expect(layout.rowY[i]).toBeGreaterThan(layout.rowY[i - 1] as number);
     expect(layout.lanes.map((lane) => lane.id)).toEqual(['client', 'server', 'worker']);
@@ -189,22 +189,55 @@ describe('a shared virtual-time axis (the Compare tab, issue #13)', () => {
     const runs = [runRaceById('C'), runRaceById('C', { settings: { latencyMs: 10 } })].map((t) => ({ transcript: t as unknown as Transcript, wording: wordEvents(t.events) }));
     const axis = sharedAxis(runs);
     const [a, b] = runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis)) as [DiagramLayout, DiagramLayout];
-    const firstRowAt = (layout: DiagramLayout, t: Transcript) => {
-      const rows = new Map<number, number>();
-      t.events.forEach((event, i) => {
-        if (!rows.has(event.atMs)) rows.set(event.atMs, layout.rowY[i] as number);
-      });
-      return rows;
-    };
+    // The race view: one band per instant, its time written level with the band's first row.
+    const firstRowAt = (layout: DiagramLayout, _t: Transcript) => new Map(layout.times.map((time) => [time.atMs, time.y]));
     const rowsA = firstRowAt(a, runs[0]!.transcript);
     const rowsB = firstRowAt(b, runs[1]!.transcript);
     const common = [...rowsA.keys()].filter((atMs) => rowsB.has(atMs));
     expect(common.length).toBeGreaterThan(3);
     // Centres may differ by a marker's extra room only (a two-line marker sits lower in its band).
     for (const atMs of common) expect(Math.abs((rowsA.get(atMs) as number) - (rowsB.get(atMs) as number))).toBeLessThanOrEqual((52 - 30) / 2);
-    for (const layout of [a, b]) for (let i = 1; i < layout.rowY.length; i += 1) expect(layout.rowY[i] as number).toBeGreaterThan(layout.rowY[i - 1] as number);
+    for (const layout of [a, b]) for (let i = 1; i < layout.times.length; i += 1) expect(layout.times[i]?.y as number).toBeGreaterThan(layout.times[i - 1]?.y as number);
     // Model C gives up at 2000 ms; with 10 ms of latency it is the same instant: same height.
     expect(rowsA.get(2_000)).toBeDefined();
     expect(Math.abs((rowsA.get(2_000) as number) - (rowsB.get(2_000) as number))).toBeLessThanOrEqual(11);
+  });
+});
+
+describe('the race view (one band per virtual instant)', () => {
+  it.each(['A', 'B', 'C', 'D'])('%s: every instant has one band, and every event of it is drawn inside its band', (id) => {
+    const transcript = race(id);
+    const layout = lay(transcript);
+    const instants = [...new Set(transcript.events.map((event) => event.atMs))];
+    expect(layout.times.map((time) => time.atMs)).toEqual(instants);
+    for (let i = 1; i < layout.times.length; i++) expect(layout.times[i]?.y as number).toBeGreaterThan(layout.times[i - 1]?.y as number);
+    // Bookkeeping never takes a row of its own: fewer rows than events.
+    const rows = new Set(layout.rowY.map((y) => Math.round(y)));
+    expect(rows.size).toBeLessThan(transcript.events.length);
+    transcript.events.forEach((event, i) => {
+      const band = layout.times.findIndex((time) => time.atMs === event.atMs);
+      const next = layout.times[band + 1];
+      expect(layout.rowY[i] as number).toBeGreaterThanOrEqual((layout.times[band]?.y as number) - 12);
+      if (next !== undefined) expect(layout.rowY[i] as number).toBeLessThan(next.y);
+    });
+  });
+
+  it('nothing before it happens: a wire in flight ends at the now-line, its fate shows only at its step', () => {
+    const transcript = race('B');
+    const flow = buildFlow(lay(transcript));
+    let seen = 0;
+    for (let step = 1; step <= transcript.events.length; step++) {
+      const view = flowAt(flow, step, null);
+      for (const edge of view.edges) {
+        const data = edge.data;
+        if (data === undefined) continue;
+        if (data.status === 'in-flight') {
+          seen += 1;
+          expect(data.y2, `step ${step}: ${data.label}`).toBeLessThanOrEqual(view.nowY + 0.001);
+          if (data.y2 > data.y1) expect(data.y2).toBeCloseTo(view.nowY, 6);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
   });
 });

@@ -1,2 +1,2 @@
-/** The layout the lab worker computed (src/worker/diagramLayout.ts), as the diagram's modules read it. */
+/** The layout the lab worker computed (src/diagram/geometry/layout.ts), as the diagram's modules read it. */
 export * from '../../store/diagramLayout';

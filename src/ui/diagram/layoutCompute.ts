@@ -1,2 +1,2 @@
-/** The layout code (src/worker/diagramLayout.ts), apart from layout.ts so that importing the model does not bring it into the first load. */
+/** The layout code (src/diagram/geometry/layout.ts), apart from layout.ts so that importing the model does not bring it into the first load. */
 export * from '../../store/diagramCompute';

@@ -5,8 +5,8 @@ import { runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { barsAt, buildFlow, flowAt } from './flow';
 import { layoutDiagram } from './layoutCompute';
-import { EXTENTS } from '../../worker/diagramLayout';
-import { LONG_PX, SpanIndex, spanReach } from '../../worker/diagramSpans';
+import { EXTENTS } from '../../diagram/geometry/layout';
+import { LONG_PX, SpanIndex, spanReach } from '../../diagram/geometry/spans';
 
 // The band index finds exactly the items a pass over all of them would (short and long ones alike),
 // and the diagram cut to a band is the whole diagram's cut, less what lies outside the band, with the

@@ -16,17 +16,21 @@ const lay = (t: Transcript, scale?: 'linear' | 'ordinal') => layoutDiagram(t, wo
 const race = (id: string, settings?: Record<string, unknown>) => runRaceById(id, { settings }) as unknown as Transcript;
 
 describe('diagram layout: room for every label', () => {
-  it.each(['A', 'B', 'C', 'D'])('%s: markers fit their text, lanes clear the bars and each other', (id) => {
+  it.each(['A', 'B', 'C', 'D'])('%s: chips fit their words, nothing reaches into the deadline bars, and no two marks overlap', (id) => {
     const layout = lay(race(id));
+    const barsRight = Math.max(...layout.bars.map((bar) => bar.x + 12));
     for (const marker of layout.markers) {
-      if (marker.lines === 1) expect(marker.width, marker.text).toBeGreaterThanOrEqual(textWidthPx(marker.text, marker.tone === 'muted' ? 14 : 15) + 20);
-      // Nothing reaches into the deadline bars on the left.
-      expect(marker.x - marker.width / 2).toBeGreaterThan(116);
+      if (marker.look === 'chip' && marker.lines === 1) expect(marker.width, marker.text).toBeGreaterThanOrEqual(textWidthPx(marker.text, 14) + 20);
+      expect(marker.x - marker.width / 2).toBeGreaterThan(barsRight);
       expect(marker.x + marker.width / 2).toBeLessThanOrEqual(layout.width);
     }
-    const [client, server] = layout.lanes;
-    const widest = (lane: string) => Math.max(...layout.markers.filter((m) => m.lane === lane).map((m) => m.width));
-    expect((server?.x ?? 0) - (client?.x ?? 0)).toBeGreaterThanOrEqual((widest('client') + widest('server')) / 2);
+    for (const [k, a] of layout.markers.entries()) {
+      for (const b of layout.markers.slice(k + 1)) {
+        const x = Math.min(a.x + a.width / 2, b.x + b.width / 2) - Math.max(a.x - a.width / 2, b.x - b.width / 2);
+        const y = Math.min(a.y + a.height / 2, b.y + b.height / 2) - Math.max(a.y - a.height / 2, b.y - b.height / 2);
+        expect(x > 0 && y > 0, `${id}: "${a.text}" and "${b.text}"`).toBe(false);
+      }
+    }
   });
 });
 
@@ -53,9 +57,10 @@ describe('diagram layout: a ledger race on a laptop', () => {
     // "INSERT INTO ledger." / "idempotency_keys →" / "SQLITE_CONSTRAINT_" / "PRIMARYKEY": at least four
     // lines within the box's text width (220 less the padding; the estimate is generous, so it may count
     // one more), and the box is as tall as the lines it counted. The e2e workbench test checks the drawn text.
-    expect(failed?.width).toBe(220);
+    expect(failed?.width).toBe(170);
     expect(failed?.lines).toBeGreaterThanOrEqual(4);
-    expect(failed?.height).toBe(30 + ((failed?.lines ?? 0) - 1) * 22);
+    // The race view's chip: 22 px for its first line, 18 px for each more.
+    expect(failed?.height).toBe(22 + ((failed?.lines ?? 0) - 1) * 18);
   });
 });
 

@@ -1,10 +1,10 @@
-import type { MarkerTone } from '../engine';
+import type { MarkerTone } from '../../engine';
 
 /**
  * The sequence diagram's model: its geometry, the shapes of a laid-out run (lanes, rows, wires,
  * markers, deadline bars, time marks and breaks) and each list's extent on the time axis. The page
  * reads these; only the lab worker (and the Compare tab, for its replays) lays a run out
- * (diagramLayout.ts), so the page's first load carries none of the layout code (issue #9).
+ * (layout.ts), so the page's first load carries none of the layout code (issue #9).
  */
 
 // ── geometry (flow coordinates, px at zoom 1) ──────────────────────────────────────────────────────
@@ -48,6 +48,41 @@ export const BARS_RIGHT_X = MAX_BAR_X + BAR_W + 12;
 export const MARKER_GAP_X = 24;
 
 
+// ── the race view: one band per virtual instant ──────────────────────────────────────────────────────
+
+/** The lane headers' own band at the top of the pane: nothing is laid out under it. */
+export const HEADER_BAND_PX = 36;
+/** Where the first instant's band starts. */
+export const BANDS_TOP_Y = HEADER_BAND_PX + 6;
+/** A compact chip: 14 px text (never less at zoom 1), one line 22 px tall, each wrapped line 18 px more. */
+export const CHIP_FONT_PX = 14;
+export const CHIP_H = 22;
+export const CHIP_H_PER_LINE = 18;
+export const CHIP_PAD_X = 22;
+export const CHIP_W_MIN = 24;
+/** A dot: bookkeeping with no word of its own (a receipt, a deadline armed, reset or off, a checkpoint). */
+export const DOT_PX = 14;
+/** Between two items side by side on one lane in one band. */
+export const CHIP_GAP_X = 6;
+/** A lane's items in one band wrap past this width (on a SQLite connection's lane: MARKER_W_MAX_CONNECTION). */
+export const GROUP_W_MAX = 160;
+/** On a SQLite connection's lane statements wrap sooner: a ledger race's lanes then fit a laptop's pane. */
+export const GROUP_W_MAX_CONNECTION = 170;
+/** Rows inside a band (a chip and the room above a wire's label): a wire sent in a band leaves from one of its rows. */
+export const ROW_PITCH = 26;
+/** A lane's items standing beside its line (the side no wire uses) start this far from it. */
+export const SIDE_CLEAR_X = 12;
+/** Between bands: grows with the logarithm of the time between them, up to a bound. */
+export const BAND_GAP_MIN = 2;
+export const BAND_GAP_PER_DOUBLING = 0.25;
+export const BAND_GAP_MAX = 4;
+/** The race view's least gaps between lanes: a message's label between two crossed lanes, only the items between others. */
+export const BAND_WIDE_GAP = 250;
+export const BAND_NARROW_GAP = 140;
+/** The time column: its labels' font, and the room right of them. */
+export const TIME_FONT_PX = 14;
+export const TIME_PAD_X = 12;
+
 /** A quiet gap drawn longer than this is folded into a break of BREAK_H with its length written on it. */
 export const FOLD_PX = 12 * ROW_H;
 export const BREAK_H = 56;
@@ -89,6 +124,8 @@ export interface Wire {
   reason: string | null;
   /** One sentence for screen readers and tooltips. */
   description: string;
+  /** The top of the band it is sent in (its row, on Linear time): the key it is found by on the time axis. */
+  bandY: number;
 }
 
 export interface Marker {
@@ -105,7 +142,13 @@ export interface Marker {
   width: number;
   height: number;
   lines: number;
+  /** How it is drawn: a full marker (Linear time), or in the race view a chip with its word or a dot. */
+  look: MarkerLook;
+  /** The top of its instant's band (its row, on Linear time): the key it is found by on the time axis. */
+  bandY: number;
 }
+
+export type MarkerLook = 'marker' | 'chip' | 'dot';
 
 /** A folded quiet gap (linear time): drawn as a break of BREAK_H at `y`, with its length. */
 export interface TimeBreak {
@@ -148,6 +191,8 @@ export interface DiagramLayout {
   lanes: Lane[];
   width: number;
   height: number;
+  /** The time column's right edge: as wide as its widest label. */
+  timeRight: number;
   /** Row centre of each event, by index. */
   rowY: number[];
   wires: Wire[];
@@ -173,7 +218,7 @@ export interface DiagramLayout {
 // ── spans: what each item covers on the time axis, for finding what is on screen ────────────────
 
 /**
- * The page finds the items near the screen through an index over these extents (diagramSpans.ts);
+ * The page finds the items near the screen through an index over these extents (spans.ts);
  * the one pass over each list that index needs is made here, with the layout (`spans`), so the page
  * makes none when a run arrives. Most items are short and found by binary search on their key,
  * widened by the reach of the short ones; the long ones are listed.
@@ -199,8 +244,8 @@ export interface Extent<T> {
 
 /** The extents of the layout's lists, the one definition the worker's pass and the page's queries share. */
 export const EXTENTS = {
-  markers: { key: (marker) => marker.y, lo: (marker) => marker.y - marker.height / 2, hi: (marker) => marker.y + marker.height / 2 } satisfies Extent<Marker>,
-  wires: { key: (wire) => wire.y1, lo: (wire) => Math.min(wire.y2, wire.labelY - ROW_H), hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H) } satisfies Extent<Wire>,
+  markers: { key: (marker) => marker.bandY, lo: (marker) => marker.y - marker.height / 2, hi: (marker) => marker.y + marker.height / 2 } satisfies Extent<Marker>,
+  wires: { key: (wire) => wire.bandY, lo: (wire) => Math.min(wire.y1, wire.y2, wire.labelY - ROW_H), hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H) } satisfies Extent<Wire>,
   times: { key: (time) => time.y, lo: (time) => time.y - ROW_H / 2, hi: (time) => time.y + ROW_H / 2 } satisfies Extent<TimeMark>,
   breaks: { key: (fold) => fold.y, lo: (fold) => fold.y - BREAK_H / 2, hi: (fold) => fold.y + BREAK_H / 2 } satisfies Extent<TimeBreak>,
   /** A deadline bar by where it reaches once ended (a bar never ended: to its due time). */

@@ -1,4 +1,4 @@
-import type { EventWording, LabEvent, MarkerTone, MarkerWording, Transcript } from '../engine';
+import type { EventWording, LabEvent, MarkerWording, Transcript } from '../../engine';
 import {
   BARS_RIGHT_X,
   BREAK_H,
@@ -9,14 +9,11 @@ import {
   GAP_MIN,
   GAP_PER_DOUBLING,
   IDLE_BAR_X,
-  MARKER_FONT_PX,
   MARKER_GAP_X,
   MARKER_H,
-  MARKER_H_PER_LINE,
   MARKER_W_MAX_CONNECTION,
   NARROW_GAP_CONNECTION,
   TIME_RIGHT_X,
-  MARKER_PAD_X,
   MARKER_W,
   MARKER_W_MAX,
   MAX_BAR_X,
@@ -30,16 +27,29 @@ import {
   type DiagramLayout,
   type Lane,
   type Marker,
+  type MarkerLook,
+  CHIP_H,
+  BAND_WIDE_GAP,
+  BAND_NARROW_GAP,
+  DOT_PX,
+  GROUP_W_MAX,
+  GROUP_W_MAX_CONNECTION,
+  BANDS_TOP_Y,
+  TIME_FONT_PX,
+  TIME_PAD_X,
   type SharedAxis,
   type TimeBreak,
   type TimeMark,
   type TimeScale,
   type Wire,
   type WireFate,
-} from './diagramModel';
+} from './model';
 
-// The model (geometry, shapes, extents) is diagramModel.ts; what is here computes a layout.
-export * from './diagramModel';
+// The model (geometry, shapes, extents) is model.ts, the text metrics text.ts; what is here computes a layout.
+export * from './model';
+export { markerSize, textWidthPx } from './text';
+import { CHIP_METRICS, markerSize, textWidthPx } from './text';
+import { bandGap, bandHeights, bandYAt, planBands, type BandEvent } from './bands';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
@@ -59,61 +69,63 @@ export function timeGap(deltaMs: number): number {
   return Math.min(GAP_MAX, GAP_MIN + GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
 }
 
-/**
- * Advance widths of the sans-serif the diagram uses, in em, by character class: an estimate a
- * little generous on purpose (a marker is never cut: its text sets its width on screen; this only
- * decides how far apart the lanes are and when a label wraps). Pure, so the layout can run anywhere.
- */
-function charEm(code: number): number {
-  if (code === 32) return 0.32;
-  if (code >= 48 && code <= 57) return 0.64;
-  if (code >= 65 && code <= 90) return code === 73 ? 0.32 : code === 77 || code === 87 ? 0.9 : 0.72;
-  if (code >= 97 && code <= 122) return 'fijlrt'.includes(String.fromCharCode(code)) ? 0.36 : code === 109 || code === 119 ? 0.92 : 0.62;
-  if (code < 128) return '.,:;!|\'()[]'.includes(String.fromCharCode(code)) ? 0.36 : 0.62;
-  return 1;
-}
-
-export function textWidthPx(text: string, fontPx: number, bold = false): number {
-  let em = 0;
-  for (let i = 0; i < text.length; i++) em += charEm(text.charCodeAt(i));
-  return em * fontPx * (bold ? 1.1 : 1);
-}
-
-/** Where a marker's text may break: after a space, and after `_` or `.` inside a long name (the marker view puts a <wbr> there). */
-const BREAKS = /(?<=[ _.])/;
-
-/**
- * A marker's box: its width from its text, wrapped when one line would be wider than `widthMax`
- * (MARKER_W_MAX, or MARKER_W_MAX_CONNECTION on a SQLite connection's lane). The lines are counted by
- * filling them piece by piece as the browser does, with the same generous widths, so the box the
- * layout makes room for is never shorter than the text drawn in it.
- */
-export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_MAX): { width: number; height: number; lines: number } {
-  const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
-  const fontPx = tone === 'muted' ? 14 : MARKER_FONT_PX;
-  const oneLine = Math.ceil(textWidthPx(text, fontPx, bold)) + MARKER_PAD_X;
-  if (oneLine <= widthMax) return { width: Math.max(MARKER_W, oneLine), height: MARKER_H, lines: 1 };
-  const room = widthMax - MARKER_PAD_X;
-  let lines = 1;
-  let used = 0;
-  for (const piece of text.split(BREAKS)) {
-    const px = textWidthPx(piece, fontPx, bold);
-    if (used > 0 && used + textWidthPx(piece.trimEnd(), fontPx, bold) > room) {
-      lines += 1;
-      used = 0;
-    }
-    // A piece longer than a line is broken anywhere (overflow-wrap: anywhere).
-    lines += Math.max(0, Math.ceil(px / room) - 1);
-    used = px > room ? px % room : used + px;
-  }
-  return { width: widthMax, height: MARKER_H + (lines - 1) * MARKER_H_PER_LINE, lines };
-}
-
 /** A SQLite connection's lane (`conn-1` …): every lane the diagram does not name itself. */
 const isConnectionLane = (id: string): boolean => !(id in LANE_LABELS);
 
 /** The marker an event draws, sized for the lane it sits on. */
 const sizeOn = (lane: string, marker: MarkerWording) => markerSize(marker.text, marker.tone, isConnectionLane(lane) ? MARKER_W_MAX_CONNECTION : MARKER_W_MAX);
+
+/**
+ * How the race view draws a marker: bookkeeping (the engine words it `muted`: a deadline armed,
+ * reset or off, a checkpoint, a keep-alive) is a dot on the actors' lanes; everything else a chip
+ * with its word. A SQLite connection's statements and the buffer's entries stay chips: they are the
+ * story on those lanes.
+ */
+const lookOf = (lane: string, marker: MarkerWording, kind: string): MarkerLook =>
+  kind === 'request-started' || (marker.tone === 'muted' && (lane === 'client' || lane === 'server' || lane === 'worker' || lane === 'proxy')) ? 'dot' : 'chip';
+
+/** Width a lane's items in one band may take before they wrap to another line. */
+const groupMaxOn = (lane: string) => (isConnectionLane(lane) ? GROUP_W_MAX_CONNECTION : GROUP_W_MAX);
+
+/**
+ * The race view's short word for a chip: the marker's wording cut to what the eye needs at a
+ * glance (the full sentence is the chip's tooltip, its accessible name and the Inspector's).
+ */
+export function shortWord(event: LabEvent, marker: MarkerWording): string {
+  switch (event.kind) {
+    case 'state':
+      return event.to;
+    case 'cancel-accepted':
+      return 'accepts cancel';
+    case 'cancel-ignored':
+      return 'ignores cancel';
+    case 'suppressed':
+      return `⊘ ${event.what}`;
+    case 'disconnect-observed':
+      return 'sees close';
+    case 'stream-opened':
+      return 'opens SSE';
+    case 'delivered':
+      return event.ignoredBy === undefined ? marker.text : 'ignores';
+    case 'worker':
+      return event.step === 'started' ? 'starts' : event.step === 'finished' ? 'complete()' : event.step === 'stopped' ? 'stops' : marker.text;
+    case 'deadline':
+      return event.action === 'fired' ? `${event.deadline} FIRES` : marker.text;
+    case 'message-lost':
+      return '✕ lost';
+    case 'views-diverge':
+      return 'views diverge';
+    default:
+      return marker.text;
+  }
+}
+
+/** A marker's box in the race view. */
+function compactSize(lane: string, marker: MarkerWording, kind: string): { width: number; height: number; lines: number; look: MarkerLook } {
+  const look = lookOf(lane, marker, kind);
+  if (look === 'dot') return { width: DOT_PX, height: DOT_PX, lines: 1, look };
+  return { ...markerSize(marker.text, marker.tone, groupMaxOn(lane), CHIP_METRICS), look };
+}
 
 // ── linear time ────────────────────────────────────────────────────────────────────────────────────
 
@@ -152,21 +164,17 @@ function orderLanes(ids: Set<string>): string[] {
 // ── one axis for several runs (the Compare tab, issue #13) ─────────────────────────────────────────
 
 
-const extraFor = (lane: string, marker: MarkerWording | null | undefined): number => (marker === null || marker === undefined ? 0 : (sizeOn(lane, marker).height - MARKER_H) / 2);
-
 export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
   const need = new Map<number, number>();
   for (const { transcript, wording } of runs) {
-    const perInstant = new Map<number, number>();
-    for (const event of transcript.events) perInstant.set(event.atMs, (perInstant.get(event.atMs) ?? 0) + ROW_H + 2 * extraFor(event.actor, wording[event.seq]?.marker));
-    for (const [atMs, height] of perInstant) need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
+    for (const [atMs, height] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents)) need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
   }
   const times = [...need.keys()].sort((a, b) => a - b);
   const bandY = new Map<number, number>();
-  let y = TOP_Y;
+  let y = BANDS_TOP_Y;
   times.forEach((atMs, k) => {
     const before = times[k - 1];
-    if (before !== undefined) y += (need.get(before) ?? 0) + timeGap(atMs - before);
+    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before);
     bandY.set(atMs, y);
   });
   return { bandY };
@@ -178,67 +186,159 @@ const otherSide = (side: string) => (side === 'client' ? 'server' : 'client');
 
 // ── layout ─────────────────────────────────────────────────────────────────────────────────────────
 
+interface Sized {
+  width: number;
+  height: number;
+  lines: number;
+  look: MarkerLook;
+}
+
+/** What a layout needs before any position: each event's marker and size, the lanes in order, what settles which wire, and (race view) each event's place in its band. */
+function prepare(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale) {
+  const { events } = transcript;
+  const count = events.length;
+  const wordings: Array<MarkerWording | null> = events.map((event) => {
+    const marker = wording[event.seq]?.marker ?? null;
+    return marker === null || scale !== 'ordinal' ? marker : { text: shortWord(event, marker), tone: marker.tone };
+  });
+  const sizes: Array<Sized | null> = wordings.map((marker, i) => {
+    if (marker === null) return null;
+    const lane = (events[i] as LabEvent).actor;
+    return scale === 'ordinal' ? compactSize(lane, marker, (events[i] as LabEvent).kind) : { ...sizeOn(lane, marker), look: 'marker' as const };
+  });
+
+  // Which events settle which messages.
+  const messagesBySeq = new Map<number, MessageEvent>();
+  const settledAt = new Map<number, number>();
+  const indexBySeq = new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    const event = events[i] as LabEvent;
+    indexBySeq.set(event.seq, i);
+    if (event.kind === 'message') messagesBySeq.set(event.seq, event);
+    else if ((event.kind === 'delivered' || event.kind === 'message-lost') && !settledAt.has(event.messageSeq)) settledAt.set(event.messageSeq, i);
+  }
+
+  // Lanes: every side that sends, receives or records something.
+  const laneIds = new Set<string>();
+  const markerLanes: Array<string | null> = [];
+  events.forEach((event, i) => {
+    if (event.kind === 'message') {
+      laneIds.add(event.from);
+      laneIds.add(event.to);
+    } else if (event.kind === 'stream-closed') {
+      laneIds.add(event.by);
+      laneIds.add(otherSide(event.by));
+    } else if (event.kind === 'sse-comment' && event.action === 'sent') {
+      laneIds.add('server');
+      laneIds.add('client');
+    }
+    // The engine stamps every event with the lane of its actor; the layout only places it.
+    const lane = wordings[i] === null ? null : event.actor;
+    markerLanes.push(lane);
+    if (lane !== null) laneIds.add(lane);
+  });
+  if (events.some((event) => event.kind === 'deadline')) laneIds.add('client');
+  const order = orderLanes(laneIds);
+  const position = new Map(order.map((id, i) => [id, i]));
+  const span = (a: string, b: string) => ({ from: position.get(a) ?? 0, to: position.get(b) ?? 0 });
+
+  // The race view's bands: what each event puts in its instant's band.
+  const settles = new Map<number, number>();
+  for (const [messageSeq, at] of settledAt) {
+    const sentBy = indexBySeq.get(messageSeq);
+    if (sentBy !== undefined) settles.set(at, sentBy);
+  }
+  // A closed stream lands where the other side sees the disconnect.
+  events.forEach((event, i) => {
+    if (event.kind !== 'stream-closed') return;
+    const to = otherSide(event.by);
+    for (let j = i + 1; j < count; j++) {
+      const later = events[j] as LabEvent;
+      if (later.kind === 'disconnect-observed' && later.by === to && later.requestId === event.requestId) {
+        if (!settles.has(j)) settles.set(j, i);
+        return;
+      }
+    }
+  });
+  const bandEvents: BandEvent[] = events.map((event, i) => {
+    const size = sizes[i];
+    const lane = markerLanes[i];
+    const local = size === null || size === undefined || lane === null || lane === undefined ? null : { lane, width: size.width, height: size.height, groupMax: groupMaxOn(lane), word: size.look !== 'dot' };
+    let item: BandEvent['item'];
+    if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to) };
+    else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)) };
+    else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client') };
+    else if (settles.has(i)) item = { kind: 'settle', sentBy: settles.get(i) as number, at: position.get(event.actor) ?? 0, item: local };
+    else item = local === null ? { kind: 'quiet' } : { kind: 'local', ...local };
+    return { atMs: event.atMs, lanePosition: position.get(event.actor) ?? 0, item };
+  });
+  return { wordings, sizes, messagesBySeq, settledAt, markerLanes, order, position, bandEvents };
+}
+
 /** Geometry only: the lanes, rows and labels come from the engine's `actor` stamps and wording. */
 export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
-
-  // What each event draws on its lane, and how big: a two-line marker gets extra room around its row.
   const eventWording = wording;
-  const wordings: Array<MarkerWording | null> = events.map((event) => eventWording[event.seq]?.marker ?? null);
-  const sizes = wordings.map((wording, i) => (wording === null ? null : sizeOn((events[i] as LabEvent).actor, wording)));
+  const { wordings, sizes, settledAt, markerLanes, order, position, bandEvents } = prepare(transcript, wording, scale);
   const extraAround = (i: number) => ((sizes[i]?.height ?? MARKER_H) - MARKER_H) / 2;
 
-  // Rows: one per event. Ordinal time: spaced by the logarithm of the time between them. Linear
-  // time: each row at its time on a linear scale, pushed down only where the row before would
-  // overlap (the push is absorbed by the next long enough gap); a gap too long to draw is folded.
-  const rowY: number[] = new Array<number>(count);
+  // Rows. The race view (ordinal time): one band per instant (bands.ts). Linear time: one row per
+  // event, each at its time on a linear scale, pushed down only where the row before would overlap
+  // (the push is absorbed by the next long enough gap); a gap too long to draw is folded.
+  let rowY: number[] = new Array<number>(count);
+  let dx: number[] = new Array<number>(count).fill(0);
+  let bandTop: number[] = rowY;
   const breaks: TimeBreak[] = [];
   const gaps: number[] = [];
   for (let i = 1; i < count; i++) gaps.push((events[i] as LabEvent).atMs - (events[i - 1] as LabEvent).atMs);
   const pxPerMs = scale === 'linear' ? linearPxPerMs(gaps, count) : 0;
-  /** Linear time: the y where time t0 (of the previous row) maps, and the time scale's origin after folds. */
-  let linearY = TOP_Y;
-  for (let i = 0; i < count; i++) {
-    const event = events[i] as LabEvent;
-    const previous = events[i - 1];
-    if (previous === undefined) {
-      rowY[i] = (axis?.bandY.get(event.atMs) ?? TOP_Y) + extraAround(i);
-      linearY = rowY[i] as number;
-      continue;
+  const plan = scale === 'ordinal' ? planBands(bandEvents, axis?.bandY) : null;
+  /** The widest marker (race view: the widest line of items in one band) on each lane: lanes are spaced so that neighbouring markers never touch. */
+  const widest = new Map<string, number>();
+  if (plan !== null) {
+    rowY = plan.rowY;
+    dx = plan.dx;
+    bandTop = plan.bandTop;
+    for (const [lane, { left, right }] of plan.reach) widest.set(lane, 2 * Math.max(left, right));
+  } else {
+    /** Linear time: the y where time t0 (of the previous row) maps, and the time scale's origin after folds. */
+    let linearY = TOP_Y;
+    for (let i = 0; i < count; i++) {
+      const event = events[i] as LabEvent;
+      const previous = events[i - 1];
+      if (previous === undefined) {
+        rowY[i] = TOP_Y + extraAround(i);
+        linearY = rowY[i] as number;
+        continue;
+      }
+      const minimum = (rowY[i - 1] as number) + ROW_H + extraAround(i - 1) + extraAround(i);
+      const deltaMs = event.atMs - previous.atMs;
+      const drawn = deltaMs * pxPerMs;
+      if (drawn > FOLD_PX) {
+        // Folded: a break between the two rows says how long the quiet was.
+        const y = (rowY[i - 1] as number) + ROW_H / 2 + extraAround(i - 1) + BREAK_H / 2;
+        breaks.push({ id: `k${i}`, index: i, y, ms: deltaMs });
+        rowY[i] = Math.max(minimum, y + BREAK_H / 2 + ROW_H / 2 + extraAround(i));
+        linearY = rowY[i] as number;
+        continue;
+      }
+      linearY += drawn;
+      // linearY stays on the scale: a row pushed below it is back on it after the next gap long enough.
+      rowY[i] = Math.max(minimum, linearY);
     }
-    const minimum = (rowY[i - 1] as number) + ROW_H + extraAround(i - 1) + extraAround(i);
-    const deltaMs = event.atMs - previous.atMs;
-    if (axis !== undefined) {
-      // On a shared axis: an instant's first row at its band, the rest of that instant below it.
-      const band = axis.bandY.get(event.atMs);
-      rowY[i] = deltaMs === 0 || band === undefined ? minimum : Math.max(minimum, band + extraAround(i));
-      continue;
-    }
-    if (scale === 'ordinal') {
-      rowY[i] = minimum + timeGap(deltaMs);
-      continue;
-    }
-    const drawn = deltaMs * pxPerMs;
-    if (drawn > FOLD_PX) {
-      // Folded: a break between the two rows says how long the quiet was.
-      const y = (rowY[i - 1] as number) + ROW_H / 2 + extraAround(i - 1) + BREAK_H / 2;
-      breaks.push({ id: `k${i}`, index: i, y, ms: deltaMs });
-      rowY[i] = Math.max(minimum, y + BREAK_H / 2 + ROW_H / 2 + extraAround(i));
-      linearY = rowY[i] as number;
-      continue;
-    }
-    linearY += drawn;
-    // linearY stays on the scale: a row pushed below it is back on it after the next gap long enough.
-    rowY[i] = Math.max(minimum, linearY);
+    markerLanes.forEach((lane, i) => {
+      if (lane !== null) widest.set(lane, Math.max(widest.get(lane) ?? MARKER_W, sizes[i]?.width ?? MARKER_W));
+    });
   }
-  const lastY = count === 0 ? TOP_Y : (rowY[count - 1] as number);
+  const lastY = count === 0 ? TOP_Y : Math.max(...(plan === null ? [rowY[count - 1] as number] : plan.bands.slice(-1).map((band) => band.top + band.height - CHIP_H / 2)));
   const lastMs = count === 0 ? 0 : (events[count - 1] as LabEvent).atMs;
   /** How far below the last row a later time lies (a deadline due after the run ended). */
-  const afterLast = (deltaMs: number) => (scale === 'ordinal' ? timeGap(deltaMs) : Math.min(FOLD_PX, deltaMs * pxPerMs));
+  const afterLast = (deltaMs: number) => Math.min(FOLD_PX, deltaMs * pxPerMs);
 
   /** y of any virtual time: the first row at that instant, else between the rows around it. */
   const yAt = (atMs: number): number => {
+    if (plan !== null) return bandYAt(plan.bands, atMs);
     if (count === 0) return TOP_Y;
     if (atMs > lastMs) return lastY + afterLast(atMs - lastMs);
     let low = 0;
@@ -260,44 +360,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     return Math.max(count - 1, from);
   };
 
-  // Which events settle which messages.
-  const messagesBySeq = new Map<number, MessageEvent>();
-  const settledAt = new Map<number, number>();
-  for (let i = 0; i < count; i++) {
-    const event = events[i] as LabEvent;
-    if (event.kind === 'message') messagesBySeq.set(event.seq, event);
-    else if ((event.kind === 'delivered' || event.kind === 'message-lost') && !settledAt.has(event.messageSeq)) settledAt.set(event.messageSeq, i);
-  }
-
-  // Lanes: every side that sends, receives or records something.
-  const laneIds = new Set<string>();
-  const markerLanes: Array<string | null> = [];
-  /** The widest marker on each lane: lanes are spaced so that neighbouring markers never touch. */
-  const widest = new Map<string, number>();
-  events.forEach((event, i) => {
-    if (event.kind === 'message') {
-      laneIds.add(event.from);
-      laneIds.add(event.to);
-    } else if (event.kind === 'stream-closed') {
-      laneIds.add(event.by);
-      laneIds.add(otherSide(event.by));
-    } else if (event.kind === 'sse-comment' && event.action === 'sent') {
-      laneIds.add('server');
-      laneIds.add('client');
-    }
-    // The engine stamps every event with the lane of its actor; the layout only places it.
-    const lane = wordings[i] === null ? null : event.actor;
-    markerLanes.push(lane);
-    if (lane !== null) {
-      laneIds.add(lane);
-      widest.set(lane, Math.max(widest.get(lane) ?? MARKER_W, sizes[i]?.width ?? MARKER_W));
-    }
-  });
-  if (events.some((event) => event.kind === 'deadline')) laneIds.add('client');
-  const order = orderLanes(laneIds);
-
   // Wire endpoints, to know which gaps between lanes a line crosses (those get room for labels).
-  const position = new Map(order.map((id, i) => [id, i]));
   const crossed = new Array<boolean>(Math.max(0, order.length - 1)).fill(false);
   const cross = (a: string, b: string) => {
     const from = position.get(a) ?? 0;
@@ -310,19 +373,53 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     else if (event.kind === 'sse-comment' && event.action === 'sent') cross('server', 'client');
   }
   const lanes: Lane[] = [];
-  const half = (id: string | undefined) => (id === undefined ? 0 : (widest.get(id) ?? MARKER_W) / 2);
+  const minWidth = plan === null ? MARKER_W : DOT_PX;
+  const half = (id: string | undefined) => (id === undefined ? 0 : (widest.get(id) ?? minWidth) / 2);
+  /** How far a lane's items reach toward its neighbour on one side (race view: each side apart). */
+  const reachOf = (id: string | undefined, side: 'left' | 'right') => (id === undefined ? 0 : plan === null ? half(id) : Math.max(DOT_PX / 2, plan.reach.get(id)?.[side] ?? 0));
+  // The time column is as wide as its widest label; the deadline bars stand right of it.
+  const timeRight = Math.max(TIME_RIGHT_X, Math.ceil(textWidthPx(`${lastMs} ms`, TIME_FONT_PX, true)) + TIME_PAD_X);
+  const barShift = timeRight - TIME_RIGHT_X;
   // The first lane clears the deadline bars; each next one clears both lanes' widest markers.
   // Without deadline bars the first lane only clears the time column.
   const hasBars = events.some((event) => event.kind === 'deadline');
-  let x = hasBars ? Math.max(FIRST_LANE_X, BARS_RIGHT_X + half(order[0])) : TIME_RIGHT_X + MARKER_GAP_X + half(order[0]);
+  const firstReach = plan === null ? half(order[0]) : reachOf(order[0], 'left');
+  let x = hasBars ? Math.max(FIRST_LANE_X + barShift, BARS_RIGHT_X + barShift + firstReach) : timeRight + MARKER_GAP_X + firstReach;
+  // Race view: the gap next to a wire's sender holds its label beside the items there.
+  const labelRoom = new Array<number>(Math.max(0, order.length - 1)).fill(0);
+  if (plan !== null) {
+    events.forEach((event, i) => {
+      let ends: [string, string];
+      let label: string;
+      if (event.kind === 'message') {
+        ends = [event.from, event.to];
+        label = eventWording[i]?.label ?? event.kind;
+      } else if (event.kind === 'stream-closed') {
+        ends = [event.by, otherSide(event.by)];
+        label = `closes stream #${String(event.requestId)}`;
+      } else return;
+      const from = position.get(ends[0]) ?? 0;
+      const to = position.get(ends[1]) ?? 0;
+      if (from === to) return;
+      const gap = to > from ? from : from - 1;
+      labelRoom[gap] = Math.max(labelRoom[gap] ?? 0, Math.max(textWidthPx(label, 15, true), fateWidthPx()) + 2 * LABEL_PAD_X + 2 * MARKER_GAP_X);
+    });
+  }
   order.forEach((id, i) => {
     lanes.push({ id, label: laneLabel(id), x });
     // Markers sit on rows of their own, so two lanes' markers never share a row: across a gap no
     // message crosses, a marker only has to clear the other lane's line, not its markers.
-    const clear = crossed[i] ? half(id) + half(order[i + 1]) + MARKER_GAP_X : Math.max(half(id), half(order[i + 1])) + 2 * MARKER_GAP_X;
+    const clear =
+      plan !== null
+        ? reachOf(id, 'right') + reachOf(order[i + 1], 'left') + MARKER_GAP_X
+        : crossed[i]
+          ? half(id) + half(order[i + 1]) + MARKER_GAP_X
+          : Math.max(half(id), half(order[i + 1])) + 2 * MARKER_GAP_X;
     const next = order[i + 1];
     const narrow = isConnectionLane(id) || (next !== undefined && isConnectionLane(next)) ? NARROW_GAP_CONNECTION : NARROW_GAP;
-    x += Math.max(crossed[i] ? WIDE_GAP : narrow, clear);
+    // Race view: a label may have to pass beside the items on either lane of its gap.
+    const besideItems = labelRoom[i] === undefined || labelRoom[i] === 0 ? 0 : (labelRoom[i] as number) + Math.max(reachOf(id, 'right'), reachOf(order[i + 1], 'left'));
+    x += plan === null ? Math.max(crossed[i] ? WIDE_GAP : narrow, clear) : Math.max(crossed[i] ? BAND_WIDE_GAP : BAND_NARROW_GAP, clear, besideItems);
   });
   const laneX = new Map(lanes.map((lane) => [lane.id, lane.x]));
   const xOf = (id: string) => laneX.get(id) ?? FIRST_LANE_X;
@@ -347,7 +444,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     const event = events[i] as LabEvent;
     const y = rowY[i] as number;
     const previous = events[i - 1];
-    if (previous === undefined || previous.atMs !== event.atMs) times.push({ id: `t${i}`, index: i, y, atMs: event.atMs });
+    if (plan === null && (previous === undefined || previous.atMs !== event.atMs)) times.push({ id: `t${i}`, index: i, y, atMs: event.atMs });
+    const bandY = bandTop[i] as number;
 
     if (event.kind === 'message') {
       messageIndexes.push(i);
@@ -357,7 +455,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
       const fate: WireFate = lost ? 'lost' : event.ignoredBy !== undefined ? 'ignored' : 'delivered';
       const x1 = xOf(event.from);
       const x2 = xOf(event.to);
-      const y2 = !lost && settledEvent !== undefined ? (rowY[settled as number] as number) : yAt(event.arrivesAtMs);
+      // Race view: a lost message ends where it was lost (the drop, or the loss the receiver records), not at its due time.
+      const y2 = settledEvent !== undefined && (!lost || plan !== null) ? (rowY[settled as number] as number) : yAt(event.arrivesAtMs);
       const label = eventWording[i]?.label ?? event.kind;
       const why = event.reason ?? null;
       const fateText = fate === 'ignored' ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}` : fate === 'lost' ? `, lost: ${why ?? ''}` : '';
@@ -380,6 +479,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         resolvedAt: settled ?? indexAtOrAfter(event.arrivesAtMs, i),
         reason: why,
         description: `${event.from} to ${event.to}: ${label}, sent at ${event.atMs} ms on ${event.channel}, ${lost ? 'due' : 'arrives'} at ${event.arrivesAtMs} ms${fateText}`,
+        bandY,
       });
       continue;
     }
@@ -418,6 +518,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         resolvedAt: observed < 0 ? i : observed,
         reason: event.reason,
         description: `the ${event.by} closes the response stream of #${String(event.requestId)} at ${event.atMs} ms: ${event.reason}`,
+        bandY,
       });
       continue;
     }
@@ -426,7 +527,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
       const x1 = xOf('server');
       const x2 = xOf('client');
       const arrives = event.arrivesAtMs;
-      const y2 = arrives === null ? y + ROW_H : yAt(arrives);
+      const y2 = arrives === null ? y + (plan === null ? ROW_H : 0) : yAt(arrives);
       wires.push({
         id: `w${event.seq}`,
         kind: 'comment',
@@ -446,6 +547,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         resolvedAt: arrives === null ? i : indexAtOrAfter(arrives, i),
         reason: event.reason,
         description: `server to client: SSE comment "${event.line}" at ${event.atMs} ms (${event.reason})`,
+        bandY,
       });
       continue;
     }
@@ -464,7 +566,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
           id: `b${event.seq}`,
           deadline: event.deadline,
           index: i,
-          x: event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X,
+          x: (event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X) + barShift,
           // Linear time: from the instant it was armed (its first row), so its length is its duration.
           y1: scale === 'linear' ? Math.min(y, yAt(event.atMs)) : y,
           dueAtMs: event.dueAtMs,
@@ -488,8 +590,9 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         seq: event.seq,
         kind: event.kind,
         lane,
-        x: xOf(lane),
+        x: xOf(lane) + (dx[i] as number),
         y,
+        bandY,
         text: wording.text,
         tone: wording.tone,
         title: `${event.atMs} ms · ${eventWording[i]?.text ?? event.kind}`,
@@ -498,10 +601,14 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
     }
   }
 
+  if (plan !== null) {
+    // One time per band, level with the band's first row.
+    for (const band of plan.bands) times.push({ id: `t${band.first}`, index: band.first, y: band.top + CHIP_H / 2, atMs: band.atMs });
+  }
   placeLabels(wires, markers, lanes);
 
   const lastLane = lanes[lanes.length - 1];
-  const width = (lastLane?.x ?? FIRST_LANE_X) + half(lastLane?.id) + RIGHT_MARGIN;
+  const width = (lastLane?.x ?? FIRST_LANE_X) + (plan === null ? half(lastLane?.id) : reachOf(lastLane?.id, 'right')) + RIGHT_MARGIN;
   const lowest = Math.max(lastY, ...wires.map((wire) => wire.y2), ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))));
   const firstWire = new Map<number, number>();
   wires.forEach((wire, at) => {
@@ -519,7 +626,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   return {
     lanes,
     width,
-    height: lowest + ROW_H * 2,
+    height: lowest + (plan === null ? ROW_H * 2 : CHIP_H / 2),
+    timeRight,
     rowY,
     wires,
     markers,
@@ -561,9 +669,9 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     if (list === undefined) byLane.set(marker.lane, [marker]);
     else list.push(marker);
   }
-  /** Half the width of the widest marker on `lane` whose box reaches into [top, bottom] (markers are in row order). */
-  const halfNear = (lane: string, top: number, bottom: number): number => {
-    const list = byLane.get(lane) ?? [];
+  /** How far right of `lane`'s line and how far left of it the markers on it whose boxes reach into [top, bottom] extend (markers are in row order). */
+  const extentNear = (lane: Lane, top: number, bottom: number): { right: number; left: number } => {
+    const list = byLane.get(lane.id) ?? [];
     let low = 0;
     let high = list.length;
     while (low < high) {
@@ -571,13 +679,17 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
       if ((list[mid] as Marker).y + reach < top) low = mid + 1;
       else high = mid;
     }
-    let half = 0;
+    let right = 0;
+    let left = 0;
     for (let i = low; i < list.length; i++) {
       const marker = list[i] as Marker;
       if (marker.y - reach > bottom) break;
-      if (marker.y + marker.height / 2 >= top && marker.y - marker.height / 2 <= bottom) half = Math.max(half, marker.width / 2);
+      if (marker.y + marker.height / 2 >= top && marker.y - marker.height / 2 <= bottom) {
+        right = Math.max(right, marker.x + marker.width / 2 - lane.x);
+        left = Math.max(left, lane.x - (marker.x - marker.width / 2));
+      }
     }
-    return half;
+    return { right, left };
   };
   const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
   const fateWidth = fateWidthPx();
@@ -595,8 +707,8 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
     for (let pass = 0; pass < 3; pass++) {
       const y = yOn(x);
-      const leftHalf = halfNear(left.id, y - LABEL_ABOVE, y + LABEL_BELOW);
-      const rightHalf = halfNear(right.id, y - LABEL_ABOVE, y + LABEL_BELOW);
+      const leftHalf = extentNear(left, y - LABEL_ABOVE, y + LABEL_BELOW).right;
+      const rightHalf = extentNear(right, y - LABEL_ABOVE, y + LABEL_BELOW).left;
       const room = { from: left.x + leftHalf, to: right.x - rightHalf };
       let placed: number;
       if (room.to - room.from >= width) placed = Math.min(Math.max(x, room.from + width / 2), room.to - width / 2);

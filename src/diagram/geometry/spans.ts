@@ -1,4 +1,4 @@
-import { LONG_PX, spanReach, type Extent, type SpanReach } from './diagramModel';
+import { LONG_PX, spanReach, type Extent, type SpanReach } from './model';
 
 export { LONG_PX, spanReach, type Extent, type SpanReach };
 

@@ -1,0 +1,214 @@
+import {
+  BAND_GAP_MAX,
+  BAND_GAP_MIN,
+  BAND_GAP_PER_DOUBLING,
+  BANDS_TOP_Y,
+  CHIP_GAP_X,
+  CHIP_H,
+  ROW_PITCH,
+  SIDE_CLEAR_X,
+} from './model';
+
+/**
+ * The race view's rows: one band per virtual instant, as short as what happened then allows. A wire
+ * that settles in the band it was sent in (zero latency) ends on its own row, so it is drawn level.
+ * Pure: the worker and the Compare tab both call it, through layoutDiagram and sharedAxis.
+ */
+
+/** What one event puts in its band. */
+export type BandItem =
+  /** A chip or dot on `lane`, `width` × `height`. */
+  | { kind: 'local'; lane: string; width: number; height: number; groupMax: number; word: boolean }
+  /** Nothing drawn (a receipt without a word): it sits on the band's first row. */
+  | { kind: 'quiet' }
+  /** A wire from lane position `from` to `to`. */
+  | { kind: 'wire'; from: number; to: number }
+  /** The event that settles the wire sent by event `sentBy` (its arrival or loss), on lane position `at`. */
+  | { kind: 'settle'; sentBy: number; at: number; item: { lane: string; width: number; height: number; groupMax: number; word: boolean } | null };
+
+export interface BandEvent {
+  atMs: number;
+  /** The lane position of the event's lane (its actor's), for which side of the lane its wires leave or land. */
+  lanePosition: number;
+  item: BandItem;
+}
+
+export interface Band {
+  atMs: number;
+  top: number;
+  height: number;
+  /** The first event of the band. */
+  first: number;
+}
+
+export interface BandPlan {
+  bands: Band[];
+  /** Each event's y (centre of its chip, dot or wire row). */
+  rowY: number[];
+  /** Each local item's x offset from its lane's line. */
+  dx: number[];
+  /** Each event's band top. */
+  bandTop: number[];
+  /** How far each lane's items reach left and right of its line, in any band. */
+  reach: Map<string, { left: number; right: number }>;
+}
+
+export function bandGap(deltaMs: number): number {
+  if (deltaMs <= 0) return 0;
+  return Math.min(BAND_GAP_MAX, BAND_GAP_MIN + BAND_GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
+}
+
+/** The band heights only (what a shared axis needs), by instant. */
+export function bandHeights(events: readonly BandEvent[]): Map<number, number> {
+  const plan = planBands(events);
+  return new Map(plan.bands.map((band) => [band.atMs, band.height]));
+}
+
+type LocalBox = { lane: string; width: number; height: number; groupMax: number; word: boolean };
+
+/**
+ * Lays the bands out from the top; `bandY` (a shared axis) puts an instant's band where every
+ * diagram beside it puts that instant. Inside a band every item is on a row of ROW_PITCH: a lane's
+ * chips and dots side by side from the first row (wrapped to the next rows past the lane's width),
+ * and each wire on the first row free of the band's other wires on the lanes it spans. A lane's
+ * chips stand on the side of its line no wire of the band leaves or lands on, so an arrowhead is
+ * never under a chip; a line that leaves from under a chip breaks there (chips are drawn over wires).
+ */
+export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<number, number>): BandPlan {
+  const count = events.length;
+  const rowY = new Array<number>(count).fill(0);
+  const dx = new Array<number>(count).fill(0);
+  const bandTop = new Array<number>(count).fill(0);
+  const reach = new Map<string, { left: number; right: number }>();
+  const bands: Band[] = [];
+  let top = BANDS_TOP_Y;
+  let start = 0;
+  while (start < count) {
+    const atMs = (events[start] as BandEvent).atMs;
+    let end = start;
+    while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
+    const before = bands[bands.length - 1];
+    if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs);
+    const shared = bandY?.get(atMs);
+    if (shared !== undefined) top = shared;
+    const rowCentre = (row: number) => top + CHIP_H / 2 + row * ROW_PITCH;
+
+    const sentHere = new Set<number>();
+    for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') sentHere.add(i);
+    const localOf = (i: number): LocalBox | null => {
+      const item = (events[i] as BandEvent).item;
+      if (item.kind === 'local') return item;
+      if (item.kind === 'settle' && !sentHere.has(item.sentBy)) return item.item;
+      return null;
+    };
+
+    // Which sides of each lane a wire of this band leaves or lands on (-1 left, +1 right).
+    const sides = new Map<number, Set<number>>();
+    const touch = (lane: number, toward: number) => {
+      if (toward === lane) return;
+      let set = sides.get(lane);
+      if (set === undefined) sides.set(lane, (set = new Set()));
+      set.add(toward > lane ? 1 : -1);
+    };
+    for (let i = start; i < end; i++) {
+      const item = (events[i] as BandEvent).item;
+      bandTop[i] = top;
+      if (item.kind === 'wire') touch(item.from, item.to);
+      else if (item.kind === 'settle') {
+        const sender = events[item.sentBy] as BandEvent;
+        if (sender.item.kind === 'wire') touch(item.at, sender.item.from);
+      }
+    }
+
+    // Each lane's items in lines from the first row, on the side of its line no wire uses.
+    const lines = new Map<string, { position: number; words: number; lines: Array<{ items: number[]; width: number; height: number }> }>();
+    for (let i = start; i < end; i++) {
+      const local = localOf(i);
+      if (local === null) continue;
+      let lane = lines.get(local.lane);
+      if (lane === undefined) lines.set(local.lane, (lane = { position: (events[i] as BandEvent).lanePosition, words: 0, lines: [] }));
+      if (local.word) lane.words = lane.lines.length + (lane.lines.length > 0 && lane.lines[lane.lines.length - 1]!.width + CHIP_GAP_X + local.width <= local.groupMax ? 0 : 1);
+      const last = lane.lines[lane.lines.length - 1];
+      if (last !== undefined && last.width + CHIP_GAP_X + local.width <= local.groupMax) {
+        last.items.push(i);
+        last.width += CHIP_GAP_X + local.width;
+        last.height = Math.max(last.height, local.height);
+      } else lane.lines.push({ items: [i], width: local.width, height: local.height });
+    }
+    let rows = 1;
+    /** Per lane position: the side its items stand on and how many rows they take. */
+    const itemsAt = new Map<number, { side: number; rows: number }>();
+    for (const [id, lane] of lines) {
+      const used = sides.get(lane.position) ?? new Set<number>();
+      // Right of the line when only the left is used, left of it when only the right is, else centred;
+      // the first lane's always right of it (left of it are the time column and the deadline bars).
+      const side = lane.position === 0 ? 1 : used.has(-1) && !used.has(1) ? 1 : used.has(1) && !used.has(-1) ? -1 : 0;
+      let y = top;
+      const laneReach = reach.get(id) ?? { left: 0, right: 0 };
+      reach.set(id, laneReach);
+      for (const line of lane.lines) {
+        let x = side === 0 ? -line.width / 2 : side > 0 ? SIDE_CLEAR_X : -SIDE_CLEAR_X - line.width;
+        laneReach.left = Math.max(laneReach.left, -x);
+        laneReach.right = Math.max(laneReach.right, x + line.width);
+        for (const i of line.items) {
+          const local = localOf(i) as LocalBox;
+          dx[i] = x + local.width / 2;
+          rowY[i] = y + Math.max(CHIP_H, line.height) / 2;
+          x += local.width + CHIP_GAP_X;
+        }
+        y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
+      }
+      const taken = Math.max(1, Math.ceil((y - top - (ROW_PITCH - CHIP_H)) / ROW_PITCH - 0.01));
+      // Dots may sit on a wire's line; only rows holding a word are in a wire's way.
+      itemsAt.set(lane.position, { side, rows: Math.min(taken, lane.words) });
+      rows = Math.max(rows, taken);
+    }
+
+    // Wires: each on the first row free of the band's other wires on the lanes it spans, and below
+    // the items it would pass through (a lane's items on the side it leaves toward, or between).
+    const nextRow = new Map<number, number>();
+    for (let i = start; i < end; i++) {
+      const item = (events[i] as BandEvent).item;
+      if (item.kind !== 'wire') continue;
+      const low = Math.min(item.from, item.to);
+      const high = Math.max(item.from, item.to);
+      const toward = item.to > item.from ? 1 : -1;
+      let row = 0;
+      for (let lane = low; lane <= high; lane++) {
+        row = Math.max(row, nextRow.get(lane) ?? 0);
+        const items = itemsAt.get(lane);
+        const inTheWay = items !== undefined && items.rows > 0 && lane !== item.to && (lane !== item.from || items.side === 0 || items.side === toward);
+        if (inTheWay) row = Math.max(row, items.rows);
+      }
+      for (let lane = low; lane <= high; lane++) nextRow.set(lane, row + 1);
+      rows = Math.max(rows, row + 1);
+      rowY[i] = rowCentre(row);
+    }
+    for (let i = start; i < end; i++) {
+      const item = (events[i] as BandEvent).item;
+      if (item.kind === 'settle' && sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
+      else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
+    }
+    bands.push({ atMs, top, height: CHIP_H + (rows - 1) * ROW_PITCH, first: start });
+    start = end;
+  }
+  return { bands, rowY, dx, bandTop, reach };
+}
+
+/** y of any virtual time on a plan: an instant's local row, else between the bands around it, else a little past the last. */
+export function bandYAt(bands: readonly Band[], atMs: number): number {
+  if (bands.length === 0) return BANDS_TOP_Y;
+  let low = 0;
+  let high = bands.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((bands[mid] as Band).atMs < atMs) low = mid + 1;
+    else high = mid;
+  }
+  const at = bands[low] as Band;
+  if (at.atMs === atMs || (low === 0 && atMs <= at.atMs)) return at.top + CHIP_H / 2;
+  if (at.atMs < atMs) return at.top + at.height + bandGap(atMs - at.atMs);
+  const before = bands[low - 1] as Band;
+  const from = before.top + before.height;
+  return from + (at.top - from) * ((atMs - before.atMs) / (at.atMs - before.atMs));
+}
