@@ -21,11 +21,19 @@ export function describeMessage(message: JsonRpcMessage): string {
   return `error response #${String(message.id ?? 'null')}: ${message.error.message}`;
 }
 
+/**
+ * The end of a message's sentence that tells its fate at the receiver (empty when it is used). The
+ * receiver decides it on arrival, so a replay that stands before the arrival leaves it off.
+ */
+export function ignoredSuffix(event: Extract<LabEvent, { kind: 'message' }>): string {
+  return event.ignoredBy ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
+}
+
 export function describeEvent(event: LabEvent): string {
   switch (event.kind) {
     case 'message': {
       if (event.lost === true) return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
-      const ignored = event.ignoredBy ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
+      const ignored = ignoredSuffix(event);
       const fault = event.duplicateOf !== undefined ? ` (the network's duplicate of message ${event.duplicateOf})` : event.fault !== undefined ? ` (fault ${event.fault})` : '';
       return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${fault}${ignored}`;
     }
@@ -218,10 +226,14 @@ export interface EventWording {
   label: string | null;
   /** The marker drawn on the event's lane, or null when the event is drawn as an edge or not at all. */
   marker: MarkerWording | null;
+  /** The end of `text` that tells a message's fate at its receiver (ignored on arrival); absent when none. */
+  fate?: string;
 }
 
 export function wordEvent(event: LabEvent): EventWording {
-  return { text: describeEvent(event), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+  const wording: EventWording = { text: describeEvent(event), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+  const fate = event.kind === 'message' && event.lost !== true ? ignoredSuffix(event) : '';
+  return fate === '' ? wording : { ...wording, fate };
 }
 
 /** The wording of every event of a run, in order: what the worker sends the page with the transcript. */

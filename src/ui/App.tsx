@@ -14,7 +14,8 @@ import { withoutCode } from './components/selectors';
 import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/Diagram';
-import { InstructorBar, PredictPrompt, usePredictAsking } from './panels/Instructor';
+import { InstructorBar, PredictPrompt } from './panels/Instructor';
+import { usePredictRace } from './panels/predictPhase';
 import { TabBar, TabPanel } from './panels/LabTabs';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from './format';
 import { useKeyboardShortcuts } from './hooks/useKeyboardShortcuts';
@@ -33,7 +34,8 @@ export function App() {
   const step = useLabStore((state) => state.step);
   const presentation = usePanelsStore((state) => state.presentation);
   const predict = usePanelsStore((state) => state.predict);
-  const asking = usePredictAsking();
+  const { phase: predictPhase } = usePredictRace();
+  const asking = predictPhase === 'asking';
   const shortcuts = useRef<ShortcutsDialogHandle>(null);
   const showShortcuts = useCallback(() => shortcuts.current?.open(), []);
   useKeyboardShortcuts(showShortcuts);
@@ -50,6 +52,7 @@ export function App() {
       data-events={transcript?.events.length}
       data-mode={presentation ? 'presentation' : predict ? 'predict' : 'normal'}
       data-predicting={asking ? 'true' : undefined}
+      data-predict-phase={predictPhase === 'off' ? undefined : predictPhase}
     >
       <header className="lab-top">
         <div className="lab-top-row">

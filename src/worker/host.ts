@@ -9,6 +9,7 @@ import type { EventWording, Implementation, Settings, Transcript } from '../engi
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from './diagramLayout';
 import { raceFactSteps } from './facts';
+import { raceView } from './race';
 import { StorageError, type LedgerStorage } from './ledgerStorage';
 import {
   explainBadRequest,
@@ -84,6 +85,7 @@ export function scenarioInfo(): ScenarioInfo[] {
     defaultTransport: scenario.defaultTransport,
     settings: Object.fromEntries(Object.entries(scenario.settings)) as Settings,
     settingsSpec: structuredClone(settingsSpecFor(scenario)),
+    ...(scenario.race === undefined ? {} : { neutralTitle: scenario.race.neutralTitle }),
   }));
 }
 
@@ -340,7 +342,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
         const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal');
-        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), wording, layout };
+        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), race: raceView(transcript), wording, layout };
       }
       case 'layout':
         return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };

@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
+import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
@@ -25,6 +26,8 @@ export function Controls() {
   const run = useLabStore((state) => state.run);
   const impl = useLabStore((state) => state.impl);
   const setImpl = useLabStore((state) => state.setImpl);
+  // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
+  const predict = usePanelsStore((state) => state.predict);
 
   // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
   // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
@@ -54,7 +57,7 @@ export function Controls() {
             <optgroup key={topic} label={topic}>
               {members.map((scenario) => (
                 <option key={scenario.id} value={scenario.id}>
-                  {scenario.title}
+                  {predict ? (scenario.neutralTitle ?? scenario.title) : scenario.title}
                 </option>
               ))}
             </optgroup>
