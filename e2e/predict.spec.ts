@@ -166,3 +166,26 @@ test('in Presentation the question and the answer stand beside the diagram, neve
     }
   }
 });
+
+test('a first visit says what is about to race (from the scenario settings) and what to press; Run, Play and Step forward say what they do', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.waitForRun('A', 'stdio');
+  const card = page.getByTestId('intro-card');
+  const settings = findScenario('A').settings as { workMs: number; cancelAtMs: number };
+  await expect(card).toContainText(`${settings.workMs} ms`);
+  await expect(card).toContainText(`cancels at ${settings.cancelAtMs} ms`);
+  for (const name of ['Step forward', 'Play', 'Predict']) await expect(card).toContainText(name);
+  await card.getByRole('button', { name: 'Start from step 0' }).click();
+  await lab.waitForStep(0);
+  await expect(card).toHaveCount(0);
+  // A link is not a first visit.
+  await lab.open('?scenario=A&step=3');
+  await lab.waitForRun('A', 'stdio');
+  await expect(page.getByTestId('intro-card')).toHaveCount(0);
+  // Each says what it does, on hover (title) and to assistive technology (its accessible description).
+  for (const button of [lab.runButton, lab.play, lab.stepForward]) {
+    await expect(button).toHaveAttribute('title', /.{20,}/);
+    await expect(button).toHaveAccessibleDescription(/.{20,}/);
+  }
+});

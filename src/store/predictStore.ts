@@ -12,6 +12,9 @@ export interface RoundAnswer {
 }
 
 export interface PredictState {
+  /** The first-visit card: the page was opened without a link and the card was not closed yet. */
+  introOpen: boolean;
+  setIntroOpen(open: boolean): void;
   /** The guess for each run, by its key (see runKey). */
   guesses: Record<string, string>;
   /** The round's answers, by scenario id: the latest reveal of each of A–D. */
@@ -26,6 +29,10 @@ export interface PredictState {
 export const GUESSES_MAX = 200;
 
 export const usePredictStore = create<PredictState>()((set, get) => ({
+  introOpen: false,
+  setIntroOpen(introOpen) {
+    set({ introOpen });
+  },
   guesses: {},
   round: {},
   guess(runKey, value) {

@@ -15,6 +15,7 @@ import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/Diagram';
 import { InstructorBar, PredictPrompt } from './panels/Instructor';
+import { IntroCard } from './panels/IntroCard';
 import { usePredictRace } from './panels/predictPhase';
 import { TabBar, TabPanel } from './panels/LabTabs';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from './format';
@@ -155,6 +156,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
           <aside className="lab-side" aria-label="Scenario and inspector">
             <PredictPrompt />
             <div className="lab-side-scroll">
+              <IntroCard />
               {tab === 'ledger' && <LedgerTab />}
               <p className="lab-run-info">
                 Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}

@@ -93,7 +93,12 @@ export function Controls() {
           Keep ledger between runs
         </label>
       )}
-      <button type="submit" className="lab-run" disabled={scenarios.length === 0}>
+      <button
+        type="submit"
+        className="lab-run"
+        disabled={scenarios.length === 0}
+        title="Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)"
+      >
         Run
       </button>
     </form>

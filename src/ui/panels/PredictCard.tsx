@@ -89,7 +89,7 @@ export function PredictCard() {
     return (
       <section className="predict-card" aria-label="Predict" data-predict="waiting">
         <p>
-          Predict: step on (→ or Space, or Play). The replay stops when {contenders} are both under way, {point - step} step{point - step === 1 ? '' : 's'} ahead.
+          Predict: step on (the right arrow key, Space or Play). The replay stops when {contenders} are both under way, {point - step} step{point - step === 1 ? '' : 's'} ahead.
         </p>
         <Score />
       </section>
@@ -101,7 +101,7 @@ export function PredictCard() {
       <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
         <h2 id="predict-title">Race point: predict, then reveal</h2>
         <p className="predict-hint">
-          Both are under way now: {contenders}. Answer with the keys 1–{race.answers.length}, then → (or Reveal) jumps to the event that decides it.
+          Both are under way now: {contenders}. Answer with the keys 1–{race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.
         </p>
         <fieldset>
           <legend>{race.question}</legend>
@@ -123,7 +123,7 @@ export function PredictCard() {
           ))}
         </fieldset>
         <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
-          Reveal (→)
+          Reveal
         </button>
         <Score />
       </section>
