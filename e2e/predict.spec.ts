@@ -189,3 +189,33 @@ test('a first visit says what is about to race (from the scenario settings) and 
     await expect(button).toHaveAccessibleDescription(/.{20,}/);
   }
 });
+
+test('the focus ring has at least 3:1 contrast against the page around it', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open('?scenario=A&step=3');
+  await lab.waitForRun('A', 'stdio');
+  await lab.scenario.focus();
+  await page.keyboard.press('Tab');
+  const colours = await page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement;
+    const style = getComputedStyle(focused);
+    // What surrounds the ring: the nearest ancestor's opaque background (the canvas is white).
+    let around = 'rgb(255, 255, 255)';
+    for (let node = focused.parentElement; node !== null; node = node.parentElement) {
+      const background = getComputedStyle(node).backgroundColor;
+      if (background !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(background)) {
+        around = background;
+        break;
+      }
+    }
+    return { ring: style.outlineColor, width: style.outlineWidth, page: around };
+  });
+  expect(parseFloat(colours.width)).toBeGreaterThanOrEqual(2);
+  const luminance = (css: string) => {
+    const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+  };
+  const [hi, lo] = [luminance(colours.ring), luminance(colours.page)].sort((a, b) => b - a);
+  const ratio = ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+  expect(ratio, `ring ${colours.ring} on ${colours.page}`).toBeGreaterThanOrEqual(3);
+});
