@@ -161,7 +161,7 @@ test('presentation mode works by keyboard alone', async ({ page }) => {
   await expect(lab.heading).toBeVisible();
 });
 
-test('predict mode pauses at the race point and reveals the answer on the next step, by keyboard alone', async ({ page }) => {
+test('predict mode pauses at the race point and reveals the answer at the deciding event, by keyboard alone', async ({ page }) => {
   const { lab } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');
   await lab.waitForRun('A', 'stdio');
   await page.keyboard.press('q');
@@ -171,12 +171,13 @@ test('predict mode pauses at the race point and reveals the answer on the next s
   const paused = await lab.main.getAttribute('data-step');
   await page.waitForTimeout(1200);
   await expect(lab.main).toHaveAttribute('data-step', paused ?? '');
-  await page.keyboard.press('2');
-  await page.keyboard.press('5');
-  await expect(page.getByRole('radio', { name: /The cancellation/ })).toBeChecked();
+  await page.keyboard.press('1');
+  await expect(page.getByRole('radio', { name: /Cancelled/ })).toBeChecked();
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('[data-predict="revealed"]')).toBeVisible();
   await expect(page.getByTestId('predict-winner')).not.toBeEmpty();
+  // The reveal jumps past the next step, to the event that decides the race.
+  expect(Number(await lab.main.getAttribute('data-step'))).toBeGreaterThan(Number(paused) + 1);
 });
 
 test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the run is shown, not an error', async ({ page }) => {

@@ -22,6 +22,14 @@ export function describeMessage(message: JsonRpcMessage): string {
 }
 
 /**
+ * The end of a message's sentence that tells its fate at the receiver (empty when it is used). The
+ * receiver decides it on arrival, so a replay that stands before the arrival leaves it off.
+ */
+export function ignoredSuffix(event: Extract<LabEvent, { kind: 'message' }>): string {
+  return event.ignoredBy ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
+}
+
+/**
  * One event in a sentence. `atSend` words a message as its sender sees it when it leaves: what
  * becomes of it later (ignored by its receiver) is said at the step where that happens, by the
  * receipt (worded as the message's own line was), so a replay never tells it before then. A message
@@ -32,7 +40,7 @@ export function describeEvent(event: LabEvent, atSend = false): string {
   switch (event.kind) {
     case 'message': {
       if (event.lost === true) return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
-      const ignored = event.ignoredBy && !atSend ? ` (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})` : '';
+      const ignored = atSend ? '' : ignoredSuffix(event);
       const fault = event.duplicateOf !== undefined ? ` (the network's duplicate of message ${event.duplicateOf})` : event.fault !== undefined ? ` (fault ${event.fault})` : '';
       return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${fault}${ignored}`;
     }
@@ -229,10 +237,14 @@ export interface EventWording {
   label: string | null;
   /** The marker drawn on the event's lane, or null when the event is drawn as an edge or not at all. */
   marker: MarkerWording | null;
+  /** The end of `text` that tells a message's fate at its receiver (ignored on arrival); absent when none. */
+  fate?: string;
 }
 
 export function wordEvent(event: LabEvent): EventWording {
-  return { text: describeEvent(event, true), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+  const wording: EventWording = { text: describeEvent(event, true), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+  const fate = event.kind === 'message' && event.lost !== true ? ignoredSuffix(event) : '';
+  return fate === '' ? wording : { ...wording, fate };
 }
 
 /** The wording of every event of a run, in order: what the worker sends the page with the transcript. */

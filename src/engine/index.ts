@@ -22,6 +22,7 @@ export { EventLog, RECORDED_EVENTS_MAX, parseFaults, formatFault, type LogClock,
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
 export * from './scenario';
+export { locateRace, fillRaceText, checkRaceQuestion, RACE_ANSWERS_MIN, RACE_ANSWERS_MAX, type RaceQuestion, type RaceAnswer, type RaceContender, type RaceLocation, type EventPattern, type PatternValue } from './predict';
 export { RequestRace, requestRaceDefaults, requestRaceSettingsSpec, type RequestRaceSettings } from './models/request-race/requestRace';
 export { LedgerLab, ledgerDefaults, ledgerSettingsSpec, argumentsFor, PAYMENT_TOKEN, type LedgerHost, type LedgerSettings } from './models/ledger/ledgerLab';
 export { KEY_PROFILES, atomicMutation, unsafeMutation, canonicalJson, fingerprint, type KeyProfile, type KeyProfileName, type Program, type Intent, type Operation, type ProgramResult } from './models/ledger/ledger';

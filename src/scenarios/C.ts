@@ -1,3 +1,4 @@
+import { terminal } from './racePatterns';
 import { requestRaceDefaults } from '../engine';
 import type { RequestRaceScenario } from '../engine';
 
@@ -21,6 +22,20 @@ export const scenarioC: RequestRaceScenario = {
     { at: 'cancelAtMs', do: 'cancel' },
   ],
   pinnedOrder: [],
+  race: {
+    neutralTitle: 'C — slow work with steady progress',
+    contenders: [
+      { label: 'the progress that restarts the idle deadline', on: [{ where: { kind: 'deadline', requestId: 41, deadline: 'idle', action: 'reset' } }] },
+      { label: 'the maximum deadline', on: [{ where: { kind: 'deadline', requestId: 41, deadline: 'max', action: 'armed' } }] },
+    ],
+    question: 'Progress keeps arriving before the {idleTimeoutMs} ms idle deadline, while the {maxTimeoutMs} ms maximum deadline counts down and the worker needs {workMs} ms. What ends the request?',
+    answers: [
+      { value: 'timeout-idle', label: 'The idle deadline ({idleTimeoutMs} ms without progress)', when: terminal('timeout-idle'), why: 'A gap between progress messages grew longer than the idle deadline.' },
+      { value: 'timeout-max', label: 'The maximum deadline ({maxTimeoutMs} ms in all)', when: terminal('timeout-max'), winner: 1, why: 'Progress restarts only the idle deadline; the maximum deadline counts from the start and nothing moves it.' },
+      { value: 'completed', label: 'The result: the worker finishes its {workMs} ms', when: terminal('completed'), winner: 0, why: 'The work finished inside both deadlines.' },
+    ],
+    pointAt: 'last',
+  },
   expected: {
     stdio: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: ['progress 5/13'], clientOutcome: 'timeout-max' },
     http: { terminalState: 'timeout-max', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: ['progress 5/13'], clientOutcome: 'timeout-max' },

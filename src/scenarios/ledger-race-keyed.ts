@@ -1,3 +1,4 @@
+import { LEDGER_CHARGES, LEDGER_CONTENDERS } from './racePatterns';
 import { ledgerDefaults } from '../engine';
 import type { LedgerScenario } from '../engine';
 
@@ -15,5 +16,12 @@ export const ledgerRaceKeyed: LedgerScenario = {
   requirements: ['LG-4', 'LG-5', 'VF-7'],
   defaultTransport: 'http',
   settings: { ...ledgerDefaults, sendKey: true, race: true },
+  race: {
+    neutralTitle: 'Ledger — two connections, one key, one transaction',
+    contenders: LEDGER_CONTENDERS,
+    question: 'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
+    answers: LEDGER_CHARGES,
+    pointAt: 'first',
+  },
   expected: { executions: 1, rejected: 0, replayed: 1 },
 };

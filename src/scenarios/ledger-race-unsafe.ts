@@ -1,3 +1,4 @@
+import { LEDGER_CHARGES, LEDGER_CONTENDERS } from './racePatterns';
 import { ledgerDefaults } from '../engine';
 import type { LedgerScenario } from '../engine';
 
@@ -14,5 +15,12 @@ export const ledgerRaceUnsafe: LedgerScenario = {
   requirements: ['LG-4'],
   defaultTransport: 'http',
   settings: { ...ledgerDefaults, sendKey: true, race: true, mode: 'unsafe' },
+  race: {
+    neutralTitle: 'Ledger — two connections, one key, separate statements',
+    contenders: LEDGER_CONTENDERS,
+    question: 'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
+    answers: LEDGER_CHARGES,
+    pointAt: 'first',
+  },
   expected: { executions: 2, rejected: 0, replayed: 0 },
 };

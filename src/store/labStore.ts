@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, LabClientError, type ExploreProgress, type LabClient, type RunProgress } from '../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../worker/sdkInfo';
-import type { EventWording, ExploreResult, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
+import type { EventWording, ExploreResult, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 import type { DiagramLayout, TimeScale } from './diagramLayout';
 
 /**
@@ -33,6 +33,7 @@ export type {
   MarkerTone,
   MarkerWording,
   RaceFactSteps,
+  RaceView,
   RequestOutcome,
   ScenarioInfo,
   SettingSpec,
@@ -110,6 +111,8 @@ export interface RunSlice {
   transcript: Transcript | null;
   /** For a request race: where the transcript reaches each recorded fact. */
   facts: RaceFactSteps | null;
+  /** Predict mode's race in the run on screen (the worker locates it); null: none. */
+  race: RaceView | null;
   /** The engine's wording of each event of `transcript`, by index (= seq): the page words nothing itself. */
   wording: EventWording[];
   /** The diagram of `transcript`, laid out in the worker on `scale` (or on the previous scale until the worker answers). */
@@ -390,6 +393,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     status: 'idle',
     transcript: null,
     facts: null,
+    race: null,
     wording: [],
     layout: null,
     scale: 'ordinal',
@@ -507,7 +511,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
           const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
           // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
           shownRunId = answer.runId;
-          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
+          set({ status: 'done', transcript: answer.transcript, facts: answer.facts, race: answer.race, wording: answer.wording, layout: answer.layout, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
           // The scale changed while the run computed: lay it out again on the one asked for now.
           if (answer.layout.scale !== get().scale) {
             const wanted = get().scale;
@@ -520,7 +524,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         // The transcript on screen would no longer match the inputs above it: clear it.
         if (runId === latestRun) {
           shownRunId = null;
-          set({ status: 'error', transcript: null, facts: null, wording: [], layout: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
+          set({ status: 'error', transcript: null, facts: null, race: null, wording: [], layout: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
         }
       }
     },

@@ -13,7 +13,9 @@ import { withoutCode } from './components/selectors';
 import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/Diagram';
-import { InstructorBar, PredictPrompt, usePredictAsking } from './panels/Instructor';
+import { InstructorBar, PredictPrompt } from './panels/Instructor';
+import { IntroCard } from './panels/IntroCard';
+import { usePredictRace } from './panels/predictPhase';
 import { TabBar, TabPanel } from './panels/LabTabs';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from './format';
 import { useKeyboardShortcuts } from './hooks/useKeyboardShortcuts';
@@ -32,7 +34,8 @@ export function App() {
   const step = useLabStore((state) => state.step);
   const presentation = usePanelsStore((state) => state.presentation);
   const predict = usePanelsStore((state) => state.predict);
-  const asking = usePredictAsking();
+  const { phase: predictPhase } = usePredictRace();
+  const asking = predictPhase === 'asking';
   const shortcuts = useRef<ShortcutsDialogHandle>(null);
   const showShortcuts = useCallback(() => shortcuts.current?.open(), []);
   useKeyboardShortcuts(showShortcuts);
@@ -49,6 +52,7 @@ export function App() {
       data-events={transcript?.events.length}
       data-mode={presentation ? 'presentation' : predict ? 'predict' : 'normal'}
       data-predicting={asking ? 'true' : undefined}
+      data-predict-phase={predictPhase === 'off' ? undefined : predictPhase}
     >
       <header className="lab-top">
         <div className="lab-top-row">
@@ -151,6 +155,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
           <aside className="lab-side" aria-label="Scenario and inspector">
             <PredictPrompt />
             <div className="lab-side-scroll">
+              <IntroCard />
               {tab === 'ledger' && <LedgerTab />}
               <p className="lab-run-info">
                 Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}

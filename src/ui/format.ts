@@ -51,12 +51,51 @@ export function stepSentence(transcript: Transcript, step: number, wording: read
   const total = transcript.events.length;
   const event = transcript.events[step - 1];
   if (event === undefined) return `Step 0 of ${total}: nothing has happened yet. Step forward to start.`;
-  return `Step ${step} of ${total}, ${event.atMs} ms: ${wording[step - 1]?.text ?? event.kind}`;
+  return `Step ${step} of ${total}, ${event.atMs} ms: ${eventTextAt(wording, transcript.events, event, step)}`;
 }
 
 /** The engine's sentence for one event (the timeline, the inspector); its kind if the wording is missing. */
 export function eventText(wording: readonly EventWording[], event: LabEvent): string {
   return wording[event.seq]?.text ?? event.kind;
+}
+
+// Index of the event that delivers each message, by the message's seq; built once per run.
+const deliveriesByRun = new WeakMap<readonly LabEvent[], Map<number, number>>();
+function deliveries(events: readonly LabEvent[]): Map<number, number> {
+  let found = deliveriesByRun.get(events);
+  if (found === undefined) {
+    found = new Map();
+    events.forEach((event, index) => {
+      if (event.kind === 'delivered' && !found?.has(event.messageSeq)) found?.set(event.messageSeq, index);
+    });
+    deliveriesByRun.set(events, found);
+  }
+  return found;
+}
+
+/**
+ * Whether the replay after `step` events has reached the moment a message's fate is known: the
+ * receiver ignores it on arrival, so before its delivery the page says nothing of it.
+ */
+export function fateShown(events: readonly LabEvent[], event: LabEvent, step: number): boolean {
+  if (event.kind !== 'message' || event.ignoredBy === undefined) return true;
+  const delivered = deliveries(events).get(event.seq);
+  return delivered === undefined || delivered < step;
+}
+
+/** An event's sentence as the replay after `step` events knows it (a message's fate only once it arrived). */
+export function eventTextAt(wording: readonly EventWording[], events: readonly LabEvent[], event: LabEvent, step: number): string {
+  const text = eventText(wording, event);
+  if (event.kind !== 'message' || fateShown(events, event, step)) return text;
+  const fate = wording[event.seq]?.fate;
+  return fate !== undefined && text.endsWith(fate) ? text.slice(0, -fate.length) : text;
+}
+
+/** An event as recorded, less the fields the replay after `step` events has not reached yet (a message's fate). */
+export function eventAsOfStep(events: readonly LabEvent[], event: LabEvent, step: number): LabEvent {
+  if (event.kind !== 'message' || fateShown(events, event, step)) return event;
+  const { ignoredBy: _ignoredBy, reason: _reason, ...known } = event;
+  return known as LabEvent;
 }
 
 /** One formatter for the page: toLocaleString builds a new one per call, which is slow with thousands of labels. */

@@ -1,3 +1,4 @@
+import { usePredictStore } from '../store/predictStore';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useLabStore } from '../store/labStore';
@@ -20,6 +21,8 @@ createRoot(container).render(
 // First load: list the scenarios in the worker, apply the link the page was opened with (the
 // worker judges its values), run the selection; from then on the address bar follows the view.
 const link = readLink(window.location.search);
+// A first visit (no link): a short card says what is about to race and what to press.
+usePredictStore.getState().setIntroOpen(link === null);
 // The view part of the link (tab, mode, Linear time, sliders) is the page's; the rest goes to the worker.
 const viewProblems = link?.view === undefined ? [] : applyViewLink(usePanelsStore, link.view);
 // Linear time is the diagram's time axis: the worker lays runs out on it (issue #9), the first one included.

@@ -1,56 +1,20 @@
-import type { LabEvent, RequestOutcome, Transcript } from '../store/labStore';
+import type { LabState, RaceView } from '../store/labStore';
 
 /**
- * Predict mode's race point: the step at which the replay stops and asks who wins. It is the step
- * just before either side of the race shows: the client giving up (the user's cancel, a deadline
- * firing, a cancellation on the wire) or the server settling the request (the work finishing, a
- * response, accepting or ignoring a cancellation, a state change, the terminal event). At that step
- * the room has seen the request and its progress, and nothing that tells the winner: the step's
- * sentence, the facts (all still pending) and the timeline end just before it.
- *
- * Null when the transcript is not a request race, or when nothing decides it.
+ * Predict mode's race in the run on screen, as the worker located it (worker/race.ts): the race
+ * point, where the replay stops and asks, is the step at which both contenders are on screen; the
+ * reveal lands on the deciding event.
  */
-export function racePoint(transcript: Transcript): number | null {
-  // Several parts of the page ask, for the same transcript; a long run's scan is made once.
-  const known = points.get(transcript);
-  if (known !== undefined) return known;
-  let point: number | null = null;
-  if (transcript.kind === 'request-race') {
-    const requestId = (transcript.outcome as RequestOutcome).requestId;
-    const index = transcript.events.findIndex((event) => decides(event, requestId));
-    point = index < 0 ? null : index;
-  }
-  points.set(transcript, point);
-  return point;
-}
+export type RaceOnScreen = RaceView;
 
-const points = new WeakMap<Transcript, number | null>();
+/** The race point of the run on screen; null: no race. */
+export const racePoint = (lab: Pick<LabState, 'race'>): number | null => lab.race?.location.point ?? null;
 
-function isForRequest(event: LabEvent, requestId: unknown): boolean {
-  return !('requestId' in event) || event.requestId === requestId;
-}
+/** The step the reveal lands on: the deciding event is the last one shown. */
+export const revealStep = (race: RaceView): number => race.location.decidingIndex + 1;
 
-/** Whether an event shows one side of the race being decided. */
-function decides(event: LabEvent, requestId: unknown): boolean {
-  switch (event.kind) {
-    case 'state':
-    case 'terminal':
-    case 'cancel-accepted':
-    case 'cancel-ignored':
-    case 'suppressed':
-    case 'stream-closed':
-      return isForRequest(event, requestId);
-    case 'deadline':
-      return event.action === 'fired' && isForRequest(event, requestId);
-    case 'worker':
-      return event.step === 'finished' || event.step === 'stopped';
-    case 'message': {
-      const message = event.message as unknown as Record<string, unknown>;
-      if (event.from === 'client') return message.method === 'notifications/cancelled';
-      // The server's final answer for the request (progress does not decide anything).
-      return 'id' in message && message.id === requestId && ('result' in message || 'error' in message);
-    }
-    default:
-      return false;
-  }
-}
+/** The scenarios whose Predict answers make up the round's score. */
+export const ROUND_SCENARIOS = ['A', 'B', 'C', 'D'] as const;
+
+/** Whether the scenario with this id declares a race (its neutral title says so). */
+export const declaresRace = (lab: Pick<LabState, 'scenarios'>, scenarioId: string): boolean => lab.scenarios.find((scenario) => scenario.id === scenarioId)?.neutralTitle !== undefined;

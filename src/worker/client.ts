@@ -15,6 +15,7 @@ import type {
   LedgerView,
   ProgressResponse,
   RaceFactSteps,
+  RaceView,
   ResolvedResponse,
   ScenarioInfo,
   Settings,
@@ -84,6 +85,8 @@ export interface LabRun {
   runId: number;
   transcript: Transcript;
   facts: RaceFactSteps | null;
+  /** Predict mode's race in the run; null: none. */
+  race: RaceView | null;
   wording: EventWording[];
   /** The run's diagram, laid out in the worker (issue #9). */
   layout: DiagramLayout;
@@ -288,7 +291,7 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
         { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }), ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) },
         onProgress,
       );
-      return { runId: requestId, transcript: answer.transcript, facts: answer.facts, wording: answer.wording, layout: answer.layout };
+      return { runId: requestId, transcript: answer.transcript, facts: answer.facts, race: answer.race ?? null, wording: answer.wording, layout: answer.layout };
     } finally {
       clearTimeout(budget);
     }

@@ -10,6 +10,7 @@ import { runResolved } from '../sdk/runs';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
+import { raceView } from './race';
 import { StorageError, type LedgerStorage } from './ledgerStorage';
 import {
   explainBadRequest,
@@ -85,6 +86,7 @@ export function scenarioInfo(): ScenarioInfo[] {
     defaultTransport: scenario.defaultTransport,
     settings: Object.fromEntries(Object.entries(scenario.settings)) as Settings,
     settingsSpec: structuredClone(settingsSpecFor(scenario)),
+    ...(scenario.race === undefined ? {} : { neutralTitle: scenario.race.neutralTitle }),
   }));
 }
 
@@ -304,7 +306,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
         const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal');
-        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), wording, layout };
+        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), race: raceView(transcript), wording, layout };
       }
       case 'layout':
         return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };

@@ -38,6 +38,7 @@ export type { Implementation, InvariantCheck, LabEvent, LabEventKind, Outcome, R
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
+export type { RaceView } from './race';
 export type { RunComparison, FactRow, Divergence, ManyComparison } from '../engine';
 export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 

@@ -187,7 +187,7 @@ export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t) => t a
 
 const markerSchema = v.object({ text: v.string(), tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']) });
 /** The engine's wording of one event (describe.ts `wordEvent`): the page words nothing itself. */
-export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable(v.string()), marker: v.nullable(markerSchema) });
+export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable(v.string()), marker: v.nullable(markerSchema), fate: v.optional(v.string()) });
 
 const index = v.pipe(v.number(), v.safeInteger(), v.minValue(-1));
 export const RaceFactStepsSchema = v.object({ terminalState: index, finalResponse: index, cancellationSignal: index, clientIgnores: v.array(index) });
@@ -285,6 +285,8 @@ const checkedScenarioInfo = v.object({
   defaultTransport: TransportSchema,
   settings: SettingsSchema,
   settingsSpec: v.record(v.string(), settingSpecSchema),
+  /** A race scenario's name while Predict is on: what races, never who wins. */
+  neutralTitle: v.optional(v.string()),
 });
 export const ScenarioInfoSchema = v.pipe(checkedScenarioInfo, v.transform((info) => info as Omit<typeof info, 'settingsSpec'> & { settingsSpec: SettingsSpec }));
 
@@ -491,12 +493,25 @@ export const RunPartSchema = v.object({
 });
 const parts = v.optional(nonNegativeInt);
 
+const RaceViewSchema = v.object({
+  question: v.string(),
+  contenders: v.tuple([v.string(), v.string()]),
+  answers: v.pipe(
+    v.array(v.object({ value: v.string(), label: v.string(), why: v.string(), winner: v.nullable(v.picklist([0, 1])) })),
+    v.minLength(2),
+    v.maxLength(4),
+  ),
+  location: v.object({ point: nonNegativeInt, decidingIndex: nonNegativeInt, answer: v.string(), contenderIndexes: v.tuple([nonNegativeInt, nonNegativeInt]) }),
+});
+
 export const labResponseSchemas = [
   v.object({
     type: v.literal('transcript'),
     requestId: id,
     transcript: TranscriptSchema,
     facts: v.nullable(RaceFactStepsSchema),
+    /** Predict mode's race in the run (worker/race.ts); absent or null: none. */
+    race: v.optional(v.nullable(RaceViewSchema)),
     wording: v.array(EventWordingSchema),
     /** The diagram of the run, laid out in the worker on the scale the run asked for. */
     layout: DiagramLayoutSchema,

@@ -1,3 +1,4 @@
+import type { RaceQuestion } from '../predict';
 import { LabError } from './errors';
 import type { Chooser, SchedulerOptions } from './scheduler';
 import { assert } from './assert';
@@ -19,6 +20,8 @@ export interface ScenarioMeta {
   readonly summary: string;
   readonly requirements: readonly string[];
   readonly defaultTransport: Transport;
+  /** A race scenario's Predict question (see ../predict.ts): what races, where it stops, what decides it. */
+  readonly race?: RaceQuestion;
 }
 
 export interface RunOptions {

@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
+import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
@@ -25,6 +26,8 @@ export function Controls() {
   const run = useLabStore((state) => state.run);
   const impl = useLabStore((state) => state.impl);
   const setImpl = useLabStore((state) => state.setImpl);
+  // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
+  const predict = usePanelsStore((state) => state.predict);
 
   // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
   // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
@@ -54,7 +57,7 @@ export function Controls() {
             <optgroup key={topic} label={topic}>
               {members.map((scenario) => (
                 <option key={scenario.id} value={scenario.id}>
-                  {scenario.title}
+                  {predict ? (scenario.neutralTitle ?? scenario.title) : scenario.title}
                 </option>
               ))}
             </optgroup>
@@ -91,7 +94,12 @@ export function Controls() {
           Keep ledger between runs
         </label>
       )}
-      <button type="submit" className="lab-run" disabled={scenarios.length === 0}>
+      <button
+        type="submit"
+        className="lab-run"
+        disabled={scenarios.length === 0}
+        title="Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)"
+      >
         Run
       </button>
     </form>

@@ -1,5 +1,5 @@
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
-import { eventText, formatMs } from '../format';
+import { eventAsOfStep, eventTextAt, formatMs } from '../format';
 import { FaultButtons } from './lazyParts';
 
 /**
@@ -39,14 +39,16 @@ export function Inspector({ transcript }: { transcript: Transcript }) {
 
 function EventDetails({ event, events, step }: { event: LabEvent; events: LabEvent[]; step: number }) {
   const wording = useLabStore((state) => state.wording);
-  const text = eventText(wording, event);
+  // What the replay has not reached stays off (a message's fate before it arrives).
+  const text = eventTextAt(wording, events, event, step);
+  const recorded = eventAsOfStep(events, event, step);
   if (event.kind !== 'message') {
     return (
       <>
         <p className="lab-inspector-text">{text}</p>
         <h3 className="lab-inspector-sub">Event as recorded</h3>
         <pre className="lab-code" tabIndex={0} aria-label="Event as recorded (JSON)">
-          {JSON.stringify(event, null, 2)}
+          {JSON.stringify(recorded, null, 2)}
         </pre>
       </>
     );

@@ -1,3 +1,4 @@
+import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
 import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
@@ -12,6 +13,15 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
   const reached = useLabStore((state) => state.facts);
   const facts = factsRowAt(transcript, reached, step);
   const ledger = ledgerOutcome(transcript);
+  const hidden = usePredictHides();
+  // A ledger run's counts are its ending; while the room predicts they wait for the reveal.
+  if (ledger !== null && hidden) {
+    return (
+      <p className="lab-facts lab-outcome is-pending" data-hidden-by="predict">
+        Outcome: pending. The counts show after the reveal.
+      </p>
+    );
+  }
   if (ledger !== null) return <LedgerOutcomeView outcome={ledger} />;
   if (facts === null) {
     return (
@@ -64,13 +74,15 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
 /**
  * RC-8: the client's own ending (the engine's `clientOutcome`), shown once the replay passes the
  * client's own `state` event that ended its view; "(views diverge)" when the server completed and
- * the client never used the response, as the engine recorded it.
+ * the client never used the response, as the engine recorded it, once the replay reaches the event
+ * that records it (never ahead of the replay).
  */
 function clientOutcomeAt(transcript: Transcript, step: number): { text: string; diverges: boolean; title: string | undefined } {
   const outcome = transcript.outcome as RequestOutcome;
   const ended = transcript.events.findIndex((event) => event.kind === 'state' && event.side === 'client' && (event.to === 'settled' || event.to === 'abandoned'));
   if (ended < 0 || ended >= step) return { text: PENDING, diverges: false, title: undefined };
-  const diverges = outcome.viewsDiverge === true;
+  const divergedAt = transcript.events.findIndex((event) => event.kind === 'views-diverge');
+  const diverges = outcome.viewsDiverge === true && divergedAt >= 0 && divergedAt < step;
   return {
     text: `${diverges ? `${outcome.clientOutcome} (views diverge)` : outcome.clientOutcome}${(outcome.cancelDelayMs ?? 0) > 0 ? `; cancel sent ${String(outcome.cancelDelayMs)} ms later` : ''}`,
     diverges,

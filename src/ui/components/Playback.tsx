@@ -30,11 +30,17 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
           <BackIcon />
           Step back
         </button>
-        <button type="button" className="lab-button lab-play" aria-disabled={total === 0} onClick={togglePlay}>
+        <button
+          type="button"
+          className="lab-button lab-play"
+          aria-disabled={total === 0}
+          onClick={togglePlay}
+          title={playing ? 'Stop the replay at the event it shows now (Space)' : 'Replay the recorded run one event at a time, at the chosen speed (Space)'}
+        >
           {playing ? <PauseIcon /> : <PlayIcon />}
           {playing ? 'Pause' : 'Play'}
         </button>
-        <button type="button" className="lab-button" aria-disabled={atEnd} onClick={() => !atEnd && stepForward()}>
+        <button type="button" className="lab-button" aria-disabled={atEnd} onClick={() => !atEnd && stepForward()} title="Show the next event of the run (→)">
           Step forward
           <ForwardIcon />
         </button>

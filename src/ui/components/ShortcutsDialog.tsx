@@ -15,8 +15,8 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string[], what: string]> =
   [['P'], 'Presentation mode on or off: large type, the diagram, the facts and the playback'],
   [['Esc'], 'Leave presentation mode (or close this list)'],
   [['Q'], 'Predict mode on or off: the replay stops at the race point and asks'],
-  [['1', '2', '3', '4'], 'At the race point: predict who wins (result, cancellation, idle or maximum timeout)'],
-  [['5', '6'], 'At the race point: predict what the client must ignore (a late message, or nothing)'],
+  [['1', '2', '3', '4'], 'At the race point: pick an answer to the question (the scenario offers two to four)'],
+  [['→', 'Space'], 'At the race point: reveal, jumping to the event that decides the race'],
   [['?'], 'Show these shortcuts'],
 ];
 

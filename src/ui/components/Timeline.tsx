@@ -1,6 +1,7 @@
-import { memo, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
-import { eventText, formatNumber } from '../format';
+import { eventTextAt, fateShown, formatNumber } from '../format';
+import { usePredictRace } from '../panels/predictPhase';
 
 /** A limit on the rows drawn (every step re-lays them out): a long run lists the latest ones, the diagram holds them all. */
 export const TIMELINE_ROWS_MAX = 120;
@@ -69,12 +70,31 @@ function dockStartsCollapsed(): boolean {
   return window.matchMedia('(max-height: 859px)').matches;
 }
 
+type RaceMark = 'deciding' | 'winner' | 'loser';
+
+/** Predict's reveal on the timeline: past the race point, the deciding event, the winning contender and the greyed loser, by index. */
+function useRaceMarks(): Map<number, RaceMark> {
+  const { race, phase } = usePredictRace();
+  return useMemo(() => {
+    const marks = new Map<number, RaceMark>();
+    if (race === null || phase !== 'revealed') return marks;
+    const winner = race.answers.find((answer) => answer.value === race.location.answer)?.winner ?? null;
+    if (winner !== null) {
+      marks.set(race.location.contenderIndexes[winner], 'winner');
+      marks.set(race.location.contenderIndexes[winner === 0 ? 1 : 0], 'loser');
+    }
+    marks.set(race.location.decidingIndex, 'deciding');
+    return marks;
+  }, [race, phase]);
+}
+
 /** The events the replay has reached, as text: the diagram's accessible twin. Each row opens its event in the inspector. */
 export function Timeline({ transcript, collapsed = false, onToggle }: { transcript: Transcript; collapsed?: boolean | null; onToggle?(): void }) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
   const wording = useLabStore((state) => state.wording);
+  const marks = useRaceMarks();
   const first = Math.max(0, step - TIMELINE_ROWS_MAX);
   const shown = transcript.events.slice(first, step);
   const scroller = useRef<HTMLDivElement>(null);
@@ -107,7 +127,7 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
       <div className="lab-timeline-scroll" ref={scroller}>
         <ol className="lab-timeline" aria-label="Timeline" start={first + 1}>
           {shown.map((event, offset) => (
-            <TimelineItem key={event.seq} event={event} text={eventText(wording, event)} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
+            <TimelineItem key={event.seq} event={event} text={eventTextAt(wording, transcript.events, event, step)} fateShown={fateShown(transcript.events, event, step)} race={marks.get(first + offset)} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
           ))}
         </ol>
       </div>
@@ -115,14 +135,32 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
   );
 }
 
-const TimelineItem = memo(function TimelineItem({ event, text, current, selected, onSelect }: { event: LabEvent; text: string; current: boolean; selected: boolean; onSelect(seq: number): void }) {
-  const ignored = ('ignoredBy' in event && event.ignoredBy !== undefined) || ('lost' in event && event.lost === true);
+const TimelineItem = memo(function TimelineItem({
+  event,
+  text,
+  fateShown,
+  race,
+  current,
+  selected,
+  onSelect,
+}: {
+  event: LabEvent;
+  text: string;
+  /** False while the replay stands before the message's arrival: its being ignored is not shown yet. */
+  fateShown: boolean;
+  /** Predict's reveal: the deciding event, the winning and the losing contender. */
+  race: RaceMark | undefined;
+  current: boolean;
+  selected: boolean;
+  onSelect(seq: number): void;
+}) {
+  const ignored = (fateShown && 'ignoredBy' in event && event.ignoredBy !== undefined) || ('lost' in event && event.lost === true);
   const failed = event.kind === 'sql' && !event.ok;
   const className = ['lab-event', `kind-${event.kind}`, ignored ? 'is-ignored' : '', failed ? 'is-failed' : '', current ? 'is-current' : '', selected ? 'is-selected' : '']
     .filter(Boolean)
     .join(' ');
   return (
-    <li className={className} aria-current={current ? 'step' : undefined}>
+    <li className={className} aria-current={current ? 'step' : undefined} data-race={race}>
       <button type="button" className="lab-event-button" onClick={() => onSelect(event.seq)}>
         <span className="lab-event-at">{event.atMs} ms</span>
         <span className="lab-event-sep"> · </span>

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useMemo } from 'react';
+import { lazy, useEffect } from 'react';
 import { PartBoundary } from '../components/PartBoundary';
 import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
@@ -71,19 +71,10 @@ function togglePredict(): void {
   const panels = usePanelsStore.getState();
   const lab = useLabStore.getState();
   if (!panels.predict && lab.transcript !== null) {
-    const point = racePoint(lab.transcript);
+    const point = racePoint(lab);
     if (point !== null && lab.step > point) lab.rewind();
   }
   panels.setPredict(!panels.predict);
-}
-
-/** Whether predict mode is asking now (the replay stands at the race point). */
-export function usePredictAsking(): boolean {
-  const predict = usePanelsStore((s) => s.predict);
-  const transcript = useLabStore((s) => s.transcript);
-  const step = useLabStore((s) => s.step);
-  const point = useMemo(() => (transcript === null ? null : racePoint(transcript)), [transcript]);
-  return predict && point !== null && step === point;
 }
 
 const PredictCard = lazy(() => import('./PredictCard').then((module) => ({ default: module.PredictCard })));

@@ -1,119 +1,175 @@
-import { useEffect, useMemo, useState } from 'react';
-import { useLabStore } from '../../store/labStore';
-import { usePanelsStore } from '../../store/panels';
-import { racePoint } from '../predict';
+import { useEffect, useRef } from 'react';
+import { useLabStore, type Transcript } from '../../store/labStore';
+import { roundScore, usePredictStore } from '../../store/predictStore';
+import { eventTextAt, formatMs } from '../format';
+import { revealStep, ROUND_SCENARIOS, type RaceOnScreen } from '../predict';
+import { usePredictRace } from './predictPhase';
 import { OWNS_KEYS } from './ownsKeys';
 
-// Predict mode's card, loaded when Predict is first turned on (issue #9: less script on first load).
+// Predict mode's card, loaded when Predict is first turned on (less script on first load).
 
-const WINNERS = [
-  { value: 'completed', label: 'The result: the request completes' },
-  { value: 'cancelled', label: 'The cancellation: the request is cancelled' },
-  { value: 'timeout-idle', label: 'The idle timeout' },
-  { value: 'timeout-max', label: 'The maximum timeout' },
-] as const;
+/** A run's identity for its guess: the same scenario on another transport, seed or ordering is another race. */
+export function runKey(transcript: Transcript): string {
+  return [transcript.scenario, transcript.transport, transcript.seed, transcript.implementation ?? 'model', transcript.schedule ?? '', transcript.faults ?? '', JSON.stringify(transcript.settings)].join('/');
+}
 
-const IGNORES = [
-  { value: 'late', label: 'A late final response or progress for the ended request' },
-  { value: 'nothing', label: 'Nothing: every message is still for a live request' },
-] as const;
+/** Jumps to the deciding event: its step, paused, the event picked (the diagram and the inspector show it). */
+export function reveal(race: RaceOnScreen, transcript: Transcript): void {
+  const lab = useLabStore.getState();
+  lab.pause();
+  lab.setStep(revealStep(race));
+  const deciding = transcript.events[race.location.decidingIndex];
+  if (deciding !== undefined) lab.selectEvent(deciding.seq);
+}
 
-/** Predict mode's question at the race point of a request race (A–D), and its answer one step later. */
+/**
+ * Predict mode's question at the race point of a race scenario, and its answer at the deciding
+ * event. Before the race point it says where the replay will stop; at it, it names both contenders
+ * and asks (keys 1–4 pick, → or Reveal jumps to the deciding event); past it, the answer, the
+ * verdict and why. The round's score over A–D stays on the card.
+ */
 export function PredictCard() {
-  const predict = usePanelsStore((s) => s.predict);
+  const { race, phase } = usePredictRace();
   const transcript = useLabStore((s) => s.transcript);
   const step = useLabStore((s) => s.step);
   const playing = useLabStore((s) => s.playing);
-  const [winner, setWinner] = useState<string | null>(null);
-  const [ignore, setIgnore] = useState<string | null>(null);
-  // The race point: the step before either side of the race shows (see predict.ts).
-  const point = useMemo(() => (transcript === null ? null : racePoint(transcript)), [transcript]);
-  const key = transcript === null ? '' : `${transcript.scenario}/${transcript.transport}/${transcript.seed}`;
-  const [forKey, setForKey] = useState(key);
-  if (forKey !== key) {
-    setForKey(key);
-    setWinner(null);
-    setIgnore(null);
-  }
+  const wording = useLabStore((s) => s.wording);
+  const key = transcript === null ? '' : runKey(transcript);
+  const guess = usePredictStore((s) => s.guesses[key] ?? null);
+  const setGuess = usePredictStore((s) => s.guess);
+  const revealButton = useRef<HTMLButtonElement>(null);
 
+  // Playing stops at the race point, so the room answers before it sees.
   useEffect(() => {
-    if (predict && playing && point !== null && step === point) useLabStore.getState().pause();
-  }, [predict, playing, point, step]);
+    if (phase === 'asking' && playing) useLabStore.getState().pause();
+  }, [phase, playing]);
 
-  // At the race point the room answers by number (1–4: who wins, 5–6: what to ignore); → reveals.
-  const asking = predict && point !== null && step === point;
+  // Past the race point with a guess: the round counts it (whichever way the replay got there).
   useEffect(() => {
-    if (!asking) return;
+    if (phase !== 'revealed' || race === null || transcript === null || guess === null) return;
+    if ((ROUND_SCENARIOS as readonly string[]).includes(transcript.scenario)) usePredictStore.getState().score(transcript.scenario, { guess, answer: race.location.answer });
+  }, [phase, race, transcript, guess]);
+
+  // At the race point the room answers by number; → or Space reveals (ahead of the stepping keys).
+  useEffect(() => {
+    if (phase !== 'asking' || race === null || transcript === null) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest(OWNS_KEYS) != null) return;
-      const digit = Number(event.key);
-      const w = WINNERS[digit - 1];
-      const i = IGNORES[digit - 1 - WINNERS.length];
-      if (w !== undefined) setWinner(w.value);
-      else if (i !== undefined) setIgnore(i.value);
-      else return;
-      event.preventDefault();
+      if (target?.closest('dialog[open]') != null) return;
+      const inField = target?.closest(OWNS_KEYS) != null;
+      const answer = race.answers[Number(event.key) - 1];
+      if (answer !== undefined && !(inField && target?.matches('input[type="text"], input[type="number"], textarea') === true)) {
+        event.preventDefault();
+        setGuess(key, answer.value);
+        return;
+      }
+      if (inField) return;
+      if (event.key === 'ArrowRight' || (event.key === ' ' && target?.closest('button, a[href], summary') == null)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        reveal(race, transcript);
+      }
     };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [asking]);
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [phase, race, transcript, key, setGuess]);
 
-  if (!predict || transcript === null || point === null || transcript.kind !== 'request-race') {
-    return predict ? (
-      <p className="predict-card" role="note">
-        Predict mode works on the request races A–D: pick one of them.
-      </p>
-    ) : null;
-  }
-  const outcome = transcript.outcome as { terminalState: string; clientIgnores: { summary: string; reason: string }[] };
-
-  if (step < point) {
+  if (phase === 'none' || race === null || transcript === null) {
     return (
-      <p className="predict-card" role="note" data-predict="waiting">
-        Predict: step on (→ or Space) — the lab stops at the race point, {point - step} step{point - step === 1 ? '' : 's'} ahead.
+      <p className="predict-card" role="note" data-predict="none">
+        Predict works on the race scenarios (A–D, the ignored cancellations and the two ledger races) at settings where both sides race: pick one of them.
       </p>
     );
   }
-  if (step === point) {
+  const contenders = `${race.contenders[0]} and ${race.contenders[1]}`;
+  const point = race.location.point;
+
+  if (phase === 'before') {
     return (
-      <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
-        <h2 id="predict-title">Race point: predict, then step (→)</h2>
-        <p className="predict-hint">Both sides are still open: the diagram shows everything up to here. Answer with the keys 1–6, then → reveals who won.</p>
-        <fieldset>
-          <legend>Which event wins?</legend>
-          {WINNERS.map((w, n) => (
-            <label key={w.value} className="predict-choice">
-              <input type="radio" name="predict-winner" value={w.value} checked={winner === w.value} onChange={() => setWinner(w.value)} /> <kbd>{n + 1}</kbd> {w.label}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>What must the client ignore?</legend>
-          {IGNORES.map((w, n) => (
-            <label key={w.value} className="predict-choice">
-              <input type="radio" name="predict-ignore" value={w.value} checked={ignore === w.value} onChange={() => setIgnore(w.value)} /> <kbd>{n + 1 + WINNERS.length}</kbd> {w.label}
-            </label>
-          ))}
-        </fieldset>
+      <section className="predict-card" aria-label="Predict" data-predict="waiting">
+        <p>
+          Predict: step on (the right arrow key, Space or Play). The replay stops when {contenders} are both under way, {point - step} step{point - step === 1 ? '' : 's'} ahead.
+        </p>
+        <Score />
       </section>
     );
   }
-  const winnerRight = winner === outcome.terminalState;
-  const ignoreAnswer = outcome.clientIgnores.length === 0 ? 'nothing' : 'late';
+
+  if (phase === 'asking') {
+    return (
+      <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
+        <h2 id="predict-title">Race point: predict, then reveal</h2>
+        <p className="predict-hint">
+          Both are under way now: {contenders}. Answer with the keys 1–{race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.
+        </p>
+        <fieldset>
+          <legend>{race.question}</legend>
+          {race.answers.map((answer, n) => (
+            <label key={answer.value} className="predict-choice">
+              <input
+                type="radio"
+                name="predict-winner"
+                value={answer.value}
+                checked={guess === answer.value}
+                onChange={() => {
+                  setGuess(key, answer.value);
+                  // Back to the keys of the replay: → reveals from here.
+                  revealButton.current?.focus();
+                }}
+              />{' '}
+              <kbd>{n + 1}</kbd> {answer.label}
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
+          Reveal
+        </button>
+        <Score />
+      </section>
+    );
+  }
+
+  const answer = race.answers.find((candidate) => candidate.value === race.location.answer);
+  const guessed = race.answers.find((candidate) => candidate.value === guess);
+  const decidingStep = revealStep(race);
+  const deciding = transcript.events[race.location.decidingIndex];
+  const verdict = guess === null ? 'none' : guess === race.location.answer ? 'right' : 'wrong';
   return (
-    <section className="predict-card" aria-labelledby="predict-answer" data-predict="revealed">
+    <section className="predict-card" aria-labelledby="predict-answer" data-predict="revealed" data-verdict={verdict}>
       <h2 id="predict-answer">Answer</h2>
-      <p data-verdict={winner === null ? 'none' : winnerRight ? 'right' : 'wrong'}>
-        Wins: <strong data-testid="predict-winner">{outcome.terminalState}</strong>
-        {winner === null ? ' — no prediction was made.' : winnerRight ? ' — right: your prediction was correct.' : ` — wrong: you predicted ${winner}.`}
-      </p>
       <p>
-        The client ignores:{' '}
-        {outcome.clientIgnores.length === 0 ? <strong>nothing</strong> : outcome.clientIgnores.map((i) => <strong key={i.summary}>{i.summary} </strong>)}
-        {ignore === null ? '' : ignore === ignoreAnswer ? ' — right.' : ' — not what you predicted.'}
+        <strong data-testid="predict-winner">{answer?.label ?? race.location.answer}</strong>
       </p>
+      <p className="predict-verdict">{verdict === 'none' ? 'No prediction was made.' : verdict === 'right' ? 'Right: that was your prediction.' : `Not what you predicted (${guessed?.label ?? guess}).`}</p>
+      <p className="predict-why">Why: {answer?.why}</p>
+      {deciding !== undefined && (
+        <p className="predict-deciding">
+          Decided at step {decidingStep}, {formatMs(deciding.atMs)}: {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
+          {step !== decidingStep && (
+            <button type="button" className="lab-button" onClick={() => reveal(race, transcript)}>
+              Show the deciding event
+            </button>
+          )}
+        </p>
+      )}
+      <Score />
     </section>
+  );
+}
+
+/** The round over A–D: right answers of those answered, and a reset for the next group. */
+function Score() {
+  const round = usePredictStore((s) => s.round);
+  const resetRound = usePredictStore((s) => s.resetRound);
+  const { right, answered, total } = roundScore(round, ROUND_SCENARIOS);
+  return (
+    <p className="predict-score" data-testid="predict-score">
+      Round {ROUND_SCENARIOS[0]}–{ROUND_SCENARIOS.at(-1)}: <strong>{right} of {answered}</strong> right
+      {answered < total ? ` (${answered} of ${total} answered)` : ''}{' '}
+      <button type="button" className="lab-button predict-reset" disabled={answered === 0} onClick={resetRound}>
+        Reset score
+      </button>
+    </p>
   );
 }

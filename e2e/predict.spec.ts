@@ -1,0 +1,221 @@
+// Predict as a lesson: every race scenario stops where both contenders are on screen, gives nothing
+// away there (menu, description, step sentence, facts, timeline, diagram), and the reveal jumps to the
+// deciding event with the facts filled in; the round over A–D keeps a score the instructor resets;
+// in Presentation the card stands beside the diagram, never over it.
+import { expect, test, type Page } from '@playwright/test';
+import { loadSqlJs } from '../src/cli/sqlite';
+import { fillRaceText, locateRace, type RaceLocation, type RaceQuestion } from '../src/engine';
+import { findScenario, runScenarioById } from '../src/scenarios/index';
+import { LabPage } from './pages/LabPage';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+/**
+ * Each race scenario with the words that would tell who wins before the reveal: its usual title's
+ * give-aways, the deciding events' wording, and what the facts would say.
+ */
+const RACES: Array<{ id: string; transport: 'stdio' | 'http'; giveAway: string[] }> = [
+  { id: 'A', transport: 'stdio', giveAway: ['suppressed', 'cancel-accepted', 'TERMINAL', 'accepts the cancellation', 'no response'] },
+  { id: 'A', transport: 'http', giveAway: ['suppressed', 'cancel-accepted', 'TERMINAL', 'accepts the cancellation', 'no response'] },
+  { id: 'B', transport: 'stdio', giveAway: ['arrives late', 'ignored', 'ignores it', 'diverge', 'discard'] },
+  { id: 'B', transport: 'http', giveAway: ['arrives late', 'ignored', 'ignores it', 'diverge', 'discard'] },
+  { id: 'C', transport: 'stdio', giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'] },
+  { id: 'C', transport: 'http', giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'] },
+  { id: 'D', transport: 'http', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'stops at its next checkpoint'] },
+  { id: 'D', transport: 'stdio', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'stops at its next checkpoint'] },
+  // The two earlier cancellations (malformed, unknown request) are ignored before the race: only #41's fate is the answer.
+  { id: 'cancel-ignored', transport: 'stdio', giveAway: ['must ignore', 'cancellation of #41', 'ignored by server: the request already completed'] },
+  { id: 'ledger-race-keyed', transport: 'http', giveAway: ['one execution', 'replayed', 'stored result', 'SQLITE_BUSY'] },
+  { id: 'ledger-race-unsafe', transport: 'http', giveAway: ['charges twice', 'CONSTRAINT', 'check-then-act'] },
+];
+
+const sql = await loadSqlJs();
+function race(id: string, transport: 'stdio' | 'http') {
+  const transcript = runScenarioById(id, { transport, ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined });
+  const location = locateRace(findScenario(id).race as RaceQuestion, transcript.events) as RaceLocation;
+  expect(location).not.toBeNull();
+  return { transcript, location };
+}
+
+/** Everything on the page that could tell the ending: the menu's race scenarios, the description, the sentence, the facts, the timeline, the diagram. */
+async function shownText(page: Page): Promise<string> {
+  const raceOptions = RACES.map(({ id }) => `option[value="${id}"]`).join(', ');
+  const parts = await Promise.all([
+    page.getByRole('combobox', { name: 'Scenario' }).locator(raceOptions).allTextContents(),
+    page.locator('.lab-scenario').allTextContents(),
+    page.locator('.lab-now[aria-live]').allTextContents(),
+    page.locator('.lab-facts-cell').allTextContents(),
+    page.getByRole('list', { name: 'Timeline' }).allTextContents(),
+    page.locator('.lab-flow').allInnerTexts(),
+  ]);
+  return parts.flat().join('\n');
+}
+
+for (const { id, transport, giveAway } of RACES) {
+  test(`${id} on ${transport}: Predict stops with both contenders shown, gives nothing away, and reveals at the deciding event`, async ({ page }) => {
+    const { transcript, location } = race(id, transport);
+    const lab = new LabPage(page);
+    await lab.open(`?scenario=${id}&transport=${transport}&step=${location.point}&instructor=predict`);
+    await lab.waitForRun(id, transport);
+    await lab.waitForStep(location.point);
+    const card = page.locator('[data-predict="asking"]');
+    await expect(card).toBeVisible();
+    // Both contenders are on screen: their events are rows of the timeline; the deciding one is not.
+    await expect(lab.timeline.getByRole('listitem')).toHaveCount(location.point);
+    for (const index of location.contenderIndexes) expect(index).toBeLessThan(location.point);
+    expect(location.decidingIndex).toBeGreaterThanOrEqual(location.point);
+    // The question names both contenders, offers 2–4 answers.
+    const answers = card.getByRole('radio');
+    expect(await answers.count()).toBeGreaterThanOrEqual(2);
+    expect(await answers.count()).toBeLessThanOrEqual(4);
+    const question = findScenario(id).race as RaceQuestion;
+    for (const contender of question.contenders) await expect(card).toContainText(contender.label);
+    // No spoiler anywhere, and the description waits for the reveal.
+    const shown = await shownText(page);
+    for (const word of giveAway) expect(shown, `"${word}" gives ${id} away at the race point`).not.toContain(word);
+    await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked')).toHaveText(question.neutralTitle);
+
+    // A guess (the first answer), then → jumps to the deciding event.
+    await page.keyboard.press('1');
+    await expect(answers.first()).toBeChecked();
+    await page.keyboard.press('ArrowRight');
+    await lab.waitForStep(location.decidingIndex + 1);
+    const revealed = page.locator('[data-predict="revealed"]');
+    await expect(revealed).toBeVisible();
+    const right = question.answers[0]?.value === location.answer;
+    await expect(revealed).toHaveAttribute('data-verdict', right ? 'right' : 'wrong');
+    const winner = question.answers.find((answer) => answer.value === location.answer);
+    await expect(page.getByTestId('predict-winner')).toHaveText(fillRaceText(winner?.label ?? '', transcript.settings as Record<string, unknown>));
+    // The deciding event is highlighted where the timeline lists it, and picked for the inspector and the diagram.
+    await expect(lab.timeline.locator('[data-race="deciding"]')).toHaveCount(1);
+    await expect(lab.timeline.getByRole('listitem').nth(location.decidingIndex)).toHaveAttribute('data-race', 'deciding');
+    // The facts are filled in at that same moment.
+    if (transcript.kind === 'request-race') {
+      const outcome = transcript.outcome as { terminalState: string };
+      const facts = await lab.readFacts();
+      if (id === 'B' || id === 'cancel-ignored') expect(facts.clientIgnores).toContain('response #41');
+      else expect(facts.terminalState).toBe(outcome.terminalState);
+    }
+    // The description is back.
+    await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toHaveCount(0);
+  });
+}
+
+test('Play stops at the race point; the round over A–D keeps a score the instructor resets', async ({ page }) => {
+  test.setTimeout(90_000);
+  const lab = new LabPage(page);
+  const a = race('A', 'stdio');
+  await lab.open('?scenario=A&transport=stdio&step=0&instructor=predict');
+  await lab.waitForRun('A', 'stdio');
+  await expect(page.locator('[data-predict="waiting"]')).toBeVisible();
+  await page.locator('body').focus();
+  await page.keyboard.press('Space');
+  await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 20_000 });
+  await lab.waitForStep(a.location.point);
+  await page.waitForTimeout(600);
+  await lab.waitForStep(a.location.point);
+  // A mouse guess hands the keys back: → reveals.
+  await page.getByRole('radio', { name: /^1 Cancelled/ }).check();
+  await page.keyboard.press('ArrowRight');
+  await lab.waitForStep(a.location.decidingIndex + 1);
+  const score = page.getByTestId('predict-score');
+  await expect(score).toContainText('1 of 1');
+
+  const b = race('B', 'stdio');
+  await lab.pickScenario('B');
+  await lab.waitForRun('B', 'stdio');
+  await page.locator('body').focus();
+  await page.keyboard.press('Home');
+  await lab.waitForStep(0);
+  await page.keyboard.press('Space');
+  await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 20_000 });
+  await lab.waitForStep(b.location.point);
+  await page.keyboard.press('1'); // "Uses it": wrong in B
+  await page.keyboard.press('ArrowRight');
+  await lab.waitForStep(b.location.decidingIndex + 1);
+  await expect(page.locator('[data-predict="revealed"]')).toHaveAttribute('data-verdict', 'wrong');
+  await expect(score).toContainText('1 of 2');
+  await expect(score).toContainText('2 of 4 answered');
+  await score.getByRole('button', { name: 'Reset score' }).click();
+  await expect(score).toContainText('0 of 0');
+});
+
+test('in Presentation the question and the answer stand beside the diagram, never over it', async ({ page }) => {
+  const lab = new LabPage(page);
+  const { location } = race('A', 'stdio');
+  await lab.open(`?scenario=A&transport=stdio&step=${location.point}&instructor=predict`);
+  await lab.waitForRun('A', 'stdio');
+  await page.locator('body').focus();
+  await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+  for (const phase of ['asking', 'revealed'] as const) {
+    const card = page.locator(`[data-predict="${phase}"]`);
+    await expect(card).toBeVisible();
+    const box = await card.boundingBox();
+    const flow = await page.locator('.lab-flow').boundingBox();
+    expect(box).not.toBeNull();
+    expect(flow).not.toBeNull();
+    if (box === null || flow === null) return;
+    const apart = box.x >= flow.x + flow.width - 1 || box.x + box.width <= flow.x + 1 || box.y >= flow.y + flow.height - 1 || box.y + box.height <= flow.y + 1;
+    expect(apart, `the ${phase} card does not cover the diagram`).toBe(true);
+    if (phase === 'asking') {
+      await page.keyboard.press('1');
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStep(location.decidingIndex + 1);
+    }
+  }
+});
+
+test('a first visit says what is about to race (from the scenario settings) and what to press; Run, Play and Step forward say what they do', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.waitForRun('A', 'stdio');
+  const card = page.getByTestId('intro-card');
+  const settings = findScenario('A').settings as { workMs: number; cancelAtMs: number };
+  await expect(card).toContainText(`${settings.workMs} ms`);
+  await expect(card).toContainText(`cancels at ${settings.cancelAtMs} ms`);
+  for (const name of ['Step forward', 'Play', 'Predict']) await expect(card).toContainText(name);
+  await card.getByRole('button', { name: 'Start from step 0' }).click();
+  await lab.waitForStep(0);
+  await expect(card).toHaveCount(0);
+  // A link is not a first visit.
+  await lab.open('?scenario=A&step=3');
+  await lab.waitForRun('A', 'stdio');
+  await expect(page.getByTestId('intro-card')).toHaveCount(0);
+  // Each says what it does, on hover (title) and to assistive technology (its accessible description).
+  for (const button of [lab.runButton, lab.play, lab.stepForward]) {
+    await expect(button).toHaveAttribute('title', /.{20,}/);
+    await expect(button).toHaveAccessibleDescription(/.{20,}/);
+  }
+});
+
+test('the focus ring has at least 3:1 contrast against the page around it', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open('?scenario=A&step=3');
+  await lab.waitForRun('A', 'stdio');
+  await lab.scenario.focus();
+  await page.keyboard.press('Tab');
+  const colours = await page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement;
+    const style = getComputedStyle(focused);
+    // What surrounds the ring: the nearest ancestor's opaque background (the canvas is white).
+    let around = 'rgb(255, 255, 255)';
+    for (let node = focused.parentElement; node !== null; node = node.parentElement) {
+      const background = getComputedStyle(node).backgroundColor;
+      if (background !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(background)) {
+        around = background;
+        break;
+      }
+    }
+    return { ring: style.outlineColor, width: style.outlineWidth, page: around };
+  });
+  expect(parseFloat(colours.width)).toBeGreaterThanOrEqual(2);
+  const luminance = (css: string) => {
+    const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+  };
+  const [hi, lo] = [luminance(colours.ring), luminance(colours.page)].sort((a, b) => b - a);
+  const ratio = ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+  expect(ratio, `ring ${colours.ring} on ${colours.page}`).toBeGreaterThanOrEqual(3);
+});

@@ -1,0 +1,151 @@
+import { assert } from './core/assert';
+
+/**
+ * A race scenario's Predict question, declared in its data file and located in each transcript:
+ * the race point is the step at which both contenders are on screen (on the wire or running), the
+ * deciding event is the first later event that one of the answers names. Nothing here counts steps
+ * by hand, so another transport, seed, setting or explored ordering moves both to where they
+ * happen in that run.
+ */
+
+/** A field's expected value: equal, absent (null), present with any value, or a text that starts with the given words. */
+export type PatternValue = string | number | boolean | null | { readonly present: true } | { readonly startsWith: string };
+
+/** The events a pattern picks: every listed field matches (a dotted name reads inside, e.g. `message.method`). */
+export interface EventPattern {
+  readonly where: Readonly<Record<string, PatternValue>>;
+  /** Which match counts: 1 for the first (the default), 2 for the second… */
+  readonly nth?: number;
+}
+
+export interface RaceContender {
+  /** Neutral words for it ("the cancellation", "the worker's chunk"). */
+  readonly label: string;
+  /** It is on screen once an event matching one of these is. */
+  readonly on: readonly EventPattern[];
+}
+
+export interface RaceAnswer {
+  readonly value: string;
+  /** What the room picks; `{settingName}` is replaced by the run's setting. */
+  readonly label: string;
+  /** The deciding event, when this answer is right: the first event matching one of these at or after the race point. */
+  readonly when: readonly EventPattern[];
+  /** One line: why this answer wins when it does. */
+  readonly why: string;
+  /** The contender (0 or 1) that wins when this answer is right; absent when neither does outright. */
+  readonly winner?: 0 | 1;
+}
+
+export interface RaceQuestion {
+  /** The scenario's name while Predict is on: what races, never who wins. */
+  readonly neutralTitle: string;
+  readonly contenders: readonly [RaceContender, RaceContender];
+  /** Neutral, naming both contenders; `{settingName}` is replaced by the run's setting. */
+  readonly question: string;
+  readonly answers: readonly RaceAnswer[];
+  /**
+   * first: stop as soon as both contenders are on screen; last: stop after the last contender
+   * event before the deciding one (a race that builds up, like progress before a deadline).
+   */
+  readonly pointAt: 'first' | 'last';
+}
+
+/** Where one transcript's race stands. Steps count events shown: step k shows events 0…k-1. */
+export interface RaceLocation {
+  /** The step that stops and asks: both contenders are shown, the deciding event is not. */
+  readonly point: number;
+  /** Index of the deciding event; the reveal lands on step `decidingIndex + 1`. */
+  readonly decidingIndex: number;
+  /** The answer whose event decided the race. */
+  readonly answer: string;
+  /** Index of each contender's event at the race point (the latest shown by then). */
+  readonly contenderIndexes: readonly [number, number];
+}
+
+export const RACE_ANSWERS_MIN = 2;
+export const RACE_ANSWERS_MAX = 4;
+
+type LooseEvent = Readonly<Record<string, unknown>>;
+
+function fieldOf(event: LooseEvent, path: string): unknown {
+  let value: unknown = event;
+  for (const name of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
+}
+
+function matchesValue(actual: unknown, expected: PatternValue): boolean {
+  if (expected === null) return actual === undefined || actual === null;
+  if (typeof expected !== 'object') return actual === expected;
+  if ('present' in expected) return actual !== undefined && actual !== null;
+  return typeof actual === 'string' && actual.startsWith(expected.startsWith);
+}
+
+function matches(event: LooseEvent, pattern: EventPattern): boolean {
+  return Object.entries(pattern.where).every(([path, expected]) => matchesValue(fieldOf(event, path), expected));
+}
+
+/** Indexes of the events each pattern picks (its nth match), sorted. */
+function picked(events: readonly LooseEvent[], patterns: readonly EventPattern[]): number[] {
+  const indexes: number[] = [];
+  for (const pattern of patterns) {
+    const nth = pattern.nth ?? 1;
+    assert(Number.isSafeInteger(nth) && nth >= 1, `a race pattern's nth is a count from 1, not ${nth}`);
+    let seen = 0;
+    for (let index = 0; index < events.length; index++) {
+      const event = events[index] as LooseEvent;
+      if (!matches(event, pattern)) continue;
+      seen++;
+      if (pattern.nth === undefined) indexes.push(index);
+      else if (seen === nth) {
+        indexes.push(index);
+        break;
+      }
+    }
+  }
+  return [...new Set(indexes)].sort((a, b) => a - b);
+}
+
+/** Checks a declared question: 2–4 answers, distinct values, every pattern names at least one field. */
+export function checkRaceQuestion(question: RaceQuestion): void {
+  assert(question.answers.length >= RACE_ANSWERS_MIN && question.answers.length <= RACE_ANSWERS_MAX, `a race question offers ${RACE_ANSWERS_MIN}–${RACE_ANSWERS_MAX} answers, not ${question.answers.length}`);
+  assert(new Set(question.answers.map((answer) => answer.value)).size === question.answers.length, 'a race question’s answers have distinct values');
+  const patterns = [...question.contenders.flatMap((contender) => contender.on), ...question.answers.flatMap((answer) => answer.when)];
+  for (const pattern of patterns) assert(Object.keys(pattern.where).length > 0, 'a race pattern names at least one field');
+}
+
+/**
+ * The race in one transcript: null when a contender never shows, or when no answer's event comes
+ * after both are shown (the settings took the race away).
+ */
+export function locateRace(question: RaceQuestion, events: readonly object[]): RaceLocation | null {
+  const loose = events as readonly LooseEvent[];
+  const [first, second] = question.contenders.map((contender) => picked(loose, contender.on));
+  if (first === undefined || second === undefined || first.length === 0 || second.length === 0) return null;
+  const bothShown = Math.max(first[0] as number, second[0] as number);
+  // The deciding event: the earliest answer event after both contenders are on screen.
+  let deciding: { index: number; answer: string } | null = null;
+  for (const answer of question.answers) {
+    const index = picked(loose, answer.when).find((candidate) => candidate > bothShown);
+    if (index !== undefined && (deciding === null || index < deciding.index)) deciding = { index, answer: answer.value };
+  }
+  if (deciding === null) return null;
+  const decidingIndex = deciding.index;
+  const latestBefore = (indexes: number[]): number => indexes.filter((index) => index < decidingIndex).at(-1) as number;
+  const contenderIndexes: [number, number] =
+    question.pointAt === 'last' ? [latestBefore(first), latestBefore(second)] : [first[0] as number, second[0] as number];
+  const point = Math.max(...contenderIndexes) + 1;
+  assert(point <= decidingIndex, 'the race point comes before the deciding event');
+  return { point, decidingIndex, answer: deciding.answer, contenderIndexes };
+}
+
+/** Replaces `{settingName}` with the run's value of that setting (an unknown name stays as written). */
+export function fillRaceText(text: string, settings: Readonly<Record<string, unknown>>): string {
+  return text.replace(/\{([A-Za-z]+)\}/g, (whole, name: string) => {
+    const value = settings[name];
+    return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' ? String(value) : whole;
+  });
+}
