@@ -54,7 +54,8 @@ test('C flipped from the model to the real SDK: when the client gives up and whe
   await expect(sdk).toContainText('negotiated protocol 2025-11-25');
   await expect(sdk).toContainText('Invariants: 6 hold, 2 broken');
   await expect(sdk.getByRole('listitem').filter({ hasText: 'RC-1/RC-2 maximum deadline' })).toContainText('the client ended at 2331 ms, 331 ms past its maximum (2000 ms)');
-  await expect(page.getByText('protocol 2025-11-25', { exact: false }).first()).toBeVisible();
+  // Visible text, not a diagram mark's tooltip (an SVG <title>, never visible) that says the same.
+  await expect(page.getByText('protocol 2025-11-25', { exact: false }).filter({ visible: true }).first()).toBeVisible();
 
   const lines = await lab.timelineLines();
   expect(lines.some((line) => /^0 ms.*initialize #0 \(offers protocol 2025-11-25\)/.test(line))).toBe(true);

@@ -55,10 +55,11 @@ test('Drop connection here drops the reconnect scenario’s connection at the st
 
 test('Drop connection here on the herd: the clients connected at the step’s time reconnect again, and Back returns', async ({ page }) => {
   const lab = new LabPage(page);
-  // Step 14 is window 9's summary at 1,000 ms: 5,000 clients are connected, the traced one among them.
-  await lab.open('?scenario=herd&step=14');
+  // Step 15 is window 9's summary at 1,000 ms (after the traced listen's send, its arrival, the stream
+  // and the acknowledgement): 5,000 clients are connected, the traced one among them.
+  await lab.open('?scenario=herd&step=15');
   await lab.waitForRun('herd', 'http');
-  await lab.waitForStep(14);
+  await lab.waitForStep(15);
   const outcome = page.getByRole('group', { name: 'Run outcome' });
   const before = await outcome.textContent();
   const whatIf = page.getByRole('group', { name: 'What if' });
@@ -75,7 +76,7 @@ test('Drop connection here on the herd: the clients connected at the step’s ti
 
   await whatIf.getByRole('button', { name: 'Back to the scenario' }).click();
   await lab.waitForRun('herd', 'http');
-  await lab.waitForStep(14);
+  await lab.waitForStep(15);
   await expect(outcome).toHaveText(before ?? '');
   await expect(page).not.toHaveURL(/dropAtMs=/);
 });
