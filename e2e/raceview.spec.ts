@@ -4,6 +4,7 @@
 // B on stdio no step sentence before the abandon step says "ignored" (nothing before it happens).
 // Screenshots are attached as artifacts.
 import { expect, test } from '@playwright/test';
+import { Diagram } from './pages/Diagram';
 import { LabPage, type TransportValue } from './pages/LabPage';
 
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -116,6 +117,38 @@ for (const [width, height] of [
     });
   });
 }
+
+test('Fit View at 1280×720 never draws text under 12 px: A fits whole, herd (too long to fit legibly) as much as the pane holds around the current event', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const lab = new LabPage(page);
+  const diagram = new Diagram(page);
+  await lab.open('?scenario=A&transport=stdio');
+  await lab.waitForRun('A', 'stdio');
+  await diagram.fitView.click();
+  await expect.poll(async () => (await wholeView(page)).zoom).toBeLessThan(1);
+  const a = await wholeView(page);
+  expect(a.outside).toEqual([]);
+  expect(a.smallest).toBeGreaterThanOrEqual(11.99);
+  await lab.pickScenario('herd');
+  await lab.waitForRun('herd', 'http');
+  await diagram.fitView.click();
+  // The legible floor: 12 px for the 14 px chips, times and labels.
+  await expect.poll(async () => (await wholeView(page)).zoom).toBeCloseTo(12 / 14, 3);
+  const herd = await wholeView(page);
+  console.log(`Fit View: A ${JSON.stringify(a)}; herd ${JSON.stringify(herd)}`);
+  expect(herd.smallest).toBeGreaterThanOrEqual(11.99);
+  // The current event's line (the view is at the end) is in the pane.
+  const visible = await page.locator('.lab-flow').evaluate((pane) => {
+    const box = pane.getBoundingClientRect();
+    const now = pane.querySelector('.dg-now');
+    const r = now?.getBoundingClientRect();
+    return r === undefined ? null : r.top >= box.top && r.bottom <= box.bottom;
+  });
+  expect(visible).toBe(true);
+  const file = testInfo.outputPath('fit-view-herd.png');
+  await page.screenshot({ path: file });
+  await testInfo.attach('fit-view-herd', { path: file, contentType: 'image/png' });
+});
 
 test('B on stdio: no step sentence before the abandon step says "ignored"', async ({ page }) => {
   const lab = new LabPage(page);
