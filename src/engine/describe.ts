@@ -117,7 +117,7 @@ export function messageLabel(message: MessageEvent['message']): string {
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('error' in message) return `error ${idOf(message.id)}`.trim();
-  if (typeof message.result.protocolVersion === 'string') return `initialized #${String(message.id)} · protocol ${message.result.protocolVersion}`;
+  if (typeof message.result.protocolVersion === 'string') return `initialize #${String(message.id)} · protocol ${message.result.protocolVersion}`;
   return `response #${String(message.id)}`;
 }
 

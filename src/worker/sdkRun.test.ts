@@ -4,6 +4,9 @@ import { runTsSdkScenario } from '../sdk/tsSdkRace';
 import { findScenario } from '../scenarios/index';
 import { linkFor } from '../store/url';
 import { createLabHost } from './host';
+import { layoutDiagram } from '../diagram/geometry/layout';
+import { wordEvents } from '../engine';
+import type { Transcript } from '../store/labStore';
 import { memoryLedgerStorage } from './ledgerStorage';
 import { isLabResponse, type LabResponse } from './protocol';
 
@@ -39,5 +42,23 @@ describe('the lab worker with impl=ts-sdk', () => {
     const state = { scenarios: [], scenarioId: 'C', transport: 'stdio' as const, seed: 1, settings: {}, transcript: null, step: 0 };
     expect(linkFor({ ...state, impl: 'ts-sdk' })).toBe('?scenario=C&transport=stdio&seed=1&impl=ts-sdk');
     expect(linkFor({ ...state, impl: 'model' })).toBe('?scenario=C&transport=stdio&seed=1');
+  });
+});
+
+describe('the SDK lane’s handshake on the race view', () => {
+  it('labels the initialize request and its response both "initialize #0", notifications/initialized apart, and draws a zero-latency message level', async () => {
+    const scenario = findScenario('C');
+    if (scenario.kind !== 'request-race') throw new Error('C is a request race');
+    const transcript = await runTsSdkScenario(scenario, { transport: 'http', seed: 1, settings: { latencyMs: 0 } });
+    const layout = layoutDiagram(transcript as unknown as Transcript, wordEvents(transcript.events));
+    const labels = layout.wires.filter((wire) => wire.kind === 'message').map((wire) => wire.label);
+    const handshake = labels.filter((label) => label.startsWith('initialize'));
+    expect(handshake).toHaveLength(2);
+    for (const label of handshake) expect(label).toMatch(/^initialize #0 · protocol /);
+    expect(labels.some((label) => label.startsWith('initialized'))).toBe(false);
+    expect(labels).toContain('notifications/initialized');
+    const instant = layout.wires.filter((wire) => wire.kind === 'message' && wire.arrivesAtMs === wire.sentAtMs);
+    expect(instant.length).toBeGreaterThan(0);
+    for (const wire of instant) expect(wire.y2, wire.label).toBe(wire.y1);
   });
 });

@@ -5,8 +5,10 @@ import {
   BANDS_TOP_Y,
   CHIP_GAP_X,
   CHIP_H,
+  DOT_PX,
   ROW_PITCH,
   SIDE_CLEAR_X,
+  SLIM_BAND_H,
 } from './model';
 
 /**
@@ -37,6 +39,8 @@ export interface Band {
   atMs: number;
   top: number;
   height: number;
+  /** The centre of its first row. */
+  centre: number;
   /** The first event of the band. */
   first: number;
 }
@@ -91,7 +95,16 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
     if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs);
     const shared = bandY?.get(atMs);
     if (shared !== undefined) top = shared;
-    const rowCentre = (row: number) => top + CHIP_H / 2 + row * ROW_PITCH;
+    // A band holding only dots (no word, no wire sent from it) is a dot's height: a long race's
+    // bookkeeping instants (a receipt, a checkpoint) then take little of the pane.
+    let slim = true;
+    for (let i = start; i < end && slim; i++) {
+      const item = (events[i] as BandEvent).item;
+      const box = item.kind === 'local' ? item : item.kind === 'settle' ? item.item : null;
+      if (item.kind === 'wire' || (box !== null && (box.word || box.height > DOT_PX))) slim = false;
+    }
+    const firstRowH = slim ? SLIM_BAND_H : CHIP_H;
+    const rowCentre = (row: number) => top + firstRowH / 2 + row * ROW_PITCH;
 
     const sentHere = new Set<number>();
     for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') sentHere.add(i);
@@ -153,7 +166,7 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
         for (const i of line.items) {
           const local = localOf(i) as LocalBox;
           dx[i] = x + local.width / 2;
-          rowY[i] = y + Math.max(CHIP_H, line.height) / 2;
+          rowY[i] = y + Math.max(firstRowH, line.height) / 2;
           x += local.width + CHIP_GAP_X;
         }
         y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
@@ -189,7 +202,7 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       if (item.kind === 'settle' && sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
       else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
     }
-    bands.push({ atMs, top, height: CHIP_H + (rows - 1) * ROW_PITCH, first: start });
+    bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start });
     start = end;
   }
   return { bands, rowY, dx, bandTop, reach };
@@ -206,7 +219,7 @@ export function bandYAt(bands: readonly Band[], atMs: number): number {
     else high = mid;
   }
   const at = bands[low] as Band;
-  if (at.atMs === atMs || (low === 0 && atMs <= at.atMs)) return at.top + CHIP_H / 2;
+  if (at.atMs === atMs || (low === 0 && atMs <= at.atMs)) return at.centre;
   if (at.atMs < atMs) return at.top + at.height + bandGap(atMs - at.atMs);
   const before = bands[low - 1] as Band;
   const from = before.top + before.height;

@@ -33,6 +33,7 @@ import {
   BAND_NARROW_GAP,
   DOT_PX,
   GROUP_W_MAX,
+  GROUP_W_MAX_CLIENT,
   GROUP_W_MAX_CONNECTION,
   BANDS_TOP_Y,
   TIME_FONT_PX,
@@ -85,7 +86,7 @@ const lookOf = (lane: string, marker: MarkerWording, kind: string): MarkerLook =
   kind === 'request-started' || (marker.tone === 'muted' && (lane === 'client' || lane === 'server' || lane === 'worker' || lane === 'proxy')) ? 'dot' : 'chip';
 
 /** Width a lane's items in one band may take before they wrap to another line. */
-const groupMaxOn = (lane: string) => (isConnectionLane(lane) ? GROUP_W_MAX_CONNECTION : GROUP_W_MAX);
+const groupMaxOn = (lane: string) => (isConnectionLane(lane) ? GROUP_W_MAX_CONNECTION : lane === 'client' ? GROUP_W_MAX_CLIENT : GROUP_W_MAX);
 
 /**
  * The race view's short word for a chip: the marker's wording cut to what the eye needs at a
@@ -113,6 +114,9 @@ export function shortWord(event: LabEvent, marker: MarkerWording): string {
       return event.action === 'fired' ? `${event.deadline} FIRES` : marker.text;
     case 'message-lost':
       return '✕ lost';
+    case 'terminal':
+      // The state alone: the chip's tone marks it terminal, and its sentence is the tooltip.
+      return event.state;
     case 'views-diverge':
       return 'views diverge';
     default:
@@ -603,7 +607,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
 
   if (plan !== null) {
     // One time per band, level with the band's first row.
-    for (const band of plan.bands) times.push({ id: `t${band.first}`, index: band.first, y: band.top + CHIP_H / 2, atMs: band.atMs });
+    for (const band of plan.bands) times.push({ id: `t${band.first}`, index: band.first, y: band.centre, atMs: band.atMs });
   }
   placeLabels(wires, markers, lanes);
 

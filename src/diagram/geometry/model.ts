@@ -53,29 +53,38 @@ export const MARKER_GAP_X = 24;
 /** The lane headers' own band at the top of the pane: nothing is laid out under it. */
 export const HEADER_BAND_PX = 36;
 /** Where the first instant's band starts. */
-export const BANDS_TOP_Y = HEADER_BAND_PX + 6;
-/** A compact chip: 14 px text (never less at zoom 1), one line 22 px tall, each wrapped line 18 px more. */
+export const BANDS_TOP_Y = HEADER_BAND_PX + 4;
+/** A compact chip: 14 px text (never less at zoom 1) on 18 px lines, one line 20 px tall, each wrapped line 18 px more. */
 export const CHIP_FONT_PX = 14;
-export const CHIP_H = 22;
+export const CHIP_H = 20;
 export const CHIP_H_PER_LINE = 18;
 export const CHIP_PAD_X = 22;
 export const CHIP_W_MIN = 24;
+/** A band holding only dots: a dot and a pixel either side. */
+export const SLIM_BAND_H = 16;
 /** A dot: bookkeeping with no word of its own (a receipt, a deadline armed, reset or off, a checkpoint). */
 export const DOT_PX = 14;
 /** Between two items side by side on one lane in one band. */
 export const CHIP_GAP_X = 6;
 /** A lane's items in one band wrap past this width (on a SQLite connection's lane: MARKER_W_MAX_CONNECTION). */
 export const GROUP_W_MAX = 160;
+/**
+ * On the client's lane (the first) a band's items may share a wider line: they stand right of its
+ * line (left of it are the time column and the deadline bars), and the client is where a race's
+ * outcome gathers in one instant (a deadline fires, the request is abandoned, the terminal state):
+ * side by side they take two rows, not four, and a long race still fits a laptop's pane at zoom 1.
+ */
+export const GROUP_W_MAX_CLIENT = 220;
 /** On a SQLite connection's lane statements wrap sooner: a ledger race's lanes then fit a laptop's pane. */
 export const GROUP_W_MAX_CONNECTION = 170;
 /** Rows inside a band (a chip and the room above a wire's label): a wire sent in a band leaves from one of its rows. */
-export const ROW_PITCH = 26;
+export const ROW_PITCH = 24;
 /** A lane's items standing beside its line (the side no wire uses) start this far from it. */
 export const SIDE_CLEAR_X = 12;
 /** Between bands: grows with the logarithm of the time between them, up to a bound. */
-export const BAND_GAP_MIN = 2;
+export const BAND_GAP_MIN = 1.5;
 export const BAND_GAP_PER_DOUBLING = 0.25;
-export const BAND_GAP_MAX = 4;
+export const BAND_GAP_MAX = 3;
 /** The race view's least gaps between lanes: a message's label between two crossed lanes, only the items between others. */
 export const BAND_WIDE_GAP = 250;
 export const BAND_NARROW_GAP = 140;

@@ -8,7 +8,7 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { HEADER_BAND_PX, messagesShown, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -37,6 +37,12 @@ const FOLLOW_MARGIN = 0.1;
 /** The pinned lane names' band: the current row is kept below it. */
 const HEADERS_PX = HEADER_BAND_PX + 8;
 const PAN_MS = 180;
+/** The least text size Fit View draws (px on screen): past it a fit gives up the whole race for legible text. */
+const LEGIBLE_PX = 12;
+/** The smallest text in the diagram at zoom 1 (chips, times, wire labels): the zoom below which some text is under LEGIBLE_PX. */
+const LEGIBLE_ZOOM = LEGIBLE_PX / Math.min(CHIP_FONT_PX, TIME_FONT_PX);
+/** The lane headers' text at zoom 1 (0.9rem): they scale with their lanes, never under LEGIBLE_PX nor past the normal view's largest zoom. */
+const HEADER_FONT_PX = 14.4;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
 
@@ -180,7 +186,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
           {replay?.title ?? 'Sequence diagram'}
         </h2>
         {replay === undefined && <Legend />}
-        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} />
+        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} nowX={view.nowX} nowY={replay?.followY ?? view.nowY} />
       </div>
       <div
         className="lab-flow"
@@ -247,10 +253,11 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
 function LaneHeaders({ lanes }: { lanes: Lane[] }) {
   const x = useFlowStore((state) => state.transform[0]);
   const zoom = useFlowStore((state) => state.transform[2]);
+  const fontSize = Math.max(LEGIBLE_PX, Math.min(HEADER_FONT_PX * FIT_ZOOM_MAX, HEADER_FONT_PX * zoom));
   return (
     <div className="dg-lane-headers">
       {lanes.map((lane) => (
-        <span key={lane.id} className={`dg-lane-header lane-${lane.id}`} style={{ left: lane.x * zoom + x }} data-lane={lane.id}>
+        <span key={lane.id} className={`dg-lane-header lane-${lane.id}`} style={{ left: lane.x * zoom + x, fontSize }} data-lane={lane.id}>
           {lane.label}
         </span>
       ))}
@@ -379,7 +386,24 @@ function Follow({
 }
 
 /** Above the pane, so it covers no event: Linear time, the zoom buttons and Fit View. */
-function Toolbar({ layout, target, fitted, ready, linearToggle }: { layout: DiagramLayout; target: TargetRef; fitted: FittedRef; ready: boolean; linearToggle: boolean }) {
+function Toolbar({
+  layout,
+  target,
+  fitted,
+  ready,
+  linearToggle,
+  nowX,
+  nowY,
+}: {
+  layout: DiagramLayout;
+  target: TargetRef;
+  fitted: FittedRef;
+  ready: boolean;
+  linearToggle: boolean;
+  /** The current event: what a fit that cannot show the whole race legibly keeps in the middle. */
+  nowX: number;
+  nowY: number;
+}) {
   const { getViewport } = useReactFlow();
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
@@ -401,12 +425,23 @@ function Toolbar({ layout, target, fitted, ready, linearToggle }: { layout: Diag
     const cy = (paneHeight / 2 - current.y) / current.zoom;
     go({ x: paneWidth / 2 - cx * zoom, y: paneHeight / 2 - cy * zoom, zoom }, !reducedMotion);
   };
-  /** The whole diagram in the pane (a long run zooms far out; stepping then pans at that zoom). */
+  /**
+   * The whole diagram in the pane when its text stays at least LEGIBLE_PX; a race too long for that is
+   * fitted at the least legible zoom around the current event, as much of it as the pane holds
+   * (stepping then pans at that zoom).
+   */
   const fitAll = () => {
     if (paneWidth === 0 || paneHeight === 0) return;
     const room = 0.92;
-    const zoom = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, (paneWidth * room) / width, (paneHeight * room) / height));
-    go({ x: (paneWidth - width * zoom) / 2, y: (paneHeight - height * zoom) / 2, zoom }, !reducedMotion);
+    const whole = Math.min(ZOOM_MAX, (paneWidth * room) / width, (paneHeight * room) / height);
+    if (whole >= LEGIBLE_ZOOM) {
+      go({ x: (paneWidth - whole * width) / 2, y: (paneHeight - height * whole) / 2, zoom: whole }, !reducedMotion);
+      return;
+    }
+    const zoom = LEGIBLE_ZOOM;
+    const x = clampX(paneWidth / 2 - nowX * zoom, zoom, width, paneWidth);
+    const y = Math.max(Math.min(0, paneHeight - height * zoom), Math.min(0, paneHeight / 2 - nowY * zoom));
+    go({ x, y, zoom }, !reducedMotion);
   };
 
   return (

@@ -59,8 +59,8 @@ describe('diagram layout: a ledger race on a laptop', () => {
     // one more), and the box is as tall as the lines it counted. The e2e workbench test checks the drawn text.
     expect(failed?.width).toBe(170);
     expect(failed?.lines).toBeGreaterThanOrEqual(4);
-    // The race view's chip: 22 px for its first line, 18 px for each more.
-    expect(failed?.height).toBe(22 + ((failed?.lines ?? 0) - 1) * 18);
+    // The race view's chip: 20 px for its first line, 18 px for each more.
+    expect(failed?.height).toBe(20 + ((failed?.lines ?? 0) - 1) * 18);
   });
 });
 
