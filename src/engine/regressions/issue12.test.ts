@@ -1,7 +1,8 @@
 // Proves the teaching fixes of issue #12, each keyed to its SPEC id: both sides' view of one request (RC-8), the
 // refused buffer state as part of the run (BF-5), and wording that is true of the run it describes (LG-1).
 import { describe, expect, it } from 'vitest';
-import { runRaceById, runScenarioById } from '../../scenarios/index';
+import { runRaceById, runScenarioById, scenarios } from '../../scenarios/index';
+import { runScenario, usesSqlite } from '../index';
 import { describeEvent, markerWording } from '../describe';
 import type { LabEvent } from '../transcript';
 
@@ -111,6 +112,16 @@ describe('LG-1 every sentence about the idempotency key is true of the run’s s
   });
 });
 
+it('no scenario POSTs notifications/cancelled on Streamable HTTP unless it shows that failure mode (httpCancel=post-notification)', () => {
+  for (const scenario of scenarios) {
+    if (usesSqlite(scenario)) continue;
+    const t = runScenario(scenario, { transport: 'http', seed: 1 });
+    const posted = t.events.filter((e) => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+    const failureMode = (scenario.settings as { httpCancel?: string }).httpCancel === 'post-notification';
+    if (!failureMode) expect(posted, scenario.id).toEqual([]);
+  }
+});
+
 describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are ignored without error or reply', () => {
   for (const transport of ['stdio', 'http'] as const) {
     it(`over ${transport}`, async () => {
@@ -119,17 +130,26 @@ describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are
       const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
       const ignored = of(t.events, 'cancel-ignored').filter((e) => e.by === 'server');
       const reasons = ignored.map((e) => e.reason);
-      expect(reasons[0]).toMatch(/malformed cancellation: requestId is missing/);
-      expect(reasons[1]).toMatch(/no request 99 is known/);
       if (transport === 'stdio') {
+        expect(reasons[0]).toMatch(/malformed cancellation: requestId is missing/);
+        expect(reasons[1]).toMatch(/no request 99 is known/);
         expect(cancels.map((c) => c.ignoredBy)).toEqual(['server', 'server', 'server']);
         expect(reasons[2]).toMatch(/already completed/);
         // The malformed one is marked as deliberately invalid, and it really is.
         expect(cancels[0]?.malformed).toMatch(/requestId/);
         expect(validateTranscriptMessages(t).problems).toEqual([]);
       } else {
+        // 2026-07-28 uses notifications/cancelled only on stdio: on Streamable HTTP the malformed and
+        // unknown rows do not exist, the client POSTs no cancellation and says so; only the close of
+        // the finished request's own stream is left, and the server ignores it.
+        expect(cancels).toEqual([]);
+        const notSent = of(t.events, 'cancel-ignored').filter((e) => e.by === 'client');
+        expect(notSent.map((e) => e.requestId)).toEqual([null, 99]);
+        for (const e of notSent) expect(e.reason).toMatch(/stdio-only/);
         expect(of(t.events, 'disconnect-observed')).toHaveLength(1);
-        expect(reasons[2]).toMatch(/already completed/);
+        expect(reasons).toHaveLength(1);
+        expect(reasons[0]).toMatch(/already completed/);
+        expect(validateTranscriptMessages(t).problems).toEqual([]);
       }
       // Without error and without reply: the worker ran on, and nothing from the server answers a cancellation.
       expect(of(t.events, 'worker').map((w) => w.step)).toEqual(['started', 'checkpoint', 'finished']);
