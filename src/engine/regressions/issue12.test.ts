@@ -166,20 +166,31 @@ describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/lis
       const { runScenarioById: run } = await import('../../scenarios/index');
       const t = run('listen-server-cancel', { transport });
       if (t.kind !== 'listen') throw new Error('not a listen run');
-      expect(t.outcome).toMatchObject({ serverCancelled: [1], clientCancelled: [2], toolCallTerminal: 'cancelled', serverEndSignal: transport === 'stdio' ? 'notifications/cancelled' : 'stream-close' });
+      expect(t.outcome).toMatchObject({ serverCancelled: [1], clientCancelled: [2], toolCallTerminal: 'cancelled', serverEndSignal: 'notifications/cancelled' });
       const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/cancelled');
       const fromServer = cancels.filter((c) => c.from === 'server');
       const fromClient = cancels.filter((c) => c.from === 'client');
+      // 2026-07-28 cancellation page: a server MUST send notifications/cancelled naming the listen when it
+      // tears the subscription down (on both transports); subscriptions page: it SHOULD then send a
+      // successful subscriptions/listen response (the graceful end) and close the stream.
+      expect(fromServer.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([1]);
+      const graceful = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'server' && 'result' in e.message && e.message.id === 1);
+      expect(graceful).toHaveLength(1);
+      expect(graceful[0]!.message).toMatchObject({ result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } } });
+      expect(graceful[0]!.seq).toBeGreaterThan(fromServer[0]!.seq);
       if (transport === 'stdio') {
-        // The schema's one server use: naming the listen request, on the listen stream.
-        expect(fromServer.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([1]);
         expect(fromClient.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([2]);
       } else {
-        expect(cancels).toEqual([]);
-        expect(of(t.events, 'stream-closed').map((e) => [e.by, e.requestId])).toEqual([['client', 2], ['server', 1]]);
+        // The client cancels its own tool call by closing its stream; the server closes the listen stream after the response.
+        expect(fromClient).toEqual([]);
+        const closed = of(t.events, 'stream-closed');
+        expect(closed.map((e) => [e.by, e.requestId])).toEqual([['client', 2], ['server', 1]]);
+        expect(closed[1]!.seq).toBeGreaterThan(graceful[0]!.seq);
       }
-      const ended = of(t.events, 'state').find((e) => e.side === 'client' && e.requestId === 1);
-      expect(ended?.to).toBe('ended by server');
+      const ended = of(t.events, 'state').filter((e) => e.side === 'client' && e.requestId === 1);
+      expect(ended.map((e) => e.to)).toEqual(['ended by server']);
+      expect(ended[0]!.reason).toMatch(/notifications\/cancelled/);
+      expect(ended[0]!.reason).not.toMatch(/stream closed/);
     });
   }
 });
