@@ -14,7 +14,9 @@ export const cancelIgnored: RequestRaceScenario = {
     'request 99, which this client never sent. At 207 ms the user cancels request 41, but the worker finished at 200 ms ' +
     'and the response is already on its way. The server ignores all three without an error and without a reply: it ' +
     'answers no notification, and the work and its response go on as if nothing arrived. The client, having cancelled, ' +
-    'discards the response (its own ending, cancelled, differs from the server’s completed).',
+    'discards the response (its own ending, cancelled, differs from the server’s completed). On Streamable HTTP only ' +
+    'the third exists: 2026-07-28 sends notifications/cancelled only on stdio, and a client cancels by closing the ' +
+    'request’s own response stream, so the first two are stdio-only and the lab says so instead of POSTing them.',
   requirements: ['RC-7', 'RC-8'],
   defaultTransport: 'stdio',
   settings: { ...requestRaceDefaults, workMs: 200, progressEveryMs: 100, cancelAtMs: 207 },

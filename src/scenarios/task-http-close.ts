@@ -10,7 +10,7 @@ export const taskHttpClose: TaskScenario = {
   summary:
     'Right after the task is created, the Streamable HTTP connection of the tools/call that created it closes. A ' +
     'request cancellation would end that request — but the task is durable state with its own lifetime. The client ' +
-    'polls tasks/get on new requests, sees it complete, and fetches the result with tasks/result.',
+    'polls tasks/get on new requests and sees it complete, the result carried by that tasks/get answer (the tasks extension polls instead of a blocking tasks/result).',
   requirements: ['TK-3', 'TK-2'],
   defaultTransport: 'http',
   settings: { ...taskDefaults, closeStreamAtMs: 20 },

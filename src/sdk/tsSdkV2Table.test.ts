@@ -70,6 +70,11 @@ const checks: Record<NonNullable<(typeof TS_SDK_V2_TABLE)[number]['check']>, () 
     expect(v2.sdk?.postHeaders).toEqual([
       { channel: 'POST #0', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-method': 'tools/call', 'mcp-name': 'generate_report', 'mcp-protocol-version': '2026-07-28' } },
     ]);
+    // The model's POST carries the same headers (HTTP header names are case-insensitive).
+    const model = await runSpecified(parseRunSpec('D:transport=http'));
+    const post = messages(model).find((m) => m.from === 'client' && method(m) === 'tools/call');
+    const lower = Object.fromEntries(Object.entries(post?.headers ?? {}).map(([k, value]) => [k.toLowerCase(), value]));
+    expect(lower).toEqual(v2.sdk?.postHeaders?.[0]?.headers);
   },
   async 'request-numbering'() {
     const v2 = await runTsSdkV2Scenario(race('A'));

@@ -15,22 +15,38 @@ addFormats(ajv);
 ajv.addSchema(schema, 'mcp');
 
 /**
- * The tasks extension (io.modelcontextprotocol/tasks) is not in the official schema file; SPEC §0
- * says to model it on the shapes it lists. These definitions encode exactly those shapes and reuse
- * the official RequestMetaObject and Result, so task messages are held to the same standard.
+ * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) is not in the core schema file. These
+ * definitions restate the extension's published draft schema (github.com/modelcontextprotocol/
+ * experimental-ext-tasks, schema/draft/schema.json at commit e61f822a925ff451880a2e966fb145203d7406f6):
+ * CreateTaskResult is Result & Task flat with resultType "task"; GetTaskResult is Result & DetailedTask,
+ * one shape per status (completed carries `result`, failed carries `error`, input_required carries
+ * `inputRequests`); ttlMs is an integer or null; pollIntervalMs is optional. Where the draft and the
+ * 2026-07-28 core disagree, the core wins: every 2026-07-28 request carries params._meta with the
+ * protocol version (RequestMetaObject), which the draft's request params do not list, so the task
+ * requests here require it (docs/orderings-causality.md records the disagreement).
  */
-const taskStatus = { enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] };
-const task = {
+const taskFields = {
+  taskId: { type: 'string' },
+  statusMessage: { type: 'string' },
+  createdAt: { type: 'string', format: 'date-time' },
+  lastUpdatedAt: { type: 'string', format: 'date-time' },
+  ttlMs: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+  pollIntervalMs: { type: 'integer', minimum: 0 },
+};
+const TASK_REQUIRED = ['taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs'];
+const detailed = (status: string, extra: Record<string, object> = {}) => ({
   type: 'object',
-  required: ['taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs'],
-  properties: {
-    taskId: { type: 'string' },
-    status: taskStatus,
-    createdAt: { type: 'string', format: 'date-time' },
-    lastUpdatedAt: { type: 'string', format: 'date-time' },
-    ttlMs: { type: 'integer', minimum: 0 },
-    pollIntervalMs: { type: 'integer', minimum: 0 },
-  },
+  required: [...TASK_REQUIRED, ...Object.keys(extra)],
+  properties: { ...taskFields, status: { const: status }, ...extra },
+});
+const detailedTask = {
+  anyOf: [
+    detailed('working'),
+    detailed('input_required', { inputRequests: { type: 'object' } }),
+    detailed('completed', { result: { type: 'object' } }),
+    detailed('failed', { error: { $ref: 'mcp#/$defs/Error' } }),
+    detailed('cancelled'),
+  ],
 };
 const taskRequest = (method: string) => ({
   type: 'object',
@@ -50,12 +66,17 @@ const resultResponse = (result: object) => ({
 ajv.addSchema(
   {
     $defs: {
-      Task: task,
+      DetailedTask: detailedTask,
       TasksGetRequest: taskRequest('tasks/get'),
       TasksCancelRequest: taskRequest('tasks/cancel'),
-      TasksResultRequest: taskRequest('tasks/result'),
-      CreateTaskResultResponse: resultResponse({ type: 'object', required: ['resultType', 'task'], properties: { resultType: { const: 'task' }, task: { $ref: '#/$defs/Task' } } }),
-      GetTaskResultResponse: resultResponse({ allOf: [{ $ref: '#/$defs/Task' }, { properties: { resultType: { const: 'complete' } } }] }),
+      // Flat: the task's fields sit beside resultType, with no nested `task` object.
+      CreateTaskResultResponse: resultResponse({
+        type: 'object',
+        required: ['resultType', ...TASK_REQUIRED],
+        properties: { ...taskFields, resultType: { const: 'task' }, status: { enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] } },
+        not: { required: ['task'] },
+      }),
+      GetTaskResultResponse: resultResponse({ allOf: [{ $ref: '#/$defs/DetailedTask' }, { properties: { resultType: { const: 'complete' } } }] }),
       // tasks/cancel returns an empty acknowledgement: nothing but the Result fields.
       CancelTaskResultResponse: resultResponse({ type: 'object', properties: { resultType: { const: 'complete' } }, propertyNames: { enum: ['resultType', '_meta'] } }),
     },
@@ -84,7 +105,6 @@ const requestDefinitions: Record<string, string> = {
   'server/discover': 'DiscoverRequest',
   'tasks/get': 'tasks#/$defs/TasksGetRequest',
   'tasks/cancel': 'tasks#/$defs/TasksCancelRequest',
-  'tasks/result': 'tasks#/$defs/TasksResultRequest',
 };
 const notificationDefinitions: Record<string, string> = {
   'notifications/cancelled': 'CancelledNotification',
@@ -103,7 +123,6 @@ const responseDefinitions: Record<string, string> = {
   'server/discover': 'DiscoverResultResponse',
   'tasks/get': 'tasks#/$defs/GetTaskResultResponse',
   'tasks/cancel': 'tasks#/$defs/CancelTaskResultResponse',
-  'tasks/result': 'CallToolResultResponse',
 };
 
 /** The specific definition a message must also satisfy; `requestMethod` is the method a response answers. */

@@ -57,7 +57,7 @@ const ReconnectPlanSchema = v.object({
 });
 
 const eventSchemas = [
-  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()), malformed: v.optional(v.string()) }),
+  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()), malformed: v.optional(v.string()), headers: v.optional(stringRecord) }),
   event('delivered', { messageSeq: nonNegativeInt, from: side, to: side, summary: v.string(), ignoredBy: v.optional(side), reason: v.optional(v.string()) }),
   event('message-lost', { messageSeq: nonNegativeInt, summary: v.string(), reason: v.string() }),
   event('stream-opened', { by: side, requestId, headers: stringRecord }),

@@ -50,6 +50,7 @@ export class Sim<E extends AnyEvent> {
     this.random = new SeededRandom(options.seed);
     this.summarize = options.summarize;
     this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
+    this.wire.http = this.transport === 'http';
   }
 
   /**

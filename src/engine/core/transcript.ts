@@ -51,6 +51,8 @@ export interface MessageEvent extends EventBase {
   fault?: string;
   /** On the network's second copy of a duplicated message: the seq of the original. */
   duplicateOf?: number;
+  /** Streamable HTTP, a client's message: the request headers of the POST that carries it (2026-07-28 Request Metadata). */
+  headers?: Record<string, string>;
 }
 
 export interface DeliveredEvent extends EventBase {

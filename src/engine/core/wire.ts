@@ -5,6 +5,7 @@ import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
 import type { Actor, EventHandle, Scheduler } from './scheduler';
 import { laneOf, type LaneContext } from './lanes';
+import { postHeadersOf } from './postHeaders';
 import type { AnyEvent, DeliveredEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
 
 /**
@@ -295,6 +296,8 @@ export class Wire {
   private readonly faultsApplied = new Set<number>();
   /** How the model's server restarts after a crash fault (from its SQLite file); null: it keeps no file. */
   crashRestart: ((seq: number) => void) | null = null;
+  /** Streamable HTTP: every client message is its own POST, and its event records that POST's request headers. */
+  http = false;
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -380,10 +383,12 @@ export class Wire {
     }
     if (!(arrivesAtMs >= this.scheduler.nowMs)) fail('a message arrives no earlier than it is sent');
     let event: MessageEvent;
+    const headers = this.http && from === 'client' ? postHeadersOf(message) : null;
+    if (this.http && from === 'client') assert(headers !== null, () => `${channelName}: a client POSTs only requests and notifications on Streamable HTTP`);
     if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
       // The hot path: a plain message is one object, built with its stamps.
       const stamp = this.log.stamp();
-      event = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'message', from, to, channel: channelName, message, arrivesAtMs } satisfies MessageEvent);
+      event = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'message', from, to, channel: channelName, message, arrivesAtMs, ...(headers === null ? {} : { headers }) } satisfies MessageEvent);
     } else {
       event = this.log.record({
         kind: 'message',
@@ -392,6 +397,7 @@ export class Wire {
         channel: channelName,
         message,
         arrivesAtMs,
+        ...(headers === null ? {} : { headers }),
         ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
         ...(fault === undefined ? {} : { fault: formatFault(fault) }),
         ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),

@@ -1,7 +1,8 @@
 // Proves the teaching fixes of issue #12, each keyed to its SPEC id: both sides' view of one request (RC-8), the
 // refused buffer state as part of the run (BF-5), and wording that is true of the run it describes (LG-1).
 import { describe, expect, it } from 'vitest';
-import { runRaceById, runScenarioById } from '../../scenarios/index';
+import { runRaceById, runScenarioById, scenarios } from '../../scenarios/index';
+import { runScenario, usesSqlite } from '../index';
 import { describeEvent, markerWording } from '../describe';
 import type { LabEvent } from '../transcript';
 
@@ -111,6 +112,16 @@ describe('LG-1 every sentence about the idempotency key is true of the run’s s
   });
 });
 
+it('no scenario POSTs notifications/cancelled on Streamable HTTP unless it shows that failure mode (httpCancel=post-notification)', () => {
+  for (const scenario of scenarios) {
+    if (usesSqlite(scenario)) continue;
+    const t = runScenario(scenario, { transport: 'http', seed: 1 });
+    const posted = t.events.filter((e) => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+    const failureMode = (scenario.settings as { httpCancel?: string }).httpCancel === 'post-notification';
+    if (!failureMode) expect(posted, scenario.id).toEqual([]);
+  }
+});
+
 describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are ignored without error or reply', () => {
   for (const transport of ['stdio', 'http'] as const) {
     it(`over ${transport}`, async () => {
@@ -119,17 +130,26 @@ describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are
       const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
       const ignored = of(t.events, 'cancel-ignored').filter((e) => e.by === 'server');
       const reasons = ignored.map((e) => e.reason);
-      expect(reasons[0]).toMatch(/malformed cancellation: requestId is missing/);
-      expect(reasons[1]).toMatch(/no request 99 is known/);
       if (transport === 'stdio') {
+        expect(reasons[0]).toMatch(/malformed cancellation: requestId is missing/);
+        expect(reasons[1]).toMatch(/no request 99 is known/);
         expect(cancels.map((c) => c.ignoredBy)).toEqual(['server', 'server', 'server']);
         expect(reasons[2]).toMatch(/already completed/);
         // The malformed one is marked as deliberately invalid, and it really is.
         expect(cancels[0]?.malformed).toMatch(/requestId/);
         expect(validateTranscriptMessages(t).problems).toEqual([]);
       } else {
+        // 2026-07-28 uses notifications/cancelled only on stdio: on Streamable HTTP the malformed and
+        // unknown rows do not exist, the client POSTs no cancellation and says so; only the close of
+        // the finished request's own stream is left, and the server ignores it.
+        expect(cancels).toEqual([]);
+        const notSent = of(t.events, 'cancel-ignored').filter((e) => e.by === 'client');
+        expect(notSent.map((e) => e.requestId)).toEqual([null, 99]);
+        for (const e of notSent) expect(e.reason).toMatch(/stdio-only/);
         expect(of(t.events, 'disconnect-observed')).toHaveLength(1);
-        expect(reasons[2]).toMatch(/already completed/);
+        expect(reasons).toHaveLength(1);
+        expect(reasons[0]).toMatch(/already completed/);
+        expect(validateTranscriptMessages(t).problems).toEqual([]);
       }
       // Without error and without reply: the worker ran on, and nothing from the server answers a cancellation.
       expect(of(t.events, 'worker').map((w) => w.step)).toEqual(['started', 'checkpoint', 'finished']);
@@ -146,20 +166,31 @@ describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/lis
       const { runScenarioById: run } = await import('../../scenarios/index');
       const t = run('listen-server-cancel', { transport });
       if (t.kind !== 'listen') throw new Error('not a listen run');
-      expect(t.outcome).toMatchObject({ serverCancelled: [1], clientCancelled: [2], toolCallTerminal: 'cancelled', serverEndSignal: transport === 'stdio' ? 'notifications/cancelled' : 'stream-close' });
+      expect(t.outcome).toMatchObject({ serverCancelled: [1], clientCancelled: [2], toolCallTerminal: 'cancelled', serverEndSignal: 'notifications/cancelled' });
       const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/cancelled');
       const fromServer = cancels.filter((c) => c.from === 'server');
       const fromClient = cancels.filter((c) => c.from === 'client');
+      // 2026-07-28 cancellation page: a server MUST send notifications/cancelled naming the listen when it
+      // tears the subscription down (on both transports); subscriptions page: it SHOULD then send a
+      // successful subscriptions/listen response (the graceful end) and close the stream.
+      expect(fromServer.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([1]);
+      const graceful = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'server' && 'result' in e.message && e.message.id === 1);
+      expect(graceful).toHaveLength(1);
+      expect(graceful[0]!.message).toMatchObject({ result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } } });
+      expect(graceful[0]!.seq).toBeGreaterThan(fromServer[0]!.seq);
       if (transport === 'stdio') {
-        // The schema's one server use: naming the listen request, on the listen stream.
-        expect(fromServer.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([1]);
         expect(fromClient.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([2]);
       } else {
-        expect(cancels).toEqual([]);
-        expect(of(t.events, 'stream-closed').map((e) => [e.by, e.requestId])).toEqual([['client', 2], ['server', 1]]);
+        // The client cancels its own tool call by closing its stream; the server closes the listen stream after the response.
+        expect(fromClient).toEqual([]);
+        const closed = of(t.events, 'stream-closed');
+        expect(closed.map((e) => [e.by, e.requestId])).toEqual([['client', 2], ['server', 1]]);
+        expect(closed[1]!.seq).toBeGreaterThan(graceful[0]!.seq);
       }
-      const ended = of(t.events, 'state').find((e) => e.side === 'client' && e.requestId === 1);
-      expect(ended?.to).toBe('ended by server');
+      const ended = of(t.events, 'state').filter((e) => e.side === 'client' && e.requestId === 1);
+      expect(ended.map((e) => e.to)).toEqual(['ended by server']);
+      expect(ended[0]!.reason).toMatch(/notifications\/cancelled/);
+      expect(ended[0]!.reason).not.toMatch(/stream closed/);
     });
   }
 });

@@ -1,6 +1,7 @@
 import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { backoffDelayMs, type BackoffConfig } from './backoff';
+import { postHeadersOf } from '../../core/postHeaders';
 import { LabError } from '../../core/errors';
 import type { HerdOutcome, HerdScenario, HerdModelEvent } from './types';
 import type { Sim } from '../../core/sim';
@@ -220,7 +221,7 @@ export class Herd {
     const id = attempt + 1;
     const http = this.options.transport === 'http';
     const request: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: requestMeta(null) } };
-    const sent = this.log.record({ kind: 'message', from: 'client', to: 'server', channel: http ? `POST #${id}` : 'stdio', message: request, arrivesAtMs: nowMs });
+    const sent = this.log.record({ kind: 'message', from: 'client', to: 'server', channel: http ? `POST #${id}` : 'stdio', message: request, arrivesAtMs: nowMs, ...(http ? { headers: postHeadersOf(request) ?? {} } : {}) });
     // The server answers an attempt it received: the trace records the arrival (no latency) before the answer.
     this.log.record({ kind: 'delivered', messageSeq: sent.seq, from: 'client', to: 'server', summary: `subscriptions/listen #${id}` });
     if (admitted) {

@@ -16,9 +16,9 @@ export { listenServerCancelSettingsSpec, listenServerCancelDefaults, type Listen
  * `listen-server-cancel` (SPEC RC-9): server-initiated cancellation is narrow. The client holds a
  * `subscriptions/listen` call (#1) and runs a tool call (#2). The client cancels its tool call on
  * its own path (stdio: notifications/cancelled client → server; Streamable HTTP: closing #2's
- * stream). Later the server ends the listen: on stdio with its own notifications/cancelled naming
- * #1 (the only request a server may cancel, as the schema says), on Streamable HTTP by closing #1's
- * stream. The coordinator keeps the two paths apart: the server's path refuses any request that is
+ * stream). Later the server ends the listen on both transports with its own notifications/cancelled
+ * naming #1 (the only request a server may cancel, as the cancellation page says), then a successful
+ * subscriptions/listen response that marks a graceful end, then (HTTP) closes #1's stream. The coordinator keeps the two paths apart: the server's path refuses any request that is
  * not an open listen call.
  */
 const LISTEN_ID = 1;
@@ -104,19 +104,20 @@ export class ListenServerCancel {
     assert(!this.coordinator.serverEndListen(TOOL_ID, this.sim.nowMs).accepted, 'a server never cancels an ordinary request');
     this.serverCancelled.push(LISTEN_ID);
     this.listenEndedAtMs = this.sim.nowMs;
-    this.sim.wire.settle('client', LISTEN_ID);
     const reason = 'the server ends this subscription (it is shutting the subscription down); RC-9: ending a subscriptions/listen call is the only cancellation a server sends';
     this.sim.record({ kind: 'state', side: 'server', requestId: LISTEN_ID, from: 'listening', to: 'cancelled', reason });
     this.sim.record({ kind: 'terminal', requestId: LISTEN_ID, state: 'cancelled', reason: 'the server ended the subscriptions/listen call' });
-    if (this.sim.http) {
-      endResponseStream(this.sim, LISTEN_ID, `${reason}; on Streamable HTTP closing the listen stream is the signal, nothing else is sent`);
-      this.sim.after(this.settings.latencyMs, 'client', 'client observes the listen stream close', () => this.clientSeesListenEnd('its SSE stream closed'));
-      return;
-    }
+    // 2026-07-28 cancellation page: a server MUST send notifications/cancelled naming the listen when it
+    // tears that subscription stream down, on either transport.
     sendOn(this.sim, 'server', listenEndedNotification(LISTEN_ID, 'The server is ending this subscription'), LISTEN_ID, () => {
       this.clientSeesListenEnd('notifications/cancelled from the server names it');
       return null;
     });
+    // Subscriptions page, Graceful Closure: it SHOULD then answer the listen with a successful result
+    // (what tells a graceful end from an unexpected disconnect), then close the stream.
+    const graceful: JsonRpcMessage = { jsonrpc: '2.0', id: LISTEN_ID, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': LISTEN_ID } } };
+    sendOn(this.sim, 'server', graceful, LISTEN_ID, () => null);
+    endResponseStream(this.sim, LISTEN_ID, `${reason}: after notifications/cancelled and the successful subscriptions/listen response that marks a graceful end`);
   }
 
   private clientSeesListenEnd(how: string): void {
@@ -170,7 +171,7 @@ export class ListenServerCancel {
     assert(!this.clientCancelled.includes(LISTEN_ID), 'the client’s cancellations and the server’s are kept apart');
     return {
       listenRequestId: LISTEN_ID,
-      serverEndSignal: this.sim.http ? 'stream-close' : 'notifications/cancelled',
+      serverEndSignal: 'notifications/cancelled',
       listenEndedAtMs: this.listenEndedAtMs,
       serverCancelled: [...this.serverCancelled],
       clientCancelled: [...this.clientCancelled],

@@ -1,10 +1,11 @@
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import { defineModel, type ModelRun } from '../../core/model';
+import { postHeadersOf } from '../../core/postHeaders';
 import type { Sim } from '../../core/sim';
 import type { Side } from '../../core/transcript';
 import { mcpSim } from '../../mcp/mcpSim';
-import { PROTOCOL_VERSION, callToolRequest, callToolResultResponse, snapshot, type JsonObject, type JsonRpcMessage, type JsonRpcResultResponse, type RequestId } from '../../mcp/protocol';
+import { callToolRequest, callToolResultResponse, snapshot, type JsonObject, type JsonRpcMessage, type JsonRpcResultResponse, type RequestId } from '../../mcp/protocol';
 import { openResponseStream, responseChannel, sendOn } from '../../mcp/stream';
 import { DEDUPE_BY, acknowledgedNotification, listenRequest, refetchMethodsFor, refetchRequest, refetchResult, subscriptionNotification } from '../../mcp/subscriptions';
 import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
@@ -101,7 +102,7 @@ export class ReconnectListen {
   /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. On Streamable HTTP a request's POST headers are recorded (never Last-Event-ID, RV-3, unless the failure mode adds it). */
   private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void, extraHeaders: Record<string, string> = {}): void {
     if (from === 'client' && 'id' in message && 'method' in message && this.http) {
-      const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': PROTOCOL_VERSION, ...extraHeaders };
+      const headers = { ...postHeadersOf(message), ...extraHeaders };
       this.sim.record({ kind: 'http-request', requestId: message.id, method: 'POST', headers });
     }
     sendOn(this.sim, from, message, streamOf, () => {

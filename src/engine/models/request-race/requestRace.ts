@@ -129,6 +129,14 @@ export class RequestRace {
    * (it breaks the schema on purpose, marked `malformed`); the server ignores either without error or reply.
    */
   private sendBuggyCancel(malformed: boolean): void {
+    if (this.sim.http && this.settings.httpCancel !== 'post-notification' && !this.sdk) {
+      // 2026-07-28 uses notifications/cancelled only on stdio; on Streamable HTTP a cancellation is the
+      // close of a request's own response stream, which can be neither malformed nor about another request.
+      const what = malformed ? 'a cancellation without a requestId' : `a cancellation of request ${String(UNKNOWN_REQUEST_ID)}, which this client never sent`;
+      const why = `stdio-only: on Streamable HTTP the client cancels a request by closing that request's own response stream and POSTs no notifications/cancelled, so ${what} cannot be sent; nothing goes on the wire`;
+      this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: malformed ? null : UNKNOWN_REQUEST_ID, reason: why });
+      return;
+    }
     const message: JsonRpcMessage = malformed
       ? { jsonrpc: '2.0', method: 'notifications/cancelled', params: { reason: 'a cancellation that names no request' } }
       : cancelledNotification(UNKNOWN_REQUEST_ID, 'a cancellation for a request this client never sent');

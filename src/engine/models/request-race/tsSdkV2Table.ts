@@ -249,14 +249,13 @@ export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
   },
   {
     behaviour: 'every POST v2’s client sends carries Accept: application/json, text/event-stream, Content-Type: application/json, MCP-Protocol-Version: 2026-07-28 and Mcp-Method (and Mcp-Name: the tool for tools/call); a cancel POSTs nothing on HTTP',
-    differs: ['model-v2'],
+    differs: ['v1-v2'],
     cause: 'revision',
     revision: {
       '2025-11-25': 'the client MUST include the MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests to the MCP server (basic/transports, Protocol Version Header); there is no Mcp-Method header',
       '2026-07-28': 'SEP-2243 standard headers: MCP-Protocol-Version and Mcp-Method on every request POST, Mcp-Name for the methods that mirror params.name (v2’s inbound ladder, server/dist/src-DdvbAHrR.mjs:4947, states the rule it enforces)',
     },
     source: [{ file: 'server/dist/src-DdvbAHrR.mjs', line: 4947, text: 'SEP-2243 standard `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers' }],
-    model: 'the model records no request headers on its POSTs yet (another change adds them); v2’s are recorded in the transcript (sdk.postHeaders) as the reference',
     runs: [],
     check: 'post-headers',
   },

@@ -33,7 +33,7 @@ export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
  * survives with its status, cancel flag and result, and a task still `working` is resumed by a new
  * worker from its last checkpoint (the row's last update: in-memory progress died with the process).
  * The client learns of the broken connection one latency later and retries what is safe to retry:
- * a lost tasks/get is polled again, a lost tasks/result fetched again, a lost tasks/cancel sent
+ * a lost tasks/get is polled again, a lost tasks/cancel sent
  * again (setting the flag twice is harmless). A lost CreateTaskResult leaves the client without the
  * taskId and the outcome unknown: the tools/call carries no idempotency key, so it is not retried
  * (RT-1) and the task it did create runs on, durable and unseen.
@@ -155,6 +155,19 @@ export class TaskLab {
     };
   }
 
+  /**
+   * The tasks extension's DetailedTask: a completed task carries its `result` (the stored CallToolResult),
+   * which is how the client gets it: the extension replaces tasks/result with polling tasks/get.
+   */
+  private detailedTask(requestId: RequestId): JsonObject {
+    const task = this.taskRow(requestId);
+    if (task.status !== 'completed') return task;
+    const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [this.taskId], 'the stored result, carried by the completed task', requestId)[0]?.result_json;
+    assert(typeof stored === 'string', 'a completed task has its result stored');
+    // The tools/call's own result, as a CallToolResult: what tasks/result used to return.
+    return { ...task, result: callToolResultResponse(CALL_ID, stored, JSON.parse(stored) as JsonObject).result };
+  }
+
   private status(requestId: RequestId): TaskStatus {
     return String(this.sql('SELECT status FROM tasks WHERE task_id = ?', [this.taskId], 'current status', requestId)[0]?.status) as TaskStatus;
   }
@@ -182,7 +195,7 @@ export class TaskLab {
     this.polls += 1;
     const id = this.nextId++;
     this.send('client', id, request(id, 'tasks/get', { taskId: this.taskId }), () => {
-      const task = this.taskRow(id);
+      const task = this.detailedTask(id);
       this.send('server', id, result(id, task), () => this.clientSeesStatus(task.status as TaskStatus));
     });
   }
@@ -197,17 +210,8 @@ export class TaskLab {
     }
     this.clientDone = true;
     this.clientReported = status;
-    if (status === 'completed') this.fetchResult();
-  }
-
-  private fetchResult(): void {
-    const id = this.nextId++;
-    this.send('client', id, request(id, 'tasks/result', { taskId: this.taskId }), () => {
-      const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [this.taskId], 'the stored result', id)[0]?.result_json;
-      this.send('server', id, callToolResultResponse(id, String(stored), JSON.parse(String(stored)) as JsonObject), () => {
-        this.resultRetrieved = true;
-      });
-    });
+    // The completed task's tasks/get answer carries the result: nothing more to fetch.
+    if (status === 'completed') this.resultRetrieved = true;
   }
 
   private cancel(): void {
@@ -247,9 +251,9 @@ export class TaskLab {
     this.sql('BEGIN IMMEDIATE', [], 'create the task durably before answering', CALL_ID);
     this.sql('INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)', [this.taskId, 'working', now, now, this.s.ttlMs, this.s.pollIntervalMs], 'the task row', CALL_ID);
     this.sql('COMMIT', [], 'the task is durable: only now may the server answer with it', CALL_ID);
-    this.record({ kind: 'task', action: 'created', taskId: this.taskId, status: 'working', detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task")' });
+    this.record({ kind: 'task', action: 'created', taskId: this.taskId, status: 'working', detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task", the task\'s fields flat beside it)' });
     const task = this.taskRow(CALL_ID);
-    this.send('server', CALL_ID, { jsonrpc: '2.0', id: CALL_ID, result: { resultType: 'task', task, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } } }, () => {
+    this.send('server', CALL_ID, { jsonrpc: '2.0', id: CALL_ID, result: { resultType: 'task', ...task, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } } }, () => {
       this.taskKnownToClient = true;
       this.scheduler.after(this.s.pollIntervalMs, 'client', 'poll', () => this.poll());
     });
@@ -301,13 +305,12 @@ export class TaskLab {
       this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
       return;
     }
-    if (this.clientDone && lost.method !== 'tasks/result') {
+    if (this.clientDone) {
       this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
       return;
     }
     this.record({ kind: 'task', action: 'retried', taskId: this.taskId, status: null, detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id` });
     if (lost.method === 'tasks/get') this.poll();
-    else if (lost.method === 'tasks/result') this.fetchResult();
     else this.sendCancel();
   }
 

@@ -38,11 +38,25 @@ describe('the task is durably created before the CreateTaskResult is sent', () =
     const commit = t.events.find((e) => e.kind === 'sql' && e.sql === 'COMMIT');
     const created = messages(t).find((m) => 'result' in m.message && m.message.result.resultType === 'task');
     expect(commit && created && commit.seq < created.seq).toBe(true);
-    expect(created?.message).toMatchObject({ result: { resultType: 'task', task: { taskId: 'task-7f3a', status: 'working', ttlMs: 60_000, pollIntervalMs: 100 } } });
+    // The tasks extension's CreateTaskResult is Result & Task, flat: no nested `task` object.
+    expect(created?.message).toMatchObject({ result: { resultType: 'task', taskId: 'task-7f3a', status: 'working', ttlMs: 60_000, pollIntervalMs: 100 } });
+    expect('task' in ((created?.message as { result: object } | undefined)?.result ?? {})).toBe(false);
   });
 
   it('the task-extension validator rejects a malformed task (so passing means something)', () => {
     expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', task: { taskId: 't', status: 'sleeping' } } })).not.toBeNull();
+    const task = { taskId: 't', createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', ttlMs: null };
+    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task } })).toBeNull();
+    // The older nested shape is refused even with the task's fields present.
+    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task, task: { ...task, status: 'working' } } })).not.toBeNull();
+    // DetailedTask per status: completed needs result, failed needs error, input_required needs inputRequests.
+    const get = (result: object) => validateMessage('tasks#/$defs/GetTaskResultResponse', { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', ...task, ...result } });
+    expect(get({ status: 'completed' })).not.toBeNull();
+    expect(get({ status: 'completed', result: { content: [] } })).toBeNull();
+    expect(get({ status: 'failed' })).not.toBeNull();
+    expect(get({ status: 'failed', error: { code: -32603, message: 'boom' } })).toBeNull();
+    expect(get({ status: 'input_required' })).not.toBeNull();
+    expect(get({ status: 'working' })).toBeNull();
     expect(validateMessage('tasks#/$defs/CancelTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', status: 'cancelled' } })).not.toBeNull();
   });
 });
@@ -89,7 +103,11 @@ describe('TK-3 a task outlives the connection that created it', () => {
     expect(closed).toMatchObject({ by: 'client', requestId: 1 });
     const later = messages(t).filter((m) => m.from === 'client' && m.seq > (closed?.seq ?? 0)).map((m) => ('method' in m.message ? m.message.method : ''));
     expect(later).toContain('tasks/get');
-    expect(later).toContain('tasks/result');
+    // The extension replaces tasks/result with polling: the completed tasks/get carries the result.
+    expect(later).not.toContain('tasks/result');
+    const completed = messages(t).filter((m) => m.from === 'server' && 'result' in m.message && (m.message.result as { status?: string }).status === 'completed');
+    expect(completed.length).toBeGreaterThan(0);
+    for (const m of completed) expect(((m.message as { result: object }).result as { result?: { content?: unknown } }).result?.content).toBeDefined();
     expect(t.outcome).toMatchObject({ streamClosed: true, taskStatus: 'completed', resultRetrieved: true });
   });
 });
@@ -155,15 +173,17 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     expect(t.outcome).toMatchObject({ taskStatus: 'cancelled', cancelAcknowledged: true, clientReported: 'cancelled' });
   });
 
-  it('the tasks/result response lost: the stored result survives and the client fetches it again', () => {
-    const { plain, t } = crashed('task-cancel-too-late', responseTo('tasks/result'));
-    const toolResults = (of: Transcript<'task'>) => messages(of).filter((m) => m.from === 'server' && 'result' in m.message && 'content' in (m.message as { result: object }).result);
-    const results = toolResults(t);
+  it('the completed tasks/get response lost: the stored result survives and the client polls again and gets it', () => {
+    const completedGet = (of: Transcript<'task'>) => messages(of).filter((m) => m.from === 'server' && 'result' in m.message && (m.message.result as { status?: string }).status === 'completed');
+    const plain = run('task-cancel-too-late');
+    const first = completedGet(plain)[0]!;
+    const { t } = crashed('task-cancel-too-late', () => first);
+    const results = completedGet(t);
     expect(results).toHaveLength(2);
     expect(results[0]!.lost).toBe(true);
     expect(results[1]!.lost).toBeUndefined();
-    const body = (m: MessageEvent) => JSON.stringify((m.message as { result: object }).result);
-    expect(body(results[1]!)).toBe(body(toolResults(plain)[0]!));
+    const body = (m: MessageEvent) => JSON.stringify(((m.message as { result: object }).result as { result: object }).result);
+    expect(body(results[1]!)).toBe(body(first));
     expect(taskEvents(t).find((e) => e.action === 'restarted')?.status).toBe('completed');
     expect(t.outcome).toMatchObject({ taskStatus: 'completed', resultRetrieved: true });
   });
