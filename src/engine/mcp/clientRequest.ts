@@ -16,7 +16,7 @@ export interface ClientRequestOptions {
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
   readonly progressToken: ProgressToken | null;
-  /** The SPEC §9 failure mode "progress resets every deadline" (RC-2 forbids it). */
+  /** The a catalogued failure mode "progress resets every deadline" (RC-2 forbids it). */
   readonly progressResetsMax?: boolean;
   /** RC-8: record when the two sides' views diverge. */
   readonly views?: boolean;
@@ -26,7 +26,7 @@ export interface ClientRequestOptions {
 
 /** How a model's cancellation differs from the spec's words and ways (each field optional). */
 export interface CancelWays {
-  /** Streamable HTTP: POST notifications/cancelled instead of closing the stream (SPEC §9 failure mode); the server's delivery of it. */
+  /** Streamable HTTP: POST notifications/cancelled instead of closing the stream (a catalogued failure mode); the server's delivery of it. */
   readonly post?: Delivery;
   /** stdio: the server's delivery of notifications/cancelled; default: `server.acceptCancel(params, received)`. */
   readonly notified?: Delivery;

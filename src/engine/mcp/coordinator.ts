@@ -24,9 +24,9 @@ export interface RequestRecord {
   readonly startedAtMs: number;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
-  /** Where the maximum clock counts from: the start, unless the SPEC §9 failure mode lets progress move it. */
+  /** Where the maximum clock counts from: the start, unless the a catalogued failure mode lets progress move it. */
   maxOriginMs: number;
-  /** The SPEC §9 failure mode "progress resets every deadline": accepted progress also restarts the maximum clock. */
+  /** The a catalogued failure mode "progress resets every deadline": accepted progress also restarts the maximum clock. */
   readonly progressResetsMax: boolean;
   /** Last useful activity the client saw (start or accepted progress): the idle clock's origin. */
   lastActivityAtMs: number;
@@ -48,7 +48,7 @@ export interface StartOptions {
   readonly progressToken: ProgressToken | null;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
-  /** SPEC §9 failure mode only: progress also restarts the maximum clock (RC-2 forbids it). */
+  /** a catalogued failure mode only: progress also restarts the maximum clock (RC-2 forbids it). */
   readonly progressResetsMax?: boolean;
 }
 

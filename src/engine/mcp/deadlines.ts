@@ -58,13 +58,13 @@ export class ClientDeadlines {
   }
 
   /**
-   * The SPEC §9 failure mode "progress resets every deadline": progress restarts the maximum
+   * The a catalogued failure mode "progress resets every deadline": progress restarts the maximum
    * deadline too, so steady progress keeps hung work alive past its budget. Only the failure
    * setting calls this; RC-2 forbids it.
    */
   resetBothFailureMode(reason: string): void {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
-    this.arm('max', this.coordinator.maxDueAtMs(this.requestId), 'reset', `${reason}; the absolute budget moves too (SPEC §9 failure mode)`);
+    this.arm('max', this.coordinator.maxDueAtMs(this.requestId), 'reset', `${reason}; the absolute budget moves too (a catalogued failure mode)`);
   }
 
   /** When the idle deadline is due, if armed. */

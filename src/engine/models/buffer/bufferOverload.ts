@@ -142,7 +142,7 @@ export class BufferOverload {
           what: 'final',
           action: 'dropped',
           summary: summarize(report.dropped, total),
-          reason: `this queue evicts its oldest event whatever it is: the final response of #${String(report.dropped.requestId)} is gone and its client can never learn the outcome (SPEC §9 failure mode; BF-4 forbids it)`,
+          reason: `this queue evicts its oldest event whatever it is: the final response of #${String(report.dropped.requestId)} is gone and its client can never learn the outcome (a catalogued failure mode; BF-4 forbids it)`,
         });
         this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
         break;
@@ -160,7 +160,7 @@ export class BufferOverload {
         return false;
       }
       case 'enqueued':
-        this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (SPEC §9 failure mode)' : 'held until the client reads it' });
+        this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (a catalogued failure mode)' : 'held until the client reads it' });
         break;
       case 'coalesced':
         this.sim.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });

@@ -87,7 +87,7 @@ export interface ProgramLimits {
   /** How a repeated key is answered (default ietf). */
   readonly keyProfile?: KeyProfileName;
   readonly nowMs: () => number;
-  /** LG-3; false only for the SPEC §9 failure mode where a reused key replays whatever it stored first. */
+  /** LG-3; false only for the a catalogued failure mode where a reused key replays whatever it stored first. */
   readonly compareFingerprint?: boolean;
 }
 
@@ -181,7 +181,7 @@ function mustSucceed(result: StatementResult | undefined): Extract<StatementResu
 
 function storedOutcome(intent: Intent, row: Row, fp: string, compareFingerprint = true, profile: KeyProfileName = 'ietf'): ProgramResult {
   if (row.fingerprint === fp && row.operation === intent.operation) return { status: 'replayed', resultJson: String(row.result_json) };
-  // SPEC §9 failure mode: without the comparison one key aliases two intents; the other intent gets the first one's result.
+  // a catalogued failure mode: without the comparison one key aliases two intents; the other intent gets the first one's result.
   if (!compareFingerprint) return { status: 'replayed', resultJson: String(row.result_json) };
   return {
     status: 'rejected',

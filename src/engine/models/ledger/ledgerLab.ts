@@ -60,7 +60,7 @@ export class LedgerLab {
   private readonly options: LedgerRunOptions;
   private readonly host: LedgerHost;
   private file: LedgerFile;
-  /** ledgerStore=per-replica-memory (SPEC §9 failure mode): the other replicas' own in-memory ledgers. */
+  /** ledgerStore=per-replica-memory (a catalogued failure mode): the other replicas' own in-memory ledgers. */
   private readonly replicaFiles = new Map<string, LedgerFile>();
   private readonly connections = new Map<string, LedgerConnection>();
   /** resultCopies=shared: the failure mode, a cache that hands out the same object every time. */
@@ -124,7 +124,7 @@ export class LedgerLab {
     if (file === undefined) {
       file = LedgerFile.open(this.host.sql, null);
       this.replicaFiles.set(name, file);
-      this.record({ kind: 'ledger', action: 'opened', detail: `the replica serving ${name} keeps its own in-memory ledger: it has never seen what the other replica committed (SPEC §9 failure mode)` });
+      this.record({ kind: 'ledger', action: 'opened', detail: `the replica serving ${name} keeps its own in-memory ledger: it has never seen what the other replica committed (a catalogued failure mode)` });
     }
     return file;
   }
@@ -377,7 +377,7 @@ export class LedgerLab {
     this.record({
       kind: 'ledger',
       action: 'reopened',
-      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (SPEC §9 failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived the ${how === 'died' ? 'process death' : 'crash'}`,
+      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (a catalogued failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived the ${how === 'died' ? 'process death' : 'crash'}`,
     });
   }
 
@@ -415,14 +415,14 @@ export class LedgerLab {
 
   private reopen(): void {
     if (this.perReplica) {
-      // SPEC §9 failure mode: an in-memory ledger has nothing to save; the restart forgets every commit.
+      // a catalogued failure mode: an in-memory ledger has nothing to save; the restart forgets every commit.
       for (const file of this.allFiles()) file.close();
       this.replicaFiles.clear();
       this.connections.clear();
       this.endProcess();
       this.record({ kind: 'ledger', action: 'closed', detail: 'the server restarts: its in-memory ledger is gone with every key it recorded' });
       this.file = LedgerFile.open(this.host.sql, null);
-      this.record({ kind: 'ledger', action: 'reopened', detail: 'the restarted server starts from an empty in-memory ledger: no key survives (SPEC §9 failure mode)' });
+      this.record({ kind: 'ledger', action: 'reopened', detail: 'the restarted server starts from an empty in-memory ledger: no key survives (a catalogued failure mode)' });
       return;
     }
     const bytes = this.file.export();

@@ -70,7 +70,7 @@ export class ReconnectListen {
   private readonly clientCharges = new Map<string, JsonObject>();
   private chargeRequestId: RequestId | null = null;
   private chargeSettled = false;
-  /** Events the client saw on its listen stream: what a Last-Event-ID would name (SPEC §9 failure mode only). */
+  /** Events the client saw on its listen stream: what a Last-Event-ID would name (a catalogued failure mode only). */
   private eventsSeenOnListen = 0;
   private chargeReconciled = false;
   /** The requests that reached the server: it acts only on those (one the network lost it never sees). */
@@ -126,7 +126,7 @@ export class ReconnectListen {
         kind: 'recovery',
         step: 'resume-assumed',
         requestId: id,
-        reason: `reconnecting as listen #${id}${this.http ? ` with Last-Event-ID: ${this.eventsSeenOnListen}` : ''}, assuming the server resumes #${String(previous)} and replays what was missed (SPEC §9 failure mode: MCP 2026-07-28 has no resumption)`,
+        reason: `reconnecting as listen #${id}${this.http ? ` with Last-Event-ID: ${this.eventsSeenOnListen}` : ''}, assuming the server resumes #${String(previous)} and replays what was missed (a catalogued failure mode: MCP 2026-07-28 has no resumption)`,
       });
     }
     this.send('client', listenRequest(id, LISTEN_FILTER), id, () => this.serverListens(id, assumeResume), assumeResume ? { 'Last-Event-ID': String(this.eventsSeenOnListen) } : {});
@@ -150,7 +150,7 @@ export class ReconnectListen {
         kind: 'recovery',
         step: 'resume-assumed',
         requestId: id,
-        reason: 'the client waits for the missed notifications to be replayed and refetches nothing; none ever come: its cached tools lack refund_charge and it cannot tell whether the lost charge committed (SPEC §9 failure mode)',
+        reason: 'the client waits for the missed notifications to be replayed and refetches nothing; none ever come: its cached tools lack refund_charge and it cannot tell whether the lost charge committed (a catalogued failure mode)',
       });
       return;
     }
@@ -199,7 +199,7 @@ export class ReconnectListen {
       plan,
       reason:
         s.resume === 'last-event-id'
-          ? 'this client plans to resume with Last-Event-ID and refetch nothing (SPEC §9 failure mode); MCP 2026-07-28 has no stream resumption'
+          ? 'this client plans to resume with Last-Event-ID and refetch nothing (a catalogued failure mode); MCP 2026-07-28 has no stream resumption'
           : 'MCP 2026-07-28 has no stream resumption: reconnect with a new request, restore the filter, refetch, de-duplicate, never replay an unsafe mutation',
     });
     for (const id of unsafe) {
@@ -208,7 +208,7 @@ export class ReconnectListen {
         step: 'not-replayed',
         requestId: id,
         reason:
-          'charge_account is a mutation without an idempotency key (SPEC §3: unsafe): a lost response is no reason to send it again; ' +
+          'charge_account is a mutation without an idempotency key (retry class: unsafe): a lost response is no reason to send it again; ' +
           (s.resume === 'last-event-id' ? 'but this client refetches nothing, so it never learns whether it committed' : 'the refetch of the account shows whether it committed'),
       });
     }

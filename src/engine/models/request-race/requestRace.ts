@@ -47,7 +47,7 @@ export class RequestRace {
     const { idleTimeoutMs, maxTimeoutMs, progressResetsMax } = s;
     const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
     this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, views: true, onDeadline: () => this.deadlineFires() });
-    const afterCancel = s.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (SPEC §9 failure mode)' : undefined;
+    const afterCancel = s.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (a catalogued failure mode)' : undefined;
     this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, { views: true, wording: { afterCancel } });
   }
 
@@ -144,7 +144,7 @@ export class RequestRace {
     sendOn(this.sim, 'client', message, this.settings.requestId, deliver, malformed ? { malformed: 'params.requestId is missing; CancelledNotificationParams requires it' } : {});
   }
 
-  /** On Streamable HTTP the SPEC §9 failure mode (and the TypeScript SDK 1.x's way) POSTs the cancellation, which is not the signal. */
+  /** On Streamable HTTP the a catalogued failure mode (and the TypeScript SDK 1.x's way) POSTs the cancellation, which is not the signal. */
   private sendCancellation(reason: string): void {
     if (this.settings.httpCancel !== 'post-notification' && !this.sdk) {
       this.client.cancel(reason, this.server);
@@ -185,8 +185,8 @@ export class RequestRace {
     const progressText = this.sim.log.keepText(`chunk ${chunk} of ${this.workerChunks}`);
     const done = `${progressText} done`;
     if (this.server.phase === 'cancelled') {
-      // SPEC §9 failure mode (afterCancel=respond): this server accepted the cancellation but never checks it; the work goes on.
-      if (this.settings.afterCancel === 'respond') this.server.work('checkpoint', `${done}; this server does not check for the accepted cancellation and works on (SPEC §9 failure mode)`);
+      // a catalogued failure mode (afterCancel=respond): this server accepted the cancellation but never checks it; the work goes on.
+      if (this.settings.afterCancel === 'respond') this.server.work('checkpoint', `${done}; this server does not check for the accepted cancellation and works on (a catalogued failure mode)`);
       else this.server.work('stopped', `checkpoint ${chunk} observed the cancellation: work stops, resources are freed`);
       return this.settings.afterCancel === 'respond';
     }
@@ -206,7 +206,7 @@ export class RequestRace {
     };
     if (this.server.complete('the worker reached completion and calls complete()', respond)) return false;
     if (this.settings.afterCancel === 'respond') {
-      // SPEC §9 failure mode: the response goes out although cancellation won; the client cannot use it.
+      // a catalogued failure mode: the response goes out although cancellation won; the client cannot use it.
       respond();
       endResponseStream(this.sim, this.id, 'the response ends the request’s SSE stream');
     } else {

@@ -144,7 +144,7 @@ export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
       { file: CLIENT, line: 5818, text: 'if (info.maxTotalTimeout && totalElapsed >= info.maxTotalTimeout) {' },
       { file: CLIENT, line: 6041, text: 'this._resetTimeout(messageId);' },
     ],
-    model: 'both revisions give the maximum no timer of its own; the lab’s SPEC (RC-1, RC-2) asks for one that fires at start + maxTimeoutMs whatever arrives, so the model is right by the lab’s requirement and v2 breaks RC-1/RC-2',
+    model: 'both revisions give the maximum no timer of its own; the lab’s requirements RC-1 and RC-2 ask for one that fires at start + maxTimeoutMs whatever arrives, so the model is right by the lab’s requirement and v2 breaks RC-1/RC-2',
     runs: [
       {
         run: 'C:latencyMs=0,idleTimeoutMs=4000,workMs=10000,serverSendsProgress=false',

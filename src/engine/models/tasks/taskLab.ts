@@ -231,10 +231,10 @@ export class TaskLab {
       this.send('server', id, result(id, {}), () => {
         this.cancelAckAtMs = this.scheduler.nowMs;
         if (!this.s.ackIsFinal) return;
-        // SPEC §9 failure mode: the acknowledgement is taken for the end; polling stops, the UI says stopped.
+        // a catalogued failure mode: the acknowledgement is taken for the end; polling stops, the UI says stopped.
         this.clientDone = true;
         this.clientReported = 'cancelled';
-        this.record({ kind: 'task', action: 'reported', taskId: this.taskId, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling and tells its user the task was cancelled, while the worker may run on (SPEC §9 failure mode; TK-1)' });
+        this.record({ kind: 'task', action: 'reported', taskId: this.taskId, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling and tells its user the task was cancelled, while the worker may run on (a catalogued failure mode; TK-1)' });
       });
     });
   }
