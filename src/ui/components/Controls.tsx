@@ -3,6 +3,7 @@ import { TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, ty
 import { TRANSPORT_LABELS } from '../format';
 import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
+import { focusReplay } from '../panels/ownsKeys';
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
 function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
@@ -68,7 +69,11 @@ export function Controls() {
         <legend className="lab-label">Transport</legend>
         {(Object.keys(TRANSPORT_LABELS) as Transport[]).map((value) => (
           <label key={value} className="lab-radio">
-            <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => setTransport(value)} />
+            <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => {
+                setTransport(value);
+                focusReplay();
+              }}
+            />
             {TRANSPORT_LABELS[value]}
           </label>
         ))}
