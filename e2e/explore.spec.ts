@@ -14,8 +14,8 @@ test('A with 300 ms of jitter: both endings, each opens its ordering, and the li
   await explorer.run();
   await expect(explorer.summary).toContainText('every ordering explored');
   await expect(explorer.summary).toContainText('Every invariant holds in every ordering.');
-  await expect(explorer.endings.filter({ hasText: 'terminalState cancelled' }).first()).toBeVisible();
-  const completed = explorer.endings.filter({ hasText: 'terminalState completed' }).first();
+  await expect(explorer.endings.filter({ hasText: 'Terminal state cancelled' }).first()).toBeVisible();
+  const completed = explorer.endings.filter({ hasText: 'Terminal state completed' }).first();
   await expect(completed).toBeVisible();
 
   await completed.click();
@@ -77,4 +77,45 @@ test('a long exploration reports progress, the page stays responsive, and Stop e
   // The fresh worker runs what comes next.
   await lab.pickScenario('B');
   await lab.waitForRun('B', 'stdio');
+});
+
+test('B at its defaults: one ordering, the panel says why, and Explore with jitter finds the race (a visible, reversible setting)', async ({ page }) => {
+  const lab = new LabPage(page);
+  const explorer = new ExplorePanel(page);
+  await lab.open('?scenario=B');
+  await lab.waitForRun('B', 'stdio');
+  await explorer.run();
+  await expect(explorer.summary).toContainText('1 ordering');
+  const hint = explorer.region.getByTestId('explore-one-ordering');
+  await expect(hint).toContainText('no latency jitter');
+  await expect(hint).toContainText('fixed time');
+  await hint.getByRole('button', { name: 'Explore with 20 ms of jitter' }).click();
+  await expect(page).toHaveURL(/[?&]latencyJitterMs=20(&|$)/);
+  await expect(explorer.summary).toContainText('every ordering explored', { timeout: 30_000 });
+  expect(Number(/(\d+) orderings/.exec((await explorer.summary.textContent()) ?? '')?.[1])).toBeGreaterThan(1);
+  await expect(hint).toHaveCount(0);
+  await expect(explorer.region.getByTestId('explore-jitter')).toContainText('20 ms');
+  expect(await (await lab.setting('latencyJitterMs')).inputValue()).toBe('20');
+
+  // Endings read as the facts do, with their counts: no raw field names.
+  await expect(explorer.endings).toHaveCount(2);
+  for (const text of await explorer.endings.allTextContents()) {
+    expect(text).toMatch(/^\d+ orderings? Terminal state (completed|cancelled) · Client outcome /);
+    expect(text).toContain('Client ignores');
+    expect(text).not.toMatch(/terminalState|clientOutcome|viewsDiverge|clientIgnores/);
+  }
+  const cancelled = explorer.endings.filter({ hasText: 'Terminal state cancelled' });
+  await cancelled.click();
+  await lab.waitForRun('B', 'stdio');
+  await expect(explorer.current).toContainText('Terminal state cancelled');
+  await expect(explorer.backToSeeded).toBeInViewport();
+  expect((await lab.readFacts()).terminalState).toContain('cancelled');
+
+  // Reversible: the reset clears the setting from the link and the page.
+  await explorer.backToSeeded.click();
+  await lab.waitForRun('B', 'stdio');
+  await explorer.region.getByRole('button', { name: 'Reset latency jitter' }).click();
+  await lab.waitForRun('B', 'stdio');
+  await expect(page).not.toHaveURL(/latencyJitterMs=/);
+  await expect(explorer.region.getByTestId('explore-jitter')).toHaveCount(0);
 });

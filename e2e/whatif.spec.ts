@@ -16,6 +16,14 @@ test('Cancel here turns C (a timeout) into a cancellation at the step’s time, 
   await expect(whatIf.getByRole('status')).toHaveText('What if: the user cancels at 410 ms');
   await lab.waitForRun('C', 'stdio');
   await expect(page).toHaveURL(/[?&]cancelAtMs=410(&|$)/);
+  // The new run opens at the cancel (the last event at 410 ms), not at its end; End shows the ending.
+  const step = await lab.step();
+  const atCancel = await page.evaluate(() => document.querySelector('.lab-now')?.textContent ?? '');
+  expect(atCancel).toContain('410 ms');
+  expect(step).toBeLessThan(await lab.eventCount());
+  await page.locator('body').focus();
+  await page.keyboard.press('End');
+  await lab.waitForStep(await lab.eventCount());
   const facts = await lab.readFacts();
   expect(facts.terminalState).toContain('cancelled');
   expect(facts.clientOutcome).toContain('cancelled');

@@ -222,6 +222,11 @@ export interface ExploreSlice {
   exploreError: LabFailure | null;
   /** Explores every ordering of the current scenario, transport and settings in the worker. */
   explore(): Promise<void>;
+  /**
+   * Sets one setting (shown in Settings and kept in the link like any other), runs the seeded run
+   * at it, then explores: the way from "one ordering" to a race the network can play either way.
+   */
+  exploreWith(name: string, value: SettingValue): Promise<void>;
   /** Ends the exploration in flight (the worker is replaced, as Stop does for a run). */
   stopExplore(): void;
   /** Opens one explored ordering in the diagram, at event `seq` (a violation's step) or at the end. */
@@ -284,7 +289,8 @@ function toFailure(error: unknown): LabFailure {
 }
 
 /** Where the replay lands when a new transcript arrives. */
-type StepIntent = { kind: 'end' } | { kind: 'keep' } | { kind: 'link'; text: string };
+/** Where the next run's replay opens; `time`: at the last event of that virtual instant (a what-if opens where it acts). */
+type StepIntent = { kind: 'end' } | { kind: 'keep' } | { kind: 'link'; text: string } | { kind: 'time'; atMs: number };
 
 /** State the slices share that the page never reads. */
 /**
@@ -375,9 +381,14 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
   const notice = (text: string) => set({ notices: [...get().notices, { id: shared.nextNoticeId++, text }] });
 
   /** The step a new transcript opens at: the link's, the end, or where the previous run's replay stood. */
-  function landingStep(total: number, previous: { step: number; total: number } | null): number {
+  function landingStep(events: Transcript['events'], previous: { step: number; total: number } | null): number {
+    const total = events.length;
     const intent = shared.stepIntent;
     shared.stepIntent = { kind: 'keep' };
+    if (intent.kind === 'time') {
+      const reached = events.filter((event) => event.atMs <= intent.atMs).length;
+      return Math.max(0, Math.min(total, reached));
+    }
     if (intent.kind === 'link') {
       const text = intent.text.trim();
       const step = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -507,8 +518,7 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
         const readLedger = kept || (isLedger && runId === latestRun && get().ledger === null && get().ledgerStatus === 'idle');
         if (runId === latestRun) {
           const { transcript: previous, step } = get();
-          const total = answer.transcript.events.length;
-          const landing = landingStep(total, previous === null ? null : { step, total: previous.events.length });
+          const landing = landingStep(answer.transcript.events, previous === null ? null : { step, total: previous.events.length });
           // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
           shownRunId = answer.runId;
           set({ status: 'done', transcript: answer.transcript, facts: answer.facts, race: answer.race, wording: answer.wording, layout: answer.layout, error: null, progress: null, step: landing, scrubMs: null, selectedSeq: null, ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
@@ -695,6 +705,11 @@ const createExploreSlice: Slice<ExploreSlice> = (shared) => (set, get) => {
         else if (id === latest) set({ exploreStatus: 'idle', exploreProgress: null });
       }
     },
+    async exploreWith(name, value) {
+      set({ settings: { ...get().settings, [name]: value }, ...OTHER_RUN });
+      await get().run();
+      await get().explore();
+    },
     stopExplore() {
       if (get().exploreStatus !== 'running') return;
       shared.getClient().stop();
@@ -728,7 +743,10 @@ const createWhatIfSlice: Slice<WhatIfSlice> = (shared) => (set, get) => {
     whatIf: null,
     cancelHere() {
       if (selectedKindOf(get()) !== 'request-race' || get().status !== 'done') return;
-      rerun('cancel', 'cancelAtMs', currentTimeMs(get()));
+      const atMs = currentTimeMs(get());
+      rerun('cancel', 'cancelAtMs', atMs);
+      // The new run opens where the user cancels, not at its end: what follows is the lesson.
+      shared.stepIntent = { kind: 'time', atMs };
     },
     dropConnectionHere() {
       const kind = selectedKindOf(get());

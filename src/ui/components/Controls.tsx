@@ -3,6 +3,8 @@ import { TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, ty
 import { TRANSPORT_LABELS } from '../format';
 import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
+import { focusReplay } from '../panels/ownsKeys';
+import { notApplyingReason, TAB_NOTE_ID } from '../panels/tabScenario';
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
 function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
@@ -28,6 +30,10 @@ export function Controls() {
   const setImpl = useLabStore((state) => state.setImpl);
   // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
   const predict = usePanelsStore((state) => state.predict);
+  // On a tab that runs its own scenarios, the run controls say so instead of acting on a view not shown.
+  const tab = usePanelsStore((state) => state.tab);
+  const notHere = notApplyingReason(tab);
+  const off = notHere === null ? {} : { disabled: true, title: notHere, 'aria-describedby': TAB_NOTE_ID };
 
   // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
   // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
@@ -45,6 +51,8 @@ export function Controls() {
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // Run stays focusable on a tab it does not apply to (its reason is its description) but runs nothing there.
+    if (notHere !== null) return;
     void run();
   };
 
@@ -64,24 +72,28 @@ export function Controls() {
           ))}
         </select>
       </label>
-      <fieldset className="lab-field lab-transport">
+      <fieldset className="lab-field lab-transport" {...off}>
         <legend className="lab-label">Transport</legend>
         {(Object.keys(TRANSPORT_LABELS) as Transport[]).map((value) => (
           <label key={value} className="lab-radio">
-            <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => setTransport(value)} />
+            <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => {
+                setTransport(value);
+                focusReplay();
+              }}
+            />
             {TRANSPORT_LABELS[value]}
           </label>
         ))}
       </fieldset>
       <label className="lab-field lab-seed">
         <span className="lab-label">Seed</span>
-        <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} />
+        <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} {...off} />
       </label>
       {kind === 'request-race' && (
         // The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen).
         <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock.">
           <span className="lab-label">Implementation</span>
-          <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)}>
+          <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)} {...off}>
             <option value="model">model</option>
             <option value="ts-sdk">ts-sdk {TS_SDK_VERSION}</option>
             <option value="ts-sdk-v2">ts-sdk-v2 {TS_SDK_V2_VERSION}</option>
@@ -98,10 +110,17 @@ export function Controls() {
         type="submit"
         className="lab-run"
         disabled={scenarios.length === 0}
-        title="Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)"
+        aria-disabled={notHere !== null ? true : undefined}
+        aria-describedby={notHere === null ? undefined : TAB_NOTE_ID}
+        title={notHere ?? 'Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)'}
       >
         Run
       </button>
+      {notHere !== null && (
+        <p className="lab-tab-note" id={TAB_NOTE_ID} role="note">
+          {notHere}
+        </p>
+      )}
     </form>
   );
 }

@@ -1,11 +1,44 @@
+import { useEffect, useRef } from 'react';
 import { useLabStore, PAGE_EXPLORE_BOUND, type Ending, type Violation } from '../../store/labStore';
 import { formatNumber } from '../format';
-import { withoutCode } from './selectors';
+import { selectedScenario, withoutCode } from './selectors';
 
-/** An ending's outcome in words: `terminalState cancelled · finalResponse no · …`. */
-function outcomeText(outcome: Record<string, unknown>): string {
+/** The jitter the hint offers: enough for a response and a cancellation to cross either way in A–D. */
+export const EXPLORE_JITTER_MS = 20;
+
+/** The facts' own names for a request race's ending fields; another field reads as words from its name. */
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+  terminalState: 'Terminal state',
+  clientOutcome: 'Client outcome',
+  finalResponse: 'Final response',
+  cancellationSignal: 'Cancellation signal',
+  clientIgnores: 'Client ignores',
+};
+
+function fieldLabel(name: string): string {
+  if (Object.hasOwn(FIELD_LABELS, name)) return FIELD_LABELS[name] ?? name;
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function valueText(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? 'nothing' : value.map(valueText).join(', ');
+  if (value === true) return 'yes';
+  if (value === false) return 'no';
+  if (value === null || value === undefined) return 'none';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * An ending as the facts read: "Terminal state completed · Client outcome cancelled (views diverge) ·
+ * Client ignores response #41 · …". The views' divergence reads beside the client's outcome, as the
+ * facts show it, not as a field of its own.
+ */
+export function outcomeText(outcome: Record<string, unknown>): string {
+  const diverge = outcome.viewsDiverge === true;
   return Object.entries(outcome)
-    .map(([name, value]) => `${name} ${Array.isArray(value) ? (value.length === 0 ? 'none' : value.join(', ')) : value === true ? 'yes' : value === false ? 'no' : value === null ? 'none' : typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .filter(([name]) => name !== 'viewsDiverge')
+    .map(([name, value]) => `${fieldLabel(name)} ${valueText(value)}${name === 'clientOutcome' && diverge ? ' (views diverge)' : ''}`)
     .join(' · ');
 }
 
@@ -25,17 +58,30 @@ export function ExplorePanel() {
   const stopExplore = useLabStore((state) => state.stopExplore);
   const openOrdering = useLabStore((state) => state.openOrdering);
   const leaveOrdering = useLabStore((state) => state.leaveOrdering);
+  const exploreWith = useLabStore((state) => state.exploreWith);
+  const setSetting = useLabStore((state) => state.setSetting);
+  const jitterOverride = useLabStore((state) => state.settings.latencyJitterMs);
+  const scenario = useLabStore(selectedScenario);
   const running = status === 'running';
+  const takesJitter = scenario !== undefined && Object.hasOwn(scenario.settingsSpec, 'latencyJitterMs');
+  const jitterMs = jitterOverride ?? scenario?.settings.latencyJitterMs ?? 0;
+  // Explored orderings and the way back stay in view when one is opened from a long list.
+  const currentRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (schedule !== null) currentRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [schedule]);
+  const ending = schedule === null ? undefined : result?.endings.find((candidate) => candidate.schedule === schedule);
 
   return (
     <section className="lab-explore" aria-labelledby="explore-heading" aria-busy={running} data-status={status}>
       <h2 id="explore-heading">Every ordering</h2>
       <p className="lab-explore-info">Runs this scenario in every order the network allows (same-instant events either way, every arrival order the latency range permits) and checks eleven invariants after every step.</p>
       {schedule !== null && (
-        <div className="lab-explore-current" role="status">
+        <div className="lab-explore-current" role="status" ref={currentRef}>
           <span>
             Showing explored ordering <code>{schedule}</code>
             {schedule === '-' ? ' (every choice its first option)' : ''}
+            {ending !== undefined ? `: ${outcomeText(ending.outcome)}` : ''}
           </span>
           <button type="button" className="lab-button" onClick={leaveOrdering}>
             Back to the seeded run
@@ -63,6 +109,26 @@ export function ExplorePanel() {
       {status === 'error' && error !== null && (
         <p className="lab-explore-error" role="alert">
           {error.code === 'STOPPED' ? 'Exploration stopped; nothing was kept.' : <><strong>{error.code}</strong> {withoutCode(error.code, error.message)}</>}
+        </p>
+      )}
+      {result !== null && result.complete && result.schedules === 1 && takesJitter && jitterMs === 0 && (
+        <div className="lab-explore-hint" role="note" data-testid="explore-one-ordering">
+          <p>
+            <strong>Only one ordering at these settings.</strong> With no latency jitter the network delivers every message at a fixed time, so the
+            client, the server and the worker always meet in the same order: there is nothing to race. Jitter lets each message take a little
+            longer or shorter, and the explorer tries every arrival order that allows.
+          </p>
+          <button type="button" className="lab-button" onClick={() => void exploreWith('latencyJitterMs', EXPLORE_JITTER_MS)}>
+            Explore with {EXPLORE_JITTER_MS} ms of jitter
+          </button>
+        </div>
+      )}
+      {jitterOverride !== undefined && takesJitter && (
+        <p className="lab-explore-setting" data-testid="explore-jitter">
+          Latency jitter: <strong>{valueText(jitterOverride)} ms</strong> (a setting, in Settings and in the link).{' '}
+          <button type="button" className="lab-button" onClick={() => setSetting('latencyJitterMs', undefined)}>
+            Reset latency jitter
+          </button>
         </p>
       )}
       {result !== null && <ExploreResultView result={result} onOpen={(s, seq) => void openOrdering(s, seq)} />}

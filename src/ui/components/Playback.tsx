@@ -1,5 +1,6 @@
 import { SPEEDS, useLabStore, type Transcript } from '../../store/labStore';
 import { formatMs, stepSentence } from '../format';
+import { REPLAY_FOCUS_ID, focusReplay } from '../panels/ownsKeys';
 import { BackIcon, ForwardIcon, PauseIcon, PlayIcon, RewindIcon } from './icons';
 
 /**
@@ -20,7 +21,7 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
   const atEnd = step >= total;
 
   return (
-    <section className="lab-playback" aria-label="Playback">
+    <section className="lab-playback" aria-label="Playback" id={REPLAY_FOCUS_ID} tabIndex={-1}>
       <div className="lab-playback-buttons">
         <button type="button" className="lab-button" aria-disabled={atStart} onClick={rewind}>
           <RewindIcon />
@@ -65,6 +66,7 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
           value={scrubbed}
           aria-valuetext={`${formatMs(scrubbed)}, step ${step} of ${total}`}
           onChange={(event) => seekTime(Number(event.target.value))}
+          onPointerUp={focusReplay}
         />
       </label>
       <p className="lab-position" aria-hidden="true">

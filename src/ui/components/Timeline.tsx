@@ -11,8 +11,9 @@ const DOCK_MIN_PX = 40;
 const DOCK_STEP_PX = 40;
 
 /**
- * The timeline docked under the diagram: collapsed it shows one line, the current event (the list
- * scrolls inside itself to keep it in view); opened it shows several; the handle on its top edge
+ * The timeline docked under the diagram: opened it shows several rows (four, one line each, in a
+ * short window), collapsed one line, the current event (the list scrolls inside itself to keep it in
+ * view); the handle on its top edge
  * resizes it (drag, or ↑ ↓ when focused). Its default height follows the window's (CSS).
  */
 export function TimelineDock({ transcript }: { transcript: Transcript }) {
@@ -60,14 +61,9 @@ export function TimelineDock({ transcript }: { transcript: Transcript }) {
         onPointerCancel={onPointerUp}
         onKeyDown={onKeyDown}
       />
-      <Timeline transcript={transcript} collapsed={collapsed} onToggle={() => setCollapsed(state !== 'collapsed' && !(state === 'auto' && dockStartsCollapsed()))} />
+      <Timeline transcript={transcript} collapsed={collapsed} onToggle={() => setCollapsed(state !== 'collapsed')} />
     </div>
   );
-}
-
-/** Whether the CSS shows the dock collapsed by default (a short window). */
-function dockStartsCollapsed(): boolean {
-  return window.matchMedia('(max-height: 859px)').matches;
 }
 
 type RaceMark = 'deciding' | 'winner' | 'loser';
@@ -98,6 +94,22 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
   const first = Math.max(0, step - TIMELINE_ROWS_MAX);
   const shown = transcript.events.slice(first, step);
   const scroller = useRef<HTMLDivElement>(null);
+  // One Tab stop for the whole list (roving tabindex): the row last moved to, else the selected
+  // row, else the current one; ↑ ↓ move between rows and Enter opens one.
+  const [focusSeq, setFocusSeq] = useState<number | null>(null);
+  const tabbableSeq = [focusSeq, selectedSeq, shown[shown.length - 1]?.seq].find((seq) => seq != null && shown.some((event) => event.seq === seq)) ?? null;
+  const onListKeyDown = (event: KeyboardEvent<HTMLOListElement>) => {
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+    const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('.lab-event-button')];
+    const from = buttons.findIndex((button) => button === document.activeElement);
+    if (from < 0) return;
+    event.preventDefault();
+    const to = Math.max(0, Math.min(buttons.length - 1, from + (event.key === 'ArrowDown' ? 1 : -1)));
+    const button = buttons[to];
+    if (button === undefined) return;
+    button.focus();
+    setFocusSeq(Number(button.dataset.seq));
+  };
   // Keep the current row in view inside the list (never by scrolling the page).
   useEffect(() => {
     const box = scroller.current;
@@ -113,7 +125,7 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
         {onToggle === undefined ? (
           'Timeline'
         ) : (
-          <button type="button" className="lab-dock-toggle" aria-expanded={expanded ?? !dockStartsCollapsed()} onClick={onToggle}>
+          <button type="button" className="lab-dock-toggle" aria-expanded={expanded ?? true} onClick={onToggle}>
             Timeline
           </button>
         )}
@@ -125,9 +137,9 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
       )}
       {step === 0 && <p className="lab-timeline-note">No events yet: step forward to start the run.</p>}
       <div className="lab-timeline-scroll" ref={scroller}>
-        <ol className="lab-timeline" aria-label="Timeline" start={first + 1}>
+        <ol className="lab-timeline" aria-label="Timeline" start={first + 1} onKeyDown={onListKeyDown}>
           {shown.map((event, offset) => (
-            <TimelineItem key={event.seq} event={event} text={eventTextAt(wording, transcript.events, event, step)} fateShown={fateShown(transcript.events, event, step)} race={marks.get(first + offset)} current={first + offset === step - 1} selected={event.seq === selectedSeq} onSelect={selectEvent} />
+            <TimelineItem key={event.seq} event={event} text={eventTextAt(wording, transcript.events, event, step)} fateShown={fateShown(transcript.events, event, step)} race={marks.get(first + offset)} current={first + offset === step - 1} selected={event.seq === selectedSeq} tabbable={event.seq === tabbableSeq} onSelect={selectEvent} />
           ))}
         </ol>
       </div>
@@ -142,6 +154,7 @@ const TimelineItem = memo(function TimelineItem({
   race,
   current,
   selected,
+  tabbable,
   onSelect,
 }: {
   event: LabEvent;
@@ -152,6 +165,8 @@ const TimelineItem = memo(function TimelineItem({
   race: RaceMark | undefined;
   current: boolean;
   selected: boolean;
+  /** The row that holds the list's one Tab stop. */
+  tabbable: boolean;
   onSelect(seq: number): void;
 }) {
   const ignored = (fateShown && 'ignoredBy' in event && event.ignoredBy !== undefined) || ('lost' in event && event.lost === true);
@@ -161,7 +176,7 @@ const TimelineItem = memo(function TimelineItem({
     .join(' ');
   return (
     <li className={className} aria-current={current ? 'step' : undefined} data-race={race}>
-      <button type="button" className="lab-event-button" onClick={() => onSelect(event.seq)}>
+      <button type="button" className="lab-event-button" tabIndex={tabbable ? 0 : -1} data-seq={event.seq} onClick={() => onSelect(event.seq)}>
         <span className="lab-event-at">{event.atMs} ms</span>
         <span className="lab-event-sep"> · </span>
         <span className="lab-event-kind">{event.kind}</span>

@@ -2,16 +2,17 @@ import { useEffect } from 'react';
 import { useLabStore } from '../../store/labStore';
 import { pressPlaybackKey } from '../../store/keys';
 import { usePanelsStore } from '../../store/panels';
+import { OWNS_KEYS, TEXT_FIELD } from '../panels/ownsKeys';
 
-/** Elements whose own keys win: typing, choosing, toggling. */
-const OWNS_KEYS = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]';
-/** Elements Space activates by itself. */
-const SPACE_ACTIVATES = 'button, a[href], summary, [role="button"]';
+/** Elements Space activates by itself (a menu opens, a box or a radio is chosen). */
+const SPACE_ACTIVATES = 'button, a[href], summary, [role="button"], select, input[type="checkbox"], input[type="radio"]';
 
 /**
  * Presenter keys, on the whole page: Space and "." play or pause, ← and → step, Home and End jump,
- * "?" shows the list, L switches Linear time (P, Q and Escape: Instructor.tsx). A key is left alone when the focused control uses it (a field, a slider,
- * Space on a button) or while a dialog is open.
+ * "?" shows the list, L switches Linear time (P, Q and Escape: Instructor.tsx). The playback keys
+ * step the replay whatever has focus — a radio, a slider, a menu — except a text field, where they
+ * edit the text; Space still presses a focused button or box. Nothing is taken while a dialog is open.
+ * A widget that uses ← → itself (the tab bar) handles them first and marks them handled.
  */
 export function useKeyboardShortcuts(showShortcuts: () => void): void {
   useEffect(() => {
@@ -20,6 +21,7 @@ export function useKeyboardShortcuts(showShortcuts: () => void): void {
       const target = event.target instanceof Element ? event.target : null;
       if (target?.closest('dialog[open]') != null) return;
       const inField = target?.closest(OWNS_KEYS) != null;
+      const inTextField = target?.closest(TEXT_FIELD) != null;
       const lab = useLabStore.getState();
       const act = (action: () => void) => {
         event.preventDefault();
@@ -33,7 +35,7 @@ export function useKeyboardShortcuts(showShortcuts: () => void): void {
         if (!inField) act(() => usePanelsStore.getState().setLinearTime(!usePanelsStore.getState().linearTime));
         return;
       }
-      if (inField) return;
+      if (inTextField) return;
       // Space on a button, link or summary activates it; elsewhere it plays or pauses.
       if (event.key === ' ' && target?.closest(SPACE_ACTIVATES) != null) return;
       // Only the playback keys are taken; every other key keeps its usual meaning (Tab, Enter…).

@@ -4,6 +4,7 @@ import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { racePoint } from '../predict';
 import { OWNS_KEYS } from './ownsKeys';
+import { notApplyingReason, TAB_NOTE_ID } from './tabScenario';
 
 /**
  * Instructor modes. Presentation: large type, only the diagram and the facts (the rest hides), driven
@@ -14,6 +15,7 @@ export function InstructorBar() {
   const presentation = usePanelsStore((s) => s.presentation);
   const predict = usePanelsStore((s) => s.predict);
   const setPresentation = usePanelsStore((s) => s.setPresentation);
+  const notHere = notApplyingReason(usePanelsStore((s) => s.tab));
 
   useEffect(() => {
     document.documentElement.dataset.presentation = presentation ? 'on' : 'off';
@@ -29,7 +31,7 @@ export function InstructorBar() {
         event.preventDefault();
         if (!panels.presentation) panels.setTab('race');
         panels.setPresentation(!panels.presentation);
-      } else if (event.key === 'q' || event.key === 'Q') {
+      } else if ((event.key === 'q' || event.key === 'Q') && notApplyingReason(panels.tab) === null) {
         event.preventDefault();
         togglePredict();
       } else if (event.key === 'Escape' && panels.presentation) {
@@ -55,7 +57,16 @@ export function InstructorBar() {
       >
         Presentation
       </button>
-      <button type="button" className="panel-toggle" aria-pressed={predict} aria-keyshortcuts="Q" onClick={togglePredict}>
+      <button
+        type="button"
+        className="panel-toggle"
+        aria-pressed={predict}
+        aria-keyshortcuts="Q"
+        aria-disabled={notHere !== null ? true : undefined}
+        aria-describedby={notHere === null ? undefined : TAB_NOTE_ID}
+        title={notHere ?? undefined}
+        onClick={() => notHere === null && togglePredict()}
+      >
         Predict
       </button>
       {presentation && <span className="instructor-keys">→ step · ← back · Space play · Home start · P or Esc to leave</span>}

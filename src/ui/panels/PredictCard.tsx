@@ -4,7 +4,7 @@ import { roundScore, usePredictStore } from '../../store/predictStore';
 import { eventTextAt, formatMs } from '../format';
 import { revealStep, ROUND_SCENARIOS, type RaceOnScreen } from '../predict';
 import { usePredictRace } from './predictPhase';
-import { OWNS_KEYS } from './ownsKeys';
+import { OWNS_KEYS, TEXT_FIELD } from './ownsKeys';
 
 // Predict mode's card, loaded when Predict is first turned on (less script on first load).
 
@@ -64,8 +64,8 @@ export function PredictCard() {
         setGuess(key, answer.value);
         return;
       }
-      if (inField) return;
-      if (event.key === 'ArrowRight' || (event.key === ' ' && target?.closest('button, a[href], summary') == null)) {
+      if (target?.closest(TEXT_FIELD) != null) return;
+      if (event.key === 'ArrowRight' || (event.key === ' ' && !inField && target?.closest('button, a[href], summary') == null)) {
         event.preventDefault();
         event.stopImmediatePropagation();
         reveal(race, transcript);
