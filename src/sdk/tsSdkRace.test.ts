@@ -2,34 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type ShownOutcome, type Transcript } from '../engine';
+import { raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type Transcript } from '../engine';
 import { parseRunSpec } from '../lab/runSpec';
-import { findScenario } from '../scenarios/index';
 import { runSpecified } from './runs';
+import { race, shown } from './shownOutcome.testkit';
 import { runTsSdkScenario } from './tsSdkRace';
 import { TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from './version';
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
 
-function shown(t: Transcript): ShownOutcome {
-  if (t.kind !== 'request-race') throw new Error('a request race was expected');
-  const o = t.outcome;
-  return {
-    terminalState: o.terminalState,
-    clientOutcome: o.clientOutcome,
-    clientOutcomeAtMs: o.clientOutcomeAtMs,
-    cancellationSignal: o.cancellationSignal,
-    cancelSentAtMs: o.cancelDelayMs === null ? null : o.clientOutcomeAtMs + o.cancelDelayMs,
-    finalResponse: o.finalResponse,
-    invariantsBroken: raceInvariants(t).filter((c) => !c.holds).map((c) => c.id),
-  };
-}
-
-const race = (id: string) => {
-  const scenario = findScenario(id);
-  if (scenario.kind !== 'request-race') throw new Error(`${id} is not a request race`);
-  return scenario;
-};
 
 describe('the SDK that runs is the one pinned', () => {
   it('package.json pins @modelcontextprotocol/sdk and @sinonjs/fake-timers exactly, and the installed SDK is that version', () => {

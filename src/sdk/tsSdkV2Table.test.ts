@@ -1,31 +1,12 @@
 // Holds the v2 table (TS_SDK_V2_TABLE) to the real packages: each row's runs show on SDK 1.x, on v2 and on the model what the row says; each cited source line still holds its text; each wire detail a row names is checked here; and the table covers A–D on both transports.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { raceInvariants, TS_SDK_V2_TABLE, type MessageEvent, type ShownOutcome, type Transcript } from '../engine';
+import { TS_SDK_V2_TABLE, type MessageEvent, type Transcript } from '../engine';
 import { parseRunSpec } from '../lab/runSpec';
-import { findScenario } from '../scenarios/index';
 import { runSpecified } from './runs';
+import { race, shown } from './shownOutcome.testkit';
 import { runTsSdkV2Scenario } from './tsSdkV2Race';
 
-function shown(t: Transcript): ShownOutcome {
-  if (t.kind !== 'request-race') throw new Error('a request race was expected');
-  const o = t.outcome;
-  return {
-    terminalState: o.terminalState,
-    clientOutcome: o.clientOutcome,
-    clientOutcomeAtMs: o.clientOutcomeAtMs,
-    cancellationSignal: o.cancellationSignal,
-    cancelSentAtMs: o.cancelDelayMs === null ? null : o.clientOutcomeAtMs + o.cancelDelayMs,
-    finalResponse: o.finalResponse,
-    invariantsBroken: raceInvariants(t).filter((c) => !c.holds).map((c) => c.id),
-  };
-}
-
-const race = (id: string) => {
-  const scenario = findScenario(id);
-  if (scenario.kind !== 'request-race') throw new Error(`${id} is not a request race`);
-  return scenario;
-};
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
 const method = (m: MessageEvent): string => ('method' in m.message ? m.message.method : 'response');
 
