@@ -186,7 +186,7 @@ function formatVerdicts(verdicts: readonly Verdict[]): string {
   return verdicts
     .map((v) => {
       const source = v.sentence.revision === 'lesson' ? `lesson, ${v.sentence.page}` : `${v.sentence.revision}, ${v.sentence.page}`;
-      return `${findingLabel(v).padEnd(24)}  ${v.probe}: ${v.check}\n                          ${v.sentence.level} (${source}): "${v.sentence.text.replace(/\*\*/g, '')}"\n                          ${v.detail}`;
+      return `${findingLabel(v).padEnd(26)}  ${v.probe}: ${v.check}\n                            ${v.sentence.level} (${source}): "${v.sentence.text.replace(/\*\*/g, '')}"\n                            ${v.detail}`;
     })
     .join('\n');
 }

@@ -328,7 +328,10 @@ export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
   }
   const quietMs = closedAt - openedAt;
   const idle = run.times.idleTimeoutMs;
-  if (quietMs < idle) verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), 'not observable', `the stream lasted ${Math.round(quietMs)} ms, shorter than the idle window (${idle} ms); give the tool longer work with --args${comments.length > 0 ? ` (${comments.length} comment(s) arrived anyway)` : ''}`);
+  const quietResponse = onStream.find((e) => e.kind === 'http-response');
+  const quietIsSse = quietResponse?.kind === 'http-response' && (quietResponse.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+  if (!quietIsSse) verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), 'not observable', `the call without a progress token was answered ${quietResponse?.kind === 'http-response' ? `${quietResponse.status} ${quietResponse.headers['content-type'] ?? 'without a Content-Type'}` : 'with no HTTP response'}, not an SSE stream, after ${Math.round(closedAt - openedAt)} ms: a JSON body carries no comment lines, so there was no quiet stream to watch`);
+  else if (quietMs < idle) verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), 'not observable', `the stream lasted ${Math.round(quietMs)} ms, shorter than the idle window (${idle} ms); give the tool longer work with --args${comments.length > 0 ? ` (${comments.length} comment(s) arrived anyway)` : ''}`);
   else verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), longestGapMs <= idle ? 'holds' : 'broken', `${comments.length} comment(s) on a ${Math.round(quietMs)} ms stream; the longest silence was ${Math.round(longestGapMs)} ms against an idle window of ${idle} ms${longestGapMs > idle ? ': a proxy or client with that idle timeout would cut it' : ''}`);
 }
 
