@@ -60,26 +60,28 @@ export class ProbeClient {
     const headers: Record<string, string> = { 'MCP-Protocol-Version': revision };
     if (revision !== REVISION_2026) return headers;
     headers['Mcp-Method'] = method;
-    const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+    // The tasks extension routes tasks/get, tasks/update and tasks/cancel by Mcp-Name: the taskId (MUST).
+    const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
     if (typeof name === 'string') headers['Mcp-Name'] = headerValue(name);
     return headers;
   }
 
-  private withMeta(method: string, params: JsonObject, progressToken: string | undefined): JsonObject {
+  private withMeta(method: string, params: JsonObject, progressToken: string | undefined, capabilities: JsonObject | undefined): JsonObject {
     const revision = this.revisionFor(method);
     const meta: JsonObject = isObject(params._meta) ? { ...params._meta } : {};
     if (revision === REVISION_2026) {
       meta['io.modelcontextprotocol/protocolVersion'] = REVISION_2026;
-      meta['io.modelcontextprotocol/clientCapabilities'] = {};
+      // Per request on 2026-07-28: the tasks probe declares the tasks extension on its call, nothing else does.
+      meta['io.modelcontextprotocol/clientCapabilities'] = capabilities ?? {};
       meta['io.modelcontextprotocol/clientInfo'] = PROBE_CLIENT_INFO;
     }
     if (progressToken !== undefined) meta.progressToken = progressToken;
     return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
   }
 
-  request(method: string, params: JsonObject = {}, options: { progressToken?: string } = {}): SentRequest {
+  request(method: string, params: JsonObject = {}, options: { progressToken?: string; capabilities?: JsonObject } = {}): SentRequest {
     const id = this.nextId++;
-    const withMeta = this.withMeta(method, params, options.progressToken);
+    const withMeta = this.withMeta(method, params, options.progressToken, options.capabilities);
     const message = { jsonrpc: '2.0', id, method, params: withMeta };
     const exchange = this.connection.send(message, this.headersFor(method, withMeta));
     return { id, exchange, sentAtMs: this.recorder.nowMs() };

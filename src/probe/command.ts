@@ -3,18 +3,18 @@ import { join } from 'node:path';
 import { LabError } from '../engine';
 import { checkOutputFolder, escapeControl, writeOutputFolder } from '../cli/safeOutput';
 import { buildProbeEvidence } from './evidence';
-import { PROBE_TIMES_DEFAULT, type Verdict } from './probes';
+import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
 import { ProbeFailure, runProbe, type ProbeTranscript } from './run';
 
 export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http <url>) --tool NAME [--args JSON] [--json] [--evidence DIR [--force]]
-                    [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]]
+                    [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]] [--task-tool NAME [--task-args JSON]]
                     [--cancel-after-ms N] [--observe-ms N] [--idle-ms N] [--max-ms N] [--budget-ms N]`;
 
 export const PROBE_HELP = `  probe      the lesson's races against a real MCP server, in real time: cancel during work, complete then cancel,
              progress and deadlines, on HTTP the SSE headers and keep-alive, on 2026-07-28 servers a subscriptions/listen
              reconnect; each verdict quotes the spec sentence
-             it checks (holds / broken / not observable). It negotiates 2026-07-28 (server/discover), else 2025-11-25
+             it checks (holds / BROKEN for a MUST / not followed for a SHOULD / not observable; exit 3 when a MUST is broken). It negotiates 2026-07-28 (server/discover), else 2025-11-25
              (initialize), and calls --tool NAME with --args JSON (an object) three or four times
              --stdio "<command>": start the server as a child process (no shell); --http <url>: Streamable HTTP
              --cancel-after-ms N (default ${PROBE_TIMES_DEFAULT.cancelAfterMs}), --observe-ms N: how long to listen after a cancel or a response (default ${PROBE_TIMES_DEFAULT.observeMs})
@@ -22,6 +22,9 @@ export const PROBE_HELP = `  probe      the lesson's races against a real MCP se
              --mutation NAME: the idempotency probe calls that tool six times (it changes state!): with a fresh key in
                --key-field (default idempotencyKey), the same again, the same key with changed arguments, without a key,
                and twice at once with another key; its arguments are --mutation-args (or --args when there is no --tool)
+             --task-tool NAME [--task-args JSON]: when the server offers tasks (the 2026-07-28 extension or 2025-11-25 tasks),
+               the tasks probe runs that tool as a task, cancels it with tasks/cancel after --cancel-after-ms and polls
+               tasks/get past the acknowledgement to a terminal status (at most --max-ms)
              --json: the transcript (implementation "probe"); --evidence DIR: the capstone artifacts about that server`;
 
 const MS_PATTERN = /^[1-9]\d{0,8}$/;
@@ -50,7 +53,7 @@ export interface ProbeIo {
   err(text: string): void;
 }
 
-/** `lab probe …`: returns the exit code (0 the probe ran, whatever its verdicts; 1 a LAB error). */
+/** `lab probe …`: returns the exit code (0 the probe ran and no MUST is broken; 3 it ran and one is; 1 a LAB error). */
 export async function probeCommand(args: string[], io: ProbeIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -73,11 +76,15 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       'mutation-args': { type: 'string' },
       'key-field': { type: 'string' },
       'changed-args': { type: 'string' },
+      'task-tool': { type: 'string' },
+      'task-args': { type: 'string' },
     },
   });
   if (positionals.length > 0) throw new LabError('LAB047', `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`);
   if ((values.stdio === undefined) === (values.http === undefined)) throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
-  if ((values.tool === undefined || values.tool === '') && (values.mutation === undefined || values.mutation === '')) throw new LabError('LAB047', 'probe needs --tool NAME (e.g. --tool trigger-long-running-operation) or --mutation NAME; nothing was started');
+  const named = (value: string | undefined): boolean => value !== undefined && value !== '';
+  if (!named(values.tool) && !named(values.mutation) && !named(values['task-tool'])) throw new LabError('LAB047', 'probe needs --tool NAME (e.g. --tool trigger-long-running-operation), --mutation NAME or --task-tool NAME; nothing was started');
+  const taskArguments = jsonObject('task-args', values['task-args']) ?? {};
   const toolArguments = jsonObject('args', values.args) ?? {};
   const mutationArguments = jsonObject('mutation-args', values['mutation-args']) ?? (values.tool === undefined ? toolArguments : {});
   const changedArguments = jsonObject('changed-args', values['changed-args']);
@@ -97,6 +104,7 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       tool: values.tool,
       arguments: toolArguments,
       mutation: values.mutation === undefined ? undefined : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
+      taskTool: named(values['task-tool']) ? { name: values['task-tool'] as string, arguments: taskArguments } : undefined,
       times: Object.fromEntries(Object.entries(times).filter(([, v]) => v !== undefined)),
       bounds: budgetMs === undefined ? {} : { budgetMs },
     });
@@ -114,7 +122,16 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
     (values.json ? io.err : io.out)(`${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`);
   }
   io.out(values.json ? `${JSON.stringify(transcript, null, 2)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
-  return 0;
+  return mustBroken(transcript) > 0 ? PROBE_EXIT_MUST_BROKEN : 0;
+}
+
+/** The exit status of a probe that ran and found a MUST, MUST NOT or REQUIRED sentence broken (SHOULD items never set it). */
+export const PROBE_EXIT_MUST_BROKEN = 3;
+
+
+/** How many verdicts break a MUST: only these make the probe exit with a failure. */
+export function mustBroken(t: Pick<ProbeTranscript, 'verdicts'>): number {
+  return t.verdicts.filter((v) => v.finding === 'broken').length;
 }
 
 /** The server's words (names, messages, stderr) cannot drive the terminal; the line breaks stay. */
@@ -128,13 +145,18 @@ function summarize(message: Record<string, unknown>): string {
     const id = 'id' in message ? ` #${String(message.id)}` : '';
     if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}${params.total === undefined ? '' : `/${String(params.total)}`} (${String(params.progressToken)})`;
     if (message.method === 'notifications/cancelled') return `notifications/cancelled of #${String(params.requestId)}`;
-    if (message.method === 'tools/call') return `tools/call${id} ${String(params.name)}`;
+    if (message.method === 'tools/call') return `tools/call${id} ${String(params.name)}${params.task === undefined ? '' : ' as a task'}`;
+    if (message.method.startsWith('tasks/')) return `${message.method}${id} ${String(params.taskId)}`;
     return `${message.method}${id}`;
   }
   if ('error' in message) {
     const error = message.error as { code?: unknown; message?: unknown };
     return `error #${String(message.id)}: ${String(error?.code)} ${String(error?.message).slice(0, 80)}`;
   }
+  const result = typeof message.result === 'object' && message.result !== null ? (message.result as Record<string, unknown>) : {};
+  const task = typeof result.task === 'object' && result.task !== null ? (result.task as Record<string, unknown>) : result;
+  if (typeof task.taskId === 'string' && typeof task.status === 'string') return `result #${String(message.id)}: task ${task.status}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
+  if (Object.keys(result).every((k) => k === 'resultType' || k === '_meta')) return `result #${String(message.id)} (empty)`;
   return `result #${String(message.id)}`;
 }
 
@@ -163,9 +185,8 @@ export function formatEvents(events: readonly ProbeEvent[]): string {
 function formatVerdicts(verdicts: readonly Verdict[]): string {
   return verdicts
     .map((v) => {
-      const mark = v.result === 'holds' ? 'holds         ' : v.result === 'broken' ? 'BROKEN        ' : 'not observable';
       const source = v.sentence.revision === 'lesson' ? `lesson, ${v.sentence.page}` : `${v.sentence.revision}, ${v.sentence.page}`;
-      return `${mark}  ${v.probe}: ${v.check}\n                  ${v.sentence.level} (${source}): "${v.sentence.text.replace(/\*\*/g, '')}"\n                  ${v.detail}`;
+      return `${findingLabel(v).padEnd(26)}  ${v.probe}: ${v.check}\n                            ${v.sentence.level} (${source}): "${v.sentence.text.replace(/\*\*/g, '')}"\n                            ${v.detail}`;
     })
     .join('\n');
 }
@@ -185,9 +206,9 @@ export function formatProbe(t: ProbeTranscript): string {
     }
     lines.push(formatEvents([e]));
   }
-  const counts = { holds: 0, broken: 0, 'not observable': 0 };
-  for (const v of t.verdicts) counts[v.result] += 1;
-  lines.push('', `verdicts: ${counts.holds} hold, ${counts.broken} broken, ${counts['not observable']} not observable`, formatVerdicts(t.verdicts));
+  const counts = { holds: 0, broken: 0, 'not followed': 0, 'not observable': 0 };
+  for (const v of t.verdicts) counts[v.finding] += 1;
+  lines.push('', `verdicts: ${counts.holds} hold, ${counts.broken} broken (MUST), ${counts['not followed']} not followed (SHOULD), ${counts['not observable']} not observable`, formatVerdicts(t.verdicts));
   if (t.stderr.trim() !== '') lines.push('', `server stderr (last lines):\n${tail(t.stderr)}`);
   return lines.join('\n');
 }

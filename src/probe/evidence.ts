@@ -1,4 +1,4 @@
-import type { Verdict } from './probes';
+import { findingLabel, type Verdict } from './probes';
 import type { ProbeTranscript } from './run';
 
 /**
@@ -18,12 +18,6 @@ interface Missing {
   path: string;
   artifact: string;
   why: string;
-}
-
-/** Whether the server's capabilities name tasks: the 2026-07-28 extension or the 2025-11-25 `tasks` capability. */
-function offersTasks(capabilities: Record<string, unknown>): boolean {
-  const extensions = capabilities.extensions;
-  return 'tasks' in capabilities || (typeof extensions === 'object' && extensions !== null && 'io.modelcontextprotocol/tasks' in extensions);
 }
 
 export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
@@ -62,13 +56,13 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
   }
   if (t.reconnectPlan !== null) files.push({ path: 'reconnect-plan.json', description: 'The reconnect the probe carried out: listen, drop, listen again with a new id, refetch from the authoritative method, no Last-Event-ID.', contents: json({ ...header, plan: t.reconnectPlan, events: t.events.filter((e) => e.probe === 'reconnect'), verdicts: verdictsOf('reconnect') }) });
   else missing.push({ path: 'reconnect-plan.json', artifact: 'reconnect plan', why: t.protocolVersion === '2026-07-28' ? 'the server refused subscriptions/listen' : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers` });
-  const notYet = 'the probe does not run this yet';
   missing.push(
     { path: 'reopen-check.json', artifact: 'reopen check', why: 'needs the server restarted between two calls with its storage kept: only its author can do that' },
     { path: 'alias-check.json', artifact: 'mutation-alias check', why: "needs access to the server's stored result object: not observable from outside" },
     { path: 'buffer-overload.json', artifact: 'bounded-buffer overload result', why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside' },
-    { path: 'task-cancellation-trace.json', artifact: 'durable task-cancellation trace', why: offersTasks(t.capabilities) ? `${notYet} (the tasks probe)` : 'the server does not offer the io.modelcontextprotocol/tasks extension' },
   );
+  if (t.tasks !== null && t.tasks.taskId !== null) files.push({ path: 'task-cancellation-trace.json', description: `A task of ${t.tasks.tool} created, cancelled with tasks/cancel, its acknowledgement, and every tasks/get until a terminal status (${t.tasks.terminal === null ? 'none seen' : t.tasks.terminal.status}).`, contents: json({ ...header, trace: t.tasks, events: t.events.filter((e) => e.probe === 'tasks'), verdicts: verdictsOf('tasks') }) });
+  else missing.push({ path: 'task-cancellation-trace.json', artifact: 'durable task-cancellation trace', why: t.tasks !== null ? `the server created no task for ${t.tasks.tool}: ${t.events.filter((e) => e.probe === 'tasks' && e.kind === 'note' && e.text.startsWith('no task')).map((e) => (e.kind === 'note' ? e.text : '')).join('') || 'see the tasks verdicts'}` : t.tasksOffered !== null ? 'the server offers tasks, but no --task-tool was named: the probe runs a task only with a tool you name' : t.protocolVersion === '2026-07-28' ? 'the server does not offer the io.modelcontextprotocol/tasks extension' : `the server does not offer tasks on tools/call (no tasks.requests.tools.call capability on ${t.protocolVersion})` });
   files.push({ path: 'verdicts.json', description: 'Every verdict of the probe, with the spec sentence each checks.', contents: json({ ...header, verdicts: t.verdicts }) });
   files.push({ path: 'not-produced.json', description: 'The capstone artifacts this probe could not produce, and why.', contents: json(missing) });
 
@@ -87,7 +81,7 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
     '',
     '## Verdicts',
     '',
-    ...t.verdicts.map((v) => `- ${v.result === 'holds' ? '[x]' : v.result === 'broken' ? '[ ] BROKEN' : '[-] not observable'} **${v.probe}: ${v.check}** — ${v.sentence.level}, ${v.sentence.revision} (${v.sentence.page}): "${v.sentence.text}" — ${v.detail}`),
+    ...t.verdicts.map((v) => `- ${v.finding === 'holds' ? '[x]' : v.finding === 'not observable' ? '[-] not observable' : `[ ] ${findingLabel(v)}`} **${v.probe}: ${v.check}** — ${v.sentence.level}, ${v.sentence.revision} (${v.sentence.page}): "${v.sentence.text}" — ${v.detail}`),
     '',
   ].join('\n');
   files.push({ path: 'README.md', description: 'This index.', contents: index });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, SentRequest } from './client';
-import type { ProbeRun, Verdict } from './probes';
+import { makeVerdict, type ProbeRun, type Verdict } from './probes';
 import type { Sentence } from './sentences';
 
 /** The mutation the user names: the probe calls it with a key, again, with changed arguments, without a key, and twice at once. */
@@ -88,7 +88,7 @@ export async function idempotencyProbe(run: ProbeRun, mutation: Mutation): Promi
   const c2 = await settle('concurrent-2', racing, b);
 
   const verdicts: Verdict[] = run.verdicts;
-  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void => void verdicts.push({ probe, check, sentence, result, detail });
+  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void => void verdicts.push(makeVerdict(probe, check, sentence, result, detail));
   const firstOk = first.outcome === 'result';
   if (!firstOk) push('same key, same arguments: the stored result', REPLAY, 'not observable', `the first call did not succeed (${first.outcome}); there is nothing to replay`);
   else {

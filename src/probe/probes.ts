@@ -1,16 +1,43 @@
 import { REVISION_2026, isResponseTo, type JsonObject, type ProbeClient, type SentRequest } from './client';
 import type { ProbeEvent, Recorder } from './record';
-import { SENTENCES, sentenceFor, type Sentence } from './sentences';
+import { SENTENCES, isMustLevel, sentenceFor, type Sentence } from './sentences';
 
+/** Whether the server did what the sentence says: `broken` means it did not, whatever the sentence's level. */
 export type VerdictResult = 'holds' | 'broken' | 'not observable';
+
+/**
+ * The result read with the sentence's level: a MUST, MUST NOT or REQUIRED not met is `broken`; a
+ * SHOULD, SHOULD NOT or an encouragement not met is `not followed`. Only `broken` sets the exit status.
+ */
+export type VerdictFinding = 'holds' | 'broken' | 'not followed' | 'not observable';
 
 export interface Verdict {
   probe: string;
   check: string;
   sentence: Sentence;
   result: VerdictResult;
+  /** `result` with the level taken into account (added beside `result`, which keeps its meaning). */
+  finding: VerdictFinding;
   /** What the probe saw (or why it could not see it), with times in ms from the probe's start. */
   detail: string;
+}
+
+export function findingOf(result: VerdictResult, sentence: Sentence): VerdictFinding {
+  if (result !== 'broken') return result;
+  return isMustLevel(sentence.level) ? 'broken' : 'not followed';
+}
+
+/** One verdict, its finding derived from the result and the sentence's level. */
+export function makeVerdict(probe: string, check: string, sentence: Sentence, result: VerdictResult, detail: string): Verdict {
+  return { probe, check, sentence, result, finding: findingOf(result, sentence), detail };
+}
+
+/** How a finding reads in the timeline, the evidence and the verdict table: the level beside the word. */
+export function findingLabel(v: Pick<Verdict, 'finding' | 'sentence'>): string {
+  const source = v.sentence.revision === 'lesson' ? `lesson ${v.sentence.level}` : v.sentence.level;
+  if (v.finding === 'broken') return `BROKEN (${source})`;
+  if (v.finding === 'not followed') return `not followed (${source})`;
+  return v.finding;
 }
 
 export interface ProbeTimes {
@@ -88,7 +115,7 @@ export interface ProbeRun {
 
 function verdict(run: ProbeRun, probe: string, check: string, sentence: Sentence, result: VerdictResult, detail: string): void {
   const older = sentence.revision === '2025-11-25' && run.revision !== '2025-11-25' && run.revision !== REVISION_2026 ? ` (the server negotiated ${run.revision}; checked against the 2025-11-25 sentence)` : '';
-  run.verdicts.push({ probe, check, sentence, result, detail: `${detail}${older}` });
+  run.verdicts.push(makeVerdict(probe, check, sentence, result, `${detail}${older}`));
 }
 
 function callTool(run: ProbeRun, token: string | undefined): SentRequest {
@@ -200,7 +227,7 @@ export async function completeThenCancel(run: ProbeRun): Promise<void> {
   let answered = answers.length > 0;
   if (run.transport === 'http') answered = !checkNotificationAccepted(run, probe) || answered;
   verdict(run, probe, 'a late cancellation is ignored, not answered', sentenceFor(run.revision, 'ignoreInvalid'), answered ? 'broken' : 'holds', answers.length > 0 ? `the server answered the notification: ${listAt(answers)}` : answered ? 'the HTTP answer to the notification was not a bare 202' : `nothing answered it ${window}`);
-  verdict(run, probe, 'nobody answers a cancellation notification', SENTENCES.lesson.cancelNotAnswered, answers.length > 0 ? 'broken' : 'holds', answers.length > 0 ? `a JSON-RPC response followed the notification: ${listAt(answers)}` : `no JSON-RPC response followed it ${window}`);
+  verdict(run, probe, 'nobody answers a cancellation notification', sentenceFor(run.revision, 'notificationNoResponse'), answers.length > 0 ? 'broken' : 'holds', answers.length > 0 ? `a JSON-RPC response followed the notification: ${listAt(answers)}` : `no JSON-RPC response followed it ${window}`);
   if (related.length > 0) verdict(run, probe, 'nothing more about the completed request', sentenceFor(run.revision, 'progressStops'), 'broken', `after the response and the late cancellation the server still sent: ${listAt(related)}`);
 }
 
@@ -301,7 +328,10 @@ export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
   }
   const quietMs = closedAt - openedAt;
   const idle = run.times.idleTimeoutMs;
-  if (quietMs < idle) verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), 'not observable', `the stream lasted ${Math.round(quietMs)} ms, shorter than the idle window (${idle} ms); give the tool longer work with --args${comments.length > 0 ? ` (${comments.length} comment(s) arrived anyway)` : ''}`);
+  const quietResponse = onStream.find((e) => e.kind === 'http-response');
+  const quietIsSse = quietResponse?.kind === 'http-response' && (quietResponse.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+  if (!quietIsSse) verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), 'not observable', `the call without a progress token was answered ${quietResponse?.kind === 'http-response' ? `${quietResponse.status} ${quietResponse.headers['content-type'] ?? 'without a Content-Type'}` : 'with no HTTP response'}, not an SSE stream, after ${Math.round(closedAt - openedAt)} ms: a JSON body carries no comment lines, so there was no quiet stream to watch`);
+  else if (quietMs < idle) verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), 'not observable', `the stream lasted ${Math.round(quietMs)} ms, shorter than the idle window (${idle} ms); give the tool longer work with --args${comments.length > 0 ? ` (${comments.length} comment(s) arrived anyway)` : ''}`);
   else verdict(run, probe, 'keep-alive comments on a quiet stream within the idle window', sentenceFor(run.revision, 'keepAlive'), longestGapMs <= idle ? 'holds' : 'broken', `${comments.length} comment(s) on a ${Math.round(quietMs)} ms stream; the longest silence was ${Math.round(longestGapMs)} ms against an idle window of ${idle} ms${longestGapMs > idle ? ': a proxy or client with that idle timeout would cut it' : ''}`);
 }
 

@@ -1,5 +1,5 @@
 import type { JsonObject, SentRequest } from './client';
-import type { ProbeRun, Verdict } from './probes';
+import { makeVerdict, type ProbeRun, type Verdict } from './probes';
 import type { ProbeEvent } from './record';
 import type { Sentence } from './sentences';
 
@@ -34,7 +34,7 @@ export async function reconnectProbe(run: ProbeRun): Promise<ReconnectPlan | nul
   const probe = 'reconnect';
   run.recorder.probe = probe;
   const filter = { toolsListChanged: true };
-  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void => void run.verdicts.push({ probe, check, sentence, result, detail });
+  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void => void run.verdicts.push(makeVerdict(probe, check, sentence, result, detail));
   const listen = async (which: string): Promise<{ sent: SentRequest; refused: string | null }> => {
     const fromSeq = run.recorder.events.length;
     const sent = run.client.request('subscriptions/listen', { notifications: filter });

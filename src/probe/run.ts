@@ -3,8 +3,9 @@ import { ProbeClient, type JsonObject, type Negotiated } from './client';
 import { HttpConnection, StdioConnection, type Connection } from './connection';
 import { reconnectProbe, type ReconnectPlan } from './reconnect';
 import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
-import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type Verdict } from './probes';
+import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
+import { taskCapableTools, taskFlavour, tasksProbe, type TaskFlavour, type TaskTrace } from './tasks';
 
 export interface ProbeTarget {
   transport: 'stdio' | 'http';
@@ -18,6 +19,8 @@ export interface ProbeOptions extends ProbeTarget {
   arguments: JsonObject;
   /** The mutation the idempotency probe calls; absent: no idempotency probe. */
   mutation?: Mutation;
+  /** The tool the tasks probe runs as a task and cancels; absent: no tasks probe. */
+  taskTool?: ToolCall;
   times?: Partial<ProbeTimes>;
   bounds?: Partial<ProbeBounds>;
 }
@@ -46,6 +49,10 @@ export interface ProbeTranscript {
   idempotency: IdempotencyRecord | null;
   /** The reconnect plan the probe carried out (2026-07-28 servers that accept subscriptions/listen). */
   reconnectPlan: ReconnectPlan | null;
+  /** Which tasks the server offers: the 2026-07-28 extension, the 2025-11-25 core tasks, or none (null). */
+  tasksOffered: TaskFlavour | null;
+  /** The task-cancellation trace, when the tasks probe ran (`--task-tool`). */
+  tasks: TaskTrace | null;
   times: ProbeTimes;
   bounds: ProbeBounds;
   probes: string[];
@@ -89,6 +96,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     };
     const listed = options.tool === undefined ? null : find(options.tool);
     if (options.mutation !== undefined) find(options.mutation.name);
+    if (options.taskTool !== undefined) find(options.taskTool.name);
     const run: ProbeRun = { client, recorder, revision: negotiated.revision, transport: options.transport, tool: { name: options.tool ?? '', arguments: options.arguments }, times, verdicts: [] };
     if (options.tool !== undefined) {
       const steps = [cancelDuringWork, completeThenCancel, progressAndDeadlines, ...(options.transport === 'http' ? [headersAndQuietStream, ...(negotiated.revision === '2026-07-28' ? [] : [cancelByClose])] : [])];
@@ -99,6 +107,16 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     }
     const idempotency = options.mutation === undefined ? null : await idempotencyProbe(run, options.mutation);
     if (idempotency !== null) probes.push('idempotency');
+    const tasksOffered = taskFlavour(negotiated.revision, negotiated.capabilities);
+    let tasks: TaskTrace | null = null;
+    if (tasksOffered !== null && options.taskTool !== undefined) {
+      tasks = await tasksProbe(run, tasksOffered, options.taskTool);
+      probes.push('tasks');
+    } else if (tasksOffered !== null || options.taskTool !== undefined) {
+      recorder.probe = 'tasks';
+      const capable = taskCapableTools(tools);
+      recorder.record({ kind: 'note', text: tasksOffered === null ? `the server does not offer tasks (neither the ${negotiated.revision === '2026-07-28' ? 'io.modelcontextprotocol/tasks extension' : 'tasks.requests.tools.call capability'}): --task-tool ${options.taskTool?.name ?? ''} was not called` : `the server offers tasks (${tasksOffered === 'extension' ? 'the io.modelcontextprotocol/tasks extension' : '2025-11-25 tasks on tools/call'}); name a tool with --task-tool to create, cancel and poll one${capable.length === 0 ? '' : ` (tools it lists as task-capable: ${capable.slice(0, 10).join(', ')})`}` });
+    }
     const reconnectPlan = negotiated.revision === '2026-07-28' ? await reconnectProbe(run) : null;
     if (negotiated.revision === '2026-07-28') probes.push('reconnect');
     recorder.probe = 'end';
@@ -118,6 +136,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
       tool: options.tool === undefined ? null : { name: options.tool, arguments: options.arguments, listed },
       idempotency,
       reconnectPlan,
+      tasksOffered,
+      tasks,
       times,
       bounds,
       probes,

@@ -11,7 +11,9 @@
 //   3. its SSE responses omit X-Accel-Buffering (and send no keep-alive comments);
 //   4. it answers the cancellation notification (stdio: an error response; HTTP: 200 with a body, not 202);
 //   5. its mutation `reserve` ignores the idempotency key: every call reserves again;
-//   6. on its first subscriptions/listen (2026-07-28) it sends a notification before the acknowledgement.
+//   6. on its first subscriptions/listen (2026-07-28) it sends a notification before the acknowledgement;
+//   7. (tasks extension, 2026-07-28) its tasks/cancel acknowledgement is not empty: it claims the task cancelled;
+//   8. (tasks extension) the cancelled task's status then leaves the terminal one: cancelled, working, completed.
 import { createServer } from 'node:http';
 
 const argv = process.argv.slice(2);
@@ -21,6 +23,10 @@ const revision = revisionAt >= 0 ? argv[revisionAt + 1] : '2026-07-28';
 const serverInfo = { name: 'lab-broken-server', version: '1.0.0' };
 let reservations = 0;
 let listens = 0;
+const tasks = new Map();
+const EXPORT = { name: 'slow-export', description: 'Runs as a task (tasks extension) and mishandles its cancellation.', inputSchema: { type: 'object', properties: {} } };
+/** Defect 8: what tasks/get says after the cancel, one poll after another (the last one repeats). */
+const AFTER_CANCEL = ['cancelled', 'working', 'completed'];
 const RESERVE = { name: 'reserve', description: 'Reserves stock (and ignores idempotencyKey).', inputSchema: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'number' }, idempotencyKey: { type: 'string' } } } };
 const TOOL = {
   name: 'slow-work',
@@ -40,10 +46,27 @@ function handle(message, send, done) {
       send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
       return done();
     }
-    return result({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, cacheScope: 'public', ttlMs: 60000, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } });
+    return result({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }, cacheScope: 'public', ttlMs: 60000, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } });
   }
   if (method === 'initialize') return result({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo });
-  if (method === 'tools/list') return result({ tools: [TOOL, RESERVE] });
+  if (method === 'tools/list') return result({ tools: revision === '2026-07-28' ? [TOOL, RESERVE, EXPORT] : [TOOL, RESERVE] });
+  if (method === 'tools/call' && params.name === EXPORT.name && revision === '2026-07-28') {
+    const now = new Date().toISOString();
+    const task = { taskId: `task-${tasks.size + 1}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60000, pollIntervalMs: 150 };
+    tasks.set(task.taskId, { task, cancelled: false, gets: 0 });
+    return result({ resultType: 'task', ...task });
+  }
+  if ((method === 'tasks/get' || method === 'tasks/cancel') && tasks.has(params.taskId)) {
+    const entry = tasks.get(params.taskId);
+    if (method === 'tasks/cancel') {
+      entry.cancelled = true;
+      // Defect 7: the acknowledgement carries a status, as if the cancellation were done.
+      return result({ resultType: 'complete', taskId: entry.task.taskId, status: 'cancelled' });
+    }
+    const status = entry.cancelled ? AFTER_CANCEL[Math.min(entry.gets++, AFTER_CANCEL.length - 1)] : 'working';
+    const extra = status === 'completed' ? { result: { content: [{ type: 'text', text: 'exported anyway' }] } } : {};
+    return result({ resultType: 'complete', ...entry.task, status, lastUpdatedAt: new Date().toISOString(), ...extra });
+  }
   if (method === 'subscriptions/listen' && revision === '2026-07-28') {
     // The stream stays open: `done` is never called, so the HTTP response never ends on its own.
     const meta = { 'io.modelcontextprotocol/subscriptionId': id };

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 export const BROKEN_SERVER = here('./brokenServer.mjs');
 export const SDK_SERVER = here('./sdkServer.mjs');
+export const SDK_V2_SERVER = here('./sdkV2Server.mjs');
+export const TASK_SERVER = here('./taskServer.mjs');
 export const LOOPBACK_ONLY = here('./loopbackOnly.mjs');
 export const SERVER_EVERYTHING = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 
