@@ -105,6 +105,16 @@ export class LabPage {
     await expect(this.main).toHaveAttribute('data-step', String(step));
   }
 
+  /**
+   * Goes to the end of the run (End), as a user does to see a run's facts at once: a first visit
+   * opens at step 0, a link at its step (or at the end when it names none).
+   */
+  async toEnd(): Promise<void> {
+    await expect(this.main).toHaveAttribute('data-status', 'done');
+    await this.page.keyboard.press('End');
+    await expect(this.main).toHaveAttribute('data-step', String(await this.eventCount()));
+  }
+
   /** Steps with the buttons, one event at a time, to `target`. */
   async setStepTo(target: number): Promise<void> {
     let step = await this.step();
