@@ -47,7 +47,7 @@ export class LabPage {
   constructor(readonly page: Page) {
     this.main = page.getByRole('main');
     this.heading = page.getByRole('heading', { level: 1, name: 'MCP Reliability Lab' });
-    this.scenario = page.getByRole('combobox', { name: 'Scenario' });
+    this.scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
     this.transportGroup = page.getByRole('group', { name: 'Transport' });
     this.seed = page.getByRole('spinbutton', { name: 'Seed' });
     this.runButton = page.getByRole('button', { name: 'Run', exact: true });

@@ -96,12 +96,13 @@ export function PredictCard() {
     return (
       <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
         <h2 id="predict-title">Race point: predict, then reveal</h2>
-        <p className="predict-hint">
-          Both are under way now: {contenders}. Answer with the keys 1–{race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.
-        </p>
-        {/* A step forward without a guess stays here: the room is told why the replay did not move. */}
-        <p className="predict-nudge" role="status" data-testid="predict-nudge">
-          {nudged && guess === null ? `The replay waits at the race point: make your guess (keys 1–${race.answers.length}), or press Reveal to see the answer without one.` : ''}
+        {/* A step forward without a guess stays here: the hint's line says why the replay did not move (announced). */}
+        <p className="predict-hint" role="status">
+          {nudged && guess === null ? (
+            <strong data-testid="predict-nudge">The replay waits at the race point: make your guess (keys 1–{race.answers.length}), or press Reveal to see the answer without one.</strong>
+          ) : (
+            `Both are under way now: ${contenders}. Answer with the keys 1–${race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.`
+          )}
         </p>
         <fieldset>
           <legend>{race.question}</legend>
