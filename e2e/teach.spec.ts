@@ -84,6 +84,10 @@ test('the top bar follows the tab: each own-scenario tab selects one of its scen
   // Race: every scenario again; back from an own-scenario tab, the Race tab's scenario returns.
   await tabs.getByRole('tab', { name: 'Race', exact: true }).click();
   expect(await optionValues(lab.scenario)).toEqual(all);
+  // On Race the menu picks any scenario, an own-scenario tab's included, and it stays picked.
+  await lab.pickScenario('herd');
+  await lab.waitForRun('herd', 'http');
+  await expect(lab.scenario).toHaveValue('herd');
   await lab.pickScenario('B');
   await lab.waitForRun('B', 'stdio');
   await tabs.getByRole('tab', { name: 'Buffer', exact: true }).click();

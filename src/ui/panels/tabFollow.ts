@@ -17,14 +17,16 @@ export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>
   /** The scenario the Race tab last showed (what it returns to). */
   let raceScenario: string | null = null;
 
-  const follow = () => {
+  /** `tabChanged`: the tab was just opened (not a scenario picked on it). */
+  const follow = (tabChanged: boolean) => {
     const state = lab.getState();
     if (!state.ready || state.scenarios.length === 0) return;
     const { tab, taskScenario } = panels.getState();
     if (tab === 'race') {
+      // Race runs any scenario the menu picks there; opened from an own-scenario tab, it returns to its own.
       const ownFamily = OWN_TABS.some((own) => tabFamily(own, state.scenarios)?.includes(state.scenarioId) === true);
-      if (ownFamily && raceScenario !== null && raceScenario !== state.scenarioId) state.selectScenario(raceScenario);
-      else if (!ownFamily) raceScenario = state.scenarioId;
+      if (tabChanged && ownFamily && raceScenario !== null && raceScenario !== state.scenarioId) state.selectScenario(raceScenario);
+      else raceScenario = state.scenarioId;
       return;
     }
     const family = tabFamily(tab, state.scenarios);
@@ -49,16 +51,16 @@ export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>
       return;
     }
     lastTask = taskScenario;
-    follow();
+    follow(true);
   };
 
   const stopLab = lab.subscribe((state, previous) => {
-    if (state.ready !== previous.ready || state.scenarioId !== previous.scenarioId) follow();
+    if (state.ready !== previous.ready || state.scenarioId !== previous.scenarioId) follow(state.ready !== previous.ready);
   });
   const stopPanels = panels.subscribe((state, previous) => {
     if (state.tab !== previous.tab || state.taskScenario !== previous.taskScenario) onPanels();
   });
-  follow();
+  follow(true);
   return () => {
     stopLab();
     stopPanels();
