@@ -110,10 +110,23 @@ test('B at its defaults: one ordering, the panel says why, and Explore with jitt
   await expect(explorer.current).toContainText('Terminal state cancelled');
   await expect(explorer.backToSeeded).toBeInViewport();
   expect((await lab.readFacts()).terminalState).toContain('cancelled');
+  // The title follows the ordering on screen: the menu names it an explored ordering that ends cancelled,
+  // not the seeded run's "B — complete, then …"; and nothing lies over the way back.
+  const title = lab.scenario.locator('option:checked');
+  await expect(title).toHaveText('B — an explored ordering: ends cancelled');
+  await expect(lab.scenario).toHaveValue('B');
+  await expect(page.locator('.lab-run-info')).toContainText('an explored ordering');
+  const uncovered = await explorer.backToSeeded.evaluate((button) => {
+    const box = button.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return top !== null && button.contains(top);
+  });
+  expect(uncovered, 'Back to the seeded run is not covered by the facts or anything else').toBe(true);
 
   // Reversible: the reset clears the setting from the link and the page.
   await explorer.backToSeeded.click();
   await lab.waitForRun('B', 'stdio');
+  await expect(title).not.toContainText('explored ordering');
   await explorer.region.getByRole('button', { name: 'Reset latency jitter' }).click();
   await lab.waitForRun('B', 'stdio');
   await expect(page).not.toHaveURL(/latencyJitterMs=/);

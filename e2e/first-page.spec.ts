@@ -108,6 +108,8 @@ test('the engine runs in the Web Worker, not on the page', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.open();
   await lab.waitForRun('A', 'stdio');
+  // A first visit opens at step 0: the end shows every event's line.
+  await lab.toEnd();
 
   expect(workers.map((worker) => worker.url())).toEqual([expect.stringMatching(/lab\.worker[^/]*\.js$/)]);
   const workerUrl = workers[0]?.url() ?? '';

@@ -47,6 +47,8 @@ test('after the first visit the lab runs offline: a reload runs A and a ledger s
   await page.reload();
   await expect(lab.heading).toBeVisible();
   await lab.waitForRun('A', 'stdio');
+  // The reload keeps the first visit's step 0 (the link names it): the end shows A's facts.
+  await lab.toEnd();
   expect(await lab.readFacts()).toMatchObject({ terminalState: 'cancelled' });
 
   const ledger = new LedgerPanel(page);

@@ -25,6 +25,8 @@ const RACES: Array<{ id: string; transport: 'stdio' | 'http'; giveAway: string[]
   { id: 'D', transport: 'stdio', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'stops at its next checkpoint'] },
   // The two earlier cancellations (malformed, unknown request) are ignored before the race: only #41's fate is the answer.
   { id: 'cancel-ignored', transport: 'stdio', giveAway: ['must ignore', 'cancellation of #41', 'ignored by server: the request already completed'] },
+  // On Streamable HTTP the late cancellation is the close of #41's stream (no notification): its fate is the answer.
+  { id: 'cancel-ignored', transport: 'http', giveAway: ['must ignore', 'ignored by server: the request already completed'] },
   { id: 'ledger-race-keyed', transport: 'http', giveAway: ['one execution', 'replayed', 'stored result', 'SQLITE_BUSY'] },
   { id: 'ledger-race-unsafe', transport: 'http', giveAway: ['charges twice', 'CONSTRAINT', 'check-then-act'] },
 ];
@@ -47,6 +49,8 @@ async function shownText(page: Page): Promise<string> {
     page.locator('.lab-facts-cell').allTextContents(),
     page.getByRole('list', { name: 'Timeline' }).allTextContents(),
     page.locator('.lab-flow').allInnerTexts(),
+    // What the diagram and the timeline say on hover and to assistive technology.
+    page.locator('.lab-flow [title], .lab-flow [aria-label], .lab-timeline-section [title], .lab-timeline-section [aria-label]').evaluateAll((marks) => marks.map((mark) => `${mark.getAttribute('title') ?? ''} ${mark.getAttribute('aria-label') ?? ''}`)),
   ]);
   return parts.flat().join('\n');
 }

@@ -1,18 +1,19 @@
 // Every tab shows the scenario the top bar names: the Ledger tab opened over a race picks a ledger
-// scenario; a tab that runs its own scenarios (Tasks, Buffer, Backoff, Proxy & reconnect) says which in
-// the top bar, and Transport, Seed, Implementation, Run and Predict are off there with that reason on
-// hover (title) and focus (aria-describedby).
+// scenario; a tab that runs its own scenarios (Tasks, Buffer, Backoff, Proxy & reconnect) selects one of
+// them and says so in the top bar, and Transport, Seed, Implementation, Run and Predict are off there
+// (focusable, aria-disabled) with that reason on hover (title) and focus (aria-describedby).
 import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
-const OWN: ReadonlyArray<readonly [string, RegExp]> = [
-  ['Tasks', /task scenario/],
-  ['Buffer', /buffer-overload/],
-  ['Backoff', /herd/],
-  ['Proxy & reconnect', /proxy-buffering, reconnect-listen/],
+const OWN: ReadonlyArray<readonly [string, RegExp, string]> = [
+  ['Tasks', /task scenario/, 'task-cancel-ack'],
+  ['Buffer', /buffer-overload/, 'buffer-overload'],
+  ['Backoff', /herd/, 'herd'],
+  ['Proxy & reconnect', /proxy-buffering, reconnect-listen/, 'proxy-buffering'],
 ];
+const REASON = /on its own settings, shown on the tab; Transport, Seed, Implementation, Run and Predict apply on the Race and Ledger tabs/;
 
 test('every tab names the scenario it shows', async ({ page }) => {
   const lab = new LabPage(page);
@@ -27,20 +28,24 @@ test('every tab names the scenario it shows', async ({ page }) => {
   await expect(note).toHaveCount(0);
   await expect(run).not.toHaveAttribute('aria-disabled', 'true');
 
-  for (const [label, names] of OWN) {
+  for (const [label, names, selected] of OWN) {
     await tabs.getByRole('tab', { name: label, exact: true }).click();
+    // The top bar names what the tab shows.
+    await expect(lab.scenario).toHaveValue(selected);
     await expect(note).toContainText(names);
-    await expect(note).toContainText('not the scenario in the menu');
+    await expect(note).toContainText(REASON);
     for (const control of [run, predict]) {
       await expect(control).toHaveAttribute('aria-disabled', 'true');
       await expect(control).toHaveAttribute('aria-describedby', 'lab-tab-scenario-note');
-      await expect(control).toHaveAttribute('title', /not the scenario in the menu/);
-      await expect(control).toHaveAccessibleDescription(/not the scenario in the menu/);
+      await expect(control).toHaveAttribute('title', REASON);
+      await expect(control).toHaveAccessibleDescription(REASON);
     }
-    await expect(lab.transportRadio('http')).toBeDisabled();
-    await expect(lab.seed).toBeDisabled();
-    await expect(lab.seed).toHaveAttribute('title', /not the scenario in the menu/);
+    // Off, yet focusable (a natively disabled control could not show its reason on focus).
+    await expect(lab.transportRadio('http')).toHaveAttribute('aria-disabled', 'true');
+    await expect(lab.seed).toHaveAttribute('aria-disabled', 'true');
+    await expect(lab.seed).toHaveAttribute('title', REASON);
     // Run there runs nothing: the workbench's run is unchanged.
+    await lab.waitForRun(selected, 'http');
     const events = await lab.main.getAttribute('data-events');
     await run.click({ force: true });
     await expect(lab.main).toHaveAttribute('data-events', events ?? '');
@@ -55,6 +60,6 @@ test('every tab names the scenario it shows', async ({ page }) => {
 
   // Back on Race, the controls are live again.
   await tabs.getByRole('tab', { name: 'Race', exact: true }).click();
-  await expect(lab.seed).toBeEnabled();
+  await expect(lab.seed).not.toHaveAttribute('aria-disabled', 'true');
   await expect(predict).not.toHaveAttribute('aria-disabled', 'true');
 });

@@ -47,7 +47,7 @@ export class LabPage {
   constructor(readonly page: Page) {
     this.main = page.getByRole('main');
     this.heading = page.getByRole('heading', { level: 1, name: 'MCP Reliability Lab' });
-    this.scenario = page.getByRole('combobox', { name: 'Scenario' });
+    this.scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
     this.transportGroup = page.getByRole('group', { name: 'Transport' });
     this.seed = page.getByRole('spinbutton', { name: 'Seed' });
     this.runButton = page.getByRole('button', { name: 'Run', exact: true });
@@ -103,6 +103,16 @@ export class LabPage {
   /** Waits until the replay shows exactly `step` events. */
   async waitForStep(step: number): Promise<void> {
     await expect(this.main).toHaveAttribute('data-step', String(step));
+  }
+
+  /**
+   * Goes to the end of the run (End), as a user does to see a run's facts at once: a first visit
+   * opens at step 0, a link at its step (or at the end when it names none).
+   */
+  async toEnd(): Promise<void> {
+    await expect(this.main).toHaveAttribute('data-status', 'done');
+    await this.page.keyboard.press('End');
+    await expect(this.main).toHaveAttribute('data-step', String(await this.eventCount()));
   }
 
   /** Steps with the buttons, one event at a time, to `target`. */

@@ -15,6 +15,9 @@ export interface PredictState {
   /** The first-visit card: the page was opened without a link and the card was not closed yet. */
   introOpen: boolean;
   setIntroOpen(open: boolean): void;
+  /** A move forward at the race point found no guess: the card asks for one (cleared by a guess or a reveal). */
+  nudged: boolean;
+  setNudged(nudged: boolean): void;
   /** The guess for each run, by its key (see runKey). */
   guesses: Record<string, string>;
   /** The round's answers, by scenario id: the latest reveal of each of A–D. */
@@ -33,9 +36,14 @@ export const usePredictStore = create<PredictState>()((set, get) => ({
   setIntroOpen(introOpen) {
     set({ introOpen });
   },
+  nudged: false,
+  setNudged(nudged) {
+    if (get().nudged !== nudged) set({ nudged });
+  },
   guesses: {},
   round: {},
   guess(runKey, value) {
+    if (get().nudged) set({ nudged: false });
     const kept = Object.entries(get().guesses).filter(([key]) => key !== runKey);
     set({ guesses: Object.fromEntries([...kept.slice(-(GUESSES_MAX - 1)), [runKey, value]]) });
   },

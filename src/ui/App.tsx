@@ -160,6 +160,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
               <p className="lab-run-info">
                 Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}
                 {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} · protocol {transcript.protocolVersion}
+                {transcript.schedule === undefined ? '' : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
               </p>
               <SdkRun transcript={transcript} />
               <ScenarioDescription />

@@ -6,6 +6,7 @@ import { usePanelsStore } from '../store/panels';
 import { applyViewLink, VIEW_DEFAULTS } from '../store/panelsStore';
 import { readLink, startUrlSync, viewParams } from '../store/url';
 import { App } from './App';
+import { startTabFollow } from './panels/tabFollow';
 import { registerServiceWorker } from './serviceWorker';
 import './app.css';
 
@@ -29,10 +30,16 @@ const viewProblems = link?.view === undefined ? [] : applyViewLink(usePanelsStor
 const syncScale = () => useLabStore.getState().setScale(usePanelsStore.getState().linearTime ? 'linear' : 'ordinal');
 syncScale();
 usePanelsStore.subscribe(syncScale);
+// A first visit opens at step 0 (the card says what is about to race): the run unfolds as the user
+// steps or plays, and the answer is not on screen before the question. A link opens where it says
+// (its step, or the end of the run when it names none).
+const FIRST_VISIT = { params: {}, step: '0' };
 void useLabStore
   .getState()
-  .init(link)
+  .init(link ?? FIRST_VISIT)
   .then(() => viewProblems.forEach((problem) => useLabStore.getState().notify(problem)));
+// The top bar follows the tab: a tab whose view belongs to other scenarios selects one of them.
+startTabFollow(useLabStore, usePanelsStore);
 startUrlSync(useLabStore, window, {
   current: () => viewParams(usePanelsStore.getState(), VIEW_DEFAULTS),
   subscribe: (listener) => usePanelsStore.subscribe(listener),

@@ -1,10 +1,11 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import type { Transcript } from '../../store/labStore';
 import { TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
 import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
 import { focusReplay } from '../panels/ownsKeys';
-import { notApplyingReason, TAB_NOTE_ID } from '../panels/tabScenario';
+import { notApplyingReason, TAB_NOTE_ID, tabFamily } from '../panels/tabScenario';
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
 function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
@@ -33,7 +34,11 @@ export function Controls() {
   // On a tab that runs its own scenarios, the run controls say so instead of acting on a view not shown.
   const tab = usePanelsStore((state) => state.tab);
   const notHere = notApplyingReason(tab);
-  const off = notHere === null ? {} : { disabled: true, title: notHere, 'aria-describedby': TAB_NOTE_ID };
+  // Off, yet focusable: the reason shows on hover (title) and is read on focus (aria-describedby).
+  const off = notHere === null ? {} : { 'aria-disabled': true, title: notHere, 'aria-describedby': TAB_NOTE_ID };
+  // A tab whose view belongs to some scenarios offers only those (ids unchanged).
+  const family = tabFamily(tab, scenarios);
+  const offered = family === null ? scenarios : scenarios.filter((scenario) => family.includes(scenario.id));
 
   // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
   // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
@@ -49,11 +54,26 @@ export function Controls() {
     setSeedText(text);
     if (text.trim() !== '' && Number.isFinite(Number(text))) setSeed(Number(text));
   };
+  // Run re-runs the selection; the same seed gives the same run, so the page says what it did.
+  const [ran, setRan] = useState<{ transcript: Transcript; text: string } | null>(null);
+  const transcript = useLabStore((state) => state.transcript);
+  const schedule = useLabStore((state) => state.schedule);
+  // The sentence is a passing note over the page (it moves nothing), gone after a while.
+  useEffect(() => {
+    if (ran === null) return;
+    const timer = setTimeout(() => setRan(null), RAN_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [ran]);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     // Run stays focusable on a tab it does not apply to (its reason is its description) but runs nothing there.
     if (notHere !== null) return;
-    void run();
+    const before = useLabStore.getState().transcript;
+    void run().then(() => {
+      const after = useLabStore.getState().transcript;
+      if (after === null) return;
+      setRan({ transcript: after, text: ranText(before, after) });
+    });
   };
 
   return (
@@ -61,11 +81,11 @@ export function Controls() {
       <label className="lab-field lab-scenario-field">
         <span className="lab-label">Scenario</span>
         <select value={scenarioId} disabled={scenarios.length === 0} onChange={(event) => selectScenario(event.target.value)}>
-          {byTopic(scenarios).map(([topic, members]) => (
+          {byTopic(offered).map(([topic, members]) => (
             <optgroup key={topic} label={topic}>
               {members.map((scenario) => (
                 <option key={scenario.id} value={scenario.id}>
-                  {predict ? (scenario.neutralTitle ?? scenario.title) : scenario.title}
+                  {optionTitle(scenario, predict, scenario.id === scenarioId && schedule !== null ? transcript : null)}
                 </option>
               ))}
             </optgroup>
@@ -76,7 +96,17 @@ export function Controls() {
         <legend className="lab-label">Transport</legend>
         {(Object.keys(TRANSPORT_LABELS) as Transport[]).map((value) => (
           <label key={value} className="lab-radio">
-            <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => {
+            <input
+              type="radio"
+              name="transport"
+              value={value}
+              checked={transport === value}
+              {...off}
+              onClick={(event) => {
+                if (notHere !== null) event.preventDefault();
+              }}
+              onChange={() => {
+                if (notHere !== null) return;
                 setTransport(value);
                 focusReplay();
               }}
@@ -87,13 +117,18 @@ export function Controls() {
       </fieldset>
       <label className="lab-field lab-seed">
         <span className="lab-label">Seed</span>
-        <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} {...off} />
+        <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} readOnly={notHere !== null} {...off} />
       </label>
       {kind === 'request-race' && (
         // The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen).
         <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock.">
           <span className="lab-label">Implementation</span>
-          <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)} {...off}>
+          <select
+            value={impl}
+            onChange={(event) => notHere === null && setImpl(event.target.value as Implementation)}
+            onMouseDown={(event) => notHere !== null && event.preventDefault()}
+            {...off}
+          >
             <option value="model">model</option>
             <option value="ts-sdk">ts-sdk {TS_SDK_VERSION}</option>
             <option value="ts-sdk-v2">ts-sdk-v2 {TS_SDK_V2_VERSION}</option>
@@ -116,6 +151,11 @@ export function Controls() {
       >
         Run
       </button>
+      {ran !== null && ran.transcript === transcript && (
+        <p className="lab-ran" role="status" data-testid="run-said">
+          {ran.text}
+        </p>
+      )}
       {notHere !== null && (
         <p className="lab-tab-note" id={TAB_NOTE_ID} role="note">
           {notHere}
@@ -123,4 +163,31 @@ export function Controls() {
       )}
     </form>
   );
+}
+
+/**
+ * A scenario's name in the menu. While Predict is on, a race goes by its neutral name; while an
+ * explored ordering is open, the name says so and how that ordering ends (the seeded run's title
+ * may name the other ending), unless Predict still hides the ending.
+ */
+function optionTitle(scenario: ScenarioInfo, predict: boolean, explored: Transcript | null): string {
+  const name = predict ? (scenario.neutralTitle ?? scenario.title) : scenario.title;
+  if (explored === null) return name;
+  if (predict && scenario.neutralTitle !== undefined) return `${name} (an explored ordering)`;
+  const outcome = explored.outcome as { terminalState?: unknown; clientOutcome?: unknown; viewsDiverge?: unknown };
+  if (typeof outcome.terminalState !== 'string') return `${scenario.id} — an explored ordering`;
+  const client = outcome.viewsDiverge === true && typeof outcome.clientOutcome === 'string' ? `, the client ${outcome.clientOutcome}` : '';
+  return `${scenario.id} — an explored ordering: ends ${outcome.terminalState}${client}`;
+}
+
+/** How long What Run did stays on screen. */
+const RAN_SHOWN_MS = 8000;
+
+/** What Run did, in words: the same seed replays the same run, which the page would otherwise show as nothing. */
+function ranText(before: Transcript | null, after: Transcript): string {
+  const what = `${after.scenario} on ${TRANSPORT_LABELS[after.transport]}, seed ${after.seed}`;
+  const same = before !== null && before.scenario === after.scenario && before.transport === after.transport && before.seed === after.seed && JSON.stringify(before.events) === JSON.stringify(after.events);
+  return same
+    ? `Ran ${what} again: the same ${after.events.length} events, since a seed fixes the run. Change the seed or a setting, or Explore, for another.`
+    : `Ran ${what}: ${after.events.length} events.`;
 }

@@ -1,6 +1,7 @@
 import { SPEEDS, useLabStore, type Transcript } from '../../store/labStore';
 import { formatMs, stepSentence } from '../format';
 import { REPLAY_FOCUS_ID, focusReplay } from '../panels/ownsKeys';
+import { forwardAtRacePoint } from '../panels/predictGate';
 import { BackIcon, ForwardIcon, PauseIcon, PlayIcon, RewindIcon } from './icons';
 
 /**
@@ -35,13 +36,16 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
           type="button"
           className="lab-button lab-play"
           aria-disabled={total === 0}
-          onClick={togglePlay}
+          onClick={() => {
+            // At Predict's race point Play reveals after a guess and waits for one before.
+            if (playing || !forwardAtRacePoint()) togglePlay();
+          }}
           title={playing ? 'Stop the replay at the event it shows now (Space)' : 'Replay the recorded run one event at a time, at the chosen speed (Space)'}
         >
           {playing ? <PauseIcon /> : <PlayIcon />}
           {playing ? 'Pause' : 'Play'}
         </button>
-        <button type="button" className="lab-button" aria-disabled={atEnd} onClick={() => !atEnd && stepForward()} title="Show the next event of the run (→)">
+        <button type="button" className="lab-button" aria-disabled={atEnd} onClick={() => !atEnd && !forwardAtRacePoint() && stepForward()} title="Show the next event of the run (→)">
           Step forward
           <ForwardIcon />
         </button>

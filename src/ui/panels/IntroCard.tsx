@@ -28,7 +28,7 @@ export function IntroCard() {
         {ms(cancelAtMs) === null ? '.' : `, and the user cancels at ${ms(cancelAtMs)}.`} Which one wins, and what does each side see?
       </p>
       <p>
-        Press <strong>Step forward</strong> (→) for one event at a time, <strong>Play</strong> (Space) to watch it run, or <strong>Predict</strong> (Q) to guess
+        The replay stands at step 0: nothing has happened yet. Press <strong>Step forward</strong> (→) for one event at a time, <strong>Play</strong> (Space) to watch it run, or <strong>Predict</strong> (Q) to guess
         first.
       </p>
       <p className="intro-actions">

@@ -2,8 +2,6 @@ import { lazy, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { usePanelsStore } from '../../store/panels';
 import { TABS, type TabId } from '../../store/panelsStore';
 import './panels.css';
-import { useLabStore } from '../../store/labStore';
-import { LEDGER_TAB_SCENARIO } from './tabScenario';
 
 // Each panel's code (uPlot for the charts, the reviewer, the evidence export) loads when its tab first
 // opens: the first screen, the race, needs none of it.
@@ -30,14 +28,8 @@ const LOADING = (
  */
 export function TabBar() {
   const tab = usePanelsStore((s) => s.tab);
-  const setPanelsTab = usePanelsStore((s) => s.setTab);
-  // The Ledger tab shows a ledger scenario: opened over a race, it picks one, and the top bar names it.
-  const setTab = (next: TabId) => {
-    setPanelsTab(next);
-    const lab = useLabStore.getState();
-    const kind = lab.scenarios.find((scenario) => scenario.id === lab.scenarioId)?.kind;
-    if (next === 'ledger' && kind !== undefined && kind !== 'ledger') lab.selectScenario(LEDGER_TAB_SCENARIO);
-  };
+  // The top bar follows the tab (tabFollow.ts): a tab whose view belongs to other scenarios selects one of them.
+  const setTab = usePanelsStore((s) => s.setTab);
   const buttons = useRef(new Map<TabId, HTMLButtonElement>());
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

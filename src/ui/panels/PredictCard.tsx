@@ -1,26 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore } from '../../store/labStore';
 import { roundScore, usePredictStore } from '../../store/predictStore';
 import { eventTextAt, formatMs } from '../format';
-import { revealStep, ROUND_SCENARIOS, type RaceOnScreen } from '../predict';
+import { revealStep, ROUND_SCENARIOS } from '../predict';
+import { forwardAtRacePoint, reveal, runKey } from './predictGate';
 import { usePredictRace } from './predictPhase';
 import { OWNS_KEYS, TEXT_FIELD } from './ownsKeys';
 
 // Predict mode's card, loaded when Predict is first turned on (less script on first load).
-
-/** A run's identity for its guess: the same scenario on another transport, seed or ordering is another race. */
-export function runKey(transcript: Transcript): string {
-  return [transcript.scenario, transcript.transport, transcript.seed, transcript.implementation ?? 'model', transcript.schedule ?? '', transcript.faults ?? '', JSON.stringify(transcript.settings)].join('/');
-}
-
-/** Jumps to the deciding event: its step, paused, the event picked (the diagram and the inspector show it). */
-export function reveal(race: RaceOnScreen, transcript: Transcript): void {
-  const lab = useLabStore.getState();
-  lab.pause();
-  lab.setStep(revealStep(race));
-  const deciding = transcript.events[race.location.decidingIndex];
-  if (deciding !== undefined) lab.selectEvent(deciding.seq);
-}
 
 /**
  * Predict mode's question at the race point of a race scenario, and its answer at the deciding
@@ -38,11 +25,17 @@ export function PredictCard() {
   const guess = usePredictStore((s) => s.guesses[key] ?? null);
   const setGuess = usePredictStore((s) => s.guess);
   const revealButton = useRef<HTMLButtonElement>(null);
+  const nudged = usePredictStore((s) => s.nudged);
 
   // Playing stops at the race point, so the room answers before it sees.
   useEffect(() => {
     if (phase === 'asking' && playing) useLabStore.getState().pause();
   }, [phase, playing]);
+
+  // The request for a guess belongs to the race point: away from it, it goes.
+  useEffect(() => {
+    if (phase !== 'asking' && nudged) usePredictStore.getState().setNudged(false);
+  }, [phase, nudged]);
 
   // Past the race point with a guess: the round counts it (whichever way the replay got there).
   useEffect(() => {
@@ -65,10 +58,13 @@ export function PredictCard() {
         return;
       }
       if (target?.closest(TEXT_FIELD) != null) return;
-      if (event.key === 'ArrowRight' || (event.key === ' ' && !inField && target?.closest('button, a[href], summary') == null)) {
+      // Every key that moves forward (→, End, Space and "." unless they press a focused control) reveals
+      // after a guess, and before one stays here and asks for it: no key shows the answer by accident.
+      const presses = (event.key === ' ' || event.key === '.') && (inField || target?.closest('button, a[href], summary') != null);
+      if (event.key === 'ArrowRight' || event.key === 'End' || ((event.key === ' ' || event.key === '.') && !presses)) {
         event.preventDefault();
         event.stopImmediatePropagation();
-        reveal(race, transcript);
+        forwardAtRacePoint();
       }
     };
     window.addEventListener('keydown', onKeyDown, true);
@@ -100,8 +96,13 @@ export function PredictCard() {
     return (
       <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
         <h2 id="predict-title">Race point: predict, then reveal</h2>
-        <p className="predict-hint">
-          Both are under way now: {contenders}. Answer with the keys 1–{race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.
+        {/* A step forward without a guess stays here: the hint's line says why the replay did not move (announced). */}
+        <p className="predict-hint" role="status">
+          {nudged && guess === null ? (
+            <strong data-testid="predict-nudge">The replay waits at the race point: make your guess (keys 1–{race.answers.length}), or press Reveal to see the answer without one.</strong>
+          ) : (
+            `Both are under way now: ${contenders}. Answer with the keys 1–${race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.`
+          )}
         </p>
         <fieldset>
           <legend>{race.question}</legend>
