@@ -72,6 +72,8 @@ for (const [id, transport] of [
   ['D', 'http'],
 ] as const) {
   test(`${id}: stepped event by event, the diagram grows one wire at a time and the facts fill in`, async ({ page }) => {
+    // One step and several reads per event: C's 34 events take 15–25 s on a loaded two-core machine.
+    test.setTimeout(60_000);
     const lab = new LabPage(page);
     const diagram = new Diagram(page);
     const transcript = transcriptOf(id, transport);
