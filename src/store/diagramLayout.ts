@@ -5,3 +5,4 @@
  */
 export * from '../diagram/geometry/model';
 export * from '../diagram/geometry/spans';
+export * from '../diagram/geometry/overview';

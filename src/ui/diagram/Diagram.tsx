@@ -10,6 +10,7 @@ import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
 import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
+import { Overview } from './Overview';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
 
@@ -24,15 +25,18 @@ import { FaultMenu } from '../components/lazyParts';
 /** Zoom bounds when fitting the lanes to the width: never below 1, so text stays at least 14 px (a wide scenario pans sideways). */
 const FIT_ZOOM_MIN = 1;
 const FIT_ZOOM_MAX = 1.25;
-/** Presentation: as large as the width allows, at least one and a half times the normal size. */
+/** Presentation: as large as the width allows, at least one and a half times the normal view's text (PRESENT_RATIO). */
 const PRESENT_ZOOM_MIN = 1.5;
 const PRESENT_ZOOM_MAX = 2.5;
+const PRESENT_RATIO = 1.5;
 /** The zoom buttons' step, and the bounds of any zoom. */
 const ZOOM_STEP = 1.25;
 const ZOOM_MIN = 0.05;
 const ZOOM_MAX = 3;
 /** Where the current event sits when the view follows it (fraction of the pane's height). */
 const FOLLOW_AT = 0.55;
+/** Presenting, lower: nothing is drawn after now, so the pane's height goes to the instants before it. */
+const FOLLOW_AT_PRESENTING = 0.8;
 const FOLLOW_MARGIN = 0.1;
 /** The pinned lane names' band: the current row is kept below it. */
 const HEADERS_PX = HEADER_BAND_PX + 8;
@@ -172,6 +176,15 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
     },
     [selectEvent],
   );
+  // The overview moves the view as a drag would: the user's choice, kept until the replay leaves it.
+  const go = useGo(target);
+  const moveByOverview = useCallback(
+    (viewport: Viewport) => {
+      if (fitted.current !== null) fitted.current.chosen = true;
+      go(viewport, false);
+    },
+    [go],
+  );
   // A move with a source event is the user's (drag, wheel, Ctrl and the wheel): that view, zoom included, is kept.
   const onMoveEnd = useCallback((event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
     if (event === null) return;
@@ -185,7 +198,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         <h2 id={headingId} title={replay?.title}>
           {replay?.title ?? 'Sequence diagram'}
         </h2>
-        {replay === undefined && <Legend />}
+        {replay === undefined ? <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} /> : <span />}
         <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} nowX={view.nowX} nowY={replay?.followY ?? view.nowY} />
       </div>
       <div
@@ -245,6 +258,8 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         </ReactFlow>
         {menu !== null && <FaultMenu seq={menu.seq} x={menu.x} y={menu.y} onClose={closeMenu} />}
       </div>
+      {/* Under the pane, one line: the head above it holds the overview and the view's tools. */}
+      {replay === undefined && <Legend />}
     </section>
   );
 }
@@ -263,6 +278,21 @@ function LaneHeaders({ lanes }: { lanes: Lane[] }) {
       ))}
     </div>
   );
+}
+
+/**
+ * The pane's width in the normal view while presenting (presentation gives it the side column's
+ * width too): the side column's width (`--side-w`) and the gap beside it, as the stylesheet sets them.
+ */
+function normalPaneWidth(paneWidth: number): number {
+  const results = document.querySelector('.lab-results');
+  if (results === null) return paneWidth;
+  const style = getComputedStyle(results);
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const side = style.getPropertyValue('--side-w').trim();
+  const sidePx = side.endsWith('rem') ? parseFloat(side) * rem : parseFloat(side) || 0;
+  const gap = parseFloat(style.getPropertyValue('--side-gap')) * rem || 0;
+  return Math.max(1, paneWidth - sidePx - gap);
 }
 
 type TargetRef = MutableRefObject<Viewport | null>;
@@ -325,8 +355,6 @@ function Follow({
 }) {
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
-  const playing = useLabStore((state) => state.playing);
-  const speed = useLabStore((state) => state.speed);
   const presentation = usePanelsStore((state) => state.presentation);
   const reducedMotion = useReducedMotion();
   const go = useGo(target);
@@ -344,10 +372,10 @@ function Follow({
       const nextX = screenX < paneWidth * 0.1 || screenX > paneWidth * 0.9 ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
-      const y = Math.max(lowest, Math.min(0, paneHeight * FOLLOW_AT - atY * zoom));
+      const y = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : FOLLOW_AT) - atY * zoom));
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height, lockstep],
+    [paneWidth, paneHeight, width, height, lockstep, presentation],
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;
@@ -357,10 +385,13 @@ function Follow({
     const last = fitted.current;
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
-    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
-    // The normal view also fits the run's height when it can: a whole race on screen beats larger text.
-    const heightFit = presentation ? Infinity : paneHeight / Math.max(1, height);
-    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width), heightFit));
+    // The normal view fits the lanes to the width and, when it can, the run's height: a whole race on
+    // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
+    // (the normal pane is this one less the side column), and as large as the width allows.
+    const normalFit = (w: number, h: number) => Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, height)));
+    const zoom = presentation
+      ? Math.min(PRESENT_ZOOM_MAX, Math.max(PRESENT_ZOOM_MIN, PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity), paneWidth / (fitWidth ?? width)))
+      : normalFit(paneWidth, paneHeight);
     go(followed(zoom, (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);
@@ -378,9 +409,10 @@ function Follow({
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
     const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
     if (insideY && insideX && !lockstep) return;
-    const glide = !reducedMotion && !(playing && speed > 4);
-    go(followed(zoom, x), glide);
-  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target, lockstep]);
+    // Always a glide (unless motion is reduced), at any speed: a step that comes mid-glide restarts it
+    // from where the view is, so playing at 32 steps/s pans steadily instead of jumping a third of the pane.
+    go(followed(zoom, x), !reducedMotion);
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, target, lockstep]);
 
   return null;
 }
@@ -469,23 +501,23 @@ function Legend() {
   return (
     <ul className="dg-legend" aria-label="Legend">
       <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head" />
+        <svg width="30" height="14" aria-hidden="true">
+          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line" />
+          <polygon points="29,7 19,2 19,12" className="dg-key-head" />
         </svg>
         message (sloped by latency)
       </li>
       <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line is-in-flight" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head is-in-flight" />
+        <svg width="30" height="14" aria-hidden="true">
+          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line is-in-flight" />
+          <polygon points="29,7 19,2 19,12" className="dg-key-head is-in-flight" />
         </svg>
         in flight
       </li>
       <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line is-bad" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head is-bad" />
+        <svg width="30" height="14" aria-hidden="true">
+          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line is-bad" />
+          <polygon points="29,7 19,2 19,12" className="dg-key-head is-bad" />
         </svg>
         ignored, lost or stream closed
       </li>
