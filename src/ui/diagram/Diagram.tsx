@@ -41,6 +41,13 @@ const FOLLOW_MARGIN = 0.1;
 /** The pinned lane names' band: the current row is kept below it. */
 const HEADERS_PX = HEADER_BAND_PX + 8;
 const PAN_MS = 180;
+/**
+ * Following glides by frames, not by time: each animation frame covers this share of the way left,
+ * and never more than GLIDE_MAX of the pane, so a busy machine that drops frames slows the glide
+ * instead of turning it into a jump (at most a fifth of the pane between two frames).
+ */
+const GLIDE_SHARE = 0.22;
+const GLIDE_MAX = 0.2;
 /** The least text size Fit View draws (px on screen): past it a fit gives up the whole race for legible text. */
 const LEGIBLE_PX = 12;
 /** The smallest text in the diagram at zoom 1 (chips, times, wire labels): the zoom below which some text is under LEGIBLE_PX. */
@@ -316,6 +323,54 @@ function useGo(target: TargetRef) {
   );
 }
 
+/** One frame of a glide from `from` toward `to` over a pane `size` px long. */
+function approach(from: number, to: number, size: number): number {
+  const left = to - from;
+  if (Math.abs(left) < 0.5) return to;
+  return from + Math.sign(left) * Math.min(Math.abs(left), Math.max(0.5, Math.abs(left) * GLIDE_SHARE), size * GLIDE_MAX);
+}
+
+/**
+ * Pans toward the intended viewport (`target`) a share of the way each animation frame. The goal is
+ * read every frame, so a new goal mid-glide bends the glide instead of restarting it; a goal at
+ * another zoom (a zoom button's own glide under way) is handed to React Flow's glide.
+ */
+function useGlide(target: TargetRef, paneWidth: number, paneHeight: number) {
+  const { setViewport, getViewport } = useReactFlow();
+  const frame = useRef<number | null>(null);
+  const pane = useRef({ paneWidth, paneHeight });
+  useEffect(() => {
+    pane.current = { paneWidth, paneHeight };
+  }, [paneWidth, paneHeight]);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+  return useCallback(
+    (viewport: Viewport) => {
+      target.current = viewport;
+      if (frame.current !== null) return;
+      const tick = () => {
+        frame.current = null;
+        const goal = target.current;
+        if (goal === null) return;
+        const at = getViewport();
+        if (Math.abs(at.zoom - goal.zoom) > 1e-6) {
+          void setViewport(goal, { duration: PAN_MS, interpolate: 'linear' });
+          return;
+        }
+        const next = { x: approach(at.x, goal.x, pane.current.paneWidth), y: approach(at.y, goal.y, pane.current.paneHeight), zoom: goal.zoom };
+        void setViewport(next);
+        if (next.x !== goal.x || next.y !== goal.y) frame.current = requestAnimationFrame(tick);
+      };
+      frame.current = requestAnimationFrame(tick);
+    },
+    [target, getViewport, setViewport],
+  );
+}
+
 /** The x that keeps the lanes on screen: centred when they fit, otherwise never past either edge. */
 function clampX(x: number, zoom: number, width: number, paneWidth: number): number {
   const drawn = width * zoom;
@@ -358,6 +413,7 @@ function Follow({
   const presentation = usePanelsStore((state) => state.presentation);
   const reducedMotion = useReducedMotion();
   const go = useGo(target);
+  const glideTo = useGlide(target, paneWidth, paneHeight);
   const { width, height } = layout;
   const now = useRef({ x: nowX, y: nowY });
   useEffect(() => {
@@ -409,10 +465,11 @@ function Follow({
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
     const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
     if (insideY && insideX && !lockstep) return;
-    // Always a glide (unless motion is reduced), at any speed: a step that comes mid-glide restarts it
-    // from where the view is, so playing at 32 steps/s pans steadily instead of jumping a third of the pane.
-    go(followed(zoom, x), !reducedMotion);
-  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, target, lockstep]);
+    // Always a glide (unless motion is reduced), at any speed: a step that comes mid-glide moves its
+    // goal, and the view keeps going from where it is, so playing at 32 steps/s pans steadily.
+    if (reducedMotion) go(followed(zoom, x), false);
+    else glideTo(followed(zoom, x));
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, glideTo, reducedMotion, target, lockstep]);
 
   return null;
 }
