@@ -8,7 +8,7 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { Overview } from './Overview';
 import { edgeTypes } from './WireEdgeView';
@@ -37,6 +37,8 @@ const ZOOM_MAX = 3;
 const FOLLOW_AT = 0.55;
 /** Presenting, lower: nothing is drawn after now, so the pane's height goes to the instants before it. */
 const FOLLOW_AT_PRESENTING = 0.8;
+/** Presenting, how near a side of the pane the current event may be before the view moves sideways. */
+const PRESENT_EDGE = 0.02;
 const FOLLOW_MARGIN = 0.1;
 /** The pinned lane names' band: the current row is kept below it. */
 const HEADERS_PX = HEADER_BAND_PX + 8;
@@ -371,6 +373,18 @@ function useGlide(target: TargetRef, paneWidth: number, paneHeight: number) {
   );
 }
 
+/**
+ * Presenting, a diagram wider than the pane gives up its time column first (the playback bar says
+ * the time), then the deadline bars: its lanes and their items stay in the pane.
+ */
+function presentingX(layout: DiagramLayout, zoom: number, paneWidth: number): number {
+  const right = layout.width - RIGHT_MARGIN;
+  if (layout.width * zoom <= paneWidth) return (paneWidth - layout.width * zoom) / 2;
+  const left = layout.timeRight;
+  if ((right - left) * zoom <= paneWidth) return (paneWidth - (right - left) * zoom) / 2 - left * zoom;
+  return paneWidth - right * zoom;
+}
+
 /** The x that keeps the lanes on screen: centred when they fit, otherwise never past either edge. */
 function clampX(x: number, zoom: number, width: number, paneWidth: number): number {
   const drawn = width * zoom;
@@ -425,7 +439,9 @@ function Follow({
     (zoom: number, x: number): Viewport => {
       const { x: atX, y: atY } = now.current;
       const screenX = atX * zoom + x;
-      const nextX = screenX < paneWidth * 0.1 || screenX > paneWidth * 0.9 ? paneWidth / 2 - atX * zoom : x;
+      // Presenting, the lanes are placed once (below) and the view moves sideways only for an event off the pane.
+      const edge = presentation ? PRESENT_EDGE : 0.1;
+      const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
       const y = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : FOLLOW_AT) - atY * zoom));
@@ -448,7 +464,7 @@ function Follow({
     const zoom = presentation
       ? Math.min(PRESENT_ZOOM_MAX, Math.max(PRESENT_ZOOM_MIN, PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity), paneWidth / (fitWidth ?? width)))
       : normalFit(paneWidth, paneHeight);
-    go(followed(zoom, (paneWidth - width * zoom) / 2), false);
+    go(followed(zoom, presentation ? presentingX(layout, zoom, paneWidth) : (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);
     // Only a new run and the mode refit (and the pane settling right after): a later resize, a step or
@@ -463,13 +479,13 @@ function Follow({
     const screenX = nowX * zoom + x;
     const top = nowY <= TOP_Y ? 0 : Math.max(HEADERS_PX, paneHeight * FOLLOW_MARGIN);
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
-    const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
+    const insideX = screenX >= paneWidth * (presentation ? PRESENT_EDGE : 0.05) && screenX <= paneWidth * (1 - (presentation ? PRESENT_EDGE : 0.05));
     if (insideY && insideX && !lockstep) return;
     // Always a glide (unless motion is reduced), at any speed: a step that comes mid-glide moves its
     // goal, and the view keeps going from where it is, so playing at 32 steps/s pans steadily.
     if (reducedMotion) go(followed(zoom, x), false);
     else glideTo(followed(zoom, x));
-  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, glideTo, reducedMotion, target, lockstep]);
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, glideTo, reducedMotion, target, lockstep, presentation]);
 
   return null;
 }
