@@ -5,4 +5,3 @@
  */
 export * from '../diagram/geometry/model';
 export * from '../diagram/geometry/spans';
-export * from '../diagram/geometry/overview';

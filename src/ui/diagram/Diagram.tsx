@@ -1,16 +1,15 @@
 import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type Node, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
-import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useLabStore, type EventWording, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, OVERVIEW_H, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
-import { Overview } from './Overview';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
 
@@ -99,6 +98,9 @@ export interface DiagramReplay {
 const REPLAY_FIT_ZOOM_MIN = 0.6;
 
 const noSelection = () => undefined;
+
+/** The run overview strip (Overview.tsx), loaded on first draw. */
+const Overview = lazy(() => import('./Overview').then((module) => ({ default: module.Overview })));
 
 type LayoutCompute = typeof import('./layoutCompute');
 /** The layout code, once loaded: only a replay needs it on the page (the lab's own runs come laid out by the worker). */
@@ -207,7 +209,14 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         <h2 id={headingId} title={replay?.title}>
           {replay?.title ?? 'Sequence diagram'}
         </h2>
-        {replay === undefined ? <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} /> : <span />}
+        {replay === undefined ? (
+          // Loaded just after the page (the first load carries less script); its slot keeps the head's height.
+          <Suspense fallback={<span className="dg-overview-slot" style={{ height: OVERVIEW_H }} />}>
+            <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} />
+          </Suspense>
+        ) : (
+          <span />
+        )}
         <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} nowX={view.nowX} nowY={replay?.followY ?? view.nowY} />
       </div>
       <div

@@ -2,7 +2,8 @@ import { useReactFlow, useStore as useFlowStore, type Viewport } from '@xyflow/r
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatMs } from '../format';
 import type { Transcript } from '../../store/labStore';
-import { OVERVIEW_H, overviewColumns, overviewTicks, raceSpan, viewYAt, windowOnStrip, type DiagramLayout } from './layout';
+import { overviewColumns, overviewTicks, raceSpan, viewYAt, windowOnStrip } from '../../diagram/geometry/overview';
+import { OVERVIEW_H, type DiagramLayout } from './layout';
 
 /** A press of ← → ↑ ↓ moves the window by this share of its width; PageUp and PageDown by all of it. */
 const KEY_SHARE = 0.25;
