@@ -1,6 +1,6 @@
 // The timeline is one Tab stop (roving tabindex: ↑ ↓ move between rows, Enter opens one) and a
-// 1280×720 projector shows the current event (the height goes to the diagram, which must hold a whole
-// race) and more rows as the resize handle opens the dock.
+// 1280×720 projector shows four rows of it, the current event among them, docked at the foot of the side
+// column (the diagram keeps its height beside it), and more rows as the resize handle opens the dock.
 import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 
@@ -41,7 +41,7 @@ test('the timeline is one Tab stop; ↑ ↓ move inside it and Enter opens a row
   await expect(rows.nth(total - 2)).toBeFocused();
 });
 
-test('at 1280×720 the timeline shows the current event, stays inside the window and resizes', async ({ page }) => {
+test('at 1280×720 the timeline shows four rows with the current event, stays inside the window and resizes, and the diagram keeps half the height', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=B');
   await lab.waitForRun('B', 'stdio');
@@ -55,7 +55,11 @@ test('at 1280×720 the timeline shows the current event, stays inside the window
       }).length;
     });
   const rowsBefore = await visibleRows();
-  expect(rowsBefore).toBeGreaterThanOrEqual(1);
+  expect(rowsBefore).toBeGreaterThanOrEqual(4);
+  await expect(scroll.locator('li.is-current')).toBeVisible();
+  // Beside the diagram, not under it: the pane keeps more than half the window's height.
+  const pane = await page.locator('.lab-flow').boundingBox();
+  expect((pane?.height ?? 0) / 720).toBeGreaterThanOrEqual(0.5);
   // The whole dock is inside the window.
   const box = await scroll.boundingBox();
   expect(box !== null && box.y + box.height <= 720).toBe(true);

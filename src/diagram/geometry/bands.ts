@@ -53,6 +53,8 @@ export interface BandPlan {
   dx: number[];
   /** Each event's band top. */
   bandTop: number[];
+  /** Where a wire lands on the event that settles it (its arrival or loss): its row, or the band's first row when its chip stands below the arrowhead. */
+  landY: number[];
   /** How far each lane's items reach left and right of its line, in any band. */
   reach: Map<string, { left: number; right: number }>;
 }
@@ -83,6 +85,7 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
   const rowY = new Array<number>(count).fill(0);
   const dx = new Array<number>(count).fill(0);
   const bandTop = new Array<number>(count).fill(0);
+  const landY = new Array<number>(count).fill(NaN);
   const reach = new Map<string, { left: number; right: number }>();
   const bands: Band[] = [];
   let top = BANDS_TOP_Y;
@@ -115,12 +118,14 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       return null;
     };
 
-    // Which sides of each lane a wire of this band leaves or lands on (-1 left, +1 right).
+    // Which sides of each lane a wire of this band leaves or lands on (-1 left, +1 right), and
+    // which sides a wire sent in an earlier band lands on (its arrowhead is there).
     const sides = new Map<number, Set<number>>();
-    const touch = (lane: number, toward: number) => {
+    const arrivals = new Map<number, Set<number>>();
+    const touch = (lane: number, toward: number, into = sides) => {
       if (toward === lane) return;
-      let set = sides.get(lane);
-      if (set === undefined) sides.set(lane, (set = new Set()));
+      let set = into.get(lane);
+      if (set === undefined) into.set(lane, (set = new Set()));
       set.add(toward > lane ? 1 : -1);
     };
     for (let i = start; i < end; i++) {
@@ -129,7 +134,10 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       if (item.kind === 'wire') touch(item.from, item.to);
       else if (item.kind === 'settle') {
         const sender = events[item.sentBy] as BandEvent;
-        if (sender.item.kind === 'wire') touch(item.at, sender.item.from);
+        if (sender.item.kind === 'wire') {
+          touch(item.at, sender.item.from);
+          if (!sentHere.has(item.sentBy)) touch(item.at, sender.item.from, arrivals);
+        }
       }
     }
 
@@ -151,12 +159,19 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
     let rows = 1;
     /** Per lane position: the side its items stand on and how many rows they take. */
     const itemsAt = new Map<number, { side: number; rows: number }>();
+    /** Lanes whose words stand a row below the band's first row, where the wires arriving on that side land. */
+    const below = new Set<number>();
     for (const [id, lane] of lines) {
       const used = sides.get(lane.position) ?? new Set<number>();
       // Right of the line when only the left is used, left of it when only the right is, else centred;
       // the first lane's always right of it (left of it are the time column and the deadline bars).
       const side = lane.position === 0 ? 1 : used.has(-1) && !used.has(1) ? 1 : used.has(1) && !used.has(-1) ? -1 : 0;
-      let y = top;
+      // A wire arriving on the side the words stand on (the first lane's right, or both sides) lands on
+      // the first row and the words start on the next: no arrowhead ends under a chip.
+      const landing = arrivals.get(lane.position);
+      const offset = lane.words > 0 && landing !== undefined && (side === 0 || landing.has(side)) ? 1 : 0;
+      if (offset > 0) below.add(lane.position);
+      let y = top + offset * ROW_PITCH;
       const laneReach = reach.get(id) ?? { left: 0, right: 0 };
       reach.set(id, laneReach);
       for (const line of lane.lines) {
@@ -173,7 +188,7 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       }
       const taken = Math.max(1, Math.ceil((y - top - (ROW_PITCH - CHIP_H)) / ROW_PITCH - 0.01));
       // Dots may sit on a wire's line; only rows holding a word are in a wire's way.
-      itemsAt.set(lane.position, { side, rows: Math.min(taken, lane.words) });
+      itemsAt.set(lane.position, { side, rows: Math.min(taken, offset + lane.words) });
       rows = Math.max(rows, taken);
     }
 
@@ -201,11 +216,13 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       const item = (events[i] as BandEvent).item;
       if (item.kind === 'settle' && sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
       else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
+      if (item.kind === 'settle') landY[i] = !sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(0) : (rowY[i] as number);
     }
     bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start });
     start = end;
   }
-  return { bands, rowY, dx, bandTop, reach };
+  for (let i = 0; i < count; i++) if (Number.isNaN(landY[i])) landY[i] = rowY[i] as number;
+  return { bands, rowY, dx, bandTop, landY, reach };
 }
 
 /** y of any virtual time on a plan: an instant's local row, else between the bands around it, else a little past the last. */

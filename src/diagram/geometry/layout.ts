@@ -460,7 +460,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
       const x1 = xOf(event.from);
       const x2 = xOf(event.to);
       // Race view: a lost message ends where it was lost (the drop, or the loss the receiver records), not at its due time.
-      const y2 = settledEvent !== undefined && (!lost || plan !== null) ? (rowY[settled as number] as number) : yAt(event.arrivesAtMs);
+      const y2 = settledEvent !== undefined && (!lost || plan !== null) ? (plan === null ? (rowY[settled as number] as number) : (plan.landY[settled as number] as number)) : yAt(event.arrivesAtMs);
       const label = eventWording[i]?.label ?? event.kind;
       const why = event.reason ?? null;
       const fateText = fate === 'ignored' ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}` : fate === 'lost' ? `, lost: ${why ?? ''}` : '';
@@ -501,7 +501,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
       }
       const x1 = xOf(event.by);
       const x2 = xOf(to);
-      const y2 = observed < 0 ? y : (rowY[observed] as number);
+      const y2 = observed < 0 ? y : plan === null ? (rowY[observed] as number) : (plan.landY[observed] as number);
       const label = `closes stream #${String(event.requestId)}`;
       wires.push({
         id: `w${event.seq}`,

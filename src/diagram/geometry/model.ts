@@ -92,6 +92,16 @@ export const BAND_NARROW_GAP = 140;
 export const TIME_FONT_PX = 14;
 export const TIME_PAD_X = 12;
 
+/** The run overview (overview.ts): the strip's height, its ticks (an event, a message sent) and the least width of the visible window drawn on it. */
+export const OVERVIEW_H = 22;
+export const OVERVIEW_EVENT_TICK = 8;
+export const OVERVIEW_MESSAGE_TICK = 16;
+export const OVERVIEW_WINDOW_MIN_PX = 8;
+
+/** A wire's arrowhead: its length back from the tip along the line, and the half-angle of its spread (radians). */
+export const ARROW_LENGTH = 13;
+export const ARROW_SPREAD = 0.42;
+
 /** A quiet gap drawn longer than this is folded into a break of BREAK_H with its length written on it. */
 export const FOLD_PX = 12 * ROW_H;
 export const BREAK_H = 56;

@@ -25,7 +25,7 @@ export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: Dia
   const inBand = useMemo(() => ({ times: flow.timeSpans.query(band).map((at) => layout.times[at]), breaks: flow.breakSpans.query(band).map((at) => layout.breaks[at]) }), [flow, layout, band]);
   const breaks = useMemo(() => inBand.breaks.flatMap((fold) => (fold !== undefined && fold.index < step ? [fold] : [])), [inBand, step]);
   const times = useMemo(() => inBand.times.flatMap((time) => (time !== undefined && time.index < step ? [time] : [])), [inBand, step]);
-  const bars = useMemo(() => barsAt(flow, step, band), [flow, step, band]);
+  const bars = useMemo(() => barsAt(flow, step, band, nowY), [flow, step, band, nowY]);
 
   return (
     <ViewportPortal>
@@ -54,7 +54,7 @@ export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: Dia
             data-deadline={bar.deadline}
             data-state={ended ? 'ended' : 'running'}
             data-due-ms={bar.dueAtMs}
-            style={{ left: bar.x, top: bar.y1, width: BAR_W, height: Math.max(4, y2 - bar.y1) }}
+            style={{ left: bar.x, top: Math.min(bar.y1, y2 - 4), width: BAR_W, height: Math.max(4, y2 - bar.y1) }}
           />
         ))}
         <div className="dg-now" style={{ top: nowY - 1, width: layout.width }} />

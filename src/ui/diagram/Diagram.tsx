@@ -1,14 +1,14 @@
 import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type Node, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
-import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { useLabStore, type EventWording, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, OVERVIEW_H, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -24,19 +24,31 @@ import { FaultMenu } from '../components/lazyParts';
 /** Zoom bounds when fitting the lanes to the width: never below 1, so text stays at least 14 px (a wide scenario pans sideways). */
 const FIT_ZOOM_MIN = 1;
 const FIT_ZOOM_MAX = 1.25;
-/** Presentation: as large as the width allows, at least one and a half times the normal size. */
+/** Presentation: as large as the width allows, at least one and a half times the normal view's text (PRESENT_RATIO). */
 const PRESENT_ZOOM_MIN = 1.5;
 const PRESENT_ZOOM_MAX = 2.5;
+const PRESENT_RATIO = 1.5;
 /** The zoom buttons' step, and the bounds of any zoom. */
 const ZOOM_STEP = 1.25;
 const ZOOM_MIN = 0.05;
 const ZOOM_MAX = 3;
 /** Where the current event sits when the view follows it (fraction of the pane's height). */
 const FOLLOW_AT = 0.55;
+/** Presenting, lower: nothing is drawn after now, so the pane's height goes to the instants before it. */
+const FOLLOW_AT_PRESENTING = 0.8;
+/** Presenting, how near a side of the pane the current event may be before the view moves sideways. */
+const PRESENT_EDGE = 0.02;
 const FOLLOW_MARGIN = 0.1;
 /** The pinned lane names' band: the current row is kept below it. */
 const HEADERS_PX = HEADER_BAND_PX + 8;
 const PAN_MS = 180;
+/**
+ * Following glides by frames, not by time: each animation frame covers this share of the way left,
+ * and never more than GLIDE_MAX of the pane, so a busy machine that drops frames slows the glide
+ * instead of turning it into a jump (at most a fifth of the pane between two frames).
+ */
+const GLIDE_SHARE = 0.22;
+const GLIDE_MAX = 0.2;
 /** The least text size Fit View draws (px on screen): past it a fit gives up the whole race for legible text. */
 const LEGIBLE_PX = 12;
 /** The smallest text in the diagram at zoom 1 (chips, times, wire labels): the zoom below which some text is under LEGIBLE_PX. */
@@ -86,6 +98,9 @@ export interface DiagramReplay {
 const REPLAY_FIT_ZOOM_MIN = 0.6;
 
 const noSelection = () => undefined;
+
+/** The run overview strip (Overview.tsx), loaded on first draw. */
+const Overview = lazy(() => import('./Overview').then((module) => ({ default: module.Overview })));
 
 type LayoutCompute = typeof import('./layoutCompute');
 /** The layout code, once loaded: only a replay needs it on the page (the lab's own runs come laid out by the worker). */
@@ -172,6 +187,15 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
     },
     [selectEvent],
   );
+  // The overview moves the view as a drag would: the user's choice, kept until the replay leaves it.
+  const go = useGo(target);
+  const moveByOverview = useCallback(
+    (viewport: Viewport) => {
+      if (fitted.current !== null) fitted.current.chosen = true;
+      go(viewport, false);
+    },
+    [go],
+  );
   // A move with a source event is the user's (drag, wheel, Ctrl and the wheel): that view, zoom included, is kept.
   const onMoveEnd = useCallback((event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
     if (event === null) return;
@@ -185,7 +209,14 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         <h2 id={headingId} title={replay?.title}>
           {replay?.title ?? 'Sequence diagram'}
         </h2>
-        {replay === undefined && <Legend />}
+        {replay === undefined ? (
+          // Loaded just after the page (the first load carries less script); its slot keeps the head's height.
+          <Suspense fallback={<span className="dg-overview-slot" style={{ height: OVERVIEW_H }} />}>
+            <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} />
+          </Suspense>
+        ) : (
+          <span />
+        )}
         <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} nowX={view.nowX} nowY={replay?.followY ?? view.nowY} />
       </div>
       <div
@@ -245,6 +276,8 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         </ReactFlow>
         {menu !== null && <FaultMenu seq={menu.seq} x={menu.x} y={menu.y} onClose={closeMenu} />}
       </div>
+      {/* Under the pane, one line: the head above it holds the overview and the view's tools. */}
+      {replay === undefined && <Legend />}
     </section>
   );
 }
@@ -263,6 +296,21 @@ function LaneHeaders({ lanes }: { lanes: Lane[] }) {
       ))}
     </div>
   );
+}
+
+/**
+ * The pane's width in the normal view while presenting (presentation gives it the side column's
+ * width too): the side column's width (`--side-w`) and the gap beside it, as the stylesheet sets them.
+ */
+function normalPaneWidth(paneWidth: number): number {
+  const results = document.querySelector('.lab-results');
+  if (results === null) return paneWidth;
+  const style = getComputedStyle(results);
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const side = style.getPropertyValue('--side-w').trim();
+  const sidePx = side.endsWith('rem') ? parseFloat(side) * rem : parseFloat(side) || 0;
+  const gap = parseFloat(style.getPropertyValue('--side-gap')) * rem || 0;
+  return Math.max(1, paneWidth - sidePx - gap);
 }
 
 type TargetRef = MutableRefObject<Viewport | null>;
@@ -284,6 +332,66 @@ function useGo(target: TargetRef) {
     },
     [setViewport, target],
   );
+}
+
+/** One frame of a glide from `from` toward `to` over a pane `size` px long. */
+function approach(from: number, to: number, size: number): number {
+  const left = to - from;
+  if (Math.abs(left) < 0.5) return to;
+  return from + Math.sign(left) * Math.min(Math.abs(left), Math.max(0.5, Math.abs(left) * GLIDE_SHARE), size * GLIDE_MAX);
+}
+
+/**
+ * Pans toward the intended viewport (`target`) a share of the way each animation frame. The goal is
+ * read every frame, so a new goal mid-glide bends the glide instead of restarting it; a goal at
+ * another zoom (a zoom button's own glide under way) is handed to React Flow's glide.
+ */
+function useGlide(target: TargetRef, paneWidth: number, paneHeight: number) {
+  const { setViewport, getViewport } = useReactFlow();
+  const frame = useRef<number | null>(null);
+  const pane = useRef({ paneWidth, paneHeight });
+  useEffect(() => {
+    pane.current = { paneWidth, paneHeight };
+  }, [paneWidth, paneHeight]);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+  return useCallback(
+    (viewport: Viewport) => {
+      target.current = viewport;
+      if (frame.current !== null) return;
+      const tick = () => {
+        frame.current = null;
+        const goal = target.current;
+        if (goal === null) return;
+        const at = getViewport();
+        if (Math.abs(at.zoom - goal.zoom) > 1e-6) {
+          void setViewport(goal, { duration: PAN_MS, interpolate: 'linear' });
+          return;
+        }
+        const next = { x: approach(at.x, goal.x, pane.current.paneWidth), y: approach(at.y, goal.y, pane.current.paneHeight), zoom: goal.zoom };
+        void setViewport(next);
+        if (next.x !== goal.x || next.y !== goal.y) frame.current = requestAnimationFrame(tick);
+      };
+      frame.current = requestAnimationFrame(tick);
+    },
+    [target, getViewport, setViewport],
+  );
+}
+
+/**
+ * Presenting, a diagram wider than the pane gives up its time column first (the playback bar says
+ * the time), then the deadline bars: its lanes and their items stay in the pane.
+ */
+function presentingX(layout: DiagramLayout, zoom: number, paneWidth: number): number {
+  const right = layout.width - RIGHT_MARGIN;
+  if (layout.width * zoom <= paneWidth) return (paneWidth - layout.width * zoom) / 2;
+  const left = layout.timeRight;
+  if ((right - left) * zoom <= paneWidth) return (paneWidth - (right - left) * zoom) / 2 - left * zoom;
+  return paneWidth - right * zoom;
 }
 
 /** The x that keeps the lanes on screen: centred when they fit, otherwise never past either edge. */
@@ -325,11 +433,10 @@ function Follow({
 }) {
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
-  const playing = useLabStore((state) => state.playing);
-  const speed = useLabStore((state) => state.speed);
   const presentation = usePanelsStore((state) => state.presentation);
   const reducedMotion = useReducedMotion();
   const go = useGo(target);
+  const glideTo = useGlide(target, paneWidth, paneHeight);
   const { width, height } = layout;
   const now = useRef({ x: nowX, y: nowY });
   useEffect(() => {
@@ -341,13 +448,15 @@ function Follow({
     (zoom: number, x: number): Viewport => {
       const { x: atX, y: atY } = now.current;
       const screenX = atX * zoom + x;
-      const nextX = screenX < paneWidth * 0.1 || screenX > paneWidth * 0.9 ? paneWidth / 2 - atX * zoom : x;
+      // Presenting, the lanes are placed once (below) and the view moves sideways only for an event off the pane.
+      const edge = presentation ? PRESENT_EDGE : 0.1;
+      const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
-      const y = Math.max(lowest, Math.min(0, paneHeight * FOLLOW_AT - atY * zoom));
+      const y = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : FOLLOW_AT) - atY * zoom));
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height, lockstep],
+    [paneWidth, paneHeight, width, height, lockstep, presentation],
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;
@@ -357,11 +466,14 @@ function Follow({
     const last = fitted.current;
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
-    const [low, high] = presentation ? [PRESENT_ZOOM_MIN, PRESENT_ZOOM_MAX] : [fitZoomMin, FIT_ZOOM_MAX];
-    // The normal view also fits the run's height when it can: a whole race on screen beats larger text.
-    const heightFit = presentation ? Infinity : paneHeight / Math.max(1, height);
-    const zoom = Math.max(low, Math.min(high, paneWidth / (fitWidth ?? width), heightFit));
-    go(followed(zoom, (paneWidth - width * zoom) / 2), false);
+    // The normal view fits the lanes to the width and, when it can, the run's height: a whole race on
+    // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
+    // (the normal pane is this one less the side column), and as large as the width allows.
+    const normalFit = (w: number, h: number) => Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, height)));
+    const zoom = presentation
+      ? Math.min(PRESENT_ZOOM_MAX, Math.max(PRESENT_ZOOM_MIN, PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity), paneWidth / (fitWidth ?? width)))
+      : normalFit(paneWidth, paneHeight);
+    go(followed(zoom, presentation ? presentingX(layout, zoom, paneWidth) : (paneWidth - width * zoom) / 2), false);
     fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
     onFitted(transcriptKey);
     // Only a new run and the mode refit (and the pane settling right after): a later resize, a step or
@@ -376,11 +488,13 @@ function Follow({
     const screenX = nowX * zoom + x;
     const top = nowY <= TOP_Y ? 0 : Math.max(HEADERS_PX, paneHeight * FOLLOW_MARGIN);
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
-    const insideX = screenX >= paneWidth * 0.05 && screenX <= paneWidth * 0.95;
+    const insideX = screenX >= paneWidth * (presentation ? PRESENT_EDGE : 0.05) && screenX <= paneWidth * (1 - (presentation ? PRESENT_EDGE : 0.05));
     if (insideY && insideX && !lockstep) return;
-    const glide = !reducedMotion && !(playing && speed > 4);
-    go(followed(zoom, x), glide);
-  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, reducedMotion, playing, speed, target, lockstep]);
+    // Always a glide (unless motion is reduced), at any speed: a step that comes mid-glide moves its
+    // goal, and the view keeps going from where it is, so playing at 32 steps/s pans steadily.
+    if (reducedMotion) go(followed(zoom, x), false);
+    else glideTo(followed(zoom, x));
+  }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, glideTo, reducedMotion, target, lockstep, presentation]);
 
   return null;
 }
@@ -469,23 +583,23 @@ function Legend() {
   return (
     <ul className="dg-legend" aria-label="Legend">
       <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head" />
+        <svg width="30" height="14" aria-hidden="true">
+          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line" />
+          <polygon points="29,7 19,2 19,12" className="dg-key-head" />
         </svg>
         message (sloped by latency)
       </li>
       <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line is-in-flight" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head is-in-flight" />
+        <svg width="30" height="14" aria-hidden="true">
+          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line is-in-flight" />
+          <polygon points="29,7 19,2 19,12" className="dg-key-head is-in-flight" />
         </svg>
         in flight
       </li>
       <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line is-bad" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head is-bad" />
+        <svg width="30" height="14" aria-hidden="true">
+          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line is-bad" />
+          <polygon points="29,7 19,2 19,12" className="dg-key-head is-bad" />
         </svg>
         ignored, lost or stream closed
       </li>

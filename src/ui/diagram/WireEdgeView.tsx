@@ -1,13 +1,12 @@
 import type { EdgeProps } from '@xyflow/react';
 import { memo } from 'react';
 import type { WireEdge } from './flow';
+import { ARROW_LENGTH, ARROW_SPREAD } from './layout';
 
 /**
  * One wire line, drawn from the coordinates the layout computed (the anchors only tell React Flow
  * where it is, for culling). Its fate is written on it, not only coloured: "ignored", "lost".
  */
-const ARROW_LENGTH = 13;
-const ARROW_SPREAD = 0.42;
 
 const FATE_WORDS: Partial<Record<string, string>> = { ignored: 'ignored', lost: 'lost', 'in-flight': 'in flight' };
 

@@ -239,15 +239,16 @@ function markerOf(layout: DiagramLayout, index: number): number | undefined {
 export interface BarAtStep {
   bar: DeadlineBar;
   ended: boolean;
-  /** Where it ends on screen: where it was ended, or its due time while it runs. */
+  /** Where it ends on screen: where it was ended, or, while it runs, the now-line (its due time is in its label). */
   y2: number;
 }
 
 /**
  * The deadline bars shown after `step` events that reach into `band`: the ended ones by where they
- * ended, the few still running (armed before `step`, not yet ended) by their due time.
+ * ended, the few still running (armed before `step`, not yet ended) up to the now-line `nowY`:
+ * nothing is drawn below now, so a running bar grows as the replay steps and stops where it ends.
  */
-export function barsAt(flow: DiagramFlow, step: number, band: Band): BarAtStep[] {
+export function barsAt(flow: DiagramFlow, step: number, band: Band, nowY = Infinity): BarAtStep[] {
   const { bars } = flow.layout;
   const shown = new Map<number, BarAtStep>();
   for (const at of flow.barSpans.query(band)) {
@@ -257,7 +258,7 @@ export function barsAt(flow: DiagramFlow, step: number, band: Band): BarAtStep[]
   for (const at of flow.barLives.query({ top: step, bottom: step })) {
     const bar = bars[at] as DeadlineBar;
     const running = bar.index < step && (bar.endIndex === null || bar.endIndex >= step);
-    if (running && bar.yDue >= band.top && bar.y1 <= band.bottom) shown.set(at, { bar, ended: false, y2: bar.yDue });
+    if (running && bar.yDue >= band.top && bar.y1 <= band.bottom) shown.set(at, { bar, ended: false, y2: Math.max(bar.y1, Math.min(bar.yDue, nowY)) });
   }
   return [...shown.keys()].sort((a, b) => a - b).map((at) => shown.get(at) as BarAtStep);
 }

@@ -4,7 +4,7 @@ import { runRaceById, runScenarioById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { factsRowAt, PENDING, stepSentence } from '../format';
 import { buildFlow, flowAt } from './flow';
-import { messagesShown, type DiagramLayout } from './layout';
+import { ARROW_LENGTH, ARROW_SPREAD, messagesShown, type DiagramLayout } from './layout';
 import { layoutDiagram, sharedAxis, textWidthPx } from './layoutCompute';
 import { wordEvents } from '../../engine';
 
@@ -220,6 +220,33 @@ describe('the race view (one band per virtual instant)', () => {
       expect(layout.rowY[i] as number).toBeGreaterThanOrEqual((layout.times[band]?.y as number) - 12);
       if (next !== undefined) expect(layout.rowY[i] as number).toBeLessThan(next.y);
     });
+  });
+
+  it.each([
+    ['A', 'stdio'],
+    ['A', 'http'],
+    ['B', 'stdio'],
+    ['B', 'http'],
+    ['C', 'stdio'],
+    ['C', 'http'],
+    ['D', 'stdio'],
+    ['D', 'http'],
+  ] as const)('%s on %s: no arrowhead ends under a chip (chips are drawn over the wires)', (id, transport) => {
+    const layout = lay(race(id, transport));
+    const chips = layout.markers.filter((marker) => marker.look === 'chip');
+    for (const wire of layout.wires) {
+      // The arrowhead's triangle, as WireEdgeView draws it: the tip and two points back along the line.
+      const angle = Math.atan2(wire.y2 - wire.y1, wire.x2 - wire.x1);
+      const points = [0, ARROW_SPREAD, -ARROW_SPREAD].map((spread, k) =>
+        k === 0 ? [wire.x2, wire.y2] : [wire.x2 - ARROW_LENGTH * Math.cos(angle - spread), wire.y2 - ARROW_LENGTH * Math.sin(angle - spread)],
+      ) as Array<[number, number]>;
+      const head = { left: Math.min(...points.map((p) => p[0])), right: Math.max(...points.map((p) => p[0])), top: Math.min(...points.map((p) => p[1])), bottom: Math.max(...points.map((p) => p[1])) };
+      for (const chip of chips) {
+        const x = Math.min(head.right, chip.x + chip.width / 2) - Math.max(head.left, chip.x - chip.width / 2);
+        const y = Math.min(head.bottom, chip.y + chip.height / 2) - Math.max(head.top, chip.y - chip.height / 2);
+        expect(x > 0.5 && y > 0.5, `${id} on ${transport}: the head of "${wire.label}" under "${chip.text}"`).toBe(false);
+      }
+    }
   });
 
   it('nothing before it happens: a wire in flight ends at the now-line, its fate shows only at its step', () => {

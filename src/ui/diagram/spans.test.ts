@@ -63,7 +63,7 @@ describe('the diagram cut to the rows on screen', () => {
     expect(cut.nodes.length).toBeLessThan(whole.nodes.length / 4);
   });
 
-  it('shows the deadline bars a pass over all of them would: ended ones to where they ended, running ones to their due time', () => {
+  it('shows the deadline bars a pass over all of them would: ended ones to where they ended, running ones to the now-line', () => {
     expect(flow.layout.bars.length).toBeGreaterThan(100);
     for (const at of [0.1, 0.5, 0.9, 1]) {
       const step = Math.round(total * at);
@@ -75,10 +75,12 @@ describe('the diagram cut to the rows on screen', () => {
         const expected = flow.layout.bars.flatMap((bar) => {
           if (bar.index >= step) return [];
           const ended = bar.endIndex !== null && bar.endIndex < step;
-          const y2 = ended ? (bar.yEnd ?? bar.yDue) : bar.yDue;
-          return bar.y1 > band.bottom || y2 < band.top ? [] : [{ bar, ended, y2 }];
+          if (bar.y1 > band.bottom || (ended ? (bar.yEnd ?? bar.yDue) : bar.yDue) < band.top) return [];
+          return [{ bar, ended, y2: ended ? (bar.yEnd ?? bar.yDue) : Math.min(bar.yDue, middle) }];
         });
-        expect(barsAt(flow, step, band)).toEqual(expected);
+        expect(barsAt(flow, step, band, middle)).toEqual(expected);
+        // Nothing below now: no bar reaches past the now-line.
+        for (const { y2 } of barsAt(flow, step, band, middle)) expect(y2).toBeLessThanOrEqual(middle);
       }
     }
   });

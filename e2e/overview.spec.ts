@@ -1,0 +1,227 @@
+// The run overview, Presentation at 1280×720 and steady motion: the strip above the pane shows the
+// whole run with the visible window and the race window on it, moves the view by click, drag and keys,
+// and is one Tab stop with an accessible name; Presentation gives the diagram three quarters of the
+// height, 1.5 times the normal view's text and the current instant with the four before it; playing at
+// 32 steps/s pans by less than a third of the pane per frame; the pane never moves as the sentence wraps.
+import { expect, test, type Page } from '@playwright/test';
+import { LabPage } from './pages/LabPage';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+/** The viewport's transform (pan y and zoom) and the pane's box. */
+async function view(page: Page) {
+  return page.locator('.lab-flow').evaluate((pane) => {
+    const transform = new DOMMatrixReadOnly(getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform);
+    const box = pane.getBoundingClientRect();
+    return { y: transform.f, zoom: transform.a, top: box.top, height: box.height, bottom: box.bottom };
+  });
+}
+
+test('the run overview: the window and the race window on it, click, drag and keys move the view, one Tab stop', async ({ page }, testInfo) => {
+  const lab = new LabPage(page);
+  // A long run: far taller than the pane, so the window is a part of the strip.
+  await lab.open('?scenario=herd');
+  await lab.waitForRun('herd', 'http');
+  const strip = page.getByRole('slider', { name: 'Run overview' });
+  await expect(strip).toBeVisible();
+  // One Tab stop: the strip itself, nothing focusable inside it.
+  await expect(strip).toHaveAttribute('tabindex', '0');
+  expect(await strip.locator('[tabindex], a, button, input').count()).toBe(0);
+  const box = await strip.boundingBox();
+  if (box === null) throw new Error('no strip');
+  const windowOf = async () => ({ x: Number(await strip.getAttribute('data-window-x')), width: Number(await strip.getAttribute('data-window-width')) });
+  // At the end of the run the window is at the strip's right end, and narrower than the strip.
+  let win = await windowOf();
+  expect(win.width).toBeLessThan(box.width / 2);
+  expect(win.x + win.width).toBeGreaterThan(box.width - 3);
+  await expect(strip.locator('.dg-overview-race')).toHaveCount(1);
+  await expect(strip).toHaveAttribute('aria-valuetext', /^showing \d/);
+
+  // A click near the start moves the view there (the window follows), and the focus stays off the strip.
+  await page.locator('#lab-replay').focus();
+  await page.mouse.click(box.x + 4, box.y + box.height / 2);
+  await expect.poll(async () => (await windowOf()).x).toBeLessThan(3);
+  expect((await view(page)).y).toBeGreaterThan(-2);
+  await expect(strip).not.toBeFocused();
+  // A drag carries the window along.
+  win = await windowOf();
+  await page.mouse.move(box.x + win.x + win.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + win.x + win.width / 2 + 200, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await windowOf()).x).toBeGreaterThan(190);
+  await expect(strip).not.toBeFocused();
+  const file = testInfo.outputPath('overview-herd.png');
+  await page.screenshot({ path: file });
+  await testInfo.attach('overview-herd', { path: file, contentType: 'image/png' });
+
+  // The keys: focused, Home goes to the start, PageDown a whole width on, ← back a quarter, End to the end.
+  const stepBefore = await lab.step();
+  await strip.focus();
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await windowOf()).x).toBeLessThan(1);
+  win = await windowOf();
+  await page.keyboard.press('PageDown');
+  await expect.poll(async () => (await windowOf()).x).toBeGreaterThan(win.width - 3);
+  const afterPage = await windowOf();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await windowOf()).x).toBeLessThan(afterPage.x - 1);
+  await page.keyboard.press('End');
+  await expect.poll(async () => (await windowOf()).x + (await windowOf()).width).toBeGreaterThan(box.width - 4);
+  // The strip's keys are its own: the replay did not step.
+  expect(await lab.step()).toBe(stepBefore);
+  // Tab leaves it in one press.
+  await page.keyboard.press('Tab');
+  await expect(strip).not.toBeFocused();
+});
+
+/** How many instants so far have their band's time in the pane (vertically; only instants up to now are drawn), and whether the current one's is. */
+async function instantsShown(page: Page) {
+  return page.locator('.lab-flow').evaluate((pane) => {
+    const box = pane.getBoundingClientRect();
+    const times = [...pane.querySelectorAll<HTMLElement>('.dg-time')].map((time) => {
+      const r = time.getBoundingClientRect();
+      return { ms: Number(time.dataset.atMs), inside: r.top + r.height / 2 >= box.top && r.top + r.height / 2 <= box.bottom };
+    });
+    const latest = Math.max(...times.map((time) => time.ms));
+    return { currentInside: times.some((time) => time.ms === latest && time.inside), inside: times.filter((time) => time.inside).length };
+  });
+}
+
+/** The smallest chip text on screen in the pane (px). */
+const chipPx = (page: Page) =>
+  page.locator('.lab-flow').evaluate((pane) => {
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform).a;
+    const chip = pane.querySelector('.dg-marker-text');
+    return chip === null ? NaN : parseFloat(getComputedStyle(chip).fontSize) * zoom;
+  });
+
+test('Presentation at 1280×720: the diagram takes three quarters of the height, 1.5 times the normal text, the current instant and the four before it', async ({ page }, testInfo) => {
+  test.slow();
+  const lab = new LabPage(page);
+  for (const [id, transport] of [
+    ['A', 'stdio'],
+    ['B', 'stdio'],
+    ['C', 'http'],
+    ['D', 'http'],
+  ] as const) {
+    await lab.open(`?scenario=${id}&transport=${transport}`);
+    await lab.waitForRun(id, transport);
+    await expect.poll(() => chipPx(page)).toBeGreaterThan(0);
+    const normal = await chipPx(page);
+    await page.goto(`/?scenario=${id}&transport=${transport}&step=0&instructor=presentation`);
+    await lab.waitForRun(id, transport);
+    await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+    const region = await page.locator('section.lab-diagram').boundingBox();
+    expect((region?.height ?? 0) / 720, `${id}: the diagram's share of the height`).toBeGreaterThanOrEqual(0.75);
+    const total = await lab.eventCount();
+    let instants = 0;
+    let lastMs = -1;
+    for (let step = 1; step <= total; step++) {
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStep(step);
+      const atMs = Number((await page.locator('.lab-position-time').textContent())?.replace(/[^\d.]/g, ''));
+      if (atMs !== lastMs) instants += 1;
+      lastMs = atMs;
+      const want = Math.min(5, instants);
+      await expect
+        .poll(async () => {
+          const shown = await instantsShown(page);
+          return shown.currentInside ? shown.inside : 0;
+        }, `${id} step ${step}: the current instant and the ${want - 1} before it`)
+        .toBeGreaterThanOrEqual(want);
+    }
+    const presenting = await chipPx(page);
+    console.log(`Presentation ${id} on ${transport}: region ${JSON.stringify(region)}, text ${presenting.toFixed(2)} px against ${normal.toFixed(2)} px (${(presenting / normal).toFixed(3)}×)`);
+    expect(presenting / normal, `${id}: text against the normal view's`).toBeGreaterThanOrEqual(1.499);
+    const file = testInfo.outputPath(`presentation-${id}.png`);
+    await page.screenshot({ path: file });
+    await testInfo.attach(`presentation-${id}`, { path: file, contentType: 'image/png' });
+  }
+});
+
+/** Plays the run at `speed` from step 0 and samples the pane's pan every animation frame until the end. */
+async function panPerFrame(page: Page, lab: LabPage): Promise<{ biggest: number; travelled: number; frames: number; paneHeight: number }> {
+  await lab.speed.selectOption('32');
+  await page.locator('#lab-replay').focus();
+  const sampling = page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        const viewport = document.querySelector('.lab-flow .react-flow__viewport') as Element;
+        const main = document.querySelector('main') as Element;
+        const ys: number[] = [];
+        let still = 0;
+        const frame = () => {
+          ys.push(new DOMMatrixReadOnly(getComputedStyle(viewport).transform).f);
+          const ended = main.getAttribute('data-step') === main.getAttribute('data-events');
+          still = ended ? still + 1 : 0;
+          if (still > 30 || ys.length > 3000) resolve(ys);
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+  await lab.play.click();
+  const ys = await sampling;
+  let biggest = 0;
+  let travelled = 0;
+  for (let i = 1; i < ys.length; i++) {
+    const move = Math.abs((ys[i] as number) - (ys[i - 1] as number));
+    biggest = Math.max(biggest, move);
+    travelled += move;
+  }
+  return { biggest, travelled, frames: ys.length, paneHeight: (await view(page)).height };
+}
+
+test('playing at 32 steps/s pans smoothly: no frame moves the view a third of the pane', async ({ page }) => {
+  test.slow();
+  const lab = new LabPage(page);
+  // Zoomed in, C is taller than the pane: following it pans.
+  await lab.open('?scenario=C&transport=http&step=0');
+  await lab.waitForRun('C', 'http');
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await page.waitForTimeout(400);
+  const zoomed = await panPerFrame(page, lab);
+  console.log(`32 steps/s, zoomed in: ${JSON.stringify(zoomed)}`);
+  expect(zoomed.travelled, 'the view followed the run').toBeGreaterThan(zoomed.paneHeight / 3);
+  expect(zoomed.biggest).toBeLessThanOrEqual(zoomed.paneHeight / 3);
+
+  // Presenting: the same.
+  await page.goto('/?scenario=C&transport=http&step=0&instructor=presentation');
+  await lab.waitForRun('C', 'http');
+  await page.waitForTimeout(400);
+  const presenting = await panPerFrame(page, lab);
+  console.log(`32 steps/s, presenting: ${JSON.stringify(presenting)}`);
+  expect(presenting.travelled, 'the view followed the run').toBeGreaterThan(0);
+  expect(presenting.biggest).toBeLessThanOrEqual(presenting.paneHeight / 3);
+});
+
+test('the pane never moves when the step sentence wraps, in the normal view and presenting', async ({ page }) => {
+  test.slow();
+  const lab = new LabPage(page);
+  for (const query of ['?scenario=B&transport=stdio&step=0', '?scenario=C&transport=http&step=0&instructor=presentation']) {
+    await page.goto(`/${query}`);
+    await lab.waitForRun(query.includes('=B') ? 'B' : 'C', query.includes('stdio') ? 'stdio' : 'http');
+    const total = await lab.eventCount();
+    const tops = new Set<number>();
+    const lines = new Set<number>();
+    for (let step = 1; step <= total; step++) {
+      await page.keyboard.press('ArrowRight');
+      await lab.waitForStep(step);
+      const box = await page.locator('.lab-flow').boundingBox();
+      tops.add(Math.round(box?.y ?? 0));
+      // The lines the sentence's text takes, whether or not all of them show.
+      lines.add(
+        await lab.announcer.evaluate((element) => {
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        }),
+      );
+    }
+    // The sentence took one line and two (it wraps), and the pane stayed where it was.
+    expect([...lines].length, `${query}: the sentence wraps at some step`).toBeGreaterThan(1);
+    expect([...tops], query).toHaveLength(1);
+  }
+});
