@@ -1,8 +1,11 @@
+import { BACKOFF_POLICIES, bufferOverloadDefaults, bufferOverloadSettingsSpec, herdDefaults, herdSettingsSpec, type BackoffPolicy } from '../engine/settingsSpecs';
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
+import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
+import type { ViewState } from './url';
 
 /**
  * What the lab's panels show: each value is a view the tools worker computed (the page computes
@@ -24,8 +27,9 @@ export const TABS = [
 ] as const;
 export type TabId = (typeof TABS)[number]['id'];
 
-export const HERD_POLICIES = ['full-jitter', 'equal-jitter', 'decorrelated-jitter', 'exponential', 'none'] as const;
-export type HerdPolicy = (typeof HERD_POLICIES)[number];
+/** The backoff policies the Backoff panel offers: the herd's `policy` setting's values. */
+export const HERD_POLICIES: readonly BackoffPolicy[] = herdSettingsSpec.policy.values;
+export type HerdPolicy = BackoffPolicy;
 export const TASK_SCENARIOS = ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close'] as const;
 export type TaskScenario = (typeof TASK_SCENARIOS)[number];
 
@@ -213,9 +217,9 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       reviewText: exampleReview,
       review: { status: 'idle' },
       skill: { status: 'idle' },
-      capacity: 8,
+      capacity: VIEW_DEFAULTS.capacity,
       buffer: { status: 'idle' },
-      herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
+      herdInputs: { ...VIEW_DEFAULTS.herdInputs },
       herd: { status: 'idle' },
       taskScenario: 'task-cancel-ack',
       tasks: { status: 'idle' },
@@ -328,24 +332,43 @@ export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
 export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
 
-/** The defaults a link leaves out (the store's initial view). Compare opens on the lesson of issue #13: C on the model and on the real SDK. */
+/**
+ * The defaults a link leaves out (the store's initial view): the panels open on their scenarios'
+ * default settings. Compare opens on C on the model against C on the real SDK.
+ */
 export const VIEW_DEFAULTS = {
   tab: 'race',
   presentation: false,
   predict: false,
   linearTime: false,
-  capacity: 8,
-  herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
+  capacity: bufferOverloadDefaults.capacity,
+  herdInputs: { baseMs: herdDefaults.baseMs, capMs: herdDefaults.capMs, clients: herdDefaults.clients, policy: herdDefaults.policy, comparePolicy: 'none' },
   compareRuns: { a: 'C', b: 'C:impl=ts-sdk' },
   compareAtMs: null,
-} as const;
+} as const satisfies Omit<ViewState, 'compareRuns' | 'herdInputs'> & { herdInputs: HerdInputs; compareRuns: ViewState['compareRuns'] };
 
-/** The panel sliders' ranges, as the panels draw them: a link's value outside is not used. */
+export interface SliderRange {
+  min: number;
+  max: number;
+  step: number;
+}
+
+/**
+ * A panel slider sweeps a window of its setting's range (a slider over 1–3,600,000 ms moves nowhere
+ * useful): the window must lie inside the setting's spec, or the page would offer values the
+ * engine refuses.
+ */
+function sliderWithin(setting: { min: number; max: number }, window: SliderRange): SliderRange {
+  if (window.min < setting.min || window.max > setting.max || window.min > window.max) throw new Error(`a slider's window ${window.min}–${window.max} is outside its setting's range ${setting.min}–${setting.max}`);
+  return window;
+}
+
+/** The panel sliders' ranges, as the panels draw them and the link reader checks them: a link's value outside is not used. */
 export const SLIDER_RANGES = {
-  bufferCapacity: { min: 1, max: 64, step: 1 },
-  herdBaseMs: { min: 10, max: 2000, step: 10 },
-  herdCapMs: { min: 100, max: 30_000, step: 100 },
-  herdClients: { min: 100, max: 10_000, step: 100 },
+  bufferCapacity: sliderWithin(bufferOverloadSettingsSpec.capacity, { min: bufferOverloadSettingsSpec.capacity.min, max: 64, step: 1 }),
+  herdBaseMs: sliderWithin(herdSettingsSpec.baseMs, { min: 10, max: 2000, step: 10 }),
+  herdCapMs: sliderWithin(herdSettingsSpec.capMs, { min: 100, max: 30_000, step: 100 }),
+  herdClients: sliderWithin(herdSettingsSpec.clients, { min: 100, max: 10_000, step: 100 }),
 } as const;
 
 /**
@@ -405,7 +428,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
       case 'runB':
       case 'runC':
         // Text here; the worker judges it when the Compare tab runs it (LAB024 and friends show there).
-        if (value.trim() === '' || value.endsWith('…')) refuse(name, value, 'a run is <scenario>[:key=value,…] of at most 200 characters');
+        if (value.trim() === '' || value.endsWith('…')) refuse(name, value, `a run is <scenario>[:key=value,…] of at most ${RUN_SPEC_CHARS_MAX.toLocaleString('en')} characters`);
         else compare[name === 'runA' ? 'a' : name === 'runB' ? 'b' : 'c'] = value;
         break;
       case 'compareMs': {

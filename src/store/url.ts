@@ -19,7 +19,7 @@ export type ViewParam = (typeof VIEW_PARAMS)[number];
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
 export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', 'schedule', 'faults', ...VIEW_PARAMS] as const;
 
-/** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
+/** A limit on what a link may carry (a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
 const PARAMS_MAX = 64;
 /** An explored ordering (issue #11) is a string of choices; longer than this it is not an ordering the page made. */
@@ -43,7 +43,7 @@ export function readLink(search: string): LinkView | null {
     else if (name === 'schedule') schedule ??= value.slice(0, SCHEDULE_CHARS_MAX);
     else if (name === 'faults') faults ??= value.slice(0, SCHEDULE_CHARS_MAX);
     // Compare's runs are run specs: read up to the length a run spec may have, so the parser judges them whole.
-    else if (name === 'runA' || name === 'runB') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
+    else if (name === 'runA' || name === 'runB' || name === 'runC') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
+import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -432,8 +433,8 @@ export const labRequestSchemas = [
   }),
 ] as const;
 
-/** Issue #13: two runs, each a run spec (`C:impl=ts-sdk,transport=http`), for the Compare tab. */
-const runSpecText = v.pipe(v.string(), v.maxLength(2_000));
+/** Compare's runs, each a run spec (`C:impl=ts-sdk,transport=http`), as long as the parser accepts. */
+const runSpecText = v.pipe(v.string(), v.maxLength(RUN_SPEC_CHARS_MAX));
 
 /** Requests the tools worker answers. */
 export const toolRequestSchemas = [
