@@ -1,4 +1,4 @@
-import { BACKOFF_POLICIES, bufferOverloadDefaults, bufferOverloadSettingsSpec, herdDefaults, herdSettingsSpec, type BackoffPolicy } from '../engine/settingsSpecs';
+import { bufferOverloadDefaults, bufferOverloadSettingsSpec, herdDefaults, herdSettingsSpec, type BackoffPolicy } from '../engine/settingsSpecs';
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
