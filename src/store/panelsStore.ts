@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
+import type { TimeScale } from './diagramLayout';
 import type { ViewState } from './url';
 
 /**
@@ -33,7 +34,7 @@ export type HerdPolicy = BackoffPolicy;
 export const TASK_SCENARIOS = ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close'] as const;
 export type TaskScenario = (typeof TASK_SCENARIOS)[number];
 
-/** Two runs side by side, as the tools worker answered (issue #13). */
+/** Runs side by side, as the tools worker answered. */
 export interface CompareView {
   runs: [ComparedRun, ComparedRun] | [ComparedRun, ComparedRun, ComparedRun];
   comparison: RunComparison;
@@ -59,10 +60,8 @@ export interface PanelsState {
   /** The scenario's Settings section is open (kept while the run is replaced, e.g. by an error). */
   settingsOpen: boolean;
   setSettingsOpen(open: boolean): void;
-  /** The diagram's vertical axis: proportional to virtual time (quiet gaps folded), or one row per event with log-spaced gaps. */
-  linearTime: boolean;
   verification: Load<VerificationResult[]>;
-  /** SPEC §9: the failure modes' runs, checked; they come with the verification. */
+  /** The catalogued failure modes' runs, checked; they come with the verification. */
   failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
@@ -77,8 +76,7 @@ export interface PanelsState {
   tasks: Load<TasksView>;
   honourNoBuffering: boolean;
   proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
-  /** Issue #13, the Compare tab: the two runs as written (run specs), what the worker made of them, and the shared virtual time. */
-  /** The runs Compare shows: A and B, and C when three are side by side. */
+  /** The runs Compare shows as written (run specs): A and B, and C when three are side by side. */
   compareRuns: { a: string; b: string; c?: string };
   compare: Load<CompareView>;
   /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
@@ -87,7 +85,6 @@ export interface PanelsState {
   setTab(tab: TabId): void;
   setPresentation(on: boolean): void;
   setPredict(on: boolean): void;
-  setLinearTime(on: boolean): void;
   loadVerification(): Promise<void>;
   /** Builds the zip in the worker and hands its bytes to `save`. */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
@@ -208,7 +205,6 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       tab: 'race',
       presentation: false,
       predict: false,
-      linearTime: false,
       settingsOpen: false,
       setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
       verification: { status: 'idle' },
@@ -235,7 +231,6 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       },
       setPresentation: (presentation) => set({ presentation }),
       setPredict: (predict) => set({ predict }),
-      setLinearTime: (linearTime) => set({ linearTime }),
       async loadVerification() {
         set({ verification: { status: 'loading', value: valueOf(get().verification) } });
         try {
@@ -259,7 +254,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       async submitReview() {
         let input: unknown;
         const text = get().reviewText;
-        // Size and nesting first (issue #14): parsing a huge text blocks the page, and cloning one nested
+        // Size and nesting first: parsing a huge text blocks the page, and cloning one nested
         // 100,000 deep for the worker overflows the stack.
         const tooBig = text.length > REVIEW_INPUT_CHARS_MAX ? `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')})` : null;
         const tooDeep = tooBig === null && jsonDepth(text) > REVIEW_DEPTH_MAX ? `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` : null;
@@ -340,7 +335,6 @@ export const VIEW_DEFAULTS = {
   tab: 'race',
   presentation: false,
   predict: false,
-  linearTime: false,
   capacity: bufferOverloadDefaults.capacity,
   herdInputs: { baseMs: herdDefaults.baseMs, capMs: herdDefaults.capMs, clients: herdDefaults.clients, policy: herdDefaults.policy, comparePolicy: 'none' },
   compareRuns: { a: 'C', b: 'C:impl=ts-sdk' },
@@ -371,12 +365,17 @@ export const SLIDER_RANGES = {
   herdClients: sliderWithin(herdSettingsSpec.clients, { min: 100, max: 10_000, step: 100 }),
 } as const;
 
+/** Where Linear time goes: the lab store's one time scale. */
+export interface ScaleTarget {
+  setScale(scale: TimeScale): void;
+}
+
 /**
- * Applies the view part of a link (tab, mode, Linear time, panel sliders) and returns, for each value
- * it could not use, a sentence for the page's notice. Nothing is computed here: a panel asks the tools
- * worker for its view when its tab opens.
+ * Applies the view part of a link (tab, mode, panel sliders, and Linear time to the lab store's time
+ * scale) and returns, for each value it could not use, a sentence for the page's notice. Nothing is
+ * computed here: a panel asks the tools worker for its view when its tab opens.
  */
-export function applyViewLink(store: PanelsStore, view: Partial<Record<string, string>>): string[] {
+export function applyViewLink(store: PanelsStore, view: Partial<Record<string, string>>, scale?: ScaleTarget): string[] {
   const problems: string[] = [];
   const refuse = (name: string, value: string, why: string) => problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
   const patch: Partial<PanelsState> = {};
@@ -405,7 +404,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
         break;
       }
       case 'linear':
-        if (value === '1' || value === '0') patch.linearTime = value === '1';
+        if (value === '1' || value === '0') scale?.setScale(value === '1' ? 'linear' : 'ordinal');
         else refuse(name, value, 'it must be 1 or 0');
         break;
       case 'bufferCapacity': {

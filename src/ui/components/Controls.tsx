@@ -16,18 +16,15 @@ function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
 /** What to run: scenario, transport, seed (and for ledger scenarios, which ledger). */
 export function Controls() {
   const scenarios = useLabStore((state) => state.scenarios);
-  const scenarioId = useLabStore((state) => state.scenarioId);
-  const transport = useLabStore((state) => state.transport);
-  const seed = useLabStore((state) => state.seed);
+  const scenarioId = useLabStore((state) => state.spec.scenario);
+  const transport = useLabStore((state) => state.spec.transport);
+  const seed = useLabStore((state) => state.spec.seed);
   const selectScenario = useLabStore((state) => state.selectScenario);
-  const setTransport = useLabStore((state) => state.setTransport);
-  const setSeed = useLabStore((state) => state.setSeed);
+  const select = useLabStore((state) => state.select);
   const keepLedger = useLabStore((state) => state.keepLedger);
-  const setKeepLedger = useLabStore((state) => state.setKeepLedger);
   const kind = useLabStore(selectedKind);
   const run = useLabStore((state) => state.run);
-  const impl = useLabStore((state) => state.impl);
-  const setImpl = useLabStore((state) => state.setImpl);
+  const impl = useLabStore((state) => state.spec.impl);
   // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
   const predict = usePanelsStore((state) => state.predict);
   // On a tab that runs its own scenarios, the run controls say so instead of acting on a view not shown.
@@ -47,7 +44,7 @@ export function Controls() {
   const onSeed = (event: ChangeEvent<HTMLInputElement>) => {
     const text = event.target.value;
     setSeedText(text);
-    if (text.trim() !== '' && Number.isFinite(Number(text))) setSeed(Number(text));
+    if (text.trim() !== '' && Number.isFinite(Number(text))) select({ seed: Number(text) });
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -77,7 +74,7 @@ export function Controls() {
         {(Object.keys(TRANSPORT_LABELS) as Transport[]).map((value) => (
           <label key={value} className="lab-radio">
             <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => {
-                setTransport(value);
+                select({ transport: value });
                 focusReplay();
               }}
             />
@@ -93,7 +90,7 @@ export function Controls() {
         // The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen).
         <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock.">
           <span className="lab-label">Implementation</span>
-          <select value={impl} onChange={(event) => setImpl(event.target.value as Implementation)} {...off}>
+          <select value={impl} onChange={(event) => select({ impl: event.target.value as Implementation })} {...off}>
             <option value="model">model</option>
             <option value="ts-sdk">ts-sdk {TS_SDK_VERSION}</option>
             <option value="ts-sdk-v2">ts-sdk-v2 {TS_SDK_V2_VERSION}</option>
@@ -102,7 +99,7 @@ export function Controls() {
       )}
       {kind === 'ledger' && (
         <label className="lab-check">
-          <input type="checkbox" checked={keepLedger} onChange={(event) => setKeepLedger(event.target.checked)} />
+          <input type="checkbox" checked={keepLedger} onChange={(event) => select({ keepLedger: event.target.checked })} />
           Keep ledger between runs
         </label>
       )}

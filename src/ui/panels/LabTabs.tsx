@@ -35,7 +35,7 @@ export function TabBar() {
   const setTab = (next: TabId) => {
     setPanelsTab(next);
     const lab = useLabStore.getState();
-    const kind = lab.scenarios.find((scenario) => scenario.id === lab.scenarioId)?.kind;
+    const kind = lab.scenarios.find((scenario) => scenario.id === lab.spec.scenario)?.kind;
     if (next === 'ledger' && kind !== undefined && kind !== 'ledger') lab.selectScenario(LEDGER_TAB_SCENARIO);
   };
   const buttons = useRef(new Map<TabId, HTMLButtonElement>());
