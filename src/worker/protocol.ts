@@ -59,7 +59,7 @@ export type LedgerRow = v.InferOutput<typeof LedgerRowSchema>;
 export type LedgerView = v.InferOutput<typeof LedgerViewSchema>;
 /** A table of the stored ledger, as LedgerView names it. */
 export type LedgerTable = v.InferOutput<typeof LedgerTableSchema>;
-/** One page of a ledger table, read from the ledger the worker holds open (issue #14). */
+/** One page of a ledger table, read from the ledger the worker holds open. */
 export type LedgerRows = v.InferOutput<typeof LedgerRowsSchema>;
 export { LEDGER_ROWS_LIMIT_MAX } from './schemas';
 
