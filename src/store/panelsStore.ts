@@ -1,4 +1,4 @@
-import { bufferOverloadDefaults, bufferOverloadSettingsSpec, herdDefaults, herdSettingsSpec, type BackoffPolicy } from '../engine/settingsSpecs';
+import { BACKOFF_POLICIES, bufferOverloadDefaults, herdDefaults, type BackoffPolicy } from '../engine/settingsSpecs';
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
@@ -28,8 +28,8 @@ export const TABS = [
 ] as const;
 export type TabId = (typeof TABS)[number]['id'];
 
-/** The backoff policies the Backoff panel offers: the herd's `policy` setting's values. */
-export const HERD_POLICIES: readonly BackoffPolicy[] = herdSettingsSpec.policy.values;
+/** The backoff policies the Backoff panel offers: the very list the herd's `policy` setting takes its values from. */
+export const HERD_POLICIES: readonly BackoffPolicy[] = BACKOFF_POLICIES;
 export type HerdPolicy = BackoffPolicy;
 export const TASK_SCENARIOS = ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close'] as const;
 export type TaskScenario = (typeof TASK_SCENARIOS)[number];
@@ -348,22 +348,18 @@ export interface SliderRange {
 }
 
 /**
- * A panel slider sweeps a window of its setting's range (a slider over 1–3,600,000 ms moves nowhere
- * useful): the window must lie inside the setting's spec, or the page would offer values the
- * engine refuses.
+ * The panel sliders' ranges, written once: the panels draw them and the link reader checks them (a
+ * link's value outside is not used). Each is a window of its setting's range (a slider over
+ * 1–3,600,000 ms moves nowhere useful); panelRanges.test.ts holds every window inside its setting's
+ * spec, so the page never offers a value the engine refuses. The specs themselves, with their
+ * descriptions, stay out of the page's first load.
  */
-function sliderWithin(setting: { min: number; max: number }, window: SliderRange): SliderRange {
-  if (window.min < setting.min || window.max > setting.max || window.min > window.max) throw new Error(`a slider's window ${window.min}–${window.max} is outside its setting's range ${setting.min}–${setting.max}`);
-  return window;
-}
-
-/** The panel sliders' ranges, as the panels draw them and the link reader checks them: a link's value outside is not used. */
 export const SLIDER_RANGES = {
-  bufferCapacity: sliderWithin(bufferOverloadSettingsSpec.capacity, { min: bufferOverloadSettingsSpec.capacity.min, max: 64, step: 1 }),
-  herdBaseMs: sliderWithin(herdSettingsSpec.baseMs, { min: 10, max: 2000, step: 10 }),
-  herdCapMs: sliderWithin(herdSettingsSpec.capMs, { min: 100, max: 30_000, step: 100 }),
-  herdClients: sliderWithin(herdSettingsSpec.clients, { min: 100, max: 10_000, step: 100 }),
-} as const;
+  bufferCapacity: { min: 1, max: 64, step: 1 },
+  herdBaseMs: { min: 10, max: 2000, step: 10 },
+  herdCapMs: { min: 100, max: 30_000, step: 100 },
+  herdClients: { min: 100, max: 10_000, step: 100 },
+} as const satisfies Record<string, SliderRange>;
 
 /** Where Linear time goes: the lab store's one time scale. */
 export interface ScaleTarget {
