@@ -10,18 +10,25 @@ export { RUN_SPEC_CHARS_MAX };
  * `resolveRunParams` is the one place that judges a run against its scenario, so a new run dimension is
  * added here and nowhere else.
  */
-export interface RunSpec {
+export interface RunSpec<Value = string> {
   readonly scenario: string;
   readonly impl: Implementation;
   readonly transport?: Transport;
   readonly seed?: number;
-  /** Settings as written (`none` for null), in the order given. */
-  readonly settings: Readonly<Record<string, string>>;
+  /** Settings as written (`none` for null), in the order given; typed (`RunSelection`) once the worker judged them. */
+  readonly settings: Readonly<Record<string, Value>>;
   /** An explored ordering to replay (`c1.j10`); absent: the seeded run. */
   readonly schedule?: string;
   /** Faults on given messages (`drop:7,delay:9:300`); absent: none. */
   readonly faults?: string;
 }
+
+/**
+ * The run spec the page selects and sends: settings typed, transport and seed filled in (the worker
+ * judged them when it resolved the link, and judges them again when it runs). The page's store holds
+ * one of these as its selection, and the lab worker's run and explore requests carry its fields.
+ */
+export type RunSelection = RunSpec<SettingValue> & { readonly transport: Transport; readonly seed: number };
 
 /** A run judged against its scenario: every value checked and typed, transport and seed filled in. */
 export interface ResolvedRunSpec {

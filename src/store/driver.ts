@@ -99,10 +99,10 @@ export function createLabDriver(options: { storage?: LedgerStorage } = {}): LabD
     },
     async open(scenario = 'A', transport) {
       await store.getState().init();
-      if (store.getState().scenarioId !== scenario) store.getState().selectScenario(scenario);
+      if (store.getState().spec.scenario !== scenario) store.getState().selectScenario(scenario);
       await driver.settled();
-      if (transport !== undefined && store.getState().transport !== transport) {
-        store.getState().setTransport(transport);
+      if (transport !== undefined && store.getState().spec.transport !== transport) {
+        store.getState().select({ transport });
         await driver.settled();
       }
       return store.getState();

@@ -17,15 +17,15 @@ describe('explore, what if and faults in the store', () => {
     const completed = lab.state.exploration?.endings.find((ending) => ending.outcome.terminalState === 'completed');
     expect(completed).toBeDefined();
     await lab.state.openOrdering(completed?.schedule ?? '', null);
-    expect(lab.state.schedule).toBe(completed?.schedule);
+    expect(lab.state.spec.schedule).toBe(completed?.schedule);
     expect(lab.state.transcript?.schedule).toBe(completed?.schedule);
     expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe('completed');
     expect(readLink(linkFor(lab.state))?.schedule).toBe(completed?.schedule);
     // The exploration stays for the next click; another selection drops both.
     expect(lab.state.exploration).not.toBeNull();
-    lab.state.setSeed(2);
+    lab.state.select({ seed: 2 });
     await lab.settled();
-    expect([lab.state.schedule, lab.state.exploration]).toEqual([null, null]);
+    expect([lab.state.spec.schedule, lab.state.exploration]).toEqual([undefined, null]);
   });
 
   it('a violation opens at its event, selected', async () => {
@@ -49,12 +49,12 @@ describe('explore, what if and faults in the store', () => {
     lab.state.cancelHere();
     await lab.settled();
     expect(lab.state.whatIf).toMatchObject({ kind: 'cancel', atMs });
-    expect(lab.state.settings.cancelAtMs).toBe(atMs);
+    expect(lab.state.spec.settings.cancelAtMs).toBe(atMs);
     expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe('cancelled');
     lab.state.backToScenario();
     await lab.settled();
     expect(lab.state.whatIf).toBeNull();
-    expect(lab.state.settings).toEqual({});
+    expect(lab.state.spec.settings).toEqual({});
     expect(lab.state.step).toBe(10);
   });
 
@@ -63,15 +63,15 @@ describe('explore, what if and faults in the store', () => {
     await lab.open('C');
     lab.state.injectFault('drop', 7);
     await lab.settled();
-    expect(lab.state.faults).toBe('drop:7');
+    expect(lab.state.spec.faults).toBe('drop:7');
     expect(lab.state.transcript?.faults).toBe('drop:7');
     expect(lab.state.step).toBe(8);
     expect(readLink(linkFor(lab.state))?.faults).toBe('drop:7');
     lab.state.injectFault('delay', 7);
     await lab.settled();
-    expect(lab.state.faults).toBe('delay:7:500');
+    expect(lab.state.spec.faults).toBe('delay:7:500');
     lab.state.clearFaults();
     await lab.settled();
-    expect([lab.state.faults, lab.state.transcript?.faults]).toEqual([null, undefined]);
+    expect([lab.state.spec.faults, lab.state.transcript?.faults]).toEqual([undefined, undefined]);
   });
 });

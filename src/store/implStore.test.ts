@@ -15,15 +15,15 @@ describe('the Implementation choice', () => {
   it('runs the real SDK, keeps it across A–D, and runs the model for any other scenario', async () => {
     const lab = store();
     await lab.getState().init();
-    lab.getState().setImpl('ts-sdk');
+    lab.getState().select({ impl: 'ts-sdk' });
     await whenSettled(lab);
     expect(lab.getState().transcript).toMatchObject({ scenario: 'A', implementation: 'ts-sdk' });
     lab.getState().selectScenario('C');
     await whenSettled(lab);
-    expect(lab.getState()).toMatchObject({ impl: 'ts-sdk', transcript: { scenario: 'C', implementation: 'ts-sdk' } });
+    expect(lab.getState()).toMatchObject({ spec: { impl: 'ts-sdk' }, transcript: { scenario: 'C', implementation: 'ts-sdk' } });
     lab.getState().selectScenario('buffer-overload');
     await whenSettled(lab);
-    expect(lab.getState().impl).toBe('model');
+    expect(lab.getState().spec.impl).toBe('model');
     expect(lab.getState().transcript?.implementation).toBeUndefined();
   });
 
@@ -34,12 +34,12 @@ describe('the Implementation choice', () => {
     await whenSettled(lab);
     lab.getState().setSetting('httpCancel', 'post-notification');
     await whenSettled(lab);
-    lab.getState().setImpl('ts-sdk');
+    lab.getState().select({ impl: 'ts-sdk' });
     await whenSettled(lab);
     expect(lab.getState().error).toBeNull();
-    expect(lab.getState().settings).toEqual({ httpCancel: 'post-notification' });
+    expect(lab.getState().spec.settings).toEqual({ httpCancel: 'post-notification' });
     expect(lab.getState().transcript).toMatchObject({ implementation: 'ts-sdk', settings: { httpCancel: 'close-stream' } });
-    lab.getState().setImpl('model');
+    lab.getState().select({ impl: 'model' });
     await whenSettled(lab);
     expect(lab.getState().transcript?.settings.httpCancel).toBe('post-notification');
   });

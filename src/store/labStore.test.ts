@@ -28,7 +28,7 @@ const keyRows = (store: ReturnType<typeof createLabStore>) => store.getState().l
 describe('lab store', () => {
   it('starts idle on A, stdio, seed 1 and runs it on init', async () => {
     const { store } = storeWithWorker();
-    expect(store.getState()).toMatchObject({ status: 'idle', scenarioId: 'A', transport: 'stdio', seed: 1, transcript: null, error: null });
+    expect(store.getState()).toMatchObject({ status: 'idle', spec: { scenario: 'A', transport: 'stdio', seed: 1 }, transcript: null, error: null });
     await store.getState().init();
     const state = store.getState();
     expect(state.scenarios.map((s) => s.id)).toEqual(allScenarios.map((s) => s.id));
@@ -40,10 +40,10 @@ describe('lab store', () => {
     const { store } = storeWithWorker();
     await store.getState().init();
     store.getState().selectScenario('D');
-    expect(store.getState()).toMatchObject({ scenarioId: 'D', transport: scenarioD.defaultTransport, status: 'running' });
+    expect(store.getState()).toMatchObject({ spec: { scenario: 'D', transport: scenarioD.defaultTransport }, status: 'running' });
     await settled(store);
     expect(store.getState().transcript?.outcome).toMatchObject({ cancellationSignal: 'stream-close' });
-    store.getState().setTransport('stdio');
+    store.getState().select({ transport: 'stdio' });
     await settled(store);
     expect(store.getState().transcript?.outcome).toMatchObject({ cancellationSignal: 'notifications/cancelled' });
   });
@@ -51,10 +51,10 @@ describe('lab store', () => {
   it('shows the engine’s error and clears the transcript for a bad seed', async () => {
     const { store } = storeWithWorker();
     await store.getState().init();
-    store.getState().setSeed(-3);
+    store.getState().select({ seed: -3 });
     await settled(store);
     expect(store.getState()).toMatchObject({ status: 'error', transcript: null, error: { code: 'LAB003' } });
-    store.getState().setSeed(2);
+    store.getState().select({ seed: 2 });
     await settled(store);
     expect(store.getState()).toMatchObject({ status: 'done', error: null, transcript: { seed: 2 } });
   });
@@ -97,7 +97,7 @@ describe('lab store: the stored ledger', () => {
     expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ type: 'run', scenario: 'ledger-keyed-retry', ledger: 'fresh' });
     expect(store.getState().ledger?.stored).toBe(false);
 
-    store.getState().setKeepLedger(true);
+    store.getState().select({ keepLedger: true });
     await settled(store);
     expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ ledger: 'kept' });
     expect(keyRows(store)).toEqual(['checkout-7']);
@@ -113,7 +113,7 @@ describe('lab store: the stored ledger', () => {
   it('asks for a fresh ledger for scenarios of other kinds even when keeping', async () => {
     const { store, worker } = storeWithWorker();
     await store.getState().init();
-    store.getState().setKeepLedger(true);
+    store.getState().select({ keepLedger: true });
     await settled(store);
     expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ scenario: 'A', ledger: 'fresh' });
   });
@@ -122,7 +122,7 @@ describe('lab store: the stored ledger', () => {
     const storage = memoryLedgerStorage();
     const first = storeWithWorker(storage).store;
     await first.getState().init();
-    first.getState().setKeepLedger(true);
+    first.getState().select({ keepLedger: true });
     first.getState().selectScenario('ledger-keyed-retry');
     await settled(first);
     const reloaded = storeWithWorker(storage).store;
@@ -136,7 +136,7 @@ describe('lab store: the stored ledger', () => {
   it('a refused import shows LAB010 and leaves the rows; export gives the SQLite file; reset empties it', async () => {
     const { store, storage } = storeWithWorker();
     await store.getState().init();
-    store.getState().setKeepLedger(true);
+    store.getState().select({ keepLedger: true });
     store.getState().selectScenario('ledger-keyed-retry');
     await settled(store);
     const before = store.getState().ledger;

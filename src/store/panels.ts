@@ -4,7 +4,7 @@ import { createPanelsStore } from './panelsStore';
 
 /**
  * The tools worker's client, loaded with the first panel that asks the worker something (the panels
- * load when their tab opens): the first load of the page carries none of it (issue #9).
+ * load when their tab opens): the first load of the page carries none of it.
  */
 function toolsClientOnFirstUse(): ToolsClient {
   let loading: Promise<ToolsClient> | null = null;

@@ -1,8 +1,12 @@
+import { BACKOFF_POLICIES, bufferOverloadDefaults, herdDefaults, type BackoffPolicy } from '../engine/settingsSpecs';
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
+import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { Settings } from '../worker/protocol';
+import type { TimeScale } from './diagramLayout';
+import type { ViewState } from './url';
 
 /**
  * What the lab's panels show: each value is a view the tools worker computed (the page computes
@@ -24,12 +28,13 @@ export const TABS = [
 ] as const;
 export type TabId = (typeof TABS)[number]['id'];
 
-export const HERD_POLICIES = ['full-jitter', 'equal-jitter', 'decorrelated-jitter', 'exponential', 'none'] as const;
-export type HerdPolicy = (typeof HERD_POLICIES)[number];
+/** The backoff policies the Backoff panel offers: the very list the herd's `policy` setting takes its values from. */
+export const HERD_POLICIES: readonly BackoffPolicy[] = BACKOFF_POLICIES;
+export type HerdPolicy = BackoffPolicy;
 export const TASK_SCENARIOS = ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close'] as const;
 export type TaskScenario = (typeof TASK_SCENARIOS)[number];
 
-/** Two runs side by side, as the tools worker answered (issue #13). */
+/** Runs side by side, as the tools worker answered. */
 export interface CompareView {
   runs: [ComparedRun, ComparedRun] | [ComparedRun, ComparedRun, ComparedRun];
   comparison: RunComparison;
@@ -55,10 +60,8 @@ export interface PanelsState {
   /** The scenario's Settings section is open (kept while the run is replaced, e.g. by an error). */
   settingsOpen: boolean;
   setSettingsOpen(open: boolean): void;
-  /** The diagram's vertical axis: proportional to virtual time (quiet gaps folded), or one row per event with log-spaced gaps. */
-  linearTime: boolean;
   verification: Load<VerificationResult[]>;
-  /** SPEC §9: the failure modes' runs, checked; they come with the verification. */
+  /** The catalogued failure modes' runs, checked; they come with the verification. */
   failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
   reviewText: string;
@@ -73,8 +76,7 @@ export interface PanelsState {
   tasks: Load<TasksView>;
   honourNoBuffering: boolean;
   proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
-  /** Issue #13, the Compare tab: the two runs as written (run specs), what the worker made of them, and the shared virtual time. */
-  /** The runs Compare shows: A and B, and C when three are side by side. */
+  /** The runs Compare shows as written (run specs): A and B, and C when three are side by side. */
   compareRuns: { a: string; b: string; c?: string };
   compare: Load<CompareView>;
   /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
@@ -83,7 +85,6 @@ export interface PanelsState {
   setTab(tab: TabId): void;
   setPresentation(on: boolean): void;
   setPredict(on: boolean): void;
-  setLinearTime(on: boolean): void;
   loadVerification(): Promise<void>;
   /** Builds the zip in the worker and hands its bytes to `save`. */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
@@ -204,7 +205,6 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       tab: 'race',
       presentation: false,
       predict: false,
-      linearTime: false,
       settingsOpen: false,
       setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
       verification: { status: 'idle' },
@@ -213,9 +213,9 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       reviewText: exampleReview,
       review: { status: 'idle' },
       skill: { status: 'idle' },
-      capacity: 8,
+      capacity: VIEW_DEFAULTS.capacity,
       buffer: { status: 'idle' },
-      herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
+      herdInputs: { ...VIEW_DEFAULTS.herdInputs },
       herd: { status: 'idle' },
       taskScenario: 'task-cancel-ack',
       tasks: { status: 'idle' },
@@ -231,7 +231,6 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       },
       setPresentation: (presentation) => set({ presentation }),
       setPredict: (predict) => set({ predict }),
-      setLinearTime: (linearTime) => set({ linearTime }),
       async loadVerification() {
         set({ verification: { status: 'loading', value: valueOf(get().verification) } });
         try {
@@ -255,7 +254,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       async submitReview() {
         let input: unknown;
         const text = get().reviewText;
-        // Size and nesting first (issue #14): parsing a huge text blocks the page, and cloning one nested
+        // Size and nesting first: parsing a huge text blocks the page, and cloning one nested
         // 100,000 deep for the worker overflows the stack.
         const tooBig = text.length > REVIEW_INPUT_CHARS_MAX ? `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')})` : null;
         const tooDeep = tooBig === null && jsonDepth(text) > REVIEW_DEPTH_MAX ? `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` : null;
@@ -328,32 +327,51 @@ export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
 export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
 
-/** The defaults a link leaves out (the store's initial view). Compare opens on the lesson of issue #13: C on the model and on the real SDK. */
+/**
+ * The defaults a link leaves out (the store's initial view): the panels open on their scenarios'
+ * default settings. Compare opens on C on the model against C on the real SDK.
+ */
 export const VIEW_DEFAULTS = {
   tab: 'race',
   presentation: false,
   predict: false,
-  linearTime: false,
-  capacity: 8,
-  herdInputs: { baseMs: 250, capMs: 8000, clients: 10_000, policy: 'full-jitter', comparePolicy: 'none' },
+  capacity: bufferOverloadDefaults.capacity,
+  herdInputs: { baseMs: herdDefaults.baseMs, capMs: herdDefaults.capMs, clients: herdDefaults.clients, policy: herdDefaults.policy, comparePolicy: 'none' },
   compareRuns: { a: 'C', b: 'C:impl=ts-sdk' },
   compareAtMs: null,
-} as const;
+} as const satisfies Omit<ViewState, 'compareRuns' | 'herdInputs'> & { herdInputs: HerdInputs; compareRuns: ViewState['compareRuns'] };
 
-/** The panel sliders' ranges, as the panels draw them: a link's value outside is not used. */
+export interface SliderRange {
+  min: number;
+  max: number;
+  step: number;
+}
+
+/**
+ * The panel sliders' ranges, written once: the panels draw them and the link reader checks them (a
+ * link's value outside is not used). Each is a window of its setting's range (a slider over
+ * 1–3,600,000 ms moves nowhere useful); panelRanges.test.ts holds every window inside its setting's
+ * spec, so the page never offers a value the engine refuses. The specs themselves, with their
+ * descriptions, stay out of the page's first load.
+ */
 export const SLIDER_RANGES = {
   bufferCapacity: { min: 1, max: 64, step: 1 },
   herdBaseMs: { min: 10, max: 2000, step: 10 },
   herdCapMs: { min: 100, max: 30_000, step: 100 },
   herdClients: { min: 100, max: 10_000, step: 100 },
-} as const;
+} as const satisfies Record<string, SliderRange>;
+
+/** Where Linear time goes: the lab store's one time scale. */
+export interface ScaleTarget {
+  setScale(scale: TimeScale): void;
+}
 
 /**
- * Applies the view part of a link (tab, mode, Linear time, panel sliders) and returns, for each value
- * it could not use, a sentence for the page's notice. Nothing is computed here: a panel asks the tools
- * worker for its view when its tab opens.
+ * Applies the view part of a link (tab, mode, panel sliders, and Linear time to the lab store's time
+ * scale) and returns, for each value it could not use, a sentence for the page's notice. Nothing is
+ * computed here: a panel asks the tools worker for its view when its tab opens.
  */
-export function applyViewLink(store: PanelsStore, view: Partial<Record<string, string>>): string[] {
+export function applyViewLink(store: PanelsStore, view: Partial<Record<string, string>>, scale?: ScaleTarget): string[] {
   const problems: string[] = [];
   const refuse = (name: string, value: string, why: string) => problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
   const patch: Partial<PanelsState> = {};
@@ -382,7 +400,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
         break;
       }
       case 'linear':
-        if (value === '1' || value === '0') patch.linearTime = value === '1';
+        if (value === '1' || value === '0') scale?.setScale(value === '1' ? 'linear' : 'ordinal');
         else refuse(name, value, 'it must be 1 or 0');
         break;
       case 'bufferCapacity': {
@@ -405,7 +423,7 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
       case 'runB':
       case 'runC':
         // Text here; the worker judges it when the Compare tab runs it (LAB024 and friends show there).
-        if (value.trim() === '' || value.endsWith('…')) refuse(name, value, 'a run is <scenario>[:key=value,…] of at most 200 characters');
+        if (value.trim() === '' || value.endsWith('…')) refuse(name, value, `a run is <scenario>[:key=value,…] of at most ${RUN_SPEC_CHARS_MAX.toLocaleString('en')} characters`);
         else compare[name === 'runA' ? 'a' : name === 'runB' ? 'b' : 'c'] = value;
         break;
       case 'compareMs': {

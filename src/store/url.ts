@@ -11,7 +11,7 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
  * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
- * instructor mode, Linear time and every panel slider. Defaults are left out of the link.
+ * instructor mode, Linear time (the lab store's time scale) and every panel slider. Defaults are left out of the link.
  */
 export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare', 'runA', 'runB', 'runC', 'compareMs'] as const;
 export type ViewParam = (typeof VIEW_PARAMS)[number];
@@ -19,10 +19,10 @@ export type ViewParam = (typeof VIEW_PARAMS)[number];
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
 export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', 'schedule', 'faults', ...VIEW_PARAMS] as const;
 
-/** A limit on what a link may carry (STYLE: a limit on everything): longer values are not read. */
+/** A limit on what a link may carry (a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
 const PARAMS_MAX = 64;
-/** An explored ordering (issue #11) is a string of choices; longer than this it is not an ordering the page made. */
+/** An explored ordering is a string of choices; longer than this it is not an ordering the page made. */
 const SCHEDULE_CHARS_MAX = 100_000;
 
 /** The link a page was opened with; null when its query holds nothing the lab reads. */
@@ -43,7 +43,7 @@ export function readLink(search: string): LinkView | null {
     else if (name === 'schedule') schedule ??= value.slice(0, SCHEDULE_CHARS_MAX);
     else if (name === 'faults') faults ??= value.slice(0, SCHEDULE_CHARS_MAX);
     // Compare's runs are run specs: read up to the length a run spec may have, so the parser judges them whole.
-    else if (name === 'runA' || name === 'runB') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
+    else if (name === 'runA' || name === 'runB' || name === 'runC') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }
@@ -60,10 +60,9 @@ export interface ViewState {
   tab: string;
   presentation: boolean;
   predict: boolean;
-  linearTime: boolean;
   capacity: number;
   herdInputs: { baseMs: number; capMs: number; clients: number; policy: string; comparePolicy: string | null };
-  /** The Compare tab's two runs (run specs) and shared virtual time (issue #13). */
+  /** The Compare tab's runs (run specs) and shared virtual time. */
   compareRuns: { a: string; b: string; c?: string };
   compareAtMs: number | null;
 }
@@ -73,7 +72,6 @@ export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
   if (state.tab !== defaults.tab) view.tab = state.tab;
   const mode = [state.presentation ? 'presentation' : '', state.predict ? 'predict' : ''].filter(Boolean).join(' ');
   if (mode !== '') view.instructor = mode;
-  if (state.linearTime) view.linear = '1';
   if (state.capacity !== defaults.capacity) view.bufferCapacity = String(state.capacity);
   const herd = state.herdInputs;
   const herdDefaults = defaults.herdInputs;
@@ -95,24 +93,26 @@ function settingText(value: SettingValue): string {
   return value === null ? 'none' : String(value);
 }
 
-/** The query string (with its `?`) that reopens this exact view. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'scenarioId' | 'transport' | 'seed' | 'settings' | 'transcript' | 'step'> & Partial<Pick<LabState, 'impl' | 'schedule' | 'faults'>>, view: ViewLink = {}): string {
+/** The query string (with its `?`) that reopens this exact view: the run, its step, Linear time (the store's time scale) and the view's parameters. */
+export function linkFor(state: Pick<LabState, 'scenarios' | 'spec' | 'transcript' | 'step'> & Partial<Pick<LabState, 'scale'>>, view: ViewLink = {}): string {
+  const { spec } = state;
   const query = new URLSearchParams();
-  query.set('scenario', state.scenarioId);
-  query.set('transport', state.transport);
-  query.set('seed', String(state.seed));
-  // Issue #13: the model is the default and is left out; the real SDK is named.
-  if (state.impl !== undefined && state.impl !== 'model') query.set('impl', state.impl);
-  const defaults = state.scenarios.find((scenario) => scenario.id === state.scenarioId)?.settings ?? {};
-  for (const [name, value] of Object.entries(state.settings)) {
+  query.set('scenario', spec.scenario);
+  query.set('transport', spec.transport);
+  query.set('seed', String(spec.seed));
+  // The model is the default and is left out; an SDK is named.
+  if (spec.impl !== 'model') query.set('impl', spec.impl);
+  const defaults = state.scenarios.find((scenario) => scenario.id === spec.scenario)?.settings ?? {};
+  for (const [name, value] of Object.entries(spec.settings)) {
     if (defaults[name] !== value) query.set(name, settingText(value));
   }
-  if (state.schedule !== undefined && state.schedule !== null) query.set('schedule', state.schedule);
-  if (state.faults !== undefined && state.faults !== null) query.set('faults', state.faults);
+  if (spec.schedule !== undefined) query.set('schedule', spec.schedule);
+  if (spec.faults !== undefined) query.set('faults', spec.faults);
   const total = state.transcript?.events.length;
   if (total !== undefined && state.step < total) query.set('step', String(state.step));
+  const withScale: ViewLink = state.scale === 'linear' ? { ...view, linear: '1' } : view;
   for (const name of VIEW_PARAMS) {
-    const value = view[name];
+    const value = withScale[name];
     if (value !== undefined) query.set(name, value);
   }
   return `?${query.toString()}`;

@@ -67,9 +67,9 @@ describe('replay', () => {
     const { store } = storeWithWorker();
     await store.getState().init();
     store.getState().setStep(7);
-    store.getState().setTransport('http');
+    store.getState().select({ transport: 'http' });
     await settled(store);
-    expect(store.getState()).toMatchObject({ transport: 'http', step: 7 });
+    expect(store.getState()).toMatchObject({ spec: { transport: 'http' }, step: 7 });
     store.getState().selectScenario('C');
     await settled(store);
     expect(store.getState().step).toBe(store.getState().transcript?.events.length);
@@ -88,7 +88,7 @@ describe('replay', () => {
     expect(store.getState()).toMatchObject({ status: 'error', transcript: null, error: { code: 'LAB005', message: expect.stringContaining('workMs=-5') } });
     store.getState().setSetting('workMs', undefined);
     await settled(store);
-    expect(store.getState()).toMatchObject({ status: 'done', settings: { progressEveryMs: 100 } });
+    expect(store.getState()).toMatchObject({ status: 'done', spec: { settings: { progressEveryMs: 100 } } });
   });
 });
 
@@ -100,16 +100,13 @@ describe('the view in the link', () => {
     const c = scenarios.find((scenario) => scenario.id === 'C');
     const state = {
       scenarios: [{ id: 'C', settings: { ...c?.settings } }],
-      scenarioId: 'C',
-      transport: 'stdio',
-      seed: 3,
-      settings: { progressEveryMs: 5, idleTimeoutMs: 500, cancelAtMs: null },
+      spec: { scenario: 'C', impl: 'model', transport: 'stdio', seed: 3, settings: { progressEveryMs: 5, idleTimeoutMs: 500, cancelAtMs: null } },
       transcript: { events: new Array(60) },
       step: 40,
     } as unknown as LabState;
     // Overrides equal to the default are left out; null is written as the CLI writes it.
     expect(linkFor(state)).toBe('?scenario=C&transport=stdio&seed=3&progressEveryMs=5&step=40');
-    expect(linkFor({ ...state, step: 60, settings: { cancelAtMs: 900 } })).toBe('?scenario=C&transport=stdio&seed=3&cancelAtMs=900');
+    expect(linkFor({ ...state, step: 60, spec: { ...state.spec, settings: { cancelAtMs: 900 } } })).toBe('?scenario=C&transport=stdio&seed=3&cancelAtMs=900');
   });
 
   it('no scenario names a setting after a view parameter', () => {
@@ -122,7 +119,7 @@ describe('the view in the link', () => {
     const { store } = storeWithWorker();
     await store.getState().init(readLink('?scenario=C&transport=http&seed=3&progressEveryMs=100&step=10'));
     await settled(store);
-    expect(store.getState()).toMatchObject({ scenarioId: 'C', transport: 'http', seed: 3, settings: { progressEveryMs: 100 }, step: 10, notices: [], status: 'done' });
+    expect(store.getState()).toMatchObject({ spec: { scenario: 'C', transport: 'http', seed: 3, settings: { progressEveryMs: 100 } }, step: 10, notices: [], status: 'done' });
     expect(store.getState().transcript?.settings.progressEveryMs).toBe(100);
     expect(linkFor(store.getState())).toBe('?scenario=C&transport=http&seed=3&progressEveryMs=100&step=10');
   });
@@ -132,7 +129,7 @@ describe('the view in the link', () => {
     await store.getState().init(readLink('?scenario=C&transport=carrier-pigeon&seed=abc&workMs=-5&bogus=1&step=9999'));
     await settled(store);
     const state = store.getState();
-    expect(state).toMatchObject({ status: 'done', scenarioId: 'C', transport: 'stdio', seed: 1, settings: {} });
+    expect(state).toMatchObject({ status: 'done', spec: { scenario: 'C', transport: 'stdio', seed: 1, settings: {} } });
     expect(state.step).toBe(state.transcript?.events.length);
     const notices = state.notices.map((notice) => notice.text);
     expect(notices).toEqual([
@@ -150,12 +147,12 @@ describe('the view in the link', () => {
     const first = storeWithWorker().store;
     await first.getState().init(readLink('?scenario=Z'));
     await settled(first);
-    expect(first.getState()).toMatchObject({ scenarioId: 'A', status: 'done', notices: [{ text: expect.stringContaining('LAB001') }] });
+    expect(first.getState()).toMatchObject({ spec: { scenario: 'A' }, status: 'done', notices: [{ text: expect.stringContaining('LAB001') }] });
 
     const second = storeWithWorker().store;
     await second.getState().init(readLink('?scenario=herd&clients=10&tracedClient=50'));
     await settled(second);
-    expect(second.getState()).toMatchObject({ scenarioId: 'herd', status: 'done', settings: {}, error: null });
+    expect(second.getState()).toMatchObject({ spec: { scenario: 'herd', settings: {} }, status: 'done', error: null });
     expect(second.getState().notices.map((notice) => notice.text)).toEqual([expect.stringContaining('LAB007')]);
   });
 
@@ -186,24 +183,32 @@ describe('the view in the link', () => {
 
 describe('the view part of the link', () => {
   it('keeps the tab, the mode, Linear time and the sliders, and reads them back; bad values are refused', async () => {
+    // Linear time is the lab store's one time scale: the link writes it from there and gives it back there.
     const { createPanelsStore, applyViewLink, VIEW_DEFAULTS } = await import('./panelsStore');
     const { viewParams } = await import('./url');
     const never = { call: () => new Promise<never>(() => undefined) } as never;
     const panels = createPanelsStore(never, '{}');
-    panels.setState({ tab: 'backoff', presentation: true, predict: true, linearTime: true, capacity: 12, herdInputs: { baseMs: 500, capMs: 9000, clients: 2000, policy: 'exponential', comparePolicy: null } });
+    panels.setState({ tab: 'backoff', presentation: true, predict: true, capacity: 12, herdInputs: { baseMs: 500, capMs: 9000, clients: 2000, policy: 'exponential', comparePolicy: null } });
     const view = viewParams(panels.getState(), VIEW_DEFAULTS);
-    expect(view).toEqual({ tab: 'backoff', instructor: 'presentation predict', linear: '1', bufferCapacity: '12', herdBaseMs: '500', herdCapMs: '9000', herdClients: '2000', herdPolicy: 'exponential', herdCompare: 'off' });
-    const search = `?${new URLSearchParams(view as Record<string, string>).toString()}&scenario=B`;
+    expect(view).toEqual({ tab: 'backoff', instructor: 'presentation predict', bufferCapacity: '12', herdBaseMs: '500', herdCapMs: '9000', herdClients: '2000', herdPolicy: 'exponential', herdCompare: 'off' });
+    const lab: Parameters<typeof linkFor>[0] = { scenarios: [], spec: { scenario: 'B', impl: 'model', transport: 'stdio', seed: 1, settings: {} }, transcript: null, step: 0, scale: 'linear' };
+    const search = linkFor(lab, view);
+    expect(search).toContain('&instructor=presentation+predict&linear=1&bufferCapacity=12');
     const link = readLink(search);
-    expect(link?.params).toEqual({ scenario: 'B' });
+    expect(link?.params).toEqual({ scenario: 'B', transport: 'stdio', seed: '1' });
     const reopened = createPanelsStore(never, '{}');
-    expect(applyViewLink(reopened, link?.view ?? {})).toEqual([]);
+    const scales: string[] = [];
+    expect(applyViewLink(reopened, link?.view ?? {}, { setScale: (scale) => scales.push(scale) })).toEqual([]);
+    expect(scales).toEqual(['linear']);
     expect(viewParams(reopened.getState(), VIEW_DEFAULTS)).toEqual(view);
+    expect(linkFor({ ...lab, scale: 'ordinal' }, view)).not.toContain('linear');
     expect(viewParams(createPanelsStore(never, '{}').getState(), VIEW_DEFAULTS)).toEqual({});
 
     const tampered = createPanelsStore(never, '{}');
-    const problems = applyViewLink(tampered, { tab: 'nope', bufferCapacity: '999', herdPolicy: 'random', linear: 'yes' });
+    const untouched: string[] = [];
+    const problems = applyViewLink(tampered, { tab: 'nope', bufferCapacity: '999', herdPolicy: 'random', linear: 'yes' }, { setScale: (scale) => untouched.push(scale) });
     expect(problems).toHaveLength(4);
+    expect(untouched).toEqual([]);
     expect(problems.join(' ')).toContain('bufferCapacity=999');
     expect(viewParams(tampered.getState(), VIEW_DEFAULTS)).toEqual({});
   });

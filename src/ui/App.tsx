@@ -87,7 +87,7 @@ export function App() {
  * refused (LAB023) leaves no diagram, and with it no What if row: the way back is offered here.
  */
 function FaultsInError() {
-  const faults = useLabStore((state) => state.faults);
+  const faults = useLabStore((state) => state.spec.faults ?? null);
   const clearFaults = useLabStore((state) => state.clearFaults);
   if (faults === null) return null;
   return (

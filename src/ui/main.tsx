@@ -25,11 +25,8 @@ const link = readLink(window.location.search);
 // A first visit (no link): a short card says what is about to race and what to press.
 usePredictStore.getState().setIntroOpen(link === null);
 // The view part of the link (tab, mode, Linear time, sliders) is the page's; the rest goes to the worker.
-const viewProblems = link?.view === undefined ? [] : applyViewLink(usePanelsStore, link.view);
-// Linear time is the diagram's time axis: the worker lays runs out on it (issue #9), the first one included.
-const syncScale = () => useLabStore.getState().setScale(usePanelsStore.getState().linearTime ? 'linear' : 'ordinal');
-syncScale();
-usePanelsStore.subscribe(syncScale);
+// Linear time is the lab store's time scale: the worker lays runs out on it, the first one included.
+const viewProblems = link?.view === undefined ? [] : applyViewLink(usePanelsStore, link.view, useLabStore.getState());
 // A first visit opens at step 0 (the card says what is about to race): the run unfolds as the user
 // steps or plays, and the answer is not on screen before the question. A link opens where it says
 // (its step, or the end of the run when it names none).

@@ -11,12 +11,14 @@ import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
 import { raceView } from './race';
-import { StorageError, type LedgerStorage } from './ledgerStorage';
+import type { LedgerStorage } from './ledgerStorage';
+import { errorResponse, malformed } from './serve';
+
+export { errorResponse, malformed } from './serve';
 import {
   explainBadRequest,
   isLabRequest,
   salvageRequestId,
-  type ErrorResponse,
   type ExploreProgressResponse,
   type ExploreRequest,
   type ExploreResult,
@@ -105,18 +107,6 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
   return { scenario: scenario.id, transport, seed, settings, ...(impl === 'model' ? {} : { impl }), problems };
 }
 
-/** LabError keeps its code; a refused IndexedDB read or write is STORAGE; anything else (an engine invariant, a bug) is INTERNAL. */
-export function errorResponse(requestId: number | null, error: unknown): ErrorResponse {
-  if (error instanceof LabError) return { type: 'error', requestId, code: error.code, message: error.message };
-  if (error instanceof StorageError) return { type: 'error', requestId, code: 'STORAGE', message: error.message };
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { type: 'error', requestId, code: 'INTERNAL', message: `the lab worker failed: ${message}` };
-}
-
-export function malformed(requestId: number | null, problem: string): ErrorResponse {
-  return errorResponse(requestId, new LabError('LAB008', `${problem}; the message was dropped`));
-}
-
 function cell(value: Row[string]): LedgerRow[string] {
   if (value instanceof Uint8Array) return `x'${Array.from(value, (byte) => byte.toString(16).padStart(2, '0')).join('')}'`;
   return value;
@@ -161,7 +151,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   const now = options.now ?? (() => performance.now());
 
   /**
-   * The stored ledger, held open once checked (issue #14): a page of rows, or a snapshot of bytes the
+   * The stored ledger, held open once checked: a page of rows, or a snapshot of bytes the
    * worker already checked, reads this file instead of opening and checking 12 MB again. Null until the
    * stored ledger is first read, and again whenever a run saves a new one.
    */
@@ -301,7 +291,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
       case 'run': {
         const transcript = await run(request, notify);
         // The engine words every event once; the page draws and never words events itself. The
-        // diagram is laid out here too, off the page's thread (issue #9); the page only cuts it.
+        // diagram is laid out here too, off the page's thread; the page only cuts it.
         const wording = wordEvents(transcript.events);
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
@@ -334,7 +324,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     }
   }
 
-  /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is run again. */
+  /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is refused: the page runs it again. */
   function relayout(runId: number, scale: TimeScale) {
     const run = kept.find((entry) => entry.requestId === runId);
     if (run === undefined) throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);

@@ -39,6 +39,8 @@ export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
 export type { RaceView } from './race';
+/** Which run: the lab's one run description, its settings typed (the page's selection, the run and explore requests). */
+export type { RunSelection } from '../lab/runSpec';
 export type { RunComparison, FactRow, Divergence, ManyComparison } from '../engine';
 export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
 
@@ -57,7 +59,7 @@ export type LedgerRow = v.InferOutput<typeof LedgerRowSchema>;
 export type LedgerView = v.InferOutput<typeof LedgerViewSchema>;
 /** A table of the stored ledger, as LedgerView names it. */
 export type LedgerTable = v.InferOutput<typeof LedgerTableSchema>;
-/** One page of a ledger table, read from the ledger the worker holds open (issue #14). */
+/** One page of a ledger table, read from the ledger the worker holds open. */
 export type LedgerRows = v.InferOutput<typeof LedgerRowsSchema>;
 export { LEDGER_ROWS_LIMIT_MAX } from './schemas';
 

@@ -1,8 +1,8 @@
 import type { DiagramLayout } from '../diagram/geometry/layout';
-import type { EventWording, LabAnswer, LabEvent, LabResponse } from './protocol';
+import type { EventWording, LabAnswer, LabEvent, LabResponse, ToolResponse } from './protocol';
 
 /**
- * A long answer travels in parts (issue #9): a run of 20,000 events, its wording and its diagram's
+ * A long answer travels in parts: a run of 20,000 events, its wording and its diagram's
  * layout are megabytes, and reading them as one message would hold the page's thread for hundreds of
  * milliseconds (the copy out of the worker and the check). The worker sends the events, their wording
  * and the layout's rows PART_EVENTS at a time as `run-part` messages, each read and checked as it
@@ -27,7 +27,7 @@ type LayoutRows = Pick<DiagramLayout, 'rowY' | 'wires' | 'markers' | 'times' | '
 const ROW_LISTS = ['wires', 'markers', 'times', 'bars', 'breaks'] as const;
 
 /** The messages that carry `response`: itself, or its parts and then itself with the parted lists empty. */
-export function inParts(response: LabResponse, partEvents = PART_EVENTS): LabResponse[] {
+export function inParts(response: LabResponse | ToolResponse, partEvents = PART_EVENTS): Array<LabResponse | ToolResponse> {
   if (response.type !== 'transcript' && response.type !== 'layout') return [response];
   const { layout } = response;
   const count = layout.rowY.length;
@@ -85,7 +85,7 @@ export class PartsAssembly {
   }
 
   /** The answer with its parts put back, or the reason they do not make it whole. */
-  finish<A extends LabAnswer>(answer: A): { ok: true; answer: A } | { ok: false; problem: string } {
+  finish<A extends LabAnswer | ToolResponse>(answer: A): { ok: true; answer: A } | { ok: false; problem: string } {
     if (answer.type !== 'transcript' && answer.type !== 'layout') return this.received === 0 ? { ok: true, answer } : { ok: false, problem: `a ${answer.type} answer came after ${this.received} parts` };
     const expected = answer.parts ?? 0;
     if (expected !== this.received) return { ok: false, problem: `the answer has ${expected} parts; ${this.received} arrived` };

@@ -2,12 +2,13 @@ import * as v from 'valibot';
 import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
+import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
  * lab engine and the lab tools). protocol.ts infers every message type from these; the page checks
  * what the workers send and the workers check what the page sends with the same definitions, so a
- * field can neither drift nor be trusted unchecked (issue #10). Payloads the engine defines (the
+ * field can neither drift nor be trusted unchecked. Payloads the engine defines (the
  * transcript, its events and outcomes) are checked here too, and a compile-time check at the end
  * keeps each schema in step with the engine's own type.
  *
@@ -161,7 +162,7 @@ const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
     title: v.string(),
     requirements: v.array(v.string()),
     protocolVersion: v.string(),
-    /** Issue #13: absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it. */
+    /** Absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it. */
     implementation: v.optional(ImplementationSchema),
     sdk: v.optional(SdkRunInfoSchema),
     events: v.array(EventSchema),
@@ -192,7 +193,7 @@ export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable
 const index = v.pipe(v.number(), v.safeInteger(), v.minValue(-1));
 export const RaceFactStepsSchema = v.object({ terminalState: index, finalResponse: index, cancellationSignal: index, clientIgnores: v.array(index) });
 
-// ── the diagram's layout (issue #9: computed in the worker, sent with the run) ──────────────────────
+// ── the diagram's layout (computed in the worker, sent with the run) ────────────────────────────────
 
 export const TimeScaleSchema = v.picklist(['ordinal', 'linear']);
 const LaneSchema = v.object({ id: v.string(), label: v.string(), x: finite });
@@ -309,7 +310,7 @@ export const LedgerTableSchema = v.picklist(['idempotencyKeys', 'effects', 'exec
 export const LEDGER_ROWS_LIMIT_MAX = 1_000;
 /** Beyond any offset a ledger of LEDGER_BYTES_MAX can reach (a row takes more than one byte). */
 const LEDGER_ROWS_OFFSET_MAX = 16 * 1024 * 1024;
-/** One page of a stored ledger table (issue #14): `total` is the table's row count as the page was read. */
+/** One page of a stored ledger table: `total` is the table's row count as the page was read. */
 export const LedgerRowsSchema = v.object({
   table: LedgerTableSchema,
   offset: nonNegativeInt,
@@ -371,7 +372,7 @@ const checkedFailureMode = v.object({
   fixShown: v.boolean(),
   failureDetail: v.string(),
 });
-/** SPEC §9: a failure mode's failure run and fix run, each checked from its transcript (issue #12). */
+/** A catalogued failure mode's failure run and fix run, each checked from its transcript. */
 export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result) => result as FailureModeResult));
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
@@ -389,15 +390,15 @@ export const RunRequestSchema = v.object({
   ledger: v.picklist(['fresh', 'kept']),
   /** The diagram's time axis to lay the run out on (ordinal when absent). */
   scale: v.optional(TimeScaleSchema),
-  /** Issue #13: `ts-sdk` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
+  /** `ts-sdk` or `ts-sdk-v2` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
   impl: v.optional(ImplementationSchema),
-  /** Replays exactly this explored ordering (issue #11); absent: the seeded run. */
+  /** Replays exactly this explored ordering; absent: the seeded run. */
   schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
-  /** Faults on given messages, `drop:12,delay:14:300` (issue #11); absent: none. */
+  /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
   faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
 });
 
-/** Runs the scenario in every ordering (issue #11); `explore-progress` reports come first, then one `exploration`. */
+/** Runs the scenario in every ordering; `explore-progress` reports come first, then one `exploration`. */
 export const ExploreRequestSchema = v.object({
   type: v.literal('explore'),
   requestId: id,
@@ -422,7 +423,7 @@ export const labRequestSchemas = [
   v.object({ type: v.literal('ledger-import'), requestId: id, bytes }),
   v.object({ type: v.literal('ledger-export'), requestId: id }),
   v.object({ type: v.literal('ledger-reset'), requestId: id }),
-  /** Rows `offset`… of one table of the stored ledger, in the order the Ledger section shows them (issue #14). */
+  /** Rows `offset`… of one table of the stored ledger, in the order the Ledger section shows them. */
   v.object({
     type: v.literal('ledger-rows'),
     requestId: id,
@@ -432,14 +433,14 @@ export const labRequestSchemas = [
   }),
 ] as const;
 
-/** Issue #13: two runs, each a run spec (`C:impl=ts-sdk,transport=http`), for the Compare tab. */
-const runSpecText = v.pipe(v.string(), v.maxLength(2_000));
+/** Compare's runs, each a run spec (`C:impl=ts-sdk,transport=http`), as long as the parser accepts. */
+const runSpecText = v.pipe(v.string(), v.maxLength(RUN_SPEC_CHARS_MAX));
 
 /** Requests the tools worker answers. */
 export const toolRequestSchemas = [
   v.object({ type: v.literal('verify'), requestId: id }),
   v.object({ type: v.literal('evidence'), requestId: id }),
-  /** The reviewer as a skill folder, zipped (issue #16). */
+  /** The reviewer as a skill folder, zipped. */
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
@@ -481,7 +482,7 @@ export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((res
 /**
  * One part of a long answer (a run's or a layout's), sent before it: the events, their wording and
  * the layout's rows from event `from` on. Each part is checked as it arrives, so no single message
- * takes the page long to read (issue #9); the answer then says how many parts it had (`parts`).
+ * takes the page long to read; the answer then says how many parts it had (`parts`).
  */
 export const RunPartSchema = v.object({
   type: v.literal('run-part'),

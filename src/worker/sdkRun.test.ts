@@ -39,9 +39,10 @@ describe('the lab worker with impl=ts-sdk', () => {
   });
 
   it('the address names the SDK and leaves the default model out', () => {
-    const state = { scenarios: [], scenarioId: 'C', transport: 'stdio' as const, seed: 1, settings: {}, transcript: null, step: 0 };
-    expect(linkFor({ ...state, impl: 'ts-sdk' })).toBe('?scenario=C&transport=stdio&seed=1&impl=ts-sdk');
-    expect(linkFor({ ...state, impl: 'model' })).toBe('?scenario=C&transport=stdio&seed=1');
+    const state = { scenarios: [], transcript: null, step: 0 };
+    const spec = { scenario: 'C', transport: 'stdio' as const, seed: 1, settings: {} };
+    expect(linkFor({ ...state, spec: { ...spec, impl: 'ts-sdk' } })).toBe('?scenario=C&transport=stdio&seed=1&impl=ts-sdk');
+    expect(linkFor({ ...state, spec: { ...spec, impl: 'model' } })).toBe('?scenario=C&transport=stdio&seed=1');
   });
 });
 

@@ -5,7 +5,8 @@ import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
-import type { ToolRequest, ToolResponse } from './protocol';
+import { explainBadToolRequest, salvageRequestId, type ToolRequest, type ToolResponse } from './protocol';
+import { errorResponse, malformed, type WorkerHost } from './serve';
 
 /**
  * Answers the tool requests in the worker. Every run here uses a fresh ledger (never the one the
@@ -26,6 +27,22 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
     case 'panel':
       return { type: 'panel-view', requestId, view: runPanel(run, request) };
   }
+}
+
+/** The tools worker's host: every message answered once, a malformed one with LAB008, a failure with its code. */
+export function createToolsHost(sqlModule: () => Promise<SqlModule>): WorkerHost<ToolResponse> {
+  return {
+    async handleMessage(data) {
+      const problem = explainBadToolRequest(data);
+      if (problem !== null) return malformed(salvageRequestId(data), problem);
+      const request = data as ToolRequest;
+      try {
+        return await answerToolRequest(request, sqlModule);
+      } catch (error) {
+        return errorResponse(request.requestId, error);
+      }
+    },
+  };
 }
 
 /** How long the page's compare may compute (both runs and the comparison) before LAB016; Stop ends it sooner. */

@@ -17,18 +17,15 @@ function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
 /** What to run: scenario, transport, seed (and for ledger scenarios, which ledger). */
 export function Controls() {
   const scenarios = useLabStore((state) => state.scenarios);
-  const scenarioId = useLabStore((state) => state.scenarioId);
-  const transport = useLabStore((state) => state.transport);
-  const seed = useLabStore((state) => state.seed);
+  const scenarioId = useLabStore((state) => state.spec.scenario);
+  const transport = useLabStore((state) => state.spec.transport);
+  const seed = useLabStore((state) => state.spec.seed);
   const selectScenario = useLabStore((state) => state.selectScenario);
-  const setTransport = useLabStore((state) => state.setTransport);
-  const setSeed = useLabStore((state) => state.setSeed);
+  const select = useLabStore((state) => state.select);
   const keepLedger = useLabStore((state) => state.keepLedger);
-  const setKeepLedger = useLabStore((state) => state.setKeepLedger);
   const kind = useLabStore(selectedKind);
   const run = useLabStore((state) => state.run);
-  const impl = useLabStore((state) => state.impl);
-  const setImpl = useLabStore((state) => state.setImpl);
+  const impl = useLabStore((state) => state.spec.impl);
   // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
   const predict = usePanelsStore((state) => state.predict);
   // On a tab that runs its own scenarios, the run controls say so instead of acting on a view not shown.
@@ -52,12 +49,12 @@ export function Controls() {
   const onSeed = (event: ChangeEvent<HTMLInputElement>) => {
     const text = event.target.value;
     setSeedText(text);
-    if (text.trim() !== '' && Number.isFinite(Number(text))) setSeed(Number(text));
+    if (text.trim() !== '' && Number.isFinite(Number(text))) select({ seed: Number(text) });
   };
   // Run re-runs the selection; the same seed gives the same run, so the page says what it did.
   const [ran, setRan] = useState<{ transcript: Transcript; text: string } | null>(null);
   const transcript = useLabStore((state) => state.transcript);
-  const schedule = useLabStore((state) => state.schedule);
+  const schedule = useLabStore((state) => state.spec.schedule ?? null);
   // The sentence is a passing note over the page (it moves nothing), gone after a while.
   useEffect(() => {
     if (ran === null) return;
@@ -107,7 +104,7 @@ export function Controls() {
               }}
               onChange={() => {
                 if (notHere !== null) return;
-                setTransport(value);
+                select({ transport: value });
                 focusReplay();
               }}
             />
@@ -125,7 +122,7 @@ export function Controls() {
           <span className="lab-label">Implementation</span>
           <select
             value={impl}
-            onChange={(event) => notHere === null && setImpl(event.target.value as Implementation)}
+            onChange={(event) => notHere === null && select({ impl: event.target.value as Implementation })}
             onMouseDown={(event) => notHere !== null && event.preventDefault()}
             {...off}
           >
@@ -137,7 +134,7 @@ export function Controls() {
       )}
       {kind === 'ledger' && (
         <label className="lab-check">
-          <input type="checkbox" checked={keepLedger} onChange={(event) => setKeepLedger(event.target.checked)} />
+          <input type="checkbox" checked={keepLedger} onChange={(event) => select({ keepLedger: event.target.checked })} />
           Keep ledger between runs
         </label>
       )}

@@ -53,14 +53,14 @@ export function ExplorePanel() {
   const progress = useLabStore((state) => state.exploreProgress);
   const result = useLabStore((state) => state.exploration);
   const error = useLabStore((state) => state.exploreError);
-  const schedule = useLabStore((state) => state.schedule);
+  const schedule = useLabStore((state) => state.spec.schedule ?? null);
   const explore = useLabStore((state) => state.explore);
   const stopExplore = useLabStore((state) => state.stopExplore);
   const openOrdering = useLabStore((state) => state.openOrdering);
   const leaveOrdering = useLabStore((state) => state.leaveOrdering);
   const exploreWith = useLabStore((state) => state.exploreWith);
   const setSetting = useLabStore((state) => state.setSetting);
-  const jitterOverride = useLabStore((state) => state.settings.latencyJitterMs);
+  const jitterOverride = useLabStore((state) => state.spec.settings.latencyJitterMs);
   const scenario = useLabStore(selectedScenario);
   const running = status === 'running';
   const takesJitter = scenario !== undefined && Object.hasOwn(scenario.settingsSpec, 'latencyJitterMs');

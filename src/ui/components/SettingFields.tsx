@@ -10,10 +10,10 @@ const TYPING_PAUSE_MS = 400;
 
 /** The settings' fields and the reset button (the part of SettingsPanel that loads when it is opened). */
 export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
-  const overrides = useLabStore((state) => state.settings);
+  const overrides = useLabStore((state) => state.spec.settings);
   const setSetting = useLabStore((state) => state.setSetting);
-  const resetSettings = useLabStore((state) => state.resetSettings);
-  const impl = useLabStore((state) => state.impl);
+  const select = useLabStore((state) => state.select);
+  const impl = useLabStore((state) => state.spec.impl);
   const entries = Object.entries(scenario.settingsSpec);
   const apply = (name: string, value: SettingValue) => setSetting(name, value === scenario.settings[name] ? undefined : value);
   return (
@@ -27,7 +27,7 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
           return <SettingField key={name} name={name} spec={spec} value={value} sdkDecides={sdkDecides} onValue={(next) => apply(name, next)} />;
         })}
       </div>
-      <button type="button" className="lab-button" disabled={Object.keys(overrides).length === 0} onClick={resetSettings}>
+      <button type="button" className="lab-button" disabled={Object.keys(overrides).length === 0} onClick={() => select({ settings: {} })}>
         Use default settings
       </button>
     </>

@@ -10,7 +10,7 @@ import { selectedKind } from './selectors';
 export function WhatIf() {
   const kind = useLabStore(selectedKind);
   const whatIf = useLabStore((state) => state.whatIf);
-  const faults = useLabStore((state) => state.faults);
+  const faults = useLabStore((state) => state.spec.faults ?? null);
   const status = useLabStore((state) => state.status);
   const nowMs = useLabStore(currentTimeMs);
   const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useLabStore.getState();

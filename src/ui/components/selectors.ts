@@ -1,6 +1,6 @@
-import type { LabState, ScenarioInfo } from '../../store/labStore';
+import { selectedInfo, type LabState, type ScenarioInfo } from '../../store/labStore';
 
-export const selectedScenario = (state: LabState): ScenarioInfo | undefined => state.scenarios.find((scenario) => scenario.id === state.scenarioId);
+export const selectedScenario = (state: LabState): ScenarioInfo | undefined => selectedInfo(state);
 export const selectedKind = (state: LabState) => selectedScenario(state)?.kind;
 
 /** LabError messages already start with their code; an alert shows the code once, in bold. */

@@ -521,8 +521,8 @@ function Toolbar({
   const { getViewport } = useReactFlow();
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
-  const linearTime = usePanelsStore((state) => state.linearTime);
-  const setLinearTime = usePanelsStore((state) => state.setLinearTime);
+  const linearTime = useLabStore((state) => state.scale === 'linear');
+  const setScale = useLabStore((state) => state.setScale);
   const reducedMotion = useReducedMotion();
   const move = useGo(target);
   const go = (viewport: Viewport, glide: boolean) => {
@@ -561,7 +561,7 @@ function Toolbar({
   return (
     <div className="dg-toolbar" role="toolbar" aria-label="Diagram view">
       {linearToggle && (
-        <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setLinearTime(!linearTime)}>
+        <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setScale(linearTime ? 'ordinal' : 'linear')}>
           Linear time
         </button>
       )}

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useLabStore } from '../../store/labStore';
 import { pressPlaybackKey } from '../../store/keys';
-import { usePanelsStore } from '../../store/panels';
 import { OWNS_KEYS, TEXT_FIELD } from '../panels/ownsKeys';
 
 /** Elements Space activates by itself (a menu opens, a box or a radio is chosen). */
@@ -32,7 +31,7 @@ export function useKeyboardShortcuts(showShortcuts: () => void): void {
         return;
       }
       if (event.key === 'l' || event.key === 'L') {
-        if (!inField) act(() => usePanelsStore.getState().setLinearTime(!usePanelsStore.getState().linearTime));
+        if (!inField) act(() => lab.setScale(lab.scale === 'linear' ? 'ordinal' : 'linear'));
         return;
       }
       if (inTextField) return;

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import { usePanelsStore } from '../../store/panels';
-import { HERD_POLICIES, type HerdPolicy, type HerdView } from '../../store/panelsStore';
+import { HERD_POLICIES, SLIDER_RANGES, type HerdPolicy, type HerdView } from '../../store/panelsStore';
 import { Chart } from './Chart';
 import { LoadState } from './LoadState';
 
@@ -95,9 +95,9 @@ export function BackoffPanel() {
       <h2 id="backoff-title">Backoff and the thundering herd</h2>
       <p className="panel-lede">Every client loses its stream at 0 ms. Its first attempt waits too (up to the base delay, RV-4). The server admits a fixed number per window and refuses the rest, who back off and try again.</p>
       <div className="panel-sliders">
-        <Slider id="herd-base" label="Base delay" min={10} max={2000} step={10} value={inputs.baseMs} unit="ms" onChange={(baseMs) => setHerd({ baseMs })} />
-        <Slider id="herd-cap" label="Cap" min={100} max={30000} step={100} value={inputs.capMs} unit="ms" onChange={(capMs) => setHerd({ capMs })} />
-        <Slider id="herd-clients" label="Clients" min={100} max={10000} step={100} value={inputs.clients} unit="" onChange={(clients) => setHerd({ clients })} />
+        <Slider id="herd-base" label="Base delay" {...SLIDER_RANGES.herdBaseMs} value={inputs.baseMs} unit="ms" onChange={(baseMs) => setHerd({ baseMs })} />
+        <Slider id="herd-cap" label="Cap" {...SLIDER_RANGES.herdCapMs} value={inputs.capMs} unit="ms" onChange={(capMs) => setHerd({ capMs })} />
+        <Slider id="herd-clients" label="Clients" {...SLIDER_RANGES.herdClients} value={inputs.clients} unit="" onChange={(clients) => setHerd({ clients })} />
         <div className="panel-slider">
           <label htmlFor="herd-policy">Policy</label>
           <select id="herd-policy" value={inputs.policy} onChange={(e) => setHerd({ policy: e.target.value as HerdPolicy })}>

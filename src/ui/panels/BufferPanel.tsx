@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import { usePanelsStore } from '../../store/panels';
-import type { BufferView } from '../../store/panelsStore';
+import { SLIDER_RANGES, type BufferView } from '../../store/panelsStore';
 import { Chart } from './Chart';
 import { LoadState } from './LoadState';
 
@@ -48,7 +48,7 @@ export function BufferPanel() {
       <div className="panel-sliders">
         <div className="panel-slider">
           <label htmlFor="buffer-capacity">Queue capacity</label>
-          <input id="buffer-capacity" type="range" min={1} max={64} step={1} value={capacity} onChange={(e) => setCapacity(Number(e.target.value))} />
+          <input id="buffer-capacity" type="range" min={SLIDER_RANGES.bufferCapacity.min} max={SLIDER_RANGES.bufferCapacity.max} step={SLIDER_RANGES.bufferCapacity.step} value={capacity} onChange={(e) => setCapacity(Number(e.target.value))} />
           <output htmlFor="buffer-capacity" data-testid="capacity-value">{capacity} {capacity === 1 ? 'event' : 'events'}</output>
         </div>
       </div>

@@ -24,7 +24,7 @@ const KEY_PROFILES = [
 export function LedgerTab() {
   const selectScenario = useLabStore((s) => s.selectScenario);
   const setSetting = useLabStore((s) => s.setSetting);
-  const current = useLabStore((s) => s.scenarioId);
+  const current = useLabStore((s) => s.spec.scenario);
   const transcript = useLabStore((s) => s.transcript);
   const outcome = transcript?.kind === 'ledger' ? (transcript.outcome as LedgerOutcome) : null;
   const profile = outcome?.keyProfile ?? null;

@@ -30,7 +30,7 @@ export function usePredictAsking(): boolean {
  */
 export function usePredictHides(): boolean {
   const predict = usePanelsStore((s) => s.predict);
-  const declared = useLabStore((s) => declaresRace(s, s.scenarioId));
+  const declared = useLabStore((s) => declaresRace(s, s.spec.scenario));
   const { phase } = usePredictRace();
   if (!predict || !declared) return false;
   return phase === 'before' || phase === 'asking';
