@@ -9,6 +9,7 @@ import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
 import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { Legend } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -461,45 +462,5 @@ function Toolbar({
         Fit View
       </button>
     </div>
-  );
-}
-
-/** What the lines and bars mean, in words as well as looks. */
-function Legend() {
-  return (
-    <ul className="dg-legend" aria-label="Legend">
-      <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head" />
-        </svg>
-        message (sloped by latency)
-      </li>
-      <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line is-in-flight" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head is-in-flight" />
-        </svg>
-        in flight
-      </li>
-      <li>
-        <svg width="44" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="34" y2="7" className="dg-key-line is-bad" />
-          <polygon points="42,7 32,2 32,12" className="dg-key-head is-bad" />
-        </svg>
-        ignored, lost or stream closed
-      </li>
-      <li>
-        <span className="dg-key-bar deadline-idle" aria-hidden="true" />
-        idle deadline
-      </li>
-      <li>
-        <span className="dg-key-bar deadline-max" aria-hidden="true" />
-        maximum deadline
-      </li>
-      <li className="dg-credit">
-        drawn with&nbsp;<a href="https://reactflow.dev" rel="noreferrer">React Flow</a>
-      </li>
-    </ul>
   );
 }
