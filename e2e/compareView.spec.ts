@@ -14,7 +14,14 @@ async function diagrams(page: Page) {
       const zoom = viewport === null ? 0 : new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
       const headers = [...pane.querySelectorAll('.dg-lane-header')].map((header) => {
         const r = header.getBoundingClientRect();
+        // The headers let the pointer through to the pane; made hittable for a moment, the topmost element at their centre is them unless something covers them.
+        const band = header.parentElement as HTMLElement;
+        const before = band.style.pointerEvents;
+        band.style.pointerEvents = 'auto';
+        (header as HTMLElement).style.pointerEvents = 'auto';
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        band.style.pointerEvents = before;
+        (header as HTMLElement).style.pointerEvents = '';
         return {
           text: header.textContent ?? '',
           inside: r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1,

@@ -96,8 +96,8 @@ export function ComparePanel() {
   );
 }
 
-/** Where the current instant stands in a compared diagram: low, since its pane is low and what led to it matters more than what follows. */
-const COMPARE_FOLLOW_AT = 0.8;
+/** Where the current instant's band ends in a compared diagram: near the pane's foot, since the pane is low and what led to it matters more than what follows. */
+const COMPARE_FOLLOW_AT = 0.95;
 
 /**
  * The runs' diagrams, one above the other, each the whole width, and the playback that moves them all.
@@ -124,7 +124,9 @@ function ComparedDiagrams({ view }: { view: CompareView }) {
     return shown;
   };
   const shownMs = [...times].reverse().find((t) => t <= nowMs) ?? times[0] ?? 0;
-  const followY = laid.axis.bandY.get(shownMs);
+  // The y every diagram keeps in view: the foot of the current instant's band (where the next instant's starts), so the whole band is in the pane.
+  const nextMs = times.find((t) => t > shownMs);
+  const followY = (nextMs === undefined ? undefined : laid.axis.bandY.get(nextMs)) ?? laid.height;
   const next = times.find((t) => t > nowMs);
   const previous = [...times].reverse().find((t) => t < nowMs);
   const go = (t: number) => setAtMs(t >= endMs ? null : t);
