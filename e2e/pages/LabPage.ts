@@ -98,6 +98,8 @@ export class LabPage {
     await expect(this.main).toHaveAttribute('data-scenario', scenario);
     await expect(this.main).toHaveAttribute('data-transport', transport);
     await expect(this.main).toHaveAttribute('data-seed', String(seed));
+    // The diagram's code loads apart from the page's first script: a run is shown once its diagram replaced the placeholder.
+    await expect(this.page.locator('.lab-diagram[data-loading]')).toHaveCount(0);
   }
 
   /** Waits until the replay shows exactly `step` events. */

@@ -1,5 +1,5 @@
 import { assert } from './core/assert';
-import { compareRuns, runFacts, type CompareOptions, type Divergence } from './compare';
+import { compareRuns, runFacts, type CompareOptions, type Divergence, type RunComparison } from './compare';
 import type { Transcript } from './transcript';
 
 /** At most this many runs side by side: the model, SDK 1.x and v2 (STYLE: a limit on everything). */
@@ -27,12 +27,35 @@ export interface ManyComparison {
   readonly pairs: PairDivergence[];
 }
 
+/** How one pair is compared: compareRuns, or (in a test) a wrapper that counts its calls. */
+export type ComparePair = (a: Transcript, b: Transcript, options: CompareOptions) => RunComparison;
+
+export interface CompareManyOptions extends CompareOptions {
+  readonly comparePair?: ComparePair;
+}
+
+/** compareMany's answer with the first pair's whole comparison (facts included), for a caller that shows A against B as well. */
+export interface ManyWithFirst {
+  /** Runs A and B compared: the very result pair 0–1 of `many` was built from. */
+  readonly first: RunComparison;
+  readonly many: ManyComparison;
+}
+
 /**
  * Two or three runs side by side, built on the pairwise comparison: the facts of all of them in one
  * table, and for every pair the first instant at which they part (compareRuns' own answer).
  */
-export function compareMany(transcripts: readonly Transcript[], options: CompareOptions = {}): ManyComparison {
+export function compareMany(transcripts: readonly Transcript[], options: CompareManyOptions = {}): ManyComparison {
+  return compareManyWithFirst(transcripts, options).many;
+}
+
+/**
+ * compareMany, keeping the comparison of the first two runs whole: each pair is compared once, so a
+ * caller that shows A against B beside the pairs (the page's three-run Compare) does not compare them again.
+ */
+export function compareManyWithFirst(transcripts: readonly Transcript[], options: CompareManyOptions = {}): ManyWithFirst {
   assert(transcripts.length >= 2 && transcripts.length <= COMPARED_RUNS_MAX, `compare takes 2 to ${COMPARED_RUNS_MAX} runs`);
+  const { comparePair = compareRuns, ...compareOptions } = options;
   const factMaps = transcripts.map((t) => new Map(runFacts(t)));
   const names: string[] = [];
   for (const facts of factMaps) for (const name of facts.keys()) if (!names.includes(name)) names.push(name);
@@ -41,12 +64,15 @@ export function compareMany(transcripts: readonly Transcript[], options: Compare
     return { name, values, differs: new Set(values).size > 1 };
   });
   const pairs: PairDivergence[] = [];
+  let first: RunComparison | null = null;
   for (let a = 0; a < transcripts.length; a += 1) {
     for (let b = a + 1; b < transcripts.length; b += 1) {
-      const { divergence, note } = compareRuns(transcripts[a] as Transcript, transcripts[b] as Transcript, options);
-      pairs.push({ a, b, divergence, note });
+      const comparison = comparePair(transcripts[a] as Transcript, transcripts[b] as Transcript, compareOptions);
+      if (first === null) first = comparison;
+      pairs.push({ a, b, divergence: comparison.divergence, note: comparison.note });
     }
   }
   assert(pairs.length === (transcripts.length * (transcripts.length - 1)) / 2, 'every pair is compared once');
-  return { facts, pairs };
+  assert(first !== null, 'the first pair is compared');
+  return { first, many: { facts, pairs } };
 }

@@ -41,4 +41,4 @@ export { raceInvariants } from './invariants';
 export { TS_SDK_1X_EXPECTATIONS, type SdkExpectation, type RunExpectation, type ShownOutcome } from './models/request-race/tsSdkProfile';
 export { compareRuns, runFacts, type FactRow, type Divergence, type RunComparison, type CompareOptions } from './compare';
 export { TS_SDK_V2_TABLE, type V2Difference, type ThreeWayRun, type SourceLine, type DifferenceCause } from './models/request-race/tsSdkV2Table';
-export { compareMany, COMPARED_RUNS_MAX, type ManyComparison, type ManyFactRow, type PairDivergence } from './compareMany';
+export { compareMany, compareManyWithFirst, COMPARED_RUNS_MAX, type ComparePair, type CompareManyOptions, type ManyComparison, type ManyFactRow, type ManyWithFirst, type PairDivergence } from './compareMany';

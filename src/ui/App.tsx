@@ -12,7 +12,7 @@ import { ScenarioDescription } from './components/ScenarioDescription';
 import { withoutCode } from './components/selectors';
 import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
-import { Diagram } from './diagram/Diagram';
+import { Diagram } from './diagram/LazyDiagram';
 import { InstructorBar, PredictPrompt } from './panels/Instructor';
 import { IntroCard } from './panels/IntroCard';
 import { usePredictRace } from './panels/predictPhase';

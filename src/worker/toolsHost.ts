@@ -1,4 +1,4 @@
-import { compareMany, compareRuns as compareTranscripts, LabError, usesSqlite, wordEvents, type SqlModule, type Transcript } from '../engine';
+import { compareManyWithFirst, compareRuns as compareTranscripts, LabError, usesSqlite, wordEvents, type ComparePair, type SqlModule, type Transcript } from '../engine';
 import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
 import { runResolved } from '../sdk/runs';
 import { findScenario } from '../scenarios/index';
@@ -71,10 +71,28 @@ async function compareRuns(requestId: number, texts: readonly [string, string] |
     transcripts.push(await runResolved(run, { ledger: sql === null ? undefined : { sql }, onStep }));
   }
   const tick = (events: number) => check(`while comparing (${events} events compared)`);
+  return comparisonOf(requestId, texts, transcripts, tick);
+}
+
+/**
+ * The comparison's answer once the runs ran: A against B and, with a third run, every pair's parting
+ * beside it. Each pair is compared once: three runs take three comparisons, A–B's serving as both the
+ * comparison and the first of the pairs. `comparePair` is compareRuns (a test passes one that counts).
+ */
+export function comparisonOf(
+  requestId: number,
+  texts: readonly [string, string] | readonly [string, string, string],
+  transcripts: readonly Transcript[],
+  tick: (events: number) => void,
+  comparePair: ComparePair = compareTranscripts,
+): Extract<ToolResponse, { type: 'comparison' }> {
   const [a, b, c] = transcripts as [Transcript, Transcript, Transcript | undefined];
   const compared = (spec: string, transcript: Transcript) => ({ spec, transcript, wording: wordEvents(transcript.events) });
   const pair = [compared(texts[0], a), compared(texts[1], b)] as const;
   // A third run (the model, SDK 1.x and v2 side by side): A against B as ever, and every pair's parting beside it.
-  if (c !== undefined && texts[2] !== undefined) return { type: 'comparison', requestId, runs: [...pair, compared(texts[2], c)], comparison: compareTranscripts(a, b, { tick }), many: compareMany(transcripts, { tick }) };
-  return { type: 'comparison', requestId, runs: [...pair], comparison: compareTranscripts(a, b, { tick }) };
+  if (c !== undefined && texts[2] !== undefined) {
+    const { first, many } = compareManyWithFirst(transcripts, { tick, comparePair });
+    return { type: 'comparison', requestId, runs: [...pair, compared(texts[2], c)], comparison: first, many };
+  }
+  return { type: 'comparison', requestId, runs: [...pair], comparison: comparePair(a, b, { tick }) };
 }

@@ -2,13 +2,14 @@ import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, t
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import { useLabStore, type EventWording, type Transcript } from '../../store/labStore';
+import { useLabStore, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, OVERVIEW_H, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane, type SharedAxis } from './layout';
+import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, OVERVIEW_H, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane } from './layout';
+import { Legend } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -79,49 +80,30 @@ const EMPTY_LAYOUT: DiagramLayout = {
 };
 
 /**
- * A replay the diagram shows instead of the lab's own (the Compare tab, issue #13): its step and the
- * engine's wording of its events, and the heading that names it. Nothing is selected in it.
+ * A replay the diagram shows instead of the lab's own (the Compare tab): its step, its layout (laid out
+ * by the caller through the diagram's geometry, on the axis it shares with the diagrams beside it), and
+ * the heading that names it. Nothing is selected in it.
  */
 export interface DiagramReplay {
   step: number;
-  wording: EventWording[];
+  layout: DiagramLayout;
   headingId: string;
   title: string;
-  /** The virtual-time axis it shares with the diagrams beside it. */
-  axis?: SharedAxis;
-  /** On a shared axis: the y every diagram beside it keeps in view (the current instant), and the width they all fit, so they line up. */
+  /** On a shared axis: the y every diagram beside it keeps in view (the current instant), and the size they all fit, so they line up at one zoom. */
   followY?: number;
   fitWidth?: number;
+  fitHeight?: number;
+  /** Where the current instant stands (fraction of the pane's height): low panes keep it low, to show the instants before it. */
+  followAt?: number;
 }
 
-/** Two diagrams side by side each get half the width: they may fit their lanes at a smaller zoom. */
-const REPLAY_FIT_ZOOM_MIN = 0.6;
+/** A replay fits its lanes at no zoom that puts text under LEGIBLE_PX. */
+const REPLAY_FIT_ZOOM_MIN = LEGIBLE_ZOOM;
 
 const noSelection = () => undefined;
 
 /** The run overview strip (Overview.tsx), loaded on first draw. */
 const Overview = lazy(() => import('./Overview').then((module) => ({ default: module.Overview })));
-
-type LayoutCompute = typeof import('./layoutCompute');
-/** The layout code, once loaded: only a replay needs it on the page (the lab's own runs come laid out by the worker). */
-let layoutCompute: LayoutCompute | null = null;
-
-/** The layout code when `wanted`, loaded on first need (issue #9: the first load of the page carries none of it). */
-function useLayoutCompute(wanted: boolean): LayoutCompute | null {
-  const [loaded, setLoaded] = useState(layoutCompute);
-  useEffect(() => {
-    if (!wanted || loaded !== null) return;
-    let live = true;
-    void import('./layoutCompute').then((module) => {
-      layoutCompute = module;
-      if (live) setLoaded(module);
-    });
-    return () => {
-      live = false;
-    };
-  }, [wanted, loaded]);
-  return loaded;
-}
 
 export function Diagram({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
   // The provider lets the toolbar above the pane drive the same viewport as the pane.
@@ -141,18 +123,10 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
   const selectEvent = replay === undefined ? labSelectEvent : noSelection;
   const headingId = replay?.headingId ?? 'diagram-heading';
   // The lab's own run is laid out in the worker with the run (and again there when Linear time
-  // changes): the page only cuts it. A compared replay (two short runs on one shared axis) is laid
-  // out here, once per pair.
+  // changes), a compared replay by the Compare tab on the axis it shares: the page only cuts it.
   const labLayout = useLabStore((state) => state.layout);
-  const replayWording = replay?.wording;
-  const axis = replay?.axis;
-  const compute = useLayoutCompute(replayWording !== undefined);
-  const replayLayout = useMemo(
-    () => (replayWording === undefined || compute === null ? null : compute.layoutDiagram(transcript, replayWording, 'ordinal', axis)),
-    [compute, transcript, replayWording, axis],
-  );
-  const layout = replay === undefined ? (labLayout ?? EMPTY_LAYOUT) : (replayLayout ?? EMPTY_LAYOUT);
-  // What a fit is for: the lab's run (Linear time keeps the zoom), or a replay's layout once laid out.
+  const layout = replay === undefined ? (labLayout ?? EMPTY_LAYOUT) : replay.layout;
+  // What a fit is for: the lab's run (Linear time keeps the zoom), or a replay's layout.
   const fitKey: object = replay === undefined ? transcript : layout;
   const flow = useMemo(() => buildFlow(layout), [layout]);
   // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
@@ -271,6 +245,8 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
             onFitted={setFittedRun}
             fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN}
             fitWidth={replay?.fitWidth}
+            fitHeight={replay?.fitHeight}
+            followAt={replay?.followAt ?? FOLLOW_AT}
             lockstep={replay?.followY !== undefined}
           />
         </ReactFlow>
@@ -416,11 +392,15 @@ function Follow({
   onFitted,
   fitZoomMin,
   fitWidth,
+  fitHeight,
+  followAt,
   lockstep,
 }: {
   fitZoomMin: number;
-  /** The width to fit instead of the layout's (diagrams side by side fit the widest, at one zoom). */
+  /** The size to fit instead of the layout's (diagrams side by side fit the widest and the tallest, at one zoom). */
   fitWidth: number | undefined;
+  fitHeight: number | undefined;
+  followAt: number;
   /** Diagrams on one axis: always keep `nowY` at the same place, so they stay level. */
   lockstep: boolean;
   layout: DiagramLayout;
@@ -453,10 +433,10 @@ function Follow({
       const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
-      const y = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : FOLLOW_AT) - atY * zoom));
+      const y = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom));
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height, lockstep, presentation],
+    [paneWidth, paneHeight, width, height, lockstep, presentation, followAt],
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;
@@ -469,7 +449,7 @@ function Follow({
     // The normal view fits the lanes to the width and, when it can, the run's height: a whole race on
     // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
     // (the normal pane is this one less the side column), and as large as the width allows.
-    const normalFit = (w: number, h: number) => Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, height)));
+    const normalFit = (w: number, h: number) => Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, fitHeight ?? height)));
     const zoom = presentation
       ? Math.min(PRESENT_ZOOM_MAX, Math.max(PRESENT_ZOOM_MIN, PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity), paneWidth / (fitWidth ?? width)))
       : normalFit(paneWidth, paneHeight);
@@ -575,45 +555,5 @@ function Toolbar({
         Fit View
       </button>
     </div>
-  );
-}
-
-/** What the lines and bars mean, in words as well as looks. */
-function Legend() {
-  return (
-    <ul className="dg-legend" aria-label="Legend">
-      <li>
-        <svg width="30" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line" />
-          <polygon points="29,7 19,2 19,12" className="dg-key-head" />
-        </svg>
-        message (sloped by latency)
-      </li>
-      <li>
-        <svg width="30" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line is-in-flight" />
-          <polygon points="29,7 19,2 19,12" className="dg-key-head is-in-flight" />
-        </svg>
-        in flight
-      </li>
-      <li>
-        <svg width="30" height="14" aria-hidden="true">
-          <line x1="2" y1="7" x2="21" y2="7" className="dg-key-line is-bad" />
-          <polygon points="29,7 19,2 19,12" className="dg-key-head is-bad" />
-        </svg>
-        ignored, lost or stream closed
-      </li>
-      <li>
-        <span className="dg-key-bar deadline-idle" aria-hidden="true" />
-        idle deadline
-      </li>
-      <li>
-        <span className="dg-key-bar deadline-max" aria-hidden="true" />
-        maximum deadline
-      </li>
-      <li className="dg-credit">
-        drawn with&nbsp;<a href="https://reactflow.dev" rel="noreferrer">React Flow</a>
-      </li>
-    </ul>
   );
 }

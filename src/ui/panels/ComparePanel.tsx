@@ -3,8 +3,10 @@ import { usePanelsStore } from '../../store/panels';
 import type { CompareView } from '../../store/panelsStore';
 import { Diagram } from '../diagram/Diagram';
 import { layoutDiagram, sharedAxis } from '../diagram/layoutCompute';
+import type { DiagramLayout } from '../diagram/layout';
 import { formatMs } from '../format';
 import { LoadState } from './LoadState';
+import './compare.css';
 
 /** Pairs worth comparing, one click each (the issue's four: model vs SDK, stdio vs HTTP, keyed vs unsafe, two seeds). */
 const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string; c?: string }> = [
@@ -18,7 +20,7 @@ const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string; c?: string 
 ];
 
 /**
- * Issue #13: any two runs side by side. Both diagrams are cut at one virtual time, which the
+ * Any two or three runs, one above the other. Both diagrams are cut at one virtual time, which the
  * controls move for both at once (Step forward goes to the next instant at which either run did
  * something); the facts of both, each difference marked; and the first instant at which they part.
  * The worker runs both and compares them; the page words nothing itself.
@@ -40,62 +42,81 @@ export function ComparePanel() {
     event.preventDefault();
     setRuns(text.a.trim(), text.b.trim(), text.c?.trim());
   };
+  const stopButton = load.status === 'loading' && (
+    <button type="button" className="panel-button" onClick={stopCompare}>
+      Stop comparing
+    </button>
+  );
   return (
-    <section className="panel compare-panel" aria-labelledby="compare-title">
-      <h2 id="compare-title">Compare two runs</h2>
-      <p className="panel-lede">
-        Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code> or <code>ts-sdk</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
-        <code>seed</code> and any setting. Both diagrams share one virtual-time axis — what happened at the same instant is drawn at the same height — and move together.
-      </p>
-      <form className="compare-form" onSubmit={onSubmit}>
-        <label className="compare-run">
-          <span>Run A</span>
-          <input type="text" value={text.a} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, a: e.target.value })} />
-        </label>
-        <label className="compare-run">
-          <span>Run B</span>
-          <input type="text" value={text.b} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, b: e.target.value })} />
-        </label>
-        <label className="compare-run">
-          <span>Run C (optional)</span>
-          <input type="text" value={text.c ?? ''} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, c: e.target.value })} />
-        </label>
-        <button type="submit" className="panel-button">
-          Compare
-        </button>
-      </form>
-      <div className="compare-examples" role="group" aria-label="Examples">
-        {EXAMPLES.map((example) => (
-          <button key={example.label} type="button" className="panel-toggle" onClick={() => setRuns(example.a, example.b, example.c)}>
-            {example.label}
-          </button>
-        ))}
+    <section className="panel compare-panel" aria-labelledby="compare-title" data-runs={value?.runs.length}>
+      {/* The first screen: the runs, the playback and the diagrams, sized to the tab (no scrolling at 1280×720); what they found follows below. */}
+      <div className="compare-stage">
+        <div className="compare-bar">
+          <h2 id="compare-title">Compare two runs</h2>
+          <form className="compare-form" onSubmit={onSubmit} aria-describedby="compare-how">
+            <label className="compare-run">
+              <span>Run A</span>
+              <input type="text" value={text.a} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, a: e.target.value })} />
+            </label>
+            <label className="compare-run">
+              <span>Run B</span>
+              <input type="text" value={text.b} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, b: e.target.value })} />
+            </label>
+            <label className="compare-run">
+              <span>Run C (optional)</span>
+              <input type="text" value={text.c ?? ''} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, c: e.target.value })} />
+            </label>
+            <button type="submit" className="panel-button">
+              Compare
+            </button>
+          </form>
+        </div>
+        <div className="compare-status">
+          <LoadState load={load} />
+          {stopButton}
+          {load.status === 'error' && value !== null && <p className="compare-kept">The runs below are the last ones that ran.</p>}
+        </div>
+        {value !== null && <ComparedDiagrams view={value} />}
       </div>
-      <LoadState load={load} />
-      {load.status === 'loading' && (
-        <button type="button" className="panel-button" onClick={stopCompare}>
-          Stop comparing
-        </button>
-      )}
-      {load.status === 'error' && value !== null && <p className="compare-kept">The runs below are the last ones that ran.</p>}
-      {value !== null && <Comparison view={value} />}
+      {value !== null && <Findings view={value} />}
+      <div className="compare-help">
+        <div className="compare-examples" role="group" aria-label="Examples">
+          {EXAMPLES.map((example) => (
+            <button key={example.label} type="button" className="panel-toggle" onClick={() => setRuns(example.a, example.b, example.c)}>
+              {example.label}
+            </button>
+          ))}
+        </div>
+        <p className="panel-lede" id="compare-how">
+          Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code>, <code>ts-sdk</code> or <code>ts-sdk-v2</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
+          <code>seed</code> and any setting; a third run is optional. The diagrams share one virtual-time axis and move together: the current instant stands at the same height in each.
+        </p>
+      </div>
     </section>
   );
 }
 
-function Comparison({ view }: { view: CompareView }) {
+/** Where the current instant's band ends in a compared diagram: near the pane's foot, since the pane is low and what led to it matters more than what follows. */
+const COMPARE_FOLLOW_AT = 0.95;
+
+/**
+ * The runs' diagrams, one above the other, each the whole width, and the playback that moves them all.
+ * They are laid out here, once per comparison, through the diagram's geometry (the functions the lab
+ * worker lays its runs out with) on one shared virtual-time axis; the diagrams only draw the layouts.
+ */
+function ComparedDiagrams({ view }: { view: CompareView }) {
   const atMs = usePanelsStore((s) => s.compareAtMs);
   const setAtMs = usePanelsStore((s) => s.setCompareAtMs);
-  const [a, b] = view.runs;
-  const c = view.runs[2];
-  const { facts, divergence, note } = view.comparison;
-  // Every instant at which either run did something: the shared axis's stops.
+  const { divergence } = view.comparison;
+  // Every instant at which any run did something: the shared axis's stops.
   const times = useMemo(() => [...new Set(view.runs.flatMap((run) => run.transcript.events.map((event) => event.atMs)))].sort((x, y) => x - y), [view]);
   const endMs = times.at(-1) ?? 0;
-  // One virtual-time axis: the same instant at the same height in both diagrams.
-  const axis = useMemo(() => sharedAxis(view.runs), [view]);
-  // Both fit the wider one's lanes at one zoom, and keep the current instant at one height: level with each other.
-  const fitWidth = useMemo(() => Math.max(...view.runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis).width)), [view, axis]);
+  // One virtual-time axis: the same instant at the same y in every layout; all fit the widest and tallest at one zoom, so they stay level.
+  const laid = useMemo(() => {
+    const axis = sharedAxis(view.runs);
+    const layouts = view.runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis));
+    return { axis, layouts, width: Math.max(...layouts.map((l) => l.width)), height: Math.max(...layouts.map((l) => l.height)) };
+  }, [view]);
   const nowMs = atMs ?? endMs;
   const stepOf = (events: readonly { atMs: number }[]) => {
     let shown = 0;
@@ -103,12 +124,12 @@ function Comparison({ view }: { view: CompareView }) {
     return shown;
   };
   const shownMs = [...times].reverse().find((t) => t <= nowMs) ?? times[0] ?? 0;
-  const followY = axis.bandY.get(shownMs);
+  // The y every diagram keeps in view: the foot of the current instant's band (where the next instant's starts), so the whole band is in the pane.
+  const nextMs = times.find((t) => t > shownMs);
+  const followY = (nextMs === undefined ? undefined : laid.axis.bandY.get(nextMs)) ?? laid.height;
   const next = times.find((t) => t > nowMs);
   const previous = [...times].reverse().find((t) => t < nowMs);
   const go = (t: number) => setAtMs(t >= endMs ? null : t);
-  // The note names an SDK of an older revision than the model's (SDK 1.x); v2 speaks the model's own.
-  const sdk = view.runs.find((run) => run.transcript.sdk !== undefined && run.transcript.protocolVersion !== '2026-07-28')?.transcript.sdk;
   return (
     <>
       <div className="compare-playback" role="region" aria-label="Compare playback">
@@ -131,6 +152,37 @@ function Comparison({ view }: { view: CompareView }) {
           </button>
         )}
       </div>
+      <div className="compare-diagrams" data-count={view.runs.length}>
+        {view.runs.map((run, index) => (
+          <Diagram
+            key={index}
+            transcript={run.transcript}
+            replay={{
+              step: stepOf(run.transcript.events),
+              layout: laid.layouts[index] as DiagramLayout,
+              headingId: `compare-${LETTERS[index]?.toLowerCase() ?? index}`,
+              title: `Run ${LETTERS[index] ?? index}: ${run.spec}`,
+              followY,
+              fitWidth: laid.width,
+              fitHeight: laid.height,
+              followAt: COMPARE_FOLLOW_AT,
+            }}
+          />
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** What the comparison found, below the diagrams: where the runs part, how they were compared, and the facts of each. */
+function Findings({ view }: { view: CompareView }) {
+  const [a, b] = view.runs;
+  const c = view.runs[2];
+  const { facts, divergence, note } = view.comparison;
+  // The note names an SDK of an older revision than the model's (SDK 1.x); v2 speaks the model's own.
+  const sdk = view.runs.find((run) => run.transcript.sdk !== undefined && run.transcript.protocolVersion !== '2026-07-28')?.transcript.sdk;
+  return (
+    <>
       {divergence === null ? (
         <p className="compare-divergence">The runs do not part: every compared event matches.</p>
       ) : (
@@ -142,41 +194,36 @@ function Comparison({ view }: { view: CompareView }) {
           <p>Run B: {divergence.b ?? 'nothing else at that instant'}</p>
         </div>
       )}
+      {view.many !== undefined && c !== undefined && <PairPartings many={view.many} specs={[a.spec, b.spec, c.spec]} />}
       <p className="compare-note">
         {note.charAt(0).toUpperCase()}
         {note.slice(1)}.{sdk !== undefined && ` ${sdk.package} ${sdk.version} negotiates protocol ${sdk.negotiatedProtocolVersion}, an older revision than the model’s.`}
       </p>
-      {view.many !== undefined && c !== undefined && <PairPartings many={view.many} specs={[a.spec, b.spec, c.spec]} />}
-      <div className={c === undefined ? 'compare-diagrams' : 'compare-diagrams is-three'}>
-        <Diagram transcript={a.transcript} replay={{ step: stepOf(a.transcript.events), wording: a.wording, headingId: 'compare-a', title: `Run A: ${a.spec}`, axis, followY, fitWidth }} />
-        <Diagram transcript={b.transcript} replay={{ step: stepOf(b.transcript.events), wording: b.wording, headingId: 'compare-b', title: `Run B: ${b.spec}`, axis, followY, fitWidth }} />
-        {c !== undefined && <Diagram transcript={c.transcript} replay={{ step: stepOf(c.transcript.events), wording: c.wording, headingId: 'compare-c', title: `Run C: ${c.spec}`, axis, followY, fitWidth }} />}
-      </div>
       {view.many !== undefined && c !== undefined ? (
         <ThreeFacts many={view.many} specs={[a.spec, b.spec, c.spec]} />
       ) : (
-      <table className="lab-facts compare-facts">
-        <caption>Facts of both runs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Fact</th>
-            <th scope="col">Run A: {a.spec}</th>
-            <th scope="col">Run B: {b.spec}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {facts.map((fact) => (
-            <tr key={fact.name} className={fact.differs ? 'is-different' : undefined}>
-              <th scope="row">
-                {fact.name}
-                {fact.differs && <span className="compare-differs"> differs</span>}
-              </th>
-              <td>{fact.a}</td>
-              <td>{fact.b}</td>
+        <table className="lab-facts compare-facts">
+          <caption>Facts of both runs</caption>
+          <thead>
+            <tr>
+              <th scope="col">Fact</th>
+              <th scope="col">Run A: {a.spec}</th>
+              <th scope="col">Run B: {b.spec}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {facts.map((fact) => (
+              <tr key={fact.name} className={fact.differs ? 'is-different' : undefined}>
+                <th scope="row">
+                  {fact.name}
+                  {fact.differs && <span className="compare-differs"> differs</span>}
+                </th>
+                <td>{fact.a}</td>
+                <td>{fact.b}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </>
   );

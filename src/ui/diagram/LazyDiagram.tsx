@@ -1,0 +1,46 @@
+import { lazy, type ComponentProps } from 'react';
+import { PartBoundary } from '../components/PartBoundary';
+import { Legend } from './Legend';
+import './diagram.css';
+import './lazyDiagram.css';
+
+/**
+ * The sequence diagram, loaded apart from the page's first script: React Flow and the diagram's code
+ * are most of what the first paint does not need (initial JS at most 150 kB gzip). The chunk is asked
+ * for as soon as this module runs, so it loads while the worker computes the first run; until it is
+ * there a placeholder of the diagram's own size (head, toolbar and pane) holds its place, so nothing
+ * moves when it arrives. The diagram's styles stay in the first load for the same reason.
+ */
+const load = () => import('./Diagram');
+void load().catch(() => undefined);
+const DiagramPart = lazy(() => load().then((module) => ({ default: module.Diagram })));
+
+type DiagramProps = ComponentProps<typeof DiagramPart>;
+
+export function Diagram(props: DiagramProps) {
+  return (
+    <PartBoundary name="the sequence diagram" fallback={<DiagramPlaceholder replay={props.replay !== undefined} title={props.replay?.title} />}>
+      <DiagramPart {...props} />
+    </PartBoundary>
+  );
+}
+
+/** The diagram's frame while its code loads: the same head (title, legend, the toolbar's room) over an empty pane. */
+function DiagramPlaceholder({ replay, title }: { replay: boolean; title: string | undefined }) {
+  return (
+    <section className="lab-diagram" aria-label={title ?? 'Sequence diagram'} aria-busy="true" data-loading="true">
+      <div className="lab-diagram-head">
+        <h2 aria-hidden="true">{title ?? 'Sequence diagram'}</h2>
+        {!replay && <Legend />}
+        {/* The toolbar's room, not its buttons: nothing to press before the diagram is there. */}
+        <div className="dg-toolbar" aria-hidden="true">
+          {!replay && <span className="dg-tool">Linear time</span>}
+          <span className="dg-tool">−</span>
+          <span className="dg-tool">+</span>
+          <span className="dg-tool">Fit View</span>
+        </div>
+      </div>
+      <div className="lab-flow" />
+    </section>
+  );
+}
