@@ -100,6 +100,8 @@ export interface LabClient {
   run(params: RunParams): Promise<Transcript>;
   /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
+  /** A `lab probe --json` file, checked in the worker and answered like a run (LAB049 when it is not a probe transcript). */
+  openRecording(bytes: Uint8Array, scale?: TimeScale): Promise<LabRun>;
   /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
   layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
   /** Every ordering of a run (issue #11); `onProgress` hears how far it got. Stop ends it like a run. */
@@ -306,6 +308,11 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       return (await runLab(params)).transcript;
     },
     runLab,
+    async openRecording(bytes, scale = 'ordinal') {
+      const requestId = nextRequestId++;
+      const answer = await withBudget(requestId, 'recording', () => send('transcript', { type: 'recording', requestId, scale, bytes }));
+      return { runId: requestId, transcript: answer.transcript, facts: null, race: null, wording: answer.wording, layout: answer.layout };
+    },
     async layout(runId, scale) {
       return (await send('layout', { type: 'layout', requestId: nextRequestId++, run: runId, scale })).layout;
     },

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
+import type { ProbeTranscript } from '../probe/run';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -83,6 +84,10 @@ const eventSchemas = [
   event('reconnect-plan', { plan: ReconnectPlanSchema, reason: v.string() }),
   event('recovery', { step: v.string(), requestId: v.nullable(requestId), reason: v.string() }),
   event('herd-window', { window: nonNegativeInt, startMs: finite, endMs: finite, attempts: nonNegativeInt, admitted: nonNegativeInt, refused: nonNegativeInt, waiting: nonNegativeInt }),
+  // A recording's own events (a `lab probe` transcript opened in the page; no model records them).
+  event('probe-note', { probe: v.string(), text: v.string() }),
+  event('http-response', { probe: v.string(), channel: v.string(), requestId: v.nullable(requestId), status: int, headers: stringRecord }),
+  event('verdict', { probe: v.string(), check: v.string(), result: v.picklist(['holds', 'broken', 'not observable']), sentence: v.object({ revision: v.string(), level: v.string(), page: v.string(), text: v.string() }), detail: v.string() }),
 ] as const;
 
 export const EventSchema = v.variant('kind', eventSchemas);
@@ -139,6 +144,17 @@ const outcomeSchemas = {
     toolCallTerminal: terminalState,
     notificationsReceived: nonNegativeInt,
   }),
+  recording: v.object({
+    server: v.object({ name: v.string(), version: v.string() }),
+    startedAt: v.string(),
+    target: v.string(),
+    negotiatedVia: v.string(),
+    fallbackReason: v.nullable(v.string()),
+    probes: v.array(v.object({ probe: v.string(), first: nonNegativeInt, last: nonNegativeInt })),
+    holds: nonNegativeInt,
+    broken: nonNegativeInt,
+    notObservable: nonNegativeInt,
+  }),
 } as const;
 
 export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
@@ -162,7 +178,8 @@ const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
     requirements: v.array(v.string()),
     protocolVersion: v.string(),
     /** Issue #13: absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it. */
-    implementation: v.optional(ImplementationSchema),
+    /** `probe` on a recording of a real server (`lab probe`), opened in the page. */
+    implementation: v.optional(v.picklist([...ImplementationSchema.options, 'probe'])),
     sdk: v.optional(SdkRunInfoSchema),
     events: v.array(EventSchema),
     outcome: outcomeSchemas[kind],
@@ -178,10 +195,64 @@ export const checkedTranscript = v.variant('kind', [
   transcriptOf('reconnect'),
   transcriptOf('herd'),
   transcriptOf('listen'),
+  transcriptOf('recording'),
 ]);
 
 /** A transcript as the engine's own type once checked (the check is the schema; the type is the engine's). */
 export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t) => t as unknown as Transcript));
+
+// ── a `lab probe` transcript, as the probe writes it (`--json`) ──────────────────────────────────
+
+/**
+ * The file the page opens with **Open recorded transcript**: the probe's transcript exactly as
+ * `lab probe --json` writes it (src/probe/run.ts). The worker checks it here before it draws a
+ * thing, so a malformed file is refused with the path of the first field that fails. A compile-time
+ * check at the end keeps this schema in step with the probe's own type.
+ */
+const probeBase = { seq: nonNegativeInt, atMs: v.pipe(finite, v.minValue(0)), probe: v.string() } as const;
+const probeEvent = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...probeBase, kind: v.literal(kind), ...entries });
+export const ProbeEventSchema = v.variant('kind', [
+  probeEvent('message', { from: side, to: side, channel: v.string(), message: jsonObject, bytes: nonNegativeInt }),
+  probeEvent('http-response', { channel: v.string(), status: int, headers: stringRecord }),
+  probeEvent('sse-comment', { channel: v.string(), text: v.string() }),
+  probeEvent('stream-closed', { channel: v.string(), by: side, reason: v.string() }),
+  probeEvent('deadline', { requestId, deadline: v.picklist(['idle', 'max']), action: v.picklist(['armed', 'reset', 'fired', 'disarmed']), dueAtMs: finite }),
+  probeEvent('note', { text: v.string() }),
+]);
+const ProbeVerdictSchema = v.object({
+  probe: v.string(),
+  check: v.string(),
+  sentence: v.object({ revision: v.picklist(['2026-07-28', '2025-11-25', 'lesson']), level: v.picklist(['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'encouraged']), page: v.string(), text: v.string() }),
+  result: v.picklist(['holds', 'broken', 'not observable']),
+  detail: v.string(),
+});
+const positive = v.pipe(finite, v.minValue(0));
+const checkedProbeTranscript = v.object({
+  scenario: v.literal('probe'),
+  implementation: v.literal('probe'),
+  transport: TransportSchema,
+  target: v.string(),
+  startedAt: v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 time')),
+  server: v.object({ name: v.string(), version: v.string() }),
+  protocolVersion: v.string(),
+  negotiatedVia: v.picklist(['server/discover', 'initialize']),
+  fallbackReason: v.nullable(v.string()),
+  capabilities: jsonObject,
+  tool: v.nullable(v.object({ name: v.string(), arguments: jsonObject, listed: v.nullable(jsonObject) })),
+  idempotency: v.nullable(v.object({ mutation: v.string(), keyField: v.string(), key: v.string(), concurrentKey: v.string(), calls: v.array(v.object({ call: v.string(), requestId: finite, arguments: jsonObject, outcome: v.string(), answer: v.nullable(jsonObject), atMs: finite })) })),
+  reconnectPlan: v.nullable(v.object({ sendLastEventId: v.literal(false), firstListenId: finite, secondListenId: finite, filter: jsonObject, refetched: v.array(v.string()) })),
+  times: v.object({ cancelAfterMs: positive, observeMs: positive, idleTimeoutMs: positive, maxTimeoutMs: positive }),
+  bounds: v.object({ budgetMs: positive, messagesMax: positive, bytesMax: positive, messageBytesMax: positive, answerTimeoutMs: positive, startupTimeoutMs: positive }),
+  probes: v.array(v.string()),
+  events: v.array(ProbeEventSchema),
+  verdicts: v.array(ProbeVerdictSchema),
+  stderr: v.string(),
+  received: v.object({ messages: nonNegativeInt, bytes: nonNegativeInt }),
+});
+export const ProbeTranscriptSchema = v.pipe(checkedProbeTranscript, v.transform((t) => t as unknown as ProbeTranscript));
+
+/** The largest recording the page opens: the probe's own bound on what it receives (16 MiB), with room for what it sent and the JSON around it. */
+export const RECORDING_BYTES_MAX = 24 * 1024 * 1024;
 
 // ── what the page shows besides a transcript ─────────────────────────────────────────────────────
 
@@ -422,6 +493,8 @@ export const labRequestSchemas = [
   v.object({ type: v.literal('ledger-import'), requestId: id, bytes }),
   v.object({ type: v.literal('ledger-export'), requestId: id }),
   v.object({ type: v.literal('ledger-reset'), requestId: id }),
+  /** A `lab probe --json` file to draw like a run: the worker checks it (ProbeTranscriptSchema) and answers a `transcript`. */
+  v.object({ type: v.literal('recording'), requestId: id, scale: v.optional(TimeScaleSchema), bytes }),
   /** Rows `offset`… of one table of the stored ledger, in the order the Ledger section shows them (issue #14). */
   v.object({
     type: v.literal('ledger-rows'),
@@ -594,6 +667,8 @@ export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typ
 export const comparisonsAgree: Assignable<RunComparison, v.InferInput<typeof checkedComparison>> = true;
 export const explorationsAgree: Assignable<ExploreResult, v.InferInput<typeof checkedExploreResult>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
+/** What `lab probe --json` writes passes the recording's check. */
+export const probeTranscriptsAgree: Assignable<ProbeTranscript, v.InferInput<typeof checkedProbeTranscript>> = true;
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;
 
