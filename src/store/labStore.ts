@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import { createLabClient, LabClientError, type ExploreProgress, type LabClient, type RunProgress } from '../worker/client';
+import { createLabClient, LabClientError, type ExploreProgress, type LabClient, type LabRun, type RunProgress } from '../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../worker/sdkInfo';
 import type { EventWording, ExploreResult, Implementation, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, ScenarioInfo, SettingValue, Settings, Transcript, Transport } from '../worker/protocol';
 import type { DiagramLayout, TimeScale } from './diagramLayout';
@@ -131,6 +131,12 @@ export interface RunSlice {
   run(): Promise<void>;
   /** Ends the run in flight (the Stop button): the worker is replaced, the stored ledger stays as it was (issue #14). */
   stop(): void;
+  /**
+   * Shows what the worker answered for something that is not the selection (an opened recording:
+   * src/store/recording.ts) as the run on screen, at its end. `open` asks the worker; if it refuses,
+   * the error is thrown to the caller and nothing on the page changes.
+   */
+  show(open: (client: LabClient, scale: TimeScale) => Promise<LabRun>): Promise<void>;
 }
 
 /** Playback speeds offered, in steps per second. */
@@ -541,6 +547,19 @@ const createRunSlice: Slice<RunSlice> = (shared) => (set, get) => {
     stop() {
       if (get().status !== 'running') return;
       shared.getClient().stop();
+    },
+    async show(open) {
+      const answer = await open(shared.getClient(), get().scale);
+      // A run still in flight would replace it when it answers: it is dropped instead.
+      latestRun += 1;
+      shared.stopTimer();
+      shownRunId = answer.runId;
+      set({ status: 'done', transcript: answer.transcript, facts: answer.facts, race: answer.race, wording: answer.wording, layout: answer.layout, error: null, progress: null, step: answer.transcript.events.length, scrubMs: null, selectedSeq: null, playing: false });
+      if (answer.layout.scale !== get().scale) {
+        const wanted = get().scale;
+        set({ scale: answer.layout.scale });
+        get().setScale(wanted);
+      }
     },
   };
 };

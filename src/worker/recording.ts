@@ -1,6 +1,7 @@
 import { describeMessage, LabError, messageLabel, wordEvent, type EventWording, type JsonRpcMessage, type LabEvent, type RecordedProbe, type RequestId, type Transcript } from '../engine';
 import type { ProbeTranscript } from '../probe/run';
-import { check, ProbeTranscriptSchema, RECORDING_BYTES_MAX } from './schemas';
+import { check, ProbeTranscriptSchema } from './schemas';
+import { RECORDING_BYTES_MAX } from './recordingLimits';
 
 /**
  * A `lab probe --json` transcript opened in the page: checked, then drawn with the lab's own events,
@@ -176,20 +177,6 @@ export function wordRecording(events: readonly LabEvent[]): EventWording[] {
     const { text, label } = messageText(event);
     return { text, label, marker: null };
   });
-}
-
-/** The lab's scenario of the same ordering as one probe, on the recording's transport (null: the model has none). */
-export function modelOf(probe: string, transport: 'stdio' | 'http'): string | null {
-  switch (probe) {
-    case 'cancel-during-work':
-      return transport === 'stdio' ? 'A:transport=stdio' : 'D:transport=http';
-    case 'complete-then-cancel':
-      return `B:transport=${transport}`;
-    case 'progress-and-deadlines':
-      return `C:transport=${transport}`;
-    default:
-      return null;
-  }
 }
 
 /**

@@ -251,8 +251,7 @@ const checkedProbeTranscript = v.object({
 });
 export const ProbeTranscriptSchema = v.pipe(checkedProbeTranscript, v.transform((t) => t as unknown as ProbeTranscript));
 
-/** The largest recording the page opens: the probe's own bound on what it receives (16 MiB), with room for what it sent and the JSON around it. */
-export const RECORDING_BYTES_MAX = 24 * 1024 * 1024;
+export { RECORDING_BYTES_MAX } from './recordingLimits';
 
 // ── what the page shows besides a transcript ─────────────────────────────────────────────────────
 
@@ -516,7 +515,13 @@ export const toolRequestSchemas = [
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
-  v.object({ type: v.literal('compare'), requestId: id, runs: v.union([v.tuple([runSpecText, runSpecText]), v.tuple([runSpecText, runSpecText, runSpecText])]) }),
+  v.object({
+    type: v.literal('compare'),
+    requestId: id,
+    runs: v.union([v.tuple([runSpecText, runSpecText]), v.tuple([runSpecText, runSpecText, runSpecText])]),
+    /** A run that is not a spec: one probe of an opened recording, standing for the run written `spec`. */
+    recorded: v.optional(v.object({ spec: runSpecText, probe: v.string(), transcript: TranscriptSchema })),
+  }),
 ] as const;
 
 export const LabRequestSchema = v.variant('type', labRequestSchemas);
