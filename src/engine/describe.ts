@@ -107,7 +107,7 @@ function describeRecordingEvent(event: Extract<LabEvent, { kind: 'probe-note' | 
       return `HTTP ${event.status} on ${event.channel}${event.requestId === null ? '' : ` for #${String(event.requestId)}`}${type === undefined ? '' : ` (${type})`}`;
     }
     case 'verdict':
-      return `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check} (${event.probe}) — ${event.detail}. Checks the ${event.sentence.revision === 'lesson' ? `lesson's ${event.sentence.page}` : `${event.sentence.revision} ${event.sentence.page}`} ${event.sentence.level}: ${event.sentence.text}`;
+      return `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check} (${event.probe}) — ${event.detail}. Checks the ${event.sentence.revision === 'lesson' ? `lesson's ${event.sentence.page}` : `${event.sentence.revision} ${event.sentence.page}`} ${event.sentence.level}: ${event.sentence.text.replaceAll('**', '')}`;
   }
 }
 

@@ -159,7 +159,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
           <aside className="lab-side" aria-label="Scenario and inspector">
             <PredictPrompt />
             <div className="lab-side-scroll">
-              <IntroCard />
+              {transcript.kind !== 'recording' && <IntroCard />}
               {tab === 'ledger' && <LedgerTab />}
               {transcript.kind === 'recording' ? (
                 <>

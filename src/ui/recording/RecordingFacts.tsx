@@ -23,25 +23,25 @@ export function RecordingFacts({ transcript }: { transcript: Recording }) {
       <p className="recording-label" data-testid="recording-label">
         {transcript.title}
       </p>
-      <table className="lab-facts recording-verdicts">
+      <table className="recording-verdicts">
         <caption>
           Verdicts: {outcome.holds} hold, {outcome.broken} broken, {outcome.notObservable} not observable
         </caption>
         <thead>
           <tr>
-            <th scope="col">Probe</th>
-            <th scope="col">Check</th>
+            <th scope="col">Check (probe)</th>
             <th scope="col">Verdict</th>
           </tr>
         </thead>
         <tbody>
           {verdicts.map((verdict) => {
             const reached = verdict.seq < step;
-            const quote = `${verdict.sentence.revision === 'lesson' ? `The lesson (${verdict.sentence.page})` : `${verdict.sentence.revision}, ${verdict.sentence.page}`}, ${verdict.sentence.level}: ${verdict.sentence.text}`;
+            const quote = `${verdict.sentence.revision === 'lesson' ? `The lesson (${verdict.sentence.page})` : `${verdict.sentence.revision}, ${verdict.sentence.page}`}, ${verdict.sentence.level}: ${verdict.sentence.text.replaceAll('**', '')}`;
             return (
               <tr key={verdict.seq} data-result={reached ? verdict.result : 'pending'} title={reached ? `${quote}\n\n${verdict.detail}` : quote}>
-                <td>{verdict.probe}</td>
-                <th scope="row">{verdict.check}</th>
+                <th scope="row">
+                  {verdict.check} <span className="verdict-probe">({verdict.probe})</span>
+                </th>
                 <td className={reached ? RESULT_CLASS[verdict.result] : 'verdict-pending'}>{reached ? RESULT_TEXT[verdict.result] : 'pending'}</td>
               </tr>
             );
