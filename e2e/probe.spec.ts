@@ -70,7 +70,8 @@ test.describe('a recorded probe transcript in the page', () => {
     await expect(lab.main).toHaveAttribute('data-step', '0');
     await expect(page.getByTestId('recording-facts').locator('tr[data-result="pending"]')).toHaveCount(verdicts.length);
     const { events } = fixture(STDIO);
-    const firstVerdictStep = events.findLastIndex((event) => event.probe === 'cancel-during-work') + 2;
+    // The verdicts follow the last event of their probe: the first verdict is the event after it.
+    const firstVerdictStep = events.length - [...events].reverse().findIndex((event) => event.probe === 'cancel-during-work') + 1;
     const cancelStep = events.findIndex((event) => event.message?.method === 'notifications/cancelled') + 1;
     for (let step = 1; step < firstVerdictStep; step++) {
       await lab.stepForward.click();
