@@ -2,6 +2,7 @@ import { describeEvent } from './describe';
 import { raceInvariants } from './invariants';
 import { summarizeMessage } from './mcp/summary';
 import type { LabEvent, RequestOutcome, Transcript } from './transcript';
+import { recordingFacts } from './recording/facts';
 
 /**
  * Two runs side by side (issue #13): their facts, and the first event where they part. Used by
@@ -102,6 +103,7 @@ function implementationOf(t: Transcript): string {
 
 /** The facts a run establishes, named alike for any two runs of the same kind. */
 export function runFacts(t: Transcript): Array<[string, string]> {
+  if (t.kind === 'recording') return recordingFacts(t);
   const facts: Array<[string, string]> = [
     ['run', `${t.scenario} on ${t.transport}, seed ${t.seed}`],
     ['implementation', t.sdk === undefined ? 'the lab’s spec model' : `${t.sdk.package} ${t.sdk.version}`],

@@ -90,6 +90,24 @@ export function describeEvent(event: LabEvent, atSend = false): string {
     case 'recovery':
     case 'herd-window':
       return describeFlowEvent(event);
+    case 'probe-note':
+    case 'http-response':
+    case 'verdict':
+      return describeRecordingEvent(event);
+  }
+}
+
+/** A recording's own events (a `lab probe` transcript opened in the page): the probe's words, its HTTP answers, its verdicts. */
+function describeRecordingEvent(event: Extract<LabEvent, { kind: 'probe-note' | 'http-response' | 'verdict' }>): string {
+  switch (event.kind) {
+    case 'probe-note':
+      return `probe (${event.probe}): ${event.text}`;
+    case 'http-response': {
+      const type = event.headers['content-type'];
+      return `HTTP ${event.status} on ${event.channel}${event.requestId === null ? '' : ` for #${String(event.requestId)}`}${type === undefined ? '' : ` (${type})`}`;
+    }
+    case 'verdict':
+      return `${event.result === 'broken' ? `BROKEN (${event.sentence.level})` : event.result === 'not followed' ? `not followed (${event.sentence.level})` : event.result}: ${event.check} (${event.probe}) — ${event.detail}. Checks the ${event.sentence.revision === 'lesson' ? `lesson's ${event.sentence.page}` : `${event.sentence.revision} ${event.sentence.page}`} ${event.sentence.level}: ${event.sentence.text.replaceAll('**', '')}`;
   }
 }
 
@@ -221,6 +239,12 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       return { text: `recovery: ${event.step}`, tone: 'plain' };
     case 'herd-window':
       return { text: `window ${event.window}: ${event.attempts} tries, ${event.admitted} in`, tone: 'muted' };
+    case 'probe-note':
+      return null; // the probe's narration: the step sentence and the timeline say it
+    case 'http-response':
+      return { text: `HTTP ${event.status}`, tone: event.status >= 400 ? 'warn' : event.status === 200 ? 'muted' : 'plain' };
+    case 'verdict':
+      return { text: `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check}`, tone: event.result === 'broken' ? 'bad' : event.result === 'not followed' ? 'warn' : event.result === 'holds' ? 'good' : 'plain' };
     default: {
       // Every kind is named above: a new kind fails to compile here until it has its marker.
       const unworded: never = event;

@@ -22,7 +22,7 @@ import { formatSchedule, parseSchedule } from './explore/schedule';
 import { formatFault, parseFaults, type MessageFault } from './core/wire';
 import { InvariantError } from './core/assert';
 import { LabError } from './core/errors';
-import type { ModelKind, OutcomeByKind, Transcript } from './transcript';
+import type { OutcomeByKind, Transcript } from './transcript';
 
 export { checkSeed, checkTransport, DEFAULT_SEED, type RunOptions, type ResolvedRun, type ScenarioMeta } from './core/model';
 export type { RequestRaceScenario, ScriptStep, ExpectedOutcome } from './models/request-race/types';
@@ -43,7 +43,7 @@ export type Scenario = RequestRaceScenario | LedgerScenario | TaskScenario | Buf
 export type ScenarioKind = Scenario['kind'];
 export type FlowScenario = BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario;
 
-const models: { readonly [K in ModelKind]: Model<Extract<Scenario, { kind: K }>, OutcomeByKind[K]> } = {
+const models: { readonly [K in ScenarioKind]: Model<Extract<Scenario, { kind: K }>, OutcomeByKind[K]> } = {
   'request-race': requestRaceModel,
   ledger: ledgerModel,
   task: taskModel,

@@ -9,6 +9,7 @@ import type { ProxyEvent, ProxyOutcome, SseCommentEvent } from './models/proxy/t
 import type { HttpRequestEvent, ReconnectOutcome, ReconnectPlanEvent, RecoveryEvent, StreamDroppedEvent } from './models/reconnect/types';
 import type { HerdOutcome, HerdWindowEvent } from './models/herd/types';
 import type { ListenOutcome } from './models/listen/types';
+import type { RecordingEvent, RecordingOutcome } from './recording/types';
 
 export type * from './core/transcript';
 export type * from './mcp/events';
@@ -21,6 +22,7 @@ export type { ProxyEvent, ProxyOutcome, SseCommentEvent } from './models/proxy/t
 export type { HttpRequestEvent, ReconnectOutcome, ReconnectPlan, ReconnectPlanEvent, RecoveryEvent, StreamDroppedEvent } from './models/reconnect/types';
 export type { HerdOutcome, HerdWindowEvent } from './models/herd/types';
 export type { ListenOutcome } from './models/listen/types';
+export type { HttpResponseEvent, ProbeNoteEvent, RecordedProbe, RecordingEvent, RecordingOutcome, VerdictEvent } from './recording/types';
 
 /**
  * The transcript is the one record of a run: the command line prints it, the UI renders it and the
@@ -40,7 +42,8 @@ export type LabEvent =
   | StreamDroppedEvent
   | ReconnectPlanEvent
   | RecoveryEvent
-  | HerdWindowEvent;
+  | HerdWindowEvent
+  | RecordingEvent;
 
 export type LabEventKind = LabEvent['kind'];
 
@@ -54,6 +57,8 @@ export interface OutcomeByKind {
   reconnect: ReconnectOutcome;
   herd: HerdOutcome;
   listen: ListenOutcome;
+  /** A `lab probe` transcript of a real server, opened in the page: no model produces it. */
+  recording: RecordingOutcome;
 }
 
 export type ModelKind = keyof OutcomeByKind;
@@ -74,7 +79,7 @@ interface TranscriptOfKind<K extends ModelKind> {
    * Issue #13: who produced the run. Absent on the lab's own model (every transcript before #13, so
    * golden hashes stand); `ts-sdk` when the official MCP TypeScript SDK ran on the virtual clock.
    */
-  implementation?: Implementation;
+  implementation?: Implementation | 'probe';
   /** Issue #13, `ts-sdk` runs only: the SDK package and version that ran, and what it negotiated. */
   sdk?: SdkRunInfo;
   /** The ordering this run replays (issue #11: `run --schedule`, the page's `schedule=`); absent for a seeded run. */

@@ -4,7 +4,7 @@ import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
-import type { Settings } from '../worker/protocol';
+import type { Settings, Transcript } from '../worker/protocol';
 import type { TimeScale } from './diagramLayout';
 import type { ViewState } from './url';
 
@@ -78,6 +78,8 @@ export interface PanelsState {
   proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
   /** The runs Compare shows as written (run specs): A and B, and C when three are side by side. */
   compareRuns: { a: string; b: string; c?: string };
+  /** A run that is not a spec (one probe of an opened recording): it stands where a run is written `spec`. */
+  compareRecorded: { spec: string; probe: string; transcript: Transcript } | null;
   compare: Load<CompareView>;
   /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
   compareAtMs: number | null;
@@ -99,6 +101,8 @@ export interface PanelsState {
   /** Runs the two runs side by side (a malformed spec answers LAB024 and the runs on screen stay). */
   /** `c`: a third run beside A and B; absent or empty: two runs. */
   setCompareRuns(a: string, b: string, c?: string): void;
+  /** Compares one probe of an opened recording (Run A) with a run of the lab (Run B, a spec). */
+  compareRecording(recorded: { spec: string; probe: string; transcript: Transcript }, b: string): void;
   /** Moves both diagrams to one virtual time (null: the end). */
   setCompareAtMs(atMs: number | null): void;
   /** Ends a comparison still computing (its worker is ended); the runs on screen stay. */
@@ -189,7 +193,9 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       const { a, b, c } = get().compareRuns;
       set({ compare: { status: 'loading', value: valueOf(get().compare) } });
       try {
-        const answer = await compareClient.call({ type: 'compare', runs: c === undefined ? [a, b] : [a, b, c] });
+        const recorded = get().compareRecorded;
+        const uses = recorded !== null && [a, b, c].includes(recorded.spec);
+        const answer = await compareClient.call({ type: 'compare', runs: c === undefined ? [a, b] : [a, b, c], ...(uses ? { recorded } : {}) });
         // The answer is for the runs asked; newer ones may already be on their way (latest wins).
         if (get().compareRuns.a !== a || get().compareRuns.b !== b || get().compareRuns.c !== c) return;
         const view: CompareView = { runs: answer.runs, comparison: answer.comparison, ...(answer.many === undefined ? {} : { many: answer.many }) };
@@ -222,6 +228,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       honourNoBuffering: false,
       proxy: { status: 'idle' },
       compareRuns: { ...VIEW_DEFAULTS.compareRuns },
+      compareRecorded: null,
       compare: { status: 'idle' },
       compareAtMs: null,
 
@@ -303,6 +310,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       },
       setCompareRuns(a, b, c) {
         set({ compareRuns: c === undefined || c === '' ? { a, b } : { a, b, c } });
+        runCompare();
+      },
+      compareRecording(recorded, b) {
+        set({ compareRecorded: recorded, compareRuns: { a: recorded.spec, b }, compareAtMs: null });
         runCompare();
       },
       setCompareAtMs: (compareAtMs) => set({ compareAtMs }),

@@ -5,6 +5,8 @@ import { Controls } from './components/Controls';
 import { Inspector } from './components/Inspector';
 import { ExplorePanel, LedgerPanel, LedgerTab, SdkRun, ShortcutsDialog, type ShortcutsDialogHandle } from './components/lazyParts';
 import { Notices } from './components/Notices';
+import { RecordingAbout } from './recording/RecordingFacts';
+import { RecordingNotice, RecordingOpener } from './recording/RecordingOpener';
 import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
 import { WhatIf } from './components/WhatIf';
@@ -58,6 +60,7 @@ export function App() {
         <div className="lab-top-row">
           <h1 title="What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.">MCP Reliability Lab</h1>
           <Controls />
+          <RecordingOpener />
         </div>
         <div className="lab-top-row lab-tabs-row">
           <TabBar />
@@ -67,6 +70,7 @@ export function App() {
       <div className="lab-messages">
         <UpdateNotice />
         <Notices />
+        <RecordingNotice />
         {error !== null && (
           <div role="alert" className="lab-alert">
             <strong>{error.code}</strong> {withoutCode(error.code, error.message)}
@@ -155,16 +159,27 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
           <aside className="lab-side" aria-label="Scenario and inspector">
             <PredictPrompt />
             <div className="lab-side-scroll">
-              <IntroCard />
+              {transcript.kind !== 'recording' && <IntroCard />}
               {tab === 'ledger' && <LedgerTab />}
-              <p className="lab-run-info">
-                Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}
-                {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} · protocol {transcript.protocolVersion}
-                {transcript.schedule === undefined ? '' : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
-              </p>
-              <SdkRun transcript={transcript} />
-              <ScenarioDescription />
-              <ExplorePanel />
+              {transcript.kind === 'recording' ? (
+                <>
+                  <p className="lab-run-info">
+                    {transcript.title.charAt(0).toUpperCase() + transcript.title.slice(1)} on {TRANSPORT_LABELS[transcript.transport]} · {formatNumber(transcript.events.length)} events · protocol {transcript.protocolVersion}
+                  </p>
+                  <RecordingAbout transcript={transcript} />
+                </>
+              ) : (
+                <>
+                  <p className="lab-run-info">
+                    Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}
+                    {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} · protocol {transcript.protocolVersion}
+                    {transcript.schedule === undefined ? '' : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
+                  </p>
+                  <SdkRun transcript={transcript} />
+                  <ScenarioDescription />
+                  <ExplorePanel />
+                </>
+              )}
               <LedgerPanel />
               <Inspector transcript={transcript} />
             </div>

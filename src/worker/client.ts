@@ -56,6 +56,8 @@ export interface LabClient {
   run(params: RunParams): Promise<Transcript>;
   /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
+  /** A `lab probe --json` file, checked in the worker and answered like a run (LAB049 when it is not a probe transcript). */
+  openRecording(bytes: Uint8Array, scale?: TimeScale): Promise<LabRun>;
   /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
   layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
   /** Every ordering of a run; `onProgress` hears how far it got. Stop ends it like a run. */
@@ -111,6 +113,11 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       return (await runLab(params)).transcript;
     },
     runLab,
+    async openRecording(bytes, scale = 'ordinal') {
+      const requestId = client.nextId();
+      const answer = await ask('transcript', { type: 'recording', requestId, scale, bytes }, { budget: { ms: runBudgetMs, what: 'recording' } });
+      return { runId: requestId, transcript: answer.transcript, facts: null, race: null, wording: answer.wording, layout: answer.layout };
+    },
     async layout(runId, scale) {
       return (await ask('layout', { type: 'layout', requestId: client.nextId(), run: runId, scale })).layout;
     },

@@ -11,6 +11,7 @@ import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
 import { raceView } from './race';
+import { readRecording, recordingTranscript, wordRecording } from './recording';
 import type { LedgerStorage } from './ledgerStorage';
 import { errorResponse, malformed } from './serve';
 
@@ -297,6 +298,14 @@ export function createLabHost(options: LabHostOptions): LabHost {
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
         const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal');
         return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), race: raceView(transcript), wording, layout };
+      }
+      case 'recording': {
+        // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run.
+        const transcript = recordingTranscript(readRecording(request.bytes));
+        const wording = wordRecording(transcript.events);
+        kept.push({ requestId, transcript, wording });
+        if (kept.length > RUNS_KEPT_MAX) kept.shift();
+        return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal') };
       }
       case 'layout':
         return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };

@@ -3,6 +3,7 @@ import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, Set
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
+import type { ProbeTranscript } from '../probe/run';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -84,6 +85,10 @@ const eventSchemas = [
   event('reconnect-plan', { plan: ReconnectPlanSchema, reason: v.string() }),
   event('recovery', { step: v.string(), requestId: v.nullable(requestId), reason: v.string() }),
   event('herd-window', { window: nonNegativeInt, startMs: finite, endMs: finite, attempts: nonNegativeInt, admitted: nonNegativeInt, refused: nonNegativeInt, waiting: nonNegativeInt }),
+  // A recording's own events (a `lab probe` transcript opened in the page; no model records them).
+  event('probe-note', { probe: v.string(), text: v.string() }),
+  event('http-response', { probe: v.string(), channel: v.string(), requestId: v.nullable(requestId), status: int, headers: stringRecord }),
+  event('verdict', { probe: v.string(), check: v.string(), result: v.picklist(['holds', 'broken', 'not followed', 'not observable']), sentence: v.object({ revision: v.string(), level: v.string(), page: v.string(), text: v.string() }), detail: v.string() }),
 ] as const;
 
 export const EventSchema = v.variant('kind', eventSchemas);
@@ -140,6 +145,18 @@ const outcomeSchemas = {
     toolCallTerminal: terminalState,
     notificationsReceived: nonNegativeInt,
   }),
+  recording: v.object({
+    server: v.object({ name: v.string(), version: v.string() }),
+    startedAt: v.string(),
+    target: v.string(),
+    negotiatedVia: v.string(),
+    fallbackReason: v.nullable(v.string()),
+    probes: v.array(v.object({ probe: v.string(), first: nonNegativeInt, last: nonNegativeInt })),
+    holds: nonNegativeInt,
+    broken: nonNegativeInt,
+    notFollowed: nonNegativeInt,
+    notObservable: nonNegativeInt,
+  }),
 } as const;
 
 export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
@@ -162,8 +179,8 @@ const transcriptOf = <K extends keyof typeof outcomeSchemas>(kind: K) =>
     title: v.string(),
     requirements: v.array(v.string()),
     protocolVersion: v.string(),
-    /** Absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it. */
-    implementation: v.optional(ImplementationSchema),
+    /** Absent on the lab's model; `ts-sdk` on a run of the real SDK, with `sdk` beside it; `probe` on a recording of a real server (`lab probe`), opened in the page. */
+    implementation: v.optional(v.picklist([...ImplementationSchema.options, 'probe'])),
     sdk: v.optional(SdkRunInfoSchema),
     events: v.array(EventSchema),
     outcome: outcomeSchemas[kind],
@@ -179,10 +196,83 @@ export const checkedTranscript = v.variant('kind', [
   transcriptOf('reconnect'),
   transcriptOf('herd'),
   transcriptOf('listen'),
+  transcriptOf('recording'),
 ]);
 
 /** A transcript as the engine's own type once checked (the check is the schema; the type is the engine's). */
 export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t) => t as unknown as Transcript));
+
+// ── a `lab probe` transcript, as the probe writes it (`--json`) ──────────────────────────────────
+
+/**
+ * The file the page opens with **Open recorded transcript**: the probe's transcript exactly as
+ * `lab probe --json` writes it (src/probe/run.ts). The worker checks it here before it draws a
+ * thing, so a malformed file is refused with the path of the first field that fails. A compile-time
+ * check at the end keeps this schema in step with the probe's own type.
+ */
+const probeBase = { seq: nonNegativeInt, atMs: v.pipe(finite, v.minValue(0)), probe: v.string() } as const;
+const probeEvent = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...probeBase, kind: v.literal(kind), ...entries });
+export const ProbeEventSchema = v.variant('kind', [
+  probeEvent('message', { from: side, to: side, channel: v.string(), message: jsonObject, bytes: nonNegativeInt }),
+  probeEvent('http-response', { channel: v.string(), status: int, headers: stringRecord }),
+  probeEvent('sse-comment', { channel: v.string(), text: v.string() }),
+  probeEvent('stream-closed', { channel: v.string(), by: side, reason: v.string() }),
+  probeEvent('deadline', { requestId, deadline: v.picklist(['idle', 'max']), action: v.picklist(['armed', 'reset', 'fired', 'disarmed']), dueAtMs: finite }),
+  probeEvent('note', { text: v.string() }),
+]);
+const ProbeVerdictSchema = v.object({
+  probe: v.string(),
+  check: v.string(),
+  sentence: v.object({ revision: v.picklist(['2026-07-28', '2025-11-25', 'lesson']), level: v.picklist(['MUST', 'MUST NOT', 'REQUIRED', 'SHOULD', 'SHOULD NOT', 'encouraged', 'MAY']), page: v.string(), text: v.string() }),
+  result: v.picklist(['holds', 'broken', 'not observable']),
+  /** `result` with the level taken into account; absent in a recording made before the probe wrote it (then derived from result and level). */
+  finding: v.optional(v.picklist(['holds', 'broken', 'not followed', 'not observable'])),
+  detail: v.string(),
+});
+const taskPoll = v.object({ requestId: finite, atMs: finite, status: v.nullable(v.string()), afterAck: v.boolean(), error: v.nullable(jsonObject) });
+const ProbeTaskTraceSchema = v.object({
+  flavour: v.picklist(['extension', '2025-11-25']),
+  tool: v.string(),
+  callRequestId: finite,
+  taskId: v.nullable(v.string()),
+  createdStatus: v.nullable(v.string()),
+  cancelRequestId: v.nullable(finite),
+  cancelSentAtMs: v.nullable(finite),
+  acknowledgement: v.nullable(jsonObject),
+  acknowledgedAtMs: v.nullable(finite),
+  polls: v.array(taskPoll),
+  terminal: v.nullable(v.object({ status: v.string(), atMs: finite })),
+  endedBy: v.picklist(['terminal', 'max-deadline', 'no task']),
+});
+const positive = v.pipe(finite, v.minValue(0));
+const checkedProbeTranscript = v.object({
+  scenario: v.literal('probe'),
+  implementation: v.literal('probe'),
+  transport: TransportSchema,
+  target: v.string(),
+  startedAt: v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 time')),
+  server: v.object({ name: v.string(), version: v.string() }),
+  protocolVersion: v.string(),
+  negotiatedVia: v.picklist(['server/discover', 'initialize']),
+  fallbackReason: v.nullable(v.string()),
+  capabilities: jsonObject,
+  tool: v.nullable(v.object({ name: v.string(), arguments: jsonObject, listed: v.nullable(jsonObject) })),
+  idempotency: v.nullable(v.object({ mutation: v.string(), keyField: v.string(), key: v.string(), concurrentKey: v.string(), calls: v.array(v.object({ call: v.string(), requestId: finite, arguments: jsonObject, outcome: v.string(), answer: v.nullable(jsonObject), atMs: finite })) })),
+  reconnectPlan: v.nullable(v.object({ sendLastEventId: v.literal(false), firstListenId: finite, secondListenId: finite, filter: jsonObject, refetched: v.array(v.string()) })),
+  /** Absent in a recording made before the probe had a tasks probe. */
+  tasksOffered: v.optional(v.nullable(v.picklist(['extension', '2025-11-25']))),
+  tasks: v.optional(v.nullable(ProbeTaskTraceSchema)),
+  times: v.object({ cancelAfterMs: positive, observeMs: positive, idleTimeoutMs: positive, maxTimeoutMs: positive }),
+  bounds: v.object({ budgetMs: positive, messagesMax: positive, bytesMax: positive, messageBytesMax: positive, answerTimeoutMs: positive, startupTimeoutMs: positive }),
+  probes: v.array(v.string()),
+  events: v.array(ProbeEventSchema),
+  verdicts: v.array(ProbeVerdictSchema),
+  stderr: v.string(),
+  received: v.object({ messages: nonNegativeInt, bytes: nonNegativeInt }),
+});
+export const ProbeTranscriptSchema = v.pipe(checkedProbeTranscript, v.transform((t) => t as unknown as ProbeTranscript));
+
+export { RECORDING_BYTES_MAX } from './recordingLimits';
 
 // ── what the page shows besides a transcript ─────────────────────────────────────────────────────
 
@@ -423,6 +513,8 @@ export const labRequestSchemas = [
   v.object({ type: v.literal('ledger-import'), requestId: id, bytes }),
   v.object({ type: v.literal('ledger-export'), requestId: id }),
   v.object({ type: v.literal('ledger-reset'), requestId: id }),
+  /** A `lab probe --json` file to draw like a run: the worker checks it (ProbeTranscriptSchema) and answers a `transcript`. */
+  v.object({ type: v.literal('recording'), requestId: id, scale: v.optional(TimeScaleSchema), bytes }),
   /** Rows `offset`… of one table of the stored ledger, in the order the Ledger section shows them. */
   v.object({
     type: v.literal('ledger-rows'),
@@ -444,7 +536,13 @@ export const toolRequestSchemas = [
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
   v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
-  v.object({ type: v.literal('compare'), requestId: id, runs: v.union([v.tuple([runSpecText, runSpecText]), v.tuple([runSpecText, runSpecText, runSpecText])]) }),
+  v.object({
+    type: v.literal('compare'),
+    requestId: id,
+    runs: v.union([v.tuple([runSpecText, runSpecText]), v.tuple([runSpecText, runSpecText, runSpecText])]),
+    /** A run that is not a spec: one probe of an opened recording, standing for the run written `spec`. */
+    recorded: v.optional(v.object({ spec: runSpecText, probe: v.string(), transcript: TranscriptSchema })),
+  }),
 ] as const;
 
 export const LabRequestSchema = v.variant('type', labRequestSchemas);
@@ -595,6 +693,8 @@ export const verificationsAgree: Assignable<VerificationResult, v.InferInput<typ
 export const comparisonsAgree: Assignable<RunComparison, v.InferInput<typeof checkedComparison>> = true;
 export const explorationsAgree: Assignable<ExploreResult, v.InferInput<typeof checkedExploreResult>> = true;
 export const failureModesAgree: Assignable<FailureModeResult, v.InferInput<typeof checkedFailureMode>> = true;
+/** What `lab probe --json` writes passes the recording's check. */
+export const probeTranscriptsAgree: Assignable<ProbeTranscript, v.InferInput<typeof checkedProbeTranscript>> = true;
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;
 

@@ -7,6 +7,7 @@ import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
 import { explainBadToolRequest, salvageRequestId, type ToolRequest, type ToolResponse } from './protocol';
 import { errorResponse, malformed, type WorkerHost } from './serve';
+import { recordedSection, wordRecording } from './recording';
 
 /**
  * Answers the tool requests in the worker. Every run here uses a fresh ledger (never the one the
@@ -16,7 +17,7 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   const { requestId } = request;
   if (request.type === 'review') return { type: 'review-result', requestId, result: reviewLab(request.input) };
   if (request.type === 'skill') return { type: 'skill-zip', requestId, ...skillZip() };
-  if (request.type === 'compare') return compareRuns(request.requestId, request.runs, sqlModule);
+  if (request.type === 'compare') return compareRuns(request.requestId, request.runs, sqlModule, request.recorded);
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
@@ -45,6 +46,8 @@ export function createToolsHost(sqlModule: () => Promise<SqlModule>): WorkerHost
   };
 }
 
+type Recorded = Extract<ToolRequest, { type: 'compare' }>['recorded'];
+
 /** How long the page's compare may compute (both runs and the comparison) before LAB016; Stop ends it sooner. */
 export const COMPARE_BUDGET_MS = 60_000;
 
@@ -54,15 +57,21 @@ export const COMPARE_BUDGET_MS = 60_000;
  * codes a value the scenario refuses); sql.js is loaded only when a run needs SQLite; each runs on a
  * fresh ledger.
  */
-async function compareRuns(requestId: number, texts: readonly [string, string] | readonly [string, string, string], sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
-  const runs = texts.map((text) => resolveRunSpec(parseRunSpec(text), findScenario));
-  const sql = runs.some((run) => usesSqlite(run.scenario)) ? await sqlModule() : null;
+async function compareRuns(requestId: number, texts: readonly [string, string] | readonly [string, string, string], sqlModule: () => Promise<SqlModule>, recorded?: Recorded): Promise<ToolResponse> {
+  // A recorded run is no spec: it stands where its text is, cut to its one probe; every other text is a run spec.
+  const recording = recorded === undefined || recorded.transcript.kind !== 'recording' ? null : { spec: recorded.spec, transcript: recordedSection(recorded.transcript as Transcript<'recording'>, recorded.probe) };
+  const runs = texts.map((text) => (text === recording?.spec ? null : resolveRunSpec(parseRunSpec(text), findScenario)));
+  const sql = runs.some((run) => run !== null && usesSqlite(run.scenario)) ? await sqlModule() : null;
   const startedAt = performance.now();
   const check = (what: string) => {
     if (performance.now() - startedAt > COMPARE_BUDGET_MS) throw new LabError('LAB016', `the comparison used its wall-clock budget of ${COMPARE_BUDGET_MS / 1000} s ${what} and was stopped; the runs on screen are kept. Shorten the runs (workMs, eventsMax)`);
   };
   const transcripts: Transcript[] = [];
   for (const run of runs) {
+    if (run === null) {
+      transcripts.push((recording as NonNullable<typeof recording>).transcript);
+      continue;
+    }
     let steps = 0;
     const onStep = (atMs: number) => {
       steps += 1;
@@ -87,7 +96,7 @@ export function comparisonOf(
   comparePair: ComparePair = compareTranscripts,
 ): Extract<ToolResponse, { type: 'comparison' }> {
   const [a, b, c] = transcripts as [Transcript, Transcript, Transcript | undefined];
-  const compared = (spec: string, transcript: Transcript) => ({ spec, transcript, wording: wordEvents(transcript.events) });
+  const compared = (spec: string, transcript: Transcript) => ({ spec, transcript, wording: transcript.kind === 'recording' ? wordRecording(transcript.events) : wordEvents(transcript.events) });
   const pair = [compared(texts[0], a), compared(texts[1], b)] as const;
   // A third run (the model, SDK 1.x and v2 side by side): A against B as ever, and every pair's parting beside it.
   if (c !== undefined && texts[2] !== undefined) {

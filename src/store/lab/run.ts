@@ -148,4 +148,27 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
     if (get().status !== 'running') return;
     deps.client().stop();
   },
+  async show(open) {
+    const answer = await open(deps.client(), get().scale);
+    // A run still in flight would replace it when it answers: a new request count drops its answer.
+    set({
+      runRequest: get().runRequest + 1,
+      playing: false,
+      status: 'done',
+      runId: answer.runId,
+      landing: { kind: 'keep' },
+      transcript: answer.transcript,
+      facts: answer.facts,
+      race: answer.race,
+      wording: answer.wording,
+      layout: answer.layout,
+      error: null,
+      progress: null,
+      step: answer.transcript.events.length,
+      scrubMs: null,
+      selectedSeq: null,
+    });
+    // The scale changed while the worker read the file: lay it out again on the one asked for now.
+    if (answer.layout.scale !== get().scale) get().relayout();
+  },
 });

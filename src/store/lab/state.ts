@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ExploreProgress, LabClient, RunProgress } from '../../worker/client';
+import type { ExploreProgress, LabClient, LabRun, RunProgress } from '../../worker/client';
 import type { EventWording, ExploreResult, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, RunSelection, ScenarioInfo, SettingValue, Settings, Transcript } from '../../worker/protocol';
 import type { DiagramLayout, TimeScale } from '../diagramLayout';
 
@@ -86,6 +86,12 @@ export interface RunSlice {
   run(): Promise<void>;
   /** Ends the run in flight (the Stop button): the worker is replaced, the stored ledger stays as it was. */
   stop(): void;
+  /**
+   * Shows what the worker answered for something that is not the selection (an opened recording:
+   * src/store/recording.ts) as the run on screen, at its end. `open` asks the worker; if it refuses,
+   * the error is thrown to the caller and nothing on the page changes.
+   */
+  show(open: (client: LabClient, scale: TimeScale) => Promise<LabRun>): Promise<void>;
 }
 
 export interface LayoutSlice {

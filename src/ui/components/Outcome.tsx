@@ -1,6 +1,7 @@
 import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
 import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
+import { RecordingFacts } from '../recording/RecordingFacts';
 import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
 
 /**
@@ -14,6 +15,7 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
   const facts = factsRowAt(transcript, reached, step);
   const ledger = ledgerOutcome(transcript);
   const hidden = usePredictHides();
+  if (transcript.kind === 'recording') return <RecordingFacts transcript={transcript} />;
   // A ledger run's counts are its ending; while the room predicts they wait for the reveal.
   if (ledger !== null && hidden) {
     return (

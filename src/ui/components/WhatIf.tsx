@@ -14,6 +14,9 @@ export function WhatIf() {
   const status = useLabStore((state) => state.status);
   const nowMs = useLabStore(currentTimeMs);
   const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useLabStore.getState();
+  // A recording of a real server cannot be run again with a cancel or a drop.
+  const recording = useLabStore((state) => state.transcript?.kind === 'recording');
+  if (recording) return null;
   if (kind !== 'request-race' && kind !== 'reconnect' && kind !== 'herd' && whatIf === null && faults === null) return null;
   const busy = status !== 'done';
 

@@ -148,7 +148,8 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
     (event: React.MouseEvent, edge: Edge) => {
       const seq = Number(edge.id.slice(1));
       const message = transcript.events[seq];
-      if (message?.kind !== 'message' || message.lost === true || !edge.id.startsWith('w')) return;
+      // A recording of a real server cannot be run again with a fault: no menu.
+      if (message?.kind !== 'message' || message.lost === true || !edge.id.startsWith('w') || transcript.kind === 'recording') return;
       event.preventDefault();
       selectEvent(seq);
       setMenu({ seq, x: event.clientX, y: event.clientY });

@@ -1,0 +1,81 @@
+import { create } from 'zustand';
+import { LabClientError } from '../worker/client';
+import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
+import type { Transcript } from '../worker/protocol';
+import { useLabStore } from './labStore';
+import { usePanelsStore } from './panels';
+
+/**
+ * Opening a `lab probe --json` transcript in the page (the file picker or a drop anywhere on it):
+ * the file's size is checked here, before it is read; its content in the lab worker (LAB049 names
+ * the check that failed). An opened recording becomes the run on screen, stepped like any run; a
+ * refused file leaves the page exactly as it was and says why in a notice of its own.
+ */
+
+export type RecordingTranscript = Transcript<'recording'>;
+
+export interface RecordingState {
+  /** A file is being read and checked. */
+  opening: boolean;
+  /** Why the last file was refused (which check failed); null when the last one opened, or after Dismiss. */
+  refusal: { file: string; code: string; message: string } | null;
+  open(file: Blob): Promise<void>;
+  dismiss(): void;
+}
+
+const nameOf = (file: Blob): string => {
+  const name = (file as Partial<File>).name;
+  return name === undefined || name === '' ? 'the file' : `“${name}”`;
+};
+
+export const useRecordingStore = create<RecordingState>()((set) => ({
+  opening: false,
+  refusal: null,
+  async open(file) {
+    const name = nameOf(file);
+    if (file.size > RECORDING_BYTES_MAX) {
+      set({ refusal: { file: name, code: 'LAB049', message: `the file is ${file.size.toLocaleString('en')} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX.toLocaleString('en')}; nothing was opened` } });
+      return;
+    }
+    set({ opening: true });
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      await useLabStore.getState().show((client, scale) => client.openRecording(bytes, scale));
+      set({ refusal: null });
+    } catch (error) {
+      const code = error instanceof LabClientError ? error.code : 'INTERNAL';
+      const message = error instanceof Error ? error.message : String(error);
+      set({ refusal: { file: name, code, message: message.startsWith(`${code} `) ? message.slice(code.length + 1) : message } });
+    } finally {
+      set({ opening: false });
+    }
+  },
+  dismiss: () => set({ refusal: null }),
+}));
+
+/** The probes of a recording the lab has a model scenario for: the ordering each plays. */
+const MODEL_OF: Record<string, (transport: 'stdio' | 'http') => string> = {
+  'cancel-during-work': (transport) => (transport === 'stdio' ? 'A:transport=stdio' : 'D:transport=http'),
+  'complete-then-cancel': (transport) => `B:transport=${transport}`,
+  'progress-and-deadlines': (transport) => `C:transport=${transport}`,
+};
+
+/** The probe Compare puts beside the model: the one the replay stands in, when the lab models it, else the first that it models. */
+export function comparableProbe(transcript: RecordingTranscript, step: number): { probe: string; model: string } | null {
+  const at = Math.max(0, step - 1);
+  const modelled = transcript.outcome.probes.filter((entry) => MODEL_OF[entry.probe] !== undefined);
+  const here = modelled.find((entry) => entry.first <= at && at <= entry.last) ?? modelled[0];
+  const model = here === undefined ? undefined : MODEL_OF[here.probe];
+  return here === undefined || model === undefined ? null : { probe: here.probe, model: model(transcript.transport) };
+}
+
+/** Opens Compare with one probe of the recording beside the lab's model of the same ordering. */
+export function compareBesideModel(transcript: RecordingTranscript, step: number): void {
+  const pick = comparableProbe(transcript, step);
+  if (pick === null) return;
+  const { server } = transcript.outcome;
+  const spec = `recorded ${pick.probe} · ${server.name} ${server.version}`;
+  const panels = usePanelsStore.getState();
+  panels.compareRecording({ spec, probe: pick.probe, transcript }, pick.model);
+  panels.setTab('compare');
+}
