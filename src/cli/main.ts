@@ -239,7 +239,7 @@ function formatExploration(result: ExploreResult): string {
     `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
     '',
     `endings (${result.endings.length}):`,
-    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.outcome)}\n            e.g. --schedule ${ending.schedule}`),
+    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. --schedule ${ending.schedule}`),
     '',
   ];
   if (result.violations.length === 0) lines.push(`violations: ${result.verdict}`);
