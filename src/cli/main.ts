@@ -464,7 +464,7 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         const reporting = reportingRunner(await hostRunner(), 'verify', terminalWriter());
         const runner = reporting.runner;
         const results = verify(runner);
-        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
+        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})\n       from ${r.scope}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
         // SPEC §9: every failure mode runs, next to its fix (issue #12).
         const modes = checkFailureModes(runner);
         io.out(`\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`);

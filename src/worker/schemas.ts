@@ -330,6 +330,8 @@ const checkedVerificationResult = v.object({
   holds: v.boolean(),
   evidence: v.array(v.object({ scenario: v.string(), transport: TransportSchema, seq: v.nullable(nonNegativeInt), detail: v.string() })),
   problems: v.array(v.string()),
+  runs: nonNegativeInt,
+  scope: v.string(),
 });
 export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result) => result as VerificationResult));
 
