@@ -47,6 +47,18 @@ export class Panels {
     await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0);
   }
 
+  /**
+   * Waits for the Verification tab's checklist: it is computed in the tools worker from about 1,200 runs
+   * (every statement over both transports, seeds 1-20 and a jittered variant), so it may take tens of
+   * seconds on a loaded machine. Returns how long it took, in ms.
+   */
+  async waitVerified(): Promise<number> {
+    const started = Date.now();
+    await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0, { timeout: 120_000 });
+    await expect(this.text('vf-summary')).toBeVisible({ timeout: 120_000 });
+    return Date.now() - started;
+  }
+
   /** Moves a range input to `value` the way dragging does (input events), then waits for the worker. */
   async slide(slider: Locator, value: number): Promise<void> {
     await slider.fill(String(value));
