@@ -199,6 +199,7 @@ test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the 
 });
 
 test('axe finds no serious or critical violation on any panel, nor in presentation and predict modes', async ({ page }) => {
+  test.setTimeout(300_000);
   // Seven axe passes over large panels (the reviewer's cards, the 12-item checklist) take longer than one default test.
   test.setTimeout(120_000);
   const { lab, panels } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');

@@ -42,9 +42,9 @@ export class Panels {
     await expect(this.tab(name)).toHaveAttribute('aria-selected', 'true');
   }
 
-  /** Waits until no panel is computing in the worker. */
+  /** Waits until no panel is computing in the worker (the Verification tab's checklist can take tens of seconds). */
   async waitIdle(): Promise<void> {
-    await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0);
+    await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0, { timeout: 120_000 });
   }
 
   /**
