@@ -14,6 +14,7 @@ import { PolicyWatch } from './pages/PolicyWatch';
 const TABS: TabName[] = ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'];
 
 test('a whole session breaks no rule of the security policy and never leaves the origin', async ({ page, context, baseURL }) => {
+  test.setTimeout(300_000);
   test.slow(); // every scenario, every tab, three downloads
   const origin = new URL(baseURL ?? '').origin;
   const watch = new PolicyWatch(context, origin);
@@ -77,6 +78,7 @@ test('a whole session breaks no rule of the security policy and never leaves the
 
     // Exports: the evidence zip and the ledger file (blob: downloads).
     await panels.openTab('Verification');
+    await panels.waitVerified();
     await expect(panels.text('vf-summary')).toHaveText('17 of 17 statements hold');
     const evidence = page.waitForEvent('download');
     await panels.exportEvidence.click();

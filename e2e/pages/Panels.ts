@@ -42,9 +42,21 @@ export class Panels {
     await expect(this.tab(name)).toHaveAttribute('aria-selected', 'true');
   }
 
-  /** Waits until no panel is computing in the worker. */
+  /** Waits until no panel is computing in the worker (the Verification tab's checklist can take tens of seconds). */
   async waitIdle(): Promise<void> {
-    await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0);
+    await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0, { timeout: 120_000 });
+  }
+
+  /**
+   * Waits for the Verification tab's checklist: it is computed in the tools worker from about 1,200 runs
+   * (every statement over both transports, seeds 1-20 and a jittered variant), so it may take tens of
+   * seconds on a loaded machine. Returns how long it took, in ms.
+   */
+  async waitVerified(): Promise<number> {
+    const started = Date.now();
+    await expect(this.page.locator('.panel-busy[data-busy="true"]')).toHaveCount(0, { timeout: 120_000 });
+    await expect(this.text('vf-summary')).toBeVisible({ timeout: 120_000 });
+    return Date.now() - started;
   }
 
   /** Moves a range input to `value` the way dragging does (input events), then waits for the worker. */

@@ -11,16 +11,39 @@ describe('npm run lab -- explore', () => {
     const { code, out } = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--json');
     expect(code).toBe(0);
     const result = JSON.parse(out) as Record<string, unknown>;
-    expect(Object.keys(result)).toEqual(['scenario', 'transport', 'settings', 'schedules', 'states', 'complete', 'endings', 'violations', 'verdict']);
+    expect(Object.keys(result)).toEqual(['scenario', 'kind', 'transport', 'settings', 'schedules', 'states', 'complete', 'endings', 'violations', 'verdict']);
+    expect(result.kind).toBe('request-race');
     expect(result.verdict).toBe('none: every invariant holds in every ordering');
     expect(result.scenario).toBe('A');
     expect(result.transport).toBe('stdio');
     expect((result.settings as Record<string, unknown>).latencyJitterMs).toBe(300);
     expect(result.complete).toBe(true);
     const endings = result.endings as { outcome: Record<string, unknown>; count: number; schedule: string }[];
-    expect(Object.keys(endings[0] ?? {})).toEqual(['outcome', 'count', 'schedule']);
+    expect(Object.keys(endings[0] ?? {})).toEqual(['outcome', 'distinct', 'count', 'schedule']);
     expect(endings.reduce((sum, ending) => sum + ending.count, 0)).toBe(result.schedules);
   });
+
+  // One outcome type: an ending's outcome is, field for field, what `run --schedule … --json` prints as
+  // the outcome of the ordering the ending names (clientIgnores as objects in both, not summaries in one).
+  for (const [id, transport, set] of [
+    ['A', 'stdio', 'latencyJitterMs=300'],
+    ['C', 'http', 'latencyJitterMs=50'],
+    ['ledger-race-keyed', 'stdio', 'latencyJitterMs=5'],
+    ['task-cancel-ack', 'stdio', 'latencyJitterMs=5'],
+  ] as const) {
+    it(`an ending's outcome is the run's outcome for the same ordering: ${id} on ${transport}`, async () => {
+      const explored = JSON.parse((await lab('explore', id, '--transport', transport, '--set', set, '--bound', '400', '--json')).out) as { kind: string; endings: { outcome: Record<string, unknown> | null; schedule: string }[] };
+      expect(explored.endings.length).toBeGreaterThan(0);
+      for (const ending of explored.endings.slice(0, 4)) {
+        const ran = await lab('run', id, '--transport', transport, '--set', set, '--schedule', ending.schedule, '--json');
+        expect(ran.code).toBe(0);
+        const transcript = JSON.parse(ran.out) as { kind: string; outcome: Record<string, unknown> };
+        expect(transcript.kind).toBe(explored.kind);
+        expect(ending.outcome).toEqual(transcript.outcome);
+        if (transcript.kind === 'request-race') expect((ending.outcome?.clientIgnores as unknown[]).every((ignore) => typeof ignore === 'object')).toBe(true);
+      }
+    });
+  }
 
   it('the printed replay line keeps the --set the exploration ran with, and runs', async () => {
     const { out } = await lab('explore', 'A', '--transport', 'http', '--set', 'httpCancel=post-notification');

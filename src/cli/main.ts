@@ -239,7 +239,7 @@ function formatExploration(result: ExploreResult): string {
     `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
     '',
     `endings (${result.endings.length}):`,
-    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.outcome)}\n            e.g. --schedule ${ending.schedule}`),
+    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. --schedule ${ending.schedule}`),
     '',
   ];
   if (result.violations.length === 0) lines.push(`violations: ${result.verdict}`);
@@ -464,7 +464,7 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         const reporting = reportingRunner(await hostRunner(), 'verify', terminalWriter());
         const runner = reporting.runner;
         const results = verify(runner);
-        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
+        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})\n       from ${r.scope}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
         // SPEC §9: every failure mode runs, next to its fix (issue #12).
         const modes = checkFailureModes(runner);
         io.out(`\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`);

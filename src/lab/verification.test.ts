@@ -4,7 +4,8 @@ import { loadSqlJs } from '../cli/sqlite';
 import { runScenarioById } from '../scenarios/index';
 import type { RunOptions } from '../engine';
 import type { SqlModule } from '../engine';
-import type { Transcript } from '../engine';
+import type { MessageEvent, Transcript } from '../engine';
+import { PAYMENT_TOKEN } from '../engine';
 import { verify, type Runner } from './verification';
 
 let sql: SqlModule;
@@ -24,51 +25,68 @@ describe('SPEC §8 verification statements', () => {
     }
   });
 
-  /** A runner that changes what one scenario shows, to prove the check can fail. */
+  /** A runner that changes what one scenario's runs put on the wire, to prove the check can fail. */
   const tampered = (id: string, change: (t: Transcript) => Transcript): Runner => (scenario, options) => {
     const t = run(scenario, options);
     return scenario === id ? change(t) : t;
   };
-  const results = (runner: Runner) => Object.fromEntries(verify(runner).map((r) => [r.id, r]));
+  const one = (statement: string, runner: Runner) => verify(runner, [statement])[0];
+  const onWire = (t: Transcript, change: (e: MessageEvent) => MessageEvent): Transcript => ({ ...t, events: t.events.map((e) => (e.kind === 'message' ? change(e) : e)) }) as Transcript;
+  const serverText = (e: MessageEvent, from: string, to: string): MessageEvent =>
+    e.from === 'server' && 'result' in e.message ? { ...e, message: JSON.parse(JSON.stringify(e.message).replace(from, to)) as MessageEvent['message'] } : e;
 
-  it('VF-1 fails when the server answers after a stdio cancellation', () => {
-    const r = results(tampered('A', (t) => ({ ...t, events: [...t.events, { ...t.events.find((e) => e.kind === 'message' && e.from === 'server')!, seq: t.events.length }] })));
-    expect(r['VF-1']?.holds).toBe(false);
+  it('computes each statement over both transports, seeds 1–20 and the jittered variant', () => {
+    const [vf3] = verify(run, ['VF-3']);
+    expect(vf3?.runs).toBe(4 * 2 * 20 * 2);
+    expect(vf3?.scope).toContain('A, B, C, D on stdio and http, seeds 1–20');
+    expect(vf3?.scope).toContain('latencyJitterMs=50');
+    const [rc9] = verify(run, ['RC-9']);
+    expect(rc9?.scope).toContain('stdio and http');
   });
-  it('VF-5 fails when the maximum deadline moves', () => {
-    const r = results(tampered('C', (t) => ({ ...t, events: t.events.map((e) => (e.kind === 'deadline' && e.deadline === 'max' ? { ...e, action: 'reset' as const } : e)) })));
-    expect(r['VF-5']?.holds).toBe(false);
+  it('VF-1 fails when the server sends about the request after a stdio cancellation reached it', () => {
+    const r = one('VF-1', tampered('A', (t) => ({ ...t, events: [...t.events, { ...t.events.find((e) => e.kind === 'message' && e.from === 'server')!, seq: t.events.length }] })));
+    expect(r?.holds).toBe(false);
   });
-  it('VF-7 fails when the race executes twice', () => {
-    const r = results(tampered('ledger-race-keyed', (t) => ({ ...t, outcome: { ...t.outcome, executions: 2 } }) as Transcript));
-    expect(r['VF-7']?.problems).toEqual(['ledger-race-keyed/http: executions = 2']);
+  it('VF-5 fails when the client gives up after its maximum', () => {
+    const later = (t: Transcript): Transcript => ({ ...t, events: t.events.map((e) => ((e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled') || (e.kind === 'stream-closed' && e.by === 'client') ? { ...e, atMs: e.atMs + 1000 } : e)) }) as Transcript;
+    const r = one('VF-5', tampered('C', later));
+    expect(r?.holds).toBe(false);
+    expect(r?.problems.join('\n')).toContain('after the maximum');
+  });
+  it('VF-7 fails when the two connections are answered with two charges', () => {
+    let first = true;
+    const r = one('VF-7', tampered('ledger-race-keyed', (t) => { first = true; return onWire(t, (e) => { if (e.from !== 'server' || !('result' in e.message)) return e; if (first) { first = false; return e; } return serverText(e, 'ch_1', 'ch_2'); }); }));
+    expect(r?.problems.join('\n')).toContain('it ran more than once');
   });
   it('VF-11 fails when a reconnect POST carries Last-Event-ID', () => {
-    const r = results(tampered('reconnect-listen', (t) => ({ ...t, events: t.events.map((e) => (e.kind === 'http-request' ? { ...e, headers: { ...e.headers, 'Last-Event-ID': '17' } } : e)) })));
-    expect(r['VF-11']?.problems).toEqual(['reconnect-listen/http: Last-Event-ID was sent or planned']);
+    const r = one('VF-11', tampered('reconnect-listen', (t) => ({ ...t, events: t.events.map((e) => (e.kind === 'http-request' ? { ...e, headers: { ...e.headers, 'Last-Event-ID': '17' } } : e)) })));
+    expect(r?.problems.join('\n')).toContain('reconnect-listen/http seed 1: Last-Event-ID was sent');
   });
-  it('RC-8 fails when the client outcome hides the divergence', () => {
-    const r = results(tampered('B', (t) => ({ ...t, outcome: { ...t.outcome, clientOutcome: 'completed', viewsDiverge: false } }) as Transcript));
-    expect(r['RC-8']?.holds).toBe(false);
+  it('RC-8 fails when the client uses the response that crossed its cancellation', () => {
+    const r = one('RC-8', tampered('B', (t) => ({ ...t, events: t.events.map((e) => (e.kind === 'delivered' && e.ignoredBy === 'client' ? { ...e, ignoredBy: undefined } : e)) }) as Transcript));
+    expect(r?.holds).toBe(false);
   });
   it('BF-5 fails when a refused push is not followed by the producer’s wait', () => {
-    const r = results(tampered('buffer-overload', (t) => ({ ...t, events: t.events.filter((e) => !(e.kind === 'buffer' && e.action === 'released')) })));
-    expect(r['BF-5']?.holds).toBe(false);
+    const r = one('BF-5', tampered('buffer-overload', (t) => ({ ...t, events: t.events.filter((e) => !(e.kind === 'buffer' && e.action === 'released')) })));
+    expect(r?.holds).toBe(false);
   });
-  it('LG-P5 fails when the payment token is stored', () => {
-    const r = results(tampered('inventory-retry', (t) => ({ ...t, outcome: { ...t.outcome, paymentTokenInLedger: true } }) as Transcript));
-    expect(r['LG-P5']?.problems).toEqual(['inventory-retry/http: the payment token was found in the ledger']);
+  it('LG-P5 fails when an answer carries the payment token', () => {
+    const r = one('LG-P5', tampered('inventory-retry', (t) => onWire(t, (e) => serverText(e, '"resultType":"complete"', `"resultType":"complete","leak":"${PAYMENT_TOKEN}"`))));
+    expect(r?.problems.join('\n')).toContain('the server returned the payment token');
   });
   it('RC-9 fails when the server cancels a request other than the listen', () => {
-    const r = results(tampered('listen-server-cancel', (t) => ({ ...t, outcome: { ...t.outcome, serverCancelled: [1, 2] } }) as Transcript));
-    expect(r['RC-9']?.holds).toBe(false);
+    const r = one('RC-9', tampered('listen-server-cancel', (t) => onWire(t, (e) => (e.from === 'server' && 'method' in e.message && e.message.method === 'notifications/cancelled' ? { ...e, message: { ...e.message, params: { ...e.message.params, requestId: 999 } } } : e))));
+    expect(r?.holds).toBe(false);
   });
   it('BF-5 evidence links to the run that shows it, with its settings', () => {
-    const bf5 = verify(run).find((r) => r.id === 'BF-5');
+    const [bf5] = verify(run, ['BF-5']);
     expect(bf5?.evidence[0]).toMatchObject({ scenario: 'buffer-overload', settings: { capacity: 1 } });
   });
-  it('VF-12 fails when the ack is treated as final', () => {
-    const r = results(tampered('task-cancel-ack', (t) => ({ ...t, outcome: { ...t.outcome, statusAfterAck: 'cancelled' } }) as Transcript));
-    expect(r['VF-12']?.holds).toBe(false);
+  it('VF-12 fails when the acknowledgement carries a status', () => {
+    const r = one('VF-12', tampered('task-cancel-ack', (t) => {
+      const cancel = t.events.find((e): e is MessageEvent => e.kind === 'message' && 'method' in e.message && e.message.method === 'tasks/cancel');
+      return onWire(t, (e) => (e.from === 'server' && cancel !== undefined && 'id' in cancel.message && 'result' in e.message && e.message.id === cancel.message.id ? { ...e, message: { ...e.message, result: { ...e.message.result, status: 'cancelled' } } } : e));
+    }));
+    expect(r?.problems.join('\n')).toContain('it should be empty');
   });
 });

@@ -14,7 +14,7 @@ describe('explore, what if and faults in the store', () => {
     await lab.settled();
     await lab.state.explore();
     expect(lab.state.exploreStatus).toBe('done');
-    const completed = lab.state.exploration?.endings.find((ending) => ending.outcome.terminalState === 'completed');
+    const completed = lab.state.exploration?.endings.find((ending) => ending.distinct.terminalState === 'completed');
     expect(completed).toBeDefined();
     await lab.state.openOrdering(completed?.schedule ?? '', null);
     expect(lab.state.spec.schedule).toBe(completed?.schedule);

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import schema from '../schema/mcp-2026-07-28.schema.json' with { type: 'json' };
+import tasksDraft from '../schema/ext-tasks-draft.schema.json' with { type: 'json' };
 import type { JsonRpcMessage } from '../engine';
 import type { Transcript } from '../engine';
 
@@ -15,70 +16,38 @@ addFormats(ajv);
 ajv.addSchema(schema, 'mcp');
 
 /**
- * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) is not in the core schema file. These
- * definitions restate the extension's published draft schema (github.com/modelcontextprotocol/
- * experimental-ext-tasks, schema/draft/schema.json at commit e61f822a925ff451880a2e966fb145203d7406f6):
- * CreateTaskResult is Result & Task flat with resultType "task"; GetTaskResult is Result & DetailedTask,
- * one shape per status (completed carries `result`, failed carries `error`, input_required carries
- * `inputRequests`); ttlMs is an integer or null; pollIntervalMs is optional. Where the draft and the
- * 2026-07-28 core disagree, the core wins: every 2026-07-28 request carries params._meta with the
- * protocol version (RequestMetaObject), which the draft's request params do not list, so the task
- * requests here require it (docs/orderings-causality.md records the disagreement).
+ * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) is not in the core schema file. Its
+ * published draft schema is vendored byte for byte as src/schema/ext-tasks-draft.schema.json (provenance
+ * and license in src/schema/ext-tasks-draft.NOTICE.md), and task messages validate against its
+ * definitions: CreateTaskResult (Result & Task, flat, resultType "task"), GetTaskResult (Result &
+ * DetailedTask, one shape per status), CancelTaskResult, GetTaskRequest and CancelTaskRequest.
  */
-const taskFields = {
-  taskId: { type: 'string' },
-  statusMessage: { type: 'string' },
-  createdAt: { type: 'string', format: 'date-time' },
-  lastUpdatedAt: { type: 'string', format: 'date-time' },
-  ttlMs: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
-  pollIntervalMs: { type: 'integer', minimum: 0 },
-};
-const TASK_REQUIRED = ['taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs'];
-const detailed = (status: string, extra: Record<string, object> = {}) => ({
+ajv.addSchema(tasksDraft, 'tasks-draft');
+
+/**
+ * The one place the lab departs from the tasks draft: every 2026-07-28 request carries
+ * `params._meta` with `io.modelcontextprotocol/protocolVersion` (the core's RequestMetaObject), while
+ * the draft's task requests list only `taskId`. The core wins, so a task request must satisfy the draft
+ * and this override (docs/orderings-causality.md, "Where the sources disagree").
+ */
+export const CORE_REQUEST_META_OVERRIDE = {
   type: 'object',
-  required: [...TASK_REQUIRED, ...Object.keys(extra)],
-  properties: { ...taskFields, status: { const: status }, ...extra },
-});
-const detailedTask = {
-  anyOf: [
-    detailed('working'),
-    detailed('input_required', { inputRequests: { type: 'object' } }),
-    detailed('completed', { result: { type: 'object' } }),
-    detailed('failed', { error: { $ref: 'mcp#/$defs/Error' } }),
-    detailed('cancelled'),
-  ],
-};
-const taskRequest = (method: string) => ({
-  type: 'object',
-  required: ['jsonrpc', 'id', 'method', 'params'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { $ref: 'mcp#/$defs/RequestId' },
-    method: { const: method },
-    params: { type: 'object', required: ['taskId', '_meta'], properties: { taskId: { type: 'string' }, _meta: { $ref: 'mcp#/$defs/RequestMetaObject' } } },
-  },
-});
-const resultResponse = (result: object) => ({
-  type: 'object',
-  required: ['jsonrpc', 'id', 'result'],
-  properties: { jsonrpc: { const: '2.0' }, id: { $ref: 'mcp#/$defs/RequestId' }, result: { allOf: [{ $ref: 'mcp#/$defs/Result' }, result] } },
+  required: ['params'],
+  properties: { params: { type: 'object', required: ['_meta'], properties: { _meta: { $ref: 'mcp#/$defs/RequestMetaObject' } } } },
+} as const;
+
+/** A JSON-RPC result response (core) whose `result` is the named definition of the tasks draft. */
+const draftResultResponse = (definition: string) => ({
+  allOf: [{ $ref: 'mcp#/$defs/JSONRPCResultResponse' }, { type: 'object', properties: { result: { $ref: `tasks-draft#/$defs/${definition}` } } }],
 });
 ajv.addSchema(
   {
     $defs: {
-      DetailedTask: detailedTask,
-      TasksGetRequest: taskRequest('tasks/get'),
-      TasksCancelRequest: taskRequest('tasks/cancel'),
-      // Flat: the task's fields sit beside resultType, with no nested `task` object.
-      CreateTaskResultResponse: resultResponse({
-        type: 'object',
-        required: ['resultType', ...TASK_REQUIRED],
-        properties: { ...taskFields, resultType: { const: 'task' }, status: { enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] } },
-        not: { required: ['task'] },
-      }),
-      GetTaskResultResponse: resultResponse({ allOf: [{ $ref: '#/$defs/DetailedTask' }, { properties: { resultType: { const: 'complete' } } }] }),
-      // tasks/cancel returns an empty acknowledgement: nothing but the Result fields.
-      CancelTaskResultResponse: resultResponse({ type: 'object', properties: { resultType: { const: 'complete' } }, propertyNames: { enum: ['resultType', '_meta'] } }),
+      GetTaskRequest: { allOf: [{ $ref: 'tasks-draft#/$defs/GetTaskRequest' }, CORE_REQUEST_META_OVERRIDE] },
+      CancelTaskRequest: { allOf: [{ $ref: 'tasks-draft#/$defs/CancelTaskRequest' }, CORE_REQUEST_META_OVERRIDE] },
+      CreateTaskResultResponse: draftResultResponse('CreateTaskResult'),
+      GetTaskResultResponse: draftResultResponse('GetTaskResult'),
+      CancelTaskResultResponse: draftResultResponse('CancelTaskResult'),
     },
   },
   'tasks',
@@ -103,8 +72,8 @@ const requestDefinitions: Record<string, string> = {
   'resources/read': 'ReadResourceRequest',
   'subscriptions/listen': 'SubscriptionsListenRequest',
   'server/discover': 'DiscoverRequest',
-  'tasks/get': 'tasks#/$defs/TasksGetRequest',
-  'tasks/cancel': 'tasks#/$defs/TasksCancelRequest',
+  'tasks/get': 'tasks#/$defs/GetTaskRequest',
+  'tasks/cancel': 'tasks#/$defs/CancelTaskRequest',
 };
 const notificationDefinitions: Record<string, string> = {
   'notifications/cancelled': 'CancelledNotification',

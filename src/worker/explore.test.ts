@@ -26,7 +26,7 @@ describe('explore in the worker', () => {
     expect(answer.type).toBe('exploration');
     if (answer.type !== 'exploration') return;
     expect(answer.result.complete).toBe(true);
-    expect(new Set(answer.result.endings.map((ending) => ending.outcome.terminalState))).toEqual(new Set(['cancelled', 'completed']));
+    expect(new Set(answer.result.endings.map((ending) => ending.distinct.terminalState))).toEqual(new Set(['cancelled', 'completed']));
     expect(reports.length).toBeGreaterThan(0);
     for (const report of reports) {
       expect(isLabResponse(report)).toBe(true);

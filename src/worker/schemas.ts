@@ -421,6 +421,8 @@ const checkedVerificationResult = v.object({
   holds: v.boolean(),
   evidence: v.array(v.object({ scenario: v.string(), transport: TransportSchema, seq: v.nullable(nonNegativeInt), detail: v.string() })),
   problems: v.array(v.string()),
+  runs: nonNegativeInt,
+  scope: v.string(),
 });
 export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result) => result as VerificationResult));
 
@@ -565,15 +567,19 @@ export const ProgressResponseSchema = v.object({ type: v.literal('progress'), re
 /** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
 export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
 
+const anyOutcome = v.union([outcomeSchemas['request-race'], outcomeSchemas.ledger, outcomeSchemas.task, outcomeSchemas.buffer, outcomeSchemas.proxy, outcomeSchemas.reconnect, outcomeSchemas.herd, outcomeSchemas.listen]);
+/** An exploration: every ending's `outcome` is a run outcome, the type a run's transcript carries (null when the ending is a failure). */
 const checkedExploreResult = v.object({
   scenario: v.string(),
+  kind: v.picklist(['request-race', 'ledger', 'task', 'buffer', 'proxy', 'reconnect', 'herd', 'listen']),
   transport: TransportSchema,
   settings: SettingsSchema,
   schedules: nonNegativeInt,
   states: nonNegativeInt,
   complete: v.boolean(),
-  endings: v.array(v.object({ outcome: jsonObject, count: nonNegativeInt, schedule: v.string() })),
+  endings: v.array(v.object({ outcome: v.nullable(anyOutcome), distinct: jsonObject, error: v.optional(v.string()), count: nonNegativeInt, schedule: v.string() })),
   violations: v.array(v.object({ invariant: v.string(), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
+  verdict: v.string(),
 });
 export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result) => result as ExploreResult));
 

@@ -68,7 +68,7 @@ describe('correct designs hold in every ordering', () => {
     expect(result.complete).toBe(true);
     expect(result.violations).toEqual([]);
     expect(result.schedules).toBeGreaterThan(1);
-    expect(result.endings.every((ending) => ending.outcome.executions === 1)).toBe(true);
+    expect(result.endings.every((ending) => ending.distinct.executions === 1)).toBe(true);
   });
   for (const id of ['task-cancel-ack', 'task-cancel-too-late', 'task-http-close']) {
     it(`${id}: no violation`, () => {
@@ -103,7 +103,7 @@ describe('the latency range decides the race', () => {
   it('A with latencyJitterMs=300 ends cancelled in some orderings and completed in others', () => {
     const result = run('A', { settings: { latencyJitterMs: 300 } });
     expect(result.complete).toBe(true);
-    const terminals = new Set(result.endings.map((ending) => ending.outcome.terminalState));
+    const terminals = new Set(result.endings.map((ending) => ending.distinct.terminalState));
     expect(terminals).toEqual(new Set(['cancelled', 'completed']));
     expect(result.violations).toEqual([]);
   });
@@ -112,7 +112,7 @@ describe('the latency range decides the race', () => {
     const result = run('A', { settings });
     for (const ending of result.endings) {
       const transcript = runScenario(findScenario('A'), { settings, schedule: ending.schedule });
-      expect(endingOf('request-race', transcript.outcome)).toEqual(ending.outcome);
+      expect(endingOf(transcript)).toEqual(ending.distinct);
       expect(transcript.schedule).toBe(ending.schedule);
     }
   });
@@ -125,7 +125,7 @@ describe('each unsafe variant yields a counterexample', () => {
   it('ledger-race-unsafe: two executions for one key', () => {
     const result = run('ledger-race-unsafe');
     expect(result.violations.map((v) => v.invariant)).toContain('one-execution-per-key');
-    expect(result.endings.every((ending) => ending.outcome.executions === 2)).toBe(true);
+    expect(result.endings.every((ending) => ending.distinct.executions === 2)).toBe(true);
     expectReplayable('ledger-race-unsafe', result);
   });
   it('httpCancel=post-notification: the server keeps working and answers a request the client abandoned', () => {
@@ -188,7 +188,7 @@ describe('merged states find what full histories find', () => {
       const merged = run(id, { transport, settings });
       const histories = run(id, { transport, settings, mergeStates: false });
       expect(merged.complete && histories.complete).toBe(true);
-      expect(merged.endings.map((ending) => ending.outcome).sort(byJson)).toEqual(histories.endings.map((ending) => ending.outcome).sort(byJson));
+      expect(merged.endings.map((ending) => ending.distinct).sort(byJson)).toEqual(histories.endings.map((ending) => ending.distinct).sort(byJson));
       expect(new Set(merged.violations.map((violation) => violation.invariant))).toEqual(new Set(histories.violations.map((violation) => violation.invariant)));
       expect(merged.states).toBeLessThanOrEqual(histories.states);
       if (settings.queue === 'drop-oldest-any') expect(merged.violations.map((violation) => violation.invariant)).toContain('final-never-dropped');
@@ -243,8 +243,8 @@ describe('every scenario explores completely at its defaults, within the default
 describe('arrivals at the critical points of the timers they re-arm', () => {
   it('D on stdio with latencyJitterMs=300: the client ignores all three progress notifications and the request ends cancelled, an ending only a critical arrival reaches', () => {
     const settings = { latencyJitterMs: 300 };
-    const ignoresAll = (ending: { outcome: Record<string, unknown> }) =>
-      ending.outcome.terminalState === 'cancelled' && JSON.stringify(ending.outcome.clientIgnores) === JSON.stringify(['progress 1/4', 'progress 2/4', 'progress 3/4']);
+    const ignoresAll = (ending: { distinct: Record<string, unknown> }) =>
+      ending.distinct.terminalState === 'cancelled' && JSON.stringify(ending.distinct.clientIgnores) === JSON.stringify(['progress 1/4', 'progress 2/4', 'progress 3/4']);
     const before = run('D', { transport: 'stdio', settings, criticalArrivals: false });
     const now = run('D', { transport: 'stdio', settings });
     expect(before.complete && now.complete).toBe(true);
@@ -252,11 +252,11 @@ describe('arrivals at the critical points of the timers they re-arm', () => {
     const found = now.endings.find(ignoresAll);
     expect(found).toBeDefined();
     // Every ending found before is still found, with more orderings told apart.
-    for (const ending of before.endings) expect(now.endings.map((e) => JSON.stringify(e.outcome))).toContain(JSON.stringify(ending.outcome));
+    for (const ending of before.endings) expect(now.endings.map((e) => JSON.stringify(e.distinct))).toContain(JSON.stringify(ending.distinct));
     expect(now.schedules).toBeGreaterThan(before.schedules);
     // Its schedule replays to it, and that schedule has an arrival the old choices never offered.
     const replayed = runScenario(findScenario('D'), { transport: 'stdio', settings, schedule: found!.schedule });
-    expect(endingOf('request-race', replayed.outcome)).toEqual(found!.outcome);
+    expect(endingOf(replayed)).toEqual(found!.distinct);
     expect(found!.schedule).toBe('j0.j300.j155');
   });
 });

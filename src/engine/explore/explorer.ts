@@ -4,7 +4,7 @@ import type { RunOptions } from '../core/model';
 import type { Settings, Transport } from '../core/transcript';
 import type { SqliteHost } from '../core/sqlite';
 import { runScenario, type Scenario } from '../scenario';
-import type { Outcome } from '../transcript';
+import type { ModelKind, Outcome, OutcomeByKind } from '../transcript';
 import { Driver, Stop } from './driver';
 import type { InvariantName } from './invariants';
 import type { Choice } from './schedule';
@@ -56,8 +56,16 @@ export interface ExploreOptions {
 }
 
 export interface Ending {
-  /** The outcome without its times and sequence numbers: what tells one ending from another. */
-  outcome: Record<string, unknown>;
+  /**
+   * The run's outcome of the ordering `schedule` replays: the very type `lab run --json` prints as its
+   * `outcome` (times and sequence numbers included, those of that one ordering); null when the
+   * orderings of this ending failed (`error`).
+   */
+  outcome: Outcome | null;
+  /** What tells this ending from the others: the outcome without times, sequence numbers and reasons. */
+  distinct: Record<string, unknown>;
+  /** The failure's message, when the orderings of this ending failed instead of ending with an outcome. */
+  error?: string;
   /** How many orderings end so. */
   count: number;
   /** One ordering that ends so. */
@@ -75,6 +83,8 @@ export interface Violation {
 /** The `--json` shape of `lab explore` (a contract, issue #11). */
 export interface ExploreResult {
   scenario: string;
+  /** The scenario's model: which member of the outcome union every ending's `outcome` is. */
+  kind: ModelKind;
   transport: Transport;
   settings: Settings;
   /** Orderings told apart (distinct histories from start to end). */
@@ -99,10 +109,13 @@ export function violationsVerdict(result: { readonly violations: readonly unknow
 export const DEFAULT_EXPLORE_BOUND = 200_000;
 const VIOLATIONS_KEPT = 100;
 
+/** A run's outcome with the kind of model that produced it: a transcript is one. */
+export type KindedOutcome = { [K in ModelKind]: { readonly kind: K; readonly outcome: OutcomeByKind[K] } }[ModelKind];
+
 /** Times and sequence numbers out: what is left says how a run ended. */
-export function endingOf(kind: string, outcome: Outcome): Record<string, unknown> {
-  if (kind === 'request-race') {
-    const o = outcome as Extract<Outcome, { terminalState: unknown }>;
+export function endingOf(run: KindedOutcome): Record<string, unknown> {
+  if (run.kind === 'request-race') {
+    const o = run.outcome;
     return {
       terminalState: o.terminalState,
       clientOutcome: o.clientOutcome,
@@ -112,12 +125,13 @@ export function endingOf(kind: string, outcome: Outcome): Record<string, unknown
       clientIgnores: o.clientIgnores.map((ignore) => ignore.summary),
     };
   }
-  if (kind === 'ledger') {
+  if (run.kind === 'ledger') {
     // Which connection won and the ids it drew tell orderings apart, not endings: the counts do.
-    const o = outcome as Extract<Outcome, { executions: unknown }>;
+    const o = run.outcome;
     return { executions: o.executions, rejected: o.rejected, replayed: o.replayed, failed: o.failed, requests: o.requests, keyRecords: o.keyRecords, aliasIntact: o.aliasIntact, paymentTokenInLedger: o.paymentTokenInLedger };
   }
-  return strip(outcome) as Record<string, unknown>;
+  const kept = strip(run.outcome);
+  return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? { ...kept } : {};
 }
 
 function strip(value: unknown): unknown {
@@ -272,12 +286,12 @@ export class Exploration {
     this.runs += 1;
     const settings = this.options.settings ?? {};
     const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true);
-    let ending: Record<string, unknown>;
+    let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
       const transcript = runScenario(this.scenario, this.runOptions(driver));
       this.settings ??= transcript.settings;
       driver.checker.finish(this.scenario.kind, transcript.outcome);
-      ending = endingOf(this.scenario.kind, transcript.outcome);
+      ending = { outcome: transcript.outcome, distinct: endingOf(transcript) };
     } catch (error) {
       if (error instanceof Stop) {
         this.collect(driver);
@@ -285,12 +299,13 @@ export class Exploration {
       }
       // A LabError on bad input is the user's to see; any other failure in some ordering is an ending of its own.
       if (error instanceof LabError && (error.code === 'LAB004' || error.code === 'LAB005' || error.code === 'LAB022' || error.code === 'LAB011')) throw error;
-      ending = { error: error instanceof Error ? error.message : String(error) };
+      const message = error instanceof Error ? error.message : String(error);
+      ending = { outcome: null, distinct: { error: message }, error: message };
     }
     this.collect(driver);
     const schedule = driver.schedule();
     const key = driver.endKey();
-    return { kind: 'leaf', key, tally: { count: 1, endings: new Map([[JSON.stringify(ending), { outcome: ending, count: 1, schedule }]]) } };
+    return { kind: 'leaf', key, tally: { count: 1, endings: new Map([[JSON.stringify(ending.distinct), { ...ending, count: 1, schedule }]]) } };
   }
 
   private runOptions(driver: Driver): RunOptions {
@@ -309,9 +324,10 @@ export class Exploration {
 
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
-    const endings = [...this.root.endings.values()].sort((a, b) => b.count - a.count || JSON.stringify(a.outcome).localeCompare(JSON.stringify(b.outcome)));
+    const endings = [...this.root.endings.values()].sort((a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)));
     return {
       scenario: this.scenario.id,
+      kind: this.scenario.kind,
       transport: this.transport,
       settings: this.settings ?? (this.scenario.settings as unknown as Settings),
       schedules: this.root.count,

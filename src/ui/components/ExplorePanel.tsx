@@ -81,7 +81,7 @@ export function ExplorePanel() {
           <span>
             Showing explored ordering <code>{schedule}</code>
             {schedule === '-' ? ' (every choice its first option)' : ''}
-            {ending !== undefined ? `: ${outcomeText(ending.outcome)}` : ''}
+            {ending !== undefined ? `: ${outcomeText(ending.distinct)}` : ''}
           </span>
           <button type="button" className="lab-button" onClick={leaveOrdering}>
             Back to the seeded run
@@ -166,7 +166,7 @@ function ExploreResultView({ result, onOpen }: { result: NonNullable<ReturnType<
               <strong>
                 {formatNumber(ending.count)} {ending.count === 1 ? 'ordering' : 'orderings'}
               </strong>{' '}
-              {outcomeText(ending.outcome)}
+              {outcomeText(ending.distinct)}
             </button>
           </li>
         ))}

@@ -309,3 +309,18 @@ describe('property: one key, many connections and retries', () => {
     );
   });
 });
+
+describe('overlapping requests on one server connection', () => {
+  // ledger-alias on stdio at latencyJitterMs=50, seed 4: the timer's retry and the replay after the first
+  // response reach the server together; one SQLite connection cannot hold two transactions, so the second
+  // takes a free connection instead of failing with "cannot start a transaction within a transaction".
+  it('the retry and the replay both succeed, each on its own connection, and the stored result stays intact', () => {
+    const scenario = findScenario('ledger-alias');
+    if (scenario.kind !== 'ledger') throw new Error('ledger-alias is not a ledger scenario');
+    const t = runScenario(scenario, { transport: 'stdio', seed: 4, settings: { latencyJitterMs: 50 }, ledger: { sql } });
+    expect(sqlEvents(t).filter((e) => e.error !== undefined && /within a transaction/.test(e.error.message ?? ''))).toEqual([]);
+    expect(t.outcome.failed).toBe(0);
+    expect(t.outcome.aliasIntact).toBe(true);
+    expect(new Set(t.outcome.responses.map((r) => r.connection)).size).toBeGreaterThan(1);
+  });
+});

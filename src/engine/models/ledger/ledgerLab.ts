@@ -63,6 +63,8 @@ export class LedgerLab {
   /** ledgerStore=per-replica-memory (a catalogued failure mode): the other replicas' own in-memory ledgers. */
   private readonly replicaFiles = new Map<string, LedgerFile>();
   private readonly connections = new Map<string, LedgerConnection>();
+  /** Connections inside a request's program: SQLite runs one transaction per connection at a time. */
+  private readonly busy = new Set<string>();
   /** resultCopies=shared: the failure mode, a cache that hands out the same object every time. */
   private readonly sharedResults = new Map<string, JsonObject>();
   private readonly responses: LedgerResponseRecord[] = [];
@@ -270,8 +272,15 @@ export class LedgerLab {
     for (const start of this.arrivedAtBarrier.splice(0)) start();
   }
 
-  private runProgram(intent: Intent, id: number): void {
+  private runProgram(requested: Intent, id: number): void {
     const s = this.settings;
+    // A request that arrives while its connection is inside another request's transaction takes a free
+    // one from the server's pool: one connection cannot open a second transaction (SQLite would answer
+    // "cannot start a transaction within a transaction"). Only overlapping requests meet this.
+    let name = requested.connection;
+    for (let n = 3; this.busy.has(name); n += 1) name = `conn-${n}`;
+    const intent: Intent = name === requested.connection ? requested : { ...requested, connection: name };
+    this.busy.add(name);
     const connection = this.connection(intent.connection);
     const program: Program = s.mode === 'atomic' || intent.key === null
       ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile })
@@ -286,6 +295,7 @@ export class LedgerLab {
     const advance = (input: Parameters<Program['next']>[0]): void => {
       const next = program.next(input);
       if (next.done === true) {
+        this.busy.delete(intent.connection);
         this.finish(intent, id, next.value);
         return;
       }
@@ -370,6 +380,7 @@ export class LedgerLab {
     for (const file of this.allFiles()) file.close();
     this.replicaFiles.clear();
     this.connections.clear();
+    this.busy.clear();
     this.endProcess();
     this.record({ kind: 'ledger', action: 'closed', detail: `the server ${how} after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
     this.file = LedgerFile.open(this.host.sql, bytes);
@@ -419,6 +430,7 @@ export class LedgerLab {
       for (const file of this.allFiles()) file.close();
       this.replicaFiles.clear();
       this.connections.clear();
+    this.busy.clear();
       this.endProcess();
       this.record({ kind: 'ledger', action: 'closed', detail: 'the server restarts: its in-memory ledger is gone with every key it recorded' });
       this.file = LedgerFile.open(this.host.sql, null);
@@ -429,6 +441,7 @@ export class LedgerLab {
     this.record({ kind: 'ledger', action: 'saved', detail: `the server saves the ledger file (${bytes.length} bytes) and restarts` });
     this.file.close();
     this.connections.clear();
+    this.busy.clear();
     this.endProcess();
     this.record({ kind: 'ledger', action: 'closed', detail: 'every connection closed; in-memory state (caches, statements) is gone' });
     this.file = LedgerFile.open(this.host.sql, bytes);

@@ -2,7 +2,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../../cli/sqlite';
 import { findScenario, scenarios } from '../../../scenarios/index';
-import { validateMessage, validateTranscriptMessages } from '../../../testing/mcpSchema';
+import { CORE_REQUEST_META_OVERRIDE, validateMessage, validateTranscriptMessages } from '../../../testing/mcpSchema';
+import tasksDraft from '../../../schema/ext-tasks-draft.schema.json' with { type: 'json' };
 import { runScenario, type TaskScenario } from '../../scenario';
 import type { SqlModule } from '../../core/sqlite';
 import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
@@ -47,8 +48,10 @@ describe('the task is durably created before the CreateTaskResult is sent', () =
     expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', task: { taskId: 't', status: 'sleeping' } } })).not.toBeNull();
     const task = { taskId: 't', createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', ttlMs: null };
     expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task } })).toBeNull();
-    // The older nested shape is refused even with the task's fields present.
-    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task, task: { ...task, status: 'working' } } })).not.toBeNull();
+    // The older nested shape is refused: the draft wants the task's fields beside resultType.
+    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', task: { ...task, status: 'working' } } })).toMatch(/taskId/);
+    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', status: 'working', ...task } })).not.toBeNull();
+    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task, ttlMs: 1.5 } })).not.toBeNull();
     // DetailedTask per status: completed needs result, failed needs error, input_required needs inputRequests.
     const get = (result: object) => validateMessage('tasks#/$defs/GetTaskResultResponse', { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', ...task, ...result } });
     expect(get({ status: 'completed' })).not.toBeNull();
@@ -57,7 +60,30 @@ describe('the task is durably created before the CreateTaskResult is sent', () =
     expect(get({ status: 'failed', error: { code: -32603, message: 'boom' } })).toBeNull();
     expect(get({ status: 'input_required' })).not.toBeNull();
     expect(get({ status: 'working' })).toBeNull();
-    expect(validateMessage('tasks#/$defs/CancelTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', status: 'cancelled' } })).not.toBeNull();
+    expect(validateMessage('tasks#/$defs/CancelTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'complete' } })).toBeNull();
+    expect(validateMessage('tasks#/$defs/CancelTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task' } })).not.toBeNull();
+  });
+
+  it('task requests follow the core where the draft differs: params._meta with the protocol version is required', () => {
+    // The engine's own tasks/get, and the same request without its _meta.
+    const withMeta = messages(run('task-cancel-ack')).find((m) => 'method' in m.message && m.message.method === 'tasks/get')?.message;
+    expect(withMeta).toBeDefined();
+    const bare = { jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { taskId: 't' } };
+    // The vendored draft alone accepts a request without _meta; the lab's definition adds the core's requirement.
+    expect(validateMessage('tasks-draft#/$defs/GetTaskRequest', bare)).toBeNull();
+    expect(validateMessage('tasks#/$defs/GetTaskRequest', bare)).toMatch(/_meta/);
+    expect(validateMessage('tasks#/$defs/GetTaskRequest', withMeta)).toBeNull();
+    expect(validateMessage('tasks#/$defs/CancelTaskRequest', { ...bare, method: 'tasks/cancel' })).toMatch(/_meta/);
+    expect(validateMessage('tasks#/$defs/CancelTaskRequest', { ...withMeta, method: 'tasks/cancel' })).toBeNull();
+    expect(CORE_REQUEST_META_OVERRIDE.properties.params.required).toEqual(['_meta']);
+  });
+
+  it('the vendored draft is the file as published: its own definitions, untouched', () => {
+    expect(tasksDraft.$id).toBe('https://modelcontextprotocol.io/ext-tasks/schema.json');
+    expect(Object.keys(tasksDraft.$defs)).toEqual(expect.arrayContaining(['CreateTaskResult', 'DetailedTask', 'GetTaskResult', 'CancelTaskResult', 'GetTaskRequest', 'CancelTaskRequest']));
+    // The draft's DetailedTask: completed requires result, failed requires error, input_required requires inputRequests.
+    const required = tasksDraft.$defs.DetailedTask.anyOf.map((v) => [v.properties.status.const, v.required.slice(5)]);
+    expect(required).toEqual([['working', []], ['input_required', ['inputRequests']], ['completed', ['result']], ['failed', ['error']], ['cancelled', []]]);
   });
 });
 
