@@ -10,6 +10,7 @@ import initSqlJs from 'sql.js';
 import { goldenTimelines, goldenTranscripts, GOLDEN_HASHES_PATH, GOLDEN_TIMELINES_DIR } from '../src/testing/golden';
 import { scenarios } from '../src/scenarios/index';
 import { runScenario, usesSqlite } from '../src/engine';
+import { withLanes } from '../src/diagram/lanes';
 
 const [mode, dir] = process.argv.slice(2);
 if (mode === 'hashes') {
@@ -43,7 +44,7 @@ for (const scenario of scenarios) {
       const name = `${scenario.id}.${transport}.${seed}.json`;
       let text: string;
       try {
-        text = JSON.stringify(runScenario(scenario, { transport, seed, ledger: usesSqlite(scenario) ? { sql } : undefined }), null, 2);
+        text = JSON.stringify(withLanes(runScenario(scenario, { transport, seed, ledger: usesSqlite(scenario) ? { sql } : undefined })), null, 2);
       } catch (error) {
         text = `ERROR ${(error as Error).message}`;
       }

@@ -1,6 +1,7 @@
 // Proves the command line lists and runs scenarios A–D on both transports, prints JSON that equals the engine's transcript, and refuses bad arguments with a clear message and a non-zero exit.
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
+import { withLanes } from '../diagram/lanes';
 import { runScenarioById, scenarios } from '../scenarios/index';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ describe('npm run lab', () => {
       it(`run ${id} --transport ${transport} --json prints the transcript`, async () => {
         const { code, out } = await lab('run', id, '--transport', transport, '--json');
         expect(code).toBe(0);
-        expect(out).toBe(`${JSON.stringify(runScenarioById(id, { transport }), null, 2)}\n`);
+        expect(out).toBe(`${JSON.stringify(withLanes(runScenarioById(id, { transport })), null, 2)}\n`);
       });
     }
   }

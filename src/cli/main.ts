@@ -26,6 +26,7 @@ import { runResolved } from '../sdk/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
 import { formatRunSpec, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
+import { withLanes } from '../diagram/lanes';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
@@ -292,7 +293,7 @@ async function run(args: string[]): Promise<string> {
   const onStep = (atMs: number) => trace.pop(atMs, 0);
   // Loaded only for an SDK (runResolved imports it then): every other command runs without them.
   const transcript = resolved.impl !== 'model' ? await runResolved(resolved, { onStep }) : await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: resolved.schedule, faults: resolved.faults }));
-  return values.json ? JSON.stringify(transcript, null, 2) : runText(scenario, transcript);
+  return values.json ? JSON.stringify(withLanes(transcript), null, 2) : runText(scenario, transcript);
 }
 
 /** `compare <runA> <runB> [<runC>]`: the runs' facts, the differing ones marked, and where their events first part (each pair, for three). */

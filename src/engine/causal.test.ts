@@ -4,19 +4,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { scenarios } from '../scenarios/index';
 import { runScenario, usesSqlite, type LabEvent, type SqlModule } from './index';
+import { withLanes } from '../diagram/lanes';
 
 let sql: SqlModule;
 beforeAll(async () => {
   sql = await loadSqlJs();
 });
 
-describe('every event carries its actor and its cause', () => {
+describe('every event has a lane (the view\'s) and a cause', () => {
   for (const scenario of scenarios) {
     for (const transport of ['stdio', 'http'] as const) {
       it(`${scenario.id} on ${transport}`, () => {
         const t = runScenario(scenario, { transport, settings: scenario.kind === 'herd' ? { clients: 200 } : {}, ledger: usesSqlite(scenario) ? { sql } : undefined });
         const bySeq = new Map<number, LabEvent>(t.events.map((e) => [e.seq, e]));
-        for (const event of t.events) {
+        for (const event of withLanes(t).events) {
           expect(event.actor.length).toBeGreaterThan(0);
           if (event.causeSeq !== null) expect(event.causeSeq).toBeLessThan(event.seq);
           // A delivery is caused by its message and happens on the receiver's lane.

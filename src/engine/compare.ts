@@ -3,6 +3,7 @@ import { raceInvariants } from './invariants';
 import { summarizeMessage } from './mcp/summary';
 import type { LabEvent, RequestOutcome, Transcript } from './transcript';
 import { recordingFacts } from './recording/facts';
+import { eventLanes } from '../diagram/lanes';
 
 /**
  * Two runs side by side (issue #13): their facts, and the first event where they part. Used by
@@ -34,7 +35,8 @@ export interface Divergence {
   readonly b: string | null;
 }
 
-type Indexed = { index: number; event: LabEvent };
+/** An event, its index in its transcript and its lane (the view's, src/diagram/lanes.ts: two runs differ where an actor does). */
+type Indexed = { index: number; event: LabEvent; lane: string };
 
 /** Both runs' events grouped by instant: one pass each, so a comparison is linear in the number of events. */
 function byInstant(list: readonly Indexed[], into: Map<number, [Indexed[], Indexed[]]>, side: 0 | 1): void {
@@ -49,11 +51,11 @@ function byInstant(list: readonly Indexed[], into: Map<number, [Indexed[], Index
 function unmatched(mine: readonly Indexed[], theirs: readonly Indexed[], mineId: string, theirsId: string): Indexed | undefined {
   const left = new Map<string, number>();
   for (const item of theirs) {
-    const key = signature(item.event, theirsId);
+    const key = signature(item.event, item.lane, theirsId);
     left.set(key, (left.get(key) ?? 0) + 1);
   }
   return mine.find((item) => {
-    const key = signature(item.event, mineId);
+    const key = signature(item.event, item.lane, mineId);
     const count = left.get(key) ?? 0;
     if (count === 0) return true;
     left.set(key, count - 1);
@@ -130,9 +132,9 @@ export function runFacts(t: Transcript): Array<[string, string]> {
 }
 
 /** What an event did, with the run's own request id written `#call`, and no wording that only one implementation gives. */
-function signature(event: LabEvent, callId: string): string {
+function signature(event: LabEvent, lane: string, callId: string): string {
   const id = (text: string): string => text.split(`#${callId}`).join('#call');
-  const head = `${event.atMs} ${event.actor} ${event.kind}`;
+  const head = `${event.atMs} ${lane} ${event.kind}`;
   switch (event.kind) {
     case 'message':
       return id(`${head} ${event.from}→${event.to} ${summarizeMessage(event.message)} on ${event.channel} arrives ${event.arrivesAtMs}${event.ignoredBy === undefined ? '' : ` ignored by ${event.ignoredBy}`}`);
@@ -165,7 +167,8 @@ function callIdOf(t: Transcript): string {
 
 /** The events that take part in the comparison, with their index in the transcript. */
 function comparedEvents(t: Transcript, mixed: boolean): Indexed[] {
-  const events = t.events.map((event, index) => ({ index, event }));
+  const lanes = eventLanes(t.events);
+  const events = t.events.map((event, index) => ({ index, event, lane: lanes[index] as string }));
   if (!mixed) return events;
   // The SDK's session handshake comes before the call; the model has none.
   const start = t.sdk === undefined ? 0 : Math.max(0, t.events.findIndex((e) => e.kind === 'request-started'));

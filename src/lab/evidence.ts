@@ -5,6 +5,7 @@ import { ledgerSnapshot, type SqlModule } from '../engine';
 import type { Transcript } from '../engine';
 import { buildSkill } from './skill';
 import { verify, type Runner } from './verification';
+import { withLanes } from '../diagram/lanes';
 
 /**
  * SPEC §10: the capstone artifacts as files, JSON plus a Markdown index. Every file comes from a
@@ -28,7 +29,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   const add = (path: string, description: string, value: unknown): void => void files.push({ path, description, contents: json(value) });
 
   for (const transport of ['stdio', 'http'] as const) {
-    add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, run('A', { transport }));
+    add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, withLanes(run('A', { transport })));
   }
   add('retry-table.json', 'Retry classification of every exposed operation (RT), with hint warnings.', retryTable());
 
@@ -42,11 +43,11 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   const answers = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'server' ? [e.message] : []));
   add('key-mismatch-fixture.json', 'A key reused with other arguments: both requests and the 422-like refusal.', { requests: calls, responses: answers, outcome: mismatch.outcome });
 
-  add('concurrent-same-key.json', 'Two connections race on one key at a barrier: the transcript with SQLITE_BUSY and one execution.', run('ledger-race-keyed'));
+  add('concurrent-same-key.json', 'Two connections race on one key at a barrier: the transcript with SQLITE_BUSY and one execution.', withLanes(run('ledger-race-keyed')));
   const reopen = run('ledger-reopen');
-  add('reopen-check.json', 'The committed record survives close and reopen; the retry replays it.', { outcome: reopen.outcome, events: reopen.events.filter((e) => e.kind === 'ledger') });
+  add('reopen-check.json', 'The committed record survives close and reopen; the retry replays it.', { outcome: reopen.outcome, events: withLanes(reopen).events.filter((e) => e.kind === 'ledger') });
   const alias = run('ledger-alias');
-  add('alias-check.json', 'A caller mutates its returned result; the stored result and the replay are unchanged.', { outcome: alias.outcome, events: alias.events.filter((e) => e.kind === 'ledger') });
+  add('alias-check.json', 'A caller mutates its returned result; the stored result and the replay are unchanged.', { outcome: alias.outcome, events: withLanes(alias).events.filter((e) => e.kind === 'ledger') });
   const buffer = run('buffer-overload');
   add('buffer-overload.json', 'The bounded progress buffer under overload: capacity, occupancy, drops, coalescing, the final response kept.', { settings: buffer.settings, outcome: buffer.outcome });
   const proxy = run('proxy-buffering');
@@ -61,7 +62,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   });
   const reconnect = run('reconnect-listen');
   add('reconnect-plan.json', 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.', ofKind(reconnect, 'reconnect').outcome.reconnectPlan);
-  add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', run('task-cancel-ack'));
+  add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', withLanes(run('task-cancel-ack')));
   const results = verify(run);
   add('verification.json', 'VF-1 … VF-12, each computed from the transcripts above.', results);
   // The reliability reviewer as a skill folder (issue #16), to hand the review to a coding agent.

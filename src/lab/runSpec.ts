@@ -1,5 +1,5 @@
 import { checkSeed, checkTransport, DEFAULT_SEED, LabError, parseFaults, parseSchedule, parseSetting, settingsSpecFor, type Implementation, type Scenario, type SettingValue, type Settings, type Transport } from '../engine';
-import { SETTINGS_NOT_APPLIED, SETTINGS_NOT_APPLIED_V2 } from '../sdk/version';
+import { SETTINGS_NOT_APPLIED_BY } from '../sdk/version';
 import { RUN_SPEC_CHARS_MAX } from './runSpecLimits';
 
 export { RUN_SPEC_CHARS_MAX };
@@ -107,7 +107,7 @@ export function sdkRefusal(scenario: Scenario, settings: Readonly<Record<string,
   if (scenario.kind !== 'request-race') return new LabError('LAB025', `${impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
   if (replayed) return new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
   if (keepSdkDecidedSettings) return null;
-  const notApplied = impl === 'ts-sdk-v2' ? SETTINGS_NOT_APPLIED_V2 : SETTINGS_NOT_APPLIED;
+  const notApplied = SETTINGS_NOT_APPLIED_BY[impl];
   const decided = Object.keys(settings).find((key) => Object.hasOwn(notApplied, key));
   return decided === undefined ? null : new LabError('LAB025', `${decided} cannot be set with ${impl}: ${notApplied[decided]}. Nothing was run`);
 }

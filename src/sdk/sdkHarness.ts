@@ -1,5 +1,6 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import { sdkRefusal } from '../lab/runSpec';
+import { SETTINGS_NOT_APPLIED_BY } from './version';
 import {
   EventLog,
   LabError,
@@ -106,7 +107,6 @@ export interface SdkLane {
   readonly implementation: Exclude<Implementation, 'model'>;
   readonly package: string;
   readonly version: string;
-  readonly settingsNotApplied: Readonly<Record<string, string>>;
   readonly cites: SdkCites;
   /** Builds the SDK's client and server for one run; `race.runTool` is the tool handler, `race.tap`/`race.fetch` the wire. */
   join(race: SdkRace, transport: Transport, seed: number): SdkSession;
@@ -907,7 +907,7 @@ async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: Reques
     package: lane.package,
     version: lane.version,
     negotiatedProtocolVersion: negotiated,
-    settingsNotApplied: { ...lane.settingsNotApplied },
+    settingsNotApplied: { ...SETTINGS_NOT_APPLIED_BY[lane.implementation] },
     invariants: raceInvariants(transcript),
     ...(transport === 'http' ? { postHeaders: race.postHeaders } : {}),
   };

@@ -8,7 +8,7 @@ import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestRaceScenario, Transcript } from '../engine';
 import { MCP_URL, TappedTransport, labFetch, negotiatedInInitialize, runSdkRace, type SdkLane, type SdkTransportLike, type TsSdkRunOptions } from './sdkHarness';
-import { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
+import { TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
 
 export { SETTINGS_NOT_APPLIED } from './version';
 export type { TsSdkRunOptions } from './sdkHarness';
@@ -23,7 +23,6 @@ export const TS_SDK_1X_LANE: SdkLane = {
   implementation: 'ts-sdk',
   package: TS_SDK_PACKAGE,
   version: TS_SDK_VERSION,
-  settingsNotApplied: SETTINGS_NOT_APPLIED,
   cites: {
     abortedResultDropped: 'protocol.js:397-400',
     maxCheckedOnProgress: 'protocol.js:462-472',

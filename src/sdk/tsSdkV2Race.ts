@@ -4,7 +4,7 @@ import { Server, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RequestRaceScenario, Transcript } from '../engine';
 import { MCP_URL, TappedTransport, labFetch, runSdkRace, type SdkLane, type SdkTransportLike, type TsSdkRunOptions } from './sdkHarness';
-import { SETTINGS_NOT_APPLIED_V2, TS_SDK_V2_PACKAGE, TS_SDK_V2_PROTOCOL_VERSION, TS_SDK_V2_VERSION } from './version';
+import { TS_SDK_V2_PACKAGE, TS_SDK_V2_PROTOCOL_VERSION, TS_SDK_V2_VERSION } from './version';
 
 export type { TsSdkRunOptions } from './sdkHarness';
 
@@ -33,7 +33,6 @@ export const TS_SDK_V2_LANE: SdkLane = {
   implementation: 'ts-sdk-v2',
   package: TS_SDK_V2_PACKAGE,
   version: TS_SDK_V2_VERSION,
-  settingsNotApplied: SETTINGS_NOT_APPLIED_V2,
   cites: {
     abortedResultDropped: `${V2_SOURCE.server}:6546 and :6562 return before sending once the handler's signal is aborted`,
     maxCheckedOnProgress: `${V2_SOURCE.client}:6030-6047 _onprogress → :5814-5820 _resetTimeout`,

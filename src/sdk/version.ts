@@ -1,7 +1,9 @@
+import type { Implementation } from '../engine';
+
 /**
- * Which SDK the `ts-sdk` implementation runs (issue #13). Kept apart from the runner so the page
- * can name the SDK and its protocol revision without loading it; sdkVersion.test.ts checks both
- * against the installed package and package.json's exact pin.
+ * Which SDKs the `ts-sdk` and `ts-sdk-v2` implementations run. Kept apart from the runners so the
+ * page can name each SDK and its protocol revision without loading it; tsSdkRace.test.ts and
+ * tsSdkV2Race.test.ts check them against the installed packages and package.json's exact pins.
  */
 export const TS_SDK_PACKAGE = '@modelcontextprotocol/sdk';
 export const TS_SDK_VERSION = '1.32.2';
@@ -33,6 +35,15 @@ export const SETTINGS_NOT_APPLIED_V2: Readonly<Record<string, string>> = {
   afterCancel: 'the SDK’s server sends no response for a request it aborted',
   clientProfile: 'this run is the SDK itself, not a profile of it',
   progressResetsMax: 'the SDK’s maxTotalTimeout never moves',
+};
+
+/**
+ * The settings each SDK decides for itself, by implementation: the one table that both the run
+ * resolver (which refuses them, LAB025) and each SDK lane (whose transcript lists them) read.
+ */
+export const SETTINGS_NOT_APPLIED_BY: Readonly<Record<Exclude<Implementation, 'model'>, Readonly<Record<string, string>>>> = {
+  'ts-sdk': SETTINGS_NOT_APPLIED,
+  'ts-sdk-v2': SETTINGS_NOT_APPLIED_V2,
 };
 
 /**

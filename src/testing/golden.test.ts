@@ -1,5 +1,5 @@
 // Proves a change to the engine left every run's behaviour as it was: the SHA-256 of each scenario's
-// structure (events, times, actors, wire messages, outcome; no prose) on both transports for seeds
+// structure (events, times, lanes, wire messages, outcome; no prose) on both transports for seeds
 // 1–20 matches the committed manifest, and the readable timeline of each at seed 1 matches its text
 // file byte for byte. A change meant to alter them regenerates both with `npx tsx scripts/golden.ts
 // hashes` and says why in its commit; a wording change alters only the text files.

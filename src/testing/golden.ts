@@ -3,6 +3,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { scenarios } from '../scenarios/index';
 import { runScenario, usesSqlite, type SqlModule, type Transcript, type Transport } from '../engine';
 import { runText } from '../cli/runText';
+import { withLanes } from '../diagram/lanes';
 
 /** Where the SHA-256 of every golden transcript's structure is kept (scripts/golden.ts hashes rewrites it). */
 export const GOLDEN_HASHES_PATH = 'src/testing/golden.sha256.json';
@@ -43,12 +44,12 @@ function project(value: unknown, depth: number): unknown {
 }
 
 /**
- * The structure of a transcript: every event's kind, time, actor, cause and fields, every wire message
- * byte for byte, the settings and the outcome, with the lab's prose reduced to PROSE_MARK. Its hash
- * changes when the behaviour changes and stays when only wording does.
+ * The structure of a transcript: every event's kind, time, lane (the view's, as `actor`), cause and
+ * fields, every wire message byte for byte, the settings and the outcome, with the lab's prose reduced
+ * to PROSE_MARK. Its hash changes when the behaviour changes and stays when only wording does.
  */
 export function structuralProjection(transcript: Transcript): unknown {
-  return project(transcript, 0);
+  return project(withLanes(transcript), 0);
 }
 
 export function structuralHash(transcript: Transcript): string {

@@ -75,13 +75,13 @@ export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript
   const probes: RecordedProbe[] = [];
   const verdictsOf = (name: string) => probe.verdicts.filter((verdict) => verdict.probe === name);
   const placed = new Set<string>();
-  const base = (atMs: number, actor: string) => ({ seq: events.length, atMs, actor, causeSeq: null });
+  const base = (atMs: number) => ({ seq: events.length, atMs, causeSeq: null });
   const addVerdicts = (name: string, atMs: number) => {
     if (placed.has(name)) return;
     placed.add(name);
     for (const verdict of verdictsOf(name)) {
       const { sentence } = verdict;
-      events.push({ ...base(atMs, 'client'), kind: 'verdict', probe: name, check: verdict.check, result: verdict.finding ?? findingOf(verdict.result, sentence), sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text }, detail: verdict.detail });
+      events.push({ ...base(atMs), kind: 'verdict', probe: name, check: verdict.check, result: verdict.finding ?? findingOf(verdict.result, sentence), sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text }, detail: verdict.detail });
     }
   };
   probe.events.forEach((event, i) => {
@@ -90,30 +90,30 @@ export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript
     switch (event.kind) {
       case 'message':
         if (event.message.jsonrpc === '2.0') {
-          events.push({ ...base(event.atMs, event.from), kind: 'message', from: event.from, to: event.to, channel: event.channel, message: event.message as unknown as JsonRpcMessage, arrivesAtMs: event.atMs });
+          events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message: event.message as unknown as JsonRpcMessage, arrivesAtMs: event.atMs });
         } else {
           // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not.
-          events.push({ ...base(event.atMs, 'client'), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message without "jsonrpc": "2.0" on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
+          events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message without "jsonrpc": "2.0" on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
         }
         break;
       case 'http-response':
-        events.push({ ...base(event.atMs, 'client'), kind: 'http-response', probe: event.probe, channel: event.channel, requestId: requests.get(event.channel) ?? null, status: event.status, headers: event.headers });
+        events.push({ ...base(event.atMs), kind: 'http-response', probe: event.probe, channel: event.channel, requestId: requests.get(event.channel) ?? null, status: event.status, headers: event.headers });
         break;
       case 'sse-comment':
-        events.push({ ...base(event.atMs, 'client'), kind: 'sse-comment', action: 'received', requestId: requests.get(event.channel) ?? event.channel, channel: event.channel, line: event.text, arrivesAtMs: event.atMs, reason: 'a comment line on the SSE stream (a keep-alive)' });
+        events.push({ ...base(event.atMs), kind: 'sse-comment', action: 'received', requestId: requests.get(event.channel) ?? event.channel, channel: event.channel, line: event.text, arrivesAtMs: event.atMs, reason: 'a comment line on the SSE stream (a keep-alive)' });
         break;
       case 'stream-closed': {
         const id = requests.get(event.channel);
         // The end of a POST that carried no request (a notification's 202) closes no request's stream: the probe's words keep it.
-        if (id === undefined) events.push({ ...base(event.atMs, 'client'), kind: 'probe-note', probe: event.probe, text: `the ${event.by} ended ${event.channel}, which carried no request: ${event.reason}` });
-        else events.push({ ...base(event.atMs, event.by), kind: 'stream-closed', by: event.by, requestId: id, reason: event.reason });
+        if (id === undefined) events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.by} ended ${event.channel}, which carried no request: ${event.reason}` });
+        else events.push({ ...base(event.atMs), kind: 'stream-closed', by: event.by, requestId: id, reason: event.reason });
         break;
       }
       case 'deadline':
-        events.push({ ...base(event.atMs, 'client'), kind: 'deadline', requestId: event.requestId, deadline: event.deadline, action: event.action, dueAtMs: event.dueAtMs, reason: `the probe's own ${event.deadline === 'idle' ? 'idle' : 'maximum'} deadline` });
+        events.push({ ...base(event.atMs), kind: 'deadline', requestId: event.requestId, deadline: event.deadline, action: event.action, dueAtMs: event.dueAtMs, reason: `the probe's own ${event.deadline === 'idle' ? 'idle' : 'maximum'} deadline` });
         break;
       case 'note':
-        events.push({ ...base(event.atMs, 'client'), kind: 'probe-note', probe: event.probe, text: event.text });
+        events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: event.text });
         break;
     }
     const next = probe.events[i + 1];

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ExploreResult, LabErrorCode, LabEvent, Outcome, RunComparison, SettingsSpec, Transcript } from '../engine';
+import type { ExploreResult, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
@@ -38,7 +38,6 @@ export const SettingsSchema = v.record(v.string(), SettingValueSchema);
 const base = {
   seq: nonNegativeInt,
   atMs: finite,
-  actor: v.string(),
   causeSeq: v.nullable(nonNegativeInt),
 } as const;
 
@@ -59,7 +58,7 @@ const ReconnectPlanSchema = v.object({
 });
 
 const eventSchemas = [
-  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()), malformed: v.optional(v.string()), headers: v.optional(stringRecord) }),
+  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()), malformed: v.optional(v.string()), fault: v.optional(v.string()), duplicateOf: v.optional(nonNegativeInt), headers: v.optional(stringRecord) }),
   event('delivered', { messageSeq: nonNegativeInt, from: side, to: side, summary: v.string(), ignoredBy: v.optional(side), reason: v.optional(v.string()) }),
   event('message-lost', { messageSeq: nonNegativeInt, summary: v.string(), reason: v.string() }),
   event('stream-opened', { by: side, requestId, headers: stringRecord }),
@@ -77,7 +76,7 @@ const eventSchemas = [
   event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean(), rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))), changes: v.optional(nonNegativeInt), error: v.optional(v.object({ code: v.string(), message: v.string() })) }),
   event('ledger', { action: v.string(), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
   event('task', { action: v.string(), taskId: v.string(), status: v.nullable(v.string()), detail: v.string() }),
-  event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string() }),
+  event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string(), heldMs: v.optional(finite) }),
   event('proxy', { action: v.string(), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
   event('sse-comment', { action: v.picklist(['sent', 'received']), requestId, channel: v.string(), line: v.string(), arrivesAtMs: v.nullable(finite), reason: v.string() }),
   event('http-request', { requestId, method: v.literal('POST'), headers: stringRecord }),
@@ -567,11 +566,11 @@ export const ProgressResponseSchema = v.object({ type: v.literal('progress'), re
 /** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
 export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
 
-const anyOutcome = v.union([outcomeSchemas['request-race'], outcomeSchemas.ledger, outcomeSchemas.task, outcomeSchemas.buffer, outcomeSchemas.proxy, outcomeSchemas.reconnect, outcomeSchemas.herd, outcomeSchemas.listen]);
+const anyOutcome = v.union(Object.values(outcomeSchemas));
 /** An exploration: every ending's `outcome` is a run outcome, the type a run's transcript carries (null when the ending is a failure). */
 const checkedExploreResult = v.object({
   scenario: v.string(),
-  kind: v.picklist(['request-race', 'ledger', 'task', 'buffer', 'proxy', 'reconnect', 'herd', 'listen']),
+  kind: v.picklist(Object.keys(outcomeSchemas) as (keyof typeof outcomeSchemas)[]),
   transport: TransportSchema,
   settings: SettingsSchema,
   schedules: nonNegativeInt,
@@ -692,6 +691,26 @@ export const eventsAgree: Assignable<LabEvent, v.InferInput<typeof EventSchema>>
 export const outcomesAgree: Assignable<Outcome, v.InferInput<(typeof outcomeSchemas)[keyof typeof outcomeSchemas]>> = true;
 /** Every transcript the engine builds passes the transcript schema. */
 export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checkedTranscript>> = true;
+/**
+ * The other way, field by field: assignability alone lets a schema leave out a field the engine writes
+ * (valibot then drops it, and the page reads undefined). For every event kind and every model's outcome,
+ * the engine's fields and the schema's are the same set, optional fields included: a field added on one
+ * side only fails the type-check here, naming the kind and the field.
+ */
+type SchemaEvent = v.InferInput<typeof EventSchema>;
+/** The engine's event of kind K (one engine interface may declare two kinds, as cancel-accepted and cancel-ignored do). */
+type EngineEvent<K> = LabEvent extends infer E ? (E extends { kind: infer EK } ? (K extends EK ? E : never) : never) : never;
+type EventFieldDrift = {
+  [K in LabEvent['kind']]: { onlyInEngine: Exclude<keyof EngineEvent<K>, keyof Extract<SchemaEvent, { kind: K }>>; onlyInSchema: Exclude<keyof Extract<SchemaEvent, { kind: K }>, keyof EngineEvent<K>> };
+};
+type OutcomeFieldDrift = {
+  [K in keyof OutcomeByKind]: { onlyInEngine: Exclude<keyof OutcomeByKind[K], keyof v.InferInput<(typeof outcomeSchemas)[K]>>; onlyInSchema: Exclude<keyof v.InferInput<(typeof outcomeSchemas)[K]>, keyof OutcomeByKind[K]> };
+};
+type NoDrift<T> = { [K in keyof T]: { onlyInEngine: never; onlyInSchema: never } };
+export const eventFieldsAgree: EventFieldDrift extends NoDrift<EventFieldDrift> ? true : EventFieldDrift = true;
+export const outcomeFieldsAgree: OutcomeFieldDrift extends NoDrift<OutcomeFieldDrift> ? true : OutcomeFieldDrift = true;
+/** Every event kind the engine declares has a schema, and no schema checks a kind the engine lacks. */
+export const eventKindsAgree: [LabEvent['kind'], SchemaEvent['kind']] extends [SchemaEvent['kind'], LabEvent['kind']] ? true : false = true;
 /** And the tools' results. */
 export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;

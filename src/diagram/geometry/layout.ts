@@ -51,6 +51,7 @@ export * from './model';
 export { markerSize, textWidthPx } from './text';
 import { CHIP_METRICS, markerSize, textWidthPx } from './text';
 import { bandGap, bandHeights, bandYAt, planBands, type BandEvent } from './bands';
+import { eventLanes } from '../lanes';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event
@@ -201,13 +202,14 @@ interface Sized {
 function prepare(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale) {
   const { events } = transcript;
   const count = events.length;
+  const lanes = eventLanes(events);
   const wordings: Array<MarkerWording | null> = events.map((event) => {
     const marker = wording[event.seq]?.marker ?? null;
     return marker === null || scale !== 'ordinal' ? marker : { text: shortWord(event, marker), tone: marker.tone };
   });
   const sizes: Array<Sized | null> = wordings.map((marker, i) => {
     if (marker === null) return null;
-    const lane = (events[i] as LabEvent).actor;
+    const lane = lanes[i] as string;
     return scale === 'ordinal' ? compactSize(lane, marker, (events[i] as LabEvent).kind) : { ...sizeOn(lane, marker), look: 'marker' as const };
   });
 
@@ -236,8 +238,7 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
       laneIds.add('server');
       laneIds.add('client');
     }
-    // The engine stamps every event with the lane of its actor; the layout only places it.
-    const lane = wordings[i] === null ? null : event.actor;
+    const lane = wordings[i] === null ? null : (lanes[i] as string);
     markerLanes.push(lane);
     if (lane !== null) laneIds.add(lane);
   });
@@ -272,14 +273,14 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
     if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to) };
     else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)) };
     else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client') };
-    else if (settles.has(i)) item = { kind: 'settle', sentBy: settles.get(i) as number, at: position.get(event.actor) ?? 0, item: local };
+    else if (settles.has(i)) item = { kind: 'settle', sentBy: settles.get(i) as number, at: position.get(lanes[i] as string) ?? 0, item: local };
     else item = local === null ? { kind: 'quiet' } : { kind: 'local', ...local };
-    return { atMs: event.atMs, lanePosition: position.get(event.actor) ?? 0, item };
+    return { atMs: event.atMs, lanePosition: position.get(lanes[i] as string) ?? 0, item };
   });
   return { wordings, sizes, messagesBySeq, settledAt, markerLanes, order, position, bandEvents };
 }
 
-/** Geometry only: the lanes, rows and labels come from the engine's `actor` stamps and wording. */
+/** Geometry only: the lanes come from the view's lane rules (../lanes.ts), the rows and labels from the wording. */
 export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
   const { events } = transcript;
   const count = events.length;

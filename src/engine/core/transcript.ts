@@ -16,8 +16,6 @@ export interface EventBase {
   /** Position in `events`; stable across runs with the same inputs. */
   seq: number;
   atMs: number;
-  /** The lane of the actor that did it: client, server, worker, proxy, buffer or a SQLite connection. */
-  actor: string;
   /**
    * `seq` of the event that caused it: the one recorded just before it in the same step, or, for a
    * step's first event, the last one recorded when that step was scheduled (a delivery is caused by
@@ -104,5 +102,5 @@ export interface AnyEvent extends EventBase {
   kind: string;
 }
 
-/** An event as a model hands it to the log: the log stamps `seq`, `atMs`, `actor` and `causeSeq`. */
-export type Unstamped<E> = E extends EventBase ? Omit<E, 'seq' | 'atMs' | 'actor' | 'causeSeq'> : never;
+/** An event as a model hands it to the log: the log stamps `seq`, `atMs` and `causeSeq`. */
+export type Unstamped<E> = E extends EventBase ? Omit<E, 'seq' | 'atMs' | 'causeSeq'> : never;

@@ -4,7 +4,6 @@ import { LabError } from './errors';
 import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
 import type { Actor, EventHandle, Scheduler } from './scheduler';
-import { laneOf, type LaneContext } from './lanes';
 import { postHeadersOf } from './postHeaders';
 import type { AnyEvent, DeliveredEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
 
@@ -18,7 +17,7 @@ export const RECORDED_EVENTS_MAX = 1_000_000;
 /** What sees each stamped event as it is recorded (an explorer's invariants). */
 export type EventObserver = (event: { readonly kind: string; readonly seq: number }) => void;
 
-/** The stamps the log gives an event besides its lane (`actor`): see `EventLog.stamp`. */
+/** The stamps the log gives an event: see `EventLog.stamp`. */
 export interface Stamp {
   seq: number;
   atMs: number;
@@ -32,23 +31,23 @@ export interface LogClock {
 }
 
 /**
- * The transcript's event list. Every event is stamped with the virtual clock, its lane (`actor`)
- * and the event that caused it (`causeSeq`), so consumers draw and explore without re-deriving.
+ * The transcript's event list. Every event is stamped with the virtual clock and the event that
+ * caused it (`causeSeq`), so consumers draw and explore without re-deriving. Lanes are the view's
+ * (src/diagram/lanes.ts): the log records what happened, not where it is drawn.
  */
 export class EventLog<E extends AnyEvent = AnyEvent> {
   readonly events: E[] = [];
   /**
    * False: events are stamped and handed back but not kept (what an explorer running thousands of
    * orderings needs); `events` stays empty, `count` still counts, and the transcript bound is moot.
-   * With no observer either, the event handed back is the caller's own object stamped in place, and
-   * its `actor` is '' (no lane is worked out when nothing can read it).
+   * With no observer either, the event handed back is the caller's own object stamped in place.
    */
   readonly recording: boolean;
   private readonly clock: LogClock;
   private readonly recordedMax: number;
   /**
-   * Sees every stamped event (an explorer's invariants, issue #11); null in every other run. Set it
-   * before the first event: a log that nobody observes or keeps skips the lane bookkeeping.
+   * Sees every stamped event (an explorer's invariants); null in every other run. Set it before the
+   * first event: a log that nobody observes or keeps hands the caller's event back unchanged.
    */
   get observer(): EventObserver | null {
     return this.seenBy;
@@ -68,22 +67,6 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   private stamped = 0;
   private readonly nextStamp: Stamp = { seq: 0, atMs: 0, causeSeq: null };
   private lastNowMs = 0;
-  private lastStateSide: string | null = null;
-  /** Receivers of messages by seq, kept only when not recording (recording reads `events`). */
-  private readonly receivers = new Map<number, string>();
-  private readonly messageReceiver = (seq: number): string | null => {
-    if (!this.recording) return this.receivers.get(seq) ?? null;
-    const message = this.events[seq] as unknown as { kind: string; to?: unknown } | undefined;
-    return message?.kind === 'message' && typeof message.to === 'string' ? message.to : null;
-  };
-
-  /** What the lane rules read of the log (one object, read live: no allocation per event). */
-  private readonly laneContext: LaneContext = ((log: EventLog<E>): LaneContext => ({
-    get lastStateSide(): string | null {
-      return log.lastStateSide;
-    },
-    messageReceiver: (seq) => log.messageReceiver(seq),
-  }))(this);
 
   constructor(clock: LogClock, recordedMax: number = RECORDED_EVENTS_MAX, recording = true) {
     assert(Number.isInteger(recordedMax) && recordedMax > 0, 'recordedMax must be a positive integer');
@@ -119,12 +102,11 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
       const stamped = event as N & EventBase;
       stamped.seq = stamp.seq;
       stamped.atMs = stamp.atMs;
-      stamped.actor = '';
       stamped.causeSeq = stamp.causeSeq;
       return this.append(stamped as unknown as E) as unknown as N & EventBase;
     }
-    // Kept events carry their stamps first (the transcript's field order); `append` fills in the lane.
-    const full = { seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, ...event };
+    // Kept events carry their stamps first (the transcript's field order).
+    const full = { seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, ...event };
     return this.append(full as unknown as E) as unknown as N & EventBase;
   }
 
@@ -154,23 +136,14 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
     return stamp;
   }
 
-  /**
-   * Appends an event built from `stamp()`: its stamp fields first, in the order `seq, atMs, actor,
-   * causeSeq`, with `actor` left '' for the log to fill in (the lane rules live in lanes.ts).
-   */
+  /** Appends an event built from `stamp()`: its stamp fields first, in the order `seq, atMs, causeSeq`. */
   append<F extends E>(event: F): F {
     if (event.seq !== this.stamped) fail(`event ${event.seq} was not stamped as the next event (${this.stamped})`);
     this.stamped += 1;
     if (this.tracksCause) this.clock.causeSeq = event.seq;
-    // A fast run: no lane is ever read and nothing is kept.
+    // A fast run: nothing is kept or observed.
     if (!this.keeping) return event;
-    const fields = event as unknown as { kind: string } & Record<string, unknown>;
-    event.actor = laneOf(fields, this.laneContext);
-    // Not recording: a message's receiver is needed only while it can still be lost or delivered.
-    if (!this.recording && (fields.kind === 'message-lost' || fields.kind === 'delivered') && typeof fields.messageSeq === 'number') this.receivers.delete(fields.messageSeq);
-    if (fields.kind === 'state' && typeof fields.side === 'string') this.lastStateSide = fields.side;
     if (this.recording) this.events.push(event);
-    else if (fields.kind === 'message' && typeof fields.to === 'string') this.receivers.set(event.seq, fields.to);
     if (this.recording && this.events.length !== this.stamped) fail('a recording log keeps every event it stamps');
     if (this.seenBy !== null) this.seenBy(event);
     return event;
@@ -388,7 +361,7 @@ export class Wire {
     if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
       // The hot path: a plain message is one object, built with its stamps.
       const stamp = this.log.stamp();
-      event = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'message', from, to, channel: channelName, message, arrivesAtMs, ...(headers === null ? {} : { headers }) } satisfies MessageEvent);
+      event = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'message', from, to, channel: channelName, message, arrivesAtMs, ...(headers === null ? {} : { headers }) } satisfies MessageEvent);
     } else {
       event = this.log.record({
         kind: 'message',
@@ -587,7 +560,7 @@ export class Wire {
     this.scheduler.causeSeq = next.cause;
     const event = next.event;
     const stamp = this.log.stamp();
-    const delivered = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) } satisfies DeliveredEvent);
+    const delivered = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) } satisfies DeliveredEvent);
     this.answered(event);
     // A request's second copy (a duplicate fault) is not handed to the receiver: an id names one
     // request of its sender, so the receiver that took the first copy ignores the second, not runs it twice.

@@ -92,7 +92,7 @@ export class ClientDeadlines {
     this.sim.cancel(this.handles[deadline]);
     // Re-armed on every progress: the event is built with its stamps (no copy).
     const stamp = this.sim.stamp();
-    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
+    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
     // A constant label: re-arming on every progress builds no string.
     this.handles[deadline] = this.sim.at(dueAtMs, 'client', deadline === 'idle' ? 'idle deadline' : 'max deadline', this.onFire);
   }

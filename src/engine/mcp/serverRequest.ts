@@ -67,7 +67,7 @@ export class ServerRequest {
   /** Records a step of the server's worker (at every checkpoint: built with its stamps, one object). */
   work(step: WorkerEvent['step'], reason: string): void {
     const stamp = this.sim.stamp();
-    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, actor: '', causeSeq: stamp.causeSeq, kind: 'worker', requestId: this.id, step, reason });
+    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'worker', requestId: this.id, step, reason });
   }
 
   /**

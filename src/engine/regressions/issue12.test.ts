@@ -5,6 +5,7 @@ import { runRaceById, runScenarioById, scenarios } from '../../scenarios/index';
 import { runScenario, usesSqlite } from '../index';
 import { describeEvent, markerWording } from '../describe';
 import type { LabEvent } from '../transcript';
+import { eventLanes } from '../../diagram/lanes';
 
 const of = <K extends LabEvent['kind']>(events: LabEvent[], kind: K) => events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
 
@@ -18,7 +19,8 @@ describe('RC-8 one terminal state, and the client’s own ending beside it', () 
     expect(t.outcome.viewsDiverge).toBe(true);
     const diverge = of(t.events, 'views-diverge');
     expect(diverge).toHaveLength(1);
-    expect(diverge[0]).toMatchObject({ atMs: 2000, actor: 'client', serverView: 'completed', clientView: 'timeout-max' });
+    expect(eventLanes(t.events)[diverge[0]!.seq]).toBe('client');
+    expect(diverge[0]).toMatchObject({ atMs: 2000, serverView: 'completed', clientView: 'timeout-max' });
     // The step sentence and the diagram marker say it in words.
     expect(describeEvent(diverge[0]!)).toMatch(/server.*completed.*1995 ms.*client.*timeout-max.*2000 ms/);
     expect(markerWording(diverge[0]!)).toMatchObject({ tone: 'bad', text: expect.stringMatching(/views diverge/) });
@@ -30,7 +32,8 @@ describe('RC-8 one terminal state, and the client’s own ending beside it', () 
       expect(t.outcome.terminalState).toBe('completed');
       expect(t.outcome.clientOutcome).toBe('cancelled');
       expect(t.outcome.clientOutcomeAtMs).toBe(207);
-      expect(of(t.events, 'views-diverge').map((e) => [e.atMs, e.actor])).toEqual([[207, 'client']]);
+      const lanes = eventLanes(t.events);
+      expect(of(t.events, 'views-diverge').map((e) => [e.atMs, lanes[e.seq]])).toEqual([[207, 'client']]);
     }
   });
 
@@ -56,7 +59,8 @@ describe('RC-8 one terminal state, and the client’s own ending beside it', () 
     expect(t.outcome.terminalState).toBe('completed');
     expect(t.outcome.clientOutcome).toBe('cancelled');
     const diverge = of(t.events, 'views-diverge')[0];
-    expect(diverge).toMatchObject({ actor: 'server', atMs: 300 });
+    expect(diverge).toMatchObject({ atMs: 300 });
+    expect(eventLanes(t.events)[diverge!.seq]).toBe('server');
   });
 });
 

@@ -7,6 +7,7 @@ import tasksDraft from '../../../schema/ext-tasks-draft.schema.json' with { type
 import { runScenario, type TaskScenario } from '../../scenario';
 import type { SqlModule } from '../../core/sqlite';
 import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
+import { eventLanes } from '../../../diagram/lanes';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -168,7 +169,8 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     expect(taskEvents(t).find((e) => e.action === 'retry-skipped')?.detail).toMatch(/not retried \(RT-1\)/);
     expect(actions(t)).not.toContain('retried');
     // The crash and the restart are the server's; noticing the broken connection is the client's.
-    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retry-skipped'].includes(e.action)).map((e) => e.actor)).toEqual(['server', 'server', 'client']);
+    const lanes = eventLanes(t.events);
+    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retry-skipped'].includes(e.action)).map((e) => lanes[e.seq])).toEqual(['server', 'server', 'client']);
     expect(t.outcome).toMatchObject({ taskStatus: 'completed', polls: 0, statusesSeen: [], resultRetrieved: false, clientReported: null });
     // No second tools/call: the unkeyed call is not repeated.
     expect(messages(t).filter((m) => 'method' in m.message && m.message.method === 'tools/call')).toHaveLength(1);
