@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import schema from '../schema/mcp-2026-07-28.schema.json' with { type: 'json' };
-import tasksDraft from '../schema/ext-tasks-draft.schema.json' with { type: 'json' };
+import { tasksDraft } from './tasksDraft';
 import type { JsonRpcMessage } from '../engine';
 import type { Transcript } from '../engine';
 
@@ -16,11 +16,11 @@ addFormats(ajv);
 ajv.addSchema(schema, 'mcp');
 
 /**
- * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) is not in the core schema file. Its
- * published draft schema is vendored byte for byte as src/schema/ext-tasks-draft.schema.json (provenance
- * and license in src/schema/ext-tasks-draft.NOTICE.md), and task messages validate against its
- * definitions: CreateTaskResult (Result & Task, flat, resultType "task"), GetTaskResult (Result &
- * DetailedTask, one shape per status), CancelTaskResult, GetTaskRequest and CancelTaskRequest.
+ * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) is not in the core schema file: task
+ * messages validate against the extension's draft (tasksDraft.ts: the published file when the shared
+ * folder holds it, else a restatement of it): CreateTaskResult (Result & Task, flat, resultType
+ * "task"), GetTaskResult (Result & DetailedTask, one shape per status), CancelTaskResult,
+ * GetTaskRequest and CancelTaskRequest.
  */
 ajv.addSchema(tasksDraft, 'tasks-draft');
 
