@@ -1,4 +1,4 @@
-// Proves the ts-sdk implementation is the real @modelcontextprotocol/sdk on the virtual clock (issue #13): its wire is what the SDK sent, runs replay byte for byte, the fake clock never leaks, and every run of the expectations table (TS_SDK_1X_EXPECTATIONS) shows what the table says, for the SDK and for the spec model.
+// Proves the ts-sdk implementation is the real @modelcontextprotocol/sdk on the virtual clock: its wire is what the SDK sent, runs replay byte for byte, the fake clock never leaks, and every run of the expectations table (TS_SDK_1X_EXPECTATIONS) shows what the table says, for the SDK and for the spec model.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
