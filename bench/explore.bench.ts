@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue #11): the race explorer's speed — orderings/s and states/s — exploring A–D on
+ * `npm run bench`: the race explorer's speed — orderings/s and states/s — exploring A–D on
  * both transports at their default latency range and with 150 ms of jitter, the keyed ledger race
  * on real sql.js, and the buffer at its defaults (merged states). Reports whether exhaustive exploration of each of A–D at its default range stays
  * under 1 s (the issue's target). A script, not a test: the numbers depend on the machine.
