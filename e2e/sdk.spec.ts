@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 
-/** The issue's measurement: progress every 333 ms, no latency. */
+/** The reference measurement: progress every 333 ms, no latency. */
 const ISSUE_RUN = '?scenario=C&latencyMs=0&progressEveryMs=333';
 
 function implementation(page: Page) {

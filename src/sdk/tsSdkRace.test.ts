@@ -135,7 +135,7 @@ describe('the expectations table, checked against the real SDK and the spec mode
     });
   }
 
-  it('the issue’s measurement: the SDK gives up after 2,000 ms (at 2331 ms) and cancels after it gave up (at 2498 ms); the model at 2000 ms, at once', async () => {
+  it('the reference measurement: the SDK gives up after 2,000 ms (at 2331 ms) and cancels after it gave up (at 2498 ms); the model at 2000 ms, at once', async () => {
     for (const transport of ['stdio', 'http'] as const) {
       const sdk = await runTsSdkScenario(race('C'), { transport, settings: { latencyMs: 0, progressEveryMs: 333 } });
       const cancels = messages(sdk).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled');

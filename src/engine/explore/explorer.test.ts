@@ -27,7 +27,7 @@ function expectReplayable(id: string, result: ExploreResult, settings: Record<st
 }
 
 describe('invariant names', () => {
-  it('are the eleven the issue names, and causality', () => {
+  it('are the eleven contract names, and causality', () => {
     expect([...INVARIANTS]).toEqual([
       'one-terminal-state',
       'nothing-after-accepted-cancel',
