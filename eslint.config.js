@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-/** Outside src/engine, the engine is imported from src/engine/index.ts only (issue #10). */
+/** Outside src/engine, the engine is imported from src/engine/index.ts only. */
 const engineFrontDoor = {
   group: ['**/engine/**', '!**/engine/index', '!**/engine/settingsSpecs'],
   message: 'Import the engine from its front door (src/engine/index.ts), never a file inside it.',
@@ -76,7 +76,7 @@ export default tseslint.config(
     },
   },
   {
-    // Code over the engine reaches it through its front door only (issue #10).
+    // Code over the engine reaches it through its front door only.
     files: ['src/cli/**/*.ts', 'src/probe/**/*.ts', 'src/sdk/**/*.ts', 'src/lab/**/*.ts', 'src/testing/**/*.ts', 'src/scenarios/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**'], message: 'Only the page depends on the UI and the store.' }, engineFrontDoor] }],

@@ -17,7 +17,7 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, strictPort: false, headers: DEV_SECURITY_HEADERS },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: SECURITY_HEADERS },
   // No preload hints for lazy chunks: with them, Rolldown moves React and Vite's preload helper out of
-  // the entry into shared chunks, about 4 kB gzip more on the first load (issue #9: at most 150 kB). A
+  // the entry into shared chunks, about 4 kB gzip more on the first load (the budget is at most 150 kB). A
   // tab opened later fetches its chunk's imports one after another instead (from the cache, or the
   // service worker's precache).
   build: { target: 'es2022', sourcemap: false, modulePreload: false },

@@ -1,8 +1,8 @@
 /**
- * `npm run bench` (issue #11): the race explorer's speed — orderings/s and states/s — exploring A–D on
+ * `npm run bench`: the race explorer's speed — orderings/s and states/s — exploring A–D on
  * both transports at their default latency range and with 150 ms of jitter, the keyed ledger race
  * on real sql.js, and the buffer at its defaults (merged states). Reports whether exhaustive exploration of each of A–D at its default range stays
- * under 1 s (the issue's target). A script, not a test: the numbers depend on the machine.
+ * under 1 s (the target). A script, not a test: the numbers depend on the machine.
  */
 import { loadSqlJs } from '../src/cli/sqlite';
 import { explore, type ExploreResult } from '../src/engine';
@@ -23,7 +23,7 @@ interface Case {
   readonly id: string;
   readonly transport: 'stdio' | 'http';
   readonly settings: Record<string, unknown>;
-  /** One of the issue's "under 1 s" targets: A–D at their default latency range. */
+  /** One of the "under 1 s" targets: A–D at their default latency range. */
   readonly target: boolean;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The big-ledger benchmark (part of npm run bench:ui): a script, not a test. It builds the lab, serves
  * the production build with vite preview and, in Chromium, imports a genuine 200,000-row lab ledger
- * (src/testing/bigLedger.ts) through the Ledger section's file input, printing (issue #14, budget < 2 s):
+ * (src/testing/bigLedger.ts) through the Ledger section's file input, printing (budget < 2 s):
  * - import to display: from the input's change event to the Effects caption counting every row and its
  *   first page drawn (median of IMPORTS imports, the ledger reset between them), and the longest
  *   main-thread task meanwhile;

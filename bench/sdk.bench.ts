@@ -1,5 +1,5 @@
 /**
- * `npm run bench:sdk`: a script, not a test (issue #13). How long a run of the real MCP TypeScript SDK
+ * `npm run bench:sdk`: a script, not a test. How long a run of the real MCP TypeScript SDK
  * on the virtual clock takes next to the lab's model running the same scenario, for A–D on both
  * transports (median of several runs), and for one long run its virtual steps per second: what a
  * learner waits for after flipping Implementation to ts-sdk.

@@ -1,6 +1,6 @@
 /**
  * The UI benchmark (npm run bench:ui): a script, not a test. It builds the lab, serves the production
- * build with vite preview and drives it in Chromium, printing the issue #9 budget figures:
+ * build with vite preview and drives it in Chromium, printing the page's budget figures:
  * - initial JS (gzip): index.html's scripts and their static imports, everything before the first paint; and whether the first load of scenario A fetched sql-wasm;
  * - a ~20,000-event run: wall time from asking for it to the diagram drawn, and the longest main-thread task;
  * - one step at ~100,000 events: the time from the click to the next painted frame (median of 10).

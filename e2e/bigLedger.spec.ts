@@ -1,5 +1,5 @@
 // Proves a genuine 200,000-row lab ledger imports, displays one page of rows at a time and can be browsed to its very
-// last row (issue #14): the pager's buttons (axe finds nothing serious in them) and the row field are reached and worked by keyboard, the position is
+// last row: the pager's buttons (axe finds nothing serious in them) and the row field are reached and worked by keyboard, the position is
 // announced, a reload shows it again, and an import with a trigger is refused with LAB010 leaving the stored ledger as
 // it was. How long the import takes is measured by npm run bench:ui (bench/ledgerImport.bench.ts), not here.
 import AxeBuilder from '@axe-core/playwright';

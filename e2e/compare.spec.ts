@@ -1,4 +1,4 @@
-// Proves the Compare tab (issue #13): two runs side by side — the spec model and the real SDK by default — as two diagrams cut at one virtual time that the controls move for both, the facts of both with each difference marked, the first instant at which they part, and both runs (and the time) in the address; a malformed run is refused with its code and the runs on screen stay.
+// Proves the Compare tab: two runs side by side — the spec model and the real SDK by default — as two diagrams cut at one virtual time that the controls move for both, the facts of both with each difference marked, the first instant at which they part, and both runs (and the time) in the address; a malformed run is refused with its code and the runs on screen stay.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { runRaceById } from '../src/scenarios/index';

@@ -1,4 +1,4 @@
-// Proves the page's Explore (issue #11): the worker explores every ordering while the page stays
+// Proves the page's Explore: the worker explores every ordering while the page stays
 // responsive, the page shows the count of orderings, the endings with their counts and the violations,
 // a click opens that ordering in the diagram (schedule= in the link) at the violating step, a link with
 // schedule= reopens it, Back to the seeded run returns, and Stop ends a long exploration.

@@ -1,4 +1,4 @@
-// Proves faults from the diagram (issue #11): a message's context menu offers Drop, Delay and Duplicate;
+// Proves faults from the diagram: a message's context menu offers Drop, Delay and Duplicate;
 // choosing one re-runs from the same seed with that fault, the transcript records it on the message, the
 // link carries it (and reopens it), and the inspector's buttons do the same from the keyboard.
 import { expect, test } from '@playwright/test';

@@ -220,7 +220,7 @@ test('axe finds no serious or critical violation on any panel, nor in presentati
   expect(await serious()).toEqual([]);
 });
 
-test('the Ledger tab shows what each key profile answers, with its source (issue #12)', async ({ page }) => {
+test('the Ledger tab shows what each key profile answers, with its source', async ({ page }) => {
   const { lab, panels } = await openLab(page);
   await panels.openTab('Ledger');
   await page.getByRole('button', { name: 'Reuse a key with other arguments' }).click();

@@ -1,9 +1,9 @@
-// Proves the Implementation choice (issue #13): a learner flips C from the spec model to the real MCP TypeScript SDK and sees, on the same diagram and timeline, when the real client gives up (2331 ms) and when it tells the server (2498 ms); the SDK is fetched only when first chosen, its protocol revision is stated, the address keeps the choice, the worker's progress reports and Stop still work around an SDK run, and it runs offline after one visit.
+// Proves the Implementation choice: a learner flips C from the spec model to the real MCP TypeScript SDK and sees, on the same diagram and timeline, when the real client gives up (2331 ms) and when it tells the server (2498 ms); the SDK is fetched only when first chosen, its protocol revision is stated, the address keeps the choice, the worker's progress reports and Stop still work around an SDK run, and it runs offline after one visit.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 
-/** The issue's measurement: progress every 333 ms, no latency. */
+/** The reference measurement: progress every 333 ms, no latency. */
 const ISSUE_RUN = '?scenario=C&latencyMs=0&progressEveryMs=333';
 
 function implementation(page: Page) {

@@ -1,4 +1,4 @@
-// Proves a run can always be ended from the page (issue #14): while a long legitimate run computes, a keyboard-reachable
+// Proves a run can always be ended from the page: while a long legitimate run computes, a keyboard-reachable
 // Stop button terminates the worker and starts a fresh one; the page says so, the stored ledger keeps its bytes, and
 // the next run works.
 import { expect, test } from '@playwright/test';

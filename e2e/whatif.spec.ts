@@ -1,4 +1,4 @@
-// Proves "what if…" (issue #11): at a step of a request race, Cancel here re-runs with the user's cancel at
+// Proves "what if…": at a step of a request race, Cancel here re-runs with the user's cancel at
 // that virtual time and the facts show the new ending; on reconnect, Drop connection here drops the
 // connection then; Back to the scenario returns to the run and the step it was at.
 import { expect, test } from '@playwright/test';

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-// Page object for the race explorer's panel (issue #11), by accessible names.
+// Page object for the race explorer's panel, by accessible names.
 export class ExplorePanel {
   readonly region: Locator;
   readonly explore: Locator;

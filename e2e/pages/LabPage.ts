@@ -27,7 +27,7 @@ export class LabPage {
   readonly facts: Locator;
   readonly timeline: Locator;
   readonly alert: Locator;
-  /** Playback (the contract names). */
+  /** Playback (its accessible names are a contract). */
   readonly stepForward: Locator;
   readonly stepBack: Locator;
   readonly play: Locator;

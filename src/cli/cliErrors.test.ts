@@ -1,6 +1,6 @@
 // Proves bad paths, bad files and hostile input get a catalogued LAB message naming the path and what to do,
 // never a Node stack trace; evidence --out never overwrites or follows a symlink out of its folder; control
-// characters from input are escaped; prototype names are unknown settings (issue #14).
+// characters from input are escaped; prototype names are unknown settings.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

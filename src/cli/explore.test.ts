@@ -1,4 +1,4 @@
-// Proves `lab explore` prints the issue #11 JSON shape with its field names, says when a bound cut it,
+// Proves `lab explore` prints its JSON shape with its field names, says when a bound cut it,
 // and that `lab run --schedule` replays the ordering a violation names, byte for byte.
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';

@@ -1,4 +1,4 @@
-// Proves the --ledger file survives a SIGKILL in the middle of its save and two runs writing it at once (LG-7, issue #14):
+// Proves the --ledger file survives a SIGKILL in the middle of its save and two runs writing it at once (LG-7):
 // every kill leaves a file SQLite opens as the old or the new ledger, and two concurrent writers lose no committed row.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, watch, writeFileSync } from 'node:fs';

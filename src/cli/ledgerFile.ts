@@ -6,8 +6,8 @@ import { lock } from 'proper-lockfile';
 import { LabError } from '../engine';
 
 /**
- * The `--ledger FILE` of the command line, made safe against crashes and against other runs (LG-7,
- * issue #14). A run takes an exclusive lock on the file for its whole length (read, run, save), so two
+ * The `--ledger FILE` of the command line, made safe against crashes and against other runs (LG-7).
+ * A run takes an exclusive lock on the file for its whole length (read, run, save), so two
  * runs on one file take turns instead of each writing back what it read; the save writes a temporary
  * file in the same folder, fsyncs it, renames it over the ledger and fsyncs the folder, so a crash at any
  * moment leaves either the old or the new ledger. Every problem with the path is found before the run.

@@ -158,7 +158,7 @@ function runParams(id: string, values: { transport?: string; seed?: string; impl
   return params;
 }
 
-/** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks (issue #11). */
+/** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks. */
 async function exploreCommand(args: string[]): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
@@ -466,7 +466,7 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         const runner = reporting.runner;
         const results = verify(runner);
         io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})\n       from ${r.scope}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
-        // SPEC §9: every failure mode runs, next to its fix (issue #12).
+        // SPEC §9: every failure mode runs, next to its fix.
         const modes = checkFailureModes(runner);
         io.out(`\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`);
         for (const mode of modes) {

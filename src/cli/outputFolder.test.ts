@@ -1,4 +1,4 @@
-// Proves `skill --out` and `evidence --out` write folders the same careful way (issue #16): the skill folder
+// Proves `skill --out` and `evidence --out` write folders the same careful way: the skill folder
 // is buildSkill's bytes; a bad path gets a catalogued LAB014 and nothing written; a folder with files is
 // refused without --force; --force replaces only the lab's entries and never follows a symlink out.
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';

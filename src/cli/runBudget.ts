@@ -2,7 +2,7 @@ import { LabError } from '../engine';
 import type { RunOptions } from '../engine';
 
 /**
- * The command line's wall-clock budget for one run (issue #14). The engine keeps no wall clock, so the
+ * The command line's wall-clock budget for one run. The engine keeps no wall clock, so the
  * host watches it: the scheduler's trace hook looks at the clock every 1,024 events and ends the run with
  * LAB016 once the budget is spent. A run that fails part-way saves nothing, so a --ledger file is kept.
  */

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { LabError } from '../engine';
 
 /**
- * What the command line writes, made safe (issue #14): text that came from input is printed with its
+ * What the command line writes, made safe: text that came from input is printed with its
  * control characters escaped, so a file cannot retitle the terminal, clear it or forge lines; a closed
  * pipe (`| head`) ends the command quietly; and a folder of files (`evidence --out`, `skill --out`) is
  * checked before anything is computed, written into a new temporary folder beside the target and

@@ -36,7 +36,7 @@ describe('npm run lab -- settings', () => {
       return cellStarts(row, cells);
     });
     for (const column of [0, 1, 2, 3]) expect(new Set(starts.map((s) => s[column])).size).toBe(1);
-    // The row the wide range used to push out of line.
+    // The row a wide range would push out of line.
     expect(rows.find((row) => row.includes('operation'))).toMatch(/charge_account\|reserve_inventory {2,}charge_account {2,}The mutating tool\./);
   });
 

@@ -6,7 +6,7 @@ import { recordingFacts } from './recording/facts';
 import { eventLanes } from '../diagram/lanes';
 
 /**
- * Two runs side by side (issue #13): their facts, and the first event where they part. Used by
+ * Two runs side by side: their facts, and the first event where they part. Used by
  * `lab compare` and the page's compare view, so both say the same thing.
  *
  * Runs of different implementations are compared on what both can record: the wire, each side's

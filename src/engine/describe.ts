@@ -8,13 +8,13 @@ export function describeMessage(message: JsonRpcMessage): string {
     const params = message.params;
     if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
     if (message.method === 'notifications/cancelled') return `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
-    // Only the real SDK's runs (issue #13) carry a handshake: name the revision it offers.
+    // Only the real SDK's runs carry a handshake: name the revision it offers.
     if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} (offers protocol ${params.protocolVersion})`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('result' in message) {
     if (typeof message.result.protocolVersion === 'string') return `response #${String(message.id)} (initialize result: protocol ${message.result.protocolVersion})`;
-    // A result of an older revision (the real SDK's, issue #13) has no resultType.
+    // A result of an older revision (the real SDK's) has no resultType.
     if (message.result.resultType === undefined) return `response #${String(message.id)}`;
     return `response #${String(message.id)} (${String(message.result.resultType)})`;
   }
@@ -130,7 +130,7 @@ export function messageLabel(message: MessageEvent['message']): string {
       return typeof progress === 'number' ? `progress ${progress}${typeof total === 'number' ? `/${total}` : ''}` : 'progress';
     }
     if (message.method === 'notifications/cancelled') return `notifications/cancelled ${idOf(params.requestId)}`.trim();
-    // Only the real SDK's runs (issue #13) open with a handshake: its wire names the revision it offers.
+    // Only the real SDK's runs open with a handshake: its wire names the revision it offers.
     if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} · protocol ${params.protocolVersion}`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }

@@ -361,7 +361,7 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
 
 // ── herd ───────────────────────────────────────────────────────────────────────────────────────
 
-// The stampede: every attempt 0 at 0 ms (initialJitter=false; the default since issue #12 spreads attempt 0 too).
+// The stampede: every attempt 0 at 0 ms (initialJitter=false; the default spreads attempt 0 too).
 const reference = { baseMs: 100, capMs: 30_000, admitPerWindow: 500, windowMs: 100, initialJitter: false };
 const herdRun = (settings: Record<string, unknown> = {}, seed?: number) => runScenario(herd, { settings, seed });
 

@@ -1,5 +1,5 @@
 /**
- * The engine's one front door (issue #10, after @xyflow/system's index.ts): the worker, the command
+ * The engine's one front door (after @xyflow/system's index.ts): the worker, the command
  * line, the lab tools, the scenarios and the tests outside src/engine import from here only (lint
  * enforces it). Inside, three rooms: core/ (the simulation kit), mcp/ (the protocol's rules) and
  * models/ (one folder per model); scenario.ts is the registry that joins them.

@@ -1,8 +1,8 @@
 import type { InvariantCheck, LabEvent, MessageEvent, Transcript } from './transcript';
 
 /**
- * The request-lifecycle invariants of SPEC §1, as checks over a finished request-race transcript
- * (issue #13). The lab's model is held to them by its property tests; a run of the real TypeScript
+ * The request-lifecycle invariants of SPEC §1, as checks over a finished request-race transcript.
+ * The lab's model is held to them by its property tests; a run of the real TypeScript
  * SDK speaks an older protocol revision, so its messages are not schema-validated against
  * 2026-07-28: these checks are what it is held to instead, and the list says which hold.
  * Every check reads only the transcript, so a model run and an SDK run are judged alike.

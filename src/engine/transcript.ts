@@ -28,7 +28,7 @@ export type { HttpResponseEvent, ProbeNoteEvent, RecordedProbe, RecordingEvent, 
  * The transcript is the one record of a run: the command line prints it, the UI renders it and the
  * tests assert it. Its events are one discriminated union by `kind`, and the transcript itself is
  * one by model `kind`, so a consumer narrows the outcome with `if (t.kind === 'ledger')`, never a
- * cast. Field names are a contract (issue #2): extend, never rename.
+ * cast. Field names are a contract: extend, never rename.
  */
 export type LabEvent =
   | McpEvent
@@ -76,15 +76,16 @@ interface TranscriptOfKind<K extends ModelKind> {
   requirements: string[];
   protocolVersion: string;
   /**
-   * Issue #13: who produced the run. Absent on the lab's own model (every transcript before #13, so
-   * golden hashes stand); `ts-sdk` when the official MCP TypeScript SDK ran on the virtual clock.
+   * Who produced the run. Absent on the lab's own model, the default, so a model transcript carries no field
+   * it does not need; `ts-sdk` or `ts-sdk-v2` when the official MCP TypeScript SDK ran on the virtual clock;
+   * `probe` for a recording of a real server.
    */
   implementation?: Implementation | 'probe';
-  /** Issue #13, `ts-sdk` runs only: the SDK package and version that ran, and what it negotiated. */
+  /** SDK runs only: the SDK package and version that ran, and what it negotiated. */
   sdk?: SdkRunInfo;
-  /** The ordering this run replays (issue #11: `run --schedule`, the page's `schedule=`); absent for a seeded run. */
+  /** The ordering this run replays (`run --schedule`, the page's `schedule=`); absent for a seeded run. */
   schedule?: string;
-  /** The faults injected on this run's messages (issue #11: `run --fault`, the page's Drop/Delay/Duplicate); absent: none. */
+  /** The faults injected on this run's messages (`run --fault`, the page's Drop/Delay/Duplicate); absent: none. */
   faults?: string;
   events: LabEvent[];
   outcome: OutcomeByKind[K];

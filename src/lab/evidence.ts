@@ -65,7 +65,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', withLanes(run('task-cancel-ack')));
   const results = verify(run);
   add('verification.json', 'VF-1 … VF-12, each computed from the transcripts above.', results);
-  // The reliability reviewer as a skill folder (issue #16), to hand the review to a coding agent.
+  // The reliability reviewer as a skill folder, to hand the review to a coding agent.
   files.push(...buildSkill());
 
   const index = [

@@ -8,8 +8,8 @@ export interface RunLink {
 }
 
 /**
- * SPEC §9: the failure modes the lab shows, as cards the reviewer hands out. Every row can be run
- * (issue #12): `failureRun` shows the failure, `fixRun` the correct response, side by side;
+ * SPEC §9: the failure modes the lab shows, as cards the reviewer hands out. Every row can be run:
+ * `failureRun` shows the failure, `fixRun` the correct response, side by side;
  * src/lab/failureModes.ts checks from their transcripts that each shows what it claims.
  */
 export interface FailureCard {

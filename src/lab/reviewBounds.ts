@@ -1,10 +1,10 @@
 /**
- * Bounds on the reviewer (issue #14; STYLE: a limit on everything). A design is a few kilobytes of
+ * Bounds on the reviewer (STYLE: a limit on everything). A design is a few kilobytes of
  * JSON; the bounds make a hostile or mistaken input cheap to refuse: its size is checked before it is
  * read, its nesting before it is parsed (a structured clone or a validator would recurse through it and
  * overflow the stack), and only the first errors are reported, with the count of the rest.
  * Apart from the reviewer itself, so the page can check a draft's size and depth without loading
- * the reviewer (issue #9: the reviewer loads when its tab opens).
+ * the reviewer (the reviewer loads when its tab opens).
  */
 export const REVIEW_INPUT_CHARS_MAX = 1_048_576;
 export const REVIEW_DEPTH_MAX = 64;

@@ -1,4 +1,4 @@
-// Proves the reviewer is bounded (issue #14): a huge input is refused by size before it is read, JSON nested
+// Proves the reviewer is bounded: a huge input is refused by size before it is read, JSON nested
 // 100,000 deep gets a field error instead of a stack overflow, and a file of a million wrong-typed items reports
 // the first 100 errors and the count of the rest — through the CLI too.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

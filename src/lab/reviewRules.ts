@@ -1,7 +1,7 @@
 import { failureCards, type FailureCard } from './failureCards';
 
 /**
- * The reliability reviewer's rules as data (issue #16): every check `review` runs, with the SPEC
+ * The reliability reviewer's rules as data: every check `review` runs, with the SPEC
  * requirement it comes from, its condition, its threshold and its message. `review` evaluates this
  * table and the skill generator (skill.ts) prints it, so the lab and the skill document cannot say
  * different things. A condition is a list of tests on the input's fields (all must hold); a message

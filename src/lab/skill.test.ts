@@ -1,4 +1,4 @@
-// Proves the reviewer skill folder (issue #16) is the same bytes on every build and equals the committed
+// Proves the reviewer skill folder is the same bytes on every build and equals the committed
 // copy in docs/skill/, that SKILL.md names every rule `review` can emit with its SPEC requirements and every
 // failure card, that its field table is the reviewer's schema, and that its worked examples are `review`'s output.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

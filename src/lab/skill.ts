@@ -7,7 +7,7 @@ import { formatReview, review } from './reviewer';
 import { boundaryCases, flowChecks, raceRows, retryContract, reviewRuleSections, reviewRules, type Condition, type FieldValue, type Text } from './reviewRules';
 
 /**
- * The reliability reviewer as a skill folder (issue #16): SKILL.md, the input schema and two worked
+ * The reliability reviewer as a skill folder: SKILL.md, the input schema and two worked
  * examples, for a coding agent or a person reviewing their own server without the lab. Everything
  * the document says about the checks is printed from reviewRules.ts, the failure cards and the
  * schema that `review` itself uses, and the examples' outputs are `review`'s own; so the document

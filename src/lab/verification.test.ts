@@ -15,7 +15,7 @@ beforeAll(async () => {
 const run: Runner = (id, options: RunOptions = {}) => runScenarioById(id, { ...options, ledger: { sql } });
 
 describe('SPEC §8 verification statements', () => {
-  it('all twelve VF statements and the issue #12 statements hold, each with the moment that shows it', () => {
+  it('all twelve VF statements and the RC-7, RC-8, RC-9, BF-5 and LG-P5 statements hold, each with the moment that shows it', () => {
     const results = verify(run);
     expect(results.map((r) => r.id)).toEqual([...Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`), 'RC-7', 'RC-8', 'RC-9', 'BF-5', 'LG-P5']);
     for (const result of results) {

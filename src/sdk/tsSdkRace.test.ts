@@ -1,4 +1,4 @@
-// Proves the ts-sdk implementation is the real @modelcontextprotocol/sdk on the virtual clock (issue #13): its wire is what the SDK sent, runs replay byte for byte, the fake clock never leaks, and every run of the expectations table (TS_SDK_1X_EXPECTATIONS) shows what the table says, for the SDK and for the spec model.
+// Proves the ts-sdk implementation is the real @modelcontextprotocol/sdk on the virtual clock: its wire is what the SDK sent, runs replay byte for byte, the fake clock never leaks, and every run of the expectations table (TS_SDK_1X_EXPECTATIONS) shows what the table says, for the SDK and for the spec model.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -135,7 +135,7 @@ describe('the expectations table, checked against the real SDK and the spec mode
     });
   }
 
-  it('the issue’s measurement: the SDK gives up after 2,000 ms (at 2331 ms) and cancels after it gave up (at 2498 ms); the model at 2000 ms, at once', async () => {
+  it('the reference measurement: the SDK gives up after 2,000 ms (at 2331 ms) and cancels after it gave up (at 2498 ms); the model at 2000 ms, at once', async () => {
     for (const transport of ['stdio', 'http'] as const) {
       const sdk = await runTsSdkScenario(race('C'), { transport, settings: { latencyMs: 0, progressEveryMs: 333 } });
       const cancels = messages(sdk).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled');

@@ -1,4 +1,4 @@
-// Proves the Compare tab's store against the real tools host in-process (issue #13): it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, and reads and writes both runs and the time in the link.
+// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, and reads and writes both runs and the time in the link.
 import { describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { answerToolRequest } from '../worker/toolsHost';

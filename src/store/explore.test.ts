@@ -1,4 +1,4 @@
-// Proves the store's side of issue #11 headless, over the real worker host: Explore keeps the result of the
+// Proves the store's side of Explore, faults and What if… headless, over the real worker host: Explore keeps the result of the
 // selection it explored, an ending or a violation opens its ordering (at the violating event, selected),
 // the link carries schedule= and faults=, Cancel here re-runs at the replay's virtual time and Back to the
 // scenario restores the run and the step, and a fault re-runs from the same seed with the message picked.

@@ -1,4 +1,4 @@
-// Proves the store's Implementation choice (issue #13) against the real worker host in-process: ts-sdk runs the real SDK and keeps it across request races, falls back to the model elsewhere, and the settings the SDK decides itself stay the user's for the model without being sent with ts-sdk.
+// Proves the store's Implementation choice against the real worker host in-process: ts-sdk runs the real SDK and keeps it across request races, falls back to the model elsewhere, and the settings the SDK decides itself stay the user's for the model without being sent with ts-sdk.
 import { describe, expect, it } from 'vitest';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';

@@ -57,7 +57,7 @@ describe('panels store', () => {
     expect(store.getState().review).toMatchObject({ status: 'done', value: { ok: false, errors: [{ field: '/' }] } });
   });
 
-  it('refuses input over the size bound, or nested past the depth bound, with a field error and without asking the worker (issue #14)', async () => {
+  it('refuses input over the size bound, or nested past the depth bound, with a field error and without asking the worker', async () => {
     for (const text of [' '.repeat(REVIEW_INPUT_CHARS_MAX + 1), `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
       const { client, calls } = fakeClient();
       const store = createPanelsStore(client, text);

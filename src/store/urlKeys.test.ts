@@ -1,4 +1,4 @@
-// Proves a link's setting names are read as plain names (issue #14): `constructor`, `toString`, `hasOwnProperty` and
+// Proves a link's setting names are read as plain names: `constructor`, `toString`, `hasOwnProperty` and
 // `__proto__` reach the worker, which refuses them as unknown settings (LAB004) so the page shows a notice.
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../engine';

@@ -3,7 +3,7 @@ import { LedgerFile, type SqlModule } from '../engine';
 /**
  * A genuine lab ledger of many rows, written through the lab's own schema (LedgerFile) with the
  * statements' own shapes: keyed results as JSON in idempotency_keys, one effect per charge, the
- * executions count. What an imported ledger of 200,000 rows looks like (issue #14); the e2e test and
+ * executions count. What an imported ledger of 200,000 rows looks like; the e2e test and
  * the benchmark import it. Row i of each table is predictable, so a test can name the last one.
  */
 export interface BigLedgerRows {

@@ -1,6 +1,6 @@
 // Proves every stylesheet closes each block it opens, outside comments and strings. CSS forgives an
-// unclosed block by nesting everything after it inside (a merge once left three open in app.css, and
-// every rule after them, the explorer's and the SDK note's included, silently stopped applying).
+// unclosed block by nesting everything after it inside (one left open in app.css
+// silently turns off every rule after it, whole panels' included).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

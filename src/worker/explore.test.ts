@@ -1,4 +1,4 @@
-// Proves the worker side of the race explorer (issue #11): an `explore` request reports progress while it
+// Proves the worker side of the race explorer: an `explore` request reports progress while it
 // computes and answers once with the exploration, checked by the protocol's schema on both sides; a `run`
 // with `schedule` and `faults` replays exactly that ordering with those faults; and the client settles
 // both, with the engine's own error code when a schedule does not fit.

@@ -333,7 +333,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
     }
   }
 
-  /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is refused: the page runs it again. */
+  /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is refused with an error asking to run it again, which the page shows (it re-runs nothing by itself). */
   function relayout(runId: number, scale: TimeScale) {
     const run = kept.find((entry) => entry.requestId === runId);
     if (run === undefined) throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);

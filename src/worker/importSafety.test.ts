@@ -1,5 +1,5 @@
 // Proves the worker refuses an imported ledger that carries code (a trigger) with LAB010 and keeps the stored ledger
-// byte for byte, so a kept keyed retry afterwards still charges exactly once (issue #14).
+// byte for byte, so a kept keyed retry afterwards still charges exactly once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { LEDGER_FORMAT, SCHEMA, type SqlModule } from '../engine';

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 describe('verification', () => {
-  it('gives VF-1 … VF-12 and the issue #12 statements, all holding, each with evidence naming a scenario and transport', () => {
+  it('gives VF-1 … VF-12 and the RC-7, RC-8, RC-9, BF-5 and LG-P5 statements, all holding, each with evidence naming a scenario and transport', () => {
     const results = verifyLab(run);
     expect(results.map((r) => r.id)).toEqual([...Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`), 'RC-7', 'RC-8', 'RC-9', 'BF-5', 'LG-P5']);
     expect(results.every((r) => r.holds)).toBe(true);
@@ -104,7 +104,7 @@ describe('panel views', () => {
     expect(() => runPanel(run, { scenario: 'A' })).toThrow(/no panel/);
   });
 
-  it('reports the first 100 field errors and the count of all (issue #14)', () => {
+  it('reports the first 100 field errors and the count of all', () => {
     const result = reviewLab({ ...unsafeCharge, recovery: { ...unsafeCharge.recovery, refetch: Array.from({ length: 5_000 }, () => 0) } });
     expect(result).toMatchObject({ ok: false, errorsTotal: 5_000 });
     if (!result.ok) expect(result.errors).toHaveLength(100);

@@ -62,14 +62,14 @@ export function evidenceZip(run: Runner, sql: SqlModule): EvidenceBundle {
 
 export { SKILL_ZIP_NAME } from '../lab/skill';
 
-/** The reliability reviewer as a skill folder (issue #16): mcp-reliability-reviewer/ and its files, zipped. */
+/** The reliability reviewer as a skill folder: mcp-reliability-reviewer/ and its files, zipped. */
 export function skillZip(): EvidenceBundle {
   return zipFiles(buildSkill());
 }
 
 /** The reliability reviewer (field-by-field errors on invalid input). */
 export function reviewLab(input: unknown): ReviewResult {
-  // The page renders every error it gets: only the first ones, and the count (issue #14).
+  // The page renders every error it gets: only the first ones, and the count.
   return capErrors(review(input));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The page's checks of what the workers send (protocol.ts: valibot and every message schema), loaded
- * beside the workers' start instead of with the page (issue #9: initial JS at most 150 kB gzip). The
+ * beside the workers' start instead of with the page (so the initial JS stays at most 150 kB gzip). The
  * first answer cannot arrive before a worker has started, so nothing waits longer in practice; every
  * message is still checked before it is read, and messages are handled in the order they arrived.
  */

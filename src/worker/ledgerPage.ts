@@ -1,9 +1,9 @@
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 
 /**
- * The stored ledger as the worker holds it open for the Ledger section (issue #14): checked once when
+ * The stored ledger as the worker holds it open for the Ledger section: checked once when
  * opened (LedgerFile.open refuses anything but a lab ledger with LAB010), then read a page at a time.
- * Reading and cloning all 200,000 rows of an imported ledger took seconds before the page drew a single
+ * Reading and cloning all 200,000 rows of an imported ledger takes seconds before the page draws a single
  * one; the page is sent the first rows of each table and each table's row count, and asks for any
  * other page (`ledger-rows`) of the same open file, which is neither reopened nor checked again.
  */

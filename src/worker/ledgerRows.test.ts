@@ -1,4 +1,4 @@
-// Proves every row of a large stored ledger is reachable a page at a time (issue #14): `ledger-rows` reads any page of
+// Proves every row of a large stored ledger is reachable a page at a time: `ledger-rows` reads any page of
 // each table in the Ledger section's order, bounds what one request may ask for, and reads the file the worker holds
 // open, so neither a page nor a snapshot of the same stored bytes opens and checks the file again; a ledger stored
 // since (a kept run, another tab) is opened and checked anew.

@@ -1,4 +1,4 @@
-// Proves the worker runs the real SDK when a run asks for it (issue #13): the answer is the SDK's transcript, checked by the worker protocol's schema, the same as the CLI's; a link's impl is judged like any other value; the page's address keeps it.
+// Proves the worker runs the real SDK when a run asks for it: the answer is the SDK's transcript, checked by the worker protocol's schema, the same as the CLI's; a link's impl is judged like any other value; the page's address keeps it.
 import { describe, expect, it } from 'vitest';
 import { runTsSdkScenario } from '../sdk/tsSdkRace';
 import { findScenario } from '../scenarios/index';

@@ -1,4 +1,4 @@
-// Proves a run can always be ended from the page (issue #14): stop() and the wall-clock budget terminate the worker,
+// Proves a run can always be ended from the page: stop() and the wall-clock budget terminate the worker,
 // start a fresh one, reject the run with a code that says so, and the stored ledger stays as it was; the store
 // shows it and runs again on the fresh worker.
 import { describe, expect, it } from 'vitest';

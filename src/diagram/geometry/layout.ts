@@ -63,7 +63,7 @@ import { eventLanes } from '../lanes';
  *
  * The view at step k is this layout cut at k (see src/ui/diagram/flow.ts): nothing here depends on
  * the step, so stepping back or scrubbing never recomputes the layout. The lab worker lays a run out
- * (issue #9: off the main thread) and sends the layout with the transcript; the page only cuts it.
+ * (off the main thread) and sends the layout with the transcript; the page only cuts it.
  */
 
 export function timeGap(deltaMs: number): number {
@@ -166,7 +166,7 @@ function orderLanes(ids: Set<string>): string[] {
   return [...first, ...middle, ...last];
 }
 
-// ── one axis for several runs (the Compare tab, issue #13) ─────────────────────────────────────────
+// ── one axis for several runs (the Compare tab) ─────────────────────────────────────────
 
 
 export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
@@ -659,7 +659,7 @@ const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
 
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
- * markers beside it on the two lanes of that gap (issue #9: no label overlaps another): centred in
+ * markers beside it on the two lanes of that gap (so no label overlaps another): centred in
  * the gap when there is room, else pushed away from the marker that would cover it, over the other
  * lane's line if no marker is there. Only where markers stand on both sides of a gap too narrow for
  * the label is it centred between them.

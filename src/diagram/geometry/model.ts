@@ -4,7 +4,7 @@ import type { MarkerTone } from '../../engine';
  * The sequence diagram's model: its geometry, the shapes of a laid-out run (lanes, rows, wires,
  * markers, deadline bars, time marks and breaks) and each list's extent on the time axis. The page
  * reads these; only the lab worker (and the Compare tab, for its replays) lays a run out
- * (layout.ts), so the page's first load carries none of the layout code (issue #9).
+ * (layout.ts), so the page's first load carries none of the layout code.
  */
 
 // ── geometry (flow coordinates, px at zoom 1) ──────────────────────────────────────────────────────

@@ -35,7 +35,7 @@ export const errorCatalog = {
   LAB046: 'probed tool is unknown',
   LAB047: 'invalid probe arguments',
   LAB049: 'not a probe transcript',
-  /** No longer thrown (issue #12): a refused push is part of the run (BF-5). Kept so the code never means anything else. */
+  /** Never thrown: a refused push is part of the run (BF-5). Kept so the code never means anything else. */
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',
 } as const;

@@ -1,4 +1,4 @@
-// Proves message faults (issue #11): each kind does what it names to exactly the message its seq names,
+// Proves message faults: each kind does what it names to exactly the message its seq names,
 // the transcript records them (on the run and on the message), the same faults replay the same bytes, and
 // a fault that names no message, or is malformed, is refused with LAB023. A crash after COMMIT loses the response
 // and restarts the server from its SQLite file: a retry with the same key gets the stored result.

@@ -26,7 +26,7 @@ describe('no ambient time or randomness in src/engine', () => {
   });
 });
 
-describe('the engine has one front door (issue #10)', () => {
+describe('the engine has one front door', () => {
   for (const file of ['src/cli/fixture.ts', 'src/lab/fixture.ts', 'src/worker/fixture.ts', 'src/testing/fixture.ts', 'src/scenarios/fixture.ts']) {
     it(`${file}: a file inside src/engine is refused, src/engine/index.ts is allowed`, async () => {
       const from = file.startsWith('src/') ? '../engine' : './src/engine';

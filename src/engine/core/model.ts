@@ -31,11 +31,11 @@ export interface RunOptions {
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
   /**
-   * Replays exactly one ordering the explorer found (issue #11): its schedule string. Overrides
+   * Replays exactly one ordering the explorer found: its schedule string. Overrides
    * `chooser`; the transcript carries it, so the run replays byte for byte.
    */
   readonly schedule?: string;
-  /** Faults on given messages, `drop:12,delay:14:300,duplicate:9,stream-drop:20` (issue #11); the transcript carries them. */
+  /** Faults on given messages, `drop:12,delay:14:300,duplicate:9,stream-drop:20`; the transcript carries them. */
   readonly faults?: string;
   readonly trace?: SchedulerOptions['trace'];
   /** sql.js and the ledger file, for SQLite scenarios (the host loads sql.js; the engine stays synchronous). */
@@ -74,7 +74,7 @@ export interface Lab<O> {
 }
 
 /**
- * A model from its settings spec and the lab it builds for one run (issue #10): the one place that
+ * A model from its settings spec and the lab it builds for one run: the one place that
  * types the resolved settings by the spec (they were validated against it by `resolveSettings`), runs
  * the lab and reads its outcome, so no model repeats that plumbing or casts its settings.
  */

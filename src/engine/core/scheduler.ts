@@ -90,7 +90,7 @@ export interface ArrivalWindow {
 }
 
 /**
- * What an explorer adds to a chooser (issue #11): it also picks each message's arrival inside its
+ * What an explorer adds to a chooser: it also picks each message's arrival inside its
  * latency window (instead of a seeded draw), and sees every event the log stamps. A scheduler built
  * with such a chooser hands these hooks to its wire and log; every other run ignores them.
  */
@@ -137,7 +137,7 @@ export class Scheduler {
   /** The same-instant candidates while the chooser picks among them (popped, not yet pushed back). */
   private beingChosen: readonly QueuedEvent[] = [];
   private readonly chooser: Chooser;
-  /** The explorer's hooks when the chooser is an explorer's (issue #11); null otherwise. */
+  /** The explorer's hooks when the chooser is an explorer's; null otherwise. */
   readonly explorer: ExplorerHooks | null;
   private readonly trace: SchedulerOptions['trace'];
   private nextSeq = 0;

@@ -1,4 +1,4 @@
-// Proves an imported ledger is treated as data, not code (issue #14): a file whose schema is not exactly the lab's
+// Proves an imported ledger is treated as data, not code: a file whose schema is not exactly the lab's
 // (a trigger, a view, an altered table), whose rows break the lab's types (non-JSON result_json), or that fails
 // PRAGMA integrity_check is refused with LAB010 before any lab statement runs on it; a genuine ledger still opens.
 import { beforeAll, describe, expect, it } from 'vitest';

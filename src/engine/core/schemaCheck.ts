@@ -3,7 +3,7 @@ import { LabError } from './errors';
 import type { SqlJsStatic as SqlModule } from 'sql.js';
 
 /**
- * An imported ledger is data, not code (issue #14). SQLite files carry code: triggers and views run
+ * An imported ledger is data, not code. SQLite files carry code: triggers and views run
  * inside the statements that touch their tables, so a file with one extra trigger could charge twice,
  * rewrite amounts or recurse forever inside the lab's own transaction. A file is accepted only if its
  * schema is exactly the lab's (same tables and indexes, same definitions, no trigger, no view), it
@@ -106,7 +106,7 @@ function typeChecks(columns: Column[]): TypeCheck[] {
 
 /**
  * One scan of `table` that counts, column by column, the rows breaking its type check (a 200,000-row
- * ledger is read once per table, not once per column: issue #14).
+ * ledger is read once per table, not once per column).
  */
 function typeScan(table: string, checks: readonly { bad: string }[]): string {
   return `SELECT ${checks.map((check) => `coalesce(sum(CASE WHEN ${check.bad} THEN 1 ELSE 0 END), 0)`).join(', ')} FROM ${JSON.stringify(table)}`;

@@ -19,14 +19,14 @@ export interface SimOptions {
   readonly summarize: (message: JsonRpcMessage) => string;
   /** False: events are not kept (an explorer's fast run); default true. */
   readonly record?: boolean;
-  /** Faults injected on given messages (issue #11). */
+  /** Faults injected on given messages. */
   readonly faults?: readonly MessageFault[];
 }
 
 const NO_LATENCY: LatencySettings = { latencyMs: 0, latencyJitterMs: 0 };
 
 /**
- * The simulation kit every model composes (issue #10): one virtual clock with its scheduler, one
+ * The simulation kit every model composes: one virtual clock with its scheduler, one
  * event log, one seeded random stream and one FIFO wire. A model is its handlers and its script on
  * top of this; it never builds its own scheduler, log or message delivery.
  */
@@ -54,7 +54,7 @@ export class Sim<E extends AnyEvent> {
   }
 
   /**
-   * For the race explorer (issue #11): declares that `model`'s fields, with this kit's wire and random
+   * For the race explorer: declares that `model`'s fields, with this kit's wire and random
    * stream and the scheduler's queue, are the run's whole state, so two orderings that reach the same
    * state at a choice between events can be explored once. Only for a model whose state is all in JS
    * fields (no SQLite) and whose queued closures are told apart by their labels or by those fields.

@@ -1,4 +1,4 @@
-// Proves the explorer's state text (issue #11): equal states give equal text, and every difference a
+// Proves the explorer's state text: equal states give equal text, and every difference a
 // model's future can depend on — a value, an order, a Map's insertion order, a typed array's content,
 // shared or cyclic structure — gives different text; functions and skipped objects are left out.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A canonical text of a model's state for the race explorer (issue #11): two runs whose models give
+ * A canonical text of a model's state for the race explorer: two runs whose models give
  * the same text are in the same state, so the explorer explores what follows once.
  *
  * It walks the object graph: own enumerable fields in their order (a class's fields come in

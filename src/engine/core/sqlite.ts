@@ -172,7 +172,7 @@ export class LedgerFile {
       if (bytes !== null && !tables.includes('lab_meta')) {
         throw new LabError('LAB010', `the SQLite file has no lab_meta table, so it is not a ${LEDGER_FORMAT} ledger (tables: ${tables.join(', ') || 'none'}); the current ledger is unchanged`);
       }
-      // Before any statement of the lab touches it: a file's triggers and views would run inside them (issue #14).
+      // Before any statement of the lab touches it: a file's triggers and views would run inside them.
       if (bytes !== null) checkLedgerSchema(sql, holder, SCHEMA);
       // Every connection ATTACHes this file, and SQLite attaches only files of its own text encoding.
       const encoding = String(holder.exec('PRAGMA encoding')[0]?.values[0]?.[0]);

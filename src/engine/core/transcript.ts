@@ -4,7 +4,7 @@ import type { JsonRpcMessage, RequestId } from './jsonrpc';
  * The kit's part of the transcript: what every model records through the one event log and wire.
  * The MCP rules add their events in src/engine/mcp/events.ts, each model its own next to it, and
  * src/engine/transcript.ts joins them into the one discriminated union every consumer reads.
- * Field names here are a contract (issue #2): extend, never rename.
+ * Field names here are a contract: extend, never rename.
  */
 export type Transport = 'stdio' | 'http';
 export type Side = 'client' | 'server';
@@ -45,7 +45,7 @@ export interface MessageEvent extends EventBase {
    * require such a message to fail validation, and every other message to pass.
    */
   malformed?: string;
-  /** The fault injected on this message (issue #11): `drop:12`, `delay:12:300`, `duplicate:12` (on the copy too), `stream-drop:12`. */
+  /** The fault injected on this message: `drop:12`, `delay:12:300`, `duplicate:12` (on the copy too), `stream-drop:12`. */
   fault?: string;
   /** On the network's second copy of a duplicated message: the seq of the original. */
   duplicateOf?: number;

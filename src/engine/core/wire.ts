@@ -10,7 +10,7 @@ import type { AnyEvent, DeliveredEvent, EventBase, MessageEvent, Side, Unstamped
 /**
  * How many events one transcript may hold. A run is bounded twice: the scheduler's `eventsMax`
  * counts events run, this counts events recorded, and is checked as the run goes, so a run with
- * in-range settings stops with LAB020 long before it exhausts memory (issue #14).
+ * in-range settings stops with LAB020 long before it exhausts memory.
  */
 export const RECORDED_EVENTS_MAX = 1_000_000;
 
@@ -151,7 +151,7 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
 }
 
 /**
- * A fault injected on one message of a run (issue #11), named by the `seq` its message event gets:
+ * A fault injected on one message of a run, named by the `seq` its message event gets:
  * the run up to it is the same with or without the fault, so the seq names the same message.
  * drop: the network loses it; delay: it arrives `ms` later (its channel stays FIFO, so what follows
  * waits behind it); duplicate: it is delivered twice; stream-drop: the stream carrying it drops, so it
@@ -245,8 +245,8 @@ interface InFlight {
  * Carries JSON-RPC messages between the sides with a per-message latency plus seeded jitter. A
  * channel (stdio, one POST, one SSE stream) is FIFO under every same-instant chooser: arrival times
  * never decrease along a channel, and when several of its messages are due at one instant the
- * delivery event that runs first delivers the channel's oldest (issue #10: a seeded chooser once
- * delivered a response before the progress sent 100 ms earlier).
+ * delivery event that runs first delivers the channel's oldest (else a seeded chooser could
+ * deliver a response before the progress sent 100 ms earlier).
  *
  * Hooks for the models that own a hop and for faults: a message can be sent `held` and `release`d
  * later (a buffering proxy), `lose`n while in flight (a stream that drops), or sent already `lost`.
@@ -322,7 +322,7 @@ export class Wire {
     const explorer = this.scheduler.explorer;
     let arrivesAtMs: number;
     if (explorer !== null) {
-      // An explorer picks the arrival inside the window instead of drawing it (issue #11).
+      // An explorer picks the arrival inside the window instead of drawing it.
       const baseMs = this.scheduler.nowMs + this.latency.latencyMs;
       const earliestMs = Math.max(baseMs, earliest);
       const latestMs = Math.max(baseMs + this.latency.latencyJitterMs, earliest);
@@ -465,7 +465,7 @@ export class Wire {
   }
 
   /**
-   * The wire's part of a run's state for the race explorer (issue #11, `Sim.exploreState`): per channel
+   * The wire's part of a run's state for the race explorer (`Sim.exploreState`): per channel
    * the messages still on it (content, arrival, held or scheduled) and its FIFO floor, the open
    * requests, the ids used and the dropped streams. No seq: two orderings number their events apart.
    */

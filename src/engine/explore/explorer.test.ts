@@ -1,4 +1,4 @@
-// Proves the race explorer (issue #11): correct designs hold in every ordering the network allows,
+// Proves the race explorer: correct designs hold in every ordering the network allows,
 // each unsafe setting yields a counterexample whose schedule replays to the violating step, the
 // latency range yields both endings of the cancel/complete race, and a bound says it cut.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ function expectReplayable(id: string, result: ExploreResult, settings: Record<st
 }
 
 describe('invariant names', () => {
-  it('are the eleven the issue names, and causality', () => {
+  it('are the eleven contract names, and causality', () => {
     expect([...INVARIANTS]).toEqual([
       'one-terminal-state',
       'nothing-after-accepted-cancel',
@@ -173,7 +173,7 @@ describe('bounds and schedules', () => {
   });
 });
 
-// Merging orderings by the model's description of its state (issue #11) must find exactly what telling
+// Merging orderings by the model's description of its state must find exactly what telling
 // them apart by history finds: the same endings and the same broken invariants, in fewer states.
 describe('merged states find what full histories find', () => {
   const cases: [string, 'stdio' | 'http', Record<string, unknown>][] = [
@@ -210,7 +210,7 @@ const NOT_COMPLETE_AT_DEFAULTS: Readonly<Record<string, string>> = {
   herd: '10,000 clients: 24,494 same-instant choices per run, each choosing who gets the last slots of a window',
 };
 
-// "For every scenario, the count of orderings, the endings" (issue #11): each one, on both transports, at its defaults.
+// For every scenario, the count of orderings and the endings: each one, on both transports, at its defaults.
 describe('every scenario explores completely at its defaults, within the default bound', () => {
   for (const scenario of scenarios) {
     if (scenario.id in NOT_COMPLETE_AT_DEFAULTS) continue;
@@ -237,9 +237,9 @@ describe('every scenario explores completely at its defaults, within the default
   });
 });
 
-// The arrival-choice gap (issue #11): an arrival strictly between two queued instants can re-arm a timer
-// that then lands between two other events. The explorer now also offers the arrivals where such a timer
-// lands exactly on a queued instant (the critical points), and meets an ending it used to miss.
+// The arrival-choice gap: an arrival strictly between two queued instants can re-arm a timer
+// that then lands between two other events. The explorer also offers the arrivals where such a timer
+// lands exactly on a queued instant (the critical points), so it meets the ending only those reach.
 describe('arrivals at the critical points of the timers they re-arm', () => {
   it('D on stdio with latencyJitterMs=300: the client ignores all three progress notifications and the request ends cancelled, an ending only a critical arrival reaches', () => {
     const settings = { latencyJitterMs: 300 };

@@ -10,7 +10,7 @@ import type { InvariantName } from './invariants';
 import type { Choice } from './schedule';
 
 /**
- * The race explorer (issue #11): runs a scenario in every ordering its model allows and checks the
+ * The race explorer: runs a scenario in every ordering its model allows and checks the
  * invariants after every step of each.
  *
  * Choice points. (1) Events due at one virtual instant: any of them may run first (the scheduler's
@@ -80,7 +80,7 @@ export interface Violation {
   explanation: string;
 }
 
-/** The `--json` shape of `lab explore` (a contract, issue #11). */
+/** The `--json` shape of `lab explore` (a contract). */
 export interface ExploreResult {
   scenario: string;
   /** The scenario's model: which member of the outcome union every ending's `outcome` is. */

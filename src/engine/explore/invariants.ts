@@ -2,7 +2,7 @@ import { snapshot } from '../core/snapshot';
 import type { Settings } from '../core/transcript';
 
 /**
- * The invariants the explorer checks after every step of every ordering (issue #11). The names are a
+ * The invariants the explorer checks after every step of every ordering. The names are a
  * contract: the CLI's `--json`, the page and the tests use them as written here.
  */
 export const INVARIANTS = [

@@ -11,7 +11,7 @@ export const EMPTY_SCHEDULE = '-';
 
 /**
  * A schedule is the compact string of an ordering's choices, `c1.j115.c0`, in the order the run meets
- * them (issue #11). Choices the run meets past its end take their first option (the earliest arrival,
+ * them. Choices the run meets past its end take their first option (the earliest arrival,
  * the event scheduled first), so every prefix of a schedule is a schedule too.
  */
 export function formatSchedule(choices: readonly Choice[]): string {

@@ -24,7 +24,7 @@ export interface RequestRecord {
   readonly startedAtMs: number;
   readonly idleTimeoutMs: number;
   readonly maxTimeoutMs: number;
-  /** Where the maximum clock counts from: the start, unless the a catalogued failure mode lets progress move it. */
+  /** Where the maximum clock counts from: the start, unless a catalogued failure mode lets progress move it. */
   maxOriginMs: number;
   /** The a catalogued failure mode "progress resets every deadline": accepted progress also restarts the maximum clock. */
   readonly progressResetsMax: boolean;

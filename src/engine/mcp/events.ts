@@ -4,7 +4,7 @@ import type { EventBase, WireEvent } from '../core/transcript';
 /**
  * What the MCP rules record about one request: its start, the client's two deadlines, each side's
  * state, the single terminal state, the server's worker, and cancellations accepted or ignored.
- * Field names are a contract (issue #2): extend, never rename.
+ * Field names are a contract: extend, never rename.
  */
 export type TerminalState = 'completed' | 'cancelled' | 'timeout-idle' | 'timeout-max';
 /**

@@ -13,7 +13,7 @@ export interface McpSimOptions {
 }
 
 /**
- * The kit's Sim for one run of an MCP model (issue #10): transport, seed, chooser, trace and faults
+ * The kit's Sim for one run of an MCP model: transport, seed, chooser, trace and faults
  * come from the run, messages are named by the one `summarizeMessage`. Every MCP model builds its
  * simulation here, so none repeats the option plumbing.
  */

@@ -1,4 +1,4 @@
-// Proves the kit's request parts apart from any model (issue #10): the channel each message takes,
+// Proves the kit's request parts apart from any model: the channel each message takes,
 // the client's start / expire / abandon / cancel on both transports, the server's acceptance and
 // refusal of a cancellation, completion that cancellation beat, a dropped connection, and that
 // defineModel refuses a run without its settings.

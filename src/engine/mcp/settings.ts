@@ -1,8 +1,8 @@
 import type { SettingsSpec } from '../core/settings';
 
 /**
- * Settings of one MCP request that several models share (issue #10: each was written once per
- * model, with drifting words). A model names the ones it uses, in its own spec's order (the order is
+ * Settings of one MCP request that several models share, written once so the
+ * models' words cannot drift apart. A model names the ones it uses, in its own spec's order (the order is
  * the transcript's), and keeps its own spec only where it means something else.
  */
 export const requestSettingsSpec = {

@@ -2,9 +2,9 @@
 // messages validate against the MCP schema and that replays byte-identically, or a refusal (LAB023) that
 // names the fault (or, for a client with no deadline whose request the fault lost for good, the failed run
 // LAB021 that any run leaving a request unanswered is). The page offers Drop, Delay and Duplicate on every message, so a learner can ask for
-// any of them. Also the two cases that used to tell an untrue story:
+// any of them. Also the two cases where an untrue story is easiest to tell:
 // - a request the network lost never reached the server, so the server cannot "accept its cancellation";
-// - a request delivered twice is run once (an id names one request), not twice (that crashed).
+// - a request delivered twice is run once (an id names one request), not twice.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';

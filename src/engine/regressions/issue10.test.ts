@@ -1,4 +1,4 @@
-// Proves the three defects issue #10 found are fixed, each pinned to its reproduction: a channel stays
+// Pins three behaviours, each to its reproduction: a channel stays
 // FIFO under a seeded same-instant chooser; a task transcript holds nothing recorded after the run;
 // a replay during a ledger race gets a new request id and an answer (ids are unique per sender, and a
 // run that leaves a request unanswered fails).

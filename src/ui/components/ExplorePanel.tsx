@@ -43,7 +43,7 @@ export function outcomeText(outcome: Record<string, unknown>): string {
 }
 
 /**
- * "Does this hold whatever the network does?" (issue #11): Explore runs the scenario in every
+ * "Does this hold whatever the network does?": Explore runs the scenario in every
  * ordering the network allows, in the worker, with a progress bar and a Stop; then the count of
  * orderings, the distinct endings with their counts and the broken invariants. A click on an ending
  * or a violation opens that ordering in the diagram (`schedule=` in the link), at the violating step.

@@ -23,7 +23,7 @@ const faultsFor = (seq: number) => (state: LabState): readonly Fault[] => {
 };
 
 /**
- * A message's context menu in the diagram (issue #11): Drop, Delay, Duplicate re-run the scenario from
+ * A message's context menu in the diagram: Drop, Delay, Duplicate re-run the scenario from
  * the same seed with that fault on this message; the link carries it. On a ledger or task scenario a
  * server's response also offers Crash after COMMIT. Arrow keys move, Escape closes.
  */

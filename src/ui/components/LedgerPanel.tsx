@@ -92,7 +92,7 @@ export function LedgerPanel() {
   );
 }
 
-/** Rows drawn at once: an imported ledger may hold 200,000, and drawing each froze the page for minutes (issue #14). */
+/** Rows drawn at once: an imported ledger may hold 200,000, and drawing each freezes the page for minutes. */
 export const LEDGER_PAGE_ROWS = 50;
 
 const count = (n: number) => n.toLocaleString('en');
@@ -108,7 +108,7 @@ interface FetchedPage {
 /**
  * One SQLite table as stored: its column names as SQL has them, one row per record, a page at a time.
  * The ledger view carries each table's first rows; any other page is read from the file the worker holds
- * open (issue #14), so every row of a 200,000-row ledger is reachable: First, Previous, Next, Last, or
+ * open, so every row of a 200,000-row ledger is reachable: First, Previous, Next, Last, or
  * straight to a row by its number. The position is announced as it changes.
  */
 function LedgerTable({ caption, table, ledger, empty }: { caption: string; table: LedgerTable; ledger: LedgerView; empty: string }) {

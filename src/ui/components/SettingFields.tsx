@@ -21,7 +21,7 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
       <div className="lab-settings-grid">
         {entries.map(([name, spec]) => {
           const value = name in overrides ? (overrides[name] ?? null) : (scenario.settings[name] ?? null);
-          // Issue #13: with the real SDK some settings are the SDK's own choice; they stay, shown, for the model.
+          // With the real SDK some settings are the SDK's own choice; they stay, shown, for the model.
           const notApplied = impl === 'ts-sdk-v2' ? SETTINGS_NOT_APPLIED_V2 : SETTINGS_NOT_APPLIED;
           const sdkDecides = impl !== 'model' && Object.hasOwn(notApplied, name) ? notApplied[name] : undefined;
           return <SettingField key={name} name={name} spec={spec} value={value} sdkDecides={sdkDecides} onValue={(next) => apply(name, next)} />;

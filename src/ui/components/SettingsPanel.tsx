@@ -24,7 +24,7 @@ export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
       <summary>
         Settings <span className="lab-count">({changed === 0 ? 'defaults' : `${changed} changed`})</span>
       </summary>
-      {/* The fields load when the section is first opened (issue #9: less script on first load). */}
+      {/* The fields load when the section is first opened (so the first load carries less script). */}
       {open && (
         <PartBoundary name="the settings">
           <SettingFields scenario={scenario} />

@@ -3,7 +3,7 @@ import { formatMs } from '../format';
 import { selectedKind } from './selectors';
 
 /**
- * "What if…" (issue #11): at any step of a request race, Cancel here re-runs the scenario with the
+ * "What if…": at any step of a request race, Cancel here re-runs the scenario with the
  * user's cancel at the replay's virtual time; on the reconnect and herd scenarios, Drop connection here
  * drops the connection then (in the herd every client connected by then reconnects again). The facts and the diagram show the new ending; Back to the scenario returns to the run before.
  */

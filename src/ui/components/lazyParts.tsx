@@ -6,7 +6,7 @@ import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 
 /**
  * Parts of the page that most visits never show, loaded on first use so the first load carries
- * less script (issue #9: initial JS at most 150 kB gzip): the stored ledger's panel, shown only with
+ * less script (the initial JS stays at most 150 kB gzip): the stored ledger's panel, shown only with
  * a ledger scenario, the Ledger tab's part of the side column, the explorer's panel, a message's faults
  * (its context menu and the inspector's buttons), the `?` list of shortcuts, loaded when first asked for,
  * and the note beside a real SDK's run.
@@ -32,7 +32,7 @@ export function SdkRun({ transcript }: { transcript: Transcript }) {
   );
 }
 
-/** Every ordering (issue #11, see ExplorePanel.tsx): below the fold of the side column, so it loads just after the page. */
+/** Every ordering (see ExplorePanel.tsx): below the fold of the side column, so it loads just after the page. */
 export function ExplorePanel() {
   return (
     <PartBoundary name="the explorer panel">

@@ -184,7 +184,7 @@ describe('recorded facts as the replay reaches them', () => {
   });
 });
 
-describe('a shared virtual-time axis (the Compare tab, issue #13)', () => {
+describe('a shared virtual-time axis (the Compare tab)', () => {
   it('draws the same instant at the same height in both diagrams, and time still runs down each', () => {
     const runs = [runRaceById('C'), runRaceById('C', { settings: { latencyMs: 10 } })].map((t) => ({ transcript: t as unknown as Transcript, wording: wordEvents(t.events) }));
     const axis = sharedAxis(runs);

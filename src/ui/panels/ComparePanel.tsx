@@ -8,7 +8,7 @@ import { formatMs } from '../format';
 import { LoadState } from './LoadState';
 import './compare.css';
 
-/** Pairs worth comparing, one click each (the four: model vs SDK, stdio vs HTTP, keyed vs unsafe, two seeds). */
+/** Pairs worth comparing, one click each: model vs SDK, stdio vs HTTP, keyed vs unsafe, two seeds. */
 const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string; c?: string }> = [
   { label: 'C: model vs real SDK', a: 'C', b: 'C:impl=ts-sdk' },
   // Three side by side: the lab's model, the SDK people run today (2025-11-25) and the SDK of the revision the lab teaches.

@@ -17,7 +17,7 @@ export interface BufferEvent extends EventBase {
   /** The held message, e.g. `progress 4/20 of #2`. */
   summary: string;
   occupancyEvents: number;
-  /** null: the queue has no bound (queue=unbounded, the a catalogued failure mode). */
+  /** null: the queue has no bound (queue=unbounded, a catalogued failure mode). */
   capacityEvents: number | null;
   reason: string;
   /** `released` only: how long the producer was held back since the refusal. */

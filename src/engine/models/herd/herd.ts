@@ -25,7 +25,7 @@ export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
  * gets one summary per admission window that saw attempts, never one event per attempt, plus the
  * wire messages of one traced client (each attempt a new `subscriptions/listen` with a new id).
  *
- * `dropAtMs` (issue #11, **Drop connection here**) drops the connection once more at that instant:
+ * `dropAtMs` (**Drop connection here**) drops the connection once more at that instant:
  * every client connected by then loses its stream and reconnects from backoff attempt 0, drawing
  * from a second jitter stream (a real client draws fresh randomness; repeating the first spread
  * would hide that); clients still waiting keep their schedules. Without it no event is scheduled, so

@@ -36,7 +36,7 @@ export type ProgramResult =
 export type Program = Generator<Step, ProgramResult, StatementResult | undefined>;
 
 /**
- * How an API answers a repeated idempotency key (issue #12): the lab's default follows the IETF
+ * How an API answers a repeated idempotency key: the lab's default follows the IETF
  * draft; Stripe answers differently; a third kind of ledger simply blocks. Each carries the line the
  * Ledger tab cites.
  */
@@ -87,7 +87,7 @@ export interface ProgramLimits {
   /** How a repeated key is answered (default ietf). */
   readonly keyProfile?: KeyProfileName;
   readonly nowMs: () => number;
-  /** LG-3; false only for the a catalogued failure mode where a reused key replays whatever it stored first. */
+  /** LG-3; false only for the catalogued failure mode where a reused key replays whatever it stored first. */
   readonly compareFingerprint?: boolean;
 }
 

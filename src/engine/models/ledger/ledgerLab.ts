@@ -48,7 +48,7 @@ export function argumentsFor(operation: Operation, variant: ArgumentVariant): Js
 export const PAYMENT_TOKEN = 'tok_live_4242424242424242';
 
 
-/** What an execution means, worded for whether a key records it (issue #12: true of the run). */
+/** What an execution means, worded for whether a key records it (so it is true of the run). */
 function executedDetail(key: string | null, resultJson: string): string {
   if (key === null) return `the effect committed; no key records the intent, so nothing stops it from running again; result ${resultJson}`;
   return `the effect committed, and key "${key}" now records it with its result ${resultJson}`;
@@ -148,7 +148,7 @@ export class LedgerLab {
 
   /**
    * A JSON-RPC id the client has not used yet: `preferred` when free, else the next free one above
-   * every id used (ids are unique per sender; issue #10 found a replay reusing #42 during a race).
+   * every id used (ids are unique per sender, so a replay during a race never reuses one).
    */
   private newId(preferred: number): number {
     const id = this.idsUsed.has(preferred) ? Math.max(...this.idsUsed) + 1 : preferred;

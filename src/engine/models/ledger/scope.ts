@@ -9,7 +9,7 @@ export const ledgerScopeNotes: readonly string[] = [
 ];
 
 /**
- * LG-8 worded for one run (issue #12: every sentence must be true of the run it describes): a run
+ * LG-8 worded for one run (every sentence is true of the run it describes): a run
  * that sends no idempotency key has no key claim to make atomic.
  */
 export function ledgerScopeNotesFor(sendKey: boolean): readonly string[] {

@@ -35,7 +35,7 @@ export interface ReconnectPlan {
   /** Requests whose responses were lost and that are mutations without business de-duplication: reconciled, never re-sent. */
   reconcileInsteadOfReplay: RequestId[];
   replayUnsafeMutations: false;
-  /** RV-3: false. True only in the a catalogued failure mode (resume=last-event-id), which also refetches nothing. */
+  /** RV-3: false. True only in the catalogued failure mode (resume=last-event-id), which also refetches nothing. */
   sendLastEventId: boolean;
   backoff: { policy: BackoffPolicy; attempt: number; delayMs: number; ceilingMs: number };
 }
@@ -48,7 +48,7 @@ export interface ReconnectPlanEvent extends EventBase {
 
 export interface RecoveryEvent extends EventBase {
   kind: 'recovery';
-  /** resume-assumed: the a catalogued failure mode, the client waits for a replay that never comes. */
+  /** resume-assumed: a catalogued failure mode, the client waits for a replay that never comes. */
   step: 'backoff' | 'restored-filter' | 'refetched' | 'deduplicated' | 'not-replayed' | 'reconciled' | 'resume-assumed';
   requestId: RequestId | null;
   reason: string;

@@ -144,7 +144,7 @@ export class RequestRace {
     sendOn(this.sim, 'client', message, this.settings.requestId, deliver, malformed ? { malformed: 'params.requestId is missing; CancelledNotificationParams requires it' } : {});
   }
 
-  /** On Streamable HTTP the a catalogued failure mode (and the TypeScript SDK 1.x's way) POSTs the cancellation, which is not the signal. */
+  /** On Streamable HTTP a catalogued failure mode (and the TypeScript SDK 1.x's way) POSTs the cancellation, which is not the signal. */
   private sendCancellation(reason: string): void {
     if (this.settings.httpCancel !== 'post-notification' && !this.sdk) {
       this.client.cancel(reason, this.server);

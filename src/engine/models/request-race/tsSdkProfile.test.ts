@@ -8,7 +8,7 @@ const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is Me
 const cancels = (t: Transcript) => messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled');
 const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) => t.events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
 
-/** The issue's measurement: SDK 1.32.2, timeout 500, resetTimeoutOnProgress true, maxTotalTimeout 2000, progress every 333 ms. */
+/** The reference measurement: SDK 1.32.2, timeout 500, resetTimeoutOnProgress true, maxTotalTimeout 2000, progress every 333 ms. */
 const issueRun = { latencyMs: 0, idleTimeoutMs: 500, maxTimeoutMs: 2_000, workMs: 5_000, progressEveryMs: 333 };
 
 describe('clientProfile=ts-sdk-1.x (SDK 1.32.2 on a virtual clock)', () => {

@@ -5,7 +5,7 @@ import type { CancellationSignal, ClientOutcome, TerminalState } from '../../mcp
  * per behaviour, each with where the SDK does it (`dist/esm/shared/protocol.js` of
  * `@modelcontextprotocol/sdk@1.32.2` unless named otherwise). A reader can compare each row with that
  * file. The one table serves twice: `clientProfile=ts-sdk-1.x` is the lab's *model* of these rows
- * (tsSdkProfile.test.ts), and since issue #13 the lab also runs the real SDK (`--impl ts-sdk`,
+ * (tsSdkProfile.test.ts), and the lab also runs the real SDK (`--impl ts-sdk`,
  * src/sdk/); each row's `runs` name the runs that show it, what the real SDK does there and what the
  * spec model does, and src/sdk/tsSdkRace.test.ts checks every one of them against the real SDK.
  * `profileAgrees: false` marks where the profile model and the real SDK disagree.

@@ -9,8 +9,8 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 export interface TaskEvent extends EventBase {
   kind: 'task';
   /**
-   * reported: the client tells its user a status without having polled it (only the a catalogued failure mode ackIsFinal).
-   * crashed, restarted, retried: a crash fault (issue #11): the server dies after COMMIT, restarts from its file, and
+   * reported: the client tells its user a status without having polled it (only ackIsFinal, a catalogued failure mode).
+   * crashed, restarted, retried: a crash fault: the server dies after COMMIT, restarts from its file, and
    * the client retries what it safely can.
    */
   action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried' | 'retry-skipped';
@@ -32,7 +32,7 @@ export interface TaskOutcome {
   streamClosed: boolean;
   /**
    * The terminal status the client reports to its user: the one it polled (TK-2), or, when it takes
-   * the acknowledgement as final (ackIsFinal, the a catalogued failure mode), `cancelled` whatever the
+   * the acknowledgement as final (ackIsFinal, a catalogued failure mode), `cancelled` whatever the
    * task did; null while it reports none.
    */
   clientReported: TaskStatus | null;

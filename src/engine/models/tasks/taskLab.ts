@@ -28,7 +28,7 @@ export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
  * client polls tasks/get; tasks/cancel is acknowledged at once with an empty result, but the task
  * stays `working` until a worker checkpoint reads the cancel flag — and may complete first.
  *
- * A crash fault (issue #11, `crash:SEQ` on one of the server's responses) kills the server after its
+ * A crash fault (`crash:SEQ` on one of the server's responses) kills the server after its
  * COMMIT and before that response leaves. The restarted server opens its SQLite file: the task row
  * survives with its status, cancel flag and result, and a task still `working` is resumed by a new
  * worker from its last checkpoint (the row's last update: in-memory progress died with the process).
@@ -268,7 +268,7 @@ export class TaskLab {
     });
   }
 
-  // ── a crash after COMMIT (issue #11) ─────────────────────────────────────────────────────────
+  // ── a crash after COMMIT ─────────────────────────────────────────────────────────────────────
 
   /** The server died before response `seq` left; it restarts from its SQLite file, and the client will notice. */
   private restartAfterCrash(seq: number): void {
@@ -347,7 +347,7 @@ export class TaskLab {
   }
 
   outcome(): TaskOutcome {
-    // Read after the run, not part of it: nothing is recorded (issue #10: it once left a stray
+    // Read after the run, not part of it: nothing is recorded (a recorded read would leave a stray
     // "sql current status req=0" line at the end of every task transcript).
     const row = this.db.run('SELECT status FROM tasks WHERE task_id = ?', [this.taskId]);
     assert(row.ok && row.rows.length === 1, 'the task row exists at the end of the run');

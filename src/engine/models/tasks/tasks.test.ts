@@ -141,7 +141,7 @@ describe('TK-3 a task outlives the connection that created it', () => {
   });
 });
 
-// A crash fault (issue #11): the server dies after COMMIT, before one response leaves, and restarts from its SQLite file.
+// A crash fault: the server dies after COMMIT, before one response leaves, and restarts from its SQLite file.
 describe('a crash after COMMIT: the task row survives, the worker resumes, the client retries what is safe', () => {
   function crashed(id: string, fault: (t: Transcript<'task'>) => MessageEvent): { plain: Transcript<'task'>; t: Transcript<'task'> } {
     const scenario = findScenario(id);
