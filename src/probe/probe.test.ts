@@ -237,7 +237,7 @@ describe.concurrent('lab probe: the tasks probe (--task-tool)', () => {
     expect(afterAck.slice(-3)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     expect(mustBroken(t)).toBe(0);
     // Every message the probe sent is valid 2026-07-28 (the task requests by the extension's schema), and no notifications/cancelled is used for a task.
-    const definitions: Record<string, string> = { 'server/discover': 'DiscoverRequest', 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest', 'tasks/get': 'tasks#/$defs/TasksGetRequest', 'tasks/cancel': 'tasks#/$defs/TasksCancelRequest', 'subscriptions/listen': 'SubscriptionsListenRequest', 'notifications/cancelled': 'CancelledNotification' };
+    const definitions: Record<string, string> = { 'server/discover': 'DiscoverRequest', 'tools/list': 'ListToolsRequest', 'tools/call': 'CallToolRequest', 'tasks/get': 'tasks#/$defs/GetTaskRequest', 'tasks/cancel': 'tasks#/$defs/CancelTaskRequest', 'subscriptions/listen': 'SubscriptionsListenRequest', 'notifications/cancelled': 'CancelledNotification' };
     const taskMessages = t.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' && e.probe === 'tasks' ? [e.message] : []));
     expect(taskMessages.map((m) => m.method)).not.toContain('notifications/cancelled');
     for (const message of t.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []))) {
