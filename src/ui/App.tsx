@@ -156,10 +156,11 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
             <Outcome transcript={transcript} />
           </div>
           <Diagram transcript={transcript} />
+          {/* A first visit's card stands over the diagram's empty foot (nothing is drawn at step 0), where there is room to read it. */}
+          {transcript.kind !== 'recording' && <IntroCard />}
           <aside className="lab-side" aria-label="Scenario and inspector">
             <PredictPrompt />
             <div className="lab-side-scroll">
-              {transcript.kind !== 'recording' && <IntroCard />}
               {tab === 'ledger' && <LedgerTab />}
               {transcript.kind === 'recording' ? (
                 <>
