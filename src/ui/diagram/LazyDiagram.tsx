@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentProps } from 'react';
+import { lazy, startTransition, useEffect, useState, type ComponentProps } from 'react';
 import { PartBoundary } from '../components/PartBoundary';
 import { Legend } from './Legend';
 import './diagram.css';
@@ -34,15 +34,22 @@ export function Diagram(props: DiagramProps) {
 }
 
 /**
- * The diagram itself. Suspending costs a Suspense round trip (and React holds a revealed boundary back
- * for a moment after its fallback shows), so a diagram first mounted once the module is there renders
- * it directly; one mounted before goes through the lazy part. Each instance keeps the way it started,
- * since switching would remount the diagram and lose its view.
+ * The diagram itself. Suspending costs a Suspense round trip, and React holds a revealed boundary back
+ * about 300 ms after its fallback shows, which a run's first draw would wait for. So a diagram first
+ * mounted once the module is there commits its frame with the run, then draws itself in a transition:
+ * at once, yet in slices that leave the main thread free between them (as a lazy part's retry does).
+ * One mounted before the module arrives goes through the lazy part. Each instance keeps the way it
+ * started, since switching would remount the diagram and lose its view.
  */
 function DiagramNow(props: DiagramProps) {
   const [module] = useState(() => loaded);
-  if (module !== null) return <module.Diagram {...props} />;
-  return <DiagramPart {...props} />;
+  const [drawing, setDrawing] = useState(false);
+  useEffect(() => {
+    if (module !== null) startTransition(() => setDrawing(true));
+  }, [module]);
+  if (module === null) return <DiagramPart {...props} />;
+  if (!drawing) return <DiagramPlaceholder replay={props.replay !== undefined} title={props.replay?.title} />;
+  return <module.Diagram {...props} />;
 }
 
 /** The diagram's frame while its code loads: the same head (title, legend, the toolbar's room) over an empty pane. */
