@@ -1,4 +1,4 @@
-import { lazy, type ComponentProps } from 'react';
+import { lazy, startTransition, useEffect, useState, type ComponentProps } from 'react';
 import { PartBoundary } from '../components/PartBoundary';
 import { Legend } from './Legend';
 import './diagram.css';
@@ -11,18 +11,45 @@ import './lazyDiagram.css';
  * there a placeholder of the diagram's own size (head, toolbar and pane) holds its place, so nothing
  * moves when it arrives. The diagram's styles stay in the first load for the same reason.
  */
-const load = () => import('./Diagram');
+type DiagramModule = typeof import('./Diagram');
+
+/** The module once it has arrived: a diagram mounted after that renders at once, without suspending. */
+let loaded: DiagramModule | null = null;
+const load = () =>
+  import('./Diagram').then((module) => {
+    loaded = module;
+    return module;
+  });
 void load().catch(() => undefined);
 const DiagramPart = lazy(() => load().then((module) => ({ default: module.Diagram })));
 
-type DiagramProps = ComponentProps<typeof DiagramPart>;
+type DiagramProps = ComponentProps<DiagramModule['Diagram']>;
 
 export function Diagram(props: DiagramProps) {
   return (
     <PartBoundary name="the sequence diagram" fallback={<DiagramPlaceholder replay={props.replay !== undefined} title={props.replay?.title} />}>
-      <DiagramPart {...props} />
+      <DiagramNow {...props} />
     </PartBoundary>
   );
+}
+
+/**
+ * The diagram itself. Suspending costs a Suspense round trip, and React holds a revealed boundary back
+ * about 300 ms after its fallback shows, which a run's first draw would wait for. So a diagram first
+ * mounted once the module is there commits its frame with the run, then draws itself in a transition:
+ * at once, yet in slices that leave the main thread free between them (as a lazy part's retry does).
+ * One mounted before the module arrives goes through the lazy part. Each instance keeps the way it
+ * started, since switching would remount the diagram and lose its view.
+ */
+function DiagramNow(props: DiagramProps) {
+  const [module] = useState(() => loaded);
+  const [drawing, setDrawing] = useState(false);
+  useEffect(() => {
+    if (module !== null) startTransition(() => setDrawing(true));
+  }, [module]);
+  if (module === null) return <DiagramPart {...props} />;
+  if (!drawing) return <DiagramPlaceholder replay={props.replay !== undefined} title={props.replay?.title} />;
+  return <module.Diagram {...props} />;
 }
 
 /** The diagram's frame while its code loads: the same head (title, legend, the toolbar's room) over an empty pane. */
