@@ -348,6 +348,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
 export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
+export type { VerifyProgress } from '../worker/workerClient';
 
 /**
  * The defaults a link leaves out (the store's initial view): the panels open on their scenarios'

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { usePanelsStore } from '../../store/panels';
-import type { VerifyProgress } from '../../worker/workerClient';
-import type { FailureModeResult, VerificationResult } from '../../store/panelsStore';
+import type { FailureModeResult, VerificationResult, VerifyProgress } from '../../store/panelsStore';
 import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
 import { requirementPageLink, REQUIREMENTS_PAGE } from '../../lab/requirements';
