@@ -6,7 +6,7 @@ import type { RunOptions } from '../engine';
 import type { SqlModule } from '../engine';
 import type { MessageEvent, Transcript } from '../engine';
 import { PAYMENT_TOKEN } from '../engine';
-import { verify, type Runner } from './verification';
+import { verify, type Runner, type VerifyProgress } from './verification';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -23,6 +23,32 @@ describe('SPEC §8 verification statements', () => {
       expect(result.holds).toBe(true);
       expect(result.evidence.length).toBeGreaterThan(0);
     }
+  });
+
+  it('reports its progress: runs done never fall, end at the total, which is the runs actually made, statement by statement in order', () => {
+    let made = 0;
+    const counting: Runner = (id, options) => {
+      made += 1;
+      return run(id, options);
+    };
+    const reports: VerifyProgress[] = [];
+    const only = ['VF-3', 'VF-1', 'RC-9', 'BF-5'];
+    const results = verify(counting, only, (progress) => reports.push(progress));
+    expect(results.map((r) => r.id)).toEqual(['VF-1', 'VF-3', 'RC-9', 'BF-5']);
+    const total = reports[0]?.runsTotal;
+    // VF-1 reads A–D on stdio only; VF-3 both transports (its stdio runs shared with VF-1); RC-9 and BF-5 their own.
+    expect(total).toBe(made);
+    expect(made).toBeGreaterThan(4 * 2 * 20 * 2);
+    expect(reports[0]).toEqual({ runsDone: 0, runsTotal: total, statement: 'VF-1' });
+    for (const [i, report] of reports.entries()) {
+      expect(report.runsTotal).toBe(total);
+      if (i > 0) expect(report.runsDone).toBeGreaterThanOrEqual(reports[i - 1]!.runsDone);
+    }
+    expect(reports.at(-1)?.runsDone).toBe(total);
+    // Each statement is named before its runs, in the order the checklist shows them.
+    expect([...new Set(reports.map((r) => r.statement))]).toEqual(['VF-1', 'VF-3', 'RC-9', 'BF-5']);
+    // One report per run made and one per statement's start.
+    expect(reports.length).toBe(made + only.length);
   });
 
   /** A runner that changes what one scenario's runs put on the wire, to prove the check can fail. */

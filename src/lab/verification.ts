@@ -132,7 +132,11 @@ interface SweptRun {
  */
 class Sweep {
   private readonly cache = new Map<string, Transcript>();
-  constructor(private readonly run: Runner) {}
+  /** Planning (no runner): `of` only records which runs a statement would read, and returns none. */
+  readonly planned = new Set<string>();
+  /** Hears each run the sweep makes (a run shared between statements is made once). */
+  onRun: (() => void) | null = null;
+  constructor(private readonly run: Runner | null) {}
 
   get runCount(): number {
     return this.cache.size;
@@ -148,10 +152,15 @@ class Sweep {
         for (const variant of variants)
           for (const seed of VERIFY_SEEDS) {
             const key = JSON.stringify([id, transport, seed, variant.settings]);
+            if (this.run === null) {
+              this.planned.add(key);
+              continue;
+            }
             let t = this.cache.get(key);
             if (t === undefined) {
               t = this.run(id, { transport, seed, settings: variant.settings });
               this.cache.set(key, t);
+              this.onRun?.();
             }
             const settingsText = Object.entries(variant.settings).map(([k, v]) => `${k}=${String(v)}`).join(' ');
             runs.push({ t, seed, variant: variant.name, settings: variant.settings, where: `${id}/${transport} seed ${seed}${settingsText === '' ? '' : ` ${settingsText}`}` });
@@ -588,10 +597,31 @@ const statements: Statement[] = [
   },
 ];
 
-/** Every statement (or those named in `only`), each from its sweep; runs are shared between statements. */
-export function verify(run: Runner, only?: readonly string[]): VerificationResult[] {
+/** How far a verification got: distinct runs made of those it will make, and the statement being checked. */
+export interface VerifyProgress {
+  runsDone: number;
+  runsTotal: number;
+  statement: string;
+}
+
+/**
+ * Every statement (or those named in `only`), each from its sweep; runs are shared between statements.
+ * `onProgress` hears each statement as it starts and each run as it is made: runsDone never falls and
+ * ends at runsTotal, which a planning pass (every statement's sweeps, no run made) counts first.
+ */
+export function verify(run: Runner, only?: readonly string[], onProgress?: (progress: VerifyProgress) => void): VerificationResult[] {
+  const chosen = statements.filter(({ id }) => only === undefined || only.includes(id));
   const sweep = new Sweep(run);
-  return statements.filter(({ id }) => only === undefined || only.includes(id)).map(({ id, statement, check }) => {
+  let current = chosen[0]?.id ?? '';
+  if (onProgress !== undefined) {
+    const plan = new Sweep(null);
+    for (const { check } of chosen) check(plan);
+    const runsTotal = plan.planned.size;
+    sweep.onRun = () => onProgress({ runsDone: sweep.runCount, runsTotal, statement: current });
+  }
+  return chosen.map(({ id, statement, check }) => {
+    current = id;
+    sweep.onRun?.(); // the statement's name before its first run
     const checked = check(sweep);
     const problems = checked.problems;
     return { id, statement, holds: problems.length === 0, evidence: checked.evidence, problems, runs: checked.runs, scope: checked.scope() };

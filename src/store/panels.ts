@@ -10,9 +10,9 @@ function toolsClientOnFirstUse(): ToolsClient {
   let loading: Promise<ToolsClient> | null = null;
   let loaded: ToolsClient | null = null;
   return {
-    async call(call) {
+    async call(call, hooks) {
       loading ??= import('../worker/toolsClient').then((module) => (loaded = module.createToolsClient()));
-      return (await loading).call(call);
+      return (await loading).call(call, hooks);
     },
     stop() {
       loaded?.stop?.();
@@ -23,6 +23,7 @@ function toolsClientOnFirstUse(): ToolsClient {
 /**
  * The page's panels store, on the tools worker, with the reviewer prefilled with the unsafe example.
  * Compare has a tools worker of its own: a long comparison never keeps the Reviewer or a panel waiting,
- * and its Stop ends that worker alone.
+ * and its Stop ends that worker alone. So has the checklist (about 1,200 runs, seconds of work): its
+ * Stop ends its own worker, never a panel's view or a comparison.
  */
-export const usePanelsStore = createPanelsStore(toolsClientOnFirstUse(), `${JSON.stringify(unsafeCharge, null, 2)}\n`, toolsClientOnFirstUse());
+export const usePanelsStore = createPanelsStore(toolsClientOnFirstUse(), `${JSON.stringify(unsafeCharge, null, 2)}\n`, toolsClientOnFirstUse(), toolsClientOnFirstUse());

@@ -2,6 +2,8 @@
 import { REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
+import type { RequestHooks } from '../worker/workerClient';
+import { WorkerClientError } from '../worker/workerClient';
 import { createPanelsStore, SLIDER_DEBOUNCE_MS } from './panelsStore';
 
 function fakeClient() {
@@ -78,5 +80,48 @@ describe('panels store', () => {
     expect(calls).toEqual([{ type: 'skill' }]);
     expect(saved).toEqual([bytes]);
     expect(store.getState().skill).toEqual({ status: 'done', value: files });
+  });
+
+  it('keeps the checklist\'s progress while it computes on its own client, clears it with the answer, and Stop ends that client alone', async () => {
+    const shared = fakeClient();
+    let hooks: RequestHooks | undefined;
+    let answer: ((value: unknown) => void) | null = null;
+    let fail: ((error: unknown) => void) | null = null;
+    let stopped = 0;
+    const verifyClient = {
+      call(_call: ToolCall, given?: RequestHooks) {
+        hooks = given;
+        return new Promise((resolve, reject) => {
+          answer = resolve;
+          fail = reject;
+        });
+      },
+      stop() {
+        stopped += 1;
+        fail?.(new WorkerClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'));
+      },
+    } as unknown as ToolsClient;
+    const store = createPanelsStore(shared.client, '{}', shared.client, verifyClient);
+    store.getState().setTab('verification');
+    expect(store.getState().verification.status).toBe('loading');
+    expect(store.getState().verificationProgress).toBeNull();
+    hooks?.verifyProgress?.({ runsDone: 412, runsTotal: 1160, statement: 'VF-5' });
+    expect(store.getState().verificationProgress).toEqual({ runsDone: 412, runsTotal: 1160, statement: 'VF-5' });
+    answer!({ type: 'verification', requestId: 1, results: [], failureModes: [] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().verification.status).toBe('done');
+    expect(store.getState().verificationProgress).toBeNull();
+    expect(shared.calls).toEqual([]);
+
+    void store.getState().loadVerification();
+    hooks?.verifyProgress?.({ runsDone: 3, runsTotal: 1160, statement: 'VF-1' });
+    store.getState().stopVerification();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(1);
+    expect(store.getState().verification).toMatchObject({ status: 'error', message: expect.stringMatching(/^Stopped/) });
+    expect(store.getState().verificationProgress).toBeNull();
+    // Stop when nothing computes ends nothing.
+    store.getState().stopVerification();
+    expect(stopped).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
+import type { VerifyProgress } from '../worker/workerClient';
 import type { Settings, Transcript } from '../worker/protocol';
 import type { TimeScale } from './diagramLayout';
 import type { ViewState } from './url';
@@ -61,6 +62,8 @@ export interface PanelsState {
   settingsOpen: boolean;
   setSettingsOpen(open: boolean): void;
   verification: Load<VerificationResult[]>;
+  /** How far the checklist got while it computes (the worker's reports); null when it is not computing. */
+  verificationProgress: VerifyProgress | null;
   /** The catalogued failure modes' runs, checked; they come with the verification. */
   failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
@@ -88,6 +91,8 @@ export interface PanelsState {
   setPresentation(on: boolean): void;
   setPredict(on: boolean): void;
   loadVerification(): Promise<void>;
+  /** Ends a checklist still computing (its worker is ended); the tab offers to check again. */
+  stopVerification(): void;
   /** Builds the zip in the worker and hands its bytes to `save`. */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
   setReviewText(text: string): void;
@@ -143,7 +148,7 @@ function coalesce(task: () => Promise<void>, delayMs: number): () => void {
   };
 }
 
-export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client) {
+export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client) {
   return create<PanelsState>()((set, get) => {
     const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
@@ -214,6 +219,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       settingsOpen: false,
       setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
       verification: { status: 'idle' },
+      verificationProgress: null,
       failureModes: [],
       evidence: { status: 'idle' },
       reviewText: exampleReview,
@@ -239,13 +245,18 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       setPresentation: (presentation) => set({ presentation }),
       setPredict: (predict) => set({ predict }),
       async loadVerification() {
-        set({ verification: { status: 'loading', value: valueOf(get().verification) } });
+        if (get().verification.status === 'loading') return;
+        set({ verification: { status: 'loading', value: valueOf(get().verification) }, verificationProgress: null });
         try {
-          const answer = await client.call({ type: 'verify' });
-          set({ verification: { status: 'done', value: answer.results }, failureModes: answer.failureModes ?? [] });
+          const answer = await verifyClient.call({ type: 'verify' }, { verifyProgress: (verificationProgress) => set({ verificationProgress }) });
+          set({ verification: { status: 'done', value: answer.results }, failureModes: answer.failureModes ?? [], verificationProgress: null });
         } catch (error) {
-          set({ verification: { status: 'error', message: message(error), value: null } });
+          set({ verification: { status: 'error', message: message(error), value: null }, verificationProgress: null });
         }
+      },
+      stopVerification() {
+        if (get().verification.status !== 'loading') return;
+        verifyClient.stop?.();
       },
       async exportEvidence(save) {
         set({ evidence: { status: 'loading', value: valueOf(get().evidence) } });
@@ -337,6 +348,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
 export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
+export type { VerifyProgress } from '../worker/workerClient';
 
 /**
  * The defaults a link leaves out (the store's initial view): the panels open on their scenarios'

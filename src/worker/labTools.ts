@@ -7,7 +7,7 @@ import type { Settings, Transcript, Transport } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
 import { buildSkill } from '../lab/skill';
-import { verify, type Runner, type VerificationResult } from '../lab/verification';
+import { verify, type Runner, type VerificationResult, type VerifyProgress } from '../lab/verification';
 import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
 
 /**
@@ -22,8 +22,8 @@ export type { FailureModeResult } from '../lab/failureModes';
 export type { ReviewResult } from '../lab/reviewer';
 
 /** SPEC §8: VF-1 … VF-12, each from the transcripts that demonstrate it. */
-export function verifyLab(run: Runner): VerificationResult[] {
-  return verify(run);
+export function verifyLab(run: Runner, onProgress?: (progress: VerifyProgress) => void): VerificationResult[] {
+  return verify(run, undefined, onProgress);
 }
 
 /** SPEC §9: every failure mode's failure run and fix run, each checked against its transcript. */

@@ -20,6 +20,7 @@ import {
   type RunRequestSchema,
   type ScenarioInfoSchema,
   type ViewProblemSchema,
+  type VerifyProgressSchema,
 } from './schemas';
 
 /**
@@ -82,6 +83,10 @@ export type LabResponseType = LabResponse['type'];
 export type TranscriptResponse = Extract<LabResponse, { type: 'transcript' }>;
 export type ProgressResponse = v.InferOutput<typeof ProgressResponseSchema>;
 export type ExploreProgressResponse = v.InferOutput<typeof ExploreProgressSchema>;
+/** A report the tools worker sends before the checklist it computes. */
+export type VerifyProgressResponse = v.InferOutput<typeof VerifyProgressSchema>;
+/** The tool responses that settle a request (every one but `verify-progress`). */
+export type ToolAnswer = Exclude<ToolResponse, VerifyProgressResponse>;
 export type ExplorationResponse = Extract<LabResponse, { type: 'exploration' }>;
 export type ResolvedResponse = Extract<LabResponse, { type: 'resolved' }>;
 export type ScenariosResponse = Extract<LabResponse, { type: 'scenarios' }>;

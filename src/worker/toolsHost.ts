@@ -5,7 +5,7 @@ import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
-import { explainBadToolRequest, salvageRequestId, type ToolRequest, type ToolResponse } from './protocol';
+import { explainBadToolRequest, salvageRequestId, type ToolRequest, type ToolResponse, type VerifyProgressResponse } from './protocol';
 import { errorResponse, malformed, type WorkerHost } from './serve';
 import { recordedSection, wordRecording } from './recording';
 
@@ -13,7 +13,10 @@ import { recordedSection, wordRecording } from './recording';
  * Answers the tool requests in the worker. Every run here uses a fresh ledger (never the one the
  * student keeps), so the checklist and the evidence depend on the lab alone.
  */
-export async function answerToolRequest(request: ToolRequest, sqlModule: () => Promise<SqlModule>): Promise<ToolResponse> {
+/** How often the checklist reports progress, at most (wall-clock time in the worker), as the lab worker's runs do. */
+export const VERIFY_PROGRESS_EVERY_MS = 100;
+
+export async function answerToolRequest(request: ToolRequest, sqlModule: () => Promise<SqlModule>, notify?: (report: VerifyProgressResponse) => void, now: () => number = () => performance.now()): Promise<ToolResponse> {
   const { requestId } = request;
   if (request.type === 'review') return { type: 'review-result', requestId, result: reviewLab(request.input) };
   if (request.type === 'skill') return { type: 'skill-zip', requestId, ...skillZip() };
@@ -21,8 +24,22 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
-    case 'verify':
-      return { type: 'verification', requestId, results: verifyLab(run), failureModes: failureModesLab(run) };
+    case 'verify': {
+      // Paced: the first report, every statement's start and the last run always go; runs in between at most every VERIFY_PROGRESS_EVERY_MS.
+      let reportedAt = Number.NEGATIVE_INFINITY;
+      let statement = '';
+      const onProgress =
+        notify === undefined
+          ? undefined
+          : (progress: { runsDone: number; runsTotal: number; statement: string }) => {
+              const time = now();
+              if (progress.statement === statement && progress.runsDone < progress.runsTotal && time - reportedAt < VERIFY_PROGRESS_EVERY_MS) return;
+              reportedAt = time;
+              statement = progress.statement;
+              notify({ type: 'verify-progress', requestId, ...progress });
+            };
+      return { type: 'verification', requestId, results: verifyLab(run, onProgress), failureModes: failureModesLab(run) };
+    }
     case 'evidence':
       return { type: 'evidence-zip', requestId, ...evidenceZip(run, sql) };
     case 'panel':
@@ -33,12 +50,12 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
 /** The tools worker's host: every message answered once, a malformed one with LAB008, a failure with its code. */
 export function createToolsHost(sqlModule: () => Promise<SqlModule>): WorkerHost<ToolResponse> {
   return {
-    async handleMessage(data) {
+    async handleMessage(data, notify) {
       const problem = explainBadToolRequest(data);
       if (problem !== null) return malformed(salvageRequestId(data), problem);
       const request = data as ToolRequest;
       try {
-        return await answerToolRequest(request, sqlModule);
+        return await answerToolRequest(request, sqlModule, notify);
       } catch (error) {
         return errorResponse(request.requestId, error);
       }

@@ -1,6 +1,6 @@
 import { arrivalQueue, protocolChecks, type ProtocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
-import type { ExploreProgressResponse, LabAnswer, LabResponse, ProgressResponse, ToolResponse, WorkerErrorCode } from './protocol';
+import type { ExploreProgressResponse, LabAnswer, LabResponse, ProgressResponse, ToolAnswer, ToolResponse, VerifyProgressResponse, WorkerErrorCode } from './protocol';
 
 /**
  * The page's side of a worker, one stack for both (the lab engine and the lab tools): one promise per
@@ -37,19 +37,23 @@ export interface WorkerLike<Request> {
 
 /** What either worker sends: its answers, and the reports and parts that come before a long one. */
 type Received = LabResponse | ToolResponse;
-type Settling = LabAnswer | ToolResponse;
+type Settling = LabAnswer | ToolAnswer;
 type RunPart = Extract<LabResponse, { type: 'run-part' }>;
 
 /** How far a run got (from the worker's `progress` reports). */
 export type RunProgress = Pick<ProgressResponse, 'eventsRun' | 'atMs'>;
 /** How far an exploration got (from the worker's `explore-progress` reports). */
 export type ExploreProgress = Omit<ExploreProgressResponse, 'type' | 'requestId'>;
+/** How far the checklist got (from the tools worker's `verify-progress` reports). */
+export type VerifyProgress = Omit<VerifyProgressResponse, 'type' | 'requestId'>;
 
 export interface RequestHooks {
   /** Hears the `progress` reports of a long run. */
   progress?: (progress: RunProgress) => void;
   /** Hears the `explore-progress` reports of an exploration. */
   exploreProgress?: (progress: ExploreProgress) => void;
+  /** Hears the `verify-progress` reports of the checklist. */
+  verifyProgress?: (progress: VerifyProgress) => void;
   /** Past this many milliseconds the worker is replaced and the request rejects with RUN_BUDGET; `what` names it in the message, `after` ends it. */
   budget?: { ms: number; what: string; after?: string };
 }
@@ -148,6 +152,9 @@ export function createWorkerClient<Request extends { requestId: number }>(option
         return;
       case 'explore-progress':
         request.exploreProgress?.({ states: data.states, schedules: data.schedules, violations: data.violations, fraction: data.fraction });
+        return;
+      case 'verify-progress':
+        request.verifyProgress?.({ runsDone: data.runsDone, runsTotal: data.runsTotal, statement: data.statement });
         return;
       case 'run-part': {
         const out = (request.parts ??= new PartsAssembly()).add(data satisfies RunPart);

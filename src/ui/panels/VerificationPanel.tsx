@@ -1,5 +1,6 @@
+import { useEffect, useRef, useState } from 'react';
 import { usePanelsStore } from '../../store/panels';
-import type { FailureModeResult, VerificationResult } from '../../store/panelsStore';
+import type { FailureModeResult, VerificationResult, VerifyProgress } from '../../store/panelsStore';
 import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
 import { requirementPageLink, REQUIREMENTS_PAGE } from '../../lab/requirements';
@@ -22,6 +23,46 @@ export function runLink(run: FailureModeResult['failureRun']): string {
   query.set('seed', String(CHECKLIST_SEED));
   for (const [key, value] of Object.entries(run.settings ?? {})) query.set(key, value === null ? 'none' : String(value));
   return `?${query.toString()}`;
+}
+
+/** How often, at most, a screen reader hears how far the checklist got (the bar itself moves with every report). */
+export const PROGRESS_ANNOUNCE_EVERY_MS = 3_000;
+
+const count = (n: number): string => n.toLocaleString('en-US');
+const progressText = (progress: VerifyProgress | null): string =>
+  progress === null ? 'Starting the checklist in the worker…' : `Checking ${progress.statement} … ${count(progress.runsDone)} of ${count(progress.runsTotal)} runs`;
+
+/** The checklist's progress while it computes: a bar, the statement and runs so far, and Stop. */
+function VerificationProgress({ progress, stop }: { progress: VerifyProgress | null; stop: () => void }) {
+  const text = progressText(progress);
+  // The live region speaks at most every PROGRESS_ANNOUNCE_EVERY_MS, never once per report.
+  const [announced, setAnnounced] = useState(text);
+  const announcedAt = useRef(0);
+  useEffect(() => {
+    const wait = announcedAt.current + PROGRESS_ANNOUNCE_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      announcedAt.current = Date.now();
+      setAnnounced(text);
+      return undefined;
+    }
+    const timer = setTimeout(() => {
+      announcedAt.current = Date.now();
+      setAnnounced(text);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return (
+    <div className="panel-progress" data-testid="vf-progress">
+      <progress aria-label="Verification progress" max={progress?.runsTotal || 1} value={progress?.runsDone ?? 0} />
+      <p aria-hidden="true">{text}</p>
+      <p className="visually-hidden" aria-live="polite">
+        {announced}
+      </p>
+      <button type="button" className="panel-button" onClick={stop}>
+        Stop checking
+      </button>
+    </div>
+  );
 }
 
 /** Each failure mode with the run that shows it and the run that shows the fix. */
@@ -69,6 +110,9 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
 /** SPEC §8 and §10: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
 export function VerificationPanel() {
   const load = usePanelsStore((s) => s.verification);
+  const progress = usePanelsStore((s) => s.verificationProgress);
+  const stopVerification = usePanelsStore((s) => s.stopVerification);
+  const loadVerification = usePanelsStore((s) => s.loadVerification);
   const failureModes = usePanelsStore((s) => s.failureModes);
   const evidence = usePanelsStore((s) => s.evidence);
   const exportEvidence = usePanelsStore((s) => s.exportEvidence);
@@ -81,6 +125,12 @@ export function VerificationPanel() {
       <h2 id="verification-title">Verification</h2>
       <p className="panel-lede">Each statement is computed from the transcripts of the scenarios that demonstrate it. Follow a link to see the moment in the diagram.</p>
       <LoadState load={load} />
+      {load.status === 'loading' && <VerificationProgress progress={progress} stop={stopVerification} />}
+      {load.status === 'error' && (
+        <button type="button" className="panel-button" onClick={() => void loadVerification()}>
+          Check again
+        </button>
+      )}
       {results !== null && (
         <>
           <p className="panel-summary" data-testid="vf-summary">

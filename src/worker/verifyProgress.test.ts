@@ -1,0 +1,60 @@
+// Proves the checklist's progress crosses the worker boundary: the real tools host, served as the
+// tools worker is, sends schema-checked `verify-progress` reports that reach the call's hook before
+// its answer, paced but always ending at the total; a malformed report fails the call.
+import initSqlJs from 'sql.js';
+import { describe, expect, it } from 'vitest';
+import type { ToolRequest, ToolResponse } from './protocol';
+import { serveWorker, type WorkerScope } from './serve';
+import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
+import { createToolsHost } from './toolsHost';
+import type { VerifyProgress } from './workerClient';
+
+type Listener = (event: MessageEvent<unknown>) => void;
+
+/** A tools worker in this process: the real host behind structured clones and an asynchronous hop each way. */
+function inProcessToolsWorker(answer?: (request: ToolRequest, post: (message: unknown) => void) => void): ToolsWorkerLike {
+  const toPage: Listener[] = [];
+  const toWorker: Listener[] = [];
+  const post = (message: unknown) => setTimeout(() => toPage.forEach((listener) => listener({ data: structuredClone(message) } as MessageEvent<unknown>)), 0);
+  const scope: WorkerScope<ToolResponse> = { postMessage: post, addEventListener: (type, listener) => void (type === 'message' && toWorker.push(listener)) };
+  if (answer === undefined) serveWorker(scope, createToolsHost(() => initSqlJs()));
+  return {
+    postMessage(request) {
+      const data = structuredClone(request);
+      setTimeout(() => (answer === undefined ? toWorker.forEach((listener) => listener({ data } as MessageEvent<unknown>)) : answer(data, post)), 0);
+    },
+    addEventListener(type: string, listener: Listener) {
+      if (type === 'message') toPage.push(listener);
+    },
+    terminate() {},
+  } as ToolsWorkerLike;
+}
+
+describe('the checklist reports its progress through the tools worker', () => {
+  it("reports reach the call's hook, never fall, and end at the total", async () => {
+    const client = createToolsClient(() => inProcessToolsWorker());
+    const reports: VerifyProgress[] = [];
+    const answer = await client.call({ type: 'verify' }, { verifyProgress: (progress) => reports.push(progress) });
+    expect(answer.results.length).toBe(17);
+    expect(reports.length).toBeGreaterThan(1);
+    const total = reports[0]!.runsTotal;
+    expect(total).toBeGreaterThan(1_000);
+    expect(reports[0]).toMatchObject({ runsDone: 0, statement: 'VF-1' });
+    for (const [i, report] of reports.entries()) {
+      expect(report.runsTotal).toBe(total);
+      if (i > 0) expect(report.runsDone).toBeGreaterThanOrEqual(reports[i - 1]!.runsDone);
+    }
+    expect(reports.at(-1)?.runsDone).toBe(total);
+    // Paced: far fewer reports than runs, yet every statement named.
+    expect(reports.length).toBeLessThan(total / 2);
+    expect(new Set(reports.map((r) => r.statement)).size).toBe(17);
+  }, 120_000);
+
+  it('a report the schema refuses fails the call with WORKER_FAILED', async () => {
+    const client = createToolsClient(() => inProcessToolsWorker((request, post) => post({ type: 'verify-progress', requestId: request.requestId, runsDone: -1, runsTotal: 10, statement: 'VF-1' })));
+    const failure = await client.call({ type: 'verify' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolsClientError);
+    expect((failure as ToolsClientError).code).toBe('WORKER_FAILED');
+    expect((failure as Error).message).toMatch(/runsDone/);
+  });
+});
