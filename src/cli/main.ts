@@ -19,7 +19,7 @@ import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { requirementDocLink, REQUIREMENTS_DOC } from '../lab/requirements';
 import { LabError } from '../engine';
 import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult } from '../engine';
-import type { SettingsSpec } from '../engine';
+import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runResolved } from '../sdk/runs';
@@ -96,7 +96,7 @@ function retries(): string {
 export function settingsHelp(id: string | undefined): string {
   if (id !== undefined) {
     const scenario = findScenario(id);
-    const defaults = scenario.settings as unknown as Record<string, unknown>;
+    const defaults: Settings = scenario.settings;
     return `settings of ${scenario.id} (--set key=value; the default is this scenario's):\n${describeSpec(settingsSpecFor(scenario), defaults)}`;
   }
   const seen = new Set<string>();
@@ -247,7 +247,7 @@ function formatExploration(result: ExploreResult): string {
   else {
     lines.push(`violations: ${result.verdict}:`);
     // The replay names the settings the exploration ran with (a schedule is read against them).
-    const defaults = findScenario(result.scenario).settings as unknown as Record<string, unknown>;
+    const defaults: Settings = findScenario(result.scenario).settings;
     const sets = Object.entries(result.settings)
       .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
       .map(([name, value]) => ` --set ${name}=${value === null ? 'null' : String(value)}`)

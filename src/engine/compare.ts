@@ -1,3 +1,4 @@
+import { unreachable } from './core/assert';
 import { describeEvent } from './describe';
 import { raceInvariants } from './invariants';
 import { summarizeMessage } from './mcp/summary';
@@ -156,8 +157,26 @@ function signature(event: LabEvent, lane: string, callId: string): string {
     case 'cancel-accepted':
     case 'cancel-ignored':
       return `${head} ${event.by}`;
-    default:
+    case 'request-started':
+    case 'deadline':
+    case 'http-request':
+    case 'stream-dropped':
+    case 'reconnect-plan':
+    case 'recovery':
+    case 'sse-comment':
+    case 'sql':
+    case 'ledger':
+    case 'task':
+    case 'buffer':
+    case 'proxy':
+    case 'message-lost':
+    case 'herd-window':
+    case 'probe-note':
+    case 'http-response':
+    case 'verdict':
       return head;
+    default:
+      return unreachable(event, 'an event kind with no signature');
   }
 }
 

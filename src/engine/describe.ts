@@ -407,7 +407,7 @@ function formatValue(value: unknown): string {
 
 /** The outcome block of the CLI for a flow transcript (`kind` says which model made it). */
 export function formatFlowOutcome(kind: string, outcome: FlowOutcome): string[] {
-  const entries = Object.entries(outcome as unknown as Record<string, unknown>);
+  const entries: [string, unknown][] = Object.entries(outcome);
   if (kind === 'herd') {
     const herd = outcome as HerdOutcome;
     const lines = entries

@@ -5,7 +5,7 @@
  * models/ (one folder per model); scenario.ts is the registry that joins them.
  */
 export * from './transcript';
-export { assert, InvariantError } from './core/assert';
+export { assert, InvariantError, unreachable } from './core/assert';
 export { LabError, errorCatalog, type LabErrorCode } from './core/errors';
 export { BinaryHeap } from './core/heap';
 export { SeededRandom } from './core/prng';

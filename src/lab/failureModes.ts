@@ -18,7 +18,9 @@ export interface FailureModeResult extends FailureCard {
   problems: string[];
 }
 
+/** A card's check reads its run's outcome by field name: the cards span several model kinds. */
 type Outcome = Record<string, unknown>;
+const fieldsOf = (outcome: object): Outcome => Object.fromEntries(Object.entries(outcome));
 type Verdict = readonly [shown: boolean, detail: string];
 interface Check {
   failure(o: Outcome, t: Transcript): Verdict;
@@ -88,8 +90,8 @@ export function checkFailureModes(run: Runner): FailureModeResult[] {
     const check = checks[key];
     const failed = runOf(run, card.failureRun);
     const fixed = runOf(run, card.fixRun);
-    const [failureShown, failureDetail] = check.failure(failed.outcome as unknown as Outcome, failed);
-    const [fixShown, fixDetail] = check.fix(fixed.outcome as unknown as Outcome, fixed);
+    const [failureShown, failureDetail] = check.failure(fieldsOf(failed.outcome), failed);
+    const [fixShown, fixDetail] = check.fix(fieldsOf(fixed.outcome), fixed);
     const problems: string[] = [];
     if (!failureShown) problems.push(`${card.failureRun.scenario}: the failure run does not show it (${failureDetail})`);
     if (!fixShown) problems.push(`${card.fixRun.scenario}: the fix run does not show the correct response (${fixDetail})`);

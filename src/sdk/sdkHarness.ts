@@ -228,6 +228,7 @@ export class SdkRace {
   /** Records a message a side of the SDK just put on the wire. */
   put(from: Side, channel: string, sdkMessage: WireMessage): MessageEvent | null {
     if (!this.recording) return null;
+    // The SDK types its messages itself; the copy is the message as it went on the wire.
     const message = structuredClone(sdkMessage) as unknown as JsonRpcMessage;
     if (from === 'client' && 'method' in message && message.method === 'tools/call' && 'id' in message) this.requestStarted(message);
     if (from === 'server' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) this.serverCompletes();
@@ -573,6 +574,7 @@ export class TappedTransport {
   }
 
   start(): Promise<void> {
+    // The SDK transport's callbacks, which the tap takes over, are typed by the SDK's message type.
     const inner = this.inner as unknown as { onmessage?: (message: WireMessage, extra?: unknown) => void; onclose?: () => void; onerror?: (error: Error) => void };
     inner.onmessage = (message, extra) => {
       // Streamable HTTP: the receiving side has read a message the lab delivered; the clock may move again.

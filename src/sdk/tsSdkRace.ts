@@ -51,6 +51,7 @@ export const TS_SDK_1X_LANE: SdkLane = {
       clientTransport = new TappedTransport(httpClient as SdkTransportLike, 'client', race, 'http-client');
     }
     return {
+      // The tapped transports stand in for the SDK's Transport, typed by the SDK's message type.
       connect: () => server.connect(serverTransport as unknown as SdkTransport).then(() => client.connect(clientTransport as unknown as SdkTransport)),
       callTool: (name, args, options) => client.callTool({ name, arguments: args }, undefined, options),
       negotiatedProtocolVersion: negotiatedInInitialize,

@@ -53,6 +53,7 @@ export const TS_SDK_V2_LANE: SdkLane = {
     let clientTransport: TappedTransport;
     let closeServer: () => Promise<void>;
     if (transport === 'stdio') {
+      // The SDK's transports, typed by the SDK, are read through the few members the tap uses.
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       clientTransport = new TappedTransport(clientSide as unknown as SdkTransportLike, 'client', race, 'stdio');
       const serverTransport = new TappedTransport(serverSide as unknown as SdkTransportLike, 'server', race, 'stdio');

@@ -19,4 +19,5 @@ const host = createLabHost({
   storage: indexedDbLedgerStorage(),
 });
 
+// The DOM lib types `self` as a window; in this file it is the dedicated worker's scope.
 serveWorker(self as unknown as WorkerScope<LabResponse>, host);

@@ -1,8 +1,7 @@
 import { capErrors } from '../lab/reviewLimits';
 import { zipSync } from 'fflate';
 import type { SqlModule } from '../engine';
-import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome } from '../engine';
-import type { TaskEvent, TaskOutcome } from '../engine';
+import { unreachable, type BufferEvent, type HerdOutcome, type ProxyOutcome, type ReconnectOutcome, type TaskEvent, type TaskOutcome } from '../engine';
 import type { Settings, Transcript, Transport } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
@@ -168,11 +167,10 @@ function bufferPoint(e: BufferEvent): BufferPoint {
 
 /** Cuts the view a panel draws from one transcript; LAB-free: a kind without a panel is a caller bug. */
 export function panelView(t: Transcript): PanelView {
-  const outcome = t.outcome as unknown;
   switch (t.kind) {
     case 'buffer': {
-      const o = outcome as { capacity: number | null; maxOccupancy: number; dropped: number; coalesced: number; needsRefetch: boolean; finalDelivered: boolean; refusedPushes: number; producerHeldMs: number };
-      const bufferEvents = t.events.filter((e) => e.kind === 'buffer') as unknown as BufferEvent[];
+      const o = t.outcome;
+      const bufferEvents = t.events.filter((e): e is BufferEvent => e.kind === 'buffer');
       const points = bufferEvents.map(bufferPoint);
       const released = bufferEvents.filter((e) => e.action === 'released');
       const refusals = bufferEvents
@@ -199,23 +197,25 @@ export function panelView(t: Transcript): PanelView {
       };
     }
     case 'herd':
-      return { kind: 'herd', ...(outcome as HerdOutcome), policy: String(t.settings.policy), baseMs: num(t.settings.baseMs) ?? 0, capMs: num(t.settings.capMs) ?? 0 };
+      return { kind: 'herd', ...t.outcome, policy: String(t.settings.policy), baseMs: num(t.settings.baseMs) ?? 0, capMs: num(t.settings.capMs) ?? 0 };
     case 'task':
       return {
         kind: 'task',
         scenario: t.scenario,
-        outcome: outcome as TaskOutcome,
-        rows: t.events.filter((e) => e.kind === 'task').map((e) => {
-          const task = e as unknown as TaskEvent;
-          return { seq: task.seq, atMs: task.atMs, action: task.action, status: task.status, detail: task.detail };
-        }),
+        outcome: t.outcome,
+        rows: t.events.filter((e): e is TaskEvent => e.kind === 'task').map((task) => ({ seq: task.seq, atMs: task.atMs, action: task.action, status: task.status, detail: task.detail })),
       };
     case 'proxy':
-      return { kind: 'proxy', honourNoBuffering: t.settings.honourNoBuffering === true, keepAliveEveryMs: num(t.settings.keepAliveEveryMs), idleTimeoutMs: num(t.settings.idleTimeoutMs), outcome: outcome as ProxyOutcome };
+      return { kind: 'proxy', honourNoBuffering: t.settings.honourNoBuffering === true, keepAliveEveryMs: num(t.settings.keepAliveEveryMs), idleTimeoutMs: num(t.settings.idleTimeoutMs), outcome: t.outcome };
     case 'reconnect':
-      return { kind: 'reconnect', outcome: outcome as ReconnectOutcome };
-    default:
+      return { kind: 'reconnect', outcome: t.outcome };
+    case 'request-race':
+    case 'ledger':
+    case 'listen':
+    case 'recording':
       throw new Error(`scenario ${t.scenario} is of kind ${t.kind}, which has no panel`);
+    default:
+      return unreachable(t, 'a transcript kind the panels do not know');
   }
 }
 

@@ -90,6 +90,7 @@ export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript
     switch (event.kind) {
       case 'message':
         if (event.message.jsonrpc === '2.0') {
+          // A real server's message, checked only as JSON-RPC 2.0: the recording draws what the server sent.
           events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message: event.message as unknown as JsonRpcMessage, arrivesAtMs: event.atMs });
         } else {
           // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not.

@@ -15,4 +15,5 @@ import { createToolsHost } from './toolsHost';
 
 const sqlLoading = initSqlJs({ locateFile: () => sqlWasmUrl }) as Promise<SqlModule>;
 
+// The DOM lib types `self` as a window; in this file it is the dedicated worker's scope.
 serveWorker(self as unknown as WorkerScope<ToolResponse>, createToolsHost(() => sqlLoading));

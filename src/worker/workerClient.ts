@@ -165,8 +165,9 @@ export function createWorkerClient<Request extends { requestId: number }>(option
         return;
       }
       default: {
+        // Every other type is an answer: a new type that is not one fails to compile here.
         pending.delete(data.requestId);
-        const whole = (request.parts ?? new PartsAssembly()).finish(data);
+        const whole = (request.parts ?? new PartsAssembly()).finish(data satisfies Settling);
         if (whole.ok) request.settle(whole.answer);
         else request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
       }

@@ -120,8 +120,29 @@ export function shortWord(event: LabEvent, marker: MarkerWording): string {
       return event.state;
     case 'views-diverge':
       return 'views diverge';
-    default:
+    case 'message':
+    case 'stream-closed':
+    case 'request-started':
+    case 'http-request':
+    case 'stream-dropped':
+    case 'reconnect-plan':
+    case 'recovery':
+    case 'sse-comment':
+    case 'sql':
+    case 'ledger':
+    case 'task':
+    case 'buffer':
+    case 'proxy':
+    case 'herd-window':
+    case 'probe-note':
+    case 'http-response':
+    case 'verdict':
       return marker.text;
+    default: {
+      // Every kind is named above: a new kind fails to compile here until it has its word.
+      const unworded: never = event;
+      return unworded;
+    }
   }
 }
 

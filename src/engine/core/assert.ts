@@ -17,3 +17,11 @@ export function assert(condition: unknown, message: string | (() => string)): as
 export function fail(message: string): never {
   throw new InvariantError(message);
 }
+
+/**
+ * Ends an exhaustive switch over a closed union: `value` has type `never` once every member has its
+ * case, so a new member fails to compile at the switch instead of falling into a quiet default.
+ */
+export function unreachable(_value: never, message: string): never {
+  throw new InvariantError(message);
+}

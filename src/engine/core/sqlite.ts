@@ -193,6 +193,7 @@ export class LedgerFile {
   connect(name: string): LedgerConnection {
     const db = new this.sql.Database();
     db.exec('PRAGMA trusted_schema=OFF');
+    // sql.js keeps the file name on the database object but leaves it out of its types.
     const filename = (this.holder as unknown as { filename?: string }).filename;
     assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
     db.exec(`ATTACH '/${filename}' AS ledger`);

@@ -2,7 +2,7 @@ import { assert } from '../core/assert';
 import { LabError } from '../core/errors';
 import type { ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
 import type { Settings } from '../core/transcript';
-import { InvariantChecker } from './invariants';
+import { InvariantChecker, type Seen } from './invariants';
 import { formatSchedule, parseSchedule, type Choice } from './schedule';
 
 /** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
@@ -90,7 +90,7 @@ export class Driver {
   private observe(event: { readonly kind: string; readonly seq: number }): void {
     this.history.add(JSON.stringify(event));
     const before = this.checker.found.length;
-    this.checker.observe(event as unknown as Parameters<InvariantChecker['observe']>[0]);
+    this.checker.observe(event as Seen);
     for (let index = before; index < this.checker.found.length; index += 1) this.breachSchedules.push(this.schedule());
   }
 

@@ -285,7 +285,7 @@ export class Exploration {
   private runOnce(choices: Choice[]): { kind: 'leaf'; key: string; tally: Tally } | { kind: 'point'; key: string; options: Choice[] } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
-    const driver = new Driver(choices, true, { ...(this.scenario.settings as unknown as Settings), ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true);
+    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true);
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
       const transcript = runScenario(this.scenario, this.runOptions(driver));
@@ -329,7 +329,7 @@ export class Exploration {
       scenario: this.scenario.id,
       kind: this.scenario.kind,
       transport: this.transport,
-      settings: this.settings ?? (this.scenario.settings as unknown as Settings),
+      settings: this.settings ?? this.scenario.settings,
       schedules: this.root.count,
       states: this.runs,
       complete: !this.cut,

@@ -30,7 +30,7 @@ export interface Breach {
 }
 
 /** What the checker reads of an event: every field optional, checked by `kind`. */
-interface Seen {
+export interface Seen {
   readonly kind: string;
   readonly seq: number;
   readonly atMs?: number;
