@@ -64,7 +64,8 @@ const MODEL_OF: Record<string, (transport: 'stdio' | 'http') => string> = {
 export function comparableProbe(transcript: RecordingTranscript, step: number): { probe: string; model: string } | null {
   const at = Math.max(0, step - 1);
   const modelled = transcript.outcome.probes.filter((entry) => MODEL_OF[entry.probe] !== undefined);
-  const here = modelled.find((entry) => entry.first <= at && at <= entry.last) ?? modelled[0];
+  // The modelled probe the replay stands in; past it (a probe the lab has no model of, e.g. tasks), the last one before; else the first.
+  const here = modelled.find((entry) => entry.first <= at && at <= entry.last) ?? modelled.filter((entry) => entry.last < at).at(-1) ?? modelled[0];
   const model = here === undefined ? undefined : MODEL_OF[here.probe];
   return here === undefined || model === undefined ? null : { probe: here.probe, model: model(transcript.transport) };
 }
