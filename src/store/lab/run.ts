@@ -1,4 +1,4 @@
-import { LabClientError } from '../../worker/client';
+import { LabClientError, type LabRun } from '../../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../../worker/sdkInfo';
 import type { ScenarioInfo, Settings, Transcript } from '../../worker/protocol';
 import { DEFAULT_SPEC, seededSpec, type LabFailure, type LabState, type Landing, type RunSlice, type Slice } from './state';
@@ -24,6 +24,12 @@ function landingStep(landing: Landing, events: Transcript['events'], previous: {
   }
   if (landing.kind === 'end' || previous === null || previous.step >= previous.total) return { step: total, notice: null };
   return { step: Math.min(previous.step, total), notice: null };
+}
+
+/** What the page shows of a worker's answer: the run (or recording) on screen, replayed at `step`. */
+function onScreen(answer: LabRun, step: number) {
+  const { runId, transcript, facts, race, wording, layout } = answer;
+  return { status: 'done' as const, runId, landing: { kind: 'keep' as const }, transcript, facts, race, wording, layout, error: null, progress: null, step, scrubMs: null, selectedSeq: null };
 }
 
 const isLedger = (state: Pick<LabState, 'scenarios' | 'spec'>) => state.scenarios.find((scenario) => scenario.id === state.spec.scenario)?.kind === 'ledger';
@@ -119,22 +125,7 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
         const landed = landingStep(landing, answer.transcript.events, previous === null ? null : { step, total: previous.events.length });
         if (landed.notice !== null) get().notify(landed.notice);
         // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
-        set({
-          status: 'done',
-          runId: answer.runId,
-          landing: { kind: 'keep' },
-          transcript: answer.transcript,
-          facts: answer.facts,
-          race: answer.race,
-          wording: answer.wording,
-          layout: answer.layout,
-          error: null,
-          progress: null,
-          step: landed.step,
-          scrubMs: null,
-          selectedSeq: null,
-          ...(readLedger ? { ledgerStatus: 'busy' as const } : {}),
-        });
+        set({ ...onScreen(answer, landed.step), ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
         // The scale changed while the run computed: lay it out again on the one asked for now.
         if (answer.layout.scale !== get().scale) get().relayout();
       }
@@ -151,23 +142,7 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
   async show(open) {
     const answer = await open(deps.client(), get().scale);
     // A run still in flight would replace it when it answers: a new request count drops its answer.
-    set({
-      runRequest: get().runRequest + 1,
-      playing: false,
-      status: 'done',
-      runId: answer.runId,
-      landing: { kind: 'keep' },
-      transcript: answer.transcript,
-      facts: answer.facts,
-      race: answer.race,
-      wording: answer.wording,
-      layout: answer.layout,
-      error: null,
-      progress: null,
-      step: answer.transcript.events.length,
-      scrubMs: null,
-      selectedSeq: null,
-    });
+    set({ runRequest: get().runRequest + 1, playing: false, ...onScreen(answer, answer.transcript.events.length) });
     // The scale changed while the worker read the file: lay it out again on the one asked for now.
     if (answer.layout.scale !== get().scale) get().relayout();
   },
