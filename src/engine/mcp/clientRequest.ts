@@ -9,7 +9,7 @@ import { callToolRequest, cancelledNotification } from './protocol';
 import type { CallSim, ServerRequest } from './serverRequest';
 import { closeResponseStream, sendOn } from './stream';
 import { noteViews } from './views';
-import { cancelHow, clientClosesStream, deadlineWording, disconnectObserved } from './wording';
+import { cancelHow, clientClosesStream, clientSettled, deadlineWording, disconnectObserved } from './wording';
 
 const UNRECEIVED_TERMINAL = 'the client gave up on a request that never reached the server: it never ran there';
 
@@ -101,7 +101,7 @@ export class ClientRequest {
   response(): string | null {
     const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
     if (!verdict.accepted) return verdict.reason;
-    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: 'final response received' });
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: clientSettled() });
     this.noteViews();
     this.deadlines.disarm(deadlineWording.disarmedByResponse);
     return null;

@@ -34,6 +34,11 @@ export function userCancelled(how: string): string {
   return said('the user cancelled', how);
 }
 
+/** The client's state waiting → settled; `how` when a lane's API says more. */
+export function clientSettled(how?: string): string {
+  return said('final response received', how);
+}
+
 /** The client closed a request's response stream: what arrives on it afterwards is discarded. */
 export function arrivedOnClosedStream(closedAtMs: number): string {
   return `the client closed this response stream at ${closedAtMs} ms; what arrives on it is discarded`;
