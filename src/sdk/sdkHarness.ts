@@ -33,6 +33,7 @@ import {
   clientClosesStream,
   clientSettled,
   deadlineWording,
+  maxFoundOnProgress,
   disconnectObserved,
   responseEndsStream,
   responseSuppressed,
@@ -497,7 +498,7 @@ export class SdkRace {
         sdkSaid !== undefined
           ? `the SDK's Client dropped it: "${sdkSaid.replace(/: \{.*$/, '')}"`
           : isProgress && this.gaveUpOnMax && this.clientEnd?.atMs === pending.delivered.atMs
-            ? `the SDK found maxTotalTimeout exceeded when this progress arrived and rejected the request instead of passing it on (${this.lane.cites.maxCheckedOnProgress})`
+            ? `${maxFoundOnProgress('the SDK')} (${this.lane.cites.maxCheckedOnProgress})`
             : 'the SDK’s Client did not pass it on';
       this.ignored(pending, 'client', reason);
       this.clientIgnores.push({ seq: pending.message.seq, atMs: pending.delivered.atMs, summary: pending.delivered.summary, reason });

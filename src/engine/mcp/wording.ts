@@ -39,6 +39,11 @@ export function clientSettled(how?: string): string {
   return said('final response received', how);
 }
 
+/** A real SDK's client found its maximum passed only when progress arrived; the progress is not passed on. */
+export function maxFoundOnProgress(sdk: string): string {
+  return `${sdk} found maxTotalTimeout exceeded when this progress arrived and rejected the request instead of passing it on`;
+}
+
 /** The client closed a request's response stream: what arrives on it afterwards is discarded. */
 export function arrivedOnClosedStream(closedAtMs: number): string {
   return `the client closed this response stream at ${closedAtMs} ms; what arrives on it is discarded`;

@@ -11,7 +11,7 @@ import { callToolResultResponse, cancelledNotification, progressNotification, ty
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
-import { arrivedOnClosedStream, cancelHow, deadlineWording, responseEndsStream, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
+import { arrivedOnClosedStream, cancelHow, deadlineWording, maxFoundOnProgress, responseEndsStream, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
 import { requestRaceSettingsSpec, type RequestRaceSettings } from './settings';
 import type { ClientIgnore, RequestOutcome, RequestRaceEvent, RequestRaceScenario, ScriptStep } from './types';
 
@@ -110,12 +110,12 @@ export class RequestRace {
   private sdkMaxExceeded(): string {
     const startedAtMs = this.coordinator.get(this.id)?.startedAtMs ?? 0;
     this.sdkGaveUpAtMs = this.sim.nowMs;
-    const reason = `maxTotalTimeout of ${this.settings.maxTimeoutMs} ms exceeded, found only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed): the TypeScript SDK 1.x rejects the request locally and sends nothing; its \`timeout\` timer stays armed`;
+    const reason = deadlineWording.maxFired(this.settings.maxTimeoutMs, `the TypeScript SDK 1.x found it only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed); it rejects the request locally and sends nothing; its \`timeout\` timer stays armed`);
     const ended = this.client.expire(() => reason, 'max', false);
     assert(ended?.deadline === 'max', 'the SDK finds maxTotalTimeout exceeded only once it is');
     // The client gave up: no response is owed to it any more (its cancellation comes later, from the timer).
     this.sim.wire.settle('client', this.id);
-    return 'the TypeScript SDK 1.x found maxTotalTimeout exceeded when this progress arrived and rejected the request';
+    return maxFoundOnProgress('the TypeScript SDK 1.x');
   }
 
   /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
