@@ -499,7 +499,7 @@ export class SdkRace {
           ? `the SDK's Client dropped it: "${sdkSaid.replace(/: \{.*$/, '')}"`
           : isProgress && this.gaveUpOnMax && this.clientEnd?.atMs === pending.delivered.atMs
             ? `${maxFoundOnProgress('the SDK')} (${this.lane.cites.maxCheckedOnProgress})`
-            : 'the SDK’s Client did not pass it on';
+            : "the SDK's Client did not pass it on";
       this.ignored(pending, 'client', reason);
       this.clientIgnores.push({ seq: pending.message.seq, atMs: pending.delivered.atMs, summary: pending.delivered.summary, reason });
     }

@@ -123,7 +123,7 @@ export class ClientRequest {
     this.noteViews();
     if (disarm) this.deadlines.disarm(deadlineWording.disarmedAfterEnd);
     // Paired with the coordinator: the client's view ended by this deadline, now.
-    assert(this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs, 'the expired request ended the client’s view now');
+    assert(this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs, "the expired request ended the client's view now");
     return { deadline, reason };
   }
 

@@ -168,7 +168,7 @@ export class ListenServerCancel {
     assert(this.listenEndedAtMs !== null, 'the server ended the listen');
     // RC-9, positive and negative space: the server cancelled only listen calls, the client only its own requests.
     assert(this.serverCancelled.every((id) => id === LISTEN_ID), 'the server cancels only subscriptions/listen calls');
-    assert(!this.clientCancelled.includes(LISTEN_ID), 'the client’s cancellations and the server’s are kept apart');
+    assert(!this.clientCancelled.includes(LISTEN_ID), "the client's cancellations and the server's are kept apart");
     return {
       listenRequestId: LISTEN_ID,
       serverEndSignal: 'notifications/cancelled',

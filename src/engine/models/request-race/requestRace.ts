@@ -153,7 +153,7 @@ export class RequestRace {
     }
     this.client.cancel(reason, this.server, {
       post: () => {
-        const why = 'on Streamable HTTP the disconnect of the request’s own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running';
+        const why = "on Streamable HTTP the disconnect of the request's own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running";
         this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: this.id, reason: why });
         return why;
       },
