@@ -1,13 +1,13 @@
 // Golden transcripts: a refactor of the engine must change no transcript except where a named defect is
 // fixed. `hashes` rewrites both goldens a unit test checks on every `npm test`: src/testing/golden.sha256.json,
 // the SHA-256 of each scenario's structure on both transports for seeds 1–20, and src/testing/goldens/,
-// the readable timeline of each at seed 1 (regenerate them, and say why, when a change is meant; a wording
+// the readable timeline of each at seed 1, and of A–D on each real SDK (regenerate them, and say why, when a change is meant; a wording
 // change shows as a diff of the text files alone). `write DIR` saves the whole `--json` transcripts;
 // `compare DIR` runs them again and lists every file whose bytes differ, with the first differing line.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
-import { goldenTimelines, goldenTranscripts, GOLDEN_HASHES_PATH, GOLDEN_TIMELINES_DIR } from '../src/testing/golden';
+import { goldenSdkTimelines, goldenTimelines, goldenTranscripts, GOLDEN_HASHES_PATH, GOLDEN_TIMELINES_DIR } from '../src/testing/golden';
 import { scenarios } from '../src/scenarios/index';
 import { runScenario, usesSqlite } from '../src/engine';
 import { withLanes } from '../src/diagram/lanes';
@@ -24,6 +24,10 @@ if (mode === 'hashes') {
   for (const file of readdirSync(GOLDEN_TIMELINES_DIR)) if (file.endsWith('.txt')) rmSync(join(GOLDEN_TIMELINES_DIR, file));
   let timelines = 0;
   for (const { file, text } of goldenTimelines(sql)) {
+    writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
+    timelines += 1;
+  }
+  for await (const { file, text } of goldenSdkTimelines()) {
     writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
     timelines += 1;
   }

@@ -109,7 +109,7 @@ export function runFacts(t: Transcript): Array<[string, string]> {
   if (t.kind === 'recording') return recordingFacts(t);
   const facts: Array<[string, string]> = [
     ['run', `${t.scenario} on ${t.transport}, seed ${t.seed}`],
-    ['implementation', t.sdk === undefined ? 'the lab’s spec model' : `${t.sdk.package} ${t.sdk.version}`],
+    ['implementation', t.sdk === undefined ? "the lab's spec model" : `${t.sdk.package} ${t.sdk.version}`],
     ['protocol', t.protocolVersion],
   ];
   if (t.kind === 'request-race') {
@@ -219,7 +219,7 @@ export function compareRuns(a: Transcript, b: Transcript, options: CompareOption
   const idB = callIdOf(b);
   const divergence = firstDivergence(ea, eb, idA, idB, options.tick ?? (() => undefined));
   const note = mixed
-    ? 'the two implementations are compared on what both record — the wire, each side’s states, the terminal state, the worker, the cancellations — with each run’s own request id read as #call; the model’s deadline events and the SDK’s session handshake are left out'
-    : 'every event is compared, with each run’s own request id read as #call';
+    ? "the two implementations are compared on what both record — the wire, each side's states, the terminal state, the worker, the cancellations — with each run's own request id read as #call; the model's deadline events and the SDK's session handshake are left out"
+    : "every event is compared, with each run's own request id read as #call";
   return { facts, divergence, note };
 }

@@ -21,6 +21,7 @@ export { Sim } from './core/sim';
 export { EventLog, RECORDED_EVENTS_MAX, parseFaults, formatFault, type LogClock, type MessageFault } from './core/wire';
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
+export * from './mcp/wording';
 export * from './scenario';
 export { locateRace, fillRaceText, checkRaceQuestion, RACE_ANSWERS_MIN, RACE_ANSWERS_MAX, type RaceQuestion, type RaceAnswer, type RaceContender, type RaceLocation, type EventPattern, type PatternValue } from './predict';
 export { RequestRace, requestRaceDefaults, requestRaceSettingsSpec, type RequestRaceSettings } from './models/request-race/requestRace';

@@ -34,7 +34,7 @@ export function raceInvariants(transcript: Transcript<'request-race'>): Invarian
   const settled = events.some((event) => event.kind === 'state' && event.side === 'client' && event.to === 'settled' && ofRequest(event));
   check(
     'RC-8 client view',
-    'the client’s own ending is `completed` exactly when it used the final response, and a response it never used is recorded as a divergence',
+    "the client's own ending is `completed` exactly when it used the final response, and a response it never used is recorded as a divergence",
     [
       ...(settled !== (outcome.clientOutcome === 'completed') ? [`client outcome ${outcome.clientOutcome} but it ${settled ? 'did' : 'did not'} use a response`] : []),
       ...(outcome.viewsDiverge !== (finals.length > 0 && !settled) ? ['the divergence flag disagrees with the wire'] : []),
@@ -93,7 +93,7 @@ export function raceInvariants(transcript: Transcript<'request-race'>): Invarian
   if (transcript.transport === 'http') {
     check(
       'RC-5 HTTP signal',
-      'on Streamable HTTP the client cancels by closing the request’s response stream, and POSTs no notifications/cancelled',
+      "on Streamable HTTP the client cancels by closing the request's response stream, and POSTs no notifications/cancelled",
       cancels.map((m) => `POSTed notifications/cancelled at ${m.atMs} ms`),
       outcome.cancellationSignal === 'stream-close' ? 'it closed the stream' : 'it never cancelled',
     );

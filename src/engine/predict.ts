@@ -112,7 +112,7 @@ function picked(events: readonly LooseEvent[], patterns: readonly EventPattern[]
 /** Checks a declared question: 2–4 answers, distinct values, every pattern names at least one field. */
 export function checkRaceQuestion(question: RaceQuestion): void {
   assert(question.answers.length >= RACE_ANSWERS_MIN && question.answers.length <= RACE_ANSWERS_MAX, `a race question offers ${RACE_ANSWERS_MIN}–${RACE_ANSWERS_MAX} answers, not ${question.answers.length}`);
-  assert(new Set(question.answers.map((answer) => answer.value)).size === question.answers.length, 'a race question’s answers have distinct values');
+  assert(new Set(question.answers.map((answer) => answer.value)).size === question.answers.length, "a race question's answers have distinct values");
   const patterns = [...question.contenders.flatMap((contender) => contender.on), ...question.answers.flatMap((answer) => answer.when)];
   for (const pattern of patterns) assert(Object.keys(pattern.where).length > 0, 'a race pattern names at least one field');
 }

@@ -13,7 +13,7 @@ export const scenarioC: RequestRaceScenario = {
     'clock keeps restarting. The 2000 ms maximum deadline counts from the start and nothing moves it: at 2000 ms ' +
     'the client gives up and cancels. A progress message already in flight arrives after that and the client ' +
     'ignores it; the server stops at its next checkpoint.' +
-    ' Set clientProfile=ts-sdk-1.x for the official TypeScript SDK 1.x client: it has no maximum timer (maxTotalTimeout is checked only when progress arrives), so it gives up late, rejects the request locally and sends nothing; the idle timer it never cleared sends notifications/cancelled later still (with progress every 333 ms and no latency: gives up at 2331 ms, cancels at 2498 ms). The spec’s way is safer: the budget holds even when no progress comes, and the server hears of the abandonment at once and stops working.',
+    " Set clientProfile=ts-sdk-1.x for the official TypeScript SDK 1.x client: it has no maximum timer (maxTotalTimeout is checked only when progress arrives), so it gives up late, rejects the request locally and sends nothing; the idle timer it never cleared sends notifications/cancelled later still (with progress every 333 ms and no latency: gives up at 2331 ms, cancels at 2498 ms). The spec's way is safer: the budget holds even when no progress comes, and the server hears of the abandonment at once and stops working.",
   requirements: ['RC-1', 'RC-2', 'RC-3', 'RC-4', 'VF-5'],
   defaultTransport: 'stdio',
   settings: { ...requestRaceDefaults, idleTimeoutMs: 500, maxTimeoutMs: 2_000, workMs: 5_000, progressEveryMs: 400, cancelAtMs: null },

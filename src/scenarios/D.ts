@@ -26,7 +26,7 @@ export const scenarioD: RequestRaceScenario = {
   race: {
     neutralTitle: 'D — cancel over a long call',
     contenders: [
-      { label: 'the client’s cancellation signal', on: CLIENT_CANCEL_SIGNAL },
+      { label: "the client's cancellation signal", on: CLIENT_CANCEL_SIGNAL },
       { label: 'the worker', on: WORKER_RUNNING },
     ],
     question: 'The client gives up at {cancelAtMs} ms and signals it while the worker runs its {workMs} ms of work. How does the request end?',

@@ -13,7 +13,7 @@ export const herd: HerdScenario = {
     'or exponential (no jitter) the clients stay in lockstep and every wave hits the server together; with full jitter ' +
     '(the default: attempt n waits a random amount up to min(8000, 250·2ⁿ) ms, drawn from the client id and attempt; ' +
     'attempt 0 too, up to 250 ms) they spread out and need far fewer attempts. Set initialJitter=false to see the ' +
-    'stampede: every client’s first attempt at 0 ms, whatever the policy. The outcome gives the first window and the ' +
+    "stampede: every client's first attempt at 0 ms, whatever the policy. The outcome gives the first window and the " +
     'highest retry wave separately. No backoff finishes soonest on the clock — it keeps every window full and reaches the ' +
     'admission floor — but only by hitting the server with the most attempts, most of them refusals it must still process.',
   requirements: ['RV-4', 'RV-5'],

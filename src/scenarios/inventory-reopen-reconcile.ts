@@ -8,7 +8,7 @@ export const inventoryReopenReconcile: LedgerScenario = {
   title: 'Practice — reopen the ledger file, then reconcile by key',
   topic: 'Practice lab: reserve_inventory',
   summary:
-    'The server restarts between the lost response and the client’s next move: the ledger file is saved, closed and ' +
+    "The server restarts between the lost response and the client's next move: the ledger file is saved, closed and " +
     'reopened. The client reconciles by key and finds the committed reservation. If the inventory lived in another ' +
     'service, that service would have to accept the same key (or the reservation would go through a transactional ' +
     'outbox); a ledger here cannot make a remote effect atomic.',

@@ -27,7 +27,7 @@ export const terminal = (state: string): readonly EventPattern[] => [{ where: { 
 export const LEDGER_CHARGES: readonly RaceAnswer[] = [
   {
     value: 'once',
-    label: 'Once: the second request gets the first one’s stored result',
+    label: "Once: the second request gets the first one's stored result",
     when: [{ where: { kind: 'ledger', action: 'replayed' } }],
     why: 'The key claim, the charge and the result commit in one transaction, so the second connection finds the key and replays the result.',
   },

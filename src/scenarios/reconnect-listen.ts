@@ -9,7 +9,7 @@ export const reconnectListen: ReconnectScenario = {
   topic: 'Proxies and recovery',
   summary:
     'The client listens for changes with subscriptions/listen; the server acknowledges, and every message on that stream ' +
-    'carries the listen request’s id as its subscriptionId. A charge without an idempotency key is in flight when the ' +
+    "carries the listen request's id as its subscriptionId. A charge without an idempotency key is in flight when the " +
     'connection drops: its response and two notifications are lost. MCP has no Last-Event-ID resumption, so the client ' +
     'backs off, opens a new listen request with a new id and the same filter, and once it is acknowledged re-reads tools, ' +
     'resources, prompts and the account from their authoritative methods, merges them by stable id, and learns from the ' +

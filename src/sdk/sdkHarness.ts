@@ -27,6 +27,22 @@ import {
   type Transcript,
   type Transport,
   requestRaceSettingsSpec,
+  cancelAccepted,
+  cancelHow,
+  cancelIgnored,
+  clientClosesStream,
+  clientSettled,
+  deadlineWording,
+  maxFoundOnProgress,
+  disconnectObserved,
+  responseEndsStream,
+  responseSuppressed,
+  serverCompleted,
+  TERMINAL_COMPLETED,
+  terminalCancelled,
+  userCancelled as userCancelledWording,
+  viewsDiverge,
+  workerWording,
 } from '../engine';
 
 /**
@@ -239,7 +255,7 @@ export class SdkRace {
     const to: Side = from === 'client' ? 'server' : 'client';
     const event = this.record({ kind: 'message', from, to, channel, message, arrivesAtMs: this.arrivalMs(`${channel}:${from}`) }) as MessageEvent;
     if (from === 'server' && this.transport === 'http' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) {
-      this.record({ kind: 'stream-closed', by: 'server', requestId: this.callId, reason: 'the SDK’s server transport closes the request’s SSE stream once its response is written' });
+      this.record({ kind: 'stream-closed', by: 'server', requestId: this.callId, reason: responseEndsStream("the SDK's server transport closes it once the response is written") });
     }
     return event;
   }
@@ -251,7 +267,7 @@ export class SdkRace {
    */
   clientClosedStream(requestId: number | string): number | null {
     if (!this.recording) return null;
-    this.record({ kind: 'stream-closed', by: 'client', requestId, reason: 'the SDK’s client aborted the fetch of this request’s POST: its response stream closes' });
+    this.record({ kind: 'stream-closed', by: 'client', requestId, reason: clientClosesStream('the client gave up', "the SDK's client aborts the fetch of this request's POST, which closes its response stream") });
     if (requestId === this.callId) {
       this.cancelSentAtMs ??= this.nowMs;
       this.cancelSignal ??= 'stream-close';
@@ -269,7 +285,7 @@ export class SdkRace {
   /** The server's end of the connection sees the client's close. */
   serverObservedDisconnect(requestId: number | string): void {
     if (!this.recording) return;
-    this.record({ kind: 'disconnect-observed', by: 'server', requestId, reason: 'the request’s connection closed: the server’s transport aborts the Request it was handling' });
+    this.record({ kind: 'disconnect-observed', by: 'server', requestId, reason: disconnectObserved("the request's connection closed", "the SDK's server transport aborts the Request it was handling") });
   }
 
   /** The receiving side gets the message now: records the delivery and notes it for `settle`. */
@@ -372,17 +388,17 @@ export class SdkRace {
   clientSettled(): void {
     const pending = this.pendingClient.find((p) => !p.accepted && !('method' in p.message.message));
     if (pending !== undefined) pending.accepted = true;
-    this.clientEnds('completed', 'settled', '`callTool` resolved with the tool’s result');
+    this.clientEnds('completed', 'settled', clientSettled("`callTool` resolved with the tool's result"));
   }
 
   clientRejected(error: unknown, userCancelled: boolean): void {
     const text = error instanceof Error ? error.message : String(error);
-    if (userCancelled) return this.clientEnds('cancelled', 'abandoned', `the user's AbortSignal fired; \`callTool\` rejected: ${text}`);
+    if (userCancelled) return this.clientEnds('cancelled', 'abandoned', userCancelledWording(`the AbortSignal fired and \`callTool\` rejected: ${text}`));
     if (text.includes('Maximum total timeout exceeded')) {
       this.gaveUpOnMax = true;
-      return this.clientEnds('timeout-max', 'abandoned', `\`callTool\` rejected: ${text} (the SDK checks maxTotalTimeout only when progress arrives)`);
+      return this.clientEnds('timeout-max', 'abandoned', deadlineWording.maxFired(this.settings.maxTimeoutMs, `the SDK checks maxTotalTimeout only when progress arrives; \`callTool\` rejected: ${text}`));
     }
-    if (text.includes('Request timed out')) return this.clientEnds('timeout-idle', 'abandoned', `\`callTool\` rejected: ${text}`);
+    if (text.includes('Request timed out')) return this.clientEnds('timeout-idle', 'abandoned', deadlineWording.idleFired(this.settings.idleTimeoutMs, `\`callTool\` rejected: ${text}`));
     throw new LabError('LAB026', `the SDK's callTool failed in a way the lab does not expect: ${text}`);
   }
 
@@ -407,24 +423,24 @@ export class SdkRace {
     signal.addEventListener('abort', () => this.serverAborted(tool, signal.reason));
     const chunks = s.progressEveryMs > 0 ? Math.max(1, Math.ceil(s.workMs / s.progressEveryMs)) : 1;
     const startedAtMs = this.nowMs;
-    let workerSeq = this.record({ kind: 'worker', requestId, step: 'started', reason: `the SDK called the tool: ${s.workMs} ms of work in ${chunks} chunk(s); it checks extra.signal at each checkpoint` }).seq;
+    let workerSeq = this.record({ kind: 'worker', requestId, step: 'started', reason: workerWording.started(s.workMs, chunks, 'the SDK called the tool, which checks extra.signal at each checkpoint') }).seq;
     for (let chunk = 1; chunk <= chunks; chunk += 1) {
       const isLast = chunk === chunks;
       await this.until(startedAtMs + (isLast ? s.workMs : chunk * s.progressEveryMs));
       // A checkpoint is caused by the worker's step before it, as the model's are.
       this.logClock.causeSeq = workerSeq;
       if (isLast) {
-        this.record({ kind: 'worker', requestId, step: 'finished', reason: 'the tool reached completion and returns its result to the SDK' });
+        this.record({ kind: 'worker', requestId, step: 'finished', reason: workerWording.finished("the tool returns its result to the SDK's Server") });
         if (signal.aborted) {
-          this.record({ kind: 'suppressed', by: 'server', requestId, what: 'response', reason: `the request was aborted first: the SDK’s Server drops the result and sends no response (${this.lane.cites.abortedResultDropped})` });
+          this.record({ kind: 'suppressed', by: 'server', requestId, what: 'response', reason: responseSuppressed(`the SDK's Server drops the result and sends no response (${this.lane.cites.abortedResultDropped})`) });
         }
         break;
       }
       if (signal.aborted) {
-        this.record({ kind: 'worker', requestId, step: 'stopped', reason: `checkpoint ${chunk} found extra.signal aborted: the tool stops` });
+        this.record({ kind: 'worker', requestId, step: 'stopped', reason: workerWording.stopped(chunk, 'extra.signal is aborted, so the tool stops') });
         break;
       }
-      workerSeq = this.record({ kind: 'worker', requestId, step: 'checkpoint', reason: `chunk ${chunk} of ${chunks} done` }).seq;
+      workerSeq = this.record({ kind: 'worker', requestId, step: 'checkpoint', reason: workerWording.chunkDone(chunk, chunks) }).seq;
       if (s.serverSendsProgress && progressToken !== undefined) await sendProgress(chunk, chunks, `chunk ${chunk} of ${chunks}`);
     }
     tool.returned = true;
@@ -435,12 +451,12 @@ export class SdkRace {
     if (!this.recording || tool.returned) return;
     const pending = this.pendingServerCancels.find((p) => !p.accepted);
     if (pending !== undefined) pending.accepted = true;
-    const how = `the SDK's Server aborted the handler's extra.signal (reason: ${String(reason)})`;
-    this.record({ kind: 'cancel-accepted', by: 'server', requestId: tool.requestId, reason: `${how}; the tool stops at its next checkpoint and the SDK sends no response` });
+    const how = cancelHow.sdkAborted(String(reason));
+    this.record({ kind: 'cancel-accepted', by: 'server', requestId: tool.requestId, reason: cancelAccepted(how, "the tool stops at its next checkpoint and the SDK's Server sends no response") });
     if (this.serverEnd === null) {
       this.serverEnd = { state: 'cancelled', atMs: this.nowMs };
       this.record({ kind: 'state', side: 'server', requestId: tool.requestId, from: 'active', to: 'cancelled', reason: how });
-      if (this.terminal === null) this.setTerminal('cancelled', `the server accepted the cancellation (${how})`);
+      if (this.terminal === null) this.setTerminal('cancelled', terminalCancelled(how));
     }
   }
 
@@ -449,8 +465,8 @@ export class SdkRace {
     this.finalResponse = true;
     if (this.serverEnd !== null) return;
     this.serverEnd = { state: 'completed', atMs: this.nowMs };
-    this.record({ kind: 'state', side: 'server', requestId: this.callId, from: 'active', to: 'completed', reason: 'the SDK’s Server sends the tool’s result' });
-    if (this.terminal === null) this.setTerminal('completed', 'the server sent the final response');
+    this.record({ kind: 'state', side: 'server', requestId: this.callId, from: 'active', to: 'completed', reason: serverCompleted("the SDK's Server") });
+    if (this.terminal === null) this.setTerminal('completed', TERMINAL_COMPLETED);
     this.noteViews('server');
   }
 
@@ -462,9 +478,7 @@ export class SdkRace {
 
   private noteViews(side: Side): void {
     if (this.clientEnd === null || this.serverEnd?.state !== 'completed' || this.clientEnd.outcome === 'completed' || this.callId === null) return;
-    const reason =
-      `the server completed at ${this.serverEnd.atMs} ms and sent its final response; the client ended ${this.clientEnd.outcome} at ${this.clientEnd.atMs} ms ` +
-      'and will discard that response. Neither side can know what the other saw first';
+    const reason = viewsDiverge(this.serverEnd.atMs, this.clientEnd.outcome, this.clientEnd.atMs);
     this.record({ kind: 'views-diverge', requestId: this.callId, side, serverView: 'completed', serverEndedAtMs: this.serverEnd.atMs, clientView: this.clientEnd.outcome, clientEndedAtMs: this.clientEnd.atMs, reason });
   }
 
@@ -484,14 +498,14 @@ export class SdkRace {
         sdkSaid !== undefined
           ? `the SDK's Client dropped it: "${sdkSaid.replace(/: \{.*$/, '')}"`
           : isProgress && this.gaveUpOnMax && this.clientEnd?.atMs === pending.delivered.atMs
-            ? `the SDK found maxTotalTimeout exceeded when this progress arrived and rejected the request instead of passing it on (${this.lane.cites.maxCheckedOnProgress})`
-            : 'the SDK’s Client did not pass it on';
+            ? `${maxFoundOnProgress('the SDK')} (${this.lane.cites.maxCheckedOnProgress})`
+            : "the SDK's Client did not pass it on";
       this.ignored(pending, 'client', reason);
       this.clientIgnores.push({ seq: pending.message.seq, atMs: pending.delivered.atMs, summary: pending.delivered.summary, reason });
     }
     for (const pending of this.pendingServerCancels.splice(0)) {
       if (pending.accepted) continue;
-      const reason = `no handler of that request is running: the SDK’s Server finds no AbortController for it and does nothing, without error or reply (${this.lane.cites.cancelWithoutHandler})`;
+      const reason = cancelIgnored('no handler of that request is running', `the SDK's Server finds no AbortController for it and ignores it without error or reply (${this.lane.cites.cancelWithoutHandler})`);
       this.ignored(pending, 'server', reason);
       const m = pending.message.message;
       this.record({ kind: 'cancel-ignored', by: 'server', requestId: 'params' in m && typeof m.params.requestId !== 'object' ? (m.params.requestId as number | string) : null, reason });

@@ -13,9 +13,9 @@ export const TS_SDK_PROTOCOL_VERSION = '2025-11-25';
 export const SETTINGS_NOT_APPLIED: Readonly<Record<string, string>> = {
   requestId: 'the SDK numbers its own requests from 0 (initialize is 0, the tool call 1)',
   httpCancel: 'the SDK POSTs notifications/cancelled on every transport',
-  afterCancel: 'the SDK’s server sends no response for a request it aborted',
+  afterCancel: "the SDK's server sends no response for a request it aborted",
   clientProfile: 'this run is the SDK itself, not a profile of it',
-  progressResetsMax: 'the SDK’s maxTotalTimeout never moves',
+  progressResetsMax: "the SDK's maxTotalTimeout never moves",
 };
 
 
@@ -31,10 +31,10 @@ export const TS_SDK_V2_PROTOCOL_VERSION = '2026-07-28';
 /** Settings of A–D the v2 SDK decides for itself (as for 1.x, except that v2 itself picks the HTTP signal). */
 export const SETTINGS_NOT_APPLIED_V2: Readonly<Record<string, string>> = {
   requestId: 'the SDK numbers its own requests from 0 (the tool call is 0: the 2026-07-28 era has no initialize request)',
-  httpCancel: 'the SDK decides its cancellation signal: on Streamable HTTP it aborts the request’s fetch, on stdio it sends notifications/cancelled',
-  afterCancel: 'the SDK’s server sends no response for a request it aborted',
+  httpCancel: "the SDK decides its cancellation signal: on Streamable HTTP it aborts the request's fetch, on stdio it sends notifications/cancelled",
+  afterCancel: "the SDK's server sends no response for a request it aborted",
   clientProfile: 'this run is the SDK itself, not a profile of it',
-  progressResetsMax: 'the SDK’s maxTotalTimeout never moves',
+  progressResetsMax: "the SDK's maxTotalTimeout never moves",
 };
 
 /**

@@ -1,8 +1,8 @@
 // Proves a change to the engine left every run's behaviour as it was: the SHA-256 of each scenario's
 // structure (events, times, lanes, wire messages, outcome; no prose) on both transports for seeds
-// 1–20 matches the committed manifest, and the readable timeline of each at seed 1 matches its text
-// file byte for byte. A change meant to alter them regenerates both with `npx tsx scripts/golden.ts
-// hashes` and says why in its commit; a wording change alters only the text files.
+// 1–20 matches the committed manifest, and the readable timeline of each at seed 1 (and of A–D on each
+// real SDK) matches its text file byte for byte. A change meant to alter them regenerates both with
+// `npx tsx scripts/golden.ts hashes` and says why in its commit; a wording change alters only the text files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { scenarios } from '../scenarios/index';
 import { findScenario } from '../scenarios/index';
 import { runScenario, type LabEvent, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
-import { GOLDEN_HASHES_PATH, GOLDEN_SEEDS_MAX, GOLDEN_TIMELINES_DIR, goldenTimelines, goldenTranscripts, structuralHash } from './golden';
+import { GOLDEN_HASHES_PATH, GOLDEN_SDK_IMPLS, GOLDEN_SDK_SCENARIOS, GOLDEN_SEEDS_MAX, GOLDEN_TIMELINES_DIR, goldenSdkTimelines, goldenTimelines, goldenTranscripts, structuralHash } from './golden';
 
 it('every golden transcript has the structure the committed manifest hashes', async () => {
   const expected = JSON.parse(readFileSync(GOLDEN_HASHES_PATH, 'utf8')) as Record<string, string>;
@@ -31,9 +31,14 @@ it('every readable timeline at seed 1 is byte-identical to its committed text fi
     // toBe on the text: a failure prints the changed lines as a diff.
     expect(text, file).toBe(readFileSync(join(GOLDEN_TIMELINES_DIR, file), 'utf8'));
   }
+  for await (const { file, text } of goldenSdkTimelines()) {
+    made.push(file);
+    expect(files.has(file), `${file} is not committed; run npx tsx scripts/golden.ts hashes`).toBe(true);
+    expect(text, file).toBe(readFileSync(join(GOLDEN_TIMELINES_DIR, file), 'utf8'));
+  }
   expect([...files].sort()).toEqual(made.sort());
-  expect(made).toHaveLength(scenarios.length * 2);
-}, 60_000);
+  expect(made).toHaveLength(scenarios.length * 2 + GOLDEN_SDK_IMPLS.length * GOLDEN_SDK_SCENARIOS.length * 2);
+}, 120_000);
 
 /** Every string the lab writes as prose, reworded: what a wording change does to a transcript. */
 function reworded(transcript: Transcript): Transcript {

@@ -1,9 +1,11 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { scenarios } from '../scenarios/index';
+import { findScenario, scenarios } from '../scenarios/index';
 import { runScenario, usesSqlite, type SqlModule, type Transcript, type Transport } from '../engine';
 import { runText } from '../cli/runText';
 import { withLanes } from '../diagram/lanes';
+import { runResolved } from '../sdk/runs';
+import { resolveRunParams } from '../lab/runSpec';
 
 /** Where the SHA-256 of every golden transcript's structure is kept (scripts/golden.ts hashes rewrites it). */
 export const GOLDEN_HASHES_PATH = 'src/testing/golden.sha256.json';
@@ -74,6 +76,28 @@ export function* goldenTimelines(sql: SqlModule): Generator<{ file: string; text
     for (const transport of TRANSPORTS) {
       const transcript = runScenario(scenario, { transport, seed: GOLDEN_TIMELINE_SEED, ledger: usesSqlite(scenario) ? { sql } : undefined });
       yield { file: `${scenario.id}.${transport}.txt`, text: `${runText(scenario, transcript)}\n` };
+    }
+  }
+}
+
+/** The real SDKs' lanes whose timelines are committed beside the model's: the same steps, read side by side. */
+export const GOLDEN_SDK_IMPLS = ['ts-sdk', 'ts-sdk-v2'] as const;
+
+/** The scenarios an SDK runs (the request races A–D). */
+export const GOLDEN_SDK_SCENARIOS = ['A', 'B', 'C', 'D'] as const;
+
+/**
+ * A–D on both transports at seed 1 on each real SDK, as `lab run <id> --impl <impl>` prints it:
+ * `<scenario>.<transport>.<impl>.txt`. The structural hash is the model's alone; these show the SDK lanes' wording.
+ */
+export async function* goldenSdkTimelines(): AsyncGenerator<{ file: string; text: string }> {
+  for (const impl of GOLDEN_SDK_IMPLS) {
+    for (const id of GOLDEN_SDK_SCENARIOS) {
+      for (const transport of TRANSPORTS) {
+        const run = resolveRunParams({ scenario: id, impl, transport, seed: String(GOLDEN_TIMELINE_SEED) }, findScenario);
+        const transcript = await runResolved(run);
+        yield { file: `${id}.${transport}.${impl}.txt`, text: `${runText(run.scenario, transcript)}\n` };
+      }
     }
   }
 }

@@ -9,6 +9,7 @@ import { callToolRequest, cancelledNotification } from './protocol';
 import type { CallSim, ServerRequest } from './serverRequest';
 import { closeResponseStream, sendOn } from './stream';
 import { noteViews } from './views';
+import { cancelHow, clientClosesStream, clientSettled, deadlineWording, disconnectObserved } from './wording';
 
 const UNRECEIVED_TERMINAL = 'the client gave up on a request that never reached the server: it never ran there';
 
@@ -32,11 +33,11 @@ export interface CancelWays {
   readonly notified?: Delivery;
   /** How the server names what it received on stdio. */
   readonly received?: string;
-  /** The stream-closed reason, when not `${reason}: closing the response stream is the cancellation; nothing is POSTed`. */
-  readonly closed?: string;
+  /** Why the client gave up, for the stream-closed sentence (default: the cancellation's reason). */
+  readonly closedWhy?: string;
   /** Runs once the client closed the stream, before the server observes it. */
   readonly onClosed?: () => void;
-  /** The disconnect-observed reason. */
+  /** What closed, as the server observes it (the disconnect-observed sentence). */
   readonly observed?: string;
 }
 
@@ -100,9 +101,9 @@ export class ClientRequest {
   response(): string | null {
     const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
     if (!verdict.accepted) return verdict.reason;
-    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: 'final response received' });
+    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: clientSettled() });
     this.noteViews();
-    this.deadlines.disarm('the final response arrived');
+    this.deadlines.disarm(deadlineWording.disarmedByResponse);
     return null;
   }
 
@@ -120,9 +121,9 @@ export class ClientRequest {
     this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'abandoned', reason });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, reason);
     this.noteViews();
-    if (disarm) this.deadlines.disarm('the request already ended on the client');
+    if (disarm) this.deadlines.disarm(deadlineWording.disarmedAfterEnd);
     // Paired with the coordinator: the client's view ended by this deadline, now.
-    assert(this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs, 'the expired request ended the client’s view now');
+    assert(this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs, "the expired request ended the client's view now");
     return { deadline, reason };
   }
 
@@ -135,7 +136,7 @@ export class ClientRequest {
     // Only when a fault lost the request on its way: giving up is then what ended it.
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, UNRECEIVED_TERMINAL);
     this.noteViews();
-    this.deadlines.disarm('the client abandoned the request');
+    this.deadlines.disarm(deadlineWording.disarmedByAbandon);
     assert(!this.deadlines.armed('idle') && !this.deadlines.armed('max'), 'an abandoned request keeps no deadline armed');
     return verdict;
   }
@@ -151,7 +152,7 @@ export class ClientRequest {
     const post = this.sim.http ? ways.post : undefined;
     if (!this.sim.http || post !== undefined) {
       this.signal = 'notifications/cancelled';
-      const received = ways.received ?? 'notifications/cancelled received';
+      const received = ways.received ?? cancelHow.notified;
       const deliver: Delivery = post ?? ways.notified ?? ((event) => server.acceptCancel('params' in event.message ? event.message.params : undefined, received));
       sendOn(this.sim, 'client', cancelledNotification(this.id, reason), this.id, deliver);
       return;
@@ -159,10 +160,10 @@ export class ClientRequest {
     this.signal = 'stream-close';
     this.closedAtMs = this.sim.nowMs;
     closeResponseStream(this.sim, this.id, {
-      reason: ways.closed ?? `${reason}: closing the response stream is the cancellation; nothing is POSTed`,
+      reason: clientClosesStream(ways.closedWhy ?? reason),
       closed: ways.onClosed,
-      observed: ways.observed ?? 'the client closed the response stream; the server treats the disconnect as cancellation',
-      onObserved: () => server.acceptCancel({ requestId: this.id }, 'response stream disconnected'),
+      observed: disconnectObserved(ways.observed ?? 'the client closed the response stream'),
+      onObserved: () => server.acceptCancel({ requestId: this.id }, cancelHow.disconnected),
       unseen: () => this.coordinator.get(this.id)?.serverReceived === false,
     });
   }

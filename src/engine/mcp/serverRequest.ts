@@ -5,23 +5,17 @@ import { noteTerminal, type McpSim } from './deadlines';
 import type { WorkerEvent } from './events';
 import { endResponseStream, openResponseStream, type StreamSim } from './stream';
 import { noteViews } from './views';
+import { cancelAccepted, cancelIgnored, serverCompleted, TERMINAL_COMPLETED, terminalCancelled } from './wording';
 import { ServerWorker } from './worker';
 
 /** What the server side of a request needs of a simulation: the MCP rules' log and the wire. */
 export type CallSim = McpSim & StreamSim;
 
-/** The server's words where models say them their own way; the defaults are the request race's. */
+/** What a model's server does once it accepted a cancellation, when it departs from the spec (a catalogued failure mode). */
 export interface ServerWording {
-  /** Appended to cancel-accepted: what the server does once it accepted a cancellation. */
+  /** Said after how the cancellation arrived (cancel-accepted); default: the shared sentence. */
   readonly afterCancel: string;
-  /** The terminal event's reason when an accepted cancellation ends the request. */
-  readonly cancelTerminal: (how: string) => string;
 }
-
-const DEFAULT_WORDING: ServerWording = {
-  afterCancel: 'the server stops the work and sends nothing more for this request',
-  cancelTerminal: (how) => `the server accepted the cancellation (${how})`,
-};
 
 export interface ServerRequestOptions {
   /** RC-8: record when the two sides' views diverge. */
@@ -38,19 +32,12 @@ export interface ServerRequestOptions {
  * coordinator decides every race; this part records what the server did, in the one wording.
  */
 export class ServerRequest {
-  private readonly wording: ServerWording;
-
   constructor(
     private readonly sim: CallSim,
     private readonly coordinator: RequestCoordinator,
     readonly id: RequestId,
     private readonly options: ServerRequestOptions = {},
-  ) {
-    this.wording = {
-      afterCancel: options.wording?.afterCancel ?? DEFAULT_WORDING.afterCancel,
-      cancelTerminal: options.wording?.cancelTerminal ?? DEFAULT_WORDING.cancelTerminal,
-    };
-  }
+  ) {}
 
   /** The server's phase of the request (active until it completes or accepts a cancellation). */
   get phase(): ServerPhase {
@@ -90,8 +77,8 @@ export class ServerRequest {
     const hadTerminal = this.coordinator.terminal(this.id) !== null;
     this.work('finished', finished);
     if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) return false;
-    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: 'result committed; the response is sent' });
-    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, 'the server sent the final response');
+    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: serverCompleted() });
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, TERMINAL_COMPLETED);
     if (this.options.views === true) noteViews(this.sim, this.coordinator, this.id, 'server');
     respond();
     endResponseStream(this.sim, this.id);
@@ -104,17 +91,17 @@ export class ServerRequest {
    * observed disconnect). Malformed, unknown and finished targets are ignored without error or reply
    * (RC-7); returns why, or null when the server accepted it and stops the work.
    */
-  acceptCancel(params: unknown, how: string, afterCancel: string = this.wording.afterCancel): string | null {
+  acceptCancel(params: unknown, how: string, afterCancel: string | undefined = this.options.wording?.afterCancel): string | null {
     const hadTerminal = (this.coordinator.get(this.id)?.terminal ?? null) !== null;
     const verdict = this.coordinator.serverCancel(params, this.sim.nowMs);
     if (!verdict.accepted) {
-      this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: `${verdict.reason}; ignored without error or reply` });
+      this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: cancelIgnored(verdict.reason) });
       return verdict.reason;
     }
     this.options.onCancelAccepted?.();
-    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: `${how}; ${afterCancel}` });
+    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, afterCancel) });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
-    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, this.wording.cancelTerminal(how));
+    noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, terminalCancelled(how));
     // Paired with the coordinator: the request the cancellation named is this one, and it is over on the server.
     if (verdict.requestId !== this.id || this.phase !== 'cancelled') fail(`an accepted cancellation of ${JSON.stringify(verdict.requestId)} leaves request ${JSON.stringify(this.id)} ${this.phase}`);
     return null;

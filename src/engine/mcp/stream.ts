@@ -4,6 +4,7 @@ import type { MessageEvent, Side, Unstamped, WireEvent } from '../core/transcrip
 import type { Delivery, SendOptions, Wire } from '../core/wire';
 import { fail } from '../core/assert';
 import { SSE_HEADERS } from './protocol';
+import { responseEndsStream } from './wording';
 
 /** What the stream rules need of a simulation: its transport, clock, wire and log. */
 export interface StreamSim {
@@ -15,7 +16,7 @@ export interface StreamSim {
 }
 
 /** The words every model's server uses when its final response ends a request's SSE stream. */
-export const FINAL_RESPONSE_ENDS_STREAM = 'the final response ends the request’s SSE stream';
+export const FINAL_RESPONSE_ENDS_STREAM = responseEndsStream();
 
 /**
  * The channel a message travels on (one FIFO each): stdio is one pipe; on Streamable HTTP a client's

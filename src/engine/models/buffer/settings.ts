@@ -10,7 +10,7 @@ export const bufferOverloadSettingsSpec = {
   queue: {
     kind: 'enum',
     values: ['bounded', 'unbounded', 'drop-oldest-any'],
-    description: 'bounded: the lab’s BoundedSseBuffer (BF-1 … BF-6); unbounded: keeps everything, memory grows with a slow consumer; drop-oldest-any: evicts the oldest event even a final response (both catalogued failure modes).',
+    description: "bounded: the lab's BoundedSseBuffer (BF-1 … BF-6); unbounded: keeps everything, memory grows with a slow consumer; drop-oldest-any: evicts the oldest event even a final response (both catalogued failure modes).",
   },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;

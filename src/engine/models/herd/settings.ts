@@ -4,7 +4,7 @@ import { BACKOFF_POLICIES } from './backoff';
 /** This model's settings: one spec gives the ranges, the wording and the type. */
 export const herdSettingsSpec = {
   clients: { kind: 'integer', min: 1, max: 100_000, description: 'Clients that lose their streams at 0 ms.' },
-  policy: { kind: 'enum', values: BACKOFF_POLICIES, description: 'Backoff between attempts (RV-4); full-jitter is the lab’s policy.' },
+  policy: { kind: 'enum', values: BACKOFF_POLICIES, description: "Backoff between attempts (RV-4); full-jitter is the lab's policy." },
   baseMs: { kind: 'integer', min: 1, max: 60_000, unit: 'ms', description: 'Backoff base: attempt n waits up to min(capMs, baseMs·2ⁿ).' },
   capMs: { kind: 'integer', min: 1, max: 3_600_000, unit: 'ms', description: 'Backoff cap: no wait is longer.' },
   admitPerWindow: { kind: 'integer', min: 1, max: 1_000_000, description: 'Connections the recovering server admits per window; the rest are refused.' },

@@ -77,7 +77,7 @@ export const KEY_PROFILES: Readonly<Record<KeyProfileName, KeyProfile>> = {
     reusedStatus: 422,
     expiresAfterMs: null,
     summary: 'same key in flight: block until the first request commits, then replay its result (no 409; bounded only by eventsMax); other arguments: 422',
-    source: 'No standard: a ledger that serialises on the key (a lock held across the effect) — the IETF draft permits waiting; the wait is bounded only by the run’s eventsMax here',
+    source: "No standard: a ledger that serialises on the key (a lock held across the effect) — the IETF draft permits waiting; the wait is bounded only by the run's eventsMax here",
   },
 };
 

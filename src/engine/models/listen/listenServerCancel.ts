@@ -7,6 +7,7 @@ import { mcpSim } from '../../mcp/mcpSim';
 import { callToolResultResponse, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, openResponseStream, sendOn } from '../../mcp/stream';
+import { arrivedOnClosedStream, userCancelled, workerWording } from '../../mcp/wording';
 import { acknowledgedNotification, listenEndedNotification, listenRequest, subscriptionNotification } from '../../mcp/subscriptions';
 import { listenServerCancelSettingsSpec, type ListenServerCancelSettings } from './settings';
 import type { ListenModelEvent, ListenOutcome, ListenScenario } from './types';
@@ -45,7 +46,7 @@ export class ListenServerCancel {
     this.settings = run.settings;
     this.sim = mcpSim(run, { eventsMax: run.settings.eventsMax, latency: run.settings });
     this.client = new ClientRequest(this.sim, this.coordinator, TOOL_ID, { idleTimeoutMs: TOOL_TIMEOUT_MS, maxTimeoutMs: TOOL_TIMEOUT_MS, progressToken: null, onDeadline: () => undefined });
-    this.server = new ServerRequest(this.sim, this.coordinator, TOOL_ID, { wording: { cancelTerminal: (how) => `the server accepted the client's cancellation (${how})` } });
+    this.server = new ServerRequest(this.sim, this.coordinator, TOOL_ID);
   }
 
   get events(): ListenModelEvent[] {
@@ -130,22 +131,22 @@ export class ListenServerCancel {
   private serverStartsTool(): null {
     this.server.opened();
     const { workMs } = this.settings;
-    this.server.startWorker(workMs, CHECKPOINT_EVERY_MS, (chunks) => `${workMs} ms of work in ${chunks} chunk(s)`, (chunk, _chunks, isLast) => this.workerStep(chunk, isLast));
+    this.server.startWorker(workMs, CHECKPOINT_EVERY_MS, (chunks) => workerWording.started(workMs, chunks, workerWording.uninterruptible), (chunk, chunks, isLast) => this.workerStep(chunk, chunks, isLast));
     return null;
   }
 
-  private workerStep(chunk: number, isLast: boolean): boolean {
+  private workerStep(chunk: number, chunks: number, isLast: boolean): boolean {
     if (this.server.phase === 'cancelled') {
-      this.server.work('stopped', `checkpoint ${chunk} observed the client's cancellation: work stops`);
+      this.server.work('stopped', workerWording.stopped(chunk));
       return false;
     }
     if (!isLast) {
-      this.server.work('checkpoint', `chunk ${chunk} done`);
+      this.server.work('checkpoint', workerWording.chunkDone(chunk, chunks));
       return true;
     }
-    this.server.complete('the worker reached completion and calls complete()', () =>
+    this.server.complete(workerWording.finished(), () =>
       sendOn(this.sim, 'server', callToolResultResponse(TOOL_ID, 'Report for 2026-Q3 is ready.', { rows: 42 }), TOOL_ID, () => {
-        if (this.client.closedStreamAtMs !== null) return 'the client closed this response stream; what arrives on it is discarded';
+        if (this.client.closedStreamAtMs !== null) return arrivedOnClosedStream(this.client.closedStreamAtMs);
         const verdict = this.coordinator.clientResponse(TOOL_ID, this.sim.nowMs);
         return verdict.accepted ? null : verdict.reason;
       }),
@@ -156,10 +157,9 @@ export class ListenServerCancel {
   /** The client's own path (RC-5): it cancels the request it sent, not the listen. */
   private clientCancelsTool(): void {
     const reason = 'User closed the operation';
-    if (!this.client.abandon(`${reason}: the client cancels its own tool call; the listen stream is not affected`).accepted) return;
+    if (!this.client.abandon(userCancelled(`the client gives up on its own tool call ("${reason}"); the listen stream is not affected`)).accepted) return;
     this.clientCancelled.push(TOOL_ID);
-    const observed = 'the client closed the tool call’s response stream; the server treats the disconnect as cancellation';
-    this.client.cancel(reason, this.server, { observed, received: 'notifications/cancelled received from the client' });
+    this.client.cancel(reason, this.server, { closedWhy: 'the user cancelled', observed: "the client closed the tool call's response stream" });
   }
 
   outcome(): ListenOutcome {
@@ -168,7 +168,7 @@ export class ListenServerCancel {
     assert(this.listenEndedAtMs !== null, 'the server ended the listen');
     // RC-9, positive and negative space: the server cancelled only listen calls, the client only its own requests.
     assert(this.serverCancelled.every((id) => id === LISTEN_ID), 'the server cancels only subscriptions/listen calls');
-    assert(!this.clientCancelled.includes(LISTEN_ID), 'the client’s cancellations and the server’s are kept apart');
+    assert(!this.clientCancelled.includes(LISTEN_ID), "the client's cancellations and the server's are kept apart");
     return {
       listenRequestId: LISTEN_ID,
       serverEndSignal: 'notifications/cancelled',

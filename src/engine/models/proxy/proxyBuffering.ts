@@ -10,6 +10,7 @@ import { SSE_HEADERS, callToolResultResponse, progressNotification, type JsonRpc
 import { ServerRequest } from '../../mcp/serverRequest';
 import { sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
+import { arrivedOnClosedStream, cancelHow, deadlineWording, workerWording } from '../../mcp/wording';
 import { proxyBufferingSettingsSpec, type ProxyBufferingSettings } from './settings';
 import type { ProxyModelEvent, ProxyOutcome, ProxyScenario, SseCommentEvent } from './types';
 export { proxyBufferingSettingsSpec, proxyBufferingDefaults, type ProxyBufferingSettings } from './settings';
@@ -56,7 +57,6 @@ export class ProxyBuffering {
     this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: { latencyMs: s.latencyMs, latencyJitterMs: 0 } });
     this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressToken: `progress-${s.requestId}`, onDeadline: () => this.deadlineFires() });
     this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, {
-      wording: { afterCancel: 'the server stops the work and sends nothing more', cancelTerminal: (how) => how },
       onCancelAccepted: () => this.cancelKeepAlive(),
     });
   }
@@ -92,22 +92,21 @@ export class ProxyBuffering {
       this.serverStarts();
       return null;
     });
-    this.client.deadlines.armBoth(`no useful activity for ${s.idleTimeoutMs} ms ends the request`, `absolute budget of ${s.maxTimeoutMs} ms from the start`);
+    this.client.deadlines.armBoth(deadlineWording.idleArmed(s.idleTimeoutMs), deadlineWording.maxArmed(s.maxTimeoutMs));
   }
 
   /** A deadline fired: the client gives up; on Streamable HTTP it closes the stream and the proxy drops what it holds. */
   private deadlineFires(): void {
     const s = this.settings;
-    const ended = this.client.expire((fired) => (fired === 'idle' ? `idle timeout: no progress reached the client for ${s.idleTimeoutMs} ms` : `maximum timeout of ${s.maxTimeoutMs} ms reached`));
+    const ended = this.client.expire((fired) => (fired === 'idle' ? deadlineWording.idleFired(s.idleTimeoutMs) : deadlineWording.maxFired(s.maxTimeoutMs)));
     if (ended === null) return;
     this.client.cancel(ended.reason, this.server, {
       notified: () => {
-        this.server.acceptCancel({ requestId: this.id }, 'notifications/cancelled received');
+        this.server.acceptCancel({ requestId: this.id }, cancelHow.notified);
         return null;
       },
-      closed: `${ended.reason}: the client closes the response stream, which is the cancellation`,
       onClosed: () => this.proxyDiscards(),
-      observed: 'the proxy closed the upstream connection after the client left; the server treats it as cancellation',
+      observed: 'the proxy closed the upstream connection after the client left',
     });
   }
 
@@ -121,9 +120,9 @@ export class ProxyBuffering {
   /** The wire delivered a message from the server: null to accept it, or why the client ignores it. */
   private clientReceives(event: MessageEvent): string | null {
     const closedAtMs = this.client.closedStreamAtMs;
-    if (closedAtMs !== null) return `the client closed this response stream at ${closedAtMs} ms`;
+    if (closedAtMs !== null) return arrivedOnClosedStream(closedAtMs);
     const message = event.message;
-    const ignored = 'method' in message ? this.client.progress(message.params.progress as number, 'progress arrived: the idle clock restarts') : this.client.response();
+    const ignored = 'method' in message ? this.client.progress(message.params.progress as number, deadlineWording.idleReset) : this.client.response();
     if (ignored !== null) return ignored;
     if ('method' in message) this.progressDelivered += 1;
     this.usefulArrivals.push(this.sim.nowMs);
@@ -148,19 +147,19 @@ export class ProxyBuffering {
           : `the proxy ignores X-Accel-Buffering: no and buffers the response: it forwards only once it holds ${s.flushEvents} events${s.flushIntervalMs === null ? '' : `, ${s.flushIntervalMs} ms after it started holding`}, or when the response ends`,
       });
     }
-    const started = `${s.workMs} ms of work${s.progressEveryMs > 0 ? `, progress every ${s.progressEveryMs} ms` : ', no progress (RC-4: legal)'}`;
-    this.chunks = this.server.startWorker(s.workMs, s.progressEveryMs, () => started, (chunk, _chunks, isLast) => this.checkpoint(chunk, isLast)).chunks;
+    const progress = s.progressEveryMs > 0 ? `progress every ${s.progressEveryMs} ms` : 'no progress (RC-4: legal)';
+    this.chunks = this.server.startWorker(s.workMs, s.progressEveryMs, (chunks) => workerWording.started(s.workMs, chunks, `${workerWording.uninterruptible}; ${progress}`), (chunk, _chunks, isLast) => this.checkpoint(chunk, isLast)).chunks;
     this.armKeepAlive();
   }
 
   /** Checkpoint `chunk` of the worker: progress before the last one, completion at the last. */
   private checkpoint(chunk: number, isLast: boolean): boolean {
     if (!this.serverActive) {
-      this.server.work('stopped', 'the request was cancelled; the worker stops at this checkpoint');
+      this.server.work('stopped', workerWording.stopped(chunk));
       return false;
     }
     if (isLast) {
-      const completed = this.server.complete('the work is done', () => {
+      const completed = this.server.complete(workerWording.finished(), () => {
         this.write(callToolResultResponse(this.id, 'Search index rebuilt.', { documents: 48_213 }));
         this.cancelKeepAlive();
       });

@@ -8,6 +8,7 @@ import { mcpSim } from '../../mcp/mcpSim';
 import { callToolRequest, callToolResultResponse, snapshot, type JsonObject, type JsonRpcMessage, type JsonRpcResultResponse, type RequestId } from '../../mcp/protocol';
 import { openResponseStream, responseChannel, sendOn } from '../../mcp/stream';
 import { DEDUPE_BY, acknowledgedNotification, listenRequest, refetchMethodsFor, refetchRequest, refetchResult, subscriptionNotification } from '../../mcp/subscriptions';
+import { workerWording } from '../../mcp/wording';
 import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
 import { reconnectListenSettingsSpec, type ReconnectListenSettings } from './settings';
 import type { ReconnectModelEvent, ReconnectOutcome, ReconnectPlan, ReconnectScenario } from './types';
@@ -280,7 +281,7 @@ export class ReconnectListen {
       this.balanceCents -= CHARGE_CENTS;
       this.charges.push({ chargeId: CHARGE_ID, requestId: id, cents: CHARGE_CENTS });
       this.tools = [...TOOLS_BEFORE, TOOL_ADDED];
-      this.sim.record({ kind: 'worker', requestId: id, step: 'finished', reason: `charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available` });
+      this.sim.record({ kind: 'worker', requestId: id, step: 'finished', reason: workerWording.finished(`charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available`) });
       this.send('server', callToolResultResponse(id, `Charged ${CHARGE_CENTS} cents.`, { chargeId: CHARGE_ID, balanceCents: this.balanceCents }), id, () => this.clientReceivesChargeResponse());
       // Notifications flow only on a subscription the server holds: a listen the network lost was never one.
       const listenId = [...this.listenIds].reverse().find((candidate) => this.serverReceived.has(candidate));

@@ -11,6 +11,7 @@ import { callToolResultResponse, cancelledNotification, progressNotification, ty
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
+import { arrivedOnClosedStream, cancelHow, deadlineWording, maxFoundOnProgress, responseEndsStream, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
 import { requestRaceSettingsSpec, type RequestRaceSettings } from './settings';
 import type { ClientIgnore, RequestOutcome, RequestRaceEvent, RequestRaceScenario, ScriptStep } from './types';
 
@@ -84,7 +85,7 @@ export class RequestRace {
       this.client.deadlines.armIdleOnly(`the TypeScript SDK 1.x's \`timeout\` of ${s.idleTimeoutMs} ms (resetTimeoutOnProgress); it has no maximum timer: maxTotalTimeout of ${s.maxTimeoutMs} ms is checked only when progress arrives`);
       return;
     }
-    this.client.deadlines.armBoth(`no useful activity for ${s.idleTimeoutMs} ms ends the request`, `absolute budget of ${s.maxTimeoutMs} ms from the start; progress never moves it`);
+    this.client.deadlines.armBoth(deadlineWording.idleArmed(s.idleTimeoutMs), deadlineWording.maxArmed(s.maxTimeoutMs));
   }
 
   private deadlineFires(): void {
@@ -97,8 +98,8 @@ export class RequestRace {
     }
     // ts-sdk-1.x: the SDK's one timer (protocol.js:741 timeoutHandler → cancel()).
     const ended = this.sdk
-      ? this.client.expire(() => `the SDK's \`timeout\`: no progress for ${s.idleTimeoutMs} ms`, 'idle')
-      : this.client.expire((fired) => (fired === 'max' ? `maximum timeout of ${s.maxTimeoutMs} ms reached` : `idle timeout: no progress for ${s.idleTimeoutMs} ms`));
+      ? this.client.expire(() => deadlineWording.idleFired(s.idleTimeoutMs, "the SDK's `timeout` fires"), 'idle')
+      : this.client.expire((fired) => (fired === 'max' ? deadlineWording.maxFired(s.maxTimeoutMs) : deadlineWording.idleFired(s.idleTimeoutMs)));
     if (ended !== null) this.sendCancellation(ended.reason);
   }
 
@@ -109,18 +110,18 @@ export class RequestRace {
   private sdkMaxExceeded(): string {
     const startedAtMs = this.coordinator.get(this.id)?.startedAtMs ?? 0;
     this.sdkGaveUpAtMs = this.sim.nowMs;
-    const reason = `maxTotalTimeout of ${this.settings.maxTimeoutMs} ms exceeded, found only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed): the TypeScript SDK 1.x rejects the request locally and sends nothing; its \`timeout\` timer stays armed`;
+    const reason = deadlineWording.maxFired(this.settings.maxTimeoutMs, `the TypeScript SDK 1.x found it only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed); it rejects the request locally and sends nothing; its \`timeout\` timer stays armed`);
     const ended = this.client.expire(() => reason, 'max', false);
     assert(ended?.deadline === 'max', 'the SDK finds maxTotalTimeout exceeded only once it is');
     // The client gave up: no response is owed to it any more (its cancellation comes later, from the timer).
     this.sim.wire.settle('client', this.id);
-    return 'the TypeScript SDK 1.x found maxTotalTimeout exceeded when this progress arrived and rejected the request';
+    return maxFoundOnProgress('the TypeScript SDK 1.x');
   }
 
   /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
   cancel(reason: string = USER_CANCEL_REASON): void {
-    const verdict = this.client.abandon(reason);
-    if (verdict.accepted) this.sendCancellation(reason);
+    const verdict = this.client.abandon(userCancelled(`the client gives up on the request ("${reason}")`));
+    if (verdict.accepted) this.sendCancellation(reason, 'the user cancelled');
     else this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: this.id, reason: `nothing to cancel: ${verdict.reason}` });
   }
 
@@ -140,19 +141,19 @@ export class RequestRace {
     const message: JsonRpcMessage = malformed
       ? { jsonrpc: '2.0', method: 'notifications/cancelled', params: { reason: 'a cancellation that names no request' } }
       : cancelledNotification(UNKNOWN_REQUEST_ID, 'a cancellation for a request this client never sent');
-    const deliver = (event: MessageEvent): string | null => this.server.acceptCancel('params' in event.message ? event.message.params : undefined, 'notifications/cancelled received');
+    const deliver = (event: MessageEvent): string | null => this.server.acceptCancel('params' in event.message ? event.message.params : undefined, cancelHow.notified);
     sendOn(this.sim, 'client', message, this.settings.requestId, deliver, malformed ? { malformed: 'params.requestId is missing; CancelledNotificationParams requires it' } : {});
   }
 
   /** On Streamable HTTP a catalogued failure mode (and the TypeScript SDK 1.x's way) POSTs the cancellation, which is not the signal. */
-  private sendCancellation(reason: string): void {
+  private sendCancellation(reason: string, closedWhy?: string): void {
     if (this.settings.httpCancel !== 'post-notification' && !this.sdk) {
-      this.client.cancel(reason, this.server);
+      this.client.cancel(reason, this.server, { closedWhy });
       return;
     }
     this.client.cancel(reason, this.server, {
       post: () => {
-        const why = 'on Streamable HTTP the disconnect of the request’s own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running';
+        const why = "on Streamable HTTP the disconnect of the request's own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running";
         this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: this.id, reason: why });
         return why;
       },
@@ -161,11 +162,11 @@ export class RequestRace {
 
   private clientReceives(event: MessageEvent): string | null {
     const closedAtMs = this.client.closedStreamAtMs;
-    if (closedAtMs !== null) return `the client closed this response stream at ${closedAtMs} ms; what arrives on it is discarded`;
+    if (closedAtMs !== null) return arrivedOnClosedStream(closedAtMs);
     const message = event.message;
     if (!('method' in message && message.method === 'notifications/progress')) return this.client.response();
     if (this.sdk && this.coordinator.get(this.id)?.client === 'waiting' && this.sim.nowMs >= this.coordinator.maxDueAtMs(this.id)) return this.sdkMaxExceeded();
-    const resets = this.settings.progressResetsMax ? 'progress arrived: this client restarts every deadline' : 'progress arrived: the idle clock restarts (the maximum deadline does not move)';
+    const resets = this.settings.progressResetsMax ? deadlineWording.everyReset : deadlineWording.idleReset;
     return this.client.progress(message.params.progress as number, resets);
   }
 
@@ -175,7 +176,7 @@ export class RequestRace {
     this.server.opened();
     const s = this.settings;
     const step = (chunk: number, _chunks: number, isLast: boolean): boolean => (isLast ? this.workerCompletes() : this.workerCheckpoint(chunk));
-    this.workerChunks = this.server.startWorker(s.workMs, s.progressEveryMs, (chunks) => `${s.workMs} ms of work in ${chunks} chunk(s); each chunk is uninterruptible`, step).chunks;
+    this.workerChunks = this.server.startWorker(s.workMs, s.progressEveryMs, (chunks) => workerWording.started(s.workMs, chunks, workerWording.uninterruptible), step).chunks;
     return null;
   }
 
@@ -187,7 +188,7 @@ export class RequestRace {
     if (this.server.phase === 'cancelled') {
       // a catalogued failure mode (afterCancel=respond): this server accepted the cancellation but never checks it; the work goes on.
       if (this.settings.afterCancel === 'respond') this.server.work('checkpoint', `${done}; this server does not check for the accepted cancellation and works on (a catalogued failure mode)`);
-      else this.server.work('stopped', `checkpoint ${chunk} observed the cancellation: work stops, resources are freed`);
+      else this.server.work('stopped', workerWording.stopped(chunk));
       return this.settings.afterCancel === 'respond';
     }
     this.server.work('checkpoint', done);
@@ -204,13 +205,13 @@ export class RequestRace {
       this.finalResponse = true;
       sendOn(this.sim, 'server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), this.id, this.toClient);
     };
-    if (this.server.complete('the worker reached completion and calls complete()', respond)) return false;
+    if (this.server.complete(workerWording.finished(), respond)) return false;
     if (this.settings.afterCancel === 'respond') {
       // a catalogued failure mode: the response goes out although cancellation won; the client cannot use it.
       respond();
-      endResponseStream(this.sim, this.id, 'the response ends the request’s SSE stream');
+      endResponseStream(this.sim, this.id, responseEndsStream());
     } else {
-      this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: 'cancellation was accepted first: complete() returns no response and nothing more is sent' });
+      this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: responseSuppressed() });
     }
     return false;
   }

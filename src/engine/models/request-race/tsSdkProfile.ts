@@ -108,7 +108,7 @@ export const TS_SDK_1X_EXPECTATIONS: readonly SdkExpectation[] = [
         sdk: { terminalState: 'timeout-max', clientOutcome: 'timeout-max', clientOutcomeAtMs: 2_331, cancellationSignal: 'notifications/cancelled', cancelSentAtMs: 2_498, finalResponse: false, invariantsBroken: [...MAX_BROKEN, ...HTTP_BROKEN] },
         model: { terminalState: 'timeout-max', clientOutcome: 'timeout-max', clientOutcomeAtMs: 2_000, cancellationSignal: 'stream-close', cancelSentAtMs: 2_000, finalResponse: false, invariantsBroken: [] },
         profileAgrees: false,
-        why: 'the profile pairs the SDK’s client with the lab’s spec server, which ignores a POSTed cancellation and completes at 5,005 ms; the SDK’s own server aborts the tool when the late cancellation arrives, and sends no response',
+        why: "the profile pairs the SDK's client with the lab's spec server, which ignores a POSTed cancellation and completes at 5,005 ms; the SDK's own server aborts the tool when the late cancellation arrives, and sends no response",
       },
     ],
   },
@@ -126,7 +126,7 @@ export const TS_SDK_1X_EXPECTATIONS: readonly SdkExpectation[] = [
     ],
   },
   {
-    behaviour: 'on Streamable HTTP the client also sends notifications/cancelled (POSTed) instead of closing the request’s stream',
+    behaviour: "on Streamable HTTP the client also sends notifications/cancelled (POSTed) instead of closing the request's stream",
     spec: 'on Streamable HTTP closing the response stream is the cancellation (RC-5)',
     source: 'protocol.js:701-712 cancel() calls transport.send({ method: "notifications/cancelled" }) on every transport',
     runs: [
@@ -139,8 +139,8 @@ export const TS_SDK_1X_EXPECTATIONS: readonly SdkExpectation[] = [
     ],
   },
   {
-    behaviour: 'the SDK’s server treats a POSTed notifications/cancelled as the cancellation: it aborts the tool’s extra.signal and sends no response',
-    spec: 'on Streamable HTTP the disconnect is the signal; a POSTed notification is not tied to the request (the lab’s server, and the profile with it, works on)',
+    behaviour: "the SDK's server treats a POSTed notifications/cancelled as the cancellation: it aborts the tool's extra.signal and sends no response",
+    spec: "on Streamable HTTP the disconnect is the signal; a POSTed notification is not tied to the request (the lab's server, and the profile with it, works on)",
     source: 'server/webStandardStreamableHttp.js:573-577 hands a POSTed notification to onmessage; protocol.js:27-29 → :173-179 _oncancel aborts the handler; :397-400 drops its result',
     runs: [
       {
@@ -169,7 +169,7 @@ export const TS_SDK_1X_EXPECTATIONS: readonly SdkExpectation[] = [
   {
     behaviour: 'on stdio a user cancel is what the spec asks: notifications/cancelled at once, and the server stops',
     spec: 'the same (RC-5, RC-6)',
-    source: 'protocol.js:737-739 the AbortSignal’s listener calls cancel() :698-712',
+    source: "protocol.js:737-739 the AbortSignal's listener calls cancel() :698-712",
     runs: [
       {
         run: 'A',
@@ -192,7 +192,7 @@ export const TS_SDK_1X_EXPECTATIONS: readonly SdkExpectation[] = [
     ],
   },
   {
-    behaviour: 'the AbortSignal’s listener is never removed: a cancel after the result still sends notifications/cancelled',
+    behaviour: "the AbortSignal's listener is never removed: a cancel after the result still sends notifications/cancelled",
     spec: 'a request that already ended has nothing left to cancel; the client sends nothing',
     source: 'protocol.js:737-739 addEventListener("abort") with no removal when the response settles the request (:514-516)',
     runs: [

@@ -72,7 +72,7 @@ const cAt = (run: string, http: boolean, clientOutcomeAtMs: number, v1CancelAtMs
 
 export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
   {
-    behaviour: 'on Streamable HTTP v2 cancels by aborting the request’s POST (its response stream closes) and POSTs no notifications/cancelled; its server takes the disconnect as the cancellation. SDK 1.x POSTs notifications/cancelled. The model does what v2 does',
+    behaviour: "on Streamable HTTP v2 cancels by aborting the request's POST (its response stream closes) and POSTs no notifications/cancelled; its server takes the disconnect as the cancellation. SDK 1.x POSTs notifications/cancelled. The model does what v2 does",
     differs: ['v1-v2'],
     cause: 'revision',
     revision: {
@@ -137,14 +137,14 @@ export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
     ],
   },
   {
-    behaviour: 'v2, like SDK 1.x, checks maxTotalTimeout only when a progress notification arrives, so it gives up after the maximum (C: at 2010 ms, or 2331 ms with progress every 333 ms: the next row’s runs) and, with no progress, only the idle timeout ends the request',
+    behaviour: "v2, like SDK 1.x, checks maxTotalTimeout only when a progress notification arrives, so it gives up after the maximum (C: at 2010 ms, or 2331 ms with progress every 333 ms: the next row's runs) and, with no progress, only the idle timeout ends the request",
     differs: ['model-v2'],
     cause: 'implementation',
     source: [
       { file: CLIENT, line: 5818, text: 'if (info.maxTotalTimeout && totalElapsed >= info.maxTotalTimeout) {' },
       { file: CLIENT, line: 6041, text: 'this._resetTimeout(messageId);' },
     ],
-    model: 'both revisions give the maximum no timer of its own; the lab’s requirements RC-1 and RC-2 ask for one that fires at start + maxTimeoutMs whatever arrives, so the model is right by the lab’s requirement and v2 breaks RC-1/RC-2',
+    model: "both revisions give the maximum no timer of its own; the lab's requirements RC-1 and RC-2 ask for one that fires at start + maxTimeoutMs whatever arrives, so the model is right by the lab's requirement and v2 breaks RC-1/RC-2",
     runs: [
       {
         run: 'C:latencyMs=0,idleTimeoutMs=4000,workMs=10000,serverSendsProgress=false',
@@ -167,7 +167,7 @@ export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
       { file: CLIENT, line: 6221, text: 'responseReceived = true;' },
       { file: CLIENT, line: 6201, text: 'if (responseReceived) return;' },
     ],
-    model: 'both revisions say the sender SHOULD cancel on timeout: the model does, at the moment it gives up; v2 rejecting with the timeout marks the response as received, so the idle timer’s cancel() returns early and nothing is sent',
+    model: "both revisions say the sender SHOULD cancel on timeout: the model does, at the moment it gives up; v2 rejecting with the timeout marks the response as received, so the idle timer's cancel() returns early and nothing is sent",
     runs: [
       cAt('C', false, 2_010, 2_110, false),
       cAt('C:transport=http', true, 2_010, 2_110, false),
@@ -235,7 +235,7 @@ export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
     check: 'response-deferred',
   },
   {
-    behaviour: 'v2’s SSE response headers are Content-Type: text/event-stream, Cache-Control: no-cache, no-transform, Connection: keep-alive and X-Accel-Buffering: no; the model sends Content-Type, Cache-Control: no-cache and X-Accel-Buffering: no',
+    behaviour: "v2's SSE response headers are Content-Type: text/event-stream, Cache-Control: no-cache, no-transform, Connection: keep-alive and X-Accel-Buffering: no; the model sends Content-Type, Cache-Control: no-cache and X-Accel-Buffering: no",
     differs: ['model-v2'],
     cause: 'implementation',
     source: [
@@ -243,31 +243,31 @@ export const TS_SDK_V2_TABLE: readonly V2Difference[] = [
       { file: SERVER, line: 267, text: 'Connection: "keep-alive",' },
       { file: SERVER, line: 268, text: '"X-Accel-Buffering": "no"' },
     ],
-    model: 'Connection is a hop-by-hop header of HTTP/1.1 that HTTP/2 and HTTP/3 forbid (RFC 9113 §8.2.2), so the model leaves it out; no-transform (RFC 9111 §5.2.2.6) would keep intermediaries from re-encoding the stream and is not in the model: a difference left open, since the model’s headers are in every golden transcript',
+    model: "Connection is a hop-by-hop header of HTTP/1.1 that HTTP/2 and HTTP/3 forbid (RFC 9113 §8.2.2), so the model leaves it out; no-transform (RFC 9111 §5.2.2.6) would keep intermediaries from re-encoding the stream and is not in the model: a difference left open, since the model's headers are in every golden transcript",
     runs: [],
     check: 'sse-headers',
   },
   {
-    behaviour: 'every POST v2’s client sends carries Accept: application/json, text/event-stream, Content-Type: application/json, MCP-Protocol-Version: 2026-07-28 and Mcp-Method (and Mcp-Name: the tool for tools/call); a cancel POSTs nothing on HTTP',
+    behaviour: "every POST v2's client sends carries Accept: application/json, text/event-stream, Content-Type: application/json, MCP-Protocol-Version: 2026-07-28 and Mcp-Method (and Mcp-Name: the tool for tools/call); a cancel POSTs nothing on HTTP",
     differs: ['v1-v2'],
     cause: 'revision',
     revision: {
       '2025-11-25': 'the client MUST include the MCP-Protocol-Version: <protocol-version> HTTP header on all subsequent requests to the MCP server (basic/transports, Protocol Version Header); there is no Mcp-Method header',
-      '2026-07-28': 'SEP-2243 standard headers: MCP-Protocol-Version and Mcp-Method on every request POST, Mcp-Name for the methods that mirror params.name (v2’s inbound ladder, server/dist/src-DdvbAHrR.mjs:4947, states the rule it enforces)',
+      '2026-07-28': "SEP-2243 standard headers: MCP-Protocol-Version and Mcp-Method on every request POST, Mcp-Name for the methods that mirror params.name (v2's inbound ladder, server/dist/src-DdvbAHrR.mjs:4947, states the rule it enforces)",
     },
     source: [{ file: 'server/dist/src-DdvbAHrR.mjs', line: 4947, text: 'SEP-2243 standard `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers' }],
     runs: [],
     check: 'post-headers',
   },
   {
-    behaviour: 'v2 numbers its requests from 0 with no initialize before the call, so the tool call is #0 with progressToken 0 (SDK 1.x: #1, token 1); the model’s call is #41 with progressToken "progress-41"',
+    behaviour: 'v2 numbers its requests from 0 with no initialize before the call, so the tool call is #0 with progressToken 0 (SDK 1.x: #1, token 1); the model\'s call is #41 with progressToken "progress-41"',
     differs: ['v1-v2', 'model-v2'],
     cause: 'implementation',
     source: [
       { file: CLIENT, line: 6181, text: 'const messageId = this._requestMessageId++;' },
       { file: CLIENT, line: 6194, text: 'progressToken: messageId' },
     ],
-    model: 'any id unique among the sender’s requests and any token unique among its active requests conform to both revisions; the model picks visible ones',
+    model: "any id unique among the sender's requests and any token unique among its active requests conform to both revisions; the model picks visible ones",
     runs: [],
     check: 'request-numbering',
   },
