@@ -22,7 +22,7 @@ import { formatSchedule, parseSchedule } from './explore/schedule';
 import { formatFault, parseFaults, type MessageFault } from './core/wire';
 import { InvariantError } from './core/assert';
 import { LabError } from './core/errors';
-import type { OutcomeByKind, Transcript } from './transcript';
+import type { LabEvent, OutcomeByKind, Transcript } from './transcript';
 
 export { checkSeed, checkTransport, DEFAULT_SEED, type RunOptions, type ResolvedRun, type ScenarioMeta } from './core/model';
 export type { RequestRaceScenario, ScriptStep, ExpectedOutcome } from './models/request-race/types';
@@ -43,7 +43,7 @@ export type Scenario = RequestRaceScenario | LedgerScenario | TaskScenario | Buf
 export type ScenarioKind = Scenario['kind'];
 export type FlowScenario = BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario;
 
-const models: { readonly [K in ScenarioKind]: Model<Extract<Scenario, { kind: K }>, OutcomeByKind[K]> } = {
+const models: { readonly [K in ScenarioKind]: Model<Extract<Scenario, { kind: K }>, OutcomeByKind[K], LabEvent> } = {
   'request-race': requestRaceModel,
   ledger: ledgerModel,
   task: taskModel,
@@ -84,7 +84,7 @@ function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T)
 export function runScenario<S extends Scenario>(scenario: S, options: RunOptions = {}): TranscriptOf<S> {
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
-  const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']]>;
+  const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']], LabEvent>;
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
   const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
   const faults = options.faults === undefined ? [] : parseFaults(options.faults);
@@ -92,7 +92,7 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
     model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults }),
   );
   replay?.finish();
-  const transcript = {
+  const transcript: TranscriptOf<S> = {
     scenario: scenario.id,
     transport,
     seed,
@@ -106,5 +106,5 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
     events,
     outcome,
   };
-  return transcript as unknown as TranscriptOf<S>;
+  return transcript;
 }

@@ -118,5 +118,5 @@ export interface InvariantCheck {
 }
 
 /** A transcript of any model: narrow it on `kind`. `Transcript<'ledger'>` is a ledger transcript. */
-export type Transcript<K extends ModelKind = ModelKind> = K extends ModelKind ? TranscriptOfKind<K> : never;
+export type Transcript<K extends ModelKind = ModelKind> = { [P in K]: TranscriptOfKind<P> }[K];
 

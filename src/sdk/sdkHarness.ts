@@ -23,9 +23,11 @@ import {
   type RequestRaceScenario,
   type RequestRaceSettings,
   type Side,
+  type Stamped,
   type TerminalState,
   type Transcript,
   type Transport,
+  type Unstamped,
   requestRaceSettingsSpec,
   cancelAccepted,
   cancelHow,
@@ -72,16 +74,22 @@ export type WireMessage = Record<string, unknown> & { jsonrpc: '2.0' };
 /** What either SDK passes to a transport's `send` beside the message. */
 export interface SendOptions {
   readonly relatedRequestId?: number | string;
+  /** A client's HTTP transport: resuming a stream (neither SDK passes one in a lab run; typed so the tap takes either transport as it is). */
+  readonly resumptionToken?: string;
+  readonly onresumptiontoken?: (token: string) => void;
 }
-/** The transport surface both SDKs share, as far as the harness uses it. */
-export interface SdkTransportLike {
+/**
+ * The transport surface both SDKs share, as far as the harness uses it: typed by the SDK's own
+ * message `M` and the extra it hands `onmessage` beside it, `X`, which the tap passes on untouched.
+ */
+export interface SdkTransportLike<M extends WireMessage = WireMessage, X = unknown> {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: never, extra?: never) => void;
+  onmessage?: (message: M, extra?: X) => void;
   readonly sessionId?: string;
   setProtocolVersion?: (version: string) => void;
   start(): Promise<void>;
-  send(message: never, options?: never): Promise<void>;
+  send(message: M, options?: SendOptions): Promise<void>;
   close(): Promise<void>;
 }
 /** The server end of Streamable HTTP: answers one HTTP request (SDK 1.x's server transport, v2's handler). */
@@ -175,7 +183,7 @@ interface Tool {
 }
 
 export class SdkRace {
-  readonly log: EventLog<LabEvent>;
+  readonly log: EventLog<Unstamped<LabEvent>>;
   private readonly logClock: { nowMs: number; causeSeq: number | null };
   private readonly random: SeededRandom;
   private readonly lastArrivalMs = new Map<string, number>();
@@ -217,7 +225,7 @@ export class SdkRace {
       },
       causeSeq: null,
     };
-    this.log = new EventLog<LabEvent>(this.logClock);
+    this.log = new EventLog<Unstamped<LabEvent>>(this.logClock);
     this.random = new SeededRandom(seed);
   }
 
@@ -225,8 +233,8 @@ export class SdkRace {
     return this.logClock.nowMs;
   }
 
-  private record(event: Record<string, unknown> & { kind: string }): LabEvent {
-    return this.log.record(event as never) as LabEvent;
+  private record<N extends Unstamped<LabEvent>>(event: N): Stamped<N> {
+    return this.log.record(event);
   }
 
   // ── the wire: what each side puts on it, and when it arrives ──────────────────────────────────
@@ -244,7 +252,8 @@ export class SdkRace {
   /** Records a message a side of the SDK just put on the wire. */
   put(from: Side, channel: string, sdkMessage: WireMessage): MessageEvent | null {
     if (!this.recording) return null;
-    // The SDK types its messages itself; the copy is the message as it went on the wire.
+    // The one cast left: the message is the SDK's, typed by the SDK's own schema, not the lab's union;
+    // the copy is the JSON-RPC object exactly as it went on the wire.
     const message = structuredClone(sdkMessage) as unknown as JsonRpcMessage;
     if (from === 'client' && 'method' in message && message.method === 'tools/call' && 'id' in message) this.requestStarted(message);
     if (from === 'server' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) this.serverCompletes();
@@ -556,13 +565,13 @@ export class SdkRace {
 }
 
 /** Passes an SDK transport through, recording what its side sends; `delay` decides when the other side gets it. */
-export class TappedTransport {
+export class TappedTransport<M extends WireMessage = WireMessage, X = unknown> {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: WireMessage, extra?: unknown) => void;
+  onmessage?: (message: M, extra?: X) => void;
 
   constructor(
-    private readonly inner: SdkTransportLike,
+    private readonly inner: SdkTransportLike<M, X>,
     private readonly side: Side,
     private readonly race: SdkRace,
     private readonly mode: 'stdio' | 'http-server' | 'http-client',
@@ -588,8 +597,7 @@ export class TappedTransport {
   }
 
   start(): Promise<void> {
-    // The SDK transport's callbacks, which the tap takes over, are typed by the SDK's message type.
-    const inner = this.inner as unknown as { onmessage?: (message: WireMessage, extra?: unknown) => void; onclose?: () => void; onerror?: (error: Error) => void };
+    const inner = this.inner;
     inner.onmessage = (message, extra) => {
       // Streamable HTTP: the receiving side has read a message the lab delivered; the clock may move again.
       if (this.mode !== 'stdio') this.race.busy -= 1;
@@ -600,8 +608,8 @@ export class TappedTransport {
     return this.inner.start();
   }
 
-  send(message: WireMessage, options?: SendOptions): Promise<void> {
-    const innerSend = (this.inner.send as (message: WireMessage, options?: SendOptions) => Promise<void>).bind(this.inner);
+  send(message: M, options?: SendOptions): Promise<void> {
+    const innerSend = this.inner.send.bind(this.inner);
     if (this.mode === 'stdio') {
       const event = this.race.put(this.side, 'stdio', message);
       this.race.deliverLater(event, () => void innerSend(message, options).catch((error: unknown) => this.onerror?.(error as Error)));

@@ -4,10 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestRaceScenario, Transcript } from '../engine';
-import { MCP_URL, TappedTransport, labFetch, negotiatedInInitialize, runSdkRace, type SdkLane, type SdkTransportLike, type TsSdkRunOptions } from './sdkHarness';
+import { MCP_URL, TappedTransport, labFetch, negotiatedInInitialize, runSdkRace, type SdkLane, type TsSdkRunOptions } from './sdkHarness';
 import { TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
 
 export { SETTINGS_NOT_APPLIED } from './version';
@@ -37,22 +36,21 @@ export const TS_SDK_1X_LANE: SdkLane = {
         extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta?.progressToken as string | number, progress, total, message } }),
       ),
     );
-    let clientTransport: TappedTransport;
-    let serverTransport: TappedTransport;
+    let clientTransport: TappedTransport<JSONRPCMessage, MessageExtraInfo>;
+    let serverTransport: TappedTransport<JSONRPCMessage, MessageExtraInfo>;
     if (transport === 'stdio') {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      clientTransport = new TappedTransport(clientSide as SdkTransportLike, 'client', race, 'stdio');
-      serverTransport = new TappedTransport(serverSide as SdkTransportLike, 'server', race, 'stdio');
+      clientTransport = new TappedTransport(clientSide, 'client', race, 'stdio');
+      serverTransport = new TappedTransport(serverSide, 'server', race, 'stdio');
     } else {
       // A fixed session id and no keep-alive comments: both are the transport's own options; the run stays replayable and ends.
       const httpServer = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => `lab-session-${seed}`, keepAliveMs: 0 });
-      serverTransport = new TappedTransport(httpServer as SdkTransportLike, 'server', race, 'http-server');
+      serverTransport = new TappedTransport(httpServer, 'server', race, 'http-server');
       const httpClient = new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: labFetch(race, httpServer, true) });
-      clientTransport = new TappedTransport(httpClient as SdkTransportLike, 'client', race, 'http-client');
+      clientTransport = new TappedTransport(httpClient, 'client', race, 'http-client');
     }
     return {
-      // The tapped transports stand in for the SDK's Transport, typed by the SDK's message type.
-      connect: () => server.connect(serverTransport as unknown as SdkTransport).then(() => client.connect(clientTransport as unknown as SdkTransport)),
+      connect: () => server.connect(serverTransport).then(() => client.connect(clientTransport)),
       callTool: (name, args, options) => client.callTool({ name, arguments: args }, undefined, options),
       negotiatedProtocolVersion: negotiatedInInitialize,
       close: async () => {

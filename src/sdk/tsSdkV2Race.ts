@@ -1,9 +1,9 @@
 import './zodJitless';
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/client';
 import { Server, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RequestRaceScenario, Transcript } from '../engine';
-import { MCP_URL, TappedTransport, labFetch, runSdkRace, type SdkLane, type SdkTransportLike, type TsSdkRunOptions } from './sdkHarness';
+import { MCP_URL, TappedTransport, labFetch, runSdkRace, type SdkLane, type TsSdkRunOptions } from './sdkHarness';
 import { TS_SDK_V2_PACKAGE, TS_SDK_V2_PROTOCOL_VERSION, TS_SDK_V2_VERSION } from './version';
 
 export type { TsSdkRunOptions } from './sdkHarness';
@@ -50,24 +50,23 @@ export const TS_SDK_V2_LANE: SdkLane = {
       );
       return server;
     };
-    let clientTransport: TappedTransport;
+    let clientTransport: TappedTransport<JSONRPCMessage, MessageExtraInfo>;
     let closeServer: () => Promise<void>;
     if (transport === 'stdio') {
-      // The SDK's transports, typed by the SDK, are read through the few members the tap uses.
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      clientTransport = new TappedTransport(clientSide as unknown as SdkTransportLike, 'client', race, 'stdio');
-      const serverTransport = new TappedTransport(serverSide as unknown as SdkTransportLike, 'server', race, 'stdio');
-      const served = serveStdio(makeServer, { transport: serverTransport as never });
+      clientTransport = new TappedTransport(clientSide, 'client', race, 'stdio');
+      const serverTransport = new TappedTransport(serverSide, 'server', race, 'stdio');
+      const served = serveStdio(makeServer, { transport: serverTransport });
       closeServer = () => served.close();
     } else {
       // No keep-alive comments: the handler's own option; the run stays replayable and ends.
       const handler = createMcpHandler(makeServer, { keepAliveMs: 0 });
       const httpClient = new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: labFetch(race, { handleRequest: (request) => handler.fetch(request) }, false) });
-      clientTransport = new TappedTransport(httpClient as unknown as SdkTransportLike, 'client', race, 'http-client');
+      clientTransport = new TappedTransport(httpClient, 'client', race, 'http-client');
       closeServer = () => handler.close();
     }
     return {
-      connect: () => client.connect(clientTransport as never),
+      connect: () => client.connect(clientTransport),
       callTool: (name, args, options) => client.callTool({ name, arguments: args }, options),
       negotiatedProtocolVersion: () => client.getNegotiatedProtocolVersion() ?? 'unknown',
       close: async () => {

@@ -24,7 +24,7 @@ function sim(chooser?: Chooser, latencyJitterMs = 0): Sim<AnyEvent> {
 describe('the event log', () => {
   it('stops with LAB020 at its bound and records nothing past it', () => {
     const clock = { nowMs: 0 };
-    const log = new EventLog<AnyEvent>(clock, 3);
+    const log = new EventLog(clock, 3);
     for (let index = 0; index < 3; index += 1) log.record({ kind: 'x' });
     expect(() => log.record({ kind: 'x' })).toThrow(LabError);
     expect(() => log.record({ kind: 'x' })).toThrow(/LAB020/);
@@ -32,7 +32,7 @@ describe('the event log', () => {
   });
 
   it('stops with LAB020 at its bound even when not recording, so a fast run ends as a recorded one would', () => {
-    const log = new EventLog<AnyEvent>({ nowMs: 0 }, 3, false);
+    const log = new EventLog({ nowMs: 0 }, 3, false);
     for (let index = 0; index < 3; index += 1) log.record({ kind: 'x' });
     expect(() => log.record({ kind: 'x' })).toThrow(/LAB020/);
     expect(log.events).toEqual([]);
@@ -41,7 +41,7 @@ describe('the event log', () => {
 
   it('refuses a clock that ran backwards', () => {
     const clock = { nowMs: 5 };
-    const log = new EventLog<AnyEvent>(clock);
+    const log = new EventLog(clock);
     log.record({ kind: 'x' });
     clock.nowMs = 4;
     expect(() => log.record({ kind: 'x' })).toThrow(InvariantError);

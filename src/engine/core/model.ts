@@ -58,19 +58,20 @@ export interface ResolvedRun {
   readonly record?: boolean;
 }
 
-export interface Model<S, O> {
+/** A model of scenarios `S`: its runs end in outcome `O` and record events `E`. */
+export interface Model<S, O, E extends AnyEvent = AnyEvent> {
   readonly settingsSpec: SettingsSpec;
-  execute(scenario: S, run: ResolvedRun): { events: AnyEvent[]; outcome: O };
+  execute(scenario: S, run: ResolvedRun): { events: E[]; outcome: O };
 }
 
 /** One run as a model receives it: the resolved run with its settings typed by the model's spec. */
 export type ModelRun<Settings> = Omit<ResolvedRun, 'settings'> & { readonly settings: Settings };
 
 /** What a model builds for one run: it runs, then reports its events and its outcome. */
-export interface Lab<O> {
+export interface Lab<O, E extends AnyEvent = AnyEvent> {
   run(): unknown;
   outcome(): O;
-  readonly events: AnyEvent[];
+  readonly events: E[];
 }
 
 /**
@@ -78,7 +79,7 @@ export interface Lab<O> {
  * types the resolved settings by the spec (they were validated against it by `resolveSettings`), runs
  * the lab and reads its outcome, so no model repeats that plumbing or casts its settings.
  */
-export function defineModel<Spec extends SettingsSpec, S, O>(settingsSpec: Spec, build: (run: ModelRun<SettingsOf<Spec>>, scenario: S) => Lab<O>): Model<S, O> {
+export function defineModel<Spec extends SettingsSpec, S, O, E extends AnyEvent>(settingsSpec: Spec, build: (run: ModelRun<SettingsOf<Spec>>, scenario: S) => Lab<O, E>): Model<S, O, E> {
   return {
     settingsSpec,
     execute(scenario, run) {

@@ -3,7 +3,7 @@ import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { snapshot } from './snapshot';
 import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type LabelOf, type SchedulerOptions } from './scheduler';
-import type { AnyEvent, EventBase, MessageEvent, Transport, Unstamped } from './transcript';
+import type { AnyEvent, MessageEvent, Stamped, Transport, Unstamped, WireEvent } from './transcript';
 import { EventLog, Wire, type LatencySettings, type MessageFault, type Stamp } from './wire';
 
 export interface SimOptions {
@@ -26,6 +26,15 @@ export interface SimOptions {
 const NO_LATENCY: LatencySettings = { latencyMs: 0, latencyJitterMs: 0 };
 
 /**
+ * What a model's log takes: the model's own events and the wire's. Spelled as a union of the two,
+ * not `Unstamped<E | WireEvent>`, so the wire's part is known inside a generic `Sim<E>`.
+ */
+export type SimInput<E> = Unstamped<E> | Unstamped<WireEvent>;
+
+/** What a model's log keeps: for a model whose events include the wire's (all do), its events `E`. */
+export type SimEvent<E> = Stamped<SimInput<E>>;
+
+/**
  * The simulation kit every model composes: one virtual clock with its scheduler, one
  * event log, one seeded random stream and one FIFO wire. A model is its handlers and its script on
  * top of this; it never builds its own scheduler, log or message delivery.
@@ -34,7 +43,7 @@ export class Sim<E extends AnyEvent> {
   readonly transport: Transport;
   readonly seed: number;
   readonly scheduler: Scheduler;
-  readonly log: EventLog<E>;
+  readonly log: EventLog<SimInput<E>>;
   readonly random: SeededRandom;
   readonly wire: Wire;
   private readonly summarize: (message: JsonRpcMessage) => string;
@@ -45,11 +54,11 @@ export class Sim<E extends AnyEvent> {
     this.transport = options.transport;
     this.seed = options.seed;
     this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
-    this.log = new EventLog<E>(this.scheduler, undefined, options.record ?? true);
+    this.log = new EventLog<SimInput<E>>(this.scheduler, undefined, options.record ?? true);
     if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
     this.random = new SeededRandom(options.seed);
     this.summarize = options.summarize;
-    this.wire = new Wire(this.scheduler, this.log as unknown as EventLog<AnyEvent>, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
+    this.wire = new Wire(this.scheduler, this.log, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
     this.wire.http = this.transport === 'http';
   }
 
@@ -74,11 +83,11 @@ export class Sim<E extends AnyEvent> {
     return this.transport === 'http';
   }
 
-  get events(): E[] {
+  get events(): SimEvent<E>[] {
     return this.log.events;
   }
 
-  record<N extends Unstamped<E>>(event: N, atMs?: number): N & EventBase {
+  record<N extends Unstamped<E>>(event: N, atMs?: number): Stamped<N> {
     return this.log.record(event, atMs);
   }
 
@@ -87,7 +96,7 @@ export class Sim<E extends AnyEvent> {
     return this.log.stamp();
   }
 
-  append<F extends E>(event: F): F {
+  append<F extends Stamped<Unstamped<E>>>(event: F): F {
     return this.log.append(event);
   }
 
@@ -112,7 +121,7 @@ export class Sim<E extends AnyEvent> {
    */
   lose(event: MessageEvent, reason: string): boolean {
     const inFlight = this.wire.lose(event, reason);
-    (this.log as unknown as EventLog<AnyEvent>).record({ kind: 'message-lost', messageSeq: event.seq, summary: this.summarize(event.message), reason });
+    this.log.record({ kind: 'message-lost', messageSeq: event.seq, summary: this.summarize(event.message), reason });
     return inFlight;
   }
 

@@ -44,6 +44,12 @@ describe('snapshot', () => {
     expect(snapshot([null])).not.toBe(snapshot([undefined]));
   });
 
+  it('writes a typed array element by element, like an array, and a DataView (no indexed elements) as an empty list', () => {
+    expect(snapshot(new Int16Array([1, -2]))).toBe(snapshot([1, -2]));
+    expect(snapshot(new BigInt64Array([3n]))).toBe('[3n,],');
+    expect(snapshot(new DataView(new ArrayBuffer(4)))).toBe('[],');
+  });
+
   it('leaves out functions and skipped objects, and keeps shared and cyclic structure without looping', () => {
     const kit = { clock: 5 };
     const a = { kit, run: () => 1, n: 1 };

@@ -52,7 +52,8 @@ export function snapshot(value: unknown, skip: (value: object) => boolean = () =
     }
     if (Array.isArray(object) || ArrayBuffer.isView(object)) {
       out.push('[');
-      const elements = object as unknown as ArrayLike<unknown>;
+      // A DataView is the one view with no indexed elements: it is written as an empty list.
+      const elements: ArrayLike<unknown> = Array.isArray(object) || isTypedArray(object) ? object : [];
       for (let index = 0; index < elements.length; index += 1) walk(elements[index]);
       out.push('],');
       return;
@@ -81,4 +82,9 @@ export function snapshot(value: unknown, skip: (value: object) => boolean = () =
   };
   walk(value);
   return out.join('');
+}
+
+/** Whether `value` is a typed array: a view of an ArrayBuffer read by index (a DataView is read by its methods). */
+function isTypedArray(value: object): value is ArrayLike<number | bigint> {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
 }

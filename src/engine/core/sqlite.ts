@@ -143,6 +143,11 @@ export class LedgerConnection {
   }
 }
 
+/** The file name sql.js keeps on a database object but leaves out of its types. */
+function filenameOf(database: Database): unknown {
+  return 'filename' in database ? database.filename : undefined;
+}
+
 /** The ledger file and the connections attached to it. */
 export class LedgerFile {
   private holder: Database;
@@ -193,8 +198,7 @@ export class LedgerFile {
   connect(name: string): LedgerConnection {
     const db = new this.sql.Database();
     db.exec('PRAGMA trusted_schema=OFF');
-    // sql.js keeps the file name on the database object but leaves it out of its types.
-    const filename = (this.holder as unknown as { filename?: string }).filename;
+    const filename = filenameOf(this.holder);
     assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
     db.exec(`ATTACH '/${filename}' AS ledger`);
     db.exec('PRAGMA ledger.journal_mode=MEMORY');

@@ -102,5 +102,11 @@ export interface AnyEvent extends EventBase {
   kind: string;
 }
 
-/** An event as a model hands it to the log: the log stamps `seq`, `atMs` and `causeSeq`. */
+/**
+ * An event as a model hands it to the log: the log stamps `seq`, `atMs` and `causeSeq`. Distributive:
+ * `Unstamped<A | B>` is `Unstamped<A> | Unstamped<B>`, so a union stays discriminated by `kind`.
+ */
 export type Unstamped<E> = E extends EventBase ? Omit<E, 'seq' | 'atMs' | 'causeSeq'> : never;
+
+/** An event as the log keeps it: what the model handed it, with the log's stamps. */
+export type Stamped<U> = U & EventBase;

@@ -5,7 +5,7 @@ import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
 import type { Actor, EventHandle, Scheduler } from './scheduler';
 import { postHeadersOf } from './postHeaders';
-import type { AnyEvent, DeliveredEvent, EventBase, MessageEvent, Side, Unstamped } from './transcript';
+import type { DeliveredEvent, MessageEvent, Side, Stamped, Unstamped, WireEvent } from './transcript';
 
 /**
  * How many events one transcript may hold. A run is bounded twice: the scheduler's `eventsMax`
@@ -33,10 +33,11 @@ export interface LogClock {
 /**
  * The transcript's event list. Every event is stamped with the virtual clock and the event that
  * caused it (`causeSeq`), so consumers draw and explore without re-deriving. Lanes are the view's
- * (src/diagram/lanes.ts): the log records what happened, not where it is drawn.
+ * (src/diagram/lanes.ts): the log records what happened, not where it is drawn. It is typed by the
+ * events its model hands it, `U` (unstamped), and keeps them as `Stamped<U>`.
  */
-export class EventLog<E extends AnyEvent = AnyEvent> {
-  readonly events: E[] = [];
+export class EventLog<U extends { kind: string } = { kind: string }> {
+  readonly events: Stamped<U>[] = [];
   /**
    * False: events are stamped and handed back but not kept (what an explorer running thousands of
    * orderings needs); `events` stays empty, `count` still counts, and the transcript bound is moot.
@@ -92,22 +93,22 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   }
 
   /** Stamps and appends an event; `atMs` defaults to now (a summary event may name its window's start). */
-  record<N extends Unstamped<E>>(event: N, atMs: number = this.clock.nowMs): N & EventBase {
+  record<N extends U>(event: N, atMs: number = this.clock.nowMs): Stamped<N> {
     if (!Number.isFinite(atMs)) fail(`event "${event.kind}" has a non-finite time`);
     const stamp = this.stamp(atMs);
     if (!this.keeping) {
       // A fast run (nothing records or observes): no copy is kept, so the caller's own event is
       // stamped in place. The copy below, a generic spread of every field, was the costliest line
       // of such a run.
-      const stamped = event as N & EventBase;
+      const stamped = event as Stamped<N>;
       stamped.seq = stamp.seq;
       stamped.atMs = stamp.atMs;
       stamped.causeSeq = stamp.causeSeq;
-      return this.append(stamped as unknown as E) as unknown as N & EventBase;
+      return this.append(stamped);
     }
     // Kept events carry their stamps first (the transcript's field order).
     const full = { seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, ...event };
-    return this.append(full as unknown as E) as unknown as N & EventBase;
+    return this.append(full);
   }
 
   /**
@@ -137,7 +138,7 @@ export class EventLog<E extends AnyEvent = AnyEvent> {
   }
 
   /** Appends an event built from `stamp()`: its stamp fields first, in the order `seq, atMs, causeSeq`. */
-  append<F extends E>(event: F): F {
+  append<F extends Stamped<U>>(event: F): F {
     if (event.seq !== this.stamped) fail(`event ${event.seq} was not stamped as the next event (${this.stamped})`);
     this.stamped += 1;
     if (this.tracksCause) this.clock.causeSeq = event.seq;
@@ -242,6 +243,12 @@ interface InFlight {
 }
 
 /**
+ * What the wire uses of a model's log: one that takes at least the wire's own events. A model's log
+ * takes its own events too, and is this whatever they are, so the wire needs no cast to record.
+ */
+export type WireLog = Pick<EventLog<Unstamped<WireEvent>>, 'count' | 'stamp' | 'append' | 'record' | 'keepText'>;
+
+/**
  * Carries JSON-RPC messages between the sides with a per-message latency plus seeded jitter. A
  * channel (stdio, one POST, one SSE stream) is FIFO under every same-instant chooser: arrival times
  * never decrease along a channel, and when several of its messages are due at one instant the
@@ -274,7 +281,7 @@ export class Wire {
 
   constructor(
     private readonly scheduler: Scheduler,
-    private readonly log: EventLog<AnyEvent>,
+    private readonly log: WireLog,
     private readonly random: SeededRandom,
     private readonly latency: LatencySettings,
     private readonly summarize: (message: JsonRpcMessage) => string,

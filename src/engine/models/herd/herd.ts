@@ -271,7 +271,7 @@ export class Herd {
   }
 }
 
-export const herdModel: Model<HerdScenario, HerdOutcome> = {
+export const herdModel: Model<HerdScenario, HerdOutcome, HerdModelEvent> = {
   settingsSpec: herdSettingsSpec,
   execute(_scenario, run) {
     const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace, faults: run.faults });

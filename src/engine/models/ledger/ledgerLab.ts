@@ -503,7 +503,7 @@ export class LedgerLab {
   }
 }
 
-export const ledgerModel: Model<LedgerScenario, LedgerOutcome> = {
+export const ledgerModel: Model<LedgerScenario, LedgerOutcome, LedgerModelEvent> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
     const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });

@@ -374,7 +374,7 @@ export class TaskLab {
   }
 }
 
-export const taskModel: Model<TaskScenario, TaskOutcome> = {
+export const taskModel: Model<TaskScenario, TaskOutcome, TaskModelEvent> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
     const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });
