@@ -45,8 +45,10 @@ export type WireEdge = Edge<WireData, 'wire'>;
 
 type Attributes = NonNullable<Node['domAttributes']>;
 type EdgeAttributes = NonNullable<Edge['domAttributes']>;
-const attributes = (values: Record<string, string | number>) => values as unknown as Attributes;
-const edgeAttributes = (values: Record<string, string | number>) => values as unknown as EdgeAttributes;
+/** `data-*` attributes, which React's attribute types allow in JSX but do not name. */
+type DataAttributes = { readonly [name: `data-${string}`]: string | number };
+const attributes = (values: Attributes & DataAttributes): Attributes => values;
+const edgeAttributes = (values: EdgeAttributes & DataAttributes): EdgeAttributes => values;
 
 /** Nodes are drawn, not inspected by keyboard: the timeline and the inspector are their text. */
 const STATIC = { draggable: false, selectable: false, connectable: false, focusable: false, deletable: false } as const;
