@@ -67,6 +67,8 @@ export interface PanelsState {
   /** The catalogued failure modes' runs, checked; they come with the verification. */
   failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
+  /** How far the evidence export got while it computes (the worker's reports, as the checklist's); null when it is not computing. */
+  evidenceProgress: VerifyProgress | null;
   reviewText: string;
   review: Load<ReviewResult>;
   /** The reviewer skill folder's files, once downloaded. */
@@ -93,8 +95,10 @@ export interface PanelsState {
   loadVerification(): Promise<void>;
   /** Ends a checklist still computing (its worker is ended); the tab offers to check again. */
   stopVerification(): void;
-  /** Builds the zip in the worker and hands its bytes to `save`. */
+  /** Builds the zip in the worker and hands its bytes to `save` (never once stopped). */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
+  /** Ends an evidence export still computing (its worker is ended): nothing is saved; the next export starts afresh. */
+  stopEvidence(): void;
   setReviewText(text: string): void;
   submitReview(): Promise<void>;
   /** Builds the reviewer skill zip in the worker and hands its bytes to `save`. */
@@ -148,8 +152,10 @@ function coalesce(task: () => Promise<void>, delayMs: number): () => void {
   };
 }
 
-export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client) {
+export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client, evidenceClient: ToolsClient = client) {
   return create<PanelsState>()((set, get) => {
+    /** The export under way; Stop moves on, so an answer that arrives after Stop is never saved. */
+    let evidenceExport = 0;
     const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
     const runBuffer = coalesce(async () => {
@@ -222,6 +228,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       verificationProgress: null,
       failureModes: [],
       evidence: { status: 'idle' },
+      evidenceProgress: null,
       reviewText: exampleReview,
       review: { status: 'idle' },
       skill: { status: 'idle' },
@@ -259,14 +266,24 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         verifyClient.stop?.();
       },
       async exportEvidence(save) {
-        set({ evidence: { status: 'loading', value: valueOf(get().evidence) } });
+        if (get().evidence.status === 'loading') return;
+        const current = ++evidenceExport;
+        set({ evidence: { status: 'loading', value: valueOf(get().evidence) }, evidenceProgress: null });
         try {
-          const answer = await client.call({ type: 'evidence' });
+          const answer = await evidenceClient.call({ type: 'evidence' }, { verifyProgress: (evidenceProgress) => current === evidenceExport && set({ evidenceProgress }) });
+          if (current !== evidenceExport) return; // stopped: the zip is not saved
           save(answer.bytes);
-          set({ evidence: { status: 'done', value: answer.files } });
+          set({ evidence: { status: 'done', value: answer.files }, evidenceProgress: null });
         } catch (error) {
-          set({ evidence: { status: 'error', message: message(error), value: null } });
+          if (current !== evidenceExport) return;
+          set({ evidence: { status: 'error', message: message(error), value: null }, evidenceProgress: null });
         }
+      },
+      stopEvidence() {
+        if (get().evidence.status !== 'loading') return;
+        evidenceExport += 1;
+        set({ evidence: { status: 'error', message: 'Stopped: the evidence export was ended before it finished; nothing was downloaded.', value: null }, evidenceProgress: null });
+        evidenceClient.stop?.();
       },
       setReviewText: (reviewText) => set({ reviewText }),
       async submitReview() {
