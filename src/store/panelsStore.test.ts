@@ -171,10 +171,18 @@ describe('panels store', () => {
     expect(saved).toEqual([zip.bytes]);
     expect(store.getState().evidence).toEqual({ status: 'done', value: zip.files });
     expect(store.getState().evidenceProgress).toBeNull();
+    // A Stop that comes after the worker answered but before the page read the answer still saves nothing.
+    void store.getState().exportEvidence(save);
+    asked[2]!.answer(zip);
+    store.getState().stopEvidence();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(2);
+    expect(saved).toEqual([zip.bytes]);
+    expect(store.getState().evidence).toMatchObject({ status: 'error', message: expect.stringMatching(/^Stopped/) });
     expect(shared.calls).toEqual([]);
     // Stop when nothing computes ends nothing.
     store.getState().stopEvidence();
-    expect(stopped).toBe(1);
+    expect(stopped).toBe(2);
   });
 
   it("shows an evidence export's error instead of swallowing it", async () => {
