@@ -85,6 +85,8 @@ export interface PanelsState {
   compareRuns: { a: string; b: string; c?: string };
   /** A run that is not a spec (one probe of an opened recording): it stands where a run is written `spec`. */
   compareRecorded: { spec: string; probe: string; transcript: Transcript } | null;
+  /** A run names a recorded transcript the page does not hold (a link carries only the name): the tab asks for the file. */
+  compareRecordingMissing: { run: 'A' | 'B' | 'C'; spec: string; probe: string } | null;
   compare: Load<CompareView>;
   /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
   compareAtMs: number | null;
@@ -118,6 +120,15 @@ export interface PanelsState {
   stopCompare(): void;
   /** Loads what the tab shows, if it has not been loaded yet. */
   ensureTab(tab: TabId): void;
+}
+
+/** How Compare names one probe of an opened recording where a run spec would stand (it is shown, and kept in the link). */
+export const recordedRunSpec = (probe: string, server: { name: string; version: string }): string => `recorded ${probe} · ${server.name} ${server.version}`;
+
+/** The probe a recorded run's name stands for, or null when the text is not such a name (a run spec). */
+export function recordedRunOf(text: string): { probe: string } | null {
+  const named = /^recorded (\S+) · \S/.exec(text);
+  return named === null ? null : { probe: named[1] as string };
 }
 
 /** Slider moves closer together than this are one request. */
@@ -202,9 +213,19 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
 
     const runCompare = coalesce(async () => {
       const { a, b, c } = get().compareRuns;
-      set({ compare: { status: 'loading', value: valueOf(get().compare) } });
+      const recorded = get().compareRecorded;
+      // A recorded run the page does not hold is no spec the worker could run: say what the run is instead of LAB024.
+      const missing = ([['A', a], ['B', b], ['C', c]] as const).flatMap(([run, text]) => {
+        const named = text === undefined || text === recorded?.spec ? null : recordedRunOf(text);
+        return named === null ? [] : [{ run, spec: text as string, probe: named.probe }];
+      })[0];
+      if (missing !== undefined) {
+        const message = `Run ${missing.run} is the recorded transcript “${missing.spec}”, and a link holds only its name, not the recording. Open the recorded transcript (the lab probe --json file) to compare its ${missing.probe} probe beside the model, or write the run as scenario[:key=value,…]`;
+        set({ compare: { status: 'error', message, value: valueOf(get().compare) }, compareRecordingMissing: missing });
+        return;
+      }
+      set({ compare: { status: 'loading', value: valueOf(get().compare) }, compareRecordingMissing: null });
       try {
-        const recorded = get().compareRecorded;
         const uses = recorded !== null && [a, b, c].includes(recorded.spec);
         const answer = await compareClient.call({ type: 'compare', runs: c === undefined ? [a, b] : [a, b, c], ...(uses ? { recorded } : {}) });
         // The answer is for the runs asked; newer ones may already be on their way (latest wins).
@@ -242,6 +263,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       proxy: { status: 'idle' },
       compareRuns: { ...VIEW_DEFAULTS.compareRuns },
       compareRecorded: null,
+      compareRecordingMissing: null,
       compare: { status: 'idle' },
       compareAtMs: null,
 

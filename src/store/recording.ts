@@ -4,6 +4,7 @@ import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
 import type { Transcript } from '../worker/protocol';
 import { useLabStore } from './labStore';
 import { usePanelsStore } from './panels';
+import { recordedRunSpec } from './panelsStore';
 
 /**
  * Opening a `lab probe --json` transcript in the page (the file picker or a drop anywhere on it):
@@ -75,7 +76,7 @@ export function compareBesideModel(transcript: RecordingTranscript, step: number
   const pick = comparableProbe(transcript, step);
   if (pick === null) return;
   const { server } = transcript.outcome;
-  const spec = `recorded ${pick.probe} · ${server.name} ${server.version}`;
+  const spec = recordedRunSpec(pick.probe, server);
   const panels = usePanelsStore.getState();
   panels.compareRecording({ spec, probe: pick.probe, transcript }, pick.model);
   panels.setTab('compare');
