@@ -1,10 +1,11 @@
-// Proves the SPEC §10 evidence export contains every listed artifact, built from real runs, and is byte-identical across exports.
+// Proves the SPEC §10 evidence export contains every listed artifact, built from real runs, and is byte-identical across exports;
+// and that its progress counts every run it makes, artifacts first, never falling, ending at the total it announced first.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { runScenarioById } from '../scenarios/index';
 import type { SqlModule } from '../engine';
-import { buildEvidence } from './evidence';
-import type { Runner } from './verification';
+import { buildEvidence, EVIDENCE_ARTIFACT_RUNS } from './evidence';
+import { verifyRunsPlanned, type Runner, type VerifyProgress } from './verification';
 
 let sql: SqlModule;
 let run: Runner;
@@ -54,4 +55,30 @@ describe('evidence export', () => {
     expect(files['cancellation-race-http.json'].outcome.cancellationSignal).toBe('stream-close');
     expect((files['verification.json'] as Array<{ holds: boolean }>).every((r) => r.holds)).toBe(true);
   });
+
+  it('reports its progress: artifacts then checklist, every run counted once, never falling, ending at the total', () => {
+    const reports: VerifyProgress[] = [];
+    let made = 0;
+    const counting: Runner = (id, options) => {
+      made += 1;
+      return run(id, options);
+    };
+    const files = buildEvidence(counting, sql, (progress) => reports.push(progress));
+    const total = EVIDENCE_ARTIFACT_RUNS + verifyRunsPlanned();
+    expect(reports[0]).toEqual({ runsDone: 0, runsTotal: total, statement: 'cancellation-race-stdio.json' });
+    for (const [i, report] of reports.entries()) {
+      expect(report.runsTotal).toBe(total);
+      expect(report.runsDone).toBeLessThanOrEqual(total);
+      if (i > 0) expect(report.runsDone).toBeGreaterThanOrEqual(reports[i - 1]!.runsDone);
+    }
+    expect(reports.at(-1)?.runsDone).toBe(total);
+    // The total is the runs the export really makes.
+    expect(made).toBe(total);
+    // Artifacts (named by file) before statements (named by id), never interleaved.
+    const phases = reports.map((r) => (r.statement.endsWith('.json') ? 'artifact' : 'checklist'));
+    expect(phases.indexOf('checklist')).toBe(phases.lastIndexOf('artifact') + 1);
+    expect(reports.find((r) => r.statement === 'VF-1')?.runsDone).toBe(EVIDENCE_ARTIFACT_RUNS);
+    // Hearing the progress changes nothing in the files.
+    expect(JSON.stringify(files)).toBe(JSON.stringify(buildEvidence(run, sql)));
+  }, 120_000);
 });

@@ -604,19 +604,26 @@ export interface VerifyProgress {
   statement: string;
 }
 
+const chosenStatements = (only?: readonly string[]) => statements.filter(({ id }) => only === undefined || only.includes(id));
+
+/** How many distinct runs `verify` makes for these statements: a planning pass (every sweep, no run made). */
+export function verifyRunsPlanned(only?: readonly string[]): number {
+  const plan = new Sweep(null);
+  for (const { check } of chosenStatements(only)) check(plan);
+  return plan.planned.size;
+}
+
 /**
  * Every statement (or those named in `only`), each from its sweep; runs are shared between statements.
  * `onProgress` hears each statement as it starts and each run as it is made: runsDone never falls and
  * ends at runsTotal, which a planning pass (every statement's sweeps, no run made) counts first.
  */
 export function verify(run: Runner, only?: readonly string[], onProgress?: (progress: VerifyProgress) => void): VerificationResult[] {
-  const chosen = statements.filter(({ id }) => only === undefined || only.includes(id));
+  const chosen = chosenStatements(only);
   const sweep = new Sweep(run);
   let current = chosen[0]?.id ?? '';
   if (onProgress !== undefined) {
-    const plan = new Sweep(null);
-    for (const { check } of chosen) check(plan);
-    const runsTotal = plan.planned.size;
+    const runsTotal = verifyRunsPlanned(only);
     sweep.onRun = () => onProgress({ runsDone: sweep.runCount, runsTotal, statement: current });
   }
   return chosen.map(({ id, statement, check }) => {

@@ -1,4 +1,4 @@
-// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, and reads and writes both runs and the time in the link.
+// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, reads and writes both runs and the time in the link, and says plainly that a link naming a recorded transcript does not hold it.
 import { describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { answerToolRequest } from '../worker/toolsHost';
@@ -65,5 +65,33 @@ describe('the Compare tab’s store', () => {
     // On the default runs and another tab, the link says nothing of them.
     expect(viewParams({ ...store.getState(), compareRuns: { ...VIEW_DEFAULTS.compareRuns }, compareAtMs: null }, VIEW_DEFAULTS)).toEqual({});
     expect(applyViewLink(store, { compareMs: 'soon' })).toEqual([expect.stringContaining('compareMs=soon')]);
+  });
+
+  it('a link whose run names a recorded transcript says the link holds only its name and asks for the recording, not LAB024', async () => {
+    let asked = 0;
+    const client = toolsClient();
+    const counting = { call: (call: ToolCall) => ((asked += 1), client.call(call as never)) } as unknown as ToolsClient;
+    const store = createPanelsStore(counting, '{}');
+    const spec = 'recorded cancel-during-work · everything 2.0.0';
+    expect(applyViewLink(store, { runA: spec, runB: 'A:transport=http' })).toEqual([]);
+    store.getState().setTab('compare');
+    await settled(store);
+    const shown = store.getState().compare;
+    expect(shown).toMatchObject({ status: 'error' });
+    const text = shown.status === 'error' ? shown.message : '';
+    expect(text).not.toMatch(/LAB024|malformed/);
+    expect(text).toContain(`Run A is the recorded transcript “${spec}”`);
+    expect(text).toMatch(/holds only its name/);
+    expect(text).toMatch(/Open the recorded transcript/);
+    expect(store.getState().compareRecordingMissing).toEqual({ run: 'A', spec, probe: 'cancel-during-work' });
+    // Nothing was asked of the worker: there is nothing it could run.
+    expect(asked).toBe(0);
+
+    // A run written as a spec again clears it.
+    store.getState().setCompareRuns('D:transport=stdio', 'D');
+    await reaches(store, ['loading']);
+    await settled(store);
+    expect(store.getState().compare.status).toBe('done');
+    expect(store.getState().compareRecordingMissing).toBeNull();
   });
 });

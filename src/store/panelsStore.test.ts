@@ -124,4 +124,73 @@ describe('panels store', () => {
     store.getState().stopVerification();
     expect(stopped).toBe(1);
   });
+
+  it("keeps the evidence export's progress on its own client, saves the zip it answers, and Stop saves nothing and lets the next export start afresh", async () => {
+    const shared = fakeClient();
+    const asked: { hooks: RequestHooks | undefined; answer: (value: unknown) => void; fail: (error: unknown) => void }[] = [];
+    let stopped = 0;
+    const evidenceClient = {
+      call(_call: ToolCall, hooks?: RequestHooks) {
+        return new Promise((answer, fail) => asked.push({ hooks, answer, fail }));
+      },
+      stop() {
+        stopped += 1;
+        asked.at(-1)?.fail(new WorkerClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'));
+      },
+    } as unknown as ToolsClient;
+    const store = createPanelsStore(shared.client, '{}', shared.client, shared.client, evidenceClient);
+    const saved: Uint8Array[] = [];
+    const save = (bytes: Uint8Array) => void saved.push(bytes);
+    const zip = { type: 'evidence-zip', requestId: 1, files: [{ path: 'README.md', description: 'This index.' }], bytes: new Uint8Array([1, 2]) };
+
+    // Stopped part way: no zip saved, the tab says so, the progress is gone.
+    void store.getState().exportEvidence(save);
+    expect(store.getState().evidence.status).toBe('loading');
+    asked[0]!.hooks?.verifyProgress?.({ runsDone: 5, runsTotal: 1171, statement: 'reopen-check.json' });
+    expect(store.getState().evidenceProgress).toEqual({ runsDone: 5, runsTotal: 1171, statement: 'reopen-check.json' });
+    store.getState().stopEvidence();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(1);
+    expect(saved).toEqual([]);
+    expect(store.getState().evidence).toMatchObject({ status: 'error', message: expect.stringMatching(/^Stopped.*nothing was downloaded/) });
+    expect(store.getState().evidenceProgress).toBeNull();
+    // An answer or report from the stopped export that arrives after Stop changes nothing.
+    asked[0]!.hooks?.verifyProgress?.({ runsDone: 6, runsTotal: 1171, statement: 'alias-check.json' });
+    asked[0]!.answer(zip);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(saved).toEqual([]);
+    expect(store.getState().evidenceProgress).toBeNull();
+
+    // The next export starts afresh and saves its zip.
+    void store.getState().exportEvidence(save);
+    expect(asked).toHaveLength(2);
+    expect(store.getState().evidenceProgress).toBeNull();
+    asked[1]!.hooks?.verifyProgress?.({ runsDone: 1171, runsTotal: 1171, statement: 'VF-12' });
+    asked[1]!.answer(zip);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(saved).toEqual([zip.bytes]);
+    expect(store.getState().evidence).toEqual({ status: 'done', value: zip.files });
+    expect(store.getState().evidenceProgress).toBeNull();
+    // A Stop that comes after the worker answered but before the page read the answer still saves nothing.
+    void store.getState().exportEvidence(save);
+    asked[2]!.answer(zip);
+    store.getState().stopEvidence();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(2);
+    expect(saved).toEqual([zip.bytes]);
+    expect(store.getState().evidence).toMatchObject({ status: 'error', message: expect.stringMatching(/^Stopped/) });
+    expect(shared.calls).toEqual([]);
+    // Stop when nothing computes ends nothing.
+    store.getState().stopEvidence();
+    expect(stopped).toBe(2);
+  });
+
+  it("shows an evidence export's error instead of swallowing it", async () => {
+    const failing = { call: () => Promise.reject(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load')) } as unknown as ToolsClient;
+    const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, failing);
+    const saved: Uint8Array[] = [];
+    await store.getState().exportEvidence((bytes) => void saved.push(bytes));
+    expect(saved).toEqual([]);
+    expect(store.getState().evidence).toMatchObject({ status: 'error', message: 'the tools worker failed to load' });
+  });
 });

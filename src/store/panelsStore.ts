@@ -67,6 +67,8 @@ export interface PanelsState {
   /** The catalogued failure modes' runs, checked; they come with the verification. */
   failureModes: FailureModeResult[];
   evidence: Load<{ path: string; description: string }[]>;
+  /** How far the evidence export got while it computes (the worker's reports, as the checklist's); null when it is not computing. */
+  evidenceProgress: VerifyProgress | null;
   reviewText: string;
   review: Load<ReviewResult>;
   /** The reviewer skill folder's files, once downloaded. */
@@ -83,6 +85,8 @@ export interface PanelsState {
   compareRuns: { a: string; b: string; c?: string };
   /** A run that is not a spec (one probe of an opened recording): it stands where a run is written `spec`. */
   compareRecorded: { spec: string; probe: string; transcript: Transcript } | null;
+  /** A run names a recorded transcript the page does not hold (a link carries only the name): the tab asks for the file. */
+  compareRecordingMissing: { run: 'A' | 'B' | 'C'; spec: string; probe: string } | null;
   compare: Load<CompareView>;
   /** Both diagrams show every event at or before this virtual time; null: the end of both runs. */
   compareAtMs: number | null;
@@ -93,8 +97,10 @@ export interface PanelsState {
   loadVerification(): Promise<void>;
   /** Ends a checklist still computing (its worker is ended); the tab offers to check again. */
   stopVerification(): void;
-  /** Builds the zip in the worker and hands its bytes to `save`. */
+  /** Builds the zip in the worker and hands its bytes to `save` (never once stopped). */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
+  /** Ends an evidence export still computing (its worker is ended): nothing is saved; the next export starts afresh. */
+  stopEvidence(): void;
   setReviewText(text: string): void;
   submitReview(): Promise<void>;
   /** Builds the reviewer skill zip in the worker and hands its bytes to `save`. */
@@ -114,6 +120,15 @@ export interface PanelsState {
   stopCompare(): void;
   /** Loads what the tab shows, if it has not been loaded yet. */
   ensureTab(tab: TabId): void;
+}
+
+/** How Compare names one probe of an opened recording where a run spec would stand (it is shown, and kept in the link). */
+export const recordedRunSpec = (probe: string, server: { name: string; version: string }): string => `recorded ${probe} · ${server.name} ${server.version}`;
+
+/** The probe a recorded run's name stands for, or null when the text is not such a name (a run spec). */
+export function recordedRunOf(text: string): { probe: string } | null {
+  const named = /^recorded (\S+) · \S/.exec(text);
+  return named === null ? null : { probe: named[1] as string };
 }
 
 /** Slider moves closer together than this are one request. */
@@ -148,8 +163,10 @@ function coalesce(task: () => Promise<void>, delayMs: number): () => void {
   };
 }
 
-export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client) {
+export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client, evidenceClient: ToolsClient = client) {
   return create<PanelsState>()((set, get) => {
+    /** The export under way; Stop moves on, so an answer that arrives after Stop is never saved. */
+    let evidenceExport = 0;
     const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
     const runBuffer = coalesce(async () => {
@@ -196,9 +213,19 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
 
     const runCompare = coalesce(async () => {
       const { a, b, c } = get().compareRuns;
-      set({ compare: { status: 'loading', value: valueOf(get().compare) } });
+      const recorded = get().compareRecorded;
+      // A recorded run the page does not hold is no spec the worker could run: say what the run is instead of LAB024.
+      const missing = ([['A', a], ['B', b], ['C', c]] as const).flatMap(([run, text]) => {
+        const named = text === undefined || text === recorded?.spec ? null : recordedRunOf(text);
+        return named === null ? [] : [{ run, spec: text as string, probe: named.probe }];
+      })[0];
+      if (missing !== undefined) {
+        const message = `Run ${missing.run} is the recorded transcript “${missing.spec}”, and a link holds only its name, not the recording. Open the recorded transcript (the lab probe --json file) to compare its ${missing.probe} probe beside the model, or write the run as scenario[:key=value,…]`;
+        set({ compare: { status: 'error', message, value: valueOf(get().compare) }, compareRecordingMissing: missing });
+        return;
+      }
+      set({ compare: { status: 'loading', value: valueOf(get().compare) }, compareRecordingMissing: null });
       try {
-        const recorded = get().compareRecorded;
         const uses = recorded !== null && [a, b, c].includes(recorded.spec);
         const answer = await compareClient.call({ type: 'compare', runs: c === undefined ? [a, b] : [a, b, c], ...(uses ? { recorded } : {}) });
         // The answer is for the runs asked; newer ones may already be on their way (latest wins).
@@ -222,6 +249,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       verificationProgress: null,
       failureModes: [],
       evidence: { status: 'idle' },
+      evidenceProgress: null,
       reviewText: exampleReview,
       review: { status: 'idle' },
       skill: { status: 'idle' },
@@ -235,6 +263,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       proxy: { status: 'idle' },
       compareRuns: { ...VIEW_DEFAULTS.compareRuns },
       compareRecorded: null,
+      compareRecordingMissing: null,
       compare: { status: 'idle' },
       compareAtMs: null,
 
@@ -259,14 +288,24 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         verifyClient.stop?.();
       },
       async exportEvidence(save) {
-        set({ evidence: { status: 'loading', value: valueOf(get().evidence) } });
+        if (get().evidence.status === 'loading') return;
+        const current = ++evidenceExport;
+        set({ evidence: { status: 'loading', value: valueOf(get().evidence) }, evidenceProgress: null });
         try {
-          const answer = await client.call({ type: 'evidence' });
+          const answer = await evidenceClient.call({ type: 'evidence' }, { verifyProgress: (evidenceProgress) => current === evidenceExport && set({ evidenceProgress }) });
+          if (current !== evidenceExport) return; // stopped: the zip is not saved
           save(answer.bytes);
-          set({ evidence: { status: 'done', value: answer.files } });
+          set({ evidence: { status: 'done', value: answer.files }, evidenceProgress: null });
         } catch (error) {
-          set({ evidence: { status: 'error', message: message(error), value: null } });
+          if (current !== evidenceExport) return;
+          set({ evidence: { status: 'error', message: message(error), value: null }, evidenceProgress: null });
         }
+      },
+      stopEvidence() {
+        if (get().evidence.status !== 'loading') return;
+        evidenceExport += 1;
+        set({ evidence: { status: 'error', message: 'Stopped: the evidence export was ended before it finished; nothing was downloaded.', value: null }, evidenceProgress: null });
+        evidenceClient.stop?.();
       },
       setReviewText: (reviewText) => set({ reviewText }),
       async submitReview() {

@@ -4,6 +4,7 @@ import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
 import type { Transcript } from '../worker/protocol';
 import { useLabStore } from './labStore';
 import { usePanelsStore } from './panels';
+import { recordedRunSpec } from './panelsStore';
 
 /**
  * Opening a `lab probe --json` transcript in the page (the file picker or a drop anywhere on it):
@@ -75,8 +76,26 @@ export function compareBesideModel(transcript: RecordingTranscript, step: number
   const pick = comparableProbe(transcript, step);
   if (pick === null) return;
   const { server } = transcript.outcome;
-  const spec = `recorded ${pick.probe} · ${server.name} ${server.version}`;
+  const spec = recordedRunSpec(pick.probe, server);
   const panels = usePanelsStore.getState();
   panels.compareRecording({ spec, probe: pick.probe, transcript }, pick.model);
   panels.setTab('compare');
+}
+
+/**
+ * Opens a recorded transcript for a Compare whose link named one (a link carries only the name): the
+ * file opens as any recording does (a refused one says why and changes nothing), then its probe the
+ * link named, or else the first the lab models, goes beside the model.
+ */
+export async function openRecordingToCompare(file: Blob, probe: string): Promise<void> {
+  await useRecordingStore.getState().open(file);
+  if (useRecordingStore.getState().refusal !== null) return;
+  const transcript = useLabStore.getState().transcript;
+  if (transcript?.kind !== 'recording') return;
+  const recording = transcript as RecordingTranscript;
+  const named = recording.outcome.probes.find((entry) => entry.probe === probe && MODEL_OF[entry.probe] !== undefined);
+  const model = MODEL_OF[probe];
+  const pick = named !== undefined && model !== undefined ? { probe, model: model(recording.transport) } : comparableProbe(recording, 0);
+  if (pick === null) return;
+  usePanelsStore.getState().compareRecording({ spec: recordedRunSpec(pick.probe, recording.outcome.server), probe: pick.probe, transcript: recording }, pick.model);
 }

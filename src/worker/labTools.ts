@@ -54,9 +54,9 @@ function zipFiles(files: readonly { path: string; description: string; contents:
   return { files: files.map(({ path, description }) => ({ path, description })), bytes: zipSync(entries) };
 }
 
-/** SPEC §10: the capstone artifacts as one zip (the reviewer skill folder among them). */
-export function evidenceZip(run: Runner, sql: SqlModule): EvidenceBundle {
-  return zipFiles(buildEvidence(run, sql));
+/** SPEC §10: the capstone artifacts as one zip (the reviewer skill folder among them); `onProgress` as buildEvidence's. */
+export function evidenceZip(run: Runner, sql: SqlModule, onProgress?: (progress: VerifyProgress) => void): EvidenceBundle {
+  return zipFiles(buildEvidence(run, sql, onProgress));
 }
 
 export { SKILL_ZIP_NAME } from '../lab/skill';

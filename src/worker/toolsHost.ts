@@ -13,8 +13,28 @@ import { recordedSection, wordRecording } from './recording';
  * Answers the tool requests in the worker. Every run here uses a fresh ledger (never the one the
  * student keeps), so the checklist and the evidence depend on the lab alone.
  */
-/** How often the checklist reports progress, at most (wall-clock time in the worker), as the lab worker's runs do. */
+/** How often the checklist and the evidence export report progress, at most (wall-clock time in the worker), as the lab worker's runs do. */
 export const VERIFY_PROGRESS_EVERY_MS = 100;
+
+type ProgressReport = { runsDone: number; runsTotal: number; statement: string };
+
+/**
+ * The paced `verify-progress` reports of one request (the checklist or the evidence export): the first
+ * report, every new statement (or artifact) and the last run always go; runs in between at most every
+ * VERIFY_PROGRESS_EVERY_MS. Without `notify`, nothing hears them.
+ */
+function pacedProgress(requestId: number, notify: ((report: VerifyProgressResponse) => void) | undefined, now: () => number): ((progress: ProgressReport) => void) | undefined {
+  if (notify === undefined) return undefined;
+  let reportedAt = Number.NEGATIVE_INFINITY;
+  let statement: string | null = null;
+  return (progress) => {
+    const time = now();
+    if (progress.statement === statement && progress.runsDone < progress.runsTotal && time - reportedAt < VERIFY_PROGRESS_EVERY_MS) return;
+    reportedAt = time;
+    statement = progress.statement;
+    notify({ type: 'verify-progress', requestId, ...progress });
+  };
+}
 
 export async function answerToolRequest(request: ToolRequest, sqlModule: () => Promise<SqlModule>, notify?: (report: VerifyProgressResponse) => void, now: () => number = () => performance.now()): Promise<ToolResponse> {
   const { requestId } = request;
@@ -24,24 +44,11 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
-    case 'verify': {
-      // Paced: the first report, every statement's start and the last run always go; runs in between at most every VERIFY_PROGRESS_EVERY_MS.
-      let reportedAt = Number.NEGATIVE_INFINITY;
-      let statement = '';
-      const onProgress =
-        notify === undefined
-          ? undefined
-          : (progress: { runsDone: number; runsTotal: number; statement: string }) => {
-              const time = now();
-              if (progress.statement === statement && progress.runsDone < progress.runsTotal && time - reportedAt < VERIFY_PROGRESS_EVERY_MS) return;
-              reportedAt = time;
-              statement = progress.statement;
-              notify({ type: 'verify-progress', requestId, ...progress });
-            };
-      return { type: 'verification', requestId, results: verifyLab(run, onProgress), failureModes: failureModesLab(run) };
-    }
+    case 'verify':
+      return { type: 'verification', requestId, results: verifyLab(run, pacedProgress(requestId, notify, now)), failureModes: failureModesLab(run) };
     case 'evidence':
-      return { type: 'evidence-zip', requestId, ...evidenceZip(run, sql) };
+      // The export's progress goes as the checklist's does (`verify-progress`): its statement names the artifact or the statement being built.
+      return { type: 'evidence-zip', requestId, ...evidenceZip(run, sql, pacedProgress(requestId, notify, now)) };
     case 'panel':
       return { type: 'panel-view', requestId, view: runPanel(run, request) };
   }

@@ -1,10 +1,12 @@
-// Proves the checklist's progress crosses the worker boundary: the real tools host, served as the
-// tools worker is, sends schema-checked `verify-progress` reports that reach the call's hook before
-// its answer, paced but always ending at the total; a malformed report fails the call.
+// Proves the checklist's and the evidence export's progress cross the worker boundary: the real tools
+// host, served as the tools worker is, sends schema-checked `verify-progress` reports that reach the
+// call's hook before its answer, paced but always ending at the total; a malformed report fails the
+// call; Stop during an export ends its worker, and the next export runs on a fresh one.
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import type { ToolRequest, ToolResponse } from './protocol';
 import { serveWorker, type WorkerScope } from './serve';
+import { EVIDENCE_ARTIFACT_RUNS } from '../lab/evidence';
 import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
 import { createToolsHost } from './toolsHost';
 import type { VerifyProgress } from './workerClient';
@@ -12,7 +14,7 @@ import type { VerifyProgress } from './workerClient';
 type Listener = (event: MessageEvent<unknown>) => void;
 
 /** A tools worker in this process: the real host behind structured clones and an asynchronous hop each way. */
-function inProcessToolsWorker(answer?: (request: ToolRequest, post: (message: unknown) => void) => void): ToolsWorkerLike {
+function inProcessToolsWorker(answer?: (request: ToolRequest, post: (message: unknown) => void) => void, onTerminate: () => void = () => {}): ToolsWorkerLike {
   const toPage: Listener[] = [];
   const toWorker: Listener[] = [];
   const post = (message: unknown) => setTimeout(() => toPage.forEach((listener) => listener({ data: structuredClone(message) } as MessageEvent<unknown>)), 0);
@@ -26,7 +28,7 @@ function inProcessToolsWorker(answer?: (request: ToolRequest, post: (message: un
     addEventListener(type: string, listener: Listener) {
       if (type === 'message') toPage.push(listener);
     },
-    terminate() {},
+    terminate: onTerminate,
   } as ToolsWorkerLike;
 }
 
@@ -57,4 +59,51 @@ describe('the checklist reports its progress through the tools worker', () => {
     expect((failure as ToolsClientError).code).toBe('WORKER_FAILED');
     expect((failure as Error).message).toMatch(/runsDone/);
   });
+});
+
+describe('the evidence export reports its progress through the tools worker, and Stop ends it', () => {
+  it("reports reach the call's hook, artifacts first, never fall, and end at the total", async () => {
+    const client = createToolsClient(() => inProcessToolsWorker());
+    const reports: VerifyProgress[] = [];
+    const answer = await client.call({ type: 'evidence' }, { verifyProgress: (progress) => reports.push(progress) });
+    expect(answer.files.map((f) => f.path)).toContain('verification.json');
+    const total = reports[0]!.runsTotal;
+    expect(reports[0]).toMatchObject({ runsDone: 0, statement: 'cancellation-race-stdio.json' });
+    expect(total).toBeGreaterThan(1_000 + EVIDENCE_ARTIFACT_RUNS);
+    for (const [i, report] of reports.entries()) {
+      expect(report.runsTotal).toBe(total);
+      if (i > 0) expect(report.runsDone).toBeGreaterThanOrEqual(reports[i - 1]!.runsDone);
+    }
+    expect(reports.at(-1)?.runsDone).toBe(total);
+    expect(reports.length).toBeLessThan(total / 2);
+    expect(reports.some((r) => r.statement === 'VF-12')).toBe(true);
+  }, 120_000);
+
+  it('Stop during an export ends its worker and rejects with STOPPED; the next export starts a new worker', async () => {
+    let workers = 0;
+    let terminated = 0;
+    const client = createToolsClient(() => {
+      workers += 1;
+      return inProcessToolsWorker(undefined, () => (terminated += 1));
+    });
+    let reports = 0;
+    const stopped = await client
+      .call(
+        { type: 'evidence' },
+        {
+          verifyProgress: () => {
+            reports += 1;
+            client.stop?.();
+          },
+        },
+      )
+      .catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(ToolsClientError);
+    expect((stopped as ToolsClientError).code).toBe('STOPPED');
+    expect(reports).toBe(1); // nothing heard after Stop, and no zip
+    expect(terminated).toBe(1);
+    const again = await client.call({ type: 'evidence' });
+    expect(workers).toBe(2);
+    expect(again.bytes.length).toBeGreaterThan(0);
+  }, 120_000);
 });

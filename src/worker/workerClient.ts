@@ -44,7 +44,7 @@ type RunPart = Extract<LabResponse, { type: 'run-part' }>;
 export type RunProgress = Pick<ProgressResponse, 'eventsRun' | 'atMs'>;
 /** How far an exploration got (from the worker's `explore-progress` reports). */
 export type ExploreProgress = Omit<ExploreProgressResponse, 'type' | 'requestId'>;
-/** How far the checklist got (from the tools worker's `verify-progress` reports). */
+/** How far the checklist or the evidence export got (from the tools worker's `verify-progress` reports). */
 export type VerifyProgress = Omit<VerifyProgressResponse, 'type' | 'requestId'>;
 
 export interface RequestHooks {
@@ -52,7 +52,7 @@ export interface RequestHooks {
   progress?: (progress: RunProgress) => void;
   /** Hears the `explore-progress` reports of an exploration. */
   exploreProgress?: (progress: ExploreProgress) => void;
-  /** Hears the `verify-progress` reports of the checklist. */
+  /** Hears the `verify-progress` reports of the checklist and of the evidence export. */
   verifyProgress?: (progress: VerifyProgress) => void;
   /** Past this many milliseconds the worker is replaced and the request rejects with RUN_BUDGET; `what` names it in the message, `after` ends it. */
   budget?: { ms: number; what: string; after?: string };

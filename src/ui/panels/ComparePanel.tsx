@@ -1,5 +1,6 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { usePanelsStore } from '../../store/panels';
+import { openRecordingToCompare } from '../../store/recording';
 import type { CompareView } from '../../store/panelsStore';
 import { Diagram } from '../diagram/Diagram';
 import { layoutDiagram, sharedAxis } from '../diagram/layoutCompute';
@@ -75,6 +76,7 @@ export function ComparePanel() {
           <LoadState load={load} />
           {stopButton}
           {load.status === 'error' && value !== null && <p className="compare-kept">The runs below are the last ones that ran.</p>}
+          <OpenMissingRecording />
         </div>
         {value !== null && <ComparedDiagrams view={value} />}
       </div>
@@ -93,6 +95,26 @@ export function ComparePanel() {
         </p>
       </div>
     </section>
+  );
+}
+
+/** A run names a recorded transcript the link could not carry: offer to open the file, which then goes beside the model. */
+function OpenMissingRecording() {
+  const missing = usePanelsStore((s) => s.compareRecordingMissing);
+  const input = useRef<HTMLInputElement>(null);
+  if (missing === null) return null;
+  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file !== undefined) void openRecordingToCompare(file, missing.probe);
+  };
+  return (
+    <>
+      <button type="button" className="panel-button" onClick={() => input.current?.click()}>
+        Open the recorded transcript
+      </button>
+      <input ref={input} type="file" accept=".json,application/json" hidden tabIndex={-1} aria-hidden="true" data-testid="compare-recording-file" onChange={onPick} />
+    </>
   );
 }
 

@@ -25,16 +25,18 @@ export function runLink(run: FailureModeResult['failureRun']): string {
   return `?${query.toString()}`;
 }
 
-/** How often, at most, a screen reader hears how far the checklist got (the bar itself moves with every report). */
+/** How often, at most, a screen reader hears how far the checklist (or the export) got (the bar itself moves with every report). */
 export const PROGRESS_ANNOUNCE_EVERY_MS = 3_000;
 
 const count = (n: number): string => n.toLocaleString('en-US');
-const progressText = (progress: VerifyProgress | null): string =>
-  progress === null ? 'Starting the checklist in the worker…' : `Checking ${progress.statement} … ${count(progress.runsDone)} of ${count(progress.runsTotal)} runs`;
+const runsText = (progress: VerifyProgress): string => `${count(progress.runsDone)} of ${count(progress.runsTotal)} runs`;
+const checklistText = (progress: VerifyProgress | null): string => (progress === null ? 'Starting the checklist in the worker…' : `Checking ${progress.statement} … ${runsText(progress)}`);
+/** The export names the artifact file it builds, then the statement it checks. */
+const exportText = (progress: VerifyProgress | null): string =>
+  progress === null ? 'Starting the export in the worker…' : `Exporting: ${progress.statement.endsWith('.json') ? 'building' : 'checking'} ${progress.statement} … ${runsText(progress)}`;
 
-/** The checklist's progress while it computes: a bar, the statement and runs so far, and Stop. */
-function VerificationProgress({ progress, stop }: { progress: VerifyProgress | null; stop: () => void }) {
-  const text = progressText(progress);
+/** A long computation's progress in the tools worker (the checklist, the evidence export): a bar, where it is and runs so far, and Stop. */
+function WorkerProgress({ progress, stop, text, label, stopLabel, testId }: { progress: VerifyProgress | null; stop: () => void; text: string; label: string; stopLabel: string; testId: string }) {
   // The live region speaks at most every PROGRESS_ANNOUNCE_EVERY_MS, never once per report.
   const [announced, setAnnounced] = useState(text);
   const announcedAt = useRef(0);
@@ -52,14 +54,14 @@ function VerificationProgress({ progress, stop }: { progress: VerifyProgress | n
     return () => clearTimeout(timer);
   }, [text]);
   return (
-    <div className="panel-progress" data-testid="vf-progress">
-      <progress aria-label="Verification progress" max={progress?.runsTotal || 1} value={progress?.runsDone ?? 0} />
+    <div className="panel-progress" data-testid={testId}>
+      <progress aria-label={label} max={progress?.runsTotal || 1} value={progress?.runsDone ?? 0} />
       <p aria-hidden="true">{text}</p>
       <p className="visually-hidden" aria-live="polite">
         {announced}
       </p>
       <button type="button" className="panel-button" onClick={stop}>
-        Stop checking
+        {stopLabel}
       </button>
     </div>
   );
@@ -116,6 +118,8 @@ export function VerificationPanel() {
   const failureModes = usePanelsStore((s) => s.failureModes);
   const evidence = usePanelsStore((s) => s.evidence);
   const exportEvidence = usePanelsStore((s) => s.exportEvidence);
+  const evidenceProgress = usePanelsStore((s) => s.evidenceProgress);
+  const stopEvidence = usePanelsStore((s) => s.stopEvidence);
   const results = 'value' in load ? load.value : null;
   const files = 'value' in evidence ? evidence.value : null;
   const passing = results?.filter((r) => r.holds).length ?? 0;
@@ -125,7 +129,7 @@ export function VerificationPanel() {
       <h2 id="verification-title">Verification</h2>
       <p className="panel-lede">Each statement is computed from the transcripts of the scenarios that demonstrate it. Follow a link to see the moment in the diagram.</p>
       <LoadState load={load} />
-      {load.status === 'loading' && <VerificationProgress progress={progress} stop={stopVerification} />}
+      {load.status === 'loading' && <WorkerProgress progress={progress} stop={stopVerification} text={checklistText(progress)} label="Verification progress" stopLabel="Stop checking" testId="vf-progress" />}
       {load.status === 'error' && (
         <button type="button" className="panel-button" onClick={() => void loadVerification()}>
           Check again
@@ -179,6 +183,7 @@ export function VerificationPanel() {
       <button type="button" className="panel-button" onClick={() => void exportEvidence((bytes) => downloadFile(bytes, 'mcp-lab-evidence.zip', 'application/zip'))} disabled={evidence.status === 'loading'}>
         Export evidence
       </button>
+      {evidence.status === 'loading' && <WorkerProgress progress={evidenceProgress} stop={stopEvidence} text={exportText(evidenceProgress)} label="Evidence export progress" stopLabel="Stop exporting" testId="evidence-progress" />}
       <LoadState load={evidence} />
       {files !== null && (
         <ul className="panel-list" aria-label="Exported files">
