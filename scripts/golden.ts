@@ -14,24 +14,20 @@ import { withLanes } from '../src/diagram/lanes';
 
 const [mode, dir] = process.argv.slice(2);
 if (mode === 'hashes') {
+  // Everything is computed before anything is written: a run that fails partway (a type error, a throwing
+  // scenario) leaves both goldens as they were, never a half-emptied folder.
   const sql = await initSqlJs();
   const hashes: Record<string, string> = {};
   for (const { name, sha256 } of goldenTranscripts(sql)) hashes[name] = sha256;
+  const timelines = [...goldenTimelines(sql)];
+  for await (const timeline of goldenSdkTimelines()) timelines.push(timeline);
   writeFileSync(GOLDEN_HASHES_PATH, `${JSON.stringify(hashes, null, 1)}\n`);
   console.log(`wrote ${Object.keys(hashes).length} hashes to ${GOLDEN_HASHES_PATH}`);
   // The folder holds exactly the current timelines: one of a removed scenario goes with it.
   mkdirSync(GOLDEN_TIMELINES_DIR, { recursive: true });
   for (const file of readdirSync(GOLDEN_TIMELINES_DIR)) if (file.endsWith('.txt')) rmSync(join(GOLDEN_TIMELINES_DIR, file));
-  let timelines = 0;
-  for (const { file, text } of goldenTimelines(sql)) {
-    writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
-    timelines += 1;
-  }
-  for await (const { file, text } of goldenSdkTimelines()) {
-    writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
-    timelines += 1;
-  }
-  console.log(`wrote ${timelines} timelines to ${GOLDEN_TIMELINES_DIR}/`);
+  for (const { file, text } of timelines) writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
+  console.log(`wrote ${timelines.length} timelines to ${GOLDEN_TIMELINES_DIR}/`);
   process.exit(0);
 }
 if ((mode !== 'write' && mode !== 'compare') || dir === undefined) {
