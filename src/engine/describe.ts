@@ -195,7 +195,8 @@ export function markerWording(event: LabEvent): MarkerWording | null {
         case 'checkpoint':
           return { text: /^chunk \d+ of \d+ done$/.test(event.reason) ? event.reason : 'checkpoint', tone: 'muted' };
         case 'finished':
-          return { text: 'finished · calls complete()', tone: 'plain' };
+          // The SDK lanes have no complete(): the marker says what every lane shares, the timeline says how.
+          return { text: 'work finished', tone: 'plain' };
         case 'stopped':
           return { text: 'stops at a checkpoint', tone: 'warn' };
       }
