@@ -1,4 +1,4 @@
-import { SSE_HEADERS } from '../engine';
+import { SSE_HEADERS, TRANSPORTS } from '../engine';
 import { retryTable } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { ledgerSnapshot, type SqlModule } from '../engine';
@@ -28,7 +28,7 @@ export function buildEvidence(run: Runner, sql: SqlModule): EvidenceFile[] {
   const files: EvidenceFile[] = [];
   const add = (path: string, description: string, value: unknown): void => void files.push({ path, description, contents: json(value) });
 
-  for (const transport of ['stdio', 'http'] as const) {
+  for (const transport of TRANSPORTS) {
     add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, withLanes(run('A', { transport })));
   }
   add('retry-table.json', 'Retry classification of every exposed operation (RT), with hint warnings.', retryTable());

@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { VerifyProgress } from '../worker/workerClient';
-import type { Settings, Transcript } from '../worker/protocol';
+import type { Settings, Transcript, Transport } from '../worker/protocol';
 import type { TimeScale } from './diagramLayout';
 import type { ViewState } from './url';
 
@@ -150,7 +150,7 @@ function coalesce(task: () => Promise<void>, delayMs: number): () => void {
 
 export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client) {
   return create<PanelsState>()((set, get) => {
-    const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
+    const panel = (scenario: string, settings: Settings, transport: Transport = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
     const runBuffer = coalesce(async () => {
       set({ buffer: { status: 'loading', value: valueOf(get().buffer) } });
