@@ -24,7 +24,7 @@ import { findScenario, scenarios } from '../scenarios/index';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runResolved } from '../sdk/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
-import { formatRunSpec, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
+import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
 import { withLanes } from '../diagram/lanes';
 
@@ -276,7 +276,7 @@ async function run(args: string[]): Promise<string> {
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
   const impl = values.impl ?? 'model';
-  if (impl !== 'model' && impl !== 'ts-sdk' && impl !== 'ts-sdk-v2') throw new UsageError(`--impl takes model, ts-sdk or ts-sdk-v2, got "${values.impl}"`);
+  if (!isImplementation(impl)) throw new UsageError(`--impl takes ${IMPLEMENTATION_CHOICES}, got "${values.impl}"`);
   const params = runParams(positionals[0] as string, values);
   // The run is judged before the command line's own combinations; the replay (ordering, faults) after them.
   const { schedule: _schedule, faults: _faults, ...unreplayed } = params;
@@ -284,7 +284,7 @@ async function run(args: string[]): Promise<string> {
   if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
   const budgetText = values['budget-ms'];
   if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
-  if (impl === 'ts-sdk' || impl === 'ts-sdk-v2') {
+  if (impl !== 'model') {
     if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
     if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError(`--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`);
   }

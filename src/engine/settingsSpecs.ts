@@ -6,3 +6,5 @@
 export { herdSettingsSpec, herdDefaults } from './models/herd/settings';
 export { bufferOverloadSettingsSpec, bufferOverloadDefaults } from './models/buffer/settings';
 export { BACKOFF_POLICIES, type BackoffPolicy } from './models/herd/backoff';
+export { IMPLEMENTATIONS, TRANSPORTS, type Implementation } from './transcript';
+export type { Transport } from './core/transcript';

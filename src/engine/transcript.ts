@@ -91,8 +91,18 @@ interface TranscriptOfKind<K extends ModelKind> {
   outcome: OutcomeByKind[K];
 }
 
-/** Who drives a request race: the lab's spec model (default), the real TypeScript SDK 1.x, or its v2 packages (the 2026-07-28 reference). */
-export type Implementation = 'model' | 'ts-sdk' | 'ts-sdk-v2';
+/**
+ * Who drives a request race: the lab's spec model (default), the real TypeScript SDK 1.x, or its v2
+ * packages (the 2026-07-28 reference). The one list the command line, the run spec, the page and the
+ * worker offer and check.
+ */
+export const IMPLEMENTATIONS = ['model', 'ts-sdk', 'ts-sdk-v2'] as const;
+export type Implementation = (typeof IMPLEMENTATIONS)[number];
+
+/** Every transport a run can use, in the order the page offers them; the reviewer's input takes the same list. */
+export const TRANSPORTS = ['stdio', 'http'] as const satisfies readonly Transport[];
+/** A transport added to the type and not to TRANSPORTS fails to compile here. */
+const _everyTransportListed: [Exclude<Transport, (typeof TRANSPORTS)[number]>] extends [never] ? true : never = true;
 
 export interface SdkRunInfo {
   /** `@modelcontextprotocol/sdk`. */

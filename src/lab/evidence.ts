@@ -1,4 +1,4 @@
-import { SSE_HEADERS } from '../engine';
+import { SSE_HEADERS, TRANSPORTS } from '../engine';
 import { retryTable } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { ledgerSnapshot, type SqlModule } from '../engine';
@@ -50,7 +50,7 @@ export function buildEvidence(plainRun: Runner, sql: SqlModule, onProgress?: (pr
     return transcript;
   };
 
-  for (const transport of ['stdio', 'http'] as const) {
+  for (const transport of TRANSPORTS) {
     building(`cancellation-race-${transport}.json`);
     add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, withLanes(run('A', { transport })));
   }

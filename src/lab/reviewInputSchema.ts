@@ -1,6 +1,20 @@
 // The JSON Schema of the reviewer's input (see ReviewInput in reviewer.ts). scripts/build-validators.ts
 // compiles it to a standalone validator in generated/validators.js, so the page never runs ajv's
 // code generation (which needs `eval` and so a Content-Security-Policy with 'unsafe-eval').
+import { BACKOFF_POLICIES, TRANSPORTS } from '../engine/settingsSpecs';
+
+// The reviewer's own vocabularies, each written once: the schema's enums, ReviewInput's types and the
+// skill's field guide all read these. Transports and backoff policies are the engine's own lists.
+/** How a client cancels a call (skill.ts says what each one means). */
+export const CANCELLATIONS = ['notifications/cancelled', 'close-stream', 'post-notification'] as const;
+/** What the progress buffer does when full. */
+export const QUEUE_POLICIES = ['coalesce-drop-oldest', 'unbounded', 'drop-newest'] as const;
+/** Where idempotency keys are recorded. */
+export const LEDGER_STORES = ['shared-durable', 'per-replica', 'in-memory', 'none'] as const;
+export type Cancellation = (typeof CANCELLATIONS)[number];
+export type QueuePolicy = (typeof QUEUE_POLICIES)[number];
+export type LedgerStore = (typeof LEDGER_STORES)[number];
+
 export const reviewInputSchema = {
   type: 'object',
   additionalProperties: false,
@@ -25,8 +39,8 @@ export const reviewInputSchema = {
         defensiveCopies: { type: 'boolean' },
       },
     },
-    transport: { enum: ['stdio', 'http'] },
-    cancellation: { enum: ['notifications/cancelled', 'close-stream', 'post-notification'] },
+    transport: { enum: TRANSPORTS },
+    cancellation: { enum: CANCELLATIONS },
     timeouts: {
       type: 'object',
       additionalProperties: false,
@@ -41,16 +55,16 @@ export const reviewInputSchema = {
         automatic: { type: 'boolean' },
         sameKey: { type: 'boolean' },
         attemptsMax: { type: 'integer', minimum: 0, maximum: 100 },
-        backoff: { enum: ['none', 'exponential', 'full-jitter', 'equal-jitter', 'decorrelated-jitter'] },
+        backoff: { enum: BACKOFF_POLICIES },
       },
     },
     queue: {
       type: 'object',
       additionalProperties: false,
       required: ['policy', 'capacityEvents', 'reserveForFinal'],
-      properties: { policy: { enum: ['coalesce-drop-oldest', 'unbounded', 'drop-newest'] }, capacityEvents: { type: 'integer', minimum: 0, maximum: 1_000_000 }, reserveForFinal: { type: 'boolean' } },
+      properties: { policy: { enum: QUEUE_POLICIES }, capacityEvents: { type: 'integer', minimum: 0, maximum: 1_000_000 }, reserveForFinal: { type: 'boolean' } },
     },
-    ledger: { enum: ['shared-durable', 'per-replica', 'in-memory', 'none'] },
+    ledger: { enum: LEDGER_STORES },
     proxy: { type: 'object', additionalProperties: false, required: ['bufferingDisabled'], properties: { bufferingDisabled: { type: 'boolean' } } },
     recovery: {
       type: 'object',

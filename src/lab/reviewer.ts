@@ -1,9 +1,11 @@
 import type { ValidateFunction } from 'ajv';
-import { assert, classify, type RetryClassification } from '../engine';
+import { assert, classify, type BackoffPolicy, type RetryClassification, type Transport } from '../engine';
 import { failureCards, runCommand, type FailureCard } from './failureCards';
 import { allHold, boundaryCases, fill, flowChecks, raceRows, render, retryContract, reviewRules, type RuleFacts } from './reviewRules';
 // Compiled from reviewInputSchema at build time (npm run validators): no code is generated in the page.
 import { validateReviewInput } from './generated/validators.js';
+
+import type { Cancellation, LedgerStore, QueuePolicy } from './reviewInputSchema';
 
 export { reviewInputSchema } from './reviewInputSchema';
 
@@ -28,12 +30,12 @@ export interface ReviewInput {
     /** Returned results are rebuilt from stored JSON. */
     defensiveCopies?: boolean;
   };
-  transport: 'stdio' | 'http';
-  cancellation: 'notifications/cancelled' | 'close-stream' | 'post-notification';
+  transport: Transport;
+  cancellation: Cancellation;
   timeouts: { idleMs: number; maxMs: number | null; progressResetsMax?: boolean };
-  retry: { automatic: boolean; sameKey?: boolean; attemptsMax: number; backoff: 'none' | 'exponential' | 'full-jitter' | 'equal-jitter' | 'decorrelated-jitter' };
-  queue: { policy: 'coalesce-drop-oldest' | 'unbounded' | 'drop-newest'; capacityEvents: number; reserveForFinal: boolean };
-  ledger: 'shared-durable' | 'per-replica' | 'in-memory' | 'none';
+  retry: { automatic: boolean; sameKey?: boolean; attemptsMax: number; backoff: BackoffPolicy };
+  queue: { policy: QueuePolicy; capacityEvents: number; reserveForFinal: boolean };
+  ledger: LedgerStore;
   proxy?: { bufferingDisabled: boolean };
   recovery: { newRequestId: boolean; lastEventId: boolean; refetch: string[]; replayUnsafeMutations: boolean; pollTasksUntilTerminal?: boolean };
 }

@@ -1,8 +1,8 @@
-import { checkSeed, checkTransport, DEFAULT_SEED, LabError, parseFaults, parseSchedule, parseSetting, settingsSpecFor, type Implementation, type Scenario, type SettingValue, type Settings, type Transport } from '../engine';
+import { checkSeed, checkTransport, DEFAULT_SEED, IMPLEMENTATIONS, LabError, parseFaults, parseSchedule, parseSetting, settingsSpecFor, type Implementation, type Scenario, type SettingValue, type Settings, type Transport } from '../engine';
 import { SETTINGS_NOT_APPLIED_BY } from '../sdk/version';
 import { RUN_SPEC_CHARS_MAX } from './runSpecLimits';
 
-export { RUN_SPEC_CHARS_MAX };
+export { IMPLEMENTATIONS, RUN_SPEC_CHARS_MAX };
 
 /**
  * Which run: the one description the command line's flags, the page's link, Compare's run specs and the
@@ -50,14 +50,15 @@ export interface RunSpecProblem {
   message: string;
 }
 
-export const IMPLEMENTATIONS: readonly Implementation[] = ['model', 'ts-sdk', 'ts-sdk-v2'];
-
 /** The run-spec keys that are not settings (a scenario names no setting after one of them). */
 export const RUN_SPEC_KEYS = ['impl', 'transport', 'seed', 'schedule', 'faults'] as const;
 
 const isRunSpecKey = (name: string): boolean => name === 'scenario' || (RUN_SPEC_KEYS as readonly string[]).includes(name);
 
-const isImplementation = (value: string): value is Implementation => (IMPLEMENTATIONS as readonly string[]).includes(value);
+export const isImplementation = (value: string): value is Implementation => (IMPLEMENTATIONS as readonly string[]).includes(value);
+
+/** `model, ts-sdk or ts-sdk-v2`: the implementations as an error message offers them, from the one list. */
+export const IMPLEMENTATION_CHOICES = `${IMPLEMENTATIONS.slice(0, -1).join(', ')} or ${IMPLEMENTATIONS.at(-1)}`;
 
 /** A seed as written: plain decimal digits are a number; anything else ("1e3", "0x10", "") is refused as written. */
 function seedOf(text: string): number {
@@ -66,7 +67,7 @@ function seedOf(text: string): number {
 }
 
 function judgeImpl(text: string): Implementation {
-  if (!isImplementation(text)) throw new LabError('LAB025', `"${text}" is not an implementation; use model, ts-sdk or ts-sdk-v2`);
+  if (!isImplementation(text)) throw new LabError('LAB025', `"${text}" is not an implementation; use ${IMPLEMENTATION_CHOICES}`);
   return text;
 }
 
@@ -202,7 +203,7 @@ export function parseRunSpec(text: string): RunSpec {
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
     if (Object.hasOwn(given, key)) throw bad(`${key} is given twice`);
-    if (key === 'impl' && !isImplementation(value)) throw bad(`impl is model, ts-sdk or ts-sdk-v2, not "${value}"`);
+    if (key === 'impl' && !isImplementation(value)) throw bad(`impl is ${IMPLEMENTATION_CHOICES}, not "${value}"`);
     if (!isRunSpecKey(key) && !/^[A-Za-z][A-Za-z0-9]*$/.test(key)) throw bad(`"${key}" is not a setting name`);
     given[key] = key === 'faults' ? value.replaceAll('+', ',') : value;
   }

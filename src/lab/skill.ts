@@ -1,8 +1,8 @@
-import { classify } from '../engine';
+import { BACKOFF_POLICIES, classify, TRANSPORTS } from '../engine';
 import { failureCards, type FailureCard } from './failureCards';
 import safeCharge from './examples/safe-charge.json' with { type: 'json' };
 import unsafeCharge from './examples/unsafe-charge.json' with { type: 'json' };
-import { reviewInputSchema } from './reviewInputSchema';
+import { CANCELLATIONS, LEDGER_STORES, QUEUE_POLICIES, reviewInputSchema, type Cancellation } from './reviewInputSchema';
 import { formatReview, review } from './reviewer';
 import { boundaryCases, flowChecks, raceRows, retryContract, reviewRuleSections, reviewRules, type Condition, type FieldValue, type Text } from './reviewRules';
 
@@ -24,6 +24,19 @@ export interface SkillFile {
   contents: string;
 }
 
+/** `"a", "b" (note) or "c"`: a field's allowed values printed from the very list its schema enum takes. */
+function valuesText<V extends string>(values: readonly V[], notes: Partial<Record<V, string>> = {}): string {
+  const quoted = values.map((value) => (notes[value] === undefined ? `"${value}"` : `"${value}" (${notes[value]})`));
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+/** Every way of cancelling has a meaning: a new one in CANCELLATIONS fails to compile until it gets one. */
+const CANCELLATION_MEANINGS: Record<Cancellation, string> = {
+  'notifications/cancelled': 'sends the notification',
+  'close-stream': 'closes the request’s response stream',
+  'post-notification': 'POSTs notifications/cancelled over HTTP',
+};
+
 /** What each input field means and where to find it in a codebase; every schema field has one. */
 export const inputGuide: readonly { path: string; meaning: string; where: string }[] = [
   { path: '/operation/name', meaning: 'The tool (or method) under review.', where: 'The name the server registers (registerTool / server.tool / the tools/list entry).' },
@@ -34,19 +47,19 @@ export const inputGuide: readonly { path: string; meaning: string; where: string
   { path: '/operation/atomicKeyCheck', meaning: 'Key claim, effect record and stored result commit in one transaction.', where: 'The ledger code: one transaction (BEGIN IMMEDIATE, SELECT … FOR UPDATE, insert-first on a unique key) or separate statements?' },
   { path: '/operation/fingerprint', meaning: 'The ledger stores a hash of the arguments with the key and refuses the key with other arguments.', where: 'The ledger table’s columns and the comparison on a repeated key.' },
   { path: '/operation/defensiveCopies', meaning: 'A replay returns a result rebuilt from stored JSON, not the cached object.', where: 'What the replay path returns: JSON.parse of the stored text / a deep copy, or the object from a cache?' },
-  { path: '/transport', meaning: '"stdio" or "http" (Streamable HTTP).', where: 'The transport the client constructs (StdioClientTransport, StreamableHTTPClientTransport) or the server listens on.' },
-  { path: '/cancellation', meaning: 'How the client cancels: "notifications/cancelled" (sends the notification), "close-stream" (closes the request’s response stream), "post-notification" (POSTs notifications/cancelled over HTTP).', where: 'Where the client gives up on a call: AbortController / signal passed to the request, code that sends notifications/cancelled.' },
+  { path: '/transport', meaning: `${valuesText(TRANSPORTS, { http: 'Streamable HTTP' })}.`, where: 'The transport the client constructs (StdioClientTransport, StreamableHTTPClientTransport) or the server listens on.' },
+  { path: '/cancellation', meaning: `How the client cancels: ${valuesText(CANCELLATIONS, CANCELLATION_MEANINGS)}.`, where: 'Where the client gives up on a call: AbortController / signal passed to the request, code that sends notifications/cancelled.' },
   { path: '/timeouts/idleMs', meaning: 'Time allowed with no progress, in ms.', where: 'MCP TypeScript SDK request options: `timeout` when `resetTimeoutOnProgress: true` (default 60000). Without resetTimeoutOnProgress, `timeout` is an absolute budget: put it in both idleMs and maxMs.' },
   { path: '/timeouts/maxMs', meaning: 'Absolute budget from the request’s start, in ms; null when there is none.', where: 'SDK option `maxTotalTimeout` (or a deadline / context timeout around the call). `resetTimeoutOnProgress: true` without `maxTotalTimeout` means null.' },
   { path: '/timeouts/progressResetsMax', meaning: 'Progress also pushes the absolute budget back.', where: 'The progress handler: does it restart every timer, or only the idle one?' },
   { path: '/retry/automatic', meaning: 'The client (or a library, gateway or agent loop) re-sends a failed call on its own.', where: 'Retry loops, retry middleware (p-retry, axios-retry, fetch wrappers), agent frameworks that re-run failed tool calls.' },
   { path: '/retry/sameKey', meaning: 'A retry repeats the same idempotency key and identical arguments.', where: 'Where the key is minted: once per intent before the loop, or per attempt inside it?' },
   { path: '/retry/attemptsMax', meaning: 'Attempts after the first (0 … 100).', where: 'The retry loop’s limit.' },
-  { path: '/retry/backoff', meaning: 'Delay between attempts: "none", "exponential" (no jitter), "full-jitter", "equal-jitter", "decorrelated-jitter".', where: 'The sleep between attempts and between reconnects.' },
-  { path: '/queue/policy', meaning: 'What the progress buffer does when full: "coalesce-drop-oldest", "drop-newest", "unbounded".', where: 'The buffer between the handler’s progress callback and the SSE writer (an array, a stream’s highWaterMark, a channel).' },
+  { path: '/retry/backoff', meaning: `Delay between attempts: ${valuesText(BACKOFF_POLICIES, { exponential: 'no jitter' })}.`, where: 'The sleep between attempts and between reconnects.' },
+  { path: '/queue/policy', meaning: `What the progress buffer does when full: ${valuesText(QUEUE_POLICIES)}.`, where: 'The buffer between the handler’s progress callback and the SSE writer (an array, a stream’s highWaterMark, a channel).' },
   { path: '/queue/capacityEvents', meaning: 'How many messages the buffer holds (0 … 1000000).', where: 'That buffer’s bound.' },
   { path: '/queue/reserveForFinal', meaning: 'A full buffer still keeps the final JSON-RPC response (progress is evicted instead).', where: 'The eviction code when the buffer is full.' },
-  { path: '/ledger', meaning: 'Where idempotency keys are recorded: "shared-durable", "per-replica", "in-memory", "none".', where: 'The store behind the key check: the shared database, a per-process SQLite file, a Map or cache, nothing.' },
+  { path: '/ledger', meaning: `Where idempotency keys are recorded: ${valuesText(LEDGER_STORES)}.`, where: 'The store behind the key check: the shared database, a per-process SQLite file, a Map or cache, nothing.' },
   { path: '/proxy/bufferingDisabled', meaning: 'Streamable HTTP only: the SSE response passes through proxies unbuffered. Leave `proxy` out when there is no proxy.', where: 'Response headers (X-Accel-Buffering: no, Cache-Control: no-cache) and reverse-proxy config (nginx proxy_buffering, idle timeouts).' },
   { path: '/recovery/newRequestId', meaning: 'A reconnect re-issues the request with a new JSON-RPC id.', where: 'The reconnect handler: how it builds the new subscriptions/listen (or re-sent) request.' },
   { path: '/recovery/lastEventId', meaning: 'The client tries to resume a stream with Last-Event-ID.', where: 'Search for Last-Event-ID, lastEventId, resumptionToken.' },

@@ -1,5 +1,5 @@
 import type { RunOptions } from '../engine';
-import { PAYMENT_TOKEN } from '../engine';
+import { PAYMENT_TOKEN, TRANSPORTS } from '../engine';
 import type { LabEvent, MessageEvent, Settings, Transcript, Transport } from '../engine';
 /** A JSON-RPC request id as the wire carries it. */
 type RequestId = string | number;
@@ -41,7 +41,6 @@ export interface VerificationResult {
 export const VERIFY_SEEDS: readonly number[] = Array.from({ length: 20 }, (_, i) => i + 1);
 /** The variant beside the scenario's own settings: messages cross in orders the defaults never show. */
 export const VERIFY_JITTER: Settings = { latencyJitterMs: 50 };
-const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
 const method = (m: MessageEvent): string => ('method' in m.message ? m.message.method : 'result' in m.message ? 'response' : 'error');

@@ -47,6 +47,8 @@ export type {
   Transport,
 } from '../worker/protocol';
 export type { RunProgress, ExploreProgress } from '../worker/client';
+// The lists the run controls offer, the engine's own (a new transport or implementation reaches the page by itself).
+export { IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 export type { ExploreResult, Ending, Violation } from '../worker/protocol';
 export { SETTINGS_NOT_APPLIED, SETTINGS_NOT_APPLIED_V2, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION, TS_SDK_V2_VERSION, TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS } from '../worker/sdkInfo';
 export type {

@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { VerifyProgress } from '../worker/workerClient';
-import type { Settings, Transcript } from '../worker/protocol';
+import type { Settings, Transcript, Transport } from '../worker/protocol';
 import type { TimeScale } from './diagramLayout';
 import type { ViewState } from './url';
 
@@ -167,7 +167,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
   return create<PanelsState>()((set, get) => {
     /** The export under way; Stop moves on, so an answer that arrives after Stop is never saved. */
     let evidenceExport = 0;
-    const panel = (scenario: string, settings: Settings, transport: 'stdio' | 'http' = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
+    const panel = (scenario: string, settings: Settings, transport: Transport = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
     const runBuffer = coalesce(async () => {
       set({ buffer: { status: 'loading', value: valueOf(get().buffer) } });

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { LabClientError } from '../worker/client';
 import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
-import type { Transcript } from '../worker/protocol';
+import type { Transcript, Transport } from '../worker/protocol';
 import { useLabStore } from './labStore';
 import { usePanelsStore } from './panels';
 import { recordedRunSpec } from './panelsStore';
@@ -55,7 +55,7 @@ export const useRecordingStore = create<RecordingState>()((set) => ({
 }));
 
 /** The probes of a recording the lab has a model scenario for: the ordering each plays. */
-const MODEL_OF: Record<string, (transport: 'stdio' | 'http') => string> = {
+const MODEL_OF: Record<string, (transport: Transport) => string> = {
   'cancel-during-work': (transport) => (transport === 'stdio' ? 'A:transport=stdio' : 'D:transport=http'),
   'complete-then-cancel': (transport) => `B:transport=${transport}`,
   'progress-and-deadlines': (transport) => `C:transport=${transport}`,

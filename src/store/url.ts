@@ -1,4 +1,4 @@
-import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
+import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
@@ -22,8 +22,18 @@ export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step',
 /** A limit on what a link may carry (a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
 const PARAMS_MAX = 64;
-/** An explored ordering is a string of choices; longer than this it is not an ordering the page made. */
-const SCHEDULE_CHARS_MAX = 100_000;
+
+/**
+ * A run's long texts, read whole up to the length the worker's run request takes: one longer is
+ * refused here with a notice (a cut ordering would replay another ordering, and a text the worker
+ * refuses would leave the page with no run).
+ */
+function longText(name: 'schedule' | 'faults', value: string, refused: string[]): string | null {
+  const max = name === 'schedule' ? SCHEDULE_CHARS_MAX : FAULTS_CHARS_MAX;
+  if (value.length <= max) return value;
+  refused.push(`The link's ${name} is ${value.length.toLocaleString('en')} characters, more than a run reads (${max.toLocaleString('en')}); it was not used.`);
+  return null;
+}
 
 /** The link a page was opened with; null when its query holds nothing the lab reads. */
 export function readLink(search: string): LinkView | null {
@@ -34,21 +44,29 @@ export function readLink(search: string): LinkView | null {
   let step: string | null = null;
   let schedule: string | null = null;
   let faults: string | null = null;
+  const longSeen = new Set<string>();
+  const refused: string[] = [];
   let count = 0;
   for (const [name, value] of query) {
     if (count++ >= PARAMS_MAX) break;
     const text = value.length > PARAM_CHARS_MAX ? `${value.slice(0, PARAM_CHARS_MAX)}…` : value;
     if (name === 'step') step ??= text;
-    // An ordering's schedule may be long: it is read whole (the worker bounds it), never cut.
-    else if (name === 'schedule') schedule ??= value.slice(0, SCHEDULE_CHARS_MAX);
-    else if (name === 'faults') faults ??= value.slice(0, SCHEDULE_CHARS_MAX);
+    // An ordering's schedule and the faults may be long: each is read whole or refused, never cut.
+    else if (name === 'schedule' || name === 'faults') {
+      // The first one counts, as for every parameter.
+      if (longSeen.has(name)) continue;
+      longSeen.add(name);
+      const whole = longText(name, value, refused);
+      if (name === 'schedule') schedule = whole;
+      else faults = whole;
+    }
     // Compare's runs are run specs: read up to the length a run spec may have, so the parser judges them whole.
     else if (name === 'runA' || name === 'runB' || name === 'runC') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }
-  if (Object.keys(params).length === 0 && step === null && schedule === null && faults === null && Object.keys(view).length === 0) return null;
-  const link: LinkView = { params: { ...params }, step, ...(schedule === null ? {} : { schedule }), ...(faults === null ? {} : { faults }) };
+  if (Object.keys(params).length === 0 && step === null && schedule === null && faults === null && refused.length === 0 && Object.keys(view).length === 0) return null;
+  const link: LinkView = { params: { ...params }, step, ...(schedule === null ? {} : { schedule }), ...(faults === null ? {} : { faults }), ...(refused.length === 0 ? {} : { refused }) };
   return Object.keys(view).length === 0 ? link : { ...link, view };
 }
 

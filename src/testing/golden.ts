@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { findScenario, scenarios } from '../scenarios/index';
-import { runScenario, usesSqlite, type SqlModule, type Transcript, type Transport } from '../engine';
+import { runScenario, TRANSPORTS, usesSqlite, type SqlModule, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
 import { withLanes } from '../diagram/lanes';
 import { runResolved } from '../sdk/runs';
@@ -18,7 +18,6 @@ export const GOLDEN_SEEDS_MAX = 20;
 /** The seed of the text timelines: one readable run per scenario and transport is enough to review wording. */
 export const GOLDEN_TIMELINE_SEED = 1;
 
-const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
 
 /**
  * Fields whose text is the lab's own prose (why a deadline fired, what a step means, a message's short

@@ -1,4 +1,4 @@
-import type { EventWording, LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, RaceFactSteps, RequestOutcome, Transcript } from '../store/labStore';
+import type { EventWording, LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, RaceFactSteps, RequestOutcome, Transcript, Transport } from '../store/labStore';
 
 /**
  * Wording only: turns transcript fields into the text the page shows. It decides nothing about the
@@ -168,4 +168,5 @@ export function shortCell(value: LedgerRow[string]): string {
   return /^[0-9a-f]{64}$/.test(text) ? `${text.slice(0, 12)}…` : text;
 }
 
-export const TRANSPORT_LABELS = { stdio: 'stdio', http: 'Streamable HTTP' } as const;
+/** A transport's name on the page; typed over every transport, so a new one fails to compile until it is named. */
+export const TRANSPORT_LABELS: Readonly<Record<Transport, string>> = { stdio: 'stdio', http: 'Streamable HTTP' };

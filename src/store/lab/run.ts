@@ -59,6 +59,7 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
       set({ status: 'error', error: toFailure(error), ready: true });
       return;
     }
+    for (const text of link?.refused ?? []) get().notify(`${text} Showing the run without it instead.`);
     const hasParams = link !== null && Object.keys(link.params).length > 0;
     if (hasParams) {
       try {

@@ -29,6 +29,8 @@ export interface LinkView {
   schedule?: string;
   /** The `faults` parameter: faults injected on given messages; absent: none. */
   faults?: string;
+  /** What the link carried beyond a limit, each as the notice that says so; none of it is used. */
+  refused?: readonly string[];
   /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
   view?: Partial<Record<string, string>>;
 }

@@ -1,11 +1,18 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { Transcript } from '../../store/labStore';
-import { TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo, type Transport } from '../../store/labStore';
+import { IMPLEMENTATIONS, TRANSPORTS, TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo } from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
 import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
 import { focusReplay } from '../panels/ownsKeys';
 import { notApplyingReason, TAB_NOTE_ID, tabFamily } from '../panels/tabScenario';
+
+/** Each implementation as the picker names it (with the SDK's pinned version); a new one fails to compile until named. */
+const IMPLEMENTATION_LABELS: Record<Implementation, string> = {
+  model: 'model',
+  'ts-sdk': `ts-sdk ${TS_SDK_VERSION}`,
+  'ts-sdk-v2': `ts-sdk-v2 ${TS_SDK_V2_VERSION}`,
+};
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
 function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
@@ -91,7 +98,7 @@ export function Controls() {
       </label>
       <fieldset className="lab-field lab-transport" {...off}>
         <legend className="lab-label">Transport</legend>
-        {(Object.keys(TRANSPORT_LABELS) as Transport[]).map((value) => (
+        {TRANSPORTS.map((value) => (
           <label key={value} className="lab-radio">
             <input
               type="radio"
@@ -126,9 +133,11 @@ export function Controls() {
             onMouseDown={(event) => notHere !== null && event.preventDefault()}
             {...off}
           >
-            <option value="model">model</option>
-            <option value="ts-sdk">ts-sdk {TS_SDK_VERSION}</option>
-            <option value="ts-sdk-v2">ts-sdk-v2 {TS_SDK_V2_VERSION}</option>
+            {IMPLEMENTATIONS.map((value) => (
+              <option key={value} value={value}>
+                {IMPLEMENTATION_LABELS[value]}
+              </option>
+            ))}
           </select>
         </label>
       )}

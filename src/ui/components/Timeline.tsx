@@ -178,9 +178,10 @@ const TimelineItem = memo(function TimelineItem({
     <li className={className} aria-current={current ? 'step' : undefined} data-race={race}>
       <button type="button" className="lab-event-button" tabIndex={tabbable ? 0 : -1} data-seq={event.seq} onClick={() => onSelect(event.seq)}>
         <span className="lab-event-at">{event.atMs} ms</span>
-        <span className="lab-event-sep"> · </span>
-        <span className="lab-event-kind">{event.kind}</span>
-        <span className="lab-event-sep"> · </span>
+        {/* The timeline lives in the dock, one line a row: the kind is for screen readers (the sentence and the inspector show it). */}
+        <span className="lab-event-sep visually-hidden"> · </span>
+        <span className="lab-event-kind visually-hidden">{event.kind}</span>
+        <span className="lab-event-sep visually-hidden"> · </span>
         <span className="lab-event-text">{text}</span>
       </button>
     </li>
