@@ -21,8 +21,8 @@ const RACES: Array<{ id: string; transport: 'stdio' | 'http'; giveAway: string[]
   { id: 'B', transport: 'http', giveAway: ['arrives late', 'ignored', 'ignores it', 'diverge', 'discard'] },
   { id: 'C', transport: 'stdio', giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'] },
   { id: 'C', transport: 'http', giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'] },
-  { id: 'D', transport: 'http', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'stops at its next checkpoint'] },
-  { id: 'D', transport: 'stdio', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'stops at its next checkpoint'] },
+  { id: 'D', transport: 'http', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'observed the cancellation'] },
+  { id: 'D', transport: 'stdio', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'observed the cancellation'] },
   // The two earlier cancellations (malformed, unknown request) are ignored before the race: only #41's fate is the answer.
   { id: 'cancel-ignored', transport: 'stdio', giveAway: ['must ignore', 'cancellation of #41', 'ignored by server: the request already completed'] },
   // On Streamable HTTP the late cancellation is the close of #41's stream (no notification): its fate is the answer.

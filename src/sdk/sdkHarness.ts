@@ -461,7 +461,7 @@ export class SdkRace {
     const pending = this.pendingServerCancels.find((p) => !p.accepted);
     if (pending !== undefined) pending.accepted = true;
     const how = cancelHow.sdkAborted(String(reason));
-    this.record({ kind: 'cancel-accepted', by: 'server', requestId: tool.requestId, reason: cancelAccepted(how, "the tool stops at its next checkpoint and the SDK's Server sends no response") });
+    this.record({ kind: 'cancel-accepted', by: 'server', requestId: tool.requestId, reason: cancelAccepted(how, "the SDK's Server sends no response for this request") });
     if (this.serverEnd === null) {
       this.serverEnd = { state: 'cancelled', atMs: this.nowMs };
       this.record({ kind: 'state', side: 'server', requestId: tool.requestId, from: 'active', to: 'cancelled', reason: how });

@@ -65,3 +65,18 @@ it('a wording change alters the readable timeline and no structural hash; a chan
   const outcome = transcript.kind === 'request-race' ? { ...transcript, outcome: { ...transcript.outcome, terminalAtMs: 1 } } : transcript;
   expect(structuralHash(outcome)).not.toBe(structuralHash(transcript));
 });
+
+it('a timeline says a cancellation stops the work only where the worker then stops, never where it finishes', () => {
+  // The accepting server cannot stop a chunk already running: in A the cancellation lands in the last chunk and
+  // the worker finishes. The acceptance says what is certain (nothing more is sent); the worker's step says how the work ends.
+  const claims: string[] = [];
+  for (const file of readdirSync(GOLDEN_TIMELINES_DIR).filter((name) => name.endsWith('.txt'))) {
+    const lines = readFileSync(join(GOLDEN_TIMELINES_DIR, file), 'utf8').split('\n');
+    lines.forEach((line, index) => {
+      if (!/accepts the cancellation/.test(line) || !/(?<!neither )\bstops\b/.test(line)) return;
+      const after = lines.slice(index + 1);
+      if (after.some((later) => /\bworker finished\b/.test(later)) || !after.some((later) => /\bworker stopped\b/.test(later))) claims.push(`${file}: ${line.trim()}`);
+    });
+  }
+  expect(claims).toEqual([]);
+});

@@ -74,8 +74,11 @@ export function disconnectObserved(what: string, how = 'the server treats the di
   return said(what, how);
 }
 
-/** The server accepted a cancellation (`how` it learned of it); the work stops and nothing more is sent. */
-export function cancelAccepted(how: string, after = 'the worker stops at its next checkpoint and the server sends nothing more for this request'): string {
+/**
+ * The server accepted a cancellation (`how` it learned of it): what is certain from here is that nothing more
+ * is sent. Whether the work stops is the worker's step to say: a chunk already running (A's last) finishes.
+ */
+export function cancelAccepted(how: string, after = 'the server sends nothing more for this request'): string {
   return said(how, after);
 }
 
