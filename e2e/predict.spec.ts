@@ -77,7 +77,9 @@ for (const { id, transport, giveAway } of RACES) {
     // No spoiler anywhere, and the description waits for the reveal.
     const shown = await shownText(page);
     for (const word of giveAway) expect(shown, `"${word}" gives ${id} away at the race point`).not.toContain(word);
-    await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toBeVisible();
+    // (The side column that holds it is out of sight while the question is asked.)
+    await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toHaveCount(1);
+    await expect(page.locator('.lab-side')).toBeHidden();
     await expect(page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked')).toHaveText(question.neutralTitle);
 
     // A guess (the first answer), then → jumps to the deciding event.
@@ -223,3 +225,65 @@ test('the focus ring has at least 3:1 contrast against the page around it', asyn
   const ratio = ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
   expect(ratio, `ring ${colours.ring} on ${colours.page}`).toBeGreaterThanOrEqual(3);
 });
+
+/**
+ * Whether each element lies whole inside the viewport and inside every ancestor that clips it (a box
+ * that scrolls or hides its overflow): a projector audience sees it without anyone scrolling.
+ */
+async function clippedParts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements) => {
+    const problems: string[] = [];
+    for (const element of elements) {
+      const box = element.getBoundingClientRect();
+      const name = (element.textContent ?? '').trim().slice(0, 40);
+      if (box.width === 0 || box.height === 0) problems.push(`"${name}" has no size`);
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5) problems.push(`"${name}" leaves the viewport (${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight})`);
+      for (let parent = element.parentElement; parent !== null && parent !== document.body; parent = parent.parentElement) {
+        const style = getComputedStyle(parent);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const clip = parent.getBoundingClientRect();
+        if (box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5 || box.left < clip.left - 0.5 || box.right > clip.right + 0.5) problems.push(`"${name}" is cut by ${parent.className || parent.tagName} (${Math.round(box.top)}–${Math.round(box.bottom)} inside ${Math.round(clip.top)}–${Math.round(clip.bottom)})`);
+      }
+    }
+    return problems;
+  });
+}
+
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+]) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+    // A (two answers), C and the ignored cancellations (three each, C's the longest question).
+    for (const id of ['A', 'C', 'cancel-ignored']) {
+      test(`${id}: every answer and Reveal are in view without scrolling while asking, and the diagram keeps most of the height`, async ({ page }) => {
+        const { location } = race(id, 'stdio');
+        const lab = new LabPage(page);
+        await lab.open(`?scenario=${id}&transport=stdio&step=${location.point}&instructor=predict`);
+        await lab.waitForRun(id, 'stdio');
+        await lab.waitForStep(location.point);
+        const card = page.locator('[data-predict="asking"]');
+        await expect(card).toBeVisible();
+        const answers = card.getByRole('radio');
+        expect(await answers.count()).toBe((findScenario(id).race as RaceQuestion).answers.length);
+        // The choices as the room sees them (the label around each radio), and Reveal.
+        expect(await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal, .lab-diagram .dg-legend')).toEqual([]);
+        // The page itself does not scroll either.
+        expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollTop === 0)).toBe(true);
+        // The diagram stays usable above the question: its pane keeps well over a third of the window's height (its legend in view, above), the card apart from it.
+        const flow = await page.locator('.lab-flow').boundingBox();
+        const box = await card.boundingBox();
+        expect(flow).not.toBeNull();
+        expect(box).not.toBeNull();
+        if (flow === null || box === null) return;
+        expect(flow.height, 'the diagram pane keeps its height').toBeGreaterThanOrEqual(viewport.height * 0.4);
+        const apart = box.y >= flow.y + flow.height - 1 || box.x >= flow.x + flow.width - 1;
+        expect(apart, 'the card does not cover the diagram').toBe(true);
+        // Each answer is a click away: a click picks it.
+        await answers.last().click();
+        await expect(answers.last()).toBeChecked();
+      });
+    }
+  });
+}

@@ -123,10 +123,12 @@ export function PredictCard() {
             </label>
           ))}
         </fieldset>
-        <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
-          Reveal
-        </button>
-        <Score />
+        <div className="predict-actions">
+          <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
+            Reveal
+          </button>
+          <Score />
+        </div>
       </section>
     );
   }
