@@ -287,3 +287,104 @@ for (const viewport of [
     }
   });
 }
+
+test.describe('before a guess, no way forward passes the race point', () => {
+  // A on stdio: the race point is step 14 of 20, the deciding event the 17th.
+  const a = () => race('A', 'stdio');
+
+  /** Opens A at `step` with Predict on and returns where its race stops. */
+  async function openA(page: Page, step: number): Promise<{ lab: LabPage; point: number; total: number }> {
+    const { transcript, location } = a();
+    const lab = new LabPage(page);
+    await lab.open(`?scenario=A&transport=stdio&step=${step}&instructor=predict`);
+    await lab.waitForRun('A', 'stdio');
+    await lab.waitForStep(step);
+    return { lab, point: location.point, total: transcript.events.length };
+  }
+
+  /** The replay stands at the race point asking, the answer not on screen, and stays there. */
+  async function expectHeld(page: Page, lab: LabPage, point: number): Promise<void> {
+    await expect(lab.main).toHaveAttribute('data-step', String(point));
+    await expect(page.locator('[data-predict="asking"]')).toBeVisible();
+    await expect(page.locator('[data-predict="revealed"]')).toHaveCount(0);
+    await page.waitForTimeout(400);
+    await expect(lab.main).toHaveAttribute('data-step', String(point));
+  }
+
+  test('Step forward and → at the race point stay there and ask for the guess', async ({ page }) => {
+    const { lab, point } = await openA(page, 0);
+    await page.locator('body').focus();
+    for (let i = 0; i < point; i += 1) await page.keyboard.press('ArrowRight');
+    await lab.waitForStep(point);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('predict-nudge')).toBeVisible();
+    await expectHeld(page, lab, point);
+    await lab.stepForward.click();
+    await expectHeld(page, lab, point);
+  });
+
+  test('End, from before the race point and at it, stops at the race point', async ({ page }) => {
+    const { lab, point } = await openA(page, 0);
+    await page.locator('body').focus();
+    await page.keyboard.press('End');
+    await expectHeld(page, lab, point);
+    await expect(page.getByTestId('predict-nudge')).toBeVisible();
+    await page.keyboard.press('End');
+    await expectHeld(page, lab, point);
+  });
+
+  test('Play at the fastest speed stops at the race point, and Play there does not go on', async ({ page }) => {
+    const { lab, point } = await openA(page, 0);
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('32');
+    await lab.play.click();
+    await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 10_000 });
+    await expectHeld(page, lab, point);
+    await expect(lab.play).toHaveText(/Play/);
+    await lab.play.click();
+    await expectHeld(page, lab, point);
+  });
+
+  test('the Virtual time slider, dragged past the race point, stops at it', async ({ page }) => {
+    const { lab, point, total } = await openA(page, 0);
+    const { transcript } = a();
+    const slider = page.getByRole('slider', { name: 'Virtual time' });
+    await slider.fill(String(transcript.events[total - 1]?.atMs ?? 0));
+    await expectHeld(page, lab, point);
+    await expect(page.getByTestId('predict-nudge')).toBeVisible();
+    // At the race point, too.
+    await slider.fill(String(transcript.events[total - 1]?.atMs ?? 0));
+    await expectHeld(page, lab, point);
+  });
+
+  test('a click on a Timeline row or on the Run overview strip moves no step', async ({ page }) => {
+    const { lab, point } = await openA(page, a().location.point);
+    await lab.timeline.getByRole('listitem').first().getByRole('button').click();
+    await expectHeld(page, lab, point);
+    const strip = page.getByRole('slider', { name: 'Run overview' }).or(page.locator('[aria-label="Run overview"]')).first();
+    const box = await strip.boundingBox();
+    expect(box).not.toBeNull();
+    if (box === null) return;
+    await page.mouse.click(box.x + box.width - 3, box.y + box.height / 2);
+    await expectHeld(page, lab, point);
+    // The keys still step from here: → asks for the guess, a guess and → reveal.
+    await page.keyboard.press('ArrowRight');
+    await expectHeld(page, lab, point);
+    await page.keyboard.press('1');
+    await page.keyboard.press('ArrowRight');
+    await lab.waitForStep(a().location.decidingIndex + 1);
+    await expect(page.locator('[data-predict="revealed"]')).toBeVisible();
+  });
+
+  test('after a guess, End and the slider go where they are sent', async ({ page }) => {
+    const { lab, point, total } = await openA(page, a().location.point);
+    await page.locator('body').focus();
+    await page.keyboard.press('1');
+    await page.keyboard.press('Home');
+    await lab.waitForStep(0);
+    await page.keyboard.press('End');
+    await lab.waitForStep(total);
+    await page.keyboard.press('Home');
+    await lab.waitForStep(0);
+    expect(point).toBeLessThan(total);
+  });
+});

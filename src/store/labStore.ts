@@ -70,6 +70,7 @@ export type {
   RunStatus,
   SelectionChange,
   SelectionSlice,
+  StepGate,
   Ticker,
   WhatIf,
   WhatIfSlice,
