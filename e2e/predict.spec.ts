@@ -377,8 +377,10 @@ test.describe('before a guess, no way forward passes the race point', () => {
 
   test('after a guess, End and the slider go where they are sent', async ({ page }) => {
     const { lab, point, total } = await openA(page, a().location.point);
+    await expect(page.locator('[data-predict="asking"]')).toBeVisible();
     await page.locator('body').focus();
     await page.keyboard.press('1');
+    await expect(page.locator('[data-predict="asking"]').getByRole('radio').first()).toBeChecked();
     await page.keyboard.press('Home');
     await lab.waitForStep(0);
     await page.keyboard.press('End');
