@@ -147,7 +147,7 @@ test('Play stops at the race point; the round over A–D keeps a score the instr
   await expect(score).toContainText('0 of 0');
 });
 
-test('in Presentation the question and the answer stand beside the diagram, never over it', async ({ page }) => {
+test('in Presentation the question stands under the diagram and the answer beside it, never over it, every answer in view', async ({ page }) => {
   const lab = new LabPage(page);
   const { location } = race('A', 'stdio');
   await lab.open(`?scenario=A&transport=stdio&step=${location.point}&instructor=predict`);
@@ -166,6 +166,8 @@ test('in Presentation the question and the answer stand beside the diagram, neve
     const apart = box.x >= flow.x + flow.width - 1 || box.x + box.width <= flow.x + 1 || box.y >= flow.y + flow.height - 1 || box.y + box.height <= flow.y + 1;
     expect(apart, `the ${phase} card does not cover the diagram`).toBe(true);
     if (phase === 'asking') {
+      // The question's row under the diagram holds every answer and Reveal in view at the larger type too.
+      expect(await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal')).toEqual([]);
       await page.keyboard.press('1');
       await page.keyboard.press('ArrowRight');
       await lab.waitForStep(location.decidingIndex + 1);
