@@ -77,7 +77,9 @@ for (const { id, transport, giveAway } of RACES) {
     // No spoiler anywhere, and the description waits for the reveal.
     const shown = await shownText(page);
     for (const word of giveAway) expect(shown, `"${word}" gives ${id} away at the race point`).not.toContain(word);
-    await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toBeVisible();
+    // (The side column that holds it is out of sight while the question is asked.)
+    await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toHaveCount(1);
+    await expect(page.locator('.lab-side')).toBeHidden();
     await expect(page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked')).toHaveText(question.neutralTitle);
 
     // A guess (the first answer), then → jumps to the deciding event.
@@ -145,7 +147,7 @@ test('Play stops at the race point; the round over A–D keeps a score the instr
   await expect(score).toContainText('0 of 0');
 });
 
-test('in Presentation the question and the answer stand beside the diagram, never over it', async ({ page }) => {
+test('in Presentation the question stands under the diagram and the answer beside it, never over it, every answer in view', async ({ page }) => {
   const lab = new LabPage(page);
   const { location } = race('A', 'stdio');
   await lab.open(`?scenario=A&transport=stdio&step=${location.point}&instructor=predict`);
@@ -164,6 +166,8 @@ test('in Presentation the question and the answer stand beside the diagram, neve
     const apart = box.x >= flow.x + flow.width - 1 || box.x + box.width <= flow.x + 1 || box.y >= flow.y + flow.height - 1 || box.y + box.height <= flow.y + 1;
     expect(apart, `the ${phase} card does not cover the diagram`).toBe(true);
     if (phase === 'asking') {
+      // The question's row under the diagram holds every answer and Reveal in view at the larger type too.
+      expect(await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal')).toEqual([]);
       await page.keyboard.press('1');
       await page.keyboard.press('ArrowRight');
       await lab.waitForStep(location.decidingIndex + 1);
@@ -222,4 +226,169 @@ test('the focus ring has at least 3:1 contrast against the page around it', asyn
   const [hi, lo] = [luminance(colours.ring), luminance(colours.page)].sort((a, b) => b - a);
   const ratio = ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
   expect(ratio, `ring ${colours.ring} on ${colours.page}`).toBeGreaterThanOrEqual(3);
+});
+
+/**
+ * Whether each element lies whole inside the viewport and inside every ancestor that clips it (a box
+ * that scrolls or hides its overflow): a projector audience sees it without anyone scrolling.
+ */
+async function clippedParts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements) => {
+    const problems: string[] = [];
+    for (const element of elements) {
+      const box = element.getBoundingClientRect();
+      const name = (element.textContent ?? '').trim().slice(0, 40);
+      if (box.width === 0 || box.height === 0) problems.push(`"${name}" has no size`);
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5) problems.push(`"${name}" leaves the viewport (${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight})`);
+      for (let parent = element.parentElement; parent !== null && parent !== document.body; parent = parent.parentElement) {
+        const style = getComputedStyle(parent);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const clip = parent.getBoundingClientRect();
+        if (box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5 || box.left < clip.left - 0.5 || box.right > clip.right + 0.5) problems.push(`"${name}" is cut by ${parent.className || parent.tagName} (${Math.round(box.top)}–${Math.round(box.bottom)} inside ${Math.round(clip.top)}–${Math.round(clip.bottom)})`);
+      }
+    }
+    return problems;
+  });
+}
+
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+]) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+    // A (two answers), C and the ignored cancellations (three each, C's the longest question).
+    for (const id of ['A', 'C', 'cancel-ignored']) {
+      test(`${id}: every answer and Reveal are in view without scrolling while asking, and the diagram keeps most of the height`, async ({ page }) => {
+        const { location } = race(id, 'stdio');
+        const lab = new LabPage(page);
+        await lab.open(`?scenario=${id}&transport=stdio&step=${location.point}&instructor=predict`);
+        await lab.waitForRun(id, 'stdio');
+        await lab.waitForStep(location.point);
+        const card = page.locator('[data-predict="asking"]');
+        await expect(card).toBeVisible();
+        const answers = card.getByRole('radio');
+        expect(await answers.count()).toBe((findScenario(id).race as RaceQuestion).answers.length);
+        // The choices as the room sees them (the label around each radio), and Reveal.
+        expect(await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal, .lab-diagram .dg-legend')).toEqual([]);
+        // The page itself does not scroll either.
+        expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollTop === 0)).toBe(true);
+        // The diagram stays usable above the question: its pane keeps well over a third of the window's height (its legend in view, above), the card apart from it.
+        const flow = await page.locator('.lab-flow').boundingBox();
+        const box = await card.boundingBox();
+        expect(flow).not.toBeNull();
+        expect(box).not.toBeNull();
+        if (flow === null || box === null) return;
+        expect(flow.height, 'the diagram pane keeps its height').toBeGreaterThanOrEqual(viewport.height * 0.4);
+        const apart = box.y >= flow.y + flow.height - 1 || box.x >= flow.x + flow.width - 1;
+        expect(apart, 'the card does not cover the diagram').toBe(true);
+        // Each answer is a click away: a click picks it.
+        await answers.last().click();
+        await expect(answers.last()).toBeChecked();
+      });
+    }
+  });
+}
+
+test.describe('before a guess, no way forward passes the race point', () => {
+  // A on stdio: the race point is step 14 of 20, the deciding event the 17th.
+  const a = () => race('A', 'stdio');
+
+  /** Opens A at `step` with Predict on and returns where its race stops. */
+  async function openA(page: Page, step: number): Promise<{ lab: LabPage; point: number; total: number }> {
+    const { transcript, location } = a();
+    const lab = new LabPage(page);
+    await lab.open(`?scenario=A&transport=stdio&step=${step}&instructor=predict`);
+    await lab.waitForRun('A', 'stdio');
+    await lab.waitForStep(step);
+    return { lab, point: location.point, total: transcript.events.length };
+  }
+
+  /** The replay stands at the race point asking, the answer not on screen, and stays there. */
+  async function expectHeld(page: Page, lab: LabPage, point: number): Promise<void> {
+    await expect(lab.main).toHaveAttribute('data-step', String(point));
+    await expect(page.locator('[data-predict="asking"]')).toBeVisible();
+    await expect(page.locator('[data-predict="revealed"]')).toHaveCount(0);
+    await page.waitForTimeout(400);
+    await expect(lab.main).toHaveAttribute('data-step', String(point));
+  }
+
+  test('Step forward and → at the race point stay there and ask for the guess', async ({ page }) => {
+    const { lab, point } = await openA(page, 0);
+    await page.locator('body').focus();
+    for (let i = 0; i < point; i += 1) await page.keyboard.press('ArrowRight');
+    await lab.waitForStep(point);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('predict-nudge')).toBeVisible();
+    await expectHeld(page, lab, point);
+    await lab.stepForward.click();
+    await expectHeld(page, lab, point);
+  });
+
+  test('End, from before the race point and at it, stops at the race point', async ({ page }) => {
+    const { lab, point } = await openA(page, 0);
+    await page.locator('body').focus();
+    await page.keyboard.press('End');
+    await expectHeld(page, lab, point);
+    await expect(page.getByTestId('predict-nudge')).toBeVisible();
+    await page.keyboard.press('End');
+    await expectHeld(page, lab, point);
+  });
+
+  test('Play at the fastest speed stops at the race point, and Play there does not go on', async ({ page }) => {
+    const { lab, point } = await openA(page, 0);
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('32');
+    await lab.play.click();
+    await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 10_000 });
+    await expectHeld(page, lab, point);
+    await expect(lab.play).toHaveText(/Play/);
+    await lab.play.click();
+    await expectHeld(page, lab, point);
+  });
+
+  test('the Virtual time slider, dragged past the race point, stops at it', async ({ page }) => {
+    const { lab, point, total } = await openA(page, 0);
+    const { transcript } = a();
+    const slider = page.getByRole('slider', { name: 'Virtual time' });
+    await slider.fill(String(transcript.events[total - 1]?.atMs ?? 0));
+    await expectHeld(page, lab, point);
+    await expect(page.getByTestId('predict-nudge')).toBeVisible();
+    // At the race point, too.
+    await slider.fill(String(transcript.events[total - 1]?.atMs ?? 0));
+    await expectHeld(page, lab, point);
+  });
+
+  test('a click on a Timeline row or on the Run overview strip moves no step', async ({ page }) => {
+    const { lab, point } = await openA(page, a().location.point);
+    await lab.timeline.getByRole('listitem').first().getByRole('button').click();
+    await expectHeld(page, lab, point);
+    const strip = page.getByRole('slider', { name: 'Run overview' }).or(page.locator('[aria-label="Run overview"]')).first();
+    const box = await strip.boundingBox();
+    expect(box).not.toBeNull();
+    if (box === null) return;
+    await page.mouse.click(box.x + box.width - 3, box.y + box.height / 2);
+    await expectHeld(page, lab, point);
+    // The keys still step from here: → asks for the guess, a guess and → reveal.
+    await page.keyboard.press('ArrowRight');
+    await expectHeld(page, lab, point);
+    await page.keyboard.press('1');
+    await page.keyboard.press('ArrowRight');
+    await lab.waitForStep(a().location.decidingIndex + 1);
+    await expect(page.locator('[data-predict="revealed"]')).toBeVisible();
+  });
+
+  test('after a guess, End and the slider go where they are sent', async ({ page }) => {
+    const { lab, point, total } = await openA(page, a().location.point);
+    await expect(page.locator('[data-predict="asking"]')).toBeVisible();
+    await page.locator('body').focus();
+    await page.keyboard.press('1');
+    await expect(page.locator('[data-predict="asking"]').getByRole('radio').first()).toBeChecked();
+    await page.keyboard.press('Home');
+    await lab.waitForStep(0);
+    await page.keyboard.press('End');
+    await lab.waitForStep(total);
+    await page.keyboard.press('Home');
+    await lab.waitForStep(0);
+    expect(point).toBeLessThan(total);
+  });
 });

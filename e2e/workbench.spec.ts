@@ -213,11 +213,12 @@ test.describe('instructor modes', () => {
       await expect(page.locator('[data-predict="asking"]')).toBeVisible({ timeout: 20_000 });
       const step = await lab.step();
       const g = await geometry(page);
-      // The question leaves the whole diagram in view: it does not cover the region.
+      // The question leaves the whole diagram in view: it does not cover the region. It takes a row
+      // under it (every answer in view), so the diagram keeps over a third of the window, not half.
       const card = await page.locator('[data-predict="asking"]').boundingBox();
       expect(card).not.toBeNull();
       expect((card?.x ?? 0) >= (g.region?.right ?? 0) - 1 || (card?.y ?? 0) >= (g.region?.bottom ?? 0) - 1, 'the question is beside the diagram').toBe(true);
-      expect(((g.region?.width ?? 0) * (g.region?.height ?? 0)) / (1280 * 720)).toBeGreaterThanOrEqual(0.5);
+      expect(((g.region?.width ?? 0) * (g.region?.height ?? 0)) / (1280 * 720)).toBeGreaterThanOrEqual(0.34);
       expectCurrentInside(g, `${id} at the race point`);
       // Nothing says who won: the facts step aside for the question, and the terminal state is still pending
       // (the race point is where both contenders are under way; the spoiler scans per scenario: predict.spec.ts).

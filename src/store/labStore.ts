@@ -72,6 +72,7 @@ export type {
   RunStatus,
   SelectionChange,
   SelectionSlice,
+  StepGate,
   Ticker,
   WhatIf,
   WhatIfSlice,

@@ -6,6 +6,7 @@ import { usePanelsStore } from '../store/panels';
 import { applyViewLink, VIEW_DEFAULTS } from '../store/panelsStore';
 import { readLink, startUrlSync, viewParams } from '../store/url';
 import { App } from './App';
+import { predictGate } from './panels/predictGate';
 import { startTabFollow } from './panels/tabFollow';
 import { registerServiceWorker } from './serviceWorker';
 import './app.css';
@@ -35,6 +36,8 @@ void useLabStore
   .getState()
   .init(link ?? FIRST_VISIT)
   .then(() => viewProblems.forEach((problem) => useLabStore.getState().notify(problem)));
+// Predict's race point holds every move forward until the room has guessed (or pressed Reveal).
+useLabStore.getState().setStepGate(predictGate);
 // The top bar follows the tab: a tab whose view belongs to other scenarios selects one of them.
 startTabFollow(useLabStore, usePanelsStore);
 startUrlSync(useLabStore, window, {

@@ -8,16 +8,25 @@ import { DEFAULT_SPEED, eventCount, type LabState, type PlaybackSlice, type Slic
  */
 export const createPlaybackSlice: Slice<PlaybackSlice> = () => (set, get) => {
   const clamp = (step: number) => Math.max(0, Math.min(eventCount(get()), Math.trunc(step)));
-  /** Moves the replay by hand: playback stops first, as a presenter expects. */
-  const moveTo = (step: number, scrubMs: number | null = null) => set({ step: clamp(step), playing: false, scrubMs });
+  /**
+   * Moves the replay by hand: playback stops first, as a presenter expects. A move forward goes only
+   * as far as the gate lets it; where it holds, the time scrubbed to no longer applies.
+   */
+  const moveTo = (step: number, scrubMs: number | null = null, pastGate = false) => {
+    const to = clamp(step);
+    const allowed = pastGate ? to : gated(get(), to);
+    set({ step: allowed, playing: false, scrubMs: allowed === to ? scrubMs : null });
+  };
   return {
     step: 0,
     playing: false,
     speed: DEFAULT_SPEED,
     scrubMs: null,
+    stepGate: null,
+    setStepGate: (stepGate) => set({ stepGate }),
     stepForward: () => moveTo(get().step + 1),
     stepBack: () => moveTo(get().step - 1),
-    setStep: (step) => moveTo(step),
+    setStep: (step, options) => moveTo(step, null, options?.pastGate === true),
     seekTime(atMs) {
       const events = get().transcript?.events ?? [];
       // Events are in time order: show every one at or before atMs.
@@ -28,9 +37,13 @@ export const createPlaybackSlice: Slice<PlaybackSlice> = () => (set, get) => {
     rewind: () => moveTo(0),
     toEnd: () => moveTo(eventCount(get())),
     play() {
-      const total = eventCount(get());
-      if (total === 0 || get().status !== 'done') return;
-      set({ playing: true, scrubMs: null, ...(get().step >= total ? { step: 0 } : {}) });
+      const state = get();
+      const total = eventCount(state);
+      if (total === 0 || state.status !== 'done') return;
+      const from = state.step >= total ? 0 : state.step;
+      // Held here already (Predict asking for its guess): Play does not start, the gate says why.
+      if (from < total && gate(state, from, from + 1).step === from) return;
+      set({ playing: true, scrubMs: null, step: from });
     },
     pause: () => set({ playing: false }),
     togglePlay() {
@@ -44,6 +57,17 @@ export const createPlaybackSlice: Slice<PlaybackSlice> = () => (set, get) => {
   };
 };
 
+/** The gate's answer for a move from `from` to `to`: a move back, or no gate, is never held. */
+function gate(state: LabState, from: number, to: number): { step: number; hold: boolean } {
+  if (to <= from || state.stepGate === null) return { step: to, hold: false };
+  const answer = state.stepGate(state, from, to);
+  if (answer.step < from || answer.step > to) throw new Error(`A step gate keeps a move between where it starts and where it was sent (${from} → ${to}, held at ${answer.step}).`);
+  return answer;
+}
+
+/** Where a move by hand to `to` lands. */
+const gated = (state: LabState, to: number): number => gate(state, state.step, to).step;
+
 /**
  * Runs the ticker while the store says `playing`, at `speed` steps per second: one step a tick, and
  * a pause at the end of the run. Whatever stops playback (a step by hand, a new run, the end) stops
@@ -52,11 +76,13 @@ export const createPlaybackSlice: Slice<PlaybackSlice> = () => (set, get) => {
 export function followPlayback(store: StoreApi<LabState>, ticker: Ticker): () => void {
   /** The running interval's off switch: the ticker's, not page state (`playing` and `speed` are). */
   let stopTicking: (() => void) | null = null;
+  // Each tick asks the gate in the same update that moves the step: no render or effect can come in
+  // between, so no speed runs past a hold.
   const tick = () => {
     const state = store.getState();
     const total = eventCount(state);
-    const next = Math.min(state.step + 1, total);
-    store.setState({ step: next, scrubMs: null, ...(next >= total ? { playing: false } : {}) });
+    const { step: next, hold } = gate(state, state.step, Math.min(state.step + 1, total));
+    store.setState({ step: next, scrubMs: null, ...(next >= total || hold ? { playing: false } : {}) });
   };
   const unsubscribe = store.subscribe((state, previous) => {
     if (state.playing === previous.playing && state.speed === previous.speed) return;

@@ -115,6 +115,13 @@ export interface LayoutSlice {
 export const SPEEDS = [1, 2, 4, 8, 16, 32] as const;
 export const DEFAULT_SPEED = 2;
 
+/**
+ * Where a move forward from step `from` towards `to` may land, and whether the replay holds there
+ * (playback pauses). Every way forward asks it — a step, a key, End, the time slider, a tick of Play —
+ * so a hold cannot be skipped (Predict's race point before the room answers: ui/panels/predictGate.ts).
+ */
+export type StepGate = (state: LabState, from: number, to: number) => { step: number; hold: boolean };
+
 export interface PlaybackSlice {
   /** How many of the transcript's events are shown: 0 (none yet) … events.length (the whole run). */
   step: number;
@@ -124,10 +131,16 @@ export interface PlaybackSlice {
   speed: number;
   /** The virtual time the scrubber was last moved to (it may fall between two events); null once the step moves otherwise. */
   scrubMs: number | null;
+  /** What may hold a move forward; null: nothing does. */
+  stepGate: StepGate | null;
+  setStepGate(gate: StepGate | null): void;
   stepForward(): void;
   stepBack(): void;
-  /** Shows the first `step` events (clamped to the run). */
-  setStep(step: number): void;
+  /**
+   * Shows the first `step` events (clamped to the run), as far as the gate lets it; `pastGate`
+   * skips the gate (Predict's Reveal, the one move meant to pass the race point without a guess).
+   */
+  setStep(step: number, options?: { pastGate?: boolean }): void;
   /** Shows every event up to and including virtual time `atMs`. */
   seekTime(atMs: number): void;
   /** Back to step 0, paused (the Reset button). */

@@ -19,18 +19,12 @@ export function PredictCard() {
   const { race, phase } = usePredictRace();
   const transcript = useLabStore((s) => s.transcript);
   const step = useLabStore((s) => s.step);
-  const playing = useLabStore((s) => s.playing);
   const wording = useLabStore((s) => s.wording);
   const key = transcript === null ? '' : runKey(transcript);
   const guess = usePredictStore((s) => s.guesses[key] ?? null);
   const setGuess = usePredictStore((s) => s.guess);
   const revealButton = useRef<HTMLButtonElement>(null);
   const nudged = usePredictStore((s) => s.nudged);
-
-  // Playing stops at the race point, so the room answers before it sees.
-  useEffect(() => {
-    if (phase === 'asking' && playing) useLabStore.getState().pause();
-  }, [phase, playing]);
 
   // The request for a guess belongs to the race point: away from it, it goes.
   useEffect(() => {
@@ -123,10 +117,12 @@ export function PredictCard() {
             </label>
           ))}
         </fieldset>
-        <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
-          Reveal
-        </button>
-        <Score />
+        <div className="predict-actions">
+          <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
+            Reveal
+          </button>
+          <Score />
+        </div>
       </section>
     );
   }

@@ -1,4 +1,4 @@
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore, type LabState, type StepGate, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { usePredictStore } from '../../store/predictStore';
 import { revealStep, type RaceOnScreen } from '../predict';
@@ -12,29 +12,44 @@ export function runKey(transcript: Transcript): string {
 export function reveal(race: RaceOnScreen, transcript: Transcript): void {
   const lab = useLabStore.getState();
   lab.pause();
-  lab.setStep(revealStep(race));
+  // Reveal is the one move past the race point that needs no guess.
+  lab.setStep(revealStep(race), { pastGate: true });
   const deciding = transcript.events[race.location.decidingIndex];
   if (deciding !== undefined) lab.selectEvent(deciding.seq);
   usePredictStore.getState().setNudged(false);
 }
 
 /**
+ * Predict's gate on the replay, which every move forward goes through (a step, → and End, the time
+ * slider, each tick of Play): while Predict is on, playback stops on reaching the race point, and no
+ * move passes it before the room has made its guess; the card then asks for it. After a guess every
+ * move goes where it is sent. Reveal alone passes without a guess (it skips the gate).
+ */
+export const predictGate: StepGate = (lab: LabState, from: number, to: number) => {
+  const open = { step: to, hold: false };
+  const { race, transcript } = lab;
+  if (!usePanelsStore.getState().predict || race === null || transcript === null) return open;
+  const point = race.location.point;
+  // Reaching the race point: Play stops there, so the room answers before it sees.
+  if (from < point && to === point) return { step: point, hold: true };
+  if (from > point || to <= point) return open;
+  if (usePredictStore.getState().guesses[runKey(transcript)] !== undefined) return open;
+  usePredictStore.getState().setNudged(true);
+  return { step: point, hold: true };
+};
+
+/**
  * A move forward (→, Space, End, Step forward, Play) at the race point, while Predict asks. With a
- * guess it reveals: the replay jumps to the deciding event. Without one it stays at the race point and
- * the card asks for the guess (or Reveal), so no key or button shows the answer by accident. Returns
- * whether the move was taken here (true: the caller does nothing more); false away from a race point.
+ * guess it reveals: the replay jumps to the deciding event. Without one it is a step forward, which the
+ * gate holds at the race point while the card asks for the guess (or Reveal). Returns whether the move
+ * was taken here (true: the caller does nothing more); false away from a race point.
  */
 export function forwardAtRacePoint(): boolean {
   if (!usePanelsStore.getState().predict) return false;
   const lab = useLabStore.getState();
   const { race, transcript } = lab;
   if (race === null || transcript === null || lab.step !== race.location.point) return false;
-  const predict = usePredictStore.getState();
-  if (predict.guesses[runKey(transcript)] === undefined) {
-    lab.pause();
-    predict.setNudged(true);
-  } else {
-    reveal(race, transcript);
-  }
+  if (usePredictStore.getState().guesses[runKey(transcript)] === undefined) lab.stepForward();
+  else reveal(race, transcript);
   return true;
 }
