@@ -3,6 +3,7 @@ import type { ExploreResult, LabErrorCode, LabEvent, Outcome, OutcomeByKind, Run
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
+import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
 
 /**
@@ -159,6 +160,27 @@ const outcomeSchemas = {
 } as const;
 
 export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
+
+/**
+ * Which run: the lab's one run description (`RunSpec` in src/lab/runSpec.ts) as the page sends it,
+ * settings typed. The run, explore and panel requests and the link's resolved view are built on it
+ * (whole, or the fields they read), so a new run dimension is added here and in `RunSpec` only; a
+ * compile-time check at the end fails when the two disagree on a field. Values are the engine's to
+ * judge (LAB001–LAB005, LAB022–LAB025 name what is wrong); this checks their types and bounds.
+ */
+export const RunSelectionSchema = v.object({
+  scenario: v.string(),
+  /** `ts-sdk` or `ts-sdk-v2` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
+  impl: v.optional(ImplementationSchema),
+  transport: TransportSchema,
+  seed: v.number(),
+  /** Typed, in the order given; read-only, as the page's selection holds them. */
+  settings: v.pipe(SettingsSchema, v.readonly()),
+  /** Replays exactly this explored ordering; absent: the seeded run. */
+  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+  /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
+  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
+});
 const SdkRunInfoSchema = v.object({
   package: v.string(),
   version: v.string(),
@@ -409,7 +431,8 @@ export const LedgerRowsSchema = v.object({
   ledgerId: v.string(),
 });
 
-export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema, impl: v.optional(ImplementationSchema) });
+/** A link's run as the worker judged it (see `resolve`): the selection, less the ordering and faults that travel beside it. */
+export const ResolvedViewSchema = v.object({ ...v.omit(RunSelectionSchema, ['schedule', 'faults']).entries, seed: finite });
 export const ViewProblemSchema = v.object({ param: v.string(), value: v.string(), code: v.string(), message: v.string() });
 
 const bytes = v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
@@ -451,7 +474,8 @@ const checkedPanelView = v.variant('kind', [
 ]);
 export const PanelViewSchema = v.pipe(checkedPanelView, v.transform((view) => view as unknown as PanelView));
 
-const runLink = v.object({ scenario: v.string(), transport: v.optional(TransportSchema), settings: v.optional(SettingsSchema) });
+/** A catalogued failure's run: its scenario, and the transport and settings it is run with where not the defaults. */
+const runLink = v.object({ ...v.pick(RunSelectionSchema, ['scenario']).entries, ...v.partial(v.pick(RunSelectionSchema, ['transport', 'settings'])).entries });
 const checkedFailureMode = v.object({
   id: v.string(),
   failure: v.string(),
@@ -473,30 +497,21 @@ const id = int;
 export const RunRequestSchema = v.object({
   type: v.literal('run'),
   requestId: id,
-  scenario: v.string(),
-  transport: TransportSchema,
-  seed: v.number(),
-  settings: SettingsSchema,
+  ...RunSelectionSchema.entries,
   /** `fresh`: a new empty ledger; `kept`: the one stored in the browser, saved back after a completed run. */
   ledger: v.picklist(['fresh', 'kept']),
   /** The diagram's time axis to lay the run out on (ordinal when absent). */
   scale: v.optional(TimeScaleSchema),
-  /** `ts-sdk` or `ts-sdk-v2` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
-  impl: v.optional(ImplementationSchema),
-  /** Replays exactly this explored ordering; absent: the seeded run. */
-  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
-  /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
-  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
 });
+
+/** The part of the selection an exploration reads: it runs the model in every ordering, so no implementation, ordering or faults. */
+export const ExploredRunSchema = v.pick(RunSelectionSchema, ['scenario', 'transport', 'seed', 'settings']);
 
 /** Runs the scenario in every ordering; `explore-progress` reports come first, then one `exploration`. */
 export const ExploreRequestSchema = v.object({
   type: v.literal('explore'),
   requestId: id,
-  scenario: v.string(),
-  transport: TransportSchema,
-  seed: v.number(),
-  settings: SettingsSchema,
+  ...ExploredRunSchema.entries,
   bound: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(10_000_000)),
 });
 
@@ -536,7 +551,8 @@ export const toolRequestSchemas = [
   /** The reviewer as a skill folder, zipped. */
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
-  v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
+  /** A panel's run: the model's seeded run of a selection (a panel draws the model, so no implementation, ordering or faults). */
+  v.object({ type: v.literal('panel'), requestId: id, ...ExploredRunSchema.entries }),
   v.object({
     type: v.literal('compare'),
     requestId: id,
@@ -726,3 +742,14 @@ export const probeTranscriptsAgree: Assignable<ProbeTranscript, v.InferInput<typ
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;
 
+/**
+ * The run selection and the lab's run description have the same fields, both ways: a field added to
+ * `RunSpec` and not to `RunSelectionSchema` (or the other way) fails the type-check here. Each field
+ * carries the selection's type (`impl`, `transport` and `seed` may be absent on the wire, where the
+ * worker fills in the defaults).
+ */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type RunSelectionOutput = v.InferOutput<typeof RunSelectionSchema>;
+type FieldTypes<T> = { -readonly [K in keyof T]-?: Exclude<T[K], undefined> };
+export const runSelectionFieldsAgree: Equals<keyof RunSelectionOutput, keyof RunSpec> = true;
+export const runSelectionTypesAgree: Equals<FieldTypes<RunSelectionOutput>, FieldTypes<RunSelection>> = true;
