@@ -78,6 +78,23 @@ describe('a transcript and a run part are checked as the engine types them', () 
   });
 });
 
+describe('the layout and an exploration are checked as the page reads them', () => {
+  it('refuses a layout without its time column’s edge or a wire’s band', () => {
+    const response = transcriptResponse();
+    expect(explainBadResponse(response)).toBeNull();
+    const { timeRight: _edge, ...noEdge } = response.layout;
+    expect(explainBadResponse({ ...response, layout: noEdge })).toMatch(/layout\.timeRight/);
+    const wires = response.layout.wires.map((wire, i) => (i === 0 ? { ...wire, bandY: undefined } : wire));
+    expect(explainBadResponse({ ...response, layout: { ...response.layout, wires } })).toMatch(/layout\.wires\.0\.bandY/);
+  });
+
+  it('refuses an exploration naming an invariant the engine does not check', () => {
+    const result = { scenario: 'A', kind: 'request-race', transport: 'stdio', settings: {}, schedules: 1, states: 1, complete: true, endings: [], violations: [{ invariant: 'one-terminal-state', schedule: 'j0', step: 3, explanation: 'two' }], verdict: 'one violation' };
+    expect(explainBadResponse({ type: 'exploration', requestId: 1, result })).toBeNull();
+    expect(explainBadResponse({ type: 'exploration', requestId: 1, result: { ...result, violations: [{ ...result.violations[0], invariant: 'good-vibes' }] } })).toMatch(/result\.violations\.0\.invariant/);
+  });
+});
+
 describe('the tools worker’s review and panels are checked field by field', () => {
   const run: Runner = (id, options = {}) => runScenarioById(id, options);
 
@@ -95,6 +112,13 @@ describe('the tools worker’s review and panels are checked field by field', ()
     if (!result.ok) throw new Error('the safe example reviews clean');
     const flags = [{ field: 'retry', severity: 'warning', reason: 'why', card: null, requirements: [] }];
     expect(explainBadToolResponse({ type: 'review-result', requestId: 1, result: { ...result, review: { ...result.review, flags } } })).toMatch(/flags\.0\.rule/);
+  });
+
+  it('refuses a failure mode without its fix run’s detail and problems', () => {
+    const mode = { id: 'x', failure: 'f', symptom: 's', correctResponse: 'c', failureRun: { scenario: 'A' }, fixRun: { scenario: 'A' }, failureShown: true, fixShown: true, failureDetail: 'shown', fixDetail: 'shown', problems: [] };
+    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [], failureModes: [mode] })).toBeNull();
+    const { fixDetail: _detail, ...lost } = mode;
+    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [], failureModes: [lost] })).toMatch(/failureModes\.0\.fixDetail/);
   });
 
   it('refuses a buffer panel without a capacity and a herd panel that lost a field of its outcome', () => {

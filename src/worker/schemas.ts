@@ -340,6 +340,8 @@ const WireSchema = v.object({
   resolvedAt: nonNegativeInt,
   reason: v.nullable(v.string()),
   description: v.string(),
+  /** The top of its instant's band: the key it is found by on the time axis. */
+  bandY: finite,
 });
 const MarkerSchema = v.object({
   id: v.string(),
@@ -355,6 +357,8 @@ const MarkerSchema = v.object({
   width: finite,
   height: finite,
   lines: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  look: v.picklist(['marker', 'chip', 'dot']),
+  bandY: finite,
 });
 const TimeMarkSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, atMs: finite });
 const TimeBreakSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, ms: finite });
@@ -385,6 +389,8 @@ const checkedLayout = v.object({
   lanes: v.array(LaneSchema),
   width: finite,
   height: finite,
+  /** The time column's right edge: as wide as its widest label. */
+  timeRight: finite,
   messageIndexes: v.array(nonNegativeInt),
   scale: TimeScaleSchema,
   spans: v.object({ markers: ReachSchema, wires: ReachSchema, times: ReachSchema, breaks: ReachSchema, bars: ReachSchema, barLives: ReachSchema }),
@@ -392,7 +398,7 @@ const checkedLayout = v.object({
   resolvedSorted: v.array(nonNegativeInt),
   ...layoutRowEntries,
 });
-export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout) => layout as DiagramLayout));
+export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout): DiagramLayout => layout));
 
 const settingSpecSchema = v.variant('kind', [
   v.object({ kind: v.literal('integer'), min: finite, max: finite, nullable: v.optional(v.boolean()), unit: v.optional(v.string()), description: v.string() }),
@@ -458,7 +464,7 @@ const checkedVerificationResult = v.object({
   runs: nonNegativeInt,
   scope: v.string(),
 });
-export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result) => result as VerificationResult));
+export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result): VerificationResult => result));
 
 /** A catalogued failure's run: its scenario, and the transport and settings it is run with where not the defaults. */
 const runLink = v.object({ ...v.pick(RunSelectionSchema, ['scenario']).entries, ...v.partial(v.pick(RunSelectionSchema, ['transport', 'settings'])).entries });
@@ -500,9 +506,11 @@ const checkedFailureMode = v.object({
   failureShown: v.boolean(),
   fixShown: v.boolean(),
   failureDetail: v.string(),
+  fixDetail: v.string(),
+  problems: v.array(v.string()),
 });
 /** A catalogued failure mode's failure run and fix run, each checked from its transcript. */
-export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result) => result as FailureModeResult));
+export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result): FailureModeResult => result));
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
 
@@ -609,10 +617,10 @@ const checkedExploreResult = v.object({
   states: nonNegativeInt,
   complete: v.boolean(),
   endings: v.array(v.object({ outcome: v.nullable(anyOutcome), distinct: unknownRecord, error: v.optional(v.string()), count: nonNegativeInt, schedule: v.string() })),
-  violations: v.array(v.object({ invariant: v.string(), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
+  violations: v.array(v.object({ invariant: v.picklist(['one-terminal-state', 'nothing-after-accepted-cancel', 'progress-increasing', 'no-progress-after-final', 'max-deadline-by-start-plus-max', 'channel-fifo', 'unique-request-ids', 'one-execution-per-key', 'buffer-within-capacity', 'final-never-dropped', 'task-terminal-stable', 'causality']), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
   verdict: v.string(),
 });
-export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result) => result as ExploreResult));
+export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result): ExploreResult => result));
 
 /**
  * One part of a long answer (a run's or a layout's), sent before it: the events, their wording and
