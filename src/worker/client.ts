@@ -1,6 +1,6 @@
 import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
 import { createWorkerClient, WorkerClientError, type ExploreProgress, type RequestHooks, type RunProgress, type WorkerLike as WorkerLikeOf } from './workerClient';
-import type { EventWording, ExploreResult, LabAnswer, LabRequest, LedgerChoice, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, ResolvedResponse, RunSelection, ScenarioInfo, Transcript } from './protocol';
+import type { EventWording, ExploreRequest, ExploreResult, LabAnswer, LabRequest, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, ResolvedResponse, RunRequest, ScenarioInfo, Transcript } from './protocol';
 
 /**
  * The page's client of the lab worker, over the one worker client (workerClient.ts) the tools worker
@@ -23,20 +23,18 @@ export interface LabClientOptions {
   runBudgetMs?: number;
 }
 
-/**
- * A run as the worker is asked for it: the run description (its settings typed; absent settings and
- * implementation are the defaults), the ledger it runs on and the time axis its diagram is laid out on.
- */
-export type RunParams = Pick<RunSelection, 'scenario' | 'transport' | 'seed' | 'schedule' | 'faults'> &
-  Partial<Pick<RunSelection, 'impl' | 'settings'>> & {
-    /** Ledger scenarios: a fresh ledger (the default) or the stored one, saved back after the run. */
-    ledger?: LedgerChoice;
-    /** The time axis the diagram is laid out on (ordinal by default). */
-    scale?: TimeScale;
-  };
+type Sent<R> = Omit<R, 'type' | 'requestId'>;
 
-/** An exploration: the seeded run of a description, and the most states to visit (a cut exploration says `complete: false`). */
-export type ExploreParams = Pick<RunSelection, 'scenario' | 'transport' | 'seed'> & Partial<Pick<RunSelection, 'settings'>> & { bound: number };
+/**
+ * A run as the worker is asked for it (the run request less its envelope): the run selection (absent
+ * settings and implementation are the defaults), the ledger it runs on (ledger scenarios: a fresh one
+ * by default, or the stored one, saved back after the run) and the time axis its diagram is laid out on
+ * (ordinal by default).
+ */
+export type RunParams = Omit<Sent<RunRequest>, 'settings' | 'ledger'> & Partial<Pick<RunRequest, 'settings' | 'ledger'>>;
+
+/** An exploration: the seeded run of a selection, and the most states to visit (a cut exploration says `complete: false`). */
+export type ExploreParams = Omit<Sent<ExploreRequest>, 'settings'> & Partial<Pick<ExploreRequest, 'settings'>>;
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
@@ -98,9 +96,10 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
   const client = createWorkerClient<LabRequest>({ name: 'lab worker', makeWorker, explain: (checks) => checks.explainBadResponse });
   const ask = <T extends LabAnswer['type']>(expected: T, request: LabRequest, hooks?: RequestHooks) => client.request<Answer<T>>(expected, request, hooks);
 
-  async function runLab({ scenario, transport, seed, settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab({ settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = client.nextId();
-    const request: LabRequest = { type: 'run', requestId, scenario, transport, seed, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }), ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) };
+    // The defaults go unsaid on the wire: the model, the seeded run, no faults.
+    const request: LabRequest = { type: 'run', requestId, ...selection, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }), ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) };
     const answer = await ask('transcript', request, { progress: onProgress, budget: { ms: runBudgetMs, what: 'run', after: LEDGER_KEPT } });
     return { runId: requestId, transcript: answer.transcript, facts: answer.facts, race: answer.race ?? null, wording: answer.wording, layout: answer.layout };
   }
@@ -121,8 +120,8 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     async layout(runId, scale) {
       return (await ask('layout', { type: 'layout', requestId: client.nextId(), run: runId, scale })).layout;
     },
-    async explore({ scenario, transport, seed, settings = {}, bound }, onProgress) {
-      const answer = await ask('exploration', { type: 'explore', requestId: client.nextId(), scenario, transport, seed, settings, bound }, { exploreProgress: onProgress, budget: { ms: runBudgetMs, what: 'exploration', after: LEDGER_KEPT } });
+    async explore({ settings = {}, ...explored }, onProgress) {
+      const answer = await ask('exploration', { type: 'explore', requestId: client.nextId(), ...explored, settings }, { exploreProgress: onProgress, budget: { ms: runBudgetMs, what: 'exploration', after: LEDGER_KEPT } });
       return answer.result;
     },
     async resolve(params) {

@@ -5,7 +5,7 @@ import { OpenLedger, sameBytes } from './ledgerPage';
 import { Exploration } from '../engine';
 import { runScenario, settingsSpecFor, usesSqlite, type RunOptions } from '../engine';
 import type { EventWording, Settings, Transcript } from '../engine';
-import { resolveRunParams, resolveRunSpec, settingsText, type RunSpec } from '../lab/runSpec';
+import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
 import { runResolved } from '../sdk/runs';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
@@ -104,8 +104,8 @@ export function resolveView(params: Readonly<Record<string, string>>): ResolvedR
   const problems: ViewProblem[] = [];
   // An ordering and faults travel beside the link's run (the store sends them with the run), not in it.
   const { schedule: _schedule, faults: _faults, ...run } = params;
-  const { scenario, transport, seed, settings, impl } = resolveRunParams(run, findScenario, { problems, fallback, keepSdkDecidedSettings: true });
-  return { scenario: scenario.id, transport, seed, settings, ...(impl === 'model' ? {} : { impl }), problems };
+  const { scenario, impl, ...judged } = resolveRunParams(run, findScenario, { problems, fallback, keepSdkDecidedSettings: true });
+  return { ...judged, scenario: scenario.id, ...(impl === 'model' ? {} : { impl }), problems };
 }
 
 function cell(value: Row[string]): LedgerRow[string] {
@@ -202,25 +202,18 @@ export function createLabHost(options: LabHostOptions): LabHost {
   }
 
   async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
-    const spec: RunSpec = {
-      scenario: request.scenario,
-      impl: request.impl ?? 'model',
-      transport: request.transport,
-      seed: request.seed,
-      settings: settingsText(request.settings),
-      ...(request.schedule === undefined ? {} : { schedule: request.schedule }),
-      ...(request.faults === undefined ? {} : { faults: request.faults }),
-    };
-    const resolved = resolveRunSpec(spec, findScenario);
+    // The request's run selection, less its envelope, ledger and axis, as the lab's run description.
+    const { type: _type, requestId, ledger, scale: _scale, impl = 'model', settings, ...selection } = request;
+    const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario);
     const { scenario } = resolved;
-    const trace = progressTrace(request.requestId, notify);
+    const trace = progressTrace(requestId, notify);
     // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
     if (resolved.impl !== 'model') return runResolved(resolved, { onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
     const options: RunOptions = { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, schedule: resolved.schedule, faults: resolved.faults };
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
-    if (scenario.kind !== 'ledger' || request.ledger === 'fresh') return runScenario(scenario, { ...options, ledger: { sql } });
+    if (scenario.kind !== 'ledger' || ledger === 'fresh') return runScenario(scenario, { ...options, ledger: { sql } });
     // Read, run and save in one turn with the stored ledger: another tab's run waits for it (Web Locks).
     return storage.exclusive(async () => {
       // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
@@ -240,7 +233,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
    * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
    */
   async function exploreScenario(request: ExploreRequest, notify?: (progress: Progress) => void): Promise<ExploreResult> {
-    const { scenario, transport, seed, settings } = resolveRunSpec({ scenario: request.scenario, impl: 'model', transport: request.transport, seed: request.seed, settings: settingsText(request.settings) }, findScenario);
+    const { type: _type, requestId: _requestId, bound: _bound, settings: given, ...explored } = request;
+    const { scenario, transport, seed, settings } = resolveRunSpec({ ...explored, impl: 'model', settings: settingsText(given) }, findScenario);
     const ledger = usesSqlite(scenario) ? { sql: await sqlModule() } : undefined;
     const exploration = new Exploration(scenario, { transport, seed, settings, bound: request.bound, ledger });
     let reportedAt = now();

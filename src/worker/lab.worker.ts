@@ -4,7 +4,7 @@ import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import { createLabHost } from './host';
 import { indexedDbLedgerStorage } from './ledgerStorage';
 import type { LabResponse } from './protocol';
-import { serveWorker, type WorkerScope } from './serve';
+import { serveWorker } from './serve';
 
 /**
  * The module worker that hosts the engine: the page posts LabRequests and gets exactly one
@@ -19,5 +19,6 @@ const host = createLabHost({
   storage: indexedDbLedgerStorage(),
 });
 
-// The DOM lib types `self` as a window; in this file it is the dedicated worker's scope.
-serveWorker(self as unknown as WorkerScope<LabResponse>, host);
+// The DOM lib types `self` as a window; in this file it is the dedicated worker's scope. Either has the
+// slice serveWorker uses (postMessage with one argument, message listeners), so it is passed as it is.
+serveWorker<LabResponse>(self, host);

@@ -2,12 +2,13 @@ import { capErrors } from '../lab/reviewLimits';
 import { zipSync } from 'fflate';
 import type { SqlModule } from '../engine';
 import { unreachable, type BufferEvent, type HerdOutcome, type ProxyOutcome, type ReconnectOutcome, type TaskEvent, type TaskOutcome } from '../engine';
-import type { Settings, Transcript, Transport } from '../engine';
+import type { Transcript } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
 import { buildSkill } from '../lab/skill';
 import { verify, type Runner, type VerificationResult, type VerifyProgress } from '../lab/verification';
 import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
+import type { ExploredRun } from './protocol';
 
 /**
  * The lab's tools as pure functions the worker host calls: verification, the evidence zip, the
@@ -152,12 +153,8 @@ export interface ReconnectView {
 export type PanelView = BufferView | HerdView | TasksView | ProxyView | ReconnectView;
 export type PanelKind = PanelView['kind'];
 
-export interface PanelParams {
-  scenario: string;
-  transport?: Transport;
-  seed?: number;
-  settings?: Settings;
-}
+/** A panel request's run (the selection an exploration reads too); absent transport, seed and settings are the scenario's defaults. */
+export type PanelParams = Pick<ExploredRun, 'scenario'> & Partial<Omit<ExploredRun, 'scenario'>>;
 
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 

@@ -10,6 +10,7 @@ import {
   type ErrorResponseSchema,
   type ExploreProgressSchema,
   type ExploreRequestSchema,
+  type ExploredRunSchema,
   type LedgerRowSchema,
   type LedgerRowsSchema,
   type LedgerTableSchema,
@@ -51,6 +52,8 @@ export type ScenarioInfo = v.InferOutput<typeof ScenarioInfoSchema>;
 export type LedgerChoice = RunRequest['ledger'];
 export type RunRequest = v.InferOutput<typeof RunRequestSchema>;
 export type ExploreRequest = v.InferOutput<typeof ExploreRequestSchema>;
+/** The part of the run selection an exploration and a panel read: the model's seeded run. */
+export type ExploredRun = v.InferOutput<typeof ExploredRunSchema>;
 export type { ExploreResult, Ending, Violation, InvariantName } from '../engine';
 /** For a request race: the index of the event at which the run reaches each of the four facts (SPEC §7). */
 export type RaceFactSteps = v.InferOutput<typeof RaceFactStepsSchema>;

@@ -1,8 +1,9 @@
-import { describeMessage, LabError, messageLabel, wordEvent, type EventWording, type JsonRpcMessage, type LabEvent, type RecordedProbe, type RequestId, type Transcript } from '../engine';
+import { describeMessage, LabError, messageLabel, wordEvent, type EventWording, type LabEvent, type RecordedProbe, type RequestId, type Transcript } from '../engine';
 import { findingOf } from '../probe/probes';
 import type { ProbeTranscript } from '../probe/run';
-import { check, ProbeTranscriptSchema } from './schemas';
+import { check, ProbeTranscriptSchema, type CheckedProbeTranscript } from './schemas';
 import { RECORDING_BYTES_MAX } from './recordingLimits';
+import { isJsonRpcMessage, jsonRpcProblem } from './json';
 
 /**
  * A `lab probe --json` transcript opened in the page: checked, then drawn with the lab's own events,
@@ -52,10 +53,23 @@ export function readRecording(bytes: Uint8Array): ProbeTranscript {
     const before = events[i - 1];
     if (before !== undefined && event.atMs < before.atMs) throw new LabError('LAB049', `events.${i}.atMs (${event.atMs} ms) is earlier than the event before it (${before.atMs} ms); a probe records in time order; nothing was opened`);
   }
-  return checked.value;
+  return probeTranscriptOf(checked.value);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * A checked recording as the probe's own type. What a recording made by an older probe lacks is what
+ * that probe would have written: no tasks offered or probed (null), and each verdict's finding derived
+ * from its result and the sentence's level.
+ */
+export function probeTranscriptOf(checked: CheckedProbeTranscript): ProbeTranscript {
+  return {
+    ...checked,
+    tasksOffered: checked.tasksOffered ?? null,
+    tasks: checked.tasks ?? null,
+    verdicts: checked.verdicts.map((verdict) => ({ ...verdict, finding: verdict.finding ?? findingOf(verdict.result, verdict.sentence) })),
+  };
+}
+
 
 /** The JSON-RPC request each HTTP channel (`POST #n`) carried, so a response, a comment or a close names its request. */
 function requestsByChannel(probe: ProbeTranscript): Map<string, RequestId> {
@@ -81,22 +95,21 @@ export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript
     placed.add(name);
     for (const verdict of verdictsOf(name)) {
       const { sentence } = verdict;
-      events.push({ ...base(atMs), kind: 'verdict', probe: name, check: verdict.check, result: verdict.finding ?? findingOf(verdict.result, sentence), sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text }, detail: verdict.detail });
+      events.push({ ...base(atMs), kind: 'verdict', probe: name, check: verdict.check, result: verdict.finding, sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text }, detail: verdict.detail });
     }
   };
   probe.events.forEach((event, i) => {
     const current = probes.at(-1);
     if (current === undefined || current.probe !== event.probe) probes.push({ probe: event.probe, first: events.length, last: events.length });
     switch (event.kind) {
-      case 'message':
-        if (event.message.jsonrpc === '2.0') {
-          // A real server's message, checked only as JSON-RPC 2.0: the recording draws what the server sent.
-          events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message: event.message as unknown as JsonRpcMessage, arrivesAtMs: event.atMs });
-        } else {
-          // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not.
-          events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message without "jsonrpc": "2.0" on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
-        }
+      case 'message': {
+        // A real server's message, checked as JSON-RPC 2.0 (json.ts): the recording draws what the server sent.
+        const problem = jsonRpcProblem(event.message);
+        if (problem === null && isJsonRpcMessage(event.message)) events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message: event.message, arrivesAtMs: event.atMs });
+        // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not one it can draw.
+        else events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem ?? 'unknown'}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
         break;
+      }
       case 'http-response':
         events.push({ ...base(event.atMs), kind: 'http-response', probe: event.probe, channel: event.channel, requestId: requests.get(event.channel) ?? null, status: event.status, headers: event.headers });
         break;
@@ -164,8 +177,8 @@ function messageText(event: Extract<LabEvent, { kind: 'message' }>): { text: str
     summary = describeMessage(event.message);
     label = messageLabel(event.message);
   } catch {
-    // A real server's message need not have the shape the lab's own messages have (params absent, a result that is not an object).
-    const method = isObject(event.message) && typeof (event.message as { method?: unknown }).method === 'string' ? (event.message as { method: string }).method : 'message';
+    // A real server's message has the JSON-RPC shape (json.ts) but need not carry the fields the lab's own messages do.
+    const method = 'method' in event.message ? event.message.method : 'message';
     summary = method;
     label = method;
   }

@@ -1,9 +1,11 @@
 import * as v from 'valibot';
-import type { ExploreResult, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
+import type { ExploreResult, JsonObject, JsonRpcMessage, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
+import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
+import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from './json';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -26,8 +28,13 @@ const stringRecord = v.record(v.string(), v.string());
 const terminalState = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
 /** RC-8: the client's own ending of a request, kept beside the server's terminal state. */
 const clientOutcome = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
-const jsonObject = v.record(v.string(), v.unknown());
+/** A JSON object (JSON values only, bounded depth: json.ts), typed as the engine's JsonObject. */
+/** An object whose values nobody reads as a type (an exploration's distinct fields, a recorded message before its own check). */
+const unknownRecord = v.record(v.string(), v.unknown());
+const jsonObject = v.custom<JsonObject>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
 const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped']);
+const bufferAction = v.picklist(['enqueued', 'coalesced', 'dropped', 'needs-refetch', 'refused', 'released']);
 
 export const TransportSchema = v.picklist(['stdio', 'http']);
 export const SettingValueSchema = v.union([v.number(), v.boolean(), v.string(), v.null()]);
@@ -43,7 +50,8 @@ const base = {
 
 const event = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...base, kind: v.literal(kind), ...entries });
 
-const JsonRpcMessageSchema = v.object({ jsonrpc: v.literal('2.0') });
+/** A JSON-RPC 2.0 message as the engine types it; `params` may be omitted, as JSON-RPC allows (json.ts). */
+const JsonRpcMessageSchema = v.custom<JsonRpcMessage>(isJsonRpcMessage, 'must be a JSON-RPC 2.0 request, notification, result (an object) or error');
 
 const ReconnectPlanSchema = v.object({
   previousRequestId: requestId,
@@ -54,7 +62,7 @@ const ReconnectPlanSchema = v.object({
   reconcileInsteadOfReplay: v.array(requestId),
   replayUnsafeMutations: v.literal(false),
   sendLastEventId: v.boolean(),
-  backoff: v.object({ policy: v.string(), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
+  backoff: v.object({ policy: v.picklist(['full-jitter', 'none', 'exponential', 'equal-jitter', 'decorrelated-jitter']), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
 });
 
 const eventSchemas = [
@@ -74,15 +82,15 @@ const eventSchemas = [
   event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('views-diverge', { requestId, side, serverView: v.literal('completed'), serverEndedAtMs: finite, clientView: clientOutcome, clientEndedAtMs: finite, reason: v.string() }),
   event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean(), rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))), changes: v.optional(nonNegativeInt), error: v.optional(v.object({ code: v.string(), message: v.string() })) }),
-  event('ledger', { action: v.string(), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
-  event('task', { action: v.string(), taskId: v.string(), status: v.nullable(v.string()), detail: v.string() }),
-  event('buffer', { action: v.string(), requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string(), heldMs: v.optional(finite) }),
-  event('proxy', { action: v.string(), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
+  event('ledger', { action: v.picklist(['opened', 'barrier', 'busy-wait', 'executed', 'replayed', 'rejected', 'failed', 'caller-mutated', 'saved', 'closed', 'reopened', 'retry', 'no-retry', 'reconcile', 'reconciled', 'aborted']), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
+  event('task', { action: taskAction, taskId: v.string(), status: v.nullable(taskStatus), detail: v.string() }),
+  event('buffer', { action: bufferAction, requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string(), heldMs: v.optional(finite) }),
+  event('proxy', { action: v.picklist(['headers', 'held', 'flushed', 'discarded']), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
   event('sse-comment', { action: v.picklist(['sent', 'received']), requestId, channel: v.string(), line: v.string(), arrivesAtMs: v.nullable(finite), reason: v.string() }),
   event('http-request', { requestId, method: v.literal('POST'), headers: stringRecord }),
   event('stream-dropped', { requestId, channel: v.string(), reason: v.string() }),
   event('reconnect-plan', { plan: ReconnectPlanSchema, reason: v.string() }),
-  event('recovery', { step: v.string(), requestId: v.nullable(requestId), reason: v.string() }),
+  event('recovery', { step: v.picklist(['backoff', 'restored-filter', 'refetched', 'deduplicated', 'not-replayed', 'reconciled', 'resume-assumed']), requestId: v.nullable(requestId), reason: v.string() }),
   event('herd-window', { window: nonNegativeInt, startMs: finite, endMs: finite, attempts: nonNegativeInt, admitted: nonNegativeInt, refused: nonNegativeInt, waiting: nonNegativeInt }),
   // A recording's own events (a `lab probe` transcript opened in the page; no model records them).
   event('probe-note', { probe: v.string(), text: v.string() }),
@@ -131,7 +139,7 @@ const outcomeSchemas = {
   }),
   task: v.object({ taskId: v.string(), taskStatus, cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus) }),
   buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),
-  proxy: v.object({ requestEndedAs: v.string(), idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
+  proxy: v.object({ requestEndedAs: terminalState, idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
   reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite, clientStateStale: v.boolean() }),
   herd: v.object({ clients: nonNegativeInt, totalAttempts: nonNegativeInt, peakAttemptsPerWindow: nonNegativeInt, allReconnectedAtMs: finite, windowMs: finite, attemptsPerWindow: v.array(nonNegativeInt), firstWindowAttempts: nonNegativeInt, peakRetryAttemptsPerWindow: nonNegativeInt, admissionFloorMs: finite, droppedAtDrop: nonNegativeInt }),
   listen: v.object({
@@ -159,6 +167,27 @@ const outcomeSchemas = {
 } as const;
 
 export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
+
+/**
+ * Which run: the lab's one run description (`RunSpec` in src/lab/runSpec.ts) as the page sends it,
+ * settings typed. The run, explore and panel requests and the link's resolved view are built on it
+ * (whole, or the fields they read), so a new run dimension is added here and in `RunSpec` only; a
+ * compile-time check at the end fails when the two disagree on a field. Values are the engine's to
+ * judge (LAB001–LAB005, LAB022–LAB025 name what is wrong); this checks their types and bounds.
+ */
+export const RunSelectionSchema = v.object({
+  scenario: v.string(),
+  /** `ts-sdk` or `ts-sdk-v2` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
+  impl: v.optional(ImplementationSchema),
+  transport: TransportSchema,
+  seed: v.number(),
+  /** Typed, in the order given; read-only, as the page's selection holds them. */
+  settings: v.pipe(SettingsSchema, v.readonly()),
+  /** Replays exactly this explored ordering; absent: the seeded run. */
+  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+  /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
+  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
+});
 const SdkRunInfoSchema = v.object({
   package: v.string(),
   version: v.string(),
@@ -199,7 +228,7 @@ export const checkedTranscript = v.variant('kind', [
 ]);
 
 /** A transcript as the engine's own type once checked (the check is the schema; the type is the engine's). */
-export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t) => t as unknown as Transcript));
+export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t): Transcript => t));
 
 // ── a `lab probe` transcript, as the probe writes it (`--json`) ──────────────────────────────────
 
@@ -209,10 +238,12 @@ export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t) => t a
  * thing, so a malformed file is refused with the path of the first field that fails. A compile-time
  * check at the end keeps this schema in step with the probe's own type.
  */
+/** A recorded JSON object: checked as JSON (bounded depth, json.ts), typed as the probe types it (its values read as unknown). */
+const recordedObject = v.custom<Record<string, unknown>>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
 const probeBase = { seq: nonNegativeInt, atMs: v.pipe(finite, v.minValue(0)), probe: v.string() } as const;
 const probeEvent = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...probeBase, kind: v.literal(kind), ...entries });
 export const ProbeEventSchema = v.variant('kind', [
-  probeEvent('message', { from: side, to: side, channel: v.string(), message: jsonObject, bytes: nonNegativeInt }),
+  probeEvent('message', { from: side, to: side, channel: v.string(), message: recordedObject, bytes: nonNegativeInt }),
   probeEvent('http-response', { channel: v.string(), status: int, headers: stringRecord }),
   probeEvent('sse-comment', { channel: v.string(), text: v.string() }),
   probeEvent('stream-closed', { channel: v.string(), by: side, reason: v.string() }),
@@ -228,7 +259,7 @@ const ProbeVerdictSchema = v.object({
   finding: v.optional(v.picklist(['holds', 'broken', 'not followed', 'not observable'])),
   detail: v.string(),
 });
-const taskPoll = v.object({ requestId: finite, atMs: finite, status: v.nullable(v.string()), afterAck: v.boolean(), error: v.nullable(jsonObject) });
+const taskPoll = v.object({ requestId: finite, atMs: finite, status: v.nullable(v.string()), afterAck: v.boolean(), error: v.nullable(recordedObject) });
 const ProbeTaskTraceSchema = v.object({
   flavour: v.picklist(['extension', '2025-11-25']),
   tool: v.string(),
@@ -237,7 +268,7 @@ const ProbeTaskTraceSchema = v.object({
   createdStatus: v.nullable(v.string()),
   cancelRequestId: v.nullable(finite),
   cancelSentAtMs: v.nullable(finite),
-  acknowledgement: v.nullable(jsonObject),
+  acknowledgement: v.nullable(recordedObject),
   acknowledgedAtMs: v.nullable(finite),
   polls: v.array(taskPoll),
   terminal: v.nullable(v.object({ status: v.string(), atMs: finite })),
@@ -254,10 +285,10 @@ const checkedProbeTranscript = v.object({
   protocolVersion: v.string(),
   negotiatedVia: v.picklist(['server/discover', 'initialize']),
   fallbackReason: v.nullable(v.string()),
-  capabilities: jsonObject,
-  tool: v.nullable(v.object({ name: v.string(), arguments: jsonObject, listed: v.nullable(jsonObject) })),
-  idempotency: v.nullable(v.object({ mutation: v.string(), keyField: v.string(), key: v.string(), concurrentKey: v.string(), calls: v.array(v.object({ call: v.string(), requestId: finite, arguments: jsonObject, outcome: v.string(), answer: v.nullable(jsonObject), atMs: finite })) })),
-  reconnectPlan: v.nullable(v.object({ sendLastEventId: v.literal(false), firstListenId: finite, secondListenId: finite, filter: jsonObject, refetched: v.array(v.string()) })),
+  capabilities: recordedObject,
+  tool: v.nullable(v.object({ name: v.string(), arguments: recordedObject, listed: v.nullable(recordedObject) })),
+  idempotency: v.nullable(v.object({ mutation: v.string(), keyField: v.string(), key: v.string(), concurrentKey: v.string(), calls: v.array(v.object({ call: v.picklist(['first', 'replay', 'changed-arguments', 'no-key', 'concurrent-1', 'concurrent-2']), requestId: finite, arguments: recordedObject, outcome: v.picklist(['result', 'tool-error', 'error', 'no answer']), answer: v.nullable(recordedObject), atMs: finite })) })),
+  reconnectPlan: v.nullable(v.object({ sendLastEventId: v.literal(false), firstListenId: finite, secondListenId: finite, filter: recordedObject, refetched: v.array(v.string()) })),
   /** Absent in a recording made before the probe had a tasks probe. */
   tasksOffered: v.optional(v.nullable(v.picklist(['extension', '2025-11-25']))),
   tasks: v.optional(v.nullable(ProbeTaskTraceSchema)),
@@ -269,7 +300,10 @@ const checkedProbeTranscript = v.object({
   stderr: v.string(),
   received: v.object({ messages: nonNegativeInt, bytes: nonNegativeInt }),
 });
-export const ProbeTranscriptSchema = v.pipe(checkedProbeTranscript, v.transform((t) => t as unknown as ProbeTranscript));
+export const ProbeTranscriptSchema = checkedProbeTranscript;
+
+/** A probe transcript as checked (a recording may lack what later probes write: recording.ts fills it in). */
+export type CheckedProbeTranscript = v.InferOutput<typeof checkedProbeTranscript>;
 
 export { RECORDING_BYTES_MAX } from './recordingLimits';
 
@@ -306,6 +340,8 @@ const WireSchema = v.object({
   resolvedAt: nonNegativeInt,
   reason: v.nullable(v.string()),
   description: v.string(),
+  /** The top of its instant's band: the key it is found by on the time axis. */
+  bandY: finite,
 });
 const MarkerSchema = v.object({
   id: v.string(),
@@ -321,6 +357,8 @@ const MarkerSchema = v.object({
   width: finite,
   height: finite,
   lines: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  look: v.picklist(['marker', 'chip', 'dot']),
+  bandY: finite,
 });
 const TimeMarkSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, atMs: finite });
 const TimeBreakSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, ms: finite });
@@ -351,6 +389,8 @@ const checkedLayout = v.object({
   lanes: v.array(LaneSchema),
   width: finite,
   height: finite,
+  /** The time column's right edge: as wide as its widest label. */
+  timeRight: finite,
   messageIndexes: v.array(nonNegativeInt),
   scale: TimeScaleSchema,
   spans: v.object({ markers: ReachSchema, wires: ReachSchema, times: ReachSchema, breaks: ReachSchema, bars: ReachSchema, barLives: ReachSchema }),
@@ -358,7 +398,7 @@ const checkedLayout = v.object({
   resolvedSorted: v.array(nonNegativeInt),
   ...layoutRowEntries,
 });
-export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout) => layout as DiagramLayout));
+export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout): DiagramLayout => layout));
 
 const settingSpecSchema = v.variant('kind', [
   v.object({ kind: v.literal('integer'), min: finite, max: finite, nullable: v.optional(v.boolean()), unit: v.optional(v.string()), description: v.string() }),
@@ -409,7 +449,8 @@ export const LedgerRowsSchema = v.object({
   ledgerId: v.string(),
 });
 
-export const ResolvedViewSchema = v.object({ scenario: v.string(), transport: TransportSchema, seed: finite, settings: SettingsSchema, impl: v.optional(ImplementationSchema) });
+/** A link's run as the worker judged it (see `resolve`): the selection, less the ordering and faults that travel beside it. */
+export const ResolvedViewSchema = v.object({ ...v.omit(RunSelectionSchema, ['schedule', 'faults']).entries, seed: finite });
 export const ViewProblemSchema = v.object({ param: v.string(), value: v.string(), code: v.string(), message: v.string() });
 
 const bytes = v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
@@ -423,35 +464,38 @@ const checkedVerificationResult = v.object({
   runs: nonNegativeInt,
   scope: v.string(),
 });
-export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result) => result as VerificationResult));
+export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result): VerificationResult => result));
 
+/** A catalogued failure's run: its scenario, and the transport and settings it is run with where not the defaults. */
+const runLink = v.object({ ...v.pick(RunSelectionSchema, ['scenario']).entries, ...v.partial(v.pick(RunSelectionSchema, ['transport', 'settings'])).entries });
+/** The requirements a review's rule enforces, as the reviewer lists them (read-only). */
+const requirementIds = v.custom<readonly string[]>((value) => Array.isArray(value) && value.every((item) => typeof item === 'string'), 'must be a list of requirement ids');
 const ReviewInner = v.object({
   operation: v.string(),
   raceTable: v.array(v.object({ ordering: v.string(), server: v.string(), client: v.string(), wire: v.string() })),
-  retryClassification: v.unknown(),
+  retryClassification: v.object({ operation: v.string(), retryClass: v.picklist(['safe', 'conditional', 'unsafe']), rule: v.string(), hintWarnings: v.array(v.string()) }),
   idempotencyBoundary: v.array(v.string()),
-  flowControl: v.array(v.object({ check: v.string(), ok: v.boolean(), detail: v.string() })),
-  flags: v.array(v.object({ field: v.string(), severity: v.picklist(['unsafe', 'warning']), reason: v.string(), card: v.nullable(v.string()) })),
-  failureCards: v.array(v.object({ id: v.string(), failure: v.string(), symptom: v.string(), correctResponse: v.string() })),
+  flowControl: v.array(v.object({ check: v.string(), ok: v.boolean(), detail: v.string(), id: v.string(), requirements: requirementIds })),
+  flags: v.array(v.object({ field: v.string(), severity: v.picklist(['unsafe', 'warning']), reason: v.string(), card: v.nullable(v.string()), rule: v.string(), requirements: requirementIds })),
+  failureCards: v.array(v.object({ id: v.string(), failure: v.string(), symptom: v.string(), correctResponse: v.string(), failureRun: runLink, fixRun: runLink })),
 });
 const checkedReviewResult = v.variant('ok', [
   v.object({ ok: v.literal(true), review: ReviewInner }),
   v.object({ ok: v.literal(false), errors: v.array(v.object({ field: v.string(), message: v.string() })), errorsTotal: v.optional(nonNegativeInt) }),
 ]);
-export const ReviewResultSchema = v.pipe(checkedReviewResult, v.transform((result) => result as unknown as ReviewResult));
+export const ReviewResultSchema = v.pipe(checkedReviewResult, v.transform((result): ReviewResult => result));
 
 const bufferRefusal = v.object({ summary: v.string(), refusedAtMs: finite, releasedAtMs: finite, heldMs: finite, seq: nonNegativeInt });
-const bufferPoint = v.object({ seq: nonNegativeInt, atMs: finite, occupancyEvents: nonNegativeInt, action: v.string(), what: v.picklist(['progress', 'final']), summary: v.string() });
+const bufferPoint = v.object({ seq: nonNegativeInt, atMs: finite, occupancyEvents: nonNegativeInt, action: bufferAction, what: v.picklist(['progress', 'final']), summary: v.string() });
 const checkedPanelView = v.variant('kind', [
-  v.object({ kind: v.literal('buffer'), capacityEvents: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), points: v.array(bufferPoint), finals: v.array(bufferPoint), refetchMark: v.nullable(bufferPoint), refusedPushes: nonNegativeInt, producerHeldMs: finite, refusals: v.array(bufferRefusal) }),
-  v.object({ kind: v.literal('herd'), clients: nonNegativeInt, totalAttempts: nonNegativeInt, attemptsPerWindow: v.array(nonNegativeInt), policy: v.string(), baseMs: finite, capMs: finite }),
-  v.object({ kind: v.literal('task'), scenario: v.string(), outcome: outcomeSchemas.task, rows: v.array(v.object({ seq: nonNegativeInt, atMs: finite, action: v.string(), status: v.nullable(v.string()), detail: v.string() })) }),
+  v.object({ kind: v.literal('buffer'), capacityEvents: nonNegativeInt, maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), points: v.array(bufferPoint), finals: v.array(bufferPoint), refetchMark: v.nullable(bufferPoint), refusedPushes: nonNegativeInt, producerHeldMs: finite, refusals: v.array(bufferRefusal) }),
+  v.object({ kind: v.literal('herd'), ...outcomeSchemas.herd.entries, policy: v.string(), baseMs: finite, capMs: finite }),
+  v.object({ kind: v.literal('task'), scenario: v.string(), outcome: outcomeSchemas.task, rows: v.array(v.object({ seq: nonNegativeInt, atMs: finite, action: taskAction, status: v.nullable(taskStatus), detail: v.string() })) }),
   v.object({ kind: v.literal('proxy'), honourNoBuffering: v.boolean(), keepAliveEveryMs: v.nullable(finite), idleTimeoutMs: v.nullable(finite), outcome: outcomeSchemas.proxy }),
   v.object({ kind: v.literal('reconnect'), outcome: outcomeSchemas.reconnect }),
 ]);
-export const PanelViewSchema = v.pipe(checkedPanelView, v.transform((view) => view as unknown as PanelView));
+export const PanelViewSchema = v.pipe(checkedPanelView, v.transform((view): PanelView => view));
 
-const runLink = v.object({ scenario: v.string(), transport: v.optional(TransportSchema), settings: v.optional(SettingsSchema) });
 const checkedFailureMode = v.object({
   id: v.string(),
   failure: v.string(),
@@ -462,9 +506,11 @@ const checkedFailureMode = v.object({
   failureShown: v.boolean(),
   fixShown: v.boolean(),
   failureDetail: v.string(),
+  fixDetail: v.string(),
+  problems: v.array(v.string()),
 });
 /** A catalogued failure mode's failure run and fix run, each checked from its transcript. */
-export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result) => result as FailureModeResult));
+export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result): FailureModeResult => result));
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
 
@@ -473,30 +519,21 @@ const id = int;
 export const RunRequestSchema = v.object({
   type: v.literal('run'),
   requestId: id,
-  scenario: v.string(),
-  transport: TransportSchema,
-  seed: v.number(),
-  settings: SettingsSchema,
+  ...RunSelectionSchema.entries,
   /** `fresh`: a new empty ledger; `kept`: the one stored in the browser, saved back after a completed run. */
   ledger: v.picklist(['fresh', 'kept']),
   /** The diagram's time axis to lay the run out on (ordinal when absent). */
   scale: v.optional(TimeScaleSchema),
-  /** `ts-sdk` or `ts-sdk-v2` runs A–D on the real MCP TypeScript SDK (loaded in the worker when first asked for); absent: the model. */
-  impl: v.optional(ImplementationSchema),
-  /** Replays exactly this explored ordering; absent: the seeded run. */
-  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
-  /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
-  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
 });
+
+/** The part of the selection an exploration reads: it runs the model in every ordering, so no implementation, ordering or faults. */
+export const ExploredRunSchema = v.pick(RunSelectionSchema, ['scenario', 'transport', 'seed', 'settings']);
 
 /** Runs the scenario in every ordering; `explore-progress` reports come first, then one `exploration`. */
 export const ExploreRequestSchema = v.object({
   type: v.literal('explore'),
   requestId: id,
-  scenario: v.string(),
-  transport: TransportSchema,
-  seed: v.number(),
-  settings: SettingsSchema,
+  ...ExploredRunSchema.entries,
   bound: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(10_000_000)),
 });
 
@@ -536,7 +573,8 @@ export const toolRequestSchemas = [
   /** The reviewer as a skill folder, zipped. */
   v.object({ type: v.literal('skill'), requestId: id }),
   v.object({ type: v.literal('review'), requestId: id, input: v.unknown() }),
-  v.object({ type: v.literal('panel'), requestId: id, scenario: v.string(), transport: TransportSchema, seed: v.number(), settings: SettingsSchema }),
+  /** A panel's run: the model's seeded run of a selection (a panel draws the model, so no implementation, ordering or faults). */
+  v.object({ type: v.literal('panel'), requestId: id, ...ExploredRunSchema.entries }),
   v.object({
     type: v.literal('compare'),
     requestId: id,
@@ -578,11 +616,11 @@ const checkedExploreResult = v.object({
   schedules: nonNegativeInt,
   states: nonNegativeInt,
   complete: v.boolean(),
-  endings: v.array(v.object({ outcome: v.nullable(anyOutcome), distinct: jsonObject, error: v.optional(v.string()), count: nonNegativeInt, schedule: v.string() })),
-  violations: v.array(v.object({ invariant: v.string(), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
+  endings: v.array(v.object({ outcome: v.nullable(anyOutcome), distinct: unknownRecord, error: v.optional(v.string()), count: nonNegativeInt, schedule: v.string() })),
+  violations: v.array(v.object({ invariant: v.picklist(['one-terminal-state', 'nothing-after-accepted-cancel', 'progress-increasing', 'no-progress-after-final', 'max-deadline-by-start-plus-max', 'channel-fifo', 'unique-request-ids', 'one-execution-per-key', 'buffer-within-capacity', 'final-never-dropped', 'task-terminal-stable', 'causality']), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
   verdict: v.string(),
 });
-export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result) => result as ExploreResult));
+export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result): ExploreResult => result));
 
 /**
  * One part of a long answer (a run's or a layout's), sent before it: the events, their wording and
@@ -593,7 +631,7 @@ export const RunPartSchema = v.object({
   type: v.literal('run-part'),
   requestId: id,
   from: nonNegativeInt,
-  events: v.pipe(v.array(EventSchema), v.transform((events) => events as unknown as LabEvent[])),
+  events: v.pipe(v.array(EventSchema), v.transform((events): LabEvent[] => events)),
   wording: v.array(EventWordingSchema),
   layout: v.nullable(LayoutRowsSchema),
 });
@@ -726,3 +764,14 @@ export const probeTranscriptsAgree: Assignable<ProbeTranscript, v.InferInput<typ
 /** And the diagram's layout. */
 export const layoutsAgree: Assignable<DiagramLayout, v.InferInput<typeof checkedLayout>> = true;
 
+/**
+ * The run selection and the lab's run description have the same fields, both ways: a field added to
+ * `RunSpec` and not to `RunSelectionSchema` (or the other way) fails the type-check here. Each field
+ * carries the selection's type (`impl`, `transport` and `seed` may be absent on the wire, where the
+ * worker fills in the defaults).
+ */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type RunSelectionOutput = v.InferOutput<typeof RunSelectionSchema>;
+type FieldTypes<T> = { -readonly [K in keyof T]-?: Exclude<T[K], undefined> };
+export const runSelectionFieldsAgree: Equals<keyof RunSelectionOutput, keyof RunSpec> = true;
+export const runSelectionTypesAgree: Equals<FieldTypes<RunSelectionOutput>, FieldTypes<RunSelection>> = true;

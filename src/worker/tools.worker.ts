@@ -2,7 +2,7 @@ import initSqlJs from 'sql.js';
 import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { SqlModule } from '../engine';
 import type { ToolResponse } from './protocol';
-import { serveWorker, type WorkerScope } from './serve';
+import { serveWorker } from './serve';
 import { createToolsHost } from './toolsHost';
 
 /**
@@ -15,5 +15,6 @@ import { createToolsHost } from './toolsHost';
 
 const sqlLoading = initSqlJs({ locateFile: () => sqlWasmUrl }) as Promise<SqlModule>;
 
-// The DOM lib types `self` as a window; in this file it is the dedicated worker's scope.
-serveWorker(self as unknown as WorkerScope<ToolResponse>, createToolsHost(() => sqlLoading));
+// The DOM lib types `self` as a window; in this file it is the dedicated worker's scope. Either has the
+// slice serveWorker uses (postMessage with one argument, message listeners), so it is passed as it is.
+serveWorker<ToolResponse>(self, createToolsHost(() => sqlLoading));
