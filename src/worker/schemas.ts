@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import type { ExploreResult, JsonObject, JsonRpcMessage, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
-import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
+import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
+// The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
+import { IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
 import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from './json';
@@ -36,7 +38,7 @@ const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed
 const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped']);
 const bufferAction = v.picklist(['enqueued', 'coalesced', 'dropped', 'needs-refetch', 'refused', 'released']);
 
-export const TransportSchema = v.picklist(['stdio', 'http']);
+export const TransportSchema = v.picklist(TRANSPORTS);
 export const SettingValueSchema = v.union([v.number(), v.boolean(), v.string(), v.null()]);
 export const SettingsSchema = v.record(v.string(), SettingValueSchema);
 
@@ -166,7 +168,7 @@ const outcomeSchemas = {
   }),
 } as const;
 
-export const ImplementationSchema = v.picklist(['model', 'ts-sdk', 'ts-sdk-v2']);
+export const ImplementationSchema = v.picklist(IMPLEMENTATIONS);
 
 /**
  * Which run: the lab's one run description (`RunSpec` in src/lab/runSpec.ts) as the page sends it,
@@ -184,9 +186,9 @@ export const RunSelectionSchema = v.object({
   /** Typed, in the order given; read-only, as the page's selection holds them. */
   settings: v.pipe(SettingsSchema, v.readonly()),
   /** Replays exactly this explored ordering; absent: the seeded run. */
-  schedule: v.optional(v.pipe(v.string(), v.maxLength(100_000))),
+  schedule: v.optional(v.pipe(v.string(), v.maxLength(SCHEDULE_CHARS_MAX))),
   /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
-  faults: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
+  faults: v.optional(v.pipe(v.string(), v.maxLength(FAULTS_CHARS_MAX))),
 });
 const SdkRunInfoSchema = v.object({
   package: v.string(),
