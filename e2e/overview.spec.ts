@@ -225,3 +225,21 @@ test('the pane never moves when the step sentence wraps, in the normal view and 
     expect([...tops], query).toHaveLength(1);
   }
 });
+
+test('presenting, a step sentence longer than its two lines is whole in its tooltip', async ({ page }) => {
+  const lab = new LabPage(page);
+  // B's views-diverge step: the longest sentence of the four scenarios, past two lines at Presentation's size.
+  await page.goto('/?scenario=B&transport=stdio&step=16&instructor=presentation');
+  await lab.waitForRun('B', 'stdio');
+  await lab.waitForStep(16);
+  await expect(lab.announcer).toContainText('VIEWS DIVERGE');
+  const shown = await lab.announcer.evaluate((element) => ({ cut: element.scrollHeight > element.clientHeight + 1, text: element.textContent }));
+  expect(shown.cut, 'the sentence is cut at two lines').toBe(true);
+  await expect(lab.announcer).toHaveAttribute('title', shown.text ?? '');
+  expect(shown.text).toMatch(/the client never uses the result$/);
+  // The tooltip follows the step.
+  await page.keyboard.press('ArrowRight');
+  await lab.waitForStep(17);
+  await expect(lab.announcer).toHaveAttribute('title', (await lab.announcer.textContent()) ?? '');
+  await expect(lab.announcer).not.toHaveAttribute('title', shown.text ?? '');
+});
