@@ -243,3 +243,36 @@ test('presenting, a step sentence longer than its two lines is whole in its tool
   await expect(lab.announcer).toHaveAttribute('title', (await lab.announcer.textContent()) ?? '');
   await expect(lab.announcer).not.toHaveAttribute('title', shown.text ?? '');
 });
+
+test('presenting, nothing of the top bar covers the playbar: the step, its time and Keyboard shortcuts stay in reach', async ({ page }) => {
+  const lab = new LabPage(page);
+  for (const [width, height] of [
+    [1280, 720],
+    [1440, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/?scenario=B&transport=stdio&instructor=presentation');
+    await lab.waitForRun('B', 'stdio');
+    await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+    // Each control's own box is the topmost thing at its four corners' insides: no instructor button lies over it.
+    const covered = await page.evaluate(() =>
+      ['.lab-position', '.lab-position-time', '.lab-help-button', '.lab-scrubber input'].filter((selector) => {
+        const element = document.querySelector(selector);
+        if (element === null) return true;
+        const r = element.getBoundingClientRect();
+        const corners: [number, number][] = [
+          [r.left + 2, r.top + 2],
+          [r.right - 2, r.top + 2],
+          [r.left + 2, r.bottom - 2],
+          [r.right - 2, r.bottom - 2],
+        ];
+        return corners.some(([x, y]) => {
+          const hit = document.elementFromPoint(x, y);
+          return hit === null || !(hit === element || element.contains(hit));
+        });
+      }),
+    );
+    expect(covered, `${width}×${height}: playbar parts under the top bar`).toEqual([]);
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click({ trial: true });
+  }
+});
