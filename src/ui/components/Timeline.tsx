@@ -181,7 +181,10 @@ const TimelineItem = memo(function TimelineItem({
         <span className="lab-event-sep"> · </span>
         <span className="lab-event-kind">{event.kind}</span>
         <span className="lab-event-sep"> · </span>
-        <span className="lab-event-text">{text}</span>
+        {/* Docked, a row is one line cut with an ellipsis; the whole sentence shows on hover. */}
+        <span className="lab-event-text" title={text}>
+          {text}
+        </span>
       </button>
     </li>
   );
