@@ -86,3 +86,19 @@ test('Stop exporting, pressed from the keyboard, ends the export with no downloa
   expect((await downloading).suggestedFilename()).toBe('mcp-lab-evidence.zip');
   expect(downloads).toEqual(['mcp-lab-evidence.zip']);
 });
+
+test('an export started at the foot of the window shows its progress and Stop exporting without a scroll', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const panels = await openVerification(page);
+  // Where a user leaves the page after reading down to the button: the button on the window's last line.
+  await panels.exportEvidence.evaluate((button) => button.scrollIntoView({ block: 'end' }));
+  await panels.exportEvidence.click();
+  const stop = page.getByRole('button', { name: 'Stop exporting' });
+  await expect(stop).toBeVisible();
+  // Nearly whole (the panel's last pixel row may round away); without the reveal both sit wholly below the fold.
+  await expect(stop).toBeInViewport({ ratio: 0.9 });
+  await expect(page.locator('[data-testid="evidence-progress"] p[aria-hidden="true"]')).toBeInViewport({ ratio: 0.9 });
+  await stop.click();
+  await expect(page.getByRole('alert')).toContainText('Stopped');
+});

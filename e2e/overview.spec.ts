@@ -225,3 +225,54 @@ test('the pane never moves when the step sentence wraps, in the normal view and 
     expect([...tops], query).toHaveLength(1);
   }
 });
+
+test('presenting, a step sentence longer than its two lines is whole in its tooltip', async ({ page }) => {
+  const lab = new LabPage(page);
+  // B's views-diverge step: the longest sentence of the four scenarios, past two lines at Presentation's size.
+  await page.goto('/?scenario=B&transport=stdio&step=16&instructor=presentation');
+  await lab.waitForRun('B', 'stdio');
+  await lab.waitForStep(16);
+  await expect(lab.announcer).toContainText('VIEWS DIVERGE');
+  const shown = await lab.announcer.evaluate((element) => ({ cut: element.scrollHeight > element.clientHeight + 1, text: element.textContent }));
+  expect(shown.cut, 'the sentence is cut at two lines').toBe(true);
+  await expect(lab.announcer).toHaveAttribute('title', shown.text ?? '');
+  expect(shown.text).toMatch(/the client never uses the result$/);
+  // The tooltip follows the step.
+  await page.keyboard.press('ArrowRight');
+  await lab.waitForStep(17);
+  await expect(lab.announcer).toHaveAttribute('title', (await lab.announcer.textContent()) ?? '');
+  await expect(lab.announcer).not.toHaveAttribute('title', shown.text ?? '');
+});
+
+test('presenting, nothing of the top bar covers the playbar: the step, its time and Keyboard shortcuts stay in reach', async ({ page }) => {
+  const lab = new LabPage(page);
+  for (const [width, height] of [
+    [1280, 720],
+    [1440, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/?scenario=B&transport=stdio&instructor=presentation');
+    await lab.waitForRun('B', 'stdio');
+    await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+    // Each control's own box is the topmost thing at its four corners' insides: no instructor button lies over it.
+    const covered = await page.evaluate(() =>
+      ['.lab-position', '.lab-position-time', '.lab-help-button', '.lab-scrubber input'].filter((selector) => {
+        const element = document.querySelector(selector);
+        if (element === null) return true;
+        const r = element.getBoundingClientRect();
+        const corners: [number, number][] = [
+          [r.left + 2, r.top + 2],
+          [r.right - 2, r.top + 2],
+          [r.left + 2, r.bottom - 2],
+          [r.right - 2, r.bottom - 2],
+        ];
+        return corners.some(([x, y]) => {
+          const hit = document.elementFromPoint(x, y);
+          return hit === null || !(hit === element || element.contains(hit));
+        });
+      }),
+    );
+    expect(covered, `${width}×${height}: playbar parts under the top bar`).toEqual([]);
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click({ trial: true });
+  }
+});

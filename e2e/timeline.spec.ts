@@ -75,3 +75,14 @@ test('at 1280×720 the timeline shows four rows with the current event, stays in
   await page.keyboard.press('ArrowDown');
   await expect.poll(async () => (await scroll.boundingBox())?.height ?? 0).toBeLessThan(taller - 10);
 });
+
+test('at 1280×720 a docked row cut at one line shows its whole sentence on hover', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open('?scenario=B&transport=stdio');
+  await lab.waitForRun('B', 'stdio');
+  const text = lab.timeline.locator('.lab-event-text', { hasText: 'VIEWS DIVERGE' });
+  const full = (await text.textContent()) ?? '';
+  expect(full).toMatch(/the client never uses the result$/);
+  expect(await text.evaluate((element) => element.scrollWidth > element.clientWidth), 'the row is cut').toBe(true);
+  await expect(text).toHaveAttribute('title', full);
+});

@@ -90,9 +90,11 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
 export function StepAnnouncer({ transcript }: { transcript: Transcript }) {
   const step = useLabStore((state) => state.step);
   const wording = useLabStore((state) => state.wording);
+  const sentence = stepSentence(transcript, step, wording);
+  // The playbar keeps the sentence to two lines (the pane below never moves); a longer one is whole in its tooltip.
   return (
-    <p className="lab-now" aria-live="polite" aria-atomic="true" data-step={step}>
-      {stepSentence(transcript, step, wording)}
+    <p className="lab-now" aria-live="polite" aria-atomic="true" data-step={step} title={sentence}>
+      {sentence}
     </p>
   );
 }

@@ -182,7 +182,10 @@ const TimelineItem = memo(function TimelineItem({
         <span className="lab-event-sep visually-hidden"> · </span>
         <span className="lab-event-kind visually-hidden">{event.kind}</span>
         <span className="lab-event-sep visually-hidden"> · </span>
-        <span className="lab-event-text">{text}</span>
+        {/* Docked, a row is one line cut with an ellipsis; the whole sentence shows on hover. */}
+        <span className="lab-event-text" title={text}>
+          {text}
+        </span>
       </button>
     </li>
   );

@@ -36,7 +36,28 @@ const exportText = (progress: VerifyProgress | null): string =>
   progress === null ? 'Starting the export in the worker…' : `Exporting: ${progress.statement.endsWith('.json') ? 'building' : 'checking'} ${progress.statement} … ${runsText(progress)}`;
 
 /** A long computation's progress in the tools worker (the checklist, the evidence export): a bar, where it is and runs so far, and Stop. */
-function WorkerProgress({ progress, stop, text, label, stopLabel, testId }: { progress: VerifyProgress | null; stop: () => void; text: string; label: string; stopLabel: string; testId: string }) {
+function WorkerProgress({
+  progress,
+  stop,
+  text,
+  label,
+  stopLabel,
+  testId,
+  reveal = false,
+}: {
+  progress: VerifyProgress | null;
+  stop: () => void;
+  text: string;
+  label: string;
+  stopLabel: string;
+  testId: string;
+  /** Scrolls the bar, its text and Stop into view when it appears: one started at the foot of the page opens below the fold. */
+  reveal?: boolean;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (reveal) box.current?.scrollIntoView({ block: 'nearest' });
+  }, [reveal]);
   // The live region speaks at most every PROGRESS_ANNOUNCE_EVERY_MS, never once per report.
   const [announced, setAnnounced] = useState(text);
   const announcedAt = useRef(0);
@@ -54,7 +75,7 @@ function WorkerProgress({ progress, stop, text, label, stopLabel, testId }: { pr
     return () => clearTimeout(timer);
   }, [text]);
   return (
-    <div className="panel-progress" data-testid={testId}>
+    <div className="panel-progress" data-testid={testId} ref={box}>
       <progress aria-label={label} max={progress?.runsTotal || 1} value={progress?.runsDone ?? 0} />
       <p aria-hidden="true">{text}</p>
       <p className="visually-hidden" aria-live="polite">
@@ -183,7 +204,7 @@ export function VerificationPanel() {
       <button type="button" className="panel-button" onClick={() => void exportEvidence((bytes) => downloadFile(bytes, 'mcp-lab-evidence.zip', 'application/zip'))} disabled={evidence.status === 'loading'}>
         Export evidence
       </button>
-      {evidence.status === 'loading' && <WorkerProgress progress={evidenceProgress} stop={stopEvidence} text={exportText(evidenceProgress)} label="Evidence export progress" stopLabel="Stop exporting" testId="evidence-progress" />}
+      {evidence.status === 'loading' && <WorkerProgress progress={evidenceProgress} stop={stopEvidence} text={exportText(evidenceProgress)} label="Evidence export progress" stopLabel="Stop exporting" testId="evidence-progress" reveal />}
       <LoadState load={evidence} />
       {files !== null && (
         <ul className="panel-list" aria-label="Exported files">
