@@ -402,7 +402,7 @@ export class SdkRace {
 
   clientRejected(error: unknown, userCancelled: boolean): void {
     const text = error instanceof Error ? error.message : String(error);
-    if (userCancelled) return this.clientEnds('cancelled', 'abandoned', userCancelledWording(`the AbortSignal fired and \`callTool\` rejected: ${text}`));
+    if (userCancelled) return this.clientEnds('cancelled', 'abandoned', userCancelledWording(USER_CANCEL_REASON, `the AbortSignal fired and \`callTool\` rejected${text === USER_CANCEL_REASON ? '' : ` (${text})`}`));
     if (text.includes('Maximum total timeout exceeded')) {
       this.gaveUpOnMax = true;
       return this.clientEnds('timeout-max', 'abandoned', deadlineWording.maxFired(this.settings.maxTimeoutMs, `the SDK checks maxTotalTimeout only when progress arrives; \`callTool\` rejected: ${text}`));

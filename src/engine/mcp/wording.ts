@@ -29,9 +29,9 @@ export const deadlineWording = {
 
 // ── the client gives up ──────────────────────────────────────────────────────────────────────────
 
-/** The user cancelled the call; `how` is what the client (or the SDK) does about it. */
-export function userCancelled(how: string): string {
-  return said('the user cancelled', how);
+/** The user cancelled the call (`reason`, as the cancellation carries it); `how` is what the client (or the SDK) does about it. */
+export function userCancelled(reason: string, how: string): string {
+  return said(`the user cancelled ("${reason}")`, how);
 }
 
 /** The client's state waiting → settled; `how` when a lane's API says more. */
@@ -123,15 +123,15 @@ export function responseSuppressed(how = 'complete() sends no response and nothi
 /** What each client ending means for the response the server sent. */
 const CLIENT_WORDS = {
   completed: 'used the response',
-  cancelled: 'cancelled it',
+  cancelled: 'cancelled the request',
   'timeout-idle': 'gave up on its idle deadline',
   'timeout-max': 'gave up on its maximum deadline',
 } as const;
 
-/** RC-8: the server completed, the client ended otherwise and will never use the result. */
+/** The two sides ended the request differently: short enough to read whole in Presentation's two-line playbar. */
 export function viewsDiverge(serverEndedAtMs: number, clientOutcome: keyof typeof CLIENT_WORDS, clientEndedAtMs: number): string {
   return (
-    `the server completed at ${serverEndedAtMs} ms and sent its final response; the client ended ${clientOutcome} at ${clientEndedAtMs} ms ` +
-    `(it ${CLIENT_WORDS[clientOutcome]}) and will discard that response. Neither side can know what the other saw first: the server records completed, the client never uses the result`
+    `the server completed at ${serverEndedAtMs} ms and sent its final response; the client ${CLIENT_WORDS[clientOutcome]} at ${clientEndedAtMs} ms ` +
+    'and discards the response: the server records completed, the client never uses the result'
   );
 }

@@ -157,7 +157,7 @@ export class ListenServerCancel {
   /** The client's own path (RC-5): it cancels the request it sent, not the listen. */
   private clientCancelsTool(): void {
     const reason = 'User closed the operation';
-    if (!this.client.abandon(userCancelled(`the client gives up on its own tool call ("${reason}"); the listen stream is not affected`)).accepted) return;
+    if (!this.client.abandon(userCancelled(reason, 'the client gives up on its own tool call; the listen stream is not affected')).accepted) return;
     this.clientCancelled.push(TOOL_ID);
     this.client.cancel(reason, this.server, { closedWhy: 'the user cancelled', observed: "the client closed the tool call's response stream" });
   }

@@ -120,7 +120,7 @@ export class RequestRace {
 
   /** The user cancels now (RC-5). A request the client already settled has nothing left to cancel. */
   cancel(reason: string = USER_CANCEL_REASON): void {
-    const verdict = this.client.abandon(userCancelled(`the client gives up on the request ("${reason}")`));
+    const verdict = this.client.abandon(userCancelled(reason, 'the client gives up on the request'));
     if (verdict.accepted) this.sendCancellation(reason, 'the user cancelled');
     else this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: this.id, reason: `nothing to cancel: ${verdict.reason}` });
   }
