@@ -99,7 +99,7 @@ export interface PanelsState {
   stopVerification(): void;
   /** Builds the zip in the worker and hands its bytes to `save` (never once stopped). */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
-  /** Ends an evidence export still computing (its worker is ended): nothing is saved; the next export starts afresh. */
+  /** Ends an evidence export still computing (its worker is ended): nothing is saved, the last finished export's list stays; the next export starts afresh. */
   stopEvidence(): void;
   setReviewText(text: string): void;
   submitReview(): Promise<void>;
@@ -308,7 +308,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       stopEvidence() {
         if (get().evidence.status !== 'loading') return;
         evidenceExport += 1;
-        set({ evidence: { status: 'error', message: 'Stopped: the evidence export was ended before it finished; nothing was downloaded.', value: null }, evidenceProgress: null });
+        // An earlier export that finished was downloaded: its list stays, and the message says whose it is.
+        const earlier = valueOf(get().evidence);
+        const message = `Stopped: the evidence export was ended before it finished; nothing was downloaded.${earlier === null ? '' : ' The files listed are those of the last export that finished.'}`;
+        set({ evidence: { status: 'error', message, value: earlier }, evidenceProgress: null });
         evidenceClient.stop?.();
       },
       setReviewText: (reviewText) => set({ reviewText }),
