@@ -1,6 +1,7 @@
 // Proves Export evidence shows how far it got while the tools worker builds the zip: a named progress
 // bar above zero and what it builds, gone once the zip is downloaded; and Stop exporting (reached by
-// keyboard) ends it with no download and a message, after which the next export starts afresh.
+// keyboard) ends it and its worker with no download and a message, after which the next export starts
+// afresh; a Stop after an export that finished keeps that export's list of files.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
@@ -61,7 +62,12 @@ test('Stop exporting, pressed from the keyboard, ends the export with no downloa
   const downloads: string[] = [];
   page.on('download', (download) => downloads.push(download.suggestedFilename()));
   await panels.exportEvidence.focus();
+  // The export starts a tools worker of its own (the checklist's is already running): the one worker that starts now.
+  const starting = page.waitForEvent('worker');
   await page.keyboard.press('Enter');
+  const exportWorker = await starting;
+  let workerEnded = false;
+  exportWorker.on('close', () => (workerEnded = true));
   const first = await exportProgress(page);
   // The next stop in the tab order after the (now disabled) Export evidence button is Stop exporting.
   await page.keyboard.press('Tab');
@@ -72,8 +78,8 @@ test('Stop exporting, pressed from the keyboard, ends the export with no downloa
   await expect(page.getByRole('alert')).toContainText('nothing was downloaded');
   await expect(page.getByRole('progressbar', { name: 'Evidence export progress' })).toHaveCount(0);
   await expect(panels.exportEvidence).toBeEnabled();
-  // Longer than a whole export takes here: a stopped export that ran on would download by now.
-  await page.waitForTimeout(8_000);
+  // Stop ends the export's worker, so nothing of it runs on (the worker's side of it: src/worker/verifyProgress.test.ts).
+  await expect.poll(() => workerEnded, { timeout: 10_000 }).toBe(true);
   expect(downloads).toEqual([]);
   await expect(page.getByRole('list', { name: 'Exported files' })).toHaveCount(0);
 
@@ -84,6 +90,16 @@ test('Stop exporting, pressed from the keyboard, ends the export with no downloa
   const again = await exportProgress(page);
   expect(again.max).toBe(first.max);
   expect((await downloading).suggestedFilename()).toBe('mcp-lab-evidence.zip');
+  expect(downloads).toEqual(['mcp-lab-evidence.zip']);
+  const exported = page.getByRole('list', { name: 'Exported files' });
+  await expect(exported).toContainText('verification.json');
+
+  // A Stop after an export that finished keeps that export's list, and says whose it is.
+  await panels.exportEvidence.click();
+  await exportProgress(page);
+  await page.getByRole('button', { name: 'Stop exporting' }).click();
+  await expect(page.getByRole('alert')).toContainText('The files listed are those of the last export that finished');
+  await expect(exported).toContainText('verification.json');
   expect(downloads).toEqual(['mcp-lab-evidence.zip']);
 });
 

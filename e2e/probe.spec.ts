@@ -131,19 +131,21 @@ test.describe('a recorded probe transcript in the page', () => {
     await page.screenshot({ path: test.info().outputPath('probe-compare-1280x720.png') });
   });
 
-  test('Compare opened from a link naming a recorded run says the link holds only its name, and opens the recording beside the model', async ({ page }) => {
+  test('Compare opened from a link naming a recorded run says the link holds only its name, and opens the recording in the run the link named, the others kept', async ({ page }) => {
     test.setTimeout(90_000);
     const { server } = fixture(STDIO);
     const spec = `recorded cancel-during-work · ${server.name} ${server.version}`;
-    await new LabPage(page).open(`?${new URLSearchParams({ tab: 'compare', runA: spec, runB: 'A:transport=stdio' }).toString()}`);
+    // The recording is Run B, between two runs that are neither the defaults nor the model the page would pick: opening it must keep both.
+    await new LabPage(page).open(`?${new URLSearchParams({ tab: 'compare', runA: 'D:transport=stdio', runB: spec, runC: 'B:transport=stdio' }).toString()}`);
     const alert = page.getByRole('alert');
-    await expect(alert).toContainText(`Run A is the recorded transcript “${spec}”, and a link holds only its name`);
+    await expect(alert).toContainText(`Run B is the recorded transcript “${spec}”, and a link holds only its name`);
     await expect(alert).not.toContainText('LAB024');
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Open the recorded transcript' }).click();
     await (await chooser).setFiles(STDIO);
-    await expect(page.getByRole('heading', { name: `Run A: ${spec}` })).toBeVisible({ timeout: 45_000 });
-    await expect(page.getByRole('heading', { name: 'Run B: A:transport=stdio' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Run B: ${spec}` })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('heading', { name: 'Run A: D:transport=stdio' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Run C: B:transport=stdio' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Open the recorded transcript' })).toHaveCount(0);
     await expect(page.getByRole('alert')).toHaveCount(0);
   });

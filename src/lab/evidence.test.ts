@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { runScenarioById } from '../scenarios/index';
 import type { SqlModule } from '../engine';
-import { buildEvidence, EVIDENCE_ARTIFACT_RUNS } from './evidence';
+import { buildEvidence, evidenceArtifactRunsPlanned } from './evidence';
 import { verifyRunsPlanned, type Runner, type VerifyProgress } from './verification';
 
 let sql: SqlModule;
@@ -64,7 +64,7 @@ describe('evidence export', () => {
       return run(id, options);
     };
     const files = buildEvidence(counting, sql, (progress) => reports.push(progress));
-    const total = EVIDENCE_ARTIFACT_RUNS + verifyRunsPlanned();
+    const total = evidenceArtifactRunsPlanned() + verifyRunsPlanned();
     expect(reports[0]).toEqual({ runsDone: 0, runsTotal: total, statement: 'cancellation-race-stdio.json' });
     for (const [i, report] of reports.entries()) {
       expect(report.runsTotal).toBe(total);
@@ -77,7 +77,7 @@ describe('evidence export', () => {
     // Artifacts (named by file) before statements (named by id), never interleaved.
     const phases = reports.map((r) => (r.statement.endsWith('.json') ? 'artifact' : 'checklist'));
     expect(phases.indexOf('checklist')).toBe(phases.lastIndexOf('artifact') + 1);
-    expect(reports.find((r) => r.statement === 'VF-1')?.runsDone).toBe(EVIDENCE_ARTIFACT_RUNS);
+    expect(reports.find((r) => r.statement === 'VF-1')?.runsDone).toBe(evidenceArtifactRunsPlanned());
     // Hearing the progress changes nothing in the files.
     expect(JSON.stringify(files)).toBe(JSON.stringify(buildEvidence(run, sql)));
   }, 120_000);

@@ -2,7 +2,7 @@ import { SSE_HEADERS, TRANSPORTS } from '../engine';
 import { retryTable } from '../engine';
 import { ledgerScopeNotes } from '../engine';
 import { ledgerSnapshot, type SqlModule } from '../engine';
-import type { Transcript } from '../engine';
+import type { Transcript, Transport } from '../engine';
 import { buildSkill } from './skill';
 import { verify, verifyRunsPlanned, type Runner, type VerifyProgress } from './verification';
 import { withLanes } from '../diagram/lanes';
@@ -24,81 +24,135 @@ function ofKind<K extends Transcript['kind']>(t: Transcript, kind: K): Transcrip
   return t as Transcript<K>;
 }
 
-/** The runs the artifacts make before the checklist's: the progress total counts them before the first is made. */
-export const EVIDENCE_ARTIFACT_RUNS = 11;
+/** One run an artifact is made from. */
+interface ArtifactRun {
+  id: string;
+  transport?: Transport;
+  /** The run's ledger is saved, so the artifact can read what it stored. */
+  savesLedger?: true;
+}
+
+/**
+ * One artifact file: the runs it is made from, declared apart from what it makes of them, so the
+ * export's progress counts every artifact's runs (a planning pass) before the first is made.
+ */
+interface Artifact {
+  path: string;
+  description: string;
+  runs: readonly ArtifactRun[];
+  /** The file's value, from its runs' transcripts in the order `runs` lists them; `ledger`: the saved ledger of the run that saves one. */
+  make(transcripts: readonly Transcript[], ledger: { sql: SqlModule; saved: Uint8Array | null }): unknown;
+}
+
+/** A run's transcript from those an artifact's runs made (each artifact lists how many it takes). */
+const nth = (transcripts: readonly Transcript[], index: number): Transcript => {
+  const transcript = transcripts[index];
+  if (transcript === undefined) throw new Error(`an artifact read run ${index + 1} of the ${transcripts.length} it declares`);
+  return transcript;
+};
+const ledgerEvents = (t: Transcript) => withLanes(t).events.filter((e) => e.kind === 'ledger');
+
+/** The artifact files, in the export's order. */
+const ARTIFACTS: readonly Artifact[] = [
+  ...TRANSPORTS.map(
+    (transport): Artifact => ({
+      path: `cancellation-race-${transport}.json`,
+      description: `Scenario A over ${transport}: cancel, then complete(); the full transcript.`,
+      runs: [{ id: 'A', transport }],
+      make: (made) => withLanes(nth(made, 0)),
+    }),
+  ),
+  { path: 'retry-table.json', description: 'Retry classification of every exposed operation (RT), with hint warnings.', runs: [], make: () => retryTable() },
+  {
+    path: 'idempotency-key-record.json',
+    description: 'The stored idempotency record (key, fingerprint, result) after a keyed retry, and the scope of a local ledger.',
+    runs: [{ id: 'ledger-keyed-retry', savesLedger: true }],
+    make: (made, { sql, saved }) => ({ record: ledgerSnapshot(sql, saved).idempotencyKeys, outcome: nth(made, 0).outcome, scope: ledgerScopeNotes }),
+  },
+  {
+    path: 'key-mismatch-fixture.json',
+    description: 'A key reused with other arguments: both requests and the 422-like refusal.',
+    runs: [{ id: 'ledger-key-mismatch' }],
+    make: (made) => {
+      const mismatch = nth(made, 0);
+      const calls = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
+      const answers = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'server' ? [e.message] : []));
+      return { requests: calls, responses: answers, outcome: mismatch.outcome };
+    },
+  },
+  { path: 'concurrent-same-key.json', description: 'Two connections race on one key at a barrier: the transcript with SQLITE_BUSY and one execution.', runs: [{ id: 'ledger-race-keyed' }], make: (made) => withLanes(nth(made, 0)) },
+  { path: 'reopen-check.json', description: 'The committed record survives close and reopen; the retry replays it.', runs: [{ id: 'ledger-reopen' }], make: (made) => ({ outcome: nth(made, 0).outcome, events: ledgerEvents(nth(made, 0)) }) },
+  { path: 'alias-check.json', description: 'A caller mutates its returned result; the stored result and the replay are unchanged.', runs: [{ id: 'ledger-alias' }], make: (made) => ({ outcome: nth(made, 0).outcome, events: ledgerEvents(nth(made, 0)) }) },
+  {
+    path: 'buffer-overload.json',
+    description: 'The bounded progress buffer under overload: capacity, occupancy, drops, coalescing, the final response kept.',
+    runs: [{ id: 'buffer-overload' }],
+    make: (made) => ({ settings: nth(made, 0).settings, outcome: nth(made, 0).outcome }),
+  },
+  {
+    path: 'sse-headers-and-idle-policy.json',
+    description: 'The SSE response headers and the idle/keep-alive policy.',
+    runs: [{ id: 'proxy-buffering' }],
+    make: (made) => {
+      const proxy = nth(made, 0);
+      return {
+        headers: SSE_HEADERS,
+        idlePolicy: {
+          idleTimeoutMs: proxy.settings.idleTimeoutMs,
+          keepAlive: 'an SSE comment line (":") on quiet streams; clients ignore it, proxies see traffic; it never resets the semantic idle timeout',
+          settings: proxy.settings,
+        },
+        outcome: proxy.outcome,
+      };
+    },
+  },
+  {
+    path: 'reconnect-plan.json',
+    description: 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.',
+    runs: [{ id: 'reconnect-listen' }],
+    make: (made) => ofKind(nth(made, 0), 'reconnect').outcome.reconnectPlan,
+  },
+  {
+    path: 'task-cancellation-trace.json',
+    description: 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.',
+    runs: [{ id: 'task-cancel-ack' }],
+    make: (made) => withLanes(nth(made, 0)),
+  },
+];
+
+/** The path of every artifact file: what the export's progress names while it makes their runs. */
+export const EVIDENCE_ARTIFACT_PATHS: readonly string[] = ARTIFACTS.map((artifact) => artifact.path);
+
+/** How many runs the artifacts make before the checklist's: a planning pass over what each declares (no run made). */
+export const evidenceArtifactRunsPlanned = (): number => ARTIFACTS.reduce((runs, artifact) => runs + artifact.runs.length, 0);
 
 /**
  * `onProgress` hears how far the export got, as the checklist's progress does: runs made of runs it
  * will make (first the artifacts' runs, each named by its file, then the checklist's, named by the
- * statement), never falling, the total known from the first report and the last report at it.
+ * statement), never falling, the total known from the first report and the last report at it. Both
+ * parts count their runs in a planning pass first, so no count is kept by hand.
  */
 export function buildEvidence(plainRun: Runner, sql: SqlModule, onProgress?: (progress: VerifyProgress) => void): EvidenceFile[] {
   const files: EvidenceFile[] = [];
   const add = (path: string, description: string, value: unknown): void => void files.push({ path, description, contents: json(value) });
-  const runsTotal = onProgress === undefined ? 0 : EVIDENCE_ARTIFACT_RUNS + verifyRunsPlanned();
+  const artifactRunsTotal = evidenceArtifactRunsPlanned();
+  const runsTotal = onProgress === undefined ? 0 : artifactRunsTotal + verifyRunsPlanned();
   let artifactRuns = 0;
-  let artifact = '';
-  /** The artifact whose runs come next (the progress names it). */
-  const building = (path: string): void => {
-    artifact = path;
-    onProgress?.({ runsDone: artifactRuns, runsTotal, statement: artifact });
-  };
-  const run: Runner = (id, options) => {
-    const transcript = plainRun(id, options);
-    artifactRuns += 1;
-    onProgress?.({ runsDone: artifactRuns, runsTotal, statement: artifact });
-    return transcript;
-  };
-
-  for (const transport of TRANSPORTS) {
-    building(`cancellation-race-${transport}.json`);
-    add(`cancellation-race-${transport}.json`, `Scenario A over ${transport}: cancel, then complete(); the full transcript.`, withLanes(run('A', { transport })));
+  const ledger: { sql: SqlModule; saved: Uint8Array | null } = { sql, saved: null };
+  for (const artifact of ARTIFACTS) {
+    // The artifact whose runs come next is named before its first run (one made of no run is not reported).
+    if (artifact.runs.length > 0) onProgress?.({ runsDone: artifactRuns, runsTotal, statement: artifact.path });
+    const made = artifact.runs.map(({ id, transport, savesLedger }) => {
+      const options = { ...(transport === undefined ? {} : { transport }), ...(savesLedger === true ? { ledger: { sql, save: (bytes: Uint8Array) => void (ledger.saved = bytes) } } : {}) };
+      const transcript = plainRun(id, Object.keys(options).length === 0 ? undefined : options);
+      artifactRuns += 1;
+      onProgress?.({ runsDone: artifactRuns, runsTotal, statement: artifact.path });
+      return transcript;
+    });
+    add(artifact.path, artifact.description, artifact.make(made, ledger));
   }
-  add('retry-table.json', 'Retry classification of every exposed operation (RT), with hint warnings.', retryTable());
-
-  building('idempotency-key-record.json');
-  let saved: Uint8Array | null = null;
-  const keyed = run('ledger-keyed-retry', { ledger: { sql, save: (bytes) => (saved = bytes) } });
-  const rows = ledgerSnapshot(sql, saved).idempotencyKeys;
-  add('idempotency-key-record.json', 'The stored idempotency record (key, fingerprint, result) after a keyed retry, and the scope of a local ledger.', { record: rows, outcome: keyed.outcome, scope: ledgerScopeNotes });
-
-  building('key-mismatch-fixture.json');
-  const mismatch = run('ledger-key-mismatch');
-  const calls = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' ? [e.message] : []));
-  const answers = mismatch.events.flatMap((e) => (e.kind === 'message' && e.from === 'server' ? [e.message] : []));
-  add('key-mismatch-fixture.json', 'A key reused with other arguments: both requests and the 422-like refusal.', { requests: calls, responses: answers, outcome: mismatch.outcome });
-
-  building('concurrent-same-key.json');
-  add('concurrent-same-key.json', 'Two connections race on one key at a barrier: the transcript with SQLITE_BUSY and one execution.', withLanes(run('ledger-race-keyed')));
-  building('reopen-check.json');
-  const reopen = run('ledger-reopen');
-  add('reopen-check.json', 'The committed record survives close and reopen; the retry replays it.', { outcome: reopen.outcome, events: withLanes(reopen).events.filter((e) => e.kind === 'ledger') });
-  building('alias-check.json');
-  const alias = run('ledger-alias');
-  add('alias-check.json', 'A caller mutates its returned result; the stored result and the replay are unchanged.', { outcome: alias.outcome, events: withLanes(alias).events.filter((e) => e.kind === 'ledger') });
-  building('buffer-overload.json');
-  const buffer = run('buffer-overload');
-  add('buffer-overload.json', 'The bounded progress buffer under overload: capacity, occupancy, drops, coalescing, the final response kept.', { settings: buffer.settings, outcome: buffer.outcome });
-  building('sse-headers-and-idle-policy.json');
-  const proxy = run('proxy-buffering');
-  add('sse-headers-and-idle-policy.json', 'The SSE response headers and the idle/keep-alive policy.', {
-    headers: SSE_HEADERS,
-    idlePolicy: {
-      idleTimeoutMs: proxy.settings.idleTimeoutMs,
-      keepAlive: 'an SSE comment line (":") on quiet streams; clients ignore it, proxies see traffic; it never resets the semantic idle timeout',
-      settings: proxy.settings,
-    },
-    outcome: proxy.outcome,
-  });
-  building('reconnect-plan.json');
-  const reconnect = run('reconnect-listen');
-  add('reconnect-plan.json', 'The reconnect plan after a subscriptions/listen drop: new id, restored filter, authoritative refetches, no Last-Event-ID.', ofKind(reconnect, 'reconnect').outcome.reconnectPlan);
-  building('task-cancellation-trace.json');
-  add('task-cancellation-trace.json', 'tasks/cancel acknowledged while the task keeps working, then cancelled at a checkpoint: the full transcript.', withLanes(run('task-cancel-ack')));
-  // The total counted these runs before they were made: a new artifact run counts in EVIDENCE_ARTIFACT_RUNS too.
-  if (artifactRuns !== EVIDENCE_ARTIFACT_RUNS) throw new Error(`the artifacts made ${artifactRuns} runs, not the EVIDENCE_ARTIFACT_RUNS (${EVIDENCE_ARTIFACT_RUNS}) the progress counts`);
   // The checklist's runs on the plain runner: its own sweep counts them, after the artifacts'.
-  const results = verify(plainRun, undefined, onProgress === undefined ? undefined : (progress) => onProgress({ runsDone: EVIDENCE_ARTIFACT_RUNS + progress.runsDone, runsTotal, statement: progress.statement }));
+  const results = verify(plainRun, undefined, onProgress === undefined ? undefined : (progress) => onProgress({ runsDone: artifactRunsTotal + progress.runsDone, runsTotal, statement: progress.statement }));
   add('verification.json', 'VF-1 … VF-12, each computed from the transcripts above.', results);
   // The reliability reviewer as a skill folder, to hand the review to a coding agent.
   files.push(...buildSkill());

@@ -1,10 +1,14 @@
-// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, reads and writes both runs and the time in the link, and says plainly that a link naming a recorded transcript does not hold it.
+// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, reads and writes both runs and the time in the link, says plainly that a link naming a recorded transcript does not hold it, and puts the recording, once opened, in the run the link named (or says why it cannot).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
+import { readRecording, recordingTranscript } from '../worker/recording';
 import { answerToolRequest } from '../worker/toolsHost';
 import { explainBadToolResponse, type ToolResponse } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import { applyViewLink, createPanelsStore, VIEW_DEFAULTS } from './panelsStore';
+import { placeRecordingInCompare } from './recording';
 import { viewParams } from './url';
 
 function toolsClient(): ToolsClient {
@@ -93,5 +97,57 @@ describe('the Compare tab’s store', () => {
     await settled(store);
     expect(store.getState().compare.status).toBe('done');
     expect(store.getState().compareRecordingMissing).toBeNull();
+  });
+
+  describe('a recording opened for a link that named one', () => {
+    const recording = recordingTranscript(readRecording(new Uint8Array(readFileSync(fileURLToPath(new URL('../../e2e/fixtures/probe-everything-stdio.json', import.meta.url))))));
+    const spec = 'recorded cancel-during-work · mcp-servers/everything 2.0.0';
+    /** A store opened from a link whose Run B names the recording, beside a Run A that is not the default and a Run C. */
+    async function linked() {
+      const store = createPanelsStore(toolsClient(), '{}');
+      expect(applyViewLink(store, { tab: 'compare', runA: 'D:transport=stdio', runB: spec, runC: 'A:transport=stdio' })).toEqual([]);
+      await settled(store);
+      expect(store.getState().compareRecordingMissing).toEqual({ run: 'B', spec, probe: 'cancel-during-work' });
+      return store;
+    }
+
+    it('goes in the run the link named; the other runs stay as the link wrote them', async () => {
+      const store = await linked();
+      placeRecordingInCompare(store, recording, { run: 'B', spec, probe: 'cancel-during-work' }, '“probe.json”');
+      expect(store.getState().compareRuns).toEqual({ a: 'D:transport=stdio', b: spec, c: 'A:transport=stdio' });
+      await reaches(store, ['loading']);
+      await settled(store);
+      const shown = store.getState().compare;
+      expect(shown.status).toBe('done');
+      if (shown.status !== 'done') return;
+      expect(shown.value.runs.map((run) => [run.spec, run.transcript.kind])).toEqual([
+        ['D:transport=stdio', 'request-race'],
+        [spec, 'recording'],
+        ['A:transport=stdio', 'request-race'],
+      ]);
+      expect(store.getState().compareRecordingMissing).toBeNull();
+    }, 30_000);
+
+    it('a file without the probe the link named changes no run and says what the file holds', async () => {
+      const store = await linked();
+      const without = { ...recording, outcome: { ...recording.outcome, probes: recording.outcome.probes.filter((entry) => entry.probe !== 'cancel-during-work') } };
+      placeRecordingInCompare(store, without, { run: 'B', spec, probe: 'cancel-during-work' }, '“other.json”');
+      expect(store.getState().compareRuns).toEqual({ a: 'D:transport=stdio', b: spec, c: 'A:transport=stdio' });
+      const shown = store.getState().compare;
+      const text = shown.status === 'error' ? shown.message : '';
+      expect(text).toContain('“other.json” opened, but it has no cancel-during-work probe, the one Run B names');
+      expect(text).toContain('its probes Compare can put beside the model are complete-then-cancel, progress-and-deadlines');
+      // The offer to open a recording stays.
+      expect(store.getState().compareRecordingMissing).toEqual({ run: 'B', spec, probe: 'cancel-during-work' });
+    });
+
+    it('a file with nothing Compare can put beside the model says so', async () => {
+      const store = await linked();
+      const nothing = { ...recording, outcome: { ...recording.outcome, probes: recording.outcome.probes.filter((entry) => entry.probe === 'tasks' || entry.probe === 'negotiate') } };
+      placeRecordingInCompare(store, nothing, { run: 'B', spec, probe: 'cancel-during-work' }, 'the file');
+      const shown = store.getState().compare;
+      expect(shown.status === 'error' ? shown.message : '').toMatch(/^The file opened, but it has no cancel-during-work probe, the one Run B names; it has none Compare can put beside the model \(cancel-during-work, complete-then-cancel, progress-and-deadlines\)\./);
+      expect(store.getState().compareRuns.b).toBe(spec);
+    });
   });
 });

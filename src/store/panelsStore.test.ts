@@ -185,6 +185,29 @@ describe('panels store', () => {
     expect(stopped).toBe(2);
   });
 
+  it("Stop exporting keeps the list of the last export that finished, and says the list is that one's", async () => {
+    let pending: { answer: (value: unknown) => void; fail: (error: unknown) => void } | null = null;
+    const evidenceClient = {
+      call: () => new Promise((answer, fail) => (pending = { answer, fail })),
+      stop: () => pending?.fail(new WorkerClientError('STOPPED', 'Stopped')),
+    } as unknown as ToolsClient;
+    const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, evidenceClient);
+    const files = [{ path: 'verification.json', description: 'The checklist.' }];
+    void store.getState().exportEvidence(() => {});
+    pending!.answer({ type: 'evidence-zip', requestId: 1, files, bytes: new Uint8Array([1]) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().evidence).toEqual({ status: 'done', value: files });
+
+    void store.getState().exportEvidence(() => {});
+    store.getState().stopEvidence();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().evidence).toEqual({
+      status: 'error',
+      message: 'Stopped: the evidence export was ended before it finished; nothing was downloaded. The files listed are those of the last export that finished.',
+      value: files,
+    });
+  });
+
   it("shows an evidence export's error instead of swallowing it", async () => {
     const failing = { call: () => Promise.reject(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load')) } as unknown as ToolsClient;
     const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, failing);

@@ -99,7 +99,7 @@ export interface PanelsState {
   stopVerification(): void;
   /** Builds the zip in the worker and hands its bytes to `save` (never once stopped). */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
-  /** Ends an evidence export still computing (its worker is ended): nothing is saved; the next export starts afresh. */
+  /** Ends an evidence export still computing (its worker is ended): nothing is saved, the last finished export's list stays; the next export starts afresh. */
   stopEvidence(): void;
   setReviewText(text: string): void;
   submitReview(): Promise<void>;
@@ -114,6 +114,10 @@ export interface PanelsState {
   setCompareRuns(a: string, b: string, c?: string): void;
   /** Compares one probe of an opened recording (Run A) with a run of the lab (Run B, a spec). */
   compareRecording(recorded: { spec: string; probe: string; transcript: Transcript }, b: string): void;
+  /** Puts one probe of an opened recording in the run a link named it for; the other runs (and the time) stay as the link wrote them. */
+  compareRecordingIn(run: 'A' | 'B' | 'C', recorded: { spec: string; probe: string; transcript: Transcript }): void;
+  /** An opened recording cannot stand where the link named one: says why; the runs on screen and the offer to open a recording stay. */
+  refuseCompareRecording(message: string): void;
   /** Moves both diagrams to one virtual time (null: the end). */
   setCompareAtMs(atMs: number | null): void;
   /** Ends a comparison still computing (its worker is ended); the runs on screen stay. */
@@ -304,7 +308,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       stopEvidence() {
         if (get().evidence.status !== 'loading') return;
         evidenceExport += 1;
-        set({ evidence: { status: 'error', message: 'Stopped: the evidence export was ended before it finished; nothing was downloaded.', value: null }, evidenceProgress: null });
+        // An earlier export that finished was downloaded: its list stays, and the message says whose it is.
+        const earlier = valueOf(get().evidence);
+        const message = `Stopped: the evidence export was ended before it finished; nothing was downloaded.${earlier === null ? '' : ' The files listed are those of the last export that finished.'}`;
+        set({ evidence: { status: 'error', message, value: earlier }, evidenceProgress: null });
         evidenceClient.stop?.();
       },
       setReviewText: (reviewText) => set({ reviewText }),
@@ -366,6 +373,12 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         set({ compareRecorded: recorded, compareRuns: { a: recorded.spec, b }, compareAtMs: null });
         runCompare();
       },
+      compareRecordingIn(run, recorded) {
+        const slot = run === 'A' ? 'a' : run === 'B' ? 'b' : 'c';
+        set({ compareRecorded: recorded, compareRuns: { ...get().compareRuns, [slot]: recorded.spec } });
+        runCompare();
+      },
+      refuseCompareRecording: (message) => set({ compare: { status: 'error', message, value: valueOf(get().compare) } }),
       setCompareAtMs: (compareAtMs) => set({ compareAtMs }),
       stopCompare: () => {
         if (get().compare.status !== 'loading') return;

@@ -4,7 +4,7 @@ import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
 import type { Transcript, Transport } from '../worker/protocol';
 import { useLabStore } from './labStore';
 import { usePanelsStore } from './panels';
-import { recordedRunSpec } from './panelsStore';
+import { recordedRunSpec, type PanelsState, type PanelsStore } from './panelsStore';
 
 /**
  * Opening a `lab probe --json` transcript in the page (the file picker or a drop anywhere on it):
@@ -82,20 +82,39 @@ export function compareBesideModel(transcript: RecordingTranscript, step: number
   panels.setTab('compare');
 }
 
+/** A run of Compare that names a recorded transcript the page does not hold (the panels store's `compareRecordingMissing`). */
+export type MissingRecording = NonNullable<PanelsState['compareRecordingMissing']>;
+
 /**
  * Opens a recorded transcript for a Compare whose link named one (a link carries only the name): the
- * file opens as any recording does (a refused one says why and changes nothing), then its probe the
- * link named, or else the first the lab models, goes beside the model.
+ * file opens as any recording does (a refused one says why and changes nothing), then goes where the
+ * link named it (`placeRecordingInCompare`).
  */
-export async function openRecordingToCompare(file: Blob, probe: string): Promise<void> {
+export async function openRecordingToCompare(file: Blob, missing: MissingRecording): Promise<void> {
   await useRecordingStore.getState().open(file);
   if (useRecordingStore.getState().refusal !== null) return;
   const transcript = useLabStore.getState().transcript;
   if (transcript?.kind !== 'recording') return;
-  const recording = transcript as RecordingTranscript;
-  const named = recording.outcome.probes.find((entry) => entry.probe === probe && MODEL_OF[entry.probe] !== undefined);
-  const model = MODEL_OF[probe];
-  const pick = named !== undefined && model !== undefined ? { probe, model: model(recording.transport) } : comparableProbe(recording, 0);
-  if (pick === null) return;
-  usePanelsStore.getState().compareRecording({ spec: recordedRunSpec(pick.probe, recording.outcome.server), probe: pick.probe, transcript: recording }, pick.model);
+  placeRecordingInCompare(usePanelsStore, transcript as RecordingTranscript, missing, nameOf(file));
+}
+
+/**
+ * Puts the probe the link named, of an opened recording, in the run the link named it for; the other
+ * runs stay as the link wrote them. A file without that probe, or with none Compare can put beside the
+ * model, changes no run: Compare says what the file holds instead, and still offers to open one.
+ */
+export function placeRecordingInCompare(panels: PanelsStore, recording: RecordingTranscript, missing: MissingRecording, file: string): void {
+  const state = panels.getState();
+  // Runs written while the file opened win: the recording goes where the link named it only while that run still names it.
+  const still = state.compareRecordingMissing;
+  if (still === null || still.run !== missing.run || still.spec !== missing.spec) return;
+  const probes = [...new Set(recording.outcome.probes.map((entry) => entry.probe))];
+  const comparable = probes.filter((probe) => MODEL_OF[probe] !== undefined);
+  if (comparable.includes(missing.probe)) {
+    state.compareRecordingIn(missing.run, { spec: recordedRunSpec(missing.probe, recording.outcome.server), probe: missing.probe, transcript: recording });
+    return;
+  }
+  const holds = comparable.length > 0 ? `its probes Compare can put beside the model are ${comparable.join(', ')}` : `it has none Compare can put beside the model (${Object.keys(MODEL_OF).join(', ')})`;
+  const lacks = probes.includes(missing.probe) ? `the lab has no model of its ${missing.probe} probe, the one Run ${missing.run} names` : `it has no ${missing.probe} probe, the one Run ${missing.run} names`;
+  state.refuseCompareRecording(`${file.charAt(0).toUpperCase()}${file.slice(1)} opened, but ${lacks}; ${holds}. The runs are as the link wrote them: open the recording the link was made from, or write Run ${missing.run} as scenario[:key=value,…]`);
 }

@@ -605,8 +605,10 @@ export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestI
 export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
 /** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
 export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
-/** How far the checklist got: distinct runs made of those it makes, and the statement being checked (VF-5). */
-export const VerifyProgressSchema = v.object({ type: v.literal('verify-progress'), requestId: id, runsDone: nonNegativeInt, runsTotal: nonNegativeInt, statement: v.pipe(v.string(), v.maxLength(40)) });
+/** The longest `statement` a progress report carries: a checklist statement's id (VF-5) or an evidence artifact's file name. */
+export const PROGRESS_STATEMENT_CHARS_MAX = 40;
+/** How far the checklist (or the evidence export) got: distinct runs made of those it makes, and the statement being checked (VF-5) or the file being built. */
+export const VerifyProgressSchema = v.object({ type: v.literal('verify-progress'), requestId: id, runsDone: nonNegativeInt, runsTotal: nonNegativeInt, statement: v.pipe(v.string(), v.maxLength(PROGRESS_STATEMENT_CHARS_MAX)) });
 
 const anyOutcome = v.union(Object.values(outcomeSchemas));
 /** An exploration: every ending's `outcome` is a run outcome, the type a run's transcript carries (null when the ending is a failure). */

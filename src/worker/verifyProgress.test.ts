@@ -1,13 +1,15 @@
 // Proves the checklist's and the evidence export's progress cross the worker boundary: the real tools
 // host, served as the tools worker is, sends schema-checked `verify-progress` reports that reach the
 // call's hook before its answer, paced but always ending at the total; a malformed report fails the
-// call; Stop during an export ends its worker, and the next export runs on a fresh one.
+// call; every artifact file name an export's report carries fits the schema; Stop during an export
+// ends its worker, and the next export runs on a fresh one.
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import type { ToolRequest, ToolResponse } from './protocol';
 import { serveWorker, type WorkerScope } from './serve';
-import { EVIDENCE_ARTIFACT_RUNS } from '../lab/evidence';
+import { EVIDENCE_ARTIFACT_PATHS, evidenceArtifactRunsPlanned } from '../lab/evidence';
 import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
+import { check, PROGRESS_STATEMENT_CHARS_MAX, VerifyProgressSchema } from './schemas';
 import { createToolsHost } from './toolsHost';
 import type { VerifyProgress } from './workerClient';
 
@@ -69,7 +71,7 @@ describe('the evidence export reports its progress through the tools worker, and
     expect(answer.files.map((f) => f.path)).toContain('verification.json');
     const total = reports[0]!.runsTotal;
     expect(reports[0]).toMatchObject({ runsDone: 0, statement: 'cancellation-race-stdio.json' });
-    expect(total).toBeGreaterThan(1_000 + EVIDENCE_ARTIFACT_RUNS);
+    expect(total).toBeGreaterThan(1_000 + evidenceArtifactRunsPlanned());
     for (const [i, report] of reports.entries()) {
       expect(report.runsTotal).toBe(total);
       if (i > 0) expect(report.runsDone).toBeGreaterThanOrEqual(reports[i - 1]!.runsDone);
@@ -78,6 +80,15 @@ describe('the evidence export reports its progress through the tools worker, and
     expect(reports.length).toBeLessThan(total / 2);
     expect(reports.some((r) => r.statement === 'VF-12')).toBe(true);
   }, 120_000);
+
+  it('every artifact file name a report can carry fits the schema’s statement', () => {
+    expect(EVIDENCE_ARTIFACT_PATHS.length).toBeGreaterThan(0);
+    for (const path of EVIDENCE_ARTIFACT_PATHS) {
+      expect(path.length, path).toBeLessThanOrEqual(PROGRESS_STATEMENT_CHARS_MAX);
+      // The report as the worker sends it, checked by the very schema the page reads it with.
+      expect(check(VerifyProgressSchema, { type: 'verify-progress', requestId: 1, runsDone: 0, runsTotal: 1, statement: path }).ok, path).toBe(true);
+    }
+  });
 
   it('Stop during an export ends its worker and rejects with STOPPED; the next export starts a new worker', async () => {
     let workers = 0;

@@ -106,7 +106,7 @@ function OpenMissingRecording() {
   const onPick = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
-    if (file !== undefined) void openRecordingToCompare(file, missing.probe);
+    if (file !== undefined) void openRecordingToCompare(file, missing);
   };
   return (
     <>
