@@ -720,7 +720,9 @@ export function explainIssues(issues: readonly v.BaseIssue<unknown>[]): string {
 
 /**
  * Checks `value` against `schema` and returns the value itself (not valibot's copy: a transcript of
- * 100,000 events is checked, never duplicated), or the reason it is refused.
+ * 100,000 events is checked, never duplicated), or the reason it is refused. So every `v.transform` in
+ * these schemas is the identity that names the engine's type: a transform that changed a value would
+ * never run (old recordings are filled in by `src/worker/recording.ts`, after the check).
  */
 export function check<S extends v.GenericSchema>(schema: S, value: unknown): { ok: true; value: v.InferOutput<S> } | { ok: false; problem: string } {
   const result = v.safeParse(schema, value, { abortEarly: true });
