@@ -22,7 +22,7 @@ describe('RC-8 one terminal state, and the client’s own ending beside it', () 
     expect(eventLanes(t.events)[diverge[0]!.seq]).toBe('client');
     expect(diverge[0]).toMatchObject({ atMs: 2000, serverView: 'completed', clientView: 'timeout-max' });
     // The step sentence and the diagram marker say it in words.
-    expect(describeEvent(diverge[0]!)).toMatch(/server.*completed.*1995 ms.*client.*timeout-max.*2000 ms/);
+    expect(describeEvent(diverge[0]!)).toMatch(/server.*completed.*1995 ms.*client gave up on its maximum deadline at 2000 ms/);
     expect(markerWording(diverge[0]!)).toMatchObject({ tone: 'bad', text: expect.stringMatching(/views diverge/) });
   });
 
