@@ -5,7 +5,8 @@ import type { FlowOutcome, HerdOutcome, LabEvent, ReconnectOutcome, Transcript }
 /** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
 export function describeMessage(message: JsonRpcMessage): string {
   if ('method' in message) {
-    const params = message.params;
+    // JSON-RPC lets a request or notification omit params (a real peer's notifications/initialized does).
+    const params = message.params ?? {};
     if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
     if (message.method === 'notifications/cancelled') return `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
     // Only the real SDK's runs carry a handshake: name the revision it offers.

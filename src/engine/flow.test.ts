@@ -22,7 +22,7 @@ const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) => t.events.filt
 const methodOf = (message: JsonRpcMessage): string => ('method' in message ? message.method : 'result' in message ? 'response' : 'error');
 const subscriptionIdOf = (message: JsonRpcMessage): unknown => {
   if (!('params' in message)) return undefined;
-  const meta = message.params._meta;
+  const meta = message.params?._meta;
   return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta['io.modelcontextprotocol/subscriptionId'] : undefined;
 };
 
@@ -95,7 +95,7 @@ describe('BF-1 … BF-6 as the buffer-overload transcript shows them', () => {
     const wire = messages(t).filter((m) => m.from === 'server');
     for (const response of wire.filter((m) => methodOf(m.message) === 'response')) {
       const id = 'id' in response.message ? response.message.id : null;
-      const later = wire.filter((m) => m.seq > response.seq && 'params' in m.message && m.message.params.progressToken === `progress-${String(id)}`);
+      const later = wire.filter((m) => m.seq > response.seq && 'params' in m.message && m.message.params?.progressToken === `progress-${String(id)}`);
       expect(later, `progress after response #${String(id)}`).toEqual([]);
     }
   });
@@ -277,8 +277,8 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
         const [first, second] = listens as [MessageEvent, MessageEvent];
         expect('id' in second.message && second.message.id).toBe(plan.newRequestId);
         expect('id' in first.message && first.message.id).not.toBe(plan.newRequestId);
-        expect('params' in second.message && second.message.params.notifications).toEqual('params' in first.message && first.message.params.notifications);
-        expect(plan.restoredFilter).toEqual('params' in first.message && first.message.params.notifications);
+        expect('params' in second.message && second.message.params?.notifications).toEqual('params' in first.message && first.message.params?.notifications);
+        expect(plan.restoredFilter).toEqual('params' in first.message && first.message.params?.notifications);
         expect(second.atMs).toBeGreaterThan(dropAtMs);
       });
 

@@ -13,7 +13,7 @@ export function raceInvariants(transcript: Transcript<'request-race'>): Invarian
   const messages = events.filter((event): event is MessageEvent => event.kind === 'message');
   const ofRequest = (event: LabEvent): boolean => 'requestId' in event && event.requestId === id;
   const isProgress = (m: MessageEvent): boolean => 'method' in m.message && m.message.method === 'notifications/progress';
-  const isCancel = (m: MessageEvent): boolean => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled' && 'params' in m.message && m.message.params.requestId === id;
+  const isCancel = (m: MessageEvent): boolean => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled' && 'params' in m.message && m.message.params?.requestId === id;
   const isFinal = (m: MessageEvent): boolean => m.from === 'server' && 'id' in m.message && m.message.id === id && ('result' in m.message || 'error' in m.message);
   const checks: InvariantCheck[] = [];
   const check = (checkId: string, statement: string, problems: string[], fine: string): void => {
@@ -52,7 +52,7 @@ export function raceInvariants(transcript: Transcript<'request-race'>): Invarian
   );
 
   const progress = messages.filter(isProgress);
-  const values = progress.map((m) => ('params' in m.message ? Number(m.message.params.progress) : Number.NaN));
+  const values = progress.map((m) => ('params' in m.message ? Number(m.message.params?.progress) : Number.NaN));
   const notIncreasing = values.flatMap((value, index) => (index > 0 && !(value > (values[index - 1] as number)) ? [`progress ${value} after ${values[index - 1]}`] : []));
   const clientEnd = events.find((event) => event.kind === 'state' && event.side === 'client' && ofRequest(event));
   const acceptedAfterEnd =

@@ -96,7 +96,7 @@ describe('request lifecycle properties (random schedules and settings)', () => {
       fc.property(arbitraryRun, (run) => {
         const t = execute(run);
         const sent = t.events.filter(isMessage).filter((m) => methodOf(m) === 'notifications/progress');
-        const values = sent.map((m) => ('params' in m.message ? (m.message.params.progress as number) : NaN));
+        const values = sent.map((m) => ('params' in m.message ? (m.message.params?.progress as number) : NaN));
         for (let i = 1; i < values.length; i += 1) expect(values[i]).toBeGreaterThan(values[i - 1] as number);
         const serverEnd = t.events.find((e) => (e.kind === 'state' && e.side === 'server') || e.kind === 'cancel-accepted');
         if (serverEnd !== undefined) expect(sent.filter((m) => m.seq > serverEnd.seq)).toEqual([]);

@@ -1,6 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import { sdkRefusal } from '../lab/runSpec';
 import { SETTINGS_NOT_APPLIED_BY } from './version';
+import { isJsonRpcMessage, jsonRpcProblem } from '../worker/json';
 import {
   EventLog,
   LabError,
@@ -252,12 +253,13 @@ export class SdkRace {
   /** Records a message a side of the SDK just put on the wire. */
   put(from: Side, channel: string, sdkMessage: WireMessage): MessageEvent | null {
     if (!this.recording) return null;
-    // The one cast left: the message is the SDK's, typed by the SDK's own schema, not the lab's union;
-    // the copy is the JSON-RPC object exactly as it went on the wire.
-    const message = structuredClone(sdkMessage) as unknown as JsonRpcMessage;
+    // The message is the SDK's, typed by the SDK's own schema: checked into the lab's union, not cast.
+    // The copy is the JSON-RPC object exactly as it went on the wire.
+    const message: unknown = structuredClone(sdkMessage);
+    if (!isJsonRpcMessage(message)) throw new Error(`the SDK put a message the lab cannot read as JSON-RPC on ${channel}: ${String(jsonRpcProblem(message))}`);
     if (from === 'client' && 'method' in message && message.method === 'tools/call' && 'id' in message) this.requestStarted(message);
     if (from === 'server' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) this.serverCompletes();
-    if (from === 'client' && 'method' in message && message.method === 'notifications/cancelled' && message.params.requestId === this.callId) {
+    if (from === 'client' && 'method' in message && message.method === 'notifications/cancelled' && message.params?.requestId === this.callId) {
       this.cancelSentAtMs ??= this.nowMs;
       this.cancelSignal ??= 'notifications/cancelled';
     }
@@ -517,7 +519,7 @@ export class SdkRace {
       const reason = cancelIgnored('no handler of that request is running', `the SDK's Server finds no AbortController for it and ignores it without error or reply (${this.lane.cites.cancelWithoutHandler})`);
       this.ignored(pending, 'server', reason);
       const m = pending.message.message;
-      this.record({ kind: 'cancel-ignored', by: 'server', requestId: 'params' in m && typeof m.params.requestId !== 'object' ? (m.params.requestId as number | string) : null, reason });
+      this.record({ kind: 'cancel-ignored', by: 'server', requestId: 'params' in m && typeof m.params?.requestId !== 'object' ? (m.params?.requestId as number | string) : null, reason });
     }
   }
 

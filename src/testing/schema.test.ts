@@ -27,7 +27,7 @@ describe('the schema the tests use', () => {
 
   it('rejects messages that break the schema (so a passing check means something)', () => {
     const request = callToolRequest(7, 'x', {}, 'tok');
-    delete (request.params._meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'];
+    delete (request.params?._meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'];
     expect(validateMessage('CallToolRequest', request)).toMatch(/protocolVersion/);
     expect(validateMessage('CancelledNotification', { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })).toMatch(/requestId/);
     expect(validateMessage('ProgressNotification', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1.5, progress: 1 } })).not.toBeNull();

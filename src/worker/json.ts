@@ -1,8 +1,8 @@
 import type { JsonObject, JsonRpcMessage, JsonValue, RequestId } from '../engine';
 
 /**
- * Guards for data the worker did not make: JSON values (a recording's messages, a transcript the page
- * sends back for Compare) and JSON-RPC 2.0 messages. Each narrows to the engine's own type by checking
+ * Guards for data the lab did not make: JSON values (a recording's messages, a transcript the page
+ * sends back for Compare) and JSON-RPC 2.0 messages (those too, and each message a real SDK puts on the wire). Each narrows to the engine's own type by checking
  * it, so nothing downstream reads a shape the engine does not declare. Nesting is bounded: a value
  * deeper than JSON_DEPTH_MAX is refused rather than walked (STYLE: a limit on everything).
  */
@@ -39,10 +39,8 @@ const isRequestId = (value: unknown): value is RequestId => typeof value === 'st
  * notification, a result (an object, with an id) or an error (a numeric code and a text message).
  *
  * JSON-RPC lets a request or a notification omit `params`, and real peers do (the MCP SDK sends
- * `notifications/initialized` without them). The engine's `JsonRpcMessage` declares `params` always
- * present; this guard accepts the omission rather than refuse a real run or a recording, so the value
- * keeps the shape it was sent with and a reader of `params` must allow for its absence (the lab's
- * wording does). The engine's type is where that is to be said.
+ * `notifications/initialized` without them): the engine's `JsonRpcMessage` declares `params` optional,
+ * so this guard accepts the omission and the value keeps the shape it was sent with.
  */
 export function jsonRpcProblem(value: unknown): string | null {
   if (!isJsonObject(value)) return `not a JSON object nested at most ${JSON_DEPTH_MAX} deep`;
@@ -63,7 +61,7 @@ export function jsonRpcProblem(value: unknown): string | null {
   return null;
 }
 
-/** A JSON-RPC 2.0 message as the engine types it, `params` possibly omitted (see jsonRpcProblem). */
+/** A JSON-RPC 2.0 message as the engine types it (see jsonRpcProblem). */
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
   return jsonRpcProblem(value) === null;
 }

@@ -8,12 +8,12 @@ export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
   method: string;
-  params: JsonObject;
+  params?: JsonObject;
 }
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
-  params: JsonObject;
+  params?: JsonObject;
 }
 export interface JsonRpcResultResponse {
   jsonrpc: '2.0';

@@ -53,7 +53,7 @@ describe('the wire', () => {
     const s = sim(lastFirst);
     const received: number[] = [];
     s.at(0, 'server', 'send', () => {
-      for (const n of [1, 2, 3]) s.wire.send('server', 'stdio', note(n), (e) => (received.push(Number('params' in e.message ? e.message.params.progress : NaN)), null));
+      for (const n of [1, 2, 3]) s.wire.send('server', 'stdio', note(n), (e) => (received.push(Number('params' in e.message ? e.message.params?.progress : NaN)), null));
     });
     s.run();
     expect(received).toEqual([1, 2, 3]);

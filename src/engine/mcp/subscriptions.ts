@@ -25,8 +25,7 @@ export function subscriptionNotification(method: string, subscriptionId: Request
 /** RC-9: on stdio the server ends a listen call with notifications/cancelled naming it (the only request a server may cancel). */
 export function listenEndedNotification(subscriptionId: RequestId, reason: string): JsonRpcNotification {
   const message = cancelledNotification(subscriptionId, reason);
-  message.params._meta = { [SUBSCRIPTION_ID_KEY]: subscriptionId };
-  return message;
+  return { ...message, params: { ...message.params, _meta: { [SUBSCRIPTION_ID_KEY]: subscriptionId } } };
 }
 
 // ── RV-3: after a listen stream drops, the client re-reads what its filter covers ─────────────────

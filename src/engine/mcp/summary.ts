@@ -6,8 +6,8 @@ import type { JsonRpcMessage } from '../core/jsonrpc';
  */
 export function summarizeMessage(message: JsonRpcMessage): string {
   if ('method' in message) {
-    if (message.method === 'notifications/progress') return `progress ${String(message.params.progress)}/${String(message.params.total ?? '?')}`;
-    if (message.method === 'notifications/cancelled') return `notifications/cancelled #${String(message.params.requestId)}`;
+    if (message.method === 'notifications/progress') return `progress ${String(message.params?.progress)}/${String(message.params?.total ?? '?')}`;
+    if (message.method === 'notifications/cancelled') return `notifications/cancelled #${String(message.params?.requestId)}`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('result' in message) {

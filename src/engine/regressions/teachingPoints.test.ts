@@ -177,13 +177,13 @@ describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/lis
       // 2026-07-28 cancellation page: a server MUST send notifications/cancelled naming the listen when it
       // tears the subscription down (on both transports); subscriptions page: it SHOULD then send a
       // successful subscriptions/listen response (the graceful end) and close the stream.
-      expect(fromServer.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([1]);
+      expect(fromServer.map((c) => ('params' in c.message ? c.message.params?.requestId : null))).toEqual([1]);
       const graceful = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'server' && 'result' in e.message && e.message.id === 1);
       expect(graceful).toHaveLength(1);
       expect(graceful[0]!.message).toMatchObject({ result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } } });
       expect(graceful[0]!.seq).toBeGreaterThan(fromServer[0]!.seq);
       if (transport === 'stdio') {
-        expect(fromClient.map((c) => ('params' in c.message ? c.message.params.requestId : null))).toEqual([2]);
+        expect(fromClient.map((c) => ('params' in c.message ? c.message.params?.requestId : null))).toEqual([2]);
       } else {
         // The client cancels its own tool call by closing its stream; the server closes the listen stream after the response.
         expect(fromClient).toEqual([]);

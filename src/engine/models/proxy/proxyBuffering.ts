@@ -122,7 +122,7 @@ export class ProxyBuffering {
     const closedAtMs = this.client.closedStreamAtMs;
     if (closedAtMs !== null) return arrivedOnClosedStream(closedAtMs);
     const message = event.message;
-    const ignored = 'method' in message ? this.client.progress(message.params.progress as number, deadlineWording.idleReset) : this.client.response();
+    const ignored = 'method' in message ? this.client.progress(message.params?.progress as number, deadlineWording.idleReset) : this.client.response();
     if (ignored !== null) return ignored;
     if ('method' in message) this.progressDelivered += 1;
     this.usefulArrivals.push(this.sim.nowMs);

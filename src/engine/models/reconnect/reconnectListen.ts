@@ -160,7 +160,7 @@ export class ReconnectListen {
       const requestId = this.nextRequestId++;
       this.refetched.push(method);
       const request = refetchRequest(requestId, method, ACCOUNT_URI);
-      this.send('client', request, requestId, () => this.serverAnswers(requestId, method, request.params.uri));
+      this.send('client', request, requestId, () => this.serverAnswers(requestId, method, request.params?.uri));
     }
   }
 

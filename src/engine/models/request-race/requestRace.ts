@@ -167,7 +167,7 @@ export class RequestRace {
     if (!('method' in message && message.method === 'notifications/progress')) return this.client.response();
     if (this.sdk && this.coordinator.get(this.id)?.client === 'waiting' && this.sim.nowMs >= this.coordinator.maxDueAtMs(this.id)) return this.sdkMaxExceeded();
     const resets = this.settings.progressResetsMax ? deadlineWording.everyReset : deadlineWording.idleReset;
-    return this.client.progress(message.params.progress as number, resets);
+    return this.client.progress(message.params?.progress as number, resets);
   }
 
   // ── server and its worker ────────────────────────────────────────────────────────────────────
