@@ -15,7 +15,7 @@ async function timeColumn(page: Page) {
     const labels = [...pane.querySelectorAll<HTMLElement>('.dg-time')].flatMap((label) => {
       const r = label.getBoundingClientRect();
       // Not drawn (presenting, the column given up), or wholly outside the pane: not read. Partly inside: read cut.
-      if (r.width === 0 || r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right) return [];
+      if (r.width === 0 || getComputedStyle(label).visibility === 'hidden' || r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right) return [];
       const whole = r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
       const covers = bars.some((bar) => bar.width > 0 && r.right > bar.left + 0.5 && r.left < bar.right && r.bottom > bar.top && r.top < bar.bottom);
       return [{ text: label.textContent ?? '', left: Math.round(r.left), right: Math.round(r.right), whole, covers }];

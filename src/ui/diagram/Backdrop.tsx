@@ -118,9 +118,8 @@ function TimeColumn({ flow, times, step }: { flow: DiagramFlow; times: Array<Tim
     if (advancePx > 0) setFont({ advancePx, padPx });
   }, [font, labels]);
   const pinned = pin > 0;
-  const hidden = pinned && presentation;
   return (
-    <div ref={column} className="dg-time-column" data-pinned={pinned} hidden={hidden} style={pinned ? { transform: `translateX(${pin}px)` } : undefined}>
+    <div ref={column} className="dg-time-column" data-pinned={pinned} data-given-up={pinned && presentation} style={pinned ? { transform: `translateX(${pin}px)` } : undefined}>
       {labels}
     </div>
   );
