@@ -1,6 +1,7 @@
 // Proves the diagram's time column is never read cut: at 1280×720, where C's lanes are a little wider
 // than the pane, every time label drawn in the pane lies whole inside it, for A–D at the end of the run,
-// for C in Predict at the race point, and presenting (where the column is given up whole, never cut);
+// for C in Predict at the race point, and presenting (where the column is given up whole, never cut, and
+// the playback bar's time is whole);
 // and in the normal view the column pinned at the pane's edge covers no deadline bar.
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage, type TransportValue } from './pages/LabPage';
@@ -67,6 +68,16 @@ test('C presenting, at the end and in Predict: a time label is whole in the pane
     await lab.waitForRun('C', 'stdio');
     await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
     await expect.poll(async () => cut(await timeColumn(page)), query).toEqual([]);
+    // With the column given up, the playback bar says the time: whole, under none of the instructor's buttons.
+    const covered = await page.evaluate(() => {
+      const time = document.querySelector('.lab-position-time')?.getBoundingClientRect();
+      if (time === undefined || time.width === 0) return ['no time shown'];
+      return [...document.querySelectorAll('.lab-top button')].flatMap((button) => {
+        const r = button.getBoundingClientRect();
+        return r.width > 0 && r.left < time.right && r.right > time.left && r.top < time.bottom && r.bottom > time.top ? [button.textContent ?? ''] : [];
+      });
+    });
+    expect(covered, query).toEqual([]);
   }
 });
 
