@@ -287,6 +287,34 @@ for (const viewport of [
         await expect(answers.last()).toBeChecked();
       });
     }
+
+    test('C: while asking, the Timeline fills the side column (no blank band above it) and keeps the current row in view', async ({ page }) => {
+      const { location } = race('C', 'stdio');
+      const lab = new LabPage(page);
+      await lab.open(`?scenario=C&transport=stdio&step=${location.point}&instructor=predict`);
+      await lab.waitForRun('C', 'stdio');
+      await lab.waitForStep(location.point);
+      await expect(page.locator('[data-predict="asking"]')).toBeVisible();
+      const diagram = await page.locator('section.lab-diagram').boundingBox();
+      const list = await page.locator('.lab-dock .lab-timeline-scroll').boundingBox();
+      expect(diagram).not.toBeNull();
+      expect(list).not.toBeNull();
+      if (diagram === null || list === null) return;
+      // The column beside the diagram starts where the diagram does: the list under only the dock's handle and heading.
+      expect(list.y - diagram.y, 'the list starts near the top of the column').toBeLessThan(60);
+      // ... and runs down beside the whole diagram.
+      expect(diagram.y + diagram.height - (list.y + list.height), 'the list ends near the foot of the column').toBeLessThan(30);
+      // The current row is whole in the list's view.
+      await expect
+        .poll(() =>
+          page.locator('.lab-dock .lab-timeline-scroll').evaluate((scroll) => {
+            const box = scroll.getBoundingClientRect();
+            const row = scroll.querySelector('.lab-event.is-current')?.getBoundingClientRect();
+            return row !== undefined && row.top >= box.top - 1 && row.bottom <= box.bottom + 1;
+          }),
+        )
+        .toBe(true);
+    });
   });
 }
 

@@ -66,6 +66,14 @@ export function TimelineDock({ transcript }: { transcript: Transcript }) {
   );
 }
 
+/** Scrolls the list just enough that its current row is whole in view. */
+function keepCurrentInView(box: HTMLElement): void {
+  const row = box.querySelector<HTMLElement>('.lab-event.is-current');
+  if (row === null) return;
+  const top = row.offsetTop - box.offsetTop;
+  if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + row.offsetHeight - box.clientHeight;
+}
+
 type RaceMark = 'deciding' | 'winner' | 'loser';
 
 /** Predict's reveal on the timeline: past the race point, the deciding event, the winning contender and the greyed loser, by index. */
@@ -110,14 +118,18 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
     button.focus();
     setFocusSeq(Number(button.dataset.seq));
   };
-  // Keep the current row in view inside the list (never by scrolling the page).
+  // Keep the current row in view inside the list (never by scrolling the page), at each step and
+  // whenever the list changes height (resized, or filling the side column while Predict asks).
+  useEffect(() => {
+    if (scroller.current !== null) keepCurrentInView(scroller.current);
+  }, [step, collapsed]);
   useEffect(() => {
     const box = scroller.current;
-    const row = box?.querySelector<HTMLElement>('.lab-event.is-current');
-    if (box == null || row == null) return;
-    const top = row.offsetTop - box.offsetTop;
-    if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + row.offsetHeight - box.clientHeight;
-  }, [step, collapsed]);
+    if (box === null || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => keepCurrentInView(box));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
   const expanded = collapsed === null ? undefined : !collapsed;
   return (
     <section className="lab-timeline-section" aria-labelledby="timeline-heading">

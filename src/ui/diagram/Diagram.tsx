@@ -59,6 +59,9 @@ const HEADER_FONT_PX = 14.4;
 /** After a new run or a mode change, pane resizes within this long still refit (the layout settling). */
 const FIT_SETTLE_MS = 600;
 
+/** What a view too wide for the pane keeps of the right margin (px at zoom 1): the last lane's items clear the pane's edge. */
+const RIGHT_KEEP = 3;
+
 /** Before the worker's first layout (never for long: a run's answer carries its layout). */
 const NO_REACH = { above: 0, below: 0, long: [] };
 const EMPTY_LAYOUT: DiagramLayout = {
@@ -371,11 +374,16 @@ function presentingX(layout: DiagramLayout, zoom: number, paneWidth: number): nu
   return paneWidth - right * zoom;
 }
 
-/** The x that keeps the lanes on screen: centred when they fit, otherwise never past either edge. */
+/**
+ * The x that keeps the lanes on screen: centred when they fit, otherwise never past either edge. Too
+ * wide, the right margin (empty, but for RIGHT_KEEP) is given up before the view pans right: panned
+ * past the time labels' own room, the time column is pinned over what stands right of it (the deadline bars).
+ */
 function clampX(x: number, zoom: number, width: number, paneWidth: number): number {
   const drawn = width * zoom;
   if (drawn <= paneWidth) return (paneWidth - drawn) / 2;
-  return Math.max(paneWidth - drawn, Math.min(0, x));
+  const least = Math.min(0, paneWidth - (width - RIGHT_MARGIN + RIGHT_KEEP) * zoom);
+  return Math.max(least, Math.min(0, x));
 }
 
 /**
