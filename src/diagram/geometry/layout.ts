@@ -110,7 +110,8 @@ export function shortWord(event: LabEvent, marker: MarkerWording): string {
     case 'delivered':
       return event.ignoredBy === undefined ? marker.text : 'ignores';
     case 'worker':
-      return event.step === 'started' ? 'starts' : event.step === 'finished' ? 'complete()' : event.step === 'stopped' ? 'stops' : marker.text;
+      // One word for every lane: the model's worker calls complete(), a real SDK's tool returns (the timeline says which).
+      return event.step === 'started' ? 'starts' : event.step === 'finished' ? 'finishes' : event.step === 'stopped' ? 'stops' : marker.text;
     case 'deadline':
       return event.action === 'fired' ? `${event.deadline} FIRES` : marker.text;
     case 'message-lost':
