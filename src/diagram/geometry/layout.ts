@@ -678,6 +678,43 @@ const LABEL_PAD_X = 8;
 /** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
 const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
 
+/** A text's box on the diagram: the em box the browser gives it, with its halo. */
+export interface TextBox {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** A line of text's box, centred on x, from its baseline and font size (ascent and descent of the sans-serif, the 3 px halo). */
+function textBox(x: number, baseline: number, width: number, fontPx: number): TextBox {
+  const halo = 3;
+  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: baseline - 0.95 * fontPx - halo, bottom: baseline + 0.25 * fontPx + halo };
+}
+
+/**
+ * The last step at which a wire shows a fate word (a wire is drawn from the step after it is sent): in
+ * flight until the step of its fate, then "LOST" or "IGNORED" to the end (Infinity); null if it never shows one.
+ */
+export function tagShownUntil(wire: Wire): number | null {
+  if (wire.kind === 'stream-close') return null;
+  if (wire.fate === 'lost' || wire.fate === 'ignored') return Infinity;
+  return wire.resolvedAt > wire.index ? wire.resolvedAt : null;
+}
+
+/** Whether `wire`'s fate word and `other`'s label are ever on screen at once (`other`'s label shows from the step after it is sent, to the end). */
+export const tagMeetsLabelOf = (wire: Wire, other: Wire): boolean => (tagShownUntil(wire) ?? -Infinity) > other.index;
+
+/** Where a wire's label and its fate word ("IN FLIGHT", "LOST", "IGNORED"; the widest) are drawn: the view draws them at these baselines. */
+export function wireTextBoxes(wire: Wire): { label: TextBox; tag: TextBox | null } {
+  return {
+    label: textBox(wire.labelX, wire.labelY - 9, textWidthPx(wire.label, 15, true), 15),
+    tag: tagShownUntil(wire) !== null ? textBox(wire.labelX, wire.labelY + 21, fateWidthPx(), 14) : null,
+  };
+}
+
+export const boxesMeet = (a: TextBox, b: TextBox): boolean => Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
  * markers beside it on the two lanes of that gap (so no label overlaps another): centred in
