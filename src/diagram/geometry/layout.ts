@@ -497,6 +497,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         y1: y,
         x2,
         y2: Math.max(y, y2),
+        tagX: 0,
+        tagY: 0,
         ...labelAt(event.from, event.to, x1, y, x2, Math.max(y, y2)),
         label,
         sentAtMs: event.atMs,
@@ -536,6 +538,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         y1: y,
         x2,
         y2,
+        tagX: 0,
+        tagY: 0,
         ...labelAt(event.by, to, x1, y, x2, y2),
         label,
         sentAtMs: event.atMs,
@@ -565,6 +569,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         y1: y,
         x2,
         y2,
+        tagX: 0,
+        tagY: 0,
         ...labelAt('server', 'client', x1, y, x2, y2),
         label: event.line,
         sentAtMs: event.atMs,
@@ -673,6 +679,9 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
 /** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
 const LABEL_ABOVE = 28;
 const LABEL_BELOW = 28;
+/** The label's baseline above its line, and its fate word's baseline under it when it stands under the label. */
+const LABEL_RAISE = 9;
+const TAG_BELOW = 21;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 const LABEL_PAD_X = 8;
 /** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
@@ -708,19 +717,48 @@ export const tagMeetsLabelOf = (wire: Wire, other: Wire): boolean => (tagShownUn
 /** Where a wire's label and its fate word ("IN FLIGHT", "LOST", "IGNORED"; the widest) are drawn: the view draws them at these baselines. */
 export function wireTextBoxes(wire: Wire): { label: TextBox; tag: TextBox | null } {
   return {
-    label: textBox(wire.labelX, wire.labelY - 9, textWidthPx(wire.label, 15, true), 15),
-    tag: tagShownUntil(wire) !== null ? textBox(wire.labelX, wire.labelY + 21, fateWidthPx(), 14) : null,
+    label: textBox(wire.labelX, wire.labelY - LABEL_RAISE, textWidthPx(wire.label, 15, true), 15),
+    tag: tagShownUntil(wire) !== null ? textBox(wire.tagX, wire.tagY, fateWidthPx(), 14) : null,
   };
 }
 
 export const boxesMeet = (a: TextBox, b: TextBox): boolean => Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
 
+/** Room kept between a label and its fate word when the word stands beside it. */
+const TAG_GAP_X = 10;
+/** How far apart the places tried along a line are. */
+const LABEL_STEP_PX = 6;
+/** Height of a row of the grid that finds the boxes near a place. */
+const GRID_PX = 64;
+
+/** Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a pass over the run. */
+class BoxGrid<T> {
+  private readonly rows = new Map<number, Array<{ box: TextBox; what: T }>>();
+  add(box: TextBox, what: T): void {
+    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
+      const list = this.rows.get(row);
+      if (list === undefined) this.rows.set(row, [{ box, what }]);
+      else list.push({ box, what });
+    }
+  }
+  some(box: TextBox, meets: (what: T) => boolean): boolean {
+    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
+      for (const entry of this.rows.get(row) ?? []) if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
+    }
+    return false;
+  }
+}
+
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
- * markers beside it on the two lanes of that gap (so no label overlaps another): centred in
- * the gap when there is room, else pushed away from the marker that would cover it, over the other
- * lane's line if no marker is there. Only where markers stand on both sides of a gap too narrow for
- * the label is it centred between them.
+ * markers beside it on the two lanes of that gap: centred in the gap when there is room, else pushed
+ * away from the marker that would cover it, over the other lane's line if no marker is there. Only
+ * where markers stand on both sides of a gap too narrow for the label is it centred between them.
+ *
+ * Then it keeps clear of the labels placed before it: a label and a fate word that are on screen at
+ * the same step never meet, nor do two labels. From that place it tries others along its line, first
+ * with its fate word under it, then beside it (right, then left); where none is clear of both the
+ * markers and the other labels, it stays where the markers put it.
  */
 function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const byLane = new Map<string, Marker[]>();
@@ -756,6 +794,14 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   };
   const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
   const fateWidth = fateWidthPx();
+  const markerBoxes = new BoxGrid<null>();
+  for (const marker of markers) markerBoxes.add({ left: marker.x - marker.width / 2, right: marker.x + marker.width / 2, top: marker.y - marker.height / 2, bottom: marker.y + marker.height / 2 }, null);
+  /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
+  const placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
+  for (const wire of wires) {
+    wire.tagX = wire.labelX;
+    wire.tagY = wire.labelY + TAG_BELOW;
+  }
   for (const wire of wires) {
     const from = laneAt.get(wire.from);
     const to = laneAt.get(wire.to);
@@ -784,5 +830,49 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     }
     wire.labelX = x;
     wire.labelY = yOn(x);
+    wire.tagX = x;
+    wire.tagY = wire.labelY + TAG_BELOW;
+    const labelWidth = textWidthPx(wire.label, 15, true);
+    const tagged = tagShownUntil(wire) !== null;
+    /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed. */
+    const clearAt = (at: number, side: 'below' | 'right' | 'left'): boolean => {
+      const y = yOn(at);
+      const tagX = side === 'below' ? at : at + (side === 'right' ? 1 : -1) * (labelWidth / 2 + TAG_GAP_X + fateWidth / 2);
+      const tagY = side === 'below' ? y + TAG_BELOW : y - LABEL_RAISE;
+      const label = textBox(at, y - LABEL_RAISE, labelWidth, 15);
+      const tag = tagged ? textBox(tagX, tagY, fateWidth, 14) : null;
+      // The rows the label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
+      const block = { left: at - width / 2, right: at + width / 2, top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+      if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
+      if (placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, wire) : true))) return false;
+      if (tag !== null && placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(wire, other.wire))) return false;
+      return true;
+    };
+    let chosen: { at: number; side: 'below' | 'right' | 'left' } | null = null;
+    if (!clearAt(x, 'below')) {
+      // Places along the line in the gap, nearest first; the label's centre stays between the two lanes.
+      const tries: number[] = [];
+      for (let d = LABEL_STEP_PX; x - d > left.x || x + d < right.x; d += LABEL_STEP_PX) {
+        if (x - d > left.x) tries.push(x - d);
+        if (x + d < right.x) tries.push(x + d);
+      }
+      search: for (const side of tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
+        for (const at of side === 'below' ? tries : [x, ...tries]) {
+          if (clearAt(at, side)) {
+            chosen = { at, side };
+            break search;
+          }
+        }
+      }
+    }
+    if (chosen !== null) {
+      wire.labelX = chosen.at;
+      wire.labelY = yOn(chosen.at);
+      wire.tagX = chosen.side === 'below' ? chosen.at : chosen.at + (chosen.side === 'right' ? 1 : -1) * (labelWidth / 2 + TAG_GAP_X + fateWidth / 2);
+      wire.tagY = chosen.side === 'below' ? wire.labelY + TAG_BELOW : wire.labelY - LABEL_RAISE;
+    }
+    const boxes = wireTextBoxes(wire);
+    placed.add(boxes.label, { wire, tag: false });
+    if (boxes.tag !== null) placed.add(boxes.tag, { wire, tag: true });
   }
 }
