@@ -741,6 +741,9 @@ class BoxGrid<T> {
       else list.push({ box, what });
     }
   }
+  remove(which: (what: T) => boolean): void {
+    for (const [row, list] of this.rows) this.rows.set(row, list.filter((entry) => !which(entry.what)));
+  }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
     for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
       for (const entry of this.rows.get(row) ?? []) if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
@@ -802,6 +805,65 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     wire.tagX = wire.labelX;
     wire.tagY = wire.labelY + TAG_BELOW;
   }
+  const spots = new Map<Wire, Spot>();
+  const tagXOf = (spot: Spot, at: number, side: Side) => (side === 'below' ? at : at + (side === 'right' ? 1 : -1) * (spot.labelWidth / 2 + TAG_GAP_X + fateWidth / 2));
+  const tagYOf = (y: number, side: Side) => (side === 'below' ? y + TAG_BELOW : y - LABEL_RAISE);
+  /** The boxes of a spot's label and fate word at x, the word `side` of the label. */
+  const boxesAt = (spot: Spot, at: number, side: Side) => {
+    const y = spot.yOn(at);
+    return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
+  };
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed. */
+  const clearAt = (spot: Spot, at: number, side: Side): boolean => {
+    const { y, label, tag } = boxesAt(spot, at, side);
+    // The rows a label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
+    const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+    if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
+    return blockersAt(spot, label, tag).length === 0;
+  };
+  /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
+  const blockersAt = (spot: Spot, label: TextBox, tag: TextBox | null): Spot[] => {
+    const found = new Set<Spot>();
+    placed.some(label, (other) => {
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(spots.get(other.wire) as Spot);
+      return false;
+    });
+    if (tag !== null)
+      placed.some(tag, (other) => {
+        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(spots.get(other.wire) as Spot);
+        return false;
+      });
+    return [...found];
+  };
+  const blockers = (spot: Spot, at: number): Spot[] => {
+    const { label, tag } = boxesAt(spot, at, 'below');
+    return blockersAt(spot, label, tag);
+  };
+  /** Places along the line in the gap, nearest the markers' place first (the label's centre stays between the two lanes), the fate word under the label, then beside it. */
+  const search = (spot: Spot): { at: number; side: Side } | null => {
+    const tries: number[] = [spot.x];
+    for (let d = LABEL_STEP_PX; spot.x - d > spot.left || spot.x + d < spot.right; d += LABEL_STEP_PX) {
+      if (spot.x - d > spot.left) tries.push(spot.x - d);
+      if (spot.x + d < spot.right) tries.push(spot.x + d);
+    }
+    for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
+      for (const at of tries) if (clearAt(spot, at, side)) return { at, side };
+    }
+    return null;
+  };
+  const drop = (spot: Spot) => {
+    const boxes = wireTextBoxes(spot.wire);
+    placed.add(boxes.label, { wire: spot.wire, tag: false });
+    if (boxes.tag !== null) placed.add(boxes.tag, { wire: spot.wire, tag: true });
+  };
+  const lift = (spot: Spot) => placed.remove((what) => what.wire === spot.wire);
+  const put = (spot: Spot, { at, side }: { at: number; side: Side }) => {
+    spot.wire.labelX = at;
+    spot.wire.labelY = spot.yOn(at);
+    spot.wire.tagX = tagXOf(spot, at, side);
+    spot.wire.tagY = tagYOf(spot.wire.labelY, side);
+    drop(spot);
+  };
   for (const wire of wires) {
     const from = laneAt.get(wire.from);
     const to = laneAt.get(wire.to);
@@ -832,47 +894,50 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     wire.labelY = yOn(x);
     wire.tagX = x;
     wire.tagY = wire.labelY + TAG_BELOW;
-    const labelWidth = textWidthPx(wire.label, 15, true);
-    const tagged = tagShownUntil(wire) !== null;
-    /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed. */
-    const clearAt = (at: number, side: 'below' | 'right' | 'left'): boolean => {
-      const y = yOn(at);
-      const tagX = side === 'below' ? at : at + (side === 'right' ? 1 : -1) * (labelWidth / 2 + TAG_GAP_X + fateWidth / 2);
-      const tagY = side === 'below' ? y + TAG_BELOW : y - LABEL_RAISE;
-      const label = textBox(at, y - LABEL_RAISE, labelWidth, 15);
-      const tag = tagged ? textBox(tagX, tagY, fateWidth, 14) : null;
-      // The rows the label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
-      const block = { left: at - width / 2, right: at + width / 2, top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
-      if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
-      if (placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, wire) : true))) return false;
-      if (tag !== null && placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(wire, other.wire))) return false;
-      return true;
-    };
-    let chosen: { at: number; side: 'below' | 'right' | 'left' } | null = null;
-    if (!clearAt(x, 'below')) {
-      // Places along the line in the gap, nearest first; the label's centre stays between the two lanes.
-      const tries: number[] = [];
-      for (let d = LABEL_STEP_PX; x - d > left.x || x + d < right.x; d += LABEL_STEP_PX) {
-        if (x - d > left.x) tries.push(x - d);
-        if (x + d < right.x) tries.push(x + d);
-      }
-      search: for (const side of tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-        for (const at of side === 'below' ? tries : [x, ...tries]) {
-          if (clearAt(at, side)) {
-            chosen = { at, side };
-            break search;
-          }
+    const spot: Spot = { wire, left: left.x, right: right.x, width, yOn, x, labelWidth: textWidthPx(wire.label, 15, true), tagged: tagShownUntil(wire) !== null };
+    spots.set(wire, spot);
+    if (clearAt(spot, x, 'below')) {
+      put(spot, { at: x, side: 'below' });
+      continue;
+    }
+    const found = search(spot);
+    if (found !== null) {
+      put(spot, found);
+      continue;
+    }
+    // No place is clear: move the one earlier label in the way, if it has another place, so that this one takes its own.
+    const inWay = blockers(spot, x);
+    if (inWay.length === 1) {
+      const other = inWay[0] as Spot;
+      const was = { labelX: other.wire.labelX, labelY: other.wire.labelY, tagX: other.wire.tagX, tagY: other.wire.tagY };
+      lift(other);
+      const mine = clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : search(spot);
+      if (mine !== null) {
+        put(spot, mine);
+        const theirs = search(other);
+        if (theirs !== null) {
+          put(other, theirs);
+          continue;
         }
+        lift(spot);
       }
+      Object.assign(other.wire, was);
+      drop(other);
     }
-    if (chosen !== null) {
-      wire.labelX = chosen.at;
-      wire.labelY = yOn(chosen.at);
-      wire.tagX = chosen.side === 'below' ? chosen.at : chosen.at + (chosen.side === 'right' ? 1 : -1) * (labelWidth / 2 + TAG_GAP_X + fateWidth / 2);
-      wire.tagY = chosen.side === 'below' ? wire.labelY + TAG_BELOW : wire.labelY - LABEL_RAISE;
-    }
-    const boxes = wireTextBoxes(wire);
-    placed.add(boxes.label, { wire, tag: false });
-    if (boxes.tag !== null) placed.add(boxes.tag, { wire, tag: true });
+    put(spot, { at: x, side: 'below' });
   }
 }
+
+/** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
+interface Spot {
+  wire: Wire;
+  left: number;
+  right: number;
+  width: number;
+  yOn: (x: number) => number;
+  /** Where the markers alone put it. */
+  x: number;
+  labelWidth: number;
+  tagged: boolean;
+}
+type Side = 'below' | 'right' | 'left';
