@@ -846,8 +846,11 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
       if (spot.x - d > spot.left) tries.push(spot.x - d);
       if (spot.x + d < spot.right) tries.push(spot.x + d);
     }
+    // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
+    const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
+    const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
     for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-      for (const at of tries) if (clearAt(spot, at, side)) return { at, side };
+      for (const at of ordered) if (clearAt(spot, at, side)) return { at, side };
     }
     return null;
   };
