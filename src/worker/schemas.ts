@@ -335,6 +335,8 @@ const WireSchema = v.object({
   y2: finite,
   labelX: finite,
   labelY: finite,
+  tagX: finite,
+  tagY: finite,
   label: v.string(),
   sentAtMs: finite,
   arrivesAtMs: v.nullable(finite),

@@ -498,6 +498,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         y1: y,
         x2,
         y2: Math.max(y, y2),
+        tagX: 0,
+        tagY: 0,
         ...labelAt(event.from, event.to, x1, y, x2, Math.max(y, y2)),
         label,
         sentAtMs: event.atMs,
@@ -537,6 +539,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         y1: y,
         x2,
         y2,
+        tagX: 0,
+        tagY: 0,
         ...labelAt(event.by, to, x1, y, x2, y2),
         label,
         sentAtMs: event.atMs,
@@ -566,6 +570,8 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
         y1: y,
         x2,
         y2,
+        tagX: 0,
+        tagY: 0,
         ...labelAt('server', 'client', x1, y, x2, y2),
         label: event.line,
         sentAtMs: event.atMs,
@@ -674,17 +680,89 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
 /** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
 const LABEL_ABOVE = 28;
 const LABEL_BELOW = 28;
+/** The label's baseline above its line, and its fate word's baseline under it when it stands under the label. */
+const LABEL_RAISE = 9;
+const TAG_BELOW = 21;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 const LABEL_PAD_X = 8;
 /** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
 const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
 
+/** A text's box on the diagram: the em box the browser gives it, with its halo. */
+export interface TextBox {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** A line of text's box, centred on x, from its baseline and font size (ascent and descent of the sans-serif, the 3 px halo). */
+function textBox(x: number, baseline: number, width: number, fontPx: number): TextBox {
+  const halo = 3;
+  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: baseline - 0.95 * fontPx - halo, bottom: baseline + 0.25 * fontPx + halo };
+}
+
+/**
+ * The last step at which a wire shows a fate word (a wire is drawn from the step after it is sent): in
+ * flight until the step of its fate, then "LOST" or "IGNORED" to the end (Infinity); null if it never shows one.
+ */
+export function tagShownUntil(wire: Wire): number | null {
+  if (wire.kind === 'stream-close') return null;
+  if (wire.fate === 'lost' || wire.fate === 'ignored') return Infinity;
+  return wire.resolvedAt > wire.index ? wire.resolvedAt : null;
+}
+
+/** Whether `wire`'s fate word and `other`'s label are ever on screen at once (`other`'s label shows from the step after it is sent, to the end). */
+export const tagMeetsLabelOf = (wire: Wire, other: Wire): boolean => (tagShownUntil(wire) ?? -Infinity) > other.index;
+
+/** Where a wire's label and its fate word ("IN FLIGHT", "LOST", "IGNORED"; the widest) are drawn: the view draws them at these baselines. */
+export function wireTextBoxes(wire: Wire): { label: TextBox; tag: TextBox | null } {
+  return {
+    label: textBox(wire.labelX, wire.labelY - LABEL_RAISE, textWidthPx(wire.label, 15, true), 15),
+    tag: tagShownUntil(wire) !== null ? textBox(wire.tagX, wire.tagY, fateWidthPx(), 14) : null,
+  };
+}
+
+export const boxesMeet = (a: TextBox, b: TextBox): boolean => Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+
+/** Room kept between a label and its fate word when the word stands beside it. */
+const TAG_GAP_X = 10;
+/** How far apart the places tried along a line are. */
+const LABEL_STEP_PX = 6;
+/** Height of a row of the grid that finds the boxes near a place. */
+const GRID_PX = 64;
+
+/** Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a pass over the run. */
+class BoxGrid<T> {
+  private readonly rows = new Map<number, Array<{ box: TextBox; what: T }>>();
+  add(box: TextBox, what: T): void {
+    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
+      const list = this.rows.get(row);
+      if (list === undefined) this.rows.set(row, [{ box, what }]);
+      else list.push({ box, what });
+    }
+  }
+  remove(which: (what: T) => boolean): void {
+    for (const [row, list] of this.rows) this.rows.set(row, list.filter((entry) => !which(entry.what)));
+  }
+  some(box: TextBox, meets: (what: T) => boolean): boolean {
+    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
+      for (const entry of this.rows.get(row) ?? []) if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
+    }
+    return false;
+  }
+}
+
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
- * markers beside it on the two lanes of that gap (so no label overlaps another): centred in
- * the gap when there is room, else pushed away from the marker that would cover it, over the other
- * lane's line if no marker is there. Only where markers stand on both sides of a gap too narrow for
- * the label is it centred between them.
+ * markers beside it on the two lanes of that gap: centred in the gap when there is room, else pushed
+ * away from the marker that would cover it, over the other lane's line if no marker is there. Only
+ * where markers stand on both sides of a gap too narrow for the label is it centred between them.
+ *
+ * Then it keeps clear of the labels placed before it: a label and a fate word that are on screen at
+ * the same step never meet, nor do two labels. From that place it tries others along its line, first
+ * with its fate word under it, then beside it (right, then left); where none is clear of both the
+ * markers and the other labels, it stays where the markers put it.
  */
 function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const byLane = new Map<string, Marker[]>();
@@ -720,6 +798,76 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   };
   const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
   const fateWidth = fateWidthPx();
+  const markerBoxes = new BoxGrid<null>();
+  for (const marker of markers) markerBoxes.add({ left: marker.x - marker.width / 2, right: marker.x + marker.width / 2, top: marker.y - marker.height / 2, bottom: marker.y + marker.height / 2 }, null);
+  /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
+  const placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
+  for (const wire of wires) {
+    wire.tagX = wire.labelX;
+    wire.tagY = wire.labelY + TAG_BELOW;
+  }
+  const spots = new Map<Wire, Spot>();
+  const tagXOf = (spot: Spot, at: number, side: Side) => (side === 'below' ? at : at + (side === 'right' ? 1 : -1) * (spot.labelWidth / 2 + TAG_GAP_X + fateWidth / 2));
+  const tagYOf = (y: number, side: Side) => (side === 'below' ? y + TAG_BELOW : y - LABEL_RAISE);
+  /** The boxes of a spot's label and fate word at x, the word `side` of the label. */
+  const boxesAt = (spot: Spot, at: number, side: Side) => {
+    const y = spot.yOn(at);
+    return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
+  };
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed. */
+  const clearAt = (spot: Spot, at: number, side: Side): boolean => {
+    const { y, label, tag } = boxesAt(spot, at, side);
+    // The rows a label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
+    const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+    if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
+    return blockersAt(spot, label, tag).length === 0;
+  };
+  /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
+  const blockersAt = (spot: Spot, label: TextBox, tag: TextBox | null): Spot[] => {
+    const found = new Set<Spot>();
+    placed.some(label, (other) => {
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(spots.get(other.wire) as Spot);
+      return false;
+    });
+    if (tag !== null)
+      placed.some(tag, (other) => {
+        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(spots.get(other.wire) as Spot);
+        return false;
+      });
+    return [...found];
+  };
+  const blockers = (spot: Spot, at: number): Spot[] => {
+    const { label, tag } = boxesAt(spot, at, 'below');
+    return blockersAt(spot, label, tag);
+  };
+  /** Places along the line in the gap, nearest the markers' place first (the label's centre stays between the two lanes), the fate word under the label, then beside it. */
+  const search = (spot: Spot): { at: number; side: Side } | null => {
+    const tries: number[] = [spot.x];
+    for (let d = LABEL_STEP_PX; spot.x - d > spot.left || spot.x + d < spot.right; d += LABEL_STEP_PX) {
+      if (spot.x - d > spot.left) tries.push(spot.x - d);
+      if (spot.x + d < spot.right) tries.push(spot.x + d);
+    }
+    // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
+    const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
+    const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
+    for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
+      for (const at of ordered) if (clearAt(spot, at, side)) return { at, side };
+    }
+    return null;
+  };
+  const drop = (spot: Spot) => {
+    const boxes = wireTextBoxes(spot.wire);
+    placed.add(boxes.label, { wire: spot.wire, tag: false });
+    if (boxes.tag !== null) placed.add(boxes.tag, { wire: spot.wire, tag: true });
+  };
+  const lift = (spot: Spot) => placed.remove((what) => what.wire === spot.wire);
+  const put = (spot: Spot, { at, side }: { at: number; side: Side }) => {
+    spot.wire.labelX = at;
+    spot.wire.labelY = spot.yOn(at);
+    spot.wire.tagX = tagXOf(spot, at, side);
+    spot.wire.tagY = tagYOf(spot.wire.labelY, side);
+    drop(spot);
+  };
   for (const wire of wires) {
     const from = laneAt.get(wire.from);
     const to = laneAt.get(wire.to);
@@ -748,5 +896,52 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     }
     wire.labelX = x;
     wire.labelY = yOn(x);
+    wire.tagX = x;
+    wire.tagY = wire.labelY + TAG_BELOW;
+    const spot: Spot = { wire, left: left.x, right: right.x, width, yOn, x, labelWidth: textWidthPx(wire.label, 15, true), tagged: tagShownUntil(wire) !== null };
+    spots.set(wire, spot);
+    if (clearAt(spot, x, 'below')) {
+      put(spot, { at: x, side: 'below' });
+      continue;
+    }
+    const found = search(spot);
+    if (found !== null) {
+      put(spot, found);
+      continue;
+    }
+    // No place is clear: move the one earlier label in the way, if it has another place, so that this one takes its own.
+    const inWay = blockers(spot, x);
+    if (inWay.length === 1) {
+      const other = inWay[0] as Spot;
+      const was = { labelX: other.wire.labelX, labelY: other.wire.labelY, tagX: other.wire.tagX, tagY: other.wire.tagY };
+      lift(other);
+      const mine = clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : search(spot);
+      if (mine !== null) {
+        put(spot, mine);
+        const theirs = search(other);
+        if (theirs !== null) {
+          put(other, theirs);
+          continue;
+        }
+        lift(spot);
+      }
+      Object.assign(other.wire, was);
+      drop(other);
+    }
+    put(spot, { at: x, side: 'below' });
   }
 }
+
+/** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
+interface Spot {
+  wire: Wire;
+  left: number;
+  right: number;
+  width: number;
+  yOn: (x: number) => number;
+  /** Where the markers alone put it. */
+  x: number;
+  labelWidth: number;
+  tagged: boolean;
+}
+type Side = 'below' | 'right' | 'left';

@@ -133,6 +133,9 @@ export interface Wire {
   y2: number;
   labelX: number;
   labelY: number;
+  /** Where its fate word ("IN FLIGHT", "LOST", "IGNORED") is centred, on its baseline: under the label, or beside it where that would cover another wire's label. */
+  tagX: number;
+  tagY: number;
   label: string;
   sentAtMs: number;
   arrivesAtMs: number | null;

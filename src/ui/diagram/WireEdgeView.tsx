@@ -12,7 +12,7 @@ const FATE_WORDS: Partial<Record<string, string>> = { ignored: 'ignored', lost: 
 
 function WireEdgeViewImpl({ data }: EdgeProps<WireEdge>) {
   if (data === undefined) return null;
-  const { x1, y1, x2, y2, labelX, labelY, label, status, kind, current, selected, description, marksCurrent } = data;
+  const { x1, y1, x2, y2, labelX, labelY, tagX, tagY, label, status, kind, current, selected, description, marksCurrent } = data;
   const angle = Math.atan2(y2 - y1, x2 - x1);
   const point = (spread: number) => `${x2 - ARROW_LENGTH * Math.cos(angle - spread)},${y2 - ARROW_LENGTH * Math.sin(angle - spread)}`;
   const line = `M${x1},${y1} L${x2},${y2}`;
@@ -34,7 +34,7 @@ function WireEdgeViewImpl({ data }: EdgeProps<WireEdge>) {
         {label}
       </text>
       {fate !== undefined && (
-        <text x={labelX} y={labelY + 21} className="dg-wire-fate">
+        <text x={tagX} y={tagY} className="dg-wire-fate">
           {fate}
         </text>
       )}

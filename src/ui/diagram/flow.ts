@@ -31,7 +31,7 @@ export type DiagramNode = MarkerNode | AnchorNode;
 /** What a wire looks like at a step: in flight until its fate is reached. */
 export type WireStatus = 'in-flight' | 'delivered' | 'ignored' | 'lost' | 'closed';
 
-export interface WireData extends Record<string, unknown>, Pick<Wire, 'kind' | 'x1' | 'y1' | 'x2' | 'y2' | 'labelX' | 'labelY' | 'label'> {
+export interface WireData extends Record<string, unknown>, Pick<Wire, 'kind' | 'x1' | 'y1' | 'x2' | 'y2' | 'labelX' | 'labelY' | 'tagX' | 'tagY' | 'label'> {
   status: WireStatus;
   reason: string | null;
   /** One sentence: the edge's accessible name and tooltip. */
@@ -158,6 +158,8 @@ function wireEdge(wire: Wire, status: WireStatus, current = false, selected = fa
       y2: wire.y2,
       labelX: wire.labelX,
       labelY: wire.labelY,
+      tagX: wire.tagX,
+      tagY: wire.tagY,
       label: wire.label,
       status,
       reason: wire.reason,
