@@ -49,6 +49,9 @@ const PLAYBAR = {
   'step counter': '.lab-position-step',
   time: '.lab-position-time',
   '? button': '.lab-help-button',
+  // Beside the hint, and under it the facts: neither is covered either.
+  'step sentence': '.lab-playbar .lab-now',
+  'outcome facts': '.lab-facts-cell',
 };
 
 for (const size of SIZES) {
