@@ -1,10 +1,13 @@
-import { lazy, useEffect } from 'react';
+import { Fragment, lazy, useEffect } from 'react';
 import { PartBoundary } from '../components/PartBoundary';
 import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { racePoint } from '../predict';
 import { OWNS_KEYS } from './ownsKeys';
 import { notApplyingReason, TAB_NOTE_ID } from './tabScenario';
+
+/** The presenter keys' hint, a pair to a piece: where it wraps, it wraps between pairs, never inside one. */
+const PRESENTER_KEYS = ['→ step', '← back', 'Space play', 'Home start', 'P or Esc to leave'] as const;
 
 /**
  * Instructor modes. Presentation: large type, only the diagram and the facts (the rest hides), driven
@@ -69,7 +72,16 @@ export function InstructorBar() {
       >
         Predict
       </button>
-      {presentation && <span className="instructor-keys">→ step · ← back · Space play · Home start · P or Esc to leave</span>}
+      {presentation && (
+        <span className="instructor-keys">
+          {PRESENTER_KEYS.map((pair, index) => (
+            <Fragment key={pair}>
+              {index > 0 && ' · '}
+              <span>{pair}</span>
+            </Fragment>
+          ))}
+        </span>
+      )}
     </div>
   );
 }
