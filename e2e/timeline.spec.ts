@@ -82,7 +82,7 @@ test('at 1280×720 a docked row cut at one line shows its whole sentence on hove
   await lab.waitForRun('B', 'stdio');
   const text = lab.timeline.locator('.lab-event-text', { hasText: 'VIEWS DIVERGE' });
   const full = (await text.textContent()) ?? '';
-  expect(full).toMatch(/the client never uses the result$/);
+  expect(full).toMatch(/discards the response, whenever it arrives$/);
   expect(await text.evaluate((element) => element.scrollWidth > element.clientWidth), 'the row is cut').toBe(true);
   await expect(text).toHaveAttribute('title', full);
 });
