@@ -1,8 +1,9 @@
-// Proves every scenario in the picker runs in the browser (the ledger ones on sql.js loaded inside the Web Worker), and that the ledger kept in IndexedDB survives a reload, exports as a standard SQLite file, and refuses a corrupt or foreign import without changing.
+// Proves every scenario in the picker runs in the browser (the ledger ones on sql.js loaded inside the Web Worker), and that the ledger kept in IndexedDB survives a reload, exports as a standard SQLite file, and refuses a corrupt, foreign or oversized import without changing (an oversized one by its size, before the page reads it).
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page, type Response } from '@playwright/test';
 import initSqlJs from 'sql.js';
 import { findScenario, scenarios } from '../src/scenarios/index';
+import { LEDGER_BYTES_MAX } from '../src/worker/ledgerLimits';
 import { LabPage } from './pages/LabPage';
 import { LedgerPanel } from './pages/LedgerPanel';
 import { storedByteCount } from './pages/storage';
@@ -124,6 +125,36 @@ test('a corrupt or foreign import shows LAB010 and leaves the stored ledger unto
   await expect(ledger.alert).toContainText('no lab_meta table');
   await expect(ledger.alert).toContainText('customers');
   await unchanged();
+});
+
+test('a file over the ledger bound is refused by its size, never read nor sent to the worker, and the ledger stays', async ({ page }) => {
+  const { ledger } = await keepOneKey(page);
+  const before = { keys: await ledger.readRows('Idempotency keys'), effects: await ledger.readRows('Effects'), info: await ledger.info.textContent() };
+  // Counts what the page reads of a picked file and what it hands the worker: reading a 2 GB file whole is what froze the tab.
+  await page.evaluate(() => {
+    const seen = { reads: 0, imports: 0 };
+    (window as unknown as { importSeen: typeof seen }).importSeen = seen;
+    const read = Blob.prototype.arrayBuffer;
+    Blob.prototype.arrayBuffer = function (this: Blob) {
+      seen.reads += 1;
+      return read.call(this);
+    };
+    const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer?: Transferable[]) => void;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: Transferable[]) {
+      if ((message as { type?: unknown } | null)?.type === 'ledger-import') seen.imports += 1;
+      post.call(this, message, transfer ?? []);
+    } as Worker['postMessage'];
+  });
+
+  await ledger.importFile('huge.sqlite', 'application/vnd.sqlite3', new Uint8Array(LEDGER_BYTES_MAX + 1));
+  await expect(ledger.alert).toContainText('Could not import “huge.sqlite”.');
+  await expect(ledger.alert).toContainText('LAB010');
+  await expect(ledger.alert).toContainText(`the file is ${(LEDGER_BYTES_MAX + 1).toLocaleString('en')} bytes, more than a lab ledger's ${LEDGER_BYTES_MAX.toLocaleString('en')}`);
+  await expect(ledger.alert).toContainText('the current ledger is unchanged');
+  expect(await page.evaluate(() => (window as unknown as { importSeen: { reads: number; imports: number } }).importSeen)).toEqual({ reads: 0, imports: 0 });
+  expect(await ledger.readRows('Idempotency keys')).toEqual(before.keys);
+  expect(await ledger.readRows('Effects')).toEqual(before.effects);
+  await expect(ledger.info).toHaveText(before.info ?? '');
 });
 
 test('Export ledger downloads a standard SQLite file that imports back after a reset', async ({ page }) => {

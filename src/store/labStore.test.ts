@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scenarioD } from '../scenarios/D';
 import { scenarios as allScenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
@@ -8,6 +8,7 @@ import { createLabStore } from './labStore';
 import { whenSettled } from './driver';
 import { bigLedgerBytes, bigLedgerSubject } from '../testing/bigLedger';
 import { loadSqlJs } from '../cli/sqlite';
+import { LEDGER_BYTES_MAX, ledgerTooLarge } from '../worker/ledgerLimits';
 
 // The store asks the worker and keeps the latest answer: defaults, transport-follows-scenario,
 // errors that clear the stale transcript, late answers to superseded runs dropped, and the stored
@@ -156,6 +157,46 @@ describe('lab store: the stored ledger', () => {
     await store.getState().importLedger(new Blob([new Uint8Array(bytes ?? [])]));
     expect(store.getState()).toMatchObject({ ledgerError: null, ledger: { stored: true } });
     expect(keyRows(store)).toEqual(['checkout-7']);
+  });
+
+  it('refuses a file over the ledger bound by its size, before reading it, and changes nothing else', async () => {
+    const { store } = storeWithWorker();
+    await store.getState().init();
+    store.getState().select({ keepLedger: true });
+    store.getState().selectScenario('ledger-keyed-retry');
+    await settled(store);
+    const before = store.getState();
+    const statuses: string[] = [];
+    const unsubscribe = store.subscribe((state) => statuses.push(state.ledgerStatus));
+
+    // What a user picking a 2 GB file hands the page: reading it whole is what freezes the tab.
+    const huge = new File([], 'huge.sqlite', { type: 'application/vnd.sqlite3' });
+    const gigabytes2 = 2 * 1024 ** 3;
+    Object.defineProperty(huge, 'size', { value: gigabytes2 });
+    const read = vi.fn(() => Promise.reject(new Error('the page read the file')));
+    Object.defineProperty(huge, 'arrayBuffer', { value: read });
+    await store.getState().importLedger(huge);
+    expect(read).not.toHaveBeenCalled();
+    expect(store.getState().ledgerError).toEqual({ action: 'Could not import “huge.sqlite”.', code: 'LAB010', message: ledgerTooLarge(gigabytes2) });
+    expect(store.getState().ledgerError?.message).toContain('2,147,483,648 bytes');
+    expect(store.getState().ledgerError?.message).toContain(LEDGER_BYTES_MAX.toLocaleString('en'));
+
+    // One byte over the bound is refused the same way; at the bound the worker decides (here: not SQLite).
+    const over = new File([new Uint8Array(LEDGER_BYTES_MAX + 1)], 'over.sqlite');
+    const overRead = vi.spyOn(over, 'arrayBuffer');
+    await store.getState().importLedger(over);
+    expect(overRead).not.toHaveBeenCalled();
+    expect(store.getState().ledgerError).toMatchObject({ action: 'Could not import “over.sqlite”.', code: 'LAB010', message: ledgerTooLarge(LEDGER_BYTES_MAX + 1) });
+    unsubscribe();
+    expect(statuses).not.toContain('busy');
+    const { ledgerError: _after, ...after } = store.getState();
+    const { ledgerError: _before, ...unchanged } = before;
+    expect(after).toEqual(unchanged);
+
+    const atBound = new File([new Uint8Array(LEDGER_BYTES_MAX)], 'at-bound.sqlite');
+    await store.getState().importLedger(atBound);
+    expect(store.getState().ledgerError).toMatchObject({ action: 'Could not import “at-bound.sqlite”.', code: 'LAB010', message: expect.stringContaining('not a SQLite database') });
+    expect(store.getState().ledger).toBe(before.ledger);
   });
 
   it('reads any page of a ledger table from the worker; a page it cannot read sets ledgerError and changes nothing else', async () => {

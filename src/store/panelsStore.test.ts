@@ -208,6 +208,36 @@ describe('panels store', () => {
     });
   });
 
+  it("an evidence export that fails keeps the list of the last export that finished, shows the error and says whose list it is", async () => {
+    let pending: { answer: (value: unknown) => void; fail: (error: unknown) => void } | null = null;
+    const evidenceClient = { call: () => new Promise((answer, fail) => (pending = { answer, fail })) } as unknown as ToolsClient;
+    const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, evidenceClient);
+    const files = [{ path: 'verification.json', description: 'The checklist.' }];
+    void store.getState().exportEvidence(() => {});
+    pending!.answer({ type: 'evidence-zip', requestId: 1, files, bytes: new Uint8Array([1]) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().evidence).toEqual({ status: 'done', value: files });
+
+    const saved: Uint8Array[] = [];
+    void store.getState().exportEvidence((bytes) => void saved.push(bytes));
+    pending!.fail(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(saved).toEqual([]);
+    expect(store.getState().evidence).toEqual({
+      status: 'error',
+      message: 'the tools worker failed to load. Nothing was downloaded; the files listed are those of the last export that finished.',
+      value: files,
+    });
+    expect(store.getState().evidenceProgress).toBeNull();
+
+    // The next export that finishes replaces the list and clears the error.
+    const next = [{ path: 'README.md', description: 'This index.' }];
+    void store.getState().exportEvidence(() => {});
+    pending!.answer({ type: 'evidence-zip', requestId: 3, files: next, bytes: new Uint8Array([2]) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().evidence).toEqual({ status: 'done', value: next });
+  });
+
   it("shows an evidence export's error instead of swallowing it", async () => {
     const failing = { call: () => Promise.reject(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load')) } as unknown as ToolsClient;
     const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, failing);

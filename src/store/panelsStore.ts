@@ -97,7 +97,7 @@ export interface PanelsState {
   loadVerification(): Promise<void>;
   /** Ends a checklist still computing (its worker is ended); the tab offers to check again. */
   stopVerification(): void;
-  /** Builds the zip in the worker and hands its bytes to `save` (never once stopped). */
+  /** Builds the zip in the worker and hands its bytes to `save` (never once stopped); on an error the last finished export's list stays beside it. */
   exportEvidence(save: (bytes: Uint8Array) => void): Promise<void>;
   /** Ends an evidence export still computing (its worker is ended): nothing is saved, the last finished export's list stays; the next export starts afresh. */
   stopEvidence(): void;
@@ -302,7 +302,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
           set({ evidence: { status: 'done', value: answer.files }, evidenceProgress: null });
         } catch (error) {
           if (current !== evidenceExport) return;
-          set({ evidence: { status: 'error', message: message(error), value: null }, evidenceProgress: null });
+          // As after Stop: the last export that finished was downloaded, so its list stays, and the error says whose list it is.
+          const earlier = valueOf(get().evidence);
+          const failure = earlier === null ? message(error) : `${message(error).replace(/\.$/, '')}. Nothing was downloaded; the files listed are those of the last export that finished.`;
+          set({ evidence: { status: 'error', message: failure, value: earlier }, evidenceProgress: null });
         }
       },
       stopEvidence() {

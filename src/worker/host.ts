@@ -13,6 +13,7 @@ import { raceFactSteps } from './facts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
 import type { LedgerStorage } from './ledgerStorage';
+import { LEDGER_BYTES_MAX, ledgerTooLarge } from './ledgerLimits';
 import { errorResponse, malformed } from './serve';
 
 export { errorResponse, malformed } from './serve';
@@ -44,8 +45,8 @@ import {
  * runs and saves it back, and an import or reset arriving meanwhile must not interleave with that.
  */
 
-/** A limit on what an import may hand the worker (STYLE: a limit on everything). */
-export const LEDGER_BYTES_MAX = 16 * 1024 * 1024;
+/** A limit on what an import may hand the worker (STYLE: a limit on everything); the page checks a file against it before reading. */
+export { LEDGER_BYTES_MAX } from './ledgerLimits';
 
 /** How often a long run reports progress, at most (wall-clock time in the worker, never the engine's clock). */
 export const PROGRESS_EVERY_MS = 100;
@@ -249,7 +250,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
 
   async function importLedger(bytes: Uint8Array): Promise<LedgerView> {
     if (bytes.length > LEDGER_BYTES_MAX) {
-      throw new LabError('LAB010', `the file is ${bytes.length} bytes, more than a lab ledger's ${LEDGER_BYTES_MAX}; the current ledger is unchanged`);
+      throw new LabError('LAB010', ledgerTooLarge(bytes.length));
     }
     // Checked first: bytes that are not a lab ledger throw LAB010 before anything is stored. Checked once:
     // the file stays open for the view, its pages and later snapshots of the same bytes.

@@ -5,6 +5,7 @@ import type { LedgerScenario } from '../engine';
 import { scenarios } from '../scenarios/index';
 import { createLabClient, LabClientError } from './client';
 import { createLabHost, LEDGER_BYTES_MAX, type LabHost } from './host';
+import { ledgerTooLarge } from './ledgerLimits';
 import { createInProcessWorker } from './inProcessWorker';
 import { memoryLedgerStorage, StorageError, type LedgerStorage } from './ledgerStorage';
 import { isLabRequest, isLabResponse, type LabResponse, type LedgerOutcome, type LedgerView, type Transcript } from './protocol';
@@ -361,7 +362,7 @@ describe('import, export and reset of the stored ledger', () => {
     expect(await lab.handleMessage({ type: 'ledger-import', requestId: 3, bytes: new Uint8Array(LEDGER_BYTES_MAX + 1) })).toMatchObject({
       type: 'error',
       code: 'LAB010',
-      message: expect.stringContaining(`${LEDGER_BYTES_MAX + 1} bytes`),
+      message: `LAB010 not a lab ledger file: ${ledgerTooLarge(LEDGER_BYTES_MAX + 1)}`,
     });
     expect(await storage.load()).toEqual(stored);
   });

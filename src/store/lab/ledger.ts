@@ -1,3 +1,4 @@
+import { LEDGER_BYTES_MAX, ledgerTooLarge } from '../../worker/ledgerLimits';
 import type { LedgerTable, LedgerView } from '../../worker/protocol';
 import { toFailure } from './run';
 import type { LedgerSlice, Slice } from './state';
@@ -42,6 +43,11 @@ export const createLedgerSlice: Slice<LedgerSlice> = (deps) => (set, get) => {
     importLedger(file) {
       const name = (file as Partial<File>).name;
       const what = name === undefined || name === '' ? 'Could not import the file.' : `Could not import “${name}”.`;
+      // By its size, before reading it: a file is read into memory whole, and a 2 GB one freezes the tab.
+      if (file.size > LEDGER_BYTES_MAX) {
+        set({ ledgerError: { action: what, code: 'LAB010', message: ledgerTooLarge(file.size) } });
+        return Promise.resolve();
+      }
       return view(what, async () => deps.client().importLedger(new Uint8Array(await file.arrayBuffer())));
     },
     exportLedger: () => request('Could not export the ledger.', () => deps.client().exportLedger(), () => undefined),
