@@ -193,15 +193,20 @@ function orderLanes(ids: Set<string>): string[] {
 
 export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
   const need = new Map<number, number>();
+  /** The room a run's band keeps above it for the labels of the bands just before (the most any run needs). */
+  const leads = new Map<number, number>();
   for (const { transcript, wording } of runs) {
-    for (const [atMs, height] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents)) need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
+    for (const [atMs, { height, lead }] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents)) {
+      need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
+      leads.set(atMs, Math.max(leads.get(atMs) ?? 0, lead));
+    }
   }
   const times = [...need.keys()].sort((a, b) => a - b);
   const bandY = new Map<number, number>();
   let y = BANDS_TOP_Y;
   times.forEach((atMs, k) => {
     const before = times[k - 1];
-    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before);
+    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before) + (leads.get(atMs) ?? 0);
     bandY.set(atMs, y);
   });
   return { bandY };
@@ -287,14 +292,35 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
       }
     }
   });
+  // The last step each wire's fate word shows at (as tagShownUntil reads it from the wire the layout makes):
+  // the band plan keeps a later label in the same gap clear of it.
+  const indexAtOrAfter = (atMs: number, from: number): number => {
+    for (let i = from; i < count; i++) if ((events[i] as LabEvent).atMs >= atMs) return i;
+    return Math.max(count - 1, from);
+  };
+  const tagUntilOf = (event: LabEvent, i: number): number => {
+    if (event.kind === 'message') {
+      const settled = settledAt.get(event.seq);
+      const lost = event.lost === true || (settled !== undefined && (events[settled] as LabEvent).kind === 'message-lost');
+      if (lost || event.ignoredBy !== undefined) return Infinity;
+      const resolvedAt = settled ?? indexAtOrAfter(event.arrivesAtMs, i);
+      return resolvedAt > i ? resolvedAt : -Infinity;
+    }
+    if (event.kind === 'sse-comment' && event.action === 'sent') {
+      if (event.arrivesAtMs === null) return Infinity;
+      const resolvedAt = indexAtOrAfter(event.arrivesAtMs, i);
+      return resolvedAt > i ? resolvedAt : -Infinity;
+    }
+    return -Infinity;
+  };
   const bandEvents: BandEvent[] = events.map((event, i) => {
     const size = sizes[i];
     const lane = markerLanes[i];
     const local = size === null || size === undefined || lane === null || lane === undefined ? null : { lane, width: size.width, height: size.height, groupMax: groupMaxOn(lane), word: size.look !== 'dot' };
     let item: BandEvent['item'];
-    if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to) };
-    else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)) };
-    else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client') };
+    if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to), tagUntil: tagUntilOf(event, i) };
+    else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)), tagUntil: -Infinity };
+    else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client'), tagUntil: tagUntilOf(event, i) };
     else if (settles.has(i)) item = { kind: 'settle', sentBy: settles.get(i) as number, at: position.get(lanes[i] as string) ?? 0, item: local };
     else item = local === null ? { kind: 'quiet' } : { kind: 'local', ...local };
     return { atMs: event.atMs, lanePosition: position.get(lanes[i] as string) ?? 0, item };
