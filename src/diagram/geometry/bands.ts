@@ -23,8 +23,8 @@ export type BandItem =
   | { kind: 'local'; lane: string; width: number; height: number; groupMax: number; word: boolean }
   /** Nothing drawn (a receipt without a word): it sits on the band's first row. */
   | { kind: 'quiet' }
-  /** A wire from lane position `from` to `to`; its fate word shows to step `tagUntil` (-Infinity: it has none). */
-  | { kind: 'wire'; from: number; to: number; tagUntil: number }
+  /** A wire from lane position `from` to `to`. */
+  | { kind: 'wire'; from: number; to: number }
   /** The event that settles the wire sent by event `sentBy` (its arrival or loss), on lane position `at`. */
   | { kind: 'settle'; sentBy: number; at: number; item: { lane: string; width: number; height: number; groupMax: number; word: boolean } | null };
 
@@ -43,7 +43,7 @@ export interface Band {
   centre: number;
   /** The first event of the band. */
   first: number;
-  /** Room kept above the band, past its time gap, so that its wire labels clear those of the bands just before. */
+  /** Room kept above the band, past its time gap, for wire labels of the bands just before (see layoutDiagram). */
   lead: number;
 }
 
@@ -61,41 +61,29 @@ export interface BandPlan {
   reach: Map<string, { left: number; right: number }>;
 }
 
-/**
- * How far apart two rows holding wire labels in the same gap stay: a label (15 px bold, its baseline 9 px
- * above its line, with its halo) is 24 px tall, and a fate word under it reaches 28 px below the line.
- * Rows of one band keep ROW_PITCH (a label there slides along its line or is moved by the placer); rows of
- * successive bands, a burst of level lines one instant after another, get this room.
- */
-const LABEL_ROWS_PX = 28;
-/** The same when the earlier wire's fate word is still on screen while the later label shows. */
-const LABEL_TAG_ROWS_PX = 58;
-
 export function bandGap(deltaMs: number): number {
   if (deltaMs <= 0) return 0;
   return Math.min(BAND_GAP_MAX, BAND_GAP_MIN + BAND_GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
 }
 
-/** The band heights and the room above each (what a shared axis needs), by instant. */
-export function bandHeights(events: readonly BandEvent[]): Map<number, { height: number; lead: number }> {
-  const plan = planBands(events);
+/** The band heights and the room kept above each (what a shared axis needs), by instant. */
+export function bandHeights(events: readonly BandEvent[], leads?: ReadonlyMap<number, number>): Map<number, { height: number; lead: number }> {
+  const plan = planBands(events, undefined, leads);
   return new Map(plan.bands.map((band) => [band.atMs, { height: band.height, lead: band.lead }]));
 }
-
-/** The gap a wire's label stands in: between its sender's lane and the next one toward its receiver. */
-const gapOf = (item: { from: number; to: number }) => Math.min(item.from, item.from + (item.to > item.from ? 1 : -1));
 
 type LocalBox = { lane: string; width: number; height: number; groupMax: number; word: boolean };
 
 /**
  * Lays the bands out from the top; `bandY` (a shared axis) puts an instant's band where every
- * diagram beside it puts that instant. Inside a band every item is on a row of ROW_PITCH: a lane's
+ * diagram beside it puts that instant, and `leads` keeps room above an instant's band (for wire labels
+ * that would otherwise meet those just above). Inside a band every item is on a row of ROW_PITCH: a lane's
  * chips and dots side by side from the first row (wrapped to the next rows past the lane's width),
  * and each wire on the first row free of the band's other wires on the lanes it spans. A lane's
  * chips stand on the side of its line no wire of the band leaves or lands on, so an arrowhead is
  * never under a chip; a line that leaves from under a chip breaks there (chips are drawn over wires).
  */
-export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<number, number>): BandPlan {
+export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<number, number>, leads?: ReadonlyMap<number, number>): BandPlan {
   const count = events.length;
   const rowY = new Array<number>(count).fill(0);
   const dx = new Array<number>(count).fill(0);
@@ -103,8 +91,6 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
   const landY = new Array<number>(count).fill(NaN);
   const reach = new Map<string, { left: number; right: number }>();
   const bands: Band[] = [];
-  /** Rows of earlier bands that hold a wire label, near enough above to matter. */
-  let labelRows: Array<{ y: number; gap: number; tagUntil: number }> = [];
   let top = BANDS_TOP_Y;
   let start = 0;
   while (start < count) {
@@ -112,7 +98,8 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
     let end = start;
     while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
     const before = bands[bands.length - 1];
-    if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs);
+    const lead = leads?.get(atMs) ?? 0;
+    if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs) + lead;
     const shared = bandY?.get(atMs);
     if (shared !== undefined) top = shared;
     // A band holding only dots (no word, no wire sent from it) is a dot's height: a long race's
@@ -235,30 +222,7 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
       if (item.kind === 'settle') landY[i] = !sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(0) : (rowY[i] as number);
     }
-    // A label row too near a label row of an earlier band in the same gap moves the band down (a shared axis already keeps the room).
-    let lead = 0;
-    for (let i = start; i < end; i++) {
-      const item = (events[i] as BandEvent).item;
-      if (item.kind !== 'wire') continue;
-      for (const row of labelRows) {
-        if (row.gap !== gapOf(item)) continue;
-        lead = Math.max(lead, row.y + (row.tagUntil > i ? LABEL_TAG_ROWS_PX : LABEL_ROWS_PX) - (rowY[i] as number));
-      }
-    }
-    if (shared === undefined && lead > 0) {
-      top += lead;
-      for (let i = start; i < end; i++) {
-        rowY[i] = (rowY[i] as number) + lead;
-        bandTop[i] = top;
-        if (!Number.isNaN(landY[i])) landY[i] = (landY[i] as number) + lead;
-      }
-    }
-    labelRows = labelRows.filter((row) => row.y + LABEL_TAG_ROWS_PX > top);
-    for (let i = start; i < end; i++) {
-      const item = (events[i] as BandEvent).item;
-      if (item.kind === 'wire') labelRows.push({ y: rowY[i] as number, gap: gapOf(item), tagUntil: item.tagUntil });
-    }
-    bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start, lead: Math.max(0, lead) });
+    bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start, lead });
     start = end;
   }
   for (let i = 0; i < count; i++) if (Number.isNaN(landY[i])) landY[i] = rowY[i] as number;

@@ -193,12 +193,13 @@ function orderLanes(ids: Set<string>): string[] {
 
 export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
   const need = new Map<number, number>();
-  /** The room a run's band keeps above it for the labels of the bands just before (the most any run needs). */
-  const leads = new Map<number, number>();
+  /** The room a band keeps above it for its wire labels (the most any run needs). */
+  const room = new Map<number, number>();
   for (const { transcript, wording } of runs) {
-    for (const [atMs, { height, lead }] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents)) {
+    const { leads } = labelLeads(transcript, wording);
+    for (const [atMs, { height, lead }] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents, leads)) {
       need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
-      leads.set(atMs, Math.max(leads.get(atMs) ?? 0, lead));
+      room.set(atMs, Math.max(room.get(atMs) ?? 0, lead));
     }
   }
   const times = [...need.keys()].sort((a, b) => a - b);
@@ -206,7 +207,7 @@ export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording
   let y = BANDS_TOP_Y;
   times.forEach((atMs, k) => {
     const before = times[k - 1];
-    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before) + (leads.get(atMs) ?? 0);
+    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before) + (room.get(atMs) ?? 0);
     bandY.set(atMs, y);
   });
   return { bandY };
@@ -292,35 +293,14 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
       }
     }
   });
-  // The last step each wire's fate word shows at (as tagShownUntil reads it from the wire the layout makes):
-  // the band plan keeps a later label in the same gap clear of it.
-  const indexAtOrAfter = (atMs: number, from: number): number => {
-    for (let i = from; i < count; i++) if ((events[i] as LabEvent).atMs >= atMs) return i;
-    return Math.max(count - 1, from);
-  };
-  const tagUntilOf = (event: LabEvent, i: number): number => {
-    if (event.kind === 'message') {
-      const settled = settledAt.get(event.seq);
-      const lost = event.lost === true || (settled !== undefined && (events[settled] as LabEvent).kind === 'message-lost');
-      if (lost || event.ignoredBy !== undefined) return Infinity;
-      const resolvedAt = settled ?? indexAtOrAfter(event.arrivesAtMs, i);
-      return resolvedAt > i ? resolvedAt : -Infinity;
-    }
-    if (event.kind === 'sse-comment' && event.action === 'sent') {
-      if (event.arrivesAtMs === null) return Infinity;
-      const resolvedAt = indexAtOrAfter(event.arrivesAtMs, i);
-      return resolvedAt > i ? resolvedAt : -Infinity;
-    }
-    return -Infinity;
-  };
   const bandEvents: BandEvent[] = events.map((event, i) => {
     const size = sizes[i];
     const lane = markerLanes[i];
     const local = size === null || size === undefined || lane === null || lane === undefined ? null : { lane, width: size.width, height: size.height, groupMax: groupMaxOn(lane), word: size.look !== 'dot' };
     let item: BandEvent['item'];
-    if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to), tagUntil: tagUntilOf(event, i) };
-    else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)), tagUntil: -Infinity };
-    else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client'), tagUntil: tagUntilOf(event, i) };
+    if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to) };
+    else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)) };
+    else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client') };
     else if (settles.has(i)) item = { kind: 'settle', sentBy: settles.get(i) as number, at: position.get(lanes[i] as string) ?? 0, item: local };
     else item = local === null ? { kind: 'quiet' } : { kind: 'local', ...local };
     return { atMs: event.atMs, lanePosition: position.get(lanes[i] as string) ?? 0, item };
@@ -328,8 +308,67 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
   return { wordings, sizes, messagesBySeq, settledAt, markerLanes, order, position, bandEvents };
 }
 
+/** Passes of the race view's layout that look for wire labels still meeting: a burst rarely needs more than one. */
+const LABEL_PASSES_MAX = 4;
+/** Room kept between a label and the label or fate word a band is moved below. */
+const LABEL_CLEAR_PX = 2;
+
+/**
+ * The room each band of the race view keeps above it so that its wire labels clear those of the bands
+ * before: where the placer (placeLabels) finds no clear place on a line, as in a burst of level lines
+ * one band after another, the later wire's band moves down by the overlap, and the run is laid out again.
+ * Elsewhere the layout is what the bands alone give.
+ */
+function labelLeads(transcript: Transcript, wording: readonly EventWording[]): { leads: Map<number, number>; layout: DiagramLayout } {
+  const leads = new Map<number, number>();
+  for (let pass = 0; ; pass++) {
+    const layout = layoutOnce(transcript, wording, 'ordinal', undefined, leads);
+    if (pass === LABEL_PASSES_MAX) return { leads, layout };
+    const more = new Map<number, number>();
+    for (const [earlier, later] of meetingTexts(layout.wires)) {
+      const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
+      // Two texts of one band cannot be moved apart by the band's room.
+      if ((transcript.events[earlier.wire.index] as LabEvent).atMs === atMs) continue;
+      const need = earlier.box.bottom - later.box.top + LABEL_CLEAR_PX;
+      if (need > 0) more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
+    }
+    if (more.size === 0) return { leads, layout };
+    for (const [atMs, need] of more) leads.set(atMs, (leads.get(atMs) ?? 0) + need);
+  }
+}
+
+/**
+ * Pairs of wire texts on screen at once that meet: two labels, or a fate word and another wire's label
+ * (a wire's own label and fate word are one block), the earlier-sent wire first.
+ */
+export function meetingTexts(wires: readonly Wire[]): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
+  const texts: Array<{ wire: Wire; box: TextBox; label: boolean }> = [];
+  for (const wire of wires) {
+    const { label, tag } = wireTextBoxes(wire);
+    texts.push({ wire, box: label, label: true });
+    if (tag !== null) texts.push({ wire, box: tag, label: false });
+  }
+  texts.sort((a, b) => a.box.top - b.box.top);
+  const pairs: Array<[(typeof texts)[number], (typeof texts)[number]]> = [];
+  for (const [i, a] of texts.entries()) {
+    for (let j = i + 1; j < texts.length && (texts[j] as (typeof texts)[number]).box.top < a.box.bottom; j++) {
+      const b = texts[j] as (typeof texts)[number];
+      if (a.wire === b.wire || (!a.label && !b.label)) continue;
+      if (!a.label && !tagMeetsLabelOf(a.wire, b.wire)) continue;
+      if (!b.label && !tagMeetsLabelOf(b.wire, a.wire)) continue;
+      if (boxesMeet(a.box, b.box)) pairs.push(a.wire.index <= b.wire.index ? [a, b] : [b, a]);
+    }
+  }
+  return pairs;
+}
+
 /** Geometry only: the lanes come from the view's lane rules (../lanes.ts), the rows and labels from the wording. */
 export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
+  // A shared axis already keeps each band's room for labels (sharedAxis asks labelLeads of every run).
+  return scale === 'ordinal' && axis === undefined ? labelLeads(transcript, wording).layout : layoutOnce(transcript, wording, scale, axis, undefined);
+}
+
+function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
   const eventWording = wording;
@@ -346,7 +385,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   const gaps: number[] = [];
   for (let i = 1; i < count; i++) gaps.push((events[i] as LabEvent).atMs - (events[i - 1] as LabEvent).atMs);
   const pxPerMs = scale === 'linear' ? linearPxPerMs(gaps, count) : 0;
-  const plan = scale === 'ordinal' ? planBands(bandEvents, axis?.bandY) : null;
+  const plan = scale === 'ordinal' ? planBands(bandEvents, axis?.bandY, leads) : null;
   /** The widest marker (race view: the widest line of items in one band) on each lane: lanes are spaced so that neighbouring markers never touch. */
   const widest = new Map<string, number>();
   if (plan !== null) {
