@@ -2,7 +2,7 @@ import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, TRANSPORTS, usesSqlite, wordEvents, type SqlModule } from '../../engine';
 import { scenarios } from '../../scenarios/index';
-import { boxesMeet, layoutDiagram, tagMeetsLabelOf, wireTextBoxes, type TextBox, type Wire } from './layout';
+import { boxesMeet, layoutDiagram, sharedAxis, tagMeetsLabelOf, wireTextBoxes, type TextBox, type Wire } from './layout';
 
 // The race view's wire labels and their fate words ("IN FLIGHT", "LOST", "IGNORED") read on their own:
 // no fate word sits on another wire's label and no two labels touch. The layout places them once for the
@@ -18,11 +18,16 @@ beforeAll(async () => {
 const cases = scenarios.flatMap((scenario) => TRANSPORTS.map((transport) => [scenario.id, transport] as const));
 
 describe('wire labels and fate words', () => {
-  const check = (id: string, transport: (typeof TRANSPORTS)[number]) => {
+  const check = (id: string, transport: (typeof TRANSPORTS)[number], shared = false) => {
     const scenario = scenarios.find((one) => one.id === id);
     if (scenario === undefined) throw new Error(id);
-    const transcript = runScenario(scenario, { transport, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
-    const layout = layoutDiagram(transcript, wordEvents(transcript.events));
+    const run = (on: (typeof TRANSPORTS)[number]) => runScenario(scenario, { transport: on, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
+    const transcript = run(transport);
+    const wording = wordEvents(transcript.events);
+    // The Compare tab lays a scenario's runs on its transports out on one axis: it keeps the room a band's labels need too.
+    const runs = TRANSPORTS.map((other) => (other === transport ? transcript : run(other)));
+    const axis = shared ? sharedAxis(runs.map((one) => ({ transcript: one, wording: wordEvents(one.events) }))) : undefined;
+    const layout = layoutDiagram(transcript, wording, 'ordinal', axis);
     const texts: Array<{ what: string; wire: Wire; box: TextBox; label: boolean }> = [];
     for (const wire of layout.wires) {
       const { label, tag } = wireTextBoxes(wire);
@@ -42,5 +47,11 @@ describe('wire labels and fate words', () => {
     }
     expect(meeting).toEqual([]);
   };
-  it.each(cases)('%s on %s at seed 1: no fate word on a label, no two labels meet', check);
+  it.each(cases)('%s on %s at seed 1: no fate word on a label, no two labels meet', (id, transport) => check(id, transport));
+  // Bursts of level lines one instant after another (the buffer's replay, the end of a reconnect) need room between their bands.
+  it.each([
+    ['buffer-overload', 'stdio'],
+    ['buffer-overload', 'http'],
+    ['reconnect-listen', 'http'],
+  ] as const)('%s on %s beside its other transport on one axis: no two labels meet', (id, transport) => check(id, transport, true));
 });
