@@ -865,6 +865,23 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const fateWidth = fateWidthPx();
   const markerBoxes = new BoxGrid<null>();
   for (const marker of markers) markerBoxes.add({ left: marker.x - marker.width / 2, right: marker.x + marker.width / 2, top: marker.y - marker.height / 2, bottom: marker.y + marker.height / 2 }, null);
+  /** Every wire's line, by the rows it spans: a label keeps its text off the other wires' lines where it can. */
+  const lineRows = new Map<number, Wire[]>();
+  for (const wire of wires) {
+    for (let row = Math.floor(Math.min(wire.y1, wire.y2) / GRID_PX); row <= Math.floor(Math.max(wire.y1, wire.y2) / GRID_PX); row++) {
+      const list = lineRows.get(row);
+      if (list === undefined) lineRows.set(row, [wire]);
+      else list.push(wire);
+    }
+  }
+  const crossedByLine = (spot: Spot, box: TextBox): boolean => {
+    // The text itself, inside its halo: a line under the halo is already broken by it.
+    const text = { left: box.left + 3, right: box.right - 3, top: box.top + 3, bottom: box.bottom - 3 };
+    for (let row = Math.floor(text.top / GRID_PX); row <= Math.floor(text.bottom / GRID_PX); row++) {
+      for (const wire of lineRows.get(row) ?? []) if (wire !== spot.wire && segmentCrosses(wire, text)) return true;
+    }
+    return false;
+  };
   /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
   const placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
   for (const wire of wires) {
@@ -879,12 +896,13 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const y = spot.yOn(at);
     return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
   };
-  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed. */
-  const clearAt = (spot: Spot, at: number, side: Side): boolean => {
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
+  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => {
     const { y, label, tag } = boxesAt(spot, at, side);
     // The rows a label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
     const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
     if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
+    if (offLines && crossedByLine(spot, label)) return false;
     return blockersAt(spot, label, tag).length === 0;
   };
   /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
@@ -915,8 +933,11 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
     const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
     const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
-    for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-      for (const at of ordered) if (clearAt(spot, at, side)) return { at, side };
+    // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
+    for (const offLines of [true, false]) {
+      for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
+        for (const at of ordered) if (clearAt(spot, at, side, offLines)) return { at, side };
+      }
     }
     return null;
   };
@@ -995,6 +1016,30 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     }
     put(spot, { at: x, side: 'below' });
   }
+}
+
+/** Whether a wire's line passes through a box (the line clipped to the box leaves a piece of it). */
+function segmentCrosses(wire: Wire, box: TextBox): boolean {
+  const dx = wire.x2 - wire.x1;
+  const dy = wire.y2 - wire.y1;
+  let enter = 0;
+  let leave = 1;
+  for (const [p, q] of [
+    [-dx, wire.x1 - box.left],
+    [dx, box.right - wire.x1],
+    [-dy, wire.y1 - box.top],
+    [dy, box.bottom - wire.y1],
+  ] as const) {
+    if (p === 0) {
+      if (q <= 0) return false;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) enter = Math.max(enter, r);
+    else leave = Math.min(leave, r);
+    if (enter >= leave) return false;
+  }
+  return true;
 }
 
 /** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
