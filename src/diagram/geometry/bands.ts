@@ -43,6 +43,8 @@ export interface Band {
   centre: number;
   /** The first event of the band. */
   first: number;
+  /** Room kept above the band, past its time gap, for wire labels of the bands just before (see layoutDiagram). */
+  lead: number;
 }
 
 export interface BandPlan {
@@ -64,23 +66,24 @@ export function bandGap(deltaMs: number): number {
   return Math.min(BAND_GAP_MAX, BAND_GAP_MIN + BAND_GAP_PER_DOUBLING * Math.log2(1 + deltaMs));
 }
 
-/** The band heights only (what a shared axis needs), by instant. */
-export function bandHeights(events: readonly BandEvent[]): Map<number, number> {
-  const plan = planBands(events);
-  return new Map(plan.bands.map((band) => [band.atMs, band.height]));
+/** The band heights and the room kept above each (what a shared axis needs), by instant. */
+export function bandHeights(events: readonly BandEvent[], leads?: ReadonlyMap<number, number>): Map<number, { height: number; lead: number }> {
+  const plan = planBands(events, undefined, leads);
+  return new Map(plan.bands.map((band) => [band.atMs, { height: band.height, lead: band.lead }]));
 }
 
 type LocalBox = { lane: string; width: number; height: number; groupMax: number; word: boolean };
 
 /**
  * Lays the bands out from the top; `bandY` (a shared axis) puts an instant's band where every
- * diagram beside it puts that instant. Inside a band every item is on a row of ROW_PITCH: a lane's
+ * diagram beside it puts that instant, and `leads` keeps room above an instant's band (for wire labels
+ * that would otherwise meet those just above). Inside a band every item is on a row of ROW_PITCH: a lane's
  * chips and dots side by side from the first row (wrapped to the next rows past the lane's width),
  * and each wire on the first row free of the band's other wires on the lanes it spans. A lane's
  * chips stand on the side of its line no wire of the band leaves or lands on, so an arrowhead is
  * never under a chip; a line that leaves from under a chip breaks there (chips are drawn over wires).
  */
-export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<number, number>): BandPlan {
+export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<number, number>, leads?: ReadonlyMap<number, number>): BandPlan {
   const count = events.length;
   const rowY = new Array<number>(count).fill(0);
   const dx = new Array<number>(count).fill(0);
@@ -95,7 +98,8 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
     let end = start;
     while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
     const before = bands[bands.length - 1];
-    if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs);
+    const lead = leads?.get(atMs) ?? 0;
+    if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs) + lead;
     const shared = bandY?.get(atMs);
     if (shared !== undefined) top = shared;
     // A band holding only dots (no word, no wire sent from it) is a dot's height: a long race's
@@ -218,7 +222,7 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
       if (item.kind === 'settle') landY[i] = !sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(0) : (rowY[i] as number);
     }
-    bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start });
+    bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start, lead });
     start = end;
   }
   for (let i = 0; i < count; i++) if (Number.isNaN(landY[i])) landY[i] = rowY[i] as number;

@@ -2,7 +2,7 @@ import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, TRANSPORTS, usesSqlite, wordEvents, type SqlModule } from '../../engine';
 import { scenarios } from '../../scenarios/index';
-import { boxesMeet, layoutDiagram, tagMeetsLabelOf, wireTextBoxes, type TextBox, type Wire } from './layout';
+import { boxesMeet, layoutDiagram, sharedAxis, tagMeetsLabelOf, wireTextBoxes, type TextBox, type Wire } from './layout';
 
 // The race view's wire labels and their fate words ("IN FLIGHT", "LOST", "IGNORED") read on their own:
 // no fate word sits on another wire's label and no two labels touch. The layout places them once for the
@@ -17,19 +17,17 @@ beforeAll(async () => {
 
 const cases = scenarios.flatMap((scenario) => TRANSPORTS.map((transport) => [scenario.id, transport] as const));
 
-/**
- * Runs whose labels still meet: a burst of level lines a row apart (the buffer's replay, the end of a
- * reconnect) leaves no place on any line, and the race view gives them no more height yet. Each stays
- * listed here until it is fixed (`it.fails` turns red when it passes, so the list cannot go stale).
- */
-const STILL_MEET = new Set(['buffer-overload/stdio', 'buffer-overload/http', 'reconnect-listen/http']);
-
 describe('wire labels and fate words', () => {
-  const check = (id: string, transport: (typeof TRANSPORTS)[number]) => {
+  const check = (id: string, transport: (typeof TRANSPORTS)[number], shared = false) => {
     const scenario = scenarios.find((one) => one.id === id);
     if (scenario === undefined) throw new Error(id);
-    const transcript = runScenario(scenario, { transport, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
-    const layout = layoutDiagram(transcript, wordEvents(transcript.events));
+    const run = (on: (typeof TRANSPORTS)[number]) => runScenario(scenario, { transport: on, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
+    const transcript = run(transport);
+    const wording = wordEvents(transcript.events);
+    // The Compare tab lays a scenario's runs on its transports out on one axis: it keeps the room a band's labels need too.
+    const runs = TRANSPORTS.map((other) => (other === transport ? transcript : run(other)));
+    const axis = shared ? sharedAxis(runs.map((one) => ({ transcript: one, wording: wordEvents(one.events) }))) : undefined;
+    const layout = layoutDiagram(transcript, wording, 'ordinal', axis);
     const texts: Array<{ what: string; wire: Wire; box: TextBox; label: boolean }> = [];
     for (const wire of layout.wires) {
       const { label, tag } = wireTextBoxes(wire);
@@ -49,6 +47,68 @@ describe('wire labels and fate words', () => {
     }
     expect(meeting).toEqual([]);
   };
-  it.each(cases.filter(([id, transport]) => !STILL_MEET.has(`${id}/${transport}`)))('%s on %s at seed 1: no fate word on a label, no two labels meet', check);
-  it.fails.each(cases.filter(([id, transport]) => STILL_MEET.has(`${id}/${transport}`)))('%s on %s at seed 1: labels still meet (a burst of level lines)', check);
+  it.each(cases)('%s on %s at seed 1: no fate word on a label, no two labels meet', (id, transport) => check(id, transport));
+  // Bursts of level lines one instant after another (the buffer's replay, the end of a reconnect) need room between their bands.
+  it.each([
+    ['buffer-overload', 'stdio'],
+    ['buffer-overload', 'http'],
+    ['reconnect-listen', 'http'],
+  ] as const)('%s on %s beside its other transport on one axis: no two labels meet', (id, transport) => check(id, transport, true));
+
+  // A wire's line through another wire's label text (inside the halo) is not yet ruled out: where the
+  // placer finds no place off every line, one runs under the label. These runs still have some; the
+  // count may only fall (lower it here when it does).
+  const LINES_UNDER_LABELS: Record<string, number> = {
+    'C/stdio': 1,
+    'listen-server-cancel/stdio': 2,
+    'listen-server-cancel/http': 2,
+    'ledger-new-id-retry/stdio': 1,
+    'ledger-new-id-retry/http': 1,
+    'ledger-keyed-retry/stdio': 1,
+    'ledger-keyed-retry/http': 1,
+    'ledger-key-mismatch/stdio': 1,
+    'ledger-key-mismatch/http': 1,
+    'ledger-race-keyed/stdio': 1,
+    'ledger-race-keyed/http': 1,
+    'ledger-race-unsafe/stdio': 2,
+    'ledger-race-unsafe/http': 2,
+    'inventory-key-binding/stdio': 1,
+    'inventory-key-binding/http': 1,
+    'inventory-retry/stdio': 1,
+    'inventory-retry/http': 1,
+    'inventory-changed-quantity/stdio': 1,
+    'inventory-changed-quantity/http': 1,
+    'inventory-reconcile/stdio': 1,
+    'inventory-reconcile/http': 1,
+    'inventory-subscription-drop/stdio': 1,
+    'inventory-subscription-drop/http': 1,
+    'inventory-race/stdio': 1,
+    'inventory-race/http': 1,
+    'reconnect-listen/stdio': 11,
+    'reconnect-listen/http': 11,
+  };
+  it.each(cases)('%s on %s at seed 1: no more lines run through another wire\'s label than known', (id, transport) => {
+    const scenario = scenarios.find((one) => one.id === id);
+    if (scenario === undefined) throw new Error(id);
+    const transcript = runScenario(scenario, { transport, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
+    const layout = layoutDiagram(transcript, wordEvents(transcript.events));
+    const crossings: string[] = [];
+    for (const wire of layout.wires) {
+      const halo = wireTextBoxes(wire).label;
+      const text = { left: halo.left + 3, right: halo.right - 3, top: halo.top + 3, bottom: halo.bottom - 3 };
+      for (const other of layout.wires) if (other !== wire && lineThrough(other, text)) crossings.push(`line "${other.label}" through label "${wire.label}"`);
+    }
+    expect(crossings.length, crossings.join('\n')).toBeLessThanOrEqual(LINES_UNDER_LABELS[`${id}/${transport}`] ?? 0);
+  });
 });
+
+/** Whether a wire's line has a piece inside a box: sampled along the line every half pixel. */
+function lineThrough(wire: Wire, box: TextBox): boolean {
+  const steps = Math.ceil(2 * Math.hypot(wire.x2 - wire.x1, wire.y2 - wire.y1)) + 1;
+  for (let k = 0; k <= steps; k++) {
+    const x = wire.x1 + ((wire.x2 - wire.x1) * k) / steps;
+    const y = wire.y1 + ((wire.y2 - wire.y1) * k) / steps;
+    if (x > box.left && x < box.right && y > box.top && y < box.bottom) return true;
+  }
+  return false;
+}

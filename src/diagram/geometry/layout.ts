@@ -193,15 +193,21 @@ function orderLanes(ids: Set<string>): string[] {
 
 export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
   const need = new Map<number, number>();
+  /** The room a band keeps above it for its wire labels (the most any run needs). */
+  const room = new Map<number, number>();
   for (const { transcript, wording } of runs) {
-    for (const [atMs, height] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents)) need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
+    const { leads } = labelLeads(transcript, wording);
+    for (const [atMs, { height, lead }] of bandHeights(prepare(transcript, wording, 'ordinal').bandEvents, leads)) {
+      need.set(atMs, Math.max(need.get(atMs) ?? 0, height));
+      room.set(atMs, Math.max(room.get(atMs) ?? 0, lead));
+    }
   }
   const times = [...need.keys()].sort((a, b) => a - b);
   const bandY = new Map<number, number>();
   let y = BANDS_TOP_Y;
   times.forEach((atMs, k) => {
     const before = times[k - 1];
-    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before);
+    if (before !== undefined) y += (need.get(before) ?? 0) + bandGap(atMs - before) + (room.get(atMs) ?? 0);
     bandY.set(atMs, y);
   });
   return { bandY };
@@ -302,8 +308,67 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
   return { wordings, sizes, messagesBySeq, settledAt, markerLanes, order, position, bandEvents };
 }
 
+/** Passes of the race view's layout that look for wire labels still meeting: a burst rarely needs more than one. */
+const LABEL_PASSES_MAX = 4;
+/** Room kept between a label and the label or fate word a band is moved below. */
+const LABEL_CLEAR_PX = 2;
+
+/**
+ * The room each band of the race view keeps above it so that its wire labels clear those of the bands
+ * before: where the placer (placeLabels) finds no clear place on a line, as in a burst of level lines
+ * one band after another, the later wire's band moves down by the overlap, and the run is laid out again.
+ * Elsewhere the layout is what the bands alone give.
+ */
+function labelLeads(transcript: Transcript, wording: readonly EventWording[]): { leads: Map<number, number>; layout: DiagramLayout } {
+  const leads = new Map<number, number>();
+  for (let pass = 0; ; pass++) {
+    const layout = layoutOnce(transcript, wording, 'ordinal', undefined, leads);
+    if (pass === LABEL_PASSES_MAX) return { leads, layout };
+    const more = new Map<number, number>();
+    for (const [earlier, later] of meetingTexts(layout.wires)) {
+      const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
+      // Two texts of one band cannot be moved apart by the band's room.
+      if ((transcript.events[earlier.wire.index] as LabEvent).atMs === atMs) continue;
+      const need = earlier.box.bottom - later.box.top + LABEL_CLEAR_PX;
+      if (need > 0) more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
+    }
+    if (more.size === 0) return { leads, layout };
+    for (const [atMs, need] of more) leads.set(atMs, (leads.get(atMs) ?? 0) + need);
+  }
+}
+
+/**
+ * Pairs of wire texts on screen at once that meet: two labels, or a fate word and another wire's label
+ * (a wire's own label and fate word are one block), the earlier-sent wire first.
+ */
+export function meetingTexts(wires: readonly Wire[]): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
+  const texts: Array<{ wire: Wire; box: TextBox; label: boolean }> = [];
+  for (const wire of wires) {
+    const { label, tag } = wireTextBoxes(wire);
+    texts.push({ wire, box: label, label: true });
+    if (tag !== null) texts.push({ wire, box: tag, label: false });
+  }
+  texts.sort((a, b) => a.box.top - b.box.top);
+  const pairs: Array<[(typeof texts)[number], (typeof texts)[number]]> = [];
+  for (const [i, a] of texts.entries()) {
+    for (let j = i + 1; j < texts.length && (texts[j] as (typeof texts)[number]).box.top < a.box.bottom; j++) {
+      const b = texts[j] as (typeof texts)[number];
+      if (a.wire === b.wire || (!a.label && !b.label)) continue;
+      if (!a.label && !tagMeetsLabelOf(a.wire, b.wire)) continue;
+      if (!b.label && !tagMeetsLabelOf(b.wire, a.wire)) continue;
+      if (boxesMeet(a.box, b.box)) pairs.push(a.wire.index <= b.wire.index ? [a, b] : [b, a]);
+    }
+  }
+  return pairs;
+}
+
 /** Geometry only: the lanes come from the view's lane rules (../lanes.ts), the rows and labels from the wording. */
 export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
+  // A shared axis already keeps each band's room for labels (sharedAxis asks labelLeads of every run).
+  return scale === 'ordinal' && axis === undefined ? labelLeads(transcript, wording).layout : layoutOnce(transcript, wording, scale, axis, undefined);
+}
+
+function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
   const eventWording = wording;
@@ -320,7 +385,7 @@ export function layoutDiagram(transcript: Transcript, wording: readonly EventWor
   const gaps: number[] = [];
   for (let i = 1; i < count; i++) gaps.push((events[i] as LabEvent).atMs - (events[i - 1] as LabEvent).atMs);
   const pxPerMs = scale === 'linear' ? linearPxPerMs(gaps, count) : 0;
-  const plan = scale === 'ordinal' ? planBands(bandEvents, axis?.bandY) : null;
+  const plan = scale === 'ordinal' ? planBands(bandEvents, axis?.bandY, leads) : null;
   /** The widest marker (race view: the widest line of items in one band) on each lane: lanes are spaced so that neighbouring markers never touch. */
   const widest = new Map<string, number>();
   if (plan !== null) {
@@ -800,6 +865,23 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const fateWidth = fateWidthPx();
   const markerBoxes = new BoxGrid<null>();
   for (const marker of markers) markerBoxes.add({ left: marker.x - marker.width / 2, right: marker.x + marker.width / 2, top: marker.y - marker.height / 2, bottom: marker.y + marker.height / 2 }, null);
+  /** Every wire's line, by the rows it spans: a label keeps its text off the other wires' lines where it can. */
+  const lineRows = new Map<number, Wire[]>();
+  for (const wire of wires) {
+    for (let row = Math.floor(Math.min(wire.y1, wire.y2) / GRID_PX); row <= Math.floor(Math.max(wire.y1, wire.y2) / GRID_PX); row++) {
+      const list = lineRows.get(row);
+      if (list === undefined) lineRows.set(row, [wire]);
+      else list.push(wire);
+    }
+  }
+  const crossedByLine = (spot: Spot, box: TextBox): boolean => {
+    // The text itself, inside its halo: a line under the halo is already broken by it.
+    const text = { left: box.left + 3, right: box.right - 3, top: box.top + 3, bottom: box.bottom - 3 };
+    for (let row = Math.floor(text.top / GRID_PX); row <= Math.floor(text.bottom / GRID_PX); row++) {
+      for (const wire of lineRows.get(row) ?? []) if (wire !== spot.wire && segmentCrosses(wire, text)) return true;
+    }
+    return false;
+  };
   /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
   const placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
   for (const wire of wires) {
@@ -814,12 +896,13 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const y = spot.yOn(at);
     return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
   };
-  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed. */
-  const clearAt = (spot: Spot, at: number, side: Side): boolean => {
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
+  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => {
     const { y, label, tag } = boxesAt(spot, at, side);
     // The rows a label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
     const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
     if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
+    if (offLines && crossedByLine(spot, label)) return false;
     return blockersAt(spot, label, tag).length === 0;
   };
   /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
@@ -850,8 +933,11 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
     const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
     const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
-    for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-      for (const at of ordered) if (clearAt(spot, at, side)) return { at, side };
+    // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
+    for (const offLines of [true, false]) {
+      for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
+        for (const at of ordered) if (clearAt(spot, at, side, offLines)) return { at, side };
+      }
     }
     return null;
   };
@@ -930,6 +1016,30 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     }
     put(spot, { at: x, side: 'below' });
   }
+}
+
+/** Whether a wire's line passes through a box (the line clipped to the box leaves a piece of it). */
+function segmentCrosses(wire: Wire, box: TextBox): boolean {
+  const dx = wire.x2 - wire.x1;
+  const dy = wire.y2 - wire.y1;
+  let enter = 0;
+  let leave = 1;
+  for (const [p, q] of [
+    [-dx, wire.x1 - box.left],
+    [dx, box.right - wire.x1],
+    [-dy, wire.y1 - box.top],
+    [dy, box.bottom - wire.y1],
+  ] as const) {
+    if (p === 0) {
+      if (q <= 0) return false;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) enter = Math.max(enter, r);
+    else leave = Math.min(leave, r);
+    if (enter >= leave) return false;
+  }
+  return true;
 }
 
 /** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
