@@ -105,6 +105,9 @@ for (const { id, transport, giveAway } of RACES) {
     }
     // The description is back.
     await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toHaveCount(0);
+    // The answer stays in its column: the column scrolls inside and never spills over the timeline docked below.
+    const overflowing = await page.locator('.lab-side').evaluate((column) => column.scrollHeight > column.clientHeight + 1);
+    expect(overflowing, 'the side column holds its content (it scrolls inside, never spills over the dock)').toBe(false);
   });
 }
 
