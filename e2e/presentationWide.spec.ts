@@ -68,7 +68,6 @@ for (const size of SIZES) {
 
       const instructor = await boxes(page, INSTRUCTOR);
       const playbar = await boxes(page, PLAYBAR);
-      console.log(`${size.width}×${size.height}: instructor ${JSON.stringify(instructor)} playbar ${JSON.stringify(playbar)}`);
       expect(Object.keys(instructor)).toEqual(expect.arrayContaining(['Presentation button', 'Predict button']));
       expect(Object.keys(playbar)).toEqual(expect.arrayContaining(['Virtual time slider', 'step counter', 'time', '? button']));
       // A projector this wide has the room for the hint.
@@ -78,7 +77,7 @@ for (const size of SIZES) {
       for (const [mine, a] of Object.entries(instructor)) {
         for (const [theirs, b] of Object.entries(playbar)) if (overlap(a, b)) covered.push(`${mine} covers ${theirs}`);
       }
-      expect(covered, 'instructor parts over playback parts').toEqual([]);
+      expect(covered, `instructor parts over playback parts; instructor ${JSON.stringify(instructor)} playbar ${JSON.stringify(playbar)}`).toEqual([]);
 
       const outside = Object.entries({ ...instructor, ...playbar })
         .filter(([, b]) => b.x < 0 || b.y < 0 || b.x + b.width > size.width + 0.5 || b.y + b.height > size.height + 0.5)

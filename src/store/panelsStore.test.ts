@@ -20,6 +20,25 @@ function fakeClient() {
   return { client, calls, releases };
 }
 
+/**
+ * A panels store whose evidence calls the test answers (Stop fails the one pending), after one export that
+ * finished with a one-file list; `answer` and `fail` end the export asked for next.
+ */
+async function afterOneExport() {
+  let pending: { answer: (value: unknown) => void; fail: (error: unknown) => void } | null = null;
+  const evidenceClient = {
+    call: () => new Promise((answer, fail) => (pending = { answer, fail })),
+    stop: () => pending?.fail(new WorkerClientError('STOPPED', 'Stopped')),
+  } as unknown as ToolsClient;
+  const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, evidenceClient);
+  const files = [{ path: 'verification.json', description: 'The checklist.' }];
+  void store.getState().exportEvidence(() => {});
+  pending!.answer({ type: 'evidence-zip', requestId: 1, files, bytes: new Uint8Array([1]) });
+  await vi.advanceTimersByTimeAsync(0);
+  expect(store.getState().evidence).toEqual({ status: 'done', value: files });
+  return { store, files, answer: (value: unknown) => pending!.answer(value), fail: (error: unknown) => pending!.fail(error) };
+}
+
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
@@ -186,18 +205,7 @@ describe('panels store', () => {
   });
 
   it("Stop exporting keeps the list of the last export that finished, and says the list is that one's", async () => {
-    let pending: { answer: (value: unknown) => void; fail: (error: unknown) => void } | null = null;
-    const evidenceClient = {
-      call: () => new Promise((answer, fail) => (pending = { answer, fail })),
-      stop: () => pending?.fail(new WorkerClientError('STOPPED', 'Stopped')),
-    } as unknown as ToolsClient;
-    const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, evidenceClient);
-    const files = [{ path: 'verification.json', description: 'The checklist.' }];
-    void store.getState().exportEvidence(() => {});
-    pending!.answer({ type: 'evidence-zip', requestId: 1, files, bytes: new Uint8Array([1]) });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(store.getState().evidence).toEqual({ status: 'done', value: files });
-
+    const { store, files } = await afterOneExport();
     void store.getState().exportEvidence(() => {});
     store.getState().stopEvidence();
     await vi.advanceTimersByTimeAsync(0);
@@ -209,18 +217,10 @@ describe('panels store', () => {
   });
 
   it("an evidence export that fails keeps the list of the last export that finished, shows the error and says whose list it is", async () => {
-    let pending: { answer: (value: unknown) => void; fail: (error: unknown) => void } | null = null;
-    const evidenceClient = { call: () => new Promise((answer, fail) => (pending = { answer, fail })) } as unknown as ToolsClient;
-    const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, evidenceClient);
-    const files = [{ path: 'verification.json', description: 'The checklist.' }];
-    void store.getState().exportEvidence(() => {});
-    pending!.answer({ type: 'evidence-zip', requestId: 1, files, bytes: new Uint8Array([1]) });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(store.getState().evidence).toEqual({ status: 'done', value: files });
-
+    const { store, files, answer, fail } = await afterOneExport();
     const saved: Uint8Array[] = [];
     void store.getState().exportEvidence((bytes) => void saved.push(bytes));
-    pending!.fail(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load'));
+    fail(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load'));
     await vi.advanceTimersByTimeAsync(0);
     expect(saved).toEqual([]);
     expect(store.getState().evidence).toEqual({
@@ -233,7 +233,7 @@ describe('panels store', () => {
     // The next export that finishes replaces the list and clears the error.
     const next = [{ path: 'README.md', description: 'This index.' }];
     void store.getState().exportEvidence(() => {});
-    pending!.answer({ type: 'evidence-zip', requestId: 3, files: next, bytes: new Uint8Array([2]) });
+    answer({ type: 'evidence-zip', requestId: 3, files: next, bytes: new Uint8Array([2]) });
     await vi.advanceTimersByTimeAsync(0);
     expect(store.getState().evidence).toEqual({ status: 'done', value: next });
   });

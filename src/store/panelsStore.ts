@@ -140,6 +140,8 @@ export const SLIDER_DEBOUNCE_MS = 60;
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const valueOf = <T>(load: Load<T>): T | null => ('value' in load ? load.value : null);
+/** After Stop or a failure the last export that finished stays listed (it was downloaded); this says whose list it is. */
+const listedAreLastFinished = (article: 'The' | 'the'): string => `${article} files listed are those of the last export that finished.`;
 
 /** Runs `task` debounced and latest-wins; `task` reads the newest inputs when it starts. */
 function coalesce(task: () => Promise<void>, delayMs: number): () => void {
@@ -304,7 +306,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
           if (current !== evidenceExport) return;
           // As after Stop: the last export that finished was downloaded, so its list stays, and the error says whose list it is.
           const earlier = valueOf(get().evidence);
-          const failure = earlier === null ? message(error) : `${message(error).replace(/\.$/, '')}. Nothing was downloaded; the files listed are those of the last export that finished.`;
+          const failure = earlier === null ? message(error) : `${message(error).replace(/\.$/, '')}. Nothing was downloaded; ${listedAreLastFinished('the')}`;
           set({ evidence: { status: 'error', message: failure, value: earlier }, evidenceProgress: null });
         }
       },
@@ -313,7 +315,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         evidenceExport += 1;
         // An earlier export that finished was downloaded: its list stays, and the message says whose it is.
         const earlier = valueOf(get().evidence);
-        const message = `Stopped: the evidence export was ended before it finished; nothing was downloaded.${earlier === null ? '' : ' The files listed are those of the last export that finished.'}`;
+        const message = `Stopped: the evidence export was ended before it finished; nothing was downloaded.${earlier === null ? '' : ` ${listedAreLastFinished('The')}`}`;
         set({ evidence: { status: 'error', message, value: earlier }, evidenceProgress: null });
         evidenceClient.stop?.();
       },

@@ -2,10 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createLabDriver, type LabDriver } from '../../store/driver';
 import { usePanelsStore } from '../../store/panels';
 import { usePredictStore } from '../../store/predictStore';
-import { predictGate, runKey } from './predictGate';
+import { revealStep } from '../predict';
+import { predictGate, reveal, runKey } from './predictGate';
 
 // Predict's race point holds the replay until the room has guessed: every way forward the store offers
-// (a step, →, End, the time slider, Play at any speed) stops there, and after a guess each goes where it
+// (a step, →, End, the time slider, Play) stops there, and after a guess each goes where it
 // is sent. Driven headless over the real worker host, with playback's ticker turned by hand.
 
 /** Scenario A on stdio, Predict on, the gate installed as the page does, at step 0. */
@@ -31,7 +32,7 @@ beforeEach(() => {
 });
 
 describe('the race point holds every move forward until a guess', () => {
-  it('Play stops on reaching the race point, at the fastest speed too: the tick that reaches it pauses', async () => {
+  it('Play stops on reaching the race point: the tick that reaches it pauses, and the ticks after it move nothing', async () => {
     const { driver, point } = await openA();
     driver.store.getState().setSpeed(32);
     driver.play().tick(point + 5);
@@ -113,10 +114,17 @@ describe('what passes the race point', () => {
   });
 
   it('Reveal passes without a guess: it skips the gate', async () => {
-    const { driver, point, total } = await openA();
+    const { driver, point } = await openA();
     driver.store.getState().setStep(point);
-    driver.store.getState().setStep(total, { pastGate: true });
-    expect(driver.state.step).toBe(total);
+    const { race, transcript } = driver.state;
+    if (race === null || transcript === null) throw new Error('A on stdio has a race');
+    usePredictStore.getState().setNudged(true);
+    reveal(race, transcript, driver.store);
+    expect(driver.state.step).toBe(revealStep(race));
+    expect(driver.state.step).toBeGreaterThan(point);
+    expect(driver.state.playing).toBe(false);
+    expect(driver.state.selectedSeq).toBe(transcript.events[race.location.decidingIndex]?.seq);
+    expect(usePredictStore.getState().nudged).toBe(false);
   });
 
   it('with Predict off nothing is held', async () => {

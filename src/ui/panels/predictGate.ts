@@ -1,4 +1,4 @@
-import { useLabStore, type LabState, type StepGate, type Transcript } from '../../store/labStore';
+import { useLabStore, type LabState, type LabStore, type StepGate, type Transcript } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { usePredictStore } from '../../store/predictStore';
 import { revealStep, type RaceOnScreen } from '../predict';
@@ -8,9 +8,12 @@ export function runKey(transcript: Transcript): string {
   return [transcript.scenario, transcript.transport, transcript.seed, transcript.implementation ?? 'model', transcript.schedule ?? '', transcript.faults ?? '', JSON.stringify(transcript.settings)].join('/');
 }
 
-/** Jumps to the deciding event: its step, paused, the event picked (the diagram and the inspector show it). */
-export function reveal(race: RaceOnScreen, transcript: Transcript): void {
-  const lab = useLabStore.getState();
+/**
+ * Jumps to the deciding event: its step, paused, the event picked (the diagram and the inspector show it).
+ * The store is the page's; a test passes its own headless one.
+ */
+export function reveal(race: RaceOnScreen, transcript: Transcript, store: LabStore = useLabStore): void {
+  const lab = store.getState();
   lab.pause();
   // Reveal is the one move past the race point that needs no guess.
   lab.setStep(revealStep(race), { pastGate: true });
