@@ -30,9 +30,9 @@ const stringRecord = v.record(v.string(), v.string());
 const terminalState = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
 /** RC-8: the client's own ending of a request, kept beside the server's terminal state. */
 const clientOutcome = v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']);
-/** A JSON object (JSON values only, bounded depth: json.ts), typed as the engine's JsonObject. */
 /** An object whose values nobody reads as a type (an exploration's distinct fields, a recorded message before its own check). */
 const unknownRecord = v.record(v.string(), v.unknown());
+/** A JSON object (JSON values only, bounded depth: json.ts), typed as the engine's JsonObject. */
 const jsonObject = v.custom<JsonObject>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
 const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped']);

@@ -2,7 +2,7 @@ import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, TRANSPORTS, usesSqlite, wordEvents, type SqlModule } from '../../engine';
 import { scenarios } from '../../scenarios/index';
-import { boxesMeet, layoutDiagram, sharedAxis, tagMeetsLabelOf, wireTextBoxes, type TextBox, type Wire } from './layout';
+import { layoutDiagram, meetingTexts, sharedAxis, wireTextBoxes, type TextBox, type Wire } from './layout';
 
 // The race view's wire labels and their fate words ("IN FLIGHT", "LOST", "IGNORED") read on their own:
 // no fate word sits on another wire's label and no two labels touch. The layout places them once for the
@@ -25,26 +25,14 @@ describe('wire labels and fate words', () => {
     const transcript = run(transport);
     const wording = wordEvents(transcript.events);
     // The Compare tab lays a scenario's runs on its transports out on one axis: it keeps the room a band's labels need too.
-    const runs = TRANSPORTS.map((other) => (other === transport ? transcript : run(other)));
-    const axis = shared ? sharedAxis(runs.map((one) => ({ transcript: one, wording: wordEvents(one.events) }))) : undefined;
+    const axis = shared
+      ? sharedAxis(TRANSPORTS.map((other) => (other === transport ? transcript : run(other))).map((one) => ({ transcript: one, wording: wordEvents(one.events) })))
+      : undefined;
     const layout = layoutDiagram(transcript, wording, 'ordinal', axis);
-    const texts: Array<{ what: string; wire: Wire; box: TextBox; label: boolean }> = [];
-    for (const wire of layout.wires) {
-      const { label, tag } = wireTextBoxes(wire);
-      texts.push({ what: `label "${wire.label}"`, wire, box: label, label: true });
-      if (tag !== null) texts.push({ what: `fate word of "${wire.label}"`, wire, box: tag, label: false });
-    }
-    const meeting: string[] = [];
-    for (const [i, a] of texts.entries()) {
-      for (const b of texts.slice(i + 1)) {
-        // A wire's own label and fate word are one block; two fate words never show on one line at once.
-        if (a.wire === b.wire || (!a.label && !b.label)) continue;
-        // A fate word and a label that are never on screen at the same step cannot cover each other.
-        if (!a.label && !tagMeetsLabelOf(a.wire, b.wire)) continue;
-        if (!b.label && !tagMeetsLabelOf(b.wire, a.wire)) continue;
-        if (boxesMeet(a.box, b.box)) meeting.push(`${a.what} × ${b.what}`);
-      }
-    }
+    // meetingTexts skips a wire's own label and fate word (one block), two fate words (never on one line at
+    // once) and a fate word and a label never on screen at the same step.
+    const what = (text: { wire: Wire; label: boolean }) => `${text.label ? 'label' : 'fate word of'} "${text.wire.label}"`;
+    const meeting = meetingTexts(layout.wires).map(([a, b]) => `${what(a)} × ${what(b)}`);
     expect(meeting).toEqual([]);
   };
   it.each(cases)('%s on %s at seed 1: no fate word on a label, no two labels meet', (id, transport) => check(id, transport));
@@ -54,6 +42,17 @@ describe('wire labels and fate words', () => {
     ['buffer-overload', 'http'],
     ['reconnect-listen', 'http'],
   ] as const)('%s on %s beside its other transport on one axis: no two labels meet', (id, transport) => check(id, transport, true));
+
+  // The checks above rely on meetingTexts: it must report two labels laid on one another.
+  it('meetingTexts reports two labels laid at one place', () => {
+    const scenario = scenarios[0];
+    if (scenario === undefined) throw new Error('no scenario');
+    const transcript = runScenario(scenario, { transport: 'stdio', seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
+    const [first, second] = layoutDiagram(transcript, wordEvents(transcript.events)).wires;
+    if (first === undefined || second === undefined) throw new Error('fewer than two wires');
+    const moved = { ...second, labelX: first.labelX, labelY: first.labelY };
+    expect(meetingTexts([first, moved]).some(([a, b]) => a.label && b.label && a.wire === first && b.wire === moved)).toBe(true);
+  });
 
   // A wire's line through another wire's label text (inside the halo) is not yet ruled out: where the
   // placer finds no place off every line, one runs under the label. These runs still have some; the

@@ -962,7 +962,8 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const sender = lanes[from];
     if (next === undefined || sender === undefined) continue;
     const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
-    const width = Math.max(textWidthPx(wire.label, 15, true), fateWidth) + 2 * LABEL_PAD_X;
+    const labelWidth = textWidthPx(wire.label, 15, true);
+    const width = Math.max(labelWidth, fateWidth) + 2 * LABEL_PAD_X;
     const yOn = (x: number) => (wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1));
     let x = wire.labelX;
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
@@ -971,20 +972,18 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
       const leftHalf = extentNear(left, y - LABEL_ABOVE, y + LABEL_BELOW).right;
       const rightHalf = extentNear(right, y - LABEL_ABOVE, y + LABEL_BELOW).left;
       const room = { from: left.x + leftHalf, to: right.x - rightHalf };
-      let placed: number;
-      if (room.to - room.from >= width) placed = Math.min(Math.max(x, room.from + width / 2), room.to - width / 2);
+      let settled: number;
+      if (room.to - room.from >= width) settled = Math.min(Math.max(x, room.from + width / 2), room.to - width / 2);
       // Too narrow: the label may pass over a lane's line where no marker is, not over a marker.
-      else if (rightHalf === 0) placed = room.from + width / 2;
-      else if (leftHalf === 0) placed = room.to - width / 2;
-      else placed = (room.from + room.to) / 2;
-      if (Math.abs(placed - x) < 0.5) break;
-      x = placed;
+      else if (rightHalf === 0) settled = room.from + width / 2;
+      else if (leftHalf === 0) settled = room.to - width / 2;
+      else settled = (room.from + room.to) / 2;
+      if (Math.abs(settled - x) < 0.5) break;
+      x = settled;
     }
     wire.labelX = x;
     wire.labelY = yOn(x);
-    wire.tagX = x;
-    wire.tagY = wire.labelY + TAG_BELOW;
-    const spot: Spot = { wire, left: left.x, right: right.x, width, yOn, x, labelWidth: textWidthPx(wire.label, 15, true), tagged: tagShownUntil(wire) !== null };
+    const spot: Spot = { wire, left: left.x, right: right.x, width, yOn, x, labelWidth, tagged: tagShownUntil(wire) !== null };
     spots.set(wire, spot);
     if (clearAt(spot, x, 'below')) {
       put(spot, { at: x, side: 'below' });

@@ -91,7 +91,11 @@ function TimeColumn({ flow, times, step }: { flow: DiagramFlow; times: Array<Tim
   const column = useRef<HTMLDivElement>(null);
   const [font, setFont] = useState<{ advancePx: number; padPx: number } | null>(null);
   // The room left of the widest label: how far the view may pan right before a label would be cut.
-  const slack = Math.max(0, layout.timeRight - widestTimeBox(layout, font?.advancePx ?? null, font?.padPx ?? TIME_BOX_PAD_PX) - 1);
+  // Memoized: the column re-renders on every pan frame while pinned, and the box only moves with the layout or font.
+  const slack = useMemo(
+    () => Math.max(0, layout.timeRight - widestTimeBox(layout, font?.advancePx ?? null, font?.padPx ?? TIME_BOX_PAD_PX) - 1),
+    [layout, font],
+  );
   // Flow px the column moves right to stay whole; 0 while it fits (the view is not panned past its room).
   const pin = useFlowStore((state) => Math.max(0, -state.transform[0] / state.transform[2] - slack));
   const presentation = usePanelsStore((state) => state.presentation);
