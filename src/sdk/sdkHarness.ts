@@ -256,7 +256,7 @@ export class SdkRace {
     // The message is the SDK's, typed by the SDK's own schema: checked into the lab's union, not cast.
     // The copy is the JSON-RPC object exactly as it went on the wire.
     const message: unknown = structuredClone(sdkMessage);
-    if (!isJsonRpcMessage(message)) throw new Error(`the SDK put a message the lab cannot read as JSON-RPC on ${channel}: ${String(jsonRpcProblem(message))}`);
+    if (!isJsonRpcMessage(message)) throw new LabError('LAB026', `the SDK put a message the lab cannot read as JSON-RPC on ${channel}: ${String(jsonRpcProblem(message))}`);
     if (from === 'client' && 'method' in message && message.method === 'tools/call' && 'id' in message) this.requestStarted(message);
     if (from === 'server' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) this.serverCompletes();
     if (from === 'client' && 'method' in message && message.method === 'notifications/cancelled' && message.params?.requestId === this.callId) {
@@ -264,7 +264,7 @@ export class SdkRace {
       this.cancelSignal ??= 'notifications/cancelled';
     }
     const to: Side = from === 'client' ? 'server' : 'client';
-    const event = this.record({ kind: 'message', from, to, channel, message, arrivesAtMs: this.arrivalMs(`${channel}:${from}`) }) as MessageEvent;
+    const event = this.record({ kind: 'message', from, to, channel, message, arrivesAtMs: this.arrivalMs(`${channel}:${from}`) });
     if (from === 'server' && this.transport === 'http' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) {
       this.record({ kind: 'stream-closed', by: 'server', requestId: this.callId, reason: responseEndsStream("the SDK's server transport closes it once the response is written") });
     }
@@ -599,14 +599,13 @@ export class TappedTransport<M extends WireMessage = WireMessage, X = unknown> {
   }
 
   start(): Promise<void> {
-    const inner = this.inner;
-    inner.onmessage = (message, extra) => {
+    this.inner.onmessage = (message, extra) => {
       // Streamable HTTP: the receiving side has read a message the lab delivered; the clock may move again.
       if (this.mode !== 'stdio') this.race.busy -= 1;
       this.onmessage?.(message, extra);
     };
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
     return this.inner.start();
   }
 

@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { scenarios } from '../scenarios/index';
 import { findScenario } from '../scenarios/index';
-import { runScenario, type LabEvent, type Transcript } from '../engine';
+import { runScenario, TRANSPORTS, type LabEvent, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
 import { GOLDEN_HASHES_PATH, GOLDEN_SDK_IMPLS, GOLDEN_SDK_SCENARIOS, GOLDEN_SEEDS_MAX, GOLDEN_TIMELINES_DIR, goldenSdkTimelines, goldenTimelines, goldenTranscripts, structuralHash } from './golden';
 
@@ -37,7 +37,7 @@ it('every readable timeline at seed 1 is byte-identical to its committed text fi
     expect(text, file).toBe(readFileSync(join(GOLDEN_TIMELINES_DIR, file), 'utf8'));
   }
   expect([...files].sort()).toEqual(made.sort());
-  expect(made).toHaveLength(scenarios.length * 2 + GOLDEN_SDK_IMPLS.length * GOLDEN_SDK_SCENARIOS.length * 2);
+  expect(made).toHaveLength((scenarios.length + GOLDEN_SDK_IMPLS.length * GOLDEN_SDK_SCENARIOS.length) * TRANSPORTS.length);
 }, 120_000);
 
 /** Every string the lab writes as prose, reworded: what a wording change does to a transcript. */

@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { findScenario, scenarios } from '../scenarios/index';
-import { runScenario, TRANSPORTS, usesSqlite, type SqlModule, type Transcript } from '../engine';
+import { IMPLEMENTATIONS, runScenario, TRANSPORTS, usesSqlite, type Implementation, type SqlModule, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
 import { withLanes } from '../diagram/lanes';
 import { runResolved } from '../sdk/runs';
@@ -79,8 +79,8 @@ export function* goldenTimelines(sql: SqlModule): Generator<{ file: string; text
   }
 }
 
-/** The real SDKs' lanes whose timelines are committed beside the model's: the same steps, read side by side. */
-export const GOLDEN_SDK_IMPLS = ['ts-sdk', 'ts-sdk-v2'] as const;
+/** The real SDKs' lanes whose timelines are committed beside the model's: the same steps, read side by side (every implementation but the model). */
+export const GOLDEN_SDK_IMPLS: readonly Exclude<Implementation, 'model'>[] = IMPLEMENTATIONS.filter((impl): impl is Exclude<Implementation, 'model'> => impl !== 'model');
 
 /** The scenarios an SDK runs (the request races A–D). */
 export const GOLDEN_SDK_SCENARIOS = ['A', 'B', 'C', 'D'] as const;

@@ -61,6 +61,13 @@ export function jsonRpcProblem(value: unknown): string | null {
   return null;
 }
 
+/** The value as a JSON-RPC 2.0 message, or what keeps it from being one: one check for callers that need both. */
+export function checkJsonRpcMessage(value: unknown): { message: JsonRpcMessage; problem: null } | { message: null; problem: string } {
+  const problem = jsonRpcProblem(value);
+  // No problem is exactly what isJsonRpcMessage means.
+  return problem === null ? { message: value as JsonRpcMessage, problem } : { message: null, problem };
+}
+
 /** A JSON-RPC 2.0 message as the engine types it (see jsonRpcProblem). */
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
   return jsonRpcProblem(value) === null;

@@ -3,7 +3,7 @@ import { findingOf } from '../probe/probes';
 import type { ProbeTranscript } from '../probe/run';
 import { check, ProbeTranscriptSchema, type CheckedProbeTranscript } from './schemas';
 import { RECORDING_BYTES_MAX } from './recordingLimits';
-import { isJsonRpcMessage, jsonRpcProblem } from './json';
+import { checkJsonRpcMessage } from './json';
 
 /**
  * A `lab probe --json` transcript opened in the page: checked, then drawn with the lab's own events,
@@ -104,10 +104,10 @@ export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript
     switch (event.kind) {
       case 'message': {
         // A real server's message, checked as JSON-RPC 2.0 (json.ts): the recording draws what the server sent.
-        const problem = jsonRpcProblem(event.message);
-        if (problem === null && isJsonRpcMessage(event.message)) events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message: event.message, arrivesAtMs: event.atMs });
+        const { message, problem } = checkJsonRpcMessage(event.message);
+        if (message !== null) events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message, arrivesAtMs: event.atMs });
         // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not one it can draw.
-        else events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem ?? 'unknown'}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
+        else events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
         break;
       }
       case 'http-response':

@@ -4,7 +4,7 @@ import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
-import { IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
+import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
 import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from './json';
@@ -64,7 +64,7 @@ const ReconnectPlanSchema = v.object({
   reconcileInsteadOfReplay: v.array(requestId),
   replayUnsafeMutations: v.literal(false),
   sendLastEventId: v.boolean(),
-  backoff: v.object({ policy: v.picklist(['full-jitter', 'none', 'exponential', 'equal-jitter', 'decorrelated-jitter']), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
+  backoff: v.object({ policy: v.picklist(BACKOFF_POLICIES), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
 });
 
 const eventSchemas = [

@@ -29,10 +29,8 @@ export interface ClientRequestOptions {
 export interface CancelWays {
   /** Streamable HTTP: POST notifications/cancelled instead of closing the stream (a catalogued failure mode); the server's delivery of it. */
   readonly post?: Delivery;
-  /** stdio: the server's delivery of notifications/cancelled; default: `server.acceptCancel(params, received)`. */
+  /** stdio: the server's delivery of notifications/cancelled; default: `server.acceptCancel(params, cancelHow.notified)`. */
   readonly notified?: Delivery;
-  /** How the server names what it received on stdio. */
-  readonly received?: string;
   /** Why the client gave up, for the stream-closed sentence (default: the cancellation's reason). */
   readonly closedWhy?: string;
   /** Runs once the client closed the stream, before the server observes it. */
@@ -152,8 +150,7 @@ export class ClientRequest {
     const post = this.sim.http ? ways.post : undefined;
     if (!this.sim.http || post !== undefined) {
       this.signal = 'notifications/cancelled';
-      const received = ways.received ?? cancelHow.notified;
-      const deliver: Delivery = post ?? ways.notified ?? ((event) => server.acceptCancel('params' in event.message ? event.message.params : undefined, received));
+      const deliver: Delivery = post ?? ways.notified ?? ((event) => server.acceptCancel('params' in event.message ? event.message.params : undefined, cancelHow.notified));
       sendOn(this.sim, 'client', cancelledNotification(this.id, reason), this.id, deliver);
       return;
     }

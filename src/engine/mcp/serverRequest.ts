@@ -11,16 +11,14 @@ import { ServerWorker } from './worker';
 /** What the server side of a request needs of a simulation: the MCP rules' log and the wire. */
 export type CallSim = McpSim & StreamSim;
 
-/** What a model's server does once it accepted a cancellation, when it departs from the spec (a catalogued failure mode). */
-export interface ServerWording {
-  /** Said after how the cancellation arrived (cancel-accepted); default: the shared sentence. */
-  readonly afterCancel: string;
-}
-
 export interface ServerRequestOptions {
   /** RC-8: record when the two sides' views diverge. */
   readonly views?: boolean;
-  readonly wording?: Partial<ServerWording>;
+  /**
+   * What the server does once it accepted a cancellation, when it departs from the spec (a catalogued
+   * failure mode): said after how the cancellation arrived (cancel-accepted); default: the shared sentence.
+   */
+  readonly afterCancel?: string;
   /** Runs when the server accepts a cancellation: it stops what it runs beside the worker (a keep-alive timer). */
   readonly onCancelAccepted?: () => void;
 }
@@ -91,7 +89,7 @@ export class ServerRequest {
    * observed disconnect). Malformed, unknown and finished targets are ignored without error or reply
    * (RC-7); returns why, or null when the server accepted it and stops the work.
    */
-  acceptCancel(params: unknown, how: string, afterCancel: string | undefined = this.options.wording?.afterCancel): string | null {
+  acceptCancel(params: unknown, how: string): string | null {
     const hadTerminal = (this.coordinator.get(this.id)?.terminal ?? null) !== null;
     const verdict = this.coordinator.serverCancel(params, this.sim.nowMs);
     if (!verdict.accepted) {
@@ -99,7 +97,7 @@ export class ServerRequest {
       return verdict.reason;
     }
     this.options.onCancelAccepted?.();
-    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, afterCancel) });
+    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, this.options.afterCancel) });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, terminalCancelled(how));
     // Paired with the coordinator: the request the cancellation named is this one, and it is over on the server.

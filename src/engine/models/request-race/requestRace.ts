@@ -11,7 +11,7 @@ import { callToolResultResponse, cancelledNotification, progressNotification, ty
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
-import { arrivedOnClosedStream, cancelHow, deadlineWording, maxFoundOnProgress, responseEndsStream, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
+import { arrivedOnClosedStream, cancelHow, deadlineWording, maxFoundOnProgress, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
 import { requestRaceSettingsSpec, type RequestRaceSettings } from './settings';
 import type { ClientIgnore, RequestOutcome, RequestRaceEvent, RequestRaceScenario, ScriptStep } from './types';
 
@@ -49,7 +49,7 @@ export class RequestRace {
     const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
     this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, views: true, onDeadline: () => this.deadlineFires() });
     const afterCancel = s.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (a catalogued failure mode)' : undefined;
-    this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, { views: true, wording: { afterCancel } });
+    this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, { views: true, afterCancel });
   }
 
   get events(): RequestRaceEvent[] {
@@ -209,7 +209,7 @@ export class RequestRace {
     if (this.settings.afterCancel === 'respond') {
       // a catalogued failure mode: the response goes out although cancellation won; the client cannot use it.
       respond();
-      endResponseStream(this.sim, this.id, responseEndsStream());
+      endResponseStream(this.sim, this.id);
     } else {
       this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: responseSuppressed() });
     }
