@@ -89,7 +89,7 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
   const faults = options.faults === undefined ? [] : parseFaults(options.faults);
   const { events, outcome } = executeWithFaults(faults, () =>
-    model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults }),
+    model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults, components: options.components }),
   );
   replay?.finish();
   const transcript: TranscriptOf<S> = {

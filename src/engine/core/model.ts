@@ -6,6 +6,7 @@ import type { SettingsOf, SettingsSpec } from './settings';
 import type { SqliteHost } from './sqlite';
 import type { AnyEvent, Settings, Transport } from './transcript';
 import type { MessageFault } from './wire';
+import type { Components } from './components';
 
 /**
  * What every model shares with the registry (src/engine/scenario.ts): the scenario's common fields,
@@ -45,6 +46,8 @@ export interface RunOptions {
    * exact). Supported by the request race (A–D) so far; other models always record.
    */
   readonly record?: boolean;
+  /** A student's parts in the place of the lab's own (the graded exercises); absent: the lab's own. */
+  readonly components?: Components;
 }
 
 export interface ResolvedRun {
@@ -56,6 +59,7 @@ export interface ResolvedRun {
   readonly trace?: SchedulerOptions['trace'];
   readonly ledger?: SqliteHost;
   readonly record?: boolean;
+  readonly components?: Components;
 }
 
 /** A model of scenarios `S`: its runs end in outcome `O` and record events `E`. */

@@ -1,4 +1,5 @@
 import { assert } from '../core/assert';
+import type { Components } from '../core/components';
 import { LabError } from '../core/errors';
 import type { RunOptions } from '../core/model';
 import type { Settings, Transport } from '../core/transcript';
@@ -53,6 +54,12 @@ export interface ExploreOptions {
    * false offers only the window's ends and the queued instants inside it (what the tests compare with).
    */
   readonly criticalArrivals?: boolean;
+  /**
+   * A student's parts (the graded exercises): made afresh for every run, so no state leaks from one
+   * ordering into another. Their breaches are reported beside the invariants' (`componentBreaches`).
+   * A component's state is hidden from the model's description, so states merge by history only.
+   */
+  readonly components?: () => Components;
 }
 
 export interface Ending {
@@ -80,6 +87,15 @@ export interface Violation {
   explanation: string;
 }
 
+/** A statement a student's component broke: as `Violation`, named by the exercise's statement id. */
+export interface ComponentViolation {
+  statement: string;
+  schedule: string;
+  step: number;
+  atMs: number;
+  explanation: string;
+}
+
 /** The `--json` shape of `lab explore` (a contract). */
 export interface ExploreResult {
   scenario: string;
@@ -94,6 +110,8 @@ export interface ExploreResult {
   complete: boolean;
   endings: Ending[];
   violations: Violation[];
+  /** With `components`: each statement the student's parts broke, once per explanation, with an ordering that breaks it. */
+  componentBreaches?: ComponentViolation[];
   /** What the violation count means: a bound that cut the exploration leaves "none found", never "none". */
   verdict: string;
 }
@@ -190,6 +208,7 @@ export class Exploration {
   private readonly memo = new Map<string, Tally>();
   private readonly stack: Frame[] = [];
   private readonly violations = new Map<string, Violation>();
+  private readonly componentBreaches = new Map<string, ComponentViolation>();
   private violationCount = 0;
   private root: Tally | null = null;
   private runs = 0;
@@ -285,16 +304,18 @@ export class Exploration {
   private runOnce(choices: Choice[]): { kind: 'leaf'; key: string; tally: Tally } | { kind: 'point'; key: string; options: Choice[] } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
-    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true);
+    const components = this.options.components?.();
+    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, components === undefined && (this.options.mergeStates ?? true), this.options.criticalArrivals ?? true);
+    if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
-      const transcript = runScenario(this.scenario, this.runOptions(driver));
+      const transcript = runScenario(this.scenario, { ...this.runOptions(driver), ...(components === undefined ? {} : { components }) });
       this.settings ??= transcript.settings;
       driver.checker.finish(this.scenario.kind, transcript.outcome);
       ending = { outcome: transcript.outcome, distinct: endingOf(transcript) };
     } catch (error) {
       if (error instanceof Stop) {
-        this.collect(driver);
+        this.collect(driver, components);
         return { kind: 'point', key: error.key, options: error.options };
       }
       // A LabError on bad input is the user's to see; any other failure in some ordering is an ending of its own.
@@ -302,7 +323,7 @@ export class Exploration {
       const message = error instanceof Error ? error.message : String(error);
       ending = { outcome: null, distinct: { error: message }, error: message };
     }
-    this.collect(driver);
+    this.collect(driver, components);
     const schedule = driver.schedule();
     const key = driver.endKey();
     return { kind: 'leaf', key, tally: { count: 1, endings: new Map([[JSON.stringify(ending.distinct), { ...ending, count: 1, schedule }]]) } };
@@ -312,7 +333,12 @@ export class Exploration {
     return { transport: this.transport, seed: this.options.seed, settings: this.options.settings, chooser: driver.chooser, ledger: this.options.ledger, record: false };
   }
 
-  private collect(driver: Driver): void {
+  private collect(driver: Driver, components: Components | undefined): void {
+    for (const breach of components?.probe.breaches ?? []) {
+      const id = `${breach.statement}|${breach.explanation}`;
+      if (this.componentBreaches.has(id) || this.componentBreaches.size >= VIOLATIONS_KEPT) continue;
+      this.componentBreaches.set(id, { statement: breach.statement, schedule: breach.schedule ?? driver.schedule(), step: breach.step, atMs: breach.atMs, explanation: breach.explanation });
+    }
     driver.checker.found.forEach((breach, index) => {
       const id = `${breach.invariant}|${breach.explanation}`;
       if (this.violations.has(id)) return;
@@ -335,6 +361,7 @@ export class Exploration {
       complete: !this.cut,
       endings,
       violations: [...this.violations.values()],
+      ...(this.options.components === undefined ? {} : { componentBreaches: [...this.componentBreaches.values()] }),
       verdict: violationsVerdict({ violations: [...this.violations.values()], complete: !this.cut, states: this.runs }),
     };
   }

@@ -1,0 +1,65 @@
+/**
+ * Components: the seam where a student's own implementation of one of the lesson's parts takes the
+ * place of the lab's (the graded exercises, src/exercise/). A model that offers a seam reads it from
+ * the run (`ModelRun.components`); with none given it uses its own part, so every run without one is
+ * byte for byte what it was.
+ *
+ * A component is called synchronously on the virtual clock, like the lab's own part. It may break a
+ * statement of the exercise's contract (a buffer over its capacity, a delay outside its range): the
+ * adapter that wraps it reports that through `ComponentProbe.breach`, with the instant and the step,
+ * and the run goes on where the model can follow it. Where it cannot (a return value the model has no
+ * meaning for), the adapter throws, and the run ends there as an error ending of its own.
+ */
+
+/** One statement a component broke in one run: which, why in words, when and after which event. */
+export interface ComponentBreach {
+  readonly statement: string;
+  readonly explanation: string;
+  readonly atMs: number;
+  /** `seq` of the last event stamped before the breach (0: before any). */
+  readonly step: number;
+  /** The explorer's choices up to the breach, as a schedule string (set when a run is explored). */
+  readonly schedule?: string;
+}
+
+/** What an adapter reads of the run: the virtual time, and the last event's seq. */
+export interface ComponentClock {
+  readonly nowMs: number;
+  lastSeq(): number;
+}
+
+/** Collects the breaches of one run; the explorer sets `scheduleNow` so each names the ordering that reaches it. */
+export class ComponentProbe {
+  readonly breaches: ComponentBreach[] = [];
+  scheduleNow: (() => string) | null = null;
+
+  breach(statement: string, explanation: string, clock: ComponentClock): void {
+    const schedule = this.scheduleNow?.();
+    this.breaches.push({ statement, explanation, atMs: clock.nowMs, step: clock.lastSeq(), ...(schedule === undefined ? {} : { schedule }) });
+  }
+}
+
+/** A progress item or a final response, as the buffer exercise's contract names them. */
+export type BufferItem =
+  | { readonly kind: 'progress'; readonly token: string; readonly progress: number; readonly total: number; readonly needsRefetch?: boolean }
+  | { readonly kind: 'final'; readonly requestId: number; readonly message: unknown; readonly needsRefetch?: boolean };
+
+export type OfferResult = 'queued' | 'coalesced' | 'dropped-oldest' | 'refused';
+
+/** The bounded SSE buffer as a student writes it: `createBuffer(capacity)` → `{ offer(item), take() }`. */
+export interface BufferComponent {
+  offer(item: BufferItem): OfferResult;
+  take(): BufferItem | null;
+}
+
+/**
+ * The parts a run may take from outside. Each field is optional: a model uses its own part where the
+ * field is absent. `probe` receives every breach the adapters see.
+ */
+export interface Components {
+  readonly probe: ComponentProbe;
+  /** buffer-overload: the buffer between the producer and the slow client. */
+  readonly buffer?: (capacity: number, clock: ComponentClock) => BufferComponent;
+  /** herd: the wait before a client's reconnect attempt. */
+  readonly backoffDelayMs?: (clientId: number, attempt: number, clock: ComponentClock) => number;
+}
