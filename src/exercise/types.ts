@@ -73,6 +73,8 @@ export interface CheckReport {
   /** Explorer states visited (runs). */
   readonly states: number;
   readonly elapsedMs: number;
+  /** Every ordering of every run was explored (false: a bound cut one, so "holds" means "none found"). */
+  readonly complete: boolean;
   /** Set when the student's code could not be graded (nothing else is then meaningful). */
   readonly error?: CodeError;
   /** All statements hold and there is no error. */

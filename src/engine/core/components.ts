@@ -32,6 +32,29 @@ export interface ComponentClock {
 export class ComponentProbe {
   readonly breaches: ComponentBreach[] = [];
   scheduleNow: (() => string) | null = null;
+  /** A running hash (FNV-1a, two lanes) of every call into the component and its answer. */
+  private trailA = 0x811c_9dc5;
+  private trailB = 0x0100_0193;
+
+  /**
+   * Notes one call and its answer. A fresh component's state is a function of the calls it was given,
+   * so the model's state and this trail together are the run's state: the explorer merges by both.
+   */
+  note(text: string): void {
+    let a = this.trailA;
+    let b = this.trailB;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      a = Math.imul(a ^ code, 0x0100_0193);
+      b = Math.imul(b ^ code, 0x01b3_7a4d) + 0x2d;
+    }
+    this.trailA = Math.imul(a ^ 0xff, 0x0100_0193) >>> 0;
+    this.trailB = b >>> 0;
+  }
+
+  get trail(): string {
+    return `${this.trailA.toString(36)}.${this.trailB.toString(36)}`;
+  }
 
   breach(statement: string, explanation: string, clock: ComponentClock): void {
     const schedule = this.scheduleNow?.();

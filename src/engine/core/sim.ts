@@ -1,3 +1,4 @@
+import type { ComponentClock } from './components';
 import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
@@ -77,6 +78,18 @@ export class Sim<E extends AnyEvent> {
 
   get nowMs(): number {
     return this.scheduler.nowMs;
+  }
+
+  /** What a student's component adapter reads of the run (see core/components.ts). */
+  componentClock(): ComponentClock {
+    const scheduler = this.scheduler;
+    const log = this.log;
+    return {
+      get nowMs() {
+        return scheduler.nowMs;
+      },
+      lastSeq: () => log.lastSeq,
+    };
   }
 
   get http(): boolean {

@@ -137,6 +137,11 @@ export class EventLog<U extends { kind: string } = { kind: string }> {
     return stamp;
   }
 
+  /** `seq` of the last event stamped; -1 before any. */
+  get lastSeq(): number {
+    return this.stamped - 1;
+  }
+
   /** Appends an event built from `stamp()`: its stamp fields first, in the order `seq, atMs, causeSeq`. */
   append<F extends Stamped<U>>(event: F): F {
     if (event.seq !== this.stamped) fail(`event ${event.seq} was not stamped as the next event (${this.stamped})`);

@@ -69,6 +69,8 @@ export class Driver {
     settings: Settings,
     private readonly mergeStates = true,
     private readonly criticalArrivals = true,
+    /** State outside the model's fields that its description must carry (a student's component's call trail). */
+    private readonly extraState: (() => string) | null = null,
   ) {
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
@@ -113,7 +115,7 @@ export class Driver {
     const describe = this.describe;
     if (between && describe !== null) {
       const state = new Hash();
-      state.add(`${describe()}|${this.checker.stateKey()}`);
+      state.add(`${describe()}|${this.checker.stateKey()}${this.extraState === null ? '' : `|${this.extraState()}`}`);
       // The delays seen so far decide the arrival instants offered from here: part of the state.
       if (this.criticalArrivals) state.add(`~${[...this.delays].sort((x, y) => x - y).join(',')}`);
       if (scheduler !== null) {

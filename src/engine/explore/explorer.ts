@@ -57,7 +57,8 @@ export interface ExploreOptions {
   /**
    * A student's parts (the graded exercises): made afresh for every run, so no state leaks from one
    * ordering into another. Their breaches are reported beside the invariants' (`componentBreaches`).
-   * A component's state is hidden from the model's description, so states merge by history only.
+   * A component's state is hidden from the model's description: states merge by that description and
+   * the trail of calls the component was given (`ComponentProbe.trail`), which decides its state.
    */
   readonly components?: () => Components;
 }
@@ -305,7 +306,7 @@ export class Exploration {
     this.runs += 1;
     const settings = this.options.settings ?? {};
     const components = this.options.components?.();
-    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, components === undefined && (this.options.mergeStates ?? true), this.options.criticalArrivals ?? true);
+    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true, components === undefined ? null : () => components.probe.trail);
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
@@ -319,7 +320,7 @@ export class Exploration {
         return { kind: 'point', key: error.key, options: error.options };
       }
       // A LabError on bad input is the user's to see; any other failure in some ordering is an ending of its own.
-      if (error instanceof LabError && (error.code === 'LAB004' || error.code === 'LAB005' || error.code === 'LAB022' || error.code === 'LAB011')) throw error;
+      if (error instanceof LabError && (error.code === 'LAB004' || error.code === 'LAB005' || error.code === 'LAB022' || error.code === 'LAB011' || error.code === 'LAB050')) throw error;
       const message = error instanceof Error ? error.message : String(error);
       ending = { outcome: null, distinct: { error: message }, error: message };
     }

@@ -5,6 +5,7 @@ import { mcpSim } from '../../mcp/mcpSim';
 import { callToolRequest, callToolResultResponse, progressNotification, type RequestId } from '../../mcp/protocol';
 import { endResponseStream, openResponseStream, sendOn } from '../../mcp/stream';
 import { BoundedSseBuffer, type PushReport, type SseEntry } from './buffer';
+import { ComponentBuffer } from './componentBuffer';
 import { NaiveSseQueue, type NaiveReport } from './naiveQueue';
 import { bufferOverloadSettingsSpec, type BufferOverloadSettings } from './settings';
 import type { BufferModelEvent, BufferOutcome, BufferScenario } from './types';
@@ -34,7 +35,7 @@ function summarize(entry: SseEntry, total: number): string {
 
 export class BufferOverload {
   readonly sim: Sim<BufferModelEvent>;
-  readonly buffer: BoundedSseBuffer | NaiveSseQueue;
+  readonly buffer: BoundedSseBuffer | NaiveSseQueue | ComponentBuffer;
   private readonly settings: BufferOverloadSettings;
   private readonly producing: Producing[] = [];
   private readonly lastProgressSeen = new Map<RequestId, number>();
@@ -48,7 +49,14 @@ export class BufferOverload {
     const s = (this.settings = run.settings);
     // The buffer sits at the client's end of the stream: the wire adds no latency (and so draws nothing from the seed).
     this.sim = mcpSim(run, { eventsMax: s.eventsMax });
-    this.buffer = s.queue === 'bounded' ? new BoundedSseBuffer(s.capacity) : new NaiveSseQueue(s.queue, s.capacity);
+    const component = run.components?.buffer;
+    if (component !== undefined && run.components !== undefined) {
+      // The buffer exercise: the student's buffer in the place of the lab's (the queue setting is then unused).
+      const clock = this.sim.componentClock();
+      this.buffer = new ComponentBuffer(s.capacity, s.progressPerRequest, component(s.capacity, clock), run.components.probe, clock);
+    } else {
+      this.buffer = s.queue === 'bounded' ? new BoundedSseBuffer(s.capacity) : new NaiveSseQueue(s.queue, s.capacity);
+    }
     // For the race explorer: its whole state is in these fields (no SQLite); its queued closures (produce, consume, deliveries) take no arguments.
     this.sim.exploreState(this);
   }

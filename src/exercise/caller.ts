@@ -1,0 +1,55 @@
+import { LabError, type ComponentClock, type ComponentProbe } from '../engine';
+import { StudentCodeError, type ComponentInstance } from './runtime';
+import type { ComponentCall, Json } from './types';
+
+/** How many calls a replayed failing ordering keeps for the page (the last ones before the break). */
+export const CALLS_KEPT = 12;
+
+/**
+ * The one path from an exercise's adapter into a student's component: it logs each call (when asked,
+ * for the failing ordering shown), and turns a failure of the student's code into a LAB050 that ends
+ * the exploration, keeping the student's error (kind, message, line) and where it happened.
+ */
+export class Caller {
+  clock: ComponentClock | null = null;
+  failure: { error: StudentCodeError; atMs: number; step: number } | null = null;
+
+  constructor(
+    private readonly instance: ComponentInstance,
+    private readonly log: ComponentCall[] | null,
+    private readonly probe: ComponentProbe,
+  ) {}
+
+  private guard<T extends Json | number>(label: string, run: () => T): T {
+    try {
+      const value = run();
+      this.probe.note(`${label}=${JSON.stringify(value) ?? 'undefined'}`);
+      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: label, returned: JSON.stringify(value) ?? 'undefined' });
+      return value;
+    } catch (error) {
+      if (!(error instanceof StudentCodeError)) throw error;
+      this.failure = { error, atMs: this.clock?.nowMs ?? 0, step: this.clock?.lastSeq() ?? 0 };
+      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: label, returned: `threw ${error.message}` });
+      throw new LabError('LAB050', `${label}: ${error.message}`);
+    }
+  }
+
+  call(fn: string, args: readonly Json[]): Json {
+    return this.guard(`${fn}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () => this.instance.call(fn, args));
+  }
+
+  make(fn: string, args: readonly Json[]): number {
+    return this.guard(`${fn}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () => this.instance.make(fn, args));
+  }
+
+  method(handle: number, name: string, args: readonly Json[]): Json {
+    return this.guard(`${name}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () => this.instance.method(handle, name, args));
+  }
+
+  /** A value of the wrong shape: the same path as a thrown exception, kind `shape`. */
+  shape(message: string): never {
+    const error = new StudentCodeError('shape', message);
+    this.failure = { error, atMs: this.clock?.nowMs ?? 0, step: this.clock?.lastSeq() ?? 0 };
+    throw new LabError('LAB050', message);
+  }
+}

@@ -1,0 +1,134 @@
+import { ComponentProbe, Exploration, LabError, runScenario, type ComponentViolation, type Violation } from '../engine';
+import { findScenario } from '../scenarios';
+import { Caller, CALLS_KEPT } from './caller';
+import type { ExerciseDef, ExerciseRun, GradeEnv } from './exercise';
+import type { ComponentInstance, ComponentSource } from './runtime';
+import { StudentCodeError } from './runtime';
+import type { CheckReport, CodeError, ComponentCall, FailingRun, StatementResult } from './types';
+
+/** Every ordering of every run ends (no run stopped by what the component answered): checked for every exercise. */
+export const RUNS_TO_END = 'runs-to-end';
+
+const DEFAULT_BOUND = 20_000;
+
+interface Candidate {
+  readonly run: ExerciseRun;
+  readonly schedule: string;
+  readonly step: number;
+  readonly atMs: number;
+  readonly explanation: string;
+}
+
+/** Shortest first: fewest events before the break, then the earliest break in virtual time. */
+function shorter(a: Candidate, b: Candidate): boolean {
+  return a.step < b.step || (a.step === b.step && a.atMs < b.atMs);
+}
+
+function now(): number {
+  return performance.now();
+}
+
+/** Replays one ordering with a fresh component and keeps the calls made up to the break. */
+function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): ComponentCall[] {
+  const log: ComponentCall[] = [];
+  const instance = source.open();
+  try {
+    const probe = new ComponentProbe();
+    const caller = new Caller(instance, log, probe);
+    runScenario(findScenario(candidate.run.scenario), { transport: candidate.run.transport, settings: candidate.run.settings, schedule: candidate.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+  } catch {
+    // The ordering may end in the failure itself: the calls up to it are what is shown.
+  } finally {
+    instance.dispose();
+  }
+  const upTo = log.filter((call) => call.atMs <= candidate.atMs);
+  return upTo.slice(-CALLS_KEPT);
+}
+
+function failingRun(candidate: Candidate): FailingRun {
+  return { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule, step: candidate.step, atMs: candidate.atMs, events: candidate.step + 1 };
+}
+
+/**
+ * Grades a student's component: each of the exercise's runs explored in every ordering with the
+ * component in the lab's part's place (a fresh instance per ordering), then the direct checks. A
+ * failure of the student's code (syntax, exception, budget, shape) ends the check with that error and
+ * the ordering where it happened. Each broken statement gets the shortest failing ordering found.
+ */
+export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv = {}): CheckReport {
+  const started = now();
+  const broken = new Map<string, Candidate>();
+  let orderings = 0;
+  let states = 0;
+  let complete = true;
+  const consider = (id: string, candidate: Candidate) => {
+    const have = broken.get(id);
+    if (have === undefined || shorter(candidate, have)) broken.set(id, candidate);
+  };
+  const report = (error?: CodeError): CheckReport => {
+    const statements: StatementResult[] = def.statements.map((statement) => {
+      const candidate = broken.get(statement.id);
+      if (candidate === undefined) return { id: statement.id, holds: true };
+      // A statement checked outside the runs (step -1) has no ordering to show.
+      if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
+      const calls = replayCalls(def, source, candidate, env);
+      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun(candidate), calls };
+    });
+    return { exercise: def.id, statements, orderings, states, complete, elapsedMs: Math.round(now() - started), ...(error === undefined ? {} : { error }), passed: error === undefined && complete && statements.every((statement) => statement.holds) };
+  };
+
+  for (const [index, run] of def.runs.entries()) {
+    const scenario = findScenario(run.scenario);
+    let instance: ComponentInstance | null = null;
+    let caller: Caller | null = null;
+    let probe: ComponentProbe | null = null;
+    const components = () => {
+      instance?.dispose();
+      instance = source.open();
+      probe = new ComponentProbe();
+      caller = new Caller(instance, null, probe);
+      return { probe, ...def.components(caller, probe) };
+    };
+    const exploration = new Exploration(scenario, { transport: run.transport, settings: run.settings, ledger: env.ledger, bound: env.bound ?? DEFAULT_BOUND, components });
+    try {
+      while (!exploration.advance(500)) {
+        // slices of 500 runs
+      }
+    } catch (error) {
+      const failure = (caller as Caller | null)?.failure ?? null;
+      const schedule = (probe as ComponentProbe | null)?.scheduleNow?.() ?? '';
+      if (error instanceof LabError && error.code === 'LAB050') {
+        const studentError = failure?.error ?? new StudentCodeError('shape', error.detail);
+        const where = failingRun({ run, schedule, step: failure?.step ?? 0, atMs: failure?.atMs ?? 0, explanation: studentError.message });
+        return report({ ...studentError.toCodeError(), where });
+      }
+      throw error;
+    } finally {
+      (instance as ComponentInstance | null)?.dispose();
+    }
+    const result = exploration.result();
+    orderings += result.schedules;
+    states += result.states;
+    complete &&= result.complete;
+    for (const violation of result.violations as Violation[]) {
+      const id = def.invariantStatements[violation.invariant];
+      if (id !== undefined) consider(id, { run, schedule: violation.schedule, step: violation.step, atMs: 0, explanation: violation.explanation });
+    }
+    for (const breach of result.componentBreaches ?? ([] as ComponentViolation[])) consider(breach.statement, { run, schedule: breach.schedule, step: breach.step, atMs: breach.atMs, explanation: breach.explanation });
+    for (const ending of result.endings) {
+      if (ending.error !== undefined) consider(RUNS_TO_END, { run, schedule: ending.schedule, step: Number.MAX_SAFE_INTEGER, atMs: Number.MAX_SAFE_INTEGER, explanation: `an ordering could not run to its end: ${ending.error}` });
+    }
+    env.onProgress?.(index + 1, def.runs.length);
+  }
+  if (def.direct !== undefined) {
+    try {
+      for (const result of def.direct(() => source.open())) {
+        if (!result.holds) broken.set(result.id, { run: def.runs[0] as ExerciseRun, schedule: '', step: -1, atMs: 0, explanation: result.explanation ?? 'broken' });
+      }
+    } catch (error) {
+      if (error instanceof StudentCodeError) return report(error.toCodeError());
+      throw error;
+    }
+  }
+  return report();
+}
