@@ -5,6 +5,10 @@ import type { ComponentCall, Json } from './types';
 /** How many calls a replayed failing ordering keeps for the page (the last ones before the break). */
 export const CALLS_KEPT = 12;
 
+/** What a logged call shows of a long argument or answer (a whole JSON-RPC message is rarely the point). */
+const CALL_TEXT_MAX = 240;
+const clip = (text: string): string => (text.length <= CALL_TEXT_MAX ? text : `${text.slice(0, CALL_TEXT_MAX - 1)}…`);
+
 /**
  * The one path from an exercise's adapter into a student's component: it logs each call (when asked,
  * for the failing ordering shown), and turns a failure of the student's code into a LAB050 that ends
@@ -24,12 +28,12 @@ export class Caller {
     try {
       const value = run();
       this.probe.note(`${label}=${JSON.stringify(value) ?? 'undefined'}`);
-      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: label, returned: JSON.stringify(value) ?? 'undefined' });
+      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: clip(label), returned: clip(JSON.stringify(value) ?? 'undefined') });
       return value;
     } catch (error) {
       if (!(error instanceof StudentCodeError)) throw error;
       this.failure = { error, atMs: this.clock?.nowMs ?? 0, step: this.clock?.lastSeq() ?? 0 };
-      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: label, returned: `threw ${error.message}` });
+      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: clip(label), returned: clip(`threw ${error.message}`) });
       throw new LabError('LAB050', `${label}: ${error.message}`);
     }
   }

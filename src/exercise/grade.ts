@@ -1,4 +1,4 @@
-import { ComponentProbe, Exploration, LabError, runScenario, type ComponentViolation, type Violation } from '../engine';
+import { ComponentProbe, Exploration, LabError, runScenario, type ComponentBreach, type ComponentViolation, type Transcript, type Violation } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller, CALLS_KEPT } from './caller';
 import type { ExerciseDef, ExerciseRun, GradeEnv } from './exercise';
@@ -28,21 +28,35 @@ function now(): number {
   return performance.now();
 }
 
-/** Replays one ordering with a fresh component and keeps the calls made up to the break. */
-function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): ComponentCall[] {
-  const log: ComponentCall[] = [];
+/** One ordering replayed with a fresh component: its transcript (null when the run stopped part-way, with why), and every call made. */
+export interface Replayed {
+  readonly transcript: Transcript | null;
+  readonly stopped?: string;
+  readonly calls: readonly ComponentCall[];
+  readonly breaches: readonly ComponentBreach[];
+}
+
+/** Replays one ordering of one of an exercise's runs with a fresh instance of the student's component (what the page draws and `--show` prints). */
+export function replayOrdering(def: ExerciseDef, source: ComponentSource, run: Pick<FailingRun, 'scenario' | 'transport' | 'settings' | 'schedule'>, env: GradeEnv = {}): Replayed {
+  const calls: ComponentCall[] = [];
   const instance = source.open();
+  const probe = new ComponentProbe();
   try {
-    const probe = new ComponentProbe();
-    const caller = new Caller(instance, log, probe);
-    runScenario(findScenario(candidate.run.scenario), { transport: candidate.run.transport, settings: candidate.run.settings, schedule: candidate.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
-  } catch {
+    const caller = new Caller(instance, calls, probe);
+    const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+    return { transcript, calls, breaches: probe.breaches };
+  } catch (error) {
     // The ordering may end in the failure itself: the calls up to it are what is shown.
+    return { transcript: null, stopped: error instanceof Error ? error.message : String(error), calls, breaches: probe.breaches };
   } finally {
     instance.dispose();
   }
-  const upTo = log.filter((call) => call.atMs <= candidate.atMs);
-  return upTo.slice(-CALLS_KEPT);
+}
+
+/** The calls of the failing ordering up to the break (the last few). */
+function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): ComponentCall[] {
+  const { calls } = replayOrdering(def, source, { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule }, env);
+  return calls.filter((call) => call.atMs <= candidate.atMs).slice(-CALLS_KEPT);
 }
 
 function failingRun(candidate: Candidate): FailingRun {

@@ -116,7 +116,8 @@ export class ComponentBuffer {
         break;
       case 'dropped-oldest': {
         // Which item went is settled by take(); the event names the item a correct buffer drops.
-        const guess = this.shadow.find((candidate) => candidate.kind === 'progress') ?? (entry.kind === 'progress' ? entry : undefined);
+        // Items already owed to earlier declared drops are passed over: a correct buffer dropped its oldest progress each time.
+        const guess = this.shadow.filter((candidate) => candidate.kind === 'progress')[this.pendingDrops] ?? (entry.kind === 'progress' ? entry : undefined);
         this.shadow.push(entry);
         this.pendingDrops += 1;
         if (guess === undefined || guess.kind !== 'progress') {
