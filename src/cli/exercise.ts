@@ -7,6 +7,7 @@ import { grade, replayOrdering } from '../exercise/grade';
 import { EXERCISES, findExercise } from '../exercise/registry';
 import { StudentCodeError, type ComponentSource } from '../exercise/runtime';
 import { loadQuickJs, sandboxSource } from '../exercise/sandbox';
+import { processSource } from '../exercise/processRuntime';
 import type { CheckReport, CodeError, StatementResult } from '../exercise/types';
 import { readBounded } from './boundedRead';
 import { loadSqlJs } from './sqlite';
@@ -17,6 +18,7 @@ export const EXERCISE_FILE_BYTES_MAX = 256 * 1024;
 export const EXERCISE_USAGE = `  npm run lab -- exercise list
   npm run lab -- exercise starter <id>
   npm run lab -- exercise check <id> --file F [--json] [--show STATEMENT]
+  npm run lab -- exercise check <id> --cmd "python3 my_buffer.py" [--json] [--show STATEMENT]
   npm run lab -- exercise check <id> --dir D [--format csv|json]`;
 
 export const EXERCISE_HELP = `  exercise   the graded exercises: write one of the lesson's components, checked in every ordering
@@ -25,6 +27,9 @@ export const EXERCISE_HELP = `  exercise   the graded exercises: write one of th
                holds, 3 when one is broken (each with its shortest failing ordering found), 2 on bad input
                (a syntax error, a thrown exception, a budget, a wrong return shape: named with line and ordering)
                --json: the report as JSON; --show STATEMENT: also print the failing ordering's timeline
+             check <id> --cmd "COMMAND": the same checks on a program in any language (e.g. Python) speaking the
+               JSON-lines protocol of docs/exercise-protocol.md over stdio; one process per check, reset between
+               orderings, each call bounded in time, the process always ended
              check <id> --dir D: grade every .js file in D into one table, a row per file and a column per
                statement (--format csv, the default, or json); exit 0 when every file passes, else 3`;
 
@@ -78,16 +83,24 @@ async function sourceFor(def: ExerciseDef, code: string): Promise<ComponentSourc
 }
 
 /** Grades one piece of code; a failure to load it (syntax, missing export) is a report with its error. */
-async function check(def: ExerciseDef, code: string, ledger: SqliteHost | undefined): Promise<{ report: CheckReport; source: ComponentSource | null }> {
+async function check(def: ExerciseDef, code: string | { cmd: string }, ledger: SqliteHost | undefined): Promise<{ report: CheckReport; source: ComponentSource | null }> {
   let source: ComponentSource;
   try {
-    source = await sourceFor(def, code);
+    source = typeof code === 'string' ? await sourceFor(def, code) : processSource(code.cmd);
   } catch (error) {
     if (!(error instanceof StudentCodeError)) throw error;
     const report: CheckReport = { exercise: def.id, statements: [], orderings: 0, states: 0, elapsedMs: 0, complete: false, error: error.toCodeError(), passed: false };
     return { report, source: null };
   }
-  return { report: grade(def, source, { ledger }), source };
+  try {
+    return { report: grade(def, source, { ledger }), source };
+  } catch (error) {
+    // A process that fails outside any run (it does not start, or answers the greeting wrongly).
+    if (!(error instanceof StudentCodeError)) throw error;
+    source.close();
+    const report: CheckReport = { exercise: def.id, statements: [], orderings: 0, states: 0, elapsedMs: 0, complete: false, error: error.toCodeError(), passed: false };
+    return { report, source: null };
+  }
 }
 
 function csvCell(value: string): string {
@@ -119,17 +132,16 @@ export async function exerciseCommand(args: string[], io: Output): Promise<numbe
         args: rest,
         allowPositionals: true,
         strict: true,
-        options: { file: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean', default: false }, format: { type: 'string' }, show: { type: 'string' } },
+        options: { file: { type: 'string' }, dir: { type: 'string' }, cmd: { type: 'string' }, json: { type: 'boolean', default: false }, format: { type: 'string' }, show: { type: 'string' } },
       });
       if (positionals.length !== 1) throw new ExerciseUsageError(`exercise check takes one exercise id, got ${positionals.length}`);
       const def = findExercise(positionals[0] as string);
-      const given = [values.file, values.dir].filter((value) => value !== undefined).length;
-      if (given !== 1) throw new ExerciseUsageError('exercise check takes one of --file F or --dir D');
+      const given = [values.file, values.dir, values.cmd].filter((value) => value !== undefined).length;
+      if (given !== 1) throw new ExerciseUsageError('exercise check takes one of --file F, --cmd "COMMAND" or --dir D');
       const ledger = await ledgerFor(def);
       if (values.dir !== undefined) return checkDir(def, values.dir, values.format ?? 'csv', ledger, io);
       if (values.format !== undefined) throw new ExerciseUsageError('--format is for --dir; a single file takes --json');
-      const path = values.file as string;
-      const code = readStudentFile(path);
+      const code = values.cmd !== undefined ? { cmd: values.cmd } : readStudentFile(values.file as string);
       const { report, source } = await check(def, code, ledger);
       try {
         io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(def, report)}\n`);
