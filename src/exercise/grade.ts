@@ -19,9 +19,10 @@ interface Candidate {
   readonly explanation: string;
 }
 
-/** Shortest first: fewest events before the break, then the earliest break in virtual time. */
+/** Shortest first: fewest events before the break, then the earliest break in virtual time (an unknown time, -1, counts as late). */
 function shorter(a: Candidate, b: Candidate): boolean {
-  return a.step < b.step || (a.step === b.step && a.atMs < b.atMs);
+  const late = (atMs: number) => (atMs < 0 ? Number.MAX_SAFE_INTEGER : atMs);
+  return a.step < b.step || (a.step === b.step && late(a.atMs) < late(b.atMs));
 }
 
 function now(): number {
@@ -53,10 +54,11 @@ export function replayOrdering(def: ExerciseDef, source: ComponentSource, run: P
   }
 }
 
-/** The calls of the failing ordering up to the break (the last few). */
-function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): ComponentCall[] {
-  const { calls } = replayOrdering(def, source, { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule }, env);
-  return calls.filter((call) => call.atMs <= candidate.atMs).slice(-CALLS_KEPT);
+/** The calls of the failing ordering up to the break (the last few), and the break's time where only its step was known. */
+function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): { calls: ComponentCall[]; atMs: number } {
+  const replayed = replayOrdering(def, source, { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule }, env);
+  const atMs = candidate.atMs >= 0 ? candidate.atMs : (replayed.transcript?.events.find((event) => event.seq === candidate.step)?.atMs ?? Number.MAX_SAFE_INTEGER);
+  return { calls: replayed.calls.filter((call) => call.atMs <= atMs).slice(-CALLS_KEPT), atMs: atMs === Number.MAX_SAFE_INTEGER ? 0 : atMs };
 }
 
 function failingRun(candidate: Candidate): FailingRun {
@@ -85,8 +87,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       if (candidate === undefined) return { id: statement.id, holds: true };
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
-      const calls = replayCalls(def, source, candidate, env);
-      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun(candidate), calls };
+      const { calls, atMs } = replayCalls(def, source, candidate, env);
+      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun({ ...candidate, atMs }), calls };
     });
     return { exercise: def.id, statements, orderings, states, complete, elapsedMs: Math.round(now() - started), ...(error === undefined ? {} : { error }), passed: error === undefined && complete && statements.every((statement) => statement.holds) };
   };
@@ -126,7 +128,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     complete &&= result.complete;
     for (const violation of result.violations as Violation[]) {
       const id = def.invariantStatements[violation.invariant];
-      if (id !== undefined) consider(id, { run, schedule: violation.schedule, step: violation.step, atMs: 0, explanation: violation.explanation });
+      // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
+      if (id !== undefined) consider(id, { run, schedule: violation.schedule, step: violation.step, atMs: -1, explanation: violation.explanation });
     }
     for (const breach of result.componentBreaches ?? ([] as ComponentViolation[])) consider(breach.statement, { run, schedule: breach.schedule, step: breach.step, atMs: breach.atMs, explanation: breach.explanation });
     for (const ending of result.endings) {

@@ -52,6 +52,8 @@ export class ComponentBuffer {
     private readonly component: BufferComponent,
     private readonly probe: ComponentProbe,
     private readonly clock: ComponentClock,
+    /** Records an item found lost when `take` passed it by (the model writes it into the transcript). */
+    private readonly onLost: (entry: SseEntry, reason: string) => void = () => undefined,
   ) {}
 
   get occupancyEvents(): number {
@@ -171,6 +173,8 @@ export class ComponentBuffer {
   private lose(entry: SseEntry, how: string): void {
     const declared = this.pendingDrops > 0;
     if (declared) this.pendingDrops -= 1;
+    // Where the buffer's answers named another item, the transcript now says which one really went.
+    if (entry.kind === 'final' || !declared) this.onLost(entry, `the buffer never gave it back (${how})${entry.kind === 'final' ? ': a final response is gone, and its client can never learn the outcome (BF-4 forbids it)' : ''}`);
     if (entry.kind === 'final') {
       this.droppedEvents += 1;
       this.breach('final-never-dropped', `the final response of #${String(entry.requestId)} was dropped (${how}): its client can never learn the outcome`);
