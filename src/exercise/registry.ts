@@ -8,7 +8,7 @@ export const EXERCISES: readonly ExerciseDef[] = [bufferExercise];
 
 export function findExercise(id: string): ExerciseDef {
   const found = EXERCISES.find((exercise) => exercise.id === id);
-  if (found === undefined) throw new LabError('LAB001', `no exercise ${JSON.stringify(id)}; the exercises are ${EXERCISES.map((exercise) => exercise.id).join(', ')}`);
+  if (found === undefined) throw new LabError('LAB051', `no exercise ${JSON.stringify(id)}; the exercises are ${EXERCISES.map((exercise) => exercise.id).join(', ')}`);
   return found;
 }
 
