@@ -140,7 +140,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
   if (def.direct !== undefined) {
     try {
       for (const result of def.direct(() => source.open())) {
-        if (!result.holds) broken.set(result.id, { run: def.runs[0] as ExerciseRun, schedule: '', step: -1, atMs: 0, explanation: result.explanation ?? 'broken' });
+        // A statement a run already broke keeps its failing ordering; the direct check adds what the runs did not find.
+        if (!result.holds && !broken.has(result.id)) broken.set(result.id, { run: def.runs[0] as ExerciseRun, schedule: '', step: -1, atMs: 0, explanation: result.explanation ?? 'broken' });
       }
     } catch (error) {
       if (error instanceof StudentCodeError) return report(error.toCodeError());

@@ -83,6 +83,10 @@ export interface Components {
   readonly probe: ComponentProbe;
   /** buffer-overload: the buffer between the producer and the slow client. */
   readonly buffer?: (capacity: number, clock: ComponentClock) => BufferComponent;
-  /** herd: the wait before a client's reconnect attempt. */
+  /**
+   * herd: the wait before a client's reconnect attempt n (SPEC RV-4), in place of the backoff policy:
+   * an integer in [0, min(capMs, baseMs·2ⁿ)], the same for the same arguments. Breaches are reported as
+   * `delay-in-range` (models/herd/componentBackoff.ts).
+   */
   readonly backoffDelayMs?: (clientId: number, attempt: number, clock: ComponentClock) => number;
 }

@@ -88,7 +88,8 @@ export class Sim<E extends AnyEvent> {
       get nowMs() {
         return scheduler.nowMs;
       },
-      lastSeq: () => log.lastSeq,
+      // Before any event the log's last seq is -1; the contract says 0 (a step below 0 means a check outside the runs).
+      lastSeq: () => Math.max(0, log.lastSeq),
     };
   }
 

@@ -11,6 +11,8 @@ import { SSE_HEADERS, requestMeta, type JsonRpcErrorResponse, type JsonRpcReques
 import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
 import type { Transport } from '../../core/transcript';
 import { herdSettingsSpec, type HerdSettings } from './settings';
+import type { Components } from '../../core/components';
+import { ComponentBackoff } from './componentBackoff';
 export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
 
 /**
@@ -42,6 +44,8 @@ export interface HerdOptions {
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
   readonly faults?: readonly MessageFault[];
+  /** A student's backoff (`backoffDelayMs`) in the place of the policy; absent: the policy's own. */
+  readonly components?: Components;
 }
 
 /** Settings that cannot run, refused before anything runs (LAB007). */
@@ -71,6 +75,8 @@ export class Herd {
   private readonly backoffFrom: Uint32Array;
   private readonly droppedByDrop: Uint8Array;
   private readonly dropConfig: BackoffConfig;
+  /** A student's backoff, when the run brings one: it answers every wait instead of the policy. */
+  private readonly student: ComponentBackoff | null;
   private droppedAtDrop = 0;
   readonly attemptsPerWindow: number[] = [];
   private readonly admittedPerWindow: number[] = [];
@@ -103,6 +109,8 @@ export class Herd {
     this.backoffFrom = new Uint32Array(s.clients);
     this.droppedByDrop = new Uint8Array(s.clients);
     this.dropConfig = { ...this.config, seed: (options.seed ^ 0x5bd1_e995) | 0 };
+    const component = options.components?.backoffDelayMs;
+    this.student = component === undefined || options.components === undefined ? null : new ComponentBackoff(component, s.baseMs, s.capMs, options.components.probe, this.sim.componentClock());
   }
 
   run(): this {
@@ -120,6 +128,7 @@ export class Herd {
   }
 
   private nextDelayMs(client: number, attempt: number): number {
+    if (this.student !== null) return this.student.delayMs(client, attempt);
     const previous = this.previousDelayMs[client] as number;
     const config = this.droppedByDrop[client] === 1 ? this.dropConfig : this.config;
     const delayMs = backoffDelayMs(config, client, attempt, previous < 0 ? null : previous);
@@ -274,7 +283,7 @@ export class Herd {
 export const herdModel: Model<HerdScenario, HerdOutcome, HerdModelEvent> = {
   settingsSpec: herdSettingsSpec,
   execute(_scenario, run) {
-    const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace, faults: run.faults });
+    const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace, faults: run.faults, components: run.components });
     herd.run();
     return { events: herd.log.events, outcome: herd.outcome() };
   },
