@@ -75,6 +75,24 @@ export interface BufferComponent {
   take(): BufferItem | null;
 }
 
+/** The coordinator exercise's answers: a cancellation accepted or ignored, progress sent or dropped, a response sent or suppressed. */
+export type CancelAnswer = 'accept' | 'ignore';
+export type ProgressAnswer = 'send' | 'drop';
+export type CompleteAnswer = 'send' | 'suppress';
+
+/**
+ * The server's side of the RequestCoordinator as a student writes it (`createCoordinator()`): told of
+ * each request the server receives, it decides what the server does with a cancellation (the params of
+ * notifications/cancelled on stdio, `{ requestId }` for an observed stream close on Streamable HTTP),
+ * with each progress report of the worker, and with the worker's result.
+ */
+export interface CoordinatorComponent {
+  onRequest(id: string | number, progressToken: string | number | null): void;
+  onCancel(params: unknown): CancelAnswer;
+  onProgress(id: string | number, progress: number): ProgressAnswer;
+  onComplete(id: string | number): CompleteAnswer;
+}
+
 /**
  * The parts a run may take from outside. Each field is optional: a model uses its own part where the
  * field is absent. `probe` receives every breach the adapters see.
@@ -89,4 +107,6 @@ export interface Components {
    * `delay-in-range` (models/herd/componentBackoff.ts).
    */
   readonly backoffDelayMs?: (clientId: number, attempt: number, clock: ComponentClock) => number;
+  /** request-race (A–D, cancel-ignored): the server's side of the RequestCoordinator, one per run. */
+  readonly coordinator?: (clock: ComponentClock) => CoordinatorComponent;
 }
