@@ -34,8 +34,12 @@ function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candi
   const instance = source.open();
   try {
     const probe = new ComponentProbe();
-    const caller = new Caller(instance, log, probe);
-    runScenario(findScenario(candidate.run.scenario), { transport: candidate.run.transport, settings: candidate.run.settings, schedule: candidate.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+    const caller = new Caller(instance, log, probe, () => source.open());
+    try {
+      runScenario(findScenario(candidate.run.scenario), { transport: candidate.run.transport, settings: candidate.run.settings, schedule: candidate.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+    } finally {
+      caller.dispose();
+    }
   } catch {
     // The ordering may end in the failure itself: the calls up to it are what is shown.
   } finally {
@@ -83,10 +87,11 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     let caller: Caller | null = null;
     let probe: ComponentProbe | null = null;
     const components = () => {
+      (caller as Caller | null)?.dispose();
       instance?.dispose();
       instance = source.open();
       probe = new ComponentProbe();
-      caller = new Caller(instance, null, probe);
+      caller = new Caller(instance, null, probe, () => source.open());
       return { probe, ...def.components(caller, probe) };
     };
     const exploration = new Exploration(scenario, { transport: run.transport, settings: run.settings, ledger: env.ledger, bound: env.bound ?? DEFAULT_BOUND, components });
@@ -104,6 +109,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       }
       throw error;
     } finally {
+      (caller as Caller | null)?.dispose();
       (instance as ComponentInstance | null)?.dispose();
     }
     const result = exploration.result();
