@@ -43,9 +43,13 @@ export function replayOrdering(def: ExerciseDef, source: ComponentSource, run: P
   const instance = source.open();
   const probe = new ComponentProbe();
   try {
-    const caller = new Caller(instance, calls, probe);
-    const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
-    return { transcript, calls, breaches: probe.breaches };
+    const caller = new Caller(instance, calls, probe, () => source.open());
+    try {
+      const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+      return { transcript, calls, breaches: probe.breaches };
+    } finally {
+      caller.dispose();
+    }
   } catch (error) {
     // The ordering may end in the failure itself: the calls up to it are what is shown.
     return { transcript: null, stopped: error instanceof Error ? error.message : String(error), calls, breaches: probe.breaches };
@@ -99,10 +103,11 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     let caller: Caller | null = null;
     let probe: ComponentProbe | null = null;
     const components = () => {
+      (caller as Caller | null)?.dispose();
       instance?.dispose();
       instance = source.open();
       probe = new ComponentProbe();
-      caller = new Caller(instance, null, probe);
+      caller = new Caller(instance, null, probe, () => source.open());
       return { probe, ...def.components(caller, probe) };
     };
     const exploration = new Exploration(scenario, { transport: run.transport, settings: run.settings, ledger: env.ledger, bound: env.bound ?? DEFAULT_BOUND, components });
@@ -120,6 +125,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       }
       throw error;
     } finally {
+      (caller as Caller | null)?.dispose();
       (instance as ComponentInstance | null)?.dispose();
     }
     const result = exploration.result();
