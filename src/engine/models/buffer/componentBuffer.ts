@@ -140,8 +140,11 @@ export class ComponentBuffer {
         this.refusedPushes += 1;
         return { action: 'refused', heldFinals: this.shadow.map((candidate) => candidate.requestId), occupancyEvents: this.occupancyEvents };
       }
-      default:
-        throw new LabError('LAB050', `${offered} answered ${JSON.stringify(result)}; it must answer 'queued', 'coalesced', 'dropped-oldest' or 'refused'`);
+      default: {
+        // Every answer is named above; the exercise's adapter refuses any other before it gets here.
+        const _: never = result;
+        throw new LabError('LAB050', `${offered} answered ${JSON.stringify(_)}; it must answer 'queued', 'coalesced', 'dropped-oldest' or 'refused'`);
+      }
     }
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.occupancyEvents);
     return report;
