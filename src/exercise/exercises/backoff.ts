@@ -87,13 +87,21 @@ function outOfRange(delays: Float64Array, attempt: number): string | null {
 function direct(open: () => ComponentInstance): DirectResult[] {
   const ascending = Array.from({ length: HERD_SIZE }, (_, id) => id);
   const sample = ascending.filter((id) => id % SAMPLE_EVERY === 0);
+  // One instance at a time: a process component (--cmd) has one live instance, reset by each open().
   const first = open();
+  let delays: Float64Array[];
+  let twice: Float64Array;
+  try {
+    delays = SPREAD_ATTEMPTS.map((attempt) => herdDelays(first, attempt, ascending));
+    // State kept between calls shows in the same instance.
+    twice = herdDelays(first, 0, sample);
+  } finally {
+    first.dispose();
+  }
   const again = open();
   try {
-    const delays = SPREAD_ATTEMPTS.map((attempt) => herdDelays(first, attempt, ascending));
     const zero = delays[0] as Float64Array;
-    // State kept between calls shows in the same instance; answers that depend on the order of calls, in a fresh one asked from the last client down.
-    const twice = herdDelays(first, 0, sample);
+    // Answers that depend on the order of calls show in a fresh instance asked from the last client down.
     const reversed = herdDelays(again, 0, [...sample].reverse());
     const results: DirectResult[] = [];
     const sameInstance = sample.find((id) => twice[id] !== zero[id]);
@@ -118,7 +126,6 @@ function direct(open: () => ComponentInstance): DirectResult[] {
     results.push(outside.length === 0 ? { id: 'delay-in-range', holds: true } : { id: 'delay-in-range', holds: false, explanation: `over the herd of ${HERD_SIZE.toLocaleString('en-US')}: ${outside.join('; ')}` });
     return results;
   } finally {
-    first.dispose();
     again.dispose();
   }
 }
