@@ -75,6 +75,23 @@ export interface BufferComponent {
   take(): BufferItem | null;
 }
 
+/** A durable task's status as the tasks exercise's store answers it (the tasks extension's statuses). */
+export type TaskStoreStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * The durable task's status logic as a student writes it (the `tasks` exercise): `createTaskStore()` →
+ * this. The lab keeps the SQLite row and the worker's clock; the store decides the status at each point
+ * where the lab's own logic does: a new task, a tasks/cancel (the status it answers), each worker
+ * checkpoint ('stop' ends the work as cancelled), the work finishing, and what tasks/get reports.
+ */
+export interface TaskStoreComponent {
+  create(taskId: string): TaskStoreStatus;
+  onCancelRequest(taskId: string): TaskStoreStatus;
+  checkpoint(taskId: string): 'continue' | 'stop';
+  complete(taskId: string): TaskStoreStatus;
+  status(taskId: string): TaskStoreStatus;
+}
+
 /**
  * The parts a run may take from outside. Each field is optional: a model uses its own part where the
  * field is absent. `probe` receives every breach the adapters see.
@@ -85,4 +102,6 @@ export interface Components {
   readonly buffer?: (capacity: number, clock: ComponentClock) => BufferComponent;
   /** herd: the wait before a client's reconnect attempt. */
   readonly backoffDelayMs?: (clientId: number, attempt: number, clock: ComponentClock) => number;
+  /** task scenarios: the durable task's status logic (what tasks/cancel, the checkpoints and tasks/get answer). */
+  readonly taskStore?: (clock: ComponentClock) => TaskStoreComponent;
 }
