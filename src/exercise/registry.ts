@@ -1,10 +1,11 @@
 import { LabError } from '../engine';
 import type { ExerciseDef } from './exercise';
 import { bufferExercise } from './exercises/buffer';
+import { tasksExercise } from './exercises/tasks';
 import type { ExerciseInfo } from './types';
 
 /** Every exercise, in the lesson's order (ids are a contract: the CLI, the page and the links use them). */
-export const EXERCISES: readonly ExerciseDef[] = [bufferExercise];
+export const EXERCISES: readonly ExerciseDef[] = [bufferExercise, tasksExercise];
 
 export function findExercise(id: string): ExerciseDef {
   const found = EXERCISES.find((exercise) => exercise.id === id);
