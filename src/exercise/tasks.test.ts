@@ -98,6 +98,18 @@ describe('the tasks exercise', () => {
     expect(broken(check(solution('tasks-cancels-at-once')))).toEqual(['cancel-only-acknowledges', 'working-until-checkpoint', 'late-cancel-keeps-completed']);
   });
 
+  it('a bug only one order of an instant shows is found by exploring: the cancel just before the checkpoint', () => {
+    const code = solution('tasks-checkpoint-waits-poll');
+    const report = check(code);
+    expect(broken(report)).toEqual(['checkpoint-observes-cancel']);
+    const failing = report.statements.find((statement) => statement.id === 'checkpoint-observes-cancel')?.failing as FailingRun;
+    expect(failing.scenario).toBe('task-cancel-ack');
+    // Not the first ordering: the run taken without choices (checkpoint first, then the cancel) breaks nothing.
+    expect(failing.schedule).toBe('c1');
+    expect(runWith(code, { scenario: failing.scenario, transport: failing.transport, settings: failing.settings }).breaches).toEqual([]);
+    expect(runWith(code, failing).breaches.map((breach) => `${breach.statement}@${breach.step}`)).toEqual([`checkpoint-observes-cancel@${failing.step}`]);
+  });
+
   it('a failing ordering replays: the same breach, at the same step', () => {
     let replayed = 0;
     for (const code of [def.starter, solution('tasks-late-overwrite'), solution('tasks-checkpoint-ignores')]) {
