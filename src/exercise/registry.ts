@@ -5,10 +5,11 @@ import { bufferExercise } from './exercises/buffer';
 import { coordinatorExercise } from './exercises/coordinator';
 import { ledgerExercise } from './exercises/ledger';
 import { reserveInventoryExercise } from './exercises/reserveInventory';
+import { tasksExercise } from './exercises/tasks';
 import type { ExerciseInfo } from './types';
 
 /** Every exercise, in the lesson's order (ids are a contract: the CLI, the page and the links use them). */
-export const EXERCISES: readonly ExerciseDef[] = [coordinatorExercise, ledgerExercise, reserveInventoryExercise, bufferExercise, backoffExercise];
+export const EXERCISES: readonly ExerciseDef[] = [coordinatorExercise, ledgerExercise, reserveInventoryExercise, tasksExercise, bufferExercise, backoffExercise];
 
 export function findExercise(id: string): ExerciseDef {
   const found = EXERCISES.find((exercise) => exercise.id === id);

@@ -138,6 +138,23 @@ export interface LedgerProgramComponent {
   close(): void;
 }
 
+/** A durable task's status as the tasks exercise's store answers it (the tasks extension's statuses). */
+export type TaskStoreStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * The durable task's status logic as a student writes it (the `tasks` exercise): `createTaskStore()` →
+ * this. The lab keeps the SQLite row and the worker's clock; the store decides the status at each point
+ * where the lab's own logic does: a new task, a tasks/cancel (the status it answers), each worker
+ * checkpoint ('stop' ends the work as cancelled), the work finishing, and what tasks/get reports.
+ */
+export interface TaskStoreComponent {
+  create(taskId: string): TaskStoreStatus;
+  onCancelRequest(taskId: string): TaskStoreStatus;
+  checkpoint(taskId: string): 'continue' | 'stop';
+  complete(taskId: string): TaskStoreStatus;
+  status(taskId: string): TaskStoreStatus;
+}
+
 /**
  * The parts a run may take from outside. Each field is optional: a model uses its own part where the
  * field is absent. `probe` receives every breach the adapters see.
@@ -159,4 +176,6 @@ export interface Components {
    * `atomicMutation` (every statement a scheduler event of its own, so two connections interleave).
    */
   readonly ledgerExecute?: (call: LedgerCall, clock: ComponentClock) => LedgerProgramComponent;
+  /** task scenarios: the durable task's status logic (what tasks/cancel, the checkpoints and tasks/get answer). */
+  readonly taskStore?: (clock: ComponentClock) => TaskStoreComponent;
 }

@@ -20,6 +20,8 @@ import type { TaskModelEvent, TaskOutcome, TaskScenario, TaskStatus } from './ev
 import { sqlEvent } from '../../core/sqlite';
 import { runAndClose, type Model } from '../../core/model';
 import { taskSettingsSpec, type TaskSettings } from './settings';
+import type { Components } from '../../core/components';
+import { ComponentTaskStore } from './componentTaskStore';
 export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
 
 /**
@@ -47,6 +49,8 @@ export interface TaskRunOptions {
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
   readonly faults?: readonly MessageFault[];
+  /** A student's task store in the place of the lab's status logic (the `tasks` exercise). */
+  readonly components?: Components;
 }
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -91,6 +95,8 @@ export class TaskLab {
   private streamClosedAtMs: number | null = null;
   private workerCheckpoints = 0;
   private clientReported: TaskStatus | null = null;
+  /** The tasks exercise: a student's store decides the status where the lab's own logic does; null: the lab's. */
+  private readonly store: ComponentTaskStore | null = null;
 
   constructor(options: TaskRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in');
@@ -103,6 +109,11 @@ export class TaskLab {
     this.db = this.file.connect('tasks');
     this.taskId = this.freeTaskId();
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
+    const factory = options.components?.taskStore;
+    if (factory !== undefined && options.components !== undefined) {
+      const clock = this.sim.componentClock();
+      this.store = new ComponentTaskStore(factory(clock), options.components.probe, clock);
+    }
   }
 
   /**
@@ -160,9 +171,13 @@ export class TaskLab {
    * which is how the client gets it: the extension replaces tasks/result with polling tasks/get.
    */
   private detailedTask(requestId: RequestId): JsonObject {
-    const task = this.taskRow(requestId);
+    const row = this.taskRow(requestId);
+    // With a student's store, tasks/get reports what its status() answers.
+    const task = this.store === null ? row : { ...row, status: this.store.status(this.taskId) };
     if (task.status !== 'completed') return task;
     const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [this.taskId], 'the stored result, carried by the completed task', requestId)[0]?.result_json;
+    // A store that says completed before the work finished: there is no result to carry.
+    if (this.store !== null && typeof stored !== 'string') return task;
     assert(typeof stored === 'string', 'a completed task has its result stored');
     // The tools/call's own result, as a CallToolResult: what tasks/result used to return.
     return { ...task, result: callToolResultResponse(CALL_ID, stored, JSON.parse(stored) as JsonObject).result };
@@ -226,8 +241,11 @@ export class TaskLab {
     const id = this.nextId++;
     this.send('client', id, request(id, 'tasks/cancel', { taskId: this.taskId }), () => {
       this.sql('UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?', [this.taskId], 'record the intent to cancel; the status does not change here', id);
-      const status = this.status(id);
-      this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: this.taskId, status, detail: `the server acknowledges tasks/cancel with an empty result; the task is still ${status} until a worker checkpoint observes the flag (TK-1)` });
+      const stored = this.status(id);
+      const status = this.store === null ? stored : this.store.onCancelRequest(this.taskId);
+      if (status !== stored) this.sql('UPDATE tasks SET status = ?, last_updated_at_ms = ? WHERE task_id = ?', [status, this.scheduler.nowMs, this.taskId], `the task store answered tasks/cancel with ${status}`, id);
+      const detail = status === stored ? `the task is still ${status} until a worker checkpoint observes the flag (TK-1)` : `the task store made the task ${status} (it was ${stored}), though no worker checkpoint has observed the flag`;
+      this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: this.taskId, status, detail: `the server acknowledges tasks/cancel with an empty result; ${detail}` });
       this.send('server', id, result(id, {}), () => {
         this.cancelAckAtMs = this.scheduler.nowMs;
         if (!this.s.ackIsFinal) return;
@@ -248,10 +266,11 @@ export class TaskLab {
 
   private serverCreatesTask(): void {
     const now = this.scheduler.nowMs;
+    const initial = this.store === null ? 'working' : this.store.create(this.taskId);
     this.sql('BEGIN IMMEDIATE', [], 'create the task durably before answering', CALL_ID);
-    this.sql('INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)', [this.taskId, 'working', now, now, this.s.ttlMs, this.s.pollIntervalMs], 'the task row', CALL_ID);
+    this.sql('INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)', [this.taskId, initial, now, now, this.s.ttlMs, this.s.pollIntervalMs], 'the task row', CALL_ID);
     this.sql('COMMIT', [], 'the task is durable: only now may the server answer with it', CALL_ID);
-    this.record({ kind: 'task', action: 'created', taskId: this.taskId, status: 'working', detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task", the task\'s fields flat beside it)' });
+    this.record({ kind: 'task', action: 'created', taskId: this.taskId, status: initial, detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task", the task\'s fields flat beside it)' });
     const task = this.taskRow(CALL_ID);
     this.send('server', CALL_ID, { jsonrpc: '2.0', id: CALL_ID, result: { resultType: 'task', ...task, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } } }, () => {
       this.taskKnownToClient = true;
@@ -322,13 +341,24 @@ export class TaskLab {
     if (finished) {
       // The last chunk completed before any checkpoint could stop it: the work's result stands.
       const resultJson = JSON.stringify({ rows: 42, quarter: '2026-Q3' });
-      this.sql("UPDATE tasks SET status = 'completed', result_json = ?, last_updated_at_ms = ? WHERE task_id = ?", [resultJson, now, this.taskId], 'the work finished: store the result', CALL_ID);
-      this.record({ kind: 'task', action: 'completed', taskId: this.taskId, status: 'completed', detail: Number(row?.cancel_requested) === 1 ? 'the work finished before a checkpoint observed the cancel flag: the task ends completed despite the acknowledged tasks/cancel' : 'the work finished' });
+      let status: TaskStatus = 'completed';
+      if (this.store === null) {
+        this.sql("UPDATE tasks SET status = 'completed', result_json = ?, last_updated_at_ms = ? WHERE task_id = ?", [resultJson, now, this.taskId], 'the work finished: store the result', CALL_ID);
+      } else {
+        // The student's store says what the task ends as; the row and the event carry its answer.
+        status = this.store.complete(this.taskId);
+        this.sql('UPDATE tasks SET status = ?, result_json = ?, last_updated_at_ms = ? WHERE task_id = ?', [status, resultJson, now, this.taskId], `the work finished: store the result; the task store answered ${status}`, CALL_ID);
+      }
+      const ends = status === 'completed' ? 'the task ends completed' : `the task store made it ${status}`;
+      const detail = Number(row?.cancel_requested) === 1 ? `the work finished before a checkpoint observed the cancel flag: ${ends}${status === 'completed' ? ' despite the acknowledged tasks/cancel' : ''}` : status === 'completed' ? 'the work finished' : `the work finished; ${ends}`;
+      this.record({ kind: 'task', action: 'completed', taskId: this.taskId, status, detail });
       return;
     }
-    if (Number(row?.cancel_requested) === 1) {
+    const stop = this.store === null ? Number(row?.cancel_requested) === 1 : this.store.checkpoint(this.taskId) === 'stop';
+    if (stop) {
       this.sql("UPDATE tasks SET status = 'cancelled', last_updated_at_ms = ? WHERE task_id = ?", [now, this.taskId], 'the checkpoint observed the flag: stop', CALL_ID);
-      this.record({ kind: 'task', action: 'cancelled', taskId: this.taskId, status: 'cancelled', detail: `checkpoint ${this.workerCheckpoints} observed the cancel flag: the worker stops, the task is cancelled` });
+      const observed = Number(row?.cancel_requested) === 1 ? 'observed the cancel flag' : 'found no cancel flag, yet the task store answered stop';
+      this.record({ kind: 'task', action: 'cancelled', taskId: this.taskId, status: 'cancelled', detail: `checkpoint ${this.workerCheckpoints} ${observed}: the worker stops, the task is cancelled` });
       return;
     }
     this.sql('UPDATE tasks SET last_updated_at_ms = ? WHERE task_id = ?', [now, this.taskId], `checkpoint ${this.workerCheckpoints}: still working`, CALL_ID);
@@ -377,7 +407,7 @@ export class TaskLab {
 export const taskModel: Model<TaskScenario, TaskOutcome, TaskModelEvent> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
-    const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });
+    const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults, components: run.components });
     return runAndClose(lab);
   },
 };
