@@ -22,10 +22,10 @@ const STARTER = `// Exercise: the server's RequestCoordinator (SPEC ยง1, RC-3 โ€
 //
 //   onCancel(params)  ->  'accept' | 'ignore'
 //       A cancellation reached the server. On stdio \`params\` is the params of the client's
-//       notifications/cancelled, exactly as sent: normally { requestId, reason }, but a buggy client
-//       may send one without a requestId, or naming a request this server never received. On
-//       Streamable HTTP the client cancels by closing the request's response stream; the server
-//       observes the close and you are called with { requestId }.
+//       notifications/cancelled, exactly as sent (null if it had none): normally { requestId, reason },
+//       but a buggy client may send one without a requestId, or naming a request this server never
+//       received. On Streamable HTTP the client cancels by closing the request's response stream;
+//       the server observes the close and you are called with { requestId }.
 //       'accept': the request is cancelled now (its terminal state); the worker stops at its next
 //       checkpoint. 'ignore': nothing changes.
 //
@@ -45,7 +45,8 @@ const STARTER = `// Exercise: the server's RequestCoordinator (SPEC ยง1, RC-3 โ€
 //
 // The lab runs scenarios A, B, C and D over stdio and Streamable HTTP, and cancel-ignored over stdio,
 // each in every ordering the network allows, with your coordinator deciding, and checks:
-//   - once a cancellation was accepted, nothing more is sent for the request (no progress, no response);
+//   - a cancellation of the running request is accepted, and from then on nothing more is sent for it
+//     (no progress, no response);
 //   - a cancellation that arrives after the request completed is ignored: it ends exactly once;
 //   - a malformed cancellation, or one naming a request the server does not know, is ignored;
 //   - progress sent for a request strictly increases;
@@ -118,7 +119,7 @@ export const coordinatorExercise: ExerciseDef = {
     'final response sent for every request that was not cancelled.',
   exports: ['createCoordinator'],
   statements: [
-    { id: 'nothing-after-cancel', text: 'Once the server accepted a cancellation, nothing more is sent for the request: no progress, no response.', requirements: ['RC-6', 'RC-8'] },
+    { id: 'nothing-after-cancel', text: 'Once a cancellation of the running request reached the server, it is accepted and nothing more is sent for the request: no progress, no response.', requirements: ['RC-6', 'RC-8'] },
     { id: 'late-cancel-ignored', text: 'A cancellation that arrives after the request completed is ignored: every request ends in exactly one terminal state.', requirements: ['RC-7', 'RC-8'] },
     { id: 'invalid-cancel-ignored', text: 'A malformed cancellation, or one naming a request the server does not know, is ignored.', requirements: ['RC-7'] },
     { id: 'progress-increasing', text: 'Progress sent for a request strictly increases.', requirements: ['RC-3'] },
