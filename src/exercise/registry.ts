@@ -2,10 +2,11 @@ import { LabError } from '../engine';
 import type { ExerciseDef } from './exercise';
 import { backoffExercise } from './exercises/backoff';
 import { bufferExercise } from './exercises/buffer';
+import { deadlinesExercise } from './exercises/deadlines';
 import type { ExerciseInfo } from './types';
 
 /** Every exercise, in the lesson's order (ids are a contract: the CLI, the page and the links use them). */
-export const EXERCISES: readonly ExerciseDef[] = [bufferExercise, backoffExercise];
+export const EXERCISES: readonly ExerciseDef[] = [bufferExercise, backoffExercise, deadlinesExercise];
 
 export function findExercise(id: string): ExerciseDef {
   const found = EXERCISES.find((exercise) => exercise.id === id);
