@@ -27,6 +27,7 @@ import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
 import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
 import { withLanes } from '../diagram/lanes';
+import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } from './exercise';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
@@ -41,6 +42,7 @@ const USAGE = `usage:
   npm run lab -- review FILE.json
   npm run lab -- skill --out DIR [--force]
 ${PROBE_USAGE}
+${EXERCISE_USAGE}
 
   list       the scenarios, with the requirement ids each demonstrates (defined in docs/requirements.md)
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
@@ -69,6 +71,7 @@ ${PROBE_USAGE}
   skill      write the reviewer as a skill folder, DIR/${SKILL_NAME}/ (SKILL.md, input schema, two worked examples)
              --out folders must be new or empty; --force replaces the lab's files in a folder that holds others
 ${PROBE_HELP}
+${EXERCISE_HELP}
   retries    the retry classification of every exposed operation (RT)
   settings   the settings --set accepts (for one scenario, or all), with their ranges`;
 
@@ -537,6 +540,8 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         return 0;
       case 'probe':
         return await probeCommand(rest, io);
+      case 'exercise':
+        return await exerciseCommand(rest, io);
       case 'explore': {
         // A violation is a finding, not a failure of the command: exit 0 either way; the output says which.
         io.out(`${await exploreCommand(rest)}\n`);
@@ -557,7 +562,7 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
       io.err(`lab: ${escapeControl(error.message)}\n`);
       return 1;
     }
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || error instanceof ExerciseUsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       io.err(`lab: ${escapeControl(error.message)}\n\n${USAGE}\n`);
       return 2;
     }

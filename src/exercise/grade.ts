@@ -1,4 +1,4 @@
-import { ComponentProbe, Exploration, LabError, runScenario, type ComponentViolation, type Violation } from '../engine';
+import { ComponentProbe, Exploration, LabError, runScenario, type ComponentBreach, type ComponentViolation, type Transcript, type Violation } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller, CALLS_KEPT } from './caller';
 import type { ExerciseDef, ExerciseRun, GradeEnv } from './exercise';
@@ -19,30 +19,50 @@ interface Candidate {
   readonly explanation: string;
 }
 
-/** Shortest first: fewest events before the break, then the earliest break in virtual time. */
+/** Shortest first: fewest events before the break, then the earliest break in virtual time (an unknown time, -1, counts as late). */
 function shorter(a: Candidate, b: Candidate): boolean {
-  return a.step < b.step || (a.step === b.step && a.atMs < b.atMs);
+  const late = (atMs: number) => (atMs < 0 ? Number.MAX_SAFE_INTEGER : atMs);
+  return a.step < b.step || (a.step === b.step && late(a.atMs) < late(b.atMs));
 }
 
 function now(): number {
   return performance.now();
 }
 
-/** Replays one ordering with a fresh component and keeps the calls made up to the break. */
-function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): ComponentCall[] {
-  const log: ComponentCall[] = [];
+/** One ordering replayed with a fresh component: its transcript (null when the run stopped part-way, with why), and every call made. */
+export interface Replayed {
+  readonly transcript: Transcript | null;
+  readonly stopped?: string;
+  readonly calls: readonly ComponentCall[];
+  readonly breaches: readonly ComponentBreach[];
+}
+
+/** Replays one ordering of one of an exercise's runs with a fresh instance of the student's component (what the page draws and `--show` prints). */
+export function replayOrdering(def: ExerciseDef, source: ComponentSource, run: Pick<FailingRun, 'scenario' | 'transport' | 'settings' | 'schedule'>, env: GradeEnv = {}): Replayed {
+  const calls: ComponentCall[] = [];
   const instance = source.open();
+  const probe = new ComponentProbe();
   try {
-    const probe = new ComponentProbe();
-    const caller = new Caller(instance, log, probe);
-    runScenario(findScenario(candidate.run.scenario), { transport: candidate.run.transport, settings: candidate.run.settings, schedule: candidate.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
-  } catch {
+    const caller = new Caller(instance, calls, probe, () => source.open());
+    try {
+      const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+      return { transcript, calls, breaches: probe.breaches };
+    } finally {
+      caller.dispose();
+    }
+  } catch (error) {
     // The ordering may end in the failure itself: the calls up to it are what is shown.
+    return { transcript: null, stopped: error instanceof Error ? error.message : String(error), calls, breaches: probe.breaches };
   } finally {
     instance.dispose();
   }
-  const upTo = log.filter((call) => call.atMs <= candidate.atMs);
-  return upTo.slice(-CALLS_KEPT);
+}
+
+/** The calls of the failing ordering up to the break (the last few), and the break's time where only its step was known. */
+function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): { calls: ComponentCall[]; atMs: number } {
+  const replayed = replayOrdering(def, source, { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule }, env);
+  const atMs = candidate.atMs >= 0 ? candidate.atMs : (replayed.transcript?.events.find((event) => event.seq === candidate.step)?.atMs ?? Number.MAX_SAFE_INTEGER);
+  return { calls: replayed.calls.filter((call) => call.atMs <= atMs).slice(-CALLS_KEPT), atMs: atMs === Number.MAX_SAFE_INTEGER ? 0 : atMs };
 }
 
 function failingRun(candidate: Candidate): FailingRun {
@@ -71,8 +91,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       if (candidate === undefined) return { id: statement.id, holds: true };
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
-      const calls = replayCalls(def, source, candidate, env);
-      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun(candidate), calls };
+      const { calls, atMs } = replayCalls(def, source, candidate, env);
+      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun({ ...candidate, atMs }), calls };
     });
     return { exercise: def.id, statements, orderings, states, complete, elapsedMs: Math.round(now() - started), ...(error === undefined ? {} : { error }), passed: error === undefined && complete && statements.every((statement) => statement.holds) };
   };
@@ -83,10 +103,11 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     let caller: Caller | null = null;
     let probe: ComponentProbe | null = null;
     const components = () => {
+      (caller as Caller | null)?.dispose();
       instance?.dispose();
       instance = source.open();
       probe = new ComponentProbe();
-      caller = new Caller(instance, null, probe);
+      caller = new Caller(instance, null, probe, () => source.open());
       return { probe, ...def.components(caller, probe) };
     };
     const exploration = new Exploration(scenario, { transport: run.transport, settings: run.settings, ledger: env.ledger, bound: env.bound ?? DEFAULT_BOUND, components });
@@ -104,6 +125,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       }
       throw error;
     } finally {
+      (caller as Caller | null)?.dispose();
       (instance as ComponentInstance | null)?.dispose();
     }
     const result = exploration.result();
@@ -112,7 +134,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     complete &&= result.complete;
     for (const violation of result.violations as Violation[]) {
       const id = def.invariantStatements[violation.invariant];
-      if (id !== undefined) consider(id, { run, schedule: violation.schedule, step: violation.step, atMs: 0, explanation: violation.explanation });
+      // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
+      if (id !== undefined) consider(id, { run, schedule: violation.schedule, step: violation.step, atMs: -1, explanation: violation.explanation });
     }
     for (const breach of result.componentBreaches ?? ([] as ComponentViolation[])) consider(breach.statement, { run, schedule: breach.schedule, step: breach.step, atMs: breach.atMs, explanation: breach.explanation });
     for (const ending of result.endings) {

@@ -23,7 +23,7 @@ export interface SandboxLimits {
   readonly wallMsPerCall: number;
 }
 
-export const DEFAULT_LIMITS: SandboxLimits = { ticks: 2_000, memoryBytes: 32 * 1024 * 1024, stackBytes: 512 * 1024, wallMsPerCall: 2_000 };
+export const DEFAULT_LIMITS: SandboxLimits = { ticks: 2_000, memoryBytes: 32 * 1024 * 1024, stackBytes: 192 * 1024, wallMsPerCall: 2_000 };
 
 export const STUDENT_FILE = 'student.js';
 
@@ -106,6 +106,7 @@ class SandboxInstance implements ComponentInstance {
     private readonly runtime: QuickJSRuntime,
     source: string,
     private readonly guard: { begin(): void; hit(): string | null },
+    private readonly onDispose: () => void = () => undefined,
   ) {
     this.ctx = runtime.newContext({ intrinsics: { ...DefaultIntrinsics, Date: false } });
     guard.begin();
@@ -136,10 +137,18 @@ class SandboxInstance implements ComponentInstance {
     const nameHandle = ctx.newString(name);
     const argsHandle = ctx.newString(JSON.stringify(args));
     this.guard.begin();
-    const result = ctx.callFunction(fn, ctx.undefined, head, nameHandle, argsHandle);
-    fn.dispose();
-    nameHandle.dispose();
-    argsHandle.dispose();
+    let result: ReturnType<QuickJSContext['callFunction']>;
+    try {
+      result = ctx.callFunction(fn, ctx.undefined, head, nameHandle, argsHandle);
+    } catch (error) {
+      // The host's own stack gave out inside the WebAssembly (QuickJS's limit is kept below it, so rare).
+      if (error instanceof RangeError) throw new StudentCodeError('budget', 'the code ran out of stack (a recursion without end?)');
+      throw error;
+    } finally {
+      fn.dispose();
+      nameHandle.dispose();
+      argsHandle.dispose();
+    }
     if (result.error !== undefined) throw toStudentError(ctx, result.error, 'call', () => this.guard.hit());
     const value: unknown = ctx.dump(result.value);
     result.value.dispose();
@@ -183,6 +192,7 @@ class SandboxInstance implements ComponentInstance {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.onDispose();
     this.ns.dispose();
     this.lab.dispose();
     this.ctx.dispose();
@@ -215,9 +225,13 @@ export function sandboxSource(quickjs: QuickJSWASMModule, source: string, export
     hit: () => stopped,
   };
   let closed = false;
+  // Every instance still open: a runtime is freed only after its contexts.
+  const live = new Set<SandboxInstance>();
   const open = (): SandboxInstance => {
     if (closed) throw new Error('the sandbox was closed');
-    return new SandboxInstance(runtime, source, guard);
+    const instance = new SandboxInstance(runtime, source, guard, () => live.delete(instance));
+    live.add(instance);
+    return instance;
   };
   // Load once now: a syntax error or a missing export is the student's to see before any run.
   try {
@@ -230,6 +244,7 @@ export function sandboxSource(quickjs: QuickJSWASMModule, source: string, export
     }
   } catch (error) {
     closed = true;
+    for (const instance of [...live]) instance.dispose();
     runtime.dispose();
     throw error;
   }
@@ -239,6 +254,7 @@ export function sandboxSource(quickjs: QuickJSWASMModule, source: string, export
     close() {
       if (closed) return;
       closed = true;
+      for (const instance of [...live]) instance.dispose();
       runtime.dispose();
     },
   };

@@ -75,6 +75,69 @@ export interface BufferComponent {
   take(): BufferItem | null;
 }
 
+/** The coordinator exercise's answers: a cancellation accepted or ignored, progress sent or dropped, a response sent or suppressed. */
+export type CancelAnswer = 'accept' | 'ignore';
+export type ProgressAnswer = 'send' | 'drop';
+export type CompleteAnswer = 'send' | 'suppress';
+
+/**
+ * The server's side of the RequestCoordinator as a student writes it (`createCoordinator()`): told of
+ * each request the server receives, it decides what the server does with a cancellation (the params of
+ * notifications/cancelled on stdio, `{ requestId }` for an observed stream close on Streamable HTTP),
+ * with each progress report of the worker, and with the worker's result.
+ */
+export interface CoordinatorComponent {
+  onRequest(id: string | number, progressToken: string | number | null): void;
+  onCancel(params: unknown): CancelAnswer;
+  onProgress(id: string | number, progress: number): ProgressAnswer;
+  onComplete(id: string | number): CompleteAnswer;
+}
+
+/** A scalar of a ledger statement's parameters or a row's column. */
+export type LedgerValue = string | number | null;
+
+/** One SQL statement a ledger program asks its connection to run (`purpose`: a few words for the transcript). */
+export interface LedgerStatementStep {
+  readonly sql: string;
+  readonly params: readonly LedgerValue[];
+  readonly purpose?: string;
+}
+
+/** A step of a ledger program: a statement, or a wait on the virtual clock (after SQLITE_BUSY). */
+export type LedgerStepRequest = LedgerStatementStep | { readonly waitMs: number; readonly reason?: string };
+
+/** What a statement step answers: its rows (the business effect's also carries `result`), or SQLite's error. */
+export type LedgerStepAnswer =
+  | { readonly ok: true; readonly rows: readonly Readonly<Record<string, LedgerValue>>[]; readonly changes: number; readonly result?: Readonly<Record<string, LedgerValue>> }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** How a ledger program ended, as its author says (the adapter checks it against what ran). */
+export type LedgerProgramEnd =
+  | { readonly status: 'executed' | 'replayed'; readonly result: unknown }
+  | { readonly status: 'rejected'; readonly code: string; readonly reason: string }
+  | { readonly status: 'failed'; readonly code: string; readonly reason: string };
+
+/** One mutating call as the ledger exercises hand it to `execute(key, args, effect)`. */
+export interface LedgerCall {
+  readonly key: string | null;
+  /** The tool's arguments without the key, in the member order the client sent them. */
+  readonly args: Readonly<Record<string, LedgerValue>>;
+  /** The business effect as one statement: the program yields it to run it. */
+  readonly effect: LedgerStatementStep;
+  /** The tool, and what a stored record names: the request, its connection, the virtual time the call began. */
+  readonly operation: string;
+  readonly requestId: string;
+  readonly connection: string;
+  readonly atMs: number;
+}
+
+/** One running `execute`: the next step after each answer (undefined first), until it ends. */
+export interface LedgerProgramComponent {
+  next(answer: LedgerStepAnswer | undefined): { readonly done: false; readonly step: LedgerStepRequest } | { readonly done: true; readonly end: LedgerProgramEnd };
+  /** The program is over, or its run ended: frees what it holds. */
+  close(): void;
+}
+
 /** What a request's deadlines are made from, as the deadlines exercise's contract names them. */
 export interface DeadlinesStart {
   readonly idleTimeoutMs: number;
@@ -113,6 +176,13 @@ export interface Components {
    * `delay-in-range` (models/herd/componentBackoff.ts).
    */
   readonly backoffDelayMs?: (clientId: number, attempt: number, clock: ComponentClock) => number;
+  /** request-race (A–D, cancel-ignored): the server's side of the RequestCoordinator, one per run. */
+  readonly coordinator?: (clock: ComponentClock) => CoordinatorComponent;
+  /**
+   * ledger and inventory scenarios: the idempotent mutation, one program per request in the place of
+   * `atomicMutation` (every statement a scheduler event of its own, so two connections interleave).
+   */
+  readonly ledgerExecute?: (call: LedgerCall, clock: ComponentClock) => LedgerProgramComponent;
   /**
    * A client's request (request-race): its two deadlines (SPEC RC-1, RC-2, RC-4), in place of the
    * lab's own (the coordinator's due times): made at the request's start, told of every progress the

@@ -37,6 +37,7 @@ export const errorCatalog = {
   LAB049: 'not a probe transcript',
   /** A student's component (the graded exercises) answered something the run cannot follow. */
   LAB050: 'exercise component broke its interface',
+  LAB051: 'unknown exercise',
   /** Never thrown: a refused push is part of the run (BF-5). Kept so the code never means anything else. */
   LAB101: 'bounded buffer cannot keep a final response',
   LAB102: 'reconnect run exceeded its bound',

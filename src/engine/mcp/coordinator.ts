@@ -54,6 +54,13 @@ export interface StartOptions {
 
 export type Verdict = { accepted: true } | { accepted: false; reason: string };
 
+/**
+ * What the server did with a cancellation, and which request it named. `afterEnd`: only a student's
+ * coordinator (the coordinator exercise) answers so: it accepted the cancellation of a request that
+ * had already ended on the server, giving it a second terminal state.
+ */
+export type CancelVerdict = Verdict & { requestId: RequestId | null; afterEnd?: boolean };
+
 const accepted: Verdict = { accepted: true };
 const refuse = (reason: string): Verdict => ({ accepted: false, reason });
 
@@ -254,7 +261,7 @@ export class RequestCoordinator {
    * (stdio) or `{ requestId }` for an observed stream disconnect (Streamable HTTP). Malformed,
    * unknown and already-finished targets are ignored without error and without reply.
    */
-  serverCancel(params: unknown, atMs: number): Verdict & { requestId: RequestId | null } {
+  serverCancel(params: unknown, atMs: number): CancelVerdict {
     if (typeof params !== 'object' || params === null) return { ...refuse('malformed cancellation: params is not an object'), requestId: null };
     const requestId: unknown = (params as { requestId?: unknown }).requestId;
     if (requestId === undefined) return { ...refuse('malformed cancellation: requestId is missing'), requestId: null };

@@ -96,6 +96,14 @@ export class ServerRequest {
       this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: cancelIgnored(verdict.reason) });
       return verdict.reason;
     }
+    if (verdict.afterEnd === true) {
+      // Only a student's coordinator (the coordinator exercise): it accepted the cancellation of a request
+      // that had already ended, so the request ends a second time; the engine's invariant sees it.
+      if (verdict.requestId !== this.id) fail(`a cancellation accepted after the end names ${JSON.stringify(verdict.requestId)}, not request ${JSON.stringify(this.id)}`);
+      this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, `although the request had already ended (${this.phase}): its coordinator accepted a late cancellation`) });
+      this.sim.record({ kind: 'terminal', requestId: this.id, state: 'cancelled', reason: terminalCancelled(how) });
+      return null;
+    }
     this.options.onCancelAccepted?.();
     this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, this.options.afterCancel) });
     this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });

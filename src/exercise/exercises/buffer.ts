@@ -18,7 +18,7 @@ const STARTER = `// Exercise: the bounded SSE buffer (SPEC §5, BF-1 … BF-6).
 //   offer(item) returns 'queued' | 'coalesced' | 'dropped-oldest' | 'refused'
 //   take()      returns the oldest item held, or null when empty
 //
-// The lab checks, in every ordering of the buffer-overload scenario (capacity 8, 2 and 1):
+// The lab checks, in every ordering of the buffer-overload scenario (capacity 4, 2 and 1):
 //   - never more than \`capacity\` items held;
 //   - a final response is never dropped;
 //   - progress whose newest held item is progress for the same token replaces it ('coalesced');
@@ -80,8 +80,8 @@ export const bufferExercise: ExerciseDef = {
   ],
   starter: STARTER,
   runs: [
-    { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 8, progressPerRequest: 6 } },
-    { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 2, progressPerRequest: 4 } },
+    { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 4, progressPerRequest: 4 } },
+    { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 2, progressPerRequest: 3 } },
     { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 1, requests: 2, progressPerRequest: 3 } },
   ],
   invariantStatements: { 'buffer-within-capacity': 'within-capacity', 'final-never-dropped': 'final-never-dropped' },

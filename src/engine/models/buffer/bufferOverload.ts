@@ -53,7 +53,9 @@ export class BufferOverload {
     if (component !== undefined && run.components !== undefined) {
       // The buffer exercise: the student's buffer in the place of the lab's (the queue setting is then unused).
       const clock = this.sim.componentClock();
-      this.buffer = new ComponentBuffer(s.capacity, s.progressPerRequest, component(s.capacity, clock), run.components.probe, clock);
+      this.buffer = new ComponentBuffer(s.capacity, s.progressPerRequest, component(s.capacity, clock), run.components.probe, clock, (entry, reason) => {
+        this.sim.record({ kind: 'buffer', action: 'dropped', requestId: entry.requestId, what: entry.kind, summary: summarize(entry, s.progressPerRequest), occupancyEvents: this.buffer.occupancyEvents, capacityEvents: s.capacity, reason });
+      });
     } else {
       this.buffer = s.queue === 'bounded' ? new BoundedSseBuffer(s.capacity) : new NaiveSseQueue(s.queue, s.capacity);
     }

@@ -52,6 +52,8 @@ export class ComponentBuffer {
     private readonly component: BufferComponent,
     private readonly probe: ComponentProbe,
     private readonly clock: ComponentClock,
+    /** Records an item found lost when `take` passed it by (the model writes it into the transcript). */
+    private readonly onLost: (entry: SseEntry, reason: string) => void = () => undefined,
   ) {}
 
   get occupancyEvents(): number {
@@ -116,7 +118,8 @@ export class ComponentBuffer {
         break;
       case 'dropped-oldest': {
         // Which item went is settled by take(); the event names the item a correct buffer drops.
-        const guess = this.shadow.find((candidate) => candidate.kind === 'progress') ?? (entry.kind === 'progress' ? entry : undefined);
+        // Items already owed to earlier declared drops are passed over: a correct buffer dropped its oldest progress each time.
+        const guess = this.shadow.filter((candidate) => candidate.kind === 'progress')[this.pendingDrops] ?? (entry.kind === 'progress' ? entry : undefined);
         this.shadow.push(entry);
         this.pendingDrops += 1;
         if (guess === undefined || guess.kind !== 'progress') {
@@ -137,8 +140,11 @@ export class ComponentBuffer {
         this.refusedPushes += 1;
         return { action: 'refused', heldFinals: this.shadow.map((candidate) => candidate.requestId), occupancyEvents: this.occupancyEvents };
       }
-      default:
-        throw new LabError('LAB050', `${offered} answered ${JSON.stringify(result)}; it must answer 'queued', 'coalesced', 'dropped-oldest' or 'refused'`);
+      default: {
+        // Every answer is named above; the exercise's adapter refuses any other before it gets here.
+        const _: never = result;
+        throw new LabError('LAB050', `${offered} answered ${JSON.stringify(_)}; it must answer 'queued', 'coalesced', 'dropped-oldest' or 'refused'`);
+      }
     }
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.occupancyEvents);
     return report;
@@ -170,6 +176,8 @@ export class ComponentBuffer {
   private lose(entry: SseEntry, how: string): void {
     const declared = this.pendingDrops > 0;
     if (declared) this.pendingDrops -= 1;
+    // Where the buffer's answers named another item, the transcript now says which one really went.
+    if (entry.kind === 'final' || !declared) this.onLost(entry, `the buffer never gave it back (${how})${entry.kind === 'final' ? ': a final response is gone, and its client can never learn the outcome (BF-4 forbids it)' : ''}`);
     if (entry.kind === 'final') {
       this.droppedEvents += 1;
       this.breach('final-never-dropped', `the final response of #${String(entry.requestId)} was dropped (${how}): its client can never learn the outcome`);

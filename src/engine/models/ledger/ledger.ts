@@ -142,7 +142,7 @@ export function canonicalRecord<K extends string>(names: readonly K[]): (member:
 }
 
 /** The operation's effect on the business tables: what "running the mutation" means here. */
-function effectRow(intent: Intent): { subject: string; amount: number; tenant: string | null } {
+export function effectRow(intent: Intent): { subject: string; amount: number; tenant: string | null } {
   const a = intent.args;
   if (intent.operation === 'charge_account') return { subject: String(a.account), amount: Number(a.cents), tenant: null };
   return { subject: String(a.sku), amount: Number(a.quantity), tenant: a.tenant === undefined ? null : String(a.tenant) };
@@ -170,8 +170,8 @@ const SELECT_KEY = 'SELECT operation, fingerprint, result_json FROM ledger.idemp
 /** keyProfile=stripe also reads the key's age: keys expire. */
 const SELECT_KEY_WITH_AGE = 'SELECT operation, fingerprint, result_json, committed_at_ms FROM ledger.idempotency_keys WHERE key = ?';
 const DELETE_KEY = 'DELETE FROM ledger.idempotency_keys WHERE key = ?';
-const INSERT_EFFECT = 'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id';
-const COUNT_EXECUTION = 'INSERT INTO ledger.executions (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1';
+export const INSERT_EFFECT = 'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id';
+export const COUNT_EXECUTION = 'INSERT INTO ledger.executions (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1';
 const INSERT_KEY = 'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
 function mustSucceed(result: StatementResult | undefined): Extract<StatementResult, { ok: true }> | Extract<StatementResult, { ok: false }> {

@@ -12,6 +12,8 @@ import type { LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScena
 import { KEY_PROFILES, atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
 import { ledgerSettingsSpec, type LedgerSettings } from './settings';
+import type { Components } from '../../core/components';
+import { ComponentLedgerRun, componentMutation } from './componentLedger';
 export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './settings';
 
 /**
@@ -32,6 +34,8 @@ export interface LedgerRunOptions {
   readonly chooser?: Chooser;
   readonly trace?: SchedulerOptions['trace'];
   readonly faults?: readonly MessageFault[];
+  /** A student's mutation in the place of the lab's (the ledger exercises). */
+  readonly components?: Components;
 }
 
 const KEYS: Record<Operation, string> = { charge_account: 'checkout-7', reserve_inventory: 'cart-9-reserve' };
@@ -82,6 +86,8 @@ export class LedgerLab {
   private generation = 0;
   /** How the client sends each of its requests again if a server restart loses it on the way: by id. */
   private readonly resend = new Map<number, () => void>();
+  /** A student's `execute` in the place of the lab's programs, with what it committed (null: the lab's own). */
+  private readonly componentRun: ComponentLedgerRun | null;
 
   constructor(options: LedgerRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
@@ -90,6 +96,8 @@ export class LedgerLab {
     this.host = options.host;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
+    const execute = options.components?.ledgerExecute;
+    this.componentRun = execute === undefined || options.components === undefined ? null : new ComponentLedgerRun(execute, options.components.probe, this.sim.componentClock());
     this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
     this.record({ kind: 'ledger', action: 'opened', detail: this.host.bytes ? `ledger file opened from ${this.host.bytes.length} saved bytes` : 'new empty ledger file (SQLite, journal_mode=MEMORY)' });
   }
@@ -235,7 +243,7 @@ export class LedgerLab {
         key === null
           ? this.readSql(connection, id, 'SELECT COALESCE(SUM(amount), 0) AS reserved FROM ledger.effects WHERE operation = ? AND subject = ? AND tenant = ?', [s.operation, 'sku-42', 'tenant-a'], 're-read the inventory before deciding')
           : this.readSql(connection, id, 'SELECT result_json FROM ledger.idempotency_keys WHERE key = ?', [key], 'look the intent up by its key');
-      const body: JsonObject = key === null ? { reserved: Number(found[0]?.reserved ?? 0) } : found[0] === undefined ? { found: false } : { found: true, result: JSON.parse(String(found[0].result_json)) as JsonObject };
+      const body: JsonObject = key === null ? { reserved: Number(found[0]?.reserved ?? 0) } : this.foundByKey(key, found[0]);
       this.sim.wire.send('server', this.channel('server', id), callToolResultResponse(id, canonicalJson(body), body), () => {
         const committed = key === null ? Number(body.reserved) > 0 : body.found === true;
         if (committed) {
@@ -248,6 +256,15 @@ export class LedgerLab {
       });
       return null;
     });
+  }
+
+  /** What get_mutation_by_key answers: the stored result, read back from its JSON. */
+  private foundByKey(key: string, row: Record<string, string | number | null> | undefined): JsonObject {
+    if (this.componentRun !== null) {
+      const result = this.componentRun.reconciled(key, row === undefined ? undefined : String(row.result_json));
+      return result === null ? { found: false } : { found: true, result };
+    }
+    return row === undefined ? { found: false } : { found: true, result: JSON.parse(String(row.result_json)) as JsonObject };
   }
 
   private readSql(connection: LedgerConnection, id: number, sql: string, params: (string | number)[], purpose: string): Record<string, string | number | null>[] {
@@ -282,9 +299,8 @@ export class LedgerLab {
     const intent: Intent = name === requested.connection ? requested : { ...requested, connection: name };
     this.busy.add(name);
     const connection = this.connection(intent.connection);
-    const program: Program = s.mode === 'atomic' || intent.key === null
-      ? atomicMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile })
-      : unsafeMutation(intent, { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile });
+    const limits = { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile };
+    const program: Program = this.componentRun !== null ? componentMutation(intent, this.componentRun, limits.nowMs) : s.mode === 'atomic' || intent.key === null ? atomicMutation(intent, limits) : unsafeMutation(intent, limits);
     const generation = this.generation;
     // The process that took the request died (a restart): its open transaction went with it, uncommitted.
     const ended = (): boolean => {
@@ -382,6 +398,7 @@ export class LedgerLab {
     this.connections.clear();
     this.busy.clear();
     this.endProcess();
+    this.componentRun?.reopened();
     this.record({ kind: 'ledger', action: 'closed', detail: `the server ${how} after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
     this.file = LedgerFile.open(this.host.sql, bytes);
     const by = how === 'died' ? 'the client launches the server process again; it' : 'the restarted server';
@@ -443,6 +460,7 @@ export class LedgerLab {
     this.connections.clear();
     this.busy.clear();
     this.endProcess();
+    this.componentRun?.reopened();
     this.record({ kind: 'ledger', action: 'closed', detail: 'every connection closed; in-memory state (caches, statements) is gone' });
     this.file = LedgerFile.open(this.host.sql, bytes);
     this.record({ kind: 'ledger', action: 'reopened', detail: 'the ledger file is reopened from its saved bytes; new connections attach to it' });
@@ -466,6 +484,8 @@ export class LedgerLab {
     const rows = key === null ? [] : this.allFiles().flatMap((file) => file.query(`SELECT result_json FROM idempotency_keys WHERE key = '${key}'`));
     assert(this.perReplica || rows.length <= 1, 'a key has at most one stored record (it is the primary key)');
     const storedJson = rows[0] === undefined ? null : String(rows[0].result_json);
+    // A student's program may store text that is not JSON: the stored result is then none the lab can read.
+    const storedResult = storedJson === null ? null : this.componentRun === null ? (JSON.parse(storedJson) as JsonObject) : parseOrNull(storedJson);
     if (this.settings.callerMutatesResult && this.firstResultJson !== null) {
       const replayId = this.replayId ?? 42;
       const replay = this.responses.find((r) => r.requestId === replayId);
@@ -480,7 +500,7 @@ export class LedgerLab {
       requests: this.requests,
       busyRetries: this.busyRetries,
       keyRecords: rows.length,
-      storedResult: storedJson === null ? null : (JSON.parse(storedJson) as JsonObject),
+      storedResult,
       aliasIntact: this.aliasIntact,
       responses: this.responses,
       paymentTokenInLedger: this.paymentTokenFound(),
@@ -503,10 +523,19 @@ export class LedgerLab {
   }
 }
 
+function parseOrNull(text: string): JsonObject | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : null;
+  } catch {
+    return null;
+  }
+}
+
 export const ledgerModel: Model<LedgerScenario, LedgerOutcome, LedgerModelEvent> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
-    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults });
+    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults, components: run.components });
     return runAndClose(lab);
   },
 };

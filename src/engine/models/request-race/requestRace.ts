@@ -9,6 +9,7 @@ import { RequestCoordinator } from '../../mcp/coordinator';
 import { mcpSim } from '../../mcp/mcpSim';
 import { callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
 import { ServerRequest } from '../../mcp/serverRequest';
+import { ComponentCoordinator } from './componentCoordinator';
 import { endResponseStream, sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
 import { arrivedOnClosedStream, cancelHow, deadlineWording, maxFoundOnProgress, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
@@ -30,7 +31,9 @@ const UNKNOWN_REQUEST_ID = 99;
  */
 export class RequestRace {
   readonly sim: Sim<RequestRaceEvent>;
-  readonly coordinator = new RequestCoordinator();
+  readonly coordinator: RequestCoordinator;
+  /** The coordinator exercise: the student's server-side coordinator, which is then `coordinator` too; null: the lab's own. */
+  private readonly student: ComponentCoordinator | null;
   private readonly settings: RequestRaceSettings;
   private readonly client: ClientRequest;
   private readonly server: ServerRequest;
@@ -45,6 +48,14 @@ export class RequestRace {
   constructor(run: ModelRun<RequestRaceSettings>) {
     const s = (this.settings = run.settings);
     this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: s, record: run.record });
+    const part = run.components?.coordinator;
+    if (part !== undefined && run.components !== undefined) {
+      const clock = this.sim.componentClock();
+      this.student = new ComponentCoordinator(part(clock), run.components.probe, clock);
+    } else {
+      this.student = null;
+    }
+    this.coordinator = this.student ?? new RequestCoordinator();
     const { idleTimeoutMs, maxTimeoutMs, progressResetsMax } = s;
     const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
     this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, views: true, onDeadline: () => this.deadlineFires(), components: run.components });
@@ -173,8 +184,9 @@ export class RequestRace {
   // ── server and its worker ────────────────────────────────────────────────────────────────────
 
   private serverReceivesCall(): null {
-    this.server.opened();
     const s = this.settings;
+    this.student?.serverReceives(this.id, this.coordinator.get(this.id)?.progressToken ?? null);
+    this.server.opened();
     const step = (chunk: number, _chunks: number, isLast: boolean): boolean => (isLast ? this.workerCompletes() : this.workerCheckpoint(chunk));
     this.workerChunks = this.server.startWorker(s.workMs, s.progressEveryMs, (chunks) => workerWording.started(s.workMs, chunks, workerWording.uninterruptible), step).chunks;
     return null;
@@ -185,6 +197,7 @@ export class RequestRace {
     // Once per checkpoint: the reason shares the progress message's text (kept flat when recorded).
     const progressText = this.sim.log.keepText(`chunk ${chunk} of ${this.workerChunks}`);
     const done = `${progressText} done`;
+    if (this.student !== null) return this.studentCheckpoint(chunk, done);
     if (this.server.phase === 'cancelled') {
       // a catalogued failure mode (afterCancel=respond): this server accepted the cancellation but never checks it; the work goes on.
       if (this.settings.afterCancel === 'respond') this.server.work('checkpoint', `${done}; this server does not check for the accepted cancellation and works on (a catalogued failure mode)`);
@@ -205,15 +218,48 @@ export class RequestRace {
       this.finalResponse = true;
       sendOn(this.sim, 'server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), this.id, this.toClient);
     };
-    if (this.server.complete(workerWording.finished(), respond)) return false;
-    if (this.settings.afterCancel === 'respond') {
-      // a catalogued failure mode: the response goes out although cancellation won; the client cannot use it.
+    if (this.server.complete(workerWording.finished(), respond)) {
+      this.studentReports(this.workerChunks, false);
+      return false;
+    }
+    if (this.settings.afterCancel === 'respond' || this.student?.respondAfterCancel === true) {
+      // a catalogued failure mode (or a student's coordinator answering 'send' after it accepted the cancellation):
+      // the response goes out although cancellation won; the client cannot use it.
       respond();
       endResponseStream(this.sim, this.id);
     } else {
       this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: responseSuppressed() });
     }
+    this.studentReports(this.workerChunks, false);
     return false;
+  }
+
+  // ── the coordinator exercise: the worker's progress reports, each decided by the student's coordinator ──
+
+  /**
+   * A checkpoint with the student's coordinator: the worker reports the chunk it finished (from the
+   * second on, repeating its previous report first), whether or not the request was cancelled while
+   * the chunk ran; then it stops if the coordinator accepted a cancellation. Each report goes on the
+   * wire only when the coordinator says 'send'.
+   */
+  private studentCheckpoint(chunk: number, done: string): boolean {
+    const cancelled = this.server.phase === 'cancelled';
+    if (!cancelled) this.server.work('checkpoint', done);
+    this.studentReports(chunk, chunk >= 2);
+    if (!cancelled) return true;
+    this.server.work('stopped', workerWording.stopped(chunk));
+    return false;
+  }
+
+  /** The worker's progress report `progress` (after `repeat`: its previous one again, first), through the student's coordinator. */
+  private studentReports(progress: number, repeat: boolean): void {
+    const token = this.coordinator.get(this.id)?.progressToken ?? null;
+    if (this.student === null || !this.settings.serverSendsProgress || token === null) return;
+    for (const value of repeat ? [progress - 1, progress] : [progress]) {
+      const verdict = this.coordinator.serverProgress(this.id, value);
+      if (verdict.accepted) sendOn(this.sim, 'server', progressNotification(token, value, this.workerChunks, `chunk ${value} of ${this.workerChunks}`), this.id, this.toClient);
+      else this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'progress', reason: verdict.reason });
+    }
   }
 
   // ── the scenario's script and the outcome ───────────────────────────────────────────────────
