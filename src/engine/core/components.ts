@@ -155,6 +155,30 @@ export interface TaskStoreComponent {
   status(taskId: string): TaskStoreStatus;
 }
 
+/** What a request's deadlines are made from, as the deadlines exercise's contract names them. */
+export interface DeadlinesStart {
+  readonly idleTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly startedAtMs: number;
+  readonly progressToken: string | number | null;
+}
+
+/** When each deadline is due (virtual ms); null: no such deadline (which RC-4 forbids). */
+export interface DeadlinesDue {
+  readonly idle: number | null;
+  readonly max: number | null;
+}
+
+/**
+ * The client's two deadlines as a student writes them: `createDeadlines(start)` → `{ dueAtMs(), onProgress(atMs) }`;
+ * `dueAtMs()` answers the due times now (the lab asks at the start), `onProgress(atMs)` takes progress the
+ * client accepted and answers the due times after it.
+ */
+export interface DeadlinesComponent {
+  dueAtMs(): DeadlinesDue;
+  onProgress(atMs: number): DeadlinesDue;
+}
+
 /**
  * The parts a run may take from outside. Each field is optional: a model uses its own part where the
  * field is absent. `probe` receives every breach the adapters see.
@@ -178,4 +202,11 @@ export interface Components {
   readonly ledgerExecute?: (call: LedgerCall, clock: ComponentClock) => LedgerProgramComponent;
   /** task scenarios: the durable task's status logic (what tasks/cancel, the checkpoints and tasks/get answer). */
   readonly taskStore?: (clock: ComponentClock) => TaskStoreComponent;
+  /**
+   * A client's request (request-race): its two deadlines (SPEC RC-1, RC-2, RC-4), in place of the
+   * lab's own (the coordinator's due times): made at the request's start, told of every progress the
+   * client accepts, asked when each deadline is due. Breaches are reported as `armed-at-start`,
+   * `idle-reset-by-progress`, `max-never-moves` and `token-keeps-deadlines` (mcp/componentDeadlines.ts).
+   */
+  readonly deadlines?: (start: DeadlinesStart, clock: ComponentClock) => DeadlinesComponent;
 }

@@ -1,4 +1,6 @@
 import { assert } from '../core/assert';
+import type { Components, DeadlinesDue } from '../core/components';
+import { ComponentDeadlines } from './componentDeadlines';
 import type { JsonObject, ProgressToken, RequestId } from '../core/jsonrpc';
 import type { MessageEvent } from '../core/transcript';
 import type { Delivery } from '../core/wire';
@@ -23,6 +25,8 @@ export interface ClientRequestOptions {
   readonly views?: boolean;
   /** What the client does when a deadline it armed fires (`expire`, then `cancel`, as a rule). */
   readonly onDeadline: () => void;
+  /** A student's deadlines (`components.deadlines`) in place of the coordinator's due times; absent: the lab's own. */
+  readonly components?: Components;
 }
 
 /** How a model's cancellation differs from the spec's words and ways (each field optional). */
@@ -50,6 +54,8 @@ export class ClientRequest {
   private closedAtMs: number | null = null;
   private signal: CancellationSignal = null;
   private cancelledAtMs: number | null = null;
+  /** A student's deadlines, made at the start when the run brings them. */
+  private student: ComponentDeadlines | null = null;
 
   constructor(
     private readonly sim: CallSim,
@@ -77,9 +83,15 @@ export class ClientRequest {
 
   /** RC-1: the client calls tool `name` now: the request starts and goes on the wire; `deliver` is the server's reception. The caller arms the deadlines it keeps. */
   callTool(name: string, args: JsonObject, deliver: Delivery): MessageEvent {
-    const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax } = this.options;
-    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs, maxTimeoutMs, progressResetsMax });
+    const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, components } = this.options;
+    const factory = components?.deadlines;
+    // A student's deadlines may move the maximum: the coordinator then follows them rather than refuse it.
+    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs, maxTimeoutMs, progressResetsMax: progressResetsMax === true || factory !== undefined });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs, maxTimeoutMs, progressToken });
+    if (factory !== undefined && components !== undefined) {
+      this.student = new ComponentDeadlines(factory, { idleTimeoutMs, maxTimeoutMs, startedAtMs: this.sim.nowMs, progressToken }, components.probe, this.sim.componentClock());
+      this.follow(this.student.atStart());
+    }
     const sent = sendOn(this.sim, 'client', callToolRequest(this.id, name, args, progressToken), this.id, deliver);
     // A fault (drop, or the stream dropped under it) lost it as it left: the server will never know this id.
     if (sent.lost === true) this.coordinator.lostBeforeServer(this.id);
@@ -90,6 +102,11 @@ export class ClientRequest {
   progress(progress: number, resetReason: string): string | null {
     const verdict = this.coordinator.clientProgress(this.id, progress, this.sim.nowMs);
     if (!verdict.accepted) return verdict.reason;
+    if (this.student !== null) {
+      this.follow(this.student.progress(this.sim.nowMs));
+      this.deadlines.followComponent(resetReason);
+      return null;
+    }
     if (this.options.progressResetsMax === true) this.deadlines.resetBothFailureMode(resetReason);
     else this.deadlines.resetIdle(resetReason);
     return null;
@@ -163,6 +180,31 @@ export class ClientRequest {
       onObserved: () => server.acceptCancel({ requestId: this.id }, cancelHow.disconnected),
       unseen: () => this.coordinator.get(this.id)?.serverReceived === false,
     });
+  }
+
+  /**
+   * Puts a student's due times into the coordinator, which decides which deadline a firing timer ends
+   * the request by, so the client follows them where the clock can: a due time in the past is now, an
+   * idle one is at most idleTimeoutMs away (it counts from the last activity, never from the future),
+   * and none (null) is never armed.
+   */
+  private follow(due: DeadlinesDue): void {
+    const record = this.coordinator.get(this.id);
+    assert(record !== undefined, 'the request started before its deadlines are followed');
+    const nowMs = this.sim.nowMs;
+    const { idleTimeoutMs, maxTimeoutMs } = this.options;
+    if (due.idle === null) this.deadlines.absent.add('idle');
+    else {
+      this.deadlines.absent.delete('idle');
+      record.lastActivityAtMs = Math.min(Math.max(due.idle, nowMs), nowMs + idleTimeoutMs) - idleTimeoutMs;
+    }
+    if (due.max === null) {
+      this.deadlines.absent.add('max');
+      record.maxOriginMs = Number.POSITIVE_INFINITY;
+    } else {
+      this.deadlines.absent.delete('max');
+      record.maxOriginMs = Math.max(due.max, nowMs) - maxTimeoutMs;
+    }
   }
 
   private noteViews(): void {

@@ -1,4 +1,5 @@
 import { fail } from '../core/assert';
+import type { ComponentClock } from '../core/components';
 import type { RequestId } from '../core/jsonrpc';
 import type { Actor, EventHandle, Label, LabelOf } from '../core/scheduler';
 import type { Unstamped } from '../core/transcript';
@@ -16,6 +17,8 @@ export interface McpSim {
   /** For the events recorded on every progress: built with their stamps in place (one object each). */
   stamp(): Readonly<Stamp>;
   append(event: McpEvent): unknown;
+  /** What a student's component adapter reads of the run (core/components.ts). */
+  componentClock(): ComponentClock;
 }
 
 /**
@@ -25,6 +28,8 @@ export interface McpSim {
  */
 export class ClientDeadlines {
   private readonly handles: Partial<Record<DeadlineName, EventHandle>> = {};
+  /** Deadlines a student's component said the request does not have (null): never armed (see followComponent). */
+  readonly absent = new Set<DeadlineName>();
 
   constructor(
     private readonly sim: McpSim,
@@ -67,6 +72,19 @@ export class ClientDeadlines {
     this.arm('max', this.coordinator.maxDueAtMs(this.requestId), 'reset', `${reason}; the absolute budget moves too (a catalogued failure mode)`);
   }
 
+  /**
+   * A student's deadlines answered after accepted progress (the coordinator now holds their due times):
+   * each deadline whose due time moved is re-armed there (the idle one, as a rule; the maximum only if
+   * the component moved it), and one the component answered none for is disarmed.
+   */
+  followComponent(reason: string): void {
+    for (const deadline of ['idle', 'max'] as const) {
+      const handle = this.handles[deadline];
+      const dueAtMs = deadline === 'idle' ? this.coordinator.idleDueAtMs(this.requestId) : this.coordinator.maxDueAtMs(this.requestId);
+      if (this.absent.has(deadline) || handle === undefined || handle.atMs !== dueAtMs) this.arm(deadline, dueAtMs, handle === undefined ? 'armed' : 'reset', deadline === 'max' ? `${reason}; the student's deadlines moved the maximum` : reason);
+    }
+  }
+
   /** When the idle deadline is due, if armed. */
   idleDueAtMs(): number | undefined {
     return this.handles.idle?.atMs;
@@ -88,6 +106,13 @@ export class ClientDeadlines {
   }
 
   private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
+    if (this.absent.has(deadline)) {
+      // A student's component answered no such deadline: nothing is armed (what was armed goes).
+      const handle = this.handles[deadline];
+      if (handle !== undefined && this.sim.cancel(handle)) this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action: 'disarmed', dueAtMs: handle.atMs, reason: `${reason}; the student's deadlines answered no ${deadline} deadline` });
+      delete this.handles[deadline];
+      return;
+    }
     if (!(dueAtMs >= this.sim.nowMs)) fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.cancel(this.handles[deadline]);
     // Re-armed on every progress: the event is built with its stamps (no copy).

@@ -58,7 +58,7 @@ export class RequestRace {
     this.coordinator = this.student ?? new RequestCoordinator();
     const { idleTimeoutMs, maxTimeoutMs, progressResetsMax } = s;
     const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
-    this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, views: true, onDeadline: () => this.deadlineFires() });
+    this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, views: true, onDeadline: () => this.deadlineFires(), components: run.components });
     const afterCancel = s.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (a catalogued failure mode)' : undefined;
     this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, { views: true, afterCancel });
   }
