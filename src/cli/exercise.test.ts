@@ -59,6 +59,9 @@ describe('lab exercise', () => {
   it('refuses bad usage with exit 2: no file, two sources, an unknown exercise', async () => {
     expect((await lab(['exercise', 'check', 'buffer'])).code).toBe(2);
     expect((await lab(['exercise', 'check', 'buffer', '--file', 'a.js', '--dir', '.'])).code).toBe(2);
+    const generator = await lab(['exercise', 'check', 'ledger', '--cmd', 'python3 nothing.py']);
+    expect(generator.code).toBe(2);
+    expect(generator.err).toContain('--cmd is not available for ledger');
     const unknown = await lab(['exercise', 'starter', 'no-such']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.err).toContain('no exercise "no-such"');

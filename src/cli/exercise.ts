@@ -138,6 +138,7 @@ export async function exerciseCommand(args: string[], io: Output): Promise<numbe
       const def = findExercise(positionals[0] as string);
       const given = [values.file, values.dir, values.cmd].filter((value) => value !== undefined).length;
       if (given !== 1) throw new ExerciseUsageError('exercise check takes one of --file F, --cmd "COMMAND" or --dir D');
+      if (values.cmd !== undefined && def.javascriptOnly !== undefined) throw new ExerciseUsageError(`--cmd is not available for ${def.id}: ${def.javascriptOnly}; write it in JavaScript and check it with --file`);
       const ledger = await ledgerFor(def);
       if (values.dir !== undefined) return checkDir(def, values.dir, values.format ?? 'csv', ledger, io);
       if (values.format !== undefined) throw new ExerciseUsageError('--format is for --dir; a single file takes --json');

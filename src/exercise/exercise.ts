@@ -26,6 +26,8 @@ export interface ExerciseDef extends ExerciseInfo {
   direct?(open: () => ComponentInstance): DirectResult[];
   /** Whether a run needs SQLite (the ledger exercises). */
   readonly sqlite?: boolean;
+  /** Set when the exercise can be written in JavaScript only (not through `--cmd`): why. */
+  readonly javascriptOnly?: string;
 }
 
 export interface GradeEnv {

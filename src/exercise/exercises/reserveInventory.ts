@@ -81,4 +81,5 @@ export const reserveInventoryExercise: ExerciseDef = {
   invariantStatements: { 'one-execution-per-key': 'one-execution-per-key' },
   components: (caller) => ledgerComponents(caller),
   sqlite: true,
+  javascriptOnly: 'its execute is a JavaScript generator the lab steps statement by statement, and each call runs in a fresh copy of the module (a replica), which one --cmd process cannot be',
 };
