@@ -6,7 +6,8 @@
 // the budget error beside the editor (its line marked) while the page stays usable; a reload keeps the
 // code; Download, Upload (a bad file refused, the code kept) and Reset to starter with its Undo.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { CHECK_MS, ExercisesPage } from './pages/ExercisesPage';
 import { LabPage } from './pages/LabPage';
 import { Panels } from './pages/Panels';
@@ -16,6 +17,13 @@ const REFERENCE = solution('buffer');
 const EVICTS_FINAL = solution('buffer-evicts-final');
 /** The reference with an endless loop in offer(): the sandbox's budget ends it. */
 const ENDLESS = REFERENCE.replace('offer(item) {', 'offer(item) {\n      while (true) {}');
+
+/** Serious or critical accessibility findings on the page as it stands. */
+async function serious(page: Page): Promise<string[]> {
+  return (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+}
 
 test('the starter fails, a broken statement opens its failing ordering in the diagram, and the reference passes', async ({ page }) => {
   test.setTimeout(CHECK_MS * 3 + 60_000);
@@ -49,6 +57,7 @@ test('the starter fails, a broken statement opens its failing ordering in the di
   await expect(page.getByTestId('exercise-break')).toContainText(/Broke at event \d+/);
   await expect(exercises.calls).toContainText('offer(');
   await expect(exercises.calls).toContainText('"queued"');
+  expect(await serious(page)).toEqual([]);
   await page.getByRole('group', { name: 'Failing ordering playback' }).getByRole('button', { name: 'Whole run' }).click();
   await expect(flow).not.toHaveAttribute('data-step', breakStep ?? '');
 
