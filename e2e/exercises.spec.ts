@@ -152,3 +152,28 @@ test('Download, Upload (a bad file refused, the code kept) and Reset to starter 
   await expect.poll(() => exercises.code()).toBe(REFERENCE);
   await expect(exercises.undoReset).toHaveCount(0);
 });
+
+test('offline after one visit, the tab still checks: the service worker precached the editor, the worker and QuickJS’s WebAssembly', async ({ page, context }) => {
+  test.setTimeout(CHECK_MS + 60_000);
+  const lab = new LabPage(page);
+  const exercises = new ExercisesPage(page);
+  await lab.open();
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null)).toBe('activated');
+
+  await context.setOffline(true);
+  const fromWorker: string[] = [];
+  page.on('response', (response) => {
+    if (response.fromServiceWorker()) fromWorker.push(new URL(response.url()).pathname);
+  });
+  await page.reload();
+  await expect(lab.heading).toBeVisible();
+  await exercises.open();
+  await exercises.replaceCode(REFERENCE);
+  await exercises.runCheck();
+  await expect(exercises.verdict).toHaveAttribute('data-passed', 'true');
+  expect(fromWorker.some((path) => /emscripten-module-[\w-]+\.wasm$/.test(path))).toBe(true);
+  await context.setOffline(false);
+});
