@@ -129,6 +129,8 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
       async select(id) {
         const exercise = listing(id);
         if (exercise === null) return;
+        // A Check of the exercise left behind is of no use any more: its worker is ended, not waited for.
+        if (get().check.status === 'loading') client.stop?.();
         checking += 1;
         replaying += 1;
         set({ selected: id, check: { status: 'idle' }, checkedCode: null, progress: null, opened: null, uploadError: null, beforeReset: null });

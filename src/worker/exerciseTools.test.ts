@@ -4,6 +4,7 @@ import type { SqlModule } from '../engine';
 import { createToolsHost } from './toolsHost';
 import type { ToolResponse } from './protocol';
 import { checkExercise, listExercises, runExercise } from './exerciseTools';
+import { check, CheckReportSchema } from './schemas';
 
 const noSql = (): Promise<SqlModule> => Promise.reject(new Error('no exercise here needs SQLite'));
 const reference = readFileSync(new URL('../exercise/solutions/buffer.js', import.meta.url), 'utf8');
@@ -46,4 +47,11 @@ describe('the Exercises tab in the tools worker', () => {
     expect(run.transcript).toBeNull();
     expect(run.failure).toContain('boom');
   });
+});
+
+it('a report whose statement broke at the end of an ordering that could not finish still passes the schema', () => {
+  const failing = { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 1 }, schedule: '-', step: Number.MAX_SAFE_INTEGER, atMs: Number.MAX_SAFE_INTEGER, events: Number.MAX_SAFE_INTEGER + 1 };
+  const report = { exercise: 'buffer', statements: [{ id: 'runs-to-end', holds: false, explanation: 'an ordering could not run to its end', failing, calls: [] }], orderings: 3, states: 9, elapsedMs: 12, complete: true, passed: false };
+  expect(check(CheckReportSchema, report).ok).toBe(true);
+  expect(check(CheckReportSchema, { ...report, statements: [{ id: 'x', holds: 'no' }] }).ok).toBe(false);
 });

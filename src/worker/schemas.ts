@@ -712,7 +712,8 @@ const checkedMany = v.object({
 });
 
 const StatementSchema = v.object({ id: v.string(), text: v.string(), requirements: v.array(v.string()) });
-const FailingRunSchema = v.object({ scenario: v.string(), transport: TransportSchema, settings: unknownRecord, schedule: v.string(), step: int, atMs: finite, events: int });
+/** `step` and `events` are numbers, not safe integers: an ordering that cannot run to its end breaks "at the end" (Number.MAX_SAFE_INTEGER, grade.ts). */
+const FailingRunSchema = v.object({ scenario: v.string(), transport: TransportSchema, settings: unknownRecord, schedule: v.string(), step: v.pipe(finite, v.minValue(0)), atMs: finite, events: v.pipe(finite, v.minValue(0)) });
 const ComponentCallSchema = v.object({ atMs: finite, call: v.string(), returned: v.string() });
 const checkedCheckReport = v.object({
   exercise: v.string(),

@@ -236,10 +236,17 @@ function Results({ exercise }: { exercise: ExerciseListing }) {
         </p>
       )}
       {report !== null && <ReportSummary report={report} />}
+      <StaleNote />
       <StatementsTable exercise={exercise} report={report} />
       {opened !== null && <FailingOrdering opened={opened} />}
     </>
   );
+}
+
+/** The report is about the code as it was checked: say so once the editor has moved on. */
+function StaleNote() {
+  const stale = useExerciseStore((s) => s.check.status === 'done' && s.selected !== null && s.checkedCode !== null && s.code[s.selected] !== s.checkedCode);
+  return stale ? <p className="exercise-stale">Your code changed since this Check: Check again to see where it stands now.</p> : null;
 }
 
 function ReportSummary({ report }: { report: CheckReport }) {
@@ -256,6 +263,11 @@ function ReportSummary({ report }: { report: CheckReport }) {
       {report.complete ? '.' : '; a bound cut the exploration short, so “holds” means none was found.'}
     </p>
   );
+}
+
+/** A statement broken by an ordering that could not run to its end is placed at the end (grade.ts). */
+function atTheEnd(step: number): boolean {
+  return step >= Number.MAX_SAFE_INTEGER;
 }
 
 function formatSeconds(ms: number): string {
@@ -326,7 +338,8 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
         </button>
       </div>
       <p className="exercise-run-info">
-        {failing.scenario} on {TRANSPORT_LABELS[failing.transport]}, {settingsText(failing.settings)} · {failing.events} events to the break · ordering <code>{failing.schedule === '' ? '(the first)' : failing.schedule}</code>
+        {failing.scenario} on {TRANSPORT_LABELS[failing.transport]}, {settingsText(failing.settings)} · {atTheEnd(failing.step) ? 'broken at the end of the run' : `${formatNumber(failing.events)} events to the break`} · ordering{' '}
+        <code>{failing.schedule === '' ? '(the first)' : failing.schedule}</code>
       </p>
       {opened.explanation !== '' && <p className="exercise-explanation">{opened.explanation}</p>}
       {run.status === 'loading' && (
@@ -357,8 +370,9 @@ type ShownRun = ExerciseRun & { transcript: NonNullable<ExerciseRun['transcript'
 function OrderingDiagram({ run, step: breakSeq, statement }: { run: ShownRun; step: number; statement: string }) {
   const { transcript, wording } = run;
   const layout = useMemo<DiagramLayout>(() => layoutDiagram(transcript, wording, 'ordinal'), [transcript, wording]);
-  // Shown up to and including the event at which the statement broke.
-  const breakIndex = Math.max(0, transcript.events.findIndex((event) => event.seq >= breakSeq));
+  // Shown up to and including the event at which the statement broke (an ordering that broke at its end: the whole run).
+  const found = transcript.events.findIndex((event) => event.seq >= breakSeq);
+  const breakIndex = found === -1 ? transcript.events.length - 1 : found;
   const breakStep = Math.min(transcript.events.length, breakIndex + 1);
   const [step, setStep] = useState(breakStep);
   const [shownFor, setShownFor] = useState(transcript);
@@ -374,7 +388,7 @@ function OrderingDiagram({ run, step: breakSeq, statement }: { run: ShownRun; st
         <span className="exercise-break-mark" aria-hidden="true">
           ⚑
         </span>{' '}
-        Broke at event {event?.seq ?? breakSeq}
+        {found === -1 ? 'Broke at the end of the run, the last event' : 'Broke at event'} {event?.seq ?? breakSeq}
         {event === undefined ? '' : `, ${formatMs(event.atMs)}`}
         {words === undefined ? '' : `: ${words.text}`}
       </p>
