@@ -17,6 +17,9 @@ const REFERENCE = solution('buffer');
 const EVICTS_FINAL = solution('buffer-evicts-final');
 /** The reference with an endless loop in offer(): the sandbox's budget ends it. */
 const ENDLESS = REFERENCE.replace('offer(item) {', 'offer(item) {\n      while (true) {}');
+/** The reference, throwing at the first final response it is offered. */
+const THROWS = REFERENCE.replace('offer(item) {', "offer(item) {\n      if (item.kind === 'final') throw new Error('no finals here');");
+const THROW_LINE = THROWS.split('\n').findIndex((line) => line.includes('no finals here')) + 1;
 
 /** Serious or critical accessibility findings on the page as it stands. */
 async function serious(page: Page): Promise<string[]> {
@@ -94,6 +97,18 @@ test('an endless loop ends with the budget error beside the editor, the page sta
   await expect(page.locator('.cm-error-line')).toHaveCount(1);
   await expect(page.locator('.cm-error-line')).toContainText('offer(item)');
   await expect(page.locator('.cm-activeLine, .cm-line').filter({ hasText: 'offer(item)' })).toBeVisible();
+
+  // An exception names its message and line; the ordering where it happened replays up to the throw, and the run's failure is shown instead of a diagram.
+  await exercises.replaceCode(THROWS);
+  await exercises.runCheck();
+  await expect(exercises.codeError).toHaveAttribute('data-kind', 'exception');
+  await expect(exercises.codeError).toContainText(`Line ${THROW_LINE}`);
+  await expect(exercises.codeError).toContainText('no finals here');
+  await expect(page.locator('.cm-error-line')).toContainText('no finals here');
+  await page.getByRole('button', { name: 'Show the ordering where it failed' }).click();
+  await expect(page.getByTestId('exercise-run-failure')).toContainText('no finals here');
+  await expect(exercises.calls).toContainText('threw');
+  await expect(page.locator('.exercise-failing .lab-flow')).toHaveCount(0);
 
   await exercises.replaceCode(ENDLESS);
   await exercises.runCheck();

@@ -63,6 +63,8 @@ export interface ExerciseState {
   runCheck(): Promise<void>;
   stopCheck(): void;
   openFailing(statement: string): Promise<void>;
+  /** Replays the ordering in which the student's code failed (the report's error's `where`). */
+  openWhere(): Promise<void>;
   closeFailing(): void;
   upload(file: { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }): Promise<void>;
   resetToStarter(): void;
@@ -98,6 +100,24 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
     /** A check under way: a newer one (or a switch of exercise) leaves its answer unread. */
     let checking = 0;
     let replaying = 0;
+    /** Replays one ordering with the code that was checked, and opens it in the diagram. */
+    const replay = async (opened: Omit<OpenedOrdering, 'run'>) => {
+      const id = get().selected;
+      const code = get().checkedCode;
+      if (id === null || code === null) return;
+      const { failing } = opened;
+      const current = ++replaying;
+      set({ opened: { ...opened, run: { status: 'loading', value: null } } });
+      try {
+        const { schedule, scenario, transport, settings } = failing;
+        const answer = await client.call({ type: 'exercise-run', exercise: id, code, run: { scenario, transport, settings: { ...settings }, schedule } }, { budget: { ms: CHECK_BUDGET_MS, what: 'replay of the failing ordering' } });
+        if (current !== replaying) return;
+        set({ opened: { ...opened, run: { status: 'done', value: { transcript: answer.transcript, wording: answer.wording, calls: answer.calls, failure: answer.failure } } } });
+      } catch (error) {
+        if (current !== replaying) return;
+        set({ opened: { ...opened, run: { status: 'error', message: message(error), value: null } } });
+      }
+    };
     return {
       exercises: { status: 'idle' },
       selected: null,
@@ -175,27 +195,21 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
       },
 
       async openFailing(statement) {
-        const id = get().selected;
         const check = get().check;
-        const code = get().checkedCode;
-        if (id === null || check.status !== 'done' || code === null) return;
+        if (check.status !== 'done') return;
         const result = check.value.statements.find((candidate) => candidate.id === statement);
         const failing = result?.failing;
         if (result === undefined || failing === undefined) return;
-        const current = ++replaying;
-        const opened = { statement, failing, calls: result.calls ?? [], explanation: result.explanation ?? '' };
-        set({ opened: { ...opened, run: { status: 'loading', value: null } } });
-        try {
-          const { schedule, scenario, transport, settings } = failing;
-          const answer = await client.call({ type: 'exercise-run', exercise: id, code, run: { scenario, transport, settings: { ...settings }, schedule } }, { budget: { ms: CHECK_BUDGET_MS, what: 'replay of the failing ordering' } });
-          if (current !== replaying) return;
-          set({ opened: { ...opened, run: { status: 'done', value: { transcript: answer.transcript, wording: answer.wording, calls: answer.calls, failure: answer.failure } } } });
-        } catch (error) {
-          if (current !== replaying) return;
-          set({ opened: { ...opened, run: { status: 'error', message: message(error), value: null } } });
-        }
+        await replay({ statement, failing, calls: result.calls ?? [], explanation: result.explanation ?? '' });
       },
 
+      async openWhere() {
+        const check = get().check;
+        const error = check.status === 'done' ? check.value.error : undefined;
+        if (error?.where === undefined) return;
+        // The calls are the replay's own (the report keeps none for a failure of the code).
+        await replay({ statement: `your code failed (${error.kind})`, failing: error.where, calls: [], explanation: error.message });
+      },
       closeFailing() {
         replaying += 1;
         set({ opened: null });

@@ -205,7 +205,17 @@ function CodeErrorNote({ error, stale }: { error: CodeError; stale: boolean }) {
         </span>
       )}
       {stale && <span className="exercise-where"> Your code changed since this Check.</span>}
+      {run !== undefined && <ShowWhere />}
     </div>
+  );
+}
+
+function ShowWhere() {
+  const openWhere = useExerciseStore((s) => s.openWhere);
+  return (
+    <button type="button" className="panel-toggle exercise-open" onClick={() => void openWhere()}>
+      Show the ordering where it failed
+    </button>
   );
 }
 
@@ -331,7 +341,7 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
     <section className="exercise-failing" aria-labelledby="exercise-failing-title" data-statement={opened.statement}>
       <div className="exercise-failing-head">
         <h3 id="exercise-failing-title" ref={heading} tabIndex={-1}>
-          Shortest failing ordering: {opened.statement}
+          {opened.statement.startsWith('your code failed') ? `The ordering in which ${opened.statement}` : `Shortest failing ordering: ${opened.statement}`}
         </h3>
         <button type="button" className="panel-toggle" onClick={closeFailing}>
           Close
@@ -416,8 +426,12 @@ function OrderingDiagram({ run, step: breakSeq, statement }: { run: ShownRun; st
   );
 }
 
+/** How many of a replay's own calls are listed when the report kept none (a failure of the code): the last ones, as grade() keeps. */
+const CALLS_SHOWN = 12;
+
 function CallsTable({ opened }: { opened: OpenedOrdering }) {
-  const calls = opened.calls;
+  const replayed = opened.run.status === 'done' ? opened.run.value.calls : [];
+  const calls = opened.calls.length > 0 ? opened.calls : replayed.slice(-CALLS_SHOWN);
   return (
     <table className="panel-table exercise-calls">
       <caption>Calls into your code up to the break (the last {calls.length})</caption>
