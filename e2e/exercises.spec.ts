@@ -104,6 +104,7 @@ test('an endless loop ends with the budget error beside the editor, the page sta
   await expect(exercises.codeError).toHaveAttribute('data-kind', 'exception');
   await expect(exercises.codeError).toContainText(`Line ${THROW_LINE}`);
   await expect(exercises.codeError).toContainText('no finals here');
+  await expect(exercises.statement('final-never-dropped')).toContainText('not graded');
   await expect(page.locator('.cm-error-line')).toContainText('no finals here');
   await page.getByRole('button', { name: 'Show the ordering where it failed' }).click();
   await expect(page.getByTestId('exercise-run-failure')).toContainText('no finals here');

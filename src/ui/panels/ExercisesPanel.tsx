@@ -287,7 +287,9 @@ function formatSeconds(ms: number): string {
 function StatementsTable({ exercise, report }: { exercise: ExerciseListing; report: CheckReport | null }) {
   const openFailing = useExerciseStore((s) => s.openFailing);
   const opened = useExerciseStore((s) => s.opened);
-  const results = new Map<string, StatementResult>((report?.statements ?? []).map((result) => [result.id, result]));
+  // A report with an error of the code grades nothing (its statements are what the runs before it saw).
+  const graded = report === null || report.error !== undefined ? [] : report.statements;
+  const results = new Map<string, StatementResult>(graded.map((result) => [result.id, result]));
   return (
     <table className="panel-table exercise-statements">
       <caption>Statements the lab checks</caption>
