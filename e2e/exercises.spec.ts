@@ -90,8 +90,11 @@ test('an endless loop ends with the budget error beside the editor, the page sta
   await exercises.open();
 
   // A syntax error names its line; the editor's cursor and marker go to it.
+  // Checked from the keyboard, in the editor: Ctrl+Enter.
   await exercises.replaceCode('export function createBuffer(capacity) {\n  return {\n    offer(item) { return ; ; ) },\n  };\n}\n');
-  await exercises.runCheck();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.locator('.exercise-panel')).toHaveAttribute('data-checks', '1', { timeout: CHECK_MS });
+  await expect.poll(() => exercises.code()).toBe('export function createBuffer(capacity) {\n  return {\n    offer(item) { return ; ; ) },\n  };\n}\n');
   await expect(exercises.codeError).toHaveAttribute('data-kind', 'syntax');
   await expect(exercises.codeError).toContainText('Line 3');
   await expect(page.locator('.cm-error-line')).toHaveCount(1);

@@ -1,6 +1,6 @@
 import { javascript } from '@codemirror/lang-javascript';
-import { EditorSelection, StateEffect, StateField, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, lineNumbers, type DecorationSet } from '@codemirror/view';
+import { EditorSelection, Prec, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
 
@@ -59,6 +59,8 @@ export default function CodeEditor({ value, onChange, errorLine: line, errorColu
   useEffect(() => {
     if (host.current === null) return;
     const extensions: Extension[] = [
+      // Ctrl+Enter is the tab's Check (the panel hears it bubble up): the editor inserts no line for it.
+      Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => true }])),
       lineNumbers(),
       minimalSetup,
       javascript(),
