@@ -10,8 +10,9 @@ import { LabPage } from './pages/LabPage';
 import { LedgerPanel } from './pages/LedgerPanel';
 import { Panels, type TabName } from './pages/Panels';
 import { PolicyWatch } from './pages/PolicyWatch';
+import { CHECK_MS, ExercisesPage } from './pages/ExercisesPage';
 
-const TABS: TabName[] = ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'];
+const TABS: TabName[] = ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer', 'Exercises'];
 
 test('a whole session breaks no rule of the security policy and never leaves the origin', async ({ page, context, baseURL }) => {
   test.setTimeout(300_000);
@@ -102,6 +103,31 @@ test('a whole session breaks no rule of the security policy and never leaves the
   const mapUrl = `${scripts.find((script) => script.url.includes('/assets/'))?.url ?? ''}.map`;
   const map = await page.request.get(mapUrl);
   expect(map.headers()['content-type'] ?? '', mapUrl).not.toContain('json');
+});
+
+test('the Exercises tab breaks no rule either: CodeMirror styles itself without inline <style>, and QuickJS compiles its WebAssembly in the worker', async ({ page, context, baseURL }) => {
+  test.setTimeout(CHECK_MS + 60_000);
+  const origin = new URL(baseURL ?? '').origin;
+  const watch = new PolicyWatch(context, origin);
+  await watch.start();
+  const lab = new LabPage(page);
+  const exercises = new ExercisesPage(page);
+  try {
+    await lab.open();
+    await exercises.open();
+    // CodeMirror's own styles are in force (its gutter is laid out beside the text, not above it).
+    await expect(page.locator('.cm-gutters')).toHaveCSS('display', 'flex');
+    await exercises.runCheck();
+    await expect(exercises.statement('within-capacity')).toHaveAttribute('data-holds', 'false');
+    await exercises.showFailing('within-capacity').click();
+    await expect(exercises.failingFlow('within-capacity')).toBeVisible();
+  } finally {
+    expect(await watch.violations(page)).toEqual([]);
+    expect(watch.consoleProblems).toEqual([]);
+    expect(watch.uncaughtErrors).toEqual([]);
+    expect(watch.foreignRequests).toEqual([]);
+  }
+  expect(watch.requests.some((url) => /emscripten-module-[\w-]+\.wasm$/.test(url))).toBe(true);
 });
 
 test('the watch does catch violations: an inline script and a fetch to another origin are both refused and reported', async ({ page, context, baseURL }) => {

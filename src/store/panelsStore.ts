@@ -26,6 +26,7 @@ export const TABS = [
   { id: 'verification', label: 'Verification' },
   { id: 'reviewer', label: 'Reviewer' },
   { id: 'compare', label: 'Compare' },
+  { id: 'exercises', label: 'Exercises' },
 ] as const;
 export type TabId = (typeof TABS)[number]['id'];
 

@@ -7,6 +7,7 @@ import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab
 import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
+import type { CheckReport } from '../exercise/types';
 import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from './json';
 
 /**
@@ -570,6 +571,22 @@ export const labRequestSchemas = [
 /** Compare's runs, each a run spec (`C:impl=ts-sdk,transport=http`), as long as the parser accepts. */
 const runSpecText = v.pipe(v.string(), v.maxLength(RUN_SPEC_CHARS_MAX));
 
+/** The student's code as the Exercises tab sends it (a module of a few hundred lines at most). */
+export const EXERCISE_CODE_CHARS_MAX = 200_000;
+const exerciseId = v.pipe(v.string(), v.maxLength(64));
+const exerciseCode = v.pipe(v.string(), v.maxLength(EXERCISE_CODE_CHARS_MAX));
+/** One ordering of one of an exercise's runs (a CheckReport's FailingRun), to replay with the student's component. */
+const ExerciseRunSchema = v.object({ scenario: v.string(), transport: TransportSchema, settings: unknownRecord, schedule: v.pipe(v.string(), v.maxLength(SCHEDULE_CHARS_MAX)) });
+
+/** Requests of the Exercises tab (answered by a tools worker of its own, with QuickJS loaded on first use). */
+export const exerciseRequestSchemas = [
+  v.object({ type: v.literal('exercises'), requestId: id }),
+  /** grade(): every statement of the exercise over the student's code, in every ordering of its runs. */
+  v.object({ type: v.literal('exercise-check'), requestId: id, exercise: exerciseId, code: exerciseCode }),
+  /** One ordering replayed with a fresh instance of the student's component: the transcript the diagram draws. */
+  v.object({ type: v.literal('exercise-run'), requestId: id, exercise: exerciseId, code: exerciseCode, run: ExerciseRunSchema }),
+] as const;
+
 /** Requests the tools worker answers. */
 export const toolRequestSchemas = [
   v.object({ type: v.literal('verify'), requestId: id }),
@@ -586,6 +603,7 @@ export const toolRequestSchemas = [
     /** A run that is not a spec: one probe of an opened recording, standing for the run written `spec`. */
     recorded: v.optional(v.object({ spec: runSpecText, probe: v.string(), transcript: TranscriptSchema })),
   }),
+  ...exerciseRequestSchemas,
 ] as const;
 
 export const LabRequestSchema = v.variant('type', labRequestSchemas);
@@ -693,6 +711,31 @@ const checkedMany = v.object({
   pairs: v.array(v.object({ a: nonNegativeInt, b: nonNegativeInt, divergence: divergenceSchema, note: v.string() })),
 });
 
+const StatementSchema = v.object({ id: v.string(), text: v.string(), requirements: v.array(v.string()) });
+/** `step` and `events` are numbers, not safe integers: an ordering that cannot run to its end breaks "at the end" (Number.MAX_SAFE_INTEGER, grade.ts). */
+const FailingRunSchema = v.object({ scenario: v.string(), transport: TransportSchema, settings: unknownRecord, schedule: v.string(), step: v.pipe(finite, v.minValue(0)), atMs: finite, events: v.pipe(finite, v.minValue(0)) });
+const ComponentCallSchema = v.object({ atMs: finite, call: v.string(), returned: v.string() });
+const checkedCheckReport = v.object({
+  exercise: v.string(),
+  statements: v.array(v.object({ id: v.string(), holds: v.boolean(), explanation: v.optional(v.string()), failing: v.optional(FailingRunSchema), calls: v.optional(v.array(ComponentCallSchema)) })),
+  orderings: nonNegativeInt,
+  states: nonNegativeInt,
+  elapsedMs: finite,
+  complete: v.boolean(),
+  error: v.optional(
+    v.object({
+      kind: v.picklist(['syntax', 'exception', 'budget', 'shape', 'missing-export', 'process']),
+      message: v.string(),
+      line: v.optional(int),
+      column: v.optional(int),
+      where: v.optional(FailingRunSchema),
+    }),
+  ),
+  passed: v.boolean(),
+});
+export const CheckReportSchema = v.pipe(checkedCheckReport, v.transform((report): CheckReport => report));
+const ExerciseListingSchema = v.object({ id: v.string(), title: v.string(), summary: v.string(), exports: v.array(v.string()), statements: v.array(StatementSchema), starter: v.string() });
+
 export const toolResponseSchemas = [
   VerifyProgressSchema,
   v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema), failureModes: v.array(FailureModeResultSchema) }),
@@ -701,6 +744,10 @@ export const toolResponseSchemas = [
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
   v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
   v.object({ type: v.literal('comparison'), requestId: id, runs: v.union([v.tuple([comparedRun, comparedRun]), v.tuple([comparedRun, comparedRun, comparedRun])]), comparison: checkedComparison, many: v.optional(checkedMany) }),
+  v.object({ type: v.literal('exercise-list'), requestId: id, exercises: v.array(ExerciseListingSchema) }),
+  v.object({ type: v.literal('exercise-report'), requestId: id, report: CheckReportSchema }),
+  /** A replayed ordering: its transcript and wording, the calls into the student's code, or why the run stopped (then no transcript). */
+  v.object({ type: v.literal('exercise-transcript'), requestId: id, transcript: v.nullable(TranscriptSchema), wording: v.array(EventWordingSchema), calls: v.array(ComponentCallSchema), failure: v.nullable(v.string()) }),
   ErrorResponseSchema,
 ] as const;
 

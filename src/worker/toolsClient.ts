@@ -13,7 +13,7 @@ export type ToolsClientError = WorkerClientError;
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 export type ToolCall = WithoutId<ToolRequest>;
-const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', skill: 'skill-zip', review: 'review-result', panel: 'panel-view', compare: 'comparison' } as const;
+const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', skill: 'skill-zip', review: 'review-result', panel: 'panel-view', compare: 'comparison', exercises: 'exercise-list', 'exercise-check': 'exercise-report', 'exercise-run': 'exercise-transcript' } as const;
 type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: (typeof ANSWER_TYPE)[C['type']] }>;
 
 export interface ToolsClient {

@@ -41,6 +41,7 @@ export async function answerToolRequest(request: ToolRequest, sqlModule: () => P
   if (request.type === 'review') return { type: 'review-result', requestId, result: reviewLab(request.input) };
   if (request.type === 'skill') return { type: 'skill-zip', requestId, ...skillZip() };
   if (request.type === 'compare') return compareRuns(request.requestId, request.runs, sqlModule, request.recorded);
+  if (request.type === 'exercises' || request.type === 'exercise-check' || request.type === 'exercise-run') return answerExercise(request, sqlModule, notify);
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
@@ -68,6 +69,29 @@ export function createToolsHost(sqlModule: () => Promise<SqlModule>): WorkerHost
       }
     },
   };
+}
+
+type ExerciseRequest = Extract<ToolRequest, { type: 'exercises' | 'exercise-check' | 'exercise-run' }>;
+
+/**
+ * The Exercises tab's requests: their code (the grader, the explorer over the student's component,
+ * QuickJS) loads the first time one is asked, so the other tools never carry it. A Check reports its
+ * progress as the checklist does (`verify-progress`: runs explored of the exercise's runs).
+ */
+async function answerExercise(request: ExerciseRequest, sqlModule: () => Promise<SqlModule>, notify?: (report: VerifyProgressResponse) => void): Promise<ToolResponse> {
+  const { listExercises, checkExercise, runExercise } = await import('./exerciseTools');
+  const { requestId } = request;
+  switch (request.type) {
+    case 'exercises':
+      return { type: 'exercise-list', requestId, exercises: listExercises() };
+    case 'exercise-check': {
+      const progress = (runsDone: number, runsTotal: number) => notify?.({ type: 'verify-progress', requestId, runsDone, runsTotal, statement: request.exercise });
+      progress(0, 1);
+      return { type: 'exercise-report', requestId, report: await checkExercise(request.exercise, request.code, sqlModule, progress) };
+    }
+    case 'exercise-run':
+      return { type: 'exercise-transcript', requestId, ...(await runExercise(request.exercise, request.code, request.run, sqlModule)) };
+  }
 }
 
 type Recorded = Extract<ToolRequest, { type: 'compare' }>['recorded'];

@@ -13,6 +13,7 @@ const ProxyPanel = lazy(() => import('./ProxyPanel').then((m) => ({ default: m.P
 const VerificationPanel = lazy(() => import('./VerificationPanel').then((m) => ({ default: m.VerificationPanel })));
 const ReviewerPanel = lazy(() => import('./ReviewerPanel').then((m) => ({ default: m.ReviewerPanel })));
 const ComparePanel = lazy(() => import('./ComparePanel').then((m) => ({ default: m.ComparePanel })));
+const ExercisesPanel = lazy(() => import('./ExercisesPanel').then((m) => ({ default: m.ExercisesPanel })));
 
 /** While a panel's code loads: the same busy line a panel shows while the worker computes. */
 const LOADING = (
@@ -86,6 +87,7 @@ export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels
           {tab === 'proxy' && <ProxyPanel />}
           {tab === 'verification' && <VerificationPanel />}
           {tab === 'reviewer' && <ReviewerPanel />}
+          {tab === 'exercises' && <ExercisesPanel />}
           {besidePanels}
         </PartBoundary>
       )}

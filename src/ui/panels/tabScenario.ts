@@ -46,6 +46,7 @@ export function tabFamily(tab: TabId, scenarios: readonly ScenarioInfo[]): reado
     case 'verification':
     case 'reviewer':
     case 'compare':
+    case 'exercises':
       return null;
     default: {
       // Every tab is named above: a new tab fails to compile here until it says what it shows.
