@@ -38,9 +38,12 @@ export class ExercisesPage {
     this.calls = page.getByRole('table', { name: /^Calls into your code/ });
   }
 
-  async open(): Promise<void> {
+  /** Opens the tab on one exercise (the buffer unless named), picking it when the tab opened on another. */
+  async open(exercise = 'buffer'): Promise<void> {
     await new Panels(this.page).openTab('Exercises');
     await expect(this.editor).toBeVisible({ timeout: 30_000 });
+    if ((await this.picker.inputValue()) !== exercise) await this.picker.selectOption(exercise);
+    await expect(this.picker).toHaveValue(exercise);
   }
 
   statement(id: string): Locator {

@@ -59,10 +59,19 @@ export function replayOrdering(def: ExerciseDef, source: ComponentSource, run: P
 }
 
 /** The calls of the failing ordering up to the break (the last few), and the break's time where only its step was known. */
-function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): { calls: ComponentCall[]; atMs: number } {
+function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): { calls: ComponentCall[]; atMs: number; step: number } {
   const replayed = replayOrdering(def, source, { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule }, env);
-  const atMs = candidate.atMs >= 0 ? candidate.atMs : (replayed.transcript?.events.find((event) => event.seq === candidate.step)?.atMs ?? Number.MAX_SAFE_INTEGER);
-  return { calls: replayed.calls.filter((call) => call.atMs <= atMs).slice(-CALLS_KEPT), atMs: atMs === Number.MAX_SAFE_INTEGER ? 0 : atMs };
+  const events = replayed.transcript?.events ?? [];
+  const atMs = candidate.atMs >= 0 ? candidate.atMs : (events.find((event) => event.seq === candidate.step)?.atMs ?? Number.MAX_SAFE_INTEGER);
+  // A breach a call's answer showed before the model wrote that call's event names the event before it,
+  // from an earlier instant: the break is the event the call then produced (the first one at its time).
+  let step = candidate.step;
+  const named = events.find((event) => event.seq === step);
+  if (candidate.atMs >= 0 && named !== undefined && named.atMs < atMs) {
+    const produced = events.find((event) => event.seq > step && event.atMs >= atMs);
+    if (produced !== undefined && produced.atMs === atMs) step = produced.seq;
+  }
+  return { calls: replayed.calls.filter((call) => call.atMs <= atMs).slice(-CALLS_KEPT), atMs: atMs === Number.MAX_SAFE_INTEGER ? 0 : atMs, step };
 }
 
 function failingRun(candidate: Candidate): FailingRun {
@@ -91,8 +100,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       if (candidate === undefined) return { id: statement.id, holds: true };
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
-      const { calls, atMs } = replayCalls(def, source, candidate, env);
-      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun({ ...candidate, atMs }), calls };
+      const { calls, atMs, step } = replayCalls(def, source, candidate, env);
+      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun({ ...candidate, atMs, step }), calls };
     });
     return { exercise: def.id, statements, orderings, states, complete, elapsedMs: Math.round(now() - started), ...(error === undefined ? {} : { error }), passed: error === undefined && complete && statements.every((statement) => statement.holds) };
   };
