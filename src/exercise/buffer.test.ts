@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { Exploration } from '../engine';
+import { findScenario } from '../scenarios';
 import { bufferExercise } from './exercises/buffer';
 import { grade, replayOrdering } from './grade';
 import { loadQuickJs, sandboxSource } from './sandbox';
@@ -31,6 +33,19 @@ describe('the buffer exercise', () => {
     expect(broken(report)).toEqual(['within-capacity', 'coalesce-adjacent']);
     expect(report.passed).toBe(false);
   }, 120_000);
+
+  it("the lab's own buffer (no component) breaks no invariant the exercise reads, in every ordering of its runs", () => {
+    for (const run of bufferExercise.runs) {
+      const exploration = new Exploration(findScenario(run.scenario), { transport: run.transport, settings: run.settings });
+      while (!exploration.advance(500)) {
+        // to the end
+      }
+      const result = exploration.result();
+      expect(result.complete).toBe(true);
+      expect(result.violations.filter((violation) => violation.invariant in bufferExercise.invariantStatements)).toEqual([]);
+      expect(result.endings.every((ending) => ending.error === undefined)).toBe(true);
+    }
+  });
 
   it('the reference solution holds every statement, in every ordering explored to the end', () => {
     const report = check(solution('buffer.js'));
