@@ -90,7 +90,9 @@ export class ExercisesPage {
     await this.page.keyboard.press('ControlOrMeta+a');
     await this.page.keyboard.press('Delete');
     await this.page.keyboard.insertText(text);
-    await expect.poll(() => this.code()).toBe(text);
+    // The exercise on screen, not the buffer's: the code is kept per exercise.
+    const exercise = await this.picker.inputValue();
+    await expect.poll(() => this.code(exercise)).toBe(text);
   }
 
   /** Checks and waits for the report (the verdict line, or a code error). */
