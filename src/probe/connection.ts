@@ -267,12 +267,16 @@ export class HttpConnection implements Connection {
   }
 
   private readSse(response: IncomingMessage, channel: string): void {
+    const messageMax = this.recorder.bounds.messageBytesMax;
     const parser = createParser({
+      // An event that never ends (no blank line) is buffered by the parser: bounded like one message, in characters.
+      maxBufferSize: messageMax,
       onEvent: (event) => {
         if (this.recorder.failed !== null) return;
+        // Its bytes were counted against the total as they arrived; here it counts as one message.
         const bytes = Buffer.byteLength(event.data);
-        this.recorder.countReceived(bytes, `an SSE event on ${channel}`);
-        if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
+        this.recorder.countMessage(`an SSE event on ${channel}`);
+        if (bytes > messageMax) this.recorder.fail(new LabError('LAB045', `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${messageMax})`));
         // An event with empty data primes a 2025-11-25 client for resumption; it carries no message.
         if (this.recorder.failed !== null || event.data.trim() === '') return;
         const message = parseMessage(this.recorder, event.data, `an SSE event on ${channel}`);
@@ -280,14 +284,21 @@ export class HttpConnection implements Connection {
       },
       onComment: (comment) => {
         if (this.recorder.failed !== null) return;
-        this.recorder.countReceived(comment.length + 1, `an SSE comment on ${channel}`);
+        this.recorder.countMessage(`an SSE comment on ${channel}`);
         if (this.recorder.failed === null) this.recorder.record({ kind: 'sse-comment', channel, text: comment.slice(0, 80) });
       },
-      onError: (error) => this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`)),
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.recorder.fail(new LabError('LAB045', `an SSE event on ${channel} grew past ${messageMax} characters without ending (no blank line), more than the probe reads; the probe stopped and ended the connection`));
+        else this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`));
+      },
     });
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
+      if (this.recorder.failed !== null) return;
+      this.recorder.countBytes(Buffer.byteLength(chunk));
       if (this.recorder.failed === null) parser.feed(chunk);
+      // Past a bound nothing more is read from this stream: its bytes are not kept anywhere.
+      if (this.recorder.failed !== null) response.destroy();
     });
   }
 

@@ -98,10 +98,23 @@ export class Recorder {
 
   /** Counts what the server sent against the run's bounds; past one, the run fails with LAB045. */
   countReceived(bytes: number, what: string): void {
+    this.countMessage(what);
+    this.countBytes(bytes);
+  }
+
+  /** One message (or SSE comment) received, against the message bound. */
+  countMessage(what: string): void {
     this.received.messages += 1;
-    this.received.bytes += bytes;
     if (this.received.messages > this.bounds.messagesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.messagesMax} messages (${what} was the last); the probe stopped at ${this.nowMs()} ms and ended the connection`));
-    else if (this.received.bytes > this.bounds.bytesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.bytesMax} bytes; the probe stopped at ${this.nowMs()} ms and ended the connection`));
+  }
+
+  /**
+   * Bytes received, against the total bound: counted as they arrive (an SSE stream's chunks, framing and
+   * unended events included), so bytes that never become a message count too.
+   */
+  countBytes(bytes: number): void {
+    this.received.bytes += bytes;
+    if (this.received.bytes > this.bounds.bytesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.bytesMax} bytes; the probe stopped at ${this.nowMs()} ms and ended the connection`));
   }
 
   get receivedTotals(): { messages: number; bytes: number } {
