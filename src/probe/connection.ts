@@ -91,7 +91,9 @@ export class StdioConnection implements Connection {
     readonly command: string,
   ) {
     const [file, ...args] = splitCommand(command);
-    this.child = spawn(file as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    // Its own process group (detached): whatever the server starts (a grandchild holding our pipes) ends with it.
+    this.child = spawn(file as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env, detached: true });
+    if (this.child.pid !== undefined) watchGroup(this.child.pid);
     this.exited = new Promise((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         recorder.fail(new LabError('LAB041', `the command ${quote(command)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`));
@@ -154,19 +156,80 @@ export class StdioConnection implements Connection {
     return this.stderr;
   }
 
-  /** Closes stdin, then SIGTERM, then SIGKILL, each after a short grace: the child never outlives the probe. */
+  /**
+   * Closes stdin, then SIGTERM, then SIGKILL to the server's whole process group, each after a short
+   * grace; then ends whatever the server left in its group and closes the child's pipes: neither the
+   * child nor anything it started outlives the probe, nor keeps it running.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
-    this.child.stdin.end();
-    const graceful = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
-    if (graceful) return;
-    this.child.kill('SIGTERM');
-    const terminated = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
-    if (!terminated) {
-      this.child.kill('SIGKILL');
-      await this.exited;
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.stdin.end();
+      const graceful = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+      if (!graceful) {
+        signalGroup(pid, 'SIGTERM');
+        const terminated = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+        if (!terminated) {
+          signalGroup(pid, 'SIGKILL');
+          await this.exited;
+        }
+      }
     }
+    if (liveGroups.has(pid)) {
+      // What the server started and left behind: SIGTERM, a short grace, then SIGKILL (a zombie still counts, so the grace is bounded).
+      if (signalGroup(pid, 'SIGTERM')) {
+        const deadline = Date.now() + EXIT_GRACE_MS;
+        // A held timer: with the child gone, nothing else may keep the process up for this wait.
+        while (groupExists(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        signalGroup(pid, 'SIGKILL');
+      }
+      liveGroups.delete(pid);
+    }
+    this.child.stdin.destroy();
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+}
+
+/** Process groups of servers still running: ended if the probe itself is ended first. */
+const liveGroups = new Set<number>();
+
+/** Sends `signal` to the process group `pgid`; false when no process of it is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const groupExists = (pgid: number): boolean => signalGroup(pgid, 0);
+
+let watching = false;
+
+/**
+ * Keeps `pgid` among the live groups. A detached group does not get the terminal's Ctrl-C: from the
+ * first server on, if the probe is interrupted or exits, its servers' groups end with it.
+ */
+function watchGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (watching) return;
+  watching = true;
+  process.once('exit', () => {
+    for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+      liveGroups.clear();
+      process.removeListener(signal, onSignal);
+      // Then the signal's own action (the process ends by it), unless someone else handles it.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
   }
 }
 

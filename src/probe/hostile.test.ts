@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProbeFailure, runProbe, type ProbeOptions } from './run';
 import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
@@ -17,6 +20,41 @@ async function hostile(handler: Parameters<typeof startHostileHttp>[0]): Promise
   const server = await startHostileHttp(handler);
   servers.push(server);
   return server.url;
+}
+
+const LAB = fileURLToPath(new URL('../cli/lab.ts', import.meta.url));
+const GRANDCHILD_SERVER = fileURLToPath(new URL('./testing/grandchildServer.mjs', import.meta.url));
+const node = (file: string, ...args: string[]): string => [process.execPath, file, ...args].map((w) => JSON.stringify(w)).join(' ');
+
+/** Whether a process runs (a zombie waiting for its reaper does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** `lab …` as its own process, as a user runs it: its exit code, output and how long it took; killed after `limitMs`. */
+function lab(args: string[], limitMs: number): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', LAB, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: performance.now() - started });
+    });
+  });
 }
 
 async function failure(options: ProbeOptions): Promise<ProbeFailure> {
@@ -59,4 +97,15 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(f.error.code).toBe('LAB045');
     expect(f.error.message).toContain('more than 524288 bytes');
   });
+
+  it('a grandchild holding the server stdio does not keep the probe alive past its budget, and is ended with it', async () => {
+    const run = await lab(['probe', '--stdio', node(GRANDCHILD_SERVER), '--tool', 'work', '--budget-ms', '3000'], 30_000);
+    expect(run.stderr).toContain('LAB042');
+    const pid = Number(/grandchild pid (\d+)/.exec(run.stderr)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    // The budget is 3 s; the child's grace (stdin closed, then SIGTERM, then SIGKILL) adds at most 2 s, and tsx its start.
+    expect(run.ms).toBeLessThan(12_000);
+    expect(run.code).toBe(1);
+    expect(running(pid)).toBe(false);
+  }, 40_000);
 });
