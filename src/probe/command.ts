@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { LabError } from '../engine';
-import { checkOutputFolder, escapeControl, writeOutputFolder } from '../cli/safeOutput';
+import { checkOutputFolder, escapeControl, jsonForTerminal, writeOutputFolder } from '../cli/safeOutput';
 import { buildProbeEvidence } from './evidence';
 import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
@@ -121,7 +121,7 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
     // With --json, stdout is the transcript alone; the list of files goes to stderr.
     (values.json ? io.err : io.out)(`${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`);
   }
-  io.out(values.json ? `${JSON.stringify(transcript, null, 2)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
+  io.out(values.json ? `${jsonForTerminal(transcript)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
   return mustBroken(transcript) > 0 ? PROBE_EXIT_MUST_BROKEN : 0;
 }
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main';
 import { ProbeFailure, runProbe, type ProbeOptions } from './run';
 import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
@@ -24,6 +25,7 @@ async function hostile(handler: Parameters<typeof startHostileHttp>[0]): Promise
 
 const LAB = fileURLToPath(new URL('../cli/lab.ts', import.meta.url));
 const GRANDCHILD_SERVER = fileURLToPath(new URL('./testing/grandchildServer.mjs', import.meta.url));
+const HOSTILE_STDIO = fileURLToPath(new URL('./testing/hostileStdio.mjs', import.meta.url));
 const node = (file: string, ...args: string[]): string => [process.execPath, file, ...args].map((w) => JSON.stringify(w)).join(' ');
 
 /** Whether a process runs (a zombie waiting for its reaper does not). */
@@ -55,6 +57,14 @@ function lab(args: string[], limitMs: number): Promise<{ code: number | null; st
       resolve({ code, stdout, stderr, ms: performance.now() - started });
     });
   });
+}
+
+/** `lab …` in this process, as the terminal sees it: exit code and what it printed. */
+async function labHere(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
 }
 
 async function failure(options: ProbeOptions): Promise<ProbeFailure> {
@@ -108,4 +118,15 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(run.code).toBe(1);
     expect(running(pid)).toBe(false);
   }, 40_000);
+
+  it('--json stays valid JSON when a server string holds C1 controls or DEL, and gives the exact string back', async () => {
+    const r = await labHere('probe', '--stdio', node(HOSTILE_STDIO, 'c1-name'), '--tool', 'work', '--cancel-after-ms', '100', '--observe-ms', '100', '--idle-ms', '1000', '--json');
+    expect(r.code, r.err).toBe(0);
+    const transcript = JSON.parse(r.out) as { server: { name: string; version: string } };
+    expect(transcript.server).toEqual({ name: 'a\u0085b\u007fc', version: '1\u009b2' });
+    // Nothing raw reaches the terminal: each is a JSON escape.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.out).toContain('a\\u0085b\\u007fc');
+  });
 });
