@@ -1,6 +1,7 @@
 import { LabError } from '../engine';
 import type { Connection, Exchange } from './connection';
 import type { ProbeEvent, Recorder } from './record';
+import { describeValue } from './text';
 
 export const REVISION_2026 = '2026-07-28';
 export const REVISION_2025 = '2025-11-25';
@@ -122,7 +123,7 @@ export class ProbeClient {
     const note = this.recorder.events.find((e) => e.kind === 'note' && e.text.startsWith(`${channel} answered`));
     if (note?.kind === 'note') return note.text;
     const error = this.recorder.events.find((e) => e.kind === 'message' && e.from === 'server' && e.channel === channel && isObject(e.message.error));
-    if (response?.kind === 'http-response' && error?.kind === 'message' && isObject(error.message.error)) return `${channel} answered ${response.status} with a JSON-RPC error without the request's id: ${String(error.message.error.code)} ${String(error.message.error.message).slice(0, 120)}`;
+    if (response?.kind === 'http-response' && error?.kind === 'message' && isObject(error.message.error)) return `${channel} answered ${response.status} with a JSON-RPC error without the request's id: ${describeValue(error.message.error.code)} ${describeValue(error.message.error.message).slice(0, 120)}`;
     if (response?.kind === 'http-response') return `${channel} answered ${response.status} with ${response.headers['content-type'] ?? 'no Content-Type'} and no JSON-RPC message`;
     return `${channel} got no HTTP response`;
   }
@@ -141,7 +142,7 @@ export class ProbeClient {
       discovered === null
         ? `server/discover got no JSON-RPC answer (${this.nonMcpAnswer(discover.exchange.channel)})`
         : isObject(discovered.error)
-          ? `server/discover was refused: ${String(discovered.error.code)} ${String(discovered.error.message).slice(0, 120)}`
+          ? `server/discover was refused: ${describeValue(discovered.error.code)} ${describeValue(discovered.error.message).slice(0, 120)}`
           : `server/discover did not list ${REVISION_2026} among its supportedVersions`;
     this.recorder.record({ kind: 'note', text: `2026-07-28 not used: ${fallbackReason}; trying the 2025-11-25 initialize handshake` });
     const init = this.request('initialize', { protocolVersion: REVISION_2025, capabilities: {}, clientInfo: PROBE_CLIENT_INFO });
@@ -149,7 +150,7 @@ export class ProbeClient {
     if (initialized === null) throw new LabError('LAB043', `the endpoint answered neither server/discover nor initialize with JSON-RPC: ${this.nonMcpAnswer(discover.exchange.channel)}; ${this.nonMcpAnswer(init.exchange.channel)}`);
     const initResult = initialized.result;
     if (!isObject(initResult) || typeof initResult.protocolVersion !== 'string') {
-      const error = isObject(initialized.error) ? `${String(initialized.error.code)} ${String(initialized.error.message).slice(0, 160)}` : 'a result without protocolVersion';
+      const error = isObject(initialized.error) ? `${describeValue(initialized.error.code)} ${describeValue(initialized.error.message).slice(0, 160)}` : 'a result without protocolVersion';
       throw new LabError('LAB043', `the server refused both server/discover and initialize (${error}); it does not speak 2026-07-28 or 2025-11-25`);
     }
     this.negotiated = { revision: initResult.protocolVersion, via: 'initialize', server: serverName(isObject(initResult.serverInfo) ? initResult.serverInfo : {}), capabilities: isObject(initResult.capabilities) ? initResult.capabilities : {}, fallbackReason };

@@ -129,4 +129,15 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.out).toContain('a\\u0085b\\u007fc');
   });
+
+  it('values whose toString cannot be called ({ toString: 0 }) are described, not a TypeError: in the handshake, LAB046, the timeline', async () => {
+    const r = await labHere('probe', '--stdio', node(HOSTILE_STDIO, 'bad-tostring'), '--tool', 'work', '--cancel-after-ms', '100', '--observe-ms', '100', '--idle-ms', '1000');
+    expect(r.err).not.toMatch(/TypeError|\n +at /);
+    expect([0, 3]).toContain(r.code);
+    expect(r.out).toContain('server/discover was refused: -32601 {"toString":0}');
+    expect(r.out).toMatch(/notifications\/progress \{"toString":0\}\/\{"toString":0\}/);
+    const missing = await failure({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'bad-tostring'), tool: 'nope', arguments: {} });
+    expect(missing.error.code).toBe('LAB046');
+    expect(missing.error.message).toContain('{"toString":0}, work');
+  });
 });

@@ -6,6 +6,7 @@ import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idemp
 import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
 import { taskCapableTools, taskFlavour, tasksProbe, type TaskFlavour, type TaskTrace } from './tasks';
+import { describeValue } from './text';
 
 export interface ProbeTarget {
   transport: 'stdio' | 'http';
@@ -91,7 +92,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     const find = (name: string): JsonObject => {
       const listed = tools.find((t) => t.name === name);
       if (listed !== undefined) return listed;
-      const names = tools.map((t) => String(t.name));
+      const names = tools.map((t) => describeValue(t.name));
       throw new LabError('LAB046', `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`);
     };
     const listed = options.tool === undefined ? null : find(options.tool);
