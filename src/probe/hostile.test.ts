@@ -140,4 +140,13 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(missing.error.code).toBe('LAB046');
     expect(missing.error.message).toContain('{"toString":0}, work');
   });
+
+  it('a message nested deeper than the page reads (5,000 arrays in an inputSchema) is refused on receipt: LAB045, and --json does not overflow the stack', async () => {
+    const r = await labHere('probe', '--stdio', node(HOSTILE_STDIO, 'deep'), '--tool', 'work', '--cancel-after-ms', '100', '--observe-ms', '100', '--idle-ms', '1000', '--json');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('LAB045');
+    expect(r.err).toContain('nested deeper than 64');
+    expect(r.err).not.toMatch(/RangeError|\n +at /);
+  });
 });
