@@ -47,7 +47,32 @@ export class ProbeClient {
   constructor(
     readonly connection: Connection,
     readonly recorder: Recorder,
-  ) {}
+  ) {
+    // The server's own requests get an answer, as the base protocol asks of every receiver: sent after the
+    // event that carried them is recorded, never from inside the recording.
+    recorder.onRecord((event) => {
+      if (event.kind !== 'message' || event.from !== 'server' || typeof event.message.method !== 'string' || !('id' in event.message)) return;
+      const { id, method } = event.message;
+      queueMicrotask(() => this.answerServerRequest(id, method, event.channel));
+    });
+  }
+
+  /**
+   * ping gets its empty result; sampling, elicitation, roots and anything else the probe does not
+   * offer get -32601: it declares no client capabilities, so it handles none of those requests.
+   */
+  private answerServerRequest(id: unknown, method: string, channel: string): void {
+    if (this.recorder.failed !== null) return;
+    const declined = method === 'sampling/createMessage' ? 'sampling' : method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : null;
+    const message: JsonObject =
+      method === 'ping'
+        ? { jsonrpc: '2.0', id, result: {} }
+        : { jsonrpc: '2.0', id, error: { code: -32601, message: declined === null ? `Method not found: the probe does not handle ${method.slice(0, 80)}` : `Method not found: the probe declared no ${declined} capability` } };
+    const revision = this.negotiated?.revision;
+    const headers: Record<string, string> = this.connection.transport === 'http' && revision !== undefined ? { 'MCP-Protocol-Version': revision } : {};
+    this.recorder.record({ kind: 'note', text: method === 'ping' ? `the server sent ping #${describeValue(id)} on ${channel}: answered with an empty result` : `the server sent ${method.slice(0, 80)} #${describeValue(id)} on ${channel}: answered -32601${declined === null ? '' : ` (the probe declared no ${declined} capability, so the server should not have asked)`}` });
+    this.connection.send(message, headers);
+  }
 
   private revisionFor(method: string): string | null {
     if (this.negotiated !== null) return this.negotiated.revision;

@@ -149,4 +149,16 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(r.err).toContain('nested deeper than 64');
     expect(r.err).not.toMatch(/RangeError|\n +at /);
   });
+
+  it('the server own requests are answered: ping with an empty result, sampling, elicitation and roots with -32601, each noted', async () => {
+    const t = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'requests'), tool: 'work', arguments: {} });
+    const answers = t.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' && !('method' in e.message) ? [e.message] : []));
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 'p1', result: {} },
+      { jsonrpc: '2.0', id: 's1', error: { code: -32601, message: 'Method not found: the probe declared no sampling capability' } },
+      { jsonrpc: '2.0', id: 'e1', error: { code: -32601, message: 'Method not found: the probe declared no elicitation capability' } },
+      { jsonrpc: '2.0', id: 'r1', error: { code: -32601, message: 'Method not found: the probe declared no roots capability' } },
+    ]);
+    expect(t.events.filter((e) => e.kind === 'note' && e.text.startsWith('the server sent '))).toHaveLength(4);
+  });
 });

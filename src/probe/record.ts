@@ -61,6 +61,7 @@ export class Recorder {
   probe = 'negotiate';
   private received = { messages: 0, bytes: 0 };
   private waiters = new Set<Waiter>();
+  private readonly listeners: ((event: ProbeEvent) => void)[] = [];
   private failure: Error | null = null;
   private readonly now: () => number;
 
@@ -87,6 +88,7 @@ export class Recorder {
   record(input: ProbeEventInput): ProbeEvent {
     const event = { ...input, seq: this.events.length, atMs: this.nowMs(), probe: this.probe } as ProbeEvent;
     this.events.push(event);
+    for (const listener of this.listeners) listener(event);
     for (const waiter of [...this.waiters]) {
       if (!waiter.test(event)) continue;
       this.waiters.delete(waiter);
@@ -94,6 +96,11 @@ export class Recorder {
       waiter.resolve(event);
     }
     return event;
+  }
+
+  /** Calls `listener` with every event as it is recorded (after the event is in the log). */
+  onRecord(listener: (event: ProbeEvent) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Counts what the server sent against the run's bounds; past one, the run fails with LAB045. */

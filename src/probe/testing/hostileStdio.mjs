@@ -2,6 +2,7 @@
 //   c1-name      its name and version hold C1 controls and DEL (U+0085, U+007F, U+009B)
 //   bad-tostring its values cannot be turned to text: { toString: 0 } as error message, tool name, progress
 //   deep         tools/list's inputSchema nests 5,000 arrays deep
+//   requests     it sends ping, sampling/createMessage, elicitation/create and roots/list before answering initialize
 // It refuses server/discover, answers initialize, tools/list and tools/call (after 300 ms, with one progress
 // when asked), and ends itself after 60 s at most. Nothing here listens on a socket.
 const mode = process.argv[2] ?? 'c1-name';
@@ -29,6 +30,12 @@ function handle(m) {
     case 'server/discover':
       return send({ id: m.id, error: { code: -32601, message: mode === 'bad-tostring' ? odd : 'Method not found' } });
     case 'initialize':
+      if (mode === 'requests') {
+        send({ id: 'p1', method: 'ping' });
+        send({ id: 's1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
+        send({ id: 'e1', method: 'elicitation/create', params: { message: 'x', requestedSchema: { type: 'object', properties: {} } } });
+        send({ id: 'r1', method: 'roots/list' });
+      }
       return send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: mode === 'c1-name' ? { name: 'a\u0085b\u007fc', version: '1\u009b2' } : { name: 'hostile', version: '1' } } });
     case 'tools/list':
       if (mode === 'deep') return process.stdout.write(`{"jsonrpc":"2.0","id":${m.id},"result":{"tools":[{"name":"work","inputSchema":{"type":"object","x":${deep()}}}]}}\n`);
