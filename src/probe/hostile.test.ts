@@ -161,4 +161,13 @@ describe.concurrent('lab probe against hostile servers', () => {
     ]);
     expect(t.events.filter((e) => e.kind === 'note' && e.text.startsWith('the server sent '))).toHaveLength(4);
   });
+
+  it('a response sent twice for one request is flagged; an honest run reads holds', async () => {
+    const t = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'duplicate'), tool: 'work', arguments: {} });
+    const v = t.verdicts.find((x) => x.check === 'each request gets at most one response');
+    expect(v).toMatchObject({ probe: 'responses', result: 'broken', finding: 'broken' });
+    expect(v?.detail).toMatch(/request \d+ answered 2 times/);
+    const honest = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'c1-name'), tool: 'work', arguments: {} });
+    expect(honest.verdicts.find((x) => x.check === 'each request gets at most one response')?.result).toBe('holds');
+  });
 });

@@ -345,3 +345,27 @@ export async function cancelByClose(run: ProbeRun): Promise<void> {
   if (early === null) sent.exchange.closeStream('lab probe: cancel by closing the stream');
   verdict(run, probe, 'a closed stream is (not) a cancellation', sentenceFor(run.revision, 'closeIsCancel'), 'not observable', early !== null ? `the call answered at ${early.atMs} ms, before the close was due` : `the probe closed ${sent.exchange.channel} at ${run.recorder.nowMs()} ms; whatever the server then does with the request (${run.revision === REVISION_2026 ? 'it must stop' : 'on this revision it should go on, for a resumed stream'}) cannot reach the probe on that stream`);
 }
+
+/**
+ * Over the whole run: every request the probe sent got at most one response. A second response for the
+ * same id is a protocol violation whatever the race: the client would have two outcomes of one request.
+ */
+export function oneResponsePerRequest(run: ProbeRun): void {
+  const sentIds = new Set(run.recorder.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' && typeof e.message.method === 'string' && 'id' in e.message ? [JSON.stringify(e.message.id)] : [])));
+  const responses = new Map<string, ProbeEvent[]>();
+  for (const e of run.recorder.events) {
+    if (e.kind !== 'message' || e.from !== 'server' || typeof e.message.method === 'string' || !('result' in e.message || 'error' in e.message)) continue;
+    const key = JSON.stringify(e.message.id ?? null);
+    if (!sentIds.has(key)) continue;
+    responses.set(key, [...(responses.get(key) ?? []), e]);
+  }
+  const twice = [...responses.entries()].filter(([, list]) => list.length > 1);
+  verdict(
+    run,
+    'responses',
+    'each request gets at most one response',
+    SENTENCES.lesson.oneResponse,
+    twice.length === 0 ? 'holds' : 'broken',
+    twice.length === 0 ? `${responses.size} of ${sentIds.size} requests answered, each once` : twice.slice(0, 10).map(([id, list]) => `request ${id} answered ${list.length} times, at ${list.map((e) => `${e.atMs} ms`).join(', ')}`).join('; '),
+  );
+}

@@ -3,7 +3,7 @@ import { ProbeClient, type JsonObject, type Negotiated } from './client';
 import { HttpConnection, StdioConnection, type Connection } from './connection';
 import { reconnectProbe, type ReconnectPlan } from './reconnect';
 import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
-import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
+import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, oneResponsePerRequest, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
 import { taskCapableTools, taskFlavour, tasksProbe, type TaskFlavour, type TaskTrace } from './tasks';
 import { describeValue } from './text';
@@ -123,6 +123,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     recorder.probe = 'end';
     await connection.close();
     if (recorder.failed !== null) throw recorder.failed;
+    oneResponsePerRequest(run);
     return {
       scenario: 'probe',
       implementation: 'probe',

@@ -2,6 +2,7 @@
 //   c1-name      its name and version hold C1 controls and DEL (U+0085, U+007F, U+009B)
 //   bad-tostring its values cannot be turned to text: { toString: 0 } as error message, tool name, progress
 //   deep         tools/list's inputSchema nests 5,000 arrays deep
+//   duplicate    it answers every tools/call twice
 //   requests     it sends ping, sampling/createMessage, elicitation/create and roots/list before answering initialize
 // It refuses server/discover, answers initialize, tools/list and tools/call (after 300 ms, with one progress
 // when asked), and ends itself after 60 s at most. Nothing here listens on a socket.
@@ -43,7 +44,11 @@ function handle(m) {
     case 'tools/call': {
       const token = m.params?._meta?.progressToken;
       if (token !== undefined) send({ method: 'notifications/progress', params: { progressToken: token, progress: mode === 'bad-tostring' ? odd : 1, total: mode === 'bad-tostring' ? odd : 2 } });
-      return void setTimeout(() => send({ id: m.id, result: { content: [{ type: 'text', text: 'done' }] } }), 300);
+      const answer = () => send({ id: m.id, result: { content: [{ type: 'text', text: 'done' }] } });
+      return void setTimeout(() => {
+        answer();
+        if (mode === 'duplicate') answer();
+      }, 300);
     }
     default:
       return send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
