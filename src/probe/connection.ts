@@ -132,14 +132,18 @@ export class StdioConnection implements Connection {
 
   private onStdout(chunk: string): void {
     if (this.recorder.failed !== null) return;
+    // Every byte counts against the total as it arrives, line breaks and blank lines included.
+    this.recorder.countBytes(Buffer.byteLength(chunk));
+    if (this.recorder.failed !== null) return;
     this.pending += chunk;
     for (;;) {
       const newline = this.pending.indexOf('\n');
       if (newline < 0) break;
       const line = this.pending.slice(0, newline).replace(/\r$/, '');
       this.pending = this.pending.slice(newline + 1);
-      if (line.trim() === '') continue;
-      this.receive(line);
+      // A blank line carries no message but is a line received: a flood of them meets the message bound.
+      if (line.trim() === '') this.recorder.countMessage('a blank stdout line');
+      else this.receive(line);
       if (this.recorder.failed !== null) return;
     }
     if (this.pending.length > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a line longer than ${this.recorder.bounds.messageBytesMax} bytes without a newline; the probe stopped and ended the connection`));
@@ -147,7 +151,7 @@ export class StdioConnection implements Connection {
 
   private receive(line: string): void {
     const bytes = Buffer.byteLength(line);
-    this.recorder.countReceived(bytes, 'a stdout line');
+    this.recorder.countMessage('a stdout line');
     if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a ${bytes}-byte line, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
     if (this.recorder.failed !== null) return;
     const message = parseMessage(this.recorder, line, 'a line the server wrote on stdout');

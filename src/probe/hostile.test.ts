@@ -170,4 +170,13 @@ describe.concurrent('lab probe against hostile servers', () => {
     const honest = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'c1-name'), tool: 'work', arguments: {} });
     expect(honest.verdicts.find((x) => x.check === 'each request gets at most one response')?.result).toBe('holds');
   });
+
+  it('an endless stream of blank lines counts against the bounds: LAB045, not a busy loop until the budget', async () => {
+    // No double quote or backslash in the code: it travels as one quoted word of the command line.
+    const flood = `process.stdin.once('data', () => { const lines = String.fromCharCode(10).repeat(65536); const spam = () => { while (process.stdout.write(lines)); process.stdout.once('drain', spam); }; spam(); }); setTimeout(() => process.exit(0), 60000)`;
+    const started = performance.now();
+    const f = await failure({ ...quick, transport: 'stdio', target: `${JSON.stringify(process.execPath)} -e ${JSON.stringify(flood)}`, tool: 'x', arguments: {} });
+    expect(f.error.code).toBe('LAB045');
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
 });
