@@ -1,6 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import { LabError } from '../engine';
 import { JSON_DEPTH_MAX } from '../worker/json';
@@ -29,6 +31,29 @@ const EXIT_GRACE_MS = 1_000;
 const QUOTE_CHARS = 160;
 
 const quote = (text: string): string => JSON.stringify(text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text);
+
+/**
+ * Reads `stream` as UTF-8 text, chunk by chunk (a character split across chunks is kept whole), giving
+ * each chunk's text and its byte count. Bytes that are not UTF-8 become U+FFFD, as a decoder makes them,
+ * but not silently: the first time, the transcript says so.
+ */
+function readUtf8(stream: Readable, recorder: Recorder, where: string, onText: (text: string, bytes: number) => void): void {
+  const decoder = new StringDecoder('utf8');
+  let validator: TextDecoder | null = new TextDecoder('utf-8', { fatal: true });
+  let offset = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (validator !== null) {
+      try {
+        validator.decode(chunk, { stream: true });
+      } catch {
+        validator = null;
+        if (recorder.failed === null) recorder.record({ kind: 'note', text: `${where} held bytes that are not UTF-8 (in the ${offset + chunk.length} bytes so far): each is shown as U+FFFD, the replacement character, in what the probe recorded` });
+      }
+    }
+    offset += chunk.length;
+    onText(decoder.write(chunk), chunk.length);
+  });
+}
 
 /** Splits a command line into words: plain spaces separate, single or double quotes group; no shell runs it. */
 export function splitCommand(command: string): string[] {
@@ -126,14 +151,13 @@ export class StdioConnection implements Connection {
     this.child.stderr.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT_CHARS);
     });
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    readUtf8(this.child.stdout, recorder, "the server's stdout", (text, bytes) => this.onStdout(text, bytes));
   }
 
-  private onStdout(chunk: string): void {
+  private onStdout(chunk: string, bytes: number): void {
     if (this.recorder.failed !== null) return;
     // Every byte counts against the total as it arrives, line breaks and blank lines included.
-    this.recorder.countBytes(Buffer.byteLength(chunk));
+    this.recorder.countBytes(bytes);
     if (this.recorder.failed !== null) return;
     this.pending += chunk;
     for (;;) {
@@ -373,10 +397,9 @@ export class HttpConnection implements Connection {
         else this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`));
       },
     });
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
+    readUtf8(response, this.recorder, `the SSE stream of ${channel}`, (chunk, bytes) => {
       if (this.recorder.failed !== null) return;
-      this.recorder.countBytes(Buffer.byteLength(chunk));
+      this.recorder.countBytes(bytes);
       if (this.recorder.failed === null) parser.feed(chunk);
       // Past a bound nothing more is read from this stream: its bytes are not kept anywhere.
       if (this.recorder.failed !== null) response.destroy();
@@ -386,8 +409,7 @@ export class HttpConnection implements Connection {
   private readBody(response: IncomingMessage, channel: string, type: string): void {
     let body = '';
     let tooBig = false;
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
+    readUtf8(response, this.recorder, `the body of ${channel}'s response`, (chunk) => {
       if (tooBig) return;
       body += chunk;
       if (Buffer.byteLength(body) > this.recorder.bounds.messageBytesMax) {

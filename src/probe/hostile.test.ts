@@ -179,4 +179,10 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(f.error.code).toBe('LAB045');
     expect(performance.now() - started).toBeLessThan(10_000);
   });
+
+  it('bytes that are not UTF-8 are replaced with U+FFFD, and the transcript says so', async () => {
+    const t = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'bad-utf8'), tool: 'work', arguments: {} });
+    expect(t.server.name).toBe('a\ufffdb');
+    expect(t.events.filter((e) => e.kind === 'note' && e.text.includes('not UTF-8'))).toHaveLength(1);
+  });
 });

@@ -3,6 +3,7 @@
 //   bad-tostring its values cannot be turned to text: { toString: 0 } as error message, tool name, progress
 //   deep         tools/list's inputSchema nests 5,000 arrays deep
 //   duplicate    it answers every tools/call twice
+//   bad-utf8     its name holds a byte that is not UTF-8 (0xFF)
 //   requests     it sends ping, sampling/createMessage, elicitation/create and roots/list before answering initialize
 // It refuses server/discover, answers initialize, tools/list and tools/call (after 300 ms, with one progress
 // when asked), and ends itself after 60 s at most. Nothing here listens on a socket.
@@ -31,6 +32,11 @@ function handle(m) {
     case 'server/discover':
       return send({ id: m.id, error: { code: -32601, message: mode === 'bad-tostring' ? odd : 'Method not found' } });
     case 'initialize':
+      if (mode === 'bad-utf8') {
+        const text = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'a#b', version: '1' } } });
+        const [before, after] = text.split('#');
+        return process.stdout.write(Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(`${after}\n`)]));
+      }
       if (mode === 'requests') {
         send({ id: 'p1', method: 'ping' });
         send({ id: 's1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
