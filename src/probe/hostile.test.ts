@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
+import { buildProbeEvidence } from './evidence';
 import { ProbeFailure, runProbe, type ProbeOptions } from './run';
 import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
@@ -184,5 +185,21 @@ describe.concurrent('lab probe against hostile servers', () => {
     const t = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'bad-utf8'), tool: 'work', arguments: {} });
     expect(t.server.name).toBe('a\ufffdb');
     expect(t.events.filter((e) => e.kind === 'note' && e.text.includes('not UTF-8'))).toHaveLength(1);
+  });
+
+  it('the evidence README carries no raw ESC or OSC from the server name, version or messages; its JSON files parse back exactly', async () => {
+    const t = await runProbe({ ...quick, transport: 'stdio', target: node(HOSTILE_STDIO, 'c1-name'), tool: 'work', arguments: {} });
+    const name = 'evil\u001b]0;PWNED\u0007\u001b[2J\u009b31m';
+    const files = buildProbeEvidence({ ...t, server: { name, version: '\u001b[31m9' } });
+    const readme = files.find((f) => f.path === 'README.md')?.contents ?? '';
+    expect(readme).toContain('PWNED');
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(readme).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    for (const file of files.filter((f) => f.path.endsWith('.json'))) {
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      expect(file.contents, file.path).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      const parsed = JSON.parse(file.contents) as { server?: { name: string } } | unknown[];
+      if (!Array.isArray(parsed) && parsed.server !== undefined) expect(parsed.server.name).toBe(name);
+    }
   });
 });
