@@ -55,6 +55,28 @@ function readUtf8(stream: Readable, recorder: Recorder, where: string, onText: (
   });
 }
 
+const SECRET_PARAM = /token|key|secret|pass|auth|sig|session|credential/i;
+
+/**
+ * The URL as the transcript, the evidence and the messages show it: a user name and password, and
+ * the values of query parameters that look like credentials (token, api_key, …), replaced by `***`.
+ * Text that is not a URL is returned as it is.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    parsed.username = '***';
+    parsed.password = '';
+  }
+  for (const name of [...new Set(parsed.searchParams.keys())]) if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
+  return parsed.href;
+}
+
 /** Splits a command line into words: plain spaces separate, single or double quotes group; no shell runs it. */
 export function splitCommand(command: string): string[] {
   const words: string[] = [];
@@ -300,6 +322,8 @@ export class HttpConnection implements Connection {
   /** The `Mcp-Session-Id` a 2025-11-25 server assigned at initialize; sent back on every later POST. */
   sessionId: string | null = null;
   private readonly url: URL;
+  /** The URL with its credentials redacted: the only form any message shows. */
+  private readonly shownUrl: string;
 
   constructor(
     private readonly recorder: Recorder,
@@ -313,6 +337,7 @@ export class HttpConnection implements Connection {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LabError('LAB047', `--http ${quote(url)} is not an http: or https: URL`);
     this.url = parsed;
+    this.shownUrl = redactUrl(parsed.href);
   }
 
   send(message: Record<string, unknown>, headers: Record<string, string>): Exchange {
@@ -343,8 +368,8 @@ export class HttpConnection implements Connection {
       if (ended) return;
       const code = error.code ?? error.message;
       if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || code === 'EAI_AGAIN') {
-        this.recorder.fail(new LabError('LAB040', `${channel} to ${this.url.href} failed (${code}); is the server running and listening there?`));
-      } else this.recorder.fail(new LabError('LAB040', `${channel} to ${this.url.href} failed (${code})`));
+        this.recorder.fail(new LabError('LAB040', `${channel} to ${this.shownUrl} failed (${code}); is the server running and listening there?`));
+      } else this.recorder.fail(new LabError('LAB040', `${channel} to ${this.shownUrl} failed (${code})`));
       end('server', `connection error ${code}`);
     });
     req.on('response', (response) => {

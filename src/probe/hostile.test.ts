@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { buildProbeEvidence } from './evidence';
+import { redactUrl } from './connection';
 import { ProbeFailure, runProbe, type ProbeOptions } from './run';
 import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
@@ -201,5 +202,25 @@ describe.concurrent('lab probe against hostile servers', () => {
       const parsed = JSON.parse(file.contents) as { server?: { name: string } } | unknown[];
       if (!Array.isArray(parsed) && parsed.server !== undefined) expect(parsed.server.name).toBe(name);
     }
+  });
+
+  it('a user name, password or token in an --http URL is redacted: in the error, and in the transcript target', async () => {
+    expect(redactUrl('http://me:hunter2@127.0.0.1:3001/mcp?token=abc&x=1&api_key=z')).toBe('http://***@127.0.0.1:3001/mcp?token=***&x=1&api_key=***');
+    expect(redactUrl('http://127.0.0.1:3001/mcp')).toBe('http://127.0.0.1:3001/mcp');
+    // Nothing listens on port 9 of the loopback: LAB040, and its message names the URL without the secrets.
+    const f = await failure({ ...quick, transport: 'http', target: 'http://me:hunter2@127.0.0.1:9/mcp?access_token=abc', tool: 'x', arguments: {} });
+    expect(f.error.code).toBe('LAB040');
+    expect(f.error.message).toContain('http://***@127.0.0.1:9/mcp?access_token=***');
+    expect(JSON.stringify(f.events)).not.toMatch(/hunter2|abc/);
+    // A run that succeeds keeps the redacted URL as its target.
+    const url = await hostile((req, res, body) => {
+      const message = JSON.parse(body) as { id?: number; method: string; params?: { _meta?: { progressToken?: string } } };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const result = message.method === 'server/discover' ? undefined : message.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } } : message.method === 'tools/list' ? { tools: [{ name: 'work', inputSchema: { type: 'object' } }] } : { content: [] };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result === undefined ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no' } } : { jsonrpc: '2.0', id: message.id, result }));
+    });
+    const t = await runProbe({ ...quick, transport: 'http', target: url.replace('http://', 'http://me:hunter2@') + '?token=abc', tool: 'work', arguments: {} });
+    expect(t.target).toBe(url.replace('http://', 'http://***@') + '?token=***');
+    expect(JSON.stringify(t)).not.toMatch(/hunter2|token=abc/);
   });
 });
