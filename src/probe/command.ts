@@ -81,6 +81,7 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       'task-args': { type: 'string' },
     },
   });
+  if (positionals.length > 0 && values.json) throw new LabError('LAB047', `--json takes no file name (got ${JSON.stringify(positionals[0])}): --json writes the transcript to standard output; redirect it, e.g. --json > ${/^[\w./-]+$/.test(positionals[0] ?? '') ? positionals[0] : 'probe.json'}; nothing was started`);
   if (positionals.length > 0) throw new LabError('LAB047', `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`);
   if ((values.stdio === undefined) === (values.http === undefined)) throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
   const named = (value: string | undefined): boolean => value !== undefined && value !== '';

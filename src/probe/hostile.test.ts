@@ -223,4 +223,13 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(t.target).toBe(url.replace('http://', 'http://***@') + '?token=***');
     expect(JSON.stringify(t)).not.toMatch(/hunter2|token=abc/);
   });
+
+  it('--json FILE says that --json writes to standard output, not to quote the server command', async () => {
+    const r = await labHere('probe', '--stdio', 'node x.js', '--tool', 't', '--json', 'out.json');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('LAB047');
+    expect(r.err).toContain('--json writes the transcript to standard output');
+    expect(r.err).toContain('--json > out.json');
+    expect(r.err).not.toContain('quote the server command');
+  });
 });
