@@ -1,3 +1,4 @@
+import { jsonForTerminal } from './safeOutput';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -145,7 +146,7 @@ export async function exerciseCommand(args: string[], io: Output): Promise<numbe
       const code = values.cmd !== undefined ? { cmd: values.cmd } : readStudentFile(values.file as string);
       const { report, source } = await check(def, code, ledger);
       try {
-        io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(def, report)}\n`);
+        io.out(values.json ? `${jsonForTerminal(report)}\n` : `${formatReport(def, report)}\n`);
         if (values.show !== undefined && source !== null) {
           const shown = report.statements.find((statement) => statement.id === values.show);
           if (shown === undefined) throw new ExerciseUsageError(`--show names a statement of ${def.id}: ${def.statements.map((statement) => statement.id).join(', ')}`);
@@ -194,7 +195,7 @@ async function checkDir(def: ExerciseDef, dir: string, format: string, ledger: S
     }));
     rows.push({ file: name, passed: report.passed, error: report.error === undefined ? null : codeErrorText(report.error), statements, orderings: report.orderings, elapsedMs: report.elapsedMs });
   }
-  if (format === 'json') io.out(`${JSON.stringify({ exercise: def.id, statements: def.statements.map((statement) => statement.id), rows }, null, 2)}\n`);
+  if (format === 'json') io.out(`${jsonForTerminal({ exercise: def.id, statements: def.statements.map((statement) => statement.id), rows })}\n`);
   else {
     const header = ['file', 'passed', ...def.statements.map((statement) => statement.id), 'orderings', 'error'];
     const lines = rows.map((row) => [row.file, String(row.passed), ...def.statements.map((statement) => row.statements[statement.id] ?? ''), String(row.orderings), row.error ?? ''].map(csvCell).join(','));

@@ -105,5 +105,8 @@ describe('ledger files that used to crash or round', () => {
       // eslint-disable-next-line no-control-regex -- matching control characters is the point
       expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     }
+    // And --json stays JSON: the stored string comes back exactly (escaped as \u009b, not \x9b).
+    const r = await lab('run', 'ledger-keyed-retry', '--ledger', path, '--json');
+    expect(JSON.stringify(JSON.parse(r.out))).toContain(JSON.stringify('\u001b]0;PWNED\u0007\u001b[31mred\u009b2J'));
   });
 });

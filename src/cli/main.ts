@@ -6,7 +6,7 @@ import { readBounded } from './boundedRead';
 import { runText } from './runText';
 import { openLedgerFile } from './ledgerFile';
 import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from './runBudget';
-import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, writeOutputFolder } from './safeOutput';
+import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, jsonForTerminal, writeOutputFolder } from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
 import { verify, type Runner } from '../lab/verification';
@@ -180,7 +180,7 @@ async function exploreCommand(args: string[]): Promise<string> {
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
   const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, terminalWriter(), undefined, bound ?? DEFAULT_EXPLORE_BOUND);
-  return values.json ? JSON.stringify(result, null, 2) : formatExploration(result);
+  return values.json ? jsonForTerminal(result) : formatExploration(result);
 }
 
 /** How often a long exploration says how far it got (on a terminal only: piped output stays the result alone). */
@@ -296,7 +296,7 @@ async function run(args: string[]): Promise<string> {
   const onStep = (atMs: number) => trace.pop(atMs, 0);
   // Loaded only for an SDK (runResolved imports it then): every other command runs without them.
   const transcript = resolved.impl !== 'model' ? await runResolved(resolved, { onStep }) : await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: resolved.schedule, faults: resolved.faults }));
-  return values.json ? JSON.stringify(withLanes(transcript), null, 2) : runText(scenario, transcript);
+  return values.json ? jsonForTerminal(withLanes(transcript)) : runText(scenario, transcript);
 }
 
 /** `compare <runA> <runB> [<runC>]`: the runs' facts, the differing ones marked, and where their events first part (each pair, for three). */
@@ -320,7 +320,7 @@ async function compare(args: string[]): Promise<string> {
   if (transcripts.length === 3) return compareThree(names, transcripts, values.json === true, tick);
   const [a, b] = transcripts as [Transcript, Transcript];
   const result = compareRuns(a, b, { tick });
-  if (values.json) return JSON.stringify({ runs: names, ...result }, null, 2);
+  if (values.json) return jsonForTerminal({ runs: names, ...result });
   // Two columns while they fit; a fact too long for a column is written on two lines of its own.
   const COLUMN_MAX = 50;
   const width = Math.max(...result.facts.map((f) => f.name.length));
@@ -350,7 +350,7 @@ async function compare(args: string[]): Promise<string> {
 /** Three runs (the model, SDK 1.x, v2): their facts in three columns, and where each pair first parts. */
 function compareThree(names: readonly string[], transcripts: readonly Transcript[], json: boolean, tick: (events: number) => void): string {
   const result = compareMany(transcripts, { tick });
-  if (json) return JSON.stringify({ runs: names, ...result }, null, 2);
+  if (json) return jsonForTerminal({ runs: names, ...result });
   const lines = names.map((name, index) => `  run ${'ABC'[index]}: ${name}`);
   lines.push('');
   for (const fact of result.facts) {

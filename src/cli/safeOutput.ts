@@ -30,6 +30,17 @@ export function escapeLines(text: string): string {
   return text.split('\n').map(escapeControl).join('\n');
 }
 
+/**
+ * A value as JSON for the terminal: JSON.stringify already escapes C0 controls inside strings; every
+ * other character `escapeControl` would change (DEL, C1, the line separators, the bidi marks) is
+ * written as a JSON escape (`\u0085`), never as `\x85`, which JSON does not allow. The text keeps
+ * only line breaks between its lines, so `escapeLines` passes it unchanged and JSON.parse of the
+ * output gives back exactly the strings that went in.
+ */
+export function jsonForTerminal(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(CONTROL, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 /** Every string in a value (keys included), escaped: for results that carry input's text to the terminal. */
 export function escapeDeep<T>(value: T): T {
   if (typeof value === 'string') return escapeControl(value) as T;

@@ -1,6 +1,7 @@
 import { LabError } from '../engine';
 import type { Connection, Exchange } from './connection';
 import type { ProbeEvent, Recorder } from './record';
+import { describeValue } from './text';
 
 export const REVISION_2026 = '2026-07-28';
 export const REVISION_2025 = '2025-11-25';
@@ -46,7 +47,32 @@ export class ProbeClient {
   constructor(
     readonly connection: Connection,
     readonly recorder: Recorder,
-  ) {}
+  ) {
+    // The server's own requests get an answer, as the base protocol asks of every receiver: sent after the
+    // event that carried them is recorded, never from inside the recording.
+    recorder.onRecord((event) => {
+      if (event.kind !== 'message' || event.from !== 'server' || typeof event.message.method !== 'string' || !('id' in event.message)) return;
+      const { id, method } = event.message;
+      queueMicrotask(() => this.answerServerRequest(id, method, event.channel));
+    });
+  }
+
+  /**
+   * ping gets its empty result; sampling, elicitation, roots and anything else the probe does not
+   * offer get -32601: it declares no client capabilities, so it handles none of those requests.
+   */
+  private answerServerRequest(id: unknown, method: string, channel: string): void {
+    if (this.recorder.failed !== null) return;
+    const declined = method === 'sampling/createMessage' ? 'sampling' : method === 'elicitation/create' ? 'elicitation' : method === 'roots/list' ? 'roots' : null;
+    const message: JsonObject =
+      method === 'ping'
+        ? { jsonrpc: '2.0', id, result: {} }
+        : { jsonrpc: '2.0', id, error: { code: -32601, message: declined === null ? `Method not found: the probe does not handle ${method.slice(0, 80)}` : `Method not found: the probe declared no ${declined} capability` } };
+    const revision = this.negotiated?.revision;
+    const headers: Record<string, string> = this.connection.transport === 'http' && revision !== undefined ? { 'MCP-Protocol-Version': revision } : {};
+    this.recorder.record({ kind: 'note', text: method === 'ping' ? `the server sent ping #${describeValue(id)} on ${channel}: answered with an empty result` : `the server sent ${method.slice(0, 80)} #${describeValue(id)} on ${channel}: answered -32601${declined === null ? '' : ` (the probe declared no ${declined} capability, so the server should not have asked)`}` });
+    this.connection.send(message, headers);
+  }
 
   private revisionFor(method: string): string | null {
     if (this.negotiated !== null) return this.negotiated.revision;
@@ -122,7 +148,7 @@ export class ProbeClient {
     const note = this.recorder.events.find((e) => e.kind === 'note' && e.text.startsWith(`${channel} answered`));
     if (note?.kind === 'note') return note.text;
     const error = this.recorder.events.find((e) => e.kind === 'message' && e.from === 'server' && e.channel === channel && isObject(e.message.error));
-    if (response?.kind === 'http-response' && error?.kind === 'message' && isObject(error.message.error)) return `${channel} answered ${response.status} with a JSON-RPC error without the request's id: ${String(error.message.error.code)} ${String(error.message.error.message).slice(0, 120)}`;
+    if (response?.kind === 'http-response' && error?.kind === 'message' && isObject(error.message.error)) return `${channel} answered ${response.status} with a JSON-RPC error without the request's id: ${describeValue(error.message.error.code)} ${describeValue(error.message.error.message).slice(0, 120)}`;
     if (response?.kind === 'http-response') return `${channel} answered ${response.status} with ${response.headers['content-type'] ?? 'no Content-Type'} and no JSON-RPC message`;
     return `${channel} got no HTTP response`;
   }
@@ -141,7 +167,7 @@ export class ProbeClient {
       discovered === null
         ? `server/discover got no JSON-RPC answer (${this.nonMcpAnswer(discover.exchange.channel)})`
         : isObject(discovered.error)
-          ? `server/discover was refused: ${String(discovered.error.code)} ${String(discovered.error.message).slice(0, 120)}`
+          ? `server/discover was refused: ${describeValue(discovered.error.code)} ${describeValue(discovered.error.message).slice(0, 120)}`
           : `server/discover did not list ${REVISION_2026} among its supportedVersions`;
     this.recorder.record({ kind: 'note', text: `2026-07-28 not used: ${fallbackReason}; trying the 2025-11-25 initialize handshake` });
     const init = this.request('initialize', { protocolVersion: REVISION_2025, capabilities: {}, clientInfo: PROBE_CLIENT_INFO });
@@ -149,7 +175,7 @@ export class ProbeClient {
     if (initialized === null) throw new LabError('LAB043', `the endpoint answered neither server/discover nor initialize with JSON-RPC: ${this.nonMcpAnswer(discover.exchange.channel)}; ${this.nonMcpAnswer(init.exchange.channel)}`);
     const initResult = initialized.result;
     if (!isObject(initResult) || typeof initResult.protocolVersion !== 'string') {
-      const error = isObject(initialized.error) ? `${String(initialized.error.code)} ${String(initialized.error.message).slice(0, 160)}` : 'a result without protocolVersion';
+      const error = isObject(initialized.error) ? `${describeValue(initialized.error.code)} ${describeValue(initialized.error.message).slice(0, 160)}` : 'a result without protocolVersion';
       throw new LabError('LAB043', `the server refused both server/discover and initialize (${error}); it does not speak 2026-07-28 or 2025-11-25`);
     }
     this.negotiated = { revision: initResult.protocolVersion, via: 'initialize', server: serverName(isObject(initResult.serverInfo) ? initResult.serverInfo : {}), capabilities: isObject(initResult.capabilities) ? initResult.capabilities : {}, fallbackReason };

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { LabError } from '../engine';
-import { checkOutputFolder, escapeControl, writeOutputFolder } from '../cli/safeOutput';
+import { checkOutputFolder, escapeControl, jsonForTerminal, writeOutputFolder } from '../cli/safeOutput';
 import { buildProbeEvidence } from './evidence';
 import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
 import { ProbeFailure, runProbe, type ProbeTranscript } from './run';
+import { describeValue } from './text';
 
 export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http <url>) --tool NAME [--args JSON] [--json] [--evidence DIR [--force]]
                     [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]] [--task-tool NAME [--task-args JSON]]
@@ -80,6 +81,7 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       'task-args': { type: 'string' },
     },
   });
+  if (positionals.length > 0 && values.json) throw new LabError('LAB047', `--json takes no file name (got ${JSON.stringify(positionals[0])}): --json writes the transcript to standard output; redirect it, e.g. --json > ${/^[\w./-]+$/.test(positionals[0] ?? '') ? positionals[0] : 'probe.json'}; nothing was started`);
   if (positionals.length > 0) throw new LabError('LAB047', `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`);
   if ((values.stdio === undefined) === (values.http === undefined)) throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
   const named = (value: string | undefined): boolean => value !== undefined && value !== '';
@@ -121,7 +123,7 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
     // With --json, stdout is the transcript alone; the list of files goes to stderr.
     (values.json ? io.err : io.out)(`${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`);
   }
-  io.out(values.json ? `${JSON.stringify(transcript, null, 2)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
+  io.out(values.json ? `${jsonForTerminal(transcript)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
   return mustBroken(transcript) > 0 ? PROBE_EXIT_MUST_BROKEN : 0;
 }
 
@@ -142,22 +144,22 @@ const tail = (text: string): string => text.trim().split('\n').slice(-20).join('
 function summarize(message: Record<string, unknown>): string {
   const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
   if (typeof message.method === 'string') {
-    const id = 'id' in message ? ` #${String(message.id)}` : '';
-    if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}${params.total === undefined ? '' : `/${String(params.total)}`} (${String(params.progressToken)})`;
-    if (message.method === 'notifications/cancelled') return `notifications/cancelled of #${String(params.requestId)}`;
-    if (message.method === 'tools/call') return `tools/call${id} ${String(params.name)}${params.task === undefined ? '' : ' as a task'}`;
-    if (message.method.startsWith('tasks/')) return `${message.method}${id} ${String(params.taskId)}`;
+    const id = 'id' in message ? ` #${describeValue(message.id)}` : '';
+    if (message.method === 'notifications/progress') return `notifications/progress ${describeValue(params.progress)}${params.total === undefined ? '' : `/${describeValue(params.total)}`} (${describeValue(params.progressToken)})`;
+    if (message.method === 'notifications/cancelled') return `notifications/cancelled of #${describeValue(params.requestId)}`;
+    if (message.method === 'tools/call') return `tools/call${id} ${describeValue(params.name)}${params.task === undefined ? '' : ' as a task'}`;
+    if (message.method.startsWith('tasks/')) return `${message.method}${id} ${describeValue(params.taskId)}`;
     return `${message.method}${id}`;
   }
   if ('error' in message) {
     const error = message.error as { code?: unknown; message?: unknown };
-    return `error #${String(message.id)}: ${String(error?.code)} ${String(error?.message).slice(0, 80)}`;
+    return `error #${describeValue(message.id)}: ${describeValue(error?.code)} ${describeValue(error?.message).slice(0, 80)}`;
   }
   const result = typeof message.result === 'object' && message.result !== null ? (message.result as Record<string, unknown>) : {};
   const task = typeof result.task === 'object' && result.task !== null ? (result.task as Record<string, unknown>) : result;
-  if (typeof task.taskId === 'string' && typeof task.status === 'string') return `result #${String(message.id)}: task ${task.status}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
-  if (Object.keys(result).every((k) => k === 'resultType' || k === '_meta')) return `result #${String(message.id)} (empty)`;
-  return `result #${String(message.id)}`;
+  if (typeof task.taskId === 'string' && typeof task.status === 'string') return `result #${describeValue(message.id)}: task ${task.status}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
+  if (Object.keys(result).every((k) => k === 'resultType' || k === '_meta')) return `result #${describeValue(message.id)} (empty)`;
+  return `result #${describeValue(message.id)}`;
 }
 
 export function formatEvents(events: readonly ProbeEvent[]): string {
@@ -174,7 +176,7 @@ export function formatEvents(events: readonly ProbeEvent[]): string {
         case 'stream-closed':
           return `${at}  ${e.by === 'client' ? 'probe ' : 'server'}            ${e.channel.padEnd(8)}  stream closed: ${e.reason}`;
         case 'deadline':
-          return `${at}  probe             deadline  ${e.deadline} ${e.action} for #${String(e.requestId)} (due ${e.dueAtMs.toFixed(1)} ms)`;
+          return `${at}  probe             deadline  ${e.deadline} ${e.action} for #${describeValue(e.requestId)} (due ${e.dueAtMs.toFixed(1)} ms)`;
         case 'note':
           return `${at}  · ${e.text}`;
       }

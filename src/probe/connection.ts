@@ -1,8 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
 import { LabError } from '../engine';
+import { JSON_DEPTH_MAX } from '../worker/json';
 import type { Recorder } from './record';
 
 /** How one message left the probe: the channel it travels on and, for HTTP, a way to close its response stream. */
@@ -28,6 +31,51 @@ const EXIT_GRACE_MS = 1_000;
 const QUOTE_CHARS = 160;
 
 const quote = (text: string): string => JSON.stringify(text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text);
+
+/**
+ * Reads `stream` as UTF-8 text, chunk by chunk (a character split across chunks is kept whole), giving
+ * each chunk's text and its byte count. Bytes that are not UTF-8 become U+FFFD, as a decoder makes them,
+ * but not silently: the first time, the transcript says so.
+ */
+function readUtf8(stream: Readable, recorder: Recorder, where: string, onText: (text: string, bytes: number) => void): void {
+  const decoder = new StringDecoder('utf8');
+  let validator: TextDecoder | null = new TextDecoder('utf-8', { fatal: true });
+  let offset = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (validator !== null) {
+      try {
+        validator.decode(chunk, { stream: true });
+      } catch {
+        validator = null;
+        if (recorder.failed === null) recorder.record({ kind: 'note', text: `${where} held bytes that are not UTF-8 (in the ${offset + chunk.length} bytes so far): each is shown as U+FFFD, the replacement character, in what the probe recorded` });
+      }
+    }
+    offset += chunk.length;
+    onText(decoder.write(chunk), chunk.length);
+  });
+}
+
+const SECRET_PARAM = /token|key|secret|pass|auth|sig|session|credential/i;
+
+/**
+ * The URL as the transcript, the evidence and the messages show it: a user name and password, and
+ * the values of query parameters that look like credentials (token, api_key, …), replaced by `***`.
+ * Text that is not a URL is returned as it is.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    parsed.username = '***';
+    parsed.password = '';
+  }
+  for (const name of [...new Set(parsed.searchParams.keys())]) if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
+  return parsed.href;
+}
 
 /** Splits a command line into words: plain spaces separate, single or double quotes group; no shell runs it. */
 export function splitCommand(command: string): string[] {
@@ -70,7 +118,20 @@ function parseMessage(recorder: Recorder, text: string, where: string): Record<s
     recorder.fail(new LabError('LAB043', `${where} is JSON but not a JSON-RPC 2.0 message: ${quote(text)}; the probe stopped and ended the connection`));
     return null;
   }
+  if (nestedDeeperThan(value, JSON_DEPTH_MAX)) {
+    // The page refuses a recorded message past this depth, and printing one this deep may overflow the stack.
+    recorder.fail(new LabError('LAB045', `${where} is nested deeper than ${JSON_DEPTH_MAX} levels, more than the probe (and the page) reads: ${quote(text)}; the probe stopped and ended the connection`));
+    return null;
+  }
   return value as Record<string, unknown>;
+}
+
+/** Whether a parsed JSON value nests more than `max` arrays or objects deep; walks at most `max` levels. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (max <= 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeperThan(item, max - 1)) return true;
+  return false;
 }
 
 /** A server started as a child process, speaking newline-delimited JSON-RPC on stdin and stdout. */
@@ -91,7 +152,9 @@ export class StdioConnection implements Connection {
     readonly command: string,
   ) {
     const [file, ...args] = splitCommand(command);
-    this.child = spawn(file as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    // Its own process group (detached): whatever the server starts (a grandchild holding our pipes) ends with it.
+    this.child = spawn(file as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env, detached: true });
+    if (this.child.pid !== undefined) watchGroup(this.child.pid);
     this.exited = new Promise((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         recorder.fail(new LabError('LAB041', `the command ${quote(command)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`));
@@ -110,11 +173,13 @@ export class StdioConnection implements Connection {
     this.child.stderr.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT_CHARS);
     });
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    readUtf8(this.child.stdout, recorder, "the server's stdout", (text, bytes) => this.onStdout(text, bytes));
   }
 
-  private onStdout(chunk: string): void {
+  private onStdout(chunk: string, bytes: number): void {
+    if (this.recorder.failed !== null) return;
+    // Every byte counts against the total as it arrives, line breaks and blank lines included.
+    this.recorder.countBytes(bytes);
     if (this.recorder.failed !== null) return;
     this.pending += chunk;
     for (;;) {
@@ -122,8 +187,9 @@ export class StdioConnection implements Connection {
       if (newline < 0) break;
       const line = this.pending.slice(0, newline).replace(/\r$/, '');
       this.pending = this.pending.slice(newline + 1);
-      if (line.trim() === '') continue;
-      this.receive(line);
+      // A blank line carries no message but is a line received: a flood of them meets the message bound.
+      if (line.trim() === '') this.recorder.countMessage('a blank stdout line');
+      else this.receive(line);
       if (this.recorder.failed !== null) return;
     }
     if (this.pending.length > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a line longer than ${this.recorder.bounds.messageBytesMax} bytes without a newline; the probe stopped and ended the connection`));
@@ -131,7 +197,7 @@ export class StdioConnection implements Connection {
 
   private receive(line: string): void {
     const bytes = Buffer.byteLength(line);
-    this.recorder.countReceived(bytes, 'a stdout line');
+    this.recorder.countMessage('a stdout line');
     if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a ${bytes}-byte line, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
     if (this.recorder.failed !== null) return;
     const message = parseMessage(this.recorder, line, 'a line the server wrote on stdout');
@@ -154,19 +220,80 @@ export class StdioConnection implements Connection {
     return this.stderr;
   }
 
-  /** Closes stdin, then SIGTERM, then SIGKILL, each after a short grace: the child never outlives the probe. */
+  /**
+   * Closes stdin, then SIGTERM, then SIGKILL to the server's whole process group, each after a short
+   * grace; then ends whatever the server left in its group and closes the child's pipes: neither the
+   * child nor anything it started outlives the probe, nor keeps it running.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
-    this.child.stdin.end();
-    const graceful = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
-    if (graceful) return;
-    this.child.kill('SIGTERM');
-    const terminated = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
-    if (!terminated) {
-      this.child.kill('SIGKILL');
-      await this.exited;
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.stdin.end();
+      const graceful = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+      if (!graceful) {
+        signalGroup(pid, 'SIGTERM');
+        const terminated = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+        if (!terminated) {
+          signalGroup(pid, 'SIGKILL');
+          await this.exited;
+        }
+      }
     }
+    if (liveGroups.has(pid)) {
+      // What the server started and left behind: SIGTERM, a short grace, then SIGKILL (a zombie still counts, so the grace is bounded).
+      if (signalGroup(pid, 'SIGTERM')) {
+        const deadline = Date.now() + EXIT_GRACE_MS;
+        // A held timer: with the child gone, nothing else may keep the process up for this wait.
+        while (groupExists(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        signalGroup(pid, 'SIGKILL');
+      }
+      liveGroups.delete(pid);
+    }
+    this.child.stdin.destroy();
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+}
+
+/** Process groups of servers still running: ended if the probe itself is ended first. */
+const liveGroups = new Set<number>();
+
+/** Sends `signal` to the process group `pgid`; false when no process of it is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const groupExists = (pgid: number): boolean => signalGroup(pgid, 0);
+
+let watching = false;
+
+/**
+ * Keeps `pgid` among the live groups. A detached group does not get the terminal's Ctrl-C: from the
+ * first server on, if the probe is interrupted or exits, its servers' groups end with it.
+ */
+function watchGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (watching) return;
+  watching = true;
+  process.once('exit', () => {
+    for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+      liveGroups.clear();
+      process.removeListener(signal, onSignal);
+      // Then the signal's own action (the process ends by it), unless someone else handles it.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
   }
 }
 
@@ -195,6 +322,8 @@ export class HttpConnection implements Connection {
   /** The `Mcp-Session-Id` a 2025-11-25 server assigned at initialize; sent back on every later POST. */
   sessionId: string | null = null;
   private readonly url: URL;
+  /** The URL with its credentials redacted: the only form any message shows. */
+  private readonly shownUrl: string;
 
   constructor(
     private readonly recorder: Recorder,
@@ -208,6 +337,7 @@ export class HttpConnection implements Connection {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LabError('LAB047', `--http ${quote(url)} is not an http: or https: URL`);
     this.url = parsed;
+    this.shownUrl = redactUrl(parsed.href);
   }
 
   send(message: Record<string, unknown>, headers: Record<string, string>): Exchange {
@@ -238,8 +368,8 @@ export class HttpConnection implements Connection {
       if (ended) return;
       const code = error.code ?? error.message;
       if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || code === 'EAI_AGAIN') {
-        this.recorder.fail(new LabError('LAB040', `${channel} to ${this.url.href} failed (${code}); is the server running and listening there?`));
-      } else this.recorder.fail(new LabError('LAB040', `${channel} to ${this.url.href} failed (${code})`));
+        this.recorder.fail(new LabError('LAB040', `${channel} to ${this.shownUrl} failed (${code}); is the server running and listening there?`));
+      } else this.recorder.fail(new LabError('LAB040', `${channel} to ${this.shownUrl} failed (${code})`));
       end('server', `connection error ${code}`);
     });
     req.on('response', (response) => {
@@ -267,12 +397,16 @@ export class HttpConnection implements Connection {
   }
 
   private readSse(response: IncomingMessage, channel: string): void {
+    const messageMax = this.recorder.bounds.messageBytesMax;
     const parser = createParser({
+      // An event that never ends (no blank line) is buffered by the parser: bounded like one message, in characters.
+      maxBufferSize: messageMax,
       onEvent: (event) => {
         if (this.recorder.failed !== null) return;
+        // Its bytes were counted against the total as they arrived; here it counts as one message.
         const bytes = Buffer.byteLength(event.data);
-        this.recorder.countReceived(bytes, `an SSE event on ${channel}`);
-        if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
+        this.recorder.countMessage(`an SSE event on ${channel}`);
+        if (bytes > messageMax) this.recorder.fail(new LabError('LAB045', `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${messageMax})`));
         // An event with empty data primes a 2025-11-25 client for resumption; it carries no message.
         if (this.recorder.failed !== null || event.data.trim() === '') return;
         const message = parseMessage(this.recorder, event.data, `an SSE event on ${channel}`);
@@ -280,22 +414,27 @@ export class HttpConnection implements Connection {
       },
       onComment: (comment) => {
         if (this.recorder.failed !== null) return;
-        this.recorder.countReceived(comment.length + 1, `an SSE comment on ${channel}`);
+        this.recorder.countMessage(`an SSE comment on ${channel}`);
         if (this.recorder.failed === null) this.recorder.record({ kind: 'sse-comment', channel, text: comment.slice(0, 80) });
       },
-      onError: (error) => this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`)),
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.recorder.fail(new LabError('LAB045', `an SSE event on ${channel} grew past ${messageMax} characters without ending (no blank line), more than the probe reads; the probe stopped and ended the connection`));
+        else this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`));
+      },
     });
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
+    readUtf8(response, this.recorder, `the SSE stream of ${channel}`, (chunk, bytes) => {
+      if (this.recorder.failed !== null) return;
+      this.recorder.countBytes(bytes);
       if (this.recorder.failed === null) parser.feed(chunk);
+      // Past a bound nothing more is read from this stream: its bytes are not kept anywhere.
+      if (this.recorder.failed !== null) response.destroy();
     });
   }
 
   private readBody(response: IncomingMessage, channel: string, type: string): void {
     let body = '';
     let tooBig = false;
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
+    readUtf8(response, this.recorder, `the body of ${channel}'s response`, (chunk) => {
       if (tooBig) return;
       body += chunk;
       if (Buffer.byteLength(body) > this.recorder.bounds.messageBytesMax) {

@@ -1,3 +1,4 @@
+import { escapeLines, jsonForTerminal } from '../cli/safeOutput';
 import { findingLabel, type Verdict } from './probes';
 import type { ProbeTranscript } from './run';
 
@@ -12,7 +13,8 @@ export interface ProbeEvidenceFile {
   contents: string;
 }
 
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+/** JSON that `cat` can show safely: C1 controls, DEL and the bidi marks as JSON escapes too; it parses back exactly. */
+const json = (value: unknown): string => `${jsonForTerminal(value)}\n`;
 
 interface Missing {
   path: string;
@@ -84,6 +86,7 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
     ...t.verdicts.map((v) => `- ${v.finding === 'holds' ? '[x]' : v.finding === 'not observable' ? '[-] not observable' : `[ ] ${findingLabel(v)}`} **${v.probe}: ${v.check}** — ${v.sentence.level}, ${v.sentence.revision} (${v.sentence.page}): "${v.sentence.text}" — ${v.detail}`),
     '',
   ].join('\n');
-  files.push({ path: 'README.md', description: 'This index.', contents: index });
+  // The server's words (name, version, messages quoted in details) cannot drive the terminal of whoever cats it.
+  files.push({ path: 'README.md', description: 'This index.', contents: escapeLines(index) });
   return files;
 }

@@ -1,6 +1,7 @@
 import { REVISION_2026, isResponseTo, type JsonObject, type ProbeClient, type SentRequest } from './client';
 import type { ProbeEvent, Recorder } from './record';
 import { SENTENCES, isMustLevel, sentenceFor, type Sentence } from './sentences';
+import { describeValue, numberOf } from './text';
 
 /** Whether the server did what the sentence says: `broken` means it did not, whatever the sentence's level. */
 export type VerdictResult = 'holds' | 'broken' | 'not observable';
@@ -78,9 +79,9 @@ const describe = (event: ProbeEvent): string => {
   const m = event.message;
   if (typeof m.method === 'string') {
     const p = isObject(m.params) ? m.params : {};
-    return m.method === 'notifications/progress' ? `progress ${String(p.progress)}${p.total === undefined ? '' : `/${String(p.total)}`}` : m.method;
+    return m.method === 'notifications/progress' ? `progress ${describeValue(p.progress)}${p.total === undefined ? '' : `/${describeValue(p.total)}`}` : m.method;
   }
-  return 'error' in m ? `error response (id ${String(m.id)})` : `result response (id ${String(m.id)})`;
+  return 'error' in m ? `error response (id ${describeValue(m.id)})` : `result response (id ${describeValue(m.id)})`;
 };
 
 const listAt = (events: ProbeEvent[]): string => events.map((e) => `${describe(e)} at ${e.atMs} ms`).join(', ');
@@ -274,13 +275,13 @@ export async function progressAndDeadlines(run: ProbeRun): Promise<void> {
   const endedHow = ending === 'response' ? 'the final response' : ending === 'stream-ended' ? 'the end of the stream' : `the ${ending} deadline`;
   run.recorder.record({ kind: 'note', text: `the call ended with ${endedHow} at ${run.recorder.events[endSeq - 1]?.atMs ?? run.recorder.nowMs()} ms after ${before.length} progress notification(s)` });
 
-  const bad = values.findIndex((p, i) => i > 0 && !(Number(p.progress) > Number(values[i - 1]?.progress)));
+  const bad = values.findIndex((p, i) => i > 0 && !(numberOf(p.progress) > numberOf(values[i - 1]?.progress)));
   if (values.length < 2) verdict(run, probe, 'progress strictly increases', sentenceFor(run.revision, 'progressIncreases'), 'not observable', `${values.length} progress notification(s) arrived; two are needed to compare`);
-  else verdict(run, probe, 'progress strictly increases', sentenceFor(run.revision, 'progressIncreases'), bad < 0 ? 'holds' : 'broken', bad < 0 ? `${values.length} values, each above the last: ${values.map((p) => String(p.progress)).join(', ')}` : `value ${String(values[bad]?.progress)} at ${before[bad]?.atMs} ms does not exceed the one before it (${String(values[bad - 1]?.progress)}): ${values.map((p) => String(p.progress)).join(', ')}`);
+  else verdict(run, probe, 'progress strictly increases', sentenceFor(run.revision, 'progressIncreases'), bad < 0 ? 'holds' : 'broken', bad < 0 ? `${values.length} values, each above the last: ${values.map((p) => describeValue(p.progress)).join(', ')}` : `value ${describeValue(values[bad]?.progress)} at ${before[bad]?.atMs} ms does not exceed the one before it (${describeValue(values[bad - 1]?.progress)}): ${values.map((p) => describeValue(p.progress)).join(', ')}`);
   const withTotal = values.filter((p) => typeof p.total === 'number');
-  const over = withTotal.find((p) => Number(p.progress) > Number(p.total));
+  const over = withTotal.find((p) => numberOf(p.progress) > numberOf(p.total));
   if (withTotal.length === 0) verdict(run, probe, 'progress never passes total', SENTENCES.lesson.progressAtMostTotal, 'not observable', 'no progress notification carried a total');
-  else verdict(run, probe, 'progress never passes total', SENTENCES.lesson.progressAtMostTotal, over === undefined ? 'holds' : 'broken', over === undefined ? `every value is at most its total (${String(withTotal.at(-1)?.total)})` : `progress ${String(over.progress)} passes its total ${String(over.total)}`);
+  else verdict(run, probe, 'progress never passes total', SENTENCES.lesson.progressAtMostTotal, over === undefined ? 'holds' : 'broken', over === undefined ? `every value is at most its total (${describeValue(withTotal.at(-1)?.total)})` : `progress ${describeValue(over.progress)} passes its total ${describeValue(over.total)}`);
   if (ending !== 'response') verdict(run, probe, 'no progress after the final response', sentenceFor(run.revision, 'progressStops'), 'not observable', `the call ended with ${endedHow}, not a response${ending === 'idle' || ending === 'max' ? ' (the probe cancelled it)' : ''}`);
   else if (run.transport === 'http' && run.client.streamEnded(sent.exchange.channel) && after.length === 0) verdict(run, probe, 'no progress after the final response', sentenceFor(run.revision, 'progressStops'), 'holds', `the response stream ended after the response; nothing followed it`);
   else verdict(run, probe, 'no progress after the final response', sentenceFor(run.revision, 'progressStops'), after.length > 0 ? 'broken' : 'holds', after.length > 0 ? `${after.length} progress notification(s) after the final response: ${listAt(after)}` : `none in the ${run.times.observeMs} ms after it`);
@@ -343,4 +344,28 @@ export async function cancelByClose(run: ProbeRun): Promise<void> {
   const early = await run.recorder.waitFor((e) => isResponseTo(e, sent.id), run.times.cancelAfterMs);
   if (early === null) sent.exchange.closeStream('lab probe: cancel by closing the stream');
   verdict(run, probe, 'a closed stream is (not) a cancellation', sentenceFor(run.revision, 'closeIsCancel'), 'not observable', early !== null ? `the call answered at ${early.atMs} ms, before the close was due` : `the probe closed ${sent.exchange.channel} at ${run.recorder.nowMs()} ms; whatever the server then does with the request (${run.revision === REVISION_2026 ? 'it must stop' : 'on this revision it should go on, for a resumed stream'}) cannot reach the probe on that stream`);
+}
+
+/**
+ * Over the whole run: every request the probe sent got at most one response. A second response for the
+ * same id is a protocol violation whatever the race: the client would have two outcomes of one request.
+ */
+export function oneResponsePerRequest(run: ProbeRun): void {
+  const sentIds = new Set(run.recorder.events.flatMap((e) => (e.kind === 'message' && e.from === 'client' && typeof e.message.method === 'string' && 'id' in e.message ? [JSON.stringify(e.message.id)] : [])));
+  const responses = new Map<string, ProbeEvent[]>();
+  for (const e of run.recorder.events) {
+    if (e.kind !== 'message' || e.from !== 'server' || typeof e.message.method === 'string' || !('result' in e.message || 'error' in e.message)) continue;
+    const key = JSON.stringify(e.message.id ?? null);
+    if (!sentIds.has(key)) continue;
+    responses.set(key, [...(responses.get(key) ?? []), e]);
+  }
+  const twice = [...responses.entries()].filter(([, list]) => list.length > 1);
+  verdict(
+    run,
+    'responses',
+    'each request gets at most one response',
+    SENTENCES.lesson.oneResponse,
+    twice.length === 0 ? 'holds' : 'broken',
+    twice.length === 0 ? `${responses.size} of ${sentIds.size} requests answered, each once` : twice.slice(0, 10).map(([id, list]) => `request ${id} answered ${list.length} times, at ${list.map((e) => `${e.atMs} ms`).join(', ')}`).join('; '),
+  );
 }

@@ -2,6 +2,7 @@ import type { JsonObject, SentRequest } from './client';
 import { makeVerdict, type ProbeRun, type Verdict } from './probes';
 import type { ProbeEvent } from './record';
 import type { Sentence } from './sentences';
+import { describeValue } from './text';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const PAGE = 'basic/patterns/subscriptions';
@@ -45,7 +46,7 @@ export async function reconnectProbe(run: ProbeRun): Promise<ReconnectPlan | nul
     }
     if (first.message.id === sent.id && 'error' in first.message) return { sent, refused: JSON.stringify(first.message.error).slice(0, 160) };
     const ok = first.message.method === 'notifications/subscriptions/acknowledged';
-    push(`the ${which} listen is acknowledged first`, ACK_FIRST, ok ? 'holds' : 'broken', ok ? `listen #${sent.id}: the acknowledgement came first, at ${first.atMs} ms` : `listen #${sent.id}: the first message for it was ${String(first.message.method ?? 'a response')} at ${first.atMs} ms`);
+    push(`the ${which} listen is acknowledged first`, ACK_FIRST, ok ? 'holds' : 'broken', ok ? `listen #${sent.id}: the acknowledgement came first, at ${first.atMs} ms` : `listen #${sent.id}: the first message for it was ${describeValue(first.message.method ?? 'a response')} at ${first.atMs} ms`);
     return { sent, refused: null };
   };
   const drop = (sent: SentRequest, why: string): void => {

@@ -61,6 +61,7 @@ export class Recorder {
   probe = 'negotiate';
   private received = { messages: 0, bytes: 0 };
   private waiters = new Set<Waiter>();
+  private readonly listeners: ((event: ProbeEvent) => void)[] = [];
   private failure: Error | null = null;
   private readonly now: () => number;
 
@@ -87,6 +88,7 @@ export class Recorder {
   record(input: ProbeEventInput): ProbeEvent {
     const event = { ...input, seq: this.events.length, atMs: this.nowMs(), probe: this.probe } as ProbeEvent;
     this.events.push(event);
+    for (const listener of this.listeners) listener(event);
     for (const waiter of [...this.waiters]) {
       if (!waiter.test(event)) continue;
       this.waiters.delete(waiter);
@@ -96,12 +98,30 @@ export class Recorder {
     return event;
   }
 
+  /** Calls `listener` with every event as it is recorded (after the event is in the log). */
+  onRecord(listener: (event: ProbeEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Counts what the server sent against the run's bounds; past one, the run fails with LAB045. */
   countReceived(bytes: number, what: string): void {
+    this.countMessage(what);
+    this.countBytes(bytes);
+  }
+
+  /** One message (or SSE comment) received, against the message bound. */
+  countMessage(what: string): void {
     this.received.messages += 1;
-    this.received.bytes += bytes;
     if (this.received.messages > this.bounds.messagesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.messagesMax} messages (${what} was the last); the probe stopped at ${this.nowMs()} ms and ended the connection`));
-    else if (this.received.bytes > this.bounds.bytesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.bytesMax} bytes; the probe stopped at ${this.nowMs()} ms and ended the connection`));
+  }
+
+  /**
+   * Bytes received, against the total bound: counted as they arrive (an SSE stream's chunks, framing and
+   * unended events included), so bytes that never become a message count too.
+   */
+  countBytes(bytes: number): void {
+    this.received.bytes += bytes;
+    if (this.received.bytes > this.bounds.bytesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.bytesMax} bytes; the probe stopped at ${this.nowMs()} ms and ended the connection`));
   }
 
   get receivedTotals(): { messages: number; bytes: number } {

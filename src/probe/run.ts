@@ -1,11 +1,12 @@
 import { LabError } from '../engine';
 import { ProbeClient, type JsonObject, type Negotiated } from './client';
-import { HttpConnection, StdioConnection, type Connection } from './connection';
+import { HttpConnection, redactUrl, StdioConnection, type Connection } from './connection';
 import { reconnectProbe, type ReconnectPlan } from './reconnect';
 import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
-import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
+import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, oneResponsePerRequest, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
 import { taskCapableTools, taskFlavour, tasksProbe, type TaskFlavour, type TaskTrace } from './tasks';
+import { describeValue } from './text';
 
 export interface ProbeTarget {
   transport: 'stdio' | 'http';
@@ -91,7 +92,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     const find = (name: string): JsonObject => {
       const listed = tools.find((t) => t.name === name);
       if (listed !== undefined) return listed;
-      const names = tools.map((t) => String(t.name));
+      const names = tools.map((t) => describeValue(t.name));
       throw new LabError('LAB046', `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`);
     };
     const listed = options.tool === undefined ? null : find(options.tool);
@@ -122,11 +123,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     recorder.probe = 'end';
     await connection.close();
     if (recorder.failed !== null) throw recorder.failed;
+    oneResponsePerRequest(run);
     return {
       scenario: 'probe',
       implementation: 'probe',
       transport: options.transport,
-      target: options.target,
+      // Credentials in an --http URL stay out of the transcript and the evidence.
+      target: options.transport === 'http' ? redactUrl(options.target) : options.target,
       startedAt,
       server: negotiated.server,
       protocolVersion: negotiated.revision,

@@ -70,6 +70,7 @@ export const SENTENCES = {
     cacheControl: s('lesson', 'SHOULD', 'RV-1', 'SSE response headers: `Content-Type: text/event-stream`, `Cache-Control: no-cache`, `X-Accel-Buffering: no`. — no revision of the specification names `Cache-Control`; the lesson asks for it so that no cache holds an event.'),
     progressAtMostTotal: s('lesson', 'SHOULD', 'RC-3', 'Progress values for one token strictly increase … — the specification defines `total` as the total progress required, if known, and states no rule; the lesson checks that `progress` never passes it.'),
     cancelNotAnswered: s('lesson', 'MUST', 'RC-5', 'stdio: the client sends the notification … It is fire-and-forget: nobody answers it.'),
+    oneResponse: s('lesson', 'MUST', 'RC-8', 'The race has two valid orders and the server stores exactly one terminal state. … — JSON-RPC 2.0 answers a request with a Response; a second one for the same id gives the client two outcomes of one request.'),
     taskAckNotEnd: s('lesson', 'MUST', 'TK-1, TK-2', 'A successful `tasks/cancel` does not prove the worker stopped: the task stays `working` until a worker checkpoint sees the flag, and the work may even complete first. … The client polls the task until a terminal status.'),
   },
   /** The tasks of 2025-11-25 (core, experimental): `tools/call` with `params.task`, `tasks/cancel` answers with the task. */

@@ -1,6 +1,7 @@
 import { REVISION_2026, type JsonObject } from './client';
 import { makeVerdict, type ProbeRun, type ToolCall, type Verdict } from './probes';
 import { SENTENCES, type Sentence } from './sentences';
+import { describeValue, numberOf } from './text';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -23,7 +24,7 @@ export function taskFlavour(revision: string, capabilities: JsonObject): TaskFla
 
 /** The tools a server lists as able to run as tasks (2025-11-25 `execution.taskSupport`); the extension lets the server decide per call. */
 export function taskCapableTools(tools: JsonObject[]): string[] {
-  return tools.filter((t) => isObject(t.execution) && (t.execution.taskSupport === 'required' || t.execution.taskSupport === 'optional')).map((t) => String(t.name));
+  return tools.filter((t) => isObject(t.execution) && (t.execution.taskSupport === 'required' || t.execution.taskSupport === 'optional')).map((t) => describeValue(t.name));
 }
 
 export interface TaskPoll {
@@ -86,16 +87,16 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
     return trace;
   };
   if (task === null || typeof task.taskId !== 'string') {
-    const why = answer === null ? 'the call ended without an answer' : isObject(answer.error) ? `the server answered the call with error ${String(answer.error.code)} ${String(answer.error.message).slice(0, 120)}` : ext ? 'the server answered with a plain result: under the extension it decides per request whether to create a task' : 'the answer carried no task object';
+    const why = answer === null ? 'the call ended without an answer' : isObject(answer.error) ? `the server answered the call with error ${describeValue(answer.error.code)} ${describeValue(answer.error.message).slice(0, 120)}` : ext ? 'the server answered with a plain result: under the extension it decides per request whether to create a task' : 'the answer carried no task object';
     if (!ext && answer !== null && !isObject(answer.error)) push('a task-augmented call is answered with CreateTaskResult', S25.created, 'broken', `${why}: ${JSON.stringify(result).slice(0, 200)}`);
     return noTask(why);
   }
   const taskId = task.taskId;
   trace.taskId = taskId;
   trace.createdStatus = statusOf(task);
-  if (!ext) push('a task begins working', S25.beginWorking, trace.createdStatus === 'working' ? 'holds' : 'broken', `the CreateTaskResult said ${String(trace.createdStatus)} for task ${taskId}`);
+  if (!ext) push('a task begins working', S25.beginWorking, trace.createdStatus === 'working' ? 'holds' : 'broken', `the CreateTaskResult said ${describeValue(trace.createdStatus)} for task ${taskId}`);
   const pollIntervalMs = (source: unknown): number => {
-    const suggested = isObject(source) ? Number(ext ? source.pollIntervalMs : source.pollInterval) : NaN;
+    const suggested = isObject(source) ? numberOf(ext ? source.pollIntervalMs : source.pollInterval) : NaN;
     return Number.isFinite(suggested) ? Math.min(POLL_MS_MAX, Math.max(POLL_MS_MIN, suggested)) : 250;
   };
   let intervalMs = pollIntervalMs(task);
@@ -113,7 +114,7 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
 
   // Durably created: a tasks/get right after CreateTaskResult must resolve.
   const first = await poll();
-  if (ext) push('the task exists when CreateTaskResult arrives', SX.durable, first.error === null ? 'holds' : 'broken', first.error === null ? `tasks/get #${first.requestId}, sent right after the CreateTaskResult, resolved: ${String(first.status)}` : `tasks/get #${first.requestId}, sent right after the CreateTaskResult, failed: ${JSON.stringify(first.error).slice(0, 160)}`);
+  if (ext) push('the task exists when CreateTaskResult arrives', SX.durable, first.error === null ? 'holds' : 'broken', first.error === null ? `tasks/get #${first.requestId}, sent right after the CreateTaskResult, resolved: ${describeValue(first.status)}` : `tasks/get #${first.requestId}, sent right after the CreateTaskResult, failed: ${JSON.stringify(first.error).slice(0, 160)}`);
   const cancelDueMs = callStartMs + run.times.cancelAfterMs;
   if (run.recorder.nowMs() < cancelDueMs) await run.recorder.pause(cancelDueMs - run.recorder.nowMs());
 
@@ -134,7 +135,7 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
     else push('tasks/cancel is acknowledged with an empty result', SX.emptyAck, extra.length === 0 && ackResult.resultType === 'complete' ? 'holds' : 'broken', extra.length === 0 && ackResult.resultType === 'complete' ? `tasks/cancel #${cancel.id}: ${JSON.stringify(ackResult)}` : `tasks/cancel #${cancel.id} answered ${JSON.stringify(ackResult).slice(0, 200)}${extra.length > 0 ? `: not empty (${extra.join(', ')})` : ''}${ackResult.resultType !== 'complete' ? `; resultType ${JSON.stringify(ackResult.resultType)}` : ''}`);
   } else if (terminalBeforeCancel === null) {
     const ackStatus = statusOf(ackResult);
-    push('tasks/cancel answers with the task already cancelled', S25.cancelTransitions, ackResult === null ? 'broken' : ackStatus === 'cancelled' ? 'holds' : 'broken', ackResult === null ? `tasks/cancel #${cancel.id} of a working task answered with an error: ${JSON.stringify(ack?.error).slice(0, 160)}` : `tasks/cancel #${cancel.id} answered status ${String(ackStatus)}`);
+    push('tasks/cancel answers with the task already cancelled', S25.cancelTransitions, ackResult === null ? 'broken' : ackStatus === 'cancelled' ? 'holds' : 'broken', ackResult === null ? `tasks/cancel #${cancel.id} of a working task answered with an error: ${JSON.stringify(ack?.error).slice(0, 160)}` : `tasks/cancel #${cancel.id} answered status ${describeValue(ackStatus)}`);
   }
 
   // Poll until a terminal status, then a few more times; the probe's maximum deadline bounds it.
@@ -150,12 +151,12 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
   const afterAck = trace.polls.filter((p) => p.afterAck);
   const firstAfter = afterAck[0];
   const sequence = trace.polls.map((p) => `${p.status ?? 'error'} at ${p.atMs} ms`).join(', ');
-  run.recorder.record({ kind: 'note', text: trace.terminal === null ? `no terminal status within ${run.times.maxTimeoutMs} ms of the acknowledgement (--max-ms); the task was still ${String(afterAck.at(-1)?.status)}` : `terminal status ${trace.terminal.status} at ${trace.terminal.atMs} ms, ${Math.round(trace.terminal.atMs - trace.acknowledgedAtMs)} ms after the acknowledgement` });
+  run.recorder.record({ kind: 'note', text: trace.terminal === null ? `no terminal status within ${run.times.maxTimeoutMs} ms of the acknowledgement (--max-ms); the task was still ${describeValue(afterAck.at(-1)?.status)}` : `terminal status ${trace.terminal.status} at ${trace.terminal.atMs} ms, ${Math.round(trace.terminal.atMs - trace.acknowledgedAtMs)} ms after the acknowledgement` });
 
-  push('the tasks/cancel acknowledgement is not the end: polled to a terminal status', SENTENCES.lesson.taskAckNotEnd, trace.terminal === null ? 'not observable' : 'holds', trace.terminal === null ? `the probe polled ${afterAck.length} times after the acknowledgement at ${trace.acknowledgedAtMs} ms and saw no terminal status within --max-ms ${run.times.maxTimeoutMs}: ${sequence}` : `a client obligation, carried out: after the acknowledgement at ${trace.acknowledgedAtMs} ms the probe polled ${afterAck.length} times; the first poll said ${String(firstAfter?.status)}, the task ended ${trace.terminal.status} at ${trace.terminal.atMs} ms (${sequence})`);
+  push('the tasks/cancel acknowledgement is not the end: polled to a terminal status', SENTENCES.lesson.taskAckNotEnd, trace.terminal === null ? 'not observable' : 'holds', trace.terminal === null ? `the probe polled ${afterAck.length} times after the acknowledgement at ${trace.acknowledgedAtMs} ms and saw no terminal status within --max-ms ${run.times.maxTimeoutMs}: ${sequence}` : `a client obligation, carried out: after the acknowledgement at ${trace.acknowledgedAtMs} ms the probe polled ${afterAck.length} times; the first poll said ${describeValue(firstAfter?.status)}, the task ended ${trace.terminal.status} at ${trace.terminal.atMs} ms (${sequence})`);
   if (ext) {
     const stillWorking = firstAfter !== undefined && firstAfter.status !== null && !TERMINAL.has(firstAfter.status);
-    push('what the acknowledgement left: the status after it', SX.eventuallyConsistent, terminalBeforeCancel !== null ? 'not observable' : 'holds', terminalBeforeCancel !== null ? `the task was ${terminalBeforeCancel.status} before the cancel` : `a permission, reported: the first tasks/get after the acknowledgement said ${String(firstAfter?.status)}${stillWorking ? ' — the acknowledgement recorded the intent only, as the extension allows' : ''}; ${trace.terminal === null ? 'no terminal status was seen' : `the task ended ${trace.terminal.status}${trace.terminal.status === 'cancelled' ? '' : ', not cancelled: the work finished before the cancellation took effect, which the extension allows'}`}`);
+    push('what the acknowledgement left: the status after it', SX.eventuallyConsistent, terminalBeforeCancel !== null ? 'not observable' : 'holds', terminalBeforeCancel !== null ? `the task was ${terminalBeforeCancel.status} before the cancel` : `a permission, reported: the first tasks/get after the acknowledgement said ${describeValue(firstAfter?.status)}${stillWorking ? ' — the acknowledgement recorded the intent only, as the extension allows' : ''}; ${trace.terminal === null ? 'no terminal status was seen' : `the task ended ${trace.terminal.status}${trace.terminal.status === 'cancelled' ? '' : ', not cancelled: the work finished before the cancellation took effect, which the extension allows'}`}`);
   } else if (terminalBeforeCancel === null && statusOf(ackResult) === 'cancelled') {
     const leftCancelled = afterAck.filter((p) => p.status !== 'cancelled');
     push('a cancelled task stays cancelled', S25.staysCancelled, leftCancelled.length > 0 ? 'broken' : afterAck.length === 0 ? 'not observable' : 'holds', leftCancelled.length > 0 ? `after the acknowledgement said cancelled, tasks/get said ${leftCancelled.map((p) => `${p.status ?? `error ${JSON.stringify(p.error).slice(0, 80)}`} at ${p.atMs} ms`).join(', ')}` : `${afterAck.length} polls after the acknowledgement, all cancelled`);
@@ -165,7 +166,7 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
   const laterPolls = terminalIndex < 0 ? [] : trace.polls.slice(terminalIndex + 1);
   const terminalStatus = terminalIndex < 0 ? null : trace.polls[terminalIndex]?.status;
   const changed = laterPolls.filter((p) => p.status !== null && p.status !== terminalStatus);
-  push('a terminal status never changes', terminalSentence, terminalIndex < 0 || laterPolls.length === 0 ? 'not observable' : changed.length > 0 ? 'broken' : 'holds', terminalIndex < 0 ? 'no terminal status was seen' : laterPolls.length === 0 ? 'no poll followed the terminal status' : changed.length > 0 ? `the task was ${String(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, then ${changed.map((p) => `${String(p.status)} at ${p.atMs} ms`).join(', ')}` : `${String(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, and the same on ${laterPolls.length} later poll(s)`);
+  push('a terminal status never changes', terminalSentence, terminalIndex < 0 || laterPolls.length === 0 ? 'not observable' : changed.length > 0 ? 'broken' : 'holds', terminalIndex < 0 ? 'no terminal status was seen' : laterPolls.length === 0 ? 'no poll followed the terminal status' : changed.length > 0 ? `the task was ${describeValue(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, then ${changed.map((p) => `${describeValue(p.status)} at ${p.atMs} ms`).join(', ')}` : `${describeValue(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, and the same on ${laterPolls.length} later poll(s)`);
   push('the work stops after tasks/cancel', ext ? SX.stopWork : S25.stopWork, 'not observable', `the probe sees only the status the server reports (${trace.terminal === null ? 'no terminal status' : trace.terminal.status}); whether the worker stopped needs the server's own log${ext ? ', and the extension does not oblige it to stop' : ''}`);
 
   if (!ext && trace.terminal !== null) {
