@@ -4,7 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
-import { endingOf, explore, INVARIANTS, LabError, parseSchedule, runScenario, type ExploreResult, type SqlModule } from '../index';
+import type { Settings } from '../core/transcript';
+import { endingOf, explore, INVARIANTS, LabError, parseSchedule, runScenario, type Choice, type ExploreResult, type SqlModule } from '../index';
+import { Driver, Stop } from './driver';
+import { InvariantChecker, type Seen } from './invariants';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -259,4 +262,79 @@ describe('arrivals at the critical points of the timers they re-arm', () => {
     expect(endingOf(replayed)).toEqual(found!.distinct);
     expect(found!.schedule).toBe('j0.j300.j155');
   });
+});
+
+// The smallest failing ordering: per broken statement the explorer keeps the ordering that breaks it
+// soonest (fewest events before the break, then fewest choices), and `run --schedule` replays it to
+// that very breach at that very step.
+const UNSAFE: [string, 'stdio' | 'http', Record<string, unknown>][] = [
+  ['A', 'stdio', { afterCancel: 'respond', latencyJitterMs: 150 }],
+  ['A', 'http', { httpCancel: 'post-notification', latencyJitterMs: 300 }],
+  ['ledger-race-unsafe', 'stdio', {}],
+  ['buffer-overload', 'stdio', { requests: 2, progressPerRequest: 4, capacity: 2, producerEveryMs: 30, consumerEveryMs: 60, queue: 'drop-oldest-any' }],
+];
+
+/**
+ * Brute force, beside the explorer's own bookkeeping: every ordering of the scenario's choice tree,
+ * no state merged and no prefix skipped, each run checked by its own invariant checker; per broken
+ * statement, the fewest events before any ordering breaks it.
+ */
+function soonestByBruteForce(id: string, transport: 'stdio' | 'http', settings: Record<string, unknown>): Map<string, number> {
+  const scenario = findScenario(id);
+  const soonest = new Map<string, number>();
+  const visit = (choices: Choice[]): void => {
+    const driver = new Driver(choices, true, { ...scenario.settings, ...settings } as Settings, false);
+    let options: Choice[] = [];
+    try {
+      const transcript = runScenario(scenario, { transport, settings, chooser: driver.chooser, ledger: { sql }, record: false });
+      driver.checker.finish(scenario.kind, transcript.outcome);
+    } catch (error) {
+      if (!(error instanceof Stop)) throw error;
+      options = error.options;
+    }
+    for (const breach of driver.checker.found) {
+      const key = `${breach.invariant}|${breach.explanation}`;
+      soonest.set(key, Math.min(breach.step, soonest.get(key) ?? Infinity));
+    }
+    for (const option of options) visit([...choices, option]);
+  };
+  visit([]);
+  return soonest;
+}
+
+describe('the smallest failing ordering', () => {
+  for (const [id, transport, settings] of UNSAFE) {
+    it(`${id} on ${transport} ${JSON.stringify(settings)}: each violation's schedule replays to that breach at that step`, () => {
+      const result = run(id, { transport, settings });
+      expect(result.violations.length).toBeGreaterThan(0);
+      for (const violation of result.violations) {
+        // What `lab run --schedule` does: the same transcript every time, with the breaking event in it.
+        const options = { transport, settings, schedule: violation.schedule, ledger: { sql } };
+        const transcript = runScenario(findScenario(id), options);
+        expect(JSON.stringify(runScenario(findScenario(id), options))).toBe(JSON.stringify(transcript));
+        // The invariants over the recorded events break at that step (their wording may differ: see the report).
+        const recorded = new InvariantChecker(transcript.settings);
+        for (const event of transcript.events) recorded.observe(event as unknown as Seen);
+        recorded.finish(findScenario(id).kind, transcript.outcome);
+        expect(recorded.found.some((found) => found.invariant === violation.invariant && found.step === violation.step), `${violation.invariant} via ${violation.schedule}`).toBe(true);
+        // The replay's own chooser (what `run --schedule` follows, checking as the explorer does) meets this very breach first at that step.
+        const driver = new Driver(parseSchedule(violation.schedule), false, { ...findScenario(id).settings, ...settings } as Settings);
+        const replayed = runScenario(findScenario(id), { transport, settings, chooser: driver.chooser, ledger: { sql }, record: false });
+        driver.checker.finish(findScenario(id).kind, replayed.outcome);
+        const breach = driver.checker.found.find((found) => found.invariant === violation.invariant && found.explanation === violation.explanation);
+        expect(breach?.step, `${violation.invariant} via ${violation.schedule}`).toBe(violation.step);
+        expect(driver.schedule()).toBe(violation.schedule);
+      }
+    });
+    it(`${id} on ${transport} ${JSON.stringify(settings)}: the kept step is the fewest events of any ordering (states told apart by history), and merging never reports a sooner one`, () => {
+      const soonest = soonestByBruteForce(id, transport, settings);
+      const histories = run(id, { transport, settings, mergeStates: false });
+      const merged = run(id, { transport, settings });
+      expect(histories.complete && merged.complete).toBe(true);
+      const steps = (result: ExploreResult) => new Map(result.violations.map((violation) => [`${violation.invariant}|${violation.explanation}`, violation.step]));
+      expect(steps(histories)).toEqual(soonest);
+      for (const [key, step] of steps(merged)) expect(step).toBeGreaterThanOrEqual(soonest.get(key) ?? Infinity);
+      expect(new Set(steps(merged).keys())).toEqual(new Set(soonest.keys()));
+    });
+  }
 });

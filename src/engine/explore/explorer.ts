@@ -8,7 +8,7 @@ import { runScenario, type Scenario } from '../scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from '../transcript';
 import { Driver, Stop } from './driver';
 import type { InvariantName } from './invariants';
-import type { Choice } from './schedule';
+import { EMPTY_SCHEDULE, type Choice } from './schedule';
 
 /**
  * The race explorer: runs a scenario in every ordering its model allows and checks the
@@ -82,8 +82,9 @@ export interface Ending {
 
 export interface Violation {
   invariant: InvariantName;
+  /** The ordering that breaks it soonest among those explored (see `Exploration.collect` for exactly which). */
   schedule: string;
-  /** `seq` of the event at which it broke, in the run that `schedule` replays. */
+  /** `seq` of the event at which it broke, in the run that `schedule` replays: the fewest events before it among the orderings run. */
   step: number;
   explanation: string;
 }
@@ -111,7 +112,7 @@ export interface ExploreResult {
   complete: boolean;
   endings: Ending[];
   violations: Violation[];
-  /** With `components`: each statement the student's parts broke, once per explanation, with an ordering that breaks it. */
+  /** With `components`: each statement the student's parts broke, once per explanation, with the ordering that breaks it soonest among those explored (smallest step, then earliest atMs). */
   componentBreaches?: ComponentViolation[];
   /** What the violation count means: a bound that cut the exploration leaves "none found", never "none". */
   verdict: string;
@@ -162,6 +163,21 @@ function strip(value: unknown): unknown {
     kept[field] = strip(inner);
   }
   return kept;
+}
+
+/** How many choices a schedule string holds (`-` holds none). */
+function choiceCount(schedule: string): number {
+  return schedule === EMPTY_SCHEDULE ? 0 : schedule.split('.').length;
+}
+
+/**
+ * Whether breach `a` comes sooner than `b`: fewer events before it (`step`), then (a component's) an
+ * earlier virtual instant, then fewer choices to replay. Ties keep `b`, the one found first.
+ */
+function sooner(a: { readonly step: number; readonly schedule: string; readonly atMs?: number }, b: { readonly step: number; readonly schedule: string; readonly atMs?: number }): boolean {
+  if (a.step !== b.step) return a.step < b.step;
+  if (a.atMs !== undefined && b.atMs !== undefined && a.atMs !== b.atMs) return a.atMs < b.atMs;
+  return choiceCount(a.schedule) < choiceCount(b.schedule);
 }
 
 interface Tally {
@@ -334,18 +350,45 @@ export class Exploration {
     return { transport: this.transport, seed: this.options.seed, settings: this.options.settings, chooser: driver.chooser, ledger: this.options.ledger, record: false };
   }
 
+  /**
+   * Keeps, per broken statement (`invariant|explanation`), the ordering that breaks it soonest among
+   * the runs made so far: the fewest events before the break (smallest `step`), then the fewest
+   * choices in its schedule; a later run replaces the kept one only when strictly sooner, so the same
+   * exploration keeps the same one every time. A statement the cap (`VIOLATIONS_KEPT`) leaves out
+   * stays out: `violationCount` counts exactly as when the first ordering found was kept.
+   *
+   * What "soonest" means exactly: the minimum over the orderings this exploration actually ran, each
+   * up to the point where it stopped (a new choice, or a state already explored). Every run's
+   * breaches are collected, including those before it stops at a merged state, so with
+   * `mergeStates: false` (states told apart by their whole history: two runs merge only when their
+   * events are identical, and then so are their breach steps) the kept step is the true minimum over
+   * every ordering. With merging it can be larger: a state reached first by a longer prefix is
+   * explored once, so a breach in its suffix is observed only at that prefix's step; a second
+   * prefix reaching the same state in fewer events (events whose order or count the model's
+   * description does not keep) would break it sooner but is never run past the merge. Shortest then
+   * means shortest among the orderings run, and its schedule still replays to that breach at that
+   * step (`run --schedule`).
+   */
   private collect(driver: Driver, components: Components | undefined): void {
     for (const breach of components?.probe.breaches ?? []) {
       const id = `${breach.statement}|${breach.explanation}`;
-      if (this.componentBreaches.has(id) || this.componentBreaches.size >= VIOLATIONS_KEPT) continue;
-      this.componentBreaches.set(id, { statement: breach.statement, schedule: breach.schedule ?? driver.schedule(), step: breach.step, atMs: breach.atMs, explanation: breach.explanation });
+      const kept = this.componentBreaches.get(id);
+      if (kept === undefined && this.componentBreaches.size >= VIOLATIONS_KEPT) continue;
+      const found: ComponentViolation = { statement: breach.statement, schedule: breach.schedule ?? driver.schedule(), step: breach.step, atMs: breach.atMs, explanation: breach.explanation };
+      if (kept === undefined || sooner(found, kept)) this.componentBreaches.set(id, found);
     }
     driver.checker.found.forEach((breach, index) => {
       const id = `${breach.invariant}|${breach.explanation}`;
-      if (this.violations.has(id)) return;
+      const kept = this.violations.get(id);
+      const found: Violation = { invariant: breach.invariant, schedule: driver.breachSchedules[index] ?? driver.schedule(), step: breach.step, explanation: breach.explanation };
+      if (kept !== undefined) {
+        // Map.set on a key it has keeps the key's place: the report's order stays that of first finding.
+        if (sooner(found, kept)) this.violations.set(id, found);
+        return;
+      }
       this.violationCount += 1;
       if (this.violations.size >= VIOLATIONS_KEPT) return;
-      this.violations.set(id, { invariant: breach.invariant, schedule: driver.breachSchedules[index] ?? driver.schedule(), step: breach.step, explanation: breach.explanation });
+      this.violations.set(id, found);
     });
   }
 
