@@ -55,7 +55,8 @@ class ComparePage {
 test('the model and the real SDK side by side on one virtual time, facts and first difference marked, both runs in the address', async ({ page }) => {
   const lab = new LabPage(page);
   const view = new ComparePage(page);
-  await lab.open('?tab=compare');
+  // Compare opens on the scenario the link (the Scenario menu) names: C.
+  await lab.open('?scenario=C&tab=compare');
   await expect(page.getByRole('heading', { name: 'Run A: C', exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible();
   await expect(view.runA).toHaveValue('C');
@@ -99,6 +100,23 @@ test('the model and the real SDK side by side on one virtual time, facts and fir
   await page.reload();
   await expect(view.now).toHaveText('2000 ms', { timeout: 20_000 });
   await expect(flowA).toHaveAttribute('data-step', String(upTo(2000)));
+});
+
+test('Compare opens on the scenario the Scenario menu shows, and follows the menu until runs are chosen', async ({ page }) => {
+  const lab = new LabPage(page);
+  const view = new ComparePage(page);
+  await lab.open('?scenario=A');
+  await lab.waitForRun('A', 'stdio');
+  await page.getByRole('tab', { name: 'Compare', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Run A: A', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Run B: A:impl=ts-sdk', exact: true })).toBeVisible();
+  await expect(view.runA).toHaveValue('A');
+  await expect(view.runB).toHaveValue('A:impl=ts-sdk');
+
+  // The menu picks D: Compare compares D.
+  await lab.pickScenario('D');
+  await expect(page.getByRole('heading', { name: 'Run A: D', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(view.runB).toHaveValue('D:impl=ts-sdk');
 });
 
 test('any two runs: typed in, compared, kept in the address; a malformed one is refused and the runs on screen stay', async ({ page }) => {

@@ -86,7 +86,7 @@ for (const [width, height] of [
 
     test(`two runs: both diagrams in the window, lanes whole, text at least 12 px, headers uncovered`, async ({ page }, info) => {
       const lab = new LabPage(page);
-      await lab.open('?tab=compare');
+      await lab.open('?scenario=C&tab=compare');
       await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible({ timeout: 20_000 });
       await expectLegible(page, 2, `${width}x${height} two runs at the end`);
       await shot(page, info, `compare-two-${width}x${height}-end`);

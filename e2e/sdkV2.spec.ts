@@ -42,7 +42,7 @@ test('D on ts-sdk-v2: its chunk is fetched only when chosen, it negotiates 2026-
 
 test('Compare takes the preset model / SDK v1 / SDK v2: three diagrams on one virtual time, and stepping moves all three', async ({ page }) => {
   const lab = new LabPage(page);
-  await lab.open('?tab=compare');
+  await lab.open('?scenario=C&tab=compare');
   await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible({ timeout: 20_000 });
   await page.getByRole('group', { name: 'Examples' }).getByRole('button', { name: 'model / SDK v1 / SDK v2' }).click();
   await expect(page.getByRole('heading', { name: 'Run C: C:impl=ts-sdk-v2', exact: true })).toBeVisible({ timeout: 20_000 });

@@ -8,7 +8,8 @@ export function describeMessage(message: JsonRpcMessage): string {
     // JSON-RPC lets a request or notification omit params (a real peer's notifications/initialized does).
     const params = message.params ?? {};
     if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
-    if (message.method === 'notifications/cancelled') return `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
+    // A malformed cancellation (the lab's buggy client) names no request: say so, never "requestId=undefined".
+    if (message.method === 'notifications/cancelled') return params.requestId === undefined ? 'notifications/cancelled without a requestId' : `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
     // Only the real SDK's runs carry a handshake: name the revision it offers.
     if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} (offers protocol ${params.protocolVersion})`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;

@@ -1,4 +1,4 @@
-// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, reads and writes both runs and the time in the link, says plainly that a link naming a recorded transcript does not hold it, and puts the recording, once opened, in the run the link named (or says why it cannot).
+// Proves the Compare tab's store against the real tools host in-process: it opens on C against C on the real SDK, or on the scenario the Scenario menu shows (and follows the menu until runs are chosen), answers with both transcripts and their comparison (checked by the worker protocol's schema), keeps the last runs when a spec is malformed, reads and writes both runs and the time in the link, says plainly that a link naming a recorded transcript does not hold it, and puts the recording, once opened, in the run the link named (or says why it cannot).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { readRecording, recordingTranscript } from '../worker/recording';
 import { answerToolRequest } from '../worker/toolsHost';
 import { explainBadToolResponse, type ToolResponse } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
+import { startCompareFollow } from './compareFollow';
+import { createLabDriver } from './driver';
 import { applyViewLink, createPanelsStore, VIEW_DEFAULTS } from './panelsStore';
 import { placeRecordingInCompare } from './recording';
 import { viewParams } from './url';
@@ -36,6 +38,18 @@ const reaches = (store: ReturnType<typeof createPanelsStore>, statuses: string[]
     check();
   });
 const settled = (store: ReturnType<typeof createPanelsStore>) => reaches(store, ['done', 'error']);
+/** Resolves once the store shows a finished comparison of the runs `runs` (waits on the store, never a timer). */
+const comparedRuns = (store: ReturnType<typeof createPanelsStore>, runs: string[]) =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      const compare = store.getState().compare;
+      if (compare.status !== 'done' || compare.value.runs.map((run) => run.spec).join(' ') !== runs.join(' ')) return;
+      unsubscribe();
+      resolve();
+    };
+    const unsubscribe = store.subscribe(check);
+    check();
+  });
 
 describe('the Compare tab’s store', () => {
   it('opens on the model against the real SDK, and keeps the last runs when a spec is malformed', async () => {
@@ -58,6 +72,48 @@ describe('the Compare tab’s store', () => {
     const refused = store.getState().compare;
     expect(refused).toMatchObject({ status: 'error', message: expect.stringMatching(/LAB024/) });
     expect('value' in refused ? refused.value : null).toBe(first.value);
+  });
+
+  it('opens on the scenario the Scenario menu shows, follows the menu on the tab, and stops following once runs are chosen', async () => {
+    const lab = createLabDriver();
+    const store = createPanelsStore(toolsClient(), '{}');
+    startCompareFollow(lab.store, store);
+    await lab.open('A');
+    store.getState().setTab('compare');
+    await settled(store);
+    const shown = store.getState().compare;
+    expect(shown.status).toBe('done');
+    if (shown.status !== 'done') return;
+    expect(shown.value.runs.map((run) => [run.spec, run.transcript.scenario, run.transcript.implementation ?? 'model'])).toEqual([
+      ['A', 'A', 'model'],
+      ['A:impl=ts-sdk', 'A', 'ts-sdk'],
+    ]);
+    // Off the Compare tab, the link leaves the runs the menu chose out: the link's scenario says them.
+    expect(viewParams({ ...store.getState(), tab: 'race' }, VIEW_DEFAULTS)).toEqual({});
+
+    // The menu picks another scenario while the tab is open: Compare compares it (no SDK for a ledger race: stdio beside HTTP).
+    lab.store.getState().selectScenario('ledger-race-unsafe');
+    await lab.settled();
+    expect(store.getState().compareRuns).toEqual({ a: 'ledger-race-unsafe:transport=stdio', b: 'ledger-race-unsafe:transport=http' });
+    await comparedRuns(store, ['ledger-race-unsafe:transport=stdio', 'ledger-race-unsafe:transport=http']);
+    const ledger = store.getState().compare;
+    expect(ledger.status === 'done' ? ledger.value.runs.map((run) => run.transcript.scenario) : ledger).toEqual(['ledger-race-unsafe', 'ledger-race-unsafe']);
+
+    // Runs chosen by hand stay, whatever the menu picks next.
+    store.getState().setCompareRuns('D:transport=stdio', 'D:transport=http');
+    await comparedRuns(store, ['D:transport=stdio', 'D:transport=http']);
+    lab.store.getState().selectScenario('B');
+    await lab.settled();
+    expect(store.getState().compareRuns).toEqual({ a: 'D:transport=stdio', b: 'D:transport=http' });
+  }, 60_000);
+
+  it('a link that names the runs keeps them, whatever the menu shows', async () => {
+    const lab = createLabDriver();
+    const store = createPanelsStore(toolsClient(), '{}');
+    expect(applyViewLink(store, { runA: 'D:transport=stdio', runB: 'D' })).toEqual([]);
+    startCompareFollow(lab.store, store);
+    await lab.open('A');
+    expect(store.getState().compareRuns).toEqual({ a: 'D:transport=stdio', b: 'D' });
   });
 
   it('reads both runs and the time from a link, and writes them back', () => {

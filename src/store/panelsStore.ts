@@ -84,6 +84,11 @@ export interface PanelsState {
   proxy: Load<{ proxy: ProxyView; reconnect: ReconnectView }>;
   /** The runs Compare shows as written (run specs): A and B, and C when three are side by side. */
   compareRuns: { a: string; b: string; c?: string };
+  /**
+   * Whether Compare's runs follow the Scenario menu (followScenario): true until runs are set by hand,
+   * by an example, by a link or by a recording, which then stay whatever the menu picks.
+   */
+  compareFollowsMenu: boolean;
   /** A run that is not a spec (one probe of an opened recording): it stands where a run is written `spec`. */
   compareRecorded: { spec: string; probe: string; transcript: Transcript } | null;
   /** A run names a recorded transcript the page does not hold (a link carries only the name): the tab asks for the file. */
@@ -121,6 +126,8 @@ export interface PanelsState {
   refuseCompareRecording(message: string): void;
   /** Moves both diagrams to one virtual time (null: the end). */
   setCompareAtMs(atMs: number | null): void;
+  /** The Scenario menu picked `scenario`: while Compare follows the menu, its runs become that scenario's (compareRunsFor). */
+  followScenario(scenario: string): void;
   /** Ends a comparison still computing (its worker is ended); the runs on screen stay. */
   stopCompare(): void;
   /** Loads what the tab shows, if it has not been loaded yet. */
@@ -269,6 +276,7 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       honourNoBuffering: false,
       proxy: { status: 'idle' },
       compareRuns: { ...VIEW_DEFAULTS.compareRuns },
+      compareFollowsMenu: true,
       compareRecorded: null,
       compareRecordingMissing: null,
       compare: { status: 'idle' },
@@ -372,20 +380,29 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         runProxy();
       },
       setCompareRuns(a, b, c) {
-        set({ compareRuns: c === undefined || c === '' ? { a, b } : { a, b, c } });
+        set({ compareRuns: c === undefined || c === '' ? { a, b } : { a, b, c }, compareFollowsMenu: false });
         runCompare();
       },
       compareRecording(recorded, b) {
-        set({ compareRecorded: recorded, compareRuns: { a: recorded.spec, b }, compareAtMs: null });
+        set({ compareRecorded: recorded, compareRuns: { a: recorded.spec, b }, compareAtMs: null, compareFollowsMenu: false });
         runCompare();
       },
       compareRecordingIn(run, recorded) {
         const slot = run === 'A' ? 'a' : run === 'B' ? 'b' : 'c';
-        set({ compareRecorded: recorded, compareRuns: { ...get().compareRuns, [slot]: recorded.spec } });
+        set({ compareRecorded: recorded, compareRuns: { ...get().compareRuns, [slot]: recorded.spec }, compareFollowsMenu: false });
         runCompare();
       },
       refuseCompareRecording: (message) => set({ compare: { status: 'error', message, value: valueOf(get().compare) } }),
       setCompareAtMs: (compareAtMs) => set({ compareAtMs }),
+      followScenario(scenario) {
+        const s = get();
+        if (!s.compareFollowsMenu) return;
+        const runs = compareRunsFor(scenario);
+        if (s.compareRuns.a === runs.a && s.compareRuns.b === runs.b && s.compareRuns.c === undefined) return;
+        // Compared already: on the tab, compare the menu's scenario now; elsewhere, when the tab opens (ensureTab).
+        set({ compareRuns: runs, compareAtMs: null, ...(s.tab === 'compare' ? {} : { compare: { status: 'idle' } }) });
+        if (s.tab === 'compare') runCompare();
+      },
       stopCompare: () => {
         if (get().compare.status !== 'loading') return;
         compareClient.stop?.();
@@ -408,9 +425,21 @@ export type PanelsStore = ReturnType<typeof createPanelsStore>;
 export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
 export type { VerifyProgress } from '../worker/workerClient';
 
+/** The scenarios the real SDK runs (the request races): Compare puts the model beside it for these. */
+const SDK_COMPARED: readonly string[] = ['A', 'B', 'C', 'D'];
+
+/**
+ * The runs Compare opens on for the scenario the Scenario menu picked: the model beside the real SDK
+ * for a request race A–D, otherwise the scenario on stdio beside it on Streamable HTTP.
+ */
+export function compareRunsFor(scenario: string): { a: string; b: string } {
+  return SDK_COMPARED.includes(scenario) ? { a: scenario, b: `${scenario}:impl=ts-sdk` } : { a: `${scenario}:transport=stdio`, b: `${scenario}:transport=http` };
+}
+
 /**
  * The defaults a link leaves out (the store's initial view): the panels open on their scenarios'
- * default settings. Compare opens on C on the model against C on the real SDK.
+ * default settings. Compare opens on C on the model against C on the real SDK until the Scenario
+ * menu's selection is known; from then on it follows the menu (followScenario) until runs are set.
  */
 export const VIEW_DEFAULTS = {
   tab: 'race',
@@ -521,7 +550,11 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
     }
   }
   if (Object.keys(herd).length > 0) patch.herdInputs = { ...store.getState().herdInputs, ...herd };
-  if (Object.keys(compare).length > 0) patch.compareRuns = { ...store.getState().compareRuns, ...compare };
+  // A link that names a run keeps it: Compare no longer follows the Scenario menu.
+  if (Object.keys(compare).length > 0) {
+    patch.compareRuns = { ...store.getState().compareRuns, ...compare };
+    patch.compareFollowsMenu = false;
+  }
   store.setState(patch);
   store.getState().ensureTab(store.getState().tab);
   return problems;

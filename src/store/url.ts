@@ -82,6 +82,8 @@ export interface ViewState {
   herdInputs: { baseMs: number; capMs: number; clients: number; policy: string; comparePolicy: string | null };
   /** The Compare tab's runs (run specs) and shared virtual time. */
   compareRuns: { a: string; b: string; c?: string };
+  /** Compare's runs follow the Scenario menu (the link's scenario says them): off the Compare tab the link leaves them out. */
+  compareFollowsMenu?: boolean;
   compareAtMs: number | null;
 }
 
@@ -100,8 +102,9 @@ export function viewParams(state: ViewState, defaults: ViewState): ViewLink {
   if (herd.comparePolicy !== herdDefaults.comparePolicy) view.herdCompare = herd.comparePolicy ?? 'off';
   // The Compare tab names both runs in its link, defaults or not: the link says what is compared.
   const comparing = state.tab === 'compare';
-  if (comparing || state.compareRuns.a !== defaults.compareRuns.a) view.runA = state.compareRuns.a;
-  if (comparing || state.compareRuns.b !== defaults.compareRuns.b) view.runB = state.compareRuns.b;
+  const chosen = state.compareFollowsMenu !== true;
+  if (comparing || (chosen && state.compareRuns.a !== defaults.compareRuns.a)) view.runA = state.compareRuns.a;
+  if (comparing || (chosen && state.compareRuns.b !== defaults.compareRuns.b)) view.runB = state.compareRuns.b;
   if (state.compareRuns.c !== undefined) view.runC = state.compareRuns.c;
   if (state.compareAtMs !== null) view.compareMs = String(state.compareAtMs);
   return view;

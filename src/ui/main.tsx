@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { useLabStore } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { applyViewLink, VIEW_DEFAULTS } from '../store/panelsStore';
+import { startCompareFollow } from '../store/compareFollow';
 import { readLink, startUrlSync, viewParams } from '../store/url';
 import { App } from './App';
 import { predictGate } from './panels/predictGate';
@@ -40,6 +41,8 @@ void useLabStore
 useLabStore.getState().setStepGate(predictGate);
 // The top bar follows the tab: a tab whose view belongs to other scenarios selects one of them.
 startTabFollow(useLabStore, usePanelsStore);
+// Compare opens on the scenario the menu shows, until runs are set by hand, an example, a link or a recording.
+startCompareFollow(useLabStore, usePanelsStore);
 startUrlSync(useLabStore, window, {
   current: () => viewParams(usePanelsStore.getState(), VIEW_DEFAULTS),
   subscribe: (listener) => usePanelsStore.subscribe(listener),
