@@ -3,12 +3,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { loadSqlJs } from '../cli/sqlite';
-import { ComponentProbe, runScenario, type SqlModule } from '../engine';
-import { findScenario } from '../scenarios';
-import { Caller } from './caller';
+import type { SqlModule } from '../engine';
+import { brokenStatements, gradeCode, replayCode } from './exercise.testkit';
 import { reserveInventoryExercise as exercise } from './exercises/reserveInventory';
-import { grade } from './grade';
-import { loadQuickJs, sandboxSource } from './sandbox';
+import { loadQuickJs } from './sandbox';
 import type { CheckReport, StatementResult } from './types';
 
 let qjs: QuickJSWASMModule;
@@ -21,38 +19,25 @@ beforeAll(async () => {
 const solution = (name: string): string => readFileSync(new URL(`./solutions/${name}.js`, import.meta.url), 'utf8');
 
 function check(code: string): CheckReport {
-  const source = sandboxSource(qjs, code, exercise.exports);
-  try {
-    return grade(exercise, source, { ledger: { sql } });
-  } finally {
-    source.close();
-  }
+  return gradeCode(qjs, exercise, code, { ledger: { sql } });
 }
 
-const broken = (report: CheckReport): string[] => report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
+const broken = brokenStatements;
 
-/** Replays a failing ordering with a fresh component: the same statement breaks again. */
+/** Replays a failing ordering with a fresh component (as the page and `--show` do): the same statement breaks again. */
 function replays(code: string, statement: StatementResult): void {
   const failing = statement.failing;
   expect(failing).toBeDefined();
   if (failing === undefined) return;
-  const source = sandboxSource(qjs, code, exercise.exports);
-  const instance = source.open();
-  const probe = new ComponentProbe();
-  const caller = new Caller(instance, null, probe, () => source.open());
-  try {
-    const transcript = runScenario(findScenario(failing.scenario), { transport: failing.transport, settings: failing.settings, schedule: failing.schedule, ledger: { sql }, components: { probe, ...exercise.components(caller, probe) } });
-    if (statement.id === 'one-execution-per-key') {
-      expect(transcript.kind).toBe('ledger');
-      expect((transcript.outcome as { executions: number }).executions).toBeGreaterThan(1);
-    } else {
-      expect(probe.breaches.map((breach) => breach.statement)).toContain(statement.id);
-      expect(probe.breaches.find((breach) => breach.statement === statement.id)?.explanation).toBe(statement.explanation);
-    }
-  } finally {
-    caller.dispose();
-    instance.dispose();
-    source.close();
+  const replayed = replayCode(qjs, exercise, code, failing, { ledger: { sql } });
+  const transcript = replayed.transcript;
+  if (transcript === null) throw new Error(`the ordering stopped part-way: ${replayed.stopped ?? ''}`);
+  if (statement.id === 'one-execution-per-key') {
+    expect(transcript.kind).toBe('ledger');
+    expect((transcript.outcome as { executions: number }).executions).toBeGreaterThan(1);
+  } else {
+    expect(replayed.breaches.map((breach) => breach.statement)).toContain(statement.id);
+    expect(replayed.breaches.find((breach) => breach.statement === statement.id)?.explanation).toBe(statement.explanation);
   }
 }
 
