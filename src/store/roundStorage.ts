@@ -13,11 +13,8 @@ function browserRoundStorage(): RoundStorage {
   };
 }
 
-let started = false;
-
-/** Starts keeping the round (once per page). */
+/** Starts keeping the round: called once, when Predict's card module first loads. */
 export function keepRoundInBrowser(): void {
-  if (started || typeof indexedDB === 'undefined') return;
-  started = true;
+  if (typeof indexedDB === 'undefined') return;
   void keepRound(browserRoundStorage());
 }
