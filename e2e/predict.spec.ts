@@ -147,10 +147,10 @@ test('Play stops at the race point; the round over A–D keeps a score the instr
   await expect(score).toContainText('1 of 2');
   await expect(score).toContainText('2 of 4 answered');
   await score.getByRole('button', { name: 'Reset score' }).click();
-  await expect(score).toContainText('0 of 0');
+  await expect(score).toContainText('no answers yet');
 });
 
-test('in Presentation the question stands under the diagram and the answer beside it, never over it, every answer in view', async ({ page }) => {
+test('in Presentation the question and then the answer stand under the diagram, never over it, every answer in view', async ({ page }) => {
   const lab = new LabPage(page);
   const { location } = race('A', 'stdio');
   await lab.open(`?scenario=A&transport=stdio&step=${location.point}&instructor=predict`);

@@ -1,4 +1,4 @@
-import { LEDGER_CHARGES, LEDGER_CONTENDERS } from './racePatterns';
+import { LEDGER_CHARGES_CHECK_THEN_ACT, LEDGER_CONTENDERS } from './racePatterns';
 import { ledgerDefaults } from '../engine';
 import type { LedgerScenario } from '../engine';
 
@@ -19,7 +19,7 @@ export const ledgerRaceUnsafe: LedgerScenario = {
     neutralTitle: 'Ledger — two connections, one key, separate statements',
     contenders: LEDGER_CONTENDERS,
     question: 'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
-    answers: LEDGER_CHARGES,
+    answers: LEDGER_CHARGES_CHECK_THEN_ACT,
     pointAt: 'first',
   },
   expected: { executions: 2, rejected: 0, replayed: 0 },

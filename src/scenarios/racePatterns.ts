@@ -39,6 +39,24 @@ export const LEDGER_CHARGES: readonly RaceAnswer[] = [
   },
 ];
 
+/**
+ * The ledger race done wrong (check, act and store as separate statements): the second charge is not
+ * yet a verdict when its INSERT runs, only when the ledger records the second request's end: a
+ * second execution, or the key's constraint failing after that request's charge already committed
+ * (in this mode the key is stored last, so that failure always comes after a charge).
+ */
+export const LEDGER_CHARGES_CHECK_THEN_ACT: readonly RaceAnswer[] = LEDGER_CHARGES.map((answer) =>
+  answer.value !== 'twice'
+    ? answer
+    : {
+        ...answer,
+        when: [
+          { where: { kind: 'ledger', action: 'executed' }, nth: 2 },
+          { where: { kind: 'ledger', action: 'failed', detail: { startsWith: 'SQLITE_CONSTRAINT' } } },
+        ],
+      },
+);
+
 /** Both ledger requests, same key, have reached the server. */
 export const LEDGER_CONTENDERS = [
   { label: 'request 41', on: [{ where: { kind: 'delivered', summary: 'tools/call #41' } }] },

@@ -28,6 +28,15 @@ export interface PredictState {
   resetRound(): void;
 }
 
+/**
+ * Where the round is kept between visits (the page's IndexedDB; a test passes its own). The round
+ * survives a reload, so an instructor who reloads mid-round keeps the room's score.
+ */
+export interface RoundStorage {
+  load(): Promise<unknown>;
+  save(round: Readonly<Record<string, RoundAnswer>>): Promise<void>;
+}
+
 /** Guesses kept at most (a long session of runs never grows the store without bound). */
 export const GUESSES_MAX = 200;
 
@@ -60,4 +69,35 @@ export function roundScore(round: Readonly<Record<string, RoundAnswer>>, scenari
   const answered = scenarios.filter((id) => round[id] !== undefined);
   const right = answered.filter((id) => round[id]?.guess === round[id]?.answer).length;
   return { right, answered: answered.length, total: scenarios.length };
+}
+
+/** A kept round as read back: only well-formed answers (anything else in storage is left out). */
+export function parseRound(value: unknown): Record<string, RoundAnswer> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+  const round: Record<string, RoundAnswer> = {};
+  for (const [scenario, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (entry === null || typeof entry !== 'object') continue;
+    const { guess, answer } = entry as Record<string, unknown>;
+    if (typeof guess === 'string' && typeof answer === 'string') round[scenario] = { guess, answer };
+  }
+  return round;
+}
+
+/**
+ * Keeps the round in `storage`: reads the kept one back (answers given since, in this visit, win over
+ * it) and saves every change after that. Returns the unsubscribe.
+ */
+export async function keepRound(storage: RoundStorage, store: typeof usePredictStore = usePredictStore): Promise<() => void> {
+  let kept: Record<string, RoundAnswer> = {};
+  try {
+    kept = parseRound(await storage.load());
+  } catch {
+    // Storage unavailable (a private window may refuse IndexedDB): the round lasts for this visit only.
+  }
+  store.setState({ round: { ...kept, ...store.getState().round } });
+  const save = (round: Readonly<Record<string, RoundAnswer>>) => void storage.save(round).catch(() => undefined);
+  save(store.getState().round);
+  return store.subscribe((state, previous) => {
+    if (state.round !== previous.round) save(state.round);
+  });
 }

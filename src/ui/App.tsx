@@ -134,7 +134,9 @@ function RunProgress() {
  */
 function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcript | null; stale: boolean; onShowShortcuts(): void }) {
   const tab = usePanelsStore((state) => state.tab);
-  const asking = usePredictRace().phase === 'asking';
+  const phase = usePredictRace().phase;
+  // The question and then its answer take a row of their own under the diagram, in view of the room.
+  const inRow = phase === 'asking' || phase === 'revealed';
   return (
     <div className="lab-workbench" data-tab={tab}>
       {transcript === null ? (
@@ -159,14 +161,14 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
           <Diagram transcript={transcript} />
           {/* A first visit's card stands over the diagram's empty foot (nothing is drawn at step 0), where there is room to read it. */}
           {transcript.kind !== 'recording' && <IntroCard />}
-          {/* While Predict asks, the question takes a row of its own under the diagram, every answer in view of the room. */}
-          {asking && (
+          {/* While Predict asks, the question takes a row of its own under the diagram, every answer in view of the room; past the race point the answer, the verdict, the why and the score take it. */}
+          {inRow && (
             <div className="lab-predict-row">
               <PredictPrompt />
             </div>
           )}
           <aside className="lab-side" aria-label="Scenario and inspector">
-            {!asking && <PredictPrompt />}
+            {!inRow && <PredictPrompt />}
             <div className="lab-side-scroll">
               {tab === 'ledger' && <LedgerTab />}
               {transcript.kind === 'recording' ? (

@@ -71,6 +71,22 @@ describe('predict: the race point and the deciding event', () => {
     expect(race?.contenderIndexes[0]).toBe(transcript.events.indexOf(resets.at(-1) as (typeof resets)[number]));
   });
 
+  it('ledger-race-unsafe is decided where the ledger records the duplicate (9 ms), not at the second INSERT (7 ms)', () => {
+    for (const transport of ['stdio', 'http'] as const) {
+      const transcript = run('ledger-race-unsafe', transport);
+      const race = locateRace(findScenario('ledger-race-unsafe').race as RaceQuestion, transcript.events);
+      const deciding = transcript.events[race?.decidingIndex ?? -1] as unknown as { kind: string; action?: string; detail?: string; atMs: number };
+      const effects = transcript.events.filter((event) => event.kind === 'sql' && String((event as unknown as { sql: string }).sql).startsWith('INSERT INTO ledger.effects'));
+      expect(effects).toHaveLength(2);
+      // The second charge's INSERT comes first; the verdict (the key failing after that charge committed) later.
+      expect(race?.decidingIndex).toBeGreaterThan(transcript.events.indexOf(effects[1] as (typeof effects)[number]));
+      expect(deciding.kind).toBe('ledger');
+      expect(deciding.action).toBe('failed');
+      expect(deciding.detail).toContain('a duplicate');
+      expect(deciding.atMs).toBe(9);
+    }
+  });
+
   it('a run whose settings take the race away has none (no cancellation in A)', () => {
     const transcript = runScenarioById('A', { settings: { cancelAtMs: null } });
     expect(locateRace(findScenario('A').race as RaceQuestion, transcript.events)).toBeNull();

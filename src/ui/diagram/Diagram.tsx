@@ -299,6 +299,8 @@ interface Fitted {
   presentation: boolean;
   atMs: number;
   chosen: boolean;
+  /** Where the current event stood at the fit: once the replay moves on, the pane settling no longer refits. */
+  nowY: number;
 }
 type FittedRef = MutableRefObject<Fitted | null>;
 
@@ -454,7 +456,9 @@ function Follow({
     if (!ready) return;
     const last = fitted.current;
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
-    if (!changed && (last.chosen || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
+    // A step taken since the fit ends the settling: only the user moves the zoom from then on (a pane
+    // that resizes while the replay steps, a line of the step sentence wrapping, keeps the zoom).
+    if (!changed && (last.chosen || last.nowY !== now.current.y || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
     // The normal view fits the lanes to the width and, when it can, the run's height: a whole race on
     // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
     // (the normal pane is this one less the side column), and as large as the width allows.
@@ -463,7 +467,7 @@ function Follow({
       ? Math.min(PRESENT_ZOOM_MAX, Math.max(PRESENT_ZOOM_MIN, PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity), paneWidth / (fitWidth ?? width)))
       : normalFit(paneWidth, paneHeight);
     go(followed(zoom, presentation ? presentingX(layout, zoom, paneWidth) : (paneWidth - width * zoom) / 2), false);
-    fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false };
+    fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false, nowY: now.current.y };
     onFitted(transcriptKey);
     // Only a new run and the mode refit (and the pane settling right after): a later resize, a step or
     // Linear time keeps the zoom.

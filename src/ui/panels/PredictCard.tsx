@@ -6,6 +6,10 @@ import { revealStep, ROUND_SCENARIOS } from '../predict';
 import { forwardAtRacePoint, reveal, runKey } from './predictGate';
 import { usePredictRace } from './predictPhase';
 import { OWNS_KEYS, TEXT_FIELD } from './ownsKeys';
+import { keepRoundInBrowser } from '../../store/roundStorage';
+
+// The round outlives a reload: read back when Predict's card first loads, saved on every change.
+keepRoundInBrowser();
 
 // Predict mode's card, loaded when Predict is first turned on (less script on first load).
 
@@ -132,24 +136,43 @@ export function PredictCard() {
   const decidingStep = revealStep(race);
   const deciding = transcript.events[race.location.decidingIndex];
   const verdict = guess === null ? 'none' : guess === race.location.answer ? 'right' : 'wrong';
+  // Under the diagram, across its width: the answer and the verdict, the why, then the round's score.
   return (
     <section className="predict-card" aria-labelledby="predict-answer" data-predict="revealed" data-verdict={verdict}>
-      <h2 id="predict-answer">Answer</h2>
-      <p>
-        <strong data-testid="predict-winner">{answer?.label ?? race.location.answer}</strong>
-      </p>
-      <p className="predict-verdict">{verdict === 'none' ? 'No prediction was made.' : verdict === 'right' ? 'Right: that was your prediction.' : `Not what you predicted (${guessed?.label ?? guess}).`}</p>
-      <p className="predict-why">Why: {answer?.why}</p>
-      {deciding !== undefined && (
-        <p className="predict-deciding">
-          Decided at step {decidingStep}, {formatMs(deciding.atMs)}: {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
-          {step !== decidingStep && (
-            <button type="button" className="lab-button" onClick={() => reveal(race, transcript)}>
-              Show the deciding event
-            </button>
+      <div className="predict-result">
+        <h2 id="predict-answer">Answer</h2>
+        <p className="predict-answer">
+          <strong data-testid="predict-winner">{answer?.label ?? race.location.answer}</strong>
+        </p>
+        <p className="predict-verdict" data-testid="predict-verdict">
+          {verdict === 'none' ? (
+            'No prediction was made.'
+          ) : verdict === 'right' ? (
+            <>
+              <span className="predict-badge">Right</span> that was the prediction.
+            </>
+          ) : (
+            <>
+              <span className="predict-badge">Not quite</span> the prediction was “{guessed?.label ?? guess}”.
+            </>
           )}
         </p>
-      )}
+      </div>
+      <div className="predict-explain">
+        <p className="predict-why" data-testid="predict-why">
+          Why: {answer?.why}
+        </p>
+        {deciding !== undefined && (
+          <p className={step === decidingStep ? 'predict-deciding is-current' : 'predict-deciding'}>
+            Decided at step {decidingStep}, {formatMs(deciding.atMs)}: {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
+            {step !== decidingStep && (
+              <button type="button" className="lab-button" onClick={() => reveal(race, transcript)}>
+                Show the deciding event
+              </button>
+            )}
+          </p>
+        )}
+      </div>
       <Score />
     </section>
   );
@@ -161,9 +184,18 @@ function Score() {
   const resetRound = usePredictStore((s) => s.resetRound);
   const { right, answered, total } = roundScore(round, ROUND_SCENARIOS);
   return (
-    <p className="predict-score" data-testid="predict-score">
-      Round {ROUND_SCENARIOS[0]}–{ROUND_SCENARIOS.at(-1)}: <strong>{right} of {answered}</strong> right
-      {answered < total ? ` (${answered} of ${total} answered)` : ''}{' '}
+    <p className="predict-score" data-testid="predict-score" data-complete={answered === total ? 'true' : undefined}>
+      Round {ROUND_SCENARIOS[0]}–{ROUND_SCENARIOS.at(-1)}:{' '}
+      {answered === 0 ? (
+        <strong className="predict-tally">no answers yet</strong>
+      ) : (
+        <>
+          <strong className="predict-tally">
+            {right} of {answered} right
+          </strong>
+          {answered < total ? ` (${answered} of ${total} answered)` : ' (round complete)'}
+        </>
+      )}{' '}
       <button type="button" className="lab-button predict-reset" disabled={answered === 0} onClick={resetRound}>
         Reset score
       </button>
