@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { buildProbeEvidence } from './evidence';
-import { redactUrl } from './connection';
+import { redactCommand, redactUrl } from './connection';
 import { ProbeFailure, runProbe, type ProbeOptions } from './run';
-import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
+import { plainAnswer, startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
 /**
  * The probe against servers that attack it (issue 37): each started here on 127.0.0.1 or as a tiny
@@ -231,5 +231,42 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(r.err).toContain('--json writes the transcript to standard output');
     expect(r.err).toContain('--json > out.json');
     expect(r.err).not.toContain('quote the server command');
+  });
+  it('an SSE field the format does not define (foo: bar, a bare word, retry: soon) is ignored and noted once per stream, not LAB043', async () => {
+    // WHATWG HTML, server-sent events: a field of any other name, or a retry that is not digits, is ignored.
+    const url = await hostile((_req, res, body) => {
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`foo: bar\nbare\nretry: soon\n: a comment\nfoo: again\ndata: ${JSON.stringify(plainAnswer({ id: message.id, method: message.method }))}\n\n`);
+    });
+    const t = await runProbe({ ...quick, transport: 'http', target: url, tool: 'work', arguments: {} });
+    const sseStreams = t.events.filter((e) => e.kind === 'http-response' && e.headers['content-type'] === 'text/event-stream').length;
+    const notes = t.events.filter((e) => e.kind === 'note' && e.text.includes('fields the SSE format does not define'));
+    expect(sseStreams).toBeGreaterThan(3);
+    expect(notes).toHaveLength(sseStreams);
+    expect(notes[0]?.kind === 'note' && notes[0].text).toContain('"foo"');
+    expect(t.server).toEqual({ name: 'h', version: '1' });
+  });
+
+  it('secrets in a --stdio command (flags and env assignments named like token, key, secret, password) are redacted in the target, the notes and the evidence; the env assignment still reaches the server', async () => {
+    expect(redactCommand('node srv.js --api-key=abc123 --port 3 --token xyz --password "p w" stdio')).toBe('node srv.js --api-key=*** --port 3 --token *** --password *** stdio');
+    expect(redactCommand('TOKEN=abc API_SECRET=s2 PORT=3 node srv.js')).toBe('TOKEN=*** API_SECRET=*** PORT=3 node srv.js');
+    expect(redactCommand('node proxy.js --url=http://me:hunter2@127.0.0.1/mcp http://u:pw@127.0.0.1/x?token=t1')).toBe('node proxy.js --url=http://***@127.0.0.1/mcp http://***@127.0.0.1/x?token=***');
+    expect(redactCommand('node srv.js --verbose --port 3')).toBe('node srv.js --verbose --port 3');
+    const target = `MY_TOKEN=abc123 ${node(HOSTILE_STDIO, 'env-name')} --api-key=abc123 --secret abc123`;
+    const t = await runProbe({ ...quick, transport: 'stdio', target, tool: 'work', arguments: {} });
+    // The server names itself after the variable it was given, reversed: the assignment reached it.
+    expect(t.server.name).toBe('token 321cba');
+    expect(t.target).toContain('MY_TOKEN=***');
+    expect(t.target).toContain('--api-key=***');
+    expect(t.target).toContain('--secret ***');
+    expect(JSON.stringify(t)).not.toContain('abc123');
+    for (const file of buildProbeEvidence(t)) expect(file.contents, file.path).not.toContain('abc123');
+    // A command that cannot start names itself redacted too.
+    const f = await failure({ ...quick, transport: 'stdio', target: 'SECRET=abc123 /nonexistent/srv --token abc123', tool: 'work', arguments: {} });
+    expect(f.error.code).toBe('LAB041');
+    expect(f.error.message).toContain('SECRET=*** /nonexistent/srv --token ***');
+    expect(f.error.message + JSON.stringify(f.events)).not.toContain('abc123');
   });
 });

@@ -4,6 +4,7 @@
 //   deep         tools/list's inputSchema nests 5,000 arrays deep
 //   duplicate    it answers every tools/call twice
 //   bad-utf8     its name holds a byte that is not UTF-8 (0xFF)
+//   env-name     it names itself after its MY_TOKEN environment variable, reversed ("token <eulav>")
 //   requests     it sends ping, sampling/createMessage, elicitation/create and roots/list before answering initialize
 // It refuses server/discover, answers initialize, tools/list and tools/call (after 300 ms, with one progress
 // when asked), and ends itself after 60 s at most. Nothing here listens on a socket.
@@ -43,7 +44,7 @@ function handle(m) {
         send({ id: 'e1', method: 'elicitation/create', params: { message: 'x', requestedSchema: { type: 'object', properties: {} } } });
         send({ id: 'r1', method: 'roots/list' });
       }
-      return send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: mode === 'c1-name' ? { name: 'a\u0085b\u007fc', version: '1\u009b2' } : { name: 'hostile', version: '1' } } });
+      return send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: mode === 'c1-name' ? { name: 'a\u0085b\u007fc', version: '1\u009b2' } : mode === 'env-name' ? { name: `token ${[...(process.env.MY_TOKEN ?? '')].reverse().join('')}`, version: '1' } : { name: 'hostile', version: '1' } } });
     case 'tools/list':
       if (mode === 'deep') return process.stdout.write(`{"jsonrpc":"2.0","id":${m.id},"result":{"tools":[{"name":"work","inputSchema":{"type":"object","x":${deep()}}}]}}\n`);
       return send({ id: m.id, result: { tools: [{ name: mode === 'bad-tostring' ? odd : 'work', inputSchema: { type: 'object' } }, { name: 'work', inputSchema: { type: 'object' } }] } });
