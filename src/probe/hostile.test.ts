@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { buildProbeEvidence } from './evidence';
 import { redactCommand, redactUrl } from './connection';
-import { ProbeFailure, runProbe, type ProbeOptions } from './run';
+import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
+import { readRecording, recordingTranscript } from '../worker/recording';
+import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
 import { plainAnswer, startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
 /**
@@ -269,4 +273,33 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(f.error.message).toContain('SECRET=*** /nonexistent/srv --token ***');
     expect(f.error.message + JSON.stringify(f.events)).not.toContain('abc123');
   });
+  it('what the probe writes follows what it read: 15 MB of `{}` 60 deep (or of U+0085) prints, as --json and as evidence, less than the bytes received, valid JSON the page opens', async () => {
+    for (const kind of ['objects', 'c1']) {
+      const args = ['probe', '--stdio', node(HOSTILE_STDIO, 'bulk', kind), '--tool', 'work', '--cancel-after-ms', '100', '--observe-ms', '100', '--idle-ms', '1000'];
+      const dir = mkdtempSync(join(tmpdir(), 'probe-evidence-'));
+      try {
+        const out = join(dir, 'evidence');
+        const json = await labHere(...args, '--json', '--evidence', out);
+        expect(json.code, json.err).toBe(0);
+        const transcript = JSON.parse(json.out) as ProbeTranscript;
+        const received = transcript.received.bytes;
+        expect(received, kind).toBeGreaterThan(14_000_000);
+        expect(json.out.length, kind).toBeLessThanOrEqual(received);
+        expect(json.out.length).toBeLessThanOrEqual(RECORDING_BYTES_MAX);
+        // Each cut value says what was left out, and the page opens the file and draws its messages.
+        expect(json.out).toContain('elided');
+        const opened = recordingTranscript(readRecording(new TextEncoder().encode(json.out)));
+        expect(opened.events.filter((e) => e.kind === 'message' && e.from === 'server' && 'method' in e.message && e.message.method === 'notifications/message')).toHaveLength(15);
+        const sizes = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8').length);
+        expect(sizes.reduce((a, b) => a + b, 0), kind).toBeLessThanOrEqual(received);
+        if (kind === 'objects') {
+          const text = await labHere(...args);
+          expect(text.code, text.err).toBe(0);
+          expect(text.out.length).toBeLessThanOrEqual(received / 100);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }, 120_000);
 });
