@@ -9,7 +9,8 @@ import { buildProbeEvidence } from './evidence';
 import { redactCommand, redactUrl } from './connection';
 import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
 import { readRecording, recordingTranscript } from '../worker/recording';
-import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
+import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../worker/recordingLimits';
+import { PROBE_BOUNDS_DEFAULT, Recorder } from './record';
 import { plainAnswer, startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
 /**
@@ -236,6 +237,14 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(r.err).toContain('--json > out.json');
     expect(r.err).not.toContain('quote the server command');
   });
+  it('the probe never records more events than the page opens: past RECORDING_EVENTS_MAX the run fails with LAB045', () => {
+    const recorder = new Recorder({ ...PROBE_BOUNDS_DEFAULT });
+    for (let i = 0; i < RECORDING_EVENTS_MAX; i++) recorder.record({ kind: 'note', text: '' });
+    expect(recorder.failed).toBeNull();
+    recorder.record({ kind: 'note', text: '' });
+    expect(recorder.failed?.message).toMatch(/^LAB045 .*more than 50000 events/);
+  });
+
   it('an SSE field the format does not define (foo: bar, a bare word, retry: soon) is ignored and noted once per stream, not LAB043', async () => {
     // WHATWG HTML, server-sent events: a field of any other name, or a retry that is not digits, is ignored.
     const url = await hostile((_req, res, body) => {
