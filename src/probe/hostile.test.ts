@@ -282,6 +282,10 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(f.error.message).toContain('SECRET=*** /nonexistent/srv --token ***');
     expect(f.error.message + JSON.stringify(f.events)).not.toContain('abc123');
   });
+});
+
+// Apart from the concurrent cases: it parses 30 MB of server output, and the cases above time their runs.
+describe('lab probe output against a server that sends all its bounds allow', () => {
   it('what the probe writes follows what it read: 15 MB of `{}` 60 deep (or of U+0085) prints, as --json and as evidence, less than the bytes received, valid JSON the page opens', async () => {
     for (const kind of ['objects', 'c1']) {
       const args = ['probe', '--stdio', node(HOSTILE_STDIO, 'bulk', kind), '--tool', 'work', '--cancel-after-ms', '100', '--observe-ms', '100', '--idle-ms', '1000'];
