@@ -25,10 +25,10 @@ async function child(events: number): Promise<void> {
   const bytes = bigRecordingBytes(events);
   const host = createLabHost({ sql: () => Promise.reject(new Error('a recording needs no SQLite')), storage: memoryLedgerStorage() });
   const before = process.memoryUsage().rss;
-  const progress: number[] = [];
+  const progress: string[] = [];
   const started = performance.now();
   const answer = await host.handleMessage({ type: 'recording', requestId: 1, bytes }, (report) => {
-    if (report.type === 'recording-progress') progress.push(report.done);
+    if (report.type === 'recording-progress') progress.push(report.stage);
   });
   const handledMs = performance.now() - started;
   const cloneStarted = performance.now();
@@ -37,7 +37,7 @@ async function child(events: number): Promise<void> {
   const peak = process.resourceUsage().maxRSS * 1024;
   const outcome = answer.type === 'transcript' ? `opened, ${answer.transcript.events.length.toLocaleString('en')} lab events` : answer.type === 'error' ? `refused: ${answer.code} ${answer.message.slice(0, 110)}` : answer.type;
   console.log(
-    JSON.stringify({ events, bytes: bytes.length, handledMs: Math.round(handledMs), cloneMs: Math.round(cloneMs), progressReports: progress.length, lastProgress: progress.at(-1) ?? 0, peakRssMB: Math.round(peak / 1e6), startRssMB: Math.round(before / 1e6), outcome }),
+    JSON.stringify({ events, bytes: bytes.length, handledMs: Math.round(handledMs), cloneMs: Math.round(cloneMs), progressReports: progress.length, stages: [...new Set(progress)].join(', '), peakRssMB: Math.round(peak / 1e6), startRssMB: Math.round(before / 1e6), outcome }),
   );
 }
 
@@ -53,10 +53,10 @@ async function main(): Promise<void> {
       console.log(`${events.toLocaleString('en')} events: the child failed (${run.status}): ${run.stderr.slice(-400)}`);
       continue;
     }
-    const r = JSON.parse(line) as { events: number; bytes: number; handledMs: number; cloneMs: number; progressReports: number; lastProgress: number; peakRssMB: number; startRssMB: number; outcome: string };
+    const r = JSON.parse(line) as { events: number; bytes: number; handledMs: number; cloneMs: number; progressReports: number; stages: string; peakRssMB: number; startRssMB: number; outcome: string };
     const within = events > RECORDING_EVENTS_MAX || r.handledMs + r.cloneMs <= OPEN_BUDGET_MS;
     console.log(
-      `${r.events.toLocaleString('en').padStart(9)} events, ${(r.bytes / 1e6).toFixed(1)} MB: worker ${r.handledMs} ms + clone ${r.cloneMs} ms, peak RSS ${r.peakRssMB} MB (${r.startRssMB} MB before), ${r.progressReports} progress reports (last at ${r.lastProgress.toLocaleString('en')}) — ${r.outcome}${budgetMark(`${events} events in ${r.handledMs + r.cloneMs} ms (budget ${OPEN_BUDGET_MS} ms)`, within)}`,
+      `${r.events.toLocaleString('en').padStart(9)} events, ${(r.bytes / 1e6).toFixed(1)} MB: worker ${r.handledMs} ms + clone ${r.cloneMs} ms, peak RSS ${r.peakRssMB} MB (${r.startRssMB} MB before), ${r.progressReports} progress reports (${r.stages === '' ? 'none' : r.stages}) — ${r.outcome}${budgetMark(`${events} events in ${r.handledMs + r.cloneMs} ms (budget ${OPEN_BUDGET_MS} ms)`, within)}`,
     );
   }
   console.log(budgetSummary('recording bench'));
