@@ -1,11 +1,14 @@
 // A `lab probe --json` transcript of a real server (server-everything, recorded with the CLI and
 // committed as fixtures) opened in the page: with the file picker and by a drop on the page, labelled
 // with the server and the time, stepped like a run with its verdicts filling in, put beside the lab's
-// model of the same ordering in Compare; a malformed or oversized file is refused with the check that
-// failed, and nothing else on the page changes.
+// model of the same ordering in Compare; a malformed or oversized file (by its bytes or its events) is
+// refused with the check that failed, and nothing else on the page changes; a big one shows the worker's
+// progress while it opens.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
+import { bigRecordingText } from '../src/testing/bigRecording';
+import { RECORDING_EVENTS_MAX } from '../src/worker/recordingLimits';
 
 const FIXTURES = 'e2e/fixtures';
 const STDIO = `${FIXTURES}/probe-everything-stdio.json`;
@@ -184,5 +187,28 @@ test.describe('a recorded probe transcript in the page', () => {
     await expect(notice).toContainText('events.12.atMs');
     await expect(page.getByTestId('recording-label')).toHaveText(label(STDIO));
     await expect(lab.main).toHaveAttribute('data-events', steps ?? '');
+  });
+  test('a big recording shows how far the worker got while it opens; one of more events than a recording may hold is refused with LAB049, and nothing is lost', async ({ page }) => {
+    test.setTimeout(120_000);
+    const lab = new LabPage(page);
+    await lab.open();
+    await expect(lab.main).toHaveAttribute('data-status', 'done');
+    // At the bound it opens, the worker's stages shown meanwhile.
+    const big = { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(bigRecordingText(RECORDING_EVENTS_MAX)) };
+    await pick(page, big);
+    const progress = page.getByRole('status').filter({ hasText: 'Opening “big.json”' });
+    await expect(progress).toHaveText(/Opening “big\.json”: (reading it…|(checking|reading|wording) its events… [\d,]+ of 50,000|laying out the diagram of its 50,0\d\d events…)/);
+    await expect(page.getByTestId('recording-label')).toHaveText(label(STDIO), { timeout: 90_000 });
+    await expect(progress).toHaveCount(0);
+    await expect(lab.main).toHaveAttribute('data-events', String(RECORDING_EVENTS_MAX + fixture(STDIO).verdicts.length));
+
+    // One event more: refused, naming how many, and the recording on screen stays.
+    const shown = { events: await lab.main.getAttribute('data-events'), label: await page.getByTestId('recording-label').innerText() };
+    await pick(page, { name: 'too-many.json', mimeType: 'application/json', buffer: Buffer.from(bigRecordingText(RECORDING_EVENTS_MAX + 1)) });
+    const notice = page.getByRole('alert').filter({ hasText: 'Could not open' });
+    await expect(notice).toContainText('LAB049');
+    await expect(notice).toContainText(`“too-many.json”: not a probe transcript: the file holds ${(RECORDING_EVENTS_MAX + 1).toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')}`);
+    await expect(notice).toContainText('The page is unchanged.');
+    expect({ events: await lab.main.getAttribute('data-events'), label: await page.getByTestId('recording-label').innerText() }).toEqual(shown);
   });
 });

@@ -37,8 +37,27 @@ export function escapeLines(text: string): string {
  * only line breaks between its lines, so `escapeLines` passes it unchanged and JSON.parse of the
  * output gives back exactly the strings that went in.
  */
-export function jsonForTerminal(value: unknown, indent = 2): string {
-  return JSON.stringify(value, null, indent).replace(CONTROL, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+export function jsonForTerminal(value: unknown, indent = 2, compactFromDepth = Infinity): string {
+  const text = compactFromDepth === Infinity ? JSON.stringify(value, null, indent) : layeredJson(value, indent, 0, compactFromDepth);
+  return text.replace(CONTROL, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/**
+ * JSON indented down to `compactFromDepth` levels and compact below: each event of a transcript on a
+ * line of its own, and no value of a server's choosing multiplied by indentation (16 MiB of `{}` sixty
+ * levels deep, indented, is more than a gigabyte). Parses to what JSON.stringify's would.
+ */
+function layeredJson(value: unknown, indent: number, depth: number, compactFromDepth: number): string {
+  if (depth >= compactFromDepth || typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value) ?? 'null';
+  const inner = ' '.repeat(indent * (depth + 1));
+  const outer = ' '.repeat(indent * depth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item: unknown) => `${inner}${layeredJson(item, indent, depth + 1, compactFromDepth)}`).join(',\n')}\n${outer}]`;
+  }
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol');
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${layeredJson(item, indent, depth + 1, compactFromDepth)}`).join(',\n')}\n${outer}}`;
 }
 
 /** Every string in a value (keys included), escaped: for results that carry input's text to the terminal. */

@@ -6,7 +6,8 @@ import { buildProbeEvidence } from './evidence';
 import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from './probes';
 import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
 import { ProbeFailure, runProbe, type ProbeTranscript } from './run';
-import { describeValue } from './text';
+import { shownTranscript } from './shown';
+import { describeValue, shortText } from './text';
 
 export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http <url>) --tool NAME [--args JSON] [--json] [--evidence DIR [--force]]
                     [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]] [--task-tool NAME [--task-args JSON]]
@@ -117,13 +118,16 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
     io.err(`\nserver stderr: ${error.stderr.trim() === '' ? '(empty)' : `\n${escapeLines(tail(error.stderr))}`}\n`);
     return 1;
   }
+  // What is written is bounded by what was read: each server value cut to its share (shown.ts).
+  const shown = shownTranscript(transcript);
   if (values.evidence !== undefined) {
-    const files = buildProbeEvidence(transcript);
+    const files = buildProbeEvidence(shown);
     writeOutputFolder(values.evidence, files, values.force);
     // With --json, stdout is the transcript alone; the list of files goes to stderr.
     (values.json ? io.err : io.out)(`${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`);
   }
-  io.out(values.json ? `${jsonForTerminal(transcript)}\n` : `${escapeLines(formatProbe(transcript))}\n`);
+  // Each event and verdict on a line of its own, compact: no server value multiplied by indentation.
+  io.out(values.json ? `${jsonForTerminal(shown, 2, 2)}\n` : `${escapeLines(formatProbe(shown))}\n`);
   return mustBroken(transcript) > 0 ? PROBE_EXIT_MUST_BROKEN : 0;
 }
 
@@ -145,11 +149,12 @@ function summarize(message: Record<string, unknown>): string {
   const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
   if (typeof message.method === 'string') {
     const id = 'id' in message ? ` #${describeValue(message.id)}` : '';
+    const method = shortText(message.method, 120);
     if (message.method === 'notifications/progress') return `notifications/progress ${describeValue(params.progress)}${params.total === undefined ? '' : `/${describeValue(params.total)}`} (${describeValue(params.progressToken)})`;
     if (message.method === 'notifications/cancelled') return `notifications/cancelled of #${describeValue(params.requestId)}`;
     if (message.method === 'tools/call') return `tools/call${id} ${describeValue(params.name)}${params.task === undefined ? '' : ' as a task'}`;
-    if (message.method.startsWith('tasks/')) return `${message.method}${id} ${describeValue(params.taskId)}`;
-    return `${message.method}${id}`;
+    if (message.method.startsWith('tasks/')) return `${method}${id} ${describeValue(params.taskId)}`;
+    return `${method}${id}`;
   }
   if ('error' in message) {
     const error = message.error as { code?: unknown; message?: unknown };
@@ -157,7 +162,7 @@ function summarize(message: Record<string, unknown>): string {
   }
   const result = typeof message.result === 'object' && message.result !== null ? (message.result as Record<string, unknown>) : {};
   const task = typeof result.task === 'object' && result.task !== null ? (result.task as Record<string, unknown>) : result;
-  if (typeof task.taskId === 'string' && typeof task.status === 'string') return `result #${describeValue(message.id)}: task ${task.status}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
+  if (typeof task.taskId === 'string' && typeof task.status === 'string') return `result #${describeValue(message.id)}: task ${shortText(task.status, 80)}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
   if (Object.keys(result).every((k) => k === 'resultType' || k === '_meta')) return `result #${describeValue(message.id)} (empty)`;
   return `result #${describeValue(message.id)}`;
 }
@@ -195,7 +200,7 @@ function formatVerdicts(verdicts: readonly Verdict[]): string {
 
 export function formatProbe(t: ProbeTranscript): string {
   const lines = [
-    `probe of ${t.server.name} ${t.server.version} over ${t.transport === 'stdio' ? `stdio (${t.target})` : `Streamable HTTP (${t.target})`}, started ${t.startedAt}`,
+    `probe of ${shortText(t.server.name, 200)} ${shortText(t.server.version, 80)} over ${t.transport === 'stdio' ? `stdio (${t.target})` : `Streamable HTTP (${t.target})`}, started ${t.startedAt}`,
     `revision ${t.protocolVersion}, negotiated via ${t.negotiatedVia}${t.fallbackReason === null ? '' : ` (2026-07-28 not used: ${t.fallbackReason})`}`,
     `${t.tool === null ? 'no race tool' : `tool ${t.tool.name} ${JSON.stringify(t.tool.arguments)}`}${t.idempotency === null ? '' : `; mutation ${t.idempotency.mutation} (key field ${t.idempotency.keyField})`}; probes: ${t.probes.join(', ')}; received ${t.received.messages} messages, ${t.received.bytes} bytes`,
     '',

@@ -77,8 +77,40 @@ export function redactUrl(url: string): string {
   return parsed.href;
 }
 
+/** A word of a command line as typed, its quotes kept: runs of plain characters and quoted stretches. */
+const RAW_WORD = /(?:[^\s"']+|"[^"]*"?|'[^']*'?)+/g;
+const ASSIGNMENT = /^(-{0,2}[A-Za-z_][\w.-]*)=(.*)$/s;
+
+/**
+ * The `--stdio` command as the transcript, the evidence and the messages show it, by the URL rule's
+ * names (token, key, secret, pass, auth, …): the value of `NAME=value` (an environment assignment or
+ * `--api-key=…`) and the word after a flag so named (`--token abc`) become `***`, and URLs in it are
+ * redacted as `--http` URLs are. The command that runs is the one typed; only what is shown changes.
+ */
+export function redactCommand(command: string): string {
+  let redactNext = false;
+  return command.replace(RAW_WORD, (word) => {
+    const plain = word.replace(/["']/g, '');
+    if (redactNext) {
+      redactNext = false;
+      if (!plain.startsWith('-')) return '***';
+    }
+    const assignment = ASSIGNMENT.exec(plain);
+    if (assignment !== null) {
+      const [, name = '', value = ''] = assignment;
+      if (SECRET_PARAM.test(name)) return `${name}=***`;
+      return value.includes('://') ? `${name}=${redactUrl(value)}` : word;
+    }
+    if (/^--?[A-Za-z]/.test(plain)) {
+      redactNext = SECRET_PARAM.test(plain);
+      return word;
+    }
+    return plain.includes('://') ? redactUrl(plain) : word;
+  });
+}
+
 /** Splits a command line into words: plain spaces separate, single or double quotes group; no shell runs it. */
-export function splitCommand(command: string): string[] {
+export function splitCommand(command: string, shown = redactCommand(command)): string[] {
   const words: string[] = [];
   let word = '';
   let quoteChar: string | null = null;
@@ -99,7 +131,7 @@ export function splitCommand(command: string): string[] {
       started = true;
     }
   }
-  if (quoteChar !== null) throw new LabError('LAB047', `--stdio ${quote(command)} has an unclosed ${quoteChar} quote; nothing was started`);
+  if (quoteChar !== null) throw new LabError('LAB047', `--stdio ${quote(shown)} has an unclosed ${quoteChar} quote; nothing was started`);
   if (started) words.push(word);
   if (words.length === 0) throw new LabError('LAB047', '--stdio needs a command, e.g. --stdio "npx -y @modelcontextprotocol/server-everything stdio"; nothing was started');
   return words;
@@ -146,18 +178,31 @@ export class StdioConnection implements Connection {
     return this.child.pid;
   }
   private closing = false;
+  /** The command with its secrets redacted: the only form any message shows. */
+  readonly shownCommand: string;
 
   constructor(
     private readonly recorder: Recorder,
     readonly command: string,
   ) {
-    const [file, ...args] = splitCommand(command);
+    const shown = redactCommand(command);
+    this.shownCommand = shown;
+    const words = splitCommand(command, shown);
+    // Leading NAME=value words set the server's environment, as a shell reads them.
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string)) {
+      const assignment = words.shift() as string;
+      const eq = assignment.indexOf('=');
+      env[assignment.slice(0, eq)] = assignment.slice(eq + 1);
+    }
+    const [file, ...args] = words;
+    if (file === undefined) throw new LabError('LAB047', `--stdio ${quote(shown)} sets environment variables but names no command to run; nothing was started`);
     // Its own process group (detached): whatever the server starts (a grandchild holding our pipes) ends with it.
-    this.child = spawn(file as string, args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env, detached: true });
+    this.child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env, detached: true });
     if (this.child.pid !== undefined) watchGroup(this.child.pid);
     this.exited = new Promise((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
-        recorder.fail(new LabError('LAB041', `the command ${quote(command)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`));
+        recorder.fail(new LabError('LAB041', `the command ${quote(shown)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`));
         resolve();
       });
       this.child.once('exit', (code, signal) => {
@@ -165,7 +210,7 @@ export class StdioConnection implements Connection {
         resolve();
       });
     });
-    if (this.child.pid !== undefined) recorder.record({ kind: 'note', text: `started the server: ${command} (pid ${this.child.pid})` });
+    if (this.child.pid !== undefined) recorder.record({ kind: 'note', text: `started the server: ${shown} (pid ${this.child.pid})` });
     this.child.stdin.on('error', () => {
       // EPIPE when the server has gone: its exit is the error the run reports.
     });
@@ -398,6 +443,7 @@ export class HttpConnection implements Connection {
 
   private readSse(response: IncomingMessage, channel: string): void {
     const messageMax = this.recorder.bounds.messageBytesMax;
+    let ignoredField = false;
     const parser = createParser({
       // An event that never ends (no blank line) is buffered by the parser: bounded like one message, in characters.
       maxBufferSize: messageMax,
@@ -418,6 +464,13 @@ export class HttpConnection implements Connection {
         if (this.recorder.failed === null) this.recorder.record({ kind: 'sse-comment', channel, text: comment.slice(0, 80) });
       },
       onError: (error) => {
+        if (error.type === 'unknown-field' || error.type === 'invalid-retry') {
+          // The SSE format (WHATWG HTML, server-sent events) ignores a field of any other name, and a retry that is not digits: so does the probe, saying so once per stream.
+          if (ignoredField || this.recorder.failed !== null) return;
+          ignoredField = true;
+          this.recorder.record({ kind: 'note', text: `the SSE stream of ${channel} holds fields the SSE format does not define or cannot read (first: ${quote((error.field ?? '').slice(0, 40))}${error.type === 'invalid-retry' ? ` with value ${quote((error.value ?? '').slice(0, 40))}` : ''}): ignored, as the format says` });
+          return;
+        }
         if (error.type === 'max-buffer-size-exceeded') this.recorder.fail(new LabError('LAB045', `an SSE event on ${channel} grew past ${messageMax} characters without ending (no blank line), more than the probe reads; the probe stopped and ended the connection`));
         else this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`));
       },

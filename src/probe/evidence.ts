@@ -13,8 +13,11 @@ export interface ProbeEvidenceFile {
   contents: string;
 }
 
-/** JSON that `cat` can show safely: C1 controls, DEL and the bidi marks as JSON escapes too; it parses back exactly. */
-const json = (value: unknown): string => `${jsonForTerminal(value)}\n`;
+/**
+ * JSON that `cat` can show safely: C1 controls, DEL and the bidi marks as JSON escapes too; it parses back exactly.
+ * Each event (each call, each verdict) is one compact line: a server's deep value is not multiplied by indentation.
+ */
+const json = (value: unknown): string => `${jsonForTerminal(value, 2, 2)}\n`;
 
 interface Missing {
   path: string;

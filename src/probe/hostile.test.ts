@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { buildProbeEvidence } from './evidence';
-import { redactUrl } from './connection';
-import { ProbeFailure, runProbe, type ProbeOptions } from './run';
-import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
+import { redactCommand, redactUrl } from './connection';
+import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
+import { readRecording, recordingTranscript } from '../worker/recording';
+import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../worker/recordingLimits';
+import { PROBE_BOUNDS_DEFAULT, Recorder } from './record';
+import { plainAnswer, startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 
 /**
  * The probe against servers that attack it (issue 37): each started here on 127.0.0.1 or as a tiny
@@ -232,4 +237,82 @@ describe.concurrent('lab probe against hostile servers', () => {
     expect(r.err).toContain('--json > out.json');
     expect(r.err).not.toContain('quote the server command');
   });
+  it('the probe never records more events than the page opens: past RECORDING_EVENTS_MAX the run fails with LAB045', () => {
+    const recorder = new Recorder({ ...PROBE_BOUNDS_DEFAULT });
+    for (let i = 0; i < RECORDING_EVENTS_MAX; i++) recorder.record({ kind: 'note', text: '' });
+    expect(recorder.failed).toBeNull();
+    recorder.record({ kind: 'note', text: '' });
+    expect(recorder.failed?.message).toMatch(/^LAB045 .*more than 50000 events/);
+  });
+
+  it('an SSE field the format does not define (foo: bar, a bare word, retry: soon) is ignored and noted once per stream, not LAB043', async () => {
+    // WHATWG HTML, server-sent events: a field of any other name, or a retry that is not digits, is ignored.
+    const url = await hostile((_req, res, body) => {
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`foo: bar\nbare\nretry: soon\n: a comment\nfoo: again\ndata: ${JSON.stringify(plainAnswer({ id: message.id, method: message.method }))}\n\n`);
+    });
+    const t = await runProbe({ ...quick, transport: 'http', target: url, tool: 'work', arguments: {} });
+    const sseStreams = t.events.filter((e) => e.kind === 'http-response' && e.headers['content-type'] === 'text/event-stream').length;
+    const notes = t.events.filter((e) => e.kind === 'note' && e.text.includes('fields the SSE format does not define'));
+    expect(sseStreams).toBeGreaterThan(3);
+    expect(notes).toHaveLength(sseStreams);
+    expect(notes[0]?.kind === 'note' && notes[0].text).toContain('"foo"');
+    expect(t.server).toEqual({ name: 'h', version: '1' });
+  });
+
+  it('secrets in a --stdio command (flags and env assignments named like token, key, secret, password) are redacted in the target, the notes and the evidence; the env assignment still reaches the server', async () => {
+    expect(redactCommand('node srv.js --api-key=abc123 --port 3 --token xyz --password "p w" stdio')).toBe('node srv.js --api-key=*** --port 3 --token *** --password *** stdio');
+    expect(redactCommand('TOKEN=abc API_SECRET=s2 PORT=3 node srv.js')).toBe('TOKEN=*** API_SECRET=*** PORT=3 node srv.js');
+    expect(redactCommand('node proxy.js --url=http://me:hunter2@127.0.0.1/mcp http://u:pw@127.0.0.1/x?token=t1')).toBe('node proxy.js --url=http://***@127.0.0.1/mcp http://***@127.0.0.1/x?token=***');
+    expect(redactCommand('node srv.js --verbose --port 3')).toBe('node srv.js --verbose --port 3');
+    const target = `MY_TOKEN=abc123 ${node(HOSTILE_STDIO, 'env-name')} --api-key=abc123 --secret abc123`;
+    const t = await runProbe({ ...quick, transport: 'stdio', target, tool: 'work', arguments: {} });
+    // The server names itself after the variable it was given, reversed: the assignment reached it.
+    expect(t.server.name).toBe('token 321cba');
+    expect(t.target).toContain('MY_TOKEN=***');
+    expect(t.target).toContain('--api-key=***');
+    expect(t.target).toContain('--secret ***');
+    expect(JSON.stringify(t)).not.toContain('abc123');
+    for (const file of buildProbeEvidence(t)) expect(file.contents, file.path).not.toContain('abc123');
+    // A command that cannot start names itself redacted too.
+    const f = await failure({ ...quick, transport: 'stdio', target: 'SECRET=abc123 /nonexistent/srv --token abc123', tool: 'work', arguments: {} });
+    expect(f.error.code).toBe('LAB041');
+    expect(f.error.message).toContain('SECRET=*** /nonexistent/srv --token ***');
+    expect(f.error.message + JSON.stringify(f.events)).not.toContain('abc123');
+  });
+});
+
+// Apart from the concurrent cases: it parses 30 MB of server output, and the cases above time their runs.
+describe('lab probe output against a server that sends all its bounds allow', () => {
+  it('what the probe writes follows what it read: 15 MB of `{}` 60 deep (or of U+0085) prints, as --json and as evidence, less than the bytes received, valid JSON the page opens', async () => {
+    for (const kind of ['objects', 'c1']) {
+      const args = ['probe', '--stdio', node(HOSTILE_STDIO, 'bulk', kind), '--tool', 'work', '--cancel-after-ms', '100', '--observe-ms', '100', '--idle-ms', '1000'];
+      const dir = mkdtempSync(join(tmpdir(), 'probe-evidence-'));
+      try {
+        const out = join(dir, 'evidence');
+        const json = await labHere(...args, '--json', '--evidence', out);
+        expect(json.code, json.err).toBe(0);
+        const transcript = JSON.parse(json.out) as ProbeTranscript;
+        const received = transcript.received.bytes;
+        expect(received, kind).toBeGreaterThan(14_000_000);
+        expect(json.out.length, kind).toBeLessThanOrEqual(received);
+        expect(json.out.length).toBeLessThanOrEqual(RECORDING_BYTES_MAX);
+        // Each cut value says what was left out, and the page opens the file and draws its messages.
+        expect(json.out).toContain('elided');
+        const opened = recordingTranscript(readRecording(new TextEncoder().encode(json.out)));
+        expect(opened.events.filter((e) => e.kind === 'message' && e.from === 'server' && 'method' in e.message && e.message.method === 'notifications/message')).toHaveLength(15);
+        const sizes = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8').length);
+        expect(sizes.reduce((a, b) => a + b, 0), kind).toBeLessThanOrEqual(received);
+        if (kind === 'objects') {
+          const text = await labHere(...args);
+          expect(text.code, text.err).toBe(0);
+          expect(text.out.length).toBeLessThanOrEqual(received / 100);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { LabError } from '../engine';
+import { RECORDING_EVENTS_MAX } from '../worker/recordingLimits';
 
 /**
  * What the probe saw, in the order it saw it, with real times in ms from the probe's start. Every
@@ -88,6 +89,8 @@ export class Recorder {
   record(input: ProbeEventInput): ProbeEvent {
     const event = { ...input, seq: this.events.length, atMs: this.nowMs(), probe: this.probe } as ProbeEvent;
     this.events.push(event);
+    // The page opens a recording of at most this many events: the probe never writes one it would refuse.
+    if (this.events.length > RECORDING_EVENTS_MAX) this.fail(new LabError('LAB045', `the probe recorded more than ${RECORDING_EVENTS_MAX} events (the most a recording the page opens may hold); it stopped at ${this.nowMs()} ms and ended the connection`));
     for (const listener of this.listeners) listener(event);
     for (const waiter of [...this.waiters]) {
       if (!waiter.test(event)) continue;

@@ -1,6 +1,6 @@
 import { LabError } from '../engine';
 import { ProbeClient, type JsonObject, type Negotiated } from './client';
-import { HttpConnection, redactUrl, StdioConnection, type Connection } from './connection';
+import { HttpConnection, redactCommand, redactUrl, StdioConnection, type Connection } from './connection';
 import { reconnectProbe, type ReconnectPlan } from './reconnect';
 import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
 import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, oneResponsePerRequest, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
@@ -128,8 +128,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
       scenario: 'probe',
       implementation: 'probe',
       transport: options.transport,
-      // Credentials in an --http URL stay out of the transcript and the evidence.
-      target: options.transport === 'http' ? redactUrl(options.target) : options.target,
+      // Credentials in an --http URL or a --stdio command stay out of the transcript and the evidence.
+      target: options.transport === 'http' ? redactUrl(options.target) : redactCommand(options.target),
       startedAt,
       server: negotiated.server,
       protocolVersion: negotiated.revision,

@@ -6,9 +6,14 @@
 
 const DESCRIBED_CHARS_MAX = 400;
 
-/** Text for any value: strings as they are, other primitives as String gives them, objects and arrays as (bounded) JSON. */
+/** A server's text cut to `max` characters, saying how many more there were: a line of the timeline stays a line. */
+export function shortText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+/** Text for any value: strings as they are (up to DESCRIBED_CHARS_MAX characters), other primitives as String gives them, objects and arrays as (bounded) JSON. */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return shortText(value, DESCRIBED_CHARS_MAX);
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   try {
     const json = JSON.stringify(value);

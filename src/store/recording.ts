@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { LabClientError } from '../worker/client';
+import { LabClientError, type RecordingProgress } from '../worker/client';
 import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
 import type { Transcript, Transport } from '../worker/protocol';
 import { useLabStore } from './labStore';
@@ -14,10 +14,15 @@ import { recordedRunSpec, type PanelsState, type PanelsStore } from './panelsSto
  */
 
 export type RecordingTranscript = Transcript<'recording'>;
+export type { RecordingProgress };
 
 export interface RecordingState {
   /** A file is being read and checked. */
   opening: boolean;
+  /** The file being opened (“name”, or "the file"), while `opening`. */
+  openingFile: string | null;
+  /** How far the worker got with it: its stage and events done of the file's total; null until its first report. */
+  progress: RecordingProgress | null;
   /** Why the last file was refused (which check failed); null when the last one opened, or after Dismiss. */
   refusal: { file: string; code: string; message: string } | null;
   open(file: Blob): Promise<void>;
@@ -31,6 +36,8 @@ const nameOf = (file: Blob): string => {
 
 export const useRecordingStore = create<RecordingState>()((set) => ({
   opening: false,
+  openingFile: null,
+  progress: null,
   refusal: null,
   async open(file) {
     const name = nameOf(file);
@@ -38,17 +45,17 @@ export const useRecordingStore = create<RecordingState>()((set) => ({
       set({ refusal: { file: name, code: 'LAB049', message: `the file is ${file.size.toLocaleString('en')} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX.toLocaleString('en')}; nothing was opened` } });
       return;
     }
-    set({ opening: true });
+    set({ opening: true, openingFile: name, progress: null });
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      await useLabStore.getState().show((client, scale) => client.openRecording(bytes, scale));
+      await useLabStore.getState().show((client, scale) => client.openRecording(bytes, scale, (progress) => set({ progress })));
       set({ refusal: null });
     } catch (error) {
       const code = error instanceof LabClientError ? error.code : 'INTERNAL';
       const message = error instanceof Error ? error.message : String(error);
       set({ refusal: { file: name, code, message: message.startsWith(`${code} `) ? message.slice(code.length + 1) : message } });
     } finally {
-      set({ opening: false });
+      set({ opening: false, openingFile: null, progress: null });
     }
   },
   dismiss: () => set({ refusal: null }),

@@ -6,7 +6,7 @@ import { Inspector } from './components/Inspector';
 import { ExplorePanel, LedgerPanel, LedgerTab, SdkRun, ShortcutsDialog, type ShortcutsDialogHandle } from './components/lazyParts';
 import { Notices } from './components/Notices';
 import { RecordingAbout } from './recording/RecordingFacts';
-import { RecordingNotice, RecordingOpener } from './recording/RecordingOpener';
+import { RecordingNotice, RecordingOpener, RecordingProgressLine } from './recording/RecordingOpener';
 import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
 import { WhatIf } from './components/WhatIf';
@@ -70,6 +70,7 @@ export function App() {
       <div className="lab-messages">
         <UpdateNotice />
         <Notices />
+        <RecordingProgressLine />
         <RecordingNotice />
         {error !== null && (
           <div role="alert" className="lab-alert">

@@ -1,5 +1,5 @@
 import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
-import { createWorkerClient, WorkerClientError, type ExploreProgress, type RequestHooks, type RunProgress, type WorkerLike as WorkerLikeOf } from './workerClient';
+import { createWorkerClient, WorkerClientError, type ExploreProgress, type RecordingProgress, type RequestHooks, type RunProgress, type WorkerLike as WorkerLikeOf } from './workerClient';
 import type { EventWording, ExploreRequest, ExploreResult, LabAnswer, LabRequest, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, ResolvedResponse, RunRequest, ScenarioInfo, Transcript } from './protocol';
 
 /**
@@ -8,7 +8,7 @@ import type { EventWording, ExploreRequest, ExploreResult, LabAnswer, LabRequest
  * long answer arrives in parts and a long run reports progress.
  */
 
-export { type ClientErrorCode, type ExploreProgress, type RunProgress } from './workerClient';
+export { type ClientErrorCode, type ExploreProgress, type RecordingProgress, type RunProgress } from './workerClient';
 /** The lab worker's errors are the worker client's. */
 export const LabClientError = WorkerClientError;
 export type LabClientError = WorkerClientError;
@@ -55,7 +55,8 @@ export interface LabClient {
   /** Like run, with the facts' steps; `onProgress` hears the worker's progress reports while it computes. */
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
   /** A `lab probe --json` file, checked in the worker and answered like a run (LAB049 when it is not a probe transcript). */
-  openRecording(bytes: Uint8Array, scale?: TimeScale): Promise<LabRun>;
+  /** Opens a `lab probe --json` file; `onProgress` hears how far the worker got (checking, converting, wording, laying out). */
+  openRecording(bytes: Uint8Array, scale?: TimeScale, onProgress?: (progress: RecordingProgress) => void): Promise<LabRun>;
   /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
   layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
   /** Every ordering of a run; `onProgress` hears how far it got. Stop ends it like a run. */
@@ -112,9 +113,9 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
       return (await runLab(params)).transcript;
     },
     runLab,
-    async openRecording(bytes, scale = 'ordinal') {
+    async openRecording(bytes, scale = 'ordinal', onProgress) {
       const requestId = client.nextId();
-      const answer = await ask('transcript', { type: 'recording', requestId, scale, bytes }, { budget: { ms: runBudgetMs, what: 'recording' } });
+      const answer = await ask('transcript', { type: 'recording', requestId, scale, bytes }, { recordingProgress: onProgress, budget: { ms: runBudgetMs, what: 'recording' } });
       return { runId: requestId, transcript: answer.transcript, facts: null, race: null, wording: answer.wording, layout: answer.layout };
     },
     async layout(runId, scale) {

@@ -30,6 +30,7 @@ import {
   type LedgerRows,
   type LedgerView,
   type ProgressResponse,
+  type RecordingProgressResponse,
   type ResolvedResponse,
   type RunRequest,
   type ScenarioInfo,
@@ -66,7 +67,7 @@ export interface LabHostOptions {
 }
 
 /** What a long request reports before its answer: a run's events so far, or an exploration's states. */
-export type Progress = ProgressResponse | ExploreProgressResponse;
+export type Progress = ProgressResponse | ExploreProgressResponse | RecordingProgressResponse;
 
 /** How many runs an exploration makes between two looks at the clock (a run takes microseconds to milliseconds). */
 const EXPLORE_SLICE_RUNS = 16;
@@ -202,6 +203,23 @@ export function createLabHost(options: LabHostOptions): LabHost {
     };
   }
 
+  /**
+   * The listeners of a recording's stages: each stage's first report is sent (the page names the stage at
+   * once), then at most one every PROGRESS_EVERY_MS.
+   */
+  function recordingProgress(requestId: number, notify: ((progress: Progress) => void) | undefined): (stage: RecordingProgressResponse['stage']) => (done: number, total: number) => void {
+    let reportedAt = -Infinity;
+    let lastStage: RecordingProgressResponse['stage'] | null = null;
+    return (stage) => (done, total) => {
+      if (notify === undefined) return;
+      const time = now();
+      if (stage === lastStage && time - reportedAt < PROGRESS_EVERY_MS) return;
+      lastStage = stage;
+      reportedAt = time;
+      notify({ type: 'recording-progress', requestId, stage, done, total });
+    };
+  }
+
   async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
     // The request's run selection, less its envelope, ledger and axis, as the lab's run description.
     const { type: _type, requestId, ledger, scale: _scale, impl = 'model', settings, ...selection } = request;
@@ -295,9 +313,12 @@ export function createLabHost(options: LabHostOptions): LabHost {
         return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), race: raceView(transcript), wording, layout };
       }
       case 'recording': {
-        // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run.
-        const transcript = recordingTranscript(readRecording(request.bytes));
-        const wording = wordRecording(transcript.events);
+        // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run, reporting each stage as it goes.
+        const report = recordingProgress(requestId, notify);
+        const probe = readRecording(request.bytes, report('checking'));
+        const transcript = recordingTranscript(probe, report('converting'));
+        const wording = wordRecording(transcript.events, report('wording'));
+        report('laying out')(0, transcript.events.length);
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
         return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal') };

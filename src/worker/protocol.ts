@@ -9,6 +9,7 @@ import {
   toolRequestSchemas,
   type ErrorResponseSchema,
   type ExploreProgressSchema,
+  type RecordingProgressSchema,
   type ExploreRequestSchema,
   type ExploredRunSchema,
   type LedgerRowSchema,
@@ -86,6 +87,7 @@ export type LabResponseType = LabResponse['type'];
 export type TranscriptResponse = Extract<LabResponse, { type: 'transcript' }>;
 export type ProgressResponse = v.InferOutput<typeof ProgressResponseSchema>;
 export type ExploreProgressResponse = v.InferOutput<typeof ExploreProgressSchema>;
+export type RecordingProgressResponse = v.InferOutput<typeof RecordingProgressSchema>;
 /** A report the tools worker sends before the checklist it computes. */
 export type VerifyProgressResponse = v.InferOutput<typeof VerifyProgressSchema>;
 /** The tool responses that settle a request (every one but `verify-progress`). */
@@ -100,7 +102,7 @@ export type ErrorResponse = v.InferOutput<typeof ErrorResponseSchema>;
 /** A LabError code (kept end to end), LAB008 for an unreadable message, STORAGE (IndexedDB), INTERNAL (a bug). */
 export type WorkerErrorCode = ErrorResponse['code'];
 /** The responses that settle a request (every one but `progress`). */
-export type LabAnswer = Exclude<LabResponse, ProgressResponse | ExploreProgressResponse>;
+export type LabAnswer = Exclude<LabResponse, ProgressResponse | ExploreProgressResponse | RecordingProgressResponse>;
 
 // ── checks, the same on both sides ───────────────────────────────────────────────────────────────
 

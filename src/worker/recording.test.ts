@@ -5,6 +5,8 @@ import { loadSqlJs } from '../cli/sqlite';
 import { layoutDiagram } from '../diagram/geometry/layout';
 import { runProbe, type ProbeTranscript } from '../probe/run';
 import { SERVER_EVERYTHING, LOOPBACK_ONLY } from '../probe/testing/servers';
+import { bigRecordingBytes } from '../testing/bigRecording';
+import { RECORDING_EVENTS_MAX } from './recordingLimits';
 import { createLabHost } from './host';
 import { memoryLedgerStorage } from './ledgerStorage';
 import { readRecording, recordedSection, recordingLabel, recordingTranscript, wordRecording } from './recording';
@@ -107,6 +109,35 @@ describe('opening a probe transcript', () => {
     expect(relaid.type).toBe('layout');
     const refused = (await lab.handleMessage({ type: 'recording', requestId: 9, bytes: fixture('probe-malformed.json') })) as LabResponse;
     expect(refused).toMatchObject({ type: 'error', requestId: 9, code: 'LAB049' });
+  });
+
+  it('a transcript of more events than a recording may hold is refused with LAB049 saying how many, before any of them is checked', async () => {
+    const over = bigRecordingBytes(RECORDING_EVENTS_MAX + 1);
+    expect(() => readRecording(over)).toThrow(`LAB049 not a probe transcript: the file holds ${(RECORDING_EVENTS_MAX + 1).toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')}`);
+    const refused = (await host().handleMessage({ type: 'recording', requestId: 3, bytes: over })) as LabResponse;
+    expect(refused).toMatchObject({ type: 'error', requestId: 3, code: 'LAB049' });
+    // At the bound it opens.
+    expect(readRecording(bigRecordingBytes(RECORDING_EVENTS_MAX)).events).toHaveLength(RECORDING_EVENTS_MAX);
+  });
+
+  it('the worker reports its progress while it opens a big recording: each stage, how many events of how many, then the answer', async () => {
+    let clock = 0;
+    // Each look at the clock moves it on: every paced report is due.
+    const lab = createLabHost({ sql: loadSqlJs(), storage: memoryLedgerStorage(), now: () => (clock += 1_000) });
+    const events = 20_000;
+    const reports: LabResponse[] = [];
+    const answer = (await lab.handleMessage({ type: 'recording', requestId: 4, bytes: bigRecordingBytes(events) }, (report) => reports.push(report as LabResponse))) as LabResponse;
+    expect(answer.type).toBe('transcript');
+    for (const report of reports) expect(isLabResponse(report), JSON.stringify(report)).toBe(true);
+    const progress = reports.flatMap((r) => (r.type === 'recording-progress' ? [r] : []));
+    expect(progress.length).toBe(reports.length);
+    expect([...new Set(progress.map((r) => r.stage))]).toEqual(['checking', 'converting', 'wording', 'laying out']);
+    expect(progress.every((r) => r.requestId === 4 && r.done <= r.total)).toBe(true);
+    const checking = progress.filter((r) => r.stage === 'checking');
+    expect(checking.at(0)?.total).toBe(events);
+    expect(checking.length).toBeGreaterThan(5);
+    // Within a stage, done only grows.
+    expect(checking.map((r) => r.done)).toEqual([...checking.map((r) => r.done)].sort((a, b) => a - b));
   });
 
   it('one probe cut out for Compare starts at 0 ms and keeps its verdicts', () => {

@@ -1,8 +1,9 @@
 import { describeMessage, LabError, messageLabel, wordEvent, type EventWording, type LabEvent, type RecordedProbe, type RequestId, type Transcript } from '../engine';
 import { findingOf } from '../probe/probes';
 import type { ProbeTranscript } from '../probe/run';
-import { check, ProbeTranscriptSchema, type CheckedProbeTranscript } from './schemas';
-import { RECORDING_BYTES_MAX } from './recordingLimits';
+import * as v from 'valibot';
+import { check, explainIssues, ProbeEventSchema, ProbeTranscriptSchema, type CheckedProbeTranscript } from './schemas';
+import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from './recordingLimits';
 import { checkJsonRpcMessage } from './json';
 
 /**
@@ -28,8 +29,18 @@ export function recordingLabel(server: { name: string; version: string }, starte
   return `recorded from ${server.name} ${server.version} at ${recordedAtText(startedAt)}`;
 }
 
-/** Reads and checks the bytes of a probe transcript; LAB049 names the check that failed. Nothing is kept from a refused file. */
-export function readRecording(bytes: Uint8Array): ProbeTranscript {
+/** How often the loops over a recording's events tell `onProgress` how far they got (a cheap call: the host paces what it sends). */
+const PROGRESS_EVERY_EVENTS = 1024;
+
+/** Hears how many of a recording's `total` events a stage has done. */
+export type RecordingProgressListener = (done: number, total: number) => void;
+
+/**
+ * Reads and checks the bytes of a probe transcript; LAB049 names the check that failed. Nothing is kept
+ * from a refused file. Bounded like the ledger import: by its bytes before it is read, by its events
+ * before any is checked; the events are checked one by one, telling `onProgress` how far it got.
+ */
+export function readRecording(bytes: Uint8Array, onProgress?: RecordingProgressListener): ProbeTranscript {
   if (bytes.length > RECORDING_BYTES_MAX) throw new LabError('LAB049', `the file is ${bytes.length} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX}; nothing was opened`);
   let text: string;
   try {
@@ -43,8 +54,23 @@ export function readRecording(bytes: Uint8Array): ProbeTranscript {
   } catch (error) {
     throw new LabError('LAB049', `the file is not JSON (${(error as Error).message}); nothing was opened`);
   }
-  const checked = check(ProbeTranscriptSchema, parsed);
+  const listed = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { events?: unknown }).events : undefined;
+  if (!Array.isArray(listed)) {
+    // Not a transcript at all: the whole check says which field is wrong.
+    const whole = check(ProbeTranscriptSchema, parsed);
+    throw new LabError('LAB049', `the file is not a lab probe transcript (${whole.ok ? 'no events' : whole.problem}); nothing was opened`);
+  }
+  if (listed.length > RECORDING_EVENTS_MAX) throw new LabError('LAB049', recordingTooManyEvents(listed.length));
+  // Everything but the events first (a few fields), then each event on its own, so the check can say how far it got.
+  const checked = check(ProbeTranscriptSchema, { ...(parsed as object), events: [] });
   if (!checked.ok) throw new LabError('LAB049', `the file is not a lab probe transcript (${checked.problem}); nothing was opened`);
+  for (let i = 0; i < listed.length; i++) {
+    if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, listed.length);
+    const result = v.safeParse(ProbeEventSchema, listed[i], { abortEarly: true });
+    if (!result.success) throw new LabError('LAB049', `the file is not a lab probe transcript (${explainIssues(result.issues, `events.${i}`)}); nothing was opened`);
+  }
+  onProgress?.(listed.length, listed.length);
+  checked.value.events = listed as CheckedProbeTranscript['events'];
   const events = checked.value.events;
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
@@ -71,6 +97,11 @@ export function probeTranscriptOf(checked: CheckedProbeTranscript): ProbeTranscr
 }
 
 
+/** Why a recording of `events` events is refused (LAB049): more than the page opens. */
+export function recordingTooManyEvents(events: number): string {
+  return `the file holds ${events.toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')} (a probe run records fewer; the probe stops before it records more); nothing was opened`;
+}
+
 /** The JSON-RPC request each HTTP channel (`POST #n`) carried, so a response, a comment or a close names its request. */
 function requestsByChannel(probe: ProbeTranscript): Map<string, RequestId> {
   const byChannel = new Map<string, RequestId>();
@@ -83,7 +114,7 @@ function requestsByChannel(probe: ProbeTranscript): Map<string, RequestId> {
 }
 
 /** The probe's transcript in the lab's own format: the lab's event kinds where they say the same thing, the recording's three kinds for the rest. */
-export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript {
+export function recordingTranscript(probe: ProbeTranscript, onProgress?: RecordingProgressListener): RecordingTranscript {
   const requests = requestsByChannel(probe);
   const events: LabEvent[] = [];
   const probes: RecordedProbe[] = [];
@@ -99,6 +130,7 @@ export function recordingTranscript(probe: ProbeTranscript): RecordingTranscript
     }
   };
   probe.events.forEach((event, i) => {
+    if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, probe.events.length);
     const current = probes.at(-1);
     if (current === undefined || current.probe !== event.probe) probes.push({ probe: event.probe, first: events.length, last: events.length });
     switch (event.kind) {
@@ -187,8 +219,9 @@ function messageText(event: Extract<LabEvent, { kind: 'message' }>): { text: str
 }
 
 /** The wording of a recording's events: the engine's, but a message says when the probe sent or received it (it saw no arrival). */
-export function wordRecording(events: readonly LabEvent[]): EventWording[] {
-  return events.map((event) => {
+export function wordRecording(events: readonly LabEvent[], onProgress?: RecordingProgressListener): EventWording[] {
+  return events.map((event, i) => {
+    if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, events.length);
     if (event.kind !== 'message') return wordEvent(event);
     const { text, label } = messageText(event);
     return { text, label, marker: null };

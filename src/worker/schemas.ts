@@ -625,6 +625,8 @@ export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestI
 export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
 /** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
 export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
+/** How far the lab worker got opening a recording: the stage it is in, and how many of the file's events it has done. */
+export const RecordingProgressSchema = v.object({ type: v.literal('recording-progress'), requestId: id, stage: v.picklist(['checking', 'converting', 'wording', 'laying out']), done: nonNegativeInt, total: nonNegativeInt });
 /** The longest `statement` a progress report carries: a checklist statement's id (VF-5) or an evidence artifact's file name. */
 export const PROGRESS_STATEMENT_CHARS_MAX = 40;
 /** How far the checklist (or the evidence export) got: distinct runs made of those it makes, and the statement being checked (VF-5) or the file being built. */
@@ -689,6 +691,7 @@ export const labResponseSchemas = [
   RunPartSchema,
   ProgressResponseSchema,
   ExploreProgressSchema,
+  RecordingProgressSchema,
   v.object({ type: v.literal('exploration'), requestId: id, result: ExploreResultSchema }),
   v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
   v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
@@ -757,11 +760,13 @@ export const ToolResponseSchema = v.variant('type', toolResponseSchemas);
 // ── checking ─────────────────────────────────────────────────────────────────────────────────────
 
 /** A readable reason from the first issues, naming the path (e.g. `transcript.events.12.kind`). */
-export function explainIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+export function explainIssues(issues: readonly v.BaseIssue<unknown>[], prefix: string | null = null): string {
   return issues
     .slice(0, 3)
     .map((issue) => {
-      const path = v.getDotPath(issue);
+      const inner = v.getDotPath(issue);
+      // A value checked on its own (one event of a recording) is named by its place in the whole.
+      const path = prefix === null ? inner : inner === null ? prefix : `${prefix}.${inner}`;
       return path === null ? issue.message : `${path}: ${issue.message}`;
     })
     .join('; ');

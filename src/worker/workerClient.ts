@@ -1,6 +1,6 @@
 import { arrivalQueue, protocolChecks, type ProtocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
-import type { ExploreProgressResponse, LabAnswer, LabResponse, ProgressResponse, ToolAnswer, ToolResponse, VerifyProgressResponse, WorkerErrorCode } from './protocol';
+import type { ExploreProgressResponse, LabAnswer, LabResponse, ProgressResponse, RecordingProgressResponse, ToolAnswer, ToolResponse, VerifyProgressResponse, WorkerErrorCode } from './protocol';
 
 /**
  * The page's side of a worker, one stack for both (the lab engine and the lab tools): one promise per
@@ -44,6 +44,8 @@ type RunPart = Extract<LabResponse, { type: 'run-part' }>;
 export type RunProgress = Pick<ProgressResponse, 'eventsRun' | 'atMs'>;
 /** How far an exploration got (from the worker's `explore-progress` reports). */
 export type ExploreProgress = Omit<ExploreProgressResponse, 'type' | 'requestId'>;
+/** How far the opening of a recording got (from the worker's `recording-progress` reports). */
+export type RecordingProgress = Omit<RecordingProgressResponse, 'type' | 'requestId'>;
 /** How far the checklist or the evidence export got (from the tools worker's `verify-progress` reports). */
 export type VerifyProgress = Omit<VerifyProgressResponse, 'type' | 'requestId'>;
 
@@ -52,6 +54,8 @@ export interface RequestHooks {
   progress?: (progress: RunProgress) => void;
   /** Hears the `explore-progress` reports of an exploration. */
   exploreProgress?: (progress: ExploreProgress) => void;
+  /** Hears the `recording-progress` reports of a recording being opened. */
+  recordingProgress?: (progress: RecordingProgress) => void;
   /** Hears the `verify-progress` reports of the checklist and of the evidence export. */
   verifyProgress?: (progress: VerifyProgress) => void;
   /** Past this many milliseconds the worker is replaced and the request rejects with RUN_BUDGET; `what` names it in the message, `after` ends it. */
@@ -152,6 +156,9 @@ export function createWorkerClient<Request extends { requestId: number }>(option
         return;
       case 'explore-progress':
         request.exploreProgress?.({ states: data.states, schedules: data.schedules, violations: data.violations, fraction: data.fraction });
+        return;
+      case 'recording-progress':
+        request.recordingProgress?.({ stage: data.stage, done: data.done, total: data.total });
         return;
       case 'verify-progress':
         request.verifyProgress?.({ runsDone: data.runsDone, runsTotal: data.runsTotal, statement: data.statement });

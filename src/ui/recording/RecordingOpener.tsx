@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { useRecordingStore } from '../../store/recording';
+import { useRecordingStore, type RecordingProgress } from '../../store/recording';
 import './recording.css';
 
 /** Whether a drag carries files (text or links dragged over the page are not ours to take). */
@@ -79,6 +79,31 @@ export function RecordingOpener() {
           Drop a <code>lab probe --json</code> transcript to open it
         </div>
       )}
+    </div>
+  );
+}
+
+const STAGE_WORDS: Record<RecordingProgress['stage'], string> = { checking: 'checking', converting: 'reading', wording: 'wording', 'laying out': 'laying out' };
+
+/** While a recording opens: which stage the worker is in and how many of the file's events it has done (the worker reports them). */
+export function RecordingProgressLine() {
+  const opening = useRecordingStore((state) => state.opening);
+  const file = useRecordingStore((state) => state.openingFile);
+  const progress = useRecordingStore((state) => state.progress);
+  if (!opening) return null;
+  const events = progress === null ? '' : progress.total.toLocaleString('en');
+  const text =
+    progress === null
+      ? `Opening ${file ?? 'the file'}: reading it…`
+      : progress.stage === 'laying out'
+        ? `Opening ${file ?? 'the file'}: laying out the diagram of its ${events} events…`
+        : `Opening ${file ?? 'the file'}: ${STAGE_WORDS[progress.stage]} its events… ${progress.done.toLocaleString('en')} of ${events}`;
+  return (
+    <div className="lab-busy-row recording-progress">
+      <p className="lab-busy" role="status" data-busy="true" data-stage={progress?.stage ?? 'reading'}>
+        {text}
+      </p>
+      {progress !== null && progress.stage !== 'laying out' && <progress max={Math.max(1, progress.total)} value={progress.done} aria-label="Opening the recording" />}
     </div>
   );
 }
