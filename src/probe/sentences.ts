@@ -90,6 +90,7 @@ export const SENTENCES = {
     eventuallyConsistent: s('2026-07-28', 'MAY', TASKS_EXT, 'Cancellation processing is _eventually consistent_ — the task\'s observable status **MAY** remain `working` (or some other non-terminal status) after the ack, and **MAY** ultimately reach a terminal status other than `cancelled` if the work finished before cancellation could take effect.'),
     getComplete: s('2026-07-28', 'MUST', TASKS_EXT, 'The `resultType` field **MUST** be set to `"complete"` on this object as it is the standard result shape for the `tasks/get` request.'),
     terminalStays: s('2025-11-25', 'MUST NOT', TASKS_25, 'Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and **MUST NOT** transition to any other status — quoted from 2025-11-25, where tasks were core; the extension keeps its state diagram (terminal → end, no way out) and words no sentence of its own.'),
+    noProgressOnTask: s('2026-07-28', 'MUST NOT', TASKS_EXT, '`notifications/progress` and `notifications/message` notifications **MUST NOT** be sent on the `subscriptions/listen` stream for a task, and are not supported on tasks in general in this specification.'),
     stopWork: s('2026-07-28', 'MAY', TASKS_EXT, 'Cancellation is **cooperative**: The request signals intent, and the server decides whether and when to honor it. A server is not obligated to actually stop the work; it is only obligated to acknowledge the request.'),
   },
 } as const;
