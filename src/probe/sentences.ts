@@ -71,7 +71,7 @@ export const SENTENCES = {
     progressAtMostTotal: s('lesson', 'SHOULD', 'RC-3', 'Progress values for one token strictly increase … — the specification defines `total` as the total progress required, if known, and states no rule; the lesson checks that `progress` never passes it.'),
     cancelNotAnswered: s('lesson', 'MUST', 'RC-5', 'stdio: the client sends the notification … It is fire-and-forget: nobody answers it.'),
     oneResponse: s('lesson', 'MUST', 'RC-8', 'The race has two valid orders and the server stores exactly one terminal state. … — JSON-RPC 2.0 answers a request with a Response; a second one for the same id gives the client two outcomes of one request.'),
-    taskAckNotEnd: s('lesson', 'MUST', 'TK-1, TK-2', 'A successful `tasks/cancel` does not prove the worker stopped: the task stays `working` until a worker checkpoint sees the flag, and the work may even complete first. … The client polls the task until a terminal status.'),
+    taskAckNotEnd: s('lesson', 'MUST', 'TK-1, TK-2', 'A successful `tasks/cancel` does not prove the worker stopped: the task stays `working` until a worker checkpoint sees the flag, and the work may even complete first. … The client polls the task until a terminal status before it reports how the task ended (the extension lets a client stop polling after `tasks/cancel`, but then it knows only the acknowledgement).'),
   },
   /** The tasks of 2025-11-25 (core, experimental): `tools/call` with `params.task`, `tasks/cancel` answers with the task. */
   tasks2025: {
