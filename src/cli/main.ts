@@ -21,7 +21,7 @@ import { LabError } from '../engine';
 import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult } from '../engine';
 import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
-import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
+import { EXT_TASKS_VERSION, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runResolved } from '../sdk/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
 import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
@@ -32,7 +32,7 @@ import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } fr
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
-  npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
+  npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2|ext-tasks] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
   npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
   npm run lab -- compare <runA> <runB> [<runC>] [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
@@ -50,6 +50,8 @@ ${EXERCISE_USAGE}
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
              --impl ts-sdk (A–D): run the real @modelcontextprotocol/sdk ${TS_SDK_VERSION} Client and Server on the virtual clock
                instead of the lab's spec model (--impl model, the default); it speaks protocol ${TS_SDK_PROTOCOL_VERSION}
+             --impl ext-tasks (task-…): the tasks extension's own package, @modelcontextprotocol/ext-tasks ${EXT_TASKS_VERSION},
+               as the client of the task scenarios (docs/ext-tasks.md)
              --schedule S: replay exactly the ordering S that explore printed (same transcript every time)
              --fault F: inject a fault on the message whose event has seq SEQ: drop:SEQ, delay:SEQ:MS,
              duplicate:SEQ, stream-drop:SEQ or crash:SEQ (ledger: the server crashes after COMMIT, before
@@ -60,7 +62,7 @@ ${EXERCISE_USAGE}
              and print the orderings, the distinct endings and any violation with a schedule that replays it
              --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
-             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2), transport (stdio|http), seed and any setting:
+             a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2|ext-tasks), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
                npm run lab -- compare D D:transport=stdio        Streamable HTTP against stdio
                npm run lab -- compare C:seed=1,latencyJitterMs=20 C:seed=2,latencyJitterMs=20

@@ -299,7 +299,8 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   lines.push('');
   lines.push('outcome');
   lines.push(...formatOutcome(transcript));
-  if (transcript.sdk !== undefined) {
+  // The request-lifecycle invariants belong to a request race; a task lane (ext-tasks) has none to list.
+  if (transcript.sdk !== undefined && transcript.sdk.invariants.length > 0) {
     lines.push('');
     lines.push('request-lifecycle invariants (RC), checked on what the SDK put on the wire');
     for (const check of transcript.sdk.invariants) lines.push(`  ${check.holds ? 'holds ' : 'BROKEN'} ${check.id}: ${check.statement} — ${check.detail}`);

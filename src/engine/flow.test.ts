@@ -272,6 +272,24 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
         expect(t.outcome.listenRequestIds).toEqual([1, plan.newRequestId]);
       });
 
+      it('a request lost with its stream is re-issued only as a new request with a new id, never by Last-Event-ID, and the wording says so (2026-07-28 changelog)', () => {
+        // No client request of the run reuses the id of one whose response was lost.
+        const lostIds = new Set(messages(t).filter((m) => m.lost === true && m.from === 'server' && 'id' in m.message).map((m) => ('id' in m.message ? m.message.id : null)));
+        const sentAfter = messages(t).filter((m) => m.from === 'client' && m.atMs >= dropAtMs && 'id' in m.message);
+        expect(sentAfter.length).toBeGreaterThan(0);
+        for (const m of sentAfter) expect(lostIds.has('id' in m.message ? m.message.id : null), `${methodOf(m.message)} reuses a lost id`).toBe(false);
+        for (const m of messages(t)) expect(Object.keys(m.headers ?? {}).map((h) => h.toLowerCase())).not.toContain('last-event-id');
+        // The plan, each lost message over HTTP and the unkeyed charge name the rule: a new request with a new id, never Last-Event-ID.
+        const rule = /re-issues? .*new request with a new (?:request )?id/;
+        const planEvent = t.events.find((e) => e.kind === 'reconnect-plan');
+        expect(planEvent?.kind === 'reconnect-plan' && planEvent.reason).toMatch(rule);
+        expect(planEvent?.kind === 'reconnect-plan' && planEvent.reason).toMatch(/never with Last-Event-ID/);
+        const notReplayed = t.events.find((e) => e.kind === 'recovery' && e.step === 'not-replayed');
+        expect(notReplayed?.kind === 'recovery' && notReplayed.reason).toMatch(/new request with a new id/);
+        if (transport === 'http') for (const m of messages(t).filter((e) => e.lost === true)) expect(m.reason).toMatch(rule);
+        expect(reconnectListen.summary).toMatch(/re-issues what it still needs as new requests with new ids/);
+      });
+
       it('the new listen request has a new JSON-RPC id and the same filter', () => {
         expect(listens).toHaveLength(2);
         const [first, second] = listens as [MessageEvent, MessageEvent];

@@ -19,6 +19,7 @@ export { checkSetting, parseSetting, resolveSettings, type SettingSpec, type Set
 export { LedgerFile, LEDGER_FORMAT, ledgerSnapshot, SCHEMA, type Row, type SqlModule, type SqliteHost, type StatementParams, type StatementResult } from './core/sqlite';
 export { LEDGER_INTEGER_MAX } from './core/schemaCheck';
 export { Sim } from './core/sim';
+export { postHeadersOf, MCP_NAME_BY_TASK_METHODS } from './core/postHeaders';
 export { EventLog, RECORDED_EVENTS_MAX, parseFaults, formatFault, type LogClock, type MessageFault } from './core/wire';
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';

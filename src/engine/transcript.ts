@@ -92,11 +92,12 @@ interface TranscriptOfKind<K extends ModelKind> {
 }
 
 /**
- * Who drives a request race: the lab's spec model (default), the real TypeScript SDK 1.x, or its v2
- * packages (the 2026-07-28 reference). The one list the command line, the run spec, the page and the
- * worker offer and check.
+ * Who drives a run: the lab's spec model (default); for a request race the real TypeScript SDK 1.x or
+ * its v2 packages (the 2026-07-28 reference); for a durable-task scenario the tasks extension's own
+ * requester package, `@modelcontextprotocol/ext-tasks` (`ext-tasks`). The one list the command line,
+ * the run spec, the page and the worker offer and check.
  */
-export const IMPLEMENTATIONS = ['model', 'ts-sdk', 'ts-sdk-v2'] as const;
+export const IMPLEMENTATIONS = ['model', 'ts-sdk', 'ts-sdk-v2', 'ext-tasks'] as const;
 export type Implementation = (typeof IMPLEMENTATIONS)[number];
 
 /** Every transport a run can use, in the order the page offers them; the reviewer's input takes the same list. */

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, SentRequest } from './client';
 import { makeVerdict, type ProbeRun, type Verdict } from './probes';
 import type { Sentence } from './sentences';
+import { KEY_IS_APPLICATION_CONTRACT } from '../engine';
 
 /** The mutation the user names: the probe calls it with a key, again, with changed arguments, without a key, and twice at once. */
 export interface Mutation {
@@ -31,7 +32,8 @@ export interface IdempotencyRecord {
   calls: MutationCall[];
 }
 
-const lesson = (id: string, text: string): Sentence => ({ revision: 'lesson', level: 'MUST', page: id, text });
+/** The lesson's idempotency requirements, each saying that the key is the tool's contract, not the protocol's. */
+const lesson = (id: string, text: string): Sentence => ({ revision: 'lesson', level: 'MUST', page: id, text: `${text} — ${KEY_IS_APPLICATION_CONTRACT}` });
 const REPLAY = lesson('LG-3', 'Same key + same arguments → the stored result is returned and nothing executes again.');
 const MISMATCH = lesson('LG-3', 'Same key + different arguments → rejected with a clear error; nothing executes.');
 const NEW_ID = lesson('LG-1', 'A JSON-RPC id is not idempotency: … retried as id 42 executes **twice** when no business key is given.');

@@ -9,7 +9,7 @@ import type { Verdict } from './probes';
 import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
 import { validateMessage } from '../testing/mcpSchema';
 import { formatProbe, mustBroken, PROBE_EXIT_MUST_BROKEN } from './command';
-import { BROKEN_SERVER, SDK_SERVER, SDK_V2_SERVER, SERVER_EVERYTHING, TASK_SERVER, freePort, listeningOn, startHttpServer, startServerEverythingHttp, type StartedServer } from './testing/servers';
+import { BROKEN_SERVER, EXT_TASK_SERVER, SDK_SERVER, SDK_V2_SERVER, SERVER_EVERYTHING, TASK_SERVER, freePort, listeningOn, startHttpServer, startServerEverythingHttp, type StartedServer } from './testing/servers';
 
 /**
  * The probe against real servers the tests start themselves, on 127.0.0.1 only: server-everything
@@ -258,6 +258,27 @@ describe.concurrent('lab probe: the tasks probe (--task-tool)', () => {
     expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(server.stderr()).toContain(`POST tasks/cancel mcp-method=tasks/cancel mcp-name=${String(taskId)}`);
     expect(server.stderr()).toContain(`POST tasks/get mcp-method=tasks/get mcp-name=${String(taskId)}`);
+  });
+
+  it('a server built on @modelcontextprotocol/ext-tasks over stdio: its task holds every extension check, no progress or log notification for it', async () => {
+    const t = await probe({ transport: 'stdio', target: node(EXT_TASK_SERVER), arguments: {}, taskTool: { name: 'export-report', arguments: { duration: 3, checkpointMs: 1_500 } }, times: taskTimes });
+    expect(t.tasksOffered).toBe('extension');
+    holdsAll(t);
+    expect(verdictOf(t, 'tasks', 'no progress or log notifications for a task')).toMatchObject({ result: 'holds', sentence: { level: 'MUST NOT', revision: '2026-07-28' } });
+    // The call declared a progress token, so a server that sends progress for the task could.
+    const call = t.events.find((e) => e.kind === 'message' && e.from === 'client' && e.message.method === 'tools/call' && e.probe === 'tasks');
+    expect(call?.kind === 'message' && call.message.params).toMatchObject({ _meta: { progressToken: 'probe-task' } });
+    expect(verdictOf(t, 'tasks', 'the task exists when CreateTaskResult arrives').result).toBe('holds');
+    expect(t.tasks?.terminal?.status).toBe('cancelled');
+  });
+
+  it('the same server sending progress and log notifications while its task works: the probe reports the MUST NOT broken', async () => {
+    const t = await probe({ transport: 'stdio', target: node(EXT_TASK_SERVER, '--progress-on-task'), arguments: {}, taskTool: { name: 'export-report', arguments: { duration: 3, checkpointMs: 200 } }, times: taskTimes });
+    const verdict = verdictOf(t, 'tasks', 'no progress or log notifications for a task');
+    expect(verdict.result).toBe('broken');
+    expect(verdict.detail).toContain('notifications/progress');
+    expect(verdict.detail).toContain('notifications/message');
+    expect(mustBroken(t)).toBeGreaterThan(0);
   });
 
   it('server-everything offers 2025-11-25 tasks: simulate-research-query is cancelled, answered cancelled, stays cancelled, and a second cancel is refused', async () => {

@@ -71,7 +71,7 @@ export const SENTENCES = {
     progressAtMostTotal: s('lesson', 'SHOULD', 'RC-3', 'Progress values for one token strictly increase … — the specification defines `total` as the total progress required, if known, and states no rule; the lesson checks that `progress` never passes it.'),
     cancelNotAnswered: s('lesson', 'MUST', 'RC-5', 'stdio: the client sends the notification … It is fire-and-forget: nobody answers it.'),
     oneResponse: s('lesson', 'MUST', 'RC-8', 'The race has two valid orders and the server stores exactly one terminal state. … — JSON-RPC 2.0 answers a request with a Response; a second one for the same id gives the client two outcomes of one request.'),
-    taskAckNotEnd: s('lesson', 'MUST', 'TK-1, TK-2', 'A successful `tasks/cancel` does not prove the worker stopped: the task stays `working` until a worker checkpoint sees the flag, and the work may even complete first. … The client polls the task until a terminal status.'),
+    taskAckNotEnd: s('lesson', 'MUST', 'TK-1, TK-2', 'A successful `tasks/cancel` does not prove the worker stopped: the task stays `working` until a worker checkpoint sees the flag, and the work may even complete first. … The client polls the task until a terminal status before it reports how the task ended (the extension lets a client stop polling after `tasks/cancel`, but then it knows only the acknowledgement).'),
   },
   /** The tasks of 2025-11-25 (core, experimental): `tools/call` with `params.task`, `tasks/cancel` answers with the task. */
   tasks2025: {
@@ -90,6 +90,7 @@ export const SENTENCES = {
     eventuallyConsistent: s('2026-07-28', 'MAY', TASKS_EXT, 'Cancellation processing is _eventually consistent_ — the task\'s observable status **MAY** remain `working` (or some other non-terminal status) after the ack, and **MAY** ultimately reach a terminal status other than `cancelled` if the work finished before cancellation could take effect.'),
     getComplete: s('2026-07-28', 'MUST', TASKS_EXT, 'The `resultType` field **MUST** be set to `"complete"` on this object as it is the standard result shape for the `tasks/get` request.'),
     terminalStays: s('2025-11-25', 'MUST NOT', TASKS_25, 'Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and **MUST NOT** transition to any other status — quoted from 2025-11-25, where tasks were core; the extension keeps its state diagram (terminal → end, no way out) and words no sentence of its own.'),
+    noProgressOnTask: s('2026-07-28', 'MUST NOT', TASKS_EXT, '`notifications/progress` and `notifications/message` notifications **MUST NOT** be sent on the `subscriptions/listen` stream for a task, and are not supported on tasks in general in this specification.'),
     stopWork: s('2026-07-28', 'MAY', TASKS_EXT, 'Cancellation is **cooperative**: The request signals intent, and the server decides whether and when to honor it. A server is not obligated to actually stop the work; it is only obligated to acknowledge the request.'),
   },
 } as const;

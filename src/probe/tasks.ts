@@ -8,6 +8,8 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** Polling interval bounds: a server's pollInterval(Ms) is honoured inside them, so a probe stays short and never floods. */
 const POLL_MS_MIN = 100;
 const POLL_MS_MAX = 1_000;
+/** The progress token the probe's task-augmented tools/call carries (extension only): a server that sends progress for the task uses it. */
+export const TASK_PROGRESS_TOKEN = 'probe-task';
 /** Polls after the first terminal status: enough to see whether it stays. */
 const POLLS_AFTER_TERMINAL = 2;
 
@@ -74,9 +76,9 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
 
   const callStartMs = run.recorder.nowMs();
   const call = ext
-    ? run.client.request('tools/call', { name: tool.name, arguments: tool.arguments }, { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } })
+    ? run.client.request('tools/call', { name: tool.name, arguments: tool.arguments }, { capabilities: { extensions: { [TASKS_EXTENSION]: {} } }, progressToken: TASK_PROGRESS_TOKEN })
     : run.client.request('tools/call', { name: tool.name, arguments: tool.arguments, task: { ttl: 60_000 } });
-  run.recorder.record({ kind: 'note', text: ext ? `tools/call #${call.id} declares the tasks extension in its per-request capabilities: the server decides whether to answer with a task` : `tools/call #${call.id} asks for a task (params.task, ttl 60000 ms)` });
+  run.recorder.record({ kind: 'note', text: ext ? `tools/call #${call.id} declares the tasks extension in its per-request capabilities (and a progressToken, ${TASK_PROGRESS_TOKEN}): the server decides whether to answer with a task, and if it does, sends no progress or log notification for it` : `tools/call #${call.id} asks for a task (params.task, ttl 60000 ms)` });
   const trace: TaskTrace = { flavour, tool: tool.name, callRequestId: call.id, taskId: null, createdStatus: null, cancelRequestId: null, cancelSentAtMs: null, acknowledgement: null, acknowledgedAtMs: null, polls: [], terminal: null, endedBy: 'no task' };
   const answer = await run.client.response(call, 'tools/call');
   const result = answer?.result;
@@ -93,6 +95,8 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
   }
   const taskId = task.taskId;
   trace.taskId = taskId;
+  /** Where the task's life begins on the recording: notifications from here on are about the task. */
+  const createdSeq = run.recorder.events.length;
   trace.createdStatus = statusOf(task);
   if (!ext) push('a task begins working', S25.beginWorking, trace.createdStatus === 'working' ? 'holds' : 'broken', `the CreateTaskResult said ${describeValue(trace.createdStatus)} for task ${taskId}`);
   const pollIntervalMs = (source: unknown): number => {
@@ -167,6 +171,13 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
   const terminalStatus = terminalIndex < 0 ? null : trace.polls[terminalIndex]?.status;
   const changed = laterPolls.filter((p) => p.status !== null && p.status !== terminalStatus);
   push('a terminal status never changes', terminalSentence, terminalIndex < 0 || laterPolls.length === 0 ? 'not observable' : changed.length > 0 ? 'broken' : 'holds', terminalIndex < 0 ? 'no terminal status was seen' : laterPolls.length === 0 ? 'no poll followed the terminal status' : changed.length > 0 ? `the task was ${describeValue(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, then ${changed.map((p) => `${describeValue(p.status)} at ${p.atMs} ms`).join(', ')}` : `${describeValue(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, and the same on ${laterPolls.length} later poll(s)`);
+  if (ext) {
+    // The extension: progress and log notifications are not supported on tasks. Any the server sent after
+    // it answered with the task, for the call's token or as a log message, is a defect.
+    const onTask = run.recorder.events.slice(createdSeq).filter((e) => e.kind === 'message' && e.from === 'server' && (e.message.method === 'notifications/message' || (e.message.method === 'notifications/progress' && isObject(e.message.params) && e.message.params.progressToken === TASK_PROGRESS_TOKEN)));
+    const named = onTask.slice(0, 3).map((e) => (e.kind === 'message' ? `${String(e.message.method)} at ${e.atMs} ms` : '')).join(', ');
+    push('no progress or log notifications for a task', SX.noProgressOnTask, onTask.length > 0 ? 'broken' : 'holds', onTask.length > 0 ? `after the CreateTaskResult for task ${taskId} the server sent ${onTask.length} notification(s) about it: ${named}${onTask.length > 3 ? ', …' : ''}` : `the call carried progressToken ${TASK_PROGRESS_TOKEN}; from the CreateTaskResult to the last poll the server sent no notifications/progress for it and no notifications/message`);
+  }
   push('the work stops after tasks/cancel', ext ? SX.stopWork : S25.stopWork, 'not observable', `the probe sees only the status the server reports (${trace.terminal === null ? 'no terminal status' : trace.terminal.status}); whether the worker stopped needs the server's own log${ext ? ', and the extension does not oblige it to stop' : ''}`);
 
   if (!ext && trace.terminal !== null) {

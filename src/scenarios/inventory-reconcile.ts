@@ -1,4 +1,4 @@
-import { ledgerDefaults } from '../engine';
+import { ledgerDefaults, KEY_IS_APPLICATION_CONTRACT } from '../engine';
 import type { LedgerScenario } from '../engine';
 
 /** LG-P4: an execution that committed but lost its response is reconciled by key. */
@@ -7,7 +7,9 @@ export const inventoryReconcile: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — committed, response lost: reconcile by key',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'Instead of retrying blindly, the client first reads the ledger with get_mutation_by_key. The reservation is there, so the client has its answer and sends no second reservation at all.',
+  summary: 'Instead of retrying blindly, the client first reads the ledger with get_mutation_by_key. The reservation is there, so the client has its answer and sends no second reservation at all.' +
+    ' ' +
+    KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P4'],
   defaultTransport: 'http',
   settings: { ...ledgerDefaults, operation: 'reserve_inventory', loseFirstResponse: true, onLostResponse: 'reconcile' },

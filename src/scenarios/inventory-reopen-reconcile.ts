@@ -1,4 +1,4 @@
-import { ledgerDefaults } from '../engine';
+import { ledgerDefaults, KEY_IS_APPLICATION_CONTRACT } from '../engine';
 import type { LedgerScenario } from '../engine';
 
 /** LG-P10: close and reopen the ledger file, then reconcile the reservation by key. */
@@ -11,7 +11,9 @@ export const inventoryReopenReconcile: LedgerScenario = {
     "The server restarts between the lost response and the client's next move: the ledger file is saved, closed and " +
     'reopened. The client reconciles by key and finds the committed reservation. If the inventory lived in another ' +
     'service, that service would have to accept the same key (or the reservation would go through a transactional ' +
-    'outbox); a ledger here cannot make a remote effect atomic.',
+    'outbox); a ledger here cannot make a remote effect atomic.' +
+    ' ' +
+    KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P10', 'LG-7', 'LG-8'],
   defaultTransport: 'http',
   settings: { ...ledgerDefaults, operation: 'reserve_inventory', loseFirstResponse: true, reopenBeforeRetry: true, onLostResponse: 'reconcile' },

@@ -1,5 +1,5 @@
 import { LEDGER_CHARGES, LEDGER_CONTENDERS } from './racePatterns';
-import { ledgerDefaults } from '../engine';
+import { ledgerDefaults, KEY_IS_APPLICATION_CONTRACT } from '../engine';
 import type { LedgerScenario } from '../engine';
 
 /** LG-4, LG-5, VF-7: two independent connections race on one key: one execution, one replay. */
@@ -12,7 +12,9 @@ export const ledgerRaceKeyed: LedgerScenario = {
     'Requests 41 and 42 carry the same key and arguments and start together on two independent SQLite connections. ' +
     'Each runs BEGIN IMMEDIATE; SQLite lets one in and answers the other SQLITE_BUSY. The loser waits on the virtual ' +
     'clock and retries; by then the winner has committed key, effect and result together, so the loser finds the ' +
-    'key and returns the stored result (the draft\'s "wait, then return the stored result").',
+    'key and returns the stored result (the draft\'s "wait, then return the stored result").' +
+    ' ' +
+    KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-4', 'LG-5', 'VF-7'],
   defaultTransport: 'http',
   settings: { ...ledgerDefaults, sendKey: true, race: true },

@@ -1,5 +1,5 @@
 import { LEDGER_CHARGES_CHECK_THEN_ACT, LEDGER_CONTENDERS } from './racePatterns';
-import { ledgerDefaults } from '../engine';
+import { ledgerDefaults, KEY_IS_APPLICATION_CONTRACT } from '../engine';
 import type { LedgerScenario } from '../engine';
 
 /** LG-4 done wrong: check, act and store as separate steps run the effect twice under the same interleaving. */
@@ -11,7 +11,9 @@ export const ledgerRaceUnsafe: LedgerScenario = {
   summary:
     'The same race, but the server checks the key, runs the charge and stores the result as three separate autocommit ' +
     'statements. Both connections look up the key before either stores it, both see it missing, and both charge. The ' +
-    'second key insert then fails with a constraint error — after its charge already committed.',
+    'second key insert then fails with a constraint error — after its charge already committed.' +
+    ' ' +
+    KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-4'],
   defaultTransport: 'http',
   settings: { ...ledgerDefaults, sendKey: true, race: true, mode: 'unsafe' },

@@ -10,8 +10,9 @@ export const reconnectListen: ReconnectScenario = {
   summary:
     'The client listens for changes with subscriptions/listen; the server acknowledges, and every message on that stream ' +
     "carries the listen request's id as its subscriptionId. A charge without an idempotency key is in flight when the " +
-    'connection drops: its response and two notifications are lost. MCP has no Last-Event-ID resumption, so the client ' +
-    'backs off, opens a new listen request with a new id and the same filter, and once it is acknowledged re-reads tools, ' +
+    'connection drops: its response and two notifications are lost. MCP 2026-07-28 removed Last-Event-ID resumption: a ' +
+    'broken stream loses its in-flight requests, and a client re-issues what it still needs as new requests with new ids. ' +
+    'So the client backs off, opens a new listen request with a new id and the same filter, and once it is acknowledged re-reads tools, ' +
     'resources, prompts and the account from their authoritative methods, merges them by stable id, and learns from the ' +
     'account that the charge committed instead of charging again.',
   requirements: ['RV-3', 'RV-4', 'VF-11'],

@@ -10,7 +10,7 @@ export interface SpecifiedRunOptions {
 }
 
 /**
- * Runs a resolved run spec on the lab's model or a real SDK (1.x or v2). Each SDK is imported only
+ * Runs a resolved run spec on the lab's model, a real SDK (1.x or v2) or the tasks extension's package. Each SDK is imported only
  * when a spec asks for it, so a model run never loads either.
  */
 export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOptions = {}): Promise<Transcript> {
@@ -25,6 +25,12 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
     }
     const { runTsSdkScenario } = await import('./tsSdkRace');
     return runTsSdkScenario(scenario, sdkOptions);
+  }
+  if (run.impl === 'ext-tasks') {
+    // resolveRunSpec let ext-tasks through for a durable-task scenario only.
+    if (scenario.kind !== 'task') throw new Error(`ext-tasks was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
+    const { runExtTasksScenario } = await import('./extTasksRun');
+    return runExtTasksScenario(scenario, { transport, seed, settings, onStep: options.onStep });
   }
   const onStep = options.onStep;
   const trace = onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) };

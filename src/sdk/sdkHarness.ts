@@ -141,12 +141,12 @@ export const TOOL_NAME = 'generate_report';
 const USER_CANCEL_REASON = 'User closed the operation';
 export const MCP_URL = 'http://lab.invalid/mcp';
 /** Real macrotask turns between virtual steps: each drains every promise the step started. */
-const FLUSH_TURNS = 3;
+export const FLUSH_TURNS = 3;
 /** A bound on the real turns one virtual step may take (STYLE: a limit on everything). */
 const REAL_TURNS_MAX = 100_000;
 
 /** One real macrotask turn, with the host's own scheduling captured before any fake clock exists. */
-const realTurn: () => Promise<void> = (() => {
+export const realTurn: () => Promise<void> = (() => {
   const immediate = globalThis.setImmediate;
   if (typeof immediate === 'function') return () => new Promise<void>((resolve) => immediate(() => resolve()));
   return () =>
@@ -160,10 +160,29 @@ const realTurn: () => Promise<void> = (() => {
     });
 })();
 
-type InstalledClock = ReturnType<ReturnType<typeof FakeTimers.withGlobal>['install']>;
+export type InstalledClock = ReturnType<ReturnType<typeof FakeTimers.withGlobal>['install']>;
 
 /** The run in progress, if any: SDK runs share the global clock, so each waits for the one before it. */
 let previous: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `run` once every earlier run on the shared global clock has ended: `prepare` first, on the
+ * host's own timers (an SDK's handshake, before the scenario's clock starts), then `run` with the fake
+ * clock installed on the global object, always removed after it.
+ */
+export function onSharedClock<P, T>(prepare: () => Promise<P>, run: (clock: InstalledClock, prepared: P) => Promise<T>): Promise<T> {
+  const result = previous.then(async () => {
+    const prepared = await prepare();
+    const clock = FakeTimers.withGlobal(globalThis).install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      return await run(clock, prepared);
+    } finally {
+      clock.uninstall();
+    }
+  });
+  previous = result.catch(() => undefined);
+  return result;
+}
 
 /** What the tool returns to either SDK's Server. */
 export interface ToolResult {
@@ -822,16 +841,10 @@ export async function runSdkRace(lane: SdkLane, scenario: RequestRaceScenario, o
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as RequestRaceSettings;
-  const run = previous.then(async () => {
-    const clock = FakeTimers.withGlobal(globalThis).install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    try {
-      return await runOnClock(lane, clock, scenario, transport, seed, settings, options.onStep);
-    } finally {
-      clock.uninstall();
-    }
-  });
-  previous = run.catch(() => undefined);
-  return run;
+  return onSharedClock(
+    () => Promise.resolve(),
+    (clock) => runOnClock(lane, clock, scenario, transport, seed, settings, options.onStep),
+  );
 }
 
 async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: RequestRaceScenario, transport: Transport, seed: number, settings: RequestRaceSettings, onStep: TsSdkRunOptions['onStep']): Promise<Transcript<'request-race'>> {

@@ -38,12 +38,35 @@ export const SETTINGS_NOT_APPLIED_V2: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The `ext-tasks` implementation: the tasks extension's own TypeScript package, a requester (client)
+ * library over the v2 `Client`. It ships no 2026-07-28 task server, so its lane runs the package's
+ * client against a task server the lane writes on the package's own V2 schemas (extTasksRun.ts).
+ */
+export const EXT_TASKS_PACKAGE = '@modelcontextprotocol/ext-tasks';
+export const EXT_TASKS_VERSION = '0.2.2';
+/** The extension revision the package's V2 generation speaks (its schemas are pinned to it). */
+export const EXT_TASKS_PROTOCOL_VERSION = '2026-07-28';
+/** Settings of a task scenario the package decides for itself. */
+export const SETTINGS_NOT_APPLIED_EXT_TASKS: Readonly<Record<string, string>> = {
+  ackIsFinal:
+    "the package decides: once tasks/cancel is acknowledged it ends the execution as cancelled and stops polling (client/dist/execution.js, TaskExecution.cancel); the extension lets a client stop polling once it cancels",
+};
+
+/**
  * The settings each SDK decides for itself, by implementation: the one table that both the run
  * resolver (which refuses them, LAB025) and each SDK lane (whose transcript lists them) read.
  */
 export const SETTINGS_NOT_APPLIED_BY: Readonly<Record<Exclude<Implementation, 'model'>, Readonly<Record<string, string>>>> = {
   'ts-sdk': SETTINGS_NOT_APPLIED,
   'ts-sdk-v2': SETTINGS_NOT_APPLIED_V2,
+  'ext-tasks': SETTINGS_NOT_APPLIED_EXT_TASKS,
+};
+
+/** Which kind of scenario each real implementation runs: the SDKs the request races, ext-tasks the durable tasks. */
+export const IMPLEMENTATION_RUNS: Readonly<Record<Exclude<Implementation, 'model'>, 'request-race' | 'task'>> = {
+  'ts-sdk': 'request-race',
+  'ts-sdk-v2': 'request-race',
+  'ext-tasks': 'task',
 };
 
 /**

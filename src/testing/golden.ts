@@ -80,7 +80,7 @@ export function* goldenTimelines(sql: SqlModule): Generator<{ file: string; text
 }
 
 /** The real SDKs' lanes whose timelines are committed beside the model's: the same steps, read side by side (every implementation but the model). */
-export const GOLDEN_SDK_IMPLS: readonly Exclude<Implementation, 'model'>[] = IMPLEMENTATIONS.filter((impl): impl is Exclude<Implementation, 'model'> => impl !== 'model');
+export const GOLDEN_SDK_IMPLS: readonly Exclude<Implementation, 'model'>[] = IMPLEMENTATIONS.filter((impl): impl is Exclude<Implementation, 'model' | 'ext-tasks'> => impl !== 'model' && impl !== 'ext-tasks');
 
 /** The scenarios an SDK runs (the request races A–D). */
 export const GOLDEN_SDK_SCENARIOS = ['A', 'B', 'C', 'D'] as const;

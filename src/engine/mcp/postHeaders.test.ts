@@ -2,7 +2,10 @@
 // (basic/transports/streamable-http, Sending Messages and Request Metadata): Accept listing both
 // application/json and text/event-stream, Content-Type: application/json, MCP-Protocol-Version
 // matching the body's `_meta`, Mcp-Method mirroring `method`, and Mcp-Name mirroring `params.name` /
-// `params.uri` on tools/call, resources/read and prompts/get. The rule is written out here, apart
+// `params.uri` on tools/call, resources/read and prompts/get, and the tasks extension's routing rule:
+// `Mcp-Name` is `params.taskId` on tasks/get, tasks/update and tasks/cancel ("When `tasks/get`,
+// `tasks/update`, or `tasks/cancel` is sent over the Streamable HTTP transport, the client **MUST** set
+// the `Mcp-Name` header to the value of `params.taskId`"). The rule is written out here, apart
 // from the code that builds the headers, so that the two check each other.
 import { expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
@@ -30,9 +33,11 @@ function postProblem(message: Record<string, unknown>, headers: Record<string, s
   if (version !== (meta['io.modelcontextprotocol/protocolVersion'] ?? '2026-07-28')) return `MCP-Protocol-Version: ${String(version)}`;
   if (header(headers, 'Mcp-Method') !== method) return `Mcp-Method: ${String(header(headers, 'Mcp-Method'))} for ${method}`;
   const named = ['tools/call', 'resources/read', 'prompts/get'].includes(method);
+  const byTask = ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(method);
   const name = header(headers, 'Mcp-Name');
   if (named && name !== (params.name ?? params.uri)) return `Mcp-Name: ${String(name)} for ${method}`;
-  if (!named && name !== undefined) return `Mcp-Name on ${method}`;
+  if (byTask && (typeof params.taskId !== 'string' || name !== params.taskId)) return `Mcp-Name: ${String(name)} for ${method} of task ${String(params.taskId)}`;
+  if (!named && !byTask && name !== undefined) return `Mcp-Name on ${method}`;
   return null;
 }
 
@@ -68,4 +73,18 @@ it('stdio messages carry no HTTP headers', () => {
     const transcript = runScenario(scenario, { transport: 'stdio', seed: 1 });
     for (const event of transcript.events as LabEvent[]) if (event.kind === 'message') expect(event.headers, `${scenario.id} seq ${event.seq}`).toBeUndefined();
   }
+});
+
+it('the tasks extension routes by task: on Streamable HTTP, tasks/get and tasks/cancel carry Mcp-Name with the taskId, the creating tools/call the tool name', async () => {
+  const sql = await loadSqlJs();
+  const scenario = scenarios.find((s) => s.id === 'task-cancel-ack');
+  if (scenario === undefined) throw new Error('task-cancel-ack is registered');
+  const transcript = runScenario(scenario, { transport: 'http', seed: 1, ledger: { sql } });
+  const posts = (transcript.events as LabEvent[]).flatMap((e) => (e.kind === 'message' && e.from === 'client' && 'method' in e.message ? [{ method: e.message.method, name: e.headers?.['Mcp-Name'] }] : []));
+  const taskId = (transcript.outcome as { taskId: string }).taskId;
+  expect(posts.find((p) => p.method === 'tools/call')?.name).toBe('export_report');
+  const byTask = posts.filter((p) => p.method === 'tasks/get' || p.method === 'tasks/cancel');
+  expect(byTask.map((p) => p.method)).toContain('tasks/cancel');
+  expect(byTask.length).toBeGreaterThan(2);
+  for (const post of byTask) expect(post.name, post.method).toBe(taskId);
 });

@@ -138,3 +138,11 @@ export function viewsDiverge(serverEndedAtMs: number, clientOutcome: keyof typeo
     'and discards the response, whenever it arrives'
   );
 }
+
+/**
+ * Where the lab cites its idempotency requirements (LG, LG-P): the key is the lesson's pattern, not the
+ * protocol's. MCP 2026-07-28 defines no idempotency key; it has only the `idempotentHint` tool annotation,
+ * a hint (a proposal for request idempotency was closed unmerged).
+ */
+export const KEY_IS_APPLICATION_CONTRACT =
+  'The idempotency key is an application contract, not part of MCP: the protocol has only the idempotentHint tool annotation, a hint.';

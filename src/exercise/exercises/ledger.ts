@@ -39,6 +39,8 @@ export const EXECUTE_INTERFACE = `// Interface (a contract; keep the names):
 // Math.random: use effect.atMs for the time.`;
 
 const STARTER = `// Exercise: the idempotency ledger, in SQL on real SQLite (SPEC §2, LG-2 … LG-7).
+// The idempotency key is an application contract, not part of MCP: the protocol has only the
+// idempotentHint tool annotation, a hint.
 //
 // charge_account charges an account. Its call can reach the server twice: a retry after a lost
 // response, or two replicas taking the same call at once on two SQLite connections. The call carries

@@ -4,6 +4,8 @@ import { EXECUTE_INTERFACE } from './ledger';
 import { ledgerComponents } from './ledgerProgram';
 
 const STARTER = `// Exercise: the practice lab, reserve_inventory (SPEC §2, LG-P1 … LG-P10), in SQL on real SQLite.
+// The idempotency key is an application contract, not part of MCP: the protocol has only the
+// idempotentHint tool annotation, a hint.
 //
 // reserve_inventory reserves stock: { sku, quantity, tenant, paymentToken }. The payment token only
 // travels with the call for a later step. A reservation's response can be lost after it committed;

@@ -8,6 +8,8 @@ export const BROKEN_SERVER = here('./brokenServer.mjs');
 export const SDK_SERVER = here('./sdkServer.mjs');
 export const SDK_V2_SERVER = here('./sdkV2Server.mjs');
 export const TASK_SERVER = here('./taskServer.mjs');
+/** A stdio task server built on @modelcontextprotocol/ext-tasks's V2 schemas; `--progress-on-task` makes it send progress and log notifications for a task. */
+export const EXT_TASK_SERVER = here('./extTaskServer.mjs');
 export const LOOPBACK_ONLY = here('./loopbackOnly.mjs');
 export const SERVER_EVERYTHING = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 

@@ -12,7 +12,10 @@ const IMPLEMENTATION_LABELS: Record<Implementation, string> = {
   model: 'model',
   'ts-sdk': `ts-sdk ${TS_SDK_VERSION}`,
   'ts-sdk-v2': `ts-sdk-v2 ${TS_SDK_V2_VERSION}`,
+  'ext-tasks': 'ext-tasks',
 };
+/** The implementations the picker offers on a request race: ext-tasks runs the task scenarios, from the command line. */
+const RACE_IMPLEMENTATIONS = IMPLEMENTATIONS.filter((impl) => impl !== 'ext-tasks');
 
 /** Scenarios grouped by topic, topics in the order their first scenario is listed. */
 function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
@@ -133,7 +136,7 @@ export function Controls() {
             onMouseDown={(event) => notHere !== null && event.preventDefault()}
             {...off}
           >
-            {IMPLEMENTATIONS.map((value) => (
+            {RACE_IMPLEMENTATIONS.map((value) => (
               <option key={value} value={value}>
                 {IMPLEMENTATION_LABELS[value]}
               </option>

@@ -18,8 +18,8 @@ export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectLis
  * `reconnect-listen` (SPEC RV-3, VF-11): a client holds a `subscriptions/listen` stream, every
  * message of which carries `_meta["io.modelcontextprotocol/subscriptionId"]` equal to the listen
  * request's id. An unsafe mutation (`charge_account`, no idempotency key) is in flight when the
- * connection drops: its response and two notifications are lost. There is no `Last-Event-ID`
- * resumption in MCP 2026-07-28, so the client follows a reconnect plan: back off, open a NEW listen
+ * connection drops: its response and two notifications are lost. MCP 2026-07-28 removed `Last-Event-ID`
+ * resumption: a lost request is re-issued as a new request with a new id, so the client follows a reconnect plan: back off, open a NEW listen
  * request with a new id and the same filter, and only once it is acknowledged refetch the state the
  * filter covers from authoritative methods (subscribe first, then read, so no change falls in
  * between), de-duplicate by stable ids, and reconcile the lost charge by reading state instead of
@@ -27,6 +27,13 @@ export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectLis
  */
 
 const ACCOUNT_URI = 'mcp-lab://accounts/acct-7';
+/**
+ * What 2026-07-28 says of a broken stream (changelog, major change 9): "Remove SSE stream resumability and
+ * message redelivery (the `Last-Event-ID` header and SSE event IDs) from the Streamable HTTP transport. A
+ * broken response stream loses the in-flight request; clients **MUST** re-issue it as a new request with a
+ * new request ID."
+ */
+export const LOST_WITH_STREAM = 'a broken response stream loses its in-flight request; a client re-issues it as a new request with a new request id, never with Last-Event-ID (MCP 2026-07-28 removed stream resumption)';
 
 /** The filter the client asked for on its first listen request; restored unchanged on reconnect. */
 export const LISTEN_FILTER: JsonObject = {
@@ -167,7 +174,7 @@ export class ReconnectListen {
   private drop(): void {
     const s = this.settings;
     this.dropped = true;
-    const lostReason = this.http ? 'in flight when the connection dropped; no Last-Event-ID resumption brings it back' : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
+    const lostReason = this.http ? `in flight when the connection dropped: ${LOST_WITH_STREAM}` : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
     this.messagesLost += this.sim.dropAll(lostReason);
     const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
     this.sim.record({ kind: 'stream-dropped', requestId: listenId, channel: responseChannel(this.http, listenId), reason: this.http ? 'the connection dropped: the listen stream is gone' : 'the stdio pipe broke: the server process exited' });
@@ -201,7 +208,7 @@ export class ReconnectListen {
       reason:
         s.resume === 'last-event-id'
           ? 'this client plans to resume with Last-Event-ID and refetch nothing (a catalogued failure mode); MCP 2026-07-28 has no stream resumption'
-          : 'MCP 2026-07-28 has no stream resumption: reconnect with a new request, restore the filter, refetch, de-duplicate, never replay an unsafe mutation',
+          : `${LOST_WITH_STREAM}: reconnect with a new listen request, restore the filter, refetch with new requests, de-duplicate, and reconcile an unsafe mutation before anything of it is sent again`,
     });
     for (const id of unsafe) {
       this.sim.record({
@@ -209,8 +216,8 @@ export class ReconnectListen {
         step: 'not-replayed',
         requestId: id,
         reason:
-          'charge_account is a mutation without an idempotency key (retry class: unsafe): a lost response is no reason to send it again; ' +
-          (s.resume === 'last-event-id' ? 'but this client refetches nothing, so it never learns whether it committed' : 'the refetch of the account shows whether it committed'),
+          'the request was lost with its stream, and a lost request comes back only as a new request with a new id; but charge_account is a mutation without an idempotency key (retry class: unsafe), so it is not re-issued blind: ' +
+          (s.resume === 'last-event-id' ? 'and this client refetches nothing, so it never learns whether it committed' : 'the refetch of the account shows whether it committed'),
       });
     }
     this.sim.record({ kind: 'recovery', step: 'backoff', requestId: null, reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)` });

@@ -11,7 +11,7 @@ export const taskSettingsSpec = {
   cancelAtMs: { kind: 'integer', min: 0, max: 3_600_000, nullable: true, unit: 'ms', description: 'When the client sends tasks/cancel; none: never.' },
   closeStreamAtMs: { kind: 'integer', min: 0, max: 3_600_000, nullable: true, unit: 'ms', description: 'When the connection that created the task closes; none: never.' },
   pollsMax: { kind: 'integer', min: 1, max: 100_000, description: 'Bound on tasks/get polls; reaching it is an error (LAB006).' },
-  ackIsFinal: { kind: 'boolean', description: 'The client treats the tasks/cancel acknowledgement as the end: it stops polling and reports cancelled (the catalogued failure mode; TK-1 says an ack proves nothing).' },
+  ackIsFinal: { kind: 'boolean', description: 'The client treats the tasks/cancel acknowledgement as the end: it stops polling, which the tasks extension allows, and reports cancelled, which the ack does not prove (the catalogued failure mode; TK-1: the task may still complete). @modelcontextprotocol/ext-tasks 0.2.2 does this (--impl ext-tasks).' },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 

@@ -252,7 +252,7 @@ export class TaskLab {
         // a catalogued failure mode: the acknowledgement is taken for the end; polling stops, the UI says stopped.
         this.clientDone = true;
         this.clientReported = 'cancelled';
-        this.record({ kind: 'task', action: 'reported', taskId: this.taskId, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling and tells its user the task was cancelled, while the worker may run on (a catalogued failure mode; TK-1)' });
+        this.record({ kind: 'task', action: 'reported', taskId: this.taskId, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling, which the tasks extension allows after tasks/cancel, and tells its user the task was cancelled, which the acknowledgement does not say: the worker may run on and the task may still complete (a catalogued failure mode; TK-1)' });
       });
     });
   }

@@ -224,3 +224,36 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     expect(() => runScenario(findScenario('task-http-close'), { ledger: { sql }, faults: `crash:${call.seq}` })).toThrow(/LAB023/);
   });
 });
+
+describe('the tasks extension on a task-augmented request (every scenario, both transports, seeds 1-5)', () => {
+  it('no notifications/progress or notifications/message for it, no notifications/cancelled for it, and its CreateTaskResult only after the task is committed', () => {
+    let tasksSeen = 0;
+    for (const scenario of scenarios) {
+      for (const transport of ['stdio', 'http'] as const) {
+        for (let seed = 1; seed <= 5; seed += 1) {
+          const t = runScenario(scenario, { transport, seed, ledger: { sql } });
+          const wire = messages(t);
+          const created = wire.filter((m) => 'result' in m.message && m.message.result.resultType === 'task');
+          if (created.length === 0) continue;
+          tasksSeen += 1;
+          const callIds = new Set<unknown>(created.map((m) => ('id' in m.message ? m.message.id : null)));
+          const calls = wire.filter((m) => 'method' in m.message && m.message.method === 'tools/call' && 'id' in m.message && callIds.has(m.message.id));
+          const tokens = new Set<unknown>(calls.map((m) => ('params' in m.message ? (m.message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken : undefined)).filter((token) => token !== undefined));
+          const where = `${scenario.id} ${transport} seed ${seed}`;
+          // Progress and log notifications are not supported on tasks; notifications/cancelled MUST NOT be used for a task.
+          for (const m of wire.filter((e) => 'method' in e.message)) {
+            const method = 'method' in m.message ? m.message.method : '';
+            const params = ('params' in m.message ? m.message.params : undefined) as { progressToken?: unknown; requestId?: unknown } | undefined;
+            expect(method === 'notifications/progress' && (tokens.has(params?.progressToken) || tokens.size === 0), `${where}: progress for the task-augmented call`).toBe(false);
+            expect(method, where).not.toBe('notifications/message');
+            expect(method === 'notifications/cancelled' && callIds.has(params?.requestId), `${where}: notifications/cancelled for the task`).toBe(false);
+          }
+          // Durable first: the task's row is committed before the CreateTaskResult is sent.
+          const commit = t.events.find((e) => e.kind === 'sql' && e.sql === 'COMMIT');
+          expect(commit !== undefined && commit.seq < (created[0]?.seq ?? -1), where).toBe(true);
+        }
+      }
+    }
+    expect(tasksSeen).toBeGreaterThanOrEqual(3 * 2 * 5);
+  }, 120_000);
+});
