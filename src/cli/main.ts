@@ -26,7 +26,7 @@ import { runResolved } from '../sdk/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
 import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
-import { withLanes } from '../diagram/lanes';
+import { withLanes } from '../engine';
 import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } from './exercise';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */

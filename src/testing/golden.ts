@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { findScenario, scenarios } from '../scenarios/index';
 import { IMPLEMENTATIONS, runScenario, TRANSPORTS, usesSqlite, type Implementation, type SqlModule, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
-import { withLanes } from '../diagram/lanes';
+import { withLanes } from '../engine';
 import { runResolved } from '../sdk/runs';
 import { resolveRunParams } from '../lab/runSpec';
 
