@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ExploreResult, JsonObject, JsonRpcMessage, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
-import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
+import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
 import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
