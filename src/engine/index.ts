@@ -24,6 +24,7 @@ export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
 export * from './mcp/wording';
 export * from './scenario';
+export { JSON_DEPTH_MAX, isJsonValue, isJsonObject, jsonRpcEnvelopeProblem, jsonRpcProblem, checkJsonRpcMessage, isJsonRpcMessage } from './core/jsonrpc';
 export { eventLanes, withLanes, type EventWithLane, type TranscriptWithLanes } from './lanes';
 export { locateRace, fillRaceText, checkRaceQuestion, RACE_ANSWERS_MIN, RACE_ANSWERS_MAX, type RaceQuestion, type RaceAnswer, type RaceContender, type RaceLocation, type EventPattern, type PatternValue } from './predict';
 export { RequestRace, requestRaceDefaults, requestRaceSettingsSpec, type RequestRaceSettings } from './models/request-race/requestRace';

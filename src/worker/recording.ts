@@ -3,7 +3,7 @@ import { findingOf } from '../probe/probes';
 import type { ProbeTranscript } from '../probe/run';
 import { check, ProbeTranscriptSchema, type CheckedProbeTranscript } from './schemas';
 import { RECORDING_BYTES_MAX } from './recordingLimits';
-import { checkJsonRpcMessage } from './json';
+import { checkJsonRpcMessage } from '../engine';
 
 /**
  * A `lab probe --json` transcript opened in the page: checked, then drawn with the lab's own events,

@@ -8,7 +8,8 @@ import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/setting
 import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
 import type { CheckReport } from '../exercise/types';
-import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from './json';
+// The JSON-RPC guards beside their types, through the engine's pure door for them (a file that imports nothing).
+import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from '../engine/core/jsonrpc';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
