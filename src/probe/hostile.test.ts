@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { buildProbeEvidence } from './evidence';
+import { buildProbeEvidence } from '../cli/probeEvidence';
 import { redactUrl } from './connection';
 import { ProbeFailure, runProbe, type ProbeOptions } from './run';
 import { startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
