@@ -22,7 +22,7 @@ import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesS
 import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
-import { runResolved } from '../sdk/runs';
+import { runResolved } from '../lab/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from './probeCommand';
 import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';

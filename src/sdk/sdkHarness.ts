@@ -1,5 +1,5 @@
 import FakeTimers from '@sinonjs/fake-timers';
-import { sdkRefusal } from '../lab/runSpec';
+import { sdkRefusal } from './refusal';
 import { SETTINGS_NOT_APPLIED_BY } from './version';
 import { isJsonRpcMessage, jsonRpcProblem } from '../engine';
 import {

@@ -1,5 +1,5 @@
 import { runScenario, type LedgerHost, type Transcript } from '../engine';
-import { resolveRunSpec, type ResolvedRunSpec, type RunSpec } from '../lab/runSpec';
+import { resolveRunSpec, type ResolvedRunSpec, type RunSpec } from './runSpec';
 import { findScenario } from '../scenarios/index';
 
 export interface SpecifiedRunOptions {
@@ -20,10 +20,10 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
     if (scenario.kind !== 'request-race') throw new Error(`${run.impl} was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
     const sdkOptions = { transport, seed, settings, onStep: options.onStep };
     if (run.impl === 'ts-sdk-v2') {
-      const { runTsSdkV2Scenario } = await import('./tsSdkV2Race');
+      const { runTsSdkV2Scenario } = await import('../sdk/tsSdkV2Race');
       return runTsSdkV2Scenario(scenario, sdkOptions);
     }
-    const { runTsSdkScenario } = await import('./tsSdkRace');
+    const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
     return runTsSdkScenario(scenario, sdkOptions);
   }
   const onStep = options.onStep;
