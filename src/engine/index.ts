@@ -11,7 +11,7 @@ export { BinaryHeap } from './core/heap';
 export { SeededRandom } from './core/prng';
 export { Scheduler, insertionOrder, pinnedChooser, seededChooser, type Chooser, type DueEvent, type ExploringChooser } from './core/scheduler';
 export { replaySchedule } from './explore/driver';
-export { explore, Exploration, endingOf, DEFAULT_EXPLORE_BOUND, type ExploreOptions, type ExploreResult, type ExploreProgress, type Ending, type Violation, type ComponentViolation } from './explore/explorer';
+export { explore, Exploration, endingOf, DEFAULT_EXPLORE_BOUND, type ExploreOptions, type ExploreResult, type ExploreProgress, type Ending, type Violation, type ComponentViolation } from './explorer';
 export { ComponentProbe, type ComponentBreach, type ComponentClock, type Components, type BufferComponent, type BufferItem, type OfferResult, type CoordinatorComponent, type CancelAnswer, type ProgressAnswer, type CompleteAnswer, type LedgerCall, type LedgerProgramComponent, type LedgerProgramEnd, type LedgerStepAnswer, type LedgerStepRequest, type LedgerValue, type TaskStoreComponent, type TaskStoreStatus, type DeadlinesComponent, type DeadlinesDue, type DeadlinesStart } from './core/components';
 export { INVARIANTS, type InvariantName } from './explore/invariants';
 export { formatSchedule, parseSchedule, EMPTY_SCHEDULE, type Choice } from './explore/schedule';
