@@ -3,7 +3,7 @@ import { describeEvent } from './describe';
 import { raceInvariants } from './invariants';
 import { summarizeMessage } from './mcp/summary';
 import type { LabEvent, RequestOutcome, Transcript } from './transcript';
-import { recordingFacts } from './recording/facts';
+import { recordingFacts } from './recordingFacts';
 import { eventLanes } from './lanes';
 
 /**
