@@ -3,11 +3,24 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-/** Outside src/engine, the engine is imported from src/engine/index.ts only. */
+/**
+ * Outside src/engine, the engine is imported from src/engine/index.ts only, and from two pure doors
+ * the page's bundle may hold without loading the engine: its settings specs and its JSON-RPC types
+ * and guards (core/jsonrpc.ts imports nothing), and the recording bounds (core/recordingLimits.ts).
+ */
 const engineFrontDoor = {
-  group: ['**/engine/**', '!**/engine/index', '!**/engine/settingsSpecs'],
-  message: 'Import the engine from its front door (src/engine/index.ts), never a file inside it.',
+  group: ['**/engine/**', '!**/engine/index', '!**/engine/settingsSpecs', '!**/engine/core', '!**/engine/core/jsonrpc', '!**/engine/core/recordingLimits'],
+  message: 'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts and core/recordingLimits.ts, pure).',
 };
+
+/** What the engine never imports, wherever in it a file sits: the layers above it and UI libraries. */
+const engineBoundaries = [
+  { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'src/engine stays free of UI libraries.' },
+  {
+    group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**', '**/diagram/**', '**/lab/**', '**/sdk/**', '**/probe/**'],
+    message: 'Dependencies point ui → store → worker → engine (and cli, lab, sdk, probe, diagram → engine), never back.',
+  },
+];
 
 const ambientTimeMessage =
   'The engine is deterministic: take time from the virtual clock and randomness from the seeded PRNG (src/engine/prng.ts).';
@@ -48,7 +61,8 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       // The settings specs are pure data (ranges, lists, defaults): the panels read them from the engine's second front door.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/engine/**', '!**/engine/settingsSpecs', '**/scenarios/**', '**/cli/**'], message: 'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs).' }] }],
+      // The recording bounds are two numbers the store checks a file against before it reaches the worker.
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/engine/**', '!**/engine/settingsSpecs', '!**/engine/core', '!**/engine/core/recordingLimits', '**/scenarios/**', '**/cli/**'], message: 'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits).' }] }],
     },
   },
   {
@@ -80,6 +94,22 @@ export default tseslint.config(
     files: ['src/cli/**/*.ts', 'src/probe/**/*.ts', 'src/sdk/**/*.ts', 'src/lab/**/*.ts', 'src/testing/**/*.ts', 'src/scenarios/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**'], message: 'Only the page depends on the UI and the store.' }, engineFrontDoor] }],
+    },
+  },
+  {
+    // The run spec (src/lab) asks the SDK folder what it refuses and dispatches to its lanes: never the other way.
+    files: ['src/sdk/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/lab/**', '**/cli/**', '**/worker/**'], message: 'src/sdk sits under src/lab and the CLI: it imports the engine only.' }, engineFrontDoor] }],
+    },
+  },
+  {
+    // The CLI's probe command (cli/probeCommand.ts) drives the probe: never the other way.
+    files: ['src/probe/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/cli/**', '**/worker/**', '**/lab/**', '**/sdk/**'], message: 'src/probe sits under the CLI: it imports the engine only.' }, engineFrontDoor] }],
     },
   },
   {
@@ -116,15 +146,31 @@ export default tseslint.config(
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: ambientTimeMessage },
       ],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'src/engine stays free of UI libraries.' },
-            { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'Dependencies point ui → store → worker → engine, never back.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: engineBoundaries }],
+    },
+  },
+  {
+    // Inside the engine the rooms point down: core (the kit) imports nothing above it; mcp, explore and
+    // recording import the kit only; a model imports the kit, the protocol's rules and other models;
+    // the top floor (scenario.ts, transcript.ts, explorer.ts, compare.ts, …) imports any of them.
+    files: ['src/engine/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineBoundaries, { regex: '^\\.\\./', message: 'core/ is the kit under every other room of the engine: it imports nothing outside core/.' }] }],
+    },
+  },
+  {
+    files: ['src/engine/mcp/**/*.ts', 'src/engine/explore/**/*.ts', 'src/engine/recording/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineBoundaries, { regex: '^\\.\\./(?!core/)', message: 'This room of the engine imports the kit (core/) only; what joins rooms lives on the top floor (src/engine/*.ts).' }] }],
+    },
+  },
+  {
+    files: ['src/engine/models/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...engineBoundaries, { regex: '^\\.\\./\\.\\./(?!core/|mcp/)', message: "A model imports the kit (core/), the protocol's rules (mcp/) and other models, never the engine's top floor." }] }],
     },
   },
   {

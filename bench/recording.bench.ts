@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { budgetMark, budgetSummary } from './budget';
 import { bigRecordingBytes } from '../src/testing/bigRecording';
-import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../src/worker/recordingLimits';
+import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../src/engine/core/recordingLimits';
 
 /** Opening a recording of the bound's size should take at most this long in the worker. */
 const OPEN_BUDGET_MS = 2_000;

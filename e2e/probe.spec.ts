@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 import { bigRecordingText } from '../src/testing/bigRecording';
-import { RECORDING_EVENTS_MAX } from '../src/worker/recordingLimits';
+import { RECORDING_EVENTS_MAX } from '../src/engine/core/recordingLimits';
 
 const FIXTURES = 'e2e/fixtures';
 const STDIO = `${FIXTURES}/probe-everything-stdio.json`;

@@ -10,7 +10,7 @@ import initSqlJs from 'sql.js';
 import { goldenSdkTimelines, goldenTimelines, goldenTranscripts, GOLDEN_HASHES_PATH, GOLDEN_TIMELINES_DIR } from '../src/testing/golden';
 import { scenarios } from '../src/scenarios/index';
 import { runScenario, usesSqlite } from '../src/engine';
-import { withLanes } from '../src/diagram/lanes';
+import { withLanes } from '../src/engine';
 
 const [mode, dir] = process.argv.slice(2);
 if (mode === 'hashes') {

@@ -1,7 +1,7 @@
 // Proves the command line lists and runs scenarios A–D on both transports, prints JSON that equals the engine's transcript, and refuses bad arguments with a clear message and a non-zero exit.
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
-import { withLanes } from '../diagram/lanes';
+import { withLanes } from '../engine';
 import { runScenarioById, scenarios } from '../scenarios/index';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

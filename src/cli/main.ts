@@ -22,11 +22,11 @@ import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesS
 import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { EXT_TASKS_VERSION, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
-import { runResolved } from '../sdk/runs';
-import { PROBE_HELP, PROBE_USAGE, probeCommand } from '../probe/command';
+import { runResolved } from '../lab/runs';
+import { PROBE_HELP, PROBE_USAGE, probeCommand } from './probeCommand';
 import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
-import { withLanes } from '../diagram/lanes';
+import { withLanes } from '../engine';
 import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } from './exercise';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { scenarios } from '../scenarios/index';
 import { runScenario, usesSqlite, type LabEvent, type SqlModule } from './index';
-import { withLanes } from '../diagram/lanes';
+import { withLanes } from './lanes';
 
 let sql: SqlModule;
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { describeEvent } from './describe';
 import { raceInvariants } from './invariants';
 import { summarizeMessage } from './mcp/summary';
 import type { LabEvent, RequestOutcome, Transcript } from './transcript';
-import { recordingFacts } from './recording/facts';
-import { eventLanes } from '../diagram/lanes';
+import { recordingFacts } from './recordingFacts';
+import { eventLanes } from './lanes';
 
 /**
  * Two runs side by side: their facts, and the first event where they part. Used by
@@ -36,7 +36,7 @@ export interface Divergence {
   readonly b: string | null;
 }
 
-/** An event, its index in its transcript and its lane (the view's, src/diagram/lanes.ts: two runs differ where an actor does). */
+/** An event, its index in its transcript and its lane (src/engine/lanes.ts: two runs differ where an actor does). */
 type Indexed = { index: number; event: LabEvent; lane: string };
 
 /** Both runs' events grouped by instant: one pass each, so a comparison is linear in the number of events. */

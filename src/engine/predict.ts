@@ -1,4 +1,5 @@
 import { assert } from './core/assert';
+import type { EventPattern, PatternValue, RaceQuestion } from './core/raceQuestion';
 
 /**
  * A race scenario's Predict question, declared in its data file and located in each transcript:
@@ -7,49 +8,6 @@ import { assert } from './core/assert';
  * by hand, so another transport, seed, setting or explored ordering moves both to where they
  * happen in that run.
  */
-
-/** A field's expected value: equal, absent (null), present with any value, or a text that starts with the given words. */
-export type PatternValue = string | number | boolean | null | { readonly present: true } | { readonly startsWith: string };
-
-/** The events a pattern picks: every listed field matches (a dotted name reads inside, e.g. `message.method`). */
-export interface EventPattern {
-  readonly where: Readonly<Record<string, PatternValue>>;
-  /** Which match counts: 1 for the first (the default), 2 for the second… */
-  readonly nth?: number;
-}
-
-export interface RaceContender {
-  /** Neutral words for it ("the cancellation", "the worker's chunk"). */
-  readonly label: string;
-  /** It is on screen once an event matching one of these is. */
-  readonly on: readonly EventPattern[];
-}
-
-export interface RaceAnswer {
-  readonly value: string;
-  /** What the room picks; `{settingName}` is replaced by the run's setting. */
-  readonly label: string;
-  /** The deciding event, when this answer is right: the first event matching one of these at or after the race point. */
-  readonly when: readonly EventPattern[];
-  /** One line: why this answer wins when it does. */
-  readonly why: string;
-  /** The contender (0 or 1) that wins when this answer is right; absent when neither does outright. */
-  readonly winner?: 0 | 1;
-}
-
-export interface RaceQuestion {
-  /** The scenario's name while Predict is on: what races, never who wins. */
-  readonly neutralTitle: string;
-  readonly contenders: readonly [RaceContender, RaceContender];
-  /** Neutral, naming both contenders; `{settingName}` is replaced by the run's setting. */
-  readonly question: string;
-  readonly answers: readonly RaceAnswer[];
-  /**
-   * first: stop as soon as both contenders are on screen; last: stop after the last contender
-   * event before the deciding one (a race that builds up, like progress before a deadline).
-   */
-  readonly pointAt: 'first' | 'last';
-}
 
 /** Where one transcript's race stands. Steps count events shown: step k shows events 0…k-1. */
 export interface RaceLocation {

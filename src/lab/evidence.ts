@@ -5,7 +5,7 @@ import { ledgerSnapshot, type SqlModule } from '../engine';
 import type { Transcript, Transport } from '../engine';
 import { buildSkill } from './skill';
 import { verify, verifyRunsPlanned, type Runner, type VerifyProgress } from './verification';
-import { withLanes } from '../diagram/lanes';
+import { withLanes } from '../engine';
 
 /**
  * SPEC §10: the capstone artifacts as files, JSON plus a Markdown index. Every file comes from a

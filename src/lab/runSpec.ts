@@ -1,5 +1,5 @@
 import { checkSeed, checkTransport, DEFAULT_SEED, IMPLEMENTATIONS, LabError, parseFaults, parseSchedule, parseSetting, settingsSpecFor, type Implementation, type Scenario, type SettingValue, type Settings, type Transport } from '../engine';
-import { IMPLEMENTATION_RUNS, SETTINGS_NOT_APPLIED_BY } from '../sdk/version';
+import { sdkRefusal } from '../sdk/refusal';
 import { RUN_SPEC_CHARS_MAX } from './runSpecLimits';
 
 export { IMPLEMENTATIONS, RUN_SPEC_CHARS_MAX };
@@ -101,17 +101,6 @@ export interface ResolveOptions {
    * model and are not sent with ts-sdk): there they do not refuse the implementation.
    */
   readonly keepSdkDecidedSettings?: boolean;
-}
-
-/** Why the real SDK cannot run this: another kind of scenario, an ordering or faults, or a setting it decides itself. */
-export function sdkRefusal(scenario: Scenario, settings: Readonly<Record<string, unknown>>, replayed: boolean, keepSdkDecidedSettings: boolean, impl: Exclude<Implementation, 'model'> = 'ts-sdk'): LabError | null {
-  const runs = IMPLEMENTATION_RUNS[impl];
-  if (scenario.kind !== runs) return new LabError('LAB025', `${impl} runs ${runs === 'task' ? 'the durable-task scenarios (task-…)' : 'the request races (A–D)'}; ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
-  if (replayed) return new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
-  if (keepSdkDecidedSettings) return null;
-  const notApplied = SETTINGS_NOT_APPLIED_BY[impl];
-  const decided = Object.keys(settings).find((key) => Object.hasOwn(notApplied, key));
-  return decided === undefined ? null : new LabError('LAB025', `${decided} cannot be set with ${impl}: ${notApplied[decided]}. Nothing was run`);
 }
 
 /**

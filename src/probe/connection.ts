@@ -4,8 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { createParser } from 'eventsource-parser';
-import { LabError } from '../engine';
-import { JSON_DEPTH_MAX } from '../worker/json';
+import { JSON_DEPTH_MAX, jsonRpcEnvelopeProblem, LabError } from '../engine';
 import type { Recorder } from './record';
 
 /** How one message left the probe: the channel it travels on and, for HTTP, a way to close its response stream. */
@@ -146,24 +145,17 @@ function parseMessage(recorder: Recorder, text: string, where: string): Record<s
     recorder.fail(new LabError('LAB044', `${where} is not JSON: ${quote(text)}; the probe stopped and ended the connection`));
     return null;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as Record<string, unknown>).jsonrpc !== '2.0') {
+  const envelope = jsonRpcEnvelopeProblem(value);
+  if (envelope === 'not-json-rpc') {
     recorder.fail(new LabError('LAB043', `${where} is JSON but not a JSON-RPC 2.0 message: ${quote(text)}; the probe stopped and ended the connection`));
     return null;
   }
-  if (nestedDeeperThan(value, JSON_DEPTH_MAX)) {
+  if (envelope === 'too-deep') {
     // The page refuses a recorded message past this depth, and printing one this deep may overflow the stack.
     recorder.fail(new LabError('LAB045', `${where} is nested deeper than ${JSON_DEPTH_MAX} levels, more than the probe (and the page) reads: ${quote(text)}; the probe stopped and ended the connection`));
     return null;
   }
   return value as Record<string, unknown>;
-}
-
-/** Whether a parsed JSON value nests more than `max` arrays or objects deep; walks at most `max` levels. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (max <= 0) return true;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeperThan(item, max - 1)) return true;
-  return false;
 }
 
 /** A server started as a child process, speaking newline-delimited JSON-RPC on stdin and stdout. */

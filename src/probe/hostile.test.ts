@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { buildProbeEvidence } from './evidence';
+import { buildProbeEvidence } from '../cli/probeEvidence';
 import { redactCommand, redactUrl } from './connection';
 import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
 import { readRecording, recordingTranscript } from '../worker/recording';
-import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../worker/recordingLimits';
+import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../engine/core/recordingLimits';
 import { PROBE_BOUNDS_DEFAULT, Recorder } from './record';
 import { plainAnswer, startHostileHttp, writeMany, type HostileServer } from './testing/hostile';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { buildProbeEvidence } from './evidence';
+import { buildProbeEvidence } from '../cli/probeEvidence';
 import type { Verdict } from './probes';
 import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from './run';
 import { validateMessage } from '../testing/mcpSchema';
-import { formatProbe, mustBroken, PROBE_EXIT_MUST_BROKEN } from './command';
+import { formatProbe, mustBroken, PROBE_EXIT_MUST_BROKEN } from '../cli/probeCommand';
 import { BROKEN_SERVER, EXT_TASK_SERVER, SDK_SERVER, SDK_V2_SERVER, SERVER_EVERYTHING, TASK_SERVER, freePort, listeningOn, startHttpServer, startServerEverythingHttp, type StartedServer } from './testing/servers';
 
 /**

@@ -1,5 +1,5 @@
 import { LabError } from '../engine';
-import { RECORDING_EVENTS_MAX } from '../worker/recordingLimits';
+import { RECORDING_EVENTS_MAX } from '../engine/core/recordingLimits';
 
 /**
  * What the probe saw, in the order it saw it, with real times in ms from the probe's start. Every

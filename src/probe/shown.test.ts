@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonForTerminal } from '../cli/safeOutput';
-import { jsonRpcProblem } from '../worker/json';
+import { jsonRpcProblem } from '../engine';
 import { ELIDED_KEY, jsonChars, ShownBudget, SHOWN_TOTAL_CHARS_MAX, SHOWN_VALUE_CHARS_MAX } from './shown';
 
 describe('what the probe writes of a server value', () => {

@@ -11,7 +11,7 @@ import { resolveRunParams } from '../lab/runSpec';
 import { findScenario, scenarios } from '../scenarios/index';
 import { validateTranscriptMessages } from '../testing/mcpSchema';
 import { runExtTasksScenario } from './extTasksRun';
-import { runResolved } from './runs';
+import { runResolved } from '../lab/runs';
 import { EXT_TASKS_PACKAGE, EXT_TASKS_VERSION } from './version';
 
 const TASK_SCENARIOS = scenarios.filter((s): s is TaskScenario => s.kind === 'task');

@@ -5,8 +5,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createTaskSessionFromClient, toolDeclarationFromMcpTool, type RawClientDispatch, type ToolExecution } from '@modelcontextprotocol/ext-tasks/client';
 import { toJsonValue } from '@modelcontextprotocol/ext-tasks/core';
 import { CancelTaskResultV2Schema, CreateTaskResultV2Schema, GetTaskResultV2Schema, hasTaskClientCapabilityV2, isCancelTaskRequestV2, isGetTaskRequestV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { sdkRefusal } from '../lab/runSpec';
-import { isJsonRpcMessage, jsonRpcProblem } from '../worker/json';
+import { sdkRefusal } from './refusal';
+import { isJsonRpcMessage, jsonRpcProblem } from '../engine';
 import {
   EventLog,
   LabError,

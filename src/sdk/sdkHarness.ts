@@ -1,7 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
-import { sdkRefusal } from '../lab/runSpec';
+import { sdkRefusal } from './refusal';
 import { SETTINGS_NOT_APPLIED_BY } from './version';
-import { isJsonRpcMessage, jsonRpcProblem } from '../worker/json';
+import { isJsonRpcMessage, jsonRpcProblem } from '../engine';
 import {
   EventLog,
   LabError,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type Transcript } from '../engine';
 import { parseRunSpec } from '../lab/runSpec';
-import { runSpecified } from './runs';
+import { runSpecified } from '../lab/runs';
 import { race, shown } from './shownOutcome.testkit';
 import { runTsSdkScenario } from './tsSdkRace';
 import { TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from './version';

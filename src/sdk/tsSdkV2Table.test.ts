@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TS_SDK_V2_TABLE, type MessageEvent, type Transcript } from '../engine';
 import { parseRunSpec } from '../lab/runSpec';
-import { runSpecified } from './runs';
+import { runSpecified } from '../lab/runs';
 import { race, shown } from './shownOutcome.testkit';
 import { runTsSdkV2Scenario } from './tsSdkV2Race';
 

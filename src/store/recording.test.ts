@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
+import { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
 import { useLabStore } from './labStore';
 import { useRecordingStore } from './recording';
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { LabClientError, type RecordingProgress } from '../worker/client';
-import { RECORDING_BYTES_MAX } from '../worker/recordingLimits';
+import { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
 import type { Transcript, Transport } from '../worker/protocol';
 import { useLabStore } from './labStore';
 import { usePanelsStore } from './panels';

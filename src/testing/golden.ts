@@ -3,8 +3,8 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { findScenario, scenarios } from '../scenarios/index';
 import { IMPLEMENTATIONS, runScenario, TRANSPORTS, usesSqlite, type Implementation, type SqlModule, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
-import { withLanes } from '../diagram/lanes';
-import { runResolved } from '../sdk/runs';
+import { withLanes } from '../engine';
+import { runResolved } from '../lab/runs';
 import { resolveRunParams } from '../lab/runSpec';
 
 /** Where the SHA-256 of every golden transcript's structure is kept (scripts/golden.ts hashes rewrites it). */

@@ -6,7 +6,7 @@ import { Exploration } from '../engine';
 import { runScenario, settingsSpecFor, usesSqlite, type RunOptions } from '../engine';
 import type { EventWording, Settings, Transcript } from '../engine';
 import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
-import { runResolved } from '../sdk/runs';
+import { runResolved } from '../lab/runs';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';

@@ -1,7 +1,7 @@
 import { capErrors } from '../lab/reviewLimits';
 import { zipSync } from 'fflate';
 import type { SqlModule } from '../engine';
-import { unreachable, type BufferEvent, type HerdOutcome, type ProxyOutcome, type ReconnectOutcome, type TaskEvent, type TaskOutcome } from '../engine';
+import { unreachable, type BufferEvent, type TaskEvent } from '../engine';
 import type { Transcript } from '../engine';
 import { buildEvidence } from '../lab/evidence';
 import { review, type ReviewResult } from '../lab/reviewer';
@@ -9,6 +9,7 @@ import { buildSkill } from '../lab/skill';
 import { verify, type Runner, type VerificationResult, type VerifyProgress } from '../lab/verification';
 import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
 import type { ExploredRun } from './protocol';
+import type { BufferPoint, EvidenceBundle, PanelView } from './panelTypes';
 
 /**
  * The lab's tools as pure functions the worker host calls: verification, the evidence zip, the
@@ -16,10 +17,6 @@ import type { ExploredRun } from './protocol';
  * what the page draws, cut from one transcript in the worker, so a 10,000-client herd never crosses
  * to the main thread as a transcript and the page computes nothing itself.
  */
-
-export type { VerificationResult } from '../lab/verification';
-export type { FailureModeResult } from '../lab/failureModes';
-export type { ReviewResult } from '../lab/reviewer';
 
 /** SPEC §8: VF-1 … VF-12, each from the transcripts that demonstrate it. */
 export function verifyLab(run: Runner, onProgress?: (progress: VerifyProgress) => void): VerificationResult[] {
@@ -39,13 +36,6 @@ export const EVIDENCE_ZIP_NAME = 'mcp-lab-evidence.zip';
  * same in every time zone.
  */
 const EVIDENCE_MTIME = (): Date => new Date(2026, 6, 28, 0, 0, 0);
-
-export interface EvidenceBundle {
-  /** The files in the zip, in order (contents left out: they are in `bytes`). */
-  files: { path: string; description: string }[];
-  /** The zip (stored deterministically: fixed mtimes, fixed order, fixed compression level). */
-  bytes: Uint8Array;
-}
 
 /** Files as one deterministic zip (paths with '/' become folders in it). */
 function zipFiles(files: readonly { path: string; description: string; contents: string }[]): EvidenceBundle {
@@ -74,84 +64,6 @@ export function reviewLab(input: unknown): ReviewResult {
 }
 
 // ── panel views ──────────────────────────────────────────────────────────────────────────────────
-
-/** One point of the buffer's occupancy, at a buffer event. */
-export interface BufferPoint {
-  seq: number;
-  atMs: number;
-  occupancyEvents: number;
-  action: BufferEvent['action'];
-  what: BufferEvent['what'];
-  summary: string;
-}
-
-export interface BufferView {
-  kind: 'buffer';
-  capacityEvents: number;
-  maxOccupancy: number;
-  dropped: number;
-  coalesced: number;
-  needsRefetch: boolean;
-  finalDelivered: boolean;
-  points: BufferPoint[];
-  /** The final responses as the buffer handled them: never dropped (BF-2). */
-  finals: BufferPoint[];
-  /** Where the needs-refetch mark was raised, if it was (BF-3). */
-  refetchMark: BufferPoint | null;
-  /** BF-5: pushes refused because keeping them would drop another final, and the producer's wait. */
-  refusedPushes: number;
-  producerHeldMs: number;
-  /** BF-5: each refusal with the release that ended the producer's wait. */
-  refusals: BufferRefusal[];
-}
-
-/** BF-5: one refused push of a final response and the back-pressure wait it caused. */
-export interface BufferRefusal {
-  summary: string;
-  refusedAtMs: number;
-  releasedAtMs: number;
-  heldMs: number;
-  /** seq of the refusal event (to link into the diagram). */
-  seq: number;
-}
-
-export interface HerdView extends HerdOutcome {
-  kind: 'herd';
-  policy: string;
-  baseMs: number;
-  capMs: number;
-}
-
-export interface TaskRow {
-  seq: number;
-  atMs: number;
-  action: TaskEvent['action'];
-  status: TaskEvent['status'];
-  detail: string;
-}
-
-export interface TasksView {
-  kind: 'task';
-  scenario: string;
-  outcome: TaskOutcome;
-  rows: TaskRow[];
-}
-
-export interface ProxyView {
-  kind: 'proxy';
-  honourNoBuffering: boolean;
-  keepAliveEveryMs: number | null;
-  idleTimeoutMs: number | null;
-  outcome: ProxyOutcome;
-}
-
-export interface ReconnectView {
-  kind: 'reconnect';
-  outcome: ReconnectOutcome;
-}
-
-export type PanelView = BufferView | HerdView | TasksView | ProxyView | ReconnectView;
-export type PanelKind = PanelView['kind'];
 
 /** A panel request's run (the selection an exploration reads too); absent transport, seed and settings are the scenario's defaults. */
 export type PanelParams = Pick<ExploredRun, 'scenario'> & Partial<Omit<ExploredRun, 'scenario'>>;

@@ -45,7 +45,7 @@ export type { RaceView } from './race';
 /** Which run: the lab's one run description, its settings typed (the page's selection, the run and explore requests). */
 export type { RunSelection } from '../lab/runSpec';
 export type { RunComparison, FactRow, Divergence, ManyComparison } from '../engine';
-export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './labTools';
+export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './panelTypes';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind, defaults and the settings' specs). */
 export type ScenarioInfo = v.InferOutput<typeof ScenarioInfoSchema>;

@@ -6,7 +6,7 @@ import { layoutDiagram } from '../diagram/geometry/layout';
 import { runProbe, type ProbeTranscript } from '../probe/run';
 import { SERVER_EVERYTHING, LOOPBACK_ONLY } from '../probe/testing/servers';
 import { bigRecordingBytes } from '../testing/bigRecording';
-import { RECORDING_EVENTS_MAX } from './recordingLimits';
+import { RECORDING_EVENTS_MAX } from '../engine/core/recordingLimits';
 import { createLabHost } from './host';
 import { memoryLedgerStorage } from './ledgerStorage';
 import { readRecording, recordedSection, recordingLabel, recordingTranscript, wordRecording } from './recording';

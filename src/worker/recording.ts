@@ -3,8 +3,8 @@ import { findingOf } from '../probe/probes';
 import type { ProbeTranscript } from '../probe/run';
 import * as v from 'valibot';
 import { check, explainIssues, ProbeEventSchema, ProbeTranscriptSchema, type CheckedProbeTranscript } from './schemas';
-import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from './recordingLimits';
-import { checkJsonRpcMessage } from './json';
+import { RECORDING_BYTES_MAX, RECORDING_EVENTS_MAX } from '../engine/core/recordingLimits';
+import { checkJsonRpcMessage } from '../engine';
 
 /**
  * A `lab probe --json` transcript opened in the page: checked, then drawn with the lab's own events,

@@ -9,7 +9,7 @@ import { layoutDiagram } from '../diagram/geometry/layout';
 import safeCharge from '../lab/examples/safe-charge.json';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
-import { JSON_DEPTH_MAX } from './json';
+import { JSON_DEPTH_MAX } from '../engine';
 import { reviewLab, runPanel } from './labTools';
 import { explainBadResponse, explainBadToolResponse, type LabResponse } from './protocol';
 import { readRecording, recordingTranscript, wordRecording } from './recording';

@@ -1,14 +1,15 @@
 import * as v from 'valibot';
 import type { ExploreResult, JsonObject, JsonRpcMessage, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
-import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './labTools';
+import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
 import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 import type { RunSelection, RunSpec } from '../lab/runSpec';
 import type { ProbeTranscript } from '../probe/run';
 import type { CheckReport } from '../exercise/types';
-import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from './json';
+// The JSON-RPC guards beside their types, through the engine's pure door for them (a file that imports nothing).
+import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from '../engine/core/jsonrpc';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -308,7 +309,7 @@ export const ProbeTranscriptSchema = checkedProbeTranscript;
 /** A probe transcript as checked (a recording may lack what later probes write: recording.ts fills it in). */
 export type CheckedProbeTranscript = v.InferOutput<typeof checkedProbeTranscript>;
 
-export { RECORDING_BYTES_MAX } from './recordingLimits';
+export { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
 
 // ── what the page shows besides a transcript ─────────────────────────────────────────────────────
 

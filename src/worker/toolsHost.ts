@@ -1,6 +1,6 @@
 import { compareManyWithFirst, compareRuns as compareTranscripts, LabError, usesSqlite, wordEvents, type ComparePair, type SqlModule, type Transcript } from '../engine';
 import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
-import { runResolved } from '../sdk/runs';
+import { runResolved } from '../lab/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';

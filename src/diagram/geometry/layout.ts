@@ -51,7 +51,7 @@ export * from './model';
 export { markerSize, textWidthPx } from './text';
 import { CHIP_METRICS, markerSize, textWidthPx } from './text';
 import { bandGap, bandHeights, bandYAt, planBands, type BandEvent } from './bands';
-import { eventLanes } from '../lanes';
+import { eventLanes } from '../../engine';
 
 /**
  * The sequence diagram of a whole run, laid out once per transcript (pure, no React). Every event

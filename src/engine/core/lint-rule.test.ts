@@ -35,3 +35,43 @@ describe('the engine has one front door', () => {
     });
   }
 });
+
+describe('no arrow runs back up the layers', () => {
+  // Each arrow once ran the wrong way (or would close a circle); the rule must refuse it at the file that would write it.
+  const refused: Array<[file: string, from: string]> = [
+    ['src/engine/compare.ts', '../diagram/geometry/layout'],
+    ['src/engine/compare.ts', '../lab/runSpec'],
+    ['src/engine/compare.ts', '../sdk/version'],
+    ['src/engine/compare.ts', '../probe/run'],
+    ['src/engine/core/model.ts', '../predict'],
+    ['src/engine/core/model.ts', '../mcp/protocol'],
+    ['src/engine/explore/driver.ts', '../scenario'],
+    ['src/engine/explore/driver.ts', '../explorer'],
+    ['src/engine/recording/types.ts', '../transcript'],
+    ['src/engine/mcp/stream.ts', '../models/request-race/types'],
+    ['src/engine/models/herd/herd.ts', '../../scenario'],
+    ['src/sdk/sdkHarness.ts', '../lab/runSpec'],
+    ['src/sdk/sdkHarness.ts', '../worker/protocol'],
+    ['src/probe/connection.ts', '../cli/safeOutput'],
+  ];
+  for (const [file, from] of refused) {
+    it(`${file} may not import ${from}`, async () => {
+      expect(await ruleIds(`import * as x from '${from}'; export const a = x;`, file)).toEqual(['no-restricted-imports']);
+    });
+  }
+
+  const allowed: Array<[file: string, from: string]> = [
+    ['src/engine/compare.ts', './lanes'],
+    ['src/engine/explore/driver.ts', '../core/assert'],
+    ['src/engine/models/herd/herd.ts', '../../mcp/protocol'],
+    ['src/engine/models/reconnect/settings.ts', '../herd/backoff'],
+    ['src/lab/runSpec.ts', '../sdk/refusal'],
+    ['src/cli/probeCommand.ts', '../probe/run'],
+    ['src/worker/schemas.ts', '../engine/core/jsonrpc'],
+  ];
+  for (const [file, from] of allowed) {
+    it(`${file} may import ${from}`, async () => {
+      expect(await ruleIds(`import * as x from '${from}'; export const a = x;`, file)).toEqual([]);
+    });
+  }
+});

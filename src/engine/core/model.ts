@@ -1,4 +1,4 @@
-import type { RaceQuestion } from '../predict';
+import type { RaceQuestion } from './raceQuestion';
 import { LabError } from './errors';
 import type { Chooser, SchedulerOptions } from './scheduler';
 import { assert } from './assert';

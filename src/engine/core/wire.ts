@@ -32,8 +32,8 @@ export interface LogClock {
 
 /**
  * The transcript's event list. Every event is stamped with the virtual clock and the event that
- * caused it (`causeSeq`), so consumers draw and explore without re-deriving. Lanes are the view's
- * (src/diagram/lanes.ts): the log records what happened, not where it is drawn. It is typed by the
+ * caused it (`causeSeq`), so consumers draw and explore without re-deriving. Lanes are derived
+ * afterwards (src/engine/lanes.ts): the log records what happened, not where it is drawn. It is typed by the
  * events its model hands it, `U` (unstamped), and keeps them as `Stamped<U>`.
  */
 export class EventLog<U extends { kind: string } = { kind: string }> {

@@ -5,7 +5,7 @@ import { runRaceById, runScenarioById, scenarios } from '../../scenarios/index';
 import { runScenario, usesSqlite } from '../index';
 import { describeEvent, markerWording } from '../describe';
 import type { LabEvent } from '../transcript';
-import { eventLanes } from '../../diagram/lanes';
+import { eventLanes } from '../lanes';
 
 const of = <K extends LabEvent['kind']>(events: LabEvent[], kind: K) => events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
 

@@ -7,7 +7,7 @@ import { tasksDraft, tasksDraftSource } from '../../../testing/tasksDraft';
 import { runScenario, type TaskScenario } from '../../scenario';
 import type { SqlModule } from '../../core/sqlite';
 import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
-import { eventLanes } from '../../../diagram/lanes';
+import { eventLanes } from '../../lanes';
 
 let sql: SqlModule;
 beforeAll(async () => {

@@ -1,10 +1,12 @@
-import type { LabEvent, Transcript } from '../engine';
+import { unreachable } from './core/assert';
+import type { LabEvent, Transcript } from './transcript';
 
 /**
  * Which lane of the sequence diagram an event belongs to: the actor that did it. The lanes are a
- * view of the run, so the engine records none; the diagram's geometry, the CLI's `--json` and
- * diff, the evidence files and the structural golden all read them from here. The lanes are the
- * actors of every model: client, server, worker, proxy, buffer, and one lane per SQLite connection.
+ * view of the run, so the event log records none: they are derived here, in the engine, because
+ * compare, the diagram's geometry, the CLI's `--json` and diff, the evidence files and the
+ * structural golden all read them. The lanes are the actors of every model: client, server,
+ * worker, proxy, buffer, and one lane per SQLite connection.
  */
 
 /** What a lane rule reads of the events before this one. */
@@ -13,10 +15,6 @@ interface LaneContext {
   readonly lastStateSide: string | null;
   /** The receiver of a recorded message, by its `seq` (a lost message belongs to its receiver). */
   messageReceiver(seq: number): string | null;
-}
-
-function unreachable(kind: never): never {
-  throw new Error(`no lane rule for event kind ${String(kind)}`);
 }
 
 function taskLane(action: Extract<LabEvent, { kind: 'task' }>['action']): string {
@@ -36,7 +34,7 @@ function taskLane(action: Extract<LabEvent, { kind: 'task' }>['action']): string
     case 'restarted':
       return 'server';
     default:
-      return unreachable(action);
+      return unreachable(action, `no lane rule for task action ${String(action)}`);
   }
 }
 
@@ -88,7 +86,7 @@ function laneOf(event: LabEvent, context: LaneContext): string {
     case 'verdict':
       return 'client';
     default:
-      return unreachable(event);
+      return unreachable(event, `no lane rule for event kind ${String((event as { kind: unknown }).kind)}`);
   }
 }
 

@@ -1,14 +1,14 @@
-import { assert } from '../core/assert';
-import type { Components } from '../core/components';
-import { LabError } from '../core/errors';
-import type { RunOptions } from '../core/model';
-import type { Settings, Transport } from '../core/transcript';
-import type { SqliteHost } from '../core/sqlite';
-import { runScenario, type Scenario } from '../scenario';
-import type { ModelKind, Outcome, OutcomeByKind } from '../transcript';
-import { Driver, Stop } from './driver';
-import type { InvariantName } from './invariants';
-import { EMPTY_SCHEDULE, type Choice } from './schedule';
+import { assert } from './core/assert';
+import type { Components } from './core/components';
+import { LabError } from './core/errors';
+import type { RunOptions } from './core/model';
+import type { Settings, Transport } from './core/transcript';
+import type { SqliteHost } from './core/sqlite';
+import { runScenario, type Scenario } from './scenario';
+import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
+import { Driver, Stop } from './explore/driver';
+import type { InvariantName } from './explore/invariants';
+import { EMPTY_SCHEDULE, type Choice } from './explore/schedule';
 
 /**
  * The race explorer: runs a scenario in every ordering its model allows and checks the

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { LabError } from '../engine';
-import { checkOutputFolder, escapeControl, jsonForTerminal, writeOutputFolder } from '../cli/safeOutput';
-import { buildProbeEvidence } from './evidence';
-import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from './probes';
-import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from './record';
-import { ProbeFailure, runProbe, type ProbeTranscript } from './run';
-import { shownTranscript } from './shown';
-import { describeValue, shortText } from './text';
+import { checkOutputFolder, escapeControl, jsonForTerminal, writeOutputFolder } from './safeOutput';
+import { buildProbeEvidence } from './probeEvidence';
+import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from '../probe/probes';
+import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from '../probe/record';
+import { ProbeFailure, runProbe, type ProbeTranscript } from '../probe/run';
+import { shownTranscript } from '../probe/shown';
+import { describeValue, shortText } from '../probe/text';
 
 export const PROBE_USAGE = `  npm run lab -- probe (--stdio "<command>" | --http <url>) --tool NAME [--args JSON] [--json] [--evidence DIR [--force]]
                     [--mutation NAME [--mutation-args JSON] [--key-field F] [--changed-args JSON]] [--task-tool NAME [--task-args JSON]]

@@ -1,8 +1,10 @@
-import type { Transcript } from '../transcript';
+import type { Transcript } from './transcript';
 
 /**
  * A recording's facts for Compare, named as a request race's are where the probe can tell the same
- * thing from outside, and saying so where it cannot (the server's terminal state is its own).
+ * thing from outside, and saying so where it cannot (the server's terminal state is its own). It
+ * reads the whole transcript union (transcript.ts), which recording/types.ts is part of, so it sits
+ * beside compare.ts, its reader, not in recording/.
  */
 export function recordingFacts(t: Transcript<'recording'>): Array<[string, string]> {
   const { server } = t.outcome;

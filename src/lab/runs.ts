@@ -1,5 +1,5 @@
 import { runScenario, type LedgerHost, type Transcript } from '../engine';
-import { resolveRunSpec, type ResolvedRunSpec, type RunSpec } from '../lab/runSpec';
+import { resolveRunSpec, type ResolvedRunSpec, type RunSpec } from './runSpec';
 import { findScenario } from '../scenarios/index';
 
 export interface SpecifiedRunOptions {
@@ -20,16 +20,16 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
     if (scenario.kind !== 'request-race') throw new Error(`${run.impl} was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
     const sdkOptions = { transport, seed, settings, onStep: options.onStep };
     if (run.impl === 'ts-sdk-v2') {
-      const { runTsSdkV2Scenario } = await import('./tsSdkV2Race');
+      const { runTsSdkV2Scenario } = await import('../sdk/tsSdkV2Race');
       return runTsSdkV2Scenario(scenario, sdkOptions);
     }
-    const { runTsSdkScenario } = await import('./tsSdkRace');
+    const { runTsSdkScenario } = await import('../sdk/tsSdkRace');
     return runTsSdkScenario(scenario, sdkOptions);
   }
   if (run.impl === 'ext-tasks') {
     // resolveRunSpec let ext-tasks through for a durable-task scenario only.
     if (scenario.kind !== 'task') throw new Error(`ext-tasks was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
-    const { runExtTasksScenario } = await import('./extTasksRun');
+    const { runExtTasksScenario } = await import('../sdk/extTasksRun');
     return runExtTasksScenario(scenario, { transport, seed, settings, onStep: options.onStep });
   }
   const onStep = options.onStep;

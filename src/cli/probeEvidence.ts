@@ -1,6 +1,6 @@
-import { escapeLines, jsonForTerminal } from '../cli/safeOutput';
-import { findingLabel, type Verdict } from './probes';
-import type { ProbeTranscript } from './run';
+import { escapeLines, jsonForTerminal } from './safeOutput';
+import { findingLabel, type Verdict } from '../probe/probes';
+import type { ProbeTranscript } from '../probe/run';
 
 /**
  * The capstone artifacts about the probed server, not about the lab's model: each file the
