@@ -85,7 +85,7 @@ const eventSchemas = [
   event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('views-diverge', { requestId, side, serverView: v.literal('completed'), serverEndedAtMs: finite, clientView: clientOutcome, clientEndedAtMs: finite, reason: v.string() }),
   event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean(), rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))), changes: v.optional(nonNegativeInt), error: v.optional(v.object({ code: v.string(), message: v.string() })) }),
-  event('ledger', { action: v.picklist(['opened', 'barrier', 'busy-wait', 'executed', 'replayed', 'rejected', 'failed', 'caller-mutated', 'saved', 'closed', 'reopened', 'retry', 'no-retry', 'reconcile', 'reconciled', 'aborted']), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
+  event('ledger', { action: v.picklist(['opened', 'barrier', 'busy-wait', 'executed', 'replayed', 'rejected', 'failed', 'caller-mutated', 'saved', 'closed', 'reopened', 'retry', 'no-retry', 'reconcile', 'reconciled', 'aborted', 'unknown']), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
   event('task', { action: taskAction, taskId: v.string(), status: v.nullable(taskStatus), detail: v.string() }),
   event('buffer', { action: bufferAction, requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string(), heldMs: v.optional(finite) }),
   event('proxy', { action: v.picklist(['headers', 'held', 'flushed', 'discarded']), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
@@ -139,6 +139,18 @@ const outcomeSchemas = {
       summary: v.string(),
       source: v.string(),
     }),
+    clientRecord: v.optional(
+      v.array(
+        v.object({
+          requestId,
+          tool: v.string(),
+          state: v.picklist(['answered', 'unknown', 'reconciled']),
+          reconciledBy: v.optional(requestId),
+          server: v.picklist(['executed', 'replayed', 'rejected', 'failed', 'read', 'not-received']),
+        }),
+      ),
+    ),
+    duplicateEffect: v.optional(v.nullable(v.object({ requestIds: v.array(requestId), detail: v.string() }))),
   }),
   task: v.object({ taskId: v.string(), taskStatus, cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus) }),
   buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),

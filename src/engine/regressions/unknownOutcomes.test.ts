@@ -1,0 +1,118 @@
+// Proves unknown outcomes in the ledger and inventory scenarios: a call whose response a fault lost (or made
+// late) is unknown to the client, not failed; an unkeyed retry then runs the effect twice, reported with the
+// two calls that prove it; a keyed retry (or a read by key) reconciles the unknown call; and no drop or
+// stream-drop of any message leaves a request without an answer (LAB021) there any more.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlJs } from '../../cli/sqlite';
+import { findScenario, scenarios } from '../../scenarios/index';
+import { validateTranscriptMessages } from '../../testing/mcpSchema';
+import { LabError, runScenario, usesSqlite, type LedgerOutcome, type MessageEvent, type SqlModule, type Transcript } from '../index';
+
+let sql: SqlModule;
+beforeAll(async () => {
+  sql = await loadSqlJs();
+});
+
+const messages = (t: Transcript) => t.events.filter((event): event is MessageEvent => event.kind === 'message');
+/** The seq of the server's response to request `id` in a run. */
+const responseSeq = (t: Transcript, id: number) => messages(t).find((m) => m.from === 'server' && !('method' in m.message) && 'id' in m.message && m.message.id === id)?.seq;
+const ledgerOutcome = (t: Transcript): LedgerOutcome => {
+  if (t.kind !== 'ledger') throw new Error(`${t.scenario} is not a ledger run`);
+  return t.outcome;
+};
+
+describe('a lost response in the ledger: unknown, not failed', () => {
+  /** The scenario with its own lost response turned off, so the fault is what loses #41's answer. */
+  const run = (id: string, settings: Record<string, unknown>, fault?: (plain: Transcript) => string) => {
+    const options = { transport: 'http' as const, settings: { ...findScenario(id).settings, loseFirstResponse: false, ...settings }, ledger: { sql } };
+    const plain = runScenario(findScenario(id), options);
+    return runScenario(findScenario(id), { ...options, faults: fault?.(plain) });
+  };
+  const dropResponse41 = (plain: Transcript) => `drop:${String(responseSeq(plain, 41))}`;
+
+  it('without a key: #41 is unknown to the client, the retry charges again, and the duplicate names #41 and #42', () => {
+    const t = run('ledger-new-id-retry', {}, dropResponse41);
+    const outcome = ledgerOutcome(t);
+    expect(outcome.executions).toBe(2);
+    expect(outcome.clientRecord).toEqual([
+      { requestId: 41, tool: 'charge_account', state: 'unknown', server: 'executed' },
+      { requestId: 42, tool: 'charge_account', state: 'answered', server: 'executed' },
+    ]);
+    expect(outcome.duplicateEffect?.requestIds).toEqual([41, 42]);
+    expect(outcome.duplicateEffect?.detail).toMatch(/#41 \(unknown to the client\) and #42 \(answered\)/);
+    expect(validateTranscriptMessages(t).problems).toEqual([]);
+  });
+
+  it('with the same key: the retry is replayed, which reconciles #41; the charge ran once', () => {
+    const outcome = ledgerOutcome(run('ledger-keyed-retry', {}, dropResponse41));
+    expect(outcome.executions).toBe(1);
+    expect(outcome.clientRecord).toEqual([
+      { requestId: 41, tool: 'charge_account', state: 'reconciled', reconciledBy: 42, server: 'executed' },
+      { requestId: 42, tool: 'charge_account', state: 'answered', server: 'replayed' },
+    ]);
+    expect(outcome.duplicateEffect).toBeNull();
+  });
+
+  it('reconciling first: the read by key answers, #41 is reconciled by it, and nothing is retried', () => {
+    const t = run('ledger-keyed-retry', { onLostResponse: 'reconcile' }, dropResponse41);
+    const outcome = ledgerOutcome(t);
+    expect(outcome.executions).toBe(1);
+    expect(outcome.clientRecord?.map((call) => [call.requestId, call.tool, call.state, call.reconciledBy, call.server])).toEqual([
+      [41, 'charge_account', 'reconciled', 43, 'executed'],
+      [43, 'get_mutation_by_key', 'answered', undefined, 'read'],
+    ]);
+  });
+
+  it('a lost retry is unknown too: the client retries again with the key and the charge still runs once', () => {
+    const plain = run('ledger-keyed-retry', {}, dropResponse41);
+    const t = run('ledger-keyed-retry', {}, (p) => `${dropResponse41(p)},drop:${String(responseSeq(plain, 42))}`);
+    const outcome = ledgerOutcome(t);
+    expect(t.events.some((event) => event.kind === 'ledger' && event.action === 'unknown' && event.requestId === 42)).toBe(true);
+    expect(outcome.executions).toBe(1);
+    expect(outcome.clientRecord?.map((call) => call.state)).toEqual(['reconciled', 'reconciled', 'answered']);
+  });
+
+  it('a response a delay fault makes late is ignored: the client already acted on its unknown outcome', () => {
+    const t = run('ledger-keyed-retry', {}, (plain) => `delay:${String(responseSeq(plain, 41))}:500`);
+    const late = messages(t).find((m) => m.fault?.startsWith('delay:') === true);
+    expect(late?.ignoredBy).toBe('client');
+    expect(late?.reason).toMatch(/stopped waiting for #41/);
+    expect(ledgerOutcome(t).clientRecord?.[0]?.state).toBe('reconciled');
+  });
+
+  it('a run without faults carries no client record (it is as it always was)', () => {
+    const outcome = ledgerOutcome(runScenario(findScenario('ledger-new-id-retry'), { ledger: { sql } }));
+    expect('clientRecord' in outcome).toBe(false);
+    expect('duplicateEffect' in outcome).toBe(false);
+  });
+});
+
+describe('no lost message leaves a ledger or inventory request unanswered', () => {
+  const ledgerScenarios = scenarios.filter((scenario) => scenario.kind === 'ledger').map((scenario) => scenario.id);
+  it.each(ledgerScenarios)('%s: every drop and stream-drop runs to an ending, with every call answered, unknown or reconciled', (id) => {
+    const scenario = findScenario(id);
+    for (const transport of ['stdio', 'http'] as const) {
+      const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+      for (const message of messages(run())) {
+        for (const fault of [`drop:${message.seq}`, `stream-drop:${message.seq}`]) {
+          let t: Transcript;
+          try {
+            t = run(fault);
+          } catch (error) {
+            expect(error, `${id} ${transport} ${fault}`).toBeInstanceOf(LabError);
+            expect((error as LabError).code, `${id} ${transport} ${fault}: ${(error as Error).message}`).not.toBe('LAB021');
+            continue;
+          }
+          const record = ledgerOutcome(t).clientRecord ?? [];
+          // Every call the client made is in its record; the lost one is unknown or reconciled, never failed.
+          expect(record.map((call) => call.requestId).sort(), `${id} ${transport} ${fault}`).toEqual(
+            messages(t)
+              .filter((m) => m.from === 'client' && 'method' in m.message && 'id' in m.message && m.duplicateOf === undefined)
+              .map((m) => ('id' in m.message ? m.message.id : null))
+              .sort(),
+          );
+        }
+      }
+    }
+  });
+});
