@@ -36,7 +36,7 @@ const unknownRecord = v.record(v.string(), v.unknown());
 /** A JSON object (JSON values only, bounded depth: json.ts), typed as the engine's JsonObject. */
 const jsonObject = v.custom<JsonObject>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
 const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
-const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped']);
+const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped', 'request-lost']);
 const bufferAction = v.picklist(['enqueued', 'coalesced', 'dropped', 'needs-refetch', 'refused', 'released']);
 
 export const TransportSchema = v.picklist(TRANSPORTS);
@@ -152,7 +152,7 @@ const outcomeSchemas = {
     ),
     duplicateEffect: v.optional(v.nullable(v.object({ requestIds: v.array(requestId), detail: v.string() }))),
   }),
-  task: v.object({ taskId: v.string(), taskStatus, cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus) }),
+  task: v.object({ taskId: v.string(), taskStatus: v.nullable(taskStatus), cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus), lostRequests: v.optional(v.array(v.object({ requestId, method: v.string(), reissuedAs: v.nullable(requestId) }))), outcomeUnknown: v.optional(v.boolean()) }),
   buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),
   proxy: v.object({ requestEndedAs: terminalState, idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
   reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite, clientStateStale: v.boolean() }),

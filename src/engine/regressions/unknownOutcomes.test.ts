@@ -1,7 +1,9 @@
-// Proves unknown outcomes in the ledger and inventory scenarios: a call whose response a fault lost (or made
+// Proves unknown outcomes. In the ledger and inventory scenarios a call whose response a fault lost (or made
 // late) is unknown to the client, not failed; an unkeyed retry then runs the effect twice, reported with the
-// two calls that prove it; a keyed retry (or a read by key) reconciles the unknown call; and no drop or
-// stream-drop of any message leaves a request without an answer (LAB021) there any more.
+// two calls that prove it; a keyed retry (or a read by key) reconciles the unknown call. In the task
+// scenarios a lost request passes the client's deadline and is re-issued under a new id (tasks/get,
+// tasks/cancel) or, a tools/call without a key, left unknown. And no drop or stream-drop of any message
+// leaves a request without an answer (LAB021) in those scenarios any more.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
@@ -111,6 +113,77 @@ describe('no lost message leaves a ledger or inventory request unanswered', () =
               .map((m) => ('id' in m.message ? m.message.id : null))
               .sort(),
           );
+        }
+      }
+    }
+  });
+});
+
+describe('a lost request in the task scenarios: the deadline passes, and the client re-issues it or knows it does not know', () => {
+  const run = (id: string, transport: 'stdio' | 'http', faults?: string) => runScenario(findScenario(id), { transport, faults, ledger: { sql } });
+  const taskOutcome = (t: Transcript) => {
+    if (t.kind !== 'task') throw new Error(`${t.scenario} is not a task run`);
+    return t.outcome;
+  };
+  const requestSeq = (t: Transcript, method: string) => messages(t).find((m) => m.from === 'client' && 'method' in m.message && m.message.method === method)?.seq;
+
+  it('task-cancel-ack over HTTP with its first tasks/get dropped: re-issued with a new id, and the task is still seen cancelled', () => {
+    const fault = `drop:${String(requestSeq(run('task-cancel-ack', 'http'), 'tasks/get'))}`;
+    expect(fault).toBe('drop:9');
+    const t = run('task-cancel-ack', 'http', fault);
+    const outcome = taskOutcome(t);
+    expect(outcome.lostRequests).toEqual([{ requestId: 2, method: 'tasks/get', reissuedAs: 3 }]);
+    expect([outcome.taskStatus, outcome.clientReported, outcome.outcomeUnknown]).toEqual(['cancelled', 'cancelled', false]);
+    expect(t.events.some((event) => event.kind === 'task' && event.action === 'retried' && /re-issues it with a new request id, #3/.test(event.detail))).toBe(true);
+    expect(validateTranscriptMessages(t).problems).toEqual([]);
+  });
+
+  it('a lost tools/call: the client has no taskId, its outcome is unknown, and the unkeyed call is not re-issued', () => {
+    const t = run('task-cancel-ack', 'stdio', 'drop:0');
+    const outcome = taskOutcome(t);
+    expect(outcome.lostRequests).toEqual([{ requestId: 1, method: 'tools/call', reissuedAs: null }]);
+    expect(outcome.outcomeUnknown).toBe(true);
+    // The request never reached the server: no task exists.
+    expect(outcome.taskStatus).toBeNull();
+  });
+
+  it('a dropped stdio pipe loses every re-issue: the client gives up after three, and the outcome stays unknown', () => {
+    const plain = run('task-cancel-too-late', 'stdio');
+    const firstPoll = messages(plain).find((m) => m.from === 'server' && !('method' in m.message) && 'id' in m.message && m.message.id === 2)?.seq;
+    const outcome = taskOutcome(run('task-cancel-too-late', 'stdio', `stream-drop:${String(firstPoll)}`));
+    expect(outcome.lostRequests?.filter((lost) => lost.reissuedAs !== null)).toHaveLength(3);
+    expect([outcome.clientReported, outcome.outcomeUnknown]).toEqual([null, true]);
+  });
+
+  it('a late answer (delayed past the deadline) is ignored: the client already re-issued the request', () => {
+    const plain = run('task-cancel-ack', 'http');
+    const answer = messages(plain).find((m) => m.from === 'server' && !('method' in m.message) && 'id' in m.message && m.message.id === 2)?.seq;
+    const t = run('task-cancel-ack', 'http', `delay:${String(answer)}:500`);
+    const late = messages(t).find((m) => m.fault?.startsWith('delay:') === true);
+    expect(late?.ignoredBy).toBe('client');
+    expect(late?.reason).toMatch(/stopped waiting for #2/);
+  });
+
+  it('a run without faults carries neither lostRequests nor outcomeUnknown', () => {
+    expect(Object.keys(taskOutcome(run('task-cancel-ack', 'http')))).not.toContain('lostRequests');
+  });
+});
+
+describe('no lost message leaves a task request unanswered', () => {
+  it.each(scenarios.filter((scenario) => scenario.kind === 'task').map((scenario) => scenario.id))('%s: every drop and stream-drop runs to an ending, with every lost request recorded', (id) => {
+    const scenario = findScenario(id);
+    for (const transport of ['stdio', 'http'] as const) {
+      const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: { sql } });
+      for (const message of messages(run())) {
+        for (const fault of [`drop:${message.seq}`, `stream-drop:${message.seq}`]) {
+          const t = run(fault);
+          if (t.kind !== 'task') throw new Error('a task run');
+          // Every request of the client whose answer never reached it is in lostRequests.
+          const answered = new Set(messages(t).filter((m) => m.from === 'server' && m.lost !== true && m.ignoredBy === undefined && 'id' in m.message && !('method' in m.message)).map((m) => ('id' in m.message ? m.message.id : null)));
+          const unanswered = messages(t)
+            .filter((m) => m.from === 'client' && 'method' in m.message && 'id' in m.message && !answered.has(m.message.id))
+            .map((m) => ('id' in m.message ? m.message.id : null));
+          expect(t.outcome.lostRequests?.map((lost) => lost.requestId), `${id} ${transport} ${fault}`).toEqual(unanswered);
         }
       }
     }
