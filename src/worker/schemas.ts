@@ -160,12 +160,13 @@ const outcomeSchemas = {
   listen: v.object({
     listenRequestId: requestId,
     serverEndSignal: v.picklist(['notifications/cancelled', 'stream-close']),
-    listenEndedAtMs: finite,
+    listenEndedAtMs: v.nullable(finite),
     serverCancelled: v.array(requestId),
     clientCancelled: v.array(requestId),
     toolCallRequestId: requestId,
     toolCallTerminal: terminalState,
     notificationsReceived: nonNegativeInt,
+    listensReissued: v.optional(v.array(requestId)),
   }),
   recording: v.object({
     server: v.object({ name: v.string(), version: v.string() }),

@@ -2,8 +2,10 @@
 // late) is unknown to the client, not failed; an unkeyed retry then runs the effect twice, reported with the
 // two calls that prove it; a keyed retry (or a read by key) reconciles the unknown call. In the task
 // scenarios a lost request passes the client's deadline and is re-issued under a new id (tasks/get,
-// tasks/cancel) or, a tools/call without a key, left unknown. And no drop or stream-drop of any message
-// leaves a request without an answer (LAB021) in those scenarios any more.
+// tasks/cancel) or, a tools/call without a key, left unknown. In listen-server-cancel a listen with no
+// acknowledgement, or whose stream broke, is re-opened under a new id, and the server's notifications/cancelled
+// ends a listen whose graceful response was lost. And no single fault the grammar offers, on any message of
+// any scenario, leaves a request without an answer (LAB021) any more.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
@@ -187,5 +189,65 @@ describe('no lost message leaves a task request unanswered', () => {
         }
       }
     }
+  });
+});
+
+describe('a lost listen: re-opened with a new id, never left waiting', () => {
+  const run = (transport: 'stdio' | 'http', faults?: string) => runScenario(findScenario('listen-server-cancel'), { transport, faults });
+  const listenOutcome = (t: Transcript) => {
+    if (t.kind !== 'listen') throw new Error('a listen run');
+    return t.outcome;
+  };
+
+  it('its response stream broke (HTTP): the client sees it a latency later and opens #3, which the server ends', () => {
+    const plain = run('http');
+    const listChanged = messages(plain).find((m) => 'method' in m.message && m.message.method === 'notifications/tools/list_changed')?.seq;
+    const t = run('http', `stream-drop:${String(listChanged)}`);
+    const outcome = listenOutcome(t);
+    expect(outcome.listensReissued).toEqual([3]);
+    expect(outcome.serverCancelled).toEqual([1, 3]);
+    const lost = t.events.find((event) => event.kind === 'state' && event.side === 'client' && event.to === 'lost');
+    expect(lost?.kind === 'state' && lost.reason).toMatch(/response stream of listen #1 broke.*new request id, #3/);
+    expect(validateTranscriptMessages(t).problems).toEqual([]);
+  });
+
+  it("its graceful response was lost: the server's notifications/cancelled already ended it for the client; nothing is re-opened", () => {
+    const plain = run('http');
+    const graceful = messages(plain).find((m) => m.from === 'server' && !('method' in m.message) && 'id' in m.message && m.message.id === 1)?.seq;
+    const outcome = listenOutcome(run('http', `drop:${String(graceful)}`));
+    expect(outcome.listensReissued).toEqual([]);
+    expect(outcome.serverCancelled).toEqual([1]);
+  });
+
+  it('a run without faults opens one listen and carries no listensReissued', () => {
+    expect('listensReissued' in listenOutcome(run('stdio'))).toBe(false);
+  });
+});
+
+describe('the fault sweep: no single fault on any message of any scenario ends in LAB021', () => {
+  // The faults the grammar offers, one per run, on every message of the run without faults (scripts/faultSweep.ts prints the counts).
+  const FAULTS = (seq: number) => [`drop:${seq}`, `delay:${seq}:50`, `duplicate:${seq}`, `stream-drop:${seq}`, `crash:${seq}`];
+  it.each(scenarios.filter((scenario) => scenario.kind !== 'herd').map((scenario) => scenario.id))('%s', (id) => {
+    const scenario = findScenario(id);
+    const left: string[] = [];
+    for (const transport of ['stdio', 'http'] as const) {
+      const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+      let plain: Transcript;
+      try {
+        plain = run();
+      } catch {
+        continue;
+      }
+      for (const message of messages(plain)) {
+        for (const fault of FAULTS(message.seq)) {
+          try {
+            run(fault);
+          } catch (error) {
+            if (error instanceof LabError && error.code === 'LAB021') left.push(`${transport} ${fault}: ${error.message}`);
+          }
+        }
+      }
+    }
+    expect(left).toEqual([]);
   });
 });
