@@ -146,26 +146,25 @@ function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
       {outcome.clientRecord !== undefined && (
         <div className="lab-scroll">
           <table className="lab-table lab-client-record">
-            <caption>What the client knows (unknown: no answer by its deadline, so it cannot tell whether the call ran)</caption>
+            <caption>What the client knows</caption>
             <thead>
               <tr>
                 <th scope="col">Request</th>
-                <th scope="col">Tool</th>
                 <th scope="col">Client&apos;s record</th>
-                <th scope="col">What the server did</th>
+                <th scope="col">Server did</th>
               </tr>
             </thead>
             <tbody>
               {outcome.clientRecord.map((call) => (
-                <tr key={String(call.requestId)}>
+                <tr key={String(call.requestId)} title={call.tool}>
                   <td>#{String(call.requestId)}</td>
-                  <td>{call.tool}</td>
                   <td>{clientRecordText(call)}</td>
                   <td>{call.server}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <p className="lab-client-record-note">Unknown: no answer by the client&apos;s deadline, so it cannot tell whether the call ran (not failed).</p>
         </div>
       )}
       <dl className="lab-stored">
