@@ -91,17 +91,17 @@ test('on a task scenario a server response offers Crash after COMMIT: the task r
   expect(lines.some((line) => /task task-7f3a completed/.test(line))).toBe(true);
 });
 
-test('a fault run that fails (the ledger race client never retries a lost request) says so and offers Remove faults', async ({ page }) => {
+test('a lost request in the ledger race is unknown to the client, not a failed run: the keyed retry reconciles it', async ({ page }) => {
   const lab = new LabPage(page);
-  // Message 2 of ledger-race-keyed on Streamable HTTP is request #42's tools/call: dropped, it is never answered
-  // (the client's retry timer covers #41 only).
+  // Message 2 of ledger-race-keyed on Streamable HTTP is request #42's tools/call: dropped, its deadline passes,
+  // it is unknown to the client, and the retry with the same key is replayed.
   await lab.open('?scenario=ledger-race-keyed&transport=http&faults=drop:2');
-  await expect(lab.main).toHaveAttribute('data-status', 'error');
-  const alert = page.getByRole('alert').filter({ hasText: 'LAB021' });
-  await expect(alert).toContainText('tools/call #42');
-  await expect(alert).toContainText('The run had faults drop:2.');
-  await alert.getByRole('button', { name: 'Remove faults' }).click();
   await lab.waitForRun('ledger-race-keyed', 'http');
-  await expect(page).not.toHaveURL(/faults=/);
-  await expect(page.getByRole('alert').filter({ hasText: 'LAB021' })).toHaveCount(0);
+  await page.locator('body').focus();
+  await page.keyboard.press('End');
+  const record = page.getByRole('table', { name: 'What the client knows' });
+  await expect(record.getByRole('row', { name: /#42/ })).toContainText('reconciled by #43 (it was unknown)');
+  await expect(record.getByRole('row', { name: /#42/ })).toContainText('not-received');
+  await expect(page.getByTestId('ledger-duplicate')).toContainText('none');
 });
+

@@ -23,6 +23,7 @@ function taskLane(action: Extract<LabEvent, { kind: 'task' }>['action']): string
     case 'reported':
     case 'retried':
     case 'retry-skipped':
+    case 'request-lost':
       return 'client';
     case 'cancelled':
     case 'completed':
@@ -69,7 +70,8 @@ function laneOf(event: LabEvent, context: LaneContext): string {
     case 'sql':
       return event.connection;
     case 'ledger':
-      return event.connection ?? 'server';
+      // The client's own finding that a call's outcome is unknown is drawn on its lane.
+      return event.connection ?? (event.action === 'unknown' ? 'client' : 'server');
     case 'task':
       return taskLane(event.action);
     case 'buffer':

@@ -132,6 +132,12 @@ export const LEDGER_COUNTS = [
   ['keyRecords', 'Key records'],
 ] as const satisfies ReadonlyArray<readonly [keyof LedgerOutcome, string]>;
 
+/** One call as the client's record has it: answered, unknown, or reconciled and by which answer. */
+export function clientRecordText(call: NonNullable<LedgerOutcome['clientRecord']>[number]): string {
+  if (call.state === 'reconciled') return `reconciled by #${String(call.reconciledBy)} (it was unknown)`;
+  return call.state;
+}
+
 /** Whether a transcript's outcome is the ledger model's (the worker's guard checked its fields). */
 export function ledgerOutcome(transcript: Transcript): LedgerOutcome | null {
   return transcript.kind === 'ledger' ? (transcript.outcome as LedgerOutcome) : null;

@@ -37,7 +37,7 @@ const unknownRecord = v.record(v.string(), v.unknown());
 /** A JSON object (JSON values only, bounded depth: json.ts), typed as the engine's JsonObject. */
 const jsonObject = v.custom<JsonObject>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
 const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
-const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped']);
+const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped', 'request-lost']);
 const bufferAction = v.picklist(['enqueued', 'coalesced', 'dropped', 'needs-refetch', 'refused', 'released']);
 
 export const TransportSchema = v.picklist(TRANSPORTS);
@@ -86,7 +86,7 @@ const eventSchemas = [
   event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('views-diverge', { requestId, side, serverView: v.literal('completed'), serverEndedAtMs: finite, clientView: clientOutcome, clientEndedAtMs: finite, reason: v.string() }),
   event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean(), rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))), changes: v.optional(nonNegativeInt), error: v.optional(v.object({ code: v.string(), message: v.string() })) }),
-  event('ledger', { action: v.picklist(['opened', 'barrier', 'busy-wait', 'executed', 'replayed', 'rejected', 'failed', 'caller-mutated', 'saved', 'closed', 'reopened', 'retry', 'no-retry', 'reconcile', 'reconciled', 'aborted']), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
+  event('ledger', { action: v.picklist(['opened', 'barrier', 'busy-wait', 'executed', 'replayed', 'rejected', 'failed', 'caller-mutated', 'saved', 'closed', 'reopened', 'retry', 'no-retry', 'reconcile', 'reconciled', 'aborted', 'unknown']), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
   event('task', { action: taskAction, taskId: v.string(), status: v.nullable(taskStatus), detail: v.string() }),
   event('buffer', { action: bufferAction, requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string(), heldMs: v.optional(finite) }),
   event('proxy', { action: v.picklist(['headers', 'held', 'flushed', 'discarded']), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
@@ -140,8 +140,20 @@ const outcomeSchemas = {
       summary: v.string(),
       source: v.string(),
     }),
+    clientRecord: v.optional(
+      v.array(
+        v.object({
+          requestId,
+          tool: v.string(),
+          state: v.picklist(['answered', 'unknown', 'reconciled']),
+          reconciledBy: v.optional(requestId),
+          server: v.picklist(['executed', 'replayed', 'rejected', 'failed', 'read', 'not-received']),
+        }),
+      ),
+    ),
+    duplicateEffect: v.optional(v.nullable(v.object({ requestIds: v.array(requestId), detail: v.string() }))),
   }),
-  task: v.object({ taskId: v.string(), taskStatus, cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus) }),
+  task: v.object({ taskId: v.string(), taskStatus: v.nullable(taskStatus), cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus), lostRequests: v.optional(v.array(v.object({ requestId, method: v.string(), reissuedAs: v.nullable(requestId) }))), outcomeUnknown: v.optional(v.boolean()) }),
   buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),
   proxy: v.object({ requestEndedAs: terminalState, idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
   reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite, clientStateStale: v.boolean() }),
@@ -149,12 +161,13 @@ const outcomeSchemas = {
   listen: v.object({
     listenRequestId: requestId,
     serverEndSignal: v.picklist(['notifications/cancelled', 'stream-close']),
-    listenEndedAtMs: finite,
+    listenEndedAtMs: v.nullable(finite),
     serverCancelled: v.array(requestId),
     clientCancelled: v.array(requestId),
     toolCallRequestId: requestId,
     toolCallTerminal: terminalState,
     notificationsReceived: nonNegativeInt,
+    listensReissued: v.optional(v.array(requestId)),
   }),
   recording: v.object({
     server: v.object({ name: v.string(), version: v.string() }),

@@ -2,7 +2,7 @@ import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
 import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { RecordingFacts } from '../recording/RecordingFacts';
-import { aliasText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
+import { aliasText, clientRecordText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
 
 /**
  * What the run established. For a request race, the four recorded facts (SPEC §7), filled in as
@@ -143,7 +143,37 @@ function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
           </tbody>
         </table>
       </div>
+      {outcome.clientRecord !== undefined && (
+        <div className="lab-scroll">
+          <table className="lab-table lab-client-record">
+            <caption>What the client knows</caption>
+            <thead>
+              <tr>
+                <th scope="col">Request</th>
+                <th scope="col">Client&apos;s record</th>
+                <th scope="col">Server did</th>
+              </tr>
+            </thead>
+            <tbody>
+              {outcome.clientRecord.map((call) => (
+                <tr key={String(call.requestId)} title={call.tool}>
+                  <td>#{String(call.requestId)}</td>
+                  <td>{clientRecordText(call)}</td>
+                  <td>{call.server}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="lab-client-record-note">Unknown: no answer by the client&apos;s deadline, so it cannot tell whether the call ran (not failed).</p>
+        </div>
+      )}
       <dl className="lab-stored">
+        {outcome.duplicateEffect !== undefined && (
+          <>
+            <dt>Duplicated effect</dt>
+            <dd data-testid="ledger-duplicate">{outcome.duplicateEffect === null ? 'none: the effect ran at most once' : `${outcome.duplicateEffect.requestIds.map((id) => `#${String(id)}`).join(' and ')}: ${outcome.duplicateEffect.detail}`}</dd>
+          </>
+        )}
         <dt>Stored result for the key</dt>
         <dd className="lab-json">{outcome.storedResult === null ? 'none (no key, or nothing committed)' : compactJson(outcome.storedResult)}</dd>
         {alias !== null && (

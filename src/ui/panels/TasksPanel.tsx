@@ -32,7 +32,7 @@ export function TasksPanel() {
       {view !== null && (
         <>
           <dl className="panel-numbers">
-            <div><dt>Final status</dt><dd data-testid="task-status">{view.outcome.taskStatus}</dd></div>
+            <div><dt>Final status</dt><dd data-testid="task-status">{view.outcome.taskStatus ?? 'none: the tools/call was lost before any task was created'}</dd></div>
             <div><dt>Cancel acknowledged</dt><dd>{view.outcome.cancelAcknowledged ? 'yes' : 'no'}</dd></div>
             <div><dt>Status on the poll after the ack</dt><dd>{view.outcome.statusAfterAck ?? '—'}</dd></div>
             <div><dt>Polls</dt><dd>{view.outcome.polls}</dd></div>

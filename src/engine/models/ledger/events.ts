@@ -27,7 +27,9 @@ export interface LedgerEvent extends EventBase {
     | 'no-retry'
     | 'reconcile'
     | 'reconciled'
-    | 'aborted';
+    | 'aborted'
+    /** A run with faults: a call's deadline passed with no response, so its outcome is unknown to the client (not failed). */
+    | 'unknown';
   requestId?: RequestId;
   connection?: string;
   detail: string;
@@ -65,6 +67,39 @@ export interface LedgerOutcome {
   paymentTokenInLedger: boolean | null;
   /** How this run answers a repeated key (keyProfile), with the source the Ledger tab cites. */
   keyProfile: KeyProfile;
+  /**
+   * A run with faults only (absent otherwise, so a run without faults is as it always was): the client's own
+   * record of every call it made, in the order it made them, with what the server actually did beside it.
+   */
+  clientRecord?: LedgerClientOperation[];
+  /**
+   * A run with faults only: the smallest history that proves the effect ran more than once for one intent
+   * (the first two calls that committed it), or null when it ran at most once.
+   */
+  duplicateEffect?: LedgerDuplicateEffect | null;
+}
+
+/**
+ * One call as its client knows it. `answered`: its response reached the client. `unknown`: its deadline
+ * (retryAfterMs) passed with no response, lost or late, so the client cannot tell whether it ran: not
+ * failed, unknown. `reconciled`: it was unknown, then a later answer about the same intent told the client
+ * what it did (a retry with the same key answered, or a read by key or of the inventory).
+ */
+export interface LedgerClientOperation {
+  requestId: RequestId;
+  tool: string;
+  state: 'answered' | 'unknown' | 'reconciled';
+  /** The request whose answer reconciled it (reconciled only). */
+  reconciledBy?: RequestId;
+  /** What the server did with it, which the client may not know: its response's status, `read` (a read it answered), or `not-received` (the network or a restart lost the request). */
+  server: LedgerResponseRecord['status'] | 'read' | 'not-received';
+}
+
+export interface LedgerDuplicateEffect {
+  /** The calls whose effects committed for the one intent, the first two: the whole proof. */
+  requestIds: RequestId[];
+  /** What the client knew of each, and why nothing stopped the second. */
+  detail: string;
 }
 
 

@@ -8,7 +8,7 @@ import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
 import { sqlEvent } from '../../core/sqlite';
 import { runAndClose, type Model } from '../../core/model';
-import type { LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
+import type { LedgerClientOperation, LedgerDuplicateEffect, LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
 import { KEY_PROFILES, atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
 import { ledgerSettingsSpec, type LedgerSettings } from './settings';
@@ -39,6 +39,23 @@ export interface LedgerRunOptions {
 }
 
 const KEYS: Record<Operation, string> = { charge_account: 'checkout-7', reserve_inventory: 'cart-9-reserve' };
+
+/**
+ * A run with faults: how many lost calls the client sends again in one run before it gives up and leaves
+ * their outcome unknown (a stdio pipe that dropped loses every later message: retrying forever would never end).
+ */
+const LOST_CALL_RETRIES_MAX = 3;
+
+/** The client's own record of one call while the run goes (see LedgerClientOperation). */
+interface ClientCall {
+  readonly requestId: number;
+  readonly tool: string;
+  readonly variant: ArgumentVariant | null;
+  /** The first call of the intent this one repeats (itself for a first call; null for a read). */
+  readonly intentOf: number | null;
+  state: 'pending' | 'answered' | 'unknown' | 'reconciled';
+  reconciledBy?: number;
+}
 
 type ArgumentVariant = LedgerSettings['retryArguments'];
 
@@ -88,6 +105,20 @@ export class LedgerLab {
   private readonly resend = new Map<number, () => void>();
   /** A student's `execute` in the place of the lab's programs, with what it committed (null: the lab's own). */
   private readonly componentRun: ComponentLedgerRun | null;
+  /**
+   * Whether the run injects faults. Then any message may be lost, so the client keeps a deadline
+   * (retryAfterMs) on every call, not only the first; a call whose deadline passes is unknown to it. Without
+   * faults only the first response is ever lost (loseFirstResponse) and the run is as it always was.
+   */
+  private readonly faulted: boolean;
+  /** A run with faults: every call of the client, in order, as the client knows it. */
+  private readonly clientCalls = new Map<number, ClientCall>();
+  /** Requests whose effect committed, in order (the duplicated effect's history). */
+  private readonly executedBy: number[] = [];
+  /** The reads (reconcile) the server answered. */
+  private readonly readsServed = new Set<number>();
+  /** A run with faults: the lost calls sent again so far. */
+  private lostRetries = 0;
 
   constructor(options: LedgerRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
@@ -96,6 +127,7 @@ export class LedgerLab {
     this.host = options.host;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
+    this.faulted = (options.faults?.length ?? 0) > 0;
     const execute = options.components?.ledgerExecute;
     this.componentRun = execute === undefined || options.components === undefined ? null : new ComponentLedgerRun(execute, options.components.probe, this.sim.componentClock());
     this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
@@ -164,14 +196,19 @@ export class LedgerLab {
     return id;
   }
 
-  private call(id: number, connectionName: string, variant: ArgumentVariant): void {
+  private call(id: number, connectionName: string, variant: ArgumentVariant, intentOf: number = id): void {
     this.idsUsed.add(id);
+    if (this.faulted) {
+      this.clientCalls.set(id, { requestId: id, tool: this.settings.operation, variant, intentOf, state: 'pending' });
+      // The first call's deadline is the retry timer (armRetry); every other call gets its own.
+      if (id !== 41) this.armDeadline(id);
+    }
     const s = this.settings;
     const args = argumentsFor(s.operation, variant);
     const key = this.key();
     const wireArgs: JsonObject = key === null ? { ...args } : { ...args, idempotencyKey: key };
     this.requests += 1;
-    this.resend.set(id, () => this.call(this.newId(id), connectionName === 'conn-1' ? 'conn-2' : connectionName, variant));
+    this.resend.set(id, () => this.call(this.newId(id), connectionName === 'conn-1' ? 'conn-2' : connectionName, variant, intentOf));
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, s.operation, wireArgs, null), () => {
       this.serverReceives({ operation: s.operation, args, key, requestId: String(id), connection: connectionName }, id);
       return null;
@@ -179,6 +216,9 @@ export class LedgerLab {
   }
 
   private clientReceives(id: number, event: MessageEvent): string | null {
+    const late = this.lateAnswer(id);
+    if (late !== null) return late;
+    if (this.faulted) this.answeredCall(id);
     if (id === 41) this.firstResponseSettled = true;
     if (id === 41 && this.settings.replayAfterResponse) {
       const replayId = this.newId(42);
@@ -200,6 +240,9 @@ export class LedgerLab {
       if (this.firstResponseSettled) return;
       // The client stops waiting for #41: its answer never came (it was lost), and it will not come now.
       this.sim.wire.settle('client', 41);
+      // Unknown to the client. No event of its own: what follows (retry, no retry, reconcile) says it, as in a
+      // run without faults, so a fault named on a later message names the same one.
+      if (this.faulted) this.markUnknown(41, false);
       if (s.reopenBeforeRetry) this.reopen();
       // Reading the authoritative state is always safe; it is what decides whether to retry.
       if (s.onLostResponse === 'reconcile') {
@@ -214,13 +257,103 @@ export class LedgerLab {
     });
   }
 
-  private retry(): void {
+  private retry(intentOf = 41, variant: ArgumentVariant = this.settings.retryArguments): void {
     const s = this.settings;
-    const how = this.key() === null ? 'without a key: nothing lets the server recognise the same intent' : `with the same key${s.retryArguments === 'same' ? ' and identical arguments' : ' but changed arguments'}`;
+    const how = this.key() === null ? 'without a key: nothing lets the server recognise the same intent' : `with the same key${variant === 'same' ? ' and identical arguments' : ' but changed arguments'}`;
     const id = this.newId(42);
     this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `no response after ${s.retryAfterMs} ms: the client retries as a NEW JSON-RPC id ${id}, ${how}` });
     // In a race conn-2 carries #42 (it may still be inside its transaction): the retry opens its own connection.
-    this.call(id, s.race ? 'conn-3' : 'conn-2', s.retryArguments);
+    this.call(id, s.race ? 'conn-3' : 'conn-2', variant, intentOf);
+  }
+
+  // ── the client's record in a run with faults: deadlines and unknown outcomes ──────────────────
+
+  /** A call other than the first: the client waits retryAfterMs for its answer, as it does for the first. */
+  private armDeadline(id: number): void {
+    this.scheduler.after(this.settings.retryAfterMs, 'client', `client deadline of #${id}`, () => this.deadlinePassed(id));
+  }
+
+  private isOpen(id: number): boolean {
+    return this.sim.wire.unanswered().some((event) => event.from === 'client' && 'id' in event.message && event.message.id === id);
+  }
+
+  /**
+   * A call's deadline passed. If its answer came (or a restart already made the client send it again), nothing
+   * happens. Otherwise the client stops waiting: a read is sent again (reading is safe); a mutating call is
+   * unknown, and the client does what it does about a lost first call: reconcile, retry, or not retry.
+   */
+  private deadlinePassed(id: number): void {
+    const call = this.clientCalls.get(id);
+    assert(call !== undefined, () => `the client made call #${id}`);
+    if (call.state !== 'pending' || !this.isOpen(id)) return;
+    this.sim.wire.settle('client', id);
+    const s = this.settings;
+    if (call.intentOf === null) {
+      call.state = 'unknown';
+      if (!this.mayRetryLost(id)) return;
+      this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `no answer to the read #${id} after ${s.retryAfterMs} ms: a read is safe to repeat, so the client reads again under a new id` });
+      this.reconcile();
+      return;
+    }
+    this.markUnknown(id);
+    if (!this.mayRetryLost(id)) return;
+    if (s.onLostResponse === 'reconcile') {
+      this.reconcile();
+      return;
+    }
+    if (this.key() === null && !s.retryWithoutKey) {
+      this.record({ kind: 'ledger', action: 'no-retry', requestId: id, detail: 'no idempotency key: automatic retry is disabled; the outcome is unknown, so reconcile first (RT: unsafe)' });
+      return;
+    }
+    this.retry(call.intentOf, call.variant ?? s.retryArguments);
+  }
+
+  /** Whether the client sends a lost call again: at most LOST_CALL_RETRIES_MAX times in a run, then it gives up. */
+  private mayRetryLost(id: number): boolean {
+    if (this.lostRetries < LOST_CALL_RETRIES_MAX) {
+      this.lostRetries += 1;
+      return true;
+    }
+    this.record({ kind: 'ledger', action: 'no-retry', requestId: id, detail: `the client has sent lost calls again ${LOST_CALL_RETRIES_MAX} times with no answer: it gives up, and what its calls did stays unknown to it` });
+    return false;
+  }
+
+  /** The client stops waiting for call `id`: it cannot tell whether it ran. Unknown, not failed. */
+  private markUnknown(id: number, record = true): void {
+    const call = this.clientCalls.get(id);
+    assert(call !== undefined, () => `the client made call #${id}`);
+    call.state = 'unknown';
+    if (!record) return;
+    const what = this.settings.operation === 'charge_account' ? 'the charge' : 'the reservation';
+    this.record({ kind: 'ledger', action: 'unknown', requestId: id, detail: `no response to #${id} after ${this.settings.retryAfterMs} ms: the client cannot tell whether ${what} ran, so its outcome is unknown (not failed); it may have committed or not, and what the client does next must be right either way` });
+  }
+
+  /**
+   * An answer to a call the client already stopped waiting for (a delay fault made it late): the client
+   * settled that request and acted without it, so it ignores the answer. Null: the client takes it.
+   */
+  private lateAnswer(id: number): string | null {
+    const call = this.faulted ? this.clientCalls.get(id) : undefined;
+    if (call === undefined || call.state === 'pending') return null;
+    return `the client stopped waiting for #${id} at its deadline (${this.settings.retryAfterMs} ms) and already acted on an unknown outcome: this late answer is ignored`;
+  }
+
+  /** The client got call `id`'s answer; an answer about a keyed intent tells it what every unknown call of that intent did. */
+  private answeredCall(id: number): void {
+    const call = this.clientCalls.get(id);
+    if (call === undefined) return;
+    call.state = 'answered';
+    const status = this.responses.find((response) => response.requestId === id)?.status;
+    if (this.key() !== null && (status === 'executed' || status === 'replayed')) this.reconcileUnknown(id);
+  }
+
+  /** Every call still unknown is reconciled by the answer to `by` (the intent's one stored outcome). */
+  private reconcileUnknown(by: number): void {
+    for (const call of this.clientCalls.values()) {
+      if (call.state !== 'unknown' || call.intentOf === null) continue;
+      call.state = 'reconciled';
+      call.reconciledBy = by;
+    }
   }
 
   /**
@@ -237,6 +370,10 @@ export class LedgerLab {
     this.requests += 1;
     this.idsUsed.add(id);
     this.resend.set(id, () => this.reconcile());
+    if (this.faulted) {
+      this.clientCalls.set(id, { requestId: id, tool, variant: null, intentOf: null, state: 'pending' });
+      this.armDeadline(id);
+    }
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, tool, args, null), () => {
       const connection = this.connection('conn-2');
       const found =
@@ -244,7 +381,15 @@ export class LedgerLab {
           ? this.readSql(connection, id, 'SELECT COALESCE(SUM(amount), 0) AS reserved FROM ledger.effects WHERE operation = ? AND subject = ? AND tenant = ?', [s.operation, 'sku-42', 'tenant-a'], 're-read the inventory before deciding')
           : this.readSql(connection, id, 'SELECT result_json FROM ledger.idempotency_keys WHERE key = ?', [key], 'look the intent up by its key');
       const body: JsonObject = key === null ? { reserved: Number(found[0]?.reserved ?? 0) } : this.foundByKey(key, found[0]);
+      this.readsServed.add(id);
       this.sim.wire.send('server', this.channel('server', id), callToolResultResponse(id, canonicalJson(body), body), () => {
+        const late = this.lateAnswer(id);
+        if (late !== null) return late;
+        if (this.faulted) {
+          this.answeredCall(id);
+          // The read says what the intent did: every call of it the client did not know about is known now.
+          this.reconcileUnknown(id);
+        }
         const committed = key === null ? Number(body.reserved) > 0 : body.found === true;
         if (committed) {
           this.record({ kind: 'ledger', action: 'reconciled', requestId: id, detail: `the first call did commit (${canonicalJson(body)}): no retry, nothing runs twice` });
@@ -347,7 +492,10 @@ export class LedgerLab {
 
   private finish(intent: Intent, id: number, outcome: ProgramResult): void {
     const s = this.settings;
-    if (outcome.status === 'executed' || (outcome.status === 'failed' && outcome.executed)) this.executions += 1;
+    if (outcome.status === 'executed' || (outcome.status === 'failed' && outcome.executed)) {
+      this.executions += 1;
+      this.executedBy.push(id);
+    }
     let message: JsonRpcMessage;
     let body: JsonObject;
     if (outcome.status === 'executed' || outcome.status === 'replayed') {
@@ -435,6 +583,9 @@ export class LedgerLab {
   /** A request of the client a restart lost: it knows no answer will come, and sends it again under a new id. */
   private resendLost(id: number): void {
     this.sim.wire.settle('client', id);
+    // The client knows no answer will come, not whether the server ran it before the restart: unknown.
+    const call = this.clientCalls.get(id);
+    if (call !== undefined) call.state = 'unknown';
     const resend = this.resend.get(id);
     assert(resend !== undefined, () => `request ${id} was sent by the client`);
     this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `the connection carrying request ${id} went with the server's restart before it was answered: no answer will come, so the client sends it again under a new id` });
@@ -505,7 +656,28 @@ export class LedgerLab {
       responses: this.responses,
       paymentTokenInLedger: this.paymentTokenFound(),
       keyProfile: { ...KEY_PROFILES[this.settings.keyProfile] },
+      ...(this.faulted ? { clientRecord: this.clientRecordOut(), duplicateEffect: this.duplicateEffect() } : {}),
     };
+  }
+
+  private clientRecordOut(): LedgerClientOperation[] {
+    return [...this.clientCalls.values()].map((call) => {
+      assert(call.state !== 'pending', () => `call #${call.requestId} ends answered or unknown (its deadline)`);
+      const server = this.responses.find((r) => r.requestId === call.requestId)?.status ?? (this.readsServed.has(call.requestId) ? 'read' : 'not-received');
+      return { requestId: call.requestId, tool: call.tool, state: call.state, ...(call.reconciledBy === undefined ? {} : { reconciledBy: call.reconciledBy }), server };
+    });
+  }
+
+  /** The first two calls that committed the effect, and what the client knew of each: the whole proof of a duplicate. */
+  private duplicateEffect(): LedgerDuplicateEffect | null {
+    const [first, second] = this.executedBy;
+    if (first === undefined || second === undefined) return null;
+    const known = (id: number): string => {
+      const state = this.clientCalls.get(id)?.state ?? 'unknown';
+      return state === 'answered' ? 'answered' : state === 'reconciled' ? 'reconciled' : 'unknown to the client';
+    };
+    const guard = this.key() === null ? 'no idempotency key recorded the intent, so nothing told the server the second was the same one' : 'both ran before either stored the key';
+    return { requestIds: [first, second], detail: `#${first} (${known(first)}) and #${second} (${known(second)}) both committed the effect of one intent: ${guard}` };
   }
 
   /** LG-P5: scans every row of every ledger table and every response for the call's payment token. */

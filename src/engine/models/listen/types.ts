@@ -10,7 +10,8 @@ export interface ListenOutcome {
   listenRequestId: RequestId;
   /** How the server ended the listen: `notifications/cancelled` on stdio, closing its SSE stream on Streamable HTTP. */
   serverEndSignal: 'notifications/cancelled' | 'stream-close';
-  listenEndedAtMs: number;
+  /** When the server ended the (first) listen it held; null only when a fault lost every listen before it reached the server. */
+  listenEndedAtMs: number | null;
   /** RC-9: the requests the server cancelled — only subscriptions/listen calls. */
   serverCancelled: RequestId[];
   /** The requests the client cancelled — its own ordinary requests, on the separate client path. */
@@ -19,6 +20,11 @@ export interface ListenOutcome {
   toolCallTerminal: TerminalState;
   /** Notifications the listen stream delivered before the server ended it. */
   notificationsReceived: number;
+  /**
+   * A run with faults only (absent otherwise): the listens the client opened again, each with a new request
+   * id, because an earlier one was lost (no acknowledgement came, or its response stream broke).
+   */
+  listensReissued?: RequestId[];
 }
 
 export interface ListenScenario extends ScenarioMeta {

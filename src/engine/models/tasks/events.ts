@@ -1,3 +1,4 @@
+import type { RequestId } from '../../core/jsonrpc';
 import type { ScenarioMeta } from '../../core/model';
 import type { SqlEvent } from '../../core/sqlite';
 import type { EventBase, WireEvent } from '../../core/transcript';
@@ -12,8 +13,10 @@ export interface TaskEvent extends EventBase {
    * reported: the client tells its user a status without having polled it (only ackIsFinal, a catalogued failure mode).
    * crashed, restarted, retried: a crash fault: the server dies after COMMIT, restarts from its file, and
    * the client retries what it safely can.
+   * request-lost: a run with faults: a request's deadline passed with no answer (it or its response stream was lost),
+   * so the client stops waiting for it; `retried` or `retry-skipped` says what it does next.
    */
-  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried' | 'retry-skipped';
+  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried' | 'retry-skipped' | 'request-lost';
   taskId: string;
   status: TaskStatus | null;
   detail: string;
@@ -21,8 +24,8 @@ export interface TaskEvent extends EventBase {
 
 export interface TaskOutcome {
   taskId: string;
-  /** The task's status in the durable store at the end of the run. */
-  taskStatus: TaskStatus;
+  /** The task's status in the durable store at the end of the run; null only when a fault lost the tools/call before it reached the server (no task was created). */
+  taskStatus: TaskStatus | null;
   cancelAcknowledged: boolean;
   /** The status the client saw on its first poll after the cancel acknowledgement (VF-12: not terminal yet). */
   statusAfterAck: TaskStatus | null;
@@ -36,6 +39,24 @@ export interface TaskOutcome {
    * task did; null while it reports none.
    */
   clientReported: TaskStatus | null;
+  /**
+   * A run with faults only (absent otherwise): each request of the client that got no answer (lost on the
+   * way, its response or its stream lost, or the server crashed before answering), and the request id it was
+   * re-issued under, or null when the client did not re-issue it.
+   */
+  lostRequests?: TaskLostRequest[];
+  /**
+   * A run with faults only: whether the task's outcome stayed unknown to the client: it never learned the
+   * taskId, or it ended without polling a terminal status (and did not take an acknowledgement as final).
+   */
+  outcomeUnknown?: boolean;
+}
+
+export interface TaskLostRequest {
+  requestId: RequestId;
+  method: string;
+  /** The new request id it was sent again under (tasks/get, tasks/cancel), or null (a tools/call is not retried, RT-1; or the client gave up). */
+  reissuedAs: RequestId | null;
 }
 
 /** What the task model records: the wire's events, its SQL statements and its task steps. */

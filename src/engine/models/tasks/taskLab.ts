@@ -16,7 +16,7 @@ import type { EventBase, Unstamped, Side, Transport } from '../../core/transcrip
 import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
 import { LedgerFile, type LedgerConnection, type SqliteHost, type StatementParams } from '../../core/sqlite';
-import type { TaskModelEvent, TaskOutcome, TaskScenario, TaskStatus } from './events';
+import type { TaskLostRequest, TaskModelEvent, TaskOutcome, TaskScenario, TaskStatus } from './events';
 import { sqlEvent } from '../../core/sqlite';
 import { runAndClose, type Model } from '../../core/model';
 import { taskSettingsSpec, type TaskSettings } from './settings';
@@ -59,6 +59,11 @@ const TASK_ID = 'task-7f3a';
 /** How many ids are tried before a file full of them is refused: every scenario run adds one task. */
 const TASK_IDS_MAX = 1_000_000;
 const CALL_ID = 1;
+/**
+ * A run with faults: how many lost requests the client re-issues in one run before it gives up and the task's
+ * outcome stays unknown to it (a stdio pipe that dropped loses every later message: re-issuing forever would never end).
+ */
+const LOST_REISSUES_MAX = 3;
 
 
 function request(id: RequestId, method: string, params: JsonObject): JsonRpcMessage {
@@ -97,6 +102,16 @@ export class TaskLab {
   private clientReported: TaskStatus | null = null;
   /** The tasks exercise: a student's store decides the status where the lab's own logic does; null: the lab's. */
   private readonly store: ComponentTaskStore | null = null;
+  /**
+   * Whether the run injects faults. Then any message may be lost, so the client keeps a deadline on each
+   * request (a round trip at the largest latency, plus a poll interval): one whose deadline passes is lost
+   * to it. Without faults every answer comes within a round trip, and the run is as it always was.
+   */
+  private readonly faulted: boolean;
+  /** A run with faults: the requests the client stopped waiting for; an answer that still comes is ignored. */
+  private readonly gaveUp = new Set<RequestId>();
+  private readonly lostRequests: TaskLostRequest[] = [];
+  private reissued = 0;
 
   constructor(options: TaskRunOptions) {
     if (options.host === undefined) throw new LabError('LAB011', 'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in');
@@ -109,6 +124,7 @@ export class TaskLab {
     this.db = this.file.connect('tasks');
     this.taskId = this.freeTaskId();
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
+    this.faulted = (options.faults?.length ?? 0) > 0;
     const factory = options.components?.taskStore;
     if (factory !== undefined && options.components !== undefined) {
       const clock = this.sim.componentClock();
@@ -193,10 +209,57 @@ export class TaskLab {
     if (from === 'client' && 'method' in message) this.methods.set(id, message.method);
     const event = this.sim.wire.send(from, this.channel(from, id), message, () => {
       if (from === 'server' && id === CALL_ID && this.streamClosedAtMs !== null) return `the client closed the connection of request #${CALL_ID} at ${this.streamClosedAtMs} ms`;
+      if (from === 'server' && this.gaveUp.has(id)) return `the client stopped waiting for #${String(id)} at its deadline (${this.deadlineMs()} ms) and already acted on it being lost: this late answer is ignored`;
       deliver();
       return null;
     });
     if (event.lost === true && event.fault?.startsWith('crash:') === true) this.crashedResponse = { id, method: this.methods.get(id) ?? 'tools/call' };
+    if (this.faulted && from === 'client' && 'method' in message && 'id' in message) this.scheduler.after(this.deadlineMs(), 'client', `deadline of #${String(id)}`, () => this.deadlinePassed(id));
+  }
+
+  // ── a run with faults: the client's deadline on each request, and what it does about a lost one ──
+
+  /** How long the client waits for an answer: a round trip at the largest latency, plus a poll interval. */
+  private deadlineMs(): number {
+    return 2 * (this.s.latencyMs + this.s.latencyJitterMs) + this.s.pollIntervalMs;
+  }
+
+  private isOpen(id: RequestId): boolean {
+    return this.sim.wire.unanswered().some((event) => event.from === 'client' && 'id' in event.message && event.message.id === id);
+  }
+
+  /**
+   * A request's deadline passed with no answer: it is lost to the client (the request, its response, or the
+   * stream carrying it). The client stops waiting for it and re-issues what is safe to repeat under a new id.
+   */
+  private deadlinePassed(id: RequestId): void {
+    if (!this.isOpen(id)) return;
+    this.sim.wire.settle('client', id);
+    this.gaveUp.add(id);
+    const method = this.methods.get(id) ?? 'tools/call';
+    const what = `no answer to ${method} #${String(id)} within ${this.deadlineMs()} ms`;
+    this.record({ kind: 'task', action: 'request-lost', taskId: this.taskId, status: null, detail: `${what}: the request, its response or the stream carrying it was lost, so the client stops waiting for it` });
+    if (method === 'tools/call') {
+      this.lostRequests.push({ requestId: id, method, reissuedAs: null });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll: the outcome is unknown to it, not failed; the call carries no idempotency key, so it is not re-issued (RT-1)` });
+      return;
+    }
+    if (this.clientDone) {
+      this.lostRequests.push({ requestId: id, method, reissuedAs: null });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client is done with the task, nothing to re-issue` });
+      return;
+    }
+    if (this.reissued >= LOST_REISSUES_MAX) {
+      this.lostRequests.push({ requestId: id, method, reissuedAs: null });
+      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client has re-issued lost requests ${LOST_REISSUES_MAX} times with no answer; it gives up, and the task's outcome stays unknown to it` });
+      return;
+    }
+    this.reissued += 1;
+    const reissuedAs = this.nextId;
+    this.lostRequests.push({ requestId: id, method, reissuedAs });
+    this.record({ kind: 'task', action: 'retried', taskId: this.taskId, status: null, detail: `${what}: a request whose answer is lost is over; ${method} is safe to repeat, so the client re-issues it with a new request id, #${reissuedAs}` });
+    if (method === 'tasks/get') this.poll();
+    else this.sendCancel();
   }
 
   private call(): void {
@@ -320,6 +383,7 @@ export class TaskLab {
     const what = `the connection of ${lost.method} #${String(lost.id)} broke without its response`;
     // That request is over: its response died with the server (a retry is a new request with a new id).
     this.sim.wire.settle('client', lost.id);
+    this.lostRequests.push({ requestId: lost.id, method: lost.method, reissuedAs: lost.method === 'tools/call' || this.clientDone ? null : this.nextId });
     if (lost.method === 'tools/call') {
       this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
       return;
@@ -380,11 +444,12 @@ export class TaskLab {
     // Read after the run, not part of it: nothing is recorded (a recorded read would leave a stray
     // "sql current status req=0" line at the end of every task transcript).
     const row = this.db.run('SELECT status FROM tasks WHERE task_id = ?', [this.taskId]);
-    assert(row.ok && row.rows.length === 1, 'the task row exists at the end of the run');
+    // Only a fault that lost the tools/call on its way leaves no task at all.
+    assert(row.ok && (row.rows.length === 1 || (this.faulted && row.rows.length === 0)), 'the task row exists at the end of the run');
     const eventsBefore = this.sim.events.length;
     const outcome: TaskOutcome = {
       taskId: this.taskId,
-      taskStatus: String(row.rows[0]?.status) as TaskStatus,
+      taskStatus: row.rows[0] === undefined ? null : (String(row.rows[0].status) as TaskStatus),
       cancelAcknowledged: this.cancelAckAtMs !== null,
       statusAfterAck: this.statusAfterAck,
       statusesSeen: [...this.statusesSeen],
@@ -392,6 +457,7 @@ export class TaskLab {
       resultRetrieved: this.resultRetrieved,
       streamClosed: this.streamClosedAtMs !== null,
       clientReported: this.clientReported,
+      ...(this.faulted ? { lostRequests: [...this.lostRequests], outcomeUnknown: !this.taskKnownToClient || this.clientReported === null } : {}),
     };
     assert(this.sim.events.length === eventsBefore, 'reading the outcome records nothing');
     return outcome;
