@@ -103,13 +103,34 @@ export interface ResolveOptions {
   readonly keepSdkDecidedSettings?: boolean;
 }
 
+/**
+ * `requestId=0` with ts-sdk on Streamable HTTP: SDK 1.x reaches request id 0 for its tool call when its
+ * client resumes a session (the transport's `sessionId` option), where it sends no initialize and numbers
+ * from 0 again. The one value of a setting the SDK otherwise decides that a run may ask of it (the
+ * known-bugs gallery's `bug-cancel-request-id-0`); sdkHarness's 1.x lane runs it so.
+ */
+export function resumesSession(impl: Implementation, settings: Readonly<Record<string, unknown>>, transport: Transport | undefined): boolean {
+  return impl === 'ts-sdk' && transport === 'http' && settings.requestId === 0;
+}
+
+/**
+ * The herd's settings an SDK decides on `herd:impl=ts-sdk` (and ts-sdk-v2): each client's wait is the
+ * SDK's own reconnection delay (sdk/sdkBackoff.ts), so the policy and its base and cap are the SDK's.
+ */
+export const SDK_HERD_SETTINGS = ['policy', 'baseMs', 'capMs'] as const;
+
 /** Why the real SDK cannot run this: another kind of scenario, an ordering or faults, or a setting it decides itself. */
-export function sdkRefusal(scenario: Scenario, settings: Readonly<Record<string, unknown>>, replayed: boolean, keepSdkDecidedSettings: boolean, impl: Exclude<Implementation, 'model'> = 'ts-sdk'): LabError | null {
+export function sdkRefusal(scenario: Scenario, settings: Readonly<Record<string, unknown>>, replayed: boolean, keepSdkDecidedSettings: boolean, impl: Exclude<Implementation, 'model'> = 'ts-sdk', transport?: Transport): LabError | null {
+  if (scenario.kind === 'herd') {
+    if (replayed) return new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
+    const own = SDK_HERD_SETTINGS.find((key) => Object.hasOwn(settings, key));
+    return own === undefined || keepSdkDecidedSettings ? null : new LabError('LAB025', `${own} cannot be set with ${impl} on the herd: every client waits the SDK's own reconnection delay, min(1000 × 1.5ⁿ, 30000) ms. Nothing was run`);
+  }
   if (scenario.kind !== 'request-race') return new LabError('LAB025', `${impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
   if (replayed) return new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
   if (keepSdkDecidedSettings) return null;
   const notApplied = SETTINGS_NOT_APPLIED_BY[impl];
-  const decided = Object.keys(settings).find((key) => Object.hasOwn(notApplied, key));
+  const decided = Object.keys(settings).find((key) => Object.hasOwn(notApplied, key) && !(key === 'requestId' && resumesSession(impl, settings, transport)));
   return decided === undefined ? null : new LabError('LAB025', `${decided} cannot be set with ${impl}: ${notApplied[decided]}. Nothing was run`);
 }
 
@@ -156,7 +177,7 @@ export function resolveRunParams(params: Readonly<Record<string, string>>, find:
   if (impl !== 'model') {
     const sdk = impl;
     const kept = attempt('impl', (text) => {
-      const refusal = sdkRefusal(scenario, settings, schedule !== undefined || faults !== undefined, options.keepSdkDecidedSettings === true, sdk);
+      const refusal = sdkRefusal(scenario, settings, schedule !== undefined || faults !== undefined, options.keepSdkDecidedSettings === true, sdk, transport);
       if (refusal !== null) throw refusal;
       return text;
     });
