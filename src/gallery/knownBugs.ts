@@ -190,7 +190,7 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
       { file: '@modelcontextprotocol/client/dist/index.mjs', lines: '1269-1274, 1552-1558', says: 'v2 2.4.0: the same defaults and the same function' },
     ],
     workaround:
-      'Pass your own `reconnectionOptions` is not enough (the function has no random term at any setting): add jitter yourself, e.g. close the transport on a dropped stream and reconnect after a random wait in [0, min(cap, base·2ⁿ)] (full jitter), or have the server send an SSE `retry` field that differs per client.',
+      'Your own `reconnectionOptions` are not enough (the function has no random term at any setting): add jitter yourself, e.g. close the transport on a dropped stream and reconnect after a random wait in [0, min(cap, base·2ⁿ)] (full jitter), or have the server send an SSE `retry` field that differs per client.',
     run: { kind: 'herd', settings: { baseMs: 1000, capMs: 30_000 } },
     compare: { a: 'herd:baseMs=1000,capMs=30000', b: 'herd:policy=exponential,baseMs=1000,capMs=30000' },
   },
@@ -212,7 +212,7 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
       { revision: '2025-11-25', level: 'MUST', page: 'basic/utilities/progress', text: 'Progress notifications **MUST** only reference tokens that: Were provided in an active request; Are associated with an in-progress operation' },
     ],
     source: [
-      { file: '@modelcontextprotocol/server-everything/dist/tools/trigger-long-running-operation.js', lines: '38-55', says: 'the handler\'s loop `for (let i = 1; i < steps + 1; i++)` sleeps and sends `notifications/progress` each step; it never reads `extra.signal`' },
+      { file: '@modelcontextprotocol/server-everything/dist/tools/trigger-long-running-operation.js', lines: '38-55', says: 'the handler\'s loop `for (let i = 1; i < steps + 1; i++)` sleeps and sends `method: "notifications/progress"` each step; nothing in the handler reads the request\'s abort signal (extra.signal)' },
     ],
     workaround:
       'In your own tools, check the handler\'s `extra.signal` (v2: `ctx.mcpReq.signal`) at every step and stop when it is aborted; as a client, ignore progress for a request you cancelled (the SDKs do).',
