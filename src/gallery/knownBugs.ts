@@ -56,6 +56,8 @@ export interface KnownBug {
   readonly source: readonly SourceCite[];
   readonly workaround: string;
   readonly run: BugRun;
+  /** The real package's run the page opens in the diagram, as a run spec; for a probe entry, its recording (`recorded <probe>`). */
+  readonly diagram: string;
   /** What Compare shows, as run specs (`a` is the lab's model); for a probe entry `b` is the recording. */
   readonly compare: { readonly a: string; readonly b: string; readonly c?: string };
 }
@@ -107,6 +109,7 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     workaround:
       'Set `timeout` no longer than your maximum when the tool may send no progress (timeout = min(idle, maxTotalTimeout)), or pass your own AbortSignal and abort it with `AbortSignal.timeout(maxTotalTimeout)`: the SDK cancels the request when its signal aborts.',
     run: { kind: 'sdk-race', model: `C:${NO_PROGRESS}`, buggy: [`C:impl=ts-sdk,${NO_PROGRESS}`, `C:impl=ts-sdk-v2,${NO_PROGRESS}`] },
+    diagram: `C:impl=ts-sdk,${NO_PROGRESS}`,
     compare: { a: `C:${NO_PROGRESS}`, b: `C:impl=ts-sdk,${NO_PROGRESS}`, c: `C:impl=ts-sdk-v2,${NO_PROGRESS}` },
   },
   {
@@ -135,6 +138,7 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     ],
     workaround: 'Always pass an `onprogress` callback (a no-op will do) wherever you pass `resetTimeoutOnProgress: true`.',
     run: { kind: 'sdk-race', model: 'C', buggy: ['C:impl=ts-sdk,progressToken=false', 'C:impl=ts-sdk-v2,progressToken=false'] },
+    diagram: 'C:impl=ts-sdk,progressToken=false',
     compare: { a: 'C', b: 'C:impl=ts-sdk,progressToken=false', c: 'C:impl=ts-sdk-v2,progressToken=false' },
   },
   {
@@ -166,6 +170,7 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     workaround:
       'Upgrade to the v2 packages. On 1.x, never let a request that may be cancelled carry id 0: a client can send a cheap first request (e.g. ping) after resuming a session so its tool calls start at 1; a server can stop work on its own when the client closes the request (HTTP) rather than rely on the notification.',
     run: { kind: 'sdk-race', model: 'A:requestId=0', buggy: ['A:impl=ts-sdk,transport=http,requestId=0'], fixed: 'A:impl=ts-sdk-v2' },
+    diagram: 'A:impl=ts-sdk,transport=http,requestId=0',
     compare: { a: 'A:requestId=0', b: 'A:impl=ts-sdk,transport=http,requestId=0', c: 'A:impl=ts-sdk-v2' },
   },
   {
@@ -192,7 +197,8 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     workaround:
       'Your own `reconnectionOptions` are not enough (the function has no random term at any setting): add jitter yourself, e.g. close the transport on a dropped stream and reconnect after a random wait in [0, min(cap, base·2ⁿ)] (full jitter), or have the server send an SSE `retry` field that differs per client.',
     run: { kind: 'herd', settings: { baseMs: 1000, capMs: 30_000 } },
-    compare: { a: 'herd:baseMs=1000,capMs=30000', b: 'herd:policy=exponential,baseMs=1000,capMs=30000' },
+    diagram: 'herd:impl=ts-sdk',
+    compare: { a: 'herd:baseMs=1000,capMs=30000', b: 'herd:impl=ts-sdk', c: 'herd:impl=ts-sdk-v2' },
   },
   {
     id: 'bug-work-after-cancel',
@@ -217,6 +223,7 @@ export const KNOWN_BUGS: readonly KnownBug[] = [
     workaround:
       'In your own tools, check the handler\'s `extra.signal` (v2: `ctx.mcpReq.signal`) at every step and stop when it is aborted; as a client, ignore progress for a request you cancelled (the SDKs do).',
     run: { kind: 'probe', fixture: 'e2e/fixtures/probe-everything-stdio.json', probe: 'cancel-during-work', model: 'A:transport=stdio' },
+    diagram: 'recorded cancel-during-work',
     compare: { a: 'A:transport=stdio', b: 'recorded cancel-during-work' },
   },
 ];

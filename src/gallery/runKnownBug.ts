@@ -159,7 +159,7 @@ export async function runKnownBug(bug: KnownBug, options: KnownBugOptions): Prom
       const settings = Object.entries(spec.settings).map(([key, value]) => `${key}=${String(value)}`).join(',');
       const model = `herd:${settings}`;
       runs.push({ role: 'model', spec: model, transcript: await runSpec(model, options.onStep) });
-      runs.push({ role: 'buggy', spec: 'herd:impl=ts-sdk', transcript: await runSpec('herd:impl=ts-sdk', options.onStep) });
+      for (const text of ['herd:impl=ts-sdk', 'herd:impl=ts-sdk-v2']) runs.push({ role: 'buggy', spec: text, transcript: await runSpec(text, options.onStep) });
       return { bug, runs, finding: findBug(bug, runs, delays), delays };
     }
     case 'probe': {
