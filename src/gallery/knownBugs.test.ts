@@ -6,6 +6,8 @@ import { runProbe } from '../probe/run';
 import { SERVER_EVERYTHING as SERVER_EVERYTHING_JS } from '../probe/testing/servers';
 import { findKnownBug, KNOWN_BUGS, type KnownBug } from './knownBugs';
 import { runKnownBug } from './runKnownBug';
+import { resolveRunParams } from '../lab/runSpec';
+import { findScenario } from '../scenarios/index';
 
 /**
  * The gallery holds each entry to its bug on the installed package: every test runs the real package
@@ -33,6 +35,16 @@ describe('the known-bugs gallery, on the installed packages', () => {
         expect(pinned.dependencies[p.name] ?? pinned.devDependencies[p.name], `${b.id}: ${p.name} pinned exactly`).toBe(p.version);
       }
     }
+  });
+
+  it('the two SDK runs the gallery adds are judged where every run is: request 0 only as a resumed HTTP session, the herd only with the SDK\'s own waits', () => {
+    expect(resolveRunParams({ scenario: 'A', impl: 'ts-sdk', transport: 'http', requestId: '0' }, findScenario)).toMatchObject({ impl: 'ts-sdk', settings: { requestId: 0 } });
+    expect(() => resolveRunParams({ scenario: 'A', impl: 'ts-sdk', transport: 'stdio', requestId: '0' }, findScenario)).toThrow(/^LAB025 .*requestId cannot be set with ts-sdk/);
+    expect(() => resolveRunParams({ scenario: 'A', impl: 'ts-sdk', transport: 'http', requestId: '7' }, findScenario)).toThrow(/^LAB025 .*requestId cannot be set with ts-sdk/);
+    expect(() => resolveRunParams({ scenario: 'A', impl: 'ts-sdk-v2', transport: 'http', requestId: '0' }, findScenario)).toThrow(/^LAB025 .*requestId cannot be set with ts-sdk-v2/);
+    expect(resolveRunParams({ scenario: 'herd', impl: 'ts-sdk-v2', capMs: '30000' }, findScenario)).toMatchObject({ impl: 'ts-sdk-v2' });
+    expect(() => resolveRunParams({ scenario: 'herd', impl: 'ts-sdk', baseMs: '250' }, findScenario)).toThrow(/^LAB025 .*baseMs cannot be set with ts-sdk on the herd/);
+    expect(() => resolveRunParams({ scenario: 'buffer-overload', impl: 'ts-sdk' }, findScenario)).toThrow(/^LAB025 .*ts-sdk runs the request races/);
   });
 
   it('quotes the installed source at the lines it cites', () => {

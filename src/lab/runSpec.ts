@@ -115,16 +115,17 @@ export function resumesSession(impl: Implementation, settings: Readonly<Record<s
 
 /**
  * The herd's settings an SDK decides on `herd:impl=ts-sdk` (and ts-sdk-v2): each client's wait is the
- * SDK's own reconnection delay (sdk/sdkBackoff.ts), so the policy and its base and cap are the SDK's.
+ * SDK's own reconnection delay (sdk/sdkBackoff.ts), so the policy and its base and cap are the SDK's
+ * (the nearest the herd's words have); a run may name them only with these values.
  */
-export const SDK_HERD_SETTINGS = ['policy', 'baseMs', 'capMs'] as const;
+export const SDK_HERD_SETTINGS = { policy: 'exponential', baseMs: 1_000, capMs: 30_000 } as const;
 
 /** Why the real SDK cannot run this: another kind of scenario, an ordering or faults, or a setting it decides itself. */
 export function sdkRefusal(scenario: Scenario, settings: Readonly<Record<string, unknown>>, replayed: boolean, keepSdkDecidedSettings: boolean, impl: Exclude<Implementation, 'model'> = 'ts-sdk', transport?: Transport): LabError | null {
   if (scenario.kind === 'herd') {
     if (replayed) return new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);
-    const own = SDK_HERD_SETTINGS.find((key) => Object.hasOwn(settings, key));
-    return own === undefined || keepSdkDecidedSettings ? null : new LabError('LAB025', `${own} cannot be set with ${impl} on the herd: every client waits the SDK's own reconnection delay, min(1000 × 1.5ⁿ, 30000) ms. Nothing was run`);
+    const own = (Object.keys(SDK_HERD_SETTINGS) as Array<keyof typeof SDK_HERD_SETTINGS>).find((key) => Object.hasOwn(settings, key) && settings[key] !== SDK_HERD_SETTINGS[key]);
+    return own === undefined || keepSdkDecidedSettings ? null : new LabError('LAB025', `${own} cannot be set with ${impl} on the herd (it is ${String(SDK_HERD_SETTINGS[own])} there): every client waits the SDK's own reconnection delay, min(1000 × 1.5ⁿ, 30000) ms. Nothing was run`);
   }
   if (scenario.kind !== 'request-race') return new LabError('LAB025', `${impl} runs the request races (A–D); ${scenario.id} is a ${scenario.kind} scenario. Nothing was run`);
   if (replayed) return new LabError('LAB025', `an explored ordering and faults apply to the lab's model; ${impl} orders its own work. Nothing was run`);

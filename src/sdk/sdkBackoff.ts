@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { ComponentProbe, LabError, runScenario, type HerdScenario, type Implementation, type RunOptions, type Transcript } from '../engine';
 import { MCP_URL } from './sdkHarness';
+import { SDK_HERD_SETTINGS } from '../lab/runSpec';
 
 /** Where each SDK computes its reconnection delay (files under node_modules/@modelcontextprotocol/). */
 export const SDK_BACKOFF_SOURCE: Readonly<Record<Exclude<Implementation, 'model'>, string>> = {
@@ -39,7 +40,7 @@ export function sdkReconnectionDelay(impl: Exclude<Implementation, 'model'>): (a
 export function runSdkHerd(scenario: HerdScenario, impl: Exclude<Implementation, 'model'>, options: Pick<RunOptions, 'transport' | 'seed' | 'settings' | 'trace'>): Transcript<'herd'> {
   const delay = sdkReconnectionDelay(impl);
   const probe = new ComponentProbe();
-  const settings = { ...options.settings, policy: 'exponential', baseMs: 1_000, capMs: 30_000 };
+  const settings = { ...options.settings, ...SDK_HERD_SETTINGS };
   const transcript = runScenario(scenario, { ...options, settings, components: { probe, backoffDelayMs: (_client, attempt) => Math.floor(delay(attempt)) } });
   if (probe.breaches.length > 0) throw new LabError('LAB026', `${impl}'s reconnection delay left the herd's ceiling: ${probe.breaches[0]?.explanation ?? ''}`);
   return { ...transcript, implementation: impl };

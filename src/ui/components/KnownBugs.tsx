@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { KNOWN_BUGS, type KnownBug } from '../../gallery/knownBugs';
 import { openBugInCompare, openBugInDiagram } from '../../store/knownBugs';
 import './knownBugs.css';
@@ -68,12 +68,12 @@ export function KnownBugs() {
                         {bug.spec[0].revision} {bug.spec[0].page}
                         {bug.spec[0].level === 'none' ? '' : `, ${bug.spec[0].level}`}:
                       </strong>{' '}
-                      {bug.spec[0].text.replaceAll('**', '')}
+                      {prose(bug.spec[0].text)}
                     </>
                   )}
                 </p>
                 <p className="known-bugs-workaround">
-                  <strong>Workaround:</strong> {bug.workaround}
+                  <strong>Workaround:</strong> {prose(bug.workaround)}
                 </p>
                 <div className="known-bugs-actions">
                   <button type="button" className="lab-button" aria-label={`Open ${bug.id} in the diagram`} onClick={() => act(openBugInDiagram, bug)}>
@@ -90,4 +90,13 @@ export function KnownBugs() {
       )}
     </div>
   );
+}
+
+/** The entries' text as written in the data: `code` in backticks, the spec's **emphasis** and _emphasis_ markers dropped. */
+function prose(text: string): ReactNode[] {
+  return text
+    .replaceAll('**', '')
+    .replace(/(^|\s)_([^_]+)_(?=\s|$)/g, '$1$2')
+    .split('`')
+    .map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 }
