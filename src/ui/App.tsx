@@ -7,7 +7,6 @@ import { ExplorePanel, LedgerPanel, LedgerTab, SdkRun, ShortcutsDialog, type Sho
 import { Notices } from './components/Notices';
 import { RecordingAbout } from './recording/RecordingFacts';
 import { RecordingNotice, RecordingOpener } from './recording/RecordingOpener';
-import { KnownBugs } from './components/KnownBugs';
 import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
 import { WhatIf } from './components/WhatIf';
@@ -62,7 +61,6 @@ export function App() {
           <h1 title="What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.">MCP Reliability Lab</h1>
           <Controls />
           <RecordingOpener />
-          <KnownBugs />
         </div>
         <div className="lab-top-row lab-tabs-row">
           <TabBar />
