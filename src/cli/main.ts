@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LedgerHost } from '../engine';
 import { loadSqlJs } from './sqlite';
@@ -21,6 +23,7 @@ import { LabError } from '../engine';
 import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult } from '../engine';
 import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
+import { findKnownBug, KNOWN_BUGS, type KnownBug } from '../gallery/knownBugs';
 import { EXT_TASKS_VERSION, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runResolved } from '../lab/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from './probeCommand';
@@ -44,7 +47,8 @@ const USAGE = `usage:
 ${PROBE_USAGE}
 ${EXERCISE_USAGE}
 
-  list       the scenarios, with the requirement ids each demonstrates (defined in docs/requirements.md)
+  list       the scenarios, with the requirement ids each demonstrates (defined in docs/requirements.md),
+             then the known bugs: defects of real MCP packages, each run on the package with lab run <bug id>
   run        run one scenario and print its transcript (a readable timeline; the JSON with --json)
              --ledger FILE (ledger and task scenarios): open the SQLite ledger in FILE, or create it, and save it back
              --budget-ms N: stop the run after N ms of wall-clock time (default 60000)
@@ -82,10 +86,26 @@ class UsageError extends Error {}
 
 
 function list(): string {
-  const width = Math.max(...scenarios.map((s) => s.id.length));
-  return scenarios
+  const width = Math.max(...scenarios.map((s) => s.id.length), ...KNOWN_BUGS.map((b) => b.id.length));
+  const scenarioLines = scenarios
     .map((s) => `${s.id.padEnd(width)}  ${s.title}\n${' '.repeat(width + 2)}${s.topic}; default transport ${s.defaultTransport}; demonstrates ${s.requirements.join(', ')}`)
     .join('\n');
+  const bugLines = KNOWN_BUGS.map((b) => `${b.id.padEnd(width)}  ${b.title}\n${' '.repeat(width + 2)}${b.packages.map((p) => `${p.name} ${p.version}`).join(', ')}; upstream ${b.upstream[0]?.ref ?? 'none on record'}`).join('\n');
+  return `${scenarioLines}\n\nKnown bugs (real packages, run with lab run <id>):\n${bugLines}`;
+}
+
+/** `run <bug id>`: the known-bugs entry on its real package, its references and its timelines. */
+async function runBug(bug: KnownBug, args: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { 'budget-ms': { type: 'string' } } });
+  if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
+  const budgetText = values['budget-ms'];
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  const budget = commandBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
+  const trace = budget.trace();
+  const { runKnownBug, formatKnownBug } = await import('../gallery/runKnownBug');
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const result = await runKnownBug(bug, { onStep: (atMs) => trace.pop(atMs, 0), readFixture: (path) => readFileSync(join(root, path)) });
+  return formatKnownBug(result);
 }
 
 function retries(): string {
@@ -263,6 +283,8 @@ function formatExploration(result: ExploreResult): string {
 }
 
 async function run(args: string[]): Promise<string> {
+  const bug = findKnownBug(args.find((arg) => !arg.startsWith('-')) ?? '');
+  if (bug !== undefined) return runBug(bug, args);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,

@@ -109,7 +109,7 @@ export function runFacts(t: Transcript): Array<[string, string]> {
   if (t.kind === 'recording') return recordingFacts(t);
   const facts: Array<[string, string]> = [
     ['run', `${t.scenario} on ${t.transport}, seed ${t.seed}`],
-    ['implementation', t.sdk === undefined ? "the lab's spec model" : `${t.sdk.package} ${t.sdk.version}`],
+    ['implementation', t.sdk !== undefined ? `${t.sdk.package} ${t.sdk.version}` : t.implementation === 'ts-sdk' || t.implementation === 'ts-sdk-v2' ? `the lab's herd, every wait ${t.implementation}'s own reconnection delay` : "the lab's spec model"],
     ['protocol', t.protocolVersion],
   ];
   if (t.kind === 'request-race') {

@@ -146,7 +146,7 @@ export function resolveRunParams(params: Readonly<Record<string, string>>, find:
   if (impl !== 'model') {
     const sdk = impl;
     const kept = attempt('impl', (text) => {
-      const refusal = sdkRefusal(scenario, settings, schedule !== undefined || faults !== undefined, options.keepSdkDecidedSettings === true, sdk);
+      const refusal = sdkRefusal(scenario, settings, schedule !== undefined || faults !== undefined, options.keepSdkDecidedSettings === true, sdk, transport);
       if (refusal !== null) throw refusal;
       return text;
     });

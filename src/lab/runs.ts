@@ -15,8 +15,14 @@ export interface SpecifiedRunOptions {
  */
 export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOptions = {}): Promise<Transcript> {
   const { scenario, transport, seed, settings } = run;
+  if ((run.impl === 'ts-sdk' || run.impl === 'ts-sdk-v2') && scenario.kind === 'herd') {
+    // The herd with every client waiting the SDK's own reconnection delay (the known-bugs gallery's bug-reconnect-without-jitter).
+    const { runSdkHerd } = await import('../sdk/sdkBackoff');
+    const onStep = options.onStep;
+    return runSdkHerd(scenario, run.impl, { transport, seed, settings, trace: onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) } });
+  }
   if (run.impl === 'ts-sdk' || run.impl === 'ts-sdk-v2') {
-    // resolveRunSpec let an SDK through for a request race only.
+    // resolveRunSpec let an SDK through for a request race (and the herd, above) only.
     if (scenario.kind !== 'request-race') throw new Error(`${run.impl} was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
     const sdkOptions = { transport, seed, settings, onStep: options.onStep };
     if (run.impl === 'ts-sdk-v2') {

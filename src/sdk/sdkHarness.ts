@@ -125,6 +125,11 @@ export interface SdkCites {
   readonly maxCheckedOnProgress: string;
   /** A cancellation of a request with no running handler does nothing. */
   readonly cancelWithoutHandler: string;
+  /**
+   * Where the lane's Server returns before looking for the handler of a request that is running (SDK
+   * 1.x: a request id 0 is falsy); absent where the lane has no such path.
+   */
+  readonly cancelOfRunningIgnored?: string;
 }
 
 /** One SDK the harness can run: how it names itself and how its two ends are made and joined. */
@@ -230,6 +235,8 @@ export class SdkRace {
   private cancelSignal: CancellationSignal = null;
   private gaveUpOnMax = false;
   private readonly clientIgnores: RequestOutcome['clientIgnores'] = [];
+  /** Requests whose tool handler the SDK's Server is running now. */
+  private readonly running = new Set<number | string>();
 
   constructor(
     readonly lane: SdkLane,
@@ -447,6 +454,7 @@ export class SdkRace {
   readonly runTool = async (requestId: number | string, signal: AbortSignal, progressToken: string | number | undefined, sendProgress: (progress: number, total: number, message: string) => Promise<void>): Promise<ToolResult> => {
     const s = this.settings;
     const tool: Tool = { requestId, returned: false };
+    this.running.add(requestId);
     const waiter = this.dispatchWaiters.get(requestId);
     this.dispatchWaiters.delete(requestId);
     waiter?.();
@@ -474,6 +482,7 @@ export class SdkRace {
       if (s.serverSendsProgress && progressToken !== undefined) await sendProgress(chunk, chunks, `chunk ${chunk} of ${chunks}`);
     }
     tool.returned = true;
+    this.running.delete(requestId);
     return { content: [{ type: 'text', text: 'Report for 2026-Q3 is ready.' }], structuredContent: { rows: 42 } };
   };
 
@@ -535,9 +544,14 @@ export class SdkRace {
     }
     for (const pending of this.pendingServerCancels.splice(0)) {
       if (pending.accepted) continue;
-      const reason = cancelIgnored('no handler of that request is running', `the SDK's Server finds no AbortController for it and ignores it without error or reply (${this.lane.cites.cancelWithoutHandler})`);
-      this.ignored(pending, 'server', reason);
       const m = pending.message.message;
+      const target = 'params' in m ? m.params?.requestId : undefined;
+      const ofRunning = this.lane.cites.cancelOfRunningIgnored;
+      const reason =
+        ofRunning !== undefined && (typeof target === 'number' || typeof target === 'string') && this.running.has(target)
+          ? cancelIgnored(`its handler is running, yet the SDK's Server returns before looking for it: \`if (!notification.params.requestId) return\` treats request id ${JSON.stringify(target)} as absent`, `the tool is not aborted and its result will be sent (${ofRunning})`)
+          : cancelIgnored('no handler of that request is running', `the SDK's Server finds no AbortController for it and ignores it without error or reply (${this.lane.cites.cancelWithoutHandler})`);
+      this.ignored(pending, 'server', reason);
       this.record({ kind: 'cancel-ignored', by: 'server', requestId: 'params' in m && typeof m.params?.requestId !== 'object' ? (m.params?.requestId as number | string) : null, reason });
     }
   }
@@ -834,7 +848,7 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
 export async function runSdkRace(lane: SdkLane, scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
   const impl = lane.implementation;
   // The lab's run description decides what an SDK cannot run; a direct caller meets the same refusal.
-  const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false, impl);
+  const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false, impl, options.transport ?? scenario.defaultTransport);
   if (refusal !== null) throw refusal;
   const unsupported = scenario.script.find((step) => step.do !== 'call' && step.do !== 'cancel');
   if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send. Nothing was run`);

@@ -6,8 +6,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestRaceScenario, Transcript } from '../engine';
-import { MCP_URL, TappedTransport, labFetch, negotiatedInInitialize, runSdkRace, type SdkLane, type TsSdkRunOptions } from './sdkHarness';
+import { MCP_URL, TappedTransport, labFetch, negotiatedInInitialize, runSdkRace, type SdkLane, type SdkRace, type SdkSession, type TsSdkRunOptions } from './sdkHarness';
 import { TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
+import { resumesSession } from './refusal';
 
 export { SETTINGS_NOT_APPLIED } from './version';
 export type { TsSdkRunOptions } from './sdkHarness';
@@ -26,8 +27,10 @@ export const TS_SDK_1X_LANE: SdkLane = {
     abortedResultDropped: 'protocol.js:397-400',
     maxCheckedOnProgress: 'protocol.js:462-472',
     cancelWithoutHandler: 'protocol.js:173-179',
+    cancelOfRunningIgnored: 'protocol.js:173-176',
   },
   join(race, transport, seed) {
+    if (resumesSession('ts-sdk', race.settings, transport)) return resumedSession(race, seed);
     const client = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' });
     const server = new Server({ name: 'mcp-reliability-lab-server', version: '0.1.0' }, { capabilities: { tools: {} } });
     client.onerror = (error) => race.clientError(error);
@@ -60,6 +63,52 @@ export const TS_SDK_1X_LANE: SdkLane = {
     };
   },
 };
+
+/**
+ * `requestId=0` on Streamable HTTP: one Client initializes the session (its initialize is request 0); a
+ * second Client resumes that session through the transport's own `sessionId` option. SDK
+ * 1.x's `Client.connect` sends no initialize when the transport already has a session id
+ * (client/index.js:276-280), and the new Client numbers its requests from 0 again, so its tool call is
+ * request 0: what a client process that restarted and resumed its session sends. That reuses id 0 within
+ * the session (the initialize's), which the run's "one final response" check counts. Nothing is patched.
+ */
+function resumedSession(race: SdkRace, seed: number): SdkSession {
+  const server = new Server({ name: 'mcp-reliability-lab-server', version: '0.1.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, (_request, extra) =>
+    race.runTool(extra.requestId, extra.signal, extra._meta?.progressToken, (progress, total, message) =>
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta?.progressToken as string | number, progress, total, message } }),
+    ),
+  );
+  const httpServer = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => `lab-session-${seed}`, keepAliveMs: 0 });
+  const serverTransport = new TappedTransport<JSONRPCMessage, MessageExtraInfo>(httpServer, 'server', race, 'http-server');
+  const fetch = labFetch(race, httpServer, true);
+  const first = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' });
+  const firstTransport = new TappedTransport<JSONRPCMessage, MessageExtraInfo>(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch }), 'client', race, 'http-client');
+  let client: Client | null = null;
+  return {
+    connect: async () => {
+      await server.connect(serverTransport);
+      await first.connect(firstTransport);
+      // The first Client is left as it is (closing it would abort its POSTs, numbered from 0 too); it is closed after the run.
+      const sessionId = firstTransport.sessionId;
+      const resumed = new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch, sessionId });
+      resumed.setProtocolVersion(negotiatedInInitialize(race.log.events));
+      client = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' });
+      client.onerror = (error) => race.clientError(error);
+      await client.connect(new TappedTransport<JSONRPCMessage, MessageExtraInfo>(resumed, 'client', race, 'http-client'));
+    },
+    callTool: (name, args, options) => {
+      if (client === null) throw new Error('the resumed client is connected before the call');
+      return client.callTool({ name, arguments: args }, undefined, options);
+    },
+    negotiatedProtocolVersion: negotiatedInInitialize,
+    close: async () => {
+      await client?.close();
+      await first.close();
+      await server.close();
+    },
+  };
+}
 
 /**
  * Runs a request-race scenario (A–D) on the real SDK 1.x and returns its transcript, in the lab's

@@ -8,8 +8,9 @@ export function toFailure(error: unknown): LabFailure {
   return { code: 'WORKER_FAILED', message: error instanceof Error ? error.message : String(error) };
 }
 
-function withoutSdkDecided(settings: Readonly<Settings>): Settings {
-  return Object.fromEntries(Object.entries(settings).filter(([name]) => !Object.hasOwn(SETTINGS_NOT_APPLIED, name)));
+/** `requestId=0` on ts-sdk over HTTP is the one SDK-decided value a run may ask (a resumed session; sdk/refusal.ts resumesSession). */
+function withoutSdkDecided(settings: Readonly<Settings>, resumes: boolean): Settings {
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !Object.hasOwn(SETTINGS_NOT_APPLIED, name) || (resumes && name === 'requestId' && settings.requestId === 0)));
 }
 
 /** The step a new transcript opens at: the link's, the end, or where the previous run's replay stood; and the notice when a link's step does not fit. */
@@ -114,7 +115,7 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
     try {
       // The real SDK decides some settings itself: the user's values stay for the model and are not sent with it.
       // An explored ordering and faults are the model's (a change of implementation drops them).
-      const sent = spec.impl === 'model' ? spec : { ...seededSpec(spec), settings: withoutSdkDecided(spec.settings) };
+      const sent = spec.impl === 'model' ? spec : { ...seededSpec(spec), settings: withoutSdkDecided(spec.settings, spec.impl === 'ts-sdk' && spec.transport === 'http') };
       const answer = await deps.client().runLab({ ...sent, ledger: kept ? 'kept' : 'fresh', scale }, (progress) => {
         if (latest()) set({ progress });
       });

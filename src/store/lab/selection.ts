@@ -1,7 +1,8 @@
 import { DEFAULT_SPEC, OTHER_RUN, seededSpec, withSetting, type Slice, type SelectionSlice } from './state';
+import { toFailure } from './run';
 
 /** What the user picked: one run description, changed by one action (and the two that read a scenario's defaults). */
-export const createSelectionSlice: Slice<SelectionSlice> = () => (set, get) => ({
+export const createSelectionSlice: Slice<SelectionSlice> = (deps) => (set, get) => ({
   scenarios: [],
   spec: DEFAULT_SPEC,
   keepLedger: false,
@@ -20,5 +21,16 @@ export const createSelectionSlice: Slice<SelectionSlice> = () => (set, get) => (
   },
   setSetting(name, value) {
     get().select({ settings: withSetting(get().spec.settings, name, value) });
+  },
+  async openRun(params) {
+    try {
+      const { view, problems } = await deps.client().resolve({ ...params });
+      if (problems.length > 0) throw new Error(problems.map((p) => `${p.param}=${p.value}: ${p.message}`).join('; '));
+      set({ spec: { ...view, impl: view.impl ?? 'model' }, landing: { kind: 'end' }, ...OTHER_RUN });
+    } catch (error) {
+      set({ status: 'error', error: toFailure(error) });
+      return;
+    }
+    await get().run();
   },
 });

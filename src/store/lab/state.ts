@@ -57,6 +57,12 @@ export interface SelectionSlice {
   select(change: SelectionChange): void;
   /** Overrides one setting (undefined: back to the scenario's default) and runs. */
   setSetting(name: string, value: SettingValue | undefined): void;
+  /**
+   * Opens a whole run written as text parameters (a link's, or a run spec's: `scenario`, `impl`,
+   * `transport`, `seed`, settings): the worker judges them (a refused one is an error on screen and
+   * nothing runs), then the run opens at its end. The known-bugs list opens its entries so.
+   */
+  openRun(params: Readonly<Record<string, string>>): Promise<void>;
 }
 
 /** Where the next run's replay opens: its end, where the replay stood, a link's step, or the last event of a virtual instant (a what-if opens where it acts). */

@@ -7,6 +7,7 @@ import { layoutDiagram, sharedAxis } from '../diagram/layoutCompute';
 import type { DiagramLayout } from '../diagram/layout';
 import { formatMs } from '../format';
 import { LoadState } from './LoadState';
+import { KnownBugs } from '../components/KnownBugs';
 import './compare.css';
 
 /** Pairs worth comparing, one click each: model vs SDK, stdio vs HTTP, keyed vs unsafe, two seeds. */
@@ -93,6 +94,7 @@ export function ComparePanel() {
           Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code>, <code>ts-sdk</code> or <code>ts-sdk-v2</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
           <code>seed</code> and any setting; a third run is optional. The diagrams share one virtual-time axis and move together: the current instant stands at the same height in each.
         </p>
+        <KnownBugs />
       </div>
     </section>
   );
