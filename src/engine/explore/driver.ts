@@ -118,6 +118,8 @@ export class Driver {
   readonly footprints: (Footprint | undefined)[] = [];
   /** The index in `taken` of the same-instant choice whose event runs now, or -1. */
   private currentChoice = -1;
+  /** The component trail when the running event started (an event that moved it called the component). */
+  private trailAtStart: string | null = null;
   /** The events asleep now; null until the reduction's plan applies (from the last given choice on). */
   private sleep: Asleep[] | null = null;
   /** Set by a same-instant choice that adds the siblings to the sleep set once its event is known. */
@@ -166,6 +168,7 @@ export class Driver {
     this.finishEvent();
     if (this.sleep !== null && this.sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
     this.current = { parties: PARTY[event.actor], channels: new Set(), all: false };
+    this.trailAtStart = this.extraState?.() ?? null;
   }
 
   /**
@@ -176,6 +179,8 @@ export class Driver {
     const done = this.current;
     if (done === null) return;
     this.current = null;
+    // A student's component is state both parties may call into: an event that called it touches it.
+    if (this.extraState !== null && this.extraState() !== this.trailAtStart) done.channels.add('*component');
     if (this.currentChoice >= 0) {
       this.footprints[this.currentChoice] = done;
       this.currentChoice = -1;

@@ -65,9 +65,12 @@ export interface ExploreOptions {
    * The partial-order reduction (default true): of the orderings that only swap independent
    * same-instant events (disjoint parties and channels, see `independent` in driver.ts), one is run;
    * the endings and the broken invariants are the same as with it off (docs/orderings-causality.md says
-   * why). False runs every ordering (what the soundness test compares with; `lab explore --no-reduction`).
+   * why). It applies to the models in `REDUCIBLE_MODELS` only. False runs every ordering (what the
+   * soundness test compares with; `lab explore --no-reduction`).
    */
   readonly reduction?: boolean;
+  /** The models the reduction may commute events of (default `REDUCIBLE_MODELS`): what the soundness script tries a candidate model with. */
+  readonly reducible?: ReadonlySet<ModelKind>;
 }
 
 export interface Ending {
@@ -134,6 +137,18 @@ export function violationsVerdict(result: { readonly violations: readonly unknow
 }
 
 export const DEFAULT_EXPLORE_BOUND = 200_000;
+
+/**
+ * The models whose events the reduction may commute: those where an event of one actor changes and
+ * reads only its own side's fields, and reaches the other side only through the wire. An event's
+ * footprint is read from its actor (client; server with its worker) and the channels it used, so a
+ * model where a handler of one side touches an object of the other must stay out: the buffer's
+ * consumer (a client event) takes from the server's buffer the producer fills, and the listen,
+ * request-race and proxy models keep one request coordinator both sides write; with them in, the
+ * buffer lost endings (scripts/exploreSoundness.ts found it). None is in yet: a model joins once its
+ * shared objects touch a channel of their own (`ExplorerHooks.touch`) so that their users are dependent.
+ */
+export const REDUCIBLE_MODELS: ReadonlySet<ModelKind> = new Set<ModelKind>([]);
 const VIOLATIONS_KEPT = 100;
 
 /** A run's outcome with the kind of model that produced it: a transcript is one. */
@@ -327,7 +342,7 @@ export class Exploration {
    * runs all stopped before its event was over stays awake: never asleep wrongly). Null: reduction off.
    */
   private planFor(frame: Frame): SleepPlan | null {
-    if (this.options.reduction === false) return null;
+    if (this.options.reduction === false || !(this.options.reducible ?? REDUCIBLE_MODELS).has(this.scenario.kind)) return null;
     const siblings: { value: number; footprint: Footprint }[] = [];
     const option = frame.options[frame.next] as Choice;
     if (option.kind === 'c') {
