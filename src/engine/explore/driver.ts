@@ -133,8 +133,10 @@ export class Driver {
     private readonly criticalArrivals = true,
     /** State outside the model's fields that its description must carry (a student's component's call trail). */
     private readonly extraState: (() => string) | null = null,
-    /** The partial-order reduction's plan for the last given choice; null: no reduction (every order of independent events is run). */
+    /** The partial-order reduction's plan for the last given choice; null: none for this run. */
     private readonly plan: SleepPlan | null = null,
+    /** Whether to record each event's footprint (the reduction is on for this exploration): off, the hooks cost nothing. */
+    private readonly track = plan !== null,
   ) {
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
@@ -165,6 +167,7 @@ export class Driver {
 
   /** An event is about to run: the one before it is over (its footprint complete), and a sleeping one is not run again. */
   private step(event: DueEvent): void {
+    if (!this.track) return;
     this.finishEvent();
     if (this.sleep !== null && this.sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
     this.current = { parties: PARTY[event.actor], channels: new Set(), all: false };
@@ -276,7 +279,7 @@ export class Driver {
 
   private choose(candidates: readonly DueEvent[]): number {
     // The event chosen runs next: it closes the one before (a choice falls between two events).
-    this.finishEvent();
+    if (this.track) this.finishEvent();
     const options: Choice[] = candidates.map((_, index) => ({ kind: 'c', value: index }));
     const value = this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`, candidates);
     this.currentChoice = this.taken.length - 1;

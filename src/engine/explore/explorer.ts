@@ -256,6 +256,8 @@ export class Exploration {
   private root: Tally | null = null;
   private runs = 0;
   private cut = false;
+  /** Whether the partial-order reduction applies: on, and the scenario's model is reducible. */
+  private readonly reducible: boolean;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -264,6 +266,7 @@ export class Exploration {
     this.options = options;
     this.bound = bound;
     this.transport = options.transport ?? scenario.defaultTransport;
+    this.reducible = options.reduction !== false && (options.reducible ?? REDUCIBLE_MODELS).has(scenario.kind);
   }
 
   get done(): boolean {
@@ -342,7 +345,7 @@ export class Exploration {
    * runs all stopped before its event was over stays awake: never asleep wrongly). Null: reduction off.
    */
   private planFor(frame: Frame): SleepPlan | null {
-    if (this.options.reduction === false || !(this.options.reducible ?? REDUCIBLE_MODELS).has(this.scenario.kind)) return null;
+    if (!this.reducible) return null;
     const siblings: { value: number; footprint: Footprint }[] = [];
     const option = frame.options[frame.next] as Choice;
     if (option.kind === 'c') {
@@ -380,7 +383,7 @@ export class Exploration {
     this.runs += 1;
     const settings = this.options.settings ?? {};
     const components = this.options.components?.();
-    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true, components === undefined ? null : () => components.probe.trail, plan);
+    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true, components === undefined ? null : () => components.probe.trail, plan, this.reducible);
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
