@@ -1,15 +1,27 @@
 /**
  * `npm run bench`: the race explorer's speed — orderings/s and states/s — exploring A–D on
  * both transports at their default latency range and with 150 ms of jitter, the keyed ledger race
- * on real sql.js, and the buffer at its defaults (merged states). Reports whether exhaustive exploration of each of A–D at its default range stays
- * under 1 s (the target). A script, not a test: the numbers depend on the machine.
+ * on real sql.js, and the buffer at its defaults (merged states). Every exploration is measured with
+ * the partial-order reduction on and off in the same run, side by side. Reports whether exhaustive
+ * exploration of each of A–D at its default range stays under 1 s, and the explorer's four figures
+ * against their goals ("over budget" where one is missed):
+ *   states/s, A–D at 150 ms jitter            ≥ 50,000
+ *   states/s, ledger-race-keyed               ≥ 5,000
+ *   explore task-cancel-ack latencyJitterMs=20, wall  < 10 s (stopped at 120 s: the partial rate is printed)
+ *   states with reduction ÷ without, A–D at 300 ms jitter  ≤ 0.2, endings and broken invariants identical
+ * A script, not a test: the numbers depend on the machine.
  */
 import { loadSqlJs } from '../src/cli/sqlite';
-import { explore, type ExploreResult } from '../src/engine';
+import { explore, Exploration, reductionSignature, type ExploreResult } from '../src/engine';
 import { findScenario } from '../src/scenarios/index';
 import { budgetMark, budgetSummary } from './budget';
 
 const REPEATS = 3;
+const STATES_PER_S_RACES = 50_000;
+const STATES_PER_S_LEDGER = 5_000;
+const TASK_WALL_MS = 10_000;
+const TASK_STOP_MS = 120_000;
+const RATIO_MAX = 0.2;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -17,7 +29,7 @@ function median(values: number[]): number {
 }
 
 const sql = await loadSqlJs();
-console.log(`bench: explorer (every ordering, invariants after every event), median of ${REPEATS}, node ${process.version}`);
+console.log(`bench: explorer (every ordering, invariants after every event), median of ${REPEATS}, reduction on | off, node ${process.version}`);
 
 interface Case {
   readonly id: string;
@@ -25,39 +37,81 @@ interface Case {
   readonly settings: Record<string, unknown>;
   /** One of the "under 1 s" targets: A–D at their default latency range. */
   readonly target: boolean;
+  /** Its states/s goal, if it has one. */
+  readonly goal?: number;
 }
+
+interface Measured {
+  readonly result: ExploreResult;
+  readonly ms: number;
+}
+
+function measure(c: Case, reduction: boolean): Measured {
+  const times: number[] = [];
+  let result: ExploreResult | null = null;
+  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
+    const started = performance.now();
+    result = explore(findScenario(c.id), { transport: c.transport, settings: c.settings, ledger: { sql }, reduction });
+    times.push(performance.now() - started);
+  }
+  return { result: result as ExploreResult, ms: median(times) };
+}
+
+const rate = (count: number, ms: number): number => Math.round(count / (ms / 1000));
+const figure = (m: Measured): string =>
+  `${String(m.result.states).padStart(6)} states ${m.ms.toFixed(1).padStart(8)} ms ${rate(m.result.states, m.ms).toLocaleString('en-US').padStart(8)} states/s${m.result.complete ? '' : ' (cut)'}`;
 
 const cases: Case[] = [];
 for (const id of ['A', 'B', 'C', 'D']) {
   for (const transport of ['stdio', 'http'] as const) {
     cases.push({ id, transport, settings: {}, target: true });
-    cases.push({ id, transport, settings: { latencyJitterMs: 150 }, target: false });
+    cases.push({ id, transport, settings: { latencyJitterMs: 150 }, target: false, goal: STATES_PER_S_RACES });
   }
 }
-cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: {}, target: false });
+cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: {}, target: false, goal: STATES_PER_S_LEDGER });
 cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: { latencyJitterMs: 3 }, target: false });
 // The buffer at its defaults: complete since orderings that reach one model state are merged.
 cases.push({ id: 'buffer-overload', transport: 'http', settings: {}, target: false });
 
 let allUnder = true;
 for (const c of cases) {
-  const times: number[] = [];
-  let result: ExploreResult | null = null;
-  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
-    const started = performance.now();
-    result = explore(findScenario(c.id), { transport: c.transport, settings: c.settings, ledger: { sql } });
-    times.push(performance.now() - started);
-  }
-  const r = result as ExploreResult;
-  const ms = median(times);
+  const on = measure(c, true);
+  const off = measure(c, false);
   const settings = Object.entries(c.settings).map(([k, v]) => `${k}=${String(v)}`).join(' ') || 'defaults';
-  const under = ms < 1000;
-  if (c.target && !(under && r.complete)) allUnder = false;
-  console.log(
-    `  ${`${c.id} ${c.transport} ${settings}`.padEnd(44)} ${String(r.schedules).padStart(6)} orderings ${String(r.states).padStart(6)} states ${ms.toFixed(1).padStart(9)} ms ` +
-      `${Math.round(r.schedules / (ms / 1000)).toLocaleString('en-US').padStart(9)} orderings/s ${Math.round(r.states / (ms / 1000)).toLocaleString('en-US').padStart(9)} states/s` +
-      `${r.complete ? '' : ' (cut by the bound)'}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}`,
-  );
+  const under = on.ms < 1000;
+  if (c.target && !(under && on.result.complete)) allUnder = false;
+  const name = `${c.id} ${c.transport} ${settings}`;
+  const goal = c.goal === undefined ? '' : `  goal ≥ ${c.goal.toLocaleString('en-US')} states/s${budgetMark(`states/s ${name}`, rate(on.result.states, on.ms) >= c.goal)}`;
+  console.log(`  ${name.padEnd(40)} ${figure(on)} | off ${figure(off)}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}${goal}`);
 }
 console.log(`  exhaustive exploration of each of A–D (both transports) at its default latency range under 1 s: ${allUnder ? 'yes' : 'NO'}`);
+
+// States with the reduction ÷ without, A–D at 300 ms of jitter, with the endings compared.
+for (const id of ['A', 'B', 'C', 'D']) {
+  for (const transport of ['stdio', 'http'] as const) {
+    const c: Case = { id, transport, settings: { latencyJitterMs: 300 }, target: false };
+    const on = measure(c, true);
+    const off = measure(c, false);
+    const ratio = on.result.states / off.result.states;
+    const same = reductionSignature(on.result) === reductionSignature(off.result);
+    const name = `${id} ${transport} latencyJitterMs=300`;
+    console.log(
+      `  ${name.padEnd(40)} ${figure(on)} | off ${figure(off)}  ratio ${ratio.toFixed(2)} (goal ≤ ${RATIO_MAX}), endings ${same ? 'identical' : 'DIFFERENT'}${budgetMark(`reduction ratio ${name}`, ratio <= RATIO_MAX && same)}`,
+    );
+  }
+}
+
+// `lab explore task-cancel-ack --set latencyJitterMs=20`: wall time, stopped at 120 s (then the partial rate).
+function wall(reduction: boolean): { ms: number; states: number; done: boolean } {
+  const exploration = new Exploration(findScenario('task-cancel-ack'), { settings: { latencyJitterMs: 20 }, ledger: { sql }, reduction });
+  const started = performance.now();
+  let done = false;
+  while (!done && performance.now() - started < TASK_STOP_MS) done = exploration.advance(256);
+  return { ms: performance.now() - started, states: exploration.progress().states, done };
+}
+const taskOn = wall(true);
+const taskOff = wall(false);
+const taskText = (t: { ms: number; states: number; done: boolean }): string =>
+  `${t.done ? `${(t.ms / 1000).toFixed(1)} s` : `stopped at ${(t.ms / 1000).toFixed(0)} s, not done`} (${t.states.toLocaleString('en-US')} states, ${rate(t.states, t.ms).toLocaleString('en-US')} states/s)`;
+console.log(`  explore task-cancel-ack latencyJitterMs=20: ${taskText(taskOn)} | off ${taskText(taskOff)}  goal < 10 s${budgetMark('explore task-cancel-ack latencyJitterMs=20 wall', taskOn.done && taskOn.ms < TASK_WALL_MS)}`);
 console.log(budgetSummary('bench, explorer'));

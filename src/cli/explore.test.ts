@@ -2,7 +2,7 @@
 // and that `lab run --schedule` replays the ordering a violation names, byte for byte.
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
-import { explore, Exploration } from '../engine';
+import { endingOf, explore, Exploration } from '../engine';
 import { findScenario } from '../scenarios/index';
 import { durationNote, estimateAhead, exploreReporting, formatDuration } from './main';
 
@@ -53,6 +53,26 @@ describe('npm run lab -- explore', () => {
     const replayed = await lab(...(line as string).split(' '));
     expect(replayed.code).toBe(0);
   });
+
+  // Every ending's `e.g.` line is a whole command: pasted as it is, it runs that ordering of that very
+  // exploration (its transport, seed and settings) and ends as the ending says.
+  for (const [id, args] of [
+    ['A', ['--set', 'latencyJitterMs=150']],
+    ['C', ['--transport', 'http', '--seed', '7', '--set', 'latencyJitterMs=40']],
+  ] as const) {
+    it(`each ending's printed replay line runs as printed and ends as that ending: explore ${id} ${args.join(' ')}`, async () => {
+      const { code, out } = await lab('explore', id, ...args);
+      expect(code).toBe(0);
+      const endings = [...out.matchAll(/^ +\d+ {2}(\{.*\})\n +e\.g\. npm run lab -- (run .*)$/gm)];
+      expect(endings.length).toBe(Number(/endings \((\d+)\):/.exec(out)?.[1]));
+      for (const [, distinct, line] of endings) {
+        for (const arg of args) expect(line).toContain(arg);
+        const replayed = await lab(...(line as string).split(' '), '--json');
+        expect(replayed.code, line).toBe(0);
+        expect(endingOf(JSON.parse(replayed.out) as Parameters<typeof endingOf>[0]), line).toEqual(JSON.parse(distinct as string));
+      }
+    });
+  }
 
   it('a bound that cut the exploration says "none found in N states, not complete", in the text and the JSON', async () => {
     const text = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3');

@@ -36,7 +36,7 @@ import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } fr
 const USAGE = `usage:
   npm run lab -- list
   npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2|ext-tasks] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
-  npm run lab -- explore <scenario> [--transport stdio|http] [--set key=value ...] [--bound N] [--json]
+  npm run lab -- explore <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--bound N] [--no-reduction] [--json]
   npm run lab -- compare <runA> <runB> [<runC>] [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
@@ -65,6 +65,8 @@ ${EXERCISE_USAGE}
              arrivals the latency range permits, each channel FIFO), check the invariants after every step,
              and print the orderings, the distinct endings and any violation with a schedule that replays it
              --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
+             --no-reduction: run every order of independent same-instant events too (the partial-order
+             reduction off: same endings and violations, more states); --seed N: the runs' seed
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
              a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2|ext-tasks), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
@@ -192,17 +194,21 @@ async function exploreCommand(args: string[]): Promise<string> {
     options: {
       transport: { type: 'string' },
       set: { type: 'string', multiple: true },
+      seed: { type: 'string' },
       bound: { type: 'string' },
+      'no-reduction': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
-  const { scenario, transport, settings } = resolveRunParams(runParams(positionals[0] as string, values), findScenario);
+  const { scenario, transport, settings, seed } = resolveRunParams(runParams(positionals[0] as string, values), findScenario);
   if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
-  const result = exploreReporting(new Exploration(scenario, { transport, settings, bound, ledger }), scenario.id, terminalWriter(), undefined, bound ?? DEFAULT_EXPLORE_BOUND);
-  return values.json ? jsonForTerminal(result) : formatExploration(result);
+  const reduction = !values['no-reduction'];
+  const given = values.seed === undefined ? undefined : seed;
+  const result = exploreReporting(new Exploration(scenario, { transport, settings, seed: given, bound, ledger, reduction }), scenario.id, terminalWriter(), undefined, bound ?? DEFAULT_EXPLORE_BOUND);
+  return values.json ? jsonForTerminal(result) : formatExploration(result, given);
 }
 
 /** How often a long exploration says how far it got (on a terminal only: piped output stays the result alone). */
@@ -260,24 +266,32 @@ export function exploreReporting(exploration: Exploration, id: string, write: ((
   return exploration.result();
 }
 
-function formatExploration(result: ExploreResult): string {
+/**
+ * The command that replays one ordering of an exploration, ready to paste: the scenario, its transport,
+ * the seed when one was given, every setting that differs from the scenario's (a schedule is read
+ * against the very run it came from) and the schedule.
+ */
+export function replayCommand(result: Pick<ExploreResult, 'scenario' | 'transport' | 'settings'>, schedule: string, seed?: number): string {
+  const defaults: Settings = findScenario(result.scenario).settings;
+  const sets = Object.entries(result.settings)
+    .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
+    .map(([name, value]) => ` --set ${name}=${value === null ? 'null' : String(value)}`)
+    .join('');
+  return `npm run lab -- run ${result.scenario} --transport ${result.transport}${seed === undefined ? '' : ` --seed ${seed}`}${sets} --schedule ${schedule}`;
+}
+
+function formatExploration(result: ExploreResult, seed?: number): string {
   const lines = [
     `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
     '',
     `endings (${result.endings.length}):`,
-    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. --schedule ${ending.schedule}`),
+    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed)}`),
     '',
   ];
   if (result.violations.length === 0) lines.push(`violations: ${result.verdict}`);
   else {
     lines.push(`violations: ${result.verdict}:`);
-    // The replay names the settings the exploration ran with (a schedule is read against them).
-    const defaults: Settings = findScenario(result.scenario).settings;
-    const sets = Object.entries(result.settings)
-      .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
-      .map(([name, value]) => ` --set ${name}=${value === null ? 'null' : String(value)}`)
-      .join('');
-    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: npm run lab -- run ${result.scenario} --transport ${result.transport}${sets} --schedule ${violation.schedule}`);
+    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed)}`);
   }
   return lines.join('\n');
 }

@@ -108,6 +108,14 @@ export interface ExplorerHooks {
    * states apart by that text instead of by the run's history, and merges orderings that reach one state.
    */
   state?(describe: () => string): void;
+  /**
+   * The partial-order reduction's footprints: `step` sees each event just before it runs, `touch` each
+   * channel a message is sent on or delivered from (`*`: a send whose fault is named by the log's
+   * count, which every event moves), `withdrawn` the actor of each queued event withdrawn.
+   */
+  step?(event: DueEvent): void;
+  touch?(channelKey: string): void;
+  withdrawn?(actor: Actor): void;
 }
 
 /** A chooser that explores: `explorer` carries the hooks above. */
@@ -205,6 +213,7 @@ export class Scheduler {
     if (handle.state !== 'queued') return false;
     handle.state = 'withdrawn';
     this.live -= 1;
+    this.explorer?.withdrawn?.(handle.actor);
     return true;
   }
 
@@ -261,6 +270,7 @@ export class Scheduler {
     this.nowMs = event.atMs;
     this.eventsRun += 1;
     this.causeSeq = event.cause;
+    this.explorer?.step?.(event);
     event.run(event.arg);
     return true;
   }

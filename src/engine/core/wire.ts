@@ -334,6 +334,7 @@ export class Wire {
     const explorer = this.scheduler.explorer;
     let arrivesAtMs: number;
     if (explorer !== null) {
+      explorer.touch?.(channel.key);
       // An explorer picks the arrival inside the window instead of drawing it.
       const baseMs = this.scheduler.nowMs + this.latency.latencyMs;
       const earliestMs = Math.max(baseMs, earliest);
@@ -359,6 +360,8 @@ export class Wire {
     const channel = this.channelOf(channelName, from);
     // The seq this message's event gets: what a fault names.
     const fault = this.faults.size === 0 ? undefined : this.faults.get(this.log.count);
+    // Which message a fault hits is counted over every event: no send commutes with anything then.
+    if (this.faults.size > 0) this.scheduler.explorer?.touch?.('*');
     if (fault !== undefined) this.faultsApplied.add(fault.seq);
     let arrivesAtMs = this.arrivalOn(channel);
     if (fault?.kind === 'delay') {
@@ -430,6 +433,7 @@ export class Wire {
   release(event: MessageEvent, atMs: number): void {
     const flight = this.flightOf(event);
     assert(flight !== undefined && flight.state === 'held', () => `message #${event.seq} is not held`);
+    this.scheduler.explorer?.touch?.(flight.channel.key);
     const arrivesAtMs = Math.max(atMs, flight.channel.lastArrivalMs);
     flight.channel.lastArrivalMs = arrivesAtMs;
     event.arrivesAtMs = arrivesAtMs;
@@ -443,6 +447,7 @@ export class Wire {
   whenDelivered(event: MessageEvent, action: () => void): void {
     const flight = this.flightOf(event);
     assert(flight !== undefined && (flight.state === 'held' || flight.state === 'scheduled'), () => `message #${event.seq} is not on its way`);
+    this.scheduler.explorer?.touch?.(flight.channel.key);
     (flight.then ??= []).push(action);
   }
 
@@ -450,6 +455,7 @@ export class Wire {
   lose(event: MessageEvent, reason: string): boolean {
     const flight = this.flightOf(event);
     if (flight === undefined || flight.state === 'delivered' || flight.state === 'lost') return false;
+    this.scheduler.explorer?.touch?.(flight.channel.key);
     if (flight.handle !== null) this.scheduler.cancel(flight.handle);
     flight.state = 'lost';
     this.dequeue(flight);
@@ -461,6 +467,7 @@ export class Wire {
   /** Every message still on its way, on any channel, oldest first (what a dropped connection loses). */
   inFlightAll(): MessageEvent[] {
     const events: MessageEvent[] = [];
+    this.scheduler.explorer?.touch?.('*');
     for (const channel of this.channels.values()) for (const flight of channel.inFlight) events.push(flight.event);
     return events.sort((a, b) => a.seq - b.seq);
   }
@@ -546,6 +553,7 @@ export class Wire {
    */
   private arrive(flight: InFlight): void {
     const queue = flight.channel.inFlight;
+    this.scheduler.explorer?.touch?.(flight.channel.key);
     // The channel's oldest scheduled message (the loop, not `find`, builds no closure per delivery).
     let head: InFlight | undefined;
     let found = false;

@@ -1,6 +1,6 @@
 import { assert } from '../core/assert';
 import { LabError } from '../core/errors';
-import type { ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
+import type { Actor, ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
 import type { Settings } from '../core/transcript';
 import { InvariantChecker, type Seen } from './invariants';
 import { formatSchedule, parseSchedule, type Choice } from './schedule';
@@ -13,7 +13,57 @@ export class Stop {
   constructor(
     readonly key: string,
     readonly options: Choice[],
+    /** The events asleep at this choice (the partial-order reduction): what runs from here inherit. */
+    readonly sleep: readonly Asleep[],
   ) {}
+}
+
+/**
+ * Thrown inside a run the partial-order reduction finds redundant: it is about to run an event that
+ * sleeps (an ordering that only swaps it with independent events was explored already), or a
+ * same-instant choice where every event due sleeps.
+ */
+export class Pruned {}
+
+/**
+ * What an event touched as it ran (the partial-order reduction's footprint): the parties it is or
+ * changed (bit 1 the client, bit 2 the server with its worker; the transport is both), the channels
+ * it sent on or delivered from, and `all` when it touched what every event touches (a fault counted
+ * over the log, every channel at once).
+ */
+export interface Footprint {
+  parties: number;
+  readonly channels: Set<string>;
+  all: boolean;
+}
+
+const PARTY: Record<Actor, number> = { client: 1, server: 2, worker: 2, transport: 3 };
+
+/**
+ * Two events are independent when neither touched what the other did: disjoint parties, disjoint
+ * channels, neither touching everything. Withdrawing an event counts as touching its party, so an
+ * event that disables another is never independent of it.
+ */
+export function independent(a: Footprint, b: Footprint): boolean {
+  if (a.all || b.all || (a.parties & b.parties) !== 0) return false;
+  for (const channel of a.channels) if (b.channels.has(channel)) return false;
+  return true;
+}
+
+/** An event that sleeps: explored first from an earlier state, only commuted past since. */
+export interface Asleep {
+  readonly seq: number;
+  /** `atMs actor label`, as the queue lists it: what the state key names it by. */
+  readonly text: string;
+  readonly footprint: Footprint;
+}
+
+/** What the explorer tells a run about the reduction at the last choice it gives. */
+export interface SleepPlan {
+  /** The events asleep at that choice (inherited from where it was found). */
+  readonly inherited: readonly Asleep[];
+  /** For a same-instant choice: the options explored before this one, with the footprint of the event each ran. */
+  readonly siblings: readonly { readonly value: number; readonly footprint: Footprint }[];
 }
 
 /** A 64-bit string hash (two FNV-1a lanes): collisions are negligible for the states one explorer meets. */
@@ -62,6 +112,18 @@ export class Driver {
   /** The choices taken when each breach was found (so its schedule reaches it). */
   readonly breachSchedules: string[] = [];
   readonly chooser: ExploringChooser;
+  /** The footprint of the event running now (null before the first). */
+  private current: Footprint | null = null;
+  /** Per choice taken at a same-instant point (by its index in `taken`), the footprint of the event it ran, once that event is over. */
+  readonly footprints: (Footprint | undefined)[] = [];
+  /** The index in `taken` of the same-instant choice whose event runs now, or -1. */
+  private currentChoice = -1;
+  /** The component trail when the running event started (an event that moved it called the component). */
+  private trailAtStart: string | null = null;
+  /** The events asleep now; null until the reduction's plan applies (from the last given choice on). */
+  private sleep: Asleep[] | null = null;
+  /** Set by a same-instant choice that adds the siblings to the sleep set once its event is known. */
+  private pendingSiblings: { readonly candidates: readonly DueEvent[]; readonly siblings: SleepPlan['siblings'] } | null = null;
 
   constructor(
     private readonly given: readonly Choice[],
@@ -71,6 +133,10 @@ export class Driver {
     private readonly criticalArrivals = true,
     /** State outside the model's fields that its description must carry (a student's component's call trail). */
     private readonly extraState: (() => string) | null = null,
+    /** The partial-order reduction's plan for the last given choice; null: none for this run. */
+    private readonly plan: SleepPlan | null = null,
+    /** Whether to record each event's footprint (the reduction is on for this exploration): off, the hooks cost nothing. */
+    private readonly track = plan !== null,
   ) {
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
@@ -85,8 +151,49 @@ export class Driver {
       state: (describe) => {
         if (this.mergeStates) this.describe = describe;
       },
+      step: (event) => this.step(event),
+      touch: (channelKey) => {
+        const current = this.current;
+        if (current === null) return;
+        if (channelKey === '*') current.all = true;
+        else current.channels.add(channelKey);
+      },
+      withdrawn: (actor) => {
+        if (this.current !== null) this.current.parties |= PARTY[actor];
+      },
     };
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
+  }
+
+  /** An event is about to run: the one before it is over (its footprint complete), and a sleeping one is not run again. */
+  private step(event: DueEvent): void {
+    if (!this.track) return;
+    this.finishEvent();
+    if (this.sleep !== null && this.sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
+    this.current = { parties: PARTY[event.actor], channels: new Set(), all: false };
+    this.trailAtStart = this.extraState?.() ?? null;
+  }
+
+  /**
+   * The event that ran is over: its footprint is kept for the choice that ran it, and the events
+   * asleep stay asleep only past an event independent of them (the sleep set's rule).
+   */
+  private finishEvent(): void {
+    const done = this.current;
+    if (done === null) return;
+    this.current = null;
+    // A student's component is state both parties may call into: an event that called it touches it.
+    if (this.extraState !== null && this.extraState() !== this.trailAtStart) done.channels.add('*component');
+    if (this.currentChoice >= 0) {
+      this.footprints[this.currentChoice] = done;
+      this.currentChoice = -1;
+    }
+    if (this.sleep !== null && this.sleep.length > 0) this.sleep = this.sleep.filter((asleep) => independent(asleep.footprint, done));
+  }
+
+  /** The run ended: the last event is over too. */
+  finish(): void {
+    this.finishEvent();
   }
 
   private observe(event: { readonly kind: string; readonly seq: number }): void {
@@ -111,6 +218,11 @@ export class Driver {
    * description sees, so its state stays the history.
    */
   private stateKey(point: string, between: boolean): string {
+    const asleep = this.sleep === null || this.sleep.length === 0 ? '' : `~z${this.sleep.map((entry) => entry.text).sort().join('/')}`;
+    return this.plainKey(`${point}${asleep}`, between);
+  }
+
+  private plainKey(point: string, between: boolean): string {
     const scheduler = this.scheduler;
     const describe = this.describe;
     if (between && describe !== null) {
@@ -134,7 +246,7 @@ export class Driver {
     return `h${state.digest()}`;
   }
 
-  private decide(kind: 'c' | 'j', options: Choice[], point: () => string): number {
+  private decide(kind: 'c' | 'j', options: Choice[], point: () => string, candidates: readonly DueEvent[] = []): number {
     const index = this.taken.length;
     if (index < this.given.length) {
       const choice = this.given[index] as Choice;
@@ -145,9 +257,19 @@ export class Driver {
       }
       this.taken.push(choice);
       this.tookFirst.push(found === 0);
+      if (index === this.given.length - 1 && this.plan !== null) this.startSleeping(candidates);
       return choice.value;
     }
-    if (this.stopAtNew) throw new Stop(this.stateKey(point(), kind === 'c'), options);
+    if (this.stopAtNew) {
+      let offered = options;
+      if (kind === 'c' && this.sleep !== null && this.sleep.length > 0) {
+        // Only the events awake are run from here; when every one sleeps, this ordering is another's.
+        const sleeping = new Set(this.sleep.map((asleep) => asleep.seq));
+        offered = options.filter((option) => !sleeping.has((candidates[option.value] as DueEvent).seq));
+        if (offered.length === 0) throw new Pruned();
+      }
+      throw new Stop(this.stateKey(point(), kind === 'c'), offered, this.sleep ?? []);
+    }
     const first = options[0] as Choice;
     assert(first.kind === kind, 'a choice offers options of its own kind');
     this.taken.push(first);
@@ -156,8 +278,28 @@ export class Driver {
   }
 
   private choose(candidates: readonly DueEvent[]): number {
+    // The event chosen runs next: it closes the one before (a choice falls between two events).
+    if (this.track) this.finishEvent();
     const options: Choice[] = candidates.map((_, index) => ({ kind: 'c', value: index }));
-    return this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`);
+    const value = this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`, candidates);
+    this.currentChoice = this.taken.length - 1;
+    const pending = this.pendingSiblings;
+    if (pending !== null) {
+      // The siblings explored before this option sleep from here on: after this event, those independent of it.
+      this.pendingSiblings = null;
+      for (const sibling of pending.siblings) {
+        const event = pending.candidates[sibling.value];
+        if (event !== undefined) (this.sleep as Asleep[]).push({ seq: event.seq, text: `${event.atMs} ${event.actor} ${event.label}`, footprint: sibling.footprint });
+      }
+    }
+    return value;
+  }
+
+  /** The last given choice is taken: the reduction's plan applies from here. */
+  private startSleeping(candidates: readonly DueEvent[]): void {
+    const plan = this.plan as SleepPlan;
+    this.sleep = [...plan.inherited];
+    if (plan.siblings.length > 0) this.pendingSiblings = { candidates, siblings: plan.siblings };
   }
 
   /**
@@ -190,7 +332,7 @@ export class Driver {
 
   /** The whole run's state at its end (what tells two complete orderings apart). */
   endKey(): string {
-    return this.stateKey('end', true);
+    return this.plainKey('end', true);
   }
 }
 
