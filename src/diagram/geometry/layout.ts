@@ -363,12 +363,20 @@ export function meetingTexts(wires: readonly Wire[]): Array<[{ wire: Wire; box: 
 }
 
 /** Geometry only: the lanes come from the view's lane rules (../lanes.ts), the rows and labels from the wording. */
-export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
+/**
+ * Where wire labels go: 'placed' (the lab's view) moves each label clear of markers, lines and other
+ * labels and gives a band the room its labels need; 'unplaced' leaves each label at its line's middle
+ * with its fate word under it, in one pass (what the benchmark draws to show what placement costs).
+ */
+export type LabelPlacement = 'placed' | 'unplaced';
+
+export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis, labels: LabelPlacement = 'placed'): DiagramLayout {
+  if (labels === 'unplaced') return layoutOnce(transcript, wording, scale, axis, undefined, false);
   // A shared axis already keeps each band's room for labels (sharedAxis asks labelLeads of every run).
   return scale === 'ordinal' && axis === undefined ? labelLeads(transcript, wording).layout : layoutOnce(transcript, wording, scale, axis, undefined);
 }
 
-function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined): DiagramLayout {
+function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined, place = true): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
   const eventWording = wording;
@@ -703,7 +711,12 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
     // One time per band, level with the band's first row.
     for (const band of plan.bands) times.push({ id: `t${band.first}`, index: band.first, y: band.centre, atMs: band.atMs });
   }
-  placeLabels(wires, markers, lanes);
+  if (place) placeLabels(wires, markers, lanes);
+  else
+    for (const wire of wires) {
+      wire.tagX = wire.labelX;
+      wire.tagY = wire.labelY + TAG_BELOW;
+    }
 
   const lastLane = lanes[lanes.length - 1];
   const width = (lastLane?.x ?? FIRST_LANE_X) + (plan === null ? half(lastLane?.id) : reachOf(lastLane?.id, 'right')) + RIGHT_MARGIN;
@@ -797,18 +810,33 @@ const LABEL_STEP_PX = 6;
 /** Height of a row of the grid that finds the boxes near a place. */
 const GRID_PX = 64;
 
-/** Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a pass over the run. */
+/**
+ * Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a
+ * pass over the run. Each box may have an owner (a wire): `removeOwner` takes that owner's boxes out of
+ * the rows they were added to and no others, so lifting a label costs the rows it spans, not the run.
+ */
 class BoxGrid<T> {
-  private readonly rows = new Map<number, Array<{ box: TextBox; what: T }>>();
-  add(box: TextBox, what: T): void {
-    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
+  private readonly rows = new Map<number, Array<{ box: TextBox; what: T; owner: unknown }>>();
+  private readonly rowsOf = new Map<unknown, number[]>();
+  add(box: TextBox, what: T, owner?: unknown): void {
+    const first = Math.floor(box.top / GRID_PX);
+    const last = Math.floor(box.bottom / GRID_PX);
+    for (let row = first; row <= last; row++) {
       const list = this.rows.get(row);
-      if (list === undefined) this.rows.set(row, [{ box, what }]);
-      else list.push({ box, what });
+      if (list === undefined) this.rows.set(row, [{ box, what, owner }]);
+      else list.push({ box, what, owner });
     }
+    if (owner === undefined) return;
+    const taken = this.rowsOf.get(owner);
+    if (taken === undefined) this.rowsOf.set(owner, rowRange(first, last));
+    else for (let row = first; row <= last; row++) if (!taken.includes(row)) taken.push(row);
   }
-  remove(which: (what: T) => boolean): void {
-    for (const [row, list] of this.rows) this.rows.set(row, list.filter((entry) => !which(entry.what)));
+  removeOwner(owner: unknown): void {
+    for (const row of this.rowsOf.get(owner) ?? []) {
+      const list = this.rows.get(row);
+      if (list !== undefined) this.rows.set(row, list.filter((entry) => entry.owner !== owner));
+    }
+    this.rowsOf.delete(owner);
   }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
     for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
@@ -817,6 +845,8 @@ class BoxGrid<T> {
     return false;
   }
 }
+
+const rowRange = (first: number, last: number): number[] => Array.from({ length: last - first + 1 }, (_, k) => first + k);
 
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
@@ -896,15 +926,28 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const y = spot.yOn(at);
     return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
   };
-  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
-  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => {
-    const { y, label, tag } = boxesAt(spot, at, side);
-    // The rows a label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
+  /**
+   * Whether a spot's label at x is clear of the markers (its block too: the rows a label and a fate word
+   * under it take, as wide as the wider of the two) and of the placed texts it would be on screen with:
+   * the part of clearAt that does not depend on where the fate word stands.
+   */
+  const labelClearAt = (spot: Spot, at: number): boolean => {
+    const y = spot.yOn(at);
+    const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
     const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
-    if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
-    if (offLines && crossedByLine(spot, label)) return false;
-    return blockersAt(spot, label, tag).length === 0;
+    if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true)) return false;
+    return !placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   };
+  /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
+  const tagClearAt = (spot: Spot, at: number, side: Side): boolean => {
+    const { tag } = boxesAt(spot, at, side);
+    if (tag === null) return true;
+    return !markerBoxes.some(tag, () => true) && !placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(spot.wire, other.wire));
+  };
+  /** Whether no other wire's line runs through a spot's label text at x. */
+  const offLinesAt = (spot: Spot, at: number): boolean => !crossedByLine(spot, textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15));
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
+  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => labelClearAt(spot, at) && tagClearAt(spot, at, side) && (!offLines || offLinesAt(spot, at));
   /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
   const blockersAt = (spot: Spot, label: TextBox, tag: TextBox | null): Spot[] => {
     const found = new Set<Spot>();
@@ -934,19 +977,30 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
     const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
     // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
-    for (const offLines of [true, false]) {
+    // This is clearAt asked of each place in that order, with each of its parts asked once per place
+    // (the fate word's once per place and side) and only when the parts before it hold: the answer is
+    // clearAt's, and a search costs the places along one gap, however many are tried again.
+    const labelClear: Array<boolean | undefined> = [];
+    const offLines: Array<boolean | undefined> = [];
+    const tagClear: Record<Side, Array<boolean | undefined>> = { below: [], right: [], left: [] };
+    for (const linesCount of [true, false]) {
       for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-        for (const at of ordered) if (clearAt(spot, at, side, offLines)) return { at, side };
+        for (let k = 0; k < ordered.length; k++) {
+          const at = ordered[k] as number;
+          if (!(labelClear[k] ??= labelClearAt(spot, at))) continue;
+          if (linesCount && !(offLines[k] ??= offLinesAt(spot, at))) continue;
+          if (tagClear[side][k] ??= tagClearAt(spot, at, side)) return { at, side };
+        }
       }
     }
     return null;
   };
   const drop = (spot: Spot) => {
     const boxes = wireTextBoxes(spot.wire);
-    placed.add(boxes.label, { wire: spot.wire, tag: false });
-    if (boxes.tag !== null) placed.add(boxes.tag, { wire: spot.wire, tag: true });
+    placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
+    if (boxes.tag !== null) placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
   };
-  const lift = (spot: Spot) => placed.remove((what) => what.wire === spot.wire);
+  const lift = (spot: Spot) => placed.removeOwner(spot.wire);
   const put = (spot: Spot, { at, side }: { at: number; side: Side }) => {
     spot.wire.labelX = at;
     spot.wire.labelY = spot.yOn(at);
