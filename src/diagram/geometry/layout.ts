@@ -838,6 +838,10 @@ class BoxGrid<T> {
     }
     this.rowsOf.delete(owner);
   }
+  /** Each box in the rows that [top, bottom] reaches into (a box reaching into two of them is visited twice). */
+  within(top: number, bottom: number, visit: (box: TextBox, what: T) => void): void {
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) for (const entry of this.rows.get(row) ?? []) visit(entry.box, entry.what);
+  }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
     for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
       for (const entry of this.rows.get(row) ?? []) if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
@@ -938,6 +942,66 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true)) return false;
     return !placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   };
+  /**
+   * labelClearAt at each of a spot's places (`places`: its line's points LABEL_STEP_PX apart, in any
+   * order), in one sweep. The markers and placed texts in the rows the places reach are gathered once;
+   * each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block) but only
+   * at the places whose boxes could reach it: those where the box holding both, widened by a pixel, meets
+   * it along x and along the line's y. So a search costs its places plus what stands near its gap, not
+   * the places times what each place's box finds, and each answer is labelClearAt's.
+   */
+  const labelsClearAlong = (spot: Spot, places: readonly number[]): boolean[] => {
+    const clear = places.map(() => true);
+    if (places.length === 0) return clear;
+    const { wire } = spot;
+    const ys = places.map((at) => spot.yOn(at));
+    // The place at spot.x + j·LABEL_STEP_PX, by j.
+    const js = places.map((at) => Math.round((at - spot.x) / LABEL_STEP_PX));
+    const jLow = Math.min(...js);
+    const jHigh = Math.max(...js);
+    const placeAt: number[] = new Array<number>(jHigh - jLow + 1).fill(-1);
+    js.forEach((j, k) => (placeAt[j - jLow] = k));
+    // The box holding a place's label and its block, about (at, y): the block spans LABEL_ABOVE..LABEL_BELOW, which holds the label's rows.
+    const halfX = Math.max(spot.labelWidth / 2 + 3, spot.width / 2 - LABEL_PAD_X) + 1;
+    const above = LABEL_ABOVE + 1;
+    const below = LABEL_BELOW + 1;
+    const level = wire.x2 === wire.x1 || wire.y2 === wire.y1;
+    const slope = level ? 0 : (wire.y2 - wire.y1) / (wire.x2 - wire.x1);
+    const test = (box: TextBox, marker: boolean): void => {
+      // The places whose holding box meets `box` along x, then along the line's y.
+      let from = box.left - halfX;
+      let to = box.right + halfX;
+      const yLow = box.top - below;
+      const yHigh = box.bottom + above;
+      if (level) {
+        const y = ys[0] as number;
+        if (y < yLow || y > yHigh) return;
+      } else {
+        const a = wire.x1 + (yLow - wire.y1) / slope;
+        const b = wire.x1 + (yHigh - wire.y1) / slope;
+        from = Math.max(from, Math.min(a, b) - 1);
+        to = Math.min(to, Math.max(a, b) + 1);
+      }
+      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1);
+      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1);
+      for (let j = first; j <= last; j++) {
+        const k = placeAt[j - jLow] as number;
+        if (k < 0 || !(clear[k] as boolean)) continue;
+        const at = places[k] as number;
+        const y = ys[k] as number;
+        const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
+        const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+        if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
+      }
+    };
+    const top = Math.min(...ys) - LABEL_ABOVE - 1;
+    const bottom = Math.max(...ys) + LABEL_BELOW + 1;
+    markerBoxes.within(top, bottom, (box) => test(box, true));
+    placed.within(top, bottom, (box, other) => {
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
+    });
+    return clear;
+  };
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
   const tagClearAt = (spot: Spot, at: number, side: Side): boolean => {
     const { tag } = boxesAt(spot, at, side);
@@ -978,18 +1042,19 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
     // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
     // This is clearAt asked of each place in that order, with each of its parts asked once per place
-    // (the fate word's once per place and side) and only when the parts before it hold: the answer is
-    // clearAt's, and a search costs the places along one gap, however many are tried again.
-    const labelClear: Array<boolean | undefined> = [];
+    // (the label's for all places in one sweep, the fate word's once per place and side) and the rest
+    // only when the parts before it hold: the answer is clearAt's.
+    const labelClear = labelsClearAlong(spot, ordered);
     const offLines: Array<boolean | undefined> = [];
     const tagClear: Record<Side, Array<boolean | undefined>> = { below: [], right: [], left: [] };
     for (const linesCount of [true, false]) {
       for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
         for (let k = 0; k < ordered.length; k++) {
           const at = ordered[k] as number;
-          if (!(labelClear[k] ??= labelClearAt(spot, at))) continue;
+          if (!(labelClear[k] as boolean)) continue;
           if (linesCount && !(offLines[k] ??= offLinesAt(spot, at))) continue;
-          if (tagClear[side][k] ??= tagClearAt(spot, at, side)) return { at, side };
+          const tagOk = (tagClear[side][k] ??= tagClearAt(spot, at, side));
+          if (tagOk) return { at, side };
         }
       }
     }
