@@ -36,6 +36,7 @@ import {
   GROUP_W_MAX_CLIENT,
   GROUP_W_MAX_CONNECTION,
   BANDS_TOP_Y,
+  HEADER_BAND_PX,
   TIME_FONT_PX,
   TIME_PAD_X,
   type SharedAxis,
@@ -50,6 +51,7 @@ import {
 export * from './model';
 export { markerSize, textWidthPx } from './text';
 import { CHIP_METRICS, markerSize, textWidthPx } from './text';
+import { LABEL_RAISE, TEXT_HALO_PX, textBottom, textTop } from './headerBand';
 import { bandGap, bandHeights, bandYAt, planBands, type BandEvent } from './bands';
 import { eventLanes } from '../lanes';
 
@@ -325,6 +327,17 @@ function labelLeads(transcript: Transcript, wording: readonly EventWording[]): {
     const layout = layoutOnce(transcript, wording, 'ordinal', undefined, leads);
     if (pass === LABEL_PASSES_MAX) return { leads, layout };
     const more = new Map<number, number>();
+    // The lane headers' band is pinned over the top of the pane: a band whose label or fate word would
+    // reach under it (the first, with its wire's label above the line) keeps the room to clear it.
+    for (const wire of layout.wires) {
+      const { label, tag } = wireTextBoxes(wire);
+      const top = Math.min(label.top, tag?.top ?? Infinity) + TEXT_HALO_PX;
+      const need = HEADER_BAND_PX - top;
+      if (need > 0) {
+        const atMs = (transcript.events[wire.index] as LabEvent).atMs;
+        more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
+      }
+    }
     for (const [earlier, later] of meetingTexts(layout.wires)) {
       const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
       // Two texts of one band cannot be moved apart by the band's room.
@@ -758,8 +771,7 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
 /** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
 const LABEL_ABOVE = 28;
 const LABEL_BELOW = 28;
-/** The label's baseline above its line, and its fate word's baseline under it when it stands under the label. */
-const LABEL_RAISE = 9;
+/** Its fate word's baseline under its line when it stands under the label (the label's baseline is LABEL_RAISE above it). */
 const TAG_BELOW = 21;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 const LABEL_PAD_X = 8;
@@ -776,8 +788,8 @@ export interface TextBox {
 
 /** A line of text's box, centred on x, from its baseline and font size (ascent and descent of the sans-serif, the 3 px halo). */
 function textBox(x: number, baseline: number, width: number, fontPx: number): TextBox {
-  const halo = 3;
-  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: baseline - 0.95 * fontPx - halo, bottom: baseline + 0.25 * fontPx + halo };
+  const halo = TEXT_HALO_PX;
+  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: textTop(baseline, fontPx) - halo, bottom: textBottom(baseline, fontPx) + halo };
 }
 
 /**
