@@ -12,9 +12,10 @@ export interface ServedBuild {
   close(): Promise<void>;
 }
 
-export async function servedBuild({ port, outDir = 'dist', build = true }: { port: number; outDir?: string; build?: boolean }): Promise<ServedBuild> {
+/** `env`: variables the build reads (VITE_…), beside the process's own. */
+export async function servedBuild({ port, outDir = 'dist', build = true, env = {} }: { port: number; outDir?: string; build?: boolean; env?: Record<string, string> }): Promise<ServedBuild> {
   const base = `http://127.0.0.1:${port}`;
-  if (build) execFileSync('npx', ['vite', 'build', '--outDir', outDir], { stdio: 'ignore' });
+  if (build) execFileSync('npx', ['vite', 'build', '--outDir', outDir], { stdio: 'ignore', env: { ...process.env, ...env } });
   const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
   const stop = () => {
     if (server.pid !== undefined) process.kill(-server.pid);

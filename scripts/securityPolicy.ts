@@ -2,7 +2,7 @@
 // writes it into the built index.html as a meta tag; the e2e tests compare against it.
 //
 // Nothing runs that the lab did not ship: scripts, workers (the engine, the tools and the service
-// worker), styles, fetches and images come from the page's own origin only. 'wasm-unsafe-eval' lets
+// worker), styles, fetches, images and the web app manifest come from the page's own origin only. 'wasm-unsafe-eval' lets
 // sql.js compile its WebAssembly and nothing else; no 'unsafe-eval' (the reviewer's JSON Schema is
 // compiled at build time) and no 'unsafe-inline': React and uPlot set styles through the CSSOM
 // (element.style), which style-src does not govern, and every stylesheet is a built .css file.
@@ -12,6 +12,7 @@ export const CONTENT_SECURITY_POLICY = [
   "worker-src 'self'",
   "connect-src 'self'",
   "img-src 'self' data: blob:",
+  "manifest-src 'self'",
   "style-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

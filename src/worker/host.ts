@@ -8,7 +8,7 @@ import type { EventWording, Settings, Transcript } from '../engine';
 import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
 import { runResolved } from '../lab/runs';
 import { findScenario, scenarios } from '../scenarios/index';
-import { layoutDiagram, type TimeScale } from '../diagram/geometry/layout';
+import { layoutDiagram, type LabelPlacement, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
@@ -64,6 +64,11 @@ export interface LabHostOptions {
   storage: LedgerStorage;
   /** The worker's wall clock, for pacing progress reports (tests pass their own). */
   now?: () => number;
+  /**
+   * Where runs' wire labels go: 'placed' (the default, the lab's view) or 'unplaced' (each at its line's
+   * middle), which only the UI benchmark's second build asks for, to print what placement costs.
+   */
+  labels?: LabelPlacement;
 }
 
 /** What a long request reports before its answer: a run's events so far, or an exploration's states. */
@@ -135,7 +140,7 @@ function ledgerView(ledger: OpenLedger): LedgerView {
 }
 
 export function createLabHost(options: LabHostOptions): LabHost {
-  const { sql: sqlLoading, storage } = options;
+  const { sql: sqlLoading, storage, labels = 'placed' } = options;
   // Loading failures surface as LAB011 on the requests that need SQLite; A–D run without it.
   const settle = (loading: Promise<SqlModule>) =>
     loading.then(
@@ -309,7 +314,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
         const wording = wordEvents(transcript.events);
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
-        const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal');
+        const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels);
         return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), race: raceView(transcript), wording, layout };
       }
       case 'recording': {
@@ -321,7 +326,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
         report('laying out')(0, transcript.events.length);
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
-        return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal') };
+        return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels) };
       }
       case 'layout':
         return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };
@@ -353,7 +358,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
   function relayout(runId: number, scale: TimeScale) {
     const run = kept.find((entry) => entry.requestId === runId);
     if (run === undefined) throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);
-    return layoutDiagram(run.transcript, run.wording, scale);
+    return layoutDiagram(run.transcript, run.wording, scale, undefined, labels);
   }
 
   async function answer(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer> {

@@ -17,6 +17,8 @@ const host = createLabHost({
   // Started by the first request that needs SQLite (a ledger or task run, the stored ledger): A–D never fetch the WASM.
   sql: () => initSqlJs({ locateFile: () => sqlWasmUrl }),
   storage: indexedDbLedgerStorage(),
+  // Only the UI benchmark builds with VITE_LAB_LABEL_PLACEMENT=unplaced (a second build beside the lab's) to print what label placement costs.
+  labels: import.meta.env.VITE_LAB_LABEL_PLACEMENT === 'unplaced' ? 'unplaced' : 'placed',
 });
 
 // The DOM lib types `self` as a window; in this file it is the dedicated worker's scope. Either has the

@@ -99,7 +99,8 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
     while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
     const before = bands[bands.length - 1];
     const lead = leads?.get(atMs) ?? 0;
-    if (before !== undefined) top = before.top + before.height + bandGap(atMs - before.atMs) + lead;
+    // The first band's lead keeps its labels clear of the lane headers' band above it.
+    top = before === undefined ? BANDS_TOP_Y + lead : before.top + before.height + bandGap(atMs - before.atMs) + lead;
     const shared = bandY?.get(atMs);
     if (shared !== undefined) top = shared;
     // A band holding only dots (no word, no wire sent from it) is a dot's height: a long race's

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, TRANSPORTS, usesSqlite, wordEvents, type SqlModule } from '../../engine';
 import { scenarios } from '../../scenarios/index';
 import { layoutDiagram, meetingTexts, sharedAxis, wireTextBoxes, type TextBox, type Wire } from './layout';
+import { clearOfHeaders, HEADER_CLEAR_SHARE, TEXT_HALO_PX, textRows } from './headerBand';
+import { HEADER_BAND_PX } from './model';
 
 // The race view's wire labels and their fate words ("IN FLIGHT", "LOST", "IGNORED") read on their own:
 // no fate word sits on another wire's label and no two labels touch. The layout places them once for the
@@ -111,3 +113,56 @@ function lineThrough(wire: Wire, box: TextBox): boolean {
   }
   return false;
 }
+
+// The lane headers' band (HEADER_BAND_PX on screen, opaque) is pinned to the top of the pane and the
+// diagram scrolls under it. At the top nothing is laid out under it; scrolled, the views the lab moves to
+// (Follow, through clearOfHeaders) leave no text cut by its lower edge: every text is whole below it or
+// wholly behind it. The lab moves the view to a pan y in [lowest, 0] at zooms 1 to 1.25 (the normal
+// view's fit); every such y is tried, in the panes of 1280×720 and 1440×900, so every step is covered.
+describe('the lane headers\' band', () => {
+  const layoutOf = (id: string, transport: (typeof TRANSPORTS)[number]) => {
+    const scenario = scenarios.find((one) => one.id === id);
+    if (scenario === undefined) throw new Error(id);
+    const transcript = runScenario(scenario, { transport, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
+    return layoutDiagram(transcript, wordEvents(transcript.events));
+  };
+  /** The texts (label, fate word, marker) whose ink a layout puts above `y` (a label's halo is paper, like the band). */
+  const textsAbove = (layout: ReturnType<typeof layoutDiagram>, y: number): string[] => [
+    ...layout.wires.flatMap((wire) => {
+      const { label, tag } = wireTextBoxes(wire);
+      const ink = (box: TextBox) => box.top + TEXT_HALO_PX;
+      return [...(ink(label) < y ? [`label "${wire.label}" at ${ink(label).toFixed(1)}`] : []), ...(tag !== null && ink(tag) < y ? [`fate word of "${wire.label}" at ${ink(tag).toFixed(1)}`] : [])];
+    }),
+    ...layout.markers.filter((marker) => marker.y - marker.height / 2 < y).map((marker) => `marker "${marker.text}"`),
+  ];
+  it.each(cases)('%s on %s at seed 1: no text is laid out under the band', (id, transport) => {
+    const layout = layoutOf(id, transport);
+    expect(textsAbove(layout, HEADER_BAND_PX)).toEqual([]);
+    expect(textRows(layout)[0]).toBeGreaterThanOrEqual(HEADER_BAND_PX);
+  });
+
+  // The panes' heights at 1280×720 and 1440×900 (the diagram pane below the lane headers' band's top).
+  const PANES = [
+    ['1280×720', 474],
+    ['1440×900', 652],
+  ] as const;
+  it.each(cases)('%s on %s at seed 1: no pan the lab moves to cuts a text at the band\'s edge', (id, transport) => {
+    const layout = layoutOf(id, transport);
+    const rows = textRows(layout);
+    const cut: string[] = [];
+    for (const [size, paneHeight] of PANES) {
+      for (const zoom of [1, 1.1, 1.25]) {
+        const lowest = Math.min(0, paneHeight - layout.height * zoom);
+        for (let wanted = Math.floor(lowest); wanted <= 0; wanted++) {
+          const y = clearOfHeaders(rows, Math.max(lowest, wanted), zoom, lowest, paneHeight * HEADER_CLEAR_SHARE);
+          const edge = (HEADER_BAND_PX - y) / zoom;
+          for (let k = 0; k < rows.length; k += 2) {
+            if ((rows[k] as number) < edge - 0.01 && (rows[k + 1] as number) > edge + 0.01) cut.push(`${size} zoom ${zoom} pan ${wanted} → ${y.toFixed(1)}: text rows ${(rows[k] as number).toFixed(1)}–${(rows[k + 1] as number).toFixed(1)} cut at ${edge.toFixed(1)}`);
+          }
+        }
+      }
+    }
+    expect(cut.slice(0, 5), `${cut.length} cut`).toEqual([]);
+  });
+});
+

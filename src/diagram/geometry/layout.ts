@@ -36,6 +36,7 @@ import {
   GROUP_W_MAX_CLIENT,
   GROUP_W_MAX_CONNECTION,
   BANDS_TOP_Y,
+  HEADER_BAND_PX,
   TIME_FONT_PX,
   TIME_PAD_X,
   type SharedAxis,
@@ -50,6 +51,7 @@ import {
 export * from './model';
 export { markerSize, textWidthPx } from './text';
 import { CHIP_METRICS, markerSize, textWidthPx } from './text';
+import { LABEL_RAISE, TEXT_HALO_PX, textBottom, textTop } from './headerBand';
 import { bandGap, bandHeights, bandYAt, planBands, type BandEvent } from './bands';
 import { eventLanes } from '../../engine';
 
@@ -325,6 +327,17 @@ function labelLeads(transcript: Transcript, wording: readonly EventWording[]): {
     const layout = layoutOnce(transcript, wording, 'ordinal', undefined, leads);
     if (pass === LABEL_PASSES_MAX) return { leads, layout };
     const more = new Map<number, number>();
+    // The lane headers' band is pinned over the top of the pane: a band whose label or fate word would
+    // reach under it (the first, with its wire's label above the line) keeps the room to clear it.
+    for (const wire of layout.wires) {
+      const { label, tag } = wireTextBoxes(wire);
+      const top = Math.min(label.top, tag?.top ?? Infinity) + TEXT_HALO_PX;
+      const need = HEADER_BAND_PX - top;
+      if (need > 0) {
+        const atMs = (transcript.events[wire.index] as LabEvent).atMs;
+        more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
+      }
+    }
     for (const [earlier, later] of meetingTexts(layout.wires)) {
       const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
       // Two texts of one band cannot be moved apart by the band's room.
@@ -363,12 +376,20 @@ export function meetingTexts(wires: readonly Wire[]): Array<[{ wire: Wire; box: 
 }
 
 /** Geometry only: the lanes come from the view's lane rules (../lanes.ts), the rows and labels from the wording. */
-export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis): DiagramLayout {
+/**
+ * Where wire labels go: 'placed' (the lab's view) moves each label clear of markers, lines and other
+ * labels and gives a band the room its labels need; 'unplaced' leaves each label at its line's middle
+ * with its fate word under it, in one pass (what the benchmark draws to show what placement costs).
+ */
+export type LabelPlacement = 'placed' | 'unplaced';
+
+export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis, labels: LabelPlacement = 'placed'): DiagramLayout {
+  if (labels === 'unplaced') return layoutOnce(transcript, wording, scale, axis, undefined, false);
   // A shared axis already keeps each band's room for labels (sharedAxis asks labelLeads of every run).
   return scale === 'ordinal' && axis === undefined ? labelLeads(transcript, wording).layout : layoutOnce(transcript, wording, scale, axis, undefined);
 }
 
-function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined): DiagramLayout {
+function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined, place = true): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
   const eventWording = wording;
@@ -703,7 +724,12 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
     // One time per band, level with the band's first row.
     for (const band of plan.bands) times.push({ id: `t${band.first}`, index: band.first, y: band.centre, atMs: band.atMs });
   }
-  placeLabels(wires, markers, lanes);
+  if (place) placeLabels(wires, markers, lanes);
+  else
+    for (const wire of wires) {
+      wire.tagX = wire.labelX;
+      wire.tagY = wire.labelY + TAG_BELOW;
+    }
 
   const lastLane = lanes[lanes.length - 1];
   const width = (lastLane?.x ?? FIRST_LANE_X) + (plan === null ? half(lastLane?.id) : reachOf(lastLane?.id, 'right')) + RIGHT_MARGIN;
@@ -745,8 +771,7 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
 /** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
 const LABEL_ABOVE = 28;
 const LABEL_BELOW = 28;
-/** The label's baseline above its line, and its fate word's baseline under it when it stands under the label. */
-const LABEL_RAISE = 9;
+/** Its fate word's baseline under its line when it stands under the label (the label's baseline is LABEL_RAISE above it). */
 const TAG_BELOW = 21;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 const LABEL_PAD_X = 8;
@@ -763,8 +788,8 @@ export interface TextBox {
 
 /** A line of text's box, centred on x, from its baseline and font size (ascent and descent of the sans-serif, the 3 px halo). */
 function textBox(x: number, baseline: number, width: number, fontPx: number): TextBox {
-  const halo = 3;
-  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: baseline - 0.95 * fontPx - halo, bottom: baseline + 0.25 * fontPx + halo };
+  const halo = TEXT_HALO_PX;
+  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: textTop(baseline, fontPx) - halo, bottom: textBottom(baseline, fontPx) + halo };
 }
 
 /**
@@ -797,18 +822,37 @@ const LABEL_STEP_PX = 6;
 /** Height of a row of the grid that finds the boxes near a place. */
 const GRID_PX = 64;
 
-/** Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a pass over the run. */
+/**
+ * Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a
+ * pass over the run. Each box may have an owner (a wire): `removeOwner` takes that owner's boxes out of
+ * the rows they were added to and no others, so lifting a label costs the rows it spans, not the run.
+ */
 class BoxGrid<T> {
-  private readonly rows = new Map<number, Array<{ box: TextBox; what: T }>>();
-  add(box: TextBox, what: T): void {
-    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
+  private readonly rows = new Map<number, Array<{ box: TextBox; what: T; owner: unknown }>>();
+  private readonly rowsOf = new Map<unknown, number[]>();
+  add(box: TextBox, what: T, owner?: unknown): void {
+    const first = Math.floor(box.top / GRID_PX);
+    const last = Math.floor(box.bottom / GRID_PX);
+    for (let row = first; row <= last; row++) {
       const list = this.rows.get(row);
-      if (list === undefined) this.rows.set(row, [{ box, what }]);
-      else list.push({ box, what });
+      if (list === undefined) this.rows.set(row, [{ box, what, owner }]);
+      else list.push({ box, what, owner });
     }
+    if (owner === undefined) return;
+    const taken = this.rowsOf.get(owner);
+    if (taken === undefined) this.rowsOf.set(owner, rowRange(first, last));
+    else for (let row = first; row <= last; row++) if (!taken.includes(row)) taken.push(row);
   }
-  remove(which: (what: T) => boolean): void {
-    for (const [row, list] of this.rows) this.rows.set(row, list.filter((entry) => !which(entry.what)));
+  removeOwner(owner: unknown): void {
+    for (const row of this.rowsOf.get(owner) ?? []) {
+      const list = this.rows.get(row);
+      if (list !== undefined) this.rows.set(row, list.filter((entry) => entry.owner !== owner));
+    }
+    this.rowsOf.delete(owner);
+  }
+  /** Each box in the rows that [top, bottom] reaches into (a box reaching into two of them is visited twice). */
+  within(top: number, bottom: number, visit: (box: TextBox, what: T) => void): void {
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) for (const entry of this.rows.get(row) ?? []) visit(entry.box, entry.what);
   }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
     for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
@@ -817,6 +861,8 @@ class BoxGrid<T> {
     return false;
   }
 }
+
+const rowRange = (first: number, last: number): number[] => Array.from({ length: last - first + 1 }, (_, k) => first + k);
 
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
@@ -896,15 +942,88 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const y = spot.yOn(at);
     return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
   };
-  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
-  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => {
-    const { y, label, tag } = boxesAt(spot, at, side);
-    // The rows a label and a fate word under it take, as wide as the wider of the two, stay clear of markers.
+  /**
+   * Whether a spot's label at x is clear of the markers (its block too: the rows a label and a fate word
+   * under it take, as wide as the wider of the two) and of the placed texts it would be on screen with:
+   * the part of clearAt that does not depend on where the fate word stands.
+   */
+  const labelClearAt = (spot: Spot, at: number): boolean => {
+    const y = spot.yOn(at);
+    const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
     const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
-    if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true) || (tag !== null && markerBoxes.some(tag, () => true))) return false;
-    if (offLines && crossedByLine(spot, label)) return false;
-    return blockersAt(spot, label, tag).length === 0;
+    if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true)) return false;
+    return !placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   };
+  /**
+   * labelClearAt at each of a spot's places (`places`: its line's points LABEL_STEP_PX apart, in any
+   * order), in one sweep. The markers and placed texts in the rows the places reach are gathered once;
+   * each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block) but only
+   * at the places whose boxes could reach it: those where the box holding both, widened by a pixel, meets
+   * it along x and along the line's y. So a search costs its places plus what stands near its gap, not
+   * the places times what each place's box finds, and each answer is labelClearAt's.
+   */
+  const labelsClearAlong = (spot: Spot, places: readonly number[]): boolean[] => {
+    const clear = places.map(() => true);
+    if (places.length === 0) return clear;
+    const { wire } = spot;
+    const ys = places.map((at) => spot.yOn(at));
+    // The place at spot.x + j·LABEL_STEP_PX, by j.
+    const js = places.map((at) => Math.round((at - spot.x) / LABEL_STEP_PX));
+    const jLow = Math.min(...js);
+    const jHigh = Math.max(...js);
+    const placeAt: number[] = new Array<number>(jHigh - jLow + 1).fill(-1);
+    js.forEach((j, k) => (placeAt[j - jLow] = k));
+    // The box holding a place's label and its block, about (at, y): the block spans LABEL_ABOVE..LABEL_BELOW, which holds the label's rows.
+    const halfX = Math.max(spot.labelWidth / 2 + 3, spot.width / 2 - LABEL_PAD_X) + 1;
+    const above = LABEL_ABOVE + 1;
+    const below = LABEL_BELOW + 1;
+    const level = wire.x2 === wire.x1 || wire.y2 === wire.y1;
+    const slope = level ? 0 : (wire.y2 - wire.y1) / (wire.x2 - wire.x1);
+    const test = (box: TextBox, marker: boolean): void => {
+      // The places whose holding box meets `box` along x, then along the line's y.
+      let from = box.left - halfX;
+      let to = box.right + halfX;
+      const yLow = box.top - below;
+      const yHigh = box.bottom + above;
+      if (level) {
+        const y = ys[0] as number;
+        if (y < yLow || y > yHigh) return;
+      } else {
+        const a = wire.x1 + (yLow - wire.y1) / slope;
+        const b = wire.x1 + (yHigh - wire.y1) / slope;
+        from = Math.max(from, Math.min(a, b) - 1);
+        to = Math.min(to, Math.max(a, b) + 1);
+      }
+      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1);
+      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1);
+      for (let j = first; j <= last; j++) {
+        const k = placeAt[j - jLow] as number;
+        if (k < 0 || !(clear[k] as boolean)) continue;
+        const at = places[k] as number;
+        const y = ys[k] as number;
+        const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
+        const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+        if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
+      }
+    };
+    const top = Math.min(...ys) - LABEL_ABOVE - 1;
+    const bottom = Math.max(...ys) + LABEL_BELOW + 1;
+    markerBoxes.within(top, bottom, (box) => test(box, true));
+    placed.within(top, bottom, (box, other) => {
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
+    });
+    return clear;
+  };
+  /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
+  const tagClearAt = (spot: Spot, at: number, side: Side): boolean => {
+    const { tag } = boxesAt(spot, at, side);
+    if (tag === null) return true;
+    return !markerBoxes.some(tag, () => true) && !placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(spot.wire, other.wire));
+  };
+  /** Whether no other wire's line runs through a spot's label text at x. */
+  const offLinesAt = (spot: Spot, at: number): boolean => !crossedByLine(spot, textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15));
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
+  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => labelClearAt(spot, at) && tagClearAt(spot, at, side) && (!offLines || offLinesAt(spot, at));
   /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
   const blockersAt = (spot: Spot, label: TextBox, tag: TextBox | null): Spot[] => {
     const found = new Set<Spot>();
@@ -934,19 +1053,31 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
     const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
     // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
-    for (const offLines of [true, false]) {
+    // This is clearAt asked of each place in that order, with each of its parts asked once per place
+    // (the label's for all places in one sweep, the fate word's once per place and side) and the rest
+    // only when the parts before it hold: the answer is clearAt's.
+    const labelClear = labelsClearAlong(spot, ordered);
+    const offLines: Array<boolean | undefined> = [];
+    const tagClear: Record<Side, Array<boolean | undefined>> = { below: [], right: [], left: [] };
+    for (const linesCount of [true, false]) {
       for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-        for (const at of ordered) if (clearAt(spot, at, side, offLines)) return { at, side };
+        for (let k = 0; k < ordered.length; k++) {
+          const at = ordered[k] as number;
+          if (!(labelClear[k] as boolean)) continue;
+          if (linesCount && !(offLines[k] ??= offLinesAt(spot, at))) continue;
+          const tagOk = (tagClear[side][k] ??= tagClearAt(spot, at, side));
+          if (tagOk) return { at, side };
+        }
       }
     }
     return null;
   };
   const drop = (spot: Spot) => {
     const boxes = wireTextBoxes(spot.wire);
-    placed.add(boxes.label, { wire: spot.wire, tag: false });
-    if (boxes.tag !== null) placed.add(boxes.tag, { wire: spot.wire, tag: true });
+    placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
+    if (boxes.tag !== null) placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
   };
-  const lift = (spot: Spot) => placed.remove((what) => what.wire === spot.wire);
+  const lift = (spot: Spot) => placed.removeOwner(spot.wire);
   const put = (spot: Spot, { at, side }: { at: number; side: Side }) => {
     spot.wire.labelX = at;
     spot.wire.labelY = spot.yOn(at);

@@ -13,6 +13,7 @@ import { Legend } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
+import { clearOfHeaders, HEADER_CLEAR_SHARE, textRows } from '../../diagram/geometry/headerBand';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
@@ -429,6 +430,8 @@ function Follow({
   const go = useGo(target);
   const glideTo = useGlide(target, paneWidth, paneHeight);
   const { width, height } = layout;
+  // The texts' rows: a view the lab moves to leaves none cut by the lane headers' band.
+  const rows = useMemo(() => textRows(layout), [layout]);
   const now = useRef({ x: nowX, y: nowY });
   useEffect(() => {
     now.current = { x: nowX, y: nowY };
@@ -444,10 +447,12 @@ function Follow({
       const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
-      const y = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom));
+      const wanted = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom));
+      // Moved at most a fifth of the pane's height: the current event stays well inside it.
+      const y = clearOfHeaders(rows, wanted, zoom, lowest, paneHeight * HEADER_CLEAR_SHARE);
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height, lockstep, presentation, followAt],
+    [paneWidth, paneHeight, width, height, lockstep, presentation, followAt, rows],
   );
 
   const ready = paneWidth > 0 && paneHeight > 0;

@@ -1,0 +1,77 @@
+import { HEADER_BAND_PX, TIME_FONT_PX, type DiagramLayout } from './model';
+
+/**
+ * The lane headers' band and the diagram's text. The band (HEADER_BAND_PX on screen, opaque) is pinned
+ * to the top of the pane and the diagram scrolls under it. The layout lays nothing out under it at the
+ * top (the race view's first band keeps the room its labels need), and a view the lab moves to never
+ * leaves a text cut by the band's lower edge: each text is either whole below it or scrolled past it
+ * (clearOfHeaders). The page reads this module (it lays nothing out): only rows, no text widths.
+ */
+
+/** A wire label's baseline above its line (its fate word's baseline is its own tagY), and the two fonts (px at zoom 1). */
+export const LABEL_RAISE = 9;
+export const LABEL_FONT_PX = 15;
+/** The halo around a wire's label and fate word (a 6 px stroke, half of it outside the ink). */
+export const TEXT_HALO_PX = 3;
+export const FATE_FONT_PX = 14;
+/** A time label's line (.dg-time: 14 px, line-height 1.25), centred on its row. */
+const TIME_HALF_PX = (TIME_FONT_PX * 1.25) / 2;
+
+/**
+ * The rows a line of text's ink takes from its baseline (the sans-serif's ascent and descent). Its halo
+ * (the paper-coloured stroke that breaks lines under a label) is left out: over the band, which is paper
+ * too, it is not seen.
+ */
+export const textTop = (baseline: number, fontPx: number): number => baseline - 0.95 * fontPx;
+export const textBottom = (baseline: number, fontPx: number): number => baseline + 0.25 * fontPx;
+
+/**
+ * Every text's rows in a layout (wire labels and fate words, markers and chips, times), merged where they
+ * touch: [top, bottom, top, bottom, …] in flow px, ascending. A fate word's rows count whether or not the
+ * wire shows one (a view that clears a word never shown moves a little more than it had to, never less).
+ */
+export function textRows(layout: Pick<DiagramLayout, 'wires' | 'markers' | 'times'>): Float64Array {
+  const spans: Array<[number, number]> = [];
+  for (const wire of layout.wires) {
+    const baseline = wire.labelY - LABEL_RAISE;
+    spans.push([textTop(baseline, LABEL_FONT_PX), textBottom(baseline, LABEL_FONT_PX)]);
+    spans.push([textTop(wire.tagY, FATE_FONT_PX), textBottom(wire.tagY, FATE_FONT_PX)]);
+  }
+  for (const marker of layout.markers) spans.push([marker.y - marker.height / 2, marker.y + marker.height / 2]);
+  for (const time of layout.times) spans.push([time.y - TIME_HALF_PX, time.y + TIME_HALF_PX]);
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: number[] = [];
+  for (const [top, bottom] of spans) {
+    const last = merged.length - 1;
+    if (last > 0 && top <= (merged[last] as number)) merged[last] = Math.max(merged[last] as number, bottom);
+    else merged.push(top, bottom);
+  }
+  return Float64Array.from(merged);
+}
+
+/** How far a view the lab follows with may move (a share of the pane's height) so that the band cuts no text. */
+export const HEADER_CLEAR_SHARE = 0.2;
+
+/**
+ * The viewport y nearest `y` (a pan of the view at `zoom`) at which the band's lower edge cuts no text:
+ * where it would, the view moves by the least that shows the texts there whole (down) or puts them wholly
+ * behind the band (up), never above the diagram's top (y ≤ 0), below `lowest`, or more than `maxShift`
+ * px on screen; where no such move exists, y as it was.
+ */
+export function clearOfHeaders(rows: Float64Array, y: number, zoom: number, lowest = -Infinity, maxShift = Infinity): number {
+  const edge = (HEADER_BAND_PX - y) / zoom;
+  // The last run of text starting above the edge.
+  let low = 0;
+  let high = rows.length / 2;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((rows[2 * mid] as number) < edge) low = mid + 1;
+    else high = mid;
+  }
+  const at = low - 1;
+  if (at < 0 || (rows[2 * at + 1] as number) <= edge) return y;
+  const show = HEADER_BAND_PX - (rows[2 * at] as number) * zoom;
+  const hide = HEADER_BAND_PX - (rows[2 * at + 1] as number) * zoom;
+  const moves = [show, hide].filter((next) => next <= 0 && next >= lowest && Math.abs(next - y) <= maxShift).sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
+  return moves[0] ?? y;
+}
