@@ -43,6 +43,8 @@ test('shows the controls and describes the selected scenario', async ({ page }) 
   await expect(lab.runButton).toBeEnabled();
 
   const a = scenario('A');
+  // Beside a run the paragraph is folded to one whole line that opens it whole.
+  await page.getByRole('region', { name: 'Scenario description' }).getByText('What happens in this scenario', { exact: true }).click();
   await expect(page.getByText(a.summary, { exact: true })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Requirements' }).getByRole('listitem')).toHaveText([...a.requirements]);
   expect(await lab.factHeaders()).toEqual([...FACT_HEADERS]);

@@ -88,15 +88,44 @@ async function instantsShown(page: Page) {
   });
 }
 
-/** The smallest chip text on screen in the pane (px). */
-const chipPx = (page: Page) =>
+/**
+ * The median size on screen (px) of the diagram's text in view: every piece of text drawn inside the
+ * pane (chips, wire labels, times, lane headers), its font size times the zoom when it is drawn in the
+ * React Flow viewport, counted once per text run that lies in the pane's box.
+ */
+const medianTextPx = (page: Page) =>
   page.locator('.lab-flow').evaluate((pane) => {
-    const zoom = new DOMMatrixReadOnly(getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform).a;
-    const chip = pane.querySelector('.dg-marker-text');
-    return chip === null ? NaN : parseFloat(getComputedStyle(chip).fontSize) * zoom;
+    const box = pane.getBoundingClientRect();
+    const viewport = pane.querySelector('.react-flow__viewport') as Element;
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+    const sizes: number[] = [];
+    const walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (element === null || (node.textContent ?? '').trim() === '') continue;
+      const r = element.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1 || r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      sizes.push(parseFloat(style.fontSize) * (viewport.contains(element) ? zoom : 1));
+    }
+    sizes.sort((a, b) => a - b);
+    return sizes[Math.floor(sizes.length / 2)] ?? NaN;
   });
 
-test('Presentation at 1280×720: the diagram takes three quarters of the height, 1.5 times the normal text, the current instant and the four before it', async ({ page }, testInfo) => {
+/** The lane headers that run past a side of the pane. */
+const lanesOutside = (page: Page) =>
+  page.locator('.lab-flow').evaluate((pane) => {
+    const box = pane.getBoundingClientRect();
+    return [...pane.querySelectorAll('.dg-lane-header')]
+      .filter((header) => {
+        const r = header.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+      })
+      .map((header) => header.textContent ?? '');
+  });
+
+test('Presentation at 1280×720: the diagram pane takes three quarters of the height, 1.5 times the normal median text, the current instant and the four before it', async ({ page }, testInfo) => {
   test.slow();
   const lab = new LabPage(page);
   for (const [id, transport] of [
@@ -107,13 +136,14 @@ test('Presentation at 1280×720: the diagram takes three quarters of the height,
   ] as const) {
     await lab.open(`?scenario=${id}&transport=${transport}`);
     await lab.waitForRun(id, transport);
-    await expect.poll(() => chipPx(page)).toBeGreaterThan(0);
-    const normal = await chipPx(page);
+    await expect.poll(() => medianTextPx(page)).toBeGreaterThan(0);
+    const normal = await medianTextPx(page);
     await page.goto(`/?scenario=${id}&transport=${transport}&step=0&instructor=presentation`);
     await lab.waitForRun(id, transport);
     await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
-    const region = await page.locator('section.lab-diagram').boundingBox();
-    expect((region?.height ?? 0) / 720, `${id}: the diagram's share of the height`).toBeGreaterThanOrEqual(0.75);
+    // The pane itself (the React Flow area the diagram draws in), not its section with the head above it.
+    const region = await page.locator('.lab-flow .react-flow').boundingBox();
+    expect((region?.height ?? 0) / 720, `${id}: the diagram pane's share of the height`).toBeGreaterThanOrEqual(0.75);
     const total = await lab.eventCount();
     let instants = 0;
     let lastMs = -1;
@@ -123,6 +153,8 @@ test('Presentation at 1280×720: the diagram takes three quarters of the height,
       const atMs = Number((await page.locator('.lab-position-time').textContent())?.replace(/[^\d.]/g, ''));
       if (atMs !== lastMs) instants += 1;
       lastMs = atMs;
+      // Every lane stays in view at the fitted zoom: no lane's header runs past a side of the pane.
+      expect(await lanesOutside(page), `${id} step ${step}: lanes cut at a side of the pane`).toEqual([]);
       const want = Math.min(5, instants);
       await expect
         .poll(async () => {
@@ -131,14 +163,48 @@ test('Presentation at 1280×720: the diagram takes three quarters of the height,
         }, `${id} step ${step}: the current instant and the ${want - 1} before it`)
         .toBeGreaterThanOrEqual(want);
     }
-    const presenting = await chipPx(page);
+    const presenting = await medianTextPx(page);
     console.log(`Presentation ${id} on ${transport}: region ${JSON.stringify(region)}, text ${presenting.toFixed(2)} px against ${normal.toFixed(2)} px (${(presenting / normal).toFixed(3)}×)`);
-    expect(presenting / normal, `${id}: text against the normal view's`).toBeGreaterThanOrEqual(1.499);
+    expect(presenting / normal, `${id}: the median text against the normal view's`).toBeGreaterThanOrEqual(1.499);
     const file = testInfo.outputPath(`presentation-${id}.png`);
     await page.screenshot({ path: file });
     await testInfo.attach(`presentation-${id}`, { path: file, contentType: 'image/png' });
   }
 });
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+  { width: 1440, height: 900 },
+  { width: 1600, height: 900 },
+  { width: 1920, height: 1080 },
+  { width: 2560, height: 1440 },
+]) {
+  test(`Presentation at ${size.width}×${size.height}: the diagram pane takes three quarters of the height and 1.5 times the normal median text`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const lab = new LabPage(page);
+    await lab.open('?scenario=B&transport=stdio');
+    await lab.waitForRun('B', 'stdio');
+    await expect.poll(() => medianTextPx(page)).toBeGreaterThan(0);
+    const normal = await medianTextPx(page);
+    await page.goto('/?scenario=B&transport=stdio&instructor=presentation');
+    await lab.waitForRun('B', 'stdio');
+    await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
+    const region = await page.locator('.lab-flow .react-flow').boundingBox();
+    expect((region?.height ?? 0) / size.height, "the diagram pane's share of the height").toBeGreaterThanOrEqual(0.75);
+    await expect.poll(async () => (await medianTextPx(page)) / normal, "the median text against the normal view's").toBeGreaterThanOrEqual(1.499);
+    expect(await lanesOutside(page)).toEqual([]);
+    // The overview and the view tools, wherever they stand, are whole in the viewport and cover none of the facts.
+    const facts = await page.locator('.lab-facts-cell').boundingBox();
+    for (const part of [page.getByRole('slider', { name: 'Run overview' }), page.getByRole('toolbar', { name: 'Diagram view' })]) {
+      const box = await part.boundingBox();
+      expect(box).not.toBeNull();
+      if (box === null || facts === null) return;
+      expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height).toBe(true);
+      expect(box.y + box.height <= facts.y + 0.5 || box.y >= facts.y + facts.height - 0.5).toBe(true);
+    }
+  });
+}
 
 /** Plays the run at `speed` from step 0 and samples the pane's pan every animation frame until the end. */
 async function panPerFrame(page: Page, lab: LabPage): Promise<{ biggest: number; travelled: number; frames: number; paneHeight: number }> {

@@ -187,7 +187,7 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
                     {transcript.schedule === undefined ? '' : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
                   </p>
                   <SdkRun transcript={transcript} />
-                  <ScenarioDescription />
+                  <ScenarioDescription folded />
                   <ExplorePanel />
                 </>
               )}

@@ -30,6 +30,8 @@ const FIT_ZOOM_MAX = 1.25;
 const PRESENT_ZOOM_MIN = 1.5;
 const PRESENT_ZOOM_MAX = 2.5;
 const PRESENT_RATIO = 1.5;
+/** Pixels added to the normal pane's estimated width while presenting (normalPaneWidth). */
+const PANE_ROUNDING = 2;
 /** The zoom buttons' step, and the bounds of any zoom. */
 const ZOOM_STEP = 1.25;
 const ZOOM_MIN = 0.05;
@@ -282,6 +284,8 @@ function LaneHeaders({ lanes }: { lanes: Lane[] }) {
 /**
  * The pane's width in the normal view while presenting (presentation gives it the side column's
  * width too): the side column's width (`--side-w`) and the gap beside it, as the stylesheet sets them.
+ * Rounded up to the next whole pixels (PANE_ROUNDING): the two panes' sizes reach the fit rounded
+ * differently, and a text scale a hair under PRESENT_RATIO (1.499 at 1600×900) is under it.
  */
 function normalPaneWidth(paneWidth: number): number {
   const results = document.querySelector('.lab-results');
@@ -291,7 +295,7 @@ function normalPaneWidth(paneWidth: number): number {
   const side = style.getPropertyValue('--side-w').trim();
   const sidePx = side.endsWith('rem') ? parseFloat(side) * rem : parseFloat(side) || 0;
   const gap = parseFloat(style.getPropertyValue('--side-gap')) * rem || 0;
-  return Math.max(1, paneWidth - sidePx - gap);
+  return Math.max(1, Math.ceil(paneWidth - sidePx - gap) + PANE_ROUNDING);
 }
 
 type TargetRef = MutableRefObject<Viewport | null>;
