@@ -8,7 +8,10 @@ import { LabPage } from './pages/LabPage';
 /** The diagram's texts the band's lower edge cuts (a text straddling it shows half under a lane header). */
 async function cutByBand(page: Page): Promise<string[]> {
   return page.locator('.lab-flow').evaluate((pane) => {
-    const band = (pane.querySelector('.dg-lane-headers') as Element).getBoundingClientRect();
+    // The headers are drawn once the pane has its size: until then, say so (the poll asks again).
+    const headers = pane.querySelector('.dg-lane-headers');
+    if (headers === null) return ['no lane headers drawn yet'];
+    const band = headers.getBoundingClientRect();
     const cut: string[] = [];
     for (const text of pane.querySelectorAll('.dg-wire-label, .dg-wire-fate, .dg-marker-text, .dg-time')) {
       const r = text.getBoundingClientRect();

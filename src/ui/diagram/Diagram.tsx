@@ -45,6 +45,8 @@ const PRESENT_EDGE = 0.02;
 const FOLLOW_MARGIN = 0.1;
 /** The pinned lane names' band: the current row is kept below it. */
 const HEADERS_PX = HEADER_BAND_PX + 8;
+/** The room the current event keeps on either side inside the pane when the view clears the headers' band (its marker and label). */
+const CURRENT_ROOM_PX = 32;
 const PAN_MS = 180;
 /**
  * Following glides by frames, not by time: each animation frame covers this share of the way left,
@@ -452,8 +454,13 @@ function Follow({
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
       const wanted = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom));
-      // Moved at most a fifth of the pane's height: the current event stays well inside it.
-      const y = clearOfHeaders(rows, wanted, zoom, lowest, paneHeight * HEADER_CLEAR_SHARE);
+      // Moved at most a fifth of the pane's height: the current event stays well inside it. Presenting, it
+      // follows at 80% of the height, so a fifth could push it off the pane's foot: there the move also
+      // keeps it between the lane headers and the foot (a label may then stay cut by the band).
+      const atScreen = atY * zoom + wanted;
+      const room = Math.min(paneHeight - CURRENT_ROOM_PX - atScreen, atScreen - HEADERS_PX - CURRENT_ROOM_PX);
+      const share = paneHeight * HEADER_CLEAR_SHARE;
+      const y = clearOfHeaders(rows, wanted, zoom, lowest, presentation ? Math.max(0, Math.min(share, room)) : share);
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
     [paneWidth, paneHeight, width, height, lockstep, presentation, followAt, rows],
