@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import prettierOff from 'eslint-config-prettier';
 
 /**
  * Outside src/engine, the engine is imported from src/engine/index.ts only, and from two pure doors
@@ -9,16 +10,37 @@ import globals from 'globals';
  * and guards (core/jsonrpc.ts imports nothing), and the recording bounds (core/recordingLimits.ts).
  */
 const engineFrontDoor = {
-  group: ['**/engine/**', '!**/engine/index', '!**/engine/settingsSpecs', '!**/engine/core', '!**/engine/core/jsonrpc', '!**/engine/core/recordingLimits'],
-  message: 'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts and core/recordingLimits.ts, pure).',
+  group: [
+    '**/engine/**',
+    '!**/engine/index',
+    '!**/engine/settingsSpecs',
+    '!**/engine/core',
+    '!**/engine/core/jsonrpc',
+    '!**/engine/core/recordingLimits',
+  ],
+  message:
+    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts and core/recordingLimits.ts, pure).',
 };
 
 /** What the engine never imports, wherever in it a file sits: the layers above it and UI libraries. */
 const engineBoundaries = [
-  { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'src/engine stays free of UI libraries.' },
   {
-    group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**', '**/diagram/**', '**/lab/**', '**/sdk/**', '**/probe/**'],
-    message: 'Dependencies point ui → store → worker → engine (and cli, lab, sdk, probe, diagram → engine), never back.',
+    group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'],
+    message: 'src/engine stays free of UI libraries.',
+  },
+  {
+    group: [
+      '**/ui/**',
+      '**/store/**',
+      '**/worker/**',
+      '**/cli/**',
+      '**/diagram/**',
+      '**/lab/**',
+      '**/sdk/**',
+      '**/probe/**',
+    ],
+    message:
+      'Dependencies point ui → store → worker → engine (and cli, lab, sdk, probe, diagram → engine), never back.',
   },
 ];
 
@@ -53,7 +75,17 @@ export default tseslint.config(
     files: ['src/ui/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/worker/**', '**/engine/**', '**/scenarios/**', '**/cli/**'], message: 'The UI talks to the store only; protocol behaviour is computed in the worker.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/worker/**', '**/engine/**', '**/scenarios/**', '**/cli/**'],
+              message: 'The UI talks to the store only; protocol behaviour is computed in the worker.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -62,7 +94,26 @@ export default tseslint.config(
     rules: {
       // The settings specs are pure data (ranges, lists, defaults): the panels read them from the engine's second front door.
       // The recording bounds are two numbers the store checks a file against before it reaches the worker.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/engine/**', '!**/engine/settingsSpecs', '!**/engine/core', '!**/engine/core/recordingLimits', '**/scenarios/**', '**/cli/**'], message: 'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits).' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/ui/**',
+                '**/engine/**',
+                '!**/engine/settingsSpecs',
+                '!**/engine/core',
+                '!**/engine/core/recordingLimits',
+                '**/scenarios/**',
+                '**/cli/**',
+              ],
+              message:
+                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -74,8 +125,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'The diagram geometry stays free of UI libraries.' },
-            { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'The diagram geometry depends on the engine (its types) only.' },
+            {
+              group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'],
+              message: 'The diagram geometry stays free of UI libraries.',
+            },
+            {
+              group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'],
+              message: 'The diagram geometry depends on the engine (its types) only.',
+            },
             engineFrontDoor,
           ],
         },
@@ -86,14 +143,42 @@ export default tseslint.config(
     files: ['src/worker/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/cli/**'], message: 'The worker never depends on the UI or the store.' }, engineFrontDoor] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/store/**', '**/cli/**'],
+              message: 'The worker never depends on the UI or the store.',
+            },
+            engineFrontDoor,
+          ],
+        },
+      ],
     },
   },
   {
     // Code over the engine reaches it through its front door only.
-    files: ['src/cli/**/*.ts', 'src/probe/**/*.ts', 'src/sdk/**/*.ts', 'src/lab/**/*.ts', 'src/testing/**/*.ts', 'src/scenarios/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    files: [
+      'src/cli/**/*.ts',
+      'src/probe/**/*.ts',
+      'src/sdk/**/*.ts',
+      'src/lab/**/*.ts',
+      'src/testing/**/*.ts',
+      'src/scenarios/**/*.ts',
+      'bench/**/*.ts',
+      'scripts/**/*.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**'], message: 'Only the page depends on the UI and the store.' }, engineFrontDoor] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/ui/**', '**/store/**'], message: 'Only the page depends on the UI and the store.' },
+            engineFrontDoor,
+          ],
+        },
+      ],
     },
   },
   {
@@ -101,7 +186,18 @@ export default tseslint.config(
     files: ['src/sdk/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/lab/**', '**/cli/**', '**/worker/**'], message: 'src/sdk sits under src/lab and the CLI: it imports the engine only.' }, engineFrontDoor] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/store/**', '**/lab/**', '**/cli/**', '**/worker/**'],
+              message: 'src/sdk sits under src/lab and the CLI: it imports the engine only.',
+            },
+            engineFrontDoor,
+          ],
+        },
+      ],
     },
   },
   {
@@ -109,7 +205,18 @@ export default tseslint.config(
     files: ['src/probe/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', '**/store/**', '**/cli/**', '**/worker/**', '**/lab/**', '**/sdk/**'], message: 'src/probe sits under the CLI: it imports the engine only.' }, engineFrontDoor] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/store/**', '**/cli/**', '**/worker/**', '**/lab/**', '**/sdk/**'],
+              message: 'src/probe sits under the CLI: it imports the engine only.',
+            },
+            engineFrontDoor,
+          ],
+        },
+      ],
     },
   },
   {
@@ -156,21 +263,56 @@ export default tseslint.config(
     files: ['src/engine/core/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...engineBoundaries, { regex: '^\\.\\./', message: 'core/ is the kit under every other room of the engine: it imports nothing outside core/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...engineBoundaries,
+            {
+              regex: '^\\.\\./',
+              message: 'core/ is the kit under every other room of the engine: it imports nothing outside core/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/engine/mcp/**/*.ts', 'src/engine/explore/**/*.ts', 'src/engine/recording/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...engineBoundaries, { regex: '^\\.\\./(?!core/)', message: 'This room of the engine imports the kit (core/) only; what joins rooms lives on the top floor (src/engine/*.ts).' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...engineBoundaries,
+            {
+              regex: '^\\.\\./(?!core/)',
+              message:
+                'This room of the engine imports the kit (core/) only; what joins rooms lives on the top floor (src/engine/*.ts).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/engine/models/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...engineBoundaries, { regex: '^\\.\\./\\.\\./(?!core/|mcp/)', message: "A model imports the kit (core/), the protocol's rules (mcp/) and other models, never the engine's top floor." }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...engineBoundaries,
+            {
+              regex: '^\\.\\./\\.\\./(?!core/|mcp/)',
+              message:
+                "A model imports the kit (core/), the protocol's rules (mcp/) and other models, never the engine's top floor.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -182,12 +324,20 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'], message: 'Scenarios stay free of UI libraries.' },
-            { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'], message: 'Dependencies point ui → store → worker → engine, never back.' },
+            {
+              group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*'],
+              message: 'Scenarios stay free of UI libraries.',
+            },
+            {
+              group: ['**/ui/**', '**/store/**', '**/worker/**', '**/cli/**'],
+              message: 'Dependencies point ui → store → worker → engine, never back.',
+            },
             engineFrontDoor,
           ],
         },
       ],
     },
   },
+  // Layout is Prettier's (npm run format; checked by npm run lint:format): no lint rule argues with it.
+  prettierOff,
 );

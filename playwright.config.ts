@@ -19,7 +19,10 @@ function resolveBrowser(): ResolvedBrowser {
   if (cached !== undefined) return JSON.parse(cached) as ResolvedBrowser;
   let out: string;
   try {
-    out = execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    out = execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
   } catch {
     process.exit(1); // the script said why
   }
@@ -39,10 +42,12 @@ function resolvePort(): number {
   const chosen = process.env.LAB_E2E_PORT ?? process.env.LAB_E2E_PORT_RESOLVED;
   if (chosen !== undefined) {
     const port = Number(chosen);
-    if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`LAB_E2E_PORT must be a port number from 1 to 65535, got "${chosen}"`);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535)
+      throw new Error(`LAB_E2E_PORT must be a port number from 1 to 65535, got "${chosen}"`);
     return port;
   }
-  const script = "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close();});";
+  const script =
+    "const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close();});";
   const port = Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
   process.env.LAB_E2E_PORT_RESOLVED = String(port);
   return port;

@@ -18,7 +18,13 @@ import { scenarioC } from '../src/scenarios/C';
 import { budgetMark, budgetSummary } from './budget';
 
 const REPEATS = 7;
-const settings = { maxTimeoutMs: 86_400_000, idleTimeoutMs: 3_600_000, workMs: 150_000, progressEveryMs: 1, eventsMax: 10_000_000 };
+const settings = {
+  maxTimeoutMs: 86_400_000,
+  idleTimeoutMs: 3_600_000,
+  workMs: 150_000,
+  progressEveryMs: 1,
+  eventsMax: 10_000_000,
+};
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -52,7 +58,9 @@ const transcript = runScenario(scenarioC, {
   },
 });
 const eventsRun = pops;
-console.log(`bench: engine (scenario C, workMs=${settings.workMs}, progressEveryMs=${settings.progressEveryMs}), ${eventsRun} queue pops (events run plus withdrawn deadlines), ${transcript.events.length} transcript events, node ${process.version}`);
+console.log(
+  `bench: engine (scenario C, workMs=${settings.workMs}, progressEveryMs=${settings.progressEveryMs}), ${eventsRun} queue pops (events run plus withdrawn deadlines), ${transcript.events.length} transcript events, node ${process.version}`,
+);
 if (collect === undefined) console.log('  (no --expose-gc: one run may pay for the garbage of the run before it)');
 
 const recorded = (): void => void runScenario(scenarioC, { settings });
@@ -89,14 +97,25 @@ const rows = [
   ['engine, recording off (what an explorer runs)', unrecordedMs],
   ['bare binary heap (same push/pop sequence)', heapMs],
 ] as const;
-console.log(`  ${''.padEnd(47)} ${'median ms'.padStart(10)} ${'events/s'.padStart(13)} ${'fastest ms'.padStart(11)} ${'events/s'.padStart(13)} ${'CPU ms, median'.padStart(15)}`);
+console.log(
+  `  ${''.padEnd(47)} ${'median ms'.padStart(10)} ${'events/s'.padStart(13)} ${'fastest ms'.padStart(11)} ${'events/s'.padStart(13)} ${'CPU ms, median'.padStart(15)}`,
+);
 for (const [name, times] of rows) {
   const typical = median(wallOf(times));
   const fastest = fastestOf(wallOf(times));
-  console.log(`  ${name.padEnd(47)} ${typical.toFixed(1).padStart(10)} ${Math.round(rate(typical)).toLocaleString('en-US').padStart(13)} ${fastest.toFixed(1).padStart(11)} ${Math.round(rate(fastest)).toLocaleString('en-US').padStart(13)} ${median(cpuOf(times)).toFixed(1).padStart(15)}`);
+  console.log(
+    `  ${name.padEnd(47)} ${typical.toFixed(1).padStart(10)} ${Math.round(rate(typical)).toLocaleString('en-US').padStart(13)} ${fastest.toFixed(1).padStart(11)} ${Math.round(rate(fastest)).toLocaleString('en-US').padStart(13)} ${median(cpuOf(times)).toFixed(1).padStart(15)}`,
+  );
 }
-const ratio = (engine: number[], heap: number[], pick: (values: number[]) => number): string => (pick(heap) / pick(engine)).toFixed(3);
-console.log(`  ratio engine/heap, wall median: ${ratio(wallOf(engineMs), wallOf(heapMs), median)} recorded (target >= 0.25)${budgetMark('engine/heap recorded', Number(ratio(wallOf(engineMs), wallOf(heapMs), median)) >= 0.25)}, ${ratio(wallOf(unrecordedMs), wallOf(heapMs), median)} recording off (target >= 0.5)${budgetMark('engine/heap recording off', Number(ratio(wallOf(unrecordedMs), wallOf(heapMs), median)) >= 0.5)}; ${REPEATS} rounds after a warm-up`);
-console.log(`  ratio engine/heap, wall fastest: ${ratio(wallOf(engineMs), wallOf(heapMs), fastestOf)} recorded, ${ratio(wallOf(unrecordedMs), wallOf(heapMs), fastestOf)} recording off`);
-console.log(`  ratio engine/heap, CPU median: ${ratio(cpuOf(engineMs), cpuOf(heapMs), median)} recorded, ${ratio(cpuOf(unrecordedMs), cpuOf(heapMs), median)} recording off`);
+const ratio = (engine: number[], heap: number[], pick: (values: number[]) => number): string =>
+  (pick(heap) / pick(engine)).toFixed(3);
+console.log(
+  `  ratio engine/heap, wall median: ${ratio(wallOf(engineMs), wallOf(heapMs), median)} recorded (target >= 0.25)${budgetMark('engine/heap recorded', Number(ratio(wallOf(engineMs), wallOf(heapMs), median)) >= 0.25)}, ${ratio(wallOf(unrecordedMs), wallOf(heapMs), median)} recording off (target >= 0.5)${budgetMark('engine/heap recording off', Number(ratio(wallOf(unrecordedMs), wallOf(heapMs), median)) >= 0.5)}; ${REPEATS} rounds after a warm-up`,
+);
+console.log(
+  `  ratio engine/heap, wall fastest: ${ratio(wallOf(engineMs), wallOf(heapMs), fastestOf)} recorded, ${ratio(wallOf(unrecordedMs), wallOf(heapMs), fastestOf)} recording off`,
+);
+console.log(
+  `  ratio engine/heap, CPU median: ${ratio(cpuOf(engineMs), cpuOf(heapMs), median)} recorded, ${ratio(cpuOf(unrecordedMs), cpuOf(heapMs), median)} recording off`,
+);
 console.log(budgetSummary('bench, engine'));

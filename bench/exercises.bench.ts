@@ -23,8 +23,12 @@ function median(values: number[]): number {
 
 const qjs = await loadQuickJs();
 const ledger = { sql: await loadSqlJs() };
-console.log(`bench: exercise checks, median of ${REPEATS}, node ${process.version}; goal under ${GOAL_MS / 1000} s each`);
-console.log(`${'exercise'.padEnd(18)} ${'lab model'.padStart(10)} ${'starter'.padStart(10)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)} ${'orderings'.padStart(10)}  goal`);
+console.log(
+  `bench: exercise checks, median of ${REPEATS}, node ${process.version}; goal under ${GOAL_MS / 1000} s each`,
+);
+console.log(
+  `${'exercise'.padEnd(18)} ${'lab model'.padStart(10)} ${'starter'.padStart(10)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)} ${'orderings'.padStart(10)}  goal`,
+);
 let over = 0;
 for (const def of EXERCISES) {
   const model: number[] = [];
@@ -35,13 +39,21 @@ for (const def of EXERCISES) {
   for (let repeat = 0; repeat < REPEATS; repeat += 1) {
     let started = performance.now();
     for (const run of def.runs) {
-      const exploration = new Exploration(findScenario(run.scenario), { transport: run.transport, settings: run.settings, ledger, bound: 20_000 });
+      const exploration = new Exploration(findScenario(run.scenario), {
+        transport: run.transport,
+        settings: run.settings,
+        ledger,
+        bound: 20_000,
+      });
       while (!exploration.advance(500)) {
         // to the end
       }
     }
     model.push(performance.now() - started);
-    for (const [code_, into] of [[def.starter, starter], [code, reference]] as const) {
+    for (const [code_, into] of [
+      [def.starter, starter],
+      [code, reference],
+    ] as const) {
       started = performance.now();
       const source = sandboxSource(qjs, code_, def.exports);
       try {
@@ -56,6 +68,8 @@ for (const def of EXERCISES) {
   const worst = Math.max(median(starter), median(reference));
   if (worst > GOAL_MS) over += 1;
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`.padStart(10);
-  console.log(`${def.id.padEnd(18)} ${s(median(model))} ${s(median(starter))} ${s(median(reference))} ${`${(median(reference) / Math.max(1, median(model))).toFixed(1)}×`.padStart(7)} ${String(orderings).padStart(10)}  ${worst <= GOAL_MS ? 'ok' : 'OVER'}`);
+  console.log(
+    `${def.id.padEnd(18)} ${s(median(model))} ${s(median(starter))} ${s(median(reference))} ${`${(median(reference) / Math.max(1, median(model))).toFixed(1)}×`.padStart(7)} ${String(orderings).padStart(10)}  ${worst <= GOAL_MS ? 'ok' : 'OVER'}`,
+  );
 }
 console.log(over === 0 ? 'every exercise checks under the goal' : `${over} exercise(s) over the goal`);

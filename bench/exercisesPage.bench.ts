@@ -56,7 +56,12 @@ interface CliResult {
 }
 
 /** The reference graded by grade() in this process, as bench/exercises.bench.ts does. */
-function cliChecks(def: ExerciseDef, code: string, qjs: Awaited<ReturnType<typeof loadQuickJs>>, ledger: { sql: Awaited<ReturnType<typeof loadSqlJs>> }): CliResult {
+function cliChecks(
+  def: ExerciseDef,
+  code: string,
+  qjs: Awaited<ReturnType<typeof loadQuickJs>>,
+  ledger: { sql: Awaited<ReturnType<typeof loadSqlJs>> },
+): CliResult {
   const result: CliResult = { times: [], passed: null, orderings: 0 };
   const started = performance.now();
   for (let repeat = 0; repeat < REPEATS && performance.now() - started < EXERCISE_MS; repeat += 1) {
@@ -127,7 +132,9 @@ async function pageChecks(context: BrowserContext, id: string, code: string, int
     const timing = await page.evaluate(() => (window as unknown as { benchCheck: Promise<CheckTiming> }).benchCheck);
     into.wall.push(timing.settledAt - timing.clickAt);
     const verdictShown = (await exercises.verdict.count()) > 0;
-    const verdict = verdictShown ? ((await exercises.verdict.first().textContent()) ?? '').trim() : ((await page.locator('.exercise-results').textContent()) ?? '').trim().slice(0, 200);
+    const verdict = verdictShown
+      ? ((await exercises.verdict.first().textContent()) ?? '').trim()
+      : ((await page.locator('.exercise-results').textContent()) ?? '').trim().slice(0, 200);
     into.verdicts.push(verdict);
     into.reported.push(reportedMs(verdict));
     into.passed.push(verdictShown && (await exercises.verdict.first().getAttribute('data-passed')) === 'true');
@@ -140,14 +147,17 @@ const ledger = { sql: await loadSqlJs() };
 const rows: string[] = [];
 const odd: string[] = [];
 const browserVersion = served.browser.version();
-console.log(`bench: exercise checks in the page (production build, Chromium ${browserVersion}, ${VIEWPORT.width}×${VIEWPORT.height}) beside grade() in node ${process.version}; median of ${REPEATS}; goal under ${GOAL_MS / 1000} s each`);
+console.log(
+  `bench: exercise checks in the page (production build, Chromium ${browserVersion}, ${VIEWPORT.width}×${VIEWPORT.height}) beside grade() in node ${process.version}; median of ${REPEATS}; goal under ${GOAL_MS / 1000} s each`,
+);
 const header = `${'exercise'.padEnd(18)} ${'CLI'.padStart(8)} ${'page wall'.padStart(10)} ${'page says'.padStart(10)} ${'page/CLI'.padStart(9)} ${'1st page'.padStart(9)}  goal (CLI, page)`;
 console.log(header);
 try {
   for (const def of EXERCISES) {
     const code = readFileSync(new URL(`../src/exercise/solutions/${def.id}.js`, import.meta.url), 'utf8');
     const cli = cliChecks(def, code, qjs, ledger);
-    if (cli.times.length < REPEATS) odd.push(`${def.id}: the CLI stopped after ${cli.times.length} of ${REPEATS} checks (120 s)`);
+    if (cli.times.length < REPEATS)
+      odd.push(`${def.id}: the CLI stopped after ${cli.times.length} of ${REPEATS} checks (120 s)`);
     if (cli.passed !== true) odd.push(`${def.id}: grade() did not pass the reference`);
 
     const result: PageResult = { wall: [], reported: [], verdicts: [], passed: [], aborted: null };
@@ -166,12 +176,17 @@ try {
       clearTimeout(timer);
       await context.close().catch(() => undefined);
     }
-    if (result.aborted !== null) odd.push(`${def.id}: the page part stopped after ${result.wall.length} of ${REPEATS} checks: ${result.aborted}`);
+    if (result.aborted !== null)
+      odd.push(`${def.id}: the page part stopped after ${result.wall.length} of ${REPEATS} checks: ${result.aborted}`);
     const failed = result.verdicts.filter((_, i) => result.passed[i] !== true);
-    if (failed.length > 0) odd.push(`${def.id}: ${failed.length} page check(s) did not pass the reference: ${JSON.stringify(failed[0])}`);
+    if (failed.length > 0)
+      odd.push(`${def.id}: ${failed.length} page check(s) did not pass the reference: ${JSON.stringify(failed[0])}`);
     if (result.reported.some((ms) => Number.isNaN(ms))) odd.push(`${def.id}: a verdict without its own figure`);
-    const pageOrderings = new Set(result.verdicts.map((verdict) => /([\d,]+) orderings checked/.exec(verdict)?.[1]?.replaceAll(',', '') ?? '?'));
-    if ([...pageOrderings].some((count) => count !== String(cli.orderings))) odd.push(`${def.id}: the page checked ${[...pageOrderings].join('/')} orderings, grade() ${cli.orderings}`);
+    const pageOrderings = new Set(
+      result.verdicts.map((verdict) => /([\d,]+) orderings checked/.exec(verdict)?.[1]?.replaceAll(',', '') ?? '?'),
+    );
+    if ([...pageOrderings].some((count) => count !== String(cli.orderings)))
+      odd.push(`${def.id}: the page checked ${[...pageOrderings].join('/')} orderings, grade() ${cli.orderings}`);
 
     const cliMs = median(cli.times);
     const wallMs = median(result.wall);
@@ -181,7 +196,9 @@ try {
     const row = `${def.id.padEnd(18)} ${seconds(cliMs).padStart(8)} ${seconds(wallMs).padStart(10)} ${seconds(saysMs).padStart(10)} ${ratio.padStart(9)} ${seconds(result.wall[0] ?? Number.NaN).padStart(9)}  ${mark(cliMs)}, ${mark(wallMs)}${budgetMark(`${def.id} CLI check`, !(cliMs >= GOAL_MS))}${budgetMark(`${def.id} page check`, !(wallMs >= GOAL_MS) && result.aborted === null)}`;
     rows.push(row);
     console.log(row);
-    console.log(`${''.padEnd(18)} page walls ${result.wall.map((ms) => seconds(ms)).join(', ')}; page says ${result.reported.map((ms) => seconds(ms)).join(', ')}; CLI ${cli.times.map((ms) => seconds(ms)).join(', ')}; ${cli.orderings.toLocaleString('en-US')} orderings`);
+    console.log(
+      `${''.padEnd(18)} page walls ${result.wall.map((ms) => seconds(ms)).join(', ')}; page says ${result.reported.map((ms) => seconds(ms)).join(', ')}; CLI ${cli.times.map((ms) => seconds(ms)).join(', ')}; ${cli.orderings.toLocaleString('en-US')} orderings`,
+    );
   }
 } finally {
   await served.close();

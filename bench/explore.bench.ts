@@ -29,7 +29,9 @@ function median(values: number[]): number {
 }
 
 const sql = await loadSqlJs();
-console.log(`bench: explorer (every ordering, invariants after every event), median of ${REPEATS}, reduction on | off, node ${process.version}`);
+console.log(
+  `bench: explorer (every ordering, invariants after every event), median of ${REPEATS}, reduction on | off, node ${process.version}`,
+);
 
 interface Case {
   readonly id: string;
@@ -77,14 +79,24 @@ let allUnder = true;
 for (const c of cases) {
   const on = measure(c, true);
   const off = measure(c, false);
-  const settings = Object.entries(c.settings).map(([k, v]) => `${k}=${String(v)}`).join(' ') || 'defaults';
+  const settings =
+    Object.entries(c.settings)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(' ') || 'defaults';
   const under = on.ms < 1000;
   if (c.target && !(under && on.result.complete)) allUnder = false;
   const name = `${c.id} ${c.transport} ${settings}`;
-  const goal = c.goal === undefined ? '' : `  goal ≥ ${c.goal.toLocaleString('en-US')} states/s${budgetMark(`states/s ${name}`, rate(on.result.states, on.ms) >= c.goal)}`;
-  console.log(`  ${name.padEnd(40)} ${figure(on)} | off ${figure(off)}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}${goal}`);
+  const goal =
+    c.goal === undefined
+      ? ''
+      : `  goal ≥ ${c.goal.toLocaleString('en-US')} states/s${budgetMark(`states/s ${name}`, rate(on.result.states, on.ms) >= c.goal)}`;
+  console.log(
+    `  ${name.padEnd(40)} ${figure(on)} | off ${figure(off)}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}${goal}`,
+  );
 }
-console.log(`  exhaustive exploration of each of A–D (both transports) at its default latency range under 1 s: ${allUnder ? 'yes' : 'NO'}`);
+console.log(
+  `  exhaustive exploration of each of A–D (both transports) at its default latency range under 1 s: ${allUnder ? 'yes' : 'NO'}`,
+);
 
 // States with the reduction ÷ without, A–D at 300 ms of jitter, with the endings compared.
 for (const id of ['A', 'B', 'C', 'D']) {
@@ -103,7 +115,11 @@ for (const id of ['A', 'B', 'C', 'D']) {
 
 // `lab explore task-cancel-ack --set latencyJitterMs=20`: wall time, stopped at 120 s (then the partial rate).
 function wall(reduction: boolean): { ms: number; states: number; done: boolean } {
-  const exploration = new Exploration(findScenario('task-cancel-ack'), { settings: { latencyJitterMs: 20 }, ledger: { sql }, reduction });
+  const exploration = new Exploration(findScenario('task-cancel-ack'), {
+    settings: { latencyJitterMs: 20 },
+    ledger: { sql },
+    reduction,
+  });
   const started = performance.now();
   let done = false;
   while (!done && performance.now() - started < TASK_STOP_MS) done = exploration.advance(256);
@@ -113,5 +129,7 @@ const taskOn = wall(true);
 const taskOff = wall(false);
 const taskText = (t: { ms: number; states: number; done: boolean }): string =>
   `${t.done ? `${(t.ms / 1000).toFixed(1)} s` : `stopped at ${(t.ms / 1000).toFixed(0)} s, not done`} (${t.states.toLocaleString('en-US')} states, ${rate(t.states, t.ms).toLocaleString('en-US')} states/s)`;
-console.log(`  explore task-cancel-ack latencyJitterMs=20: ${taskText(taskOn)} | off ${taskText(taskOff)}  goal < 10 s${budgetMark('explore task-cancel-ack latencyJitterMs=20 wall', taskOn.done && taskOn.ms < TASK_WALL_MS)}`);
+console.log(
+  `  explore task-cancel-ack latencyJitterMs=20: ${taskText(taskOn)} | off ${taskText(taskOff)}  goal < 10 s${budgetMark('explore task-cancel-ack latencyJitterMs=20 wall', taskOn.done && taskOn.ms < TASK_WALL_MS)}`,
+);
 console.log(budgetSummary('bench, explorer'));

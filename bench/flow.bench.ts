@@ -14,7 +14,15 @@ import { herd } from '../src/scenarios/herd';
 
 const REPEATS = 5;
 const CLIENTS = 10_000;
-const reference = { clients: CLIENTS, baseMs: 100, capMs: 30_000, admitPerWindow: 500, windowMs: 100, rejectRttMs: 100, initialJitter: false };
+const reference = {
+  clients: CLIENTS,
+  baseMs: 100,
+  capMs: 30_000,
+  admitPerWindow: 500,
+  windowMs: 100,
+  rejectRttMs: 100,
+  initialJitter: false,
+};
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,7 +50,12 @@ function capture(policy: BackoffPolicy): { schedule: Schedule; outcome: HerdOutc
   });
   offsets.push(children.length);
   return {
-    schedule: { initialAtMs, childOffsets: Int32Array.from(offsets), childAtMs: Float64Array.from(children), events: offsets.length - 1 },
+    schedule: {
+      initialAtMs,
+      childOffsets: Int32Array.from(offsets),
+      childAtMs: Float64Array.from(children),
+      events: offsets.length - 1,
+    },
     outcome: transcript.outcome,
     transcriptEvents: transcript.events.length,
   };
@@ -55,7 +68,8 @@ function replay(schedule: Schedule): number {
   const run = (): void => {
     const index = popped++;
     const end = schedule.childOffsets[index + 1] as number;
-    for (let child = schedule.childOffsets[index] as number; child < end; child += 1) scheduler.at(schedule.childAtMs[child] as number, 'client', 'event', run);
+    for (let child = schedule.childOffsets[index] as number; child < end; child += 1)
+      scheduler.at(schedule.childAtMs[child] as number, 'client', 'event', run);
   };
   for (const atMs of schedule.initialAtMs) scheduler.at(atMs, 'client', 'event', run);
   scheduler.runUntilIdle();
@@ -65,7 +79,8 @@ function replay(schedule: Schedule): number {
 const rows: string[][] = [];
 for (const policy of BACKOFF_POLICIES) {
   const { schedule, outcome, transcriptEvents } = capture(policy);
-  if (outcome.totalAttempts !== schedule.events) throw new Error(`${policy}: ${schedule.events} scheduler events for ${outcome.totalAttempts} attempts`);
+  if (outcome.totalAttempts !== schedule.events)
+    throw new Error(`${policy}: ${schedule.events} scheduler events for ${outcome.totalAttempts} attempts`);
   const herdMs: number[] = [];
   const bareMs: number[] = [];
   for (let repeat = 0; repeat < REPEATS; repeat += 1) {
@@ -75,7 +90,8 @@ for (const policy of BACKOFF_POLICIES) {
     startedAt = performance.now();
     const replayed = replay(schedule);
     bareMs.push(performance.now() - startedAt);
-    if (replayed !== schedule.events) throw new Error(`${policy}: the bare replay ran ${replayed} events, not ${schedule.events}`);
+    if (replayed !== schedule.events)
+      throw new Error(`${policy}: the bare replay ran ${replayed} events, not ${schedule.events}`);
   }
   const herdRate = schedule.events / (median(herdMs) / 1000);
   const bareRate = schedule.events / (median(bareMs) / 1000);
@@ -93,11 +109,33 @@ for (const policy of BACKOFF_POLICIES) {
   ]);
 }
 
-const header = ['policy', 'attempts (= events)', 'all back at', 'peak/window', 'transcript events', 'herd wall', 'herd events/s', 'bare scheduler', 'bare events/s', 'herd/bare'];
-const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
-const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
-console.log(`bench: herd of ${CLIENTS.toLocaleString('en-US')} clients, 500 admitted per 100 ms, base 100 ms, cap 30 s, refusal round trip 100 ms, no initial jitter; seed 1; median of ${REPEATS}; node ${process.version}`);
+const header = [
+  'policy',
+  'attempts (= events)',
+  'all back at',
+  'peak/window',
+  'transcript events',
+  'herd wall',
+  'herd events/s',
+  'bare scheduler',
+  'bare events/s',
+  'herd/bare',
+];
+const widths = header.map((title, column) =>
+  Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
+);
+const line = (cells: string[]) =>
+  cells
+    .map((cell, column) =>
+      column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number),
+    )
+    .join('  ');
+console.log(
+  `bench: herd of ${CLIENTS.toLocaleString('en-US')} clients, 500 admitted per 100 ms, base 100 ms, cap 30 s, refusal round trip 100 ms, no initial jitter; seed 1; median of ${REPEATS}; node ${process.version}`,
+);
 console.log(`  ${line(header)}`);
 console.log(`  ${widths.map((width) => '-'.repeat(width)).join('  ')}`);
 for (const row of rows) console.log(`  ${line(row)}`);
-console.log('  herd wall: the whole run (settings, model, window summaries, transcript); bare scheduler: the same push/pop schedule with no-op events.');
+console.log(
+  '  herd wall: the whole run (settings, model, window summaries, transcript); bare scheduler: the same push/pop schedule with no-op events.',
+);

@@ -43,7 +43,13 @@ function throughLedger(mutations: number): Timing {
   const cpuStarted = cpuMs();
   for (let i = 0; i < mutations; i += 1) {
     const program: Program = atomicMutation(
-      { operation: 'charge_account', args: { account: 'acct-7', cents: 1200 + i }, key: `key-${i}`, requestId: String(i), connection: 'bench' },
+      {
+        operation: 'charge_account',
+        args: { account: 'acct-7', cents: 1200 + i },
+        key: `key-${i}`,
+        requestId: String(i),
+        connection: 'bench',
+      },
       { busyRetryMs: 1, busyAttemptsMax: 1, nowMs: () => i },
     );
     let next = program.next(undefined);
@@ -75,17 +81,31 @@ function rawStatements(target: 'attached' | 'memory', mutations: number): Timing
   const table = (name: string) => (target === 'attached' ? `ledger.${name}` : name);
   if (target === 'memory') {
     db.exec('PRAGMA journal_mode=MEMORY');
-    db.exec(`CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, operation TEXT NOT NULL, fingerprint TEXT NOT NULL, result_json TEXT NOT NULL, request_id TEXT NOT NULL, connection TEXT NOT NULL, committed_at_ms INTEGER NOT NULL)`);
-    db.exec(`CREATE TABLE effects (effect_id INTEGER PRIMARY KEY AUTOINCREMENT, operation TEXT NOT NULL, subject TEXT NOT NULL, amount INTEGER NOT NULL, tenant TEXT, request_id TEXT NOT NULL, connection TEXT NOT NULL, at_ms INTEGER NOT NULL)`);
+    db.exec(
+      `CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, operation TEXT NOT NULL, fingerprint TEXT NOT NULL, result_json TEXT NOT NULL, request_id TEXT NOT NULL, connection TEXT NOT NULL, committed_at_ms INTEGER NOT NULL)`,
+    );
+    db.exec(
+      `CREATE TABLE effects (effect_id INTEGER PRIMARY KEY AUTOINCREMENT, operation TEXT NOT NULL, subject TEXT NOT NULL, amount INTEGER NOT NULL, tenant TEXT, request_id TEXT NOT NULL, connection TEXT NOT NULL, at_ms INTEGER NOT NULL)`,
+    );
     db.exec(`CREATE TABLE executions (operation TEXT PRIMARY KEY, count INTEGER NOT NULL)`);
   }
   const begin = db.prepare('BEGIN IMMEDIATE');
-  const select = db.prepare(`SELECT operation, fingerprint, result_json FROM ${table('idempotency_keys')} WHERE key = ?`);
-  const effect = db.prepare(`INSERT INTO ${table('effects')} (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id`);
-  const count = db.prepare(`INSERT INTO ${table('executions')} (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1`);
-  const key = db.prepare(`INSERT INTO ${table('idempotency_keys')} (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const select = db.prepare(
+    `SELECT operation, fingerprint, result_json FROM ${table('idempotency_keys')} WHERE key = ?`,
+  );
+  const effect = db.prepare(
+    `INSERT INTO ${table('effects')} (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id`,
+  );
+  const count = db.prepare(
+    `INSERT INTO ${table('executions')} (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1`,
+  );
+  const key = db.prepare(
+    `INSERT INTO ${table('idempotency_keys')} (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
   const commit = db.prepare('COMMIT');
-  const fingerprints = Array.from({ length: mutations }, (_, i) => fingerprint('charge_account', { account: 'acct-7', cents: 1200 + i }));
+  const fingerprints = Array.from({ length: mutations }, (_, i) =>
+    fingerprint('charge_account', { account: 'acct-7', cents: 1200 + i }),
+  );
   const started = performance.now();
   const cpuStarted = cpuMs();
   for (let i = 0; i < mutations; i += 1) {
@@ -117,7 +137,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 const warmLedger = throughLedger(WARMUP);
 const warmRaw = rawStatements('attached', WARMUP);
 rawStatements('memory', WARMUP);
-if (!sameBytes(warmLedger.bytes, warmRaw.bytes)) throw new Error('the raw baseline did not leave the same ledger file as the program: it is not the same work');
+if (!sameBytes(warmLedger.bytes, warmRaw.bytes))
+  throw new Error('the raw baseline did not leave the same ledger file as the program: it is not the same work');
 
 const ledger: Timing[] = [];
 const raw: Timing[] = [];
@@ -132,17 +153,27 @@ for (let r = 0; r < REPEATS; r += 1) {
     ledger.push(throughLedger(MUTATIONS));
   }
   memory.push(rawStatements('memory', MUTATIONS));
-  if (!sameBytes(ledger[r]?.bytes as Uint8Array, raw[r]?.bytes as Uint8Array)) throw new Error('the raw baseline did not leave the same ledger file as the program');
+  if (!sameBytes(ledger[r]?.bytes as Uint8Array, raw[r]?.bytes as Uint8Array))
+    throw new Error('the raw baseline did not leave the same ledger file as the program');
 }
 const wall = (timings: Timing[]) => median(timings.map((t) => t.wallMs));
 const cpu = (timings: Timing[]) => median(timings.map((t) => t.cpuMs));
-const perSecond = (ms: number) => Math.round(MUTATIONS / (ms / 1000)).toLocaleString('en-US').padStart(7);
+const perSecond = (ms: number) =>
+  Math.round(MUTATIONS / (ms / 1000))
+    .toLocaleString('en-US')
+    .padStart(7);
 const row = (label: string, timings: Timing[]) =>
   `  ${label.padEnd(42)}${wall(timings).toFixed(1).padStart(8)} ms ${perSecond(wall(timings))} mutations/s   CPU ${cpu(timings).toFixed(1).padStart(7)} ms ${perSecond(cpu(timings))} mutations/CPU-s`;
-console.log(`bench: ledger, ${MUTATIONS} keyed mutations each (new key every time), sql.js, journal_mode=MEMORY, after a ${WARMUP}-mutation warm-up, median of ${REPEATS} (order alternating)`);
+console.log(
+  `bench: ledger, ${MUTATIONS} keyed mutations each (new key every time), sql.js, journal_mode=MEMORY, after a ${WARMUP}-mutation warm-up, median of ${REPEATS} (order alternating)`,
+);
 console.log(row('MutationLedger atomic program', ledger));
 console.log(row('raw sql.js prepared statements, same SQL', raw));
 console.log(row('raw, in-memory tables (reference)', memory));
-console.log(`  ratio ledger/raw: ${(wall(raw) / wall(ledger)).toFixed(3)} wall, ${(cpu(raw) / cpu(ledger)).toFixed(3)} CPU (target >= 0.8; the same SQL and values on the same kind of ledger file, byte-identical files afterwards)${budgetMark('ledger/raw CPU', cpu(raw) / cpu(ledger) >= 0.8)}`);
-console.log(`  ratio ledger/in-memory: ${(wall(memory) / wall(ledger)).toFixed(3)} wall, ${(cpu(memory) / cpu(ledger)).toFixed(3)} CPU`);
+console.log(
+  `  ratio ledger/raw: ${(wall(raw) / wall(ledger)).toFixed(3)} wall, ${(cpu(raw) / cpu(ledger)).toFixed(3)} CPU (target >= 0.8; the same SQL and values on the same kind of ledger file, byte-identical files afterwards)${budgetMark('ledger/raw CPU', cpu(raw) / cpu(ledger) >= 0.8)}`,
+);
+console.log(
+  `  ratio ledger/in-memory: ${(wall(memory) / wall(ledger)).toFixed(3)} wall, ${(cpu(memory) / cpu(ledger)).toFixed(3)} CPU`,
+);
 console.log(budgetSummary('bench, ledger'));

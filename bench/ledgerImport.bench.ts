@@ -42,7 +42,9 @@ function shownAt(page: Page, text: string): Promise<number> {
     (wanted) =>
       new Promise<number>((resolve) => {
         const check = () => {
-          const caption = [...document.querySelectorAll('.lab-ledger table caption')].find((node) => node.textContent?.startsWith('Effects'));
+          const caption = [...document.querySelectorAll('.lab-ledger table caption')].find((node) =>
+            node.textContent?.startsWith('Effects'),
+          );
           const drawn = caption?.closest('table')?.querySelector('tbody tr td:not(.lab-empty)') !== null;
           if (caption?.textContent?.includes(wanted) === true && drawn) resolve(performance.now());
           else requestAnimationFrame(check);
@@ -53,17 +55,24 @@ function shownAt(page: Page, text: string): Promise<number> {
   );
 }
 
-async function importOnce(page: Page, bytes: Buffer): Promise<{ ms: number; longestTaskMs: number; withTransferMs: number }> {
+async function importOnce(
+  page: Page,
+  bytes: Buffer,
+): Promise<{ ms: number; longestTaskMs: number; withTransferMs: number }> {
   await page.evaluate(() => {
     const w = window as unknown as { changedAt: number; longTasks: unknown[] };
     w.longTasks = [];
-    document.querySelector('.lab-ledger input[type=file]')?.addEventListener('change', () => (w.changedAt = performance.now()), { once: true, capture: true });
+    document
+      .querySelector('.lab-ledger input[type=file]')
+      ?.addEventListener('change', () => (w.changedAt = performance.now()), { once: true, capture: true });
   });
   const shown = shownAt(page, `(${EFFECTS} rows)`);
   // Settled either way before it is awaited, so a failed import stops the script through its own error.
   shown.catch(() => undefined);
   const started = Date.now();
-  await page.locator('.lab-ledger input[type=file]').setInputFiles({ name: 'big.sqlite', mimeType: 'application/vnd.sqlite3', buffer: bytes });
+  await page
+    .locator('.lab-ledger input[type=file]')
+    .setInputFiles({ name: 'big.sqlite', mimeType: 'application/vnd.sqlite3', buffer: bytes });
   const at = await shown;
   const withTransferMs = Date.now() - started;
   const inPage = await page.evaluate((end) => {
@@ -81,7 +90,9 @@ async function reset(page: Page): Promise<void> {
 }
 
 const bytes = Buffer.from(bigLedgerBytes(await loadSqlJs()));
-console.log(`ledger: ${BIG_LEDGER_ROWS.effects.toLocaleString('en')} effects + ${BIG_LEDGER_ROWS.keys.toLocaleString('en')} keys, ${(bytes.length / 1e6).toFixed(1)} MB`);
+console.log(
+  `ledger: ${BIG_LEDGER_ROWS.effects.toLocaleString('en')} effects + ${BIG_LEDGER_ROWS.keys.toLocaleString('en')} keys, ${(bytes.length / 1e6).toFixed(1)} MB`,
+);
 
 const served = await servedBuild({ port: PORT, outDir: OUT_DIR, build: process.env.LAB_BENCH_NO_BUILD === undefined });
 try {
@@ -100,14 +111,18 @@ try {
   console.log(
     `import to display: median ${Math.round(median(times))} ms (${times.map(Math.round).join(', ')} ms); longest main-thread task ${Math.round(Math.max(...imports.map((run) => run.longestTaskMs)))} ms (budget < 2000 ms)${budgetMark('import to display', median(times) < 2000)}`,
   );
-  console.log(`  the same imports timed around Playwright's setInputFiles, which ships the file through the DevTools protocol (what e2e tests see): median ${Math.round(median(imports.map((run) => run.withTransferMs)))} ms`);
+  console.log(
+    `  the same imports timed around Playwright's setInputFiles, which ships the file through the DevTools protocol (what e2e tests see): median ${Math.round(median(imports.map((run) => run.withTransferMs)))} ms`,
+  );
 
   const reloads: number[] = [];
   for (let i = 0; i < 3; i++) {
     await page.reload();
     reloads.push(await shownAt(page, `(${EFFECTS} rows)`));
   }
-  console.log(`reload to display: median ${Math.round(median(reloads))} ms (${reloads.map(Math.round).join(', ')} ms) from navigation start`);
+  console.log(
+    `reload to display: median ${Math.round(median(reloads))} ms (${reloads.map(Math.round).join(', ')} ms) from navigation start`,
+  );
 
   const last = page.getByRole('button', { name: 'Effects: last rows' });
   if ((await last.count()) === 0) console.log('last page: the page has no "Effects: last rows" button');
@@ -123,7 +138,9 @@ try {
       await page.getByRole('button', { name: 'Effects: first rows' }).click();
       await effects.getByRole('cell', { name: bigLedgerSubject(1), exact: true }).waitFor();
     }
-    console.log(`last page (effect ${EFFECTS}): median ${Math.round(median(spent))} ms from the click to its row drawn (${spent.map(Math.round).join(', ')} ms; includes Playwright's polling)`);
+    console.log(
+      `last page (effect ${EFFECTS}): median ${Math.round(median(spent))} ms from the click to its row drawn (${spent.map(Math.round).join(', ')} ms; includes Playwright's polling)`,
+    );
   }
 } finally {
   await served.close();

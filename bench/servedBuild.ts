@@ -13,10 +13,24 @@ export interface ServedBuild {
 }
 
 /** `env`: variables the build reads (VITE_…), beside the process's own. */
-export async function servedBuild({ port, outDir = 'dist', build = true, env = {} }: { port: number; outDir?: string; build?: boolean; env?: Record<string, string> }): Promise<ServedBuild> {
+export async function servedBuild({
+  port,
+  outDir = 'dist',
+  build = true,
+  env = {},
+}: {
+  port: number;
+  outDir?: string;
+  build?: boolean;
+  env?: Record<string, string>;
+}): Promise<ServedBuild> {
   const base = `http://127.0.0.1:${port}`;
-  if (build) execFileSync('npx', ['vite', 'build', '--outDir', outDir], { stdio: 'ignore', env: { ...process.env, ...env } });
-  const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+  if (build)
+    execFileSync('npx', ['vite', 'build', '--outDir', outDir], { stdio: 'ignore', env: { ...process.env, ...env } });
+  const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort'], {
+    stdio: 'ignore',
+    detached: true,
+  });
   const stop = () => {
     if (server.pid !== undefined) process.kill(-server.pid);
   };
@@ -29,8 +43,17 @@ export async function servedBuild({ port, outDir = 'dist', build = true, env = {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
-    const info = JSON.parse(execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as { executablePath: string | null; env: Record<string, string> };
-    const browser = await chromium.launch({ executablePath: info.executablePath ?? undefined, env: { ...process.env, ...info.env }, args: ['--no-sandbox', '--disable-gpu'] });
+    const info = JSON.parse(
+      execFileSync(process.execPath, ['scripts/check-chromium.mjs', '--json'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    ) as { executablePath: string | null; env: Record<string, string> };
+    const browser = await chromium.launch({
+      executablePath: info.executablePath ?? undefined,
+      env: { ...process.env, ...info.env },
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     return {
       base,
       browser,

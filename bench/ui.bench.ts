@@ -19,7 +19,9 @@ const BASE = `http://127.0.0.1:${PORT}`;
 
 /** A built module's static imports (`import … from "./x.js"`, `import "./x.js"`), not its dynamic ones (`import("./x.js")`). */
 function staticImports(code: string): string[] {
-  return [...code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)].map((match) => `assets/${match[1] as string}`);
+  return [...code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)].map(
+    (match) => `assets/${match[1] as string}`,
+  );
 }
 
 /**
@@ -30,7 +32,8 @@ function initialJsGzip(dir = 'dist'): { files: string[]; bytes: number } {
   const html = readFileSync(`${dir}/index.html`, 'utf8');
   const files = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.js)"/g)].map((match) => match[1] as string);
   for (let i = 0; i < files.length; i += 1) {
-    for (const imported of staticImports(readFileSync(`${dir}/${files[i] as string}`, 'utf8'))) if (!files.includes(imported)) files.push(imported);
+    for (const imported of staticImports(readFileSync(`${dir}/${files[i] as string}`, 'utf8')))
+      if (!files.includes(imported)) files.push(imported);
   }
   const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(`${dir}/${file}`), { level: 9 }).length, 0);
   return { files, bytes };
@@ -46,7 +49,11 @@ async function watchLongTasks(page: Page): Promise<void> {
   });
 }
 
-async function drawRun(page: Page, query: string, base = BASE): Promise<{ events: number; ms: number; longestTaskMs: number }> {
+async function drawRun(
+  page: Page,
+  query: string,
+  base = BASE,
+): Promise<{ events: number; ms: number; longestTaskMs: number }> {
   await page.goto(`${base}/?scenario=A`);
   await page.waitForSelector('main[data-status="done"]');
   await page.evaluate(() => ((window as unknown as { longTasks: number[] }).longTasks = []));
@@ -55,11 +62,19 @@ async function drawRun(page: Page, query: string, base = BASE): Promise<{ events
     history.replaceState(null, '', `/${search}`);
   }, query);
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'done' && document.querySelector('.lab-flow .react-flow__edge') !== null, undefined, { timeout: 120_000, polling: 50 });
+  await page.waitForFunction(
+    () =>
+      document.querySelector('main')?.dataset.status === 'done' &&
+      document.querySelector('.lab-flow .react-flow__edge') !== null,
+    undefined,
+    { timeout: 120_000, polling: 50 },
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   const ms = Date.now() - started;
   const events = Number(await page.locator('main').getAttribute('data-events'));
-  const longestTaskMs = await page.evaluate(() => Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks));
+  const longestTaskMs = await page.evaluate(() =>
+    Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks),
+  );
   return { events, ms, longestTaskMs };
 }
 
@@ -82,7 +97,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const served = await servedBuild({ port: PORT });
 // The same lab built with its wire labels left unplaced: what the draw costs without placement, measured in this run.
 const UNPLACED_PORT = PORT + 1;
-const unplaced = await servedBuild({ port: UNPLACED_PORT, outDir: 'dist-unplaced', env: { VITE_LAB_LABEL_PLACEMENT: 'unplaced' } });
+const unplaced = await servedBuild({
+  port: UNPLACED_PORT,
+  outDir: 'dist-unplaced',
+  env: { VITE_LAB_LABEL_PLACEMENT: 'unplaced' },
+});
 try {
   const page = await served.browser.newPage({ viewport: { width: 1440, height: 900 } });
   await watchLongTasks(page);
@@ -90,7 +109,9 @@ try {
   await watchLongTasks(unplacedPage);
 
   const js = initialJsGzip();
-  console.log(`initial JS: ${(js.bytes / 1000).toFixed(1)} kB gzip in ${js.files.length} file(s): the entry and its static imports (${js.files.map((file) => file.replace('assets/', '')).join(', ')}) (budget 150 kB)${budgetMark('initial JS', js.bytes <= 150_000)}`);
+  console.log(
+    `initial JS: ${(js.bytes / 1000).toFixed(1)} kB gzip in ${js.files.length} file(s): the entry and its static imports (${js.files.map((file) => file.replace('assets/', '')).join(', ')}) (budget 150 kB)${budgetMark('initial JS', js.bytes <= 150_000)}`,
+  );
 
   const wasm: string[] = [];
   page.on('request', (request) => {
@@ -99,7 +120,9 @@ try {
   await page.goto(`${BASE}/?scenario=A`);
   await page.waitForSelector('main[data-status="done"]');
   await page.waitForTimeout(500);
-  console.log(`first load of A: sql-wasm fetched by the page or its workers: ${wasm.filter((url) => !url.includes('sw')).length > 0 ? 'yes' : 'no'} (the service worker precaches it for offline use)`);
+  console.log(
+    `first load of A: sql-wasm fetched by the page or its workers: ${wasm.filter((url) => !url.includes('sw')).length > 0 ? 'yes' : 'no'} (the service worker precaches it for offline use)`,
+  );
 
   // The two builds draw the run in turn, three times each: both see the machine as it is during the run.
   const TWENTY = '?scenario=C&progressEveryMs=1&workMs=5000&maxTimeoutMs=100000&idleTimeoutMs=100000';
@@ -118,12 +141,21 @@ try {
   console.log(
     `run of ${events.toLocaleString('en-US')} events: drawn in ${drawn} ms (median of ${spread(placedDraws)}); longest main-thread task ${Math.round(longest)} ms (budget: < 1000 ms, no task > 50 ms)${budgetMark(`draw of ${events} events`, drawn < 1000)}${budgetMark(`longest task drawing ${events} events`, longest <= 50)}`,
   );
-  console.log(`  the same run with wire-label placement off: drawn in ${bare} ms (median of ${spread(unplacedDraws)}); longest main-thread task ${Math.round(bareLongest)} ms; placement adds ${drawn - bare} ms`);
+  console.log(
+    `  the same run with wire-label placement off: drawn in ${bare} ms (median of ${spread(unplacedDraws)}); longest main-thread task ${Math.round(bareLongest)} ms; placement adds ${drawn - bare} ms`,
+  );
 
-  const hundred = await drawRun(page, '?scenario=C&progressEveryMs=1&workMs=25000&maxTimeoutMs=100000&idleTimeoutMs=100000&eventsMax=10000000');
-  console.log(`run of ${hundred.events.toLocaleString('en-US')} events: drawn in ${hundred.ms} ms; longest main-thread task ${Math.round(hundred.longestTaskMs)} ms`);
+  const hundred = await drawRun(
+    page,
+    '?scenario=C&progressEveryMs=1&workMs=25000&maxTimeoutMs=100000&idleTimeoutMs=100000&eventsMax=10000000',
+  );
+  console.log(
+    `run of ${hundred.events.toLocaleString('en-US')} events: drawn in ${hundred.ms} ms; longest main-thread task ${Math.round(hundred.longestTaskMs)} ms`,
+  );
   const steps = await stepTimes(page);
-  console.log(`one step at ${hundred.events.toLocaleString('en-US')} events: median ${median(steps).toFixed(1)} ms, worst ${Math.max(...steps).toFixed(1)} ms of 10 (budget < 50 ms)${budgetMark(`one step at ${hundred.events} events`, Math.max(...steps) < 50)}`);
+  console.log(
+    `one step at ${hundred.events.toLocaleString('en-US')} events: median ${median(steps).toFixed(1)} ms, worst ${Math.max(...steps).toFixed(1)} ms of 10 (budget < 50 ms)${budgetMark(`one step at ${hundred.events} events`, Math.max(...steps) < 50)}`,
+  );
 } finally {
   await unplaced.close();
   await served.close();

@@ -14,7 +14,9 @@ const EFFECTS = BIG_LEDGER_ROWS.effects;
 const KEYS = BIG_LEDGER_ROWS.keys;
 const n = (value: number) => value.toLocaleString('en');
 
-test('a 200,000-row ledger imports, shows a page at a time, and every row is reachable by keyboard', async ({ page }) => {
+test('a 200,000-row ledger imports, shows a page at a time, and every row is reachable by keyboard', async ({
+  page,
+}) => {
   test.slow();
   const sql = await initSqlJs();
   const bytes = bigLedgerBytes(sql);
@@ -33,13 +35,22 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await expect(effectsPager.position).toHaveText(`Rows 1–${LEDGER_PAGE_ROWS} of ${n(EFFECTS)}`);
   await expect(effectsPager.first).toBeDisabled();
   await expect(effectsPager.previous).toBeDisabled();
-  const axe = await new AxeBuilder({ page }).include('.lab-ledger').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  const axe = await new AxeBuilder({ page })
+    .include('.lab-ledger')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(
+    axe.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help}`),
+  ).toEqual([]);
 
   // Last, by keyboard: the very last effect, and the position says so.
   await effectsPager.last.focus();
   await page.keyboard.press('Enter');
-  await expect(effectsPager.position).toHaveText(`Rows ${n(EFFECTS - LEDGER_PAGE_ROWS + 1)}–${n(EFFECTS)} of ${n(EFFECTS)}`);
+  await expect(effectsPager.position).toHaveText(
+    `Rows ${n(EFFECTS - LEDGER_PAGE_ROWS + 1)}–${n(EFFECTS)} of ${n(EFFECTS)}`,
+  );
   await expect(effects.getByRole('cell', { name: bigLedgerSubject(EFFECTS), exact: true })).toBeVisible();
   await expect(effects.locator('tbody tr')).toHaveCount(LEDGER_PAGE_ROWS);
   await expect(effectsPager.next).toBeDisabled();
@@ -49,8 +60,12 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   // Previous, with the space bar: the page before the last.
   await effectsPager.previous.focus();
   await page.keyboard.press('Space');
-  await expect(effectsPager.position).toHaveText(`Rows ${n(EFFECTS - 2 * LEDGER_PAGE_ROWS + 1)}–${n(EFFECTS - LEDGER_PAGE_ROWS)} of ${n(EFFECTS)}`);
-  await expect(effects.getByRole('cell', { name: bigLedgerSubject(EFFECTS - LEDGER_PAGE_ROWS), exact: true })).toBeVisible();
+  await expect(effectsPager.position).toHaveText(
+    `Rows ${n(EFFECTS - 2 * LEDGER_PAGE_ROWS + 1)}–${n(EFFECTS - LEDGER_PAGE_ROWS)} of ${n(EFFECTS)}`,
+  );
+  await expect(
+    effects.getByRole('cell', { name: bigLedgerSubject(EFFECTS - LEDGER_PAGE_ROWS), exact: true }),
+  ).toBeVisible();
 
   // A row that does not exist is refused in words, and the page stays where it is.
   await effectsPager.rowNumber.fill(String(EFFECTS + 1));
@@ -76,7 +91,9 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   const keysPager = ledger.pager('Idempotency keys');
   await keysPager.last.click();
   await expect(keysPager.position).toHaveText(`Rows ${n(KEYS - LEDGER_PAGE_ROWS + 1)}–${n(KEYS)} of ${n(KEYS)}`);
-  await expect(ledger.table('Idempotency keys').getByRole('cell', { name: bigLedgerKey(KEYS), exact: true })).toBeVisible();
+  await expect(
+    ledger.table('Idempotency keys').getByRole('cell', { name: bigLedgerKey(KEYS), exact: true }),
+  ).toBeVisible();
   await expect(effectsPager.position).toHaveText(`Rows 1–${LEDGER_PAGE_ROWS} of ${n(EFFECTS)}`);
 
   // A reload shows the stored ledger again, and its last row is still reachable.
@@ -84,16 +101,22 @@ test('a 200,000-row ledger imports, shows a page at a time, and every row is rea
   await lab.waitForRun('ledger-keyed-retry', 'http');
   await expect(ledger.table('Effects').locator('caption')).toContainText(`(${n(EFFECTS)} rows)`);
   await ledger.pager('Effects').last.click();
-  await expect(ledger.table('Effects').getByRole('cell', { name: bigLedgerSubject(EFFECTS), exact: true })).toBeVisible();
+  await expect(
+    ledger.table('Effects').getByRole('cell', { name: bigLedgerSubject(EFFECTS), exact: true }),
+  ).toBeVisible();
 
   // A file with a trigger is refused; the big ledger stays, on the page it was showing.
   const tampered = new sql.Database(bytes);
-  tampered.exec('CREATE TRIGGER forever BEFORE INSERT ON effects BEGIN SELECT count(*) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n); END');
+  tampered.exec(
+    'CREATE TRIGGER forever BEFORE INSERT ON effects BEGIN SELECT count(*) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n); END',
+  );
   const withTrigger = tampered.export();
   tampered.close();
   await ledger.importFile('trigger.sqlite', 'application/vnd.sqlite3', withTrigger);
   await expect(ledger.alert).toContainText('LAB010');
   await expect(ledger.alert).toContainText('trigger forever');
   await expect(ledger.table('Effects').locator('caption')).toContainText(`(${n(EFFECTS)} rows)`);
-  await expect(ledger.table('Effects').getByRole('cell', { name: bigLedgerSubject(EFFECTS), exact: true })).toBeVisible();
+  await expect(
+    ledger.table('Effects').getByRole('cell', { name: bigLedgerSubject(EFFECTS), exact: true }),
+  ).toBeVisible();
 });

@@ -34,7 +34,9 @@ class ComparePage {
   }
 
   fact(name: string): Locator {
-    return this.facts.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
+    return this.facts
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
   }
 
   async settledUrl(): Promise<URL> {
@@ -52,7 +54,9 @@ class ComparePage {
   }
 }
 
-test('the model and the real SDK side by side on one virtual time, facts and first difference marked, both runs in the address', async ({ page }) => {
+test('the model and the real SDK side by side on one virtual time, facts and first difference marked, both runs in the address', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const view = new ComparePage(page);
   // Compare opens on the scenario the link (the Scenario menu) names: C.
@@ -64,7 +68,10 @@ test('the model and the real SDK side by side on one virtual time, facts and fir
 
   // The facts of both; the differing ones marked in words, not colour alone.
   await expect(view.fact('client outcome')).toContainText('differs');
-  await expect(view.fact('client outcome').getByRole('cell')).toHaveText(['timeout-max at 2000 ms', 'timeout-max at 2010 ms']);
+  await expect(view.fact('client outcome').getByRole('cell')).toHaveText([
+    'timeout-max at 2000 ms',
+    'timeout-max at 2010 ms',
+  ]);
   await expect(view.fact('final response')).not.toContainText('differs');
   await expect(view.fact('protocol').getByRole('cell')).toHaveText(['2026-07-28', '2025-11-25']);
   await expect(view.fact('invariants broken').getByRole('cell').nth(1)).toContainText('RC-1/RC-2 maximum deadline');
@@ -102,7 +109,9 @@ test('the model and the real SDK side by side on one virtual time, facts and fir
   await expect(flowA).toHaveAttribute('data-step', String(upTo(2000)));
 });
 
-test('Compare opens on the scenario the Scenario menu shows, and follows the menu until runs are chosen', async ({ page }) => {
+test('Compare opens on the scenario the Scenario menu shows, and follows the menu until runs are chosen', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const view = new ComparePage(page);
   await lab.open('?scenario=A');
@@ -119,11 +128,16 @@ test('Compare opens on the scenario the Scenario menu shows, and follows the men
   await expect(view.runB).toHaveValue('D:impl=ts-sdk');
 });
 
-test('any two runs: typed in, compared, kept in the address; a malformed one is refused and the runs on screen stay', async ({ page }) => {
+test('any two runs: typed in, compared, kept in the address; a malformed one is refused and the runs on screen stay', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const view = new ComparePage(page);
   await lab.open('?tab=compare&runA=D:transport=stdio&runB=D:transport=http');
-  await expect(view.fact('cancellation signal').getByRole('cell')).toHaveText(['notifications/cancelled', 'stream-close'], { timeout: 20_000 });
+  await expect(view.fact('cancellation signal').getByRole('cell')).toHaveText(
+    ['notifications/cancelled', 'stream-close'],
+    { timeout: 20_000 },
+  );
   await expect(view.fact('cancellation signal')).toContainText('differs');
   await expect(view.divergence).toContainText('They part at 0 ms');
 
@@ -131,7 +145,9 @@ test('any two runs: typed in, compared, kept in the address; a malformed one is 
   await view.runA.fill('C:seed=1,latencyJitterMs=20');
   await view.runB.fill('C:seed=2,latencyJitterMs=20');
   await view.runB.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Run B: C:seed=2,latencyJitterMs=20', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Run B: C:seed=2,latencyJitterMs=20', exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(view.fact('run')).toContainText('differs');
   const url = await view.settledUrl();
   expect(url.searchParams.get('runA')).toBe('C:seed=1,latencyJitterMs=20');
@@ -144,18 +160,30 @@ test('any two runs: typed in, compared, kept in the address; a malformed one is 
   await expect(page.getByRole('heading', { name: 'Run B: C:seed=2,latencyJitterMs=20', exact: true })).toBeVisible();
 
   // An example, one click.
-  await page.getByRole('group', { name: 'Examples' }).getByRole('button', { name: 'Ledger race: unsafe vs keyed' }).click();
-  await expect(page.getByRole('heading', { name: 'Run B: ledger-race-keyed', exact: true })).toBeVisible({ timeout: 20_000 });
+  await page
+    .getByRole('group', { name: 'Examples' })
+    .getByRole('button', { name: 'Ledger race: unsafe vs keyed' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Run B: ledger-race-keyed', exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(view.fact('executions').getByRole('cell')).toHaveText(['2', '1']);
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('axe finds no serious or critical violation in the Compare tab, nor beside a run of the real SDK', async ({ page }) => {
+test('axe finds no serious or critical violation in the Compare tab, nor beside a run of the real SDK', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const serious = async () =>
-    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+    (
+      await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    ).violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+      .map(
+        (violation) =>
+          `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`,
+      );
   await lab.open('?tab=compare');
   await expect(page.getByRole('table', { name: 'Facts of both runs' })).toBeVisible({ timeout: 20_000 });
   expect(await serious()).toEqual([]);

@@ -6,7 +6,9 @@ import { Panels } from './pages/Panels';
 
 const LONG = 'C:workMs=249000,progressEveryMs=1,idleTimeoutMs=3600000,maxTimeoutMs=86400000,eventsMax=10000000';
 
-test('a comparison of millions of events: the Reviewer answers meanwhile, and Stop comparing ends it', async ({ page }) => {
+test('a comparison of millions of events: the Reviewer answers meanwhile, and Stop comparing ends it', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const panels = new Panels(page);
   await lab.open(`?tab=compare&runA=${LONG}&runB=${LONG}`);
@@ -17,7 +19,9 @@ test('a comparison of millions of events: the Reviewer answers meanwhile, and St
 
   await panels.openTab('Reviewer');
   await panels.reviewButton.click();
-  await expect(page.getByRole('list', { name: 'Flags' }).locator('li[data-severity="unsafe"]').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('list', { name: 'Flags' }).locator('li[data-severity="unsafe"]').first()).toBeVisible({
+    timeout: 15_000,
+  });
 
   await panels.openTab('Compare');
   await expect(stop).toBeVisible();
@@ -28,5 +32,7 @@ test('a comparison of millions of events: the Reviewer answers meanwhile, and St
 
   // A new comparison starts a new worker.
   await page.getByRole('button', { name: 'D: stdio vs Streamable HTTP' }).click();
-  await expect(page.getByRole('table', { name: /facts/i }).or(page.locator('.compare-facts'))).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('table', { name: /facts/i }).or(page.locator('.compare-facts'))).toBeVisible({
+    timeout: 20_000,
+  });
 });

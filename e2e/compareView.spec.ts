@@ -24,27 +24,50 @@ async function diagrams(page: Page) {
         (header as HTMLElement).style.pointerEvents = '';
         return {
           text: header.textContent ?? '',
-          inside: r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1,
+          inside:
+            r.width > 0 &&
+            r.left >= box.left - 1 &&
+            r.right <= box.right + 1 &&
+            r.top >= box.top - 1 &&
+            r.bottom <= box.bottom + 1,
           onTop: hit !== null && header.contains(hit),
         };
       });
       let smallest = Infinity;
       let texts = 0;
-      for (const text of pane.querySelectorAll('.dg-marker-text, .dg-wire-label, .dg-wire-fate, .dg-time, .dg-lane-header')) {
+      for (const text of pane.querySelectorAll(
+        '.dg-marker-text, .dg-wire-label, .dg-wire-fate, .dg-time, .dg-lane-header',
+      )) {
         const r = text.getBoundingClientRect();
-        if (r.width === 0 || r.bottom < box.top || r.top > box.bottom || (text.textContent ?? '').trim() === '') continue;
+        if (r.width === 0 || r.bottom < box.top || r.top > box.bottom || (text.textContent ?? '').trim() === '')
+          continue;
         texts += 1;
         const scale = text.closest('.react-flow__viewport') === null ? 1 : zoom;
         smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
       }
-      return { top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: box.height, zoom, headers, smallest, texts };
+      return {
+        top: box.top,
+        bottom: box.bottom,
+        left: box.left,
+        right: box.right,
+        height: box.height,
+        zoom,
+        headers,
+        smallest,
+        texts,
+      };
     }),
   );
 }
 
 /** The tab's scroll position and the window's size: "without scrolling" means the tab is at its top and each pane inside the window. */
 async function scrolled(page: Page) {
-  return page.evaluate(() => ({ tab: document.querySelector('.lab-tabpanel')?.scrollTop ?? -1, page: document.documentElement.scrollTop, width: innerWidth, height: innerHeight }));
+  return page.evaluate(() => ({
+    tab: document.querySelector('.lab-tabpanel')?.scrollTop ?? -1,
+    page: document.documentElement.scrollTop,
+    width: innerWidth,
+    height: innerHeight,
+  }));
 }
 
 async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
@@ -55,12 +78,21 @@ async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void>
 
 async function expectLegible(page: Page, count: number, what: string): Promise<void> {
   // Each pane fitted and drawn: its lanes are on screen (the fit settles just after the pane does).
-  await expect.poll(async () => (await diagrams(page)).map((d) => d.headers.length > 0 && d.headers.every((h) => h.inside) && d.zoom > 0), what).toEqual(new Array<boolean>(count).fill(true));
+  await expect
+    .poll(
+      async () =>
+        (await diagrams(page)).map((d) => d.headers.length > 0 && d.headers.every((h) => h.inside) && d.zoom > 0),
+      what,
+    )
+    .toEqual(new Array<boolean>(count).fill(true));
   const window = await scrolled(page);
   expect(window.tab, `${what}: the tab is not scrolled`).toBe(0);
   expect(window.page, `${what}: the page is not scrolled`).toBe(0);
   const drawn = await diagrams(page);
-  testInfo().annotations.push({ type: 'measured', description: `${what}: ${JSON.stringify(drawn.map(({ top, bottom, height, zoom, smallest }) => ({ top, bottom, height, zoom, smallest })))}` });
+  testInfo().annotations.push({
+    type: 'measured',
+    description: `${what}: ${JSON.stringify(drawn.map(({ top, bottom, height, zoom, smallest }) => ({ top, bottom, height, zoom, smallest })))}`,
+  });
   drawn.forEach((d, index) => {
     const name = `${what}, diagram ${'ABC'[index]}`;
     expect(d.top, `${name}: starts inside the window`).toBeGreaterThanOrEqual(0);
@@ -71,7 +103,8 @@ async function expectLegible(page: Page, count: number, what: string): Promise<v
     expect(d.zoom, `${name}: the zoom keeps 14 px text at 12 px or more`).toBeGreaterThanOrEqual(12 / 14 - 0.001);
     expect(d.texts, `${name}: text is drawn`).toBeGreaterThan(0);
     expect(d.smallest, `${name}: no text under 12 px`).toBeGreaterThanOrEqual(11.99);
-    for (const header of d.headers) expect(header.onTop, `${name}: nothing covers the ${header.text} header`).toBe(true);
+    for (const header of d.headers)
+      expect(header.onTop, `${name}: nothing covers the ${header.text} header`).toBe(true);
   });
 }
 
@@ -84,24 +117,38 @@ for (const [width, height] of [
   test.describe(`Compare at ${width}×${height}`, () => {
     test.use({ viewport: { width, height } });
 
-    test(`two runs: both diagrams in the window, lanes whole, text at least 12 px, headers uncovered`, async ({ page }, info) => {
+    test(`two runs: both diagrams in the window, lanes whole, text at least 12 px, headers uncovered`, async ({
+      page,
+    }, info) => {
       const lab = new LabPage(page);
       await lab.open('?scenario=C&tab=compare');
-      await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible({
+        timeout: 20_000,
+      });
       await expectLegible(page, 2, `${width}x${height} two runs at the end`);
       await shot(page, info, `compare-two-${width}x${height}-end`);
       // At the first difference too, where both panes are full.
-      await page.getByRole('region', { name: 'Compare playback' }).getByRole('button', { name: 'First difference', exact: true }).click();
+      await page
+        .getByRole('region', { name: 'Compare playback' })
+        .getByRole('button', { name: 'First difference', exact: true })
+        .click();
       await expect(page.getByRole('region', { name: 'Compare playback' }).locator('output')).toHaveText('2000 ms');
       await expectLegible(page, 2, `${width}x${height} two runs at 2000 ms`);
       await shot(page, info, `compare-two-${width}x${height}-2000ms`);
     });
 
-    test(`three runs: every diagram in the window, lanes whole, text at least 12 px, headers uncovered`, async ({ page }, info) => {
+    test(`three runs: every diagram in the window, lanes whole, text at least 12 px, headers uncovered`, async ({
+      page,
+    }, info) => {
       const lab = new LabPage(page);
       await lab.open('?tab=compare&runA=C&runB=C:impl=ts-sdk&runC=C:impl=ts-sdk-v2');
-      await expect(page.getByRole('heading', { name: 'Run C: C:impl=ts-sdk-v2', exact: true })).toBeVisible({ timeout: 30_000 });
-      await page.getByRole('region', { name: 'Compare playback' }).getByRole('button', { name: 'First difference', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Run C: C:impl=ts-sdk-v2', exact: true })).toBeVisible({
+        timeout: 30_000,
+      });
+      await page
+        .getByRole('region', { name: 'Compare playback' })
+        .getByRole('button', { name: 'First difference', exact: true })
+        .click();
       await expect(page.getByRole('region', { name: 'Compare playback' }).locator('output')).toHaveText('2000 ms');
       await expectLegible(page, 3, `${width}x${height} three runs at 2000 ms`);
       await shot(page, info, `compare-three-${width}x${height}-2000ms`);

@@ -26,7 +26,11 @@ async function exportProgress(page: Page, above = 0): Promise<{ value: number; m
       async () => {
         seen = await page.evaluate(() => {
           const progress = document.querySelector<HTMLProgressElement>('[data-testid="evidence-progress"] progress');
-          return { value: progress?.value ?? 0, max: progress?.max ?? 0, text: document.querySelector('[data-testid="evidence-progress"] p')?.textContent ?? '' };
+          return {
+            value: progress?.value ?? 0,
+            max: progress?.max ?? 0,
+            text: document.querySelector('[data-testid="evidence-progress"] p')?.textContent ?? '',
+          };
         });
         return seen.value;
       },
@@ -36,7 +40,9 @@ async function exportProgress(page: Page, above = 0): Promise<{ value: number; m
   return seen;
 }
 
-test('the export shows its progress while it computes, then downloads the zip and the bar is gone', async ({ page }) => {
+test('the export shows its progress while it computes, then downloads the zip and the bar is gone', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const panels = await openVerification(page);
   const downloading = page.waitForEvent('download', { timeout: 120_000 });
@@ -45,7 +51,9 @@ test('the export shows its progress while it computes, then downloads the zip an
   const seen = await exportProgress(page);
   expect(seen.max).toBeGreaterThan(1_000);
   expect(seen.value).toBeLessThanOrEqual(seen.max);
-  expect(seen.text).toMatch(/^Exporting: (building [\w-]+\.json|checking (VF|RC|BF|LG)-[\w]+) … [\d,]+ of [\d,]+ runs$/);
+  expect(seen.text).toMatch(
+    /^Exporting: (building [\w-]+\.json|checking (VF|RC|BF|LG)-[\w]+) … [\d,]+ of [\d,]+ runs$/,
+  );
   const download = await downloading;
   test.info().annotations.push({ type: 'export time', description: `${Date.now() - startedAt} ms to the download` });
   expect(download.suggestedFilename()).toBe('mcp-lab-evidence.zip');
@@ -56,7 +64,9 @@ test('the export shows its progress while it computes, then downloads the zip an
   await expect(page.getByRole('list', { name: 'Exported files' })).toContainText('verification.json');
 });
 
-test('Stop exporting, pressed from the keyboard, ends the export with no download; the next export starts afresh', async ({ page }) => {
+test('Stop exporting, pressed from the keyboard, ends the export with no download; the next export starts afresh', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const panels = await openVerification(page);
   const downloads: string[] = [];
@@ -103,7 +113,9 @@ test('Stop exporting, pressed from the keyboard, ends the export with no downloa
   expect(downloads).toEqual(['mcp-lab-evidence.zip']);
 });
 
-test('an export started at the foot of the window shows its progress and Stop exporting without a scroll', async ({ page }) => {
+test('an export started at the foot of the window shows its progress and Stop exporting without a scroll', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   const panels = await openVerification(page);

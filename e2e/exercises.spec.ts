@@ -12,23 +12,34 @@ import { CHECK_MS, ExercisesPage } from './pages/ExercisesPage';
 import { LabPage } from './pages/LabPage';
 import { Panels } from './pages/Panels';
 
-const solution = (name: string): string => readFileSync(new URL(`../src/exercise/solutions/${name}.js`, import.meta.url), 'utf8');
+const solution = (name: string): string =>
+  readFileSync(new URL(`../src/exercise/solutions/${name}.js`, import.meta.url), 'utf8');
 const REFERENCE = solution('buffer');
 const EVICTS_FINAL = solution('buffer-evicts-final');
 /** The reference with an endless loop in offer(): the sandbox's budget ends it. */
 const ENDLESS = REFERENCE.replace('offer(item) {', 'offer(item) {\n      while (true) {}');
 /** The reference, throwing at the first final response it is offered. */
-const THROWS = REFERENCE.replace('offer(item) {', "offer(item) {\n      if (item.kind === 'final') throw new Error('no finals here');");
+const THROWS = REFERENCE.replace(
+  'offer(item) {',
+  "offer(item) {\n      if (item.kind === 'final') throw new Error('no finals here');",
+);
 const THROW_LINE = THROWS.split('\n').findIndex((line) => line.includes('no finals here')) + 1;
 
 /** Serious or critical accessibility findings on the page as it stands. */
 async function serious(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+  return (
+    await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  ).violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`,
+    );
 }
 
-test('the starter fails, a broken statement opens its failing ordering in the diagram, and the reference passes', async ({ page }) => {
+test('the starter fails, a broken statement opens its failing ordering in the diagram, and the reference passes', async ({
+  page,
+}) => {
   test.setTimeout(CHECK_MS * 3 + 60_000);
   const lab = new LabPage(page);
   const exercises = new ExercisesPage(page);
@@ -61,7 +72,10 @@ test('the starter fails, a broken statement opens its failing ordering in the di
   await expect(exercises.calls).toContainText('offer(');
   await expect(exercises.calls).toContainText('"queued"');
   expect(await serious(page)).toEqual([]);
-  await page.getByRole('group', { name: 'Failing ordering playback' }).getByRole('button', { name: 'Whole run' }).click();
+  await page
+    .getByRole('group', { name: 'Failing ordering playback' })
+    .getByRole('button', { name: 'Whole run' })
+    .click();
   await expect(flow).not.toHaveAttribute('data-step', breakStep ?? '');
 
   // A partial fix, typed in: bounded now, but it evicts final responses.
@@ -79,10 +93,14 @@ test('the starter fails, a broken statement opens its failing ordering in the di
   await expect(exercises.verdict).toHaveAttribute('data-passed', 'true');
   await expect(exercises.verdict).toContainText('All statements hold.');
   await expect(exercises.statements.locator('tr[data-holds="false"]')).toHaveCount(0);
-  await expect(exercises.statements.locator('tr[data-holds="true"]')).toHaveCount(await exercises.statements.locator('tbody tr').count());
+  await expect(exercises.statements.locator('tr[data-holds="true"]')).toHaveCount(
+    await exercises.statements.locator('tbody tr').count(),
+  );
 });
 
-test('an endless loop ends with the budget error beside the editor, the page stays usable, and a reload keeps the code', async ({ page }) => {
+test('an endless loop ends with the budget error beside the editor, the page stays usable, and a reload keeps the code', async ({
+  page,
+}) => {
   test.setTimeout(CHECK_MS + 90_000);
   const lab = new LabPage(page);
   const exercises = new ExercisesPage(page);
@@ -91,10 +109,14 @@ test('an endless loop ends with the budget error beside the editor, the page sta
 
   // A syntax error names its line; the editor's cursor and marker go to it.
   // Checked from the keyboard, in the editor: Ctrl+Enter.
-  await exercises.replaceCode('export function createBuffer(capacity) {\n  return {\n    offer(item) { return ; ; ) },\n  };\n}\n');
+  await exercises.replaceCode(
+    'export function createBuffer(capacity) {\n  return {\n    offer(item) { return ; ; ) },\n  };\n}\n',
+  );
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.locator('.exercise-panel')).toHaveAttribute('data-checks', '1', { timeout: CHECK_MS });
-  await expect.poll(() => exercises.code()).toBe('export function createBuffer(capacity) {\n  return {\n    offer(item) { return ; ; ) },\n  };\n}\n');
+  await expect
+    .poll(() => exercises.code())
+    .toBe('export function createBuffer(capacity) {\n  return {\n    offer(item) { return ; ; ) },\n  };\n}\n');
   await expect(exercises.codeError).toHaveAttribute('data-kind', 'syntax');
   await expect(exercises.codeError).toContainText('Line 3');
   await expect(page.locator('.cm-error-line')).toHaveCount(1);
@@ -153,13 +175,23 @@ test('Download, Upload (a bad file refused, the code kept) and Reset to starter 
   expect(readFileSync((await download.path()) ?? '', 'utf8')).toBe(EVICTS_FINAL);
 
   // A binary file is refused with its reason; the editor keeps its code.
-  await exercises.uploadInput.setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x00]) });
-  await expect(page.getByRole('alert').filter({ hasText: 'The file was not used' })).toContainText('picture.png is not a text file');
+  await exercises.uploadInput.setInputFiles({
+    name: 'picture.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x00]),
+  });
+  await expect(page.getByRole('alert').filter({ hasText: 'The file was not used' })).toContainText(
+    'picture.png is not a text file',
+  );
   await expect(exercises.editor).toContainText('Planted wrong');
   expect(await exercises.code()).toBe(EVICTS_FINAL);
 
   // A good file replaces the code.
-  await exercises.uploadInput.setInputFiles({ name: 'mine.js', mimeType: 'text/javascript', buffer: Buffer.from(REFERENCE) });
+  await exercises.uploadInput.setInputFiles({
+    name: 'mine.js',
+    mimeType: 'text/javascript',
+    buffer: Buffer.from(REFERENCE),
+  });
   await expect.poll(() => exercises.code()).toBe(REFERENCE);
   await expect(page.getByRole('alert').filter({ hasText: 'The file was not used' })).toHaveCount(0);
 
@@ -172,7 +204,10 @@ test('Download, Upload (a bad file refused, the code kept) and Reset to starter 
   await expect(exercises.undoReset).toHaveCount(0);
 });
 
-test('offline after one visit, the tab still checks: the service worker precached the editor, the worker and QuickJS’s WebAssembly', async ({ page, context }) => {
+test('offline after one visit, the tab still checks: the service worker precached the editor, the worker and QuickJS’s WebAssembly', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(CHECK_MS + 60_000);
   const lab = new LabPage(page);
   const exercises = new ExercisesPage(page);

@@ -66,7 +66,9 @@ test('a long exploration reports progress, the page stays responsive, and Stop e
   await lab.waitForRun('buffer-overload', 'http');
   await explorer.explore.click();
   await expect(explorer.progress).toBeVisible();
-  await expect(explorer.region.getByRole('status').filter({ hasText: /states, .* orderings/ })).toBeVisible({ timeout: 15_000 });
+  await expect(explorer.region.getByRole('status').filter({ hasText: /states, .* orderings/ })).toBeVisible({
+    timeout: 15_000,
+  });
   // The replay still steps while the worker explores.
   const before = Number(await lab.main.getAttribute('data-step'));
   await lab.stepBack.click();
@@ -79,7 +81,9 @@ test('a long exploration reports progress, the page stays responsive, and Stop e
   await lab.waitForRun('B', 'stdio');
 });
 
-test('B at its defaults: one ordering, the panel says why, and Explore with jitter finds the race (a visible, reversible setting)', async ({ page }) => {
+test('B at its defaults: one ordering, the panel says why, and Explore with jitter finds the race (a visible, reversible setting)', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const explorer = new ExplorePanel(page);
   await lab.open('?scenario=B');

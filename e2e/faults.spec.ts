@@ -20,7 +20,9 @@ test('Drop from the context menu loses the progress, and C times out idle; the l
   await expect(page).toHaveURL(new RegExp(`[?&]faults=drop%3A${PROGRESS_SEQ}(&|$)`));
   await lab.waitForRun('C', 'stdio');
   await lab.waitForStep(PROGRESS_SEQ + 1);
-  await expect(page.getByRole('group', { name: 'What if' }).getByRole('status')).toHaveText(`Faults: drop:${PROGRESS_SEQ}`);
+  await expect(page.getByRole('group', { name: 'What if' }).getByRole('status')).toHaveText(
+    `Faults: drop:${PROGRESS_SEQ}`,
+  );
   await page.locator('body').focus();
   await page.keyboard.press('End');
   // The inspector still shows the faulted message, now known lost.
@@ -32,7 +34,9 @@ test('Drop from the context menu loses the progress, and C times out idle; the l
   await page.goto(page.url());
   await lab.waitForRun('C', 'stdio');
   await expect(lab.main).toHaveAttribute('data-events', events ?? '');
-  await expect(page.getByRole('group', { name: 'What if' }).getByRole('status')).toHaveText(`Faults: drop:${PROGRESS_SEQ}`);
+  await expect(page.getByRole('group', { name: 'What if' }).getByRole('status')).toHaveText(
+    `Faults: drop:${PROGRESS_SEQ}`,
+  );
 
   await page.getByRole('button', { name: 'Remove faults' }).click();
   await lab.waitForRun('C', 'stdio');
@@ -68,7 +72,9 @@ test('the context menu works from the keyboard, and the inspector offers the sam
   await expect(diagram.inspector).toContainText(`delay:${PROGRESS_SEQ}:500`);
 });
 
-test('on a task scenario a server response offers Crash after COMMIT: the task row survives the restart', async ({ page }) => {
+test('on a task scenario a server response offers Crash after COMMIT: the task row survives the restart', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const diagram = new Diagram(page);
   // In task-http-close, message 7 is the CreateTaskResult, sent right after the COMMIT of the task row.
@@ -86,12 +92,18 @@ test('on a task scenario a server response offers Crash after COMMIT: the task r
   await page.keyboard.press('End');
   await lab.waitForStep(await lab.eventCount());
   const lines = await lab.timelineLines();
-  expect(lines.some((line) => /task task-7f3a crashed: the server crashed after COMMIT, before message 7/.test(line))).toBe(true);
-  expect(lines.some((line) => /the restarted server opens its SQLite file: task task-7f3a survived, working/.test(line))).toBe(true);
+  expect(
+    lines.some((line) => /task task-7f3a crashed: the server crashed after COMMIT, before message 7/.test(line)),
+  ).toBe(true);
+  expect(
+    lines.some((line) => /the restarted server opens its SQLite file: task task-7f3a survived, working/.test(line)),
+  ).toBe(true);
   expect(lines.some((line) => /task task-7f3a completed/.test(line))).toBe(true);
 });
 
-test('a lost request in the ledger race is unknown to the client, not a failed run: the keyed retry reconciles it', async ({ page }) => {
+test('a lost request in the ledger race is unknown to the client, not a failed run: the keyed retry reconciles it', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   // Message 2 of ledger-race-keyed on Streamable HTTP is request #42's tools/call: dropped, its deadline passes,
   // it is unknown to the client, and the retry with the same key is replayed.
@@ -104,4 +116,3 @@ test('a lost request in the ledger race is unknown to the client, not a failed r
   await expect(record.getByRole('row', { name: /#42/ })).toContainText('not-received');
   await expect(page.getByTestId('ledger-duplicate')).toContainText('none');
 });
-

@@ -13,7 +13,10 @@ function shown(expected: ExpectedOutcome): Facts {
     cancellationSignal: expected.cancellationSignal ?? 'none',
     clientIgnores: expected.clientIgnores.length === 0 ? 'nothing' : expected.clientIgnores.join(', '),
     // RC-8: the server completed and sent its response, the client ended otherwise.
-    clientOutcome: expected.finalResponse && expected.clientOutcome !== 'completed' ? `${expected.clientOutcome} (views diverge)` : expected.clientOutcome,
+    clientOutcome:
+      expected.finalResponse && expected.clientOutcome !== 'completed'
+        ? `${expected.clientOutcome} (views diverge)`
+        : expected.clientOutcome,
   };
 }
 
@@ -44,7 +47,10 @@ test('shows the controls and describes the selected scenario', async ({ page }) 
 
   const a = scenario('A');
   // Beside a run the paragraph is folded to one whole line that opens it whole.
-  await page.getByRole('region', { name: 'Scenario description' }).getByText('What happens in this scenario', { exact: true }).click();
+  await page
+    .getByRole('region', { name: 'Scenario description' })
+    .getByText('What happens in this scenario', { exact: true })
+    .click();
   await expect(page.getByText(a.summary, { exact: true })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Requirements' }).getByRole('listitem')).toHaveText([...a.requirements]);
   expect(await lab.factHeaders()).toEqual([...FACT_HEADERS]);
@@ -61,7 +67,9 @@ test('each scenario on its default transport shows the facts its data file expec
       await lab.waitForRun(id, defaultTransport);
       await expect(lab.transportRadio(defaultTransport)).toBeChecked();
       expect(await lab.readFacts()).toEqual(shown(expected[defaultTransport]));
-      await expect(page.getByRole('list', { name: 'Requirements' }).getByRole('listitem')).toHaveText([...requirements]);
+      await expect(page.getByRole('list', { name: 'Requirements' }).getByRole('listitem')).toHaveText([
+        ...requirements,
+      ]);
 
       const lines = await lab.timelineLines();
       expect(lines.length).toBeGreaterThan(0);
@@ -118,7 +126,9 @@ test('the engine runs in the Web Worker, not on the page', async ({ page }) => {
 
   // Nothing of the engine is reachable from the page's global scope.
   const globals = await page.evaluate(() =>
-    ['runScenario', 'runScenarioById', 'scenarios', 'findScenario', 'RequestRace', 'LabError', 'engine'].filter((name) => name in window),
+    ['runScenario', 'runScenarioById', 'scenarios', 'findScenario', 'RequestRace', 'LabError', 'engine'].filter(
+      (name) => name in window,
+    ),
   );
   expect(globals).toEqual([]);
 
@@ -129,7 +139,8 @@ test('the engine runs in the Web Worker, not on the page', async ({ page }) => {
     const urls = new Set<string>();
     for (const script of document.querySelectorAll<HTMLScriptElement>('script[src]')) urls.add(script.src);
     for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')) urls.add(link.href);
-    for (const entry of performance.getEntriesByType('resource')) if (/\.m?js(\?|$)/.test(entry.name)) urls.add(entry.name);
+    for (const entry of performance.getEntriesByType('resource'))
+      if (/\.m?js(\?|$)/.test(entry.name)) urls.add(entry.name);
     urls.delete(exclude);
     return Promise.all([...urls].map(async (url) => ({ url, text: await (await fetch(url)).text() })));
   }, workerUrl);

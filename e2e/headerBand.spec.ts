@@ -17,7 +17,10 @@ async function cutByBand(page: Page): Promise<string[]> {
       const r = text.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       // One pixel either way: a glyph's box is a little taller than its ink.
-      if (r.top < band.bottom - 1 && r.bottom > band.bottom + 1) cut.push(`"${text.textContent ?? ''}" ${Math.round(r.top)}–${Math.round(r.bottom)} across ${Math.round(band.bottom)}`);
+      if (r.top < band.bottom - 1 && r.bottom > band.bottom + 1)
+        cut.push(
+          `"${text.textContent ?? ''}" ${Math.round(r.top)}–${Math.round(r.bottom)} across ${Math.round(band.bottom)}`,
+        );
     }
     return cut;
   });
@@ -29,7 +32,11 @@ for (const [width, height] of [
 ] as const) {
   test.describe(`at ${width}×${height}`, () => {
     test.use({ viewport: { width, height } });
-    for (const query of ['?scenario=task-cancel-ack&transport=http', '?scenario=task-cancel-ack&transport=stdio', '?scenario=ledger-race-unsafe&transport=stdio']) {
+    for (const query of [
+      '?scenario=task-cancel-ack&transport=http',
+      '?scenario=task-cancel-ack&transport=stdio',
+      '?scenario=ledger-race-unsafe&transport=stdio',
+    ]) {
       test(`${query}: no text cut by the lane headers' band four steps in and at the end`, async ({ page }) => {
         const lab = new LabPage(page);
         await lab.open(`${query}&step=4`);
@@ -37,7 +44,11 @@ for (const [width, height] of [
         await expect.poll(() => cutByBand(page)).toEqual([]);
         await lab.toEnd();
         // The view glides to the end: measured once it has settled.
-        await expect.poll(async () => page.locator('.react-flow__viewport').evaluate((viewport) => getComputedStyle(viewport).transform)).not.toBe('none');
+        await expect
+          .poll(async () =>
+            page.locator('.react-flow__viewport').evaluate((viewport) => getComputedStyle(viewport).transform),
+          )
+          .not.toBe('none');
         await page.waitForTimeout(800);
         await expect.poll(() => cutByBand(page)).toEqual([]);
       });

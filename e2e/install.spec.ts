@@ -46,7 +46,9 @@ async function waitForServiceWorker(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null)).toBe('activated');
 }
 
-test('the page links a manifest with the fields an install needs, its icons load at their sizes, and Chromium finds it installable', async ({ page }) => {
+test('the page links a manifest with the fields an install needs, its icons load at their sizes, and Chromium finds it installable', async ({
+  page,
+}) => {
   const refused: string[] = [];
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) refused.push(message.text());
@@ -57,36 +59,65 @@ test('the page links a manifest with the fields an install needs, its icons load
 
   const { href, manifest } = await linkedManifest(page);
   expect(href).toBe('/manifest.webmanifest');
-  expect(manifest).toMatchObject({ name: 'MCP Reliability Lab', short_name: 'MCP Lab', start_url: '/', display: 'standalone', theme_color: '#111827', background_color: '#ffffff' });
+  expect(manifest).toMatchObject({
+    name: 'MCP Reliability Lab',
+    short_name: 'MCP Lab',
+    start_url: '/',
+    display: 'standalone',
+    theme_color: '#111827',
+    background_color: '#ffffff',
+  });
   const pngs = manifest.icons.filter((icon) => icon.type === 'image/png');
   expect(pngs.map((icon) => icon.sizes).sort()).toEqual(['192x192', '512x512', '512x512']);
   expect(manifest.icons.filter((icon) => icon.purpose === 'maskable').map((icon) => icon.sizes)).toEqual(['512x512']);
   for (const icon of pngs) expect(await decodedSize(page, icon.src), icon.src).toBe(icon.sizes);
   // The SVG icon (the tab's favicon too) decodes; the ICO is 32 px.
-  const favicons = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+  const favicons = await page
+    .locator('link[rel="icon"]')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
   expect(favicons).toEqual(['/favicon.svg', '/favicon.ico']);
   expect(await decodedSize(page, '/favicon.svg')).not.toBe('failed');
   expect(await decodedSize(page, '/favicon.ico')).toBe('32x32');
-  expect(await decodedSize(page, await page.locator('link[rel="apple-touch-icon"]').getAttribute('href') ?? '')).toBe('180x180');
+  expect(await decodedSize(page, (await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')) ?? '')).toBe(
+    '180x180',
+  );
 
   // Chromium's own verdict (what makes it offer "Install"): no errors.
   const cdp = await page.context().newCDPSession(page);
-  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: Array<{ errorId: string }> };
+  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+    installabilityErrors: Array<{ errorId: string }>;
+  };
   expect(installabilityErrors.map((error) => error.errorId)).toEqual([]);
-  const { url, errors } = (await cdp.send('Page.getAppManifest')) as { url: string; errors: Array<{ message: string }> };
+  const { url, errors } = (await cdp.send('Page.getAppManifest')) as {
+    url: string;
+    errors: Array<{ message: string }>;
+  };
   expect(new URL(url).pathname).toBe('/manifest.webmanifest');
   expect(errors).toEqual([]);
   expect(refused).toEqual([]);
 });
 
-test('the service worker precaches the manifest, the icons and the favicon: offline, a reload still has them', async ({ page, context }) => {
+test('the service worker precaches the manifest, the icons and the favicon: offline, a reload still has them', async ({
+  page,
+  context,
+}) => {
   const lab = new LabPage(page);
   await lab.open();
   await lab.waitForRun('A', 'stdio');
   await waitForServiceWorker(page);
   const { manifest } = await linkedManifest(page);
-  const files = ['/manifest.webmanifest', '/favicon.svg', '/favicon.ico', '/apple-touch-icon.png', ...manifest.icons.map((icon) => icon.src)];
-  const cached = await page.evaluate(async (paths) => Promise.all(paths.map(async (path) => ((await caches.match(path)) === undefined ? `${path} not cached` : path))), files);
+  const files = [
+    '/manifest.webmanifest',
+    '/favicon.svg',
+    '/favicon.ico',
+    '/apple-touch-icon.png',
+    ...manifest.icons.map((icon) => icon.src),
+  ];
+  const cached = await page.evaluate(
+    async (paths) =>
+      Promise.all(paths.map(async (path) => ((await caches.match(path)) === undefined ? `${path} not cached` : path))),
+    files,
+  );
   expect(cached).toEqual(files);
 
   await context.setOffline(true);
@@ -98,7 +129,8 @@ test('the service worker precaches the manifest, the icons and the favicon: offl
   await expect(lab.heading).toBeVisible();
   const offline = await linkedManifest(page);
   expect(offline.manifest).toEqual(manifest);
-  for (const icon of manifest.icons.filter((one) => one.type === 'image/png')) expect(await decodedSize(page, icon.src), `${icon.src} offline`).toBe(icon.sizes);
+  for (const icon of manifest.icons.filter((one) => one.type === 'image/png'))
+    expect(await decodedSize(page, icon.src), `${icon.src} offline`).toBe(icon.sizes);
   expect(await decodedSize(page, '/favicon.svg')).not.toBe('failed');
   expect(fromWorker).toContain('/manifest.webmanifest');
   await context.setOffline(false);

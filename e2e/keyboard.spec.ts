@@ -4,7 +4,9 @@
 import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/LabPage';
 
-test('after a click on the Streamable HTTP radio, the arrow keys step the replay and the transport stays', async ({ page }) => {
+test('after a click on the Streamable HTTP radio, the arrow keys step the replay and the transport stays', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=A&step=0');
   await lab.waitForRun('A', 'stdio');

@@ -32,7 +32,9 @@ test('an entry opens on the real SDK in the diagram and beside the model in Comp
   await compare.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('textbox', { name: 'Run B' })).toHaveValue('A:impl=ts-sdk,transport=http,requestId=0');
-  await expect(page.getByRole('heading', { name: 'Run C: A:impl=ts-sdk-v2', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: 'Run C: A:impl=ts-sdk-v2', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
   const facts = page.getByRole('table', { name: 'Facts of the three runs' });
   const terminal = facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^terminal state/ }) });
   await expect(terminal).toContainText('cancelled');
@@ -40,7 +42,9 @@ test('an entry opens on the real SDK in the diagram and beside the model in Comp
   await expect(page.locator('.compare-panel .lab-flow')).toHaveCount(3);
 });
 
-test('the server entry opens the committed probe recording of server-everything, and Compare puts it beside the model', async ({ page }) => {
+test('the server entry opens the committed probe recording of server-everything, and Compare puts it beside the model', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const lab = new LabPage(page);
   await lab.open('?tab=compare');

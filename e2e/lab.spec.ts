@@ -17,7 +17,10 @@ function shown(expected: ExpectedOutcome): Facts {
     cancellationSignal: expected.cancellationSignal ?? 'none',
     clientIgnores: expected.clientIgnores.length === 0 ? 'nothing' : expected.clientIgnores.join(', '),
     // RC-8: the server completed and sent its response, the client ended otherwise.
-    clientOutcome: expected.finalResponse && expected.clientOutcome !== 'completed' ? `${expected.clientOutcome} (views diverge)` : expected.clientOutcome,
+    clientOutcome:
+      expected.finalResponse && expected.clientOutcome !== 'completed'
+        ? `${expected.clientOutcome} (views diverge)`
+        : expected.clientOutcome,
   };
 }
 
@@ -71,7 +74,9 @@ for (const [id, transport] of [
   ['C', 'stdio'],
   ['D', 'http'],
 ] as const) {
-  test(`${id}: stepped event by event, the diagram grows one wire at a time and the facts fill in`, async ({ page }) => {
+  test(`${id}: stepped event by event, the diagram grows one wire at a time and the facts fill in`, async ({
+    page,
+  }) => {
     // One step and several reads per event: C's 34 events take 15–25 s on a loaded two-core machine.
     test.setTimeout(60_000);
     const lab = new LabPage(page);
@@ -80,11 +85,21 @@ for (const [id, transport] of [
     const { events } = transcript;
     await lab.open(`?scenario=${id}`);
     await lab.waitForRun(id, transport);
-    expect(await diagram.counts()).toMatchObject({ step: events.length, messages: events.filter((e) => e.kind === 'message').length, lanes: ['client', 'server', 'worker'] });
+    expect(await diagram.counts()).toMatchObject({
+      step: events.length,
+      messages: events.filter((e) => e.kind === 'message').length,
+      lanes: ['client', 'server', 'worker'],
+    });
 
     await lab.reset.click();
     await lab.waitForStep(0);
-    expect(await lab.readFacts()).toEqual({ terminalState: PENDING, finalResponse: PENDING, cancellationSignal: PENDING, clientIgnores: PENDING, clientOutcome: PENDING });
+    expect(await lab.readFacts()).toEqual({
+      terminalState: PENDING,
+      finalResponse: PENDING,
+      cancellationSignal: PENDING,
+      clientIgnores: PENDING,
+      clientOutcome: PENDING,
+    });
     await expect(diagram.wires()).toHaveCount(0);
     await expect(lab.announcer).toContainText(`Step 0 of ${events.length}`);
 
@@ -105,7 +120,10 @@ for (const [id, transport] of [
         await expect(diagram.messageJson).toHaveText(JSON.stringify(event.message, null, 2));
       } else if (event.kind === 'delivered') {
         // Arrived: the wire shows what the receiver did with it.
-        await expect(diagram.wire(event.messageSeq)).toHaveAttribute('data-status', event.ignoredBy === undefined ? 'delivered' : 'ignored');
+        await expect(diagram.wire(event.messageSeq)).toHaveAttribute(
+          'data-status',
+          event.ignoredBy === undefined ? 'delivered' : 'ignored',
+        );
       } else if (event.kind === 'stream-closed') {
         await expect(diagram.wire(event.seq)).toHaveAttribute('data-kind', 'stream-close');
       } else if (event.kind !== 'deadline' || event.action !== 'reset') {
@@ -118,7 +136,9 @@ for (const [id, transport] of [
   });
 }
 
-test('D: flipping Streamable HTTP to stdio changes the cancellation signal on the wire and nothing else', async ({ page }) => {
+test('D: flipping Streamable HTTP to stdio changes the cancellation signal on the wire and nothing else', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const diagram = new Diagram(page);
   await lab.open('?scenario=D');
@@ -126,7 +146,9 @@ test('D: flipping Streamable HTTP to stdio changes the cancellation signal on th
   await diagram.fitAll();
   const overHttp = await lab.readFacts();
   const httpWires = await diagram.drawnWires();
-  expect(httpWires.filter((wire) => wire.kind === 'stream-close').map((wire) => [wire.from, wire.to])).toEqual([['client', 'server']]);
+  expect(httpWires.filter((wire) => wire.kind === 'stream-close').map((wire) => [wire.from, wire.to])).toEqual([
+    ['client', 'server'],
+  ]);
   expect(httpWires.some((wire) => wire.label.startsWith('notifications/cancelled'))).toBe(false);
 
   await lab.pickTransport('stdio');
@@ -135,7 +157,11 @@ test('D: flipping Streamable HTTP to stdio changes the cancellation signal on th
   const overStdio = await lab.readFacts();
   const stdioWires = await diagram.drawnWires();
   expect(stdioWires.some((wire) => wire.kind === 'stream-close')).toBe(false);
-  expect(stdioWires.filter((wire) => wire.label.startsWith('notifications/cancelled')).map((wire) => [wire.from, wire.to, wire.status])).toEqual([['client', 'server', 'delivered']]);
+  expect(
+    stdioWires
+      .filter((wire) => wire.label.startsWith('notifications/cancelled'))
+      .map((wire) => [wire.from, wire.to, wire.status]),
+  ).toEqual([['client', 'server', 'delivered']]);
 
   expect(overHttp.cancellationSignal).toBe('stream-close');
   expect(overStdio.cancellationSignal).toBe('notifications/cancelled');
@@ -185,10 +211,15 @@ test('a copied link opened in a new page restores the exact view', async ({ page
   await lab.waitForRun('C', 'http', 5);
   await (await lab.setting('progressEveryMs')).fill('300');
   await (await lab.setting('progressEveryMs')).press('Enter');
-  await expect(lab.main).toHaveAttribute('data-events', String(transcriptOf('C', 'http', { progressEveryMs: 300 }).events.length));
+  await expect(lab.main).toHaveAttribute(
+    'data-events',
+    String(transcriptOf('C', 'http', { progressEveryMs: 300 }).events.length),
+  );
   await lab.waitForRun('C', 'http', 5);
   await lab.setStepTo(9);
-  await expect.poll(() => new URL(page.url()).search).toBe('?scenario=C&transport=http&seed=5&progressEveryMs=300&step=9');
+  await expect
+    .poll(() => new URL(page.url()).search)
+    .toBe('?scenario=C&transport=http&seed=5&progressEveryMs=300&step=9');
   await new Diagram(page).fitAll();
   const copied = await viewOf(page);
 
@@ -213,17 +244,30 @@ test('a copied link opened in a new page restores the exact view', async ({ page
   expect(await viewOf(page)).toEqual(copied);
 });
 
-test('a tampered link shows a notice with the engine’s messages and opens the defaults, never a blank page', async ({ page }) => {
+test('a tampered link shows a notice with the engine’s messages and opens the defaults, never a blank page', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const diagram = new Diagram(page);
   await lab.open('?scenario=C&transport=pigeon&seed=-4&workMs=abc&color=red&step=99999');
   await lab.waitForRun('C', 'stdio', 1);
   await expect(lab.notice).toBeVisible();
-  for (const text of ['transport=pigeon', 'LAB002', 'seed=-4', 'LAB003', 'workMs=abc', 'LAB005', 'color=red', 'LAB004', 'step=99999']) await expect(lab.notice).toContainText(text);
+  for (const text of [
+    'transport=pigeon',
+    'LAB002',
+    'seed=-4',
+    'LAB003',
+    'workMs=abc',
+    'LAB005',
+    'color=red',
+    'LAB004',
+    'step=99999',
+  ])
+    await expect(lab.notice).toContainText(text);
   await expect(lab.alert).toHaveCount(0);
   expect(await lab.readFacts()).toEqual(shown(expectedOf('C', 'stdio')));
   expect((await diagram.counts()).messages).toBeGreaterThan(0);
-  await expect(lab.main).toHaveAttribute('data-step', await lab.main.getAttribute('data-events') ?? '');
+  await expect(lab.main).toHaveAttribute('data-step', (await lab.main.getAttribute('data-events')) ?? '');
   await expect.poll(() => new URL(page.url()).search).toBe('?scenario=C&transport=stdio&seed=1');
   await lab.notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(lab.notice).toHaveCount(0);
@@ -249,7 +293,9 @@ test('an invalid setting shows the engine’s LAB005 message; the default recove
   expect(await lab.readFacts()).toEqual(shown(expectedOf('C', 'stdio')));
 });
 
-test('the keyboard alone runs the lab: Space and "." play and pause, arrows step, ? lists the shortcuts', async ({ page }) => {
+test('the keyboard alone runs the lab: Space and "." play and pause, arrows step, ? lists the shortcuts', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=A');
   await lab.waitForRun('A', 'stdio');
@@ -310,7 +356,12 @@ test('the keyboard alone runs the lab: Space and "." play and pause, arrows step
 test('prefers-reduced-motion: a message in flight does not animate', async ({ page }) => {
   const lab = new LabPage(page);
   const diagram = new Diagram(page);
-  const animation = () => diagram.wires('message').first().locator('.dg-wire-line').evaluate((line) => getComputedStyle(line).animationName);
+  const animation = () =>
+    diagram
+      .wires('message')
+      .first()
+      .locator('.dg-wire-line')
+      .evaluate((line) => getComputedStyle(line).animationName);
   await lab.open('?scenario=A&step=2');
   await lab.waitForRun('A', 'stdio');
   await expect(diagram.wires('message').first()).toHaveAttribute('data-status', 'in-flight');
@@ -339,13 +390,20 @@ test('selecting a message shows its exact JSON in the inspector', async ({ page 
   await expect(diagram.messageJson).toHaveText(JSON.stringify(call.message, null, 2));
 });
 
-test('axe finds no serious or critical violation, mid-run, at the end, with settings and shortcuts open', async ({ page }) => {
+test('axe finds no serious or critical violation, mid-run, at the end, with settings and shortcuts open', async ({
+  page,
+}) => {
   test.slow(); // four full-page analyses
   const lab = new LabPage(page);
   const serious = async () =>
-    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+    (
+      await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    ).violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+      .map(
+        (violation) =>
+          `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`,
+      );
 
   await lab.open('?scenario=B&step=14');
   await lab.waitForRun('B', 'stdio');
@@ -371,9 +429,13 @@ test('A at its end: the whole diagram, saved as a test artifact', async ({ page 
   await lab.waitForRun('A', 'stdio');
   await diagram.fitAll();
   const wires = await diagram.drawnWires();
-  expect(wires.filter((wire) => wire.kind === 'message')).toHaveLength(transcriptOf('A', 'stdio').events.filter((event) => event.kind === 'message').length);
+  expect(wires.filter((wire) => wire.kind === 'message')).toHaveLength(
+    transcriptOf('A', 'stdio').events.filter((event) => event.kind === 'message').length,
+  );
   const file = testInfo.outputPath('scenario-A-end.png');
   // The playback bar stays at the top of the picture instead of floating over the diagram.
-  await lab.main.locator('.lab-results').screenshot({ path: file, style: '.lab-sticky { position: static !important; }' });
+  await lab.main
+    .locator('.lab-results')
+    .screenshot({ path: file, style: '.lab-sticky { position: static !important; }' });
   await testInfo.attach('scenario-A-end', { path: file, contentType: 'image/png' });
 });

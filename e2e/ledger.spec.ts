@@ -30,7 +30,6 @@ async function keepOneKey(page: Page): Promise<{ lab: LabPage; ledger: LedgerPan
   return opened;
 }
 
-
 test('every scenario in the picker runs, with sql.js fetched by the worker from the built asset', async ({ page }) => {
   test.slow(); // one run per scenario, the herd among them
   const wasm: Response[] = [];
@@ -46,7 +45,9 @@ test('every scenario in the picker runs, with sql.js fetched by the worker from 
     await expect(lab.alert, id).toHaveCount(0);
     expect((await lab.timelineLines()).length, id).toBeGreaterThan(0);
   }
-  expect(wasm.map((response) => [response.status(), response.headers()['content-type']])).toEqual([[200, 'application/wasm']]);
+  expect(wasm.map((response) => [response.status(), response.headers()['content-type']])).toEqual([
+    [200, 'application/wasm'],
+  ]);
 });
 
 test('ledger-race-keyed: two connections race, SQLITE_BUSY on the timeline, one execution', async ({ page }) => {
@@ -59,7 +60,10 @@ test('ledger-race-keyed: two connections race, SQLITE_BUSY on the timeline, one 
   expect(lines.filter((line) => line.includes('SQLITE_BUSY')).length).toBeGreaterThan(0);
   expect(lines.some((line) => line.includes('conn-1: BEGIN IMMEDIATE → ok'))).toBe(true);
   expect(lines.some((line) => line.includes('conn-2: BEGIN IMMEDIATE → SQLITE_BUSY'))).toBe(true);
-  await expect(ledger.responses.locator('tbody').getByRole('row')).toHaveText([/#41\s*conn-1\s*executed/, /#42\s*conn-2\s*replayed/]);
+  await expect(ledger.responses.locator('tbody').getByRole('row')).toHaveText([
+    /#41\s*conn-1\s*executed/,
+    /#42\s*conn-2\s*replayed/,
+  ]);
 
   // A fresh run (the default) stores nothing; the scope notes (LG-8) sit next to the ledger.
   await expect(ledger.keepLedger).not.toBeChecked();
@@ -98,7 +102,11 @@ test('with "Keep ledger between runs" on, the stored key survives a page reload 
 
 test('a corrupt or foreign import shows LAB010 and leaves the stored ledger untouched', async ({ page }) => {
   const { ledger } = await keepOneKey(page);
-  const before = { keys: await ledger.readRows('Idempotency keys'), effects: await ledger.readRows('Effects'), info: await ledger.info.textContent() };
+  const before = {
+    keys: await ledger.readRows('Idempotency keys'),
+    effects: await ledger.readRows('Effects'),
+    info: await ledger.info.textContent(),
+  };
   expect(before.keys).toHaveLength(1);
   const unchanged = async () => {
     expect(await ledger.readRows('Idempotency keys')).toEqual(before.keys);
@@ -115,7 +123,9 @@ test('a corrupt or foreign import shows LAB010 and leaves the stored ledger unto
 
   const SQL = await initSqlJs();
   const foreign = new SQL.Database();
-  foreign.exec(`CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ada')`);
+  foreign.exec(
+    `CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ada')`,
+  );
   const foreignBytes = foreign.export();
   foreign.close();
   expect(new TextDecoder().decode(foreignBytes.slice(0, 16))).toBe(SQLITE_HEADER);
@@ -127,9 +137,15 @@ test('a corrupt or foreign import shows LAB010 and leaves the stored ledger unto
   await unchanged();
 });
 
-test('a file over the ledger bound is refused by its size, never read nor sent to the worker, and the ledger stays', async ({ page }) => {
+test('a file over the ledger bound is refused by its size, never read nor sent to the worker, and the ledger stays', async ({
+  page,
+}) => {
   const { ledger } = await keepOneKey(page);
-  const before = { keys: await ledger.readRows('Idempotency keys'), effects: await ledger.readRows('Effects'), info: await ledger.info.textContent() };
+  const before = {
+    keys: await ledger.readRows('Idempotency keys'),
+    effects: await ledger.readRows('Effects'),
+    info: await ledger.info.textContent(),
+  };
   // Counts what the page reads of a picked file and what it hands the worker: reading a 2 GB file whole is what froze the tab.
   await page.evaluate(() => {
     const seen = { reads: 0, imports: 0 };
@@ -149,9 +165,13 @@ test('a file over the ledger bound is refused by its size, never read nor sent t
   await ledger.importFile('huge.sqlite', 'application/vnd.sqlite3', new Uint8Array(LEDGER_BYTES_MAX + 1));
   await expect(ledger.alert).toContainText('Could not import “huge.sqlite”.');
   await expect(ledger.alert).toContainText('LAB010');
-  await expect(ledger.alert).toContainText(`the file is ${(LEDGER_BYTES_MAX + 1).toLocaleString('en')} bytes, more than a lab ledger's ${LEDGER_BYTES_MAX.toLocaleString('en')}`);
+  await expect(ledger.alert).toContainText(
+    `the file is ${(LEDGER_BYTES_MAX + 1).toLocaleString('en')} bytes, more than a lab ledger's ${LEDGER_BYTES_MAX.toLocaleString('en')}`,
+  );
   await expect(ledger.alert).toContainText('the current ledger is unchanged');
-  expect(await page.evaluate(() => (window as unknown as { importSeen: { reads: number; imports: number } }).importSeen)).toEqual({ reads: 0, imports: 0 });
+  expect(
+    await page.evaluate(() => (window as unknown as { importSeen: { reads: number; imports: number } }).importSeen),
+  ).toEqual({ reads: 0, imports: 0 });
   expect(await ledger.readRows('Idempotency keys')).toEqual(before.keys);
   expect(await ledger.readRows('Effects')).toEqual(before.effects);
   await expect(ledger.info).toHaveText(before.info ?? '');

@@ -8,7 +8,17 @@ import { LabPage } from './pages/LabPage';
 import { Panels, type TabName } from './pages/Panels';
 import type { Violation } from './pages/PolicyWatch';
 
-const EVERY_TAB: TabName[] = ['Race', 'Ledger', 'Tasks', 'Buffer', 'Compare', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'];
+const EVERY_TAB: TabName[] = [
+  'Race',
+  'Ledger',
+  'Tasks',
+  'Buffer',
+  'Compare',
+  'Backoff',
+  'Proxy & reconnect',
+  'Verification',
+  'Reviewer',
+];
 const POSIX_LANGUAGE = 'en-US@posix';
 
 /** Makes the page's navigator report `language` before any of its scripts run. */
@@ -26,7 +36,8 @@ async function openEveryTab(page: Page): Promise<void> {
     await panels.openTab(tab);
     await panels.waitIdle();
     const panel = page.getByRole('tabpanel');
-    if (tab !== 'Race' && tab !== 'Ledger') await expect(panel.getByRole('heading', { level: 2 }).first(), tab).toBeVisible();
+    if (tab !== 'Race' && tab !== 'Ledger')
+      await expect(panel.getByRole('heading', { level: 2 }).first(), tab).toBeVisible();
     await expect(panel.getByRole('alert'), tab).toHaveCount(0);
     await expect(panel.locator('.panel-error'), tab).toHaveCount(0);
   }
@@ -47,14 +58,16 @@ test(`every tab opens and answers with navigator.language set to ${POSIX_LANGUAG
   await lab.open();
   // The page really does see the tag, and Intl really does refuse it: the test's premise.
   expect(await page.evaluate(() => navigator.language)).toBe(POSIX_LANGUAGE);
-  expect(await page.evaluate(() => {
-    try {
-      new Intl.NumberFormat(navigator.language);
-      return 'accepted';
-    } catch (error) {
-      return String(error);
-    }
-  })).toMatch(/RangeError/);
+  expect(
+    await page.evaluate(() => {
+      try {
+        new Intl.NumberFormat(navigator.language);
+        return 'accepted';
+      } catch (error) {
+        return String(error);
+      }
+    }),
+  ).toMatch(/RangeError/);
   await lab.waitForRun('A', 'stdio');
   await openEveryTab(page);
   // After every tab, the race still steps.
@@ -66,7 +79,9 @@ test(`every tab opens and answers with navigator.language set to ${POSIX_LANGUAG
   expect(uncaught).toEqual([]);
 });
 
-test('no tab, and no run of the real SDK, reports a securitypolicyviolation in the page or its workers', async ({ page }) => {
+test('no tab, and no run of the real SDK, reports a securitypolicyviolation in the page or its workers', async ({
+  page,
+}) => {
   test.slow();
   // A worker's violations fire on its own global scope: listen there as each worker starts (the SDK
   // chunk loads later, on the first run that asks for it).
@@ -77,14 +92,23 @@ test('no tab, and no run of the real SDK, reports a securitypolicyviolation in t
       .evaluate(() => {
         const scope = self as unknown as { __labViolations?: string[]; addEventListener: typeof addEventListener };
         scope.__labViolations = [];
-        scope.addEventListener('securitypolicyviolation', (event) => scope.__labViolations?.push(`${(event as SecurityPolicyViolationEvent).effectiveDirective} ${(event as SecurityPolicyViolationEvent).sourceFile}`));
+        scope.addEventListener('securitypolicyviolation', (event) =>
+          scope.__labViolations?.push(
+            `${(event as SecurityPolicyViolationEvent).effectiveDirective} ${(event as SecurityPolicyViolationEvent).sourceFile}`,
+          ),
+        );
       })
       .catch(() => undefined);
   });
   await page.addInitScript(() => {
     (window as unknown as { __labViolations: Violation[] }).__labViolations = [];
     document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { __labViolations: Violation[] }).__labViolations.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI, sourceFile: event.sourceFile, sample: event.sample });
+      (window as unknown as { __labViolations: Violation[] }).__labViolations.push({
+        directive: event.effectiveDirective,
+        blockedURI: event.blockedURI,
+        sourceFile: event.sourceFile,
+        sample: event.sample,
+      });
     });
   });
   const lab = new LabPage(page);
@@ -94,9 +118,13 @@ test('no tab, and no run of the real SDK, reports a securitypolicyviolation in t
   // … and in the tools worker, where the Compare tab runs C against C on the SDK.
   await openEveryTab(page);
   await expect.poll(() => workers.length).toBeGreaterThanOrEqual(2);
-  expect(await page.evaluate(() => (window as unknown as { __labViolations: Violation[] }).__labViolations)).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __labViolations: Violation[] }).__labViolations)).toEqual(
+    [],
+  );
   for (const worker of workers) {
-    const seen = await worker.evaluate(() => (self as unknown as { __labViolations?: string[] }).__labViolations ?? null).catch(() => null);
+    const seen = await worker
+      .evaluate(() => (self as unknown as { __labViolations?: string[] }).__labViolations ?? null)
+      .catch(() => null);
     expect(seen ?? [], worker.url()).toEqual([]);
   }
 });

@@ -22,15 +22,21 @@ function serviceWorkerVersion(page: Page): Promise<string> {
   return page.evaluate(
     () =>
       new Promise<string>((resolve) => {
-        navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type: string; version: string }>) => {
-          if (event.data.type === 'version') resolve(event.data.version);
-        });
+        navigator.serviceWorker.addEventListener(
+          'message',
+          (event: MessageEvent<{ type: string; version: string }>) => {
+            if (event.data.type === 'version') resolve(event.data.version);
+          },
+        );
         navigator.serviceWorker.controller?.postMessage({ type: 'version' });
       }),
   );
 }
 
-test('after the first visit the lab runs offline: a reload runs A and a ledger scenario on sql.js', async ({ page, context }) => {
+test('after the first visit the lab runs offline: a reload runs A and a ledger scenario on sql.js', async ({
+  page,
+  context,
+}) => {
   const lab = new LabPage(page);
   await lab.open();
   await lab.waitForRun('A', 'stdio');
@@ -38,7 +44,14 @@ test('after the first visit the lab runs offline: a reload runs A and a ledger s
 
   await context.setOffline(true);
   // Offline really is offline, for the service worker too: what it did not precache cannot be fetched.
-  expect(await page.evaluate(() => fetch('/not-precached.txt').then(() => 'fetched', () => 'failed'))).toBe('failed');
+  expect(
+    await page.evaluate(() =>
+      fetch('/not-precached.txt').then(
+        () => 'fetched',
+        () => 'failed',
+      ),
+    ),
+  ).toBe('failed');
 
   const fromWorker: string[] = [];
   page.on('response', (response) => {
@@ -101,7 +114,9 @@ test('a new build is installed beside the running one, announced, and used on re
   expect(await page.evaluate(() => caches.keys())).toEqual([`mcp-reliability-lab-${next}`]);
 });
 
-test('when one tab switches to a new build, every other tab of the old one reloads itself into it', async ({ context }) => {
+test('when one tab switches to a new build, every other tab of the old one reloads itself into it', async ({
+  context,
+}) => {
   const [pageA, pageB] = [await context.newPage(), await context.newPage()];
   const [labA, labB] = [new LabPage(pageA), new LabPage(pageB)];
   await labA.open();

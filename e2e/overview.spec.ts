@@ -12,13 +12,17 @@ test.use({ viewport: { width: 1280, height: 720 } });
 /** The viewport's transform (pan y and zoom) and the pane's box. */
 async function view(page: Page) {
   return page.locator('.lab-flow').evaluate((pane) => {
-    const transform = new DOMMatrixReadOnly(getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform);
+    const transform = new DOMMatrixReadOnly(
+      getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform,
+    );
     const box = pane.getBoundingClientRect();
     return { y: transform.f, zoom: transform.a, top: box.top, height: box.height, bottom: box.bottom };
   });
 }
 
-test('the run overview: the window and the race window on it, click, drag and keys move the view, one Tab stop', async ({ page }, testInfo) => {
+test('the run overview: the window and the race window on it, click, drag and keys move the view, one Tab stop', async ({
+  page,
+}, testInfo) => {
   const lab = new LabPage(page);
   // A long run: far taller than the pane, so the window is a part of the strip.
   await lab.open('?scenario=herd');
@@ -30,7 +34,10 @@ test('the run overview: the window and the race window on it, click, drag and ke
   expect(await strip.locator('[tabindex], a, button, input').count()).toBe(0);
   const box = await strip.boundingBox();
   if (box === null) throw new Error('no strip');
-  const windowOf = async () => ({ x: Number(await strip.getAttribute('data-window-x')), width: Number(await strip.getAttribute('data-window-width')) });
+  const windowOf = async () => ({
+    x: Number(await strip.getAttribute('data-window-x')),
+    width: Number(await strip.getAttribute('data-window-width')),
+  });
   // At the end of the run the window is at the strip's right end, and narrower than the strip: at most
   // HEADER_CLEAR_SHARE of the pane (the window's width on the strip) short of it, the room the view may
   // take so that the lane headers' band cuts no text (diagram/geometry/headerBand.ts).
@@ -84,10 +91,16 @@ async function instantsShown(page: Page) {
     const box = pane.getBoundingClientRect();
     const times = [...pane.querySelectorAll<HTMLElement>('.dg-time')].map((time) => {
       const r = time.getBoundingClientRect();
-      return { ms: Number(time.dataset.atMs), inside: r.top + r.height / 2 >= box.top && r.top + r.height / 2 <= box.bottom };
+      return {
+        ms: Number(time.dataset.atMs),
+        inside: r.top + r.height / 2 >= box.top && r.top + r.height / 2 <= box.bottom,
+      };
     });
     const latest = Math.max(...times.map((time) => time.ms));
-    return { currentInside: times.some((time) => time.ms === latest && time.inside), inside: times.filter((time) => time.inside).length };
+    return {
+      currentInside: times.some((time) => time.ms === latest && time.inside),
+      inside: times.filter((time) => time.inside).length,
+    };
   });
 }
 
@@ -107,7 +120,15 @@ const medianTextPx = (page: Page) =>
       const element = node.parentElement;
       if (element === null || (node.textContent ?? '').trim() === '') continue;
       const r = element.getBoundingClientRect();
-      if (r.width <= 1 || r.height <= 1 || r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right) continue;
+      if (
+        r.width <= 1 ||
+        r.height <= 1 ||
+        r.bottom <= box.top ||
+        r.top >= box.bottom ||
+        r.right <= box.left ||
+        r.left >= box.right
+      )
+        continue;
       const style = getComputedStyle(element);
       if (style.visibility === 'hidden' || style.display === 'none') continue;
       sizes.push(parseFloat(style.fontSize) * (viewport.contains(element) ? zoom : 1));
@@ -128,7 +149,9 @@ const lanesOutside = (page: Page) =>
       .map((header) => header.textContent ?? '');
   });
 
-test('Presentation at 1280×720: the diagram pane takes three quarters of the height, 1.5 times the normal median text, the current instant and the four before it', async ({ page }, testInfo) => {
+test('Presentation at 1280×720: the diagram pane takes three quarters of the height, 1.5 times the normal median text, the current instant and the four before it', async ({
+  page,
+}, testInfo) => {
   test.slow();
   const lab = new LabPage(page);
   for (const [id, transport] of [
@@ -160,14 +183,19 @@ test('Presentation at 1280×720: the diagram pane takes three quarters of the he
       expect(await lanesOutside(page), `${id} step ${step}: lanes cut at a side of the pane`).toEqual([]);
       const want = Math.min(5, instants);
       await expect
-        .poll(async () => {
-          const shown = await instantsShown(page);
-          return shown.currentInside ? shown.inside : 0;
-        }, `${id} step ${step}: the current instant and the ${want - 1} before it`)
+        .poll(
+          async () => {
+            const shown = await instantsShown(page);
+            return shown.currentInside ? shown.inside : 0;
+          },
+          `${id} step ${step}: the current instant and the ${want - 1} before it`,
+        )
         .toBeGreaterThanOrEqual(want);
     }
     const presenting = await medianTextPx(page);
-    console.log(`Presentation ${id} on ${transport}: region ${JSON.stringify(region)}, text ${presenting.toFixed(2)} px against ${normal.toFixed(2)} px (${(presenting / normal).toFixed(3)}×)`);
+    console.log(
+      `Presentation ${id} on ${transport}: region ${JSON.stringify(region)}, text ${presenting.toFixed(2)} px against ${normal.toFixed(2)} px (${(presenting / normal).toFixed(3)}×)`,
+    );
     expect(presenting / normal, `${id}: the median text against the normal view's`).toBeGreaterThanOrEqual(1.499);
     const file = testInfo.outputPath(`presentation-${id}.png`);
     await page.screenshot({ path: file });
@@ -183,7 +211,9 @@ for (const size of [
   { width: 1920, height: 1080 },
   { width: 2560, height: 1440 },
 ]) {
-  test(`Presentation at ${size.width}×${size.height}: the diagram pane takes three quarters of the height and 1.5 times the normal median text`, async ({ page }) => {
+  test(`Presentation at ${size.width}×${size.height}: the diagram pane takes three quarters of the height and 1.5 times the normal median text`, async ({
+    page,
+  }) => {
     await page.setViewportSize(size);
     const lab = new LabPage(page);
     await lab.open('?scenario=B&transport=stdio');
@@ -195,22 +225,32 @@ for (const size of [
     await expect(page.locator('html')).toHaveAttribute('data-presentation', 'on');
     const region = await page.locator('.lab-flow .react-flow').boundingBox();
     expect((region?.height ?? 0) / size.height, "the diagram pane's share of the height").toBeGreaterThanOrEqual(0.75);
-    await expect.poll(async () => (await medianTextPx(page)) / normal, "the median text against the normal view's").toBeGreaterThanOrEqual(1.499);
+    await expect
+      .poll(async () => (await medianTextPx(page)) / normal, "the median text against the normal view's")
+      .toBeGreaterThanOrEqual(1.499);
     expect(await lanesOutside(page)).toEqual([]);
     // The overview and the view tools, wherever they stand, are whole in the viewport and cover none of the facts.
     const facts = await page.locator('.lab-facts-cell').boundingBox();
-    for (const part of [page.getByRole('slider', { name: 'Run overview' }), page.getByRole('toolbar', { name: 'Diagram view' })]) {
+    for (const part of [
+      page.getByRole('slider', { name: 'Run overview' }),
+      page.getByRole('toolbar', { name: 'Diagram view' }),
+    ]) {
       const box = await part.boundingBox();
       expect(box).not.toBeNull();
       if (box === null || facts === null) return;
-      expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height).toBe(true);
+      expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height).toBe(
+        true,
+      );
       expect(box.y + box.height <= facts.y + 0.5 || box.y >= facts.y + facts.height - 0.5).toBe(true);
     }
   });
 }
 
 /** Plays the run at `speed` from step 0 and samples the pane's pan every animation frame until the end. */
-async function panPerFrame(page: Page, lab: LabPage): Promise<{ biggest: number; travelled: number; frames: number; paneHeight: number }> {
+async function panPerFrame(
+  page: Page,
+  lab: LabPage,
+): Promise<{ biggest: number; travelled: number; frames: number; paneHeight: number }> {
   await lab.speed.selectOption('32');
   await page.locator('#lab-replay').focus();
   const sampling = page.evaluate(
@@ -269,7 +309,10 @@ test('playing at 32 steps/s pans smoothly: no frame moves the view a third of th
 test('the pane never moves when the step sentence wraps, in the normal view and presenting', async ({ page }) => {
   test.slow();
   const lab = new LabPage(page);
-  for (const query of ['?scenario=B&transport=stdio&step=0', '?scenario=C&transport=http&step=0&instructor=presentation']) {
+  for (const query of [
+    '?scenario=B&transport=stdio&step=0',
+    '?scenario=C&transport=http&step=0&instructor=presentation',
+  ]) {
     await page.goto(`/${query}`);
     await lab.waitForRun(query.includes('=B') ? 'B' : 'C', query.includes('stdio') ? 'stdio' : 'http');
     const total = await lab.eventCount();
@@ -302,7 +345,10 @@ test('presenting, a step sentence longer than its two lines is whole in its tool
   await lab.waitForRun('ledger-race-keyed', 'http');
   await lab.waitForStep(11);
   await expect(lab.announcer).toContainText('INSERT INTO ledger.effects');
-  const shown = await lab.announcer.evaluate((element) => ({ cut: element.scrollHeight > element.clientHeight + 1, text: element.textContent }));
+  const shown = await lab.announcer.evaluate((element) => ({
+    cut: element.scrollHeight > element.clientHeight + 1,
+    text: element.textContent,
+  }));
   expect(shown.cut, 'the sentence is cut at two lines').toBe(true);
   await expect(lab.announcer).toHaveAttribute('title', shown.text ?? '');
   expect(shown.text).toMatch(/\(the business effect\)$/);
@@ -314,7 +360,9 @@ test('presenting, a step sentence longer than its two lines is whole in its tool
 });
 
 for (const transport of ['stdio', 'http'] as const) {
-  test(`presenting at 1280×720, B's views-diverge sentence on ${transport} reads whole in the playbar's two lines`, async ({ page }) => {
+  test(`presenting at 1280×720, B's views-diverge sentence on ${transport} reads whole in the playbar's two lines`, async ({
+    page,
+  }) => {
     // The step a room is asked about: cut with an ellipsis, the part that says the client discards the response is lost.
     await page.setViewportSize({ width: 1280, height: 720 });
     const lab = new LabPage(page);
@@ -323,7 +371,9 @@ for (const transport of ['stdio', 'http'] as const) {
     await lab.waitForRun('B', transport);
     await lab.waitForStep(step);
     await expect(lab.announcer).toContainText('VIEWS DIVERGE');
-    const cut = await lab.announcer.evaluate((element) => element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1);
+    const cut = await lab.announcer.evaluate(
+      (element) => element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1,
+    );
     expect(cut, 'the views-diverge sentence is cut').toBe(false);
     await expect(lab.announcer).toContainText('discards the response');
   });

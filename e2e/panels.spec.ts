@@ -10,7 +10,8 @@ import { runScenarioById } from '../src/scenarios/index';
 import { LabPage } from './pages/LabPage';
 import { Panels } from './pages/Panels';
 
-const unsafeChargeText = (): Promise<string> => readFile(new URL('../src/lab/examples/unsafe-charge.json', import.meta.url), 'utf8');
+const unsafeChargeText = (): Promise<string> =>
+  readFile(new URL('../src/lab/examples/unsafe-charge.json', import.meta.url), 'utf8');
 
 async function openLab(page: import('@playwright/test').Page, query = ''): Promise<{ lab: LabPage; panels: Panels }> {
   const lab = new LabPage(page);
@@ -20,7 +21,16 @@ async function openLab(page: import('@playwright/test').Page, query = ''): Promi
 
 test('every SPEC section is one click from the tab bar', async ({ page }) => {
   const { panels } = await openLab(page);
-  for (const name of ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'] as const) {
+  for (const name of [
+    'Race',
+    'Ledger',
+    'Tasks',
+    'Buffer',
+    'Backoff',
+    'Proxy & reconnect',
+    'Verification',
+    'Reviewer',
+  ] as const) {
     await panels.openTab(name);
   }
   await panels.openTab('Tasks');
@@ -55,7 +65,10 @@ test('moving the backoff sliders changes the herd plot and its numbers', async (
   await panels.waitIdle();
   await expect(panels.text('herd-main-total')).toHaveText(/\d/);
   await expect(panels.text('herd-compare-total')).toHaveText(/\d/);
-  const before = { total: await panels.text('herd-main-total').textContent(), label: await page.getByRole('img', { name: /Attempts per/ }).getAttribute('aria-label') };
+  const before = {
+    total: await panels.text('herd-main-total').textContent(),
+    label: await page.getByRole('img', { name: /Attempts per/ }).getAttribute('aria-label'),
+  };
   await panels.slide(panels.baseDelay, 1000);
   await expect(panels.text('herd-main-total')).not.toHaveText(before.total ?? '');
   await expect(page.getByRole('img', { name: /Attempts per/ })).not.toHaveAttribute('aria-label', before.label ?? '');
@@ -68,7 +81,9 @@ test('moving the backoff sliders changes the herd plot and its numbers', async (
   await expect(page.getByTestId('herd-main')).toContainText('exponential');
 });
 
-test('RV-4/RV-5: the first window and the retry waves are apart, and the panel says why no backoff ends sooner', async ({ page }) => {
+test('RV-4/RV-5: the first window and the retry waves are apart, and the panel says why no backoff ends sooner', async ({
+  page,
+}) => {
   const { panels } = await openLab(page);
   await panels.openTab('Backoff');
   await panels.waitIdle();
@@ -90,12 +105,19 @@ test('export produces the files buildEvidence lists', async ({ page }) => {
   const path = await download.path();
   const unzipped = unzipSync(new Uint8Array(await readFile(path)));
   const sql = await loadSqlJs();
-  const expected = buildEvidence((id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } }), sql);
+  const expected = buildEvidence(
+    (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } }),
+    sql,
+  );
   expect(Object.keys(unzipped)).toEqual(expected.map((f) => f.path));
-  expect(new TextDecoder().decode(unzipped['verification.json'])).toBe(expected.find((f) => f.path === 'verification.json')?.contents);
+  expect(new TextDecoder().decode(unzipped['verification.json'])).toBe(
+    expected.find((f) => f.path === 'verification.json')?.contents,
+  );
 });
 
-test('the reviewer flags an unsafe mutation retried without a key, and answers invalid input field by field', async ({ page }) => {
+test('the reviewer flags an unsafe mutation retried without a key, and answers invalid input field by field', async ({
+  page,
+}) => {
   const { panels } = await openLab(page);
   await panels.openTab('Reviewer');
   const unsafeCharge = JSON.parse(await unsafeChargeText()) as Record<string, unknown>;
@@ -108,7 +130,9 @@ test('the reviewer flags an unsafe mutation retried without a key, and answers i
   await expect(page.getByRole('list', { name: 'Field errors' })).toContainText('/transport');
 });
 
-test('Download skill in the Reviewer tab gives the skill folder, SKILL.md with its front matter first', async ({ page }) => {
+test('Download skill in the Reviewer tab gives the skill folder, SKILL.md with its front matter first', async ({
+  page,
+}) => {
   const { panels } = await openLab(page);
   await panels.openTab('Reviewer');
   const downloading = page.waitForEvent('download');
@@ -133,7 +157,9 @@ test('the verification checklist shows 17 passing items and a link opens the rig
   await expect(panels.text('vf-summary')).toHaveText('17 of 17 statements hold');
   await expect(panels.checklist.locator(':scope > li[data-holds="true"]')).toHaveCount(17);
   // The id links to its definition; the evidence links follow, under the statement.
-  const definition = panels.checklist.locator(':scope > li[data-vf="VF-1"]').getByRole('link', { name: 'VF-1', exact: true });
+  const definition = panels.checklist
+    .locator(':scope > li[data-vf="VF-1"]')
+    .getByRole('link', { name: 'VF-1', exact: true });
   await expect(definition).toHaveAttribute('href', 'requirements.html#vf-1');
   const link = panels.checklist.locator(':scope > li[data-vf="VF-1"] .panel-evidence').getByRole('link').first();
   const href = (await link.getAttribute('href')) ?? '';
@@ -165,7 +191,9 @@ test('presentation mode works by keyboard alone', async ({ page }) => {
   await expect(lab.heading).toBeVisible();
 });
 
-test('predict mode pauses at the race point and reveals the answer at the deciding event, by keyboard alone', async ({ page }) => {
+test('predict mode pauses at the race point and reveals the answer at the deciding event, by keyboard alone', async ({
+  page,
+}) => {
   const { lab } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');
   await lab.waitForRun('A', 'stdio');
   await page.keyboard.press('q');
@@ -184,7 +212,9 @@ test('predict mode pauses at the race point and reveals the answer at the decidi
   expect(Number(await lab.main.getAttribute('data-step'))).toBeGreaterThan(Number(paused) + 1);
 });
 
-test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the run is shown, not an error', async ({ page }) => {
+test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the run is shown, not an error', async ({
+  page,
+}) => {
   const { panels } = await openLab(page);
   await panels.openTab('Buffer');
   await expect(panels.text('buffer-final')).toHaveText('survived');
@@ -192,22 +222,31 @@ test('BF-5: at capacity 1 the buffer refuses a push and the producer waits; the 
   await expect(panels.text('capacity-value')).toHaveText('1 event');
   await expect.poll(async () => Number(await panels.text('buffer-refused').textContent())).toBeGreaterThan(0);
   await expect(panels.text('buffer-held')).toHaveText(/^[1-9]\d* ms$/);
-  await expect(page.getByRole('list', { name: 'Refused pushes' }).getByRole('listitem').first()).toContainText('producer held back');
+  await expect(page.getByRole('list', { name: 'Refused pushes' }).getByRole('listitem').first()).toContainText(
+    'producer held back',
+  );
   await expect(page.getByRole('img', { name: /capacity 1: .* refused \(producer held \d+ ms\)/ })).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(panels.text('buffer-final')).toHaveText('survived');
 });
 
-test('axe finds no serious or critical violation on any panel, nor in presentation and predict modes', async ({ page }) => {
+test('axe finds no serious or critical violation on any panel, nor in presentation and predict modes', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   // Seven axe passes over large panels (the reviewer's cards, the 12-item checklist) take longer than one default test.
   test.setTimeout(120_000);
   const { lab, panels } = await openLab(page, '?scenario=A&transport=stdio&seed=1&step=0');
   await lab.waitForRun('A', 'stdio');
   const serious = async () =>
-    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations
+    (
+      await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    ).violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+      .map(
+        (violation) =>
+          `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`,
+      );
   for (const name of ['Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer'] as const) {
     await panels.openTab(name);
     await panels.waitIdle();

@@ -18,9 +18,20 @@ test('a long run reports progress from the worker and the page answers input mea
       if (busy?.textContent?.includes('engine events so far')) w.progressAt.push(performance.now());
       // What the run was doing when the page handled the click on a tab.
       for (const record of records)
-        if (record.type === 'attributes' && record.target instanceof HTMLElement && record.target.getAttribute('role') === 'tab' && record.target.getAttribute('aria-selected') === 'true')
+        if (
+          record.type === 'attributes' &&
+          record.target instanceof HTMLElement &&
+          record.target.getAttribute('role') === 'tab' &&
+          record.target.getAttribute('aria-selected') === 'true'
+        )
           w.tabChosenWhile.push(document.querySelector('main')?.dataset.status ?? '');
-    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-selected'] });
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['aria-selected'],
+    });
   });
   await lab.open('?scenario=herd');
   await lab.waitForRun('herd', 'http');
@@ -33,12 +44,18 @@ test('a long run reports progress from the worker and the page answers input mea
   });
   await clients.fill('100000');
   await clients.press('Enter');
-  await page.waitForFunction(() => (window as unknown as { progressAt: number[] }).progressAt.length > 0, undefined, { polling: 50, timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { progressAt: number[] }).progressAt.length > 0, undefined, {
+    polling: 50,
+    timeout: 60_000,
+  });
   // The page's thread is free while the worker computes: a click on a tab is handled before the run ends.
   // (Backoff is the herd's own tab: the top bar, which follows the tab, keeps the herd run going.)
   await page.getByRole('tab', { name: 'Backoff' }).click();
   await expect(page.getByRole('tab', { name: 'Backoff' })).toHaveAttribute('aria-selected', 'true');
-  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'done', undefined, { polling: 1000, timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'done', undefined, {
+    polling: 1000,
+    timeout: 60_000,
+  });
   await lab.waitForRun('herd', 'http');
   const { progressAt, tabChosenWhile } = await page.evaluate(() => {
     const w = window as unknown as { progressAt: number[]; tabChosenWhile: string[] };

@@ -15,25 +15,76 @@ test.use({ viewport: { width: 1280, height: 720 } });
  * give-aways, the deciding events' wording, and what the facts would say.
  */
 const RACES: Array<{ id: string; transport: 'stdio' | 'http'; giveAway: string[] }> = [
-  { id: 'A', transport: 'stdio', giveAway: ['suppressed', 'cancel-accepted', 'TERMINAL', 'accepts the cancellation', 'no response'] },
-  { id: 'A', transport: 'http', giveAway: ['suppressed', 'cancel-accepted', 'TERMINAL', 'accepts the cancellation', 'no response'] },
+  {
+    id: 'A',
+    transport: 'stdio',
+    giveAway: ['suppressed', 'cancel-accepted', 'TERMINAL', 'accepts the cancellation', 'no response'],
+  },
+  {
+    id: 'A',
+    transport: 'http',
+    giveAway: ['suppressed', 'cancel-accepted', 'TERMINAL', 'accepts the cancellation', 'no response'],
+  },
   { id: 'B', transport: 'stdio', giveAway: ['arrives late', 'ignored', 'ignores it', 'diverge', 'discard'] },
   { id: 'B', transport: 'http', giveAway: ['arrives late', 'ignored', 'ignores it', 'diverge', 'discard'] },
-  { id: 'C', transport: 'stdio', giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'] },
-  { id: 'C', transport: 'http', giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'] },
-  { id: 'D', transport: 'http', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'observed the cancellation'] },
-  { id: 'D', transport: 'stdio', giveAway: ['Streamable HTTP: closing the stream is the cancellation', 'cancel-accepted', 'TERMINAL', 'stopped', 'observed the cancellation'] },
+  {
+    id: 'C',
+    transport: 'stdio',
+    giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'],
+  },
+  {
+    id: 'C',
+    transport: 'http',
+    giveAway: ['then the maximum deadline', 'fired', 'TERMINAL', 'timeout-max', 'maximum timeout of'],
+  },
+  {
+    id: 'D',
+    transport: 'http',
+    giveAway: [
+      'Streamable HTTP: closing the stream is the cancellation',
+      'cancel-accepted',
+      'TERMINAL',
+      'stopped',
+      'observed the cancellation',
+    ],
+  },
+  {
+    id: 'D',
+    transport: 'stdio',
+    giveAway: [
+      'Streamable HTTP: closing the stream is the cancellation',
+      'cancel-accepted',
+      'TERMINAL',
+      'stopped',
+      'observed the cancellation',
+    ],
+  },
   // The two earlier cancellations (malformed, unknown request) are ignored before the race: only #41's fate is the answer.
-  { id: 'cancel-ignored', transport: 'stdio', giveAway: ['must ignore', 'cancellation of #41', 'ignored by server: the request already completed'] },
+  {
+    id: 'cancel-ignored',
+    transport: 'stdio',
+    giveAway: ['must ignore', 'cancellation of #41', 'ignored by server: the request already completed'],
+  },
   // On Streamable HTTP the late cancellation is the close of #41's stream (no notification): its fate is the answer.
-  { id: 'cancel-ignored', transport: 'http', giveAway: ['must ignore', 'ignored by server: the request already completed'] },
-  { id: 'ledger-race-keyed', transport: 'http', giveAway: ['one execution', 'replayed', 'stored result', 'SQLITE_BUSY'] },
+  {
+    id: 'cancel-ignored',
+    transport: 'http',
+    giveAway: ['must ignore', 'ignored by server: the request already completed'],
+  },
+  {
+    id: 'ledger-race-keyed',
+    transport: 'http',
+    giveAway: ['one execution', 'replayed', 'stored result', 'SQLITE_BUSY'],
+  },
   { id: 'ledger-race-unsafe', transport: 'http', giveAway: ['charges twice', 'CONSTRAINT', 'check-then-act'] },
 ];
 
 const sql = await loadSqlJs();
 function race(id: string, transport: 'stdio' | 'http') {
-  const transcript = runScenarioById(id, { transport, ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined });
+  const transcript = runScenarioById(id, {
+    transport,
+    ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined,
+  });
   const location = locateRace(findScenario(id).race as RaceQuestion, transcript.events) as RaceLocation;
   expect(location).not.toBeNull();
   return { transcript, location };
@@ -50,13 +101,21 @@ async function shownText(page: Page): Promise<string> {
     page.getByRole('list', { name: 'Timeline' }).allTextContents(),
     page.locator('.lab-flow').allInnerTexts(),
     // What the diagram and the timeline say on hover and to assistive technology.
-    page.locator('.lab-flow [title], .lab-flow [aria-label], .lab-timeline-section [title], .lab-timeline-section [aria-label]').evaluateAll((marks) => marks.map((mark) => `${mark.getAttribute('title') ?? ''} ${mark.getAttribute('aria-label') ?? ''}`)),
+    page
+      .locator(
+        '.lab-flow [title], .lab-flow [aria-label], .lab-timeline-section [title], .lab-timeline-section [aria-label]',
+      )
+      .evaluateAll((marks) =>
+        marks.map((mark) => `${mark.getAttribute('title') ?? ''} ${mark.getAttribute('aria-label') ?? ''}`),
+      ),
   ]);
   return parts.flat().join('\n');
 }
 
 for (const { id, transport, giveAway } of RACES) {
-  test(`${id} on ${transport}: Predict stops with both contenders shown, gives nothing away, and reveals at the deciding event`, async ({ page }) => {
+  test(`${id} on ${transport}: Predict stops with both contenders shown, gives nothing away, and reveals at the deciding event`, async ({
+    page,
+  }) => {
     const { transcript, location } = race(id, transport);
     const lab = new LabPage(page);
     await lab.open(`?scenario=${id}&transport=${transport}&step=${location.point}&instructor=predict`);
@@ -80,7 +139,9 @@ for (const { id, transport, giveAway } of RACES) {
     // (The side column that holds it is out of sight while the question is asked.)
     await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toHaveCount(1);
     await expect(page.locator('.lab-side')).toBeHidden();
-    await expect(page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked')).toHaveText(question.neutralTitle);
+    await expect(page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked')).toHaveText(
+      question.neutralTitle,
+    );
 
     // A guess (the first answer), then → jumps to the deciding event.
     await page.keyboard.press('1');
@@ -92,10 +153,15 @@ for (const { id, transport, giveAway } of RACES) {
     const right = question.answers[0]?.value === location.answer;
     await expect(revealed).toHaveAttribute('data-verdict', right ? 'right' : 'wrong');
     const winner = question.answers.find((answer) => answer.value === location.answer);
-    await expect(page.getByTestId('predict-winner')).toHaveText(fillRaceText(winner?.label ?? '', transcript.settings as Record<string, unknown>));
+    await expect(page.getByTestId('predict-winner')).toHaveText(
+      fillRaceText(winner?.label ?? '', transcript.settings as Record<string, unknown>),
+    );
     // The deciding event is highlighted where the timeline lists it, and picked for the inspector and the diagram.
     await expect(lab.timeline.locator('[data-race="deciding"]')).toHaveCount(1);
-    await expect(lab.timeline.getByRole('listitem').nth(location.decidingIndex)).toHaveAttribute('data-race', 'deciding');
+    await expect(lab.timeline.getByRole('listitem').nth(location.decidingIndex)).toHaveAttribute(
+      'data-race',
+      'deciding',
+    );
     // The facts are filled in at that same moment.
     if (transcript.kind === 'request-race') {
       const outcome = transcript.outcome as { terminalState: string };
@@ -106,8 +172,12 @@ for (const { id, transport, giveAway } of RACES) {
     // The description is back.
     await expect(page.locator('.lab-scenario[data-hidden-by="predict"]')).toHaveCount(0);
     // The answer stays in its column: the column scrolls inside and never spills over the timeline docked below.
-    const overflowing = await page.locator('.lab-side').evaluate((column) => column.scrollHeight > column.clientHeight + 1);
-    expect(overflowing, 'the side column holds its content (it scrolls inside, never spills over the dock)').toBe(false);
+    const overflowing = await page
+      .locator('.lab-side')
+      .evaluate((column) => column.scrollHeight > column.clientHeight + 1);
+    expect(overflowing, 'the side column holds its content (it scrolls inside, never spills over the dock)').toBe(
+      false,
+    );
   });
 }
 
@@ -150,7 +220,9 @@ test('Play stops at the race point; the round over A–D keeps a score the instr
   await expect(score).toContainText('no answers yet');
 });
 
-test('in Presentation the question and then the answer stand under the diagram, never over it, every answer in view', async ({ page }) => {
+test('in Presentation the question and then the answer stand under the diagram, never over it, every answer in view', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const { location } = race('A', 'stdio');
   await lab.open(`?scenario=A&transport=stdio&step=${location.point}&instructor=predict`);
@@ -166,11 +238,17 @@ test('in Presentation the question and then the answer stand under the diagram, 
     expect(box).not.toBeNull();
     expect(flow).not.toBeNull();
     if (box === null || flow === null) return;
-    const apart = box.x >= flow.x + flow.width - 1 || box.x + box.width <= flow.x + 1 || box.y >= flow.y + flow.height - 1 || box.y + box.height <= flow.y + 1;
+    const apart =
+      box.x >= flow.x + flow.width - 1 ||
+      box.x + box.width <= flow.x + 1 ||
+      box.y >= flow.y + flow.height - 1 ||
+      box.y + box.height <= flow.y + 1;
     expect(apart, `the ${phase} card does not cover the diagram`).toBe(true);
     if (phase === 'asking') {
       // The question's row under the diagram holds every answer and Reveal in view at the larger type too.
-      expect(await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal')).toEqual([]);
+      expect(
+        await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal'),
+      ).toEqual([]);
       await page.keyboard.press('1');
       await page.keyboard.press('ArrowRight');
       await lab.waitForStep(location.decidingIndex + 1);
@@ -178,7 +256,9 @@ test('in Presentation the question and then the answer stand under the diagram, 
   }
 });
 
-test('a first visit says what is about to race (from the scenario settings) and what to press; Run, Play and Step forward say what they do', async ({ page }) => {
+test('a first visit says what is about to race (from the scenario settings) and what to press; Run, Play and Step forward say what they do', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open();
   await lab.waitForRun('A', 'stdio');
@@ -223,7 +303,11 @@ test('the focus ring has at least 3:1 contrast against the page around it', asyn
   });
   expect(parseFloat(colours.width)).toBeGreaterThanOrEqual(2);
   const luminance = (css: string) => {
-    const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? [])
+      .slice(0, 3)
+      .map(Number)
+      .map((v) => v / 255)
+      .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
   };
   const [hi, lo] = [luminance(colours.ring), luminance(colours.page)].sort((a, b) => b - a);
@@ -242,12 +326,27 @@ async function clippedParts(page: Page, selector: string): Promise<string[]> {
       const box = element.getBoundingClientRect();
       const name = (element.textContent ?? '').trim().slice(0, 40);
       if (box.width === 0 || box.height === 0) problems.push(`"${name}" has no size`);
-      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5) problems.push(`"${name}" leaves the viewport (${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight})`);
-      for (let parent = element.parentElement; parent !== null && parent !== document.body; parent = parent.parentElement) {
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5)
+        problems.push(
+          `"${name}" leaves the viewport (${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight})`,
+        );
+      for (
+        let parent = element.parentElement;
+        parent !== null && parent !== document.body;
+        parent = parent.parentElement
+      ) {
         const style = getComputedStyle(parent);
         if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
         const clip = parent.getBoundingClientRect();
-        if (box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5 || box.left < clip.left - 0.5 || box.right > clip.right + 0.5) problems.push(`"${name}" is cut by ${parent.className || parent.tagName} (${Math.round(box.top)}–${Math.round(box.bottom)} inside ${Math.round(clip.top)}–${Math.round(clip.bottom)})`);
+        if (
+          box.top < clip.top - 0.5 ||
+          box.bottom > clip.bottom + 0.5 ||
+          box.left < clip.left - 0.5 ||
+          box.right > clip.right + 0.5
+        )
+          problems.push(
+            `"${name}" is cut by ${parent.className || parent.tagName} (${Math.round(box.top)}–${Math.round(box.bottom)} inside ${Math.round(clip.top)}–${Math.round(clip.bottom)})`,
+          );
       }
     }
     return problems;
@@ -262,7 +361,9 @@ for (const viewport of [
     test.use({ viewport });
     // A (two answers), C and the ignored cancellations (three each, C's the longest question).
     for (const id of ['A', 'C', 'cancel-ignored']) {
-      test(`${id}: every answer and Reveal are in view without scrolling while asking, and the diagram keeps most of the height`, async ({ page }) => {
+      test(`${id}: every answer and Reveal are in view without scrolling while asking, and the diagram keeps most of the height`, async ({
+        page,
+      }) => {
         const { location } = race(id, 'stdio');
         const lab = new LabPage(page);
         await lab.open(`?scenario=${id}&transport=stdio&step=${location.point}&instructor=predict`);
@@ -273,9 +374,19 @@ for (const viewport of [
         const answers = card.getByRole('radio');
         expect(await answers.count()).toBe((findScenario(id).race as RaceQuestion).answers.length);
         // The choices as the room sees them (the label around each radio), and Reveal.
-        expect(await clippedParts(page, '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal, .lab-diagram .dg-legend')).toEqual([]);
+        expect(
+          await clippedParts(
+            page,
+            '[data-predict="asking"] .predict-choice, [data-predict="asking"] .predict-reveal, .lab-diagram .dg-legend',
+          ),
+        ).toEqual([]);
         // The page itself does not scroll either.
-        expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollTop === 0)).toBe(true);
+        expect(
+          await page.evaluate(
+            () =>
+              document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollTop === 0,
+          ),
+        ).toBe(true);
         // The diagram stays usable above the question: its pane keeps well over a third of the window's height (its legend in view, above), the card apart from it.
         const flow = await page.locator('.lab-flow').boundingBox();
         const box = await card.boundingBox();
@@ -291,7 +402,9 @@ for (const viewport of [
       });
     }
 
-    test('C: while asking, the Timeline fills the side column (no blank band above it) and keeps the current row in view', async ({ page }) => {
+    test('C: while asking, the Timeline fills the side column (no blank band above it) and keeps the current row in view', async ({
+      page,
+    }) => {
       const { location } = race('C', 'stdio');
       const lab = new LabPage(page);
       await lab.open(`?scenario=C&transport=stdio&step=${location.point}&instructor=predict`);
@@ -306,7 +419,10 @@ for (const viewport of [
       // The column beside the diagram starts where the diagram does: the list under only the dock's handle and heading.
       expect(list.y - diagram.y, 'the list starts near the top of the column').toBeLessThan(60);
       // ... and runs down beside the whole diagram.
-      expect(diagram.y + diagram.height - (list.y + list.height), 'the list ends near the foot of the column').toBeLessThan(30);
+      expect(
+        diagram.y + diagram.height - (list.y + list.height),
+        'the list ends near the foot of the column',
+      ).toBeLessThan(30);
       // The current row is whole in the list's view.
       await expect
         .poll(() =>
@@ -393,7 +509,10 @@ test.describe('before a guess, no way forward passes the race point', () => {
     const { lab, point } = await openA(page, a().location.point);
     await lab.timeline.getByRole('listitem').first().getByRole('button').click();
     await expectHeld(page, lab, point);
-    const strip = page.getByRole('slider', { name: 'Run overview' }).or(page.locator('[aria-label="Run overview"]')).first();
+    const strip = page
+      .getByRole('slider', { name: 'Run overview' })
+      .or(page.locator('[aria-label="Run overview"]'))
+      .first();
     const box = await strip.boundingBox();
     expect(box).not.toBeNull();
     if (box === null) return;

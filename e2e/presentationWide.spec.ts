@@ -17,7 +17,12 @@ const SIZES = [
 function overlap(a: Box, b: Box): boolean {
   // Touching edges (a shared pixel row from rounding) is not covering.
   const epsilon = 0.5;
-  return a.x < b.x + b.width - epsilon && b.x < a.x + a.width - epsilon && a.y < b.y + b.height - epsilon && b.y < a.y + a.height - epsilon;
+  return (
+    a.x < b.x + b.width - epsilon &&
+    b.x < a.x + a.width - epsilon &&
+    a.y < b.y + b.height - epsilon &&
+    b.y < a.y + a.height - epsilon
+  );
 }
 
 /** The boxes of the visible elements each selector names, labelled. */
@@ -69,7 +74,9 @@ for (const size of SIZES) {
       const instructor = await boxes(page, INSTRUCTOR);
       const playbar = await boxes(page, PLAYBAR);
       expect(Object.keys(instructor)).toEqual(expect.arrayContaining(['Presentation button', 'Predict button']));
-      expect(Object.keys(playbar)).toEqual(expect.arrayContaining(['Virtual time slider', 'step counter', 'time', '? button']));
+      expect(Object.keys(playbar)).toEqual(
+        expect.arrayContaining(['Virtual time slider', 'step counter', 'time', '? button']),
+      );
       // A projector this wide has the room for the hint.
       if (size.width >= 1920) expect(Object.keys(instructor)).toContain('keyboard hint');
 
@@ -77,7 +84,10 @@ for (const size of SIZES) {
       for (const [mine, a] of Object.entries(instructor)) {
         for (const [theirs, b] of Object.entries(playbar)) if (overlap(a, b)) covered.push(`${mine} covers ${theirs}`);
       }
-      expect(covered, `instructor parts over playback parts; instructor ${JSON.stringify(instructor)} playbar ${JSON.stringify(playbar)}`).toEqual([]);
+      expect(
+        covered,
+        `instructor parts over playback parts; instructor ${JSON.stringify(instructor)} playbar ${JSON.stringify(playbar)}`,
+      ).toEqual([]);
 
       const outside = Object.entries({ ...instructor, ...playbar })
         .filter(([, b]) => b.x < 0 || b.y < 0 || b.x + b.width > size.width + 0.5 || b.y + b.height > size.height + 0.5)

@@ -37,18 +37,28 @@ async function pick(page: Page, file: string | { name: string; mimeType: string;
 
 async function drop(page: Page, path: string): Promise<void> {
   const name = path.split('/').at(-1) ?? 'probe.json';
-  const dataTransfer = await page.evaluateHandle(({ text, name }) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([text], name, { type: 'application/json' }));
-    return transfer;
-  }, { text: readFileSync(path, 'utf8'), name });
-  for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent('.lab-workbench', type, { dataTransfer });
+  const dataTransfer = await page.evaluateHandle(
+    ({ text, name }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], name, { type: 'application/json' }));
+      return transfer;
+    },
+    { text: readFileSync(path, 'utf8'), name },
+  );
+  for (const type of ['dragenter', 'dragover', 'drop'])
+    await page.dispatchEvent('.lab-workbench', type, { dataTransfer });
 }
 
-const verdictRow = (page: Page, check: string) => page.getByTestId('recording-facts').getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${check}`) }) });
+const verdictRow = (page: Page, check: string) =>
+  page
+    .getByTestId('recording-facts')
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${check}`) }) });
 
 test.describe('a recorded probe transcript in the page', () => {
-  test('the file picker opens it in the diagram, labelled, and it steps like a run with its verdicts filling in', async ({ page }) => {
+  test('the file picker opens it in the diagram, labelled, and it steps like a run with its verdicts filling in', async ({
+    page,
+  }) => {
     const lab = new LabPage(page);
     await lab.open();
     await expect(lab.main).toHaveAttribute('data-status', 'done');
@@ -65,7 +75,9 @@ test.describe('a recorded probe transcript in the page', () => {
     const { verdicts } = fixture(STDIO);
     await expect(page.getByTestId('recording-facts').getByRole('row')).toHaveCount(verdicts.length + 1);
     await expect(verdictRow(page, 'work stops after the cancellation')).toHaveAttribute('data-result', 'not followed');
-    await expect(verdictRow(page, 'work stops after the cancellation').getByRole('cell')).toHaveText('not followed (SHOULD)');
+    await expect(verdictRow(page, 'work stops after the cancellation').getByRole('cell')).toHaveText(
+      'not followed (SHOULD)',
+    );
     await expect(verdictRow(page, 'no response after an accepted cancellation').getByRole('cell')).toHaveText('holds');
 
     // Stepping: from the start every verdict is pending; the first fills in at the step the probe decided it.
@@ -74,17 +86,25 @@ test.describe('a recorded probe transcript in the page', () => {
     await expect(page.getByTestId('recording-facts').locator('tr[data-result="pending"]')).toHaveCount(verdicts.length);
     const { events } = fixture(STDIO);
     // The verdicts follow the last event of their probe: the first verdict is the event after it.
-    const firstVerdictStep = events.length - [...events].reverse().findIndex((event) => event.probe === 'cancel-during-work') + 1;
+    const firstVerdictStep =
+      events.length - [...events].reverse().findIndex((event) => event.probe === 'cancel-during-work') + 1;
     const cancelStep = events.findIndex((event) => event.message?.method === 'notifications/cancelled') + 1;
     for (let step = 1; step < firstVerdictStep; step++) {
       await lab.stepForward.click();
       // The probe's real cancellation, drawn as the lab draws a message, once the replay reaches it.
-      if (step === cancelStep) await expect(diagram.getByText('notifications/cancelled #4', { exact: true })).toBeVisible();
+      if (step === cancelStep)
+        await expect(diagram.getByText('notifications/cancelled #4', { exact: true })).toBeVisible();
     }
     await expect(lab.main).toHaveAttribute('data-step', String(firstVerdictStep - 1));
-    await expect(verdictRow(page, 'no response after an accepted cancellation')).toHaveAttribute('data-result', 'pending');
+    await expect(verdictRow(page, 'no response after an accepted cancellation')).toHaveAttribute(
+      'data-result',
+      'pending',
+    );
     await lab.stepForward.click();
-    await expect(verdictRow(page, 'no response after an accepted cancellation')).toHaveAttribute('data-result', 'holds');
+    await expect(verdictRow(page, 'no response after an accepted cancellation')).toHaveAttribute(
+      'data-result',
+      'holds',
+    );
     await expect(lab.announcer).toContainText('holds: no response after an accepted cancellation');
     await lab.stepForward.click();
     await expect(verdictRow(page, 'work stops after the cancellation')).toHaveAttribute('data-result', 'not followed');
@@ -123,23 +143,32 @@ test.describe('a recorded probe transcript in the page', () => {
     await page.getByRole('button', { name: 'Compare beside the model' }).click();
     await expect(page.getByRole('tab', { name: 'Compare', selected: true })).toBeVisible();
     const { server } = fixture(STDIO);
-    await expect(page.getByRole('heading', { name: `Run A: recorded cancel-during-work · ${server.name} ${server.version}` })).toBeVisible({ timeout: 45_000 });
+    await expect(
+      page.getByRole('heading', { name: `Run A: recorded cancel-during-work · ${server.name} ${server.version}` }),
+    ).toBeVisible({ timeout: 45_000 });
     await expect(page.getByRole('heading', { name: 'Run B: A:transport=stdio' })).toBeVisible();
     const facts = page.getByRole('table', { name: 'Facts of both runs' });
-    const fact = (name: string) => facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
+    const fact = (name: string) =>
+      facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
     await expect(fact('cancellation signal').getByRole('cell').first()).toHaveText(/^notifications\/cancelled at \d/);
     await expect(fact('cancellation signal').getByRole('cell').nth(1)).toHaveText('notifications/cancelled');
     await expect(fact('after the cancellation').getByRole('cell').first()).toHaveText(/\d+ × notifications\/progress/);
-    await expect(fact('terminal state').getByRole('cell').first()).toHaveText('not observable from outside (the server keeps it)');
+    await expect(fact('terminal state').getByRole('cell').first()).toHaveText(
+      'not observable from outside (the server keeps it)',
+    );
     await page.screenshot({ path: test.info().outputPath('probe-compare-1280x720.png') });
   });
 
-  test('Compare opened from a link naming a recorded run says the link holds only its name, and opens the recording in the run the link named, the others kept', async ({ page }) => {
+  test('Compare opened from a link naming a recorded run says the link holds only its name, and opens the recording in the run the link named, the others kept', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const { server } = fixture(STDIO);
     const spec = `recorded cancel-during-work · ${server.name} ${server.version}`;
     // The recording is Run B, between two runs that are neither the defaults nor the model the page would pick: opening it must keep both.
-    await new LabPage(page).open(`?${new URLSearchParams({ tab: 'compare', runA: 'D:transport=stdio', runB: spec, runC: 'B:transport=stdio' }).toString()}`);
+    await new LabPage(page).open(
+      `?${new URLSearchParams({ tab: 'compare', runA: 'D:transport=stdio', runB: spec, runC: 'B:transport=stdio' }).toString()}`,
+    );
     const alert = page.getByRole('alert');
     await expect(alert).toContainText(`Run B is the recorded transcript “${spec}”, and a link holds only its name`);
     await expect(alert).not.toContainText('LAB024');
@@ -153,7 +182,9 @@ test.describe('a recorded probe transcript in the page', () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
-  test('a malformed or oversized file gets a notice naming the failed check, and nothing else changes', async ({ page }) => {
+  test('a malformed or oversized file gets a notice naming the failed check, and nothing else changes', async ({
+    page,
+  }) => {
     const lab = new LabPage(page);
     await lab.open();
     await expect(lab.main).toHaveAttribute('data-status', 'done');
@@ -174,7 +205,11 @@ test.describe('a recorded probe transcript in the page', () => {
 
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await expect(notice).toHaveCount(0);
-    await pick(page, { name: 'huge.json', mimeType: 'application/json', buffer: Buffer.alloc(24 * 1024 * 1024 + 1, 0x20) });
+    await pick(page, {
+      name: 'huge.json',
+      mimeType: 'application/json',
+      buffer: Buffer.alloc(24 * 1024 * 1024 + 1, 0x20),
+    });
     await expect(notice).toContainText('more than a probe transcript');
     expect(await before()).toEqual(shown);
 
@@ -188,27 +223,50 @@ test.describe('a recorded probe transcript in the page', () => {
     await expect(page.getByTestId('recording-label')).toHaveText(label(STDIO));
     await expect(lab.main).toHaveAttribute('data-events', steps ?? '');
   });
-  test('a big recording shows how far the worker got while it opens; one of more events than a recording may hold is refused with LAB049, and nothing is lost', async ({ page }) => {
+  test('a big recording shows how far the worker got while it opens; one of more events than a recording may hold is refused with LAB049, and nothing is lost', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const lab = new LabPage(page);
     await lab.open();
     await expect(lab.main).toHaveAttribute('data-status', 'done');
     // At the bound it opens, the worker's stages shown meanwhile.
-    const big = { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(bigRecordingText(RECORDING_EVENTS_MAX)) };
+    const big = {
+      name: 'big.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(bigRecordingText(RECORDING_EVENTS_MAX)),
+    };
     await pick(page, big);
     const progress = page.getByRole('status').filter({ hasText: 'Opening “big.json”' });
-    await expect(progress).toHaveText(/Opening “big\.json”: (reading it…|(checking|reading|wording) its events… [\d,]+ of 50,000|laying out the diagram of its 50,0\d\d events…)/);
+    await expect(progress).toHaveText(
+      /Opening “big\.json”: (reading it…|(checking|reading|wording) its events… [\d,]+ of 50,000|laying out the diagram of its 50,0\d\d events…)/,
+    );
     await expect(page.getByTestId('recording-label')).toHaveText(label(STDIO), { timeout: 90_000 });
     await expect(progress).toHaveCount(0);
-    await expect(lab.main).toHaveAttribute('data-events', String(RECORDING_EVENTS_MAX + fixture(STDIO).verdicts.length));
+    await expect(lab.main).toHaveAttribute(
+      'data-events',
+      String(RECORDING_EVENTS_MAX + fixture(STDIO).verdicts.length),
+    );
 
     // One event more: refused, naming how many, and the recording on screen stays.
-    const shown = { events: await lab.main.getAttribute('data-events'), label: await page.getByTestId('recording-label').innerText() };
-    await pick(page, { name: 'too-many.json', mimeType: 'application/json', buffer: Buffer.from(bigRecordingText(RECORDING_EVENTS_MAX + 1)) });
+    const shown = {
+      events: await lab.main.getAttribute('data-events'),
+      label: await page.getByTestId('recording-label').innerText(),
+    };
+    await pick(page, {
+      name: 'too-many.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(bigRecordingText(RECORDING_EVENTS_MAX + 1)),
+    });
     const notice = page.getByRole('alert').filter({ hasText: 'Could not open' });
     await expect(notice).toContainText('LAB049');
-    await expect(notice).toContainText(`“too-many.json”: not a probe transcript: the file holds ${(RECORDING_EVENTS_MAX + 1).toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')}`);
+    await expect(notice).toContainText(
+      `“too-many.json”: not a probe transcript: the file holds ${(RECORDING_EVENTS_MAX + 1).toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')}`,
+    );
     await expect(notice).toContainText('The page is unchanged.');
-    expect({ events: await lab.main.getAttribute('data-events'), label: await page.getByTestId('recording-label').innerText() }).toEqual(shown);
+    expect({
+      events: await lab.main.getAttribute('data-events'),
+      label: await page.getByTestId('recording-label').innerText(),
+    }).toEqual(shown);
   });
 });

@@ -15,29 +15,44 @@ async function endView(page: import('@playwright/test').Page) {
     const box = pane.getBoundingClientRect();
     const inside = (element: Element | null) => {
       const r = element?.getBoundingClientRect();
-      return r !== undefined && r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      return (
+        r !== undefined &&
+        r.width > 0 &&
+        r.left >= box.left - 1 &&
+        r.right <= box.right + 1 &&
+        r.top >= box.top - 1 &&
+        r.bottom <= box.bottom + 1
+      );
     };
-    const request = [...pane.querySelectorAll('.dg-wire-label')].find((label) => label.textContent?.startsWith('tools/call')) ?? null;
+    const request =
+      [...pane.querySelectorAll('.dg-wire-label')].find((label) => label.textContent?.startsWith('tools/call')) ?? null;
     const terminal = pane.querySelector('[data-event-kind="terminal"]');
     let smallest = Infinity;
     for (const text of pane.querySelectorAll('.dg-marker-text, .dg-wire-label, .dg-time, .dg-lane-header')) {
       const r = text.getBoundingClientRect();
       if (r.bottom < box.top || r.top > box.bottom || r.width === 0) continue;
-      const zoom = text.closest('.react-flow__viewport') === null ? 1 : new DOMMatrixReadOnly(getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform).a;
+      const zoom =
+        text.closest('.react-flow__viewport') === null
+          ? 1
+          : new DOMMatrixReadOnly(getComputedStyle(pane.querySelector('.react-flow__viewport') as Element).transform).a;
       smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * zoom);
     }
     return { request: inside(request), terminal: inside(terminal), smallest };
   });
 }
 
-test('A, B and D at 1280×720: the request and the terminal event are both in the pane at the end, no text under 14 px', async ({ page }, testInfo) => {
+test('A, B and D at 1280×720: the request and the terminal event are both in the pane at the end, no text under 14 px', async ({
+  page,
+}, testInfo) => {
   test.slow();
   const lab = new LabPage(page);
   for (const id of ['A', 'B', 'D']) {
     for (const transport of ['stdio', 'http'] as TransportValue[]) {
       await lab.open(`?scenario=${id}&transport=${transport}`);
       await lab.waitForRun(id, transport);
-      await expect.poll(async () => (await endView(page)).request && (await endView(page)).terminal, `${id} on ${transport}`).toBe(true);
+      await expect
+        .poll(async () => (await endView(page)).request && (await endView(page)).terminal, `${id} on ${transport}`)
+        .toBe(true);
       expect((await endView(page)).smallest, `${id} on ${transport}`).toBeGreaterThanOrEqual(13.99);
       const file = testInfo.outputPath(`race-${id}-${transport}.png`);
       await page.screenshot({ path: file });
@@ -51,7 +66,8 @@ async function wholeView(page: import('@playwright/test').Page) {
   return page.locator('.lab-flow').evaluate((pane) => {
     const box = pane.getBoundingClientRect();
     const viewport = pane.querySelector('.react-flow__viewport');
-    const transform = viewport === null ? new DOMMatrixReadOnly() : new DOMMatrixReadOnly(getComputedStyle(viewport).transform);
+    const transform =
+      viewport === null ? new DOMMatrixReadOnly() : new DOMMatrixReadOnly(getComputedStyle(viewport).transform);
     const zoom = transform.a;
     // Culled marks are not in the page: the first instant's time label proves the top is drawn too.
     const firstTime = [...pane.querySelectorAll('.dg-time')].find((time) => time.textContent?.trim() === '0 ms');
@@ -69,7 +85,8 @@ async function wholeView(page: import('@playwright/test').Page) {
       bottom = Math.max(bottom, r.bottom);
       left = Math.min(left, r.left);
       right = Math.max(right, r.right);
-      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) outside.push(mark.textContent ?? mark.className);
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        outside.push(mark.textContent ?? mark.className);
     }
     let smallest = Infinity;
     for (const text of pane.querySelectorAll('.dg-marker-text, .dg-wire-label, .dg-time, .dg-lane-header')) {
@@ -78,7 +95,17 @@ async function wholeView(page: import('@playwright/test').Page) {
       const scale = text.closest('.react-flow__viewport') === null ? 1 : zoom;
       smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
     }
-    return { outside, topShown, scrolledY: Math.round(transform.f), zoom, paneW: Math.round(box.width), paneH: Math.round(box.height), drawnW: Math.round(right - left), drawnH: Math.round(bottom - top), smallest };
+    return {
+      outside,
+      topShown,
+      scrolledY: Math.round(transform.f),
+      zoom,
+      paneW: Math.round(box.width),
+      paneH: Math.round(box.height),
+      drawnW: Math.round(right - left),
+      drawnH: Math.round(bottom - top),
+      smallest,
+    };
   });
 }
 
@@ -89,7 +116,9 @@ for (const [width, height] of [
 ] as const) {
   test.describe(`at ${width}×${height}`, () => {
     test.use({ viewport: { width, height } });
-    test(`A to D on both transports, seed 1: every mark in the pane at zoom 1, no text under 14 px`, async ({ page }, testInfo) => {
+    test(`A to D on both transports, seed 1: every mark in the pane at zoom 1, no text under 14 px`, async ({
+      page,
+    }, testInfo) => {
       test.slow();
       const lab = new LabPage(page);
       await lab.open('?scenario=A&transport=stdio');
@@ -101,7 +130,10 @@ for (const [width, height] of [
           await lab.waitForRun(id, transport);
           await expect.poll(async () => (await wholeView(page)).outside, `${id} on ${transport}`).toEqual([]);
           const view = await wholeView(page);
-          testInfo.annotations.push({ type: 'measured', description: `${width}x${height} ${id} ${transport}: ${JSON.stringify(view)}` });
+          testInfo.annotations.push({
+            type: 'measured',
+            description: `${width}x${height} ${id} ${transport}: ${JSON.stringify(view)}`,
+          });
           console.log(`${width}x${height} ${id} ${transport}: ${JSON.stringify(view)}`);
           expect(view.topShown, `${id} on ${transport}: the first instant is in the pane`).toBe(true);
           expect(view.scrolledY, `${id} on ${transport}: not scrolled`).toBeGreaterThanOrEqual(-1);
@@ -118,7 +150,9 @@ for (const [width, height] of [
   });
 }
 
-test('Fit View at 1280×720 never draws text under 12 px: A fits whole, herd (too long to fit legibly) as much as the pane holds around the current event', async ({ page }, testInfo) => {
+test('Fit View at 1280×720 never draws text under 12 px: A fits whole, herd (too long to fit legibly) as much as the pane holds around the current event', async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const lab = new LabPage(page);
   const diagram = new Diagram(page);

@@ -13,7 +13,10 @@ import { LabPage } from './pages/LabPage';
 
 const sql = await loadSqlJs();
 function race(id: string, transport: 'stdio' | 'http') {
-  const transcript = runScenarioById(id, { transport, ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined });
+  const transcript = runScenarioById(id, {
+    transport,
+    ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined,
+  });
   const question = findScenario(id).race as RaceQuestion;
   const location = locateRace(question, transcript.events) as RaceLocation;
   expect(location).not.toBeNull();
@@ -21,7 +24,8 @@ function race(id: string, transport: 'stdio' | 'http') {
 }
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
 
 /** Each element whole inside the viewport and inside every ancestor that clips it: read without scrolling. */
 async function clippedParts(page: Page, selector: string): Promise<string[]> {
@@ -31,12 +35,25 @@ async function clippedParts(page: Page, selector: string): Promise<string[]> {
       const box = element.getBoundingClientRect();
       const name = (element.textContent ?? '').trim().slice(0, 40);
       if (box.width === 0 || box.height === 0) problems.push(`"${name}" has no size`);
-      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5) problems.push(`"${name}" leaves the viewport (${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight})`);
-      for (let parent = element.parentElement; parent !== null && parent !== document.body; parent = parent.parentElement) {
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5)
+        problems.push(
+          `"${name}" leaves the viewport (${Math.round(box.top)}–${Math.round(box.bottom)} of ${window.innerHeight})`,
+        );
+      for (
+        let parent = element.parentElement;
+        parent !== null && parent !== document.body;
+        parent = parent.parentElement
+      ) {
         const style = getComputedStyle(parent);
         if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
         const clip = parent.getBoundingClientRect();
-        if (box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5 || box.left < clip.left - 0.5 || box.right > clip.right + 0.5) problems.push(`"${name}" is cut by ${parent.className || parent.tagName}`);
+        if (
+          box.top < clip.top - 0.5 ||
+          box.bottom > clip.bottom + 0.5 ||
+          box.left < clip.left - 0.5 ||
+          box.right > clip.right + 0.5
+        )
+          problems.push(`"${name}" is cut by ${parent.className || parent.tagName}`);
       }
     }
     return problems;
@@ -57,7 +74,9 @@ for (const viewport of [
   { width: 1440, height: 900 },
 ]) {
   for (const presenting of [false, true]) {
-    test(`${viewport.width}×${viewport.height}${presenting ? ', presenting' : ''}: the reveal's answer, verdict, why and score are in view beside the deciding event`, async ({ page }) => {
+    test(`${viewport.width}×${viewport.height}${presenting ? ', presenting' : ''}: the reveal's answer, verdict, why and score are in view beside the deciding event`, async ({
+      page,
+    }) => {
       test.slow();
       await page.setViewportSize(viewport);
       const lab = new LabPage(page);
@@ -75,7 +94,12 @@ for (const viewport of [
         // Alternate right and wrong guesses: the first answer, or the last.
         const pick = n % 2 === 0 ? 1 : question.answers.length;
         await page.keyboard.press(String(pick));
-        await expect(page.locator('[data-predict="asking"]').getByRole('radio').nth(pick - 1)).toBeChecked();
+        await expect(
+          page
+            .locator('[data-predict="asking"]')
+            .getByRole('radio')
+            .nth(pick - 1),
+        ).toBeChecked();
         await page.keyboard.press('ArrowRight');
         await lab.waitForStep(location.decidingIndex + 1);
         const card = page.locator('[data-predict="revealed"]');
@@ -88,9 +112,20 @@ for (const viewport of [
         await expect(page.getByTestId('predict-why')).toHaveText(`Why: ${fillRaceText(winner?.why ?? '', settings)}`);
         await expect(page.getByTestId('predict-score')).toContainText(/no answers yet|\d of \d right/);
         // Whole in view, nothing to scroll: the answer, the verdict, the why, the score and its reset.
-        const parts = ['[data-testid="predict-winner"]', '[data-testid="predict-verdict"]', '[data-testid="predict-why"]', '[data-testid="predict-score"] .predict-tally', '.predict-reset'];
+        const parts = [
+          '[data-testid="predict-winner"]',
+          '[data-testid="predict-verdict"]',
+          '[data-testid="predict-why"]',
+          '[data-testid="predict-score"] .predict-tally',
+          '.predict-reset',
+        ];
         expect(await clippedParts(page, parts.join(', ')), `${id}`).toEqual([]);
-        expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollTop === 0)).toBe(true);
+        expect(
+          await page.evaluate(
+            () =>
+              document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollTop === 0,
+          ),
+        ).toBe(true);
         // The card stands apart from the diagram's pane, and the deciding event (the current one) is inside the pane.
         const cardBox = await card.boundingBox();
         const pane = await page.locator('.lab-flow').boundingBox();
@@ -101,7 +136,13 @@ for (const viewport of [
         await expect
           .poll(async () => {
             const now = await page.locator('.lab-flow [aria-current]').first().boundingBox();
-            return now !== null && now.y >= pane.y && now.y + now.height <= pane.y + pane.height && now.x + now.width > pane.x && now.x < pane.x + pane.width;
+            return (
+              now !== null &&
+              now.y >= pane.y &&
+              now.y + now.height <= pane.y + pane.height &&
+              now.x + now.width > pane.x &&
+              now.x < pane.x + pane.width
+            );
           }, `${id}: the deciding event is in the diagram's pane`)
           .toBe(true);
         // The pane keeps a useful height beside the card.
@@ -113,9 +154,13 @@ for (const viewport of [
 }
 
 /** Every Predict scenario, both transports. */
-const ALL = ['A', 'B', 'C', 'D', 'cancel-ignored', 'ledger-race-keyed', 'ledger-race-unsafe'].flatMap((id) => (['stdio', 'http'] as const).map((transport) => ({ id, transport })));
+const ALL = ['A', 'B', 'C', 'D', 'cancel-ignored', 'ledger-race-keyed', 'ledger-race-unsafe'].flatMap((id) =>
+  (['stdio', 'http'] as const).map((transport) => ({ id, transport })),
+);
 
-test('after the guess, Step forward lands on the deciding event in every Predict scenario (ledger-race-unsafe at the duplicate, 9 ms)', async ({ page }) => {
+test('after the guess, Step forward lands on the deciding event in every Predict scenario (ledger-race-unsafe at the duplicate, 9 ms)', async ({
+  page,
+}) => {
   test.slow();
   await page.setViewportSize({ width: 1280, height: 720 });
   const lab = new LabPage(page);
@@ -131,7 +176,9 @@ test('after the guess, Step forward lands on the deciding event in every Predict
     await lab.stepForward.click();
     await lab.waitForStep(location.decidingIndex + 1);
     const deciding = transcript.events[location.decidingIndex];
-    await expect(lab.announcer).toContainText(`Step ${location.decidingIndex + 1} of ${transcript.events.length}, ${formatMs(deciding?.atMs ?? -1)}:`);
+    await expect(lab.announcer).toContainText(
+      `Step ${location.decidingIndex + 1} of ${transcript.events.length}, ${formatMs(deciding?.atMs ?? -1)}:`,
+    );
     const row = lab.timeline.getByRole('listitem').nth(location.decidingIndex);
     await expect(row).toHaveAttribute('data-race', 'deciding');
     await expect(row).toHaveClass(/is-current/);
@@ -144,7 +191,9 @@ test('after the guess, Step forward lands on the deciding event in every Predict
   }
 });
 
-test('the round over A–D keeps its score through the Scenario menu and a reload; Reset score clears it', async ({ page }) => {
+test('the round over A–D keeps its score through the Scenario menu and a reload; Reset score clears it', async ({
+  page,
+}) => {
   test.slow();
   await page.setViewportSize({ width: 1280, height: 720 });
   const lab = new LabPage(page);

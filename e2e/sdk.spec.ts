@@ -33,7 +33,9 @@ async function addressSettled(page: Page): Promise<URL> {
   return new URL(page.url());
 }
 
-test('C flipped from the model to the real SDK: when the client gives up and when it tells the server, on the same diagram', async ({ page }) => {
+test('C flipped from the model to the real SDK: when the client gives up and when it tells the server, on the same diagram', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const fetched = sdkRequests(page);
   await lab.open(ISSUE_RUN);
@@ -53,13 +55,17 @@ test('C flipped from the model to the real SDK: when the client gives up and whe
   await expect(sdk).toContainText('@modelcontextprotocol/sdk 1.32.2');
   await expect(sdk).toContainText('negotiated protocol 2025-11-25');
   await expect(sdk).toContainText('Invariants: 6 hold, 2 broken');
-  await expect(sdk.getByRole('listitem').filter({ hasText: 'RC-1/RC-2 maximum deadline' })).toContainText('the client ended at 2331 ms, 331 ms past its maximum (2000 ms)');
+  await expect(sdk.getByRole('listitem').filter({ hasText: 'RC-1/RC-2 maximum deadline' })).toContainText(
+    'the client ended at 2331 ms, 331 ms past its maximum (2000 ms)',
+  );
   // Visible text, not a diagram mark's tooltip (an SVG <title>, never visible) that says the same.
   await expect(page.getByText('protocol 2025-11-25', { exact: false }).filter({ visible: true }).first()).toBeVisible();
 
   const lines = await lab.timelineLines();
   expect(lines.some((line) => /^0 ms.*initialize #0 \(offers protocol 2025-11-25\)/.test(line))).toBe(true);
-  expect(lines.some((line) => /^2331 ms.*client state waiting → abandoned.*Maximum total timeout exceeded/.test(line))).toBe(true);
+  expect(
+    lines.some((line) => /^2331 ms.*client state waiting → abandoned.*Maximum total timeout exceeded/.test(line)),
+  ).toBe(true);
   expect(lines.some((line) => /^2498 ms.*client → server: notifications\/cancelled requestId=1/.test(line))).toBe(true);
   const facts = await lab.readFacts();
   expect(facts.terminalState).toBe('timeout-max');
@@ -82,7 +88,9 @@ test('C flipped from the model to the real SDK: when the client gives up and whe
   expect((await addressSettled(page)).searchParams.get('impl')).toBeNull();
 });
 
-test('the choice is offered for the request races only, stays chosen across them, and a link asking the SDK for another scenario says why it was not used', async ({ page }) => {
+test('the choice is offered for the request races only, stays chosen across them, and a link asking the SDK for another scenario says why it was not used', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=A&impl=ts-sdk');
   await lab.waitForRun('A', 'stdio');
@@ -94,7 +102,11 @@ test('the choice is offered for the request races only, stays chosen across them
   expect((await lab.readFacts()).cancellationSignal).toBe('notifications/cancelled');
   await expect(page.getByRole('region', { name: 'Real SDK run' })).toContainText('RC-5 HTTP signal');
   // The same run in Chromium's worker as on Node's command line: the same events at the same virtual times.
-  const cli = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', 'run', 'D', '--impl', 'ts-sdk', '--json'], { encoding: 'utf8' })) as { events: Array<{ atMs: number }> };
+  const cli = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', 'run', 'D', '--impl', 'ts-sdk', '--json'], {
+      encoding: 'utf8',
+    }),
+  ) as { events: Array<{ atMs: number }> };
   await expect(lab.main).toHaveAttribute('data-events', String(cli.events.length));
   const pageTimes = (await lab.timelineLines()).map((line) => Number(/^(\d+) ms/.exec(line)?.[1]));
   expect(pageTimes).toEqual(cli.events.map((event) => event.atMs));
@@ -109,14 +121,20 @@ test('the choice is offered for the request races only, stays chosen across them
   await expect(lab.main).toHaveAttribute('data-impl', 'model');
 });
 
-test('an SDK run reports progress and can be stopped; the fresh worker runs the model and the SDK again', async ({ page }) => {
+test('an SDK run reports progress and can be stopped; the fresh worker runs the model and the SDK again', async ({
+  page,
+}) => {
   test.slow();
   const lab = new LabPage(page);
   // Hundreds of thousands of SDK timer steps: long enough to see progress and press Stop.
-  await lab.open('?scenario=C&impl=ts-sdk&workMs=1000000&progressEveryMs=1&idleTimeoutMs=3600000&maxTimeoutMs=86400000&eventsMax=10000000');
+  await lab.open(
+    '?scenario=C&impl=ts-sdk&workMs=1000000&progressEveryMs=1&idleTimeoutMs=3600000&maxTimeoutMs=86400000&eventsMax=10000000',
+  );
   const stop = page.getByRole('button', { name: 'Stop', exact: true });
   await expect(stop).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: /engine events so far, virtual time/ })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: /engine events so far, virtual time/ })).toBeVisible({
+    timeout: 20_000,
+  });
   await stop.click();
   await expect(lab.alert).toContainText('STOPPED');
   await lab.pickScenario('A');
@@ -129,7 +147,10 @@ test('an SDK run reports progress and can be stopped; the fresh worker runs the 
   await lab.waitForRun('A', 'stdio');
 });
 
-test('after the first visit the real SDK runs offline too: the service worker precached its chunk', async ({ page, context }) => {
+test('after the first visit the real SDK runs offline too: the service worker precached its chunk', async ({
+  page,
+  context,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=A');
   await lab.waitForRun('A', 'stdio');

@@ -12,7 +12,9 @@ function chunkRequests(page: Page): { v1: string[]; v2: string[] } {
   return seen;
 }
 
-test('D on ts-sdk-v2: its chunk is fetched only when chosen, it negotiates 2026-07-28 and closes the stream to cancel', async ({ page }) => {
+test('D on ts-sdk-v2: its chunk is fetched only when chosen, it negotiates 2026-07-28 and closes the stream to cancel', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   const fetched = chunkRequests(page);
   await lab.open('?scenario=D');
@@ -40,19 +42,32 @@ test('D on ts-sdk-v2: its chunk is fetched only when chosen, it negotiates 2026-
   expect(new URL(page.url()).searchParams.get('impl')).toBe('ts-sdk-v2');
 });
 
-test('Compare takes the preset model / SDK v1 / SDK v2: three diagrams on one virtual time, and stepping moves all three', async ({ page }) => {
+test('Compare takes the preset model / SDK v1 / SDK v2: three diagrams on one virtual time, and stepping moves all three', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=C&tab=compare');
-  await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Run B: C:impl=ts-sdk', exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
   await page.getByRole('group', { name: 'Examples' }).getByRole('button', { name: 'model / SDK v1 / SDK v2' }).click();
-  await expect(page.getByRole('heading', { name: 'Run C: C:impl=ts-sdk-v2', exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Run C: C:impl=ts-sdk-v2', exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
   const facts = page.getByRole('table', { name: 'Facts of the three runs' });
-  const row = (name: string) => facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
+  const row = (name: string) =>
+    facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
   await expect(row('protocol').getByRole('cell')).toHaveText(['2026-07-28', '2025-11-25', '2026-07-28']);
-  await expect(row('client outcome').getByRole('cell')).toHaveText(['timeout-max at 2000 ms', 'timeout-max at 2010 ms', 'timeout-max at 2010 ms']);
+  await expect(row('client outcome').getByRole('cell')).toHaveText([
+    'timeout-max at 2000 ms',
+    'timeout-max at 2010 ms',
+    'timeout-max at 2010 ms',
+  ]);
   await expect(page.getByRole('group', { name: 'Where each pair parts' })).toContainText('Run A and Run C part at');
 
-  const flows = ['Run A: C', 'Run B: C:impl=ts-sdk', 'Run C: C:impl=ts-sdk-v2'].map((name) => page.getByRole('region', { name }).locator('.lab-flow'));
+  const flows = ['Run A: C', 'Run B: C:impl=ts-sdk', 'Run C: C:impl=ts-sdk-v2'].map((name) =>
+    page.getByRole('region', { name }).locator('.lab-flow'),
+  );
   const steps = async () => Promise.all(flows.map(async (flow) => Number(await flow.getAttribute('data-step'))));
   const atEnd = await steps();
   const playback = page.getByRole('region', { name: 'Compare playback' });
@@ -61,7 +76,8 @@ test('Compare takes the preset model / SDK v1 / SDK v2: three diagrams on one vi
   const atDivergence = await steps();
   atDivergence.forEach((step, index) => expect(step).toBeLessThan(atEnd[index] ?? 0));
   // Step forward to 2010 ms, where both SDKs give up: every diagram moves on.
-  for (let i = 0; i < 5 && (await playback.locator('output').textContent()) !== '2010 ms'; i += 1) await playback.getByRole('button', { name: 'Step forward', exact: true }).click();
+  for (let i = 0; i < 5 && (await playback.locator('output').textContent()) !== '2010 ms'; i += 1)
+    await playback.getByRole('button', { name: 'Step forward', exact: true }).click();
   await expect(playback.locator('output')).toHaveText('2010 ms');
   const later = await steps();
   later.forEach((step, index) => expect(step).toBeGreaterThan(atDivergence[index] ?? Infinity));

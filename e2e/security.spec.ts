@@ -12,9 +12,23 @@ import { Panels, type TabName } from './pages/Panels';
 import { PolicyWatch } from './pages/PolicyWatch';
 import { CHECK_MS, ExercisesPage } from './pages/ExercisesPage';
 
-const TABS: TabName[] = ['Race', 'Ledger', 'Tasks', 'Buffer', 'Backoff', 'Proxy & reconnect', 'Verification', 'Reviewer', 'Exercises'];
+const TABS: TabName[] = [
+  'Race',
+  'Ledger',
+  'Tasks',
+  'Buffer',
+  'Backoff',
+  'Proxy & reconnect',
+  'Verification',
+  'Reviewer',
+  'Exercises',
+];
 
-test('a whole session breaks no rule of the security policy and never leaves the origin', async ({ page, context, baseURL }) => {
+test('a whole session breaks no rule of the security policy and never leaves the origin', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   test.slow(); // every scenario, every tab, three downloads
   const origin = new URL(baseURL ?? '').origin;
@@ -38,7 +52,10 @@ test('a whole session breaks no rule of the security policy and never leaves the
     expect(headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(headers['x-content-type-options']).toBe(SECURITY_HEADERS['X-Content-Type-Options']);
     expect(headers['referrer-policy']).toBe(SECURITY_HEADERS['Referrer-Policy']);
-    await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute('content', META_CONTENT_SECURITY_POLICY);
+    await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
+      'content',
+      META_CONTENT_SECURITY_POLICY,
+    );
 
     // Every scenario, on its default transport.
     for (const { id, defaultTransport } of scenarios) {
@@ -105,7 +122,11 @@ test('a whole session breaks no rule of the security policy and never leaves the
   expect(map.headers()['content-type'] ?? '', mapUrl).not.toContain('json');
 });
 
-test('the Exercises tab breaks no rule either: CodeMirror styles itself without inline <style>, and QuickJS compiles its WebAssembly in the worker', async ({ page, context, baseURL }) => {
+test('the Exercises tab breaks no rule either: CodeMirror styles itself without inline <style>, and QuickJS compiles its WebAssembly in the worker', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(CHECK_MS + 60_000);
   const origin = new URL(baseURL ?? '').origin;
   const watch = new PolicyWatch(context, origin);
@@ -130,7 +151,11 @@ test('the Exercises tab breaks no rule either: CodeMirror styles itself without 
   expect(watch.requests.some((url) => /emscripten-module-[\w-]+\.wasm$/.test(url))).toBe(true);
 });
 
-test('the watch does catch violations: an inline script and a fetch to another origin are both refused and reported', async ({ page, context, baseURL }) => {
+test('the watch does catch violations: an inline script and a fetch to another origin are both refused and reported', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const origin = new URL(baseURL ?? '').origin;
   const watch = new PolicyWatch(context, origin);
   await watch.start();
@@ -143,7 +168,9 @@ test('the watch does catch violations: an inline script and a fetch to another o
     await fetch('http://192.0.2.1:9/').catch(() => null);
   });
   // Each is reported once per policy that refuses it: the header's and the meta tag's.
-  await expect.poll(async () => [...new Set((await watch.violations(page)).map((violation) => violation.directive))].sort()).toEqual(['connect-src', 'script-src-elem']);
+  await expect
+    .poll(async () => [...new Set((await watch.violations(page)).map((violation) => violation.directive))].sort())
+    .toEqual(['connect-src', 'script-src-elem']);
   expect(await page.evaluate(() => (window as unknown as { inlineRan?: boolean }).inlineRan)).toBeUndefined();
   // Chromium also logs each refusal, which is how a worker's would show.
   expect(watch.consoleProblems.filter((line) => line.includes('Content Security Policy')).length).toBeGreaterThan(0);

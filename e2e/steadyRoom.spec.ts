@@ -26,7 +26,9 @@ for (const viewport of [
   { width: 1440, height: 900 },
 ]) {
   for (const presenting of [false, true]) {
-    test(`${viewport.width}×${viewport.height}${presenting ? ', presenting' : ''}: 30 fast steps to the end of C leave the diagram's scale where it was`, async ({ page }) => {
+    test(`${viewport.width}×${viewport.height}${presenting ? ', presenting' : ''}: 30 fast steps to the end of C leave the diagram's scale where it was`, async ({
+      page,
+    }) => {
       await page.setViewportSize(viewport);
       const lab = new LabPage(page);
       await page.goto(`/?scenario=C&transport=stdio&step=4${presenting ? '&instructor=presentation' : ''}`);

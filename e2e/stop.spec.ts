@@ -9,7 +9,6 @@ import { storedByteCount } from './pages/storage';
 /** A herd of 100,000 clients behind a server that admits one per window: minutes of engine work. */
 const LONG_RUN = '?scenario=herd&clients=100000&admitPerWindow=1&eventsMax=100000000&attemptsMax=1000000';
 
-
 test('Stop ends a long run, restarts the worker and keeps the stored ledger', async ({ page }) => {
   test.slow();
   const lab = new LabPage(page);

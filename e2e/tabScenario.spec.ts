@@ -13,7 +13,8 @@ const OWN: ReadonlyArray<readonly [string, RegExp, string]> = [
   ['Backoff', /herd/, 'herd'],
   ['Proxy & reconnect', /proxy-buffering, reconnect-listen/, 'proxy-buffering'],
 ];
-const REASON = /on its own settings, shown on the tab; Transport, Seed, Implementation, Run and Predict apply on the Race and Ledger tabs/;
+const REASON =
+  /on its own settings, shown on the tab; Transport, Seed, Implementation, Run and Predict apply on the Race and Ledger tabs/;
 
 test('every tab names the scenario it shows', async ({ page }) => {
   const lab = new LabPage(page);

@@ -63,7 +63,14 @@ async function storeRaw(page: Page, kind: 'string' | 'object' | 'blob' | 'arrayb
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          const value = kind === 'string' ? 'not a ledger' : kind === 'object' ? { bytes: [1, 2, 3] } : kind === 'blob' ? new Blob(['x']) : new ArrayBuffer(8);
+          const value =
+            kind === 'string'
+              ? 'not a ledger'
+              : kind === 'object'
+                ? { bytes: [1, 2, 3] }
+                : kind === 'blob'
+                  ? new Blob(['x'])
+                  : new ArrayBuffer(8);
           const put = db.transaction('ledger', 'readwrite').objectStore('ledger').put(value, 'lab-ledger.sqlite');
           put.onerror = () => reject(put.error);
           put.onsuccess = () => {

@@ -13,7 +13,9 @@ async function optionValues(menu: Locator): Promise<string[]> {
   return menu.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
 }
 
-test('a first visit opens at step 0 with the card; a link opens at its step, or at the end when it names none', async ({ page }) => {
+test('a first visit opens at step 0 with the card; a link opens at its step, or at the end when it names none', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open();
   await lab.waitForRun('A', 'stdio');
@@ -42,7 +44,9 @@ test('a first visit opens at step 0 with the card; a link opens at its step, or 
   await lab.waitForStep(total);
 });
 
-test('the top bar follows the tab: each own-scenario tab selects one of its scenarios and the menu offers its family only', async ({ page }) => {
+test('the top bar follows the tab: each own-scenario tab selects one of its scenarios and the menu offers its family only', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=A&transport=stdio');
   await lab.waitForRun('A', 'stdio');
@@ -97,7 +101,9 @@ test('the top bar follows the tab: each own-scenario tab selects one of its scen
   await expect(lab.scenario).toHaveValue('B');
 });
 
-test('a control that does not apply on a tab is off yet focusable, with its reason on hover and on focus', async ({ page }) => {
+test('a control that does not apply on a tab is off yet focusable, with its reason on hover and on focus', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=A&transport=stdio');
   await lab.waitForRun('A', 'stdio');
@@ -105,12 +111,20 @@ test('a control that does not apply on a tab is off yet focusable, with its reas
   await lab.waitForRun('buffer-overload', 'http');
   const note = page.locator('#lab-tab-scenario-note');
   await expect(note).toBeVisible();
-  const controls = [lab.transportRadio('stdio'), lab.seed, page.getByRole('button', { name: 'Run', exact: true }), page.getByRole('button', { name: 'Predict', exact: true })];
+  const controls = [
+    lab.transportRadio('stdio'),
+    lab.seed,
+    page.getByRole('button', { name: 'Run', exact: true }),
+    page.getByRole('button', { name: 'Predict', exact: true }),
+  ];
   for (const control of controls) {
     await control.focus();
     await expect(control).toBeFocused();
     await expect(control).toHaveAttribute('aria-disabled', 'true');
-    await expect(control).toHaveAttribute('title', /Transport, Seed, Implementation, Run and Predict apply on the Race and Ledger tabs/);
+    await expect(control).toHaveAttribute(
+      'title',
+      /Transport, Seed, Implementation, Run and Predict apply on the Race and Ledger tabs/,
+    );
     await expect(control).toHaveAccessibleDescription(/runs buffer-overload .*on its own settings/);
   }
   // The accessible names stay as they were.
@@ -127,7 +141,9 @@ test('a control that does not apply on a tab is off yet focusable, with its reas
   await expect(lab.main).toHaveAttribute('data-transport', 'http');
 });
 
-test('Predict: a step forward at the race point before a guess stays there and asks for one; after the guess it reveals', async ({ page }) => {
+test('Predict: a step forward at the race point before a guess stays there and asks for one; after the guess it reveals', async ({
+  page,
+}) => {
   const transcript = runScenarioById('A', { transport: 'stdio' });
   const location = locateRace(findScenario('A').race as RaceQuestion, transcript.events) as RaceLocation;
   expect(location).not.toBeNull();
@@ -177,7 +193,9 @@ test('Run says what it did: the same seed gives the same run again', async ({ pa
   const said = page.getByTestId('run-said');
   await expect(said).toHaveCount(0);
   await lab.runButton.click();
-  await expect(said).toHaveText(`Ran B on stdio, seed 1 again: the same ${events} events, since a seed fixes the run. Change the seed or a setting, or Explore, for another.`);
+  await expect(said).toHaveText(
+    `Ran B on stdio, seed 1 again: the same ${events} events, since a seed fixes the run. Change the seed or a setting, or Explore, for another.`,
+  );
   await expect(said).toHaveAttribute('role', 'status');
   // A note over the page: the diagram pane does not move.
   const pane = page.locator('.lab-flow');

@@ -16,17 +16,32 @@ async function timeColumn(page: Page) {
     const labels = [...pane.querySelectorAll<HTMLElement>('.dg-time')].flatMap((label) => {
       const r = label.getBoundingClientRect();
       // Not drawn (presenting, the column given up), or wholly outside the pane: not read. Partly inside: read cut.
-      if (r.width === 0 || getComputedStyle(label).visibility === 'hidden' || r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left || r.left >= box.right) return [];
+      if (
+        r.width === 0 ||
+        getComputedStyle(label).visibility === 'hidden' ||
+        r.bottom <= box.top ||
+        r.top >= box.bottom ||
+        r.right <= box.left ||
+        r.left >= box.right
+      )
+        return [];
       const whole = r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
-      const covers = bars.some((bar) => bar.width > 0 && r.right > bar.left + 0.5 && r.left < bar.right && r.bottom > bar.top && r.top < bar.bottom);
+      const covers = bars.some(
+        (bar) =>
+          bar.width > 0 && r.right > bar.left + 0.5 && r.left < bar.right && r.bottom > bar.top && r.top < bar.bottom,
+      );
       return [{ text: label.textContent ?? '', left: Math.round(r.left), right: Math.round(r.right), whole, covers }];
     });
     return { paneLeft: Math.round(box.left), labels };
   });
 }
 
-const cut = (column: Awaited<ReturnType<typeof timeColumn>>) => column.labels.filter((label) => !label.whole).map((label) => `${label.text} at ${label.left}–${label.right} (pane from ${column.paneLeft})`);
-const covering = (column: Awaited<ReturnType<typeof timeColumn>>) => column.labels.filter((label) => label.covers).map((label) => label.text);
+const cut = (column: Awaited<ReturnType<typeof timeColumn>>) =>
+  column.labels
+    .filter((label) => !label.whole)
+    .map((label) => `${label.text} at ${label.left}–${label.right} (pane from ${column.paneLeft})`);
+const covering = (column: Awaited<ReturnType<typeof timeColumn>>) =>
+  column.labels.filter((label) => label.covers).map((label) => label.text);
 
 for (const [id, transport] of [
   ['A', 'stdio'],
@@ -35,7 +50,9 @@ for (const [id, transport] of [
   ['C', 'http'],
   ['D', 'http'],
 ] as Array<[string, TransportValue]>) {
-  test(`${id} on ${transport} at the end: every time label in the pane is whole, and none covers a deadline bar`, async ({ page }) => {
+  test(`${id} on ${transport} at the end: every time label in the pane is whole, and none covers a deadline bar`, async ({
+    page,
+  }) => {
     const lab = new LabPage(page);
     await lab.open(`?scenario=${id}&transport=${transport}`);
     await lab.waitForRun(id, transport);
@@ -47,7 +64,9 @@ for (const [id, transport] of [
   });
 }
 
-test('C in Predict at the race point (1610 ms): every time label in the pane is whole, and none covers a deadline bar', async ({ page }) => {
+test('C in Predict at the race point (1610 ms): every time label in the pane is whole, and none covers a deadline bar', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=C&transport=stdio&step=22&instructor=predict');
   await lab.waitForRun('C', 'stdio');
@@ -62,7 +81,10 @@ test('C in Predict at the race point (1610 ms): every time label in the pane is 
 
 test('C presenting, at the end and in Predict: a time label is whole in the pane or not drawn', async ({ page }) => {
   const lab = new LabPage(page);
-  for (const query of ['?scenario=C&transport=stdio&instructor=presentation', '?scenario=C&transport=stdio&step=22&instructor=presentation+predict']) {
+  for (const query of [
+    '?scenario=C&transport=stdio&instructor=presentation',
+    '?scenario=C&transport=stdio&step=22&instructor=presentation+predict',
+  ]) {
     // Presenting, the page's title is not shown: the lab is open once its run is.
     await page.goto(`/${query}`);
     await lab.waitForRun('C', 'stdio');
@@ -74,14 +96,18 @@ test('C presenting, at the end and in Predict: a time label is whole in the pane
       if (time === undefined || time.width === 0) return ['no time shown'];
       return [...document.querySelectorAll('.lab-top button')].flatMap((button) => {
         const r = button.getBoundingClientRect();
-        return r.width > 0 && r.left < time.right && r.right > time.left && r.top < time.bottom && r.bottom > time.top ? [button.textContent ?? ''] : [];
+        return r.width > 0 && r.left < time.right && r.right > time.left && r.top < time.bottom && r.bottom > time.top
+          ? [button.textContent ?? '']
+          : [];
       });
     });
     expect(covered, query).toEqual([]);
   }
 });
 
-test('C panned right by the user past the time column: the column is pinned at the pane edge, every label whole', async ({ page }) => {
+test('C panned right by the user past the time column: the column is pinned at the pane edge, every label whole', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=C&transport=stdio&step=22');
   await lab.waitForRun('C', 'stdio');
@@ -92,7 +118,15 @@ test('C panned right by the user past the time column: the column is pinned at t
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(300, 0);
   // The view has moved right well past the column's own room (the lanes' left edge is off the pane).
-  await expect.poll(async () => pane.evaluate((element) => new DOMMatrixReadOnly(getComputedStyle(element.querySelector('.react-flow__viewport') as Element).transform).e)).toBeLessThan(-100);
+  await expect
+    .poll(async () =>
+      pane.evaluate(
+        (element) =>
+          new DOMMatrixReadOnly(getComputedStyle(element.querySelector('.react-flow__viewport') as Element).transform)
+            .e,
+      ),
+    )
+    .toBeLessThan(-100);
   await expect(page.locator('.dg-time-column')).toHaveAttribute('data-pinned', 'true');
   const column = await timeColumn(page);
   expect(cut(column)).toEqual([]);

@@ -43,7 +43,9 @@ test('the timeline is one Tab stop; ↑ ↓ move inside it and Enter opens a row
   await expect(rows.nth(total - 2)).toBeFocused();
 });
 
-test('at 1280×720 the timeline shows whole rows with the current event, stays inside the window and resizes, and the diagram keeps half the height', async ({ page }) => {
+test('at 1280×720 the timeline shows whole rows with the current event, stays inside the window and resizes, and the diagram keeps half the height', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=B');
   await lab.waitForRun('B', 'stdio');
@@ -54,7 +56,9 @@ test('at 1280×720 the timeline shows whole rows with the current event, stays i
       const frame = box.getBoundingClientRect();
       return [...box.querySelectorAll('li')].filter((row) => {
         const r = row.getBoundingClientRect();
-        return whole ? r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1 : r.bottom > frame.top + 4 && r.top < frame.bottom - 4;
+        return whole
+          ? r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1
+          : r.bottom > frame.top + 4 && r.top < frame.bottom - 4;
       }).length;
     }, whole);
   // Rows wrap to read whole, so fewer fit than one-line rows did (B ends on its two longest): the current
@@ -96,7 +100,12 @@ async function cutShort(page: Page, selector: string): Promise<string[]> {
     elements
       .filter((element) => {
         const style = getComputedStyle(element);
-        return element.scrollWidth > element.clientWidth + 1 || style.textOverflow === 'ellipsis' || style.whiteSpace === 'nowrap' || style.webkitLineClamp !== 'none';
+        return (
+          element.scrollWidth > element.clientWidth + 1 ||
+          style.textOverflow === 'ellipsis' ||
+          style.whiteSpace === 'nowrap' ||
+          style.webkitLineClamp !== 'none'
+        );
       })
       .map((element) => (element.textContent ?? '').trim().slice(0, 60)),
   );
@@ -129,7 +138,9 @@ const SIDE_RUNS = [
   ['ledger-race-unsafe', 'http'],
 ] as const;
 
-test('at 1280×720 every docked row reads whole without a hover, and the current row stays in the list\'s view', async ({ page }) => {
+test("at 1280×720 every docked row reads whole without a hover, and the current row stays in the list's view", async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   for (const [id, transport] of SIDE_RUNS) {
     await lab.open(`?scenario=${id}&transport=${transport}`);
@@ -143,7 +154,10 @@ test('at 1280×720 every docked row reads whole without a hover, and the current
   const text = lab.timeline.locator('.lab-event-text', { hasText: 'VIEWS DIVERGE' });
   expect((await text.textContent()) ?? '').toMatch(/discards the response, whenever it arrives$/);
   await text.scrollIntoViewIfNeeded();
-  expect(await wholeOnTop(page, '.lab-dock .lab-event:has(.lab-event-text:text("VIEWS DIVERGE"))'), 'the whole row in view').toBe(true);
+  expect(
+    await wholeOnTop(page, '.lab-dock .lab-event:has(.lab-event-text:text("VIEWS DIVERGE"))'),
+    'the whole row in view',
+  ).toBe(true);
   // Stepping back and forth keeps the current row whole in the list's view, taller rows and all.
   const currentInside = () =>
     page.locator('.lab-dock .lab-timeline-scroll').evaluate((scroll) => {
@@ -167,7 +181,9 @@ test('at 1280×720 every docked row reads whole without a hover, and the current
   }
 });
 
-test('at 1280×720 the scenario description reads whole: its line is whole, Enter opens the paragraph whole on screen, Escape closes it', async ({ page }) => {
+test('at 1280×720 the scenario description reads whole: its line is whole, Enter opens the paragraph whole on screen, Escape closes it', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   for (const [id, transport] of SIDE_RUNS) {
     await lab.open(`?scenario=${id}&transport=${transport}`);
@@ -175,7 +191,10 @@ test('at 1280×720 the scenario description reads whole: its line is whole, Ente
     const description = page.getByRole('region', { name: 'Scenario description' });
     const opener = description.locator('.lab-about > summary');
     await expect(opener).toHaveText('What happens in this scenario');
-    expect(await cutShort(page, '.lab-side .lab-scenario summary, .lab-side .lab-topic'), `${id}: the description's lines cut short`).toEqual([]);
+    expect(
+      await cutShort(page, '.lab-side .lab-scenario summary, .lab-side .lab-topic'),
+      `${id}: the description's lines cut short`,
+    ).toEqual([]);
     await opener.scrollIntoViewIfNeeded();
     expect(await wholeOnTop(page, '.lab-side .lab-about > summary'), `${id}: the opener whole in view`).toBe(true);
     await opener.focus();
@@ -184,8 +203,14 @@ test('at 1280×720 the scenario description reads whole: its line is whole, Ente
     await expect(paragraph).toBeVisible();
     expect((await paragraph.textContent())?.length ?? 0).toBeGreaterThan(100);
     expect(await cutShort(page, '.lab-side .lab-summary'), `${id}: the paragraph cut short`).toEqual([]);
-    expect(await paragraph.evaluate((element) => element.scrollHeight <= element.clientHeight + 1), `${id}: the paragraph scrolls inside itself`).toBe(true);
-    expect(await wholeOnTop(page, '.lab-side .lab-summary'), `${id}: the whole paragraph on screen, nothing over it`).toBe(true);
+    expect(
+      await paragraph.evaluate((element) => element.scrollHeight <= element.clientHeight + 1),
+      `${id}: the paragraph scrolls inside itself`,
+    ).toBe(true);
+    expect(
+      await wholeOnTop(page, '.lab-side .lab-summary'),
+      `${id}: the whole paragraph on screen, nothing over it`,
+    ).toBe(true);
     const file = test.info().outputPath(`description-${id}.png`);
     await page.screenshot({ path: file });
     await test.info().attach(`description-${id}`, { path: file, contentType: 'image/png' });

@@ -13,7 +13,9 @@ async function openVerification(page: import('@playwright/test').Page): Promise<
 }
 
 /** The bar's value once it is above zero, read while no checklist item is on the page yet. */
-async function progressBeforeChecklist(page: import('@playwright/test').Page): Promise<{ value: number; max: number; items: number; text: string }> {
+async function progressBeforeChecklist(
+  page: import('@playwright/test').Page,
+): Promise<{ value: number; max: number; items: number; text: string }> {
   const bar = page.getByRole('progressbar', { name: 'Verification progress' });
   await expect(bar).toBeVisible({ timeout: 30_000 });
   let seen = { value: 0, max: 0, items: 0, text: '' };
@@ -37,7 +39,9 @@ async function progressBeforeChecklist(page: import('@playwright/test').Page): P
   return seen;
 }
 
-test('the checklist shows its progress while it computes, then the bar gives way to the checklist', async ({ page }) => {
+test('the checklist shows its progress while it computes, then the bar gives way to the checklist', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const panels = await openVerification(page);
   const seen = await progressBeforeChecklist(page);

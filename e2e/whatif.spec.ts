@@ -61,7 +61,9 @@ test('Drop connection here drops the reconnect scenario’s connection at the st
   await expect(page).not.toHaveURL(/dropAtMs=/);
 });
 
-test('Drop connection here on the herd: the clients connected at the step’s time reconnect again, and Back returns', async ({ page }) => {
+test('Drop connection here on the herd: the clients connected at the step’s time reconnect again, and Back returns', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   // Step 15 is window 9's summary at 1,000 ms (after the traced listen's send, its arrival, the stream
   // and the acknowledgement): 5,000 clients are connected, the traced one among them.
@@ -79,8 +81,12 @@ test('Drop connection here on the herd: the clients connected at the step’s ti
   await expect(outcome).not.toHaveText(before ?? '');
   // The run shows the drop and the traced client's stream going, then its new listen request.
   const lines = await lab.timelineLines();
-  expect(lines.some((line) => /the connection drops at 1000 ms: 5000 of 10000 clients were connected/.test(line))).toBe(true);
-  expect(lines.some((line) => /traced client 9999: its stream dropped at 1000 ms; attempt 0 waits/.test(line))).toBe(true);
+  expect(lines.some((line) => /the connection drops at 1000 ms: 5000 of 10000 clients were connected/.test(line))).toBe(
+    true,
+  );
+  expect(lines.some((line) => /traced client 9999: its stream dropped at 1000 ms; attempt 0 waits/.test(line))).toBe(
+    true,
+  );
 
   await whatIf.getByRole('button', { name: 'Back to the scenario' }).click();
   await lab.waitForRun('herd', 'http');

@@ -26,7 +26,9 @@ async function geometry(page: Page) {
   return page.evaluate(() => {
     const box = (element: Element | null) => {
       const r = element?.getBoundingClientRect();
-      return r === undefined ? null : { x: r.x, y: r.y, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+      return r === undefined
+        ? null
+        : { x: r.x, y: r.y, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
     };
     const region = document.querySelector('section.lab-diagram');
     const current = document.querySelectorAll('[aria-current="step"]');
@@ -34,7 +36,9 @@ async function geometry(page: Page) {
     const now = document.querySelector('.dg-now');
     return {
       viewport: { width: innerWidth, height: innerHeight },
-      scrolls: document.documentElement.scrollHeight > innerHeight + 1 || document.documentElement.scrollWidth > innerWidth + 1,
+      scrolls:
+        document.documentElement.scrollHeight > innerHeight + 1 ||
+        document.documentElement.scrollWidth > innerWidth + 1,
       region: box(region),
       pane: box(document.querySelector('.lab-flow')),
       current: inDiagram.length === 1 ? box(inDiagram[0] ?? null) : null,
@@ -61,7 +65,9 @@ function expectCurrentInside(g: Awaited<ReturnType<typeof geometry>>, what: stri
 async function labelOverlaps(page: Page): Promise<string[]> {
   return page.locator('.lab-flow').evaluate((pane) => {
     const boxes = (selector: string) =>
-      [...pane.querySelectorAll(selector)].map((element) => ({ text: element.textContent?.trim() ?? '', box: element.getBoundingClientRect() })).filter(({ box }) => box.width > 0 && box.height > 0);
+      [...pane.querySelectorAll(selector)]
+        .map((element) => ({ text: element.textContent?.trim() ?? '', box: element.getBoundingClientRect() }))
+        .filter(({ box }) => box.width > 0 && box.height > 0);
     const markers = boxes('.dg-marker');
     const labels = boxes('.dg-wire-label, .dg-wire-fate');
     const found: string[] = [];
@@ -76,14 +82,19 @@ async function labelOverlaps(page: Page): Promise<string[]> {
   });
 }
 
-const zoomOf = (page: Page) => page.locator('.lab-flow .react-flow__viewport').evaluate((element: HTMLElement) => new DOMMatrixReadOnly(getComputedStyle(element).transform).a);
+const zoomOf = (page: Page) =>
+  page
+    .locator('.lab-flow .react-flow__viewport')
+    .evaluate((element: HTMLElement) => new DOMMatrixReadOnly(getComputedStyle(element).transform).a);
 
 for (const viewport of VIEWPORTS) {
   const size = `${viewport.width}x${viewport.height}`;
   test.describe(`at ${size}`, () => {
     test.use({ viewport });
 
-    test(`${size}: the diagram takes half the screen, nothing scrolls, and the current event stays inside it through A–D`, async ({ page }, testInfo) => {
+    test(`${size}: the diagram takes half the screen, nothing scrolls, and the current event stays inside it through A–D`, async ({
+      page,
+    }, testInfo) => {
       test.slow();
       const lab = new LabPage(page);
       const diagram = new Diagram(page);
@@ -96,15 +107,17 @@ for (const viewport of VIEWPORTS) {
           await lab.stepForward.click();
           await lab.waitForStep(step);
           // The view glides for 180 ms at most; the current event is inside once it settles.
-          await expect.poll(async () => {
-            const g = await geometry(page);
-            try {
-              expectCurrentInside(g, `${id} step ${step}`);
-              return true;
-            } catch {
-              return false;
-            }
-          }).toBe(true);
+          await expect
+            .poll(async () => {
+              const g = await geometry(page);
+              try {
+                expectCurrentInside(g, `${id} step ${step}`);
+                return true;
+              } catch {
+                return false;
+              }
+            })
+            .toBe(true);
           // No label is covered: no marker box overlaps a wire's label or its fate word.
           expect(await labelOverlaps(page), `${id} step ${step}`).toEqual([]);
         }
@@ -112,7 +125,10 @@ for (const viewport of VIEWPORTS) {
         expect(g.scrolls, 'the page does not scroll').toBe(false);
         const region = g.region;
         expect(region).not.toBeNull();
-        expect(((region?.width ?? 0) * (region?.height ?? 0)) / (viewport.width * viewport.height), 'the diagram region takes half the viewport').toBeGreaterThanOrEqual(0.5);
+        expect(
+          ((region?.width ?? 0) * (region?.height ?? 0)) / (viewport.width * viewport.height),
+          'the diagram region takes half the viewport',
+        ).toBeGreaterThanOrEqual(0.5);
         expect(region?.bottom ?? Infinity).toBeLessThanOrEqual(viewport.height);
         expectCurrentInside(g, `${id} at its end`);
         await shot(page, testInfo, `${size}-${id}-end`);
@@ -142,24 +158,33 @@ for (const viewport of VIEWPORTS) {
         await lab.open(`?scenario=${id}`);
         await lab.waitForRun(id, id === 'D' ? 'http' : 'stdio');
         await diagram.fitAll();
-        const labels = await page.locator('.lab-flow .dg-marker, .lab-flow .dg-wire-label, .lab-flow .dg-lane-header').evaluateAll((elements) =>
-          elements.map((element) => ({
-            text: element.textContent ?? '',
-            cut: element instanceof HTMLElement && (element.scrollWidth > element.clientWidth + 1 || getComputedStyle(element).textOverflow === 'ellipsis'),
-          })),
-        );
+        const labels = await page
+          .locator('.lab-flow .dg-marker, .lab-flow .dg-wire-label, .lab-flow .dg-lane-header')
+          .evaluateAll((elements) =>
+            elements.map((element) => ({
+              text: element.textContent ?? '',
+              cut:
+                element instanceof HTMLElement &&
+                (element.scrollWidth > element.clientWidth + 1 ||
+                  getComputedStyle(element).textOverflow === 'ellipsis'),
+            })),
+          );
         expect(labels.length).toBeGreaterThan(0);
         for (const label of labels) {
           expect(label.text.endsWith('…'), label.text).toBe(false);
           expect(label.cut, label.text).toBe(false);
         }
         // Markers that share a row band never overlap each other.
-        const boxes = await page.locator('.lab-flow .dg-marker').evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect));
+        const boxes = await page
+          .locator('.lab-flow .dg-marker')
+          .evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect));
         for (let i = 0; i < boxes.length; i++) {
           for (let j = i + 1; j < boxes.length; j++) {
             const a = boxes[i] as DOMRect;
             const b = boxes[j] as DOMRect;
-            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+            const overlap =
+              Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+              Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
             expect(overlap, `${id}: markers ${i} and ${j} overlap`).toBe(false);
           }
         }
@@ -171,7 +196,9 @@ for (const viewport of VIEWPORTS) {
 test.describe('instructor modes', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
-  test('presentation at 1280×720 shows the facts strip, the playback and the current event while stepping', async ({ page }, testInfo) => {
+  test('presentation at 1280×720 shows the facts strip, the playback and the current event while stepping', async ({
+    page,
+  }, testInfo) => {
     // About a hundred steps through A–D, each waiting for the view to settle.
     test.slow();
     const lab = new LabPage(page);
@@ -186,14 +213,16 @@ test.describe('instructor modes', () => {
       for (let step = 1; step <= total; step++) {
         await page.keyboard.press('ArrowRight');
         await lab.waitForStep(step);
-        await expect.poll(async () => {
-          try {
-            expectCurrentInside(await geometry(page), `${id} presenting step ${step}`);
-            return true;
-          } catch {
-            return false;
-          }
-        }).toBe(true);
+        await expect
+          .poll(async () => {
+            try {
+              expectCurrentInside(await geometry(page), `${id} presenting step ${step}`);
+              return true;
+            } catch {
+              return false;
+            }
+          })
+          .toBe(true);
       }
       expect((await geometry(page)).scrolls).toBe(false);
       await shot(page, testInfo, `presentation-${id}`);
@@ -201,7 +230,9 @@ test.describe('instructor modes', () => {
   });
 
   for (const id of RACES) {
-    test(`predict in ${id}: stops at the race point with the diagram in view, gives nothing away, reveals after the guess`, async ({ page }, testInfo) => {
+    test(`predict in ${id}: stops at the race point with the diagram in view, gives nothing away, reveals after the guess`, async ({
+      page,
+    }, testInfo) => {
       const lab = new LabPage(page);
       const transport = id === 'D' ? 'http' : 'stdio';
       const transcript = runRaceById(id, { transport });
@@ -217,15 +248,21 @@ test.describe('instructor modes', () => {
       // under it (every answer in view), so the diagram keeps over a third of the window, not half.
       const card = await page.locator('[data-predict="asking"]').boundingBox();
       expect(card).not.toBeNull();
-      expect((card?.x ?? 0) >= (g.region?.right ?? 0) - 1 || (card?.y ?? 0) >= (g.region?.bottom ?? 0) - 1, 'the question is beside the diagram').toBe(true);
+      expect(
+        (card?.x ?? 0) >= (g.region?.right ?? 0) - 1 || (card?.y ?? 0) >= (g.region?.bottom ?? 0) - 1,
+        'the question is beside the diagram',
+      ).toBe(true);
       expect(((g.region?.width ?? 0) * (g.region?.height ?? 0)) / (1280 * 720)).toBeGreaterThanOrEqual(0.34);
       expectCurrentInside(g, `${id} at the race point`);
       // Nothing says who won: the facts step aside for the question, and the terminal state is still pending
       // (the race point is where both contenders are under way; the spoiler scans per scenario: predict.spec.ts).
       await expect(lab.facts).toBeHidden();
-      expect((await page.locator('.lab-facts-cell td').first().textContent())?.trim()).toBe(id === 'B' ? 'completed' : 'pending');
+      expect((await page.locator('.lab-facts-cell td').first().textContent())?.trim()).toBe(
+        id === 'B' ? 'completed' : 'pending',
+      );
       const shown = [await lab.announcer.textContent(), ...(await lab.timelineLines())].join('\n');
-      for (const word of ['TERMINAL', 'fired', 'ignores it']) if (id !== 'B' || word !== 'TERMINAL') expect(shown).not.toContain(word);
+      for (const word of ['TERMINAL', 'fired', 'ignores it'])
+        if (id !== 'B' || word !== 'TERMINAL') expect(shown).not.toContain(word);
       await expect(page.getByTestId('predict-winner')).toHaveCount(0);
       await shot(page, testInfo, `predict-${id}-asking`);
       // The guess, then → reveals at the deciding event whether it was right.
@@ -235,12 +272,17 @@ test.describe('instructor modes', () => {
       await expect(page.locator('[data-predict="revealed"]')).toBeVisible();
       expect(await lab.step()).toBeGreaterThan(step);
       await expect(page.locator('[data-race="deciding"]')).toHaveCount(1);
-      await expect(page.locator('[data-verdict]')).toHaveAttribute('data-verdict', transcript.outcome.terminalState === 'cancelled' ? 'right' : 'wrong');
+      await expect(page.locator('[data-verdict]')).toHaveAttribute(
+        'data-verdict',
+        transcript.outcome.terminalState === 'cancelled' ? 'right' : 'wrong',
+      );
     });
   }
 });
 
-test('the ? dialog lists every key, and a link restores the tab, the mode, Linear time and the sliders', async ({ page }) => {
+test('the ? dialog lists every key, and a link restores the tab, the mode, Linear time and the sliders', async ({
+  page,
+}) => {
   const lab = new LabPage(page);
   await lab.open('?scenario=B&linear=1&instructor=predict');
   await lab.waitForRun('B', 'stdio');
@@ -248,7 +290,10 @@ test('the ? dialog lists every key, and a link restores the tab, the mode, Linea
   await expect(page.getByRole('button', { name: 'Predict' })).toHaveAttribute('aria-pressed', 'true');
   await expect(new Diagram(page).pane).toHaveAttribute('data-scale', 'linear');
   await lab.shortcutsButton.click();
-  for (const key of ['Space', '→', '←', 'Home', 'End', 'L', 'P', 'Esc', 'Q', '1', '4', '?']) await expect(lab.shortcutsDialog.locator('kbd', { hasText: new RegExp(`^${key.replace('?', '\\?')}$`) }).first()).toBeVisible();
+  for (const key of ['Space', '→', '←', 'Home', 'End', 'L', 'P', 'Esc', 'Q', '1', '4', '?'])
+    await expect(
+      lab.shortcutsDialog.locator('kbd', { hasText: new RegExp(`^${key.replace('?', '\\?')}$`) }).first(),
+    ).toBeVisible();
   await page.keyboard.press('Escape');
 
   await lab.open('?scenario=A&tab=buffer&bufferCapacity=12');
@@ -280,19 +325,31 @@ test('Fit View pressed as a run lands, on a slow machine, is the view that stays
   await diagram.settled();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const total = (await diagram.counts()).messagesTotal;
-  await expect.poll(async () => (await diagram.drawnWires()).filter((wire) => wire.kind === 'message').length).toBe(total);
+  await expect
+    .poll(async () => (await diagram.drawnWires()).filter((wire) => wire.kind === 'message').length)
+    .toBe(total);
 });
 
-test('a ledger race at 1280×720: all four lanes inside the pane at zoom 1, and a long statement wraps inside its marker', async ({ page }, testInfo) => {
+test('a ledger race at 1280×720: all four lanes inside the pane at zoom 1, and a long statement wraps inside its marker', async ({
+  page,
+}, testInfo) => {
   const lab = new LabPage(page);
   await page.setViewportSize({ width: 1280, height: 720 });
   // Step 16 of ledger-race-unsafe: conn-2's INSERT fails with SQLITE_CONSTRAINT_PRIMARYKEY, the longest marker text.
   await lab.open('?scenario=ledger-race-unsafe&transport=http&step=16');
   await lab.waitForRun('ledger-race-unsafe', 'http');
-  const region = await page.getByRole('region', { name: 'Sequence diagram' }).or(page.getByRole('figure', { name: 'Sequence diagram' })).boundingBox();
+  const region = await page
+    .getByRole('region', { name: 'Sequence diagram' })
+    .or(page.getByRole('figure', { name: 'Sequence diagram' }))
+    .boundingBox();
   expect(region).not.toBeNull();
   const pane = region as NonNullable<typeof region>;
-  const headers = await page.locator('.lab-flow .dg-lane-header').evaluateAll((elements) => elements.map((element) => ({ text: element.textContent ?? '', box: element.getBoundingClientRect().toJSON() as DOMRect })));
+  const headers = await page.locator('.lab-flow .dg-lane-header').evaluateAll((elements) =>
+    elements.map((element) => ({
+      text: element.textContent ?? '',
+      box: element.getBoundingClientRect().toJSON() as DOMRect,
+    })),
+  );
   expect(headers.map((header) => header.text)).toEqual(['Client', 'Server', 'conn-1 (SQLite)', 'conn-2 (SQLite)']);
   for (const { text, box } of headers) {
     expect(box.left, text).toBeGreaterThanOrEqual(pane.x - 1);
@@ -327,7 +384,9 @@ test('a ledger race at 1280×720: all four lanes inside the pane at zoom 1, and 
       }
     }
     const before: string[] = [];
-    for (let i = 1; i < chars.length; i++) if ((chars[i] as { top: number }).top > (chars[i - 1] as { top: number }).top + 4) before.push((chars[i - 1] as { char: string }).char);
+    for (let i = 1; i < chars.length; i++)
+      if ((chars[i] as { top: number }).top > (chars[i - 1] as { top: number }).top + 4)
+        before.push((chars[i - 1] as { char: string }).char);
     return before;
   });
   expect(breaksAfter.length).toBeGreaterThanOrEqual(2);

@@ -20,8 +20,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const MODES = ['auto', 'bundled', 'system', 'playwright'];
 const SYSTEM_CANDIDATES = {
-  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'],
-  darwin: ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'],
+  linux: [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/snap/bin/chromium',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+  ],
+  darwin: [
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  ],
   win32: [],
 };
 
@@ -39,7 +48,11 @@ function executable(path) {
 /** What the binary says about itself ("Chromium 153.0.8010.0"); Debian's wrapper prints noise on stderr, so stdout only. */
 function versionOf(path, env) {
   try {
-    const out = execFileSync(path, ['--version'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 });
+    const out = execFileSync(path, ['--version'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 20_000,
+    });
     return out.toString().trim().split('\n').pop() || 'unknown version';
   } catch {
     return 'unknown version';
@@ -65,13 +78,17 @@ function fromSystem() {
  */
 async function fromBundled() {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new BrowserError(`The npm-shipped Chromium is built for Linux x64 only (this is ${process.platform} ${process.arch}).`);
+    throw new BrowserError(
+      `The npm-shipped Chromium is built for Linux x64 only (this is ${process.platform} ${process.arch}).`,
+    );
   }
   let entry;
   try {
     entry = require.resolve('@sparticuz/chromium');
   } catch {
-    throw new BrowserError('The devDependency @sparticuz/chromium is not installed: run npm ci (or npm install) first.');
+    throw new BrowserError(
+      'The devDependency @sparticuz/chromium is not installed: run npm ci (or npm install) first.',
+    );
   }
   const packageDir = join(dirname(entry), '..');
   const { version: packageVersion } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
@@ -89,7 +106,9 @@ async function fromBundled() {
     try {
       const { inflate } = await import('@sparticuz/chromium');
       const bin = join(packageDir, 'bin');
-      await Promise.all(['chromium.br', 'al2023.tar.br', 'swiftshader.tar.br', 'fonts.tar.br'].map((file) => inflate(join(bin, file))));
+      await Promise.all(
+        ['chromium.br', 'al2023.tar.br', 'swiftshader.tar.br', 'fonts.tar.br'].map((file) => inflate(join(bin, file))),
+      );
     } finally {
       if (savedTmpdir === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = savedTmpdir;
@@ -109,14 +128,28 @@ async function fromBundled() {
   // Only libc comes from the machine: NSS, NSPR and expat come from the package (al2023/lib).
   const libraryPath = [join(dir, 'al2023', 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(delimiter);
   const env = { LD_LIBRARY_PATH: libraryPath, FONTCONFIG_PATH: join(dir, 'fontconfig') };
-  return { source: `npm-shipped (@sparticuz/chromium ${packageVersion}${unpackedMs === null ? '' : `, unpacked in ${(unpackedMs / 1000).toFixed(1)} s`})`, executablePath, env, version: versionOf(executablePath, env) };
+  return {
+    source: `npm-shipped (@sparticuz/chromium ${packageVersion}${unpackedMs === null ? '' : `, unpacked in ${(unpackedMs / 1000).toFixed(1)} s`})`,
+    executablePath,
+    env,
+    version: versionOf(executablePath, env),
+  };
 }
 
 /** Playwright's own browser, downloaded by `npx playwright install chromium`; Playwright picks the binary. */
 function fromPlaywright() {
-  const { browsers } = JSON.parse(readFileSync(join(dirname(require.resolve('playwright-core/package.json')), 'browsers.json'), 'utf8'));
-  const shell = browsers.find((browser) => browser.name === 'chromium-headless-shell') ?? browsers.find((browser) => browser.name === 'chromium');
-  return { source: "Playwright's own download (npx playwright install chromium)", executablePath: null, env: {}, version: `${shell.title} ${shell.browserVersion}` };
+  const { browsers } = JSON.parse(
+    readFileSync(join(dirname(require.resolve('playwright-core/package.json')), 'browsers.json'), 'utf8'),
+  );
+  const shell =
+    browsers.find((browser) => browser.name === 'chromium-headless-shell') ??
+    browsers.find((browser) => browser.name === 'chromium');
+  return {
+    source: "Playwright's own download (npx playwright install chromium)",
+    executablePath: null,
+    env: {},
+    version: `${shell.title} ${shell.browserVersion}`,
+  };
 }
 
 async function resolveBrowser(mode) {
@@ -124,7 +157,8 @@ async function resolveBrowser(mode) {
   if (mode === 'bundled') return fromBundled();
   const found = fromChromiumPath() ?? fromSystem();
   if (found !== null) return found;
-  if (mode === 'system') throw new BrowserError('LAB_BROWSER=system, but CHROMIUM_PATH is not set and no system Chromium was found.');
+  if (mode === 'system')
+    throw new BrowserError('LAB_BROWSER=system, but CHROMIUM_PATH is not set and no system Chromium was found.');
   if (process.platform === 'linux' && process.arch === 'x64') return fromBundled();
   // Elsewhere the npm-shipped build does not run: Playwright's own download (if it is missing,
   // Playwright says to run `npx playwright install chromium`).
@@ -136,7 +170,10 @@ const json = process.argv.includes('--json');
 try {
   if (!MODES.includes(mode)) throw new BrowserError(`LAB_BROWSER=${mode} is not one of ${MODES.join(', ')}.`);
   const browser = await resolveBrowser(mode);
-  const where = browser.executablePath === null ? '' : ` at ${relative(process.cwd(), browser.executablePath).startsWith('..') ? browser.executablePath : relative(process.cwd(), browser.executablePath)}`;
+  const where =
+    browser.executablePath === null
+      ? ''
+      : ` at ${relative(process.cwd(), browser.executablePath).startsWith('..') ? browser.executablePath : relative(process.cwd(), browser.executablePath)}`;
   console.error(`e2e: ${browser.version}, ${browser.source}${where}`);
   if (json) process.stdout.write(`${JSON.stringify({ mode, ...browser })}\n`);
 } catch (error) {

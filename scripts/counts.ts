@@ -22,7 +22,8 @@ const REVIEWED_DEFAULTS: readonly { file: string; subject: string; reason: strin
   {
     file: 'src/worker/workerClient.ts',
     subject: 'data.type',
-    reason: 'every type the cases do not name is an answer; `data satisfies Settling` in the default makes a new type that is not one fail to compile',
+    reason:
+      'every type the cases do not name is an answer; `data satisfies Settling` in the default makes a new type that is not one fail to compile',
   },
 ];
 
@@ -42,12 +43,22 @@ function walk(node: ts.Node, visit: (node: ts.Node) => void): void {
   node.forEachChild((child) => walk(child, visit));
 }
 
-const lineOf = (source: ts.SourceFile, node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+const lineOf = (source: ts.SourceFile, node: ts.Node) =>
+  source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 
 /** A union of literals (or one literal, a boolean, an enum): every value is named in the type. */
 function isClosed(type: ts.Type): boolean {
   const parts = type.isUnion() ? type.types : [type];
-  return parts.every((part) => (part.flags & (ts.TypeFlags.Literal | ts.TypeFlags.BooleanLiteral | ts.TypeFlags.EnumLiteral | ts.TypeFlags.Undefined | ts.TypeFlags.Null)) !== 0);
+  return parts.every(
+    (part) =>
+      (part.flags &
+        (ts.TypeFlags.Literal |
+          ts.TypeFlags.BooleanLiteral |
+          ts.TypeFlags.EnumLiteral |
+          ts.TypeFlags.Undefined |
+          ts.TypeFlags.Null)) !==
+      0,
+  );
 }
 
 /** A default that only proves the cases complete: `unreachable(x)` or a value assigned to `never`. */
@@ -77,11 +88,15 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
 
     // `issue #` in a comment, tests included: a comment says why in the present tense, not which ticket.
     ts.forEachChild(source, function scan(node) {
-      for (const range of [...(ts.getLeadingCommentRanges(text, node.getFullStart()) ?? []), ...(ts.getTrailingCommentRanges(text, node.getEnd()) ?? [])]) {
+      for (const range of [
+        ...(ts.getLeadingCommentRanges(text, node.getFullStart()) ?? []),
+        ...(ts.getTrailingCommentRanges(text, node.getEnd()) ?? []),
+      ]) {
         const comment = text.slice(range.pos, range.end);
         if (/issue\s*#/i.test(comment)) {
           const where = `${file}:${source.getLineAndCharacterOfPosition(range.pos).line + 1}`;
-          if (!issues.some((row) => row.where === where)) issues.push({ where, detail: comment.split('\n')[0]?.trim().slice(0, 90) ?? '' });
+          if (!issues.some((row) => row.where === where))
+            issues.push({ where, detail: comment.split('\n')[0]?.trim().slice(0, 90) ?? '' });
         }
       }
       node.forEachChild(scan);
@@ -93,14 +108,21 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
     if (file.startsWith('src/store/') || file.startsWith('src/ui/')) {
       for (const statement of source.statements) {
         if (ts.isVariableStatement(statement) && (statement.declarationList.flags & ts.NodeFlags.Let) !== 0) {
-          lets.push({ where: `${file}:${lineOf(source, statement)}`, detail: statement.declarationList.declarations.map((d) => d.name.getText(source)).join(', ') });
+          lets.push({
+            where: `${file}:${lineOf(source, statement)}`,
+            detail: statement.declarationList.declarations.map((d) => d.name.getText(source)).join(', '),
+          });
         }
       }
     }
 
     walk(source, (node) => {
       // `x as unknown as T`: a cast the checker cannot see through.
-      if (ts.isAsExpression(node) && ts.isAsExpression(node.expression) && node.expression.type.kind === ts.SyntaxKind.UnknownKeyword) {
+      if (
+        ts.isAsExpression(node) &&
+        ts.isAsExpression(node.expression) &&
+        node.expression.type.kind === ts.SyntaxKind.UnknownKeyword
+      ) {
         casts.set(file, (casts.get(file) ?? 0) + 1);
       }
 
@@ -120,45 +142,93 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
       }
 
       // A declaration of the run selection: a type or schema that lists scenario, transport and seed as its fields.
-      const names = (members: ts.NodeArray<ts.Node>) => new Set(members.map((m) => ((m as ts.NamedDeclaration).name === undefined ? '' : (m as ts.NamedDeclaration).name!.getText(source))));
-      const listsSelection = (members: ts.NodeArray<ts.Node>) => ['scenario', 'transport', 'seed'].every((name) => names(members).has(name));
+      const names = (members: ts.NodeArray<ts.Node>) =>
+        new Set(
+          members.map((m) =>
+            (m as ts.NamedDeclaration).name === undefined ? '' : (m as ts.NamedDeclaration).name!.getText(source),
+          ),
+        );
+      const listsSelection = (members: ts.NodeArray<ts.Node>) =>
+        ['scenario', 'transport', 'seed'].every((name) => names(members).has(name));
       if ((ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) && listsSelection(node.members)) {
-        const owner = ts.isInterfaceDeclaration(node) ? `interface ${node.name.text}` : `type ${declarationName(node, source)}`;
+        const owner = ts.isInterfaceDeclaration(node)
+          ? `interface ${node.name.text}`
+          : `type ${declarationName(node, source)}`;
         selections.push({ where: `${file}:${lineOf(source, node)}`, detail: owner });
       }
       if (ts.isCallExpression(node) && /(^|\.)object$/.test(node.expression.getText(source))) {
         const shape = node.arguments[0];
         if (shape !== undefined && ts.isObjectLiteralExpression(shape) && listsSelection(shape.properties)) {
           const type = shape.properties.find((p) => p.name?.getText(source) === 'type');
-          const literal = type !== undefined && ts.isPropertyAssignment(type) ? /literal\('([^']+)'\)/.exec(type.initializer.getText(source))?.[1] : undefined;
-          selections.push({ where: `${file}:${lineOf(source, node)}`, detail: `schema ${declarationName(node, source)}${literal === undefined ? '' : ` (type '${literal}')`}` });
+          const literal =
+            type !== undefined && ts.isPropertyAssignment(type)
+              ? /literal\('([^']+)'\)/.exec(type.initializer.getText(source))?.[1]
+              : undefined;
+          selections.push({
+            where: `${file}:${lineOf(source, node)}`,
+            detail: `schema ${declarationName(node, source)}${literal === undefined ? '' : ` (type '${literal}')`}`,
+          });
         }
       }
     });
   }
 
-  const castRows = [...casts].sort(([a], [b]) => a.localeCompare(b)).map(([file, n]) => ({ where: file, detail: String(n) }));
+  const castRows = [...casts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([file, n]) => ({ where: file, detail: String(n) }));
   const castTotal = [...casts.values()].reduce((sum, n) => sum + n, 0);
   return [
-    { title: '`as unknown as` outside tests in src/', rule: 'a double cast hides a type the checker could otherwise check; each one wants a type guard, a schema or a generic instead', rows: castRows, mustBeZero: false, summary: `${castTotal} in ${casts.size} files` },
+    {
+      title: '`as unknown as` outside tests in src/',
+      rule: 'a double cast hides a type the checker could otherwise check; each one wants a type guard, a schema or a generic instead',
+      rows: castRows,
+      mustBeZero: false,
+      summary: `${castTotal} in ${casts.size} files`,
+    },
     {
       title: '`default:` over a closed union, not an exhaustiveness check',
       rule: 'a default over a union of literals swallows the next member silently; name every case and end with unreachable(x) / `const _: never = x`, or review it here with a reason',
-      rows: [...defaults.unreviewed.map((row) => ({ ...row, detail: `${row.detail}  NEW, not reviewed` })), ...defaults.reviewed.map((row) => ({ ...row, detail: `${row.detail}  (reviewed)` }))],
+      rows: [
+        ...defaults.unreviewed.map((row) => ({ ...row, detail: `${row.detail}  NEW, not reviewed` })),
+        ...defaults.reviewed.map((row) => ({ ...row, detail: `${row.detail}  (reviewed)` })),
+      ],
       mustBeZero: true,
       summary: `${defaults.unreviewed.length} new, ${defaults.reviewed.length} reviewed; beside them ${defaults.exhaustive.length} exhaustiveness checks and ${defaults.open} defaults over open types (string, number)`,
     },
-    { title: 'module-level `let` in src/store and src/ui', rule: 'page state lives in a store (zustand), where a test can create it fresh; a module `let` outlives every store and every test', rows: lets, mustBeZero: false },
-    { title: 'declarations of the run selection', rule: 'scenario + transport + seed are one selection (RunSpec, RunSelection); each further type or schema listing them is a place a new run dimension must be added by hand', rows: selections, mustBeZero: false },
-    { title: '`issue #` in comments in src/', rule: 'comments say why in the present tense; the ticket that found a defect is history, not a reason', rows: issues, mustBeZero: true },
+    {
+      title: 'module-level `let` in src/store and src/ui',
+      rule: 'page state lives in a store (zustand), where a test can create it fresh; a module `let` outlives every store and every test',
+      rows: lets,
+      mustBeZero: false,
+    },
+    {
+      title: 'declarations of the run selection',
+      rule: 'scenario + transport + seed are one selection (RunSpec, RunSelection); each further type or schema listing them is a place a new run dimension must be added by hand',
+      rows: selections,
+      mustBeZero: false,
+    },
+    {
+      title: '`issue #` in comments in src/',
+      rule: 'comments say why in the present tense; the ticket that found a defect is history, not a reason',
+      rows: issues,
+      mustBeZero: true,
+    },
   ];
 }
 
 /** The name a node is declared under: its variable, type alias, property or interface member. */
 function declarationName(node: ts.Node, source: ts.SourceFile): string {
   for (let at: ts.Node | undefined = node.parent; at !== undefined; at = at.parent) {
-    if (ts.isVariableDeclaration(at) || ts.isTypeAliasDeclaration(at) || ts.isPropertyAssignment(at) || ts.isPropertySignature(at) || ts.isPropertyDeclaration(at)) return at.name.getText(source);
-    if (ts.isInterfaceDeclaration(at) || ts.isFunctionDeclaration(at)) return `in ${at.name?.getText(source) ?? '(anonymous)'}`;
+    if (
+      ts.isVariableDeclaration(at) ||
+      ts.isTypeAliasDeclaration(at) ||
+      ts.isPropertyAssignment(at) ||
+      ts.isPropertySignature(at) ||
+      ts.isPropertyDeclaration(at)
+    )
+      return at.name.getText(source);
+    if (ts.isInterfaceDeclaration(at) || ts.isFunctionDeclaration(at))
+      return `in ${at.name?.getText(source) ?? '(anonymous)'}`;
   }
   return '(inline)';
 }

@@ -24,7 +24,8 @@ export function headingAnchors(markdown: string): Set<string> {
   return anchors;
 }
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * A link as the rendered page can follow it: an anchor of the page itself stays, a link into this page
@@ -35,7 +36,8 @@ function inline(text: string, self: string): string {
   const parts = text.split(/(`[^`]+`)/);
   return parts
     .map((part) => {
-      if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
+      if (part.startsWith('`') && part.endsWith('`') && part.length > 1)
+        return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
       return escapeHtml(part)
         .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_whole, label: string, target: string) => {
           if (target.startsWith('#')) return `<a href="${target}">${label}</a>`;
@@ -86,7 +88,13 @@ export function renderDocsPage(markdown: string, self: string, stylesheet: strin
       for (; i < lines.length && (lines[i] as string).startsWith('|'); i += 1) {
         const row = (lines[i] as string).trim();
         // The row under the header (|---|---|) only says it is a table.
-        if (!/^\|[\s|:-]+\|$/.test(row)) rows.push(row.slice(1, -1).split(' | ').map((cell) => cell.trim()));
+        if (!/^\|[\s|:-]+\|$/.test(row))
+          rows.push(
+            row
+              .slice(1, -1)
+              .split(' | ')
+              .map((cell) => cell.trim()),
+          );
       }
       i -= 1;
       const [head, ...rest] = rows;

@@ -15,13 +15,27 @@
  */
 import { parseArgs } from 'node:util';
 import { loadSqlJs } from '../src/cli/sqlite';
-import { explore, EXPLORE_JITTER_PRESETS_MS, LabError, REDUCIBLE_MODELS, reductionSignature, settingsSpecFor, type ExploreResult, type ModelKind } from '../src/engine';
+import {
+  explore,
+  EXPLORE_JITTER_PRESETS_MS,
+  LabError,
+  REDUCIBLE_MODELS,
+  reductionSignature,
+  settingsSpecFor,
+  type ExploreResult,
+  type ModelKind,
+} from '../src/engine';
 import { scenarios } from '../src/scenarios/index';
 
-const { values } = parseArgs({ options: { bound: { type: 'string' }, only: { type: 'string' }, reducible: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { bound: { type: 'string' }, only: { type: 'string' }, reducible: { type: 'string' } },
+});
 const bound = values.bound === undefined ? 50_000 : Number(values.bound);
 const only = values.only === undefined ? null : new Set(values.only.split(','));
-const reducible = values.reducible === undefined ? REDUCIBLE_MODELS : new Set([...REDUCIBLE_MODELS, ...(values.reducible.split(',') as ModelKind[])]);
+const reducible =
+  values.reducible === undefined
+    ? REDUCIBLE_MODELS
+    : new Set([...REDUCIBLE_MODELS, ...(values.reducible.split(',') as ModelKind[])]);
 console.log(`reduction on for: ${[...reducible].join(', ') || 'no model'}; bound ${bound}`);
 const sql = await loadSqlJs();
 let compared = 0;
@@ -29,7 +43,10 @@ let differ = 0;
 const cut: string[] = [];
 for (const scenario of scenarios) {
   if (only !== null && !only.has(scenario.id)) continue;
-  const jitters: (number | null)[] = [null, ...(Object.hasOwn(settingsSpecFor(scenario), 'latencyJitterMs') ? EXPLORE_JITTER_PRESETS_MS : [])];
+  const jitters: (number | null)[] = [
+    null,
+    ...(Object.hasOwn(settingsSpecFor(scenario), 'latencyJitterMs') ? EXPLORE_JITTER_PRESETS_MS : []),
+  ];
   for (const transport of ['stdio', 'http'] as const) {
     for (const jitter of jitters) {
       const settings = jitter === null ? {} : { latencyJitterMs: jitter };
@@ -48,15 +65,21 @@ for (const scenario of scenarios) {
       const counts = `${String(on.states).padStart(7)} / ${String(off.states).padStart(7)} states (${(on.states / off.states).toFixed(2)})`;
       if (!on.complete || !off.complete) {
         cut.push(name);
-        console.log(`  ${name.padEnd(52)} ${counts}  cut by the bound (${on.complete ? 'off' : off.complete ? 'on' : 'both'}), not compared  ${seconds} s`);
+        console.log(
+          `  ${name.padEnd(52)} ${counts}  cut by the bound (${on.complete ? 'off' : off.complete ? 'on' : 'both'}), not compared  ${seconds} s`,
+        );
         continue;
       }
       compared += 1;
       const same = reductionSignature(on) === reductionSignature(off);
       if (!same) differ += 1;
-      console.log(`  ${name.padEnd(52)} ${counts}  ${same ? 'SAME' : `DIFFERENT\n    on:  ${reductionSignature(on)}\n    off: ${reductionSignature(off)}`}  ${seconds} s`);
+      console.log(
+        `  ${name.padEnd(52)} ${counts}  ${same ? 'SAME' : `DIFFERENT\n    on:  ${reductionSignature(on)}\n    off: ${reductionSignature(off)}`}  ${seconds} s`,
+      );
     }
   }
 }
-console.log(`${compared} rows compared, ${differ} different; ${cut.length} cut by the bound ${bound}: ${cut.join('; ') || 'none'}`);
+console.log(
+  `${compared} rows compared, ${differ} different; ${cut.length} cut by the bound ${bound}: ${cut.join('; ') || 'none'}`,
+);
 process.exitCode = differ === 0 ? 0 : 1;

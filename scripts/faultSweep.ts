@@ -8,7 +8,13 @@ import { loadSqlJs } from '../src/cli/sqlite';
 import { scenarios } from '../src/scenarios/index';
 import { LabError, runScenario, usesSqlite, type MessageEvent, type Transcript } from '../src/engine/index';
 
-const FAULTS = (seq: number) => [`drop:${seq}`, `delay:${seq}:50`, `duplicate:${seq}`, `stream-drop:${seq}`, `crash:${seq}`];
+const FAULTS = (seq: number) => [
+  `drop:${seq}`,
+  `delay:${seq}:50`,
+  `duplicate:${seq}`,
+  `stream-drop:${seq}`,
+  `crash:${seq}`,
+];
 
 const sql = await loadSqlJs();
 const list = process.argv.includes('--list');
@@ -17,7 +23,8 @@ const endings = new Map<string, number>();
 const lab021 = new Map<string, string[]>();
 for (const scenario of scenarios.filter((s) => s.kind !== 'herd')) {
   for (const transport of ['stdio', 'http'] as const) {
-    const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+    const run = (faults?: string) =>
+      runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
     let plain: Transcript;
     try {
       plain = run();

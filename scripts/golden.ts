@@ -7,7 +7,13 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
-import { goldenSdkTimelines, goldenTimelines, goldenTranscripts, GOLDEN_HASHES_PATH, GOLDEN_TIMELINES_DIR } from '../src/testing/golden';
+import {
+  goldenSdkTimelines,
+  goldenTimelines,
+  goldenTranscripts,
+  GOLDEN_HASHES_PATH,
+  GOLDEN_TIMELINES_DIR,
+} from '../src/testing/golden';
 import { scenarios } from '../src/scenarios/index';
 import { runScenario, usesSqlite } from '../src/engine';
 import { withLanes } from '../src/engine';
@@ -25,7 +31,8 @@ if (mode === 'hashes') {
   console.log(`wrote ${Object.keys(hashes).length} hashes to ${GOLDEN_HASHES_PATH}`);
   // The folder holds exactly the current timelines: one of a removed scenario goes with it.
   mkdirSync(GOLDEN_TIMELINES_DIR, { recursive: true });
-  for (const file of readdirSync(GOLDEN_TIMELINES_DIR)) if (file.endsWith('.txt')) rmSync(join(GOLDEN_TIMELINES_DIR, file));
+  for (const file of readdirSync(GOLDEN_TIMELINES_DIR))
+    if (file.endsWith('.txt')) rmSync(join(GOLDEN_TIMELINES_DIR, file));
   for (const { file, text } of timelines) writeFileSync(join(GOLDEN_TIMELINES_DIR, file), text);
   console.log(`wrote ${timelines.length} timelines to ${GOLDEN_TIMELINES_DIR}/`);
   process.exit(0);
@@ -44,7 +51,11 @@ for (const scenario of scenarios) {
       const name = `${scenario.id}.${transport}.${seed}.json`;
       let text: string;
       try {
-        text = JSON.stringify(withLanes(runScenario(scenario, { transport, seed, ledger: usesSqlite(scenario) ? { sql } : undefined })), null, 2);
+        text = JSON.stringify(
+          withLanes(runScenario(scenario, { transport, seed, ledger: usesSqlite(scenario) ? { sql } : undefined })),
+          null,
+          2,
+        );
       } catch (error) {
         text = `ERROR ${(error as Error).message}`;
       }
@@ -58,7 +69,9 @@ for (const scenario of scenarios) {
           const a = golden.split('\n');
           const b = text.split('\n');
           const line = a.findIndex((l, i) => l !== b[i]);
-          differ.push(`${name}: line ${line + 1}\n  golden: ${a[line]?.slice(0, 160)}\n  now:    ${b[line]?.slice(0, 160)}`);
+          differ.push(
+            `${name}: line ${line + 1}\n  golden: ${a[line]?.slice(0, 160)}\n  now:    ${b[line]?.slice(0, 160)}`,
+          );
         }
       }
     }

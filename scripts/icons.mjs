@@ -38,7 +38,11 @@ function head({ from, to }) {
   const ux = (to[0] - from[0]) / len;
   const uy = (to[1] - from[1]) / len;
   const base = [to[0] - ux * HEAD, to[1] - uy * HEAD];
-  return [to, [base[0] - uy * HEAD * 0.55, base[1] + ux * HEAD * 0.55], [base[0] + uy * HEAD * 0.55, base[1] - ux * HEAD * 0.55]];
+  return [
+    to,
+    [base[0] - uy * HEAD * 0.55, base[1] + ux * HEAD * 0.55],
+    [base[0] + uy * HEAD * 0.55, base[1] - ux * HEAD * 0.55],
+  ];
 }
 /** Where a message's line stops: inside its arrowhead, so the two join without a seam. */
 function shaftEnd({ from, to }) {
@@ -62,7 +66,8 @@ const inRoundedSquare = (px, py, radius) => {
 function colourAt(px, py, { radius }) {
   if (!inRoundedSquare(px, py, radius)) return null;
   for (const message of MESSAGES) {
-    if (dist(px, py, message.from, shaftEnd(message)) <= STROKE / 2 || inTriangle(px, py, head(message))) return message.colour;
+    if (dist(px, py, message.from, shaftEnd(message)) <= STROKE / 2 || inTriangle(px, py, head(message)))
+      return message.colour;
   }
   for (const x of LANES) {
     if (Math.abs(py - 0.18) <= 0.05 && Math.abs(px - x) <= 0.12) return PAPER;
@@ -133,7 +138,12 @@ function png(size, rgba) {
   header.set([8, 6, 0, 0, 0], 8);
   const raw = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) rgba.copy(raw, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 /** An ICO holding one PNG image (Windows Vista and every browser read PNG inside ICO). */
 function ico(size, pngBytes) {
@@ -160,8 +170,14 @@ function svg() {
   }
   for (const message of MESSAGES) {
     const [x2, y2] = shaftEnd(message);
-    lines.push(`<line x1="${message.from[0] * 100}" y1="${message.from[1] * 100}" x2="${(x2 * 100).toFixed(2)}" y2="${(y2 * 100).toFixed(2)}" stroke="${hex(message.colour)}" stroke-width="${STROKE * 100}" stroke-linecap="round"/>`);
-    lines.push(`<polygon points="${head(message).map(([x, y]) => `${(x * 100).toFixed(2)},${(y * 100).toFixed(2)}`).join(' ')}" fill="${hex(message.colour)}"/>`);
+    lines.push(
+      `<line x1="${message.from[0] * 100}" y1="${message.from[1] * 100}" x2="${(x2 * 100).toFixed(2)}" y2="${(y2 * 100).toFixed(2)}" stroke="${hex(message.colour)}" stroke-width="${STROKE * 100}" stroke-linecap="round"/>`,
+    );
+    lines.push(
+      `<polygon points="${head(message)
+        .map(([x, y]) => `${(x * 100).toFixed(2)},${(y * 100).toFixed(2)}`)
+        .join(' ')}" fill="${hex(message.colour)}"/>`,
+    );
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n  ${lines.join('\n  ')}\n</svg>\n`;
 }

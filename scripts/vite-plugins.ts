@@ -17,7 +17,11 @@ export function securityMeta(): Plugin {
     name: 'lab:security-meta',
     apply: 'build',
     transformIndexHtml: () => [
-      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY },
+        injectTo: 'head-prepend',
+      },
       { tag: 'meta', attrs: { name: 'referrer', content: 'no-referrer' }, injectTo: 'head-prepend' },
     ],
   };
@@ -27,7 +31,9 @@ export const SERVICE_WORKER_FILE = 'sw.js';
 const TEMPLATE = new URL('../src/sw/sw.template.js', import.meta.url);
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 /**
@@ -53,21 +59,29 @@ export function serviceWorker(): Plugin {
           .sort();
         if (!files.includes('index.html')) throw new Error(`lab:service-worker: no index.html in ${outDir}`);
         const hash = createHash('sha256');
-        for (const file of files) hash.update(file).update('\0').update(readFileSync(join(outDir, file))).update('\0');
+        for (const file of files)
+          hash
+            .update(file)
+            .update('\0')
+            .update(readFileSync(join(outDir, file)))
+            .update('\0');
         const version = hash.digest('hex').slice(0, 16);
         const source = readFileSync(TEMPLATE, 'utf8')
           .replace("'__LAB_VERSION__'", JSON.stringify(version))
           .replace('[/* __LAB_PRECACHE__ */]', JSON.stringify(files, null, 2));
-        if (source.includes('__LAB_')) throw new Error('lab:service-worker: a placeholder in sw.template.js was not filled');
+        if (source.includes('__LAB_'))
+          throw new Error('lab:service-worker: a placeholder in sw.template.js was not filled');
         writeFileSync(join(outDir, SERVICE_WORKER_FILE), source);
-        config.logger.info(`lab:service-worker: ${SERVICE_WORKER_FILE} precaches ${files.length} files, version ${version}`);
+        config.logger.info(
+          `lab:service-worker: ${SERVICE_WORKER_FILE} precaches ${files.length} files, version ${version}`,
+        );
       },
     },
   };
 }
 
 /** What uPlot 1.6 evaluates when its module loads: a number format in the browser's own locale. */
-const UPLOT_LOCALE_PROBE = 'new Intl.NumberFormat(domEnv ? nav.language : \'en-US\')';
+const UPLOT_LOCALE_PROBE = "new Intl.NumberFormat(domEnv ? nav.language : 'en-US')";
 
 /**
  * Pins uPlot's module-level number format to the locale every other number on the page uses
@@ -83,7 +97,10 @@ export function pinUplotLocale(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!/[\\/]uplot[\\/]dist[\\/]uPlot\.esm\.js$/.test(id.split('?')[0] ?? '')) return null;
-      if (!code.includes(UPLOT_LOCALE_PROBE)) this.error(`uPlot (${id}) no longer builds its number format as "${UPLOT_LOCALE_PROBE}": check what locale it reads now and update lab:pin-uplot-locale`);
+      if (!code.includes(UPLOT_LOCALE_PROBE))
+        this.error(
+          `uPlot (${id}) no longer builds its number format as "${UPLOT_LOCALE_PROBE}": check what locale it reads now and update lab:pin-uplot-locale`,
+        );
       return { code: code.replace(UPLOT_LOCALE_PROBE, "new Intl.NumberFormat('en-US')"), map: null };
     },
   };

@@ -31,7 +31,13 @@ export class Diagram {
   }
 
   /** The pane's count of what the replay shows (all of it, drawn or culled). */
-  async counts(): Promise<{ step: number; messages: number; messagesTotal: number; inFlight: number; lanes: string[] }> {
+  async counts(): Promise<{
+    step: number;
+    messages: number;
+    messagesTotal: number;
+    inFlight: number;
+    lanes: string[];
+  }> {
     const data = await this.pane.evaluate((element: HTMLElement) => ({ ...element.dataset }));
     return {
       step: Number(data.step),

@@ -15,7 +15,13 @@ export interface Facts {
   clientOutcome: string;
 }
 
-export const FACT_HEADERS = ['Terminal state', 'Final response', 'Cancellation signal', 'Client ignores', 'Client outcome'] as const;
+export const FACT_HEADERS = [
+  'Terminal state',
+  'Final response',
+  'Cancellation signal',
+  'Client ignores',
+  'Client outcome',
+] as const;
 
 export class LabPage {
   readonly main: Locator;
@@ -63,7 +69,9 @@ export class LabPage {
     this.speed = playback.getByRole('combobox', { name: 'Speed' });
     this.scrubber = playback.getByRole('slider', { name: 'Virtual time' });
     this.announcer = page.locator('.lab-now[aria-live]');
-    this.notice = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'This link had values the lab could not use' }) });
+    this.notice = page
+      .getByRole('status')
+      .filter({ has: page.getByRole('heading', { name: 'This link had values the lab could not use' }) });
     this.settings = page.locator('details.lab-settings');
     this.shortcutsButton = playback.getByRole('button', { name: 'Keyboard shortcuts' });
     this.shortcutsDialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -151,7 +159,8 @@ export class LabPage {
     await expect(rows).toHaveCount(1);
     const cells = (await rows.first().getByRole('cell').allTextContents()).map((text) => text.trim());
     expect(cells).toHaveLength(5);
-    const [terminalState = '', finalResponse = '', cancellationSignal = '', clientIgnores = '', clientOutcome = ''] = cells;
+    const [terminalState = '', finalResponse = '', cancellationSignal = '', clientIgnores = '', clientOutcome = ''] =
+      cells;
     return { terminalState, finalResponse, cancellationSignal, clientIgnores, clientOutcome };
   }
 

@@ -2,7 +2,17 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 // Page object for the lab's tab bar, its panels and the instructor modes, by accessible names.
 
-export type TabName = 'Race' | 'Ledger' | 'Tasks' | 'Buffer' | 'Compare' | 'Backoff' | 'Proxy & reconnect' | 'Verification' | 'Reviewer' | 'Exercises';
+export type TabName =
+  | 'Race'
+  | 'Ledger'
+  | 'Tasks'
+  | 'Buffer'
+  | 'Compare'
+  | 'Backoff'
+  | 'Proxy & reconnect'
+  | 'Verification'
+  | 'Reviewer'
+  | 'Exercises';
 
 export class Panels {
   readonly capacity: Locator;

@@ -36,7 +36,12 @@ export class PolicyWatch {
     await this.context.addInitScript(() => {
       window.__labViolations = [];
       document.addEventListener('securitypolicyviolation', (event) => {
-        window.__labViolations?.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI, sourceFile: event.sourceFile, sample: event.sample });
+        window.__labViolations?.push({
+          directive: event.effectiveDirective,
+          blockedURI: event.blockedURI,
+          sourceFile: event.sourceFile,
+          sample: event.sample,
+        });
       });
     });
     this.context.on('request', (request) => {
@@ -47,7 +52,9 @@ export class PolicyWatch {
     });
     this.context.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') {
-        this.consoleProblems.push(`${message.type()} in ${message.worker()?.url() ?? 'the page'}: ${message.text().slice(0, 300)}`);
+        this.consoleProblems.push(
+          `${message.type()} in ${message.worker()?.url() ?? 'the page'}: ${message.text().slice(0, 300)}`,
+        );
       }
     });
     this.context.on('weberror', (error) => this.uncaughtErrors.push(error.error().message));

@@ -17,7 +17,13 @@ const fifo = () => {
 describe('review reads at most its limit', () => {
   it('/dev/zero, whose size reads as 0, is refused with LAB015 after the limit', async () => {
     const r = await lab('review', '/dev/zero');
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB015 .*\/dev\/zero holds more than the reviewer reads \(1048576 bytes\).*not a regular file/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(
+        /LAB015 .*\/dev\/zero holds more than the reviewer reads \(1048576 bytes\).*not a regular file/,
+      ),
+    });
   });
 
   it('a pipe that never ends (yes) is refused with LAB015', async () => {
@@ -25,7 +31,10 @@ describe('review reads at most its limit', () => {
     const writer = spawn('sh', ['-c', `exec yes > '${path}'`], { stdio: 'ignore' });
     try {
       const r = await lab('review', path);
-      expect(r).toMatchObject({ code: 1, err: expect.stringMatching(/LAB015 .*in.json holds more than the reviewer reads/) });
+      expect(r).toMatchObject({
+        code: 1,
+        err: expect.stringMatching(/LAB015 .*in.json holds more than the reviewer reads/),
+      });
     } finally {
       writer.kill('SIGKILL');
     }
@@ -34,7 +43,9 @@ describe('review reads at most its limit', () => {
   it('a FIFO without a writer, or whose writer stays silent, ends with LAB027 within its time limit', () => {
     const path = fifo();
     const started = Date.now();
-    expect(() => readBounded(path, 100, 'reviewer', 300)).toThrow(/LAB027 .*in.json delivered 0 bytes and did not end within 300 ms/);
+    expect(() => readBounded(path, 100, 'reviewer', 300)).toThrow(
+      /LAB027 .*in.json delivered 0 bytes and did not end within 300 ms/,
+    );
     const silent = spawn('sh', ['-c', `exec sleep 30 > '${path}'`], { stdio: 'ignore' });
     try {
       expect(() => readBounded(path, 100, 'reviewer', 300)).toThrow(/LAB027 /);
@@ -56,6 +67,8 @@ describe('review reads at most its limit', () => {
   it('a regular file over the limit is refused by its size before it is read', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'lab-big-')), 'big.json');
     writeFileSync(path, 'x'.repeat(101));
-    expect(() => readBounded(path, 100, 'reviewer')).toThrow(/LAB015 .*big.json is 101 bytes, more than the reviewer reads \(100\)/);
+    expect(() => readBounded(path, 100, 'reviewer')).toThrow(
+      /LAB015 .*big.json is 101 bytes, more than the reviewer reads \(100\)/,
+    );
   });
 });

@@ -15,15 +15,28 @@ const EMPTY_PIPE_PAUSE_MS = 10;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-export function readBounded(path: string, bytesMax: number, what: string, waitMsMax: number = INPUT_WAIT_MS_MAX): Buffer {
+export function readBounded(
+  path: string,
+  bytesMax: number,
+  what: string,
+  waitMsMax: number = INPUT_WAIT_MS_MAX,
+): Buffer {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = fstatSync(fd);
-    if (stats.isFile() && stats.size > bytesMax) throw new LabError('LAB015', `${path} is ${stats.size} bytes, more than the ${what} reads (${bytesMax}); nothing was read`);
+    if (stats.isFile() && stats.size > bytesMax)
+      throw new LabError(
+        'LAB015',
+        `${path} is ${stats.size} bytes, more than the ${what} reads (${bytesMax}); nothing was read`,
+      );
     const buffer = Buffer.alloc(bytesMax + 1);
     let length = 0;
     const deadline = Date.now() + waitMsMax;
-    const late = (bytes: number) => new LabError('LAB027', `${path} delivered ${bytes} bytes and did not end within ${waitMsMax} ms (a pipe or FIFO without a writer, or whose writer stays open); nothing was read. Give the ${what} a file`);
+    const late = (bytes: number) =>
+      new LabError(
+        'LAB027',
+        `${path} delivered ${bytes} bytes and did not end within ${waitMsMax} ms (a pipe or FIFO without a writer, or whose writer stays open); nothing was read. Give the ${what} a file`,
+      );
     for (;;) {
       let got: number;
       try {
@@ -42,7 +55,11 @@ export function readBounded(path: string, bytesMax: number, what: string, waitMs
       if (got === 0 && length === 0 && stats.isFIFO()) throw late(length);
       if (got === 0) return buffer.subarray(0, length);
       length += got;
-      if (length > bytesMax) throw new LabError('LAB015', `${path} holds more than the ${what} reads (${bytesMax} bytes)${stats.isFile() ? '' : ' (it is not a regular file: a device or a pipe reports no size)'}; nothing was read`);
+      if (length > bytesMax)
+        throw new LabError(
+          'LAB015',
+          `${path} holds more than the ${what} reads (${bytesMax} bytes)${stats.isFile() ? '' : ' (it is not a regular file: a device or a pipe reports no size)'}; nothing was read`,
+        );
     }
   } finally {
     closeSync(fd);

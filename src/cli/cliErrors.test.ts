@@ -2,7 +2,16 @@
 // never a Node stack trace; evidence --out never overwrites or follows a symlink out of its folder; control
 // characters from input are escaped; prototype names are unknown settings.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +20,6 @@ import { loadSqlJs } from './sqlite';
 import { escapeControl } from './safeOutput';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
 
 /** Any control character but the newline that ends a line. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -30,7 +38,10 @@ describe('--ledger paths are checked before the run', () => {
   it('a missing parent folder', async () => {
     const path = join(tmp('lab-np-'), 'missing', 'l.sqlite');
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', path);
-    expect(r).toMatchObject({ code: 1, err: expect.stringMatching(/LAB012 .*missing\/l.sqlite.*folder that does not exist.*create the folder/) });
+    expect(r).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB012 .*missing\/l.sqlite.*folder that does not exist.*create the folder/),
+    });
     expect(r.out).toBe('');
   });
   it('a read-only file, left as it was', async () => {
@@ -39,7 +50,10 @@ describe('--ledger paths are checked before the run', () => {
     const before = readFileSync(path);
     chmodSync(path, 0o444);
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', path);
-    expect(r).toMatchObject({ code: 1, err: expect.stringMatching(/LAB012 .*l.sqlite is read-only; make it writable/) });
+    expect(r).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB012 .*l.sqlite is read-only; make it writable/),
+    });
     expect(readFileSync(path)).toEqual(before);
   });
   it('a ledger with an altered table', async () => {
@@ -76,11 +90,17 @@ describe('evidence --out', () => {
     expect(await lab('evidence', '--out', '')).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 /) });
     const file = join(tmp('lab-ev-'), 'file.txt');
     writeFileSync(file, 'mine');
-    expect(await lab('evidence', '--out', file)).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*file.txt is a file, not a folder/) });
+    expect(await lab('evidence', '--out', file)).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*file.txt is a file, not a folder/),
+    });
     expect(readFileSync(file, 'utf8')).toBe('mine');
     const locked = tmp('lab-ev-ro-');
     chmodSync(locked, 0o555);
-    expect(await lab('evidence', '--out', join(locked, 'out'))).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*cannot write/) });
+    expect(await lab('evidence', '--out', join(locked, 'out'))).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*cannot write/),
+    });
     expect(existsSync(join(locked, 'out'))).toBe(false);
   });
 
@@ -112,7 +132,9 @@ describe('evidence --out', () => {
 describe('input never reaches the terminal raw', () => {
   it('escapeControl escapes C0, C1, DEL and bidi controls, keeps text', () => {
     expect(escapeControl('ok é ✓')).toBe('ok é ✓');
-    expect(escapeControl('\u001b]0;pwned\u0007\r\nforged\u009b\u202e\u007f')).toBe('\\x1b]0;pwned\\x07\\r\\nforged\\x9b\\u202e\\x7f');
+    expect(escapeControl('\u001b]0;pwned\u0007\r\nforged\u009b\u202e\u007f')).toBe(
+      '\\x1b]0;pwned\\x07\\r\\nforged\\x9b\\u202e\\x7f',
+    );
   });
 
   it('review escapes operation names and unknown keys', async () => {
@@ -140,12 +162,19 @@ describe('input never reaches the terminal raw', () => {
   for (const key of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
     it(`--set ${key}=1 is an unknown setting (LAB004)`, async () => {
       const r = await lab('run', 'A', '--set', `${key}=1`);
-      expect(r).toMatchObject({ code: 1, err: expect.stringMatching(new RegExp(`LAB004 .*"${key}" is not a setting`)) });
+      expect(r).toMatchObject({
+        code: 1,
+        err: expect.stringMatching(new RegExp(`LAB004 .*"${key}" is not a setting`)),
+      });
     });
   }
 
   it('piping --json into head ends quietly (no EPIPE stack trace)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/lab.ts'), 'run', 'C', '--json', '--set', 'progressEveryMs=1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/cli/lab.ts'), 'run', 'C', '--json', '--set', 'progressEveryMs=1'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let err = '';
     child.stderr.on('data', (chunk) => (err += String(chunk)));
     child.stdout.once('data', () => child.stdout.destroy());
@@ -158,7 +187,20 @@ describe('input never reaches the terminal raw', () => {
 describe('a runaway run', () => {
   it('is stopped by its wall-clock budget with LAB016 and saves nothing', async () => {
     const started = performance.now();
-    const r = await lab('run', 'herd', '--set', 'clients=100000', '--set', 'admitPerWindow=1', '--set', 'eventsMax=100000000', '--set', 'attemptsMax=1000000', '--budget-ms', '300');
+    const r = await lab(
+      'run',
+      'herd',
+      '--set',
+      'clients=100000',
+      '--set',
+      'admitPerWindow=1',
+      '--set',
+      'eventsMax=100000000',
+      '--set',
+      'attemptsMax=1000000',
+      '--budget-ms',
+      '300',
+    );
     expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB016 .*budget of 300 ms/) });
     expect(performance.now() - started).toBeLessThan(10_000);
   });

@@ -28,10 +28,21 @@ describe('lab exercise', () => {
     const good = await lab(['exercise', 'check', 'buffer', '--file', new URL('buffer.js', solutions).pathname]);
     expect(good.code).toBe(0);
     expect(good.out).toContain('every statement holds');
-    const bad = await lab(['exercise', 'check', 'buffer', '--file', new URL('buffer-evicts-final.js', solutions).pathname, '--json']);
+    const bad = await lab([
+      'exercise',
+      'check',
+      'buffer',
+      '--file',
+      new URL('buffer-evicts-final.js', solutions).pathname,
+      '--json',
+    ]);
     expect(bad.code).toBe(3);
-    const report = JSON.parse(bad.out) as { statements: { id: string; holds: boolean; failing?: { schedule: string } }[] };
-    expect(report.statements.filter((statement) => !statement.holds).map((statement) => statement.id)).toEqual(['final-never-dropped']);
+    const report = JSON.parse(bad.out) as {
+      statements: { id: string; holds: boolean; failing?: { schedule: string } }[];
+    };
+    expect(report.statements.filter((statement) => !statement.holds).map((statement) => statement.id)).toEqual([
+      'final-never-dropped',
+    ]);
     expect(typeof report.statements.find((statement) => !statement.holds)?.failing?.schedule).toBe('string');
     const dir = mkdtempSync(join(tmpdir(), 'lab-exercise-'));
     const broken = join(dir, 'broken.js');
@@ -49,7 +60,9 @@ describe('lab exercise', () => {
     const table = await lab(['exercise', 'check', 'buffer', '--dir', dir]);
     expect(table.code).toBe(3);
     const [header, ...rows] = table.out.trim().split('\n');
-    expect(header).toBe('file,passed,within-capacity,final-never-dropped,coalesce-adjacent,refuse-only-when-full-of-finals,drop-marked,runs-to-end,orderings,error');
+    expect(header).toBe(
+      'file,passed,within-capacity,final-never-dropped,coalesce-adjacent,refuse-only-when-full-of-finals,drop-marked,runs-to-end,orderings,error',
+    );
     expect(rows[0]).toMatch(/^alice\.js,true,holds,holds,holds,holds,holds,holds,\d+,$/);
     expect(rows[1]).toMatch(/^bob\.js,false,holds,broken,holds,holds,holds,holds,\d+,$/);
     expect(rows[2]).toContain('carol.js,false,error');

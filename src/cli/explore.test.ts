@@ -11,7 +11,18 @@ describe('npm run lab -- explore', () => {
     const { code, out } = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--json');
     expect(code).toBe(0);
     const result = JSON.parse(out) as Record<string, unknown>;
-    expect(Object.keys(result)).toEqual(['scenario', 'kind', 'transport', 'settings', 'schedules', 'states', 'complete', 'endings', 'violations', 'verdict']);
+    expect(Object.keys(result)).toEqual([
+      'scenario',
+      'kind',
+      'transport',
+      'settings',
+      'schedules',
+      'states',
+      'complete',
+      'endings',
+      'violations',
+      'verdict',
+    ]);
     expect(result.kind).toBe('request-race');
     expect(result.verdict).toBe('none: every invariant holds in every ordering');
     expect(result.scenario).toBe('A');
@@ -32,15 +43,28 @@ describe('npm run lab -- explore', () => {
     ['task-cancel-ack', 'stdio', 'latencyJitterMs=5'],
   ] as const) {
     it(`an ending's outcome is the run's outcome for the same ordering: ${id} on ${transport}`, async () => {
-      const explored = JSON.parse((await lab('explore', id, '--transport', transport, '--set', set, '--bound', '400', '--json')).out) as { kind: string; endings: { outcome: Record<string, unknown> | null; schedule: string }[] };
+      const explored = JSON.parse(
+        (await lab('explore', id, '--transport', transport, '--set', set, '--bound', '400', '--json')).out,
+      ) as { kind: string; endings: { outcome: Record<string, unknown> | null; schedule: string }[] };
       expect(explored.endings.length).toBeGreaterThan(0);
       for (const ending of explored.endings.slice(0, 4)) {
-        const ran = await lab('run', id, '--transport', transport, '--set', set, '--schedule', ending.schedule, '--json');
+        const ran = await lab(
+          'run',
+          id,
+          '--transport',
+          transport,
+          '--set',
+          set,
+          '--schedule',
+          ending.schedule,
+          '--json',
+        );
         expect(ran.code).toBe(0);
         const transcript = JSON.parse(ran.out) as { kind: string; outcome: Record<string, unknown> };
         expect(transcript.kind).toBe(explored.kind);
         expect(ending.outcome).toEqual(transcript.outcome);
-        if (transcript.kind === 'request-race') expect((ending.outcome?.clientIgnores as unknown[]).every((ignore) => typeof ignore === 'object')).toBe(true);
+        if (transcript.kind === 'request-race')
+          expect((ending.outcome?.clientIgnores as unknown[]).every((ignore) => typeof ignore === 'object')).toBe(true);
       }
     });
   }
@@ -69,7 +93,9 @@ describe('npm run lab -- explore', () => {
         for (const arg of args) expect(line).toContain(arg);
         const replayed = await lab(...(line as string).split(' '), '--json');
         expect(replayed.code, line).toBe(0);
-        expect(endingOf(JSON.parse(replayed.out) as Parameters<typeof endingOf>[0]), line).toEqual(JSON.parse(distinct as string));
+        expect(endingOf(JSON.parse(replayed.out) as Parameters<typeof endingOf>[0]), line).toEqual(
+          JSON.parse(distinct as string),
+        );
       }
     });
   }
@@ -77,24 +103,41 @@ describe('npm run lab -- explore', () => {
   it('a bound that cut the exploration says "none found in N states, not complete", in the text and the JSON', async () => {
     const text = await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3');
     expect(text.out).toContain('violations: none found in 3 states, not complete');
-    const json = JSON.parse((await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3', '--json')).out) as { verdict: string; complete: boolean };
+    const json = JSON.parse(
+      (await lab('explore', 'A', '--set', 'latencyJitterMs=300', '--bound', '3', '--json')).out,
+    ) as { verdict: string; complete: boolean };
     expect(json.complete).toBe(false);
     expect(json.verdict).toBe('none found in 3 states, not complete');
   });
 
   it('a violation names its invariant, schedule, step and explanation, and run --schedule replays it', async () => {
     const { out } = await lab('explore', 'A', '--transport', 'http', '--set', 'httpCancel=post-notification', '--json');
-    const violations = (JSON.parse(out) as { violations: { invariant: string; schedule: string; step: number; explanation: string }[] }).violations;
+    const violations = (
+      JSON.parse(out) as { violations: { invariant: string; schedule: string; step: number; explanation: string }[] }
+    ).violations;
     expect(violations.length).toBeGreaterThan(0);
     const violation = violations[0] as (typeof violations)[number];
     expect(Object.keys(violation)).toEqual(['invariant', 'schedule', 'step', 'explanation']);
     expect(violation.invariant).toBe('nothing-after-accepted-cancel');
-    const replay = ['run', 'A', '--transport', 'http', '--set', 'httpCancel=post-notification', '--schedule', violation.schedule, '--json'];
+    const replay = [
+      'run',
+      'A',
+      '--transport',
+      'http',
+      '--set',
+      'httpCancel=post-notification',
+      '--schedule',
+      violation.schedule,
+      '--json',
+    ];
     const first = await lab(...replay);
     const again = await lab(...replay);
     expect(first.code).toBe(0);
     expect(again.out).toBe(first.out);
-    const transcript = JSON.parse(first.out) as { schedule: string; events: { seq: number; kind: string; from?: string }[] };
+    const transcript = JSON.parse(first.out) as {
+      schedule: string;
+      events: { seq: number; kind: string; from?: string }[];
+    };
     expect(transcript.schedule).toBe(violation.schedule);
     expect(transcript.events[violation.step]).toMatchObject({ kind: 'message', from: 'server' });
   });
@@ -118,22 +161,37 @@ describe('npm run lab -- explore', () => {
 });
 
 describe('a long exploration on a terminal says how far it got', () => {
-  it('every 2 s of wall time a line of states, orderings and violations so far; the result is the exploration\'s', () => {
+  it("every 2 s of wall time a line of states, orderings and violations so far; the result is the exploration's", () => {
     const scenario = findScenario('buffer-overload');
     const lines: string[] = [];
     let clockMs = 0;
     // A clock that moves 500 ms each time it is read: a report falls due every few slices.
-    const result = exploreReporting(new Exploration(scenario), 'buffer-overload', (line) => lines.push(line), () => (clockMs += 500));
+    const result = exploreReporting(
+      new Exploration(scenario),
+      'buffer-overload',
+      (line) => lines.push(line),
+      () => (clockMs += 500),
+    );
     expect(result).toEqual(explore(scenario));
     expect(lines.length).toBeGreaterThan(1);
     const reports = lines.slice(0, -1);
     // Each report rewrites the line and clears what a longer one left (ESC [K).
-    expect(reports.every((line) => line.endsWith('\u001b[K') && /^\rexploring buffer-overload: [\d,]+ states, [\d,]+ orderings, 0 violations so far in [\d.]+ s; .* \(Ctrl-C stops\)$/.test(line.slice(0, -3)))).toBe(true);
+    expect(
+      reports.every(
+        (line) =>
+          line.endsWith('\u001b[K') &&
+          /^\rexploring buffer-overload: [\d,]+ states, [\d,]+ orderings, 0 violations so far in [\d.]+ s; .* \(Ctrl-C stops\)$/.test(
+            line.slice(0, -3),
+          ),
+      ),
+    ).toBe(true);
     // This one is over before anything can be guessed.
     expect(reports[0]).toContain('too early to estimate what is left');
     expect(lines.at(-1)).toBe('\n');
     // Not on a terminal: nothing but the result.
-    expect(exploreReporting(new Exploration(scenario), 'buffer-overload', null, () => (clockMs += 500))).toEqual(result);
+    expect(exploreReporting(new Exploration(scenario), 'buffer-overload', null, () => (clockMs += 500))).toEqual(
+      result,
+    );
   });
 });
 
@@ -142,9 +200,16 @@ describe('how long a command ran, and what an exploration has left', () => {
     const lines: string[] = [];
     let clockMs = 0;
     const scenario = findScenario('C');
-    const result = exploreReporting(new Exploration(scenario, { settings: { latencyJitterMs: 150 } }), 'C', (line) => lines.push(line), () => (clockMs += 1_500));
+    const result = exploreReporting(
+      new Exploration(scenario, { settings: { latencyJitterMs: 150 } }),
+      'C',
+      (line) => lines.push(line),
+      () => (clockMs += 1_500),
+    );
     expect(result).toEqual(explore(scenario, { settings: { latencyJitterMs: 150 } }));
-    const estimates = lines.filter((line) => /; about \d+% explored, roughly [\d,]+ states \(\d[\w .]*\) ahead \(Ctrl-C stops\)/.test(line));
+    const estimates = lines.filter((line) =>
+      /; about \d+% explored, roughly [\d,]+ states \(\d[\w .]*\) ahead \(Ctrl-C stops\)/.test(line),
+    );
     expect(estimates.length).toBeGreaterThan(3);
   });
 
@@ -164,8 +229,12 @@ describe('how long a command ran, and what an exploration has left', () => {
   it('estimateAhead extrapolates the explored share, capped by the bound, and declines when it cannot', () => {
     const progress = { states: 1_000, schedules: 800, violations: 0, fraction: 0.25 };
     expect(estimateAhead(progress, 10_000, 200_000)).toBe('; about 25% explored, roughly 3,000 states (30.0 s) ahead');
-    expect(estimateAhead(progress, 10_000, 2_000)).toBe('; about 25% explored, roughly 1,000 states (10.0 s) ahead, where the bound stops it');
-    expect(estimateAhead({ ...progress, fraction: 0.001 }, 10_000, 200_000)).toBe('; too early to estimate what is left');
+    expect(estimateAhead(progress, 10_000, 2_000)).toBe(
+      '; about 25% explored, roughly 1,000 states (10.0 s) ahead, where the bound stops it',
+    );
+    expect(estimateAhead({ ...progress, fraction: 0.001 }, 10_000, 200_000)).toBe(
+      '; too early to estimate what is left',
+    );
     expect(estimateAhead(progress, 1_000, 200_000)).toBe('; too early to estimate what is left');
   });
 });

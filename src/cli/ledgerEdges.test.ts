@@ -24,15 +24,27 @@ describe('--ledger paths that used to end in a stack trace', () => {
     const dir = tmp();
     symlinkSync(join(dir, 'nowhere'), join(dir, 'dangle'));
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', join(dir, 'dangle', 'x.sqlite'));
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB012 .*dangle, a symbolic link to nothing; create the folder it points to/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB012 .*dangle, a symbolic link to nothing; create the folder it points to/),
+    });
   });
 
   it('a 300-character name, and a folder name past the limit', async () => {
     const dir = tmp();
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', join(dir, `${'a'.repeat(300)}.sqlite`));
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB012 .*has a name of 307 bytes; .* at most 250; pick a shorter name/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB012 .*has a name of 307 bytes; .* at most 250; pick a shorter name/),
+    });
     const deep = await lab('run', 'ledger-keyed-retry', '--ledger', join(dir, 'd'.repeat(300), 'x.sqlite'));
-    expect(deep).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB012 .*cannot be inspected \(ENAMETOOLONG\)/) });
+    expect(deep).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB012 .*cannot be inspected \(ENAMETOOLONG\)/),
+    });
   });
 });
 
@@ -48,7 +60,11 @@ describe('ledger files that used to crash or round', () => {
     db.close();
     const before = readFileSync(path);
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', path);
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB010 .*stores its text as UTF-16le; the lab's ledgers are UTF-8/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB010 .*stores its text as UTF-16le; the lab's ledgers are UTF-8/),
+    });
     expect(readFileSync(path)).toEqual(before);
   });
 
@@ -58,7 +74,11 @@ describe('ledger files that used to crash or round', () => {
     await editLedger(path, 'UPDATE sqlite_sequence SET seq = 9007199254740993');
     const before = readFileSync(path);
     const r = await lab('run', 'ledger-new-id-retry', '--ledger', path);
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB010 .*sqlite_sequence gives effects its next id after 9007199254740993, beyond/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB010 .*sqlite_sequence gives effects its next id after 9007199254740993, beyond/),
+    });
     expect(readFileSync(path)).toEqual(before);
   });
 
@@ -67,17 +87,28 @@ describe('ledger files that used to crash or round', () => {
     expect((await lab('run', 'ledger-new-id-retry', '--ledger', path)).code).toBe(0);
     await editLedger(path, 'UPDATE executions SET count = 9223372036854775807');
     const r = await lab('run', 'ledger-new-id-retry', '--ledger', path);
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB010 .*row\(s\) of executions have a count an integer beyond/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB010 .*row\(s\) of executions have a count an integer beyond/),
+    });
   });
 
   it('at the limit, the ids the run reports are the ids it stored', async () => {
     const path = join(tmp(), 'edge.sqlite');
     expect((await lab('run', 'ledger-new-id-retry', '--ledger', path)).code).toBe(0);
-    await editLedger(path, `UPDATE sqlite_sequence SET seq = ${LEDGER_INTEGER_MAX - 10}; UPDATE executions SET count = ${LEDGER_INTEGER_MAX - 10}`);
+    await editLedger(
+      path,
+      `UPDATE sqlite_sequence SET seq = ${LEDGER_INTEGER_MAX - 10}; UPDATE executions SET count = ${LEDGER_INTEGER_MAX - 10}`,
+    );
     const r = await lab('run', 'ledger-new-id-retry', '--ledger', path, '--json');
     expect(r.code, r.err).toBe(0);
     const file = LedgerFile.open(await loadSqlJs(), new Uint8Array(readFileSync(path)));
-    const stored = file.query(`SELECT CAST(effect_id AS TEXT) AS id FROM effects WHERE effect_id > ${LEDGER_INTEGER_MAX - 10} ORDER BY effect_id`).map((row) => String(row.id));
+    const stored = file
+      .query(
+        `SELECT CAST(effect_id AS TEXT) AS id FROM effects WHERE effect_id > ${LEDGER_INTEGER_MAX - 10} ORDER BY effect_id`,
+      )
+      .map((row) => String(row.id));
     const count = file.query(`SELECT CAST(count AS TEXT) AS n, typeof(count) AS t FROM executions`);
     file.close();
     expect(stored.length).toBeGreaterThan(0);
@@ -90,13 +121,24 @@ describe('ledger files that used to crash or round', () => {
     expect((await lab('run', 'ledger-keyed-retry', '--ledger', path)).code).toBe(0);
     await editLedger(path, `UPDATE idempotency_keys SET result_json = '"\\u001b]0;PWNED\\u0007\\u001b[31mred"'`);
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', path);
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB010 .*idempotency_keys have a result_json the lab never writes \(wrong type, or not a JSON object\)/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(
+        /LAB010 .*idempotency_keys have a result_json the lab never writes \(wrong type, or not a JSON object\)/,
+      ),
+    });
   });
 
   it('terminal escapes inside a stored result are printed escaped, in the timeline and in JSON', async () => {
     const path = join(tmp(), 'osc.sqlite');
     expect((await lab('run', 'ledger-keyed-retry', '--ledger', path)).code).toBe(0);
-    const hostile = JSON.stringify({ chargeId: '\u001b]0;PWNED\u0007\u001b[31mred\u009b2J', account: 'acct-7', cents: 1200, status: 'captured' });
+    const hostile = JSON.stringify({
+      chargeId: '\u001b]0;PWNED\u0007\u001b[31mred\u009b2J',
+      account: 'acct-7',
+      cents: 1200,
+      status: 'captured',
+    });
     await editLedger(path, `UPDATE idempotency_keys SET result_json = '${hostile.replace(/'/g, "''")}'`);
     for (const args of [[], ['--json']]) {
       const r = await lab('run', 'ledger-keyed-retry', '--ledger', path, ...args);

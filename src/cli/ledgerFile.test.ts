@@ -41,7 +41,11 @@ async function bigLedger(path: string, rows: number): Promise<void> {
   const db = file.connect('fill');
   db.run('BEGIN');
   const pad = 'x'.repeat(60);
-  for (let i = 0; i < rows; i++) db.run('INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)', ['charge', `${pad}${i}`, i, null, String(i), 'fill', i]);
+  for (let i = 0; i < rows; i++)
+    db.run(
+      'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ['charge', `${pad}${i}`, i, null, String(i), 'fill', i],
+    );
   db.run('COMMIT');
   writeFileSync(path, file.export());
   file.close();
@@ -71,17 +75,24 @@ describe('--ledger FILE under crashes and concurrent runs', () => {
       if (readdirSync(dir).some((name) => name.endsWith('.tmp'))) killedMidSave += 1;
       // Either this run's two effects are all there or none of them is; nothing saved before is lost.
       const count = await effects(path);
-      expect(count - last === 0 || count - last === 2, `iteration ${i}: ${last} effects before, ${count} after`).toBe(true);
+      expect(count - last === 0 || count - last === 2, `iteration ${i}: ${last} effects before, ${count} after`).toBe(
+        true,
+      );
       last = count;
     }
     expect(existsSync(path)).toBe(true);
-    console.info(`kill-during-save: ${iterations} kills, ${killedMidSave} left a temporary file behind (killed mid-save); the ledger opened every time`);
+    console.info(
+      `kill-during-save: ${iterations} kills, ${killedMidSave} left a temporary file behind (killed mid-save); the ledger opened every time`,
+    );
   }, 300_000);
 
   it('two runs on one file at once commit every effect: 3 rounds × 2 runs × 2 effects = 12', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'lab-writers-')), 's.sqlite');
     for (let round = 0; round < 3; round++) {
-      const results = await Promise.all([runLab(['run', 'ledger-new-id-retry', '--ledger', path]), runLab(['run', 'ledger-new-id-retry', '--ledger', path])]);
+      const results = await Promise.all([
+        runLab(['run', 'ledger-new-id-retry', '--ledger', path]),
+        runLab(['run', 'ledger-new-id-retry', '--ledger', path]),
+      ]);
       for (const result of results) expect(result, result.err).toMatchObject({ code: 0 });
     }
     expect(await effects(path)).toBe(12);
@@ -89,7 +100,10 @@ describe('--ledger FILE under crashes and concurrent runs', () => {
 
   it('run task-cancel-ack --ledger FILE creates and saves the file', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'lab-task-')), 't.sqlite');
-    const code = await main(['run', 'task-cancel-ack', '--ledger', path], { out: () => undefined, err: () => undefined });
+    const code = await main(['run', 'task-cancel-ack', '--ledger', path], {
+      out: () => undefined,
+      err: () => undefined,
+    });
     expect(code).toBe(0);
     expect(existsSync(path)).toBe(true);
     const file = LedgerFile.open(await loadSqlJs(), new Uint8Array(readFileSync(path)));

@@ -1,4 +1,20 @@
-import { accessSync, closeSync, constants, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -32,7 +48,8 @@ export interface LockedLedgerFile {
   release(): Promise<void>;
 }
 
-const unusable = (path: string, problem: string, todo: string) => new LabError('LAB012', `${path} ${problem}; ${todo}. Nothing was read or written`);
+const unusable = (path: string, problem: string, todo: string) =>
+  new LabError('LAB012', `${path} ${problem}; ${todo}. Nothing was read or written`);
 
 function lstatOrNull(path: string): Stats | null {
   try {
@@ -68,32 +85,64 @@ function writable(path: string, stats: Stats): boolean {
 
 /** Checks, before anything runs, that `path` can hold a ledger: LAB012 names the path and what to do. */
 export function checkLedgerPath(path: string): void {
-  if (path.trim() === '') throw unusable('""', 'is not a file name', 'give --ledger the path of a SQLite file, e.g. --ledger lab.sqlite');
+  if (path.trim() === '')
+    throw unusable('""', 'is not a file name', 'give --ledger the path of a SQLite file, e.g. --ledger lab.sqlite');
   const nameBytes = Buffer.byteLength(basename(resolve(path)));
-  if (nameBytes > LEDGER_NAME_BYTES_MAX) throw unusable(path, `has a name of ${nameBytes} bytes; the lab keeps FILE.lock beside it, so the name may have at most ${LEDGER_NAME_BYTES_MAX}`, 'pick a shorter name');
+  if (nameBytes > LEDGER_NAME_BYTES_MAX)
+    throw unusable(
+      path,
+      `has a name of ${nameBytes} bytes; the lab keeps FILE.lock beside it, so the name may have at most ${LEDGER_NAME_BYTES_MAX}`,
+      'pick a shorter name',
+    );
   try {
     checkPathParts(path);
   } catch (error) {
     if (error instanceof LabError) throw error;
-    throw unusable(path, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its folders');
+    throw unusable(
+      path,
+      `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'check the path and its folders',
+    );
   }
 }
 
 function checkPathParts(path: string): void {
   const folder = dirname(resolve(path));
   const folderLink = lstatOrNull(folder);
-  if (folderLink?.isSymbolicLink() === true && statOrNull(folder) === null) throw unusable(path, `is in ${folder}, a symbolic link to nothing`, 'create the folder it points to or pick another path');
+  if (folderLink?.isSymbolicLink() === true && statOrNull(folder) === null)
+    throw unusable(
+      path,
+      `is in ${folder}, a symbolic link to nothing`,
+      'create the folder it points to or pick another path',
+    );
   const folderStats = folderLink === null ? null : statSync(folder);
-  if (folderStats === null) throw unusable(path, `is in a folder that does not exist (${folder})`, 'create the folder first or pick another path');
-  if (!folderStats.isDirectory()) throw unusable(path, `is inside ${folder}, which is not a folder`, 'pick a path inside a folder');
+  if (folderStats === null)
+    throw unusable(
+      path,
+      `is in a folder that does not exist (${folder})`,
+      'create the folder first or pick another path',
+    );
+  if (!folderStats.isDirectory())
+    throw unusable(path, `is inside ${folder}, which is not a folder`, 'pick a path inside a folder');
   const stats = lstatOrNull(path);
   if (stats !== null) {
-    if (stats.isDirectory()) throw unusable(path, 'is a folder, not a file', 'give a file name inside it, e.g. --ledger ' + join(path, 'lab.sqlite'));
+    if (stats.isDirectory())
+      throw unusable(
+        path,
+        'is a folder, not a file',
+        'give a file name inside it, e.g. --ledger ' + join(path, 'lab.sqlite'),
+      );
     if (stats.isSymbolicLink()) throw unusable(path, 'is a symbolic link', 'give the path of the file itself');
     if (!stats.isFile()) throw unusable(path, 'is not a regular file', 'give the path of a SQLite file');
-    if (!writable(path, stats)) throw unusable(path, 'is read-only', 'make it writable (chmod u+w) or pick another file');
+    if (!writable(path, stats))
+      throw unusable(path, 'is read-only', 'make it writable (chmod u+w) or pick another file');
   }
-  if (!writable(folder, folderStats)) throw unusable(path, `is in a folder the lab cannot write (${folder})`, 'make the folder writable or pick another path');
+  if (!writable(folder, folderStats))
+    throw unusable(
+      path,
+      `is in a folder the lab cannot write (${folder})`,
+      'make the folder writable or pick another path',
+    );
 }
 
 /**
@@ -120,7 +169,11 @@ export function writeFileAtomic(path: string, bytes: Uint8Array): void {
   let fd: number | null = null;
   try {
     // O_EXCL|O_NOFOLLOW: the temporary name is new, and a symlink planted under it is never followed.
-    fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, existing?.isFile() ? existing.mode & 0o777 : 0o644);
+    fd = openSync(
+      tmp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      existing?.isFile() ? existing.mode & 0o777 : 0o644,
+    );
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
     fsyncSync(fd);
@@ -195,8 +248,14 @@ function breakIfOwnerDead(lockDir: string): boolean {
     // Gone: another waiter broke it first. Anything else (EPERM: another user's lock in a sticky folder,
     // an append-only folder) would fail the same way on every try, so waiting cannot help.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    const who = owner === null ? 'a run that is gone (killed while taking it, or unable to remove it)' : `process ${owner.pid}, which is gone`;
-    throw new LabError('LAB012', `${lockDir} is left by ${who}, and the lab cannot remove it (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was read or written. Remove ${lockDir} as its owner, or make the folder let the lab remove files`);
+    const who =
+      owner === null
+        ? 'a run that is gone (killed while taking it, or unable to remove it)'
+        : `process ${owner.pid}, which is gone`;
+    throw new LabError(
+      'LAB012',
+      `${lockDir} is left by ${who}, and the lab cannot remove it (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was read or written. Remove ${lockDir} as its owner, or make the folder let the lab remove files`,
+    );
   }
   try {
     rmSync(away, { recursive: true, force: true });
@@ -222,7 +281,14 @@ export async function openLedgerFile(path: string, options: LedgerFileOptions = 
   for (let attempt = 0; ; attempt++) {
     try {
       // realpath: false: the ledger may not exist yet. onCompromised: the run goes on; its save is still atomic.
-      const unlock = await lock(path, { realpath: false, lockfilePath: lockDir, stale: staleMs, update: staleMs / 2, retries: 0, onCompromised: () => undefined });
+      const unlock = await lock(path, {
+        realpath: false,
+        lockfilePath: lockDir,
+        stale: staleMs,
+        update: staleMs / 2,
+        retries: 0,
+        onCompromised: () => undefined,
+      });
       const ownerFile = join(lockDir, OWNER);
       writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner));
       release = async () => {
@@ -236,17 +302,24 @@ export async function openLedgerFile(path: string, options: LedgerFileOptions = 
           } catch {
             // the lock folder refuses it too: the next run waits for the ownerless lock to age instead
           }
-          throw new LabError('LAB012', `${lockDir} could not be removed after the run (${(error as NodeJS.ErrnoException).code ?? String(error)}): the folder lets the lab create files but not remove them (append-only?). Remove ${lockDir} by hand once it does; until then every run on ${path} stops here`);
+          throw new LabError(
+            'LAB012',
+            `${lockDir} could not be removed after the run (${(error as NodeJS.ErrnoException).code ?? String(error)}): the folder lets the lab create files but not remove them (append-only?). Remove ${lockDir} by hand once it does; until then every run on ${path} stops here`,
+          );
         }
       };
       break;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ELOCKED') throw unusable(path, `could not be locked (${code ?? String(error)})`, 'check the folder is writable');
+      if (code !== 'ELOCKED')
+        throw unusable(path, `could not be locked (${code ?? String(error)})`, 'check the folder is writable');
       const waitedMs = Date.now() - started;
       if (breakIfOwnerDead(lockDir) && waitedMs < waitMs) continue;
       if (waitedMs >= waitMs) {
-        throw new LabError('LAB013', `${path} is in use by another run (lock ${path}.lock) and stayed locked for ${Math.round(waitMs / 1000)} s; nothing was read or written. Wait for that run, or remove ${path}.lock if no run is using the file`);
+        throw new LabError(
+          'LAB013',
+          `${path} is in use by another run (lock ${path}.lock) and stayed locked for ${Math.round(waitMs / 1000)} s; nothing was read or written. Wait for that run, or remove ${path}.lock if no run is using the file`,
+        );
       }
       await sleep(Math.min(500, 25 * 2 ** Math.min(attempt, 4)) + Math.floor(Math.random() * 25));
     }
@@ -258,6 +331,10 @@ export async function openLedgerFile(path: string, options: LedgerFileOptions = 
   } catch (error) {
     await release();
     if (error instanceof LabError) throw error;
-    throw unusable(path, `could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check its permissions');
+    throw unusable(
+      path,
+      `could not be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'check its permissions',
+    );
   }
 }

@@ -46,7 +46,13 @@ describe('a stale lock the lab cannot simply rename', () => {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', ledger);
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB012 .*F.sqlite.lock is left by process \d+, which is gone, and the lab cannot remove it \(EPERM\); nothing was read or written/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(
+        /LAB012 .*F.sqlite.lock is left by process \d+, which is gone, and the lab cannot remove it \(EPERM\); nothing was read or written/,
+      ),
+    });
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(process.cpuUsage(cpuBefore).user / 1000).toBeLessThan(1_500);
   }, 15_000);
@@ -58,12 +64,24 @@ describe('a stale lock the lab cannot simply rename', () => {
     appendOnly.push(dir);
     const r = await lab('run', 'ledger-keyed-retry', '--ledger', join(dir, 'F.sqlite'));
     expect(r.err).not.toMatch(/THREW|at .*\.ts:/);
-    expect(JSON.parse(readFileSync(join(dir, 'F.sqlite.lock', 'owner.json'), 'utf8'))).toMatchObject({ pid: process.pid });
-    expect(r).toMatchObject({ code: 1, err: expect.stringMatching(/LAB012 .*F.sqlite could not be saved \(EPERM\); the ledger file there is unchanged; then .*F.sqlite.lock could not be removed after the run \(EPERM\)/) });
+    expect(JSON.parse(readFileSync(join(dir, 'F.sqlite.lock', 'owner.json'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+    });
+    expect(r).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(
+        /LAB012 .*F.sqlite could not be saved \(EPERM\); the ledger file there is unchanged; then .*F.sqlite.lock could not be removed after the run \(EPERM\)/,
+      ),
+    });
     // The lock names this test process, which lives on; the next run of a user comes after its owner exited.
     writeFileSync(join(dir, 'F.sqlite.lock', 'owner.json'), JSON.stringify({ pid: deadPid(), host: hostname() }));
     process.env.LAB_LEDGER_WAIT_MS = '2000';
     const again = await lab('run', 'ledger-keyed-retry', '--ledger', join(dir, 'F.sqlite'));
-    expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/LAB012 .*F.sqlite.lock is left by process \d+, which is gone, and the lab cannot remove it \(EPERM\)/) });
+    expect(again).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(
+        /LAB012 .*F.sqlite.lock is left by process \d+, which is gone, and the lab cannot remove it \(EPERM\)/,
+      ),
+    });
   }, 15_000);
 });

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSqlJs } from './sqlite';
 
-
 describe('npm run lab', () => {
   it('list names every scenario', async () => {
     const { code, out } = await lab('list');
@@ -37,15 +36,34 @@ describe('npm run lab', () => {
   });
 
   it('--set parses booleans, enums and none', async () => {
-    const { code, out } = await lab('run', 'D', '--set', 'httpCancel=post-notification', '--set', 'progressToken=false', '--set', 'cancelAtMs=none', '--json');
+    const { code, out } = await lab(
+      'run',
+      'D',
+      '--set',
+      'httpCancel=post-notification',
+      '--set',
+      'progressToken=false',
+      '--set',
+      'cancelAtMs=none',
+      '--json',
+    );
     expect(code).toBe(0);
-    expect(JSON.parse(out).settings).toMatchObject({ httpCancel: 'post-notification', progressToken: false, cancelAtMs: null });
+    expect(JSON.parse(out).settings).toMatchObject({
+      httpCancel: 'post-notification',
+      progressToken: false,
+      cancelAtMs: null,
+    });
   });
 
   it('verify prints VF-1 … VF-12, all ok', async () => {
     const { code, out } = await lab('verify');
     expect(code).toBe(0);
-    expect(out.trim().split('\n').filter((l) => l.startsWith('ok   VF-'))).toHaveLength(12);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('ok   VF-')),
+    ).toHaveLength(12);
   });
 
   it('evidence --out DIR writes the artifacts', async () => {

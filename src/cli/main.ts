@@ -8,7 +8,15 @@ import { readBounded } from './boundedRead';
 import { runText } from './runText';
 import { openLedgerFile } from './ledgerFile';
 import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from './runBudget';
-import { checkOutputFolder, checkParentFolder, escapeControl, escapeDeep, escapeLines, jsonForTerminal, writeOutputFolder } from './safeOutput';
+import {
+  checkOutputFolder,
+  checkParentFolder,
+  escapeControl,
+  escapeDeep,
+  escapeLines,
+  jsonForTerminal,
+  writeOutputFolder,
+} from './safeOutput';
 import { LedgerFile } from '../engine';
 import { retryTable } from '../engine';
 import { verify, type Runner } from '../lab/verification';
@@ -20,14 +28,29 @@ import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../lab/reviewLimits';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { requirementDocLink, REQUIREMENTS_DOC } from '../lab/requirements';
 import { LabError } from '../engine';
-import { DEFAULT_EXPLORE_BOUND, Exploration, runScenario, settingsSpecFor, usesSqlite, type ExploreProgress, type ExploreResult } from '../engine';
+import {
+  DEFAULT_EXPLORE_BOUND,
+  Exploration,
+  runScenario,
+  settingsSpecFor,
+  usesSqlite,
+  type ExploreProgress,
+  type ExploreResult,
+} from '../engine';
 import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { findKnownBug, KNOWN_BUGS, type KnownBug } from '../gallery/knownBugs';
 import { EXT_TASKS_VERSION, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { runResolved } from '../lab/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from './probeCommand';
-import { formatRunSpec, IMPLEMENTATION_CHOICES, isImplementation, parseRunSpec, resolveRunParams, resolveRunSpec } from '../lab/runSpec';
+import {
+  formatRunSpec,
+  IMPLEMENTATION_CHOICES,
+  isImplementation,
+  parseRunSpec,
+  resolveRunParams,
+  resolveRunSpec,
+} from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
 import { withLanes } from '../engine';
 import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } from './exercise';
@@ -85,34 +108,50 @@ ${EXERCISE_HELP}
 
 class UsageError extends Error {}
 
-
-
 function list(): string {
   const width = Math.max(...scenarios.map((s) => s.id.length), ...KNOWN_BUGS.map((b) => b.id.length));
   const scenarioLines = scenarios
-    .map((s) => `${s.id.padEnd(width)}  ${s.title}\n${' '.repeat(width + 2)}${s.topic}; default transport ${s.defaultTransport}; demonstrates ${s.requirements.join(', ')}`)
+    .map(
+      (s) =>
+        `${s.id.padEnd(width)}  ${s.title}\n${' '.repeat(width + 2)}${s.topic}; default transport ${s.defaultTransport}; demonstrates ${s.requirements.join(', ')}`,
+    )
     .join('\n');
-  const bugLines = KNOWN_BUGS.map((b) => `${b.id.padEnd(width)}  ${b.title}\n${' '.repeat(width + 2)}${b.packages.map((p) => `${p.name} ${p.version}`).join(', ')}; upstream ${b.upstream[0]?.ref ?? 'none on record'}`).join('\n');
+  const bugLines = KNOWN_BUGS.map(
+    (b) =>
+      `${b.id.padEnd(width)}  ${b.title}\n${' '.repeat(width + 2)}${b.packages.map((p) => `${p.name} ${p.version}`).join(', ')}; upstream ${b.upstream[0]?.ref ?? 'none on record'}`,
+  ).join('\n');
   return `${scenarioLines}\n\nKnown bugs (real packages, run with lab run <id>):\n${bugLines}`;
 }
 
 /** `run <bug id>`: the known-bugs entry on its real package, its references and its timelines. */
 async function runBug(bug: KnownBug, args: string[]): Promise<string> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { 'budget-ms': { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { 'budget-ms': { type: 'string' } },
+  });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
   const budgetText = values['budget-ms'];
-  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText))
+    throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const budget = commandBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   const trace = budget.trace();
   const { runKnownBug, formatKnownBug } = await import('../gallery/runKnownBug');
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const result = await runKnownBug(bug, { onStep: (atMs) => trace.pop(atMs, 0), readFixture: (path) => readFileSync(join(root, path)) });
+  const result = await runKnownBug(bug, {
+    onStep: (atMs) => trace.pop(atMs, 0),
+    readFixture: (path) => readFileSync(join(root, path)),
+  });
   return formatKnownBug(result);
 }
 
 function retries(): string {
   return retryTable()
-    .map((row) => `${row.operation.padEnd(24)} ${row.retryClass.padEnd(12)} ${row.rule}${row.hintWarnings.map((w) => `\n${' '.repeat(38)}! ${w}`).join('')}`)
+    .map(
+      (row) =>
+        `${row.operation.padEnd(24)} ${row.retryClass.padEnd(12)} ${row.rule}${row.hintWarnings.map((w) => `\n${' '.repeat(38)}! ${w}`).join('')}`,
+    )
     .join('\n');
 }
 
@@ -131,7 +170,10 @@ export function settingsHelp(id: string | undefined): string {
   for (const scenario of scenarios) {
     if (seen.has(scenario.kind)) continue;
     seen.add(scenario.kind);
-    const ids = scenarios.filter((s) => s.kind === scenario.kind).map((s) => s.id).join(', ');
+    const ids = scenarios
+      .filter((s) => s.kind === scenario.kind)
+      .map((s) => s.id)
+      .join(', ');
     blocks.push(`settings of ${ids} (${scenario.kind}):\n${describeSpec(settingsSpecFor(scenario), null)}`);
   }
   return blocks.join('\n\n');
@@ -139,17 +181,28 @@ export function settingsHelp(id: string | undefined): string {
 
 function describeSpec(spec: SettingsSpec, defaults: Record<string, unknown> | null): string {
   const rows = Object.entries(spec).map(([key, spec]) => {
-    const range = spec.kind === 'integer' ? `${spec.min}..${spec.max}${'nullable' in spec && spec.nullable ? ' or none' : ''}` : spec.kind === 'boolean' ? 'true|false' : spec.values.join('|');
+    const range =
+      spec.kind === 'integer'
+        ? `${spec.min}..${spec.max}${'nullable' in spec && spec.nullable ? ' or none' : ''}`
+        : spec.kind === 'boolean'
+          ? 'true|false'
+          : spec.values.join('|');
     const value = defaults === null ? null : defaults[key] === null ? 'none' : String(defaults[key]);
     return { key, range, value, description: spec.description };
   });
   const keyWidth = Math.max(...rows.map((row) => row.key.length));
   const rangeWidth = Math.max(...rows.map((row) => row.range.length));
   const valueWidth = Math.max(0, ...rows.map((row) => (row.value === null ? 0 : row.value.length)));
-  const header = defaults === null ? [] : [`  ${'key'.padEnd(keyWidth)}  ${'range'.padEnd(rangeWidth)}  ${'default'.padEnd(valueWidth)}  meaning`];
+  const header =
+    defaults === null
+      ? []
+      : [`  ${'key'.padEnd(keyWidth)}  ${'range'.padEnd(rangeWidth)}  ${'default'.padEnd(valueWidth)}  meaning`];
   return [
     ...header,
-    ...rows.map((row) => `  ${row.key.padEnd(keyWidth)}  ${row.range.padEnd(rangeWidth)}  ${row.value === null ? '' : `${row.value.padEnd(valueWidth)}  `}${row.description}`),
+    ...rows.map(
+      (row) =>
+        `  ${row.key.padEnd(keyWidth)}  ${row.range.padEnd(rangeWidth)}  ${row.value === null ? '' : `${row.value.padEnd(valueWidth)}  `}${row.description}`,
+    ),
   ].join('\n');
 }
 
@@ -170,14 +223,21 @@ function assignments(list: readonly string[]): Record<string, string> {
  * `--transport`, `--seed`, `--impl` and each `--set` (a setting named like a run key is still refused
  * as a setting, LAB004, as before).
  */
-function runParams(id: string, values: { transport?: string; seed?: string; impl?: string; set?: string[]; schedule?: string; fault?: string[] }): Record<string, string> {
+function runParams(
+  id: string,
+  values: { transport?: string; seed?: string; impl?: string; set?: string[]; schedule?: string; fault?: string[] },
+): Record<string, string> {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   params.scenario = id;
   if (values.transport !== undefined) params.transport = values.transport;
   if (values.seed !== undefined) params.seed = values.seed;
   if (values.impl !== undefined) params.impl = values.impl;
   for (const [key, value] of Object.entries(assignments(values.set ?? []))) {
-    if (Object.hasOwn(params, key) || key === 'schedule' || key === 'faults') throw new LabError('LAB004', `"${key}" is not a setting of scenario ${id}; known settings: ${Object.keys(settingsSpecFor(findScenario(id))).join(', ')}`);
+    if (Object.hasOwn(params, key) || key === 'schedule' || key === 'faults')
+      throw new LabError(
+        'LAB004',
+        `"${key}" is not a setting of scenario ${id}; known settings: ${Object.keys(settingsSpecFor(findScenario(id))).join(', ')}`,
+      );
     params[key] = value;
   }
   if (values.schedule !== undefined) params.schedule = values.schedule;
@@ -200,14 +260,25 @@ async function exploreCommand(args: string[]): Promise<string> {
       json: { type: 'boolean', default: false },
     },
   });
-  if (positionals.length !== 1) throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
-  const { scenario, transport, settings, seed } = resolveRunParams(runParams(positionals[0] as string, values), findScenario);
-  if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound)) throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
+  if (positionals.length !== 1)
+    throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
+  const { scenario, transport, settings, seed } = resolveRunParams(
+    runParams(positionals[0] as string, values),
+    findScenario,
+  );
+  if (values.bound !== undefined && !/^[1-9]\d{0,8}$/.test(values.bound))
+    throw new UsageError(`--bound takes a whole number of states from 1 to 999999999, got "${values.bound}"`);
   const bound = values.bound === undefined ? undefined : Number(values.bound);
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
   const reduction = !values['no-reduction'];
   const given = values.seed === undefined ? undefined : seed;
-  const result = exploreReporting(new Exploration(scenario, { transport, settings, seed: given, bound, ledger, reduction }), scenario.id, terminalWriter(), undefined, bound ?? DEFAULT_EXPLORE_BOUND);
+  const result = exploreReporting(
+    new Exploration(scenario, { transport, settings, seed: given, bound, ledger, reduction }),
+    scenario.id,
+    terminalWriter(),
+    undefined,
+    bound ?? DEFAULT_EXPLORE_BOUND,
+  );
   return values.json ? jsonForTerminal(result) : formatExploration(result, given);
 }
 
@@ -232,7 +303,8 @@ export function formatDuration(ms: number): string {
  * the bound. A rough figure (subtrees differ in size, and merged states are not run again), said so.
  */
 export function estimateAhead(progress: ExploreProgress, elapsedMs: number, bound: number): string {
-  if (progress.fraction < ESTIMATE_FRACTION_MIN || elapsedMs < ESTIMATE_AFTER_MS || progress.states === 0) return '; too early to estimate what is left';
+  if (progress.fraction < ESTIMATE_FRACTION_MIN || elapsedMs < ESTIMATE_AFTER_MS || progress.states === 0)
+    return '; too early to estimate what is left';
   const total = progress.states / progress.fraction;
   const leftByShare = Math.max(0, total - progress.states);
   const leftByBound = Math.max(0, bound - progress.states);
@@ -248,7 +320,13 @@ export function estimateAhead(progress: ExploreProgress, elapsedMs: number, boun
  * tell progress from a hang (the herd at its defaults needs hours to reach the default bound) and stop
  * it with Ctrl-C.
  */
-export function exploreReporting(exploration: Exploration, id: string, write: ((line: string) => void) | null, now: () => number = () => performance.now(), bound: number = DEFAULT_EXPLORE_BOUND): ExploreResult {
+export function exploreReporting(
+  exploration: Exploration,
+  id: string,
+  write: ((line: string) => void) | null,
+  now: () => number = () => performance.now(),
+  bound: number = DEFAULT_EXPLORE_BOUND,
+): ExploreResult {
   const startedMs = now();
   let reportAtMs = startedMs + EXPLORE_PROGRESS_EVERY_MS;
   let reported = false;
@@ -271,7 +349,11 @@ export function exploreReporting(exploration: Exploration, id: string, write: ((
  * the seed when one was given, every setting that differs from the scenario's (a schedule is read
  * against the very run it came from) and the schedule.
  */
-export function replayCommand(result: Pick<ExploreResult, 'scenario' | 'transport' | 'settings'>, schedule: string, seed?: number): string {
+export function replayCommand(
+  result: Pick<ExploreResult, 'scenario' | 'transport' | 'settings'>,
+  schedule: string,
+  seed?: number,
+): string {
   const defaults: Settings = findScenario(result.scenario).settings;
   const sets = Object.entries(result.settings)
     .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
@@ -285,13 +367,19 @@ function formatExploration(result: ExploreResult, seed?: number): string {
     `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
     '',
     `endings (${result.endings.length}):`,
-    ...result.endings.map((ending) => `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed)}`),
+    ...result.endings.map(
+      (ending) =>
+        `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed)}`,
+    ),
     '',
   ];
   if (result.violations.length === 0) lines.push(`violations: ${result.verdict}`);
   else {
     lines.push(`violations: ${result.verdict}:`);
-    for (const violation of result.violations) lines.push(`  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed)}`);
+    for (const violation of result.violations)
+      lines.push(
+        `  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed)}`,
+      );
   }
   return lines.join('\n');
 }
@@ -322,27 +410,54 @@ async function run(args: string[]): Promise<string> {
   // The run is judged before the command line's own combinations; the replay (ordering, faults) after them.
   const { schedule: _schedule, faults: _faults, ...unreplayed } = params;
   const { scenario } = resolveRunParams(unreplayed, findScenario);
-  if (values.ledger !== undefined && !usesSqlite(scenario)) throw new UsageError(`--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`);
+  if (values.ledger !== undefined && !usesSqlite(scenario))
+    throw new UsageError(
+      `--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`,
+    );
   const budgetText = values['budget-ms'];
-  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText))
+    throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   if (impl !== 'model') {
     if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
-    if (values.schedule !== undefined || values.fault !== undefined) throw new UsageError(`--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`);
+    if (values.schedule !== undefined || values.fault !== undefined)
+      throw new UsageError(
+        `--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`,
+      );
   }
   const resolved = resolveRunParams(params, findScenario);
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   const onStep = (atMs: number) => trace.pop(atMs, 0);
   // Loaded only for an SDK (runResolved imports it then): every other command runs without them.
-  const transcript = resolved.impl !== 'model' ? await runResolved(resolved, { onStep }) : await runWithLedgerFile(values.ledger, (ledger) => runScenario(scenario, { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, ledger: usesSqlite(scenario) ? ledger : undefined, schedule: resolved.schedule, faults: resolved.faults }));
+  const transcript =
+    resolved.impl !== 'model'
+      ? await runResolved(resolved, { onStep })
+      : await runWithLedgerFile(values.ledger, (ledger) =>
+          runScenario(scenario, {
+            transport: resolved.transport,
+            seed: resolved.seed,
+            settings: resolved.settings,
+            trace,
+            ledger: usesSqlite(scenario) ? ledger : undefined,
+            schedule: resolved.schedule,
+            faults: resolved.faults,
+          }),
+        );
   return values.json ? jsonForTerminal(withLanes(transcript)) : runText(scenario, transcript);
 }
 
 /** `compare <runA> <runB> [<runC>]`: the runs' facts, the differing ones marked, and where their events first part (each pair, for three). */
 async function compare(args: string[]): Promise<string> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, 'budget-ms': { type: 'string' } } });
-  if (positionals.length < 2 || positionals.length > COMPARED_RUNS_MAX) throw new UsageError(`compare takes two or three runs, got ${positionals.length}`);
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: 'boolean', default: false }, 'budget-ms': { type: 'string' } },
+  });
+  if (positionals.length < 2 || positionals.length > COMPARED_RUNS_MAX)
+    throw new UsageError(`compare takes two or three runs, got ${positionals.length}`);
   const budgetText = values['budget-ms'];
-  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText)) throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
+  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText))
+    throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
   const specs = positionals.map((text) => parseRunSpec(text));
   // Both are checked before either runs: a typo in the second costs no run of the first.
   const runs = specs.map((spec) => resolveRunSpec(spec, findScenario));
@@ -363,7 +478,10 @@ async function compare(args: string[]): Promise<string> {
   const COLUMN_MAX = 50;
   const width = Math.max(...result.facts.map((f) => f.name.length));
   const fits = (f: { a: string; b: string }) => f.a.length <= COLUMN_MAX && f.b.length <= COLUMN_MAX;
-  const column = Math.max(...result.facts.filter(fits).map((f) => f.a.length), Math.min(names[0]?.length ?? 0, COLUMN_MAX));
+  const column = Math.max(
+    ...result.facts.filter(fits).map((f) => f.a.length),
+    Math.min(names[0]?.length ?? 0, COLUMN_MAX),
+  );
   const lines = [`  ${''.padEnd(width)}   ${(names[0] ?? '').padEnd(column)}   ${names[1] ?? ''}`];
   for (const fact of result.facts) {
     const mark = fact.differs ? '*' : ' ';
@@ -381,12 +499,20 @@ async function compare(args: string[]): Promise<string> {
   }
   lines.push(`(${result.note})`);
   const sdk = transcripts.find((t) => t.sdk !== undefined)?.sdk;
-  if (sdk !== undefined) lines.push(`(${sdk.package} ${sdk.version} speaks protocol ${sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
+  if (sdk !== undefined)
+    lines.push(
+      `(${sdk.package} ${sdk.version} speaks protocol ${sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`,
+    );
   return lines.join('\n');
 }
 
 /** Three runs (the model, SDK 1.x, v2): their facts in three columns, and where each pair first parts. */
-function compareThree(names: readonly string[], transcripts: readonly Transcript[], json: boolean, tick: (events: number) => void): string {
+function compareThree(
+  names: readonly string[],
+  transcripts: readonly Transcript[],
+  json: boolean,
+  tick: (events: number) => void,
+): string {
   const result = compareMany(transcripts, { tick });
   if (json) return jsonForTerminal({ runs: names, ...result });
   const lines = names.map((name, index) => `  run ${'ABC'[index]}: ${name}`);
@@ -408,7 +534,11 @@ function compareThree(names: readonly string[], transcripts: readonly Transcript
     lines.push(`  ${y}: ${d.b === null ? 'nothing else at that instant' : `event ${d.indexB}: ${d.b}`}`);
   }
   lines.push('');
-  for (const t of transcripts) if (t.sdk !== undefined) lines.push(`(${t.sdk.package} ${t.sdk.version} speaks protocol ${t.sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`);
+  for (const t of transcripts)
+    if (t.sdk !== undefined)
+      lines.push(
+        `(${t.sdk.package} ${t.sdk.version} speaks protocol ${t.sdk.negotiatedProtocolVersion}; the lab's model speaks ${PROTOCOL_VERSION})`,
+      );
   return lines.join('\n');
 }
 
@@ -430,7 +560,12 @@ export function durationNote(command: string | undefined, elapsedMs: number): st
  * A runner that, on a terminal, says every 2 s how many runs a many-run command (verify, evidence) has
  * made so far; `done()` ends its line. Off a terminal it is the runner itself.
  */
-function reportingRunner(runner: Runner, label: string, write: ((line: string) => void) | null, now: () => number = () => performance.now()): { runner: Runner; done: () => void } {
+function reportingRunner(
+  runner: Runner,
+  label: string,
+  write: ((line: string) => void) | null,
+  now: () => number = () => performance.now(),
+): { runner: Runner; done: () => void } {
   if (write === null) return { runner, done: () => undefined };
   const startedMs = now();
   let reportAtMs = startedMs + EXPLORE_PROGRESS_EVERY_MS;
@@ -449,7 +584,8 @@ function reportingRunner(runner: Runner, label: string, write: ((line: string) =
   return { runner: counted, done: () => (reported ? write('\n') : undefined) };
 }
 
-const terminalWriter = (): ((line: string) => void) | null => (process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null);
+const terminalWriter = (): ((line: string) => void) | null =>
+  process.stderr.isTTY === true ? (line) => process.stderr.write(line) : null;
 
 /**
  * Runs with sql.js and, given a path, FILE locked for the whole run: its bytes are checked as a ledger
@@ -476,9 +612,16 @@ async function runWithLedgerFile<T>(path: string | undefined, body: (ledger: Led
   } catch (releaseError) {
     // Both problems are told: the run's own (or that it completed) and the lock left behind.
     if (!(releaseError instanceof LabError)) throw releaseError;
-    const before = outcome.ok ? `the run completed${savedAny ? ` and ${path} was saved` : ''}` : outcome.error instanceof LabError ? outcome.error.detail : null;
+    const before = outcome.ok
+      ? `the run completed${savedAny ? ` and ${path} was saved` : ''}`
+      : outcome.error instanceof LabError
+        ? outcome.error.detail
+        : null;
     if (before === null) throw (outcome as { error: unknown }).error;
-    throw new LabError(outcome.ok ? 'LAB012' : (outcome.error as LabError).code, `${before}; then ${releaseError.detail}`);
+    throw new LabError(
+      outcome.ok ? 'LAB012' : (outcome.error as LabError).code,
+      `${before}; then ${releaseError.detail}`,
+    );
   }
   if (!outcome.ok) throw outcome.error;
   return outcome.result;
@@ -506,19 +649,29 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         const reporting = reportingRunner(await hostRunner(), 'verify', terminalWriter());
         const runner = reporting.runner;
         const results = verify(runner);
-        io.out(`${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})\n       from ${r.scope}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`);
+        io.out(
+          `${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})\n       from ${r.scope}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`,
+        );
         // SPEC §9: every failure mode runs, next to its fix.
         const modes = checkFailureModes(runner);
-        io.out(`\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`);
+        io.out(
+          `\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`,
+        );
         for (const mode of modes) {
           const ok = mode.failureShown && mode.fixShown;
-          io.out(`${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`);
+          io.out(
+            `${ok ? 'ok  ' : 'FAIL'} ${mode.failure}\n       failure: ${runCommand(mode.failureRun)} — ${mode.failureDetail}\n       fix:     ${runCommand(mode.fixRun)} — ${mode.fixDetail}\n`,
+          );
         }
         reporting.done();
         return results.every((r) => r.holds) && modes.every((m) => m.failureShown && m.fixShown) ? 0 : 1;
       }
       case 'evidence': {
-        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
+        const { values } = parseArgs({
+          args: rest,
+          strict: true,
+          options: { out: { type: 'string' }, force: { type: 'boolean', default: false } },
+        });
         const out = values.out;
         if (out === undefined) throw new UsageError('evidence needs --out DIR');
         // Checked before the evidence is computed, and again when it is written.
@@ -531,7 +684,11 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         return 0;
       }
       case 'skill': {
-        const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string' }, force: { type: 'boolean', default: false } } });
+        const { values } = parseArgs({
+          args: rest,
+          strict: true,
+          options: { out: { type: 'string' }, force: { type: 'boolean', default: false } },
+        });
         if (values.out === undefined) throw new UsageError('skill needs --out DIR');
         // The target is the skill's own folder, so DIR may hold other skills.
         checkParentFolder(values.out);
@@ -551,12 +708,21 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
           text = readBounded(path, REVIEW_INPUT_CHARS_MAX, 'reviewer').toString('utf8');
         } catch (error) {
           if (error instanceof LabError) throw error;
-          io.err(`lab: ${escapeControl(path)} is not readable (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+          io.err(
+            `lab: ${escapeControl(path)} is not readable (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`,
+          );
           return 1;
         }
         const result = reviewText(text);
-        if (!result.ok && result.errors.length === 1 && result.errors[0]?.field === '/' && result.errors[0].message.startsWith('is not JSON')) {
-          io.err(`lab: ${escapeControl(path)} is not readable JSON: ${escapeControl(result.errors[0].message.slice('is not JSON: '.length))}\n`);
+        if (
+          !result.ok &&
+          result.errors.length === 1 &&
+          result.errors[0]?.field === '/' &&
+          result.errors[0].message.startsWith('is not JSON')
+        ) {
+          io.err(
+            `lab: ${escapeControl(path)} is not readable JSON: ${escapeControl(result.errors[0].message.slice('is not JSON: '.length))}\n`,
+          );
           return 1;
         }
         // The review quotes the file (operation names, unknown keys): every string escaped for the terminal.
@@ -600,11 +766,14 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
       io.err(`lab: ${escapeControl(error.message)}\n`);
       return 1;
     }
-    if (error instanceof UsageError || error instanceof ExerciseUsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ExerciseUsageError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.err(`lab: ${escapeControl(error.message)}\n\n${USAGE}\n`);
       return 2;
     }
     throw error;
   }
 }
-

@@ -1,13 +1,22 @@
 // Proves `skill --out` and `evidence --out` write folders the same careful way: the skill folder
 // is buildSkill's bytes; a bad path gets a catalogued LAB014 and nothing written; a folder with files is
 // refused without --force; --force replaces only the lab's entries and never follows a symlink out.
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSkill, SKILL_NAME } from '../lab/skill';
 import { lab } from './captured';
-
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const skillBytes = () => Object.fromEntries(buildSkill().map((f) => [f.path, f.contents]));
@@ -18,7 +27,8 @@ describe('skill --out DIR', () => {
     const r = await lab('skill', '--out', dir);
     expect(r).toMatchObject({ code: 0, err: '' });
     const expected = skillBytes();
-    for (const [path, contents] of Object.entries(expected)) expect(readFileSync(join(dir, path), 'utf8')).toBe(contents);
+    for (const [path, contents] of Object.entries(expected))
+      expect(readFileSync(join(dir, path), 'utf8')).toBe(contents);
     expect(readdirSync(join(dir, SKILL_NAME)).sort()).toEqual(['SKILL.md', 'examples', 'review-input.schema.json']);
     expect(readdirSync(dir)).toEqual([SKILL_NAME]);
   });
@@ -30,7 +40,12 @@ describe('skill --out DIR', () => {
     expect((await lab('skill', '--out', dir)).code).toBe(0);
     writeFileSync(join(dir, SKILL_NAME, 'SKILL.md'), 'edited');
     const refused = await lab('skill', '--out', dir);
-    expect(refused).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 output folder cannot be used: .*mcp-reliability-reviewer is not empty .*--force/) });
+    expect(refused).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(
+        /LAB014 output folder cannot be used: .*mcp-reliability-reviewer is not empty .*--force/,
+      ),
+    });
     expect(readFileSync(join(dir, SKILL_NAME, 'SKILL.md'), 'utf8')).toBe('edited');
     expect((await lab('skill', '--out', dir, '--force')).code).toBe(0);
     expect(readFileSync(join(dir, SKILL_NAME, 'SKILL.md'), 'utf8')).toBe(skillBytes()[`${SKILL_NAME}/SKILL.md`]);
@@ -53,7 +68,10 @@ describe('skill --out DIR', () => {
     const elsewhere = tmp('lab-skill-elsewhere-');
     symlinkSync(elsewhere, join(linked, SKILL_NAME));
     const r = await lab('skill', '--out', linked, '--force');
-    expect(r).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*mcp-reliability-reviewer is a symbolic link/) });
+    expect(r).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*mcp-reliability-reviewer is a symbolic link/),
+    });
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
@@ -62,20 +80,36 @@ describe('skill --out DIR', () => {
     const target = tmp('lab-skill-target-');
     symlinkSync(target, join(dir, 'LINK'));
     const r = await lab('skill', '--out', join(dir, 'LINK'));
-    expect(r).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/LAB014 .*LINK is a symbolic link; give the real folder/) });
+    expect(r).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(/LAB014 .*LINK is a symbolic link; give the real folder/),
+    });
     expect(readdirSync(target)).toEqual([]);
-    expect(await lab('evidence', '--out', join(dir, 'LINK'))).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*LINK is a symbolic link/) });
+    expect(await lab('evidence', '--out', join(dir, 'LINK'))).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*LINK is a symbolic link/),
+    });
   });
 
   it('bad paths get LAB014 naming the path, never a stack trace, and nothing is written', async () => {
-    expect(await lab('skill', '--out', '')).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*"" is not a folder name/) });
+    expect(await lab('skill', '--out', '')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*"" is not a folder name/),
+    });
     const file = join(tmp('lab-skill-file-'), 'file.txt');
     writeFileSync(file, 'mine');
-    expect(await lab('skill', '--out', file)).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*file.txt, which is a file/) });
+    expect(await lab('skill', '--out', file)).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*file.txt, which is a file/),
+    });
     expect(readFileSync(file, 'utf8')).toBe('mine');
     const locked = tmp('lab-skill-ro-');
     chmodSync(locked, 0o555);
-    expect(await lab('skill', '--out', locked)).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*cannot write \(read-only\)/) });
+    expect(await lab('skill', '--out', locked)).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*cannot write \(read-only\)/),
+    });
     expect(readdirSync(locked)).toEqual([]);
     expect(await lab('skill')).toMatchObject({ code: 2, err: expect.stringMatching(/skill needs --out DIR/) });
   });
@@ -87,7 +121,10 @@ describe('evidence --out DIR', () => {
     expect((await lab('evidence', '--out', dir)).code).toBe(0);
     expect(readFileSync(join(dir, SKILL_NAME, 'SKILL.md'), 'utf8')).toBe(skillBytes()[`${SKILL_NAME}/SKILL.md`]);
     writeFileSync(join(dir, 'notes.txt'), 'mine');
-    expect(await lab('evidence', '--out', dir)).toMatchObject({ code: 1, err: expect.stringMatching(/LAB014 .*is not empty/) });
+    expect(await lab('evidence', '--out', dir)).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB014 .*is not empty/),
+    });
     expect((await lab('evidence', '--out', dir, '--force')).code).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
     expect(existsSync(join(dir, 'README.md'))).toBe(true);

@@ -33,7 +33,11 @@ const MS_PATTERN = /^[1-9]\d{0,8}$/;
 
 function ms(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!MS_PATTERN.test(text)) throw new LabError('LAB047', `--${name} takes a whole number of milliseconds from 1 to 999999999, got ${JSON.stringify(text)}; nothing was started`);
+  if (!MS_PATTERN.test(text))
+    throw new LabError(
+      'LAB047',
+      `--${name} takes a whole number of milliseconds from 1 to 999999999, got ${JSON.stringify(text)}; nothing was started`,
+    );
   return Number(text);
 }
 
@@ -46,7 +50,11 @@ function jsonObject(name: string, text: string | undefined): Record<string, unkn
   } catch (error) {
     throw new LabError('LAB047', `--${name} is not JSON (${(error as Error).message}); nothing was started`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new LabError('LAB047', `--${name} must be a JSON object, e.g. --${name} '{"duration":4,"steps":8}'; nothing was started`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new LabError(
+      'LAB047',
+      `--${name} must be a JSON object, e.g. --${name} '{"duration":4,"steps":8}'; nothing was started`,
+    );
   return parsed as Record<string, unknown>;
 }
 
@@ -82,20 +90,39 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       'task-args': { type: 'string' },
     },
   });
-  if (positionals.length > 0 && values.json) throw new LabError('LAB047', `--json takes no file name (got ${JSON.stringify(positionals[0])}): --json writes the transcript to standard output; redirect it, e.g. --json > ${/^[\w./-]+$/.test(positionals[0] ?? '') ? positionals[0] : 'probe.json'}; nothing was started`);
-  if (positionals.length > 0) throw new LabError('LAB047', `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`);
-  if ((values.stdio === undefined) === (values.http === undefined)) throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
+  if (positionals.length > 0 && values.json)
+    throw new LabError(
+      'LAB047',
+      `--json takes no file name (got ${JSON.stringify(positionals[0])}): --json writes the transcript to standard output; redirect it, e.g. --json > ${/^[\w./-]+$/.test(positionals[0] ?? '') ? positionals[0] : 'probe.json'}; nothing was started`,
+    );
+  if (positionals.length > 0)
+    throw new LabError(
+      'LAB047',
+      `probe takes no positional arguments, got ${JSON.stringify(positionals[0])}; quote the server command: --stdio "<command>"`,
+    );
+  if ((values.stdio === undefined) === (values.http === undefined))
+    throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
   const named = (value: string | undefined): boolean => value !== undefined && value !== '';
-  if (!named(values.tool) && !named(values.mutation) && !named(values['task-tool'])) throw new LabError('LAB047', 'probe needs --tool NAME (e.g. --tool trigger-long-running-operation), --mutation NAME or --task-tool NAME; nothing was started');
+  if (!named(values.tool) && !named(values.mutation) && !named(values['task-tool']))
+    throw new LabError(
+      'LAB047',
+      'probe needs --tool NAME (e.g. --tool trigger-long-running-operation), --mutation NAME or --task-tool NAME; nothing was started',
+    );
   const taskArguments = jsonObject('task-args', values['task-args']) ?? {};
   const toolArguments = jsonObject('args', values.args) ?? {};
-  const mutationArguments = jsonObject('mutation-args', values['mutation-args']) ?? (values.tool === undefined ? toolArguments : {});
+  const mutationArguments =
+    jsonObject('mutation-args', values['mutation-args']) ?? (values.tool === undefined ? toolArguments : {});
   const changedArguments = jsonObject('changed-args', values['changed-args']);
   const keyField = values['key-field'] ?? 'idempotencyKey';
   if (keyField === '') throw new LabError('LAB047', '--key-field needs a field name; nothing was started');
   // Checked before the probe runs, and again when written: a bad folder costs no probe.
   if (values.evidence !== undefined) checkOutputFolder(values.evidence, values.force);
-  const times = { cancelAfterMs: ms('cancel-after-ms', values['cancel-after-ms']), observeMs: ms('observe-ms', values['observe-ms']), idleTimeoutMs: ms('idle-ms', values['idle-ms']), maxTimeoutMs: ms('max-ms', values['max-ms']) };
+  const times = {
+    cancelAfterMs: ms('cancel-after-ms', values['cancel-after-ms']),
+    observeMs: ms('observe-ms', values['observe-ms']),
+    idleTimeoutMs: ms('idle-ms', values['idle-ms']),
+    maxTimeoutMs: ms('max-ms', values['max-ms']),
+  };
   const budgetMs = ms('budget-ms', values['budget-ms']);
   const transport = values.stdio !== undefined ? 'stdio' : 'http';
   const target = (values.stdio ?? values.http) as string;
@@ -106,15 +133,21 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
       target,
       tool: values.tool,
       arguments: toolArguments,
-      mutation: values.mutation === undefined ? undefined : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
-      taskTool: named(values['task-tool']) ? { name: values['task-tool'] as string, arguments: taskArguments } : undefined,
+      mutation:
+        values.mutation === undefined
+          ? undefined
+          : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
+      taskTool: named(values['task-tool'])
+        ? { name: values['task-tool'] as string, arguments: taskArguments }
+        : undefined,
       times: Object.fromEntries(Object.entries(times).filter(([, v]) => v !== undefined)),
       bounds: budgetMs === undefined ? {} : { budgetMs },
     });
   } catch (error) {
     if (!(error instanceof ProbeFailure)) throw error;
     io.err(`lab: ${escapeControl(error.error.message)}\n`);
-    if (error.events.length > 0) io.err(`\nwhat the probe saw before it stopped:\n${escapeLines(formatEvents(error.events.slice(-40)))}\n`);
+    if (error.events.length > 0)
+      io.err(`\nwhat the probe saw before it stopped:\n${escapeLines(formatEvents(error.events.slice(-40)))}\n`);
     io.err(`\nserver stderr: ${error.stderr.trim() === '' ? '(empty)' : `\n${escapeLines(tail(error.stderr))}`}\n`);
     return 1;
   }
@@ -124,7 +157,9 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
     const files = buildProbeEvidence(shown);
     writeOutputFolder(values.evidence, files, values.force);
     // With --json, stdout is the transcript alone; the list of files goes to stderr.
-    (values.json ? io.err : io.out)(`${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`);
+    (values.json ? io.err : io.out)(
+      `${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`,
+    );
   }
   // Each event and verdict on a line of its own, compact: no server value multiplied by indentation.
   io.out(values.json ? `${jsonForTerminal(shown, 2, 2)}\n` : `${escapeLines(formatProbe(shown))}\n`);
@@ -133,7 +168,6 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
 
 /** The exit status of a probe that ran and found a MUST, MUST NOT or REQUIRED sentence broken (SHOULD items never set it). */
 export const PROBE_EXIT_MUST_BROKEN = 3;
-
 
 /** How many verdicts break a MUST: only these make the probe exit with a failure. */
 export function mustBroken(t: Pick<ProbeTranscript, 'verdicts'>): number {
@@ -146,13 +180,17 @@ const escapeLines = (text: string): string => text.split('\n').map(escapeControl
 const tail = (text: string): string => text.trim().split('\n').slice(-20).join('\n');
 
 function summarize(message: Record<string, unknown>): string {
-  const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
+  const params =
+    typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
   if (typeof message.method === 'string') {
     const id = 'id' in message ? ` #${describeValue(message.id)}` : '';
     const method = shortText(message.method, 120);
-    if (message.method === 'notifications/progress') return `notifications/progress ${describeValue(params.progress)}${params.total === undefined ? '' : `/${describeValue(params.total)}`} (${describeValue(params.progressToken)})`;
-    if (message.method === 'notifications/cancelled') return `notifications/cancelled of #${describeValue(params.requestId)}`;
-    if (message.method === 'tools/call') return `tools/call${id} ${describeValue(params.name)}${params.task === undefined ? '' : ' as a task'}`;
+    if (message.method === 'notifications/progress')
+      return `notifications/progress ${describeValue(params.progress)}${params.total === undefined ? '' : `/${describeValue(params.total)}`} (${describeValue(params.progressToken)})`;
+    if (message.method === 'notifications/cancelled')
+      return `notifications/cancelled of #${describeValue(params.requestId)}`;
+    if (message.method === 'tools/call')
+      return `tools/call${id} ${describeValue(params.name)}${params.task === undefined ? '' : ' as a task'}`;
     if (message.method.startsWith('tasks/')) return `${method}${id} ${describeValue(params.taskId)}`;
     return `${method}${id}`;
   }
@@ -160,10 +198,14 @@ function summarize(message: Record<string, unknown>): string {
     const error = message.error as { code?: unknown; message?: unknown };
     return `error #${describeValue(message.id)}: ${describeValue(error?.code)} ${describeValue(error?.message).slice(0, 80)}`;
   }
-  const result = typeof message.result === 'object' && message.result !== null ? (message.result as Record<string, unknown>) : {};
-  const task = typeof result.task === 'object' && result.task !== null ? (result.task as Record<string, unknown>) : result;
-  if (typeof task.taskId === 'string' && typeof task.status === 'string') return `result #${describeValue(message.id)}: task ${shortText(task.status, 80)}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
-  if (Object.keys(result).every((k) => k === 'resultType' || k === '_meta')) return `result #${describeValue(message.id)} (empty)`;
+  const result =
+    typeof message.result === 'object' && message.result !== null ? (message.result as Record<string, unknown>) : {};
+  const task =
+    typeof result.task === 'object' && result.task !== null ? (result.task as Record<string, unknown>) : result;
+  if (typeof task.taskId === 'string' && typeof task.status === 'string')
+    return `result #${describeValue(message.id)}: task ${shortText(task.status, 80)}${result.resultType === 'task' || result.task !== undefined ? ' (created)' : ''}`;
+  if (Object.keys(result).every((k) => k === 'resultType' || k === '_meta'))
+    return `result #${describeValue(message.id)} (empty)`;
   return `result #${describeValue(message.id)}`;
 }
 
@@ -192,7 +234,8 @@ export function formatEvents(events: readonly ProbeEvent[]): string {
 function formatVerdicts(verdicts: readonly Verdict[]): string {
   return verdicts
     .map((v) => {
-      const source = v.sentence.revision === 'lesson' ? `lesson, ${v.sentence.page}` : `${v.sentence.revision}, ${v.sentence.page}`;
+      const source =
+        v.sentence.revision === 'lesson' ? `lesson, ${v.sentence.page}` : `${v.sentence.revision}, ${v.sentence.page}`;
       return `${findingLabel(v).padEnd(26)}  ${v.probe}: ${v.check}\n                            ${v.sentence.level} (${source}): "${v.sentence.text.replace(/\*\*/g, '')}"\n                            ${v.detail}`;
     })
     .join('\n');
@@ -215,7 +258,11 @@ export function formatProbe(t: ProbeTranscript): string {
   }
   const counts = { holds: 0, broken: 0, 'not followed': 0, 'not observable': 0 };
   for (const v of t.verdicts) counts[v.finding] += 1;
-  lines.push('', `verdicts: ${counts.holds} hold, ${counts.broken} broken (MUST), ${counts['not followed']} not followed (SHOULD), ${counts['not observable']} not observable`, formatVerdicts(t.verdicts));
+  lines.push(
+    '',
+    `verdicts: ${counts.holds} hold, ${counts.broken} broken (MUST), ${counts['not followed']} not followed (SHOULD), ${counts['not observable']} not observable`,
+    formatVerdicts(t.verdicts),
+  );
   if (t.stderr.trim() !== '') lines.push('', `server stderr (last lines):\n${tail(t.stderr)}`);
   return lines.join('\n');
 }

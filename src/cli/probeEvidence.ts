@@ -29,47 +29,210 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
   const files: ProbeEvidenceFile[] = [];
   const missing: Missing[] = [];
   const verdictsOf = (probe: string): Verdict[] => t.verdicts.filter((v) => v.probe === probe);
-  const header = { implementation: t.implementation, server: t.server, transport: t.transport, target: t.target, protocolVersion: t.protocolVersion, startedAt: t.startedAt, tool: t.tool === null ? null : { name: t.tool.name, arguments: t.tool.arguments } };
+  const header = {
+    implementation: t.implementation,
+    server: t.server,
+    transport: t.transport,
+    target: t.target,
+    protocolVersion: t.protocolVersion,
+    startedAt: t.startedAt,
+    tool: t.tool === null ? null : { name: t.tool.name, arguments: t.tool.arguments },
+  };
 
   const races = t.tool !== null;
   for (const transport of ['stdio', 'http'] as const) {
     const path = `cancellation-race-${transport}.json`;
-    if (!races) missing.push({ path, artifact: `cancellation-race transcript over ${transport}`, why: 'no --tool was named, so no race ran' });
+    if (!races)
+      missing.push({
+        path,
+        artifact: `cancellation-race transcript over ${transport}`,
+        why: 'no --tool was named, so no race ran',
+      });
     else if (t.transport === transport) {
-      const probes = ['cancel-during-work', 'complete-then-cancel', ...(transport === 'http' ? ['cancel-by-stream-close'] : [])];
-      files.push({ path, description: `The probe's cancellation races against ${t.server.name} over ${transport}: every message sent and received, and the verdicts.`, contents: json({ ...header, events: t.events.filter((e) => probes.includes(e.probe)), verdicts: t.verdicts.filter((v) => probes.includes(v.probe)) }) });
-    } else missing.push({ path, artifact: `cancellation-race transcript over ${transport}`, why: `this probe ran over ${t.transport}; run it again with ${transport === 'http' ? '--http <url>' : '--stdio "<command>"'} against the same server` });
+      const probes = [
+        'cancel-during-work',
+        'complete-then-cancel',
+        ...(transport === 'http' ? ['cancel-by-stream-close'] : []),
+      ];
+      files.push({
+        path,
+        description: `The probe's cancellation races against ${t.server.name} over ${transport}: every message sent and received, and the verdicts.`,
+        contents: json({
+          ...header,
+          events: t.events.filter((e) => probes.includes(e.probe)),
+          verdicts: t.verdicts.filter((v) => probes.includes(v.probe)),
+        }),
+      });
+    } else
+      missing.push({
+        path,
+        artifact: `cancellation-race transcript over ${transport}`,
+        why: `this probe ran over ${t.transport}; run it again with ${transport === 'http' ? '--http <url>' : '--stdio "<command>"'} against the same server`,
+      });
   }
   const progress = verdictsOf('progress-and-deadlines');
-  if (races) files.push({ path: 'progress-and-deadlines.json', description: 'Progress values, the probe\'s idle and maximum deadlines, and the progress verdicts.', contents: json({ ...header, times: t.times, events: t.events.filter((e) => e.probe === 'progress-and-deadlines'), verdicts: progress }) });
+  if (races)
+    files.push({
+      path: 'progress-and-deadlines.json',
+      description: "Progress values, the probe's idle and maximum deadlines, and the progress verdicts.",
+      contents: json({
+        ...header,
+        times: t.times,
+        events: t.events.filter((e) => e.probe === 'progress-and-deadlines'),
+        verdicts: progress,
+      }),
+    });
   const headers = verdictsOf('headers-and-quiet-stream');
   if (t.transport === 'http' && races) {
-    const sse = t.events.filter((e) => e.kind === 'http-response' && (e.headers['content-type'] ?? '').startsWith('text/event-stream'));
-    files.push({ path: 'sse-headers-and-idle-policy.json', description: 'The SSE response headers the server sent, keep-alive comments on a quiet stream, and their verdicts.', contents: json({ ...header, idleTimeoutMs: t.times.idleTimeoutMs, sseResponses: sse, verdicts: headers }) });
-  } else missing.push({ path: 'sse-headers-and-idle-policy.json', artifact: 'SSE proxy headers and idle policy', why: t.transport === 'stdio' ? 'stdio has no HTTP headers; probe the server with --http <url>' : 'no --tool was named, so no SSE response was read' });
-  missing.push({ path: 'retry-table.json', artifact: 'retry table for each exposed mutation', why: "the probe cannot classify a server's tools from outside (tool annotations are untrusted hints); write the table with `npm run lab -- review`" });
+    const sse = t.events.filter(
+      (e) => e.kind === 'http-response' && (e.headers['content-type'] ?? '').startsWith('text/event-stream'),
+    );
+    files.push({
+      path: 'sse-headers-and-idle-policy.json',
+      description:
+        'The SSE response headers the server sent, keep-alive comments on a quiet stream, and their verdicts.',
+      contents: json({ ...header, idleTimeoutMs: t.times.idleTimeoutMs, sseResponses: sse, verdicts: headers }),
+    });
+  } else
+    missing.push({
+      path: 'sse-headers-and-idle-policy.json',
+      artifact: 'SSE proxy headers and idle policy',
+      why:
+        t.transport === 'stdio'
+          ? 'stdio has no HTTP headers; probe the server with --http <url>'
+          : 'no --tool was named, so no SSE response was read',
+    });
+  missing.push({
+    path: 'retry-table.json',
+    artifact: 'retry table for each exposed mutation',
+    why: "the probe cannot classify a server's tools from outside (tool annotations are untrusted hints); write the table with `npm run lab -- review`",
+  });
   const idem = t.idempotency;
   if (idem === null) {
-    for (const [path, artifact] of [['idempotency-key-record.json', 'idempotency-key record'], ['key-mismatch-fixture.json', 'key mismatch fixture'], ['concurrent-same-key.json', 'concurrent same-key transcript']] as const) missing.push({ path, artifact, why: 'no --mutation was named: the idempotency probe calls a state-changing tool only when asked' });
+    for (const [path, artifact] of [
+      ['idempotency-key-record.json', 'idempotency-key record'],
+      ['key-mismatch-fixture.json', 'key mismatch fixture'],
+      ['concurrent-same-key.json', 'concurrent same-key transcript'],
+    ] as const)
+      missing.push({
+        path,
+        artifact,
+        why: 'no --mutation was named: the idempotency probe calls a state-changing tool only when asked',
+      });
   } else {
     const calls = (...names: string[]) => idem.calls.filter((c) => names.includes(c.call));
     const ids = (...names: string[]) => new Set(calls(...names).map((c) => c.requestId));
-    const messagesOf = (set: Set<number>) => t.events.filter((e) => e.probe === 'idempotency' && e.kind === 'message' && set.has(e.message.id as number));
-    files.push({ path: 'idempotency-key-record.json', description: `What ${idem.mutation} returned for one key: the first call, its replay, and a call without a key (the server's stored record itself is not visible from outside).`, contents: json({ ...header, keyField: idem.keyField, key: idem.key, calls: calls('first', 'replay', 'no-key'), verdicts: verdictsOf('idempotency') }) });
-    files.push({ path: 'key-mismatch-fixture.json', description: 'The same key with changed arguments: both requests and both answers.', contents: json({ ...header, key: idem.key, messages: messagesOf(ids('first', 'changed-arguments')), calls: calls('first', 'changed-arguments') }) });
-    files.push({ path: 'concurrent-same-key.json', description: 'Two calls sent together with one key: the transcript and whether they saw one result.', contents: json({ ...header, key: idem.concurrentKey, messages: messagesOf(ids('concurrent-1', 'concurrent-2')), calls: calls('concurrent-1', 'concurrent-2') }) });
+    const messagesOf = (set: Set<number>) =>
+      t.events.filter((e) => e.probe === 'idempotency' && e.kind === 'message' && set.has(e.message.id as number));
+    files.push({
+      path: 'idempotency-key-record.json',
+      description: `What ${idem.mutation} returned for one key: the first call, its replay, and a call without a key (the server's stored record itself is not visible from outside).`,
+      contents: json({
+        ...header,
+        keyField: idem.keyField,
+        key: idem.key,
+        calls: calls('first', 'replay', 'no-key'),
+        verdicts: verdictsOf('idempotency'),
+      }),
+    });
+    files.push({
+      path: 'key-mismatch-fixture.json',
+      description: 'The same key with changed arguments: both requests and both answers.',
+      contents: json({
+        ...header,
+        key: idem.key,
+        messages: messagesOf(ids('first', 'changed-arguments')),
+        calls: calls('first', 'changed-arguments'),
+      }),
+    });
+    files.push({
+      path: 'concurrent-same-key.json',
+      description: 'Two calls sent together with one key: the transcript and whether they saw one result.',
+      contents: json({
+        ...header,
+        key: idem.concurrentKey,
+        messages: messagesOf(ids('concurrent-1', 'concurrent-2')),
+        calls: calls('concurrent-1', 'concurrent-2'),
+      }),
+    });
   }
-  if (t.reconnectPlan !== null) files.push({ path: 'reconnect-plan.json', description: 'The reconnect the probe carried out: listen, drop, listen again with a new id, refetch from the authoritative method, no Last-Event-ID.', contents: json({ ...header, plan: t.reconnectPlan, events: t.events.filter((e) => e.probe === 'reconnect'), verdicts: verdictsOf('reconnect') }) });
-  else missing.push({ path: 'reconnect-plan.json', artifact: 'reconnect plan', why: t.protocolVersion === '2026-07-28' ? 'the server refused subscriptions/listen' : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers` });
+  if (t.reconnectPlan !== null)
+    files.push({
+      path: 'reconnect-plan.json',
+      description:
+        'The reconnect the probe carried out: listen, drop, listen again with a new id, refetch from the authoritative method, no Last-Event-ID.',
+      contents: json({
+        ...header,
+        plan: t.reconnectPlan,
+        events: t.events.filter((e) => e.probe === 'reconnect'),
+        verdicts: verdictsOf('reconnect'),
+      }),
+    });
+  else
+    missing.push({
+      path: 'reconnect-plan.json',
+      artifact: 'reconnect plan',
+      why:
+        t.protocolVersion === '2026-07-28'
+          ? 'the server refused subscriptions/listen'
+          : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers`,
+    });
   missing.push(
-    { path: 'reopen-check.json', artifact: 'reopen check', why: 'needs the server restarted between two calls with its storage kept: only its author can do that' },
-    { path: 'alias-check.json', artifact: 'mutation-alias check', why: "needs access to the server's stored result object: not observable from outside" },
-    { path: 'buffer-overload.json', artifact: 'bounded-buffer overload result', why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside' },
+    {
+      path: 'reopen-check.json',
+      artifact: 'reopen check',
+      why: 'needs the server restarted between two calls with its storage kept: only its author can do that',
+    },
+    {
+      path: 'alias-check.json',
+      artifact: 'mutation-alias check',
+      why: "needs access to the server's stored result object: not observable from outside",
+    },
+    {
+      path: 'buffer-overload.json',
+      artifact: 'bounded-buffer overload result',
+      why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside',
+    },
   );
-  if (t.tasks !== null && t.tasks.taskId !== null) files.push({ path: 'task-cancellation-trace.json', description: `A task of ${t.tasks.tool} created, cancelled with tasks/cancel, its acknowledgement, and every tasks/get until a terminal status (${t.tasks.terminal === null ? 'none seen' : t.tasks.terminal.status}).`, contents: json({ ...header, trace: t.tasks, events: t.events.filter((e) => e.probe === 'tasks'), verdicts: verdictsOf('tasks') }) });
-  else missing.push({ path: 'task-cancellation-trace.json', artifact: 'durable task-cancellation trace', why: t.tasks !== null ? `the server created no task for ${t.tasks.tool}: ${t.events.filter((e) => e.probe === 'tasks' && e.kind === 'note' && e.text.startsWith('no task')).map((e) => (e.kind === 'note' ? e.text : '')).join('') || 'see the tasks verdicts'}` : t.tasksOffered !== null ? 'the server offers tasks, but no --task-tool was named: the probe runs a task only with a tool you name' : t.protocolVersion === '2026-07-28' ? 'the server does not offer the io.modelcontextprotocol/tasks extension' : `the server does not offer tasks on tools/call (no tasks.requests.tools.call capability on ${t.protocolVersion})` });
-  files.push({ path: 'verdicts.json', description: 'Every verdict of the probe, with the spec sentence each checks.', contents: json({ ...header, verdicts: t.verdicts }) });
-  files.push({ path: 'not-produced.json', description: 'The capstone artifacts this probe could not produce, and why.', contents: json(missing) });
+  if (t.tasks !== null && t.tasks.taskId !== null)
+    files.push({
+      path: 'task-cancellation-trace.json',
+      description: `A task of ${t.tasks.tool} created, cancelled with tasks/cancel, its acknowledgement, and every tasks/get until a terminal status (${t.tasks.terminal === null ? 'none seen' : t.tasks.terminal.status}).`,
+      contents: json({
+        ...header,
+        trace: t.tasks,
+        events: t.events.filter((e) => e.probe === 'tasks'),
+        verdicts: verdictsOf('tasks'),
+      }),
+    });
+  else
+    missing.push({
+      path: 'task-cancellation-trace.json',
+      artifact: 'durable task-cancellation trace',
+      why:
+        t.tasks !== null
+          ? `the server created no task for ${t.tasks.tool}: ${
+              t.events
+                .filter((e) => e.probe === 'tasks' && e.kind === 'note' && e.text.startsWith('no task'))
+                .map((e) => (e.kind === 'note' ? e.text : ''))
+                .join('') || 'see the tasks verdicts'
+            }`
+          : t.tasksOffered !== null
+            ? 'the server offers tasks, but no --task-tool was named: the probe runs a task only with a tool you name'
+            : t.protocolVersion === '2026-07-28'
+              ? 'the server does not offer the io.modelcontextprotocol/tasks extension'
+              : `the server does not offer tasks on tools/call (no tasks.requests.tools.call capability on ${t.protocolVersion})`,
+    });
+  files.push({
+    path: 'verdicts.json',
+    description: 'Every verdict of the probe, with the spec sentence each checks.',
+    contents: json({ ...header, verdicts: t.verdicts }),
+  });
+  files.push({
+    path: 'not-produced.json',
+    description: 'The capstone artifacts this probe could not produce, and why.',
+    contents: json(missing),
+  });
 
   const index = [
     `# Evidence about ${t.server.name} ${t.server.version}`,
@@ -86,7 +249,10 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
     '',
     '## Verdicts',
     '',
-    ...t.verdicts.map((v) => `- ${v.finding === 'holds' ? '[x]' : v.finding === 'not observable' ? '[-] not observable' : `[ ] ${findingLabel(v)}`} **${v.probe}: ${v.check}** — ${v.sentence.level}, ${v.sentence.revision} (${v.sentence.page}): "${v.sentence.text}" — ${v.detail}`),
+    ...t.verdicts.map(
+      (v) =>
+        `- ${v.finding === 'holds' ? '[x]' : v.finding === 'not observable' ? '[-] not observable' : `[ ] ${findingLabel(v)}`} **${v.probe}: ${v.check}** — ${v.sentence.level}, ${v.sentence.revision} (${v.sentence.page}): "${v.sentence.text}" — ${v.detail}`,
+    ),
     '',
   ].join('\n');
   // The server's words (name, version, messages quoted in details) cannot drive the terminal of whoever cats it.

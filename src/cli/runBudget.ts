@@ -8,7 +8,10 @@ import type { RunOptions } from '../engine';
  */
 export const RUN_BUDGET_MS = 60_000;
 
-export function wallClockBudget(budgetMs: number, now: () => number = () => performance.now()): NonNullable<RunOptions['trace']> {
+export function wallClockBudget(
+  budgetMs: number,
+  now: () => number = () => performance.now(),
+): NonNullable<RunOptions['trace']> {
   const startedAt = now();
   let events = 0;
   return {
@@ -17,7 +20,10 @@ export function wallClockBudget(budgetMs: number, now: () => number = () => perf
       events += 1;
       if ((events & 1023) !== 0) return;
       if (now() - startedAt > budgetMs) {
-        throw new LabError('LAB016', `the run used its wall-clock budget of ${budgetMs} ms after ${events} events (virtual time ${atMs} ms) and was stopped; nothing was saved. Raise --budget-ms or shorten the run`);
+        throw new LabError(
+          'LAB016',
+          `the run used its wall-clock budget of ${budgetMs} ms after ${events} events (virtual time ${atMs} ms) and was stopped; nothing was saved. Raise --budget-ms or shorten the run`,
+        );
       }
     },
   };
@@ -27,10 +33,17 @@ export function wallClockBudget(budgetMs: number, now: () => number = () => perf
  * One budget for a command that runs several things (`compare`: two runs and their comparison): every
  * part looks at the same deadline, so `--budget-ms` bounds the whole command, not each part.
  */
-export function commandBudget(budgetMs: number, now: () => number = () => performance.now()): { trace(): NonNullable<RunOptions['trace']>; check(what: string): void } {
+export function commandBudget(
+  budgetMs: number,
+  now: () => number = () => performance.now(),
+): { trace(): NonNullable<RunOptions['trace']>; check(what: string): void } {
   const startedAt = now();
   const check = (what: string) => {
-    if (now() - startedAt > budgetMs) throw new LabError('LAB016', `the command used its wall-clock budget of ${budgetMs} ms ${what} and was stopped; nothing was saved. Raise --budget-ms or shorten the runs`);
+    if (now() - startedAt > budgetMs)
+      throw new LabError(
+        'LAB016',
+        `the command used its wall-clock budget of ${budgetMs} ms ${what} and was stopped; nothing was saved. Raise --budget-ms or shorten the runs`,
+      );
   };
   return {
     trace() {

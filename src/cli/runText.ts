@@ -9,5 +9,7 @@ export function runText(scenario: Scenario, transcript: Transcript): string {
   const defaults: Settings = Object.fromEntries(Object.entries(scenario.settings));
   const timeline = formatTimeline(transcript, defaults);
   if (transcript.kind !== 'ledger') return timeline;
-  return `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true).map((note) => `  - ${note}`).join('\n')}`;
+  return `${timeline}\n\nscope of this ledger (LG-8):\n${ledgerScopeNotesFor(transcript.settings.sendKey === true)
+    .map((note) => `  - ${note}`)
+    .join('\n')}`;
 }

@@ -1,4 +1,19 @@
-import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { LabError } from '../engine';
 
@@ -38,7 +53,10 @@ export function escapeLines(text: string): string {
  * output gives back exactly the strings that went in.
  */
 export function jsonForTerminal(value: unknown, indent = 2, compactFromDepth = Infinity): string {
-  const text = compactFromDepth === Infinity ? JSON.stringify(value, null, indent) : layeredJson(value, indent, 0, compactFromDepth);
+  const text =
+    compactFromDepth === Infinity
+      ? JSON.stringify(value, null, indent)
+      : layeredJson(value, indent, 0, compactFromDepth);
   return text.replace(CONTROL, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
@@ -48,14 +66,22 @@ export function jsonForTerminal(value: unknown, indent = 2, compactFromDepth = I
  * levels deep, indented, is more than a gigabyte). Parses to what JSON.stringify's would.
  */
 function layeredJson(value: unknown, indent: number, depth: number, compactFromDepth: number): string {
-  if (depth >= compactFromDepth || typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value) ?? 'null';
+  if (
+    depth >= compactFromDepth ||
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    return JSON.stringify(value) ?? 'null';
   const inner = ' '.repeat(indent * (depth + 1));
   const outer = ' '.repeat(indent * depth);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
     return `[\n${value.map((item: unknown) => `${inner}${layeredJson(item, indent, depth + 1, compactFromDepth)}`).join(',\n')}\n${outer}]`;
   }
-  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol');
+  const entries = Object.entries(value).filter(
+    ([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol',
+  );
   if (entries.length === 0) return '{}';
   return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${layeredJson(item, indent, depth + 1, compactFromDepth)}`).join(',\n')}\n${outer}}`;
 }
@@ -64,7 +90,8 @@ function layeredJson(value: unknown, indent: number, depth: number, compactFromD
 export function escapeDeep<T>(value: T): T {
   if (typeof value === 'string') return escapeControl(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => escapeDeep(item)) as T;
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeControl(k), escapeDeep(v)])) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeControl(k), escapeDeep(v)])) as T;
   return value;
 }
 
@@ -76,21 +103,22 @@ export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
-
 export interface OutputFile {
   /** Relative, '/'-separated, no '.' or '..' segments and no hidden names. */
   path: string;
   contents: string | Uint8Array;
 }
 
-const refuse = (out: string, problem: string, todo: string) => new LabError('LAB014', `${out === '' ? '""' : escapeControl(out)} ${problem}; ${todo}. Nothing was written`);
+const refuse = (out: string, problem: string, todo: string) =>
+  new LabError('LAB014', `${out === '' ? '""' : escapeControl(out)} ${problem}; ${todo}. Nothing was written`);
 
 function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch (error) {
     // ENOTDIR: a file stands where a folder of the path should be; the ancestor check names it.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return null;
     throw error;
   }
 }
@@ -122,7 +150,8 @@ function writeNew(path: string, contents: string | Uint8Array): void {
 
 function checkRelative(path: string): void {
   const segments = path.split('/');
-  if (path.includes('\\') || segments.some((s) => s === '' || s.startsWith('.'))) throw new Error(`output file name ${path} is not a plain relative path`);
+  if (path.includes('\\') || segments.some((s) => s === '' || s.startsWith('.')))
+    throw new Error(`output file name ${path} is not a plain relative path`);
 }
 
 /**
@@ -136,7 +165,11 @@ export function checkOutputFolder(out: string, force: boolean): void {
     checkExisting(out, force);
   } catch (error) {
     if (error instanceof LabError) throw error;
-    throw refuse(out, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its permissions');
+    throw refuse(
+      out,
+      `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'check the path and its permissions',
+    );
   }
 }
 
@@ -150,9 +183,14 @@ export function checkParentFolder(out: string): void {
   try {
     stats = lstatOrNull(out);
   } catch (error) {
-    throw refuse(out, `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the path and its permissions');
+    throw refuse(
+      out,
+      `cannot be inspected (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'check the path and its permissions',
+    );
   }
-  if (stats?.isSymbolicLink() === true) throw refuse(out, 'is a symbolic link', 'give the real folder, or another path');
+  if (stats?.isSymbolicLink() === true)
+    throw refuse(out, 'is a symbolic link', 'give the real folder, or another path');
 }
 
 function checkExisting(out: string, force: boolean): void {
@@ -160,13 +198,25 @@ function checkExisting(out: string, force: boolean): void {
   if (stats !== null) {
     if (stats.isSymbolicLink()) throw refuse(out, 'is a symbolic link', 'give the real folder, or another path');
     if (!stats.isDirectory()) throw refuse(out, 'is a file, not a folder', 'pick a folder name');
-    if ((stats.mode & 0o222) === 0) throw refuse(out, 'is a folder the lab cannot write (read-only)', 'make it writable or pick another folder');
+    if ((stats.mode & 0o222) === 0)
+      throw refuse(out, 'is a folder the lab cannot write (read-only)', 'make it writable or pick another folder');
     const entries = readdirSync(out);
-    if (entries.length > 0 && !force) throw refuse(out, `is not empty (${entries.slice(0, 3).map(escapeControl).join(', ')}${entries.length > 3 ? ', …' : ''})`, "pick an empty or new folder, or pass --force to replace the lab's files there (others are kept)");
+    if (entries.length > 0 && !force)
+      throw refuse(
+        out,
+        `is not empty (${entries.slice(0, 3).map(escapeControl).join(', ')}${entries.length > 3 ? ', …' : ''})`,
+        "pick an empty or new folder, or pass --force to replace the lab's files there (others are kept)",
+      );
   }
   const ancestor = existingAncestor(dirname(resolve(out)));
-  if (!ancestor.stats.isDirectory()) throw refuse(out, `is under ${ancestor.path}, which is a file`, 'pick another path');
-  if ((ancestor.stats.mode & 0o222) === 0) throw refuse(out, `is under ${ancestor.path}, a folder the lab cannot write (read-only)`, 'make it writable or pick another path');
+  if (!ancestor.stats.isDirectory())
+    throw refuse(out, `is under ${ancestor.path}, which is a file`, 'pick another path');
+  if ((ancestor.stats.mode & 0o222) === 0)
+    throw refuse(
+      out,
+      `is under ${ancestor.path}, a folder the lab cannot write (read-only)`,
+      'make it writable or pick another path',
+    );
 }
 
 /**
@@ -184,7 +234,11 @@ export function writeOutputFolder(out: string, files: readonly OutputFile[], for
     mkdirSync(parent, { recursive: true });
     staging = mkdtempSync(join(parent, `.${basename(resolve(out))}.lab-`));
   } catch (error) {
-    throw refuse(out, `cannot be created in ${parent} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the folder and try again');
+    throw refuse(
+      out,
+      `cannot be created in ${parent} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'check the folder and try again',
+    );
   }
   try {
     const tree = join(staging, 'tree');
@@ -213,7 +267,11 @@ export function writeOutputFolder(out: string, files: readonly OutputFile[], for
       if (lstatOrNull(join(out, name)) === null) renameSync(join(replaced, name), join(out, name));
     }
     if (error instanceof LabError) throw error;
-    throw refuse(out, `could not be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'check the folder and try again');
+    throw refuse(
+      out,
+      `could not be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      'check the folder and try again',
+    );
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

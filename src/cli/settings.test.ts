@@ -37,7 +37,9 @@ describe('npm run lab -- settings', () => {
     });
     for (const column of [0, 1, 2, 3]) expect(new Set(starts.map((s) => s[column])).size).toBe(1);
     // The row a wide range would push out of line.
-    expect(rows.find((row) => row.includes('operation'))).toMatch(/charge_account\|reserve_inventory {2,}charge_account {2,}The mutating tool\./);
+    expect(rows.find((row) => row.includes('operation'))).toMatch(
+      /charge_account\|reserve_inventory {2,}charge_account {2,}The mutating tool\./,
+    );
   });
 
   it('settings without an id lists each model once, naming the scenarios that share it', async () => {

@@ -11,11 +11,15 @@ beforeAll(async () => {
   sql = await loadSqlJs();
 });
 
-describe('every event has a lane (the view\'s) and a cause', () => {
+describe("every event has a lane (the view's) and a cause", () => {
   for (const scenario of scenarios) {
     for (const transport of ['stdio', 'http'] as const) {
       it(`${scenario.id} on ${transport}`, () => {
-        const t = runScenario(scenario, { transport, settings: scenario.kind === 'herd' ? { clients: 200 } : {}, ledger: usesSqlite(scenario) ? { sql } : undefined });
+        const t = runScenario(scenario, {
+          transport,
+          settings: scenario.kind === 'herd' ? { clients: 200 } : {},
+          ledger: usesSqlite(scenario) ? { sql } : undefined,
+        });
         const bySeq = new Map<number, LabEvent>(t.events.map((e) => [e.seq, e]));
         for (const event of withLanes(t).events) {
           expect(event.actor.length).toBeGreaterThan(0);
@@ -31,7 +35,11 @@ describe('every event has a lane (the view\'s) and a cause', () => {
           // A deadline fires because it was armed or reset: its cause chain reaches that event.
           if (event.kind === 'deadline' && event.action === 'fired') {
             let cause = event.causeSeq === null ? undefined : bySeq.get(event.causeSeq);
-            while (cause !== undefined && !(cause.kind === 'deadline' && cause.action !== 'fired' && cause.deadline === event.deadline)) cause = cause.causeSeq === null ? undefined : bySeq.get(cause.causeSeq);
+            while (
+              cause !== undefined &&
+              !(cause.kind === 'deadline' && cause.action !== 'fired' && cause.deadline === event.deadline)
+            )
+              cause = cause.causeSeq === null ? undefined : bySeq.get(cause.causeSeq);
             expect(cause, `deadline fired at seq ${event.seq} has no arming in its causes`).toBeDefined();
           }
         }

@@ -49,7 +49,12 @@ function byInstant(list: readonly Indexed[], into: Map<number, [Indexed[], Index
 }
 
 /** The first of `mine`, in order, left without an equal event among `theirs` (each of theirs matches once). */
-function unmatched(mine: readonly Indexed[], theirs: readonly Indexed[], mineId: string, theirsId: string): Indexed | undefined {
+function unmatched(
+  mine: readonly Indexed[],
+  theirs: readonly Indexed[],
+  mineId: string,
+  theirsId: string,
+): Indexed | undefined {
   const left = new Map<string, number>();
   for (const item of theirs) {
     const key = signature(item.event, item.lane, theirsId);
@@ -67,7 +72,13 @@ function unmatched(mine: readonly Indexed[], theirs: readonly Indexed[], mineId:
 /** How many events are compared between two looks at the clock the caller may pass (`tick`). */
 const COMPARE_TICK_EVENTS = 4_096;
 
-function firstDivergence(ea: Indexed[], eb: Indexed[], idA: string, idB: string, tick: (eventsCompared: number) => void): Divergence | null {
+function firstDivergence(
+  ea: Indexed[],
+  eb: Indexed[],
+  idA: string,
+  idB: string,
+  tick: (eventsCompared: number) => void,
+): Divergence | null {
   const instants = new Map<number, [Indexed[], Indexed[]]>();
   byInstant(ea, instants, 0);
   byInstant(eb, instants, 1);
@@ -84,7 +95,8 @@ function firstDivergence(ea: Indexed[], eb: Indexed[], idA: string, idB: string,
     const onlyA = unmatched(xa, xb, idA, idB);
     const onlyB = unmatched(xb, xa, idB, idA);
     if (onlyA === undefined && onlyB === undefined) continue;
-    const words = (item: Indexed | undefined) => (item === undefined ? null : `${item.event.atMs} ms  ${describeEvent(item.event)}`);
+    const words = (item: Indexed | undefined) =>
+      item === undefined ? null : `${item.event.atMs} ms  ${describeEvent(item.event)}`;
     return { atMs, indexA: onlyA?.index ?? null, indexB: onlyB?.index ?? null, a: words(onlyA), b: words(onlyB) };
   }
   return null;
@@ -98,7 +110,20 @@ export interface RunComparison {
   readonly note: string;
 }
 
-const COMPARABLE = new Set(['message', 'delivered', 'state', 'terminal', 'worker', 'stream-opened', 'stream-closed', 'disconnect-observed', 'cancel-accepted', 'cancel-ignored', 'suppressed', 'views-diverge']);
+const COMPARABLE = new Set([
+  'message',
+  'delivered',
+  'state',
+  'terminal',
+  'worker',
+  'stream-opened',
+  'stream-closed',
+  'disconnect-observed',
+  'cancel-accepted',
+  'cancel-ignored',
+  'suppressed',
+  'views-diverge',
+]);
 
 function implementationOf(t: Transcript): string {
   return t.implementation ?? 'model';
@@ -109,7 +134,14 @@ export function runFacts(t: Transcript): Array<[string, string]> {
   if (t.kind === 'recording') return recordingFacts(t);
   const facts: Array<[string, string]> = [
     ['run', `${t.scenario} on ${t.transport}, seed ${t.seed}`],
-    ['implementation', t.sdk !== undefined ? `${t.sdk.package} ${t.sdk.version}` : t.implementation === 'ts-sdk' || t.implementation === 'ts-sdk-v2' ? `the lab's herd, every wait ${t.implementation}'s own reconnection delay` : "the lab's spec model"],
+    [
+      'implementation',
+      t.sdk !== undefined
+        ? `${t.sdk.package} ${t.sdk.version}`
+        : t.implementation === 'ts-sdk' || t.implementation === 'ts-sdk-v2'
+          ? `the lab's herd, every wait ${t.implementation}'s own reconnection delay`
+          : "the lab's spec model",
+    ],
     ['protocol', t.protocolVersion],
   ];
   if (t.kind === 'request-race') {
@@ -119,8 +151,20 @@ export function runFacts(t: Transcript): Array<[string, string]> {
       ['final response', o.finalResponse ? 'sent' : 'none'],
       ['cancellation signal', o.cancellationSignal ?? 'none'],
       ['client outcome', `${o.clientOutcome} at ${o.clientOutcomeAtMs} ms`],
-      ['cancel sent', o.cancelDelayMs === null ? 'never' : `at ${o.clientOutcomeAtMs + o.cancelDelayMs} ms (${o.cancelDelayMs} ms after the client ended)`],
-      ['client ignores', o.clientIgnores.length === 0 ? 'nothing' : o.clientIgnores.map((i) => `${i.summary.replace(`#${String(o.requestId)}`, '#call')} at ${i.atMs} ms`).join(', ')],
+      [
+        'cancel sent',
+        o.cancelDelayMs === null
+          ? 'never'
+          : `at ${o.clientOutcomeAtMs + o.cancelDelayMs} ms (${o.cancelDelayMs} ms after the client ended)`,
+      ],
+      [
+        'client ignores',
+        o.clientIgnores.length === 0
+          ? 'nothing'
+          : o.clientIgnores
+              .map((i) => `${i.summary.replace(`#${String(o.requestId)}`, '#call')} at ${i.atMs} ms`)
+              .join(', '),
+      ],
       ['views diverge', o.viewsDiverge ? 'yes' : 'no'],
     );
     const checks = t.sdk?.invariants ?? raceInvariants(t);
@@ -128,7 +172,8 @@ export function runFacts(t: Transcript): Array<[string, string]> {
     facts.push(['invariants broken', broken.length === 0 ? 'none' : broken.join(', ')]);
     return facts;
   }
-  for (const [key, value] of Object.entries(t.outcome)) facts.push([key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]);
+  for (const [key, value] of Object.entries(t.outcome))
+    facts.push([key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]);
   return facts;
 }
 
@@ -138,7 +183,9 @@ function signature(event: LabEvent, lane: string, callId: string): string {
   const head = `${event.atMs} ${lane} ${event.kind}`;
   switch (event.kind) {
     case 'message':
-      return id(`${head} ${event.from}→${event.to} ${summarizeMessage(event.message)} on ${event.channel} arrives ${event.arrivesAtMs}${event.ignoredBy === undefined ? '' : ` ignored by ${event.ignoredBy}`}`);
+      return id(
+        `${head} ${event.from}→${event.to} ${summarizeMessage(event.message)} on ${event.channel} arrives ${event.arrivesAtMs}${event.ignoredBy === undefined ? '' : ` ignored by ${event.ignoredBy}`}`,
+      );
     case 'delivered':
       return id(`${head} ${event.summary}${event.ignoredBy === undefined ? '' : ` ignored by ${event.ignoredBy}`}`);
     case 'state':
@@ -190,7 +237,13 @@ function comparedEvents(t: Transcript, mixed: boolean): Indexed[] {
   const events = t.events.map((event, index) => ({ index, event, lane: lanes[index] as string }));
   if (!mixed) return events;
   // The SDK's session handshake comes before the call; the model has none.
-  const start = t.sdk === undefined ? 0 : Math.max(0, t.events.findIndex((e) => e.kind === 'request-started'));
+  const start =
+    t.sdk === undefined
+      ? 0
+      : Math.max(
+          0,
+          t.events.findIndex((e) => e.kind === 'request-started'),
+        );
   return events.filter(({ index, event }) => index >= start && COMPARABLE.has(event.kind));
 }
 
@@ -205,7 +258,10 @@ export interface CompareOptions {
 export function compareRuns(a: Transcript, b: Transcript, options: CompareOptions = {}): RunComparison {
   const factsA = runFacts(a);
   const factsB = new Map(runFacts(b));
-  const names = [...factsA.map(([name]) => name), ...[...factsB.keys()].filter((name) => !factsA.some(([n]) => n === name))];
+  const names = [
+    ...factsA.map(([name]) => name),
+    ...[...factsB.keys()].filter((name) => !factsA.some(([n]) => n === name)),
+  ];
   const mapA = new Map(factsA);
   const facts = names.map((name) => {
     const va = mapA.get(name) ?? '—';

@@ -53,8 +53,14 @@ export function compareMany(transcripts: readonly Transcript[], options: Compare
  * compareMany, keeping the comparison of the first two runs whole: each pair is compared once, so a
  * caller that shows A against B beside the pairs (the page's three-run Compare) does not compare them again.
  */
-export function compareManyWithFirst(transcripts: readonly Transcript[], options: CompareManyOptions = {}): ManyWithFirst {
-  assert(transcripts.length >= 2 && transcripts.length <= COMPARED_RUNS_MAX, `compare takes 2 to ${COMPARED_RUNS_MAX} runs`);
+export function compareManyWithFirst(
+  transcripts: readonly Transcript[],
+  options: CompareManyOptions = {},
+): ManyWithFirst {
+  assert(
+    transcripts.length >= 2 && transcripts.length <= COMPARED_RUNS_MAX,
+    `compare takes 2 to ${COMPARED_RUNS_MAX} runs`,
+  );
   const { comparePair = compareRuns, ...compareOptions } = options;
   const factMaps = transcripts.map((t) => new Map(runFacts(t)));
   const names: string[] = [];

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns, runScenario, type Transcript } from '.';
 import { findScenario } from '../scenarios/index';
 
-const long = (workMs: number, seed = 1): Transcript => runScenario(findScenario('C'), { seed, settings: { workMs, progressEveryMs: 1, idleTimeoutMs: 3_600_000, maxTimeoutMs: 86_400_000 } });
+const long = (workMs: number, seed = 1): Transcript =>
+  runScenario(findScenario('C'), {
+    seed,
+    settings: { workMs, progressEveryMs: 1, idleTimeoutMs: 3_600_000, maxTimeoutMs: 86_400_000 },
+  });
 
 describe('compareRuns at scale', () => {
   it('two runs of 80,000 events each compare in linear time', () => {

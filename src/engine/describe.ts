@@ -7,15 +7,21 @@ export function describeMessage(message: JsonRpcMessage): string {
   if ('method' in message) {
     // JSON-RPC lets a request or notification omit params (a real peer's notifications/initialized does).
     const params = message.params ?? {};
-    if (message.method === 'notifications/progress') return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
+    if (message.method === 'notifications/progress')
+      return `notifications/progress ${String(params.progress)}/${String(params.total ?? '?')}`;
     // A malformed cancellation (the lab's buggy client) names no request: say so, never "requestId=undefined".
-    if (message.method === 'notifications/cancelled') return params.requestId === undefined ? 'notifications/cancelled without a requestId' : `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
+    if (message.method === 'notifications/cancelled')
+      return params.requestId === undefined
+        ? 'notifications/cancelled without a requestId'
+        : `notifications/cancelled requestId=${JSON.stringify(params.requestId)}`;
     // Only the real SDK's runs carry a handshake: name the revision it offers.
-    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} (offers protocol ${params.protocolVersion})`;
+    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string')
+      return `initialize #${String(message.id)} (offers protocol ${params.protocolVersion})`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('result' in message) {
-    if (typeof message.result.protocolVersion === 'string') return `response #${String(message.id)} (initialize result: protocol ${message.result.protocolVersion})`;
+    if (typeof message.result.protocolVersion === 'string')
+      return `response #${String(message.id)} (initialize result: protocol ${message.result.protocolVersion})`;
     // A result of an older revision (the real SDK's) has no resultType.
     if (message.result.resultType === undefined) return `response #${String(message.id)}`;
     return `response #${String(message.id)} (${String(message.result.resultType)})`;
@@ -41,13 +47,20 @@ export function ignoredSuffix(event: Extract<LabEvent, { kind: 'message' }>): st
 export function describeEvent(event: LabEvent, atSend = false): string {
   switch (event.kind) {
     case 'message': {
-      if (event.lost === true) return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
+      if (event.lost === true)
+        return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel} (lost: ${event.reason ?? 'no reason recorded'})`;
       const ignored = atSend ? '' : ignoredSuffix(event);
-      const fault = event.duplicateOf !== undefined ? ` (the network's duplicate of message ${event.duplicateOf})` : event.fault !== undefined ? ` (fault ${event.fault})` : '';
+      const fault =
+        event.duplicateOf !== undefined
+          ? ` (the network's duplicate of message ${event.duplicateOf})`
+          : event.fault !== undefined
+            ? ` (fault ${event.fault})`
+            : '';
       return `${event.from} → ${event.to}: ${describeMessage(event.message)} on ${event.channel}, arrives ${event.arrivesAtMs} ms${fault}${ignored}`;
     }
     case 'delivered':
-      if (atSend && event.ignoredBy) return `${event.to} receives ${event.summary} (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})`;
+      if (atSend && event.ignoredBy)
+        return `${event.to} receives ${event.summary} (ignored by ${event.ignoredBy}: ${event.reason ?? 'no reason recorded'})`;
       return `${event.to} receives ${event.summary}${event.ignoredBy ? ` and ignores it: ${event.reason ?? ''}` : ''}`;
     case 'request-started':
       return `request #${String(event.requestId)} starts (idle ${event.idleTimeoutMs} ms, max ${event.maxTimeoutMs} ms, progressToken ${JSON.stringify(event.progressToken)})`;
@@ -62,7 +75,9 @@ export function describeEvent(event: LabEvent, atSend = false): string {
     case 'suppressed':
       return `${event.by} suppresses ${event.what}: ${event.reason}`;
     case 'stream-opened':
-      return `${event.by} opens SSE response stream for #${String(event.requestId)} (${Object.entries(event.headers).map(([k, v]) => `${k}: ${v}`).join('; ')})`;
+      return `${event.by} opens SSE response stream for #${String(event.requestId)} (${Object.entries(event.headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')})`;
     case 'stream-closed':
       return `${event.by} closes the response stream of #${String(event.requestId)}: ${event.reason}`;
     case 'disconnect-observed':
@@ -71,7 +86,9 @@ export function describeEvent(event: LabEvent, atSend = false): string {
       return `${event.by} accepts the cancellation of #${String(event.requestId)}: ${event.reason}`;
     case 'sql': {
       const params = event.params.length > 0 ? ` ${JSON.stringify(event.params)}` : '';
-      const result = event.ok ? `ok${event.rows && event.rows.length > 0 ? ` ${JSON.stringify(event.rows)}` : ''}` : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
+      const result = event.ok
+        ? `ok${event.rows && event.rows.length > 0 ? ` ${JSON.stringify(event.rows)}` : ''}`
+        : `${event.error?.code ?? 'error'}: ${event.error?.message ?? ''}`;
       return `${event.connection}: ${event.sql}${params} → ${result} (${event.purpose})`;
     }
     case 'task':
@@ -100,7 +117,9 @@ export function describeEvent(event: LabEvent, atSend = false): string {
 }
 
 /** A recording's own events (a `lab probe` transcript opened in the page): the probe's words, its HTTP answers, its verdicts. */
-function describeRecordingEvent(event: Extract<LabEvent, { kind: 'probe-note' | 'http-response' | 'verdict' }>): string {
+function describeRecordingEvent(
+  event: Extract<LabEvent, { kind: 'probe-note' | 'http-response' | 'verdict' }>,
+): string {
   switch (event.kind) {
     case 'probe-note':
       return `probe (${event.probe}): ${event.text}`;
@@ -129,15 +148,19 @@ export function messageLabel(message: MessageEvent['message']): string {
     const params = message.params as Record<string, unknown>;
     if (message.method === 'notifications/progress') {
       const { progress, total } = params;
-      return typeof progress === 'number' ? `progress ${progress}${typeof total === 'number' ? `/${total}` : ''}` : 'progress';
+      return typeof progress === 'number'
+        ? `progress ${progress}${typeof total === 'number' ? `/${total}` : ''}`
+        : 'progress';
     }
     if (message.method === 'notifications/cancelled') return `notifications/cancelled ${idOf(params.requestId)}`.trim();
     // Only the real SDK's runs open with a handshake: its wire names the revision it offers.
-    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string') return `initialize #${String(message.id)} · protocol ${params.protocolVersion}`;
+    if (message.method === 'initialize' && 'id' in message && typeof params.protocolVersion === 'string')
+      return `initialize #${String(message.id)} · protocol ${params.protocolVersion}`;
     return 'id' in message ? `${message.method} #${String(message.id)}` : message.method;
   }
   if ('error' in message) return `error ${idOf(message.id)}`.trim();
-  if (typeof message.result.protocolVersion === 'string') return `initialize #${String(message.id)} · protocol ${message.result.protocolVersion}`;
+  if (typeof message.result.protocolVersion === 'string')
+    return `initialize #${String(message.id)} · protocol ${message.result.protocolVersion}`;
   return `response #${String(message.id)}`;
 }
 
@@ -150,7 +173,8 @@ export interface MarkerWording {
 
 function sqlHead(sql: string): string {
   const words = sql.trim().split(/\s+/);
-  const head = words[0] === 'BEGIN' || words[0] === 'INSERT' || words[0] === 'DELETE' ? words.slice(0, 2) : words.slice(0, 1);
+  const head =
+    words[0] === 'BEGIN' || words[0] === 'INSERT' || words[0] === 'DELETE' ? words.slice(0, 2) : words.slice(0, 1);
   if (words[0] === 'INSERT' || words[0] === 'UPDATE' || words[0] === 'DELETE' || words[0] === 'SELECT') {
     const table = words[words.findIndex((word) => word === 'INTO' || word === 'FROM' || word === 'UPDATE') + 1];
     if (table !== undefined && !head.includes(table)) head.push(table);
@@ -213,21 +237,42 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       // Short: the marker sits on the client lane beside wires in flight; the sentence says the rest.
       return { text: `views diverge: client ${event.clientView}`, tone: 'bad' };
     case 'sql':
-      return event.ok ? { text: sqlHead(event.sql), tone: 'muted' } : { text: `${sqlHead(event.sql)} → ${event.error?.code ?? 'error'}`, tone: 'bad' };
+      return event.ok
+        ? { text: sqlHead(event.sql), tone: 'muted' }
+        : { text: `${sqlHead(event.sql)} → ${event.error?.code ?? 'error'}`, tone: 'bad' };
     case 'ledger':
-      return { text: `ledger: ${event.action}`, tone: event.action === 'failed' || event.action === 'rejected' ? 'bad' : event.action === 'executed' ? 'strong' : 'plain' };
+      return {
+        text: `ledger: ${event.action}`,
+        tone:
+          event.action === 'failed' || event.action === 'rejected'
+            ? 'bad'
+            : event.action === 'executed'
+              ? 'strong'
+              : 'plain',
+      };
     case 'task':
       return {
-        text: event.status === null || event.status === event.action ? `task ${event.action}` : `task ${event.action}: ${event.status}`,
+        text:
+          event.status === null || event.status === event.action
+            ? `task ${event.action}`
+            : `task ${event.action}: ${event.status}`,
         tone: event.action === 'cancelled' || event.action === 'completed' ? 'strong' : 'plain',
       };
     case 'buffer':
       return {
         text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents ?? '∞'}`,
-        tone: event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused' ? 'bad' : event.action === 'coalesced' || event.action === 'released' ? 'warn' : 'muted',
+        tone:
+          event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused'
+            ? 'bad'
+            : event.action === 'coalesced' || event.action === 'released'
+              ? 'warn'
+              : 'muted',
       };
     case 'proxy':
-      return { text: `proxy ${event.action}${event.events > 0 ? ` ${event.events}` : ''}`, tone: event.action === 'discarded' ? 'bad' : event.action === 'held' ? 'warn' : 'plain' };
+      return {
+        text: `proxy ${event.action}${event.events > 0 ? ` ${event.events}` : ''}`,
+        tone: event.action === 'discarded' ? 'bad' : event.action === 'held' ? 'warn' : 'plain',
+      };
     case 'sse-comment':
       return event.action === 'received' ? { text: 'keep-alive received', tone: 'muted' } : null;
     case 'http-request':
@@ -245,9 +290,22 @@ export function markerWording(event: LabEvent): MarkerWording | null {
     case 'probe-note':
       return null; // the probe's narration: the step sentence and the timeline say it
     case 'http-response':
-      return { text: `HTTP ${event.status}`, tone: event.status >= 400 ? 'warn' : event.status === 200 ? 'muted' : 'plain' };
+      return {
+        text: `HTTP ${event.status}`,
+        tone: event.status >= 400 ? 'warn' : event.status === 200 ? 'muted' : 'plain',
+      };
     case 'verdict':
-      return { text: `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check}`, tone: event.result === 'broken' ? 'bad' : event.result === 'not followed' ? 'warn' : event.result === 'holds' ? 'good' : 'plain' };
+      return {
+        text: `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check}`,
+        tone:
+          event.result === 'broken'
+            ? 'bad'
+            : event.result === 'not followed'
+              ? 'warn'
+              : event.result === 'holds'
+                ? 'good'
+                : 'plain',
+      };
     default: {
       // Every kind is named above: a new kind fails to compile here until it has its marker.
       const unworded: never = event;
@@ -269,7 +327,11 @@ export interface EventWording {
 }
 
 export function wordEvent(event: LabEvent): EventWording {
-  const wording: EventWording = { text: describeEvent(event, true), label: event.kind === 'message' ? messageLabel(event.message) : null, marker: markerWording(event) };
+  const wording: EventWording = {
+    text: describeEvent(event, true),
+    label: event.kind === 'message' ? messageLabel(event.message) : null,
+    marker: markerWording(event),
+  };
   const fate = event.kind === 'message' && event.lost !== true ? ignoredSuffix(event) : '';
   return fate === '' ? wording : { ...wording, fate };
 }
@@ -291,11 +353,16 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
         : `implementation=${transcript.implementation ?? 'ts-sdk'}: the real ${transcript.sdk.package} ${transcript.sdk.version} on the virtual clock; it negotiated protocol ${transcript.sdk.negotiatedProtocolVersion}, older than the lab's, so its messages are checked against the invariants below, not the 2026-07-28 schema`,
     );
   }
-  lines.push(`settings ${Object.entries(transcript.settings).map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`).join(' ')}`);
+  lines.push(
+    `settings ${Object.entries(transcript.settings)
+      .map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`)
+      .join(' ')}`,
+  );
   lines.push(`requirements ${transcript.requirements.join(' ')}`);
   lines.push('');
   const width = Math.max(...transcript.events.map((event) => String(event.atMs).length));
-  for (const event of transcript.events) lines.push(`${String(event.atMs).padStart(width)} ms  ${describeEvent(event)}`);
+  for (const event of transcript.events)
+    lines.push(`${String(event.atMs).padStart(width)} ms  ${describeEvent(event)}`);
   lines.push('');
   lines.push('outcome');
   lines.push(...formatOutcome(transcript));
@@ -303,24 +370,42 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
   if (transcript.sdk !== undefined && transcript.sdk.invariants.length > 0) {
     lines.push('');
     lines.push('request-lifecycle invariants (RC), checked on what the SDK put on the wire');
-    for (const check of transcript.sdk.invariants) lines.push(`  ${check.holds ? 'holds ' : 'BROKEN'} ${check.id}: ${check.statement} — ${check.detail}`);
+    for (const check of transcript.sdk.invariants)
+      lines.push(`  ${check.holds ? 'holds ' : 'BROKEN'} ${check.id}: ${check.statement} — ${check.detail}`);
   }
-  const impl = transcript.implementation === undefined || transcript.implementation === 'model' ? '' : ` --impl ${transcript.implementation}`;
-  lines.push(`reproduce: npm run lab -- run ${transcript.scenario}${impl} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}${transcript.schedule === undefined ? '' : ` --schedule ${transcript.schedule}`}${transcript.faults === undefined ? '' : transcript.faults.split(',').map((fault) => ` --fault ${fault}`).join('')}`);
+  const impl =
+    transcript.implementation === undefined || transcript.implementation === 'model'
+      ? ''
+      : ` --impl ${transcript.implementation}`;
+  lines.push(
+    `reproduce: npm run lab -- run ${transcript.scenario}${impl} --transport ${transcript.transport} --seed ${transcript.seed}${settingsArgs(transcript, defaults)}${transcript.schedule === undefined ? '' : ` --schedule ${transcript.schedule}`}${
+      transcript.faults === undefined
+        ? ''
+        : transcript.faults
+            .split(',')
+            .map((fault) => ` --fault ${fault}`)
+            .join('')
+    }`,
+  );
   return lines.join('\n');
 }
 
 function formatOutcome(transcript: Transcript): string[] {
   const outcome = transcript.outcome;
-  if (['buffer', 'proxy', 'reconnect', 'herd'].includes(transcript.kind)) return formatFlowOutcome(transcript.kind, outcome as FlowOutcome);
+  if (['buffer', 'proxy', 'reconnect', 'herd'].includes(transcript.kind))
+    return formatFlowOutcome(transcript.kind, outcome as FlowOutcome);
   if (!('terminalState' in outcome)) {
-    return Object.entries(outcome).map(([key, value]) => `  ${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    return Object.entries(outcome).map(
+      ([key, value]) => `  ${key.padEnd(20)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    );
   }
   const lines: string[] = [];
   lines.push(`  terminal state       ${outcome.terminalState} (at ${outcome.terminalAtMs} ms)`);
   lines.push(`  final response       ${outcome.finalResponse ? 'yes: a final response reached the wire' : 'no'}`);
   lines.push(`  cancellation signal  ${outcome.cancellationSignal ?? 'none'}`);
-  lines.push(`  client ignores       ${outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((item) => `${item.summary} at ${item.atMs} ms (${item.reason})`).join('; ')}`);
+  lines.push(
+    `  client ignores       ${outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((item) => `${item.summary} at ${item.atMs} ms (${item.reason})`).join('; ')}`,
+  );
   const views = outcome.viewsDiverge
     ? ` — differs from what the server saw: it completed and sent the response, which the client never uses`
     : outcome.clientOutcome === 'completed'
@@ -328,7 +413,9 @@ function formatOutcome(transcript: Transcript): string[] {
       : '';
   lines.push(`  client outcome       ${outcome.clientOutcome} (at ${outcome.clientOutcomeAtMs} ms)${views}`);
   if (outcome.clientOutcome === 'completed' && outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined) {
-    lines.push(`  cancel sent          ${outcome.cancelDelayMs} ms after the client used the result: a cancellation of a request that had already ended (the server ignores it, RC-7)`);
+    lines.push(
+      `  cancel sent          ${outcome.cancelDelayMs} ms after the client used the result: a cancellation of a request that had already ended (the server ignores it, RC-7)`,
+    );
   } else if (outcome.cancelDelayMs !== null && outcome.cancelDelayMs !== undefined && outcome.cancelDelayMs > 0) {
     lines.push(
       `  cancel sent          ${outcome.cancelDelayMs} ms after the client gave up (${transcript.implementation === 'ts-sdk' || transcript.implementation === 'ts-sdk-v2' ? 'the real SDK' : `clientProfile=${String(transcript.settings.clientProfile)}`}): the server worked on that long for a result nobody uses; the spec's client cancels the moment it gives up`,
@@ -348,7 +435,16 @@ function settingsArgs(transcript: Transcript, defaults: Settings): string {
 // ── flow control and recovery (SPEC §5, §6) ──────────────────────────────────────────────────────
 
 /** Readable lines for the flow-control and recovery models: the CLI timeline and outcome (format.ts calls these). */
-type FlowEventKind = 'buffer' | 'proxy' | 'sse-comment' | 'http-request' | 'stream-dropped' | 'message-lost' | 'reconnect-plan' | 'recovery' | 'herd-window';
+type FlowEventKind =
+  | 'buffer'
+  | 'proxy'
+  | 'sse-comment'
+  | 'http-request'
+  | 'stream-dropped'
+  | 'message-lost'
+  | 'reconnect-plan'
+  | 'recovery'
+  | 'herd-window';
 
 function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): string {
   switch (event.kind) {
@@ -361,7 +457,9 @@ function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): s
         ? `server → client  SSE comment "${event.line}" via ${event.channel}, arrives ${event.arrivesAtMs === null ? 'never' : `${event.arrivesAtMs} ms`}: ${event.reason}`
         : `client receives SSE comment "${event.line}": ${event.reason}`;
     case 'http-request':
-      return `client POSTs #${String(event.requestId)} with headers ${Object.entries(event.headers).map(([key, value]) => `${key}: ${value}`).join('; ')}`;
+      return `client POSTs #${String(event.requestId)} with headers ${Object.entries(event.headers)
+        .map(([key, value]) => `${key}: ${value}`)
+        .join('; ')}`;
     case 'stream-dropped':
       return `stream of #${String(event.requestId)} (${event.channel}) DROPPED: ${event.reason}`;
     case 'message-lost':
@@ -370,7 +468,11 @@ function describeFlowEvent(event: Extract<LabEvent, { kind: FlowEventKind }>): s
       const plan = event.plan;
       return (
         `reconnect plan: new listen #${String(plan.newRequestId)} (was #${String(plan.previousRequestId)}), restore filter ${JSON.stringify(plan.restoredFilter)}, ` +
-        `refetch ${plan.refetch.length === 0 ? 'nothing' : plan.refetch.join(', ')}, de-duplicate by ${Object.entries(plan.dedupeBy).map(([kind, key]) => `${kind}.${key}`).join(', ')}, ` +
+        `refetch ${plan.refetch.length === 0 ? 'nothing' : plan.refetch.join(', ')}, de-duplicate by ${Object.entries(
+          plan.dedupeBy,
+        )
+          .map(([kind, key]) => `${kind}.${key}`)
+          .join(', ')}, ` +
         `reconcile instead of replay ${plan.reconcileInsteadOfReplay.length === 0 ? 'nothing' : plan.reconcileInsteadOfReplay.map((id) => `#${String(id)}`).join(', ')}, ` +
         `replayUnsafeMutations=${String(plan.replayUnsafeMutations)}, sendLastEventId=${String(plan.sendLastEventId)}`
       );
@@ -390,17 +492,26 @@ export function plotAttempts(outcome: HerdOutcome, rowsMax = 60, widthMax = 50):
   const rows: Array<{ fromMs: number; toMs: number; attempts: number }> = [];
   for (let start = 0; start < series.length; start += windowsPerRow) {
     let attempts = 0;
-    for (let index = start; index < Math.min(series.length, start + windowsPerRow); index += 1) attempts += series[index] as number;
-    rows.push({ fromMs: start * outcome.windowMs, toMs: Math.min(series.length, start + windowsPerRow) * outcome.windowMs, attempts });
+    for (let index = start; index < Math.min(series.length, start + windowsPerRow); index += 1)
+      attempts += series[index] as number;
+    rows.push({
+      fromMs: start * outcome.windowMs,
+      toMs: Math.min(series.length, start + windowsPerRow) * outcome.windowMs,
+      attempts,
+    });
   }
   const peak = Math.max(...rows.map((row) => row.attempts), 1);
   const label = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
   const labels = rows.map((row) => `${label(row.fromMs)}–${label(row.toMs)}`);
   const labelWidth = Math.max(...labels.map((text) => text.length));
-  const lines = [`  attempts per ${windowsPerRow === 1 ? '' : `${windowsPerRow} windows = `}${windowsPerRow * outcome.windowMs} ms (each █ ≈ ${Math.max(1, Math.round(peak / widthMax)).toLocaleString('en-US')} attempts)`];
+  const lines = [
+    `  attempts per ${windowsPerRow === 1 ? '' : `${windowsPerRow} windows = `}${windowsPerRow * outcome.windowMs} ms (each █ ≈ ${Math.max(1, Math.round(peak / widthMax)).toLocaleString('en-US')} attempts)`,
+  ];
   rows.forEach((row, index) => {
     const width = row.attempts === 0 ? 0 : Math.max(1, Math.round((row.attempts / peak) * widthMax));
-    lines.push(`  ${(labels[index] as string).padStart(labelWidth)} ${'█'.repeat(width)} ${row.attempts === 0 ? '' : row.attempts.toLocaleString('en-US')}`.trimEnd());
+    lines.push(
+      `  ${(labels[index] as string).padStart(labelWidth)} ${'█'.repeat(width)} ${row.attempts === 0 ? '' : row.attempts.toLocaleString('en-US')}`.trimEnd(),
+    );
   });
   return lines;
 }
@@ -417,14 +528,21 @@ export function formatFlowOutcome(kind: string, outcome: FlowOutcome): string[] 
     const lines = entries
       .filter(([key]) => key !== 'attemptsPerWindow')
       .map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);
-    lines.push(`  ${'attemptsPerWindow'.padEnd(22)} ${herd.attemptsPerWindow.length} windows of ${herd.windowMs} ms (full series in --json)`);
+    lines.push(
+      `  ${'attemptsPerWindow'.padEnd(22)} ${herd.attemptsPerWindow.length} windows of ${herd.windowMs} ms (full series in --json)`,
+    );
     lines.push('', ...plotAttempts(herd));
     return lines;
   }
   if (kind === 'reconnect') {
     const reconnect = outcome as ReconnectOutcome;
-    const lines = entries.filter(([key]) => key !== 'reconnectPlan').map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);
-    lines.unshift('  reconnectPlan', ...Object.entries(reconnect.reconnectPlan).map(([key, value]) => `    ${key.padEnd(24)} ${formatValue(value)}`));
+    const lines = entries
+      .filter(([key]) => key !== 'reconnectPlan')
+      .map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);
+    lines.unshift(
+      '  reconnectPlan',
+      ...Object.entries(reconnect.reconnectPlan).map(([key, value]) => `    ${key.padEnd(24)} ${formatValue(value)}`),
+    );
     return lines;
   }
   return entries.map(([key, value]) => `  ${key.padEnd(22)} ${formatValue(value)}`);

@@ -129,10 +129,17 @@ export interface ExploreResult {
 }
 
 /** The words for a result's violations: how many, and whether every ordering was explored. */
-export function violationsVerdict(result: { readonly violations: readonly unknown[]; readonly complete: boolean; readonly states: number }): string {
+export function violationsVerdict(result: {
+  readonly violations: readonly unknown[];
+  readonly complete: boolean;
+  readonly states: number;
+}): string {
   const states = result.states.toLocaleString('en-US');
   const count = result.violations.length;
-  if (count === 0) return result.complete ? 'none: every invariant holds in every ordering' : `none found in ${states} states, not complete`;
+  if (count === 0)
+    return result.complete
+      ? 'none: every invariant holds in every ordering'
+      : `none found in ${states} states, not complete`;
   return `${count} found${result.complete ? ' (every ordering explored)' : ` in ${states} states, not complete`}`;
 }
 
@@ -170,7 +177,16 @@ export function endingOf(run: KindedOutcome): Record<string, unknown> {
   if (run.kind === 'ledger') {
     // Which connection won and the ids it drew tell orderings apart, not endings: the counts do.
     const o = run.outcome;
-    return { executions: o.executions, rejected: o.rejected, replayed: o.replayed, failed: o.failed, requests: o.requests, keyRecords: o.keyRecords, aliasIntact: o.aliasIntact, paymentTokenInLedger: o.paymentTokenInLedger };
+    return {
+      executions: o.executions,
+      rejected: o.rejected,
+      replayed: o.replayed,
+      failed: o.failed,
+      requests: o.requests,
+      keyRecords: o.keyRecords,
+      aliasIntact: o.aliasIntact,
+      paymentTokenInLedger: o.paymentTokenInLedger,
+    };
   }
   const kept = strip(run.outcome);
   return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? { ...kept } : {};
@@ -196,7 +212,10 @@ function choiceCount(schedule: string): number {
  * Whether breach `a` comes sooner than `b`: fewer events before it (`step`), then (a component's) an
  * earlier virtual instant, then fewer choices to replay. Ties keep `b`, the one found first.
  */
-function sooner(a: { readonly step: number; readonly schedule: string; readonly atMs?: number }, b: { readonly step: number; readonly schedule: string; readonly atMs?: number }): boolean {
+function sooner(
+  a: { readonly step: number; readonly schedule: string; readonly atMs?: number },
+  b: { readonly step: number; readonly schedule: string; readonly atMs?: number },
+): boolean {
   if (a.step !== b.step) return a.step < b.step;
   if (a.atMs !== undefined && b.atMs !== undefined && a.atMs !== b.atMs) return a.atMs < b.atMs;
   return choiceCount(a.schedule) < choiceCount(b.schedule);
@@ -261,7 +280,11 @@ export class Exploration {
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
-    if (!(Number.isSafeInteger(bound) && bound >= 1)) throw new LabError('LAB005', `bound=${JSON.stringify(bound)} is not a whole number of at least 1; nothing was explored`);
+    if (!(Number.isSafeInteger(bound) && bound >= 1))
+      throw new LabError(
+        'LAB005',
+        `bound=${JSON.stringify(bound)} is not a whole number of at least 1; nothing was explored`,
+      );
     this.scenario = scenario;
     this.options = options;
     this.bound = bound;
@@ -280,7 +303,12 @@ export class Exploration {
       width /= Math.max(1, frame.options.length);
       fraction += Math.max(0, frame.next - 1) * width;
     }
-    return { states: this.runs, schedules: (this.root ?? this.stack[0]?.tally)?.count ?? 0, violations: this.violationCount, fraction: this.done ? 1 : Math.min(1, fraction) };
+    return {
+      states: this.runs,
+      schedules: (this.root ?? this.stack[0]?.tally)?.count ?? 0,
+      violations: this.violationCount,
+      fraction: this.done ? 1 : Math.min(1, fraction),
+    };
   }
 
   /** Runs up to `runs` more runs; true when the exploration is over (complete or bounded). */
@@ -295,7 +323,16 @@ export class Exploration {
           this.root = first.tally;
           return true;
         }
-        this.stack.push({ prefix: [], key: first.key, options: first.options, next: 0, children: new Set(), tally: { count: 0, endings: new Map() }, sleep: first.sleep, footprints: [] });
+        this.stack.push({
+          prefix: [],
+          key: first.key,
+          options: first.options,
+          next: 0,
+          children: new Set(),
+          tally: { count: 0, endings: new Map() },
+          sleep: first.sleep,
+          footprints: [],
+        });
         continue;
       }
       const top = this.stack[this.stack.length - 1] as Frame;
@@ -334,7 +371,16 @@ export class Exploration {
         merge(top.tally, known);
         continue;
       }
-      this.stack.push({ prefix: choices, key: result.key, options: result.options, next: 0, children: new Set(), tally: { count: 0, endings: new Map() }, sleep: result.sleep, footprints: [] });
+      this.stack.push({
+        prefix: choices,
+        key: result.key,
+        options: result.options,
+        next: 0,
+        children: new Set(),
+        tally: { count: 0, endings: new Map() },
+        sleep: result.sleep,
+        footprints: [],
+      });
     }
     return false;
   }
@@ -379,15 +425,33 @@ export class Exploration {
     this.root = below?.tally ?? { count: 0, endings: new Map() };
   }
 
-  private runOnce(choices: Choice[], plan: SleepPlan | null = null): { kind: 'leaf'; key: string; tally: Tally } | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[] } | { kind: 'pruned' } {
+  private runOnce(
+    choices: Choice[],
+    plan: SleepPlan | null = null,
+  ):
+    | { kind: 'leaf'; key: string; tally: Tally }
+    | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[] }
+    | { kind: 'pruned' } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
     const components = this.options.components?.();
-    const driver = new Driver(choices, true, { ...this.scenario.settings, ...(settings as Settings) }, this.options.mergeStates ?? true, this.options.criticalArrivals ?? true, components === undefined ? null : () => components.probe.trail, plan, this.reducible);
+    const driver = new Driver(
+      choices,
+      true,
+      { ...this.scenario.settings, ...(settings as Settings) },
+      this.options.mergeStates ?? true,
+      this.options.criticalArrivals ?? true,
+      components === undefined ? null : () => components.probe.trail,
+      plan,
+      this.reducible,
+    );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
-      const transcript = runScenario(this.scenario, { ...this.runOptions(driver), ...(components === undefined ? {} : { components }) });
+      const transcript = runScenario(this.scenario, {
+        ...this.runOptions(driver),
+        ...(components === undefined ? {} : { components }),
+      });
       this.settings ??= transcript.settings;
       driver.finish();
       this.keepFootprints(driver);
@@ -405,18 +469,37 @@ export class Exploration {
         return { kind: 'pruned' };
       }
       // A LabError on bad input is the user's to see; any other failure in some ordering is an ending of its own.
-      if (error instanceof LabError && (error.code === 'LAB004' || error.code === 'LAB005' || error.code === 'LAB022' || error.code === 'LAB011' || error.code === 'LAB050')) throw error;
+      if (
+        error instanceof LabError &&
+        (error.code === 'LAB004' ||
+          error.code === 'LAB005' ||
+          error.code === 'LAB022' ||
+          error.code === 'LAB011' ||
+          error.code === 'LAB050')
+      )
+        throw error;
       const message = error instanceof Error ? error.message : String(error);
       ending = { outcome: null, distinct: { error: message }, error: message };
     }
     this.collect(driver, components);
     const schedule = driver.schedule();
     const key = driver.endKey();
-    return { kind: 'leaf', key, tally: { count: 1, endings: new Map([[JSON.stringify(ending.distinct), { ...ending, count: 1, schedule }]]) } };
+    return {
+      kind: 'leaf',
+      key,
+      tally: { count: 1, endings: new Map([[JSON.stringify(ending.distinct), { ...ending, count: 1, schedule }]]) },
+    };
   }
 
   private runOptions(driver: Driver): RunOptions {
-    return { transport: this.transport, seed: this.options.seed, settings: this.options.settings, chooser: driver.chooser, ledger: this.options.ledger, record: false };
+    return {
+      transport: this.transport,
+      seed: this.options.seed,
+      settings: this.options.settings,
+      chooser: driver.chooser,
+      ledger: this.options.ledger,
+      record: false,
+    };
   }
 
   /**
@@ -443,13 +526,24 @@ export class Exploration {
       const id = `${breach.statement}|${breach.explanation}`;
       const kept = this.componentBreaches.get(id);
       if (kept === undefined && this.componentBreaches.size >= VIOLATIONS_KEPT) continue;
-      const found: ComponentViolation = { statement: breach.statement, schedule: breach.schedule ?? driver.schedule(), step: breach.step, atMs: breach.atMs, explanation: breach.explanation };
+      const found: ComponentViolation = {
+        statement: breach.statement,
+        schedule: breach.schedule ?? driver.schedule(),
+        step: breach.step,
+        atMs: breach.atMs,
+        explanation: breach.explanation,
+      };
       if (kept === undefined || sooner(found, kept)) this.componentBreaches.set(id, found);
     }
     driver.checker.found.forEach((breach, index) => {
       const id = `${breach.invariant}|${breach.explanation}`;
       const kept = this.violations.get(id);
-      const found: Violation = { invariant: breach.invariant, schedule: driver.breachSchedules[index] ?? driver.schedule(), step: breach.step, explanation: breach.explanation };
+      const found: Violation = {
+        invariant: breach.invariant,
+        schedule: driver.breachSchedules[index] ?? driver.schedule(),
+        step: breach.step,
+        explanation: breach.explanation,
+      };
       if (kept !== undefined) {
         // Map.set on a key it has keeps the key's place: the report's order stays that of first finding.
         if (sooner(found, kept)) this.violations.set(id, found);
@@ -463,7 +557,9 @@ export class Exploration {
 
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
-    const endings = [...this.root.endings.values()].sort((a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)));
+    const endings = [...this.root.endings.values()].sort(
+      (a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)),
+    );
     return {
       scenario: this.scenario.id,
       kind: this.scenario.kind,
@@ -488,4 +584,3 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
   }
   return exploration.result();
 }
-

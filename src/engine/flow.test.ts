@@ -18,12 +18,16 @@ const FLOW_IDS = ['buffer-overload', 'proxy-buffering', 'reconnect-listen', 'her
 const TRANSPORTS = ['http', 'stdio'] as const;
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
-const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) => t.events.filter((e): e is Extract<LabEvent, { kind: K }> => e.kind === kind);
-const methodOf = (message: JsonRpcMessage): string => ('method' in message ? message.method : 'result' in message ? 'response' : 'error');
+const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) =>
+  t.events.filter((e): e is Extract<LabEvent, { kind: K }> => e.kind === kind);
+const methodOf = (message: JsonRpcMessage): string =>
+  'method' in message ? message.method : 'result' in message ? 'response' : 'error';
 const subscriptionIdOf = (message: JsonRpcMessage): unknown => {
   if (!('params' in message)) return undefined;
   const meta = message.params?._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta['io.modelcontextprotocol/subscriptionId'] : undefined;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+    ? meta['io.modelcontextprotocol/subscriptionId']
+    : undefined;
 };
 
 describe('the flow scenarios are registered and print on the command line', () => {
@@ -50,7 +54,16 @@ describe('VF-10 the bounded buffer stays within capacity and keeps the final res
   for (const transport of TRANSPORTS) {
     it(`buffer-overload over ${transport}`, () => {
       const t = runScenario(bufferOverload, { transport });
-      expect(Object.keys(t.outcome).sort()).toEqual(['capacity', 'coalesced', 'dropped', 'finalDelivered', 'maxOccupancy', 'needsRefetch', 'producerHeldMs', 'refusedPushes']);
+      expect(Object.keys(t.outcome).sort()).toEqual([
+        'capacity',
+        'coalesced',
+        'dropped',
+        'finalDelivered',
+        'maxOccupancy',
+        'needsRefetch',
+        'producerHeldMs',
+        'refusedPushes',
+      ]);
       expect(t.outcome).toMatchObject(bufferOverload.expected);
       expect(t.outcome.capacity).toBe(8);
       expect(t.outcome.maxOccupancy).toBe(8);
@@ -59,7 +72,8 @@ describe('VF-10 the bounded buffer stays within capacity and keeps the final res
       // Every request's final response went on the wire, once.
       const responses = messages(t).filter((m) => m.from === 'server' && methodOf(m.message) === 'response');
       expect(responses.map((m) => 'id' in m.message && m.message.id).sort()).toEqual([1, 2, 3]);
-      for (const event of of(t, 'buffer')) expect(event.occupancyEvents).toBeLessThanOrEqual(event.capacityEvents ?? Infinity);
+      for (const event of of(t, 'buffer'))
+        expect(event.occupancyEvents).toBeLessThanOrEqual(event.capacityEvents ?? Infinity);
     });
   }
 });
@@ -71,7 +85,8 @@ describe('BF-1 … BF-6 as the buffer-overload transcript shows them', () => {
   it('BF-1 coalescing events replace the tail with a newer value of the same token', () => {
     const coalesced = bufferEvents.filter((e) => e.action === 'coalesced');
     expect(coalesced.length).toBe(t.outcome.coalesced);
-    for (const event of coalesced) expect(event.reason).toMatch(new RegExp(`replaces progress \\d+/20 of #${String(event.requestId)} at the tail`));
+    for (const event of coalesced)
+      expect(event.reason).toMatch(new RegExp(`replaces progress \\d+/20 of #${String(event.requestId)} at the tail`));
   });
 
   it('BF-2 only progress is dropped, and only when the buffer is full', () => {
@@ -95,7 +110,10 @@ describe('BF-1 … BF-6 as the buffer-overload transcript shows them', () => {
     const wire = messages(t).filter((m) => m.from === 'server');
     for (const response of wire.filter((m) => methodOf(m.message) === 'response')) {
       const id = 'id' in response.message ? response.message.id : null;
-      const later = wire.filter((m) => m.seq > response.seq && 'params' in m.message && m.message.params?.progressToken === `progress-${String(id)}`);
+      const later = wire.filter(
+        (m) =>
+          m.seq > response.seq && 'params' in m.message && m.message.params?.progressToken === `progress-${String(id)}`,
+      );
       expect(later, `progress after response #${String(id)}`).toEqual([]);
     }
   });
@@ -120,7 +138,11 @@ describe('BF-1 … BF-6 as the buffer-overload transcript shows them', () => {
     expect(small.outcome.producerHeldMs).toBeGreaterThan(0);
     expect(small.outcome.finalDelivered).toBe(true);
     // One slot per request is enough: finals never have to wait for each other.
-    expect(runScenario(bufferOverload, { settings: { capacity: 3 } }).outcome).toMatchObject({ finalDelivered: true, refusedPushes: 0, producerHeldMs: 0 });
+    expect(runScenario(bufferOverload, { settings: { capacity: 3 } }).outcome).toMatchObject({
+      finalDelivered: true,
+      refusedPushes: 0,
+      producerHeldMs: 0,
+    });
   });
 
   it('BF-6 occupancy never exceeds capacity, for any capacity', () => {
@@ -128,7 +150,11 @@ describe('BF-1 … BF-6 as the buffer-overload transcript shows them', () => {
       const outcome = runScenario(bufferOverload, { settings: { capacity } }).outcome;
       expect(outcome.maxOccupancy).toBeLessThanOrEqual(capacity);
     }
-    expect(runScenario(bufferOverload, { settings: { capacity: 64 } }).outcome).toMatchObject({ dropped: 0, needsRefetch: false, finalDelivered: true });
+    expect(runScenario(bufferOverload, { settings: { capacity: 64 } }).outcome).toMatchObject({
+      dropped: 0,
+      needsRefetch: false,
+      finalDelivered: true,
+    });
   });
 
   it('property: random rates, capacities and seeds keep the bound, deliver every final (a refused one after the producer waited) and mark every drop', () => {
@@ -173,7 +199,12 @@ describe('RV-1 every HTTP response stream carries the SSE headers', () => {
       const t = runScenarioById(id, { transport: 'http', settings });
       const opened = new Map(of(t, 'stream-opened').map((e) => [String(e.requestId), e]));
       expect(opened.size).toBeGreaterThan(0);
-      for (const event of opened.values()) expect(event.headers).toEqual({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      for (const event of opened.values())
+        expect(event.headers).toEqual({
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-cache',
+          'X-Accel-Buffering': 'no',
+        });
       for (const message of messages(t).filter((m) => m.channel.startsWith('SSE #'))) {
         const stream = opened.get(message.channel.slice('SSE #'.length));
         expect(stream, `stream of ${message.channel}`).toBeDefined();
@@ -215,7 +246,11 @@ describe('proxy-buffering: a buffering proxy trips the idle timeout; honouring X
     expect(t.outcome.bursts).toBe(2);
     expect(t.outcome.largestBurstEvents).toBe(8);
     expect(t.outcome.longestSilenceMs).toBeGreaterThan(8_000);
-    expect(of(t, 'proxy').filter((e) => e.action === 'flushed').map((e) => e.events)).toEqual([8, 4]);
+    expect(
+      of(t, 'proxy')
+        .filter((e) => e.action === 'flushed')
+        .map((e) => e.events),
+    ).toEqual([8, 4]);
   });
 
   it('a flush interval bounds the silence', () => {
@@ -246,7 +281,9 @@ describe('RV-2 keep-alive comments on a quiet stream never reset the semantic id
   it('comments are not JSON-RPC messages and are written only when the stream was quiet', () => {
     const busy = runScenario(proxyBuffering, { settings: { honourNoBuffering: true } });
     expect(busy.outcome.keepAlivesSent).toBe(0);
-    const sparse = runScenario(proxyBuffering, { settings: { honourNoBuffering: true, progressEveryMs: 4_500, idleTimeoutMs: 6_000 } });
+    const sparse = runScenario(proxyBuffering, {
+      settings: { honourNoBuffering: true, progressEveryMs: 4_500, idleTimeoutMs: 6_000 },
+    });
     expect(sparse.outcome.keepAlivesSent).toBeGreaterThan(0);
     expect(sparse.outcome.requestEndedAs).toBe('completed');
     expect(messages(sparse).every((m) => typeof m.message === 'object' && m.message.jsonrpc === '2.0')).toBe(true);
@@ -274,11 +311,19 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
 
       it('a request lost with its stream is re-issued only as a new request with a new id, never by Last-Event-ID, and the wording says so (2026-07-28 changelog)', () => {
         // No client request of the run reuses the id of one whose response was lost.
-        const lostIds = new Set(messages(t).filter((m) => m.lost === true && m.from === 'server' && 'id' in m.message).map((m) => ('id' in m.message ? m.message.id : null)));
+        const lostIds = new Set(
+          messages(t)
+            .filter((m) => m.lost === true && m.from === 'server' && 'id' in m.message)
+            .map((m) => ('id' in m.message ? m.message.id : null)),
+        );
         const sentAfter = messages(t).filter((m) => m.from === 'client' && m.atMs >= dropAtMs && 'id' in m.message);
         expect(sentAfter.length).toBeGreaterThan(0);
-        for (const m of sentAfter) expect(lostIds.has('id' in m.message ? m.message.id : null), `${methodOf(m.message)} reuses a lost id`).toBe(false);
-        for (const m of messages(t)) expect(Object.keys(m.headers ?? {}).map((h) => h.toLowerCase())).not.toContain('last-event-id');
+        for (const m of sentAfter)
+          expect(lostIds.has('id' in m.message ? m.message.id : null), `${methodOf(m.message)} reuses a lost id`).toBe(
+            false,
+          );
+        for (const m of messages(t))
+          expect(Object.keys(m.headers ?? {}).map((h) => h.toLowerCase())).not.toContain('last-event-id');
         // The plan, each lost message over HTTP and the unkeyed charge name the rule: a new request with a new id, never Last-Event-ID.
         const rule = /re-issues? .*new request with a new (?:request )?id/;
         const planEvent = t.events.find((e) => e.kind === 'reconnect-plan');
@@ -286,7 +331,8 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
         expect(planEvent?.kind === 'reconnect-plan' && planEvent.reason).toMatch(/never with Last-Event-ID/);
         const notReplayed = t.events.find((e) => e.kind === 'recovery' && e.step === 'not-replayed');
         expect(notReplayed?.kind === 'recovery' && notReplayed.reason).toMatch(/new request with a new id/);
-        if (transport === 'http') for (const m of messages(t).filter((e) => e.lost === true)) expect(m.reason).toMatch(rule);
+        if (transport === 'http')
+          for (const m of messages(t).filter((e) => e.lost === true)) expect(m.reason).toMatch(rule);
         expect(reconnectListen.summary).toMatch(/re-issues what it still needs as new requests with new ids/);
       });
 
@@ -295,14 +341,18 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
         const [first, second] = listens as [MessageEvent, MessageEvent];
         expect('id' in second.message && second.message.id).toBe(plan.newRequestId);
         expect('id' in first.message && first.message.id).not.toBe(plan.newRequestId);
-        expect('params' in second.message && second.message.params?.notifications).toEqual('params' in first.message && first.message.params?.notifications);
+        expect('params' in second.message && second.message.params?.notifications).toEqual(
+          'params' in first.message && first.message.params?.notifications,
+        );
         expect(plan.restoredFilter).toEqual('params' in first.message && first.message.params?.notifications);
         expect(second.atMs).toBeGreaterThan(dropAtMs);
       });
 
       it('every message of a listen stream carries its subscriptionId, and the acknowledgement comes first', () => {
         const listenIds = t.outcome.listenRequestIds;
-        const subscriptionMessages = messages(t).filter((m) => m.from === 'server' && methodOf(m.message).startsWith('notifications/'));
+        const subscriptionMessages = messages(t).filter(
+          (m) => m.from === 'server' && methodOf(m.message).startsWith('notifications/'),
+        );
         expect(subscriptionMessages.length).toBeGreaterThanOrEqual(4);
         for (const id of listenIds) {
           const onStream = subscriptionMessages.filter((m) => subscriptionIdOf(m.message) === id);
@@ -314,14 +364,22 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
       });
 
       it('refetches are real MCP requests, sent only after the new stream is acknowledged', () => {
-        const ack = messages(t).find((m) => methodOf(m.message) === 'notifications/subscriptions/acknowledged' && subscriptionIdOf(m.message) === plan.newRequestId)!;
+        const ack = messages(t).find(
+          (m) =>
+            methodOf(m.message) === 'notifications/subscriptions/acknowledged' &&
+            subscriptionIdOf(m.message) === plan.newRequestId,
+        )!;
         const ackDelivered = of(t, 'delivered').find((e) => e.messageSeq === ack.seq)!;
-        const requests = messages(t).filter((m) => m.from === 'client' && m.seq > ack.seq && 'id' in m.message && 'method' in m.message);
+        const requests = messages(t).filter(
+          (m) => m.from === 'client' && m.seq > ack.seq && 'id' in m.message && 'method' in m.message,
+        );
         expect(requests.map((m) => methodOf(m.message))).toEqual(plan.refetch);
         for (const request of requests) expect(request.atMs).toBeGreaterThanOrEqual(ackDelivered.atMs);
         expect(t.outcome.refetchedMethods).toEqual(plan.refetch);
         expect(t.outcome.reconnectedAtMs).toBe(ackDelivered.atMs);
-        const answered = messages(t).filter((m) => m.from === 'server' && methodOf(m.message) === 'response' && m.seq > ack.seq);
+        const answered = messages(t).filter(
+          (m) => m.from === 'server' && methodOf(m.message) === 'response' && m.seq > ack.seq,
+        );
         expect(answered).toHaveLength(plan.refetch.length);
       });
 
@@ -334,7 +392,9 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
           expect.stringMatching(/^charges: 1 received, 0 already cached .* 1 new/),
         ]);
         expect(recovery.find((e) => e.step === 'not-replayed')?.requestId).toBe(2);
-        expect(recovery.find((e) => e.step === 'reconciled')?.reason).toMatch(/the charge committed, its response was lost; it is not sent again/);
+        expect(recovery.find((e) => e.step === 'reconciled')?.reason).toMatch(
+          /the charge committed, its response was lost; it is not sent again/,
+        );
         const calls = messages(t).filter((m) => methodOf(m.message) === 'tools/call');
         expect(calls).toHaveLength(1);
         expect(calls[0]!.atMs).toBeLessThan(dropAtMs);
@@ -343,16 +403,26 @@ describe('VF-11 / RV-3 reconnect uses a new request, sends no Last-Event-ID, and
 
       it('what was in flight at the drop is lost, not resumed', () => {
         const lost = messages(t).filter((m) => m.lost === true);
-        expect(lost.map((m) => methodOf(m.message))).toEqual(['response', 'notifications/resources/updated', 'notifications/tools/list_changed']);
+        expect(lost.map((m) => methodOf(m.message))).toEqual([
+          'response',
+          'notifications/resources/updated',
+          'notifications/tools/list_changed',
+        ]);
         expect(t.outcome.messagesLost).toBe(3);
         expect(of(t, 'delivered').filter((e) => lost.some((m) => m.seq === e.messageSeq))).toEqual([]);
       });
 
       it('no message and no header anywhere carries Last-Event-ID', () => {
         for (const m of messages(t)) expect(JSON.stringify(m.message)).not.toMatch(/last-event-id/i);
-        for (const e of [...of(t, 'http-request'), ...of(t, 'stream-opened')]) expect(Object.keys(e.headers).map((k) => k.toLowerCase())).not.toContain('last-event-id');
+        for (const e of [...of(t, 'http-request'), ...of(t, 'stream-opened')])
+          expect(Object.keys(e.headers).map((k) => k.toLowerCase())).not.toContain('last-event-id');
         expect(plan.sendLastEventId).toBe(false);
-        if (transport === 'http') expect(of(t, 'http-request').map((e) => e.requestId)).toEqual(messages(t).filter((m) => m.from === 'client').map((m) => ('id' in m.message ? m.message.id : null)));
+        if (transport === 'http')
+          expect(of(t, 'http-request').map((e) => e.requestId)).toEqual(
+            messages(t)
+              .filter((m) => m.from === 'client')
+              .map((m) => ('id' in m.message ? m.message.id : null)),
+          );
       });
     });
   }
@@ -403,7 +473,18 @@ function checkConservation(t: Transcript<'herd'>): void {
 describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
   it('the outcome has the stated fields and a per-window series', () => {
     const t = herdRun();
-    expect(Object.keys(t.outcome).sort()).toEqual(['admissionFloorMs', 'allReconnectedAtMs', 'attemptsPerWindow', 'clients', 'droppedAtDrop', 'firstWindowAttempts', 'peakAttemptsPerWindow', 'peakRetryAttemptsPerWindow', 'totalAttempts', 'windowMs']);
+    expect(Object.keys(t.outcome).sort()).toEqual([
+      'admissionFloorMs',
+      'allReconnectedAtMs',
+      'attemptsPerWindow',
+      'clients',
+      'droppedAtDrop',
+      'firstWindowAttempts',
+      'peakAttemptsPerWindow',
+      'peakRetryAttemptsPerWindow',
+      'totalAttempts',
+      'windowMs',
+    ]);
     expect(t.outcome.clients).toBe(10_000);
     expect(t.outcome.windowMs).toBe(100);
     checkConservation(t);
@@ -417,7 +498,9 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     // Without jitter every wave is the whole remaining herd: 10,000 + 9,500 + … + 500 = 105,000 attempts.
     expect(none.totalAttempts).toBe(105_000);
     expect(exponential.totalAttempts).toBe(105_000);
-    expect(none.attemptsPerWindow.filter((n) => n > 0)).toEqual(Array.from({ length: 20 }, (_, wave) => 10_000 - 500 * wave));
+    expect(none.attemptsPerWindow.filter((n) => n > 0)).toEqual(
+      Array.from({ length: 20 }, (_, wave) => 10_000 - 500 * wave),
+    );
     // 19 refusals of 100 ms plus waits 200, 400, … 25,600, then 30,000 ten times.
     expect(exponential.allReconnectedAtMs).toBe(382_900);
     expect(full.totalAttempts).toBeLessThan(none.totalAttempts / 2);
@@ -450,7 +533,8 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(methodOf(messages(t).at(-1)!.message)).toBe('notifications/subscriptions/acknowledged');
     // Events are in time order.
-    for (let index = 1; index < t.events.length; index += 1) expect(t.events[index]!.atMs).toBeGreaterThanOrEqual(t.events[index - 1]!.atMs);
+    for (let index = 1; index < t.events.length; index += 1)
+      expect(t.events[index]!.atMs).toBeGreaterThanOrEqual(t.events[index - 1]!.atMs);
   });
 
   it('Drop connection here (dropAtMs): every client connected by then reconnects again with its backoff; the rest keep their schedules', () => {
@@ -460,20 +544,26 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     const t = herdRun({ ...settings, dropAtMs });
     checkConservation(t);
     // Who was connected at 1,000 ms: the run is the same as without the drop until then.
-    const connected = of(plain, 'herd-window').filter((w) => w.endMs <= dropAtMs).reduce((sum, w) => sum + w.admitted, 0);
+    const connected = of(plain, 'herd-window')
+      .filter((w) => w.endMs <= dropAtMs)
+      .reduce((sum, w) => sum + w.admitted, 0);
     const windowAtDrop = of(plain, 'herd-window').find((w) => w.startMs <= dropAtMs && w.endMs > dropAtMs);
     expect(t.outcome.droppedAtDrop).toBeGreaterThanOrEqual(connected);
     expect(t.outcome.droppedAtDrop).toBeLessThanOrEqual(connected + (windowAtDrop?.admitted ?? 0));
     expect(t.outcome.droppedAtDrop).toBeGreaterThan(0);
     expect(plain.outcome.droppedAtDrop).toBe(0);
-    expect(t.outcome.attemptsPerWindow.slice(0, dropAtMs / 100)).toEqual(plain.outcome.attemptsPerWindow.slice(0, dropAtMs / 100));
+    expect(t.outcome.attemptsPerWindow.slice(0, dropAtMs / 100)).toEqual(
+      plain.outcome.attemptsPerWindow.slice(0, dropAtMs / 100),
+    );
     // A second wave after the drop: the dropped clients try again, spread by full jitter over [0, 250] ms.
     const after = t.outcome.attemptsPerWindow.slice(dropAtMs / 100, dropAtMs / 100 + 3).reduce((sum, n) => sum + n, 0);
     expect(after).toBeGreaterThanOrEqual(t.outcome.droppedAtDrop);
     expect(t.outcome.totalAttempts).toBeGreaterThan(plain.outcome.totalAttempts + t.outcome.droppedAtDrop - 1);
     expect(t.outcome.allReconnectedAtMs).toBeGreaterThan(dropAtMs);
     // The run says so: the drop, the traced client's stream dropping, its wait and its new listen request with a new id.
-    const drop = of(t, 'recovery').find((event) => event.reason.startsWith(`the connection drops at ${dropAtMs} ms: ${t.outcome.droppedAtDrop} of 2000 clients`));
+    const drop = of(t, 'recovery').find((event) =>
+      event.reason.startsWith(`the connection drops at ${dropAtMs} ms: ${t.outcome.droppedAtDrop} of 2000 clients`),
+    );
     expect(drop?.atMs).toBe(dropAtMs);
     const dropped = of(t, 'stream-dropped');
     expect(dropped).toHaveLength(1);
@@ -483,7 +573,8 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     expect(listens.at(-1)!.atMs).toBeGreaterThanOrEqual(dropAtMs);
     expect(ids).toContain(dropped[0]!.requestId);
     expect(methodOf(messages(t).at(-1)!.message)).toBe('notifications/subscriptions/acknowledged');
-    for (let index = 1; index < t.events.length; index += 1) expect(t.events[index]!.atMs).toBeGreaterThanOrEqual(t.events[index - 1]!.atMs);
+    for (let index = 1; index < t.events.length; index += 1)
+      expect(t.events[index]!.atMs).toBeGreaterThanOrEqual(t.events[index - 1]!.atMs);
     // A drop after everyone reconnected is a second herd of all of them.
     const late = herdRun({ ...settings, dropAtMs: plain.outcome.allReconnectedAtMs + 5_000 });
     checkConservation(late);
@@ -522,7 +613,8 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
         }),
         (seed, drawn) => {
           // Without backoff a refused client retries after one round trip; keep that at least a window so runs stay short.
-          const settings = drawn.policy === 'none' ? { ...drawn, rejectRttMs: Math.max(drawn.rejectRttMs, drawn.windowMs) } : drawn;
+          const settings =
+            drawn.policy === 'none' ? { ...drawn, rejectRttMs: Math.max(drawn.rejectRttMs, drawn.windowMs) } : drawn;
           const t = herdRun(settings, seed);
           checkConservation(t);
           expect(validateTranscriptMessages(t).problems).toEqual([]);
@@ -551,7 +643,12 @@ describe('every message of the flow scenarios is valid MCP 2026-07-28', () => {
       fc.property(
         fc.integer({ min: 0, max: 2 ** 32 - 1 }),
         fc.constantFrom(...TRANSPORTS),
-        fc.record({ latencyMs: fc.integer({ min: 10, max: 100 }), dropAtMs: fc.integer({ min: 500, max: 5_000 }), chargeInFlight: fc.boolean(), policy: fc.constantFrom('full-jitter', 'none', 'exponential', 'equal-jitter', 'decorrelated-jitter') }),
+        fc.record({
+          latencyMs: fc.integer({ min: 10, max: 100 }),
+          dropAtMs: fc.integer({ min: 500, max: 5_000 }),
+          chargeInFlight: fc.boolean(),
+          policy: fc.constantFrom('full-jitter', 'none', 'exponential', 'equal-jitter', 'decorrelated-jitter'),
+        }),
         (seed, transport, settings) => {
           const t = runScenario(reconnectListen, { seed, transport, settings });
           expect(validateTranscriptMessages(t).problems).toEqual([]);
@@ -586,7 +683,19 @@ describe('determinism: one seed and one set of settings replay byte for byte', (
 
   it('flow events are described for the timeline', () => {
     const kinds = new Set<FlowEvent['kind']>();
-    for (const id of FLOW_IDS) for (const event of runScenarioById(id, { settings: id === 'herd' ? { clients: 1_000 } : {} }).events) kinds.add(event.kind as FlowEvent['kind']);
-    for (const kind of ['buffer', 'proxy', 'http-request', 'stream-dropped', 'message-lost', 'reconnect-plan', 'recovery', 'herd-window'] as const) expect(kinds).toContain(kind);
+    for (const id of FLOW_IDS)
+      for (const event of runScenarioById(id, { settings: id === 'herd' ? { clients: 1_000 } : {} }).events)
+        kinds.add(event.kind as FlowEvent['kind']);
+    for (const kind of [
+      'buffer',
+      'proxy',
+      'http-request',
+      'stream-dropped',
+      'message-lost',
+      'reconnect-plan',
+      'recovery',
+      'herd-window',
+    ] as const)
+      expect(kinds).toContain(kind);
   });
 });

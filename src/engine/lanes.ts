@@ -115,7 +115,9 @@ export function eventLanes(events: readonly LabEvent[]): string[] {
 export type EventWithLane<E extends LabEvent = LabEvent> = E & { actor: string };
 
 /** A transcript with each event's lane: the transcript's published shape (`seq, atMs, actor, causeSeq, kind, …`). */
-export type TranscriptWithLanes<T extends Transcript = Transcript> = Omit<T, 'events'> & { events: Array<EventWithLane<T['events'][number]>> };
+export type TranscriptWithLanes<T extends Transcript = Transcript> = Omit<T, 'events'> & {
+  events: Array<EventWithLane<T['events'][number]>>;
+};
 
 /** The event with its lane after its time, where the transcript's published field order has it. */
 function laned<E extends LabEvent>(event: E, actor: string): EventWithLane<E> {
@@ -125,6 +127,8 @@ function laned<E extends LabEvent>(event: E, actor: string): EventWithLane<E> {
 
 export function withLanes<T extends Transcript>(transcript: T): TranscriptWithLanes<T> {
   const lanes = eventLanes(transcript.events);
-  const events: Array<EventWithLane<T['events'][number]>> = transcript.events.map((event: T['events'][number], i) => laned(event, lanes[i] as string));
+  const events: Array<EventWithLane<T['events'][number]>> = transcript.events.map((event: T['events'][number], i) =>
+    laned(event, lanes[i] as string),
+  );
   return { ...transcript, events };
 }

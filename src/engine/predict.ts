@@ -69,10 +69,20 @@ function picked(events: readonly LooseEvent[], patterns: readonly EventPattern[]
 
 /** Checks a declared question: 2–4 answers, distinct values, every pattern names at least one field. */
 export function checkRaceQuestion(question: RaceQuestion): void {
-  assert(question.answers.length >= RACE_ANSWERS_MIN && question.answers.length <= RACE_ANSWERS_MAX, `a race question offers ${RACE_ANSWERS_MIN}–${RACE_ANSWERS_MAX} answers, not ${question.answers.length}`);
-  assert(new Set(question.answers.map((answer) => answer.value)).size === question.answers.length, "a race question's answers have distinct values");
-  const patterns = [...question.contenders.flatMap((contender) => contender.on), ...question.answers.flatMap((answer) => answer.when)];
-  for (const pattern of patterns) assert(Object.keys(pattern.where).length > 0, 'a race pattern names at least one field');
+  assert(
+    question.answers.length >= RACE_ANSWERS_MIN && question.answers.length <= RACE_ANSWERS_MAX,
+    `a race question offers ${RACE_ANSWERS_MIN}–${RACE_ANSWERS_MAX} answers, not ${question.answers.length}`,
+  );
+  assert(
+    new Set(question.answers.map((answer) => answer.value)).size === question.answers.length,
+    "a race question's answers have distinct values",
+  );
+  const patterns = [
+    ...question.contenders.flatMap((contender) => contender.on),
+    ...question.answers.flatMap((answer) => answer.when),
+  ];
+  for (const pattern of patterns)
+    assert(Object.keys(pattern.where).length > 0, 'a race pattern names at least one field');
 }
 
 /**
@@ -88,13 +98,16 @@ export function locateRace(question: RaceQuestion, events: readonly object[]): R
   let deciding: { index: number; answer: string } | null = null;
   for (const answer of question.answers) {
     const index = picked(loose, answer.when).find((candidate) => candidate > bothShown);
-    if (index !== undefined && (deciding === null || index < deciding.index)) deciding = { index, answer: answer.value };
+    if (index !== undefined && (deciding === null || index < deciding.index))
+      deciding = { index, answer: answer.value };
   }
   if (deciding === null) return null;
   const decidingIndex = deciding.index;
   const latestBefore = (indexes: number[]): number => indexes.filter((index) => index < decidingIndex).at(-1) as number;
   const contenderIndexes: [number, number] =
-    question.pointAt === 'last' ? [latestBefore(first), latestBefore(second)] : [first[0] as number, second[0] as number];
+    question.pointAt === 'last'
+      ? [latestBefore(first), latestBefore(second)]
+      : [first[0] as number, second[0] as number];
   const point = Math.max(...contenderIndexes) + 1;
   assert(point <= decidingIndex, 'the race point comes before the deciding event');
   return { point, decidingIndex, answer: deciding.answer, contenderIndexes };

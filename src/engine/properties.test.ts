@@ -32,7 +32,12 @@ type Run = typeof arbitraryRun extends fc.Arbitrary<infer R> ? R : never;
 
 function execute(run: Run): Transcript<'request-race'> {
   // Same-instant events are ordered by a chooser drawn from the run's seed: random but replayable.
-  return runScenario(scenarioA, { transport: run.transport, seed: run.seed, settings: run.settings, chooser: seededChooser(new SeededRandom(run.seed)) });
+  return runScenario(scenarioA, {
+    transport: run.transport,
+    seed: run.seed,
+    settings: run.settings,
+    chooser: seededChooser(new SeededRandom(run.seed)),
+  });
 }
 
 const isMessage = (e: LabEvent): e is MessageEvent => e.kind === 'message';
@@ -85,7 +90,9 @@ describe('request lifecycle properties (random schedules and settings)', () => {
         if (accepted === undefined) return;
         const later = t.events.filter((e) => isMessage(e) && e.from === 'server' && e.seq > accepted.seq);
         expect(later).toEqual([]);
-        expect(t.outcome.finalResponse && t.events.some((e) => e.kind === 'suppressed' && e.what === 'response')).toBe(false);
+        expect(t.outcome.finalResponse && t.events.some((e) => e.kind === 'suppressed' && e.what === 'response')).toBe(
+          false,
+        );
       }),
       { numRuns: NUM_RUNS },
     );
@@ -98,11 +105,15 @@ describe('request lifecycle properties (random schedules and settings)', () => {
         const sent = t.events.filter(isMessage).filter((m) => methodOf(m) === 'notifications/progress');
         const values = sent.map((m) => ('params' in m.message ? (m.message.params?.progress as number) : NaN));
         for (let i = 1; i < values.length; i += 1) expect(values[i]).toBeGreaterThan(values[i - 1] as number);
-        const serverEnd = t.events.find((e) => (e.kind === 'state' && e.side === 'server') || e.kind === 'cancel-accepted');
+        const serverEnd = t.events.find(
+          (e) => (e.kind === 'state' && e.side === 'server') || e.kind === 'cancel-accepted',
+        );
         if (serverEnd !== undefined) expect(sent.filter((m) => m.seq > serverEnd.seq)).toEqual([]);
         const clientEnd = t.events.find((e) => e.kind === 'state' && e.side === 'client');
         if (clientEnd !== undefined) {
-          const deliveredAfter = t.events.filter((e) => e.kind === 'delivered' && e.to === 'client' && e.seq > clientEnd.seq);
+          const deliveredAfter = t.events.filter(
+            (e) => e.kind === 'delivered' && e.to === 'client' && e.seq > clientEnd.seq,
+          );
           for (const delivery of deliveredAfter) expect(delivery).toHaveProperty('ignoredBy', 'client');
         }
       }),
@@ -149,7 +160,13 @@ describe('a run without recording (what an explorer runs)', () => {
     fc.assert(
       fc.property(arbitraryRun, (run) => {
         const recorded = execute(run);
-        const fast = runScenario(scenarioA, { transport: run.transport, seed: run.seed, settings: run.settings, chooser: seededChooser(new SeededRandom(run.seed)), record: false });
+        const fast = runScenario(scenarioA, {
+          transport: run.transport,
+          seed: run.seed,
+          settings: run.settings,
+          chooser: seededChooser(new SeededRandom(run.seed)),
+          record: false,
+        });
         expect(fast.events).toEqual([]);
         expect(fast.outcome).toEqual(recorded.outcome);
       }),

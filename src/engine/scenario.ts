@@ -24,7 +24,14 @@ import { InvariantError } from './core/assert';
 import { LabError } from './core/errors';
 import type { LabEvent, OutcomeByKind, Transcript } from './transcript';
 
-export { checkSeed, checkTransport, DEFAULT_SEED, type RunOptions, type ResolvedRun, type ScenarioMeta } from './core/model';
+export {
+  checkSeed,
+  checkTransport,
+  DEFAULT_SEED,
+  type RunOptions,
+  type ResolvedRun,
+  type ScenarioMeta,
+} from './core/model';
 export type { RequestRaceScenario, ScriptStep, ExpectedOutcome } from './models/request-race/types';
 export type { LedgerScenario } from './models/ledger/events';
 export type { TaskScenario } from './models/tasks/events';
@@ -39,7 +46,15 @@ export type { ListenScenario } from './models/listen/types';
  * scenario plus resolved settings into events and an outcome; `runScenario` wraps that in the
  * transcript every consumer reads.
  */
-export type Scenario = RequestRaceScenario | LedgerScenario | TaskScenario | BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario | ListenScenario;
+export type Scenario =
+  | RequestRaceScenario
+  | LedgerScenario
+  | TaskScenario
+  | BufferScenario
+  | ProxyScenario
+  | ReconnectScenario
+  | HerdScenario
+  | ListenScenario;
 export type ScenarioKind = Scenario['kind'];
 export type FlowScenario = BufferScenario | ProxyScenario | ReconnectScenario | HerdScenario;
 
@@ -77,7 +92,10 @@ function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T)
     return execute();
   } catch (error) {
     if (!(error instanceof InvariantError)) throw error;
-    throw new LabError('LAB023', `${faults.map(formatFault).join(',')}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`);
+    throw new LabError(
+      'LAB023',
+      `${faults.map(formatFault).join(',')}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`,
+    );
   }
 }
 
@@ -89,7 +107,17 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
   const faults = options.faults === undefined ? [] : parseFaults(options.faults);
   const { events, outcome } = executeWithFaults(faults, () =>
-    model.execute(scenario, { transport, seed, settings, chooser: replay?.chooser ?? options.chooser, trace: options.trace, ledger: options.ledger, record: options.record, faults, components: options.components }),
+    model.execute(scenario, {
+      transport,
+      seed,
+      settings,
+      chooser: replay?.chooser ?? options.chooser,
+      trace: options.trace,
+      ledger: options.ledger,
+      record: options.record,
+      faults,
+      components: options.components,
+    }),
   );
   replay?.finish();
   const transcript: TranscriptOf<S> = {

@@ -6,7 +6,13 @@ import type { SqlEvent } from './core/sqlite';
 import type { TaskEvent, TaskOutcome } from './models/tasks/events';
 import type { BufferEvent, BufferOutcome } from './models/buffer/types';
 import type { ProxyEvent, ProxyOutcome, SseCommentEvent } from './models/proxy/types';
-import type { HttpRequestEvent, ReconnectOutcome, ReconnectPlanEvent, RecoveryEvent, StreamDroppedEvent } from './models/reconnect/types';
+import type {
+  HttpRequestEvent,
+  ReconnectOutcome,
+  ReconnectPlanEvent,
+  RecoveryEvent,
+  StreamDroppedEvent,
+} from './models/reconnect/types';
 import type { HerdOutcome, HerdWindowEvent } from './models/herd/types';
 import type { ListenOutcome } from './models/listen/types';
 import type { RecordingEvent, RecordingOutcome } from './recording/types';
@@ -19,10 +25,24 @@ export type { SqlEvent } from './core/sqlite';
 export type { TaskEvent, TaskOutcome, TaskStatus } from './models/tasks/events';
 export type { BufferEvent, BufferOutcome } from './models/buffer/types';
 export type { ProxyEvent, ProxyOutcome, SseCommentEvent } from './models/proxy/types';
-export type { HttpRequestEvent, ReconnectOutcome, ReconnectPlan, ReconnectPlanEvent, RecoveryEvent, StreamDroppedEvent } from './models/reconnect/types';
+export type {
+  HttpRequestEvent,
+  ReconnectOutcome,
+  ReconnectPlan,
+  ReconnectPlanEvent,
+  RecoveryEvent,
+  StreamDroppedEvent,
+} from './models/reconnect/types';
 export type { HerdOutcome, HerdWindowEvent } from './models/herd/types';
 export type { ListenOutcome } from './models/listen/types';
-export type { HttpResponseEvent, ProbeNoteEvent, RecordedProbe, RecordingEvent, RecordingOutcome, VerdictEvent } from './recording/types';
+export type {
+  HttpResponseEvent,
+  ProbeNoteEvent,
+  RecordedProbe,
+  RecordingEvent,
+  RecordingOutcome,
+  VerdictEvent,
+} from './recording/types';
 
 /**
  * The transcript is the one record of a run: the command line prints it, the UI renders it and the
@@ -130,4 +150,3 @@ export interface InvariantCheck {
 
 /** A transcript of any model: narrow it on `kind`. `Transcript<'ledger'>` is a ledger transcript. */
 export type Transcript<K extends ModelKind = ModelKind> = { [P in K]: TranscriptOfKind<P> }[K];
-

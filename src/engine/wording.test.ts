@@ -16,13 +16,26 @@ describe('no event of any scenario is worded with "undefined" or "NaN"', () => {
   for (const scenario of scenarios) {
     for (const transport of TRANSPORTS) {
       it(`${scenario.id} on ${transport}`, () => {
-        const transcript = runScenario(scenario, { transport, seed: 1, ledger: usesSqlite(scenario) ? { sql } : undefined });
+        const transcript = runScenario(scenario, {
+          transport,
+          seed: 1,
+          ledger: usesSqlite(scenario) ? { sql } : undefined,
+        });
         const wording = wordEvents(transcript.events);
         transcript.events.forEach((event, index) => {
           const w = wording[index];
-          const sentences = [describeEvent(event), describeEvent(event, true), w?.text, w?.label, w?.marker?.text, w?.fate];
+          const sentences = [
+            describeEvent(event),
+            describeEvent(event, true),
+            w?.text,
+            w?.label,
+            w?.marker?.text,
+            w?.fate,
+          ];
           if (event.kind === 'message') sentences.push(describeMessage(event.message), summarizeMessage(event.message));
-          for (const sentence of sentences) if (sentence !== undefined && sentence !== null) expect(sentence, `event ${index} (${event.kind})`).not.toMatch(LEAK);
+          for (const sentence of sentences)
+            if (sentence !== undefined && sentence !== null)
+              expect(sentence, `event ${index} (${event.kind})`).not.toMatch(LEAK);
         });
         expect(formatTimeline(transcript)).not.toMatch(LEAK);
         expect(runText(scenario, transcript)).not.toMatch(LEAK);

@@ -36,7 +36,8 @@ function check(code: string): CheckReport {
   return grade(def, open(code));
 }
 
-const broken = (report: CheckReport) => report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
+const broken = (report: CheckReport) =>
+  report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
 
 /** Replays one failing ordering with a fresh instance of the same code: the breaches it reports. */
 function replay(code: string, failing: FailingRun) {
@@ -45,7 +46,12 @@ function replay(code: string, failing: FailingRun) {
   try {
     const probe = new ComponentProbe();
     const caller = new Caller(instance, null, probe);
-    runScenario(findScenario(failing.scenario), { transport: failing.transport, settings: failing.settings, schedule: failing.schedule, components: { probe, ...def.components(caller, probe) } });
+    runScenario(findScenario(failing.scenario), {
+      transport: failing.transport,
+      settings: failing.settings,
+      schedule: failing.schedule,
+      components: { probe, ...def.components(caller, probe) },
+    });
     return probe.breaches;
   } finally {
     instance.dispose();
@@ -63,7 +69,12 @@ export function backoffDelayMs(clientId, attempt) {
 
 describe('the backoff exercise', () => {
   it('the statements are the contract: delay-in-range, deterministic, spread-herd, runs-to-end', () => {
-    expect(def.statements.map((statement) => statement.id)).toEqual(['delay-in-range', 'deterministic', 'spread-herd', RUNS_TO_END]);
+    expect(def.statements.map((statement) => statement.id)).toEqual([
+      'delay-in-range',
+      'deterministic',
+      'spread-herd',
+      RUNS_TO_END,
+    ]);
   });
 
   it('the starter ("reconnect without jitter") breaks the spread, and only the spread: every client in the same instant', () => {
@@ -92,7 +103,10 @@ describe('the backoff exercise', () => {
     }
     const reference = open(solution('backoff')).open();
     try {
-      const delays = Float64Array.from({ length: 10_000 }, (_, id) => reference.call('backoffDelayMs', [id, 0]) as number);
+      const delays = Float64Array.from(
+        { length: 10_000 },
+        (_, id) => reference.call('backoffDelayMs', [id, 0]) as number,
+      );
       expect(busiestWindow(delays).count).toBeLessThanOrEqual(5_000);
       expect(busiestWindow(delays).count).toBeGreaterThan(3_000);
     } finally {
@@ -111,7 +125,12 @@ describe('the backoff exercise', () => {
     expect(failing).toBeDefined();
     expect(statement?.calls?.at(-1)?.call).toMatch(/^backoffDelayMs\(\d+, [6-9]\)$/);
     const breaches = replay(code, failing!);
-    expect(breaches.map((breach) => [breach.statement, breach.explanation, breach.step, breach.atMs])).toContainEqual(['delay-in-range', statement?.explanation, failing!.step, failing!.atMs]);
+    expect(breaches.map((breach) => [breach.statement, breach.explanation, breach.step, breach.atMs])).toContainEqual([
+      'delay-in-range',
+      statement?.explanation,
+      failing!.step,
+      failing!.atMs,
+    ]);
   });
 
   it('a generator kept between calls breaks deterministic only', () => {
@@ -136,7 +155,9 @@ export function backoffDelayMs(clientId, attempt) {
   return Math.min(seen.get(key), Math.min(250 * 2 ** attempt, 8000));
 }`);
     expect(broken(report)).toEqual(['deterministic']);
-    expect(report.statements.find((entry) => entry.id === 'deterministic')?.explanation).toContain('not on the order of calls');
+    expect(report.statements.find((entry) => entry.id === 'deterministic')?.explanation).toContain(
+      'not on the order of calls',
+    );
   });
 
   it('a fractional wait breaks delay-in-range in the first ordering of a run, which replays', () => {
@@ -151,7 +172,9 @@ export function backoffDelayMs(clientId, attempt) {
 
   it('a wait past the ceiling that no run reaches is still found over the herd (attempt 3), with no ordering to show', () => {
     // ceiling + 1 for one client in a thousand, only at attempt 3: the runs' few clients never draw it.
-    const report = check(jitter('attempt === 3 && clientId % 1000 === 999 ? ceiling + 1 : Math.floor((h / 0x100000000) * (ceiling + 1))'));
+    const report = check(
+      jitter('attempt === 3 && clientId % 1000 === 999 ? ceiling + 1 : Math.floor((h / 0x100000000) * (ceiling + 1))'),
+    );
     expect(broken(report)).toEqual(['delay-in-range']);
     const statement = report.statements.find((entry) => entry.id === 'delay-in-range');
     expect(statement?.explanation).toContain('backoffDelayMs(999, 3) answered 2001 ms, outside [0, 2000]');

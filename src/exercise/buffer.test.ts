@@ -24,7 +24,8 @@ function check(code: string): CheckReport {
   }
 }
 
-const broken = (report: CheckReport) => report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
+const broken = (report: CheckReport) =>
+  report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
 
 describe('the buffer exercise', () => {
   it('the starter (an unbounded buffer) breaks the capacity and, keeping every progress, coalescing', () => {
@@ -36,13 +37,18 @@ describe('the buffer exercise', () => {
 
   it("the lab's own buffer (no component) breaks no invariant the exercise reads, in every ordering of its runs", () => {
     for (const run of bufferExercise.runs) {
-      const exploration = new Exploration(findScenario(run.scenario), { transport: run.transport, settings: run.settings });
+      const exploration = new Exploration(findScenario(run.scenario), {
+        transport: run.transport,
+        settings: run.settings,
+      });
       while (!exploration.advance(500)) {
         // to the end
       }
       const result = exploration.result();
       expect(result.complete).toBe(true);
-      expect(result.violations.filter((violation) => violation.invariant in bufferExercise.invariantStatements)).toEqual([]);
+      expect(
+        result.violations.filter((violation) => violation.invariant in bufferExercise.invariantStatements),
+      ).toEqual([]);
       expect(result.endings.every((ending) => ending.error === undefined)).toBe(true);
     }
   });
@@ -69,7 +75,9 @@ describe('the buffer exercise', () => {
     try {
       const replayed = replayOrdering(bufferExercise, source, failing as NonNullable<typeof failing>);
       const events = replayed.transcript?.events ?? [];
-      const drop = events.find((event) => event.kind === 'buffer' && event.action === 'dropped' && event.what === 'final');
+      const drop = events.find(
+        (event) => event.kind === 'buffer' && event.action === 'dropped' && event.what === 'final',
+      );
       expect(drop?.seq).toBe(failing?.step);
     } finally {
       source.close();
@@ -82,7 +90,9 @@ describe('the buffer exercise', () => {
   }, 120_000);
 
   it('a wrong answer from offer is a shape error naming what it must return, with the ordering where it happened', () => {
-    const report = check('export function createBuffer() { return { offer() { return "ok"; }, take() { return null; } }; }');
+    const report = check(
+      'export function createBuffer() { return { offer() { return "ok"; }, take() { return null; } }; }',
+    );
     expect(report.error?.kind).toBe('shape');
     expect(report.error?.message).toContain("'queued', 'coalesced', 'dropped-oldest' or 'refused'");
     expect(report.error?.where?.scenario).toBe('buffer-overload');
@@ -90,7 +100,9 @@ describe('the buffer exercise', () => {
   }, 60_000);
 
   it('an exception in the student code names its message and line', () => {
-    const report = check('export function createBuffer() {\n  return { offer(item) {\n    throw new Error("full");\n  }, take() { return null; } };\n}');
+    const report = check(
+      'export function createBuffer() {\n  return { offer(item) {\n    throw new Error("full");\n  }, take() { return null; } };\n}',
+    );
     expect(report.error?.kind).toBe('exception');
     expect(report.error?.message).toBe('Error: full');
     expect(report.error?.line).toBe(3);

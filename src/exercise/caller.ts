@@ -62,26 +62,38 @@ export class Caller {
     try {
       const value = run();
       this.probe.note(`${label}=${JSON.stringify(value) ?? 'undefined'}`);
-      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: clip(label), returned: clip(JSON.stringify(value) ?? 'undefined') });
+      if (this.log !== null)
+        this.log.push({
+          atMs: this.clock?.nowMs ?? 0,
+          call: clip(label),
+          returned: clip(JSON.stringify(value) ?? 'undefined'),
+        });
       return value;
     } catch (error) {
       if (!(error instanceof StudentCodeError)) throw error;
       this.root.failure = { error, atMs: this.clock?.nowMs ?? 0, step: this.clock?.lastSeq() ?? 0 };
-      if (this.log !== null) this.log.push({ atMs: this.clock?.nowMs ?? 0, call: clip(label), returned: clip(`threw ${error.message}`) });
+      if (this.log !== null)
+        this.log.push({ atMs: this.clock?.nowMs ?? 0, call: clip(label), returned: clip(`threw ${error.message}`) });
       throw new LabError('LAB050', `${label}: ${error.message}`);
     }
   }
 
   call(fn: string, args: readonly Json[]): Json {
-    return this.guard(`${fn}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () => this.instance.call(fn, args));
+    return this.guard(`${fn}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () =>
+      this.instance.call(fn, args),
+    );
   }
 
   make(fn: string, args: readonly Json[]): number {
-    return this.guard(`${fn}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () => this.instance.make(fn, args));
+    return this.guard(`${fn}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () =>
+      this.instance.make(fn, args),
+    );
   }
 
   method(handle: number, name: string, args: readonly Json[]): Json {
-    return this.guard(`${name}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () => this.instance.method(handle, name, args));
+    return this.guard(`${name}(${args.map((arg) => JSON.stringify(arg)).join(', ')})`, () =>
+      this.instance.method(handle, name, args),
+    );
   }
 
   /** A value of the wrong shape: the same path as a thrown exception, kind `shape`. */

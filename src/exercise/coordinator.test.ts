@@ -32,7 +32,8 @@ function check(code: string): CheckReport {
   return grade(def, source);
 }
 
-const failing = (report: CheckReport): string[] => report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
+const failing = (report: CheckReport): string[] =>
+  report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
 
 /** Replays one ordering with a fresh instance of `code` in place: the transcript and the breaches the adapter saw. */
 function replay(code: string, run: FailingRun): { transcript: Transcript; breaches: ComponentProbe['breaches'] } {
@@ -42,25 +43,38 @@ function replay(code: string, run: FailingRun): { transcript: Transcript; breach
   try {
     const probe = new ComponentProbe();
     const caller = new Caller(instance, null, probe);
-    const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, components: { probe, ...def.components(caller, probe) } });
+    const transcript = runScenario(findScenario(run.scenario), {
+      transport: run.transport,
+      settings: run.settings,
+      schedule: run.schedule,
+      components: { probe, ...def.components(caller, probe) },
+    });
     return { transcript, breaches: probe.breaches };
   } finally {
     instance.dispose();
   }
 }
 
-const INVARIANT_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(def.invariantStatements).map(([invariant, statement]) => [statement, invariant]));
+const INVARIANT_OF: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(def.invariantStatements).map(([invariant, statement]) => [statement, invariant]),
+);
 
 describe('the coordinator exercise', () => {
   it("explores the lab's own coordinator in every run without a broken statement (the hidden reference)", () => {
     for (const run of def.runs) {
-      const exploration = new Exploration(findScenario(run.scenario), { transport: run.transport, settings: run.settings });
+      const exploration = new Exploration(findScenario(run.scenario), {
+        transport: run.transport,
+        settings: run.settings,
+      });
       while (!exploration.advance(500)) {
         // slices
       }
       const result = exploration.result();
       expect(result.complete, `${run.scenario} ${run.transport}`).toBe(true);
-      expect(result.violations.filter((violation) => def.invariantStatements[violation.invariant] !== undefined), `${run.scenario} ${run.transport}`).toEqual([]);
+      expect(
+        result.violations.filter((violation) => def.invariantStatements[violation.invariant] !== undefined),
+        `${run.scenario} ${run.transport}`,
+      ).toEqual([]);
       expect(result.endings.every((ending) => ending.error === undefined)).toBe(true);
     }
   });
@@ -68,9 +82,24 @@ describe('the coordinator exercise', () => {
   it("the reference's answers put exactly the lab's own messages on the wire, in every run's first ordering", () => {
     const code = solution('coordinator');
     for (const run of def.runs) {
-      const wire = (transcript: Transcript) => transcript.events.flatMap((event) => (event.kind === 'message' ? [{ atMs: event.atMs, from: event.from, message: event.message }] : []));
-      const lab = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: '-' });
-      const { transcript, breaches } = replay(code, { scenario: run.scenario, transport: run.transport, settings: run.settings ?? {}, schedule: '-', step: 0, atMs: 0, events: 0 });
+      const wire = (transcript: Transcript) =>
+        transcript.events.flatMap((event) =>
+          event.kind === 'message' ? [{ atMs: event.atMs, from: event.from, message: event.message }] : [],
+        );
+      const lab = runScenario(findScenario(run.scenario), {
+        transport: run.transport,
+        settings: run.settings,
+        schedule: '-',
+      });
+      const { transcript, breaches } = replay(code, {
+        scenario: run.scenario,
+        transport: run.transport,
+        settings: run.settings ?? {},
+        schedule: '-',
+        step: 0,
+        atMs: 0,
+        events: 0,
+      });
       expect(breaches).toEqual([]);
       expect(wire(transcript), `${run.scenario} ${run.transport}`).toEqual(wire(lab));
       // The same ending; only the seq of what the client ignored moves (the reference's dropped reports are recorded).
@@ -88,7 +117,9 @@ describe('the coordinator exercise', () => {
     while (!exploration.advance(500)) {
       // slices
     }
-    const states = new Set(exploration.result().endings.map((ending) => (ending.distinct as { terminalState?: string }).terminalState));
+    const states = new Set(
+      exploration.result().endings.map((ending) => (ending.distinct as { terminalState?: string }).terminalState),
+    );
     expect([...states].sort()).toEqual(['cancelled', 'completed']);
   });
 
@@ -114,22 +145,33 @@ describe('the coordinator exercise', () => {
     ['coordinator-progress-repeats', 'progress-increasing'],
     ['coordinator-accepts-invalid', 'invalid-cancel-ignored'],
     ['coordinator-never-responds', 'response-when-completed'],
-  ])('%s fails exactly %s, with a failing ordering that replays', (name, statement) => {
-    const code = solution(name);
-    const report = check(code);
-    expect(report.error).toBeUndefined();
-    expect(failing(report)).toEqual([statement]);
-    const result = report.statements.find((entry) => entry.id === statement);
-    const run = result?.failing;
-    expect(run).toBeDefined();
-    if (run === undefined) return;
-    const { transcript, breaches } = replay(code, run);
-    const invariant = INVARIANT_OF[statement];
-    const seen = [...breaches.filter((breach) => breach.statement === statement).map((breach) => ({ step: breach.step, explanation: breach.explanation })), ...checkTranscript(transcript).filter((breach) => breach.invariant === invariant).map((breach) => ({ step: breach.step, explanation: breach.explanation }))];
-    expect(seen).toContainEqual({ step: run.step, explanation: result?.explanation });
-    // What the student's answers put on the wire is still MCP: every message validates against the schema.
-    expect(validateTranscriptMessages(transcript).problems).toEqual([]);
-  }, 60_000);
+  ])(
+    '%s fails exactly %s, with a failing ordering that replays',
+    (name, statement) => {
+      const code = solution(name);
+      const report = check(code);
+      expect(report.error).toBeUndefined();
+      expect(failing(report)).toEqual([statement]);
+      const result = report.statements.find((entry) => entry.id === statement);
+      const run = result?.failing;
+      expect(run).toBeDefined();
+      if (run === undefined) return;
+      const { transcript, breaches } = replay(code, run);
+      const invariant = INVARIANT_OF[statement];
+      const seen = [
+        ...breaches
+          .filter((breach) => breach.statement === statement)
+          .map((breach) => ({ step: breach.step, explanation: breach.explanation })),
+        ...checkTranscript(transcript)
+          .filter((breach) => breach.invariant === invariant)
+          .map((breach) => ({ step: breach.step, explanation: breach.explanation })),
+      ];
+      expect(seen).toContainEqual({ step: run.step, explanation: result?.explanation });
+      // What the student's answers put on the wire is still MCP: every message validates against the schema.
+      expect(validateTranscriptMessages(transcript).problems).toEqual([]);
+    },
+    60_000,
+  );
 
   it("the run follows the student's answers: the starter's response after the cancel really crosses the wire (A)", () => {
     const report = starter();
@@ -142,7 +184,9 @@ describe('the coordinator exercise', () => {
     expect(outcome.terminalState).toBe('cancelled');
     expect(outcome.finalResponse).toBe(true);
     const accepted = transcript.events.findIndex((event) => event.kind === 'cancel-accepted');
-    const response = transcript.events.findIndex((event) => event.kind === 'message' && event.from === 'server' && 'result' in event.message);
+    const response = transcript.events.findIndex(
+      (event) => event.kind === 'message' && event.from === 'server' && 'result' in event.message,
+    );
     expect(accepted).toBeGreaterThanOrEqual(0);
     expect(response).toBeGreaterThan(accepted);
     expect(validateTranscriptMessages(transcript).problems).toEqual([]);
@@ -153,7 +197,9 @@ describe('the coordinator exercise', () => {
     const run = report.statements.find((entry) => entry.id === 'late-cancel-ignored')?.failing;
     if (run === undefined) throw new Error('no failing ordering');
     const { transcript } = replay(solution('coordinator-late-cancel'), run);
-    expect(transcript.events.filter((event) => event.kind === 'terminal').map((event) => (event as { state: string }).state)).toEqual(['completed', 'cancelled']);
+    expect(
+      transcript.events.filter((event) => event.kind === 'terminal').map((event) => (event as { state: string }).state),
+    ).toEqual(['completed', 'cancelled']);
     expect(checkTranscript(transcript).map((breach) => breach.invariant)).toContain('one-terminal-state');
   }, 60_000);
 

@@ -15,7 +15,13 @@ export function gradeCode(qjs: QuickJSWASMModule, def: ExerciseDef, code: string
 }
 
 /** Replays one ordering with a fresh sandbox of `code`, as the page and `--show` do. */
-export function replayCode(qjs: QuickJSWASMModule, def: ExerciseDef, code: string, run: FailingRun, env: GradeEnv = {}): Replayed {
+export function replayCode(
+  qjs: QuickJSWASMModule,
+  def: ExerciseDef,
+  code: string,
+  run: FailingRun,
+  env: GradeEnv = {},
+): Replayed {
   const source = sandboxSource(qjs, code, def.exports);
   try {
     return replayOrdering(def, source, run, env);
@@ -25,4 +31,5 @@ export function replayCode(qjs: QuickJSWASMModule, def: ExerciseDef, code: strin
 }
 
 /** The ids of the statements a report found broken, in the exercise's order. */
-export const brokenStatements = (report: CheckReport): string[] => report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
+export const brokenStatements = (report: CheckReport): string[] =>
+  report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);

@@ -1,4 +1,13 @@
-import { ComponentProbe, Exploration, LabError, runScenario, type ComponentBreach, type ComponentViolation, type Transcript, type Violation } from '../engine';
+import {
+  ComponentProbe,
+  Exploration,
+  LabError,
+  runScenario,
+  type ComponentBreach,
+  type ComponentViolation,
+  type Transcript,
+  type Violation,
+} from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller, CALLS_KEPT } from './caller';
 import type { ExerciseDef, ExerciseRun, GradeEnv } from './exercise';
@@ -38,31 +47,65 @@ export interface Replayed {
 }
 
 /** Replays one ordering of one of an exercise's runs with a fresh instance of the student's component (what the page draws and `--show` prints). */
-export function replayOrdering(def: ExerciseDef, source: ComponentSource, run: Pick<FailingRun, 'scenario' | 'transport' | 'settings' | 'schedule'>, env: GradeEnv = {}): Replayed {
+export function replayOrdering(
+  def: ExerciseDef,
+  source: ComponentSource,
+  run: Pick<FailingRun, 'scenario' | 'transport' | 'settings' | 'schedule'>,
+  env: GradeEnv = {},
+): Replayed {
   const calls: ComponentCall[] = [];
   const instance = source.open();
   const probe = new ComponentProbe();
   try {
     const caller = new Caller(instance, calls, probe, () => source.open());
     try {
-      const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, ledger: env.ledger, components: { probe, ...def.components(caller, probe) } });
+      const transcript = runScenario(findScenario(run.scenario), {
+        transport: run.transport,
+        settings: run.settings,
+        schedule: run.schedule,
+        ledger: env.ledger,
+        components: { probe, ...def.components(caller, probe) },
+      });
       return { transcript, calls, breaches: probe.breaches };
     } finally {
       caller.dispose();
     }
   } catch (error) {
     // The ordering may end in the failure itself: the calls up to it are what is shown.
-    return { transcript: null, stopped: error instanceof Error ? error.message : String(error), calls, breaches: probe.breaches };
+    return {
+      transcript: null,
+      stopped: error instanceof Error ? error.message : String(error),
+      calls,
+      breaches: probe.breaches,
+    };
   } finally {
     instance.dispose();
   }
 }
 
 /** The calls of the failing ordering up to the break (the last few), and the break's time where only its step was known. */
-function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candidate, env: GradeEnv): { calls: ComponentCall[]; atMs: number; step: number } {
-  const replayed = replayOrdering(def, source, { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule }, env);
+function replayCalls(
+  def: ExerciseDef,
+  source: ComponentSource,
+  candidate: Candidate,
+  env: GradeEnv,
+): { calls: ComponentCall[]; atMs: number; step: number } {
+  const replayed = replayOrdering(
+    def,
+    source,
+    {
+      scenario: candidate.run.scenario,
+      transport: candidate.run.transport,
+      settings: { ...(candidate.run.settings ?? {}) },
+      schedule: candidate.schedule,
+    },
+    env,
+  );
   const events = replayed.transcript?.events ?? [];
-  const atMs = candidate.atMs >= 0 ? candidate.atMs : (events.find((event) => event.seq === candidate.step)?.atMs ?? Number.MAX_SAFE_INTEGER);
+  const atMs =
+    candidate.atMs >= 0
+      ? candidate.atMs
+      : (events.find((event) => event.seq === candidate.step)?.atMs ?? Number.MAX_SAFE_INTEGER);
   // A breach a call's answer showed before the model wrote that call's event names the event before it,
   // from an earlier instant: the break is the event the call then produced (the first one at its time).
   let step = candidate.step;
@@ -71,11 +114,23 @@ function replayCalls(def: ExerciseDef, source: ComponentSource, candidate: Candi
     const produced = events.find((event) => event.seq > step && event.atMs >= atMs);
     if (produced !== undefined && produced.atMs === atMs) step = produced.seq;
   }
-  return { calls: replayed.calls.filter((call) => call.atMs <= atMs).slice(-CALLS_KEPT), atMs: atMs === Number.MAX_SAFE_INTEGER ? 0 : atMs, step };
+  return {
+    calls: replayed.calls.filter((call) => call.atMs <= atMs).slice(-CALLS_KEPT),
+    atMs: atMs === Number.MAX_SAFE_INTEGER ? 0 : atMs,
+    step,
+  };
 }
 
 function failingRun(candidate: Candidate): FailingRun {
-  return { scenario: candidate.run.scenario, transport: candidate.run.transport, settings: { ...(candidate.run.settings ?? {}) }, schedule: candidate.schedule, step: candidate.step, atMs: candidate.atMs, events: candidate.step + 1 };
+  return {
+    scenario: candidate.run.scenario,
+    transport: candidate.run.transport,
+    settings: { ...(candidate.run.settings ?? {}) },
+    schedule: candidate.schedule,
+    step: candidate.step,
+    atMs: candidate.atMs,
+    events: candidate.step + 1,
+  };
 }
 
 /**
@@ -101,9 +156,24 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
       const { calls, atMs, step } = replayCalls(def, source, candidate, env);
-      return { id: statement.id, holds: false, explanation: candidate.explanation, failing: failingRun({ ...candidate, atMs, step }), calls };
+      return {
+        id: statement.id,
+        holds: false,
+        explanation: candidate.explanation,
+        failing: failingRun({ ...candidate, atMs, step }),
+        calls,
+      };
     });
-    return { exercise: def.id, statements, orderings, states, complete, elapsedMs: Math.round(now() - started), ...(error === undefined ? {} : { error }), passed: error === undefined && complete && statements.every((statement) => statement.holds) };
+    return {
+      exercise: def.id,
+      statements,
+      orderings,
+      states,
+      complete,
+      elapsedMs: Math.round(now() - started),
+      ...(error === undefined ? {} : { error }),
+      passed: error === undefined && complete && statements.every((statement) => statement.holds),
+    };
   };
 
   for (const [index, run] of def.runs.entries()) {
@@ -119,7 +189,13 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       caller = new Caller(instance, null, probe, () => source.open());
       return { probe, ...def.components(caller, probe) };
     };
-    const exploration = new Exploration(scenario, { transport: run.transport, settings: run.settings, ledger: env.ledger, bound: env.bound ?? DEFAULT_BOUND, components });
+    const exploration = new Exploration(scenario, {
+      transport: run.transport,
+      settings: run.settings,
+      ledger: env.ledger,
+      bound: env.bound ?? DEFAULT_BOUND,
+      components,
+    });
     try {
       while (!exploration.advance(500)) {
         // slices of 500 runs
@@ -129,7 +205,13 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       const schedule = (probe as ComponentProbe | null)?.scheduleNow?.() ?? '';
       if (error instanceof LabError && error.code === 'LAB050') {
         const studentError = failure?.error ?? new StudentCodeError('shape', error.detail);
-        const where = failingRun({ run, schedule, step: failure?.step ?? 0, atMs: failure?.atMs ?? 0, explanation: studentError.message });
+        const where = failingRun({
+          run,
+          schedule,
+          step: failure?.step ?? 0,
+          atMs: failure?.atMs ?? 0,
+          explanation: studentError.message,
+        });
         return report({ ...studentError.toCodeError(), where });
       }
       throw error;
@@ -144,11 +226,32 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     for (const violation of result.violations as Violation[]) {
       const id = def.invariantStatements[violation.invariant];
       // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
-      if (id !== undefined) consider(id, { run, schedule: violation.schedule, step: violation.step, atMs: -1, explanation: violation.explanation });
+      if (id !== undefined)
+        consider(id, {
+          run,
+          schedule: violation.schedule,
+          step: violation.step,
+          atMs: -1,
+          explanation: violation.explanation,
+        });
     }
-    for (const breach of result.componentBreaches ?? ([] as ComponentViolation[])) consider(breach.statement, { run, schedule: breach.schedule, step: breach.step, atMs: breach.atMs, explanation: breach.explanation });
+    for (const breach of result.componentBreaches ?? ([] as ComponentViolation[]))
+      consider(breach.statement, {
+        run,
+        schedule: breach.schedule,
+        step: breach.step,
+        atMs: breach.atMs,
+        explanation: breach.explanation,
+      });
     for (const ending of result.endings) {
-      if (ending.error !== undefined) consider(RUNS_TO_END, { run, schedule: ending.schedule, step: Number.MAX_SAFE_INTEGER, atMs: Number.MAX_SAFE_INTEGER, explanation: `an ordering could not run to its end: ${ending.error}` });
+      if (ending.error !== undefined)
+        consider(RUNS_TO_END, {
+          run,
+          schedule: ending.schedule,
+          step: Number.MAX_SAFE_INTEGER,
+          atMs: Number.MAX_SAFE_INTEGER,
+          explanation: `an ordering could not run to its end: ${ending.error}`,
+        });
     }
     env.onProgress?.(index + 1, def.runs.length);
   }
@@ -156,7 +259,14 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     try {
       for (const result of def.direct(() => source.open())) {
         // A statement a run already broke keeps its failing ordering; the direct check adds what the runs did not find.
-        if (!result.holds && !broken.has(result.id)) broken.set(result.id, { run: def.runs[0] as ExerciseRun, schedule: '', step: -1, atMs: 0, explanation: result.explanation ?? 'broken' });
+        if (!result.holds && !broken.has(result.id))
+          broken.set(result.id, {
+            run: def.runs[0] as ExerciseRun,
+            schedule: '',
+            step: -1,
+            atMs: 0,
+            explanation: result.explanation ?? 'broken',
+          });
       }
     } catch (error) {
       if (error instanceof StudentCodeError) return report(error.toCodeError());

@@ -37,7 +37,9 @@ function replays(code: string, statement: StatementResult): void {
     expect((transcript.outcome as { executions: number }).executions).toBeGreaterThan(1);
   } else {
     expect(replayed.breaches.map((breach) => breach.statement)).toContain(statement.id);
-    expect(replayed.breaches.find((breach) => breach.statement === statement.id)?.explanation).toBe(statement.explanation);
+    expect(replayed.breaches.find((breach) => breach.statement === statement.id)?.explanation).toBe(
+      statement.explanation,
+    );
   }
 }
 

@@ -191,7 +191,9 @@ function start(id) {
 
 /** @param {unknown} error */
 function errorCode(error) {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 /** @param {number} id @param {string} line @param {number} timeoutMs */

@@ -60,7 +60,13 @@ const final = (requestId: number): Json => ({ kind: 'final', requestId, message:
 describe('splitCommand', () => {
   it('splits on blanks and keeps quoted words whole, without a shell', () => {
     expect(splitCommand('python3 my_buffer.py')).toEqual(['python3', 'my_buffer.py']);
-    expect(splitCommand(`  python3   'my dir/buf.py' "a \\"b\\" \\$c" d\\ e ''  `)).toEqual(['python3', 'my dir/buf.py', 'a "b" $c', 'd e', '']);
+    expect(splitCommand(`  python3   'my dir/buf.py' "a \\"b\\" \\$c" d\\ e ''  `)).toEqual([
+      'python3',
+      'my dir/buf.py',
+      'a "b" $c',
+      'd e',
+      '',
+    ]);
     expect(splitCommand('echo $HOME|cat')).toEqual(['echo', '$HOME|cat']);
   });
 
@@ -87,7 +93,12 @@ describe('processSource over python3', () => {
     // Full of finals: a final is refused, a progress is the one dropped.
     expect(component.method(h, 'offer', [final(9)])).toBe('refused');
     expect(component.method(h, 'offer', [progress('c', 1)])).toBe('dropped-oldest');
-    expect(component.method(h, 'take', [])).toEqual({ kind: 'final', requestId: 7, message: 'done 7', needsRefetch: true });
+    expect(component.method(h, 'take', [])).toEqual({
+      kind: 'final',
+      requestId: 7,
+      message: 'done 7',
+      needsRefetch: true,
+    });
     expect(component.method(h, 'take', [])).toEqual({ kind: 'final', requestId: 8, message: 'done 8' });
     expect(component.method(h, 'take', [])).toBeNull();
     // A second object is independent of the first.
@@ -120,7 +131,8 @@ describe('processSource over python3', () => {
       const counts = new Map<number, number>();
       for (let client = 0; client < clients; client += 1) {
         const delay = component.call('backoffDelayMs', [`client-${client}`, 0]);
-        if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 250) throw new Error(`delay out of range: ${String(delay)}`);
+        if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 250)
+          throw new Error(`delay out of range: ${String(delay)}`);
         counts.set(delay, (counts.get(delay) ?? 0) + 1);
       }
       let busiest = 0;
@@ -191,7 +203,9 @@ describe('processSource over python3', () => {
   it("reports a program that prints what is not JSON as 'process', quoting the line", () => {
     const error = codeError(() => source(`python3 ${fixture('noisy.py')}`).open());
     expect(error.kind).toBe('process');
-    expect(error.message).toMatch(/^line 1 of the process output is not JSON: "hello from a program that prints plain text"/);
+    expect(error.message).toMatch(
+      /^line 1 of the process output is not JSON: "hello from a program that prints plain text"/,
+    );
   });
 
   it('catches a program that does not speak the protocol at hello', () => {
@@ -204,15 +218,22 @@ describe('processSource over python3', () => {
     const missing = source('definitely-not-a-lab-command --flag');
     const error = codeError(() => missing.open());
     expect(error.kind).toBe('process');
-    expect(error.message).toBe('the command "definitely-not-a-lab-command" was not found on PATH: is it installed, and is the name right?');
-    expect(codeError(() => source('python3 x.py', { cwd: '/no/such/folder' }).open()).message).toMatch(/does not exist/);
+    expect(error.message).toBe(
+      'the command "definitely-not-a-lab-command" was not found on PATH: is it installed, and is the name right?',
+    );
+    expect(codeError(() => source('python3 x.py', { cwd: '/no/such/folder' }).open()).message).toMatch(
+      /does not exist/,
+    );
     expect(codeError(() => source('python3 "unterminated').open()).message).toMatch(/unterminated/);
   });
 
   it("reports a Python file that does not compile as 'syntax', with its line", () => {
     const folder = mkdtempSync(join(tmpdir(), 'lab-syntax-'));
     try {
-      writeFileSync(join(folder, 'broken.py'), 'from labproto import serve\n\ndef offer(item:\n    return 1\n\nserve({"offer": offer})\n');
+      writeFileSync(
+        join(folder, 'broken.py'),
+        'from labproto import serve\n\ndef offer(item:\n    return 1\n\nserve({"offer": offer})\n',
+      );
       const error = codeError(() => source('python3 broken.py', { cwd: folder }).open());
       expect(error.kind).toBe('syntax');
       expect(error.line).toBe(3);
@@ -226,7 +247,9 @@ describe('processSource over python3', () => {
     const component = source(`python3 ${fixture('testbed.py')}`).open();
     const error = codeError(() => component.call('exitNow', [3]));
     expect(error.kind).toBe('process');
-    expect(error.message).toMatch(/^the process exited with code 3 \(the lab was waiting for the answer to call exitNow\); the end of its stderr:\n.*testbed: about to exit with 3/s);
+    expect(error.message).toMatch(
+      /^the process exited with code 3 \(the lab was waiting for the answer to call exitNow\); the end of its stderr:\n.*testbed: about to exit with 3/s,
+    );
   });
 
   it('reports an answer line over 1 MiB as a process error', () => {

@@ -74,14 +74,16 @@ export function splitCommand(command: string): string[] {
       i += 1;
     } else if (c === "'") {
       const end = command.indexOf("'", i + 1);
-      if (end === -1) throw new StudentCodeError('process', `the command has an unterminated ' quote: ${excerpt(command)}`);
+      if (end === -1)
+        throw new StudentCodeError('process', `the command has an unterminated ' quote: ${excerpt(command)}`);
       word += command.slice(i + 1, end);
       inWord = true;
       i = end + 1;
     } else if (c === '"') {
       i += 1;
       for (;;) {
-        if (i >= command.length) throw new StudentCodeError('process', `the command has an unterminated " quote: ${excerpt(command)}`);
+        if (i >= command.length)
+          throw new StudentCodeError('process', `the command has an unterminated " quote: ${excerpt(command)}`);
         const d = command.charAt(i);
         if (d === '"') break;
         const next = command.charAt(i + 1);
@@ -107,7 +109,11 @@ export function splitCommand(command: string): string[] {
     }
   }
   if (inWord) words.push(word);
-  if (words.length === 0) throw new StudentCodeError('process', 'the command is empty: say which program to run, e.g. --cmd "python3 my_buffer.py"');
+  if (words.length === 0)
+    throw new StudentCodeError(
+      'process',
+      'the command is empty: say which program to run, e.g. --cmd "python3 my_buffer.py"',
+    );
   return words;
 }
 
@@ -131,11 +137,20 @@ type Failure =
 
 type BridgeAnswer =
   | { readonly id: number; readonly type: 'started'; readonly pid: number }
-  | { readonly id: number; readonly type: 'line'; readonly line: number; readonly text: string; readonly early: boolean }
+  | {
+      readonly id: number;
+      readonly type: 'line';
+      readonly line: number;
+      readonly text: string;
+      readonly early: boolean;
+    }
   | { readonly id: number; readonly type: 'fail'; readonly fail: Failure }
   | { readonly id: number; readonly type: 'closed' };
 
-type BridgeRequest = { readonly type: 'start' } | { readonly type: 'send'; readonly line: string; readonly timeoutMs: number } | { readonly type: 'close' };
+type BridgeRequest =
+  | { readonly type: 'start' }
+  | { readonly type: 'send'; readonly line: string; readonly timeoutMs: number }
+  | { readonly type: 'close' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -149,9 +164,18 @@ function readFailure(fail: Record<string, unknown>): Failure {
   const stderr = text(fail.stderr);
   switch (fail.kind) {
     case 'spawn':
-      return { kind: 'spawn', code: typeof fail.code === 'string' ? fail.code : undefined, message: text(fail.message) };
+      return {
+        kind: 'spawn',
+        code: typeof fail.code === 'string' ? fail.code : undefined,
+        message: text(fail.message),
+      };
     case 'exit':
-      return { kind: 'exit', code: typeof fail.code === 'number' ? fail.code : null, signal: typeof fail.signal === 'string' ? fail.signal : null, stderr };
+      return {
+        kind: 'exit',
+        code: typeof fail.code === 'number' ? fail.code : null,
+        signal: typeof fail.signal === 'string' ? fail.signal : null,
+        stderr,
+      };
     case 'timeout':
       return { kind: 'timeout', stderr };
     case 'too-long':
@@ -164,10 +188,12 @@ function readFailure(fail: Record<string, unknown>): Failure {
 }
 
 function readAnswer(message: unknown): BridgeAnswer {
-  if (!isRecord(message) || typeof message.id !== 'number') throw new Error(`processRuntime: the bridge worker answered a message without an id: ${excerpt(String(message))}`);
+  if (!isRecord(message) || typeof message.id !== 'number')
+    throw new Error(`processRuntime: the bridge worker answered a message without an id: ${excerpt(String(message))}`);
   const id = message.id;
   if (typeof message.pid === 'number') return { id, type: 'started', pid: message.pid };
-  if (typeof message.text === 'string' && typeof message.line === 'number') return { id, type: 'line', line: message.line, text: message.text, early: message.early === true };
+  if (typeof message.text === 'string' && typeof message.line === 'number')
+    return { id, type: 'line', line: message.line, text: message.text, early: message.early === true };
   if (isRecord(message.fail)) return { id, type: 'fail', fail: readFailure(message.fail) };
   if (message.closed === true) return { id, type: 'closed' };
   throw new Error(`processRuntime: the bridge worker answered a message of no known shape (id ${id})`);
@@ -195,7 +221,9 @@ function stderrEnd(stderr: string): string {
   const lines = stderr.replace(/\r\n?/g, '\n').split('\n');
   while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
   if (lines.length === 0) return '';
-  const last = lines.slice(-STDERR_LINES).map((line) => `  ${sanitise(line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line)}`);
+  const last = lines
+    .slice(-STDERR_LINES)
+    .map((line) => `  ${sanitise(line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line)}`);
   return `; the end of its stderr:\n${last.join('\n')}`;
 }
 
@@ -244,7 +272,8 @@ class ProcessSource implements ProcessComponentSource {
 
   constructor(command: string, options: ProcessSourceOptions) {
     const timeout = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new RangeError(`callTimeoutMs must be a positive number of ms, not ${timeout}`);
+    if (!Number.isFinite(timeout) || timeout <= 0)
+      throw new RangeError(`callTimeoutMs must be a positive number of ms, not ${timeout}`);
     this.callTimeoutMs = timeout;
     this.cwd = options.cwd ?? process.cwd();
     try {
@@ -266,7 +295,8 @@ class ProcessSource implements ProcessComponentSource {
       this.start();
     } else {
       const answer = this.exchange({ op: 'reset' }, 'reset', this.callTimeoutMs);
-      if (Object.keys(answer).some((key) => key !== 'ok')) this.protocolError(`the answer to reset is ${excerpt(JSON.stringify(answer))}, not {"ok":true}`);
+      if (Object.keys(answer).some((key) => key !== 'ok'))
+        this.protocolError(`the answer to reset is ${excerpt(JSON.stringify(answer))}, not {"ok":true}`);
     }
     this.generation += 1;
     return this.instance(this.generation);
@@ -281,7 +311,8 @@ class ProcessSource implements ProcessComponentSource {
   private instance(generation: number): ComponentInstance {
     let disposed = false;
     const check = (what: What) => {
-      if (disposed || generation !== this.generation) throw new Error(`processRuntime: ${what} on an instance that was disposed or replaced by a newer open()`);
+      if (disposed || generation !== this.generation)
+        throw new Error(`processRuntime: ${what} on an instance that was disposed or replaced by a newer open()`);
       if (this.closed) throw new Error(`processRuntime: ${what} after close()`);
       if (this.fatal !== undefined) throw copy(this.fatal);
     };
@@ -296,13 +327,19 @@ class ProcessSource implements ProcessComponentSource {
         check(what);
         const answer = this.exchange({ op: 'make', fn, args: [...args] }, what, this.callTimeoutMs);
         const handle = answer.handle;
-        if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0) return this.protocolError(`the answer to ${what} has no "handle" that is a non-negative integer: ${excerpt(JSON.stringify(answer))}`);
+        if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0)
+          return this.protocolError(
+            `the answer to ${what} has no "handle" that is a non-negative integer: ${excerpt(JSON.stringify(answer))}`,
+          );
         return handle;
       },
       method: (handle, name, args) => {
         const what = `method ${name} of object ${handle}`;
         check(what);
-        return this.value(this.exchange({ op: 'method', handle, name, args: [...args] }, what, this.callTimeoutMs), what);
+        return this.value(
+          this.exchange({ op: 'method', handle, name, args: [...args] }, what, this.callTimeoutMs),
+          what,
+        );
       },
       dispose: () => {
         disposed = true;
@@ -311,7 +348,10 @@ class ProcessSource implements ProcessComponentSource {
   }
 
   private value(answer: { readonly [key: string]: Json }, what: What): Json {
-    if (!('value' in answer)) return this.protocolError(`the answer to ${what} has no "value" (a function that returns nothing answers {"ok":true,"value":null}): ${excerpt(JSON.stringify(answer))}`);
+    if (!('value' in answer))
+      return this.protocolError(
+        `the answer to ${what} has no "value" (a function that returns nothing answers {"ok":true,"value":null}): ${excerpt(JSON.stringify(answer))}`,
+      );
     return answer.value ?? null;
   }
 
@@ -326,7 +366,13 @@ class ProcessSource implements ProcessComponentSource {
     } catch {
       isFolder = false;
     }
-    if (!isFolder) this.fail(new StudentCodeError('process', `the folder to run the command in, ${excerpt(this.cwd)}, does not exist or is not a folder`));
+    if (!isFolder)
+      this.fail(
+        new StudentCodeError(
+          'process',
+          `the folder to run the command in, ${excerpt(this.cwd)}, does not exist or is not a folder`,
+        ),
+      );
 
     const channel = new MessageChannel();
     const signal = new SharedArrayBuffer(4);
@@ -356,23 +402,43 @@ class ProcessSource implements ProcessComponentSource {
     });
 
     const started = this.request({ type: 'start' }, START_TIMEOUT_MS);
-    if (started === undefined) this.fail(new StudentCodeError('process', `the command ${excerpt(argv.join(' '))} did not start within ${START_TIMEOUT_MS} ms`));
+    if (started === undefined)
+      this.fail(
+        new StudentCodeError(
+          'process',
+          `the command ${excerpt(argv.join(' '))} did not start within ${START_TIMEOUT_MS} ms`,
+        ),
+      );
     if (started.type === 'fail') this.fail(this.startError(started.fail, argv));
-    if (started.type !== 'started') this.fail(new StudentCodeError('process', 'the bridge worker did not report the process start'));
+    if (started.type !== 'started')
+      this.fail(new StudentCodeError('process', 'the bridge worker did not report the process start'));
     this.processId = started.pid;
     track(started.pid);
 
     const hello = this.exchange({ op: 'hello' }, 'hello', Math.max(this.callTimeoutMs, START_TIMEOUT_MS));
     if (hello.protocol !== PROTOCOL_VERSION) {
-      this.fail(new StudentCodeError('process', `the process answered the lab's hello with ${excerpt(JSON.stringify(hello))}, not {"ok":true,"protocol":${PROTOCOL_VERSION}}: it does not speak this lab's protocol (see docs/exercise-protocol.md; in Python, serve your exports with labproto)`));
+      this.fail(
+        new StudentCodeError(
+          'process',
+          `the process answered the lab's hello with ${excerpt(JSON.stringify(hello))}, not {"ok":true,"protocol":${PROTOCOL_VERSION}}: it does not speak this lab's protocol (see docs/exercise-protocol.md; in Python, serve your exports with labproto)`,
+        ),
+      );
     }
   }
 
   private startError(failure: Failure, argv: readonly string[]): StudentCodeError {
     const program = excerpt(argv[0] ?? '');
     if (failure.kind === 'spawn') {
-      if (failure.code === 'ENOENT') return new StudentCodeError('process', `the command ${program} was not found${(argv[0] ?? '').includes('/') ? '' : ' on PATH'}: is it installed, and is the name right?`);
-      if (failure.code === 'EACCES') return new StudentCodeError('process', `the command ${program} cannot be run (permission denied: is it executable?)`);
+      if (failure.code === 'ENOENT')
+        return new StudentCodeError(
+          'process',
+          `the command ${program} was not found${(argv[0] ?? '').includes('/') ? '' : ' on PATH'}: is it installed, and is the name right?`,
+        );
+      if (failure.code === 'EACCES')
+        return new StudentCodeError(
+          'process',
+          `the command ${program} cannot be run (permission denied: is it executable?)`,
+        );
       return new StudentCodeError('process', `the command ${program} could not start: ${sanitise(failure.message)}`);
     }
     return this.failureError(failure, 'start');
@@ -386,17 +452,32 @@ class ProcessSource implements ProcessComponentSource {
       case 'exit': {
         const syntax = what === 'hello' ? this.pythonSyntaxError(failure.stderr) : undefined;
         if (syntax !== undefined) return syntax;
-        const how = failure.code !== null ? `exited with code ${failure.code}` : `was ended by signal ${failure.signal ?? 'unknown'}`;
-        return new StudentCodeError('process', `the process ${how} (the lab was waiting for the answer to ${what})${stderrEnd(failure.stderr)}`);
+        const how =
+          failure.code !== null
+            ? `exited with code ${failure.code}`
+            : `was ended by signal ${failure.signal ?? 'unknown'}`;
+        return new StudentCodeError(
+          'process',
+          `the process ${how} (the lab was waiting for the answer to ${what})${stderrEnd(failure.stderr)}`,
+        );
       }
       case 'timeout':
-        return new StudentCodeError('budget', `the process did not answer ${what} within ${this.callTimeoutMs} ms; the lab ended it${stderrEnd(failure.stderr)}`);
+        return new StudentCodeError(
+          'budget',
+          `the process did not answer ${what} within ${this.callTimeoutMs} ms; the lab ended it${stderrEnd(failure.stderr)}`,
+        );
       case 'too-long':
-        return new StudentCodeError('process', `line ${failure.line} of the process output (the answer to ${what}) is longer than ${MAX_LINE_BYTES} bytes; the lab ended the process`);
+        return new StudentCodeError(
+          'process',
+          `line ${failure.line} of the process output (the answer to ${what}) is longer than ${MAX_LINE_BYTES} bytes; the lab ended the process`,
+        );
       case 'closed':
         return new StudentCodeError('process', `the process was already ended when the lab sent ${what}`);
       case 'internal':
-        return new StudentCodeError('process', `the lab lost the process while waiting for ${what}: ${sanitise(failure.message)}`);
+        return new StudentCodeError(
+          'process',
+          `the lab lost the process while waiting for ${what}: ${sanitise(failure.message)}`,
+        );
     }
   }
 
@@ -418,44 +499,83 @@ class ProcessSource implements ProcessComponentSource {
         line = Number(where[2]);
       }
     }
-    if (file === undefined || line === undefined) return new StudentCodeError('syntax', sanitise(`${last[1]}: ${last[2]}`));
+    if (file === undefined || line === undefined)
+      return new StudentCodeError('syntax', sanitise(`${last[1]}: ${last[2]}`));
     const named = (this.argv ?? []).some((arg) => resolve(this.cwd, arg) === resolve(this.cwd, file));
-    return new StudentCodeError('syntax', sanitise(`${last[1]}: ${last[2]} (${basename(file)}, line ${line})`), named ? line : undefined);
+    return new StudentCodeError(
+      'syntax',
+      sanitise(`${last[1]}: ${last[2]} (${basename(file)}, line ${line})`),
+      named ? line : undefined,
+    );
   }
 
   /**
    * Sends one protocol message and returns the answer when it is {"ok":true,…}. {"ok":false} throws
    * StudentCodeError('exception') and the process goes on; anything else ends the process and throws.
    */
-  private exchange(message: { readonly [key: string]: Json }, what: What, timeoutMs: number): { readonly [key: string]: Json } {
-    const answer = this.request({ type: 'send', line: JSON.stringify(message), timeoutMs }, timeoutMs + KILL_GRACE_MS + WORKER_SLACK_MS);
+  private exchange(
+    message: { readonly [key: string]: Json },
+    what: What,
+    timeoutMs: number,
+  ): { readonly [key: string]: Json } {
+    const answer = this.request(
+      { type: 'send', line: JSON.stringify(message), timeoutMs },
+      timeoutMs + KILL_GRACE_MS + WORKER_SLACK_MS,
+    );
     if (answer === undefined) {
-      return this.fail(new StudentCodeError('budget', `the process did not answer ${what} within ${this.callTimeoutMs} ms (and the lab's bridge to it did not report); the lab ended it`));
+      return this.fail(
+        new StudentCodeError(
+          'budget',
+          `the process did not answer ${what} within ${this.callTimeoutMs} ms (and the lab's bridge to it did not report); the lab ended it`,
+        ),
+      );
     }
     if (answer.type === 'fail') {
       if (what === 'hello' && answer.fail.kind === 'timeout') {
-        return this.fail(new StudentCodeError('process', `the process did not answer the lab's hello within ${timeoutMs} ms: is it a program speaking the lab's protocol (docs/exercise-protocol.md)?${stderrEnd(answer.fail.stderr)}`));
+        return this.fail(
+          new StudentCodeError(
+            'process',
+            `the process did not answer the lab's hello within ${timeoutMs} ms: is it a program speaking the lab's protocol (docs/exercise-protocol.md)?${stderrEnd(answer.fail.stderr)}`,
+          ),
+        );
       }
       return this.fail(this.failureError(answer.fail, what));
     }
-    if (answer.type !== 'line') return this.fail(new StudentCodeError('process', `the lab's bridge to the process answered ${what} out of turn`));
+    if (answer.type !== 'line')
+      return this.fail(new StudentCodeError('process', `the lab's bridge to the process answered ${what} out of turn`));
     if (answer.early) {
-      return this.protocolError(`line ${answer.line} of the process output, ${excerpt(answer.text)}, came when the lab had asked nothing (one answer per request; print debugging output to stderr)`);
+      return this.protocolError(
+        `line ${answer.line} of the process output, ${excerpt(answer.text)}, came when the lab had asked nothing (one answer per request; print debugging output to stderr)`,
+      );
     }
     let parsed: Json;
     try {
       parsed = JSON.parse(answer.text);
     } catch {
-      return this.protocolError(`line ${answer.line} of the process output is not JSON: ${excerpt(answer.text)} (stdout carries the protocol's answers only: print debugging output to stderr)`);
+      return this.protocolError(
+        `line ${answer.line} of the process output is not JSON: ${excerpt(answer.text)} (stdout carries the protocol's answers only: print debugging output to stderr)`,
+      );
     }
     if (!isRecord(parsed) || typeof parsed.ok !== 'boolean') {
-      const hint = what === 'hello' ? ': it does not speak the lab\'s protocol (see docs/exercise-protocol.md; in Python, serve your exports with labproto)' : '';
-      return this.protocolError(`line ${answer.line} of the process output, the answer to ${what}, is not an object with "ok": ${excerpt(answer.text)}${hint}`);
+      const hint =
+        what === 'hello'
+          ? ": it does not speak the lab's protocol (see docs/exercise-protocol.md; in Python, serve your exports with labproto)"
+          : '';
+      return this.protocolError(
+        `line ${answer.line} of the process output, the answer to ${what}, is not an object with "ok": ${excerpt(answer.text)}${hint}`,
+      );
     }
     if (parsed.ok) return parsed;
-    if (what === 'hello') return this.protocolError(`the process answered the lab's hello with an error: ${excerpt(JSON.stringify(parsed))}`);
-    const error = typeof parsed.error === 'string' && parsed.error !== '' ? parsed.error : `the student's code failed in ${what} (the answer said no more)`;
-    const line = typeof parsed.line === 'number' && Number.isSafeInteger(parsed.line) && parsed.line > 0 ? parsed.line : undefined;
+    if (what === 'hello')
+      return this.protocolError(
+        `the process answered the lab's hello with an error: ${excerpt(JSON.stringify(parsed))}`,
+      );
+    const error =
+      typeof parsed.error === 'string' && parsed.error !== ''
+        ? parsed.error
+        : `the student's code failed in ${what} (the answer said no more)`;
+    const line =
+      typeof parsed.line === 'number' && Number.isSafeInteger(parsed.line) && parsed.line > 0 ? parsed.line : undefined;
     throw new StudentCodeError('exception', sanitise(error), line);
   }
 

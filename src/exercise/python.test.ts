@@ -23,12 +23,18 @@ async function check(exercise: string, file: string): Promise<CheckReport> {
   }
 }
 
-const broken = (report: CheckReport) => report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
+const broken = (report: CheckReport) =>
+  report.statements.filter((statement) => !statement.holds).map((statement) => statement.id);
 
 describe.each([
   { exercise: 'buffer', reference: 'buffer_ref.py', wrong: 'buffer_wrong.py', breaks: ['final-never-dropped'] },
   { exercise: 'backoff', reference: 'backoff_ref.py', wrong: 'backoff_wrong.py', breaks: ['spread-herd'] },
-  { exercise: 'coordinator', reference: 'coordinator_ref.py', wrong: 'coordinator_wrong.py', breaks: ['nothing-after-cancel'] },
+  {
+    exercise: 'coordinator',
+    reference: 'coordinator_ref.py',
+    wrong: 'coordinator_wrong.py',
+    breaks: ['nothing-after-cancel'],
+  },
 ])('$exercise in Python', ({ exercise, reference, wrong, breaks }) => {
   it(`${reference} holds every statement`, async () => {
     const report = await check(exercise, reference);
@@ -48,9 +54,13 @@ describe('every exercise --cmd serves can be taken to all-hold in Python', () =>
   it.each([
     { exercise: 'deadlines', reference: 'deadlines_ref.py' },
     { exercise: 'tasks', reference: 'tasks_ref.py' },
-  ])('$exercise: $reference holds every statement', async ({ exercise, reference }) => {
-    const report = await check(exercise, reference);
-    expect(report.error).toBeUndefined();
-    expect(broken(report)).toEqual([]);
-  }, 120_000);
+  ])(
+    '$exercise: $reference holds every statement',
+    async ({ exercise, reference }) => {
+      const report = await check(exercise, reference);
+      expect(report.error).toBeUndefined();
+      expect(broken(report)).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -37,7 +37,9 @@ function replays(code: string, statement: StatementResult): void {
     expect((transcript.outcome as { executions: number }).executions).toBeGreaterThan(1);
   } else {
     expect(replayed.breaches.map((breach) => breach.statement)).toContain(statement.id);
-    expect(replayed.breaches.find((breach) => breach.statement === statement.id)?.explanation).toBe(statement.explanation);
+    expect(replayed.breaches.find((breach) => breach.statement === statement.id)?.explanation).toBe(
+      statement.explanation,
+    );
   }
 }
 
@@ -74,10 +76,22 @@ describe('reserve-inventory exercise', () => {
 
   it('a record the reconcile cannot read by key (kept in a TEMP table) breaks reconcile-by-key', () => {
     const code = solution('reserve-inventory')
-      .replace("const fingerprint = canonical(intentOf(effect.operation, args));", "const fingerprint = canonical(intentOf(effect.operation, args));\n  yield { sql: 'CREATE TEMP TABLE IF NOT EXISTS keys (key TEXT PRIMARY KEY, fingerprint TEXT, result_json TEXT)', params: [] };")
-      .replace('SELECT fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?', 'SELECT fingerprint, result_json FROM temp.keys WHERE key = ?')
-      .replace("'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'", "'INSERT INTO temp.keys (key, fingerprint, result_json) VALUES (?, ?, ?)'")
-      .replace('params: [key, effect.operation, fingerprint, JSON.stringify(done.result), effect.requestId, effect.connection, effect.atMs]', 'params: [key, fingerprint, JSON.stringify(done.result)]');
+      .replace(
+        'const fingerprint = canonical(intentOf(effect.operation, args));',
+        "const fingerprint = canonical(intentOf(effect.operation, args));\n  yield { sql: 'CREATE TEMP TABLE IF NOT EXISTS keys (key TEXT PRIMARY KEY, fingerprint TEXT, result_json TEXT)', params: [] };",
+      )
+      .replace(
+        'SELECT fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?',
+        'SELECT fingerprint, result_json FROM temp.keys WHERE key = ?',
+      )
+      .replace(
+        "'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'",
+        "'INSERT INTO temp.keys (key, fingerprint, result_json) VALUES (?, ?, ?)'",
+      )
+      .replace(
+        'params: [key, effect.operation, fingerprint, JSON.stringify(done.result), effect.requestId, effect.connection, effect.atMs]',
+        'params: [key, fingerprint, JSON.stringify(done.result)]',
+      );
     expect(code).toContain('temp.keys (key, fingerprint');
     const report = check(code);
     expect(report.error).toBeUndefined();

@@ -38,6 +38,11 @@ export class StudentCodeError extends Error {
   }
 
   toCodeError(): CodeError {
-    return { kind: this.kind, message: this.message, ...(this.line === undefined ? {} : { line: this.line }), ...(this.column === undefined ? {} : { column: this.column }) };
+    return {
+      kind: this.kind,
+      message: this.message,
+      ...(this.line === undefined ? {} : { line: this.line }),
+      ...(this.column === undefined ? {} : { column: this.column }),
+    };
   }
 }

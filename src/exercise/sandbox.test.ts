@@ -20,7 +20,11 @@ function failure(run: () => unknown): StudentCodeError {
 
 describe('the QuickJS sandbox', () => {
   it('calls exports and methods with JSON in and out, and a fresh instance starts anew', () => {
-    const source = sandboxSource(qjs, 'let calls = 0;\nexport function count() { calls += 1; return calls; }\nexport function make(n) { return { add(x) { n += x; return { n }; } }; }', ['count', 'make']);
+    const source = sandboxSource(
+      qjs,
+      'let calls = 0;\nexport function count() { calls += 1; return calls; }\nexport function make(n) { return { add(x) { n += x; return { n }; } }; }',
+      ['count', 'make'],
+    );
     const first = source.open();
     expect(first.call('count', [])).toBe(1);
     expect(first.call('count', [])).toBe(2);
@@ -57,7 +61,12 @@ describe('the QuickJS sandbox', () => {
   });
 
   it('ends an endless loop with a budget error, and the sandbox still works after it', () => {
-    const source = sandboxSource(qjs, 'export function spin() { for (;;) {} }\nexport function ok() { return 1; }', ['spin', 'ok'], { ...DEFAULT_LIMITS, ticks: 50 });
+    const source = sandboxSource(
+      qjs,
+      'export function spin() { for (;;) {} }\nexport function ok() { return 1; }',
+      ['spin', 'ok'],
+      { ...DEFAULT_LIMITS, ticks: 50 },
+    );
     const instance = source.open();
     const error = failure(() => instance.call('spin', []));
     expect(error.kind).toBe('budget');
@@ -66,7 +75,12 @@ describe('the QuickJS sandbox', () => {
   });
 
   it('ends a memory blow-up and an endless recursion with budget errors', () => {
-    const source = sandboxSource(qjs, 'export function grow() { const a = []; for (;;) a.push({ x: a.length }); }\nexport function deep() { return deep() + 1; }', ['grow', 'deep'], { ...DEFAULT_LIMITS, memoryBytes: 4 * 1024 * 1024 });
+    const source = sandboxSource(
+      qjs,
+      'export function grow() { const a = []; for (;;) a.push({ x: a.length }); }\nexport function deep() { return deep() + 1; }',
+      ['grow', 'deep'],
+      { ...DEFAULT_LIMITS, memoryBytes: 4 * 1024 * 1024 },
+    );
     const instance = source.open();
     expect(failure(() => instance.call('grow', [])).kind).toBe('budget');
     const deep = source.open();
@@ -75,7 +89,11 @@ describe('the QuickJS sandbox', () => {
   });
 
   it('gives no ambient time or randomness: Date is absent and Math.random throws', () => {
-    const source = sandboxSource(qjs, 'export function date() { return typeof Date; }\nexport function random() { return Math.random(); }\nexport function host() { return [typeof fetch, typeof setTimeout, typeof process, typeof window].join(","); }', ['date', 'random', 'host']);
+    const source = sandboxSource(
+      qjs,
+      'export function date() { return typeof Date; }\nexport function random() { return Math.random(); }\nexport function host() { return [typeof fetch, typeof setTimeout, typeof process, typeof window].join(","); }',
+      ['date', 'random', 'host'],
+    );
     const instance = source.open();
     expect(instance.call('date', [])).toBe('undefined');
     expect(failure(() => instance.call('random', [])).message).toContain('Math.random is not available');

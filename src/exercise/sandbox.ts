@@ -1,4 +1,11 @@
-import { DefaultIntrinsics, newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  DefaultIntrinsics,
+  newQuickJSWASMModuleFromVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { StudentCodeError, type ComponentInstance, type ComponentSource } from './runtime';
 import type { Json } from './types';
@@ -23,7 +30,12 @@ export interface SandboxLimits {
   readonly wallMsPerCall: number;
 }
 
-export const DEFAULT_LIMITS: SandboxLimits = { ticks: 2_000, memoryBytes: 32 * 1024 * 1024, stackBytes: 192 * 1024, wallMsPerCall: 2_000 };
+export const DEFAULT_LIMITS: SandboxLimits = {
+  ticks: 2_000,
+  memoryBytes: 32 * 1024 * 1024,
+  stackBytes: 192 * 1024,
+  wallMsPerCall: 2_000,
+};
 
 export const STUDENT_FILE = 'student.js';
 
@@ -81,18 +93,37 @@ function locate(stack: string): { line: number; column: number } | null {
   return { line: Number(match[1]), column: Number(match[2]) };
 }
 
-function toStudentError(ctx: QuickJSContext, handle: QuickJSHandle, during: 'load' | 'call', budgetHit: () => string | null): StudentCodeError {
+function toStudentError(
+  ctx: QuickJSContext,
+  handle: QuickJSHandle,
+  during: 'load' | 'call',
+  budgetHit: () => string | null,
+): StudentCodeError {
   const dumped: unknown = ctx.dump(handle);
   handle.dispose();
-  const error: DumpedError = dumped !== null && typeof dumped === 'object' ? (dumped as DumpedError) : { message: String(dumped) };
+  const error: DumpedError =
+    dumped !== null && typeof dumped === 'object' ? (dumped as DumpedError) : { message: String(dumped) };
   const name = typeof error.name === 'string' ? error.name : 'Error';
   const message = typeof error.message === 'string' ? error.message : String(error.message ?? dumped);
   const where = typeof error.stack === 'string' ? locate(error.stack) : null;
   const budget = budgetHit();
   if (budget !== null) return new StudentCodeError('budget', budget, where?.line, where?.column);
-  if (name === 'InternalError' && message === 'out of memory') return new StudentCodeError('budget', 'the code ran out of its memory budget (a structure that grows without end?)', where?.line, where?.column);
-  if (name === 'InternalError' && message === 'stack overflow') return new StudentCodeError('budget', 'the code ran out of stack (a recursion without end?)', where?.line, where?.column);
-  if (name === 'SyntaxError' && during === 'load') return new StudentCodeError('syntax', `SyntaxError: ${message}`, where?.line, where?.column);
+  if (name === 'InternalError' && message === 'out of memory')
+    return new StudentCodeError(
+      'budget',
+      'the code ran out of its memory budget (a structure that grows without end?)',
+      where?.line,
+      where?.column,
+    );
+  if (name === 'InternalError' && message === 'stack overflow')
+    return new StudentCodeError(
+      'budget',
+      'the code ran out of stack (a recursion without end?)',
+      where?.line,
+      where?.column,
+    );
+  if (name === 'SyntaxError' && during === 'load')
+    return new StudentCodeError('syntax', `SyntaxError: ${message}`, where?.line, where?.column);
   return new StudentCodeError('exception', `${name}: ${message}`, where?.line, where?.column);
 }
 
@@ -130,7 +161,12 @@ class SandboxInstance implements ComponentInstance {
     this.ns = loaded.value;
   }
 
-  private invoke(helper: 'call' | 'make' | 'method', head: QuickJSHandle, name: string, args: readonly Json[]): string | number {
+  private invoke(
+    helper: 'call' | 'make' | 'method',
+    head: QuickJSHandle,
+    name: string,
+    args: readonly Json[],
+  ): string | number {
     if (this.disposed) throw new Error('the sandbox instance was disposed');
     const ctx = this.ctx;
     const fn = ctx.getProp(this.lab, helper);
@@ -142,7 +178,8 @@ class SandboxInstance implements ComponentInstance {
       result = ctx.callFunction(fn, ctx.undefined, head, nameHandle, argsHandle);
     } catch (error) {
       // The host's own stack gave out inside the WebAssembly (QuickJS's limit is kept below it, so rare).
-      if (error instanceof RangeError) throw new StudentCodeError('budget', 'the code ran out of stack (a recursion without end?)');
+      if (error instanceof RangeError)
+        throw new StudentCodeError('budget', 'the code ran out of stack (a recursion without end?)');
       throw error;
     } finally {
       fn.dispose();
@@ -152,14 +189,16 @@ class SandboxInstance implements ComponentInstance {
     if (result.error !== undefined) throw toStudentError(ctx, result.error, 'call', () => this.guard.hit());
     const value: unknown = ctx.dump(result.value);
     result.value.dispose();
-    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`the sandbox's ${helper} helper answered ${typeof value}`);
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new Error(`the sandbox's ${helper} helper answered ${typeof value}`);
     return value;
   }
 
   private decode(text: string | number, what: string): Json {
     if (typeof text !== 'string') throw new Error(`the sandbox answered a number for ${what}`);
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && 'undefined' in parsed) throw new StudentCodeError('shape', `${what} returned undefined; it must return a value (null for nothing)`);
+    if (parsed !== null && typeof parsed === 'object' && 'undefined' in parsed)
+      throw new StudentCodeError('shape', `${what} returned undefined; it must return a value (null for nothing)`);
     return (parsed as { value: Json }).value;
   }
 
@@ -203,7 +242,12 @@ class SandboxInstance implements ComponentInstance {
  * A student's JavaScript module as a component source. `exports` are the names the exercise needs:
  * a module that does not export them (as functions) is refused at once with `missing-export`.
  */
-export function sandboxSource(quickjs: QuickJSWASMModule, source: string, exports: readonly string[], limits: SandboxLimits = DEFAULT_LIMITS): ComponentSource & { readonly limits: SandboxLimits } {
+export function sandboxSource(
+  quickjs: QuickJSWASMModule,
+  source: string,
+  exports: readonly string[],
+  limits: SandboxLimits = DEFAULT_LIMITS,
+): ComponentSource & { readonly limits: SandboxLimits } {
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
@@ -212,8 +256,10 @@ export function sandboxSource(quickjs: QuickJSWASMModule, source: string, export
   let stopped: string | null = null;
   runtime.setInterruptHandler(() => {
     ticks += 1;
-    if (ticks > limits.ticks) stopped = `the call ran past its budget of about ${(limits.ticks * 10_000).toLocaleString('en-US')} operations (an endless loop?)`;
-    else if (performance.now() - startedAt > limits.wallMsPerCall) stopped = `the call ran past its budget of ${limits.wallMsPerCall} ms (an endless loop, or memory that grows without end?)`;
+    if (ticks > limits.ticks)
+      stopped = `the call ran past its budget of about ${(limits.ticks * 10_000).toLocaleString('en-US')} operations (an endless loop?)`;
+    else if (performance.now() - startedAt > limits.wallMsPerCall)
+      stopped = `the call ran past its budget of ${limits.wallMsPerCall} ms (an endless loop, or memory that grows without end?)`;
     return stopped !== null;
   });
   const guard = {
@@ -238,7 +284,11 @@ export function sandboxSource(quickjs: QuickJSWASMModule, source: string, export
     const first = open();
     try {
       const missing = exports.filter((name) => !first.hasExport(name));
-      if (missing.length > 0) throw new StudentCodeError('missing-export', `the module must export ${missing.map((name) => `function ${name}`).join(' and ')}; it does not (write \`export function ${missing[0]}(…) { … }\`)`);
+      if (missing.length > 0)
+        throw new StudentCodeError(
+          'missing-export',
+          `the module must export ${missing.map((name) => `function ${name}`).join(' and ')}; it does not (write \`export function ${missing[0]}(…) { … }\`)`,
+        );
     } finally {
       first.dispose();
     }

@@ -52,11 +52,16 @@ const herd = (t: Transcript): HerdOutcome => {
   if (t.kind !== 'herd') throw new Error(`${t.scenario} is a ${t.kind} run, not the herd`);
   return t.outcome;
 };
-const who = (t: Transcript): string => (t.sdk !== undefined ? `${t.sdk.package} ${t.sdk.version}` : (t.implementation ?? "the lab's model"));
+const who = (t: Transcript): string =>
+  t.sdk !== undefined ? `${t.sdk.package} ${t.sdk.version}` : (t.implementation ?? "the lab's model");
 const setting = (t: Transcript, name: string): number => Number(t.settings[name]);
 
 /** The checks of each entry, on the runs of its real package (`role: 'buggy'`) and the model beside it. */
-export function findBug(bug: KnownBug, runs: readonly BugRun[], delays?: Readonly<Record<string, readonly number[]>>): BugFinding {
+export function findBug(
+  bug: KnownBug,
+  runs: readonly BugRun[],
+  delays?: Readonly<Record<string, readonly number[]>>,
+): BugFinding {
   const buggy = runs.filter((r) => r.role === 'buggy').map((r) => r.transcript);
   const model = runs.find((r) => r.role === 'model')?.transcript;
   const fixed = runs.find((r) => r.role === 'fixed')?.transcript;
@@ -71,57 +76,92 @@ export function findBug(bug: KnownBug, runs: readonly BugRun[], delays?: Readonl
       for (const t of buggy) {
         const o = race(t);
         const maxMs = setting(t, 'maxTimeoutMs');
-        check(o.clientOutcome === 'timeout-idle' && o.clientOutcomeAtMs > maxMs, `${who(t)}: no progress came; the client ended ${o.clientOutcome} at ${o.clientOutcomeAtMs} ms, past its ${maxMs} ms maximum (maxTotalTimeout)`);
+        check(
+          o.clientOutcome === 'timeout-idle' && o.clientOutcomeAtMs > maxMs,
+          `${who(t)}: no progress came; the client ended ${o.clientOutcome} at ${o.clientOutcomeAtMs} ms, past its ${maxMs} ms maximum (maxTotalTimeout)`,
+        );
       }
-      if (model !== undefined) evidence.push(`model    the lab's model ends ${race(model).clientOutcome} at ${race(model).clientOutcomeAtMs} ms`);
+      if (model !== undefined)
+        evidence.push(
+          `model    the lab's model ends ${race(model).clientOutcome} at ${race(model).clientOutcomeAtMs} ms`,
+        );
       break;
     case 'bug-reset-without-onprogress':
       for (const t of buggy) {
         const o = race(t);
         const started = t.events.find((e) => e.kind === 'request-started');
         const token = started?.kind === 'request-started' ? started.progressToken : 'unknown';
-        const progress = t.events.filter((e) => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/progress').length;
+        const progress = t.events.filter(
+          (e) => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/progress',
+        ).length;
         check(
-          token === null && progress === 0 && o.clientOutcome === 'timeout-idle' && o.clientOutcomeAtMs < setting(t, 'workMs'),
+          token === null &&
+            progress === 0 &&
+            o.clientOutcome === 'timeout-idle' &&
+            o.clientOutcomeAtMs < setting(t, 'workMs'),
           `${who(t)}: callTool had resetTimeoutOnProgress: true and no onprogress; the request carried progress token ${String(token)}, ${progress} progress arrived, and the client ended ${o.clientOutcome} at ${o.clientOutcomeAtMs} ms of ${setting(t, 'workMs')} ms of steady work`,
         );
       }
-      if (model !== undefined) evidence.push(`model    with a progress token, progress keeps the lab's model alive until it ends ${race(model).clientOutcome} at ${race(model).clientOutcomeAtMs} ms`);
+      if (model !== undefined)
+        evidence.push(
+          `model    with a progress token, progress keeps the lab's model alive until it ends ${race(model).clientOutcome} at ${race(model).clientOutcomeAtMs} ms`,
+        );
       break;
     case 'bug-cancel-request-id-0':
       for (const t of buggy) {
         const o = race(t);
         const ignored = t.events.some((e) => e.kind === 'cancel-ignored' && e.requestId === 0);
-        check(o.requestId === 0 && ignored && o.finalResponse && o.terminalState === 'completed', `${who(t)}: the tool call was request ${String(o.requestId)}; its cancellation was ${ignored ? 'ignored while the handler ran' : 'not ignored'}, and the request ended ${o.terminalState}${o.finalResponse ? ' with a response the client discards' : ''}`);
+        check(
+          o.requestId === 0 && ignored && o.finalResponse && o.terminalState === 'completed',
+          `${who(t)}: the tool call was request ${String(o.requestId)}; its cancellation was ${ignored ? 'ignored while the handler ran' : 'not ignored'}, and the request ended ${o.terminalState}${o.finalResponse ? ' with a response the client discards' : ''}`,
+        );
       }
       if (fixed !== undefined) {
         const o = race(fixed);
-        evidence.push(`fixed    ${who(fixed)}: the tool call was request ${String(o.requestId)}; the request ended ${o.terminalState}, ${o.finalResponse ? 'with' : 'with no'} response`);
+        evidence.push(
+          `fixed    ${who(fixed)}: the tool call was request ${String(o.requestId)}; the request ended ${o.terminalState}, ${o.finalResponse ? 'with' : 'with no'} response`,
+        );
       }
-      if (model !== undefined) evidence.push(`model    the lab's model with request id 0 ends ${race(model).terminalState}`);
+      if (model !== undefined)
+        evidence.push(`model    the lab's model with request id 0 ends ${race(model).terminalState}`);
       break;
     case 'bug-reconnect-without-jitter': {
       for (const [line, waits] of Object.entries(delays ?? {})) {
         const formula = waits.map((_, n) => Math.min(1000 * 1.5 ** n, 30_000));
-        check(JSON.stringify(waits) === JSON.stringify(formula), `${line}: waits ${waits.join(', ')} ms before attempts 0…${waits.length - 1}, exactly min(1000 × 1.5ⁿ, 30000) on every call: no random term`);
+        check(
+          JSON.stringify(waits) === JSON.stringify(formula),
+          `${line}: waits ${waits.join(', ')} ms before attempts 0…${waits.length - 1}, exactly min(1000 × 1.5ⁿ, 30000) on every call: no random term`,
+        );
       }
       for (const t of buggy) {
         const o = herd(t);
-        check(o.peakAttemptsPerWindow === o.clients, `${who(t)}: all ${o.clients} clients retry in one ${o.windowMs} ms window (peak ${o.peakAttemptsPerWindow}); ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`);
+        check(
+          o.peakAttemptsPerWindow === o.clients,
+          `${who(t)}: all ${o.clients} clients retry in one ${o.windowMs} ms window (peak ${o.peakAttemptsPerWindow}); ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`,
+        );
       }
       if (model !== undefined) {
         const o = herd(model);
-        evidence.push(`model    full jitter over the same ceiling: peak ${o.peakAttemptsPerWindow} per window, ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`);
+        evidence.push(
+          `model    full jitter over the same ceiling: peak ${o.peakAttemptsPerWindow} per window, ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`,
+        );
       }
       break;
     }
     case 'bug-work-after-cancel': {
       const recording = runs.find((r) => r.role === 'buggy')?.transcript;
-      const verdict = recording?.events.find((e) => e.kind === 'verdict' && e.check === 'work stops after the cancellation');
-      check(verdict?.kind === 'verdict' && verdict.result === 'not followed', `the recording: ${verdict?.kind === 'verdict' ? `${verdict.result}: ${verdict.detail}` : 'no verdict on the work after the cancellation'}`);
+      const verdict = recording?.events.find(
+        (e) => e.kind === 'verdict' && e.check === 'work stops after the cancellation',
+      );
+      check(
+        verdict?.kind === 'verdict' && verdict.result === 'not followed',
+        `the recording: ${verdict?.kind === 'verdict' ? `${verdict.result}: ${verdict.detail}` : 'no verdict on the work after the cancellation'}`,
+      );
       if (model !== undefined) {
         const o = race(model);
-        evidence.push(`model    the lab's model (${model.scenario}) ends ${o.terminalState}: the worker stops at its next checkpoint and sends nothing more`);
+        evidence.push(
+          `model    the lab's model (${model.scenario}) ends ${o.terminalState}: the worker stops at its next checkpoint and sends nothing more`,
+        );
       }
       break;
     }
@@ -143,8 +183,10 @@ export async function runKnownBug(bug: KnownBug, options: KnownBugOptions): Prom
   switch (spec.kind) {
     case 'sdk-race':
       runs.push({ role: 'model', spec: spec.model, transcript: await runSpec(spec.model, options.onStep) });
-      for (const text of spec.buggy) runs.push({ role: 'buggy', spec: text, transcript: await runSpec(text, options.onStep) });
-      if (spec.fixed !== undefined) runs.push({ role: 'fixed', spec: spec.fixed, transcript: await runSpec(spec.fixed, options.onStep) });
+      for (const text of spec.buggy)
+        runs.push({ role: 'buggy', spec: text, transcript: await runSpec(text, options.onStep) });
+      if (spec.fixed !== undefined)
+        runs.push({ role: 'fixed', spec: spec.fixed, transcript: await runSpec(spec.fixed, options.onStep) });
       return { bug, runs, finding: findBug(bug, runs) };
     case 'herd': {
       const { sdkReconnectionDelay } = await import('../sdk/sdkBackoff');
@@ -156,15 +198,22 @@ export async function runKnownBug(bug: KnownBug, options: KnownBugOptions): Prom
         const again = Array.from({ length: 8 }, (_, n) => two(n));
         delays[impl] = JSON.stringify(waits) === JSON.stringify(again) ? waits : [...waits, Number.NaN];
       }
-      const settings = Object.entries(spec.settings).map(([key, value]) => `${key}=${String(value)}`).join(',');
+      const settings = Object.entries(spec.settings)
+        .map(([key, value]) => `${key}=${String(value)}`)
+        .join(',');
       const model = `herd:${settings}`;
       runs.push({ role: 'model', spec: model, transcript: await runSpec(model, options.onStep) });
-      for (const text of ['herd:impl=ts-sdk', 'herd:impl=ts-sdk-v2']) runs.push({ role: 'buggy', spec: text, transcript: await runSpec(text, options.onStep) });
+      for (const text of ['herd:impl=ts-sdk', 'herd:impl=ts-sdk-v2'])
+        runs.push({ role: 'buggy', spec: text, transcript: await runSpec(text, options.onStep) });
       return { bug, runs, finding: findBug(bug, runs, delays), delays };
     }
     case 'probe': {
       runs.push({ role: 'model', spec: spec.model, transcript: await runSpec(spec.model, options.onStep) });
-      runs.push({ role: 'buggy', spec: `recorded ${spec.probe} (${spec.fixture})`, transcript: bugRecording(options.readFixture(spec.fixture), spec.probe) });
+      runs.push({
+        role: 'buggy',
+        spec: `recorded ${spec.probe} (${spec.fixture})`,
+        transcript: bugRecording(options.readFixture(spec.fixture), spec.probe),
+      });
       return { bug, runs, finding: findBug(bug, runs) };
     }
   }
@@ -178,20 +227,33 @@ export function formatKnownBug(result: KnownBugResult): string {
   lines.push(`package     ${bug.packages.map((p) => `${p.name} ${p.version}`).join(', ')} (installed, unpatched)`);
   for (const ref of bug.upstream) lines.push(`upstream    ${ref.ref} ${ref.url}: ${ref.what}`);
   if (bug.upstream.length === 0) lines.push('upstream    none found on record');
-  for (const s of bug.spec) lines.push(`spec        ${s.revision} ${s.page}${s.level === 'none' ? '' : `, ${s.level}`}: ${s.text.replaceAll('**', '')}`);
+  for (const s of bug.spec)
+    lines.push(
+      `spec        ${s.revision} ${s.page}${s.level === 'none' ? '' : `, ${s.level}`}: ${s.text.replaceAll('**', '')}`,
+    );
   for (const c of bug.source) lines.push(`source      node_modules/${c.file}:${c.lines}: ${c.says}`);
   lines.push(`workaround  ${bug.workaround}`);
   lines.push('');
   lines.push(bug.summary);
   lines.push('');
-  lines.push(finding.shown ? 'the installed package still shows the bug:' : 'the installed package no longer shows the bug (fixed? update the gallery):');
+  lines.push(
+    finding.shown
+      ? 'the installed package still shows the bug:'
+      : 'the installed package no longer shows the bug (fixed? update the gallery):',
+  );
   for (const line of finding.evidence) lines.push(`  ${line}`);
-  if (result.delays !== undefined) for (const [line, waits] of Object.entries(result.delays)) lines.push(`  ${line} reconnection delays (ms): ${waits.join(', ')}`);
+  if (result.delays !== undefined)
+    for (const [line, waits] of Object.entries(result.delays))
+      lines.push(`  ${line} reconnection delays (ms): ${waits.join(', ')}`);
   lines.push('');
-  lines.push(`compare     npm run lab -- compare ${[bug.compare.a, bug.compare.b, bug.compare.c].filter((r): r is string => r !== undefined && !r.startsWith('recorded ')).join(' ')}`);
+  lines.push(
+    `compare     npm run lab -- compare ${[bug.compare.a, bug.compare.b, bug.compare.c].filter((r): r is string => r !== undefined && !r.startsWith('recorded ')).join(' ')}`,
+  );
   for (const run of runs) {
     lines.push('');
-    lines.push(`── ${run.role === 'model' ? "the lab's model" : run.role === 'buggy' ? 'the real package' : 'the fixed release'}: ${run.spec} ──`);
+    lines.push(
+      `── ${run.role === 'model' ? "the lab's model" : run.role === 'buggy' ? 'the real package' : 'the fixed release'}: ${run.spec} ──`,
+    );
     lines.push(timelineOf(run.transcript));
   }
   return lines.join('\n');
@@ -202,9 +264,13 @@ function timelineOf(t: Transcript): string {
   if (t.kind === 'recording') return formatTimeline(t);
   if (t.kind !== 'herd') return runText(findScenario(t.scenario), t);
   const o = t.outcome;
-  const busy = o.attemptsPerWindow.flatMap((attempts, window) => (attempts > 0 ? [`${window * o.windowMs} ms: ${attempts}`] : []));
+  const busy = o.attemptsPerWindow.flatMap((attempts, window) =>
+    attempts > 0 ? [`${window * o.windowMs} ms: ${attempts}`] : [],
+  );
   return [
-    `herd of ${o.clients} clients on ${t.transport}, ${who(t)}; settings ${Object.entries(t.settings).map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`).join(' ')}`,
+    `herd of ${o.clients} clients on ${t.transport}, ${who(t)}; settings ${Object.entries(t.settings)
+      .map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`)
+      .join(' ')}`,
     `attempts per ${o.windowMs} ms window (windows with any): ${busy.slice(0, 40).join(', ')}${busy.length > 40 ? `, … (${busy.length - 40} more)` : ''}`,
     `total ${o.totalAttempts} attempts; peak ${o.peakAttemptsPerWindow} in one window; first window ${o.firstWindowAttempts}; highest retry wave ${o.peakRetryAttemptsPerWindow}; the last client admitted at ${o.allReconnectedAtMs} ms`,
   ].join('\n');

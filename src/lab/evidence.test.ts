@@ -46,11 +46,19 @@ describe('evidence export', () => {
   });
 
   it('carries real content: the key record, the refusal, the plan, and all VF statements holding', () => {
-    const files = Object.fromEntries(buildEvidence(run, sql).map((f) => [f.path, JSON.parse(f.path.endsWith('.json') ? f.contents : '{}')]));
-    expect(files['idempotency-key-record.json'].record).toEqual([expect.objectContaining({ key: 'checkout-7', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+    const files = Object.fromEntries(
+      buildEvidence(run, sql).map((f) => [f.path, JSON.parse(f.path.endsWith('.json') ? f.contents : '{}')]),
+    );
+    expect(files['idempotency-key-record.json'].record).toEqual([
+      expect.objectContaining({ key: 'checkout-7', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ]);
     expect(JSON.stringify(files['key-mismatch-fixture.json'].responses)).toMatch(/IDEMPOTENCY_KEY_REUSED/);
     expect(files['reconnect-plan.json']).toMatchObject({ sendLastEventId: false, replayUnsafeMutations: false });
-    expect(files['sse-headers-and-idle-policy.json'].headers).toEqual({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    expect(files['sse-headers-and-idle-policy.json'].headers).toEqual({
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      'X-Accel-Buffering': 'no',
+    });
     expect(files['cancellation-race-stdio.json'].outcome.cancellationSignal).toBe('notifications/cancelled');
     expect(files['cancellation-race-http.json'].outcome.cancellationSignal).toBe('stream-close');
     expect((files['verification.json'] as Array<{ holds: boolean }>).every((r) => r.holds)).toBe(true);

@@ -36,8 +36,14 @@ describe('SPEC §9 every failure mode is runnable, with its fix beside it', () =
   it('a run that does not show the failure is caught (the check can fail)', () => {
     // Run the fix where the failure should be: every row must notice.
     const swapped: Runner = (id, options) => {
-      const card = (Object.values(failureCards) as FailureCard[]).find((c) => c.failureRun.scenario === id && JSON.stringify(c.failureRun.settings ?? {}) === JSON.stringify(options?.settings ?? {}));
-      return card === undefined ? run(id, options) : run(card.fixRun.scenario, { transport: card.fixRun.transport, settings: card.fixRun.settings });
+      const card = (Object.values(failureCards) as FailureCard[]).find(
+        (c) =>
+          c.failureRun.scenario === id &&
+          JSON.stringify(c.failureRun.settings ?? {}) === JSON.stringify(options?.settings ?? {}),
+      );
+      return card === undefined
+        ? run(id, options)
+        : run(card.fixRun.scenario, { transport: card.fixRun.transport, settings: card.fixRun.settings });
     };
     for (const result of checkFailureModes(swapped)) expect(result.failureShown, result.id).toBe(false);
   });

@@ -19,7 +19,10 @@ describe('the idempotency key is an application contract wherever an LG requirem
   });
 
   it('every document of docs/ and the README that names an LG id says so, and the requirements page in both LG sections', () => {
-    const docs = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? docs(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : []));
+    const docs = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? docs(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
+      );
     const citing = ['README.md', ...docs('docs')].filter((path) => LG.test(readFileSync(path, 'utf8')));
     expect(citing).toContain('docs/requirements.md');
     for (const path of citing) expect(readFileSync(path, 'utf8'), path).toMatch(/application contract/);
@@ -36,6 +39,7 @@ describe('the idempotency key is an application contract wherever an LG requirem
     for (const [id, text] of lg) expect(text, id).toMatch(/application contract/);
     const probe = readFileSync('src/probe/idempotency.ts', 'utf8');
     expect(probe).toMatch(/text: `\$\{text\} — \$\{KEY_IS_APPLICATION_CONTRACT\}`/);
-    for (const file of ['src/exercise/exercises/ledger.ts', 'src/exercise/exercises/reserveInventory.ts']) expect(readFileSync(file, 'utf8'), file).toMatch(/STARTER = `[^`]*application contract, not part of MCP/);
+    for (const file of ['src/exercise/exercises/ledger.ts', 'src/exercise/exercises/reserveInventory.ts'])
+      expect(readFileSync(file, 'utf8'), file).toMatch(/STARTER = `[^`]*application contract, not part of MCP/);
   });
 });

@@ -15,14 +15,23 @@ describe('the reviewer schema reads the engine lists', () => {
     }
     const wrong = review({ ...structuredClone(safe), retry: { ...safe.retry, backoff: 'linear' } });
     expect(wrong.ok).toBe(false);
-    if (!wrong.ok) expect(wrong.errors).toContainEqual({ field: '/retry/backoff', message: `must be one of ${BACKOFF_POLICIES.map((p) => JSON.stringify(p)).join(', ')}` });
+    if (!wrong.ok)
+      expect(wrong.errors).toContainEqual({
+        field: '/retry/backoff',
+        message: `must be one of ${BACKOFF_POLICIES.map((p) => JSON.stringify(p)).join(', ')}`,
+      });
   });
 
   it('answers every engine transport with a review, and a value outside the list with the list', () => {
-    for (const transport of TRANSPORTS) expect(review({ ...structuredClone(safe), transport }).ok, transport).toBe(true);
+    for (const transport of TRANSPORTS)
+      expect(review({ ...structuredClone(safe), transport }).ok, transport).toBe(true);
     const wrong = review({ ...structuredClone(safe), transport: 'carrier-pigeon' });
     expect(wrong.ok).toBe(false);
-    if (!wrong.ok) expect(wrong.errors).toContainEqual({ field: '/transport', message: `must be one of ${TRANSPORTS.map((t) => JSON.stringify(t)).join(', ')}` });
+    if (!wrong.ok)
+      expect(wrong.errors).toContainEqual({
+        field: '/transport',
+        message: `must be one of ${TRANSPORTS.map((t) => JSON.stringify(t)).join(', ')}`,
+      });
   });
 });
 

@@ -32,7 +32,12 @@ export const reviewInputSchema = {
         annotations: {
           type: 'object',
           additionalProperties: false,
-          properties: { readOnlyHint: { type: 'boolean' }, idempotentHint: { type: 'boolean' }, destructiveHint: { type: 'boolean' }, openWorldHint: { type: 'boolean' } },
+          properties: {
+            readOnlyHint: { type: 'boolean' },
+            idempotentHint: { type: 'boolean' },
+            destructiveHint: { type: 'boolean' },
+            openWorldHint: { type: 'boolean' },
+          },
         },
         atomicKeyCheck: { type: 'boolean' },
         fingerprint: { type: 'boolean' },
@@ -45,7 +50,11 @@ export const reviewInputSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['idleMs', 'maxMs'],
-      properties: { idleMs: { type: 'integer', minimum: 1 }, maxMs: { type: ['integer', 'null'], minimum: 1 }, progressResetsMax: { type: 'boolean' } },
+      properties: {
+        idleMs: { type: 'integer', minimum: 1 },
+        maxMs: { type: ['integer', 'null'], minimum: 1 },
+        progressResetsMax: { type: 'boolean' },
+      },
     },
     retry: {
       type: 'object',
@@ -62,10 +71,19 @@ export const reviewInputSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['policy', 'capacityEvents', 'reserveForFinal'],
-      properties: { policy: { enum: QUEUE_POLICIES }, capacityEvents: { type: 'integer', minimum: 0, maximum: 1_000_000 }, reserveForFinal: { type: 'boolean' } },
+      properties: {
+        policy: { enum: QUEUE_POLICIES },
+        capacityEvents: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+        reserveForFinal: { type: 'boolean' },
+      },
     },
     ledger: { enum: LEDGER_STORES },
-    proxy: { type: 'object', additionalProperties: false, required: ['bufferingDisabled'], properties: { bufferingDisabled: { type: 'boolean' } } },
+    proxy: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['bufferingDisabled'],
+      properties: { bufferingDisabled: { type: 'boolean' } },
+    },
     recovery: {
       type: 'object',
       additionalProperties: false,

@@ -25,7 +25,10 @@ describe('review limits', () => {
   it('JSON nested 100,000 deep is a field error, not a stack overflow', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const result = reviewText(deep);
-    expect(result).toMatchObject({ ok: false, errors: [{ field: '/', message: expect.stringContaining(`more than ${REVIEW_DEPTH_MAX} levels`) }] });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [{ field: '/', message: expect.stringContaining(`more than ${REVIEW_DEPTH_MAX} levels`) }],
+    });
   });
 
   it('many wrong-typed items report the first 100 errors and a count', () => {
@@ -38,7 +41,10 @@ describe('review limits', () => {
   });
 
   it('an input over the size bound is refused unread', () => {
-    expect(reviewText(' '.repeat(REVIEW_INPUT_CHARS_MAX + 1))).toMatchObject({ ok: false, errors: [{ field: '/', message: expect.stringMatching(/more than the reviewer reads/) }] });
+    expect(reviewText(' '.repeat(REVIEW_INPUT_CHARS_MAX + 1))).toMatchObject({
+      ok: false,
+      errors: [{ field: '/', message: expect.stringMatching(/more than the reviewer reads/) }],
+    });
   });
 
   it('the CLI prints at most 100 error lines and the count; a huge file is LAB015', async () => {
@@ -51,8 +57,14 @@ describe('review limits', () => {
     expect(many.err.split('\n').filter((line) => line.startsWith('  /')).length).toBe(REVIEW_ERRORS_MAX);
     expect(many.err).toMatch(/… and 99,900 more errors/);
     writeFileSync(join(dir, 'huge.json'), `[${'0,'.repeat(REVIEW_INPUT_CHARS_MAX)}0]`);
-    expect(await lab('review', join(dir, 'huge.json'))).toMatchObject({ code: 1, err: expect.stringMatching(/LAB015 .*huge.json is \d+ bytes/) });
+    expect(await lab('review', join(dir, 'huge.json'))).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/LAB015 .*huge.json is \d+ bytes/),
+    });
     writeFileSync(join(dir, 'deep.json'), `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    expect(await lab('review', join(dir, 'deep.json'))).toMatchObject({ code: 1, err: expect.stringMatching(/\/: nests arrays and objects more than 64 levels/) });
+    expect(await lab('review', join(dir, 'deep.json'))).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/\/: nests arrays and objects more than 64 levels/),
+    });
   });
 });

@@ -4,7 +4,11 @@ import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_ERRORS_MAX, REVIEW_INPUT_CHARS_MAX 
 export { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_ERRORS_MAX, REVIEW_INPUT_CHARS_MAX };
 
 // The reviewer within its bounds (reviewBounds.ts holds them, apart, for the page).
-const invalid = (errors: FieldError[], errorsTotal = errors.length): ReviewResult => ({ ok: false, errors, errorsTotal });
+const invalid = (errors: FieldError[], errorsTotal = errors.length): ReviewResult => ({
+  ok: false,
+  errors,
+  errorsTotal,
+});
 
 /** Keeps the first REVIEW_ERRORS_MAX field errors and the count of all. */
 export function capErrors(result: ReviewResult): ReviewResult {
@@ -14,9 +18,18 @@ export function capErrors(result: ReviewResult): ReviewResult {
 
 /** Reviews a design given as JSON text: size, then depth, then parse, then the reviewer, then the error cap. */
 export function reviewText(text: string): ReviewResult {
-  if (text.length > REVIEW_INPUT_CHARS_MAX) return invalid([{ field: '/', message: `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')}); a design is a few kilobytes` }]);
+  if (text.length > REVIEW_INPUT_CHARS_MAX)
+    return invalid([
+      {
+        field: '/',
+        message: `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')}); a design is a few kilobytes`,
+      },
+    ]);
   const depth = jsonDepth(text);
-  if (depth > REVIEW_DEPTH_MAX) return invalid([{ field: '/', message: `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` }]);
+  if (depth > REVIEW_DEPTH_MAX)
+    return invalid([
+      { field: '/', message: `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` },
+    ]);
   let input: unknown;
   try {
     input = JSON.parse(text);

@@ -48,7 +48,8 @@ export interface ReviewRule {
   byHand: string;
 }
 
-export type RuleSection = 'Cancellation and deadlines' | 'Retries and idempotency' | 'Backoff' | 'Flow control' | 'Recovery';
+export type RuleSection =
+  'Cancellation and deadlines' | 'Retries and idempotency' | 'Backoff' | 'Flow control' | 'Recovery';
 
 const isMutationWithKey: readonly Condition[] = [
   { path: '/operation/mutates', is: true },
@@ -65,30 +66,43 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         requirements: ['RC-5', 'VF-2'],
         field: '/cancellation',
         severity: 'unsafe',
-        when: [{ path: '/transport', is: 'http' }, { path: '/cancellation', is: 'post-notification' }],
-        reason: 'on Streamable HTTP closing the request’s response stream is the cancellation; a POSTed notifications/cancelled is not',
+        when: [
+          { path: '/transport', is: 'http' },
+          { path: '/cancellation', is: 'post-notification' },
+        ],
+        reason:
+          'on Streamable HTTP closing the request’s response stream is the cancellation; a POSTed notifications/cancelled is not',
         card: failureCards.httpPostsCancel,
-        byHand: 'Find where the HTTP client gives up on a call (user abort, timeout). It must abort the fetch / close that POST’s SSE response stream; a second POST carrying notifications/cancelled is the bug.',
+        byHand:
+          'Find where the HTTP client gives up on a call (user abort, timeout). It must abort the fetch / close that POST’s SSE response stream; a second POST carrying notifications/cancelled is the bug.',
       },
       {
         id: 'cancel-http-uses-stdio-signal',
         requirements: ['RC-5', 'VF-2'],
         field: '/cancellation',
         severity: 'unsafe',
-        when: [{ path: '/transport', is: 'http' }, { path: '/cancellation', is: 'notifications/cancelled' }],
+        when: [
+          { path: '/transport', is: 'http' },
+          { path: '/cancellation', is: 'notifications/cancelled' },
+        ],
         reason: 'notifications/cancelled is the stdio signal; on Streamable HTTP close the response stream',
         card: failureCards.httpPostsCancel,
-        byHand: 'Same place as above: on Streamable HTTP the only cancellation is closing the request’s response stream (AbortController.abort() on the fetch); no message is sent.',
+        byHand:
+          'Same place as above: on Streamable HTTP the only cancellation is closing the request’s response stream (AbortController.abort() on the fetch); no message is sent.',
       },
       {
         id: 'cancel-stdio-without-notification',
         requirements: ['RC-5', 'VF-1'],
         field: '/cancellation',
         severity: 'unsafe',
-        when: [{ path: '/transport', is: 'stdio' }, { path: '/cancellation', isNot: 'notifications/cancelled' }],
+        when: [
+          { path: '/transport', is: 'stdio' },
+          { path: '/cancellation', isNot: 'notifications/cancelled' },
+        ],
         reason: 'stdio has no per-request stream to close: send notifications/cancelled',
         card: null,
-        byHand: 'On stdio the client must write {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":…}} to the server’s stdin and expect no answer to it or to the cancelled request.',
+        byHand:
+          'On stdio the client must write {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":…}} to the server’s stdin and expect no answer to it or to the cancelled request.',
       },
       {
         id: 'timeout-no-maximum',
@@ -98,7 +112,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/timeouts/maxMs', is: null }],
         reason: 'no maximum timeout: steady progress keeps hung work alive forever',
         card: failureCards.progressResetsEverything,
-        byHand: 'Look for an absolute budget per call (maxTotalTimeout in the MCP TypeScript SDK, a deadline or context timeout elsewhere). A single timeout that progress resets is not one.',
+        byHand:
+          'Look for an absolute budget per call (maxTotalTimeout in the MCP TypeScript SDK, a deadline or context timeout elsewhere). A single timeout that progress resets is not one.',
       },
       {
         id: 'timeout-progress-resets-maximum',
@@ -108,17 +123,23 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/timeouts/progressResetsMax', is: true }],
         reason: 'progress must reset the idle clock only, never the absolute budget',
         card: failureCards.progressResetsEverything,
-        byHand: 'Read the progress handler: it may restart the idle timer (resetTimeoutOnProgress: true) but must leave the maximum deadline where the request’s start put it.',
+        byHand:
+          'Read the progress handler: it may restart the idle timer (resetTimeoutOnProgress: true) but must leave the maximum deadline where the request’s start put it.',
       },
       {
         id: 'timeout-idle-not-below-maximum',
         requirements: ['RC-1'],
         field: '/timeouts/idleMs',
         severity: 'warning',
-        when: [{ path: '/timeouts/maxMs', isNot: null }, { path: '/timeouts/idleMs', notBelowField: '/timeouts/maxMs' }],
-        reason: 'the idle timeout ({/timeouts/idleMs} ms) is not shorter than the maximum ({/timeouts/maxMs} ms), so it never fires first',
+        when: [
+          { path: '/timeouts/maxMs', isNot: null },
+          { path: '/timeouts/idleMs', notBelowField: '/timeouts/maxMs' },
+        ],
+        reason:
+          'the idle timeout ({/timeouts/idleMs} ms) is not shorter than the maximum ({/timeouts/maxMs} ms), so it never fires first',
         card: null,
-        byHand: 'Compare the two numbers: the idle timeout (time allowed with no progress) must be shorter than the absolute maximum, or it never fires first.',
+        byHand:
+          'Compare the two numbers: the idle timeout (time allowed with no progress) must be shorter than the absolute maximum, or it never fires first.',
       },
     ],
   },
@@ -130,20 +151,30 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         requirements: ['LG-1', 'VF-6'],
         field: '/retry/automatic',
         severity: 'unsafe',
-        when: [{ path: '/operation/mutates', is: true }, { path: '/operation/idempotencyKey', is: false }, { path: '/retry/automatic', is: true }],
+        when: [
+          { path: '/operation/mutates', is: true },
+          { path: '/operation/idempotencyKey', is: false },
+          { path: '/retry/automatic', is: true },
+        ],
         reason: 'a retry under a new JSON-RPC id runs the mutation again; no key lets the server recognise the intent',
         card: failureCards.newIdAsDedupe,
-        byHand: 'Find every loop that re-sends tools/call after an error or timeout. If the tool changes state and its arguments carry no business idempotency key, the retry runs the effect again: a new JSON-RPC id is not de-duplication.',
+        byHand:
+          'Find every loop that re-sends tools/call after an error or timeout. If the tool changes state and its arguments carry no business idempotency key, the retry runs the effect again: a new JSON-RPC id is not de-duplication.',
       },
       {
         id: 'retry-key-not-durable',
         requirements: ['LG-2', 'LG-8'],
         field: '/retry/automatic',
         severity: 'unsafe',
-        when: [...isMutationWithKey, { path: '/ledger', isNot: 'shared-durable' }, { path: '/retry/automatic', is: true }],
+        when: [
+          ...isMutationWithKey,
+          { path: '/ledger', isNot: 'shared-durable' },
+          { path: '/retry/automatic', is: true },
+        ],
         reason: 'the key is only as durable as its ledger ({/ledger}); a retry can run the effect twice',
         card: failureCards.newIdAsDedupe,
-        byHand: 'Follow the key on the server: where is it stored? A retry is safe only if the record of the key outlives a restart and is seen by every replica.',
+        byHand:
+          'Follow the key on the server: where is it stored? A retry is safe only if the record of the key outlives a restart and is seen by every replica.',
       },
       {
         id: 'retry-changes-key',
@@ -153,7 +184,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [...isMutationWithKey, { path: '/retry/automatic', is: true }, { path: '/retry/sameKey', is: false }],
         reason: 'a retry must repeat the same key with identical arguments, or it is a new intent',
         card: failureCards.newIdAsDedupe,
-        byHand: 'In the retry loop, check the key is generated once per business intent (before the first attempt) and reused with the identical arguments, not minted per attempt.',
+        byHand:
+          'In the retry loop, check the key is generated once per business intent (before the first attempt) and reused with the identical arguments, not minted per attempt.',
       },
       {
         id: 'ledger-not-shared',
@@ -163,7 +195,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [...isMutationWithKey, { path: '/ledger', oneOf: ['in-memory', 'per-replica'] }],
         reason: 'an {/ledger} ledger forgets keys on restart and does not span replicas',
         card: failureCards.inMemoryLedger,
-        byHand: 'A Map, an LRU cache or a per-process SQLite file holding keys is in-memory or per-replica: it forgets on restart and another replica never sees it. Use the shared database, or the upstream service’s own idempotency key.',
+        byHand:
+          'A Map, an LRU cache or a per-process SQLite file holding keys is in-memory or per-replica: it forgets on restart and another replica never sees it. Use the shared database, or the upstream service’s own idempotency key.',
       },
       {
         id: 'ledger-missing',
@@ -183,7 +216,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [...isMutationWithKey, { path: '/operation/atomicKeyCheck', is: false }],
         reason: 'checking the key and running the effect as separate steps lets two workers both see the key missing',
         card: failureCards.separateKeyCheck,
-        byHand: 'Read the handler: “SELECT key … if missing then do the effect then INSERT key” in separate statements is the bug. The key claim, the effect record and the stored result must commit in one transaction (BEGIN IMMEDIATE, SELECT … FOR UPDATE, or a unique-constraint insert first).',
+        byHand:
+          'Read the handler: “SELECT key … if missing then do the effect then INSERT key” in separate statements is the bug. The key claim, the effect record and the stored result must commit in one transaction (BEGIN IMMEDIATE, SELECT … FOR UPDATE, or a unique-constraint insert first).',
       },
       {
         id: 'key-without-fingerprint',
@@ -193,7 +227,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [...isMutationWithKey, { path: '/operation/fingerprint', is: false }],
         reason: 'without an argument fingerprint one key can alias two intents',
         card: failureCards.keyReusedChangedArgs,
-        byHand: 'The ledger row must store a hash of the operation name and its arguments (without the key) and refuse the same key with other arguments (422-like), not replay the old result.',
+        byHand:
+          'The ledger row must store a hash of the operation name and its arguments (without the key) and refuse the same key with other arguments (422-like), not replay the old result.',
       },
       {
         id: 'result-not-copied',
@@ -203,17 +238,23 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [...isMutationWithKey, { path: '/operation/defensiveCopies', is: false }],
         reason: 'returning the stored object lets a caller corrupt later replays',
         card: failureCards.sharedMutableResult,
-        byHand: 'A replay must return a result rebuilt from the stored JSON (or a deep copy), never the cached object itself.',
+        byHand:
+          'A replay must return a result rebuilt from the stored JSON (or a deep copy), never the cached object itself.',
       },
       {
         id: 'remote-effect-outside-ledger',
         requirements: ['LG-8'],
         field: '/operation/remoteEffect',
         severity: 'warning',
-        when: [{ path: '/operation/remoteEffect', is: true }, { path: '/operation/mutates', is: true }],
-        reason: 'a local ledger makes the local record atomic, not the remote effect: the other service must accept the same key, or write the effect to a transactional outbox in the same transaction',
+        when: [
+          { path: '/operation/remoteEffect', is: true },
+          { path: '/operation/mutates', is: true },
+        ],
+        reason:
+          'a local ledger makes the local record atomic, not the remote effect: the other service must accept the same key, or write the effect to a transactional outbox in the same transaction',
         card: null,
-        byHand: 'If the handler calls a payment API, a deployment API or another service, check it passes the same idempotency key upstream or writes the call to an outbox table in the ledger’s transaction.',
+        byHand:
+          'If the handler calls a payment API, a deployment API or another service, check it passes the same idempotency key upstream or writes the call to an outbox table in the ledger’s transaction.',
       },
       {
         id: 'annotation-contradicts-contract',
@@ -223,7 +264,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ hintWarnings: true }],
         reason: null,
         card: null,
-        byHand: 'Compare the tool’s annotations (readOnlyHint, idempotentHint) with what the handler does. Annotations are hints from the server’s author; the implementation decides whether a retry is safe.',
+        byHand:
+          'Compare the tool’s annotations (readOnlyHint, idempotentHint) with what the handler does. Annotations are hints from the server’s author; the implementation decides whether a retry is safe.',
       },
     ],
   },
@@ -235,20 +277,30 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         requirements: ['RV-4', 'RV-5'],
         field: '/retry/backoff',
         severity: 'unsafe',
-        when: [{ path: '/retry/automatic', is: true }, { path: '/retry/attemptsMax', above: 0 }, { path: '/retry/backoff', is: 'none' }],
+        when: [
+          { path: '/retry/automatic', is: true },
+          { path: '/retry/attemptsMax', above: 0 },
+          { path: '/retry/backoff', is: 'none' },
+        ],
         reason: 'retrying without backoff turns recovery into a thundering herd',
         card: failureCards.herd,
-        byHand: 'Find the delay between attempts (and between reconnects). None, or a fixed sleep, means every client comes back at once.',
+        byHand:
+          'Find the delay between attempts (and between reconnects). None, or a fixed sleep, means every client comes back at once.',
       },
       {
         id: 'backoff-without-jitter',
         requirements: ['RV-4', 'RV-5'],
         field: '/retry/backoff',
         severity: 'warning',
-        when: [{ path: '/retry/automatic', is: true }, { path: '/retry/attemptsMax', above: 0 }, { path: '/retry/backoff', is: 'exponential' }],
+        when: [
+          { path: '/retry/automatic', is: true },
+          { path: '/retry/attemptsMax', above: 0 },
+          { path: '/retry/backoff', is: 'exponential' },
+        ],
         reason: 'exponential backoff without jitter keeps clients in lockstep waves',
         card: failureCards.herd,
-        byHand: 'A delay of base × 2^attempt with no random part keeps clients in lockstep; it needs jitter (full, equal or decorrelated) and a cap.',
+        byHand:
+          'A delay of base × 2^attempt with no random part keeps clients in lockstep; it needs jitter (full, equal or decorrelated) and a cap.',
       },
     ],
   },
@@ -263,7 +315,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/queue/policy', is: 'unbounded' }],
         reason: 'an unbounded queue grows without limit behind a slow consumer',
         card: failureCards.unboundedQueue,
-        byHand: 'Find the buffer between the handler’s progress callback and the SSE writer (an array, a stream’s highWaterMark, a channel). It must have a fixed capacity.',
+        byHand:
+          'Find the buffer between the handler’s progress callback and the SSE writer (an array, a stream’s highWaterMark, a channel). It must have a fixed capacity.',
       },
       {
         id: 'queue-final-droppable',
@@ -273,7 +326,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/queue/reserveForFinal', is: false }],
         reason: 'the final response must never be dropped',
         card: failureCards.finalDropped,
-        byHand: 'When that buffer is full, check what gets evicted: progress may be dropped, the final JSON-RPC response never.',
+        byHand:
+          'When that buffer is full, check what gets evicted: progress may be dropped, the final JSON-RPC response never.',
       },
       {
         id: 'queue-capacity-too-small',
@@ -290,10 +344,15 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         requirements: ['RV-1', 'RV-2'],
         field: '/proxy/bufferingDisabled',
         severity: 'unsafe',
-        when: [{ path: '/transport', is: 'http' }, { path: '/proxy/bufferingDisabled', is: false }],
-        reason: 'a buffering proxy turns progress into bursts that trip the idle timeout; send X-Accel-Buffering: no and Cache-Control: no-cache',
+        when: [
+          { path: '/transport', is: 'http' },
+          { path: '/proxy/bufferingDisabled', is: false },
+        ],
+        reason:
+          'a buffering proxy turns progress into bursts that trip the idle timeout; send X-Accel-Buffering: no and Cache-Control: no-cache',
         card: failureCards.proxyBuffers,
-        byHand: 'Check the SSE response headers (Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: no) and the reverse proxy’s config (nginx proxy_buffering, idle/read timeouts longer than the keep-alive comment interval).',
+        byHand:
+          'Check the SSE response headers (Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: no) and the reverse proxy’s config (nginx proxy_buffering, idle/read timeouts longer than the keep-alive comment interval).',
       },
     ],
   },
@@ -308,7 +367,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/recovery/lastEventId', is: true }],
         reason: 'this protocol revision keeps no stream state: Last-Event-ID resumes nothing',
         card: failureCards.lastEventIdAssumed,
-        byHand: 'Search the reconnect code for Last-Event-ID / lastEventId / resumption tokens: MCP 2026-07-28 keeps no stream state to resume.',
+        byHand:
+          'Search the reconnect code for Last-Event-ID / lastEventId / resumption tokens: MCP 2026-07-28 keeps no stream state to resume.',
       },
       {
         id: 'recovery-same-request-id',
@@ -318,7 +378,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/recovery/newRequestId', is: false }],
         reason: 'a reconnect is a new request and needs a new JSON-RPC id',
         card: failureCards.lastEventIdAssumed,
-        byHand: 'A reconnect re-issues the request (subscriptions/listen, or the call) with a new JSON-RPC id; re-sending the old id is wrong.',
+        byHand:
+          'A reconnect re-issues the request (subscriptions/listen, or the call) with a new JSON-RPC id; re-sending the old id is wrong.',
       },
       {
         id: 'recovery-no-refetch',
@@ -326,9 +387,11 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         field: '/recovery/refetch',
         severity: 'unsafe',
         when: [{ path: '/recovery/refetch', isEmpty: true }],
-        reason: 'after a drop, refetch the affected state from its authoritative methods (tools/list, resources/list, prompts/list, tasks/get …)',
+        reason:
+          'after a drop, refetch the affected state from its authoritative methods (tools/list, resources/list, prompts/list, tasks/get …)',
         card: failureCards.lastEventIdAssumed,
-        byHand: 'After a dropped stream, list what the client re-reads from authoritative methods (tools/list, resources/list, prompts/list, tasks/get …). An empty list means missed changes stay missed.',
+        byHand:
+          'After a dropped stream, list what the client re-reads from authoritative methods (tools/list, resources/list, prompts/list, tasks/get …). An empty list means missed changes stay missed.',
       },
       {
         id: 'recovery-replays-unsafe-mutation',
@@ -338,7 +401,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/recovery/replayUnsafeMutations', is: true }],
         reason: 'never repeat an unsafe mutation because its response was lost: reconcile first',
         card: failureCards.newIdAsDedupe,
-        byHand: 'Check what the client does with calls in flight when the connection dropped: an unkeyed mutation must be reconciled (read the authoritative state) before anything is re-sent.',
+        byHand:
+          'Check what the client does with calls in flight when the connection dropped: an unkeyed mutation must be reconciled (read the authoritative state) before anything is re-sent.',
       },
       {
         id: 'task-ack-as-final',
@@ -348,7 +412,8 @@ export const reviewRuleSections: readonly { section: RuleSection; rules: readonl
         when: [{ path: '/recovery/pollTasksUntilTerminal', is: false }],
         reason: 'a tasks/cancel acknowledgement is not a cancellation: poll until a terminal status',
         card: failureCards.taskAckFinal,
-        byHand: 'After tasks/cancel, the client must keep polling tasks/get until completed, failed or cancelled; showing “stopped” on the acknowledgement is the bug.',
+        byHand:
+          'After tasks/cancel, the client must keep polling tasks/get until completed, failed or cancelled; showing “stopped” on the acknowledgement is the bug.',
       },
     ],
   },
@@ -382,8 +447,14 @@ export const flowChecks: readonly FlowCheck[] = [
     check: 'replaceable progress is what gets dropped',
     ok: [{ path: '/queue/policy', is: 'coalesce-drop-oldest' }],
     detail: [
-      { when: [{ path: '/queue/policy', is: 'coalesce-drop-oldest' }], text: 'adjacent progress coalesces; the oldest progress is dropped first' },
-      { when: [{ path: '/queue/policy', is: 'drop-newest' }], text: 'dropping the newest progress keeps stale values and can drop a final response' },
+      {
+        when: [{ path: '/queue/policy', is: 'coalesce-drop-oldest' }],
+        text: 'adjacent progress coalesces; the oldest progress is dropped first',
+      },
+      {
+        when: [{ path: '/queue/policy', is: 'drop-newest' }],
+        text: 'dropping the newest progress keeps stale values and can drop a final response',
+      },
       { when: [{ path: '/queue/policy', is: 'unbounded' }], text: 'nothing is ever dropped, so nothing bounds memory' },
     ],
   },
@@ -412,7 +483,13 @@ const httpSignal: Variants = [
 ];
 
 /** The race table (RC-8): the two orders of the cancel/complete race and the deadline, worded for the input. */
-export const raceRows: readonly { requirements: readonly string[]; ordering: Text; server: Text; client: Text; wire: Text }[] = [
+export const raceRows: readonly {
+  requirements: readonly string[];
+  ordering: Text;
+  server: Text;
+  client: Text;
+  wire: Text;
+}[] = [
   {
     requirements: ['RC-8', 'RC-6', 'VF-3'],
     ordering: 'cancellation wins',
@@ -449,11 +526,20 @@ export const boundaryCases: readonly { when: readonly Condition[]; lines: readon
     when: [{ path: '/operation/idempotencyKey', is: true }],
     lines: [
       [
-        { when: [{ path: '/operation/atomicKeyCheck', is: false }], text: 'The key is checked and recorded in the {/ledger} ledger — in separate steps (flagged).' },
-        { when: [], text: 'The key is checked and recorded in the {/ledger} ledger, in one transaction with the effect record and the result.' },
+        {
+          when: [{ path: '/operation/atomicKeyCheck', is: false }],
+          text: 'The key is checked and recorded in the {/ledger} ledger — in separate steps (flagged).',
+        },
+        {
+          when: [],
+          text: 'The key is checked and recorded in the {/ledger} ledger, in one transaction with the effect record and the result.',
+        },
       ],
       [
-        { when: [{ path: '/operation/remoteEffect', is: true }], text: 'The remote effect is outside that transaction: the other service must accept the same key, or deliver the effect from a transactional outbox.' },
+        {
+          when: [{ path: '/operation/remoteEffect', is: true }],
+          text: 'The remote effect is outside that transaction: the other service must accept the same key, or deliver the effect from a transactional outbox.',
+        },
         { when: [], text: 'The effect is recorded locally, inside the boundary.' },
       ],
       'A retry must carry the same key and identical arguments; other arguments under the same key are refused (422-like).',
@@ -471,7 +557,10 @@ export const boundaryCases: readonly { when: readonly Condition[]; lines: readon
  */
 export const retryContract = {
   mutates: '/operation/mutates',
-  durableKey: [{ path: '/operation/idempotencyKey', is: true }, { path: '/ledger', is: 'shared-durable' }] as readonly Condition[],
+  durableKey: [
+    { path: '/operation/idempotencyKey', is: true },
+    { path: '/ledger', is: 'shared-durable' },
+  ] as readonly Condition[],
   deterministicRead: 'not /operation/mutates',
 } as const;
 
@@ -509,7 +598,8 @@ export function holds(condition: Condition, input: unknown, facts: RuleFacts): b
   return Array.isArray(value) && value.length === 0;
 }
 
-export const allHold = (conditions: readonly Condition[], input: unknown, facts: RuleFacts): boolean => conditions.every((c) => holds(c, input, facts));
+export const allHold = (conditions: readonly Condition[], input: unknown, facts: RuleFacts): boolean =>
+  conditions.every((c) => holds(c, input, facts));
 
 /** Fills `{/pointer}` placeholders with the input's values (strings bare, the rest as JSON). */
 export function fill(template: string, input: unknown): string {

@@ -23,28 +23,72 @@ describe('a safe design', () => {
     expect(r.retryClassification.retryClass).toBe('conditional');
     expect(r.flowControl.every((c) => c.ok)).toBe(true);
     expect(r.failureCards).toEqual([]);
-    expect(r.raceTable.map((row) => row.ordering)).toEqual(['cancellation wins', 'completion wins', 'maximum deadline at 2000 ms']);
+    expect(r.raceTable.map((row) => row.ordering)).toEqual([
+      'cancellation wins',
+      'completion wins',
+      'maximum deadline at 2000 ms',
+    ]);
     expect(r.raceTable[0]?.wire).toMatch(/closing the request’s SSE response stream/);
   });
 });
 
 describe('each unsafe choice is flagged with its reason and card', () => {
   const cases: Array<[string, (i: ReviewInput) => void, string, string]> = [
-    ['an unsafe mutation retried without a key', (i) => ((i.operation.idempotencyKey = false), (i.retry.automatic = true)), '/retry/automatic', 'new-id-as-dedupe'],
-    ['an HTTP client that POSTs notifications/cancelled', (i) => (i.cancellation = 'post-notification'), '/cancellation', 'http-posts-cancel'],
+    [
+      'an unsafe mutation retried without a key',
+      (i) => ((i.operation.idempotencyKey = false), (i.retry.automatic = true)),
+      '/retry/automatic',
+      'new-id-as-dedupe',
+    ],
+    [
+      'an HTTP client that POSTs notifications/cancelled',
+      (i) => (i.cancellation = 'post-notification'),
+      '/cancellation',
+      'http-posts-cancel',
+    ],
     ['no maximum timeout', (i) => (i.timeouts.maxMs = null), '/timeouts/maxMs', 'progress-resets-every-deadline'],
-    ['progress resetting the maximum', (i) => (i.timeouts.progressResetsMax = true), '/timeouts/progressResetsMax', 'progress-resets-every-deadline'],
+    [
+      'progress resetting the maximum',
+      (i) => (i.timeouts.progressResetsMax = true),
+      '/timeouts/progressResetsMax',
+      'progress-resets-every-deadline',
+    ],
     ['an in-memory ledger', (i) => (i.ledger = 'in-memory'), '/ledger', 'in-memory-ledger'],
-    ['a separate key check', (i) => (i.operation.atomicKeyCheck = false), '/operation/atomicKeyCheck', 'separate-key-check'],
+    [
+      'a separate key check',
+      (i) => (i.operation.atomicKeyCheck = false),
+      '/operation/atomicKeyCheck',
+      'separate-key-check',
+    ],
     ['no fingerprint', (i) => (i.operation.fingerprint = false), '/operation/fingerprint', 'key-reused-changed-args'],
-    ['shared result objects', (i) => (i.operation.defensiveCopies = false), '/operation/defensiveCopies', 'shared-mutable-result'],
+    [
+      'shared result objects',
+      (i) => (i.operation.defensiveCopies = false),
+      '/operation/defensiveCopies',
+      'shared-mutable-result',
+    ],
     ['an unbounded queue', (i) => (i.queue.policy = 'unbounded'), '/queue/policy', 'unbounded-queue'],
-    ['no room kept for the final response', (i) => (i.queue.reserveForFinal = false), '/queue/reserveForFinal', 'final-dropped'],
+    [
+      'no room kept for the final response',
+      (i) => (i.queue.reserveForFinal = false),
+      '/queue/reserveForFinal',
+      'final-dropped',
+    ],
     ['a buffering proxy', (i) => (i.proxy = { bufferingDisabled: false }), '/proxy/bufferingDisabled', 'proxy-buffers'],
-    ['Last-Event-ID resumption', (i) => (i.recovery.lastEventId = true), '/recovery/lastEventId', 'last-event-id-assumed'],
+    [
+      'Last-Event-ID resumption',
+      (i) => (i.recovery.lastEventId = true),
+      '/recovery/lastEventId',
+      'last-event-id-assumed',
+    ],
     ['no refetch after a drop', (i) => (i.recovery.refetch = []), '/recovery/refetch', 'last-event-id-assumed'],
     ['retries without backoff', (i) => (i.retry.backoff = 'none'), '/retry/backoff', 'reconnect-herd'],
-    ['treating a task ack as final', (i) => (i.recovery.pollTasksUntilTerminal = false), '/recovery/pollTasksUntilTerminal', 'task-ack-final'],
+    [
+      'treating a task ack as final',
+      (i) => (i.recovery.pollTasksUntilTerminal = false),
+      '/recovery/pollTasksUntilTerminal',
+      'task-ack-final',
+    ],
   ];
   for (const [name, change, field, card] of cases) {
     it(name, () => {
@@ -60,7 +104,9 @@ describe('each unsafe choice is flagged with its reason and card', () => {
   it('the all-wrong example collects every card it earns, and the lying idempotentHint is called out', () => {
     const r = reviewed(unsafe);
     expect(r.retryClassification.retryClass).toBe('unsafe');
-    expect(r.flags.some((f) => f.field === '/operation/annotations' && /idempotentHint says true/.test(f.reason))).toBe(true);
+    expect(r.flags.some((f) => f.field === '/operation/annotations' && /idempotentHint says true/.test(f.reason))).toBe(
+      true,
+    );
     expect(r.failureCards.length).toBeGreaterThanOrEqual(9);
   });
 
@@ -72,7 +118,12 @@ describe('each unsafe choice is flagged with its reason and card', () => {
 
 describe('invalid input is answered field by field', () => {
   it('names every wrong field and what it must be', () => {
-    const result = review({ operation: { name: '', mutates: 'yes' }, transport: 'tcp', timeouts: { idleMs: 0, maxMs: 10 }, extra: 1 });
+    const result = review({
+      operation: { name: '', mutates: 'yes' },
+      transport: 'tcp',
+      timeouts: { idleMs: 0, maxMs: 10 },
+      extra: 1,
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toEqual(

@@ -1,4 +1,19 @@
-import { checkSeed, checkTransport, DEFAULT_SEED, IMPLEMENTATIONS, LabError, parseFaults, parseSchedule, parseSetting, settingsSpecFor, type Implementation, type Scenario, type SettingValue, type Settings, type Transport } from '../engine';
+import {
+  checkSeed,
+  checkTransport,
+  DEFAULT_SEED,
+  IMPLEMENTATIONS,
+  LabError,
+  parseFaults,
+  parseSchedule,
+  parseSetting,
+  settingsSpecFor,
+  type Implementation,
+  type Scenario,
+  type SettingValue,
+  type Settings,
+  type Transport,
+} from '../engine';
 import { sdkRefusal } from '../sdk/refusal';
 import { RUN_SPEC_CHARS_MAX } from './runSpecLimits';
 
@@ -53,9 +68,11 @@ export interface RunSpecProblem {
 /** The run-spec keys that are not settings (a scenario names no setting after one of them). */
 export const RUN_SPEC_KEYS = ['impl', 'transport', 'seed', 'schedule', 'faults'] as const;
 
-const isRunSpecKey = (name: string): boolean => name === 'scenario' || (RUN_SPEC_KEYS as readonly string[]).includes(name);
+const isRunSpecKey = (name: string): boolean =>
+  name === 'scenario' || (RUN_SPEC_KEYS as readonly string[]).includes(name);
 
-export const isImplementation = (value: string): value is Implementation => (IMPLEMENTATIONS as readonly string[]).includes(value);
+export const isImplementation = (value: string): value is Implementation =>
+  (IMPLEMENTATIONS as readonly string[]).includes(value);
 
 /** `model, ts-sdk or ts-sdk-v2`: the implementations as an error message offers them, from the one list. */
 export const IMPLEMENTATION_CHOICES = `${IMPLEMENTATIONS.slice(0, -1).join(', ')} or ${IMPLEMENTATIONS.at(-1)}`;
@@ -67,7 +84,8 @@ function seedOf(text: string): number {
 }
 
 function judgeImpl(text: string): Implementation {
-  if (!isImplementation(text)) throw new LabError('LAB025', `"${text}" is not an implementation; use ${IMPLEMENTATION_CHOICES}`);
+  if (!isImplementation(text))
+    throw new LabError('LAB025', `"${text}" is not an implementation; use ${IMPLEMENTATION_CHOICES}`);
   return text;
 }
 
@@ -111,7 +129,11 @@ export interface ResolveOptions {
  * rest (LAB025). The one place these are decided; whether an ordering or a fault fits the run is known
  * only as it runs, and the SDK's own run reports LAB026.
  */
-export function resolveRunParams(params: Readonly<Record<string, string>>, find: (id: string) => Scenario, options: ResolveOptions = {}): ResolvedRunSpec {
+export function resolveRunParams(
+  params: Readonly<Record<string, string>>,
+  find: (id: string) => Scenario,
+  options: ResolveOptions = {},
+): ResolvedRunSpec {
   const { problems } = options;
   const attempt = <T>(param: string, check: (text: string) => T): T | undefined => {
     const text = Object.hasOwn(params, param) ? params[param] : undefined;
@@ -136,7 +158,11 @@ export function resolveRunParams(params: Readonly<Record<string, string>>, find:
     const value = attempt(name, (text) => {
       // Own keys only: `constructor` or `__proto__` are not settings however a link spells them.
       const spec = Object.hasOwn(known, name) ? known[name] : undefined;
-      if (spec === undefined) throw new LabError('LAB004', `"${name}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(known).join(', ')}`);
+      if (spec === undefined)
+        throw new LabError(
+          'LAB004',
+          `"${name}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(known).join(', ')}`,
+        );
       return parseSetting(name, spec, text);
     });
     if (value !== undefined) settings[name] = value;
@@ -146,13 +172,28 @@ export function resolveRunParams(params: Readonly<Record<string, string>>, find:
   if (impl !== 'model') {
     const sdk = impl;
     const kept = attempt('impl', (text) => {
-      const refusal = sdkRefusal(scenario, settings, schedule !== undefined || faults !== undefined, options.keepSdkDecidedSettings === true, sdk, transport);
+      const refusal = sdkRefusal(
+        scenario,
+        settings,
+        schedule !== undefined || faults !== undefined,
+        options.keepSdkDecidedSettings === true,
+        sdk,
+        transport,
+      );
       if (refusal !== null) throw refusal;
       return text;
     });
     if (kept === undefined) impl = 'model';
   }
-  return { scenario, impl, transport, seed, settings, ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) };
+  return {
+    scenario,
+    impl,
+    transport,
+    seed,
+    settings,
+    ...(schedule === undefined ? {} : { schedule }),
+    ...(faults === undefined ? {} : { faults }),
+  };
 }
 
 /** A run spec as text parameters (what a link carries). */
@@ -169,7 +210,11 @@ export function runSpecParams(spec: RunSpec): Record<string, string> {
 }
 
 /** Judges a run spec (see resolveRunParams). */
-export function resolveRunSpec(spec: RunSpec, find: (id: string) => Scenario, options: ResolveOptions = {}): ResolvedRunSpec {
+export function resolveRunSpec(
+  spec: RunSpec,
+  find: (id: string) => Scenario,
+  options: ResolveOptions = {},
+): ResolvedRunSpec {
   return resolveRunParams(runSpecParams(spec), find, options);
 }
 
@@ -179,8 +224,13 @@ export function resolveRunSpec(spec: RunSpec, find: (id: string) => Scenario, op
  * written `+`) and any setting of the scenario: `C:impl=ts-sdk,transport=http,seed=2`.
  */
 export function parseRunSpec(text: string): RunSpec {
-  const bad = (why: string): LabError => new LabError('LAB024', `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}": ${why}. Write <scenario>[:key=value,…], e.g. C:impl=ts-sdk,transport=http,seed=2`);
-  if (text.length === 0 || text.length > RUN_SPEC_CHARS_MAX) throw bad(`a run spec has 1 to ${RUN_SPEC_CHARS_MAX} characters`);
+  const bad = (why: string): LabError =>
+    new LabError(
+      'LAB024',
+      `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}": ${why}. Write <scenario>[:key=value,…], e.g. C:impl=ts-sdk,transport=http,seed=2`,
+    );
+  if (text.length === 0 || text.length > RUN_SPEC_CHARS_MAX)
+    throw bad(`a run spec has 1 to ${RUN_SPEC_CHARS_MAX} characters`);
   const colon = text.indexOf(':');
   const scenario = colon < 0 ? text : text.slice(0, colon);
   if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(scenario)) throw bad('it must start with a scenario id');

@@ -19,11 +19,17 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
     // The herd with every client waiting the SDK's own reconnection delay (the known-bugs gallery's bug-reconnect-without-jitter).
     const { runSdkHerd } = await import('../sdk/sdkBackoff');
     const onStep = options.onStep;
-    return runSdkHerd(scenario, run.impl, { transport, seed, settings, trace: onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) } });
+    return runSdkHerd(scenario, run.impl, {
+      transport,
+      seed,
+      settings,
+      trace: onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) },
+    });
   }
   if (run.impl === 'ts-sdk' || run.impl === 'ts-sdk-v2') {
     // resolveRunSpec let an SDK through for a request race (and the herd, above) only.
-    if (scenario.kind !== 'request-race') throw new Error(`${run.impl} was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
+    if (scenario.kind !== 'request-race')
+      throw new Error(`${run.impl} was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
     const sdkOptions = { transport, seed, settings, onStep: options.onStep };
     if (run.impl === 'ts-sdk-v2') {
       const { runTsSdkV2Scenario } = await import('../sdk/tsSdkV2Race');
@@ -34,13 +40,22 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
   }
   if (run.impl === 'ext-tasks') {
     // resolveRunSpec let ext-tasks through for a durable-task scenario only.
-    if (scenario.kind !== 'task') throw new Error(`ext-tasks was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
+    if (scenario.kind !== 'task')
+      throw new Error(`ext-tasks was resolved for ${scenario.id}, a ${scenario.kind} scenario`);
     const { runExtTasksScenario } = await import('../sdk/extTasksRun');
     return runExtTasksScenario(scenario, { transport, seed, settings, onStep: options.onStep });
   }
   const onStep = options.onStep;
   const trace = onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) };
-  return runScenario(scenario, { transport, seed, settings, ledger: options.ledger, trace, schedule: run.schedule, faults: run.faults });
+  return runScenario(scenario, {
+    transport,
+    seed,
+    settings,
+    ledger: options.ledger,
+    trace,
+    schedule: run.schedule,
+    faults: run.faults,
+  });
 }
 
 /** Runs what a run spec names (resolved first: a bad value is refused before anything runs). */

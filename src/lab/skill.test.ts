@@ -88,7 +88,8 @@ describe('the skill folder', () => {
     expect(JSON.stringify(buildSkill())).toBe(JSON.stringify(skill));
     const expected = Object.fromEntries(skill.map((f) => [f.path, f.contents]));
     expect(Object.keys(committed()).sort(), REGENERATE).toEqual(Object.keys(expected).sort());
-    for (const [path, contents] of Object.entries(committed())) expect(contents, `${path} drifted; ${REGENERATE}`).toBe(expected[path]);
+    for (const [path, contents] of Object.entries(committed()))
+      expect(contents, `${path} drifted; ${REGENERATE}`).toBe(expected[path]);
   });
 
   it('opens SKILL.md with a front matter of name and description', () => {
@@ -105,7 +106,9 @@ describe('SKILL.md says what lab review checks', () => {
   }
 
   it('every rule and flow-control check of the table is emitted by review for some input', () => {
-    expect([...emitted.keys()].sort()).toEqual([...reviewRules.map((r) => r.id), ...flowChecks.map((c) => c.id)].sort());
+    expect([...emitted.keys()].sort()).toEqual(
+      [...reviewRules.map((r) => r.id), ...flowChecks.map((c) => c.id)].sort(),
+    );
   });
 
   it('every rule id review emits is in SKILL.md with its SPEC requirements, and each requirement is summarised', () => {
@@ -127,24 +130,37 @@ describe('SKILL.md says what lab review checks', () => {
   });
 
   it('every failure card is in SKILL.md with its symptom and correct response', () => {
-    for (const card of Object.values(failureCards)) expect(skillMd).toContain(`| ${card.failure} | ${card.symptom} | ${card.correctResponse} |`);
+    for (const card of Object.values(failureCards))
+      expect(skillMd).toContain(`| ${card.failure} | ${card.symptom} | ${card.correctResponse} |`);
   });
 
   it('every field a rule tests or quotes is a field of the schema, and the field table is the schema', () => {
     const { all } = schemaPaths();
     const paths = reviewRules.flatMap((r) => r.when.flatMap((c: Condition) => ('path' in c ? [c.path] : [])));
-    const quoted = reviewRules.flatMap((r) => [...(r.reason ?? '').matchAll(/\{(\/[^}]*)\}/g)].map((m) => m[1] as string));
-    for (const path of [...paths, ...quoted, ...reviewRules.map((r) => r.field)]) expect(all.some((p) => p === path || p.startsWith(`${path}/`) || path.startsWith(`${p}/`)), path).toBe(true);
+    const quoted = reviewRules.flatMap((r) =>
+      [...(r.reason ?? '').matchAll(/\{(\/[^}]*)\}/g)].map((m) => m[1] as string),
+    );
+    for (const path of [...paths, ...quoted, ...reviewRules.map((r) => r.field)])
+      expect(
+        all.some((p) => p === path || p.startsWith(`${path}/`) || path.startsWith(`${p}/`)),
+        path,
+      ).toBe(true);
     expect(inputGuide.map((g) => g.path)).toEqual(all);
     for (const g of inputGuide) expect(skillMd).toContain(`| \`${g.path}\``);
   });
 
   it('ships the reviewer’s own schema, with descriptions added and nothing else changed', () => {
-    const shipped = JSON.parse(skill.find((f) => f.path.endsWith('review-input.schema.json'))?.contents ?? '{}') as Record<string, unknown>;
+    const shipped = JSON.parse(
+      skill.find((f) => f.path.endsWith('review-input.schema.json'))?.contents ?? '{}',
+    ) as Record<string, unknown>;
     const strip = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(strip);
       if (typeof value !== 'object' || value === null) return value;
-      return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'description').map(([k, v]) => [k, strip(v)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => k !== 'description')
+          .map(([k, v]) => [k, strip(v)]),
+      );
     };
     const { $schema, title, ...rest } = shipped;
     expect([$schema, title]).toEqual(['https://json-schema.org/draft/2020-12/schema', 'MCP reliability review input']);
@@ -153,9 +169,13 @@ describe('SKILL.md says what lab review checks', () => {
 });
 
 describe('the worked examples', () => {
-  for (const [name, input] of [['safe-charge', safe], ['unsafe-charge', unsafe]] as const) {
+  for (const [name, input] of [
+    ['safe-charge', safe],
+    ['unsafe-charge', unsafe],
+  ] as const) {
     it(`${name}: the input is the lab’s example and the output is what review prints for it`, () => {
-      const file = (suffix: string) => skill.find((f) => f.path === `${SKILL_NAME}/examples/${name}${suffix}`)?.contents;
+      const file = (suffix: string) =>
+        skill.find((f) => f.path === `${SKILL_NAME}/examples/${name}${suffix}`)?.contents;
       expect(JSON.parse(file('.json') ?? 'null')).toEqual(input);
       const printed = formatReview(review(JSON.parse(file('.json') ?? 'null')));
       expect(file('.review.txt')).toBe(`${printed}\n`);

@@ -2,9 +2,25 @@ import { BACKOFF_POLICIES, classify, TRANSPORTS } from '../engine';
 import { failureCards, type FailureCard } from './failureCards';
 import safeCharge from './examples/safe-charge.json' with { type: 'json' };
 import unsafeCharge from './examples/unsafe-charge.json' with { type: 'json' };
-import { CANCELLATIONS, LEDGER_STORES, QUEUE_POLICIES, reviewInputSchema, type Cancellation } from './reviewInputSchema';
+import {
+  CANCELLATIONS,
+  LEDGER_STORES,
+  QUEUE_POLICIES,
+  reviewInputSchema,
+  type Cancellation,
+} from './reviewInputSchema';
 import { formatReview, review } from './reviewer';
-import { boundaryCases, flowChecks, raceRows, retryContract, reviewRuleSections, reviewRules, type Condition, type FieldValue, type Text } from './reviewRules';
+import {
+  boundaryCases,
+  flowChecks,
+  raceRows,
+  retryContract,
+  reviewRuleSections,
+  reviewRules,
+  type Condition,
+  type FieldValue,
+  type Text,
+} from './reviewRules';
 
 /**
  * The reliability reviewer as a skill folder: SKILL.md, the input schema and two worked
@@ -39,52 +55,180 @@ const CANCELLATION_MEANINGS: Record<Cancellation, string> = {
 
 /** What each input field means and where to find it in a codebase; every schema field has one. */
 export const inputGuide: readonly { path: string; meaning: string; where: string }[] = [
-  { path: '/operation/name', meaning: 'The tool (or method) under review.', where: 'The name the server registers (registerTool / server.tool / the tools/list entry).' },
-  { path: '/operation/mutates', meaning: 'A call changes state somewhere (a row, a file, money, a message sent).', where: 'The tool handler: does any path write, send, charge, deploy or delete?' },
-  { path: '/operation/idempotencyKey', meaning: 'The arguments carry a business idempotency key the server de-duplicates on.', where: 'The tool’s input schema (idempotencyKey, requestKey, Idempotency-Key header) and whether the handler reads it.' },
-  { path: '/operation/remoteEffect', meaning: 'The effect happens in another service (payment API, deployment, email provider).', where: 'Outbound HTTP/SDK calls in the handler.' },
-  { path: '/operation/annotations', meaning: 'The tool’s annotations as declared: readOnlyHint, idempotentHint, destructiveHint, openWorldHint.', where: 'The annotations object passed when the tool is registered.' },
-  { path: '/operation/atomicKeyCheck', meaning: 'Key claim, effect record and stored result commit in one transaction.', where: 'The ledger code: one transaction (BEGIN IMMEDIATE, SELECT … FOR UPDATE, insert-first on a unique key) or separate statements?' },
-  { path: '/operation/fingerprint', meaning: 'The ledger stores a hash of the arguments with the key and refuses the key with other arguments.', where: 'The ledger table’s columns and the comparison on a repeated key.' },
-  { path: '/operation/defensiveCopies', meaning: 'A replay returns a result rebuilt from stored JSON, not the cached object.', where: 'What the replay path returns: JSON.parse of the stored text / a deep copy, or the object from a cache?' },
-  { path: '/transport', meaning: `${valuesText(TRANSPORTS, { http: 'Streamable HTTP' })}.`, where: 'The transport the client constructs (StdioClientTransport, StreamableHTTPClientTransport) or the server listens on.' },
-  { path: '/cancellation', meaning: `How the client cancels: ${valuesText(CANCELLATIONS, CANCELLATION_MEANINGS)}.`, where: 'Where the client gives up on a call: AbortController / signal passed to the request, code that sends notifications/cancelled.' },
-  { path: '/timeouts/idleMs', meaning: 'Time allowed with no progress, in ms.', where: 'MCP TypeScript SDK request options: `timeout` when `resetTimeoutOnProgress: true` (default 60000). Without resetTimeoutOnProgress, `timeout` is an absolute budget: put it in both idleMs and maxMs.' },
-  { path: '/timeouts/maxMs', meaning: 'Absolute budget from the request’s start, in ms; null when there is none.', where: 'SDK option `maxTotalTimeout` (or a deadline / context timeout around the call). `resetTimeoutOnProgress: true` without `maxTotalTimeout` means null.' },
-  { path: '/timeouts/progressResetsMax', meaning: 'Progress also pushes the absolute budget back.', where: 'The progress handler: does it restart every timer, or only the idle one?' },
-  { path: '/retry/automatic', meaning: 'The client (or a library, gateway or agent loop) re-sends a failed call on its own.', where: 'Retry loops, retry middleware (p-retry, axios-retry, fetch wrappers), agent frameworks that re-run failed tool calls.' },
-  { path: '/retry/sameKey', meaning: 'A retry repeats the same idempotency key and identical arguments.', where: 'Where the key is minted: once per intent before the loop, or per attempt inside it?' },
+  {
+    path: '/operation/name',
+    meaning: 'The tool (or method) under review.',
+    where: 'The name the server registers (registerTool / server.tool / the tools/list entry).',
+  },
+  {
+    path: '/operation/mutates',
+    meaning: 'A call changes state somewhere (a row, a file, money, a message sent).',
+    where: 'The tool handler: does any path write, send, charge, deploy or delete?',
+  },
+  {
+    path: '/operation/idempotencyKey',
+    meaning: 'The arguments carry a business idempotency key the server de-duplicates on.',
+    where:
+      'The tool’s input schema (idempotencyKey, requestKey, Idempotency-Key header) and whether the handler reads it.',
+  },
+  {
+    path: '/operation/remoteEffect',
+    meaning: 'The effect happens in another service (payment API, deployment, email provider).',
+    where: 'Outbound HTTP/SDK calls in the handler.',
+  },
+  {
+    path: '/operation/annotations',
+    meaning: 'The tool’s annotations as declared: readOnlyHint, idempotentHint, destructiveHint, openWorldHint.',
+    where: 'The annotations object passed when the tool is registered.',
+  },
+  {
+    path: '/operation/atomicKeyCheck',
+    meaning: 'Key claim, effect record and stored result commit in one transaction.',
+    where:
+      'The ledger code: one transaction (BEGIN IMMEDIATE, SELECT … FOR UPDATE, insert-first on a unique key) or separate statements?',
+  },
+  {
+    path: '/operation/fingerprint',
+    meaning: 'The ledger stores a hash of the arguments with the key and refuses the key with other arguments.',
+    where: 'The ledger table’s columns and the comparison on a repeated key.',
+  },
+  {
+    path: '/operation/defensiveCopies',
+    meaning: 'A replay returns a result rebuilt from stored JSON, not the cached object.',
+    where: 'What the replay path returns: JSON.parse of the stored text / a deep copy, or the object from a cache?',
+  },
+  {
+    path: '/transport',
+    meaning: `${valuesText(TRANSPORTS, { http: 'Streamable HTTP' })}.`,
+    where:
+      'The transport the client constructs (StdioClientTransport, StreamableHTTPClientTransport) or the server listens on.',
+  },
+  {
+    path: '/cancellation',
+    meaning: `How the client cancels: ${valuesText(CANCELLATIONS, CANCELLATION_MEANINGS)}.`,
+    where:
+      'Where the client gives up on a call: AbortController / signal passed to the request, code that sends notifications/cancelled.',
+  },
+  {
+    path: '/timeouts/idleMs',
+    meaning: 'Time allowed with no progress, in ms.',
+    where:
+      'MCP TypeScript SDK request options: `timeout` when `resetTimeoutOnProgress: true` (default 60000). Without resetTimeoutOnProgress, `timeout` is an absolute budget: put it in both idleMs and maxMs.',
+  },
+  {
+    path: '/timeouts/maxMs',
+    meaning: 'Absolute budget from the request’s start, in ms; null when there is none.',
+    where:
+      'SDK option `maxTotalTimeout` (or a deadline / context timeout around the call). `resetTimeoutOnProgress: true` without `maxTotalTimeout` means null.',
+  },
+  {
+    path: '/timeouts/progressResetsMax',
+    meaning: 'Progress also pushes the absolute budget back.',
+    where: 'The progress handler: does it restart every timer, or only the idle one?',
+  },
+  {
+    path: '/retry/automatic',
+    meaning: 'The client (or a library, gateway or agent loop) re-sends a failed call on its own.',
+    where:
+      'Retry loops, retry middleware (p-retry, axios-retry, fetch wrappers), agent frameworks that re-run failed tool calls.',
+  },
+  {
+    path: '/retry/sameKey',
+    meaning: 'A retry repeats the same idempotency key and identical arguments.',
+    where: 'Where the key is minted: once per intent before the loop, or per attempt inside it?',
+  },
   { path: '/retry/attemptsMax', meaning: 'Attempts after the first (0 … 100).', where: 'The retry loop’s limit.' },
-  { path: '/retry/backoff', meaning: `Delay between attempts: ${valuesText(BACKOFF_POLICIES, { exponential: 'no jitter' })}.`, where: 'The sleep between attempts and between reconnects.' },
-  { path: '/queue/policy', meaning: `What the progress buffer does when full: ${valuesText(QUEUE_POLICIES)}.`, where: 'The buffer between the handler’s progress callback and the SSE writer (an array, a stream’s highWaterMark, a channel).' },
-  { path: '/queue/capacityEvents', meaning: 'How many messages the buffer holds (0 … 1000000).', where: 'That buffer’s bound.' },
-  { path: '/queue/reserveForFinal', meaning: 'A full buffer still keeps the final JSON-RPC response (progress is evicted instead).', where: 'The eviction code when the buffer is full.' },
-  { path: '/ledger', meaning: `Where idempotency keys are recorded: ${valuesText(LEDGER_STORES)}.`, where: 'The store behind the key check: the shared database, a per-process SQLite file, a Map or cache, nothing.' },
-  { path: '/proxy/bufferingDisabled', meaning: 'Streamable HTTP only: the SSE response passes through proxies unbuffered. Leave `proxy` out when there is no proxy.', where: 'Response headers (X-Accel-Buffering: no, Cache-Control: no-cache) and reverse-proxy config (nginx proxy_buffering, idle timeouts).' },
-  { path: '/recovery/newRequestId', meaning: 'A reconnect re-issues the request with a new JSON-RPC id.', where: 'The reconnect handler: how it builds the new subscriptions/listen (or re-sent) request.' },
-  { path: '/recovery/lastEventId', meaning: 'The client tries to resume a stream with Last-Event-ID.', where: 'Search for Last-Event-ID, lastEventId, resumptionToken.' },
-  { path: '/recovery/refetch', meaning: 'The authoritative methods the client re-reads after a drop (e.g. "tools/list", "resources/list", "tasks/get").', where: 'What the reconnect handler calls after the new stream opens.' },
-  { path: '/recovery/replayUnsafeMutations', meaning: 'After a drop, the client re-sends mutations whose responses were lost, keyed or not.', where: 'What happens to calls that were in flight when the connection dropped.' },
-  { path: '/recovery/pollTasksUntilTerminal', meaning: 'After tasks/cancel, the client polls tasks/get until a terminal status. Leave out when the operation uses no tasks.', where: 'The code after tasks/cancel: does the UI say “stopped” on the acknowledgement?' },
+  {
+    path: '/retry/backoff',
+    meaning: `Delay between attempts: ${valuesText(BACKOFF_POLICIES, { exponential: 'no jitter' })}.`,
+    where: 'The sleep between attempts and between reconnects.',
+  },
+  {
+    path: '/queue/policy',
+    meaning: `What the progress buffer does when full: ${valuesText(QUEUE_POLICIES)}.`,
+    where:
+      'The buffer between the handler’s progress callback and the SSE writer (an array, a stream’s highWaterMark, a channel).',
+  },
+  {
+    path: '/queue/capacityEvents',
+    meaning: 'How many messages the buffer holds (0 … 1000000).',
+    where: 'That buffer’s bound.',
+  },
+  {
+    path: '/queue/reserveForFinal',
+    meaning: 'A full buffer still keeps the final JSON-RPC response (progress is evicted instead).',
+    where: 'The eviction code when the buffer is full.',
+  },
+  {
+    path: '/ledger',
+    meaning: `Where idempotency keys are recorded: ${valuesText(LEDGER_STORES)}.`,
+    where: 'The store behind the key check: the shared database, a per-process SQLite file, a Map or cache, nothing.',
+  },
+  {
+    path: '/proxy/bufferingDisabled',
+    meaning:
+      'Streamable HTTP only: the SSE response passes through proxies unbuffered. Leave `proxy` out when there is no proxy.',
+    where:
+      'Response headers (X-Accel-Buffering: no, Cache-Control: no-cache) and reverse-proxy config (nginx proxy_buffering, idle timeouts).',
+  },
+  {
+    path: '/recovery/newRequestId',
+    meaning: 'A reconnect re-issues the request with a new JSON-RPC id.',
+    where: 'The reconnect handler: how it builds the new subscriptions/listen (or re-sent) request.',
+  },
+  {
+    path: '/recovery/lastEventId',
+    meaning: 'The client tries to resume a stream with Last-Event-ID.',
+    where: 'Search for Last-Event-ID, lastEventId, resumptionToken.',
+  },
+  {
+    path: '/recovery/refetch',
+    meaning:
+      'The authoritative methods the client re-reads after a drop (e.g. "tools/list", "resources/list", "tasks/get").',
+    where: 'What the reconnect handler calls after the new stream opens.',
+  },
+  {
+    path: '/recovery/replayUnsafeMutations',
+    meaning: 'After a drop, the client re-sends mutations whose responses were lost, keyed or not.',
+    where: 'What happens to calls that were in flight when the connection dropped.',
+  },
+  {
+    path: '/recovery/pollTasksUntilTerminal',
+    meaning:
+      'After tasks/cancel, the client polls tasks/get until a terminal status. Leave out when the operation uses no tasks.',
+    where: 'The code after tasks/cancel: does the UI say “stopped” on the acknowledgement?',
+  },
 ];
 
 /** One line per SPEC requirement the rules cite, so a reader without the lab knows what each id asks. */
 export const requirementSummaries: Record<string, string> = {
-  'RC-1': 'Every request has two deadlines: an idle timeout (no useful activity) and an absolute maximum from its start.',
+  'RC-1':
+    'Every request has two deadlines: an idle timeout (no useful activity) and an absolute maximum from its start.',
   'RC-2': 'Progress resets the idle clock, never the maximum clock.',
-  'RC-5': 'Cancellation is `notifications/cancelled` on stdio; on Streamable HTTP the client closes that request’s response stream and POSTs nothing.',
+  'RC-5':
+    'Cancellation is `notifications/cancelled` on stdio; on Streamable HTTP the client closes that request’s response stream and POSTs nothing.',
   'RC-6': 'On accepted cancellation the server stops work and sends nothing more for the request.',
   'RC-7': 'Cancellations of unknown or finished requests are ignored without error or reply.',
-  'RC-8': 'Cancel and complete race; exactly one wins. Cancel first: the response is suppressed. Complete first: the late cancel is ignored, and the client ignores a response it abandoned.',
-  'LG-1': 'A new JSON-RPC id is not idempotency: a retried mutation without a business key runs twice. (The key is an application contract, not part of MCP.)',
-  'LG-2': 'An idempotency key names one business intent; the ledger stores the key, a fingerprint of the arguments and the committed result. (The key is an application contract, not part of MCP.)',
-  'LG-3': 'Same key and arguments: the stored result, nothing runs again. Same key, other arguments: refused, nothing runs. (The key is an application contract, not part of MCP.)',
-  'LG-4': 'Key check, effect, execution record and stored result commit in one transaction; separate steps can run twice. (The key is an application contract, not part of MCP.)',
-  'LG-5': 'Two connections racing on one key see one committed result and one execution. (The key is an application contract, not part of MCP.)',
-  'LG-6': 'Every returned value is rebuilt from stored JSON: mutating it never changes a later replay. (The key is an application contract, not part of MCP.)',
-  'LG-8': 'A local ledger makes the local record atomic, not a remote effect; an in-memory or per-replica ledger forgets on restart and does not span replicas. (The key is an application contract, not part of MCP.)',
-  'RT-1': 'Tool annotations (readOnlyHint, idempotentHint) are hints; the contract and the implementation decide whether a retry is safe.',
-  'TK-1': 'A tasks/cancel acknowledgement does not prove the worker stopped; the task may stay working, or even complete.',
+  'RC-8':
+    'Cancel and complete race; exactly one wins. Cancel first: the response is suppressed. Complete first: the late cancel is ignored, and the client ignores a response it abandoned.',
+  'LG-1':
+    'A new JSON-RPC id is not idempotency: a retried mutation without a business key runs twice. (The key is an application contract, not part of MCP.)',
+  'LG-2':
+    'An idempotency key names one business intent; the ledger stores the key, a fingerprint of the arguments and the committed result. (The key is an application contract, not part of MCP.)',
+  'LG-3':
+    'Same key and arguments: the stored result, nothing runs again. Same key, other arguments: refused, nothing runs. (The key is an application contract, not part of MCP.)',
+  'LG-4':
+    'Key check, effect, execution record and stored result commit in one transaction; separate steps can run twice. (The key is an application contract, not part of MCP.)',
+  'LG-5':
+    'Two connections racing on one key see one committed result and one execution. (The key is an application contract, not part of MCP.)',
+  'LG-6':
+    'Every returned value is rebuilt from stored JSON: mutating it never changes a later replay. (The key is an application contract, not part of MCP.)',
+  'LG-8':
+    'A local ledger makes the local record atomic, not a remote effect; an in-memory or per-replica ledger forgets on restart and does not span replicas. (The key is an application contract, not part of MCP.)',
+  'RT-1':
+    'Tool annotations (readOnlyHint, idempotentHint) are hints; the contract and the implementation decide whether a retry is safe.',
+  'TK-1':
+    'A tasks/cancel acknowledgement does not prove the worker stopped; the task may stay working, or even complete.',
   'TK-2': 'The client polls the task until a terminal status.',
   'BF-1': 'Adjacent progress for the same token coalesces.',
   'BF-2': 'At capacity the oldest progress is dropped.',
@@ -94,7 +238,8 @@ export const requirementSummaries: Record<string, string> = {
   'BF-6': 'The buffer never holds more than its capacity.',
   'RV-1': 'SSE responses carry Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: no.',
   'RV-2': 'Quiet streams send an SSE comment line as keep-alive; it never resets the operation’s idle timeout.',
-  'RV-3': 'No Last-Event-ID resumption: after a drop, a new request with a new id, the filter restored, state refetched from authoritative methods, no unsafe mutation repeated.',
+  'RV-3':
+    'No Last-Event-ID resumption: after a drop, a new request with a new id, the filter restored, state refetched from authoritative methods, no unsafe mutation repeated.',
   'RV-4': 'Reconnects use capped exponential backoff with jitter.',
   'RV-5': 'Without backoff and jitter, many clients reconnecting at once knock a recovering server over again.',
   'VF-1': 'stdio cancellation sends notifications/cancelled and receives no response.',
@@ -120,7 +265,8 @@ const code = (value: FieldValue): string => `\`${JSON.stringify(value)}\``;
 
 /** A condition in words, with its threshold. */
 export function describeCondition(c: Condition): string {
-  if ('hintWarnings' in c) return 'the retry classification finds an annotation that contradicts the contract (the warnings are listed under “Retry classification”)';
+  if ('hintWarnings' in c)
+    return 'the retry classification finds an annotation that contradicts the contract (the warnings are listed under “Retry classification”)';
   const field = `\`${c.path}\``;
   if ('is' in c) return `${field} is ${code(c.is)}`;
   if ('isNot' in c) return `${field} is not ${code(c.isNot)}`;
@@ -132,12 +278,15 @@ export function describeCondition(c: Condition): string {
   return `${field} is an empty list`;
 }
 
-const describeAll = (conditions: readonly Condition[]): string => (conditions.length === 0 ? 'otherwise' : conditions.map(describeCondition).join(' and '));
+const describeAll = (conditions: readonly Condition[]): string =>
+  conditions.length === 0 ? 'otherwise' : conditions.map(describeCondition).join(' and ');
 
 function describeText(text: Text): string {
   if (typeof text === 'string') return `“${text}”`;
   if (text.length === 1 && text[0]?.when.length === 0) return `“${text[0].text}”`;
-  return text.map((v) => (v.when.length === 0 ? `otherwise “${v.text}”` : `“${v.text}” when ${describeAll(v.when)}`)).join('; ');
+  return text
+    .map((v) => (v.when.length === 0 ? `otherwise “${v.text}”` : `“${v.text}” when ${describeAll(v.when)}`))
+    .join('; ');
 }
 
 /** The text a reader sees in most cases: the last variant (the one without a condition). */
@@ -155,8 +304,16 @@ function retryClassText(): string[] {
   const unsafe = classify({ ...base, contract: { mutates: true, durableKey: false, deterministicRead: false } });
   const warnings = [
     ...classify({ ...base, annotations: { idempotentHint: true }, contract: unsafeContract }).hintWarnings,
-    ...classify({ ...base, annotations: { readOnlyHint: true }, contract: { mutates: true, durableKey: true, deterministicRead: false } }).hintWarnings,
-    ...classify({ ...base, annotations: { readOnlyHint: false }, contract: { mutates: false, durableKey: false, deterministicRead: true } }).hintWarnings,
+    ...classify({
+      ...base,
+      annotations: { readOnlyHint: true },
+      contract: { mutates: true, durableKey: true, deterministicRead: false },
+    }).hintWarnings,
+    ...classify({
+      ...base,
+      annotations: { readOnlyHint: false },
+      contract: { mutates: false, durableKey: false, deterministicRead: true },
+    }).hintWarnings,
   ];
   return [
     'The class comes from the operation’s contract, never from its annotations (RT-1). A mutation has a *durable key* when ' +
@@ -197,16 +354,26 @@ function flowText(): string[] {
   return [
     'Always reported, each as ok (`[ok]`) or not (`[!!]`), with a detail:',
     '',
-    ...flowChecks.map((c) => `- **\`${c.id}\`** (${c.requirements.join(', ')}) — “${c.check}”: ok when ${describeAll(c.ok)}. Detail: ${describeText(c.detail)}.`),
+    ...flowChecks.map(
+      (c) =>
+        `- **\`${c.id}\`** (${c.requirements.join(', ')}) — “${c.check}”: ok when ${describeAll(c.ok)}. Detail: ${describeText(c.detail)}.`,
+    ),
   ];
 }
 
 function raceText(): string[] {
-  const lines = ['Three rows, worded for the input: what the server, the client and the wire do in each ordering (the wire carries the RC-5 signal).', ''];
+  const lines = [
+    'Three rows, worded for the input: what the server, the client and the wire do in each ordering (the wire carries the RC-5 signal).',
+    '',
+  ];
   for (const row of raceRows) {
     lines.push(`- **${defaultText(row.ordering)}** (${row.requirements.join(', ')})`);
     if (typeof row.ordering !== 'string') lines.push(`  - ordering: ${describeText(row.ordering)}`);
-    lines.push(`  - server: ${describeText(row.server)}`, `  - client: ${describeText(row.client)}`, `  - wire: ${describeText(row.wire)}`);
+    lines.push(
+      `  - server: ${describeText(row.server)}`,
+      `  - client: ${describeText(row.client)}`,
+      `  - wire: ${describeText(row.wire)}`,
+    );
   }
   return lines;
 }
@@ -236,7 +403,9 @@ function fieldsText(): string[] {
   return [
     '| field | meaning | where to look |',
     '|---|---|---|',
-    ...inputGuide.map((g) => `| \`${g.path}\`${requiredPaths.has(g.path) ? '' : ' (optional)'} | ${g.meaning} | ${g.where} |`),
+    ...inputGuide.map(
+      (g) => `| \`${g.path}\`${requiredPaths.has(g.path) ? '' : ' (optional)'} | ${g.meaning} | ${g.where} |`,
+    ),
   ];
 }
 
@@ -244,7 +413,11 @@ function fieldsText(): string[] {
 export function schemaPaths(): { all: string[]; required: Set<string> } {
   const all: string[] = [];
   const required = new Set<string>();
-  const walk = (schema: { properties?: Record<string, unknown>; required?: readonly string[] }, prefix: string, parentRequired: boolean) => {
+  const walk = (
+    schema: { properties?: Record<string, unknown>; required?: readonly string[] },
+    prefix: string,
+    parentRequired: boolean,
+  ) => {
     for (const [key, child] of Object.entries(schema.properties ?? {})) {
       const path = `${prefix}/${key}`;
       const isRequired = parentRequired && (schema.required ?? []).includes(key);
@@ -271,16 +444,31 @@ function schemaFile(): unknown {
     const description = meaning.get(path);
     if (description !== undefined) copy.description = description;
     for (const [key, value] of Object.entries(schema)) {
-      copy[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, annotate(v, `${path}/${k}`)])) : value;
+      copy[key] =
+        key === 'properties'
+          ? Object.fromEntries(
+              Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, annotate(v, `${path}/${k}`)]),
+            )
+          : value;
     }
     return copy;
   };
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'MCP reliability review input', ...(annotate(reviewInputSchema, '') as object) };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'MCP reliability review input',
+    ...(annotate(reviewInputSchema, '') as object),
+  };
 }
 
 function requirementsText(): string[] {
-  const cited = new Set([...reviewRules.flatMap((r) => r.requirements), ...flowChecks.flatMap((c) => c.requirements), ...raceRows.flatMap((r) => r.requirements), 'RT-1']);
-  const order = (id: string) => ['RC', 'LG', 'RT', 'TK', 'BF', 'RV', 'VF'].indexOf(id.split('-')[0] ?? '') * 1000 + Number(id.split('-')[1]);
+  const cited = new Set([
+    ...reviewRules.flatMap((r) => r.requirements),
+    ...flowChecks.flatMap((c) => c.requirements),
+    ...raceRows.flatMap((r) => r.requirements),
+    'RT-1',
+  ]);
+  const order = (id: string) =>
+    ['RC', 'LG', 'RT', 'TK', 'BF', 'RV', 'VF'].indexOf(id.split('-')[0] ?? '') * 1000 + Number(id.split('-')[1]);
   return [...cited].sort((a, b) => order(a) - order(b)).map((id) => `- **${id}** ${requirementSummaries[id] ?? ''}`);
 }
 
@@ -414,13 +602,29 @@ function skillMarkdown(outputs: Record<string, string>): string {
 export function buildSkill(): SkillFile[] {
   const outputs: Record<string, string> = {};
   for (const example of examples) outputs[example.name] = formatReview(review(example.input));
-  const file = (path: string, description: string, contents: string): SkillFile => ({ path: `${SKILL_NAME}/${path}`, description, contents });
+  const file = (path: string, description: string, contents: string): SkillFile => ({
+    path: `${SKILL_NAME}/${path}`,
+    description,
+    contents,
+  });
   return [
-    file('SKILL.md', 'The reliability reviewer as a skill: inputs and where to find them, every check with its requirement ids, the output, failure cards, worked examples.', skillMarkdown(outputs)),
-    file('review-input.schema.json', 'The reviewer’s input as JSON Schema (2020-12), each field described.', json(schemaFile())),
+    file(
+      'SKILL.md',
+      'The reliability reviewer as a skill: inputs and where to find them, every check with its requirement ids, the output, failure cards, worked examples.',
+      skillMarkdown(outputs),
+    ),
+    file(
+      'review-input.schema.json',
+      'The reviewer’s input as JSON Schema (2020-12), each field described.',
+      json(schemaFile()),
+    ),
     ...examples.flatMap((example) => [
       file(`examples/${example.name}.json`, `${example.title}: the reviewer’s input.`, json(example.input)),
-      file(`examples/${example.name}.review.txt`, `${example.title}: what lab review prints for it.`, `${outputs[example.name]}\n`),
+      file(
+        `examples/${example.name}.review.txt`,
+        `${example.title}: what lab review prints for it.`,
+        `${outputs[example.name]}\n`,
+      ),
     ]),
   ];
 }

@@ -29,14 +29,20 @@ const STDERR_KEPT_CHARS = 16 * 1024;
 const EXIT_GRACE_MS = 1_000;
 const QUOTE_CHARS = 160;
 
-const quote = (text: string): string => JSON.stringify(text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text);
+const quote = (text: string): string =>
+  JSON.stringify(text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text);
 
 /**
  * Reads `stream` as UTF-8 text, chunk by chunk (a character split across chunks is kept whole), giving
  * each chunk's text and its byte count. Bytes that are not UTF-8 become U+FFFD, as a decoder makes them,
  * but not silently: the first time, the transcript says so.
  */
-function readUtf8(stream: Readable, recorder: Recorder, where: string, onText: (text: string, bytes: number) => void): void {
+function readUtf8(
+  stream: Readable,
+  recorder: Recorder,
+  where: string,
+  onText: (text: string, bytes: number) => void,
+): void {
   const decoder = new StringDecoder('utf8');
   let validator: TextDecoder | null = new TextDecoder('utf-8', { fatal: true });
   let offset = 0;
@@ -46,7 +52,11 @@ function readUtf8(stream: Readable, recorder: Recorder, where: string, onText: (
         validator.decode(chunk, { stream: true });
       } catch {
         validator = null;
-        if (recorder.failed === null) recorder.record({ kind: 'note', text: `${where} held bytes that are not UTF-8 (in the ${offset + chunk.length} bytes so far): each is shown as U+FFFD, the replacement character, in what the probe recorded` });
+        if (recorder.failed === null)
+          recorder.record({
+            kind: 'note',
+            text: `${where} held bytes that are not UTF-8 (in the ${offset + chunk.length} bytes so far): each is shown as U+FFFD, the replacement character, in what the probe recorded`,
+          });
       }
     }
     offset += chunk.length;
@@ -72,7 +82,8 @@ export function redactUrl(url: string): string {
     parsed.username = '***';
     parsed.password = '';
   }
-  for (const name of [...new Set(parsed.searchParams.keys())]) if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
+  for (const name of [...new Set(parsed.searchParams.keys())])
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '***');
   return parsed.href;
 }
 
@@ -130,9 +141,14 @@ export function splitCommand(command: string, shown = redactCommand(command)): s
       started = true;
     }
   }
-  if (quoteChar !== null) throw new LabError('LAB047', `--stdio ${quote(shown)} has an unclosed ${quoteChar} quote; nothing was started`);
+  if (quoteChar !== null)
+    throw new LabError('LAB047', `--stdio ${quote(shown)} has an unclosed ${quoteChar} quote; nothing was started`);
   if (started) words.push(word);
-  if (words.length === 0) throw new LabError('LAB047', '--stdio needs a command, e.g. --stdio "npx -y @modelcontextprotocol/server-everything stdio"; nothing was started');
+  if (words.length === 0)
+    throw new LabError(
+      'LAB047',
+      '--stdio needs a command, e.g. --stdio "npx -y @modelcontextprotocol/server-everything stdio"; nothing was started',
+    );
   return words;
 }
 
@@ -142,17 +158,29 @@ function parseMessage(recorder: Recorder, text: string, where: string): Record<s
   try {
     value = JSON.parse(text);
   } catch {
-    recorder.fail(new LabError('LAB044', `${where} is not JSON: ${quote(text)}; the probe stopped and ended the connection`));
+    recorder.fail(
+      new LabError('LAB044', `${where} is not JSON: ${quote(text)}; the probe stopped and ended the connection`),
+    );
     return null;
   }
   const envelope = jsonRpcEnvelopeProblem(value);
   if (envelope === 'not-json-rpc') {
-    recorder.fail(new LabError('LAB043', `${where} is JSON but not a JSON-RPC 2.0 message: ${quote(text)}; the probe stopped and ended the connection`));
+    recorder.fail(
+      new LabError(
+        'LAB043',
+        `${where} is JSON but not a JSON-RPC 2.0 message: ${quote(text)}; the probe stopped and ended the connection`,
+      ),
+    );
     return null;
   }
   if (envelope === 'too-deep') {
     // The page refuses a recorded message past this depth, and printing one this deep may overflow the stack.
-    recorder.fail(new LabError('LAB045', `${where} is nested deeper than ${JSON_DEPTH_MAX} levels, more than the probe (and the page) reads: ${quote(text)}; the probe stopped and ended the connection`));
+    recorder.fail(
+      new LabError(
+        'LAB045',
+        `${where} is nested deeper than ${JSON_DEPTH_MAX} levels, more than the probe (and the page) reads: ${quote(text)}; the probe stopped and ended the connection`,
+      ),
+    );
     return null;
   }
   return value as Record<string, unknown>;
@@ -188,21 +216,37 @@ export class StdioConnection implements Connection {
       env[assignment.slice(0, eq)] = assignment.slice(eq + 1);
     }
     const [file, ...args] = words;
-    if (file === undefined) throw new LabError('LAB047', `--stdio ${quote(shown)} sets environment variables but names no command to run; nothing was started`);
+    if (file === undefined)
+      throw new LabError(
+        'LAB047',
+        `--stdio ${quote(shown)} sets environment variables but names no command to run; nothing was started`,
+      );
     // Its own process group (detached): whatever the server starts (a grandchild holding our pipes) ends with it.
     this.child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env, detached: true });
     if (this.child.pid !== undefined) watchGroup(this.child.pid);
     this.exited = new Promise((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
-        recorder.fail(new LabError('LAB041', `the command ${quote(shown)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`));
+        recorder.fail(
+          new LabError(
+            'LAB041',
+            `the command ${quote(shown)} could not start (${error.code ?? error.message}); check that it is installed and on PATH`,
+          ),
+        );
         resolve();
       });
       this.child.once('exit', (code, signal) => {
-        if (!this.closing) recorder.fail(new LabError('LAB041', `the server process exited (${signal === null ? `exit code ${code}` : `signal ${signal}`}) at ${recorder.nowMs()} ms before the probe was done${this.stderr.trim() === '' ? ' and wrote nothing to stderr' : `; its stderr ends: ${quote(this.stderr.trim().slice(-400))}`}`));
+        if (!this.closing)
+          recorder.fail(
+            new LabError(
+              'LAB041',
+              `the server process exited (${signal === null ? `exit code ${code}` : `signal ${signal}`}) at ${recorder.nowMs()} ms before the probe was done${this.stderr.trim() === '' ? ' and wrote nothing to stderr' : `; its stderr ends: ${quote(this.stderr.trim().slice(-400))}`}`,
+            ),
+          );
         resolve();
       });
     });
-    if (this.child.pid !== undefined) recorder.record({ kind: 'note', text: `started the server: ${shown} (pid ${this.child.pid})` });
+    if (this.child.pid !== undefined)
+      recorder.record({ kind: 'note', text: `started the server: ${shown} (pid ${this.child.pid})` });
     this.child.stdin.on('error', () => {
       // EPIPE when the server has gone: its exit is the error the run reports.
     });
@@ -229,21 +273,41 @@ export class StdioConnection implements Connection {
       else this.receive(line);
       if (this.recorder.failed !== null) return;
     }
-    if (this.pending.length > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a line longer than ${this.recorder.bounds.messageBytesMax} bytes without a newline; the probe stopped and ended the connection`));
+    if (this.pending.length > this.recorder.bounds.messageBytesMax)
+      this.recorder.fail(
+        new LabError(
+          'LAB045',
+          `the server wrote a line longer than ${this.recorder.bounds.messageBytesMax} bytes without a newline; the probe stopped and ended the connection`,
+        ),
+      );
   }
 
   private receive(line: string): void {
     const bytes = Buffer.byteLength(line);
     this.recorder.countMessage('a stdout line');
-    if (bytes > this.recorder.bounds.messageBytesMax) this.recorder.fail(new LabError('LAB045', `the server wrote a ${bytes}-byte line, more than the probe reads (${this.recorder.bounds.messageBytesMax})`));
+    if (bytes > this.recorder.bounds.messageBytesMax)
+      this.recorder.fail(
+        new LabError(
+          'LAB045',
+          `the server wrote a ${bytes}-byte line, more than the probe reads (${this.recorder.bounds.messageBytesMax})`,
+        ),
+      );
     if (this.recorder.failed !== null) return;
     const message = parseMessage(this.recorder, line, 'a line the server wrote on stdout');
-    if (message !== null) this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel: 'stdio', message, bytes });
+    if (message !== null)
+      this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel: 'stdio', message, bytes });
   }
 
   send(message: Record<string, unknown>): Exchange {
     const line = JSON.stringify(message);
-    this.recorder.record({ kind: 'message', from: 'client', to: 'server', channel: 'stdio', message, bytes: Buffer.byteLength(line) });
+    this.recorder.record({
+      kind: 'message',
+      from: 'client',
+      to: 'server',
+      channel: 'stdio',
+      message,
+      bytes: Buffer.byteLength(line),
+    });
     if (this.child.stdin.writable) this.child.stdin.write(`${line}\n`);
     return {
       channel: 'stdio',
@@ -372,7 +436,8 @@ export class HttpConnection implements Connection {
     } catch {
       throw new LabError('LAB047', `--http ${quote(url)} is not a URL; give e.g. --http http://127.0.0.1:3001/mcp`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LabError('LAB047', `--http ${quote(url)} is not an http: or https: URL`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new LabError('LAB047', `--http ${quote(url)} is not an http: or https: URL`);
     this.url = parsed;
     this.shownUrl = redactUrl(parsed.href);
   }
@@ -387,8 +452,20 @@ export class HttpConnection implements Connection {
       ...(this.sessionId === null ? {} : { 'Mcp-Session-Id': this.sessionId }),
       ...headers,
     };
-    this.recorder.record({ kind: 'message', from: 'client', to: 'server', channel, message, bytes: Buffer.byteLength(body) });
-    this.recorder.record({ kind: 'note', text: `${channel} request headers: ${Object.entries(allHeaders).map(([k, v]) => `${k}: ${v}`).join('; ')}` });
+    this.recorder.record({
+      kind: 'message',
+      from: 'client',
+      to: 'server',
+      channel,
+      message,
+      bytes: Buffer.byteLength(body),
+    });
+    this.recorder.record({
+      kind: 'note',
+      text: `${channel} request headers: ${Object.entries(allHeaders)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')}`,
+    });
     const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(this.url, { method: 'POST', headers: allHeaders, agent: false });
     this.open.add(req);
@@ -404,20 +481,39 @@ export class HttpConnection implements Connection {
       if (closedByClient) return;
       if (ended) return;
       const code = error.code ?? error.message;
-      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || code === 'EAI_AGAIN') {
-        this.recorder.fail(new LabError('LAB040', `${channel} to ${this.shownUrl} failed (${code}); is the server running and listening there?`));
+      if (
+        code === 'ECONNREFUSED' ||
+        code === 'ENOTFOUND' ||
+        code === 'EHOSTUNREACH' ||
+        code === 'ECONNRESET' ||
+        code === 'EAI_AGAIN'
+      ) {
+        this.recorder.fail(
+          new LabError(
+            'LAB040',
+            `${channel} to ${this.shownUrl} failed (${code}); is the server running and listening there?`,
+          ),
+        );
       } else this.recorder.fail(new LabError('LAB040', `${channel} to ${this.shownUrl} failed (${code})`));
       end('server', `connection error ${code}`);
     });
     req.on('response', (response) => {
       const responseHeaders = keptHeaders(response);
-      if (typeof responseHeaders['mcp-session-id'] === 'string' && this.sessionId === null) this.sessionId = responseHeaders['mcp-session-id'];
-      this.recorder.record({ kind: 'http-response', channel, status: response.statusCode ?? 0, headers: responseHeaders });
+      if (typeof responseHeaders['mcp-session-id'] === 'string' && this.sessionId === null)
+        this.sessionId = responseHeaders['mcp-session-id'];
+      this.recorder.record({
+        kind: 'http-response',
+        channel,
+        status: response.statusCode ?? 0,
+        headers: responseHeaders,
+      });
       const type = (responseHeaders['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       response.on('error', () => {
         // A stream the probe closed, or the server reset: recorded by 'close' below.
       });
-      response.on('close', () => end(closedByClient ? 'client' : 'server', closedByClient ? 'the probe closed it' : 'the server ended it'));
+      response.on('close', () =>
+        end(closedByClient ? 'client' : 'server', closedByClient ? 'the probe closed it' : 'the server ended it'),
+      );
       if (type === 'text/event-stream') this.readSse(response, channel);
       else this.readBody(response, channel, type);
     });
@@ -444,27 +540,47 @@ export class HttpConnection implements Connection {
         // Its bytes were counted against the total as they arrived; here it counts as one message.
         const bytes = Buffer.byteLength(event.data);
         this.recorder.countMessage(`an SSE event on ${channel}`);
-        if (bytes > messageMax) this.recorder.fail(new LabError('LAB045', `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${messageMax})`));
+        if (bytes > messageMax)
+          this.recorder.fail(
+            new LabError(
+              'LAB045',
+              `an SSE event of ${bytes} bytes on ${channel}, more than the probe reads (${messageMax})`,
+            ),
+          );
         // An event with empty data primes a 2025-11-25 client for resumption; it carries no message.
         if (this.recorder.failed !== null || event.data.trim() === '') return;
         const message = parseMessage(this.recorder, event.data, `an SSE event on ${channel}`);
-        if (message !== null) this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel, message, bytes });
+        if (message !== null)
+          this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel, message, bytes });
       },
       onComment: (comment) => {
         if (this.recorder.failed !== null) return;
         this.recorder.countMessage(`an SSE comment on ${channel}`);
-        if (this.recorder.failed === null) this.recorder.record({ kind: 'sse-comment', channel, text: comment.slice(0, 80) });
+        if (this.recorder.failed === null)
+          this.recorder.record({ kind: 'sse-comment', channel, text: comment.slice(0, 80) });
       },
       onError: (error) => {
         if (error.type === 'unknown-field' || error.type === 'invalid-retry') {
           // The SSE format (WHATWG HTML, server-sent events) ignores a field of any other name, and a retry that is not digits: so does the probe, saying so once per stream.
           if (ignoredField || this.recorder.failed !== null) return;
           ignoredField = true;
-          this.recorder.record({ kind: 'note', text: `the SSE stream of ${channel} holds fields the SSE format does not define or cannot read (first: ${quote((error.field ?? '').slice(0, 40))}${error.type === 'invalid-retry' ? ` with value ${quote((error.value ?? '').slice(0, 40))}` : ''}): ignored, as the format says` });
+          this.recorder.record({
+            kind: 'note',
+            text: `the SSE stream of ${channel} holds fields the SSE format does not define or cannot read (first: ${quote((error.field ?? '').slice(0, 40))}${error.type === 'invalid-retry' ? ` with value ${quote((error.value ?? '').slice(0, 40))}` : ''}): ignored, as the format says`,
+          });
           return;
         }
-        if (error.type === 'max-buffer-size-exceeded') this.recorder.fail(new LabError('LAB045', `an SSE event on ${channel} grew past ${messageMax} characters without ending (no blank line), more than the probe reads; the probe stopped and ended the connection`));
-        else this.recorder.fail(new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`));
+        if (error.type === 'max-buffer-size-exceeded')
+          this.recorder.fail(
+            new LabError(
+              'LAB045',
+              `an SSE event on ${channel} grew past ${messageMax} characters without ending (no blank line), more than the probe reads; the probe stopped and ended the connection`,
+            ),
+          );
+        else
+          this.recorder.fail(
+            new LabError('LAB043', `the SSE stream of ${channel} is malformed (${error.message}); the probe stopped`),
+          );
       },
     });
     readUtf8(response, this.recorder, `the SSE stream of ${channel}`, (chunk, bytes) => {
@@ -484,7 +600,12 @@ export class HttpConnection implements Connection {
       body += chunk;
       if (Buffer.byteLength(body) > this.recorder.bounds.messageBytesMax) {
         tooBig = true;
-        this.recorder.fail(new LabError('LAB045', `the body of ${channel}'s response is longer than ${this.recorder.bounds.messageBytesMax} bytes`));
+        this.recorder.fail(
+          new LabError(
+            'LAB045',
+            `the body of ${channel}'s response is longer than ${this.recorder.bounds.messageBytesMax} bytes`,
+          ),
+        );
         response.destroy();
       }
     });
@@ -494,11 +615,22 @@ export class HttpConnection implements Connection {
       this.recorder.countReceived(Buffer.byteLength(body), `the body of ${channel}'s response`);
       if (type !== 'application/json') {
         // Not JSON-RPC at all: recorded as a note; the client decides whether that ends the run.
-        this.recorder.record({ kind: 'note', text: `${channel} answered ${response.statusCode} with ${type === '' ? 'no Content-Type' : type}: ${quote(body.trim())}` });
+        this.recorder.record({
+          kind: 'note',
+          text: `${channel} answered ${response.statusCode} with ${type === '' ? 'no Content-Type' : type}: ${quote(body.trim())}`,
+        });
         return;
       }
       const message = parseMessage(this.recorder, body, `the JSON body of ${channel}'s response`);
-      if (message !== null) this.recorder.record({ kind: 'message', from: 'server', to: 'client', channel, message, bytes: Buffer.byteLength(body) });
+      if (message !== null)
+        this.recorder.record({
+          kind: 'message',
+          from: 'server',
+          to: 'client',
+          channel,
+          message,
+          bytes: Buffer.byteLength(body),
+        });
     });
   }
 

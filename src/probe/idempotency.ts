@@ -33,11 +33,22 @@ export interface IdempotencyRecord {
 }
 
 /** The lesson's idempotency requirements, each saying that the key is the tool's contract, not the protocol's. */
-const lesson = (id: string, text: string): Sentence => ({ revision: 'lesson', level: 'MUST', page: id, text: `${text} — ${KEY_IS_APPLICATION_CONTRACT}` });
+const lesson = (id: string, text: string): Sentence => ({
+  revision: 'lesson',
+  level: 'MUST',
+  page: id,
+  text: `${text} — ${KEY_IS_APPLICATION_CONTRACT}`,
+});
 const REPLAY = lesson('LG-3', 'Same key + same arguments → the stored result is returned and nothing executes again.');
 const MISMATCH = lesson('LG-3', 'Same key + different arguments → rejected with a clear error; nothing executes.');
-const NEW_ID = lesson('LG-1', 'A JSON-RPC id is not idempotency: … retried as id 42 executes **twice** when no business key is given.');
-const CONCURRENT = lesson('LG-5', 'Two … racing on the same key (started together, e.g. at a barrier) observe one committed result and exactly one execution.');
+const NEW_ID = lesson(
+  'LG-1',
+  'A JSON-RPC id is not idempotency: … retried as id 42 executes **twice** when no business key is given.',
+);
+const CONCURRENT = lesson(
+  'LG-5',
+  'Two … racing on the same key (started together, e.g. at a barrier) observe one committed result and exactly one execution.',
+);
 
 /** Arguments that differ from `args` in one value: the first number raised by one, else the first string suffixed, else a marker field. */
 export function changedArguments(args: JsonObject, keyField: string): JsonObject {
@@ -56,7 +67,8 @@ export function changedArguments(args: JsonObject, keyField: string): JsonObject
 function payload(answer: JsonObject | null): unknown {
   if (answer === null) return null;
   if ('error' in answer) return { error: answer.error };
-  const result = typeof answer.result === 'object' && answer.result !== null ? { ...(answer.result as JsonObject) } : answer.result;
+  const result =
+    typeof answer.result === 'object' && answer.result !== null ? { ...(answer.result as JsonObject) } : answer.result;
   if (typeof result === 'object' && result !== null) delete (result as JsonObject)._meta;
   return result;
 }
@@ -66,19 +78,34 @@ export async function idempotencyProbe(run: ProbeRun, mutation: Mutation): Promi
   run.recorder.probe = probe;
   const key = `lab-probe-${randomUUID()}`;
   const concurrentKey = `lab-probe-${randomUUID()}`;
-  run.recorder.record({ kind: 'note', text: `calling the mutation ${mutation.name} six times: with key ${key}, the same again, the same key with changed arguments, without a key, then twice at once with key ${concurrentKey}` });
+  run.recorder.record({
+    kind: 'note',
+    text: `calling the mutation ${mutation.name} six times: with key ${key}, the same again, the same key with changed arguments, without a key, then twice at once with key ${concurrentKey}`,
+  });
   const calls: MutationCall[] = [];
-  const send = (args: JsonObject): SentRequest => run.client.request('tools/call', { name: mutation.name, arguments: args });
+  const send = (args: JsonObject): SentRequest =>
+    run.client.request('tools/call', { name: mutation.name, arguments: args });
   const settle = async (call: MutationCall['call'], args: JsonObject, sent: SentRequest): Promise<MutationCall> => {
     const answer = await run.client.response(sent, 'tools/call', run.times.maxTimeoutMs);
     const result = answer?.result as JsonObject | undefined;
-    const outcome = answer === null ? 'no answer' : 'error' in answer ? 'error' : result?.isError === true ? 'tool-error' : 'result';
-    const record: MutationCall = { call, requestId: sent.id, arguments: args, outcome, answer, atMs: run.recorder.nowMs() };
+    const outcome =
+      answer === null ? 'no answer' : 'error' in answer ? 'error' : result?.isError === true ? 'tool-error' : 'result';
+    const record: MutationCall = {
+      call,
+      requestId: sent.id,
+      arguments: args,
+      outcome,
+      answer,
+      atMs: run.recorder.nowMs(),
+    };
     calls.push(record);
     return record;
   };
   const keyed = { ...mutation.arguments, [mutation.keyField]: key };
-  const changed = { ...(mutation.changedArguments ?? changedArguments(mutation.arguments, mutation.keyField)), [mutation.keyField]: key };
+  const changed = {
+    ...(mutation.changedArguments ?? changedArguments(mutation.arguments, mutation.keyField)),
+    [mutation.keyField]: key,
+  };
   const unkeyed = Object.fromEntries(Object.entries(mutation.arguments).filter(([name]) => name !== mutation.keyField));
   const first = await settle('first', keyed, send(keyed));
   const replay = await settle('replay', keyed, send(keyed));
@@ -90,18 +117,55 @@ export async function idempotencyProbe(run: ProbeRun, mutation: Mutation): Promi
   const c2 = await settle('concurrent-2', racing, b);
 
   const verdicts: Verdict[] = run.verdicts;
-  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void => void verdicts.push(makeVerdict(probe, check, sentence, result, detail));
+  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void =>
+    void verdicts.push(makeVerdict(probe, check, sentence, result, detail));
   const firstOk = first.outcome === 'result';
-  if (!firstOk) push('same key, same arguments: the stored result', REPLAY, 'not observable', `the first call did not succeed (${first.outcome}); there is nothing to replay`);
+  if (!firstOk)
+    push(
+      'same key, same arguments: the stored result',
+      REPLAY,
+      'not observable',
+      `the first call did not succeed (${first.outcome}); there is nothing to replay`,
+    );
   else {
     const same = isDeepStrictEqual(payload(first.answer), payload(replay.answer));
-    push('same key, same arguments: the stored result', REPLAY, same ? 'holds' : 'broken', same ? `the replay (#${replay.requestId}) returned exactly the first result (#${first.requestId}); whether nothing executed again needs the server's own count` : `the replay (#${replay.requestId}) returned ${JSON.stringify(payload(replay.answer)).slice(0, 200)}, not the first result ${JSON.stringify(payload(first.answer)).slice(0, 200)}: the server executed again or does not store results by key`);
+    push(
+      'same key, same arguments: the stored result',
+      REPLAY,
+      same ? 'holds' : 'broken',
+      same
+        ? `the replay (#${replay.requestId}) returned exactly the first result (#${first.requestId}); whether nothing executed again needs the server's own count`
+        : `the replay (#${replay.requestId}) returned ${JSON.stringify(payload(replay.answer)).slice(0, 200)}, not the first result ${JSON.stringify(payload(first.answer)).slice(0, 200)}: the server executed again or does not store results by key`,
+    );
   }
   const refused = mismatch.outcome === 'error' || mismatch.outcome === 'tool-error';
-  push('same key, changed arguments: refused', MISMATCH, !firstOk ? 'not observable' : refused ? 'holds' : 'broken', !firstOk ? 'the first call did not succeed' : refused ? `refused (${mismatch.outcome}): ${JSON.stringify(payload(mismatch.answer)).slice(0, 200)}` : `accepted: ${JSON.stringify(payload(mismatch.answer)).slice(0, 200)} — the key did not bind the arguments`);
-  push('no key, new id: a new intent', NEW_ID, 'not observable', `without a key the call (#${noKey.requestId}) ${noKey.outcome === 'result' ? `returned ${isDeepStrictEqual(payload(noKey.answer), payload(first.answer)) ? 'the same result as the keyed call' : 'a result of its own'}` : `ended with ${noKey.outcome}`}; whether it executed a second time needs the server's state — the point is that only a key could have told it`);
+  push(
+    'same key, changed arguments: refused',
+    MISMATCH,
+    !firstOk ? 'not observable' : refused ? 'holds' : 'broken',
+    !firstOk
+      ? 'the first call did not succeed'
+      : refused
+        ? `refused (${mismatch.outcome}): ${JSON.stringify(payload(mismatch.answer)).slice(0, 200)}`
+        : `accepted: ${JSON.stringify(payload(mismatch.answer)).slice(0, 200)} — the key did not bind the arguments`,
+  );
+  push(
+    'no key, new id: a new intent',
+    NEW_ID,
+    'not observable',
+    `without a key the call (#${noKey.requestId}) ${noKey.outcome === 'result' ? `returned ${isDeepStrictEqual(payload(noKey.answer), payload(first.answer)) ? 'the same result as the keyed call' : 'a result of its own'}` : `ended with ${noKey.outcome}`}; whether it executed a second time needs the server's state — the point is that only a key could have told it`,
+  );
   const bothOk = c1.outcome === 'result' && c2.outcome === 'result';
   const oneResult = bothOk && isDeepStrictEqual(payload(c1.answer), payload(c2.answer));
-  push('two calls at once with one key: one result', CONCURRENT, bothOk ? (oneResult ? 'holds' : 'broken') : 'not observable', bothOk ? (oneResult ? `#${c1.requestId} and #${c2.requestId}, sent together, returned the same result` : `#${c1.requestId} and #${c2.requestId}, sent together, returned different results: two executions`) : `one of the two ended with ${c1.outcome === 'result' ? c2.outcome : c1.outcome} (a server may refuse a key already in flight)`);
+  push(
+    'two calls at once with one key: one result',
+    CONCURRENT,
+    bothOk ? (oneResult ? 'holds' : 'broken') : 'not observable',
+    bothOk
+      ? oneResult
+        ? `#${c1.requestId} and #${c2.requestId}, sent together, returned the same result`
+        : `#${c1.requestId} and #${c2.requestId}, sent together, returned different results: two executions`
+      : `one of the two ended with ${c1.outcome === 'result' ? c2.outcome : c1.outcome} (a server may refuse a key already in flight)`,
+  );
   return { mutation: mutation.name, keyField: mutation.keyField, key, concurrentKey, calls };
 }

@@ -7,11 +7,24 @@ import { RECORDING_EVENTS_MAX } from '../engine/core/recordingLimits';
  * the probe's own deadlines and the server's stderr sit beside them so one list tells the story.
  */
 export type ProbeEvent =
-  | (ProbeEventBase & { kind: 'message'; from: 'client' | 'server'; to: 'client' | 'server'; channel: string; message: Record<string, unknown>; bytes: number })
+  | (ProbeEventBase & {
+      kind: 'message';
+      from: 'client' | 'server';
+      to: 'client' | 'server';
+      channel: string;
+      message: Record<string, unknown>;
+      bytes: number;
+    })
   | (ProbeEventBase & { kind: 'http-response'; channel: string; status: number; headers: Record<string, string> })
   | (ProbeEventBase & { kind: 'sse-comment'; channel: string; text: string })
   | (ProbeEventBase & { kind: 'stream-closed'; channel: string; by: 'client' | 'server'; reason: string })
-  | (ProbeEventBase & { kind: 'deadline'; requestId: string | number; deadline: 'idle' | 'max'; action: 'armed' | 'reset' | 'fired' | 'disarmed'; dueAtMs: number })
+  | (ProbeEventBase & {
+      kind: 'deadline';
+      requestId: string | number;
+      deadline: 'idle' | 'max';
+      action: 'armed' | 'reset' | 'fired' | 'disarmed';
+      dueAtMs: number;
+    })
   | (ProbeEventBase & { kind: 'note'; text: string });
 
 export interface ProbeEventBase {
@@ -21,7 +34,11 @@ export interface ProbeEventBase {
   probe: string;
 }
 
-export type ProbeEventInput = ProbeEvent extends infer E ? (E extends ProbeEvent ? Omit<E, 'seq' | 'atMs' | 'probe'> : never) : never;
+export type ProbeEventInput = ProbeEvent extends infer E
+  ? E extends ProbeEvent
+    ? Omit<E, 'seq' | 'atMs' | 'probe'>
+    : never
+  : never;
 
 /** The limits that keep a probe of an unknown server finite: a flooding or silent server ends in a LAB error. */
 export interface ProbeBounds {
@@ -48,7 +65,12 @@ export const PROBE_BOUNDS_DEFAULT: ProbeBounds = {
   startupTimeoutMs: 30_000,
 };
 
-type Waiter = { test: (event: ProbeEvent) => boolean; resolve: (event: ProbeEvent | null) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+type Waiter = {
+  test: (event: ProbeEvent) => boolean;
+  resolve: (event: ProbeEvent | null) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+};
 
 /**
  * The one log of a probe run and the place probes wait on: `waitFor` resolves with the first event
@@ -90,7 +112,13 @@ export class Recorder {
     const event = { ...input, seq: this.events.length, atMs: this.nowMs(), probe: this.probe } as ProbeEvent;
     this.events.push(event);
     // The page opens a recording of at most this many events: the probe never writes one it would refuse.
-    if (this.events.length > RECORDING_EVENTS_MAX) this.fail(new LabError('LAB045', `the probe recorded more than ${RECORDING_EVENTS_MAX} events (the most a recording the page opens may hold); it stopped at ${this.nowMs()} ms and ended the connection`));
+    if (this.events.length > RECORDING_EVENTS_MAX)
+      this.fail(
+        new LabError(
+          'LAB045',
+          `the probe recorded more than ${RECORDING_EVENTS_MAX} events (the most a recording the page opens may hold); it stopped at ${this.nowMs()} ms and ended the connection`,
+        ),
+      );
     for (const listener of this.listeners) listener(event);
     for (const waiter of [...this.waiters]) {
       if (!waiter.test(event)) continue;
@@ -115,7 +143,13 @@ export class Recorder {
   /** One message (or SSE comment) received, against the message bound. */
   countMessage(what: string): void {
     this.received.messages += 1;
-    if (this.received.messages > this.bounds.messagesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.messagesMax} messages (${what} was the last); the probe stopped at ${this.nowMs()} ms and ended the connection`));
+    if (this.received.messages > this.bounds.messagesMax)
+      this.fail(
+        new LabError(
+          'LAB045',
+          `the server sent more than ${this.bounds.messagesMax} messages (${what} was the last); the probe stopped at ${this.nowMs()} ms and ended the connection`,
+        ),
+      );
   }
 
   /**
@@ -124,7 +158,13 @@ export class Recorder {
    */
   countBytes(bytes: number): void {
     this.received.bytes += bytes;
-    if (this.received.bytes > this.bounds.bytesMax) this.fail(new LabError('LAB045', `the server sent more than ${this.bounds.bytesMax} bytes; the probe stopped at ${this.nowMs()} ms and ended the connection`));
+    if (this.received.bytes > this.bounds.bytesMax)
+      this.fail(
+        new LabError(
+          'LAB045',
+          `the server sent more than ${this.bounds.bytesMax} bytes; the probe stopped at ${this.nowMs()} ms and ended the connection`,
+        ),
+      );
   }
 
   get receivedTotals(): { messages: number; bytes: number } {
@@ -164,7 +204,10 @@ export class Recorder {
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
           if (waitMs < timeoutMs) {
-            const error = new LabError('LAB042', `the probe's wall-clock budget of ${this.bounds.budgetMs} ms ran out while waiting; raise --budget-ms or shorten the tool's work`);
+            const error = new LabError(
+              'LAB042',
+              `the probe's wall-clock budget of ${this.bounds.budgetMs} ms ran out while waiting; raise --budget-ms or shorten the tool's work`,
+            );
             this.fail(error);
             reject(error);
           } else resolve(null);

@@ -3,7 +3,19 @@ import { ProbeClient, type JsonObject, type Negotiated } from './client';
 import { HttpConnection, redactCommand, redactUrl, StdioConnection, type Connection } from './connection';
 import { reconnectProbe, type ReconnectPlan } from './reconnect';
 import { idempotencyProbe, type IdempotencyRecord, type Mutation } from './idempotency';
-import { cancelByClose, cancelDuringWork, completeThenCancel, headersAndQuietStream, oneResponsePerRequest, progressAndDeadlines, PROBE_TIMES_DEFAULT, type ProbeRun, type ProbeTimes, type ToolCall, type Verdict } from './probes';
+import {
+  cancelByClose,
+  cancelDuringWork,
+  completeThenCancel,
+  headersAndQuietStream,
+  oneResponsePerRequest,
+  progressAndDeadlines,
+  PROBE_TIMES_DEFAULT,
+  type ProbeRun,
+  type ProbeTimes,
+  type ToolCall,
+  type Verdict,
+} from './probes';
 import { PROBE_BOUNDS_DEFAULT, Recorder, type ProbeBounds, type ProbeEvent } from './record';
 import { taskCapableTools, taskFlavour, tasksProbe, type TaskFlavour, type TaskTrace } from './tasks';
 import { describeValue } from './text';
@@ -81,26 +93,50 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
   const bounds = { ...PROBE_BOUNDS_DEFAULT, ...options.bounds };
   const recorder = new Recorder(bounds);
   const startedAt = new Date().toISOString();
-  const connection: Connection = options.transport === 'stdio' ? new StdioConnection(recorder, options.target) : new HttpConnection(recorder, options.target);
+  const connection: Connection =
+    options.transport === 'stdio'
+      ? new StdioConnection(recorder, options.target)
+      : new HttpConnection(recorder, options.target);
   const probes: string[] = [];
   try {
     const client = new ProbeClient(connection, recorder);
     const negotiated = await client.negotiate();
-    recorder.record({ kind: 'note', text: `negotiated ${negotiated.revision} via ${negotiated.via} with ${negotiated.server.name} ${negotiated.server.version}` });
+    recorder.record({
+      kind: 'note',
+      text: `negotiated ${negotiated.revision} via ${negotiated.via} with ${negotiated.server.name} ${negotiated.server.version}`,
+    });
     recorder.probe = 'tools';
     const tools = await client.listTools();
     const find = (name: string): JsonObject => {
       const listed = tools.find((t) => t.name === name);
       if (listed !== undefined) return listed;
       const names = tools.map((t) => describeValue(t.name));
-      throw new LabError('LAB046', `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`);
+      throw new LabError(
+        'LAB046',
+        `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`,
+      );
     };
     const listed = options.tool === undefined ? null : find(options.tool);
     if (options.mutation !== undefined) find(options.mutation.name);
     if (options.taskTool !== undefined) find(options.taskTool.name);
-    const run: ProbeRun = { client, recorder, revision: negotiated.revision, transport: options.transport, tool: { name: options.tool ?? '', arguments: options.arguments }, times, verdicts: [] };
+    const run: ProbeRun = {
+      client,
+      recorder,
+      revision: negotiated.revision,
+      transport: options.transport,
+      tool: { name: options.tool ?? '', arguments: options.arguments },
+      times,
+      verdicts: [],
+    };
     if (options.tool !== undefined) {
-      const steps = [cancelDuringWork, completeThenCancel, progressAndDeadlines, ...(options.transport === 'http' ? [headersAndQuietStream, ...(negotiated.revision === '2026-07-28' ? [] : [cancelByClose])] : [])];
+      const steps = [
+        cancelDuringWork,
+        completeThenCancel,
+        progressAndDeadlines,
+        ...(options.transport === 'http'
+          ? [headersAndQuietStream, ...(negotiated.revision === '2026-07-28' ? [] : [cancelByClose])]
+          : []),
+      ];
       for (const step of steps) {
         await step(run);
         probes.push(recorder.probe);
@@ -116,7 +152,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     } else if (tasksOffered !== null || options.taskTool !== undefined) {
       recorder.probe = 'tasks';
       const capable = taskCapableTools(tools);
-      recorder.record({ kind: 'note', text: tasksOffered === null ? `the server does not offer tasks (neither the ${negotiated.revision === '2026-07-28' ? 'io.modelcontextprotocol/tasks extension' : 'tasks.requests.tools.call capability'}): --task-tool ${options.taskTool?.name ?? ''} was not called` : `the server offers tasks (${tasksOffered === 'extension' ? 'the io.modelcontextprotocol/tasks extension' : '2025-11-25 tasks on tools/call'}); name a tool with --task-tool to create, cancel and poll one${capable.length === 0 ? '' : ` (tools it lists as task-capable: ${capable.slice(0, 10).join(', ')})`}` });
+      recorder.record({
+        kind: 'note',
+        text:
+          tasksOffered === null
+            ? `the server does not offer tasks (neither the ${negotiated.revision === '2026-07-28' ? 'io.modelcontextprotocol/tasks extension' : 'tasks.requests.tools.call capability'}): --task-tool ${options.taskTool?.name ?? ''} was not called`
+            : `the server offers tasks (${tasksOffered === 'extension' ? 'the io.modelcontextprotocol/tasks extension' : '2025-11-25 tasks on tools/call'}); name a tool with --task-tool to create, cancel and poll one${capable.length === 0 ? '' : ` (tools it lists as task-capable: ${capable.slice(0, 10).join(', ')})`}`,
+      });
     }
     const reconnectPlan = negotiated.revision === '2026-07-28' ? await reconnectProbe(run) : null;
     if (negotiated.revision === '2026-07-28') probes.push('reconnect');

@@ -5,17 +5,27 @@ import { ELIDED_KEY, jsonChars, ShownBudget, SHOWN_TOTAL_CHARS_MAX, SHOWN_VALUE_
 
 describe('what the probe writes of a server value', () => {
   it('jsonChars counts the characters of compact terminal-safe JSON, escapes included', () => {
-    for (const value of [{ a: [1, 'x\u0085y', null, true, { b: '\u202e' }], c: 'é\n' }, [], {}, 'plain', 12.5]) expect(jsonChars(value)).toBe(jsonForTerminal(value, 0).length);
+    for (const value of [{ a: [1, 'x\u0085y', null, true, { b: '\u202e' }], c: 'é\n' }, [], {}, 'plain', 12.5])
+      expect(jsonChars(value)).toBe(jsonForTerminal(value, 0).length);
   });
 
   it('a value that fits is written as it is', () => {
-    const message = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'done' }], _meta: { a: [1, 2, 3] } } };
+    const message = {
+      jsonrpc: '2.0',
+      id: 7,
+      result: { content: [{ type: 'text', text: 'done' }], _meta: { a: [1, 2, 3] } },
+    };
     expect(new ShownBudget().show(message)).toEqual(message);
   });
 
   it('a large message stays a JSON-RPC message of the same shape: scalars kept first, containers cut, each cut said', () => {
     // params (1 MB of `{}` in nested arrays) comes before method and id: they are kept anyway.
-    const message = { params: { data: [[Array.from({ length: 300_000 }, () => ({}))]], note: 'x'.repeat(500_000) }, method: 'notifications/message', jsonrpc: '2.0', id: 'abc' };
+    const message = {
+      params: { data: [[Array.from({ length: 300_000 }, () => ({}))]], note: 'x'.repeat(500_000) },
+      method: 'notifications/message',
+      jsonrpc: '2.0',
+      id: 'abc',
+    };
     const shown = new ShownBudget().show(message);
     expect(jsonRpcProblem(shown)).toBeNull();
     expect(shown).toMatchObject({ method: 'notifications/message', jsonrpc: '2.0', id: 'abc' });

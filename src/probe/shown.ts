@@ -59,7 +59,8 @@ function cutString(text: string, room: number): string {
   return `${text.slice(0, keep)}… ${plural(text.length - keep, 'character', 'characters')} elided (the probe writes at most ${SHOWN_VALUE_CHARS_MAX} characters of one value)`;
 }
 
-const elidedNote = (count: number, what: [string, string], chars: number): string => `… ${plural(count, what[0], what[1])} elided, ${chars} characters of JSON (the probe writes at most ${SHOWN_VALUE_CHARS_MAX} characters of one value, ${SHOWN_TOTAL_CHARS_MAX} in all)`;
+const elidedNote = (count: number, what: [string, string], chars: number): string =>
+  `… ${plural(count, what[0], what[1])} elided, ${chars} characters of JSON (the probe writes at most ${SHOWN_VALUE_CHARS_MAX} characters of one value, ${SHOWN_TOTAL_CHARS_MAX} in all)`;
 
 const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
@@ -168,7 +169,20 @@ export function shownTranscript(t: ProbeTranscript): ProbeTranscript {
     capabilities: show(t.capabilities),
     tool: t.tool === null ? null : { ...t.tool, listed: orNull(t.tool.listed) },
     events: t.events.map((event) => shownEvent(event, budget)),
-    idempotency: idempotency === null ? null : { ...idempotency, calls: idempotency.calls.map((call) => ({ ...call, answer: orNull(call.answer) })) },
-    tasks: tasks === null ? null : { ...tasks, taskId: orNull(tasks.taskId), createdStatus: orNull(tasks.createdStatus), acknowledgement: orNull(tasks.acknowledgement), polls: tasks.polls.map((poll) => ({ ...poll, status: orNull(poll.status), error: orNull(poll.error) })), terminal: tasks.terminal === null ? null : { ...tasks.terminal, status: show(tasks.terminal.status) } },
+    idempotency:
+      idempotency === null
+        ? null
+        : { ...idempotency, calls: idempotency.calls.map((call) => ({ ...call, answer: orNull(call.answer) })) },
+    tasks:
+      tasks === null
+        ? null
+        : {
+            ...tasks,
+            taskId: orNull(tasks.taskId),
+            createdStatus: orNull(tasks.createdStatus),
+            acknowledgement: orNull(tasks.acknowledgement),
+            polls: tasks.polls.map((poll) => ({ ...poll, status: orNull(poll.status), error: orNull(poll.error) })),
+            terminal: tasks.terminal === null ? null : { ...tasks.terminal, status: show(tasks.terminal.status) },
+          },
   };
 }

@@ -14,7 +14,14 @@ export function shortText(text: string, max: number): string {
 /** Text for any value: strings as they are (up to DESCRIBED_CHARS_MAX characters), other primitives as String gives them, objects and arrays as (bounded) JSON. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return shortText(value, DESCRIBED_CHARS_MAX);
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (
+    value === null ||
+    value === undefined ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint'
+  )
+    return String(value);
   try {
     const json = JSON.stringify(value);
     if (typeof json !== 'string') return `(${typeof value})`;

@@ -28,15 +28,40 @@ export const scenarioA: RequestRaceScenario = {
       { label: "the user's cancellation", on: CLIENT_CANCEL_SIGNAL },
       { label: "the worker's chunk of work", on: WORKER_RUNNING },
     ],
-    question: "The user's cancellation is on its way while the worker is inside an uninterruptible chunk of its {workMs} ms of work. How does the request end?",
+    question:
+      "The user's cancellation is on its way while the worker is inside an uninterruptible chunk of its {workMs} ms of work. How does the request end?",
     answers: [
-      { value: 'cancelled', label: 'Cancelled: the server takes the cancellation before the work is done', when: terminal('cancelled'), winner: 0, why: 'The cancellation reaches the server before the worker finishes; its later complete() finds the request ended and sends nothing.' },
-      { value: 'completed', label: 'Completed: the worker finishes and its response is sent', when: terminal('completed'), winner: 1, why: 'The worker finished before the cancellation reached the server, so the response went out and the cancellation came too late.' },
+      {
+        value: 'cancelled',
+        label: 'Cancelled: the server takes the cancellation before the work is done',
+        when: terminal('cancelled'),
+        winner: 0,
+        why: 'The cancellation reaches the server before the worker finishes; its later complete() finds the request ended and sends nothing.',
+      },
+      {
+        value: 'completed',
+        label: 'Completed: the worker finishes and its response is sent',
+        when: terminal('completed'),
+        winner: 1,
+        why: 'The worker finished before the cancellation reached the server, so the response went out and the cancellation came too late.',
+      },
     ],
     pointAt: 'first',
   },
   expected: {
-    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [], clientOutcome: 'cancelled' },
-    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [], clientOutcome: 'cancelled' },
+    stdio: {
+      terminalState: 'cancelled',
+      finalResponse: false,
+      cancellationSignal: 'notifications/cancelled',
+      clientIgnores: [],
+      clientOutcome: 'cancelled',
+    },
+    http: {
+      terminalState: 'cancelled',
+      finalResponse: false,
+      cancellationSignal: 'stream-close',
+      clientIgnores: [],
+      clientOutcome: 'cancelled',
+    },
   },
 };

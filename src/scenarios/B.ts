@@ -29,15 +29,40 @@ export const scenarioB: RequestRaceScenario = {
       // The user gives up (the cancellation follows at once); the engine's note that the views diverge comes next, so the question is asked before it.
       { label: "the user's cancel", on: USER_GIVES_UP },
     ],
-    question: "The user cancels while the server's response is in flight to the client. What does the client do with the response when it arrives?",
+    question:
+      "The user cancels while the server's response is in flight to the client. What does the client do with the response when it arrives?",
     answers: [
-      { value: 'uses', label: 'Uses it: the call completes for the client', when: [{ where: { kind: 'delivered', from: 'server', summary: 'response #41', ignoredBy: null } }], winner: 0, why: 'The response arrived before the client gave up, so the client used the result.' },
-      { value: 'ignores', label: 'Ignores it: the client already gave up', when: [{ where: { kind: 'delivered', from: 'server', summary: 'response #41', ignoredBy: 'client' } }], winner: 1, why: 'The client abandoned the request before the response arrived, so it drops the response; the server, already completed, ignores the cancellation: the two views diverge.' },
+      {
+        value: 'uses',
+        label: 'Uses it: the call completes for the client',
+        when: [{ where: { kind: 'delivered', from: 'server', summary: 'response #41', ignoredBy: null } }],
+        winner: 0,
+        why: 'The response arrived before the client gave up, so the client used the result.',
+      },
+      {
+        value: 'ignores',
+        label: 'Ignores it: the client already gave up',
+        when: [{ where: { kind: 'delivered', from: 'server', summary: 'response #41', ignoredBy: 'client' } }],
+        winner: 1,
+        why: 'The client abandoned the request before the response arrived, so it drops the response; the server, already completed, ignores the cancellation: the two views diverge.',
+      },
     ],
     pointAt: 'first',
   },
   expected: {
-    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
-    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
+    stdio: {
+      terminalState: 'completed',
+      finalResponse: true,
+      cancellationSignal: 'notifications/cancelled',
+      clientIgnores: ['response #41'],
+      clientOutcome: 'cancelled',
+    },
+    http: {
+      terminalState: 'completed',
+      finalResponse: true,
+      cancellationSignal: 'stream-close',
+      clientIgnores: ['response #41'],
+      clientOutcome: 'cancelled',
+    },
   },
 };

@@ -29,15 +29,40 @@ export const scenarioD: RequestRaceScenario = {
       { label: "the client's cancellation signal", on: CLIENT_CANCEL_SIGNAL },
       { label: 'the worker', on: WORKER_RUNNING },
     ],
-    question: 'The client gives up at {cancelAtMs} ms and signals it while the worker runs its {workMs} ms of work. How does the request end?',
+    question:
+      'The client gives up at {cancelAtMs} ms and signals it while the worker runs its {workMs} ms of work. How does the request end?',
     answers: [
-      { value: 'cancelled', label: 'Cancelled: the server hears the signal and the worker stops at a checkpoint', when: terminal('cancelled'), winner: 0, why: 'The server treats the signal (notifications/cancelled on stdio, the closed stream on HTTP) as the cancellation and ends the request.' },
-      { value: 'completed', label: 'Completed: the worker works on and the response is sent', when: terminal('completed'), winner: 1, why: 'The server never took the signal as a cancellation, so the work ran to the end.' },
+      {
+        value: 'cancelled',
+        label: 'Cancelled: the server hears the signal and the worker stops at a checkpoint',
+        when: terminal('cancelled'),
+        winner: 0,
+        why: 'The server treats the signal (notifications/cancelled on stdio, the closed stream on HTTP) as the cancellation and ends the request.',
+      },
+      {
+        value: 'completed',
+        label: 'Completed: the worker works on and the response is sent',
+        when: terminal('completed'),
+        winner: 1,
+        why: 'The server never took the signal as a cancellation, so the work ran to the end.',
+      },
     ],
     pointAt: 'first',
   },
   expected: {
-    stdio: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'notifications/cancelled', clientIgnores: [], clientOutcome: 'cancelled' },
-    http: { terminalState: 'cancelled', finalResponse: false, cancellationSignal: 'stream-close', clientIgnores: [], clientOutcome: 'cancelled' },
+    stdio: {
+      terminalState: 'cancelled',
+      finalResponse: false,
+      cancellationSignal: 'notifications/cancelled',
+      clientIgnores: [],
+      clientOutcome: 'cancelled',
+    },
+    http: {
+      terminalState: 'cancelled',
+      finalResponse: false,
+      cancellationSignal: 'stream-close',
+      clientIgnores: [],
+      clientOutcome: 'cancelled',
+    },
   },
 };

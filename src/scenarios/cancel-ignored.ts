@@ -33,16 +33,46 @@ export const cancelIgnored: RequestRaceScenario = {
       { label: "the user's cancellation of request 41", on: CLIENT_CANCEL_SIGNAL },
       { label: "the server's response to request 41", on: RESPONSE_SENT },
     ],
-    question: "The user's cancellation of request 41 and the server's response to it cross on the wire. What does the server do with the cancellation?",
+    question:
+      "The user's cancellation of request 41 and the server's response to it cross on the wire. What does the server do with the cancellation?",
     answers: [
-      { value: 'ignores', label: 'Ignores it, without an error or a reply', when: [{ where: { kind: 'cancel-ignored', requestId: 41 } }], winner: 1, why: 'The request already completed and its response is sent: a cancellation for a finished request is ignored (RC-7).' },
-      { value: 'accepts', label: 'Accepts it: the request ends cancelled', when: [{ where: { kind: 'cancel-accepted', requestId: 41 } }], winner: 0, why: 'The cancellation arrived while the request was still running.' },
-      { value: 'error', label: 'Answers it with an error', when: [{ where: { kind: 'message', from: 'server', 'message.error': { present: true } } }], why: 'The server replied to a notification, which the protocol forbids.' },
+      {
+        value: 'ignores',
+        label: 'Ignores it, without an error or a reply',
+        when: [{ where: { kind: 'cancel-ignored', requestId: 41 } }],
+        winner: 1,
+        why: 'The request already completed and its response is sent: a cancellation for a finished request is ignored (RC-7).',
+      },
+      {
+        value: 'accepts',
+        label: 'Accepts it: the request ends cancelled',
+        when: [{ where: { kind: 'cancel-accepted', requestId: 41 } }],
+        winner: 0,
+        why: 'The cancellation arrived while the request was still running.',
+      },
+      {
+        value: 'error',
+        label: 'Answers it with an error',
+        when: [{ where: { kind: 'message', from: 'server', 'message.error': { present: true } } }],
+        why: 'The server replied to a notification, which the protocol forbids.',
+      },
     ],
     pointAt: 'first',
   },
   expected: {
-    stdio: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'notifications/cancelled', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
-    http: { terminalState: 'completed', finalResponse: true, cancellationSignal: 'stream-close', clientIgnores: ['response #41'], clientOutcome: 'cancelled' },
+    stdio: {
+      terminalState: 'completed',
+      finalResponse: true,
+      cancellationSignal: 'notifications/cancelled',
+      clientIgnores: ['response #41'],
+      clientOutcome: 'cancelled',
+    },
+    http: {
+      terminalState: 'completed',
+      finalResponse: true,
+      cancellationSignal: 'stream-close',
+      clientIgnores: ['response #41'],
+      clientOutcome: 'cancelled',
+    },
   },
 };

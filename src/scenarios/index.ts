@@ -66,7 +66,8 @@ export const scenarios: readonly Scenario[] = [
 
 export function findScenario(id: string): Scenario {
   const scenario = scenarios.find((candidate) => candidate.id === id);
-  if (scenario === undefined) throw new LabError('LAB001', `"${id}" is not a scenario; known: ${scenarios.map((s) => s.id).join(', ')}`);
+  if (scenario === undefined)
+    throw new LabError('LAB001', `"${id}" is not a scenario; known: ${scenarios.map((s) => s.id).join(', ')}`);
   return scenario;
 }
 
@@ -77,6 +78,7 @@ export function runScenarioById(id: string, options: RunOptions = {}): Transcrip
 /** Runs a request-race scenario (A–D) by id, typed with its outcome. */
 export function runRaceById(id: string, options: RunOptions = {}): Transcript<'request-race'> {
   const scenario = findScenario(id);
-  if (scenario.kind !== 'request-race') throw new LabError('LAB001', `"${id}" is a ${scenario.kind} scenario, not a request race`);
+  if (scenario.kind !== 'request-race')
+    throw new LabError('LAB001', `"${id}" is a ${scenario.kind} scenario, not a request race`);
   return runScenario(scenario, options);
 }

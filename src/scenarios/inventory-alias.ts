@@ -7,7 +7,8 @@ export const inventoryAlias: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — mutating the returned reservation changes nothing stored',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'The server code zeroes the quantity on the reservation object it got back. A later replay with the same key still returns quantity 2: the ledger rebuilds every value from its stored JSON.' +
+  summary:
+    'The server code zeroes the quantity on the reservation object it got back. A later replay with the same key still returns quantity 2: the ledger rebuilds every value from its stored JSON.' +
     ' ' +
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P9', 'LG-6'],

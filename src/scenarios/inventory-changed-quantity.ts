@@ -7,7 +7,8 @@ export const inventoryChangedQuantity: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — a changed quantity under the same key is refused',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'The retry asks for 3 units under the key first used for 2. The fingerprint differs, the request is refused with IDEMPOTENCY_KEY_REUSED, and stock stays reserved once.' +
+  summary:
+    'The retry asks for 3 units under the key first used for 2. The fingerprint differs, the request is refused with IDEMPOTENCY_KEY_REUSED, and stock stays reserved once.' +
     ' ' +
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P3'],

@@ -15,6 +15,11 @@ export const inventoryKeyBinding: LedgerScenario = {
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P1', 'LG-3'],
   defaultTransport: 'http',
-  settings: { ...ledgerDefaults, operation: 'reserve_inventory', loseFirstResponse: true, retryArguments: 'other-tenant' },
+  settings: {
+    ...ledgerDefaults,
+    operation: 'reserve_inventory',
+    loseFirstResponse: true,
+    retryArguments: 'other-tenant',
+  },
   expected: { executions: 1, rejected: 1, replayed: 0 },
 };

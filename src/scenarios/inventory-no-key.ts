@@ -7,11 +7,18 @@ export const inventoryNoKey: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — no key, no automatic retry',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'The client sends no idempotency key. When the response is lost it does not retry on its own: without a key nothing could stop a second reservation. The operation is unsafe to retry; a person or a reconcile step decides.' +
+  summary:
+    'The client sends no idempotency key. When the response is lost it does not retry on its own: without a key nothing could stop a second reservation. The operation is unsafe to retry; a person or a reconcile step decides.' +
     ' ' +
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P6', 'RT-1'],
   defaultTransport: 'http',
-  settings: { ...ledgerDefaults, operation: 'reserve_inventory', sendKey: false, loseFirstResponse: true, retryWithoutKey: false },
+  settings: {
+    ...ledgerDefaults,
+    operation: 'reserve_inventory',
+    sendKey: false,
+    loseFirstResponse: true,
+    retryWithoutKey: false,
+  },
   expected: { executions: 1, rejected: 0, replayed: 0 },
 };

@@ -7,7 +7,8 @@ export const inventoryRace: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — two connections, one key: one reservation',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'Two reservation requests with the same key start together on two SQLite connections. One wins the write lock and commits; the other gets SQLITE_BUSY, waits, and returns the committed reservation.' +
+  summary:
+    'Two reservation requests with the same key start together on two SQLite connections. One wins the write lock and commits; the other gets SQLITE_BUSY, waits, and returns the committed reservation.' +
     ' ' +
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P8', 'LG-5'],

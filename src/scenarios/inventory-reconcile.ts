@@ -7,7 +7,8 @@ export const inventoryReconcile: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — committed, response lost: reconcile by key',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'Instead of retrying blindly, the client first reads the ledger with get_mutation_by_key. The reservation is there, so the client has its answer and sends no second reservation at all.' +
+  summary:
+    'Instead of retrying blindly, the client first reads the ledger with get_mutation_by_key. The reservation is there, so the client has its answer and sends no second reservation at all.' +
     ' ' +
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P4'],

@@ -16,6 +16,12 @@ export const inventoryReopenReconcile: LedgerScenario = {
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P10', 'LG-7', 'LG-8'],
   defaultTransport: 'http',
-  settings: { ...ledgerDefaults, operation: 'reserve_inventory', loseFirstResponse: true, reopenBeforeRetry: true, onLostResponse: 'reconcile' },
+  settings: {
+    ...ledgerDefaults,
+    operation: 'reserve_inventory',
+    loseFirstResponse: true,
+    reopenBeforeRetry: true,
+    onLostResponse: 'reconcile',
+  },
   expected: { executions: 1, rejected: 0, replayed: 0 },
 };

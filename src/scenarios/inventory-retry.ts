@@ -7,7 +7,8 @@ export const inventoryRetry: LedgerScenario = {
   kind: 'ledger',
   title: 'Practice — a keyed retry returns the first reservation',
   topic: 'Practice lab: reserve_inventory',
-  summary: 'The reservation commits, its response is lost, and the client retries with the same key and arguments: it gets reservation res_1 back and no second reservation is made.' +
+  summary:
+    'The reservation commits, its response is lost, and the client retries with the same key and arguments: it gets reservation res_1 back and no second reservation is made.' +
     ' ' +
     KEY_IS_APPLICATION_CONTRACT,
   requirements: ['LG-P2'],

@@ -21,7 +21,8 @@ export const ledgerRaceKeyed: LedgerScenario = {
   race: {
     neutralTitle: 'Ledger — two connections, one key, one transaction',
     contenders: LEDGER_CONTENDERS,
-    question: 'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
+    question:
+      'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
     answers: LEDGER_CHARGES,
     pointAt: 'first',
   },

@@ -20,7 +20,8 @@ export const ledgerRaceUnsafe: LedgerScenario = {
   race: {
     neutralTitle: 'Ledger — two connections, one key, separate statements',
     contenders: LEDGER_CONTENDERS,
-    question: 'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
+    question:
+      'Requests 41 and 42 carry the same key and reach the server together, each on its own SQLite connection. How many times is the account charged?',
     answers: LEDGER_CHARGES_CHECK_THEN_ACT,
     pointAt: 'first',
   },

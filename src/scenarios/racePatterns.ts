@@ -7,21 +7,34 @@ import type { EventPattern, RaceAnswer } from '../engine';
 
 /** The client puts its cancellation on the wire: notifications/cancelled on stdio, closing the stream on Streamable HTTP. */
 export const CLIENT_CANCEL_SIGNAL: readonly EventPattern[] = [
-  { where: { kind: 'message', from: 'client', 'message.method': 'notifications/cancelled', 'message.params.requestId': 41 } },
+  {
+    where: {
+      kind: 'message',
+      from: 'client',
+      'message.method': 'notifications/cancelled',
+      'message.params.requestId': 41,
+    },
+  },
   { where: { kind: 'stream-closed', by: 'client', requestId: 41 } },
 ];
 
 /** The user gives up on request 41: the client abandons it (its cancellation goes on the wire next). */
-export const USER_GIVES_UP: readonly EventPattern[] = [{ where: { kind: 'state', side: 'client', requestId: 41, to: 'abandoned' } }];
+export const USER_GIVES_UP: readonly EventPattern[] = [
+  { where: { kind: 'state', side: 'client', requestId: 41, to: 'abandoned' } },
+];
 
 /** The worker is running request 41. */
 export const WORKER_RUNNING: readonly EventPattern[] = [{ where: { kind: 'worker', requestId: 41, step: 'started' } }];
 
 /** The server's final response to request 41 on the wire. */
-export const RESPONSE_SENT: readonly EventPattern[] = [{ where: { kind: 'message', from: 'server', 'message.id': 41 } }];
+export const RESPONSE_SENT: readonly EventPattern[] = [
+  { where: { kind: 'message', from: 'server', 'message.id': 41 } },
+];
 
 /** The request's single terminal state. */
-export const terminal = (state: string): readonly EventPattern[] => [{ where: { kind: 'terminal', requestId: 41, state } }];
+export const terminal = (state: string): readonly EventPattern[] => [
+  { where: { kind: 'terminal', requestId: 41, state } },
+];
 
 /** How many times the ledger race charges the account (ledger-race-keyed, ledger-race-unsafe). */
 export const LEDGER_CHARGES: readonly RaceAnswer[] = [

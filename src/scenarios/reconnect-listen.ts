@@ -18,5 +18,9 @@ export const reconnectListen: ReconnectScenario = {
   requirements: ['RV-3', 'RV-4', 'VF-11'],
   defaultTransport: 'http',
   settings: { ...reconnectListenDefaults },
-  expected: { refetch: ['tools/list', 'resources/list', 'prompts/list', 'resources/read'], replayUnsafeMutations: false, sendLastEventId: false },
+  expected: {
+    refetch: ['tools/list', 'resources/list', 'prompts/list', 'resources/read'],
+    replayUnsafeMutations: false,
+    sendLastEventId: false,
+  },
 };

@@ -27,7 +27,9 @@ describe('the ext-tasks package that runs is the one pinned', () => {
   it('package.json pins it exactly and that version is installed', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies[EXT_TASKS_PACKAGE]).toBe(EXT_TASKS_VERSION);
-    const installed = JSON.parse(readFileSync(`node_modules/${EXT_TASKS_PACKAGE}/package.json`, 'utf8')) as { version: string };
+    const installed = JSON.parse(readFileSync(`node_modules/${EXT_TASKS_PACKAGE}/package.json`, 'utf8')) as {
+      version: string;
+    };
     expect(installed.version).toBe(EXT_TASKS_VERSION);
   });
 });
@@ -38,7 +40,11 @@ describe('an ext-tasks run of each task scenario, on both transports', () => {
       it(`${scenario.id} over ${transport}: valid messages, a task polled with tasks/get, no notifications/cancelled or progress, replayable`, async () => {
         const t = await runExtTasksScenario(scenario, { transport });
         expect(t.implementation).toBe('ext-tasks');
-        expect(t.sdk).toMatchObject({ package: EXT_TASKS_PACKAGE, version: EXT_TASKS_VERSION, negotiatedProtocolVersion: '2026-07-28' });
+        expect(t.sdk).toMatchObject({
+          package: EXT_TASKS_PACKAGE,
+          version: EXT_TASKS_VERSION,
+          negotiatedProtocolVersion: '2026-07-28',
+        });
         const { checked, problems } = validateTranscriptMessages(t);
         expect(problems).toEqual([]);
         expect(checked).toBeGreaterThan(4);
@@ -46,7 +52,13 @@ describe('an ext-tasks run of each task scenario, on both transports', () => {
         expect(wire[0] && method(wire[0])).toBe('tools/call');
         expect(wire.filter((m) => m.from === 'client').map(method)).toContain('tasks/get');
         // The extension: notifications/cancelled MUST NOT be used for a task; progress and log notifications are not supported on tasks.
-        expect(wire.map(method).filter((m) => m === 'notifications/cancelled' || m === 'notifications/progress' || m === 'notifications/message')).toEqual([]);
+        expect(
+          wire
+            .map(method)
+            .filter(
+              (m) => m === 'notifications/cancelled' || m === 'notifications/progress' || m === 'notifications/message',
+            ),
+        ).toEqual([]);
         expect(JSON.stringify(await runExtTasksScenario(scenario, { transport }))).toBe(JSON.stringify(t));
       });
     }
@@ -65,17 +77,36 @@ describe('what the package puts on the wire', () => {
   it('frames every request with the protocol version, the client info and the extension in the client capabilities', async () => {
     const t = await runExtTasksScenario(findTask('task-http-close'), { transport: 'stdio' });
     for (const m of messages(t).filter((e) => e.from === 'client')) {
-      expect('params' in m.message && m.message.params?._meta, method(m)).toMatchObject({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+      expect('params' in m.message && m.message.params?._meta, method(m)).toMatchObject({
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      });
     }
   });
 
   it('ends the execution as cancelled at the tasks/cancel acknowledgement: no poll after it, while the task goes on to complete', async () => {
     const t = await runExtTasksScenario(findTask('task-cancel-too-late'), { transport: 'http' });
     const wire = messages(t);
-    const ack = wire.find((m) => m.from === 'server' && wire.some((c) => c.from === 'client' && method(c) === 'tasks/cancel' && 'id' in c.message && 'id' in m.message && c.message.id === m.message.id));
+    const ack = wire.find(
+      (m) =>
+        m.from === 'server' &&
+        wire.some(
+          (c) =>
+            c.from === 'client' &&
+            method(c) === 'tasks/cancel' &&
+            'id' in c.message &&
+            'id' in m.message &&
+            c.message.id === m.message.id,
+        ),
+    );
     expect(ack).toBeDefined();
     expect(wire.filter((m) => m.from === 'client' && m.seq > (ack?.seq ?? 0))).toEqual([]);
-    expect(t.outcome).toMatchObject({ taskStatus: 'completed', clientReported: 'cancelled', resultRetrieved: false, statusAfterAck: null });
+    expect(t.outcome).toMatchObject({
+      taskStatus: 'completed',
+      clientReported: 'cancelled',
+      resultRetrieved: false,
+      statusAfterAck: null,
+    });
     const report = t.events.find((e) => e.kind === 'task' && e.action === 'reported');
     expect(report?.kind === 'task' && report.atMs).toBe(ack?.arrivesAtMs);
   });
@@ -100,12 +131,15 @@ describe('docs/ext-tasks.md: every difference from the model', () => {
         const lane = await runExtTasksScenario(scenario, { transport });
         for (const [field, value] of Object.entries(model.outcome)) {
           const other: unknown = (lane.outcome as unknown as Record<string, unknown>)[field];
-          if (JSON.stringify(value) !== JSON.stringify(other)) found.add(`${scenario.id} | ${field} | \`${JSON.stringify(value)}\` | \`${JSON.stringify(other)}\``);
+          if (JSON.stringify(value) !== JSON.stringify(other))
+            found.add(`${scenario.id} | ${field} | \`${JSON.stringify(value)}\` | \`${JSON.stringify(other)}\``);
         }
       }
     }
     const doc = readFileSync('docs/ext-tasks.md', 'utf8');
-    const listed = new Set([...doc.matchAll(/^\| (task-[\w-]+ \| \w+ \| `[^`]*` \| `[^`]*`) \| [^|]+ \|$/gm)].map((m) => m[1] as string));
+    const listed = new Set(
+      [...doc.matchAll(/^\| (task-[\w-]+ \| \w+ \| `[^`]*` \| `[^`]*`) \| [^|]+ \|$/gm)].map((m) => m[1] as string),
+    );
     expect([...listed].sort()).toEqual([...found].sort());
     expect(found.size).toBeGreaterThan(0);
   });
@@ -113,11 +147,19 @@ describe('docs/ext-tasks.md: every difference from the model', () => {
 
 describe('the run description', () => {
   it('runs ext-tasks on a task scenario, and refuses it on a request race and with ackIsFinal (LAB025)', async () => {
-    const t = await runResolved(resolveRunParams({ scenario: 'task-http-close', impl: 'ext-tasks', transport: 'stdio' }, findScenario));
+    const t = await runResolved(
+      resolveRunParams({ scenario: 'task-http-close', impl: 'ext-tasks', transport: 'stdio' }, findScenario),
+    );
     expect(t.implementation).toBe('ext-tasks');
-    expect(() => resolveRunParams({ scenario: 'A', impl: 'ext-tasks' }, findScenario)).toThrow(/LAB025|ext-tasks runs the durable-task scenarios/);
-    expect(() => resolveRunParams({ scenario: 'task-cancel-ack', impl: 'ts-sdk-v2' }, findScenario)).toThrow(/request races/);
-    expect(() => resolveRunParams({ scenario: 'task-cancel-ack', impl: 'ext-tasks', ackIsFinal: 'true' }, findScenario)).toThrow(/ackIsFinal cannot be set with ext-tasks/);
+    expect(() => resolveRunParams({ scenario: 'A', impl: 'ext-tasks' }, findScenario)).toThrow(
+      /LAB025|ext-tasks runs the durable-task scenarios/,
+    );
+    expect(() => resolveRunParams({ scenario: 'task-cancel-ack', impl: 'ts-sdk-v2' }, findScenario)).toThrow(
+      /request races/,
+    );
+    expect(() =>
+      resolveRunParams({ scenario: 'task-cancel-ack', impl: 'ext-tasks', ackIsFinal: 'true' }, findScenario),
+    ).toThrow(/ackIsFinal cannot be set with ext-tasks/);
   });
 });
 

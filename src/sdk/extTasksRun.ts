@@ -2,9 +2,21 @@ import './zodJitless';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createTaskSessionFromClient, toolDeclarationFromMcpTool, type RawClientDispatch, type ToolExecution } from '@modelcontextprotocol/ext-tasks/client';
+import {
+  createTaskSessionFromClient,
+  toolDeclarationFromMcpTool,
+  type RawClientDispatch,
+  type ToolExecution,
+} from '@modelcontextprotocol/ext-tasks/client';
 import { toJsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { CancelTaskResultV2Schema, CreateTaskResultV2Schema, GetTaskResultV2Schema, hasTaskClientCapabilityV2, isCancelTaskRequestV2, isGetTaskRequestV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import {
+  CancelTaskResultV2Schema,
+  CreateTaskResultV2Schema,
+  GetTaskResultV2Schema,
+  hasTaskClientCapabilityV2,
+  isCancelTaskRequestV2,
+  isGetTaskRequestV2,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
 import { sdkRefusal } from './refusal';
 import { isJsonRpcMessage, jsonRpcProblem } from '../engine';
 import {
@@ -35,7 +47,12 @@ import {
   type Unstamped,
 } from '../engine';
 import { FLUSH_TURNS, onSharedClock, realTurn, type InstalledClock, type TsSdkRunOptions } from './sdkHarness';
-import { EXT_TASKS_PACKAGE, EXT_TASKS_PROTOCOL_VERSION, EXT_TASKS_VERSION, SETTINGS_NOT_APPLIED_EXT_TASKS } from './version';
+import {
+  EXT_TASKS_PACKAGE,
+  EXT_TASKS_PROTOCOL_VERSION,
+  EXT_TASKS_VERSION,
+  SETTINGS_NOT_APPLIED_EXT_TASKS,
+} from './version';
 
 /**
  * The `ext-tasks` lane: a durable-task scenario (task-…) with the tasks extension's own TypeScript
@@ -64,10 +81,14 @@ const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 /** Where the package does what the lane words (files under node_modules/@modelcontextprotocol/ext-tasks/dist/). */
 export const EXT_TASKS_SOURCE = {
-  cancelEndsExecution: 'client/execution.js: TaskExecution.cancel() aborts the execution with TaskCancelledError once the tasks/cancel ack arrives',
-  mcpName: 'client/port.js: v2TaskDispatchContext sets the Mcp-Name header to the taskId on tasks/get, tasks/update and tasks/cancel',
-  framing: 'client/sdk-client-adapter.js: frameV2TaskRequest puts protocolVersion, clientInfo and clientCapabilities (with the tasks extension) in every tools/call and tasks/* _meta',
-  pollInterval: 'client/execution.js: taskPollInterval honours the task\'s pollIntervalMs (floor 10 ms, default 1000 ms)',
+  cancelEndsExecution:
+    'client/execution.js: TaskExecution.cancel() aborts the execution with TaskCancelledError once the tasks/cancel ack arrives',
+  mcpName:
+    'client/port.js: v2TaskDispatchContext sets the Mcp-Name header to the taskId on tasks/get, tasks/update and tasks/cancel',
+  framing:
+    'client/sdk-client-adapter.js: frameV2TaskRequest puts protocolVersion, clientInfo and clientCapabilities (with the tasks extension) in every tools/call and tasks/* _meta',
+  pollInterval:
+    "client/execution.js: taskPollInterval honours the task's pollIntervalMs (floor 10 ms, default 1000 ms)",
 } as const;
 
 type Json = Record<string, unknown>;
@@ -142,18 +163,41 @@ class ExtTasksRun {
     return arrivesAtMs;
   }
 
-  private put(from: Side, id: number, message: Json | JsonRpcMessage, headers: Record<string, string> | null): MessageEvent {
+  private put(
+    from: Side,
+    id: number,
+    message: Json | JsonRpcMessage,
+    headers: Record<string, string> | null,
+  ): MessageEvent {
     const copy: unknown = structuredClone(message);
-    if (!isJsonRpcMessage(copy)) throw new LabError('LAB026', `the ext-tasks lane put a message the lab cannot read as JSON-RPC: ${String(jsonRpcProblem(copy))}`);
+    if (!isJsonRpcMessage(copy))
+      throw new LabError(
+        'LAB026',
+        `the ext-tasks lane put a message the lab cannot read as JSON-RPC: ${String(jsonRpcProblem(copy))}`,
+      );
     const channel = this.transport === 'stdio' ? 'stdio' : from === 'client' ? `POST #${id}` : `SSE #${id}`;
-    const event = this.record({ kind: 'message', from, to: from === 'client' ? 'server' : 'client', channel, message: copy, arrivesAtMs: this.arrivalMs(`${channel}:${from}`), ...(headers === null ? {} : { headers }) });
+    const event = this.record({
+      kind: 'message',
+      from,
+      to: from === 'client' ? 'server' : 'client',
+      channel,
+      message: copy,
+      arrivesAtMs: this.arrivalMs(`${channel}:${from}`),
+      ...(headers === null ? {} : { headers }),
+    });
     return event as MessageEvent;
   }
 
   private deliver(message: MessageEvent, then: () => void): void {
     const arrive = (): void => {
       this.logClock.causeSeq = message.seq;
-      this.record({ kind: 'delivered', messageSeq: message.seq, from: message.from, to: message.to, summary: summarizeMessage(message.message) });
+      this.record({
+        kind: 'delivered',
+        messageSeq: message.seq,
+        from: message.from,
+        to: message.to,
+        summary: summarizeMessage(message.message),
+      });
       then();
     };
     setTimeout(arrive, Math.max(0, message.arrivesAtMs - this.nowMs));
@@ -167,19 +211,36 @@ class ExtTasksRun {
    */
   readonly dispatch: RawClientDispatch = (request, options) => {
     const id = this.nextId++;
-    const candidate: unknown = typeof request === 'object' && request !== null && !Array.isArray(request) ? { jsonrpc: '2.0', id, ...request } : request;
-    if (!isJsonRpcMessage(candidate) || !('method' in candidate)) throw new LabError('LAB026', `the ext-tasks package dispatched something that is not a JSON-RPC request: ${String(jsonRpcProblem(candidate))}`);
+    const candidate: unknown =
+      typeof request === 'object' && request !== null && !Array.isArray(request)
+        ? { jsonrpc: '2.0', id, ...request }
+        : request;
+    if (!isJsonRpcMessage(candidate) || !('method' in candidate))
+      throw new LabError(
+        'LAB026',
+        `the ext-tasks package dispatched something that is not a JSON-RPC request: ${String(jsonRpcProblem(candidate))}`,
+      );
     const message = candidate;
     let headers: Record<string, string> | null = null;
     if (this.transport === 'http') {
-      const standard = message.method.startsWith('tasks/') ? standardHeadersWithoutName(message) : postHeadersOf(message);
-      const asked = Object.fromEntries(Object.entries(options?.context?.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      const standard = message.method.startsWith('tasks/')
+        ? standardHeadersWithoutName(message)
+        : postHeadersOf(message);
+      const asked = Object.fromEntries(
+        Object.entries(options?.context?.headers ?? {}).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      );
       headers = { ...(standard ?? {}), ...asked };
       this.postHeaders.push({ channel: `POST #${id}`, headers });
     }
     const event = this.put('client', id, message, headers);
     if (message.method === 'tasks/get') this.polls += 1;
-    if (this.polls > this.s.pollsMax) throw new LabError('LAB006', `the package polled tasks/get ${this.polls} times without a terminal status (pollsMax=${this.s.pollsMax})`);
+    if (this.polls > this.s.pollsMax)
+      throw new LabError(
+        'LAB006',
+        `the package polled tasks/get ${this.polls} times without a terminal status (pollsMax=${this.s.pollsMax})`,
+      );
     return new Promise((resolve, reject) => {
       this.pending.set(id, { reject });
       this.deliver(event, () => {
@@ -194,7 +255,11 @@ class ExtTasksRun {
           this.pending.delete(id);
           this.clientReceives(message.method, answer);
           const error = answer.error as { code: number; message: string } | undefined;
-          resolve(error !== undefined ? { kind: 'error', error: { code: error.code, message: error.message } } : { kind: 'result', result: toJsonValue(answer.result) });
+          resolve(
+            error !== undefined
+              ? { kind: 'error', error: { code: error.code, message: error.message } }
+              : { kind: 'result', result: toJsonValue(answer.result) },
+          );
         });
       });
     });
@@ -207,7 +272,13 @@ class ExtTasksRun {
       this.statusesSeen.push(status);
       if (this.cancelAckAtMs !== null && this.statusAfterAck === null) this.statusAfterAck = status;
       if (status === 'completed') this.resultRetrieved = true;
-      this.record({ kind: 'task', action: 'polled', taskId: String(result.taskId), status, detail: `the package received status ${status}${TERMINAL.has(status) ? '' : `; it polls again after the pollIntervalMs the task carries (${String(result.pollIntervalMs)} ms)`}` });
+      this.record({
+        kind: 'task',
+        action: 'polled',
+        taskId: String(result.taskId),
+        status,
+        detail: `the package received status ${status}${TERMINAL.has(status) ? '' : `; it polls again after the pollIntervalMs the task carries (${String(result.pollIntervalMs)} ms)`}`,
+      });
     }
     if (method === 'tasks/cancel' && result !== undefined) this.cancelAckAtMs = this.nowMs;
   }
@@ -215,7 +286,14 @@ class ExtTasksRun {
   // ── the lane's task server, on the package's V2 schemas ─────────────────────────────────────
 
   private taskFields(task: ServerTask): Json {
-    return { taskId: task.taskId, status: task.status, createdAt: new Date(task.createdAtMs).toISOString(), lastUpdatedAt: new Date(task.lastUpdatedAtMs).toISOString(), ttlMs: this.s.ttlMs, pollIntervalMs: this.s.pollIntervalMs };
+    return {
+      taskId: task.taskId,
+      status: task.status,
+      createdAt: new Date(task.createdAtMs).toISOString(),
+      lastUpdatedAt: new Date(task.lastUpdatedAtMs).toISOString(),
+      ttlMs: this.s.ttlMs,
+      pollIntervalMs: this.s.pollIntervalMs,
+    };
   }
 
   private serve(id: number, message: JsonRpcMessage & { method: string }): Json {
@@ -223,34 +301,67 @@ class ExtTasksRun {
     const ok = (result: Json): Json => ({ jsonrpc: '2.0', id, result });
     const error = (code: number, text: string): Json => ({ jsonrpc: '2.0', id, error: { code, message: text } });
     if (message.method === 'tools/call') {
-      if (!hasTaskClientCapabilityV2('params' in message ? message.params : undefined)) return error(-32021, 'Missing required client capability');
+      if (!hasTaskClientCapabilityV2('params' in message ? message.params : undefined))
+        return error(-32021, 'Missing required client capability');
       const now = this.nowMs;
-      const task: ServerTask = { taskId: TASK_ID, status: 'working', createdAtMs: now, lastUpdatedAtMs: now, cancelRequested: false, result: null, checkpoints: 0 };
+      const task: ServerTask = {
+        taskId: TASK_ID,
+        status: 'working',
+        createdAtMs: now,
+        lastUpdatedAtMs: now,
+        cancelRequested: false,
+        result: null,
+        checkpoints: 0,
+      };
       // Durable before the answer: from here on a tasks/get for it resolves.
       this.task = task;
-      this.record({ kind: 'task', action: 'created', taskId: task.taskId, status: 'working', detail: 'the task exists before the server answers with CreateTaskResult (resultType "task"), which the package\'s CreateTaskResultV2Schema accepts' });
+      this.record({
+        kind: 'task',
+        action: 'created',
+        taskId: task.taskId,
+        status: 'working',
+        detail:
+          'the task exists before the server answers with CreateTaskResult (resultType "task"), which the package\'s CreateTaskResultV2Schema accepts',
+      });
       this.scheduleCheckpoint(task);
       return ok(CreateTaskResultV2Schema.parse({ resultType: 'task', ...this.taskFields(task), _meta: meta }));
     }
     const task = this.task;
-    const asked = 'params' in message && typeof message.params === 'object' && message.params !== null ? (message.params as { taskId?: unknown }).taskId : undefined;
+    const asked =
+      'params' in message && typeof message.params === 'object' && message.params !== null
+        ? (message.params as { taskId?: unknown }).taskId
+        : undefined;
     if (isGetTaskRequestV2(message)) {
       if (task === null || task.taskId !== asked) return error(-32602, 'Failed to retrieve task: Task not found');
-      const detailed = { resultType: 'complete', ...this.taskFields(task), ...(task.status === 'completed' && task.result !== null ? { result: task.result } : {}), _meta: meta };
+      const detailed = {
+        resultType: 'complete',
+        ...this.taskFields(task),
+        ...(task.status === 'completed' && task.result !== null ? { result: task.result } : {}),
+        _meta: meta,
+      };
       GetTaskResultV2Schema.parse(detailed);
       return ok(detailed);
     }
     if (isCancelTaskRequestV2(message)) {
       if (task === null || task.taskId !== asked) return error(-32602, 'Failed to cancel task: Task not found');
       task.cancelRequested = true;
-      this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: task.taskId, status: task.status, detail: `the server acknowledges tasks/cancel with an empty result; the task is still ${task.status} until a worker checkpoint observes the flag (TK-1)` });
+      this.record({
+        kind: 'task',
+        action: 'cancel-acknowledged',
+        taskId: task.taskId,
+        status: task.status,
+        detail: `the server acknowledges tasks/cancel with an empty result; the task is still ${task.status} until a worker checkpoint observes the flag (TK-1)`,
+      });
       return ok(CancelTaskResultV2Schema.parse({ resultType: 'complete', _meta: meta }));
     }
     return error(-32601, `Method not found: ${String(message.method)}`);
   }
 
   private scheduleCheckpoint(task: ServerTask): void {
-    const atMs = Math.min(task.createdAtMs + (task.checkpoints + 1) * this.s.checkpointEveryMs, task.createdAtMs + this.s.workMs);
+    const atMs = Math.min(
+      task.createdAtMs + (task.checkpoints + 1) * this.s.checkpointEveryMs,
+      task.createdAtMs + this.s.workMs,
+    );
     setTimeout(() => this.checkpoint(task), atMs - this.nowMs);
   }
 
@@ -260,14 +371,32 @@ class ExtTasksRun {
     if (now >= task.createdAtMs + this.s.workMs) {
       task.status = 'completed';
       task.lastUpdatedAtMs = now;
-      task.result = { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify({ rows: 42, quarter: '2026-Q3' }) }], structuredContent: { rows: 42, quarter: '2026-Q3' } };
-      this.record({ kind: 'task', action: 'completed', taskId: task.taskId, status: 'completed', detail: task.cancelRequested ? 'the work finished before a checkpoint observed the cancel flag: the task ends completed despite the acknowledged tasks/cancel' : 'the work finished' });
+      task.result = {
+        resultType: 'complete',
+        content: [{ type: 'text', text: JSON.stringify({ rows: 42, quarter: '2026-Q3' }) }],
+        structuredContent: { rows: 42, quarter: '2026-Q3' },
+      };
+      this.record({
+        kind: 'task',
+        action: 'completed',
+        taskId: task.taskId,
+        status: 'completed',
+        detail: task.cancelRequested
+          ? 'the work finished before a checkpoint observed the cancel flag: the task ends completed despite the acknowledged tasks/cancel'
+          : 'the work finished',
+      });
       return;
     }
     if (task.cancelRequested) {
       task.status = 'cancelled';
       task.lastUpdatedAtMs = now;
-      this.record({ kind: 'task', action: 'cancelled', taskId: task.taskId, status: 'cancelled', detail: `checkpoint ${task.checkpoints} observed the cancel flag: the worker stops, the task is cancelled` });
+      this.record({
+        kind: 'task',
+        action: 'cancelled',
+        taskId: task.taskId,
+        status: 'cancelled',
+        detail: `checkpoint ${task.checkpoints} observed the cancel flag: the worker stops, the task is cancelled`,
+      });
       return;
     }
     task.lastUpdatedAtMs = now;
@@ -276,7 +405,12 @@ class ExtTasksRun {
 
   closeStream(): void {
     this.streamClosedAtMs = this.nowMs;
-    this.record({ kind: 'stream-closed', by: 'client', requestId: CALL_ID, reason: 'the connection that created the task closes; the durable task is not tied to it (TK-3)' });
+    this.record({
+      kind: 'stream-closed',
+      by: 'client',
+      requestId: CALL_ID,
+      reason: 'the connection that created the task closes; the durable task is not tied to it (TK-3)',
+    });
     const pending = this.pending.get(CALL_ID);
     if (pending !== undefined) {
       this.pending.delete(CALL_ID);
@@ -318,13 +452,18 @@ function reportedStatus(outcome: { status: 'completed' | 'failed' | 'cancelled' 
  * transcript, in the lab's format, with `implementation: 'ext-tasks'`. Same seed and settings →
  * byte-identical transcript.
  */
-export function runExtTasksScenario(scenario: TaskScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'task'>> {
+export function runExtTasksScenario(
+  scenario: TaskScenario,
+  options: TsSdkRunOptions = {},
+): Promise<Transcript<'task'>> {
   const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false, 'ext-tasks');
   if (refusal !== null) throw refusal;
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const settings = resolveSettings(taskSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as TaskSettings;
-  return onSharedClock(connect, (clock, joined) => runOnClock(clock, joined, scenario, transport, seed, settings, options.onStep));
+  return onSharedClock(connect, (clock, joined) =>
+    runOnClock(clock, joined, scenario, transport, seed, settings, options.onStep),
+  );
 }
 
 interface Joined {
@@ -339,8 +478,19 @@ async function connect(): Promise<Joined> {
   const client = new Client({ ...CLIENT_INFO }, { versionNegotiation: { mode: 'auto' } });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const makeServer = (): Server => {
-    const server = new Server({ ...SERVER_INFO }, { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } } });
-    server.setRequestHandler('tools/list', () => ({ tools: [{ name: TOOL_NAME, description: 'Exports a quarterly report; may run as a task.', inputSchema: { type: 'object' as const, properties: { quarter: { type: 'string' } } } }] }));
+    const server = new Server(
+      { ...SERVER_INFO },
+      { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } } },
+    );
+    server.setRequestHandler('tools/list', () => ({
+      tools: [
+        {
+          name: TOOL_NAME,
+          description: 'Exports a quarterly report; may run as a task.',
+          inputSchema: { type: 'object' as const, properties: { quarter: { type: 'string' } } },
+        },
+      ],
+    }));
     return server;
   };
   const served = serveStdio(makeServer, { transport: serverSide });
@@ -358,13 +508,25 @@ async function connect(): Promise<Joined> {
   };
 }
 
-async function runOnClock(clock: InstalledClock, joined: Joined, scenario: TaskScenario, transport: Transport, seed: number, settings: TaskSettings, onStep: TsSdkRunOptions['onStep']): Promise<Transcript<'task'>> {
+async function runOnClock(
+  clock: InstalledClock,
+  joined: Joined,
+  scenario: TaskScenario,
+  transport: Transport,
+  seed: number,
+  settings: TaskSettings,
+  onStep: TsSdkRunOptions['onStep'],
+): Promise<Transcript<'task'>> {
   const run = new ExtTasksRun(clock, transport, seed, settings);
   const errors: string[] = [];
   const session = createTaskSessionFromClient(joined.client, {
     endpointId: 'mcp-reliability-lab',
     rawDispatch: run.dispatch,
-    v2RequestFraming: { protocolVersion: EXT_TASKS_PROTOCOL_VERSION, clientInfo: { ...CLIENT_INFO }, clientCapabilities: {} },
+    v2RequestFraming: {
+      protocolVersion: EXT_TASKS_PROTOCOL_VERSION,
+      clientInfo: { ...CLIENT_INFO },
+      clientCapabilities: {},
+    },
     tools: { currentTool: (name: string) => joined.tools.get(name) },
     onError: (error: Error) => errors.push(error.message),
   });
@@ -375,14 +537,24 @@ async function runOnClock(clock: InstalledClock, joined: Joined, scenario: TaskS
     session.callTool(TOOL_NAME, { quarter: '2026-Q3' }).then(
       (started) => {
         execution = started;
-        if (started.kind !== 'task') failure = new Error(`callTool resolved with a ${started.kind} execution, not a task`);
+        if (started.kind !== 'task')
+          failure = new Error(`callTool resolved with a ${started.kind} execution, not a task`);
         started.result().then(
           (outcome) => {
             run.clientDone = true;
             run.clientReported = reportedStatus(outcome);
             const onServer = run.serverStatus();
-            const said = outcome.status === 'cancelled' && onServer !== 'cancelled' ? `, though the task is ${String(onServer)} on the server (${EXT_TASKS_SOURCE.cancelEndsExecution})` : '';
-            run.record({ kind: 'task', action: 'reported', taskId: TASK_ID, status: outcome.status, detail: `the package's execution settled ${outcome.status}${outcome.status === 'completed' ? ' with the result the completed task carried' : ''}${said}` });
+            const said =
+              outcome.status === 'cancelled' && onServer !== 'cancelled'
+                ? `, though the task is ${String(onServer)} on the server (${EXT_TASKS_SOURCE.cancelEndsExecution})`
+                : '';
+            run.record({
+              kind: 'task',
+              action: 'reported',
+              taskId: TASK_ID,
+              status: outcome.status,
+              detail: `the package's execution settled ${outcome.status}${outcome.status === 'completed' ? ' with the result the completed task carried' : ''}${said}`,
+            });
           },
           (error: unknown) => (failure = error),
         );
@@ -393,7 +565,13 @@ async function runOnClock(clock: InstalledClock, joined: Joined, scenario: TaskS
   const cancel = (): void => {
     const started = execution;
     if (started === null || run.clientDone) {
-      run.record({ kind: 'task', action: 'cancel-skipped', taskId: TASK_ID, status: null, detail: run.clientDone ? 'the execution already settled' : 'the package has no task yet' });
+      run.record({
+        kind: 'task',
+        action: 'cancel-skipped',
+        taskId: TASK_ID,
+        status: null,
+        detail: run.clientDone ? 'the execution already settled' : 'the package has no task yet',
+      });
       return;
     }
     started.cancel().catch((error: unknown) => (failure = error));
@@ -406,14 +584,26 @@ async function runOnClock(clock: InstalledClock, joined: Joined, scenario: TaskS
   let steps = 0;
   for (;;) {
     for (let turn = 0; turn < FLUSH_TURNS; turn += 1) await realTurn();
-    if (failure !== null) throw new LabError('LAB026', `the ext-tasks package failed in a way the lab does not expect: ${failure instanceof Error ? failure.message : String(failure)}`);
+    if (failure !== null)
+      throw new LabError(
+        'LAB026',
+        `the ext-tasks package failed in a way the lab does not expect: ${failure instanceof Error ? failure.message : String(failure)}`,
+      );
     if (clock.countTimers() === 0) break;
     steps += 1;
-    if (steps > settings.eventsMax) throw new LabError('LAB006', `the ext-tasks run took more than ${settings.eventsMax} virtual steps (eventsMax) by ${run.nowMs} ms; nothing was kept`);
+    if (steps > settings.eventsMax)
+      throw new LabError(
+        'LAB006',
+        `the ext-tasks run took more than ${settings.eventsMax} virtual steps (eventsMax) by ${run.nowMs} ms; nothing was kept`,
+      );
     onStep?.(run.nowMs);
     run.stepStarts();
     clock.next();
-    if (run.nowMs > horizonMs) throw new LabError('LAB026', `the ext-tasks run still had timers at ${run.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`);
+    if (run.nowMs > horizonMs)
+      throw new LabError(
+        'LAB026',
+        `the ext-tasks run still had timers at ${run.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`,
+      );
   }
   if (errors.length > 0) throw new LabError('LAB026', `the ext-tasks package reported: ${errors.join('; ')}`);
   if (!run.clientDone) throw new LabError('LAB026', 'the ext-tasks execution never settled');

@@ -23,10 +23,18 @@ export const SDK_BACKOFF_SOURCE: Readonly<Record<ReconnectingSdk, string>> = {
 export function sdkReconnectionDelay(impl: ReconnectingSdk): (attempt: number) => number {
   const transport = impl === 'ts-sdk' ? new V1Transport(new URL(MCP_URL)) : new V2Transport(new URL(MCP_URL));
   const method: unknown = Reflect.get(transport, '_getNextReconnectionDelay');
-  if (typeof method !== 'function') throw new LabError('LAB026', `${impl}'s StreamableHTTPClientTransport has no _getNextReconnectionDelay; the lab cannot read its reconnection delay`);
+  if (typeof method !== 'function')
+    throw new LabError(
+      'LAB026',
+      `${impl}'s StreamableHTTPClientTransport has no _getNextReconnectionDelay; the lab cannot read its reconnection delay`,
+    );
   return (attempt) => {
     const delayMs: unknown = Reflect.apply(method, transport, [attempt]);
-    if (typeof delayMs !== 'number' || !Number.isFinite(delayMs)) throw new LabError('LAB026', `${impl}'s reconnection delay for attempt ${attempt} is ${String(delayMs)}, not a number of milliseconds`);
+    if (typeof delayMs !== 'number' || !Number.isFinite(delayMs))
+      throw new LabError(
+        'LAB026',
+        `${impl}'s reconnection delay for attempt ${attempt} is ${String(delayMs)}, not a number of milliseconds`,
+      );
     return delayMs;
   };
 }
@@ -40,11 +48,23 @@ export function sdkReconnectionDelay(impl: ReconnectingSdk): (attempt: number) =
  * the SDK's growth factor is 1.5, not 2, and its delay stays inside that ceiling. The herd's clock counts
  * whole milliseconds: a wait of 5062.5 ms (attempt 4) is 5062 ms.
  */
-export function runSdkHerd(scenario: HerdScenario, impl: ReconnectingSdk, options: Pick<RunOptions, 'transport' | 'seed' | 'settings' | 'trace'>): Transcript<'herd'> {
+export function runSdkHerd(
+  scenario: HerdScenario,
+  impl: ReconnectingSdk,
+  options: Pick<RunOptions, 'transport' | 'seed' | 'settings' | 'trace'>,
+): Transcript<'herd'> {
   const delay = sdkReconnectionDelay(impl);
   const probe = new ComponentProbe();
   const settings = { ...options.settings, ...SDK_HERD_SETTINGS };
-  const transcript = runScenario(scenario, { ...options, settings, components: { probe, backoffDelayMs: (_client, attempt) => Math.floor(delay(attempt)) } });
-  if (probe.breaches.length > 0) throw new LabError('LAB026', `${impl}'s reconnection delay left the herd's ceiling: ${probe.breaches[0]?.explanation ?? ''}`);
+  const transcript = runScenario(scenario, {
+    ...options,
+    settings,
+    components: { probe, backoffDelayMs: (_client, attempt) => Math.floor(delay(attempt)) },
+  });
+  if (probe.breaches.length > 0)
+    throw new LabError(
+      'LAB026',
+      `${impl}'s reconnection delay left the herd's ceiling: ${probe.breaches[0]?.explanation ?? ''}`,
+    );
   return { ...transcript, implementation: impl };
 }

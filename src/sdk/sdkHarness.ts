@@ -175,10 +175,16 @@ let previous: Promise<unknown> = Promise.resolve();
  * host's own timers (an SDK's handshake, before the scenario's clock starts), then `run` with the fake
  * clock installed on the global object, always removed after it.
  */
-export function onSharedClock<P, T>(prepare: () => Promise<P>, run: (clock: InstalledClock, prepared: P) => Promise<T>): Promise<T> {
+export function onSharedClock<P, T>(
+  prepare: () => Promise<P>,
+  run: (clock: InstalledClock, prepared: P) => Promise<T>,
+): Promise<T> {
   const result = previous.then(async () => {
     const prepared = await prepare();
-    const clock = FakeTimers.withGlobal(globalThis).install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const clock = FakeTimers.withGlobal(globalThis).install({
+      now: 0,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
     try {
       return await run(clock, prepared);
     } finally {
@@ -282,17 +288,53 @@ export class SdkRace {
     // The message is the SDK's, typed by the SDK's own schema: checked into the lab's union, not cast.
     // The copy is the JSON-RPC object exactly as it went on the wire.
     const message: unknown = structuredClone(sdkMessage);
-    if (!isJsonRpcMessage(message)) throw new LabError('LAB026', `the SDK put a message the lab cannot read as JSON-RPC on ${channel}: ${String(jsonRpcProblem(message))}`);
-    if (from === 'client' && 'method' in message && message.method === 'tools/call' && 'id' in message) this.requestStarted(message);
-    if (from === 'server' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) this.serverCompletes();
-    if (from === 'client' && 'method' in message && message.method === 'notifications/cancelled' && message.params?.requestId === this.callId) {
+    if (!isJsonRpcMessage(message))
+      throw new LabError(
+        'LAB026',
+        `the SDK put a message the lab cannot read as JSON-RPC on ${channel}: ${String(jsonRpcProblem(message))}`,
+      );
+    if (from === 'client' && 'method' in message && message.method === 'tools/call' && 'id' in message)
+      this.requestStarted(message);
+    if (
+      from === 'server' &&
+      this.callId !== null &&
+      'id' in message &&
+      message.id === this.callId &&
+      ('result' in message || 'error' in message)
+    )
+      this.serverCompletes();
+    if (
+      from === 'client' &&
+      'method' in message &&
+      message.method === 'notifications/cancelled' &&
+      message.params?.requestId === this.callId
+    ) {
       this.cancelSentAtMs ??= this.nowMs;
       this.cancelSignal ??= 'notifications/cancelled';
     }
     const to: Side = from === 'client' ? 'server' : 'client';
-    const event = this.record({ kind: 'message', from, to, channel, message, arrivesAtMs: this.arrivalMs(`${channel}:${from}`) });
-    if (from === 'server' && this.transport === 'http' && this.callId !== null && 'id' in message && message.id === this.callId && ('result' in message || 'error' in message)) {
-      this.record({ kind: 'stream-closed', by: 'server', requestId: this.callId, reason: responseEndsStream("the SDK's server transport closes it once the response is written") });
+    const event = this.record({
+      kind: 'message',
+      from,
+      to,
+      channel,
+      message,
+      arrivesAtMs: this.arrivalMs(`${channel}:${from}`),
+    });
+    if (
+      from === 'server' &&
+      this.transport === 'http' &&
+      this.callId !== null &&
+      'id' in message &&
+      message.id === this.callId &&
+      ('result' in message || 'error' in message)
+    ) {
+      this.record({
+        kind: 'stream-closed',
+        by: 'server',
+        requestId: this.callId,
+        reason: responseEndsStream("the SDK's server transport closes it once the response is written"),
+      });
     }
     return event;
   }
@@ -304,7 +346,15 @@ export class SdkRace {
    */
   clientClosedStream(requestId: number | string): number | null {
     if (!this.recording) return null;
-    this.record({ kind: 'stream-closed', by: 'client', requestId, reason: clientClosesStream('the client gave up', "the SDK's client aborts the fetch of this request's POST, which closes its response stream") });
+    this.record({
+      kind: 'stream-closed',
+      by: 'client',
+      requestId,
+      reason: clientClosesStream(
+        'the client gave up',
+        "the SDK's client aborts the fetch of this request's POST, which closes its response stream",
+      ),
+    });
     if (requestId === this.callId) {
       this.cancelSentAtMs ??= this.nowMs;
       this.cancelSignal ??= 'stream-close';
@@ -322,17 +372,38 @@ export class SdkRace {
   /** The server's end of the connection sees the client's close. */
   serverObservedDisconnect(requestId: number | string): void {
     if (!this.recording) return;
-    this.record({ kind: 'disconnect-observed', by: 'server', requestId, reason: disconnectObserved("the request's connection closed", "the SDK's server transport aborts the Request it was handling") });
+    this.record({
+      kind: 'disconnect-observed',
+      by: 'server',
+      requestId,
+      reason: disconnectObserved(
+        "the request's connection closed",
+        "the SDK's server transport aborts the Request it was handling",
+      ),
+    });
   }
 
   /** The receiving side gets the message now: records the delivery and notes it for `settle`. */
   delivered(message: MessageEvent): void {
     this.logClock.causeSeq = message.seq;
-    const delivered = this.record({ kind: 'delivered', messageSeq: message.seq, from: message.from, to: message.to, summary: summarizeMessage(message.message) }) as DeliveredEvent;
+    const delivered = this.record({
+      kind: 'delivered',
+      messageSeq: message.seq,
+      from: message.from,
+      to: message.to,
+      summary: summarizeMessage(message.message),
+    }) as DeliveredEvent;
     const pending: Pending = { delivered, message, accepted: false };
     const m = message.message;
-    if (message.to === 'client' && this.callId !== null && (('method' in m && m.method === 'notifications/progress') || ('id' in m && m.id === this.callId && !('method' in m)))) this.pendingClient.push(pending);
-    if (message.to === 'server' && 'method' in m && m.method === 'notifications/cancelled') this.pendingServerCancels.push(pending);
+    if (
+      message.to === 'client' &&
+      this.callId !== null &&
+      (('method' in m && m.method === 'notifications/progress') ||
+        ('id' in m && m.id === this.callId && !('method' in m)))
+    )
+      this.pendingClient.push(pending);
+    if (message.to === 'server' && 'method' in m && m.method === 'notifications/cancelled')
+      this.pendingServerCancels.push(pending);
   }
 
   /**
@@ -409,8 +480,15 @@ export class SdkRace {
   private requestStarted(message: JsonRpcMessage): void {
     assert('id' in message && message.id !== undefined && this.callId === null, 'the race makes one tool call');
     this.callId = message.id;
-    const meta = 'params' in message ? (message.params as { _meta?: { progressToken?: string | number } })._meta : undefined;
-    this.record({ kind: 'request-started', requestId: message.id, idleTimeoutMs: this.settings.idleTimeoutMs, maxTimeoutMs: this.settings.maxTimeoutMs, progressToken: meta?.progressToken ?? null });
+    const meta =
+      'params' in message ? (message.params as { _meta?: { progressToken?: string | number } })._meta : undefined;
+    this.record({
+      kind: 'request-started',
+      requestId: message.id,
+      idleTimeoutMs: this.settings.idleTimeoutMs,
+      maxTimeoutMs: this.settings.maxTimeoutMs,
+      progressToken: meta?.progressToken ?? null,
+    });
   }
 
   clientError(error: Error): void {
@@ -430,12 +508,32 @@ export class SdkRace {
 
   clientRejected(error: unknown, userCancelled: boolean): void {
     const text = error instanceof Error ? error.message : String(error);
-    if (userCancelled) return this.clientEnds('cancelled', 'abandoned', userCancelledWording(USER_CANCEL_REASON, `the AbortSignal fired and \`callTool\` rejected${text === USER_CANCEL_REASON ? '' : ` (${text})`}`));
+    if (userCancelled)
+      return this.clientEnds(
+        'cancelled',
+        'abandoned',
+        userCancelledWording(
+          USER_CANCEL_REASON,
+          `the AbortSignal fired and \`callTool\` rejected${text === USER_CANCEL_REASON ? '' : ` (${text})`}`,
+        ),
+      );
     if (text.includes('Maximum total timeout exceeded')) {
       this.gaveUpOnMax = true;
-      return this.clientEnds('timeout-max', 'abandoned', deadlineWording.maxFired(this.settings.maxTimeoutMs, `the SDK checks maxTotalTimeout only when progress arrives; \`callTool\` rejected: ${text}`));
+      return this.clientEnds(
+        'timeout-max',
+        'abandoned',
+        deadlineWording.maxFired(
+          this.settings.maxTimeoutMs,
+          `the SDK checks maxTotalTimeout only when progress arrives; \`callTool\` rejected: ${text}`,
+        ),
+      );
     }
-    if (text.includes('Request timed out')) return this.clientEnds('timeout-idle', 'abandoned', deadlineWording.idleFired(this.settings.idleTimeoutMs, `\`callTool\` rejected: ${text}`));
+    if (text.includes('Request timed out'))
+      return this.clientEnds(
+        'timeout-idle',
+        'abandoned',
+        deadlineWording.idleFired(this.settings.idleTimeoutMs, `\`callTool\` rejected: ${text}`),
+      );
     throw new LabError('LAB026', `the SDK's callTool failed in a way the lab does not expect: ${text}`);
   }
 
@@ -444,14 +542,20 @@ export class SdkRace {
     this.clientEnd = { outcome, atMs: this.nowMs };
     this.record({ kind: 'state', side: 'client', requestId: this.callId, from: 'waiting', to, reason });
     // As the lab's coordinator stores it: a deadline ends the request where the client is; a cancellation only once the server accepts it.
-    if (this.terminal === null && (outcome === 'timeout-idle' || outcome === 'timeout-max')) this.setTerminal(outcome, reason);
+    if (this.terminal === null && (outcome === 'timeout-idle' || outcome === 'timeout-max'))
+      this.setTerminal(outcome, reason);
     this.noteViews('client');
   }
 
   // ── the server's view: the tool's steps and what the SDK does with it ──────────────────────────
 
   /** The tool handler the SDK's Server calls: the scenario's work, a checkpoint per chunk, progress at each. */
-  readonly runTool = async (requestId: number | string, signal: AbortSignal, progressToken: string | number | undefined, sendProgress: (progress: number, total: number, message: string) => Promise<void>): Promise<ToolResult> => {
+  readonly runTool = async (
+    requestId: number | string,
+    signal: AbortSignal,
+    progressToken: string | number | undefined,
+    sendProgress: (progress: number, total: number, message: string) => Promise<void>,
+  ): Promise<ToolResult> => {
     const s = this.settings;
     const tool: Tool = { requestId, returned: false };
     this.running.add(requestId);
@@ -461,25 +565,58 @@ export class SdkRace {
     signal.addEventListener('abort', () => this.serverAborted(tool, signal.reason));
     const chunks = s.progressEveryMs > 0 ? Math.max(1, Math.ceil(s.workMs / s.progressEveryMs)) : 1;
     const startedAtMs = this.nowMs;
-    let workerSeq = this.record({ kind: 'worker', requestId, step: 'started', reason: workerWording.started(s.workMs, chunks, 'the SDK called the tool, which checks extra.signal at each checkpoint') }).seq;
+    let workerSeq = this.record({
+      kind: 'worker',
+      requestId,
+      step: 'started',
+      reason: workerWording.started(
+        s.workMs,
+        chunks,
+        'the SDK called the tool, which checks extra.signal at each checkpoint',
+      ),
+    }).seq;
     for (let chunk = 1; chunk <= chunks; chunk += 1) {
       const isLast = chunk === chunks;
       await this.until(startedAtMs + (isLast ? s.workMs : chunk * s.progressEveryMs));
       // A checkpoint is caused by the worker's step before it, as the model's are.
       this.logClock.causeSeq = workerSeq;
       if (isLast) {
-        this.record({ kind: 'worker', requestId, step: 'finished', reason: workerWording.finished("the tool returns its result to the SDK's Server") });
+        this.record({
+          kind: 'worker',
+          requestId,
+          step: 'finished',
+          reason: workerWording.finished("the tool returns its result to the SDK's Server"),
+        });
         if (signal.aborted) {
-          this.record({ kind: 'suppressed', by: 'server', requestId, what: 'response', reason: responseSuppressed(`the SDK's Server drops the result and sends no response (${this.lane.cites.abortedResultDropped})`) });
+          this.record({
+            kind: 'suppressed',
+            by: 'server',
+            requestId,
+            what: 'response',
+            reason: responseSuppressed(
+              `the SDK's Server drops the result and sends no response (${this.lane.cites.abortedResultDropped})`,
+            ),
+          });
         }
         break;
       }
       if (signal.aborted) {
-        this.record({ kind: 'worker', requestId, step: 'stopped', reason: workerWording.stopped(chunk, 'extra.signal is aborted, so the tool stops') });
+        this.record({
+          kind: 'worker',
+          requestId,
+          step: 'stopped',
+          reason: workerWording.stopped(chunk, 'extra.signal is aborted, so the tool stops'),
+        });
         break;
       }
-      workerSeq = this.record({ kind: 'worker', requestId, step: 'checkpoint', reason: workerWording.chunkDone(chunk, chunks) }).seq;
-      if (s.serverSendsProgress && progressToken !== undefined) await sendProgress(chunk, chunks, `chunk ${chunk} of ${chunks}`);
+      workerSeq = this.record({
+        kind: 'worker',
+        requestId,
+        step: 'checkpoint',
+        reason: workerWording.chunkDone(chunk, chunks),
+      }).seq;
+      if (s.serverSendsProgress && progressToken !== undefined)
+        await sendProgress(chunk, chunks, `chunk ${chunk} of ${chunks}`);
     }
     tool.returned = true;
     this.running.delete(requestId);
@@ -491,10 +628,22 @@ export class SdkRace {
     const pending = this.pendingServerCancels.find((p) => !p.accepted);
     if (pending !== undefined) pending.accepted = true;
     const how = cancelHow.sdkAborted(String(reason));
-    this.record({ kind: 'cancel-accepted', by: 'server', requestId: tool.requestId, reason: cancelAccepted(how, "the SDK's Server sends no response for this request") });
+    this.record({
+      kind: 'cancel-accepted',
+      by: 'server',
+      requestId: tool.requestId,
+      reason: cancelAccepted(how, "the SDK's Server sends no response for this request"),
+    });
     if (this.serverEnd === null) {
       this.serverEnd = { state: 'cancelled', atMs: this.nowMs };
-      this.record({ kind: 'state', side: 'server', requestId: tool.requestId, from: 'active', to: 'cancelled', reason: how });
+      this.record({
+        kind: 'state',
+        side: 'server',
+        requestId: tool.requestId,
+        from: 'active',
+        to: 'cancelled',
+        reason: how,
+      });
       if (this.terminal === null) this.setTerminal('cancelled', terminalCancelled(how));
     }
   }
@@ -504,7 +653,14 @@ export class SdkRace {
     this.finalResponse = true;
     if (this.serverEnd !== null) return;
     this.serverEnd = { state: 'completed', atMs: this.nowMs };
-    this.record({ kind: 'state', side: 'server', requestId: this.callId, from: 'active', to: 'completed', reason: serverCompleted("the SDK's Server") });
+    this.record({
+      kind: 'state',
+      side: 'server',
+      requestId: this.callId,
+      from: 'active',
+      to: 'completed',
+      reason: serverCompleted("the SDK's Server"),
+    });
     if (this.terminal === null) this.setTerminal('completed', TERMINAL_COMPLETED);
     this.noteViews('server');
   }
@@ -516,9 +672,24 @@ export class SdkRace {
   }
 
   private noteViews(side: Side): void {
-    if (this.clientEnd === null || this.serverEnd?.state !== 'completed' || this.clientEnd.outcome === 'completed' || this.callId === null) return;
+    if (
+      this.clientEnd === null ||
+      this.serverEnd?.state !== 'completed' ||
+      this.clientEnd.outcome === 'completed' ||
+      this.callId === null
+    )
+      return;
     const reason = viewsDiverge(this.serverEnd.atMs, this.clientEnd.outcome, this.clientEnd.atMs);
-    this.record({ kind: 'views-diverge', requestId: this.callId, side, serverView: 'completed', serverEndedAtMs: this.serverEnd.atMs, clientView: this.clientEnd.outcome, clientEndedAtMs: this.clientEnd.atMs, reason });
+    this.record({
+      kind: 'views-diverge',
+      requestId: this.callId,
+      side,
+      serverView: 'completed',
+      serverEndedAtMs: this.serverEnd.atMs,
+      clientView: this.clientEnd.outcome,
+      clientEndedAtMs: this.clientEnd.atMs,
+      reason,
+    });
   }
 
   /**
@@ -540,7 +711,12 @@ export class SdkRace {
             ? `${maxFoundOnProgress('the SDK')} (${this.lane.cites.maxCheckedOnProgress})`
             : "the SDK's Client did not pass it on";
       this.ignored(pending, 'client', reason);
-      this.clientIgnores.push({ seq: pending.message.seq, atMs: pending.delivered.atMs, summary: pending.delivered.summary, reason });
+      this.clientIgnores.push({
+        seq: pending.message.seq,
+        atMs: pending.delivered.atMs,
+        summary: pending.delivered.summary,
+        reason,
+      });
     }
     for (const pending of this.pendingServerCancels.splice(0)) {
       if (pending.accepted) continue;
@@ -548,11 +724,25 @@ export class SdkRace {
       const target = 'params' in m ? m.params?.requestId : undefined;
       const ofRunning = this.lane.cites.cancelOfRunningIgnored;
       const reason =
-        ofRunning !== undefined && (typeof target === 'number' || typeof target === 'string') && this.running.has(target)
-          ? cancelIgnored(`its handler is running, yet the SDK's Server returns before looking for it: \`if (!notification.params.requestId) return\` treats request id ${JSON.stringify(target)} as absent`, `the tool is not aborted and its result will be sent (${ofRunning})`)
-          : cancelIgnored('no handler of that request is running', `the SDK's Server finds no AbortController for it and ignores it without error or reply (${this.lane.cites.cancelWithoutHandler})`);
+        ofRunning !== undefined &&
+        (typeof target === 'number' || typeof target === 'string') &&
+        this.running.has(target)
+          ? cancelIgnored(
+              `its handler is running, yet the SDK's Server returns before looking for it: \`if (!notification.params.requestId) return\` treats request id ${JSON.stringify(target)} as absent`,
+              `the tool is not aborted and its result will be sent (${ofRunning})`,
+            )
+          : cancelIgnored(
+              'no handler of that request is running',
+              `the SDK's Server finds no AbortController for it and ignores it without error or reply (${this.lane.cites.cancelWithoutHandler})`,
+            );
       this.ignored(pending, 'server', reason);
-      this.record({ kind: 'cancel-ignored', by: 'server', requestId: 'params' in m && typeof m.params?.requestId !== 'object' ? (m.params?.requestId as number | string) : null, reason });
+      this.record({
+        kind: 'cancel-ignored',
+        by: 'server',
+        requestId:
+          'params' in m && typeof m.params?.requestId !== 'object' ? (m.params?.requestId as number | string) : null,
+        reason,
+      });
     }
   }
 
@@ -623,7 +813,9 @@ export class TappedTransport<M extends WireMessage = WireMessage, X = unknown> {
 
   /** v2 reads the revisions it may offer from the transport, where it has this (passed on as is). */
   setSupportedProtocolVersions(versions: string[]): void {
-    (this.inner as { setSupportedProtocolVersions?: (versions: string[]) => void }).setSupportedProtocolVersions?.(versions);
+    (this.inner as { setSupportedProtocolVersions?: (versions: string[]) => void }).setSupportedProtocolVersions?.(
+      versions,
+    );
   }
 
   /** v2's Client aborts a request's own POST as its cancellation when the transport says it has one stream per request. */
@@ -646,7 +838,10 @@ export class TappedTransport<M extends WireMessage = WireMessage, X = unknown> {
     const innerSend = this.inner.send.bind(this.inner);
     if (this.mode === 'stdio') {
       const event = this.race.put(this.side, 'stdio', message);
-      this.race.deliverLater(event, () => void innerSend(message, options).catch((error: unknown) => this.onerror?.(error as Error)));
+      this.race.deliverLater(
+        event,
+        () => void innerSend(message, options).catch((error: unknown) => this.onerror?.(error as Error)),
+      );
       return Promise.resolve();
     }
     // Streamable HTTP, client side: labFetch records each POST as it goes out.
@@ -687,11 +882,14 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
   return async (input, init) => {
     if ((init?.method ?? 'GET') !== 'POST') return handle(new Request(input, init));
     // The SDK's transport POSTs one JSON-RPC message as a string: read as it was given, with no trip through the host's body reader.
-    if (typeof init?.body !== 'string') throw new LabError('LAB026', 'the SDK POSTed a body that is not a string; the lab records only what it can read');
+    if (typeof init?.body !== 'string')
+      throw new LabError('LAB026', 'the SDK POSTed a body that is not a string; the lab records only what it can read');
     const message = JSON.parse(init.body) as WireMessage;
     const isRequest = 'method' in message && 'id' in message;
     const requestId = isRequest ? (message.id as number | string) : null;
-    const channel = isRequest ? `POST #${String(requestId)}` : `POST ${'method' in message ? String(message.method) : 'response'}`;
+    const channel = isRequest
+      ? `POST #${String(requestId)}`
+      : `POST ${'method' in message ? String(message.method) : 'response'}`;
     // The server's end of the connection: aborted when the client's abort reaches it, one latency after.
     const connection = new AbortController();
     const request = new Request(input, { ...init, signal: connection.signal });
@@ -845,27 +1043,60 @@ export function labFetch(race: SdkRace, server: HttpServerLike, serverTapped: bo
  * format, with the lane's `implementation`. Same seed and settings → byte-identical transcript.
  * The fake clock is installed on the global object for this call only and always removed.
  */
-export async function runSdkRace(lane: SdkLane, scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
+export async function runSdkRace(
+  lane: SdkLane,
+  scenario: RequestRaceScenario,
+  options: TsSdkRunOptions = {},
+): Promise<Transcript<'request-race'>> {
   const impl = lane.implementation;
   // The lab's run description decides what an SDK cannot run; a direct caller meets the same refusal.
-  const refusal = sdkRefusal(scenario, options.settings ?? {}, false, false, impl, options.transport ?? scenario.defaultTransport);
+  const refusal = sdkRefusal(
+    scenario,
+    options.settings ?? {},
+    false,
+    false,
+    impl,
+    options.transport ?? scenario.defaultTransport,
+  );
   if (refusal !== null) throw refusal;
   const unsupported = scenario.script.find((step) => step.do !== 'call' && step.do !== 'cancel');
-  if (unsupported !== undefined) throw new LabError('LAB025', `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send. Nothing was run`);
+  if (unsupported !== undefined)
+    throw new LabError(
+      'LAB025',
+      `scenario ${scenario.id} scripts "${unsupported.do}", which the SDK's Client cannot send. Nothing was run`,
+    );
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
-  const settings = resolveSettings(requestRaceSettingsSpec, { ...scenario.settings }, options.settings ?? {}) as RequestRaceSettings;
+  const settings = resolveSettings(
+    requestRaceSettingsSpec,
+    { ...scenario.settings },
+    options.settings ?? {},
+  ) as RequestRaceSettings;
   return onSharedClock(
     () => Promise.resolve(),
     (clock) => runOnClock(lane, clock, scenario, transport, seed, settings, options.onStep),
   );
 }
 
-async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: RequestRaceScenario, transport: Transport, seed: number, settings: RequestRaceSettings, onStep: TsSdkRunOptions['onStep']): Promise<Transcript<'request-race'>> {
+async function runOnClock(
+  lane: SdkLane,
+  clock: InstalledClock,
+  scenario: RequestRaceScenario,
+  transport: Transport,
+  seed: number,
+  settings: RequestRaceSettings,
+  onStep: TsSdkRunOptions['onStep'],
+): Promise<Transcript<'request-race'>> {
   const race = new SdkRace(lane, clock, transport, seed, settings);
   const session = lane.join(race, transport, seed);
 
-  const horizonMs = settings.workMs + settings.idleTimeoutMs + settings.maxTimeoutMs + (settings.cancelAtMs ?? 0) + 100 * (settings.latencyMs + settings.latencyJitterMs) + 60_000;
+  const horizonMs =
+    settings.workMs +
+    settings.idleTimeoutMs +
+    settings.maxTimeoutMs +
+    (settings.cancelAtMs ?? 0) +
+    100 * (settings.latencyMs + settings.latencyJitterMs) +
+    60_000;
   let steps = 0;
   const drive = async (): Promise<void> => {
     for (;;) {
@@ -873,14 +1104,22 @@ async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: Reques
       while (race.busy > 0 || turns < FLUSH_TURNS) {
         await realTurn();
         turns += 1;
-        if (turns > REAL_TURNS_MAX) throw new LabError('LAB026', `a message handed to the SDK was still not read after ${REAL_TURNS_MAX} turns of the host at ${race.nowMs} ms; nothing was kept`);
+        if (turns > REAL_TURNS_MAX)
+          throw new LabError(
+            'LAB026',
+            `a message handed to the SDK was still not read after ${REAL_TURNS_MAX} turns of the host at ${race.nowMs} ms; nothing was kept`,
+          );
       }
       assert(race.busy === 0, 'every message the lab delivered was read before the clock moves');
       race.settle();
       const due = race.dueNow.shift();
       if (due === undefined && clock.countTimers() === 0) return;
       steps += 1;
-      if (steps > settings.eventsMax) throw new LabError('LAB006', `the SDK run took more than ${settings.eventsMax} virtual steps (eventsMax) by ${race.nowMs} ms; nothing was kept`);
+      if (steps > settings.eventsMax)
+        throw new LabError(
+          'LAB006',
+          `the SDK run took more than ${settings.eventsMax} virtual steps (eventsMax) by ${race.nowMs} ms; nothing was kept`,
+        );
       onStep?.(race.nowMs);
       race.stepStarts();
       if (due !== undefined) {
@@ -888,7 +1127,11 @@ async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: Reques
         continue;
       }
       clock.next();
-      if (race.nowMs > horizonMs) throw new LabError('LAB026', `the SDK still had timers at ${race.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`);
+      if (race.nowMs > horizonMs)
+        throw new LabError(
+          'LAB026',
+          `the SDK still had timers at ${race.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`,
+        );
     }
   };
 
@@ -915,13 +1158,17 @@ async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: Reques
     const act = (): void => {
       if (step.action === 'call') {
         session
-          .callTool(TOOL_NAME, { quarter: '2026-Q3' }, {
-            timeout: settings.idleTimeoutMs,
-            resetTimeoutOnProgress: true,
-            maxTotalTimeout: settings.maxTimeoutMs,
-            signal: abort.signal,
-            ...(settings.progressToken ? { onprogress: () => race.clientProgressAccepted() } : {}),
-          })
+          .callTool(
+            TOOL_NAME,
+            { quarter: '2026-Q3' },
+            {
+              timeout: settings.idleTimeoutMs,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: settings.maxTimeoutMs,
+              signal: abort.signal,
+              ...(settings.progressToken ? { onprogress: () => race.clientProgressAccepted() } : {}),
+            },
+          )
           .then(
             () => race.clientSettled(),
             (error: unknown) => race.clientRejected(error, userCancelled),
@@ -969,7 +1216,13 @@ async function runOnClock(lane: SdkLane, clock: InstalledClock, scenario: Reques
 /** The protocol revision in the server's initialize result, as it went on the wire. */
 export function negotiatedInInitialize(events: readonly LabEvent[]): string {
   for (const event of events) {
-    if (event.kind === 'message' && event.from === 'server' && 'result' in event.message && typeof event.message.result.protocolVersion === 'string') return event.message.result.protocolVersion;
+    if (
+      event.kind === 'message' &&
+      event.from === 'server' &&
+      'result' in event.message &&
+      typeof event.message.result.protocolVersion === 'string'
+    )
+      return event.message.result.protocolVersion;
   }
   return 'unknown';
 }

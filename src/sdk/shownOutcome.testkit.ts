@@ -14,7 +14,9 @@ export function shown(t: Transcript): ShownOutcome {
     cancellationSignal: o.cancellationSignal,
     cancelSentAtMs: o.cancelDelayMs === null ? null : o.clientOutcomeAtMs + o.cancelDelayMs,
     finalResponse: o.finalResponse,
-    invariantsBroken: raceInvariants(t).filter((c) => !c.holds).map((c) => c.id),
+    invariantsBroken: raceInvariants(t)
+      .filter((c) => !c.holds)
+      .map((c) => c.id),
   };
 }
 

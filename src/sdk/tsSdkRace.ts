@@ -6,7 +6,17 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestRaceScenario, Transcript } from '../engine';
-import { MCP_URL, TappedTransport, labFetch, negotiatedInInitialize, runSdkRace, type SdkLane, type SdkRace, type SdkSession, type TsSdkRunOptions } from './sdkHarness';
+import {
+  MCP_URL,
+  TappedTransport,
+  labFetch,
+  negotiatedInInitialize,
+  runSdkRace,
+  type SdkLane,
+  type SdkRace,
+  type SdkSession,
+  type TsSdkRunOptions,
+} from './sdkHarness';
 import { TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
 import { resumesSession } from './refusal';
 
@@ -32,11 +42,17 @@ export const TS_SDK_1X_LANE: SdkLane = {
   join(race, transport, seed) {
     if (resumesSession('ts-sdk', race.settings, transport)) return resumedSession(race, seed);
     const client = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' });
-    const server = new Server({ name: 'mcp-reliability-lab-server', version: '0.1.0' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 'mcp-reliability-lab-server', version: '0.1.0' },
+      { capabilities: { tools: {} } },
+    );
     client.onerror = (error) => race.clientError(error);
     server.setRequestHandler(CallToolRequestSchema, (_request, extra) =>
       race.runTool(extra.requestId, extra.signal, extra._meta?.progressToken, (progress, total, message) =>
-        extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta?.progressToken as string | number, progress, total, message } }),
+        extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: extra._meta?.progressToken as string | number, progress, total, message },
+        }),
       ),
     );
     let clientTransport: TappedTransport<JSONRPCMessage, MessageExtraInfo>;
@@ -47,9 +63,14 @@ export const TS_SDK_1X_LANE: SdkLane = {
       serverTransport = new TappedTransport(serverSide, 'server', race, 'stdio');
     } else {
       // A fixed session id and no keep-alive comments: both are the transport's own options; the run stays replayable and ends.
-      const httpServer = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => `lab-session-${seed}`, keepAliveMs: 0 });
+      const httpServer = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => `lab-session-${seed}`,
+        keepAliveMs: 0,
+      });
       serverTransport = new TappedTransport(httpServer, 'server', race, 'http-server');
-      const httpClient = new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: labFetch(race, httpServer, true) });
+      const httpClient = new StreamableHTTPClientTransport(new URL(MCP_URL), {
+        fetch: labFetch(race, httpServer, true),
+      });
       clientTransport = new TappedTransport(httpClient, 'client', race, 'http-client');
     }
     return {
@@ -76,14 +97,30 @@ function resumedSession(race: SdkRace, seed: number): SdkSession {
   const server = new Server({ name: 'mcp-reliability-lab-server', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(CallToolRequestSchema, (_request, extra) =>
     race.runTool(extra.requestId, extra.signal, extra._meta?.progressToken, (progress, total, message) =>
-      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta?.progressToken as string | number, progress, total, message } }),
+      extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: extra._meta?.progressToken as string | number, progress, total, message },
+      }),
     ),
   );
-  const httpServer = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => `lab-session-${seed}`, keepAliveMs: 0 });
-  const serverTransport = new TappedTransport<JSONRPCMessage, MessageExtraInfo>(httpServer, 'server', race, 'http-server');
+  const httpServer = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => `lab-session-${seed}`,
+    keepAliveMs: 0,
+  });
+  const serverTransport = new TappedTransport<JSONRPCMessage, MessageExtraInfo>(
+    httpServer,
+    'server',
+    race,
+    'http-server',
+  );
   const fetch = labFetch(race, httpServer, true);
   const first = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' });
-  const firstTransport = new TappedTransport<JSONRPCMessage, MessageExtraInfo>(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch }), 'client', race, 'http-client');
+  const firstTransport = new TappedTransport<JSONRPCMessage, MessageExtraInfo>(
+    new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch }),
+    'client',
+    race,
+    'http-client',
+  );
   let client: Client | null = null;
   return {
     connect: async () => {
@@ -95,7 +132,9 @@ function resumedSession(race: SdkRace, seed: number): SdkSession {
       resumed.setProtocolVersion(negotiatedInInitialize(race.log.events));
       client = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' });
       client.onerror = (error) => race.clientError(error);
-      await client.connect(new TappedTransport<JSONRPCMessage, MessageExtraInfo>(resumed, 'client', race, 'http-client'));
+      await client.connect(
+        new TappedTransport<JSONRPCMessage, MessageExtraInfo>(resumed, 'client', race, 'http-client'),
+      );
     },
     callTool: (name, args, options) => {
       if (client === null) throw new Error('the resumed client is connected before the call');
@@ -114,6 +153,9 @@ function resumedSession(race: SdkRace, seed: number): SdkSession {
  * Runs a request-race scenario (A–D) on the real SDK 1.x and returns its transcript, in the lab's
  * format, with `implementation: 'ts-sdk'`. Same seed and settings → byte-identical transcript.
  */
-export function runTsSdkScenario(scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
+export function runTsSdkScenario(
+  scenario: RequestRaceScenario,
+  options: TsSdkRunOptions = {},
+): Promise<Transcript<'request-race'>> {
   return runSdkRace(TS_SDK_1X_LANE, scenario, options);
 }

@@ -34,13 +34,22 @@ describe('a ts-sdk-v2 run (A–D on both transports)', () => {
         const t = await runTsSdkV2Scenario(race(id), { transport });
         expect(t.implementation).toBe('ts-sdk-v2');
         expect(t.protocolVersion).toBe(TS_SDK_V2_PROTOCOL_VERSION);
-        expect(t.sdk).toMatchObject({ version: TS_SDK_V2_VERSION, negotiatedProtocolVersion: TS_SDK_V2_PROTOCOL_VERSION });
+        expect(t.sdk).toMatchObject({
+          version: TS_SDK_V2_VERSION,
+          negotiatedProtocolVersion: TS_SDK_V2_PROTOCOL_VERSION,
+        });
         const wire = messages(t);
         // The 2026-07-28 era has no initialize: the client probes with server/discover and then calls the tool, id 0.
         expect(wire.slice(0, 2).map(method)).toEqual(['server/discover', 'response']);
         expect(wire.some((m) => method(m) === 'initialize' || method(m) === 'notifications/initialized')).toBe(false);
         const call = wire.find((m) => method(m) === 'tools/call');
-        expect(call?.message).toMatchObject({ id: 0, params: { name: 'generate_report', _meta: { progressToken: 0, 'io.modelcontextprotocol/protocolVersion': TS_SDK_V2_PROTOCOL_VERSION } } });
+        expect(call?.message).toMatchObject({
+          id: 0,
+          params: {
+            name: 'generate_report',
+            _meta: { progressToken: 0, 'io.modelcontextprotocol/protocolVersion': TS_SDK_V2_PROTOCOL_VERSION },
+          },
+        });
         // Every message v2 put on the wire, against JSONRPCMessage and its own definition in the official schema.
         const { checked, problems } = validateTranscriptMessages(t);
         expect(checked).toBe(wire.length);
@@ -49,7 +58,11 @@ describe('a ts-sdk-v2 run (A–D on both transports)', () => {
         expect(findings.filter((f) => !listed.has(f))).toEqual([]);
         if (transport === 'http') {
           expect(call?.channel).toBe('POST #0');
-          expect(wire.filter((m) => m.from === 'server' && m.atMs > 0).every((m) => m.channel === 'SSE #0' || m.channel === 'JSON #0')).toBe(true);
+          expect(
+            wire
+              .filter((m) => m.from === 'server' && m.atMs > 0)
+              .every((m) => m.channel === 'SSE #0' || m.channel === 'JSON #0'),
+          ).toBe(true);
         } else {
           expect(wire.every((m) => m.channel === 'stdio')).toBe(true);
         }
@@ -66,7 +79,12 @@ describe('a ts-sdk-v2 run (A–D on both transports)', () => {
     const observed = t.events.find((e) => e.kind === 'disconnect-observed');
     expect(closed?.atMs).toBe(150);
     expect(observed?.atMs).toBe(155);
-    expect(t.outcome).toMatchObject({ cancellationSignal: 'stream-close', terminalState: 'cancelled', terminalAtMs: 155, finalResponse: false });
+    expect(t.outcome).toMatchObject({
+      cancellationSignal: 'stream-close',
+      terminalState: 'cancelled',
+      terminalAtMs: 155,
+      finalResponse: false,
+    });
     expect(t.sdk?.invariants.find((c) => c.id === 'RC-5 HTTP signal')?.holds).toBe(true);
   });
 
@@ -87,12 +105,16 @@ describe('a ts-sdk-v2 run (A–D on both transports)', () => {
     const stop = (atMs: number): void => {
       if (atMs >= 1_000) throw new Error('stopped at 1000 ms');
     };
-    await expect(runTsSdkV2Scenario(race('C'), { transport: 'http', onStep: stop })).rejects.toThrow('stopped at 1000 ms');
+    await expect(runTsSdkV2Scenario(race('C'), { transport: 'http', onStep: stop })).rejects.toThrow(
+      'stopped at 1000 ms',
+    );
     expect(globalThis.setTimeout).toBe(realSetTimeout);
     expect(globalThis.Date).toBe(RealDate);
   });
 
   it('refuses what the SDK decides itself before running anything (LAB025)', async () => {
-    await expect(runTsSdkV2Scenario(race('D'), { settings: { httpCancel: 'post-notification' } })).rejects.toThrow(/LAB025.*httpCancel/);
+    await expect(runTsSdkV2Scenario(race('D'), { settings: { httpCancel: 'post-notification' } })).rejects.toThrow(
+      /LAB025.*httpCancel/,
+    );
   });
 });

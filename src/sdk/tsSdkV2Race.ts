@@ -1,5 +1,11 @@
 import './zodJitless';
-import { Client, InMemoryTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/client';
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+} from '@modelcontextprotocol/client';
 import { Server, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RequestRaceScenario, Transcript } from '../engine';
@@ -39,13 +45,22 @@ export const TS_SDK_V2_LANE: SdkLane = {
     cancelWithoutHandler: `${V2_SOURCE.server}:6348-6351 _oncancel`,
   },
   join(race, transport) {
-    const client = new Client({ name: 'mcp-reliability-lab', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
+    const client = new Client(
+      { name: 'mcp-reliability-lab', version: '0.1.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
     client.onerror = (error) => race.clientError(error);
     const makeServer = (): Server => {
-      const server = new Server({ name: 'mcp-reliability-lab-server', version: '0.1.0' }, { capabilities: { tools: {} } });
+      const server = new Server(
+        { name: 'mcp-reliability-lab-server', version: '0.1.0' },
+        { capabilities: { tools: {} } },
+      );
       server.setRequestHandler('tools/call', (_request, ctx) =>
         race.runTool(ctx.mcpReq.id, ctx.mcpReq.signal, ctx.mcpReq._meta?.progressToken, (progress, total, message) =>
-          ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: ctx.mcpReq._meta?.progressToken as string | number, progress, total, message } }),
+          ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken: ctx.mcpReq._meta?.progressToken as string | number, progress, total, message },
+          }),
         ),
       );
       return server;
@@ -61,7 +76,9 @@ export const TS_SDK_V2_LANE: SdkLane = {
     } else {
       // No keep-alive comments: the handler's own option; the run stays replayable and ends.
       const handler = createMcpHandler(makeServer, { keepAliveMs: 0 });
-      const httpClient = new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: labFetch(race, { handleRequest: (request) => handler.fetch(request) }, false) });
+      const httpClient = new StreamableHTTPClientTransport(new URL(MCP_URL), {
+        fetch: labFetch(race, { handleRequest: (request) => handler.fetch(request) }, false),
+      });
       clientTransport = new TappedTransport(httpClient, 'client', race, 'http-client');
       closeServer = () => handler.close();
     }
@@ -81,7 +98,10 @@ export const TS_SDK_V2_LANE: SdkLane = {
  * Runs a request-race scenario (A–D) on the v2 packages and returns its transcript, in the lab's
  * format, with `implementation: 'ts-sdk-v2'`. Same seed and settings → byte-identical transcript.
  */
-export function runTsSdkV2Scenario(scenario: RequestRaceScenario, options: TsSdkRunOptions = {}): Promise<Transcript<'request-race'>> {
+export function runTsSdkV2Scenario(
+  scenario: RequestRaceScenario,
+  options: TsSdkRunOptions = {},
+): Promise<Transcript<'request-race'>> {
   return runSdkRace(TS_SDK_V2_LANE, scenario, options);
 }
 

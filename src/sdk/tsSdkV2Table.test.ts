@@ -17,14 +17,23 @@ const checks: Record<NonNullable<(typeof TS_SDK_V2_TABLE)[number]['check']>, () 
       const v2 = await runTsSdkV2Scenario(race('A'), { transport });
       expect(messages(v2).slice(0, 3).map(method)).toEqual(['server/discover', 'response', 'tools/call']);
       const v1 = await runSpecified({ ...parseRunSpec(`A:transport=${transport}`), impl: 'ts-sdk' });
-      expect(messages(v1).slice(0, 4).map(method)).toEqual(['initialize', 'response', 'notifications/initialized', 'tools/call']);
+      expect(messages(v1).slice(0, 4).map(method)).toEqual([
+        'initialize',
+        'response',
+        'notifications/initialized',
+        'tools/call',
+      ]);
     }
   },
   async 'server-era'() {
     const { Server } = await import('@modelcontextprotocol/server');
     const plain = new Server({ name: 'plain', version: '0' }, { capabilities: { tools: {} } });
-    const modern = new Server({ name: 'modern', version: '0' }, { capabilities: { tools: {} }, supportedProtocolVersions: ['2026-07-28', '2025-11-25'] });
-    const handles = (server: object): boolean => (server as { _requestHandlers: Map<string, unknown> })._requestHandlers.has('server/discover');
+    const modern = new Server(
+      { name: 'modern', version: '0' },
+      { capabilities: { tools: {} }, supportedProtocolVersions: ['2026-07-28', '2025-11-25'] },
+    );
+    const handles = (server: object): boolean =>
+      (server as { _requestHandlers: Map<string, unknown> })._requestHandlers.has('server/discover');
     expect(handles(plain)).toBe(false);
     expect(handles(modern)).toBe(true);
   },
@@ -34,22 +43,45 @@ const checks: Record<NonNullable<(typeof TS_SDK_V2_TABLE)[number]['check']>, () 
     const model = await runSpecified(parseRunSpec('D'));
     expect(model.events.find((e) => e.kind === 'stream-opened')?.atMs).toBe(5);
     // No progress before the result: one JSON response, no stream.
-    const quiet = await runTsSdkV2Scenario(race('B'), { transport: 'http', settings: { serverSendsProgress: false, cancelAtMs: null } });
+    const quiet = await runTsSdkV2Scenario(race('B'), {
+      transport: 'http',
+      settings: { serverSendsProgress: false, cancelAtMs: null },
+    });
     expect(quiet.events.some((e) => e.kind === 'stream-opened')).toBe(false);
-    expect(messages(quiet).find((m) => m.from === 'server' && 'result' in m.message && m.message.id === 0)?.channel).toBe('JSON #0');
+    expect(
+      messages(quiet).find((m) => m.from === 'server' && 'result' in m.message && m.message.id === 0)?.channel,
+    ).toBe('JSON #0');
   },
   async 'sse-headers'() {
     const v2 = await runTsSdkV2Scenario(race('D'), { transport: 'http' });
     const opened = v2.events.find((e) => e.kind === 'stream-opened');
-    expect(opened?.kind === 'stream-opened' ? opened.headers : null).toEqual({ 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' });
+    expect(opened?.kind === 'stream-opened' ? opened.headers : null).toEqual({
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'content-type': 'text/event-stream',
+      'x-accel-buffering': 'no',
+    });
     const model = await runSpecified(parseRunSpec('D'));
     const modelOpened = model.events.find((e) => e.kind === 'stream-opened');
-    expect(modelOpened?.kind === 'stream-opened' ? modelOpened.headers : null).toEqual({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    expect(modelOpened?.kind === 'stream-opened' ? modelOpened.headers : null).toEqual({
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      'X-Accel-Buffering': 'no',
+    });
   },
   async 'post-headers'() {
     const v2 = await runTsSdkV2Scenario(race('D'), { transport: 'http' });
     expect(v2.sdk?.postHeaders).toEqual([
-      { channel: 'POST #0', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-method': 'tools/call', 'mcp-name': 'generate_report', 'mcp-protocol-version': '2026-07-28' } },
+      {
+        channel: 'POST #0',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'generate_report',
+          'mcp-protocol-version': '2026-07-28',
+        },
+      },
     ]);
     // The model's POST carries the same headers (HTTP header names are case-insensitive).
     const model = await runSpecified(parseRunSpec('D:transport=http'));
@@ -59,18 +91,35 @@ const checks: Record<NonNullable<(typeof TS_SDK_V2_TABLE)[number]['check']>, () 
   },
   async 'request-numbering'() {
     const v2 = await runTsSdkV2Scenario(race('A'));
-    expect(messages(v2).find((m) => method(m) === 'tools/call')?.message).toMatchObject({ id: 0, params: { _meta: { progressToken: 0 } } });
+    expect(messages(v2).find((m) => method(m) === 'tools/call')?.message).toMatchObject({
+      id: 0,
+      params: { _meta: { progressToken: 0 } },
+    });
     const v1 = await runSpecified({ ...parseRunSpec('A'), impl: 'ts-sdk' });
-    expect(messages(v1).find((m) => method(m) === 'tools/call')?.message).toMatchObject({ id: 1, params: { _meta: { progressToken: 1 } } });
+    expect(messages(v1).find((m) => method(m) === 'tools/call')?.message).toMatchObject({
+      id: 1,
+      params: { _meta: { progressToken: 1 } },
+    });
     const model = await runSpecified(parseRunSpec('A'));
-    expect(messages(model).find((m) => method(m) === 'tools/call')?.message).toMatchObject({ id: 41, params: { _meta: { progressToken: 'progress-41' } } });
+    expect(messages(model).find((m) => method(m) === 'tools/call')?.message).toMatchObject({
+      id: 41,
+      params: { _meta: { progressToken: 'progress-41' } },
+    });
   },
 };
 
 describe('the v2 table', () => {
   it('covers A–D on both transports, and every row says what made it', () => {
-    const covered = new Set(TS_SDK_V2_TABLE.flatMap((row) => row.runs.map((r) => { const spec = parseRunSpec(r.run); return `${spec.scenario}.${spec.transport ?? race(spec.scenario).defaultTransport}`; })));
-    for (const id of ['A', 'B', 'C', 'D']) for (const transport of ['stdio', 'http']) expect(covered).toContain(`${id}.${transport}`);
+    const covered = new Set(
+      TS_SDK_V2_TABLE.flatMap((row) =>
+        row.runs.map((r) => {
+          const spec = parseRunSpec(r.run);
+          return `${spec.scenario}.${spec.transport ?? race(spec.scenario).defaultTransport}`;
+        }),
+      ),
+    );
+    for (const id of ['A', 'B', 'C', 'D'])
+      for (const transport of ['stdio', 'http']) expect(covered).toContain(`${id}.${transport}`);
     for (const row of TS_SDK_V2_TABLE) {
       if (row.cause === 'revision') expect(row.revision?.['2025-11-25'] && row.revision['2026-07-28']).toBeTruthy();
       else expect(row.source.length).toBeGreaterThan(0);

@@ -18,20 +18,25 @@ export const SETTINGS_NOT_APPLIED: Readonly<Record<string, string>> = {
   progressResetsMax: "the SDK's maxTotalTimeout never moves",
 };
 
-
 /**
  * The `ts-sdk-v2` implementation: the official v2 packages, the SDK of the revision the lab models.
  * Client and server are two packages over one core, all three pinned exactly at one version.
  */
-export const TS_SDK_V2_PACKAGES = ['@modelcontextprotocol/client', '@modelcontextprotocol/server', '@modelcontextprotocol/core'] as const;
+export const TS_SDK_V2_PACKAGES = [
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/core',
+] as const;
 export const TS_SDK_V2_PACKAGE = '@modelcontextprotocol/client + server';
 export const TS_SDK_V2_VERSION = '2.4.0';
 /** The revision the v2 lane negotiates: the first of v2's "modern era", the lab's own. */
 export const TS_SDK_V2_PROTOCOL_VERSION = '2026-07-28';
 /** Settings of A–D the v2 SDK decides for itself (as for 1.x, except that v2 itself picks the HTTP signal). */
 export const SETTINGS_NOT_APPLIED_V2: Readonly<Record<string, string>> = {
-  requestId: 'the SDK numbers its own requests from 0 (the tool call is 0: the 2026-07-28 era has no initialize request)',
-  httpCancel: "the SDK decides its cancellation signal: on Streamable HTTP it aborts the request's fetch, on stdio it sends notifications/cancelled",
+  requestId:
+    'the SDK numbers its own requests from 0 (the tool call is 0: the 2026-07-28 era has no initialize request)',
+  httpCancel:
+    "the SDK decides its cancellation signal: on Streamable HTTP it aborts the request's fetch, on stdio it sends notifications/cancelled",
   afterCancel: "the SDK's server sends no response for a request it aborted",
   clientProfile: 'this run is the SDK itself, not a profile of it',
   progressResetsMax: "the SDK's maxTotalTimeout never moves",
@@ -49,14 +54,16 @@ export const EXT_TASKS_PROTOCOL_VERSION = '2026-07-28';
 /** Settings of a task scenario the package decides for itself. */
 export const SETTINGS_NOT_APPLIED_EXT_TASKS: Readonly<Record<string, string>> = {
   ackIsFinal:
-    "the package decides: once tasks/cancel is acknowledged it ends the execution as cancelled and stops polling (client/dist/execution.js, TaskExecution.cancel); the extension lets a client stop polling once it cancels",
+    'the package decides: once tasks/cancel is acknowledged it ends the execution as cancelled and stops polling (client/dist/execution.js, TaskExecution.cancel); the extension lets a client stop polling once it cancels',
 };
 
 /**
  * The settings each SDK decides for itself, by implementation: the one table that both the run
  * resolver (which refuses them, LAB025) and each SDK lane (whose transcript lists them) read.
  */
-export const SETTINGS_NOT_APPLIED_BY: Readonly<Record<Exclude<Implementation, 'model'>, Readonly<Record<string, string>>>> = {
+export const SETTINGS_NOT_APPLIED_BY: Readonly<
+  Record<Exclude<Implementation, 'model'>, Readonly<Record<string, string>>>
+> = {
   'ts-sdk': SETTINGS_NOT_APPLIED,
   'ts-sdk-v2': SETTINGS_NOT_APPLIED_V2,
   'ext-tasks': SETTINGS_NOT_APPLIED_EXT_TASKS,

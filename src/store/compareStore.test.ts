@@ -17,7 +17,10 @@ function toolsClient(): ToolsClient {
   let requestId = 1;
   return {
     async call(call: ToolCall) {
-      const answer: ToolResponse = await answerToolRequest({ ...call, requestId: requestId++ } as Parameters<typeof answerToolRequest>[0], loadSqlJs);
+      const answer: ToolResponse = await answerToolRequest(
+        { ...call, requestId: requestId++ } as Parameters<typeof answerToolRequest>[0],
+        loadSqlJs,
+      );
       // What the page would accept from the worker.
       expect(explainBadToolResponse(answer)).toBeNull();
       if (answer.type === 'error') throw new Error(`${answer.code} ${answer.message}`);
@@ -84,7 +87,9 @@ describe('the Compare tab’s store', () => {
     const shown = store.getState().compare;
     expect(shown.status).toBe('done');
     if (shown.status !== 'done') return;
-    expect(shown.value.runs.map((run) => [run.spec, run.transcript.scenario, run.transcript.implementation ?? 'model'])).toEqual([
+    expect(
+      shown.value.runs.map((run) => [run.spec, run.transcript.scenario, run.transcript.implementation ?? 'model']),
+    ).toEqual([
       ['A', 'A', 'model'],
       ['A:impl=ts-sdk', 'A', 'ts-sdk'],
     ]);
@@ -94,10 +99,16 @@ describe('the Compare tab’s store', () => {
     // The menu picks another scenario while the tab is open: Compare compares it (no SDK for a ledger race: stdio beside HTTP).
     lab.store.getState().selectScenario('ledger-race-unsafe');
     await lab.settled();
-    expect(store.getState().compareRuns).toEqual({ a: 'ledger-race-unsafe:transport=stdio', b: 'ledger-race-unsafe:transport=http' });
+    expect(store.getState().compareRuns).toEqual({
+      a: 'ledger-race-unsafe:transport=stdio',
+      b: 'ledger-race-unsafe:transport=http',
+    });
     await comparedRuns(store, ['ledger-race-unsafe:transport=stdio', 'ledger-race-unsafe:transport=http']);
     const ledger = store.getState().compare;
-    expect(ledger.status === 'done' ? ledger.value.runs.map((run) => run.transcript.scenario) : ledger).toEqual(['ledger-race-unsafe', 'ledger-race-unsafe']);
+    expect(ledger.status === 'done' ? ledger.value.runs.map((run) => run.transcript.scenario) : ledger).toEqual([
+      'ledger-race-unsafe',
+      'ledger-race-unsafe',
+    ]);
 
     // Runs chosen by hand stay, whatever the menu picks next.
     store.getState().setCompareRuns('D:transport=stdio', 'D:transport=http');
@@ -121,9 +132,19 @@ describe('the Compare tab’s store', () => {
     const problems = applyViewLink(store, { runA: 'D:transport=stdio', runB: 'D', compareMs: '150' });
     expect(problems).toEqual([]);
     expect(store.getState()).toMatchObject({ compareRuns: { a: 'D:transport=stdio', b: 'D' }, compareAtMs: 150 });
-    expect(viewParams({ ...store.getState(), tab: 'compare' }, VIEW_DEFAULTS)).toMatchObject({ tab: 'compare', runA: 'D:transport=stdio', runB: 'D', compareMs: '150' });
+    expect(viewParams({ ...store.getState(), tab: 'compare' }, VIEW_DEFAULTS)).toMatchObject({
+      tab: 'compare',
+      runA: 'D:transport=stdio',
+      runB: 'D',
+      compareMs: '150',
+    });
     // On the default runs and another tab, the link says nothing of them.
-    expect(viewParams({ ...store.getState(), compareRuns: { ...VIEW_DEFAULTS.compareRuns }, compareAtMs: null }, VIEW_DEFAULTS)).toEqual({});
+    expect(
+      viewParams(
+        { ...store.getState(), compareRuns: { ...VIEW_DEFAULTS.compareRuns }, compareAtMs: null },
+        VIEW_DEFAULTS,
+      ),
+    ).toEqual({});
     expect(applyViewLink(store, { compareMs: 'soon' })).toEqual([expect.stringContaining('compareMs=soon')]);
   });
 
@@ -156,12 +177,20 @@ describe('the Compare tab’s store', () => {
   });
 
   describe('a recording opened for a link that named one', () => {
-    const recording = recordingTranscript(readRecording(new Uint8Array(readFileSync(fileURLToPath(new URL('../../e2e/fixtures/probe-everything-stdio.json', import.meta.url))))));
+    const recording = recordingTranscript(
+      readRecording(
+        new Uint8Array(
+          readFileSync(fileURLToPath(new URL('../../e2e/fixtures/probe-everything-stdio.json', import.meta.url))),
+        ),
+      ),
+    );
     const spec = 'recorded cancel-during-work · mcp-servers/everything 2.0.0';
     /** A store opened from a link whose Run B names the recording, beside a Run A that is not the default and a Run C. */
     async function linked() {
       const store = createPanelsStore(toolsClient(), '{}');
-      expect(applyViewLink(store, { tab: 'compare', runA: 'D:transport=stdio', runB: spec, runC: 'A:transport=stdio' })).toEqual([]);
+      expect(
+        applyViewLink(store, { tab: 'compare', runA: 'D:transport=stdio', runB: spec, runC: 'A:transport=stdio' }),
+      ).toEqual([]);
       await settled(store);
       expect(store.getState().compareRecordingMissing).toEqual({ run: 'B', spec, probe: 'cancel-during-work' });
       return store;
@@ -186,23 +215,39 @@ describe('the Compare tab’s store', () => {
 
     it('a file without the probe the link named changes no run and says what the file holds', async () => {
       const store = await linked();
-      const without = { ...recording, outcome: { ...recording.outcome, probes: recording.outcome.probes.filter((entry) => entry.probe !== 'cancel-during-work') } };
+      const without = {
+        ...recording,
+        outcome: {
+          ...recording.outcome,
+          probes: recording.outcome.probes.filter((entry) => entry.probe !== 'cancel-during-work'),
+        },
+      };
       placeRecordingInCompare(store, without, { run: 'B', spec, probe: 'cancel-during-work' }, '“other.json”');
       expect(store.getState().compareRuns).toEqual({ a: 'D:transport=stdio', b: spec, c: 'A:transport=stdio' });
       const shown = store.getState().compare;
       const text = shown.status === 'error' ? shown.message : '';
       expect(text).toContain('“other.json” opened, but it has no cancel-during-work probe, the one Run B names');
-      expect(text).toContain('its probes Compare can put beside the model are complete-then-cancel, progress-and-deadlines');
+      expect(text).toContain(
+        'its probes Compare can put beside the model are complete-then-cancel, progress-and-deadlines',
+      );
       // The offer to open a recording stays.
       expect(store.getState().compareRecordingMissing).toEqual({ run: 'B', spec, probe: 'cancel-during-work' });
     });
 
     it('a file with nothing Compare can put beside the model says so', async () => {
       const store = await linked();
-      const nothing = { ...recording, outcome: { ...recording.outcome, probes: recording.outcome.probes.filter((entry) => entry.probe === 'tasks' || entry.probe === 'negotiate') } };
+      const nothing = {
+        ...recording,
+        outcome: {
+          ...recording.outcome,
+          probes: recording.outcome.probes.filter((entry) => entry.probe === 'tasks' || entry.probe === 'negotiate'),
+        },
+      };
       placeRecordingInCompare(store, nothing, { run: 'B', spec, probe: 'cancel-during-work' }, 'the file');
       const shown = store.getState().compare;
-      expect(shown.status === 'error' ? shown.message : '').toMatch(/^The file opened, but it has no cancel-during-work probe, the one Run B names; it has none Compare can put beside the model \(cancel-during-work, complete-then-cancel, progress-and-deadlines\)\./);
+      expect(shown.status === 'error' ? shown.message : '').toMatch(
+        /^The file opened, but it has no cancel-during-work probe, the one Run B names; it has none Compare can put beside the model \(cancel-during-work, complete-then-cancel, progress-and-deadlines\)\./,
+      );
       expect(store.getState().compareRuns.b).toBe(spec);
     });
   });

@@ -5,16 +5,53 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../exercise/types';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
-import { codeKey, createExerciseStore, readStudentFile, SELECTED_KEY, type CodeStorage, type ExerciseListing } from './exerciseStore';
+import {
+  codeKey,
+  createExerciseStore,
+  readStudentFile,
+  SELECTED_KEY,
+  type CodeStorage,
+  type ExerciseListing,
+} from './exerciseStore';
 
 const LISTING: ExerciseListing[] = [
-  { id: 'first', title: 'First', summary: 'one', exports: ['make'], statements: [{ id: 'ok', text: 'It is fine.', requirements: ['R-1'] }], starter: '// first starter\n' },
-  { id: 'second', title: 'Second', summary: 'two', exports: ['make'], statements: [{ id: 'bounded', text: 'It is bounded.', requirements: ['R-2'] }], starter: '// second starter\n' },
+  {
+    id: 'first',
+    title: 'First',
+    summary: 'one',
+    exports: ['make'],
+    statements: [{ id: 'ok', text: 'It is fine.', requirements: ['R-1'] }],
+    starter: '// first starter\n',
+  },
+  {
+    id: 'second',
+    title: 'Second',
+    summary: 'two',
+    exports: ['make'],
+    statements: [{ id: 'bounded', text: 'It is bounded.', requirements: ['R-2'] }],
+    starter: '// second starter\n',
+  },
 ];
 
 const REPORT: CheckReport = {
   exercise: 'second',
-  statements: [{ id: 'bounded', holds: false, explanation: 'too many', failing: { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 1 }, schedule: '0.1', step: 6, atMs: 10, events: 7 }, calls: [{ atMs: 10, call: 'offer(1)', returned: '"queued"' }] }],
+  statements: [
+    {
+      id: 'bounded',
+      holds: false,
+      explanation: 'too many',
+      failing: {
+        scenario: 'buffer-overload',
+        transport: 'http',
+        settings: { capacity: 1 },
+        schedule: '0.1',
+        step: 6,
+        atMs: 10,
+        events: 7,
+      },
+      calls: [{ atMs: 10, call: 'offer(1)', returned: '"queued"' }],
+    },
+  ],
   orderings: 12,
   states: 30,
   elapsedMs: 40,
@@ -35,16 +72,30 @@ function fakes(stored: Record<string, string> = {}) {
   const client = {
     call(call: ToolCall) {
       calls.push(call);
-      if (call.type === 'exercises') return Promise.resolve({ type: 'exercise-list', requestId: 1, exercises: LISTING });
-      if (call.type === 'exercise-check') return Promise.resolve({ type: 'exercise-report', requestId: 2, report: REPORT });
-      if (call.type === 'exercise-run') return Promise.resolve({ type: 'exercise-transcript', requestId: 3, transcript: null, wording: [], calls: [], failure: 'offer() threw' });
+      if (call.type === 'exercises')
+        return Promise.resolve({ type: 'exercise-list', requestId: 1, exercises: LISTING });
+      if (call.type === 'exercise-check')
+        return Promise.resolve({ type: 'exercise-report', requestId: 2, report: REPORT });
+      if (call.type === 'exercise-run')
+        return Promise.resolve({
+          type: 'exercise-transcript',
+          requestId: 3,
+          transcript: null,
+          wording: [],
+          calls: [],
+          failure: 'offer() threw',
+        });
       return Promise.reject(new Error(`unexpected ${call.type}`));
     },
   } as ToolsClient;
   return { calls, kept, store: createExerciseStore(client, storage) };
 }
 
-const file = (name: string, bytes: Uint8Array) => ({ name, size: bytes.length, arrayBuffer: () => Promise.resolve(bytes.slice().buffer) });
+const file = (name: string, bytes: Uint8Array) => ({
+  name,
+  size: bytes.length,
+  arrayBuffer: () => Promise.resolve(bytes.slice().buffer),
+});
 
 describe('the Exercises store', () => {
   it('opens the remembered exercise with its kept code, and the starter for one never edited', async () => {
@@ -85,13 +136,27 @@ describe('the Exercises store', () => {
     store.getState().setCode('// typed after the check\n');
     await store.getState().openFailing('bounded');
     const replay = calls.find((call) => call.type === 'exercise-run');
-    expect(replay).toMatchObject({ exercise: 'second', code: '// checked\n', run: { scenario: 'buffer-overload', schedule: '0.1', settings: { capacity: 1 } } });
-    expect(store.getState().opened).toMatchObject({ statement: 'bounded', calls: [{ call: 'offer(1)' }], run: { status: 'done', value: { failure: 'offer() threw' } } });
+    expect(replay).toMatchObject({
+      exercise: 'second',
+      code: '// checked\n',
+      run: { scenario: 'buffer-overload', schedule: '0.1', settings: { capacity: 1 } },
+    });
+    expect(store.getState().opened).toMatchObject({
+      statement: 'bounded',
+      calls: [{ call: 'offer(1)' }],
+      run: { status: 'done', value: { failure: 'offer() threw' } },
+    });
   });
 
   it('reads a file as a module only when it is UTF-8 text within the size', () => {
-    expect(readStudentFile('a.js', new TextEncoder().encode('export function f() {}'))).toEqual({ ok: true, text: 'export function f() {}' });
-    expect(readStudentFile('empty.js', new TextEncoder().encode('  \n'))).toMatchObject({ ok: false, problem: 'empty.js is empty' });
+    expect(readStudentFile('a.js', new TextEncoder().encode('export function f() {}'))).toEqual({
+      ok: true,
+      text: 'export function f() {}',
+    });
+    expect(readStudentFile('empty.js', new TextEncoder().encode('  \n'))).toMatchObject({
+      ok: false,
+      problem: 'empty.js is empty',
+    });
     expect(readStudentFile('big.js', new Uint8Array(1_000_000).fill(0x61))).toMatchObject({ ok: false });
   });
 });

@@ -74,16 +74,34 @@ export interface ExerciseState {
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Why a file is not a student's module, or its text. */
-export function readStudentFile(name: string, bytes: Uint8Array): { ok: true; text: string } | { ok: false; problem: string } {
-  if (bytes.length > CODE_CHARS_MAX * 4) return { ok: false, problem: `${name} is ${bytes.length.toLocaleString('en-US')} bytes: a module here is at most ${CODE_CHARS_MAX.toLocaleString('en-US')} characters` };
+export function readStudentFile(
+  name: string,
+  bytes: Uint8Array,
+): { ok: true; text: string } | { ok: false; problem: string } {
+  if (bytes.length > CODE_CHARS_MAX * 4)
+    return {
+      ok: false,
+      problem: `${name} is ${bytes.length.toLocaleString('en-US')} bytes: a module here is at most ${CODE_CHARS_MAX.toLocaleString('en-US')} characters`,
+    };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { ok: false, problem: `${name} is not a text file (it is not UTF-8): upload the .js file you downloaded or wrote` };
+    return {
+      ok: false,
+      problem: `${name} is not a text file (it is not UTF-8): upload the .js file you downloaded or wrote`,
+    };
   }
-  if (text.includes('\u0000')) return { ok: false, problem: `${name} is not a text file (it holds NUL bytes): upload the .js file you downloaded or wrote` };
-  if (text.length > CODE_CHARS_MAX) return { ok: false, problem: `${name} has ${text.length.toLocaleString('en-US')} characters: a module here is at most ${CODE_CHARS_MAX.toLocaleString('en-US')}` };
+  if (text.includes('\u0000'))
+    return {
+      ok: false,
+      problem: `${name} is not a text file (it holds NUL bytes): upload the .js file you downloaded or wrote`,
+    };
+  if (text.length > CODE_CHARS_MAX)
+    return {
+      ok: false,
+      problem: `${name} has ${text.length.toLocaleString('en-US')} characters: a module here is at most ${CODE_CHARS_MAX.toLocaleString('en-US')}`,
+    };
   if (text.trim() === '') return { ok: false, problem: `${name} is empty` };
   return { ok: true, text: text.replace(/^\uFEFF/, '') };
 }
@@ -110,9 +128,30 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
       set({ opened: { ...opened, run: { status: 'loading', value: null } } });
       try {
         const { schedule, scenario, transport, settings } = failing;
-        const answer = await client.call({ type: 'exercise-run', exercise: id, code, run: { scenario, transport, settings: { ...settings }, schedule } }, { budget: { ms: CHECK_BUDGET_MS, what: 'replay of the failing ordering' } });
+        const answer = await client.call(
+          {
+            type: 'exercise-run',
+            exercise: id,
+            code,
+            run: { scenario, transport, settings: { ...settings }, schedule },
+          },
+          { budget: { ms: CHECK_BUDGET_MS, what: 'replay of the failing ordering' } },
+        );
         if (current !== replaying) return;
-        set({ opened: { ...opened, run: { status: 'done', value: { transcript: answer.transcript, wording: answer.wording, calls: answer.calls, failure: answer.failure } } } });
+        set({
+          opened: {
+            ...opened,
+            run: {
+              status: 'done',
+              value: {
+                transcript: answer.transcript,
+                wording: answer.wording,
+                calls: answer.calls,
+                failure: answer.failure,
+              },
+            },
+          },
+        });
       } catch (error) {
         if (current !== replaying) return;
         set({ opened: { ...opened, run: { status: 'error', message: message(error), value: null } } });
@@ -153,7 +192,15 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
         if (get().check.status === 'loading') client.stop?.();
         checking += 1;
         replaying += 1;
-        set({ selected: id, check: { status: 'idle' }, checkedCode: null, progress: null, opened: null, uploadError: null, beforeReset: null });
+        set({
+          selected: id,
+          check: { status: 'idle' },
+          checkedCode: null,
+          progress: null,
+          opened: null,
+          uploadError: null,
+          beforeReset: null,
+        });
         storage.save(SELECTED_KEY, id).catch(() => undefined);
         if (get().code[id] !== undefined) return;
         const stored = await storage.load(codeKey(id)).catch(() => null);
@@ -179,13 +226,26 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
         try {
           const answer = await client.call(
             { type: 'exercise-check', exercise: id, code },
-            { verifyProgress: (progress) => current === checking && set({ progress: { done: progress.runsDone, total: progress.runsTotal } }), budget: { ms: CHECK_BUDGET_MS, what: 'check', after: '; your code is kept' } },
+            {
+              verifyProgress: (progress) =>
+                current === checking && set({ progress: { done: progress.runsDone, total: progress.runsTotal } }),
+              budget: { ms: CHECK_BUDGET_MS, what: 'check', after: '; your code is kept' },
+            },
           );
           if (current !== checking) return;
-          set({ check: { status: 'done', value: answer.report }, progress: null, checksSettled: get().checksSettled + 1, revealError: answer.report.error?.line === undefined ? get().revealError : get().revealError + 1 });
+          set({
+            check: { status: 'done', value: answer.report },
+            progress: null,
+            checksSettled: get().checksSettled + 1,
+            revealError: answer.report.error?.line === undefined ? get().revealError : get().revealError + 1,
+          });
         } catch (error) {
           if (current !== checking) return;
-          set({ check: { status: 'error', message: message(error), value: null }, progress: null, checksSettled: get().checksSettled + 1 });
+          set({
+            check: { status: 'error', message: message(error), value: null },
+            progress: null,
+            checksSettled: get().checksSettled + 1,
+          });
         }
       },
 
@@ -208,7 +268,12 @@ export function createExerciseStore(client: ToolsClient, storage: CodeStorage) {
         const error = check.status === 'done' ? check.value.error : undefined;
         if (error?.where === undefined) return;
         // The calls are the replay's own (the report keeps none for a failure of the code).
-        await replay({ statement: `your code failed (${error.kind})`, failing: error.where, calls: [], explanation: error.message });
+        await replay({
+          statement: `your code failed (${error.kind})`,
+          failing: error.where,
+          calls: [],
+          explanation: error.message,
+        });
       },
       closeFailing() {
         replaying += 1;

@@ -19,7 +19,9 @@ describe('explore, what if and faults in the store', () => {
     await lab.state.openOrdering(completed?.schedule ?? '', null);
     expect(lab.state.spec.schedule).toBe(completed?.schedule);
     expect(lab.state.transcript?.schedule).toBe(completed?.schedule);
-    expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe('completed');
+    expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe(
+      'completed',
+    );
     expect(readLink(linkFor(lab.state))?.schedule).toBe(completed?.schedule);
     // The exploration stays for the next click; another selection drops both.
     expect(lab.state.exploration).not.toBeNull();
@@ -50,7 +52,9 @@ describe('explore, what if and faults in the store', () => {
     await lab.settled();
     expect(lab.state.whatIf).toMatchObject({ kind: 'cancel', atMs });
     expect(lab.state.spec.settings.cancelAtMs).toBe(atMs);
-    expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe('cancelled');
+    expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe(
+      'cancelled',
+    );
     lab.state.backToScenario();
     await lab.settled();
     expect(lab.state.whatIf).toBeNull();

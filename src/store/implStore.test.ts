@@ -20,7 +20,10 @@ describe('the Implementation choice', () => {
     expect(lab.getState().transcript).toMatchObject({ scenario: 'A', implementation: 'ts-sdk' });
     lab.getState().selectScenario('C');
     await whenSettled(lab);
-    expect(lab.getState()).toMatchObject({ spec: { impl: 'ts-sdk' }, transcript: { scenario: 'C', implementation: 'ts-sdk' } });
+    expect(lab.getState()).toMatchObject({
+      spec: { impl: 'ts-sdk' },
+      transcript: { scenario: 'C', implementation: 'ts-sdk' },
+    });
     lab.getState().selectScenario('buffer-overload');
     await whenSettled(lab);
     expect(lab.getState().spec.impl).toBe('model');
@@ -38,7 +41,10 @@ describe('the Implementation choice', () => {
     await whenSettled(lab);
     expect(lab.getState().error).toBeNull();
     expect(lab.getState().spec.settings).toEqual({ httpCancel: 'post-notification' });
-    expect(lab.getState().transcript).toMatchObject({ implementation: 'ts-sdk', settings: { httpCancel: 'close-stream' } });
+    expect(lab.getState().transcript).toMatchObject({
+      implementation: 'ts-sdk',
+      settings: { httpCancel: 'close-stream' },
+    });
     lab.getState().select({ impl: 'model' });
     await whenSettled(lab);
     expect(lab.getState().transcript?.settings.httpCancel).toBe('post-notification');

@@ -24,24 +24,37 @@ function storeWithWorker(storage: LedgerStorage = memoryLedgerStorage()) {
 /** Resolves when nothing runs (the store says so when it changes; no polling of the wall clock). */
 const settled = (store: ReturnType<typeof createLabStore>) => whenSettled(store);
 
-const keyRows = (store: ReturnType<typeof createLabStore>) => store.getState().ledger?.idempotencyKeys.map((row) => row.key);
+const keyRows = (store: ReturnType<typeof createLabStore>) =>
+  store.getState().ledger?.idempotencyKeys.map((row) => row.key);
 
 describe('lab store', () => {
   it('starts idle on A, stdio, seed 1 and runs it on init', async () => {
     const { store } = storeWithWorker();
-    expect(store.getState()).toMatchObject({ status: 'idle', spec: { scenario: 'A', transport: 'stdio', seed: 1 }, transcript: null, error: null });
+    expect(store.getState()).toMatchObject({
+      status: 'idle',
+      spec: { scenario: 'A', transport: 'stdio', seed: 1 },
+      transcript: null,
+      error: null,
+    });
     await store.getState().init();
     const state = store.getState();
     expect(state.scenarios.map((s) => s.id)).toEqual(allScenarios.map((s) => s.id));
     expect(state.status).toBe('done');
-    expect([state.transcript?.scenario, state.transcript?.transport, state.transcript?.seed]).toEqual(['A', 'stdio', 1]);
+    expect([state.transcript?.scenario, state.transcript?.transport, state.transcript?.seed]).toEqual([
+      'A',
+      'stdio',
+      1,
+    ]);
   });
 
   it('switches to the picked scenario’s default transport and runs it', async () => {
     const { store } = storeWithWorker();
     await store.getState().init();
     store.getState().selectScenario('D');
-    expect(store.getState()).toMatchObject({ spec: { scenario: 'D', transport: scenarioD.defaultTransport }, status: 'running' });
+    expect(store.getState()).toMatchObject({
+      spec: { scenario: 'D', transport: scenarioD.defaultTransport },
+      status: 'running',
+    });
     await settled(store);
     expect(store.getState().transcript?.outcome).toMatchObject({ cancellationSignal: 'stream-close' });
     store.getState().select({ transport: 'stdio' });
@@ -78,7 +91,12 @@ describe('lab store', () => {
 describe('lab store: the stored ledger', () => {
   it('reads the stored ledger when a ledger scenario is first shown, with its scope notes, and never for A', async () => {
     const { store, worker } = storeWithWorker();
-    expect(store.getState()).toMatchObject({ keepLedger: false, ledger: null, ledgerStatus: 'idle', ledgerError: null });
+    expect(store.getState()).toMatchObject({
+      keepLedger: false,
+      ledger: null,
+      ledgerStatus: 'idle',
+      ledgerError: null,
+    });
     await store.getState().init();
     await settled(store);
     // Scenario A needs no SQLite: the worker is never asked about the ledger, so it never loads sql.js.
@@ -86,7 +104,13 @@ describe('lab store: the stored ledger', () => {
     expect(store.getState().ledger).toBeNull();
     store.getState().selectScenario('ledger-keyed-retry');
     await settled(store);
-    expect(store.getState().ledger).toMatchObject({ stored: false, bytes: 0, idempotencyKeys: [], effects: [], executions: [] });
+    expect(store.getState().ledger).toMatchObject({
+      stored: false,
+      bytes: 0,
+      idempotencyKeys: [],
+      effects: [],
+      executions: [],
+    });
     expect(store.getState().ledger?.scopeNotes.length).toBeGreaterThan(0);
   });
 
@@ -95,12 +119,18 @@ describe('lab store: the stored ledger', () => {
     await store.getState().init();
     store.getState().selectScenario('ledger-keyed-retry');
     await settled(store);
-    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ type: 'run', scenario: 'ledger-keyed-retry', ledger: 'fresh' });
+    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({
+      type: 'run',
+      scenario: 'ledger-keyed-retry',
+      ledger: 'fresh',
+    });
     expect(store.getState().ledger?.stored).toBe(false);
 
     store.getState().select({ keepLedger: true });
     await settled(store);
-    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ ledger: 'kept' });
+    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({
+      ledger: 'kept',
+    });
     expect(keyRows(store)).toEqual(['checkout-7']);
     expect(store.getState().transcript?.outcome).toMatchObject({ executions: 1 });
 
@@ -116,7 +146,10 @@ describe('lab store: the stored ledger', () => {
     await store.getState().init();
     store.getState().select({ keepLedger: true });
     await settled(store);
-    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({ scenario: 'A', ledger: 'fresh' });
+    expect(worker.posted.filter((m) => (m as { type: string }).type === 'run').at(-1)).toMatchObject({
+      scenario: 'A',
+      ledger: 'fresh',
+    });
   });
 
   it('survives a reload: a new store and worker over the same storage show the kept rows', async () => {
@@ -142,8 +175,13 @@ describe('lab store: the stored ledger', () => {
     await settled(store);
     const before = store.getState().ledger;
 
-    await store.getState().importLedger(new File(['this is a text file, not SQLite'], 'notes.txt', { type: 'text/plain' }));
-    expect(store.getState()).toMatchObject({ ledgerStatus: 'idle', ledgerError: { code: 'LAB010', action: 'Could not import “notes.txt”.' } });
+    await store
+      .getState()
+      .importLedger(new File(['this is a text file, not SQLite'], 'notes.txt', { type: 'text/plain' }));
+    expect(store.getState()).toMatchObject({
+      ledgerStatus: 'idle',
+      ledgerError: { code: 'LAB010', action: 'Could not import “notes.txt”.' },
+    });
     expect(store.getState().ledger).toBe(before);
 
     const bytes = await store.getState().exportLedger();
@@ -177,7 +215,11 @@ describe('lab store: the stored ledger', () => {
     Object.defineProperty(huge, 'arrayBuffer', { value: read });
     await store.getState().importLedger(huge);
     expect(read).not.toHaveBeenCalled();
-    expect(store.getState().ledgerError).toEqual({ action: 'Could not import “huge.sqlite”.', code: 'LAB010', message: ledgerTooLarge(gigabytes2) });
+    expect(store.getState().ledgerError).toEqual({
+      action: 'Could not import “huge.sqlite”.',
+      code: 'LAB010',
+      message: ledgerTooLarge(gigabytes2),
+    });
     expect(store.getState().ledgerError?.message).toContain('2,147,483,648 bytes');
     expect(store.getState().ledgerError?.message).toContain(LEDGER_BYTES_MAX.toLocaleString('en'));
 
@@ -186,7 +228,11 @@ describe('lab store: the stored ledger', () => {
     const overRead = vi.spyOn(over, 'arrayBuffer');
     await store.getState().importLedger(over);
     expect(overRead).not.toHaveBeenCalled();
-    expect(store.getState().ledgerError).toMatchObject({ action: 'Could not import “over.sqlite”.', code: 'LAB010', message: ledgerTooLarge(LEDGER_BYTES_MAX + 1) });
+    expect(store.getState().ledgerError).toMatchObject({
+      action: 'Could not import “over.sqlite”.',
+      code: 'LAB010',
+      message: ledgerTooLarge(LEDGER_BYTES_MAX + 1),
+    });
     unsubscribe();
     expect(statuses).not.toContain('busy');
     const { ledgerError: _after, ...after } = store.getState();
@@ -195,7 +241,11 @@ describe('lab store: the stored ledger', () => {
 
     const atBound = new File([new Uint8Array(LEDGER_BYTES_MAX)], 'at-bound.sqlite');
     await store.getState().importLedger(atBound);
-    expect(store.getState().ledgerError).toMatchObject({ action: 'Could not import “at-bound.sqlite”.', code: 'LAB010', message: expect.stringContaining('not a SQLite database') });
+    expect(store.getState().ledgerError).toMatchObject({
+      action: 'Could not import “at-bound.sqlite”.',
+      code: 'LAB010',
+      message: expect.stringContaining('not a SQLite database'),
+    });
     expect(store.getState().ledger).toBe(before.ledger);
   });
 
@@ -205,11 +255,17 @@ describe('lab store: the stored ledger', () => {
     await store.getState().importLedger(new Blob([new Uint8Array(bytes)]));
     expect(store.getState().ledger?.totals).toMatchObject({ effects: 250 });
     const rows = await store.getState().readLedgerRows('effects', 200, 50);
-    expect(rows?.rows.map((row) => row.subject)).toEqual(Array.from({ length: 50 }, (_, i) => bigLedgerSubject(201 + i)));
+    expect(rows?.rows.map((row) => row.subject)).toEqual(
+      Array.from({ length: 50 }, (_, i) => bigLedgerSubject(201 + i)),
+    );
 
     // A worker holding nothing open, over a stored file that is not a lab ledger (a fresh worker after Stop).
     const broken = storeWithWorker(memoryLedgerStorage(new TextEncoder().encode('not a ledger'))).store;
     expect(await broken.getState().readLedgerRows('effects', 100, 50)).toBeNull();
-    expect(broken.getState()).toMatchObject({ ledgerStatus: 'idle', ledger: null, ledgerError: { code: 'LAB010', action: 'Could not read rows 101–150 of Effects.' } });
+    expect(broken.getState()).toMatchObject({
+      ledgerStatus: 'idle',
+      ledger: null,
+      ledgerError: { code: 'LAB010', action: 'Could not read rows 101–150 of Effects.' },
+    });
   });
 });

@@ -50,7 +50,16 @@ export type { RunProgress, ExploreProgress } from '../worker/client';
 // The lists the run controls offer, the engine's own (a new transport or implementation reaches the page by itself).
 export { IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 export type { ExploreResult, Ending, Violation } from '../worker/protocol';
-export { SETTINGS_NOT_APPLIED, SETTINGS_NOT_APPLIED_V2, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION, TS_SDK_V2_VERSION, TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS } from '../worker/sdkInfo';
+export {
+  SETTINGS_NOT_APPLIED,
+  SETTINGS_NOT_APPLIED_V2,
+  TS_SDK_PACKAGE,
+  TS_SDK_PROTOCOL_VERSION,
+  TS_SDK_VERSION,
+  TS_SDK_V2_VERSION,
+  TS_SDK_V2_PROTOCOL_VERSION,
+  V2_SCHEMA_FINDINGS,
+} from '../worker/sdkInfo';
 export type {
   ExploreSlice,
   ExploreStatus,
@@ -77,7 +86,18 @@ export type {
   WhatIf,
   WhatIfSlice,
 } from './lab/state';
-export { currentTimeMs, DEFAULT_SCENARIO_ID, DEFAULT_SEED, DEFAULT_SPEC, DEFAULT_SPEED, eventCount, FAULT_DELAY_MS, PAGE_EXPLORE_BOUND, selectedInfo, SPEEDS } from './lab/state';
+export {
+  currentTimeMs,
+  DEFAULT_SCENARIO_ID,
+  DEFAULT_SEED,
+  DEFAULT_SPEC,
+  DEFAULT_SPEED,
+  eventCount,
+  FAULT_DELAY_MS,
+  PAGE_EXPLORE_BOUND,
+  selectedInfo,
+  SPEEDS,
+} from './lab/state';
 
 export type LabStore = StoreApi<LabState>;
 
@@ -93,7 +113,10 @@ export const intervalTicker: Ticker = {
  * The store's core: zustand's vanilla store (no React), around a lab client created on first use,
  * with playback driven by `ticker`. The page wraps it in a hook; tests drive it headless (driver.ts).
  */
-export function createLabStoreCore(makeClient: () => LabClient = createLabClient, ticker: Ticker = intervalTicker): LabStore {
+export function createLabStoreCore(
+  makeClient: () => LabClient = createLabClient,
+  ticker: Ticker = intervalTicker,
+): LabStore {
   let client: LabClient | null = null;
   const deps: SliceDeps = { client: () => (client ??= makeClient()), ticker };
   const store = createStore<LabState>()((...args) => ({
@@ -116,9 +139,12 @@ export function createLabStoreCore(makeClient: () => LabClient = createLabClient
 export type BoundLabStore = LabStore & (<T>(selector: (state: LabState) => T) => T);
 
 /** The store as the page uses it: a hook over the vanilla core, playback on the wall clock. */
-export function createLabStore(makeClient: () => LabClient = createLabClient, ticker: Ticker = intervalTicker): BoundLabStore {
+export function createLabStore(
+  makeClient: () => LabClient = createLabClient,
+  ticker: Ticker = intervalTicker,
+): BoundLabStore {
   const api = createLabStoreCore(makeClient, ticker);
-  const useBoundStore = <T,>(selector: (state: LabState) => T): T => useStore(api, selector);
+  const useBoundStore = <T>(selector: (state: LabState) => T): T => useStore(api, selector);
   return Object.assign(useBoundStore, api);
 }
 

@@ -14,7 +14,16 @@ import { readLink } from './url';
 /** `length` characters of a text of the given shape (the limits count characters, not meaning). */
 const textOf = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
-const runRequest = (extra: { schedule?: string; faults?: string }) => ({ type: 'run', requestId: 1, scenario: 'A', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh', ...extra });
+const runRequest = (extra: { schedule?: string; faults?: string }) => ({
+  type: 'run',
+  requestId: 1,
+  scenario: 'A',
+  transport: 'stdio',
+  seed: 1,
+  settings: {},
+  ledger: 'fresh',
+  ...extra,
+});
 
 describe('the worker refuses exactly what the link refuses', () => {
   it.each([
@@ -38,7 +47,9 @@ describe('the link reader', () => {
 
     const over = readLink(`?scenario=A&${param}=${encodeURIComponent(textOf(unit, max + 1))}`);
     expect(over?.[param]).toBeUndefined();
-    expect(over?.refused).toEqual([`The link's ${param} is ${(max + 1).toLocaleString('en')} characters, more than a run reads (${max.toLocaleString('en')}); it was not used.`]);
+    expect(over?.refused).toEqual([
+      `The link's ${param} is ${(max + 1).toLocaleString('en')} characters, more than a run reads (${max.toLocaleString('en')}); it was not used.`,
+    ]);
     expect(over?.params).toEqual({ scenario: 'A' });
   });
 
@@ -57,6 +68,8 @@ describe('a link over a limit opens the run without that part', () => {
     const state = store.getState();
     expect(state).toMatchObject({ status: 'done', error: null, spec: { scenario: 'A' } });
     expect(state.spec.faults).toBeUndefined();
-    expect(state.notices.map((notice) => notice.text)).toEqual([expect.stringContaining(`more than a run reads (${FAULTS_CHARS_MAX.toLocaleString('en')})`)]);
+    expect(state.notices.map((notice) => notice.text)).toEqual([
+      expect.stringContaining(`more than a run reads (${FAULTS_CHARS_MAX.toLocaleString('en')})`),
+    ]);
   });
 });

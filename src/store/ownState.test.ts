@@ -42,7 +42,13 @@ describe('a store that owns its state', () => {
     await lab.settled();
     expect(lab.state.spec).toMatchObject({ scenario: 'A', transport: 'stdio', seed: 1, faults: 'drop:7' });
     lab.state.select({ transport: 'http', settings: { cancelAtMs: 150 } });
-    expect(lab.state.spec).toEqual({ scenario: 'A', impl: 'model', transport: 'http', seed: 1, settings: { cancelAtMs: 150 } });
+    expect(lab.state.spec).toEqual({
+      scenario: 'A',
+      impl: 'model',
+      transport: 'http',
+      seed: 1,
+      settings: { cancelAtMs: 150 },
+    });
     await lab.settled();
     expect(lab.state.transcript).toMatchObject({ transport: 'http', settings: { cancelAtMs: 150 } });
     expect(lab.state.transcript?.faults).toBeUndefined();

@@ -3,7 +3,13 @@
 // values, the defaults are the scenarios' defaults, and a link's Compare runs are read up to the
 // length the run-spec parser accepts (runC as well as runA and runB).
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_POLICIES, bufferOverloadDefaults, bufferOverloadSettingsSpec, herdDefaults, herdSettingsSpec } from '../engine/index';
+import {
+  BACKOFF_POLICIES,
+  bufferOverloadDefaults,
+  bufferOverloadSettingsSpec,
+  herdDefaults,
+  herdSettingsSpec,
+} from '../engine/index';
 import { parseRunSpec, RUN_SPEC_CHARS_MAX } from '../lab/runSpec';
 import { createPanelsStore, HERD_POLICIES, SLIDER_RANGES, VIEW_DEFAULTS, applyViewLink } from './panelsStore';
 import { readLink } from './url';
@@ -28,13 +34,20 @@ describe('panel ranges from the settings specs', () => {
     expect([...HERD_POLICIES]).toEqual([...BACKOFF_POLICIES]);
     expect([...HERD_POLICIES]).toEqual([...herdSettingsSpec.policy.values]);
     expect(VIEW_DEFAULTS.capacity).toBe(bufferOverloadDefaults.capacity);
-    expect(VIEW_DEFAULTS.herdInputs).toMatchObject({ baseMs: herdDefaults.baseMs, capMs: herdDefaults.capMs, clients: herdDefaults.clients, policy: herdDefaults.policy });
+    expect(VIEW_DEFAULTS.herdInputs).toMatchObject({
+      baseMs: herdDefaults.baseMs,
+      capMs: herdDefaults.capMs,
+      clients: herdDefaults.clients,
+      policy: herdDefaults.policy,
+    });
   });
 
   it('a link policy outside the setting values is refused with the list', () => {
     const store = createPanelsStore({ call: () => new Promise(() => undefined) }, '{}');
     const problems = applyViewLink(store, { herdPolicy: 'linear-jitter' });
-    expect(problems).toEqual([`The link's herdPolicy=linear-jitter was not used: the policies are ${BACKOFF_POLICIES.join(', ')}. Showing the default instead.`]);
+    expect(problems).toEqual([
+      `The link's herdPolicy=linear-jitter was not used: the policies are ${BACKOFF_POLICIES.join(', ')}. Showing the default instead.`,
+    ]);
   });
 
   it('reads every Compare run of a link up to the run-spec limit', () => {
@@ -42,7 +55,9 @@ describe('panel ranges from the settings specs', () => {
     expect(long.length).toBeGreaterThan(200);
     expect(long.length).toBeLessThanOrEqual(RUN_SPEC_CHARS_MAX);
     expect(() => parseRunSpec(long)).not.toThrow();
-    const link = readLink(`?runA=${encodeURIComponent(long)}&runB=${encodeURIComponent(long)}&runC=${encodeURIComponent(long)}`);
+    const link = readLink(
+      `?runA=${encodeURIComponent(long)}&runB=${encodeURIComponent(long)}&runC=${encodeURIComponent(long)}`,
+    );
     expect(link?.view).toEqual({ runA: long, runB: long, runC: long });
   });
 });

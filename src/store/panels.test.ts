@@ -69,8 +69,12 @@ describe('the lazily loaded tools client', () => {
 
     it('the failed load is not kept: the next call loads again and is answered', async () => {
       let loads = 0;
-      const real = { call: (call: ToolCall) => Promise.resolve({ type: 'evidence-zip', asked: call }) } as unknown as ToolsClient;
-      const lazy = toolsClientOnFirstUse(() => (++loads === 1 ? Promise.reject(new Error('offline')) : Promise.resolve(real)));
+      const real = {
+        call: (call: ToolCall) => Promise.resolve({ type: 'evidence-zip', asked: call }),
+      } as unknown as ToolsClient;
+      const lazy = toolsClientOnFirstUse(() =>
+        ++loads === 1 ? Promise.reject(new Error('offline')) : Promise.resolve(real),
+      );
       await expect(lazy.call({ type: 'evidence' })).rejects.toThrow('offline');
       await expect(lazy.call({ type: 'evidence' })).resolves.toMatchObject({ asked: { type: 'evidence' } });
       expect(loads).toBe(2);

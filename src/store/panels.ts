@@ -9,7 +9,9 @@ import { createPanelsStore } from './panelsStore';
  * load that fails (its chunk does not arrive, e.g. offline) fails the calls that waited for it and is
  * forgotten, so the next call loads again.
  */
-export function toolsClientOnFirstUse(load: () => Promise<ToolsClient> = () => import('../worker/toolsClient').then((module) => module.createToolsClient())): ToolsClient {
+export function toolsClientOnFirstUse(
+  load: () => Promise<ToolsClient> = () => import('../worker/toolsClient').then((module) => module.createToolsClient()),
+): ToolsClient {
   let loading: Promise<ToolsClient> | null = null;
   let loaded: ToolsClient | null = null;
   return {
@@ -26,7 +28,11 @@ export function toolsClientOnFirstUse(load: () => Promise<ToolsClient> = () => i
       if (loaded !== null) loaded.stop?.();
       // The pending call's continuation was queued first: its request is sent, then this Stop ends it.
       // A load that fails has nothing to stop; the waiting call already reports the failure.
-      else void loading?.then((client) => client.stop?.(), () => undefined);
+      else
+        void loading?.then(
+          (client) => client.stop?.(),
+          () => undefined,
+        );
     },
   };
 }
@@ -38,4 +44,10 @@ export function toolsClientOnFirstUse(load: () => Promise<ToolsClient> = () => i
  * Stop ends its own worker, never a panel's view or a comparison. So has the evidence export (the
  * checklist's runs and the artifacts'): Stop exporting ends it alone.
  */
-export const usePanelsStore = createPanelsStore(toolsClientOnFirstUse(), `${JSON.stringify(unsafeCharge, null, 2)}\n`, toolsClientOnFirstUse(), toolsClientOnFirstUse(), toolsClientOnFirstUse());
+export const usePanelsStore = createPanelsStore(
+  toolsClientOnFirstUse(),
+  `${JSON.stringify(unsafeCharge, null, 2)}\n`,
+  toolsClientOnFirstUse(),
+  toolsClientOnFirstUse(),
+  toolsClientOnFirstUse(),
+);

@@ -13,7 +13,16 @@ function fakeClient() {
     call(call: ToolCall) {
       calls.push(call);
       return new Promise((resolve) => {
-        releases.push(() => resolve({ type: 'panel-view', requestId: calls.length, view: { kind: 'buffer', capacityEvents: (call as unknown as { settings: { capacity: number } }).settings.capacity } }));
+        releases.push(() =>
+          resolve({
+            type: 'panel-view',
+            requestId: calls.length,
+            view: {
+              kind: 'buffer',
+              capacityEvents: (call as unknown as { settings: { capacity: number } }).settings.capacity,
+            },
+          }),
+        );
       });
     },
   } as unknown as ToolsClient;
@@ -36,7 +45,12 @@ async function afterOneExport() {
   pending!.answer({ type: 'evidence-zip', requestId: 1, files, bytes: new Uint8Array([1]) });
   await vi.advanceTimersByTimeAsync(0);
   expect(store.getState().evidence).toEqual({ status: 'done', value: files });
-  return { store, files, answer: (value: unknown) => pending!.answer(value), fail: (error: unknown) => pending!.fail(error) };
+  return {
+    store,
+    files,
+    answer: (value: unknown) => pending!.answer(value),
+    fail: (error: unknown) => pending!.fail(error),
+  };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -48,7 +62,9 @@ describe('panels store', () => {
     const store = createPanelsStore(client, '{}');
     for (const capacity of [5, 6, 7, 9]) store.getState().setCapacity(capacity);
     await vi.advanceTimersByTimeAsync(SLIDER_DEBOUNCE_MS);
-    expect(calls).toEqual([expect.objectContaining({ type: 'panel', scenario: 'buffer-overload', settings: { capacity: 9 } })]);
+    expect(calls).toEqual([
+      expect.objectContaining({ type: 'panel', scenario: 'buffer-overload', settings: { capacity: 9 } }),
+    ]);
     releases[0]?.();
     await vi.advanceTimersByTimeAsync(0);
     expect(store.getState().buffer).toMatchObject({ status: 'done', value: { capacityEvents: 9 } });
@@ -84,7 +100,10 @@ describe('panels store', () => {
       const store = createPanelsStore(client, text);
       await store.getState().submitReview();
       expect(calls).toEqual([]);
-      expect(store.getState().review).toMatchObject({ status: 'done', value: { ok: false, errors: [{ field: '/', message: expect.stringMatching(/more than/) }] } });
+      expect(store.getState().review).toMatchObject({
+        status: 'done',
+        value: { ok: false, errors: [{ field: '/', message: expect.stringMatching(/more than/) }] },
+      });
     }
   });
 
@@ -92,7 +111,9 @@ describe('panels store', () => {
     const files = [{ path: 'mcp-reliability-reviewer/SKILL.md', description: 'the skill' }];
     const bytes = new Uint8Array([80, 75, 3, 4]);
     const calls: ToolCall[] = [];
-    const client = { call: (call: ToolCall) => (calls.push(call), Promise.resolve({ type: 'skill-zip', requestId: 1, files, bytes })) } as unknown as ToolsClient;
+    const client = {
+      call: (call: ToolCall) => (calls.push(call), Promise.resolve({ type: 'skill-zip', requestId: 1, files, bytes })),
+    } as unknown as ToolsClient;
     const store = createPanelsStore(client, '{}');
     const saved: Uint8Array[] = [];
     await store.getState().downloadSkill((b) => saved.push(b));
@@ -101,7 +122,7 @@ describe('panels store', () => {
     expect(store.getState().skill).toEqual({ status: 'done', value: files });
   });
 
-  it('keeps the checklist\'s progress while it computes on its own client, clears it with the answer, and Stop ends that client alone', async () => {
+  it("keeps the checklist's progress while it computes on its own client, clears it with the answer, and Stop ends that client alone", async () => {
     const shared = fakeClient();
     let hooks: RequestHooks | undefined;
     let answer: ((value: unknown) => void) | null = null;
@@ -117,7 +138,9 @@ describe('panels store', () => {
       },
       stop() {
         stopped += 1;
-        fail?.(new WorkerClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'));
+        fail?.(
+          new WorkerClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'),
+        );
       },
     } as unknown as ToolsClient;
     const store = createPanelsStore(shared.client, '{}', shared.client, verifyClient);
@@ -137,7 +160,10 @@ describe('panels store', () => {
     store.getState().stopVerification();
     await vi.advanceTimersByTimeAsync(0);
     expect(stopped).toBe(1);
-    expect(store.getState().verification).toMatchObject({ status: 'error', message: expect.stringMatching(/^Stopped/) });
+    expect(store.getState().verification).toMatchObject({
+      status: 'error',
+      message: expect.stringMatching(/^Stopped/),
+    });
     expect(store.getState().verificationProgress).toBeNull();
     // Stop when nothing computes ends nothing.
     store.getState().stopVerification();
@@ -146,7 +172,11 @@ describe('panels store', () => {
 
   it("keeps the evidence export's progress on its own client, saves the zip it answers, and Stop saves nothing and lets the next export start afresh", async () => {
     const shared = fakeClient();
-    const asked: { hooks: RequestHooks | undefined; answer: (value: unknown) => void; fail: (error: unknown) => void }[] = [];
+    const asked: {
+      hooks: RequestHooks | undefined;
+      answer: (value: unknown) => void;
+      fail: (error: unknown) => void;
+    }[] = [];
     let stopped = 0;
     const evidenceClient = {
       call(_call: ToolCall, hooks?: RequestHooks) {
@@ -154,13 +184,22 @@ describe('panels store', () => {
       },
       stop() {
         stopped += 1;
-        asked.at(-1)?.fail(new WorkerClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'));
+        asked
+          .at(-1)
+          ?.fail(
+            new WorkerClientError('STOPPED', 'Stopped: the worker was ended before it answered; nothing else changed.'),
+          );
       },
     } as unknown as ToolsClient;
     const store = createPanelsStore(shared.client, '{}', shared.client, shared.client, evidenceClient);
     const saved: Uint8Array[] = [];
     const save = (bytes: Uint8Array) => void saved.push(bytes);
-    const zip = { type: 'evidence-zip', requestId: 1, files: [{ path: 'README.md', description: 'This index.' }], bytes: new Uint8Array([1, 2]) };
+    const zip = {
+      type: 'evidence-zip',
+      requestId: 1,
+      files: [{ path: 'README.md', description: 'This index.' }],
+      bytes: new Uint8Array([1, 2]),
+    };
 
     // Stopped part way: no zip saved, the tab says so, the progress is gone.
     void store.getState().exportEvidence(save);
@@ -171,7 +210,10 @@ describe('panels store', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(stopped).toBe(1);
     expect(saved).toEqual([]);
-    expect(store.getState().evidence).toMatchObject({ status: 'error', message: expect.stringMatching(/^Stopped.*nothing was downloaded/) });
+    expect(store.getState().evidence).toMatchObject({
+      status: 'error',
+      message: expect.stringMatching(/^Stopped.*nothing was downloaded/),
+    });
     expect(store.getState().evidenceProgress).toBeNull();
     // An answer or report from the stopped export that arrives after Stop changes nothing.
     asked[0]!.hooks?.verifyProgress?.({ runsDone: 6, runsTotal: 1171, statement: 'alias-check.json' });
@@ -211,12 +253,13 @@ describe('panels store', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(store.getState().evidence).toEqual({
       status: 'error',
-      message: 'Stopped: the evidence export was ended before it finished; nothing was downloaded. The files listed are those of the last export that finished.',
+      message:
+        'Stopped: the evidence export was ended before it finished; nothing was downloaded. The files listed are those of the last export that finished.',
       value: files,
     });
   });
 
-  it("an evidence export that fails keeps the list of the last export that finished, shows the error and says whose list it is", async () => {
+  it('an evidence export that fails keeps the list of the last export that finished, shows the error and says whose list it is', async () => {
     const { store, files, answer, fail } = await afterOneExport();
     const saved: Uint8Array[] = [];
     void store.getState().exportEvidence((bytes) => void saved.push(bytes));
@@ -225,7 +268,8 @@ describe('panels store', () => {
     expect(saved).toEqual([]);
     expect(store.getState().evidence).toEqual({
       status: 'error',
-      message: 'the tools worker failed to load. Nothing was downloaded; the files listed are those of the last export that finished.',
+      message:
+        'the tools worker failed to load. Nothing was downloaded; the files listed are those of the last export that finished.',
       value: files,
     });
     expect(store.getState().evidenceProgress).toBeNull();
@@ -239,7 +283,9 @@ describe('panels store', () => {
   });
 
   it("shows an evidence export's error instead of swallowing it", async () => {
-    const failing = { call: () => Promise.reject(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load')) } as unknown as ToolsClient;
+    const failing = {
+      call: () => Promise.reject(new WorkerClientError('WORKER_FAILED', 'the tools worker failed to load')),
+    } as unknown as ToolsClient;
     const store = createPanelsStore(fakeClient().client, '{}', undefined, undefined, failing);
     const saved: Uint8Array[] = [];
     await store.getState().exportEvidence((bytes) => void saved.push(bytes));

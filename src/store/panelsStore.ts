@@ -2,7 +2,19 @@ import { BACKOFF_POLICIES, bufferOverloadDefaults, herdDefaults, type BackoffPol
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import { create } from 'zustand';
-import type { BufferView, ComparedRun, FailureModeResult, HerdView, ManyComparison, ProxyView, ReconnectView, ReviewResult, RunComparison, TasksView, VerificationResult } from '../worker/protocol';
+import type {
+  BufferView,
+  ComparedRun,
+  FailureModeResult,
+  HerdView,
+  ManyComparison,
+  ProxyView,
+  ReconnectView,
+  ReviewResult,
+  RunComparison,
+  TasksView,
+  VerificationResult,
+} from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { VerifyProgress } from '../worker/workerClient';
 import type { Settings, Transcript, Transport } from '../worker/protocol';
@@ -44,7 +56,11 @@ export interface CompareView {
   many?: ManyComparison;
 }
 
-export type Load<T> = { status: 'idle' } | { status: 'loading'; value: T | null } | { status: 'done'; value: T } | { status: 'error'; message: string; value: T | null };
+export type Load<T> =
+  | { status: 'idle' }
+  | { status: 'loading'; value: T | null }
+  | { status: 'done'; value: T }
+  | { status: 'error'; message: string; value: T | null };
 
 export interface HerdInputs {
   baseMs: number;
@@ -135,7 +151,8 @@ export interface PanelsState {
 }
 
 /** How Compare names one probe of an opened recording where a run spec would stand (it is shown, and kept in the link). */
-export const recordedRunSpec = (probe: string, server: { name: string; version: string }): string => `recorded ${probe} · ${server.name} ${server.version}`;
+export const recordedRunSpec = (probe: string, server: { name: string; version: string }): string =>
+  `recorded ${probe} · ${server.name} ${server.version}`;
 
 /** The probe a recorded run's name stands for, or null when the text is not such a name (a run spec). */
 export function recordedRunOf(text: string): { probe: string } | null {
@@ -149,7 +166,8 @@ export const SLIDER_DEBOUNCE_MS = 60;
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const valueOf = <T>(load: Load<T>): T | null => ('value' in load ? load.value : null);
 /** After Stop or a failure the last export that finished stays listed (it was downloaded); this says whose list it is. */
-const listedAreLastFinished = (article: 'The' | 'the'): string => `${article} files listed are those of the last export that finished.`;
+const listedAreLastFinished = (article: 'The' | 'the'): string =>
+  `${article} files listed are those of the last export that finished.`;
 
 /** Runs `task` debounced and latest-wins; `task` reads the newest inputs when it starts. */
 function coalesce(task: () => Promise<void>, delayMs: number): () => void {
@@ -177,11 +195,18 @@ function coalesce(task: () => Promise<void>, delayMs: number): () => void {
   };
 }
 
-export function createPanelsStore(client: ToolsClient, exampleReview: string, compareClient: ToolsClient = client, verifyClient: ToolsClient = client, evidenceClient: ToolsClient = client) {
+export function createPanelsStore(
+  client: ToolsClient,
+  exampleReview: string,
+  compareClient: ToolsClient = client,
+  verifyClient: ToolsClient = client,
+  evidenceClient: ToolsClient = client,
+) {
   return create<PanelsState>()((set, get) => {
     /** The export under way; Stop moves on, so an answer that arrives after Stop is never saved. */
     let evidenceExport = 0;
-    const panel = (scenario: string, settings: Settings, transport: Transport = 'http') => client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
+    const panel = (scenario: string, settings: Settings, transport: Transport = 'http') =>
+      client.call({ type: 'panel', scenario, transport, seed: 1, settings } satisfies ToolCall);
 
     const runBuffer = coalesce(async () => {
       set({ buffer: { status: 'loading', value: valueOf(get().buffer) } });
@@ -198,8 +223,16 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       set({ herd: { status: 'loading', value: valueOf(get().herd) } });
       try {
         const settings = { baseMs, capMs: Math.max(capMs, baseMs), clients };
-        const [main, compare] = await Promise.all([panel('herd', { ...settings, policy }), comparePolicy === null ? null : panel('herd', { ...settings, policy: comparePolicy })]);
-        set({ herd: { status: 'done', value: { main: main.view as HerdView, compare: compare === null ? null : (compare.view as HerdView) } } });
+        const [main, compare] = await Promise.all([
+          panel('herd', { ...settings, policy }),
+          comparePolicy === null ? null : panel('herd', { ...settings, policy: comparePolicy }),
+        ]);
+        set({
+          herd: {
+            status: 'done',
+            value: { main: main.view as HerdView, compare: compare === null ? null : (compare.view as HerdView) },
+          },
+        });
       } catch (error) {
         set({ herd: { status: 'error', message: message(error), value: valueOf(get().herd) } });
       }
@@ -218,8 +251,16 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
     const runProxy = coalesce(async () => {
       set({ proxy: { status: 'loading', value: valueOf(get().proxy) } });
       try {
-        const [proxy, reconnect] = await Promise.all([panel('proxy-buffering', { honourNoBuffering: get().honourNoBuffering }), panel('reconnect-listen', {})]);
-        set({ proxy: { status: 'done', value: { proxy: proxy.view as ProxyView, reconnect: reconnect.view as ReconnectView } } });
+        const [proxy, reconnect] = await Promise.all([
+          panel('proxy-buffering', { honourNoBuffering: get().honourNoBuffering }),
+          panel('reconnect-listen', {}),
+        ]);
+        set({
+          proxy: {
+            status: 'done',
+            value: { proxy: proxy.view as ProxyView, reconnect: reconnect.view as ReconnectView },
+          },
+        });
       } catch (error) {
         set({ proxy: { status: 'error', message: message(error), value: valueOf(get().proxy) } });
       }
@@ -229,7 +270,13 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       const { a, b, c } = get().compareRuns;
       const recorded = get().compareRecorded;
       // A recorded run the page does not hold is no spec the worker could run: say what the run is instead of LAB024.
-      const missing = ([['A', a], ['B', b], ['C', c]] as const).flatMap(([run, text]) => {
+      const missing = (
+        [
+          ['A', a],
+          ['B', b],
+          ['C', c],
+        ] as const
+      ).flatMap(([run, text]) => {
         const named = text === undefined || text === recorded?.spec ? null : recordedRunOf(text);
         return named === null ? [] : [{ run, spec: text as string, probe: named.probe }];
       })[0];
@@ -241,10 +288,18 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
       set({ compare: { status: 'loading', value: valueOf(get().compare) }, compareRecordingMissing: null });
       try {
         const uses = recorded !== null && [a, b, c].includes(recorded.spec);
-        const answer = await compareClient.call({ type: 'compare', runs: c === undefined ? [a, b] : [a, b, c], ...(uses ? { recorded } : {}) });
+        const answer = await compareClient.call({
+          type: 'compare',
+          runs: c === undefined ? [a, b] : [a, b, c],
+          ...(uses ? { recorded } : {}),
+        });
         // The answer is for the runs asked; newer ones may already be on their way (latest wins).
         if (get().compareRuns.a !== a || get().compareRuns.b !== b || get().compareRuns.c !== c) return;
-        const view: CompareView = { runs: answer.runs, comparison: answer.comparison, ...(answer.many === undefined ? {} : { many: answer.many }) };
+        const view: CompareView = {
+          runs: answer.runs,
+          comparison: answer.comparison,
+          ...(answer.many === undefined ? {} : { many: answer.many }),
+        };
         const end = Math.max(...view.runs.map((run) => run.transcript.events.at(-1)?.atMs ?? 0));
         const atMs = get().compareAtMs;
         set({ compare: { status: 'done', value: view }, compareAtMs: atMs === null || atMs > end ? null : atMs });
@@ -292,8 +347,15 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         if (get().verification.status === 'loading') return;
         set({ verification: { status: 'loading', value: valueOf(get().verification) }, verificationProgress: null });
         try {
-          const answer = await verifyClient.call({ type: 'verify' }, { verifyProgress: (verificationProgress) => set({ verificationProgress }) });
-          set({ verification: { status: 'done', value: answer.results }, failureModes: answer.failureModes ?? [], verificationProgress: null });
+          const answer = await verifyClient.call(
+            { type: 'verify' },
+            { verifyProgress: (verificationProgress) => set({ verificationProgress }) },
+          );
+          set({
+            verification: { status: 'done', value: answer.results },
+            failureModes: answer.failureModes ?? [],
+            verificationProgress: null,
+          });
         } catch (error) {
           set({ verification: { status: 'error', message: message(error), value: null }, verificationProgress: null });
         }
@@ -307,7 +369,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         const current = ++evidenceExport;
         set({ evidence: { status: 'loading', value: valueOf(get().evidence) }, evidenceProgress: null });
         try {
-          const answer = await evidenceClient.call({ type: 'evidence' }, { verifyProgress: (evidenceProgress) => current === evidenceExport && set({ evidenceProgress }) });
+          const answer = await evidenceClient.call(
+            { type: 'evidence' },
+            { verifyProgress: (evidenceProgress) => current === evidenceExport && set({ evidenceProgress }) },
+          );
           if (current !== evidenceExport) return; // stopped: the zip is not saved
           save(answer.bytes);
           set({ evidence: { status: 'done', value: answer.files }, evidenceProgress: null });
@@ -315,7 +380,10 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
           if (current !== evidenceExport) return;
           // As after Stop: the last export that finished was downloaded, so its list stays, and the error says whose list it is.
           const earlier = valueOf(get().evidence);
-          const failure = earlier === null ? message(error) : `${message(error).replace(/\.$/, '')}. Nothing was downloaded; ${listedAreLastFinished('the')}`;
+          const failure =
+            earlier === null
+              ? message(error)
+              : `${message(error).replace(/\.$/, '')}. Nothing was downloaded; ${listedAreLastFinished('the')}`;
           set({ evidence: { status: 'error', message: failure, value: earlier }, evidenceProgress: null });
         }
       },
@@ -334,16 +402,32 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         const text = get().reviewText;
         // Size and nesting first: parsing a huge text blocks the page, and cloning one nested
         // 100,000 deep for the worker overflows the stack.
-        const tooBig = text.length > REVIEW_INPUT_CHARS_MAX ? `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')})` : null;
-        const tooDeep = tooBig === null && jsonDepth(text) > REVIEW_DEPTH_MAX ? `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3` : null;
+        const tooBig =
+          text.length > REVIEW_INPUT_CHARS_MAX
+            ? `is ${text.length.toLocaleString('en')} characters, more than the reviewer reads (${REVIEW_INPUT_CHARS_MAX.toLocaleString('en')})`
+            : null;
+        const tooDeep =
+          tooBig === null && jsonDepth(text) > REVIEW_DEPTH_MAX
+            ? `nests arrays and objects more than ${REVIEW_DEPTH_MAX} levels deep; a design needs 3`
+            : null;
         if (tooBig !== null || tooDeep !== null) {
-          set({ review: { status: 'done', value: { ok: false, errors: [{ field: '/', message: tooBig ?? tooDeep ?? '' }] } } });
+          set({
+            review: {
+              status: 'done',
+              value: { ok: false, errors: [{ field: '/', message: tooBig ?? tooDeep ?? '' }] },
+            },
+          });
           return;
         }
         try {
           input = JSON.parse(text);
         } catch (error) {
-          set({ review: { status: 'done', value: { ok: false, errors: [{ field: '/', message: `is not JSON: ${message(error)}` }] } } });
+          set({
+            review: {
+              status: 'done',
+              value: { ok: false, errors: [{ field: '/', message: `is not JSON: ${message(error)}` }] },
+            },
+          });
           return;
         }
         set({ review: { status: 'loading', value: valueOf(get().review) } });
@@ -384,15 +468,25 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
         runCompare();
       },
       compareRecording(recorded, b) {
-        set({ compareRecorded: recorded, compareRuns: { a: recorded.spec, b }, compareAtMs: null, compareFollowsMenu: false });
+        set({
+          compareRecorded: recorded,
+          compareRuns: { a: recorded.spec, b },
+          compareAtMs: null,
+          compareFollowsMenu: false,
+        });
         runCompare();
       },
       compareRecordingIn(run, recorded) {
         const slot = run === 'A' ? 'a' : run === 'B' ? 'b' : 'c';
-        set({ compareRecorded: recorded, compareRuns: { ...get().compareRuns, [slot]: recorded.spec }, compareFollowsMenu: false });
+        set({
+          compareRecorded: recorded,
+          compareRuns: { ...get().compareRuns, [slot]: recorded.spec },
+          compareFollowsMenu: false,
+        });
         runCompare();
       },
-      refuseCompareRecording: (message) => set({ compare: { status: 'error', message, value: valueOf(get().compare) } }),
+      refuseCompareRecording: (message) =>
+        set({ compare: { status: 'error', message, value: valueOf(get().compare) } }),
       setCompareAtMs: (compareAtMs) => set({ compareAtMs }),
       followScenario(scenario) {
         const s = get();
@@ -422,7 +516,19 @@ export function createPanelsStore(client: ToolsClient, exampleReview: string, co
 
 export type PanelsStore = ReturnType<typeof createPanelsStore>;
 
-export type { BufferPoint, BufferRefusal, BufferView, FailureModeResult, HerdView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from '../worker/protocol';
+export type {
+  BufferPoint,
+  BufferRefusal,
+  BufferView,
+  FailureModeResult,
+  HerdView,
+  ProxyView,
+  ReconnectView,
+  ReviewResult,
+  TaskRow,
+  TasksView,
+  VerificationResult,
+} from '../worker/protocol';
 export type { VerifyProgress } from '../worker/workerClient';
 
 /** The scenarios the real SDK runs (the request races): Compare puts the model beside it for these. */
@@ -433,7 +539,9 @@ const SDK_COMPARED: readonly string[] = ['A', 'B', 'C', 'D'];
  * for a request race A–D, otherwise the scenario on stdio beside it on Streamable HTTP.
  */
 export function compareRunsFor(scenario: string): { a: string; b: string } {
-  return SDK_COMPARED.includes(scenario) ? { a: scenario, b: `${scenario}:impl=ts-sdk` } : { a: `${scenario}:transport=stdio`, b: `${scenario}:transport=http` };
+  return SDK_COMPARED.includes(scenario)
+    ? { a: scenario, b: `${scenario}:impl=ts-sdk` }
+    : { a: `${scenario}:transport=stdio`, b: `${scenario}:transport=http` };
 }
 
 /**
@@ -446,10 +554,19 @@ export const VIEW_DEFAULTS = {
   presentation: false,
   predict: false,
   capacity: bufferOverloadDefaults.capacity,
-  herdInputs: { baseMs: herdDefaults.baseMs, capMs: herdDefaults.capMs, clients: herdDefaults.clients, policy: herdDefaults.policy, comparePolicy: 'none' },
+  herdInputs: {
+    baseMs: herdDefaults.baseMs,
+    capMs: herdDefaults.capMs,
+    clients: herdDefaults.clients,
+    policy: herdDefaults.policy,
+    comparePolicy: 'none',
+  },
   compareRuns: { a: 'C', b: 'C:impl=ts-sdk' },
   compareAtMs: null,
-} as const satisfies Omit<ViewState, 'compareRuns' | 'herdInputs'> & { herdInputs: HerdInputs; compareRuns: ViewState['compareRuns'] };
+} as const satisfies Omit<ViewState, 'compareRuns' | 'herdInputs'> & {
+  herdInputs: HerdInputs;
+  compareRuns: ViewState['compareRuns'];
+};
 
 export interface SliderRange {
   min: number;
@@ -481,9 +598,14 @@ export interface ScaleTarget {
  * scale) and returns, for each value it could not use, a sentence for the page's notice. Nothing is
  * computed here: a panel asks the tools worker for its view when its tab opens.
  */
-export function applyViewLink(store: PanelsStore, view: Partial<Record<string, string>>, scale?: ScaleTarget): string[] {
+export function applyViewLink(
+  store: PanelsStore,
+  view: Partial<Record<string, string>>,
+  scale?: ScaleTarget,
+): string[] {
   const problems: string[] = [];
-  const refuse = (name: string, value: string, why: string) => problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
+  const refuse = (name: string, value: string, why: string) =>
+    problems.push(`The link's ${name}=${value} was not used: ${why}. Showing the default instead.`);
   const patch: Partial<PanelsState> = {};
   const herd: Partial<HerdInputs> = {};
   const compare: Partial<{ a: string; b: string; c: string }> = {};
@@ -522,7 +644,8 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
       case 'herdCapMs':
       case 'herdClients': {
         const number = integer(name, value);
-        if (number !== null) herd[name === 'herdBaseMs' ? 'baseMs' : name === 'herdCapMs' ? 'capMs' : 'clients'] = number;
+        if (number !== null)
+          herd[name === 'herdBaseMs' ? 'baseMs' : name === 'herdCapMs' ? 'capMs' : 'clients'] = number;
         break;
       }
       case 'herdPolicy':
@@ -533,7 +656,12 @@ export function applyViewLink(store: PanelsStore, view: Partial<Record<string, s
       case 'runB':
       case 'runC':
         // Text here; the worker judges it when the Compare tab runs it (LAB024 and friends show there).
-        if (value.trim() === '' || value.endsWith('…')) refuse(name, value, `a run is <scenario>[:key=value,…] of at most ${RUN_SPEC_CHARS_MAX.toLocaleString('en')} characters`);
+        if (value.trim() === '' || value.endsWith('…'))
+          refuse(
+            name,
+            value,
+            `a run is <scenario>[:key=value,…] of at most ${RUN_SPEC_CHARS_MAX.toLocaleString('en')} characters`,
+          );
         else compare[name === 'runA' ? 'a' : name === 'runB' ? 'b' : 'c'] = value;
         break;
       case 'compareMs': {

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { keepRound, parseRound, roundScore, usePredictStore, type RoundAnswer, type RoundStorage } from './predictStore';
+import {
+  keepRound,
+  parseRound,
+  roundScore,
+  usePredictStore,
+  type RoundAnswer,
+  type RoundStorage,
+} from './predictStore';
 
 // The Predict round outlives a reload: it is read back from storage, merged with answers given
 // meanwhile, and every change (a reveal, a reset) is saved.
@@ -23,7 +30,10 @@ afterEach(() => usePredictStore.setState({ round: {} }));
 
 describe('the Predict round kept between visits', () => {
   it('reads the kept round back, keeps answers given before it arrived, and saves each change', async () => {
-    const storage = memoryStorage({ A: { guess: 'cancelled', answer: 'cancelled' }, B: { guess: 'uses', answer: 'ignores' } });
+    const storage = memoryStorage({
+      A: { guess: 'cancelled', answer: 'cancelled' },
+      B: { guess: 'uses', answer: 'ignores' },
+    });
     // An answer given while the kept round is still being read.
     usePredictStore.getState().score('C', { guess: 'timeout-max', answer: 'timeout-max' });
     const stop = await keepRound(storage);
@@ -40,11 +50,16 @@ describe('the Predict round kept between visits', () => {
   it('leaves out what is not a round answer', () => {
     expect(parseRound(null)).toEqual({});
     expect(parseRound([1, 2])).toEqual({});
-    expect(parseRound({ A: { guess: 'x', answer: 'y' }, B: { guess: 3 }, C: 'z' })).toEqual({ A: { guess: 'x', answer: 'y' } });
+    expect(parseRound({ A: { guess: 'x', answer: 'y' }, B: { guess: 3 }, C: 'z' })).toEqual({
+      A: { guess: 'x', answer: 'y' },
+    });
   });
 
   it('a storage that fails leaves the round for this visit only', async () => {
-    const failing: RoundStorage = { load: () => Promise.reject(new Error('no IndexedDB')), save: () => Promise.reject(new Error('no IndexedDB')) };
+    const failing: RoundStorage = {
+      load: () => Promise.reject(new Error('no IndexedDB')),
+      save: () => Promise.reject(new Error('no IndexedDB')),
+    };
     usePredictStore.getState().score('A', { guess: 'cancelled', answer: 'cancelled' });
     const stop = await keepRound(failing);
     expect(usePredictStore.getState().round).toEqual({ A: { guess: 'cancelled', answer: 'cancelled' } });

@@ -65,7 +65,10 @@ export const usePredictStore = create<PredictState>()((set, get) => ({
 }));
 
 /** The right answers and the answered count of a round. */
-export function roundScore(round: Readonly<Record<string, RoundAnswer>>, scenarios: readonly string[]): { right: number; answered: number; total: number } {
+export function roundScore(
+  round: Readonly<Record<string, RoundAnswer>>,
+  scenarios: readonly string[],
+): { right: number; answered: number; total: number } {
   const answered = scenarios.filter((id) => round[id] !== undefined);
   const right = answered.filter((id) => round[id]?.guess === round[id]?.answer).length;
   return { right, answered: answered.length, total: scenarios.length };
@@ -87,7 +90,10 @@ export function parseRound(value: unknown): Record<string, RoundAnswer> {
  * Keeps the round in `storage`: reads the kept one back (answers given since, in this visit, win over
  * it) and saves every change after that. Returns the unsubscribe.
  */
-export async function keepRound(storage: RoundStorage, store: typeof usePredictStore = usePredictStore): Promise<() => void> {
+export async function keepRound(
+  storage: RoundStorage,
+  store: typeof usePredictStore = usePredictStore,
+): Promise<() => void> {
   let kept: Record<string, RoundAnswer> = {};
   try {
     kept = parseRound(await storage.load());

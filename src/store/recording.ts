@@ -42,18 +42,32 @@ export const useRecordingStore = create<RecordingState>()((set) => ({
   async open(file) {
     const name = nameOf(file);
     if (file.size > RECORDING_BYTES_MAX) {
-      set({ refusal: { file: name, code: 'LAB049', message: `the file is ${file.size.toLocaleString('en')} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX.toLocaleString('en')}; nothing was opened` } });
+      set({
+        refusal: {
+          file: name,
+          code: 'LAB049',
+          message: `the file is ${file.size.toLocaleString('en')} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX.toLocaleString('en')}; nothing was opened`,
+        },
+      });
       return;
     }
     set({ opening: true, openingFile: name, progress: null });
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      await useLabStore.getState().show((client, scale) => client.openRecording(bytes, scale, (progress) => set({ progress })));
+      await useLabStore
+        .getState()
+        .show((client, scale) => client.openRecording(bytes, scale, (progress) => set({ progress })));
       set({ refusal: null });
     } catch (error) {
       const code = error instanceof LabClientError ? error.code : 'INTERNAL';
       const message = error instanceof Error ? error.message : String(error);
-      set({ refusal: { file: name, code, message: message.startsWith(`${code} `) ? message.slice(code.length + 1) : message } });
+      set({
+        refusal: {
+          file: name,
+          code,
+          message: message.startsWith(`${code} `) ? message.slice(code.length + 1) : message,
+        },
+      });
     } finally {
       set({ opening: false, openingFile: null, progress: null });
     }
@@ -69,11 +83,17 @@ const MODEL_OF: Record<string, (transport: Transport) => string> = {
 };
 
 /** The probe Compare puts beside the model: the one the replay stands in, when the lab models it, else the first that it models. */
-export function comparableProbe(transcript: RecordingTranscript, step: number): { probe: string; model: string } | null {
+export function comparableProbe(
+  transcript: RecordingTranscript,
+  step: number,
+): { probe: string; model: string } | null {
   const at = Math.max(0, step - 1);
   const modelled = transcript.outcome.probes.filter((entry) => MODEL_OF[entry.probe] !== undefined);
   // The modelled probe the replay stands in; past it (a probe the lab has no model of, e.g. tasks), the last one before; else the first.
-  const here = modelled.find((entry) => entry.first <= at && at <= entry.last) ?? modelled.filter((entry) => entry.last < at).at(-1) ?? modelled[0];
+  const here =
+    modelled.find((entry) => entry.first <= at && at <= entry.last) ??
+    modelled.filter((entry) => entry.last < at).at(-1) ??
+    modelled[0];
   const model = here === undefined ? undefined : MODEL_OF[here.probe];
   return here === undefined || model === undefined ? null : { probe: here.probe, model: model(transcript.transport) };
 }
@@ -110,7 +130,12 @@ export async function openRecordingToCompare(file: Blob, missing: MissingRecordi
  * runs stay as the link wrote them. A file without that probe, or with none Compare can put beside the
  * model, changes no run: Compare says what the file holds instead, and still offers to open one.
  */
-export function placeRecordingInCompare(panels: PanelsStore, recording: RecordingTranscript, missing: MissingRecording, file: string): void {
+export function placeRecordingInCompare(
+  panels: PanelsStore,
+  recording: RecordingTranscript,
+  missing: MissingRecording,
+  file: string,
+): void {
   const state = panels.getState();
   // Runs written while the file opened win: the recording goes where the link named it only while that run still names it.
   const still = state.compareRecordingMissing;
@@ -118,10 +143,21 @@ export function placeRecordingInCompare(panels: PanelsStore, recording: Recordin
   const probes = [...new Set(recording.outcome.probes.map((entry) => entry.probe))];
   const comparable = probes.filter((probe) => MODEL_OF[probe] !== undefined);
   if (comparable.includes(missing.probe)) {
-    state.compareRecordingIn(missing.run, { spec: recordedRunSpec(missing.probe, recording.outcome.server), probe: missing.probe, transcript: recording });
+    state.compareRecordingIn(missing.run, {
+      spec: recordedRunSpec(missing.probe, recording.outcome.server),
+      probe: missing.probe,
+      transcript: recording,
+    });
     return;
   }
-  const holds = comparable.length > 0 ? `its probes Compare can put beside the model are ${comparable.join(', ')}` : `it has none Compare can put beside the model (${Object.keys(MODEL_OF).join(', ')})`;
-  const lacks = probes.includes(missing.probe) ? `the lab has no model of its ${missing.probe} probe, the one Run ${missing.run} names` : `it has no ${missing.probe} probe, the one Run ${missing.run} names`;
-  state.refuseCompareRecording(`${file.charAt(0).toUpperCase()}${file.slice(1)} opened, but ${lacks}; ${holds}. The runs are as the link wrote them: open the recording the link was made from, or write Run ${missing.run} as scenario[:key=value,…]`);
+  const holds =
+    comparable.length > 0
+      ? `its probes Compare can put beside the model are ${comparable.join(', ')}`
+      : `it has none Compare can put beside the model (${Object.keys(MODEL_OF).join(', ')})`;
+  const lacks = probes.includes(missing.probe)
+    ? `the lab has no model of its ${missing.probe} probe, the one Run ${missing.run} names`
+    : `it has no ${missing.probe} probe, the one Run ${missing.run} names`;
+  state.refuseCompareRecording(
+    `${file.charAt(0).toUpperCase()}${file.slice(1)} opened, but ${lacks}; ${holds}. The runs are as the link wrote them: open the recording the link was made from, or write Run ${missing.run} as scenario[:key=value,…]`,
+  );
 }

@@ -13,11 +13,34 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
  * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
  * instructor mode, Linear time (the lab store's time scale) and every panel slider. Defaults are left out of the link.
  */
-export const VIEW_PARAMS = ['tab', 'instructor', 'linear', 'bufferCapacity', 'herdBaseMs', 'herdCapMs', 'herdClients', 'herdPolicy', 'herdCompare', 'runA', 'runB', 'runC', 'compareMs'] as const;
+export const VIEW_PARAMS = [
+  'tab',
+  'instructor',
+  'linear',
+  'bufferCapacity',
+  'herdBaseMs',
+  'herdCapMs',
+  'herdClients',
+  'herdPolicy',
+  'herdCompare',
+  'runA',
+  'runB',
+  'runC',
+  'compareMs',
+] as const;
 export type ViewParam = (typeof VIEW_PARAMS)[number];
 
 /** The query parameters that are not settings; no scenario may name a setting after one of them. */
-export const RESERVED_PARAMS = ['scenario', 'transport', 'seed', 'impl', 'step', 'schedule', 'faults', ...VIEW_PARAMS] as const;
+export const RESERVED_PARAMS = [
+  'scenario',
+  'transport',
+  'seed',
+  'impl',
+  'step',
+  'schedule',
+  'faults',
+  ...VIEW_PARAMS,
+] as const;
 
 /** A limit on what a link may carry (a limit on everything): longer values are not read. */
 const PARAM_CHARS_MAX = 200;
@@ -31,7 +54,9 @@ const PARAMS_MAX = 64;
 function longText(name: 'schedule' | 'faults', value: string, refused: string[]): string | null {
   const max = name === 'schedule' ? SCHEDULE_CHARS_MAX : FAULTS_CHARS_MAX;
   if (value.length <= max) return value;
-  refused.push(`The link's ${name} is ${value.length.toLocaleString('en')} characters, more than a run reads (${max.toLocaleString('en')}); it was not used.`);
+  refused.push(
+    `The link's ${name} is ${value.length.toLocaleString('en')} characters, more than a run reads (${max.toLocaleString('en')}); it was not used.`,
+  );
   return null;
 }
 
@@ -61,12 +86,27 @@ export function readLink(search: string): LinkView | null {
       else faults = whole;
     }
     // Compare's runs are run specs: read up to the length a run spec may have, so the parser judges them whole.
-    else if (name === 'runA' || name === 'runB' || name === 'runC') view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
+    else if (name === 'runA' || name === 'runB' || name === 'runC')
+      view[name] ??= value.length > RUN_SPEC_CHARS_MAX ? `${value.slice(0, RUN_SPEC_CHARS_MAX)}…` : value;
     else if ((VIEW_PARAMS as readonly string[]).includes(name)) view[name as ViewParam] ??= text;
     else if (!Object.hasOwn(params, name)) params[name] = text;
   }
-  if (Object.keys(params).length === 0 && step === null && schedule === null && faults === null && refused.length === 0 && Object.keys(view).length === 0) return null;
-  const link: LinkView = { params: { ...params }, step, ...(schedule === null ? {} : { schedule }), ...(faults === null ? {} : { faults }), ...(refused.length === 0 ? {} : { refused }) };
+  if (
+    Object.keys(params).length === 0 &&
+    step === null &&
+    schedule === null &&
+    faults === null &&
+    refused.length === 0 &&
+    Object.keys(view).length === 0
+  )
+    return null;
+  const link: LinkView = {
+    params: { ...params },
+    step,
+    ...(schedule === null ? {} : { schedule }),
+    ...(faults === null ? {} : { faults }),
+    ...(refused.length === 0 ? {} : { refused }),
+  };
   return Object.keys(view).length === 0 ? link : { ...link, view };
 }
 
@@ -115,7 +155,10 @@ function settingText(value: SettingValue): string {
 }
 
 /** The query string (with its `?`) that reopens this exact view: the run, its step, Linear time (the store's time scale) and the view's parameters. */
-export function linkFor(state: Pick<LabState, 'scenarios' | 'spec' | 'transcript' | 'step'> & Partial<Pick<LabState, 'scale'>>, view: ViewLink = {}): string {
+export function linkFor(
+  state: Pick<LabState, 'scenarios' | 'spec' | 'transcript' | 'step'> & Partial<Pick<LabState, 'scale'>>,
+  view: ViewLink = {},
+): string {
   const { spec } = state;
   const query = new URLSearchParams();
   query.set('scenario', spec.scenario);
@@ -167,7 +210,8 @@ export function startUrlSync(store: LabStore, host: UrlHost, viewSource: ViewSou
     lastWriteAt = Date.now();
     const state = store.getState();
     const search = linkFor(state, viewSource?.current() ?? {});
-    if (search !== host.location.search) host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
+    if (search !== host.location.search)
+      host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
   };
 
   const schedule = (state: LabState) => {

@@ -22,7 +22,8 @@ function storeWithWorker() {
 /** Resolves when nothing runs and the link is applied (the store says so when it changes; no polling of the wall clock). */
 const settled = (store: ReturnType<typeof createLabStore>) => whenSettled(store, (state) => idle(state) && state.ready);
 
-const runs = (worker: ReturnType<typeof createInProcessWorker>) => worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
+const runs = (worker: ReturnType<typeof createInProcessWorker>) =>
+  worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
 
 describe('replay', () => {
   it('opens a run at its end; steps, scrubs, rewinds and plays without asking the worker again', async () => {
@@ -85,7 +86,11 @@ describe('replay', () => {
     expect(store.getState().transcript?.settings.progressEveryMs).toBe(100);
     store.getState().setSetting('workMs', -5);
     await settled(store);
-    expect(store.getState()).toMatchObject({ status: 'error', transcript: null, error: { code: 'LAB005', message: expect.stringContaining('workMs=-5') } });
+    expect(store.getState()).toMatchObject({
+      status: 'error',
+      transcript: null,
+      error: { code: 'LAB005', message: expect.stringContaining('workMs=-5') },
+    });
     store.getState().setSetting('workMs', undefined);
     await settled(store);
     expect(store.getState()).toMatchObject({ status: 'done', spec: { settings: { progressEveryMs: 100 } } });
@@ -96,22 +101,36 @@ describe('the view in the link', () => {
   it('reads the query, and writes one that reopens the same view', () => {
     expect(readLink('')).toBeNull();
     expect(readLink('?utm=x')).toEqual({ params: { utm: 'x' }, step: null });
-    expect(readLink('?scenario=C&seed=3&progressEveryMs=5&step=40')).toEqual({ params: { scenario: 'C', seed: '3', progressEveryMs: '5' }, step: '40' });
+    expect(readLink('?scenario=C&seed=3&progressEveryMs=5&step=40')).toEqual({
+      params: { scenario: 'C', seed: '3', progressEveryMs: '5' },
+      step: '40',
+    });
     const c = scenarios.find((scenario) => scenario.id === 'C');
     const state = {
       scenarios: [{ id: 'C', settings: { ...c?.settings } }],
-      spec: { scenario: 'C', impl: 'model', transport: 'stdio', seed: 3, settings: { progressEveryMs: 5, idleTimeoutMs: 500, cancelAtMs: null } },
+      spec: {
+        scenario: 'C',
+        impl: 'model',
+        transport: 'stdio',
+        seed: 3,
+        settings: { progressEveryMs: 5, idleTimeoutMs: 500, cancelAtMs: null },
+      },
       transcript: { events: new Array(60) },
       step: 40,
     } as unknown as LabState;
     // Overrides equal to the default are left out; null is written as the CLI writes it.
     expect(linkFor(state)).toBe('?scenario=C&transport=stdio&seed=3&progressEveryMs=5&step=40');
-    expect(linkFor({ ...state, step: 60, spec: { ...state.spec, settings: { cancelAtMs: 900 } } })).toBe('?scenario=C&transport=stdio&seed=3&cancelAtMs=900');
+    expect(linkFor({ ...state, step: 60, spec: { ...state.spec, settings: { cancelAtMs: 900 } } })).toBe(
+      '?scenario=C&transport=stdio&seed=3&cancelAtMs=900',
+    );
   });
 
   it('no scenario names a setting after a view parameter', () => {
     for (const scenario of scenarios) {
-      expect(Object.keys(settingsSpecFor(scenario)).filter((name) => (RESERVED_PARAMS as readonly string[]).includes(name)), scenario.id).toEqual([]);
+      expect(
+        Object.keys(settingsSpecFor(scenario)).filter((name) => (RESERVED_PARAMS as readonly string[]).includes(name)),
+        scenario.id,
+      ).toEqual([]);
     }
   });
 
@@ -119,7 +138,12 @@ describe('the view in the link', () => {
     const { store } = storeWithWorker();
     await store.getState().init(readLink('?scenario=C&transport=http&seed=3&progressEveryMs=100&step=10'));
     await settled(store);
-    expect(store.getState()).toMatchObject({ spec: { scenario: 'C', transport: 'http', seed: 3, settings: { progressEveryMs: 100 } }, step: 10, notices: [], status: 'done' });
+    expect(store.getState()).toMatchObject({
+      spec: { scenario: 'C', transport: 'http', seed: 3, settings: { progressEveryMs: 100 } },
+      step: 10,
+      notices: [],
+      status: 'done',
+    });
     expect(store.getState().transcript?.settings.progressEveryMs).toBe(100);
     expect(linkFor(store.getState())).toBe('?scenario=C&transport=http&seed=3&progressEveryMs=100&step=10');
   });
@@ -147,7 +171,11 @@ describe('the view in the link', () => {
     const first = storeWithWorker().store;
     await first.getState().init(readLink('?scenario=Z'));
     await settled(first);
-    expect(first.getState()).toMatchObject({ spec: { scenario: 'A' }, status: 'done', notices: [{ text: expect.stringContaining('LAB001') }] });
+    expect(first.getState()).toMatchObject({
+      spec: { scenario: 'A' },
+      status: 'done',
+      notices: [{ text: expect.stringContaining('LAB001') }],
+    });
 
     const second = storeWithWorker().store;
     await second.getState().init(readLink('?scenario=herd&clients=10&tracedClient=50'));
@@ -176,7 +204,9 @@ describe('the view in the link', () => {
     for (let i = 0; i < 5; i++) store.getState().stepBack();
     await new Promise((resolve) => setTimeout(resolve, URL_WRITE_EVERY_MS + 20));
     expect(writes).toHaveLength(2);
-    expect(writes[1]).toBe(`/?scenario=B&transport=stdio&seed=1&step=${(store.getState().transcript?.events.length ?? 0) - 5}`);
+    expect(writes[1]).toBe(
+      `/?scenario=B&transport=stdio&seed=1&step=${(store.getState().transcript?.events.length ?? 0) - 5}`,
+    );
     stop();
   });
 });
@@ -188,10 +218,31 @@ describe('the view part of the link', () => {
     const { viewParams } = await import('./url');
     const never = { call: () => new Promise<never>(() => undefined) } as never;
     const panels = createPanelsStore(never, '{}');
-    panels.setState({ tab: 'backoff', presentation: true, predict: true, capacity: 12, herdInputs: { baseMs: 500, capMs: 9000, clients: 2000, policy: 'exponential', comparePolicy: null } });
+    panels.setState({
+      tab: 'backoff',
+      presentation: true,
+      predict: true,
+      capacity: 12,
+      herdInputs: { baseMs: 500, capMs: 9000, clients: 2000, policy: 'exponential', comparePolicy: null },
+    });
     const view = viewParams(panels.getState(), VIEW_DEFAULTS);
-    expect(view).toEqual({ tab: 'backoff', instructor: 'presentation predict', bufferCapacity: '12', herdBaseMs: '500', herdCapMs: '9000', herdClients: '2000', herdPolicy: 'exponential', herdCompare: 'off' });
-    const lab: Parameters<typeof linkFor>[0] = { scenarios: [], spec: { scenario: 'B', impl: 'model', transport: 'stdio', seed: 1, settings: {} }, transcript: null, step: 0, scale: 'linear' };
+    expect(view).toEqual({
+      tab: 'backoff',
+      instructor: 'presentation predict',
+      bufferCapacity: '12',
+      herdBaseMs: '500',
+      herdCapMs: '9000',
+      herdClients: '2000',
+      herdPolicy: 'exponential',
+      herdCompare: 'off',
+    });
+    const lab: Parameters<typeof linkFor>[0] = {
+      scenarios: [],
+      spec: { scenario: 'B', impl: 'model', transport: 'stdio', seed: 1, settings: {} },
+      transcript: null,
+      step: 0,
+      scale: 'linear',
+    };
     const search = linkFor(lab, view);
     expect(search).toContain('&instructor=presentation+predict&linear=1&bufferCapacity=12');
     const link = readLink(search);
@@ -206,7 +257,11 @@ describe('the view part of the link', () => {
 
     const tampered = createPanelsStore(never, '{}');
     const untouched: string[] = [];
-    const problems = applyViewLink(tampered, { tab: 'nope', bufferCapacity: '999', herdPolicy: 'random', linear: 'yes' }, { setScale: (scale) => untouched.push(scale) });
+    const problems = applyViewLink(
+      tampered,
+      { tab: 'nope', bufferCapacity: '999', herdPolicy: 'random', linear: 'yes' },
+      { setScale: (scale) => untouched.push(scale) },
+    );
     expect(problems).toHaveLength(4);
     expect(untouched).toEqual([]);
     expect(problems.join(' ')).toContain('bufferCapacity=999');

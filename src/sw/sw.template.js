@@ -14,14 +14,20 @@ const SHELL = new URL('index.html', SCOPE).href;
 
 self.addEventListener('install', (event) => {
   // cache: 'reload' skips the HTTP cache, so the precache holds exactly this build's bytes.
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((path) => new Request(new URL(path, SCOPE), { cache: 'reload' })))));
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(PRECACHE.map((path) => new Request(new URL(path, SCOPE), { cache: 'reload' })))),
+  );
 });
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       const names = await caches.keys();
-      await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE).map((name) => caches.delete(name)));
+      await Promise.all(
+        names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE).map((name) => caches.delete(name)),
+      );
       // The first install serves the page that registered it at once, without a reload.
       await self.clients.claim();
     })(),
@@ -46,7 +52,10 @@ async function fromCache(request) {
   const destination = request.destination;
   const html = (response.headers.get('content-type') ?? '').includes('text/html');
   if (html && destination !== 'document' && destination !== '' && destination !== 'iframe') {
-    return new Response(`${new URL(request.url).pathname} is not part of this version of the lab (${VERSION})`, { status: 404, headers: { 'content-type': 'text/plain' } });
+    return new Response(`${new URL(request.url).pathname} is not part of this version of the lab (${VERSION})`, {
+      status: 404,
+      headers: { 'content-type': 'text/plain' },
+    });
   }
   return response;
 }

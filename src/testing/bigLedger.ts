@@ -27,12 +27,21 @@ export function bigLedgerBytes(sql: SqlModule, rows: BigLedgerRows = BIG_LEDGER_
     const db = file.connect('fill');
     db.run('BEGIN');
     for (let i = 1; i <= rows.effects; i++) {
-      const done = db.run('INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)', ['charge', bigLedgerSubject(i), 1200 + (i % 100), 'acme', `req-${i}`, 'fill', i]);
+      const done = db.run(
+        'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        ['charge', bigLedgerSubject(i), 1200 + (i % 100), 'acme', `req-${i}`, 'fill', i],
+      );
       if (!done.ok) throw new Error(`effect ${i}: ${done.message}`);
     }
     for (let i = 1; i <= rows.keys; i++) {
-      const result = JSON.stringify({ content: [{ type: 'text', text: `charged ${1200 + (i % 100)}` }], structuredContent: { effectId: i } });
-      const done = db.run('INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)', [bigLedgerKey(i), 'charge', `fp-${i}`, result, `req-${i}`, 'fill', i]);
+      const result = JSON.stringify({
+        content: [{ type: 'text', text: `charged ${1200 + (i % 100)}` }],
+        structuredContent: { effectId: i },
+      });
+      const done = db.run(
+        'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [bigLedgerKey(i), 'charge', `fp-${i}`, result, `req-${i}`, 'fill', i],
+      );
       if (!done.ok) throw new Error(`key ${i}: ${done.message}`);
     }
     const counted = db.run('INSERT INTO ledger.executions (operation, count) VALUES (?, ?)', ['charge', rows.effects]);

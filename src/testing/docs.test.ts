@@ -7,7 +7,11 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { headingAnchors, renderDocsPage } from '../../scripts/docsPage';
 import { lab } from '../cli/captured';
-import { requirementDocLink as requirementLink, requirementPageLink as pageRequirementLink, REQUIREMENTS_DOC } from '../lab/requirements';
+import {
+  requirementDocLink as requirementLink,
+  requirementPageLink as pageRequirementLink,
+  REQUIREMENTS_DOC,
+} from '../lab/requirements';
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), '..', '..'));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -15,7 +19,9 @@ const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 /** README.md and every Markdown page under docs/ (the generated skill folder included). */
 function documents(): string[] {
   const under = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? under(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : []));
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? under(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
+    );
   return ['README.md', ...under('docs')];
 }
 
@@ -63,7 +69,8 @@ describe('README.md and docs/', () => {
       for (const match of read(path).matchAll(/npm run ([\w:]+)(?: -- (\w+))?/g)) {
         seen += 1;
         expect(Object.keys(scripts), `${path}: npm run ${match[1]}`).toContain(match[1]);
-        if (match[1] === 'lab' && match[2] !== undefined) expect([...commands], `${path}: npm run lab -- ${match[2]}`).toContain(match[2]);
+        if (match[1] === 'lab' && match[2] !== undefined)
+          expect([...commands], `${path}: npm run lab -- ${match[2]}`).toContain(match[2]);
       }
     }
     expect(seen).toBeGreaterThan(20);
@@ -77,11 +84,15 @@ describe('README.md and docs/', () => {
         if (/^[a-z]+:/.test(target)) continue;
         const [file, anchor] = target.split('#') as [string, string | undefined];
         const resolved = file === '' ? path : normalize(join(dirname(path), file));
-        expect(relative(ROOT, join(ROOT, resolved)).startsWith('..'), `${path}: ${target} leaves the repository`).toBe(false);
+        expect(relative(ROOT, join(ROOT, resolved)).startsWith('..'), `${path}: ${target} leaves the repository`).toBe(
+          false,
+        );
         expect(existsSync(join(ROOT, resolved)), `${path}: ${target} (${resolved}) does not exist`).toBe(true);
         if (anchor !== undefined) {
           expect(statSync(join(ROOT, resolved)).isFile(), `${path}: ${target}`).toBe(true);
-          expect([...headingAnchors(read(resolved))], `${path}: ${target} names no heading of ${resolved}`).toContain(anchor);
+          expect([...headingAnchors(read(resolved))], `${path}: ${target} names no heading of ${resolved}`).toContain(
+            anchor,
+          );
         }
         checked += 1;
       }
@@ -90,7 +101,9 @@ describe('README.md and docs/', () => {
   });
 
   it('what their examples write in a checkout (--out DIR, --ledger FILE) is ignored by git', () => {
-    const ignored = read('.gitignore').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    const ignored = read('.gitignore')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
     const written = new Set<string>();
     for (const path of documents()) {
       for (const match of read(path).matchAll(/npm run lab -- \S+ [^\n#]*?--(?:out|ledger) ([\w./-]+)/g)) {
@@ -101,7 +114,11 @@ describe('README.md and docs/', () => {
       }
     }
     expect([...written].sort()).toEqual(['.claude', 'evidence', 'lab.sqlite']);
-    for (const top of written) expect(ignored.some((line) => line.replace(/^\/|\/$/g, '') === top), `${top} is written by an example but not in .gitignore`).toBe(true);
+    for (const top of written)
+      expect(
+        ignored.some((line) => line.replace(/^\/|\/$/g, '') === top),
+        `${top} is written by an example but not in .gitignore`,
+      ).toBe(true);
   });
 
   it('cite no document the repository does not hold and no issue number', () => {
@@ -119,9 +136,11 @@ describe('docs/requirements.md', () => {
 
   it('defines every requirement id the source of the page and the CLI names', () => {
     const named = new Map<string, string>();
-    for (const path of sourceFiles()) for (const id of read(path).match(ID) ?? []) if (!named.has(id)) named.set(id, path);
+    for (const path of sourceFiles())
+      for (const id of read(path).match(ID) ?? []) if (!named.has(id)) named.set(id, path);
     expect(named.size).toBeGreaterThan(50);
-    for (const [id, path] of named) expect(defined.has(id), `${id} (named in ${path}) is not defined in ${REQUIREMENTS_DOC}`).toBe(true);
+    for (const [id, path] of named)
+      expect(defined.has(id), `${id} (named in ${path}) is not defined in ${REQUIREMENTS_DOC}`).toBe(true);
   });
 
   it('defines every id `list` and `verify` print, each with the scenario that shows it, and verify links each one', async () => {

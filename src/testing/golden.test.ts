@@ -11,7 +11,17 @@ import { scenarios } from '../scenarios/index';
 import { findScenario } from '../scenarios/index';
 import { runScenario, TRANSPORTS, type LabEvent, type Transcript } from '../engine';
 import { runText } from '../cli/runText';
-import { GOLDEN_HASHES_PATH, GOLDEN_SDK_IMPLS, GOLDEN_SDK_SCENARIOS, GOLDEN_SEEDS_MAX, GOLDEN_TIMELINES_DIR, goldenSdkTimelines, goldenTimelines, goldenTranscripts, structuralHash } from './golden';
+import {
+  GOLDEN_HASHES_PATH,
+  GOLDEN_SDK_IMPLS,
+  GOLDEN_SDK_SCENARIOS,
+  GOLDEN_SEEDS_MAX,
+  GOLDEN_TIMELINES_DIR,
+  goldenSdkTimelines,
+  goldenTimelines,
+  goldenTranscripts,
+  structuralHash,
+} from './golden';
 
 it('every golden transcript has the structure the committed manifest hashes', async () => {
   const expected = JSON.parse(readFileSync(GOLDEN_HASHES_PATH, 'utf8')) as Record<string, string>;
@@ -37,14 +47,17 @@ it('every readable timeline at seed 1 is byte-identical to its committed text fi
     expect(text, file).toBe(readFileSync(join(GOLDEN_TIMELINES_DIR, file), 'utf8'));
   }
   expect([...files].sort()).toEqual(made.sort());
-  expect(made).toHaveLength((scenarios.length + GOLDEN_SDK_IMPLS.length * GOLDEN_SDK_SCENARIOS.length) * TRANSPORTS.length);
+  expect(made).toHaveLength(
+    (scenarios.length + GOLDEN_SDK_IMPLS.length * GOLDEN_SDK_SCENARIOS.length) * TRANSPORTS.length,
+  );
 }, 120_000);
 
 /** Every string the lab writes as prose, reworded: what a wording change does to a transcript. */
 function reworded(transcript: Transcript): Transcript {
   const events = transcript.events.map((event) => {
     const copy: Record<string, unknown> = { ...event };
-    for (const key of ['reason', 'summary', 'detail', 'purpose']) if (typeof copy[key] === 'string') copy[key] = `reworded: ${String(copy[key])}`;
+    for (const key of ['reason', 'summary', 'detail', 'purpose'])
+      if (typeof copy[key] === 'string') copy[key] = `reworded: ${String(copy[key])}`;
     return copy as unknown as LabEvent;
   });
   return { ...transcript, title: `${transcript.title} (reworded)`, events } as Transcript;
@@ -57,12 +70,20 @@ it('a wording change alters the readable timeline and no structural hash; a chan
   expect(runText(scenario, rewordedTranscript)).not.toBe(runText(scenario, transcript));
   expect(structuralHash(rewordedTranscript)).toBe(structuralHash(transcript));
 
-  const later = { ...transcript, events: transcript.events.map((event, i) => (i === 5 ? { ...event, atMs: event.atMs + 1 } : event)) } as Transcript;
+  const later = {
+    ...transcript,
+    events: transcript.events.map((event, i) => (i === 5 ? { ...event, atMs: event.atMs + 1 } : event)),
+  } as Transcript;
   expect(structuralHash(later)).not.toBe(structuralHash(transcript));
   const index = transcript.events.findIndex((event) => event.kind === 'message');
-  const wire = transcript.events.map((event, i) => (i === index && event.kind === 'message' ? { ...event, message: { ...event.message, id: 999 } } : event)) as LabEvent[];
+  const wire = transcript.events.map((event, i) =>
+    i === index && event.kind === 'message' ? { ...event, message: { ...event.message, id: 999 } } : event,
+  ) as LabEvent[];
   expect(structuralHash({ ...transcript, events: wire } as Transcript)).not.toBe(structuralHash(transcript));
-  const outcome = transcript.kind === 'request-race' ? { ...transcript, outcome: { ...transcript.outcome, terminalAtMs: 1 } } : transcript;
+  const outcome =
+    transcript.kind === 'request-race'
+      ? { ...transcript, outcome: { ...transcript.outcome, terminalAtMs: 1 } }
+      : transcript;
   expect(structuralHash(outcome)).not.toBe(structuralHash(transcript));
 });
 
@@ -78,7 +99,11 @@ it('a timeline says a cancellation stops the work only where the worker then sto
       examined += 1;
       if (!/(?<!neither )\bstops\b/.test(line)) return;
       const after = lines.slice(index + 1);
-      if (after.some((later) => /\bworker finished\b/.test(later)) || !after.some((later) => /\bworker stopped\b/.test(later))) claims.push(`${file}: ${line.trim()}`);
+      if (
+        after.some((later) => /\bworker finished\b/.test(later)) ||
+        !after.some((later) => /\bworker stopped\b/.test(later))
+      )
+        claims.push(`${file}: ${line.trim()}`);
     });
   }
   // Shows the check looked: the timelines hold acceptance lines, even when none of them claims a stop.

@@ -1,7 +1,15 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { findScenario, scenarios } from '../scenarios/index';
-import { IMPLEMENTATIONS, runScenario, TRANSPORTS, usesSqlite, type Implementation, type SqlModule, type Transcript } from '../engine';
+import {
+  IMPLEMENTATIONS,
+  runScenario,
+  TRANSPORTS,
+  usesSqlite,
+  type Implementation,
+  type SqlModule,
+  type Transcript,
+} from '../engine';
 import { runText } from '../cli/runText';
 import { withLanes } from '../engine';
 import { runResolved } from '../lab/runs';
@@ -18,14 +26,23 @@ export const GOLDEN_SEEDS_MAX = 20;
 /** The seed of the text timelines: one readable run per scenario and transport is enough to review wording. */
 export const GOLDEN_TIMELINE_SEED = 1;
 
-
 /**
  * Fields whose text is the lab's own prose (why a deadline fired, what a step means, a message's short
  * name): a change of wording is not a change of behaviour, so the structural golden keeps only that such
  * a field is there. Wire data (JSON-RPC messages, HTTP bodies and headers, SQL and SQLite's errors) is
  * behaviour and is kept whole, whatever its keys are called.
  */
-const PROSE_KEYS: ReadonlySet<string> = new Set(['title', 'reason', 'summary', 'detail', 'purpose', 'malformed', 'source', 'statement', 'explanation']);
+const PROSE_KEYS: ReadonlySet<string> = new Set([
+  'title',
+  'reason',
+  'summary',
+  'detail',
+  'purpose',
+  'malformed',
+  'source',
+  'statement',
+  'explanation',
+]);
 const WIRE_KEYS: ReadonlySet<string> = new Set(['message', 'body', 'headers', 'sql', 'error', 'params']);
 
 /** A prose field's value in the projection: present, wording left out. */
@@ -62,7 +79,11 @@ export function* goldenTranscripts(sql: SqlModule): Generator<{ name: string; sh
   for (const scenario of scenarios) {
     for (const transport of TRANSPORTS) {
       for (let seed = 1; seed <= GOLDEN_SEEDS_MAX; seed += 1) {
-        const transcript = runScenario(scenario, { transport, seed, ledger: usesSqlite(scenario) ? { sql } : undefined });
+        const transcript = runScenario(scenario, {
+          transport,
+          seed,
+          ledger: usesSqlite(scenario) ? { sql } : undefined,
+        });
         yield { name: `${scenario.id}.${transport}.${seed}`, sha256: structuralHash(transcript) };
       }
     }
@@ -73,14 +94,20 @@ export function* goldenTranscripts(sql: SqlModule): Generator<{ name: string; sh
 export function* goldenTimelines(sql: SqlModule): Generator<{ file: string; text: string }> {
   for (const scenario of scenarios) {
     for (const transport of TRANSPORTS) {
-      const transcript = runScenario(scenario, { transport, seed: GOLDEN_TIMELINE_SEED, ledger: usesSqlite(scenario) ? { sql } : undefined });
+      const transcript = runScenario(scenario, {
+        transport,
+        seed: GOLDEN_TIMELINE_SEED,
+        ledger: usesSqlite(scenario) ? { sql } : undefined,
+      });
       yield { file: `${scenario.id}.${transport}.txt`, text: `${runText(scenario, transcript)}\n` };
     }
   }
 }
 
 /** The real SDKs' lanes whose timelines are committed beside the model's: the same steps, read side by side (every implementation but the model). */
-export const GOLDEN_SDK_IMPLS: readonly Exclude<Implementation, 'model'>[] = IMPLEMENTATIONS.filter((impl): impl is Exclude<Implementation, 'model' | 'ext-tasks'> => impl !== 'model' && impl !== 'ext-tasks');
+export const GOLDEN_SDK_IMPLS: readonly Exclude<Implementation, 'model'>[] = IMPLEMENTATIONS.filter(
+  (impl): impl is Exclude<Implementation, 'model' | 'ext-tasks'> => impl !== 'model' && impl !== 'ext-tasks',
+);
 
 /** The scenarios an SDK runs (the request races A–D). */
 export const GOLDEN_SDK_SCENARIOS = ['A', 'B', 'C', 'D'] as const;
@@ -93,7 +120,10 @@ export async function* goldenSdkTimelines(): AsyncGenerator<{ file: string; text
   for (const impl of GOLDEN_SDK_IMPLS) {
     for (const id of GOLDEN_SDK_SCENARIOS) {
       for (const transport of TRANSPORTS) {
-        const run = resolveRunParams({ scenario: id, impl, transport, seed: String(GOLDEN_TIMELINE_SEED) }, findScenario);
+        const run = resolveRunParams(
+          { scenario: id, impl, transport, seed: String(GOLDEN_TIMELINE_SEED) },
+          findScenario,
+        );
         const transcript = await runResolved(run);
         yield { file: `${id}.${transport}.${impl}.txt`, text: `${runText(run.scenario, transcript)}\n` };
       }

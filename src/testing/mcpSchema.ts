@@ -33,12 +33,17 @@ ajv.addSchema(tasksDraft, 'tasks-draft');
 export const CORE_REQUEST_META_OVERRIDE = {
   type: 'object',
   required: ['params'],
-  properties: { params: { type: 'object', required: ['_meta'], properties: { _meta: { $ref: 'mcp#/$defs/RequestMetaObject' } } } },
+  properties: {
+    params: { type: 'object', required: ['_meta'], properties: { _meta: { $ref: 'mcp#/$defs/RequestMetaObject' } } },
+  },
 } as const;
 
 /** A JSON-RPC result response (core) whose `result` is the named definition of the tasks draft. */
 const draftResultResponse = (definition: string) => ({
-  allOf: [{ $ref: 'mcp#/$defs/JSONRPCResultResponse' }, { type: 'object', properties: { result: { $ref: `tasks-draft#/$defs/${definition}` } } }],
+  allOf: [
+    { $ref: 'mcp#/$defs/JSONRPCResultResponse' },
+    { type: 'object', properties: { result: { $ref: `tasks-draft#/$defs/${definition}` } } },
+  ],
 });
 ajv.addSchema(
   {
@@ -100,13 +105,18 @@ export function specificDefinition(message: JsonRpcMessage, requestMethod?: stri
   if ('method' in message) {
     const table = 'id' in message ? requestDefinitions : notificationDefinitions;
     const definition = table[message.method];
-    if (definition === undefined) throw new Error(`no specific schema definition is mapped for method ${message.method}`);
+    if (definition === undefined)
+      throw new Error(`no specific schema definition is mapped for method ${message.method}`);
     return definition;
   }
   // A tools/call answered with a task (the tasks extension) is a CreateTaskResult, not a CallToolResult.
-  if (requestMethod === 'tools/call' && 'result' in message && message.result.resultType === 'task') return 'tasks#/$defs/CreateTaskResultResponse';
+  if (requestMethod === 'tools/call' && 'result' in message && message.result.resultType === 'task')
+    return 'tasks#/$defs/CreateTaskResultResponse';
   const definition = requestMethod === undefined ? undefined : responseDefinitions[requestMethod];
-  if (definition === undefined) throw new Error(`no specific schema definition is mapped for a response to ${requestMethod ?? 'an unknown request'}`);
+  if (definition === undefined)
+    throw new Error(
+      `no specific schema definition is mapped for a response to ${requestMethod ?? 'an unknown request'}`,
+    );
   return definition;
 }
 
@@ -129,9 +139,13 @@ export function validateTranscriptMessages(transcript: Transcript): { checked: n
   for (const event of transcript.events) {
     if (event.kind !== 'message') continue;
     const message = event.message;
-    if ('method' in message && 'id' in message) methodById.set(`${event.from}:${JSON.stringify(message.id)}`, message.method);
+    if ('method' in message && 'id' in message)
+      methodById.set(`${event.from}:${JSON.stringify(message.id)}`, message.method);
     const answeredBy = event.from === 'client' ? 'server' : 'client';
-    const requestMethod = 'id' in message && !('method' in message) ? methodById.get(`${answeredBy}:${JSON.stringify(message.id)}`) : undefined;
+    const requestMethod =
+      'id' in message && !('method' in message)
+        ? methodById.get(`${answeredBy}:${JSON.stringify(message.id)}`)
+        : undefined;
     checked += 1;
     const failures: SchemaProblem[] = [];
     for (const definition of ['JSONRPCMessage', specificDefinition(message, requestMethod)]) {
@@ -142,7 +156,11 @@ export function validateTranscriptMessages(transcript: Transcript): { checked: n
       problems.push(...failures);
     } else if (failures.length === 0) {
       // RC-7: a message marked deliberately invalid must really be invalid, or the mark hides nothing honest.
-      problems.push({ seq: event.seq, definition: 'malformed', errors: `marked malformed (${event.malformed}) but it validates` });
+      problems.push({
+        seq: event.seq,
+        definition: 'malformed',
+        errors: `marked malformed (${event.malformed}) but it validates`,
+      });
     }
   }
   return { checked, problems };

@@ -29,9 +29,19 @@ describe('the schema the tests use', () => {
     const request = callToolRequest(7, 'x', {}, 'tok');
     delete (request.params?._meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'];
     expect(validateMessage('CallToolRequest', request)).toMatch(/protocolVersion/);
-    expect(validateMessage('CancelledNotification', { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })).toMatch(/requestId/);
-    expect(validateMessage('ProgressNotification', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1.5, progress: 1 } })).not.toBeNull();
-    expect(validateMessage('CallToolResultResponse', { jsonrpc: '2.0', id: 1, result: { content: [] } })).toMatch(/resultType/);
+    expect(
+      validateMessage('CancelledNotification', { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }),
+    ).toMatch(/requestId/);
+    expect(
+      validateMessage('ProgressNotification', {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 1.5, progress: 1 },
+      }),
+    ).not.toBeNull();
+    expect(validateMessage('CallToolResultResponse', { jsonrpc: '2.0', id: 1, result: { content: [] } })).toMatch(
+      /resultType/,
+    );
   });
 
   it('accepts the SPEC RC-5 stdio cancellation verbatim', () => {
@@ -44,7 +54,9 @@ describe('every message of every scenario validates', () => {
   for (const scenario of scenarios) {
     for (const transport of ['stdio', 'http'] as const) {
       it(`${scenario.id} over ${transport}`, async () => {
-        const { checked, problems } = validateTranscriptMessages(runScenario(scenario, { transport, ledger: { sql: await loadSqlJs() } }));
+        const { checked, problems } = validateTranscriptMessages(
+          runScenario(scenario, { transport, ledger: { sql: await loadSqlJs() } }),
+        );
         expect(problems).toEqual([]);
         expect(checked).toBeGreaterThan(1);
       });
@@ -57,9 +69,21 @@ describe('every message of every scenario validates', () => {
         fc.constantFrom(...scenarios.filter((s) => s.kind === 'request-race')),
         fc.constantFrom('stdio' as const, 'http' as const),
         fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-        fc.record({ latencyMs: fc.integer({ min: 0, max: 50 }), latencyJitterMs: fc.integer({ min: 0, max: 20 }), cancelAtMs: fc.option(fc.integer({ min: 0, max: 600 })), httpCancel: fc.constantFrom('close-stream', 'post-notification'), clientProfile: fc.constantFrom('spec', 'ts-sdk-1.x'), afterCancel: fc.constantFrom('suppress', 'respond') }),
+        fc.record({
+          latencyMs: fc.integer({ min: 0, max: 50 }),
+          latencyJitterMs: fc.integer({ min: 0, max: 20 }),
+          cancelAtMs: fc.option(fc.integer({ min: 0, max: 600 })),
+          httpCancel: fc.constantFrom('close-stream', 'post-notification'),
+          clientProfile: fc.constantFrom('spec', 'ts-sdk-1.x'),
+          afterCancel: fc.constantFrom('suppress', 'respond'),
+        }),
         (scenario, transport, seed, settings) => {
-          const transcript = runScenario(scenario, { transport, seed, settings, chooser: seededChooser(new SeededRandom(seed)) });
+          const transcript = runScenario(scenario, {
+            transport,
+            seed,
+            settings,
+            chooser: seededChooser(new SeededRandom(seed)),
+          });
           expect(validateTranscriptMessages(transcript).problems).toEqual([]);
         },
       ),

@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
  *   CORE_REQUEST_META_OVERRIDE in mcpSchema.ts for where the core wins).
  * References to core definitions (`mcp#/$defs/…`) resolve in the 2026-07-28 core schema.
  */
-export const SHARED_TASKS_DRAFT = fileURLToPath(new URL('../../../shared/mcp-schema/ext-tasks-draft/schema.json', import.meta.url));
+export const SHARED_TASKS_DRAFT = fileURLToPath(
+  new URL('../../../shared/mcp-schema/ext-tasks-draft/schema.json', import.meta.url),
+);
 
 const integer = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
@@ -38,7 +40,14 @@ const detailed = (status: (typeof STATUSES)[number], extra: Record<string, objec
 const taskRequest = (method: string) => ({
   allOf: [
     { $ref: 'mcp#/$defs/JSONRPCRequest' },
-    { type: 'object', properties: { method: { type: 'string', const: method }, params: { type: 'object', properties: { taskId: { type: 'string' } }, required: ['taskId'] } }, required: ['method', 'params'] },
+    {
+      type: 'object',
+      properties: {
+        method: { type: 'string', const: method },
+        params: { type: 'object', properties: { taskId: { type: 'string' } }, required: ['taskId'] },
+      },
+      required: ['method', 'params'],
+    },
   ],
 });
 
@@ -47,11 +56,34 @@ const RESTATED = {
   $defs: {
     Task: { type: 'object', properties: { ...taskFields, status: { enum: [...STATUSES] } }, required: TASK_REQUIRED },
     DetailedTask: {
-      anyOf: [detailed('working'), detailed('input_required', { inputRequests: { type: 'object' } }), detailed('completed', { result: { type: 'object' } }), detailed('failed', { error: { $ref: 'mcp#/$defs/Error' } }), detailed('cancelled')],
+      anyOf: [
+        detailed('working'),
+        detailed('input_required', { inputRequests: { type: 'object' } }),
+        detailed('completed', { result: { type: 'object' } }),
+        detailed('failed', { error: { $ref: 'mcp#/$defs/Error' } }),
+        detailed('cancelled'),
+      ],
     },
-    CreateTaskResult: { allOf: [{ $ref: 'mcp#/$defs/Result' }, { $ref: '#/$defs/Task' }, { type: 'object', properties: { resultType: { type: 'string', const: 'task' } }, required: ['resultType'] }] },
-    GetTaskResult: { allOf: [{ $ref: 'mcp#/$defs/Result' }, { $ref: '#/$defs/DetailedTask' }, { type: 'object', properties: { resultType: { type: 'string', const: 'complete' } }, required: ['resultType'] }] },
-    CancelTaskResult: { allOf: [{ $ref: 'mcp#/$defs/Result' }, { type: 'object', properties: { resultType: { type: 'string', const: 'complete' } }, required: ['resultType'] }] },
+    CreateTaskResult: {
+      allOf: [
+        { $ref: 'mcp#/$defs/Result' },
+        { $ref: '#/$defs/Task' },
+        { type: 'object', properties: { resultType: { type: 'string', const: 'task' } }, required: ['resultType'] },
+      ],
+    },
+    GetTaskResult: {
+      allOf: [
+        { $ref: 'mcp#/$defs/Result' },
+        { $ref: '#/$defs/DetailedTask' },
+        { type: 'object', properties: { resultType: { type: 'string', const: 'complete' } }, required: ['resultType'] },
+      ],
+    },
+    CancelTaskResult: {
+      allOf: [
+        { $ref: 'mcp#/$defs/Result' },
+        { type: 'object', properties: { resultType: { type: 'string', const: 'complete' } }, required: ['resultType'] },
+      ],
+    },
     GetTaskRequest: taskRequest('tasks/get'),
     CancelTaskRequest: taskRequest('tasks/cancel'),
   },
@@ -61,4 +93,6 @@ const RESTATED = {
 export const tasksDraftSource: 'published' | 'restated' = existsSync(SHARED_TASKS_DRAFT) ? 'published' : 'restated';
 
 export const tasksDraft: { $id?: string; $defs: Record<string, unknown> } =
-  tasksDraftSource === 'published' ? (JSON.parse(readFileSync(SHARED_TASKS_DRAFT, 'utf8')) as { $id: string; $defs: Record<string, unknown> }) : RESTATED;
+  tasksDraftSource === 'published'
+    ? (JSON.parse(readFileSync(SHARED_TASKS_DRAFT, 'utf8')) as { $id: string; $defs: Record<string, unknown> })
+    : RESTATED;

@@ -3,7 +3,14 @@ import { useLabStore, type Transcript } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
 import { Inspector } from './components/Inspector';
-import { ExplorePanel, LedgerPanel, LedgerTab, SdkRun, ShortcutsDialog, type ShortcutsDialogHandle } from './components/lazyParts';
+import {
+  ExplorePanel,
+  LedgerPanel,
+  LedgerTab,
+  SdkRun,
+  ShortcutsDialog,
+  type ShortcutsDialogHandle,
+} from './components/lazyParts';
 import { Notices } from './components/Notices';
 import { RecordingAbout } from './recording/RecordingFacts';
 import { RecordingNotice, RecordingOpener, RecordingProgressLine } from './recording/RecordingOpener';
@@ -58,7 +65,9 @@ export function App() {
     >
       <header className="lab-top">
         <div className="lab-top-row">
-          <h1 title="What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.">MCP Reliability Lab</h1>
+          <h1 title="What an application still owns on top of MCP (cancellation, timeouts, retries, idempotency), run on a virtual clock.">
+            MCP Reliability Lab
+          </h1>
           <Controls />
           <RecordingOpener />
         </div>
@@ -81,7 +90,10 @@ export function App() {
         <RunProgress />
       </div>
       {/* The stored ledger stays at hand on the other tabs too (a ledger scenario picked from there). */}
-      <TabPanel race={<Workbench transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />} besidePanels={<LedgerPanel />} />
+      <TabPanel
+        race={<Workbench transcript={transcript} stale={status === 'running'} onShowShortcuts={showShortcuts} />}
+        besidePanels={<LedgerPanel />}
+      />
       <ShortcutsDialog ref={shortcuts} />
     </main>
   );
@@ -133,7 +145,15 @@ function RunProgress() {
  * The race and ledger tabs: playback over the diagram, the side column beside it, the timeline
  * below. In presentation mode only the playback, the facts (as a strip) and the diagram remain.
  */
-function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcript | null; stale: boolean; onShowShortcuts(): void }) {
+function Workbench({
+  transcript,
+  stale,
+  onShowShortcuts,
+}: {
+  transcript: Transcript | null;
+  stale: boolean;
+  onShowShortcuts(): void;
+}) {
   const tab = usePanelsStore((state) => state.tab);
   const phase = usePredictRace().phase;
   // The question and then its answer take a row of their own under the diagram, in view of the room.
@@ -175,16 +195,24 @@ function Workbench({ transcript, stale, onShowShortcuts }: { transcript: Transcr
               {transcript.kind === 'recording' ? (
                 <>
                   <p className="lab-run-info">
-                    {transcript.title.charAt(0).toUpperCase() + transcript.title.slice(1)} on {TRANSPORT_LABELS[transcript.transport]} · {formatNumber(transcript.events.length)} events · protocol {transcript.protocolVersion}
+                    {transcript.title.charAt(0).toUpperCase() + transcript.title.slice(1)} on{' '}
+                    {TRANSPORT_LABELS[transcript.transport]} · {formatNumber(transcript.events.length)} events ·
+                    protocol {transcript.protocolVersion}
                   </p>
                   <RecordingAbout transcript={transcript} />
                 </>
               ) : (
                 <>
                   <p className="lab-run-info">
-                    Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} · {formatNumber(transcript.events.length)} events ·{' '}
-                    {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} · protocol {transcript.protocolVersion}
-                    {transcript.schedule === undefined ? '' : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
+                    Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} ·{' '}
+                    {formatNumber(transcript.events.length)} events ·{' '}
+                    {transcript.sdk === undefined
+                      ? 'the spec model'
+                      : `${transcript.sdk.package} ${transcript.sdk.version}`}{' '}
+                    · protocol {transcript.protocolVersion}
+                    {transcript.schedule === undefined
+                      ? ''
+                      : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
                   </p>
                   <SdkRun transcript={transcript} />
                   <ScenarioDescription folded />

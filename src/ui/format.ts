@@ -1,4 +1,14 @@
-import type { EventWording, LabEvent, LedgerOutcome, LedgerResponseRecord, LedgerRow, RaceFactSteps, RequestOutcome, Transcript, Transport } from '../store/labStore';
+import type {
+  EventWording,
+  LabEvent,
+  LedgerOutcome,
+  LedgerResponseRecord,
+  LedgerRow,
+  RaceFactSteps,
+  RequestOutcome,
+  Transcript,
+  Transport,
+} from '../store/labStore';
 
 /**
  * Wording only: turns transcript fields into the text the page shows. It decides nothing about the
@@ -19,7 +29,8 @@ export function factsRow(outcome: Transcript['outcome']): FactsRow | null {
     terminalState: outcome.terminalState,
     finalResponse: outcome.finalResponse ? 'yes' : 'no',
     cancellationSignal: outcome.cancellationSignal ?? 'none',
-    clientIgnores: outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((ignore) => ignore.summary).join(', '),
+    clientIgnores:
+      outcome.clientIgnores.length === 0 ? 'nothing' : outcome.clientIgnores.map((ignore) => ignore.summary).join(', '),
   };
 }
 
@@ -42,7 +53,8 @@ export function factsRowAt(transcript: Transcript, reached: RaceFactSteps | null
     terminalState: passed(reached.terminalState) ? full.terminalState : PENDING,
     finalResponse: passed(reached.finalResponse) ? full.finalResponse : PENDING,
     cancellationSignal: passed(reached.cancellationSignal) ? full.cancellationSignal : PENDING,
-    clientIgnores: ignores.length > 0 ? ignores.map((ignore) => ignore.summary).join(', ') : atEnd ? full.clientIgnores : PENDING,
+    clientIgnores:
+      ignores.length > 0 ? ignores.map((ignore) => ignore.summary).join(', ') : atEnd ? full.clientIgnores : PENDING,
   };
 }
 
@@ -84,7 +96,12 @@ export function fateShown(events: readonly LabEvent[], event: LabEvent, step: nu
 }
 
 /** An event's sentence as the replay after `step` events knows it (a message's fate only once it arrived). */
-export function eventTextAt(wording: readonly EventWording[], events: readonly LabEvent[], event: LabEvent, step: number): string {
+export function eventTextAt(
+  wording: readonly EventWording[],
+  events: readonly LabEvent[],
+  event: LabEvent,
+  step: number,
+): string {
   const text = eventText(wording, event);
   if (event.kind !== 'message' || fateShown(events, event, step)) return text;
   const fate = wording[event.seq]?.fate;
@@ -113,12 +130,18 @@ export function formatMs(ms: number): string {
 
 /** Any other outcome as label/value pairs, values shown as JSON where they are not plain. */
 export function outcomeRows(outcome: Transcript['outcome']): Array<[string, string]> {
-  return Object.entries(outcome).map(([key, value]) => [key, typeof value === 'object' && value !== null ? compactJson(value) : String(value)]);
+  return Object.entries(outcome).map(([key, value]) => [
+    key,
+    typeof value === 'object' && value !== null ? compactJson(value) : String(value),
+  ]);
 }
 
 /** JSON on one line with a space after each colon and comma, so long values can wrap between fields. */
 export function compactJson(value: unknown): string {
-  return (JSON.stringify(value, null, 1) ?? String(value)).replace(/\n\s*/g, ' ').replace(/([[{]) /g, '$1').replace(/ ([\]}])/g, '$1');
+  return (JSON.stringify(value, null, 1) ?? String(value))
+    .replace(/\n\s*/g, ' ')
+    .replace(/([[{]) /g, '$1')
+    .replace(/ ([\]}])/g, '$1');
 }
 
 /** The ledger outcome's counts, in the order the page shows them (field names are the engine's). */
@@ -154,7 +177,9 @@ export function responseText(response: LedgerResponseRecord): string {
 
 export function aliasText(aliasIntact: boolean | null): string | null {
   if (aliasIntact === null) return null;
-  return aliasIntact ? 'intact: the replay equals the committed result' : 'corrupted: the replay shows the caller’s changes';
+  return aliasIntact
+    ? 'intact: the replay equals the committed result'
+    : 'corrupted: the replay shows the caller’s changes';
 }
 
 /** "12,288 bytes (12 KiB)" */

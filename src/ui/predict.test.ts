@@ -21,7 +21,10 @@ const RACES: Record<string, { answer: string; giveAway: string[] }> = {
 
 const sql = await loadSqlJs();
 const run = (id: string, transport: 'stdio' | 'http') =>
-  runScenarioById(id, { transport, ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined }) as unknown as Transcript;
+  runScenarioById(id, {
+    transport,
+    ledger: findScenario(id).kind === 'ledger' ? { sql } : undefined,
+  }) as unknown as Transcript;
 
 describe('predict: the race point and the deciding event', () => {
   it('every race scenario declares a question with 2–4 answers, and only they do', () => {
@@ -66,7 +69,9 @@ describe('predict: the race point and the deciding event', () => {
   it('C stops after the last progress before the deadline, not the first', () => {
     const transcript = run('C', 'stdio');
     const race = locateRace(findScenario('C').race as RaceQuestion, transcript.events);
-    const resets = transcript.events.filter((event) => event.kind === 'deadline' && event.deadline === 'idle' && event.action === 'reset');
+    const resets = transcript.events.filter(
+      (event) => event.kind === 'deadline' && event.deadline === 'idle' && event.action === 'reset',
+    );
     expect(resets.length).toBeGreaterThan(1);
     expect(race?.contenderIndexes[0]).toBe(transcript.events.indexOf(resets.at(-1) as (typeof resets)[number]));
   });
@@ -75,8 +80,17 @@ describe('predict: the race point and the deciding event', () => {
     for (const transport of ['stdio', 'http'] as const) {
       const transcript = run('ledger-race-unsafe', transport);
       const race = locateRace(findScenario('ledger-race-unsafe').race as RaceQuestion, transcript.events);
-      const deciding = transcript.events[race?.decidingIndex ?? -1] as unknown as { kind: string; action?: string; detail?: string; atMs: number };
-      const effects = transcript.events.filter((event) => event.kind === 'sql' && String((event as unknown as { sql: string }).sql).startsWith('INSERT INTO ledger.effects'));
+      const deciding = transcript.events[race?.decidingIndex ?? -1] as unknown as {
+        kind: string;
+        action?: string;
+        detail?: string;
+        atMs: number;
+      };
+      const effects = transcript.events.filter(
+        (event) =>
+          event.kind === 'sql' &&
+          String((event as unknown as { sql: string }).sql).startsWith('INSERT INTO ledger.effects'),
+      );
       expect(effects).toHaveLength(2);
       // The second charge's INSERT comes first; the verdict (the key failing after that charge committed) later.
       expect(race?.decidingIndex).toBeGreaterThan(transcript.events.indexOf(effects[1] as (typeof effects)[number]));

@@ -17,4 +17,5 @@ export const revealStep = (race: RaceView): number => race.location.decidingInde
 export const ROUND_SCENARIOS = ['A', 'B', 'C', 'D'] as const;
 
 /** Whether the scenario with this id declares a race (its neutral title says so). */
-export const declaresRace = (lab: Pick<LabState, 'scenarios'>, scenarioId: string): boolean => lab.scenarios.find((scenario) => scenario.id === scenarioId)?.neutralTitle !== undefined;
+export const declaresRace = (lab: Pick<LabState, 'scenarios'>, scenarioId: string): boolean =>
+  lab.scenarios.find((scenario) => scenario.id === scenarioId)?.neutralTitle !== undefined;

@@ -1,6 +1,29 @@
 import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
-import { createWorkerClient, WorkerClientError, type ExploreProgress, type RecordingProgress, type RequestHooks, type RunProgress, type WorkerLike as WorkerLikeOf } from './workerClient';
-import type { EventWording, ExploreRequest, ExploreResult, LabAnswer, LabRequest, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, ResolvedResponse, RunRequest, ScenarioInfo, Transcript } from './protocol';
+import {
+  createWorkerClient,
+  WorkerClientError,
+  type ExploreProgress,
+  type RecordingProgress,
+  type RequestHooks,
+  type RunProgress,
+  type WorkerLike as WorkerLikeOf,
+} from './workerClient';
+import type {
+  EventWording,
+  ExploreRequest,
+  ExploreResult,
+  LabAnswer,
+  LabRequest,
+  LedgerRows,
+  LedgerTable,
+  LedgerView,
+  RaceFactSteps,
+  RaceView,
+  ResolvedResponse,
+  RunRequest,
+  ScenarioInfo,
+  Transcript,
+} from './protocol';
 
 /**
  * The page's client of the lab worker, over the one worker client (workerClient.ts) the tools worker
@@ -31,7 +54,8 @@ type Sent<R> = Omit<R, 'type' | 'requestId'>;
  * by default, or the stored one, saved back after the run) and the time axis its diagram is laid out on
  * (ordinal by default).
  */
-export type RunParams = Omit<Sent<RunRequest>, 'settings' | 'ledger'> & Partial<Pick<RunRequest, 'settings' | 'ledger'>>;
+export type RunParams = Omit<Sent<RunRequest>, 'settings' | 'ledger'> &
+  Partial<Pick<RunRequest, 'settings' | 'ledger'>>;
 
 /** An exploration: the seeded run of a selection, and the most states to visit (a cut exploration says `complete: false`). */
 export type ExploreParams = Omit<Sent<ExploreRequest>, 'settings'> & Partial<Pick<ExploreRequest, 'settings'>>;
@@ -56,7 +80,11 @@ export interface LabClient {
   runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun>;
   /** A `lab probe --json` file, checked in the worker and answered like a run (LAB049 when it is not a probe transcript). */
   /** Opens a `lab probe --json` file; `onProgress` hears how far the worker got (checking, converting, wording, laying out). */
-  openRecording(bytes: Uint8Array, scale?: TimeScale, onProgress?: (progress: RecordingProgress) => void): Promise<LabRun>;
+  openRecording(
+    bytes: Uint8Array,
+    scale?: TimeScale,
+    onProgress?: (progress: RecordingProgress) => void,
+  ): Promise<LabRun>;
   /** The diagram of a run this client asked for (by its runId) on another time axis: the worker keeps the latest few runs. */
   layout(runId: number, scale: TimeScale): Promise<DiagramLayout>;
   /** Every ordering of a run; `onProgress` hears how far it got. Stop ends it like a run. */
@@ -92,17 +120,48 @@ export function createLabWorker(): WorkerLike {
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 
-export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, options: LabClientOptions = {}): LabClient {
+export function createLabClient(
+  makeWorker: () => WorkerLike = createLabWorker,
+  options: LabClientOptions = {},
+): LabClient {
   const runBudgetMs = options.runBudgetMs ?? RUN_BUDGET_MS;
-  const client = createWorkerClient<LabRequest>({ name: 'lab worker', makeWorker, explain: (checks) => checks.explainBadResponse });
-  const ask = <T extends LabAnswer['type']>(expected: T, request: LabRequest, hooks?: RequestHooks) => client.request<Answer<T>>(expected, request, hooks);
+  const client = createWorkerClient<LabRequest>({
+    name: 'lab worker',
+    makeWorker,
+    explain: (checks) => checks.explainBadResponse,
+  });
+  const ask = <T extends LabAnswer['type']>(expected: T, request: LabRequest, hooks?: RequestHooks) =>
+    client.request<Answer<T>>(expected, request, hooks);
 
-  async function runLab({ settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+  async function runLab(
+    { settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams,
+    onProgress?: (progress: RunProgress) => void,
+  ): Promise<LabRun> {
     const requestId = client.nextId();
     // The defaults go unsaid on the wire: the model, the seeded run, no faults.
-    const request: LabRequest = { type: 'run', requestId, ...selection, settings, ledger, scale, ...(impl === 'model' ? {} : { impl }), ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) };
-    const answer = await ask('transcript', request, { progress: onProgress, budget: { ms: runBudgetMs, what: 'run', after: LEDGER_KEPT } });
-    return { runId: requestId, transcript: answer.transcript, facts: answer.facts, race: answer.race ?? null, wording: answer.wording, layout: answer.layout };
+    const request: LabRequest = {
+      type: 'run',
+      requestId,
+      ...selection,
+      settings,
+      ledger,
+      scale,
+      ...(impl === 'model' ? {} : { impl }),
+      ...(schedule === undefined ? {} : { schedule }),
+      ...(faults === undefined ? {} : { faults }),
+    };
+    const answer = await ask('transcript', request, {
+      progress: onProgress,
+      budget: { ms: runBudgetMs, what: 'run', after: LEDGER_KEPT },
+    });
+    return {
+      runId: requestId,
+      transcript: answer.transcript,
+      facts: answer.facts,
+      race: answer.race ?? null,
+      wording: answer.wording,
+      layout: answer.layout,
+    };
   }
 
   return {
@@ -115,14 +174,29 @@ export function createLabClient(makeWorker: () => WorkerLike = createLabWorker, 
     runLab,
     async openRecording(bytes, scale = 'ordinal', onProgress) {
       const requestId = client.nextId();
-      const answer = await ask('transcript', { type: 'recording', requestId, scale, bytes }, { recordingProgress: onProgress, budget: { ms: runBudgetMs, what: 'recording' } });
-      return { runId: requestId, transcript: answer.transcript, facts: null, race: null, wording: answer.wording, layout: answer.layout };
+      const answer = await ask(
+        'transcript',
+        { type: 'recording', requestId, scale, bytes },
+        { recordingProgress: onProgress, budget: { ms: runBudgetMs, what: 'recording' } },
+      );
+      return {
+        runId: requestId,
+        transcript: answer.transcript,
+        facts: null,
+        race: null,
+        wording: answer.wording,
+        layout: answer.layout,
+      };
     },
     async layout(runId, scale) {
       return (await ask('layout', { type: 'layout', requestId: client.nextId(), run: runId, scale })).layout;
     },
     async explore({ settings = {}, ...explored }, onProgress) {
-      const answer = await ask('exploration', { type: 'explore', requestId: client.nextId(), ...explored, settings }, { exploreProgress: onProgress, budget: { ms: runBudgetMs, what: 'exploration', after: LEDGER_KEPT } });
+      const answer = await ask(
+        'exploration',
+        { type: 'explore', requestId: client.nextId(), ...explored, settings },
+        { exploreProgress: onProgress, budget: { ms: runBudgetMs, what: 'exploration', after: LEDGER_KEPT } },
+      );
       return answer.result;
     },
     async resolve(params) {

@@ -10,7 +10,11 @@ import { answerToolRequest, comparisonOf } from './toolsHost';
 const RUNS = ['C', 'C:seed=2,latencyJitterMs=20', 'A:transport=http'] as const;
 
 function transcripts(): Transcript[] {
-  return [runScenarioById('C'), runScenarioById('C', { seed: 2, settings: { latencyJitterMs: 20 } }), runScenarioById('A', { transport: 'http' })];
+  return [
+    runScenarioById('C'),
+    runScenarioById('C', { seed: 2, settings: { latencyJitterMs: 20 } }),
+    runScenarioById('A', { transport: 'http' }),
+  ];
 }
 
 /** compareRuns, with every call and its answer recorded. */
@@ -35,7 +39,12 @@ describe('Compare compares each pair once', () => {
       [1, 2],
     ]);
     expect(answer.comparison).toBe(calls[0]?.result);
-    expect(answer.many?.pairs[0]).toMatchObject({ a: 0, b: 1, divergence: calls[0]?.result.divergence, note: calls[0]?.result.note });
+    expect(answer.many?.pairs[0]).toMatchObject({
+      a: 0,
+      b: 1,
+      divergence: calls[0]?.result.divergence,
+      note: calls[0]?.result.note,
+    });
   });
 
   it('two runs: one comparison and no pairs', () => {

@@ -16,7 +16,10 @@ describe('the Exercises tab in the tools worker', () => {
     expect(listed.find((exercise) => exercise.id === 'buffer')?.starter).toContain('export function createBuffer');
     const host = createToolsHost(noSql);
     const reports: ToolResponse[] = [];
-    const answer = await host.handleMessage({ type: 'exercise-check', requestId: 7, exercise: 'buffer', code: reference }, (report) => reports.push(report));
+    const answer = await host.handleMessage(
+      { type: 'exercise-check', requestId: 7, exercise: 'buffer', code: reference },
+      (report) => reports.push(report),
+    );
     expect(answer.type).toBe('exercise-report');
     if (answer.type !== 'exercise-report') return;
     expect(answer.report.passed).toBe(true);
@@ -42,16 +45,45 @@ describe('the Exercises tab in the tools worker', () => {
     const report = await checkExercise('buffer', 'export function createBuffer(capacity) {\n  return {\n', noSql);
     expect(report.error?.kind).toBe('syntax');
     expect(report.passed).toBe(false);
-    const throwing = 'export function createBuffer() { return { offer() { throw new Error("boom"); }, take() { return null; } }; }';
-    const run = await runExercise('buffer', throwing, { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 2, progressPerRequest: 4 }, schedule: '' }, noSql);
+    const throwing =
+      'export function createBuffer() { return { offer() { throw new Error("boom"); }, take() { return null; } }; }';
+    const run = await runExercise(
+      'buffer',
+      throwing,
+      {
+        scenario: 'buffer-overload',
+        transport: 'http',
+        settings: { capacity: 2, progressPerRequest: 4 },
+        schedule: '',
+      },
+      noSql,
+    );
     expect(run.transcript).toBeNull();
     expect(run.failure).toContain('boom');
   });
 });
 
 it('a report whose statement broke at the end of an ordering that could not finish still passes the schema', () => {
-  const failing = { scenario: 'buffer-overload', transport: 'http', settings: { capacity: 1 }, schedule: '-', step: Number.MAX_SAFE_INTEGER, atMs: Number.MAX_SAFE_INTEGER, events: Number.MAX_SAFE_INTEGER + 1 };
-  const report = { exercise: 'buffer', statements: [{ id: 'runs-to-end', holds: false, explanation: 'an ordering could not run to its end', failing, calls: [] }], orderings: 3, states: 9, elapsedMs: 12, complete: true, passed: false };
+  const failing = {
+    scenario: 'buffer-overload',
+    transport: 'http',
+    settings: { capacity: 1 },
+    schedule: '-',
+    step: Number.MAX_SAFE_INTEGER,
+    atMs: Number.MAX_SAFE_INTEGER,
+    events: Number.MAX_SAFE_INTEGER + 1,
+  };
+  const report = {
+    exercise: 'buffer',
+    statements: [
+      { id: 'runs-to-end', holds: false, explanation: 'an ordering could not run to its end', failing, calls: [] },
+    ],
+    orderings: 3,
+    states: 9,
+    elapsedMs: 12,
+    complete: true,
+    passed: false,
+  };
   expect(check(CheckReportSchema, report).ok).toBe(true);
   expect(check(CheckReportSchema, { ...report, statements: [{ id: 'x', holds: 'no' }] }).ok).toBe(false);
 });

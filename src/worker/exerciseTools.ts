@@ -1,4 +1,12 @@
-import { ComponentProbe, LabError, runScenario, wordEvents, type EventWording, type SqlModule, type Transcript } from '../engine';
+import {
+  ComponentProbe,
+  LabError,
+  runScenario,
+  wordEvents,
+  type EventWording,
+  type SqlModule,
+  type Transcript,
+} from '../engine';
 import { Caller } from '../exercise/caller';
 import { grade } from '../exercise/grade';
 import { exerciseInfo, EXERCISES, findExercise } from '../exercise/registry';
@@ -27,16 +35,41 @@ export interface ExerciseListing {
 export function listExercises(): ExerciseListing[] {
   return EXERCISES.map((def) => {
     const info: ExerciseInfo = exerciseInfo(def);
-    return { id: info.id, title: info.title, summary: info.summary, exports: [...info.exports], statements: info.statements.map((statement) => ({ id: statement.id, text: statement.text, requirements: [...statement.requirements] })), starter: def.starter };
+    return {
+      id: info.id,
+      title: info.title,
+      summary: info.summary,
+      exports: [...info.exports],
+      statements: info.statements.map((statement) => ({
+        id: statement.id,
+        text: statement.text,
+        requirements: [...statement.requirements],
+      })),
+      starter: def.starter,
+    };
   });
 }
 
 /** A failure of the student's code before any run (syntax, a missing export): the same report grade() gives for one inside a run. */
 function refused(exercise: string, error: StudentCodeError, started: number): CheckReport {
-  return { exercise, statements: [], orderings: 0, states: 0, complete: false, elapsedMs: Math.round(performance.now() - started), error: error.toCodeError(), passed: false };
+  return {
+    exercise,
+    statements: [],
+    orderings: 0,
+    states: 0,
+    complete: false,
+    elapsedMs: Math.round(performance.now() - started),
+    error: error.toCodeError(),
+    passed: false,
+  };
 }
 
-export async function checkExercise(id: string, code: string, sqlModule: () => Promise<SqlModule>, onProgress?: (done: number, total: number) => void): Promise<CheckReport> {
+export async function checkExercise(
+  id: string,
+  code: string,
+  sqlModule: () => Promise<SqlModule>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<CheckReport> {
   const def = findExercise(id);
   const started = performance.now();
   const quickjs = await loadQuickJs();
@@ -75,7 +108,12 @@ export interface ExerciseRunRequest {
  * lab's part's place: the transcript the diagram draws, the calls into the student's code, or, when
  * the run could not go on (a thrown exception, a value the model cannot follow), why.
  */
-export async function runExercise(id: string, code: string, run: ExerciseRunRequest, sqlModule: () => Promise<SqlModule>): Promise<ExerciseRunAnswer> {
+export async function runExercise(
+  id: string,
+  code: string,
+  run: ExerciseRunRequest,
+  sqlModule: () => Promise<SqlModule>,
+): Promise<ExerciseRunAnswer> {
   const def = findExercise(id);
   const quickjs = await loadQuickJs();
   const ledger = def.sqlite === true ? { sql: await sqlModule() } : undefined;
@@ -92,11 +130,24 @@ export async function runExercise(id: string, code: string, run: ExerciseRunRequ
     const probe = new ComponentProbe();
     const caller = new Caller(instance, calls, probe);
     try {
-      const transcript = runScenario(findScenario(run.scenario), { transport: run.transport, settings: run.settings, schedule: run.schedule, ledger, components: { probe, ...def.components(caller, probe) } }) as Transcript;
+      const transcript = runScenario(findScenario(run.scenario), {
+        transport: run.transport,
+        settings: run.settings,
+        schedule: run.schedule,
+        ledger,
+        components: { probe, ...def.components(caller, probe) },
+      }) as Transcript;
       return { transcript, wording: wordEvents(transcript.events), calls, failure: null };
     } catch (error) {
-      if (caller.failure !== null) return { transcript: null, wording: [], calls, failure: `${caller.failure.error.message} (at ${caller.failure.atMs} ms, after event ${caller.failure.step})` };
-      if (error instanceof LabError) return { transcript: null, wording: [], calls, failure: `${error.code}: ${error.detail}` };
+      if (caller.failure !== null)
+        return {
+          transcript: null,
+          wording: [],
+          calls,
+          failure: `${caller.failure.error.message} (at ${caller.failure.atMs} ms, after event ${caller.failure.step})`,
+        };
+      if (error instanceof LabError)
+        return { transcript: null, wording: [], calls, failure: `${error.code}: ${error.detail}` };
       throw error;
     } finally {
       instance.dispose();

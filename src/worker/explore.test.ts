@@ -21,12 +21,25 @@ describe('explore in the worker', () => {
     let clock = 0;
     const lab = createLabHost({ sql: Promise.resolve(sql), storage: memoryLedgerStorage(), now: () => (clock += 60) });
     const reports: unknown[] = [];
-    const answer = await lab.handleMessage({ type: 'explore', requestId: 3, scenario: 'A', transport: 'stdio', seed: 1, settings: { latencyJitterMs: 300 }, bound: 1000 }, (report) => reports.push(report));
+    const answer = await lab.handleMessage(
+      {
+        type: 'explore',
+        requestId: 3,
+        scenario: 'A',
+        transport: 'stdio',
+        seed: 1,
+        settings: { latencyJitterMs: 300 },
+        bound: 1000,
+      },
+      (report) => reports.push(report),
+    );
     expect(isLabResponse(answer)).toBe(true);
     expect(answer.type).toBe('exploration');
     if (answer.type !== 'exploration') return;
     expect(answer.result.complete).toBe(true);
-    expect(new Set(answer.result.endings.map((ending) => ending.distinct.terminalState))).toEqual(new Set(['cancelled', 'completed']));
+    expect(new Set(answer.result.endings.map((ending) => ending.distinct.terminalState))).toEqual(
+      new Set(['cancelled', 'completed']),
+    );
     expect(reports.length).toBeGreaterThan(0);
     for (const report of reports) {
       expect(isLabResponse(report)).toBe(true);

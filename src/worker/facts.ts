@@ -35,7 +35,13 @@ export function raceFactSteps(transcript: Transcript): RaceFactSteps | null {
     : last;
   let cancellationSignal = last;
   if (outcome.cancellationSignal === 'notifications/cancelled') {
-    cancellationSignal = find((event) => event.kind === 'message' && event.from === 'client' && 'method' in event.message && event.message.method === 'notifications/cancelled');
+    cancellationSignal = find(
+      (event) =>
+        event.kind === 'message' &&
+        event.from === 'client' &&
+        'method' in event.message &&
+        event.message.method === 'notifications/cancelled',
+    );
   } else if (outcome.cancellationSignal === 'stream-close') {
     cancellationSignal = find((event) => event.kind === 'stream-closed' && event.by === 'client' && ofRequest(event));
   }

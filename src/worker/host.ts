@@ -105,18 +105,25 @@ export function scenarioInfo(): ScenarioInfo[] {
  * the lab's one run description, leniently, so each refused value is reported with the engine's own
  * error and replaced by the default, and a tampered link still opens.
  */
-export function resolveView(params: Readonly<Record<string, string>>): ResolvedResponse['view'] & { problems: ViewProblem[] } {
+export function resolveView(
+  params: Readonly<Record<string, string>>,
+): ResolvedResponse['view'] & { problems: ViewProblem[] } {
   const fallback = scenarios[0];
   if (fallback === undefined) throw new Error('the lab has no scenarios');
   const problems: ViewProblem[] = [];
   // An ordering and faults travel beside the link's run (the store sends them with the run), not in it.
   const { schedule: _schedule, faults: _faults, ...run } = params;
-  const { scenario, impl, ...judged } = resolveRunParams(run, findScenario, { problems, fallback, keepSdkDecidedSettings: true });
+  const { scenario, impl, ...judged } = resolveRunParams(run, findScenario, {
+    problems,
+    fallback,
+    keepSdkDecidedSettings: true,
+  });
   return { ...judged, scenario: scenario.id, ...(impl === 'model' ? {} : { impl }), problems };
 }
 
 function cell(value: Row[string]): LedgerRow[string] {
-  if (value instanceof Uint8Array) return `x'${Array.from(value, (byte) => byte.toString(16).padStart(2, '0')).join('')}'`;
+  if (value instanceof Uint8Array)
+    return `x'${Array.from(value, (byte) => byte.toString(16).padStart(2, '0')).join('')}'`;
   return value;
 }
 
@@ -152,7 +159,11 @@ export function createLabHost(options: LabHostOptions): LabHost {
   async function sqlModule(): Promise<SqlModule> {
     sqlReady ??= settle(Promise.resolve().then(sqlLoading as () => Promise<SqlModule>));
     const { sql, problem } = await sqlReady;
-    if (sql === null) throw new LabError('LAB011', `the worker could not load sql.js (${problem ?? 'unknown reason'}); scenarios without a ledger still run`);
+    if (sql === null)
+      throw new LabError(
+        'LAB011',
+        `the worker could not load sql.js (${problem ?? 'unknown reason'}); scenarios without a ledger still run`,
+      );
     return sql;
   }
 
@@ -177,7 +188,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
   async function storedLedger(): Promise<OpenLedger> {
     const sql = await sqlModule();
     const bytes = await storage.load();
-    if (held !== null && (bytes === null || held.bytes === null ? bytes === held.bytes : sameBytes(bytes, held.bytes))) return held;
+    if (held !== null && (bytes === null || held.bytes === null ? bytes === held.bytes : sameBytes(bytes, held.bytes)))
+      return held;
     hold(null);
     const opened = OpenLedger.open(sql, bytes);
     hold(opened);
@@ -187,7 +199,13 @@ export function createLabHost(options: LabHostOptions): LabHost {
   /** Rows of one table from the held ledger (the one the page shows), opening the stored one when none is held. */
   async function ledgerRows(table: LedgerRows['table'], offset: number, limit: number): Promise<LedgerRows> {
     const ledger = held ?? (await storedLedger());
-    return { table, offset, rows: rows(ledger.rows(table, offset, limit)), total: ledger.totals[table], ledgerId: ledger.id };
+    return {
+      table,
+      offset,
+      rows: rows(ledger.rows(table, offset, limit)),
+      total: ledger.totals[table],
+      ledgerId: ledger.id,
+    };
   }
 
   /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
@@ -212,7 +230,10 @@ export function createLabHost(options: LabHostOptions): LabHost {
    * The listeners of a recording's stages: each stage's first report is sent (the page names the stage at
    * once), then at most one every PROGRESS_EVERY_MS.
    */
-  function recordingProgress(requestId: number, notify: ((progress: Progress) => void) | undefined): (stage: RecordingProgressResponse['stage']) => (done: number, total: number) => void {
+  function recordingProgress(
+    requestId: number,
+    notify: ((progress: Progress) => void) | undefined,
+  ): (stage: RecordingProgressResponse['stage']) => (done: number, total: number) => void {
     let reportedAt = -Infinity;
     let lastStage: RecordingProgressResponse['stage'] | null = null;
     return (stage) => (done, total) => {
@@ -232,8 +253,16 @@ export function createLabHost(options: LabHostOptions): LabHost {
     const { scenario } = resolved;
     const trace = progressTrace(requestId, notify);
     // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
-    if (resolved.impl !== 'model') return runResolved(resolved, { onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
-    const options: RunOptions = { transport: resolved.transport, seed: resolved.seed, settings: resolved.settings, trace, schedule: resolved.schedule, faults: resolved.faults };
+    if (resolved.impl !== 'model')
+      return runResolved(resolved, { onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
+    const options: RunOptions = {
+      transport: resolved.transport,
+      seed: resolved.seed,
+      settings: resolved.settings,
+      trace,
+      schedule: resolved.schedule,
+      faults: resolved.faults,
+    };
     if (!usesSqlite(scenario)) return runScenario(scenario, options);
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
@@ -242,7 +271,10 @@ export function createLabHost(options: LabHostOptions): LabHost {
     return storage.exclusive(async () => {
       // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
       const completed: { bytes: Uint8Array | null } = { bytes: null };
-      const transcript = runScenario(scenario, { ...options, ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) } });
+      const transcript = runScenario(scenario, {
+        ...options,
+        ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) },
+      });
       if (completed.bytes !== null) {
         // The held file is the ledger as it was before this run: the next read opens the one saved now.
         hold(null);
@@ -256,9 +288,15 @@ export function createLabHost(options: LabHostOptions): LabHost {
    * Explores every ordering, reporting progress every PROGRESS_EVERY_MS. The worker is busy until it
    * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
    */
-  async function exploreScenario(request: ExploreRequest, notify?: (progress: Progress) => void): Promise<ExploreResult> {
+  async function exploreScenario(
+    request: ExploreRequest,
+    notify?: (progress: Progress) => void,
+  ): Promise<ExploreResult> {
     const { type: _type, requestId: _requestId, bound: _bound, settings: given, ...explored } = request;
-    const { scenario, transport, seed, settings } = resolveRunSpec({ ...explored, impl: 'model', settings: settingsText(given) }, findScenario);
+    const { scenario, transport, seed, settings } = resolveRunSpec(
+      { ...explored, impl: 'model', settings: settingsText(given) },
+      findScenario,
+    );
     const ledger = usesSqlite(scenario) ? { sql: await sqlModule() } : undefined;
     const exploration = new Exploration(scenario, { transport, seed, settings, bound: request.bound, ledger });
     let reportedAt = now();
@@ -315,7 +353,15 @@ export function createLabHost(options: LabHostOptions): LabHost {
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
         const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels);
-        return { type: 'transcript', requestId, transcript, facts: raceFactSteps(transcript), race: raceView(transcript), wording, layout };
+        return {
+          type: 'transcript',
+          requestId,
+          transcript,
+          facts: raceFactSteps(transcript),
+          race: raceView(transcript),
+          wording,
+          layout,
+        };
       }
       case 'recording': {
         // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run, reporting each stage as it goes.
@@ -326,7 +372,15 @@ export function createLabHost(options: LabHostOptions): LabHost {
         report('laying out')(0, transcript.events.length);
         kept.push({ requestId, transcript, wording });
         if (kept.length > RUNS_KEPT_MAX) kept.shift();
-        return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels) };
+        return {
+          type: 'transcript',
+          requestId,
+          transcript,
+          facts: null,
+          race: null,
+          wording,
+          layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels),
+        };
       }
       case 'layout':
         return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };
@@ -357,7 +411,8 @@ export function createLabHost(options: LabHostOptions): LabHost {
   /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is refused with an error asking to run it again, which the page shows (it re-runs nothing by itself). */
   function relayout(runId: number, scale: TimeScale) {
     const run = kept.find((entry) => entry.requestId === runId);
-    if (run === undefined) throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);
+    if (run === undefined)
+      throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);
     return layoutDiagram(run.transcript, run.wording, scale, undefined, labels);
   }
 

@@ -15,15 +15,29 @@ describe('ledger import is data, not code', () => {
   it('an extra trigger is refused and the stored ledger stays as it was', async () => {
     const storage = memoryLedgerStorage();
     const lab = createLabHost({ sql: Promise.resolve(sql), storage });
-    await lab.handleMessage({ type: 'run', requestId: 1, scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'kept' });
+    await lab.handleMessage({
+      type: 'run',
+      requestId: 1,
+      scenario: 'ledger-keyed-retry',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      ledger: 'kept',
+    });
     const stored = await storage.load();
     if (stored === null) throw new Error('the kept run stored nothing');
     const db = new sql.Database(stored);
-    db.exec(`CREATE TRIGGER twice AFTER INSERT ON effects BEGIN INSERT INTO effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (NEW.operation, NEW.subject, NEW.amount, NEW.tenant, NEW.request_id, NEW.connection, NEW.at_ms); END`);
+    db.exec(
+      `CREATE TRIGGER twice AFTER INSERT ON effects BEGIN INSERT INTO effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (NEW.operation, NEW.subject, NEW.amount, NEW.tenant, NEW.request_id, NEW.connection, NEW.at_ms); END`,
+    );
     const withTrigger = db.export();
     db.close();
     const answer = await lab.handleMessage({ type: 'ledger-import', requestId: 2, bytes: withTrigger });
-    expect(answer).toMatchObject({ type: 'error', code: 'LAB010', message: expect.stringMatching(/trigger twice.*unchanged/) });
+    expect(answer).toMatchObject({
+      type: 'error',
+      code: 'LAB010',
+      message: expect.stringMatching(/trigger twice.*unchanged/),
+    });
     expect(await storage.load()).toEqual(stored);
     const snapshot = await lab.handleMessage({ type: 'ledger-snapshot', requestId: 3 });
     expect(snapshot).toMatchObject({ type: 'ledger', ledger: { effects: [expect.anything()] } });
@@ -39,9 +53,21 @@ describe('ledger import is data, not code', () => {
     const utf16 = db.export();
     db.close();
     const answer = await lab.handleMessage({ type: 'ledger-import', requestId: 1, bytes: utf16 });
-    expect(answer).toMatchObject({ type: 'error', code: 'LAB010', message: expect.stringMatching(/UTF-16le.*unchanged/) });
+    expect(answer).toMatchObject({
+      type: 'error',
+      code: 'LAB010',
+      message: expect.stringMatching(/UTF-16le.*unchanged/),
+    });
     expect(await storage.load()).toBeNull();
-    const run = await lab.handleMessage({ type: 'run', requestId: 2, scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'kept' });
+    const run = await lab.handleMessage({
+      type: 'run',
+      requestId: 2,
+      scenario: 'ledger-keyed-retry',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      ledger: 'kept',
+    });
     expect(run.type).toBe('transcript');
   });
 });

@@ -31,10 +31,14 @@ export interface InProcessWorkerOptions {
 let nodeSql: Promise<SqlModule> | null = null;
 
 export function createInProcessWorker(options: InProcessWorkerOptions = {}): InProcessWorker {
-  const host = createLabHost({ sql: options.sql ?? (nodeSql ??= initSqlJs()), storage: options.storage ?? memoryLedgerStorage() });
+  const host = createLabHost({
+    sql: options.sql ?? (nodeSql ??= initSqlJs()),
+    storage: options.storage ?? memoryLedgerStorage(),
+  });
   const listeners = new Map<string, Array<(event: MessageEvent<unknown>) => void>>();
   const posted: unknown[] = [];
-  let answer: (request: unknown) => unknown = (request) => host.handleMessage(request, (progress) => dispatch(progress));
+  let answer: (request: unknown) => unknown = (request) =>
+    host.handleMessage(request, (progress) => dispatch(progress));
   let delay: (request: unknown) => number = () => 0;
   let terminated = false;
 

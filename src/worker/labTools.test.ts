@@ -22,9 +22,22 @@ beforeAll(async () => {
 describe('verification', () => {
   it('gives VF-1 … VF-12 and the RC-7, RC-8, RC-9, BF-5 and LG-P5 statements, all holding, each with evidence naming a scenario and transport', () => {
     const results = verifyLab(run);
-    expect(results.map((r) => r.id)).toEqual([...Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`), 'RC-7', 'RC-8', 'RC-9', 'BF-5', 'LG-P5']);
+    expect(results.map((r) => r.id)).toEqual([
+      ...Array.from({ length: 12 }, (_, i) => `VF-${i + 1}`),
+      'RC-7',
+      'RC-8',
+      'RC-9',
+      'BF-5',
+      'LG-P5',
+    ]);
     expect(results.every((r) => r.holds)).toBe(true);
-    expect(results.every((r) => r.evidence.length > 0 && r.evidence.every((e) => e.scenario !== '' && (e.transport === 'stdio' || e.transport === 'http')))).toBe(true);
+    expect(
+      results.every(
+        (r) =>
+          r.evidence.length > 0 &&
+          r.evidence.every((e) => e.scenario !== '' && (e.transport === 'stdio' || e.transport === 'http')),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -35,7 +48,9 @@ describe('evidence zip', () => {
     const unzipped = unzipSync(bundle.bytes);
     expect(Object.keys(unzipped)).toEqual(expected.map((f) => f.path));
     expect(bundle.files.map((f) => f.path)).toEqual(expected.map((f) => f.path));
-    expect(new TextDecoder().decode(unzipped['README.md'])).toBe(expected.find((f) => f.path === 'README.md')?.contents);
+    expect(new TextDecoder().decode(unzipped['README.md'])).toBe(
+      expected.find((f) => f.path === 'README.md')?.contents,
+    );
   });
 
   it('is byte-identical across two exports', () => {
@@ -59,7 +74,8 @@ describe('reviewer', () => {
   it('flags the unsafe charge retried without a key, and passes the safe one without unsafe flags', () => {
     const unsafe = reviewLab(unsafeCharge);
     expect(unsafe.ok).toBe(true);
-    if (unsafe.ok) expect(unsafe.review.flags.some((f) => f.severity === 'unsafe' && f.field.startsWith('/retry'))).toBe(true);
+    if (unsafe.ok)
+      expect(unsafe.review.flags.some((f) => f.severity === 'unsafe' && f.field.startsWith('/retry'))).toBe(true);
     const safe = reviewLab(safeCharge);
     expect(safe.ok && safe.review.flags.filter((f) => f.severity === 'unsafe')).toEqual([]);
   });
@@ -94,7 +110,11 @@ describe('panel views', () => {
   it('tasks, proxy and reconnect: the status trace, the headers, the plan', () => {
     const tasks = runPanel(run, { scenario: 'task-cancel-ack' }) as TasksView;
     expect(tasks.rows.map((r) => r.action)).toContain('cancel-acknowledged');
-    const proxy = runPanel(run, { scenario: 'proxy-buffering', transport: 'http', settings: { honourNoBuffering: true } }) as ProxyView;
+    const proxy = runPanel(run, {
+      scenario: 'proxy-buffering',
+      transport: 'http',
+      settings: { honourNoBuffering: true },
+    }) as ProxyView;
     expect(proxy.honourNoBuffering).toBe(true);
     expect(proxy.outcome.sseHeaders).toMatchObject({ 'X-Accel-Buffering': 'no' });
     const reconnect = runPanel(run, { scenario: 'reconnect-listen' }) as ReconnectView;
@@ -106,7 +126,10 @@ describe('panel views', () => {
   });
 
   it('reports the first 100 field errors and the count of all', () => {
-    const result = reviewLab({ ...unsafeCharge, recovery: { ...unsafeCharge.recovery, refetch: Array.from({ length: 5_000 }, () => 0) } });
+    const result = reviewLab({
+      ...unsafeCharge,
+      recovery: { ...unsafeCharge.recovery, refetch: Array.from({ length: 5_000 }, () => 0) },
+    });
     expect(result).toMatchObject({ ok: false, errorsTotal: 5_000 });
     if (!result.ok) expect(result.errors).toHaveLength(100);
   });

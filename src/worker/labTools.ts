@@ -46,7 +46,11 @@ function zipFiles(files: readonly { path: string; description: string; contents:
 }
 
 /** SPEC §10: the capstone artifacts as one zip (the reviewer skill folder among them); `onProgress` as buildEvidence's. */
-export function evidenceZip(run: Runner, sql: SqlModule, onProgress?: (progress: VerifyProgress) => void): EvidenceBundle {
+export function evidenceZip(
+  run: Runner,
+  sql: SqlModule,
+  onProgress?: (progress: VerifyProgress) => void,
+): EvidenceBundle {
   return zipFiles(buildEvidence(run, sql, onProgress));
 }
 
@@ -71,7 +75,14 @@ export type PanelParams = Pick<ExploredRun, 'scenario'> & Partial<Omit<ExploredR
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 function bufferPoint(e: BufferEvent): BufferPoint {
-  return { seq: e.seq, atMs: e.atMs, occupancyEvents: e.occupancyEvents, action: e.action, what: e.what, summary: e.summary };
+  return {
+    seq: e.seq,
+    atMs: e.atMs,
+    occupancyEvents: e.occupancyEvents,
+    action: e.action,
+    what: e.what,
+    summary: e.summary,
+  };
 }
 
 /** Cuts the view a panel draws from one transcript; LAB-free: a kind without a panel is a caller bug. */
@@ -86,7 +97,13 @@ export function panelView(t: Transcript): PanelView {
         .filter((e) => e.action === 'refused')
         .map((e, index) => {
           const release = released[index];
-          return { summary: e.summary, refusedAtMs: e.atMs, releasedAtMs: release?.atMs ?? e.atMs, heldMs: release?.heldMs ?? 0, seq: e.seq };
+          return {
+            summary: e.summary,
+            refusedAtMs: e.atMs,
+            releasedAtMs: release?.atMs ?? e.atMs,
+            heldMs: release?.heldMs ?? 0,
+            seq: e.seq,
+          };
         });
       return {
         kind: 'buffer',
@@ -106,16 +123,36 @@ export function panelView(t: Transcript): PanelView {
       };
     }
     case 'herd':
-      return { kind: 'herd', ...t.outcome, policy: String(t.settings.policy), baseMs: num(t.settings.baseMs) ?? 0, capMs: num(t.settings.capMs) ?? 0 };
+      return {
+        kind: 'herd',
+        ...t.outcome,
+        policy: String(t.settings.policy),
+        baseMs: num(t.settings.baseMs) ?? 0,
+        capMs: num(t.settings.capMs) ?? 0,
+      };
     case 'task':
       return {
         kind: 'task',
         scenario: t.scenario,
         outcome: t.outcome,
-        rows: t.events.filter((e): e is TaskEvent => e.kind === 'task').map((task) => ({ seq: task.seq, atMs: task.atMs, action: task.action, status: task.status, detail: task.detail })),
+        rows: t.events
+          .filter((e): e is TaskEvent => e.kind === 'task')
+          .map((task) => ({
+            seq: task.seq,
+            atMs: task.atMs,
+            action: task.action,
+            status: task.status,
+            detail: task.detail,
+          })),
       };
     case 'proxy':
-      return { kind: 'proxy', honourNoBuffering: t.settings.honourNoBuffering === true, keepAliveEveryMs: num(t.settings.keepAliveEveryMs), idleTimeoutMs: num(t.settings.idleTimeoutMs), outcome: t.outcome };
+      return {
+        kind: 'proxy',
+        honourNoBuffering: t.settings.honourNoBuffering === true,
+        keepAliveEveryMs: num(t.settings.keepAliveEveryMs),
+        idleTimeoutMs: num(t.settings.idleTimeoutMs),
+        outcome: t.outcome,
+      };
     case 'reconnect':
       return { kind: 'reconnect', outcome: t.outcome };
     case 'request-race':

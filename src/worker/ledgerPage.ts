@@ -15,8 +15,16 @@ export type LedgerTableName = 'idempotencyKeys' | 'effects' | 'executions';
 
 /** Each table's columns and order, as the Ledger section shows it (one order for every page). */
 const TABLES: Record<LedgerTableName, { from: string; columns: string; orderBy: string }> = {
-  idempotencyKeys: { from: 'idempotency_keys', columns: 'key, operation, fingerprint, result_json, request_id, connection, committed_at_ms', orderBy: 'committed_at_ms, key' },
-  effects: { from: 'effects', columns: 'effect_id, operation, subject, amount, tenant, request_id, connection, at_ms', orderBy: 'effect_id' },
+  idempotencyKeys: {
+    from: 'idempotency_keys',
+    columns: 'key, operation, fingerprint, result_json, request_id, connection, committed_at_ms',
+    orderBy: 'committed_at_ms, key',
+  },
+  effects: {
+    from: 'effects',
+    columns: 'effect_id, operation, subject, amount, tenant, request_id, connection, at_ms',
+    orderBy: 'effect_id',
+  },
   executions: { from: 'executions', columns: 'operation, count', orderBy: 'operation' },
 };
 
@@ -53,8 +61,13 @@ export class OpenLedger {
   static open(sql: SqlModule, bytes: Uint8Array | null): OpenLedger {
     const file = LedgerFile.open(sql, bytes);
     try {
-      const count = (name: LedgerTableName) => Number(file.query(`SELECT count(*) AS n FROM ${TABLES[name].from}`)[0]?.n ?? 0);
-      return new OpenLedger(bytes, file, { idempotencyKeys: count('idempotencyKeys'), effects: count('effects'), executions: count('executions') });
+      const count = (name: LedgerTableName) =>
+        Number(file.query(`SELECT count(*) AS n FROM ${TABLES[name].from}`)[0]?.n ?? 0);
+      return new OpenLedger(bytes, file, {
+        idempotencyKeys: count('idempotencyKeys'),
+        effects: count('effects'),
+        executions: count('executions'),
+      });
     } catch (error) {
       file.close();
       throw error;

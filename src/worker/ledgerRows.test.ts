@@ -53,7 +53,10 @@ function host(storage: LedgerStorage = memoryLedgerStorage()) {
 describe('ledger-rows: every row of the stored ledger, a page at a time', () => {
   it('walks each table page by page to its last row, in the order the section shows', async () => {
     const { lab } = host();
-    expect(await ask(lab, { type: 'ledger-import', bytes })).toMatchObject({ type: 'ledger', ledger: { totals: { idempotencyKeys: ROWS.keys, effects: ROWS.effects, executions: 1 } } });
+    expect(await ask(lab, { type: 'ledger-import', bytes })).toMatchObject({
+      type: 'ledger',
+      ledger: { totals: { idempotencyKeys: ROWS.keys, effects: ROWS.effects, executions: 1 } },
+    });
 
     const subjects: unknown[] = [];
     for (let offset = 0; offset < ROWS.effects; offset += LEDGER_ROWS_LIMIT_MAX) {
@@ -65,8 +68,14 @@ describe('ledger-rows: every row of the stored ledger, a page at a time', () => 
 
     const lastKeys = await page(lab, 'idempotencyKeys', ROWS.keys - 2, 50);
     expect(lastKeys.rows.map((row) => row.key)).toEqual([bigLedgerKey(ROWS.keys - 1), bigLedgerKey(ROWS.keys)]);
-    expect(lastKeys.rows[1]).toMatchObject({ committed_at_ms: ROWS.keys, result_json: expect.stringContaining('structuredContent') });
-    expect(await page(lab, 'executions', 0, 50)).toMatchObject({ rows: [{ operation: 'charge', count: ROWS.effects }], total: 1 });
+    expect(lastKeys.rows[1]).toMatchObject({
+      committed_at_ms: ROWS.keys,
+      result_json: expect.stringContaining('structuredContent'),
+    });
+    expect(await page(lab, 'executions', 0, 50)).toMatchObject({
+      rows: [{ operation: 'charge', count: ROWS.effects }],
+      total: 1,
+    });
     // Past the end: no rows, and the count says where the end is.
     expect(await page(lab, 'effects', ROWS.effects + 10, 50)).toMatchObject({ rows: [], total: ROWS.effects });
   });
@@ -80,7 +89,11 @@ describe('ledger-rows: every row of the stored ledger, a page at a time', () => 
       ['offset', { table: 'effects', offset: 1.5, limit: 10 }],
       ['table', { table: 'sqlite_master', offset: 0, limit: 10 }],
     ] as const) {
-      expect(await ask(lab, { type: 'ledger-rows', ...request })).toMatchObject({ type: 'error', code: 'LAB008', message: expect.stringContaining(field) });
+      expect(await ask(lab, { type: 'ledger-rows', ...request })).toMatchObject({
+        type: 'error',
+        code: 'LAB008',
+        message: expect.stringContaining(field),
+      });
     }
   });
 
@@ -90,7 +103,10 @@ describe('ledger-rows: every row of the stored ledger, a page at a time', () => 
     expect(opened()).toBe(1);
     await page(lab, 'effects', 2_000, 50);
     await page(lab, 'idempotencyKeys', 1_000, 50);
-    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({ type: 'ledger', ledger: { stored: true, totals: { effects: ROWS.effects } } });
+    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({
+      type: 'ledger',
+      ledger: { stored: true, totals: { effects: ROWS.effects } },
+    });
     await page(lab, 'effects', 3_000, 50);
     expect(opened()).toBe(1);
   });
@@ -101,20 +117,31 @@ describe('ledger-rows: every row of the stored ledger, a page at a time', () => 
     const importedId = imported.type === 'ledger' ? imported.ledger.ledgerId : undefined;
     expect(importedId).toEqual(expect.any(String));
     expect((await page(lab, 'effects', 0, 1)).ledgerId).toBe(importedId);
-    await ask(lab, { type: 'run', scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'kept' });
+    await ask(lab, {
+      type: 'run',
+      scenario: 'ledger-keyed-retry',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      ledger: 'kept',
+    });
     const afterRun = opened();
     // A page asked for before the page reads the new view names another ledger than the view it has.
     const pageAfterRun = await page(lab, 'effects', ROWS.effects, 50);
     expect(pageAfterRun.ledgerId).not.toBe(importedId);
     expect(opened()).toBe(afterRun + 1);
-    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({ ledger: { ledgerId: pageAfterRun.ledgerId, totals: { effects: ROWS.effects + 1 } } });
+    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({
+      ledger: { ledgerId: pageAfterRun.ledgerId, totals: { effects: ROWS.effects + 1 } },
+    });
     expect(opened()).toBe(afterRun + 1);
     expect((await page(lab, 'effects', ROWS.effects, 50)).rows).toHaveLength(1);
     expect(opened()).toBe(afterRun + 1);
 
     // Another tab of the lab imports a smaller ledger into the same storage.
     await storage.save(bigLedgerBytes(sql, { keys: 3, effects: 5 }));
-    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({ ledger: { totals: { idempotencyKeys: 3, effects: 5 } } });
+    expect(await ask(lab, { type: 'ledger-snapshot' })).toMatchObject({
+      ledger: { totals: { idempotencyKeys: 3, effects: 5 } },
+    });
     expect(opened()).toBe(afterRun + 2);
     expect(await page(lab, 'effects', 0, 50)).toMatchObject({ total: 5 });
   });
@@ -136,7 +163,9 @@ describe('ledger-rows: every row of the stored ledger, a page at a time', () => 
   it('after a reset, the pages are those of an empty ledger', async () => {
     const { lab } = host();
     await ask(lab, { type: 'ledger-import', bytes });
-    expect(await ask(lab, { type: 'ledger-reset' })).toMatchObject({ ledger: { stored: false, totals: { effects: 0 } } });
+    expect(await ask(lab, { type: 'ledger-reset' })).toMatchObject({
+      ledger: { stored: false, totals: { effects: 0 } },
+    });
     expect(await page(lab, 'effects', 0, 50)).toMatchObject({ rows: [], total: 0 });
   });
 });

@@ -43,7 +43,10 @@ function webLocked(): LedgerStorage['exclusive'] {
       return await locks.request(LEDGER_LOCK_NAME, { signal }, body);
     } catch (error) {
       if (signal.aborted && error === signal.reason) {
-        throw new LabError('LAB013', `the stored ledger stayed in use by a run in another tab for ${LEDGER_LOCK_WAIT_MS / 1000} s; nothing was run or stored. Wait for that tab, or stop its run`);
+        throw new LabError(
+          'LAB013',
+          `the stored ledger stayed in use by a run in another tab for ${LEDGER_LOCK_WAIT_MS / 1000} s; nothing was run or stored. Wait for that tab, or stop its run`,
+        );
       }
       throw error;
     }
@@ -89,9 +92,12 @@ export function indexedDbLedgerStorage(): LedgerStorage {
         const value: unknown = await get(LEDGER_KEY, db());
         if (value === undefined) return null;
         if (value instanceof Uint8Array) return value;
-        throw new StorageError(`the stored ledger is a ${typeof value}, not the bytes of a file; use Reset ledger to start a new one`);
+        throw new StorageError(
+          `the stored ledger is a ${typeof value}, not the bytes of a file; use Reset ledger to start a new one`,
+        );
       }),
-    save: (bytes) => guarded('save the ledger; the previously stored ledger is unchanged', () => set(LEDGER_KEY, bytes, db())),
+    save: (bytes) =>
+      guarded('save the ledger; the previously stored ledger is unchanged', () => set(LEDGER_KEY, bytes, db())),
     clear: () => guarded('delete the stored ledger', () => del(LEDGER_KEY, db())),
     exclusive: webLocked(),
   };

@@ -4,13 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { wordEvents } from '../engine';
 import { runScenarioById } from '../scenarios/index';
 import { layoutDiagram } from '../diagram/geometry/layout';
-import { explainBadRequest, explainBadResponse, explainBadToolRequest, explainBadToolResponse, type LabResponse } from './protocol';
+import {
+  explainBadRequest,
+  explainBadResponse,
+  explainBadToolRequest,
+  explainBadToolResponse,
+  type LabResponse,
+} from './protocol';
 import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
 
 function transcriptResponse(): LabResponse {
   const transcript = runScenarioById('A');
   const wording = wordEvents(transcript.events);
-  return { type: 'transcript', requestId: 1, transcript, facts: null, wording, layout: layoutDiagram(transcript, wording) };
+  return {
+    type: 'transcript',
+    requestId: 1,
+    transcript,
+    facts: null,
+    wording,
+    layout: layoutDiagram(transcript, wording),
+  };
 }
 
 describe('the lab worker protocol', () => {
@@ -20,7 +33,9 @@ describe('the lab worker protocol', () => {
 
   it('refuses an unknown event kind and names where it is', () => {
     const response = transcriptResponse() as Extract<LabResponse, { type: 'transcript' }>;
-    const events = response.transcript.events.map((event, index) => (index === 3 ? { ...event, kind: 'gossip' } : event));
+    const events = response.transcript.events.map((event, index) =>
+      index === 3 ? { ...event, kind: 'gossip' } : event,
+    );
     const problem = explainBadResponse({ ...response, transcript: { ...response.transcript, events } });
     expect(problem).toMatch(/transcript\.events\.3\.kind/);
   });
@@ -28,7 +43,9 @@ describe('the lab worker protocol', () => {
   it('refuses an outcome that lost a field the page reads', () => {
     const response = transcriptResponse() as Extract<LabResponse, { type: 'transcript' }>;
     const { terminalState: _dropped, ...outcome } = response.transcript.outcome as unknown as Record<string, unknown>;
-    expect(explainBadResponse({ ...response, transcript: { ...response.transcript, outcome } })).toMatch(/transcript\.outcome\.terminalState/);
+    expect(explainBadResponse({ ...response, transcript: { ...response.transcript, outcome } })).toMatch(
+      /transcript\.outcome\.terminalState/,
+    );
   });
 
   it('refuses a run whose wording is missing', () => {
@@ -38,8 +55,12 @@ describe('the lab worker protocol', () => {
 
   it('refuses a layout whose marker lost its text, and names where it is', () => {
     const response = transcriptResponse() as Extract<LabResponse, { type: 'transcript' }>;
-    const markers = response.layout.markers.map((marker, index) => (index === 2 ? { ...marker, text: undefined } : marker));
-    expect(explainBadResponse({ ...response, layout: { ...response.layout, markers } })).toMatch(/layout\.markers\.2\.text/);
+    const markers = response.layout.markers.map((marker, index) =>
+      index === 2 ? { ...marker, text: undefined } : marker,
+    );
+    expect(explainBadResponse({ ...response, layout: { ...response.layout, markers } })).toMatch(
+      /layout\.markers\.2\.text/,
+    );
   });
 
   it('refuses an error without a catalogued code', () => {
@@ -48,11 +69,40 @@ describe('the lab worker protocol', () => {
   });
 
   it('checks requests on the worker side with the same schemas', () => {
-    expect(explainBadRequest({ type: 'run', requestId: 1, scenario: 'A', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh' })).toBeNull();
-    expect(explainBadRequest({ type: 'run', requestId: 1, scenario: 'A', transport: 'carrier-pigeon', seed: 1, settings: {}, ledger: 'fresh' })).toMatch(/transport/);
+    expect(
+      explainBadRequest({
+        type: 'run',
+        requestId: 1,
+        scenario: 'A',
+        transport: 'stdio',
+        seed: 1,
+        settings: {},
+        ledger: 'fresh',
+      }),
+    ).toBeNull();
+    expect(
+      explainBadRequest({
+        type: 'run',
+        requestId: 1,
+        scenario: 'A',
+        transport: 'carrier-pigeon',
+        seed: 1,
+        settings: {},
+        ledger: 'fresh',
+      }),
+    ).toMatch(/transport/);
     expect(explainBadRequest({ type: 'verify', requestId: 1 })).toMatch(/type/);
     expect(explainBadToolRequest({ type: 'verify', requestId: 1 })).toBeNull();
-    expect(explainBadToolRequest({ type: 'panel', requestId: 1, scenario: 'herd', transport: 'http', seed: 1, settings: { clients: {} } })).toMatch(/settings\.clients/);
+    expect(
+      explainBadToolRequest({
+        type: 'panel',
+        requestId: 1,
+        scenario: 'herd',
+        transport: 'http',
+        seed: 1,
+        settings: { clients: {} },
+      }),
+    ).toMatch(/settings\.clients/);
   });
 });
 
@@ -62,7 +112,9 @@ describe('the tools worker protocol', () => {
     const listeners: Array<(event: MessageEvent<unknown>) => void> = [];
     return {
       postMessage(message) {
-        queueMicrotask(() => listeners.forEach((listener) => listener({ data: answer(message) } as MessageEvent<unknown>)));
+        queueMicrotask(() =>
+          listeners.forEach((listener) => listener({ data: answer(message) } as MessageEvent<unknown>)),
+        );
       },
       addEventListener(type: string, listener: (event: never) => void) {
         if (type === 'message') listeners.push(listener as (event: MessageEvent<unknown>) => void);
@@ -71,16 +123,29 @@ describe('the tools worker protocol', () => {
   }
 
   it('keeps the engine error code of a failed tool request', async () => {
-    const client = createToolsClient(() => fakeWorker(({ requestId }) => ({ type: 'error', requestId, code: 'LAB005', message: 'LAB005 invalid setting value: clients=0' })));
-    const failure = await client.call({ type: 'panel', scenario: 'herd', transport: 'http', seed: 1, settings: { clients: 0 } }).catch((error: unknown) => error);
+    const client = createToolsClient(() =>
+      fakeWorker(({ requestId }) => ({
+        type: 'error',
+        requestId,
+        code: 'LAB005',
+        message: 'LAB005 invalid setting value: clients=0',
+      })),
+    );
+    const failure = await client
+      .call({ type: 'panel', scenario: 'herd', transport: 'http', seed: 1, settings: { clients: 0 } })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolsClientError);
     expect((failure as ToolsClientError).code).toBe('LAB005');
   });
 
   it('refuses an answer of the wrong shape instead of trusting it', async () => {
-    const client = createToolsClient(() => fakeWorker(({ requestId }) => ({ type: 'verification', requestId, results: [{ id: 'VF-1' }] })));
+    const client = createToolsClient(() =>
+      fakeWorker(({ requestId }) => ({ type: 'verification', requestId, results: [{ id: 'VF-1' }] })),
+    );
     const failure = await client.call({ type: 'verify' }).catch((error: unknown) => error);
     expect((failure as ToolsClientError).code).toBe('WORKER_FAILED');
-    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [{ id: 'VF-1' }] })).toMatch(/results\.0\.statement/);
+    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [{ id: 'VF-1' }] })).toMatch(
+      /results\.0\.statement/,
+    );
   });
 });

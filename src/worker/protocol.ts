@@ -37,7 +37,19 @@ import {
 export type { LabErrorCode } from '../engine';
 /** Which SDK the ts-sdk implementation runs: plain constants, so naming it never loads it. */
 export { SETTINGS_NOT_APPLIED, TS_SDK_PACKAGE, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
-export type { Implementation, InvariantCheck, LabEvent, LabEventKind, Outcome, RequestOutcome, SdkRunInfo, SettingValue, Settings, Transcript, Transport } from '../engine';
+export type {
+  Implementation,
+  InvariantCheck,
+  LabEvent,
+  LabEventKind,
+  Outcome,
+  RequestOutcome,
+  SdkRunInfo,
+  SettingValue,
+  Settings,
+  Transcript,
+  Transport,
+} from '../engine';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
 export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
@@ -45,7 +57,22 @@ export type { RaceView } from './race';
 /** Which run: the lab's one run description, its settings typed (the page's selection, the run and explore requests). */
 export type { RunSelection } from '../lab/runSpec';
 export type { RunComparison, FactRow, Divergence, ManyComparison } from '../engine';
-export type { BufferPoint, BufferRefusal, BufferView, EvidenceBundle, FailureModeResult, HerdView, PanelKind, PanelView, ProxyView, ReconnectView, ReviewResult, TaskRow, TasksView, VerificationResult } from './panelTypes';
+export type {
+  BufferPoint,
+  BufferRefusal,
+  BufferView,
+  EvidenceBundle,
+  FailureModeResult,
+  HerdView,
+  PanelKind,
+  PanelView,
+  ProxyView,
+  ReconnectView,
+  ReviewResult,
+  TaskRow,
+  TasksView,
+  VerificationResult,
+} from './panelTypes';
 
 /** What the page needs to show a scenario before running it (ScenarioMeta, kind, defaults and the settings' specs). */
 export type ScenarioInfo = v.InferOutput<typeof ScenarioInfoSchema>;

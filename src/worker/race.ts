@@ -23,7 +23,12 @@ export function raceView(transcript: Transcript): RaceView | null {
   return {
     question: fillRaceText(question.question, settings),
     contenders: [question.contenders[0].label, question.contenders[1].label],
-    answers: question.answers.map((answer) => ({ value: answer.value, label: fillRaceText(answer.label, settings), why: fillRaceText(answer.why, settings), winner: answer.winner ?? null })),
+    answers: question.answers.map((answer) => ({
+      value: answer.value,
+      label: fillRaceText(answer.label, settings),
+      why: fillRaceText(answer.why, settings),
+      winner: answer.winner ?? null,
+    })),
     location: { ...location, contenderIndexes: [location.contenderIndexes[0], location.contenderIndexes[1]] },
   };
 }

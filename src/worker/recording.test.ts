@@ -20,7 +20,8 @@ import { isLabResponse, type LabResponse } from './protocol';
  * is compared with them, key by key), so they cannot rot.
  */
 
-const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(fileURLToPath(new URL(`../../e2e/fixtures/${name}`, import.meta.url))));
+const fixture = (name: string): Uint8Array =>
+  new Uint8Array(readFileSync(fileURLToPath(new URL(`../../e2e/fixtures/${name}`, import.meta.url))));
 const STDIO = 'probe-everything-stdio.json';
 const HTTP = 'probe-everything-http.json';
 
@@ -34,13 +35,19 @@ describe('opening a probe transcript', () => {
     expect(t.kind).toBe('recording');
     expect(t.implementation).toBe('probe');
     expect(t.title).toBe(recordingLabel(probe.server, probe.startedAt));
-    expect(t.title).toMatch(/^recorded from mcp-servers\/everything 2\.0\.0 at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+    expect(t.title).toMatch(
+      /^recorded from mcp-servers\/everything 2\.0\.0 at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
+    );
     // Every message as sent and received, exactly.
     const messages = t.events.filter((e) => e.kind === 'message');
-    expect(messages.map((e) => e.kind === 'message' && e.message)).toEqual(probe.events.filter((e) => e.kind === 'message').map((e) => e.kind === 'message' && e.message));
+    expect(messages.map((e) => e.kind === 'message' && e.message)).toEqual(
+      probe.events.filter((e) => e.kind === 'message').map((e) => e.kind === 'message' && e.message),
+    );
     // Every verdict, each right after the last event of its probe, in time order, as its finding (the level read in).
     const verdicts = t.events.filter((e) => e.kind === 'verdict');
-    expect(verdicts.map((e) => e.kind === 'verdict' && `${e.probe}: ${e.check} = ${e.result}`)).toEqual(probe.verdicts.map((v) => `${v.probe}: ${v.check} = ${v.finding}`));
+    expect(verdicts.map((e) => e.kind === 'verdict' && `${e.probe}: ${e.check} = ${e.result}`)).toEqual(
+      probe.verdicts.map((v) => `${v.probe}: ${v.check} = ${v.finding}`),
+    );
     for (const section of t.outcome.probes) {
       const last = t.events[section.last];
       if (probe.verdicts.some((v) => v.probe === section.probe)) expect(last?.kind).toBe('verdict');
@@ -56,7 +63,11 @@ describe('opening a probe transcript', () => {
     const layout = layoutDiagram(t, wording);
     expect(layout.lanes.map((lane) => lane.id)).toEqual(['client', 'server']);
     expect(layout.wires.filter((wire) => wire.kind === 'message')).toHaveLength(messages.length);
-    expect(layout.markers.some((marker) => marker.text === 'not followed: work stops after the cancellation' && marker.tone === 'warn')).toBe(true);
+    expect(
+      layout.markers.some(
+        (marker) => marker.text === 'not followed: work stops after the cancellation' && marker.tone === 'warn',
+      ),
+    ).toBe(true);
     // The probe sees one end of each message: the server's progress reads as received, not as arriving.
     const progress = t.events.findIndex((e) => e.kind === 'message' && e.from === 'server');
     expect(wording[progress]?.text).toMatch(/^server → client: .* on stdio, received at [\d.]+ ms$/);
@@ -78,9 +89,12 @@ describe('opening a probe transcript', () => {
     const stops = older.verdicts.find((v) => v.check === 'work stops after the cancellation');
     if (stops === undefined) throw new Error('the fixture has no "work stops" verdict');
     const unfound = (level: 'MUST' | 'SHOULD') => {
-      const verdicts = older.verdicts.map(({ finding: _finding, ...v }) => (v === stops ? v : v.check === stops.check ? { ...v, result: 'broken', sentence: { ...v.sentence, level } } : v));
+      const verdicts = older.verdicts.map(({ finding: _finding, ...v }) =>
+        v === stops ? v : v.check === stops.check ? { ...v, result: 'broken', sentence: { ...v.sentence, level } } : v,
+      );
       const { tasksOffered: _offered, tasks: _tasks, ...rest } = older;
-      return recordingTranscript(readRecording(new TextEncoder().encode(JSON.stringify({ ...rest, verdicts })))).outcome;
+      return recordingTranscript(readRecording(new TextEncoder().encode(JSON.stringify({ ...rest, verdicts }))))
+        .outcome;
     };
     expect(unfound('MUST')).toMatchObject({ broken: 1, notFollowed: 0 });
     expect(unfound('SHOULD')).toMatchObject({ broken: 0, notFollowed: 1 });
@@ -90,10 +104,14 @@ describe('opening a probe transcript', () => {
     expect(() => readRecording(fixture('probe-malformed.json'))).toThrow(/LAB049 .*events\.12\.atMs/);
     expect(() => readRecording(new TextEncoder().encode('{"scenario":"probe"'))).toThrow(/LAB049 .*not JSON/);
     expect(() => readRecording(new Uint8Array([0xff, 0xfe, 0x00]))).toThrow(/LAB049 .*not UTF-8/);
-    expect(() => readRecording(new Uint8Array(RECORDING_BYTES_MAX + 1))).toThrow(/LAB049 .*more than a probe transcript's/);
+    expect(() => readRecording(new Uint8Array(RECORDING_BYTES_MAX + 1))).toThrow(
+      /LAB049 .*more than a probe transcript's/,
+    );
     const outOfOrder = JSON.parse(new TextDecoder().decode(fixture(STDIO))) as ProbeTranscript;
     [outOfOrder.events[3], outOfOrder.events[4]] = [outOfOrder.events[4] as never, outOfOrder.events[3] as never];
-    expect(() => readRecording(new TextEncoder().encode(JSON.stringify(outOfOrder)))).toThrow(/LAB049 .*events\.3\.seq/);
+    expect(() => readRecording(new TextEncoder().encode(JSON.stringify(outOfOrder)))).toThrow(
+      /LAB049 .*events\.3\.seq/,
+    );
   });
 
   it('the lab worker answers a recording like a run, and a malformed one with LAB049, not a run', async () => {
@@ -107,13 +125,19 @@ describe('opening a probe transcript', () => {
     // Linear time lays the kept recording out again, as for a run.
     const relaid = (await lab.handleMessage({ type: 'layout', requestId: 8, run: 7, scale: 'linear' })) as LabResponse;
     expect(relaid.type).toBe('layout');
-    const refused = (await lab.handleMessage({ type: 'recording', requestId: 9, bytes: fixture('probe-malformed.json') })) as LabResponse;
+    const refused = (await lab.handleMessage({
+      type: 'recording',
+      requestId: 9,
+      bytes: fixture('probe-malformed.json'),
+    })) as LabResponse;
     expect(refused).toMatchObject({ type: 'error', requestId: 9, code: 'LAB049' });
   });
 
   it('a transcript of more events than a recording may hold is refused with LAB049 saying how many, before any of them is checked', async () => {
     const over = bigRecordingBytes(RECORDING_EVENTS_MAX + 1);
-    expect(() => readRecording(over)).toThrow(`LAB049 not a probe transcript: the file holds ${(RECORDING_EVENTS_MAX + 1).toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')}`);
+    expect(() => readRecording(over)).toThrow(
+      `LAB049 not a probe transcript: the file holds ${(RECORDING_EVENTS_MAX + 1).toLocaleString('en')} events, more than a recording's ${RECORDING_EVENTS_MAX.toLocaleString('en')}`,
+    );
     const refused = (await host().handleMessage({ type: 'recording', requestId: 3, bytes: over })) as LabResponse;
     expect(refused).toMatchObject({ type: 'error', requestId: 3, code: 'LAB049' });
     // At the bound it opens.
@@ -126,7 +150,10 @@ describe('opening a probe transcript', () => {
     const lab = createLabHost({ sql: loadSqlJs(), storage: memoryLedgerStorage(), now: () => (clock += 1_000) });
     const events = 20_000;
     const reports: LabResponse[] = [];
-    const answer = (await lab.handleMessage({ type: 'recording', requestId: 4, bytes: bigRecordingBytes(events) }, (report) => reports.push(report as LabResponse))) as LabResponse;
+    const answer = (await lab.handleMessage(
+      { type: 'recording', requestId: 4, bytes: bigRecordingBytes(events) },
+      (report) => reports.push(report as LabResponse),
+    )) as LabResponse;
     expect(answer.type).toBe('transcript');
     for (const report of reports) expect(isLabResponse(report), JSON.stringify(report)).toBe(true);
     const progress = reports.flatMap((r) => (r.type === 'recording-progress' ? [r] : []));
@@ -153,12 +180,18 @@ describe('opening a probe transcript', () => {
 /** Every object's keys, path by path (arrays by their items' kinds), so two transcripts of one shape give the same set. */
 function shape(value: unknown, path = '$', into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) {
-    for (const item of value) shape(item, `${path}[${typeof item === 'object' && item !== null && 'kind' in item ? String((item as { kind: unknown }).kind) : ''}]`, into);
+    for (const item of value)
+      shape(
+        item,
+        `${path}[${typeof item === 'object' && item !== null && 'kind' in item ? String((item as { kind: unknown }).kind) : ''}]`,
+        into,
+      );
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, child] of Object.entries(value)) {
       into.add(`${path}.${key}`);
       // Messages, headers, capabilities and listed tools are the server's own: their keys are not the probe's shape.
-      if (!['message', 'headers', 'capabilities', 'listed', 'arguments', 'times', 'bounds'].includes(key)) shape(child, `${path}.${key}`, into);
+      if (!['message', 'headers', 'capabilities', 'listed', 'arguments', 'times', 'bounds'].includes(key))
+        shape(child, `${path}.${key}`, into);
     }
   }
   return into;
@@ -168,7 +201,9 @@ describe('the committed fixture still matches what the probe writes today', () =
   it('a fresh probe of server-everything over stdio has the fixture’s fields, event kinds and checks', async () => {
     const fresh = await runProbe({
       transport: 'stdio',
-      target: [process.execPath, '--import', LOOPBACK_ONLY, SERVER_EVERYTHING, 'stdio'].map((word) => JSON.stringify(word)).join(' '),
+      target: [process.execPath, '--import', LOOPBACK_ONLY, SERVER_EVERYTHING, 'stdio']
+        .map((word) => JSON.stringify(word))
+        .join(' '),
       tool: 'trigger-long-running-operation',
       arguments: { duration: 2, steps: 4 },
       times: { cancelAfterMs: 700, observeMs: 1_200, idleTimeoutMs: 1_500, maxTimeoutMs: 10_000 },
@@ -180,7 +215,8 @@ describe('the committed fixture still matches what the probe writes today', () =
     // …and the fixture has exactly its shape: the same fields at every level, the same event kinds, the same checks.
     const committed = JSON.parse(new TextDecoder().decode(fixture(STDIO))) as ProbeTranscript;
     expect([...shape(committed)].sort()).toEqual([...shape(JSON.parse(new TextDecoder().decode(written)))].sort());
-    const checks = (t: ProbeTranscript) => t.verdicts.map((v) => `${v.probe}: ${v.check} (${v.sentence.revision} ${v.sentence.level})`);
+    const checks = (t: ProbeTranscript) =>
+      t.verdicts.map((v) => `${v.probe}: ${v.check} (${v.sentence.revision} ${v.sentence.level})`);
     expect(checks(committed)).toEqual(checks(fresh));
   }, 60_000);
 });

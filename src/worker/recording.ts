@@ -1,4 +1,14 @@
-import { describeMessage, LabError, messageLabel, wordEvent, type EventWording, type LabEvent, type RecordedProbe, type RequestId, type Transcript } from '../engine';
+import {
+  describeMessage,
+  LabError,
+  messageLabel,
+  wordEvent,
+  type EventWording,
+  type LabEvent,
+  type RecordedProbe,
+  type RequestId,
+  type Transcript,
+} from '../engine';
 import { findingOf } from '../probe/probes';
 import type { ProbeTranscript } from '../probe/run';
 import * as v from 'valibot';
@@ -41,7 +51,11 @@ export type RecordingProgressListener = (done: number, total: number) => void;
  * before any is checked; the events are checked one by one, telling `onProgress` how far it got.
  */
 export function readRecording(bytes: Uint8Array, onProgress?: RecordingProgressListener): ProbeTranscript {
-  if (bytes.length > RECORDING_BYTES_MAX) throw new LabError('LAB049', `the file is ${bytes.length} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX}; nothing was opened`);
+  if (bytes.length > RECORDING_BYTES_MAX)
+    throw new LabError(
+      'LAB049',
+      `the file is ${bytes.length} bytes, more than a probe transcript's ${RECORDING_BYTES_MAX}; nothing was opened`,
+    );
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -54,20 +68,31 @@ export function readRecording(bytes: Uint8Array, onProgress?: RecordingProgressL
   } catch (error) {
     throw new LabError('LAB049', `the file is not JSON (${(error as Error).message}); nothing was opened`);
   }
-  const listed = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { events?: unknown }).events : undefined;
+  const listed =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as { events?: unknown }).events
+      : undefined;
   if (!Array.isArray(listed)) {
     // Not a transcript at all: the whole check says which field is wrong.
     const whole = check(ProbeTranscriptSchema, parsed);
-    throw new LabError('LAB049', `the file is not a lab probe transcript (${whole.ok ? 'no events' : whole.problem}); nothing was opened`);
+    throw new LabError(
+      'LAB049',
+      `the file is not a lab probe transcript (${whole.ok ? 'no events' : whole.problem}); nothing was opened`,
+    );
   }
   if (listed.length > RECORDING_EVENTS_MAX) throw new LabError('LAB049', recordingTooManyEvents(listed.length));
   // Everything but the events first (a few fields), then each event on its own, so the check can say how far it got.
   const checked = check(ProbeTranscriptSchema, { ...(parsed as object), events: [] });
-  if (!checked.ok) throw new LabError('LAB049', `the file is not a lab probe transcript (${checked.problem}); nothing was opened`);
+  if (!checked.ok)
+    throw new LabError('LAB049', `the file is not a lab probe transcript (${checked.problem}); nothing was opened`);
   for (let i = 0; i < listed.length; i++) {
     if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, listed.length);
     const result = v.safeParse(ProbeEventSchema, listed[i], { abortEarly: true });
-    if (!result.success) throw new LabError('LAB049', `the file is not a lab probe transcript (${explainIssues(result.issues, `events.${i}`)}); nothing was opened`);
+    if (!result.success)
+      throw new LabError(
+        'LAB049',
+        `the file is not a lab probe transcript (${explainIssues(result.issues, `events.${i}`)}); nothing was opened`,
+      );
   }
   onProgress?.(listed.length, listed.length);
   checked.value.events = listed as CheckedProbeTranscript['events'];
@@ -75,9 +100,17 @@ export function readRecording(bytes: Uint8Array, onProgress?: RecordingProgressL
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (event === undefined) continue;
-    if (event.seq !== i) throw new LabError('LAB049', `events.${i}.seq is ${event.seq}, not its place in the list (${i}); nothing was opened`);
+    if (event.seq !== i)
+      throw new LabError(
+        'LAB049',
+        `events.${i}.seq is ${event.seq}, not its place in the list (${i}); nothing was opened`,
+      );
     const before = events[i - 1];
-    if (before !== undefined && event.atMs < before.atMs) throw new LabError('LAB049', `events.${i}.atMs (${event.atMs} ms) is earlier than the event before it (${before.atMs} ms); a probe records in time order; nothing was opened`);
+    if (before !== undefined && event.atMs < before.atMs)
+      throw new LabError(
+        'LAB049',
+        `events.${i}.atMs (${event.atMs} ms) is earlier than the event before it (${before.atMs} ms); a probe records in time order; nothing was opened`,
+      );
   }
   return probeTranscriptOf(checked.value);
 }
@@ -92,10 +125,12 @@ export function probeTranscriptOf(checked: CheckedProbeTranscript): ProbeTranscr
     ...checked,
     tasksOffered: checked.tasksOffered ?? null,
     tasks: checked.tasks ?? null,
-    verdicts: checked.verdicts.map((verdict) => ({ ...verdict, finding: verdict.finding ?? findingOf(verdict.result, verdict.sentence) })),
+    verdicts: checked.verdicts.map((verdict) => ({
+      ...verdict,
+      finding: verdict.finding ?? findingOf(verdict.result, verdict.sentence),
+    })),
   };
 }
-
 
 /** Why a recording of `events` events is refused (LAB049): more than the page opens. */
 export function recordingTooManyEvents(events: number): string {
@@ -108,13 +143,17 @@ function requestsByChannel(probe: ProbeTranscript): Map<string, RequestId> {
   for (const event of probe.events) {
     if (event.kind !== 'message' || event.from !== 'client' || byChannel.has(event.channel)) continue;
     const id = event.message.id;
-    if (typeof event.message.method === 'string' && (typeof id === 'string' || typeof id === 'number')) byChannel.set(event.channel, id);
+    if (typeof event.message.method === 'string' && (typeof id === 'string' || typeof id === 'number'))
+      byChannel.set(event.channel, id);
   }
   return byChannel;
 }
 
 /** The probe's transcript in the lab's own format: the lab's event kinds where they say the same thing, the recording's three kinds for the rest. */
-export function recordingTranscript(probe: ProbeTranscript, onProgress?: RecordingProgressListener): RecordingTranscript {
+export function recordingTranscript(
+  probe: ProbeTranscript,
+  onProgress?: RecordingProgressListener,
+): RecordingTranscript {
   const requests = requestsByChannel(probe);
   const events: LabEvent[] = [];
   const probes: RecordedProbe[] = [];
@@ -126,37 +165,99 @@ export function recordingTranscript(probe: ProbeTranscript, onProgress?: Recordi
     placed.add(name);
     for (const verdict of verdictsOf(name)) {
       const { sentence } = verdict;
-      events.push({ ...base(atMs), kind: 'verdict', probe: name, check: verdict.check, result: verdict.finding, sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text }, detail: verdict.detail });
+      events.push({
+        ...base(atMs),
+        kind: 'verdict',
+        probe: name,
+        check: verdict.check,
+        result: verdict.finding,
+        sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text },
+        detail: verdict.detail,
+      });
     }
   };
   probe.events.forEach((event, i) => {
     if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, probe.events.length);
     const current = probes.at(-1);
-    if (current === undefined || current.probe !== event.probe) probes.push({ probe: event.probe, first: events.length, last: events.length });
+    if (current === undefined || current.probe !== event.probe)
+      probes.push({ probe: event.probe, first: events.length, last: events.length });
     switch (event.kind) {
       case 'message': {
         // A real server's message, checked as JSON-RPC 2.0 (json.ts): the recording draws what the server sent.
         const { message, problem } = checkJsonRpcMessage(event.message);
-        if (message !== null) events.push({ ...base(event.atMs), kind: 'message', from: event.from, to: event.to, channel: event.channel, message, arrivesAtMs: event.atMs });
+        if (message !== null)
+          events.push({
+            ...base(event.atMs),
+            kind: 'message',
+            from: event.from,
+            to: event.to,
+            channel: event.channel,
+            message,
+            arrivesAtMs: event.atMs,
+          });
         // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not one it can draw.
-        else events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}` });
+        else
+          events.push({
+            ...base(event.atMs),
+            kind: 'probe-note',
+            probe: event.probe,
+            text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}`,
+          });
         break;
       }
       case 'http-response':
-        events.push({ ...base(event.atMs), kind: 'http-response', probe: event.probe, channel: event.channel, requestId: requests.get(event.channel) ?? null, status: event.status, headers: event.headers });
+        events.push({
+          ...base(event.atMs),
+          kind: 'http-response',
+          probe: event.probe,
+          channel: event.channel,
+          requestId: requests.get(event.channel) ?? null,
+          status: event.status,
+          headers: event.headers,
+        });
         break;
       case 'sse-comment':
-        events.push({ ...base(event.atMs), kind: 'sse-comment', action: 'received', requestId: requests.get(event.channel) ?? event.channel, channel: event.channel, line: event.text, arrivesAtMs: event.atMs, reason: 'a comment line on the SSE stream (a keep-alive)' });
+        events.push({
+          ...base(event.atMs),
+          kind: 'sse-comment',
+          action: 'received',
+          requestId: requests.get(event.channel) ?? event.channel,
+          channel: event.channel,
+          line: event.text,
+          arrivesAtMs: event.atMs,
+          reason: 'a comment line on the SSE stream (a keep-alive)',
+        });
         break;
       case 'stream-closed': {
         const id = requests.get(event.channel);
         // The end of a POST that carried no request (a notification's 202) closes no request's stream: the probe's words keep it.
-        if (id === undefined) events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: `the ${event.by} ended ${event.channel}, which carried no request: ${event.reason}` });
-        else events.push({ ...base(event.atMs), kind: 'stream-closed', by: event.by, requestId: id, reason: event.reason });
+        if (id === undefined)
+          events.push({
+            ...base(event.atMs),
+            kind: 'probe-note',
+            probe: event.probe,
+            text: `the ${event.by} ended ${event.channel}, which carried no request: ${event.reason}`,
+          });
+        else
+          events.push({
+            ...base(event.atMs),
+            kind: 'stream-closed',
+            by: event.by,
+            requestId: id,
+            reason: event.reason,
+          });
         break;
       }
       case 'deadline':
-        events.push({ ...base(event.atMs), kind: 'deadline', requestId: event.requestId, deadline: event.deadline, action: event.action, dueAtMs: event.dueAtMs, reason: `the probe's own ${event.deadline === 'idle' ? 'idle' : 'maximum'} deadline` });
+        events.push({
+          ...base(event.atMs),
+          kind: 'deadline',
+          requestId: event.requestId,
+          deadline: event.deadline,
+          action: event.action,
+          dueAtMs: event.dueAtMs,
+          reason: `the probe's own ${event.deadline === 'idle' ? 'idle' : 'maximum'} deadline`,
+        });
         break;
       case 'note':
         events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: event.text });
@@ -174,7 +275,8 @@ export function recordingTranscript(probe: ProbeTranscript, onProgress?: Recordi
     addVerdicts(verdict.probe, endMs);
     probes.push({ probe: verdict.probe, first, last: events.length - 1 });
   }
-  const count = (finding: string) => events.filter((event) => event.kind === 'verdict' && event.result === finding).length;
+  const count = (finding: string) =>
+    events.filter((event) => event.kind === 'verdict' && event.result === finding).length;
   return {
     scenario: 'probe',
     transport: probe.transport,
@@ -234,22 +336,35 @@ export function wordRecording(events: readonly LabEvent[], onProgress?: Recordin
  */
 export function recordedSection(recording: RecordingTranscript, probe: string): RecordingTranscript {
   const section = recording.outcome.probes.find((entry) => entry.probe === probe);
-  if (section === undefined) throw new LabError('LAB049', `the recording has no probe ${JSON.stringify(probe)}; it has ${recording.outcome.probes.map((entry) => entry.probe).join(', ')}`);
+  if (section === undefined)
+    throw new LabError(
+      'LAB049',
+      `the recording has no probe ${JSON.stringify(probe)}; it has ${recording.outcome.probes.map((entry) => entry.probe).join(', ')}`,
+    );
   const startMs = recording.events[section.first]?.atMs ?? 0;
   const shift = (ms: number) => Math.round((ms - startMs) * 10) / 10;
   const events = recording.events.slice(section.first, section.last + 1).map((event, seq): LabEvent => {
     const moved = { ...event, seq, atMs: shift(event.atMs), causeSeq: null };
     if (moved.kind === 'message') return { ...moved, arrivesAtMs: shift(moved.arrivesAtMs) };
     if (moved.kind === 'deadline') return { ...moved, dueAtMs: shift(moved.dueAtMs) };
-    if (moved.kind === 'sse-comment') return { ...moved, arrivesAtMs: moved.arrivesAtMs === null ? null : shift(moved.arrivesAtMs) };
+    if (moved.kind === 'sse-comment')
+      return { ...moved, arrivesAtMs: moved.arrivesAtMs === null ? null : shift(moved.arrivesAtMs) };
     return moved;
   });
   const verdicts = events.filter((event) => event.kind === 'verdict');
-  const count = (result: string) => verdicts.filter((event) => event.kind === 'verdict' && event.result === result).length;
+  const count = (result: string) =>
+    verdicts.filter((event) => event.kind === 'verdict' && event.result === result).length;
   return {
     ...recording,
     scenario: `probe ${probe}`,
     events,
-    outcome: { ...recording.outcome, probes: [{ probe, first: 0, last: events.length - 1 }], holds: count('holds'), broken: count('broken'), notFollowed: count('not followed'), notObservable: count('not observable') },
+    outcome: {
+      ...recording.outcome,
+      probes: [{ probe, first: 0, last: events.length - 1 }],
+      holds: count('holds'),
+      broken: count('broken'),
+      notFollowed: count('not followed'),
+      notObservable: count('not observable'),
+    },
   };
 }

@@ -4,7 +4,14 @@
 // reads a Compare run spec as long as the parser accepts it.
 import { describe, expect, it } from 'vitest';
 import { lab } from '../cli/captured';
-import { formatRunSpec, parseRunSpec, resolveRunParams, resolveRunSpec, RUN_SPEC_CHARS_MAX, type RunSpecProblem } from '../lab/runSpec';
+import {
+  formatRunSpec,
+  parseRunSpec,
+  resolveRunParams,
+  resolveRunSpec,
+  RUN_SPEC_CHARS_MAX,
+  type RunSpecProblem,
+} from '../lab/runSpec';
 import { findScenario, scenarios } from '../scenarios/index';
 import { readLink } from '../store/url';
 import { answerToolRequest } from './toolsHost';
@@ -22,16 +29,41 @@ describe('one run description', () => {
   it('refuses ts-sdk on a scenario that is not a request race with one wording, from the command line, the worker, the link and Compare', async () => {
     const cli = await lab('run', 'buffer-overload', '--impl', 'ts-sdk');
     expect(cli.code).toBe(1);
-    const worker = (await host().handleMessage({ type: 'run', requestId: 1, scenario: 'buffer-overload', transport: 'http', seed: 1, settings: {}, ledger: 'fresh', impl: 'ts-sdk' })) as LabResponse;
-    const link = (await host().handleMessage({ type: 'resolve', requestId: 2, params: { scenario: 'buffer-overload', impl: 'ts-sdk' } })) as LabResponse;
-    const compare = await answerToolRequest({ type: 'compare', requestId: 3, runs: ['C', 'buffer-overload:impl=ts-sdk'] }, () => initSqlJs()).then(
+    const worker = (await host().handleMessage({
+      type: 'run',
+      requestId: 1,
+      scenario: 'buffer-overload',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      ledger: 'fresh',
+      impl: 'ts-sdk',
+    })) as LabResponse;
+    const link = (await host().handleMessage({
+      type: 'resolve',
+      requestId: 2,
+      params: { scenario: 'buffer-overload', impl: 'ts-sdk' },
+    })) as LabResponse;
+    const compare = await answerToolRequest(
+      { type: 'compare', requestId: 3, runs: ['C', 'buffer-overload:impl=ts-sdk'] },
+      () => initSqlJs(),
+    ).then(
       () => 'ran',
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
     const compareCli = await lab('compare', 'C', 'buffer-overload:impl=ts-sdk');
-    if (worker.type !== 'error' || link.type !== 'resolved') throw new Error(`unexpected answers ${worker.type} ${link.type}`);
-    const wordings = new Set([detail(cli.err), detail(worker.message), detail(link.problems[0]?.message ?? ''), detail(compareCli.err), detail(compare)]);
-    expect([...wordings]).toEqual(['ts-sdk runs the request races (A–D); buffer-overload is a buffer scenario. Nothing was run']);
+    if (worker.type !== 'error' || link.type !== 'resolved')
+      throw new Error(`unexpected answers ${worker.type} ${link.type}`);
+    const wordings = new Set([
+      detail(cli.err),
+      detail(worker.message),
+      detail(link.problems[0]?.message ?? ''),
+      detail(compareCli.err),
+      detail(compare),
+    ]);
+    expect([...wordings]).toEqual([
+      'ts-sdk runs the request races (A–D); buffer-overload is a buffer scenario. Nothing was run',
+    ]);
     expect(worker.code).toBe('LAB025');
     expect(link.problems).toMatchObject([{ param: 'impl', code: 'LAB025' }]);
   });
@@ -39,7 +71,11 @@ describe('one run description', () => {
   it('judges a link leniently, in the order the page lists its problems, and keeps the defaults of what it refuses', () => {
     const problems: RunSpecProblem[] = [];
     const fallback = scenarios[0];
-    const run = resolveRunParams({ scenario: 'Z', transport: 'tcp', seed: 'x', impl: 'fast', workMs: 'a lot' }, findScenario, { problems, fallback });
+    const run = resolveRunParams(
+      { scenario: 'Z', transport: 'tcp', seed: 'x', impl: 'fast', workMs: 'a lot' },
+      findScenario,
+      { problems, fallback },
+    );
     expect(problems.map((p) => [p.param, p.code])).toEqual([
       ['scenario', 'LAB001'],
       ['transport', 'LAB002'],
@@ -47,26 +83,56 @@ describe('one run description', () => {
       ['impl', 'LAB025'],
       ['workMs', 'LAB005'],
     ]);
-    expect(run).toMatchObject({ scenario: fallback, transport: fallback?.defaultTransport, seed: 1, impl: 'model', settings: {} });
+    expect(run).toMatchObject({
+      scenario: fallback,
+      transport: fallback?.defaultTransport,
+      seed: 1,
+      impl: 'model',
+      settings: {},
+    });
   });
 
   it('throws the first refusal when strict: the command line, Compare and the worker run nothing', () => {
     expect(() => resolveRunParams({ scenario: 'C', latencyMs: '-1' }, findScenario)).toThrow(/^LAB005/);
-    expect(() => resolveRunParams({ scenario: 'C', nope: '1' }, findScenario)).toThrow(/^LAB004 .*"nope" is not a setting of scenario C/);
+    expect(() => resolveRunParams({ scenario: 'C', nope: '1' }, findScenario)).toThrow(
+      /^LAB004 .*"nope" is not a setting of scenario C/,
+    );
     expect(() => resolveRunParams({ scenario: 'C', schedule: 'x9' }, findScenario)).toThrow(/^LAB022/);
     expect(() => resolveRunParams({ scenario: 'C', faults: 'drop' }, findScenario)).toThrow(/^LAB023/);
-    expect(() => resolveRunParams({ scenario: 'C', impl: 'ts-sdk', faults: 'drop:7' }, findScenario)).toThrow(/^LAB025 .*faults apply to the lab's model/);
-    expect(() => resolveRunParams({ scenario: 'C', impl: 'ts-sdk', requestId: '7' }, findScenario)).toThrow(/^LAB025 .*requestId cannot be set with ts-sdk/);
+    expect(() => resolveRunParams({ scenario: 'C', impl: 'ts-sdk', faults: 'drop:7' }, findScenario)).toThrow(
+      /^LAB025 .*faults apply to the lab's model/,
+    );
+    expect(() => resolveRunParams({ scenario: 'C', impl: 'ts-sdk', requestId: '7' }, findScenario)).toThrow(
+      /^LAB025 .*requestId cannot be set with ts-sdk/,
+    );
     // The page keeps the settings the SDK decides for the model; its link does not refuse ts-sdk for them.
-    expect(resolveRunParams({ scenario: 'C', impl: 'ts-sdk', requestId: '7' }, findScenario, { problems: [], keepSdkDecidedSettings: true })).toMatchObject({ impl: 'ts-sdk', settings: { requestId: 7 } });
+    expect(
+      resolveRunParams({ scenario: 'C', impl: 'ts-sdk', requestId: '7' }, findScenario, {
+        problems: [],
+        keepSdkDecidedSettings: true,
+      }),
+    ).toMatchObject({ impl: 'ts-sdk', settings: { requestId: 7 } });
   });
 
   it('writes an ordering and faults in a run spec and reads them back', () => {
     const text = 'A:transport=http,seed=3,latencyJitterMs=300,schedule=j0.j10,faults=drop:7+delay:9:300';
     const spec = parseRunSpec(text);
-    expect(spec).toMatchObject({ scenario: 'A', transport: 'http', seed: 3, settings: { latencyJitterMs: '300' }, schedule: 'j0.j10', faults: 'drop:7,delay:9:300' });
+    expect(spec).toMatchObject({
+      scenario: 'A',
+      transport: 'http',
+      seed: 3,
+      settings: { latencyJitterMs: '300' },
+      schedule: 'j0.j10',
+      faults: 'drop:7,delay:9:300',
+    });
     expect(formatRunSpec(spec)).toBe(text);
-    expect(resolveRunSpec(spec, findScenario)).toMatchObject({ transport: 'http', seed: 3, settings: { latencyJitterMs: 300 }, schedule: 'j0.j10', faults: 'drop:7,delay:9:300' });
+    expect(resolveRunSpec(spec, findScenario)).toMatchObject({
+      transport: 'http',
+      seed: 3,
+      settings: { latencyJitterMs: 300 },
+      schedule: 'j0.j10',
+      faults: 'drop:7,delay:9:300',
+    });
   });
 
   it('the page reads a Compare run spec as long as the parser accepts, and no longer', () => {

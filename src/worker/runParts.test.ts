@@ -13,7 +13,14 @@ import { inParts, PART_EVENTS, PartsAssembly } from './runParts';
 const settings = { progressEveryMs: 2 };
 const transcript = runScenario(findScenario('C'), { transport: 'stdio', seed: 1, settings });
 const wording = wordEvents(transcript.events);
-const answer: Extract<LabResponse, { type: 'transcript' }> = { type: 'transcript', requestId: 7, transcript, facts: null, wording, layout: layoutDiagram(transcript, wording) };
+const answer: Extract<LabResponse, { type: 'transcript' }> = {
+  type: 'transcript',
+  requestId: 7,
+  transcript,
+  facts: null,
+  wording,
+  layout: layoutDiagram(transcript, wording),
+};
 
 describe('a long answer in parts', () => {
   it('splits a run of more than PART_EVENTS events into parts the page checks one by one, and puts it back whole', () => {
@@ -38,7 +45,14 @@ describe('a long answer in parts', () => {
   it('sends a short answer as it is', () => {
     const short = runScenario(findScenario('A'), { transport: 'stdio', seed: 1 });
     const shortWording = wordEvents(short.events);
-    const response: LabResponse = { type: 'transcript', requestId: 1, transcript: short, facts: null, wording: shortWording, layout: layoutDiagram(short, shortWording) };
+    const response: LabResponse = {
+      type: 'transcript',
+      requestId: 1,
+      transcript: short,
+      facts: null,
+      wording: shortWording,
+      layout: layoutDiagram(short, shortWording),
+    };
     expect(inParts(response)).toEqual([response]);
   });
 

@@ -27,7 +27,10 @@ type LayoutRows = Pick<DiagramLayout, 'rowY' | 'wires' | 'markers' | 'times' | '
 const ROW_LISTS = ['wires', 'markers', 'times', 'bars', 'breaks'] as const;
 
 /** The messages that carry `response`: itself, or its parts and then itself with the parted lists empty. */
-export function inParts(response: LabResponse | ToolResponse, partEvents = PART_EVENTS): Array<LabResponse | ToolResponse> {
+export function inParts(
+  response: LabResponse | ToolResponse,
+  partEvents = PART_EVENTS,
+): Array<LabResponse | ToolResponse> {
   if (response.type !== 'transcript' && response.type !== 'layout') return [response];
   const { layout } = response;
   const count = layout.rowY.length;
@@ -53,14 +56,27 @@ export function inParts(response: LabResponse | ToolResponse, partEvents = PART_
       from,
       events: transcript === null ? [] : transcript.transcript.events.slice(from, to),
       wording: transcript === null ? [] : transcript.wording.slice(from, to),
-      layout: { rowY: layout.rowY.slice(from, to), wires: take('wires', to), markers: take('markers', to), times: take('times', to), bars: take('bars', to), breaks: take('breaks', to) },
+      layout: {
+        rowY: layout.rowY.slice(from, to),
+        wires: take('wires', to),
+        markers: take('markers', to),
+        times: take('times', to),
+        bars: take('bars', to),
+        breaks: take('breaks', to),
+      },
     });
   }
   const emptyLayout: DiagramLayout = { ...layout, rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
   const answer: Parted =
     transcript === null
       ? { ...response, layout: emptyLayout, parts: parts.length }
-      : { ...transcript, transcript: { ...transcript.transcript, events: [] }, wording: [], layout: emptyLayout, parts: parts.length };
+      : {
+          ...transcript,
+          transcript: { ...transcript.transcript, events: [] },
+          wording: [],
+          layout: emptyLayout,
+          parts: parts.length,
+        };
   return [...parts, answer];
 }
 
@@ -73,7 +89,8 @@ export class PartsAssembly {
 
   /** Adds the next part; the reason it does not fit (out of order), or null. */
   add(part: RunPart): string | null {
-    if (part.from !== this.rows.rowY.length) return `part ${this.received + 1} starts at event ${part.from}, not at ${this.rows.rowY.length}`;
+    if (part.from !== this.rows.rowY.length)
+      return `part ${this.received + 1} starts at event ${part.from}, not at ${this.rows.rowY.length}`;
     this.received += 1;
     for (const event of part.events) this.events.push(event);
     for (const wording of part.wording) this.wording.push(wording);
@@ -86,15 +103,31 @@ export class PartsAssembly {
 
   /** The answer with its parts put back, or the reason they do not make it whole. */
   finish<A extends LabAnswer | ToolResponse>(answer: A): { ok: true; answer: A } | { ok: false; problem: string } {
-    if (answer.type !== 'transcript' && answer.type !== 'layout') return this.received === 0 ? { ok: true, answer } : { ok: false, problem: `a ${answer.type} answer came after ${this.received} parts` };
+    if (answer.type !== 'transcript' && answer.type !== 'layout')
+      return this.received === 0
+        ? { ok: true, answer }
+        : { ok: false, problem: `a ${answer.type} answer came after ${this.received} parts` };
     const expected = answer.parts ?? 0;
-    if (expected !== this.received) return { ok: false, problem: `the answer has ${expected} parts; ${this.received} arrived` };
+    if (expected !== this.received)
+      return { ok: false, problem: `the answer has ${expected} parts; ${this.received} arrived` };
     if (expected === 0) return { ok: true, answer };
     const layout: DiagramLayout = { ...answer.layout, ...this.rows };
     if (answer.type === 'layout') return { ok: true, answer: { ...answer, layout, parts: undefined } };
     if (this.events.length !== layout.rowY.length || this.wording.length !== this.events.length) {
-      return { ok: false, problem: `the parts hold ${this.events.length} events, ${this.wording.length} wordings and ${layout.rowY.length} rows` };
+      return {
+        ok: false,
+        problem: `the parts hold ${this.events.length} events, ${this.wording.length} wordings and ${layout.rowY.length} rows`,
+      };
     }
-    return { ok: true, answer: { ...answer, transcript: { ...answer.transcript, events: this.events }, wording: this.wording, layout, parts: undefined } };
+    return {
+      ok: true,
+      answer: {
+        ...answer,
+        transcript: { ...answer.transcript, events: this.events },
+        wording: this.wording,
+        layout,
+        parts: undefined,
+      },
+    };
   }
 }

@@ -21,7 +21,10 @@ describe('the worker schema checks every field of every transcript', () => {
       expect(read.outcome, `${id} ${transport}: outcome`).toEqual(transcript.outcome);
       // The wire message itself is the MCP schema's to check (src/testing/schema.test.ts); check passes it whole.
       const withoutWire = (event: object) => ('message' in event ? { ...event, message: null } : event);
-      for (const [i, event] of transcript.events.entries()) expect(withoutWire(read.events[i] ?? {}), `${id} ${transport}: event ${i} (${event.kind})`).toEqual(withoutWire(event));
+      for (const [i, event] of transcript.events.entries())
+        expect(withoutWire(read.events[i] ?? {}), `${id} ${transport}: event ${i} (${event.kind})`).toEqual(
+          withoutWire(event),
+        );
     }
   });
 });

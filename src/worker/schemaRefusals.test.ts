@@ -19,11 +19,22 @@ type TranscriptAnswer = Extract<LabResponse, { type: 'transcript' }>;
 function transcriptResponse(id = 'A'): TranscriptAnswer {
   const transcript = runScenarioById(id);
   const wording = wordEvents(transcript.events);
-  return { type: 'transcript', requestId: 1, transcript, facts: null, wording, layout: layoutDiagram(transcript, wording) };
+  return {
+    type: 'transcript',
+    requestId: 1,
+    transcript,
+    facts: null,
+    wording,
+    layout: layoutDiagram(transcript, wording),
+  };
 }
 
 /** The answer with event `index` replaced (a plain object: the refusals are of data a worker could post). */
-function withEvent(response: TranscriptAnswer, index: number, change: (event: Record<string, unknown>) => Record<string, unknown>): unknown {
+function withEvent(
+  response: TranscriptAnswer,
+  index: number,
+  change: (event: Record<string, unknown>) => Record<string, unknown>,
+): unknown {
   const events = response.transcript.events.map((event, i) => (i === index ? change({ ...event }) : event));
   return { ...response, transcript: { ...response.transcript, events } };
 }
@@ -40,14 +51,24 @@ describe('a transcript and a run part are checked as the engine types them', () 
   it('refuses a message that is no JSON-RPC request, notification, result or error, naming it', () => {
     const response = transcriptResponse();
     const at = firstIndex(response.transcript.events, 'message');
-    expect(explainBadResponse(withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0' } })))).toMatch(new RegExp(`transcript\\.events\\.${at}\\.message: must be a JSON-RPC 2\\.0`));
-    expect(explainBadResponse(withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0', id: 1, result: 'done' } })))).toMatch(/message: must be a JSON-RPC/);
+    expect(explainBadResponse(withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0' } })))).toMatch(
+      new RegExp(`transcript\\.events\\.${at}\\.message: must be a JSON-RPC 2\\.0`),
+    );
+    expect(
+      explainBadResponse(
+        withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0', id: 1, result: 'done' } })),
+      ),
+    ).toMatch(/message: must be a JSON-RPC/);
   });
 
   it('refuses a message nested deeper than the bound, and accepts one at it', () => {
     const response = transcriptResponse();
     const at = firstIndex(response.transcript.events, 'message');
-    const deep = (depth: number) => withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0', method: 'notifications/message', params: { data: nested(depth) } } }));
+    const deep = (depth: number) =>
+      withEvent(response, at, (event) => ({
+        ...event,
+        message: { jsonrpc: '2.0', method: 'notifications/message', params: { data: nested(depth) } },
+      }));
     expect(explainBadResponse(deep(JSON_DEPTH_MAX - 2))).toBeNull();
     expect(explainBadResponse(deep(JSON_DEPTH_MAX))).toMatch(/message: must be a JSON-RPC/);
   });
@@ -55,9 +76,16 @@ describe('a transcript and a run part are checked as the engine types them', () 
   it('accepts a request and a notification without params, as JSON-RPC allows, and words them', () => {
     const response = transcriptResponse();
     const at = firstIndex(response.transcript.events, 'message');
-    const answer = withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0', method: 'notifications/initialized' } }));
+    const answer = withEvent(response, at, (event) => ({
+      ...event,
+      message: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    }));
     expect(explainBadResponse(answer)).toBeNull();
-    expect(explainBadResponse(withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0', id: 9, method: 'ping' } })))).toBeNull();
+    expect(
+      explainBadResponse(
+        withEvent(response, at, (event) => ({ ...event, message: { jsonrpc: '2.0', id: 9, method: 'ping' } })),
+      ),
+    ).toBeNull();
     const events = (answer as TranscriptAnswer).transcript.events;
     expect(() => wordEvents(events)).not.toThrow();
   });
@@ -65,14 +93,25 @@ describe('a transcript and a run part are checked as the engine types them', () 
   it('refuses an event action the engine never writes', () => {
     const response = transcriptResponse('buffer-overload');
     const at = firstIndex(response.transcript.events, 'buffer');
-    expect(explainBadResponse(withEvent(response, at, (event) => ({ ...event, action: 'teleported' })))).toMatch(new RegExp(`transcript\\.events\\.${at}\\.action`));
+    expect(explainBadResponse(withEvent(response, at, (event) => ({ ...event, action: 'teleported' })))).toMatch(
+      new RegExp(`transcript\\.events\\.${at}\\.action`),
+    );
   });
 
   it('refuses a run part whose event is not one the engine writes', () => {
     const { transcript } = transcriptResponse();
     const at = firstIndex(transcript.events, 'message');
-    const events = transcript.events.map((event, i) => (i === at ? { ...event, message: { jsonrpc: '2.0', id: null, result: {} } } : event));
-    const part = { type: 'run-part', requestId: 1, from: 0, events, wording: wordEvents(transcript.events), layout: null };
+    const events = transcript.events.map((event, i) =>
+      i === at ? { ...event, message: { jsonrpc: '2.0', id: null, result: {} } } : event,
+    );
+    const part = {
+      type: 'run-part',
+      requestId: 1,
+      from: 0,
+      events,
+      wording: wordEvents(transcript.events),
+      layout: null,
+    };
     expect(explainBadResponse({ ...part, events: transcript.events })).toBeNull();
     expect(explainBadResponse(part)).toMatch(new RegExp(`events\\.${at}\\.message`));
   });
@@ -85,13 +124,32 @@ describe('the layout and an exploration are checked as the page reads them', () 
     const { timeRight: _edge, ...noEdge } = response.layout;
     expect(explainBadResponse({ ...response, layout: noEdge })).toMatch(/layout\.timeRight/);
     const wires = response.layout.wires.map((wire, i) => (i === 0 ? { ...wire, bandY: undefined } : wire));
-    expect(explainBadResponse({ ...response, layout: { ...response.layout, wires } })).toMatch(/layout\.wires\.0\.bandY/);
+    expect(explainBadResponse({ ...response, layout: { ...response.layout, wires } })).toMatch(
+      /layout\.wires\.0\.bandY/,
+    );
   });
 
   it('refuses an exploration naming an invariant the engine does not check', () => {
-    const result = { scenario: 'A', kind: 'request-race', transport: 'stdio', settings: {}, schedules: 1, states: 1, complete: true, endings: [], violations: [{ invariant: 'one-terminal-state', schedule: 'j0', step: 3, explanation: 'two' }], verdict: 'one violation' };
+    const result = {
+      scenario: 'A',
+      kind: 'request-race',
+      transport: 'stdio',
+      settings: {},
+      schedules: 1,
+      states: 1,
+      complete: true,
+      endings: [],
+      violations: [{ invariant: 'one-terminal-state', schedule: 'j0', step: 3, explanation: 'two' }],
+      verdict: 'one violation',
+    };
     expect(explainBadResponse({ type: 'exploration', requestId: 1, result })).toBeNull();
-    expect(explainBadResponse({ type: 'exploration', requestId: 1, result: { ...result, violations: [{ ...result.violations[0], invariant: 'good-vibes' }] } })).toMatch(/result\.violations\.0\.invariant/);
+    expect(
+      explainBadResponse({
+        type: 'exploration',
+        requestId: 1,
+        result: { ...result, violations: [{ ...result.violations[0], invariant: 'good-vibes' }] },
+      }),
+    ).toMatch(/result\.violations\.0\.invariant/);
   });
 });
 
@@ -104,31 +162,62 @@ describe('the tools worker’s review and panels are checked field by field', ()
     const answer = { type: 'review-result', requestId: 1, result };
     expect(explainBadToolResponse(answer)).toBeNull();
     const { retryClass: _dropped, ...classification } = result.review.retryClassification;
-    expect(explainBadToolResponse({ ...answer, result: { ...result, review: { ...result.review, retryClassification: classification } } })).toMatch(/result\.review\.retryClassification\.retryClass/);
+    expect(
+      explainBadToolResponse({
+        ...answer,
+        result: { ...result, review: { ...result.review, retryClassification: classification } },
+      }),
+    ).toMatch(/result\.review\.retryClassification\.retryClass/);
   });
 
   it('refuses a review flag without the rule that raised it', () => {
     const result = reviewLab(safeCharge);
     if (!result.ok) throw new Error('the safe example reviews clean');
     const flags = [{ field: 'retry', severity: 'warning', reason: 'why', card: null, requirements: [] }];
-    expect(explainBadToolResponse({ type: 'review-result', requestId: 1, result: { ...result, review: { ...result.review, flags } } })).toMatch(/flags\.0\.rule/);
+    expect(
+      explainBadToolResponse({
+        type: 'review-result',
+        requestId: 1,
+        result: { ...result, review: { ...result.review, flags } },
+      }),
+    ).toMatch(/flags\.0\.rule/);
   });
 
   it('refuses a failure mode without its fix run’s detail and problems', () => {
-    const mode = { id: 'x', failure: 'f', symptom: 's', correctResponse: 'c', failureRun: { scenario: 'A' }, fixRun: { scenario: 'A' }, failureShown: true, fixShown: true, failureDetail: 'shown', fixDetail: 'shown', problems: [] };
-    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [], failureModes: [mode] })).toBeNull();
+    const mode = {
+      id: 'x',
+      failure: 'f',
+      symptom: 's',
+      correctResponse: 'c',
+      failureRun: { scenario: 'A' },
+      fixRun: { scenario: 'A' },
+      failureShown: true,
+      fixShown: true,
+      failureDetail: 'shown',
+      fixDetail: 'shown',
+      problems: [],
+    };
+    expect(
+      explainBadToolResponse({ type: 'verification', requestId: 1, results: [], failureModes: [mode] }),
+    ).toBeNull();
     const { fixDetail: _detail, ...lost } = mode;
-    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [], failureModes: [lost] })).toMatch(/failureModes\.0\.fixDetail/);
+    expect(explainBadToolResponse({ type: 'verification', requestId: 1, results: [], failureModes: [lost] })).toMatch(
+      /failureModes\.0\.fixDetail/,
+    );
   });
 
   it('refuses a buffer panel without a capacity and a herd panel that lost a field of its outcome', () => {
     const buffer = runPanel(run, { scenario: 'buffer-overload', settings: { capacity: 4 } });
     expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: buffer })).toBeNull();
-    expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: { ...buffer, capacityEvents: null } })).toMatch(/view\.capacityEvents/);
+    expect(
+      explainBadToolResponse({ type: 'panel-view', requestId: 1, view: { ...buffer, capacityEvents: null } }),
+    ).toMatch(/view\.capacityEvents/);
     const herd = runPanel(run, { scenario: 'herd', settings: { clients: 50 } });
     expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: herd })).toBeNull();
     const { peakAttemptsPerWindow: _dropped, ...lost } = herd as Extract<typeof herd, { kind: 'herd' }>;
-    expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: lost })).toMatch(/view\.peakAttemptsPerWindow/);
+    expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: lost })).toMatch(
+      /view\.peakAttemptsPerWindow/,
+    );
   });
 });
 
@@ -150,7 +239,17 @@ describe('a recording is read as JSON-RPC where it is, and refused whole where i
     times: { cancelAfterMs: 100, observeMs: 100, idleTimeoutMs: 100, maxTimeoutMs: 100 },
     bounds: { budgetMs: 1, messagesMax: 1, bytesMax: 1, messageBytesMax: 1, answerTimeoutMs: 1, startupTimeoutMs: 1 },
     probes: ['lifecycle'],
-    events: messages.map((message, seq) => ({ seq, atMs: seq, probe: 'lifecycle', kind: 'message', from: 'server', to: 'client', channel: 'stdout', message, bytes: 10 })),
+    events: messages.map((message, seq) => ({
+      seq,
+      atMs: seq,
+      probe: 'lifecycle',
+      kind: 'message',
+      from: 'server',
+      to: 'client',
+      channel: 'stdout',
+      message,
+      bytes: 10,
+    })),
     verdicts: [],
     stderr: '',
     received: { messages: messages.length, bytes: 10 * messages.length },
@@ -158,7 +257,16 @@ describe('a recording is read as JSON-RPC where it is, and refused whole where i
   const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
   it('draws a request without params as a message, and a result that is no object as a note', () => {
-    const recording = recordingTranscript(readRecording(bytes(probe([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, result: 'done' }]))));
+    const recording = recordingTranscript(
+      readRecording(
+        bytes(
+          probe([
+            { jsonrpc: '2.0', id: 1, method: 'ping' },
+            { jsonrpc: '2.0', id: 2, result: 'done' },
+          ]),
+        ),
+      ),
+    );
     const [ping, odd] = recording.events;
     expect(ping).toMatchObject({ kind: 'message', message: { jsonrpc: '2.0', id: 1, method: 'ping' } });
     expect(ping?.kind === 'message' && 'params' in ping.message).toBe(false);
@@ -167,12 +275,29 @@ describe('a recording is read as JSON-RPC where it is, and refused whole where i
   });
 
   it('refuses a recording whose message nests past the bound, and opens nothing', () => {
-    const deep = probe([{ jsonrpc: '2.0', method: 'notifications/message', params: { data: nested(JSON_DEPTH_MAX + 1) } }]);
-    expect(() => readRecording(bytes(deep))).toThrow(new RegExp(`events\\.0\\.message: must be a JSON object nested at most ${JSON_DEPTH_MAX} deep.*nothing was opened`));
+    const deep = probe([
+      { jsonrpc: '2.0', method: 'notifications/message', params: { data: nested(JSON_DEPTH_MAX + 1) } },
+    ]);
+    expect(() => readRecording(bytes(deep))).toThrow(
+      new RegExp(
+        `events\\.0\\.message: must be a JSON object nested at most ${JSON_DEPTH_MAX} deep.*nothing was opened`,
+      ),
+    );
   });
 
   it('fills in what an older probe did not write: no tasks, and each finding from its result', () => {
-    const verdict = { probe: 'lifecycle', check: 'answers ping', sentence: { revision: '2025-11-25', level: 'SHOULD', page: 'basic/utilities/ping', text: 'The receiver SHOULD respond promptly' }, result: 'broken', detail: 'no answer' };
+    const verdict = {
+      probe: 'lifecycle',
+      check: 'answers ping',
+      sentence: {
+        revision: '2025-11-25',
+        level: 'SHOULD',
+        page: 'basic/utilities/ping',
+        text: 'The receiver SHOULD respond promptly',
+      },
+      result: 'broken',
+      detail: 'no answer',
+    };
     const read = readRecording(bytes({ ...probe([{ jsonrpc: '2.0', id: 1, method: 'ping' }]), verdicts: [verdict] }));
     expect(read.tasksOffered).toBeNull();
     expect(read.tasks).toBeNull();

@@ -1,5 +1,16 @@
 import * as v from 'valibot';
-import type { ExploreResult, JsonObject, JsonRpcMessage, LabErrorCode, LabEvent, Outcome, OutcomeByKind, RunComparison, SettingsSpec, Transcript } from '../engine';
+import type {
+  ExploreResult,
+  JsonObject,
+  JsonRpcMessage,
+  LabErrorCode,
+  LabEvent,
+  Outcome,
+  OutcomeByKind,
+  RunComparison,
+  SettingsSpec,
+  Transcript,
+} from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/layout';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
@@ -37,7 +48,20 @@ const unknownRecord = v.record(v.string(), v.unknown());
 /** A JSON object (JSON values only, bounded depth: json.ts), typed as the engine's JsonObject. */
 const jsonObject = v.custom<JsonObject>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
 const taskStatus = v.picklist(['working', 'input_required', 'completed', 'failed', 'cancelled']);
-const taskAction = v.picklist(['created', 'polled', 'cancel-acknowledged', 'cancel-skipped', 'cancelled', 'completed', 'reported', 'crashed', 'restarted', 'retried', 'retry-skipped', 'request-lost']);
+const taskAction = v.picklist([
+  'created',
+  'polled',
+  'cancel-acknowledged',
+  'cancel-skipped',
+  'cancelled',
+  'completed',
+  'reported',
+  'crashed',
+  'restarted',
+  'retried',
+  'retry-skipped',
+  'request-lost',
+]);
 const bufferAction = v.picklist(['enqueued', 'coalesced', 'dropped', 'needs-refetch', 'refused', 'released']);
 
 export const TransportSchema = v.picklist(TRANSPORTS);
@@ -52,10 +76,14 @@ const base = {
   causeSeq: v.nullable(nonNegativeInt),
 } as const;
 
-const event = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...base, kind: v.literal(kind), ...entries });
+const event = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) =>
+  v.object({ ...base, kind: v.literal(kind), ...entries });
 
 /** A JSON-RPC 2.0 message as the engine types it; `params` may be omitted, as JSON-RPC allows (json.ts). */
-const JsonRpcMessageSchema = v.custom<JsonRpcMessage>(isJsonRpcMessage, 'must be a JSON-RPC 2.0 request, notification, result (an object) or error');
+const JsonRpcMessageSchema = v.custom<JsonRpcMessage>(
+  isJsonRpcMessage,
+  'must be a JSON-RPC 2.0 request, notification, result (an object) or error',
+);
 
 const ReconnectPlanSchema = v.object({
   previousRequestId: requestId,
@@ -66,40 +94,179 @@ const ReconnectPlanSchema = v.object({
   reconcileInsteadOfReplay: v.array(requestId),
   replayUnsafeMutations: v.literal(false),
   sendLastEventId: v.boolean(),
-  backoff: v.object({ policy: v.picklist(BACKOFF_POLICIES), attempt: nonNegativeInt, delayMs: finite, ceilingMs: finite }),
+  backoff: v.object({
+    policy: v.picklist(BACKOFF_POLICIES),
+    attempt: nonNegativeInt,
+    delayMs: finite,
+    ceilingMs: finite,
+  }),
 });
 
 const eventSchemas = [
-  event('message', { from: side, to: side, channel: v.string(), message: JsonRpcMessageSchema, arrivesAtMs: finite, ignoredBy: v.optional(side), lost: v.optional(v.literal(true)), reason: v.optional(v.string()), malformed: v.optional(v.string()), fault: v.optional(v.string()), duplicateOf: v.optional(nonNegativeInt), headers: v.optional(stringRecord) }),
-  event('delivered', { messageSeq: nonNegativeInt, from: side, to: side, summary: v.string(), ignoredBy: v.optional(side), reason: v.optional(v.string()) }),
+  event('message', {
+    from: side,
+    to: side,
+    channel: v.string(),
+    message: JsonRpcMessageSchema,
+    arrivesAtMs: finite,
+    ignoredBy: v.optional(side),
+    lost: v.optional(v.literal(true)),
+    reason: v.optional(v.string()),
+    malformed: v.optional(v.string()),
+    fault: v.optional(v.string()),
+    duplicateOf: v.optional(nonNegativeInt),
+    headers: v.optional(stringRecord),
+  }),
+  event('delivered', {
+    messageSeq: nonNegativeInt,
+    from: side,
+    to: side,
+    summary: v.string(),
+    ignoredBy: v.optional(side),
+    reason: v.optional(v.string()),
+  }),
   event('message-lost', { messageSeq: nonNegativeInt, summary: v.string(), reason: v.string() }),
   event('stream-opened', { by: side, requestId, headers: stringRecord }),
   event('stream-closed', { by: side, requestId, reason: v.string() }),
   event('disconnect-observed', { by: side, requestId, reason: v.string() }),
-  event('request-started', { requestId, idleTimeoutMs: finite, maxTimeoutMs: finite, progressToken: v.nullable(v.union([v.string(), v.number()])) }),
-  event('deadline', { requestId, deadline: v.picklist(['idle', 'max']), action: v.picklist(['armed', 'reset', 'fired', 'disarmed']), dueAtMs: finite, reason: v.string() }),
+  event('request-started', {
+    requestId,
+    idleTimeoutMs: finite,
+    maxTimeoutMs: finite,
+    progressToken: v.nullable(v.union([v.string(), v.number()])),
+  }),
+  event('deadline', {
+    requestId,
+    deadline: v.picklist(['idle', 'max']),
+    action: v.picklist(['armed', 'reset', 'fired', 'disarmed']),
+    dueAtMs: finite,
+    reason: v.string(),
+  }),
   event('state', { side, requestId, from: v.string(), to: v.string(), reason: v.string() }),
-  event('terminal', { requestId, state: v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']), reason: v.string() }),
-  event('worker', { requestId, step: v.picklist(['started', 'checkpoint', 'finished', 'stopped']), reason: v.string() }),
+  event('terminal', {
+    requestId,
+    state: v.picklist(['completed', 'cancelled', 'timeout-idle', 'timeout-max']),
+    reason: v.string(),
+  }),
+  event('worker', {
+    requestId,
+    step: v.picklist(['started', 'checkpoint', 'finished', 'stopped']),
+    reason: v.string(),
+  }),
   event('suppressed', { by: side, requestId, what: v.picklist(['response', 'progress']), reason: v.string() }),
   event('cancel-ignored', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
   event('cancel-accepted', { by: side, requestId: v.nullable(requestId), reason: v.string() }),
-  event('views-diverge', { requestId, side, serverView: v.literal('completed'), serverEndedAtMs: finite, clientView: clientOutcome, clientEndedAtMs: finite, reason: v.string() }),
-  event('sql', { connection: v.string(), requestId, sql: v.string(), params: v.array(v.union([v.string(), v.number(), v.null()])), purpose: v.string(), ok: v.boolean(), rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))), changes: v.optional(nonNegativeInt), error: v.optional(v.object({ code: v.string(), message: v.string() })) }),
-  event('ledger', { action: v.picklist(['opened', 'barrier', 'busy-wait', 'executed', 'replayed', 'rejected', 'failed', 'caller-mutated', 'saved', 'closed', 'reopened', 'retry', 'no-retry', 'reconcile', 'reconciled', 'aborted', 'unknown']), requestId: v.optional(requestId), connection: v.optional(v.string()), detail: v.string() }),
+  event('views-diverge', {
+    requestId,
+    side,
+    serverView: v.literal('completed'),
+    serverEndedAtMs: finite,
+    clientView: clientOutcome,
+    clientEndedAtMs: finite,
+    reason: v.string(),
+  }),
+  event('sql', {
+    connection: v.string(),
+    requestId,
+    sql: v.string(),
+    params: v.array(v.union([v.string(), v.number(), v.null()])),
+    purpose: v.string(),
+    ok: v.boolean(),
+    rows: v.optional(v.array(v.record(v.string(), v.union([v.string(), v.number(), v.null()])))),
+    changes: v.optional(nonNegativeInt),
+    error: v.optional(v.object({ code: v.string(), message: v.string() })),
+  }),
+  event('ledger', {
+    action: v.picklist([
+      'opened',
+      'barrier',
+      'busy-wait',
+      'executed',
+      'replayed',
+      'rejected',
+      'failed',
+      'caller-mutated',
+      'saved',
+      'closed',
+      'reopened',
+      'retry',
+      'no-retry',
+      'reconcile',
+      'reconciled',
+      'aborted',
+      'unknown',
+    ]),
+    requestId: v.optional(requestId),
+    connection: v.optional(v.string()),
+    detail: v.string(),
+  }),
   event('task', { action: taskAction, taskId: v.string(), status: v.nullable(taskStatus), detail: v.string() }),
-  event('buffer', { action: bufferAction, requestId, what: v.picklist(['progress', 'final']), summary: v.string(), occupancyEvents: nonNegativeInt, capacityEvents: v.nullable(nonNegativeInt), reason: v.string(), heldMs: v.optional(finite) }),
-  event('proxy', { action: v.picklist(['headers', 'held', 'flushed', 'discarded']), requestId, heldEvents: nonNegativeInt, events: nonNegativeInt, reason: v.string() }),
-  event('sse-comment', { action: v.picklist(['sent', 'received']), requestId, channel: v.string(), line: v.string(), arrivesAtMs: v.nullable(finite), reason: v.string() }),
+  event('buffer', {
+    action: bufferAction,
+    requestId,
+    what: v.picklist(['progress', 'final']),
+    summary: v.string(),
+    occupancyEvents: nonNegativeInt,
+    capacityEvents: v.nullable(nonNegativeInt),
+    reason: v.string(),
+    heldMs: v.optional(finite),
+  }),
+  event('proxy', {
+    action: v.picklist(['headers', 'held', 'flushed', 'discarded']),
+    requestId,
+    heldEvents: nonNegativeInt,
+    events: nonNegativeInt,
+    reason: v.string(),
+  }),
+  event('sse-comment', {
+    action: v.picklist(['sent', 'received']),
+    requestId,
+    channel: v.string(),
+    line: v.string(),
+    arrivesAtMs: v.nullable(finite),
+    reason: v.string(),
+  }),
   event('http-request', { requestId, method: v.literal('POST'), headers: stringRecord }),
   event('stream-dropped', { requestId, channel: v.string(), reason: v.string() }),
   event('reconnect-plan', { plan: ReconnectPlanSchema, reason: v.string() }),
-  event('recovery', { step: v.picklist(['backoff', 'restored-filter', 'refetched', 'deduplicated', 'not-replayed', 'reconciled', 'resume-assumed']), requestId: v.nullable(requestId), reason: v.string() }),
-  event('herd-window', { window: nonNegativeInt, startMs: finite, endMs: finite, attempts: nonNegativeInt, admitted: nonNegativeInt, refused: nonNegativeInt, waiting: nonNegativeInt }),
+  event('recovery', {
+    step: v.picklist([
+      'backoff',
+      'restored-filter',
+      'refetched',
+      'deduplicated',
+      'not-replayed',
+      'reconciled',
+      'resume-assumed',
+    ]),
+    requestId: v.nullable(requestId),
+    reason: v.string(),
+  }),
+  event('herd-window', {
+    window: nonNegativeInt,
+    startMs: finite,
+    endMs: finite,
+    attempts: nonNegativeInt,
+    admitted: nonNegativeInt,
+    refused: nonNegativeInt,
+    waiting: nonNegativeInt,
+  }),
   // A recording's own events (a `lab probe` transcript opened in the page; no model records them).
   event('probe-note', { probe: v.string(), text: v.string() }),
-  event('http-response', { probe: v.string(), channel: v.string(), requestId: v.nullable(requestId), status: int, headers: stringRecord }),
-  event('verdict', { probe: v.string(), check: v.string(), result: v.picklist(['holds', 'broken', 'not followed', 'not observable']), sentence: v.object({ revision: v.string(), level: v.string(), page: v.string(), text: v.string() }), detail: v.string() }),
+  event('http-response', {
+    probe: v.string(),
+    channel: v.string(),
+    requestId: v.nullable(requestId),
+    status: int,
+    headers: stringRecord,
+  }),
+  event('verdict', {
+    probe: v.string(),
+    check: v.string(),
+    result: v.picklist(['holds', 'broken', 'not followed', 'not observable']),
+    sentence: v.object({ revision: v.string(), level: v.string(), page: v.string(), text: v.string() }),
+    detail: v.string(),
+  }),
 ] as const;
 
 export const EventSchema = v.variant('kind', eventSchemas);
@@ -130,7 +297,14 @@ const outcomeSchemas = {
     keyRecords: nonNegativeInt,
     storedResult: v.nullable(jsonObject),
     aliasIntact: v.nullable(v.boolean()),
-    responses: v.array(v.object({ requestId, connection: v.string(), status: v.picklist(['executed', 'replayed', 'rejected', 'failed']), body: jsonObject })),
+    responses: v.array(
+      v.object({
+        requestId,
+        connection: v.string(),
+        status: v.picklist(['executed', 'replayed', 'rejected', 'failed']),
+        body: jsonObject,
+      }),
+    ),
     paymentTokenInLedger: v.nullable(v.boolean()),
     keyProfile: v.object({
       name: v.picklist(['ietf', 'stripe', 'wait']),
@@ -153,11 +327,62 @@ const outcomeSchemas = {
     ),
     duplicateEffect: v.optional(v.nullable(v.object({ requestIds: v.array(requestId), detail: v.string() }))),
   }),
-  task: v.object({ taskId: v.string(), taskStatus: v.nullable(taskStatus), cancelAcknowledged: v.boolean(), statusAfterAck: v.nullable(taskStatus), statusesSeen: v.array(taskStatus), polls: nonNegativeInt, resultRetrieved: v.boolean(), streamClosed: v.boolean(), clientReported: v.nullable(taskStatus), lostRequests: v.optional(v.array(v.object({ requestId, method: v.string(), reissuedAs: v.nullable(requestId) }))), outcomeUnknown: v.optional(v.boolean()) }),
-  buffer: v.object({ capacity: v.nullable(nonNegativeInt), maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), refusedPushes: nonNegativeInt, producerHeldMs: finite }),
-  proxy: v.object({ requestEndedAs: terminalState, idleTimeoutFired: v.boolean(), progressSent: nonNegativeInt, progressDelivered: nonNegativeInt, bursts: nonNegativeInt, largestBurstEvents: nonNegativeInt, longestSilenceMs: finite, keepAlivesSent: nonNegativeInt, keepAlivesDelivered: nonNegativeInt, sseHeaders: v.nullable(stringRecord) }),
-  reconnect: v.object({ reconnectPlan: ReconnectPlanSchema, listenRequestIds: v.array(requestId), refetchedMethods: v.array(v.string()), messagesLost: nonNegativeInt, mutationsReplayed: nonNegativeInt, reconnectedAtMs: finite, clientStateStale: v.boolean() }),
-  herd: v.object({ clients: nonNegativeInt, totalAttempts: nonNegativeInt, peakAttemptsPerWindow: nonNegativeInt, allReconnectedAtMs: finite, windowMs: finite, attemptsPerWindow: v.array(nonNegativeInt), firstWindowAttempts: nonNegativeInt, peakRetryAttemptsPerWindow: nonNegativeInt, admissionFloorMs: finite, droppedAtDrop: nonNegativeInt }),
+  task: v.object({
+    taskId: v.string(),
+    taskStatus: v.nullable(taskStatus),
+    cancelAcknowledged: v.boolean(),
+    statusAfterAck: v.nullable(taskStatus),
+    statusesSeen: v.array(taskStatus),
+    polls: nonNegativeInt,
+    resultRetrieved: v.boolean(),
+    streamClosed: v.boolean(),
+    clientReported: v.nullable(taskStatus),
+    lostRequests: v.optional(v.array(v.object({ requestId, method: v.string(), reissuedAs: v.nullable(requestId) }))),
+    outcomeUnknown: v.optional(v.boolean()),
+  }),
+  buffer: v.object({
+    capacity: v.nullable(nonNegativeInt),
+    maxOccupancy: nonNegativeInt,
+    dropped: nonNegativeInt,
+    coalesced: nonNegativeInt,
+    needsRefetch: v.boolean(),
+    finalDelivered: v.boolean(),
+    refusedPushes: nonNegativeInt,
+    producerHeldMs: finite,
+  }),
+  proxy: v.object({
+    requestEndedAs: terminalState,
+    idleTimeoutFired: v.boolean(),
+    progressSent: nonNegativeInt,
+    progressDelivered: nonNegativeInt,
+    bursts: nonNegativeInt,
+    largestBurstEvents: nonNegativeInt,
+    longestSilenceMs: finite,
+    keepAlivesSent: nonNegativeInt,
+    keepAlivesDelivered: nonNegativeInt,
+    sseHeaders: v.nullable(stringRecord),
+  }),
+  reconnect: v.object({
+    reconnectPlan: ReconnectPlanSchema,
+    listenRequestIds: v.array(requestId),
+    refetchedMethods: v.array(v.string()),
+    messagesLost: nonNegativeInt,
+    mutationsReplayed: nonNegativeInt,
+    reconnectedAtMs: finite,
+    clientStateStale: v.boolean(),
+  }),
+  herd: v.object({
+    clients: nonNegativeInt,
+    totalAttempts: nonNegativeInt,
+    peakAttemptsPerWindow: nonNegativeInt,
+    allReconnectedAtMs: finite,
+    windowMs: finite,
+    attemptsPerWindow: v.array(nonNegativeInt),
+    firstWindowAttempts: nonNegativeInt,
+    peakRetryAttemptsPerWindow: nonNegativeInt,
+    admissionFloorMs: finite,
+    droppedAtDrop: nonNegativeInt,
+  }),
   listen: v.object({
     listenRequestId: requestId,
     serverEndSignal: v.picklist(['notifications/cancelled', 'stream-close']),
@@ -245,7 +470,10 @@ export const checkedTranscript = v.variant('kind', [
 ]);
 
 /** A transcript as the engine's own type once checked (the check is the schema; the type is the engine's). */
-export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t): Transcript => t));
+export const TranscriptSchema = v.pipe(
+  checkedTranscript,
+  v.transform((t): Transcript => t),
+);
 
 // ── a `lab probe` transcript, as the probe writes it (`--json`) ──────────────────────────────────
 
@@ -256,27 +484,47 @@ export const TranscriptSchema = v.pipe(checkedTranscript, v.transform((t): Trans
  * check at the end keeps this schema in step with the probe's own type.
  */
 /** A recorded JSON object: checked as JSON (bounded depth, json.ts), typed as the probe types it (its values read as unknown). */
-const recordedObject = v.custom<Record<string, unknown>>(isJsonObject, `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`);
+const recordedObject = v.custom<Record<string, unknown>>(
+  isJsonObject,
+  `must be a JSON object nested at most ${JSON_DEPTH_MAX} deep`,
+);
 const probeBase = { seq: nonNegativeInt, atMs: v.pipe(finite, v.minValue(0)), probe: v.string() } as const;
-const probeEvent = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) => v.object({ ...probeBase, kind: v.literal(kind), ...entries });
+const probeEvent = <K extends string, E extends v.ObjectEntries>(kind: K, entries: E) =>
+  v.object({ ...probeBase, kind: v.literal(kind), ...entries });
 export const ProbeEventSchema = v.variant('kind', [
   probeEvent('message', { from: side, to: side, channel: v.string(), message: recordedObject, bytes: nonNegativeInt }),
   probeEvent('http-response', { channel: v.string(), status: int, headers: stringRecord }),
   probeEvent('sse-comment', { channel: v.string(), text: v.string() }),
   probeEvent('stream-closed', { channel: v.string(), by: side, reason: v.string() }),
-  probeEvent('deadline', { requestId, deadline: v.picklist(['idle', 'max']), action: v.picklist(['armed', 'reset', 'fired', 'disarmed']), dueAtMs: finite }),
+  probeEvent('deadline', {
+    requestId,
+    deadline: v.picklist(['idle', 'max']),
+    action: v.picklist(['armed', 'reset', 'fired', 'disarmed']),
+    dueAtMs: finite,
+  }),
   probeEvent('note', { text: v.string() }),
 ]);
 const ProbeVerdictSchema = v.object({
   probe: v.string(),
   check: v.string(),
-  sentence: v.object({ revision: v.picklist(['2026-07-28', '2025-11-25', 'lesson']), level: v.picklist(['MUST', 'MUST NOT', 'REQUIRED', 'SHOULD', 'SHOULD NOT', 'encouraged', 'MAY']), page: v.string(), text: v.string() }),
+  sentence: v.object({
+    revision: v.picklist(['2026-07-28', '2025-11-25', 'lesson']),
+    level: v.picklist(['MUST', 'MUST NOT', 'REQUIRED', 'SHOULD', 'SHOULD NOT', 'encouraged', 'MAY']),
+    page: v.string(),
+    text: v.string(),
+  }),
   result: v.picklist(['holds', 'broken', 'not observable']),
   /** `result` with the level taken into account; absent in a recording made before the probe wrote it (then derived from result and level). */
   finding: v.optional(v.picklist(['holds', 'broken', 'not followed', 'not observable'])),
   detail: v.string(),
 });
-const taskPoll = v.object({ requestId: finite, atMs: finite, status: v.nullable(v.string()), afterAck: v.boolean(), error: v.nullable(recordedObject) });
+const taskPoll = v.object({
+  requestId: finite,
+  atMs: finite,
+  status: v.nullable(v.string()),
+  afterAck: v.boolean(),
+  error: v.nullable(recordedObject),
+});
 const ProbeTaskTraceSchema = v.object({
   flavour: v.picklist(['extension', '2025-11-25']),
   tool: v.string(),
@@ -304,13 +552,45 @@ const checkedProbeTranscript = v.object({
   fallbackReason: v.nullable(v.string()),
   capabilities: recordedObject,
   tool: v.nullable(v.object({ name: v.string(), arguments: recordedObject, listed: v.nullable(recordedObject) })),
-  idempotency: v.nullable(v.object({ mutation: v.string(), keyField: v.string(), key: v.string(), concurrentKey: v.string(), calls: v.array(v.object({ call: v.picklist(['first', 'replay', 'changed-arguments', 'no-key', 'concurrent-1', 'concurrent-2']), requestId: finite, arguments: recordedObject, outcome: v.picklist(['result', 'tool-error', 'error', 'no answer']), answer: v.nullable(recordedObject), atMs: finite })) })),
-  reconnectPlan: v.nullable(v.object({ sendLastEventId: v.literal(false), firstListenId: finite, secondListenId: finite, filter: recordedObject, refetched: v.array(v.string()) })),
+  idempotency: v.nullable(
+    v.object({
+      mutation: v.string(),
+      keyField: v.string(),
+      key: v.string(),
+      concurrentKey: v.string(),
+      calls: v.array(
+        v.object({
+          call: v.picklist(['first', 'replay', 'changed-arguments', 'no-key', 'concurrent-1', 'concurrent-2']),
+          requestId: finite,
+          arguments: recordedObject,
+          outcome: v.picklist(['result', 'tool-error', 'error', 'no answer']),
+          answer: v.nullable(recordedObject),
+          atMs: finite,
+        }),
+      ),
+    }),
+  ),
+  reconnectPlan: v.nullable(
+    v.object({
+      sendLastEventId: v.literal(false),
+      firstListenId: finite,
+      secondListenId: finite,
+      filter: recordedObject,
+      refetched: v.array(v.string()),
+    }),
+  ),
   /** Absent in a recording made before the probe had a tasks probe. */
   tasksOffered: v.optional(v.nullable(v.picklist(['extension', '2025-11-25']))),
   tasks: v.optional(v.nullable(ProbeTaskTraceSchema)),
   times: v.object({ cancelAfterMs: positive, observeMs: positive, idleTimeoutMs: positive, maxTimeoutMs: positive }),
-  bounds: v.object({ budgetMs: positive, messagesMax: positive, bytesMax: positive, messageBytesMax: positive, answerTimeoutMs: positive, startupTimeoutMs: positive }),
+  bounds: v.object({
+    budgetMs: positive,
+    messagesMax: positive,
+    bytesMax: positive,
+    messageBytesMax: positive,
+    answerTimeoutMs: positive,
+    startupTimeoutMs: positive,
+  }),
   probes: v.array(v.string()),
   events: v.array(ProbeEventSchema),
   verdicts: v.array(ProbeVerdictSchema),
@@ -326,12 +606,25 @@ export { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
 
 // ── what the page shows besides a transcript ─────────────────────────────────────────────────────
 
-const markerSchema = v.object({ text: v.string(), tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']) });
+const markerSchema = v.object({
+  text: v.string(),
+  tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']),
+});
 /** The engine's wording of one event (describe.ts `wordEvent`): the page words nothing itself. */
-export const EventWordingSchema = v.object({ text: v.string(), label: v.nullable(v.string()), marker: v.nullable(markerSchema), fate: v.optional(v.string()) });
+export const EventWordingSchema = v.object({
+  text: v.string(),
+  label: v.nullable(v.string()),
+  marker: v.nullable(markerSchema),
+  fate: v.optional(v.string()),
+});
 
 const index = v.pipe(v.number(), v.safeInteger(), v.minValue(-1));
-export const RaceFactStepsSchema = v.object({ terminalState: index, finalResponse: index, cancellationSignal: index, clientIgnores: v.array(index) });
+export const RaceFactStepsSchema = v.object({
+  terminalState: index,
+  finalResponse: index,
+  cancellationSignal: index,
+  clientIgnores: v.array(index),
+});
 
 // ── the diagram's layout (computed in the worker, sent with the run) ────────────────────────────────
 
@@ -412,15 +705,32 @@ const checkedLayout = v.object({
   timeRight: finite,
   messageIndexes: v.array(nonNegativeInt),
   scale: TimeScaleSchema,
-  spans: v.object({ markers: ReachSchema, wires: ReachSchema, times: ReachSchema, breaks: ReachSchema, bars: ReachSchema, barLives: ReachSchema }),
+  spans: v.object({
+    markers: ReachSchema,
+    wires: ReachSchema,
+    times: ReachSchema,
+    breaks: ReachSchema,
+    bars: ReachSchema,
+    barLives: ReachSchema,
+  }),
   wireMarks: v.array(nonNegativeInt),
   resolvedSorted: v.array(nonNegativeInt),
   ...layoutRowEntries,
 });
-export const DiagramLayoutSchema = v.pipe(checkedLayout, v.transform((layout): DiagramLayout => layout));
+export const DiagramLayoutSchema = v.pipe(
+  checkedLayout,
+  v.transform((layout): DiagramLayout => layout),
+);
 
 const settingSpecSchema = v.variant('kind', [
-  v.object({ kind: v.literal('integer'), min: finite, max: finite, nullable: v.optional(v.boolean()), unit: v.optional(v.string()), description: v.string() }),
+  v.object({
+    kind: v.literal('integer'),
+    min: finite,
+    max: finite,
+    nullable: v.optional(v.boolean()),
+    unit: v.optional(v.string()),
+    description: v.string(),
+  }),
   v.object({ kind: v.literal('boolean'), description: v.string() }),
   v.object({ kind: v.literal('enum'), values: v.array(v.string()), description: v.string() }),
 ]);
@@ -437,7 +747,10 @@ const checkedScenarioInfo = v.object({
   /** A race scenario's name while Predict is on: what races, never who wins. */
   neutralTitle: v.optional(v.string()),
 });
-export const ScenarioInfoSchema = v.pipe(checkedScenarioInfo, v.transform((info) => info as Omit<typeof info, 'settingsSpec'> & { settingsSpec: SettingsSpec }));
+export const ScenarioInfoSchema = v.pipe(
+  checkedScenarioInfo,
+  v.transform((info) => info as Omit<typeof info, 'settingsSpec'> & { settingsSpec: SettingsSpec }),
+);
 
 export const LedgerRowSchema = v.record(v.string(), v.union([v.string(), v.number(), v.null()]));
 export const LedgerViewSchema = v.object({
@@ -446,7 +759,9 @@ export const LedgerViewSchema = v.object({
   idempotencyKeys: v.array(LedgerRowSchema),
   effects: v.array(LedgerRowSchema),
   executions: v.array(LedgerRowSchema),
-  totals: v.optional(v.object({ idempotencyKeys: nonNegativeInt, effects: nonNegativeInt, executions: nonNegativeInt })),
+  totals: v.optional(
+    v.object({ idempotencyKeys: nonNegativeInt, effects: nonNegativeInt, executions: nonNegativeInt }),
+  ),
   /** Which opened ledger file these rows are from: a page of rows (ledger-rows) names the same one, or the ledger changed since. */
   ledgerId: v.optional(v.string()),
   scopeNotes: v.array(v.string()),
@@ -469,8 +784,16 @@ export const LedgerRowsSchema = v.object({
 });
 
 /** A link's run as the worker judged it (see `resolve`): the selection, less the ordering and faults that travel beside it. */
-export const ResolvedViewSchema = v.object({ ...v.omit(RunSelectionSchema, ['schedule', 'faults']).entries, seed: finite });
-export const ViewProblemSchema = v.object({ param: v.string(), value: v.string(), code: v.string(), message: v.string() });
+export const ResolvedViewSchema = v.object({
+  ...v.omit(RunSelectionSchema, ['schedule', 'faults']).entries,
+  seed: finite,
+});
+export const ViewProblemSchema = v.object({
+  param: v.string(),
+  value: v.string(),
+  code: v.string(),
+  message: v.string(),
+});
 
 const bytes = v.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
 
@@ -478,42 +801,140 @@ const checkedVerificationResult = v.object({
   id: v.string(),
   statement: v.string(),
   holds: v.boolean(),
-  evidence: v.array(v.object({ scenario: v.string(), transport: TransportSchema, seq: v.nullable(nonNegativeInt), detail: v.string() })),
+  evidence: v.array(
+    v.object({ scenario: v.string(), transport: TransportSchema, seq: v.nullable(nonNegativeInt), detail: v.string() }),
+  ),
   problems: v.array(v.string()),
   runs: nonNegativeInt,
   scope: v.string(),
 });
-export const VerificationResultSchema = v.pipe(checkedVerificationResult, v.transform((result): VerificationResult => result));
+export const VerificationResultSchema = v.pipe(
+  checkedVerificationResult,
+  v.transform((result): VerificationResult => result),
+);
 
 /** A catalogued failure's run: its scenario, and the transport and settings it is run with where not the defaults. */
-const runLink = v.object({ ...v.pick(RunSelectionSchema, ['scenario']).entries, ...v.partial(v.pick(RunSelectionSchema, ['transport', 'settings'])).entries });
+const runLink = v.object({
+  ...v.pick(RunSelectionSchema, ['scenario']).entries,
+  ...v.partial(v.pick(RunSelectionSchema, ['transport', 'settings'])).entries,
+});
 /** The requirements a review's rule enforces, as the reviewer lists them (read-only). */
-const requirementIds = v.custom<readonly string[]>((value) => Array.isArray(value) && value.every((item) => typeof item === 'string'), 'must be a list of requirement ids');
+const requirementIds = v.custom<readonly string[]>(
+  (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
+  'must be a list of requirement ids',
+);
 const ReviewInner = v.object({
   operation: v.string(),
   raceTable: v.array(v.object({ ordering: v.string(), server: v.string(), client: v.string(), wire: v.string() })),
-  retryClassification: v.object({ operation: v.string(), retryClass: v.picklist(['safe', 'conditional', 'unsafe']), rule: v.string(), hintWarnings: v.array(v.string()) }),
+  retryClassification: v.object({
+    operation: v.string(),
+    retryClass: v.picklist(['safe', 'conditional', 'unsafe']),
+    rule: v.string(),
+    hintWarnings: v.array(v.string()),
+  }),
   idempotencyBoundary: v.array(v.string()),
-  flowControl: v.array(v.object({ check: v.string(), ok: v.boolean(), detail: v.string(), id: v.string(), requirements: requirementIds })),
-  flags: v.array(v.object({ field: v.string(), severity: v.picklist(['unsafe', 'warning']), reason: v.string(), card: v.nullable(v.string()), rule: v.string(), requirements: requirementIds })),
-  failureCards: v.array(v.object({ id: v.string(), failure: v.string(), symptom: v.string(), correctResponse: v.string(), failureRun: runLink, fixRun: runLink })),
+  flowControl: v.array(
+    v.object({ check: v.string(), ok: v.boolean(), detail: v.string(), id: v.string(), requirements: requirementIds }),
+  ),
+  flags: v.array(
+    v.object({
+      field: v.string(),
+      severity: v.picklist(['unsafe', 'warning']),
+      reason: v.string(),
+      card: v.nullable(v.string()),
+      rule: v.string(),
+      requirements: requirementIds,
+    }),
+  ),
+  failureCards: v.array(
+    v.object({
+      id: v.string(),
+      failure: v.string(),
+      symptom: v.string(),
+      correctResponse: v.string(),
+      failureRun: runLink,
+      fixRun: runLink,
+    }),
+  ),
 });
 const checkedReviewResult = v.variant('ok', [
   v.object({ ok: v.literal(true), review: ReviewInner }),
-  v.object({ ok: v.literal(false), errors: v.array(v.object({ field: v.string(), message: v.string() })), errorsTotal: v.optional(nonNegativeInt) }),
+  v.object({
+    ok: v.literal(false),
+    errors: v.array(v.object({ field: v.string(), message: v.string() })),
+    errorsTotal: v.optional(nonNegativeInt),
+  }),
 ]);
-export const ReviewResultSchema = v.pipe(checkedReviewResult, v.transform((result): ReviewResult => result));
+export const ReviewResultSchema = v.pipe(
+  checkedReviewResult,
+  v.transform((result): ReviewResult => result),
+);
 
-const bufferRefusal = v.object({ summary: v.string(), refusedAtMs: finite, releasedAtMs: finite, heldMs: finite, seq: nonNegativeInt });
-const bufferPoint = v.object({ seq: nonNegativeInt, atMs: finite, occupancyEvents: nonNegativeInt, action: bufferAction, what: v.picklist(['progress', 'final']), summary: v.string() });
+const bufferRefusal = v.object({
+  summary: v.string(),
+  refusedAtMs: finite,
+  releasedAtMs: finite,
+  heldMs: finite,
+  seq: nonNegativeInt,
+});
+const bufferPoint = v.object({
+  seq: nonNegativeInt,
+  atMs: finite,
+  occupancyEvents: nonNegativeInt,
+  action: bufferAction,
+  what: v.picklist(['progress', 'final']),
+  summary: v.string(),
+});
 const checkedPanelView = v.variant('kind', [
-  v.object({ kind: v.literal('buffer'), capacityEvents: nonNegativeInt, maxOccupancy: nonNegativeInt, dropped: nonNegativeInt, coalesced: nonNegativeInt, needsRefetch: v.boolean(), finalDelivered: v.boolean(), points: v.array(bufferPoint), finals: v.array(bufferPoint), refetchMark: v.nullable(bufferPoint), refusedPushes: nonNegativeInt, producerHeldMs: finite, refusals: v.array(bufferRefusal) }),
-  v.object({ kind: v.literal('herd'), ...outcomeSchemas.herd.entries, policy: v.string(), baseMs: finite, capMs: finite }),
-  v.object({ kind: v.literal('task'), scenario: v.string(), outcome: outcomeSchemas.task, rows: v.array(v.object({ seq: nonNegativeInt, atMs: finite, action: taskAction, status: v.nullable(taskStatus), detail: v.string() })) }),
-  v.object({ kind: v.literal('proxy'), honourNoBuffering: v.boolean(), keepAliveEveryMs: v.nullable(finite), idleTimeoutMs: v.nullable(finite), outcome: outcomeSchemas.proxy }),
+  v.object({
+    kind: v.literal('buffer'),
+    capacityEvents: nonNegativeInt,
+    maxOccupancy: nonNegativeInt,
+    dropped: nonNegativeInt,
+    coalesced: nonNegativeInt,
+    needsRefetch: v.boolean(),
+    finalDelivered: v.boolean(),
+    points: v.array(bufferPoint),
+    finals: v.array(bufferPoint),
+    refetchMark: v.nullable(bufferPoint),
+    refusedPushes: nonNegativeInt,
+    producerHeldMs: finite,
+    refusals: v.array(bufferRefusal),
+  }),
+  v.object({
+    kind: v.literal('herd'),
+    ...outcomeSchemas.herd.entries,
+    policy: v.string(),
+    baseMs: finite,
+    capMs: finite,
+  }),
+  v.object({
+    kind: v.literal('task'),
+    scenario: v.string(),
+    outcome: outcomeSchemas.task,
+    rows: v.array(
+      v.object({
+        seq: nonNegativeInt,
+        atMs: finite,
+        action: taskAction,
+        status: v.nullable(taskStatus),
+        detail: v.string(),
+      }),
+    ),
+  }),
+  v.object({
+    kind: v.literal('proxy'),
+    honourNoBuffering: v.boolean(),
+    keepAliveEveryMs: v.nullable(finite),
+    idleTimeoutMs: v.nullable(finite),
+    outcome: outcomeSchemas.proxy,
+  }),
   v.object({ kind: v.literal('reconnect'), outcome: outcomeSchemas.reconnect }),
 ]);
-export const PanelViewSchema = v.pipe(checkedPanelView, v.transform((view): PanelView => view));
+export const PanelViewSchema = v.pipe(
+  checkedPanelView,
+  v.transform((view): PanelView => view),
+);
 
 const checkedFailureMode = v.object({
   id: v.string(),
@@ -529,7 +950,10 @@ const checkedFailureMode = v.object({
   problems: v.array(v.string()),
 });
 /** A catalogued failure mode's failure run and fix run, each checked from its transcript. */
-export const FailureModeResultSchema = v.pipe(checkedFailureMode, v.transform((result): FailureModeResult => result));
+export const FailureModeResultSchema = v.pipe(
+  checkedFailureMode,
+  v.transform((result): FailureModeResult => result),
+);
 
 // ── page → worker ────────────────────────────────────────────────────────────────────────────────
 
@@ -557,7 +981,12 @@ export const ExploreRequestSchema = v.object({
 });
 
 /** The diagram of a run this worker answered (by that run's requestId) on another time axis: the Linear time toggle. */
-export const LayoutRequestSchema = v.object({ type: v.literal('layout'), requestId: id, run: id, scale: TimeScaleSchema });
+export const LayoutRequestSchema = v.object({
+  type: v.literal('layout'),
+  requestId: id,
+  run: id,
+  scale: TimeScaleSchema,
+});
 
 /** Requests the lab worker answers. */
 export const labRequestSchemas = [
@@ -590,7 +1019,12 @@ export const EXERCISE_CODE_CHARS_MAX = 200_000;
 const exerciseId = v.pipe(v.string(), v.maxLength(64));
 const exerciseCode = v.pipe(v.string(), v.maxLength(EXERCISE_CODE_CHARS_MAX));
 /** One ordering of one of an exercise's runs (a CheckReport's FailingRun), to replay with the student's component. */
-const ExerciseRunSchema = v.object({ scenario: v.string(), transport: TransportSchema, settings: unknownRecord, schedule: v.pipe(v.string(), v.maxLength(SCHEDULE_CHARS_MAX)) });
+const ExerciseRunSchema = v.object({
+  scenario: v.string(),
+  transport: TransportSchema,
+  settings: unknownRecord,
+  schedule: v.pipe(v.string(), v.maxLength(SCHEDULE_CHARS_MAX)),
+});
 
 /** Requests of the Exercises tab (answered by a tools worker of its own, with QuickJS loaded on first use). */
 export const exerciseRequestSchemas = [
@@ -598,7 +1032,13 @@ export const exerciseRequestSchemas = [
   /** grade(): every statement of the exercise over the student's code, in every ordering of its runs. */
   v.object({ type: v.literal('exercise-check'), requestId: id, exercise: exerciseId, code: exerciseCode }),
   /** One ordering replayed with a fresh instance of the student's component: the transcript the diagram draws. */
-  v.object({ type: v.literal('exercise-run'), requestId: id, exercise: exerciseId, code: exerciseCode, run: ExerciseRunSchema }),
+  v.object({
+    type: v.literal('exercise-run'),
+    requestId: id,
+    exercise: exerciseId,
+    code: exerciseCode,
+    run: ExerciseRunSchema,
+  }),
 ] as const;
 
 /** Requests the tools worker answers. */
@@ -635,16 +1075,45 @@ export const WorkerErrorCodeSchema = v.pipe(
   v.transform((code) => code as LabErrorCode | 'STORAGE' | 'INTERNAL'),
 );
 
-export const ErrorResponseSchema = v.object({ type: v.literal('error'), requestId: v.nullable(id), code: WorkerErrorCodeSchema, message: v.string() });
-export const ProgressResponseSchema = v.object({ type: v.literal('progress'), requestId: id, eventsRun: nonNegativeInt, atMs: finite });
+export const ErrorResponseSchema = v.object({
+  type: v.literal('error'),
+  requestId: v.nullable(id),
+  code: WorkerErrorCodeSchema,
+  message: v.string(),
+});
+export const ProgressResponseSchema = v.object({
+  type: v.literal('progress'),
+  requestId: id,
+  eventsRun: nonNegativeInt,
+  atMs: finite,
+});
 /** How far an exploration got: states visited, orderings told apart, violations found, an estimated fraction done. */
-export const ExploreProgressSchema = v.object({ type: v.literal('explore-progress'), requestId: id, states: nonNegativeInt, schedules: nonNegativeInt, violations: nonNegativeInt, fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)) });
+export const ExploreProgressSchema = v.object({
+  type: v.literal('explore-progress'),
+  requestId: id,
+  states: nonNegativeInt,
+  schedules: nonNegativeInt,
+  violations: nonNegativeInt,
+  fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)),
+});
 /** How far the lab worker got opening a recording: the stage it is in, and how many of the file's events it has done. */
-export const RecordingProgressSchema = v.object({ type: v.literal('recording-progress'), requestId: id, stage: v.picklist(['checking', 'converting', 'wording', 'laying out']), done: nonNegativeInt, total: nonNegativeInt });
+export const RecordingProgressSchema = v.object({
+  type: v.literal('recording-progress'),
+  requestId: id,
+  stage: v.picklist(['checking', 'converting', 'wording', 'laying out']),
+  done: nonNegativeInt,
+  total: nonNegativeInt,
+});
 /** The longest `statement` a progress report carries: a checklist statement's id (VF-5) or an evidence artifact's file name. */
 export const PROGRESS_STATEMENT_CHARS_MAX = 40;
 /** How far the checklist (or the evidence export) got: distinct runs made of those it makes, and the statement being checked (VF-5) or the file being built. */
-export const VerifyProgressSchema = v.object({ type: v.literal('verify-progress'), requestId: id, runsDone: nonNegativeInt, runsTotal: nonNegativeInt, statement: v.pipe(v.string(), v.maxLength(PROGRESS_STATEMENT_CHARS_MAX)) });
+export const VerifyProgressSchema = v.object({
+  type: v.literal('verify-progress'),
+  requestId: id,
+  runsDone: nonNegativeInt,
+  runsTotal: nonNegativeInt,
+  statement: v.pipe(v.string(), v.maxLength(PROGRESS_STATEMENT_CHARS_MAX)),
+});
 
 const anyOutcome = v.union(Object.values(outcomeSchemas));
 /** An exploration: every ending's `outcome` is a run outcome, the type a run's transcript carries (null when the ending is a failure). */
@@ -656,11 +1125,42 @@ const checkedExploreResult = v.object({
   schedules: nonNegativeInt,
   states: nonNegativeInt,
   complete: v.boolean(),
-  endings: v.array(v.object({ outcome: v.nullable(anyOutcome), distinct: unknownRecord, error: v.optional(v.string()), count: nonNegativeInt, schedule: v.string() })),
-  violations: v.array(v.object({ invariant: v.picklist(['one-terminal-state', 'nothing-after-accepted-cancel', 'progress-increasing', 'no-progress-after-final', 'max-deadline-by-start-plus-max', 'channel-fifo', 'unique-request-ids', 'one-execution-per-key', 'buffer-within-capacity', 'final-never-dropped', 'task-terminal-stable', 'causality']), schedule: v.string(), step: nonNegativeInt, explanation: v.string() })),
+  endings: v.array(
+    v.object({
+      outcome: v.nullable(anyOutcome),
+      distinct: unknownRecord,
+      error: v.optional(v.string()),
+      count: nonNegativeInt,
+      schedule: v.string(),
+    }),
+  ),
+  violations: v.array(
+    v.object({
+      invariant: v.picklist([
+        'one-terminal-state',
+        'nothing-after-accepted-cancel',
+        'progress-increasing',
+        'no-progress-after-final',
+        'max-deadline-by-start-plus-max',
+        'channel-fifo',
+        'unique-request-ids',
+        'one-execution-per-key',
+        'buffer-within-capacity',
+        'final-never-dropped',
+        'task-terminal-stable',
+        'causality',
+      ]),
+      schedule: v.string(),
+      step: nonNegativeInt,
+      explanation: v.string(),
+    }),
+  ),
   verdict: v.string(),
 });
-export const ExploreResultSchema = v.pipe(checkedExploreResult, v.transform((result): ExploreResult => result));
+export const ExploreResultSchema = v.pipe(
+  checkedExploreResult,
+  v.transform((result): ExploreResult => result),
+);
 
 /**
  * One part of a long answer (a run's or a layout's), sent before it: the events, their wording and
@@ -671,7 +1171,10 @@ export const RunPartSchema = v.object({
   type: v.literal('run-part'),
   requestId: id,
   from: nonNegativeInt,
-  events: v.pipe(v.array(EventSchema), v.transform((events): LabEvent[] => events)),
+  events: v.pipe(
+    v.array(EventSchema),
+    v.transform((events): LabEvent[] => events),
+  ),
   wording: v.array(EventWordingSchema),
   layout: v.nullable(LayoutRowsSchema),
 });
@@ -681,11 +1184,18 @@ const RaceViewSchema = v.object({
   question: v.string(),
   contenders: v.tuple([v.string(), v.string()]),
   answers: v.pipe(
-    v.array(v.object({ value: v.string(), label: v.string(), why: v.string(), winner: v.nullable(v.picklist([0, 1])) })),
+    v.array(
+      v.object({ value: v.string(), label: v.string(), why: v.string(), winner: v.nullable(v.picklist([0, 1])) }),
+    ),
     v.minLength(2),
     v.maxLength(4),
   ),
-  location: v.object({ point: nonNegativeInt, decidingIndex: nonNegativeInt, answer: v.string(), contenderIndexes: v.tuple([nonNegativeInt, nonNegativeInt]) }),
+  location: v.object({
+    point: nonNegativeInt,
+    decidingIndex: nonNegativeInt,
+    answer: v.string(),
+    contenderIndexes: v.tuple([nonNegativeInt, nonNegativeInt]),
+  }),
 });
 
 export const labResponseSchemas = [
@@ -708,7 +1218,12 @@ export const labResponseSchemas = [
   RecordingProgressSchema,
   v.object({ type: v.literal('exploration'), requestId: id, result: ExploreResultSchema }),
   v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
-  v.object({ type: v.literal('resolved'), requestId: id, view: ResolvedViewSchema, problems: v.array(ViewProblemSchema) }),
+  v.object({
+    type: v.literal('resolved'),
+    requestId: id,
+    view: ResolvedViewSchema,
+    problems: v.array(ViewProblemSchema),
+  }),
   v.object({ type: v.literal('ledger'), requestId: id, ledger: LedgerViewSchema }),
   v.object({ type: v.literal('ledger-file'), requestId: id, bytes }),
   v.object({ type: v.literal('ledger-rows'), requestId: id, page: LedgerRowsSchema }),
@@ -717,11 +1232,27 @@ export const labResponseSchemas = [
 
 const checkedComparison = v.object({
   facts: v.array(v.object({ name: v.string(), a: v.string(), b: v.string(), differs: v.boolean() })),
-  divergence: v.nullable(v.object({ atMs: finite, indexA: v.nullable(nonNegativeInt), indexB: v.nullable(nonNegativeInt), a: v.nullable(v.string()), b: v.nullable(v.string()) })),
+  divergence: v.nullable(
+    v.object({
+      atMs: finite,
+      indexA: v.nullable(nonNegativeInt),
+      indexB: v.nullable(nonNegativeInt),
+      a: v.nullable(v.string()),
+      b: v.nullable(v.string()),
+    }),
+  ),
   note: v.string(),
 });
 const comparedRun = v.object({ spec: v.string(), transcript: TranscriptSchema, wording: v.array(EventWordingSchema) });
-const divergenceSchema = v.nullable(v.object({ atMs: finite, indexA: v.nullable(nonNegativeInt), indexB: v.nullable(nonNegativeInt), a: v.nullable(v.string()), b: v.nullable(v.string()) }));
+const divergenceSchema = v.nullable(
+  v.object({
+    atMs: finite,
+    indexA: v.nullable(nonNegativeInt),
+    indexB: v.nullable(nonNegativeInt),
+    a: v.nullable(v.string()),
+    b: v.nullable(v.string()),
+  }),
+);
 /** Three runs: every run's facts in one table, and where each pair parts. */
 const checkedMany = v.object({
   facts: v.array(v.object({ name: v.string(), values: v.array(v.string()), differs: v.boolean() })),
@@ -730,11 +1261,27 @@ const checkedMany = v.object({
 
 const StatementSchema = v.object({ id: v.string(), text: v.string(), requirements: v.array(v.string()) });
 /** `step` and `events` are numbers, not safe integers: an ordering that cannot run to its end breaks "at the end" (Number.MAX_SAFE_INTEGER, grade.ts). */
-const FailingRunSchema = v.object({ scenario: v.string(), transport: TransportSchema, settings: unknownRecord, schedule: v.string(), step: v.pipe(finite, v.minValue(0)), atMs: finite, events: v.pipe(finite, v.minValue(0)) });
+const FailingRunSchema = v.object({
+  scenario: v.string(),
+  transport: TransportSchema,
+  settings: unknownRecord,
+  schedule: v.string(),
+  step: v.pipe(finite, v.minValue(0)),
+  atMs: finite,
+  events: v.pipe(finite, v.minValue(0)),
+});
 const ComponentCallSchema = v.object({ atMs: finite, call: v.string(), returned: v.string() });
 const checkedCheckReport = v.object({
   exercise: v.string(),
-  statements: v.array(v.object({ id: v.string(), holds: v.boolean(), explanation: v.optional(v.string()), failing: v.optional(FailingRunSchema), calls: v.optional(v.array(ComponentCallSchema)) })),
+  statements: v.array(
+    v.object({
+      id: v.string(),
+      holds: v.boolean(),
+      explanation: v.optional(v.string()),
+      failing: v.optional(FailingRunSchema),
+      calls: v.optional(v.array(ComponentCallSchema)),
+    }),
+  ),
   orderings: nonNegativeInt,
   states: nonNegativeInt,
   elapsedMs: finite,
@@ -750,21 +1297,59 @@ const checkedCheckReport = v.object({
   ),
   passed: v.boolean(),
 });
-export const CheckReportSchema = v.pipe(checkedCheckReport, v.transform((report): CheckReport => report));
-const ExerciseListingSchema = v.object({ id: v.string(), title: v.string(), summary: v.string(), exports: v.array(v.string()), statements: v.array(StatementSchema), starter: v.string() });
+export const CheckReportSchema = v.pipe(
+  checkedCheckReport,
+  v.transform((report): CheckReport => report),
+);
+const ExerciseListingSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  summary: v.string(),
+  exports: v.array(v.string()),
+  statements: v.array(StatementSchema),
+  starter: v.string(),
+});
 
 export const toolResponseSchemas = [
   VerifyProgressSchema,
-  v.object({ type: v.literal('verification'), requestId: id, results: v.array(VerificationResultSchema), failureModes: v.array(FailureModeResultSchema) }),
-  v.object({ type: v.literal('evidence-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
-  v.object({ type: v.literal('skill-zip'), requestId: id, files: v.array(v.object({ path: v.string(), description: v.string() })), bytes }),
+  v.object({
+    type: v.literal('verification'),
+    requestId: id,
+    results: v.array(VerificationResultSchema),
+    failureModes: v.array(FailureModeResultSchema),
+  }),
+  v.object({
+    type: v.literal('evidence-zip'),
+    requestId: id,
+    files: v.array(v.object({ path: v.string(), description: v.string() })),
+    bytes,
+  }),
+  v.object({
+    type: v.literal('skill-zip'),
+    requestId: id,
+    files: v.array(v.object({ path: v.string(), description: v.string() })),
+    bytes,
+  }),
   v.object({ type: v.literal('review-result'), requestId: id, result: ReviewResultSchema }),
   v.object({ type: v.literal('panel-view'), requestId: id, view: PanelViewSchema }),
-  v.object({ type: v.literal('comparison'), requestId: id, runs: v.union([v.tuple([comparedRun, comparedRun]), v.tuple([comparedRun, comparedRun, comparedRun])]), comparison: checkedComparison, many: v.optional(checkedMany) }),
+  v.object({
+    type: v.literal('comparison'),
+    requestId: id,
+    runs: v.union([v.tuple([comparedRun, comparedRun]), v.tuple([comparedRun, comparedRun, comparedRun])]),
+    comparison: checkedComparison,
+    many: v.optional(checkedMany),
+  }),
   v.object({ type: v.literal('exercise-list'), requestId: id, exercises: v.array(ExerciseListingSchema) }),
   v.object({ type: v.literal('exercise-report'), requestId: id, report: CheckReportSchema }),
   /** A replayed ordering: its transcript and wording, the calls into the student's code, or why the run stopped (then no transcript). */
-  v.object({ type: v.literal('exercise-transcript'), requestId: id, transcript: v.nullable(TranscriptSchema), wording: v.array(EventWordingSchema), calls: v.array(ComponentCallSchema), failure: v.nullable(v.string()) }),
+  v.object({
+    type: v.literal('exercise-transcript'),
+    requestId: id,
+    transcript: v.nullable(TranscriptSchema),
+    wording: v.array(EventWordingSchema),
+    calls: v.array(ComponentCallSchema),
+    failure: v.nullable(v.string()),
+  }),
   ErrorResponseSchema,
 ] as const;
 
@@ -792,9 +1377,14 @@ export function explainIssues(issues: readonly v.BaseIssue<unknown>[], prefix: s
  * these schemas is the identity that names the engine's type: a transform that changed a value would
  * never run (old recordings are filled in by `src/worker/recording.ts`, after the check).
  */
-export function check<S extends v.GenericSchema>(schema: S, value: unknown): { ok: true; value: v.InferOutput<S> } | { ok: false; problem: string } {
+export function check<S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+): { ok: true; value: v.InferOutput<S> } | { ok: false; problem: string } {
   const result = v.safeParse(schema, value, { abortEarly: true });
-  return result.success ? { ok: true, value: value as v.InferOutput<S> } : { ok: false, problem: explainIssues(result.issues) };
+  return result.success
+    ? { ok: true, value: value as v.InferOutput<S> }
+    : { ok: false, problem: explainIssues(result.issues) };
 }
 
 // ── the engine's types and these schemas agree (checked by the compiler) ────────────────────────
@@ -803,7 +1393,10 @@ type Assignable<A, B> = [A] extends [B] ? true : false;
 /** Every event the engine records passes the event schema's shape. */
 export const eventsAgree: Assignable<LabEvent, v.InferInput<typeof EventSchema>> = true;
 /** Every outcome the engine reports passes one of the outcome schemas. */
-export const outcomesAgree: Assignable<Outcome, v.InferInput<(typeof outcomeSchemas)[keyof typeof outcomeSchemas]>> = true;
+export const outcomesAgree: Assignable<
+  Outcome,
+  v.InferInput<(typeof outcomeSchemas)[keyof typeof outcomeSchemas]>
+> = true;
 /** Every transcript the engine builds passes the transcript schema. */
 export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checkedTranscript>> = true;
 /**
@@ -814,18 +1407,32 @@ export const transcriptsAgree: Assignable<Transcript, v.InferInput<typeof checke
  */
 type SchemaEvent = v.InferInput<typeof EventSchema>;
 /** The engine's event of kind K (one engine interface may declare two kinds, as cancel-accepted and cancel-ignored do). */
-type EngineEvent<K> = LabEvent extends infer E ? (E extends { kind: infer EK } ? (K extends EK ? E : never) : never) : never;
+type EngineEvent<K> = LabEvent extends infer E
+  ? E extends { kind: infer EK }
+    ? K extends EK
+      ? E
+      : never
+    : never
+  : never;
 type EventFieldDrift = {
-  [K in LabEvent['kind']]: { onlyInEngine: Exclude<keyof EngineEvent<K>, keyof Extract<SchemaEvent, { kind: K }>>; onlyInSchema: Exclude<keyof Extract<SchemaEvent, { kind: K }>, keyof EngineEvent<K>> };
+  [K in LabEvent['kind']]: {
+    onlyInEngine: Exclude<keyof EngineEvent<K>, keyof Extract<SchemaEvent, { kind: K }>>;
+    onlyInSchema: Exclude<keyof Extract<SchemaEvent, { kind: K }>, keyof EngineEvent<K>>;
+  };
 };
 type OutcomeFieldDrift = {
-  [K in keyof OutcomeByKind]: { onlyInEngine: Exclude<keyof OutcomeByKind[K], keyof v.InferInput<(typeof outcomeSchemas)[K]>>; onlyInSchema: Exclude<keyof v.InferInput<(typeof outcomeSchemas)[K]>, keyof OutcomeByKind[K]> };
+  [K in keyof OutcomeByKind]: {
+    onlyInEngine: Exclude<keyof OutcomeByKind[K], keyof v.InferInput<(typeof outcomeSchemas)[K]>>;
+    onlyInSchema: Exclude<keyof v.InferInput<(typeof outcomeSchemas)[K]>, keyof OutcomeByKind[K]>;
+  };
 };
 type NoDrift<T> = { [K in keyof T]: { onlyInEngine: never; onlyInSchema: never } };
 export const eventFieldsAgree: EventFieldDrift extends NoDrift<EventFieldDrift> ? true : EventFieldDrift = true;
 export const outcomeFieldsAgree: OutcomeFieldDrift extends NoDrift<OutcomeFieldDrift> ? true : OutcomeFieldDrift = true;
 /** Every event kind the engine declares has a schema, and no schema checks a kind the engine lacks. */
-export const eventKindsAgree: [LabEvent['kind'], SchemaEvent['kind']] extends [SchemaEvent['kind'], LabEvent['kind']] ? true : false = true;
+export const eventKindsAgree: [LabEvent['kind'], SchemaEvent['kind']] extends [SchemaEvent['kind'], LabEvent['kind']]
+  ? true
+  : false = true;
 /** And the tools' results. */
 export const panelsAgree: Assignable<PanelView, v.InferInput<typeof checkedPanelView>> = true;
 export const reviewsAgree: Assignable<ReviewResult, v.InferInput<typeof checkedReviewResult>> = true;

@@ -10,11 +10,21 @@ import type { Transcript } from '../store/labStore';
 import { memoryLedgerStorage } from './ledgerStorage';
 import { isLabResponse, type LabResponse } from './protocol';
 
-const host = () => createLabHost({ sql: () => Promise.reject(new Error('A–D never need sql.js')), storage: memoryLedgerStorage() });
+const host = () =>
+  createLabHost({ sql: () => Promise.reject(new Error('A–D never need sql.js')), storage: memoryLedgerStorage() });
 
 describe('the lab worker with impl=ts-sdk', () => {
   it('answers a run of C with the real SDK’s transcript, as the CLI prints it, and without loading sql.js', async () => {
-    const answer = (await host().handleMessage({ type: 'run', requestId: 1, scenario: 'C', transport: 'http', seed: 3, settings: { latencyMs: 0 }, ledger: 'fresh', impl: 'ts-sdk' })) as LabResponse;
+    const answer = (await host().handleMessage({
+      type: 'run',
+      requestId: 1,
+      scenario: 'C',
+      transport: 'http',
+      seed: 3,
+      settings: { latencyMs: 0 },
+      ledger: 'fresh',
+      impl: 'ts-sdk',
+    })) as LabResponse;
     expect(isLabResponse(answer)).toBe(true);
     if (answer.type !== 'transcript') throw new Error(`expected a transcript, got ${JSON.stringify(answer)}`);
     expect(answer.transcript.implementation).toBe('ts-sdk');
@@ -23,25 +33,54 @@ describe('the lab worker with impl=ts-sdk', () => {
     expect(answer.facts).not.toBeNull();
     const scenario = findScenario('C');
     if (scenario.kind !== 'request-race') throw new Error('C is a request race');
-    expect(JSON.stringify(answer.transcript)).toBe(JSON.stringify(await runTsSdkScenario(scenario, { transport: 'http', seed: 3, settings: { latencyMs: 0 } })));
+    expect(JSON.stringify(answer.transcript)).toBe(
+      JSON.stringify(await runTsSdkScenario(scenario, { transport: 'http', seed: 3, settings: { latencyMs: 0 } })),
+    );
   });
 
   it('refuses ts-sdk for a scenario that is not a request race (LAB025), and a link asking for it opens on the model', async () => {
-    const refused = (await host().handleMessage({ type: 'run', requestId: 2, scenario: 'buffer-overload', transport: 'http', seed: 1, settings: {}, ledger: 'fresh', impl: 'ts-sdk' })) as LabResponse;
+    const refused = (await host().handleMessage({
+      type: 'run',
+      requestId: 2,
+      scenario: 'buffer-overload',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      ledger: 'fresh',
+      impl: 'ts-sdk',
+    })) as LabResponse;
     expect(refused).toMatchObject({ type: 'error', code: 'LAB025' });
-    const resolved = (await host().handleMessage({ type: 'resolve', requestId: 3, params: { scenario: 'buffer-overload', impl: 'ts-sdk' } })) as LabResponse;
-    expect(resolved).toMatchObject({ type: 'resolved', view: { scenario: 'buffer-overload' }, problems: [{ param: 'impl', code: 'LAB025' }] });
+    const resolved = (await host().handleMessage({
+      type: 'resolve',
+      requestId: 3,
+      params: { scenario: 'buffer-overload', impl: 'ts-sdk' },
+    })) as LabResponse;
+    expect(resolved).toMatchObject({
+      type: 'resolved',
+      view: { scenario: 'buffer-overload' },
+      problems: [{ param: 'impl', code: 'LAB025' }],
+    });
     if (resolved.type === 'resolved') expect(resolved.view.impl).toBeUndefined();
-    const kept = (await host().handleMessage({ type: 'resolve', requestId: 4, params: { scenario: 'D', impl: 'ts-sdk' } })) as LabResponse;
+    const kept = (await host().handleMessage({
+      type: 'resolve',
+      requestId: 4,
+      params: { scenario: 'D', impl: 'ts-sdk' },
+    })) as LabResponse;
     expect(kept).toMatchObject({ type: 'resolved', view: { scenario: 'D', impl: 'ts-sdk' }, problems: [] });
-    const typo = (await host().handleMessage({ type: 'resolve', requestId: 5, params: { scenario: 'D', impl: 'sdk' } })) as LabResponse;
+    const typo = (await host().handleMessage({
+      type: 'resolve',
+      requestId: 5,
+      params: { scenario: 'D', impl: 'sdk' },
+    })) as LabResponse;
     expect(typo).toMatchObject({ type: 'resolved', problems: [{ param: 'impl', code: 'LAB025' }] });
   });
 
   it('the address names the SDK and leaves the default model out', () => {
     const state = { scenarios: [], transcript: null, step: 0 };
     const spec = { scenario: 'C', transport: 'stdio' as const, seed: 1, settings: {} };
-    expect(linkFor({ ...state, spec: { ...spec, impl: 'ts-sdk' } })).toBe('?scenario=C&transport=stdio&seed=1&impl=ts-sdk');
+    expect(linkFor({ ...state, spec: { ...spec, impl: 'ts-sdk' } })).toBe(
+      '?scenario=C&transport=stdio&seed=1&impl=ts-sdk',
+    );
     expect(linkFor({ ...state, spec: { ...spec, impl: 'model' } })).toBe('?scenario=C&transport=stdio&seed=1');
   });
 });

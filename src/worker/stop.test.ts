@@ -29,7 +29,10 @@ describe('stopping a run', () => {
     hang(made[0] as InProcessWorker);
     const running = client.runLab({ scenario: 'A', transport: 'stdio', seed: 1 });
     client.stop();
-    await expect(running).rejects.toMatchObject({ code: 'STOPPED', message: expect.stringMatching(/stopped.*fresh worker.*stored ledger is as it was/) });
+    await expect(running).rejects.toMatchObject({
+      code: 'STOPPED',
+      message: expect.stringMatching(/stopped.*fresh worker.*stored ledger is as it was/),
+    });
     expect(made).toHaveLength(2);
     const transcript = await client.run({ scenario: 'A', transport: 'stdio', seed: 1 });
     expect(transcript.scenario).toBe('A');
@@ -39,7 +42,10 @@ describe('stopping a run', () => {
     const { made, make } = workers();
     const client = createLabClient(make, { runBudgetMs: 50 });
     hang(made[0] as InProcessWorker);
-    await expect(client.runLab({ scenario: 'A', transport: 'stdio', seed: 1 })).rejects.toMatchObject({ code: 'RUN_BUDGET', message: expect.stringMatching(/50 ms.*fresh worker/) });
+    await expect(client.runLab({ scenario: 'A', transport: 'stdio', seed: 1 })).rejects.toMatchObject({
+      code: 'RUN_BUDGET',
+      message: expect.stringMatching(/50 ms.*fresh worker/),
+    });
     expect(made).toHaveLength(2);
     expect((await client.list()).length).toBeGreaterThan(0);
   });

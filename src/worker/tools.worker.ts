@@ -17,4 +17,7 @@ const sqlLoading = initSqlJs({ locateFile: () => sqlWasmUrl }) as Promise<SqlMod
 
 // The DOM lib types `self` as a window; in this file it is the dedicated worker's scope. Either has the
 // slice serveWorker uses (postMessage with one argument, message listeners), so it is passed as it is.
-serveWorker<ToolResponse>(self, createToolsHost(() => sqlLoading));
+serveWorker<ToolResponse>(
+  self,
+  createToolsHost(() => sqlLoading),
+);

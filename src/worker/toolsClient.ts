@@ -13,7 +13,17 @@ export type ToolsClientError = WorkerClientError;
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'requestId'> : never;
 export type ToolCall = WithoutId<ToolRequest>;
-const ANSWER_TYPE = { verify: 'verification', evidence: 'evidence-zip', skill: 'skill-zip', review: 'review-result', panel: 'panel-view', compare: 'comparison', exercises: 'exercise-list', 'exercise-check': 'exercise-report', 'exercise-run': 'exercise-transcript' } as const;
+const ANSWER_TYPE = {
+  verify: 'verification',
+  evidence: 'evidence-zip',
+  skill: 'skill-zip',
+  review: 'review-result',
+  panel: 'panel-view',
+  compare: 'comparison',
+  exercises: 'exercise-list',
+  'exercise-check': 'exercise-report',
+  'exercise-run': 'exercise-transcript',
+} as const;
 type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: (typeof ANSWER_TYPE)[C['type']] }>;
 
 export interface ToolsClient {
@@ -30,13 +40,22 @@ export function createToolsWorker(): ToolsWorkerLike {
 }
 
 export function createToolsClient(makeWorker: () => ToolsWorkerLike = createToolsWorker): ToolsClient {
-  const client = createWorkerClient<ToolRequest>({ name: 'tools worker', makeWorker, explain: (checks) => checks.explainBadToolResponse, lazy: true });
+  const client = createWorkerClient<ToolRequest>({
+    name: 'tools worker',
+    makeWorker,
+    explain: (checks) => checks.explainBadToolResponse,
+    lazy: true,
+  });
   return {
     stop() {
       client.stop('Stopped: the worker was ended before it answered; nothing else changed.');
     },
     call<C extends ToolCall>(call: C, hooks?: RequestHooks): Promise<AnswerOf<C>> {
-      return client.request<AnswerOf<C>>(ANSWER_TYPE[call.type], { ...call, requestId: client.nextId() } as ToolRequest, hooks);
+      return client.request<AnswerOf<C>>(
+        ANSWER_TYPE[call.type],
+        { ...call, requestId: client.nextId() } as ToolRequest,
+        hooks,
+      );
     },
   };
 }

@@ -1,11 +1,26 @@
-import { compareManyWithFirst, compareRuns as compareTranscripts, LabError, usesSqlite, wordEvents, type ComparePair, type SqlModule, type Transcript } from '../engine';
+import {
+  compareManyWithFirst,
+  compareRuns as compareTranscripts,
+  LabError,
+  usesSqlite,
+  wordEvents,
+  type ComparePair,
+  type SqlModule,
+  type Transcript,
+} from '../engine';
 import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
 import { runResolved } from '../lab/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
-import { explainBadToolRequest, salvageRequestId, type ToolRequest, type ToolResponse, type VerifyProgressResponse } from './protocol';
+import {
+  explainBadToolRequest,
+  salvageRequestId,
+  type ToolRequest,
+  type ToolResponse,
+  type VerifyProgressResponse,
+} from './protocol';
 import { errorResponse, malformed, type WorkerHost } from './serve';
 import { recordedSection, wordRecording } from './recording';
 
@@ -23,30 +38,50 @@ type ProgressReport = { runsDone: number; runsTotal: number; statement: string }
  * report, every new statement (or artifact) and the last run always go; runs in between at most every
  * VERIFY_PROGRESS_EVERY_MS. Without `notify`, nothing hears them.
  */
-function pacedProgress(requestId: number, notify: ((report: VerifyProgressResponse) => void) | undefined, now: () => number): ((progress: ProgressReport) => void) | undefined {
+function pacedProgress(
+  requestId: number,
+  notify: ((report: VerifyProgressResponse) => void) | undefined,
+  now: () => number,
+): ((progress: ProgressReport) => void) | undefined {
   if (notify === undefined) return undefined;
   let reportedAt = Number.NEGATIVE_INFINITY;
   let statement: string | null = null;
   return (progress) => {
     const time = now();
-    if (progress.statement === statement && progress.runsDone < progress.runsTotal && time - reportedAt < VERIFY_PROGRESS_EVERY_MS) return;
+    if (
+      progress.statement === statement &&
+      progress.runsDone < progress.runsTotal &&
+      time - reportedAt < VERIFY_PROGRESS_EVERY_MS
+    )
+      return;
     reportedAt = time;
     statement = progress.statement;
     notify({ type: 'verify-progress', requestId, ...progress });
   };
 }
 
-export async function answerToolRequest(request: ToolRequest, sqlModule: () => Promise<SqlModule>, notify?: (report: VerifyProgressResponse) => void, now: () => number = () => performance.now()): Promise<ToolResponse> {
+export async function answerToolRequest(
+  request: ToolRequest,
+  sqlModule: () => Promise<SqlModule>,
+  notify?: (report: VerifyProgressResponse) => void,
+  now: () => number = () => performance.now(),
+): Promise<ToolResponse> {
   const { requestId } = request;
   if (request.type === 'review') return { type: 'review-result', requestId, result: reviewLab(request.input) };
   if (request.type === 'skill') return { type: 'skill-zip', requestId, ...skillZip() };
   if (request.type === 'compare') return compareRuns(request.requestId, request.runs, sqlModule, request.recorded);
-  if (request.type === 'exercises' || request.type === 'exercise-check' || request.type === 'exercise-run') return answerExercise(request, sqlModule, notify);
+  if (request.type === 'exercises' || request.type === 'exercise-check' || request.type === 'exercise-run')
+    return answerExercise(request, sqlModule, notify);
   const sql = await sqlModule();
   const run: Runner = (id, options = {}) => runScenarioById(id, { ...options, ledger: options.ledger ?? { sql } });
   switch (request.type) {
     case 'verify':
-      return { type: 'verification', requestId, results: verifyLab(run, pacedProgress(requestId, notify, now)), failureModes: failureModesLab(run) };
+      return {
+        type: 'verification',
+        requestId,
+        results: verifyLab(run, pacedProgress(requestId, notify, now)),
+        failureModes: failureModesLab(run),
+      };
     case 'evidence':
       // The export's progress goes as the checklist's does (`verify-progress`): its statement names the artifact or the statement being built.
       return { type: 'evidence-zip', requestId, ...evidenceZip(run, sql, pacedProgress(requestId, notify, now)) };
@@ -78,19 +113,32 @@ type ExerciseRequest = Extract<ToolRequest, { type: 'exercises' | 'exercise-chec
  * QuickJS) loads the first time one is asked, so the other tools never carry it. A Check reports its
  * progress as the checklist does (`verify-progress`: runs explored of the exercise's runs).
  */
-async function answerExercise(request: ExerciseRequest, sqlModule: () => Promise<SqlModule>, notify?: (report: VerifyProgressResponse) => void): Promise<ToolResponse> {
+async function answerExercise(
+  request: ExerciseRequest,
+  sqlModule: () => Promise<SqlModule>,
+  notify?: (report: VerifyProgressResponse) => void,
+): Promise<ToolResponse> {
   const { listExercises, checkExercise, runExercise } = await import('./exerciseTools');
   const { requestId } = request;
   switch (request.type) {
     case 'exercises':
       return { type: 'exercise-list', requestId, exercises: listExercises() };
     case 'exercise-check': {
-      const progress = (runsDone: number, runsTotal: number) => notify?.({ type: 'verify-progress', requestId, runsDone, runsTotal, statement: request.exercise });
+      const progress = (runsDone: number, runsTotal: number) =>
+        notify?.({ type: 'verify-progress', requestId, runsDone, runsTotal, statement: request.exercise });
       progress(0, 1);
-      return { type: 'exercise-report', requestId, report: await checkExercise(request.exercise, request.code, sqlModule, progress) };
+      return {
+        type: 'exercise-report',
+        requestId,
+        report: await checkExercise(request.exercise, request.code, sqlModule, progress),
+      };
     }
     case 'exercise-run':
-      return { type: 'exercise-transcript', requestId, ...(await runExercise(request.exercise, request.code, request.run, sqlModule)) };
+      return {
+        type: 'exercise-transcript',
+        requestId,
+        ...(await runExercise(request.exercise, request.code, request.run, sqlModule)),
+      };
   }
 }
 
@@ -105,14 +153,31 @@ export const COMPARE_BUDGET_MS = 60_000;
  * codes a value the scenario refuses); sql.js is loaded only when a run needs SQLite; each runs on a
  * fresh ledger.
  */
-async function compareRuns(requestId: number, texts: readonly [string, string] | readonly [string, string, string], sqlModule: () => Promise<SqlModule>, recorded?: Recorded): Promise<ToolResponse> {
+async function compareRuns(
+  requestId: number,
+  texts: readonly [string, string] | readonly [string, string, string],
+  sqlModule: () => Promise<SqlModule>,
+  recorded?: Recorded,
+): Promise<ToolResponse> {
   // A recorded run is no spec: it stands where its text is, cut to its one probe; every other text is a run spec.
-  const recording = recorded === undefined || recorded.transcript.kind !== 'recording' ? null : { spec: recorded.spec, transcript: recordedSection(recorded.transcript as Transcript<'recording'>, recorded.probe) };
-  const runs = texts.map((text) => (text === recording?.spec ? null : resolveRunSpec(parseRunSpec(text), findScenario)));
+  const recording =
+    recorded === undefined || recorded.transcript.kind !== 'recording'
+      ? null
+      : {
+          spec: recorded.spec,
+          transcript: recordedSection(recorded.transcript as Transcript<'recording'>, recorded.probe),
+        };
+  const runs = texts.map((text) =>
+    text === recording?.spec ? null : resolveRunSpec(parseRunSpec(text), findScenario),
+  );
   const sql = runs.some((run) => run !== null && usesSqlite(run.scenario)) ? await sqlModule() : null;
   const startedAt = performance.now();
   const check = (what: string) => {
-    if (performance.now() - startedAt > COMPARE_BUDGET_MS) throw new LabError('LAB016', `the comparison used its wall-clock budget of ${COMPARE_BUDGET_MS / 1000} s ${what} and was stopped; the runs on screen are kept. Shorten the runs (workMs, eventsMax)`);
+    if (performance.now() - startedAt > COMPARE_BUDGET_MS)
+      throw new LabError(
+        'LAB016',
+        `the comparison used its wall-clock budget of ${COMPARE_BUDGET_MS / 1000} s ${what} and was stopped; the runs on screen are kept. Shorten the runs (workMs, eventsMax)`,
+      );
   };
   const transcripts: Transcript[] = [];
   for (const run of runs) {
@@ -144,7 +209,11 @@ export function comparisonOf(
   comparePair: ComparePair = compareTranscripts,
 ): Extract<ToolResponse, { type: 'comparison' }> {
   const [a, b, c] = transcripts as [Transcript, Transcript, Transcript | undefined];
-  const compared = (spec: string, transcript: Transcript) => ({ spec, transcript, wording: transcript.kind === 'recording' ? wordRecording(transcript.events) : wordEvents(transcript.events) });
+  const compared = (spec: string, transcript: Transcript) => ({
+    spec,
+    transcript,
+    wording: transcript.kind === 'recording' ? wordRecording(transcript.events) : wordEvents(transcript.events),
+  });
   const pair = [compared(texts[0], a), compared(texts[1], b)] as const;
   // A third run (the model, SDK 1.x and v2 side by side): A against B as ever, and every pair's parting beside it.
   if (c !== undefined && texts[2] !== undefined) {

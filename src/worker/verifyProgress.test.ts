@@ -16,16 +16,36 @@ import type { VerifyProgress } from './workerClient';
 type Listener = (event: MessageEvent<unknown>) => void;
 
 /** A tools worker in this process: the real host behind structured clones and an asynchronous hop each way. */
-function inProcessToolsWorker(answer?: (request: ToolRequest, post: (message: unknown) => void) => void, onTerminate: () => void = () => {}): ToolsWorkerLike {
+function inProcessToolsWorker(
+  answer?: (request: ToolRequest, post: (message: unknown) => void) => void,
+  onTerminate: () => void = () => {},
+): ToolsWorkerLike {
   const toPage: Listener[] = [];
   const toWorker: Listener[] = [];
-  const post = (message: unknown) => setTimeout(() => toPage.forEach((listener) => listener({ data: structuredClone(message) } as MessageEvent<unknown>)), 0);
-  const scope: WorkerScope<ToolResponse> = { postMessage: post, addEventListener: (type, listener) => void (type === 'message' && toWorker.push(listener)) };
-  if (answer === undefined) serveWorker(scope, createToolsHost(() => initSqlJs()));
+  const post = (message: unknown) =>
+    setTimeout(
+      () => toPage.forEach((listener) => listener({ data: structuredClone(message) } as MessageEvent<unknown>)),
+      0,
+    );
+  const scope: WorkerScope<ToolResponse> = {
+    postMessage: post,
+    addEventListener: (type, listener) => void (type === 'message' && toWorker.push(listener)),
+  };
+  if (answer === undefined)
+    serveWorker(
+      scope,
+      createToolsHost(() => initSqlJs()),
+    );
   return {
     postMessage(request) {
       const data = structuredClone(request);
-      setTimeout(() => (answer === undefined ? toWorker.forEach((listener) => listener({ data } as MessageEvent<unknown>)) : answer(data, post)), 0);
+      setTimeout(
+        () =>
+          answer === undefined
+            ? toWorker.forEach((listener) => listener({ data } as MessageEvent<unknown>))
+            : answer(data, post),
+        0,
+      );
     },
     addEventListener(type: string, listener: Listener) {
       if (type === 'message') toPage.push(listener);
@@ -55,7 +75,11 @@ describe('the checklist reports its progress through the tools worker', () => {
   }, 120_000);
 
   it('a report the schema refuses fails the call with WORKER_FAILED', async () => {
-    const client = createToolsClient(() => inProcessToolsWorker((request, post) => post({ type: 'verify-progress', requestId: request.requestId, runsDone: -1, runsTotal: 10, statement: 'VF-1' })));
+    const client = createToolsClient(() =>
+      inProcessToolsWorker((request, post) =>
+        post({ type: 'verify-progress', requestId: request.requestId, runsDone: -1, runsTotal: 10, statement: 'VF-1' }),
+      ),
+    );
     const failure = await client.call({ type: 'verify' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolsClientError);
     expect((failure as ToolsClientError).code).toBe('WORKER_FAILED');
@@ -86,7 +110,16 @@ describe('the evidence export reports its progress through the tools worker, and
     for (const path of EVIDENCE_ARTIFACT_PATHS) {
       expect(path.length, path).toBeLessThanOrEqual(PROGRESS_STATEMENT_CHARS_MAX);
       // The report as the worker sends it, checked by the very schema the page reads it with.
-      expect(check(VerifyProgressSchema, { type: 'verify-progress', requestId: 1, runsDone: 0, runsTotal: 1, statement: path }).ok, path).toBe(true);
+      expect(
+        check(VerifyProgressSchema, {
+          type: 'verify-progress',
+          requestId: 1,
+          runsDone: 0,
+          runsTotal: 1,
+          statement: path,
+        }).ok,
+        path,
+      ).toBe(true);
     }
   });
 

@@ -10,7 +10,11 @@ function stuckWorkers() {
   const started: Array<{ ended: boolean; fail(message: string): void }> = [];
   const make = (): ToolsWorkerLike => {
     const errorListeners: Array<(event: ErrorEvent) => void> = [];
-    const record = { ended: false, fail: (message: string) => errorListeners.forEach((listener) => listener({ message, preventDefault() {} } as ErrorEvent)) };
+    const record = {
+      ended: false,
+      fail: (message: string) =>
+        errorListeners.forEach((listener) => listener({ message, preventDefault() {} } as ErrorEvent)),
+    };
     started.push(record);
     return {
       postMessage() {},
@@ -34,7 +38,9 @@ describe('one worker client for both workers', () => {
     const { started, make } = stuckWorkers();
     const client = createToolsClient(make);
     expect(started).toHaveLength(0);
-    const failure = await client.call({ type: 'verify' }, { budget: { ms: 30, what: 'verification' } }).catch((error: unknown) => error);
+    const failure = await client
+      .call({ type: 'verify' }, { budget: { ms: 30, what: 'verification' } })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolsClientError);
     expect((failure as ToolsClientError).code).toBe('RUN_BUDGET');
     expect((failure as Error).message).toMatch(/the verification took longer than 30 ms/);
@@ -58,6 +64,9 @@ describe('one worker client for both workers', () => {
     const waiting = client.call({ type: 'verify' }).catch((error: unknown) => error);
     started[0]?.fail('');
     const failure = (await waiting) as ToolsClientError;
-    expect([failure.code, failure.message]).toEqual(['WORKER_FAILED', 'the tools worker failed: it could not be loaded']);
+    expect([failure.code, failure.message]).toEqual([
+      'WORKER_FAILED',
+      'the tools worker failed: it could not be loaded',
+    ]);
   });
 });

@@ -1,6 +1,16 @@
 import { arrivalQueue, protocolChecks, type ProtocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
-import type { ExploreProgressResponse, LabAnswer, LabResponse, ProgressResponse, RecordingProgressResponse, ToolAnswer, ToolResponse, VerifyProgressResponse, WorkerErrorCode } from './protocol';
+import type {
+  ExploreProgressResponse,
+  LabAnswer,
+  LabResponse,
+  ProgressResponse,
+  RecordingProgressResponse,
+  ToolAnswer,
+  ToolResponse,
+  VerifyProgressResponse,
+  WorkerErrorCode,
+} from './protocol';
 
 /**
  * The page's side of a worker, one stack for both (the lab engine and the lab tools): one promise per
@@ -90,7 +100,9 @@ interface Pending extends RequestHooks {
   parts?: PartsAssembly;
 }
 
-export function createWorkerClient<Request extends { requestId: number }>(options: WorkerClientOptions<Request>): WorkerClient<Request> {
+export function createWorkerClient<Request extends { requestId: number }>(
+  options: WorkerClientOptions<Request>,
+): WorkerClient<Request> {
   const { name } = options;
   const pending = new Map<number, Pending>();
   let worker: WorkerLike<Request> | null = null;
@@ -122,7 +134,8 @@ export function createWorkerClient<Request extends { requestId: number }>(option
     });
     target.addEventListener('messageerror', () => {
       later(() => {
-        if (target === worker) failAll(new WorkerClientError('WORKER_FAILED', `a message from the ${name} could not be deserialized`));
+        if (target === worker)
+          failAll(new WorkerClientError('WORKER_FAILED', `a message from the ${name} could not be deserialized`));
       });
     });
     target.addEventListener('error', (event) => {
@@ -139,13 +152,22 @@ export function createWorkerClient<Request extends { requestId: number }>(option
 
   function onMessage(received: unknown, problem: string | null): void {
     if (problem !== null) {
-      failAll(new WorkerClientError('WORKER_FAILED', `the ${name} sent a message the page cannot read (${problem}): ${preview(received)}`));
+      failAll(
+        new WorkerClientError(
+          'WORKER_FAILED',
+          `the ${name} sent a message the page cannot read (${problem}): ${preview(received)}`,
+        ),
+      );
       return;
     }
     const data = received as Received;
     if (data.requestId === null) {
       // Only an error can lack a requestId: the worker could not tell which request it answers.
-      failAll(data.type === 'error' ? new WorkerClientError(data.code, data.message) : new WorkerClientError('WORKER_FAILED', 'unaddressed answer'));
+      failAll(
+        data.type === 'error'
+          ? new WorkerClientError(data.code, data.message)
+          : new WorkerClientError('WORKER_FAILED', 'unaddressed answer'),
+      );
       return;
     }
     const request = pending.get(data.requestId);
@@ -155,7 +177,12 @@ export function createWorkerClient<Request extends { requestId: number }>(option
         request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
         return;
       case 'explore-progress':
-        request.exploreProgress?.({ states: data.states, schedules: data.schedules, violations: data.violations, fraction: data.fraction });
+        request.exploreProgress?.({
+          states: data.states,
+          schedules: data.schedules,
+          violations: data.violations,
+          fraction: data.fraction,
+        });
         return;
       case 'recording-progress':
         request.recordingProgress?.({ stage: data.stage, done: data.done, total: data.total });
@@ -167,7 +194,9 @@ export function createWorkerClient<Request extends { requestId: number }>(option
         const out = (request.parts ??= new PartsAssembly()).add(data satisfies RunPart);
         if (out !== null) {
           pending.delete(data.requestId);
-          request.fail(new WorkerClientError('WORKER_FAILED', `the ${name} sent the parts of an answer out of order: ${out}`));
+          request.fail(
+            new WorkerClientError('WORKER_FAILED', `the ${name} sent the parts of an answer out of order: ${out}`),
+          );
         }
         return;
       }
@@ -176,7 +205,8 @@ export function createWorkerClient<Request extends { requestId: number }>(option
         pending.delete(data.requestId);
         const whole = (request.parts ?? new PartsAssembly()).finish(data satisfies Settling);
         if (whole.ok) request.settle(whole.answer);
-        else request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
+        else
+          request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
       }
     }
   }
@@ -206,7 +236,10 @@ export function createWorkerClient<Request extends { requestId: number }>(option
           settle(response) {
             if (response.type === expected) resolve(response as A);
             else if (response.type === 'error') reject(new WorkerClientError(response.code, response.message));
-            else reject(new WorkerClientError('WORKER_FAILED', `asked for ${expected}, the ${name} answered ${response.type}`));
+            else
+              reject(
+                new WorkerClientError('WORKER_FAILED', `asked for ${expected}, the ${name} answered ${response.type}`),
+              );
           },
           fail: reject,
         });
@@ -222,7 +255,12 @@ export function createWorkerClient<Request extends { requestId: number }>(option
       // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
       const timer = setTimeout(() => {
         if (!pending.has(request.requestId)) return;
-        restart(new WorkerClientError('RUN_BUDGET', `the ${budget.what} took longer than ${budget.ms} ms, so it was stopped and a fresh worker started${budget.after ?? ''}`));
+        restart(
+          new WorkerClientError(
+            'RUN_BUDGET',
+            `the ${budget.what} took longer than ${budget.ms} ms, so it was stopped and a fresh worker started${budget.after ?? ''}`,
+          ),
+        );
       }, budget.ms);
       return answered.finally(() => clearTimeout(timer));
     },

@@ -26,7 +26,12 @@ export type BandItem =
   /** A wire from lane position `from` to `to`. */
   | { kind: 'wire'; from: number; to: number }
   /** The event that settles the wire sent by event `sentBy` (its arrival or loss), on lane position `at`. */
-  | { kind: 'settle'; sentBy: number; at: number; item: { lane: string; width: number; height: number; groupMax: number; word: boolean } | null };
+  | {
+      kind: 'settle';
+      sentBy: number;
+      at: number;
+      item: { lane: string; width: number; height: number; groupMax: number; word: boolean } | null;
+    };
 
 export interface BandEvent {
   atMs: number;
@@ -67,7 +72,10 @@ export function bandGap(deltaMs: number): number {
 }
 
 /** The band heights and the room kept above each (what a shared axis needs), by instant. */
-export function bandHeights(events: readonly BandEvent[], leads?: ReadonlyMap<number, number>): Map<number, { height: number; lead: number }> {
+export function bandHeights(
+  events: readonly BandEvent[],
+  leads?: ReadonlyMap<number, number>,
+): Map<number, { height: number; lead: number }> {
   const plan = planBands(events, undefined, leads);
   return new Map(plan.bands.map((band) => [band.atMs, { height: band.height, lead: band.lead }]));
 }
@@ -83,7 +91,11 @@ type LocalBox = { lane: string; width: number; height: number; groupMax: number;
  * chips stand on the side of its line no wire of the band leaves or lands on, so an arrowhead is
  * never under a chip; a line that leaves from under a chip breaks there (chips are drawn over wires).
  */
-export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<number, number>, leads?: ReadonlyMap<number, number>): BandPlan {
+export function planBands(
+  events: readonly BandEvent[],
+  bandY?: ReadonlyMap<number, number>,
+  leads?: ReadonlyMap<number, number>,
+): BandPlan {
   const count = events.length;
   const rowY = new Array<number>(count).fill(0);
   const dx = new Array<number>(count).fill(0);
@@ -147,13 +159,23 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
     }
 
     // Each lane's items in lines from the first row, on the side of its line no wire uses.
-    const lines = new Map<string, { position: number; words: number; lines: Array<{ items: number[]; width: number; height: number }> }>();
+    const lines = new Map<
+      string,
+      { position: number; words: number; lines: Array<{ items: number[]; width: number; height: number }> }
+    >();
     for (let i = start; i < end; i++) {
       const local = localOf(i);
       if (local === null) continue;
       let lane = lines.get(local.lane);
-      if (lane === undefined) lines.set(local.lane, (lane = { position: (events[i] as BandEvent).lanePosition, words: 0, lines: [] }));
-      if (local.word) lane.words = lane.lines.length + (lane.lines.length > 0 && lane.lines[lane.lines.length - 1]!.width + CHIP_GAP_X + local.width <= local.groupMax ? 0 : 1);
+      if (lane === undefined)
+        lines.set(local.lane, (lane = { position: (events[i] as BandEvent).lanePosition, words: 0, lines: [] }));
+      if (local.word)
+        lane.words =
+          lane.lines.length +
+          (lane.lines.length > 0 &&
+          lane.lines[lane.lines.length - 1]!.width + CHIP_GAP_X + local.width <= local.groupMax
+            ? 0
+            : 1);
       const last = lane.lines[lane.lines.length - 1];
       if (last !== undefined && last.width + CHIP_GAP_X + local.width <= local.groupMax) {
         last.items.push(i);
@@ -210,7 +232,11 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       for (let lane = low; lane <= high; lane++) {
         row = Math.max(row, nextRow.get(lane) ?? 0);
         const items = itemsAt.get(lane);
-        const inTheWay = items !== undefined && items.rows > 0 && lane !== item.to && (lane !== item.from || items.side === 0 || items.side === toward);
+        const inTheWay =
+          items !== undefined &&
+          items.rows > 0 &&
+          lane !== item.to &&
+          (lane !== item.from || items.side === 0 || items.side === toward);
         if (inTheWay) row = Math.max(row, items.rows);
       }
       for (let lane = low; lane <= high; lane++) nextRow.set(lane, row + 1);
@@ -221,7 +247,8 @@ export function planBands(events: readonly BandEvent[], bandY?: ReadonlyMap<numb
       const item = (events[i] as BandEvent).item;
       if (item.kind === 'settle' && sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
       else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
-      if (item.kind === 'settle') landY[i] = !sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(0) : (rowY[i] as number);
+      if (item.kind === 'settle')
+        landY[i] = !sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(0) : (rowY[i] as number);
     }
     bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start, lead });
     start = end;

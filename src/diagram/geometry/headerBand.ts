@@ -58,7 +58,13 @@ export const HEADER_CLEAR_SHARE = 0.2;
  * behind the band (up), never above the diagram's top (y ≤ 0), below `lowest`, or more than `maxShift`
  * px on screen; where no such move exists, y as it was.
  */
-export function clearOfHeaders(rows: Float64Array, y: number, zoom: number, lowest = -Infinity, maxShift = Infinity): number {
+export function clearOfHeaders(
+  rows: Float64Array,
+  y: number,
+  zoom: number,
+  lowest = -Infinity,
+  maxShift = Infinity,
+): number {
   const edge = (HEADER_BAND_PX - y) / zoom;
   // The last run of text starting above the edge.
   let low = 0;
@@ -72,6 +78,8 @@ export function clearOfHeaders(rows: Float64Array, y: number, zoom: number, lowe
   if (at < 0 || (rows[2 * at + 1] as number) <= edge) return y;
   const show = HEADER_BAND_PX - (rows[2 * at] as number) * zoom;
   const hide = HEADER_BAND_PX - (rows[2 * at + 1] as number) * zoom;
-  const moves = [show, hide].filter((next) => next <= 0 && next >= lowest && Math.abs(next - y) <= maxShift).sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
+  const moves = [show, hide]
+    .filter((next) => next <= 0 && next >= lowest && Math.abs(next - y) <= maxShift)
+    .sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
   return moves[0] ?? y;
 }

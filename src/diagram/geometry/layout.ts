@@ -77,7 +77,8 @@ export function timeGap(deltaMs: number): number {
 const isConnectionLane = (id: string): boolean => !(id in LANE_LABELS);
 
 /** The marker an event draws, sized for the lane it sits on. */
-const sizeOn = (lane: string, marker: MarkerWording) => markerSize(marker.text, marker.tone, isConnectionLane(lane) ? MARKER_W_MAX_CONNECTION : MARKER_W_MAX);
+const sizeOn = (lane: string, marker: MarkerWording) =>
+  markerSize(marker.text, marker.tone, isConnectionLane(lane) ? MARKER_W_MAX_CONNECTION : MARKER_W_MAX);
 
 /**
  * How the race view draws a marker: bookkeeping (the engine words it `muted`: a deadline armed,
@@ -86,10 +87,14 @@ const sizeOn = (lane: string, marker: MarkerWording) => markerSize(marker.text, 
  * story on those lanes.
  */
 const lookOf = (lane: string, marker: MarkerWording, kind: string): MarkerLook =>
-  kind === 'request-started' || (marker.tone === 'muted' && (lane === 'client' || lane === 'server' || lane === 'worker' || lane === 'proxy')) ? 'dot' : 'chip';
+  kind === 'request-started' ||
+  (marker.tone === 'muted' && (lane === 'client' || lane === 'server' || lane === 'worker' || lane === 'proxy'))
+    ? 'dot'
+    : 'chip';
 
 /** Width a lane's items in one band may take before they wrap to another line. */
-const groupMaxOn = (lane: string) => (isConnectionLane(lane) ? GROUP_W_MAX_CONNECTION : lane === 'client' ? GROUP_W_MAX_CLIENT : GROUP_W_MAX);
+const groupMaxOn = (lane: string) =>
+  isConnectionLane(lane) ? GROUP_W_MAX_CONNECTION : lane === 'client' ? GROUP_W_MAX_CLIENT : GROUP_W_MAX;
 
 /**
  * The race view's short word for a chip: the marker's wording cut to what the eye needs at a
@@ -113,7 +118,13 @@ export function shortWord(event: LabEvent, marker: MarkerWording): string {
       return event.ignoredBy === undefined ? marker.text : 'ignores';
     case 'worker':
       // One word for every lane: the model's worker calls complete(), a real SDK's tool returns (the timeline says which).
-      return event.step === 'started' ? 'starts' : event.step === 'finished' ? 'finishes' : event.step === 'stopped' ? 'stops' : marker.text;
+      return event.step === 'started'
+        ? 'starts'
+        : event.step === 'finished'
+          ? 'finishes'
+          : event.step === 'stopped'
+            ? 'stops'
+            : marker.text;
     case 'deadline':
       return event.action === 'fired' ? `${event.deadline} FIRES` : marker.text;
     case 'message-lost':
@@ -150,7 +161,11 @@ export function shortWord(event: LabEvent, marker: MarkerWording): string {
 }
 
 /** A marker's box in the race view. */
-function compactSize(lane: string, marker: MarkerWording, kind: string): { width: number; height: number; lines: number; look: MarkerLook } {
+function compactSize(
+  lane: string,
+  marker: MarkerWording,
+  kind: string,
+): { width: number; height: number; lines: number; look: MarkerLook } {
   const look = lookOf(lane, marker, kind);
   if (look === 'dot') return { width: DOT_PX, height: DOT_PX, lines: 1, look };
   return { ...markerSize(marker.text, marker.tone, groupMaxOn(lane), CHIP_METRICS), look };
@@ -161,7 +176,6 @@ function compactSize(lane: string, marker: MarkerWording, kind: string): { width
 /** Linear time: about this many px per event over the run's (unfolded) time span. */
 const LINEAR_PX_PER_EVENT = 44;
 const LINEAR_PX_PER_MS_MAX = 8;
-
 
 /** px per ms for the linear scale: the run's time, without the gaps that fold, shared out at about LINEAR_PX_PER_EVENT per event. */
 function linearPxPerMs(gaps: number[], count: number): number {
@@ -177,7 +191,13 @@ function linearPxPerMs(gaps: number[], count: number): number {
 
 const LANE_ORDER = ['client', 'proxy', 'server', 'buffer'];
 const LANE_LAST = ['worker'];
-const LANE_LABELS: Record<string, string> = { client: 'Client', proxy: 'Proxy', server: 'Server', buffer: 'SSE buffer', worker: 'Worker' };
+const LANE_LABELS: Record<string, string> = {
+  client: 'Client',
+  proxy: 'Proxy',
+  server: 'Server',
+  buffer: 'SSE buffer',
+  worker: 'Worker',
+};
 
 function laneLabel(id: string): string {
   return LANE_LABELS[id] ?? `${id} (SQLite)`;
@@ -192,8 +212,9 @@ function orderLanes(ids: Set<string>): string[] {
 
 // ── one axis for several runs (the Compare tab) ─────────────────────────────────────────
 
-
-export function sharedAxis(runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>): SharedAxis {
+export function sharedAxis(
+  runs: ReadonlyArray<{ transcript: Transcript; wording: readonly EventWording[] }>,
+): SharedAxis {
   const need = new Map<number, number>();
   /** The room a band keeps above it for its wire labels (the most any run needs). */
   const room = new Map<number, number>();
@@ -240,7 +261,9 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
   const sizes: Array<Sized | null> = wordings.map((marker, i) => {
     if (marker === null) return null;
     const lane = lanes[i] as string;
-    return scale === 'ordinal' ? compactSize(lane, marker, (events[i] as LabEvent).kind) : { ...sizeOn(lane, marker), look: 'marker' as const };
+    return scale === 'ordinal'
+      ? compactSize(lane, marker, (events[i] as LabEvent).kind)
+      : { ...sizeOn(lane, marker), look: 'marker' as const };
   });
 
   // Which events settle which messages.
@@ -251,7 +274,8 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
     const event = events[i] as LabEvent;
     indexBySeq.set(event.seq, i);
     if (event.kind === 'message') messagesBySeq.set(event.seq, event);
-    else if ((event.kind === 'delivered' || event.kind === 'message-lost') && !settledAt.has(event.messageSeq)) settledAt.set(event.messageSeq, i);
+    else if ((event.kind === 'delivered' || event.kind === 'message-lost') && !settledAt.has(event.messageSeq))
+      settledAt.set(event.messageSeq, i);
   }
 
   // Lanes: every side that sends, receives or records something.
@@ -298,12 +322,22 @@ function prepare(transcript: Transcript, wording: readonly EventWording[], scale
   const bandEvents: BandEvent[] = events.map((event, i) => {
     const size = sizes[i];
     const lane = markerLanes[i];
-    const local = size === null || size === undefined || lane === null || lane === undefined ? null : { lane, width: size.width, height: size.height, groupMax: groupMaxOn(lane), word: size.look !== 'dot' };
+    const local =
+      size === null || size === undefined || lane === null || lane === undefined
+        ? null
+        : { lane, width: size.width, height: size.height, groupMax: groupMaxOn(lane), word: size.look !== 'dot' };
     let item: BandEvent['item'];
     if (event.kind === 'message') item = { kind: 'wire', ...span(event.from, event.to) };
     else if (event.kind === 'stream-closed') item = { kind: 'wire', ...span(event.by, otherSide(event.by)) };
-    else if (event.kind === 'sse-comment' && event.action === 'sent') item = { kind: 'wire', ...span('server', 'client') };
-    else if (settles.has(i)) item = { kind: 'settle', sentBy: settles.get(i) as number, at: position.get(lanes[i] as string) ?? 0, item: local };
+    else if (event.kind === 'sse-comment' && event.action === 'sent')
+      item = { kind: 'wire', ...span('server', 'client') };
+    else if (settles.has(i))
+      item = {
+        kind: 'settle',
+        sentBy: settles.get(i) as number,
+        at: position.get(lanes[i] as string) ?? 0,
+        item: local,
+      };
     else item = local === null ? { kind: 'quiet' } : { kind: 'local', ...local };
     return { atMs: event.atMs, lanePosition: position.get(lanes[i] as string) ?? 0, item };
   });
@@ -321,7 +355,10 @@ const LABEL_CLEAR_PX = 2;
  * one band after another, the later wire's band moves down by the overlap, and the run is laid out again.
  * Elsewhere the layout is what the bands alone give.
  */
-function labelLeads(transcript: Transcript, wording: readonly EventWording[]): { leads: Map<number, number>; layout: DiagramLayout } {
+function labelLeads(
+  transcript: Transcript,
+  wording: readonly EventWording[],
+): { leads: Map<number, number>; layout: DiagramLayout } {
   const leads = new Map<number, number>();
   for (let pass = 0; ; pass++) {
     const layout = layoutOnce(transcript, wording, 'ordinal', undefined, leads);
@@ -354,7 +391,9 @@ function labelLeads(transcript: Transcript, wording: readonly EventWording[]): {
  * Pairs of wire texts on screen at once that meet: two labels, or a fate word and another wire's label
  * (a wire's own label and fate word are one block), the earlier-sent wire first.
  */
-export function meetingTexts(wires: readonly Wire[]): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
+export function meetingTexts(
+  wires: readonly Wire[],
+): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
   const texts: Array<{ wire: Wire; box: TextBox; label: boolean }> = [];
   for (const wire of wires) {
     const { label, tag } = wireTextBoxes(wire);
@@ -383,13 +422,28 @@ export function meetingTexts(wires: readonly Wire[]): Array<[{ wire: Wire; box: 
  */
 export type LabelPlacement = 'placed' | 'unplaced';
 
-export function layoutDiagram(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale = 'ordinal', axis?: SharedAxis, labels: LabelPlacement = 'placed'): DiagramLayout {
+export function layoutDiagram(
+  transcript: Transcript,
+  wording: readonly EventWording[],
+  scale: TimeScale = 'ordinal',
+  axis?: SharedAxis,
+  labels: LabelPlacement = 'placed',
+): DiagramLayout {
   if (labels === 'unplaced') return layoutOnce(transcript, wording, scale, axis, undefined, false);
   // A shared axis already keeps each band's room for labels (sharedAxis asks labelLeads of every run).
-  return scale === 'ordinal' && axis === undefined ? labelLeads(transcript, wording).layout : layoutOnce(transcript, wording, scale, axis, undefined);
+  return scale === 'ordinal' && axis === undefined
+    ? labelLeads(transcript, wording).layout
+    : layoutOnce(transcript, wording, scale, axis, undefined);
 }
 
-function layoutOnce(transcript: Transcript, wording: readonly EventWording[], scale: TimeScale, axis: SharedAxis | undefined, leads: ReadonlyMap<number, number> | undefined, place = true): DiagramLayout {
+function layoutOnce(
+  transcript: Transcript,
+  wording: readonly EventWording[],
+  scale: TimeScale,
+  axis: SharedAxis | undefined,
+  leads: ReadonlyMap<number, number> | undefined,
+  place = true,
+): DiagramLayout {
   const { events } = transcript;
   const count = events.length;
   const eventWording = wording;
@@ -444,7 +498,14 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
       if (lane !== null) widest.set(lane, Math.max(widest.get(lane) ?? MARKER_W, sizes[i]?.width ?? MARKER_W));
     });
   }
-  const lastY = count === 0 ? TOP_Y : Math.max(...(plan === null ? [rowY[count - 1] as number] : plan.bands.slice(-1).map((band) => band.top + band.height - CHIP_H / 2)));
+  const lastY =
+    count === 0
+      ? TOP_Y
+      : Math.max(
+          ...(plan === null
+            ? [rowY[count - 1] as number]
+            : plan.bands.slice(-1).map((band) => band.top + band.height - CHIP_H / 2)),
+        );
   const lastMs = count === 0 ? 0 : (events[count - 1] as LabEvent).atMs;
   /** How far below the last row a later time lies (a deadline due after the run ended). */
   const afterLast = (deltaMs: number) => Math.min(FOLD_PX, deltaMs * pxPerMs);
@@ -489,7 +550,8 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
   const minWidth = plan === null ? MARKER_W : DOT_PX;
   const half = (id: string | undefined) => (id === undefined ? 0 : (widest.get(id) ?? minWidth) / 2);
   /** How far a lane's items reach toward its neighbour on one side (race view: each side apart). */
-  const reachOf = (id: string | undefined, side: 'left' | 'right') => (id === undefined ? 0 : plan === null ? half(id) : Math.max(DOT_PX / 2, plan.reach.get(id)?.[side] ?? 0));
+  const reachOf = (id: string | undefined, side: 'left' | 'right') =>
+    id === undefined ? 0 : plan === null ? half(id) : Math.max(DOT_PX / 2, plan.reach.get(id)?.[side] ?? 0);
   // The time column is as wide as its widest label; the deadline bars stand right of it.
   const timeRight = Math.max(TIME_RIGHT_X, Math.ceil(textWidthPx(`${lastMs} ms`, TIME_FONT_PX, true)) + TIME_PAD_X);
   const barShift = timeRight - TIME_RIGHT_X;
@@ -497,7 +559,9 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
   // Without deadline bars the first lane only clears the time column.
   const hasBars = events.some((event) => event.kind === 'deadline');
   const firstReach = plan === null ? half(order[0]) : reachOf(order[0], 'left');
-  let x = hasBars ? Math.max(FIRST_LANE_X + barShift, BARS_RIGHT_X + barShift + firstReach) : timeRight + MARKER_GAP_X + firstReach;
+  let x = hasBars
+    ? Math.max(FIRST_LANE_X + barShift, BARS_RIGHT_X + barShift + firstReach)
+    : timeRight + MARKER_GAP_X + firstReach;
   // Race view: the gap next to a wire's sender holds its label beside the items there.
   const labelRoom = new Array<number>(Math.max(0, order.length - 1)).fill(0);
   if (plan !== null) {
@@ -515,7 +579,10 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
       const to = position.get(ends[1]) ?? 0;
       if (from === to) return;
       const gap = to > from ? from : from - 1;
-      labelRoom[gap] = Math.max(labelRoom[gap] ?? 0, Math.max(textWidthPx(label, 15, true), fateWidthPx()) + 2 * LABEL_PAD_X + 2 * MARKER_GAP_X);
+      labelRoom[gap] = Math.max(
+        labelRoom[gap] ?? 0,
+        Math.max(textWidthPx(label, 15, true), fateWidthPx()) + 2 * LABEL_PAD_X + 2 * MARKER_GAP_X,
+      );
     });
   }
   order.forEach((id, i) => {
@@ -529,10 +596,17 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
           ? half(id) + half(order[i + 1]) + MARKER_GAP_X
           : Math.max(half(id), half(order[i + 1])) + 2 * MARKER_GAP_X;
     const next = order[i + 1];
-    const narrow = isConnectionLane(id) || (next !== undefined && isConnectionLane(next)) ? NARROW_GAP_CONNECTION : NARROW_GAP;
+    const narrow =
+      isConnectionLane(id) || (next !== undefined && isConnectionLane(next)) ? NARROW_GAP_CONNECTION : NARROW_GAP;
     // Race view: a label may have to pass beside the items on either lane of its gap.
-    const besideItems = labelRoom[i] === undefined || labelRoom[i] === 0 ? 0 : (labelRoom[i] as number) + Math.max(reachOf(id, 'right'), reachOf(order[i + 1], 'left'));
-    x += plan === null ? Math.max(crossed[i] ? WIDE_GAP : narrow, clear) : Math.max(crossed[i] ? BAND_WIDE_GAP : BAND_NARROW_GAP, clear, besideItems);
+    const besideItems =
+      labelRoom[i] === undefined || labelRoom[i] === 0
+        ? 0
+        : (labelRoom[i] as number) + Math.max(reachOf(id, 'right'), reachOf(order[i + 1], 'left'));
+    x +=
+      plan === null
+        ? Math.max(crossed[i] ? WIDE_GAP : narrow, clear)
+        : Math.max(crossed[i] ? BAND_WIDE_GAP : BAND_NARROW_GAP, clear, besideItems);
   });
   const laneX = new Map(lanes.map((lane) => [lane.id, lane.x]));
   const xOf = (id: string) => laneX.get(id) ?? FIRST_LANE_X;
@@ -557,7 +631,8 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
     const event = events[i] as LabEvent;
     const y = rowY[i] as number;
     const previous = events[i - 1];
-    if (plan === null && (previous === undefined || previous.atMs !== event.atMs)) times.push({ id: `t${i}`, index: i, y, atMs: event.atMs });
+    if (plan === null && (previous === undefined || previous.atMs !== event.atMs))
+      times.push({ id: `t${i}`, index: i, y, atMs: event.atMs });
     const bandY = bandTop[i] as number;
 
     if (event.kind === 'message') {
@@ -569,10 +644,20 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
       const x1 = xOf(event.from);
       const x2 = xOf(event.to);
       // Race view: a lost message ends where it was lost (the drop, or the loss the receiver records), not at its due time.
-      const y2 = settledEvent !== undefined && (!lost || plan !== null) ? (plan === null ? (rowY[settled as number] as number) : (plan.landY[settled as number] as number)) : yAt(event.arrivesAtMs);
+      const y2 =
+        settledEvent !== undefined && (!lost || plan !== null)
+          ? plan === null
+            ? (rowY[settled as number] as number)
+            : (plan.landY[settled as number] as number)
+          : yAt(event.arrivesAtMs);
       const label = eventWording[i]?.label ?? event.kind;
       const why = event.reason ?? null;
-      const fateText = fate === 'ignored' ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}` : fate === 'lost' ? `, lost: ${why ?? ''}` : '';
+      const fateText =
+        fate === 'ignored'
+          ? `, ignored by the ${event.ignoredBy}: ${why ?? ''}`
+          : fate === 'lost'
+            ? `, lost: ${why ?? ''}`
+            : '';
       wires.push({
         id: `w${event.seq}`,
         kind: 'message',
@@ -722,7 +807,8 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
 
   if (plan !== null) {
     // One time per band, level with the band's first row.
-    for (const band of plan.bands) times.push({ id: `t${band.first}`, index: band.first, y: band.centre, atMs: band.atMs });
+    for (const band of plan.bands)
+      times.push({ id: `t${band.first}`, index: band.first, y: band.centre, atMs: band.atMs });
   }
   if (place) placeLabels(wires, markers, lanes);
   else
@@ -732,8 +818,15 @@ function layoutOnce(transcript: Transcript, wording: readonly EventWording[], sc
     }
 
   const lastLane = lanes[lanes.length - 1];
-  const width = (lastLane?.x ?? FIRST_LANE_X) + (plan === null ? half(lastLane?.id) : reachOf(lastLane?.id, 'right')) + RIGHT_MARGIN;
-  const lowest = Math.max(lastY, ...wires.map((wire) => wire.y2), ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))));
+  const width =
+    (lastLane?.x ?? FIRST_LANE_X) +
+    (plan === null ? half(lastLane?.id) : reachOf(lastLane?.id, 'right')) +
+    RIGHT_MARGIN;
+  const lowest = Math.max(
+    lastY,
+    ...wires.map((wire) => wire.y2),
+    ...bars.map((bar) => (bar.endIndex === null ? bar.yDue : (bar.yEnd ?? bar.yDue))),
+  );
   const firstWire = new Map<number, number>();
   wires.forEach((wire, at) => {
     if (!firstWire.has(wire.index)) firstWire.set(wire.index, at);
@@ -789,7 +882,12 @@ export interface TextBox {
 /** A line of text's box, centred on x, from its baseline and font size (ascent and descent of the sans-serif, the 3 px halo). */
 function textBox(x: number, baseline: number, width: number, fontPx: number): TextBox {
   const halo = TEXT_HALO_PX;
-  return { left: x - width / 2 - halo, right: x + width / 2 + halo, top: textTop(baseline, fontPx) - halo, bottom: textBottom(baseline, fontPx) + halo };
+  return {
+    left: x - width / 2 - halo,
+    right: x + width / 2 + halo,
+    top: textTop(baseline, fontPx) - halo,
+    bottom: textBottom(baseline, fontPx) + halo,
+  };
 }
 
 /**
@@ -813,7 +911,8 @@ export function wireTextBoxes(wire: Wire): { label: TextBox; tag: TextBox | null
   };
 }
 
-export const boxesMeet = (a: TextBox, b: TextBox): boolean => Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+export const boxesMeet = (a: TextBox, b: TextBox): boolean =>
+  Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
 
 /** Room kept between a label and its fate word when the word stands beside it. */
 const TAG_GAP_X = 10;
@@ -846,13 +945,18 @@ class BoxGrid<T> {
   removeOwner(owner: unknown): void {
     for (const row of this.rowsOf.get(owner) ?? []) {
       const list = this.rows.get(row);
-      if (list !== undefined) this.rows.set(row, list.filter((entry) => entry.owner !== owner));
+      if (list !== undefined)
+        this.rows.set(
+          row,
+          list.filter((entry) => entry.owner !== owner),
+        );
     }
     this.rowsOf.delete(owner);
   }
   /** Each box in the rows that [top, bottom] reaches into (a box reaching into two of them is visited twice). */
   within(top: number, bottom: number, visit: (box: TextBox, what: T) => void): void {
-    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) for (const entry of this.rows.get(row) ?? []) visit(entry.box, entry.what);
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++)
+      for (const entry of this.rows.get(row) ?? []) visit(entry.box, entry.what);
   }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
     for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
@@ -862,7 +966,8 @@ class BoxGrid<T> {
   }
 }
 
-const rowRange = (first: number, last: number): number[] => Array.from({ length: last - first + 1 }, (_, k) => first + k);
+const rowRange = (first: number, last: number): number[] =>
+  Array.from({ length: last - first + 1 }, (_, k) => first + k);
 
 /**
  * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
@@ -910,11 +1015,24 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
   const fateWidth = fateWidthPx();
   const markerBoxes = new BoxGrid<null>();
-  for (const marker of markers) markerBoxes.add({ left: marker.x - marker.width / 2, right: marker.x + marker.width / 2, top: marker.y - marker.height / 2, bottom: marker.y + marker.height / 2 }, null);
+  for (const marker of markers)
+    markerBoxes.add(
+      {
+        left: marker.x - marker.width / 2,
+        right: marker.x + marker.width / 2,
+        top: marker.y - marker.height / 2,
+        bottom: marker.y + marker.height / 2,
+      },
+      null,
+    );
   /** Every wire's line, by the rows it spans: a label keeps its text off the other wires' lines where it can. */
   const lineRows = new Map<number, Wire[]>();
   for (const wire of wires) {
-    for (let row = Math.floor(Math.min(wire.y1, wire.y2) / GRID_PX); row <= Math.floor(Math.max(wire.y1, wire.y2) / GRID_PX); row++) {
+    for (
+      let row = Math.floor(Math.min(wire.y1, wire.y2) / GRID_PX);
+      row <= Math.floor(Math.max(wire.y1, wire.y2) / GRID_PX);
+      row++
+    ) {
       const list = lineRows.get(row);
       if (list === undefined) lineRows.set(row, [wire]);
       else list.push(wire);
@@ -935,12 +1053,17 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     wire.tagY = wire.labelY + TAG_BELOW;
   }
   const spots = new Map<Wire, Spot>();
-  const tagXOf = (spot: Spot, at: number, side: Side) => (side === 'below' ? at : at + (side === 'right' ? 1 : -1) * (spot.labelWidth / 2 + TAG_GAP_X + fateWidth / 2));
+  const tagXOf = (spot: Spot, at: number, side: Side) =>
+    side === 'below' ? at : at + (side === 'right' ? 1 : -1) * (spot.labelWidth / 2 + TAG_GAP_X + fateWidth / 2);
   const tagYOf = (y: number, side: Side) => (side === 'below' ? y + TAG_BELOW : y - LABEL_RAISE);
   /** The boxes of a spot's label and fate word at x, the word `side` of the label. */
   const boxesAt = (spot: Spot, at: number, side: Side) => {
     const y = spot.yOn(at);
-    return { y, label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null };
+    return {
+      y,
+      label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15),
+      tag: spot.tagged ? textBox(tagXOf(spot, at, side), tagYOf(y, side), fateWidth, 14) : null,
+    };
   };
   /**
    * Whether a spot's label at x is clear of the markers (its block too: the rows a label and a fate word
@@ -950,7 +1073,12 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const labelClearAt = (spot: Spot, at: number): boolean => {
     const y = spot.yOn(at);
     const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
-    const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+    const block = {
+      left: at - (spot.width / 2 - LABEL_PAD_X),
+      right: at + (spot.width / 2 - LABEL_PAD_X),
+      top: y - LABEL_ABOVE,
+      bottom: y + LABEL_BELOW,
+    };
     if (markerBoxes.some(block, () => true) || markerBoxes.some(label, () => true)) return false;
     return !placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   };
@@ -1002,7 +1130,12 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
         const at = places[k] as number;
         const y = ys[k] as number;
         const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
-        const block = { left: at - (spot.width / 2 - LABEL_PAD_X), right: at + (spot.width / 2 - LABEL_PAD_X), top: y - LABEL_ABOVE, bottom: y + LABEL_BELOW };
+        const block = {
+          left: at - (spot.width / 2 - LABEL_PAD_X),
+          right: at + (spot.width / 2 - LABEL_PAD_X),
+          top: y - LABEL_ABOVE,
+          bottom: y + LABEL_BELOW,
+        };
         if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
       }
     };
@@ -1018,12 +1151,17 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
   const tagClearAt = (spot: Spot, at: number, side: Side): boolean => {
     const { tag } = boxesAt(spot, at, side);
     if (tag === null) return true;
-    return !markerBoxes.some(tag, () => true) && !placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(spot.wire, other.wire));
+    return (
+      !markerBoxes.some(tag, () => true) &&
+      !placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(spot.wire, other.wire))
+    );
   };
   /** Whether no other wire's line runs through a spot's label text at x. */
-  const offLinesAt = (spot: Spot, at: number): boolean => !crossedByLine(spot, textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15));
+  const offLinesAt = (spot: Spot, at: number): boolean =>
+    !crossedByLine(spot, textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15));
   /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
-  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean => labelClearAt(spot, at) && tagClearAt(spot, at, side) && (!offLines || offLinesAt(spot, at));
+  const clearAt = (spot: Spot, at: number, side: Side, offLines = true): boolean =>
+    labelClearAt(spot, at) && tagClearAt(spot, at, side) && (!offLines || offLinesAt(spot, at));
   /** The placed labels a spot's label or fate word would meet (on screen at the same step). */
   const blockersAt = (spot: Spot, label: TextBox, tag: TextBox | null): Spot[] => {
     const found = new Set<Spot>();
@@ -1095,7 +1233,10 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
     const labelWidth = textWidthPx(wire.label, 15, true);
     const width = Math.max(labelWidth, fateWidth) + 2 * LABEL_PAD_X;
-    const yOn = (x: number) => (wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1));
+    const yOn = (x: number) =>
+      wire.x2 === wire.x1
+        ? (wire.y1 + wire.y2) / 2
+        : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1);
     let x = wire.labelX;
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
     for (let pass = 0; pass < 3; pass++) {
@@ -1114,7 +1255,16 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     }
     wire.labelX = x;
     wire.labelY = yOn(x);
-    const spot: Spot = { wire, left: left.x, right: right.x, width, yOn, x, labelWidth, tagged: tagShownUntil(wire) !== null };
+    const spot: Spot = {
+      wire,
+      left: left.x,
+      right: right.x,
+      width,
+      yOn,
+      x,
+      labelWidth,
+      tagged: tagShownUntil(wire) !== null,
+    };
     spots.set(wire, spot);
     if (clearAt(spot, x, 'below')) {
       put(spot, { at: x, side: 'below' });
@@ -1129,7 +1279,12 @@ function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
     const inWay = blockers(spot, x);
     if (inWay.length === 1) {
       const other = inWay[0] as Spot;
-      const was = { labelX: other.wire.labelX, labelY: other.wire.labelY, tagX: other.wire.tagX, tagY: other.wire.tagY };
+      const was = {
+        labelX: other.wire.labelX,
+        labelY: other.wire.labelY,
+        tagX: other.wire.tagX,
+        tagY: other.wire.tagY,
+      };
       lift(other);
       const mine = clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : search(spot);
       if (mine !== null) {

@@ -47,7 +47,6 @@ export const BARS_RIGHT_X = MAX_BAR_X + BAR_W + 12;
 /** Room between two markers on neighbouring lanes. */
 export const MARKER_GAP_X = 24;
 
-
 // ── the race view: one band per virtual instant ──────────────────────────────────────────────────────
 
 /** The lane headers' own band at the top of the pane: nothing is laid out under it. */
@@ -263,17 +262,40 @@ export interface Extent<T> {
   hi(item: T): number;
 }
 
-
 /** The extents of the layout's lists, the one definition the worker's pass and the page's queries share. */
 export const EXTENTS = {
-  markers: { key: (marker) => marker.bandY, lo: (marker) => marker.y - marker.height / 2, hi: (marker) => marker.y + marker.height / 2 } satisfies Extent<Marker>,
-  wires: { key: (wire) => wire.bandY, lo: (wire) => Math.min(wire.y1, wire.y2, wire.labelY - ROW_H), hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H) } satisfies Extent<Wire>,
-  times: { key: (time) => time.y, lo: (time) => time.y - ROW_H / 2, hi: (time) => time.y + ROW_H / 2 } satisfies Extent<TimeMark>,
-  breaks: { key: (fold) => fold.y, lo: (fold) => fold.y - BREAK_H / 2, hi: (fold) => fold.y + BREAK_H / 2 } satisfies Extent<TimeBreak>,
+  markers: {
+    key: (marker) => marker.bandY,
+    lo: (marker) => marker.y - marker.height / 2,
+    hi: (marker) => marker.y + marker.height / 2,
+  } satisfies Extent<Marker>,
+  wires: {
+    key: (wire) => wire.bandY,
+    lo: (wire) => Math.min(wire.y1, wire.y2, wire.labelY - ROW_H),
+    hi: (wire) => Math.max(wire.y2, wire.labelY + ROW_H),
+  } satisfies Extent<Wire>,
+  times: {
+    key: (time) => time.y,
+    lo: (time) => time.y - ROW_H / 2,
+    hi: (time) => time.y + ROW_H / 2,
+  } satisfies Extent<TimeMark>,
+  breaks: {
+    key: (fold) => fold.y,
+    lo: (fold) => fold.y - BREAK_H / 2,
+    hi: (fold) => fold.y + BREAK_H / 2,
+  } satisfies Extent<TimeBreak>,
   /** A deadline bar by where it reaches once ended (a bar never ended: to its due time). */
-  bars: { key: (bar) => bar.y1, lo: (bar) => bar.y1, hi: (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4) } satisfies Extent<DeadlineBar>,
+  bars: {
+    key: (bar) => bar.y1,
+    lo: (bar) => bar.y1,
+    hi: (bar) => Math.max(bar.yEnd ?? bar.yDue, bar.y1 + 4),
+  } satisfies Extent<DeadlineBar>,
   /** A deadline bar by the events it runs over, from the one after arming to the one ending it (event-index units; never ended: unbounded). */
-  barLives: { key: (bar) => bar.index, lo: (bar) => bar.index + 1, hi: (bar) => bar.endIndex ?? Infinity } satisfies Extent<DeadlineBar>,
+  barLives: {
+    key: (bar) => bar.index,
+    lo: (bar) => bar.index + 1,
+    hi: (bar) => bar.endIndex ?? Infinity,
+  } satisfies Extent<DeadlineBar>,
 } as const;
 
 export type SpanLists = keyof typeof EXTENTS;
@@ -300,7 +322,6 @@ export function spanReach<T>(items: readonly T[], extent: Extent<T>): SpanReach 
   }
   return { above, below, long };
 }
-
 
 /**
  * One virtual-time axis shared by several diagrams: each instant at which any of the runs did

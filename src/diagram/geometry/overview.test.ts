@@ -23,7 +23,9 @@ describe('the run overview', () => {
       for (const x of xs) expect(x).toBeLessThanOrEqual(nowX + 400 * (60 / layout.height) + 1);
     }
     const all = overviewTicks(columns, transcript.events.length);
-    expect(all.messages.split('M').length - 1).toBeGreaterThanOrEqual(new Set(layout.messageIndexes.map((i) => Math.floor((400 * (layout.rowY[i] as number)) / layout.height))).size);
+    expect(all.messages.split('M').length - 1).toBeGreaterThanOrEqual(
+      new Set(layout.messageIndexes.map((i) => Math.floor((400 * (layout.rowY[i] as number)) / layout.height))).size,
+    );
   });
 
   it('the window it draws and the view it moves to are each other’s inverse, inside the diagram', () => {

@@ -67,7 +67,12 @@ export function overviewTicks(columns: OverviewColumns, step: number): { events:
 }
 
 /** The pane's visible window on the strip: from the flow y at the pane's top to the one at its bottom, at least OVERVIEW_WINDOW_MIN_PX wide. */
-export function windowOnStrip(view: { y: number; zoom: number }, paneHeight: number, flowHeight: number, width: number): { x: number; width: number } {
+export function windowOnStrip(
+  view: { y: number; zoom: number },
+  paneHeight: number,
+  flowHeight: number,
+  width: number,
+): { x: number; width: number } {
   const top = -view.y / view.zoom;
   const bottom = (paneHeight - view.y) / view.zoom;
   const x1 = stripX(top, flowHeight, width);

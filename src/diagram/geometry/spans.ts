@@ -16,7 +16,6 @@ export { LONG_PX, spanReach, type Extent, type SpanReach };
  * flight across many rows, a deadline bar) are kept in fixed-height buckets they overlap.
  */
 
-
 export interface Band {
   top: number;
   bottom: number;
@@ -103,7 +102,8 @@ export class SpanIndex<T = unknown> {
       this.buckets = { near, unbounded };
     }
     const found = new Set<number>(this.buckets.unbounded);
-    for (let bucket = Math.floor(top / LONG_PX); bucket <= Math.floor(bottom / LONG_PX); bucket++) for (const at of this.buckets.near.get(bucket) ?? []) found.add(at);
+    for (let bucket = Math.floor(top / LONG_PX); bucket <= Math.floor(bottom / LONG_PX); bucket++)
+      for (const at of this.buckets.near.get(bucket) ?? []) found.add(at);
     return found;
   }
 }

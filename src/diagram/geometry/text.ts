@@ -1,5 +1,17 @@
 import type { MarkerTone } from '../../engine';
-import { CHIP_FONT_PX, CHIP_H, CHIP_H_PER_LINE, CHIP_PAD_X, CHIP_W_MIN, MARKER_FONT_PX, MARKER_H, MARKER_H_PER_LINE, MARKER_PAD_X, MARKER_W, MARKER_W_MAX } from './model';
+import {
+  CHIP_FONT_PX,
+  CHIP_H,
+  CHIP_H_PER_LINE,
+  CHIP_PAD_X,
+  CHIP_W_MIN,
+  MARKER_FONT_PX,
+  MARKER_H,
+  MARKER_H_PER_LINE,
+  MARKER_PAD_X,
+  MARKER_W,
+  MARKER_W_MAX,
+} from './model';
 
 /** A box's text metrics: the full marker (Linear time) or the race view's compact chip. */
 export interface BoxMetrics {
@@ -9,8 +21,20 @@ export interface BoxMetrics {
   padX: number;
   widthMin: number;
 }
-export const MARKER_METRICS: BoxMetrics = { fontPx: MARKER_FONT_PX, height: MARKER_H, heightPerLine: MARKER_H_PER_LINE, padX: MARKER_PAD_X, widthMin: MARKER_W };
-export const CHIP_METRICS: BoxMetrics = { fontPx: CHIP_FONT_PX, height: CHIP_H, heightPerLine: CHIP_H_PER_LINE, padX: CHIP_PAD_X, widthMin: CHIP_W_MIN };
+export const MARKER_METRICS: BoxMetrics = {
+  fontPx: MARKER_FONT_PX,
+  height: MARKER_H,
+  heightPerLine: MARKER_H_PER_LINE,
+  padX: MARKER_PAD_X,
+  widthMin: MARKER_W,
+};
+export const CHIP_METRICS: BoxMetrics = {
+  fontPx: CHIP_FONT_PX,
+  height: CHIP_H,
+  heightPerLine: CHIP_H_PER_LINE,
+  padX: CHIP_PAD_X,
+  widthMin: CHIP_W_MIN,
+};
 
 /** The diagram's text metrics: how wide a label is estimated to be, and how a marker's text wraps (pure, so the layout runs anywhere). */
 
@@ -23,8 +47,9 @@ function charEm(code: number): number {
   if (code === 32) return 0.32;
   if (code >= 48 && code <= 57) return 0.64;
   if (code >= 65 && code <= 90) return code === 73 ? 0.32 : code === 77 || code === 87 ? 0.9 : 0.72;
-  if (code >= 97 && code <= 122) return 'fijlrt'.includes(String.fromCharCode(code)) ? 0.36 : code === 109 || code === 119 ? 0.92 : 0.62;
-  if (code < 128) return '.,:;!|\'()[]'.includes(String.fromCharCode(code)) ? 0.36 : 0.62;
+  if (code >= 97 && code <= 122)
+    return 'fijlrt'.includes(String.fromCharCode(code)) ? 0.36 : code === 109 || code === 119 ? 0.92 : 0.62;
+  if (code < 128) return ".,:;!|'()[]".includes(String.fromCharCode(code)) ? 0.36 : 0.62;
   return 1;
 }
 
@@ -43,7 +68,12 @@ const BREAKS = /(?<=[ _.])/;
  * filling them piece by piece as the browser does, with the same generous widths, so the box the
  * layout makes room for is never shorter than the text drawn in it.
  */
-export function markerSize(text: string, tone: MarkerTone, widthMax = MARKER_W_MAX, metrics: BoxMetrics = MARKER_METRICS): { width: number; height: number; lines: number } {
+export function markerSize(
+  text: string,
+  tone: MarkerTone,
+  widthMax = MARKER_W_MAX,
+  metrics: BoxMetrics = MARKER_METRICS,
+): { width: number; height: number; lines: number } {
   const bold = tone === 'bad' || tone === 'strong' || tone === 'warn';
   const fontPx = tone === 'muted' ? Math.min(14, metrics.fontPx) : metrics.fontPx;
   const oneLine = Math.ceil(textWidthPx(text, fontPx, bold)) + metrics.padX;

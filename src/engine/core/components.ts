@@ -58,13 +58,25 @@ export class ComponentProbe {
 
   breach(statement: string, explanation: string, clock: ComponentClock): void {
     const schedule = this.scheduleNow?.();
-    this.breaches.push({ statement, explanation, atMs: clock.nowMs, step: clock.lastSeq(), ...(schedule === undefined ? {} : { schedule }) });
+    this.breaches.push({
+      statement,
+      explanation,
+      atMs: clock.nowMs,
+      step: clock.lastSeq(),
+      ...(schedule === undefined ? {} : { schedule }),
+    });
   }
 }
 
 /** A progress item or a final response, as the buffer exercise's contract names them. */
 export type BufferItem =
-  | { readonly kind: 'progress'; readonly token: string; readonly progress: number; readonly total: number; readonly needsRefetch?: boolean }
+  | {
+      readonly kind: 'progress';
+      readonly token: string;
+      readonly progress: number;
+      readonly total: number;
+      readonly needsRefetch?: boolean;
+    }
   | { readonly kind: 'final'; readonly requestId: number; readonly message: unknown; readonly needsRefetch?: boolean };
 
 export type OfferResult = 'queued' | 'coalesced' | 'dropped-oldest' | 'refused';
@@ -108,7 +120,12 @@ export type LedgerStepRequest = LedgerStatementStep | { readonly waitMs: number;
 
 /** What a statement step answers: its rows (the business effect's also carries `result`), or SQLite's error. */
 export type LedgerStepAnswer =
-  | { readonly ok: true; readonly rows: readonly Readonly<Record<string, LedgerValue>>[]; readonly changes: number; readonly result?: Readonly<Record<string, LedgerValue>> }
+  | {
+      readonly ok: true;
+      readonly rows: readonly Readonly<Record<string, LedgerValue>>[];
+      readonly changes: number;
+      readonly result?: Readonly<Record<string, LedgerValue>>;
+    }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
 /** How a ledger program ended, as its author says (the adapter checks it against what ran). */
@@ -133,7 +150,11 @@ export interface LedgerCall {
 
 /** One running `execute`: the next step after each answer (undefined first), until it ends. */
 export interface LedgerProgramComponent {
-  next(answer: LedgerStepAnswer | undefined): { readonly done: false; readonly step: LedgerStepRequest } | { readonly done: true; readonly end: LedgerProgramEnd };
+  next(
+    answer: LedgerStepAnswer | undefined,
+  ):
+    | { readonly done: false; readonly step: LedgerStepRequest }
+    | { readonly done: true; readonly end: LedgerProgramEnd };
   /** The program is over, or its run ended: frees what it holds. */
   close(): void;
 }

@@ -36,7 +36,11 @@ describe('message faults', () => {
     expect(copy?.seq).toBe(PROGRESS + 1);
     expect(copy?.channel).toBe('stdio');
     expect(copy?.message).toEqual(messages(t).find((m) => m.seq === PROGRESS)?.message);
-    expect(t.events.filter((event) => event.kind === 'delivered' && (event.messageSeq === PROGRESS || event.messageSeq === copy?.seq))).toHaveLength(2);
+    expect(
+      t.events.filter(
+        (event) => event.kind === 'delivered' && (event.messageSeq === PROGRESS || event.messageSeq === copy?.seq),
+      ),
+    ).toHaveLength(2);
   });
   it('stream-drop: the message and everything after it on its channel is lost', () => {
     const t = runScenario(C, { faults: `stream-drop:${PROGRESS}` });
@@ -58,7 +62,10 @@ describe('message faults', () => {
     expect(() => parseFaults('drop')).toThrow(/LAB023/);
     expect(() => parseFaults('delay:3')).toThrow(/LAB023/);
     expect(() => parseFaults('drop:3,duplicate:3')).toThrow(/one fault per message/);
-    expect(parseFaults('duplicate:9,delay:4:10')).toEqual([{ kind: 'delay', seq: 4, ms: 10 }, { kind: 'duplicate', seq: 9 }]);
+    expect(parseFaults('duplicate:9,delay:4:10')).toEqual([
+      { kind: 'delay', seq: 4, ms: 10 },
+      { kind: 'duplicate', seq: 9 },
+    ]);
   });
 });
 
@@ -67,7 +74,12 @@ describe('crash after COMMIT (ledger)', () => {
   beforeAll(async () => {
     sql = await loadSqlJs();
   });
-  const ledgerRun = (settings: Record<string, unknown>) => runScenario(findScenario('ledger-keyed-retry'), { settings: { loseFirstResponse: false, ...settings }, faults: 'crash:10', ledger: { sql } });
+  const ledgerRun = (settings: Record<string, unknown>) =>
+    runScenario(findScenario('ledger-keyed-retry'), {
+      settings: { loseFirstResponse: false, ...settings },
+      faults: 'crash:10',
+      ledger: { sql },
+    });
 
   it('the response is lost, the server restarts from its SQLite file, and the retry with the same key gets the stored result', () => {
     const t = ledgerRun({});
@@ -75,7 +87,11 @@ describe('crash after COMMIT (ledger)', () => {
     const response = t.events[10] as MessageEvent;
     expect(response.kind === 'message' && response.lost).toBe(true);
     expect(response.reason).toMatch(/crashed after COMMIT/);
-    expect(t.events.some((event) => event.kind === 'ledger' && event.action === 'reopened' && /survived the crash/.test(event.detail))).toBe(true);
+    expect(
+      t.events.some(
+        (event) => event.kind === 'ledger' && event.action === 'reopened' && /survived the crash/.test(event.detail),
+      ),
+    ).toBe(true);
     expect(t.kind === 'ledger' && [t.outcome.executions, t.outcome.replayed]).toEqual([1, 1]);
   });
   it('a per-replica in-memory ledger forgets the commit: the retry charges again', () => {
@@ -84,6 +100,12 @@ describe('crash after COMMIT (ledger)', () => {
   });
   it('is refused where the server keeps no file, and on a message that is not a response (LAB023)', () => {
     expect(() => runScenario(findScenario('B'), { faults: 'crash:13' })).toThrow(/LAB023.*keeps no SQLite file/);
-    expect(() => runScenario(findScenario('ledger-keyed-retry'), { settings: { loseFirstResponse: false }, faults: 'crash:1', ledger: { sql } })).toThrow(/LAB023.*a crash names a response/);
+    expect(() =>
+      runScenario(findScenario('ledger-keyed-retry'), {
+        settings: { loseFirstResponse: false },
+        faults: 'crash:1',
+        ledger: { sql },
+      }),
+    ).toThrow(/LAB023.*a crash names a response/);
   });
 });

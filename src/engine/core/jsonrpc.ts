@@ -80,7 +80,8 @@ export function jsonRpcEnvelopeProblem(value: unknown): 'not-json-rpc' | 'too-de
   return isJsonValue(value) ? null : 'too-deep';
 }
 
-const isMessageId = (value: unknown): value is RequestId => typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+const isMessageId = (value: unknown): value is RequestId =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 
 /**
  * Why `value` is not a JSON-RPC 2.0 message the lab can draw, or null when it is one: a request, a
@@ -105,12 +106,15 @@ export function jsonRpcProblem(value: unknown): string | null {
   }
   const { error } = value;
   if (error === undefined) return 'neither a request, a notification, a result nor an error';
-  if (!isJsonObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') return 'its error has no numeric code and text message';
+  if (!isJsonObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string')
+    return 'its error has no numeric code and text message';
   return null;
 }
 
 /** The value as a JSON-RPC 2.0 message, or what keeps it from being one: one check for callers that need both. */
-export function checkJsonRpcMessage(value: unknown): { message: JsonRpcMessage; problem: null } | { message: null; problem: string } {
+export function checkJsonRpcMessage(
+  value: unknown,
+): { message: JsonRpcMessage; problem: null } | { message: null; problem: string } {
   const problem = jsonRpcProblem(value);
   // No problem is exactly what isJsonRpcMessage means.
   return problem === null ? { message: value as JsonRpcMessage, problem } : { message: null, problem };

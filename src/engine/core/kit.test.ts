@@ -12,13 +12,24 @@ import type { AnyEvent, MessageEvent } from './transcript';
 
 const request = (id: number): JsonRpcMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: {} });
 const response = (id: number): JsonRpcMessage => ({ jsonrpc: '2.0', id, result: {} });
-const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const note = (n: number): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
 const summarize = (m: JsonRpcMessage): string => ('method' in m ? m.method : 'response');
 /** Always runs the last of the due events: the opposite of insertion order. */
 const lastFirst: Chooser = (candidates) => candidates.length - 1;
 
 function sim(chooser?: Chooser, latencyJitterMs = 0): Sim<AnyEvent> {
-  return new Sim<AnyEvent>({ transport: 'stdio', seed: 1, eventsMax: 1_000, latency: { latencyMs: 10, latencyJitterMs }, chooser, summarize });
+  return new Sim<AnyEvent>({
+    transport: 'stdio',
+    seed: 1,
+    eventsMax: 1_000,
+    latency: { latencyMs: 10, latencyJitterMs },
+    chooser,
+    summarize,
+  });
 }
 
 describe('the event log', () => {
@@ -53,7 +64,13 @@ describe('the wire', () => {
     const s = sim(lastFirst);
     const received: number[] = [];
     s.at(0, 'server', 'send', () => {
-      for (const n of [1, 2, 3]) s.wire.send('server', 'stdio', note(n), (e) => (received.push(Number('params' in e.message ? e.message.params?.progress : NaN)), null));
+      for (const n of [1, 2, 3])
+        s.wire.send(
+          'server',
+          'stdio',
+          note(n),
+          (e) => (received.push(Number('params' in e.message ? e.message.params?.progress : NaN)), null),
+        );
     });
     s.run();
     expect(received).toEqual([1, 2, 3]);
@@ -65,7 +82,10 @@ describe('the wire', () => {
       for (const n of [1, 2, 3]) s.wire.send('server', 'stdio', note(n), () => null);
     });
     s.run();
-    const deliveries = s.events.filter((e) => e.kind === 'delivered') as unknown as Array<{ messageSeq: number; causeSeq: number | null }>;
+    const deliveries = s.events.filter((e) => e.kind === 'delivered') as unknown as Array<{
+      messageSeq: number;
+      causeSeq: number | null;
+    }>;
     expect(deliveries).toHaveLength(3);
     for (const delivery of deliveries) expect(delivery.causeSeq).toBe(delivery.messageSeq);
   });
@@ -91,7 +111,8 @@ describe('the wire', () => {
   it('never lets jitter reorder a channel: arrival times do not decrease', () => {
     const s = sim(undefined, 500);
     const sent: MessageEvent[] = [];
-    for (let n = 1; n <= 50; n += 1) s.at(n, 'server', 'send', () => void sent.push(s.wire.send('server', 'stdio', note(n), () => null)));
+    for (let n = 1; n <= 50; n += 1)
+      s.at(n, 'server', 'send', () => void sent.push(s.wire.send('server', 'stdio', note(n), () => null)));
     s.run();
     const arrivals = sent.map((e) => e.arrivesAtMs);
     expect(arrivals).toEqual([...arrivals].sort((a, b) => a - b));

@@ -10,7 +10,15 @@ async function ruleIds(code: string, filePath: string): Promise<string[]> {
 }
 
 describe('no ambient time or randomness in src/engine', () => {
-  const offenders = ['export const a = Date.now();', 'export const b = performance.now();', 'export const c = Math.random();', 'setTimeout(() => undefined, 1);', 'setInterval(() => undefined, 1);', 'export const d = new Date();', "import { create } from 'zustand'; export const e = create;"];
+  const offenders = [
+    'export const a = Date.now();',
+    'export const b = performance.now();',
+    'export const c = Math.random();',
+    'setTimeout(() => undefined, 1);',
+    'setInterval(() => undefined, 1);',
+    'export const d = new Date();',
+    "import { create } from 'zustand'; export const e = create;",
+  ];
   for (const code of offenders) {
     it(`flags: ${code}`, async () => {
       expect((await ruleIds(code, 'src/engine/fixture.ts')).length).toBeGreaterThan(0);
@@ -27,10 +35,18 @@ describe('no ambient time or randomness in src/engine', () => {
 });
 
 describe('the engine has one front door', () => {
-  for (const file of ['src/cli/fixture.ts', 'src/lab/fixture.ts', 'src/worker/fixture.ts', 'src/testing/fixture.ts', 'src/scenarios/fixture.ts']) {
+  for (const file of [
+    'src/cli/fixture.ts',
+    'src/lab/fixture.ts',
+    'src/worker/fixture.ts',
+    'src/testing/fixture.ts',
+    'src/scenarios/fixture.ts',
+  ]) {
     it(`${file}: a file inside src/engine is refused, src/engine/index.ts is allowed`, async () => {
       const from = file.startsWith('src/') ? '../engine' : './src/engine';
-      expect(await ruleIds(`import { BinaryHeap } from '${from}/core/heap'; export const a = BinaryHeap;`, file)).toEqual(['no-restricted-imports']);
+      expect(
+        await ruleIds(`import { BinaryHeap } from '${from}/core/heap'; export const a = BinaryHeap;`, file),
+      ).toEqual(['no-restricted-imports']);
       expect(await ruleIds(`import { BinaryHeap } from '${from}'; export const a = BinaryHeap;`, file)).toEqual([]);
     });
   }
@@ -56,7 +72,9 @@ describe('no arrow runs back up the layers', () => {
   ];
   for (const [file, from] of refused) {
     it(`${file} may not import ${from}`, async () => {
-      expect(await ruleIds(`import * as x from '${from}'; export const a = x;`, file)).toEqual(['no-restricted-imports']);
+      expect(await ruleIds(`import * as x from '${from}'; export const a = x;`, file)).toEqual([
+        'no-restricted-imports',
+      ]);
     });
   }
 

@@ -83,12 +83,18 @@ export interface Lab<O, E extends AnyEvent = AnyEvent> {
  * types the resolved settings by the spec (they were validated against it by `resolveSettings`), runs
  * the lab and reads its outcome, so no model repeats that plumbing or casts its settings.
  */
-export function defineModel<Spec extends SettingsSpec, S, O, E extends AnyEvent>(settingsSpec: Spec, build: (run: ModelRun<SettingsOf<Spec>>, scenario: S) => Lab<O, E>): Model<S, O, E> {
+export function defineModel<Spec extends SettingsSpec, S, O, E extends AnyEvent>(
+  settingsSpec: Spec,
+  build: (run: ModelRun<SettingsOf<Spec>>, scenario: S) => Lab<O, E>,
+): Model<S, O, E> {
   return {
     settingsSpec,
     execute(scenario, run) {
       // Precondition: the registry resolved every setting of the spec, and nothing else.
-      assert(Object.keys(settingsSpec).every((key) => Object.hasOwn(run.settings, key)), 'the run carries every setting of the model’s spec');
+      assert(
+        Object.keys(settingsSpec).every((key) => Object.hasOwn(run.settings, key)),
+        'the run carries every setting of the model’s spec',
+      );
       const lab = build(run as ModelRun<SettingsOf<Spec>>, scenario);
       lab.run();
       const outcome = lab.outcome();

@@ -39,12 +39,18 @@ export function postHeadersOf(message: JsonRpcMessage): Record<string, string> |
   };
   if (MCP_NAME_METHODS.has(message.method)) {
     const name = params?.name ?? params?.uri;
-    assert(typeof name === 'string' && PLAIN_HEADER_VALUE.test(name), () => `${message.method}: Mcp-Name needs params.name or params.uri as plain ASCII, got ${JSON.stringify(name)}`);
+    assert(
+      typeof name === 'string' && PLAIN_HEADER_VALUE.test(name),
+      () => `${message.method}: Mcp-Name needs params.name or params.uri as plain ASCII, got ${JSON.stringify(name)}`,
+    );
     headers['Mcp-Name'] = name;
   }
   if (MCP_NAME_BY_TASK_METHODS.has(message.method)) {
     const taskId = params?.taskId;
-    assert(typeof taskId === 'string' && PLAIN_HEADER_VALUE.test(taskId), () => `${message.method}: Mcp-Name needs params.taskId as plain ASCII, got ${JSON.stringify(taskId)}`);
+    assert(
+      typeof taskId === 'string' && PLAIN_HEADER_VALUE.test(taskId),
+      () => `${message.method}: Mcp-Name needs params.taskId as plain ASCII, got ${JSON.stringify(taskId)}`,
+    );
     headers['Mcp-Name'] = taskId;
   }
   return headers;

@@ -25,7 +25,8 @@ export class SeededRandom {
     if (fromInclusive > toInclusive) fail(`int bounds reversed: ${fromInclusive} > ${toInclusive}`);
     if (fromInclusive === toInclusive) return fromInclusive;
     const value = uniformInt(this.rng, fromInclusive, toInclusive);
-    if (!(value >= fromInclusive && value <= toInclusive)) fail(`drew ${value} outside [${fromInclusive}, ${toInclusive}]`);
+    if (!(value >= fromInclusive && value <= toInclusive))
+      fail(`drew ${value} outside [${fromInclusive}, ${toInclusive}]`);
     return value;
   }
 }

@@ -5,7 +5,8 @@
  */
 
 /** A field's expected value: equal, absent (null), present with any value, or a text that starts with the given words. */
-export type PatternValue = string | number | boolean | null | { readonly present: true } | { readonly startsWith: string };
+export type PatternValue =
+  string | number | boolean | null | { readonly present: true } | { readonly startsWith: string };
 
 /** The events a pattern picks: every listed field matches (a dotted name reads inside, e.g. `message.method`). */
 export interface EventPattern {

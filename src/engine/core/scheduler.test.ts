@@ -15,7 +15,9 @@ describe('BinaryHeap', () => {
         times.forEach((atMs, seq) => heap.push({ atMs, seq }));
         const popped: Array<[number, number]> = [];
         for (let item = heap.pop(); item !== undefined; item = heap.pop()) popped.push([item.atMs, item.seq]);
-        const expected = times.map((atMs, seq): [number, number] => [atMs, seq]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        const expected = times
+          .map((atMs, seq): [number, number] => [atMs, seq])
+          .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
         expect(popped).toEqual(expected);
       }),
     );

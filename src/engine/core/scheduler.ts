@@ -183,7 +183,10 @@ export class Scheduler {
   at(atMs: number, actor: Actor, label: LabelOf<unknown>, run: (arg: unknown) => void, arg?: unknown): EventHandle {
     // A hot path: the checks build their message only when they fail.
     if (!Number.isFinite(atMs)) fail(`event "${labelText(label, arg)}" has a non-finite time`);
-    if (atMs < this.nowMs) fail(`event "${labelText(label, arg)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`);
+    if (atMs < this.nowMs)
+      fail(
+        `event "${labelText(label, arg)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`,
+      );
     const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, arg, this.causeSeq);
     if (this.explorer !== null) this.explorer.armed?.(atMs - this.nowMs);
     this.queue.push(event);
@@ -203,7 +206,9 @@ export class Scheduler {
    */
   queuedEvents(): { readonly atMs: number; readonly text: string }[] {
     const queued: { atMs: number; text: string }[] = [];
-    for (const event of [...this.queue.values(), ...this.beingChosen]) if (event.state === 'queued') queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
+    for (const event of [...this.queue.values(), ...this.beingChosen])
+      if (event.state === 'queued')
+        queued.push({ atMs: event.atMs, text: `${event.atMs} ${event.actor} ${event.label}` });
     return queued.sort((a, b) => a.atMs - b.atMs || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   }
 
@@ -251,7 +256,10 @@ export class Scheduler {
       this.beingChosen = [];
     }
     assert(Number.isInteger(index), () => `chooser returned a non-integer ${index}`);
-    assert(index >= 0 && index < candidates.length, () => `chooser returned ${index} for ${candidates.length} candidates`);
+    assert(
+      index >= 0 && index < candidates.length,
+      () => `chooser returned ${index} for ${candidates.length} candidates`,
+    );
     const chosen = candidates[index] as QueuedEvent;
     for (const event of candidates) if (event !== chosen) this.queue.push(event);
     return chosen;
@@ -263,7 +271,10 @@ export class Scheduler {
     if (event === undefined) return false;
     assert(event.atMs >= this.nowMs, 'time never runs backwards');
     if (this.eventsRun >= this.eventsMax) {
-      throw new LabError('LAB006', `more than eventsMax=${this.eventsMax} events; raise eventsMax or shorten the run (stopped at ${this.nowMs} ms)`);
+      throw new LabError(
+        'LAB006',
+        `more than eventsMax=${this.eventsMax} events; raise eventsMax or shorten the run (stopped at ${this.nowMs} ms)`,
+      );
     }
     event.state = 'ran';
     this.live -= 1;

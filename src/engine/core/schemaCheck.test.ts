@@ -28,7 +28,11 @@ describe('an imported ledger must be exactly the lab schema', () => {
   });
 
   const refused: [string, string, RegExp][] = [
-    ['an extra trigger', `CREATE TRIGGER double_charge AFTER INSERT ON effects BEGIN INSERT INTO effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (NEW.operation, NEW.subject, NEW.amount, NEW.tenant, NEW.request_id, NEW.connection, NEW.at_ms); END`, /trigger double_charge/],
+    [
+      'an extra trigger',
+      `CREATE TRIGGER double_charge AFTER INSERT ON effects BEGIN INSERT INTO effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (NEW.operation, NEW.subject, NEW.amount, NEW.tenant, NEW.request_id, NEW.connection, NEW.at_ms); END`,
+      /trigger double_charge/,
+    ],
     ['an extra view', `CREATE VIEW totals AS SELECT sum(amount) FROM effects`, /view totals/],
     ['an altered table', `ALTER TABLE effects ADD COLUMN note TEXT`, /table effects/],
     ['an extra table', `CREATE TABLE notes (x)`, /table notes/],
@@ -56,11 +60,14 @@ describe('an imported ledger must be exactly the lab schema', () => {
     });
   }
 
-  it('refuses a file that fails PRAGMA integrity_check, though its schema text is the lab\'s', () => {
+  it("refuses a file that fails PRAGMA integrity_check, though its schema text is the lab's", () => {
     // Point the idempotency key index at another table's index pages: the schema reads the same, the b-trees disagree.
     const db = new sql.Database(tampered(`INSERT INTO executions (operation, count) VALUES ('zzz', 1)`));
-    const root = db.exec(`SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_executions_1'`)[0]?.values[0]?.[0];
-    db.exec(`PRAGMA writable_schema=ON; UPDATE sqlite_master SET rootpage = ${String(root)} WHERE name = 'sqlite_autoindex_idempotency_keys_1'; PRAGMA writable_schema=OFF`);
+    const root = db.exec(`SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_executions_1'`)[0]
+      ?.values[0]?.[0];
+    db.exec(
+      `PRAGMA writable_schema=ON; UPDATE sqlite_master SET rootpage = ${String(root)} WHERE name = 'sqlite_autoindex_idempotency_keys_1'; PRAGMA writable_schema=OFF`,
+    );
     const broken = db.export();
     db.close();
     expect(() => LedgerFile.open(sql, broken)).toThrow(/LAB010.*integrity/);

@@ -22,7 +22,12 @@ const normalize = (sql: string | null) => (sql === null ? null : sql.replace(/\s
 
 function objects(db: Database): SchemaObject[] {
   const rows = db.exec('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name')[0]?.values ?? [];
-  return rows.map(([type, name, table, sql]) => ({ type: String(type), name: String(name), table: String(table), sql: sql === null ? null : String(sql) }));
+  return rows.map(([type, name, table, sql]) => ({
+    type: String(type),
+    name: String(name),
+    table: String(table),
+    sql: sql === null ? null : String(sql),
+  }));
 }
 
 interface Column {
@@ -56,10 +61,18 @@ function reference(sql: SqlModule, schema: readonly string[]): Reference {
       const info = db.exec(`PRAGMA table_info(${JSON.stringify(object.name)})`)[0]?.values ?? [];
       columns.set(
         object.name,
-        info.map(([, name, type, notNull, , pk]) => ({ name: String(name), type: String(type).toUpperCase(), notNull: notNull === 1, primaryKey: Number(pk) > 0 })),
+        info.map(([, name, type, notNull, , pk]) => ({
+          name: String(name),
+          type: String(type).toUpperCase(),
+          notNull: notNull === 1,
+          primaryKey: Number(pk) > 0,
+        })),
       );
     }
-    const made: Reference = { objects: new Map(all.map((object) => [`${object.type} ${object.name}`, object])), columns };
+    const made: Reference = {
+      objects: new Map(all.map((object) => [`${object.type} ${object.name}`, object])),
+      columns,
+    };
     bySchema.set(key, made);
     return made;
   } finally {
@@ -67,9 +80,17 @@ function reference(sql: SqlModule, schema: readonly string[]): Reference {
   }
 }
 
-const outOfRange = (problem: string) => new LabError('LAB010', `${problem}; the lab refuses the file rather than round the number. The file and the current ledger are unchanged`);
+const outOfRange = (problem: string) =>
+  new LabError(
+    'LAB010',
+    `${problem}; the lab refuses the file rather than round the number. The file and the current ledger are unchanged`,
+  );
 
-const refuse = (problem: string) => new LabError('LAB010', `${problem}, so it is not a lab ledger (a ledger is data: it may hold no triggers, views or changed tables); the file and the current ledger are unchanged`);
+const refuse = (problem: string) =>
+  new LabError(
+    'LAB010',
+    `${problem}, so it is not a lab ledger (a ledger is data: it may hold no triggers, views or changed tables); the file and the current ledger are unchanged`,
+  );
 
 /**
  * The largest integer a ledger may hold. The lab reads SQLite's 64-bit integers as JavaScript numbers,
@@ -92,15 +113,32 @@ function typeChecks(columns: Column[]): TypeCheck[] {
     const quoted = JSON.stringify(column.name);
     const range: TypeCheck[] =
       column.type === 'INTEGER'
-        ? [{ column: column.name, bad: `typeof(${quoted}) = 'integer' AND (${quoted} > ${LEDGER_INTEGER_MAX} OR ${quoted} < -${LEDGER_INTEGER_MAX})`, problem: `an integer beyond ±${LEDGER_INTEGER_MAX}, which the lab cannot carry exactly`, range: true }]
+        ? [
+            {
+              column: column.name,
+              bad: `typeof(${quoted}) = 'integer' AND (${quoted} > ${LEDGER_INTEGER_MAX} OR ${quoted} < -${LEDGER_INTEGER_MAX})`,
+              problem: `an integer beyond ±${LEDGER_INTEGER_MAX}, which the lab cannot carry exactly`,
+              range: true,
+            },
+          ]
         : [];
     const allowed = column.type === 'INTEGER' ? ['integer'] : column.type === 'TEXT' ? ['text'] : [];
     if (allowed.length === 0 || (column.primaryKey && column.type === 'INTEGER')) return range;
     const nullable = !column.notNull && !column.primaryKey;
     const typeBad = `typeof(${quoted}) NOT IN (${[...allowed, ...(nullable ? ['null'] : [])].map((t) => `'${t}'`).join(', ')})`;
     // Every JSON the lab keeps is a tool's result, which the protocol carries as structuredContent: an object.
-    const jsonBad = column.name.endsWith('_json') ? ` OR (${quoted} IS NOT NULL AND (json_valid(${quoted}) = 0 OR json_type(${quoted}) <> 'object'))` : '';
-    return [{ column: column.name, bad: `${typeBad}${jsonBad}`, problem: `the lab never writes (wrong type${column.name.endsWith('_json') ? ', or not a JSON object' : ''})`, range: false }, ...range];
+    const jsonBad = column.name.endsWith('_json')
+      ? ` OR (${quoted} IS NOT NULL AND (json_valid(${quoted}) = 0 OR json_type(${quoted}) <> 'object'))`
+      : '';
+    return [
+      {
+        column: column.name,
+        bad: `${typeBad}${jsonBad}`,
+        problem: `the lab never writes (wrong type${column.name.endsWith('_json') ? ', or not a JSON object' : ''})`,
+        range: false,
+      },
+      ...range,
+    ];
   });
 }
 
@@ -122,16 +160,20 @@ export function checkLedgerSchema(sql: SqlModule, db: Database, schema: readonly
   const actual = objects(db);
   for (const object of actual) {
     const known = expected.objects.get(`${object.type} ${object.name}`);
-    if (object.type === 'trigger' || object.type === 'view') throw refuse(`the file has a ${object.type} ${object.name} (on ${object.table})`);
-    if (known === undefined) throw refuse(`the file has a ${object.type} ${object.name} that the lab's schema does not have`);
-    if (known.table !== object.table || normalize(known.sql) !== normalize(object.sql)) throw refuse(`the file's ${object.type} ${object.name} is not defined as the lab defines it`);
+    if (object.type === 'trigger' || object.type === 'view')
+      throw refuse(`the file has a ${object.type} ${object.name} (on ${object.table})`);
+    if (known === undefined)
+      throw refuse(`the file has a ${object.type} ${object.name} that the lab's schema does not have`);
+    if (known.table !== object.table || normalize(known.sql) !== normalize(object.sql))
+      throw refuse(`the file's ${object.type} ${object.name} is not defined as the lab defines it`);
   }
   const present = new Set(actual.map((object) => `${object.type} ${object.name}`));
   const missing = [...expected.objects.keys()].filter((key) => !present.has(key));
   if (missing.length > 0) throw refuse(`the file lacks the lab's ${missing.join(', ')}`);
 
   const integrity = (db.exec('PRAGMA integrity_check(5)')[0]?.values ?? []).map((row) => String(row[0]));
-  if (integrity.length !== 1 || integrity[0] !== 'ok') throw refuse(`the file fails PRAGMA integrity_check (${integrity.join('; ')})`);
+  if (integrity.length !== 1 || integrity[0] !== 'ok')
+    throw refuse(`the file fails PRAGMA integrity_check (${integrity.join('; ')})`);
 
   for (const [table, columns] of expected.columns) {
     const checks = typeChecks(columns);
@@ -139,12 +181,18 @@ export function checkLedgerSchema(sql: SqlModule, db: Database, schema: readonly
     const counts = db.exec(typeScan(table, checks))[0]?.values[0] ?? [];
     checks.forEach((check, i) => {
       const bad = Number(counts[i] ?? 0);
-      if (bad > 0) throw (check.range ? outOfRange : refuse)(`${bad} row(s) of ${table} have a ${check.column} ${check.problem}`);
+      if (bad > 0)
+        throw (check.range ? outOfRange : refuse)(`${bad} row(s) of ${table} have a ${check.column} ${check.problem}`);
     });
   }
   // AUTOINCREMENT's counter gives the next effect_id: past the limit, the id the lab reports would not be the one stored.
   if (present.has('table sqlite_sequence')) {
-    const high = db.exec(`SELECT name, CAST(seq AS TEXT) FROM sqlite_sequence WHERE typeof(seq) <> 'integer' OR seq > ${LEDGER_INTEGER_MAX} OR seq < 0 LIMIT 1`)[0]?.values[0];
-    if (high !== undefined) throw outOfRange(`the file's sqlite_sequence gives ${String(high[0])} its next id after ${String(high[1])}, beyond ${LEDGER_INTEGER_MAX}, which the lab cannot carry exactly`);
+    const high = db.exec(
+      `SELECT name, CAST(seq AS TEXT) FROM sqlite_sequence WHERE typeof(seq) <> 'integer' OR seq > ${LEDGER_INTEGER_MAX} OR seq < 0 LIMIT 1`,
+    )[0]?.values[0];
+    if (high !== undefined)
+      throw outOfRange(
+        `the file's sqlite_sequence gives ${String(high[0])} its next id after ${String(high[1])}, beyond ${LEDGER_INTEGER_MAX}, which the lab cannot carry exactly`,
+      );
   }
 }

@@ -31,9 +31,26 @@ export type SettingsOf<Spec extends SettingsSpec> = { -readonly [K in keyof Spec
  * own). A model spreads the ones it uses into its spec.
  */
 export const commonSettingsSpec = {
-  latencyMs: { kind: 'integer', min: 0, max: 60_000, unit: 'ms', description: 'One-way latency of every message on the transport.' },
-  latencyJitterMs: { kind: 'integer', min: 0, max: 10_000, unit: 'ms', description: 'Extra latency per message drawn from the seed; a channel keeps its order.' },
-  eventsMax: { kind: 'integer', min: 10, max: 10_000_000, description: 'Bound on events in one run; reaching it is an error (LAB006).' },
+  latencyMs: {
+    kind: 'integer',
+    min: 0,
+    max: 60_000,
+    unit: 'ms',
+    description: 'One-way latency of every message on the transport.',
+  },
+  latencyJitterMs: {
+    kind: 'integer',
+    min: 0,
+    max: 10_000,
+    unit: 'ms',
+    description: 'Extra latency per message drawn from the seed; a channel keeps its order.',
+  },
+  eventsMax: {
+    kind: 'integer',
+    min: 10,
+    max: 10_000_000,
+    description: 'Bound on events in one run; reaching it is an error (LAB006).',
+  },
 } as const satisfies SettingsSpec;
 
 function describeRange(spec: SettingSpec): string {
@@ -49,7 +66,11 @@ function describeRange(spec: SettingSpec): string {
 
 /** Checks one value against its spec; throws LAB005 naming the setting and the allowed range. */
 export function checkSetting(key: string, spec: SettingSpec, value: unknown): SettingValue {
-  const bad = () => new LabError('LAB005', `${key}=${JSON.stringify(value)} is not ${describeRange(spec)}; the other settings were kept`);
+  const bad = () =>
+    new LabError(
+      'LAB005',
+      `${key}=${JSON.stringify(value)} is not ${describeRange(spec)}; the other settings were kept`,
+    );
   switch (spec.kind) {
     case 'integer':
       if (value === null && spec.nullable) return null;
@@ -85,7 +106,11 @@ export function parseSetting(key: string, spec: SettingSpec, text: string): Sett
  * Resolves overrides over defaults. Unknown keys are refused (LAB004) with the list of known ones;
  * nothing is half-applied: either every override is valid or an error is thrown.
  */
-export function resolveSettings(spec: SettingsSpec, defaults: Settings, overrides: Readonly<Record<string, unknown>>): Settings {
+export function resolveSettings(
+  spec: SettingsSpec,
+  defaults: Settings,
+  overrides: Readonly<Record<string, unknown>>,
+): Settings {
   const resolved: Settings = {};
   for (const key of Object.keys(spec)) {
     const fallback = defaults[key];
@@ -94,7 +119,11 @@ export function resolveSettings(spec: SettingsSpec, defaults: Settings, override
   }
   for (const [key, value] of Object.entries(overrides)) {
     const settingSpec = Object.hasOwn(spec, key) ? spec[key] : undefined;
-    if (settingSpec === undefined) throw new LabError('LAB004', `"${key}" is not a setting of this scenario; known settings: ${Object.keys(spec).join(', ')}`);
+    if (settingSpec === undefined)
+      throw new LabError(
+        'LAB004',
+        `"${key}" is not a setting of this scenario; known settings: ${Object.keys(spec).join(', ')}`,
+      );
     resolved[key] = checkSetting(key, settingSpec, value);
   }
   return resolved;

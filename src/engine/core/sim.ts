@@ -3,7 +3,15 @@ import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { snapshot } from './snapshot';
-import { Scheduler, type Actor, type Chooser, type EventHandle, type Label, type LabelOf, type SchedulerOptions } from './scheduler';
+import {
+  Scheduler,
+  type Actor,
+  type Chooser,
+  type EventHandle,
+  type Label,
+  type LabelOf,
+  type SchedulerOptions,
+} from './scheduler';
 import type { AnyEvent, MessageEvent, Stamped, Transport, Unstamped, WireEvent } from './transcript';
 import { EventLog, Wire, type LatencySettings, type MessageFault, type Stamp } from './wire';
 
@@ -50,8 +58,14 @@ export class Sim<E extends AnyEvent> {
   private readonly summarize: (message: JsonRpcMessage) => string;
 
   constructor(options: SimOptions) {
-    assert(options.transport === 'stdio' || options.transport === 'http', () => `unknown transport ${String(options.transport)}`);
-    assert(Number.isSafeInteger(options.seed) && options.seed >= 0, () => `seed must be a non-negative integer, got ${options.seed}`);
+    assert(
+      options.transport === 'stdio' || options.transport === 'http',
+      () => `unknown transport ${String(options.transport)}`,
+    );
+    assert(
+      Number.isSafeInteger(options.seed) && options.seed >= 0,
+      () => `seed must be a non-negative integer, got ${options.seed}`,
+    );
     this.transport = options.transport;
     this.seed = options.seed;
     this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
@@ -59,7 +73,14 @@ export class Sim<E extends AnyEvent> {
     if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
     this.random = new SeededRandom(options.seed);
     this.summarize = options.summarize;
-    this.wire = new Wire(this.scheduler, this.log, this.random, options.latency ?? NO_LATENCY, options.summarize, options.faults);
+    this.wire = new Wire(
+      this.scheduler,
+      this.log,
+      this.random,
+      options.latency ?? NO_LATENCY,
+      options.summarize,
+      options.faults,
+    );
     this.wire.http = this.transport === 'http';
   }
 
@@ -72,7 +93,8 @@ export class Sim<E extends AnyEvent> {
   exploreState(model: object): void {
     const explorer = this.scheduler.explorer;
     if (explorer?.state === undefined) return;
-    const kit = (value: object) => value === this || value instanceof Scheduler || value instanceof EventLog || value instanceof Wire;
+    const kit = (value: object) =>
+      value === this || value instanceof Scheduler || value instanceof EventLog || value instanceof Wire;
     explorer.state(() => `${this.wire.exploreKey()}|${snapshot(this.random)}|${snapshot(model, kit)}`);
   }
 

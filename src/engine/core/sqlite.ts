@@ -28,9 +28,7 @@ export interface SqliteHost {
 
 export type StatementParams = readonly (string | number | null)[];
 
-export type StatementResult =
-  | { ok: true; rows: Row[]; changes: number }
-  | { ok: false; code: string; message: string };
+export type StatementResult = { ok: true; rows: Row[]; changes: number } | { ok: false; code: string; message: string };
 
 /** Marks a file as this lab's ledger, so an import of some other SQLite file is refused. */
 export const LEDGER_FORMAT = 'mcp-reliability-lab/ledger@1';
@@ -170,26 +168,45 @@ export class LedgerFile {
       holder.exec('PRAGMA trusted_schema=OFF');
       holder.exec('PRAGMA journal_mode=MEMORY');
     } catch (error) {
-      throw new LabError('LAB010', `the file is not a SQLite database (${errorCode(error).message}); the current ledger is unchanged`);
+      throw new LabError(
+        'LAB010',
+        `the file is not a SQLite database (${errorCode(error).message}); the current ledger is unchanged`,
+      );
     }
     try {
-      const tables = holder.exec(`SELECT name FROM sqlite_master WHERE type = 'table'`)[0]?.values.map((row) => String(row[0])) ?? [];
+      const tables =
+        holder.exec(`SELECT name FROM sqlite_master WHERE type = 'table'`)[0]?.values.map((row) => String(row[0])) ??
+        [];
       if (bytes !== null && !tables.includes('lab_meta')) {
-        throw new LabError('LAB010', `the SQLite file has no lab_meta table, so it is not a ${LEDGER_FORMAT} ledger (tables: ${tables.join(', ') || 'none'}); the current ledger is unchanged`);
+        throw new LabError(
+          'LAB010',
+          `the SQLite file has no lab_meta table, so it is not a ${LEDGER_FORMAT} ledger (tables: ${tables.join(', ') || 'none'}); the current ledger is unchanged`,
+        );
       }
       // Before any statement of the lab touches it: a file's triggers and views would run inside them.
       if (bytes !== null) checkLedgerSchema(sql, holder, SCHEMA);
       // Every connection ATTACHes this file, and SQLite attaches only files of its own text encoding.
       const encoding = String(holder.exec('PRAGMA encoding')[0]?.values[0]?.[0]);
-      if (encoding !== 'UTF-8') throw new LabError('LAB010', `the ledger stores its text as ${encoding}; the lab's ledgers are UTF-8 (a file the lab made never differs). The file and the current ledger are unchanged`);
+      if (encoding !== 'UTF-8')
+        throw new LabError(
+          'LAB010',
+          `the ledger stores its text as ${encoding}; the lab's ledgers are UTF-8 (a file the lab made never differs). The file and the current ledger are unchanged`,
+        );
       for (const statement of SCHEMA) holder.exec(statement);
       const format = holder.exec(`SELECT value FROM lab_meta WHERE name = 'format'`)[0]?.values[0]?.[0];
       if (format === undefined) holder.exec(`INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`);
-      else if (format !== LEDGER_FORMAT) throw new LabError('LAB010', `the ledger's format is ${String(format)}, expected ${LEDGER_FORMAT}; the current ledger is unchanged`);
+      else if (format !== LEDGER_FORMAT)
+        throw new LabError(
+          'LAB010',
+          `the ledger's format is ${String(format)}, expected ${LEDGER_FORMAT}; the current ledger is unchanged`,
+        );
     } catch (error) {
       holder.close();
       if (error instanceof LabError) throw error;
-      throw new LabError('LAB010', `the file could not be read as a ledger (${errorCode(error).message}); the current ledger is unchanged`);
+      throw new LabError(
+        'LAB010',
+        `the file could not be read as a ledger (${errorCode(error).message}); the current ledger is unchanged`,
+      );
     }
     return new LedgerFile(sql, holder);
   }
@@ -219,7 +236,9 @@ export class LedgerFile {
   query(sql: string, params: StatementParams = []): Row[] {
     const result = this.holder.exec(sql, params as BindParams)[0];
     if (result === undefined) return [];
-    return result.values.map((values) => Object.fromEntries(result.columns.map((column, i) => [column, values[i] ?? null])));
+    return result.values.map((values) =>
+      Object.fromEntries(result.columns.map((column, i) => [column, values[i] ?? null])),
+    );
   }
 
   close(): void {
@@ -242,8 +261,12 @@ export function ledgerSnapshot(sql: SqlModule, bytes: Uint8Array | null): Ledger
   const file = LedgerFile.open(sql, bytes);
   try {
     return {
-      idempotencyKeys: file.query('SELECT key, operation, fingerprint, result_json, request_id, connection, committed_at_ms FROM idempotency_keys ORDER BY committed_at_ms, key'),
-      effects: file.query('SELECT effect_id, operation, subject, amount, tenant, request_id, connection, at_ms FROM effects ORDER BY effect_id'),
+      idempotencyKeys: file.query(
+        'SELECT key, operation, fingerprint, result_json, request_id, connection, committed_at_ms FROM idempotency_keys ORDER BY committed_at_ms, key',
+      ),
+      effects: file.query(
+        'SELECT effect_id, operation, subject, amount, tenant, request_id, connection, at_ms FROM effects ORDER BY effect_id',
+      ),
       executions: file.query('SELECT operation, count FROM executions ORDER BY operation'),
       bytes: bytes?.length ?? 0,
     };
@@ -267,7 +290,14 @@ export interface SqlEvent extends EventBase {
 }
 
 /** The transcript line for one statement a connection ran: the SQL, its parameters, its rows or error. */
-export function sqlEvent(connection: string, requestId: RequestId, sql: string, params: StatementParams, purpose: string, result: StatementResult): Unstamped<SqlEvent> {
+export function sqlEvent(
+  connection: string,
+  requestId: RequestId,
+  sql: string,
+  params: StatementParams,
+  purpose: string,
+  result: StatementResult,
+): Unstamped<SqlEvent> {
   return {
     kind: 'sql',
     connection,
@@ -276,6 +306,8 @@ export function sqlEvent(connection: string, requestId: RequestId, sql: string, 
     params: [...params],
     purpose,
     ok: result.ok,
-    ...(result.ok ? { rows: result.rows as Record<string, string | number | null>[], changes: result.changes } : { error: { code: result.code, message: result.message } }),
+    ...(result.ok
+      ? { rows: result.rows as Record<string, string | number | null>[], changes: result.changes }
+      : { error: { code: result.code, message: result.message } }),
   };
 }

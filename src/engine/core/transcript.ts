@@ -95,7 +95,8 @@ export interface DisconnectObservedEvent extends EventBase {
 }
 
 /** The events the kit's wire itself records. */
-export type WireEvent = MessageEvent | DeliveredEvent | MessageLostEvent | StreamOpenedEvent | StreamClosedEvent | DisconnectObservedEvent;
+export type WireEvent =
+  MessageEvent | DeliveredEvent | MessageLostEvent | StreamOpenedEvent | StreamClosedEvent | DisconnectObservedEvent;
 
 /** Any transcript event: a `kind` and the two stamps the log adds. */
 export interface AnyEvent extends EventBase {

@@ -125,11 +125,15 @@ export class EventLog<U extends { kind: string } = { kind: string }> {
     this.lastNowMs = nowMs;
     // Checked whether or not events are kept, so a run without recording ends exactly as a recorded one.
     if (this.stamped >= this.recordedMax) {
-      throw new LabError('LAB020', `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`);
+      throw new LabError(
+        'LAB020',
+        `the transcript reached ${this.recordedMax.toLocaleString('en-US')} events at ${this.clock.nowMs} ms; shorten the run (a longer progress interval, a shorter work or timeout) — nothing was saved`,
+      );
     }
     const seq = this.stamped;
     const causeSeq = this.clock.causeSeq ?? null;
-    if (causeSeq !== null && !(causeSeq >= 0 && causeSeq < seq)) fail(`event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
+    if (causeSeq !== null && !(causeSeq >= 0 && causeSeq < seq))
+      fail(`event ${seq} names cause ${String(causeSeq)}, which is not an earlier event`);
     const stamp = this.nextStamp;
     stamp.seq = seq;
     stamp.atMs = atMs;
@@ -182,7 +186,10 @@ export function parseFaults(text: string): MessageFault[] {
   const faults = trimmed.split(',').map((part) => {
     const match = /^(drop|delay|duplicate|stream-drop|crash):(\d{1,9})(?::(\d{1,9}))?$/.exec(part.trim());
     if (match === null || (match[1] === 'delay') !== (match[3] !== undefined)) {
-      throw new LabError('LAB023', `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ, stream-drop:SEQ or crash:SEQ, where SEQ is the seq of a message event`);
+      throw new LabError(
+        'LAB023',
+        `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ, stream-drop:SEQ or crash:SEQ, where SEQ is the seq of a message event`,
+      );
     }
     const kind = match[1] as MessageFault['kind'];
     const seq = Number(match[2]);
@@ -190,10 +197,12 @@ export function parseFaults(text: string): MessageFault[] {
   });
   const seqs = new Set<number>();
   for (const fault of faults) {
-    if (seqs.has(fault.seq)) throw new LabError('LAB023', `two faults name message ${fault.seq}; one fault per message`);
+    if (seqs.has(fault.seq))
+      throw new LabError('LAB023', `two faults name message ${fault.seq}; one fault per message`);
     seqs.add(fault.seq);
   }
-  if (faults.some((fault) => fault.kind === 'delay' && (fault.ms ?? 0) > 86_400_000)) throw new LabError('LAB023', 'a delay is at most 86400000 ms');
+  if (faults.some((fault) => fault.kind === 'delay' && (fault.ms ?? 0) > 86_400_000))
+    throw new LabError('LAB023', 'a delay is at most 86400000 ms');
   return faults.sort((a, b) => a.seq - b.seq);
 }
 
@@ -302,7 +311,10 @@ export class Wire {
   assertFaultsApplied(): void {
     const missed = [...this.faults.values()].filter((fault) => !this.faultsApplied.has(fault.seq));
     if (missed.length === 0) return;
-    throw new LabError('LAB023', `${missed.map(formatFault).join(', ')}: no message of this run has that seq (a fault names the seq of a message event; \`run --json\` lists them)`);
+    throw new LabError(
+      'LAB023',
+      `${missed.map(formatFault).join(', ')}: no message of this run has that seq (a fault names the seq of a message event; \`run --json\` lists them)`,
+    );
   }
 
   private channelByKey(key: string): Channel {
@@ -339,8 +351,12 @@ export class Wire {
       const baseMs = this.scheduler.nowMs + this.latency.latencyMs;
       const earliestMs = Math.max(baseMs, earliest);
       const latestMs = Math.max(baseMs + this.latency.latencyJitterMs, earliest);
-      arrivesAtMs = earliestMs === latestMs ? earliestMs : explorer.arrival({ nowMs: this.scheduler.nowMs, channelKey: channel.key, baseMs, earliestMs, latestMs });
-      if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs)) fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
+      arrivesAtMs =
+        earliestMs === latestMs
+          ? earliestMs
+          : explorer.arrival({ nowMs: this.scheduler.nowMs, channelKey: channel.key, baseMs, earliestMs, latestMs });
+      if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs))
+        fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
     } else {
       const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
       arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
@@ -353,7 +369,13 @@ export class Wire {
    * Puts a message on the wire now. It is delivered after the latency and `deliver` decides whether
    * the receiver accepts or ignores it, unless it is sent `lost` or `held`.
    */
-  send(from: Side, channelName: string, message: JsonRpcMessage, deliver: Delivery, options: SendOptions = NO_OPTIONS): MessageEvent {
+  send(
+    from: Side,
+    channelName: string,
+    message: JsonRpcMessage,
+    deliver: Delivery,
+    options: SendOptions = NO_OPTIONS,
+  ): MessageEvent {
     if (channelName.length === 0) fail('a message travels on a named channel');
     if (message.jsonrpc !== '2.0') fail('the wire carries JSON-RPC 2.0 messages');
     const to: Side = from === 'client' ? 'server' : 'client';
@@ -372,11 +394,26 @@ export class Wire {
     if (!(arrivesAtMs >= this.scheduler.nowMs)) fail('a message arrives no earlier than it is sent');
     let event: MessageEvent;
     const headers = this.http && from === 'client' ? postHeadersOf(message) : null;
-    if (this.http && from === 'client') assert(headers !== null, () => `${channelName}: a client POSTs only requests and notifications on Streamable HTTP`);
+    if (this.http && from === 'client')
+      assert(
+        headers !== null,
+        () => `${channelName}: a client POSTs only requests and notifications on Streamable HTTP`,
+      );
     if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
       // The hot path: a plain message is one object, built with its stamps.
       const stamp = this.log.stamp();
-      event = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'message', from, to, channel: channelName, message, arrivesAtMs, ...(headers === null ? {} : { headers }) } satisfies MessageEvent);
+      event = this.log.append({
+        seq: stamp.seq,
+        atMs: stamp.atMs,
+        causeSeq: stamp.causeSeq,
+        kind: 'message',
+        from,
+        to,
+        channel: channelName,
+        message,
+        arrivesAtMs,
+        ...(headers === null ? {} : { headers }),
+      } satisfies MessageEvent);
     } else {
       event = this.log.record({
         kind: 'message',
@@ -388,11 +425,14 @@ export class Wire {
         ...(headers === null ? {} : { headers }),
         ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
         ...(fault === undefined ? {} : { fault: formatFault(fault) }),
-        ...(options.duplicateOf === undefined ? {} : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
+        ...(options.duplicateOf === undefined
+          ? {}
+          : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
       }) as MessageEvent;
     }
     if (options.duplicateOf === undefined) this.trackRequest(event);
-    if (fault?.kind === 'stream-drop') channel.dropped = `the stream carrying ${channelName} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`;
+    if (fault?.kind === 'stream-drop')
+      channel.dropped = `the stream carrying ${channelName} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`;
     if (fault?.kind === 'crash') this.crash(event, fault);
     const lost =
       options.lost ??
@@ -406,15 +446,27 @@ export class Wire {
       event.reason = lost;
       return event;
     }
-    const flight: InFlight = { event, deliver, channel, summaryText: options.summary ?? null, handle: null, state: 'held', cause: null, then: null };
+    const flight: InFlight = {
+      event,
+      deliver,
+      channel,
+      summaryText: options.summary ?? null,
+      handle: null,
+      state: 'held',
+      cause: null,
+      then: null,
+    };
     // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
     if (options.held !== true && Wire.holds(channel)) {
-      fail(`channel ${channel.key}: a message sent past a held one would overtake it; hold every message of a held channel`);
+      fail(
+        `channel ${channel.key}: a message sent past a held one would overtake it; hold every message of a held channel`,
+      );
     }
     channel.inFlight.push(flight);
     if (options.held !== true) this.schedule(flight, arrivesAtMs);
     // Duplicated: the network delivers a second copy right behind it, on the same channel.
-    if (fault?.kind === 'duplicate') this.send(from, channelName, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
+    if (fault?.kind === 'duplicate')
+      this.send(from, channelName, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
     return event;
   }
 
@@ -446,7 +498,10 @@ export class Wire {
    */
   whenDelivered(event: MessageEvent, action: () => void): void {
     const flight = this.flightOf(event);
-    assert(flight !== undefined && (flight.state === 'held' || flight.state === 'scheduled'), () => `message #${event.seq} is not on its way`);
+    assert(
+      flight !== undefined && (flight.state === 'held' || flight.state === 'scheduled'),
+      () => `message #${event.seq} is not on its way`,
+    );
     this.scheduler.explorer?.touch?.(flight.channel.key);
     (flight.then ??= []).push(action);
   }
@@ -474,7 +529,10 @@ export class Wire {
   /** A request that ends without a response by design (the client cancelled it, the server accepted). */
   settle(from: Side, id: RequestId): void {
     const key = `${from}:${JSON.stringify(id)}`;
-    assert(this.requestIdsUsed.has(key), () => `the ${from} never sent request ${JSON.stringify(id)}; there is nothing to settle`);
+    assert(
+      this.requestIdsUsed.has(key),
+      () => `the ${from} never sent request ${JSON.stringify(id)}; there is nothing to settle`,
+    );
     this.requestsOpen.delete(key);
   }
 
@@ -492,11 +550,18 @@ export class Wire {
     const parts: string[] = [];
     const dropped: string[] = [];
     for (const [key, channel] of this.channels) {
-      if (channel.inFlight.length > 0) parts.push(`${key}:${channel.inFlight.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${flight.then === null ? '' : `+${flight.then.length}`}${JSON.stringify(flight.event.message)}`).join(';')}`);
+      if (channel.inFlight.length > 0)
+        parts.push(
+          `${key}:${channel.inFlight.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${flight.then === null ? '' : `+${flight.then.length}`}${JSON.stringify(flight.event.message)}`).join(';')}`,
+        );
       parts.push(`>${key}@${channel.lastArrivalMs}`);
       if (channel.dropped !== null) dropped.push(key);
     }
-    parts.push(`open:${[...this.requestsOpen.keys()].join(';')}`, `ids:${[...this.requestIdsUsed].join(';')}`, `dropped:${dropped.join(';')}`);
+    parts.push(
+      `open:${[...this.requestsOpen.keys()].join(';')}`,
+      `ids:${[...this.requestIdsUsed].join(';')}`,
+      `dropped:${dropped.join(';')}`,
+    );
     return parts.join('|');
   }
 
@@ -504,7 +569,9 @@ export class Wire {
   assertAllAnswered(): void {
     const open = this.unanswered();
     if (open.length === 0) return;
-    const names = open.map((event) => `${this.summarize(event.message)} sent by the ${event.from} at ${event.atMs} ms`).join('; ');
+    const names = open
+      .map((event) => `${this.summarize(event.message)} sent by the ${event.from} at ${event.atMs} ms`)
+      .join('; ');
     throw new LabError('LAB021', `${names}: every request ends with a response or an explicit cancellation`);
   }
 
@@ -513,7 +580,10 @@ export class Wire {
     const restart = this.crashRestart;
     const response = event.from === 'server' && !('method' in event.message);
     if (!response || restart === null) {
-      throw new LabError('LAB023', `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger and task scenarios)' : 'a crash names a response the server was about to send'}`);
+      throw new LabError(
+        'LAB023',
+        `${formatFault(fault)}: ${response ? 'this server keeps no SQLite file to restart from (crash applies to the ledger and task scenarios)' : 'a crash names a response the server was about to send'}`,
+      );
     }
     // The restart is the server's next step, at the same instant: the crash ends what it was doing.
     this.scheduler.after(0, 'server', 'server restarts after its crash', () => restart(event.seq));
@@ -523,7 +593,8 @@ export class Wire {
     const { from, message } = event;
     if (!isRequest(message)) return;
     const key = `${from}:${JSON.stringify(message.id)}`;
-    if (this.requestIdsUsed.has(key)) fail(`${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
+    if (this.requestIdsUsed.has(key))
+      fail(`${from} reused request id ${JSON.stringify(message.id)}: ids are unique per sender`);
     this.requestIdsUsed.add(key);
     this.requestsOpen.set(key, event);
   }
@@ -543,7 +614,8 @@ export class Wire {
   }
 
   // A delivery event's label and action, taking its flight as the event's argument: no closures per message.
-  private readonly deliveryLabel = (flight: InFlight): string => `deliver ${this.summaryOf(flight)} to ${flight.event.to}`;
+  private readonly deliveryLabel = (flight: InFlight): string =>
+    `deliver ${this.summaryOf(flight)} to ${flight.event.to}`;
   private readonly arriveFlight = (flight: InFlight): void => this.arrive(flight);
 
   /**
@@ -564,10 +636,17 @@ export class Wire {
     if (!found) fail('a delivery belongs to a message in flight on its channel');
     let next = flight;
     if (head !== undefined && head !== flight) {
-      if (head.event.arrivesAtMs > this.scheduler.nowMs) fail(`channel ${flight.channel.key} would deliver out of order`);
+      if (head.event.arrivesAtMs > this.scheduler.nowMs)
+        fail(`channel ${flight.channel.key} would deliver out of order`);
       if (head.handle !== null) this.scheduler.cancel(head.handle);
       // This flight's own delivery is re-armed at the same instant; the older one goes first.
-      flight.handle = this.scheduler.at(this.scheduler.nowMs, flight.event.to, this.deliveryLabel, this.arriveFlight, flight);
+      flight.handle = this.scheduler.at(
+        this.scheduler.nowMs,
+        flight.event.to,
+        this.deliveryLabel,
+        this.arriveFlight,
+        flight,
+      );
       next = head;
     }
     // Paired with send: what arrives was sent on this channel, and arrives at its arrival time.
@@ -580,17 +659,30 @@ export class Wire {
     this.scheduler.causeSeq = next.cause;
     const event = next.event;
     const stamp = this.log.stamp();
-    const delivered = this.log.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'delivered', messageSeq: event.seq, from: event.from, to: event.to, summary: this.summaryOf(next) } satisfies DeliveredEvent);
+    const delivered = this.log.append({
+      seq: stamp.seq,
+      atMs: stamp.atMs,
+      causeSeq: stamp.causeSeq,
+      kind: 'delivered',
+      messageSeq: event.seq,
+      from: event.from,
+      to: event.to,
+      summary: this.summaryOf(next),
+    } satisfies DeliveredEvent);
     this.answered(event);
     // A request's second copy (a duplicate fault) is not handed to the receiver: an id names one
     // request of its sender, so the receiver that took the first copy ignores the second, not runs it twice.
     const { message } = event;
-    const ignoreReason = event.duplicateOf !== undefined && isRequest(message) ? duplicateRequestReason(event, message.id) : next.deliver(event);
+    const ignoreReason =
+      event.duplicateOf !== undefined && isRequest(message)
+        ? duplicateRequestReason(event, message.id)
+        : next.deliver(event);
     if (ignoreReason !== null) {
       event.ignoredBy = event.to;
       event.reason = ignoreReason;
       Object.assign(delivered, { ignoredBy: event.to, reason: ignoreReason });
-    }    if (next.then !== null) for (const action of next.then) action();
+    }
+    if (next.then !== null) for (const action of next.then) action();
   }
 
   private summaryOf(flight: InFlight): string {

@@ -123,7 +123,10 @@ export class Driver {
   /** The events asleep now; null until the reduction's plan applies (from the last given choice on). */
   private sleep: Asleep[] | null = null;
   /** Set by a same-instant choice that adds the siblings to the sleep set once its event is known. */
-  private pendingSiblings: { readonly candidates: readonly DueEvent[]; readonly siblings: SleepPlan['siblings'] } | null = null;
+  private pendingSiblings: {
+    readonly candidates: readonly DueEvent[];
+    readonly siblings: SleepPlan['siblings'];
+  } | null = null;
 
   constructor(
     private readonly given: readonly Choice[],
@@ -188,7 +191,8 @@ export class Driver {
       this.footprints[this.currentChoice] = done;
       this.currentChoice = -1;
     }
-    if (this.sleep !== null && this.sleep.length > 0) this.sleep = this.sleep.filter((asleep) => independent(asleep.footprint, done));
+    if (this.sleep !== null && this.sleep.length > 0)
+      this.sleep = this.sleep.filter((asleep) => independent(asleep.footprint, done));
   }
 
   /** The run ended: the last event is over too. */
@@ -218,7 +222,13 @@ export class Driver {
    * description sees, so its state stays the history.
    */
   private stateKey(point: string, between: boolean): string {
-    const asleep = this.sleep === null || this.sleep.length === 0 ? '' : `~z${this.sleep.map((entry) => entry.text).sort().join('/')}`;
+    const asleep =
+      this.sleep === null || this.sleep.length === 0
+        ? ''
+        : `~z${this.sleep
+            .map((entry) => entry.text)
+            .sort()
+            .join('/')}`;
     return this.plainKey(`${point}${asleep}`, between);
   }
 
@@ -246,14 +256,22 @@ export class Driver {
     return `h${state.digest()}`;
   }
 
-  private decide(kind: 'c' | 'j', options: Choice[], point: () => string, candidates: readonly DueEvent[] = []): number {
+  private decide(
+    kind: 'c' | 'j',
+    options: Choice[],
+    point: () => string,
+    candidates: readonly DueEvent[] = [],
+  ): number {
     const index = this.taken.length;
     if (index < this.given.length) {
       const choice = this.given[index] as Choice;
       const found = options.findIndex((option) => option.kind === choice.kind && option.value === choice.value);
       if (found < 0) {
         const offered = options.map((option) => `${option.kind}${option.value}`).join(', ');
-        throw new LabError('LAB022', `choice ${index + 1} of the schedule is ${choice.kind}${choice.value}, but this run offers ${offered} there (a schedule replays the run it came from: same scenario, transport and settings)`);
+        throw new LabError(
+          'LAB022',
+          `choice ${index + 1} of the schedule is ${choice.kind}${choice.value}, but this run offers ${offered} there (a schedule replays the run it came from: same scenario, transport and settings)`,
+        );
       }
       this.taken.push(choice);
       this.tookFirst.push(found === 0);
@@ -281,7 +299,12 @@ export class Driver {
     // The event chosen runs next: it closes the one before (a choice falls between two events).
     if (this.track) this.finishEvent();
     const options: Choice[] = candidates.map((_, index) => ({ kind: 'c', value: index }));
-    const value = this.decide('c', options, () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`, candidates);
+    const value = this.decide(
+      'c',
+      options,
+      () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`,
+      candidates,
+    );
     this.currentChoice = this.taken.length - 1;
     const pending = this.pendingSiblings;
     if (pending !== null) {
@@ -289,7 +312,12 @@ export class Driver {
       this.pendingSiblings = null;
       for (const sibling of pending.siblings) {
         const event = pending.candidates[sibling.value];
-        if (event !== undefined) (this.sleep as Asleep[]).push({ seq: event.seq, text: `${event.atMs} ${event.actor} ${event.label}`, footprint: sibling.footprint });
+        if (event !== undefined)
+          (this.sleep as Asleep[]).push({
+            seq: event.seq,
+            text: `${event.atMs} ${event.actor} ${event.label}`,
+            footprint: sibling.footprint,
+          });
       }
     }
     return value;
@@ -318,7 +346,9 @@ export class Driver {
       for (const delayMs of this.delays) if (inside(queued.atMs - delayMs)) instants.add(queued.atMs - delayMs);
     }
     instants.add(window.latestMs);
-    const options: Choice[] = [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
+    const options: Choice[] = [...instants]
+      .sort((a, b) => a - b)
+      .map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
     const jitter = this.decide('j', options, () => `j ${window.channelKey} ${window.earliestMs}..${window.latestMs}`);
     return window.baseMs + jitter;
   }
@@ -348,7 +378,10 @@ export function replaySchedule(schedule: string): { chooser: ExploringChooser; f
     chooser: driver.chooser,
     finish: () => {
       if (driver.taken.length < choices.length) {
-        throw new LabError('LAB022', `the schedule has ${choices.length} choices but this run meets only ${driver.taken.length} (a schedule replays the run it came from: same scenario, transport and settings)`);
+        throw new LabError(
+          'LAB022',
+          `the schedule has ${choices.length} choices but this run meets only ${driver.taken.length} (a schedule replays the run it came from: same scenario, transport and settings)`,
+        );
       }
     },
   };

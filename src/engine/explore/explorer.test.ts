@@ -5,7 +5,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
 import type { Settings } from '../core/transcript';
-import { endingOf, explore, INVARIANTS, LabError, parseSchedule, runScenario, type Choice, type ExploreResult, type SqlModule } from '../index';
+import {
+  endingOf,
+  explore,
+  INVARIANTS,
+  LabError,
+  parseSchedule,
+  runScenario,
+  type Choice,
+  type ExploreResult,
+  type SqlModule,
+} from '../index';
 import { Driver, Stop } from './driver';
 import { InvariantChecker, type Seen } from './invariants';
 
@@ -14,7 +24,17 @@ beforeAll(async () => {
   sql = await loadSqlJs();
 });
 
-function run(id: string, options: { transport?: 'stdio' | 'http'; settings?: Record<string, unknown>; bound?: number; mergeStates?: boolean; criticalArrivals?: boolean; reduction?: boolean } = {}): ExploreResult {
+function run(
+  id: string,
+  options: {
+    transport?: 'stdio' | 'http';
+    settings?: Record<string, unknown>;
+    bound?: number;
+    mergeStates?: boolean;
+    criticalArrivals?: boolean;
+    reduction?: boolean;
+  } = {},
+): ExploreResult {
   return explore(findScenario(id), { ...options, ledger: { sql } });
 }
 
@@ -141,7 +161,9 @@ describe('each unsafe variant yields a counterexample', () => {
   it('afterCancel=respond: the server answers after accepting the cancellation', () => {
     const settings = { afterCancel: 'respond' };
     const result = run('A', { settings });
-    expect(result.violations.find((v) => v.invariant === 'nothing-after-accepted-cancel')?.explanation).toMatch(/answered #41 after it accepted the cancellation/);
+    expect(result.violations.find((v) => v.invariant === 'nothing-after-accepted-cancel')?.explanation).toMatch(
+      /answered #41 after it accepted the cancellation/,
+    );
     expectReplayable('A', result, settings);
   });
   it('progressResetsMax=true: progress moves the maximum deadline', () => {
@@ -168,10 +190,14 @@ describe('bounds and schedules', () => {
   });
   it('a schedule replays the same transcript every time', () => {
     const options = { settings: { latencyJitterMs: 300 }, schedule: 'j0.j10.c0.j80' };
-    expect(JSON.stringify(runScenario(findScenario('A'), options))).toBe(JSON.stringify(runScenario(findScenario('A'), options)));
+    expect(JSON.stringify(runScenario(findScenario('A'), options))).toBe(
+      JSON.stringify(runScenario(findScenario('A'), options)),
+    );
   });
   it('a schedule that does not fit the run is refused (LAB022), naming what the run offers', () => {
-    expect(() => runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: 'j0.j999' })).toThrow(/LAB022.*offers j0, j5, j10, j300/);
+    expect(() => runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: 'j0.j999' })).toThrow(
+      /LAB022.*offers j0, j5, j10, j300/,
+    );
     expect(() => parseSchedule('x1')).toThrow(LabError);
   });
 });
@@ -184,17 +210,33 @@ describe('merged states find what full histories find', () => {
     ['buffer-overload', 'http', { requests: 2, progressPerRequest: 4, capacity: 2 }],
     ['buffer-overload', 'http', { requests: 3, progressPerRequest: 2, capacity: 2, queue: 'drop-oldest-any' }],
     ['buffer-overload', 'stdio', { requests: 2, progressPerRequest: 3, capacity: 1 }],
-    ['buffer-overload', 'stdio', { requests: 2, progressPerRequest: 4, capacity: 2, producerEveryMs: 30, consumerEveryMs: 60, queue: 'drop-oldest-any' }],
+    [
+      'buffer-overload',
+      'stdio',
+      {
+        requests: 2,
+        progressPerRequest: 4,
+        capacity: 2,
+        producerEveryMs: 30,
+        consumerEveryMs: 60,
+        queue: 'drop-oldest-any',
+      },
+    ],
   ];
   for (const [id, transport, settings] of cases) {
     it(`${id} on ${transport} ${JSON.stringify(settings)}`, () => {
       const merged = run(id, { transport, settings });
       const histories = run(id, { transport, settings, mergeStates: false });
       expect(merged.complete && histories.complete).toBe(true);
-      expect(merged.endings.map((ending) => ending.distinct).sort(byJson)).toEqual(histories.endings.map((ending) => ending.distinct).sort(byJson));
-      expect(new Set(merged.violations.map((violation) => violation.invariant))).toEqual(new Set(histories.violations.map((violation) => violation.invariant)));
+      expect(merged.endings.map((ending) => ending.distinct).sort(byJson)).toEqual(
+        histories.endings.map((ending) => ending.distinct).sort(byJson),
+      );
+      expect(new Set(merged.violations.map((violation) => violation.invariant))).toEqual(
+        new Set(histories.violations.map((violation) => violation.invariant)),
+      );
       expect(merged.states).toBeLessThanOrEqual(histories.states);
-      if (settings.queue === 'drop-oldest-any') expect(merged.violations.map((violation) => violation.invariant)).toContain('final-never-dropped');
+      if (settings.queue === 'drop-oldest-any')
+        expect(merged.violations.map((violation) => violation.invariant)).toContain('final-never-dropped');
       expectReplayable(id, merged, settings);
     });
   }
@@ -230,7 +272,8 @@ describe('every scenario explores completely at its defaults, within the default
     }
   }
   it('the exceptions are scenarios, and a small herd explores completely', () => {
-    for (const id of Object.keys(NOT_COMPLETE_AT_DEFAULTS)) expect(scenarios.some((scenario) => scenario.id === id)).toBe(true);
+    for (const id of Object.keys(NOT_COMPLETE_AT_DEFAULTS))
+      expect(scenarios.some((scenario) => scenario.id === id)).toBe(true);
     const small = run('herd', { settings: { clients: 100, admitPerWindow: 20 } });
     expect(small.complete).toBe(true);
     expect(small.violations).toEqual([]);
@@ -247,7 +290,9 @@ describe('arrivals at the critical points of the timers they re-arm', () => {
   it('D on stdio with latencyJitterMs=300: the client ignores all three progress notifications and the request ends cancelled, an ending only a critical arrival reaches', () => {
     const settings = { latencyJitterMs: 300 };
     const ignoresAll = (ending: { distinct: Record<string, unknown> }) =>
-      ending.distinct.terminalState === 'cancelled' && JSON.stringify(ending.distinct.clientIgnores) === JSON.stringify(['progress 1/4', 'progress 2/4', 'progress 3/4']);
+      ending.distinct.terminalState === 'cancelled' &&
+      JSON.stringify(ending.distinct.clientIgnores) ===
+        JSON.stringify(['progress 1/4', 'progress 2/4', 'progress 3/4']);
     const before = run('D', { transport: 'stdio', settings, criticalArrivals: false });
     const now = run('D', { transport: 'stdio', settings });
     expect(before.complete && now.complete).toBe(true);
@@ -255,7 +300,8 @@ describe('arrivals at the critical points of the timers they re-arm', () => {
     const found = now.endings.find(ignoresAll);
     expect(found).toBeDefined();
     // Every ending found before is still found, with more orderings told apart.
-    for (const ending of before.endings) expect(now.endings.map((e) => JSON.stringify(e.distinct))).toContain(JSON.stringify(ending.distinct));
+    for (const ending of before.endings)
+      expect(now.endings.map((e) => JSON.stringify(e.distinct))).toContain(JSON.stringify(ending.distinct));
     expect(now.schedules).toBeGreaterThan(before.schedules);
     // Its schedule replays to it, and that schedule has an arrival the old choices never offered.
     const replayed = runScenario(findScenario('D'), { transport: 'stdio', settings, schedule: found!.schedule });
@@ -271,7 +317,18 @@ const UNSAFE: [string, 'stdio' | 'http', Record<string, unknown>][] = [
   ['A', 'stdio', { afterCancel: 'respond', latencyJitterMs: 150 }],
   ['A', 'http', { httpCancel: 'post-notification', latencyJitterMs: 300 }],
   ['ledger-race-unsafe', 'stdio', {}],
-  ['buffer-overload', 'stdio', { requests: 2, progressPerRequest: 4, capacity: 2, producerEveryMs: 30, consumerEveryMs: 60, queue: 'drop-oldest-any' }],
+  [
+    'buffer-overload',
+    'stdio',
+    {
+      requests: 2,
+      progressPerRequest: 4,
+      capacity: 2,
+      producerEveryMs: 30,
+      consumerEveryMs: 60,
+      queue: 'drop-oldest-any',
+    },
+  ],
 ];
 
 /**
@@ -279,14 +336,24 @@ const UNSAFE: [string, 'stdio' | 'http', Record<string, unknown>][] = [
  * no state merged and no prefix skipped, each run checked by its own invariant checker; per broken
  * statement, the fewest events before any ordering breaks it.
  */
-function soonestByBruteForce(id: string, transport: 'stdio' | 'http', settings: Record<string, unknown>): Map<string, number> {
+function soonestByBruteForce(
+  id: string,
+  transport: 'stdio' | 'http',
+  settings: Record<string, unknown>,
+): Map<string, number> {
   const scenario = findScenario(id);
   const soonest = new Map<string, number>();
   const visit = (choices: Choice[]): void => {
     const driver = new Driver(choices, true, { ...scenario.settings, ...settings } as Settings, false);
     let options: Choice[] = [];
     try {
-      const transcript = runScenario(scenario, { transport, settings, chooser: driver.chooser, ledger: { sql }, record: false });
+      const transcript = runScenario(scenario, {
+        transport,
+        settings,
+        chooser: driver.chooser,
+        ledger: { sql },
+        record: false,
+      });
       driver.checker.finish(scenario.kind, transcript.outcome);
     } catch (error) {
       if (!(error instanceof Stop)) throw error;
@@ -316,12 +383,26 @@ describe('the smallest failing ordering', () => {
         const recorded = new InvariantChecker(transcript.settings);
         for (const event of transcript.events) recorded.observe(event as unknown as Seen);
         recorded.finish(findScenario(id).kind, transcript.outcome);
-        expect(recorded.found.some((found) => found.invariant === violation.invariant && found.step === violation.step), `${violation.invariant} via ${violation.schedule}`).toBe(true);
+        expect(
+          recorded.found.some((found) => found.invariant === violation.invariant && found.step === violation.step),
+          `${violation.invariant} via ${violation.schedule}`,
+        ).toBe(true);
         // The replay's own chooser (what `run --schedule` follows, checking as the explorer does) meets this very breach first at that step.
-        const driver = new Driver(parseSchedule(violation.schedule), false, { ...findScenario(id).settings, ...settings } as Settings);
-        const replayed = runScenario(findScenario(id), { transport, settings, chooser: driver.chooser, ledger: { sql }, record: false });
+        const driver = new Driver(parseSchedule(violation.schedule), false, {
+          ...findScenario(id).settings,
+          ...settings,
+        } as Settings);
+        const replayed = runScenario(findScenario(id), {
+          transport,
+          settings,
+          chooser: driver.chooser,
+          ledger: { sql },
+          record: false,
+        });
         driver.checker.finish(findScenario(id).kind, replayed.outcome);
-        const breach = driver.checker.found.find((found) => found.invariant === violation.invariant && found.explanation === violation.explanation);
+        const breach = driver.checker.found.find(
+          (found) => found.invariant === violation.invariant && found.explanation === violation.explanation,
+        );
         expect(breach?.step, `${violation.invariant} via ${violation.schedule}`).toBe(violation.step);
         expect(driver.schedule()).toBe(violation.schedule);
       }
@@ -333,7 +414,10 @@ describe('the smallest failing ordering', () => {
       const histories = run(id, { transport, settings, mergeStates: false, reduction: false });
       const merged = run(id, { transport, settings });
       expect(histories.complete && merged.complete).toBe(true);
-      const steps = (result: ExploreResult) => new Map(result.violations.map((violation) => [`${violation.invariant}|${violation.explanation}`, violation.step]));
+      const steps = (result: ExploreResult) =>
+        new Map(
+          result.violations.map((violation) => [`${violation.invariant}|${violation.explanation}`, violation.step]),
+        );
       expect(steps(histories)).toEqual(soonest);
       for (const [key, step] of steps(merged)) expect(step).toBeGreaterThanOrEqual(soonest.get(key) ?? Infinity);
       expect(new Set(steps(merged).keys())).toEqual(new Set(soonest.keys()));

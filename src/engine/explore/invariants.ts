@@ -40,7 +40,12 @@ export interface Seen {
 interface MessageLike {
   readonly method?: string;
   readonly id?: unknown;
-  readonly params?: { readonly progressToken?: unknown; readonly progress?: unknown; readonly requestId?: unknown; readonly _meta?: Readonly<Record<string, unknown>> };
+  readonly params?: {
+    readonly progressToken?: unknown;
+    readonly progress?: unknown;
+    readonly requestId?: unknown;
+    readonly _meta?: Readonly<Record<string, unknown>>;
+  };
   readonly result?: unknown;
   readonly error?: unknown;
 }
@@ -102,35 +107,60 @@ export class InvariantChecker {
       case 'request-started': {
         const request = key(event.requestId);
         this.started.set(request, { atMs, maxTimeoutMs: event.maxTimeoutMs as number });
-        if (event.progressToken !== null && event.progressToken !== undefined) this.requestOfToken.set(key(event.progressToken), request);
+        if (event.progressToken !== null && event.progressToken !== undefined)
+          this.requestOfToken.set(key(event.progressToken), request);
         return;
       }
       case 'terminal': {
         const request = key(event.requestId);
         const before = this.terminals.get(request);
-        if (before !== undefined) this.breach('one-terminal-state', event.seq, `request #${String(event.requestId)} reached a second terminal state (${String(event.state)}) after ${before}: a request ends exactly once`);
+        if (before !== undefined)
+          this.breach(
+            'one-terminal-state',
+            event.seq,
+            `request #${String(event.requestId)} reached a second terminal state (${String(event.state)}) after ${before}: a request ends exactly once`,
+          );
         else this.terminals.set(request, String(event.state));
         return;
       }
       case 'cancel-accepted':
-        if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined && !this.cancellationReceived.has(`client:${key(event.requestId)}`)) {
-          this.breach('causality', event.seq, `the server accepted the cancellation of #${String(event.requestId)} before any cancellation of it reached the server: a party acts on a cancellation only after it received it`);
+        if (
+          event.by === 'server' &&
+          event.requestId !== null &&
+          event.requestId !== undefined &&
+          !this.cancellationReceived.has(`client:${key(event.requestId)}`)
+        ) {
+          this.breach(
+            'causality',
+            event.seq,
+            `the server accepted the cancellation of #${String(event.requestId)} before any cancellation of it reached the server: a party acts on a cancellation only after it received it`,
+          );
         }
-        if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined) this.cancelAccepted.set(key(event.requestId), 'it accepted the cancellation');
+        if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined)
+          this.cancelAccepted.set(key(event.requestId), 'it accepted the cancellation');
         return;
       case 'disconnect-observed':
         if (event.by === 'server') {
           this.requireReceived(`client:${key(event.requestId)}`, event.seq, 'saw the client close the connection of');
           this.cancellationReceived.add(`client:${key(event.requestId)}`);
         }
-        if (event.by === 'server' && !this.cancelAccepted.has(key(event.requestId))) this.cancelAccepted.set(key(event.requestId), 'it saw the client close the response stream (the cancellation)');
+        if (event.by === 'server' && !this.cancelAccepted.has(key(event.requestId)))
+          this.cancelAccepted.set(
+            key(event.requestId),
+            'it saw the client close the response stream (the cancellation)',
+          );
         return;
       case 'deadline': {
         const start = this.started.get(key(event.requestId));
-        if (event.deadline !== 'max' || start === undefined || (event.action !== 'armed' && event.action !== 'reset')) return;
+        if (event.deadline !== 'max' || start === undefined || (event.action !== 'armed' && event.action !== 'reset'))
+          return;
         const limit = start.atMs + start.maxTimeoutMs;
         if ((event.dueAtMs as number) > limit) {
-          this.breach('max-deadline-by-start-plus-max', event.seq, `the maximum deadline of #${String(event.requestId)} was moved to ${String(event.dueAtMs)} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms: nothing may move the absolute budget (RC-2)`);
+          this.breach(
+            'max-deadline-by-start-plus-max',
+            event.seq,
+            `the maximum deadline of #${String(event.requestId)} was moved to ${String(event.dueAtMs)} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms: nothing may move the absolute budget (RC-2)`,
+          );
         }
         return;
       }
@@ -138,7 +168,12 @@ export class InvariantChecker {
         const start = this.started.get(key(event.requestId));
         if (event.side !== 'client' || event.from !== 'waiting' || start === undefined) return;
         const limit = start.atMs + start.maxTimeoutMs;
-        if (atMs > limit) this.breach('max-deadline-by-start-plus-max', event.seq, `the client was still waiting for #${String(event.requestId)} at ${atMs} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms`);
+        if (atMs > limit)
+          this.breach(
+            'max-deadline-by-start-plus-max',
+            event.seq,
+            `the client was still waiting for #${String(event.requestId)} at ${atMs} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms`,
+          );
         return;
       }
       case 'message':
@@ -147,7 +182,12 @@ export class InvariantChecker {
         return;
       case 'stream-opened':
       case 'stream-closed':
-        if (event.by === 'server') this.requireReceived(`client:${key(event.requestId)}`, event.seq, event.kind === 'stream-opened' ? 'opened the response stream of' : 'closed the response stream of');
+        if (event.by === 'server')
+          this.requireReceived(
+            `client:${key(event.requestId)}`,
+            event.seq,
+            event.kind === 'stream-opened' ? 'opened the response stream of' : 'closed the response stream of',
+          );
         return;
       case 'delivered':
         this.delivered(event);
@@ -156,13 +196,28 @@ export class InvariantChecker {
         if (event.action === 'failed') this.lastFailedSeq = { seq: event.seq, requestId: event.requestId };
         if (event.action === 'executed') {
           this.executions += 1;
-          if (this.settings.sendKey === true && this.executions > 1) this.breach('one-execution-per-key', event.seq, `request #${String(event.requestId)} executed the effect again: ${this.executions} executions for one idempotency key`);
+          if (this.settings.sendKey === true && this.executions > 1)
+            this.breach(
+              'one-execution-per-key',
+              event.seq,
+              `request #${String(event.requestId)} executed the effect again: ${this.executions} executions for one idempotency key`,
+            );
         }
         return;
       case 'buffer': {
         const capacity = event.capacityEvents as number | null;
-        if (capacity !== null && (event.occupancyEvents as number) > capacity) this.breach('buffer-within-capacity', event.seq, `the buffer holds ${String(event.occupancyEvents)} events, more than its capacity of ${capacity} (BF-6)`);
-        if (event.action === 'dropped' && event.what === 'final') this.breach('final-never-dropped', event.seq, `the final response of #${String(event.requestId)} was dropped from the buffer: its client can never learn the outcome (BF-4)`);
+        if (capacity !== null && (event.occupancyEvents as number) > capacity)
+          this.breach(
+            'buffer-within-capacity',
+            event.seq,
+            `the buffer holds ${String(event.occupancyEvents)} events, more than its capacity of ${capacity} (BF-6)`,
+          );
+        if (event.action === 'dropped' && event.what === 'final')
+          this.breach(
+            'final-never-dropped',
+            event.seq,
+            `the final response of #${String(event.requestId)} was dropped from the buffer: its client can never learn the outcome (BF-4)`,
+          );
         return;
       }
       case 'task': {
@@ -175,7 +230,9 @@ export class InvariantChecker {
         const statuses = polled ? this.taskSeen : this.taskStatus;
         const before = statuses.get(task);
         if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
-          const where = polled ? `the client polled task ${task} as ${before} (terminal) and then as ${event.status}` : `task ${task} was ${before} (terminal) on the server and then ${event.status}`;
+          const where = polled
+            ? `the client polled task ${task} as ${before} (terminal) and then as ${event.status}`
+            : `task ${task} was ${before} (terminal) on the server and then ${event.status}`;
           this.breach('task-terminal-stable', event.seq, `${where}: a terminal task status never changes (TK-2)`);
         }
         statuses.set(task, event.status);
@@ -198,7 +255,12 @@ export class InvariantChecker {
     }
     if (message.method !== undefined && message.id !== undefined) {
       const id = `${from}:${key(message.id)}`;
-      if (this.requestIds.has(id)) this.breach('unique-request-ids', event.seq, `the ${from} sent a second request with id ${key(message.id)}: ids are unique per sender`);
+      if (this.requestIds.has(id))
+        this.breach(
+          'unique-request-ids',
+          event.seq,
+          `the ${from} sent a second request with id ${key(message.id)}: ids are unique per sender`,
+        );
       this.requestIds.add(id);
     }
     if (from !== 'server' || event.malformed !== undefined) return;
@@ -207,17 +269,41 @@ export class InvariantChecker {
       const request = this.requestOfToken.get(token);
       const progress = Number(message.params?.progress);
       const last = this.lastProgress.get(token);
-      if (last !== undefined && !(progress > last)) this.breach('progress-increasing', event.seq, `progress ${progress} for token ${token} after ${last}: progress must increase with each notification`);
+      if (last !== undefined && !(progress > last))
+        this.breach(
+          'progress-increasing',
+          event.seq,
+          `progress ${progress} for token ${token} after ${last}: progress must increase with each notification`,
+        );
       this.lastProgress.set(token, progress);
-      if (request !== undefined && this.finalSent.has(request)) this.breach('no-progress-after-final', event.seq, `the server sent progress for #${JSON.parse(request) as string} after its final response`);
+      if (request !== undefined && this.finalSent.has(request))
+        this.breach(
+          'no-progress-after-final',
+          event.seq,
+          `the server sent progress for #${JSON.parse(request) as string} after its final response`,
+        );
       const cancelled = request === undefined ? undefined : this.cancelAccepted.get(request);
-      if (request !== undefined && cancelled !== undefined) this.breach('nothing-after-accepted-cancel', event.seq, `the server sent progress for #${JSON.parse(request) as string} after ${cancelled}: once the cancellation reaches the server, nothing more is sent for the request (RC-6)`);
+      if (request !== undefined && cancelled !== undefined)
+        this.breach(
+          'nothing-after-accepted-cancel',
+          event.seq,
+          `the server sent progress for #${JSON.parse(request) as string} after ${cancelled}: once the cancellation reaches the server, nothing more is sent for the request (RC-6)`,
+        );
       return;
     }
-    if (message.method === undefined && message.id !== undefined && (message.result !== undefined || message.error !== undefined)) {
+    if (
+      message.method === undefined &&
+      message.id !== undefined &&
+      (message.result !== undefined || message.error !== undefined)
+    ) {
       const request = key(message.id);
       const cancelled = this.cancelAccepted.get(request);
-      if (cancelled !== undefined) this.breach('nothing-after-accepted-cancel', event.seq, `the server answered #${String(message.id)} after ${cancelled}: the client abandoned it, and once the cancellation reaches the server nothing more is sent for the request (RC-6)`);
+      if (cancelled !== undefined)
+        this.breach(
+          'nothing-after-accepted-cancel',
+          event.seq,
+          `the server answered #${String(message.id)} after ${cancelled}: the client abandoned it, and once the cancellation reaches the server nothing more is sent for the request (RC-6)`,
+        );
       this.finalSent.add(request);
     }
   }
@@ -227,7 +313,11 @@ export class InvariantChecker {
     if (this.received.has(request)) return;
     const [requester, id] = [request.slice(0, request.indexOf(':')), request.slice(request.indexOf(':') + 1)];
     const other = requester === 'client' ? 'server' : 'client';
-    this.breach('causality', seq, `the ${other} ${what} ${requester} request ${id} before that request reached it (it was still on its way, or the network lost it): a party acts on a request only after it received it`);
+    this.breach(
+      'causality',
+      seq,
+      `the ${other} ${what} ${requester} request ${id} before that request reached it (it was still on its way, or the network lost it): a party acts on a request only after it received it`,
+    );
   }
 
   /**
@@ -254,11 +344,22 @@ export class InvariantChecker {
       const request = this.requestOfTokenSent.get(key(message.params?.progressToken));
       if (request !== undefined) this.requireReceived(request, event.seq, 'sent progress for');
     }
-    if (message.method === 'notifications/cancelled' && message.params?.requestId !== undefined) this.requireReceived(`client:${key(message.params.requestId)}`, event.seq, 'cancelled');
+    if (message.method === 'notifications/cancelled' && message.params?.requestId !== undefined)
+      this.requireReceived(`client:${key(message.params.requestId)}`, event.seq, 'cancelled');
     const subscription = message.params?._meta?.[SUBSCRIPTION_ID_KEY];
-    if (subscription !== undefined) this.requireReceived(`client:${key(subscription)}`, event.seq, `sent ${String(message.method)} on the subscription of`);
+    if (subscription !== undefined)
+      this.requireReceived(
+        `client:${key(subscription)}`,
+        event.seq,
+        `sent ${String(message.method)} on the subscription of`,
+      );
     const stream = /^SSE #(.+)$/.exec(String(event.channel))?.[1];
-    if (stream !== undefined) this.requireReceived(`client:${/^\d+$/.test(stream) ? stream : key(stream)}`, event.seq, `sent ${message.method ?? 'a response'} on the SSE stream of`);
+    if (stream !== undefined)
+      this.requireReceived(
+        `client:${/^\d+$/.test(stream) ? stream : key(stream)}`,
+        event.seq,
+        `sent ${message.method ?? 'a response'} on the SSE stream of`,
+      );
   }
 
   private delivered(event: Seen): void {
@@ -266,12 +367,23 @@ export class InvariantChecker {
     if (message === undefined) return;
     const sent = message.message as MessageLike;
     // An ignored second copy is not a request received again; a first copy ignored still reached its receiver.
-    if (sent.method !== undefined && sent.id !== undefined && message.duplicateOf === undefined) this.received.add(`${String(message.from)}:${key(sent.id)}`);
-    if (event.to === 'server' && sent.method === 'notifications/cancelled' && sent.params?.requestId !== undefined) this.cancellationReceived.add(`client:${key(sent.params.requestId)}`);
-    if (event.to === 'server' && sent.method === 'notifications/cancelled' && message.malformed === undefined && sent.params?.requestId !== undefined) {
+    if (sent.method !== undefined && sent.id !== undefined && message.duplicateOf === undefined)
+      this.received.add(`${String(message.from)}:${key(sent.id)}`);
+    if (event.to === 'server' && sent.method === 'notifications/cancelled' && sent.params?.requestId !== undefined)
+      this.cancellationReceived.add(`client:${key(sent.params.requestId)}`);
+    if (
+      event.to === 'server' &&
+      sent.method === 'notifications/cancelled' &&
+      message.malformed === undefined &&
+      sent.params?.requestId !== undefined
+    ) {
       // A cancellation the server received counts whether it honoured it or not: the client abandoned the request.
       const request = key(sent.params.requestId);
-      if (this.started.has(request) && !this.cancelAccepted.has(request)) this.cancelAccepted.set(request, `it received notifications/cancelled at ${String(event.atMs)} ms${event.ignoredBy === undefined ? '' : ' (and ignored it)'}`);
+      if (this.started.has(request) && !this.cancelAccepted.has(request))
+        this.cancelAccepted.set(
+          request,
+          `it received notifications/cancelled at ${String(event.atMs)} ms${event.ignoredBy === undefined ? '' : ' (and ignored it)'}`,
+        );
     }
     const channel = `${String(message.channel)}:${String(message.from)}`;
     const queue = this.inFlight.get(channel) ?? [];
@@ -279,7 +391,11 @@ export class InvariantChecker {
     while (queue.length > 0 && queue[0] !== message && queue[0]?.lost === true) queue.shift();
     if (queue[0] !== message) {
       const older = queue[0];
-      this.breach('channel-fifo', event.seq, `on ${channel} message #${message.seq} arrived before #${String(older?.seq)}, which was sent earlier: a channel delivers in the order it was sent`);
+      this.breach(
+        'channel-fifo',
+        event.seq,
+        `on ${channel} message #${message.seq} arrived before #${String(older?.seq)}, which was sent earlier: a channel delivers in the order it was sent`,
+      );
       const index = queue.indexOf(message);
       if (index >= 0) queue.splice(index, 1);
       return;
@@ -294,28 +410,62 @@ export class InvariantChecker {
    * flight are kept by content and order.
    */
   stateKey(): string {
-    const inFlight = [...this.inFlight].map(([channel, queue]) => `${channel}:${queue.map((seen) => `${String(seen.atMs)}${seen.lost === true ? 'L' : ''}${seen.malformed === undefined ? '' : 'M'}${JSON.stringify(seen.message)}`).join(';')}`);
-    return snapshot([this.terminals, this.cancelAccepted, this.finalSent, this.requestOfToken, this.lastProgress, this.started, this.requestIds, inFlight, this.executions, this.taskStatus, this.taskSeen, this.lastFailedSeq?.requestId ?? null, this.broken, this.received, this.requestOfTokenSent, this.cancellationReceived]);
+    const inFlight = [...this.inFlight].map(
+      ([channel, queue]) =>
+        `${channel}:${queue.map((seen) => `${String(seen.atMs)}${seen.lost === true ? 'L' : ''}${seen.malformed === undefined ? '' : 'M'}${JSON.stringify(seen.message)}`).join(';')}`,
+    );
+    return snapshot([
+      this.terminals,
+      this.cancelAccepted,
+      this.finalSent,
+      this.requestOfToken,
+      this.lastProgress,
+      this.started,
+      this.requestIds,
+      inFlight,
+      this.executions,
+      this.taskStatus,
+      this.taskSeen,
+      this.lastFailedSeq?.requestId ?? null,
+      this.broken,
+      this.received,
+      this.requestOfTokenSent,
+      this.cancellationReceived,
+    ]);
   }
 
   /** End-of-run checks that need the whole run (every request ended once). */
   finish(kind: string, outcome: unknown): void {
     // A request that failed after its effect committed (check-then-act) executed too: the outcome counts it.
-    const executions = kind === 'ledger' ? (outcome as { executions?: number }).executions ?? 0 : 0;
+    const executions = kind === 'ledger' ? ((outcome as { executions?: number }).executions ?? 0) : 0;
     if (this.settings.sendKey === true && executions > 1 && this.executions <= 1) {
       const at = this.lastFailedSeq;
-      this.breach('one-execution-per-key', at?.seq ?? this.lastSeq, `${executions} executions for one idempotency key${at === null ? '' : `: request #${String(at.requestId)} failed after its effect had already committed`}`);
+      this.breach(
+        'one-execution-per-key',
+        at?.seq ?? this.lastSeq,
+        `${executions} executions for one idempotency key${at === null ? '' : `: request #${String(at.requestId)} failed after its effect had already committed`}`,
+      );
     }
     if (kind === 'request-race') {
       for (const request of this.started.keys()) {
-        if (!this.terminals.has(request)) this.breach('one-terminal-state', this.lastSeq, `request #${JSON.parse(request) as string} ended the run with no terminal state`);
+        if (!this.terminals.has(request))
+          this.breach(
+            'one-terminal-state',
+            this.lastSeq,
+            `request #${JSON.parse(request) as string} ended the run with no terminal state`,
+          );
       }
     }
   }
 }
 
 /** Runs the checker over a recorded transcript's events (the sweeps' use): the breaches it finds. */
-export function checkTranscript(transcript: { readonly kind: string; readonly settings: Settings; readonly events: readonly object[]; readonly outcome: unknown }): readonly Breach[] {
+export function checkTranscript(transcript: {
+  readonly kind: string;
+  readonly settings: Settings;
+  readonly events: readonly object[];
+  readonly outcome: unknown;
+}): readonly Breach[] {
   const checker = new InvariantChecker(transcript.settings);
   for (const event of transcript.events) checker.observe(event as Seen);
   checker.finish(transcript.kind, transcript.outcome);

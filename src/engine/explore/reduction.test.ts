@@ -5,7 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario } from '../../scenarios/index';
-import { explore, EXPLORE_JITTER_PRESETS_MS, REDUCIBLE_MODELS, reductionSignature, type ExploreResult, type SqlModule } from '../index';
+import {
+  explore,
+  EXPLORE_JITTER_PRESETS_MS,
+  REDUCIBLE_MODELS,
+  reductionSignature,
+  type ExploreResult,
+  type SqlModule,
+} from '../index';
 import { Scheduler } from '../core/scheduler';
 import { Driver, independent, Pruned, type Footprint } from './driver';
 
@@ -14,7 +21,11 @@ beforeAll(async () => {
   sql = await loadSqlJs();
 });
 
-const footprint = (parties: number, channels: string[], all = false): Footprint => ({ parties, channels: new Set(channels), all });
+const footprint = (parties: number, channels: string[], all = false): Footprint => ({
+  parties,
+  channels: new Set(channels),
+  all,
+});
 
 describe('independent events (the reduction commutes only these)', () => {
   it('disjoint parties and disjoint channels: independent', () => {
@@ -36,7 +47,10 @@ describe('the sleep set: an ordering that only swaps independent events is not r
   /** Two events due at 5 ms, a client one and a server one, each touching the channel given; the run takes the second first. */
   const secondFirst = (channelA: string, channelB: string): { outcome: 'pruned' | 'ran'; driver: Driver } => {
     const a: Footprint = { parties: 1, channels: new Set([channelA]), all: false };
-    const driver = new Driver([{ kind: 'c', value: 1 }], true, {}, true, true, null, { inherited: [], siblings: [{ value: 0, footprint: a }] });
+    const driver = new Driver([{ kind: 'c', value: 1 }], true, {}, true, true, null, {
+      inherited: [],
+      siblings: [{ value: 0, footprint: a }],
+    });
     const scheduler = new Scheduler({ eventsMax: 10, chooser: driver.chooser });
     scheduler.at(5, 'client', 'a', () => scheduler.explorer?.touch?.(channelA));
     scheduler.at(5, 'server', 'b', () => scheduler.explorer?.touch?.(channelB));
@@ -60,18 +74,42 @@ describe('the sleep set: an ordering that only swaps independent events is not r
 
 /** Scenario, transport, settings: the A–D races at the page's preset and wider, ones that break invariants, and the buffer. */
 const MATRIX: [string, 'stdio' | 'http', Record<string, unknown>][] = [
-  ...(['A', 'B', 'C', 'D'] as const).flatMap((id) => EXPLORE_JITTER_PRESETS_MS.flatMap((jitter) => (['stdio', 'http'] as const).map((transport): [string, 'stdio' | 'http', Record<string, unknown>] => [id, transport, { latencyJitterMs: jitter }]))),
+  ...(['A', 'B', 'C', 'D'] as const).flatMap((id) =>
+    EXPLORE_JITTER_PRESETS_MS.flatMap((jitter) =>
+      (['stdio', 'http'] as const).map((transport): [string, 'stdio' | 'http', Record<string, unknown>] => [
+        id,
+        transport,
+        { latencyJitterMs: jitter },
+      ]),
+    ),
+  ),
   ['D', 'stdio', { latencyJitterMs: 300 }],
   ['cancel-ignored', 'http', { latencyJitterMs: 20 }],
   ['A', 'stdio', { afterCancel: 'respond', latencyJitterMs: 150 }],
   ['A', 'http', { httpCancel: 'post-notification', latencyJitterMs: 300 }],
   ['ledger-race-unsafe', 'stdio', {}],
   ['buffer-overload', 'stdio', {}],
-  ['buffer-overload', 'stdio', { requests: 2, progressPerRequest: 4, capacity: 2, producerEveryMs: 30, consumerEveryMs: 60, queue: 'drop-oldest-any' }],
+  [
+    'buffer-overload',
+    'stdio',
+    {
+      requests: 2,
+      progressPerRequest: 4,
+      capacity: 2,
+      producerEveryMs: 30,
+      consumerEveryMs: 60,
+      queue: 'drop-oldest-any',
+    },
+  ],
 ];
 
 describe('the reduction leaves the endings and the broken invariants as they are', () => {
-  const run = (id: string, transport: 'stdio' | 'http', settings: Record<string, unknown>, reduction: boolean): ExploreResult => explore(findScenario(id), { transport, settings, ledger: { sql }, reduction });
+  const run = (
+    id: string,
+    transport: 'stdio' | 'http',
+    settings: Record<string, unknown>,
+    reduction: boolean,
+  ): ExploreResult => explore(findScenario(id), { transport, settings, ledger: { sql }, reduction });
   for (const [id, transport, settings] of MATRIX) {
     it(`${id} on ${transport} ${JSON.stringify(settings)}`, () => {
       const on = run(id, transport, settings, true);
@@ -84,8 +122,19 @@ describe('the reduction leaves the endings and the broken invariants as they are
 
   it('why the buffer is not reducible: read from actors, its footprints would lose endings', () => {
     // Its consumer is a client event that takes from the server's buffer: not the client's state alone.
-    const settings = { requests: 2, progressPerRequest: 4, capacity: 2, producerEveryMs: 30, consumerEveryMs: 60, queue: 'drop-oldest-any' };
-    const trusted = explore(findScenario('buffer-overload'), { transport: 'stdio', settings, reducible: new Set(['buffer']) });
+    const settings = {
+      requests: 2,
+      progressPerRequest: 4,
+      capacity: 2,
+      producerEveryMs: 30,
+      consumerEveryMs: 60,
+      queue: 'drop-oldest-any',
+    };
+    const trusted = explore(findScenario('buffer-overload'), {
+      transport: 'stdio',
+      settings,
+      reducible: new Set(['buffer']),
+    });
     const off = run('buffer-overload', 'stdio', settings, false);
     expect(REDUCIBLE_MODELS.has('buffer')).toBe(false);
     expect(trusted.endings.length).toBeLessThan(off.endings.length);

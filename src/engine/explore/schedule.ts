@@ -21,10 +21,15 @@ export function formatSchedule(choices: readonly Choice[]): string {
 export function parseSchedule(text: string): Choice[] {
   const trimmed = text.trim();
   if (trimmed === EMPTY_SCHEDULE || trimmed === '') return [];
-  if (trimmed.length > 100_000) throw new LabError('LAB022', `the schedule is ${trimmed.length} characters long; a schedule is at most 100000`);
+  if (trimmed.length > 100_000)
+    throw new LabError('LAB022', `the schedule is ${trimmed.length} characters long; a schedule is at most 100000`);
   return trimmed.split('.').map((token, index) => {
     const match = /^([cj])(\d{1,9})$/.exec(token);
-    if (match === null) throw new LabError('LAB022', `"${token}" (choice ${index + 1}) is not a choice; a schedule is choices like c1 (the second of the events due at one instant) or j115 (a message arriving 115 ms after its latency) joined by dots, or "${EMPTY_SCHEDULE}"`);
+    if (match === null)
+      throw new LabError(
+        'LAB022',
+        `"${token}" (choice ${index + 1}) is not a choice; a schedule is choices like c1 (the second of the events due at one instant) or j115 (a message arriving 115 ms after its latency) joined by dots, or "${EMPTY_SCHEDULE}"`,
+      );
     return { kind: match[1] as 'c' | 'j', value: Number(match[2]) };
   });
 }

@@ -86,10 +86,21 @@ export class ClientRequest {
     const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, components } = this.options;
     const factory = components?.deadlines;
     // A student's deadlines may move the maximum: the coordinator then follows them rather than refuse it.
-    this.coordinator.start(this.id, { atMs: this.sim.nowMs, progressToken, idleTimeoutMs, maxTimeoutMs, progressResetsMax: progressResetsMax === true || factory !== undefined });
+    this.coordinator.start(this.id, {
+      atMs: this.sim.nowMs,
+      progressToken,
+      idleTimeoutMs,
+      maxTimeoutMs,
+      progressResetsMax: progressResetsMax === true || factory !== undefined,
+    });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs, maxTimeoutMs, progressToken });
     if (factory !== undefined && components !== undefined) {
-      this.student = new ComponentDeadlines(factory, { idleTimeoutMs, maxTimeoutMs, startedAtMs: this.sim.nowMs, progressToken }, components.probe, this.sim.componentClock());
+      this.student = new ComponentDeadlines(
+        factory,
+        { idleTimeoutMs, maxTimeoutMs, startedAtMs: this.sim.nowMs, progressToken },
+        components.probe,
+        this.sim.componentClock(),
+      );
       this.follow(this.student.atStart());
     }
     const sent = sendOn(this.sim, 'client', callToolRequest(this.id, name, args, progressToken), this.id, deliver);
@@ -116,7 +127,14 @@ export class ClientRequest {
   response(): string | null {
     const verdict = this.coordinator.clientResponse(this.id, this.sim.nowMs);
     if (!verdict.accepted) return verdict.reason;
-    this.sim.record({ kind: 'state', side: 'client', requestId: this.id, from: 'waiting', to: 'settled', reason: clientSettled() });
+    this.sim.record({
+      kind: 'state',
+      side: 'client',
+      requestId: this.id,
+      from: 'waiting',
+      to: 'settled',
+      reason: clientSettled(),
+    });
     this.noteViews();
     this.deadlines.disarm(deadlineWording.disarmedByResponse);
     return null;
@@ -127,7 +145,11 @@ export class ClientRequest {
    * records why; `disarm` false leaves its other timer armed (the TypeScript SDK 1.x). Null when
    * nothing was due or the client had already ended its view.
    */
-  expire(reasonFor: (deadline: DeadlineName) => string, only?: DeadlineName, disarm = true): { deadline: DeadlineName; reason: string } | null {
+  expire(
+    reasonFor: (deadline: DeadlineName) => string,
+    only?: DeadlineName,
+    disarm = true,
+  ): { deadline: DeadlineName; reason: string } | null {
     const hadTerminal = this.coordinator.terminal(this.id) !== null;
     const deadline = this.coordinator.clientExpire(this.id, this.sim.nowMs, only);
     if (deadline === null) return null;
@@ -138,7 +160,10 @@ export class ClientRequest {
     this.noteViews();
     if (disarm) this.deadlines.disarm(deadlineWording.disarmedAfterEnd);
     // Paired with the coordinator: the client's view ended by this deadline, now.
-    assert(this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs, "the expired request ended the client's view now");
+    assert(
+      this.coordinator.clientOutcome(this.id)?.atMs === this.sim.nowMs,
+      "the expired request ended the client's view now",
+    );
     return { deadline, reason };
   }
 
@@ -152,7 +177,10 @@ export class ClientRequest {
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, UNRECEIVED_TERMINAL);
     this.noteViews();
     this.deadlines.disarm(deadlineWording.disarmedByAbandon);
-    assert(!this.deadlines.armed('idle') && !this.deadlines.armed('max'), 'an abandoned request keeps no deadline armed');
+    assert(
+      !this.deadlines.armed('idle') && !this.deadlines.armed('max'),
+      'an abandoned request keeps no deadline armed',
+    );
     return verdict;
   }
 
@@ -167,7 +195,11 @@ export class ClientRequest {
     const post = this.sim.http ? ways.post : undefined;
     if (!this.sim.http || post !== undefined) {
       this.signal = 'notifications/cancelled';
-      const deliver: Delivery = post ?? ways.notified ?? ((event) => server.acceptCancel('params' in event.message ? event.message.params : undefined, cancelHow.notified));
+      const deliver: Delivery =
+        post ??
+        ways.notified ??
+        ((event) =>
+          server.acceptCancel('params' in event.message ? event.message.params : undefined, cancelHow.notified));
       sendOn(this.sim, 'client', cancelledNotification(this.id, reason), this.id, deliver);
       return;
     }

@@ -1,4 +1,10 @@
-import type { ComponentClock, ComponentProbe, DeadlinesComponent, DeadlinesDue, DeadlinesStart } from '../core/components';
+import type {
+  ComponentClock,
+  ComponentProbe,
+  DeadlinesComponent,
+  DeadlinesDue,
+  DeadlinesStart,
+} from '../core/components';
 
 /**
  * A student's deadlines (the `deadlines` exercise) in the place of the lab's own (the coordinator's
@@ -7,7 +13,12 @@ import type { ComponentClock, ComponentProbe, DeadlinesComponent, DeadlinesDue, 
  * every answer that differs; the client then follows what the component answered (clientRequest.ts),
  * so the run shows what its deadlines do: a maximum moved by progress lets hung work run on.
  */
-export const DEADLINE_STATEMENTS = ['armed-at-start', 'idle-reset-by-progress', 'max-never-moves', 'token-keeps-deadlines'] as const;
+export const DEADLINE_STATEMENTS = [
+  'armed-at-start',
+  'idle-reset-by-progress',
+  'max-never-moves',
+  'token-keeps-deadlines',
+] as const;
 export type DeadlineStatement = (typeof DEADLINE_STATEMENTS)[number];
 
 const due = (value: number | null): string => (value === null ? 'none' : `${value} ms`);
@@ -35,8 +46,16 @@ export class ComponentDeadlines {
   /** A missing deadline: RC-4 when the request asked for progress, RC-1 otherwise. */
   private missing(which: 'idle' | 'max', when: string, otherwise: DeadlineStatement): void {
     const token = this.start.progressToken;
-    if (token !== null) this.breach('token-keeps-deadlines', `${when} answered no ${which} deadline (${which}: null) for a request with progressToken ${JSON.stringify(token)}: a progress token never makes a timeout infinite; the server may send no progress at all`);
-    else this.breach(otherwise, `${when} answered no ${which} deadline (${which}: null): every request has an idle and a maximum deadline`);
+    if (token !== null)
+      this.breach(
+        'token-keeps-deadlines',
+        `${when} answered no ${which} deadline (${which}: null) for a request with progressToken ${JSON.stringify(token)}: a progress token never makes a timeout infinite; the server may send no progress at all`,
+      );
+    else
+      this.breach(
+        otherwise,
+        `${when} answered no ${which} deadline (${which}: null): every request has an idle and a maximum deadline`,
+      );
   }
 
   /** The due times at the request's start (RC-1). */
@@ -45,9 +64,17 @@ export class ComponentDeadlines {
     const when = `at the start (${this.start.startedAtMs} ms), dueAtMs()`;
     const idleDue = this.start.startedAtMs + this.start.idleTimeoutMs;
     if (answered.idle === null) this.missing('idle', when, 'armed-at-start');
-    else if (answered.idle !== idleDue) this.breach('armed-at-start', `${when} answered idle ${due(answered.idle)}; the idle deadline is due idleTimeoutMs (${this.start.idleTimeoutMs} ms) after the start: ${idleDue} ms`);
+    else if (answered.idle !== idleDue)
+      this.breach(
+        'armed-at-start',
+        `${when} answered idle ${due(answered.idle)}; the idle deadline is due idleTimeoutMs (${this.start.idleTimeoutMs} ms) after the start: ${idleDue} ms`,
+      );
     if (answered.max === null) this.missing('max', when, 'armed-at-start');
-    else if (answered.max !== this.maxDueMs) this.breach('armed-at-start', `${when} answered max ${due(answered.max)}; the maximum deadline is due maxTimeoutMs (${this.start.maxTimeoutMs} ms) after the start: ${this.maxDueMs} ms`);
+    else if (answered.max !== this.maxDueMs)
+      this.breach(
+        'armed-at-start',
+        `${when} answered max ${due(answered.max)}; the maximum deadline is due maxTimeoutMs (${this.start.maxTimeoutMs} ms) after the start: ${this.maxDueMs} ms`,
+      );
     return answered;
   }
 
@@ -57,9 +84,17 @@ export class ComponentDeadlines {
     const when = `onProgress(${atMs})`;
     const idleDue = atMs + this.start.idleTimeoutMs;
     if (answered.idle === null) this.missing('idle', when, 'idle-reset-by-progress');
-    else if (answered.idle !== idleDue) this.breach('idle-reset-by-progress', `${when} answered idle ${due(answered.idle)}; progress restarts the idle deadline: due idleTimeoutMs (${this.start.idleTimeoutMs} ms) after it, at ${idleDue} ms`);
+    else if (answered.idle !== idleDue)
+      this.breach(
+        'idle-reset-by-progress',
+        `${when} answered idle ${due(answered.idle)}; progress restarts the idle deadline: due idleTimeoutMs (${this.start.idleTimeoutMs} ms) after it, at ${idleDue} ms`,
+      );
     if (answered.max === null) this.missing('max', when, 'max-never-moves');
-    else if (answered.max !== this.maxDueMs) this.breach('max-never-moves', `${when} answered max ${due(answered.max)}; the maximum deadline counts from the start and nothing moves it: still ${this.maxDueMs} ms (a hung worker that keeps sending progress would otherwise run forever)`);
+    else if (answered.max !== this.maxDueMs)
+      this.breach(
+        'max-never-moves',
+        `${when} answered max ${due(answered.max)}; the maximum deadline counts from the start and nothing moves it: still ${this.maxDueMs} ms (a hung worker that keeps sending progress would otherwise run forever)`,
+      );
     return answered;
   }
 }

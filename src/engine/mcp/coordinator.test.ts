@@ -5,7 +5,12 @@ import { RequestCoordinator } from './coordinator';
 
 function started(options: Partial<{ idleTimeoutMs: number; maxTimeoutMs: number; progressToken: string | null }> = {}) {
   const coordinator = new RequestCoordinator();
-  coordinator.start(41, { atMs: 0, progressToken: options.progressToken === undefined ? 'tok-41' : options.progressToken, idleTimeoutMs: options.idleTimeoutMs ?? 500, maxTimeoutMs: options.maxTimeoutMs ?? 2000 });
+  coordinator.start(41, {
+    atMs: 0,
+    progressToken: options.progressToken === undefined ? 'tok-41' : options.progressToken,
+    idleTimeoutMs: options.idleTimeoutMs ?? 500,
+    maxTimeoutMs: options.maxTimeoutMs ?? 2000,
+  });
   return coordinator;
 }
 
@@ -28,7 +33,12 @@ describe('RC-1 two deadlines', () => {
 describe('RC-2 progress resets the idle clock, never the maximum clock (worked example)', () => {
   it('is still active at 1500 ms and times out at 2000 ms although progress came at 1999 ms', () => {
     const c = started({ idleTimeoutMs: 500, maxTimeoutMs: 2000 });
-    for (const [value, atMs] of [[1, 400], [2, 800], [3, 1200]] as const) expect(c.clientProgress(41, value, atMs)).toEqual({ accepted: true });
+    for (const [value, atMs] of [
+      [1, 400],
+      [2, 800],
+      [3, 1200],
+    ] as const)
+      expect(c.clientProgress(41, value, atMs)).toEqual({ accepted: true });
     expect(c.isActive(41, 1500)).toBe(true);
     expect(c.clientExpire(41, 1500)).toBeNull();
     expect(c.idleDueAtMs(41)).toBe(1700);
@@ -54,10 +64,16 @@ describe('RC-3 progress strictly increases and stops at a terminal state', () =>
   it('rejects progress after the server completed or accepted a cancellation', () => {
     const completed = started();
     expect(completed.serverComplete(41, 100)).toBe(true);
-    expect(completed.serverProgress(41, 1)).toMatchObject({ accepted: false, reason: expect.stringMatching(/completed/) });
+    expect(completed.serverProgress(41, 1)).toMatchObject({
+      accepted: false,
+      reason: expect.stringMatching(/completed/),
+    });
     const cancelled = started();
     expect(cancelled.serverCancel({ requestId: 41 }, 50).accepted).toBe(true);
-    expect(cancelled.serverProgress(41, 1)).toMatchObject({ accepted: false, reason: expect.stringMatching(/cancelled/) });
+    expect(cancelled.serverProgress(41, 1)).toMatchObject({
+      accepted: false,
+      reason: expect.stringMatching(/cancelled/),
+    });
   });
 
   it('the client ignores non-increasing progress and progress after it abandoned the request', () => {
@@ -132,12 +148,18 @@ describe('RC-7 malformed, unknown and finished cancellations are ignored without
   it('already finished', () => {
     const c = started();
     c.serverComplete(41, 10);
-    expect(c.serverCancel({ requestId: 41 }, 20)).toMatchObject({ accepted: false, reason: expect.stringMatching(/already completed/) });
+    expect(c.serverCancel({ requestId: 41 }, 20)).toMatchObject({
+      accepted: false,
+      reason: expect.stringMatching(/already completed/),
+    });
   });
   it('already cancelled', () => {
     const c = started();
     c.serverCancel({ requestId: 41 }, 10);
-    expect(c.serverCancel({ requestId: 41 }, 20)).toMatchObject({ accepted: false, reason: expect.stringMatching(/already was cancelled/) });
+    expect(c.serverCancel({ requestId: 41 }, 20)).toMatchObject({
+      accepted: false,
+      reason: expect.stringMatching(/already was cancelled/),
+    });
   });
 });
 

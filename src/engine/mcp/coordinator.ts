@@ -147,12 +147,22 @@ export class RequestCoordinator {
   }
 
   private isDue(record: RequestRecord, deadline: DeadlineName, atMs: number): boolean {
-    return deadline === 'max' ? atMs >= record.maxOriginMs + record.maxTimeoutMs : atMs >= record.lastActivityAtMs + record.idleTimeoutMs;
+    return deadline === 'max'
+      ? atMs >= record.maxOriginMs + record.maxTimeoutMs
+      : atMs >= record.lastActivityAtMs + record.idleTimeoutMs;
   }
 
   private setTerminal(record: RequestRecord, state: TerminalState, atMs: number): void {
-    assert(record.terminal === null, () => `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`);
-    assert(atMs >= record.startedAtMs, () => `request ${JSON.stringify(record.id)} cannot end at ${atMs} ms, before it started at ${record.startedAtMs} ms`);
+    assert(
+      record.terminal === null,
+      () =>
+        `request ${JSON.stringify(record.id)} already ended as ${record.terminal?.state}; refusing a second terminal state ${state}`,
+    );
+    assert(
+      atMs >= record.startedAtMs,
+      () =>
+        `request ${JSON.stringify(record.id)} cannot end at ${atMs} ms, before it started at ${record.startedAtMs} ms`,
+    );
     record.terminal = { state, atMs };
   }
 
@@ -164,16 +174,22 @@ export class RequestCoordinator {
    */
   clientProgress(id: RequestId, progress: number, atMs: number): Verdict {
     const record = this.must(id);
-    if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
-    if (record.lastProgressSeen !== null && progress <= record.lastProgressSeen) return refuse(`progress ${progress} does not increase past ${record.lastProgressSeen}`);
+    if (record.client !== 'waiting')
+      return refuse(
+        `the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`,
+      );
+    if (record.lastProgressSeen !== null && progress <= record.lastProgressSeen)
+      return refuse(`progress ${progress} does not increase past ${record.lastProgressSeen}`);
     // Runs on every progress: the checks build no closure unless they fail.
-    if (atMs < record.lastActivityAtMs) fail(`progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
+    if (atMs < record.lastActivityAtMs)
+      fail(`progress at ${atMs} ms is before the last activity at ${record.lastActivityAtMs} ms`);
     record.lastProgressSeen = progress;
     record.lastActivityAtMs = atMs;
     if (record.progressResetsMax) record.maxOriginMs = atMs;
     // RC-2, paired with maxDueAtMs: accepted progress moves the idle deadline only (unless the §9 failure mode is on).
     if (this.idleDueAtMs(id) !== atMs + record.idleTimeoutMs) fail('progress restarts the idle deadline from now');
-    if (!(record.progressResetsMax || record.maxOriginMs === record.startedAtMs)) fail('progress never moves the maximum deadline');
+    if (!(record.progressResetsMax || record.maxOriginMs === record.startedAtMs))
+      fail('progress never moves the maximum deadline');
     return accepted;
   }
 
@@ -196,7 +212,10 @@ export class RequestCoordinator {
    */
   clientAbandon(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
-    if (record.client !== 'waiting') return refuse(`the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`);
+    if (record.client !== 'waiting')
+      return refuse(
+        `the client already ${record.client === 'settled' ? 'has the final response' : 'abandoned this request'}`,
+      );
     record.client = 'abandoned';
     this.setClientEnd(record, 'cancelled', atMs);
     // A request a fault lost on its way: no server will decide anything, so the client's giving up ends it.
@@ -207,7 +226,8 @@ export class RequestCoordinator {
   /** RC-8: a response for a request the client abandoned is ignored; one it waits for ends its view as completed. */
   clientResponse(id: RequestId, atMs: number): Verdict {
     const record = this.must(id);
-    if (record.client === 'abandoned') return refuse('the client abandoned this request before the response arrived; a late result is unusable');
+    if (record.client === 'abandoned')
+      return refuse('the client abandoned this request before the response arrived; a late result is unusable');
     assert(record.client === 'waiting', 'a second final response for one request');
     record.client = 'settled';
     this.setClientEnd(record, 'completed', atMs);
@@ -231,8 +251,14 @@ export class RequestCoordinator {
   }
 
   private setClientEnd(record: RequestRecord, outcome: ClientOutcome, atMs: number): void {
-    assert(record.clientEnd === null, () => `the client's view of ${JSON.stringify(record.id)} already ended as ${record.clientEnd?.outcome}`);
-    assert(atMs >= record.startedAtMs, () => `the client cannot end ${JSON.stringify(record.id)} at ${atMs} ms, before it started`);
+    assert(
+      record.clientEnd === null,
+      () => `the client's view of ${JSON.stringify(record.id)} already ended as ${record.clientEnd?.outcome}`,
+    );
+    assert(
+      atMs >= record.startedAtMs,
+      () => `the client cannot end ${JSON.stringify(record.id)} at ${atMs} ms, before it started`,
+    );
     record.clientEnd = { outcome, atMs };
   }
 
@@ -241,17 +267,22 @@ export class RequestCoordinator {
   /** A fault lost the request on its way: the server never knows its id. */
   lostBeforeServer(id: RequestId): void {
     const record = this.must(id);
-    assert(record.server === 'active' && record.terminal === null, () => `request ${JSON.stringify(id)} is lost on its way only before anything happened to it`);
+    assert(
+      record.server === 'active' && record.terminal === null,
+      () => `request ${JSON.stringify(id)} is lost on its way only before anything happened to it`,
+    );
     record.serverReceived = false;
   }
 
   /** RC-3: progress strictly increases and stops at the server's terminal point. */
   serverProgress(id: RequestId, progress: number): Verdict {
     const record = this.must(id);
-    if (record.server !== 'active') return refuse(`the request is already ${record.server} on the server; nothing more is sent for it`);
+    if (record.server !== 'active')
+      return refuse(`the request is already ${record.server} on the server; nothing more is sent for it`);
     if (record.progressToken === null) return refuse('the request carried no progressToken');
     if (!Number.isFinite(progress)) return refuse('progress must be a finite number');
-    if (record.lastProgressSent !== null && progress <= record.lastProgressSent) return refuse(`progress ${progress} does not increase past ${record.lastProgressSent}`);
+    if (record.lastProgressSent !== null && progress <= record.lastProgressSent)
+      return refuse(`progress ${progress} does not increase past ${record.lastProgressSent}`);
     record.lastProgressSent = progress;
     return accepted;
   }
@@ -262,16 +293,30 @@ export class RequestCoordinator {
    * unknown and already-finished targets are ignored without error and without reply.
    */
   serverCancel(params: unknown, atMs: number): CancelVerdict {
-    if (typeof params !== 'object' || params === null) return { ...refuse('malformed cancellation: params is not an object'), requestId: null };
+    if (typeof params !== 'object' || params === null)
+      return { ...refuse('malformed cancellation: params is not an object'), requestId: null };
     const requestId: unknown = (params as { requestId?: unknown }).requestId;
     if (requestId === undefined) return { ...refuse('malformed cancellation: requestId is missing'), requestId: null };
-    if (!isRequestId(requestId)) return { ...refuse('malformed cancellation: requestId is neither a string nor an integer'), requestId: null };
+    if (!isRequestId(requestId))
+      return { ...refuse('malformed cancellation: requestId is neither a string nor an integer'), requestId: null };
     const record = this.get(requestId);
-    if (record === undefined) return { ...refuse(`no request ${JSON.stringify(requestId)} is known to the server`), requestId };
+    if (record === undefined)
+      return { ...refuse(`no request ${JSON.stringify(requestId)} is known to the server`), requestId };
     // The request was lost on its way (a fault): the server ignores a cancellation of an id it never saw (RC-7).
-    if (!record.serverReceived) return { ...refuse(`the server never received request ${JSON.stringify(requestId)}, so it knows no such id`), requestId };
-    if (this.listenStreams.has(RequestCoordinator.key(requestId))) this.listenStreams.delete(RequestCoordinator.key(requestId));
-    if (record.server !== 'active') return { ...refuse(`the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`), requestId };
+    if (!record.serverReceived)
+      return {
+        ...refuse(`the server never received request ${JSON.stringify(requestId)}, so it knows no such id`),
+        requestId,
+      };
+    if (this.listenStreams.has(RequestCoordinator.key(requestId)))
+      this.listenStreams.delete(RequestCoordinator.key(requestId));
+    if (record.server !== 'active')
+      return {
+        ...refuse(
+          `the request already ${record.server === 'completed' ? 'completed and its response was sent' : 'was cancelled'}`,
+        ),
+        requestId,
+      };
     record.server = 'cancelled';
     record.serverEndedAtMs = atMs;
     if (record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
@@ -282,7 +327,8 @@ export class RequestCoordinator {
   /** A request a fault lost before the server got it, which the client abandoned: giving up ends it (nothing is left to decide). */
   private endUnreceived(id: RequestId, atMs: number): void {
     const record = this.must(id);
-    if (!record.serverReceived && record.client === 'abandoned' && record.terminal === null) this.setTerminal(record, 'cancelled', atMs);
+    if (!record.serverReceived && record.client === 'abandoned' && record.terminal === null)
+      this.setTerminal(record, 'cancelled', atMs);
   }
 
   /**
@@ -306,7 +352,12 @@ export class RequestCoordinator {
   // ── RC-9: server-initiated cancellation, only for subscriptions/listen ───────────────────────
 
   openListen(id: RequestId, atMs: number): void {
-    this.start(id, { atMs, progressToken: null, idleTimeoutMs: Number.MAX_SAFE_INTEGER, maxTimeoutMs: Number.MAX_SAFE_INTEGER });
+    this.start(id, {
+      atMs,
+      progressToken: null,
+      idleTimeoutMs: Number.MAX_SAFE_INTEGER,
+      maxTimeoutMs: Number.MAX_SAFE_INTEGER,
+    });
     this.listenStreams.add(RequestCoordinator.key(id));
   }
 
@@ -317,7 +368,10 @@ export class RequestCoordinator {
    */
   serverEndListen(id: RequestId, atMs: number): Verdict {
     const key = RequestCoordinator.key(id);
-    if (!this.listenStreams.has(key)) return refuse(`request ${JSON.stringify(id)} is not an open subscriptions/listen call; servers MUST NOT cancel other requests`);
+    if (!this.listenStreams.has(key))
+      return refuse(
+        `request ${JSON.stringify(id)} is not an open subscriptions/listen call; servers MUST NOT cancel other requests`,
+      );
     const record = this.must(id);
     this.listenStreams.delete(key);
     record.server = 'cancelled';

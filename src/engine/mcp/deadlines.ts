@@ -59,7 +59,8 @@ export class ClientDeadlines {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
     // Paired with the coordinator (RC-2): the maximum the scheduler holds is still the one fixed at the start.
     const max = this.handles.max;
-    if (max !== undefined && max.atMs !== this.coordinator.maxDueAtMs(this.requestId)) fail(`the armed maximum (${max.atMs} ms) drifted from the request's fixed maximum`);
+    if (max !== undefined && max.atMs !== this.coordinator.maxDueAtMs(this.requestId))
+      fail(`the armed maximum (${max.atMs} ms) drifted from the request's fixed maximum`);
   }
 
   /**
@@ -69,7 +70,12 @@ export class ClientDeadlines {
    */
   resetBothFailureMode(reason: string): void {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
-    this.arm('max', this.coordinator.maxDueAtMs(this.requestId), 'reset', `${reason}; the absolute budget moves too (a catalogued failure mode)`);
+    this.arm(
+      'max',
+      this.coordinator.maxDueAtMs(this.requestId),
+      'reset',
+      `${reason}; the absolute budget moves too (a catalogued failure mode)`,
+    );
   }
 
   /**
@@ -80,8 +86,17 @@ export class ClientDeadlines {
   followComponent(reason: string): void {
     for (const deadline of ['idle', 'max'] as const) {
       const handle = this.handles[deadline];
-      const dueAtMs = deadline === 'idle' ? this.coordinator.idleDueAtMs(this.requestId) : this.coordinator.maxDueAtMs(this.requestId);
-      if (this.absent.has(deadline) || handle === undefined || handle.atMs !== dueAtMs) this.arm(deadline, dueAtMs, handle === undefined ? 'armed' : 'reset', deadline === 'max' ? `${reason}; the student's deadlines moved the maximum` : reason);
+      const dueAtMs =
+        deadline === 'idle'
+          ? this.coordinator.idleDueAtMs(this.requestId)
+          : this.coordinator.maxDueAtMs(this.requestId);
+      if (this.absent.has(deadline) || handle === undefined || handle.atMs !== dueAtMs)
+        this.arm(
+          deadline,
+          dueAtMs,
+          handle === undefined ? 'armed' : 'reset',
+          deadline === 'max' ? `${reason}; the student's deadlines moved the maximum` : reason,
+        );
     }
   }
 
@@ -94,7 +109,15 @@ export class ClientDeadlines {
     for (const deadline of ['idle', 'max'] as const) {
       const handle = this.handles[deadline];
       if (handle === undefined) continue;
-      if (this.sim.cancel(handle)) this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action: 'disarmed', dueAtMs: handle.atMs, reason });
+      if (this.sim.cancel(handle))
+        this.sim.record({
+          kind: 'deadline',
+          requestId: this.requestId,
+          deadline,
+          action: 'disarmed',
+          dueAtMs: handle.atMs,
+          reason,
+        });
       delete this.handles[deadline];
     }
   }
@@ -102,30 +125,66 @@ export class ClientDeadlines {
   /** Marks a deadline fired (the coordinator chose which); records it. */
   fired(deadline: DeadlineName, reason: string): void {
     delete this.handles[deadline];
-    this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action: 'fired', dueAtMs: this.sim.nowMs, reason });
+    this.sim.record({
+      kind: 'deadline',
+      requestId: this.requestId,
+      deadline,
+      action: 'fired',
+      dueAtMs: this.sim.nowMs,
+      reason,
+    });
   }
 
   private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
     if (this.absent.has(deadline)) {
       // A student's component answered no such deadline: nothing is armed (what was armed goes).
       const handle = this.handles[deadline];
-      if (handle !== undefined && this.sim.cancel(handle)) this.sim.record({ kind: 'deadline', requestId: this.requestId, deadline, action: 'disarmed', dueAtMs: handle.atMs, reason: `${reason}; the student's deadlines answered no ${deadline} deadline` });
+      if (handle !== undefined && this.sim.cancel(handle))
+        this.sim.record({
+          kind: 'deadline',
+          requestId: this.requestId,
+          deadline,
+          action: 'disarmed',
+          dueAtMs: handle.atMs,
+          reason: `${reason}; the student's deadlines answered no ${deadline} deadline`,
+        });
       delete this.handles[deadline];
       return;
     }
-    if (!(dueAtMs >= this.sim.nowMs)) fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
+    if (!(dueAtMs >= this.sim.nowMs))
+      fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
     this.sim.cancel(this.handles[deadline]);
     // Re-armed on every progress: the event is built with its stamps (no copy).
     const stamp = this.sim.stamp();
-    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'deadline', requestId: this.requestId, deadline, action, dueAtMs, reason });
+    this.sim.append({
+      seq: stamp.seq,
+      atMs: stamp.atMs,
+      causeSeq: stamp.causeSeq,
+      kind: 'deadline',
+      requestId: this.requestId,
+      deadline,
+      action,
+      dueAtMs,
+      reason,
+    });
     // A constant label: re-arming on every progress builds no string.
-    this.handles[deadline] = this.sim.at(dueAtMs, 'client', deadline === 'idle' ? 'idle deadline' : 'max deadline', this.onFire);
+    this.handles[deadline] = this.sim.at(
+      dueAtMs,
+      'client',
+      deadline === 'idle' ? 'idle deadline' : 'max deadline',
+      this.onFire,
+    );
   }
 }
 
-
 /** Records the terminal event if the single terminal state was set since `hadTerminal` was read. */
-export function noteTerminal(sim: McpSim, coordinator: RequestCoordinator, requestId: RequestId, hadTerminal: boolean, reason: string): void {
+export function noteTerminal(
+  sim: McpSim,
+  coordinator: RequestCoordinator,
+  requestId: RequestId,
+  hadTerminal: boolean,
+  reason: string,
+): void {
   const terminal = coordinator.terminal(requestId);
   if (hadTerminal || terminal === null) return;
   sim.record({ kind: 'terminal', requestId, state: terminal.state, reason });

@@ -27,16 +27,21 @@ function postProblem(message: Record<string, unknown>, headers: Record<string, s
   const params = (message.params ?? {}) as Record<string, unknown>;
   const meta = (params._meta ?? {}) as Record<string, unknown>;
   const accept = (header(headers, 'Accept') ?? '').split(',').map((t) => t.trim());
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return `Accept: ${String(header(headers, 'Accept'))}`;
-  if (header(headers, 'Content-Type') !== 'application/json') return `Content-Type: ${String(header(headers, 'Content-Type'))}`;
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    return `Accept: ${String(header(headers, 'Accept'))}`;
+  if (header(headers, 'Content-Type') !== 'application/json')
+    return `Content-Type: ${String(header(headers, 'Content-Type'))}`;
   const version = header(headers, 'MCP-Protocol-Version');
-  if (version !== (meta['io.modelcontextprotocol/protocolVersion'] ?? '2026-07-28')) return `MCP-Protocol-Version: ${String(version)}`;
-  if (header(headers, 'Mcp-Method') !== method) return `Mcp-Method: ${String(header(headers, 'Mcp-Method'))} for ${method}`;
+  if (version !== (meta['io.modelcontextprotocol/protocolVersion'] ?? '2026-07-28'))
+    return `MCP-Protocol-Version: ${String(version)}`;
+  if (header(headers, 'Mcp-Method') !== method)
+    return `Mcp-Method: ${String(header(headers, 'Mcp-Method'))} for ${method}`;
   const named = ['tools/call', 'resources/read', 'prompts/get'].includes(method);
   const byTask = ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(method);
   const name = header(headers, 'Mcp-Name');
   if (named && name !== (params.name ?? params.uri)) return `Mcp-Name: ${String(name)} for ${method}`;
-  if (byTask && (typeof params.taskId !== 'string' || name !== params.taskId)) return `Mcp-Name: ${String(name)} for ${method} of task ${String(params.taskId)}`;
+  if (byTask && (typeof params.taskId !== 'string' || name !== params.taskId))
+    return `Mcp-Name: ${String(name)} for ${method} of task ${String(params.taskId)}`;
   if (!named && !byTask && name !== undefined) return `Mcp-Name on ${method}`;
   return null;
 }
@@ -47,7 +52,11 @@ it('every POST of every scenario on Streamable HTTP, seeds 1-20, carries Accept,
   let posts = 0;
   for (const scenario of scenarios) {
     for (let seed = 1; seed <= SEEDS_MAX; seed += 1) {
-      const transcript = runScenario(scenario, { transport: 'http', seed, ledger: usesSqlite(scenario) ? { sql } : undefined });
+      const transcript = runScenario(scenario, {
+        transport: 'http',
+        seed,
+        ledger: usesSqlite(scenario) ? { sql } : undefined,
+      });
       for (const event of transcript.events as LabEvent[]) {
         if (event.kind === 'message' && event.from === 'client') {
           posts += 1;
@@ -55,10 +64,13 @@ it('every POST of every scenario on Streamable HTTP, seeds 1-20, carries Accept,
           if (problem !== null) problems.push(`${scenario.id} seed ${seed} seq ${event.seq}: ${problem}`);
         }
         if (event.kind === 'http-request') {
-          const message = (transcript.events as LabEvent[]).find((m) => m.kind === 'message' && m.from === 'client' && 'id' in m.message && m.message.id === event.requestId);
+          const message = (transcript.events as LabEvent[]).find(
+            (m) => m.kind === 'message' && m.from === 'client' && 'id' in m.message && m.message.id === event.requestId,
+          );
           if (message?.kind === 'message') {
             const problem = postProblem(message.message as unknown as Record<string, unknown>, event.headers);
-            if (problem !== null) problems.push(`${scenario.id} seed ${seed} http-request seq ${event.seq}: ${problem}`);
+            if (problem !== null)
+              problems.push(`${scenario.id} seed ${seed} http-request seq ${event.seq}: ${problem}`);
           }
         }
       }
@@ -71,7 +83,8 @@ it('every POST of every scenario on Streamable HTTP, seeds 1-20, carries Accept,
 it('stdio messages carry no HTTP headers', () => {
   for (const scenario of scenarios.filter((s) => !usesSqlite(s))) {
     const transcript = runScenario(scenario, { transport: 'stdio', seed: 1 });
-    for (const event of transcript.events as LabEvent[]) if (event.kind === 'message') expect(event.headers, `${scenario.id} seq ${event.seq}`).toBeUndefined();
+    for (const event of transcript.events as LabEvent[])
+      if (event.kind === 'message') expect(event.headers, `${scenario.id} seq ${event.seq}`).toBeUndefined();
   }
 });
 
@@ -80,7 +93,11 @@ it('the tasks extension routes by task: on Streamable HTTP, tasks/get and tasks/
   const scenario = scenarios.find((s) => s.id === 'task-cancel-ack');
   if (scenario === undefined) throw new Error('task-cancel-ack is registered');
   const transcript = runScenario(scenario, { transport: 'http', seed: 1, ledger: { sql } });
-  const posts = (transcript.events as LabEvent[]).flatMap((e) => (e.kind === 'message' && e.from === 'client' && 'method' in e.message ? [{ method: e.message.method, name: e.headers?.['Mcp-Name'] }] : []));
+  const posts = (transcript.events as LabEvent[]).flatMap((e) =>
+    e.kind === 'message' && e.from === 'client' && 'method' in e.message
+      ? [{ method: e.message.method, name: e.headers?.['Mcp-Name'] }]
+      : [],
+  );
   const taskId = (transcript.outcome as { taskId: string }).taskId;
   expect(posts.find((p) => p.method === 'tools/call')?.name).toBe('export_report');
   const byTask = posts.filter((p) => p.method === 'tasks/get' || p.method === 'tasks/cancel');

@@ -6,9 +6,28 @@
 export const PROTOCOL_VERSION = '2026-07-28';
 export const LAB_VERSION = '0.1.0';
 
-export type { RequestId, ProgressToken, JsonValue, JsonObject, JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse, JsonRpcMessage } from '../core/jsonrpc';
+export type {
+  RequestId,
+  ProgressToken,
+  JsonValue,
+  JsonObject,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcResultResponse,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+} from '../core/jsonrpc';
 export { isRequestId } from '../core/jsonrpc';
-import type { RequestId, ProgressToken, JsonValue, JsonObject, JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcMessage } from '../core/jsonrpc';
+import type {
+  RequestId,
+  ProgressToken,
+  JsonValue,
+  JsonObject,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcResultResponse,
+  JsonRpcMessage,
+} from '../core/jsonrpc';
 
 export const CLIENT_INFO = { name: 'mcp-reliability-lab-client', version: LAB_VERSION } as const;
 export const SERVER_INFO = { name: 'mcp-reliability-lab-server', version: LAB_VERSION } as const;
@@ -24,7 +43,8 @@ export const SSE_HEADERS = {
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export function requestMeta(progressToken: ProgressToken | null, extensions: readonly string[] = []): JsonObject {
-  const capabilities: JsonObject = extensions.length === 0 ? {} : { extensions: Object.fromEntries(extensions.map((id) => [id, {}])) };
+  const capabilities: JsonObject =
+    extensions.length === 0 ? {} : { extensions: Object.fromEntries(extensions.map((id) => [id, {}])) };
   const meta: JsonObject = {
     'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -34,7 +54,12 @@ export function requestMeta(progressToken: ProgressToken | null, extensions: rea
   return meta;
 }
 
-export function callToolRequest(id: RequestId, name: string, args: JsonObject, progressToken: ProgressToken | null): JsonRpcRequest {
+export function callToolRequest(
+  id: RequestId,
+  name: string,
+  args: JsonObject,
+  progressToken: ProgressToken | null,
+): JsonRpcRequest {
   return {
     jsonrpc: '2.0',
     id,
@@ -43,7 +68,11 @@ export function callToolRequest(id: RequestId, name: string, args: JsonObject, p
   };
 }
 
-export function callToolResultResponse(id: RequestId, text: string, structuredContent?: JsonObject): JsonRpcResultResponse {
+export function callToolResultResponse(
+  id: RequestId,
+  text: string,
+  structuredContent?: JsonObject,
+): JsonRpcResultResponse {
   const result: JsonObject = {
     resultType: 'complete',
     content: [{ type: 'text', text }],
@@ -54,7 +83,11 @@ export function callToolResultResponse(id: RequestId, text: string, structuredCo
 }
 
 /** A tool-level failure: a CallToolResult with isError, so the caller (and a model) can see and act on it. */
-export function callToolErrorResponse(id: RequestId, text: string, structuredContent: JsonObject): JsonRpcResultResponse {
+export function callToolErrorResponse(
+  id: RequestId,
+  text: string,
+  structuredContent: JsonObject,
+): JsonRpcResultResponse {
   return {
     jsonrpc: '2.0',
     id,
@@ -68,9 +101,15 @@ export function callToolErrorResponse(id: RequestId, text: string, structuredCon
   };
 }
 
-export function progressNotification(progressToken: ProgressToken, progress: number, total: number | null, message: string): JsonRpcNotification {
+export function progressNotification(
+  progressToken: ProgressToken,
+  progress: number,
+  total: number | null,
+  message: string,
+): JsonRpcNotification {
   // One literal per shape (sent once per checkpoint: adding `total` afterwards grew the object).
-  const params: JsonObject = total === null ? { progressToken, progress, message } : { progressToken, progress, message, total };
+  const params: JsonObject =
+    total === null ? { progressToken, progress, message } : { progressToken, progress, message, total };
   return { jsonrpc: '2.0', method: 'notifications/progress', params };
 }
 

@@ -19,7 +19,10 @@ const ID = 7;
 
 function call(transport: Transport, idleTimeoutMs = 100, maxTimeoutMs = 1_000) {
   const run: ModelRun<unknown> = { transport, seed: 1, settings: {} };
-  const sim: Sim<McpEvent> = mcpSim<McpEvent>(run, { eventsMax: 1_000, latency: { latencyMs: 10, latencyJitterMs: 0 } });
+  const sim: Sim<McpEvent> = mcpSim<McpEvent>(run, {
+    eventsMax: 1_000,
+    latency: { latencyMs: 10, latencyJitterMs: 0 },
+  });
   const coordinator = new RequestCoordinator();
   const server = new ServerRequest(sim, coordinator, ID);
   const client: ClientRequest = new ClientRequest(sim, coordinator, ID, {
@@ -34,7 +37,8 @@ function call(transport: Transport, idleTimeoutMs = 100, maxTimeoutMs = 1_000) {
   return { sim, coordinator, server, client };
 }
 
-const kinds = (sim: Sim<McpEvent>): string[] => sim.events.map((event) => (event.kind === 'message' ? `message ${event.channel}` : event.kind));
+const kinds = (sim: Sim<McpEvent>): string[] =>
+  sim.events.map((event) => (event.kind === 'message' ? `message ${event.channel}` : event.kind));
 
 describe('channels', () => {
   it('puts a request on its own POST, a notification on a POST named by its method, and the server on the request’s SSE stream', () => {
@@ -86,7 +90,15 @@ describe('the client’s side of a request', () => {
     const observed = sim.events.find((event) => event.kind === 'disconnect-observed');
     expect(observed?.atMs).toBe(110);
     expect(server.phase).toBe('cancelled');
-    expect(sim.events.some((event) => event.kind === 'message' && event.from === 'client' && 'method' in event.message && event.message.method === 'notifications/cancelled')).toBe(false);
+    expect(
+      sim.events.some(
+        (event) =>
+          event.kind === 'message' &&
+          event.from === 'client' &&
+          'method' in event.message &&
+          event.message.method === 'notifications/cancelled',
+      ),
+    ).toBe(false);
   });
 
   it('takes progress as activity and the final response as its settlement, then refuses a late response', () => {
@@ -145,7 +157,11 @@ describe('a dropped connection', () => {
 
 describe('defineModel', () => {
   const spec = { latencyMs: { kind: 'integer', min: 0, max: 10, description: 'x' } } as const;
-  const model = defineModel(spec, (run) => ({ run: () => undefined, outcome: () => run.settings.latencyMs, events: [] }));
+  const model = defineModel(spec, (run) => ({
+    run: () => undefined,
+    outcome: () => run.settings.latencyMs,
+    events: [],
+  }));
 
   it('types the resolved settings by the spec and reads the lab’s outcome after its run', () => {
     expect(model.execute(null, { transport: 'stdio', seed: 1, settings: { latencyMs: 4 } }).outcome).toBe(4);

@@ -52,14 +52,27 @@ export class ServerRequest {
   /** Records a step of the server's worker (at every checkpoint: built with its stamps, one object). */
   work(step: WorkerEvent['step'], reason: string): void {
     const stamp = this.sim.stamp();
-    this.sim.append({ seq: stamp.seq, atMs: stamp.atMs, causeSeq: stamp.causeSeq, kind: 'worker', requestId: this.id, step, reason });
+    this.sim.append({
+      seq: stamp.seq,
+      atMs: stamp.atMs,
+      causeSeq: stamp.causeSeq,
+      kind: 'worker',
+      requestId: this.id,
+      step,
+      reason,
+    });
   }
 
   /**
    * Starts the worker: `workMs` of work in uninterruptible chunks, a checkpoint every `everyMs`;
    * `step` decides at each checkpoint whether the work goes on. Records the start with `reason(chunks)`.
    */
-  startWorker(workMs: number, everyMs: number, reason: (chunks: number) => string, step: (chunk: number, chunks: number, isLast: boolean) => boolean): ServerWorker {
+  startWorker(
+    workMs: number,
+    everyMs: number,
+    reason: (chunks: number) => string,
+    step: (chunk: number, chunks: number, isLast: boolean) => boolean,
+  ): ServerWorker {
     const worker = new ServerWorker(this.sim, workMs, everyMs, step);
     this.work('started', reason(worker.chunks));
     worker.start();
@@ -75,7 +88,14 @@ export class ServerRequest {
     const hadTerminal = this.coordinator.terminal(this.id) !== null;
     this.work('finished', finished);
     if (!this.coordinator.serverComplete(this.id, this.sim.nowMs)) return false;
-    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'completed', reason: serverCompleted() });
+    this.sim.record({
+      kind: 'state',
+      side: 'server',
+      requestId: this.id,
+      from: 'active',
+      to: 'completed',
+      reason: serverCompleted(),
+    });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, TERMINAL_COMPLETED);
     if (this.options.views === true) noteViews(this.sim, this.coordinator, this.id, 'server');
     respond();
@@ -93,23 +113,54 @@ export class ServerRequest {
     const hadTerminal = (this.coordinator.get(this.id)?.terminal ?? null) !== null;
     const verdict = this.coordinator.serverCancel(params, this.sim.nowMs);
     if (!verdict.accepted) {
-      this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: verdict.requestId, reason: cancelIgnored(verdict.reason) });
+      this.sim.record({
+        kind: 'cancel-ignored',
+        by: 'server',
+        requestId: verdict.requestId,
+        reason: cancelIgnored(verdict.reason),
+      });
       return verdict.reason;
     }
     if (verdict.afterEnd === true) {
       // Only a student's coordinator (the coordinator exercise): it accepted the cancellation of a request
       // that had already ended, so the request ends a second time; the engine's invariant sees it.
-      if (verdict.requestId !== this.id) fail(`a cancellation accepted after the end names ${JSON.stringify(verdict.requestId)}, not request ${JSON.stringify(this.id)}`);
-      this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, `although the request had already ended (${this.phase}): its coordinator accepted a late cancellation`) });
+      if (verdict.requestId !== this.id)
+        fail(
+          `a cancellation accepted after the end names ${JSON.stringify(verdict.requestId)}, not request ${JSON.stringify(this.id)}`,
+        );
+      this.sim.record({
+        kind: 'cancel-accepted',
+        by: 'server',
+        requestId: verdict.requestId,
+        reason: cancelAccepted(
+          how,
+          `although the request had already ended (${this.phase}): its coordinator accepted a late cancellation`,
+        ),
+      });
       this.sim.record({ kind: 'terminal', requestId: this.id, state: 'cancelled', reason: terminalCancelled(how) });
       return null;
     }
     this.options.onCancelAccepted?.();
-    this.sim.record({ kind: 'cancel-accepted', by: 'server', requestId: verdict.requestId, reason: cancelAccepted(how, this.options.afterCancel) });
-    this.sim.record({ kind: 'state', side: 'server', requestId: this.id, from: 'active', to: 'cancelled', reason: how });
+    this.sim.record({
+      kind: 'cancel-accepted',
+      by: 'server',
+      requestId: verdict.requestId,
+      reason: cancelAccepted(how, this.options.afterCancel),
+    });
+    this.sim.record({
+      kind: 'state',
+      side: 'server',
+      requestId: this.id,
+      from: 'active',
+      to: 'cancelled',
+      reason: how,
+    });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, terminalCancelled(how));
     // Paired with the coordinator: the request the cancellation named is this one, and it is over on the server.
-    if (verdict.requestId !== this.id || this.phase !== 'cancelled') fail(`an accepted cancellation of ${JSON.stringify(verdict.requestId)} leaves request ${JSON.stringify(this.id)} ${this.phase}`);
+    if (verdict.requestId !== this.id || this.phase !== 'cancelled')
+      fail(
+        `an accepted cancellation of ${JSON.stringify(verdict.requestId)} leaves request ${JSON.stringify(this.id)} ${this.phase}`,
+      );
     return null;
   }
 }

@@ -36,7 +36,14 @@ export function responseChannel(http: boolean, requestId: RequestId): string {
 }
 
 /** Sends `message` on the channel `channelFor` names for it. */
-export function sendOn(sim: StreamSim, from: Side, message: JsonRpcMessage, streamOf: RequestId, deliver: Delivery, options?: SendOptions): MessageEvent {
+export function sendOn(
+  sim: StreamSim,
+  from: Side,
+  message: JsonRpcMessage,
+  streamOf: RequestId,
+  deliver: Delivery,
+  options?: SendOptions,
+): MessageEvent {
   return sim.wire.send(from, channelFor(sim.http, from, message, streamOf), message, deliver, options);
 }
 
@@ -46,7 +53,11 @@ export function openResponseStream(sim: StreamSim, requestId: RequestId): void {
 }
 
 /** The server ends a request's SSE stream (its final response went out); nothing to record on stdio. */
-export function endResponseStream(sim: StreamSim, requestId: RequestId, reason: string = FINAL_RESPONSE_ENDS_STREAM): void {
+export function endResponseStream(
+  sim: StreamSim,
+  requestId: RequestId,
+  reason: string = FINAL_RESPONSE_ENDS_STREAM,
+): void {
   if (sim.http) sim.record({ kind: 'stream-closed', by: 'server', requestId, reason });
 }
 

@@ -5,7 +5,6 @@ import type { RequestCoordinator } from './coordinator';
 import type { McpSim } from './deadlines';
 import { viewsDiverge } from './wording';
 
-
 /**
  * RC-8: once both sides have ended, records whether their views differ: the server completed and
  * sent the final response, the client ended otherwise and never uses it. `side` ended just now.
@@ -18,5 +17,14 @@ export function noteViews(sim: McpSim, coordinator: RequestCoordinator, requestI
   if (clientEnd === null || clientEnd === undefined) fail('diverging views have a client ending');
   if (typeof serverEndedAtMs !== 'number') fail('diverging views have a server ending');
   const reason = viewsDiverge(serverEndedAtMs, clientEnd.outcome, clientEnd.atMs);
-  sim.record({ kind: 'views-diverge', requestId, side, serverView: 'completed', serverEndedAtMs, clientView: clientEnd.outcome, clientEndedAtMs: clientEnd.atMs, reason });
+  sim.record({
+    kind: 'views-diverge',
+    requestId,
+    side,
+    serverView: 'completed',
+    serverEndedAtMs,
+    clientView: clientEnd.outcome,
+    clientEndedAtMs: clientEnd.atMs,
+    reason,
+  });
 }

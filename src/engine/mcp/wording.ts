@@ -14,12 +14,14 @@ function said(what: string, how?: string): string {
 
 export const deadlineWording = {
   idleArmed: (idleTimeoutMs: number): string => `no useful activity for ${idleTimeoutMs} ms ends the request`,
-  maxArmed: (maxTimeoutMs: number): string => `absolute budget of ${maxTimeoutMs} ms from the start; progress never moves it`,
+  maxArmed: (maxTimeoutMs: number): string =>
+    `absolute budget of ${maxTimeoutMs} ms from the start; progress never moves it`,
   idleReset: 'progress arrived: the idle clock restarts (the maximum deadline does not move)',
   /** The catalogued failure mode where progress restarts both deadlines. */
   everyReset: 'progress arrived: this client restarts every deadline',
   /** The idle deadline fired, and the lane's mechanism when it has its own. */
-  idleFired: (idleTimeoutMs: number, how?: string): string => said(`idle timeout: no progress reached the client for ${idleTimeoutMs} ms`, how),
+  idleFired: (idleTimeoutMs: number, how?: string): string =>
+    said(`idle timeout: no progress reached the client for ${idleTimeoutMs} ms`, how),
   /** The maximum deadline fired, and the lane's mechanism when it has its own. */
   maxFired: (maxTimeoutMs: number, how?: string): string => said(`maximum timeout of ${maxTimeoutMs} ms reached`, how),
   disarmedByResponse: 'the final response arrived',
@@ -60,13 +62,16 @@ export const cancelHow = {
 } as const;
 
 /** The client closes a request's response stream (Streamable HTTP): `why` it gave up, `how` that closes it. */
-export function clientClosesStream(why: string, how = 'closing the response stream is the cancellation; nothing is POSTed'): string {
+export function clientClosesStream(
+  why: string,
+  how = 'closing the response stream is the cancellation; nothing is POSTed',
+): string {
   return said(why, how);
 }
 
 /** The server ends a request's response stream with its final response; `how` when a lane's transport says more. */
 export function responseEndsStream(how?: string): string {
-  return said('the final response ends the request\'s SSE stream', how);
+  return said("the final response ends the request's SSE stream", how);
 }
 
 /** The server observed a response stream's disconnect: `what` closed, and what the server does about it. */
@@ -91,12 +96,14 @@ export function cancelIgnored(why: string, how = 'the server ignores it without 
 
 export const workerWording = {
   /** The worker starts: how much work in how many chunks, and what happens at each checkpoint. */
-  started: (workMs: number, chunks: number, how: string): string => said(`${workMs} ms of work in ${chunks} chunk(s)`, how),
+  started: (workMs: number, chunks: number, how: string): string =>
+    said(`${workMs} ms of work in ${chunks} chunk(s)`, how),
   /** The spec model's worker: a cancellation can stop it only between chunks. */
   uninterruptible: 'each chunk is uninterruptible',
   chunkDone: (chunk: number, chunks: number): string => `chunk ${chunk} of ${chunks} done`,
   /** A checkpoint saw the cancellation; `how` the work ends. */
-  stopped: (chunk: number, how = 'the work stops and its resources are freed'): string => said(`checkpoint ${chunk} observed the cancellation`, how),
+  stopped: (chunk: number, how = 'the work stops and its resources are freed'): string =>
+    said(`checkpoint ${chunk} observed the cancellation`, how),
   /** The work reached completion; `how` the result leaves the worker. */
   finished: (how = 'the worker calls complete()'): string => said('the work reached completion', how),
 } as const;
@@ -132,7 +139,11 @@ const CLIENT_WORDS = {
  * The two sides ended the request differently. Short enough to read whole in Presentation's two-line
  * playbar at 1280×720 (e2e/overview.spec.ts): the facts beside the diagram already say each side's ending.
  */
-export function viewsDiverge(serverEndedAtMs: number, clientOutcome: keyof typeof CLIENT_WORDS, clientEndedAtMs: number): string {
+export function viewsDiverge(
+  serverEndedAtMs: number,
+  clientOutcome: keyof typeof CLIENT_WORDS,
+  clientEndedAtMs: number,
+): string {
   return (
     `the server completed at ${serverEndedAtMs} ms and sent its final response; the client ${CLIENT_WORDS[clientOutcome]} at ${clientEndedAtMs} ms ` +
     'and discards the response, whenever it arrives'

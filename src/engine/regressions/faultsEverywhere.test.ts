@@ -31,54 +31,70 @@ const NOT_FOLLOWED: Record<string, readonly string[]> = {
   'reconnect-listen': ['the new listen stream was acknowledged'],
 };
 
-const FAULTS = (seq: number) => [`drop:${seq}`, `delay:${seq}:50`, `duplicate:${seq}`, `stream-drop:${seq}`, `crash:${seq}`];
+const FAULTS = (seq: number) => [
+  `drop:${seq}`,
+  `delay:${seq}:50`,
+  `duplicate:${seq}`,
+  `stream-drop:${seq}`,
+  `crash:${seq}`,
+];
 
 describe('a fault on any message', () => {
   // The herd sends its one traced client's messages only; it is covered by its own tests.
-  it.each(scenarios.filter((scenario) => scenario.kind !== 'herd').map((scenario) => scenario.id))('%s: every fault on every message runs to a valid transcript or is refused with LAB023', (id) => {
-    const scenario = findScenario(id);
-    let ran = 0;
-    let refused = 0;
-    for (const transport of ['stdio', 'http'] as const) {
-      const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
-      let plain: Transcript;
-      try {
-        plain = run();
-      } catch (error) {
-        // A scenario made for one transport refuses the other one.
-        expect(error).toBeInstanceOf(LabError);
-        continue;
-      }
-      for (const message of messages(plain)) {
-        for (const fault of FAULTS(message.seq)) {
-          let transcript: Transcript;
-          try {
-            transcript = run(fault);
-          } catch (error) {
-            expect(error, `${id} ${transport} ${fault}`).toBeInstanceOf(LabError);
-            // LAB023: the fault is refused, naming it.
-            expect((error as LabError).code, `${id} ${transport} ${fault}: ${(error as Error).message}`).toBe('LAB023');
-            expect((error as Error).message).toContain(fault);
-            // Where a model's own assertion stopped the run, it must be one of the known places it does not
-            // go (a new one is a crash the refusal would otherwise hide).
-            const stoppedAt = /it stops at: (.*)\); try another/.exec((error as Error).message)?.[1];
-            if (stoppedAt !== undefined) expect(NOT_FOLLOWED[id] ?? [], `${id} ${transport} ${fault}`).toContain(stoppedAt);
-            // A crash applies to the response a server with a SQLite file is about to send: elsewhere it is refused by design.
-            if (!fault.startsWith('crash:')) refused += 1;
-            continue;
+  it.each(scenarios.filter((scenario) => scenario.kind !== 'herd').map((scenario) => scenario.id))(
+    '%s: every fault on every message runs to a valid transcript or is refused with LAB023',
+    (id) => {
+      const scenario = findScenario(id);
+      let ran = 0;
+      let refused = 0;
+      for (const transport of ['stdio', 'http'] as const) {
+        const run = (faults?: string) =>
+          runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+        let plain: Transcript;
+        try {
+          plain = run();
+        } catch (error) {
+          // A scenario made for one transport refuses the other one.
+          expect(error).toBeInstanceOf(LabError);
+          continue;
+        }
+        for (const message of messages(plain)) {
+          for (const fault of FAULTS(message.seq)) {
+            let transcript: Transcript;
+            try {
+              transcript = run(fault);
+            } catch (error) {
+              expect(error, `${id} ${transport} ${fault}`).toBeInstanceOf(LabError);
+              // LAB023: the fault is refused, naming it.
+              expect((error as LabError).code, `${id} ${transport} ${fault}: ${(error as Error).message}`).toBe(
+                'LAB023',
+              );
+              expect((error as Error).message).toContain(fault);
+              // Where a model's own assertion stopped the run, it must be one of the known places it does not
+              // go (a new one is a crash the refusal would otherwise hide).
+              const stoppedAt = /it stops at: (.*)\); try another/.exec((error as Error).message)?.[1];
+              if (stoppedAt !== undefined)
+                expect(NOT_FOLLOWED[id] ?? [], `${id} ${transport} ${fault}`).toContain(stoppedAt);
+              // A crash applies to the response a server with a SQLite file is about to send: elsewhere it is refused by design.
+              if (!fault.startsWith('crash:')) refused += 1;
+              continue;
+            }
+            ran += 1;
+            expect(transcript.faults, `${id} ${transport} ${fault}`).toBe(fault);
+            expect(validateTranscriptMessages(transcript).problems, `${id} ${transport} ${fault}`).toEqual([]);
+            // Causality: nobody acts on a request, listen or cancellation it has not received (or the fault lost).
+            expect(
+              checkTranscript(transcript).filter((breach) => breach.invariant === 'causality'),
+              `${id} ${transport} ${fault}`,
+            ).toEqual([]);
+            expect(JSON.stringify(run(fault)), `${id} ${transport} ${fault} replays`).toBe(JSON.stringify(transcript));
           }
-          ran += 1;
-          expect(transcript.faults, `${id} ${transport} ${fault}`).toBe(fault);
-          expect(validateTranscriptMessages(transcript).problems, `${id} ${transport} ${fault}`).toEqual([]);
-          // Causality: nobody acts on a request, listen or cancellation it has not received (or the fault lost).
-          expect(checkTranscript(transcript).filter((breach) => breach.invariant === 'causality'), `${id} ${transport} ${fault}`).toEqual([]);
-          expect(JSON.stringify(run(fault)), `${id} ${transport} ${fault} replays`).toBe(JSON.stringify(transcript));
         }
       }
-    }
-    // Faults are followed in every scenario.
-    expect(ran, `${ran} faults followed, ${refused} refused`).toBeGreaterThan(0);
-  });
+      // Faults are followed in every scenario.
+      expect(ran, `${ran} faults followed, ${refused} refused`).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('faults that used to tell an untrue story', () => {
@@ -92,7 +108,10 @@ describe('faults that used to tell an untrue story', () => {
     expect(t.events.some((event) => event.kind === 'state' && event.side === 'server')).toBe(false);
     const ignored = t.events.find((event) => event.kind === 'cancel-ignored' && event.by === 'server');
     expect(ignored?.kind === 'cancel-ignored' && ignored.reason).toMatch(/never received request 41/);
-    expect(t.kind === 'request-race' && [t.outcome.terminalState, t.outcome.clientOutcome]).toEqual(['cancelled', 'cancelled']);
+    expect(t.kind === 'request-race' && [t.outcome.terminalState, t.outcome.clientOutcome]).toEqual([
+      'cancelled',
+      'cancelled',
+    ]);
     // Ended when the client gave up (120 ms), not when the server later ignored the cancellation.
     expect(t.kind === 'request-race' && t.outcome.terminalAtMs).toBe(120);
   });
@@ -107,13 +126,17 @@ describe('faults that used to tell an untrue story', () => {
     const race = findScenario('ledger-race-keyed');
     const plain = runScenario(race, { transport: 'http', ledger: { sql } });
     const call41 = messages(plain).find((m) => 'method' in m.message && 'id' in m.message && m.message.id === 41);
-    const response41 = messages(plain).find((m) => !('method' in m.message) && 'id' in m.message && m.message.id === 41);
+    const response41 = messages(plain).find(
+      (m) => !('method' in m.message) && 'id' in m.message && m.message.id === 41,
+    );
     for (const lost of [call41, response41]) {
       const t = runScenario(race, { transport: 'http', ledger: { sql }, faults: `drop:${String(lost?.seq)}` });
       expect(t.kind === 'ledger' && t.outcome.executions).toBe(1);
       const retry = t.events.find((event) => event.kind === 'ledger' && event.action === 'retry');
       expect(retry?.kind === 'ledger' && retry.requestId).toBe(43);
-      const replayed = t.events.find((event) => event.kind === 'ledger' && event.action === 'replayed' && event.requestId === 43);
+      const replayed = t.events.find(
+        (event) => event.kind === 'ledger' && event.action === 'replayed' && event.requestId === 43,
+      );
       expect(replayed?.kind === 'ledger' && replayed.connection).toBe('conn-3');
     }
   });
@@ -121,9 +144,13 @@ describe('faults that used to tell an untrue story', () => {
   it('proxy-buffering: a progress notification the network drops before the proxy is simply lost, on both transports', () => {
     const proxy = findScenario('proxy-buffering');
     for (const transport of ['stdio', 'http'] as const) {
-      const progress = messages(runScenario(proxy, { transport })).find((message) => 'method' in message.message && message.message.method === 'notifications/progress');
+      const progress = messages(runScenario(proxy, { transport })).find(
+        (message) => 'method' in message.message && message.message.method === 'notifications/progress',
+      );
       const t = runScenario(proxy, { transport, faults: `drop:${String(progress?.seq)}` });
-      expect(messages(t).find((message) => message.seq === progress?.seq)?.reason).toMatch(/the network dropped this message/);
+      expect(messages(t).find((message) => message.seq === progress?.seq)?.reason).toMatch(
+        /the network dropped this message/,
+      );
       expect(t.events.some((event) => event.kind === 'proxy' && event.reason.startsWith(`progress 1/`))).toBe(false);
     }
   });
@@ -136,17 +163,22 @@ describe('faults that used to tell an untrue story', () => {
     expect(terminal?.kind === 'terminal' && terminal.reason).toMatch(/never reached the server/);
   });
 
-  it.each(['B', 'cancel-ignored', 'proxy-buffering'])('%s: a duplicated tools/call is ignored by the server, which runs the work once', (id) => {
-    const scenario = findScenario(id);
-    for (const transport of ['stdio', 'http'] as const) {
-      const plain = runScenario(scenario, { transport });
-      const call = messages(plain).find((message) => 'method' in message.message && message.message.method === 'tools/call');
-      expect(call).toBeDefined();
-      const t = runScenario(scenario, { transport, faults: `duplicate:${String(call?.seq)}` });
-      const copy = messages(t).find((message) => message.duplicateOf === call?.seq);
-      expect(copy?.ignoredBy).toBe('server');
-      expect(copy?.reason).toMatch(/second copy of request/);
-      expect(t.events.filter((event) => event.kind === 'worker' && event.step === 'started')).toHaveLength(1);
-    }
-  });
+  it.each(['B', 'cancel-ignored', 'proxy-buffering'])(
+    '%s: a duplicated tools/call is ignored by the server, which runs the work once',
+    (id) => {
+      const scenario = findScenario(id);
+      for (const transport of ['stdio', 'http'] as const) {
+        const plain = runScenario(scenario, { transport });
+        const call = messages(plain).find(
+          (message) => 'method' in message.message && message.message.method === 'tools/call',
+        );
+        expect(call).toBeDefined();
+        const t = runScenario(scenario, { transport, faults: `duplicate:${String(call?.seq)}` });
+        const copy = messages(t).find((message) => message.duplicateOf === call?.seq);
+        expect(copy?.ignoredBy).toBe('server');
+        expect(copy?.reason).toMatch(/second copy of request/);
+        expect(t.events.filter((event) => event.kind === 'worker' && event.step === 'started')).toHaveLength(1);
+      }
+    },
+  );
 });

@@ -5,7 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, runScenarioById } from '../../scenarios/index';
-import { SeededRandom, seededChooser, type LabEvent, type MessageEvent, type SqlModule, type Transcript } from '../index';
+import {
+  SeededRandom,
+  seededChooser,
+  type LabEvent,
+  type MessageEvent,
+  type SqlModule,
+  type Transcript,
+} from '../index';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -22,7 +29,8 @@ function fifoBreaks(t: Transcript): string[] {
     const message = bySeq.get(event.messageSeq) as MessageEvent;
     const key = `${message.channel}:${message.from}`;
     const previous = lastSentSeq.get(key) ?? -1;
-    if (message.seq < previous) breaks.push(`${key}: message #${message.seq} (sent at ${message.atMs} ms) delivered after #${previous}`);
+    if (message.seq < previous)
+      breaks.push(`${key}: message #${message.seq} (sent at ${message.atMs} ms) delivered after #${previous}`);
     lastSentSeq.set(key, Math.max(previous, message.seq));
   }
   return breaks;
@@ -33,7 +41,12 @@ describe('a channel is FIFO under every same-instant chooser', () => {
     const scenario = findScenario('A');
     const broken: string[] = [];
     for (let chooserSeed = 0; chooserSeed < 4_000; chooserSeed += 1) {
-      const t = runScenarioById(scenario.id, { transport: 'stdio', seed: 35, settings: { latencyJitterMs: 400 }, chooser: seededChooser(new SeededRandom(chooserSeed)) });
+      const t = runScenarioById(scenario.id, {
+        transport: 'stdio',
+        seed: 35,
+        settings: { latencyJitterMs: 400 },
+        chooser: seededChooser(new SeededRandom(chooserSeed)),
+      });
       for (const line of fifoBreaks(t)) broken.push(`chooser seed ${chooserSeed}: ${line}`);
     }
     expect(broken).toEqual([]);
@@ -56,9 +69,15 @@ describe('request ids are unique per sender and every request is answered', () =
     const t = runScenarioById('ledger-alias', { settings: { race: true }, ledger: { sql } });
     if (t.kind !== 'ledger') throw new Error('ledger-alias is a ledger scenario');
     const messages = t.events.filter((e): e is MessageEvent => e.kind === 'message');
-    const requestIds = messages.filter((m) => m.from === 'client' && 'method' in m.message && 'id' in m.message).map((m) => ('id' in m.message ? m.message.id : null));
+    const requestIds = messages
+      .filter((m) => m.from === 'client' && 'method' in m.message && 'id' in m.message)
+      .map((m) => ('id' in m.message ? m.message.id : null));
     expect(new Set(requestIds).size).toBe(requestIds.length);
-    const answered = new Set(messages.filter((m) => m.from === 'server' && !('method' in m.message)).map((m) => ('id' in m.message ? m.message.id : null)));
+    const answered = new Set(
+      messages
+        .filter((m) => m.from === 'server' && !('method' in m.message))
+        .map((m) => ('id' in m.message ? m.message.id : null)),
+    );
     expect(requestIds.filter((id) => !answered.has(id))).toEqual([]);
     expect(t.outcome.executions).toBe(1);
     expect(t.outcome.requests).toBe(requestIds.length);

@@ -7,7 +7,8 @@ import { describeEvent, markerWording } from '../describe';
 import type { LabEvent } from '../transcript';
 import { eventLanes } from '../lanes';
 
-const of = <K extends LabEvent['kind']>(events: LabEvent[], kind: K) => events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
+const of = <K extends LabEvent['kind']>(events: LabEvent[], kind: K) =>
+  events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
 
 describe('RC-8 one terminal state, and the client’s own ending beside it', () => {
   it('C with work ending just before the maximum: the server completed, the client timed out and never used the result', () => {
@@ -22,7 +23,9 @@ describe('RC-8 one terminal state, and the client’s own ending beside it', () 
     expect(eventLanes(t.events)[diverge[0]!.seq]).toBe('client');
     expect(diverge[0]).toMatchObject({ atMs: 2000, serverView: 'completed', clientView: 'timeout-max' });
     // The step sentence and the diagram marker say it in words.
-    expect(describeEvent(diverge[0]!)).toMatch(/server.*completed.*1995 ms.*client gave up on its maximum deadline at 2000 ms/);
+    expect(describeEvent(diverge[0]!)).toMatch(
+      /server.*completed.*1995 ms.*client gave up on its maximum deadline at 2000 ms/,
+    );
     expect(markerWording(diverge[0]!)).toMatchObject({ tone: 'bad', text: expect.stringMatching(/views diverge/) });
   });
 
@@ -93,7 +96,8 @@ describe('BF-5 the refused state is part of the run: every capacity from 1 runs'
 });
 
 describe('LG-1 every sentence about the idempotency key is true of the run’s sendKey', () => {
-  const KEYED_ONLY = /key claim|same key|key found|stored result|the key is recorded|store key|by its key|committed once/i;
+  const KEYED_ONLY =
+    /key claim|same key|key found|stored result|the key is recorded|store key|by its key|committed once/i;
   const KEYLESS_ONLY = /without a key|no idempotency key|no key/i;
   it('each ledger scenario, and each flipped to the other sendKey where that runs', async () => {
     const { loadSqlJs } = await import('../../cli/sqlite');
@@ -120,7 +124,13 @@ it('no scenario POSTs notifications/cancelled on Streamable HTTP unless it shows
   for (const scenario of scenarios) {
     if (usesSqlite(scenario)) continue;
     const t = runScenario(scenario, { transport: 'http', seed: 1 });
-    const posted = t.events.filter((e) => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+    const posted = t.events.filter(
+      (e) =>
+        e.kind === 'message' &&
+        e.from === 'client' &&
+        'method' in e.message &&
+        e.message.method === 'notifications/cancelled',
+    );
     const failureMode = (scenario.settings as { httpCancel?: string }).httpCancel === 'post-notification';
     if (!failureMode) expect(posted, scenario.id).toEqual([]);
   }
@@ -131,7 +141,13 @@ describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are
     it(`over ${transport}`, async () => {
       const { validateTranscriptMessages } = await import('../../testing/mcpSchema');
       const t = runRaceById('cancel-ignored', { transport });
-      const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'client' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+      const cancels = t.events.filter(
+        (e): e is LabEvent & { kind: 'message' } =>
+          e.kind === 'message' &&
+          e.from === 'client' &&
+          'method' in e.message &&
+          e.message.method === 'notifications/cancelled',
+      );
       const ignored = of(t.events, 'cancel-ignored').filter((e) => e.by === 'server');
       const reasons = ignored.map((e) => e.reason);
       if (transport === 'stdio') {
@@ -158,7 +174,9 @@ describe('RC-7 cancel-ignored: malformed, unknown and finished cancellations are
       // Without error and without reply: the worker ran on, and nothing from the server answers a cancellation.
       expect(of(t.events, 'worker').map((w) => w.step)).toEqual(['started', 'checkpoint', 'finished']);
       const serverMessages = t.events.filter((e) => e.kind === 'message' && e.from === 'server');
-      expect(serverMessages.map((m) => (m.kind === 'message' && 'method' in m.message ? m.message.method : 'response'))).toEqual(['notifications/progress', 'response']);
+      expect(
+        serverMessages.map((m) => (m.kind === 'message' && 'method' in m.message ? m.message.method : 'response')),
+      ).toEqual(['notifications/progress', 'response']);
       expect(t.outcome).toMatchObject({ terminalState: 'completed', finalResponse: true });
     });
   }
@@ -170,17 +188,30 @@ describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/lis
       const { runScenarioById: run } = await import('../../scenarios/index');
       const t = run('listen-server-cancel', { transport });
       if (t.kind !== 'listen') throw new Error('not a listen run');
-      expect(t.outcome).toMatchObject({ serverCancelled: [1], clientCancelled: [2], toolCallTerminal: 'cancelled', serverEndSignal: 'notifications/cancelled' });
-      const cancels = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/cancelled');
+      expect(t.outcome).toMatchObject({
+        serverCancelled: [1],
+        clientCancelled: [2],
+        toolCallTerminal: 'cancelled',
+        serverEndSignal: 'notifications/cancelled',
+      });
+      const cancels = t.events.filter(
+        (e): e is LabEvent & { kind: 'message' } =>
+          e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/cancelled',
+      );
       const fromServer = cancels.filter((c) => c.from === 'server');
       const fromClient = cancels.filter((c) => c.from === 'client');
       // 2026-07-28 cancellation page: a server MUST send notifications/cancelled naming the listen when it
       // tears the subscription down (on both transports); subscriptions page: it SHOULD then send a
       // successful subscriptions/listen response (the graceful end) and close the stream.
       expect(fromServer.map((c) => ('params' in c.message ? c.message.params?.requestId : null))).toEqual([1]);
-      const graceful = t.events.filter((e): e is LabEvent & { kind: 'message' } => e.kind === 'message' && e.from === 'server' && 'result' in e.message && e.message.id === 1);
+      const graceful = t.events.filter(
+        (e): e is LabEvent & { kind: 'message' } =>
+          e.kind === 'message' && e.from === 'server' && 'result' in e.message && e.message.id === 1,
+      );
       expect(graceful).toHaveLength(1);
-      expect(graceful[0]!.message).toMatchObject({ result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } } });
+      expect(graceful[0]!.message).toMatchObject({
+        result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } },
+      });
       expect(graceful[0]!.seq).toBeGreaterThan(fromServer[0]!.seq);
       if (transport === 'stdio') {
         expect(fromClient.map((c) => ('params' in c.message ? c.message.params?.requestId : null))).toEqual([2]);
@@ -188,7 +219,10 @@ describe('RC-9 listen-server-cancel: the server cancels only a subscriptions/lis
         // The client cancels its own tool call by closing its stream; the server closes the listen stream after the response.
         expect(fromClient).toEqual([]);
         const closed = of(t.events, 'stream-closed');
-        expect(closed.map((e) => [e.by, e.requestId])).toEqual([['client', 2], ['server', 1]]);
+        expect(closed.map((e) => [e.by, e.requestId])).toEqual([
+          ['client', 2],
+          ['server', 1],
+        ]);
         expect(closed[1]!.seq).toBeGreaterThan(graceful[0]!.seq);
       }
       const ended = of(t.events, 'state').filter((e) => e.side === 'client' && e.requestId === 1);
@@ -246,7 +280,9 @@ describe('LG-3 / LG-5 idempotency the way real APIs answer: keyProfile ietf, str
     return t;
   };
   const statusOf = (t: Awaited<ReturnType<typeof ledgerRun>>) =>
-    t.outcome.responses.map((r) => (r.status === 'rejected' ? (r.body.error as { httpAnalogue: number }).httpAnalogue : r.status));
+    t.outcome.responses.map((r) =>
+      r.status === 'rejected' ? (r.body.error as { httpAnalogue: number }).httpAnalogue : r.status,
+    );
 
   it('a reused key with other arguments: 422 (ietf, wait) and 400 (stripe)', async () => {
     expect(statusOf(await ledgerRun('ledger-key-mismatch', { keyProfile: 'ietf' }))).toEqual(['executed', 422]);
@@ -274,7 +310,12 @@ describe('LG-3 / LG-5 idempotency the way real APIs answer: keyProfile ietf, str
 
   it('the outcome names the profile, what it answers and its source', async () => {
     const t = await ledgerRun('ledger-key-mismatch', { keyProfile: 'stripe' });
-    expect(t.outcome.keyProfile).toMatchObject({ name: 'stripe', inFlightStatus: 409, reusedStatus: 400, expiresAfterMs: 86_400_000 });
+    expect(t.outcome.keyProfile).toMatchObject({
+      name: 'stripe',
+      inFlightStatus: 409,
+      reusedStatus: 400,
+      expiresAfterMs: 86_400_000,
+    });
     expect(t.outcome.keyProfile.source).toMatch(/stripe\.com/);
   });
 });

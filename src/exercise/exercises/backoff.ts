@@ -48,7 +48,11 @@ function herdDelays(instance: ComponentInstance, attempt: number, ids: readonly 
   const delays = new Float64Array(HERD_SIZE);
   for (const id of ids) {
     const value = instance.call('backoffDelayMs', [id, attempt]);
-    if (typeof value !== 'number') throw new StudentCodeError('shape', `backoffDelayMs(${id}, ${attempt}) returned ${JSON.stringify(value)}; it must return a whole number of milliseconds`);
+    if (typeof value !== 'number')
+      throw new StudentCodeError(
+        'shape',
+        `backoffDelayMs(${id}, ${attempt}) returned ${JSON.stringify(value)}; it must return a whole number of milliseconds`,
+      );
     delays[id] = value;
   }
   return delays;
@@ -74,7 +78,8 @@ function outOfRange(delays: Float64Array, attempt: number): string | null {
   const ceiling = ceilingMs(attempt);
   for (let id = 0; id < delays.length; id += 1) {
     const delay = delays[id] as number;
-    if (!Number.isInteger(delay) || delay < 0 || delay > ceiling) return `backoffDelayMs(${id}, ${attempt}) answered ${delay}${Number.isInteger(delay) ? ' ms' : ''}, outside [0, ${ceiling}] (min(${CAP_MS}, ${BASE_MS}·2^${attempt}))${Number.isInteger(delay) ? '' : ' or not a whole number'}`;
+    if (!Number.isInteger(delay) || delay < 0 || delay > ceiling)
+      return `backoffDelayMs(${id}, ${attempt}) answered ${delay}${Number.isInteger(delay) ? ' ms' : ''}, outside [0, ${ceiling}] (min(${CAP_MS}, ${BASE_MS}·2^${attempt}))${Number.isInteger(delay) ? '' : ' or not a whole number'}`;
   }
   return null;
 }
@@ -107,9 +112,17 @@ function direct(open: () => ComponentInstance): DirectResult[] {
     const sameInstance = sample.find((id) => twice[id] !== zero[id]);
     const otherOrder = sample.find((id) => reversed[id] !== zero[id]);
     if (sameInstance !== undefined) {
-      results.push({ id: 'deterministic', holds: false, explanation: `backoffDelayMs(${sameInstance}, 0) answered ${zero[sameInstance]} and, asked again, ${twice[sameInstance]}: the same arguments must give the same answer (keep no state that changes between calls)` });
+      results.push({
+        id: 'deterministic',
+        holds: false,
+        explanation: `backoffDelayMs(${sameInstance}, 0) answered ${zero[sameInstance]} and, asked again, ${twice[sameInstance]}: the same arguments must give the same answer (keep no state that changes between calls)`,
+      });
     } else if (otherOrder !== undefined) {
-      results.push({ id: 'deterministic', holds: false, explanation: `backoffDelayMs(${otherOrder}, 0) answered ${zero[otherOrder]} when the clients were asked from 0 up, but ${reversed[otherOrder]} when asked from the last down: the answer must depend on the arguments only, not on the order of calls` });
+      results.push({
+        id: 'deterministic',
+        holds: false,
+        explanation: `backoffDelayMs(${otherOrder}, 0) answered ${zero[otherOrder]} when the clients were asked from 0 up, but ${reversed[otherOrder]} when asked from the last down: the answer must depend on the arguments only, not on the order of calls`,
+      });
     } else {
       results.push({ id: 'deterministic', holds: true });
     }
@@ -118,12 +131,31 @@ function direct(open: () => ComponentInstance): DirectResult[] {
     for (const [index, attempt] of SPREAD_ATTEMPTS.entries()) {
       const atAttempt = delays[index] as Float64Array;
       const busiest = busiestWindow(atAttempt);
-      if (busiest.count > HERD_SIZE / 2) crowded.push(`at attempt ${attempt}, ${busiest.count.toLocaleString('en-US')} of the ${HERD_SIZE.toLocaleString('en-US')} clients wait between ${busiest.startMs} and ${busiest.startMs + SPREAD_WINDOW_MS} ms (the ceiling is ${ceilingMs(attempt)} ms)`);
+      if (busiest.count > HERD_SIZE / 2)
+        crowded.push(
+          `at attempt ${attempt}, ${busiest.count.toLocaleString('en-US')} of the ${HERD_SIZE.toLocaleString('en-US')} clients wait between ${busiest.startMs} and ${busiest.startMs + SPREAD_WINDOW_MS} ms (the ceiling is ${ceilingMs(attempt)} ms)`,
+        );
       const wrong = outOfRange(atAttempt, attempt);
       if (wrong !== null) outside.push(wrong);
     }
-    results.push(crowded.length === 0 ? { id: 'spread-herd', holds: true } : { id: 'spread-herd', holds: false, explanation: `${crowded.join('; ')}: more than half the herd reconnects inside one ${SPREAD_WINDOW_MS} ms window, so the recovering server meets it all at once. Spread the waits over [0, ceiling]` });
-    results.push(outside.length === 0 ? { id: 'delay-in-range', holds: true } : { id: 'delay-in-range', holds: false, explanation: `over the herd of ${HERD_SIZE.toLocaleString('en-US')}: ${outside.join('; ')}` });
+    results.push(
+      crowded.length === 0
+        ? { id: 'spread-herd', holds: true }
+        : {
+            id: 'spread-herd',
+            holds: false,
+            explanation: `${crowded.join('; ')}: more than half the herd reconnects inside one ${SPREAD_WINDOW_MS} ms window, so the recovering server meets it all at once. Spread the waits over [0, ceiling]`,
+          },
+    );
+    results.push(
+      outside.length === 0
+        ? { id: 'delay-in-range', holds: true }
+        : {
+            id: 'delay-in-range',
+            holds: false,
+            explanation: `over the herd of ${HERD_SIZE.toLocaleString('en-US')}: ${outside.join('; ')}`,
+          },
+    );
     return results;
   } finally {
     again.dispose();
@@ -142,10 +174,22 @@ export const backoffExercise: ExerciseDef = {
     'together does not come back together.',
   exports: ['backoffDelayMs'],
   statements: [
-    { id: 'delay-in-range', text: 'Every delay is a whole number of milliseconds in [0, min(250·2ⁿ, 8000)] for attempt n.', requirements: ['RV-4'] },
+    {
+      id: 'delay-in-range',
+      text: 'Every delay is a whole number of milliseconds in [0, min(250·2ⁿ, 8000)] for attempt n.',
+      requirements: ['RV-4'],
+    },
     { id: 'deterministic', text: 'The same client and attempt always give the same delay.', requirements: ['RV-4'] },
-    { id: 'spread-herd', text: 'When 10,000 clients reconnect together (attempt 0, and again at attempt 3), no 100 ms window holds more than half of them.', requirements: ['RV-4', 'RV-5'] },
-    { id: RUNS_TO_END, text: 'Every ordering of the herd runs to its end: every client reconnects.', requirements: ['RV-5'] },
+    {
+      id: 'spread-herd',
+      text: 'When 10,000 clients reconnect together (attempt 0, and again at attempt 3), no 100 ms window holds more than half of them.',
+      requirements: ['RV-4', 'RV-5'],
+    },
+    {
+      id: RUNS_TO_END,
+      text: 'Every ordering of the herd runs to its end: every client reconnects.',
+      requirements: ['RV-5'],
+    },
   ],
   starter: STARTER,
   runs: [
@@ -160,7 +204,11 @@ export const backoffExercise: ExerciseDef = {
       backoffDelayMs: (clientId, attempt, clock) => {
         caller.clock = clock;
         const value = caller.call('backoffDelayMs', [clientId, attempt]);
-        return typeof value === 'number' ? value : caller.shape(`backoffDelayMs(${clientId}, ${attempt}) returned ${JSON.stringify(value)}; it must return a whole number of milliseconds`);
+        return typeof value === 'number'
+          ? value
+          : caller.shape(
+              `backoffDelayMs(${clientId}, ${attempt}) returned ${JSON.stringify(value)}; it must return a whole number of milliseconds`,
+            );
       },
     };
   },

@@ -44,23 +44,50 @@ export function createBuffer(capacity) {
 
 function item(value: Json, caller: Caller): BufferItem | null {
   if (value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) caller.shape(`take() returned ${JSON.stringify(value)}; it must return an item object, or null when the buffer is empty`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    caller.shape(
+      `take() returned ${JSON.stringify(value)}; it must return an item object, or null when the buffer is empty`,
+    );
   const kind = value.kind;
   if (kind === 'progress') {
-    if (typeof value.token !== 'string' || typeof value.progress !== 'number') caller.shape(`take() returned a progress item without its token (a string) or progress (a number): ${JSON.stringify(value).slice(0, 200)}`);
-    return { kind: 'progress', token: value.token, progress: value.progress, total: Number(value.total), ...(value.needsRefetch === true ? { needsRefetch: true } : {}) };
+    if (typeof value.token !== 'string' || typeof value.progress !== 'number')
+      caller.shape(
+        `take() returned a progress item without its token (a string) or progress (a number): ${JSON.stringify(value).slice(0, 200)}`,
+      );
+    return {
+      kind: 'progress',
+      token: value.token,
+      progress: value.progress,
+      total: Number(value.total),
+      ...(value.needsRefetch === true ? { needsRefetch: true } : {}),
+    };
   }
   if (kind === 'final') {
-    if (typeof value.requestId !== 'number') caller.shape(`take() returned a final item without its requestId (a number): ${JSON.stringify(value).slice(0, 200)}`);
-    return { kind: 'final', requestId: value.requestId, message: value.message ?? null, ...(value.needsRefetch === true ? { needsRefetch: true } : {}) };
+    if (typeof value.requestId !== 'number')
+      caller.shape(
+        `take() returned a final item without its requestId (a number): ${JSON.stringify(value).slice(0, 200)}`,
+      );
+    return {
+      kind: 'final',
+      requestId: value.requestId,
+      message: value.message ?? null,
+      ...(value.needsRefetch === true ? { needsRefetch: true } : {}),
+    };
   }
-  return caller.shape(`take() returned an item of kind ${JSON.stringify(kind)}; an item is { kind: 'progress', … } or { kind: 'final', … }`);
+  return caller.shape(
+    `take() returned an item of kind ${JSON.stringify(kind)}; an item is { kind: 'progress', … } or { kind: 'final', … }`,
+  );
 }
 
 /** The item as the student's code receives it (plain JSON). */
 function toJson(offered: BufferItem): Json {
-  if (offered.kind === 'progress') return { kind: 'progress', token: offered.token, progress: offered.progress, total: offered.total };
-  return { kind: 'final', requestId: offered.requestId, message: JSON.parse(JSON.stringify(offered.message ?? null)) as Json };
+  if (offered.kind === 'progress')
+    return { kind: 'progress', token: offered.token, progress: offered.progress, total: offered.total };
+  return {
+    kind: 'final',
+    requestId: offered.requestId,
+    message: JSON.parse(JSON.stringify(offered.message ?? null)) as Json,
+  };
 }
 
 export const bufferExercise: ExerciseDef = {
@@ -73,10 +100,26 @@ export const bufferExercise: ExerciseDef = {
   statements: [
     { id: 'within-capacity', text: 'The buffer never holds more than its capacity.', requirements: ['BF-6'] },
     { id: 'final-never-dropped', text: 'A final response is never dropped.', requirements: ['BF-4'] },
-    { id: 'coalesce-adjacent', text: 'Adjacent progress for one token is coalesced: the newer value replaces the held one, and only that.', requirements: ['BF-1'] },
-    { id: 'refuse-only-when-full-of-finals', text: 'A push is refused only when keeping it would drop another final response.', requirements: ['BF-5'] },
-    { id: 'drop-marked', text: 'A dropped progress is marked: the item after the drop carries needsRefetch: true.', requirements: ['BF-2', 'BF-3'] },
-    { id: RUNS_TO_END, text: 'Every ordering runs to its end: every final response reaches the client.', requirements: ['BF-4'] },
+    {
+      id: 'coalesce-adjacent',
+      text: 'Adjacent progress for one token is coalesced: the newer value replaces the held one, and only that.',
+      requirements: ['BF-1'],
+    },
+    {
+      id: 'refuse-only-when-full-of-finals',
+      text: 'A push is refused only when keeping it would drop another final response.',
+      requirements: ['BF-5'],
+    },
+    {
+      id: 'drop-marked',
+      text: 'A dropped progress is marked: the item after the drop carries needsRefetch: true.',
+      requirements: ['BF-2', 'BF-3'],
+    },
+    {
+      id: RUNS_TO_END,
+      text: 'Every ordering runs to its end: every final response reaches the client.',
+      requirements: ['BF-4'],
+    },
   ],
   starter: STARTER,
   runs: [
@@ -93,7 +136,10 @@ export const bufferExercise: ExerciseDef = {
         return {
           offer(offered) {
             const result = caller.method(handle, 'offer', [toJson(offered)]);
-            if (typeof result !== 'string' || !OFFER_RESULTS.includes(result)) caller.shape(`offer() returned ${JSON.stringify(result)}; it must return 'queued', 'coalesced', 'dropped-oldest' or 'refused'`);
+            if (typeof result !== 'string' || !OFFER_RESULTS.includes(result))
+              caller.shape(
+                `offer() returned ${JSON.stringify(result)}; it must return 'queued', 'coalesced', 'dropped-oldest' or 'refused'`,
+              );
             return result as OfferResult;
           },
           take: () => item(caller.method(handle, 'take', []), caller),

@@ -89,10 +89,18 @@ const ANSWERS = {
 } as const;
 
 /** The student's answer to `name`, checked against the answers the contract allows. */
-function answer<N extends keyof typeof ANSWERS>(caller: Caller, handle: number, name: N, args: readonly Json[]): (typeof ANSWERS)[N][number] {
+function answer<N extends keyof typeof ANSWERS>(
+  caller: Caller,
+  handle: number,
+  name: N,
+  args: readonly Json[],
+): (typeof ANSWERS)[N][number] {
   const value = caller.method(handle, name, args);
   const allowed: readonly string[] = ANSWERS[name];
-  if (typeof value !== 'string' || !allowed.includes(value)) caller.shape(`${name}() returned ${JSON.stringify(value) ?? 'undefined'}; it must return ${allowed.map((option) => `'${option}'`).join(' or ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value))
+    caller.shape(
+      `${name}() returned ${JSON.stringify(value) ?? 'undefined'}; it must return ${allowed.map((option) => `'${option}'`).join(' or ')}`,
+    );
   return value as (typeof ANSWERS)[N][number];
 }
 
@@ -119,17 +127,43 @@ export const coordinatorExercise: ExerciseDef = {
     'final response sent for every request that was not cancelled.',
   exports: ['createCoordinator'],
   statements: [
-    { id: 'nothing-after-cancel', text: 'Once a cancellation of the running request reached the server, it is accepted and nothing more is sent for the request: no progress, no response.', requirements: ['RC-6', 'RC-8'] },
-    { id: 'late-cancel-ignored', text: 'A cancellation that arrives after the request completed is ignored: every request ends in exactly one terminal state.', requirements: ['RC-7', 'RC-8'] },
-    { id: 'invalid-cancel-ignored', text: 'A malformed cancellation, or one naming a request the server does not know, is ignored.', requirements: ['RC-7'] },
+    {
+      id: 'nothing-after-cancel',
+      text: 'Once a cancellation of the running request reached the server, it is accepted and nothing more is sent for the request: no progress, no response.',
+      requirements: ['RC-6', 'RC-8'],
+    },
+    {
+      id: 'late-cancel-ignored',
+      text: 'A cancellation that arrives after the request completed is ignored: every request ends in exactly one terminal state.',
+      requirements: ['RC-7', 'RC-8'],
+    },
+    {
+      id: 'invalid-cancel-ignored',
+      text: 'A malformed cancellation, or one naming a request the server does not know, is ignored.',
+      requirements: ['RC-7'],
+    },
     { id: 'progress-increasing', text: 'Progress sent for a request strictly increases.', requirements: ['RC-3'] },
-    { id: 'no-progress-after-final', text: "No progress is sent after the request's final response.", requirements: ['RC-3'] },
-    { id: 'response-when-completed', text: 'A request whose work finished, and whose cancellation was not accepted, gets its final response.', requirements: ['RC-8'] },
+    {
+      id: 'no-progress-after-final',
+      text: "No progress is sent after the request's final response.",
+      requirements: ['RC-3'],
+    },
+    {
+      id: 'response-when-completed',
+      text: 'A request whose work finished, and whose cancellation was not accepted, gets its final response.',
+      requirements: ['RC-8'],
+    },
     { id: RUNS_TO_END, text: 'Every ordering runs to its end.', requirements: ['RC-1'] },
   ],
   starter: STARTER,
   runs: [
-    ...(['A', 'B', 'C', 'D'] as const).flatMap((scenario) => (['stdio', 'http'] as const).map((transport) => ({ scenario, transport, settings: { latencyJitterMs: JITTER[scenario] } }))),
+    ...(['A', 'B', 'C', 'D'] as const).flatMap((scenario) =>
+      (['stdio', 'http'] as const).map((transport) => ({
+        scenario,
+        transport,
+        settings: { latencyJitterMs: JITTER[scenario] },
+      })),
+    ),
     { scenario: 'cancel-ignored', transport: 'stdio', settings: { latencyJitterMs: JITTER['cancel-ignored'] } },
   ],
   invariantStatements: {

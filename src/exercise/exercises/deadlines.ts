@@ -47,10 +47,12 @@ export function createDeadlines({ idleTimeoutMs, maxTimeoutMs, startedAtMs, prog
 
 function dueOf(value: Json, call: string, caller: Caller): DeadlinesDue {
   const shape = `${call} must return { idle, max }: each a number of virtual ms, or null for no such deadline`;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return caller.shape(`${call} returned ${JSON.stringify(value)}; ${shape}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return caller.shape(`${call} returned ${JSON.stringify(value)}; ${shape}`);
   const { idle, max } = value;
   const time = (field: Json | undefined): field is number | null => field === null || typeof field === 'number';
-  if (!time(idle) || !time(max)) return caller.shape(`${call} returned ${JSON.stringify(value).slice(0, 200)}; ${shape}`);
+  if (!time(idle) || !time(max))
+    return caller.shape(`${call} returned ${JSON.stringify(value).slice(0, 200)}; ${shape}`);
   return { idle, max };
 }
 
@@ -65,11 +67,31 @@ export const deadlinesExercise: ExerciseDef = {
     'maximum, and asking for progress (a progress token) never removes either, since the server may send none.',
   exports: ['createDeadlines'],
   statements: [
-    { id: 'armed-at-start', text: 'At the start, the idle deadline is due idleTimeoutMs later and the maximum maxTimeoutMs later.', requirements: ['RC-1'] },
-    { id: 'idle-reset-by-progress', text: 'Progress the client accepts restarts the idle deadline: it is due idleTimeoutMs after the progress.', requirements: ['RC-2'] },
-    { id: 'max-never-moves', text: 'Nothing moves the maximum deadline: it stays due maxTimeoutMs after the start, whatever progress arrives.', requirements: ['RC-2'] },
-    { id: 'token-keeps-deadlines', text: 'A request with a progress token still has both deadlines: neither is ever none.', requirements: ['RC-4'] },
-    { id: RUNS_TO_END, text: 'Every ordering runs to its end: the request ends in exactly one terminal state.', requirements: ['RC-1'] },
+    {
+      id: 'armed-at-start',
+      text: 'At the start, the idle deadline is due idleTimeoutMs later and the maximum maxTimeoutMs later.',
+      requirements: ['RC-1'],
+    },
+    {
+      id: 'idle-reset-by-progress',
+      text: 'Progress the client accepts restarts the idle deadline: it is due idleTimeoutMs after the progress.',
+      requirements: ['RC-2'],
+    },
+    {
+      id: 'max-never-moves',
+      text: 'Nothing moves the maximum deadline: it stays due maxTimeoutMs after the start, whatever progress arrives.',
+      requirements: ['RC-2'],
+    },
+    {
+      id: 'token-keeps-deadlines',
+      text: 'A request with a progress token still has both deadlines: neither is ever none.',
+      requirements: ['RC-4'],
+    },
+    {
+      id: RUNS_TO_END,
+      text: 'Every ordering runs to its end: the request ends in exactly one terminal state.',
+      requirements: ['RC-1'],
+    },
   ],
   starter: STARTER,
   runs: [

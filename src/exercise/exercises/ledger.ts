@@ -103,10 +103,26 @@ export const ledgerExercise: ExerciseDef = {
     'racing on one key run the effect once, a reused key with other arguments is refused, and the record outlives a reopen.',
   exports: ['execute'],
   statements: [
-    { id: 'one-execution-per-key', text: 'The effect runs once per idempotency key, in every interleaving of two connections racing on it.', requirements: ['LG-4', 'LG-5', 'VF-7'] },
-    { id: 'changed-arguments-refused', text: 'The same key with other arguments is refused (IDEMPOTENCY_KEY_REUSED) and nothing runs.', requirements: ['LG-2', 'LG-3'] },
-    { id: 'same-arguments-replayed', text: 'The same key with the same arguments, in any member order, gets the recorded result back and runs nothing.', requirements: ['LG-2', 'LG-3', 'RT-1'] },
-    { id: 'survives-reopen', text: 'A record committed before the ledger file is closed and reopened is found after it.', requirements: ['LG-7', 'LG-8', 'VF-8'] },
+    {
+      id: 'one-execution-per-key',
+      text: 'The effect runs once per idempotency key, in every interleaving of two connections racing on it.',
+      requirements: ['LG-4', 'LG-5', 'VF-7'],
+    },
+    {
+      id: 'changed-arguments-refused',
+      text: 'The same key with other arguments is refused (IDEMPOTENCY_KEY_REUSED) and nothing runs.',
+      requirements: ['LG-2', 'LG-3'],
+    },
+    {
+      id: 'same-arguments-replayed',
+      text: 'The same key with the same arguments, in any member order, gets the recorded result back and runs nothing.',
+      requirements: ['LG-2', 'LG-3', 'RT-1'],
+    },
+    {
+      id: 'survives-reopen',
+      text: 'A record committed before the ledger file is closed and reopened is found after it.',
+      requirements: ['LG-7', 'LG-8', 'VF-8'],
+    },
     { id: RUNS_TO_END, text: 'Every ordering runs to its end: no call waits for ever.', requirements: ['LG-5'] },
   ],
   starter: STARTER,
@@ -118,5 +134,6 @@ export const ledgerExercise: ExerciseDef = {
   invariantStatements: { 'one-execution-per-key': 'one-execution-per-key' },
   components: (caller) => ledgerComponents(caller),
   sqlite: true,
-  javascriptOnly: 'its execute is a JavaScript generator the lab steps statement by statement, and each call runs in a fresh copy of the module (a replica), which one --cmd process cannot be',
+  javascriptOnly:
+    'its execute is a JavaScript generator the lab steps statement by statement, and each call runs in a fresh copy of the module (a replica), which one --cmd process cannot be',
 };

@@ -1,4 +1,13 @@
-import type { ComponentClock, Components, LedgerCall, LedgerProgramComponent, LedgerProgramEnd, LedgerStepAnswer, LedgerStepRequest, LedgerValue } from '../../engine';
+import type {
+  ComponentClock,
+  Components,
+  LedgerCall,
+  LedgerProgramComponent,
+  LedgerProgramEnd,
+  LedgerStepAnswer,
+  LedgerStepRequest,
+  LedgerValue,
+} from '../../engine';
 import type { Caller } from '../caller';
 import type { Json } from '../types';
 
@@ -20,27 +29,50 @@ function isObject(value: Json | undefined): value is { [key: string]: Json } {
 }
 
 function step(value: Json | undefined, caller: Caller): LedgerStepRequest {
-  if (!isObject(value)) return caller.shape(`execute() yielded ${short(value ?? null)}; it yields a statement { sql, params }, the effect, or a wait { waitMs }`);
+  if (!isObject(value))
+    return caller.shape(
+      `execute() yielded ${short(value ?? null)}; it yields a statement { sql, params }, the effect, or a wait { waitMs }`,
+    );
   if ('waitMs' in value) {
     const waitMs = value.waitMs;
-    if (typeof waitMs !== 'number' || !Number.isInteger(waitMs) || waitMs < 1 || waitMs > MAX_WAIT_MS) caller.shape(`execute() yielded a wait of ${short(waitMs)} ms; waitMs is a whole number of milliseconds from 1 to ${MAX_WAIT_MS}`);
+    if (typeof waitMs !== 'number' || !Number.isInteger(waitMs) || waitMs < 1 || waitMs > MAX_WAIT_MS)
+      caller.shape(
+        `execute() yielded a wait of ${short(waitMs)} ms; waitMs is a whole number of milliseconds from 1 to ${MAX_WAIT_MS}`,
+      );
     return { waitMs: waitMs as number, ...(typeof value.reason === 'string' ? { reason: value.reason } : {}) };
   }
-  if (typeof value.sql !== 'string' || value.sql.trim() === '') return caller.shape(`execute() yielded ${short(value)}: a statement step has its SQL text in sql (a string)`);
+  if (typeof value.sql !== 'string' || value.sql.trim() === '')
+    return caller.shape(`execute() yielded ${short(value)}: a statement step has its SQL text in sql (a string)`);
   const params = value.params ?? [];
-  if (!Array.isArray(params) || params.some((param) => param !== null && typeof param !== 'string' && !(typeof param === 'number' && Number.isFinite(param)))) {
-    return caller.shape(`execute() yielded the statement ${short(value.sql)} with params ${short(params)}; params is an array of strings, finite numbers and nulls`);
+  if (
+    !Array.isArray(params) ||
+    params.some(
+      (param) => param !== null && typeof param !== 'string' && !(typeof param === 'number' && Number.isFinite(param)),
+    )
+  ) {
+    return caller.shape(
+      `execute() yielded the statement ${short(value.sql)} with params ${short(params)}; params is an array of strings, finite numbers and nulls`,
+    );
   }
-  return { sql: value.sql, params: params as LedgerValue[], ...(typeof value.purpose === 'string' ? { purpose: value.purpose } : {}) };
+  return {
+    sql: value.sql,
+    params: params as LedgerValue[],
+    ...(typeof value.purpose === 'string' ? { purpose: value.purpose } : {}),
+  };
 }
 
 function end(value: Json | undefined, caller: Caller): LedgerProgramEnd {
   if (!isObject(value) || typeof value.status !== 'string' || !STATUSES.includes(value.status)) {
-    return caller.shape(`execute() returned ${short(value ?? null)}; it returns { status: 'executed' | 'replayed', result } or { status: 'rejected' | 'failed', code, reason }`);
+    return caller.shape(
+      `execute() returned ${short(value ?? null)}; it returns { status: 'executed' | 'replayed', result } or { status: 'rejected' | 'failed', code, reason }`,
+    );
   }
   const status = value.status;
   if (status === 'executed' || status === 'replayed') {
-    if (!isObject(value.result)) return caller.shape(`execute() returned '${status}' with result ${short(value.result ?? null)}; the result is an object (the effect's result)`);
+    if (!isObject(value.result))
+      return caller.shape(
+        `execute() returned '${status}' with result ${short(value.result ?? null)}; the result is an object (the effect's result)`,
+      );
     return { status, result: value.result };
   }
   if (typeof value.code !== 'string') return caller.shape(`execute() returned '${status}' without a code (a string)`);
@@ -58,7 +90,14 @@ export function ledgerComponents(caller: Caller): Omit<Components, 'probe'> {
     ledgerExecute: (call: LedgerCall, clock: ComponentClock): LedgerProgramComponent => {
       caller.clock = clock;
       const replica = caller.replica();
-      const effect: Json = { sql: call.effect.sql, params: [...call.effect.params], operation: call.operation, requestId: call.requestId, connection: call.connection, atMs: call.atMs };
+      const effect: Json = {
+        sql: call.effect.sql,
+        params: [...call.effect.params],
+        operation: call.operation,
+        requestId: call.requestId,
+        connection: call.connection,
+        atMs: call.atMs,
+      };
       let closed = false;
       const close = () => {
         if (closed) return;
@@ -70,7 +109,10 @@ export function ledgerComponents(caller: Caller): Omit<Components, 'probe'> {
         return {
           next(answer) {
             const raw = replica.method(handle, 'next', answer === undefined ? [] : [toJson(answer)]);
-            if (!isObject(raw) || typeof raw.done !== 'boolean') return replica.shape(`execute() must be a generator (export function* execute): its next() answered ${short(raw)}`);
+            if (!isObject(raw) || typeof raw.done !== 'boolean')
+              return replica.shape(
+                `execute() must be a generator (export function* execute): its next() answered ${short(raw)}`,
+              );
             if (raw.done) return { done: true, end: end(raw.value, replica) };
             return { done: false, step: step(raw.value, replica) };
           },

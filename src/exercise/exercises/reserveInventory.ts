@@ -70,18 +70,45 @@ export const reserveInventoryExercise: ExerciseDef = {
     'response was lost found again by its key, also after the ledger file is reopened.',
   exports: ['execute'],
   statements: [
-    { id: 'one-execution-per-key', text: 'Two connections racing on one key reserve the stock once, in every interleaving.', requirements: ['LG-P8', 'LG-5'] },
-    { id: 'changed-arguments-refused', text: 'The key binds the operation, SKU, quantity and tenant: the same key with another quantity or tenant is refused and reserves nothing.', requirements: ['LG-P1', 'LG-P3'] },
-    { id: 'same-arguments-replayed', text: 'The same key with the same arguments, in any member order, gets the first reservation back.', requirements: ['LG-P2'] },
+    {
+      id: 'one-execution-per-key',
+      text: 'Two connections racing on one key reserve the stock once, in every interleaving.',
+      requirements: ['LG-P8', 'LG-5'],
+    },
+    {
+      id: 'changed-arguments-refused',
+      text: 'The key binds the operation, SKU, quantity and tenant: the same key with another quantity or tenant is refused and reserves nothing.',
+      requirements: ['LG-P1', 'LG-P3'],
+    },
+    {
+      id: 'same-arguments-replayed',
+      text: 'The same key with the same arguments, in any member order, gets the first reservation back.',
+      requirements: ['LG-P2'],
+    },
     { id: 'no-secret-stored', text: 'The payment token is never written to the ledger.', requirements: ['LG-P5'] },
-    { id: 'reconcile-by-key', text: 'A reservation that committed but lost its response is found by its key, with its result.', requirements: ['LG-P4', 'LG-P10'] },
-    { id: 'survives-reopen', text: 'A reservation committed before the ledger file is closed and reopened is found after it.', requirements: ['LG-P10', 'LG-7'] },
+    {
+      id: 'reconcile-by-key',
+      text: 'A reservation that committed but lost its response is found by its key, with its result.',
+      requirements: ['LG-P4', 'LG-P10'],
+    },
+    {
+      id: 'survives-reopen',
+      text: 'A reservation committed before the ledger file is closed and reopened is found after it.',
+      requirements: ['LG-P10', 'LG-7'],
+    },
     { id: RUNS_TO_END, text: 'Every ordering runs to its end: no call waits for ever.', requirements: ['LG-5'] },
   ],
   starter: STARTER,
-  runs: [run('inventory-race'), run('inventory-changed-quantity'), run('inventory-key-binding'), run('inventory-reconcile'), run('inventory-reopen-reconcile')],
+  runs: [
+    run('inventory-race'),
+    run('inventory-changed-quantity'),
+    run('inventory-key-binding'),
+    run('inventory-reconcile'),
+    run('inventory-reopen-reconcile'),
+  ],
   invariantStatements: { 'one-execution-per-key': 'one-execution-per-key' },
   components: (caller) => ledgerComponents(caller),
   sqlite: true,
-  javascriptOnly: 'its execute is a JavaScript generator the lab steps statement by statement, and each call runs in a fresh copy of the module (a replica), which one --cmd process cannot be',
+  javascriptOnly:
+    'its execute is a JavaScript generator the lab steps statement by statement, and each call runs in a fresh copy of the module (a replica), which one --cmd process cannot be',
 };

@@ -65,7 +65,10 @@ export function createTaskStore() {
 `;
 
 function taskStatus(value: Json, what: string, caller: Caller): TaskStoreStatus {
-  if (typeof value !== 'string' || !STATUSES.includes(value)) caller.shape(`${what} returned ${JSON.stringify(value)}; it must return a task status: 'working', 'input_required', 'completed', 'failed' or 'cancelled'`);
+  if (typeof value !== 'string' || !STATUSES.includes(value))
+    caller.shape(
+      `${what} returned ${JSON.stringify(value)}; it must return a task status: 'working', 'input_required', 'completed', 'failed' or 'cancelled'`,
+    );
   return value as TaskStoreStatus;
 }
 
@@ -77,12 +80,36 @@ export const tasksExercise: ExerciseDef = {
     'until the worker reaches a checkpoint and stops, the work may finish first and the task ends completed, and a terminal status never changes.',
   exports: ['createTaskStore'],
   statements: [
-    { id: 'cancel-only-acknowledges', text: 'tasks/cancel only records the request: while the worker runs, its answer leaves the task working, not cancelled.', requirements: ['TK-1', 'VF-12'] },
-    { id: 'working-until-checkpoint', text: 'tasks/get reports working until the worker stops at a checkpoint (then cancelled) or finishes (then completed).', requirements: ['TK-1', 'TK-2', 'VF-12'] },
-    { id: 'checkpoint-observes-cancel', text: "A checkpoint answers 'stop' when, and only when, a cancel was requested.", requirements: ['TK-1'] },
-    { id: 'late-cancel-keeps-completed', text: 'A cancel too late to stop the work (it finished before a checkpoint observed the cancel, or before the cancel arrived) leaves the task completed.', requirements: ['TK-1'] },
-    { id: 'terminal-stable', text: 'A terminal status (completed, failed, cancelled) never changes.', requirements: ['TK-2'] },
-    { id: RUNS_TO_END, text: 'Every ordering runs to its end: the client polls until the task reaches a terminal status.', requirements: ['TK-2'] },
+    {
+      id: 'cancel-only-acknowledges',
+      text: 'tasks/cancel only records the request: while the worker runs, its answer leaves the task working, not cancelled.',
+      requirements: ['TK-1', 'VF-12'],
+    },
+    {
+      id: 'working-until-checkpoint',
+      text: 'tasks/get reports working until the worker stops at a checkpoint (then cancelled) or finishes (then completed).',
+      requirements: ['TK-1', 'TK-2', 'VF-12'],
+    },
+    {
+      id: 'checkpoint-observes-cancel',
+      text: "A checkpoint answers 'stop' when, and only when, a cancel was requested.",
+      requirements: ['TK-1'],
+    },
+    {
+      id: 'late-cancel-keeps-completed',
+      text: 'A cancel too late to stop the work (it finished before a checkpoint observed the cancel, or before the cancel arrived) leaves the task completed.',
+      requirements: ['TK-1'],
+    },
+    {
+      id: 'terminal-stable',
+      text: 'A terminal status (completed, failed, cancelled) never changes.',
+      requirements: ['TK-2'],
+    },
+    {
+      id: RUNS_TO_END,
+      text: 'Every ordering runs to its end: the client polls until the task reaches a terminal status.',
+      requirements: ['TK-2'],
+    },
   ],
   starter: STARTER,
   // Jitter 0, so each run explores the same-instant orders (a few states; the task model re-runs SQLite
@@ -108,7 +135,8 @@ export const tasksExercise: ExerciseDef = {
         const handle = caller.make('createTaskStore', []);
         return {
           create: (taskId) => taskStatus(caller.method(handle, 'create', [taskId]), 'create()', caller),
-          onCancelRequest: (taskId) => taskStatus(caller.method(handle, 'onCancelRequest', [taskId]), 'onCancelRequest()', caller),
+          onCancelRequest: (taskId) =>
+            taskStatus(caller.method(handle, 'onCancelRequest', [taskId]), 'onCancelRequest()', caller),
           checkpoint(taskId): 'continue' | 'stop' {
             const answer = caller.method(handle, 'checkpoint', [taskId]);
             if (answer === 'continue' || answer === 'stop') return answer;

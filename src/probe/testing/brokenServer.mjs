@@ -24,10 +24,21 @@ const serverInfo = { name: 'lab-broken-server', version: '1.0.0' };
 let reservations = 0;
 let listens = 0;
 const tasks = new Map();
-const EXPORT = { name: 'slow-export', description: 'Runs as a task (tasks extension) and mishandles its cancellation.', inputSchema: { type: 'object', properties: {} } };
+const EXPORT = {
+  name: 'slow-export',
+  description: 'Runs as a task (tasks extension) and mishandles its cancellation.',
+  inputSchema: { type: 'object', properties: {} },
+};
 /** Defect 8: what tasks/get says after the cancel, one poll after another (the last one repeats). */
 const AFTER_CANCEL = ['cancelled', 'working', 'completed'];
-const RESERVE = { name: 'reserve', description: 'Reserves stock (and ignores idempotencyKey).', inputSchema: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'number' }, idempotencyKey: { type: 'string' } } } };
+const RESERVE = {
+  name: 'reserve',
+  description: 'Reserves stock (and ignores idempotencyKey).',
+  inputSchema: {
+    type: 'object',
+    properties: { item: { type: 'string' }, quantity: { type: 'number' }, idempotencyKey: { type: 'string' } },
+  },
+};
 const TOOL = {
   name: 'slow-work',
   description: 'Works for `duration` seconds in `steps` steps, reporting progress (decreasing at the third step).',
@@ -46,13 +57,29 @@ function handle(message, send, done) {
       send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
       return done();
     }
-    return result({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }, cacheScope: 'public', ttlMs: 60000, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } });
+    return result({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      cacheScope: 'public',
+      ttlMs: 60000,
+      _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },
+    });
   }
-  if (method === 'initialize') return result({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo });
-  if (method === 'tools/list') return result({ tools: revision === '2026-07-28' ? [TOOL, RESERVE, EXPORT] : [TOOL, RESERVE] });
+  if (method === 'initialize')
+    return result({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo });
+  if (method === 'tools/list')
+    return result({ tools: revision === '2026-07-28' ? [TOOL, RESERVE, EXPORT] : [TOOL, RESERVE] });
   if (method === 'tools/call' && params.name === EXPORT.name && revision === '2026-07-28') {
     const now = new Date().toISOString();
-    const task = { taskId: `task-${tasks.size + 1}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60000, pollIntervalMs: 150 };
+    const task = {
+      taskId: `task-${tasks.size + 1}`,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: 60000,
+      pollIntervalMs: 150,
+    };
     tasks.set(task.taskId, { task, cancelled: false, gets: 0 });
     return result({ resultType: 'task', ...task });
   }
@@ -73,7 +100,11 @@ function handle(message, send, done) {
     const changed = { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: meta } };
     listens += 1;
     if (listens === 1) send(changed);
-    send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: params.notifications ?? {}, _meta: meta } });
+    send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: params.notifications ?? {}, _meta: meta },
+    });
     return;
   }
   if (method === 'tools/call' && params.name === RESERVE.name) {
@@ -94,7 +125,12 @@ function handle(message, send, done) {
     let step = 0;
     const tick = () => {
       // Defect 1: a cancellation is "accepted" (logged) but the work and its response go on regardless.
-      if (token !== undefined) send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: values[step], total: steps } });
+      if (token !== undefined)
+        send({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: values[step], total: steps },
+        });
       step += 1;
       if (step < steps) setTimeout(tick, stepMs);
       else result({ content: [{ type: 'text', text: `worked ${steps} steps` }] });
@@ -121,7 +157,11 @@ if (mode === 'stdio') {
       if (message.method === 'notifications/cancelled') {
         process.stderr.write(`accepted cancellation of ${message.params?.requestId}\n`);
         // Defect 4: a notification gets an answer.
-        write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `cancellation of ${message.params?.requestId} received` } });
+        write({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `cancellation of ${message.params?.requestId} received` },
+        });
         continue;
       }
       if (message.id === undefined) continue;
@@ -141,16 +181,26 @@ if (mode === 'stdio') {
     req.on('end', () => {
       const message = JSON.parse(body);
       // The tests read these lines to check the Mcp-* headers the probe really sent.
-      process.stderr.write(`POST ${message.method} mcp-protocol-version=${req.headers['mcp-protocol-version']} mcp-method=${req.headers['mcp-method']} mcp-name=${req.headers['mcp-name']}\n`);
+      process.stderr.write(
+        `POST ${message.method} mcp-protocol-version=${req.headers['mcp-protocol-version']} mcp-method=${req.headers['mcp-method']} mcp-name=${req.headers['mcp-name']}\n`,
+      );
       if (message.id === undefined) {
         if (message.method === 'notifications/cancelled') {
           // Defect 4 on HTTP: 200 with a JSON-RPC body where 202 and no body are required.
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'cancellation received' } }));
+          res
+            .writeHead(200, { 'Content-Type': 'application/json' })
+            .end(
+              JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'cancellation received' } }),
+            );
         } else res.writeHead(202).end();
         return;
       }
       if (message.method !== 'tools/call' && message.method !== 'subscriptions/listen') {
-        handle(message, (answer) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer)), () => {});
+        handle(
+          message,
+          (answer) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer)),
+          () => {},
+        );
         return;
       }
       // Defect 3: no X-Accel-Buffering on the SSE response, and no keep-alive comments.
@@ -164,7 +214,9 @@ if (mode === 'stdio') {
       );
     });
   });
-  server.listen(Number(argv[1] ?? 0), '127.0.0.1', () => process.stderr.write(`listening on ${server.address().port}\n`));
+  server.listen(Number(argv[1] ?? 0), '127.0.0.1', () =>
+    process.stderr.write(`listening on ${server.address().port}\n`),
+  );
 } else {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exit(2);

@@ -13,7 +13,14 @@
 // the extension; a worker checks the cancel flag every `checkpointMs` (default 300); tasks/cancel records
 // the intent and answers with an empty acknowledgement. The process exits when stdin closes.
 import { randomUUID } from 'node:crypto';
-import { CancelTaskResultV2Schema, CreateTaskResultV2Schema, GetTaskResultV2Schema, hasTaskClientCapabilityV2, isCancelTaskRequestV2, isGetTaskRequestV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import {
+  CancelTaskResultV2Schema,
+  CreateTaskResultV2Schema,
+  GetTaskResultV2Schema,
+  hasTaskClientCapabilityV2,
+  isCancelTaskRequestV2,
+  isGetTaskRequestV2,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
 
 const progressOnTask = process.argv.includes('--progress-on-task');
 const EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -27,7 +34,15 @@ const tasks = new Map();
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
-const fields = (task) => ({ taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: 60000, pollIntervalMs: 200, ...(task.result === undefined ? {} : { result: task.result }) });
+const fields = (task) => ({
+  taskId: task.taskId,
+  status: task.status,
+  createdAt: task.createdAt,
+  lastUpdatedAt: task.lastUpdatedAt,
+  ttlMs: 60000,
+  pollIntervalMs: 200,
+  ...(task.result === undefined ? {} : { result: task.result }),
+});
 
 function settle(task, status, extra = {}) {
   if (TERMINAL.has(task.status)) return;
@@ -39,11 +54,23 @@ function startWorker(task, durationMs, checkpointMs, progressToken) {
   let step = 0;
   const checkpoint = () => {
     if (task.cancelRequested) return settle(task, 'cancelled');
-    if (Date.now() - started >= durationMs) return settle(task, 'completed', { result: { resultType: 'complete', content: [{ type: 'text', text: 'report exported' }] } });
+    if (Date.now() - started >= durationMs)
+      return settle(task, 'completed', {
+        result: { resultType: 'complete', content: [{ type: 'text', text: 'report exported' }] },
+      });
     step += 1;
     if (progressOnTask) {
-      if (progressToken !== undefined) write({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: step, message: `checkpoint ${step} of task ${task.taskId}` } });
-      write({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `task ${task.taskId}: checkpoint ${step}` } });
+      if (progressToken !== undefined)
+        write({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken, progress: step, message: `checkpoint ${step} of task ${task.taskId}` },
+        });
+      write({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: `task ${task.taskId}: checkpoint ${step}` },
+      });
     }
     setTimeout(checkpoint, Math.min(checkpointMs, Math.max(1, durationMs - (Date.now() - started))));
   };
@@ -55,14 +82,28 @@ function handle(message) {
   const result = (value) => write({ jsonrpc: '2.0', id, result: value });
   const error = (code, text) => write({ jsonrpc: '2.0', id, error: { code, message: text } });
   const meta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
-  if (method === 'server/discover') return result({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, extensions: { [EXTENSION]: {} } }, cacheScope: 'public', ttlMs: 60000, _meta: meta });
+  if (method === 'server/discover')
+    return result({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {}, extensions: { [EXTENSION]: {} } },
+      cacheScope: 'public',
+      ttlMs: 60000,
+      _meta: meta,
+    });
   if (method === 'tools/list') return result({ resultType: 'complete', tools: [TOOL] });
   if (method === 'tools/call') {
     if (params.name !== TOOL.name) return error(-32602, `Unknown tool: ${params.name}`);
     if (!hasTaskClientCapabilityV2(params)) return error(-32021, 'Missing required client capability');
     const args = params.arguments ?? {};
     const now = new Date().toISOString();
-    const task = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, cancelRequested: false };
+    const task = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      cancelRequested: false,
+    };
     // Durable before the answer: from here on a tasks/get for it resolves.
     tasks.set(task.taskId, task);
     startWorker(task, Number(args.duration ?? 2) * 1000, Number(args.checkpointMs ?? 300), params._meta?.progressToken);

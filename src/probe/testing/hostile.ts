@@ -9,7 +9,9 @@ export interface HostileServer {
   stop(): Promise<void>;
 }
 
-export async function startHostileHttp(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<HostileServer> {
+export async function startHostileHttp(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<HostileServer> {
   const server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -50,7 +52,13 @@ export function writeMany(res: ServerResponse, total: number, then: () => void =
  * initialize, a tools/list with one tool `work`, and an empty result for everything else.
  */
 export function plainAnswer(message: { id: number | string; method: string }): Record<string, unknown> {
-  if (message.method === 'server/discover') return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
-  const result = message.method === 'initialize' ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } } : message.method === 'tools/list' ? { tools: [{ name: 'work', inputSchema: { type: 'object' } }] } : { content: [] };
+  if (message.method === 'server/discover')
+    return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+  const result =
+    message.method === 'initialize'
+      ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } }
+      : message.method === 'tools/list'
+        ? { tools: [{ name: 'work', inputSchema: { type: 'object' } }] }
+        : { content: [] };
   return { jsonrpc: '2.0', id: message.id, result };
 }

@@ -38,30 +38,81 @@ function handle(m) {
       return send({ id: m.id, error: { code: -32601, message: mode === 'bad-tostring' ? odd : 'Method not found' } });
     case 'initialize':
       if (mode === 'bad-utf8') {
-        const text = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'a#b', version: '1' } } });
+        const text = JSON.stringify({
+          jsonrpc: '2.0',
+          id: m.id,
+          result: {
+            protocolVersion: '2025-11-25',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'a#b', version: '1' },
+          },
+        });
         const [before, after] = text.split('#');
-        return process.stdout.write(Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(`${after}\n`)]));
+        return process.stdout.write(
+          Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(`${after}\n`)]),
+        );
       }
       if (mode === 'requests') {
         send({ id: 'p1', method: 'ping' });
         send({ id: 's1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
-        send({ id: 'e1', method: 'elicitation/create', params: { message: 'x', requestedSchema: { type: 'object', properties: {} } } });
+        send({
+          id: 'e1',
+          method: 'elicitation/create',
+          params: { message: 'x', requestedSchema: { type: 'object', properties: {} } },
+        });
         send({ id: 'r1', method: 'roots/list' });
       }
-      return send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: mode === 'c1-name' ? { name: 'a\u0085b\u007fc', version: '1\u009b2' } : mode === 'env-name' ? { name: `token ${[...(process.env.MY_TOKEN ?? '')].reverse().join('')}`, version: '1' } : { name: 'hostile', version: '1' } } });
+      return send({
+        id: m.id,
+        result: {
+          protocolVersion: '2025-11-25',
+          capabilities: { tools: {} },
+          serverInfo:
+            mode === 'c1-name'
+              ? { name: 'a\u0085b\u007fc', version: '1\u009b2' }
+              : mode === 'env-name'
+                ? { name: `token ${[...(process.env.MY_TOKEN ?? '')].reverse().join('')}`, version: '1' }
+                : { name: 'hostile', version: '1' },
+        },
+      });
     case 'tools/list':
-      if (mode === 'deep') return process.stdout.write(`{"jsonrpc":"2.0","id":${m.id},"result":{"tools":[{"name":"work","inputSchema":{"type":"object","x":${deep()}}}]}}\n`);
-      return send({ id: m.id, result: { tools: [{ name: mode === 'bad-tostring' ? odd : 'work', inputSchema: { type: 'object' } }, { name: 'work', inputSchema: { type: 'object' } }] } });
+      if (mode === 'deep')
+        return process.stdout.write(
+          `{"jsonrpc":"2.0","id":${m.id},"result":{"tools":[{"name":"work","inputSchema":{"type":"object","x":${deep()}}}]}}\n`,
+        );
+      return send({
+        id: m.id,
+        result: {
+          tools: [
+            { name: mode === 'bad-tostring' ? odd : 'work', inputSchema: { type: 'object' } },
+            { name: 'work', inputSchema: { type: 'object' } },
+          ],
+        },
+      });
     case 'tools/call': {
       if (mode === 'bulk' && !bulkSent) {
         bulkSent = true;
         const depth = 60;
-        const inner = process.argv[3] === 'c1' ? JSON.stringify('\u0085'.repeat(480_000)) : Array.from({ length: 333_000 }, () => '{}').join(',');
+        const inner =
+          process.argv[3] === 'c1'
+            ? JSON.stringify('\u0085'.repeat(480_000))
+            : Array.from({ length: 333_000 }, () => '{}').join(',');
         const data = '['.repeat(depth) + inner + ']'.repeat(depth);
-        for (let i = 0; i < 15; i++) process.stdout.write(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${data}}}\n`);
+        for (let i = 0; i < 15; i++)
+          process.stdout.write(
+            `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${data}}}\n`,
+          );
       }
       const token = m.params?._meta?.progressToken;
-      if (token !== undefined) send({ method: 'notifications/progress', params: { progressToken: token, progress: mode === 'bad-tostring' ? odd : 1, total: mode === 'bad-tostring' ? odd : 2 } });
+      if (token !== undefined)
+        send({
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress: mode === 'bad-tostring' ? odd : 1,
+            total: mode === 'bad-tostring' ? odd : 2,
+          },
+        });
       const answer = () => send({ id: m.id, result: { content: [{ type: 'text', text: 'done' }] } });
       return void setTimeout(() => {
         answer();

@@ -17,10 +17,14 @@ const [mode = 'stdio', portText = '0', keepAliveText] = process.argv.slice(2);
 function pause(ms, signal) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('cancelled'));
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new Error('cancelled'));
+      },
+      { once: true },
+    );
   });
 }
 
@@ -31,12 +35,19 @@ function build() {
   const server = new McpServer({ name: 'lab-sdk-server', version: '1.0.0' });
   server.registerTool(
     'count-slowly',
-    { description: 'Counts to `steps` over `duration` seconds, with progress; stops when cancelled.', inputSchema: { duration: z.number().default(2), steps: z.number().default(4) } },
+    {
+      description: 'Counts to `steps` over `duration` seconds, with progress; stops when cancelled.',
+      inputSchema: { duration: z.number().default(2), steps: z.number().default(4) },
+    },
     async ({ duration, steps }, extra) => {
       const token = extra._meta?.progressToken;
       for (let step = 1; step <= steps; step++) {
         await pause((duration * 1000) / steps, extra.signal);
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps } });
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: step, total: steps },
+          });
       }
       return { content: [{ type: 'text', text: `counted to ${steps}` }] };
     },
@@ -44,7 +55,10 @@ function build() {
   // A mutation with a real idempotency ledger: the key binds the arguments' fingerprint and the one result.
   server.registerTool(
     'reserve',
-    { description: 'Reserves `quantity` of `item`; an idempotencyKey makes a retry return the stored reservation.', inputSchema: { item: z.string(), quantity: z.number(), idempotencyKey: z.string().optional() } },
+    {
+      description: 'Reserves `quantity` of `item`; an idempotencyKey makes a retry return the stored reservation.',
+      inputSchema: { item: z.string(), quantity: z.number(), idempotencyKey: z.string().optional() },
+    },
     async ({ item, quantity, idempotencyKey }) => {
       const fingerprint = JSON.stringify([item, quantity]);
       const execute = async () => {
@@ -59,7 +73,11 @@ function build() {
         ledger.set(idempotencyKey, { fingerprint, result });
         return result;
       }
-      if (stored.fingerprint !== fingerprint) return { isError: true, content: [{ type: 'text', text: `key ${idempotencyKey} was used with other arguments` }] };
+      if (stored.fingerprint !== fingerprint)
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `key ${idempotencyKey} was used with other arguments` }],
+        };
       return stored.result;
     },
   );

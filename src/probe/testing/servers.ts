@@ -11,7 +11,9 @@ export const TASK_SERVER = here('./taskServer.mjs');
 /** A stdio task server built on @modelcontextprotocol/ext-tasks's V2 schemas; `--progress-on-task` makes it send progress and log notifications for a task. */
 export const EXT_TASK_SERVER = here('./extTaskServer.mjs');
 export const LOOPBACK_ONLY = here('./loopbackOnly.mjs');
-export const SERVER_EVERYTHING = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+export const SERVER_EVERYTHING = fileURLToPath(
+  new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
 
 /** A port free on 127.0.0.1 a moment ago (for a server that cannot be told to pick its own). */
 export function freePort(): Promise<number> {
@@ -20,7 +22,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -35,7 +39,12 @@ export interface StartedServer {
 const START_TIMEOUT_MS = 15_000;
 
 /** Starts an HTTP server process and waits until its stderr says it listens; rejects after 15 s. */
-export function startHttpServer(args: string[], env: Record<string, string>, portOf: (stderr: string) => number | null, path: string): Promise<StartedServer> {
+export function startHttpServer(
+  args: string[],
+  env: Record<string, string>,
+  portOf: (stderr: string) => number | null,
+  path: string,
+): Promise<StartedServer> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   const stop = async (): Promise<void> => {
@@ -72,5 +81,10 @@ export const listeningOn = (stderr: string): number | null => {
 /** server-everything over Streamable HTTP, held to 127.0.0.1 by the loopback preload. */
 export async function startServerEverythingHttp(): Promise<StartedServer> {
   const port = await freePort();
-  return startHttpServer(['--import', LOOPBACK_ONLY, SERVER_EVERYTHING, 'streamableHttp'], { PORT: String(port) }, (stderr) => (listeningOn(stderr) === port ? port : null), '/mcp');
+  return startHttpServer(
+    ['--import', LOOPBACK_ONLY, SERVER_EVERYTHING, 'streamableHttp'],
+    { PORT: String(port) },
+    (stderr) => (listeningOn(stderr) === port ? port : null),
+    '/mcp',
+  );
 }

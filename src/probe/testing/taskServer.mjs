@@ -37,8 +37,10 @@ function setStatus(task, status, extra = {}) {
 function startWorker(task, durationMs, checkpointMs) {
   const started = Date.now();
   const checkpoint = () => {
-    if (task.cancelRequested) return setStatus(task, 'cancelled', { statusMessage: 'cancelled at a worker checkpoint' });
-    if (Date.now() - started >= durationMs) return setStatus(task, 'completed', { result: { content: [{ type: 'text', text: 'report exported' }] } });
+    if (task.cancelRequested)
+      return setStatus(task, 'cancelled', { statusMessage: 'cancelled at a worker checkpoint' });
+    if (Date.now() - started >= durationMs)
+      return setStatus(task, 'completed', { result: { content: [{ type: 'text', text: 'report exported' }] } });
     setTimeout(checkpoint, Math.min(checkpointMs, Math.max(1, durationMs - (Date.now() - started))));
   };
   setTimeout(checkpoint, Math.min(checkpointMs, durationMs));
@@ -49,17 +51,38 @@ function handle(message, send) {
   const { id, method, params = {} } = message;
   const result = (value) => send({ jsonrpc: '2.0', id, result: value });
   const error = (code, text) => send({ jsonrpc: '2.0', id, error: { code, message: text } });
-  if (method === 'server/discover') return result({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, extensions: { [EXTENSION]: {} } }, cacheScope: 'public', ttlMs: 60000, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } });
+  if (method === 'server/discover')
+    return result({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {}, extensions: { [EXTENSION]: {} } },
+      cacheScope: 'public',
+      ttlMs: 60000,
+      _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },
+    });
   if (method === 'tools/list') return result({ resultType: 'complete', tools: [TOOL] });
   if (method === 'tools/call') {
     if (params.name !== TOOL.name) return error(-32602, `Unknown tool: ${params.name}`);
     const args = params.arguments ?? {};
     const durationMs = Number(args.duration ?? 2) * 1000;
     const checkpointMs = Number(args.checkpointMs ?? 300);
-    const declared = params._meta?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[EXTENSION] !== undefined;
-    if (!declared) return void setTimeout(() => result({ resultType: 'complete', content: [{ type: 'text', text: 'report exported' }] }), durationMs);
+    const declared =
+      params._meta?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[EXTENSION] !== undefined;
+    if (!declared)
+      return void setTimeout(
+        () => result({ resultType: 'complete', content: [{ type: 'text', text: 'report exported' }] }),
+        durationMs,
+      );
     const now = new Date().toISOString();
-    const task = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60000, pollIntervalMs: 200, cancelRequested: false };
+    const task = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: 60000,
+      pollIntervalMs: 200,
+      cancelRequested: false,
+    };
     // Durable before the answer: the map holds it, so a tasks/get for it resolves from now on.
     tasks.set(task.taskId, task);
     startWorker(task, durationMs, checkpointMs);
@@ -101,7 +124,9 @@ if (mode === 'stdio') {
     req.on('end', () => {
       const message = JSON.parse(body);
       // The tests read these lines to check the routing headers the probe sent.
-      process.stderr.write(`POST ${message.method} mcp-method=${req.headers['mcp-method']} mcp-name=${req.headers['mcp-name']}\n`);
+      process.stderr.write(
+        `POST ${message.method} mcp-method=${req.headers['mcp-method']} mcp-name=${req.headers['mcp-name']}\n`,
+      );
       if (message.id === undefined) return void res.writeHead(202).end();
       handle(message, (answer) => {
         if (!res.destroyed) res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));

@@ -22,9 +22,11 @@ export const createExploreSlice: Slice<ExploreSlice> = (deps) => (set, get) => (
     set({ exploreRequest, exploreStatus: 'running', exploreProgress: null, exploreError: null, exploration: null });
     try {
       const { scenario, transport, seed, settings } = spec;
-      const result = await deps.client().explore({ scenario, transport, seed, settings, bound: PAGE_EXPLORE_BOUND }, (progress) => {
-        if (latest()) set({ exploreProgress: progress });
-      });
+      const result = await deps
+        .client()
+        .explore({ scenario, transport, seed, settings, bound: PAGE_EXPLORE_BOUND }, (progress) => {
+          if (latest()) set({ exploreProgress: progress });
+        });
       if (current()) set({ exploreStatus: 'done', exploration: result, exploreProgress: null });
       else if (latest()) set({ exploreStatus: 'idle', exploreProgress: null });
     } catch (error) {
@@ -43,7 +45,10 @@ export const createExploreSlice: Slice<ExploreSlice> = (deps) => (set, get) => (
     deps.client().stop();
   },
   async openOrdering(schedule, seq) {
-    set({ spec: { ...get().spec, schedule }, landing: seq === null ? { kind: 'end' } : { kind: 'link', text: String(seq + 1) } });
+    set({
+      spec: { ...get().spec, schedule },
+      landing: seq === null ? { kind: 'end' } : { kind: 'link', text: String(seq + 1) },
+    });
     await get().run();
     // The violating event is the one the inspector shows.
     if (seq !== null && get().spec.schedule === schedule && get().status === 'done') set({ selectedSeq: seq });

@@ -4,7 +4,11 @@ import { toFailure } from './run';
 import type { LedgerSlice, Slice } from './state';
 
 /** The tables as the Ledger section names them. */
-const LEDGER_TABLE_NAMES: Record<LedgerTable, string> = { idempotencyKeys: 'Idempotency keys', effects: 'Effects', executions: 'Executions' };
+const LEDGER_TABLE_NAMES: Record<LedgerTable, string> = {
+  idempotencyKeys: 'Idempotency keys',
+  effects: 'Effects',
+  executions: 'Executions',
+};
 
 /** The stored ledger, as the worker reads it: busy while any request is unanswered, showing only the latest answer's rows. */
 export const createLedgerSlice: Slice<LedgerSlice> = (deps) => (set, get) => {
@@ -50,7 +54,12 @@ export const createLedgerSlice: Slice<LedgerSlice> = (deps) => (set, get) => {
       }
       return view(what, async () => deps.client().importLedger(new Uint8Array(await file.arrayBuffer())));
     },
-    exportLedger: () => request('Could not export the ledger.', () => deps.client().exportLedger(), () => undefined),
+    exportLedger: () =>
+      request(
+        'Could not export the ledger.',
+        () => deps.client().exportLedger(),
+        () => undefined,
+      ),
     resetLedger: () => view('Could not reset the ledger.', () => deps.client().resetLedger()),
     async readLedgerRows(table, offset, limit) {
       try {

@@ -10,6 +10,7 @@ export const createInspectorSlice: Slice<InspectorSlice> = () => (set) => ({
 export const createNoticeSlice: Slice<NoticeSlice> = () => (set, get) => ({
   notices: [],
   nextNoticeId: 1,
-  notify: (text) => set({ notices: [...get().notices, { id: get().nextNoticeId, text }], nextNoticeId: get().nextNoticeId + 1 }),
+  notify: (text) =>
+    set({ notices: [...get().notices, { id: get().nextNoticeId, text }], nextNoticeId: get().nextNoticeId + 1 }),
   dismissNotices: () => set({ notices: [] }),
 });

@@ -61,7 +61,10 @@ export const createPlaybackSlice: Slice<PlaybackSlice> = () => (set, get) => {
 function gate(state: LabState, from: number, to: number): { step: number; hold: boolean } {
   if (to <= from || state.stepGate === null) return { step: to, hold: false };
   const answer = state.stepGate(state, from, to);
-  if (answer.step < from || answer.step > to) throw new Error(`A step gate keeps a move between where it starts and where it was sent (${from} → ${to}, held at ${answer.step}).`);
+  if (answer.step < from || answer.step > to)
+    throw new Error(
+      `A step gate keeps a move between where it starts and where it was sent (${from} → ${to}, held at ${answer.step}).`,
+    );
   return answer;
 }
 

@@ -1,7 +1,15 @@
 import { LabClientError, type LabRun } from '../../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../../worker/sdkInfo';
 import type { ScenarioInfo, Settings, Transcript } from '../../worker/protocol';
-import { DEFAULT_SPEC, seededSpec, type LabFailure, type LabState, type Landing, type RunSlice, type Slice } from './state';
+import {
+  DEFAULT_SPEC,
+  seededSpec,
+  type LabFailure,
+  type LabState,
+  type Landing,
+  type RunSlice,
+  type Slice,
+} from './state';
 
 export function toFailure(error: unknown): LabFailure {
   if (error instanceof LabClientError) return { code: error.code, message: error.message };
@@ -10,30 +18,62 @@ export function toFailure(error: unknown): LabFailure {
 
 /** `requestId=0` on ts-sdk over HTTP is the one SDK-decided value a run may ask (a resumed session; sdk/refusal.ts resumesSession). */
 function withoutSdkDecided(settings: Readonly<Settings>, resumes: boolean): Settings {
-  return Object.fromEntries(Object.entries(settings).filter(([name]) => !Object.hasOwn(SETTINGS_NOT_APPLIED, name) || (resumes && name === 'requestId' && settings.requestId === 0)));
+  return Object.fromEntries(
+    Object.entries(settings).filter(
+      ([name]) =>
+        !Object.hasOwn(SETTINGS_NOT_APPLIED, name) || (resumes && name === 'requestId' && settings.requestId === 0),
+    ),
+  );
 }
 
 /** The step a new transcript opens at: the link's, the end, or where the previous run's replay stood; and the notice when a link's step does not fit. */
-function landingStep(landing: Landing, events: Transcript['events'], previous: { step: number; total: number } | null): { step: number; notice: string | null } {
+function landingStep(
+  landing: Landing,
+  events: Transcript['events'],
+  previous: { step: number; total: number } | null,
+): { step: number; notice: string | null } {
   const total = events.length;
-  if (landing.kind === 'time') return { step: Math.max(0, Math.min(total, events.filter((event) => event.atMs <= landing.atMs).length)), notice: null };
+  if (landing.kind === 'time')
+    return {
+      step: Math.max(0, Math.min(total, events.filter((event) => event.atMs <= landing.atMs).length)),
+      notice: null,
+    };
   if (landing.kind === 'link') {
     const text = landing.text.trim();
     const step = /^\d+$/.test(text) ? Number(text) : Number.NaN;
     if (Number.isSafeInteger(step) && step <= total) return { step, notice: null };
-    return { step: total, notice: `The link's step=${landing.text} is not a step of this run (0 to ${total}). Showing the end of the run instead.` };
+    return {
+      step: total,
+      notice: `The link's step=${landing.text} is not a step of this run (0 to ${total}). Showing the end of the run instead.`,
+    };
   }
-  if (landing.kind === 'end' || previous === null || previous.step >= previous.total) return { step: total, notice: null };
+  if (landing.kind === 'end' || previous === null || previous.step >= previous.total)
+    return { step: total, notice: null };
   return { step: Math.min(previous.step, total), notice: null };
 }
 
 /** What the page shows of a worker's answer: the run (or recording) on screen, replayed at `step`. */
 function onScreen(answer: LabRun, step: number) {
   const { runId, transcript, facts, race, wording, layout } = answer;
-  return { status: 'done' as const, runId, landing: { kind: 'keep' as const }, transcript, facts, race, wording, layout, error: null, progress: null, step, scrubMs: null, selectedSeq: null };
+  return {
+    status: 'done' as const,
+    runId,
+    landing: { kind: 'keep' as const },
+    transcript,
+    facts,
+    race,
+    wording,
+    layout,
+    error: null,
+    progress: null,
+    step,
+    scrubMs: null,
+    selectedSeq: null,
+  };
 }
 
-const isLedger = (state: Pick<LabState, 'scenarios' | 'spec'>) => state.scenarios.find((scenario) => scenario.id === state.spec.scenario)?.kind === 'ledger';
+const isLedger = (state: Pick<LabState, 'scenarios' | 'spec'>) =>
+  state.scenarios.find((scenario) => scenario.id === state.spec.scenario)?.kind === 'ledger';
 
 /**
  * What the worker answered for the selection. Every protocol fact on screen comes from a transcript
@@ -66,31 +106,51 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
       try {
         const { view, problems } = await deps.client().resolve(link.params);
         set({ scenarios, spec: { ...view, impl: view.impl ?? 'model' } });
-        for (const problem of problems) get().notify(`The link's ${problem.param}=${problem.value} was not used: ${problem.message}. Showing the default instead.`);
+        for (const problem of problems)
+          get().notify(
+            `The link's ${problem.param}=${problem.value} was not used: ${problem.message}. Showing the default instead.`,
+          );
       } catch (error) {
         const failure = toFailure(error);
         set({ scenarios, spec: DEFAULT_SPEC });
-        get().notify(`The link could not be read (${failure.code}: ${failure.message}). Showing the default view instead.`);
+        get().notify(
+          `The link could not be read (${failure.code}: ${failure.message}). Showing the default view instead.`,
+        );
       }
     } else {
       const selected = scenarios.find((scenario) => scenario.id === get().spec.scenario) ?? scenarios[0];
-      set(selected === undefined ? { scenarios } : { scenarios, spec: { ...get().spec, scenario: selected.id, transport: selected.defaultTransport } });
+      set(
+        selected === undefined
+          ? { scenarios }
+          : { scenarios, spec: { ...get().spec, scenario: selected.id, transport: selected.defaultTransport } },
+      );
     }
     const { schedule, faults } = link ?? {};
-    set({ landing: link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step }, spec: { ...get().spec, ...(schedule === undefined ? {} : { schedule }), ...(faults === undefined ? {} : { faults }) } });
+    set({
+      landing: link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step },
+      spec: {
+        ...get().spec,
+        ...(schedule === undefined ? {} : { schedule }),
+        ...(faults === undefined ? {} : { faults }),
+      },
+    });
     // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
     await get().run();
     // The link's faults name no message of its run (LAB023), or its ordering does not fit it (LAB022): run without, say why.
     const failed = get().error;
     if (failed?.code === 'LAB023' && get().spec.faults !== undefined) {
-      get().notify(`The link's faults=${get().spec.faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`);
+      get().notify(
+        `The link's faults=${get().spec.faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`,
+      );
       const { faults: _faults, ...withoutFaults } = get().spec;
       set({ spec: withoutFaults, landing: { kind: 'end' } });
       await get().run();
     }
     const misfit = get().error;
     if (misfit?.code === 'LAB022' && get().spec.schedule !== undefined) {
-      get().notify(`The link's schedule=${get().spec.schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`);
+      get().notify(
+        `The link's schedule=${get().spec.schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`,
+      );
       const { schedule: _schedule, ...withoutSchedule } = get().spec;
       set({ spec: withoutSchedule, landing: { kind: 'end' } });
       await get().run();
@@ -100,7 +160,9 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
     // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
     const ended = error !== null && (error.code === 'STOPPED' || error.code === 'RUN_BUDGET');
     if (hasParams && error !== null && !ended && Object.keys(spec.settings).length > 0) {
-      get().notify(`The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`);
+      get().notify(
+        `The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`,
+      );
       set({ spec: { ...spec, settings: {} }, landing: { kind: 'end' } });
       await get().run();
     }
@@ -115,16 +177,27 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
     try {
       // The real SDK decides some settings itself: the user's values stay for the model and are not sent with it.
       // An explored ordering and faults are the model's (a change of implementation drops them).
-      const sent = spec.impl === 'model' ? spec : { ...seededSpec(spec), settings: withoutSdkDecided(spec.settings, spec.impl === 'ts-sdk' && spec.transport === 'http') };
+      const sent =
+        spec.impl === 'model'
+          ? spec
+          : {
+              ...seededSpec(spec),
+              settings: withoutSdkDecided(spec.settings, spec.impl === 'ts-sdk' && spec.transport === 'http'),
+            };
       const answer = await deps.client().runLab({ ...sent, ledger: kept ? 'kept' : 'fresh', scale }, (progress) => {
         if (latest()) set({ progress });
       });
       // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
       // first time reads the stored ledger once; other scenarios never touch it (sql.js stays unloaded).
-      const readLedger = kept || (isLedger(get()) && latest() && get().ledger === null && get().ledgerStatus === 'idle');
+      const readLedger =
+        kept || (isLedger(get()) && latest() && get().ledger === null && get().ledgerStatus === 'idle');
       if (latest()) {
         const { transcript: previous, step, landing } = get();
-        const landed = landingStep(landing, answer.transcript.events, previous === null ? null : { step, total: previous.events.length });
+        const landed = landingStep(
+          landing,
+          answer.transcript.events,
+          previous === null ? null : { step, total: previous.events.length },
+        );
         if (landed.notice !== null) get().notify(landed.notice);
         // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
         set({ ...onScreen(answer, landed.step), ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
@@ -134,7 +207,20 @@ export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
       if (readLedger) await get().refreshLedger();
     } catch (error) {
       // The transcript on screen would no longer match the inputs above it: clear it.
-      if (latest()) set({ status: 'error', runId: null, transcript: null, facts: null, race: null, wording: [], layout: null, error: toFailure(error), progress: null, step: 0, selectedSeq: null });
+      if (latest())
+        set({
+          status: 'error',
+          runId: null,
+          transcript: null,
+          facts: null,
+          race: null,
+          wording: [],
+          layout: null,
+          error: toFailure(error),
+          progress: null,
+          step: 0,
+          selectedSeq: null,
+        });
     }
   },
   stop() {

@@ -11,12 +11,20 @@ export const createSelectionSlice: Slice<SelectionSlice> = (deps) => (set, get) 
     const { spec } = get();
     // The SDK stays chosen from one request race to the next; any other scenario runs on the model.
     const impl = info?.kind === 'request-race' ? spec.impl : 'model';
-    set({ spec: { scenario: id, impl, transport: info?.defaultTransport ?? spec.transport, seed: spec.seed, settings: {} }, landing: { kind: 'end' }, ...OTHER_RUN });
+    set({
+      spec: { scenario: id, impl, transport: info?.defaultTransport ?? spec.transport, seed: spec.seed, settings: {} },
+      landing: { kind: 'end' },
+      ...OTHER_RUN,
+    });
     void get().run();
   },
   select({ keepLedger, ...change }) {
     // An explored ordering or a fault belongs to the run it was made on: the SDK, too, orders its own work.
-    set({ spec: { ...seededSpec(get().spec), ...change }, ...(keepLedger === undefined ? {} : { keepLedger }), ...OTHER_RUN });
+    set({
+      spec: { ...seededSpec(get().spec), ...change },
+      ...(keepLedger === undefined ? {} : { keepLedger }),
+      ...OTHER_RUN,
+    });
     void get().run();
   },
   setSetting(name, value) {

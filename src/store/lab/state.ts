@@ -1,6 +1,19 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ExploreProgress, LabClient, LabRun, RunProgress } from '../../worker/client';
-import type { EventWording, ExploreResult, LedgerRows, LedgerTable, LedgerView, RaceFactSteps, RaceView, RunSelection, ScenarioInfo, SettingValue, Settings, Transcript } from '../../worker/protocol';
+import type {
+  EventWording,
+  ExploreResult,
+  LedgerRows,
+  LedgerTable,
+  LedgerView,
+  RaceFactSteps,
+  RaceView,
+  RunSelection,
+  ScenarioInfo,
+  SettingValue,
+  Settings,
+  Transcript,
+} from '../../worker/protocol';
 import type { DiagramLayout, TimeScale } from '../diagramLayout';
 
 /**
@@ -36,7 +49,9 @@ export interface LinkView {
 }
 
 /** A change of the selection: any of the run's dimensions a control sets, and the ledger choice. */
-export type SelectionChange = Partial<Pick<RunSelection, 'transport' | 'seed' | 'impl' | 'settings'>> & { keepLedger?: boolean };
+export type SelectionChange = Partial<Pick<RunSelection, 'transport' | 'seed' | 'impl' | 'settings'>> & {
+  keepLedger?: boolean;
+};
 
 export interface SelectionSlice {
   /** Scenario metadata as the worker listed it; empty until the first `list` answer. */
@@ -66,7 +81,8 @@ export interface SelectionSlice {
 }
 
 /** Where the next run's replay opens: its end, where the replay stood, a link's step, or the last event of a virtual instant (a what-if opens where it acts). */
-export type Landing = { kind: 'end' } | { kind: 'keep' } | { kind: 'link'; text: string } | { kind: 'time'; atMs: number };
+export type Landing =
+  { kind: 'end' } | { kind: 'keep' } | { kind: 'link'; text: string } | { kind: 'time'; atMs: number };
 
 export interface RunSlice {
   status: RunStatus;
@@ -273,7 +289,16 @@ export interface FaultSlice {
   clearFaults(): void;
 }
 
-export type LabState = SelectionSlice & RunSlice & LayoutSlice & PlaybackSlice & InspectorSlice & NoticeSlice & LedgerSlice & ExploreSlice & WhatIfSlice & FaultSlice;
+export type LabState = SelectionSlice &
+  RunSlice &
+  LayoutSlice &
+  PlaybackSlice &
+  InspectorSlice &
+  NoticeSlice &
+  LedgerSlice &
+  ExploreSlice &
+  WhatIfSlice &
+  FaultSlice;
 
 /**
  * What drives playback: the page's wall-clock interval, or a test's hand (see driver.ts). `every`
@@ -295,16 +320,24 @@ export const DEFAULT_SCENARIO_ID = 'A';
 export const DEFAULT_SEED = 1;
 
 /** The selection a page opens on before the worker lists its scenarios. */
-export const DEFAULT_SPEC: RunSelection = { scenario: DEFAULT_SCENARIO_ID, impl: 'model', transport: 'stdio', seed: DEFAULT_SEED, settings: {} };
+export const DEFAULT_SPEC: RunSelection = {
+  scenario: DEFAULT_SCENARIO_ID,
+  impl: 'model',
+  transport: 'stdio',
+  seed: DEFAULT_SEED,
+  settings: {},
+};
 
 /** How many events the run shows, 0 without a transcript. */
 export const eventCount = (state: Pick<LabState, 'transcript'>): number => state.transcript?.events.length ?? 0;
 
 /** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
-export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number => state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
+export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number =>
+  state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
 
 /** The scenario selected, as the worker listed it. */
-export const selectedInfo = (state: Pick<LabState, 'scenarios' | 'spec'>): ScenarioInfo | undefined => state.scenarios.find((scenario) => scenario.id === state.spec.scenario);
+export const selectedInfo = (state: Pick<LabState, 'scenarios' | 'spec'>): ScenarioInfo | undefined =>
+  state.scenarios.find((scenario) => scenario.id === state.spec.scenario);
 
 /** The selection without an explored ordering or faults: another run of the same description. */
 export function seededSpec(spec: RunSelection): RunSelection {

@@ -1,4 +1,13 @@
-import { currentTimeMs, FAULT_DELAY_MS, selectedInfo, type FaultSlice, type Landing, type Slice, type WhatIf, type WhatIfSlice } from './state';
+import {
+  currentTimeMs,
+  FAULT_DELAY_MS,
+  selectedInfo,
+  type FaultSlice,
+  type Landing,
+  type Slice,
+  type WhatIf,
+  type WhatIfSlice,
+} from './state';
 
 /** "What if…": the same run again with the user's cancel, or a dropped connection, at the replay's virtual time. */
 export const createWhatIfSlice: Slice<WhatIfSlice> = () => (set, get) => {
@@ -7,7 +16,12 @@ export const createWhatIfSlice: Slice<WhatIfSlice> = () => (set, get) => {
     // A what-if of a what-if still returns to the scenario as it was first.
     const previous = whatIf?.previous ?? { spec, step };
     const { schedule: _schedule, faults: _faults, ...seeded } = previous.spec;
-    set({ whatIf: { kind, atMs, previous }, spec: { ...seeded, settings: { ...previous.spec.settings, [setting]: atMs } }, exploration: null, landing });
+    set({
+      whatIf: { kind, atMs, previous },
+      spec: { ...seeded, settings: { ...previous.spec.settings, [setting]: atMs } },
+      exploration: null,
+      landing,
+    });
     void get().run();
   }
   return {
@@ -25,7 +39,10 @@ export const createWhatIfSlice: Slice<WhatIfSlice> = () => (set, get) => {
       const min = spec?.kind === 'integer' ? spec.min : 0;
       const atMs = currentTimeMs(get());
       if (atMs < min) {
-        const why = kind === 'reconnect' ? 'the reconnect scenario sets up its streams first' : 'at 0 ms every client has just lost its stream';
+        const why =
+          kind === 'reconnect'
+            ? 'the reconnect scenario sets up its streams first'
+            : 'at 0 ms every client has just lost its stream';
         get().notify(`The connection can drop from ${min} ms on (${why}); the replay stands at ${atMs} ms.`);
         return;
       }
@@ -43,13 +60,22 @@ export const createWhatIfSlice: Slice<WhatIfSlice> = () => (set, get) => {
 /** Faults the user injects on a message of the run (the diagram's Drop, Delay, Duplicate, Crash). */
 export const createFaultSlice: Slice<FaultSlice> = () => (set, get) => ({
   injectFault(kind, seq) {
-    const kept = (get().spec.faults ?? '').split(',').filter((fault) => fault !== '' && Number(fault.split(':')[1]) !== seq);
+    const kept = (get().spec.faults ?? '')
+      .split(',')
+      .filter((fault) => fault !== '' && Number(fault.split(':')[1]) !== seq);
     const fault = kind === 'delay' ? `delay:${seq}:${FAULT_DELAY_MS}` : `${kind}:${seq}`;
     const faults = [...kept, fault].sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1])).join(',');
-    set({ spec: { ...get().spec, faults }, landing: { kind: 'link', text: String(seq + 1) }, exploration: null, whatIf: null });
-    void get().run().then(() => {
-      if (get().spec.faults === faults && get().status === 'done') set({ selectedSeq: seq });
+    set({
+      spec: { ...get().spec, faults },
+      landing: { kind: 'link', text: String(seq + 1) },
+      exploration: null,
+      whatIf: null,
     });
+    void get()
+      .run()
+      .then(() => {
+        if (get().spec.faults === faults && get().status === 'done') set({ selectedSeq: seq });
+      });
   },
   clearFaults() {
     const { faults, ...withoutFaults } = get().spec;

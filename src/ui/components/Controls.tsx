@@ -1,6 +1,14 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { Transcript } from '../../store/labStore';
-import { IMPLEMENTATIONS, TRANSPORTS, TS_SDK_V2_VERSION, TS_SDK_VERSION, useLabStore, type Implementation, type ScenarioInfo } from '../../store/labStore';
+import {
+  IMPLEMENTATIONS,
+  TRANSPORTS,
+  TS_SDK_V2_VERSION,
+  TS_SDK_VERSION,
+  useLabStore,
+  type Implementation,
+  type ScenarioInfo,
+} from '../../store/labStore';
 import { TRANSPORT_LABELS } from '../format';
 import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
@@ -87,7 +95,11 @@ export function Controls() {
     <form className="lab-controls" onSubmit={onSubmit}>
       <label className="lab-field lab-scenario-field">
         <span className="lab-label">Scenario</span>
-        <select value={scenarioId} disabled={scenarios.length === 0} onChange={(event) => selectScenario(event.target.value)}>
+        <select
+          value={scenarioId}
+          disabled={scenarios.length === 0}
+          onChange={(event) => selectScenario(event.target.value)}
+        >
           {byTopic(offered).map(([topic, members]) => (
             <optgroup key={topic} label={topic}>
               {members.map((scenario) => (
@@ -124,11 +136,23 @@ export function Controls() {
       </fieldset>
       <label className="lab-field lab-seed">
         <span className="lab-label">Seed</span>
-        <input type="number" inputMode="numeric" min={0} step={1} value={seedText} onChange={onSeed} readOnly={notHere !== null} {...off} />
+        <input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={seedText}
+          onChange={onSeed}
+          readOnly={notHere !== null}
+          {...off}
+        />
       </label>
       {kind === 'request-race' && (
         // The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen).
-        <label className="lab-field lab-impl" title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock.">
+        <label
+          className="lab-field lab-impl"
+          title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock."
+        >
           <span className="lab-label">Implementation</span>
           <select
             value={impl}
@@ -146,7 +170,11 @@ export function Controls() {
       )}
       {kind === 'ledger' && (
         <label className="lab-check">
-          <input type="checkbox" checked={keepLedger} onChange={(event) => select({ keepLedger: event.target.checked })} />
+          <input
+            type="checkbox"
+            checked={keepLedger}
+            onChange={(event) => select({ keepLedger: event.target.checked })}
+          />
           Keep ledger between runs
         </label>
       )}
@@ -156,7 +184,10 @@ export function Controls() {
         disabled={scenarios.length === 0}
         aria-disabled={notHere !== null ? true : undefined}
         aria-describedby={notHere === null ? undefined : TAB_NOTE_ID}
-        title={notHere ?? 'Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)'}
+        title={
+          notHere ??
+          'Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)'
+        }
       >
         Run
       </button>
@@ -185,7 +216,10 @@ function optionTitle(scenario: ScenarioInfo, predict: boolean, explored: Transcr
   if (predict && scenario.neutralTitle !== undefined) return `${name} (an explored ordering)`;
   const outcome = explored.outcome as { terminalState?: unknown; clientOutcome?: unknown; viewsDiverge?: unknown };
   if (typeof outcome.terminalState !== 'string') return `${scenario.id} — an explored ordering`;
-  const client = outcome.viewsDiverge === true && typeof outcome.clientOutcome === 'string' ? `, the client ${outcome.clientOutcome}` : '';
+  const client =
+    outcome.viewsDiverge === true && typeof outcome.clientOutcome === 'string'
+      ? `, the client ${outcome.clientOutcome}`
+      : '';
   return `${scenario.id} — an explored ordering: ends ${outcome.terminalState}${client}`;
 }
 
@@ -195,7 +229,12 @@ const RAN_SHOWN_MS = 8000;
 /** What Run did, in words: the same seed replays the same run, which the page would otherwise show as nothing. */
 function ranText(before: Transcript | null, after: Transcript): string {
   const what = `${after.scenario} on ${TRANSPORT_LABELS[after.transport]}, seed ${after.seed}`;
-  const same = before !== null && before.scenario === after.scenario && before.transport === after.transport && before.seed === after.seed && JSON.stringify(before.events) === JSON.stringify(after.events);
+  const same =
+    before !== null &&
+    before.scenario === after.scenario &&
+    before.transport === after.transport &&
+    before.seed === after.seed &&
+    JSON.stringify(before.events) === JSON.stringify(after.events);
   return same
     ? `Ran ${what} again: the same ${after.events.length} events, since a seed fixes the run. Change the seed or a setting, or Explore, for another.`
     : `Ran ${what}: ${after.events.length} events.`;

@@ -38,7 +38,10 @@ export function outcomeText(outcome: Record<string, unknown>): string {
   const diverge = outcome.viewsDiverge === true;
   return Object.entries(outcome)
     .filter(([name]) => name !== 'viewsDiverge')
-    .map(([name, value]) => `${fieldLabel(name)} ${valueText(value)}${name === 'clientOutcome' && diverge ? ' (views diverge)' : ''}`)
+    .map(
+      ([name, value]) =>
+        `${fieldLabel(name)} ${valueText(value)}${name === 'clientOutcome' && diverge ? ' (views diverge)' : ''}`,
+    )
     .join(' · ');
 }
 
@@ -75,7 +78,10 @@ export function ExplorePanel() {
   return (
     <section className="lab-explore" aria-labelledby="explore-heading" aria-busy={running} data-status={status}>
       <h2 id="explore-heading">Every ordering</h2>
-      <p className="lab-explore-info">Runs this scenario in every order the network allows (same-instant events either way, every arrival order the latency range permits) and checks eleven invariants after every step.</p>
+      <p className="lab-explore-info">
+        Runs this scenario in every order the network allows (same-instant events either way, every arrival order the
+        latency range permits) and checks eleven invariants after every step.
+      </p>
       {schedule !== null && (
         <div className="lab-explore-current" role="status" ref={currentRef}>
           <span>
@@ -102,23 +108,36 @@ export function ExplorePanel() {
         <div className="lab-explore-progress">
           <progress aria-label="Exploration progress" max={1} value={progress?.fraction ?? 0} />
           <p role="status">
-            {progress === null ? 'Exploring in the worker…' : `Exploring in the worker… ${formatNumber(progress.states)} states, ${formatNumber(progress.schedules)} orderings, ${formatNumber(progress.violations)} violations so far`}
+            {progress === null
+              ? 'Exploring in the worker…'
+              : `Exploring in the worker… ${formatNumber(progress.states)} states, ${formatNumber(progress.schedules)} orderings, ${formatNumber(progress.violations)} violations so far`}
           </p>
         </div>
       )}
       {status === 'error' && error !== null && (
         <p className="lab-explore-error" role="alert">
-          {error.code === 'STOPPED' ? 'Exploration stopped; nothing was kept.' : <><strong>{error.code}</strong> {withoutCode(error.code, error.message)}</>}
+          {error.code === 'STOPPED' ? (
+            'Exploration stopped; nothing was kept.'
+          ) : (
+            <>
+              <strong>{error.code}</strong> {withoutCode(error.code, error.message)}
+            </>
+          )}
         </p>
       )}
       {result !== null && result.complete && result.schedules === 1 && takesJitter && jitterMs === 0 && (
         <div className="lab-explore-hint" role="note" data-testid="explore-one-ordering">
           <p>
-            <strong>Only one ordering at these settings.</strong> With no latency jitter the network delivers every message at a fixed time, so the
-            client, the server and the worker always meet in the same order: there is nothing to race. Jitter lets each message take a little
-            longer or shorter, and the explorer tries every arrival order that allows.
+            <strong>Only one ordering at these settings.</strong> With no latency jitter the network delivers every
+            message at a fixed time, so the client, the server and the worker always meet in the same order: there is
+            nothing to race. Jitter lets each message take a little longer or shorter, and the explorer tries every
+            arrival order that allows.
           </p>
-          <button type="button" className="lab-button" onClick={() => void exploreWith('latencyJitterMs', EXPLORE_JITTER_MS)}>
+          <button
+            type="button"
+            className="lab-button"
+            onClick={() => void exploreWith('latencyJitterMs', EXPLORE_JITTER_MS)}
+          >
             Explore with {EXPLORE_JITTER_MS} ms of jitter
           </button>
         </div>
@@ -136,13 +155,27 @@ export function ExplorePanel() {
   );
 }
 
-function ExploreResultView({ result, onOpen }: { result: NonNullable<ReturnType<typeof useLabStore.getState>['exploration']>; onOpen(schedule: string, seq: number | null): void }) {
+function ExploreResultView({
+  result,
+  onOpen,
+}: {
+  result: NonNullable<ReturnType<typeof useLabStore.getState>['exploration']>;
+  onOpen(schedule: string, seq: number | null): void;
+}) {
   return (
     <div className="lab-explore-result" data-complete={result.complete}>
       <p className="lab-explore-summary" data-testid="explore-summary">
-        <strong>{formatNumber(result.schedules)}</strong> {result.schedules === 1 ? 'ordering' : 'orderings'} ({formatNumber(result.states)} states),{' '}
-        {result.complete ? 'every ordering explored' : `not complete: cut at ${formatNumber(PAGE_EXPLORE_BOUND)} states, so the counts are lower bounds`}.{' '}
-        {result.violations.length === 0 ? (result.complete ? 'Every invariant holds in every ordering.' : `Violations: ${result.verdict}.`) : `${result.violations.length} ${result.violations.length === 1 ? 'violation' : 'violations'}${result.complete ? '' : ` found in ${formatNumber(result.states)} states, not complete`}.`}
+        <strong>{formatNumber(result.schedules)}</strong> {result.schedules === 1 ? 'ordering' : 'orderings'} (
+        {formatNumber(result.states)} states),{' '}
+        {result.complete
+          ? 'every ordering explored'
+          : `not complete: cut at ${formatNumber(PAGE_EXPLORE_BOUND)} states, so the counts are lower bounds`}
+        .{' '}
+        {result.violations.length === 0
+          ? result.complete
+            ? 'Every invariant holds in every ordering.'
+            : `Violations: ${result.verdict}.`
+          : `${result.violations.length} ${result.violations.length === 1 ? 'violation' : 'violations'}${result.complete ? '' : ` found in ${formatNumber(result.states)} states, not complete`}.`}
       </p>
       {result.violations.length > 0 && (
         <>
@@ -150,7 +183,11 @@ function ExploreResultView({ result, onOpen }: { result: NonNullable<ReturnType<
           <ul className="lab-explore-list" aria-label="Violations">
             {result.violations.map((violation: Violation, index) => (
               <li key={`${violation.invariant}-${index}`}>
-                <button type="button" className="lab-explore-item is-bad" onClick={() => onOpen(violation.schedule, violation.step)}>
+                <button
+                  type="button"
+                  className="lab-explore-item is-bad"
+                  onClick={() => onOpen(violation.schedule, violation.step)}
+                >
                   <strong>{violation.invariant}</strong> at event {violation.step}: {violation.explanation}
                 </button>
               </li>

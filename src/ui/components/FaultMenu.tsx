@@ -6,21 +6,31 @@ type Fault = { kind: FaultKind; label: string; description: string };
 
 const FAULTS: readonly Fault[] = [
   { kind: 'drop', label: 'Drop', description: 'the network loses this message' },
-  { kind: 'delay', label: 'Delay', description: `this message arrives ${FAULT_DELAY_MS} ms later (what follows on its channel waits behind it)` },
+  {
+    kind: 'delay',
+    label: 'Delay',
+    description: `this message arrives ${FAULT_DELAY_MS} ms later (what follows on its channel waits behind it)`,
+  },
   { kind: 'duplicate', label: 'Duplicate', description: 'the network delivers this message twice' },
 ];
-const CRASH: Fault = { kind: 'crash', label: 'Crash after COMMIT', description: 'the server crashes after COMMIT, before this response leaves, and restarts from its SQLite file' };
+const CRASH: Fault = {
+  kind: 'crash',
+  label: 'Crash after COMMIT',
+  description: 'the server crashes after COMMIT, before this response leaves, and restarts from its SQLite file',
+};
 const WITH_CRASH: readonly Fault[] = [...FAULTS, CRASH];
 
 /** Crash applies where the server keeps a SQLite file (ledger and task scenarios), to a response it sends. */
-const faultsFor = (seq: number) => (state: LabState): readonly Fault[] => {
-  const kind = selectedKind(state);
-  if (kind !== 'ledger' && kind !== 'task') return FAULTS;
-  const events = state.transcript?.events ?? [];
-  const event = events[seq]?.seq === seq ? events[seq] : events.find((candidate) => candidate.seq === seq);
-  const response = event?.kind === 'message' && event.from === 'server' && !('method' in event.message);
-  return response ? WITH_CRASH : FAULTS;
-};
+const faultsFor =
+  (seq: number) =>
+  (state: LabState): readonly Fault[] => {
+    const kind = selectedKind(state);
+    if (kind !== 'ledger' && kind !== 'task') return FAULTS;
+    const events = state.transcript?.events ?? [];
+    const event = events[seq]?.seq === seq ? events[seq] : events.find((candidate) => candidate.seq === seq);
+    const response = event?.kind === 'message' && event.from === 'server' && !('method' in event.message);
+    return response ? WITH_CRASH : FAULTS;
+  };
 
 /**
  * A message's context menu in the diagram: Drop, Delay, Duplicate re-run the scenario from
@@ -50,7 +60,14 @@ export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: n
     event.stopPropagation();
   };
   return (
-    <div ref={menu} className="lab-fault-menu" role="menu" aria-label={`Faults for message ${seq}`} style={{ left: x, top: y }} onKeyDown={onKeyDown}>
+    <div
+      ref={menu}
+      className="lab-fault-menu"
+      role="menu"
+      aria-label={`Faults for message ${seq}`}
+      style={{ left: x, top: y }}
+      onKeyDown={onKeyDown}
+    >
       {faults.map((fault) => (
         <button
           key={fault.kind}
@@ -76,7 +93,13 @@ export function FaultButtons({ seq }: { seq: number }) {
   return (
     <div className="lab-fault-buttons" role="group" aria-label="Inject a fault on this message">
       {faults.map((fault) => (
-        <button key={fault.kind} type="button" className="lab-button lab-small-button" title={fault.description} onClick={() => injectFault(fault.kind, seq)}>
+        <button
+          key={fault.kind}
+          type="button"
+          className="lab-button lab-small-button"
+          title={fault.description}
+          onClick={() => injectFault(fault.kind, seq)}
+        >
           {fault.label}
         </button>
       ))}

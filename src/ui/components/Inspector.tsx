@@ -54,7 +54,9 @@ function EventDetails({ event, events, step }: { event: LabEvent; events: LabEve
     );
   }
   // The receiver's verdict is known once the replay reaches its delivery (or loss).
-  const settledAt = events.findIndex((later) => (later.kind === 'delivered' || later.kind === 'message-lost') && later.messageSeq === event.seq);
+  const settledAt = events.findIndex(
+    (later) => (later.kind === 'delivered' || later.kind === 'message-lost') && later.messageSeq === event.seq,
+  );
   const settled = settledAt >= 0 ? settledAt < step : (events[step - 1]?.atMs ?? 0) >= event.arrivesAtMs;
   const fate = !settled
     ? `in flight, due at ${formatMs(event.arrivesAtMs)}`
@@ -79,7 +81,11 @@ function EventDetails({ event, events, step }: { event: LabEvent; events: LabEve
         {event.fault !== undefined && (
           <>
             <dt>Fault</dt>
-            <dd>{event.duplicateOf !== undefined ? `the network's duplicate of message ${event.duplicateOf}` : event.fault}</dd>
+            <dd>
+              {event.duplicateOf !== undefined
+                ? `the network's duplicate of message ${event.duplicateOf}`
+                : event.fault}
+            </dd>
           </>
         )}
       </dl>

@@ -15,7 +15,8 @@ export function KnownBugs() {
     <section className="known-bugs-list" aria-labelledby="known-bugs-title">
       <h3 id="known-bugs-title">Known bugs</h3>
       <p className="known-bugs-lede">
-        Defects of the packages people install today, each on record upstream. Each runs the real package, unpatched, on the lab&apos;s virtual clock (a server: the probe&apos;s recording of it), beside the lab&apos;s model.
+        Defects of the packages people install today, each on record upstream. Each runs the real package, unpatched, on
+        the lab&apos;s virtual clock (a server: the probe&apos;s recording of it), beside the lab&apos;s model.
       </p>
       <ul>
         {KNOWN_BUGS.map((bug) => (
@@ -46,10 +47,20 @@ export function KnownBugs() {
               <strong>Workaround:</strong> {prose(bug.workaround)}
             </p>
             <div className="known-bugs-actions">
-              <button type="button" className="panel-button" aria-label={`Open ${bug.id} in the diagram`} onClick={() => void openBugInDiagram(bug)}>
+              <button
+                type="button"
+                className="panel-button"
+                aria-label={`Open ${bug.id} in the diagram`}
+                onClick={() => void openBugInDiagram(bug)}
+              >
                 Diagram
               </button>
-              <button type="button" className="panel-button" aria-label={`Open ${bug.id} in Compare`} onClick={() => void openBugInCompare(bug)}>
+              <button
+                type="button"
+                className="panel-button"
+                aria-label={`Open ${bug.id} in Compare`}
+                onClick={() => void openBugInCompare(bug)}
+              >
                 Compare
               </button>
             </div>

@@ -64,7 +64,12 @@ export function LedgerPanel() {
           Import ledger
         </label>
         {/* A stored ledger the worker cannot read is still stored: Reset is the way out the error names. */}
-        <button type="button" className="lab-button" disabled={busy || (ledger === null ? error === null : !ledger.stored)} onClick={() => void resetLedger()}>
+        <button
+          type="button"
+          className="lab-button"
+          disabled={busy || (ledger === null ? error === null : !ledger.stored)}
+          onClick={() => void resetLedger()}
+        >
           Reset ledger
         </button>
       </div>
@@ -111,7 +116,17 @@ interface FetchedPage {
  * open, so every row of a 200,000-row ledger is reachable: First, Previous, Next, Last, or
  * straight to a row by its number. The position is announced as it changes.
  */
-function LedgerTable({ caption, table, ledger, empty }: { caption: string; table: LedgerTable; ledger: LedgerView; empty: string }) {
+function LedgerTable({
+  caption,
+  table,
+  ledger,
+  empty,
+}: {
+  caption: string;
+  table: LedgerTable;
+  ledger: LedgerView;
+  empty: string;
+}) {
   const readRows = useLabStore((state) => state.readLedgerRows);
   const refresh = useLabStore((state) => state.refreshLedger);
   const viewRows = ledger[table];
@@ -146,7 +161,8 @@ function LedgerTable({ caption, table, ledger, empty }: { caption: string; table
   if (!missing && shownFirst !== first) setShownFirst(first);
   const rowsFirst = missing ? shownFirst : first;
   const rowsAt = (at: number): LedgerRow[] => {
-    if (at + Math.min(LEDGER_PAGE_ROWS, total - at) <= viewRows.length) return viewRows.slice(at, at + LEDGER_PAGE_ROWS);
+    if (at + Math.min(LEDGER_PAGE_ROWS, total - at) <= viewRows.length)
+      return viewRows.slice(at, at + LEDGER_PAGE_ROWS);
     return fetched !== null && fetched.source === ledger && fetched.first === at ? (fetched.rows ?? []) : [];
   };
   const rows = rowsAt(rowsFirst);
@@ -157,7 +173,12 @@ function LedgerTable({ caption, table, ledger, empty }: { caption: string; table
   return (
     <div className="lab-scroll">
       {/* Named by the table alone ("Effects"), so the name stays put as the row count changes. */}
-      <table className="lab-table lab-ledger-table" aria-label={caption} aria-busy={missing} data-first-row={rowsFirst + 1}>
+      <table
+        className="lab-table lab-ledger-table"
+        aria-label={caption}
+        aria-busy={missing}
+        data-first-row={rowsFirst + 1}
+      >
         <caption>
           {caption} <span className="lab-count">({total === 1 ? '1 row' : `${count(total)} rows`})</span>
         </caption>
@@ -227,9 +248,25 @@ function LedgerTable({ caption, table, ledger, empty }: { caption: string; table
  * A pager button. At the first or last page it is marked disabled (aria-disabled) rather than taken out
  * of the tab order, so focus stays on the key a keyboard user just pressed.
  */
-function PagerButton({ label, disabled, onClick, children }: { label: string; disabled: boolean; onClick: () => void; children: string }) {
+function PagerButton({
+  label,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: string;
+}) {
   return (
-    <button type="button" className="lab-button" aria-label={label} aria-disabled={disabled} onClick={disabled ? undefined : onClick}>
+    <button
+      type="button"
+      className="lab-button"
+      aria-label={label}
+      aria-disabled={disabled}
+      onClick={disabled ? undefined : onClick}
+    >
       {children}
     </button>
   );

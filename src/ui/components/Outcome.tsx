@@ -2,7 +2,17 @@ import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
 import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
 import { RecordingFacts } from '../recording/RecordingFacts';
-import { aliasText, clientRecordText, compactJson, factsRowAt, ledgerOutcome, LEDGER_COUNTS, outcomeRows, PENDING, responseText } from '../format';
+import {
+  aliasText,
+  clientRecordText,
+  compactJson,
+  factsRowAt,
+  ledgerOutcome,
+  LEDGER_COUNTS,
+  outcomeRows,
+  PENDING,
+  responseText,
+} from '../format';
 
 /**
  * What the run established. For a request race, the four recorded facts (SPEC §7), filled in as
@@ -64,7 +74,10 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
           {cell(facts.finalResponse)}
           {cell(facts.cancellationSignal)}
           {cell(facts.clientIgnores)}
-          <td className={client.text === PENDING ? 'is-pending' : client.diverges ? 'is-diverged' : undefined} title={client.title}>
+          <td
+            className={client.text === PENDING ? 'is-pending' : client.diverges ? 'is-diverged' : undefined}
+            title={client.title}
+          >
             {client.text}
           </td>
         </tr>
@@ -79,16 +92,24 @@ export function Outcome({ transcript }: { transcript: Transcript }) {
  * the client never used the response, as the engine recorded it, once the replay reaches the event
  * that records it (never ahead of the replay).
  */
-function clientOutcomeAt(transcript: Transcript, step: number): { text: string; diverges: boolean; title: string | undefined } {
+function clientOutcomeAt(
+  transcript: Transcript,
+  step: number,
+): { text: string; diverges: boolean; title: string | undefined } {
   const outcome = transcript.outcome as RequestOutcome;
-  const ended = transcript.events.findIndex((event) => event.kind === 'state' && event.side === 'client' && (event.to === 'settled' || event.to === 'abandoned'));
+  const ended = transcript.events.findIndex(
+    (event) =>
+      event.kind === 'state' && event.side === 'client' && (event.to === 'settled' || event.to === 'abandoned'),
+  );
   if (ended < 0 || ended >= step) return { text: PENDING, diverges: false, title: undefined };
   const divergedAt = transcript.events.findIndex((event) => event.kind === 'views-diverge');
   const diverges = outcome.viewsDiverge === true && divergedAt >= 0 && divergedAt < step;
   return {
     text: `${diverges ? `${outcome.clientOutcome} (views diverge)` : outcome.clientOutcome}${(outcome.cancelDelayMs ?? 0) > 0 ? `; cancel sent ${String(outcome.cancelDelayMs)} ms later` : ''}`,
     diverges,
-    title: diverges ? `The server completed and sent its response at ${outcome.terminalAtMs} ms; the client ended ${outcome.clientOutcome} at ${outcome.clientOutcomeAtMs} ms and never uses it.` : undefined,
+    title: diverges
+      ? `The server completed and sent its response at ${outcome.terminalAtMs} ms; the client ended ${outcome.clientOutcome} at ${outcome.clientOutcomeAtMs} ms and never uses it.`
+      : undefined,
   };
 }
 
@@ -164,18 +185,26 @@ function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
               ))}
             </tbody>
           </table>
-          <p className="lab-client-record-note">Unknown: no answer by the client&apos;s deadline, so it cannot tell whether the call ran (not failed).</p>
+          <p className="lab-client-record-note">
+            Unknown: no answer by the client&apos;s deadline, so it cannot tell whether the call ran (not failed).
+          </p>
         </div>
       )}
       <dl className="lab-stored">
         {outcome.duplicateEffect !== undefined && (
           <>
             <dt>Duplicated effect</dt>
-            <dd data-testid="ledger-duplicate">{outcome.duplicateEffect === null ? 'none: the effect ran at most once' : `${outcome.duplicateEffect.requestIds.map((id) => `#${String(id)}`).join(' and ')}: ${outcome.duplicateEffect.detail}`}</dd>
+            <dd data-testid="ledger-duplicate">
+              {outcome.duplicateEffect === null
+                ? 'none: the effect ran at most once'
+                : `${outcome.duplicateEffect.requestIds.map((id) => `#${String(id)}`).join(' and ')}: ${outcome.duplicateEffect.detail}`}
+            </dd>
           </>
         )}
         <dt>Stored result for the key</dt>
-        <dd className="lab-json">{outcome.storedResult === null ? 'none (no key, or nothing committed)' : compactJson(outcome.storedResult)}</dd>
+        <dd className="lab-json">
+          {outcome.storedResult === null ? 'none (no key, or nothing committed)' : compactJson(outcome.storedResult)}
+        </dd>
         {alias !== null && (
           <>
             <dt>Replay after the caller mutated its copy</dt>

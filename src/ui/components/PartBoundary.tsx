@@ -34,15 +34,28 @@ export class PartBoundary extends Component<Props, State> {
 
   override render(): ReactNode {
     const { error, attempt } = this.state;
-    if (error === null) return <Suspense key={attempt} fallback={this.props.fallback ?? null}>{this.props.children}</Suspense>;
-    const chunk = /dynamically imported module|Importing a module script failed|error loading dynamically|ChunkLoadError/i.test(error.message);
+    if (error === null)
+      return (
+        <Suspense key={attempt} fallback={this.props.fallback ?? null}>
+          {this.props.children}
+        </Suspense>
+      );
+    const chunk =
+      /dynamically imported module|Importing a module script failed|error loading dynamically|ChunkLoadError/i.test(
+        error.message,
+      );
     return (
       <div role="alert" className="lab-alert part-error" data-part-error={this.props.name}>
         <p>
           {this.props.name.charAt(0).toUpperCase() + this.props.name.slice(1)} could not be shown: {error.message}
-          {chunk ? ' (its code did not load: the network is down, or a newer version of the lab replaced it)' : ''}. The rest of the page keeps working.
+          {chunk ? ' (its code did not load: the network is down, or a newer version of the lab replaced it)' : ''}. The
+          rest of the page keeps working.
         </p>
-        <button type="button" className="lab-button" onClick={() => this.setState({ error: null, attempt: attempt + 1 })}>
+        <button
+          type="button"
+          className="lab-button"
+          onClick={() => this.setState({ error: null, attempt: attempt + 1 })}
+        >
           Try again
         </button>{' '}
         <button type="button" className="lab-button" onClick={() => window.location.reload()}>

@@ -40,12 +40,22 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
             // At Predict's race point Play reveals after a guess and waits for one before.
             if (playing || !forwardAtRacePoint()) togglePlay();
           }}
-          title={playing ? 'Stop the replay at the event it shows now (Space)' : 'Replay the recorded run one event at a time, at the chosen speed (Space)'}
+          title={
+            playing
+              ? 'Stop the replay at the event it shows now (Space)'
+              : 'Replay the recorded run one event at a time, at the chosen speed (Space)'
+          }
         >
           {playing ? <PauseIcon /> : <PlayIcon />}
           {playing ? 'Pause' : 'Play'}
         </button>
-        <button type="button" className="lab-button" aria-disabled={atEnd} onClick={() => !atEnd && !forwardAtRacePoint() && stepForward()} title="Show the next event of the run (→)">
+        <button
+          type="button"
+          className="lab-button"
+          aria-disabled={atEnd}
+          onClick={() => !atEnd && !forwardAtRacePoint() && stepForward()}
+          title="Show the next event of the run (→)"
+        >
           Step forward
           <ForwardIcon />
         </button>
@@ -79,7 +89,13 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
         </span>
         <span className="lab-position-time">{formatMs(scrubbed)}</span>
       </p>
-      <button type="button" className="lab-button lab-help-button" aria-label="Keyboard shortcuts" aria-haspopup="dialog" onClick={onShowShortcuts}>
+      <button
+        type="button"
+        className="lab-button lab-help-button"
+        aria-label="Keyboard shortcuts"
+        aria-haspopup="dialog"
+        onClick={onShowShortcuts}
+      >
         ?
       </button>
     </section>

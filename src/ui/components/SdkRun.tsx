@@ -14,14 +14,26 @@ export function SdkRun({ transcript }: { transcript: Transcript }) {
     <section className="lab-sdk" aria-label="Real SDK run">
       {sdk.negotiatedProtocolVersion === TS_SDK_V2_PROTOCOL_VERSION ? (
         <p className="lab-sdk-lead">
-          Run by the real <strong>{sdk.package} {sdk.version}</strong> on the virtual clock. It negotiated protocol <strong>{sdk.negotiatedProtocolVersion}</strong>, the model’s own
-          revision; its server/discover probe is shown at 0 ms. The lab’s tests hold every message it sends on A–D to the 2026-07-28 schema:{' '}
-          {V2_SCHEMA_FINDINGS.length === 0 ? 'all validate.' : `${V2_SCHEMA_FINDINGS.length} finding(s): ${V2_SCHEMA_FINDINGS.map((f) => `${f.finding} (${f.why})`).join('; ')}.`}
+          Run by the real{' '}
+          <strong>
+            {sdk.package} {sdk.version}
+          </strong>{' '}
+          on the virtual clock. It negotiated protocol <strong>{sdk.negotiatedProtocolVersion}</strong>, the model’s own
+          revision; its server/discover probe is shown at 0 ms. The lab’s tests hold every message it sends on A–D to
+          the 2026-07-28 schema:{' '}
+          {V2_SCHEMA_FINDINGS.length === 0
+            ? 'all validate.'
+            : `${V2_SCHEMA_FINDINGS.length} finding(s): ${V2_SCHEMA_FINDINGS.map((f) => `${f.finding} (${f.why})`).join('; ')}.`}
         </p>
       ) : (
         <p className="lab-sdk-lead">
-          Run by the real <strong>{sdk.package} {sdk.version}</strong> on the virtual clock. It negotiated protocol <strong>{sdk.negotiatedProtocolVersion}</strong>, an older revision than
-          the model’s; its session handshake is shown at 0 ms. Its messages are checked against the invariants below, not against the model’s schema.
+          Run by the real{' '}
+          <strong>
+            {sdk.package} {sdk.version}
+          </strong>{' '}
+          on the virtual clock. It negotiated protocol <strong>{sdk.negotiatedProtocolVersion}</strong>, an older
+          revision than the model’s; its session handshake is shown at 0 ms. Its messages are checked against the
+          invariants below, not against the model’s schema.
         </p>
       )}
       <details className="lab-sdk-invariants" open={broken > 0}>
@@ -31,7 +43,8 @@ export function SdkRun({ transcript }: { transcript: Transcript }) {
         <ul>
           {sdk.invariants.map((check) => (
             <li key={check.id} className={check.holds ? 'is-holds' : 'is-broken'}>
-              <span className="lab-sdk-verdict">{check.holds ? 'holds' : 'broken'}</span> <strong>{check.id}</strong>: {check.statement}. <span className="lab-sdk-detail">{check.detail}</span>
+              <span className="lab-sdk-verdict">{check.holds ? 'holds' : 'broken'}</span> <strong>{check.id}</strong>:{' '}
+              {check.statement}. <span className="lab-sdk-detail">{check.detail}</span>
             </li>
           ))}
         </ul>

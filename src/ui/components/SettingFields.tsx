@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { formatNumber } from '../format';
-import { SETTINGS_NOT_APPLIED, SETTINGS_NOT_APPLIED_V2, useLabStore, type ScenarioInfo, type SettingSpec, type SettingValue } from '../../store/labStore';
+import {
+  SETTINGS_NOT_APPLIED,
+  SETTINGS_NOT_APPLIED_V2,
+  useLabStore,
+  type ScenarioInfo,
+  type SettingSpec,
+  type SettingValue,
+} from '../../store/labStore';
 
 // The fields of SettingsPanel.tsx, loaded when the Settings section is first opened. The page does
 // not judge values: what is typed goes to the engine, which answers LAB005 when it is out of range.
@@ -15,7 +22,8 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
   const select = useLabStore((state) => state.select);
   const impl = useLabStore((state) => state.spec.impl);
   const entries = Object.entries(scenario.settingsSpec);
-  const apply = (name: string, value: SettingValue) => setSetting(name, value === scenario.settings[name] ? undefined : value);
+  const apply = (name: string, value: SettingValue) =>
+    setSetting(name, value === scenario.settings[name] ? undefined : value);
   return (
     <>
       <div className="lab-settings-grid">
@@ -24,10 +32,24 @@ export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
           // With the real SDK some settings are the SDK's own choice; they stay, shown, for the model.
           const notApplied = impl === 'ts-sdk-v2' ? SETTINGS_NOT_APPLIED_V2 : SETTINGS_NOT_APPLIED;
           const sdkDecides = impl !== 'model' && Object.hasOwn(notApplied, name) ? notApplied[name] : undefined;
-          return <SettingField key={name} name={name} spec={spec} value={value} sdkDecides={sdkDecides} onValue={(next) => apply(name, next)} />;
+          return (
+            <SettingField
+              key={name}
+              name={name}
+              spec={spec}
+              value={value}
+              sdkDecides={sdkDecides}
+              onValue={(next) => apply(name, next)}
+            />
+          );
         })}
       </div>
-      <button type="button" className="lab-button" disabled={Object.keys(overrides).length === 0} onClick={() => select({ settings: {} })}>
+      <button
+        type="button"
+        className="lab-button"
+        disabled={Object.keys(overrides).length === 0}
+        onClick={() => select({ settings: {} })}
+      >
         Use default settings
       </button>
     </>
@@ -50,7 +72,13 @@ function SettingField({ name, spec, value, sdkDecides, onValue }: FieldProps) {
         <label className="lab-setting-name" htmlFor={`setting-${name}`}>
           {name}
         </label>
-        <input id={`setting-${name}`} type="text" value={value === null ? 'none' : String(value)} disabled aria-describedby={`setting-${name}-hint`} />
+        <input
+          id={`setting-${name}`}
+          type="text"
+          value={value === null ? 'none' : String(value)}
+          disabled
+          aria-describedby={`setting-${name}-hint`}
+        />
         <span className="lab-setting-hint" id={`setting-${name}-hint`}>
           Not used by the SDK: {sdkDecides}. Kept for the model.
         </span>
@@ -68,14 +96,22 @@ function SettingField({ name, spec, value, sdkDecides, onValue }: FieldProps) {
   const hint = (
     <span className="lab-setting-hint" id={hintId}>
       {spec.description}
-      {spec.kind === 'integer' ? ` ${formatNumber(spec.min)} to ${formatNumber(spec.max)}${spec.unit === undefined ? '' : ` ${spec.unit}`}${spec.nullable ? '; empty: none' : ''}.` : ''}
+      {spec.kind === 'integer'
+        ? ` ${formatNumber(spec.min)} to ${formatNumber(spec.max)}${spec.unit === undefined ? '' : ` ${spec.unit}`}${spec.nullable ? '; empty: none' : ''}.`
+        : ''}
     </span>
   );
   switch (spec.kind) {
     case 'boolean':
       return (
         <div className="lab-setting lab-setting-check">
-          <input id={inputId} type="checkbox" checked={value === true} aria-describedby={hintId} onChange={(event) => onValue(event.target.checked)} />
+          <input
+            id={inputId}
+            type="checkbox"
+            checked={value === true}
+            aria-describedby={hintId}
+            onChange={(event) => onValue(event.target.checked)}
+          />
           {label}
           {hint}
         </div>
@@ -84,7 +120,12 @@ function SettingField({ name, spec, value, sdkDecides, onValue }: FieldProps) {
       return (
         <div className="lab-setting">
           {label}
-          <select id={inputId} value={String(value)} aria-describedby={hintId} onChange={(event) => onValue(event.target.value)}>
+          <select
+            id={inputId}
+            value={String(value)}
+            aria-describedby={hintId}
+            onChange={(event) => onValue(event.target.value)}
+          >
             {spec.values.map((option) => (
               <option key={option} value={option}>
                 {option}
@@ -98,7 +139,15 @@ function SettingField({ name, spec, value, sdkDecides, onValue }: FieldProps) {
       return (
         <div className="lab-setting">
           {label}
-          <IntegerInput id={inputId} nullable={spec.nullable === true} min={spec.min} max={spec.max} value={value} hintId={hintId} onValue={onValue} />
+          <IntegerInput
+            id={inputId}
+            nullable={spec.nullable === true}
+            min={spec.min}
+            max={spec.max}
+            value={value}
+            hintId={hintId}
+            onValue={onValue}
+          />
           {hint}
         </div>
       );
@@ -127,9 +176,12 @@ interface IntegerInputProps {
 function IntegerInput({ id, nullable, min, max, value, hintId, onValue }: IntegerInputProps) {
   const [draft, setDraft] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current !== null) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const commit = (text: string) => {
     if (timer.current !== null) clearTimeout(timer.current);
@@ -159,5 +211,9 @@ function IntegerInput({ id, nullable, min, max, value, hintId, onValue }: Intege
       setDraft(null);
     },
   };
-  return nullable ? <input type="text" placeholder="none" {...field} /> : <input type="number" min={min} max={max} step={1} {...field} />;
+  return nullable ? (
+    <input type="text" placeholder="none" {...field} />
+  ) : (
+    <input type="number" min={min} max={max} step={1} {...field} />
+  );
 }

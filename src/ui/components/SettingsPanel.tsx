@@ -20,7 +20,12 @@ export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
   const setOpen = usePanelsStore((state) => state.setSettingsOpen);
 
   return (
-    <details className="lab-settings" key={scenario.id} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+    <details
+      className="lab-settings"
+      key={scenario.id}
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
       <summary>
         Settings <span className="lab-count">({changed === 0 ? 'defaults' : `${changed} changed`})</span>
       </summary>
@@ -33,4 +38,3 @@ export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
     </details>
   );
 }
-

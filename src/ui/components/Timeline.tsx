@@ -44,7 +44,12 @@ export function TimelineDock({ transcript }: { transcript: Transcript }) {
   };
   const state = collapsed === null ? 'auto' : collapsed ? 'collapsed' : 'open';
   return (
-    <div className="lab-dock" ref={dock} data-state={state} style={heightPx === null || collapsed === true ? undefined : { ['--dock-list-h' as string]: `${heightPx}px` }}>
+    <div
+      className="lab-dock"
+      ref={dock}
+      data-state={state}
+      style={heightPx === null || collapsed === true ? undefined : { ['--dock-list-h' as string]: `${heightPx}px` }}
+    >
       <div
         className="lab-dock-handle"
         role="separator"
@@ -71,7 +76,8 @@ function keepCurrentInView(box: HTMLElement): void {
   const row = box.querySelector<HTMLElement>('.lab-event.is-current');
   if (row === null) return;
   const top = row.offsetTop - box.offsetTop;
-  if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + row.offsetHeight - box.clientHeight;
+  if (top < box.scrollTop || top + row.offsetHeight > box.scrollTop + box.clientHeight)
+    box.scrollTop = top + row.offsetHeight - box.clientHeight;
 }
 
 type RaceMark = 'deciding' | 'winner' | 'loser';
@@ -93,7 +99,15 @@ function useRaceMarks(): Map<number, RaceMark> {
 }
 
 /** The events the replay has reached, as text: the diagram's accessible twin. Each row opens its event in the inspector. */
-export function Timeline({ transcript, collapsed = false, onToggle }: { transcript: Transcript; collapsed?: boolean | null; onToggle?(): void }) {
+export function Timeline({
+  transcript,
+  collapsed = false,
+  onToggle,
+}: {
+  transcript: Transcript;
+  collapsed?: boolean | null;
+  onToggle?(): void;
+}) {
   const step = useLabStore((state) => state.step);
   const selectedSeq = useLabStore((state) => state.selectedSeq);
   const selectEvent = useLabStore((state) => state.selectEvent);
@@ -105,7 +119,10 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
   // One Tab stop for the whole list (roving tabindex): the row last moved to, else the selected
   // row, else the current one; ↑ ↓ move between rows and Enter opens one.
   const [focusSeq, setFocusSeq] = useState<number | null>(null);
-  const tabbableSeq = [focusSeq, selectedSeq, shown[shown.length - 1]?.seq].find((seq) => seq != null && shown.some((event) => event.seq === seq)) ?? null;
+  const tabbableSeq =
+    [focusSeq, selectedSeq, shown[shown.length - 1]?.seq].find(
+      (seq) => seq != null && shown.some((event) => event.seq === seq),
+    ) ?? null;
   const onListKeyDown = (event: KeyboardEvent<HTMLOListElement>) => {
     if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
     const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('.lab-event-button')];
@@ -151,7 +168,17 @@ export function Timeline({ transcript, collapsed = false, onToggle }: { transcri
       <div className="lab-timeline-scroll" ref={scroller}>
         <ol className="lab-timeline" aria-label="Timeline" start={first + 1} onKeyDown={onListKeyDown}>
           {shown.map((event, offset) => (
-            <TimelineItem key={event.seq} event={event} text={eventTextAt(wording, transcript.events, event, step)} fateShown={fateShown(transcript.events, event, step)} race={marks.get(first + offset)} current={first + offset === step - 1} selected={event.seq === selectedSeq} tabbable={event.seq === tabbableSeq} onSelect={selectEvent} />
+            <TimelineItem
+              key={event.seq}
+              event={event}
+              text={eventTextAt(wording, transcript.events, event, step)}
+              fateShown={fateShown(transcript.events, event, step)}
+              race={marks.get(first + offset)}
+              current={first + offset === step - 1}
+              selected={event.seq === selectedSeq}
+              tabbable={event.seq === tabbableSeq}
+              onSelect={selectEvent}
+            />
           ))}
         </ol>
       </div>
@@ -181,14 +208,28 @@ const TimelineItem = memo(function TimelineItem({
   tabbable: boolean;
   onSelect(seq: number): void;
 }) {
-  const ignored = (fateShown && 'ignoredBy' in event && event.ignoredBy !== undefined) || ('lost' in event && event.lost === true);
+  const ignored =
+    (fateShown && 'ignoredBy' in event && event.ignoredBy !== undefined) || ('lost' in event && event.lost === true);
   const failed = event.kind === 'sql' && !event.ok;
-  const className = ['lab-event', `kind-${event.kind}`, ignored ? 'is-ignored' : '', failed ? 'is-failed' : '', current ? 'is-current' : '', selected ? 'is-selected' : '']
+  const className = [
+    'lab-event',
+    `kind-${event.kind}`,
+    ignored ? 'is-ignored' : '',
+    failed ? 'is-failed' : '',
+    current ? 'is-current' : '',
+    selected ? 'is-selected' : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
     <li className={className} aria-current={current ? 'step' : undefined} data-race={race}>
-      <button type="button" className="lab-event-button" tabIndex={tabbable ? 0 : -1} data-seq={event.seq} onClick={() => onSelect(event.seq)}>
+      <button
+        type="button"
+        className="lab-event-button"
+        tabIndex={tabbable ? 0 : -1}
+        data-seq={event.seq}
+        onClick={() => onSelect(event.seq)}
+      >
         <span className="lab-event-at">{event.atMs} ms</span>
         {/* The timeline lives in the dock, one line a row: the kind is for screen readers (the sentence and the inspector show it). */}
         <span className="lab-event-sep visually-hidden"> · </span>

@@ -17,18 +17,31 @@ export function WhatIf() {
   // A recording of a real server cannot be run again with a cancel or a drop.
   const recording = useLabStore((state) => state.transcript?.kind === 'recording');
   if (recording) return null;
-  if (kind !== 'request-race' && kind !== 'reconnect' && kind !== 'herd' && whatIf === null && faults === null) return null;
+  if (kind !== 'request-race' && kind !== 'reconnect' && kind !== 'herd' && whatIf === null && faults === null)
+    return null;
   const busy = status !== 'done';
 
   return (
     <div className="lab-whatif" role="group" aria-label="What if">
       {kind === 'request-race' && (
-        <button type="button" className="lab-button" aria-disabled={busy} title={`Re-run with the user's cancel at ${formatMs(nowMs)}`} onClick={() => !busy && cancelHere()}>
+        <button
+          type="button"
+          className="lab-button"
+          aria-disabled={busy}
+          title={`Re-run with the user's cancel at ${formatMs(nowMs)}`}
+          onClick={() => !busy && cancelHere()}
+        >
           Cancel here
         </button>
       )}
       {(kind === 'reconnect' || kind === 'herd') && (
-        <button type="button" className="lab-button" aria-disabled={busy} title={`Re-run with the connection dropping at ${formatMs(nowMs)}`} onClick={() => !busy && dropConnectionHere()}>
+        <button
+          type="button"
+          className="lab-button"
+          aria-disabled={busy}
+          title={`Re-run with the connection dropping at ${formatMs(nowMs)}`}
+          onClick={() => !busy && dropConnectionHere()}
+        >
           Drop connection here
         </button>
       )}

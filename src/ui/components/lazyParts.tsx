@@ -15,7 +15,9 @@ import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 const LedgerPanelPart = lazy(() => import('./LedgerPanel').then((module) => ({ default: module.LedgerPanel })));
 const LedgerTabPart = lazy(() => import('../panels/LedgerTab').then((module) => ({ default: module.LedgerTab })));
 const ExplorePanelPart = lazy(() => import('./ExplorePanel').then((module) => ({ default: module.ExplorePanel })));
-const ShortcutsDialogPart = lazy(() => import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })));
+const ShortcutsDialogPart = lazy(() =>
+  import('./ShortcutsDialog').then((module) => ({ default: module.ShortcutsDialog })),
+);
 const FaultMenuPart = lazy(() => import('./FaultMenu').then((module) => ({ default: module.FaultMenu })));
 const FaultButtonsPart = lazy(() => import('./FaultMenu').then((module) => ({ default: module.FaultButtons })));
 const SdkRunPart = lazy(() => import('./SdkRun').then((module) => ({ default: module.SdkRun })));

@@ -21,21 +21,49 @@ function barLabel(bar: DeadlineBar, ended: boolean): string {
   return `${name}, due at ${bar.dueAtMs} ms: ${how}`;
 }
 
-export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: DiagramFlow; step: number; nowY: number }) {
+export const Backdrop = memo(function Backdrop({
+  flow,
+  step,
+  nowY,
+}: {
+  flow: DiagramFlow;
+  step: number;
+  nowY: number;
+}) {
   const { layout } = flow;
   const band = useVisibleBand();
-  const inBand = useMemo(() => ({ times: flow.timeSpans.query(band).map((at) => layout.times[at]), breaks: flow.breakSpans.query(band).map((at) => layout.breaks[at]) }), [flow, layout, band]);
-  const breaks = useMemo(() => inBand.breaks.flatMap((fold) => (fold !== undefined && fold.index < step ? [fold] : [])), [inBand, step]);
+  const inBand = useMemo(
+    () => ({
+      times: flow.timeSpans.query(band).map((at) => layout.times[at]),
+      breaks: flow.breakSpans.query(band).map((at) => layout.breaks[at]),
+    }),
+    [flow, layout, band],
+  );
+  const breaks = useMemo(
+    () => inBand.breaks.flatMap((fold) => (fold !== undefined && fold.index < step ? [fold] : [])),
+    [inBand, step],
+  );
   const bars = useMemo(() => barsAt(flow, step, band, nowY), [flow, step, band, nowY]);
 
   return (
     <ViewportPortal>
       <div className="dg-backdrop">
         {layout.lanes.map((lane) => (
-          <div key={lane.id} className="dg-lane" data-lane={lane.id} style={{ left: lane.x - 2, height: layout.height }} />
+          <div
+            key={lane.id}
+            className="dg-lane"
+            data-lane={lane.id}
+            style={{ left: lane.x - 2, height: layout.height }}
+          />
         ))}
         {breaks.map((fold) => (
-          <div key={fold.id} className="dg-break" data-kind="break" data-ms={fold.ms} style={{ top: fold.y - BREAK_H / 2, width: layout.width, height: BREAK_H }}>
+          <div
+            key={fold.id}
+            className="dg-break"
+            data-kind="break"
+            data-ms={fold.ms}
+            style={{ top: fold.y - BREAK_H / 2, width: layout.width, height: BREAK_H }}
+          >
             <span>⋯ {formatNumber(fold.ms)} ms ⋯</span>
           </div>
         ))}
@@ -45,7 +73,14 @@ export const Backdrop = memo(function Backdrop({ flow, step, nowY }: { flow: Dia
             role="img"
             aria-label={barLabel(bar, ended)}
             title={barLabel(bar, ended)}
-            className={['dg-bar', `deadline-${bar.deadline}`, ended ? 'state-ended' : 'state-running', ended && bar.endAction !== null ? `end-${bar.endAction}` : ''].filter(Boolean).join(' ')}
+            className={[
+              'dg-bar',
+              `deadline-${bar.deadline}`,
+              ended ? 'state-ended' : 'state-running',
+              ended && bar.endAction !== null ? `end-${bar.endAction}` : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
             data-kind="bar"
             data-deadline={bar.deadline}
             data-state={ended ? 'ended' : 'running'}
@@ -93,7 +128,11 @@ function TimeColumn({ flow, times, step }: { flow: DiagramFlow; times: Array<Tim
   // The room left of the widest label: how far the view may pan right before a label would be cut.
   // Memoized: the column re-renders on every pan frame while pinned, and the box only moves with the layout or font.
   const slack = useMemo(
-    () => Math.max(0, layout.timeRight - widestTimeBox(layout, font?.advancePx ?? null, font?.padPx ?? TIME_BOX_PAD_PX) - 1),
+    () =>
+      Math.max(
+        0,
+        layout.timeRight - widestTimeBox(layout, font?.advancePx ?? null, font?.padPx ?? TIME_BOX_PAD_PX) - 1,
+      ),
     [layout, font],
   );
   // Flow px the column moves right to stay whole; 0 while it fits (the view is not panned past its room).
@@ -104,7 +143,12 @@ function TimeColumn({ flow, times, step }: { flow: DiagramFlow; times: Array<Tim
       times.flatMap((time) =>
         time !== undefined && time.index < step
           ? [
-              <div key={time.id} className="dg-time" data-at-ms={time.atMs} style={{ top: time.y, left: layout.timeRight }}>
+              <div
+                key={time.id}
+                className="dg-time"
+                data-at-ms={time.atMs}
+                style={{ top: time.y, left: layout.timeRight }}
+              >
                 {formatMs(time.atMs)}
               </div>,
             ]
@@ -123,7 +167,13 @@ function TimeColumn({ flow, times, step }: { flow: DiagramFlow; times: Array<Tim
   }, [font, labels]);
   const pinned = pin > 0;
   return (
-    <div ref={column} className="dg-time-column" data-pinned={pinned} data-given-up={pinned && presentation} style={pinned ? { transform: `translateX(${pin}px)` } : undefined}>
+    <div
+      ref={column}
+      className="dg-time-column"
+      data-pinned={pinned}
+      data-given-up={pinned && presentation}
+      style={pinned ? { transform: `translateX(${pin}px)` } : undefined}
+    >
       {labels}
     </div>
   );

@@ -1,4 +1,12 @@
-import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type Node, type Viewport } from '@xyflow/react';
+import {
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  useStore as useFlowStore,
+  type Edge,
+  type Node,
+  type Viewport,
+} from '@xyflow/react';
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
@@ -8,7 +16,17 @@ import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
 import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
-import { CHIP_FONT_PX, HEADER_BAND_PX, messagesShown, OVERVIEW_H, RIGHT_MARGIN, TIME_FONT_PX, TOP_Y, type DiagramLayout, type Lane } from './layout';
+import {
+  CHIP_FONT_PX,
+  HEADER_BAND_PX,
+  messagesShown,
+  OVERVIEW_H,
+  RIGHT_MARGIN,
+  TIME_FONT_PX,
+  TOP_Y,
+  type DiagramLayout,
+  type Lane,
+} from './layout';
 import { Legend } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
@@ -157,7 +175,13 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
       const seq = Number(edge.id.slice(1));
       const message = transcript.events[seq];
       // A recording of a real server cannot be run again with a fault: no menu.
-      if (message?.kind !== 'message' || message.lost === true || !edge.id.startsWith('w') || transcript.kind === 'recording') return;
+      if (
+        message?.kind !== 'message' ||
+        message.lost === true ||
+        !edge.id.startsWith('w') ||
+        transcript.kind === 'recording'
+      )
+        return;
       event.preventDefault();
       selectEvent(seq);
       setMenu({ seq, x: event.clientX, y: event.clientY });
@@ -200,7 +224,15 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         ) : (
           <span />
         )}
-        <Toolbar layout={layout} target={target} fitted={fitted} ready={fittedRun === fitKey} linearToggle={replay === undefined} nowX={view.nowX} nowY={replay?.followY ?? view.nowY} />
+        <Toolbar
+          layout={layout}
+          target={target}
+          fitted={fitted}
+          ready={fittedRun === fitKey}
+          linearToggle={replay === undefined}
+          nowX={view.nowX}
+          nowY={replay?.followY ?? view.nowY}
+        />
       </div>
       <div
         className="lab-flow"
@@ -275,7 +307,12 @@ function LaneHeaders({ lanes }: { lanes: Lane[] }) {
   return (
     <div className="dg-lane-headers">
       {lanes.map((lane) => (
-        <span key={lane.id} className={`dg-lane-header lane-${lane.id}`} style={{ left: lane.x * zoom + x, fontSize }} data-lane={lane.id}>
+        <span
+          key={lane.id}
+          className={`dg-lane-header lane-${lane.id}`}
+          style={{ left: lane.x * zoom + x, fontSize }}
+          data-lane={lane.id}
+        >
           {lane.label}
         </span>
       ))}
@@ -327,7 +364,9 @@ function useGo(target: TargetRef) {
 function approach(from: number, to: number, size: number): number {
   const left = to - from;
   if (Math.abs(left) < 0.5) return to;
-  return from + Math.sign(left) * Math.min(Math.abs(left), Math.max(0.5, Math.abs(left) * GLIDE_SHARE), size * GLIDE_MAX);
+  return (
+    from + Math.sign(left) * Math.min(Math.abs(left), Math.max(0.5, Math.abs(left) * GLIDE_SHARE), size * GLIDE_MAX)
+  );
 }
 
 /**
@@ -361,7 +400,11 @@ function useGlide(target: TargetRef, paneWidth: number, paneHeight: number) {
           void setViewport(goal, { duration: PAN_MS, interpolate: 'linear' });
           return;
         }
-        const next = { x: approach(at.x, goal.x, pane.current.paneWidth), y: approach(at.y, goal.y, pane.current.paneHeight), zoom: goal.zoom };
+        const next = {
+          x: approach(at.x, goal.x, pane.current.paneWidth),
+          y: approach(at.y, goal.y, pane.current.paneHeight),
+          zoom: goal.zoom,
+        };
         void setViewport(next);
         if (next.x !== goal.x || next.y !== goal.y) frame.current = requestAnimationFrame(tick);
       };
@@ -453,7 +496,10 @@ function Follow({
       const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
       const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
-      const wanted = Math.max(lowest, Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom));
+      const wanted = Math.max(
+        lowest,
+        Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom),
+      );
       // Moved at most a fifth of the pane's height: the current event stays well inside it. Presenting, it
       // follows at 80% of the height, so a fifth could push it off the pane's foot: there the move also
       // keeps it between the lane headers and the foot (a label may then stay cut by the band).
@@ -474,16 +520,31 @@ function Follow({
     const changed = last === null || last.run !== transcriptKey || last.presentation !== presentation;
     // A step taken since the fit ends the settling: only the user moves the zoom from then on (a pane
     // that resizes while the replay steps, a line of the step sentence wrapping, keeps the zoom).
-    if (!changed && (last.chosen || last.nowY !== now.current.y || performance.now() - last.atMs > FIT_SETTLE_MS)) return;
+    if (!changed && (last.chosen || last.nowY !== now.current.y || performance.now() - last.atMs > FIT_SETTLE_MS))
+      return;
     // The normal view fits the lanes to the width and, when it can, the run's height: a whole race on
     // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
     // (the normal pane is this one less the side column), and as large as the width allows.
-    const normalFit = (w: number, h: number) => Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, fitHeight ?? height)));
+    const normalFit = (w: number, h: number) =>
+      Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, fitHeight ?? height)));
     const zoom = presentation
-      ? Math.min(PRESENT_ZOOM_MAX, Math.max(PRESENT_ZOOM_MIN, PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity), paneWidth / (fitWidth ?? width)))
+      ? Math.min(
+          PRESENT_ZOOM_MAX,
+          Math.max(
+            PRESENT_ZOOM_MIN,
+            PRESENT_RATIO * normalFit(normalPaneWidth(paneWidth), Infinity),
+            paneWidth / (fitWidth ?? width),
+          ),
+        )
       : normalFit(paneWidth, paneHeight);
     go(followed(zoom, presentation ? presentingX(layout, zoom, paneWidth) : (paneWidth - width * zoom) / 2), false);
-    fitted.current = { run: transcriptKey, presentation, atMs: changed ? performance.now() : last.atMs, chosen: false, nowY: now.current.y };
+    fitted.current = {
+      run: transcriptKey,
+      presentation,
+      atMs: changed ? performance.now() : last.atMs,
+      chosen: false,
+      nowY: now.current.y,
+    };
     onFitted(transcriptKey);
     // Only a new run and the mode refit (and the pane settling right after): a later resize, a step or
     // Linear time keeps the zoom.
@@ -497,7 +558,9 @@ function Follow({
     const screenX = nowX * zoom + x;
     const top = nowY <= TOP_Y ? 0 : Math.max(HEADERS_PX, paneHeight * FOLLOW_MARGIN);
     const insideY = screenY >= top && screenY <= paneHeight * (1 - FOLLOW_MARGIN);
-    const insideX = screenX >= paneWidth * (presentation ? PRESENT_EDGE : 0.05) && screenX <= paneWidth * (1 - (presentation ? PRESENT_EDGE : 0.05));
+    const insideX =
+      screenX >= paneWidth * (presentation ? PRESENT_EDGE : 0.05) &&
+      screenX <= paneWidth * (1 - (presentation ? PRESENT_EDGE : 0.05));
     if (insideY && insideX && !lockstep) return;
     // Always a glide (unless motion is reduced), at any speed: a step that comes mid-glide moves its
     // goal, and the view keeps going from where it is, so playing at 32 steps/s pans steadily.
@@ -570,14 +633,32 @@ function Toolbar({
   return (
     <div className="dg-toolbar" role="toolbar" aria-label="Diagram view">
       {linearToggle && (
-        <button type="button" className="dg-tool" aria-pressed={linearTime} aria-keyshortcuts="L" onClick={() => setScale(linearTime ? 'ordinal' : 'linear')}>
+        <button
+          type="button"
+          className="dg-tool"
+          aria-pressed={linearTime}
+          aria-keyshortcuts="L"
+          onClick={() => setScale(linearTime ? 'ordinal' : 'linear')}
+        >
           Linear time
         </button>
       )}
-      <button type="button" className="dg-tool" aria-label="Zoom Out" disabled={!ready} onClick={() => zoomBy(1 / ZOOM_STEP)}>
+      <button
+        type="button"
+        className="dg-tool"
+        aria-label="Zoom Out"
+        disabled={!ready}
+        onClick={() => zoomBy(1 / ZOOM_STEP)}
+      >
         −
       </button>
-      <button type="button" className="dg-tool" aria-label="Zoom In" disabled={!ready} onClick={() => zoomBy(ZOOM_STEP)}>
+      <button
+        type="button"
+        className="dg-tool"
+        aria-label="Zoom In"
+        disabled={!ready}
+        onClick={() => zoomBy(ZOOM_STEP)}
+      >
         +
       </button>
       <button type="button" className="dg-tool" disabled={!ready} onClick={fitAll}>

@@ -27,7 +27,10 @@ type DiagramProps = ComponentProps<DiagramModule['Diagram']>;
 
 export function Diagram(props: DiagramProps) {
   return (
-    <PartBoundary name="the sequence diagram" fallback={<DiagramPlaceholder replay={props.replay !== undefined} title={props.replay?.title} />}>
+    <PartBoundary
+      name="the sequence diagram"
+      fallback={<DiagramPlaceholder replay={props.replay !== undefined} title={props.replay?.title} />}
+    >
       <DiagramNow {...props} />
     </PartBoundary>
   );

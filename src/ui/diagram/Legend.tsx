@@ -32,7 +32,10 @@ export function Legend() {
         maximum deadline
       </li>
       <li className="dg-credit">
-        drawn with&nbsp;<a href="https://reactflow.dev" rel="noreferrer">React Flow</a>
+        drawn with&nbsp;
+        <a href="https://reactflow.dev" rel="noreferrer">
+          React Flow
+        </a>
       </li>
     </ul>
   );

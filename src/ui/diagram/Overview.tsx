@@ -15,7 +15,17 @@ const KEY_SHARE = 0.25;
  * or a drag moves the view there; focused, ← → ↑ ↓ PageUp PageDown Home End move it (one Tab stop).
  * A pointer leaves the focus where it was, so → still steps the replay after a click.
  */
-export function Overview({ layout, transcript, step, onMove }: { layout: DiagramLayout; transcript: Transcript; step: number; onMove(viewport: Viewport): void }) {
+export function Overview({
+  layout,
+  transcript,
+  step,
+  onMove,
+}: {
+  layout: DiagramLayout;
+  transcript: Transcript;
+  step: number;
+  onMove(viewport: Viewport): void;
+}) {
   const { getViewport } = useReactFlow();
   const transform = useFlowStore((state) => state.transform);
   const paneHeight = useFlowStore((state) => state.height);
@@ -37,7 +47,10 @@ export function Overview({ layout, transcript, step, onMove }: { layout: Diagram
   const view = windowOnStrip({ y, zoom }, paneHeight, flowHeight, width);
   const nowY = step > 0 ? (layout.rowY[step - 1] ?? 0) : 0;
   const at = (flowY: number) => (flowY / flowHeight) * width;
-  const raceShown = race !== null && race.from < step ? { x1: at(layout.rowY[race.from] ?? 0), x2: at(race.to < step ? (layout.rowY[race.to] ?? 0) : nowY) } : null;
+  const raceShown =
+    race !== null && race.from < step
+      ? { x1: at(layout.rowY[race.from] ?? 0), x2: at(race.to < step ? (layout.rowY[race.to] ?? 0) : nowY) }
+      : null;
 
   const moveLeftTo = (left: number) => {
     const current = getViewport();
@@ -60,7 +73,14 @@ export function Overview({ layout, transcript, step, onMove }: { layout: Diagram
     grab.current = null;
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const by = { ArrowLeft: -KEY_SHARE, ArrowUp: -KEY_SHARE, ArrowRight: KEY_SHARE, ArrowDown: KEY_SHARE, PageUp: -1, PageDown: 1 }[event.key];
+    const by = {
+      ArrowLeft: -KEY_SHARE,
+      ArrowUp: -KEY_SHARE,
+      ArrowRight: KEY_SHARE,
+      ArrowDown: KEY_SHARE,
+      PageUp: -1,
+      PageDown: 1,
+    }[event.key];
     let left: number | null = null;
     if (by !== undefined) left = view.x + by * view.width;
     else if (event.key === 'Home') left = 0;
@@ -113,11 +133,25 @@ export function Overview({ layout, transcript, step, onMove }: { layout: Diagram
     >
       {width > 0 && (
         <svg width={width} height={OVERVIEW_H} aria-hidden="true">
-          {raceShown !== null && <rect className="dg-overview-race" x={raceShown.x1} y={0} width={Math.max(2, raceShown.x2 - raceShown.x1)} height={OVERVIEW_H} />}
+          {raceShown !== null && (
+            <rect
+              className="dg-overview-race"
+              x={raceShown.x1}
+              y={0}
+              width={Math.max(2, raceShown.x2 - raceShown.x1)}
+              height={OVERVIEW_H}
+            />
+          )}
           <path className="dg-overview-event" d={ticks.events} />
           <path className="dg-overview-message" d={ticks.messages} />
           {step > 0 && <line className="dg-overview-now" x1={at(nowY)} x2={at(nowY)} y1={0} y2={OVERVIEW_H} />}
-          <rect className="dg-overview-window" x={view.x + 1} y={1} width={Math.max(0, view.width - 2)} height={OVERVIEW_H - 2} />
+          <rect
+            className="dg-overview-window"
+            x={view.x + 1}
+            y={1}
+            width={Math.max(0, view.width - 2)}
+            height={OVERVIEW_H - 2}
+          />
         </svg>
       )}
     </div>

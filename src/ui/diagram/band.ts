@@ -11,6 +11,8 @@ export const BAND_PX = 600;
  */
 export function useVisibleBand(): Band {
   const firstBand = useFlowStore((state) => Math.floor(-state.transform[1] / state.transform[2] / BAND_PX));
-  const lastBand = useFlowStore((state) => Math.floor((-state.transform[1] + state.height) / state.transform[2] / BAND_PX));
+  const lastBand = useFlowStore((state) =>
+    Math.floor((-state.transform[1] + state.height) / state.transform[2] / BAND_PX),
+  );
   return useMemo(() => ({ top: (firstBand - 1) * BAND_PX, bottom: (lastBand + 2) * BAND_PX }), [firstBand, lastBand]);
 }

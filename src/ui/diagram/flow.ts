@@ -1,5 +1,15 @@
 import { Position, type Edge, type Node } from '@xyflow/react';
-import { EXTENTS, ROW_H, TOP_Y, type DeadlineBar, type DiagramLayout, type Marker, type TimeBreak, type TimeMark, type Wire } from './layout';
+import {
+  EXTENTS,
+  ROW_H,
+  TOP_Y,
+  type DeadlineBar,
+  type DiagramLayout,
+  type Marker,
+  type TimeBreak,
+  type TimeMark,
+  type Wire,
+} from './layout';
 import { SpanIndex, WHOLE, type Band } from './spans';
 import type { MarkerTone } from '../../store/labStore';
 
@@ -31,7 +41,10 @@ export type DiagramNode = MarkerNode | AnchorNode;
 /** What a wire looks like at a step: in flight until its fate is reached. */
 export type WireStatus = 'in-flight' | 'delivered' | 'ignored' | 'lost' | 'closed';
 
-export interface WireData extends Record<string, unknown>, Pick<Wire, 'kind' | 'x1' | 'y1' | 'x2' | 'y2' | 'labelX' | 'labelY' | 'tagX' | 'tagY' | 'label'> {
+export interface WireData
+  extends
+    Record<string, unknown>,
+    Pick<Wire, 'kind' | 'x1' | 'y1' | 'x2' | 'y2' | 'labelX' | 'labelY' | 'tagX' | 'tagY' | 'label'> {
   status: WireStatus;
   reason: string | null;
   /** One sentence: the edge's accessible name and tooltip. */
@@ -90,7 +103,15 @@ function markerNode(marker: Marker, current = false, selected = false): MarkerNo
     zIndex: current || selected ? 4 : 3,
     ariaRole: 'img',
     ariaLabel: marker.title,
-    data: { text: marker.text, tone: marker.tone, title: marker.title, lines: marker.lines, look: marker.look, current, selected },
+    data: {
+      text: marker.text,
+      tone: marker.tone,
+      title: marker.title,
+      lines: marker.lines,
+      look: marker.look,
+      current,
+      selected,
+    },
     domAttributes: attributes({
       'data-kind': 'marker',
       'data-event-kind': marker.kind,
@@ -138,7 +159,10 @@ function inFlightAt(wire: Wire, nowY: number): Wire {
 }
 
 function wireEdge(wire: Wire, status: WireStatus, current = false, selected = false, marksCurrent = false): WireEdge {
-  const description = status === 'in-flight' ? `${wire.label}: ${wire.from} to ${wire.to}, sent at ${wire.sentAtMs} ms, in flight` : wire.description;
+  const description =
+    status === 'in-flight'
+      ? `${wire.label}: ${wire.from} to ${wire.to}, sent at ${wire.sentAtMs} ms, in flight`
+      : wire.description;
   return {
     id: wire.id,
     type: 'wire',
@@ -257,12 +281,14 @@ export function barsAt(flow: DiagramFlow, step: number, band: Band, nowY = Infin
   const shown = new Map<number, BarAtStep>();
   for (const at of flow.barSpans.query(band)) {
     const bar = bars[at] as DeadlineBar;
-    if (bar.index < step && bar.endIndex !== null && bar.endIndex < step) shown.set(at, { bar, ended: true, y2: bar.yEnd ?? bar.yDue });
+    if (bar.index < step && bar.endIndex !== null && bar.endIndex < step)
+      shown.set(at, { bar, ended: true, y2: bar.yEnd ?? bar.yDue });
   }
   for (const at of flow.barLives.query({ top: step, bottom: step })) {
     const bar = bars[at] as DeadlineBar;
     const running = bar.index < step && (bar.endIndex === null || bar.endIndex >= step);
-    if (running && bar.yDue >= band.top && bar.y1 <= band.bottom) shown.set(at, { bar, ended: false, y2: Math.max(bar.y1, Math.min(bar.yDue, nowY)) });
+    if (running && bar.yDue >= band.top && bar.y1 <= band.bottom)
+      shown.set(at, { bar, ended: false, y2: Math.max(bar.y1, Math.min(bar.yDue, nowY)) });
   }
   return [...shown.keys()].sort((a, b) => a - b).map((at) => shown.get(at) as BarAtStep);
 }
@@ -295,10 +321,15 @@ export interface FlowAtStep {
 export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | null, band: Band = WHOLE): FlowAtStep {
   const { layout } = flow;
   const current = step - 1;
-  const selectedAt = selectedSeq === null ? undefined : (flow.markerBySeq ??= new Map(layout.markers.map((marker, at) => [marker.seq, at]))).get(selectedSeq);
+  const selectedAt =
+    selectedSeq === null
+      ? undefined
+      : (flow.markerBySeq ??= new Map(layout.markers.map((marker, at) => [marker.seq, at]))).get(selectedSeq);
   const selectedIndex = selectedAt === undefined ? -1 : (layout.markers[selectedAt] as Marker).index;
 
-  const markerPositions = new Set(flow.markerSpans.query(band).filter((at) => (layout.markers[at] as Marker).index < step));
+  const markerPositions = new Set(
+    flow.markerSpans.query(band).filter((at) => (layout.markers[at] as Marker).index < step),
+  );
   const currentMarker = current >= 0 ? markerOf(layout, current) : undefined;
   if (currentMarker !== undefined) markerPositions.add(currentMarker);
   const selectedMarker = selectedIndex >= 0 && selectedIndex < step ? selectedAt : undefined;
@@ -316,7 +347,14 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
     const marker = layout.markers[at] as Marker;
     const isCurrent = at === currentMarker;
     const isSelected = at === selectedMarker;
-    staged.push({ at: marker.index, order: 0, node: isCurrent || isSelected ? markerNode(marker, isCurrent, isSelected) : cached(flow.markerNodes, at, () => markerNode(marker)) });
+    staged.push({
+      at: marker.index,
+      order: 0,
+      node:
+        isCurrent || isSelected
+          ? markerNode(marker, isCurrent, isSelected)
+          : cached(flow.markerNodes, at, () => markerNode(marker)),
+    });
   }
   const edges: WireEdge[] = [];
   for (const at of [...wirePositions].sort((a, b) => a - b)) {
@@ -354,6 +392,8 @@ export function flowAt(flow: DiagramFlow, step: number, selectedSeq: number | nu
     nowY,
     nowX,
     // Every wire settles at or after the event that sends it: sent before `step` minus settled before it.
-    inFlight: firstAtOrAbove(layout.wires.length, (at) => (layout.wires[at] as Wire).index, step) - firstAtOrAbove(layout.resolvedSorted.length, (at) => layout.resolvedSorted[at] as number, step),
+    inFlight:
+      firstAtOrAbove(layout.wires.length, (at) => (layout.wires[at] as Wire).index, step) -
+      firstAtOrAbove(layout.resolvedSorted.length, (at) => layout.resolvedSorted[at] as number, step),
   };
 }

@@ -6,12 +6,20 @@ import type { MarkerNode } from './flow';
 /** The diagram's node views: drawing only; what they show was decided in layout.ts and flow.ts. */
 
 const MarkerView = memo(function MarkerView({ data }: NodeProps<MarkerNode>) {
-  const className = ['dg-marker', `look-${data.look}`, `tone-${data.tone}`, data.lines >= 2 ? 'is-two-lines' : '', data.current ? 'is-current' : '', data.selected ? 'is-selected' : '']
+  const className = [
+    'dg-marker',
+    `look-${data.look}`,
+    `tone-${data.tone}`,
+    data.lines >= 2 ? 'is-two-lines' : '',
+    data.current ? 'is-current' : '',
+    data.selected ? 'is-selected' : '',
+  ]
     .filter(Boolean)
     .join(' ');
   // The full sentence is the tooltip (hover) and the node's accessible name (flow.ts), which also carries aria-current.
   // A dot has no word of its own: its sentence is its tooltip and accessible name, and the Inspector's.
-  if (data.look === 'dot') return <div className={className} title={data.title} data-current={data.current ? 'true' : undefined} />;
+  if (data.look === 'dot')
+    return <div className={className} title={data.title} data-current={data.current ? 'true' : undefined} />;
   return (
     <div className={className} title={data.title} data-current={data.current ? 'true' : undefined}>
       {/* Wrapped, it may break inside a long name after `_` or `.` (the layout counted its lines the same way). */}

@@ -14,19 +14,28 @@ import { LONG_PX, SpanIndex, spanReach } from '../../diagram/geometry/spans';
 
 describe('SpanIndex', () => {
   it('finds exactly the items that reach into a band, as a full pass would', () => {
-    const item = fc.record({ gap: fc.integer({ min: 0, max: 300 }), up: fc.integer({ min: 0, max: 60 }), down: fc.integer({ min: 0, max: 3 * LONG_PX }) });
+    const item = fc.record({
+      gap: fc.integer({ min: 0, max: 300 }),
+      up: fc.integer({ min: 0, max: 60 }),
+      down: fc.integer({ min: 0, max: 3 * LONG_PX }),
+    });
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 300 }), fc.integer({ min: -500, max: 40_000 }), fc.integer({ min: 0, max: 8_000 }), (items, top, height) => {
-        let key = 0;
-        const spans = items.map(({ gap, up, down }) => {
-          key += gap;
-          return { key, lo: key - up, hi: key + down };
-        });
-        const index = new SpanIndex(spans, { key: (span) => span.key, lo: (span) => span.lo, hi: (span) => span.hi });
-        const band = { top, bottom: top + height };
-        const expected = spans.flatMap((span, at) => (span.hi >= band.top && span.lo <= band.bottom ? [at] : []));
-        expect(index.query(band)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(item, { maxLength: 300 }),
+        fc.integer({ min: -500, max: 40_000 }),
+        fc.integer({ min: 0, max: 8_000 }),
+        (items, top, height) => {
+          let key = 0;
+          const spans = items.map(({ gap, up, down }) => {
+            key += gap;
+            return { key, lo: key - up, hi: key + down };
+          });
+          const index = new SpanIndex(spans, { key: (span) => span.key, lo: (span) => span.lo, hi: (span) => span.hi });
+          const band = { top, bottom: top + height };
+          const expected = spans.flatMap((span, at) => (span.hi >= band.top && span.lo <= band.bottom ? [at] : []));
+          expect(index.query(band)).toEqual(expected);
+        },
+      ),
       { seed: 9, numRuns: 300 },
     );
   });
@@ -53,11 +62,25 @@ describe('the diagram cut to the rows on screen', () => {
     const whole = flowAt(flow, step, null);
     const cut = flowAt(flow, step, null, band);
     const inBand = (top: number, bottom: number) => bottom >= band.top && top <= band.bottom;
-    const wireIds = new Set(flow.layout.wires.filter((wire) => inBand(Math.min(wire.y1, wire.y2), Math.max(wire.y1, wire.y2))).map((wire) => wire.id));
-    expect(cut.edges.map((edge) => edge.id)).toEqual(whole.edges.filter((edge) => wireIds.has(edge.id) || edge.data?.marksCurrent === true).map((edge) => edge.id));
-    const markerIds = new Set(flow.layout.markers.filter((marker) => inBand(marker.y - marker.height / 2, marker.y + marker.height / 2)).map((marker) => marker.id));
+    const wireIds = new Set(
+      flow.layout.wires
+        .filter((wire) => inBand(Math.min(wire.y1, wire.y2), Math.max(wire.y1, wire.y2)))
+        .map((wire) => wire.id),
+    );
+    expect(cut.edges.map((edge) => edge.id)).toEqual(
+      whole.edges.filter((edge) => wireIds.has(edge.id) || edge.data?.marksCurrent === true).map((edge) => edge.id),
+    );
+    const markerIds = new Set(
+      flow.layout.markers
+        .filter((marker) => inBand(marker.y - marker.height / 2, marker.y + marker.height / 2))
+        .map((marker) => marker.id),
+    );
     const cutMarkers = cut.nodes.filter((node) => node.type === 'marker').map((node) => node.id);
-    expect(cutMarkers).toEqual(whole.nodes.filter((node) => node.type === 'marker' && (markerIds.has(node.id) || node.data.current === true)).map((node) => node.id));
+    expect(cutMarkers).toEqual(
+      whole.nodes
+        .filter((node) => node.type === 'marker' && (markerIds.has(node.id) || node.data.current === true))
+        .map((node) => node.id),
+    );
     expect([cut.nowX, cut.nowY, cut.inFlight]).toEqual([whole.nowX, whole.nowY, whole.inFlight]);
     // Far fewer than the whole view: the work follows the band.
     expect(cut.nodes.length).toBeLessThan(whole.nodes.length / 4);
@@ -97,7 +120,10 @@ describe('the diagram cut to the rows on screen', () => {
   it('keeps the current event marked when the band is elsewhere', () => {
     const step = Math.round(total / 2);
     const cut = flowAt(flow, step, null, { top: 0, bottom: 600 });
-    const marked = [...cut.nodes.filter((node) => node.domAttributes?.['aria-current' as never] === 'step'), ...cut.edges.filter((edge) => edge.data?.marksCurrent === true)];
+    const marked = [
+      ...cut.nodes.filter((node) => node.domAttributes?.['aria-current' as never] === 'step'),
+      ...cut.edges.filter((edge) => edge.data?.marksCurrent === true),
+    ];
     expect(marked).toHaveLength(1);
   });
 });

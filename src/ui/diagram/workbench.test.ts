@@ -16,22 +16,26 @@ const lay = (t: Transcript, scale?: 'linear' | 'ordinal') => layoutDiagram(t, wo
 const race = (id: string, settings?: Record<string, unknown>) => runRaceById(id, { settings }) as unknown as Transcript;
 
 describe('diagram layout: room for every label', () => {
-  it.each(['A', 'B', 'C', 'D'])('%s: chips fit their words, nothing reaches into the deadline bars, and no two marks overlap', (id) => {
-    const layout = lay(race(id));
-    const barsRight = Math.max(...layout.bars.map((bar) => bar.x + 12));
-    for (const marker of layout.markers) {
-      if (marker.look === 'chip' && marker.lines === 1) expect(marker.width, marker.text).toBeGreaterThanOrEqual(textWidthPx(marker.text, 14) + 20);
-      expect(marker.x - marker.width / 2).toBeGreaterThan(barsRight);
-      expect(marker.x + marker.width / 2).toBeLessThanOrEqual(layout.width);
-    }
-    for (const [k, a] of layout.markers.entries()) {
-      for (const b of layout.markers.slice(k + 1)) {
-        const x = Math.min(a.x + a.width / 2, b.x + b.width / 2) - Math.max(a.x - a.width / 2, b.x - b.width / 2);
-        const y = Math.min(a.y + a.height / 2, b.y + b.height / 2) - Math.max(a.y - a.height / 2, b.y - b.height / 2);
-        expect(x > 0 && y > 0, `${id}: "${a.text}" and "${b.text}"`).toBe(false);
+  it.each(['A', 'B', 'C', 'D'])(
+    '%s: chips fit their words, nothing reaches into the deadline bars, and no two marks overlap',
+    (id) => {
+      const layout = lay(race(id));
+      const barsRight = Math.max(...layout.bars.map((bar) => bar.x + 12));
+      for (const marker of layout.markers) {
+        if (marker.look === 'chip' && marker.lines === 1)
+          expect(marker.width, marker.text).toBeGreaterThanOrEqual(textWidthPx(marker.text, 14) + 20);
+        expect(marker.x - marker.width / 2).toBeGreaterThan(barsRight);
+        expect(marker.x + marker.width / 2).toBeLessThanOrEqual(layout.width);
       }
-    }
-  });
+      for (const [k, a] of layout.markers.entries()) {
+        for (const b of layout.markers.slice(k + 1)) {
+          const x = Math.min(a.x + a.width / 2, b.x + b.width / 2) - Math.max(a.x - a.width / 2, b.x - b.width / 2);
+          const y = Math.min(a.y + a.height / 2, b.y + b.height / 2) - Math.max(a.y - a.height / 2, b.y - b.height / 2);
+          expect(x > 0 && y > 0, `${id}: "${a.text}" and "${b.text}"`).toBe(false);
+        }
+      }
+    },
+  );
 });
 
 describe('diagram layout: a ledger race on a laptop', () => {
@@ -39,16 +43,23 @@ describe('diagram layout: a ledger race on a laptop', () => {
   beforeAll(async () => {
     sql = await loadSqlJs();
   });
-  const ledger = (id: string) => runScenario(findScenario(id), { transport: 'http', ledger: { sql } }) as unknown as Transcript;
+  const ledger = (id: string) =>
+    runScenario(findScenario(id), { transport: 'http', ledger: { sql } }) as unknown as Transcript;
   /** The diagram pane at 1280×720 is 962 px wide; the layout's right margin (30 px) is empty. */
   const PANE_AT_1280 = 962;
 
-  it.each(['ledger-race-keyed', 'ledger-race-unsafe', 'inventory-race'])('%s: its lanes fit the pane at 1280 px at zoom 1, each marker inside it', (id) => {
-    const layout = lay(ledger(id));
-    expect(layout.lanes.map((lane) => lane.id)).toEqual(expect.arrayContaining(['client', 'server', 'conn-1', 'conn-2']));
-    for (const marker of layout.markers) expect(marker.x + marker.width / 2, marker.text).toBeLessThanOrEqual(PANE_AT_1280);
-    expect(layout.width - 30).toBeLessThanOrEqual(PANE_AT_1280);
-  });
+  it.each(['ledger-race-keyed', 'ledger-race-unsafe', 'inventory-race'])(
+    '%s: its lanes fit the pane at 1280 px at zoom 1, each marker inside it',
+    (id) => {
+      const layout = lay(ledger(id));
+      expect(layout.lanes.map((lane) => lane.id)).toEqual(
+        expect.arrayContaining(['client', 'server', 'conn-1', 'conn-2']),
+      );
+      for (const marker of layout.markers)
+        expect(marker.x + marker.width / 2, marker.text).toBeLessThanOrEqual(PANE_AT_1280);
+      expect(layout.width - 30).toBeLessThanOrEqual(PANE_AT_1280);
+    },
+  );
 
   it('a long statement on a connection lane wraps at its names, and its box is tall enough for every line', () => {
     const layout = lay(ledger('ledger-race-unsafe'));
@@ -89,7 +100,9 @@ describe('diagram layout: linear time', () => {
     expect(layout.breaks.length).toBeGreaterThan(0);
     const fold = layout.breaks[0];
     expect(fold?.ms).toBeGreaterThanOrEqual(30_000);
-    expect((layout.rowY[fold?.index ?? 0] as number) - (layout.rowY[(fold?.index ?? 1) - 1] as number)).toBeLessThan(BREAK_H + 3 * 36);
+    expect((layout.rowY[fold?.index ?? 0] as number) - (layout.rowY[(fold?.index ?? 1) - 1] as number)).toBeLessThan(
+      BREAK_H + 3 * 36,
+    );
     expect(lay(quiet).breaks).toEqual([]);
   });
 });

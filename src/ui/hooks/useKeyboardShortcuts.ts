@@ -4,7 +4,8 @@ import { pressPlaybackKey } from '../../store/keys';
 import { OWNS_KEYS, TEXT_FIELD } from '../panels/ownsKeys';
 
 /** Elements Space activates by itself (a menu opens, a box or a radio is chosen). */
-const SPACE_ACTIVATES = 'button, a[href], summary, [role="button"], select, input[type="checkbox"], input[type="radio"]';
+const SPACE_ACTIVATES =
+  'button, a[href], summary, [role="button"], select, input[type="checkbox"], input[type="radio"]';
 
 /**
  * Presenter keys, on the whole page: Space and "." play or pause, ← and → step, Home and End jump,

@@ -10,5 +10,9 @@ function subscribe(onChange: () => void): () => void {
 
 /** Whether the user asked for less motion: the diagram then jumps instead of gliding. */
 export function useReducedMotion(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(QUERY).matches, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(QUERY).matches,
+    () => false,
+  );
 }

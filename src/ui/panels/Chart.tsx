@@ -6,7 +6,15 @@ import 'uplot/dist/uPlot.min.css';
  * A uPlot chart sized to its container. The chart is rebuilt when its options change and fed new
  * data otherwise (uPlot's setData), so a slider moving the data does not recreate it.
  */
-export function Chart({ options, data, label }: { options: Omit<uPlot.Options, 'width' | 'height'>; data: uPlot.AlignedData; label: string }) {
+export function Chart({
+  options,
+  data,
+  label,
+}: {
+  options: Omit<uPlot.Options, 'width' | 'height'>;
+  data: uPlot.AlignedData;
+  label: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const latest = useRef(data);

@@ -26,7 +26,12 @@ const errorLine = StateField.define<DecorationSet>({
       if (!effect.is(setErrorLine)) continue;
       const line = effect.value;
       if (line === null || line < 1 || line > transaction.state.doc.lines) next = Decoration.none;
-      else next = Decoration.set([Decoration.line({ class: 'cm-error-line', attributes: { title: 'The error is on this line' } }).range(transaction.state.doc.line(line).from)]);
+      else
+        next = Decoration.set([
+          Decoration.line({ class: 'cm-error-line', attributes: { title: 'The error is on this line' } }).range(
+            transaction.state.doc.line(line).from,
+          ),
+        ]);
     }
     return next;
   },
@@ -34,7 +39,13 @@ const errorLine = StateField.define<DecorationSet>({
 });
 
 const THEME = EditorView.theme({
-  '&': { height: '100%', fontSize: '0.95rem', border: '1px solid var(--rule)', borderRadius: '6px', backgroundColor: 'var(--paper)' },
+  '&': {
+    height: '100%',
+    fontSize: '0.95rem',
+    border: '1px solid var(--rule)',
+    borderRadius: '6px',
+    backgroundColor: 'var(--paper)',
+  },
   '&.cm-focused': { outline: '3px solid var(--accent)', outlineOffset: '1px' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.45' },
   '.cm-error-line': { backgroundColor: 'var(--error-bg)', boxShadow: 'inset 3px 0 0 #b91c1c' },
@@ -105,7 +116,10 @@ export default function CodeEditor({ value, onChange, errorLine: line, errorColu
     if (editor === null || reveal === 0 || line === null || line > editor.state.doc.lines) return;
     const at = editor.state.doc.line(line);
     const head = Math.min(at.to, at.from + Math.max(0, (errorColumn ?? 1) - 1));
-    editor.dispatch({ selection: EditorSelection.cursor(head), effects: EditorView.scrollIntoView(head, { y: 'center' }) });
+    editor.dispatch({
+      selection: EditorSelection.cursor(head),
+      effects: EditorView.scrollIntoView(head, { y: 'center' }),
+    });
     // The cursor is put on the line once per Check, not on every keystroke after it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reveal]);

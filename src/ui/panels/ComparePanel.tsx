@@ -15,7 +15,11 @@ const EXAMPLES: ReadonlyArray<{ label: string; a: string; b: string; c?: string 
   { label: 'C: model vs real SDK', a: 'C', b: 'C:impl=ts-sdk' },
   // Three side by side: the lab's model, the SDK people run today (2025-11-25) and the SDK of the revision the lab teaches.
   { label: 'model / SDK v1 / SDK v2', a: 'C', b: 'C:impl=ts-sdk', c: 'C:impl=ts-sdk-v2' },
-  { label: 'C at 333 ms progress: model vs SDK', a: 'C:latencyMs=0,progressEveryMs=333', b: 'C:impl=ts-sdk,latencyMs=0,progressEveryMs=333' },
+  {
+    label: 'C at 333 ms progress: model vs SDK',
+    a: 'C:latencyMs=0,progressEveryMs=333',
+    b: 'C:impl=ts-sdk,latencyMs=0,progressEveryMs=333',
+  },
   { label: 'D: stdio vs Streamable HTTP', a: 'D:transport=stdio', b: 'D:transport=http' },
   { label: 'Ledger race: unsafe vs keyed', a: 'ledger-race-unsafe', b: 'ledger-race-keyed' },
   { label: 'C: two seeds with jitter', a: 'C:seed=1,latencyJitterMs=20', b: 'C:seed=2,latencyJitterMs=20' },
@@ -58,15 +62,33 @@ export function ComparePanel() {
           <form className="compare-form" onSubmit={onSubmit} aria-describedby="compare-how">
             <label className="compare-run">
               <span>Run A</span>
-              <input type="text" value={text.a} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, a: e.target.value })} />
+              <input
+                type="text"
+                value={text.a}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => setText({ ...text, a: e.target.value })}
+              />
             </label>
             <label className="compare-run">
               <span>Run B</span>
-              <input type="text" value={text.b} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, b: e.target.value })} />
+              <input
+                type="text"
+                value={text.b}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => setText({ ...text, b: e.target.value })}
+              />
             </label>
             <label className="compare-run">
               <span>Run C (optional)</span>
-              <input type="text" value={text.c ?? ''} spellCheck={false} autoComplete="off" onChange={(e) => setText({ ...text, c: e.target.value })} />
+              <input
+                type="text"
+                value={text.c ?? ''}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => setText({ ...text, c: e.target.value })}
+              />
             </label>
             <button type="submit" className="panel-button">
               Compare
@@ -76,7 +98,9 @@ export function ComparePanel() {
         <div className="compare-status">
           <LoadState load={load} />
           {stopButton}
-          {load.status === 'error' && value !== null && <p className="compare-kept">The runs below are the last ones that ran.</p>}
+          {load.status === 'error' && value !== null && (
+            <p className="compare-kept">The runs below are the last ones that ran.</p>
+          )}
           <OpenMissingRecording />
         </div>
         {value !== null && <ComparedDiagrams view={value} />}
@@ -85,14 +109,21 @@ export function ComparePanel() {
       <div className="compare-help">
         <div className="compare-examples" role="group" aria-label="Examples">
           {EXAMPLES.map((example) => (
-            <button key={example.label} type="button" className="panel-toggle" onClick={() => setRuns(example.a, example.b, example.c)}>
+            <button
+              key={example.label}
+              type="button"
+              className="panel-toggle"
+              onClick={() => setRuns(example.a, example.b, example.c)}
+            >
               {example.label}
             </button>
           ))}
         </div>
         <p className="panel-lede" id="compare-how">
-          Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code>, <code>ts-sdk</code> or <code>ts-sdk-v2</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
-          <code>seed</code> and any setting; a third run is optional. The diagrams share one virtual-time axis and move together: the current instant stands at the same height in each.
+          Write each run as <code>scenario[:key=value,…]</code>: <code>impl</code> (<code>model</code>,{' '}
+          <code>ts-sdk</code> or <code>ts-sdk-v2</code>, the real MCP TypeScript SDK), <code>transport</code>,{' '}
+          <code>seed</code> and any setting; a third run is optional. The diagrams share one virtual-time axis and move
+          together: the current instant stands at the same height in each.
         </p>
         <KnownBugs />
       </div>
@@ -115,7 +146,16 @@ function OpenMissingRecording() {
       <button type="button" className="panel-button" onClick={() => input.current?.click()}>
         Open the recorded transcript
       </button>
-      <input ref={input} type="file" accept=".json,application/json" hidden tabIndex={-1} aria-hidden="true" data-testid="compare-recording-file" onChange={onPick} />
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="compare-recording-file"
+        onChange={onPick}
+      />
     </>
   );
 }
@@ -133,13 +173,22 @@ function ComparedDiagrams({ view }: { view: CompareView }) {
   const setAtMs = usePanelsStore((s) => s.setCompareAtMs);
   const { divergence } = view.comparison;
   // Every instant at which any run did something: the shared axis's stops.
-  const times = useMemo(() => [...new Set(view.runs.flatMap((run) => run.transcript.events.map((event) => event.atMs)))].sort((x, y) => x - y), [view]);
+  const times = useMemo(
+    () =>
+      [...new Set(view.runs.flatMap((run) => run.transcript.events.map((event) => event.atMs)))].sort((x, y) => x - y),
+    [view],
+  );
   const endMs = times.at(-1) ?? 0;
   // One virtual-time axis: the same instant at the same y in every layout; all fit the widest and tallest at one zoom, so they stay level.
   const laid = useMemo(() => {
     const axis = sharedAxis(view.runs);
     const layouts = view.runs.map((run) => layoutDiagram(run.transcript, run.wording, 'ordinal', axis));
-    return { axis, layouts, width: Math.max(...layouts.map((l) => l.width)), height: Math.max(...layouts.map((l) => l.height)) };
+    return {
+      axis,
+      layouts,
+      width: Math.max(...layouts.map((l) => l.width)),
+      height: Math.max(...layouts.map((l) => l.height)),
+    };
   }, [view]);
   const nowMs = atMs ?? endMs;
   const stepOf = (events: readonly { atMs: number }[]) => {
@@ -157,15 +206,33 @@ function ComparedDiagrams({ view }: { view: CompareView }) {
   return (
     <>
       <div className="compare-playback" role="region" aria-label="Compare playback">
-        <button type="button" className="panel-toggle" disabled={previous === undefined} onClick={() => previous !== undefined && go(previous)}>
+        <button
+          type="button"
+          className="panel-toggle"
+          disabled={previous === undefined}
+          onClick={() => previous !== undefined && go(previous)}
+        >
           Step back
         </button>
-        <button type="button" className="panel-toggle" disabled={next === undefined} onClick={() => next !== undefined && go(next)}>
+        <button
+          type="button"
+          className="panel-toggle"
+          disabled={next === undefined}
+          onClick={() => next !== undefined && go(next)}
+        >
           Step forward
         </button>
         <label className="compare-time">
           <span>Virtual time</span>
-          <input type="range" min={0} max={endMs} step={1} value={nowMs} onChange={(e) => go(Number(e.target.value))} aria-valuetext={formatMs(nowMs)} />
+          <input
+            type="range"
+            min={0}
+            max={endMs}
+            step={1}
+            value={nowMs}
+            onChange={(e) => go(Number(e.target.value))}
+            aria-valuetext={formatMs(nowMs)}
+          />
         </label>
         <output className="compare-now" aria-live="polite">
           {formatMs(nowMs)}
@@ -204,7 +271,9 @@ function Findings({ view }: { view: CompareView }) {
   const c = view.runs[2];
   const { facts, divergence, note } = view.comparison;
   // The note names an SDK of an older revision than the model's (SDK 1.x); v2 speaks the model's own.
-  const sdk = view.runs.find((run) => run.transcript.sdk !== undefined && run.transcript.protocolVersion !== '2026-07-28')?.transcript.sdk;
+  const sdk = view.runs.find(
+    (run) => run.transcript.sdk !== undefined && run.transcript.protocolVersion !== '2026-07-28',
+  )?.transcript.sdk;
   return (
     <>
       {divergence === null ? (
@@ -221,7 +290,9 @@ function Findings({ view }: { view: CompareView }) {
       {view.many !== undefined && c !== undefined && <PairPartings many={view.many} specs={[a.spec, b.spec, c.spec]} />}
       <p className="compare-note">
         {note.charAt(0).toUpperCase()}
-        {note.slice(1)}.{sdk !== undefined && ` ${sdk.package} ${sdk.version} negotiates protocol ${sdk.negotiatedProtocolVersion}, an older revision than the model’s.`}
+        {note.slice(1)}.
+        {sdk !== undefined &&
+          ` ${sdk.package} ${sdk.version} negotiates protocol ${sdk.negotiatedProtocolVersion}, an older revision than the model’s.`}
       </p>
       {view.many !== undefined && c !== undefined ? (
         <ThreeFacts many={view.many} specs={[a.spec, b.spec, c.spec]} />
@@ -264,7 +335,9 @@ function PairPartings({ many, specs }: { many: NonNullable<CompareView['many']>;
           <strong>
             Run {LETTERS[pair.a]} and Run {LETTERS[pair.b]}
           </strong>{' '}
-          {pair.divergence === null ? 'do not part.' : `part at ${formatMs(pair.divergence.atMs)}: ${specs[pair.a]} — ${pair.divergence.a ?? 'nothing else at that instant'}; ${specs[pair.b]} — ${pair.divergence.b ?? 'nothing else at that instant'}.`}
+          {pair.divergence === null
+            ? 'do not part.'
+            : `part at ${formatMs(pair.divergence.atMs)}: ${specs[pair.a]} — ${pair.divergence.a ?? 'nothing else at that instant'}; ${specs[pair.b]} — ${pair.divergence.b ?? 'nothing else at that instant'}.`}
         </p>
       ))}
     </div>

@@ -45,7 +45,12 @@ export function ExercisesPanel() {
   const list = exercises.status === 'done' ? exercises.value : [];
   const exercise = list.find((candidate) => candidate.id === selected) ?? null;
   return (
-    <section className="panel exercise-panel" aria-labelledby="exercise-title" onKeyDown={onKeyDown} data-checks={checksSettled}>
+    <section
+      className="panel exercise-panel"
+      aria-labelledby="exercise-title"
+      onKeyDown={onKeyDown}
+      data-checks={checksSettled}
+    >
       <div className="exercise-grid">
         <div className="exercise-code">
           <div className="exercise-bar">
@@ -120,7 +125,13 @@ function CodeColumn({ exercise }: { exercise: ExerciseListing }) {
               </p>
             }
           >
-            <CodeEditor value={code} onChange={setCode} errorLine={marked?.line ?? null} errorColumn={marked?.column ?? null} reveal={reveal} />
+            <CodeEditor
+              value={code}
+              onChange={setCode}
+              errorLine={marked?.line ?? null}
+              errorColumn={marked?.column ?? null}
+              reveal={reveal}
+            />
           </Suspense>
         )}
       </div>
@@ -143,7 +154,13 @@ function Toolbar({ exercise, code }: { exercise: ExerciseListing; code: string |
   };
   return (
     <div className="exercise-toolbar" role="group" aria-label="Your code">
-      <button type="button" className="panel-button" onClick={() => void runCheck()} disabled={checking || code === null} aria-keyshortcuts="Control+Enter">
+      <button
+        type="button"
+        className="panel-button"
+        onClick={() => void runCheck()}
+        disabled={checking || code === null}
+        aria-keyshortcuts="Control+Enter"
+      >
         Check
       </button>
       {checking && (
@@ -151,14 +168,35 @@ function Toolbar({ exercise, code }: { exercise: ExerciseListing; code: string |
           Stop
         </button>
       )}
-      <button type="button" className="panel-toggle" disabled={code === null} onClick={() => code !== null && downloadFile(new TextEncoder().encode(code), `${exercise.id}.js`, 'text/javascript')}>
+      <button
+        type="button"
+        className="panel-toggle"
+        disabled={code === null}
+        onClick={() =>
+          code !== null && downloadFile(new TextEncoder().encode(code), `${exercise.id}.js`, 'text/javascript')
+        }
+      >
         Download
       </button>
       <button type="button" className="panel-toggle" onClick={() => input.current?.click()}>
         Upload
       </button>
-      <input ref={input} type="file" accept=".js,.mjs,text/javascript" hidden tabIndex={-1} aria-hidden="true" data-testid="exercise-upload" onChange={onPick} />
-      <button type="button" className="panel-toggle" disabled={code === null || code === exercise.starter} onClick={resetToStarter}>
+      <input
+        ref={input}
+        type="file"
+        accept=".js,.mjs,text/javascript"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="exercise-upload"
+        onChange={onPick}
+      />
+      <button
+        type="button"
+        className="panel-toggle"
+        disabled={code === null || code === exercise.starter}
+        onClick={resetToStarter}
+      >
         Reset to starter
       </button>
     </div>
@@ -192,7 +230,10 @@ function UploadAndReset() {
 }
 
 function CodeErrorNote({ error, stale }: { error: CodeError; stale: boolean }) {
-  const where = error.line === undefined ? '' : `Line ${error.line}${error.column === undefined ? '' : `, column ${error.column}`}: `;
+  const where =
+    error.line === undefined
+      ? ''
+      : `Line ${error.line}${error.column === undefined ? '' : `, column ${error.column}`}: `;
   const run = error.where;
   return (
     <div role="alert" className="panel-error exercise-code-error" id={CODE_ERROR_ID} data-kind={error.kind}>
@@ -201,7 +242,8 @@ function CodeErrorNote({ error, stale }: { error: CodeError; stale: boolean }) {
       {run !== undefined && (
         <span className="exercise-where">
           {' '}
-          (in {run.scenario} on {TRANSPORT_LABELS[run.transport]}, {settingsText(run.settings)}, at {formatMs(run.atMs)})
+          (in {run.scenario} on {TRANSPORT_LABELS[run.transport]}, {settingsText(run.settings)}, at {formatMs(run.atMs)}
+          )
         </span>
       )}
       {stale && <span className="exercise-where"> Your code changed since this Check.</span>}
@@ -235,7 +277,10 @@ function Results({ exercise }: { exercise: ExerciseListing }) {
       <div className="exercise-progress" role="status" data-busy={check.status === 'loading' ? 'true' : 'false'}>
         {check.status === 'loading' && (
           <>
-            <span>Checking every ordering{progress === null || progress.total === 0 ? '…' : `: runs ${progress.done} of ${progress.total}`}</span>
+            <span>
+              Checking every ordering
+              {progress === null || progress.total === 0 ? '…' : `: runs ${progress.done} of ${progress.total}`}
+            </span>
             <progress max={progress?.total || 1} value={progress?.done ?? undefined} aria-label="Check progress" />
           </>
         )}
@@ -255,8 +300,16 @@ function Results({ exercise }: { exercise: ExerciseListing }) {
 
 /** The report is about the code as it was checked: say so once the editor has moved on. */
 function StaleNote() {
-  const stale = useExerciseStore((s) => s.check.status === 'done' && s.selected !== null && s.checkedCode !== null && s.code[s.selected] !== s.checkedCode);
-  return stale ? <p className="exercise-stale">Your code changed since this Check: Check again to see where it stands now.</p> : null;
+  const stale = useExerciseStore(
+    (s) =>
+      s.check.status === 'done' &&
+      s.selected !== null &&
+      s.checkedCode !== null &&
+      s.code[s.selected] !== s.checkedCode,
+  );
+  return stale ? (
+    <p className="exercise-stale">Your code changed since this Check: Check again to see where it stands now.</p>
+  ) : null;
 }
 
 function ReportSummary({ report }: { report: CheckReport }) {
@@ -264,12 +317,20 @@ function ReportSummary({ report }: { report: CheckReport }) {
   if (report.error !== undefined)
     return (
       <p className="exercise-verdict is-bad" data-passed="false">
-        Not graded: your code failed ({KIND_LABELS[report.error.kind].toLowerCase()}); see beside the editor. {formatNumber(report.orderings)} orderings checked before it, in {formatSeconds(report.elapsedMs)}.
+        Not graded: your code failed ({KIND_LABELS[report.error.kind].toLowerCase()}); see beside the editor.{' '}
+        {formatNumber(report.orderings)} orderings checked before it, in {formatSeconds(report.elapsedMs)}.
       </p>
     );
   return (
-    <p className={report.passed ? 'exercise-verdict is-good' : 'exercise-verdict is-bad'} data-passed={String(report.passed)}>
-      <strong>{report.passed ? 'All statements hold.' : `${holding} of ${report.statements.length} statements hold.`}</strong> {formatNumber(report.orderings)} orderings checked ({formatNumber(report.states)} states) in {formatSeconds(report.elapsedMs)}
+    <p
+      className={report.passed ? 'exercise-verdict is-good' : 'exercise-verdict is-bad'}
+      data-passed={String(report.passed)}
+    >
+      <strong>
+        {report.passed ? 'All statements hold.' : `${holding} of ${report.statements.length} statements hold.`}
+      </strong>{' '}
+      {formatNumber(report.orderings)} orderings checked ({formatNumber(report.states)} states) in{' '}
+      {formatSeconds(report.elapsedMs)}
       {report.complete ? '.' : '; a bound cut the exploration short, so “holds” means none was found.'}
     </p>
   );
@@ -304,22 +365,36 @@ function StatementsTable({ exercise, report }: { exercise: ExerciseListing; repo
         {exercise.statements.map((statement) => {
           const result = results.get(statement.id);
           return (
-            <tr key={statement.id} data-statement={statement.id} data-holds={result === undefined ? undefined : String(result.holds)}>
+            <tr
+              key={statement.id}
+              data-statement={statement.id}
+              data-holds={result === undefined ? undefined : String(result.holds)}
+            >
               <td>
                 {statement.text} <code className="exercise-id">{statement.id}</code>
-                {result?.holds === false && result.explanation !== undefined && <p className="exercise-explanation">{result.explanation}</p>}
+                {result?.holds === false && result.explanation !== undefined && (
+                  <p className="exercise-explanation">{result.explanation}</p>
+                )}
               </td>
               <td>{statement.requirements.join(', ')}</td>
               <td>
                 {result === undefined ? (
-                  <span className="exercise-unchecked">{report?.error === undefined ? 'not checked yet' : 'not graded'}</span>
+                  <span className="exercise-unchecked">
+                    {report?.error === undefined ? 'not checked yet' : 'not graded'}
+                  </span>
                 ) : result.holds ? (
                   <span className="panel-ok">holds</span>
                 ) : (
                   <>
                     <span className="panel-bad">broken</span>
                     {result.failing !== undefined && (
-                      <button type="button" className="panel-toggle exercise-open" aria-pressed={opened?.statement === statement.id} onClick={() => void openFailing(statement.id)} aria-label={`Show the failing ordering of ${statement.id}`}>
+                      <button
+                        type="button"
+                        className="panel-toggle exercise-open"
+                        aria-pressed={opened?.statement === statement.id}
+                        onClick={() => void openFailing(statement.id)}
+                        aria-label={`Show the failing ordering of ${statement.id}`}
+                      >
                         Show failing ordering
                       </button>
                     )}
@@ -343,15 +418,20 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
     <section className="exercise-failing" aria-labelledby="exercise-failing-title" data-statement={opened.statement}>
       <div className="exercise-failing-head">
         <h3 id="exercise-failing-title" ref={heading} tabIndex={-1}>
-          {opened.statement.startsWith('your code failed') ? `The ordering in which ${opened.statement}` : `Shortest failing ordering: ${opened.statement}`}
+          {opened.statement.startsWith('your code failed')
+            ? `The ordering in which ${opened.statement}`
+            : `Shortest failing ordering: ${opened.statement}`}
         </h3>
         <button type="button" className="panel-toggle" onClick={closeFailing}>
           Close
         </button>
       </div>
       <p className="exercise-run-info">
-        {failing.scenario} on {TRANSPORT_LABELS[failing.transport]}, {settingsText(failing.settings)} · {atTheEnd(failing.step) ? 'broken at the end of the run' : `${formatNumber(failing.events)} events to the break`} · ordering{' '}
-        <code>{failing.schedule === '' ? '(the first)' : failing.schedule}</code>
+        {failing.scenario} on {TRANSPORT_LABELS[failing.transport]}, {settingsText(failing.settings)} ·{' '}
+        {atTheEnd(failing.step)
+          ? 'broken at the end of the run'
+          : `${formatNumber(failing.events)} events to the break`}{' '}
+        · ordering <code>{failing.schedule === '' ? '(the first)' : failing.schedule}</code>
       </p>
       {opened.explanation !== '' && <p className="exercise-explanation">{opened.explanation}</p>}
       {run.status === 'loading' && (
@@ -367,10 +447,15 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
       {run.status === 'done' &&
         (run.value.transcript === null || run.value.failure !== null ? (
           <p role="alert" className="panel-error exercise-run-failure" data-testid="exercise-run-failure">
-            Your component broke the run partway, so there is no diagram: {run.value.failure ?? 'the run did not finish'}
+            Your component broke the run partway, so there is no diagram:{' '}
+            {run.value.failure ?? 'the run did not finish'}
           </p>
         ) : (
-          <OrderingDiagram run={{ ...run.value, transcript: run.value.transcript }} step={failing.step} statement={opened.statement} />
+          <OrderingDiagram
+            run={{ ...run.value, transcript: run.value.transcript }}
+            step={failing.step}
+            statement={opened.statement}
+          />
         ))}
       <CallsTable opened={opened} />
     </section>
@@ -408,13 +493,28 @@ function OrderingDiagram({ run, step: breakSeq, statement }: { run: ShownRun; st
         <button type="button" className="panel-toggle" disabled={step <= 0} onClick={() => setStep(step - 1)}>
           Step back
         </button>
-        <button type="button" className="panel-toggle" disabled={step >= transcript.events.length} onClick={() => setStep(step + 1)}>
+        <button
+          type="button"
+          className="panel-toggle"
+          disabled={step >= transcript.events.length}
+          onClick={() => setStep(step + 1)}
+        >
           Step forward
         </button>
-        <button type="button" className="panel-toggle" aria-pressed={step === breakStep} onClick={() => setStep(breakStep)}>
+        <button
+          type="button"
+          className="panel-toggle"
+          aria-pressed={step === breakStep}
+          onClick={() => setStep(breakStep)}
+        >
           To the break
         </button>
-        <button type="button" className="panel-toggle" aria-pressed={step === transcript.events.length} onClick={() => setStep(transcript.events.length)}>
+        <button
+          type="button"
+          className="panel-toggle"
+          aria-pressed={step === transcript.events.length}
+          onClick={() => setStep(transcript.events.length)}
+        >
           Whole run
         </button>
         <output aria-live="polite" className="exercise-step">
@@ -422,7 +522,10 @@ function OrderingDiagram({ run, step: breakSeq, statement }: { run: ShownRun; st
         </output>
       </div>
       <div className="exercise-diagram">
-        <Diagram transcript={transcript} replay={{ step, layout, headingId: 'exercise-diagram-title', title: `With your code: ${statement} broken` }} />
+        <Diagram
+          transcript={transcript}
+          replay={{ step, layout, headingId: 'exercise-diagram-title', title: `With your code: ${statement} broken` }}
+        />
       </div>
     </div>
   );

@@ -32,11 +32,13 @@ export function IntroCard() {
       <h2 id="intro-title">What is about to race</h2>
       <p>
         The client calls a slow tool{ms(workMs) === null ? '' : `: the server’s worker needs ${ms(workMs)}`}
-        {ms(cancelAtMs) === null ? '.' : `, and the user cancels at ${ms(cancelAtMs)}.`} Which one wins, and what does each side see?
+        {ms(cancelAtMs) === null ? '.' : `, and the user cancels at ${ms(cancelAtMs)}.`} Which one wins, and what does
+        each side see?
       </p>
       <p>
-        The replay stands at step 0: nothing has happened yet. Press <strong>Step forward</strong> (or the right arrow key) for one event at a time, <strong>Play</strong> (Space) to watch it run, or <strong>Predict</strong> (Q) to guess
-        first.
+        The replay stands at step 0: nothing has happened yet. Press <strong>Step forward</strong> (or the right arrow
+        key) for one event at a time, <strong>Play</strong> (Space) to watch it run, or <strong>Predict</strong> (Q) to
+        guess first.
       </p>
       <p className="intro-actions">
         <button type="button" className="lab-button predict-reveal" onClick={start}>

@@ -75,7 +75,12 @@ export function TabPanel({ race, besidePanels }: { race: ReactNode; besidePanels
   const tab = usePanelsStore((s) => s.tab);
   const workbench = tab === 'race' || tab === 'ledger';
   return (
-    <div role="tabpanel" id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className={workbench ? 'lab-tabpanel is-workbench' : 'lab-tabpanel is-panel'}>
+    <div
+      role="tabpanel"
+      id={`tabpanel-${tab}`}
+      aria-labelledby={`tab-${tab}`}
+      className={workbench ? 'lab-tabpanel is-workbench' : 'lab-tabpanel is-panel'}
+    >
       {workbench ? (
         race
       ) : (

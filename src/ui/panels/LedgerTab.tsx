@@ -33,7 +33,13 @@ export function LedgerTab() {
     <>
       <div className="panel-sliders" role="group" aria-label="Ledger scenarios">
         {LEDGER_RUNS.map((run) => (
-          <button key={run.id} type="button" className="panel-toggle" aria-pressed={current === run.id} onClick={() => selectScenario(run.id)}>
+          <button
+            key={run.id}
+            type="button"
+            className="panel-toggle"
+            aria-pressed={current === run.id}
+            onClick={() => selectScenario(run.id)}
+          >
             {run.label}
           </button>
         ))}
@@ -41,13 +47,22 @@ export function LedgerTab() {
       {profile !== null && (
         <div className="panel-sliders" role="radiogroup" aria-label="Key profile">
           {KEY_PROFILES.map((p) => (
-            <button key={p.value} type="button" role="radio" className="panel-toggle" aria-checked={profile.name === p.value} onClick={() => setSetting('keyProfile', p.value)}>
+            <button
+              key={p.value}
+              type="button"
+              role="radio"
+              className="panel-toggle"
+              aria-checked={profile.name === p.value}
+              onClick={() => setSetting('keyProfile', p.value)}
+            >
               {p.label}
             </button>
           ))}
           <p className="panel-key-profile" data-testid="key-profile">
-            <strong>{profile.name}</strong>: same key in flight → {status(profile.inFlightStatus)}; same key, other arguments → {status(profile.reusedStatus)}; keys kept{' '}
-            {profile.expiresAfterMs === null ? 'for ever' : `${profile.expiresAfterMs / 3_600_000} h`}. <cite data-testid="key-profile-source">Source: {profile.source}</cite>
+            <strong>{profile.name}</strong>: same key in flight → {status(profile.inFlightStatus)}; same key, other
+            arguments → {status(profile.reusedStatus)}; keys kept{' '}
+            {profile.expiresAfterMs === null ? 'for ever' : `${profile.expiresAfterMs / 3_600_000} h`}.{' '}
+            <cite data-testid="key-profile-source">Source: {profile.source}</cite>
           </p>
         </div>
       )}

@@ -38,7 +38,8 @@ export function PredictCard() {
   // Past the race point with a guess: the round counts it (whichever way the replay got there).
   useEffect(() => {
     if (phase !== 'revealed' || race === null || transcript === null || guess === null) return;
-    if ((ROUND_SCENARIOS as readonly string[]).includes(transcript.scenario)) usePredictStore.getState().score(transcript.scenario, { guess, answer: race.location.answer });
+    if ((ROUND_SCENARIOS as readonly string[]).includes(transcript.scenario))
+      usePredictStore.getState().score(transcript.scenario, { guess, answer: race.location.answer });
   }, [phase, race, transcript, guess]);
 
   // At the race point the room answers by number; → or Space reveals (ahead of the stepping keys).
@@ -50,7 +51,10 @@ export function PredictCard() {
       if (target?.closest('dialog[open]') != null) return;
       const inField = target?.closest(OWNS_KEYS) != null;
       const answer = race.answers[Number(event.key) - 1];
-      if (answer !== undefined && !(inField && target?.matches('input[type="text"], input[type="number"], textarea') === true)) {
+      if (
+        answer !== undefined &&
+        !(inField && target?.matches('input[type="text"], input[type="number"], textarea') === true)
+      ) {
         event.preventDefault();
         setGuess(key, answer.value);
         return;
@@ -58,7 +62,8 @@ export function PredictCard() {
       if (target?.closest(TEXT_FIELD) != null) return;
       // Every key that moves forward (→, End, Space and "." unless they press a focused control) reveals
       // after a guess, and before one stays here and asks for it: no key shows the answer by accident.
-      const presses = (event.key === ' ' || event.key === '.') && (inField || target?.closest('button, a[href], summary') != null);
+      const presses =
+        (event.key === ' ' || event.key === '.') && (inField || target?.closest('button, a[href], summary') != null);
       if (event.key === 'ArrowRight' || event.key === 'End' || ((event.key === ' ' || event.key === '.') && !presses)) {
         event.preventDefault();
         event.stopImmediatePropagation();
@@ -72,7 +77,8 @@ export function PredictCard() {
   if (phase === 'none' || race === null || transcript === null) {
     return (
       <p className="predict-card" role="note" data-predict="none">
-        Predict works on the race scenarios (A–D, the ignored cancellations and the two ledger races) at settings where both sides race: pick one of them.
+        Predict works on the race scenarios (A–D, the ignored cancellations and the two ledger races) at settings where
+        both sides race: pick one of them.
       </p>
     );
   }
@@ -83,7 +89,8 @@ export function PredictCard() {
     return (
       <section className="predict-card" aria-label="Predict" data-predict="waiting">
         <p>
-          Predict: step on (the right arrow key, Space or Play). The replay stops when {contenders} are both under way, {point - step} step{point - step === 1 ? '' : 's'} ahead.
+          Predict: step on (the right arrow key, Space or Play). The replay stops when {contenders} are both under way,{' '}
+          {point - step} step{point - step === 1 ? '' : 's'} ahead.
         </p>
         <Score />
       </section>
@@ -97,7 +104,10 @@ export function PredictCard() {
         {/* A step forward without a guess stays here: the hint's line says why the replay did not move (announced). */}
         <p className="predict-hint" role="status">
           {nudged && guess === null ? (
-            <strong data-testid="predict-nudge">The replay waits at the race point: make your guess (keys 1–{race.answers.length}), or press Reveal to see the answer without one.</strong>
+            <strong data-testid="predict-nudge">
+              The replay waits at the race point: make your guess (keys 1–{race.answers.length}), or press Reveal to see
+              the answer without one.
+            </strong>
           ) : (
             `Both are under way now: ${contenders}. Answer with the keys 1–${race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.`
           )}
@@ -122,7 +132,12 @@ export function PredictCard() {
           ))}
         </fieldset>
         <div className="predict-actions">
-          <button type="button" ref={revealButton} className="lab-button predict-reveal" onClick={() => reveal(race, transcript)}>
+          <button
+            type="button"
+            ref={revealButton}
+            className="lab-button predict-reveal"
+            onClick={() => reveal(race, transcript)}
+          >
             Reveal
           </button>
           <Score />
@@ -164,7 +179,8 @@ export function PredictCard() {
         </p>
         {deciding !== undefined && (
           <p className={step === decidingStep ? 'predict-deciding is-current' : 'predict-deciding'}>
-            Decided at step {decidingStep}, {formatMs(deciding.atMs)}: {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
+            Decided at step {decidingStep}, {formatMs(deciding.atMs)}:{' '}
+            {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
             {step !== decidingStep && (
               <button type="button" className="lab-button" onClick={() => reveal(race, transcript)}>
                 Show the deciding event

@@ -19,7 +19,10 @@ export function ReviewerPanel() {
   return (
     <section className="panel" aria-labelledby="reviewer-title">
       <h2 id="reviewer-title">Reliability reviewer</h2>
-      <p className="panel-lede">Describe an MCP operation: whether it mutates, its key, transport, timeouts, retries, queue and recovery plan. The reviewer flags each unsafe choice with the reason.</p>
+      <p className="panel-lede">
+        Describe an MCP operation: whether it mutates, its key, transport, timeouts, retries, queue and recovery plan.
+        The reviewer flags each unsafe choice with the reason.
+      </p>
       <form
         className="panel-form"
         onSubmit={(e) => {
@@ -28,8 +31,17 @@ export function ReviewerPanel() {
         }}
       >
         <label htmlFor="review-input">Design to review (JSON)</label>
-        <textarea id="review-input" rows={16} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="review-errors" />
-        <button type="submit" className="panel-button">Review</button>
+        <textarea
+          id="review-input"
+          rows={16}
+          spellCheck={false}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-describedby="review-errors"
+        />
+        <button type="submit" className="panel-button">
+          Review
+        </button>
       </form>
       <LoadState load={load} />
       <div id="review-errors">
@@ -45,7 +57,8 @@ export function ReviewerPanel() {
             </ul>
             {(result.errorsTotal ?? result.errors.length) > result.errors.length && (
               <p data-testid="review-errors-more">
-                … and {((result.errorsTotal ?? 0) - result.errors.length).toLocaleString('en')} more errors (the first {result.errors.length} are listed).
+                … and {((result.errorsTotal ?? 0) - result.errors.length).toLocaleString('en')} more errors (the first{' '}
+                {result.errors.length} are listed).
               </p>
             )}
           </div>
@@ -58,7 +71,8 @@ export function ReviewerPanel() {
             {result.review.flags.length === 0 && <li>No unsafe choices found.</li>}
             {result.review.flags.map((flag) => (
               <li key={`${flag.field} ${flag.reason}`} data-severity={flag.severity}>
-                <span className={flag.severity === 'unsafe' ? 'panel-bad' : 'panel-warn'}>{flag.severity}</span> <code>{flag.field}</code> {flag.reason}
+                <span className={flag.severity === 'unsafe' ? 'panel-bad' : 'panel-warn'}>{flag.severity}</span>{' '}
+                <code>{flag.field}</code> {flag.reason}
               </li>
             ))}
           </ul>
@@ -67,16 +81,28 @@ export function ReviewerPanel() {
             <strong>{result.review.retryClassification.retryClass}</strong> — {result.review.retryClassification.rule}
           </p>
           {result.review.retryClassification.hintWarnings.map((w) => (
-            <p key={w} className="panel-warn-text">{w}</p>
+            <p key={w} className="panel-warn-text">
+              {w}
+            </p>
           ))}
           <h3>Race table</h3>
           <table className="panel-table">
             <thead>
-              <tr><th scope="col">Ordering</th><th scope="col">Server</th><th scope="col">Client</th><th scope="col">Wire</th></tr>
+              <tr>
+                <th scope="col">Ordering</th>
+                <th scope="col">Server</th>
+                <th scope="col">Client</th>
+                <th scope="col">Wire</th>
+              </tr>
             </thead>
             <tbody>
               {result.review.raceTable.map((row) => (
-                <tr key={row.ordering}><td>{row.ordering}</td><td>{row.server}</td><td>{row.client}</td><td>{row.wire}</td></tr>
+                <tr key={row.ordering}>
+                  <td>{row.ordering}</td>
+                  <td>{row.server}</td>
+                  <td>{row.client}</td>
+                  <td>{row.wire}</td>
+                </tr>
               ))}
             </tbody>
           </table>
@@ -90,7 +116,8 @@ export function ReviewerPanel() {
           <ul className="panel-list">
             {result.review.flowControl.map((c) => (
               <li key={c.check}>
-                <span className={c.ok ? 'panel-ok' : 'panel-bad'}>{c.ok ? '✓' : '✗'}</span> <strong>{c.check}</strong> {c.detail}
+                <span className={c.ok ? 'panel-ok' : 'panel-bad'}>{c.ok ? '✓' : '✗'}</span> <strong>{c.check}</strong>{' '}
+                {c.detail}
               </li>
             ))}
           </ul>
@@ -99,10 +126,15 @@ export function ReviewerPanel() {
             {result.review.failureCards.map((card) => (
               <article key={card.id} className="panel-card" aria-label={card.failure}>
                 <h4>{card.failure}</h4>
-                <p><strong>Symptom:</strong> {card.symptom}</p>
-                <p><strong>Correct response:</strong> {card.correctResponse}</p>
                 <p>
-                  <a href={runLink(card.failureRun)}>Run the failure</a> · <a href={runLink(card.fixRun)}>Run the fix</a>
+                  <strong>Symptom:</strong> {card.symptom}
+                </p>
+                <p>
+                  <strong>Correct response:</strong> {card.correctResponse}
+                </p>
+                <p>
+                  <a href={runLink(card.failureRun)}>Run the failure</a> ·{' '}
+                  <a href={runLink(card.fixRun)}>Run the fix</a>
                 </p>
               </article>
             ))}
@@ -111,9 +143,16 @@ export function ReviewerPanel() {
       )}
       <h3>Use the reviewer outside the lab</h3>
       <p>
-        The same checks as a skill folder for a coding agent or a person: <code>SKILL.md</code> says which facts to gather from a server’s code and where they live, every check with its requirement ids and how to apply it by hand, and two worked examples with this reviewer’s output.
+        The same checks as a skill folder for a coding agent or a person: <code>SKILL.md</code> says which facts to
+        gather from a server’s code and where they live, every check with its requirement ids and how to apply it by
+        hand, and two worked examples with this reviewer’s output.
       </p>
-      <button type="button" className="panel-button" onClick={() => void downloadSkill((bytes) => downloadFile(bytes, SKILL_ZIP_NAME, 'application/zip'))} disabled={skill.status === 'loading'}>
+      <button
+        type="button"
+        className="panel-button"
+        onClick={() => void downloadSkill((bytes) => downloadFile(bytes, SKILL_ZIP_NAME, 'application/zip'))}
+        disabled={skill.status === 'loading'}
+      >
         Download skill
       </button>
       <LoadState load={skill} />

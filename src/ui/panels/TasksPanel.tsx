@@ -17,13 +17,17 @@ export function TasksPanel() {
   return (
     <section className="panel" aria-labelledby="tasks-title">
       <h2 id="tasks-title">Durable tasks</h2>
-      <p className="panel-lede">An acknowledged tasks/cancel is not a cancelled task: the status changes only when the worker observes the flag.</p>
+      <p className="panel-lede">
+        An acknowledged tasks/cancel is not a cancelled task: the status changes only when the worker observes the flag.
+      </p>
       <div className="panel-sliders">
         <div className="panel-slider">
           <label htmlFor="tasks-scenario">Task scenario</label>
           <select id="tasks-scenario" value={scenario} onChange={(e) => setScenario(e.target.value as TaskScenario)}>
             {TASK_SCENARIOS.map((id) => (
-              <option key={id} value={id}>{TITLES[id]}</option>
+              <option key={id} value={id}>
+                {TITLES[id]}
+              </option>
             ))}
           </select>
         </div>
@@ -32,21 +36,42 @@ export function TasksPanel() {
       {view !== null && (
         <>
           <dl className="panel-numbers">
-            <div><dt>Final status</dt><dd data-testid="task-status">{view.outcome.taskStatus ?? 'none: the tools/call was lost before any task was created'}</dd></div>
-            <div><dt>Cancel acknowledged</dt><dd>{view.outcome.cancelAcknowledged ? 'yes' : 'no'}</dd></div>
-            <div><dt>Status on the poll after the ack</dt><dd>{view.outcome.statusAfterAck ?? '—'}</dd></div>
-            <div><dt>Polls</dt><dd>{view.outcome.polls}</dd></div>
+            <div>
+              <dt>Final status</dt>
+              <dd data-testid="task-status">
+                {view.outcome.taskStatus ?? 'none: the tools/call was lost before any task was created'}
+              </dd>
+            </div>
+            <div>
+              <dt>Cancel acknowledged</dt>
+              <dd>{view.outcome.cancelAcknowledged ? 'yes' : 'no'}</dd>
+            </div>
+            <div>
+              <dt>Status on the poll after the ack</dt>
+              <dd>{view.outcome.statusAfterAck ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Polls</dt>
+              <dd>{view.outcome.polls}</dd>
+            </div>
           </dl>
           <table className="panel-table is-trace" aria-label="Task status over time">
             <thead>
-              <tr><th scope="col">At</th><th scope="col">Client / server</th><th scope="col">Status</th><th scope="col">Why</th></tr>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Client / server</th>
+                <th scope="col">Status</th>
+                <th scope="col">Why</th>
+              </tr>
             </thead>
             <tbody>
               {view.rows.map((row) => (
                 <tr key={row.seq} data-action={row.action}>
                   <td>{row.atMs} ms</td>
                   <td>{row.action}</td>
-                  <td><span className={`panel-status is-${row.status ?? 'none'}`}>{row.status ?? '—'}</span></td>
+                  <td>
+                    <span className={`panel-status is-${row.status ?? 'none'}`}>{row.status ?? '—'}</span>
+                  </td>
                   <td>{row.detail}</td>
                 </tr>
               ))}

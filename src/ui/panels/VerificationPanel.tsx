@@ -10,8 +10,13 @@ const CHECKLIST_SEED = 1;
 
 /** The link that opens the diagram on the run and step that shows a statement (step k shows events 0 … k−1). */
 export function evidenceLink(evidence: VerificationResult['evidence'][number]): string {
-  const query = new URLSearchParams({ scenario: evidence.scenario, transport: evidence.transport, seed: String(CHECKLIST_SEED) });
-  for (const [key, value] of Object.entries(evidence.settings ?? {})) query.set(key, value === null ? 'none' : String(value));
+  const query = new URLSearchParams({
+    scenario: evidence.scenario,
+    transport: evidence.transport,
+    seed: String(CHECKLIST_SEED),
+  });
+  for (const [key, value] of Object.entries(evidence.settings ?? {}))
+    query.set(key, value === null ? 'none' : String(value));
   if (evidence.seq !== null) query.set('step', String(evidence.seq + 1));
   return `?${query.toString()}`;
 }
@@ -21,7 +26,8 @@ export function runLink(run: FailureModeResult['failureRun']): string {
   const query = new URLSearchParams({ scenario: run.scenario });
   if (run.transport !== undefined) query.set('transport', run.transport);
   query.set('seed', String(CHECKLIST_SEED));
-  for (const [key, value] of Object.entries(run.settings ?? {})) query.set(key, value === null ? 'none' : String(value));
+  for (const [key, value] of Object.entries(run.settings ?? {}))
+    query.set(key, value === null ? 'none' : String(value));
   return `?${query.toString()}`;
 }
 
@@ -29,11 +35,17 @@ export function runLink(run: FailureModeResult['failureRun']): string {
 export const PROGRESS_ANNOUNCE_EVERY_MS = 3_000;
 
 const count = (n: number): string => n.toLocaleString('en-US');
-const runsText = (progress: VerifyProgress): string => `${count(progress.runsDone)} of ${count(progress.runsTotal)} runs`;
-const checklistText = (progress: VerifyProgress | null): string => (progress === null ? 'Starting the checklist in the worker…' : `Checking ${progress.statement} … ${runsText(progress)}`);
+const runsText = (progress: VerifyProgress): string =>
+  `${count(progress.runsDone)} of ${count(progress.runsTotal)} runs`;
+const checklistText = (progress: VerifyProgress | null): string =>
+  progress === null
+    ? 'Starting the checklist in the worker…'
+    : `Checking ${progress.statement} … ${runsText(progress)}`;
 /** The export names the artifact file it builds, then the statement it checks. */
 const exportText = (progress: VerifyProgress | null): string =>
-  progress === null ? 'Starting the export in the worker…' : `Exporting: ${progress.statement.endsWith('.json') ? 'building' : 'checking'} ${progress.statement} … ${runsText(progress)}`;
+  progress === null
+    ? 'Starting the export in the worker…'
+    : `Exporting: ${progress.statement.endsWith('.json') ? 'building' : 'checking'} ${progress.statement} … ${runsText(progress)}`;
 
 /** A long computation's progress in the tools worker (the checklist, the evidence export): a bar, where it is and runs so far, and Stop. */
 function WorkerProgress({
@@ -96,7 +108,12 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
     <>
       <h3>
         Failure modes{' '}
-        <a href={`${REQUIREMENTS_PAGE}#failure-modes-each-runnable-next-to-its-fix`} target="_blank" rel="noopener noreferrer" className="panel-requirement">
+        <a
+          href={`${REQUIREMENTS_PAGE}#failure-modes-each-runnable-next-to-its-fix`}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="panel-requirement"
+        >
           (the catalogue)
         </a>
       </h3>
@@ -106,7 +123,10 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
       <ol className="panel-checklist" aria-label="Failure modes">
         {modes.map((mode) => (
           <li key={mode.id} data-fm={mode.id} data-holds={mode.failureShown && mode.fixShown ? 'true' : 'false'}>
-            <span className={mode.failureShown && mode.fixShown ? 'panel-ok' : 'panel-bad'} aria-label={mode.failureShown && mode.fixShown ? 'runs' : 'fails'}>
+            <span
+              className={mode.failureShown && mode.fixShown ? 'panel-ok' : 'panel-bad'}
+              aria-label={mode.failureShown && mode.fixShown ? 'runs' : 'fails'}
+            >
               {mode.failureShown && mode.fixShown ? '✓' : '✗'}
             </span>
             <div>
@@ -120,7 +140,9 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
                 </li>
               </ul>
               {mode.problems.map((problem) => (
-                <p key={problem} className="panel-error">{problem}</p>
+                <p key={problem} className="panel-error">
+                  {problem}
+                </p>
               ))}
             </div>
           </li>
@@ -148,9 +170,21 @@ export function VerificationPanel() {
   return (
     <section className="panel" aria-labelledby="verification-title">
       <h2 id="verification-title">Verification</h2>
-      <p className="panel-lede">Each statement is computed from the transcripts of the scenarios that demonstrate it. Follow a link to see the moment in the diagram.</p>
+      <p className="panel-lede">
+        Each statement is computed from the transcripts of the scenarios that demonstrate it. Follow a link to see the
+        moment in the diagram.
+      </p>
       <LoadState load={load} />
-      {load.status === 'loading' && <WorkerProgress progress={progress} stop={stopVerification} text={checklistText(progress)} label="Verification progress" stopLabel="Stop checking" testId="vf-progress" />}
+      {load.status === 'loading' && (
+        <WorkerProgress
+          progress={progress}
+          stop={stopVerification}
+          text={checklistText(progress)}
+          label="Verification progress"
+          stopLabel="Stop checking"
+          testId="vf-progress"
+        />
+      )}
       {load.status === 'error' && (
         <button type="button" className="panel-button" onClick={() => void loadVerification()}>
           Check again
@@ -168,7 +202,13 @@ export function VerificationPanel() {
                   {result.holds ? '✓' : '✗'}
                 </span>
                 <div>
-                  <a href={requirementPageLink(result.id)} className="panel-requirement" target="_blank" rel="noopener noreferrer" title={`What ${result.id} asks (opens the requirement catalogue)`}>
+                  <a
+                    href={requirementPageLink(result.id)}
+                    className="panel-requirement"
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    title={`What ${result.id} asks (opens the requirement catalogue)`}
+                  >
                     <strong>{result.id}</strong>
                   </a>{' '}
                   {result.statement}
@@ -184,7 +224,9 @@ export function VerificationPanel() {
                     ))}
                   </ul>
                   {result.problems.map((problem) => (
-                    <p key={problem} className="panel-error">{problem}</p>
+                    <p key={problem} className="panel-error">
+                      {problem}
+                    </p>
                   ))}
                 </div>
               </li>
@@ -201,10 +243,25 @@ export function VerificationPanel() {
         </a>{' '}
         as one zip. Same lab, same bytes.
       </p>
-      <button type="button" className="panel-button" onClick={() => void exportEvidence((bytes) => downloadFile(bytes, 'mcp-lab-evidence.zip', 'application/zip'))} disabled={evidence.status === 'loading'}>
+      <button
+        type="button"
+        className="panel-button"
+        onClick={() => void exportEvidence((bytes) => downloadFile(bytes, 'mcp-lab-evidence.zip', 'application/zip'))}
+        disabled={evidence.status === 'loading'}
+      >
         Export evidence
       </button>
-      {evidence.status === 'loading' && <WorkerProgress progress={evidenceProgress} stop={stopEvidence} text={exportText(evidenceProgress)} label="Evidence export progress" stopLabel="Stop exporting" testId="evidence-progress" reveal />}
+      {evidence.status === 'loading' && (
+        <WorkerProgress
+          progress={evidenceProgress}
+          stop={stopEvidence}
+          text={exportText(evidenceProgress)}
+          label="Evidence export progress"
+          stopLabel="Stop exporting"
+          testId="evidence-progress"
+          reveal
+        />
+      )}
       <LoadState load={evidence} />
       {files !== null && (
         <ul className="panel-list" aria-label="Exported files">

@@ -5,7 +5,15 @@ import { revealStep, type RaceOnScreen } from '../predict';
 
 /** A run's identity for its guess: the same scenario on another transport, seed or ordering is another race. */
 export function runKey(transcript: Transcript): string {
-  return [transcript.scenario, transcript.transport, transcript.seed, transcript.implementation ?? 'model', transcript.schedule ?? '', transcript.faults ?? '', JSON.stringify(transcript.settings)].join('/');
+  return [
+    transcript.scenario,
+    transcript.transport,
+    transcript.seed,
+    transcript.implementation ?? 'model',
+    transcript.schedule ?? '',
+    transcript.faults ?? '',
+    JSON.stringify(transcript.settings),
+  ].join('/');
 }
 
 /**

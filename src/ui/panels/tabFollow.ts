@@ -25,7 +25,8 @@ export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>
     if (tab === 'race') {
       // Race runs any scenario the menu picks there; opened from an own-scenario tab, it returns to its own.
       const ownFamily = OWN_TABS.some((own) => tabFamily(own, state.scenarios)?.includes(state.spec.scenario) === true);
-      if (tabChanged && ownFamily && raceScenario !== null && raceScenario !== state.spec.scenario) state.selectScenario(raceScenario);
+      if (tabChanged && ownFamily && raceScenario !== null && raceScenario !== state.spec.scenario)
+        state.selectScenario(raceScenario);
       else raceScenario = state.spec.scenario;
       return;
     }
@@ -33,10 +34,16 @@ export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>
     if (family === null || family.length === 0) return;
     if (family.includes(state.spec.scenario)) {
       // The menu picked another task scenario: the tab shows it.
-      if (tab === 'tasks' && state.spec.scenario !== taskScenario) panels.getState().setTaskScenario(state.spec.scenario as TaskScenario);
+      if (tab === 'tasks' && state.spec.scenario !== taskScenario)
+        panels.getState().setTaskScenario(state.spec.scenario as TaskScenario);
       return;
     }
-    const pick = tab === 'tasks' ? taskScenario : tab === 'ledger' && family.includes(LEDGER_TAB_SCENARIO) ? LEDGER_TAB_SCENARIO : family[0];
+    const pick =
+      tab === 'tasks'
+        ? taskScenario
+        : tab === 'ledger' && family.includes(LEDGER_TAB_SCENARIO)
+          ? LEDGER_TAB_SCENARIO
+          : family[0];
     if (pick !== undefined) state.selectScenario(pick);
   };
 
@@ -45,7 +52,13 @@ export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>
   const onPanels = () => {
     const { tab, taskScenario } = panels.getState();
     const state = lab.getState();
-    if (tab === 'tasks' && taskScenario !== lastTask && state.ready && (TASK_SCENARIOS as readonly string[]).includes(taskScenario) && state.spec.scenario !== taskScenario) {
+    if (
+      tab === 'tasks' &&
+      taskScenario !== lastTask &&
+      state.ready &&
+      (TASK_SCENARIOS as readonly string[]).includes(taskScenario) &&
+      state.spec.scenario !== taskScenario
+    ) {
       lastTask = taskScenario;
       state.selectScenario(taskScenario);
       return;
@@ -55,7 +68,8 @@ export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>
   };
 
   const stopLab = lab.subscribe((state, previous) => {
-    if (state.ready !== previous.ready || state.spec.scenario !== previous.spec.scenario) follow(state.ready !== previous.ready);
+    if (state.ready !== previous.ready || state.spec.scenario !== previous.spec.scenario)
+      follow(state.ready !== previous.ready);
   });
   const stopPanels = panels.subscribe((state, previous) => {
     if (state.tab !== previous.tab || state.taskScenario !== previous.taskScenario) onPanels();

@@ -7,8 +7,17 @@ type Verdict = Extract<Recording['events'][number], { kind: 'verdict' }>;
 
 /** A verdict as the CLI prints it: a broken MUST in capitals, a SHOULD not followed with its level. */
 const resultText = (verdict: Verdict): string =>
-  verdict.result === 'broken' ? `BROKEN (${verdict.sentence.level})` : verdict.result === 'not followed' ? `not followed (${verdict.sentence.level})` : verdict.result;
-const RESULT_CLASS = { holds: 'verdict-holds', broken: 'verdict-broken', 'not followed': 'verdict-not-followed', 'not observable': 'verdict-not-observable' } as const;
+  verdict.result === 'broken'
+    ? `BROKEN (${verdict.sentence.level})`
+    : verdict.result === 'not followed'
+      ? `not followed (${verdict.sentence.level})`
+      : verdict.result;
+const RESULT_CLASS = {
+  holds: 'verdict-holds',
+  broken: 'verdict-broken',
+  'not followed': 'verdict-not-followed',
+  'not observable': 'verdict-not-observable',
+} as const;
 
 /**
  * An opened recording's facts: what it was recorded from and when, and every verdict of the probe,
@@ -27,7 +36,8 @@ export function RecordingFacts({ transcript }: { transcript: Recording }) {
       </p>
       <table className="recording-verdicts">
         <caption>
-          Verdicts: {outcome.holds} hold, {outcome.broken} broken, {outcome.notFollowed} not followed, {outcome.notObservable} not observable
+          Verdicts: {outcome.holds} hold, {outcome.broken} broken, {outcome.notFollowed} not followed,{' '}
+          {outcome.notObservable} not observable
         </caption>
         <thead>
           <tr>
@@ -40,11 +50,17 @@ export function RecordingFacts({ transcript }: { transcript: Recording }) {
             const reached = verdict.seq < step;
             const quote = `${verdict.sentence.revision === 'lesson' ? `The lesson (${verdict.sentence.page})` : `${verdict.sentence.revision}, ${verdict.sentence.page}`}, ${verdict.sentence.level}: ${verdict.sentence.text.replaceAll('**', '')}`;
             return (
-              <tr key={verdict.seq} data-result={reached ? verdict.result : 'pending'} title={reached ? `${quote}\n\n${verdict.detail}` : quote}>
+              <tr
+                key={verdict.seq}
+                data-result={reached ? verdict.result : 'pending'}
+                title={reached ? `${quote}\n\n${verdict.detail}` : quote}
+              >
                 <th scope="row">
                   {verdict.check} <span className="verdict-probe">({verdict.probe})</span>
                 </th>
-                <td className={reached ? RESULT_CLASS[verdict.result] : 'verdict-pending'}>{reached ? resultText(verdict) : 'pending'}</td>
+                <td className={reached ? RESULT_CLASS[verdict.result] : 'verdict-pending'}>
+                  {reached ? resultText(verdict) : 'pending'}
+                </td>
               </tr>
             );
           })}
@@ -52,7 +68,12 @@ export function RecordingFacts({ transcript }: { transcript: Recording }) {
       </table>
       {pick !== null && (
         <p className="recording-compare">
-          <button type="button" className="lab-button" aria-describedby="recording-compare-what" onClick={() => compareBesideModel(transcript, step)}>
+          <button
+            type="button"
+            className="lab-button"
+            aria-describedby="recording-compare-what"
+            onClick={() => compareBesideModel(transcript, step)}
+          >
             Compare beside the model
           </button>
           <span id="recording-compare-what">
@@ -71,8 +92,9 @@ export function RecordingAbout({ transcript }: { transcript: Recording }) {
     <section className="recording-about" aria-label="Recording">
       <h2>Recorded with lab probe</h2>
       <p>
-        A real server, not the lab's model: the probe saw one end of each message (it sent the client's and received the server's), so every message is drawn at the
-        instant it saw it, level. Times are real milliseconds from the probe's start.
+        A real server, not the lab's model: the probe saw one end of each message (it sent the client's and received the
+        server's), so every message is drawn at the instant it saw it, level. Times are real milliseconds from the
+        probe's start.
       </p>
       <dl>
         <dt>Server</dt>

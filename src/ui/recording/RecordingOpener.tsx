@@ -3,7 +3,8 @@ import { useRecordingStore, type RecordingProgress } from '../../store/recording
 import './recording.css';
 
 /** Whether a drag carries files (text or links dragged over the page are not ours to take). */
-const carriesFiles = (event: DragEvent): boolean => event.dataTransfer !== null && [...event.dataTransfer.types].includes('Files');
+const carriesFiles = (event: DragEvent): boolean =>
+  event.dataTransfer !== null && [...event.dataTransfer.types].includes('Files');
 
 /**
  * **Open recorded transcript**: a `lab probe --json` file, picked with the button (a native button:
@@ -73,7 +74,16 @@ export function RecordingOpener() {
       >
         Open recorded transcript
       </button>
-      <input ref={input} type="file" accept=".json,application/json" hidden tabIndex={-1} aria-hidden="true" data-testid="recording-file" onChange={onPick} />
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="recording-file"
+        onChange={onPick}
+      />
       {dragging && (
         <div className="recording-drop" aria-hidden="true">
           Drop a <code>lab probe --json</code> transcript to open it
@@ -83,7 +93,12 @@ export function RecordingOpener() {
   );
 }
 
-const STAGE_WORDS: Record<RecordingProgress['stage'], string> = { checking: 'checking', converting: 'reading', wording: 'wording', 'laying out': 'laying out' };
+const STAGE_WORDS: Record<RecordingProgress['stage'], string> = {
+  checking: 'checking',
+  converting: 'reading',
+  wording: 'wording',
+  'laying out': 'laying out',
+};
 
 /** While a recording opens: which stage the worker is in and how many of the file's events it has done (the worker reports them). */
 export function RecordingProgressLine() {
@@ -103,7 +118,9 @@ export function RecordingProgressLine() {
       <p className="lab-busy" role="status" data-busy="true" data-stage={progress?.stage ?? 'reading'}>
         {text}
       </p>
-      {progress !== null && progress.stage !== 'laying out' && <progress max={Math.max(1, progress.total)} value={progress.done} aria-label="Opening the recording" />}
+      {progress !== null && progress.stage !== 'laying out' && (
+        <progress max={Math.max(1, progress.total)} value={progress.done} aria-label="Opening the recording" />
+      )}
     </div>
   );
 }

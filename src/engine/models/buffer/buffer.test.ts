@@ -11,8 +11,13 @@ const progress = (requestId: number, value: number): ProgressEntry => ({
   progress: value,
   message: progressNotification(`progress-${requestId}`, value, null, `step ${value}`),
 });
-const final = (requestId: number): FinalEntry => ({ kind: 'final', requestId, message: callToolResultResponse(requestId, 'done') });
-const describeEntry = (entry: SseEntry) => (entry.kind === 'progress' ? `p${entry.requestId}:${entry.progress}` : `F${entry.requestId}`);
+const final = (requestId: number): FinalEntry => ({
+  kind: 'final',
+  requestId,
+  message: callToolResultResponse(requestId, 'done'),
+});
+const describeEntry = (entry: SseEntry) =>
+  entry.kind === 'progress' ? `p${entry.requestId}:${entry.progress}` : `F${entry.requestId}`;
 const held = (buffer: BoundedSseBuffer) => buffer.snapshot().map(describeEntry);
 
 describe('BF-1 adjacent progress for the same token coalesces', () => {
@@ -150,7 +155,10 @@ type Op = { op: 'progress'; request: number } | { op: 'final'; request: number }
 
 const arbitraryOps = fc.array(
   fc.oneof(
-    { weight: 6, arbitrary: fc.record({ op: fc.constant('progress' as const), request: fc.integer({ min: 1, max: 5 }) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({ op: fc.constant('progress' as const), request: fc.integer({ min: 1, max: 5 }) }),
+    },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('final' as const), request: fc.integer({ min: 1, max: 5 }) }) },
     { weight: 3, arbitrary: fc.constant({ op: 'shift' as const }) },
   ),
@@ -182,7 +190,8 @@ describe('properties: any random stream, any capacity', () => {
             continue;
           }
           if (finished.has(op.request)) continue; // a finished request sends nothing more
-          const allFinalAndFull = buffer.occupancyEvents === capacity && buffer.snapshot().every((entry) => entry.kind === 'final');
+          const allFinalAndFull =
+            buffer.occupancyEvents === capacity && buffer.snapshot().every((entry) => entry.kind === 'final');
           if (op.op === 'progress') {
             const value = (nextProgress.get(op.request) ?? 0) + 1;
             nextProgress.set(op.request, value);

@@ -1,5 +1,11 @@
 import { assert } from '../../core/assert';
-import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcResultResponse, ProgressToken, RequestId } from '../../mcp/protocol';
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcResultResponse,
+  ProgressToken,
+  RequestId,
+} from '../../mcp/protocol';
 
 /**
  * BoundedSseBuffer (SPEC §5, BF-1 … BF-6): the queue between a Server-Sent Events producer and a
@@ -91,13 +97,20 @@ export class BoundedSseBuffer {
 
   push(entry: SseEntry): PushReport {
     const key = requestKey(entry.requestId);
-    assert(!this.finished.has(key), () => `request ${JSON.stringify(entry.requestId)} already has its final response in the stream; nothing may follow it`);
+    assert(
+      !this.finished.has(key),
+      () =>
+        `request ${JSON.stringify(entry.requestId)} already has its final response in the stream; nothing may follow it`,
+    );
     const before = this.entries.length;
     const report = entry.kind === 'progress' ? this.pushProgress(entry) : this.pushFinal(entry);
     if (report.action === 'refused') {
       // BF-5, paired with pushFinal: a refusal changes nothing, and the request is not finished yet.
       assert(this.entries.length === before, 'a refused push leaves the buffer unchanged');
-      assert(this.entries.every((held) => held.kind === 'final'), 'only a buffer full of final responses refuses a push');
+      assert(
+        this.entries.every((held) => held.kind === 'final'),
+        'only a buffer full of final responses refuses a push',
+      );
       this.refusedPushes += 1;
       return report;
     }
@@ -105,8 +118,14 @@ export class BoundedSseBuffer {
     this.pushedEvents += 1;
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.entries.length);
     // BF-6, split so a failure names which half broke.
-    assert(this.entries.length <= this.capacityEvents, () => `buffer holds ${this.entries.length} events, over its capacity of ${this.capacityEvents}`);
-    assert(this.maxOccupancyEvents <= this.capacityEvents, () => `max occupancy ${this.maxOccupancyEvents} exceeds capacity ${this.capacityEvents}`);
+    assert(
+      this.entries.length <= this.capacityEvents,
+      () => `buffer holds ${this.entries.length} events, over its capacity of ${this.capacityEvents}`,
+    );
+    assert(
+      this.maxOccupancyEvents <= this.capacityEvents,
+      () => `max occupancy ${this.maxOccupancyEvents} exceeds capacity ${this.capacityEvents}`,
+    );
     return report;
   }
 
@@ -119,8 +138,14 @@ export class BoundedSseBuffer {
     const tail = this.entries[this.entries.length - 1];
     // BF-1: adjacent progress for the same token is superseded by the newer value, in place.
     if (tail !== undefined && tail.kind === 'progress' && tail.token === entry.token) {
-      assert(tail.requestId === entry.requestId, () => `progress token ${JSON.stringify(entry.token)} is used by two requests`);
-      assert(entry.progress > tail.progress, () => `progress for ${JSON.stringify(entry.token)} must increase: ${entry.progress} after ${tail.progress}`);
+      assert(
+        tail.requestId === entry.requestId,
+        () => `progress token ${JSON.stringify(entry.token)} is used by two requests`,
+      );
+      assert(
+        entry.progress > tail.progress,
+        () => `progress for ${JSON.stringify(entry.token)} must increase: ${entry.progress} after ${tail.progress}`,
+      );
       this.entries[this.entries.length - 1] = entry;
       this.coalescedEvents += 1;
       return { action: 'coalesced', replaced: tail, occupancyEvents: this.entries.length };
@@ -149,7 +174,11 @@ export class BoundedSseBuffer {
     const oldest = this.oldestProgressIndex();
     if (oldest === -1) {
       // BF-4 and BF-5: the only way to keep this final would drop another final; refuse the push instead.
-      return { action: 'refused', heldFinals: this.entries.map((held) => held.requestId), occupancyEvents: this.entries.length };
+      return {
+        action: 'refused',
+        heldFinals: this.entries.map((held) => held.requestId),
+        occupancyEvents: this.entries.length,
+      };
     }
     const dropped = this.entries.splice(oldest, 1)[0] as ProgressEntry;
     this.markDropped(dropped);

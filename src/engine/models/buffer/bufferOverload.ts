@@ -30,7 +30,9 @@ interface Producing {
 }
 
 function summarize(entry: SseEntry, total: number): string {
-  return entry.kind === 'progress' ? `progress ${entry.progress}/${total} of #${String(entry.requestId)}` : `response #${String(entry.requestId)}`;
+  return entry.kind === 'progress'
+    ? `progress ${entry.progress}/${total} of #${String(entry.requestId)}`
+    : `response #${String(entry.requestId)}`;
 }
 
 export class BufferOverload {
@@ -53,9 +55,25 @@ export class BufferOverload {
     if (component !== undefined && run.components !== undefined) {
       // The buffer exercise: the student's buffer in the place of the lab's (the queue setting is then unused).
       const clock = this.sim.componentClock();
-      this.buffer = new ComponentBuffer(s.capacity, s.progressPerRequest, component(s.capacity, clock), run.components.probe, clock, (entry, reason) => {
-        this.sim.record({ kind: 'buffer', action: 'dropped', requestId: entry.requestId, what: entry.kind, summary: summarize(entry, s.progressPerRequest), occupancyEvents: this.buffer.occupancyEvents, capacityEvents: s.capacity, reason });
-      });
+      this.buffer = new ComponentBuffer(
+        s.capacity,
+        s.progressPerRequest,
+        component(s.capacity, clock),
+        run.components.probe,
+        clock,
+        (entry, reason) => {
+          this.sim.record({
+            kind: 'buffer',
+            action: 'dropped',
+            requestId: entry.requestId,
+            what: entry.kind,
+            summary: summarize(entry, s.progressPerRequest),
+            occupancyEvents: this.buffer.occupancyEvents,
+            capacityEvents: s.capacity,
+            reason,
+          });
+        },
+      );
     } else {
       this.buffer = s.queue === 'bounded' ? new BoundedSseBuffer(s.capacity) : new NaiveSseQueue(s.queue, s.capacity);
     }
@@ -72,14 +90,27 @@ export class BufferOverload {
     for (let index = 0; index < s.requests; index += 1) {
       const requestId = index + 1;
       const token = `progress-${requestId}`;
-      const request: Producing = { requestId, token, progressSent: 0, finalPushed: false, received: false, lost: false };
+      const request: Producing = {
+        requestId,
+        token,
+        progressSent: 0,
+        finalPushed: false,
+        received: false,
+        lost: false,
+      };
       this.producing.push(request);
       // Through the kit's wire like every model's messages.
-      const sent = sendOn(this.sim, 'client', callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token), requestId, () => {
-        request.received = true;
-        openResponseStream(this.sim, requestId);
-        return null;
-      });
+      const sent = sendOn(
+        this.sim,
+        'client',
+        callToolRequest(requestId, 'export_rows', { table: `orders-${requestId}` }, token),
+        requestId,
+        () => {
+          request.received = true;
+          openResponseStream(this.sim, requestId);
+          return null;
+        },
+      );
       // A request the network lost never reaches the server: nothing is produced for it, and no final response comes.
       request.lost = sent.lost === true;
     }
@@ -113,10 +144,25 @@ export class BufferOverload {
     let entry: SseEntry;
     if (request.progressSent < total) {
       request.progressSent += 1;
-      const message = progressNotification(request.token, request.progressSent, total, `row batch ${request.progressSent} of ${total}`);
-      entry = { kind: 'progress', requestId: request.requestId, token: request.token, progress: request.progressSent, message };
+      const message = progressNotification(
+        request.token,
+        request.progressSent,
+        total,
+        `row batch ${request.progressSent} of ${total}`,
+      );
+      entry = {
+        kind: 'progress',
+        requestId: request.requestId,
+        token: request.token,
+        progress: request.progressSent,
+        message,
+      };
     } else {
-      entry = { kind: 'final', requestId: request.requestId, message: callToolResultResponse(request.requestId, `Exported orders-${request.requestId}.`, { batches: total }) };
+      entry = {
+        kind: 'final',
+        requestId: request.requestId,
+        message: callToolResultResponse(request.requestId, `Exported orders-${request.requestId}.`, { batches: total }),
+      };
     }
     if (!this.push(entry)) {
       // BF-5 back-pressure: the producer stops here until the consumer frees a slot (see consume).
@@ -142,7 +188,13 @@ export class BufferOverload {
     const total = this.settings.progressPerRequest;
     const capacityEvents = this.buffer.capacityEvents;
     const report: PushReport | NaiveReport = this.buffer.push(entry);
-    const base = { kind: 'buffer', requestId: entry.requestId, what: entry.kind, occupancyEvents: report.occupancyEvents, capacityEvents } as const;
+    const base = {
+      kind: 'buffer',
+      requestId: entry.requestId,
+      what: entry.kind,
+      occupancyEvents: report.occupancyEvents,
+      capacityEvents,
+    } as const;
     if (report.action !== 'refused') this.markFinalPushed(entry);
     switch (report.action) {
       case 'dropped-final': {
@@ -154,7 +206,12 @@ export class BufferOverload {
           summary: summarize(report.dropped, total),
           reason: `this queue evicts its oldest event whatever it is: the final response of #${String(report.dropped.requestId)} is gone and its client can never learn the outcome (a catalogued failure mode; BF-4 forbids it)`,
         });
-        this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+        this.sim.record({
+          ...base,
+          action: 'enqueued',
+          summary: summarize(entry, total),
+          reason: 'held in the freed slot',
+        });
         break;
       }
       case 'refused': {
@@ -170,10 +227,23 @@ export class BufferOverload {
         return false;
       }
       case 'enqueued':
-        this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: capacityEvents === null ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (a catalogued failure mode)' : 'held until the client reads it' });
+        this.sim.record({
+          ...base,
+          action: 'enqueued',
+          summary: summarize(entry, total),
+          reason:
+            capacityEvents === null
+              ? 'held until the client reads it; this queue has no bound, so the backlog (and memory) grows with a slow consumer (a catalogued failure mode)'
+              : 'held until the client reads it',
+        });
         break;
       case 'coalesced':
-        this.sim.record({ ...base, action: 'coalesced', summary: summarize(entry, total), reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)` });
+        this.sim.record({
+          ...base,
+          action: 'coalesced',
+          summary: summarize(entry, total),
+          reason: `replaces ${summarize(report.replaced, total)} at the tail: the newer value supersedes it (BF-1)`,
+        });
         break;
       case 'dropped-oldest':
       case 'dropped-incoming': {
@@ -184,9 +254,21 @@ export class BufferOverload {
               ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
               : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
             : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
-        this.sim.record({ ...base, requestId: dropped.requestId, what: 'progress', action: 'dropped', summary: summarize(dropped, total), reason: why });
+        this.sim.record({
+          ...base,
+          requestId: dropped.requestId,
+          what: 'progress',
+          action: 'dropped',
+          summary: summarize(dropped, total),
+          reason: why,
+        });
         if (report.action === 'dropped-oldest') {
-          this.sim.record({ ...base, action: 'enqueued', summary: summarize(entry, total), reason: 'held in the freed slot' });
+          this.sim.record({
+            ...base,
+            action: 'enqueued',
+            summary: summarize(entry, total),
+            reason: 'held in the freed slot',
+          });
         }
         assert(this.buffer.needsRefetchFor(dropped.requestId), 'a drop always marks its stream (BF-3)');
         if (this.announcedRefetch.has(dropped.requestId)) break;
@@ -197,7 +279,8 @@ export class BufferOverload {
           what: 'progress',
           action: 'needs-refetch',
           summary: `stream #${String(dropped.requestId)}`,
-          reason: 'progress for this request was dropped: the client must not trust the last progress it saw and re-reads authoritative state (its final response, or tasks/get for a task) (BF-3)',
+          reason:
+            'progress for this request was dropped: the client must not trust the last progress it saw and re-reads authoritative state (its final response, or tasks/get for a task) (BF-3)',
         });
         break;
       }
@@ -236,7 +319,10 @@ export class BufferOverload {
       sendOn(this.sim, 'server', entry.message, entry.requestId, () => null);
       if (entry.kind === 'progress') {
         const last = this.lastProgressSeen.get(entry.requestId);
-        assert(last === undefined || entry.progress > last, () => `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`);
+        assert(
+          last === undefined || entry.progress > last,
+          () => `progress for #${String(entry.requestId)} went from ${String(last)} to ${entry.progress} on the wire`,
+        );
         this.lastProgressSeen.set(entry.requestId, entry.progress);
       } else {
         this.finalsDelivered += 1;
@@ -244,7 +330,8 @@ export class BufferOverload {
       }
       this.releaseProducer();
     }
-    if (!this.producerDone || this.buffer.occupancyEvents > 0) this.sim.after(this.settings.consumerEveryMs, 'client', 'consume', () => this.consume());
+    if (!this.producerDone || this.buffer.occupancyEvents > 0)
+      this.sim.after(this.settings.consumerEveryMs, 'client', 'consume', () => this.consume());
   }
 
   outcome(): BufferOutcome {
@@ -264,4 +351,7 @@ export class BufferOverload {
   }
 }
 
-export const bufferModel = defineModel(bufferOverloadSettingsSpec, (run, _scenario: BufferScenario) => new BufferOverload(run));
+export const bufferModel = defineModel(
+  bufferOverloadSettingsSpec,
+  (run, _scenario: BufferScenario) => new BufferOverload(run),
+);

@@ -11,20 +11,31 @@ import type { NaiveReport } from './naiveQueue';
  * statement of the contract the buffer breaks (SPEC BF-1 … BF-6), and otherwise answers the model as
  * the lab's own buffer does, so the run goes on and shows what the student's buffer did.
  */
-export const BUFFER_STATEMENTS = ['within-capacity', 'final-never-dropped', 'coalesce-adjacent', 'refuse-only-when-full-of-finals', 'drop-marked'] as const;
+export const BUFFER_STATEMENTS = [
+  'within-capacity',
+  'final-never-dropped',
+  'coalesce-adjacent',
+  'refuse-only-when-full-of-finals',
+  'drop-marked',
+] as const;
 export type BufferStatement = (typeof BUFFER_STATEMENTS)[number];
 
 function describe(entry: SseEntry | undefined): string {
   if (entry === undefined) return 'nothing';
-  return entry.kind === 'progress' ? `progress ${entry.progress} of ${entry.token}` : `the final response of #${String(entry.requestId)}`;
+  return entry.kind === 'progress'
+    ? `progress ${entry.progress} of ${entry.token}`
+    : `the final response of #${String(entry.requestId)}`;
 }
 
 function toItem(entry: SseEntry, total: number): BufferItem {
-  return entry.kind === 'progress' ? { kind: 'progress', token: String(entry.token), progress: entry.progress, total } : { kind: 'final', requestId: Number(entry.requestId), message: entry.message };
+  return entry.kind === 'progress'
+    ? { kind: 'progress', token: String(entry.token), progress: entry.progress, total }
+    : { kind: 'final', requestId: Number(entry.requestId), message: entry.message };
 }
 
 function matches(entry: SseEntry, item: BufferItem): boolean {
-  if (entry.kind === 'progress') return item.kind === 'progress' && item.token === String(entry.token) && item.progress === entry.progress;
+  if (entry.kind === 'progress')
+    return item.kind === 'progress' && item.token === String(entry.token) && item.progress === entry.progress;
   return item.kind === 'final' && item.requestId === Number(entry.requestId);
 }
 
@@ -82,15 +93,24 @@ export class ComponentBuffer {
     const offered = `offer(${describe(entry)})`;
     const result = this.component.offer(toItem(entry, this.total));
     const tail = this.shadow[this.shadow.length - 1];
-    const sameToken = tail !== undefined && tail.kind === 'progress' && entry.kind === 'progress' && tail.token === entry.token;
+    const sameToken =
+      tail !== undefined && tail.kind === 'progress' && entry.kind === 'progress' && tail.token === entry.token;
     const held = this.occupancyEvents;
     const full = held >= this.capacityEvents;
     let report: PushReport | NaiveReport;
     switch (result) {
       case 'queued':
-        if (sameToken && this.pendingDrops === 0) this.breach('coalesce-adjacent', `${offered} answered 'queued', but the newest held item is ${describe(tail)}: progress for the same token must replace it ('coalesced')`);
+        if (sameToken && this.pendingDrops === 0)
+          this.breach(
+            'coalesce-adjacent',
+            `${offered} answered 'queued', but the newest held item is ${describe(tail)}: progress for the same token must replace it ('coalesced')`,
+          );
         this.shadow.push(entry);
-        if (full) this.breach('within-capacity', `${offered} answered 'queued' with ${held} of ${this.capacityEvents} slots already taken: the buffer now holds ${held + 1} items, over its capacity`);
+        if (full)
+          this.breach(
+            'within-capacity',
+            `${offered} answered 'queued' with ${held} of ${this.capacityEvents} slots already taken: the buffer now holds ${held + 1} items, over its capacity`,
+          );
         report = { action: 'enqueued', occupancyEvents: this.occupancyEvents };
         break;
       case 'coalesced':
@@ -106,10 +126,16 @@ export class ComponentBuffer {
           report = { action: 'coalesced', replaced: tail as ProgressEntry, occupancyEvents: this.occupancyEvents };
           break;
         }
-        this.breach('coalesce-adjacent', `${offered} answered 'coalesced', replacing ${describe(tail)}: only progress for the same token may be replaced`);
+        this.breach(
+          'coalesce-adjacent',
+          `${offered} answered 'coalesced', replacing ${describe(tail)}: only progress for the same token may be replaced`,
+        );
         if (tail.kind === 'final') {
           this.droppedEvents += 1;
-          this.breach('final-never-dropped', `${offered} replaced the final response of #${String(tail.requestId)} ('coalesced'): it is gone, and its client can never learn the outcome`);
+          this.breach(
+            'final-never-dropped',
+            `${offered} replaced the final response of #${String(tail.requestId)} ('coalesced'): it is gone, and its client can never learn the outcome`,
+          );
           report = { action: 'dropped-final', dropped: tail, occupancyEvents: this.occupancyEvents };
         } else {
           this.markDropped(tail);
@@ -119,7 +145,9 @@ export class ComponentBuffer {
       case 'dropped-oldest': {
         // Which item went is settled by take(); the event names the item a correct buffer drops.
         // Items already owed to earlier declared drops are passed over: a correct buffer dropped its oldest progress each time.
-        const guess = this.shadow.filter((candidate) => candidate.kind === 'progress')[this.pendingDrops] ?? (entry.kind === 'progress' ? entry : undefined);
+        const guess =
+          this.shadow.filter((candidate) => candidate.kind === 'progress')[this.pendingDrops] ??
+          (entry.kind === 'progress' ? entry : undefined);
         this.shadow.push(entry);
         this.pendingDrops += 1;
         if (guess === undefined || guess.kind !== 'progress') {
@@ -129,21 +157,43 @@ export class ComponentBuffer {
           break;
         }
         this.markDropped(guess);
-        report = guess === entry ? { action: 'dropped-incoming', dropped: guess, occupancyEvents: this.occupancyEvents } : { action: 'dropped-oldest', dropped: guess, occupancyEvents: this.occupancyEvents };
+        report =
+          guess === entry
+            ? { action: 'dropped-incoming', dropped: guess, occupancyEvents: this.occupancyEvents }
+            : { action: 'dropped-oldest', dropped: guess, occupancyEvents: this.occupancyEvents };
         break;
       }
       case 'refused': {
         const progressHeld = this.shadow.find((candidate) => candidate.kind === 'progress');
-        if (!full) this.breach('refuse-only-when-full-of-finals', `${offered} answered 'refused' with ${held} of ${this.capacityEvents} slots taken: there was room`);
-        else if (progressHeld !== undefined && this.pendingDrops === 0) this.breach('refuse-only-when-full-of-finals', `${offered} answered 'refused', but the buffer held ${describe(progressHeld)}, which may be dropped to make room`);
-        else if (entry.kind === 'progress') this.breach('refuse-only-when-full-of-finals', `${offered} answered 'refused': progress is never refused; with only final responses held, the incoming progress itself is the one to drop`);
+        if (!full)
+          this.breach(
+            'refuse-only-when-full-of-finals',
+            `${offered} answered 'refused' with ${held} of ${this.capacityEvents} slots taken: there was room`,
+          );
+        else if (progressHeld !== undefined && this.pendingDrops === 0)
+          this.breach(
+            'refuse-only-when-full-of-finals',
+            `${offered} answered 'refused', but the buffer held ${describe(progressHeld)}, which may be dropped to make room`,
+          );
+        else if (entry.kind === 'progress')
+          this.breach(
+            'refuse-only-when-full-of-finals',
+            `${offered} answered 'refused': progress is never refused; with only final responses held, the incoming progress itself is the one to drop`,
+          );
         this.refusedPushes += 1;
-        return { action: 'refused', heldFinals: this.shadow.map((candidate) => candidate.requestId), occupancyEvents: this.occupancyEvents };
+        return {
+          action: 'refused',
+          heldFinals: this.shadow.map((candidate) => candidate.requestId),
+          occupancyEvents: this.occupancyEvents,
+        };
       }
       default: {
         // Every answer is named above; the exercise's adapter refuses any other before it gets here.
         const _: never = result;
-        throw new LabError('LAB050', `${offered} answered ${JSON.stringify(_)}; it must answer 'queued', 'coalesced', 'dropped-oldest' or 'refused'`);
+        throw new LabError(
+          'LAB050',
+          `${offered} answered ${JSON.stringify(_)}; it must answer 'queued', 'coalesced', 'dropped-oldest' or 'refused'`,
+        );
       }
     }
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.occupancyEvents);
@@ -160,14 +210,25 @@ export class ComponentBuffer {
     }
     const at = this.shadow.findIndex((candidate) => matches(candidate, item));
     if (at === -1) {
-      const what = item.kind === 'progress' ? `progress ${String(item.progress)} of ${String(item.token)}` : `a final response for #${String(item.requestId)}`;
-      throw new LabError('LAB050', `take() returned ${what}, which the buffer does not hold (never offered, already taken, replaced, or changed); take() returns the items offered, oldest first`);
+      const what =
+        item.kind === 'progress'
+          ? `progress ${String(item.progress)} of ${String(item.token)}`
+          : `a final response for #${String(item.requestId)}`;
+      throw new LabError(
+        'LAB050',
+        `take() returned ${what}, which the buffer does not hold (never offered, already taken, replaced, or changed); take() returns the items offered, oldest first`,
+      );
     }
-    for (const lost of this.shadow.splice(0, at)) this.lose(lost, `take() skipped it and returned ${describe(this.shadow[0])}`);
+    for (const lost of this.shadow.splice(0, at))
+      this.lose(lost, `take() skipped it and returned ${describe(this.shadow[0])}`);
     const taken = this.shadow.shift() as SseEntry;
     if (this.dropPending) {
       this.dropPending = false;
-      if (item.needsRefetch !== true) this.breach('drop-marked', `progress was dropped, but the next item take() returned (${describe(taken)}) does not carry needsRefetch: true, so the client never learns to refetch`);
+      if (item.needsRefetch !== true)
+        this.breach(
+          'drop-marked',
+          `progress was dropped, but the next item take() returned (${describe(taken)}) does not carry needsRefetch: true, so the client never learns to refetch`,
+        );
     }
     return taken;
   }
@@ -177,10 +238,17 @@ export class ComponentBuffer {
     const declared = this.pendingDrops > 0;
     if (declared) this.pendingDrops -= 1;
     // Where the buffer's answers named another item, the transcript now says which one really went.
-    if (entry.kind === 'final' || !declared) this.onLost(entry, `the buffer never gave it back (${how})${entry.kind === 'final' ? ': a final response is gone, and its client can never learn the outcome (BF-4 forbids it)' : ''}`);
+    if (entry.kind === 'final' || !declared)
+      this.onLost(
+        entry,
+        `the buffer never gave it back (${how})${entry.kind === 'final' ? ': a final response is gone, and its client can never learn the outcome (BF-4 forbids it)' : ''}`,
+      );
     if (entry.kind === 'final') {
       this.droppedEvents += 1;
-      this.breach('final-never-dropped', `the final response of #${String(entry.requestId)} was dropped (${how}): its client can never learn the outcome`);
+      this.breach(
+        'final-never-dropped',
+        `the final response of #${String(entry.requestId)} was dropped (${how}): its client can never learn the outcome`,
+      );
     } else if (!declared) {
       this.markDropped(entry);
     }

@@ -34,7 +34,10 @@ export class NaiveSseQueue {
     readonly policy: NaivePolicy,
     capacityEvents: number,
   ) {
-    assert(Number.isInteger(capacityEvents) && capacityEvents >= 1, () => `capacityEvents must be a positive integer, got ${capacityEvents}`);
+    assert(
+      Number.isInteger(capacityEvents) && capacityEvents >= 1,
+      () => `capacityEvents must be a positive integer, got ${capacityEvents}`,
+    );
     this.capacityEvents = policy === 'unbounded' ? null : capacityEvents;
   }
 
@@ -69,7 +72,10 @@ export class NaiveSseQueue {
     }
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.entries.length);
     // Paired with the constructor: a bounded naive queue still keeps its bound; the unbounded one has none.
-    assert(this.capacityEvents === null || this.entries.length <= this.capacityEvents, 'a bounded queue never exceeds its capacity');
+    assert(
+      this.capacityEvents === null || this.entries.length <= this.capacityEvents,
+      'a bounded queue never exceeds its capacity',
+    );
     return report;
   }
 

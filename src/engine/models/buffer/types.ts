@@ -46,4 +46,3 @@ export interface BufferScenario extends ScenarioMeta {
   readonly settings: BufferOverloadSettings;
   readonly expected: Readonly<Pick<BufferOutcome, 'needsRefetch' | 'finalDelivered'>>;
 }
-

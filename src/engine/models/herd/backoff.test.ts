@@ -1,7 +1,15 @@
 // Proves the reconnect backoff of SPEC RV-4: full jitter waits a deterministic amount drawn from (seed, client id, attempt) within [0, min(capMs, baseMs·2ⁿ)] — 250, 500, 1000 … 8000 ms with the lab's numbers — and every policy stays inside its stated bounds for any input.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BACKOFF_POLICIES, ClientBackoff, backoffBoundsMs, backoffCeilingMs, backoffDelayMs, jitterFraction, type BackoffConfig } from './backoff';
+import {
+  BACKOFF_POLICIES,
+  ClientBackoff,
+  backoffBoundsMs,
+  backoffCeilingMs,
+  backoffDelayMs,
+  jitterFraction,
+  type BackoffConfig,
+} from './backoff';
 
 const lab: BackoffConfig = { policy: 'full-jitter', baseMs: 250, capMs: 8_000, seed: 1 };
 
@@ -17,7 +25,8 @@ describe('RV-4 capped exponential backoff with deterministic jitter', () => {
     for (let client = 0; client < 2_000; client += 1) {
       for (let attempt = 0; attempt < 8; attempt += 1) {
         const delayMs = backoffDelayMs(lab, client, attempt);
-        if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > backoffCeilingMs(attempt, 250, 8_000)) outside.push(`client ${client} attempt ${attempt}: ${delayMs}`);
+        if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > backoffCeilingMs(attempt, 250, 8_000))
+          outside.push(`client ${client} attempt ${attempt}: ${delayMs}`);
       }
     }
     expect(outside).toEqual([]);
@@ -46,7 +55,9 @@ describe('RV-4 capped exponential backoff with deterministic jitter', () => {
 
   it('the other policies: none waits 0, exponential waits the ceiling, equal jitter at least half of it', () => {
     expect(backoffDelayMs({ ...lab, policy: 'none' }, 3, 4)).toBe(0);
-    expect(Array.from({ length: 7 }, (_, attempt) => backoffDelayMs({ ...lab, policy: 'exponential' }, 3, attempt))).toEqual([250, 500, 1_000, 2_000, 4_000, 8_000, 8_000]);
+    expect(
+      Array.from({ length: 7 }, (_, attempt) => backoffDelayMs({ ...lab, policy: 'exponential' }, 3, attempt)),
+    ).toEqual([250, 500, 1_000, 2_000, 4_000, 8_000, 8_000]);
     for (let client = 0; client < 500; client += 1) {
       const delayMs = backoffDelayMs({ ...lab, policy: 'equal-jitter' }, client, 3);
       expect(delayMs).toBeGreaterThanOrEqual(1_000);

@@ -55,7 +55,10 @@ function fmix32(value: number): number {
  */
 export function jitterFraction(seed: number, clientId: number, attempt: number): number {
   assert(Number.isSafeInteger(seed), () => `seed must be a safe integer, got ${seed}`);
-  assert(Number.isInteger(clientId) && clientId >= 0, () => `client id must be a non-negative integer, got ${clientId}`);
+  assert(
+    Number.isInteger(clientId) && clientId >= 0,
+    () => `client id must be a non-negative integer, got ${clientId}`,
+  );
   assert(Number.isInteger(attempt) && attempt >= 0, () => `attempt must be a non-negative integer, got ${attempt}`);
   let h = fmix32(seed ^ 0x9e37_79b9);
   h = fmix32(h ^ Math.imul(clientId + 1, 0x27d4_eb2f));
@@ -73,7 +76,11 @@ export function jitterIntMs(seed: number, clientId: number, attempt: number, fro
 }
 
 /** The interval a policy may choose from for attempt n: what the property tests hold every draw to. */
-export function backoffBoundsMs(config: BackoffConfig, attempt: number, previousDelayMs: number | null): { minMs: number; maxMs: number } {
+export function backoffBoundsMs(
+  config: BackoffConfig,
+  attempt: number,
+  previousDelayMs: number | null,
+): { minMs: number; maxMs: number } {
   const ceilingMs = backoffCeilingMs(attempt, config.baseMs, config.capMs);
   switch (config.policy) {
     case 'none':
@@ -96,7 +103,12 @@ export function backoffBoundsMs(config: BackoffConfig, attempt: number, previous
  * The wait before attempt n, in whole milliseconds. `previousDelayMs` is the client's last wait
  * (null before its first); only `decorrelated-jitter` reads it.
  */
-export function backoffDelayMs(config: BackoffConfig, clientId: number, attempt: number, previousDelayMs: number | null = null): number {
+export function backoffDelayMs(
+  config: BackoffConfig,
+  clientId: number,
+  attempt: number,
+  previousDelayMs: number | null = null,
+): number {
   assert(config.baseMs <= config.capMs, () => `baseMs ${config.baseMs} exceeds capMs ${config.capMs}`);
   const { minMs, maxMs } = backoffBoundsMs(config, attempt, previousDelayMs);
   if (config.policy === 'decorrelated-jitter') {

@@ -24,11 +24,19 @@ export class ComponentBackoff {
   delayMs(clientId: number, attempt: number): number {
     const answered = this.component(clientId, attempt, this.clock);
     const call = `backoffDelayMs(${clientId}, ${attempt})`;
-    if (typeof answered !== 'number' || !Number.isFinite(answered)) throw new LabError('LAB050', `${call} answered ${String(answered)}; it must answer a whole number of milliseconds`);
+    if (typeof answered !== 'number' || !Number.isFinite(answered))
+      throw new LabError(
+        'LAB050',
+        `${call} answered ${String(answered)}; it must answer a whole number of milliseconds`,
+      );
     const ceilingMs = backoffCeilingMs(attempt, this.baseMs, this.capMs);
     const range = `[0, ${ceilingMs}] (min(${this.capMs}, ${this.baseMs}·2^${attempt}))`;
     if (!Number.isInteger(answered)) {
-      this.probe.breach('delay-in-range', `${call} answered ${answered}, not a whole number of milliseconds in ${range}`, this.clock);
+      this.probe.breach(
+        'delay-in-range',
+        `${call} answered ${answered}, not a whole number of milliseconds in ${range}`,
+        this.clock,
+      );
     } else if (answered < 0 || answered > ceilingMs) {
       this.probe.breach('delay-in-range', `${call} answered ${answered} ms, outside ${range}`, this.clock);
     }

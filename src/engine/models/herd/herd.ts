@@ -51,13 +51,22 @@ export interface HerdOptions {
 /** Settings that cannot run, refused before anything runs (LAB007). */
 export function checkHerdSettings(settings: HerdSettings): void {
   if (settings.baseMs > settings.capMs) {
-    throw new LabError('LAB007', `baseMs=${settings.baseMs} is above capMs=${settings.capMs}; the cap must be at least the base (nothing was run)`);
+    throw new LabError(
+      'LAB007',
+      `baseMs=${settings.baseMs} is above capMs=${settings.capMs}; the cap must be at least the base (nothing was run)`,
+    );
   }
   if (settings.tracedClient !== null && settings.tracedClient >= settings.clients) {
-    throw new LabError('LAB007', `tracedClient=${settings.tracedClient} does not exist among clients 0 … ${settings.clients - 1} (nothing was run)`);
+    throw new LabError(
+      'LAB007',
+      `tracedClient=${settings.tracedClient} does not exist among clients 0 … ${settings.clients - 1} (nothing was run)`,
+    );
   }
   if (settings.policy === 'none' && settings.rejectRttMs === 0 && settings.clients > settings.admitPerWindow) {
-    throw new LabError('LAB007', 'policy=none with rejectRttMs=0 retries a refused client in the same instant forever; give the refusal a round trip or pick a backoff (nothing was run)');
+    throw new LabError(
+      'LAB007',
+      'policy=none with rejectRttMs=0 retries a refused client in the same instant forever; give the refusal a round trip or pick a backoff (nothing was run)',
+    );
   }
 }
 
@@ -110,7 +119,10 @@ export class Herd {
     this.droppedByDrop = new Uint8Array(s.clients);
     this.dropConfig = { ...this.config, seed: (options.seed ^ 0x5bd1_e995) | 0 };
     const component = options.components?.backoffDelayMs;
-    this.student = component === undefined || options.components === undefined ? null : new ComponentBackoff(component, s.baseMs, s.capMs, options.components.probe, this.sim.componentClock());
+    this.student =
+      component === undefined || options.components === undefined
+        ? null
+        : new ComponentBackoff(component, s.baseMs, s.capMs, options.components.probe, this.sim.componentClock());
   }
 
   run(): this {
@@ -146,7 +158,10 @@ export class Herd {
     const nowMs = this.scheduler.nowMs;
     const window = Math.floor(nowMs / s.windowMs);
     if (window >= HERD_WINDOWS_MAX) {
-      throw new LabError('LAB102', `the herd is still reconnecting at ${nowMs} ms, past ${HERD_WINDOWS_MAX} windows of ${s.windowMs} ms; raise windowMs or admitPerWindow`);
+      throw new LabError(
+        'LAB102',
+        `the herd is still reconnecting at ${nowMs} ms, past ${HERD_WINDOWS_MAX} windows of ${s.windowMs} ms; raise windowMs or admitPerWindow`,
+      );
     }
     if (window !== this.openWindow) {
       this.closeWindow();
@@ -161,7 +176,10 @@ export class Herd {
     // The backoff counts from the drop that made this client reconnect (the drop at dropAtMs restarts it).
     const attempt = made - (this.backoffFrom[client] as number);
     if (made + 1 > s.attemptsMax) {
-      throw new LabError('LAB102', `client ${client} reached attemptsMax=${s.attemptsMax} at ${nowMs} ms without being admitted; raise attemptsMax or admitPerWindow, or pick a backoff policy`);
+      throw new LabError(
+        'LAB102',
+        `client ${client} reached attemptsMax=${s.attemptsMax} at ${nowMs} ms without being admitted; raise attemptsMax or admitPerWindow, or pick a backoff policy`,
+      );
     }
     this.attempts[client] = made + 1;
     this.totalAttempts += 1;
@@ -177,7 +195,8 @@ export class Herd {
       return;
     }
     const delayMs = this.nextDelayMs(client, attempt + 1);
-    if (client === this.tracedClient) this.traceWait(attempt + 1, delayMs, `the refusal arrived ${s.rejectRttMs} ms after the attempt`);
+    if (client === this.tracedClient)
+      this.traceWait(attempt + 1, delayMs, `the refusal arrived ${s.rejectRttMs} ms after the attempt`);
     this.scheduleAttempt(client, s.rejectRttMs + delayMs);
   }
 
@@ -204,7 +223,12 @@ export class Herd {
       const delayMs = s.initialJitter ? this.nextDelayMs(client, 0) : 0;
       if (client === this.tracedClient) {
         const listenId = this.attempts[client] as number;
-        this.log.record({ kind: 'stream-dropped', requestId: listenId, channel: this.options.transport === 'http' ? `SSE #${listenId}` : 'stdio', reason: `the connection dropped at ${atMs} ms: the listen stream is gone` });
+        this.log.record({
+          kind: 'stream-dropped',
+          requestId: listenId,
+          channel: this.options.transport === 'http' ? `SSE #${listenId}` : 'stdio',
+          reason: `the connection dropped at ${atMs} ms: the listen stream is gone`,
+        });
         this.traceWait(0, delayMs, `its stream dropped at ${atMs} ms`);
       }
       this.scheduleAttempt(client, delayMs);
@@ -229,18 +253,62 @@ export class Herd {
     const nowMs = this.scheduler.nowMs;
     const id = attempt + 1;
     const http = this.options.transport === 'http';
-    const request: JsonRpcRequest = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: requestMeta(null) } };
-    const sent = this.log.record({ kind: 'message', from: 'client', to: 'server', channel: http ? `POST #${id}` : 'stdio', message: request, arrivesAtMs: nowMs, ...(http ? { headers: postHeadersOf(request) ?? {} } : {}) });
+    const request: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: requestMeta(null) },
+    };
+    const sent = this.log.record({
+      kind: 'message',
+      from: 'client',
+      to: 'server',
+      channel: http ? `POST #${id}` : 'stdio',
+      message: request,
+      arrivesAtMs: nowMs,
+      ...(http ? { headers: postHeadersOf(request) ?? {} } : {}),
+    });
     // The server answers an attempt it received: the trace records the arrival (no latency) before the answer.
-    this.log.record({ kind: 'delivered', messageSeq: sent.seq, from: 'client', to: 'server', summary: `subscriptions/listen #${id}` });
+    this.log.record({
+      kind: 'delivered',
+      messageSeq: sent.seq,
+      from: 'client',
+      to: 'server',
+      summary: `subscriptions/listen #${id}`,
+    });
     if (admitted) {
       if (http) this.log.record({ kind: 'stream-opened', by: 'server', requestId: id, headers: { ...SSE_HEADERS } });
-      const ack = { jsonrpc: '2.0' as const, method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } };
-      this.log.record({ kind: 'message', from: 'server', to: 'client', channel: http ? `SSE #${id}` : 'stdio', message: ack, arrivesAtMs: nowMs });
+      const ack = {
+        jsonrpc: '2.0' as const,
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } },
+      };
+      this.log.record({
+        kind: 'message',
+        from: 'server',
+        to: 'client',
+        channel: http ? `SSE #${id}` : 'stdio',
+        message: ack,
+        arrivesAtMs: nowMs,
+      });
       return;
     }
-    const refusal: JsonRpcErrorResponse = { jsonrpc: '2.0', id, error: { code: -32000, message: `Server recovering: ${s.admitPerWindow} connections per ${s.windowMs} ms already admitted; retry later` } };
-    this.log.record({ kind: 'message', from: 'server', to: 'client', channel: http ? `HTTP 503 to POST #${id}` : 'stdio', message: refusal, arrivesAtMs: nowMs + s.rejectRttMs });
+    const refusal: JsonRpcErrorResponse = {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32000,
+        message: `Server recovering: ${s.admitPerWindow} connections per ${s.windowMs} ms already admitted; retry later`,
+      },
+    };
+    this.log.record({
+      kind: 'message',
+      from: 'server',
+      to: 'client',
+      channel: http ? `HTTP 503 to POST #${id}` : 'stdio',
+      message: refusal,
+      arrivesAtMs: nowMs + s.rejectRttMs,
+    });
   }
 
   /** Writes the summary of the open window when it closes (only windows that saw attempts are recorded). */
@@ -251,17 +319,36 @@ export class Herd {
     const admitted = this.admittedPerWindow[window] as number;
     const startMs = window * this.settings.windowMs;
     const endMs = startMs + this.settings.windowMs;
-    this.log.record({ kind: 'herd-window', window, startMs, endMs, attempts, admitted, refused: attempts - admitted, waiting: this.settings.clients - this.reconnectedCount }, endMs);
+    this.log.record(
+      {
+        kind: 'herd-window',
+        window,
+        startMs,
+        endMs,
+        attempts,
+        admitted,
+        refused: attempts - admitted,
+        waiting: this.settings.clients - this.reconnectedCount,
+      },
+      endMs,
+    );
     this.openWindow = -1;
   }
 
   outcome(): HerdOutcome {
     const s = this.settings;
     // RV-5 conservation, positive and negative space: everyone reconnected, and exactly once.
-    assert(this.reconnectedCount === s.clients, () => `${s.clients - this.reconnectedCount} of ${s.clients} clients never reconnected`);
+    assert(
+      this.reconnectedCount === s.clients,
+      () => `${s.clients - this.reconnectedCount} of ${s.clients} clients never reconnected`,
+    );
     let admitted = 0;
     for (const count of this.admittedPerWindow) admitted += count;
-    assert(admitted === s.clients + this.droppedAtDrop, () => `admissions (${admitted}) differ from clients (${s.clients}) plus those dropped at dropAtMs (${this.droppedAtDrop})`);
+    assert(
+      admitted === s.clients + this.droppedAtDrop,
+      () =>
+        `admissions (${admitted}) differ from clients (${s.clients}) plus those dropped at dropAtMs (${this.droppedAtDrop})`,
+    );
     let attempts = 0;
     for (let client = 0; client < s.clients; client += 1) attempts += this.attempts[client] as number;
     assert(attempts === this.totalAttempts, 'per-client attempts add up to the total');
@@ -283,7 +370,15 @@ export class Herd {
 export const herdModel: Model<HerdScenario, HerdOutcome, HerdModelEvent> = {
   settingsSpec: herdSettingsSpec,
   execute(_scenario, run) {
-    const herd = new Herd({ transport: run.transport, seed: run.seed, settings: run.settings as HerdSettings, chooser: run.chooser, trace: run.trace, faults: run.faults, components: run.components });
+    const herd = new Herd({
+      transport: run.transport,
+      seed: run.seed,
+      settings: run.settings as HerdSettings,
+      chooser: run.chooser,
+      trace: run.trace,
+      faults: run.faults,
+      components: run.components,
+    });
     herd.run();
     return { events: herd.log.events, outcome: herd.outcome() };
   },

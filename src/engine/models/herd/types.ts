@@ -44,4 +44,3 @@ export interface HerdScenario extends ScenarioMeta {
   readonly kind: 'herd';
   readonly settings: HerdSettings;
 }
-

@@ -1,8 +1,26 @@
-import type { ComponentClock, ComponentProbe, LedgerCall, LedgerProgramComponent, LedgerProgramEnd, LedgerStepAnswer, LedgerValue } from '../../core/components';
+import type {
+  ComponentClock,
+  ComponentProbe,
+  LedgerCall,
+  LedgerProgramComponent,
+  LedgerProgramEnd,
+  LedgerStepAnswer,
+  LedgerValue,
+} from '../../core/components';
 import { LabError } from '../../core/errors';
 import type { StatementResult } from '../../core/sqlite';
 import type { JsonObject, JsonValue } from '../../mcp/protocol';
-import { COUNT_EXECUTION, INSERT_EFFECT, canonicalJson, effectRow, fingerprint, resultJsonFor, type Intent, type Program, type ProgramResult } from './ledger';
+import {
+  COUNT_EXECUTION,
+  INSERT_EFFECT,
+  canonicalJson,
+  effectRow,
+  fingerprint,
+  resultJsonFor,
+  type Intent,
+  type Program,
+  type ProgramResult,
+} from './ledger';
 
 /**
  * A student's idempotent mutation (the `ledger` and `reserve-inventory` exercises) in the place of
@@ -16,7 +34,13 @@ import { COUNT_EXECUTION, INSERT_EFFECT, canonicalJson, effectRow, fingerprint, 
  * as `atomicMutation` would, with the effect counted where it really committed. A program that says
  * something its statements contradict (an execution that never committed) ends the run (LAB050).
  */
-export const LEDGER_STATEMENTS = ['changed-arguments-refused', 'same-arguments-replayed', 'survives-reopen', 'no-secret-stored', 'reconcile-by-key'] as const;
+export const LEDGER_STATEMENTS = [
+  'changed-arguments-refused',
+  'same-arguments-replayed',
+  'survives-reopen',
+  'no-secret-stored',
+  'reconcile-by-key',
+] as const;
 export type LedgerStatement = (typeof LEDGER_STATEMENTS)[number];
 
 /** The argument a call carries that the ledger must never keep (LG-P5). */
@@ -69,8 +93,16 @@ export class ComponentLedgerRun {
       }
     }
     if (record === undefined) return stored;
-    if (storedJson === undefined) this.breach('reconcile-by-key', `request #${record.requestId} committed under key "${key}", yet reading ledger.idempotency_keys by that key found no row: the client cannot learn that its call ran`);
-    else if (stored === null || canonicalJson(stored) !== record.resultJson) this.breach('reconcile-by-key', `reading key "${key}" found result_json ${JSON.stringify(storedJson.slice(0, 120))}, not the committed result ${record.resultJson}: the record must hold the result as JSON`);
+    if (storedJson === undefined)
+      this.breach(
+        'reconcile-by-key',
+        `request #${record.requestId} committed under key "${key}", yet reading ledger.idempotency_keys by that key found no row: the client cannot learn that its call ran`,
+      );
+    else if (stored === null || canonicalJson(stored) !== record.resultJson)
+      this.breach(
+        'reconcile-by-key',
+        `reading key "${key}" found result_json ${JSON.stringify(storedJson.slice(0, 120))}, not the committed result ${record.resultJson}: the record must hold the result as JSON`,
+      );
     return stored;
   }
 }
@@ -84,19 +116,34 @@ const ROLLBACK = /^\s*ROLLBACK\b(?!\s+(TRANSACTION\s+)?TO\b)/i;
 
 /** Statements the contract leaves out: each would let a program escape what the adapter follows. */
 function refused(sql: string): string | null {
-  if (/^\s*(SAVEPOINT|RELEASE)\b/i.test(sql) || /^\s*ROLLBACK\s+(TRANSACTION\s+)?TO\b/i.test(sql)) return 'savepoints are outside the contract: use BEGIN IMMEDIATE … COMMIT or ROLLBACK';
-  if (/\b(ATTACH|DETACH|PRAGMA|VACUUM)\b/i.test(sql)) return 'ATTACH, DETACH, PRAGMA and VACUUM are the lab\'s: the connection is set up for you';
-  if (/\b(CREATE|DROP|ALTER)\b[\s\S]*\bledger\s*\./i.test(sql)) return 'the ledger file\'s schema is fixed (a reopen checks it): use its tables as they are';
-  if (/\b(INSERT|UPDATE|DELETE|REPLACE)\b[\s\S]*\b(effects|executions)\b/i.test(sql)) return 'only the effect you were given writes ledger.effects and ledger.executions: yield `effect` to run it';
+  if (/^\s*(SAVEPOINT|RELEASE)\b/i.test(sql) || /^\s*ROLLBACK\s+(TRANSACTION\s+)?TO\b/i.test(sql))
+    return 'savepoints are outside the contract: use BEGIN IMMEDIATE … COMMIT or ROLLBACK';
+  if (/\b(ATTACH|DETACH|PRAGMA|VACUUM)\b/i.test(sql))
+    return "ATTACH, DETACH, PRAGMA and VACUUM are the lab's: the connection is set up for you";
+  if (/\b(CREATE|DROP|ALTER)\b[\s\S]*\bledger\s*\./i.test(sql))
+    return "the ledger file's schema is fixed (a reopen checks it): use its tables as they are";
+  if (/\b(INSERT|UPDATE|DELETE|REPLACE)\b[\s\S]*\b(effects|executions)\b/i.test(sql))
+    return 'only the effect you were given writes ledger.effects and ledger.executions: yield `effect` to run it';
   return null;
 }
 
 function rowsOf(result: Extract<StatementResult, { ok: true }>): Record<string, LedgerValue>[] {
-  return result.rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, value instanceof Uint8Array ? `x'${[...value].map((byte) => byte.toString(16).padStart(2, '0')).join('')}'` : value])));
+  return result.rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([column, value]) => [
+        column,
+        value instanceof Uint8Array
+          ? `x'${[...value].map((byte) => byte.toString(16).padStart(2, '0')).join('')}'`
+          : value,
+      ]),
+    ),
+  );
 }
 
 function answerOf(result: StatementResult): LedgerStepAnswer {
-  return result.ok ? { ok: true, rows: rowsOf(result), changes: result.changes } : { ok: false, code: result.code, message: result.message };
+  return result.ok
+    ? { ok: true, rows: rowsOf(result), changes: result.changes }
+    : { ok: false, code: result.code, message: result.message };
 }
 
 function mustAnswer(result: StatementResult | undefined): StatementResult {
@@ -106,36 +153,70 @@ function mustAnswer(result: StatementResult | undefined): StatementResult {
 
 /** The arguments as the client sent them: a retry (any request but the first) serialises its members in the other order. */
 function argumentsAsSent(intent: Intent): Record<string, LedgerValue> {
-  const entries = Object.entries(intent.args).map(([name, value]): [string, LedgerValue] => [name, typeof value === 'string' || typeof value === 'number' || value === null ? value : JSON.stringify(value)]);
+  const entries = Object.entries(intent.args).map(([name, value]): [string, LedgerValue] => [
+    name,
+    typeof value === 'string' || typeof value === 'number' || value === null ? value : JSON.stringify(value),
+  ]);
   return Object.fromEntries(intent.requestId === '41' ? entries : entries.reverse());
 }
 
-const describeEnd = (end: LedgerProgramEnd): string => (end.status === 'rejected' || end.status === 'failed' ? `${end.status} (${end.code})` : end.status);
+const describeEnd = (end: LedgerProgramEnd): string =>
+  end.status === 'rejected' || end.status === 'failed' ? `${end.status} (${end.code})` : end.status;
 
 /** Runs one request's `execute` as a Program of the ledger model. */
 export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowMs: () => number): Program {
   const effectParams = (() => {
     const row = effectRow(intent);
-    return [intent.operation, row.subject, row.amount, row.tenant, intent.requestId, intent.connection, nowMs()] as const;
+    return [
+      intent.operation,
+      row.subject,
+      row.amount,
+      row.tenant,
+      intent.requestId,
+      intent.connection,
+      nowMs(),
+    ] as const;
   })();
-  const call: LedgerCall = { key: intent.key, args: argumentsAsSent(intent), effect: { sql: INSERT_EFFECT, params: effectParams }, operation: intent.operation, requestId: intent.requestId, connection: intent.connection, atMs: effectParams[6] };
+  const call: LedgerCall = {
+    key: intent.key,
+    args: argumentsAsSent(intent),
+    effect: { sql: INSERT_EFFECT, params: effectParams },
+    operation: intent.operation,
+    requestId: intent.requestId,
+    connection: intent.connection,
+    atMs: effectParams[6],
+  };
   const secret = intent.args[SECRET_ARGUMENT];
   const fp = fingerprint(intent.operation, intent.args);
   const atStart = intent.key === null ? undefined : run.records.get(intent.key);
   const program = run.make(call, run.clock);
   // In one object: the closures below change them, and the checks read what they changed.
-  const track: { transaction: TransactionState; effect: EffectState; resultJson: string | null } = { transaction: 'none', effect: 'none', resultJson: null };
+  const track: { transaction: TransactionState; effect: EffectState; resultJson: string | null } = {
+    transaction: 'none',
+    effect: 'none',
+    resultJson: null,
+  };
   const who = `request #${intent.requestId} (${intent.connection})`;
   const commitEffect = () => {
     track.effect = 'committed';
-    if (intent.key !== null && track.resultJson !== null && !run.records.has(intent.key)) run.records.set(intent.key, { fingerprint: fp, resultJson: track.resultJson, requestId: intent.requestId, reopens: run.reopens });
+    if (intent.key !== null && track.resultJson !== null && !run.records.has(intent.key))
+      run.records.set(intent.key, {
+        fingerprint: fp,
+        resultJson: track.resultJson,
+        requestId: intent.requestId,
+        reopens: run.reopens,
+      });
   };
   try {
     let answer: LedgerStepAnswer | undefined;
     for (;;) {
       const next = program.next(answer);
       if (next.done) {
-        if (track.transaction === 'open') throw new LabError('LAB050', `${who}: execute() returned ${describeEnd(next.end)} with its transaction still open: it would hold the ledger's write lock for ever. End every transaction (COMMIT or ROLLBACK) before returning`);
+        if (track.transaction === 'open')
+          throw new LabError(
+            'LAB050',
+            `${who}: execute() returned ${describeEnd(next.end)} with its transaction still open: it would hold the ledger's write lock for ever. End every transaction (COMMIT or ROLLBACK) before returning`,
+          );
         return settle(next.end);
       }
       const step = next.step;
@@ -145,27 +226,53 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
         continue;
       }
       if (step.sql === INSERT_EFFECT) {
-        if (JSON.stringify(step.params) !== JSON.stringify(effectParams)) throw new LabError('LAB050', `${who}: execute() yielded the effect's statement with other parameters (${JSON.stringify(step.params)}); yield \`effect\` exactly as it was given`);
-        if (track.effect === 'pending' || track.effect === 'committed') throw new LabError('LAB050', `${who}: execute() yielded the effect a second time after it had already run: one call runs its effect at most once`);
+        if (JSON.stringify(step.params) !== JSON.stringify(effectParams))
+          throw new LabError(
+            'LAB050',
+            `${who}: execute() yielded the effect's statement with other parameters (${JSON.stringify(step.params)}); yield \`effect\` exactly as it was given`,
+          );
+        if (track.effect === 'pending' || track.effect === 'committed')
+          throw new LabError(
+            'LAB050',
+            `${who}: execute() yielded the effect a second time after it had already run: one call runs its effect at most once`,
+          );
         const inserted = mustAnswer(yield { sql: INSERT_EFFECT, params: effectParams, purpose: 'the business effect' });
         if (!inserted.ok) {
           answer = answerOf(inserted);
           continue;
         }
-        const counted = mustAnswer(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (with the effect)' });
-        if (!counted.ok) throw new LabError('LAB050', `${who}: counting the execution failed (${counted.code}) after the effect ran`);
+        const counted = mustAnswer(
+          yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (with the effect)' },
+        );
+        if (!counted.ok)
+          throw new LabError('LAB050', `${who}: counting the execution failed (${counted.code}) after the effect ran`);
         track.resultJson = resultJsonFor(intent, Number(inserted.rows[0]?.effect_id));
         if (track.transaction === 'open') track.effect = 'pending';
         else commitEffect();
-        answer = { ok: true, rows: rowsOf(inserted), changes: inserted.changes, result: JSON.parse(track.resultJson) as Record<string, LedgerValue> };
+        answer = {
+          ok: true,
+          rows: rowsOf(inserted),
+          changes: inserted.changes,
+          result: JSON.parse(track.resultJson) as Record<string, LedgerValue>,
+        };
         continue;
       }
       const refusal = refused(step.sql);
-      if (refusal !== null) throw new LabError('LAB050', `${who}: execute() yielded ${JSON.stringify(step.sql.slice(0, 120))}: ${refusal}`);
-      if (secret !== undefined && /^\s*(INSERT|UPDATE|REPLACE)\b/i.test(step.sql) && [step.sql, ...step.params.map((param) => String(param))].some((text) => text.includes(String(secret)))) {
-        run.breach('no-secret-stored', `${who} wrote the call's ${SECRET_ARGUMENT} into the ledger (${JSON.stringify(step.sql.slice(0, 80))}): a key binds what the intent is, never a secret that travels with it (LG-P5)`);
+      if (refusal !== null)
+        throw new LabError('LAB050', `${who}: execute() yielded ${JSON.stringify(step.sql.slice(0, 120))}: ${refusal}`);
+      if (
+        secret !== undefined &&
+        /^\s*(INSERT|UPDATE|REPLACE)\b/i.test(step.sql) &&
+        [step.sql, ...step.params.map((param) => String(param))].some((text) => text.includes(String(secret)))
+      ) {
+        run.breach(
+          'no-secret-stored',
+          `${who} wrote the call's ${SECRET_ARGUMENT} into the ledger (${JSON.stringify(step.sql.slice(0, 80))}): a key binds what the intent is, never a secret that travels with it (LG-P5)`,
+        );
       }
-      const result = mustAnswer(yield { sql: step.sql, params: step.params, purpose: step.purpose ?? 'a statement of execute()' });
+      const result = mustAnswer(
+        yield { sql: step.sql, params: step.params, purpose: step.purpose ?? 'a statement of execute()' },
+      );
       if (result.ok) {
         if (BEGIN.test(step.sql)) track.transaction = 'open';
         else if (COMMIT.test(step.sql)) {
@@ -185,18 +292,36 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
   function settle(end: LedgerProgramEnd): ProgramResult {
     const executed = track.effect === 'committed';
     const claimed = describeEnd(end);
-    if (end.status === 'executed' && !executed) throw new LabError('LAB050', `${who}: execute() returned 'executed', but its effect ${track.effect === 'none' ? 'never ran' : 'was rolled back'}: 'executed' means the effect committed in this call`);
-    if ((end.status === 'replayed' || end.status === 'rejected') && executed) throw new LabError('LAB050', `${who}: execute() returned '${end.status}', but its effect committed in this call: return 'executed' with the effect's result`);
+    if (end.status === 'executed' && !executed)
+      throw new LabError(
+        'LAB050',
+        `${who}: execute() returned 'executed', but its effect ${track.effect === 'none' ? 'never ran' : 'was rolled back'}: 'executed' means the effect committed in this call`,
+      );
+    if ((end.status === 'replayed' || end.status === 'rejected') && executed)
+      throw new LabError(
+        'LAB050',
+        `${who}: execute() returned '${end.status}', but its effect committed in this call: return 'executed' with the effect's result`,
+      );
     let outcome: ProgramResult;
     if (end.status === 'executed') {
-      if (canonicalJson(end.result as JsonValue) !== track.resultJson) throw new LabError('LAB050', `${who}: execute() returned 'executed' with ${JSON.stringify(end.result)}, not the effect's result ${String(track.resultJson)}: return what the effect answered`);
+      if (canonicalJson(end.result as JsonValue) !== track.resultJson)
+        throw new LabError(
+          'LAB050',
+          `${who}: execute() returned 'executed' with ${JSON.stringify(end.result)}, not the effect's result ${String(track.resultJson)}: return what the effect answered`,
+        );
       outcome = { status: 'executed', resultJson: track.resultJson as string };
     } else if (end.status === 'replayed') {
       outcome = { status: 'replayed', resultJson: canonicalJson(end.result as JsonValue) };
     } else if (end.status === 'rejected') {
-      if (end.code === 'IDEMPOTENCY_KEY_REUSED') outcome = { status: 'rejected', httpAnalogue: 422, code: end.code, reason: end.reason };
-      else if (end.code === 'IDEMPOTENCY_KEY_IN_FLIGHT') outcome = { status: 'rejected', httpAnalogue: 409, code: end.code, reason: end.reason };
-      else throw new LabError('LAB050', `${who}: execute() rejected with code ${JSON.stringify(end.code)}; a rejection is IDEMPOTENCY_KEY_REUSED (other arguments) or IDEMPOTENCY_KEY_IN_FLIGHT (the key is held)`);
+      if (end.code === 'IDEMPOTENCY_KEY_REUSED')
+        outcome = { status: 'rejected', httpAnalogue: 422, code: end.code, reason: end.reason };
+      else if (end.code === 'IDEMPOTENCY_KEY_IN_FLIGHT')
+        outcome = { status: 'rejected', httpAnalogue: 409, code: end.code, reason: end.reason };
+      else
+        throw new LabError(
+          'LAB050',
+          `${who}: execute() rejected with code ${JSON.stringify(end.code)}; a rejection is IDEMPOTENCY_KEY_REUSED (other arguments) or IDEMPOTENCY_KEY_IN_FLIGHT (the key is held)`,
+        );
     } else if ('code' in end) {
       outcome = { status: 'failed', executed, code: end.code, reason: end.reason };
     } else {
@@ -211,22 +336,42 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
     const atEnd = run.records.get(intent.key);
     if (executed) {
       if (atStart === undefined) return;
-      if (atStart.fingerprint !== fp) run.breach('changed-arguments-refused', `${who} reused key "${intent.key}" with other arguments than request #${atStart.requestId}, which had committed under it, and ran the effect again: one key must never stand for two intents`);
-      if (atStart.reopens < run.reopens) run.breach('survives-reopen', `request #${atStart.requestId} committed under key "${intent.key}" before the ledger was closed and reopened; after the reopen ${who} did not find it and ran the effect again`);
+      if (atStart.fingerprint !== fp)
+        run.breach(
+          'changed-arguments-refused',
+          `${who} reused key "${intent.key}" with other arguments than request #${atStart.requestId}, which had committed under it, and ran the effect again: one key must never stand for two intents`,
+        );
+      if (atStart.reopens < run.reopens)
+        run.breach(
+          'survives-reopen',
+          `request #${atStart.requestId} committed under key "${intent.key}" before the ledger was closed and reopened; after the reopen ${who} did not find it and ran the effect again`,
+        );
       return;
     }
     if (atEnd === undefined) return;
     if (atEnd.fingerprint !== fp) {
       if (atStart === undefined) return;
       if (!(outcome.status === 'rejected' && outcome.code === 'IDEMPOTENCY_KEY_REUSED')) {
-        const got = outcome.status === 'replayed' ? `replayed ${outcome.resultJson}, the result of request #${atEnd.requestId}'s other intent` : `ended ${claimed}`;
-        run.breach('changed-arguments-refused', `${who} reused key "${intent.key}" with other arguments than request #${atEnd.requestId} committed under it, and ${got}: it must be refused with IDEMPOTENCY_KEY_REUSED (422-like)`);
+        const got =
+          outcome.status === 'replayed'
+            ? `replayed ${outcome.resultJson}, the result of request #${atEnd.requestId}'s other intent`
+            : `ended ${claimed}`;
+        run.breach(
+          'changed-arguments-refused',
+          `${who} reused key "${intent.key}" with other arguments than request #${atEnd.requestId} committed under it, and ${got}: it must be refused with IDEMPOTENCY_KEY_REUSED (422-like)`,
+        );
       }
       return;
     }
     if (outcome.status === 'replayed' && outcome.resultJson === atEnd.resultJson) return;
     if (outcome.status === 'rejected' && outcome.code === 'IDEMPOTENCY_KEY_IN_FLIGHT' && atStart === undefined) return;
-    const got = outcome.status === 'replayed' ? `replayed ${outcome.resultJson}, not the committed ${atEnd.resultJson}` : `ended ${claimed}${outcome.status === 'rejected' || outcome.status === 'failed' ? `: ${outcome.reason.slice(0, 160)}` : ''}`;
-    run.breach('same-arguments-replayed', `${who} carried key "${intent.key}" with the same arguments as request #${atEnd.requestId}, which committed under it (this call's members arrived in ${intent.requestId === '41' ? 'their first' : 'another'} order), and ${got}: the same intent gets the stored result back`);
+    const got =
+      outcome.status === 'replayed'
+        ? `replayed ${outcome.resultJson}, not the committed ${atEnd.resultJson}`
+        : `ended ${claimed}${outcome.status === 'rejected' || outcome.status === 'failed' ? `: ${outcome.reason.slice(0, 160)}` : ''}`;
+    run.breach(
+      'same-arguments-replayed',
+      `${who} carried key "${intent.key}" with the same arguments as request #${atEnd.requestId}, which committed under it (this call's members arrived in ${intent.requestId === '41' ? 'their first' : 'another'} order), and ${got}: the same intent gets the stored result back`,
+    );
   }
 }

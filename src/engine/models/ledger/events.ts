@@ -102,7 +102,6 @@ export interface LedgerDuplicateEffect {
   detail: string;
 }
 
-
 /** What the ledger model records: the wire's events, its SQL statements and its ledger steps. */
 export type LedgerModelEvent = WireEvent | SqlEvent | LedgerEvent;
 

@@ -26,15 +26,30 @@ function run(id: string, settings: Record<string, unknown> = {}): { t: Transcrip
   return { t, saved };
 }
 
-const actions = (t: Transcript) => t.events.filter((e): e is Extract<LabEvent, { kind: 'ledger' }> => e.kind === 'ledger').map((e) => e.action);
+const actions = (t: Transcript) =>
+  t.events.filter((e): e is Extract<LabEvent, { kind: 'ledger' }> => e.kind === 'ledger').map((e) => e.action);
 const calls = (t: Transcript) =>
-  t.events.flatMap((e) => (e.kind === 'message' && 'method' in e.message && e.message.method === 'tools/call' ? [e.message.params as { name: string; arguments: Record<string, unknown> }] : []));
+  t.events.flatMap((e) =>
+    e.kind === 'message' && 'method' in e.message && e.message.method === 'tools/call'
+      ? [e.message.params as { name: string; arguments: Record<string, unknown> }]
+      : [],
+  );
 
 describe('every practice scenario shows its declared outcome with schema-valid messages', () => {
   it('has all ten requirements covered by inventory-* scenarios', () => {
     const covered = new Set(practice.flatMap((s) => s.requirements).filter((r) => r.startsWith('LG-P')));
     // LG-P5 is a property of every run (tested below), not a scenario of its own.
-    expect([...covered].sort()).toEqual(['LG-P1', 'LG-P10', 'LG-P2', 'LG-P3', 'LG-P4', 'LG-P6', 'LG-P7', 'LG-P8', 'LG-P9']);
+    expect([...covered].sort()).toEqual([
+      'LG-P1',
+      'LG-P10',
+      'LG-P2',
+      'LG-P3',
+      'LG-P4',
+      'LG-P6',
+      'LG-P7',
+      'LG-P8',
+      'LG-P9',
+    ]);
   });
   for (const scenario of practice) {
     it(scenario.id, () => {
@@ -53,13 +68,16 @@ describe('LG-P1 the key binds SKU, quantity, tenant and operation name', () => {
   it('each bound field changes the fingerprint; a pass-through field does not', () => {
     const base = { sku: 'sku-42', quantity: 2, tenant: 'tenant-a' };
     const fp = fingerprint('reserve_inventory', base);
-    for (const changed of [{ sku: 'sku-43' }, { quantity: 3 }, { tenant: 'tenant-b' }]) expect(fingerprint('reserve_inventory', { ...base, ...changed })).not.toBe(fp);
+    for (const changed of [{ sku: 'sku-43' }, { quantity: 3 }, { tenant: 'tenant-b' }])
+      expect(fingerprint('reserve_inventory', { ...base, ...changed })).not.toBe(fp);
     expect(fingerprint('charge_account', { account: 'sku-42', cents: 2 })).not.toBe(fp);
     expect(fingerprint('reserve_inventory', { ...base, paymentToken: 'tok_other' })).toBe(fp);
   });
   it('the same key for another tenant is refused and reserves nothing for that tenant', () => {
     const { t, saved } = run('inventory-key-binding');
-    expect(t.outcome.responses[1]?.body).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED', httpAnalogue: 422 } });
+    expect(t.outcome.responses[1]?.body).toMatchObject({
+      error: { code: 'IDEMPOTENCY_KEY_REUSED', httpAnalogue: 422 },
+    });
     expect(ledgerSnapshot(sql, saved).effects.map((e) => e.tenant)).toEqual(['tenant-a']);
   });
 });
@@ -87,7 +105,9 @@ describe('LG-P4 / LG-P7 / LG-P10 reconcile from the ledger before deciding', () 
   });
   it('after a drop, the inventory is re-read before deciding (no key to look up)', () => {
     const { t } = run('inventory-subscription-drop');
-    const reads = t.events.filter((e): e is SqlEvent => e.kind === 'sql' && e.sql.startsWith('SELECT COALESCE(SUM(amount)'));
+    const reads = t.events.filter(
+      (e): e is SqlEvent => e.kind === 'sql' && e.sql.startsWith('SELECT COALESCE(SUM(amount)'),
+    );
     expect(reads).toHaveLength(1);
     const decided = t.events.find((e) => e.kind === 'ledger' && e.action === 'reconciled');
     expect(reads[0]!.seq).toBeLessThan(decided!.seq);

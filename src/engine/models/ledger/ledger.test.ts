@@ -12,7 +12,18 @@ import type { LabEvent, Transcript } from '../../transcript';
 import type { SqlEvent } from './events';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { atomicMutation, bindingFields, canonicalJson, canonicalRecord, fingerprint, resultJsonFor, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
+import {
+  atomicMutation,
+  bindingFields,
+  canonicalJson,
+  canonicalRecord,
+  fingerprint,
+  resultJsonFor,
+  type Intent,
+  type Operation,
+  type Program,
+  type ProgramResult,
+} from './ledger';
 import type { JsonObject, JsonValue } from '../../mcp/protocol';
 import { LedgerFile, type SqlModule } from '../../core/sqlite';
 
@@ -23,14 +34,19 @@ beforeAll(async () => {
 
 const ledgerScenarios = scenarios.filter((s): s is LedgerScenario => s.kind === 'ledger');
 
-function run(id: string, settings: Record<string, unknown> = {}, extra: { bytes?: Uint8Array | null; save?: (b: Uint8Array) => void } = {}): Transcript<'ledger'> {
+function run(
+  id: string,
+  settings: Record<string, unknown> = {},
+  extra: { bytes?: Uint8Array | null; save?: (b: Uint8Array) => void } = {},
+): Transcript<'ledger'> {
   const scenario = findScenario(id);
   if (scenario.kind !== 'ledger') throw new Error(`${id} is not a ledger scenario`);
   return runScenario(scenario, { settings, ledger: { sql, ...extra } });
 }
 
 const sqlEvents = (t: Transcript) => t.events.filter((e): e is SqlEvent => e.kind === 'sql');
-const ledgerActions = (t: Transcript) => t.events.filter((e): e is Extract<LabEvent, { kind: 'ledger' }> => e.kind === 'ledger').map((e) => e.action);
+const ledgerActions = (t: Transcript) =>
+  t.events.filter((e): e is Extract<LabEvent, { kind: 'ledger' }> => e.kind === 'ledger').map((e) => e.action);
 
 describe('every ledger scenario shows its declared outcome, with schema-valid messages', () => {
   for (const scenario of ledgerScenarios) {
@@ -41,24 +57,30 @@ describe('every ledger scenario shows its declared outcome, with schema-valid me
         rejected: scenario.expected.rejected,
         replayed: scenario.expected.replayed,
       });
-      if (scenario.expected.aliasIntact !== undefined) expect(t.outcome.aliasIntact).toBe(scenario.expected.aliasIntact);
+      if (scenario.expected.aliasIntact !== undefined)
+        expect(t.outcome.aliasIntact).toBe(scenario.expected.aliasIntact);
       expect(validateTranscriptMessages(t).problems).toEqual([]);
       // executions counts effects that committed: the ledger's own table agrees.
       const committedEffects = sqlEvents(t).filter((e) => e.ok && e.sql.startsWith('INSERT INTO ledger.effects'));
-      const rolledBack = t.outcome.responses.filter((r) => r.status === 'failed' && r.body.error !== undefined && !(r.body.error as { executed: boolean }).executed).length;
+      const rolledBack = t.outcome.responses.filter(
+        (r) => r.status === 'failed' && r.body.error !== undefined && !(r.body.error as { executed: boolean }).executed,
+      ).length;
       expect(committedEffects.length - rolledBack).toBe(t.outcome.executions);
     });
   }
 
   it('same seed and settings give a byte-identical transcript', () => {
-    for (const scenario of ledgerScenarios) expect(JSON.stringify(run(scenario.id))).toBe(JSON.stringify(run(scenario.id)));
+    for (const scenario of ledgerScenarios)
+      expect(JSON.stringify(run(scenario.id))).toBe(JSON.stringify(run(scenario.id)));
   });
 });
 
 describe('LG-1 / VF-6 a new JSON-RPC id alone runs the mutation again', () => {
   it('charges twice when the retry carries no key', () => {
     const t = run('ledger-new-id-retry');
-    const calls = t.events.filter((e) => e.kind === 'message' && 'method' in e.message && e.message.method === 'tools/call');
+    const calls = t.events.filter(
+      (e) => e.kind === 'message' && 'method' in e.message && e.message.method === 'tools/call',
+    );
     expect(calls.map((c) => (c.kind === 'message' && 'id' in c.message ? c.message.id : null))).toEqual([41, 42]);
     expect(t.events.find((e) => e.kind === 'message' && e.lost === true)).toBeDefined();
     expect(t.outcome.executions).toBe(2);
@@ -95,20 +117,49 @@ describe('LG-2 the key, a fingerprint of the arguments, and the committed result
   });
 
   it('property: the fingerprint is SHA-256 (another implementation) of canonicalize({ operation, arguments })', () => {
-    const value = fc.oneof(fc.string({ unit: 'grapheme' }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.jsonValue({ stringUnit: 'grapheme' }) as fc.Arbitrary<JsonValue>);
-    const args = fc.record({ account: value, cents: value, sku: value, quantity: value, tenant: value, paymentToken: value });
+    const value = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.jsonValue({ stringUnit: 'grapheme' }) as fc.Arbitrary<JsonValue>,
+    );
+    const args = fc.record({
+      account: value,
+      cents: value,
+      sku: value,
+      quantity: value,
+      tenant: value,
+      paymentToken: value,
+    });
     fc.assert(
       fc.property(fc.constantFrom<Operation>('charge_account', 'reserve_inventory'), args, (operation, all) => {
-        const bound = Object.fromEntries(bindingFields[operation].map((field) => [field, all[field as keyof typeof all]])) as JsonObject;
-        expect(fingerprint(operation, all)).toBe(bytesToHex(sha256(utf8ToBytes(canonicalJson({ operation, arguments: bound })))));
+        const bound = Object.fromEntries(
+          bindingFields[operation].map((field) => [field, all[field as keyof typeof all]]),
+        ) as JsonObject;
+        expect(fingerprint(operation, all)).toBe(
+          bytesToHex(sha256(utf8ToBytes(canonicalJson({ operation, arguments: bound })))),
+        );
       }),
     );
   });
 
   it('the stored result is the canonical JSON of its identifiers and quantities', () => {
-    const intent = (operation: Operation, args: JsonObject): Intent => ({ operation, args, key: 'k', requestId: '41', connection: 'conn-1' });
-    expect(resultJsonFor(intent('charge_account', { account: 'acct-7', cents: 1200, paymentToken: 'tok_x' }), 3)).toBe(canonicalJson({ chargeId: 'ch_3', account: 'acct-7', cents: 1200, status: 'captured' }));
-    expect(resultJsonFor(intent('reserve_inventory', { sku: 'sku-42', quantity: 2, tenant: 'tenant-a', paymentToken: 'tok_x' }), 9)).toBe(
+    const intent = (operation: Operation, args: JsonObject): Intent => ({
+      operation,
+      args,
+      key: 'k',
+      requestId: '41',
+      connection: 'conn-1',
+    });
+    expect(resultJsonFor(intent('charge_account', { account: 'acct-7', cents: 1200, paymentToken: 'tok_x' }), 3)).toBe(
+      canonicalJson({ chargeId: 'ch_3', account: 'acct-7', cents: 1200, status: 'captured' }),
+    );
+    expect(
+      resultJsonFor(
+        intent('reserve_inventory', { sku: 'sku-42', quantity: 2, tenant: 'tenant-a', paymentToken: 'tok_x' }),
+        9,
+      ),
+    ).toBe(
       canonicalJson({ reservationId: 'res_9', sku: 'sku-42', quantity: 2, tenant: 'tenant-a', status: 'reserved' }),
     );
   });
@@ -121,7 +172,12 @@ describe('LG-2 the key, a fingerprint of the arguments, and the committed result
     const rows = file.query('SELECT key, operation, fingerprint, result_json FROM idempotency_keys');
     file.close();
     expect(rows).toEqual([
-      { key: 'checkout-7', operation: 'charge_account', fingerprint: fingerprint('charge_account', { account: 'acct-7', cents: 1200 }), result_json: '{"account":"acct-7","cents":1200,"chargeId":"ch_1","status":"captured"}' },
+      {
+        key: 'checkout-7',
+        operation: 'charge_account',
+        fingerprint: fingerprint('charge_account', { account: 'acct-7', cents: 1200 }),
+        result_json: '{"account":"acct-7","cents":1200,"chargeId":"ch_1","status":"captured"}',
+      },
     ]);
   });
 });
@@ -135,8 +191,12 @@ describe('LG-3 same key: same arguments replay, other arguments are refused', ()
 
   it('refuses other arguments with a 422-like tool error and no second effect', () => {
     const t = run('ledger-key-mismatch');
-    const refusal = t.events.find((e) => e.kind === 'message' && 'result' in e.message && e.message.result.isError === true);
-    expect(refusal?.kind === 'message' && 'result' in refusal.message ? refusal.message.result.structuredContent : null).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED', httpAnalogue: 422, executed: false } });
+    const refusal = t.events.find(
+      (e) => e.kind === 'message' && 'result' in e.message && e.message.result.isError === true,
+    );
+    expect(
+      refusal?.kind === 'message' && 'result' in refusal.message ? refusal.message.result.structuredContent : null,
+    ).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED', httpAnalogue: 422, executed: false } });
     expect(sqlEvents(t).filter((e) => e.connection === 'conn-2' && e.sql.startsWith('INSERT'))).toEqual([]);
     expect(t.outcome.storedResult).toMatchObject({ cents: 1200 });
   });
@@ -145,8 +205,17 @@ describe('LG-3 same key: same arguments replay, other arguments are refused', ()
 describe('LG-4 key check, effect, counter and result commit in one BEGIN IMMEDIATE transaction', () => {
   it('the keyed request runs BEGIN IMMEDIATE … COMMIT with everything in between', () => {
     const t = run('ledger-keyed-retry');
-    const first = sqlEvents(t).filter((e) => e.requestId === 41).map((e) => e.sql.split(' ').slice(0, 3).join(' '));
-    expect(first).toEqual(['BEGIN IMMEDIATE', 'SELECT operation, fingerprint,', 'INSERT INTO ledger.effects', 'INSERT INTO ledger.executions', 'INSERT INTO ledger.idempotency_keys', 'COMMIT']);
+    const first = sqlEvents(t)
+      .filter((e) => e.requestId === 41)
+      .map((e) => e.sql.split(' ').slice(0, 3).join(' '));
+    expect(first).toEqual([
+      'BEGIN IMMEDIATE',
+      'SELECT operation, fingerprint,',
+      'INSERT INTO ledger.effects',
+      'INSERT INTO ledger.executions',
+      'INSERT INTO ledger.idempotency_keys',
+      'COMMIT',
+    ]);
   });
 
   it('the unsafe check-then-act sequence executes twice under the same interleaving', () => {
@@ -187,7 +256,9 @@ describe('LG-5 / VF-7 two independent connections at a barrier: one execution', 
     const t = run('ledger-race-keyed', { busyAttemptsMax: 1 });
     expect(t.outcome.executions).toBe(1);
     expect(t.outcome.rejected).toBe(1);
-    expect(t.outcome.responses.find((r) => r.status === 'rejected')?.body).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_IN_FLIGHT', httpAnalogue: 409 } });
+    expect(t.outcome.responses.find((r) => r.status === 'rejected')?.body).toMatchObject({
+      error: { code: 'IDEMPOTENCY_KEY_IN_FLIGHT', httpAnalogue: 409 },
+    });
   });
 });
 
@@ -255,7 +326,11 @@ function race(seed: number, connections: number, retries: number, differentArgs:
   const results: ProgramResult[] = [];
   const start = (intent: Intent): void => {
     const connection = file.connect(`${intent.connection}/${intent.requestId}`);
-    const program: Program = atomicMutation(intent, { busyRetryMs: 1, busyAttemptsMax: 10_000, nowMs: () => scheduler.nowMs });
+    const program: Program = atomicMutation(intent, {
+      busyRetryMs: 1,
+      busyAttemptsMax: 10_000,
+      nowMs: () => scheduler.nowMs,
+    });
     const advance = (input: Parameters<Program['next']>[0]): void => {
       const next = program.next(input);
       if (next.done === true) {
@@ -274,7 +349,15 @@ function race(seed: number, connections: number, retries: number, differentArgs:
       const cents = differentArgs ? 1000 + n : 1200;
       const requestId = String(100 + n);
       n += 1;
-      scheduler.at(r, 'client', 'call', () => start({ operation: 'charge_account', args: { account: 'acct-7', cents }, key: 'same-key', requestId, connection: `conn-${c}` }));
+      scheduler.at(r, 'client', 'call', () =>
+        start({
+          operation: 'charge_account',
+          args: { account: 'acct-7', cents },
+          key: 'same-key',
+          requestId,
+          connection: `conn-${c}`,
+        }),
+      );
     }
   }
   scheduler.runUntilIdle();
@@ -288,23 +371,35 @@ function race(seed: number, connections: number, retries: number, differentArgs:
 describe('property: one key, many connections and retries', () => {
   it('identical arguments → exactly one execution and identical results', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 2, max: 4 }), fc.integer({ min: 1, max: 3 }), (seed, connections, retries) => {
-        const results = race(seed, connections, retries, false);
-        expect(results.filter((r) => r.status === 'executed')).toHaveLength(1);
-        const bodies = new Set(results.map((r) => ('resultJson' in r ? r.resultJson : r.status)));
-        expect(bodies.size).toBe(1);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        (seed, connections, retries) => {
+          const results = race(seed, connections, retries, false);
+          expect(results.filter((r) => r.status === 'executed')).toHaveLength(1);
+          const bodies = new Set(results.map((r) => ('resultJson' in r ? r.resultJson : r.status)));
+          expect(bodies.size).toBe(1);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('differing arguments → every request but the first is rejected', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 2, max: 4 }), fc.integer({ min: 1, max: 3 }), (seed, connections, retries) => {
-        const results = race(seed, connections, retries, true);
-        expect(results.filter((r) => r.status === 'executed')).toHaveLength(1);
-        expect(results.filter((r) => r.status === 'rejected' && r.httpAnalogue === 422)).toHaveLength(connections * retries - 1);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        (seed, connections, retries) => {
+          const results = race(seed, connections, retries, true);
+          expect(results.filter((r) => r.status === 'executed')).toHaveLength(1);
+          expect(results.filter((r) => r.status === 'rejected' && r.httpAnalogue === 422)).toHaveLength(
+            connections * retries - 1,
+          );
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -317,8 +412,15 @@ describe('overlapping requests on one server connection', () => {
   it('the retry and the replay both succeed, each on its own connection, and the stored result stays intact', () => {
     const scenario = findScenario('ledger-alias');
     if (scenario.kind !== 'ledger') throw new Error('ledger-alias is not a ledger scenario');
-    const t = runScenario(scenario, { transport: 'stdio', seed: 4, settings: { latencyJitterMs: 50 }, ledger: { sql } });
-    expect(sqlEvents(t).filter((e) => e.error !== undefined && /within a transaction/.test(e.error.message ?? ''))).toEqual([]);
+    const t = runScenario(scenario, {
+      transport: 'stdio',
+      seed: 4,
+      settings: { latencyJitterMs: 50 },
+      ledger: { sql },
+    });
+    expect(
+      sqlEvents(t).filter((e) => e.error !== undefined && /within a transaction/.test(e.error.message ?? '')),
+    ).toEqual([]);
     expect(t.outcome.failed).toBe(0);
     expect(t.outcome.aliasIntact).toBe(true);
     expect(new Set(t.outcome.responses.map((r) => r.connection)).size).toBeGreaterThan(1);

@@ -30,7 +30,12 @@ export type Step =
 export type ProgramResult =
   | { status: 'executed'; resultJson: string }
   | { status: 'replayed'; resultJson: string }
-  | { status: 'rejected'; httpAnalogue: 400 | 409 | 422; code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT'; reason: string }
+  | {
+      status: 'rejected';
+      httpAnalogue: 400 | 409 | 422;
+      code: 'IDEMPOTENCY_KEY_REUSED' | 'IDEMPOTENCY_KEY_IN_FLIGHT';
+      reason: string;
+    }
   | { status: 'failed'; executed: boolean; code: string; reason: string };
 
 export type Program = Generator<Step, ProgramResult, StatementResult | undefined>;
@@ -60,24 +65,30 @@ export const KEY_PROFILES: Readonly<Record<KeyProfileName, KeyProfile>> = {
     inFlightStatus: 409,
     reusedStatus: 422,
     expiresAfterMs: null,
-    summary: 'same key in flight: wait a bounded while (busyAttemptsMax BEGIN IMMEDIATE attempts), then 409 Conflict; same key with other arguments: 422 Unprocessable Content',
-    source: 'IETF draft-ietf-httpapi-idempotency-key-header, “Error Scenarios”: 409 Conflict while the first request is still processed, 422 when the key is reused with a different request payload (https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/)',
+    summary:
+      'same key in flight: wait a bounded while (busyAttemptsMax BEGIN IMMEDIATE attempts), then 409 Conflict; same key with other arguments: 422 Unprocessable Content',
+    source:
+      'IETF draft-ietf-httpapi-idempotency-key-header, “Error Scenarios”: 409 Conflict while the first request is still processed, 422 when the key is reused with a different request payload (https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/)',
   },
   stripe: {
     name: 'stripe',
     inFlightStatus: 409,
     reusedStatus: 400,
     expiresAfterMs: 86_400_000,
-    summary: 'same key in flight: 409 at once (idempotency_key_in_use); same key with other parameters: 400 (idempotency_error); keys may be pruned once 24 hours old, after which the key runs anew',
-    source: 'Stripe API reference, “Idempotent requests” and “Errors” (https://docs.stripe.com/api/idempotent_requests): parameters are compared with the original request; keys can be removed after they are at least 24 hours old',
+    summary:
+      'same key in flight: 409 at once (idempotency_key_in_use); same key with other parameters: 400 (idempotency_error); keys may be pruned once 24 hours old, after which the key runs anew',
+    source:
+      'Stripe API reference, “Idempotent requests” and “Errors” (https://docs.stripe.com/api/idempotent_requests): parameters are compared with the original request; keys can be removed after they are at least 24 hours old',
   },
   wait: {
     name: 'wait',
     inFlightStatus: 'wait',
     reusedStatus: 422,
     expiresAfterMs: null,
-    summary: 'same key in flight: block until the first request commits, then replay its result (no 409; bounded only by eventsMax); other arguments: 422',
-    source: "No standard: a ledger that serialises on the key (a lock held across the effect) — the IETF draft permits waiting; the wait is bounded only by the run's eventsMax here",
+    summary:
+      'same key in flight: block until the first request commits, then replay its result (no 409; bounded only by eventsMax); other arguments: 422',
+    source:
+      "No standard: a ledger that serialises on the key (a lock held across the effect) — the IETF draft permits waiting; the wait is bounded only by the run's eventsMax here",
   },
 };
 
@@ -144,8 +155,13 @@ export function canonicalRecord<K extends string>(names: readonly K[]): (member:
 /** The operation's effect on the business tables: what "running the mutation" means here. */
 export function effectRow(intent: Intent): { subject: string; amount: number; tenant: string | null } {
   const a = intent.args;
-  if (intent.operation === 'charge_account') return { subject: String(a.account), amount: Number(a.cents), tenant: null };
-  return { subject: String(a.sku), amount: Number(a.quantity), tenant: a.tenant === undefined ? null : String(a.tenant) };
+  if (intent.operation === 'charge_account')
+    return { subject: String(a.account), amount: Number(a.cents), tenant: null };
+  return {
+    subject: String(a.sku),
+    amount: Number(a.quantity),
+    tenant: a.tenant === undefined ? null : String(a.tenant),
+  };
 }
 
 const chargeResultJson = canonicalRecord(['chargeId', 'account', 'cents', 'status'] as const);
@@ -159,28 +175,52 @@ const reserveResultJson = canonicalRecord(['reservationId', 'sku', 'quantity', '
 export function resultJsonFor(intent: Intent, effectId: number): string {
   const a = intent.args;
   if (intent.operation === 'charge_account') {
-    const result = { chargeId: `ch_${effectId}`, account: String(a.account), cents: Number(a.cents), status: 'captured' };
+    const result = {
+      chargeId: `ch_${effectId}`,
+      account: String(a.account),
+      cents: Number(a.cents),
+      status: 'captured',
+    };
     return chargeResultJson((name) => canonicalJson(result[name]));
   }
-  const result = { reservationId: `res_${effectId}`, sku: String(a.sku), quantity: Number(a.quantity), tenant: String(a.tenant), status: 'reserved' };
+  const result = {
+    reservationId: `res_${effectId}`,
+    sku: String(a.sku),
+    quantity: Number(a.quantity),
+    tenant: String(a.tenant),
+    status: 'reserved',
+  };
   return reserveResultJson((name) => canonicalJson(result[name]));
 }
 
 const SELECT_KEY = 'SELECT operation, fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?';
 /** keyProfile=stripe also reads the key's age: keys expire. */
-const SELECT_KEY_WITH_AGE = 'SELECT operation, fingerprint, result_json, committed_at_ms FROM ledger.idempotency_keys WHERE key = ?';
+const SELECT_KEY_WITH_AGE =
+  'SELECT operation, fingerprint, result_json, committed_at_ms FROM ledger.idempotency_keys WHERE key = ?';
 const DELETE_KEY = 'DELETE FROM ledger.idempotency_keys WHERE key = ?';
-export const INSERT_EFFECT = 'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id';
-export const COUNT_EXECUTION = 'INSERT INTO ledger.executions (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1';
-const INSERT_KEY = 'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)';
+export const INSERT_EFFECT =
+  'INSERT INTO ledger.effects (operation, subject, amount, tenant, request_id, connection, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING effect_id';
+export const COUNT_EXECUTION =
+  'INSERT INTO ledger.executions (operation, count) VALUES (?, 1) ON CONFLICT(operation) DO UPDATE SET count = count + 1';
+const INSERT_KEY =
+  'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
-function mustSucceed(result: StatementResult | undefined): Extract<StatementResult, { ok: true }> | Extract<StatementResult, { ok: false }> {
+function mustSucceed(
+  result: StatementResult | undefined,
+): Extract<StatementResult, { ok: true }> | Extract<StatementResult, { ok: false }> {
   assert(result !== undefined, 'a statement step is answered with its result');
   return result;
 }
 
-function storedOutcome(intent: Intent, row: Row, fp: string, compareFingerprint = true, profile: KeyProfileName = 'ietf'): ProgramResult {
-  if (row.fingerprint === fp && row.operation === intent.operation) return { status: 'replayed', resultJson: String(row.result_json) };
+function storedOutcome(
+  intent: Intent,
+  row: Row,
+  fp: string,
+  compareFingerprint = true,
+  profile: KeyProfileName = 'ietf',
+): ProgramResult {
+  if (row.fingerprint === fp && row.operation === intent.operation)
+    return { status: 'replayed', resultJson: String(row.result_json) };
   // a catalogued failure mode: without the comparison one key aliases two intents; the other intent gets the first one's result.
   if (!compareFingerprint) return { status: 'replayed', resultJson: String(row.result_json) };
   return {
@@ -202,15 +242,19 @@ function storedOutcome(intent: Intent, row: Row, fp: string, compareFingerprint 
 export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program {
   const profile = limits.keyProfile ?? 'ietf';
   for (let attempt = 1; ; attempt += 1) {
-    const begin = mustSucceed(yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: `claim the write lock (attempt ${attempt})` });
+    const begin = mustSucceed(
+      yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: `claim the write lock (attempt ${attempt})` },
+    );
     if (begin.ok) break;
-    if (begin.code !== 'SQLITE_BUSY') return { status: 'failed', executed: false, code: begin.code, reason: begin.message };
+    if (begin.code !== 'SQLITE_BUSY')
+      return { status: 'failed', executed: false, code: begin.code, reason: begin.message };
     if (profile === 'stripe' && intent.key !== null) {
       return {
         status: 'rejected',
         httpAnalogue: 409,
         code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
-        reason: 'another request with this key is in progress (Stripe: idempotency_key_in_use); retry later with the same key',
+        reason:
+          'another request with this key is in progress (Stripe: idempotency_key_in_use); retry later with the same key',
       };
     }
     if (profile !== 'wait' && attempt >= limits.busyAttemptsMax) {
@@ -221,17 +265,36 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
         reason: `the ledger stayed locked by another in-flight request for ${attempt} attempts; retry later with the same key`,
       };
     }
-    yield { waitMs: limits.busyRetryMs, reason: `SQLITE_BUSY: the other connection holds the write transaction; retry in ${limits.busyRetryMs} ms of virtual time` };
+    yield {
+      waitMs: limits.busyRetryMs,
+      reason: `SQLITE_BUSY: the other connection holds the write transaction; retry in ${limits.busyRetryMs} ms of virtual time`,
+    };
   }
   const fp = fingerprint(intent.operation, intent.args);
   if (intent.key !== null) {
-    const found = mustSucceed(yield { sql: KEY_PROFILES[profile].expiresAfterMs === null ? SELECT_KEY : SELECT_KEY_WITH_AGE, params: [intent.key], purpose: 'is this business intent already recorded?' });
+    const found = mustSucceed(
+      yield {
+        sql: KEY_PROFILES[profile].expiresAfterMs === null ? SELECT_KEY : SELECT_KEY_WITH_AGE,
+        params: [intent.key],
+        purpose: 'is this business intent already recorded?',
+      },
+    );
     if (!found.ok) return yield* rollback(found);
     const row = found.rows[0];
     const expiresAfterMs = KEY_PROFILES[profile].expiresAfterMs;
-    if (row !== undefined && expiresAfterMs !== null && limits.nowMs() - Number(row.committed_at_ms) >= expiresAfterMs) {
+    if (
+      row !== undefined &&
+      expiresAfterMs !== null &&
+      limits.nowMs() - Number(row.committed_at_ms) >= expiresAfterMs
+    ) {
       // Stripe prunes keys once they are 24 hours old: the old record no longer counts, and the call runs anew.
-      const pruned = mustSucceed(yield { sql: DELETE_KEY, params: [intent.key], purpose: `the key is ${limits.nowMs() - Number(row.committed_at_ms)} ms old, past the ${expiresAfterMs} ms it is kept: it expired and is pruned` });
+      const pruned = mustSucceed(
+        yield {
+          sql: DELETE_KEY,
+          params: [intent.key],
+          purpose: `the key is ${limits.nowMs() - Number(row.committed_at_ms)} ms old, past the ${expiresAfterMs} ms it is kept: it expired and is pruned`,
+        },
+      );
       if (!pruned.ok) return yield* rollback(pruned);
     } else if (row !== undefined) {
       mustSucceed(yield { sql: 'ROLLBACK', params: [], purpose: 'nothing to write: the key is recorded' });
@@ -239,21 +302,46 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
     }
   }
   const effect = effectRow(intent);
-  const inserted = mustSucceed(yield { sql: INSERT_EFFECT, params: [intent.operation, effect.subject, effect.amount, effect.tenant, intent.requestId, intent.connection, limits.nowMs()], purpose: 'the business effect' });
+  const inserted = mustSucceed(
+    yield {
+      sql: INSERT_EFFECT,
+      params: [
+        intent.operation,
+        effect.subject,
+        effect.amount,
+        effect.tenant,
+        intent.requestId,
+        intent.connection,
+        limits.nowMs(),
+      ],
+      purpose: 'the business effect',
+    },
+  );
   if (!inserted.ok) return yield* rollback(inserted);
   const effectId = Number(inserted.rows[0]?.effect_id);
-  const counted = mustSucceed(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution' });
+  const counted = mustSucceed(
+    yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution' },
+  );
   if (!counted.ok) return yield* rollback(counted);
   const resultJson = resultJsonFor(intent, effectId);
   if (intent.key !== null) {
-    const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store key, fingerprint and result' });
+    const stored = mustSucceed(
+      yield {
+        sql: INSERT_KEY,
+        params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()],
+        purpose: 'store key, fingerprint and result',
+      },
+    );
     if (!stored.ok) return yield* rollback(stored);
   }
   const commit = mustSucceed(
     yield {
       sql: 'COMMIT',
       params: [],
-      purpose: intent.key === null ? 'the effect and its execution count become durable together; no key records the intent' : 'key claim, effect and result become durable together',
+      purpose:
+        intent.key === null
+          ? 'the effect and its execution count become durable together; no key records the intent'
+          : 'key claim, effect and result become durable together',
     },
   );
   if (!commit.ok) return yield* rollback(commit);
@@ -273,17 +361,41 @@ function* rollback(error: Extract<StatementResult, { ok: false }>): Program {
 export function* unsafeMutation(intent: Intent, limits: ProgramLimits): Program {
   assert(intent.key !== null, 'the unsafe check-then-act sequence is about keyed requests');
   const fp = fingerprint(intent.operation, intent.args);
-  const found = mustSucceed(yield { sql: SELECT_KEY, params: [intent.key], purpose: 'check: is the key recorded? (autocommit, holds no lock)' });
+  const found = mustSucceed(
+    yield { sql: SELECT_KEY, params: [intent.key], purpose: 'check: is the key recorded? (autocommit, holds no lock)' },
+  );
   if (!found.ok) return { status: 'failed', executed: false, code: found.code, reason: found.message };
   const row = found.rows[0];
   if (row !== undefined) return storedOutcome(intent, row, fp, limits.compareFingerprint, limits.keyProfile);
   const effect = effectRow(intent);
-  const inserted = mustSucceed(yield { sql: INSERT_EFFECT, params: [intent.operation, effect.subject, effect.amount, effect.tenant, intent.requestId, intent.connection, limits.nowMs()], purpose: 'act: the business effect (commits on its own)' });
+  const inserted = mustSucceed(
+    yield {
+      sql: INSERT_EFFECT,
+      params: [
+        intent.operation,
+        effect.subject,
+        effect.amount,
+        effect.tenant,
+        intent.requestId,
+        intent.connection,
+        limits.nowMs(),
+      ],
+      purpose: 'act: the business effect (commits on its own)',
+    },
+  );
   if (!inserted.ok) return { status: 'failed', executed: false, code: inserted.code, reason: inserted.message };
   const effectId = Number(inserted.rows[0]?.effect_id);
-  mustSucceed(yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (commits on its own)' });
+  mustSucceed(
+    yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (commits on its own)' },
+  );
   const resultJson = resultJsonFor(intent, effectId);
-  const stored = mustSucceed(yield { sql: INSERT_KEY, params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()], purpose: 'store the key and result (too late to prevent a duplicate)' });
+  const stored = mustSucceed(
+    yield {
+      sql: INSERT_KEY,
+      params: [intent.key, intent.operation, fp, resultJson, intent.requestId, intent.connection, limits.nowMs()],
+      purpose: 'store the key and result (too late to prevent a duplicate)',
+    },
+  );
   if (!stored.ok) {
     return {
       status: 'failed',

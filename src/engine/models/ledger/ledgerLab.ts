@@ -1,15 +1,38 @@
 import type { MessageFault } from '../../core/wire';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
-import { callToolErrorResponse, callToolRequest, callToolResultResponse, type JsonObject, type JsonRpcMessage, type RequestId } from '../../mcp/protocol';
+import {
+  callToolErrorResponse,
+  callToolRequest,
+  callToolResultResponse,
+  type JsonObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../mcp/protocol';
 import type { Chooser, Scheduler, SchedulerOptions } from '../../core/scheduler';
 import type { EventBase, Unstamped, MessageEvent, Side, Transport } from '../../core/transcript';
 import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
 import { sqlEvent } from '../../core/sqlite';
 import { runAndClose, type Model } from '../../core/model';
-import type { LedgerClientOperation, LedgerDuplicateEffect, LedgerModelEvent, LedgerOutcome, LedgerResponseRecord, LedgerScenario } from './events';
-import { KEY_PROFILES, atomicMutation, canonicalJson, unsafeMutation, type Intent, type Operation, type Program, type ProgramResult } from './ledger';
+import type {
+  LedgerClientOperation,
+  LedgerDuplicateEffect,
+  LedgerModelEvent,
+  LedgerOutcome,
+  LedgerResponseRecord,
+  LedgerScenario,
+} from './events';
+import {
+  KEY_PROFILES,
+  atomicMutation,
+  canonicalJson,
+  unsafeMutation,
+  type Intent,
+  type Operation,
+  type Program,
+  type ProgramResult,
+} from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
 import { ledgerSettingsSpec, type LedgerSettings } from './settings';
 import type { Components } from '../../core/components';
@@ -62,16 +85,21 @@ type ArgumentVariant = LedgerSettings['retryArguments'];
 /** The call's arguments. reserve_inventory also carries a payment token the ledger must never keep (LG-P5). */
 export function argumentsFor(operation: Operation, variant: ArgumentVariant): JsonObject {
   if (operation === 'charge_account') return { account: 'acct-7', cents: variant === 'changed' ? 1500 : 1200 };
-  return { sku: 'sku-42', quantity: variant === 'changed' ? 3 : 2, tenant: variant === 'other-tenant' ? 'tenant-b' : 'tenant-a', paymentToken: PAYMENT_TOKEN };
+  return {
+    sku: 'sku-42',
+    quantity: variant === 'changed' ? 3 : 2,
+    tenant: variant === 'other-tenant' ? 'tenant-b' : 'tenant-a',
+    paymentToken: PAYMENT_TOKEN,
+  };
 }
 
 /** A stand-in secret: tests scan every stored row and every result to prove it never lands there. */
 export const PAYMENT_TOKEN = 'tok_live_4242424242424242';
 
-
 /** What an execution means, worded for whether a key records it (so it is true of the run). */
 function executedDetail(key: string | null, resultJson: string): string {
-  if (key === null) return `the effect committed; no key records the intent, so nothing stops it from running again; result ${resultJson}`;
+  if (key === null)
+    return `the effect committed; no key records the intent, so nothing stops it from running again; result ${resultJson}`;
   return `the effect committed, and key "${key}" now records it with its result ${resultJson}`;
 }
 
@@ -121,7 +149,11 @@ export class LedgerLab {
   private lostRetries = 0;
 
   constructor(options: LedgerRunOptions) {
-    if (options.host === undefined) throw new LabError('LAB011', 'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in');
+    if (options.host === undefined)
+      throw new LabError(
+        'LAB011',
+        'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in',
+      );
     this.options = options;
     this.settings = options.settings;
     this.host = options.host;
@@ -129,9 +161,18 @@ export class LedgerLab {
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
     this.faulted = (options.faults?.length ?? 0) > 0;
     const execute = options.components?.ledgerExecute;
-    this.componentRun = execute === undefined || options.components === undefined ? null : new ComponentLedgerRun(execute, options.components.probe, this.sim.componentClock());
+    this.componentRun =
+      execute === undefined || options.components === undefined
+        ? null
+        : new ComponentLedgerRun(execute, options.components.probe, this.sim.componentClock());
     this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
-    this.record({ kind: 'ledger', action: 'opened', detail: this.host.bytes ? `ledger file opened from ${this.host.bytes.length} saved bytes` : 'new empty ledger file (SQLite, journal_mode=MEMORY)' });
+    this.record({
+      kind: 'ledger',
+      action: 'opened',
+      detail: this.host.bytes
+        ? `ledger file opened from ${this.host.bytes.length} saved bytes`
+        : 'new empty ledger file (SQLite, journal_mode=MEMORY)',
+    });
   }
 
   get scheduler(): Scheduler {
@@ -166,7 +207,11 @@ export class LedgerLab {
     if (file === undefined) {
       file = LedgerFile.open(this.host.sql, null);
       this.replicaFiles.set(name, file);
-      this.record({ kind: 'ledger', action: 'opened', detail: `the replica serving ${name} keeps its own in-memory ledger: it has never seen what the other replica committed (a catalogued failure mode)` });
+      this.record({
+        kind: 'ledger',
+        action: 'opened',
+        detail: `the replica serving ${name} keeps its own in-memory ledger: it has never seen what the other replica committed (a catalogued failure mode)`,
+      });
     }
     return file;
   }
@@ -208,7 +253,9 @@ export class LedgerLab {
     const key = this.key();
     const wireArgs: JsonObject = key === null ? { ...args } : { ...args, idempotencyKey: key };
     this.requests += 1;
-    this.resend.set(id, () => this.call(this.newId(id), connectionName === 'conn-1' ? 'conn-2' : connectionName, variant, intentOf));
+    this.resend.set(id, () =>
+      this.call(this.newId(id), connectionName === 'conn-1' ? 'conn-2' : connectionName, variant, intentOf),
+    );
     this.sim.wire.send('client', this.channel('client', id), callToolRequest(id, s.operation, wireArgs, null), () => {
       this.serverReceives({ operation: s.operation, args, key, requestId: String(id), connection: connectionName }, id);
       return null;
@@ -223,8 +270,16 @@ export class LedgerLab {
     if (id === 41 && this.settings.replayAfterResponse) {
       const replayId = this.newId(42);
       this.replayId = replayId;
-      const how = this.key() === null ? 'without a key: to the server it is a new intent' : 'with the same key (a replay or reconcile)';
-      this.record({ kind: 'ledger', action: 'retry', requestId: replayId, detail: `the client calls again ${how}: new JSON-RPC id, same business intent` });
+      const how =
+        this.key() === null
+          ? 'without a key: to the server it is a new intent'
+          : 'with the same key (a replay or reconcile)';
+      this.record({
+        kind: 'ledger',
+        action: 'retry',
+        requestId: replayId,
+        detail: `the client calls again ${how}: new JSON-RPC id, same business intent`,
+      });
       this.call(replayId, 'conn-2', 'same');
     }
     return event.ignoredBy ?? null;
@@ -250,7 +305,13 @@ export class LedgerLab {
         return;
       }
       if (this.key() === null && !s.retryWithoutKey) {
-        this.record({ kind: 'ledger', action: 'no-retry', requestId: 41, detail: 'no idempotency key: automatic retry is disabled; the outcome is unknown, so reconcile first (RT: unsafe)' });
+        this.record({
+          kind: 'ledger',
+          action: 'no-retry',
+          requestId: 41,
+          detail:
+            'no idempotency key: automatic retry is disabled; the outcome is unknown, so reconcile first (RT: unsafe)',
+        });
         return;
       }
       this.retry();
@@ -259,9 +320,17 @@ export class LedgerLab {
 
   private retry(intentOf = 41, variant: ArgumentVariant = this.settings.retryArguments): void {
     const s = this.settings;
-    const how = this.key() === null ? 'without a key: nothing lets the server recognise the same intent' : `with the same key${variant === 'same' ? ' and identical arguments' : ' but changed arguments'}`;
+    const how =
+      this.key() === null
+        ? 'without a key: nothing lets the server recognise the same intent'
+        : `with the same key${variant === 'same' ? ' and identical arguments' : ' but changed arguments'}`;
     const id = this.newId(42);
-    this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `no response after ${s.retryAfterMs} ms: the client retries as a NEW JSON-RPC id ${id}, ${how}` });
+    this.record({
+      kind: 'ledger',
+      action: 'retry',
+      requestId: id,
+      detail: `no response after ${s.retryAfterMs} ms: the client retries as a NEW JSON-RPC id ${id}, ${how}`,
+    });
     // In a race conn-2 carries #42 (it may still be inside its transaction): the retry opens its own connection.
     this.call(id, s.race ? 'conn-3' : 'conn-2', variant, intentOf);
   }
@@ -270,11 +339,15 @@ export class LedgerLab {
 
   /** A call other than the first: the client waits retryAfterMs for its answer, as it does for the first. */
   private armDeadline(id: number): void {
-    this.scheduler.after(this.settings.retryAfterMs, 'client', `client deadline of #${id}`, () => this.deadlinePassed(id));
+    this.scheduler.after(this.settings.retryAfterMs, 'client', `client deadline of #${id}`, () =>
+      this.deadlinePassed(id),
+    );
   }
 
   private isOpen(id: number): boolean {
-    return this.sim.wire.unanswered().some((event) => event.from === 'client' && 'id' in event.message && event.message.id === id);
+    return this.sim.wire
+      .unanswered()
+      .some((event) => event.from === 'client' && 'id' in event.message && event.message.id === id);
   }
 
   /**
@@ -291,7 +364,12 @@ export class LedgerLab {
     if (call.intentOf === null) {
       call.state = 'unknown';
       if (!this.mayRetryLost(id)) return;
-      this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `no answer to the read #${id} after ${s.retryAfterMs} ms: a read is safe to repeat, so the client reads again under a new id` });
+      this.record({
+        kind: 'ledger',
+        action: 'retry',
+        requestId: id,
+        detail: `no answer to the read #${id} after ${s.retryAfterMs} ms: a read is safe to repeat, so the client reads again under a new id`,
+      });
       this.reconcile();
       return;
     }
@@ -302,7 +380,13 @@ export class LedgerLab {
       return;
     }
     if (this.key() === null && !s.retryWithoutKey) {
-      this.record({ kind: 'ledger', action: 'no-retry', requestId: id, detail: 'no idempotency key: automatic retry is disabled; the outcome is unknown, so reconcile first (RT: unsafe)' });
+      this.record({
+        kind: 'ledger',
+        action: 'no-retry',
+        requestId: id,
+        detail:
+          'no idempotency key: automatic retry is disabled; the outcome is unknown, so reconcile first (RT: unsafe)',
+      });
       return;
     }
     this.retry(call.intentOf, call.variant ?? s.retryArguments);
@@ -314,7 +398,12 @@ export class LedgerLab {
       this.lostRetries += 1;
       return true;
     }
-    this.record({ kind: 'ledger', action: 'no-retry', requestId: id, detail: `the client has sent lost calls again ${LOST_CALL_RETRIES_MAX} times with no answer: it gives up, and what its calls did stays unknown to it` });
+    this.record({
+      kind: 'ledger',
+      action: 'no-retry',
+      requestId: id,
+      detail: `the client has sent lost calls again ${LOST_CALL_RETRIES_MAX} times with no answer: it gives up, and what its calls did stays unknown to it`,
+    });
     return false;
   }
 
@@ -325,7 +414,12 @@ export class LedgerLab {
     call.state = 'unknown';
     if (!record) return;
     const what = this.settings.operation === 'charge_account' ? 'the charge' : 'the reservation';
-    this.record({ kind: 'ledger', action: 'unknown', requestId: id, detail: `no response to #${id} after ${this.settings.retryAfterMs} ms: the client cannot tell whether ${what} ran, so its outcome is unknown (not failed); it may have committed or not, and what the client does next must be right either way` });
+    this.record({
+      kind: 'ledger',
+      action: 'unknown',
+      requestId: id,
+      detail: `no response to #${id} after ${this.settings.retryAfterMs} ms: the client cannot tell whether ${what} ran, so its outcome is unknown (not failed); it may have committed or not, and what the client does next must be right either way`,
+    });
   }
 
   /**
@@ -366,7 +460,12 @@ export class LedgerLab {
     const id = this.newId(43);
     const args: JsonObject = key === null ? { sku: 'sku-42', tenant: 'tenant-a' } : { idempotencyKey: key };
     const tool = key === null ? 'get_inventory' : 'get_mutation_by_key';
-    this.record({ kind: 'ledger', action: 'reconcile', requestId: id, detail: `no response after ${s.retryAfterMs} ms: before anything else the client reads the ledger with ${tool} (a safe read)` });
+    this.record({
+      kind: 'ledger',
+      action: 'reconcile',
+      requestId: id,
+      detail: `no response after ${s.retryAfterMs} ms: before anything else the client reads the ledger with ${tool} (a safe read)`,
+    });
     this.requests += 1;
     this.idsUsed.add(id);
     this.resend.set(id, () => this.reconcile());
@@ -378,27 +477,55 @@ export class LedgerLab {
       const connection = this.connection('conn-2');
       const found =
         key === null
-          ? this.readSql(connection, id, 'SELECT COALESCE(SUM(amount), 0) AS reserved FROM ledger.effects WHERE operation = ? AND subject = ? AND tenant = ?', [s.operation, 'sku-42', 'tenant-a'], 're-read the inventory before deciding')
-          : this.readSql(connection, id, 'SELECT result_json FROM ledger.idempotency_keys WHERE key = ?', [key], 'look the intent up by its key');
-      const body: JsonObject = key === null ? { reserved: Number(found[0]?.reserved ?? 0) } : this.foundByKey(key, found[0]);
+          ? this.readSql(
+              connection,
+              id,
+              'SELECT COALESCE(SUM(amount), 0) AS reserved FROM ledger.effects WHERE operation = ? AND subject = ? AND tenant = ?',
+              [s.operation, 'sku-42', 'tenant-a'],
+              're-read the inventory before deciding',
+            )
+          : this.readSql(
+              connection,
+              id,
+              'SELECT result_json FROM ledger.idempotency_keys WHERE key = ?',
+              [key],
+              'look the intent up by its key',
+            );
+      const body: JsonObject =
+        key === null ? { reserved: Number(found[0]?.reserved ?? 0) } : this.foundByKey(key, found[0]);
       this.readsServed.add(id);
-      this.sim.wire.send('server', this.channel('server', id), callToolResultResponse(id, canonicalJson(body), body), () => {
-        const late = this.lateAnswer(id);
-        if (late !== null) return late;
-        if (this.faulted) {
-          this.answeredCall(id);
-          // The read says what the intent did: every call of it the client did not know about is known now.
-          this.reconcileUnknown(id);
-        }
-        const committed = key === null ? Number(body.reserved) > 0 : body.found === true;
-        if (committed) {
-          this.record({ kind: 'ledger', action: 'reconciled', requestId: id, detail: `the first call did commit (${canonicalJson(body)}): no retry, nothing runs twice` });
-        } else {
-          this.record({ kind: 'ledger', action: 'reconciled', requestId: id, detail: 'the first call did not commit: retrying is safe' });
-          this.retry();
-        }
-        return null;
-      });
+      this.sim.wire.send(
+        'server',
+        this.channel('server', id),
+        callToolResultResponse(id, canonicalJson(body), body),
+        () => {
+          const late = this.lateAnswer(id);
+          if (late !== null) return late;
+          if (this.faulted) {
+            this.answeredCall(id);
+            // The read says what the intent did: every call of it the client did not know about is known now.
+            this.reconcileUnknown(id);
+          }
+          const committed = key === null ? Number(body.reserved) > 0 : body.found === true;
+          if (committed) {
+            this.record({
+              kind: 'ledger',
+              action: 'reconciled',
+              requestId: id,
+              detail: `the first call did commit (${canonicalJson(body)}): no retry, nothing runs twice`,
+            });
+          } else {
+            this.record({
+              kind: 'ledger',
+              action: 'reconciled',
+              requestId: id,
+              detail: 'the first call did not commit: retrying is safe',
+            });
+            this.retry();
+          }
+          return null;
+        },
+      );
       return null;
     });
   }
@@ -409,10 +536,18 @@ export class LedgerLab {
       const result = this.componentRun.reconciled(key, row === undefined ? undefined : String(row.result_json));
       return result === null ? { found: false } : { found: true, result };
     }
-    return row === undefined ? { found: false } : { found: true, result: JSON.parse(String(row.result_json)) as JsonObject };
+    return row === undefined
+      ? { found: false }
+      : { found: true, result: JSON.parse(String(row.result_json)) as JsonObject };
   }
 
-  private readSql(connection: LedgerConnection, id: number, sql: string, params: (string | number)[], purpose: string): Record<string, string | number | null>[] {
+  private readSql(
+    connection: LedgerConnection,
+    id: number,
+    sql: string,
+    params: (string | number)[],
+    purpose: string,
+  ): Record<string, string | number | null>[] {
     const result = connection.run(sql, params);
     this.record(sqlEvent(connection.name, id, sql, params, purpose, result));
     assert(result.ok, () => `reconcile read failed: ${sql}`);
@@ -430,7 +565,11 @@ export class LedgerLab {
     this.arrivedAtBarrier.push(() => this.runProgram(intent, id));
     if (this.arrivedAtBarrier.length < 2) return;
     this.barrierPassed = true;
-    this.record({ kind: 'ledger', action: 'barrier', detail: 'both requests reached the barrier: conn-1 and conn-2 start together' });
+    this.record({
+      kind: 'ledger',
+      action: 'barrier',
+      detail: 'both requests reached the barrier: conn-1 and conn-2 start together',
+    });
     for (const start of this.arrivedAtBarrier.splice(0)) start();
   }
 
@@ -444,13 +583,30 @@ export class LedgerLab {
     const intent: Intent = name === requested.connection ? requested : { ...requested, connection: name };
     this.busy.add(name);
     const connection = this.connection(intent.connection);
-    const limits = { busyRetryMs: s.busyRetryMs, busyAttemptsMax: s.busyAttemptsMax, nowMs: () => this.scheduler.nowMs, compareFingerprint: s.compareFingerprint, keyProfile: s.keyProfile };
-    const program: Program = this.componentRun !== null ? componentMutation(intent, this.componentRun, limits.nowMs) : s.mode === 'atomic' || intent.key === null ? atomicMutation(intent, limits) : unsafeMutation(intent, limits);
+    const limits = {
+      busyRetryMs: s.busyRetryMs,
+      busyAttemptsMax: s.busyAttemptsMax,
+      nowMs: () => this.scheduler.nowMs,
+      compareFingerprint: s.compareFingerprint,
+      keyProfile: s.keyProfile,
+    };
+    const program: Program =
+      this.componentRun !== null
+        ? componentMutation(intent, this.componentRun, limits.nowMs)
+        : s.mode === 'atomic' || intent.key === null
+          ? atomicMutation(intent, limits)
+          : unsafeMutation(intent, limits);
     const generation = this.generation;
     // The process that took the request died (a restart): its open transaction went with it, uncommitted.
     const ended = (): boolean => {
       if (generation === this.generation) return false;
-      this.record({ kind: 'ledger', action: 'aborted', requestId: id, connection: intent.connection, detail: `the server process that took request ${id} restarted before it finished: its open transaction is rolled back and no response is sent` });
+      this.record({
+        kind: 'ledger',
+        action: 'aborted',
+        requestId: id,
+        connection: intent.connection,
+        detail: `the server process that took request ${id} restarted before it finished: its open transaction is rolled back and no response is sent`,
+      });
       return true;
     };
     const advance = (input: Parameters<Program['next']>[0]): void => {
@@ -463,7 +619,13 @@ export class LedgerLab {
       const step = next.value;
       if ('waitMs' in step) {
         this.busyRetries += 1;
-        this.record({ kind: 'ledger', action: 'busy-wait', requestId: id, connection: intent.connection, detail: step.reason });
+        this.record({
+          kind: 'ledger',
+          action: 'busy-wait',
+          requestId: id,
+          connection: intent.connection,
+          detail: step.reason,
+        });
         this.scheduler.after(step.waitMs, 'server', `${intent.connection} retry`, () => {
           if (!ended()) advance(undefined);
         });
@@ -501,7 +663,16 @@ export class LedgerLab {
     if (outcome.status === 'executed' || outcome.status === 'replayed') {
       const result = this.handOut(intent.key, outcome.resultJson);
       this.firstResultJson ??= outcome.resultJson;
-      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: outcome.status === 'executed' ? executedDetail(intent.key, outcome.resultJson) : `key found with the same fingerprint: the stored result is returned and nothing runs again` });
+      this.record({
+        kind: 'ledger',
+        action: outcome.status,
+        requestId: id,
+        connection: intent.connection,
+        detail:
+          outcome.status === 'executed'
+            ? executedDetail(intent.key, outcome.resultJson)
+            : `key found with the same fingerprint: the stored result is returned and nothing runs again`,
+      });
       // The response carries a snapshot of the result as it is now (JSON on the wire).
       message = callToolResultResponse(id, canonicalJson(result), result);
       body = JSON.parse(JSON.stringify(result)) as JsonObject;
@@ -510,23 +681,55 @@ export class LedgerLab {
         const amountField = intent.operation === 'charge_account' ? 'cents' : 'quantity';
         result[amountField] = 0;
         result.status = 'redacted-for-log';
-        this.record({ kind: 'ledger', action: 'caller-mutated', requestId: id, connection: intent.connection, detail: `the caller set ${amountField}=0 and status="redacted-for-log" on the object the ledger returned (${s.resultCopies} copies)` });
+        this.record({
+          kind: 'ledger',
+          action: 'caller-mutated',
+          requestId: id,
+          connection: intent.connection,
+          detail: `the caller set ${amountField}=0 and status="redacted-for-log" on the object the ledger returned (${s.resultCopies} copies)`,
+        });
       }
     } else {
       const httpAnalogue = outcome.status === 'rejected' ? outcome.httpAnalogue : 500;
       const code = outcome.code;
-      body = { error: { code, httpAnalogue, message: outcome.reason, executed: outcome.status === 'failed' && outcome.executed } };
-      this.record({ kind: 'ledger', action: outcome.status, requestId: id, connection: intent.connection, detail: `${code} (${httpAnalogue}-like): ${outcome.reason}` });
+      body = {
+        error: {
+          code,
+          httpAnalogue,
+          message: outcome.reason,
+          executed: outcome.status === 'failed' && outcome.executed,
+        },
+      };
+      this.record({
+        kind: 'ledger',
+        action: outcome.status,
+        requestId: id,
+        connection: intent.connection,
+        detail: `${code} (${httpAnalogue}-like): ${outcome.reason}`,
+      });
       message = callToolErrorResponse(id, `${code}: ${outcome.reason}`, body);
     }
     this.responses.push({ requestId: id, connection: intent.connection, status: outcome.status, body });
     const loses = id === 41 && s.loseFirstResponse;
     // On stdio the pipe belongs to the server process: nothing but the process dying loses a response on it.
     const processDied = loses && this.options.transport === 'stdio';
-    const why = processDied ? 'the server process died after COMMIT, before the response left (on stdio only that loses a response: the pipe is the process\'s)' : s.lostBecause === 'subscription-dropped' ? 'the stream carrying the result dropped' : 'the connection broke';
-    const lost = loses ? `${why}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran` : undefined;
-    const sent = this.sim.wire.send('server', this.channel('server', id), message, (event) => this.clientReceives(id, event), lost === undefined ? {} : { lost });
-    if (processDied) this.scheduler.after(0, 'server', 'client launches the server again', () => this.restart(sent.seq, 'died'));
+    const why = processDied
+      ? "the server process died after COMMIT, before the response left (on stdio only that loses a response: the pipe is the process's)"
+      : s.lostBecause === 'subscription-dropped'
+        ? 'the stream carrying the result dropped'
+        : 'the connection broke';
+    const lost = loses
+      ? `${why}: the response never reaches the client, which cannot tell whether the ${intent.operation === 'charge_account' ? 'charge' : 'reservation'} ran`
+      : undefined;
+    const sent = this.sim.wire.send(
+      'server',
+      this.channel('server', id),
+      message,
+      (event) => this.clientReceives(id, event),
+      lost === undefined ? {} : { lost },
+    );
+    if (processDied)
+      this.scheduler.after(0, 'server', 'client launches the server again', () => this.restart(sent.seq, 'died'));
   }
 
   /**
@@ -547,13 +750,20 @@ export class LedgerLab {
     this.busy.clear();
     this.endProcess();
     this.componentRun?.reopened();
-    this.record({ kind: 'ledger', action: 'closed', detail: `the server ${how} after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches` });
+    this.record({
+      kind: 'ledger',
+      action: 'closed',
+      detail: `the server ${how} after COMMIT, before message ${seq} (its response) left: the process is gone with its connections and caches`,
+    });
     this.file = LedgerFile.open(this.host.sql, bytes);
     const by = how === 'died' ? 'the client launches the server process again; it' : 'the restarted server';
     this.record({
       kind: 'ledger',
       action: 'reopened',
-      detail: bytes === null ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (a catalogued failure mode)` : `${by} opens its SQLite file: the committed key, effect and result survived the ${how === 'died' ? 'process death' : 'crash'}`,
+      detail:
+        bytes === null
+          ? `${by} starts from an empty in-memory ledger: the committed key and result did not survive (a catalogued failure mode)`
+          : `${by} opens its SQLite file: the committed key, effect and result survived the ${how === 'died' ? 'process death' : 'crash'}`,
     });
   }
 
@@ -566,9 +776,17 @@ export class LedgerLab {
     this.generation += 1;
     this.arrivedAtBarrier.length = 0;
     const inFlight = this.sim.wire.inFlightAll();
-    const answering = new Set(inFlight.filter((event) => event.from === 'server' && 'id' in event.message).map((event) => ('id' in event.message ? event.message.id : null)));
+    const answering = new Set(
+      inFlight
+        .filter((event) => event.from === 'server' && 'id' in event.message)
+        .map((event) => ('id' in event.message ? event.message.id : null)),
+    );
     for (const event of inFlight) {
-      if (event.from === 'client') this.sim.wire.lose(event, 'the server process this request was travelling to restarted: the connection it was on is gone, and the request with it');
+      if (event.from === 'client')
+        this.sim.wire.lose(
+          event,
+          'the server process this request was travelling to restarted: the connection it was on is gone, and the request with it',
+        );
     }
     // Every request of the client the dead process had not answered (on its way to it, or in its work) gets no answer now.
     for (const event of this.sim.wire.unanswered()) {
@@ -576,7 +794,12 @@ export class LedgerLab {
       // The first call is the lesson: what the client does about it (retry, reconcile, or not) is its retry timer's decision.
       if (event.from !== 'client' || typeof id !== 'number' || id === 41 || answering.has(id)) continue;
       // The client learns it at once on stdio (its pipe closed), a latency later on HTTP (the connection reset).
-      this.scheduler.after(this.options.transport === 'stdio' ? 0 : this.settings.latencyMs, 'client', `client sees request ${id} lost`, () => this.resendLost(id));
+      this.scheduler.after(
+        this.options.transport === 'stdio' ? 0 : this.settings.latencyMs,
+        'client',
+        `client sees request ${id} lost`,
+        () => this.resendLost(id),
+      );
     }
   }
 
@@ -588,7 +811,12 @@ export class LedgerLab {
     if (call !== undefined) call.state = 'unknown';
     const resend = this.resend.get(id);
     assert(resend !== undefined, () => `request ${id} was sent by the client`);
-    this.record({ kind: 'ledger', action: 'retry', requestId: id, detail: `the connection carrying request ${id} went with the server's restart before it was answered: no answer will come, so the client sends it again under a new id` });
+    this.record({
+      kind: 'ledger',
+      action: 'retry',
+      requestId: id,
+      detail: `the connection carrying request ${id} went with the server's restart before it was answered: no answer will come, so the client sends it again under a new id`,
+    });
     resend();
   }
 
@@ -598,23 +826,44 @@ export class LedgerLab {
       for (const file of this.allFiles()) file.close();
       this.replicaFiles.clear();
       this.connections.clear();
-    this.busy.clear();
+      this.busy.clear();
       this.endProcess();
-      this.record({ kind: 'ledger', action: 'closed', detail: 'the server restarts: its in-memory ledger is gone with every key it recorded' });
+      this.record({
+        kind: 'ledger',
+        action: 'closed',
+        detail: 'the server restarts: its in-memory ledger is gone with every key it recorded',
+      });
       this.file = LedgerFile.open(this.host.sql, null);
-      this.record({ kind: 'ledger', action: 'reopened', detail: 'the restarted server starts from an empty in-memory ledger: no key survives (a catalogued failure mode)' });
+      this.record({
+        kind: 'ledger',
+        action: 'reopened',
+        detail:
+          'the restarted server starts from an empty in-memory ledger: no key survives (a catalogued failure mode)',
+      });
       return;
     }
     const bytes = this.file.export();
-    this.record({ kind: 'ledger', action: 'saved', detail: `the server saves the ledger file (${bytes.length} bytes) and restarts` });
+    this.record({
+      kind: 'ledger',
+      action: 'saved',
+      detail: `the server saves the ledger file (${bytes.length} bytes) and restarts`,
+    });
     this.file.close();
     this.connections.clear();
     this.busy.clear();
     this.endProcess();
     this.componentRun?.reopened();
-    this.record({ kind: 'ledger', action: 'closed', detail: 'every connection closed; in-memory state (caches, statements) is gone' });
+    this.record({
+      kind: 'ledger',
+      action: 'closed',
+      detail: 'every connection closed; in-memory state (caches, statements) is gone',
+    });
     this.file = LedgerFile.open(this.host.sql, bytes);
-    this.record({ kind: 'ledger', action: 'reopened', detail: 'the ledger file is reopened from its saved bytes; new connections attach to it' });
+    this.record({
+      kind: 'ledger',
+      action: 'reopened',
+      detail: 'the ledger file is reopened from its saved bytes; new connections attach to it',
+    });
   }
 
   // ── run ──────────────────────────────────────────────────────────────────────────────────────
@@ -632,11 +881,21 @@ export class LedgerLab {
 
   outcome(): LedgerOutcome {
     const key = this.key();
-    const rows = key === null ? [] : this.allFiles().flatMap((file) => file.query(`SELECT result_json FROM idempotency_keys WHERE key = '${key}'`));
+    const rows =
+      key === null
+        ? []
+        : this.allFiles().flatMap((file) =>
+            file.query(`SELECT result_json FROM idempotency_keys WHERE key = '${key}'`),
+          );
     assert(this.perReplica || rows.length <= 1, 'a key has at most one stored record (it is the primary key)');
     const storedJson = rows[0] === undefined ? null : String(rows[0].result_json);
     // A student's program may store text that is not JSON: the stored result is then none the lab can read.
-    const storedResult = storedJson === null ? null : this.componentRun === null ? (JSON.parse(storedJson) as JsonObject) : parseOrNull(storedJson);
+    const storedResult =
+      storedJson === null
+        ? null
+        : this.componentRun === null
+          ? (JSON.parse(storedJson) as JsonObject)
+          : parseOrNull(storedJson);
     if (this.settings.callerMutatesResult && this.firstResultJson !== null) {
       const replayId = this.replayId ?? 42;
       const replay = this.responses.find((r) => r.requestId === replayId);
@@ -663,8 +922,16 @@ export class LedgerLab {
   private clientRecordOut(): LedgerClientOperation[] {
     return [...this.clientCalls.values()].map((call) => {
       assert(call.state !== 'pending', () => `call #${call.requestId} ends answered or unknown (its deadline)`);
-      const server = this.responses.find((r) => r.requestId === call.requestId)?.status ?? (this.readsServed.has(call.requestId) ? 'read' : 'not-received');
-      return { requestId: call.requestId, tool: call.tool, state: call.state, ...(call.reconciledBy === undefined ? {} : { reconciledBy: call.reconciledBy }), server };
+      const server =
+        this.responses.find((r) => r.requestId === call.requestId)?.status ??
+        (this.readsServed.has(call.requestId) ? 'read' : 'not-received');
+      return {
+        requestId: call.requestId,
+        tool: call.tool,
+        state: call.state,
+        ...(call.reconciledBy === undefined ? {} : { reconciledBy: call.reconciledBy }),
+        server,
+      };
     });
   }
 
@@ -676,15 +943,23 @@ export class LedgerLab {
       const state = this.clientCalls.get(id)?.state ?? 'unknown';
       return state === 'answered' ? 'answered' : state === 'reconciled' ? 'reconciled' : 'unknown to the client';
     };
-    const guard = this.key() === null ? 'no idempotency key recorded the intent, so nothing told the server the second was the same one' : 'both ran before either stored the key';
-    return { requestIds: [first, second], detail: `#${first} (${known(first)}) and #${second} (${known(second)}) both committed the effect of one intent: ${guard}` };
+    const guard =
+      this.key() === null
+        ? 'no idempotency key recorded the intent, so nothing told the server the second was the same one'
+        : 'both ran before either stored the key';
+    return {
+      requestIds: [first, second],
+      detail: `#${first} (${known(first)}) and #${second} (${known(second)}) both committed the effect of one intent: ${guard}`,
+    };
   }
 
   /** LG-P5: scans every row of every ledger table and every response for the call's payment token. */
   private paymentTokenFound(): boolean | null {
     if (!JSON.stringify(argumentsFor(this.settings.operation, 'same')).includes(PAYMENT_TOKEN)) return null;
     const tables = ['idempotency_keys', 'effects', 'executions'];
-    const stored = this.allFiles().some((file) => tables.some((table) => JSON.stringify(file.query(`SELECT * FROM ${table}`)).includes(PAYMENT_TOKEN)));
+    const stored = this.allFiles().some((file) =>
+      tables.some((table) => JSON.stringify(file.query(`SELECT * FROM ${table}`)).includes(PAYMENT_TOKEN)),
+    );
     return stored || JSON.stringify(this.responses).includes(PAYMENT_TOKEN);
   }
 
@@ -707,7 +982,16 @@ function parseOrNull(text: string): JsonObject | null {
 export const ledgerModel: Model<LedgerScenario, LedgerOutcome, LedgerModelEvent> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
-    const lab = new LedgerLab({ transport: run.transport, seed: run.seed, settings: run.settings as LedgerSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults, components: run.components });
+    const lab = new LedgerLab({
+      transport: run.transport,
+      seed: run.seed,
+      settings: run.settings as LedgerSettings,
+      host: run.ledger,
+      chooser: run.chooser,
+      trace: run.trace,
+      faults: run.faults,
+      components: run.components,
+    });
     return runAndClose(lab);
   },
 };

@@ -7,14 +7,24 @@ const byName = Object.fromEntries(retryTable().map((row) => [row.operation, row]
 
 describe('retry classes (SPEC §3 table)', () => {
   it('safe: a deterministic read retries with a new JSON-RPC id', () => {
-    expect(byName.get_account_balance).toMatchObject({ retryClass: 'safe', rule: expect.stringMatching(/new JSON-RPC id/), hintWarnings: [] });
+    expect(byName.get_account_balance).toMatchObject({
+      retryClass: 'safe',
+      rule: expect.stringMatching(/new JSON-RPC id/),
+      hintWarnings: [],
+    });
   });
   it('conditional: a keyed mutation retries with the same key and identical arguments', () => {
-    expect(byName.charge_account).toMatchObject({ retryClass: 'conditional', rule: expect.stringMatching(/same idempotency key and identical arguments/) });
+    expect(byName.charge_account).toMatchObject({
+      retryClass: 'conditional',
+      rule: expect.stringMatching(/same idempotency key and identical arguments/),
+    });
     expect(byName.reserve_inventory?.retryClass).toBe('conditional');
   });
   it('unsafe: a mutation without business de-duplication is not retried automatically', () => {
-    expect(byName.charge_account_legacy).toMatchObject({ retryClass: 'unsafe', rule: expect.stringMatching(/no automatic retry; reconcile first/) });
+    expect(byName.charge_account_legacy).toMatchObject({
+      retryClass: 'unsafe',
+      rule: expect.stringMatching(/no automatic retry; reconcile first/),
+    });
   });
 });
 
@@ -31,7 +41,9 @@ describe('RT-1 annotations are hints; the contract decides', () => {
     if (base === undefined) throw new Error('missing operation');
     expect(classify({ ...base, annotations: { idempotentHint: true, readOnlyHint: true } }).retryClass).toBe('unsafe');
     expect(classify({ ...base, contract: { ...base.contract, durableKey: true } }).retryClass).toBe('conditional');
-    expect(classify({ ...base, annotations: { readOnlyHint: true } }).hintWarnings).toEqual(['readOnlyHint says true, but the operation mutates state']);
+    expect(classify({ ...base, annotations: { readOnlyHint: true } }).hintWarnings).toEqual([
+      'readOnlyHint says true, but the operation mutates state',
+    ]);
   });
 });
 

@@ -45,13 +45,22 @@ const RULES: Record<RetryClass, string> = {
 
 export function classify(operation: ExposedOperation): RetryClassification {
   const { contract, annotations } = operation;
-  const retryClass: RetryClass = !contract.mutates && contract.deterministicRead ? 'safe' : contract.mutates && contract.durableKey ? 'conditional' : 'unsafe';
+  const retryClass: RetryClass =
+    !contract.mutates && contract.deterministicRead
+      ? 'safe'
+      : contract.mutates && contract.durableKey
+        ? 'conditional'
+        : 'unsafe';
   const hintWarnings: string[] = [];
   if (annotations.idempotentHint === true && retryClass === 'unsafe') {
-    hintWarnings.push('idempotentHint says true, but the implementation has no durable de-duplication: a retry can run the effect twice');
+    hintWarnings.push(
+      'idempotentHint says true, but the implementation has no durable de-duplication: a retry can run the effect twice',
+    );
   }
-  if (annotations.readOnlyHint === true && contract.mutates) hintWarnings.push('readOnlyHint says true, but the operation mutates state');
-  if (annotations.readOnlyHint === false && !contract.mutates) hintWarnings.push('readOnlyHint says false, but the operation only reads');
+  if (annotations.readOnlyHint === true && contract.mutates)
+    hintWarnings.push('readOnlyHint says true, but the operation mutates state');
+  if (annotations.readOnlyHint === false && !contract.mutates)
+    hintWarnings.push('readOnlyHint says false, but the operation only reads');
   return { operation: operation.name, retryClass, rule: RULES[retryClass], hintWarnings };
 }
 
@@ -65,7 +74,8 @@ export const exposedOperations: readonly ExposedOperation[] = [
   },
   {
     name: 'charge_account',
-    description: 'Charges an account; requires idempotencyKey, recorded in the ledger with a fingerprint of the arguments.',
+    description:
+      'Charges an account; requires idempotencyKey, recorded in the ledger with a fingerprint of the arguments.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     contract: { mutates: true, durableKey: true, deterministicRead: false },
   },

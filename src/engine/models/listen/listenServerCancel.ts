@@ -8,10 +8,19 @@ import { callToolResultResponse, type JsonRpcMessage, type RequestId } from '../
 import { ServerRequest } from '../../mcp/serverRequest';
 import { endResponseStream, openResponseStream, sendOn } from '../../mcp/stream';
 import { arrivedOnClosedStream, userCancelled, workerWording } from '../../mcp/wording';
-import { acknowledgedNotification, listenEndedNotification, listenRequest, subscriptionNotification } from '../../mcp/subscriptions';
+import {
+  acknowledgedNotification,
+  listenEndedNotification,
+  listenRequest,
+  subscriptionNotification,
+} from '../../mcp/subscriptions';
 import { listenServerCancelSettingsSpec, type ListenServerCancelSettings } from './settings';
 import type { ListenModelEvent, ListenOutcome, ListenScenario } from './types';
-export { listenServerCancelSettingsSpec, listenServerCancelDefaults, type ListenServerCancelSettings } from './settings';
+export {
+  listenServerCancelSettingsSpec,
+  listenServerCancelDefaults,
+  type ListenServerCancelSettings,
+} from './settings';
 
 /**
  * `listen-server-cancel` (SPEC RC-9): server-initiated cancellation is narrow. The client holds a
@@ -64,7 +73,12 @@ export class ListenServerCancel {
   constructor(run: ModelRun<ListenServerCancelSettings>) {
     this.settings = run.settings;
     this.sim = mcpSim(run, { eventsMax: run.settings.eventsMax, latency: run.settings });
-    this.client = new ClientRequest(this.sim, this.coordinator, TOOL_ID, { idleTimeoutMs: TOOL_TIMEOUT_MS, maxTimeoutMs: TOOL_TIMEOUT_MS, progressToken: null, onDeadline: () => undefined });
+    this.client = new ClientRequest(this.sim, this.coordinator, TOOL_ID, {
+      idleTimeoutMs: TOOL_TIMEOUT_MS,
+      maxTimeoutMs: TOOL_TIMEOUT_MS,
+      progressToken: null,
+      onDeadline: () => undefined,
+    });
     this.server = new ServerRequest(this.sim, this.coordinator, TOOL_ID);
     this.faulted = (run.faults?.length ?? 0) > 0;
   }
@@ -76,8 +90,11 @@ export class ListenServerCancel {
   run(): this {
     const s = this.settings;
     this.sim.at(0, 'client', 'open listen', () => this.openListen(LISTEN_ID));
-    this.sim.at(10, 'client', 'call tool', () => this.client.callTool('generate_report', { quarter: '2026-Q3' }, () => this.serverStartsTool()));
-    if (s.cancelAtMs !== null) this.sim.at(s.cancelAtMs, 'client', 'client cancels its tool call', () => this.clientCancelsTool());
+    this.sim.at(10, 'client', 'call tool', () =>
+      this.client.callTool('generate_report', { quarter: '2026-Q3' }, () => this.serverStartsTool()),
+    );
+    if (s.cancelAtMs !== null)
+      this.sim.at(s.cancelAtMs, 'client', 'client cancels its tool call', () => this.clientCancelsTool());
     this.sim.at(s.serverEndsListenAtMs, 'server', 'server ends the listen', () => this.serverEndsListen());
     this.sim.run();
     this.sim.wire.assertAllAnswered();
@@ -92,9 +109,18 @@ export class ListenServerCancel {
     if (this.faulted) {
       this.clientListens.add(id);
       const { latencyMs, latencyJitterMs } = this.settings;
-      this.sim.after(2 * (latencyMs + latencyJitterMs) + ACK_GRACE_MS, 'client', `acknowledgement deadline of listen #${String(id)}`, () => {
-        if (this.clientListens.has(id) && !this.acknowledged.has(id)) this.listenLost(id, `no acknowledgement of listen #${String(id)} within a round trip and ${ACK_GRACE_MS} ms: the request or its response stream was lost`);
-      });
+      this.sim.after(
+        2 * (latencyMs + latencyJitterMs) + ACK_GRACE_MS,
+        'client',
+        `acknowledgement deadline of listen #${String(id)}`,
+        () => {
+          if (this.clientListens.has(id) && !this.acknowledged.has(id))
+            this.listenLost(
+              id,
+              `no acknowledgement of listen #${String(id)} within a round trip and ${ACK_GRACE_MS} ms: the request or its response stream was lost`,
+            );
+        },
+      );
     }
     sendOn(this.sim, 'client', listenRequest(id, filter), id, () => {
       this.listenReceived = true;
@@ -107,7 +133,8 @@ export class ListenServerCancel {
         return null;
       }
       this.sim.after(90, 'server', 'tools list changes', () => {
-        if (this.serverListens.includes(id)) this.sendOnListen(id, subscriptionNotification('notifications/tools/list_changed', id));
+        if (this.serverListens.includes(id))
+          this.sendOnListen(id, subscriptionNotification('notifications/tools/list_changed', id));
       });
       return null;
     });
@@ -124,9 +151,16 @@ export class ListenServerCancel {
   /** The server sends on listen `id`'s stream; in a run with faults a stream that dropped under it is seen by the client a latency later. */
   private serverSends(id: RequestId, message: JsonRpcMessage, deliver: () => string | null): void {
     const sent = sendOn(this.sim, 'server', message, id, deliver);
-    if (!this.faulted || sent.lost !== true || sent.reason?.startsWith('the stream carrying') !== true || !this.clientListens.has(id)) return;
+    if (
+      !this.faulted ||
+      sent.lost !== true ||
+      sent.reason?.startsWith('the stream carrying') !== true ||
+      !this.clientListens.has(id)
+    )
+      return;
     this.sim.after(this.settings.latencyMs, 'client', `client sees listen #${String(id)}'s stream break`, () => {
-      if (this.clientListens.has(id)) this.listenLost(id, `the response stream of listen #${String(id)} broke (the client sees the connection drop)`);
+      if (this.clientListens.has(id))
+        this.listenLost(id, `the response stream of listen #${String(id)} broke (the client sees the connection drop)`);
     });
   }
 
@@ -135,12 +169,26 @@ export class ListenServerCancel {
     this.clientListens.delete(id);
     this.sim.wire.settle('client', id);
     if (this.listensReissued.length >= LISTENS_REISSUED_MAX) {
-      this.sim.record({ kind: 'state', side: 'client', requestId: id, from: 'listening', to: 'lost', reason: `${why}; the client has opened ${LISTENS_REISSUED_MAX} listens again with no answer, and gives up` });
+      this.sim.record({
+        kind: 'state',
+        side: 'client',
+        requestId: id,
+        from: 'listening',
+        to: 'lost',
+        reason: `${why}; the client has opened ${LISTENS_REISSUED_MAX} listens again with no answer, and gives up`,
+      });
       return;
     }
     const next = this.nextListenId++;
     this.listensReissued.push(next);
-    this.sim.record({ kind: 'state', side: 'client', requestId: id, from: 'listening', to: 'lost', reason: `${why}; the listen is lost to the client, so it opens a new one with a new request id, #${String(next)} (a request whose response stream broke is re-issued, never resumed)` });
+    this.sim.record({
+      kind: 'state',
+      side: 'client',
+      requestId: id,
+      from: 'listening',
+      to: 'lost',
+      reason: `${why}; the listen is lost to the client, so it opens a new one with a new request id, #${String(next)} (a request whose response stream broke is re-issued, never resumed)`,
+    });
     this.openListen(next);
   }
 
@@ -160,12 +208,28 @@ export class ListenServerCancel {
     const verdict = this.coordinator.serverEndListen(LISTEN_ID, this.sim.nowMs);
     assert(verdict.accepted, 'the listen call is open when the server ends it');
     // The server's path refuses any other request: it never cancels the client's tool call.
-    assert(!this.coordinator.serverEndListen(TOOL_ID, this.sim.nowMs).accepted, 'a server never cancels an ordinary request');
+    assert(
+      !this.coordinator.serverEndListen(TOOL_ID, this.sim.nowMs).accepted,
+      'a server never cancels an ordinary request',
+    );
     this.serverCancelled.push(LISTEN_ID);
     this.listenEndedAtMs ??= this.sim.nowMs;
-    const reason = 'the server ends this subscription (it is shutting the subscription down); RC-9: ending a subscriptions/listen call is the only cancellation a server sends';
-    this.sim.record({ kind: 'state', side: 'server', requestId: LISTEN_ID, from: 'listening', to: 'cancelled', reason });
-    this.sim.record({ kind: 'terminal', requestId: LISTEN_ID, state: 'cancelled', reason: 'the server ended the subscriptions/listen call' });
+    const reason =
+      'the server ends this subscription (it is shutting the subscription down); RC-9: ending a subscriptions/listen call is the only cancellation a server sends';
+    this.sim.record({
+      kind: 'state',
+      side: 'server',
+      requestId: LISTEN_ID,
+      from: 'listening',
+      to: 'cancelled',
+      reason,
+    });
+    this.sim.record({
+      kind: 'terminal',
+      requestId: LISTEN_ID,
+      state: 'cancelled',
+      reason: 'the server ended the subscriptions/listen call',
+    });
     // 2026-07-28 cancellation page: a server MUST send notifications/cancelled naming the listen when it
     // tears that subscription stream down, on either transport.
     this.serverSends(LISTEN_ID, listenEndedNotification(LISTEN_ID, 'The server is ending this subscription'), () => {
@@ -176,17 +240,32 @@ export class ListenServerCancel {
     });
     // Subscriptions page, Graceful Closure: it SHOULD then answer the listen with a successful result
     // (what tells a graceful end from an unexpected disconnect), then close the stream.
-    const graceful: JsonRpcMessage = { jsonrpc: '2.0', id: LISTEN_ID, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': LISTEN_ID } } };
+    const graceful: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: LISTEN_ID,
+      result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': LISTEN_ID } },
+    };
     this.serverSends(LISTEN_ID, graceful, () => {
       this.clientListens.delete(LISTEN_ID);
       return null;
     });
-    endResponseStream(this.sim, LISTEN_ID, `${reason}: after notifications/cancelled and the successful subscriptions/listen response that marks a graceful end`);
+    endResponseStream(
+      this.sim,
+      LISTEN_ID,
+      `${reason}: after notifications/cancelled and the successful subscriptions/listen response that marks a graceful end`,
+    );
   }
 
   private clientSeesListenEnd(LISTEN_ID: RequestId, how: string): void {
     const reason = `${how}: the server ended listen #${String(LISTEN_ID)}. This is not a cancellation of anything else the client sent (tool call #${TOOL_ID} is untouched by it); to keep listening the client opens a NEW listen request with a new id`;
-    this.sim.record({ kind: 'state', side: 'client', requestId: LISTEN_ID, from: 'listening', to: 'ended by server', reason });
+    this.sim.record({
+      kind: 'state',
+      side: 'client',
+      requestId: LISTEN_ID,
+      from: 'listening',
+      to: 'ended by server',
+      reason,
+    });
   }
 
   // ── the tool call (#2) and the client's own cancellation ───────────────────────────────────
@@ -194,7 +273,12 @@ export class ListenServerCancel {
   private serverStartsTool(): null {
     this.server.opened();
     const { workMs } = this.settings;
-    this.server.startWorker(workMs, CHECKPOINT_EVERY_MS, (chunks) => workerWording.started(workMs, chunks, workerWording.uninterruptible), (chunk, chunks, isLast) => this.workerStep(chunk, chunks, isLast));
+    this.server.startWorker(
+      workMs,
+      CHECKPOINT_EVERY_MS,
+      (chunks) => workerWording.started(workMs, chunks, workerWording.uninterruptible),
+      (chunk, chunks, isLast) => this.workerStep(chunk, chunks, isLast),
+    );
     return null;
   }
 
@@ -208,11 +292,17 @@ export class ListenServerCancel {
       return true;
     }
     this.server.complete(workerWording.finished(), () =>
-      sendOn(this.sim, 'server', callToolResultResponse(TOOL_ID, 'Report for 2026-Q3 is ready.', { rows: 42 }), TOOL_ID, () => {
-        if (this.client.closedStreamAtMs !== null) return arrivedOnClosedStream(this.client.closedStreamAtMs);
-        const verdict = this.coordinator.clientResponse(TOOL_ID, this.sim.nowMs);
-        return verdict.accepted ? null : verdict.reason;
-      }),
+      sendOn(
+        this.sim,
+        'server',
+        callToolResultResponse(TOOL_ID, 'Report for 2026-Q3 is ready.', { rows: 42 }),
+        TOOL_ID,
+        () => {
+          if (this.client.closedStreamAtMs !== null) return arrivedOnClosedStream(this.client.closedStreamAtMs);
+          const verdict = this.coordinator.clientResponse(TOOL_ID, this.sim.nowMs);
+          return verdict.accepted ? null : verdict.reason;
+        },
+      ),
     );
     return false;
   }
@@ -220,9 +310,17 @@ export class ListenServerCancel {
   /** The client's own path (RC-5): it cancels the request it sent, not the listen. */
   private clientCancelsTool(): void {
     const reason = 'User closed the operation';
-    if (!this.client.abandon(userCancelled(reason, 'the client gives up on its own tool call; the listen stream is not affected')).accepted) return;
+    if (
+      !this.client.abandon(
+        userCancelled(reason, 'the client gives up on its own tool call; the listen stream is not affected'),
+      ).accepted
+    )
+      return;
     this.clientCancelled.push(TOOL_ID);
-    this.client.cancel(reason, this.server, { closedWhy: 'the user cancelled', observed: "the client closed the tool call's response stream" });
+    this.client.cancel(reason, this.server, {
+      closedWhy: 'the user cancelled',
+      observed: "the client closed the tool call's response stream",
+    });
   }
 
   outcome(): ListenOutcome {
@@ -232,8 +330,14 @@ export class ListenServerCancel {
     assert(this.listenEndedAtMs !== null || this.faulted, 'the server ended the listen');
     // RC-9, positive and negative space: the server cancelled only listen calls, the client only its own requests.
     const listens = new Set<RequestId>([LISTEN_ID, ...this.listensReissued]);
-    assert(this.serverCancelled.every((id) => listens.has(id)), 'the server cancels only subscriptions/listen calls');
-    assert(!this.clientCancelled.some((id) => listens.has(id)), "the client's cancellations and the server's are kept apart");
+    assert(
+      this.serverCancelled.every((id) => listens.has(id)),
+      'the server cancels only subscriptions/listen calls',
+    );
+    assert(
+      !this.clientCancelled.some((id) => listens.has(id)),
+      "the client's cancellations and the server's are kept apart",
+    );
     return {
       listenRequestId: LISTEN_ID,
       serverEndSignal: 'notifications/cancelled',
@@ -248,5 +352,7 @@ export class ListenServerCancel {
   }
 }
 
-export const listenModel = defineModel(listenServerCancelSettingsSpec, (run, _scenario: ListenScenario) => new ListenServerCancel(run));
-
+export const listenModel = defineModel(
+  listenServerCancelSettingsSpec,
+  (run, _scenario: ListenScenario) => new ListenServerCancel(run),
+);

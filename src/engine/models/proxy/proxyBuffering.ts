@@ -30,8 +30,9 @@ export { proxyBufferingSettingsSpec, proxyBufferingDefaults, type ProxyBuffering
 export const KEEP_ALIVE_LINE = ': keep-alive';
 
 /** What travels on the response stream: a JSON-RPC message, or an SSE comment line. */
-type StreamItem = { readonly kind: 'message'; readonly event: MessageEvent } | { readonly kind: 'comment'; readonly event: SseCommentEvent };
-
+type StreamItem =
+  | { readonly kind: 'message'; readonly event: MessageEvent }
+  | { readonly kind: 'comment'; readonly event: SseCommentEvent };
 
 export class ProxyBuffering {
   readonly sim: Sim<ProxyModelEvent>;
@@ -55,7 +56,12 @@ export class ProxyBuffering {
     const s = (this.settings = run.settings);
     // The proxy hop is part of the one-way latency; this model draws no jitter.
     this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: { latencyMs: s.latencyMs, latencyJitterMs: 0 } });
-    this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs: s.idleTimeoutMs, maxTimeoutMs: s.maxTimeoutMs, progressToken: `progress-${s.requestId}`, onDeadline: () => this.deadlineFires() });
+    this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, {
+      idleTimeoutMs: s.idleTimeoutMs,
+      maxTimeoutMs: s.maxTimeoutMs,
+      progressToken: `progress-${s.requestId}`,
+      onDeadline: () => this.deadlineFires(),
+    });
     this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, {
       onCancelAccepted: () => this.cancelKeepAlive(),
     });
@@ -98,7 +104,9 @@ export class ProxyBuffering {
   /** A deadline fired: the client gives up; on Streamable HTTP it closes the stream and the proxy drops what it holds. */
   private deadlineFires(): void {
     const s = this.settings;
-    const ended = this.client.expire((fired) => (fired === 'idle' ? deadlineWording.idleFired(s.idleTimeoutMs) : deadlineWording.maxFired(s.maxTimeoutMs)));
+    const ended = this.client.expire((fired) =>
+      fired === 'idle' ? deadlineWording.idleFired(s.idleTimeoutMs) : deadlineWording.maxFired(s.maxTimeoutMs),
+    );
     if (ended === null) return;
     this.client.cancel(ended.reason, this.server, {
       notified: () => {
@@ -113,8 +121,17 @@ export class ProxyBuffering {
   private clientReceivesComment(item: { readonly event: SseCommentEvent }): void {
     this.keepAlivesDelivered += 1;
     const idleDueAtMs = this.client.deadlines.idleDueAtMs();
-    const stays = idleDueAtMs === undefined ? 'no idle deadline is armed' : `the idle deadline stays due at ${idleDueAtMs} ms`;
-    this.sim.record({ kind: 'sse-comment', action: 'received', requestId: this.id, channel: item.event.channel, line: item.event.line, arrivesAtMs: null, reason: `an SSE comment is transport traffic, not activity of the operation: ignored, ${stays} (RV-2)` });
+    const stays =
+      idleDueAtMs === undefined ? 'no idle deadline is armed' : `the idle deadline stays due at ${idleDueAtMs} ms`;
+    this.sim.record({
+      kind: 'sse-comment',
+      action: 'received',
+      requestId: this.id,
+      channel: item.event.channel,
+      line: item.event.line,
+      arrivesAtMs: null,
+      reason: `an SSE comment is transport traffic, not activity of the operation: ignored, ${stays} (RV-2)`,
+    });
   }
 
   /** The wire delivered a message from the server: null to accept it, or why the client ignores it. */
@@ -122,7 +139,10 @@ export class ProxyBuffering {
     const closedAtMs = this.client.closedStreamAtMs;
     if (closedAtMs !== null) return arrivedOnClosedStream(closedAtMs);
     const message = event.message;
-    const ignored = 'method' in message ? this.client.progress(message.params?.progress as number, deadlineWording.idleReset) : this.client.response();
+    const ignored =
+      'method' in message
+        ? this.client.progress(message.params?.progress as number, deadlineWording.idleReset)
+        : this.client.response();
     if (ignored !== null) return ignored;
     if ('method' in message) this.progressDelivered += 1;
     this.usefulArrivals.push(this.sim.nowMs);
@@ -148,7 +168,12 @@ export class ProxyBuffering {
       });
     }
     const progress = s.progressEveryMs > 0 ? `progress every ${s.progressEveryMs} ms` : 'no progress (RC-4: legal)';
-    this.chunks = this.server.startWorker(s.workMs, s.progressEveryMs, (chunks) => workerWording.started(s.workMs, chunks, `${workerWording.uninterruptible}; ${progress}`), (chunk, _chunks, isLast) => this.checkpoint(chunk, isLast)).chunks;
+    this.chunks = this.server.startWorker(
+      s.workMs,
+      s.progressEveryMs,
+      (chunks) => workerWording.started(s.workMs, chunks, `${workerWording.uninterruptible}; ${progress}`),
+      (chunk, _chunks, isLast) => this.checkpoint(chunk, isLast),
+    ).chunks;
     this.armKeepAlive();
   }
 
@@ -205,7 +230,9 @@ export class ProxyBuffering {
 
   private write(message: JsonRpcMessage): void {
     // Held by the wire until the proxy forwards it (at once, when it does not buffer).
-    const event = sendOn(this.sim, 'server', message, this.id, (delivered) => this.clientReceives(delivered), { held: true });
+    const event = sendOn(this.sim, 'server', message, this.id, (delivered) => this.clientReceives(delivered), {
+      held: true,
+    });
     // A fault lost it as it left the server (drop, or its stream dropped): it never reaches the proxy.
     if (event.lost !== true) this.route({ kind: 'message', event });
     this.armKeepAlive();
@@ -255,7 +282,14 @@ export class ProxyBuffering {
   private flush(why: string): void {
     const items = this.takeHeld();
     if (items.length === 0) return;
-    this.sim.record({ kind: 'proxy', action: 'flushed', requestId: this.id, heldEvents: 0, events: items.length, reason: `the proxy forwards ${items.length} held event(s) at once because ${why}: steady progress arrives as a burst` });
+    this.sim.record({
+      kind: 'proxy',
+      action: 'flushed',
+      requestId: this.id,
+      heldEvents: 0,
+      events: items.length,
+      reason: `the proxy forwards ${items.length} held event(s) at once because ${why}: steady progress arrives as a burst`,
+    });
     for (const item of items) this.deliverAt(item, this.sim.nowMs + this.settings.latencyMs);
   }
 
@@ -263,8 +297,16 @@ export class ProxyBuffering {
   private proxyDiscards(): void {
     const items = this.takeHeld();
     if (items.length === 0) return;
-    this.sim.record({ kind: 'proxy', action: 'discarded', requestId: this.id, heldEvents: 0, events: items.length, reason: `the client closed the stream while the proxy held ${items.length} event(s)` });
-    for (const item of items) this.lose(item, 'held by the buffering proxy when the client closed the stream; it never arrived');
+    this.sim.record({
+      kind: 'proxy',
+      action: 'discarded',
+      requestId: this.id,
+      heldEvents: 0,
+      events: items.length,
+      reason: `the client closed the stream while the proxy held ${items.length} event(s)`,
+    });
+    for (const item of items)
+      this.lose(item, 'held by the buffering proxy when the client closed the stream; it never arrived');
   }
 
   private lose(item: StreamItem, reason: string): void {
@@ -299,7 +341,8 @@ export class ProxyBuffering {
     assert(clientEnd !== null, 'the client stops waiting: it settles or a deadline fires');
     const marks = [0, ...this.usefulArrivals, clientEnd.atMs];
     let longestSilenceMs = 0;
-    for (let index = 1; index < marks.length; index += 1) longestSilenceMs = Math.max(longestSilenceMs, (marks[index] as number) - (marks[index - 1] as number));
+    for (let index = 1; index < marks.length; index += 1)
+      longestSilenceMs = Math.max(longestSilenceMs, (marks[index] as number) - (marks[index - 1] as number));
     return {
       requestEndedAs: terminal.state,
       idleTimeoutFired: clientEnd.outcome === 'timeout-idle',
@@ -315,4 +358,7 @@ export class ProxyBuffering {
   }
 }
 
-export const proxyModel = defineModel(proxyBufferingSettingsSpec, (run, _scenario: ProxyScenario) => new ProxyBuffering(run));
+export const proxyModel = defineModel(
+  proxyBufferingSettingsSpec,
+  (run, _scenario: ProxyScenario) => new ProxyBuffering(run),
+);

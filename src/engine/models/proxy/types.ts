@@ -51,6 +51,7 @@ export interface ProxyScenario extends ScenarioMeta {
   readonly kind: 'proxy';
   readonly settings: ProxyBufferingSettings;
   /** What the default settings show on Streamable HTTP, and with honourNoBuffering=true. */
-  readonly expected: Readonly<Record<'buffering' | 'honoured', Pick<ProxyOutcome, 'requestEndedAs' | 'idleTimeoutFired'>>>;
+  readonly expected: Readonly<
+    Record<'buffering' | 'honoured', Pick<ProxyOutcome, 'requestEndedAs' | 'idleTimeoutFired'>>
+  >;
 }
-

@@ -5,9 +5,25 @@ import { postHeadersOf } from '../../core/postHeaders';
 import type { Sim } from '../../core/sim';
 import type { Side } from '../../core/transcript';
 import { mcpSim } from '../../mcp/mcpSim';
-import { callToolRequest, callToolResultResponse, snapshot, type JsonObject, type JsonRpcMessage, type JsonRpcResultResponse, type RequestId } from '../../mcp/protocol';
+import {
+  callToolRequest,
+  callToolResultResponse,
+  snapshot,
+  type JsonObject,
+  type JsonRpcMessage,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from '../../mcp/protocol';
 import { openResponseStream, responseChannel, sendOn } from '../../mcp/stream';
-import { DEDUPE_BY, acknowledgedNotification, listenRequest, refetchMethodsFor, refetchRequest, refetchResult, subscriptionNotification } from '../../mcp/subscriptions';
+import {
+  DEDUPE_BY,
+  acknowledgedNotification,
+  listenRequest,
+  refetchMethodsFor,
+  refetchRequest,
+  refetchResult,
+  subscriptionNotification,
+} from '../../mcp/subscriptions';
 import { workerWording } from '../../mcp/wording';
 import { backoffCeilingMs, backoffDelayMs } from '../herd/backoff';
 import { reconnectListenSettingsSpec, type ReconnectListenSettings } from './settings';
@@ -33,7 +49,8 @@ const ACCOUNT_URI = 'mcp-lab://accounts/acct-7';
  * broken response stream loses the in-flight request; clients **MUST** re-issue it as a new request with a
  * new request ID."
  */
-export const LOST_WITH_STREAM = 'a broken response stream loses its in-flight request; a client re-issues it as a new request with a new request id, never with Last-Event-ID (MCP 2026-07-28 removed stream resumption)';
+export const LOST_WITH_STREAM =
+  'a broken response stream loses its in-flight request; a client re-issues it as a new request with a new request id, never with Last-Event-ID (MCP 2026-07-28 removed stream resumption)';
 
 /** The filter the client asked for on its first listen request; restored unchanged on reconnect. */
 export const LISTEN_FILTER: JsonObject = {
@@ -47,10 +64,25 @@ export const LISTEN_FILTER: JsonObject = {
 
 const TOOL_SCHEMA: JsonObject = { type: 'object' };
 const TOOLS_BEFORE: JsonObject[] = [
-  { name: 'search_inventory', description: 'Find items by SKU.', inputSchema: TOOL_SCHEMA, annotations: { readOnlyHint: true } },
-  { name: 'charge_account', description: 'Charge an account; no business de-duplication.', inputSchema: TOOL_SCHEMA, annotations: { destructiveHint: true, idempotentHint: false } },
+  {
+    name: 'search_inventory',
+    description: 'Find items by SKU.',
+    inputSchema: TOOL_SCHEMA,
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'charge_account',
+    description: 'Charge an account; no business de-duplication.',
+    inputSchema: TOOL_SCHEMA,
+    annotations: { destructiveHint: true, idempotentHint: false },
+  },
 ];
-const TOOL_ADDED: JsonObject = { name: 'refund_charge', description: 'Refund a charge by chargeId.', inputSchema: TOOL_SCHEMA, annotations: { destructiveHint: true } };
+const TOOL_ADDED: JsonObject = {
+  name: 'refund_charge',
+  description: 'Refund a charge by chargeId.',
+  inputSchema: TOOL_SCHEMA,
+  annotations: { destructiveHint: true },
+};
 const RESOURCES: JsonObject[] = [{ uri: ACCOUNT_URI, name: 'acct-7', mimeType: 'application/json' }];
 const PROMPTS: JsonObject[] = [{ name: 'checkout-summary', description: 'Summarise a checkout.' }];
 const BALANCE_BEFORE_CENTS = 5_000;
@@ -73,8 +105,12 @@ export class ReconnectListen {
   private balanceCents = BALANCE_BEFORE_CENTS;
   // client state: what it cached before the drop, keyed by stable id
   private readonly clientTools = new Map<string, JsonObject>(TOOLS_BEFORE.map((tool) => [tool.name as string, tool]));
-  private readonly clientResources = new Map<string, JsonObject>(RESOURCES.map((resource) => [resource.uri as string, resource]));
-  private readonly clientPrompts = new Map<string, JsonObject>(PROMPTS.map((prompt) => [prompt.name as string, prompt]));
+  private readonly clientResources = new Map<string, JsonObject>(
+    RESOURCES.map((resource) => [resource.uri as string, resource]),
+  );
+  private readonly clientPrompts = new Map<string, JsonObject>(
+    PROMPTS.map((prompt) => [prompt.name as string, prompt]),
+  );
   private readonly clientCharges = new Map<string, JsonObject>();
   private chargeRequestId: RequestId | null = null;
   private chargeSettled = false;
@@ -86,7 +122,11 @@ export class ReconnectListen {
 
   constructor(run: ModelRun<ReconnectListenSettings>) {
     const s = (this.settings = run.settings);
-    if (s.baseMs > s.capMs) throw new LabError('LAB007', `baseMs=${s.baseMs} is above capMs=${s.capMs}; the cap must be at least the base (nothing was run)`);
+    if (s.baseMs > s.capMs)
+      throw new LabError(
+        'LAB007',
+        `baseMs=${s.baseMs} is above capMs=${s.capMs}; the cap must be at least the base (nothing was run)`,
+      );
     this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: { latencyMs: s.latencyMs, latencyJitterMs: 0 } });
   }
 
@@ -108,7 +148,13 @@ export class ReconnectListen {
   }
 
   /** Sends one message; `streamOf` is the request whose POST or SSE stream carries it. On Streamable HTTP a request's POST headers are recorded (never Last-Event-ID, RV-3, unless the failure mode adds it). */
-  private send(from: Side, message: JsonRpcMessage, streamOf: RequestId, onArrival: () => void, extraHeaders: Record<string, string> = {}): void {
+  private send(
+    from: Side,
+    message: JsonRpcMessage,
+    streamOf: RequestId,
+    onArrival: () => void,
+    extraHeaders: Record<string, string> = {},
+  ): void {
     if (from === 'client' && 'id' in message && 'method' in message && this.http) {
       const headers = { ...postHeadersOf(message), ...extraHeaders };
       this.sim.record({ kind: 'http-request', requestId: message.id, method: 'POST', headers });
@@ -127,7 +173,12 @@ export class ReconnectListen {
     this.listenIds.push(id);
     const assumeResume = previous !== null && this.settings.resume === 'last-event-id';
     if (previous !== null && !assumeResume) {
-      this.sim.record({ kind: 'recovery', step: 'restored-filter', requestId: id, reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes` });
+      this.sim.record({
+        kind: 'recovery',
+        step: 'restored-filter',
+        requestId: id,
+        reason: `reconnecting: subscriptions/listen #${id} replaces #${String(previous)} with a new JSON-RPC id and the same filter; no Last-Event-ID, nothing resumes`,
+      });
     }
     if (assumeResume) {
       this.sim.record({
@@ -137,7 +188,13 @@ export class ReconnectListen {
         reason: `reconnecting as listen #${id}${this.http ? ` with Last-Event-ID: ${this.eventsSeenOnListen}` : ''}, assuming the server resumes #${String(previous)} and replays what was missed (a catalogued failure mode: MCP 2026-07-28 has no resumption)`,
       });
     }
-    this.send('client', listenRequest(id, LISTEN_FILTER), id, () => this.serverListens(id, assumeResume), assumeResume ? { 'Last-Event-ID': String(this.eventsSeenOnListen) } : {});
+    this.send(
+      'client',
+      listenRequest(id, LISTEN_FILTER),
+      id,
+      () => this.serverListens(id, assumeResume),
+      assumeResume ? { 'Last-Event-ID': String(this.eventsSeenOnListen) } : {},
+    );
   }
 
   private charge(): void {
@@ -150,7 +207,14 @@ export class ReconnectListen {
   private clientReceivesAck(id: RequestId): void {
     if (this.listenIds[this.listenIds.length - 1] !== id) return;
     this.eventsSeenOnListen += 1;
-    this.sim.record({ kind: 'state', side: 'client', requestId: id, from: 'opening', to: 'listening', reason: 'acknowledged: notifications for the filter flow on this stream from now on' });
+    this.sim.record({
+      kind: 'state',
+      side: 'client',
+      requestId: id,
+      from: 'opening',
+      to: 'listening',
+      reason: 'acknowledged: notifications for the filter flow on this stream from now on',
+    });
     if (this.plan === null) return;
     this.reconnectedAtMs = this.sim.nowMs;
     if (this.settings.resume === 'last-event-id') {
@@ -158,7 +222,8 @@ export class ReconnectListen {
         kind: 'recovery',
         step: 'resume-assumed',
         requestId: id,
-        reason: 'the client waits for the missed notifications to be replayed and refetches nothing; none ever come: its cached tools lack refund_charge and it cannot tell whether the lost charge committed (a catalogued failure mode)',
+        reason:
+          'the client waits for the missed notifications to be replayed and refetches nothing; none ever come: its cached tools lack refund_charge and it cannot tell whether the lost charge committed (a catalogued failure mode)',
       });
       return;
     }
@@ -174,22 +239,57 @@ export class ReconnectListen {
   private drop(): void {
     const s = this.settings;
     this.dropped = true;
-    const lostReason = this.http ? `in flight when the connection dropped: ${LOST_WITH_STREAM}` : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
+    const lostReason = this.http
+      ? `in flight when the connection dropped: ${LOST_WITH_STREAM}`
+      : 'in flight when the stdio pipe broke (the server process exited); nothing brings it back';
     this.messagesLost += this.sim.dropAll(lostReason);
     const listenId = this.listenIds[this.listenIds.length - 1] as RequestId;
-    this.sim.record({ kind: 'stream-dropped', requestId: listenId, channel: responseChannel(this.http, listenId), reason: this.http ? 'the connection dropped: the listen stream is gone' : 'the stdio pipe broke: the server process exited' });
-    this.sim.record({ kind: 'state', side: 'client', requestId: listenId, from: 'listening', to: 'dropped', reason: 'the stream ended without a SubscriptionsListenResult: an abrupt close, not a graceful teardown' });
+    this.sim.record({
+      kind: 'stream-dropped',
+      requestId: listenId,
+      channel: responseChannel(this.http, listenId),
+      reason: this.http
+        ? 'the connection dropped: the listen stream is gone'
+        : 'the stdio pipe broke: the server process exited',
+    });
+    this.sim.record({
+      kind: 'state',
+      side: 'client',
+      requestId: listenId,
+      from: 'listening',
+      to: 'dropped',
+      reason: 'the stream ended without a SubscriptionsListenResult: an abrupt close, not a graceful teardown',
+    });
     const unsafe: RequestId[] = [];
     if (this.chargeRequestId !== null && !this.chargeSettled) {
       unsafe.push(this.chargeRequestId);
-      this.sim.record({ kind: 'stream-dropped', requestId: this.chargeRequestId, channel: responseChannel(this.http, this.chargeRequestId), reason: this.http ? 'the response stream of charge_account dropped before its response arrived' : 'the pipe broke before the response of charge_account arrived' });
-      this.sim.record({ kind: 'state', side: 'client', requestId: this.chargeRequestId, from: 'waiting', to: 'outcome-unknown', reason: 'the request may or may not have committed' });
+      this.sim.record({
+        kind: 'stream-dropped',
+        requestId: this.chargeRequestId,
+        channel: responseChannel(this.http, this.chargeRequestId),
+        reason: this.http
+          ? 'the response stream of charge_account dropped before its response arrived'
+          : 'the pipe broke before the response of charge_account arrived',
+      });
+      this.sim.record({
+        kind: 'state',
+        side: 'client',
+        requestId: this.chargeRequestId,
+        from: 'waiting',
+        to: 'outcome-unknown',
+        reason: 'the request may or may not have committed',
+      });
     }
     if (this.http) {
       this.sim.after(s.latencyMs, 'server', 'server observes disconnects', () => this.serverObservesDrop(listenId));
     }
     const attempt = 0;
-    const delayMs = backoffDelayMs({ policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: this.sim.seed }, 0, attempt, null);
+    const delayMs = backoffDelayMs(
+      { policy: s.policy, baseMs: s.baseMs, capMs: s.capMs, seed: this.sim.seed },
+      0,
+      attempt,
+      null,
+    );
     const plan: ReconnectPlan = {
       previousRequestId: listenId,
       newRequestId: this.nextRequestId,
@@ -217,10 +317,17 @@ export class ReconnectListen {
         requestId: id,
         reason:
           'the request was lost with its stream, and a lost request comes back only as a new request with a new id; but charge_account is a mutation without an idempotency key (retry class: unsafe), so it is not re-issued blind: ' +
-          (s.resume === 'last-event-id' ? 'and this client refetches nothing, so it never learns whether it committed' : 'the refetch of the account shows whether it committed'),
+          (s.resume === 'last-event-id'
+            ? 'and this client refetches nothing, so it never learns whether it committed'
+            : 'the refetch of the account shows whether it committed'),
       });
     }
-    this.sim.record({ kind: 'recovery', step: 'backoff', requestId: null, reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)` });
+    this.sim.record({
+      kind: 'recovery',
+      step: 'backoff',
+      requestId: null,
+      reason: `waiting ${delayMs} ms (${s.policy}, attempt ${attempt}, at most ${plan.backoff.ceilingMs} ms) before ${this.http ? 'reconnecting' : 'relaunching the server process'} (RV-4)`,
+    });
     this.sim.after(delayMs, 'client', 'client reconnects', () => this.openListen(listenId));
   }
 
@@ -245,9 +352,15 @@ export class ReconnectListen {
         reason: `${label}: ${items.length} received, ${known} already cached (replaced in place by ${key}, not duplicated), ${added} new; the cache holds ${cache.size}`,
       });
     };
-    this.sim.record({ kind: 'recovery', step: 'refetched', requestId: response.id, reason: `${method} answered: authoritative state replaces what the lost notifications would have said` });
+    this.sim.record({
+      kind: 'recovery',
+      step: 'refetched',
+      requestId: response.id,
+      reason: `${method} answered: authoritative state replaces what the lost notifications would have said`,
+    });
     if (method === 'tools/list') merge('tools', this.clientTools, result.tools as JsonObject[], 'name');
-    else if (method === 'resources/list') merge('resources', this.clientResources, result.resources as JsonObject[], 'uri');
+    else if (method === 'resources/list')
+      merge('resources', this.clientResources, result.resources as JsonObject[], 'uri');
     else if (method === 'prompts/list') merge('prompts', this.clientPrompts, result.prompts as JsonObject[], 'name');
     else {
       const contents = (result.contents as JsonObject[])[0] as JsonObject;
@@ -274,7 +387,15 @@ export class ReconnectListen {
     this.serverReceived.add(id);
     openResponseStream(this.sim, id);
     if (lastEventIdSent) {
-      this.sim.record({ kind: 'state', side: 'server', requestId: id, from: 'new', to: 'listening', reason: 'a new subscription: the server keeps no events of the old stream, so whatever Last-Event-ID names, nothing is replayed' });
+      this.sim.record({
+        kind: 'state',
+        side: 'server',
+        requestId: id,
+        from: 'new',
+        to: 'listening',
+        reason:
+          'a new subscription: the server keeps no events of the old stream, so whatever Last-Event-ID names, nothing is replayed',
+      });
     }
     // The server supports every requested type, so it agrees to the whole filter.
     this.send('server', acknowledgedNotification(id, LISTEN_FILTER), id, () => this.clientReceivesAck(id));
@@ -288,23 +409,65 @@ export class ReconnectListen {
       this.balanceCents -= CHARGE_CENTS;
       this.charges.push({ chargeId: CHARGE_ID, requestId: id, cents: CHARGE_CENTS });
       this.tools = [...TOOLS_BEFORE, TOOL_ADDED];
-      this.sim.record({ kind: 'worker', requestId: id, step: 'finished', reason: workerWording.finished(`charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available`) });
-      this.send('server', callToolResultResponse(id, `Charged ${CHARGE_CENTS} cents.`, { chargeId: CHARGE_ID, balanceCents: this.balanceCents }), id, () => this.clientReceivesChargeResponse());
+      this.sim.record({
+        kind: 'worker',
+        requestId: id,
+        step: 'finished',
+        reason: workerWording.finished(
+          `charged ${CHARGE_CENTS} cents to acct-7 as ${CHARGE_ID}; the refund_charge tool becomes available`,
+        ),
+      });
+      this.send(
+        'server',
+        callToolResultResponse(id, `Charged ${CHARGE_CENTS} cents.`, {
+          chargeId: CHARGE_ID,
+          balanceCents: this.balanceCents,
+        }),
+        id,
+        () => this.clientReceivesChargeResponse(),
+      );
       // Notifications flow only on a subscription the server holds: a listen the network lost was never one.
       const listenId = [...this.listenIds].reverse().find((candidate) => this.serverReceived.has(candidate));
       if (listenId === undefined) return;
-      this.send('server', subscriptionNotification('notifications/resources/updated', listenId, { uri: ACCOUNT_URI }), listenId, () => undefined);
-      this.send('server', subscriptionNotification('notifications/tools/list_changed', listenId), listenId, () => undefined);
+      this.send(
+        'server',
+        subscriptionNotification('notifications/resources/updated', listenId, { uri: ACCOUNT_URI }),
+        listenId,
+        () => undefined,
+      );
+      this.send(
+        'server',
+        subscriptionNotification('notifications/tools/list_changed', listenId),
+        listenId,
+        () => undefined,
+      );
     });
   }
 
   private serverObservesDrop(listenId: RequestId): void {
     // A listen that never reached the server has no connection on its side to see close.
     if (!this.serverReceived.has(listenId)) return;
-    this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: listenId, reason: 'the listen stream disconnected: the server forgets the subscription; it keeps no events to replay' });
-    this.sim.record({ kind: 'state', side: 'server', requestId: listenId, from: 'listening', to: 'ended', reason: `subscription #${String(listenId)} is gone; only a new listen request starts a new one` });
+    this.sim.record({
+      kind: 'disconnect-observed',
+      by: 'server',
+      requestId: listenId,
+      reason: 'the listen stream disconnected: the server forgets the subscription; it keeps no events to replay',
+    });
+    this.sim.record({
+      kind: 'state',
+      side: 'server',
+      requestId: listenId,
+      from: 'listening',
+      to: 'ended',
+      reason: `subscription #${String(listenId)} is gone; only a new listen request starts a new one`,
+    });
     if (this.chargeRequestId !== null && this.serverReceived.has(this.chargeRequestId)) {
-      this.sim.record({ kind: 'disconnect-observed', by: 'server', requestId: this.chargeRequestId, reason: 'the charge already committed and its response was written: the disconnect changes nothing' });
+      this.sim.record({
+        kind: 'disconnect-observed',
+        by: 'server',
+        requestId: this.chargeRequestId,
+        reason: 'the charge already committed and its response was written: the disconnect changes nothing',
+      });
     }
   }
 
@@ -335,7 +498,12 @@ export class ReconnectListen {
     assert(this.reconnectedAtMs !== null, 'the new listen stream was acknowledged');
     const dropAtMs = this.settings.dropAtMs;
     const replays = this.events.filter(
-      (event) => event.kind === 'message' && event.atMs >= dropAtMs && event.from === 'client' && 'method' in event.message && event.message.method === 'tools/call',
+      (event) =>
+        event.kind === 'message' &&
+        event.atMs >= dropAtMs &&
+        event.from === 'client' &&
+        'method' in event.message &&
+        event.message.method === 'tools/call',
     ).length;
     return {
       reconnectPlan: this.plan,
@@ -349,4 +517,7 @@ export class ReconnectListen {
   }
 }
 
-export const reconnectModel = defineModel(reconnectListenSettingsSpec, (run, _scenario: ReconnectScenario) => new ReconnectListen(run));
+export const reconnectModel = defineModel(
+  reconnectListenSettingsSpec,
+  (run, _scenario: ReconnectScenario) => new ReconnectListen(run),
+);

@@ -78,4 +78,3 @@ export interface ReconnectScenario extends ScenarioMeta {
   readonly settings: ReconnectListenSettings;
   readonly expected: Readonly<Pick<ReconnectPlan, 'refetch' | 'replayUnsafeMutations' | 'sendLastEventId'>>;
 }
-

@@ -8,7 +8,11 @@ import { isRequestId, type ProgressToken } from '../../mcp/protocol';
  * invariants on the wire: nothing-after-accepted-cancel, progress-increasing, no-progress-after-final,
  * one-terminal-state).
  */
-export const COORDINATOR_STATEMENTS = ['invalid-cancel-ignored', 'late-cancel-ignored', 'response-when-completed'] as const;
+export const COORDINATOR_STATEMENTS = [
+  'invalid-cancel-ignored',
+  'late-cancel-ignored',
+  'response-when-completed',
+] as const;
 export type CoordinatorStatement = (typeof COORDINATOR_STATEMENTS)[number];
 
 const refuse = (reason: string): Verdict => ({ accepted: false, reason });
@@ -51,13 +55,19 @@ export class ComponentCoordinator extends RequestCoordinator {
    * What the cancellation names, as the lab's coordinator reads it: malformed or unknown (nothing to
    * cancel), an active request, or one already ended on the server.
    */
-  private target(params: unknown): { kind: 'invalid'; why: string } | { kind: 'active' | 'ended'; requestId: RequestId } {
+  private target(
+    params: unknown,
+  ): { kind: 'invalid'; why: string } | { kind: 'active' | 'ended'; requestId: RequestId } {
     if (typeof params !== 'object' || params === null) return { kind: 'invalid', why: 'its params are not an object' };
     const requestId: unknown = (params as { requestId?: unknown }).requestId;
     if (requestId === undefined) return { kind: 'invalid', why: 'it has no requestId' };
     if (!isRequestId(requestId)) return { kind: 'invalid', why: 'its requestId is neither a string nor an integer' };
     const record = this.get(requestId);
-    if (record === undefined || !record.serverReceived || !this.received.has(requestId)) return { kind: 'invalid', why: `it names request ${JSON.stringify(requestId)}, which this server never received` };
+    if (record === undefined || !record.serverReceived || !this.received.has(requestId))
+      return {
+        kind: 'invalid',
+        why: `it names request ${JSON.stringify(requestId)}, which this server never received`,
+      };
     return { kind: record.server === 'active' ? 'active' : 'ended', requestId };
   }
 
@@ -65,17 +75,30 @@ export class ComponentCoordinator extends RequestCoordinator {
     const answer = this.component.onCancel(params);
     const target = this.target(params);
     if (target.kind === 'invalid') {
-      if (answer === 'accept') this.breach('invalid-cancel-ignored', `onCancel(${JSON.stringify(params)}) answered 'accept', but ${target.why}: a malformed cancellation, or one for a request the server does not know, is ignored (RC-7); the run goes on as if ignored, since it cancels nothing`);
+      if (answer === 'accept')
+        this.breach(
+          'invalid-cancel-ignored',
+          `onCancel(${JSON.stringify(params)}) answered 'accept', but ${target.why}: a malformed cancellation, or one for a request the server does not know, is ignored (RC-7); the run goes on as if ignored, since it cancels nothing`,
+        );
       return super.serverCancel(params, atMs);
     }
     if (target.kind === 'ended') {
       const record = this.get(target.requestId);
       if (answer === 'ignore') return super.serverCancel(params, atMs);
       const how = record?.server === 'completed' ? 'completed and its response was sent' : 'was already cancelled';
-      this.breach('late-cancel-ignored', `onCancel(${JSON.stringify(params)}) answered 'accept', but request ${JSON.stringify(target.requestId)} ${how}: a cancellation that arrives after the request ended is ignored (RC-7); accepting it gives the request a second terminal state`);
+      this.breach(
+        'late-cancel-ignored',
+        `onCancel(${JSON.stringify(params)}) answered 'accept', but request ${JSON.stringify(target.requestId)} ${how}: a cancellation that arrives after the request ended is ignored (RC-7); accepting it gives the request a second terminal state`,
+      );
       return { accepted: true, requestId: target.requestId, afterEnd: true };
     }
-    if (answer === 'ignore') return { ...refuse(`the server's coordinator ignored the cancellation of the running request ${JSON.stringify(target.requestId)} (onCancel answered 'ignore')`), requestId: target.requestId };
+    if (answer === 'ignore')
+      return {
+        ...refuse(
+          `the server's coordinator ignored the cancellation of the running request ${JSON.stringify(target.requestId)} (onCancel answered 'ignore')`,
+        ),
+        requestId: target.requestId,
+      };
     return super.serverCancel(params, atMs);
   }
 
@@ -84,11 +107,18 @@ export class ComponentCoordinator extends RequestCoordinator {
     const answer = this.component.onProgress(id, progress);
     if (record === undefined) return refuse(`no request ${JSON.stringify(id)}`);
     if (answer === 'send') {
-      record.lastProgressSent = record.lastProgressSent === null ? progress : Math.max(record.lastProgressSent, progress);
+      record.lastProgressSent =
+        record.lastProgressSent === null ? progress : Math.max(record.lastProgressSent, progress);
       return { accepted: true };
     }
-    if (record.server !== 'active') return refuse(`the request already ended on the server (its coordinator dropped the report: onProgress answered 'drop')`);
-    if (record.lastProgressSent !== null && progress <= record.lastProgressSent) return refuse(`progress ${progress} does not increase past ${record.lastProgressSent} (its coordinator dropped it: onProgress answered 'drop')`);
+    if (record.server !== 'active')
+      return refuse(
+        `the request already ended on the server (its coordinator dropped the report: onProgress answered 'drop')`,
+      );
+    if (record.lastProgressSent !== null && progress <= record.lastProgressSent)
+      return refuse(
+        `progress ${progress} does not increase past ${record.lastProgressSent} (its coordinator dropped it: onProgress answered 'drop')`,
+      );
     return refuse(`the server's coordinator dropped it (onProgress answered 'drop')`);
   }
 
@@ -101,7 +131,11 @@ export class ComponentCoordinator extends RequestCoordinator {
     }
     // A result suppressed though nothing was cancelled would leave the request with no end on the server: the
     // breach is reported, and the run goes on as the lab's server would, sending it.
-    if (answer === 'suppress') this.breach('response-when-completed', `onComplete(${JSON.stringify(id)}) answered 'suppress', but no cancellation of request ${JSON.stringify(id)} was accepted: a request whose work finished gets its final response (RC-8), or it never ends; the run goes on as if it answered 'send'`);
+    if (answer === 'suppress')
+      this.breach(
+        'response-when-completed',
+        `onComplete(${JSON.stringify(id)}) answered 'suppress', but no cancellation of request ${JSON.stringify(id)} was accepted: a request whose work finished gets its final response (RC-8), or it never ends; the run goes on as if it answered 'send'`,
+      );
     return super.serverComplete(id, atMs);
   }
 }

@@ -9,8 +9,10 @@ import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
 const scenarios = allScenarios.filter((s): s is RequestRaceScenario => s.kind === 'request-race');
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
-const method = (e: MessageEvent): string => ('method' in e.message ? e.message.method : 'result' in e.message ? 'response' : 'error');
-const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) => t.events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
+const method = (e: MessageEvent): string =>
+  'method' in e.message ? e.message.method : 'result' in e.message ? 'response' : 'error';
+const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) =>
+  t.events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
 
 describe('each scenario on each transport matches its declared outcome', () => {
   for (const scenario of scenarios) {
@@ -34,7 +36,11 @@ describe('VF-1 stdio cancellation sends notifications/cancelled and receives no 
     const cancels = messages(t).filter((m) => method(m) === 'notifications/cancelled');
     expect(cancels).toHaveLength(1);
     expect(cancels[0]?.from).toBe('client');
-    expect(cancels[0]?.message).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41, reason: 'User closed the operation' } });
+    expect(cancels[0]?.message).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 41, reason: 'User closed the operation' },
+    });
     // Fire-and-forget: nothing on the wire after it, from either side.
     const after = messages(t).filter((m) => m.seq > (cancels[0]?.seq ?? Infinity));
     expect(after).toEqual([]);
@@ -52,7 +58,11 @@ describe('VF-2 Streamable HTTP cancellation closes the stream and POSTs no cance
       expect(closes.map((c) => c.by)).toEqual(['client']);
       expect(of(t, 'disconnect-observed')).toHaveLength(1);
       expect(of(t, 'cancel-accepted')).toHaveLength(1);
-      expect(of(t, 'stream-opened')[0]?.headers).toEqual({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      expect(of(t, 'stream-opened')[0]?.headers).toEqual({
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+        'X-Accel-Buffering': 'no',
+      });
     });
   }
 
@@ -158,7 +168,13 @@ describe('determinism and bounds', () => {
   });
 
   it('a run over its event bound fails with LAB006 instead of hanging', () => {
-    const endless = { eventsMax: 500, maxTimeoutMs: 86_400_000, idleTimeoutMs: 3_600_000, workMs: 86_400_000, progressEveryMs: 1 };
+    const endless = {
+      eventsMax: 500,
+      maxTimeoutMs: 86_400_000,
+      idleTimeoutMs: 3_600_000,
+      workMs: 86_400_000,
+      progressEveryMs: 1,
+    };
     expect(() => runRaceById('C', { settings: endless })).toThrow(LabError);
     expect(() => runRaceById('C', { settings: endless })).toThrow(/LAB006.*eventsMax=500/);
     // The same run with room enough ends normally: the bound, not the scenario, stopped it.

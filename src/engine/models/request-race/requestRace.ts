@@ -7,16 +7,34 @@ import type { MessageEvent } from '../../core/transcript';
 import { ClientRequest } from '../../mcp/clientRequest';
 import { RequestCoordinator } from '../../mcp/coordinator';
 import { mcpSim } from '../../mcp/mcpSim';
-import { callToolResultResponse, cancelledNotification, progressNotification, type JsonRpcMessage } from '../../mcp/protocol';
+import {
+  callToolResultResponse,
+  cancelledNotification,
+  progressNotification,
+  type JsonRpcMessage,
+} from '../../mcp/protocol';
 import { ServerRequest } from '../../mcp/serverRequest';
 import { ComponentCoordinator } from './componentCoordinator';
 import { endResponseStream, sendOn } from '../../mcp/stream';
 import { summarizeMessage } from '../../mcp/summary';
-import { arrivedOnClosedStream, cancelHow, deadlineWording, maxFoundOnProgress, responseSuppressed, userCancelled, workerWording } from '../../mcp/wording';
+import {
+  arrivedOnClosedStream,
+  cancelHow,
+  deadlineWording,
+  maxFoundOnProgress,
+  responseSuppressed,
+  userCancelled,
+  workerWording,
+} from '../../mcp/wording';
 import { requestRaceSettingsSpec, type RequestRaceSettings } from './settings';
 import type { ClientIgnore, RequestOutcome, RequestRaceEvent, RequestRaceScenario, ScriptStep } from './types';
 
-export { requestRaceSettingsSpec, requestRaceDefaults, type RequestRaceSettings, type RequestRaceSettingKey } from './settings';
+export {
+  requestRaceSettingsSpec,
+  requestRaceDefaults,
+  type RequestRaceSettings,
+  type RequestRaceSettingKey,
+} from './settings';
 
 const USER_CANCEL_REASON = 'User closed the operation';
 /** RC-7: the id a buggy client's cancellation names; no request ever has it in these scenarios. */
@@ -58,8 +76,19 @@ export class RequestRace {
     this.coordinator = this.student ?? new RequestCoordinator();
     const { idleTimeoutMs, maxTimeoutMs, progressResetsMax } = s;
     const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
-    this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, views: true, onDeadline: () => this.deadlineFires(), components: run.components });
-    const afterCancel = s.afterCancel === 'respond' ? 'this server marks it cancelled but neither stops the work nor suppresses the response (a catalogued failure mode)' : undefined;
+    this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, {
+      idleTimeoutMs,
+      maxTimeoutMs,
+      progressToken,
+      progressResetsMax,
+      views: true,
+      onDeadline: () => this.deadlineFires(),
+      components: run.components,
+    });
+    const afterCancel =
+      s.afterCancel === 'respond'
+        ? 'this server marks it cancelled but neither stops the work nor suppresses the response (a catalogued failure mode)'
+        : undefined;
     this.server = new ServerRequest(this.sim, this.coordinator, s.requestId, { views: true, afterCancel });
   }
 
@@ -80,7 +109,13 @@ export class RequestRace {
   /** The client's delivery: what it accepts or ignores, noting each ignore for the outcome. */
   private readonly toClient = (event: MessageEvent): string | null => {
     const reason = this.clientReceives(event);
-    if (reason !== null) this.clientIgnores.push({ seq: event.seq, atMs: event.arrivesAtMs, summary: summarizeMessage(event.message), reason });
+    if (reason !== null)
+      this.clientIgnores.push({
+        seq: event.seq,
+        atMs: event.arrivesAtMs,
+        summary: summarizeMessage(event.message),
+        reason,
+      });
     return reason;
   };
 
@@ -93,7 +128,9 @@ export class RequestRace {
     const s = this.settings;
     this.client.callTool('generate_report', { quarter: '2026-Q3' }, () => this.serverReceivesCall());
     if (this.sdk) {
-      this.client.deadlines.armIdleOnly(`the TypeScript SDK 1.x's \`timeout\` of ${s.idleTimeoutMs} ms (resetTimeoutOnProgress); it has no maximum timer: maxTotalTimeout of ${s.maxTimeoutMs} ms is checked only when progress arrives`);
+      this.client.deadlines.armIdleOnly(
+        `the TypeScript SDK 1.x's \`timeout\` of ${s.idleTimeoutMs} ms (resetTimeoutOnProgress); it has no maximum timer: maxTotalTimeout of ${s.maxTimeoutMs} ms is checked only when progress arrives`,
+      );
       return;
     }
     this.client.deadlines.armBoth(deadlineWording.idleArmed(s.idleTimeoutMs), deadlineWording.maxArmed(s.maxTimeoutMs));
@@ -103,14 +140,19 @@ export class RequestRace {
     const s = this.settings;
     if (this.sdk && this.sdkGaveUpAtMs !== null) {
       // ts-sdk-1.x: the timer maxTotalTimeout's rejection never cleared (protocol.js:197, :470) cancels now, after the client gave up.
-      this.client.deadlines.fired('idle', `the SDK's \`timeout\` timer, left armed when maxTotalTimeout rejected the request at ${this.sdkGaveUpAtMs} ms, fires now and sends notifications/cancelled — ${this.sim.nowMs - this.sdkGaveUpAtMs} ms after the client gave up`);
+      this.client.deadlines.fired(
+        'idle',
+        `the SDK's \`timeout\` timer, left armed when maxTotalTimeout rejected the request at ${this.sdkGaveUpAtMs} ms, fires now and sends notifications/cancelled — ${this.sim.nowMs - this.sdkGaveUpAtMs} ms after the client gave up`,
+      );
       this.sendCancellation('Request timed out');
       return;
     }
     // ts-sdk-1.x: the SDK's one timer (protocol.js:741 timeoutHandler → cancel()).
     const ended = this.sdk
       ? this.client.expire(() => deadlineWording.idleFired(s.idleTimeoutMs, "the SDK's `timeout` fires"), 'idle')
-      : this.client.expire((fired) => (fired === 'max' ? deadlineWording.maxFired(s.maxTimeoutMs) : deadlineWording.idleFired(s.idleTimeoutMs)));
+      : this.client.expire((fired) =>
+          fired === 'max' ? deadlineWording.maxFired(s.maxTimeoutMs) : deadlineWording.idleFired(s.idleTimeoutMs),
+        );
     if (ended !== null) this.sendCancellation(ended.reason);
   }
 
@@ -121,7 +163,10 @@ export class RequestRace {
   private sdkMaxExceeded(): string {
     const startedAtMs = this.coordinator.get(this.id)?.startedAtMs ?? 0;
     this.sdkGaveUpAtMs = this.sim.nowMs;
-    const reason = deadlineWording.maxFired(this.settings.maxTimeoutMs, `the TypeScript SDK 1.x found it only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed); it rejects the request locally and sends nothing; its \`timeout\` timer stays armed`);
+    const reason = deadlineWording.maxFired(
+      this.settings.maxTimeoutMs,
+      `the TypeScript SDK 1.x found it only now that progress arrived (${this.sim.nowMs - startedAtMs} ms elapsed); it rejects the request locally and sends nothing; its \`timeout\` timer stays armed`,
+    );
     const ended = this.client.expire(() => reason, 'max', false);
     assert(ended?.deadline === 'max', 'the SDK finds maxTotalTimeout exceeded only once it is');
     // The client gave up: no response is owed to it any more (its cancellation comes later, from the timer).
@@ -133,7 +178,13 @@ export class RequestRace {
   cancel(reason: string = USER_CANCEL_REASON): void {
     const verdict = this.client.abandon(userCancelled(reason, 'the client gives up on the request'));
     if (verdict.accepted) this.sendCancellation(reason, 'the user cancelled');
-    else this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: this.id, reason: `nothing to cancel: ${verdict.reason}` });
+    else
+      this.sim.record({
+        kind: 'cancel-ignored',
+        by: 'client',
+        requestId: this.id,
+        reason: `nothing to cancel: ${verdict.reason}`,
+      });
   }
 
   /**
@@ -144,16 +195,35 @@ export class RequestRace {
     if (this.sim.http && this.settings.httpCancel !== 'post-notification' && !this.sdk) {
       // 2026-07-28 uses notifications/cancelled only on stdio; on Streamable HTTP a cancellation is the
       // close of a request's own response stream, which can be neither malformed nor about another request.
-      const what = malformed ? 'a cancellation without a requestId' : `a cancellation of request ${String(UNKNOWN_REQUEST_ID)}, which this client never sent`;
+      const what = malformed
+        ? 'a cancellation without a requestId'
+        : `a cancellation of request ${String(UNKNOWN_REQUEST_ID)}, which this client never sent`;
       const why = `stdio-only: on Streamable HTTP the client cancels a request by closing that request's own response stream and POSTs no notifications/cancelled, so ${what} cannot be sent; nothing goes on the wire`;
-      this.sim.record({ kind: 'cancel-ignored', by: 'client', requestId: malformed ? null : UNKNOWN_REQUEST_ID, reason: why });
+      this.sim.record({
+        kind: 'cancel-ignored',
+        by: 'client',
+        requestId: malformed ? null : UNKNOWN_REQUEST_ID,
+        reason: why,
+      });
       return;
     }
     const message: JsonRpcMessage = malformed
-      ? { jsonrpc: '2.0', method: 'notifications/cancelled', params: { reason: 'a cancellation that names no request' } }
+      ? {
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { reason: 'a cancellation that names no request' },
+        }
       : cancelledNotification(UNKNOWN_REQUEST_ID, 'a cancellation for a request this client never sent');
-    const deliver = (event: MessageEvent): string | null => this.server.acceptCancel('params' in event.message ? event.message.params : undefined, cancelHow.notified);
-    sendOn(this.sim, 'client', message, this.settings.requestId, deliver, malformed ? { malformed: 'params.requestId is missing; CancelledNotificationParams requires it' } : {});
+    const deliver = (event: MessageEvent): string | null =>
+      this.server.acceptCancel('params' in event.message ? event.message.params : undefined, cancelHow.notified);
+    sendOn(
+      this.sim,
+      'client',
+      message,
+      this.settings.requestId,
+      deliver,
+      malformed ? { malformed: 'params.requestId is missing; CancelledNotificationParams requires it' } : {},
+    );
   }
 
   /** On Streamable HTTP a catalogued failure mode (and the TypeScript SDK 1.x's way) POSTs the cancellation, which is not the signal. */
@@ -164,7 +234,8 @@ export class RequestRace {
     }
     this.client.cancel(reason, this.server, {
       post: () => {
-        const why = "on Streamable HTTP the disconnect of the request's own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running";
+        const why =
+          "on Streamable HTTP the disconnect of the request's own response stream is the cancellation; a separately POSTed notifications/cancelled is not tied to it, so the request keeps running";
         this.sim.record({ kind: 'cancel-ignored', by: 'server', requestId: this.id, reason: why });
         return why;
       },
@@ -176,7 +247,12 @@ export class RequestRace {
     if (closedAtMs !== null) return arrivedOnClosedStream(closedAtMs);
     const message = event.message;
     if (!('method' in message && message.method === 'notifications/progress')) return this.client.response();
-    if (this.sdk && this.coordinator.get(this.id)?.client === 'waiting' && this.sim.nowMs >= this.coordinator.maxDueAtMs(this.id)) return this.sdkMaxExceeded();
+    if (
+      this.sdk &&
+      this.coordinator.get(this.id)?.client === 'waiting' &&
+      this.sim.nowMs >= this.coordinator.maxDueAtMs(this.id)
+    )
+      return this.sdkMaxExceeded();
     const resets = this.settings.progressResetsMax ? deadlineWording.everyReset : deadlineWording.idleReset;
     return this.client.progress(message.params?.progress as number, resets);
   }
@@ -187,8 +263,14 @@ export class RequestRace {
     const s = this.settings;
     this.student?.serverReceives(this.id, this.coordinator.get(this.id)?.progressToken ?? null);
     this.server.opened();
-    const step = (chunk: number, _chunks: number, isLast: boolean): boolean => (isLast ? this.workerCompletes() : this.workerCheckpoint(chunk));
-    this.workerChunks = this.server.startWorker(s.workMs, s.progressEveryMs, (chunks) => workerWording.started(s.workMs, chunks, workerWording.uninterruptible), step).chunks;
+    const step = (chunk: number, _chunks: number, isLast: boolean): boolean =>
+      isLast ? this.workerCompletes() : this.workerCheckpoint(chunk);
+    this.workerChunks = this.server.startWorker(
+      s.workMs,
+      s.progressEveryMs,
+      (chunks) => workerWording.started(s.workMs, chunks, workerWording.uninterruptible),
+      step,
+    ).chunks;
     return null;
   }
 
@@ -200,7 +282,11 @@ export class RequestRace {
     if (this.student !== null) return this.studentCheckpoint(chunk, done);
     if (this.server.phase === 'cancelled') {
       // a catalogued failure mode (afterCancel=respond): this server accepted the cancellation but never checks it; the work goes on.
-      if (this.settings.afterCancel === 'respond') this.server.work('checkpoint', `${done}; this server does not check for the accepted cancellation and works on (a catalogued failure mode)`);
+      if (this.settings.afterCancel === 'respond')
+        this.server.work(
+          'checkpoint',
+          `${done}; this server does not check for the accepted cancellation and works on (a catalogued failure mode)`,
+        );
       else this.server.work('stopped', workerWording.stopped(chunk));
       return this.settings.afterCancel === 'respond';
     }
@@ -208,15 +294,35 @@ export class RequestRace {
     const token = this.coordinator.get(this.id)?.progressToken ?? null;
     if (!this.settings.serverSendsProgress || token === null) return true;
     const verdict = this.coordinator.serverProgress(this.id, chunk);
-    if (verdict.accepted) sendOn(this.sim, 'server', progressNotification(token, chunk, this.workerChunks, progressText), this.id, this.toClient);
-    else this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'progress', reason: verdict.reason });
+    if (verdict.accepted)
+      sendOn(
+        this.sim,
+        'server',
+        progressNotification(token, chunk, this.workerChunks, progressText),
+        this.id,
+        this.toClient,
+      );
+    else
+      this.sim.record({
+        kind: 'suppressed',
+        by: 'server',
+        requestId: this.id,
+        what: 'progress',
+        reason: verdict.reason,
+      });
     return true;
   }
 
   private workerCompletes(): boolean {
     const respond = (): void => {
       this.finalResponse = true;
-      sendOn(this.sim, 'server', callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }), this.id, this.toClient);
+      sendOn(
+        this.sim,
+        'server',
+        callToolResultResponse(this.id, 'Report for 2026-Q3 is ready.', { rows: 42 }),
+        this.id,
+        this.toClient,
+      );
     };
     if (this.server.complete(workerWording.finished(), respond)) {
       this.studentReports(this.workerChunks, false);
@@ -228,7 +334,13 @@ export class RequestRace {
       respond();
       endResponseStream(this.sim, this.id);
     } else {
-      this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'response', reason: responseSuppressed() });
+      this.sim.record({
+        kind: 'suppressed',
+        by: 'server',
+        requestId: this.id,
+        what: 'response',
+        reason: responseSuppressed(),
+      });
     }
     this.studentReports(this.workerChunks, false);
     return false;
@@ -257,8 +369,22 @@ export class RequestRace {
     if (this.student === null || !this.settings.serverSendsProgress || token === null) return;
     for (const value of repeat ? [progress - 1, progress] : [progress]) {
       const verdict = this.coordinator.serverProgress(this.id, value);
-      if (verdict.accepted) sendOn(this.sim, 'server', progressNotification(token, value, this.workerChunks, `chunk ${value} of ${this.workerChunks}`), this.id, this.toClient);
-      else this.sim.record({ kind: 'suppressed', by: 'server', requestId: this.id, what: 'progress', reason: verdict.reason });
+      if (verdict.accepted)
+        sendOn(
+          this.sim,
+          'server',
+          progressNotification(token, value, this.workerChunks, `chunk ${value} of ${this.workerChunks}`),
+          this.id,
+          this.toClient,
+        );
+      else
+        this.sim.record({
+          kind: 'suppressed',
+          by: 'server',
+          requestId: this.id,
+          what: 'progress',
+          reason: verdict.reason,
+        });
     }
   }
 
@@ -274,7 +400,12 @@ export class RequestRace {
       const atMs = step.at === 'cancelAtMs' ? this.settings.cancelAtMs : step.at;
       return atMs === null ? [] : [{ atMs, action: step.do }];
     });
-    const actions = { call: () => this.call(), cancel: () => this.cancel(), 'cancel-malformed': () => this.sendBuggyCancel(true), 'cancel-unknown': () => this.sendBuggyCancel(false) };
+    const actions = {
+      call: () => this.call(),
+      cancel: () => this.cancel(),
+      'cancel-malformed': () => this.sendBuggyCancel(true),
+      'cancel-unknown': () => this.sendBuggyCancel(false),
+    };
     const scheduleStep = (index: number): void => {
       const step = steps[index];
       if (step === undefined) return;
@@ -302,14 +433,21 @@ export class RequestRace {
     }
     if (this.sim.log.recording) {
       // Paired with toClient: the ignores noted as they happened are exactly the messages the transcript marks ignored by the client.
-      assert(JSON.stringify(marked) === JSON.stringify(clientIgnores.map((ignore) => ignore.seq)), 'the noted ignores match the transcript');
+      assert(
+        JSON.stringify(marked) === JSON.stringify(clientIgnores.map((ignore) => ignore.seq)),
+        'the noted ignores match the transcript',
+      );
     }
-    assert(clientIgnores.every((ignore) => ignore.atMs >= 0), 'an ignored message arrived at a real time');
+    assert(
+      clientIgnores.every((ignore) => ignore.atMs >= 0),
+      'an ignored message arrived at a real time',
+    );
     const clientEnd = this.coordinator.clientOutcome(this.id);
     assert(clientEnd !== null, 'the client always ends its view: the maximum deadline guarantees one');
     const viewsDiverge = this.coordinator.viewsDiverge(this.id) === true;
     // Paired with noteViews: the outcome and the transcript agree on a divergence.
-    if (this.sim.log.recording) assert(viewsDiverge === divergeRecorded, 'a divergence is in the outcome exactly when it is in the transcript');
+    if (this.sim.log.recording)
+      assert(viewsDiverge === divergeRecorded, 'a divergence is in the outcome exactly when it is in the transcript');
     const cancelSentAtMs = this.client.cancelSentAtMs;
     return {
       requestId: this.id,

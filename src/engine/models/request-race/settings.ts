@@ -10,8 +10,18 @@ export const requestRaceSettingsSpec = {
   workMs: requestSettingsSpec.workMs,
   progressEveryMs: requestSettingsSpec.progressEveryMs,
   progressToken: { kind: 'boolean', description: 'The client asks for progress (sends _meta.progressToken).' },
-  serverSendsProgress: { kind: 'boolean', description: 'The server honours the progress token (RC-4: it may legally not).' },
-  cancelAtMs: { kind: 'integer', min: 0, max: 86_400_000, nullable: true, unit: 'ms', description: 'When the user cancels; none: never.' },
+  serverSendsProgress: {
+    kind: 'boolean',
+    description: 'The server honours the progress token (RC-4: it may legally not).',
+  },
+  cancelAtMs: {
+    kind: 'integer',
+    min: 0,
+    max: 86_400_000,
+    nullable: true,
+    unit: 'ms',
+    description: 'When the user cancels; none: never.',
+  },
   httpCancel: {
     kind: 'enum',
     values: ['close-stream', 'post-notification'],
@@ -21,7 +31,8 @@ export const requestRaceSettingsSpec = {
   afterCancel: {
     kind: 'enum',
     values: ['suppress', 'respond'],
-    description: 'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the catalogued failure mode: it works on and sends a response the client cannot use).',
+    description:
+      'What the server does once it accepted a cancellation: suppress (RC-6: stop, send nothing more) or respond (the catalogued failure mode: it works on and sends a response the client cannot use).',
   },
   clientProfile: {
     kind: 'enum',
@@ -29,7 +40,11 @@ export const requestRaceSettingsSpec = {
     description:
       'spec: the two deadlines as the spec writes them (a maximum timer; cancel on timeout; close the stream on HTTP). ts-sdk-1.x: the official TypeScript SDK 1.x client (timeout = idleTimeoutMs with resetTimeoutOnProgress, maxTotalTimeout = maxTimeoutMs checked only when progress arrives, notifications/cancelled on every transport).',
   },
-  progressResetsMax: { kind: 'boolean', description: 'Progress also restarts the maximum deadline: the catalogued failure mode "progress resets every deadline" (RC-2 says it never may).' },
+  progressResetsMax: {
+    kind: 'boolean',
+    description:
+      'Progress also restarts the maximum deadline: the catalogued failure mode "progress resets every deadline" (RC-2 says it never may).',
+  },
   eventsMax: commonSettingsSpec.eventsMax,
 } as const satisfies SettingsSpec;
 
@@ -54,4 +69,3 @@ export const requestRaceDefaults: RequestRaceSettings = {
   progressResetsMax: false,
   eventsMax: 100_000,
 };
-

@@ -5,8 +5,12 @@ import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
 import { TS_SDK_1X_EXPECTATIONS } from './tsSdkProfile';
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');
-const cancels = (t: Transcript) => messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled');
-const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) => t.events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
+const cancels = (t: Transcript) =>
+  messages(t).filter(
+    (m) => m.from === 'client' && 'method' in m.message && m.message.method === 'notifications/cancelled',
+  );
+const of = <K extends LabEvent['kind']>(t: Transcript, kind: K) =>
+  t.events.filter((e): e is LabEvent & { kind: K } => e.kind === kind);
 
 /** The reference measurement: SDK 1.32.2, timeout 500, resetTimeoutOnProgress true, maxTotalTimeout 2000, progress every 333 ms. */
 const issueRun = { latencyMs: 0, idleTimeoutMs: 500, maxTimeoutMs: 2_000, workMs: 5_000, progressEveryMs: 333 };
@@ -25,7 +29,11 @@ describe('clientProfile=ts-sdk-1.x (SDK 1.32.2 on a virtual clock)', () => {
     expect(messages(t).filter((m) => m.from === 'client' && m.atMs === 2_331)).toEqual([]);
     expect(t.outcome.cancelDelayMs).toBe(167);
     // No maximum timer fired at 2000 ms: the SDK has none.
-    expect(of(t, 'deadline').filter((d) => d.action === 'fired').map((d) => [d.deadline, d.atMs])).toEqual([
+    expect(
+      of(t, 'deadline')
+        .filter((d) => d.action === 'fired')
+        .map((d) => [d.deadline, d.atMs]),
+    ).toEqual([
       ['max', 2_331],
       ['idle', 2_498],
     ]);
@@ -39,7 +47,13 @@ describe('clientProfile=ts-sdk-1.x (SDK 1.32.2 on a virtual clock)', () => {
   });
 
   it('without progress the SDK never checks maxTotalTimeout: only its `timeout` ends the request', () => {
-    const settings = { latencyMs: 0, idleTimeoutMs: 4_000, maxTimeoutMs: 2_000, workMs: 10_000, serverSendsProgress: false };
+    const settings = {
+      latencyMs: 0,
+      idleTimeoutMs: 4_000,
+      maxTimeoutMs: 2_000,
+      workMs: 10_000,
+      serverSendsProgress: false,
+    };
     const sdk = runRaceById('C', { settings: { ...settings, clientProfile: 'ts-sdk-1.x' } });
     const spec = runRaceById('C', { settings });
     expect([spec.outcome.clientOutcome, spec.outcome.clientOutcomeAtMs]).toEqual(['timeout-max', 2_000]);
@@ -58,7 +72,8 @@ describe('clientProfile=ts-sdk-1.x (SDK 1.32.2 on a virtual clock)', () => {
   it('a user cancel on stdio is the same in both profiles', () => {
     const sdk = runRaceById('A', { settings: { clientProfile: 'ts-sdk-1.x' } });
     const spec = runRaceById('A');
-    const wire = (t: Transcript) => messages(t).map((m) => [m.atMs, m.from, 'method' in m.message ? m.message.method : 'response']);
+    const wire = (t: Transcript) =>
+      messages(t).map((m) => [m.atMs, m.from, 'method' in m.message ? m.message.method : 'response']);
     expect(wire(sdk)).toEqual(wire(spec));
     expect(sdk.outcome.terminalState).toBe('cancelled');
   });

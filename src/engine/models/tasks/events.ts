@@ -16,7 +16,19 @@ export interface TaskEvent extends EventBase {
    * request-lost: a run with faults: a request's deadline passed with no answer (it or its response stream was lost),
    * so the client stops waiting for it; `retried` or `retry-skipped` says what it does next.
    */
-  action: 'created' | 'polled' | 'cancel-acknowledged' | 'cancel-skipped' | 'cancelled' | 'completed' | 'reported' | 'crashed' | 'restarted' | 'retried' | 'retry-skipped' | 'request-lost';
+  action:
+    | 'created'
+    | 'polled'
+    | 'cancel-acknowledged'
+    | 'cancel-skipped'
+    | 'cancelled'
+    | 'completed'
+    | 'reported'
+    | 'crashed'
+    | 'restarted'
+    | 'retried'
+    | 'retry-skipped'
+    | 'request-lost';
   taskId: string;
   status: TaskStatus | null;
   detail: string;
@@ -66,5 +78,9 @@ export type TaskModelEvent = WireEvent | SqlEvent | TaskEvent;
 export interface TaskScenario extends ScenarioMeta {
   readonly kind: 'task';
   readonly settings: TaskSettings;
-  readonly expected: { readonly taskStatus: TaskStatus; readonly statusAfterAck: TaskStatus | null; readonly resultRetrieved: boolean };
+  readonly expected: {
+    readonly taskStatus: TaskStatus;
+    readonly statusAfterAck: TaskStatus | null;
+    readonly resultRetrieved: boolean;
+  };
 }

@@ -65,13 +65,16 @@ const CALL_ID = 1;
  */
 const LOST_REISSUES_MAX = 3;
 
-
 function request(id: RequestId, method: string, params: JsonObject): JsonRpcMessage {
   return { jsonrpc: '2.0', id, method, params: { ...params, _meta: requestMeta(null, [TASKS_EXTENSION]) } };
 }
 
 function result(id: RequestId, body: JsonObject): JsonRpcResultResponse {
-  return { jsonrpc: '2.0', id, result: { resultType: 'complete', ...body, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: { resultType: 'complete', ...body, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } },
+  };
 }
 
 export class TaskLab {
@@ -114,7 +117,11 @@ export class TaskLab {
   private reissued = 0;
 
   constructor(options: TaskRunOptions) {
-    if (options.host === undefined) throw new LabError('LAB011', 'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in');
+    if (options.host === undefined)
+      throw new LabError(
+        'LAB011',
+        'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in',
+      );
     this.s = options.settings;
     this.transport = options.transport;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
@@ -137,12 +144,18 @@ export class TaskLab {
    * id, and a file kept from earlier runs (`--ledger`, Keep ledger between runs) the next unused one.
    */
   private freeTaskId(): string {
-    const taken = this.db.run("SELECT task_id FROM tasks WHERE task_id = ? OR task_id LIKE ?", [TASK_ID, `${TASK_ID}-%`]);
+    const taken = this.db.run('SELECT task_id FROM tasks WHERE task_id = ? OR task_id LIKE ?', [
+      TASK_ID,
+      `${TASK_ID}-%`,
+    ]);
     assert(taken.ok, 'the task store can be read before the run');
     const ids = new Set(taken.rows.map((row) => String(row.task_id)));
     if (!ids.has(TASK_ID)) return TASK_ID;
     for (let n = 2; n <= TASK_IDS_MAX; n++) if (!ids.has(`${TASK_ID}-${n}`)) return `${TASK_ID}-${n}`;
-    throw new LabError('LAB012', `the ledger already holds ${TASK_IDS_MAX} tasks of this lab; start a new ledger file. The file was not changed`);
+    throw new LabError(
+      'LAB012',
+      `the ledger already holds ${TASK_IDS_MAX} tasks of this lab; start a new ledger file. The file was not changed`,
+    );
   }
 
   get scheduler(): Scheduler {
@@ -157,7 +170,12 @@ export class TaskLab {
     return this.sim.record(event);
   }
 
-  private sql(sql: string, params: StatementParams, purpose: string, requestId: RequestId): Record<string, string | number | null>[] {
+  private sql(
+    sql: string,
+    params: StatementParams,
+    purpose: string,
+    requestId: RequestId,
+  ): Record<string, string | number | null>[] {
     const r = this.db.run(sql, params);
     this.record(sqlEvent('tasks', requestId, sql, params, purpose, r));
     assert(r.ok, () => `task store statement failed: ${sql}`);
@@ -170,7 +188,12 @@ export class TaskLab {
   }
 
   private taskRow(requestId: RequestId): JsonObject {
-    const row = this.sql('SELECT task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms FROM tasks WHERE task_id = ?', [this.taskId], 'read the durable task', requestId)[0];
+    const row = this.sql(
+      'SELECT task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms FROM tasks WHERE task_id = ?',
+      [this.taskId],
+      'read the durable task',
+      requestId,
+    )[0];
     assert(row !== undefined, 'the task row exists while its ttl lasts');
     return {
       taskId: String(row.task_id),
@@ -191,7 +214,12 @@ export class TaskLab {
     // With a student's store, tasks/get reports what its status() answers.
     const task = this.store === null ? row : { ...row, status: this.store.status(this.taskId) };
     if (task.status !== 'completed') return task;
-    const stored = this.sql('SELECT result_json FROM tasks WHERE task_id = ?', [this.taskId], 'the stored result, carried by the completed task', requestId)[0]?.result_json;
+    const stored = this.sql(
+      'SELECT result_json FROM tasks WHERE task_id = ?',
+      [this.taskId],
+      'the stored result, carried by the completed task',
+      requestId,
+    )[0]?.result_json;
     // A store that says completed before the work finished: there is no result to carry.
     if (this.store !== null && typeof stored !== 'string') return task;
     assert(typeof stored === 'string', 'a completed task has its result stored');
@@ -200,7 +228,9 @@ export class TaskLab {
   }
 
   private status(requestId: RequestId): TaskStatus {
-    return String(this.sql('SELECT status FROM tasks WHERE task_id = ?', [this.taskId], 'current status', requestId)[0]?.status) as TaskStatus;
+    return String(
+      this.sql('SELECT status FROM tasks WHERE task_id = ?', [this.taskId], 'current status', requestId)[0]?.status,
+    ) as TaskStatus;
   }
 
   // ── client ───────────────────────────────────────────────────────────────────────────────────
@@ -208,13 +238,17 @@ export class TaskLab {
   private send(from: Side, id: RequestId, message: JsonRpcMessage, deliver: () => void): void {
     if (from === 'client' && 'method' in message) this.methods.set(id, message.method);
     const event = this.sim.wire.send(from, this.channel(from, id), message, () => {
-      if (from === 'server' && id === CALL_ID && this.streamClosedAtMs !== null) return `the client closed the connection of request #${CALL_ID} at ${this.streamClosedAtMs} ms`;
-      if (from === 'server' && this.gaveUp.has(id)) return `the client stopped waiting for #${String(id)} at its deadline (${this.deadlineMs()} ms) and already acted on it being lost: this late answer is ignored`;
+      if (from === 'server' && id === CALL_ID && this.streamClosedAtMs !== null)
+        return `the client closed the connection of request #${CALL_ID} at ${this.streamClosedAtMs} ms`;
+      if (from === 'server' && this.gaveUp.has(id))
+        return `the client stopped waiting for #${String(id)} at its deadline (${this.deadlineMs()} ms) and already acted on it being lost: this late answer is ignored`;
       deliver();
       return null;
     });
-    if (event.lost === true && event.fault?.startsWith('crash:') === true) this.crashedResponse = { id, method: this.methods.get(id) ?? 'tools/call' };
-    if (this.faulted && from === 'client' && 'method' in message && 'id' in message) this.scheduler.after(this.deadlineMs(), 'client', `deadline of #${String(id)}`, () => this.deadlinePassed(id));
+    if (event.lost === true && event.fault?.startsWith('crash:') === true)
+      this.crashedResponse = { id, method: this.methods.get(id) ?? 'tools/call' };
+    if (this.faulted && from === 'client' && 'method' in message && 'id' in message)
+      this.scheduler.after(this.deadlineMs(), 'client', `deadline of #${String(id)}`, () => this.deadlinePassed(id));
   }
 
   // ── a run with faults: the client's deadline on each request, and what it does about a lost one ──
@@ -225,7 +259,9 @@ export class TaskLab {
   }
 
   private isOpen(id: RequestId): boolean {
-    return this.sim.wire.unanswered().some((event) => event.from === 'client' && 'id' in event.message && event.message.id === id);
+    return this.sim.wire
+      .unanswered()
+      .some((event) => event.from === 'client' && 'id' in event.message && event.message.id === id);
   }
 
   /**
@@ -238,26 +274,56 @@ export class TaskLab {
     this.gaveUp.add(id);
     const method = this.methods.get(id) ?? 'tools/call';
     const what = `no answer to ${method} #${String(id)} within ${this.deadlineMs()} ms`;
-    this.record({ kind: 'task', action: 'request-lost', taskId: this.taskId, status: null, detail: `${what}: the request, its response or the stream carrying it was lost, so the client stops waiting for it` });
+    this.record({
+      kind: 'task',
+      action: 'request-lost',
+      taskId: this.taskId,
+      status: null,
+      detail: `${what}: the request, its response or the stream carrying it was lost, so the client stops waiting for it`,
+    });
     if (method === 'tools/call') {
       this.lostRequests.push({ requestId: id, method, reissuedAs: null });
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll: the outcome is unknown to it, not failed; the call carries no idempotency key, so it is not re-issued (RT-1)` });
+      this.record({
+        kind: 'task',
+        action: 'retry-skipped',
+        taskId: this.taskId,
+        status: null,
+        detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll: the outcome is unknown to it, not failed; the call carries no idempotency key, so it is not re-issued (RT-1)`,
+      });
       return;
     }
     if (this.clientDone) {
       this.lostRequests.push({ requestId: id, method, reissuedAs: null });
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client is done with the task, nothing to re-issue` });
+      this.record({
+        kind: 'task',
+        action: 'retry-skipped',
+        taskId: this.taskId,
+        status: null,
+        detail: `${what}: the client is done with the task, nothing to re-issue`,
+      });
       return;
     }
     if (this.reissued >= LOST_REISSUES_MAX) {
       this.lostRequests.push({ requestId: id, method, reissuedAs: null });
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client has re-issued lost requests ${LOST_REISSUES_MAX} times with no answer; it gives up, and the task's outcome stays unknown to it` });
+      this.record({
+        kind: 'task',
+        action: 'retry-skipped',
+        taskId: this.taskId,
+        status: null,
+        detail: `${what}: the client has re-issued lost requests ${LOST_REISSUES_MAX} times with no answer; it gives up, and the task's outcome stays unknown to it`,
+      });
       return;
     }
     this.reissued += 1;
     const reissuedAs = this.nextId;
     this.lostRequests.push({ requestId: id, method, reissuedAs });
-    this.record({ kind: 'task', action: 'retried', taskId: this.taskId, status: null, detail: `${what}: a request whose answer is lost is over; ${method} is safe to repeat, so the client re-issues it with a new request id, #${reissuedAs}` });
+    this.record({
+      kind: 'task',
+      action: 'retried',
+      taskId: this.taskId,
+      status: null,
+      detail: `${what}: a request whose answer is lost is over; ${method} is safe to repeat, so the client re-issues it with a new request id, #${reissuedAs}`,
+    });
     if (method === 'tasks/get') this.poll();
     else this.sendCancel();
   }
@@ -269,7 +335,11 @@ export class TaskLab {
 
   private poll(): void {
     if (this.clientDone) return;
-    if (this.polls >= this.s.pollsMax) throw new LabError('LAB006', `the client polled tasks/get ${this.polls} times without a terminal status (pollsMax=${this.s.pollsMax})`);
+    if (this.polls >= this.s.pollsMax)
+      throw new LabError(
+        'LAB006',
+        `the client polled tasks/get ${this.polls} times without a terminal status (pollsMax=${this.s.pollsMax})`,
+      );
     this.polls += 1;
     const id = this.nextId++;
     this.send('client', id, request(id, 'tasks/get', { taskId: this.taskId }), () => {
@@ -281,7 +351,15 @@ export class TaskLab {
   private clientSeesStatus(status: TaskStatus): void {
     this.statusesSeen.push(status);
     if (this.cancelAckAtMs !== null && this.statusAfterAck === null) this.statusAfterAck = status;
-    this.record({ kind: 'task', action: 'polled', taskId: this.taskId, status, detail: TERMINAL.has(status) ? `terminal status ${status}: the client stops polling (TK-2)` : `still ${status}: poll again in ${this.s.pollIntervalMs} ms` });
+    this.record({
+      kind: 'task',
+      action: 'polled',
+      taskId: this.taskId,
+      status,
+      detail: TERMINAL.has(status)
+        ? `terminal status ${status}: the client stops polling (TK-2)`
+        : `still ${status}: poll again in ${this.s.pollIntervalMs} ms`,
+    });
     if (!TERMINAL.has(status)) {
       this.scheduler.after(this.s.pollIntervalMs, 'client', 'poll', () => this.poll());
       return;
@@ -294,7 +372,13 @@ export class TaskLab {
 
   private cancel(): void {
     if (!this.taskKnownToClient || this.clientDone) {
-      this.record({ kind: 'task', action: 'cancel-skipped', taskId: this.taskId, status: null, detail: this.clientDone ? 'the task already reached a terminal status' : 'the client has no taskId yet' });
+      this.record({
+        kind: 'task',
+        action: 'cancel-skipped',
+        taskId: this.taskId,
+        status: null,
+        detail: this.clientDone ? 'the task already reached a terminal status' : 'the client has no taskId yet',
+      });
       return;
     }
     this.sendCancel();
@@ -303,26 +387,58 @@ export class TaskLab {
   private sendCancel(): void {
     const id = this.nextId++;
     this.send('client', id, request(id, 'tasks/cancel', { taskId: this.taskId }), () => {
-      this.sql('UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?', [this.taskId], 'record the intent to cancel; the status does not change here', id);
+      this.sql(
+        'UPDATE tasks SET cancel_requested = 1 WHERE task_id = ?',
+        [this.taskId],
+        'record the intent to cancel; the status does not change here',
+        id,
+      );
       const stored = this.status(id);
       const status = this.store === null ? stored : this.store.onCancelRequest(this.taskId);
-      if (status !== stored) this.sql('UPDATE tasks SET status = ?, last_updated_at_ms = ? WHERE task_id = ?', [status, this.scheduler.nowMs, this.taskId], `the task store answered tasks/cancel with ${status}`, id);
-      const detail = status === stored ? `the task is still ${status} until a worker checkpoint observes the flag (TK-1)` : `the task store made the task ${status} (it was ${stored}), though no worker checkpoint has observed the flag`;
-      this.record({ kind: 'task', action: 'cancel-acknowledged', taskId: this.taskId, status, detail: `the server acknowledges tasks/cancel with an empty result; ${detail}` });
+      if (status !== stored)
+        this.sql(
+          'UPDATE tasks SET status = ?, last_updated_at_ms = ? WHERE task_id = ?',
+          [status, this.scheduler.nowMs, this.taskId],
+          `the task store answered tasks/cancel with ${status}`,
+          id,
+        );
+      const detail =
+        status === stored
+          ? `the task is still ${status} until a worker checkpoint observes the flag (TK-1)`
+          : `the task store made the task ${status} (it was ${stored}), though no worker checkpoint has observed the flag`;
+      this.record({
+        kind: 'task',
+        action: 'cancel-acknowledged',
+        taskId: this.taskId,
+        status,
+        detail: `the server acknowledges tasks/cancel with an empty result; ${detail}`,
+      });
       this.send('server', id, result(id, {}), () => {
         this.cancelAckAtMs = this.scheduler.nowMs;
         if (!this.s.ackIsFinal) return;
         // a catalogued failure mode: the acknowledgement is taken for the end; polling stops, the UI says stopped.
         this.clientDone = true;
         this.clientReported = 'cancelled';
-        this.record({ kind: 'task', action: 'reported', taskId: this.taskId, status: 'cancelled', detail: 'the client takes the acknowledgement as final: it stops polling, which the tasks extension allows after tasks/cancel, and tells its user the task was cancelled, which the acknowledgement does not say: the worker may run on and the task may still complete (a catalogued failure mode; TK-1)' });
+        this.record({
+          kind: 'task',
+          action: 'reported',
+          taskId: this.taskId,
+          status: 'cancelled',
+          detail:
+            'the client takes the acknowledgement as final: it stops polling, which the tasks extension allows after tasks/cancel, and tells its user the task was cancelled, which the acknowledgement does not say: the worker may run on and the task may still complete (a catalogued failure mode; TK-1)',
+        });
       });
     });
   }
 
   private closeStream(): void {
     this.streamClosedAtMs = this.scheduler.nowMs;
-    this.record({ kind: 'stream-closed', by: 'client', requestId: CALL_ID, reason: 'the connection that created the task closes; the durable task is not tied to it (TK-3)' });
+    this.record({
+      kind: 'stream-closed',
+      by: 'client',
+      requestId: CALL_ID,
+      reason: 'the connection that created the task closes; the durable task is not tied to it (TK-3)',
+    });
   }
 
   // ── server ───────────────────────────────────────────────────────────────────────────────────
@@ -331,19 +447,43 @@ export class TaskLab {
     const now = this.scheduler.nowMs;
     const initial = this.store === null ? 'working' : this.store.create(this.taskId);
     this.sql('BEGIN IMMEDIATE', [], 'create the task durably before answering', CALL_ID);
-    this.sql('INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)', [this.taskId, initial, now, now, this.s.ttlMs, this.s.pollIntervalMs], 'the task row', CALL_ID);
+    this.sql(
+      'INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      [this.taskId, initial, now, now, this.s.ttlMs, this.s.pollIntervalMs],
+      'the task row',
+      CALL_ID,
+    );
     this.sql('COMMIT', [], 'the task is durable: only now may the server answer with it', CALL_ID);
-    this.record({ kind: 'task', action: 'created', taskId: this.taskId, status: initial, detail: 'committed to SQLite, then answered with CreateTaskResult (resultType "task", the task\'s fields flat beside it)' });
-    const task = this.taskRow(CALL_ID);
-    this.send('server', CALL_ID, { jsonrpc: '2.0', id: CALL_ID, result: { resultType: 'task', ...task, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } } }, () => {
-      this.taskKnownToClient = true;
-      this.scheduler.after(this.s.pollIntervalMs, 'client', 'poll', () => this.poll());
+    this.record({
+      kind: 'task',
+      action: 'created',
+      taskId: this.taskId,
+      status: initial,
+      detail:
+        'committed to SQLite, then answered with CreateTaskResult (resultType "task", the task\'s fields flat beside it)',
     });
+    const task = this.taskRow(CALL_ID);
+    this.send(
+      'server',
+      CALL_ID,
+      {
+        jsonrpc: '2.0',
+        id: CALL_ID,
+        result: { resultType: 'task', ...task, _meta: { 'io.modelcontextprotocol/serverInfo': { ...SERVER_INFO } } },
+      },
+      () => {
+        this.taskKnownToClient = true;
+        this.scheduler.after(this.s.pollIntervalMs, 'client', 'poll', () => this.poll());
+      },
+    );
     this.scheduleCheckpoint(now);
   }
 
   private scheduleCheckpoint(startedAtMs: number): void {
-    const nextAtMs = Math.min(startedAtMs + (this.workerCheckpoints + 1) * this.s.checkpointEveryMs, startedAtMs + this.s.workMs);
+    const nextAtMs = Math.min(
+      startedAtMs + (this.workerCheckpoints + 1) * this.s.checkpointEveryMs,
+      startedAtMs + this.s.workMs,
+    );
     this.checkpointHandle = this.scheduler.at(nextAtMs, 'worker', 'task checkpoint', () => {
       this.checkpointHandle = null;
       this.checkpoint(startedAtMs);
@@ -361,10 +501,21 @@ export class TaskLab {
     this.file.close();
     if (this.checkpointHandle !== null) this.scheduler.cancel(this.checkpointHandle);
     this.checkpointHandle = null;
-    this.record({ kind: 'task', action: 'crashed', taskId: this.taskId, status: null, detail: `the server crashed after COMMIT, before message ${seq} (the response to ${lost.method} #${String(lost.id)}) left: the process is gone with its connections and its worker` });
+    this.record({
+      kind: 'task',
+      action: 'crashed',
+      taskId: this.taskId,
+      status: null,
+      detail: `the server crashed after COMMIT, before message ${seq} (the response to ${lost.method} #${String(lost.id)}) left: the process is gone with its connections and its worker`,
+    });
     this.file = LedgerFile.open(this.host.sql, bytes);
     this.db = this.file.connect('tasks');
-    const row = this.sql('SELECT status, created_at_ms, last_updated_at_ms, cancel_requested FROM tasks WHERE task_id = ?', [this.taskId], 'after the restart: what survived in the file', CALL_ID)[0];
+    const row = this.sql(
+      'SELECT status, created_at_ms, last_updated_at_ms, cancel_requested FROM tasks WHERE task_id = ?',
+      [this.taskId],
+      'after the restart: what survived in the file',
+      CALL_ID,
+    )[0];
     assert(row !== undefined, 'the task row was committed before any response about it');
     const status = String(row.status) as TaskStatus;
     const doneMs = Number(row.last_updated_at_ms) - Number(row.created_at_ms);
@@ -374,7 +525,13 @@ export class TaskLab {
       this.workerCheckpoints = Math.round(doneMs / this.s.checkpointEveryMs);
       this.scheduleCheckpoint(this.scheduler.nowMs - doneMs);
     }
-    this.record({ kind: 'task', action: 'restarted', taskId: this.taskId, status, detail: `the restarted server opens its SQLite file: task ${this.taskId} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}` });
+    this.record({
+      kind: 'task',
+      action: 'restarted',
+      taskId: this.taskId,
+      status,
+      detail: `the restarted server opens its SQLite file: task ${this.taskId} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}`,
+    });
     this.scheduler.after(this.s.latencyMs, 'client', 'connection broken', () => this.clientRetries(lost));
   }
 
@@ -383,16 +540,38 @@ export class TaskLab {
     const what = `the connection of ${lost.method} #${String(lost.id)} broke without its response`;
     // That request is over: its response died with the server (a retry is a new request with a new id).
     this.sim.wire.settle('client', lost.id);
-    this.lostRequests.push({ requestId: lost.id, method: lost.method, reissuedAs: lost.method === 'tools/call' || this.clientDone ? null : this.nextId });
+    this.lostRequests.push({
+      requestId: lost.id,
+      method: lost.method,
+      reissuedAs: lost.method === 'tools/call' || this.clientDone ? null : this.nextId,
+    });
     if (lost.method === 'tools/call') {
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)` });
+      this.record({
+        kind: 'task',
+        action: 'retry-skipped',
+        taskId: this.taskId,
+        status: null,
+        detail: `${what}: the client cannot tell whether a task was created and has no taskId to poll; the call carries no idempotency key, so it is not retried (RT-1)`,
+      });
       return;
     }
     if (this.clientDone) {
-      this.record({ kind: 'task', action: 'retry-skipped', taskId: this.taskId, status: null, detail: `${what}: the client is done with the task, nothing to retry` });
+      this.record({
+        kind: 'task',
+        action: 'retry-skipped',
+        taskId: this.taskId,
+        status: null,
+        detail: `${what}: the client is done with the task, nothing to retry`,
+      });
       return;
     }
-    this.record({ kind: 'task', action: 'retried', taskId: this.taskId, status: null, detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id` });
+    this.record({
+      kind: 'task',
+      action: 'retried',
+      taskId: this.taskId,
+      status: null,
+      detail: `${what}: ${lost.method} is safe to repeat, so the client sends it again with a new request id`,
+    });
     if (lost.method === 'tasks/get') this.poll();
     else this.sendCancel();
   }
@@ -400,32 +579,72 @@ export class TaskLab {
   private checkpoint(startedAtMs: number): void {
     this.workerCheckpoints += 1;
     const now = this.scheduler.nowMs;
-    const row = this.sql('SELECT cancel_requested FROM tasks WHERE task_id = ?', [this.taskId], 'checkpoint: was cancellation requested?', CALL_ID)[0];
+    const row = this.sql(
+      'SELECT cancel_requested FROM tasks WHERE task_id = ?',
+      [this.taskId],
+      'checkpoint: was cancellation requested?',
+      CALL_ID,
+    )[0];
     const finished = now >= startedAtMs + this.s.workMs;
     if (finished) {
       // The last chunk completed before any checkpoint could stop it: the work's result stands.
       const resultJson = JSON.stringify({ rows: 42, quarter: '2026-Q3' });
       let status: TaskStatus = 'completed';
       if (this.store === null) {
-        this.sql("UPDATE tasks SET status = 'completed', result_json = ?, last_updated_at_ms = ? WHERE task_id = ?", [resultJson, now, this.taskId], 'the work finished: store the result', CALL_ID);
+        this.sql(
+          "UPDATE tasks SET status = 'completed', result_json = ?, last_updated_at_ms = ? WHERE task_id = ?",
+          [resultJson, now, this.taskId],
+          'the work finished: store the result',
+          CALL_ID,
+        );
       } else {
         // The student's store says what the task ends as; the row and the event carry its answer.
         status = this.store.complete(this.taskId);
-        this.sql('UPDATE tasks SET status = ?, result_json = ?, last_updated_at_ms = ? WHERE task_id = ?', [status, resultJson, now, this.taskId], `the work finished: store the result; the task store answered ${status}`, CALL_ID);
+        this.sql(
+          'UPDATE tasks SET status = ?, result_json = ?, last_updated_at_ms = ? WHERE task_id = ?',
+          [status, resultJson, now, this.taskId],
+          `the work finished: store the result; the task store answered ${status}`,
+          CALL_ID,
+        );
       }
       const ends = status === 'completed' ? 'the task ends completed' : `the task store made it ${status}`;
-      const detail = Number(row?.cancel_requested) === 1 ? `the work finished before a checkpoint observed the cancel flag: ${ends}${status === 'completed' ? ' despite the acknowledged tasks/cancel' : ''}` : status === 'completed' ? 'the work finished' : `the work finished; ${ends}`;
+      const detail =
+        Number(row?.cancel_requested) === 1
+          ? `the work finished before a checkpoint observed the cancel flag: ${ends}${status === 'completed' ? ' despite the acknowledged tasks/cancel' : ''}`
+          : status === 'completed'
+            ? 'the work finished'
+            : `the work finished; ${ends}`;
       this.record({ kind: 'task', action: 'completed', taskId: this.taskId, status, detail });
       return;
     }
-    const stop = this.store === null ? Number(row?.cancel_requested) === 1 : this.store.checkpoint(this.taskId) === 'stop';
+    const stop =
+      this.store === null ? Number(row?.cancel_requested) === 1 : this.store.checkpoint(this.taskId) === 'stop';
     if (stop) {
-      this.sql("UPDATE tasks SET status = 'cancelled', last_updated_at_ms = ? WHERE task_id = ?", [now, this.taskId], 'the checkpoint observed the flag: stop', CALL_ID);
-      const observed = Number(row?.cancel_requested) === 1 ? 'observed the cancel flag' : 'found no cancel flag, yet the task store answered stop';
-      this.record({ kind: 'task', action: 'cancelled', taskId: this.taskId, status: 'cancelled', detail: `checkpoint ${this.workerCheckpoints} ${observed}: the worker stops, the task is cancelled` });
+      this.sql(
+        "UPDATE tasks SET status = 'cancelled', last_updated_at_ms = ? WHERE task_id = ?",
+        [now, this.taskId],
+        'the checkpoint observed the flag: stop',
+        CALL_ID,
+      );
+      const observed =
+        Number(row?.cancel_requested) === 1
+          ? 'observed the cancel flag'
+          : 'found no cancel flag, yet the task store answered stop';
+      this.record({
+        kind: 'task',
+        action: 'cancelled',
+        taskId: this.taskId,
+        status: 'cancelled',
+        detail: `checkpoint ${this.workerCheckpoints} ${observed}: the worker stops, the task is cancelled`,
+      });
       return;
     }
-    this.sql('UPDATE tasks SET last_updated_at_ms = ? WHERE task_id = ?', [now, this.taskId], `checkpoint ${this.workerCheckpoints}: still working`, CALL_ID);
+    this.sql(
+      'UPDATE tasks SET last_updated_at_ms = ? WHERE task_id = ?',
+      [now, this.taskId],
+      `checkpoint ${this.workerCheckpoints}: still working`,
+      CALL_ID,
+    );
     this.scheduleCheckpoint(startedAtMs);
   }
 
@@ -434,7 +653,8 @@ export class TaskLab {
   run(): this {
     this.scheduler.at(0, 'client', 'call', () => this.call());
     if (this.s.cancelAtMs !== null) this.scheduler.at(this.s.cancelAtMs, 'client', 'tasks/cancel', () => this.cancel());
-    if (this.s.closeStreamAtMs !== null) this.scheduler.at(this.s.closeStreamAtMs, 'client', 'close', () => this.closeStream());
+    if (this.s.closeStreamAtMs !== null)
+      this.scheduler.at(this.s.closeStreamAtMs, 'client', 'close', () => this.closeStream());
     this.sim.run();
     this.sim.wire.assertAllAnswered();
     return this;
@@ -445,7 +665,10 @@ export class TaskLab {
     // "sql current status req=0" line at the end of every task transcript).
     const row = this.db.run('SELECT status FROM tasks WHERE task_id = ?', [this.taskId]);
     // Only a fault that lost the tools/call on its way leaves no task at all.
-    assert(row.ok && (row.rows.length === 1 || (this.faulted && row.rows.length === 0)), 'the task row exists at the end of the run');
+    assert(
+      row.ok && (row.rows.length === 1 || (this.faulted && row.rows.length === 0)),
+      'the task row exists at the end of the run',
+    );
     const eventsBefore = this.sim.events.length;
     const outcome: TaskOutcome = {
       taskId: this.taskId,
@@ -457,7 +680,12 @@ export class TaskLab {
       resultRetrieved: this.resultRetrieved,
       streamClosed: this.streamClosedAtMs !== null,
       clientReported: this.clientReported,
-      ...(this.faulted ? { lostRequests: [...this.lostRequests], outcomeUnknown: !this.taskKnownToClient || this.clientReported === null } : {}),
+      ...(this.faulted
+        ? {
+            lostRequests: [...this.lostRequests],
+            outcomeUnknown: !this.taskKnownToClient || this.clientReported === null,
+          }
+        : {}),
     };
     assert(this.sim.events.length === eventsBefore, 'reading the outcome records nothing');
     return outcome;
@@ -473,7 +701,16 @@ export class TaskLab {
 export const taskModel: Model<TaskScenario, TaskOutcome, TaskModelEvent> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
-    const lab = new TaskLab({ transport: run.transport, seed: run.seed, settings: run.settings as TaskSettings, host: run.ledger, chooser: run.chooser, trace: run.trace, faults: run.faults, components: run.components });
+    const lab = new TaskLab({
+      transport: run.transport,
+      seed: run.seed,
+      settings: run.settings as TaskSettings,
+      host: run.ledger,
+      chooser: run.chooser,
+      trace: run.trace,
+      faults: run.faults,
+      components: run.components,
+    });
     return runAndClose(lab);
   },
 };

@@ -21,13 +21,18 @@ function run(id: string, settings: Record<string, unknown> = {}): Transcript<'ta
 }
 
 const messages = (t: Transcript) => t.events.filter((e): e is MessageEvent => e.kind === 'message');
-const taskEvents = (t: Transcript) => t.events.filter((e): e is Extract<LabEvent, { kind: 'task' }> => e.kind === 'task');
+const taskEvents = (t: Transcript) =>
+  t.events.filter((e): e is Extract<LabEvent, { kind: 'task' }> => e.kind === 'task');
 
 describe('every task scenario ends as declared, with schema-valid messages', () => {
   for (const scenario of scenarios.filter((s): s is TaskScenario => s.kind === 'task')) {
     it(scenario.id, () => {
       const t = run(scenario.id);
-      expect({ taskStatus: t.outcome.taskStatus, statusAfterAck: t.outcome.statusAfterAck, resultRetrieved: t.outcome.resultRetrieved }).toEqual(scenario.expected);
+      expect({
+        taskStatus: t.outcome.taskStatus,
+        statusAfterAck: t.outcome.statusAfterAck,
+        resultRetrieved: t.outcome.resultRetrieved,
+      }).toEqual(scenario.expected);
       expect(validateTranscriptMessages(t).problems).toEqual([]);
       expect(JSON.stringify(run(scenario.id))).toBe(JSON.stringify(t));
     });
@@ -41,33 +46,89 @@ describe('the task is durably created before the CreateTaskResult is sent', () =
     const created = messages(t).find((m) => 'result' in m.message && m.message.result.resultType === 'task');
     expect(commit && created && commit.seq < created.seq).toBe(true);
     // The tasks extension's CreateTaskResult is Result & Task, flat: no nested `task` object.
-    expect(created?.message).toMatchObject({ result: { resultType: 'task', taskId: 'task-7f3a', status: 'working', ttlMs: 60_000, pollIntervalMs: 100 } });
+    expect(created?.message).toMatchObject({
+      result: { resultType: 'task', taskId: 'task-7f3a', status: 'working', ttlMs: 60_000, pollIntervalMs: 100 },
+    });
     expect('task' in ((created?.message as { result: object } | undefined)?.result ?? {})).toBe(false);
   });
 
   it('the task-extension validator rejects a malformed task (so passing means something)', () => {
-    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', task: { taskId: 't', status: 'sleeping' } } })).not.toBeNull();
-    const task = { taskId: 't', createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', ttlMs: null };
-    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task } })).toBeNull();
+    expect(
+      validateMessage('tasks#/$defs/CreateTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'task', task: { taskId: 't', status: 'sleeping' } },
+      }),
+    ).not.toBeNull();
+    const task = {
+      taskId: 't',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastUpdatedAt: '2026-01-01T00:00:00.000Z',
+      ttlMs: null,
+    };
+    expect(
+      validateMessage('tasks#/$defs/CreateTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'task', status: 'working', ...task },
+      }),
+    ).toBeNull();
     // The older nested shape is refused: the draft wants the task's fields beside resultType.
-    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', task: { ...task, status: 'working' } } })).toMatch(/taskId/);
-    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', status: 'working', ...task } })).not.toBeNull();
-    expect(validateMessage('tasks#/$defs/CreateTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 'working', ...task, ttlMs: 1.5 } })).not.toBeNull();
+    expect(
+      validateMessage('tasks#/$defs/CreateTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'task', task: { ...task, status: 'working' } },
+      }),
+    ).toMatch(/taskId/);
+    expect(
+      validateMessage('tasks#/$defs/CreateTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'complete', status: 'working', ...task },
+      }),
+    ).not.toBeNull();
+    expect(
+      validateMessage('tasks#/$defs/CreateTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'task', status: 'working', ...task, ttlMs: 1.5 },
+      }),
+    ).not.toBeNull();
     // DetailedTask per status: completed needs result, failed needs error, input_required needs inputRequests.
-    const get = (result: object) => validateMessage('tasks#/$defs/GetTaskResultResponse', { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', ...task, ...result } });
+    const get = (result: object) =>
+      validateMessage('tasks#/$defs/GetTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 2,
+        result: { resultType: 'complete', ...task, ...result },
+      });
     expect(get({ status: 'completed' })).not.toBeNull();
     expect(get({ status: 'completed', result: { content: [] } })).toBeNull();
     expect(get({ status: 'failed' })).not.toBeNull();
     expect(get({ status: 'failed', error: { code: -32603, message: 'boom' } })).toBeNull();
     expect(get({ status: 'input_required' })).not.toBeNull();
     expect(get({ status: 'working' })).toBeNull();
-    expect(validateMessage('tasks#/$defs/CancelTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'complete' } })).toBeNull();
-    expect(validateMessage('tasks#/$defs/CancelTaskResultResponse', { jsonrpc: '2.0', id: 1, result: { resultType: 'task' } })).not.toBeNull();
+    expect(
+      validateMessage('tasks#/$defs/CancelTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'complete' },
+      }),
+    ).toBeNull();
+    expect(
+      validateMessage('tasks#/$defs/CancelTaskResultResponse', {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'task' },
+      }),
+    ).not.toBeNull();
   });
 
   it('task requests follow the core where the draft differs: params._meta with the protocol version is required', () => {
     // The engine's own tasks/get, and the same request without its _meta.
-    const withMeta = messages(run('task-cancel-ack')).find((m) => 'method' in m.message && m.message.method === 'tasks/get')?.message;
+    const withMeta = messages(run('task-cancel-ack')).find(
+      (m) => 'method' in m.message && m.message.method === 'tasks/get',
+    )?.message;
     expect(withMeta).toBeDefined();
     const bare = { jsonrpc: '2.0', id: 3, method: 'tasks/get', params: { taskId: 't' } };
     // The draft alone accepts a request without _meta; the lab's definition adds the core's requirement.
@@ -82,18 +143,41 @@ describe('the task is durably created before the CreateTaskResult is sent', () =
   it('the draft the validator uses has the published definitions, and DetailedTask requires what each status carries', () => {
     // The published file when the shared folder holds it, else the restatement (tasksDraft.ts).
     console.info(`tasks draft: ${tasksDraftSource}`);
-    if (tasksDraftSource === 'published') expect(tasksDraft.$id).toBe('https://modelcontextprotocol.io/ext-tasks/schema.json');
-    expect(Object.keys(tasksDraft.$defs)).toEqual(expect.arrayContaining(['CreateTaskResult', 'DetailedTask', 'GetTaskResult', 'CancelTaskResult', 'GetTaskRequest', 'CancelTaskRequest']));
-    const detailedTask = tasksDraft.$defs.DetailedTask as { anyOf: { properties: { status: { const: string } }; required: string[] }[] };
+    if (tasksDraftSource === 'published')
+      expect(tasksDraft.$id).toBe('https://modelcontextprotocol.io/ext-tasks/schema.json');
+    expect(Object.keys(tasksDraft.$defs)).toEqual(
+      expect.arrayContaining([
+        'CreateTaskResult',
+        'DetailedTask',
+        'GetTaskResult',
+        'CancelTaskResult',
+        'GetTaskRequest',
+        'CancelTaskRequest',
+      ]),
+    );
+    const detailedTask = tasksDraft.$defs.DetailedTask as {
+      anyOf: { properties: { status: { const: string } }; required: string[] }[];
+    };
     const required = detailedTask.anyOf.map((v) => [v.properties.status.const, v.required.slice(5)]);
-    expect(required).toEqual([['working', []], ['input_required', ['inputRequests']], ['completed', ['result']], ['failed', ['error']], ['cancelled', []]]);
+    expect(required).toEqual([
+      ['working', []],
+      ['input_required', ['inputRequests']],
+      ['completed', ['result']],
+      ['failed', ['error']],
+      ['cancelled', []],
+    ]);
   });
 });
 
 describe('TK-1 / VF-12 a tasks/cancel acknowledgement leaves the task non-terminal until the worker observes it', () => {
   it('the acknowledgement is empty and the next poll still says working', () => {
     const t = run('task-cancel-ack');
-    const ack = messages(t).find((m) => m.from === 'server' && 'result' in m.message && Object.keys(m.message.result).every((k) => k === 'resultType' || k === '_meta'));
+    const ack = messages(t).find(
+      (m) =>
+        m.from === 'server' &&
+        'result' in m.message &&
+        Object.keys(m.message.result).every((k) => k === 'resultType' || k === '_meta'),
+    );
     expect(ack).toBeDefined();
     expect(t.outcome.cancelAcknowledged).toBe(true);
     expect(t.outcome.statusAfterAck).toBe('working');
@@ -117,11 +201,14 @@ describe('TK-2 the client polls until a terminal status', () => {
     expect(statuses.slice(0, -1).every((s) => s === 'working')).toBe(true);
     const polls = messages(t).filter((m) => 'method' in m.message && m.message.method === 'tasks/get');
     expect(polls).toHaveLength(t.outcome.polls);
-    for (let i = 1; i < polls.length; i += 1) expect((polls[i]?.atMs ?? 0) - (polls[i - 1]?.atMs ?? 0)).toBe(100 + 2 * 5);
+    for (let i = 1; i < polls.length; i += 1)
+      expect((polls[i]?.atMs ?? 0) - (polls[i - 1]?.atMs ?? 0)).toBe(100 + 2 * 5);
   });
 
   it('a task that never ends hits pollsMax with a clear error instead of polling forever', () => {
-    expect(() => run('task-http-close', { workMs: 3_600_000, checkpointEveryMs: 3_600_000, pollsMax: 5 })).toThrow(/LAB006.*pollsMax=5/);
+    expect(() => run('task-http-close', { workMs: 3_600_000, checkpointEveryMs: 3_600_000, pollsMax: 5 })).toThrow(
+      /LAB006.*pollsMax=5/,
+    );
   });
 });
 
@@ -130,36 +217,59 @@ describe('TK-3 a task outlives the connection that created it', () => {
     const t = run('task-http-close');
     const closed = t.events.find((e) => e.kind === 'stream-closed');
     expect(closed).toMatchObject({ by: 'client', requestId: 1 });
-    const later = messages(t).filter((m) => m.from === 'client' && m.seq > (closed?.seq ?? 0)).map((m) => ('method' in m.message ? m.message.method : ''));
+    const later = messages(t)
+      .filter((m) => m.from === 'client' && m.seq > (closed?.seq ?? 0))
+      .map((m) => ('method' in m.message ? m.message.method : ''));
     expect(later).toContain('tasks/get');
     // The extension replaces tasks/result with polling: the completed tasks/get carries the result.
     expect(later).not.toContain('tasks/result');
-    const completed = messages(t).filter((m) => m.from === 'server' && 'result' in m.message && (m.message.result as { status?: string }).status === 'completed');
+    const completed = messages(t).filter(
+      (m) =>
+        m.from === 'server' &&
+        'result' in m.message &&
+        (m.message.result as { status?: string }).status === 'completed',
+    );
     expect(completed.length).toBeGreaterThan(0);
-    for (const m of completed) expect(((m.message as { result: object }).result as { result?: { content?: unknown } }).result?.content).toBeDefined();
+    for (const m of completed)
+      expect(
+        ((m.message as { result: object }).result as { result?: { content?: unknown } }).result?.content,
+      ).toBeDefined();
     expect(t.outcome).toMatchObject({ streamClosed: true, taskStatus: 'completed', resultRetrieved: true });
   });
 });
 
 // A crash fault: the server dies after COMMIT, before one response leaves, and restarts from its SQLite file.
 describe('a crash after COMMIT: the task row survives, the worker resumes, the client retries what is safe', () => {
-  function crashed(id: string, fault: (t: Transcript<'task'>) => MessageEvent): { plain: Transcript<'task'>; t: Transcript<'task'> } {
+  function crashed(
+    id: string,
+    fault: (t: Transcript<'task'>) => MessageEvent,
+  ): { plain: Transcript<'task'>; t: Transcript<'task'> } {
     const scenario = findScenario(id);
     const plain = run(id);
     const target = fault(plain);
     const t = runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }) as Transcript<'task'>;
     expect(validateTranscriptMessages(t).problems).toEqual([]);
-    expect(JSON.stringify(runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }))).toBe(JSON.stringify(t));
+    expect(JSON.stringify(runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }))).toBe(
+      JSON.stringify(t),
+    );
     // Everything before the crashed response is the run without the fault.
-    expect(JSON.stringify(t.events.filter((e) => e.seq < target.seq))).toBe(JSON.stringify(plain.events.filter((e) => e.seq < target.seq)));
+    expect(JSON.stringify(t.events.filter((e) => e.seq < target.seq))).toBe(
+      JSON.stringify(plain.events.filter((e) => e.seq < target.seq)),
+    );
     return { plain, t };
   }
-  const responseTo = (method: string, nth = 0) => (t: Transcript<'task'>) => {
-    const ids = messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === method).map((m) => ('id' in m.message ? m.message.id : null));
-    const response = messages(t).find((m) => m.from === 'server' && 'id' in m.message && m.message.id === ids[nth] && !('method' in m.message));
-    if (response === undefined) throw new Error(`no response to ${method} #${nth}`);
-    return response;
-  };
+  const responseTo =
+    (method: string, nth = 0) =>
+    (t: Transcript<'task'>) => {
+      const ids = messages(t)
+        .filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === method)
+        .map((m) => ('id' in m.message ? m.message.id : null));
+      const response = messages(t).find(
+        (m) => m.from === 'server' && 'id' in m.message && m.message.id === ids[nth] && !('method' in m.message),
+      );
+      if (response === undefined) throw new Error(`no response to ${method} #${nth}`);
+      return response;
+    };
   const actions = (t: Transcript<'task'>) => taskEvents(t).map((e) => e.action);
 
   it('the CreateTaskResult lost: the task row was committed, survives the restart and a new worker completes it; the client, without a key or a taskId, does not retry', () => {
@@ -172,8 +282,18 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     expect(actions(t)).not.toContain('retried');
     // The crash and the restart are the server's; noticing the broken connection is the client's.
     const lanes = eventLanes(t.events);
-    expect(taskEvents(t).filter((e) => ['crashed', 'restarted', 'retry-skipped'].includes(e.action)).map((e) => lanes[e.seq])).toEqual(['server', 'server', 'client']);
-    expect(t.outcome).toMatchObject({ taskStatus: 'completed', polls: 0, statusesSeen: [], resultRetrieved: false, clientReported: null });
+    expect(
+      taskEvents(t)
+        .filter((e) => ['crashed', 'restarted', 'retry-skipped'].includes(e.action))
+        .map((e) => lanes[e.seq]),
+    ).toEqual(['server', 'server', 'client']);
+    expect(t.outcome).toMatchObject({
+      taskStatus: 'completed',
+      polls: 0,
+      statusesSeen: [],
+      resultRetrieved: false,
+      clientReported: null,
+    });
     // No second tools/call: the unkeyed call is not repeated.
     expect(messages(t).filter((m) => 'method' in m.message && m.message.method === 'tools/call')).toHaveLength(1);
   });
@@ -191,7 +311,9 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     const retried = taskEvents(t).find((e) => e.action === 'retried')!;
     expect(retried.atMs).toBe(430);
     expect(retried.detail).toMatch(/tasks\/get is safe to repeat/);
-    const gets = messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'tasks/get');
+    const gets = messages(t).filter(
+      (m) => m.from === 'client' && 'method' in m.message && m.message.method === 'tasks/get',
+    );
     expect(gets.some((m) => m.atMs === 430)).toBe(true);
     expect(t.outcome).toMatchObject({ taskStatus: 'completed', resultRetrieved: true, clientReported: 'completed' });
   });
@@ -199,12 +321,20 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
   it('the tasks/cancel acknowledgement lost: the flag was committed and survives; the client sends tasks/cancel again and the task ends cancelled', () => {
     const { t } = crashed('task-cancel-ack', responseTo('tasks/cancel'));
     expect(taskEvents(t).find((e) => e.action === 'restarted')?.detail).toMatch(/its cancel flag set/);
-    expect(messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'tasks/cancel')).toHaveLength(2);
+    expect(
+      messages(t).filter((m) => m.from === 'client' && 'method' in m.message && m.message.method === 'tasks/cancel'),
+    ).toHaveLength(2);
     expect(t.outcome).toMatchObject({ taskStatus: 'cancelled', cancelAcknowledged: true, clientReported: 'cancelled' });
   });
 
   it('the completed tasks/get response lost: the stored result survives and the client polls again and gets it', () => {
-    const completedGet = (of: Transcript<'task'>) => messages(of).filter((m) => m.from === 'server' && 'result' in m.message && (m.message.result as { status?: string }).status === 'completed');
+    const completedGet = (of: Transcript<'task'>) =>
+      messages(of).filter(
+        (m) =>
+          m.from === 'server' &&
+          'result' in m.message &&
+          (m.message.result as { status?: string }).status === 'completed',
+      );
     const plain = run('task-cancel-too-late');
     const first = completedGet(plain)[0]!;
     const { t } = crashed('task-cancel-too-late', () => first);
@@ -212,7 +342,8 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     expect(results).toHaveLength(2);
     expect(results[0]!.lost).toBe(true);
     expect(results[1]!.lost).toBeUndefined();
-    const body = (m: MessageEvent) => JSON.stringify(((m.message as { result: object }).result as { result: object }).result);
+    const body = (m: MessageEvent) =>
+      JSON.stringify(((m.message as { result: object }).result as { result: object }).result);
     expect(body(results[1]!)).toBe(body(first));
     expect(taskEvents(t).find((e) => e.action === 'restarted')?.status).toBe('completed');
     expect(t.outcome).toMatchObject({ taskStatus: 'completed', resultRetrieved: true });
@@ -221,7 +352,9 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
   it('a crash on a client request is refused (LAB023): only a response is one the server crashes before sending', () => {
     const plain = run('task-http-close');
     const call = messages(plain).find((m) => m.from === 'client')!;
-    expect(() => runScenario(findScenario('task-http-close'), { ledger: { sql }, faults: `crash:${call.seq}` })).toThrow(/LAB023/);
+    expect(() =>
+      runScenario(findScenario('task-http-close'), { ledger: { sql }, faults: `crash:${call.seq}` }),
+    ).toThrow(/LAB023/);
   });
 });
 
@@ -237,16 +370,37 @@ describe('the tasks extension on a task-augmented request (every scenario, both 
           if (created.length === 0) continue;
           tasksSeen += 1;
           const callIds = new Set<unknown>(created.map((m) => ('id' in m.message ? m.message.id : null)));
-          const calls = wire.filter((m) => 'method' in m.message && m.message.method === 'tools/call' && 'id' in m.message && callIds.has(m.message.id));
-          const tokens = new Set<unknown>(calls.map((m) => ('params' in m.message ? (m.message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken : undefined)).filter((token) => token !== undefined));
+          const calls = wire.filter(
+            (m) =>
+              'method' in m.message &&
+              m.message.method === 'tools/call' &&
+              'id' in m.message &&
+              callIds.has(m.message.id),
+          );
+          const tokens = new Set<unknown>(
+            calls
+              .map((m) =>
+                'params' in m.message
+                  ? (m.message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
+                  : undefined,
+              )
+              .filter((token) => token !== undefined),
+          );
           const where = `${scenario.id} ${transport} seed ${seed}`;
           // Progress and log notifications are not supported on tasks; notifications/cancelled MUST NOT be used for a task.
           for (const m of wire.filter((e) => 'method' in e.message)) {
             const method = 'method' in m.message ? m.message.method : '';
-            const params = ('params' in m.message ? m.message.params : undefined) as { progressToken?: unknown; requestId?: unknown } | undefined;
-            expect(method === 'notifications/progress' && (tokens.has(params?.progressToken) || tokens.size === 0), `${where}: progress for the task-augmented call`).toBe(false);
+            const params = ('params' in m.message ? m.message.params : undefined) as
+              { progressToken?: unknown; requestId?: unknown } | undefined;
+            expect(
+              method === 'notifications/progress' && (tokens.has(params?.progressToken) || tokens.size === 0),
+              `${where}: progress for the task-augmented call`,
+            ).toBe(false);
             expect(method, where).not.toBe('notifications/message');
-            expect(method === 'notifications/cancelled' && callIds.has(params?.requestId), `${where}: notifications/cancelled for the task`).toBe(false);
+            expect(
+              method === 'notifications/cancelled' && callIds.has(params?.requestId),
+              `${where}: notifications/cancelled for the task`,
+            ).toBe(false);
           }
           // Durable first: the task's row is committed before the CreateTaskResult is sent.
           const commit = t.events.find((e) => e.kind === 'sql' && e.sql === 'COMMIT');
