@@ -59,7 +59,7 @@ export {
   TS_SDK_V2_VERSION,
   TS_SDK_V2_PROTOCOL_VERSION,
   V2_SCHEMA_FINDINGS,
-} from '../worker/sdkInfo';
+} from '../sdk/version';
 export type {
   ExploreSlice,
   ExploreStatus,

@@ -18,7 +18,7 @@ import type {
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { VerifyProgress } from '../worker/workerClient';
 import type { Settings, Transcript, Transport } from '../worker/protocol';
-import type { TimeScale } from './diagramLayout';
+import type { TimeScale } from '../diagram/geometry/model';
 import type { ViewState } from './url';
 
 /**

@@ -1,4 +1,4 @@
-import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
+import type { DiagramLayout, TimeScale } from '../diagram/geometry/model';
 import {
   createWorkerClient,
   WorkerClientError,

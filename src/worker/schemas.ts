@@ -11,7 +11,7 @@ import type {
   SettingsSpec,
   Transcript,
 } from '../engine';
-import type { DiagramLayout } from '../diagram/geometry/layout';
+import type { DiagramLayout } from '../diagram/geometry/model';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.

@@ -1,5 +1,5 @@
 import { LabClientError, type LabRun } from '../../worker/client';
-import { SETTINGS_NOT_APPLIED } from '../../worker/sdkInfo';
+import { SETTINGS_NOT_APPLIED } from '../../sdk/version';
 import type { ScenarioInfo, Settings, Transcript } from '../../worker/protocol';
 import {
   DEFAULT_SPEC,

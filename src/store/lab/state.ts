@@ -14,7 +14,7 @@ import type {
   Settings,
   Transcript,
 } from '../../worker/protocol';
-import type { DiagramLayout, TimeScale } from '../diagramLayout';
+import type { DiagramLayout, TimeScale } from '../../diagram/geometry/model';
 
 /**
  * The page's state, one slice per feature, each in a file of its own beside this one: what the user

@@ -26,7 +26,7 @@ import {
   TOP_Y,
   type DiagramLayout,
   type Lane,
-} from './layout';
+} from '../../diagram/geometry/model';
 import { Legend } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';

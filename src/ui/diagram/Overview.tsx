@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerE
 import { formatMs } from '../format';
 import type { Transcript } from '../../store/labStore';
 import { overviewColumns, overviewTicks, raceSpan, viewYAt, windowOnStrip } from '../../diagram/geometry/overview';
-import { OVERVIEW_H, type DiagramLayout } from './layout';
+import { OVERVIEW_H, type DiagramLayout } from '../../diagram/geometry/model';
 
 /** A press of ← → ↑ ↓ moves the window by this share of its width; PageUp and PageDown by all of it. */
 const KEY_SHARE = 0.25;

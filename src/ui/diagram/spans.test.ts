@@ -4,8 +4,8 @@ import { wordEvents } from '../../engine';
 import { runRaceById } from '../../scenarios/index';
 import type { Transcript } from '../../store/labStore';
 import { barsAt, buildFlow, flowAt } from './flow';
-import { layoutDiagram } from './layoutCompute';
-import { EXTENTS } from '../../diagram/geometry/layout';
+import { layoutDiagram } from '../../diagram/geometry/layout';
+import { EXTENTS } from '../../diagram/geometry/model';
 import { LONG_PX, SpanIndex, spanReach } from '../../diagram/geometry/spans';
 
 // The band index finds exactly the items a pass over all of them would (short and long ones alike),
