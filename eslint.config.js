@@ -71,7 +71,7 @@ export default tseslint.config(
     },
   },
   {
-    // Dependencies point ui → store → worker → engine, never back (STYLE.md "Layout").
+    // Dependencies point ui → store → worker → engine, never back (docs/architecture.md#layers-point-one-way).
     files: ['src/ui/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -227,7 +227,7 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md "Nothing ambient in the engine": no wall clock, no timers, no Math.random.
+    // docs/architecture.md#nothing-ambient-in-the-engine: no wall clock, no timers, no Math.random.
     files: ['src/engine/**/*.ts', 'src/scenarios/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

@@ -432,7 +432,7 @@ function settingsArgs(transcript: Transcript, defaults: Settings): string {
     .join('');
 }
 
-// ── flow control and recovery (SPEC §5, §6) ──────────────────────────────────────────────────────
+// ── flow control and recovery (docs/requirements.md, BF and RV) ─────────────────────────────────
 
 /** Readable lines for the flow-control and recovery models: the CLI timeline and outcome (format.ts calls these). */
 type FlowEventKind =

@@ -42,7 +42,7 @@ export interface ReviewRule {
   when: readonly Condition[];
   /** The flag's reason; null: each hint warning of the retry classifier is its own flag. */
   reason: string | null;
-  /** The SPEC §9 failure card the flag hands out. */
+  /** The failure card the flag hands out (docs/requirements.md#failure-modes-each-runnable-next-to-its-fix). */
   card: FailureCard | null;
   /** How a person checks the same thing in a codebase, without the lab. */
   byHand: string;
@@ -552,7 +552,7 @@ export const boundaryCases: readonly { when: readonly Condition[]; lines: readon
 ];
 
 /**
- * How the retry class is derived from the input (SPEC §3): the operation's contract, never its
+ * How the retry class is derived from the input (docs/requirements.md#retry-classification-rt): the operation's contract, never its
  * annotations. `durableKey` is what makes a keyed mutation conditional rather than unsafe.
  */
 export const retryContract = {

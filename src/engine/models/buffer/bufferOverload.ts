@@ -12,7 +12,7 @@ import type { BufferModelEvent, BufferOutcome, BufferScenario } from './types';
 export { bufferOverloadSettingsSpec, bufferOverloadDefaults, type BufferOverloadSettings } from './settings';
 
 /**
- * `buffer-overload` (SPEC §5, BF-1 … BF-6, VF-10): a server produces progress for several
+ * `buffer-overload` (docs/requirements.md#bounded-progress-buffer-bf, BF-1 … BF-6, VF-10): a server produces progress for several
  * concurrent tool calls faster than its client reads. Their messages wait in one BoundedSseBuffer —
  * on stdio the writer of the one pipe they share, on Streamable HTTP the server's writer toward the
  * client in front of the requests' SSE streams — so the transcript shows coalescing, drops of the

@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from '../../mcp/protocol';
 import type { Row, StatementParams, StatementResult } from '../../core/sqlite';
 
 /**
- * MutationLedger (SPEC §2, LG-1 … LG-8): the business intent behind a mutating tool call, its
+ * MutationLedger (docs/requirements.md#idempotency-ledger-lg, LG-1 … LG-8): the business intent behind a mutating tool call, its
  * idempotency key, the fingerprint of its arguments, and the committed result.
  *
  * A mutation is a *program*: a generator that yields one SQL statement (or a wait) at a time. The
