@@ -43,7 +43,6 @@ export type {
   SettingsSpec,
   SettingValue,
   Settings,
-  Transcript,
   Transport,
 } from '../worker/protocol';
 export type { RunProgress, ExploreProgress } from '../worker/client';

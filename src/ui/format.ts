@@ -1,3 +1,4 @@
+import type { Transcript } from '../engine';
 import type {
   EventWording,
   LabEvent,
@@ -6,7 +7,6 @@ import type {
   LedgerRow,
   RaceFactSteps,
   RequestOutcome,
-  Transcript,
   Transport,
 } from '../store/labStore';
 

@@ -1,3 +1,4 @@
+import type { Transcript } from '../engine';
 import type { DiagramLayout, TimeScale } from '../diagram/geometry/model';
 import {
   createWorkerClient,
@@ -22,7 +23,6 @@ import type {
   ResolvedResponse,
   RunRequest,
   ScenarioInfo,
-  Transcript,
 } from './protocol';
 
 /**

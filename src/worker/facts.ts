@@ -1,4 +1,5 @@
-import type { LabEvent, RaceFactSteps, RequestOutcome, Transcript } from './protocol';
+import type { Transcript } from '../engine';
+import type { LabEvent, RaceFactSteps, RequestOutcome } from './protocol';
 
 /**
  * Where a request race's transcript reaches each of its four recorded facts (SPEC §7), so a replay

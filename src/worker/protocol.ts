@@ -47,7 +47,6 @@ export type {
   SdkRunInfo,
   SettingValue,
   Settings,
-  Transcript,
   Transport,
 } from '../engine';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';

@@ -1,3 +1,4 @@
+import type { Transcript } from '../../engine';
 import type { StateCreator } from 'zustand/vanilla';
 import type { ExploreProgress, LabClient, LabRun, RunProgress } from '../../worker/client';
 import type {
@@ -12,7 +13,6 @@ import type {
   ScenarioInfo,
   SettingValue,
   Settings,
-  Transcript,
 } from '../../worker/protocol';
 import type { DiagramLayout, TimeScale } from '../../diagram/geometry/model';
 

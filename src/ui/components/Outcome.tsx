@@ -1,6 +1,7 @@
+import type { Transcript } from '../../engine';
 import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
-import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
+import { useLabStore, type LedgerOutcome, type RequestOutcome } from '../../store/labStore';
 import { RecordingFacts } from '../recording/RecordingFacts';
 import {
   aliasText,

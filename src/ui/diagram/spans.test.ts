@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wordEvents } from '../../engine';
+import { wordEvents, type Transcript } from '../../engine';
 import { runRaceById } from '../../scenarios/index';
-import type { Transcript } from '../../store/labStore';
 import { barsAt, buildFlow, flowAt } from './flow';
 import { layoutDiagram } from '../../diagram/geometry/layout';
 import { EXTENTS } from '../../diagram/geometry/model';
