@@ -1,7 +1,7 @@
 import { failureCards, type FailureCard } from './failureCards';
 
 /**
- * The reliability reviewer's rules as data: every check `review` runs, with the SPEC
+ * The reliability reviewer's rules as data: every check `review` runs, with the
  * requirement it comes from, its condition, its threshold and its message. `review` evaluates this
  * table and the skill generator (skill.ts) prints it, so the lab and the skill document cannot say
  * different things. A condition is a list of tests on the input's fields (all must hold); a message
@@ -33,7 +33,7 @@ export type Severity = 'unsafe' | 'warning';
 export interface ReviewRule {
   /** Stable id, printed with each flag and in the skill document. */
   id: string;
-  /** The SPEC requirement(s) the rule enforces, most specific first. */
+  /** The requirement(s) of docs/requirements.md the rule enforces, most specific first. */
   requirements: readonly [string, ...string[]];
   /** The input field the flag points at. */
   field: string;

@@ -72,7 +72,7 @@ export interface Flag {
   severity: 'unsafe' | 'warning';
   reason: string;
   card: FailureCard['id'] | null;
-  /** The rule of reviewRules.ts that raised it, and the SPEC requirements it enforces. */
+  /** The rule of reviewRules.ts that raised it, and the requirements it enforces (docs/requirements.md). */
   rule: string;
   requirements: readonly string[];
 }
