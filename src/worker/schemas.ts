@@ -769,7 +769,7 @@ export const LedgerViewSchema = v.object({
 
 /** The ledger tables the page shows, by the names LedgerView gives them. */
 export const LedgerTableSchema = v.picklist(['idempotencyKeys', 'effects', 'executions']);
-/** Rows one `ledger-rows` request may ask for (STYLE: a limit on everything); the page asks for one page of them. */
+/** Rows one `ledger-rows` request may ask for (docs/architecture.md#a-limit-on-everything); the page asks for one page of them. */
 export const LEDGER_ROWS_LIMIT_MAX = 1_000;
 /** Beyond any offset a ledger of LEDGER_BYTES_MAX can reach (a row takes more than one byte). */
 const LEDGER_ROWS_OFFSET_MAX = 16 * 1024 * 1024;
