@@ -27,7 +27,7 @@ const engineFrontDoor = {
  * road in, and never its code: `import type` only, so the page's bundle holds none of the engine.
  */
 const pageTakesEngineTypes = {
-  group: ['**/engine', '**/engine/index'],
+  regex: '(^|/)engine(/index)?$',
   allowTypeImports: true,
   message:
     "The page takes only the engine's types from its front door (import type): protocol behaviour is computed in the worker.",

@@ -105,6 +105,8 @@ describe('no arrow runs back up the layers', () => {
     ['src/lab/runSpec.ts', '../sdk/refusal'],
     ['src/cli/probeCommand.ts', '../probe/run'],
     ['src/worker/schemas.ts', '../engine/core/jsonrpc'],
+    ['src/store/panelsStore.ts', '../engine/settingsSpecs'],
+    ['src/store/recording.ts', '../engine/core/recordingLimits'],
   ];
   for (const [file, from] of allowed) {
     it(`${file} may import ${from}`, async () => {
