@@ -81,7 +81,16 @@ export {
 export { LEDGER_INTEGER_MAX } from './core/schemaCheck';
 export { Sim } from './core/sim';
 export { postHeadersOf, MCP_NAME_BY_TASK_METHODS } from './core/postHeaders';
-export { EventLog, RECORDED_EVENTS_MAX, parseFaults, formatFault, type LogClock, type MessageFault } from './core/wire';
+export {
+  EventLog,
+  RECORDED_EVENTS_MAX,
+  parseFaults,
+  formatFault,
+  drawArrivalMs,
+  type LatencySettings,
+  type LogClock,
+  type MessageFault,
+} from './core/wire';
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
 export * from './mcp/wording';
