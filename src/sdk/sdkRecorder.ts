@@ -67,7 +67,8 @@ export class WireRecorder {
 
   /**
    * A new virtual step begins. What the lab cannot see the scheduling of (the SDK's own timers, a
-   * script step) has no recorded cause; a delivery names its message as it runs.
+   * script step) has no recorded cause; a delivery names its message, and a lane what it sees the
+   * cause of (the race: a checkpoint the worker's step before it), as they run.
    */
   stepStarts(): void {
     this.logClock.causeSeq = null;
