@@ -306,6 +306,7 @@ function reported(request: Pending, data: Received): data is Report {
       request.verifyProgress?.({ runsDone: data.runsDone, runsTotal: data.runsTotal, statement: data.statement });
       return true;
     default:
+      // A part or an answer: `settle` takes it, and its `data satisfies Settling` makes a new type that is neither fail to compile.
       return false;
   }
 }
