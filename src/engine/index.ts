@@ -92,7 +92,7 @@ export {
 } from './core/sqlite';
 export { LEDGER_INTEGER_MAX } from './core/schemaCheck';
 export { postHeadersOf } from './core/postHeaders';
-export { EventLog, parseFaults } from './core/wire';
+export { drawArrivalMs, EventLog, parseFaults, type LatencySettings } from './core/wire';
 export {
   callToolRequest,
   cancelledNotification,
