@@ -6,7 +6,7 @@ import type { Settings, Transport } from './core/transcript';
 import type { SqliteHost } from './core/sqlite';
 import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
-import { Driver, Pruned, Stop, type Asleep, type Footprint, type SleepPlan } from './explore/driver';
+import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
 import { EMPTY_SCHEDULE, type Choice } from './explore/schedule';
 
@@ -237,6 +237,8 @@ interface Frame {
   readonly sleep: readonly Asleep[];
   /** Per option explored (a same-instant choice), the footprint of the event it ran, once a run finished that event. */
   readonly footprints: (Footprint | undefined)[];
+  /** The history of the run that found this choice, up to it: runs through it hash on from there. */
+  readonly mark: HistoryMark;
 }
 
 function merge(into: Tally, from: Tally): void {
@@ -332,6 +334,7 @@ export class Exploration {
           tally: { count: 0, endings: new Map() },
           sleep: first.sleep,
           footprints: [],
+          mark: first.mark,
         });
         continue;
       }
@@ -357,7 +360,7 @@ export class Exploration {
       const choices = [...top.prefix, top.options[top.next] as Choice];
       const plan = this.planFor(top);
       top.next += 1;
-      const result = this.runOnce(choices, plan);
+      const result = this.runOnce(choices, plan, top.mark);
       if (result.kind === 'pruned') continue;
       if (top.children.has(result.key)) continue;
       if (result.kind === 'leaf') {
@@ -380,6 +383,7 @@ export class Exploration {
         tally: { count: 0, endings: new Map() },
         sleep: result.sleep,
         footprints: [],
+        mark: result.mark,
       });
     }
     return false;
@@ -428,9 +432,10 @@ export class Exploration {
   private runOnce(
     choices: Choice[],
     plan: SleepPlan | null = null,
+    mark: HistoryMark | null = null,
   ):
     | { kind: 'leaf'; key: string; tally: Tally }
-    | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[] }
+    | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[]; mark: HistoryMark }
     | { kind: 'pruned' } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
@@ -444,6 +449,7 @@ export class Exploration {
       components === undefined ? null : () => components.probe.trail,
       plan,
       this.reducible,
+      mark,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
@@ -461,7 +467,7 @@ export class Exploration {
       this.keepFootprints(driver);
       if (error instanceof Stop) {
         this.collect(driver, components);
-        return { kind: 'point', key: error.key, options: error.options, sleep: error.sleep };
+        return { kind: 'point', key: error.key, options: error.options, sleep: error.sleep, mark: error.mark };
       }
       if (error instanceof Pruned) {
         // Another ordering, the same but for swapped independent events, was explored: its breaches stand for this one's.
