@@ -465,12 +465,22 @@ export class Exploration {
       });
       this.settings ??= transcript.settings;
       driver.finish();
+      // A run is a function of its choices: one given the choices of a state found earlier meets them all again.
+      assert(
+        driver.taken.length >= choices.length,
+        () => `the run met ${driver.taken.length} of the ${choices.length} choices it replays`,
+      );
       this.keepFootprints(driver);
       driver.checker.finish(this.scenario.kind, transcript.outcome);
       ending = { outcome: transcript.outcome, distinct: endingOf(transcript) };
     } catch (error) {
       this.keepFootprints(driver);
       if (error instanceof Stop) {
+        assert(
+          driver.taken.length === choices.length && error.options.length > 0,
+          () =>
+            `a run stops at the first choice past the ${choices.length} it replays, with an option to take (it took ${driver.taken.length}, offered ${error.options.length})`,
+        );
         this.collect(driver, components);
         return { kind: 'point', key: error.key, options: error.options, sleep: error.sleep, mark: error.mark };
       }
@@ -568,6 +578,11 @@ export class Exploration {
 
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
+    const root = this.root;
+    assert(
+      [...root.endings.values()].reduce((sum, ending) => sum + ending.count, 0) === root.count,
+      'every ordering counted ends in exactly one ending',
+    );
     const endings = [...this.root.endings.values()].sort(
       (a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)),
     );
