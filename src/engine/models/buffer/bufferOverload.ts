@@ -129,8 +129,20 @@ export class BufferOverload {
     return this.producing.every((request) => request.finalPushed || request.lost);
   }
 
+  /**
+   * For the race explorer's partial-order reduction: the buffer and the producer's state (`held`,
+   * `producing`) are one object both sides use, the producer (a server event) and the consumer (a
+   * client event, which takes from the buffer, releases the held producer and reads whether it is
+   * done). The wire does not carry it, so each of them says it touched it: the explorer then never
+   * commutes a produce with a consume, whose order decides what is dropped, coalesced or refused.
+   */
+  private touchBuffer(): void {
+    this.sim.scheduler.explorer?.touch?.('buffer');
+  }
+
   /** The producer emits one message for a request the seed picks: its next progress, or its final response. */
   private produce(): void {
+    this.touchBuffer();
     const active = this.producing.filter((request) => request.received && !request.finalPushed);
     if (active.length === 0) {
       // Every unfinished request is still on its way to the server (a delayed one): nothing to produce yet.
@@ -322,6 +334,7 @@ export class BufferOverload {
 
   /** The client reads the oldest held message: it goes on the wire now. */
   private consume(): void {
+    this.touchBuffer();
     const entry = this.buffer.shift();
     if (entry !== undefined) {
       sendOn(this.sim, 'server', entry.message, entry.requestId, () => null);
