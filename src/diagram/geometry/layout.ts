@@ -725,6 +725,7 @@ function messageWire({ p, rows, across, labelAt, indexAtOrAfter }: ItemContext, 
       : fate === 'lost'
         ? `, lost: ${why ?? ''}`
         : '';
+  const where = labelAt(event.from, event.to, x1, y, x2, Math.max(y, y2));
   return {
     id: `w${event.seq}`,
     kind: 'message',
@@ -738,7 +739,8 @@ function messageWire({ p, rows, across, labelAt, indexAtOrAfter }: ItemContext, 
     y2: Math.max(y, y2),
     tagX: 0,
     tagY: 0,
-    ...labelAt(event.from, event.to, x1, y, x2, Math.max(y, y2)),
+    labelX: where.labelX,
+    labelY: where.labelY,
     label,
     sentAtMs: event.atMs,
     arrivesAtMs: event.arrivesAtMs,
@@ -764,6 +766,7 @@ function closeWire(
   const x1 = across.xOf(event.by);
   const x2 = across.xOf(to);
   const y2 = observed < 0 ? y : plan === null ? (rowY[observed] as number) : (plan.landY[observed] as number);
+  const where = labelAt(event.by, to, x1, y, x2, y2);
   return {
     id: `w${event.seq}`,
     kind: 'stream-close',
@@ -777,7 +780,8 @@ function closeWire(
     y2,
     tagX: 0,
     tagY: 0,
-    ...labelAt(event.by, to, x1, y, x2, y2),
+    labelX: where.labelX,
+    labelY: where.labelY,
     label: `closes stream #${String(event.requestId)}`,
     sentAtMs: event.atMs,
     arrivesAtMs: observed < 0 ? null : (events[observed] as LabEvent).atMs,
@@ -799,6 +803,7 @@ function commentWire(
   const x2 = across.xOf('client');
   const arrives = event.arrivesAtMs;
   const y2 = arrives === null ? y + (rows.plan === null ? ROW_H : 0) : rows.yAt(arrives);
+  const where = labelAt('server', 'client', x1, y, x2, y2);
   return {
     id: `w${event.seq}`,
     kind: 'comment',
@@ -812,7 +817,8 @@ function commentWire(
     y2,
     tagX: 0,
     tagY: 0,
-    ...labelAt('server', 'client', x1, y, x2, y2),
+    labelX: where.labelX,
+    labelY: where.labelY,
     label: event.line,
     sentAtMs: event.atMs,
     arrivesAtMs: arrives,
@@ -876,7 +882,10 @@ function markerAt({ p, rows, across }: ItemContext, i: number, event: LabEvent):
     text: wording.text,
     tone: wording.tone,
     title: `${event.atMs} ms · ${p.wording[i]?.text ?? event.kind}`,
-    ...size,
+    width: size.width,
+    height: size.height,
+    lines: size.lines,
+    look: size.look,
   };
 }
 
