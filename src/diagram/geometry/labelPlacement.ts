@@ -64,52 +64,88 @@ const LABEL_STEP_PX = 6;
 /** Height of a row of the grid that finds the boxes near a place. */
 const GRID_PX = 64;
 
+/** Width of a column of the grid: a place's search visits the columns of its gap, not every lane's. */
+const GRID_COLUMN_PX = 128;
+
+type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
+
 /**
- * Boxes found by the rows of the diagram they reach into: what a label could cover, looked up without a
- * pass over the run. Each box may have an owner (a wire): `removeOwner` takes that owner's boxes out of
- * the rows they were added to and no others, so lifting a label costs the rows it spans, not the run.
+ * Boxes found by the cells of the diagram they reach into (rows GRID_PX high, columns GRID_COLUMN_PX
+ * wide): what a label could cover, looked up without a pass over the run or over the other lanes. Each
+ * box may have an owner (a wire): `removeOwner` takes that owner's boxes out of the cells they were
+ * added to and no others, so lifting a label costs the cells it spans, not the run.
  */
 export class BoxGrid<T> {
-  private readonly rows = new Map<number, Array<{ box: TextBox; what: T; owner: unknown }>>();
-  private readonly rowsOf = new Map<unknown, number[]>();
+  private readonly rows = new Map<number, Map<number, Array<GridEntry<T>>>>();
+  private readonly cellsOf = new Map<unknown, Array<[number, number]>>();
   add(box: TextBox, what: T, owner?: unknown): void {
-    const first = Math.floor(box.top / GRID_PX);
-    const last = Math.floor(box.bottom / GRID_PX);
     const entry = { box, what, owner };
-    for (let row = first; row <= last; row++) {
-      const list = this.rows.get(row);
-      if (list === undefined) this.rows.set(row, [entry]);
-      else list.push(entry);
+    const taken = owner === undefined ? undefined : (this.cellsOf.get(owner) ?? []);
+    if (owner !== undefined && taken !== undefined) this.cellsOf.set(owner, taken);
+    const lastRow = Math.floor(box.bottom / GRID_PX);
+    const firstColumn = Math.floor(box.left / GRID_COLUMN_PX);
+    const lastColumn = Math.floor(box.right / GRID_COLUMN_PX);
+    for (let row = Math.floor(box.top / GRID_PX); row <= lastRow; row++) {
+      let columns = this.rows.get(row);
+      if (columns === undefined) this.rows.set(row, (columns = new Map()));
+      for (let column = firstColumn; column <= lastColumn; column++) {
+        const list = columns.get(column);
+        if (list === undefined) columns.set(column, [entry]);
+        else list.push(entry);
+        if (taken !== undefined && !taken.some(([r, c]) => r === row && c === column)) taken.push([row, column]);
+      }
     }
-    if (owner === undefined) return;
-    const taken = this.rowsOf.get(owner);
-    if (taken === undefined) {
-      const rows: number[] = [];
-      for (let row = first; row <= last; row++) rows.push(row);
-      this.rowsOf.set(owner, rows);
-    } else for (let row = first; row <= last; row++) if (!taken.includes(row)) taken.push(row);
   }
   removeOwner(owner: unknown): void {
-    for (const row of this.rowsOf.get(owner) ?? []) {
-      const list = this.rows.get(row);
-      if (list !== undefined)
-        this.rows.set(
-          row,
+    for (const [row, column] of this.cellsOf.get(owner) ?? []) {
+      const columns = this.rows.get(row);
+      const list = columns?.get(column);
+      if (columns !== undefined && list !== undefined)
+        columns.set(
+          column,
           list.filter((entry) => entry.owner !== owner),
         );
     }
-    this.rowsOf.delete(owner);
+    this.cellsOf.delete(owner);
   }
-  /** Each box in the rows that [top, bottom] reaches into (a box reaching into two of them is visited twice). */
-  within(top: number, bottom: number, visit: (box: TextBox, what: T) => void): void {
-    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++)
-      for (const entry of this.rows.get(row) ?? []) visit(entry.box, entry.what);
+  /** Each list of boxes in the cells that [top, bottom] × [left, right] reaches into. */
+  private cells(top: number, bottom: number, left: number, right: number, visit: (list: Array<GridEntry<T>>) => void) {
+    const firstColumn = Math.floor(left / GRID_COLUMN_PX);
+    const lastColumn = Math.floor(right / GRID_COLUMN_PX);
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
+      const columns = this.rows.get(row);
+      if (columns === undefined) continue;
+      if (lastColumn - firstColumn + 1 > columns.size) {
+        for (const [column, list] of columns) if (column >= firstColumn && column <= lastColumn) visit(list);
+      } else
+        for (let column = firstColumn; column <= lastColumn; column++) {
+          const list = columns.get(column);
+          if (list !== undefined) visit(list);
+        }
+    }
+  }
+  /**
+   * Each box in the cells that [top, bottom] × [left, right] reaches into (a box reaching into several
+   * of them is visited once for each): every box that reaches into that rectangle, and maybe others near it.
+   */
+  within(
+    top: number,
+    bottom: number,
+    visit: (box: TextBox, what: T) => void,
+    left = -Infinity,
+    right = Infinity,
+  ): void {
+    this.cells(top, bottom, left, right, (list) => {
+      for (const entry of list) visit(entry.box, entry.what);
+    });
   }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
-    for (let row = Math.floor(box.top / GRID_PX); row <= Math.floor(box.bottom / GRID_PX); row++) {
-      for (const entry of this.rows.get(row) ?? []) if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
-    }
-    return false;
+    let found = false;
+    this.cells(box.top, box.bottom, box.left, box.right, (list) => {
+      if (!found)
+        for (const entry of list) if (boxesMeet(entry.box, box) && meets(entry.what)) return void (found = true);
+    });
+    return found;
   }
 }
 
@@ -376,10 +412,19 @@ class LabelPlacer {
     };
     const top = Math.min(...ys) - LABEL_ABOVE - 1;
     const bottom = Math.max(...ys) + LABEL_BELOW + 1;
-    this.markerBoxes.within(top, bottom, (box) => test(box, true));
-    this.placed.within(top, bottom, (box, other) => {
-      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
-    });
+    // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
+    const left = Math.min(...places) - halfX - 3 * LABEL_STEP_PX;
+    const right = Math.max(...places) + halfX + 3 * LABEL_STEP_PX;
+    this.markerBoxes.within(top, bottom, (box) => test(box, true), left, right);
+    this.placed.within(
+      top,
+      bottom,
+      (box, other) => {
+        if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
+      },
+      left,
+      right,
+    );
     return clear;
   }
 
