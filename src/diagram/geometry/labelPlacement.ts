@@ -188,6 +188,19 @@ interface Spot {
 type Side = 'below' | 'right' | 'left';
 type Place = { at: number; side: Side };
 
+/** A spot's label at x (on its line at y), and its block: the rows a label and a fate word under it take, as wide as the wider of the two. */
+function labelBlockAt(spot: Spot, at: number, y: number): { label: TextBox; block: TextBox } {
+  return {
+    label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15),
+    block: {
+      left: at - (spot.width / 2 - LABEL_PAD_X),
+      right: at + (spot.width / 2 - LABEL_PAD_X),
+      top: y - LABEL_ABOVE,
+      bottom: y + LABEL_BELOW,
+    },
+  };
+}
+
 /** Each lane's markers in row order, and half the tallest marker's height: how far any marker's box reaches from its row. */
 function markersByLane(markers: readonly Marker[]): { byLane: Map<string, Marker[]>; reach: number } {
   const byLane = new Map<string, Marker[]>();
@@ -342,13 +355,7 @@ class LabelPlacer {
    */
   private labelClearAt(spot: Spot, at: number): boolean {
     const y = spot.yOn(at);
-    const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
-    const block = {
-      left: at - (spot.width / 2 - LABEL_PAD_X),
-      right: at + (spot.width / 2 - LABEL_PAD_X),
-      top: y - LABEL_ABOVE,
-      bottom: y + LABEL_BELOW,
-    };
+    const { label, block } = labelBlockAt(spot, at, y);
     if (this.markerBoxes.some(block, () => true) || this.markerBoxes.some(label, () => true)) return false;
     return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   }
@@ -400,13 +407,7 @@ class LabelPlacer {
         if (k < 0 || !(clear[k] as boolean)) continue;
         const at = places[k] as number;
         const y = ys[k] as number;
-        const label = textBox(at, y - LABEL_RAISE, spot.labelWidth, 15);
-        const block = {
-          left: at - (spot.width / 2 - LABEL_PAD_X),
-          right: at + (spot.width / 2 - LABEL_PAD_X),
-          top: y - LABEL_ABOVE,
-          bottom: y + LABEL_BELOW,
-        };
+        const { label, block } = labelBlockAt(spot, at, y);
         if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
       }
     };
