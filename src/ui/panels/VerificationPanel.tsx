@@ -139,11 +139,7 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
                   <a href={runLink(mode.fixRun)}>See the fix ({mode.correctResponse})</a>: {mode.fixDetail}
                 </li>
               </ul>
-              {mode.problems.map((problem) => (
-                <p key={problem} className="panel-error">
-                  {problem}
-                </p>
-              ))}
+              <Problems problems={mode.problems} />
             </div>
           </li>
         ))}
@@ -227,11 +223,7 @@ function Checklist({ results }: { results: VerificationResult[] }) {
                   </li>
                 ))}
               </ul>
-              {result.problems.map((problem) => (
-                <p key={problem} className="panel-error">
-                  {problem}
-                </p>
-              ))}
+              <Problems problems={result.problems} />
             </div>
           </li>
         ))}
@@ -288,4 +280,13 @@ function EvidenceExport() {
       )}
     </>
   );
+}
+
+/** Why a statement's (or a failure mode's) check could not be made as written. */
+function Problems({ problems }: { problems: readonly string[] }) {
+  return problems.map((problem) => (
+    <p key={problem} className="panel-error">
+      {problem}
+    </p>
+  ));
 }
