@@ -147,7 +147,7 @@ const USER_CANCEL_REASON = 'User closed the operation';
 export const MCP_URL = 'http://lab.invalid/mcp';
 /** Real macrotask turns between virtual steps: each drains every promise the step started. */
 export const FLUSH_TURNS = 3;
-/** A bound on the real turns one virtual step may take (STYLE: a limit on everything). */
+/** A bound on the real turns one virtual step may take (docs/architecture.md#a-limit-on-everything). */
 const REAL_TURNS_MAX = 100_000;
 
 /** One real macrotask turn, with the host's own scheduling captured before any fake clock exists. */

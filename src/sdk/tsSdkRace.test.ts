@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type Transcript } from '../engine';
+import { raceInvariants, type MessageEvent, type Transcript } from '../engine';
+import { TS_SDK_1X_EXPECTATIONS } from './tsSdkProfile';
 import { parseRunSpec } from '../lab/runSpec';
 import { runSpecified } from '../lab/runs';
 import { race, shown } from './shownOutcome.testkit';

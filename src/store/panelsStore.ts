@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
 import type { ToolsClient } from '../worker/toolsClient';
-import type { TimeScale } from './diagramLayout';
+import type { TimeScale } from '../diagram/geometry/model';
 import { createCompareSlice } from './panelSlices/compare';
 import { createPageSlice } from './panelSlices/page';
 import { createReviewerSlice } from './panelSlices/reviewer';

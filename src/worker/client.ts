@@ -1,4 +1,5 @@
-import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
+import type { Transcript } from '../engine';
+import type { DiagramLayout, TimeScale } from '../diagram/geometry/model';
 import {
   createWorkerClient,
   WorkerClientError,
@@ -22,7 +23,6 @@ import type {
   ResolvedResponse,
   RunRequest,
   ScenarioInfo,
-  Transcript,
 } from './protocol';
 
 /**

@@ -48,8 +48,6 @@ import {
 } from './model';
 
 // The model (geometry, shapes, extents) is model.ts, the text metrics text.ts; what is here computes a layout.
-export * from './model';
-export { markerSize, textWidthPx } from './text';
 import { CHIP_METRICS, markerSize, textWidthPx } from './text';
 import { LABEL_RAISE, TEXT_HALO_PX, textBottom, textTop } from './headerBand';
 import { bandGap, bandHeights, bandYAt, planBands, type BandEvent } from './bands';

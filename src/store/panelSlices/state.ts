@@ -1,3 +1,4 @@
+import type { Transcript } from '../../engine';
 import type { StateCreator } from 'zustand/vanilla';
 import { BACKOFF_POLICIES, bufferOverloadDefaults, herdDefaults, type BackoffPolicy } from '../../engine/settingsSpecs';
 import type {
@@ -11,7 +12,6 @@ import type {
   ReviewResult,
   RunComparison,
   TasksView,
-  Transcript,
   VerificationResult,
 } from '../../worker/protocol';
 import type { ToolsClient } from '../../worker/toolsClient';

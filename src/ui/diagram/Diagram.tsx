@@ -1,3 +1,4 @@
+import type { Transcript } from '../../engine';
 import {
   ReactFlow,
   ReactFlowProvider,
@@ -10,7 +11,7 @@ import {
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
@@ -26,7 +27,7 @@ import {
   TOP_Y,
   type DiagramLayout,
   type Lane,
-} from './layout';
+} from '../../diagram/geometry/model';
 import { Legend } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';

@@ -1,9 +1,9 @@
+import type { Transcript } from '../../engine';
 import { useReactFlow, useStore as useFlowStore, type Viewport } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatMs } from '../format';
-import type { Transcript } from '../../store/labStore';
 import { overviewColumns, overviewTicks, raceSpan, viewYAt, windowOnStrip } from '../../diagram/geometry/overview';
-import { OVERVIEW_H, type DiagramLayout } from './layout';
+import { OVERVIEW_H, type DiagramLayout } from '../../diagram/geometry/model';
 
 /** A press of ← → ↑ ↓ moves the window by this share of its width; PageUp and PageDown by all of it. */
 const KEY_SHARE = 0.25;

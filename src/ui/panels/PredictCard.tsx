@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
+import { useLabStore } from '../../store/labStore';
 import { roundScore, usePredictStore } from '../../store/predictStore';
 import { eventTextAt, formatMs } from '../format';
 import { revealStep, ROUND_SCENARIOS, type RaceOnScreen } from '../predict';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { ROUND_SCENARIOS, type RaceOnScreen } from '../predict';
 import { usePredictStore } from '../../store/predictStore';
-import type { Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
 import { forwardAtRacePoint } from './predictGate';
 import type { PredictPhase } from './predictPhase';
 import { OWNS_KEYS, TEXT_FIELD } from './ownsKeys';

@@ -12,7 +12,7 @@ import type { BufferModelEvent, BufferOutcome, BufferScenario } from './types';
 export { bufferOverloadSettingsSpec, bufferOverloadDefaults, type BufferOverloadSettings } from './settings';
 
 /**
- * `buffer-overload` (SPEC §5, BF-1 … BF-6, VF-10): a server produces progress for several
+ * `buffer-overload` (docs/requirements.md#bounded-progress-buffer-bf, BF-1 … BF-6, VF-10): a server produces progress for several
  * concurrent tool calls faster than its client reads. Their messages wait in one BoundedSseBuffer —
  * on stdio the writer of the one pipe they share, on Streamable HTTP the server's writer toward the
  * client in front of the requests' SSE streams — so the transcript shows coalescing, drops of the
@@ -248,19 +248,13 @@ export class BufferOverload {
       case 'dropped-oldest':
       case 'dropped-incoming': {
         const dropped = report.dropped;
-        const why =
-          report.action === 'dropped-oldest'
-            ? this.buffer instanceof NaiveSseQueue
-              ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
-              : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
-            : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
         this.sim.record({
           ...base,
           requestId: dropped.requestId,
           what: 'progress',
           action: 'dropped',
           summary: summarize(dropped, total),
-          reason: why,
+          reason: this.dropReason(report.action, entry, capacityEvents),
         });
         if (report.action === 'dropped-oldest') {
           this.sim.record({
@@ -286,6 +280,20 @@ export class BufferOverload {
       }
     }
     return true;
+  }
+
+  /** Why a push dropped progress: the oldest to make room (a naive queue or the bounded buffer), or the incoming one. */
+  private dropReason(
+    action: 'dropped-oldest' | 'dropped-incoming',
+    entry: SseEntry,
+    capacityEvents: number | null,
+  ): string {
+    const total = this.settings.progressPerRequest;
+    return action === 'dropped-oldest'
+      ? this.buffer instanceof NaiveSseQueue
+        ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
+        : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
+      : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
   }
 
   /** BF-5: the consumer freed a slot; the held producer pushes its refused final again and goes on. */
