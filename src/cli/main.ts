@@ -41,7 +41,7 @@ import type { Settings, SettingsSpec } from '../engine';
 import { findScenario, scenarios } from '../scenarios/index';
 import { findKnownBug, KNOWN_BUGS, type KnownBug } from '../gallery/knownBugs';
 import { EXT_TASKS_VERSION, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
-import { runResolved } from '../lab/runs';
+import { runModel, runResolved } from '../lab/runs';
 import { PROBE_HELP, PROBE_USAGE, probeCommand } from './probeCommand';
 import {
   formatRunSpec,
@@ -406,25 +406,28 @@ async function run(args: string[]): Promise<string> {
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);
   const impl = values.impl ?? 'model';
   if (!isImplementation(impl)) throw new UsageError(`--impl takes ${IMPLEMENTATION_CHOICES}, got "${values.impl}"`);
-  const params = runParams(positionals[0] as string, values);
-  // The run is judged before the command line's own combinations; the replay (ordering, faults) after them.
-  const { schedule: _schedule, faults: _faults, ...unreplayed } = params;
-  const { scenario } = resolveRunParams(unreplayed, findScenario);
-  if (values.ledger !== undefined && !usesSqlite(scenario))
-    throw new UsageError(
-      `--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`,
-    );
   const budgetText = values['budget-ms'];
-  if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText))
-    throw new UsageError(`--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`);
-  if (impl !== 'model') {
-    if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
-    if (values.schedule !== undefined || values.fault !== undefined)
-      throw new UsageError(
-        `--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`,
-      );
-  }
-  const resolved = resolveRunParams(params, findScenario);
+  // The run is judged once; the command line's own combinations are checked after the run and before its replay (ordering, faults).
+  const resolved = resolveRunParams(runParams(positionals[0] as string, values), findScenario, {
+    beforeReplay: ({ scenario }) => {
+      if (values.ledger !== undefined && !usesSqlite(scenario))
+        throw new UsageError(
+          `--ledger applies to ledger and task scenarios; ${scenario.id} is a ${scenario.kind} scenario`,
+        );
+      if (budgetText !== undefined && !/^[1-9]\d{0,8}$/.test(budgetText))
+        throw new UsageError(
+          `--budget-ms takes a whole number of milliseconds from 1 to 999999999, got "${budgetText}"`,
+        );
+      if (impl !== 'model') {
+        if (values.ledger !== undefined) throw new UsageError(`--ledger does not apply to --impl ${impl}`);
+        if (values.schedule !== undefined || values.fault !== undefined)
+          throw new UsageError(
+            `--schedule and --fault apply to the lab's model, not to --impl ${impl} (the SDK orders its own work)`,
+          );
+      }
+    },
+  });
+  const { scenario } = resolved;
   const trace = wallClockBudget(budgetText === undefined ? RUN_BUDGET_MS : Number(budgetText));
   const onStep = (atMs: number) => trace.pop(atMs, 0);
   // Loaded only for an SDK (runResolved imports it then): every other command runs without them.
@@ -432,15 +435,7 @@ async function run(args: string[]): Promise<string> {
     resolved.impl !== 'model'
       ? await runResolved(resolved, { onStep })
       : await runWithLedgerFile(values.ledger, (ledger) =>
-          runScenario(scenario, {
-            transport: resolved.transport,
-            seed: resolved.seed,
-            settings: resolved.settings,
-            trace,
-            ledger: usesSqlite(scenario) ? ledger : undefined,
-            schedule: resolved.schedule,
-            faults: resolved.faults,
-          }),
+          runModel(resolved, { onStep, ledger: usesSqlite(scenario) ? ledger : undefined }),
         );
   return values.json ? jsonForTerminal(withLanes(transcript)) : runText(scenario, transcript);
 }

@@ -58,7 +58,7 @@ export {
   type DeadlinesStart,
 } from './core/components';
 export { INVARIANTS, type InvariantName } from './explore/invariants';
-export { formatSchedule, parseSchedule, EMPTY_SCHEDULE, type Choice } from './explore/schedule';
+export { formatSchedule, parseSchedule, EMPTY_SCHEDULE, type Choice } from './core/schedule';
 export {
   checkSetting,
   parseSetting,
@@ -81,7 +81,8 @@ export {
 export { LEDGER_INTEGER_MAX } from './core/schemaCheck';
 export { Sim } from './core/sim';
 export { postHeadersOf, MCP_NAME_BY_TASK_METHODS } from './core/postHeaders';
-export { EventLog, RECORDED_EVENTS_MAX, parseFaults, formatFault, type LogClock, type MessageFault } from './core/wire';
+export { EventLog, RECORDED_EVENTS_MAX, type LogClock } from './core/wire';
+export { parseFaults, formatFault, formatFaults, withFault, type MessageFault } from './core/faults';
 export * from './mcp/protocol';
 export { summarizeMessage } from './mcp/summary';
 export * from './mcp/wording';

@@ -3,10 +3,10 @@ import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { OpenLedger, sameBytes } from './ledgerPage';
 import { Exploration } from '../engine';
-import { runScenario, settingsSpecFor, usesSqlite, type RunOptions } from '../engine';
+import { settingsSpecFor, usesSqlite } from '../engine';
 import type { EventWording, Settings, Transcript } from '../engine';
 import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
-import { runResolved } from '../lab/runs';
+import { runModel, runResolved } from '../lab/runs';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type LabelPlacement, type TimeScale } from '../diagram/geometry/layout';
 import { raceFactSteps } from './facts';
@@ -208,21 +208,21 @@ export function createLabHost(options: LabHostOptions): LabHost {
     };
   }
 
-  /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
-  function progressTrace(requestId: number, notify: ((progress: Progress) => void) | undefined): RunOptions['trace'] {
+  /** Observes the run: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
+  function progressSteps(
+    requestId: number,
+    notify: ((progress: Progress) => void) | undefined,
+  ): ((atMs: number) => void) | undefined {
     if (notify === undefined) return undefined;
     let eventsRun = 0;
     let reportedAt = now();
-    return {
-      push() {},
-      pop(atMs) {
-        eventsRun += 1;
-        if ((eventsRun & 1023) !== 0) return;
-        const time = now();
-        if (time - reportedAt < PROGRESS_EVERY_MS) return;
-        reportedAt = time;
-        notify({ type: 'progress', requestId, eventsRun, atMs });
-      },
+    return (atMs) => {
+      eventsRun += 1;
+      if ((eventsRun & 1023) !== 0) return;
+      const time = now();
+      if (time - reportedAt < PROGRESS_EVERY_MS) return;
+      reportedAt = time;
+      notify({ type: 'progress', requestId, eventsRun, atMs });
     };
   }
 
@@ -251,28 +251,18 @@ export function createLabHost(options: LabHostOptions): LabHost {
     const { type: _type, requestId, ledger, scale: _scale, impl = 'model', settings, ...selection } = request;
     const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario);
     const { scenario } = resolved;
-    const trace = progressTrace(requestId, notify);
+    const onStep = progressSteps(requestId, notify);
     // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
-    if (resolved.impl !== 'model')
-      return runResolved(resolved, { onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
-    const options: RunOptions = {
-      transport: resolved.transport,
-      seed: resolved.seed,
-      settings: resolved.settings,
-      trace,
-      schedule: resolved.schedule,
-      faults: resolved.faults,
-    };
-    if (!usesSqlite(scenario)) return runScenario(scenario, options);
+    if (resolved.impl !== 'model' || !usesSqlite(scenario)) return runResolved(resolved, { onStep });
     const sql = await sqlModule();
     // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
-    if (scenario.kind !== 'ledger' || ledger === 'fresh') return runScenario(scenario, { ...options, ledger: { sql } });
+    if (scenario.kind !== 'ledger' || ledger === 'fresh') return runModel(resolved, { onStep, ledger: { sql } });
     // Read, run and save in one turn with the stored ledger: another tab's run waits for it (Web Locks).
     return storage.exclusive(async () => {
       // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
       const completed: { bytes: Uint8Array | null } = { bytes: null };
-      const transcript = runScenario(scenario, {
-        ...options,
+      const transcript = runModel(resolved, {
+        onStep,
         ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) },
       });
       if (completed.bytes !== null) {
