@@ -11,7 +11,7 @@ import { resolveRunParams } from '../../lab/runSpec';
 import { findScenario } from '../../scenarios/index';
 import { jsonForTerminal } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';
-import { runParams } from './runFlags';
+import { RUN_FLAGS, runParams } from './runFlags';
 import { formatDuration, PROGRESS_EVERY_MS, terminalWriter, UsageError, type Command } from './shared';
 
 /** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks. A violation is a finding, not a failure of the command: exit 0 either way; the output says which. */
@@ -26,9 +26,7 @@ async function exploreText(args: string[]): Promise<string> {
     allowPositionals: true,
     strict: true,
     options: {
-      transport: { type: 'string' },
-      set: { type: 'string', multiple: true },
-      seed: { type: 'string' },
+      ...RUN_FLAGS,
       bound: { type: 'string' },
       'no-reduction': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },

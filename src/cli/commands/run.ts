@@ -12,7 +12,7 @@ import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from '../runBudget';
 import { runText } from '../runText';
 import { jsonForTerminal } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';
-import { runParams } from './runFlags';
+import { RUN_FLAGS, runParams } from './runFlags';
 import { budgetMs, UsageError, type Command } from './shared';
 
 /** `run <scenario>` (or a known bug's id): one run, its transcript as a timeline or JSON. */
@@ -49,9 +49,7 @@ async function runOutput(args: string[]): Promise<string> {
     allowPositionals: true,
     strict: true,
     options: {
-      transport: { type: 'string' },
-      seed: { type: 'string' },
-      set: { type: 'string', multiple: true },
+      ...RUN_FLAGS,
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       'budget-ms': { type: 'string' },

@@ -2,6 +2,13 @@ import { LabError, settingsSpecFor } from '../../engine';
 import { findScenario } from '../../scenarios/index';
 import { UsageError } from './shared';
 
+/** The flags that name a run, shared by `run` and `explore` (node:util parseArgs options). */
+export const RUN_FLAGS = {
+  transport: { type: 'string' },
+  seed: { type: 'string' },
+  set: { type: 'string', multiple: true },
+} as const;
+
 /** `--set key=value` flags as a run's settings, as written (resolveRunParams judges them). */
 function assignments(list: readonly string[]): Record<string, string> {
   // No prototype: `--set __proto__=1` names a setting like any other, and is refused as one.
