@@ -3,7 +3,7 @@ import { LabError } from '../core/errors';
 import type { Actor, ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
 import type { Settings } from '../core/transcript';
 import { InvariantChecker, type Seen } from './invariants';
-import { formatSchedule, parseSchedule, type Choice } from '../core/schedule';
+import { formatSchedule, type Choice } from '../core/schedule';
 
 /** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
 const DELAYS_MAX = 64;
