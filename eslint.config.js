@@ -5,9 +5,10 @@ import globals from 'globals';
 import prettierOff from 'eslint-config-prettier';
 
 /**
- * Outside src/engine, the engine is imported from src/engine/index.ts only, and from two pure doors
- * the page's bundle may hold without loading the engine: its settings specs and its JSON-RPC types
- * and guards (core/jsonrpc.ts imports nothing), and the recording bounds (core/recordingLimits.ts).
+ * Outside src/engine, the engine is imported from src/engine/index.ts only, and from pure doors
+ * the page's bundle may hold without loading the engine: its settings specs, its JSON-RPC types
+ * and guards (core/jsonrpc.ts imports nothing), the recording bounds (core/recordingLimits.ts) and the
+ * faults grammar (core/faults.ts, which imports only the error catalogue).
  */
 const engineFrontDoor = {
   group: [
@@ -17,9 +18,10 @@ const engineFrontDoor = {
     '!**/engine/core',
     '!**/engine/core/jsonrpc',
     '!**/engine/core/recordingLimits',
+    '!**/engine/core/faults',
   ],
   message:
-    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts and core/recordingLimits.ts, pure).',
+    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts, core/recordingLimits.ts and core/faults.ts, pure).',
 };
 
 /**
@@ -106,6 +108,7 @@ export default tseslint.config(
     rules: {
       // The settings specs are pure data (ranges, lists, defaults): the panels read them from the engine's second front door.
       // The recording bounds are two numbers the store checks a file against before it reaches the worker.
+      // The faults grammar is the one parse and format of faults, which the diagram's fault menu edits.
       'no-restricted-imports': [
         'error',
         {
@@ -117,11 +120,12 @@ export default tseslint.config(
                 '!**/engine/settingsSpecs',
                 '!**/engine/core',
                 '!**/engine/core/recordingLimits',
+                '!**/engine/core/faults',
                 '**/scenarios/**',
                 '**/cli/**',
               ],
               message:
-                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits).',
+                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits, the faults grammar through engine/core/faults).',
             },
             pageTakesEngineTypes,
           ],

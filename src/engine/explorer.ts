@@ -8,7 +8,7 @@ import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
-import { EMPTY_SCHEDULE, type Choice } from './explore/schedule';
+import { EMPTY_SCHEDULE, type Choice } from './core/schedule';
 
 /**
  * The race explorer: runs a scenario in every ordering its model allows and checks the

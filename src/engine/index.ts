@@ -79,7 +79,7 @@ export {
   type TaskStoreStatus,
 } from './core/components';
 export type { InvariantName } from './explore/invariants';
-export { parseSchedule } from './explore/schedule';
+export { parseSchedule, type Choice } from './core/schedule';
 export { parseSetting, resolveSettings, type SettingSpec, type SettingsSpec } from './core/settings';
 export {
   LEDGER_FORMAT,
@@ -92,7 +92,8 @@ export {
 } from './core/sqlite';
 export { LEDGER_INTEGER_MAX } from './core/schemaCheck';
 export { postHeadersOf } from './core/postHeaders';
-export { drawArrivalMs, EventLog, parseFaults, type LatencySettings } from './core/wire';
+export { drawArrivalMs, EventLog, type LatencySettings } from './core/wire';
+export { formatFaults, parseFaults, withFault, type MessageFault } from './core/faults';
 export {
   callToolRequest,
   cancelledNotification,

@@ -18,8 +18,8 @@ import { listenModel } from './models/listen/listenServerCancel';
 import type { ListenScenario } from './models/listen/types';
 import type { HerdScenario } from './models/herd/types';
 import { replaySchedule } from './explore/driver';
-import { formatSchedule, parseSchedule } from './explore/schedule';
-import { formatFault, parseFaults, type MessageFault } from './core/wire';
+import { formatSchedule } from './core/schedule';
+import { formatFaults, type MessageFault } from './core/faults';
 import { InvariantError } from './core/assert';
 import { LabError } from './core/errors';
 import type { LabEvent, OutcomeByKind, Transcript } from './transcript';
@@ -94,7 +94,7 @@ function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T)
     if (!(error instanceof InvariantError)) throw error;
     throw new LabError(
       'LAB023',
-      `${faults.map(formatFault).join(',')}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`,
+      `${formatFaults(faults)}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`,
     );
   }
 }
@@ -105,7 +105,7 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']], LabEvent>;
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
   const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
-  const faults = options.faults === undefined ? [] : parseFaults(options.faults);
+  const faults = options.faults ?? [];
   const { events, outcome } = executeWithFaults(faults, () =>
     model.execute(scenario, {
       transport,
@@ -129,8 +129,8 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
     title: scenario.title,
     requirements: [...scenario.requirements],
     protocolVersion: PROTOCOL_VERSION,
-    ...(options.schedule === undefined ? {} : { schedule: formatSchedule(parseSchedule(options.schedule)) }),
-    ...(faults.length === 0 ? {} : { faults: faults.map(formatFault).join(',') }),
+    ...(options.schedule === undefined ? {} : { schedule: formatSchedule(options.schedule) }),
+    ...(faults.length === 0 ? {} : { faults: formatFaults(faults) }),
     events,
     outcome,
   };

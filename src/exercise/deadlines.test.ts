@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { ComponentProbe, runScenario } from '../engine';
+import { ComponentProbe, parseSchedule, runScenario } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller } from './caller';
 import { deadlinesExercise as def } from './exercises/deadlines';
@@ -49,7 +49,7 @@ function runWith(
     const transcript = runScenario(findScenario(run.scenario), {
       transport: run.transport,
       settings: run.settings,
-      schedule: run.schedule,
+      schedule: run.schedule === undefined ? undefined : parseSchedule(run.schedule),
       components: { probe, ...def.components(caller, probe) },
     });
     return { transcript, breaches: probe.breaches };

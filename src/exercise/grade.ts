@@ -2,6 +2,7 @@ import {
   ComponentProbe,
   Exploration,
   LabError,
+  parseSchedule,
   runScenario,
   type ComponentBreach,
   type ComponentViolation,
@@ -63,7 +64,7 @@ export function replayOrdering(
       const transcript = runScenario(findScenario(run.scenario), {
         transport: run.transport,
         settings: run.settings,
-        schedule: run.schedule,
+        schedule: parseSchedule(run.schedule),
         ledger: env.ledger,
         components: { probe, ...def.components(caller, probe) },
       });

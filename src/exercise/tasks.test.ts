@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { loadSqlJs } from '../cli/sqlite';
-import { ComponentProbe, runScenario, type SqlModule } from '../engine';
+import { ComponentProbe, parseSchedule, runScenario, type SqlModule } from '../engine';
 import type { LabEvent, Transcript } from '../engine/transcript';
 import { findScenario } from '../scenarios';
 import { Caller } from './caller';
@@ -54,7 +54,7 @@ function runWith(code: string, run: Pick<FailingRun, 'scenario' | 'transport' | 
     const transcript = runScenario(findScenario(run.scenario), {
       transport: run.transport,
       settings: run.settings,
-      schedule: run.schedule,
+      schedule: run.schedule === undefined ? undefined : parseSchedule(run.schedule),
       ledger: { sql },
       components: { probe, ...def.components(caller, probe) },
     }) as Transcript;

@@ -3,7 +3,7 @@ import { LabError } from '../core/errors';
 import type { Actor, ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
 import type { Settings } from '../core/transcript';
 import { InvariantChecker, type Seen } from './invariants';
-import { formatSchedule, parseSchedule, type Choice } from './schedule';
+import { formatSchedule, type Choice } from '../core/schedule';
 
 /** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
 const DELAYS_MAX = 64;
@@ -414,8 +414,7 @@ export class Driver {
  * scenario, transport and settings, exactly that ordering, the same transcript bytes every time.
  * `finish` refuses a schedule with choices the run never met (it came from another run).
  */
-export function replaySchedule(schedule: string): { chooser: ExploringChooser; finish(): void } {
-  const choices = parseSchedule(schedule);
+export function replaySchedule(choices: readonly Choice[]): { chooser: ExploringChooser; finish(): void } {
   const driver = new Driver(choices, false, {});
   return {
     chooser: driver.chooser,

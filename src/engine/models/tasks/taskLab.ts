@@ -1,4 +1,4 @@
-import type { MessageFault } from '../../core/wire';
+import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import {
