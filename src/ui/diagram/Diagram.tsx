@@ -27,7 +27,7 @@ import {
   type DiagramLayout,
   type Lane,
 } from './layout';
-import { Legend } from './Legend';
+import { Legend, ReactFlowCredit } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -222,7 +222,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
             <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} />
           </Suspense>
         ) : (
-          <span />
+          <ReactFlowCredit />
         )}
         <Toolbar
           layout={layout}
@@ -266,7 +266,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
           multiSelectionKeyCode={null}
           minZoom={ZOOM_MIN}
           maxZoom={ZOOM_MAX}
-          // The credit is in the legend above the pane, where it covers no event.
+          // The credit is in the legend under the pane (Legend.tsx), where it covers no event.
           proOptions={{ hideAttribution: true }}
           onEdgeClick={onEdgeClick}
           onEdgeContextMenu={onEdgeContextMenu}
