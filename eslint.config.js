@@ -22,6 +22,17 @@ const engineFrontDoor = {
     'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts and core/recordingLimits.ts, pure).',
 };
 
+/**
+ * The page (src/ui, src/store) takes the engine's types (a Transcript, the events) from its front door, one
+ * road in, and never its code: `import type` only, so the page's bundle holds none of the engine.
+ */
+const pageTakesEngineTypes = {
+  regex: '(^|/)engine(/index)?$',
+  allowTypeImports: true,
+  message:
+    "The page takes only the engine's types from its front door (import type): protocol behaviour is computed in the worker.",
+};
+
 /** What the engine never imports, wherever in it a file sits: the layers above it and UI libraries. */
 const engineBoundaries = [
   {
@@ -71,7 +82,7 @@ export default tseslint.config(
     },
   },
   {
-    // Dependencies point ui → store → worker → engine, never back (STYLE.md "Layout").
+    // Dependencies point ui → store → worker → engine, never back (docs/architecture.md#layers-point-one-way).
     files: ['src/ui/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -83,6 +94,7 @@ export default tseslint.config(
               group: ['**/worker/**', '**/engine/**', '**/scenarios/**', '**/cli/**'],
               message: 'The UI talks to the store only; protocol behaviour is computed in the worker.',
             },
+            pageTakesEngineTypes,
           ],
         },
       ],
@@ -111,6 +123,7 @@ export default tseslint.config(
               message:
                 'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits).',
             },
+            pageTakesEngineTypes,
           ],
         },
       ],
@@ -227,7 +240,7 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md "Nothing ambient in the engine": no wall clock, no timers, no Math.random.
+    // docs/architecture.md#nothing-ambient-in-the-engine: no wall clock, no timers, no Math.random.
     files: ['src/engine/**/*.ts', 'src/scenarios/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

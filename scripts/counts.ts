@@ -23,7 +23,7 @@ const REVIEWED_DEFAULTS: readonly { file: string; subject: string; reason: strin
     file: 'src/worker/workerClient.ts',
     subject: 'data.type',
     reason:
-      'every type the cases do not name is an answer; `data satisfies Settling` in the default makes a new type that is not one fail to compile',
+      'every type the cases do not name is not a report: a part or an answer, which `settle` takes, where `data satisfies Settling` makes a new type that is neither fail to compile',
   },
 ];
 

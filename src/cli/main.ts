@@ -654,7 +654,7 @@ export async function main(argv: string[], terminal: Output = processOutput): Pr
         io.out(
           `${results.map((r) => `${r.holds ? 'ok  ' : 'FAIL'} ${r.id} ${r.statement} (${requirementDocLink(r.id)})\n       from ${r.scope}${r.holds ? '' : `\n       ${r.problems.join('\n       ')}`}`).join('\n')}\n`,
         );
-        // SPEC §9: every failure mode runs, next to its fix.
+        // docs/requirements.md#failure-modes-each-runnable-next-to-its-fix: every failure mode runs, next to its fix.
         const modes = checkFailureModes(runner);
         io.out(
           `\nfailure modes, each shown by one run and fixed by another (${REQUIREMENTS_DOC}#failure-modes-each-runnable-next-to-its-fix):\n`,

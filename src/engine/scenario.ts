@@ -42,7 +42,7 @@ export type { HerdScenario } from './models/herd/types';
 export type { ListenScenario } from './models/listen/types';
 
 /**
- * The registry: one model per scenario kind (STYLE: "one scenario is one data file"). A model turns a
+ * The registry: one model per scenario kind (docs/architecture.md#one-scenario-is-one-data-file). A model turns a
  * scenario plus resolved settings into events and an outcome; `runScenario` wraps that in the
  * transcript every consumer reads.
  */

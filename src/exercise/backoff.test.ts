@@ -1,4 +1,4 @@
-// The backoff exercise (SPEC RV-4, RV-5): the starter (no jitter) breaks the herd's spread and only
+// The backoff exercise (docs/requirements.md RV-4, RV-5): the starter (no jitter) breaks the herd's spread and only
 // that; the reference holds every statement; each planted wrong solution breaks exactly its statement;
 // a breach found in a run carries an ordering that replays to the same breach.
 import { readFileSync } from 'node:fs';

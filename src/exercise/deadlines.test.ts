@@ -1,4 +1,4 @@
-// The deadlines exercise (SPEC RC-1, RC-2, RC-4): the starter ("progress resets every deadline")
+// The deadlines exercise (docs/requirements.md RC-1, RC-2, RC-4): the starter ("progress resets every deadline")
 // breaks max-never-moves and only that; the reference holds every statement; each planted wrong
 // solution breaks exactly its statement; a failing ordering replays to the same breach, and the run
 // follows the student's deadlines (a moved maximum lets the work finish; no deadline, no timeout).

@@ -1,4 +1,4 @@
-// The tasks exercise (SPEC §4, TK-1, TK-2, VF-12): the starter (the acknowledgement taken for the
+// The tasks exercise (docs/requirements.md#durable-tasks-tk, TK-1, TK-2, VF-12): the starter (the acknowledgement taken for the
 // cancellation) breaks what the lesson predicts; the reference holds every statement; each planted wrong
 // solution breaks exactly its statements; a failing ordering replays to the same breach, and the run
 // follows the store's answers (the transcript shows them).

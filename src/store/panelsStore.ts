@@ -1,3 +1,4 @@
+import type { Transcript } from '../engine';
 import { BACKOFF_POLICIES, bufferOverloadDefaults, herdDefaults, type BackoffPolicy } from '../engine/settingsSpecs';
 import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../lab/reviewBounds';
 import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
@@ -17,8 +18,8 @@ import type {
 } from '../worker/protocol';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { VerifyProgress } from '../worker/workerClient';
-import type { Settings, Transcript, Transport } from '../worker/protocol';
-import type { TimeScale } from './diagramLayout';
+import type { Settings, Transport } from '../worker/protocol';
+import type { TimeScale } from '../diagram/geometry/model';
 import type { ViewState } from './url';
 
 /**

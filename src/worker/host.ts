@@ -8,7 +8,8 @@ import type { EventWording, Settings, Transcript } from '../engine';
 import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
 import { runResolved } from '../lab/runs';
 import { findScenario, scenarios } from '../scenarios/index';
-import { layoutDiagram, type LabelPlacement, type TimeScale } from '../diagram/geometry/layout';
+import { layoutDiagram, type LabelPlacement } from '../diagram/geometry/layout';
+import type { TimeScale } from '../diagram/geometry/model';
 import { raceFactSteps } from './facts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
@@ -46,7 +47,7 @@ import {
  * runs and saves it back, and an import or reset arriving meanwhile must not interleave with that.
  */
 
-/** A limit on what an import may hand the worker (STYLE: a limit on everything); the page checks a file against it before reading. */
+/** A limit on what an import may hand the worker (docs/architecture.md#a-limit-on-everything); the page checks a file against it before reading. */
 export { LEDGER_BYTES_MAX } from './ledgerLimits';
 
 /** How often a long run reports progress, at most (wall-clock time in the worker, never the engine's clock). */

@@ -212,6 +212,22 @@ export interface LatencySettings {
 }
 
 /**
+ * The wire's arrival rule: a message sent at `nowMs` arrives after the latency plus a jitter drawn
+ * from `random` in [0, latencyJitterMs] (nothing is drawn without jitter), and never before
+ * `earliestMs`, when the previous message on its channel arrives (each channel is FIFO). The lab's
+ * `Wire` and the SDK lanes' recorders (src/sdk) time every message with it.
+ */
+export function drawArrivalMs(
+  nowMs: number,
+  latency: LatencySettings,
+  random: SeededRandom,
+  earliestMs: number,
+): number {
+  const jitterMs = latency.latencyJitterMs > 0 ? random.int(0, latency.latencyJitterMs) : 0;
+  return Math.max(nowMs + latency.latencyMs + jitterMs, earliestMs);
+}
+
+/**
  * Decides what the receiver does with a message: null to accept it, or the reason it ignores it.
  */
 export type Delivery = (event: MessageEvent) => string | null;
@@ -358,8 +374,7 @@ export class Wire {
       if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs))
         fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
     } else {
-      const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
-      arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+      arrivesAtMs = drawArrivalMs(this.scheduler.nowMs, this.latency, this.random, earliest);
     }
     channel.lastArrivalMs = arrivesAtMs;
     return arrivesAtMs;

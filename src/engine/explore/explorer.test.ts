@@ -5,19 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
 import type { Settings } from '../core/transcript';
-import {
-  endingOf,
-  explore,
-  INVARIANTS,
-  LabError,
-  parseSchedule,
-  runScenario,
-  type Choice,
-  type ExploreResult,
-  type SqlModule,
-} from '../index';
+import { endingOf, explore, LabError, parseSchedule, runScenario, type ExploreResult, type SqlModule } from '../index';
 import { Driver, Stop } from './driver';
-import { InvariantChecker, type Seen } from './invariants';
+import { INVARIANTS, InvariantChecker, type Seen } from './invariants';
+import type { Choice } from './schedule';
 
 let sql: SqlModule;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
+import type { Transcript } from '../../engine';
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { Transcript } from '../../store/labStore';
 import {
   IMPLEMENTATIONS,
   TRANSPORTS,

@@ -1,6 +1,7 @@
+import type { Transcript } from '../../engine';
 import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
-import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
+import { useLabStore, type LedgerOutcome, type RequestOutcome } from '../../store/labStore';
 import { RecordingFacts } from '../recording/RecordingFacts';
 import {
   aliasText,
@@ -15,7 +16,7 @@ import {
 } from '../format';
 
 /**
- * What the run established. For a request race, the four recorded facts (SPEC §7), filled in as
+ * What the run established. For a request race, the four recorded facts (docs/requirements.md#the-race-and-its-four-recorded-facts), filled in as
  * the replay reaches the event behind each; for a ledger run, its counts and responses; for other
  * models, their outcome's fields.
  */

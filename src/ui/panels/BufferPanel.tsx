@@ -54,7 +54,7 @@ function chartData(view: BufferView): uPlot.AlignedData {
   ];
 }
 
-/** SPEC §5 (BF): the bounded buffer's occupancy over time, live against its capacity. */
+/** docs/requirements.md#bounded-progress-buffer-bf (BF): the bounded buffer's occupancy over time, live against its capacity. */
 export function BufferPanel() {
   const capacity = usePanelsStore((s) => s.capacity);
   const setCapacity = usePanelsStore((s) => s.setCapacity);

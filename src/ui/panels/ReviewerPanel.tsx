@@ -6,7 +6,7 @@ import { runLink } from './VerificationPanel';
 /** The zip's name: the skill folder's own name (src/lab/skill.ts SKILL_ZIP_NAME; the UI may not import the lab). */
 const SKILL_ZIP_NAME = 'mcp-reliability-reviewer.zip';
 
-/** SPEC §9: the reliability reviewer, on a design written as JSON (prefilled with an unsafe example). */
+/** docs/requirements.md#artifacts-ar: the reliability reviewer, on a design written as JSON (prefilled with an unsafe example). */
 export function ReviewerPanel() {
   const text = usePanelsStore((s) => s.reviewText);
   const setText = usePanelsStore((s) => s.setReviewText);

@@ -21,7 +21,7 @@ export function evidenceLink(evidence: VerificationResult['evidence'][number]): 
   return `?${query.toString()}`;
 }
 
-/** The link that opens one run of a failure-mode card (its settings over the scenario's defaults; SPEC §9). */
+/** The link that opens one run of a failure-mode card (its settings over the scenario's defaults; docs/requirements.md#failure-modes-each-runnable-next-to-its-fix). */
 export function runLink(run: FailureModeResult['failureRun']): string {
   const query = new URLSearchParams({ scenario: run.scenario });
   if (run.transport !== undefined) query.set('transport', run.transport);
@@ -152,7 +152,7 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
   );
 }
 
-/** SPEC §8 and §10: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
+/** docs/requirements.md#verification-statements-vf and #artifacts-ar: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
 export function VerificationPanel() {
   const load = usePanelsStore((s) => s.verification);
   const progress = usePanelsStore((s) => s.verificationProgress);

@@ -1,4 +1,4 @@
-// Proves durable tasks (SPEC §4, TK-1 … TK-3, VF-12): the task is committed before it is returned, tasks/cancel is an empty acknowledgement that leaves the task working until a checkpoint observes it, the work may finish first, and a task outlives the connection that created it.
+// Proves durable tasks (docs/requirements.md#durable-tasks-tk, TK-1 … TK-3, VF-12): the task is committed before it is returned, tasks/cancel is an empty acknowledgement that leaves the task working until a checkpoint observes it, the work may finish first, and a task outlives the connection that created it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../../cli/sqlite';
 import { findScenario, scenarios } from '../../../scenarios/index';
