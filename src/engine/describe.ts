@@ -1,5 +1,7 @@
+import { settingsActingOn } from './core/settings';
 import type { Settings } from './core/transcript';
 import { PROTOCOL_VERSION, type JsonRpcMessage } from './mcp/protocol';
+import { settingsSpecOfKind } from './scenario';
 import type { FlowOutcome, HerdOutcome, LabEvent, ReconnectOutcome, Transcript } from './transcript';
 
 /** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
@@ -371,7 +373,7 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
     );
   }
   lines.push(
-    `settings ${Object.entries(transcript.settings)
+    `settings ${settingsActingOn(transcript.settings, settingsSpecOfKind(transcript.kind), transcript.transport)
       .map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`)
       .join(' ')}`,
   );

@@ -22,7 +22,7 @@ import { formatSchedule } from './core/schedule';
 import { formatFaults, type MessageFault } from './core/faults';
 import { InvariantError } from './core/assert';
 import { LabError } from './core/errors';
-import type { LabEvent, OutcomeByKind, Transcript } from './transcript';
+import type { LabEvent, ModelKind, OutcomeByKind, Transcript } from './transcript';
 
 export {
   checkSeed,
@@ -76,6 +76,11 @@ export function usesSqlite(scenario: Scenario): boolean {
 
 export function settingsSpecFor(scenario: Scenario): SettingsSpec {
   return models[scenario.kind].settingsSpec;
+}
+
+/** The settings spec of the model that made a transcript of `kind`, or null for a kind no model runs (a probe's recording). */
+export function settingsSpecOfKind(kind: ModelKind): SettingsSpec | null {
+  return kind in models ? models[kind as ScenarioKind].settingsSpec : null;
 }
 
 export type TranscriptOf<S extends Scenario> = Transcript<S['kind']>;

@@ -81,15 +81,17 @@ function compareThree(
 ): string {
   const result = compareMany(transcripts, { tick });
   if (json) return jsonForTerminal({ runs: names, ...result });
-  const lines = names.map((name, index) => `  run ${'ABC'[index]}: ${name}`);
+  // Numbered, not lettered: a letter would read as scenario A–D.
+  const label = (index: number) => `run ${index + 1}`;
+  const lines = names.map((name, index) => `  ${label(index)}: ${name}`);
   lines.push('');
   for (const fact of result.facts) {
     lines.push(`${fact.differs ? '*' : ' '} ${fact.name}`);
-    fact.values.forEach((value, index) => lines.push(`    ${'ABC'[index]}  ${value}`));
+    fact.values.forEach((value, index) => lines.push(`    ${label(index)}  ${value}`));
   }
   lines.push('');
   for (const pair of result.pairs) {
-    const [x, y] = ['ABC'[pair.a], 'ABC'[pair.b]];
+    const [x, y] = [label(pair.a), label(pair.b)];
     const d = pair.divergence;
     if (d === null) {
       lines.push(`${x} and ${y} do not part: every compared event matches`);

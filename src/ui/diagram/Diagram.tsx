@@ -28,7 +28,7 @@ import {
   type DiagramLayout,
   type Lane,
 } from '../../diagram/geometry/model';
-import { Legend } from './Legend';
+import { Legend, ReactFlowCredit } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -176,7 +176,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
             <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} />
           </Suspense>
         ) : (
-          <span />
+          <ReactFlowCredit />
         )}
         <Toolbar
           layout={layout}
@@ -337,7 +337,7 @@ function FlowPane({
         multiSelectionKeyCode={null}
         minZoom={ZOOM_MIN}
         maxZoom={ZOOM_MAX}
-        // The credit is in the legend above the pane, where it covers no event.
+        // The credit is in the legend under the pane (Legend.tsx), where it covers no event.
         proOptions={{ hideAttribution: true }}
         onEdgeClick={onEdgeClick}
         onEdgeContextMenu={onEdgeContextMenu}
