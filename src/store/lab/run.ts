@@ -8,8 +8,10 @@ import {
   type LabFailure,
   type LabState,
   type Landing,
+  type LinkView,
   type RunSlice,
   type Slice,
+  type SliceDeps,
 } from './state';
 
 export function toFailure(error: unknown): LabFailure {
@@ -76,163 +78,189 @@ function onScreen(answer: LabRun, step: number) {
 const isLedger = (state: Pick<LabState, 'scenarios' | 'spec'>) =>
   state.scenarios.find((scenario) => scenario.id === state.spec.scenario)?.kind === 'ledger';
 
+/** What the slice's steps reach: the worker, and the store's own get and set. */
+interface Store {
+  readonly deps: SliceDeps;
+  readonly set: (partial: Partial<LabState>) => void;
+  readonly get: () => LabState;
+}
+
+/** The selection a link names (its params judged by the worker), or the first listed scenario's default. */
+async function selectFromLink({ deps, set, get }: Store, scenarios: ScenarioInfo[], link: LinkView | null) {
+  for (const text of link?.refused ?? []) get().notify(`${text} Showing the run without it instead.`);
+  if (link === null || Object.keys(link.params).length === 0) {
+    const selected = scenarios.find((scenario) => scenario.id === get().spec.scenario) ?? scenarios[0];
+    set(
+      selected === undefined
+        ? { scenarios }
+        : { scenarios, spec: { ...get().spec, scenario: selected.id, transport: selected.defaultTransport } },
+    );
+    return;
+  }
+  try {
+    const { view, problems } = await deps.client().resolve(link.params);
+    set({ scenarios, spec: { ...view, impl: view.impl ?? 'model' } });
+    for (const problem of problems)
+      get().notify(
+        `The link's ${problem.param}=${problem.value} was not used: ${problem.message}. Showing the default instead.`,
+      );
+  } catch (error) {
+    const failure = toFailure(error);
+    set({ scenarios, spec: DEFAULT_SPEC });
+    get().notify(`The link could not be read (${failure.code}: ${failure.message}). Showing the default view instead.`);
+  }
+}
+
+/**
+ * A link's run that did not run: its faults name no message of its run (LAB023), or its ordering does
+ * not fit it (LAB022): run without them, say why. Each value was valid alone, yet together they may
+ * not run (LAB007): open the defaults, say why.
+ */
+async function fallBackFromLink({ set, get }: Store, hasParams: boolean) {
+  const failed = get().error;
+  if (failed?.code === 'LAB023' && get().spec.faults !== undefined) {
+    get().notify(
+      `The link's faults=${get().spec.faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`,
+    );
+    const { faults: _faults, ...withoutFaults } = get().spec;
+    set({ spec: withoutFaults, landing: { kind: 'end' } });
+    await get().run();
+  }
+  const misfit = get().error;
+  if (misfit?.code === 'LAB022' && get().spec.schedule !== undefined) {
+    get().notify(
+      `The link's schedule=${get().spec.schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`,
+    );
+    const { schedule: _schedule, ...withoutSchedule } = get().spec;
+    set({ spec: withoutSchedule, landing: { kind: 'end' } });
+    await get().run();
+  }
+  const { error, spec } = get();
+  // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
+  const ended = error !== null && (error.code === 'STOPPED' || error.code === 'RUN_BUDGET');
+  if (hasParams && error !== null && !ended && Object.keys(spec.settings).length > 0) {
+    get().notify(
+      `The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`,
+    );
+    set({ spec: { ...spec, settings: {} }, landing: { kind: 'end' } });
+    await get().run();
+  }
+}
+
+async function init(store: Store, link: LinkView | null) {
+  const { deps, set, get } = store;
+  set({ status: 'running', error: null });
+  let scenarios: ScenarioInfo[];
+  try {
+    scenarios = await deps.client().list();
+  } catch (error) {
+    set({ status: 'error', error: toFailure(error), ready: true });
+    return;
+  }
+  await selectFromLink(store, scenarios, link);
+  const { schedule, faults } = link ?? {};
+  set({
+    landing: link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step },
+    spec: {
+      ...get().spec,
+      ...(schedule === undefined ? {} : { schedule }),
+      ...(faults === undefined ? {} : { faults }),
+    },
+  });
+  // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
+  await get().run();
+  await fallBackFromLink(store, link !== null && Object.keys(link.params).length > 0);
+  set({ ready: true });
+}
+
+/** What the page shows after a run failed: the transcript on screen would no longer match the inputs above it. */
+function failedRun(error: unknown): Partial<LabState> {
+  return {
+    status: 'error',
+    runId: null,
+    transcript: null,
+    facts: null,
+    race: null,
+    wording: [],
+    layout: null,
+    error: toFailure(error),
+    progress: null,
+    step: 0,
+    selectedSeq: null,
+  };
+}
+
+async function run({ deps, set, get }: Store) {
+  const runRequest = get().runRequest + 1;
+  const { spec, keepLedger, scale } = get();
+  const kept = keepLedger && isLedger(get());
+  set({ runRequest, status: 'running', error: null, progress: null, playing: false });
+  const latest = () => get().runRequest === runRequest;
+  try {
+    // The real SDK decides some settings itself: the user's values stay for the model and are not sent with it.
+    // An explored ordering and faults are the model's (a change of implementation drops them).
+    const sent =
+      spec.impl === 'model'
+        ? spec
+        : {
+            ...seededSpec(spec),
+            settings: withoutSdkDecided(spec.settings, spec.impl === 'ts-sdk' && spec.transport === 'http'),
+          };
+    const answer = await deps.client().runLab({ ...sent, ledger: kept ? 'kept' : 'fresh', scale }, (progress) => {
+      if (latest()) set({ progress });
+    });
+    // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
+    // first time reads the stored ledger once; other scenarios never touch it (sql.js stays unloaded).
+    const readLedger = kept || (isLedger(get()) && latest() && get().ledger === null && get().ledgerStatus === 'idle');
+    if (latest()) {
+      const { transcript: previous, step, landing } = get();
+      const landed = landingStep(
+        landing,
+        answer.transcript.events,
+        previous === null ? null : { step, total: previous.events.length },
+      );
+      if (landed.notice !== null) get().notify(landed.notice);
+      // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
+      set({ ...onScreen(answer, landed.step), ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
+      // The scale changed while the run computed: lay it out again on the one asked for now.
+      if (answer.layout.scale !== get().scale) get().relayout();
+    }
+    if (readLedger) await get().refreshLedger();
+  } catch (error) {
+    if (latest()) set(failedRun(error));
+  }
+}
+
 /**
  * What the worker answered for the selection. Every protocol fact on screen comes from a transcript
  * the worker produced; the slice only asks and keeps the latest answer (`runRequest`).
  */
-export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => ({
-  status: 'idle',
-  transcript: null,
-  facts: null,
-  race: null,
-  wording: [],
-  error: null,
-  progress: null,
-  ready: false,
-  runRequest: 0,
-  runId: null,
-  landing: { kind: 'end' },
-  async init(link = null) {
-    set({ status: 'running', error: null });
-    let scenarios: ScenarioInfo[];
-    try {
-      scenarios = await deps.client().list();
-    } catch (error) {
-      set({ status: 'error', error: toFailure(error), ready: true });
-      return;
-    }
-    for (const text of link?.refused ?? []) get().notify(`${text} Showing the run without it instead.`);
-    const hasParams = link !== null && Object.keys(link.params).length > 0;
-    if (hasParams) {
-      try {
-        const { view, problems } = await deps.client().resolve(link.params);
-        set({ scenarios, spec: { ...view, impl: view.impl ?? 'model' } });
-        for (const problem of problems)
-          get().notify(
-            `The link's ${problem.param}=${problem.value} was not used: ${problem.message}. Showing the default instead.`,
-          );
-      } catch (error) {
-        const failure = toFailure(error);
-        set({ scenarios, spec: DEFAULT_SPEC });
-        get().notify(
-          `The link could not be read (${failure.code}: ${failure.message}). Showing the default view instead.`,
-        );
-      }
-    } else {
-      const selected = scenarios.find((scenario) => scenario.id === get().spec.scenario) ?? scenarios[0];
-      set(
-        selected === undefined
-          ? { scenarios }
-          : { scenarios, spec: { ...get().spec, scenario: selected.id, transport: selected.defaultTransport } },
-      );
-    }
-    const { schedule, faults } = link ?? {};
-    set({
-      landing: link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step },
-      spec: {
-        ...get().spec,
-        ...(schedule === undefined ? {} : { schedule }),
-        ...(faults === undefined ? {} : { faults }),
-      },
-    });
-    // The run reads the stored ledger too when it is a ledger scenario: nothing else needs sql.js.
-    await get().run();
-    // The link's faults name no message of its run (LAB023), or its ordering does not fit it (LAB022): run without, say why.
-    const failed = get().error;
-    if (failed?.code === 'LAB023' && get().spec.faults !== undefined) {
-      get().notify(
-        `The link's faults=${get().spec.faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`,
-      );
-      const { faults: _faults, ...withoutFaults } = get().spec;
-      set({ spec: withoutFaults, landing: { kind: 'end' } });
-      await get().run();
-    }
-    const misfit = get().error;
-    if (misfit?.code === 'LAB022' && get().spec.schedule !== undefined) {
-      get().notify(
-        `The link's schedule=${get().spec.schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`,
-      );
-      const { schedule: _schedule, ...withoutSchedule } = get().spec;
-      set({ spec: withoutSchedule, landing: { kind: 'end' } });
-      await get().run();
-    }
-    // Each value was valid alone, yet together they may not run (LAB007): open the defaults, say why.
-    const { error, spec } = get();
-    // A run the user stopped (or that outlived its budget) says nothing about the link's settings.
-    const ended = error !== null && (error.code === 'STOPPED' || error.code === 'RUN_BUDGET');
-    if (hasParams && error !== null && !ended && Object.keys(spec.settings).length > 0) {
-      get().notify(
-        `The link's settings do not run together: ${error.message}. Showing this scenario's default settings instead.`,
-      );
-      set({ spec: { ...spec, settings: {} }, landing: { kind: 'end' } });
-      await get().run();
-    }
-    set({ ready: true });
-  },
-  async run() {
-    const runRequest = get().runRequest + 1;
-    const { spec, keepLedger, scale } = get();
-    const kept = keepLedger && isLedger(get());
-    set({ runRequest, status: 'running', error: null, progress: null, playing: false });
-    const latest = () => get().runRequest === runRequest;
-    try {
-      // The real SDK decides some settings itself: the user's values stay for the model and are not sent with it.
-      // An explored ordering and faults are the model's (a change of implementation drops them).
-      const sent =
-        spec.impl === 'model'
-          ? spec
-          : {
-              ...seededSpec(spec),
-              settings: withoutSdkDecided(spec.settings, spec.impl === 'ts-sdk' && spec.transport === 'http'),
-            };
-      const answer = await deps.client().runLab({ ...sent, ledger: kept ? 'kept' : 'fresh', scale }, (progress) => {
-        if (latest()) set({ progress });
-      });
-      // The run saved the stored ledger: show its rows as they are now. A ledger scenario shown for the
-      // first time reads the stored ledger once; other scenarios never touch it (sql.js stays unloaded).
-      const readLedger =
-        kept || (isLedger(get()) && latest() && get().ledger === null && get().ledgerStatus === 'idle');
-      if (latest()) {
-        const { transcript: previous, step, landing } = get();
-        const landed = landingStep(
-          landing,
-          answer.transcript.events,
-          previous === null ? null : { step, total: previous.events.length },
-        );
-        if (landed.notice !== null) get().notify(landed.notice);
-        // When the ledger is read next, its rows read as busy from the same moment the run ends (never a finished run beside stale rows).
-        set({ ...onScreen(answer, landed.step), ...(readLedger ? { ledgerStatus: 'busy' as const } : {}) });
-        // The scale changed while the run computed: lay it out again on the one asked for now.
-        if (answer.layout.scale !== get().scale) get().relayout();
-      }
-      if (readLedger) await get().refreshLedger();
-    } catch (error) {
-      // The transcript on screen would no longer match the inputs above it: clear it.
-      if (latest())
-        set({
-          status: 'error',
-          runId: null,
-          transcript: null,
-          facts: null,
-          race: null,
-          wording: [],
-          layout: null,
-          error: toFailure(error),
-          progress: null,
-          step: 0,
-          selectedSeq: null,
-        });
-    }
-  },
-  stop() {
-    if (get().status !== 'running') return;
-    deps.client().stop();
-  },
-  async show(open) {
-    const answer = await open(deps.client(), get().scale);
-    // A run still in flight would replace it when it answers: a new request count drops its answer.
-    set({ runRequest: get().runRequest + 1, playing: false, ...onScreen(answer, answer.transcript.events.length) });
-    // The scale changed while the worker read the file: lay it out again on the one asked for now.
-    if (answer.layout.scale !== get().scale) get().relayout();
-  },
-});
+export const createRunSlice: Slice<RunSlice> = (deps) => (set, get) => {
+  const store: Store = { deps, set, get };
+  return {
+    status: 'idle',
+    transcript: null,
+    facts: null,
+    race: null,
+    wording: [],
+    error: null,
+    progress: null,
+    ready: false,
+    runRequest: 0,
+    runId: null,
+    landing: { kind: 'end' },
+    init: (link = null) => init(store, link),
+    run: () => run(store),
+    stop() {
+      if (get().status !== 'running') return;
+      deps.client().stop();
+    },
+    async show(open) {
+      const answer = await open(deps.client(), get().scale);
+      // A run still in flight would replace it when it answers: a new request count drops its answer.
+      set({ runRequest: get().runRequest + 1, playing: false, ...onScreen(answer, answer.transcript.events.length) });
+      // The scale changed while the worker read the file: lay it out again on the one asked for now.
+      if (answer.layout.scale !== get().scale) get().relayout();
+    },
+  };
+};
