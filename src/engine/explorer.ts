@@ -9,6 +9,7 @@ import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type SleepPlan } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
 import { EMPTY_SCHEDULE, type Choice } from './explore/schedule';
+import { shortestOrderings, type ShortestOrdering } from './shrink';
 
 /**
  * The race explorer: runs a scenario in every ordering its model allows and checks the
@@ -71,6 +72,8 @@ export interface ExploreOptions {
   readonly reduction?: boolean;
   /** The models the reduction may commute events of (default `REDUCIBLE_MODELS`): what the soundness script tries a candidate model with. */
   readonly reducible?: ReadonlySet<ModelKind>;
+  /** Faults every ordering runs with (`lab explore --fault`, the syntax of `run --fault`). */
+  readonly faults?: string;
 }
 
 export interface Ending {
@@ -122,6 +125,8 @@ export interface ExploreResult {
   complete: boolean;
   endings: Ending[];
   violations: Violation[];
+  /** Per broken invariant, the shortest ordering that breaks it (shrink.ts): fewest events, then earliest break. */
+  shortest: ShortestOrdering[];
   /** With `components`: each statement the student's parts broke, once per explanation, with the ordering that breaks it soonest among those explored (smallest step, then earliest atMs). */
   componentBreaches?: ComponentViolation[];
   /** What the violation count means: a bound that cut the exploration leaves "none found", never "none". */
@@ -499,6 +504,7 @@ export class Exploration {
       chooser: driver.chooser,
       ledger: this.options.ledger,
       record: false,
+      ...(this.options.faults === undefined ? {} : { faults: this.options.faults }),
     };
   }
 
@@ -555,8 +561,12 @@ export class Exploration {
     });
   }
 
+  private shortest: ShortestOrdering[] | null = null;
+
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
+    const { transport, options } = this;
+    this.shortest ??= shortestOrderings(this.scenario, { ...options, transport }, [...this.violations.values()]);
     const endings = [...this.root.endings.values()].sort(
       (a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)),
     );
@@ -570,6 +580,7 @@ export class Exploration {
       complete: !this.cut,
       endings,
       violations: [...this.violations.values()],
+      shortest: this.shortest,
       ...(this.options.components === undefined ? {} : { componentBreaches: [...this.componentBreaches.values()] }),
       verdict: violationsVerdict({ violations: [...this.violations.values()], complete: !this.cut, states: this.runs }),
     };
