@@ -52,14 +52,15 @@ import {
   resolveRunSpec,
 } from '../lab/runSpec';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../engine';
-import { withLanes } from '../engine';
+import { smallestFaultSets, withLanes } from '../engine';
+import { faultArgs, shortestLines } from './shortest';
 import { EXERCISE_HELP, EXERCISE_USAGE, ExerciseUsageError, exerciseCommand } from './exercise';
 
 /** The command-line runner over the same engine the worker runs: `npm run lab -- <command>`. */
 const USAGE = `usage:
   npm run lab -- list
   npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2|ext-tasks] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
-  npm run lab -- explore <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--bound N] [--no-reduction] [--json]
+  npm run lab -- explore <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--bound N] [--no-reduction] [--fault F ...] [--json]
   npm run lab -- compare <runA> <runB> [<runC>] [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
@@ -90,6 +91,8 @@ ${EXERCISE_USAGE}
              --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
              --no-reduction: run every order of independent same-instant events too (the partial-order
              reduction off: same endings and violations, more states); --seed N: the runs' seed
+             --fault F: explore with the faults of run --fault; per broken invariant, the smallest set of them that
+             still breaks it (delta debugging) and the shortest ordering with it, each with its replay line
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
              a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2|ext-tasks), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK
@@ -258,11 +261,12 @@ async function exploreCommand(args: string[]): Promise<string> {
       bound: { type: 'string' },
       'no-reduction': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      fault: { type: 'string', multiple: true },
     },
   });
   if (positionals.length !== 1)
     throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
-  const { scenario, transport, settings, seed } = resolveRunParams(
+  const { scenario, transport, settings, seed, faults } = resolveRunParams(
     runParams(positionals[0] as string, values),
     findScenario,
   );
@@ -272,14 +276,16 @@ async function exploreCommand(args: string[]): Promise<string> {
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
   const reduction = !values['no-reduction'];
   const given = values.seed === undefined ? undefined : seed;
+  const options = { transport, settings, seed: given, bound, ledger, reduction, faults };
   const result = exploreReporting(
-    new Exploration(scenario, { transport, settings, seed: given, bound, ledger, reduction }),
+    new Exploration(scenario, options),
     scenario.id,
     terminalWriter(),
     undefined,
     bound ?? DEFAULT_EXPLORE_BOUND,
   );
-  return values.json ? jsonForTerminal(result) : formatExploration(result, given);
+  if (faults !== undefined) result.shortest = smallestFaultSets(scenario, { ...options, faults }, result);
+  return values.json ? jsonForTerminal(result) : formatExploration(result, given, faults);
 }
 
 /** How often a long exploration says how far it got (on a terminal only: piped output stays the result alone). */
@@ -353,23 +359,24 @@ export function replayCommand(
   result: Pick<ExploreResult, 'scenario' | 'transport' | 'settings'>,
   schedule: string,
   seed?: number,
+  faults?: string,
 ): string {
   const defaults: Settings = findScenario(result.scenario).settings;
   const sets = Object.entries(result.settings)
     .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
     .map(([name, value]) => ` --set ${name}=${value === null ? 'null' : String(value)}`)
     .join('');
-  return `npm run lab -- run ${result.scenario} --transport ${result.transport}${seed === undefined ? '' : ` --seed ${seed}`}${sets} --schedule ${schedule}`;
+  return `npm run lab -- run ${result.scenario} --transport ${result.transport}${seed === undefined ? '' : ` --seed ${seed}`}${sets}${faultArgs(faults)} --schedule ${schedule}`;
 }
 
-function formatExploration(result: ExploreResult, seed?: number): string {
+function formatExploration(result: ExploreResult, seed?: number, faults?: string): string {
   const lines = [
     `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
     '',
     `endings (${result.endings.length}):`,
     ...result.endings.map(
       (ending) =>
-        `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed)}`,
+        `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed, faults)}`,
     ),
     '',
   ];
@@ -378,9 +385,10 @@ function formatExploration(result: ExploreResult, seed?: number): string {
     lines.push(`violations: ${result.verdict}:`);
     for (const violation of result.violations)
       lines.push(
-        `  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed)}`,
+        `  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed, faults)}`,
       );
   }
+  lines.push(...shortestLines(result, (shortest) => replayCommand(result, shortest.schedule, seed, shortest.faults)));
   return lines.join('\n');
 }
 

@@ -574,7 +574,8 @@ export class Exploration {
       scenario: this.scenario.id,
       kind: this.scenario.kind,
       transport: this.transport,
-      settings: this.settings ?? this.scenario.settings,
+      // Every ordering may have failed before its transcript: the settings given, over the scenario's, then.
+      settings: this.settings ?? ({ ...this.scenario.settings, ...this.options.settings } as Settings),
       schedules: this.root.count,
       states: this.runs,
       complete: !this.cut,

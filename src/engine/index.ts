@@ -32,6 +32,8 @@ export {
   type Violation,
   type ComponentViolation,
 } from './explorer';
+export { shortestOrderings, shrinkBreak, replayBreaks, type ShortestOrdering, type Break } from './shrink';
+export { ddmin, smallestFaultSets } from './faultShrink';
 export { EXPLORE_JITTER_PRESETS_MS, reductionSignature } from './exploreSoundness';
 export {
   ComponentProbe,
