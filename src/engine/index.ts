@@ -59,7 +59,7 @@ export {
   type DeadlinesDue,
   type DeadlinesStart,
 } from './core/components';
-export { INVARIANTS, type InvariantName } from './explore/invariants';
+export { INVARIANTS, checkTranscript, type InvariantName } from './explore/invariants';
 export { formatSchedule, parseSchedule, EMPTY_SCHEDULE, type Choice } from './explore/schedule';
 export {
   checkSetting,
