@@ -202,22 +202,27 @@ function* candidates(scenario: Scenario, params: ReplayParams, choices: readonly
 
 /**
  * Shrinks the ordering `start` breaks statement `start.id` in: replays candidates until none breaks it
- * sooner (or `SHRINK_REPLAYS_MAX` replays are spent) and returns the shortest break found.
+ * sooner (or `replaysMax` replays are spent) and returns the shortest break found.
  */
-export function shrinkBreak(scenario: Scenario, params: ReplayParams, start: Break): Break {
+export function shrinkBreak(
+  scenario: Scenario,
+  params: ReplayParams,
+  start: Break,
+  replaysMax = SHRINK_REPLAYS_MAX,
+): Break {
   // The start itself, replayed: its instant and canonical schedule as a replay measures them.
   let best = soonest(replayBreaks(scenario, params, choicesOf(start.schedule)), start.id) ?? start;
   if (shorter(start, best)) best = start;
   const tried = new Set<string>([start.schedule, best.schedule]);
   let replays = 1;
   let improved = true;
-  while (improved && replays < SHRINK_REPLAYS_MAX) {
+  while (improved && replays < replaysMax) {
     improved = false;
     for (const candidate of candidates(scenario, params, choicesOf(best.schedule))) {
       const text = formatSchedule(candidate);
       if (tried.has(text)) continue;
       tried.add(text);
-      if ((replays += 1) > SHRINK_REPLAYS_MAX) break;
+      if ((replays += 1) > replaysMax) break;
       const found = soonest(replayBreaks(scenario, params, candidate), start.id);
       if (found !== null && shorter(found, best)) {
         best = found;

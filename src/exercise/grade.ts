@@ -3,10 +3,10 @@ import {
   Exploration,
   LabError,
   runScenario,
+  shrinkBreak,
   type ComponentBreach,
   type ComponentViolation,
   type Transcript,
-  type Violation,
 } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller, CALLS_KEPT } from './caller';
@@ -26,7 +26,12 @@ interface Candidate {
   readonly step: number;
   readonly atMs: number;
   readonly explanation: string;
+  /** A statement the student's component broke (not an invariant): shrunk at the end with replays of the component. */
+  readonly component?: true;
 }
+
+/** Replays the shrinking of one component breach may spend (each runs the student's code afresh). */
+const SHRINK_REPLAYS = 120;
 
 /** Shortest first: fewest events before the break, then the earliest break in virtual time (an unknown time, -1, counts as late). */
 function shorter(a: Candidate, b: Candidate): boolean {
@@ -80,6 +85,49 @@ export function replayOrdering(
     };
   } finally {
     instance.dispose();
+  }
+}
+
+/**
+ * The shortest ordering that breaks a statement of the student's component: the one the exploration
+ * kept, shrunk as the explorer shrinks an invariant's (shrink.ts), each candidate replayed with a fresh
+ * component. What a student is shown is then the smallest failing ordering found, not the first.
+ */
+function shrinkCandidate(
+  def: ExerciseDef,
+  source: ComponentSource,
+  statement: string,
+  candidate: Candidate,
+  env: GradeEnv,
+): Candidate {
+  let instance: ComponentInstance | null = null;
+  let caller: Caller | null = null;
+  const dispose = () => {
+    caller?.dispose();
+    instance?.dispose();
+  };
+  const components = () => {
+    dispose();
+    const probe = new ComponentProbe();
+    instance = source.open();
+    caller = new Caller(instance, null, probe, () => source.open());
+    return { probe, ...def.components(caller, probe) };
+  };
+  try {
+    const best = shrinkBreak(
+      findScenario(candidate.run.scenario),
+      {
+        transport: candidate.run.transport ?? findScenario(candidate.run.scenario).defaultTransport,
+        settings: candidate.run.settings,
+        ledger: env.ledger,
+        components,
+      },
+      { id: statement, ...candidate },
+      SHRINK_REPLAYS,
+    );
+    return { ...candidate, schedule: best.schedule, step: best.step, atMs: best.atMs, explanation: best.explanation };
+  } finally {
+    dispose();
   }
 }
 
@@ -155,12 +203,14 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       if (candidate === undefined) return { id: statement.id, holds: true };
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
-      const { calls, atMs, step } = replayCalls(def, source, candidate, env);
+      const shortest =
+        candidate.component === true ? shrinkCandidate(def, source, statement.id, candidate, env) : candidate;
+      const { calls, atMs, step } = replayCalls(def, source, shortest, env);
       return {
         id: statement.id,
         holds: false,
-        explanation: candidate.explanation,
-        failing: failingRun({ ...candidate, atMs, step }),
+        explanation: shortest.explanation,
+        failing: failingRun({ ...shortest, atMs, step }),
         calls,
       };
     });
@@ -223,7 +273,8 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     orderings += result.schedules;
     states += result.states;
     complete &&= result.complete;
-    for (const violation of result.violations as Violation[]) {
+    // Per broken invariant, the explorer's shortest ordering (shrunk with fresh components: shrink.ts).
+    for (const violation of result.shortest) {
       const id = def.invariantStatements[violation.invariant];
       // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
       if (id !== undefined)
@@ -242,6 +293,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
         step: breach.step,
         atMs: breach.atMs,
         explanation: breach.explanation,
+        component: true,
       });
     for (const ending of result.endings) {
       if (ending.error !== undefined)
