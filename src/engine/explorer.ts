@@ -125,7 +125,7 @@ export interface ExploreResult {
   complete: boolean;
   endings: Ending[];
   violations: Violation[];
-  /** Per broken invariant, the shortest ordering that breaks it (shrink.ts): fewest events, then earliest break. */
+  /** Per broken invariant, the shortest ordering that breaks it (shrink.ts): fewest events, then earliest break. Empty with `components` (the grader shrinks those itself). */
   shortest: ShortestOrdering[];
   /** With `components`: each statement the student's parts broke, once per explanation, with the ordering that breaks it soonest among those explored (smallest step, then earliest atMs). */
   componentBreaches?: ComponentViolation[];
@@ -566,7 +566,11 @@ export class Exploration {
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
     const { transport, options } = this;
-    this.shortest ??= shortestOrderings(this.scenario, { ...options, transport }, [...this.violations.values()]);
+    // With a student's parts the grader shrinks (exercise/grade.ts): it owns their instances and disposes each.
+    this.shortest ??=
+      options.components === undefined
+        ? shortestOrderings(this.scenario, { ...options, transport }, [...this.violations.values()])
+        : [];
     const endings = [...this.root.endings.values()].sort(
       (a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)),
     );

@@ -26,8 +26,8 @@ interface Candidate {
   readonly step: number;
   readonly atMs: number;
   readonly explanation: string;
-  /** A statement the student's component broke (not an invariant): shrunk at the end with replays of the component. */
-  readonly component?: true;
+  /** A break in an explored ordering, by the id a replay names it with (the invariant's name, or the component's statement): shrunk at the end with replays of the component. */
+  readonly shrinkId?: string;
 }
 
 /** Replays the shrinking of one component breach may spend (each runs the student's code afresh). */
@@ -122,7 +122,8 @@ function shrinkCandidate(
         ledger: env.ledger,
         components,
       },
-      { id: statement, ...candidate },
+      // An instant not known yet (-1) is measured by the replay: it must not count as the earliest.
+      { id: statement, ...candidate, atMs: candidate.atMs < 0 ? Number.MAX_SAFE_INTEGER : candidate.atMs },
       SHRINK_REPLAYS,
     );
     return { ...candidate, schedule: best.schedule, step: best.step, atMs: best.atMs, explanation: best.explanation };
@@ -204,7 +205,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
       const shortest =
-        candidate.component === true ? shrinkCandidate(def, source, statement.id, candidate, env) : candidate;
+        candidate.shrinkId === undefined ? candidate : shrinkCandidate(def, source, candidate.shrinkId, candidate, env);
       const { calls, atMs, step } = replayCalls(def, source, shortest, env);
       return {
         id: statement.id,
@@ -273,8 +274,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     orderings += result.schedules;
     states += result.states;
     complete &&= result.complete;
-    // Per broken invariant, the explorer's shortest ordering (shrunk with fresh components: shrink.ts).
-    for (const violation of result.shortest) {
+    for (const violation of result.violations) {
       const id = def.invariantStatements[violation.invariant];
       // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
       if (id !== undefined)
@@ -284,6 +284,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
           step: violation.step,
           atMs: -1,
           explanation: violation.explanation,
+          shrinkId: violation.invariant,
         });
     }
     for (const breach of result.componentBreaches ?? ([] as ComponentViolation[]))
@@ -293,7 +294,7 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
         step: breach.step,
         atMs: breach.atMs,
         explanation: breach.explanation,
-        component: true,
+        shrinkId: breach.statement,
       });
     for (const ending of result.endings) {
       if (ending.error !== undefined)
