@@ -5,9 +5,10 @@ import globals from 'globals';
 import prettierOff from 'eslint-config-prettier';
 
 /**
- * Outside src/engine, the engine is imported from src/engine/index.ts only, and from two pure doors
- * the page's bundle may hold without loading the engine: its settings specs and its JSON-RPC types
- * and guards (core/jsonrpc.ts imports nothing), and the recording bounds (core/recordingLimits.ts).
+ * Outside src/engine, the engine is imported from src/engine/index.ts only, and from pure doors
+ * the page's bundle may hold without loading the engine: its settings specs, its JSON-RPC types
+ * and guards (core/jsonrpc.ts imports nothing), the recording bounds (core/recordingLimits.ts) and the
+ * faults grammar (core/faults.ts, which imports only the error catalogue).
  */
 const engineFrontDoor = {
   group: [
@@ -17,9 +18,21 @@ const engineFrontDoor = {
     '!**/engine/core',
     '!**/engine/core/jsonrpc',
     '!**/engine/core/recordingLimits',
+    '!**/engine/core/faults',
   ],
   message:
-    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts and core/recordingLimits.ts, pure).',
+    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts, core/recordingLimits.ts and core/faults.ts, pure).',
+};
+
+/**
+ * The page (src/ui, src/store) takes the engine's types (a Transcript, the events) from its front door, one
+ * road in, and never its code: `import type` only, so the page's bundle holds none of the engine.
+ */
+const pageTakesEngineTypes = {
+  regex: '(^|/)engine(/index)?$',
+  allowTypeImports: true,
+  message:
+    "The page takes only the engine's types from its front door (import type): protocol behaviour is computed in the worker.",
 };
 
 /** What the engine never imports, wherever in it a file sits: the layers above it and UI libraries. */
@@ -71,7 +84,7 @@ export default tseslint.config(
     },
   },
   {
-    // Dependencies point ui → store → worker → engine, never back (STYLE.md "Layout").
+    // Dependencies point ui → store → worker → engine, never back (docs/architecture.md#layers-point-one-way).
     files: ['src/ui/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -83,6 +96,7 @@ export default tseslint.config(
               group: ['**/worker/**', '**/engine/**', '**/scenarios/**', '**/cli/**'],
               message: 'The UI talks to the store only; protocol behaviour is computed in the worker.',
             },
+            pageTakesEngineTypes,
           ],
         },
       ],
@@ -94,6 +108,7 @@ export default tseslint.config(
     rules: {
       // The settings specs are pure data (ranges, lists, defaults): the panels read them from the engine's second front door.
       // The recording bounds are two numbers the store checks a file against before it reaches the worker.
+      // The faults grammar is the one parse and format of faults, which the diagram's fault menu edits.
       'no-restricted-imports': [
         'error',
         {
@@ -105,12 +120,14 @@ export default tseslint.config(
                 '!**/engine/settingsSpecs',
                 '!**/engine/core',
                 '!**/engine/core/recordingLimits',
+                '!**/engine/core/faults',
                 '**/scenarios/**',
                 '**/cli/**',
               ],
               message:
-                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits).',
+                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits, the faults grammar through engine/core/faults).',
             },
+            pageTakesEngineTypes,
           ],
         },
       ],
@@ -227,7 +244,7 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md "Nothing ambient in the engine": no wall clock, no timers, no Math.random.
+    // docs/architecture.md#nothing-ambient-in-the-engine: no wall clock, no timers, no Math.random.
     files: ['src/engine/**/*.ts', 'src/scenarios/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

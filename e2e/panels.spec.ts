@@ -19,7 +19,7 @@ async function openLab(page: import('@playwright/test').Page, query = ''): Promi
   return { lab, panels: new Panels(page) };
 }
 
-test('every SPEC section is one click from the tab bar', async ({ page }) => {
+test('every part of the requirements is one click from the tab bar', async ({ page }) => {
   const { panels } = await openLab(page);
   for (const name of [
     'Race',

@@ -23,7 +23,7 @@ const REVIEWED_DEFAULTS: readonly { file: string; subject: string; reason: strin
     file: 'src/worker/workerClient.ts',
     subject: 'data.type',
     reason:
-      'every type the cases do not name is an answer; `data satisfies Settling` in the default makes a new type that is not one fail to compile',
+      'every type the cases do not name is not a report: a part or an answer, which `settle` takes, where `data satisfies Settling` makes a new type that is neither fail to compile',
   },
 ];
 
@@ -141,34 +141,57 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
         }
       }
 
-      // A declaration of the run selection: a type or schema that lists scenario, transport and seed as its fields.
-      const names = (members: ts.NodeArray<ts.Node>) =>
-        new Set(
-          members.map((m) =>
-            (m as ts.NamedDeclaration).name === undefined ? '' : (m as ts.NamedDeclaration).name!.getText(source),
-          ),
-        );
-      const listsSelection = (members: ts.NodeArray<ts.Node>) =>
-        ['scenario', 'transport', 'seed'].every((name) => names(members).has(name));
-      if ((ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) && listsSelection(node.members)) {
-        const owner = ts.isInterfaceDeclaration(node)
-          ? `interface ${node.name.text}`
-          : `type ${declarationName(node, source)}`;
-        selections.push({ where: `${file}:${lineOf(source, node)}`, detail: owner });
+      // A declaration of a run: a type or schema that names two or more of the run's dimensions as its own
+      // fields, picks them by name from another (`Pick`, `Omit`, `v.pick`), or a type alias derived from
+      // one that holds scenario, transport and seed.
+      const memberNames = (members: ts.NodeArray<ts.Node>) =>
+        members.flatMap((m) => {
+          const name = (m as ts.NamedDeclaration).name;
+          if (name !== undefined) return [name.getText(source)];
+          // `...v.pick(RunSelectionSchema, ['scenario']).entries` in a schema's shape.
+          return ts.isSpreadAssignment(m) ? pickedNames(m.expression) : [];
+        });
+      const dimensions = (names: readonly string[]) => RUN_DIMENSIONS.filter((name) => names.includes(name));
+      const isRun = (names: readonly string[]) => {
+        const named = dimensions(names);
+        return named.length >= 2 && named.some((name) => name !== 'scenario' && name !== 'settings');
+      };
+      const add = (what: string) => selections.push({ where: `${file}:${lineOf(source, node)}`, detail: what });
+      if ((ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) && isRun(memberNames(node.members))) {
+        add(ts.isInterfaceDeclaration(node) ? `interface ${node.name.text}` : `type ${declarationName(node, source)}`);
+        return;
       }
-      if (ts.isCallExpression(node) && /(^|\.)object$/.test(node.expression.getText(source))) {
+      if (ts.isTypeAliasDeclaration(node) && !ts.isTypeLiteralNode(node.type)) {
+        const props = checker
+          .getTypeAtLocation(node.name)
+          .getProperties()
+          .map((p) => p.name);
+        if (
+          ['scenario', 'transport', 'seed'].every((name) => props.includes(name)) &&
+          /\b(Omit|Pick|Partial)</.test(node.type.getText(source))
+        )
+          add(`type ${node.name.text} (derived)`);
+        return;
+      }
+      if (ts.isCallExpression(node) && /(^|\.)(object|pick)$/.test(node.expression.getText(source))) {
+        // A pick inside another schema's shape (`...v.pick(…).entries`, `v.partial(v.pick(…))`) is counted with that schema.
+        if (ts.isPropertyAccessExpression(node.parent) || ts.isCallExpression(node.parent)) return;
         const shape = node.arguments[0];
-        if (shape !== undefined && ts.isObjectLiteralExpression(shape) && listsSelection(shape.properties)) {
-          const type = shape.properties.find((p) => p.name?.getText(source) === 'type');
-          const literal =
-            type !== undefined && ts.isPropertyAssignment(type)
-              ? /literal\('([^']+)'\)/.exec(type.initializer.getText(source))?.[1]
-              : undefined;
-          selections.push({
-            where: `${file}:${lineOf(source, node)}`,
-            detail: `schema ${declarationName(node, source)}${literal === undefined ? '' : ` (type '${literal}')`}`,
-          });
-        }
+        const names = /(^|\.)pick$/.test(node.expression.getText(source))
+          ? pickedNames(node)
+          : shape !== undefined && ts.isObjectLiteralExpression(shape)
+            ? memberNames(shape.properties)
+            : [];
+        if (!isRun(names)) return;
+        const type =
+          shape !== undefined && ts.isObjectLiteralExpression(shape)
+            ? shape.properties.find((p) => p.name?.getText(source) === 'type')
+            : undefined;
+        const literal =
+          type !== undefined && ts.isPropertyAssignment(type)
+            ? /literal\('([^']+)'\)/.exec(type.initializer.getText(source))?.[1]
+            : undefined;
+        add(`schema ${declarationName(node, source)}${literal === undefined ? '' : ` (type '${literal}')`}`);
       }
     });
   }
@@ -202,8 +225,8 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
       mustBeZero: false,
     },
     {
-      title: 'declarations of the run selection',
-      rule: 'scenario + transport + seed are one selection (RunSpec, RunSelection); each further type or schema listing them is a place a new run dimension must be added by hand',
+      title: 'declarations of a run',
+      rule: 'a run is scenario, transport, seed, settings, ordering and faults, described once (RunSpec) and judged once (ResolvedRunSpec); each further type or schema naming two or more of them, or derived from one that holds the selection, is a place a new run dimension must be added by hand',
       rows: selections,
       mustBeZero: false,
     },
@@ -214,6 +237,26 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
       mustBeZero: true,
     },
   ];
+}
+
+/** What a run is made of: each further declaration naming them is a place a new dimension is added by hand. */
+const RUN_DIMENSIONS = ['scenario', 'transport', 'seed', 'settings', 'schedule', 'faults'] as const;
+
+/** The names a `v.pick(schema, ['a', 'b'])` (possibly inside `v.partial(…)`, `.entries`) picks. */
+function pickedNames(node: ts.Node): string[] {
+  const names: string[] = [];
+  walk(node, (inner) => {
+    if (
+      ts.isCallExpression(inner) &&
+      /(^|\.)pick$/.test(inner.expression.getText()) &&
+      inner.arguments[1] !== undefined
+    ) {
+      const list = inner.arguments[1];
+      if (ts.isArrayLiteralExpression(list))
+        for (const item of list.elements) if (ts.isStringLiteral(item)) names.push(item.text);
+    }
+  });
+  return names;
 }
 
 /** The name a node is declared under: its variable, type alias, property or interface member. */

@@ -6,7 +6,14 @@
 //   npx tsx scripts/faultSweep.ts --refused  the refusals (LAB023) too
 import { loadSqlJs } from '../src/cli/sqlite';
 import { scenarios } from '../src/scenarios/index';
-import { LabError, runScenario, usesSqlite, type MessageEvent, type Transcript } from '../src/engine/index';
+import {
+  LabError,
+  parseFaults,
+  runScenario,
+  usesSqlite,
+  type MessageEvent,
+  type Transcript,
+} from '../src/engine/index';
 
 const FAULTS = (seq: number) => [
   `drop:${seq}`,
@@ -24,7 +31,11 @@ const lab021 = new Map<string, string[]>();
 for (const scenario of scenarios.filter((s) => s.kind !== 'herd')) {
   for (const transport of ['stdio', 'http'] as const) {
     const run = (faults?: string) =>
-      runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+      runScenario(scenario, {
+        transport,
+        faults: faults === undefined ? undefined : parseFaults(faults),
+        ledger: usesSqlite(scenario) ? { sql } : undefined,
+      });
     let plain: Transcript;
     try {
       plain = run();

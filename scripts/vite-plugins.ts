@@ -146,3 +146,28 @@ export function requirementsPage(): Plugin {
     },
   };
 }
+
+/**
+ * `@sinonjs/fake-timers`, the SDK lanes' virtual clock in the Web Workers, calls `require("util")` only
+ * when `globalThis.process` exists, that is under Node: in the browser it never reads it. Vite replaces
+ * a Node built-in with an empty module in a browser build anyway, saying so for each worker that bundles
+ * it ("Module "util" has been externalized for browser compatibility"). This resolves that one import to
+ * an empty module itself, so the build prints nothing a reader must be told to ignore; `util` imported
+ * from anywhere else still gets Vite's warning.
+ */
+export function fakeTimersWithoutUtil(): Plugin {
+  const EMPTY = '\0lab:fake-timers-util';
+  return {
+    name: 'lab:fake-timers-util',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === 'util' && importer !== undefined && /[\\/]@sinonjs[\\/]fake-timers[\\/]/.test(importer)
+        ? EMPTY
+        : null;
+    },
+    load(id) {
+      return id === EMPTY ? 'export default {};' : null;
+    },
+  };
+}

@@ -126,12 +126,15 @@ describe('npm run lab -- run --impl ts-sdk-v2, and compare with three runs', () 
   it('compare takes three runs: the model, SDK 1.x and v2, their facts in three columns and where each pair parts', async () => {
     const { code, out } = await lab('compare', 'D', 'D:impl=ts-sdk', 'D:impl=ts-sdk-v2');
     expect(code).toBe(0);
+    // The runs are numbered: a letter would read as one of the scenarios A–D.
+    expect(out).toMatch(/^ {2}run 1: D\n {2}run 2: D:impl=ts-sdk\n {2}run 3: D:impl=ts-sdk-v2$/m);
     expect(out).toMatch(
-      /^\* cancellation signal\n {4}A {2}stream-close\n {4}B {2}notifications\/cancelled\n {4}C {2}stream-close$/m,
+      /^\* cancellation signal\n {4}run 1 {2}stream-close\n {4}run 2 {2}notifications\/cancelled\n {4}run 3 {2}stream-close$/m,
     );
-    expect(out).toMatch(/^A and B first part at 150 ms:/m);
-    expect(out).toMatch(/^A and C first part at 5 ms:/m);
-    expect(out).toMatch(/^B and C first part at \d+ ms:/m);
+    expect(out).toMatch(/^run 1 and run 2 first part at 150 ms:\n {2}run 1: /m);
+    expect(out).toMatch(/^run 1 and run 3 first part at 5 ms:/m);
+    expect(out).toMatch(/^run 2 and run 3 first part at \d+ ms:/m);
+    expect(out).not.toMatch(/^ {4}[ABC] {2}|^[ABC] and [ABC] /m);
     const json = await lab('compare', 'D', 'D:impl=ts-sdk', 'D:impl=ts-sdk-v2', '--json');
     const parsed = JSON.parse(json.out) as { runs: string[]; pairs: Array<{ a: number; b: number }> };
     expect(parsed.runs).toEqual(['D', 'D:impl=ts-sdk', 'D:impl=ts-sdk-v2']);

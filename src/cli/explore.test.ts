@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
 import { endingOf, explore, Exploration } from '../engine';
 import { findScenario } from '../scenarios/index';
-import { durationNote, estimateAhead, exploreReporting, formatDuration } from './main';
+import { durationNote } from './main';
+import { estimateAhead, exploreReporting } from './commands/explore';
+import { formatDuration } from './commands/shared';
 
 describe('npm run lab -- explore', () => {
   it('--json prints scenario, transport, settings, schedules, states, complete, endings and violations', async () => {

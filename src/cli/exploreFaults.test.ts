@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
 import { findScenario } from '../scenarios/index';
-import { checkTranscript, explore, runScenario } from '../engine';
+import { explore, parseFaults, runScenario } from '../engine';
+import { checkTranscript } from '../engine/explore/invariants';
 
 const ARGS = ['explore', 'C', '--set', 'latencyJitterMs=20', '--fault', 'delay:3:30', '--fault', 'duplicate:11'];
 
@@ -49,7 +50,9 @@ describe('npm run lab -- explore --fault', () => {
     const scenario = findScenario('C');
     const settings = { latencyJitterMs: 20 };
     const broken = (faults: string) =>
-      explore(scenario, { settings, faults }).violations.some((v) => v.invariant === 'progress-increasing');
+      explore(scenario, { settings, faults: parseFaults(faults) }).violations.some(
+        (v) => v.invariant === 'progress-increasing',
+      );
     expect(broken('duplicate:11')).toBe(true);
     expect(broken('delay:3:30')).toBe(false);
     expect(broken('')).toBe(false);

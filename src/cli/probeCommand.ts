@@ -5,7 +5,7 @@ import { checkOutputFolder, escapeControl, jsonForTerminal, writeOutputFolder } 
 import { buildProbeEvidence } from './probeEvidence';
 import { PROBE_TIMES_DEFAULT, findingLabel, type Verdict } from '../probe/probes';
 import { PROBE_BOUNDS_DEFAULT, type ProbeEvent } from '../probe/record';
-import { ProbeFailure, runProbe, type ProbeTranscript } from '../probe/run';
+import { ProbeFailure, runProbe, type ProbeOptions, type ProbeTranscript } from '../probe/run';
 import { shownTranscript } from '../probe/shown';
 import { describeValue, shortText } from '../probe/text';
 
@@ -65,6 +65,35 @@ export interface ProbeIo {
 
 /** `lab probe …`: returns the exit code (0 the probe ran and no MUST is broken; 3 it ran and one is; 1 a LAB error). */
 export async function probeCommand(args: string[], io: ProbeIo): Promise<number> {
+  const values = probeArgs(args);
+  let transcript: ProbeTranscript;
+  try {
+    transcript = await runProbe(probeOptions(values));
+  } catch (error) {
+    if (!(error instanceof ProbeFailure)) throw error;
+    io.err(`lab: ${escapeControl(error.error.message)}\n`);
+    if (error.events.length > 0)
+      io.err(`\nwhat the probe saw before it stopped:\n${escapeLines(formatEvents(error.events.slice(-40)))}\n`);
+    io.err(`\nserver stderr: ${error.stderr.trim() === '' ? '(empty)' : `\n${escapeLines(tail(error.stderr))}`}\n`);
+    return 1;
+  }
+  // What is written is bounded by what was read: each server value cut to its share (shown.ts).
+  const shown = shownTranscript(transcript);
+  if (values.evidence !== undefined) {
+    const files = buildProbeEvidence(shown);
+    writeOutputFolder(values.evidence, files, values.force);
+    // With --json, stdout is the transcript alone; the list of files goes to stderr.
+    (values.json ? io.err : io.out)(
+      `${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`,
+    );
+  }
+  // Each event and verdict on a line of its own, compact: no server value multiplied by indentation.
+  io.out(values.json ? `${jsonForTerminal(shown, 2, 2)}\n` : `${escapeLines(formatProbe(shown))}\n`);
+  return mustBroken(transcript) > 0 ? PROBE_EXIT_MUST_BROKEN : 0;
+}
+
+/** The probe's flags, parsed; a command line that names no server or nothing to call is LAB047 before anything starts. */
+function probeArgs(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -102,12 +131,21 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
     );
   if ((values.stdio === undefined) === (values.http === undefined))
     throw new LabError('LAB047', 'probe needs exactly one of --stdio "<command>" or --http <url>; nothing was started');
-  const named = (value: string | undefined): boolean => value !== undefined && value !== '';
   if (!named(values.tool) && !named(values.mutation) && !named(values['task-tool']))
     throw new LabError(
       'LAB047',
       'probe needs --tool NAME (e.g. --tool trigger-long-running-operation), --mutation NAME or --task-tool NAME; nothing was started',
     );
+  return values;
+}
+
+const named = (value: string | undefined): boolean => value !== undefined && value !== '';
+
+/**
+ * What to probe, from the parsed flags: the JSON arguments, the key field and the times are checked (LAB047),
+ * and an --evidence folder before the probe runs, and again when written: a bad folder costs no probe.
+ */
+function probeOptions(values: ReturnType<typeof probeArgs>): ProbeOptions {
   const taskArguments = jsonObject('task-args', values['task-args']) ?? {};
   const toolArguments = jsonObject('args', values.args) ?? {};
   const mutationArguments =
@@ -115,7 +153,6 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
   const changedArguments = jsonObject('changed-args', values['changed-args']);
   const keyField = values['key-field'] ?? 'idempotencyKey';
   if (keyField === '') throw new LabError('LAB047', '--key-field needs a field name; nothing was started');
-  // Checked before the probe runs, and again when written: a bad folder costs no probe.
   if (values.evidence !== undefined) checkOutputFolder(values.evidence, values.force);
   const times = {
     cancelAfterMs: ms('cancel-after-ms', values['cancel-after-ms']),
@@ -126,44 +163,21 @@ export async function probeCommand(args: string[], io: ProbeIo): Promise<number>
   const budgetMs = ms('budget-ms', values['budget-ms']);
   const transport = values.stdio !== undefined ? 'stdio' : 'http';
   const target = (values.stdio ?? values.http) as string;
-  let transcript: ProbeTranscript;
-  try {
-    transcript = await runProbe({
-      transport,
-      target,
-      tool: values.tool,
-      arguments: toolArguments,
-      mutation:
-        values.mutation === undefined
-          ? undefined
-          : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
-      taskTool: named(values['task-tool'])
-        ? { name: values['task-tool'] as string, arguments: taskArguments }
-        : undefined,
-      times: Object.fromEntries(Object.entries(times).filter(([, v]) => v !== undefined)),
-      bounds: budgetMs === undefined ? {} : { budgetMs },
-    });
-  } catch (error) {
-    if (!(error instanceof ProbeFailure)) throw error;
-    io.err(`lab: ${escapeControl(error.error.message)}\n`);
-    if (error.events.length > 0)
-      io.err(`\nwhat the probe saw before it stopped:\n${escapeLines(formatEvents(error.events.slice(-40)))}\n`);
-    io.err(`\nserver stderr: ${error.stderr.trim() === '' ? '(empty)' : `\n${escapeLines(tail(error.stderr))}`}\n`);
-    return 1;
-  }
-  // What is written is bounded by what was read: each server value cut to its share (shown.ts).
-  const shown = shownTranscript(transcript);
-  if (values.evidence !== undefined) {
-    const files = buildProbeEvidence(shown);
-    writeOutputFolder(values.evidence, files, values.force);
-    // With --json, stdout is the transcript alone; the list of files goes to stderr.
-    (values.json ? io.err : io.out)(
-      `${files.map((f) => `${escapeControl(join(values.evidence as string, f.path))}  ${f.description}`).join('\n')}\n\n`,
-    );
-  }
-  // Each event and verdict on a line of its own, compact: no server value multiplied by indentation.
-  io.out(values.json ? `${jsonForTerminal(shown, 2, 2)}\n` : `${escapeLines(formatProbe(shown))}\n`);
-  return mustBroken(transcript) > 0 ? PROBE_EXIT_MUST_BROKEN : 0;
+  return {
+    transport,
+    target,
+    tool: values.tool,
+    arguments: toolArguments,
+    mutation:
+      values.mutation === undefined
+        ? undefined
+        : { name: values.mutation, arguments: mutationArguments, keyField, changedArguments },
+    taskTool: named(values['task-tool'])
+      ? { name: values['task-tool'] as string, arguments: taskArguments }
+      : undefined,
+    times: Object.fromEntries(Object.entries(times).filter(([, v]) => v !== undefined)),
+    bounds: budgetMs === undefined ? {} : { budgetMs },
+  };
 }
 
 /** The exit status of a probe that ran and found a MUST, MUST NOT or REQUIRED sentence broken (SHOULD items never set it). */

@@ -25,20 +25,76 @@ interface Missing {
   why: string;
 }
 
-export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
-  const files: ProbeEvidenceFile[] = [];
-  const missing: Missing[] = [];
-  const verdictsOf = (probe: string): Verdict[] => t.verdicts.filter((v) => v.probe === probe);
-  const header = {
-    implementation: t.implementation,
-    server: t.server,
-    transport: t.transport,
-    target: t.target,
-    protocolVersion: t.protocolVersion,
-    startedAt: t.startedAt,
-    tool: t.tool === null ? null : { name: t.tool.name, arguments: t.tool.arguments },
-  };
+/** What every section of the evidence reads and adds to: the transcript, the files so far, and the artifacts not produced. */
+interface Evidence {
+  t: ProbeTranscript;
+  /** What every file starts with: which server, over what, when. */
+  header: Record<string, unknown>;
+  files: ProbeEvidenceFile[];
+  missing: Missing[];
+  verdictsOf: (probe: string) => Verdict[];
+}
 
+export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
+  const e: Evidence = {
+    t,
+    header: {
+      implementation: t.implementation,
+      server: t.server,
+      transport: t.transport,
+      target: t.target,
+      protocolVersion: t.protocolVersion,
+      startedAt: t.startedAt,
+      tool: t.tool === null ? null : { name: t.tool.name, arguments: t.tool.arguments },
+    },
+    files: [],
+    missing: [],
+    verdictsOf: (probe) => t.verdicts.filter((v) => v.probe === probe),
+  };
+  raceFiles(e);
+  idempotencyFiles(e);
+  reconnectFile(e);
+  e.missing.push(
+    {
+      path: 'reopen-check.json',
+      artifact: 'reopen check',
+      why: 'needs the server restarted between two calls with its storage kept: only its author can do that',
+    },
+    {
+      path: 'alias-check.json',
+      artifact: 'mutation-alias check',
+      why: "needs access to the server's stored result object: not observable from outside",
+    },
+    {
+      path: 'buffer-overload.json',
+      artifact: 'bounded-buffer overload result',
+      why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside',
+    },
+  );
+  taskFile(e);
+  const { files, missing, header } = e;
+  files.push({
+    path: 'verdicts.json',
+    description: 'Every verdict of the probe, with the spec sentence each checks.',
+    contents: json({ ...header, verdicts: t.verdicts }),
+  });
+  files.push({
+    path: 'not-produced.json',
+    description: 'The capstone artifacts this probe could not produce, and why.',
+    contents: json(missing),
+  });
+
+  // The server's words (name, version, messages quoted in details) cannot drive the terminal of whoever cats it.
+  files.push({
+    path: 'README.md',
+    description: 'This index.',
+    contents: escapeLines(evidenceIndex(t, files, missing)),
+  });
+  return files;
+}
+
+/** The race transcripts (the transport probed), the progress record, the SSE headers, and the retry table no probe can write. */
+function raceFiles({ t, header, files, missing, verdictsOf }: Evidence): void {
   const races = t.tool !== null;
   for (const transport of ['stdio', 'http'] as const) {
     const path = `cancellation-race-${transport}.json`;
@@ -107,6 +163,10 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
     artifact: 'retry table for each exposed mutation',
     why: "the probe cannot classify a server's tools from outside (tool annotations are untrusted hints); write the table with `npm run lab -- review`",
   });
+}
+
+/** What the idempotency probe saw of a mutation (only with --mutation). */
+function idempotencyFiles({ t, header, files, missing, verdictsOf }: Evidence): void {
   const idem = t.idempotency;
   if (idem === null) {
     for (const [path, artifact] of [
@@ -156,6 +216,10 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
       }),
     });
   }
+}
+
+/** The reconnect the probe carried out (2026-07-28 servers). */
+function reconnectFile({ t, header, files, missing, verdictsOf }: Evidence): void {
   if (t.reconnectPlan !== null)
     files.push({
       path: 'reconnect-plan.json',
@@ -177,23 +241,10 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
           ? 'the server refused subscriptions/listen'
           : `the server speaks ${t.protocolVersion}, which has no subscriptions/listen; the plan applies to 2026-07-28 servers`,
     });
-  missing.push(
-    {
-      path: 'reopen-check.json',
-      artifact: 'reopen check',
-      why: 'needs the server restarted between two calls with its storage kept: only its author can do that',
-    },
-    {
-      path: 'alias-check.json',
-      artifact: 'mutation-alias check',
-      why: "needs access to the server's stored result object: not observable from outside",
-    },
-    {
-      path: 'buffer-overload.json',
-      artifact: 'bounded-buffer overload result',
-      why: 'needs a tool that can produce progress faster than a client reads; the probe reads at full speed and cannot overload the buffer from outside',
-    },
-  );
+}
+
+/** The durable task-cancellation trace (only with --task-tool, when the server offers tasks). */
+function taskFile({ t, header, files, missing, verdictsOf }: Evidence): void {
   if (t.tasks !== null && t.tasks.taskId !== null)
     files.push({
       path: 'task-cancellation-trace.json',
@@ -223,18 +274,11 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
               ? 'the server does not offer the io.modelcontextprotocol/tasks extension'
               : `the server does not offer tasks on tools/call (no tasks.requests.tools.call capability on ${t.protocolVersion})`,
     });
-  files.push({
-    path: 'verdicts.json',
-    description: 'Every verdict of the probe, with the spec sentence each checks.',
-    contents: json({ ...header, verdicts: t.verdicts }),
-  });
-  files.push({
-    path: 'not-produced.json',
-    description: 'The capstone artifacts this probe could not produce, and why.',
-    contents: json(missing),
-  });
+}
 
-  const index = [
+/** README.md of the folder: every file, every artifact not produced and why, every verdict. */
+function evidenceIndex(t: ProbeTranscript, files: ProbeEvidenceFile[], missing: Missing[]): string {
+  return [
     `# Evidence about ${t.server.name} ${t.server.version}`,
     '',
     `Recorded by \`lab probe\` over ${t.transport} (${t.target}) at ${t.startedAt}, revision ${t.protocolVersion} (via ${t.negotiatedVia}), ${t.tool === null ? 'no race tool' : `tool \`${t.tool.name}\``}${t.idempotency === null ? '' : `, mutation \`${t.idempotency.mutation}\``}. Real times: a second probe gives other numbers.`,
@@ -255,7 +299,4 @@ export function buildProbeEvidence(t: ProbeTranscript): ProbeEvidenceFile[] {
     ),
     '',
   ].join('\n');
-  // The server's words (name, version, messages quoted in details) cannot drive the terminal of whoever cats it.
-  files.push({ path: 'README.md', description: 'This index.', contents: escapeLines(index) });
-  return files;
 }

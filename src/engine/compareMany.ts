@@ -2,7 +2,7 @@ import { assert } from './core/assert';
 import { compareRuns, runFacts, type CompareOptions, type Divergence, type RunComparison } from './compare';
 import type { Transcript } from './transcript';
 
-/** At most this many runs side by side: the model, SDK 1.x and v2 (STYLE: a limit on everything). */
+/** At most this many runs side by side: the model, SDK 1.x and v2 (docs/architecture.md#a-limit-on-everything). */
 export const COMPARED_RUNS_MAX = 3;
 
 /** One fact of every run, marked when any two of them differ. */

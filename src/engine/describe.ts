@@ -1,5 +1,7 @@
+import { settingsActingOn } from './core/settings';
 import type { Settings } from './core/transcript';
 import { PROTOCOL_VERSION, type JsonRpcMessage } from './mcp/protocol';
+import { settingsSpecOfKind } from './scenario';
 import type { FlowOutcome, HerdOutcome, LabEvent, ReconnectOutcome, Transcript } from './transcript';
 
 /** Readable one-line descriptions of transcript events: the CLI's timeline and the page's list. */
@@ -196,37 +198,14 @@ export function markerWording(event: LabEvent): MarkerWording | null {
       return { text: `sees stream #${String(event.requestId)} close`, tone: 'warn' };
     case 'request-started':
       return { text: `starts #${String(event.requestId)}`, tone: 'plain' };
-    case 'deadline': {
-      const name = event.deadline === 'idle' ? 'idle deadline' : 'max deadline';
-      switch (event.action) {
-        case 'armed':
-          return { text: `${name}: due ${event.dueAtMs} ms`, tone: 'muted' };
-        case 'reset':
-          return { text: `idle restarts: due ${event.dueAtMs} ms`, tone: 'muted' };
-        case 'fired':
-          return { text: `${name} FIRES`, tone: 'bad' };
-        case 'disarmed':
-          return { text: `${name} off`, tone: 'muted' };
-      }
-      return null;
-    }
+    case 'deadline':
+      return deadlineMarker(event);
     case 'state':
       return { text: `${event.from} → ${event.to}`, tone: 'plain' };
     case 'terminal':
       return { text: `TERMINAL: ${event.state}`, tone: 'strong' };
     case 'worker':
-      switch (event.step) {
-        case 'started':
-          return { text: 'work starts', tone: 'plain' };
-        case 'checkpoint':
-          return { text: /^chunk \d+ of \d+ done$/.test(event.reason) ? event.reason : 'checkpoint', tone: 'muted' };
-        case 'finished':
-          // The SDK lanes have no complete(): the marker says what every lane shares, the timeline says how.
-          return { text: 'work finished', tone: 'plain' };
-        case 'stopped':
-          return { text: 'stops at a checkpoint', tone: 'warn' };
-      }
-      return null;
+      return workerMarker(event);
     case 'suppressed':
       return { text: `⊘ ${event.what} suppressed`, tone: 'bad' };
     case 'cancel-accepted':
@@ -259,15 +238,7 @@ export function markerWording(event: LabEvent): MarkerWording | null {
         tone: event.action === 'cancelled' || event.action === 'completed' ? 'strong' : 'plain',
       };
     case 'buffer':
-      return {
-        text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents ?? '∞'}`,
-        tone:
-          event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused'
-            ? 'bad'
-            : event.action === 'coalesced' || event.action === 'released'
-              ? 'warn'
-              : 'muted',
-      };
+      return bufferMarker(event);
     case 'proxy':
       return {
         text: `proxy ${event.action}${event.events > 0 ? ` ${event.events}` : ''}`,
@@ -295,23 +266,71 @@ export function markerWording(event: LabEvent): MarkerWording | null {
         tone: event.status >= 400 ? 'warn' : event.status === 200 ? 'muted' : 'plain',
       };
     case 'verdict':
-      return {
-        text: `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check}`,
-        tone:
-          event.result === 'broken'
-            ? 'bad'
-            : event.result === 'not followed'
-              ? 'warn'
-              : event.result === 'holds'
-                ? 'good'
-                : 'plain',
-      };
+      return verdictMarker(event);
     default: {
       // Every kind is named above: a new kind fails to compile here until it has its marker.
       const unworded: never = event;
       return unworded;
     }
   }
+}
+
+type EventOf<K extends LabEvent['kind']> = Extract<LabEvent, { kind: K }>;
+
+function deadlineMarker(event: EventOf<'deadline'>): MarkerWording | null {
+  const name = event.deadline === 'idle' ? 'idle deadline' : 'max deadline';
+  switch (event.action) {
+    case 'armed':
+      return { text: `${name}: due ${event.dueAtMs} ms`, tone: 'muted' };
+    case 'reset':
+      return { text: `idle restarts: due ${event.dueAtMs} ms`, tone: 'muted' };
+    case 'fired':
+      return { text: `${name} FIRES`, tone: 'bad' };
+    case 'disarmed':
+      return { text: `${name} off`, tone: 'muted' };
+  }
+  return null;
+}
+
+function workerMarker(event: EventOf<'worker'>): MarkerWording | null {
+  switch (event.step) {
+    case 'started':
+      return { text: 'work starts', tone: 'plain' };
+    case 'checkpoint':
+      return { text: /^chunk \d+ of \d+ done$/.test(event.reason) ? event.reason : 'checkpoint', tone: 'muted' };
+    case 'finished':
+      // The SDK lanes have no complete(): the marker says what every lane shares, the timeline says how.
+      return { text: 'work finished', tone: 'plain' };
+    case 'stopped':
+      return { text: 'stops at a checkpoint', tone: 'warn' };
+  }
+  return null;
+}
+
+function bufferMarker(event: EventOf<'buffer'>): MarkerWording {
+  return {
+    text: `${event.action} ${event.summary.replace(/ of #\d+$/, '')} · ${event.occupancyEvents}/${event.capacityEvents ?? '∞'}`,
+    tone:
+      event.action === 'dropped' || event.action === 'needs-refetch' || event.action === 'refused'
+        ? 'bad'
+        : event.action === 'coalesced' || event.action === 'released'
+          ? 'warn'
+          : 'muted',
+  };
+}
+
+function verdictMarker(event: EventOf<'verdict'>): MarkerWording {
+  return {
+    text: `${event.result === 'broken' ? 'BROKEN' : event.result}: ${event.check}`,
+    tone:
+      event.result === 'broken'
+        ? 'bad'
+        : event.result === 'not followed'
+          ? 'warn'
+          : event.result === 'holds'
+            ? 'good'
+            : 'plain',
+  };
 }
 
 /** Everything a reader of one event sees, worded once by the engine for the CLI, the timeline, the diagram and aria-live. */
@@ -354,7 +373,7 @@ export function formatTimeline(transcript: Transcript, defaults: Settings = {}):
     );
   }
   lines.push(
-    `settings ${Object.entries(transcript.settings)
+    `settings ${settingsActingOn(transcript.settings, settingsSpecOfKind(transcript.kind), transcript.transport)
       .map(([k, v]) => `${k}=${v === null ? 'none' : String(v)}`)
       .join(' ')}`,
   );
@@ -432,7 +451,7 @@ function settingsArgs(transcript: Transcript, defaults: Settings): string {
     .join('');
 }
 
-// ── flow control and recovery (SPEC §5, §6) ──────────────────────────────────────────────────────
+// ── flow control and recovery (docs/requirements.md, BF and RV) ─────────────────────────────────
 
 /** Readable lines for the flow-control and recovery models: the CLI timeline and outcome (format.ts calls these). */
 type FlowEventKind =

@@ -6,9 +6,10 @@ import type { Settings, Transport } from './core/transcript';
 import type { SqliteHost } from './core/sqlite';
 import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
-import { Driver, Pruned, Stop, type Asleep, type Footprint, type SleepPlan } from './explore/driver';
+import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
-import { EMPTY_SCHEDULE, type Choice } from './explore/schedule';
+import { EMPTY_SCHEDULE, type Choice } from './core/schedule';
+import type { MessageFault } from './core/faults';
 import { shortestOrderings, type ShortestOrdering } from './shrink';
 
 /**
@@ -72,8 +73,8 @@ export interface ExploreOptions {
   readonly reduction?: boolean;
   /** The models the reduction may commute events of (default `REDUCIBLE_MODELS`): what the soundness script tries a candidate model with. */
   readonly reducible?: ReadonlySet<ModelKind>;
-  /** Faults every ordering runs with (`lab explore --fault`, the syntax of `run --fault`). */
-  readonly faults?: string;
+  /** Faults every ordering runs with (`lab explore --fault`, parsed as `run --fault`'s). */
+  readonly faults?: readonly MessageFault[];
 }
 
 export interface Ending {
@@ -152,15 +153,20 @@ export const DEFAULT_EXPLORE_BOUND = 200_000;
 
 /**
  * The models whose events the reduction may commute: those where an event of one actor changes and
- * reads only its own side's fields, and reaches the other side only through the wire. An event's
- * footprint is read from its actor (client; server with its worker) and the channels it used, so a
- * model where a handler of one side touches an object of the other must stay out: the buffer's
- * consumer (a client event) takes from the server's buffer the producer fills, and the listen,
- * request-race and proxy models keep one request coordinator both sides write; with them in, the
- * buffer lost endings (scripts/exploreSoundness.ts found it). None is in yet: a model joins once its
- * shared objects touch a channel of their own (`ExplorerHooks.touch`) so that their users are dependent.
+ * reads only its own side's fields, and reaches the other side only through the wire, or through an
+ * object that every event using it names (`ExplorerHooks.touch`). An event's footprint is read from its
+ * actor (client; server with its worker) and the channels it touched, so a model where a handler of
+ * one side touches an object of the other without saying so must stay out.
+ *
+ * The buffer is in: its consumer (a client event) takes from the server's buffer, releases the held
+ * producer and reads whether it is done, so both the producer and the consumer touch `buffer` and are
+ * never commuted (read from actors alone, they were, and the buffer lost endings: the unit test keeps
+ * that counterexample). The listen, request-race and proxy models keep one request coordinator both
+ * sides write without naming it, the ledger and task models a SQLite file both connections write: out
+ * until their shared objects touch a channel of their own. scripts/exploreSoundness.ts checks a
+ * candidate on the whole matrix (`--reducible`).
  */
-export const REDUCIBLE_MODELS: ReadonlySet<ModelKind> = new Set<ModelKind>([]);
+export const REDUCIBLE_MODELS: ReadonlySet<ModelKind> = new Set<ModelKind>(['buffer']);
 const VIOLATIONS_KEPT = 100;
 
 /** A run's outcome with the kind of model that produced it: a transcript is one. */
@@ -242,6 +248,8 @@ interface Frame {
   readonly sleep: readonly Asleep[];
   /** Per option explored (a same-instant choice), the footprint of the event it ran, once a run finished that event. */
   readonly footprints: (Footprint | undefined)[];
+  /** The history of the run that found this choice, up to it: runs through it hash on from there. */
+  readonly mark: HistoryMark;
 }
 
 function merge(into: Tally, from: Tally): void {
@@ -337,6 +345,7 @@ export class Exploration {
           tally: { count: 0, endings: new Map() },
           sleep: first.sleep,
           footprints: [],
+          mark: first.mark,
         });
         continue;
       }
@@ -362,7 +371,7 @@ export class Exploration {
       const choices = [...top.prefix, top.options[top.next] as Choice];
       const plan = this.planFor(top);
       top.next += 1;
-      const result = this.runOnce(choices, plan);
+      const result = this.runOnce(choices, plan, top.mark);
       if (result.kind === 'pruned') continue;
       if (top.children.has(result.key)) continue;
       if (result.kind === 'leaf') {
@@ -385,6 +394,7 @@ export class Exploration {
         tally: { count: 0, endings: new Map() },
         sleep: result.sleep,
         footprints: [],
+        mark: result.mark,
       });
     }
     return false;
@@ -433,9 +443,10 @@ export class Exploration {
   private runOnce(
     choices: Choice[],
     plan: SleepPlan | null = null,
+    mark: HistoryMark | null = null,
   ):
     | { kind: 'leaf'; key: string; tally: Tally }
-    | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[] }
+    | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[]; mark: HistoryMark }
     | { kind: 'pruned' } {
     this.runs += 1;
     const settings = this.options.settings ?? {};
@@ -449,6 +460,7 @@ export class Exploration {
       components === undefined ? null : () => components.probe.trail,
       plan,
       this.reducible,
+      mark,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
@@ -459,14 +471,24 @@ export class Exploration {
       });
       this.settings ??= transcript.settings;
       driver.finish();
+      // A run is a function of its choices: one given the choices of a state found earlier meets them all again.
+      assert(
+        driver.taken.length >= choices.length,
+        () => `the run met ${driver.taken.length} of the ${choices.length} choices it replays`,
+      );
       this.keepFootprints(driver);
       driver.checker.finish(this.scenario.kind, transcript.outcome);
       ending = { outcome: transcript.outcome, distinct: endingOf(transcript) };
     } catch (error) {
       this.keepFootprints(driver);
       if (error instanceof Stop) {
+        assert(
+          driver.taken.length === choices.length && error.options.length > 0,
+          () =>
+            `a run stops at the first choice past the ${choices.length} it replays, with an option to take (it took ${driver.taken.length}, offered ${error.options.length})`,
+        );
         this.collect(driver, components);
-        return { kind: 'point', key: error.key, options: error.options, sleep: error.sleep };
+        return { kind: 'point', key: error.key, options: error.options, sleep: error.sleep, mark: error.mark };
       }
       if (error instanceof Pruned) {
         // Another ordering, the same but for swapped independent events, was explored: its breaches stand for this one's.
@@ -565,6 +587,11 @@ export class Exploration {
 
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
+    const root = this.root;
+    assert(
+      [...root.endings.values()].reduce((sum, ending) => sum + ending.count, 0) === root.count,
+      'every ordering counted ends in exactly one ending',
+    );
     const { transport, options } = this;
     // With a student's parts the grader shrinks (exercise/grade.ts): it owns their instances and disposes each.
     this.shortest ??=

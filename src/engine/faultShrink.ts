@@ -1,4 +1,4 @@
-import { formatFault, parseFaults, type MessageFault } from './core/wire';
+import { formatFaults, type MessageFault } from './core/faults';
 import { explore, type ExploreOptions, type ExploreResult } from './explorer';
 import type { Scenario } from './scenario';
 import type { ShortestOrdering } from './shrink';
@@ -45,17 +45,16 @@ export function ddmin<T>(items: readonly T[], fails: (subset: readonly T[]) => b
  */
 export function smallestFaultSets(
   scenario: Scenario,
-  options: ExploreOptions & { readonly faults: string },
+  options: ExploreOptions & { readonly faults: readonly MessageFault[] },
   explored: ExploreResult,
 ): ShortestOrdering[] {
-  const faults = parseFaults(options.faults);
-  const text = (subset: readonly MessageFault[]) => subset.map(formatFault).join(',');
-  const explorations = new Map<string, ExploreResult>([[text(faults), explored]]);
+  const { faults } = options;
+  const explorations = new Map<string, ExploreResult>([[formatFaults(faults), explored]]);
   const exploreWith = (subset: readonly MessageFault[]): ExploreResult => {
-    const key = text(subset);
+    const key = formatFaults(subset);
     let result = explorations.get(key);
     if (result === undefined) {
-      result = explore(scenario, { ...options, faults: key });
+      result = explore(scenario, { ...options, faults: subset });
       explorations.set(key, result);
     }
     return result;
@@ -65,6 +64,6 @@ export function smallestFaultSets(
       exploreWith(subset).shortest.some((entry) => entry.invariant === broken.invariant);
     const smallest = ddmin(faults, breaks);
     const found = exploreWith(smallest).shortest.find((entry) => entry.invariant === broken.invariant) ?? broken;
-    return { ...found, faults: text(smallest) };
+    return { ...found, faults: formatFaults(smallest) };
   });
 }

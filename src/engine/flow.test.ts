@@ -1,4 +1,4 @@
-// Proves the flow-control and recovery scenarios (buffer-overload, proxy-buffering, reconnect-listen, herd) show on the wire and in their outcomes what SPEC §5 and §6 require (BF-1 … BF-6, RV-1 … RV-5, VF-10, VF-11), that every message they put on the wire is valid MCP 2026-07-28, and that one seed replays each byte for byte.
+// Proves the flow-control and recovery scenarios (buffer-overload, proxy-buffering, reconnect-listen, herd) show on the wire and in their outcomes what docs/requirements.md#bounded-progress-buffer-bf and #proxies-and-recovery-rv require (BF-1 … BF-6, RV-1 … RV-5, VF-10, VF-11), that every message they put on the wire is valid MCP 2026-07-28, and that one seed replays each byte for byte.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { main } from '../cli/main';

@@ -1,4 +1,4 @@
-// Property tests: for random settings, seeds and same-instant orders, the request lifecycle invariants of SPEC §1 hold. fast-check prints the seed and path of any failure; rerun with { seed, path } to reproduce it.
+// Property tests: for random settings, seeds and same-instant orders, the request lifecycle invariants of docs/requirements.md#request-lifecycle-rc hold. fast-check prints the seed and path of any failure; rerun with { seed, path } to reproduce it.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { scenarioA } from '../scenarios/A';
@@ -124,7 +124,7 @@ describe('request lifecycle properties (random schedules and settings)', () => {
   it('the maximum deadline fires at start + max unless something ended the request first (the spec profile)', () => {
     fc.assert(
       fc.property(arbitraryRun, (run) => {
-        // The TypeScript SDK 1.x profile has no maximum timer by design (tsSdkProfile.test.ts).
+        // The TypeScript SDK 1.x profile has no maximum timer by design (src/sdk/tsSdkProfile.test.ts).
         if (run.settings.clientProfile !== 'spec') return;
         const t = execute(run);
         const start = t.events.find((e) => e.kind === 'request-started');

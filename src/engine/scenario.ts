@@ -18,11 +18,11 @@ import { listenModel } from './models/listen/listenServerCancel';
 import type { ListenScenario } from './models/listen/types';
 import type { HerdScenario } from './models/herd/types';
 import { replaySchedule } from './explore/driver';
-import { formatSchedule, parseSchedule } from './explore/schedule';
-import { formatFault, parseFaults, type MessageFault } from './core/wire';
+import { formatSchedule } from './core/schedule';
+import { formatFaults, type MessageFault } from './core/faults';
 import { InvariantError } from './core/assert';
 import { LabError } from './core/errors';
-import type { LabEvent, OutcomeByKind, Transcript } from './transcript';
+import type { LabEvent, ModelKind, OutcomeByKind, Transcript } from './transcript';
 
 export {
   checkSeed,
@@ -42,7 +42,7 @@ export type { HerdScenario } from './models/herd/types';
 export type { ListenScenario } from './models/listen/types';
 
 /**
- * The registry: one model per scenario kind (STYLE: "one scenario is one data file"). A model turns a
+ * The registry: one model per scenario kind (docs/architecture.md#one-scenario-is-one-data-file). A model turns a
  * scenario plus resolved settings into events and an outcome; `runScenario` wraps that in the
  * transcript every consumer reads.
  */
@@ -78,6 +78,11 @@ export function settingsSpecFor(scenario: Scenario): SettingsSpec {
   return models[scenario.kind].settingsSpec;
 }
 
+/** The settings spec of the model that made a transcript of `kind`, or null for a kind no model runs (a probe's recording). */
+export function settingsSpecOfKind(kind: ModelKind): SettingsSpec | null {
+  return kind in models ? models[kind as ScenarioKind].settingsSpec : null;
+}
+
 export type TranscriptOf<S extends Scenario> = Transcript<S['kind']>;
 
 /**
@@ -94,7 +99,7 @@ function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T)
     if (!(error instanceof InvariantError)) throw error;
     throw new LabError(
       'LAB023',
-      `${faults.map(formatFault).join(',')}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`,
+      `${formatFaults(faults)}: this model does not follow a run with this fault (it stops at: ${error.message}); try another message or fault`,
     );
   }
 }
@@ -105,7 +110,7 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
   const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']], LabEvent>;
   const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
   const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
-  const faults = options.faults === undefined ? [] : parseFaults(options.faults);
+  const faults = options.faults ?? [];
   const { events, outcome } = executeWithFaults(faults, () =>
     model.execute(scenario, {
       transport,
@@ -129,8 +134,8 @@ export function runScenario<S extends Scenario>(scenario: S, options: RunOptions
     title: scenario.title,
     requirements: [...scenario.requirements],
     protocolVersion: PROTOCOL_VERSION,
-    ...(options.schedule === undefined ? {} : { schedule: formatSchedule(parseSchedule(options.schedule)) }),
-    ...(faults.length === 0 ? {} : { faults: faults.map(formatFault).join(',') }),
+    ...(options.schedule === undefined ? {} : { schedule: formatSchedule(options.schedule) }),
+    ...(faults.length === 0 ? {} : { faults: formatFaults(faults) }),
     events,
     outcome,
   };

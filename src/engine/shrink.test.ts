@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { findScenario } from '../scenarios/index';
-import { explore, runScenario, type ExploreResult, type SqlModule } from './index';
+import { explore, parseSchedule, runScenario, type ExploreResult, type SqlModule } from './index';
 import { InvariantChecker, type Seen } from './explore/invariants';
 import { shorter, shrinkBreak } from './shrink';
 
@@ -36,7 +36,7 @@ function replaysTo(
   const transcript = runScenario(findScenario(id), {
     transport,
     settings,
-    schedule: shortest.schedule,
+    schedule: parseSchedule(shortest.schedule),
     ledger: { sql },
   });
   const checker = new InvariantChecker(transcript.settings);

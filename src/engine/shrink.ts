@@ -1,10 +1,11 @@
 import type { Components } from './core/components';
+import { formatFaults, type MessageFault } from './core/faults';
 import { LabError } from './core/errors';
 import type { SqliteHost } from './core/sqlite';
 import type { Settings, Transport } from './core/transcript';
 import { Driver, Stop } from './explore/driver';
 import type { InvariantName, Seen } from './explore/invariants';
-import { formatSchedule, parseSchedule, type Choice } from './explore/schedule';
+import { formatSchedule, parseSchedule, type Choice } from './core/schedule';
 import { runScenario, type Scenario } from './scenario';
 
 /**
@@ -53,7 +54,7 @@ export interface ReplayParams {
   readonly seed?: number;
   readonly settings?: Readonly<Record<string, unknown>>;
   readonly ledger?: SqliteHost;
-  readonly faults?: string;
+  readonly faults?: readonly MessageFault[];
   readonly criticalArrivals?: boolean;
   /** A student's parts, made afresh for every replay. */
   readonly components?: () => Components;
@@ -258,7 +259,7 @@ export function shortestOrderings(
       atMs: best.atMs,
       explanation: best.explanation,
       explored: start.schedule,
-      ...(params.faults === undefined || params.faults === '' ? {} : { faults: params.faults }),
+      ...(params.faults === undefined || params.faults.length === 0 ? {} : { faults: formatFaults(params.faults) }),
     };
   });
 }

@@ -140,7 +140,7 @@ export interface SdkRunInfo {
   postHeaders?: Array<{ channel: string; headers: Record<string, string> }>;
 }
 
-/** One invariant of SPEC §1 / RC-*, checked on a transcript: whether it holds and, if not, where. */
+/** One invariant of the request lifecycle (RC-*, docs/requirements.md#request-lifecycle-rc), checked on a transcript: whether it holds and, if not, where. */
 export interface InvariantCheck {
   id: string;
   statement: string;

@@ -52,3 +52,27 @@ describe('no event of any scenario is worded with "undefined" or "NaN"', () => {
     expect(summarizeMessage(named)).toBe('notifications/cancelled #41');
   });
 });
+
+describe("the timeline's settings line names only settings the run's transport reads", () => {
+  const scenario = scenarios.find((s) => s.id === 'A');
+  if (scenario === undefined) throw new Error('scenario A is missing');
+  const header = (transport: 'stdio' | 'http', settings = {}) => {
+    const text = formatTimeline(runScenario(scenario, { transport, settings }), scenario.settings);
+    return {
+      settings: /^settings .*$/m.exec(text)?.[0] ?? '',
+      reproduce: /^reproduce: .*$/m.exec(text)?.[0] ?? '',
+    };
+  };
+
+  it('stdio leaves out the HTTP-only httpCancel; Streamable HTTP shows it', () => {
+    expect(header('stdio').settings).not.toContain('httpCancel');
+    expect(header('stdio').settings).toContain('cancelAtMs=120 requestId=41');
+    expect(header('http').settings).toContain('cancelAtMs=120 httpCancel=close-stream requestId=41');
+  });
+
+  it('the reproduce line still names a changed HTTP-only setting, so it reruns the same transcript', () => {
+    const stdio = header('stdio', { httpCancel: 'post-notification' });
+    expect(stdio.settings).not.toContain('httpCancel');
+    expect(stdio.reproduce).toContain('--set httpCancel=post-notification');
+  });
+});

@@ -1,10 +1,10 @@
-// The backoff exercise (SPEC RV-4, RV-5): the starter (no jitter) breaks the herd's spread and only
+// The backoff exercise (docs/requirements.md RV-4, RV-5): the starter (no jitter) breaks the herd's spread and only
 // that; the reference holds every statement; each planted wrong solution breaks exactly its statement;
 // a breach found in a run carries an ordering that replays to the same breach.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { ComponentProbe, runScenario } from '../engine';
+import { ComponentProbe, parseSchedule, runScenario } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller } from './caller';
 import { backoffExercise as def, busiestWindow } from './exercises/backoff';
@@ -49,7 +49,7 @@ function replay(code: string, failing: FailingRun) {
     runScenario(findScenario(failing.scenario), {
       transport: failing.transport,
       settings: failing.settings,
-      schedule: failing.schedule,
+      schedule: parseSchedule(failing.schedule),
       components: { probe, ...def.components(caller, probe) },
     });
     return probe.breaches;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { ComponentProbe, Exploration, runScenario, type Transcript } from '../engine';
+import { ComponentProbe, Exploration, parseSchedule, runScenario, type Transcript } from '../engine';
 import { checkTranscript } from '../engine/explore/invariants';
 import { findScenario } from '../scenarios';
 import { validateTranscriptMessages } from '../testing/mcpSchema';
@@ -46,7 +46,7 @@ function replay(code: string, run: FailingRun): { transcript: Transcript; breach
     const transcript = runScenario(findScenario(run.scenario), {
       transport: run.transport,
       settings: run.settings,
-      schedule: run.schedule,
+      schedule: parseSchedule(run.schedule),
       components: { probe, ...def.components(caller, probe) },
     });
     return { transcript, breaches: probe.breaches };
@@ -89,7 +89,7 @@ describe('the coordinator exercise', () => {
       const lab = runScenario(findScenario(run.scenario), {
         transport: run.transport,
         settings: run.settings,
-        schedule: '-',
+        schedule: parseSchedule('-'),
       });
       const { transcript, breaches } = replay(code, {
         scenario: run.scenario,

@@ -1,11 +1,11 @@
-// The deadlines exercise (SPEC RC-1, RC-2, RC-4): the starter ("progress resets every deadline")
+// The deadlines exercise (docs/requirements.md RC-1, RC-2, RC-4): the starter ("progress resets every deadline")
 // breaks max-never-moves and only that; the reference holds every statement; each planted wrong
 // solution breaks exactly its statement; a failing ordering replays to the same breach, and the run
 // follows the student's deadlines (a moved maximum lets the work finish; no deadline, no timeout).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { ComponentProbe, runScenario } from '../engine';
+import { ComponentProbe, parseSchedule, runScenario } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller } from './caller';
 import { deadlinesExercise as def } from './exercises/deadlines';
@@ -49,7 +49,7 @@ function runWith(
     const transcript = runScenario(findScenario(run.scenario), {
       transport: run.transport,
       settings: run.settings,
-      schedule: run.schedule,
+      schedule: run.schedule === undefined ? undefined : parseSchedule(run.schedule),
       components: { probe, ...def.components(caller, probe) },
     });
     return { transcript, breaches: probe.breaches };

@@ -2,11 +2,14 @@ import {
   ComponentProbe,
   Exploration,
   LabError,
+  parseSchedule,
   runScenario,
   shrinkBreak,
   type ComponentBreach,
   type ComponentViolation,
   type Transcript,
+  type ExploreResult,
+  type Violation,
 } from '../engine';
 import { findScenario } from '../scenarios';
 import { Caller, CALLS_KEPT } from './caller';
@@ -67,7 +70,7 @@ export function replayOrdering(
       const transcript = runScenario(findScenario(run.scenario), {
         transport: run.transport,
         settings: run.settings,
-        schedule: run.schedule,
+        schedule: parseSchedule(run.schedule),
         ledger: env.ledger,
         components: { probe, ...def.components(caller, probe) },
       });
@@ -274,57 +277,79 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
     orderings += result.schedules;
     states += result.states;
     complete &&= result.complete;
-    for (const violation of result.violations) {
-      const id = def.invariantStatements[violation.invariant];
-      // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
-      if (id !== undefined)
-        consider(id, {
+    for (const [id, candidate] of findings(def, run, result)) consider(id, candidate);
+    env.onProgress?.(index + 1, def.runs.length);
+  }
+  const directError = checkDirect(def, source, broken);
+  if (directError !== undefined) return report(directError);
+  return report();
+}
+
+/** What one run's exploration found, in order: each broken invariant, component statement and unfinished ordering, for its statement. */
+function findings(def: ExerciseDef, run: ExerciseRun, result: ExploreResult): Array<[string, Candidate]> {
+  const found: Array<[string, Candidate]> = [];
+  for (const violation of result.violations as Violation[]) {
+    const id = def.invariantStatements[violation.invariant];
+    // The invariant names the step; its time is read when the ordering is replayed (-1: not known yet).
+    if (id !== undefined)
+      found.push([
+        id,
+        {
           run,
           schedule: violation.schedule,
           step: violation.step,
           atMs: -1,
           explanation: violation.explanation,
           shrinkId: violation.invariant,
-        });
-    }
-    for (const breach of result.componentBreaches ?? ([] as ComponentViolation[]))
-      consider(breach.statement, {
+        },
+      ]);
+  }
+  for (const breach of result.componentBreaches ?? ([] as ComponentViolation[]))
+    found.push([
+      breach.statement,
+      {
         run,
         schedule: breach.schedule,
         step: breach.step,
         atMs: breach.atMs,
         explanation: breach.explanation,
         shrinkId: breach.statement,
-      });
-    for (const ending of result.endings) {
-      if (ending.error !== undefined)
-        consider(RUNS_TO_END, {
+      },
+    ]);
+  for (const ending of result.endings) {
+    if (ending.error !== undefined)
+      found.push([
+        RUNS_TO_END,
+        {
           run,
           schedule: ending.schedule,
           step: Number.MAX_SAFE_INTEGER,
           atMs: Number.MAX_SAFE_INTEGER,
           explanation: `an ordering could not run to its end: ${ending.error}`,
+        },
+      ]);
+  }
+  return found;
+}
+
+/** The exercise's direct checks, after the runs: a statement they break gets no ordering; a failure of the student's code ends the check. */
+function checkDirect(def: ExerciseDef, source: ComponentSource, broken: Map<string, Candidate>): CodeError | undefined {
+  if (def.direct === undefined) return undefined;
+  try {
+    for (const result of def.direct(() => source.open())) {
+      // A statement a run already broke keeps its failing ordering; the direct check adds what the runs did not find.
+      if (!result.holds && !broken.has(result.id))
+        broken.set(result.id, {
+          run: def.runs[0] as ExerciseRun,
+          schedule: '',
+          step: -1,
+          atMs: 0,
+          explanation: result.explanation ?? 'broken',
         });
     }
-    env.onProgress?.(index + 1, def.runs.length);
+  } catch (error) {
+    if (error instanceof StudentCodeError) return error.toCodeError();
+    throw error;
   }
-  if (def.direct !== undefined) {
-    try {
-      for (const result of def.direct(() => source.open())) {
-        // A statement a run already broke keeps its failing ordering; the direct check adds what the runs did not find.
-        if (!result.holds && !broken.has(result.id))
-          broken.set(result.id, {
-            run: def.runs[0] as ExerciseRun,
-            schedule: '',
-            step: -1,
-            atMs: 0,
-            explanation: result.explanation ?? 'broken',
-          });
-      }
-    } catch (error) {
-      if (error instanceof StudentCodeError) return report(error.toCodeError());
-      throw error;
-    }
-  }
-  return report();
+  return undefined;
 }

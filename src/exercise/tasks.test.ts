@@ -1,4 +1,4 @@
-// The tasks exercise (SPEC §4, TK-1, TK-2, VF-12): the starter (the acknowledgement taken for the
+// The tasks exercise (docs/requirements.md#durable-tasks-tk, TK-1, TK-2, VF-12): the starter (the acknowledgement taken for the
 // cancellation) breaks what the lesson predicts; the reference holds every statement; each planted wrong
 // solution breaks exactly its statements; a failing ordering replays to the same breach, and the run
 // follows the store's answers (the transcript shows them).
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { loadSqlJs } from '../cli/sqlite';
-import { ComponentProbe, runScenario, type SqlModule } from '../engine';
+import { ComponentProbe, parseSchedule, runScenario, type SqlModule } from '../engine';
 import type { LabEvent, Transcript } from '../engine/transcript';
 import { findScenario } from '../scenarios';
 import { Caller } from './caller';
@@ -54,7 +54,7 @@ function runWith(code: string, run: Pick<FailingRun, 'scenario' | 'transport' | 
     const transcript = runScenario(findScenario(run.scenario), {
       transport: run.transport,
       settings: run.settings,
-      schedule: run.schedule,
+      schedule: run.schedule === undefined ? undefined : parseSchedule(run.schedule),
       ledger: { sql },
       components: { probe, ...def.components(caller, probe) },
     }) as Transcript;

@@ -87,25 +87,7 @@ export function findBug(
         );
       break;
     case 'bug-reset-without-onprogress':
-      for (const t of buggy) {
-        const o = race(t);
-        const started = t.events.find((e) => e.kind === 'request-started');
-        const token = started?.kind === 'request-started' ? started.progressToken : 'unknown';
-        const progress = t.events.filter(
-          (e) => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/progress',
-        ).length;
-        check(
-          token === null &&
-            progress === 0 &&
-            o.clientOutcome === 'timeout-idle' &&
-            o.clientOutcomeAtMs < setting(t, 'workMs'),
-          `${who(t)}: callTool had resetTimeoutOnProgress: true and no onprogress; the request carried progress token ${String(token)}, ${progress} progress arrived, and the client ended ${o.clientOutcome} at ${o.clientOutcomeAtMs} ms of ${setting(t, 'workMs')} ms of steady work`,
-        );
-      }
-      if (model !== undefined)
-        evidence.push(
-          `model    with a progress token, progress keeps the lab's model alive until it ends ${race(model).clientOutcome} at ${race(model).clientOutcomeAtMs} ms`,
-        );
+      resetWithoutOnprogress(buggy, model, check, evidence);
       break;
     case 'bug-cancel-request-id-0':
       for (const t of buggy) {
@@ -125,29 +107,9 @@ export function findBug(
       if (model !== undefined)
         evidence.push(`model    the lab's model with request id 0 ends ${race(model).terminalState}`);
       break;
-    case 'bug-reconnect-without-jitter': {
-      for (const [line, waits] of Object.entries(delays ?? {})) {
-        const formula = waits.map((_, n) => Math.min(1000 * 1.5 ** n, 30_000));
-        check(
-          JSON.stringify(waits) === JSON.stringify(formula),
-          `${line}: waits ${waits.join(', ')} ms before attempts 0…${waits.length - 1}, exactly min(1000 × 1.5ⁿ, 30000) on every call: no random term`,
-        );
-      }
-      for (const t of buggy) {
-        const o = herd(t);
-        check(
-          o.peakAttemptsPerWindow === o.clients,
-          `${who(t)}: all ${o.clients} clients retry in one ${o.windowMs} ms window (peak ${o.peakAttemptsPerWindow}); ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`,
-        );
-      }
-      if (model !== undefined) {
-        const o = herd(model);
-        evidence.push(
-          `model    full jitter over the same ceiling: peak ${o.peakAttemptsPerWindow} per window, ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`,
-        );
-      }
+    case 'bug-reconnect-without-jitter':
+      reconnectWithoutJitter(buggy, model, delays, check, evidence);
       break;
-    }
     case 'bug-work-after-cancel': {
       const recording = runs.find((r) => r.role === 'buggy')?.transcript;
       const verdict = recording?.events.find(
@@ -169,6 +131,66 @@ export function findBug(
       check(false, `no checks are written for ${bug.id}`);
   }
   return { shown, evidence };
+}
+
+type Check = (ok: boolean, line: string) => void;
+
+/** bug-reset-without-onprogress: with no onprogress the SDK sends no progress token, so steady work times out. */
+function resetWithoutOnprogress(
+  buggy: Transcript[],
+  model: Transcript | undefined,
+  check: Check,
+  evidence: string[],
+): void {
+  for (const t of buggy) {
+    const o = race(t);
+    const started = t.events.find((e) => e.kind === 'request-started');
+    const token = started?.kind === 'request-started' ? started.progressToken : 'unknown';
+    const progress = t.events.filter(
+      (e) => e.kind === 'message' && 'method' in e.message && e.message.method === 'notifications/progress',
+    ).length;
+    check(
+      token === null &&
+        progress === 0 &&
+        o.clientOutcome === 'timeout-idle' &&
+        o.clientOutcomeAtMs < setting(t, 'workMs'),
+      `${who(t)}: callTool had resetTimeoutOnProgress: true and no onprogress; the request carried progress token ${String(token)}, ${progress} progress arrived, and the client ended ${o.clientOutcome} at ${o.clientOutcomeAtMs} ms of ${setting(t, 'workMs')} ms of steady work`,
+    );
+  }
+  if (model !== undefined)
+    evidence.push(
+      `model    with a progress token, progress keeps the lab's model alive until it ends ${race(model).clientOutcome} at ${race(model).clientOutcomeAtMs} ms`,
+    );
+}
+
+/** bug-reconnect-without-jitter: the SDK's waits are the formula with no random term, and every client retries at once. */
+function reconnectWithoutJitter(
+  buggy: Transcript[],
+  model: Transcript | undefined,
+  delays: Readonly<Record<string, readonly number[]>> | undefined,
+  check: Check,
+  evidence: string[],
+): void {
+  for (const [line, waits] of Object.entries(delays ?? {})) {
+    const formula = waits.map((_, n) => Math.min(1000 * 1.5 ** n, 30_000));
+    check(
+      JSON.stringify(waits) === JSON.stringify(formula),
+      `${line}: waits ${waits.join(', ')} ms before attempts 0…${waits.length - 1}, exactly min(1000 × 1.5ⁿ, 30000) on every call: no random term`,
+    );
+  }
+  for (const t of buggy) {
+    const o = herd(t);
+    check(
+      o.peakAttemptsPerWindow === o.clients,
+      `${who(t)}: all ${o.clients} clients retry in one ${o.windowMs} ms window (peak ${o.peakAttemptsPerWindow}); ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`,
+    );
+  }
+  if (model !== undefined) {
+    const o = herd(model);
+    evidence.push(
+      `model    full jitter over the same ceiling: peak ${o.peakAttemptsPerWindow} per window, ${o.totalAttempts} attempts, the last admitted at ${o.allReconnectedAtMs} ms`,
+    );
+  }
 }
 
 /** The probe recording of an entry, cut to the probe it shows, as the page and Compare draw it. */

@@ -1,4 +1,4 @@
-// Proves the SPEC §10 evidence export contains every listed artifact, built from real runs, and is byte-identical across exports;
+// Proves the evidence export (docs/requirements.md#artifacts-ar) contains every listed artifact, built from real runs, and is byte-identical across exports;
 // and that its progress counts every run it makes, artifacts first, never falling, ending at the total it announced first.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 
 describe('evidence export', () => {
-  it('has every artifact SPEC §10 lists, plus the verification, the reviewer skill folder and an index', () => {
+  it('has every artifact docs/requirements.md lists, plus the verification, the reviewer skill folder and an index', () => {
     const paths = buildEvidence(run, sql).map((f) => f.path);
     expect(paths).toEqual([
       'cancellation-race-stdio.json',

@@ -8,7 +8,7 @@ import { verify, verifyRunsPlanned, type Runner, type VerifyProgress } from './v
 import { withLanes } from '../engine';
 
 /**
- * SPEC §10: the capstone artifacts as files, JSON plus a Markdown index. Every file comes from a
+ * docs/requirements.md#artifacts-ar: the capstone artifacts as files, JSON plus a Markdown index. Every file comes from a
  * deterministic run, so the same lab gives the same bytes.
  */
 export interface EvidenceFile {

@@ -1,4 +1,4 @@
-// Proves SPEC §9: every row of the failure-mode table can be run — a run that shows the failure next to one that shows the fix — and each card links to both, computed from the transcripts.
+// Proves docs/requirements.md#failure-modes-each-runnable-next-to-its-fix: every row of the failure-mode table can be run — a run that shows the failure next to one that shows the fix — and each card links to both, computed from the transcripts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { findScenario, runScenarioById } from '../scenarios/index';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 const run: Runner = (id, options: RunOptions = {}) => runScenarioById(id, { ...options, ledger: { sql } });
 
-describe('SPEC §9 every failure mode is runnable, with its fix beside it', () => {
+describe('every failure mode of docs/requirements.md is runnable, with its fix beside it', () => {
   it('all 14 rows of the table, in order', () => {
     const cards = Object.values(failureCards);
     expect(cards).toHaveLength(14);

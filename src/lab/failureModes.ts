@@ -3,7 +3,7 @@ import { failureCards, type FailureCard, type RunLink } from './failureCards';
 import type { Runner } from './verification';
 
 /**
- * SPEC §9, runnable: for each row of the failure-mode table, the run that shows the
+ * docs/requirements.md#failure-modes-each-runnable-next-to-its-fix, runnable: for each row of the failure-mode table, the run that shows the
  * failure and the run that shows the correct response, each checked against its own transcript.
  * A check reads the outcome the engine computed; it never re-derives protocol behaviour.
  */

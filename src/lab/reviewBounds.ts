@@ -1,5 +1,5 @@
 /**
- * Bounds on the reviewer (STYLE: a limit on everything). A design is a few kilobytes of
+ * Bounds on the reviewer (docs/architecture.md#a-limit-on-everything). A design is a few kilobytes of
  * JSON; the bounds make a hostile or mistaken input cheap to refuse: its size is checked before it is
  * read, its nesting before it is parsed (a structured clone or a validator would recurse through it and
  * overflow the stack), and only the first errors are reported, with the count of the rest.

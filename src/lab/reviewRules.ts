@@ -1,7 +1,7 @@
 import { failureCards, type FailureCard } from './failureCards';
 
 /**
- * The reliability reviewer's rules as data: every check `review` runs, with the SPEC
+ * The reliability reviewer's rules as data: every check `review` runs, with the
  * requirement it comes from, its condition, its threshold and its message. `review` evaluates this
  * table and the skill generator (skill.ts) prints it, so the lab and the skill document cannot say
  * different things. A condition is a list of tests on the input's fields (all must hold); a message
@@ -33,7 +33,7 @@ export type Severity = 'unsafe' | 'warning';
 export interface ReviewRule {
   /** Stable id, printed with each flag and in the skill document. */
   id: string;
-  /** The SPEC requirement(s) the rule enforces, most specific first. */
+  /** The requirement(s) of docs/requirements.md the rule enforces, most specific first. */
   requirements: readonly [string, ...string[]];
   /** The input field the flag points at. */
   field: string;
@@ -42,7 +42,7 @@ export interface ReviewRule {
   when: readonly Condition[];
   /** The flag's reason; null: each hint warning of the retry classifier is its own flag. */
   reason: string | null;
-  /** The SPEC §9 failure card the flag hands out. */
+  /** The failure card the flag hands out (docs/requirements.md#failure-modes-each-runnable-next-to-its-fix). */
   card: FailureCard | null;
   /** How a person checks the same thing in a codebase, without the lab. */
   byHand: string;
@@ -552,7 +552,7 @@ export const boundaryCases: readonly { when: readonly Condition[]; lines: readon
 ];
 
 /**
- * How the retry class is derived from the input (SPEC §3): the operation's contract, never its
+ * How the retry class is derived from the input (docs/requirements.md#retry-classification-rt): the operation's contract, never its
  * annotations. `durableKey` is what makes a keyed mutation conditional rather than unsafe.
  */
 export const retryContract = {

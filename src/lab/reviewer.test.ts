@@ -1,4 +1,4 @@
-// Proves the reliability reviewer flags each unsafe choice with its reason and SPEC §9 failure card, passes a safe design without flags, and answers invalid input field by field.
+// Proves the reliability reviewer flags each unsafe choice with its reason and failure card (docs/requirements.md#failure-modes-each-runnable-next-to-its-fix), passes a safe design without flags, and answers invalid input field by field.
 import { describe, expect, it } from 'vitest';
 import unsafe from './examples/unsafe-charge.json' with { type: 'json' };
 import safe from './examples/safe-charge.json' with { type: 'json' };

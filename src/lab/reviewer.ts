@@ -20,9 +20,9 @@ import type { Cancellation, LedgerStore, QueuePolicy } from './reviewInputSchema
 export { reviewInputSchema } from './reviewInputSchema';
 
 /**
- * The reliability reviewer (SPEC §10): given an MCP operation, its transport, timeout policy, retry
+ * The reliability reviewer (docs/requirements.md#artifacts-ar): given an MCP operation, its transport, timeout policy, retry
  * behaviour, queue policy and recovery plan, it returns a race table, a retry classification, the
- * idempotency boundary, flow-control checks and the SPEC §9 failure cards its choices run into —
+ * idempotency boundary, flow-control checks and the failure cards its choices run into (docs/requirements.md#failure-modes-each-runnable-next-to-its-fix) —
  * each unsafe choice flagged with its reason. Invalid input is answered field by field.
  */
 export interface ReviewInput {
@@ -72,7 +72,7 @@ export interface Flag {
   severity: 'unsafe' | 'warning';
   reason: string;
   card: FailureCard['id'] | null;
-  /** The rule of reviewRules.ts that raised it, and the SPEC requirements it enforces. */
+  /** The rule of reviewRules.ts that raised it, and the requirements it enforces (docs/requirements.md). */
   rule: string;
   requirements: readonly string[];
 }

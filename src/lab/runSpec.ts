@@ -8,7 +8,9 @@ import {
   parseSchedule,
   parseSetting,
   settingsSpecFor,
+  type Choice,
   type Implementation,
+  type MessageFault,
   type Scenario,
   type SettingValue,
   type Settings,
@@ -45,7 +47,11 @@ export interface RunSpec<Value = string> {
  */
 export type RunSelection = RunSpec<SettingValue> & { readonly transport: Transport; readonly seed: number };
 
-/** A run judged against its scenario: every value checked and typed, transport and seed filled in. */
+/**
+ * A run judged against its scenario: every value checked and typed, transport and seed filled in, the
+ * ordering and the faults parsed. Past the edges a run is this value; `runResolved` (runs.ts) hands it
+ * to the engine, whose run options take its fields as they are.
+ */
 export interface ResolvedRunSpec {
   readonly scenario: Scenario;
   readonly impl: Implementation;
@@ -53,8 +59,10 @@ export interface ResolvedRunSpec {
   readonly seed: number;
   /** The settings given, typed (the scenario's defaults are not copied in). */
   readonly settings: Settings;
-  readonly schedule?: string;
-  readonly faults?: string;
+  /** The explored ordering it replays, parsed (`parseSchedule`); absent: the seeded run. */
+  readonly schedule?: readonly Choice[];
+  /** The faults it injects, parsed (`parseFaults`, ordered by seq); absent: none. */
+  readonly faults?: readonly MessageFault[];
 }
 
 /** One refused value of a lenient resolve: the parameter, what it said, and the engine's error. */
@@ -119,6 +127,13 @@ export interface ResolveOptions {
    * model and are not sent with ts-sdk): there they do not refuse the implementation.
    */
   readonly keepSdkDecidedSettings?: boolean;
+  /**
+   * A surface's own checks that read the judged run and come before its ordering and faults are
+   * judged (the command line's flag combinations: `--ledger` on a scenario without one, `--schedule`
+   * with an SDK). Given, the implementation is first judged against the run without its replay, so
+   * what refuses the run itself is told before them. Strict resolves only.
+   */
+  readonly beforeReplay?: (run: ResolvedRunSpec) => void;
 }
 
 /**
@@ -167,24 +182,23 @@ export function resolveRunParams(
     });
     if (value !== undefined) settings[name] = value;
   }
-  const schedule = attempt('schedule', (text) => (parseSchedule(text), text));
-  const faults = attempt('faults', (text) => (parseFaults(text), text));
-  if (impl !== 'model') {
+  const judgeSdk = (replayed: boolean) => {
+    if (impl === 'model') return;
     const sdk = impl;
     const kept = attempt('impl', (text) => {
-      const refusal = sdkRefusal(
-        scenario,
-        settings,
-        schedule !== undefined || faults !== undefined,
-        options.keepSdkDecidedSettings === true,
-        sdk,
-        transport,
-      );
+      const refusal = sdkRefusal(scenario, settings, replayed, options.keepSdkDecidedSettings === true, sdk, transport);
       if (refusal !== null) throw refusal;
       return text;
     });
     if (kept === undefined) impl = 'model';
+  };
+  if (options.beforeReplay !== undefined) {
+    judgeSdk(false);
+    options.beforeReplay({ scenario, impl, transport, seed, settings });
   }
+  const schedule = attempt('schedule', parseSchedule);
+  const faults = attempt('faults', parseFaults);
+  judgeSdk(schedule !== undefined || faults !== undefined);
   return {
     scenario,
     impl,

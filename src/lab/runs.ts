@@ -3,10 +3,27 @@ import { resolveRunSpec, type ResolvedRunSpec, type RunSpec } from './runSpec';
 import { findScenario } from '../scenarios/index';
 
 export interface SpecifiedRunOptions {
-  /** sql.js for the SQLite scenarios (model runs only). */
+  /** sql.js and the ledger file, for the SQLite scenarios (model runs only). */
   readonly ledger?: LedgerHost;
   /** Called with the virtual time as the run goes; may throw to stop it (a wall-clock budget, Stop). */
   readonly onStep?: (atMs: number) => void;
+}
+
+/** The scheduler's trace hook that calls `onStep` with each event's virtual time. */
+function stepTrace(onStep: ((atMs: number) => void) | undefined) {
+  return onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) };
+}
+
+/**
+ * A resolved run on the lab's model: the one place a `ResolvedRunSpec` meets the engine's run entry,
+ * which takes its transport, seed, settings, ordering and faults as they are. Synchronous, so a host
+ * that holds a ledger file around the run (the CLI's --ledger, the worker's stored ledger) saves what
+ * this very call produced.
+ */
+export function runModel(run: ResolvedRunSpec, options: SpecifiedRunOptions = {}): Transcript {
+  const { scenario, impl, ...judged } = run;
+  if (impl !== 'model') throw new Error(`runModel was given a ${impl} run of ${scenario.id}`);
+  return runScenario(scenario, { ...judged, ledger: options.ledger, trace: stepTrace(options.onStep) });
 }
 
 /**
@@ -18,13 +35,7 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
   if ((run.impl === 'ts-sdk' || run.impl === 'ts-sdk-v2') && scenario.kind === 'herd') {
     // The herd with every client waiting the SDK's own reconnection delay (the known-bugs gallery's bug-reconnect-without-jitter).
     const { runSdkHerd } = await import('../sdk/sdkBackoff');
-    const onStep = options.onStep;
-    return runSdkHerd(scenario, run.impl, {
-      transport,
-      seed,
-      settings,
-      trace: onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) },
-    });
+    return runSdkHerd(scenario, run.impl, { transport, seed, settings, trace: stepTrace(options.onStep) });
   }
   if (run.impl === 'ts-sdk' || run.impl === 'ts-sdk-v2') {
     // resolveRunSpec let an SDK through for a request race (and the herd, above) only.
@@ -45,17 +56,7 @@ export async function runResolved(run: ResolvedRunSpec, options: SpecifiedRunOpt
     const { runExtTasksScenario } = await import('../sdk/extTasksRun');
     return runExtTasksScenario(scenario, { transport, seed, settings, onStep: options.onStep });
   }
-  const onStep = options.onStep;
-  const trace = onStep === undefined ? undefined : { push() {}, pop: (atMs: number) => onStep(atMs) };
-  return runScenario(scenario, {
-    transport,
-    seed,
-    settings,
-    ledger: options.ledger,
-    trace,
-    schedule: run.schedule,
-    faults: run.faults,
-  });
+  return runModel(run, options);
 }
 
 /** Runs what a run spec names (resolved first: a bad value is refused before anything runs). */

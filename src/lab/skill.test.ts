@@ -1,5 +1,5 @@
 // Proves the reviewer skill folder is the same bytes on every build and equals the committed
-// copy in docs/skill/, that SKILL.md names every rule `review` can emit with its SPEC requirements and every
+// copy in docs/skill/, that SKILL.md names every rule `review` can emit with its requirements (docs/requirements.md) and every
 // failure card, that its field table is the reviewer's schema, and that its worked examples are `review`'s output.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -111,7 +111,7 @@ describe('SKILL.md says what lab review checks', () => {
     );
   });
 
-  it('every rule id review emits is in SKILL.md with its SPEC requirements, and each requirement is summarised', () => {
+  it('every rule id review emits is in SKILL.md with its requirements (docs/requirements.md), and each requirement is summarised', () => {
     for (const [id, requirements] of emitted) {
       expect(skillMd).toContain(`**\`${id}\`** (${requirements.join(', ')})`);
       for (const requirement of requirements) {

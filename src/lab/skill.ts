@@ -200,7 +200,7 @@ export const inputGuide: readonly { path: string; meaning: string; where: string
   },
 ];
 
-/** One line per SPEC requirement the rules cite, so a reader without the lab knows what each id asks. */
+/** One line per requirement the rules cite (docs/requirements.md), so a reader without the lab knows what each id asks. */
 export const requirementSummaries: Record<string, string> = {
   'RC-1':
     'Every request has two deadlines: an idle timeout (no useful activity) and an absolute maximum from its start.',

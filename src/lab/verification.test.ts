@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 const run: Runner = (id, options: RunOptions = {}) => runScenarioById(id, { ...options, ledger: { sql } });
 
-describe('SPEC §8 verification statements', () => {
+describe('the verification statements of docs/requirements.md', () => {
   it('all twelve VF statements and the RC-7, RC-8, RC-9, BF-5 and LG-P5 statements hold, each with the moment that shows it', () => {
     const results = verify(run);
     expect(results.map((r) => r.id)).toEqual([

@@ -6,7 +6,7 @@ type RequestId = string | number;
 import { findScenario } from '../scenarios/index';
 
 /**
- * SPEC §8: the verification statements VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5),
+ * docs/requirements.md#verification-statements-vf: the verification statements VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5),
  * each computed from the wire messages of every scenario it concerns, on both transports, over seeds
  * 1–20 at the scenario's settings and again with latencyJitterMs=50 (where the scenario has latency
  * jitter): never asserted by hand, never read from numbers the engine computed about itself. Each

@@ -171,30 +171,7 @@ export async function cancelDuringWork(run: ProbeRun): Promise<void> {
   const token = `lab-probe-${probe}`;
   const sent = callTool(run, token);
   const early = await run.recorder.waitFor((e) => isResponseTo(e, sent.id), run.times.cancelAfterMs);
-  if (early !== null) {
-    run.recorder.record({
-      kind: 'note',
-      text: `the call answered at ${early.atMs} ms, before the cancel due at ${run.times.cancelAfterMs} ms: nothing was cancelled`,
-    });
-    const why = `the tool finished (${early.atMs} ms) before the cancel was due (${run.times.cancelAfterMs} ms after the call); give it longer work with --args or cancel earlier with --cancel-after-ms`;
-    verdict(
-      run,
-      probe,
-      'no response after an accepted cancellation',
-      sentenceFor(run.revision, 'noResponse'),
-      'not observable',
-      why,
-    );
-    verdict(
-      run,
-      probe,
-      'work stops after the cancellation',
-      sentenceFor(run.revision, 'stopProcessing'),
-      'not observable',
-      why,
-    );
-    return;
-  }
+  if (early !== null) return answeredBeforeCancel(run, probe, early);
   const cancelSeq = run.recorder.events.length;
   const signal = cancel(run, sent, 'lab probe: cancel during work');
   const cancelAtMs = run.recorder.nowMs();
@@ -221,8 +198,52 @@ export async function cancelDuringWork(run: ProbeRun): Promise<void> {
     );
     return;
   }
-  // A message sent before the server read the cancellation is in flight, not a defect (RC-8's
-  // completion-wins order): only what arrives later than a round trip after it is held against the server.
+  judgeAfterCancellation(run, probe, cancelAtMs, responses, progress);
+  if (run.transport === 'http') {
+    checkNotificationAccepted(run, probe);
+    // The stream of a request the server never answers would stay open for the rest of the run.
+    if (!run.client.streamEnded(sent.exchange.channel))
+      sent.exchange.closeStream('lab probe: done listening after the cancellation');
+  }
+}
+
+/** The call answered before the cancel was due: nothing was cancelled, so neither check can be judged. */
+function answeredBeforeCancel(run: ProbeRun, probe: string, early: ProbeEvent): void {
+  run.recorder.record({
+    kind: 'note',
+    text: `the call answered at ${early.atMs} ms, before the cancel due at ${run.times.cancelAfterMs} ms: nothing was cancelled`,
+  });
+  const why = `the tool finished (${early.atMs} ms) before the cancel was due (${run.times.cancelAfterMs} ms after the call); give it longer work with --args or cancel earlier with --cancel-after-ms`;
+  verdict(
+    run,
+    probe,
+    'no response after an accepted cancellation',
+    sentenceFor(run.revision, 'noResponse'),
+    'not observable',
+    why,
+  );
+  verdict(
+    run,
+    probe,
+    'work stops after the cancellation',
+    sentenceFor(run.revision, 'stopProcessing'),
+    'not observable',
+    why,
+  );
+}
+
+/**
+ * The verdicts on what arrived for a request after `notifications/cancelled`. A message sent before the
+ * server read the cancellation is in flight, not a defect (RC-8's completion-wins order): only what
+ * arrives later than a round trip after it is held against the server.
+ */
+function judgeAfterCancellation(
+  run: ProbeRun,
+  probe: string,
+  cancelAtMs: number,
+  responses: ProbeEvent[],
+  progress: ProbeEvent[],
+): void {
   const inFlightMs = inFlightWindowMs(run.recorder);
   const lateFromMs = cancelAtMs + inFlightMs;
   const late = (events: ProbeEvent[]) => events.filter((e) => e.atMs > lateFromMs);
@@ -264,12 +285,6 @@ export async function cancelDuringWork(run: ProbeRun): Promise<void> {
       'not observable',
       `nothing arrived later than a round trip after the cancellation (${window})${inFlightNote(inFlightOf(progress))}, but whether the work itself stopped and its resources were freed needs the server's cooperation (a log or a metric); silence is consistent with both`,
     );
-  if (run.transport === 'http') {
-    checkNotificationAccepted(run, probe);
-    // The stream of a request the server never answers would stay open for the rest of the run.
-    if (!run.client.streamEnded(sent.exchange.channel))
-      sent.exchange.closeStream('lab probe: done listening after the cancellation');
-  }
 }
 
 /** The 202 the HTTP transport requires for a notification POST: any body answers a fire-and-forget message. */
@@ -411,18 +426,74 @@ export async function completeThenCancel(run: ProbeRun): Promise<void> {
     );
 }
 
+/** How a call watched against the probe's deadlines ended. */
+type CallEnding = 'response' | 'stream-ended' | 'idle' | 'max';
+
 /** C: progress strictly increasing, at most `total`, none after the final response; the probe's idle and maximum deadlines drawn. */
 export async function progressAndDeadlines(run: ProbeRun): Promise<void> {
   const probe = 'progress-and-deadlines';
   run.recorder.probe = probe;
   const token = `lab-probe-${probe}`;
   const sent = callTool(run, token);
+  const ending = await watchAgainstDeadlines(run, sent, token);
+  const endSeq = run.recorder.events.length;
+  await run.recorder.pause(run.times.observeMs);
+  const progress = run.recorder.events.filter((e) => progressTokenOf(e) === token);
+  const before = progress.filter((e) => e.seq < endSeq);
+  const after = progress.filter((e) => e.seq >= endSeq);
+  const endedHow =
+    ending === 'response'
+      ? 'the final response'
+      : ending === 'stream-ended'
+        ? 'the end of the stream'
+        : `the ${ending} deadline`;
+  run.recorder.record({
+    kind: 'note',
+    text: `the call ended with ${endedHow} at ${run.recorder.events[endSeq - 1]?.atMs ?? run.recorder.nowMs()} ms after ${before.length} progress notification(s)`,
+  });
+  judgeProgressValues(run, probe, before);
+  if (ending !== 'response')
+    verdict(
+      run,
+      probe,
+      'no progress after the final response',
+      sentenceFor(run.revision, 'progressStops'),
+      'not observable',
+      `the call ended with ${endedHow}, not a response${ending === 'idle' || ending === 'max' ? ' (the probe cancelled it)' : ''}`,
+    );
+  else if (run.transport === 'http' && run.client.streamEnded(sent.exchange.channel) && after.length === 0)
+    verdict(
+      run,
+      probe,
+      'no progress after the final response',
+      sentenceFor(run.revision, 'progressStops'),
+      'holds',
+      `the response stream ended after the response; nothing followed it`,
+    );
+  else
+    verdict(
+      run,
+      probe,
+      'no progress after the final response',
+      sentenceFor(run.revision, 'progressStops'),
+      after.length > 0 ? 'broken' : 'holds',
+      after.length > 0
+        ? `${after.length} progress notification(s) after the final response: ${listAt(after)}`
+        : `none in the ${run.times.observeMs} ms after it`,
+    );
+}
+
+/**
+ * Waits for the call's response, its stream's end or a deadline, drawing the idle and maximum deadlines
+ * on the recording (armed, reset by progress, then fired or disarmed); a fired one cancels the call.
+ */
+async function watchAgainstDeadlines(run: ProbeRun, sent: SentRequest, token: string): Promise<CallEnding> {
   const startMs = run.recorder.nowMs();
   const maxDueMs = startMs + run.times.maxTimeoutMs;
   let idleDueMs = startMs + run.times.idleTimeoutMs;
   run.recorder.record({ kind: 'deadline', requestId: sent.id, deadline: 'idle', action: 'armed', dueAtMs: idleDueMs });
   run.recorder.record({ kind: 'deadline', requestId: sent.id, deadline: 'max', action: 'armed', dueAtMs: maxDueMs });
-  let ending: 'response' | 'stream-ended' | 'idle' | 'max' | null = null;
+  let ending: CallEnding | null = null;
   let nextSeq = run.recorder.events.length;
   while (ending === null) {
     const nowMs = run.recorder.nowMs();
@@ -476,23 +547,12 @@ export async function progressAndDeadlines(run: ProbeRun): Promise<void> {
       dueAtMs: maxDueMs,
     });
   }
-  const endSeq = run.recorder.events.length;
-  await run.recorder.pause(run.times.observeMs);
-  const progress = run.recorder.events.filter((e) => progressTokenOf(e) === token);
-  const before = progress.filter((e) => e.seq < endSeq);
-  const after = progress.filter((e) => e.seq >= endSeq);
-  const values = before.map((e) => (e.kind === 'message' && isObject(e.message.params) ? e.message.params : {}));
-  const endedHow =
-    ending === 'response'
-      ? 'the final response'
-      : ending === 'stream-ended'
-        ? 'the end of the stream'
-        : `the ${ending} deadline`;
-  run.recorder.record({
-    kind: 'note',
-    text: `the call ended with ${endedHow} at ${run.recorder.events[endSeq - 1]?.atMs ?? run.recorder.nowMs()} ms after ${before.length} progress notification(s)`,
-  });
+  return ending;
+}
 
+/** The verdicts on the progress values that came before the call ended: strictly increasing, never past total. */
+function judgeProgressValues(run: ProbeRun, probe: string, before: ProbeEvent[]): void {
+  const values = before.map((e) => (e.kind === 'message' && isObject(e.message.params) ? e.message.params : {}));
   const bad = values.findIndex((p, i) => i > 0 && !(numberOf(p.progress) > numberOf(values[i - 1]?.progress)));
   if (values.length < 2)
     verdict(
@@ -536,36 +596,9 @@ export async function progressAndDeadlines(run: ProbeRun): Promise<void> {
         ? `every value is at most its total (${describeValue(withTotal.at(-1)?.total)})`
         : `progress ${describeValue(over.progress)} passes its total ${describeValue(over.total)}`,
     );
-  if (ending !== 'response')
-    verdict(
-      run,
-      probe,
-      'no progress after the final response',
-      sentenceFor(run.revision, 'progressStops'),
-      'not observable',
-      `the call ended with ${endedHow}, not a response${ending === 'idle' || ending === 'max' ? ' (the probe cancelled it)' : ''}`,
-    );
-  else if (run.transport === 'http' && run.client.streamEnded(sent.exchange.channel) && after.length === 0)
-    verdict(
-      run,
-      probe,
-      'no progress after the final response',
-      sentenceFor(run.revision, 'progressStops'),
-      'holds',
-      `the response stream ended after the response; nothing followed it`,
-    );
-  else
-    verdict(
-      run,
-      probe,
-      'no progress after the final response',
-      sentenceFor(run.revision, 'progressStops'),
-      after.length > 0 ? 'broken' : 'holds',
-      after.length > 0
-        ? `${after.length} progress notification(s) after the final response: ${listAt(after)}`
-        : `none in the ${run.times.observeMs} ms after it`,
-    );
 }
+
+type HttpResponseEvent = Extract<ProbeEvent, { kind: 'http-response' }>;
 
 /** HTTP only: the SSE response headers, the `Mcp-*` request headers sent, and keep-alive comments on a quiet stream. */
 export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
@@ -577,12 +610,42 @@ export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
   await run.recorder.waitFor((e) => e.kind === 'stream-closed' && e.channel === sent.exchange.channel, 500);
   if (!run.client.streamEnded(sent.exchange.channel)) sent.exchange.closeStream('lab probe: done reading');
 
-  const responses = run.recorder.events.filter(
-    (e): e is Extract<ProbeEvent, { kind: 'http-response' }> => e.kind === 'http-response',
-  );
+  const responses = run.recorder.events.filter((e): e is HttpResponseEvent => e.kind === 'http-response');
   const sseResponses = responses.filter((r) =>
     (r.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream'),
   );
+  judgeContentTypes(run, probe, responses, sseResponses);
+  judgeSseHeaders(run, probe, sseResponses);
+  const sentHeaders = run.client.headersFor('tools/call', { name: run.tool.name });
+  const negotiatedAt = run.recorder.events.find((e) => e.kind === 'note' && e.text.startsWith('negotiated '))?.seq ?? 0;
+  const refused = responses.filter((r) => r.seq > negotiatedAt && r.status >= 400);
+  verdict(
+    run,
+    probe,
+    'the Mcp-* request headers of the revision',
+    sentenceFor(run.revision, 'headers'),
+    'holds',
+    `a client obligation, so the probe reports what it sent: ${Object.entries(sentHeaders)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')} (tools/call) on every POST after negotiation; ${
+      refused.length === 0
+        ? 'the server refused none of them'
+        : `the server refused ${refused.length}: ${refused
+            .slice(0, 3)
+            .map((r) => `${r.channel} ${r.status}`)
+            .join(', ')}`
+    }`,
+  );
+  judgeKeepAlive(run, probe, sent);
+}
+
+/** Every request answered (2xx) as JSON or as an SSE stream. */
+function judgeContentTypes(
+  run: ProbeRun,
+  probe: string,
+  responses: HttpResponseEvent[],
+  sseResponses: HttpResponseEvent[],
+): void {
   const requestChannels = new Set(
     run.recorder.events
       .filter((e) => e.kind === 'message' && e.from === 'client' && 'id' in e.message)
@@ -604,6 +667,10 @@ export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
       ? `${badType.map((r) => `${r.channel}: ${r.headers['content-type'] ?? 'no Content-Type'}`).join('; ')}`
       : `${responses.filter((r) => requestChannels.has(r.channel)).length} request responses, ${sseResponses.length} of them SSE`,
   );
+}
+
+/** X-Accel-Buffering: no and Cache-Control: no-cache on every SSE response. */
+function judgeSseHeaders(run: ProbeRun, probe: string, sseResponses: HttpResponseEvent[]): void {
   if (sseResponses.length === 0) {
     for (const [check, sentence] of [
       ['X-Accel-Buffering: no on SSE responses', sentenceFor(run.revision, 'xAccel')],
@@ -617,58 +684,40 @@ export async function headersAndQuietStream(run: ProbeRun): Promise<void> {
         'not observable',
         'the server answered every request with JSON, never an SSE stream',
       );
-  } else {
-    const noAccel = sseResponses.filter((r) => (r.headers['x-accel-buffering'] ?? '').toLowerCase() !== 'no');
-    verdict(
-      run,
-      probe,
-      'X-Accel-Buffering: no on SSE responses',
-      sentenceFor(run.revision, 'xAccel'),
-      noAccel.length > 0 ? 'broken' : 'holds',
-      noAccel.length > 0
-        ? `${noAccel.length} of ${sseResponses.length} SSE responses lack it (${noAccel
-            .slice(0, 3)
-            .map(
-              (r) =>
-                `${r.channel}: ${r.headers['x-accel-buffering'] === undefined ? 'absent' : JSON.stringify(r.headers['x-accel-buffering'])}`,
-            )
-            .join('; ')})`
-        : `all ${sseResponses.length} SSE responses carry it`,
-    );
-    const noCache = sseResponses.filter((r) => !/(^|,)\s*no-cache\s*(,|$)/i.test(r.headers['cache-control'] ?? ''));
-    verdict(
-      run,
-      probe,
-      'Cache-Control: no-cache on SSE responses',
-      SENTENCES.lesson.cacheControl,
-      noCache.length > 0 ? 'broken' : 'holds',
-      noCache.length > 0
-        ? `${noCache.length} of ${sseResponses.length} SSE responses lack it (e.g. ${noCache[0]?.channel}: ${noCache[0]?.headers['cache-control'] ?? 'absent'})`
-        : `all ${sseResponses.length} SSE responses carry it`,
-    );
+    return;
   }
-  const sentHeaders = run.client.headersFor('tools/call', { name: run.tool.name });
-  const negotiatedAt = run.recorder.events.find((e) => e.kind === 'note' && e.text.startsWith('negotiated '))?.seq ?? 0;
-  const refused = responses.filter((r) => r.seq > negotiatedAt && r.status >= 400);
+  const noAccel = sseResponses.filter((r) => (r.headers['x-accel-buffering'] ?? '').toLowerCase() !== 'no');
   verdict(
     run,
     probe,
-    'the Mcp-* request headers of the revision',
-    sentenceFor(run.revision, 'headers'),
-    'holds',
-    `a client obligation, so the probe reports what it sent: ${Object.entries(sentHeaders)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join(', ')} (tools/call) on every POST after negotiation; ${
-      refused.length === 0
-        ? 'the server refused none of them'
-        : `the server refused ${refused.length}: ${refused
-            .slice(0, 3)
-            .map((r) => `${r.channel} ${r.status}`)
-            .join(', ')}`
-    }`,
+    'X-Accel-Buffering: no on SSE responses',
+    sentenceFor(run.revision, 'xAccel'),
+    noAccel.length > 0 ? 'broken' : 'holds',
+    noAccel.length > 0
+      ? `${noAccel.length} of ${sseResponses.length} SSE responses lack it (${noAccel
+          .slice(0, 3)
+          .map(
+            (r) =>
+              `${r.channel}: ${r.headers['x-accel-buffering'] === undefined ? 'absent' : JSON.stringify(r.headers['x-accel-buffering'])}`,
+          )
+          .join('; ')})`
+      : `all ${sseResponses.length} SSE responses carry it`,
   );
+  const noCache = sseResponses.filter((r) => !/(^|,)\s*no-cache\s*(,|$)/i.test(r.headers['cache-control'] ?? ''));
+  verdict(
+    run,
+    probe,
+    'Cache-Control: no-cache on SSE responses',
+    SENTENCES.lesson.cacheControl,
+    noCache.length > 0 ? 'broken' : 'holds',
+    noCache.length > 0
+      ? `${noCache.length} of ${sseResponses.length} SSE responses lack it (e.g. ${noCache[0]?.channel}: ${noCache[0]?.headers['cache-control'] ?? 'absent'})`
+      : `all ${sseResponses.length} SSE responses carry it`,
+  );
+}
 
-  // Keep-alive: the longest stretch of the quiet stream with neither an event nor a comment.
+/** Keep-alive: the longest stretch of the quiet stream with neither an event nor a comment, against the idle window. */
+function judgeKeepAlive(run: ProbeRun, probe: string, sent: SentRequest): void {
   const onStream = run.recorder.events.filter(
     (e) =>
       (e.kind === 'message' || e.kind === 'sse-comment' || e.kind === 'http-response' || e.kind === 'stream-closed') &&

@@ -107,18 +107,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     });
     recorder.probe = 'tools';
     const tools = await client.listTools();
-    const find = (name: string): JsonObject => {
-      const listed = tools.find((t) => t.name === name);
-      if (listed !== undefined) return listed;
-      const names = tools.map((t) => describeValue(t.name));
-      throw new LabError(
-        'LAB046',
-        `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`,
-      );
-    };
-    const listed = options.tool === undefined ? null : find(options.tool);
-    if (options.mutation !== undefined) find(options.mutation.name);
-    if (options.taskTool !== undefined) find(options.taskTool.name);
+    const listed = options.tool === undefined ? null : findTool(tools, options.tool);
+    if (options.mutation !== undefined) findTool(tools, options.mutation.name);
+    if (options.taskTool !== undefined) findTool(tools, options.taskTool.name);
     const run: ProbeRun = {
       client,
       recorder,
@@ -128,38 +119,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
       times,
       verdicts: [],
     };
-    if (options.tool !== undefined) {
-      const steps = [
-        cancelDuringWork,
-        completeThenCancel,
-        progressAndDeadlines,
-        ...(options.transport === 'http'
-          ? [headersAndQuietStream, ...(negotiated.revision === '2026-07-28' ? [] : [cancelByClose])]
-          : []),
-      ];
-      for (const step of steps) {
-        await step(run);
-        probes.push(recorder.probe);
-      }
-    }
+    if (options.tool !== undefined) await runCallProbes(run, probes);
     const idempotency = options.mutation === undefined ? null : await idempotencyProbe(run, options.mutation);
     if (idempotency !== null) probes.push('idempotency');
     const tasksOffered = taskFlavour(negotiated.revision, negotiated.capabilities);
-    let tasks: TaskTrace | null = null;
-    if (tasksOffered !== null && options.taskTool !== undefined) {
-      tasks = await tasksProbe(run, tasksOffered, options.taskTool);
-      probes.push('tasks');
-    } else if (tasksOffered !== null || options.taskTool !== undefined) {
-      recorder.probe = 'tasks';
-      const capable = taskCapableTools(tools);
-      recorder.record({
-        kind: 'note',
-        text:
-          tasksOffered === null
-            ? `the server does not offer tasks (neither the ${negotiated.revision === '2026-07-28' ? 'io.modelcontextprotocol/tasks extension' : 'tasks.requests.tools.call capability'}): --task-tool ${options.taskTool?.name ?? ''} was not called`
-            : `the server offers tasks (${tasksOffered === 'extension' ? 'the io.modelcontextprotocol/tasks extension' : '2025-11-25 tasks on tools/call'}); name a tool with --task-tool to create, cancel and poll one${capable.length === 0 ? '' : ` (tools it lists as task-capable: ${capable.slice(0, 10).join(', ')})`}`,
-      });
-    }
+    const tasks = await runTasksProbe(run, options.taskTool, tasksOffered, tools);
+    if (tasks !== null) probes.push('tasks');
     const reconnectPlan = negotiated.revision === '2026-07-28' ? await reconnectProbe(run) : null;
     if (negotiated.revision === '2026-07-28') probes.push('reconnect');
     recorder.probe = 'end';
@@ -200,4 +165,55 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeTranscript> 
     // Ends the child and every open stream on every path, the failed ones included.
     await connection.close();
   }
+}
+
+/** The tool the server lists by that name; LAB046, naming the tools it does list, when there is none. */
+function findTool(tools: JsonObject[], name: string): JsonObject {
+  const listed = tools.find((t) => t.name === name);
+  if (listed !== undefined) return listed;
+  const names = tools.map((t) => describeValue(t.name));
+  throw new LabError(
+    'LAB046',
+    `the server lists no tool named ${JSON.stringify(name)}; it lists ${names.length === 0 ? 'none' : names.slice(0, 25).join(', ') + (names.length > 25 ? ', …' : '')}. Nothing was called`,
+  );
+}
+
+/** The probes of one tool call, in order: A, B and C on every transport, then the HTTP-only ones of the revision. */
+async function runCallProbes(run: ProbeRun, probes: string[]): Promise<void> {
+  const steps = [
+    cancelDuringWork,
+    completeThenCancel,
+    progressAndDeadlines,
+    ...(run.transport === 'http'
+      ? [headersAndQuietStream, ...(run.revision === '2026-07-28' ? [] : [cancelByClose])]
+      : []),
+  ];
+  for (const step of steps) {
+    await step(run);
+    probes.push(run.recorder.probe);
+  }
+}
+
+/**
+ * The tasks probe when the server offers tasks and --task-tool names one; otherwise null, with a note
+ * saying which of the two is missing (when one of them is there).
+ */
+async function runTasksProbe(
+  run: ProbeRun,
+  taskTool: ToolCall | undefined,
+  tasksOffered: TaskFlavour | null,
+  tools: JsonObject[],
+): Promise<TaskTrace | null> {
+  if (tasksOffered !== null && taskTool !== undefined) return tasksProbe(run, tasksOffered, taskTool);
+  if (tasksOffered === null && taskTool === undefined) return null;
+  run.recorder.probe = 'tasks';
+  const capable = taskCapableTools(tools);
+  run.recorder.record({
+    kind: 'note',
+    text:
+      tasksOffered === null
+        ? `the server does not offer tasks (neither the ${run.revision === '2026-07-28' ? 'io.modelcontextprotocol/tasks extension' : 'tasks.requests.tools.call capability'}): --task-tool ${taskTool?.name ?? ''} was not called`
+        : `the server offers tasks (${tasksOffered === 'extension' ? 'the io.modelcontextprotocol/tasks extension' : '2025-11-25 tasks on tools/call'}); name a tool with --task-tool to create, cancel and poll one${capable.length === 0 ? '' : ` (tools it lists as task-capable: ${capable.slice(0, 10).join(', ')})`}`,
+  });
+  return null;
 }

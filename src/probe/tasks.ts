@@ -1,4 +1,4 @@
-import { REVISION_2026, type JsonObject } from './client';
+import { REVISION_2026, type JsonObject, type SentRequest } from './client';
 import { makeVerdict, type ProbeRun, type ToolCall, type Verdict } from './probes';
 import { SENTENCES, type Sentence } from './sentences';
 import { describeValue, numberOf } from './text';
@@ -70,22 +70,101 @@ export interface TaskTrace {
 const statusOf = (result: unknown): string | null =>
   isObject(result) && typeof result.status === 'string' ? result.status : null;
 
+/** One run of the tasks probe: what every phase reads and writes. */
+interface TaskProbe {
+  run: ProbeRun;
+  /** The 2026-07-28 tasks extension (else 2025-11-25 core tasks). */
+  ext: boolean;
+  trace: TaskTrace;
+  push: (check: string, sentence: Sentence, result: Verdict['result'], detail: string) => void;
+  /** The wait between polls: the server's last suggestion, kept within POLL_MS_MIN–POLL_MS_MAX. */
+  intervalMs: number;
+}
+
+const PROBE = 'tasks';
+const S25 = SENTENCES.tasks2025;
+const SX = SENTENCES.tasksExt;
+
 /**
  * The tasks probe: create a task with the tool the user names, cancel it with `tasks/cancel`, record the
  * acknowledgement, then poll `tasks/get` until a terminal status — the acknowledgement is never taken
  * as the end — and a couple of times more, to see that status stay.
  */
 export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: ToolCall): Promise<TaskTrace> {
-  const probe = 'tasks';
-  run.recorder.probe = probe;
-  const push = (check: string, sentence: Sentence, result: Verdict['result'], detail: string): void =>
-    void run.verdicts.push(makeVerdict(probe, check, sentence, result, detail));
+  run.recorder.probe = PROBE;
   const ext = flavour === 'extension';
-  const S25 = SENTENCES.tasks2025;
-  const SX = SENTENCES.tasksExt;
-  const terminalSentence = ext ? SX.terminalStays : S25.terminalStays;
-
   const callStartMs = run.recorder.nowMs();
+  const call = callAsTask(run, ext, tool);
+  const t: TaskProbe = {
+    run,
+    ext,
+    trace: {
+      flavour,
+      tool: tool.name,
+      callRequestId: call.id,
+      taskId: null,
+      createdStatus: null,
+      cancelRequestId: null,
+      cancelSentAtMs: null,
+      acknowledgement: null,
+      acknowledgedAtMs: null,
+      polls: [],
+      terminal: null,
+      endedBy: 'no task',
+    },
+    push: (check, sentence, result, detail) =>
+      void run.verdicts.push(makeVerdict(PROBE, check, sentence, result, detail)),
+    intervalMs: 0,
+  };
+  const answer = await run.client.response(call, 'tools/call');
+  const task = createdTask(t, answer);
+  if (task === null) return t.trace;
+  const taskId = task.taskId as string;
+  t.trace.taskId = taskId;
+  /** Where the task's life begins on the recording: notifications from here on are about the task. */
+  const createdSeq = run.recorder.events.length;
+  t.trace.createdStatus = statusOf(task);
+  if (!ext)
+    t.push(
+      'a task begins working',
+      S25.beginWorking,
+      t.trace.createdStatus === 'working' ? 'holds' : 'broken',
+      `the CreateTaskResult said ${describeValue(t.trace.createdStatus)} for task ${taskId}`,
+    );
+  t.intervalMs = pollIntervalMs(ext, task);
+
+  // Durably created: a tasks/get right after CreateTaskResult must resolve.
+  const first = await poll(t, taskId);
+  if (ext)
+    t.push(
+      'the task exists when CreateTaskResult arrives',
+      SX.durable,
+      first.error === null ? 'holds' : 'broken',
+      first.error === null
+        ? `tasks/get #${first.requestId}, sent right after the CreateTaskResult, resolved: ${describeValue(first.status)}`
+        : `tasks/get #${first.requestId}, sent right after the CreateTaskResult, failed: ${JSON.stringify(first.error).slice(0, 160)}`,
+    );
+  const cancelDueMs = callStartMs + run.times.cancelAfterMs;
+  if (run.recorder.nowMs() < cancelDueMs) await run.recorder.pause(cancelDueMs - run.recorder.nowMs());
+
+  const terminalBeforeCancel = t.trace.terminal;
+  const ackResult = await cancelTask(t, taskId, terminalBeforeCancel);
+  await pollToTerminal(t, taskId);
+  judgeAfterAcknowledgement(t, terminalBeforeCancel, ackResult);
+  judgeTerminalStays(t);
+  if (ext) judgeNoNotificationsOnTask(t, taskId, createdSeq);
+  t.push(
+    'the work stops after tasks/cancel',
+    ext ? SX.stopWork : S25.stopWork,
+    'not observable',
+    `the probe sees only the status the server reports (${t.trace.terminal === null ? 'no terminal status' : t.trace.terminal.status}); whether the worker stopped needs the server's own log${ext ? ', and the extension does not oblige it to stop' : ''}`,
+  );
+  if (!ext && t.trace.terminal !== null) await cancelTerminalTask(t, taskId, t.trace.terminal.status);
+  return t.trace;
+}
+
+/** Sends the task-augmented tools/call and says on the recording how it asked for a task. */
+function callAsTask(run: ProbeRun, ext: boolean, tool: ToolCall): SentRequest {
   const call = ext
     ? run.client.request(
         'tools/call',
@@ -99,119 +178,89 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
       ? `tools/call #${call.id} declares the tasks extension in its per-request capabilities (and a progressToken, ${TASK_PROGRESS_TOKEN}): the server decides whether to answer with a task, and if it does, sends no progress or log notification for it`
       : `tools/call #${call.id} asks for a task (params.task, ttl 60000 ms)`,
   });
-  const trace: TaskTrace = {
-    flavour,
-    tool: tool.name,
-    callRequestId: call.id,
-    taskId: null,
-    createdStatus: null,
-    cancelRequestId: null,
-    cancelSentAtMs: null,
-    acknowledgement: null,
-    acknowledgedAtMs: null,
-    polls: [],
-    terminal: null,
-    endedBy: 'no task',
-  };
-  const answer = await run.client.response(call, 'tools/call');
+  return call;
+}
+
+/** The task the call's answer created, or null (with the note and verdicts saying why there is none). */
+function createdTask(t: TaskProbe, answer: JsonObject | null): JsonObject | null {
   const result = answer?.result;
-  const task = ext
+  const task = t.ext
     ? isObject(result) && result.resultType === 'task'
       ? result
       : null
     : isObject(result) && isObject(result.task)
       ? result.task
       : null;
-  const noTask = (why: string): TaskTrace => {
-    run.recorder.record({ kind: 'note', text: `no task to cancel: ${why}` });
-    push(
-      'the tasks/cancel acknowledgement is not the end: polled to a terminal status',
-      SENTENCES.lesson.taskAckNotEnd,
-      'not observable',
-      `no task was created: ${why}`,
+  if (task !== null && typeof task.taskId === 'string') return task;
+  const why =
+    answer === null
+      ? 'the call ended without an answer'
+      : isObject(answer.error)
+        ? `the server answered the call with error ${describeValue(answer.error.code)} ${describeValue(answer.error.message).slice(0, 120)}`
+        : t.ext
+          ? 'the server answered with a plain result: under the extension it decides per request whether to create a task'
+          : 'the answer carried no task object';
+  if (!t.ext && answer !== null && !isObject(answer.error))
+    t.push(
+      'a task-augmented call is answered with CreateTaskResult',
+      S25.created,
+      'broken',
+      `${why}: ${JSON.stringify(result).slice(0, 200)}`,
     );
-    return trace;
+  t.run.recorder.record({ kind: 'note', text: `no task to cancel: ${why}` });
+  t.push(
+    'the tasks/cancel acknowledgement is not the end: polled to a terminal status',
+    SENTENCES.lesson.taskAckNotEnd,
+    'not observable',
+    `no task was created: ${why}`,
+  );
+  return null;
+}
+
+/** The server's suggested poll interval (pollIntervalMs under the extension, pollInterval on 2025-11-25), bounded; 250 ms without one. */
+function pollIntervalMs(ext: boolean, source: unknown): number {
+  const suggested = isObject(source) ? numberOf(ext ? source.pollIntervalMs : source.pollInterval) : NaN;
+  return Number.isFinite(suggested) ? Math.min(POLL_MS_MAX, Math.max(POLL_MS_MIN, suggested)) : 250;
+}
+
+/** One tasks/get: recorded on the trace, with the server's next interval and the first terminal status. */
+async function poll(t: TaskProbe, taskId: string): Promise<TaskPoll> {
+  const { run, trace } = t;
+  const sent = run.client.request('tasks/get', { taskId });
+  const got = await run.client.response(sent, 'tasks/get');
+  const entry: TaskPoll = {
+    requestId: sent.id,
+    atMs: run.recorder.nowMs(),
+    status: statusOf(got?.result),
+    afterAck: trace.acknowledgedAtMs !== null,
+    error: isObject(got?.error) ? got.error : null,
   };
-  if (task === null || typeof task.taskId !== 'string') {
-    const why =
-      answer === null
-        ? 'the call ended without an answer'
-        : isObject(answer.error)
-          ? `the server answered the call with error ${describeValue(answer.error.code)} ${describeValue(answer.error.message).slice(0, 120)}`
-          : ext
-            ? 'the server answered with a plain result: under the extension it decides per request whether to create a task'
-            : 'the answer carried no task object';
-    if (!ext && answer !== null && !isObject(answer.error))
-      push(
-        'a task-augmented call is answered with CreateTaskResult',
-        S25.created,
-        'broken',
-        `${why}: ${JSON.stringify(result).slice(0, 200)}`,
-      );
-    return noTask(why);
-  }
-  const taskId = task.taskId;
-  trace.taskId = taskId;
-  /** Where the task's life begins on the recording: notifications from here on are about the task. */
-  const createdSeq = run.recorder.events.length;
-  trace.createdStatus = statusOf(task);
-  if (!ext)
-    push(
-      'a task begins working',
-      S25.beginWorking,
-      trace.createdStatus === 'working' ? 'holds' : 'broken',
-      `the CreateTaskResult said ${describeValue(trace.createdStatus)} for task ${taskId}`,
+  trace.polls.push(entry);
+  if (isObject(got?.result)) t.intervalMs = pollIntervalMs(t.ext, got.result);
+  if (
+    t.ext &&
+    isObject(got?.result) &&
+    got.result.resultType !== 'complete' &&
+    !run.verdicts.some((v) => v.probe === PROBE && v.check === 'tasks/get answers carry resultType "complete"')
+  )
+    t.push(
+      'tasks/get answers carry resultType "complete"',
+      SX.getComplete,
+      'broken',
+      `tasks/get #${sent.id} answered resultType ${JSON.stringify(got.result.resultType)}`,
     );
-  const pollIntervalMs = (source: unknown): number => {
-    const suggested = isObject(source) ? numberOf(ext ? source.pollIntervalMs : source.pollInterval) : NaN;
-    return Number.isFinite(suggested) ? Math.min(POLL_MS_MAX, Math.max(POLL_MS_MIN, suggested)) : 250;
-  };
-  let intervalMs = pollIntervalMs(task);
+  if (entry.status !== null && TERMINAL.has(entry.status) && trace.terminal === null)
+    trace.terminal = { status: entry.status, atMs: entry.atMs };
+  return entry;
+}
 
-  const poll = async (): Promise<TaskPoll> => {
-    const sent = run.client.request('tasks/get', { taskId });
-    const got = await run.client.response(sent, 'tasks/get');
-    const entry: TaskPoll = {
-      requestId: sent.id,
-      atMs: run.recorder.nowMs(),
-      status: statusOf(got?.result),
-      afterAck: trace.acknowledgedAtMs !== null,
-      error: isObject(got?.error) ? got.error : null,
-    };
-    trace.polls.push(entry);
-    if (isObject(got?.result)) intervalMs = pollIntervalMs(got.result);
-    if (
-      ext &&
-      isObject(got?.result) &&
-      got.result.resultType !== 'complete' &&
-      !run.verdicts.some((v) => v.probe === probe && v.check === 'tasks/get answers carry resultType "complete"')
-    )
-      push(
-        'tasks/get answers carry resultType "complete"',
-        SX.getComplete,
-        'broken',
-        `tasks/get #${sent.id} answered resultType ${JSON.stringify(got.result.resultType)}`,
-      );
-    if (entry.status !== null && TERMINAL.has(entry.status) && trace.terminal === null)
-      trace.terminal = { status: entry.status, atMs: entry.atMs };
-    return entry;
-  };
-
-  // Durably created: a tasks/get right after CreateTaskResult must resolve.
-  const first = await poll();
-  if (ext)
-    push(
-      'the task exists when CreateTaskResult arrives',
-      SX.durable,
-      first.error === null ? 'holds' : 'broken',
-      first.error === null
-        ? `tasks/get #${first.requestId}, sent right after the CreateTaskResult, resolved: ${describeValue(first.status)}`
-        : `tasks/get #${first.requestId}, sent right after the CreateTaskResult, failed: ${JSON.stringify(first.error).slice(0, 160)}`,
-    );
-  const cancelDueMs = callStartMs + run.times.cancelAfterMs;
-  if (run.recorder.nowMs() < cancelDueMs) await run.recorder.pause(cancelDueMs - run.recorder.nowMs());
-
-  const terminalBeforeCancel = trace.terminal;
+/** Sends tasks/cancel and judges its acknowledgement; returns the acknowledgement's result (null for an error). */
+async function cancelTask(
+  t: TaskProbe,
+  taskId: string,
+  terminalBeforeCancel: TaskTrace['terminal'],
+): Promise<JsonObject | null> {
+  const { run, trace } = t;
   const cancel = run.client.request('tasks/cancel', { taskId });
   trace.cancelRequestId = cancel.id;
   trace.cancelSentAtMs = run.recorder.nowMs();
@@ -229,17 +278,17 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
       text: `the task was already ${terminalBeforeCancel.status} at ${terminalBeforeCancel.atMs} ms, before the cancel was due: give it longer work or cancel earlier with --cancel-after-ms`,
     });
 
-  if (ext) {
+  if (t.ext) {
     const extra = ackResult === null ? [] : Object.keys(ackResult).filter((k) => k !== 'resultType' && k !== '_meta');
     if (ackResult === null)
-      push(
+      t.push(
         'tasks/cancel is acknowledged with an empty result',
         SX.emptyAck,
         'not observable',
         `tasks/cancel #${cancel.id} answered with an error, not a success: ${JSON.stringify(ack?.error).slice(0, 160)} (the sentence covers a successful cancellation)`,
       );
     else
-      push(
+      t.push(
         'tasks/cancel is acknowledged with an empty result',
         SX.emptyAck,
         extra.length === 0 && ackResult.resultType === 'complete' ? 'holds' : 'broken',
@@ -249,7 +298,7 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
       );
   } else if (terminalBeforeCancel === null) {
     const ackStatus = statusOf(ackResult);
-    push(
+    t.push(
       'tasks/cancel answers with the task already cancelled',
       S25.cancelTransitions,
       ackResult === null ? 'broken' : ackStatus === 'cancelled' ? 'holds' : 'broken',
@@ -258,17 +307,31 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
         : `tasks/cancel #${cancel.id} answered status ${describeValue(ackStatus)}`,
     );
   }
+  return ackResult;
+}
 
-  // Poll until a terminal status, then a few more times; the probe's maximum deadline bounds it.
-  const deadlineMs = trace.acknowledgedAtMs + run.times.maxTimeoutMs;
+/** Polls until a terminal status and POLLS_AFTER_TERMINAL more, within the probe's maximum deadline after the acknowledgement. */
+async function pollToTerminal(t: TaskProbe, taskId: string): Promise<void> {
+  const { run, trace } = t;
+  const deadlineMs = (trace.acknowledgedAtMs ?? 0) + run.times.maxTimeoutMs;
   for (;;) {
-    await poll();
+    await poll(t, taskId);
     const firstTerminal = trace.polls.findIndex((p) => p.status !== null && TERMINAL.has(p.status));
     if (firstTerminal >= 0 && trace.polls.length - 1 - firstTerminal >= POLLS_AFTER_TERMINAL) break;
-    if (run.recorder.nowMs() + intervalMs > deadlineMs) break;
-    await run.recorder.pause(intervalMs);
+    if (run.recorder.nowMs() + t.intervalMs > deadlineMs) break;
+    await run.recorder.pause(t.intervalMs);
   }
   trace.endedBy = trace.terminal !== null ? 'terminal' : 'max-deadline';
+}
+
+/** The verdicts on what followed the acknowledgement: polled to the end, and the status it left. */
+function judgeAfterAcknowledgement(
+  t: TaskProbe,
+  terminalBeforeCancel: TaskTrace['terminal'],
+  ackResult: JsonObject | null,
+): void {
+  const { run, trace } = t;
+  const acknowledgedAtMs = trace.acknowledgedAtMs ?? 0;
   const afterAck = trace.polls.filter((p) => p.afterAck);
   const firstAfter = afterAck[0];
   const sequence = trace.polls.map((p) => `${p.status ?? 'error'} at ${p.atMs} ms`).join(', ');
@@ -277,20 +340,20 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
     text:
       trace.terminal === null
         ? `no terminal status within ${run.times.maxTimeoutMs} ms of the acknowledgement (--max-ms); the task was still ${describeValue(afterAck.at(-1)?.status)}`
-        : `terminal status ${trace.terminal.status} at ${trace.terminal.atMs} ms, ${Math.round(trace.terminal.atMs - trace.acknowledgedAtMs)} ms after the acknowledgement`,
+        : `terminal status ${trace.terminal.status} at ${trace.terminal.atMs} ms, ${Math.round(trace.terminal.atMs - acknowledgedAtMs)} ms after the acknowledgement`,
   });
 
-  push(
+  t.push(
     'the tasks/cancel acknowledgement is not the end: polled to a terminal status',
     SENTENCES.lesson.taskAckNotEnd,
     trace.terminal === null ? 'not observable' : 'holds',
     trace.terminal === null
-      ? `the probe polled ${afterAck.length} times after the acknowledgement at ${trace.acknowledgedAtMs} ms and saw no terminal status within --max-ms ${run.times.maxTimeoutMs}: ${sequence}`
-      : `a client obligation, carried out: after the acknowledgement at ${trace.acknowledgedAtMs} ms the probe polled ${afterAck.length} times; the first poll said ${describeValue(firstAfter?.status)}, the task ended ${trace.terminal.status} at ${trace.terminal.atMs} ms (${sequence})`,
+      ? `the probe polled ${afterAck.length} times after the acknowledgement at ${acknowledgedAtMs} ms and saw no terminal status within --max-ms ${run.times.maxTimeoutMs}: ${sequence}`
+      : `a client obligation, carried out: after the acknowledgement at ${acknowledgedAtMs} ms the probe polled ${afterAck.length} times; the first poll said ${describeValue(firstAfter?.status)}, the task ended ${trace.terminal.status} at ${trace.terminal.atMs} ms (${sequence})`,
   );
-  if (ext) {
+  if (t.ext) {
     const stillWorking = firstAfter !== undefined && firstAfter.status !== null && !TERMINAL.has(firstAfter.status);
-    push(
+    t.push(
       'what the acknowledgement left: the status after it',
       SX.eventuallyConsistent,
       terminalBeforeCancel !== null ? 'not observable' : 'holds',
@@ -300,7 +363,7 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
     );
   } else if (terminalBeforeCancel === null && statusOf(ackResult) === 'cancelled') {
     const leftCancelled = afterAck.filter((p) => p.status !== 'cancelled');
-    push(
+    t.push(
       'a cancelled task stays cancelled',
       S25.staysCancelled,
       leftCancelled.length > 0 ? 'broken' : afterAck.length === 0 ? 'not observable' : 'holds',
@@ -309,70 +372,70 @@ export async function tasksProbe(run: ProbeRun, flavour: TaskFlavour, tool: Tool
         : `${afterAck.length} polls after the acknowledgement, all cancelled`,
     );
   }
-  // A terminal status that changes, or a status that regresses to working after a terminal one.
-  const terminalIndex = trace.polls.findIndex((p) => p.status !== null && TERMINAL.has(p.status));
-  const laterPolls = terminalIndex < 0 ? [] : trace.polls.slice(terminalIndex + 1);
-  const terminalStatus = terminalIndex < 0 ? null : trace.polls[terminalIndex]?.status;
+}
+
+/** A terminal status that changes, or a status that regresses to working after a terminal one, is broken. */
+function judgeTerminalStays(t: TaskProbe): void {
+  const { polls } = t.trace;
+  const terminalIndex = polls.findIndex((p) => p.status !== null && TERMINAL.has(p.status));
+  const laterPolls = terminalIndex < 0 ? [] : polls.slice(terminalIndex + 1);
+  const terminalStatus = terminalIndex < 0 ? null : polls[terminalIndex]?.status;
   const changed = laterPolls.filter((p) => p.status !== null && p.status !== terminalStatus);
-  push(
+  t.push(
     'a terminal status never changes',
-    terminalSentence,
+    t.ext ? SX.terminalStays : S25.terminalStays,
     terminalIndex < 0 || laterPolls.length === 0 ? 'not observable' : changed.length > 0 ? 'broken' : 'holds',
     terminalIndex < 0
       ? 'no terminal status was seen'
       : laterPolls.length === 0
         ? 'no poll followed the terminal status'
         : changed.length > 0
-          ? `the task was ${describeValue(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, then ${changed.map((p) => `${describeValue(p.status)} at ${p.atMs} ms`).join(', ')}`
-          : `${describeValue(terminalStatus)} at ${trace.polls[terminalIndex]?.atMs} ms, and the same on ${laterPolls.length} later poll(s)`,
+          ? `the task was ${describeValue(terminalStatus)} at ${polls[terminalIndex]?.atMs} ms, then ${changed.map((p) => `${describeValue(p.status)} at ${p.atMs} ms`).join(', ')}`
+          : `${describeValue(terminalStatus)} at ${polls[terminalIndex]?.atMs} ms, and the same on ${laterPolls.length} later poll(s)`,
   );
-  if (ext) {
-    // The extension: progress and log notifications are not supported on tasks. Any the server sent after
-    // it answered with the task, for the call's token or as a log message, is a defect.
-    const onTask = run.recorder.events
-      .slice(createdSeq)
-      .filter(
-        (e) =>
-          e.kind === 'message' &&
-          e.from === 'server' &&
-          (e.message.method === 'notifications/message' ||
-            (e.message.method === 'notifications/progress' &&
-              isObject(e.message.params) &&
-              e.message.params.progressToken === TASK_PROGRESS_TOKEN)),
-      );
-    const named = onTask
-      .slice(0, 3)
-      .map((e) => (e.kind === 'message' ? `${String(e.message.method)} at ${e.atMs} ms` : ''))
-      .join(', ');
-    push(
-      'no progress or log notifications for a task',
-      SX.noProgressOnTask,
-      onTask.length > 0 ? 'broken' : 'holds',
-      onTask.length > 0
-        ? `after the CreateTaskResult for task ${taskId} the server sent ${onTask.length} notification(s) about it: ${named}${onTask.length > 3 ? ', …' : ''}`
-        : `the call carried progressToken ${TASK_PROGRESS_TOKEN}; from the CreateTaskResult to the last poll the server sent no notifications/progress for it and no notifications/message`,
-    );
-  }
-  push(
-    'the work stops after tasks/cancel',
-    ext ? SX.stopWork : S25.stopWork,
-    'not observable',
-    `the probe sees only the status the server reports (${trace.terminal === null ? 'no terminal status' : trace.terminal.status}); whether the worker stopped needs the server's own log${ext ? ', and the extension does not oblige it to stop' : ''}`,
-  );
+}
 
-  if (!ext && trace.terminal !== null) {
-    // A cancellation of a terminal task must be refused with -32602.
-    const again = run.client.request('tasks/cancel', { taskId });
-    const refused = await run.client.response(again, 'tasks/cancel');
-    const code = isObject(refused?.error) ? refused.error.code : undefined;
-    push(
-      'a tasks/cancel of a terminal task is refused with -32602',
-      S25.rejectTerminalCancel,
-      code === -32602 ? 'holds' : 'broken',
-      code === -32602
-        ? `tasks/cancel #${again.id} of the ${trace.terminal.status} task: error -32602`
-        : `tasks/cancel #${again.id} of the ${trace.terminal.status} task answered ${JSON.stringify(refused?.error ?? refused?.result ?? null).slice(0, 160)}`,
+/**
+ * The extension: progress and log notifications are not supported on tasks. Any the server sent after it
+ * answered with the task, for the call's token or as a log message, is a defect.
+ */
+function judgeNoNotificationsOnTask(t: TaskProbe, taskId: string, createdSeq: number): void {
+  const onTask = t.run.recorder.events
+    .slice(createdSeq)
+    .filter(
+      (e) =>
+        e.kind === 'message' &&
+        e.from === 'server' &&
+        (e.message.method === 'notifications/message' ||
+          (e.message.method === 'notifications/progress' &&
+            isObject(e.message.params) &&
+            e.message.params.progressToken === TASK_PROGRESS_TOKEN)),
     );
-  }
-  return trace;
+  const named = onTask
+    .slice(0, 3)
+    .map((e) => (e.kind === 'message' ? `${String(e.message.method)} at ${e.atMs} ms` : ''))
+    .join(', ');
+  t.push(
+    'no progress or log notifications for a task',
+    SX.noProgressOnTask,
+    onTask.length > 0 ? 'broken' : 'holds',
+    onTask.length > 0
+      ? `after the CreateTaskResult for task ${taskId} the server sent ${onTask.length} notification(s) about it: ${named}${onTask.length > 3 ? ', …' : ''}`
+      : `the call carried progressToken ${TASK_PROGRESS_TOKEN}; from the CreateTaskResult to the last poll the server sent no notifications/progress for it and no notifications/message`,
+  );
+}
+
+/** 2025-11-25: a cancellation of a terminal task must be refused with -32602. */
+async function cancelTerminalTask(t: TaskProbe, taskId: string, status: string): Promise<void> {
+  const again = t.run.client.request('tasks/cancel', { taskId });
+  const refused = await t.run.client.response(again, 'tasks/cancel');
+  const code = isObject(refused?.error) ? refused.error.code : undefined;
+  t.push(
+    'a tasks/cancel of a terminal task is refused with -32602',
+    S25.rejectTerminalCancel,
+    code === -32602 ? 'holds' : 'broken',
+    code === -32602
+      ? `tasks/cancel #${again.id} of the ${status} task: error -32602`
+      : `tasks/cancel #${again.id} of the ${status} task answered ${JSON.stringify(refused?.error ?? refused?.result ?? null).slice(0, 160)}`,
+  );
 }

@@ -2,7 +2,7 @@ import { CLIENT_CANCEL_SIGNAL, WORKER_RUNNING, terminal } from './racePatterns';
 import { requestRaceDefaults } from '../engine';
 import type { RequestRaceScenario } from '../engine';
 
-/** SPEC §7 A: cancellation wins the race; complete() after cancel sends nothing (RC-8, VF-1/VF-2/VF-3). */
+/** Scenario A (docs/requirements.md#the-race-and-its-four-recorded-facts): cancellation wins the race; complete() after cancel sends nothing (RC-8, VF-1/VF-2/VF-3). */
 export const scenarioA: RequestRaceScenario = {
   id: 'A',
   kind: 'request-race',

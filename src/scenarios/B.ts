@@ -2,7 +2,7 @@ import { RESPONSE_SENT, USER_GIVES_UP } from './racePatterns';
 import { requestRaceDefaults } from '../engine';
 import type { RequestRaceScenario } from '../engine';
 
-/** SPEC §7 B: completion wins; the late cancellation is ignored, and so is the late response (RC-7, RC-8, VF-4). */
+/** Scenario B (docs/requirements.md#the-race-and-its-four-recorded-facts): completion wins; the late cancellation is ignored, and so is the late response (RC-7, RC-8, VF-4). */
 export const scenarioB: RequestRaceScenario = {
   id: 'B',
   kind: 'request-race',

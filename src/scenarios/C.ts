@@ -2,7 +2,7 @@ import { terminal } from './racePatterns';
 import { requestRaceDefaults } from '../engine';
 import type { RequestRaceScenario } from '../engine';
 
-/** SPEC §7 C: progress keeps resetting the idle deadline but the maximum deadline still fires (RC-2, RC-4, VF-5). */
+/** Scenario C (docs/requirements.md#the-race-and-its-four-recorded-facts): progress keeps resetting the idle deadline but the maximum deadline still fires (RC-2, RC-4, VF-5). */
 export const scenarioC: RequestRaceScenario = {
   id: 'C',
   kind: 'request-race',

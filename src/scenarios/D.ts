@@ -2,7 +2,7 @@ import { CLIENT_CANCEL_SIGNAL, WORKER_RUNNING, terminal } from './racePatterns';
 import { requestRaceDefaults } from '../engine';
 import type { RequestRaceScenario } from '../engine';
 
-/** SPEC §7 D: on Streamable HTTP closing the response stream is the cancellation; flip to stdio (RC-5, VF-1, VF-2). */
+/** Scenario D (docs/requirements.md#the-race-and-its-four-recorded-facts): on Streamable HTTP closing the response stream is the cancellation; flip to stdio (RC-5, VF-1, VF-2). */
 export const scenarioD: RequestRaceScenario = {
   id: 'D',
   kind: 'request-race',

@@ -1,7 +1,7 @@
 import { bufferOverloadDefaults } from '../engine';
 import type { BufferScenario } from '../engine';
 
-/** SPEC §5: a producer outruns its consumer; the bounded buffer coalesces, drops old progress and keeps every final (BF-1 … BF-6, VF-10). */
+/** docs/requirements.md#bounded-progress-buffer-bf: a producer outruns its consumer; the bounded buffer coalesces, drops old progress and keeps every final (BF-1 … BF-6, VF-10). */
 export const bufferOverload: BufferScenario = {
   id: 'buffer-overload',
   kind: 'buffer',

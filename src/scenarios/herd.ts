@@ -1,7 +1,7 @@
 import { herdDefaults } from '../engine';
 import type { HerdScenario } from '../engine';
 
-/** SPEC RV-4 and RV-5: 10,000 clients reconnect at once to a server that admits 500 per 100 ms. */
+/** docs/requirements.md RV-4 and RV-5: 10,000 clients reconnect at once to a server that admits 500 per 100 ms. */
 export const herd: HerdScenario = {
   id: 'herd',
   kind: 'herd',

@@ -1,7 +1,7 @@
 import { proxyBufferingDefaults } from '../engine';
 import type { ProxyScenario } from '../engine';
 
-/** SPEC §6 and §9: a buffering reverse proxy turns steady progress into silence and bursts and trips the idle timeout (RV-1, RV-2). */
+/** docs/requirements.md#proxies-and-recovery-rv and #failure-modes-each-runnable-next-to-its-fix: a buffering reverse proxy turns steady progress into silence and bursts and trips the idle timeout (RV-1, RV-2). */
 export const proxyBuffering: ProxyScenario = {
   id: 'proxy-buffering',
   kind: 'proxy',

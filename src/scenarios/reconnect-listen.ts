@@ -1,7 +1,7 @@
 import { reconnectListenDefaults } from '../engine';
 import type { ReconnectScenario } from '../engine';
 
-/** SPEC RV-3 and VF-11: a dropped subscriptions/listen stream is replaced by a new request, never resumed. */
+/** docs/requirements.md RV-3 and VF-11: a dropped subscriptions/listen stream is replaced by a new request, never resumed. */
 export const reconnectListen: ReconnectScenario = {
   id: 'reconnect-listen',
   kind: 'reconnect',

@@ -6,6 +6,7 @@ import {
   createTaskSessionFromClient,
   toolDeclarationFromMcpTool,
   type RawClientDispatch,
+  type TaskEnabledSession,
   type ToolExecution,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { toJsonValue } from '@modelcontextprotocol/ext-tasks/core';
@@ -20,33 +21,29 @@ import {
 import { sdkRefusal } from './refusal';
 import { isJsonRpcMessage, jsonRpcProblem } from '../engine';
 import {
-  EventLog,
   LabError,
-  SeededRandom,
   assert,
   checkSeed,
   checkTransport,
   resolveSettings,
-  summarizeMessage,
   taskSettingsSpec,
   DEFAULT_SEED,
   CLIENT_INFO,
   SERVER_INFO,
   postHeadersOf,
   type JsonRpcMessage,
-  type LabEvent,
   type MessageEvent,
   type Side,
-  type Stamped,
   type TaskOutcome,
   type TaskScenario,
   type TaskSettings,
   type TaskStatus,
   type Transcript,
   type Transport,
-  type Unstamped,
 } from '../engine';
-import { FLUSH_TURNS, onSharedClock, realTurn, type InstalledClock, type TsSdkRunOptions } from './sdkHarness';
+import { FLUSH_TURNS, clockDriver, onSharedClock, realTurn, type InstalledClock } from './sdkClock';
+import type { TsSdkRunOptions } from './sdkHarness';
+import { WireRecorder } from './sdkRecorder';
 import {
   EXT_TASKS_PACKAGE,
   EXT_TASKS_PROTOCOL_VERSION,
@@ -103,11 +100,7 @@ interface ServerTask {
 }
 
 /** The wire, the lane's task server, and what the package's client was seen to do, on one virtual clock. */
-class ExtTasksRun {
-  readonly log: EventLog<Unstamped<LabEvent>>;
-  private readonly logClock: { nowMs: number; causeSeq: number | null };
-  private readonly random: SeededRandom;
-  private readonly lastArrivalMs = new Map<string, number>();
+class ExtTasksRun extends WireRecorder {
   private nextId = CALL_ID;
   private task: ServerTask | null = null;
   private readonly pending = new Map<number, { reject: (error: Error) => void }>();
@@ -125,42 +118,15 @@ class ExtTasksRun {
   constructor(
     clock: InstalledClock,
     readonly transport: Transport,
-    seed: number,
+    readonly seed: number,
     readonly s: TaskSettings,
   ) {
-    const startMs = clock.now;
-    this.logClock = {
-      get nowMs() {
-        return clock.now - startMs;
-      },
-      causeSeq: null,
-    };
-    this.log = new EventLog<Unstamped<LabEvent>>(this.logClock);
-    this.random = new SeededRandom(seed);
-  }
-
-  get nowMs(): number {
-    return this.logClock.nowMs;
-  }
-
-  record<N extends Unstamped<LabEvent>>(event: N): Stamped<N> {
-    return this.log.record(event);
+    super(clock, seed, s);
   }
 
   /** The task's status on the lane's server, or null before it exists. */
   serverStatus(): TaskStatus | null {
     return this.task?.status ?? null;
-  }
-
-  stepStarts(): void {
-    this.logClock.causeSeq = null;
-  }
-
-  private arrivalMs(key: string): number {
-    const jitterMs = this.s.latencyJitterMs > 0 ? this.random.int(0, this.s.latencyJitterMs) : 0;
-    const arrivesAtMs = Math.max(this.nowMs + this.s.latencyMs + jitterMs, this.lastArrivalMs.get(key) ?? 0);
-    this.lastArrivalMs.set(key, arrivesAtMs);
-    return arrivesAtMs;
   }
 
   private put(
@@ -169,35 +135,14 @@ class ExtTasksRun {
     message: Json | JsonRpcMessage,
     headers: Record<string, string> | null,
   ): MessageEvent {
-    const copy: unknown = structuredClone(message);
-    if (!isJsonRpcMessage(copy))
-      throw new LabError(
-        'LAB026',
-        `the ext-tasks lane put a message the lab cannot read as JSON-RPC: ${String(jsonRpcProblem(copy))}`,
-      );
+    const copy = this.wireCopy(message, 'the ext-tasks lane');
     const channel = this.transport === 'stdio' ? 'stdio' : from === 'client' ? `POST #${id}` : `SSE #${id}`;
-    const event = this.record({
-      kind: 'message',
-      from,
-      to: from === 'client' ? 'server' : 'client',
-      channel,
-      message: copy,
-      arrivesAtMs: this.arrivalMs(`${channel}:${from}`),
-      ...(headers === null ? {} : { headers }),
-    });
-    return event as MessageEvent;
+    return this.recordMessage(from, channel, copy, headers);
   }
 
   private deliver(message: MessageEvent, then: () => void): void {
     const arrive = (): void => {
-      this.logClock.causeSeq = message.seq;
-      this.record({
-        kind: 'delivered',
-        messageSeq: message.seq,
-        from: message.from,
-        to: message.to,
-        summary: summarizeMessage(message.message),
-      });
+      this.recordDelivery(message);
       then();
     };
     setTimeout(arrive, Math.max(0, message.arrivesAtMs - this.nowMs));
@@ -530,7 +475,32 @@ async function runOnClock(
     tools: { currentTool: (name: string) => joined.tools.get(name) },
     onError: (error: Error) => errors.push(error.message),
   });
+  const checkPackage = scheduleScript(run, session, settings);
+  const drive = clockDriver(clock, run, {
+    eventsMax: settings.eventsMax,
+    horizonMs: settings.workMs + settings.ttlMs + 100 * (settings.latencyMs + settings.latencyJitterMs) + 60_000,
+    onStep,
+    runName: 'the ext-tasks run',
+    timersOf: 'the ext-tasks run',
+    afterTurns: checkPackage,
+  });
+  await drive();
+  if (errors.length > 0) throw new LabError('LAB026', `the ext-tasks package reported: ${errors.join('; ')}`);
+  if (!run.clientDone) throw new LabError('LAB026', 'the ext-tasks execution never settled');
 
+  const outcome = run.outcome();
+  await session.close();
+  await joined.close();
+  for (let turn = 0; turn < FLUSH_TURNS; turn += 1) await realTurn();
+  return extTasksTranscript(run, scenario, joined.negotiated, outcome);
+}
+
+/**
+ * Sets the scenario's script on the clock: the package's `callTool` at 0 ms, its execution's
+ * `cancel()` at cancelAtMs and the connection's close at closeStreamAtMs. Returns the check the
+ * driver runs between steps: it throws once the package failed in a way the lab does not expect.
+ */
+function scheduleScript(run: ExtTasksRun, session: TaskEnabledSession, settings: TaskSettings): () => void {
   let execution: ToolExecution<unknown> | null = null;
   let failure: unknown = null;
   const call = (): void => {
@@ -540,22 +510,7 @@ async function runOnClock(
         if (started.kind !== 'task')
           failure = new Error(`callTool resolved with a ${started.kind} execution, not a task`);
         started.result().then(
-          (outcome) => {
-            run.clientDone = true;
-            run.clientReported = reportedStatus(outcome);
-            const onServer = run.serverStatus();
-            const said =
-              outcome.status === 'cancelled' && onServer !== 'cancelled'
-                ? `, though the task is ${String(onServer)} on the server (${EXT_TASKS_SOURCE.cancelEndsExecution})`
-                : '';
-            run.record({
-              kind: 'task',
-              action: 'reported',
-              taskId: TASK_ID,
-              status: outcome.status,
-              detail: `the package's execution settled ${outcome.status}${outcome.status === 'completed' ? ' with the result the completed task carried' : ''}${said}`,
-            });
-          },
+          (outcome) => reportSettled(run, outcome),
           (error: unknown) => (failure = error),
         );
       },
@@ -579,48 +534,50 @@ async function runOnClock(
   setTimeout(call, 0);
   if (settings.cancelAtMs !== null) setTimeout(cancel, settings.cancelAtMs);
   if (settings.closeStreamAtMs !== null) setTimeout(() => run.closeStream(), settings.closeStreamAtMs);
-
-  const horizonMs = settings.workMs + settings.ttlMs + 100 * (settings.latencyMs + settings.latencyJitterMs) + 60_000;
-  let steps = 0;
-  for (;;) {
-    for (let turn = 0; turn < FLUSH_TURNS; turn += 1) await realTurn();
+  return () => {
     if (failure !== null)
       throw new LabError(
         'LAB026',
         `the ext-tasks package failed in a way the lab does not expect: ${failure instanceof Error ? failure.message : String(failure)}`,
       );
-    if (clock.countTimers() === 0) break;
-    steps += 1;
-    if (steps > settings.eventsMax)
-      throw new LabError(
-        'LAB006',
-        `the ext-tasks run took more than ${settings.eventsMax} virtual steps (eventsMax) by ${run.nowMs} ms; nothing was kept`,
-      );
-    onStep?.(run.nowMs);
-    run.stepStarts();
-    clock.next();
-    if (run.nowMs > horizonMs)
-      throw new LabError(
-        'LAB026',
-        `the ext-tasks run still had timers at ${run.nowMs} ms, past any deadline the settings allow (${horizonMs} ms); nothing was kept`,
-      );
-  }
-  if (errors.length > 0) throw new LabError('LAB026', `the ext-tasks package reported: ${errors.join('; ')}`);
-  if (!run.clientDone) throw new LabError('LAB026', 'the ext-tasks execution never settled');
+  };
+}
 
-  const outcome = run.outcome();
-  await session.close();
-  await joined.close();
-  for (let turn = 0; turn < FLUSH_TURNS; turn += 1) await realTurn();
+/** The package's execution settled: what it reported, beside what the server's task is. */
+function reportSettled(run: ExtTasksRun, outcome: { status: 'completed' | 'failed' | 'cancelled' }): void {
+  run.clientDone = true;
+  run.clientReported = reportedStatus(outcome);
+  const onServer = run.serverStatus();
+  const said =
+    outcome.status === 'cancelled' && onServer !== 'cancelled'
+      ? `, though the task is ${String(onServer)} on the server (${EXT_TASKS_SOURCE.cancelEndsExecution})`
+      : '';
+  run.record({
+    kind: 'task',
+    action: 'reported',
+    taskId: TASK_ID,
+    status: outcome.status,
+    detail: `the package's execution settled ${outcome.status}${outcome.status === 'completed' ? ' with the result the completed task carried' : ''}${said}`,
+  });
+}
+
+/** The run's transcript in the lab's format, with what the package is and did in `sdk`. */
+function extTasksTranscript(
+  run: ExtTasksRun,
+  scenario: TaskScenario,
+  negotiated: string,
+  outcome: TaskOutcome,
+): Transcript<'task'> {
+  const { transport } = run;
   const transcript: Transcript<'task'> = {
     scenario: scenario.id,
     transport,
-    seed,
-    settings,
+    seed: run.seed,
+    settings: run.s,
     kind: 'task',
     title: scenario.title,
     requirements: [...scenario.requirements],
-    protocolVersion: joined.negotiated,
+    protocolVersion: negotiated,
     implementation: 'ext-tasks',
     events: run.log.events,
     outcome,
@@ -628,7 +585,7 @@ async function runOnClock(
   transcript.sdk = {
     package: EXT_TASKS_PACKAGE,
     version: EXT_TASKS_VERSION,
-    negotiatedProtocolVersion: joined.negotiated,
+    negotiatedProtocolVersion: negotiated,
     settingsNotApplied: { ...SETTINGS_NOT_APPLIED_EXT_TASKS },
     invariants: [],
     ...(transport === 'http' ? { postHeaders: run.postHeaders } : {}),

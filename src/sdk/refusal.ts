@@ -5,7 +5,7 @@ import { IMPLEMENTATION_RUNS, SETTINGS_NOT_APPLIED_BY } from './version';
  * `requestId=0` with ts-sdk on Streamable HTTP: SDK 1.x reaches request id 0 for its tool call when its
  * client resumes a session (the transport's `sessionId` option), where it sends no initialize and numbers
  * from 0 again. The one value of a setting the SDK otherwise decides that a run may ask of it (the
- * known-bugs gallery's `bug-cancel-request-id-0`); sdkHarness's 1.x lane runs it so.
+ * known-bugs gallery's `bug-cancel-request-id-0`); the 1.x lane (tsSdkRace.ts) runs it so.
  */
 export function resumesSession(
   impl: Implementation,

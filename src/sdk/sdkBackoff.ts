@@ -2,7 +2,7 @@ import './zodJitless';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { ComponentProbe, LabError, runScenario, type HerdScenario, type RunOptions, type Transcript } from '../engine';
-import { MCP_URL } from './sdkHarness';
+import { MCP_URL } from './sdkFetch';
 import { SDK_HERD_SETTINGS } from './refusal';
 
 /** The SDK lines whose client transport reconnects (the tasks extension's package has no transport of its own). */

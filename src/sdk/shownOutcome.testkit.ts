@@ -1,6 +1,7 @@
 // What the SDK tables (TS_SDK_1X_EXPECTATIONS, TS_SDK_V2_TABLE) say of a run, read from its transcript,
 // shared by the tests that hold each table to the real packages.
-import { raceInvariants, type ShownOutcome, type Transcript } from '../engine';
+import { raceInvariants, type Transcript } from '../engine';
+import type { ShownOutcome } from './tsSdkProfile';
 import { findScenario } from '../scenarios/index';
 
 /** A request race's outcome as the tables write it: the client's ending, the cancel's time, the broken invariants. */

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { raceInvariants, TS_SDK_1X_EXPECTATIONS, type MessageEvent, type Transcript } from '../engine';
+import { raceInvariants, type MessageEvent, type Transcript } from '../engine';
+import { TS_SDK_1X_EXPECTATIONS } from './tsSdkProfile';
 import { parseRunSpec } from '../lab/runSpec';
 import { runSpecified } from '../lab/runs';
 import { race, shown } from './shownOutcome.testkit';
@@ -25,50 +26,53 @@ describe('the SDK that runs is the one pinned', () => {
   });
 });
 
+/** A ts-sdk run of `id` over `transport`: the SDK's wire, labelled, in the lab's format. */
+async function expectTheSdkWire(id: string, transport: 'stdio' | 'http'): Promise<void> {
+  const t = await runTsSdkScenario(race(id), { transport });
+  expect(t.implementation).toBe('ts-sdk');
+  expect(t.sdk).toMatchObject({
+    package: TS_SDK_PACKAGE,
+    version: TS_SDK_VERSION,
+    negotiatedProtocolVersion: LATEST_PROTOCOL_VERSION,
+  });
+  expect(t.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+  const wire = messages(t);
+  // The SDK's own handshake, on its own revision, with the SDK's own numbering (the model's call is #41).
+  expect(wire.slice(0, 3).map((m) => ('method' in m.message ? m.message.method : 'response'))).toEqual([
+    'initialize',
+    'response',
+    'notifications/initialized',
+  ]);
+  expect(wire[0]?.message).toMatchObject({ id: 0, params: { protocolVersion: LATEST_PROTOCOL_VERSION } });
+  const call = wire.find((m) => 'method' in m.message && m.message.method === 'tools/call');
+  expect(call?.message).toMatchObject({
+    id: 1,
+    params: { name: 'generate_report', _meta: { progressToken: 1 } },
+  });
+  // Every recorded message is one the SDK's own schema accepts (not the lab's 2026-07-28 one: an older revision).
+  for (const m of wire) expect(JSONRPCMessageSchema.safeParse(m.message).success).toBe(true);
+  // On HTTP each message travels on its POST or its SSE stream, as the SDK's transports carry it.
+  if (transport === 'http') {
+    expect(call?.channel).toBe('POST #1');
+    expect(wire.filter((m) => m.from === 'server' && m.atMs > 0).every((m) => m.channel === 'SSE #1')).toBe(true);
+    expect(
+      t.events.some(
+        (e) => e.kind === 'stream-opened' && e.requestId === 1 && e.headers['content-type'] === 'text/event-stream',
+      ),
+    ).toBe(true);
+  } else {
+    expect(wire.every((m) => m.channel === 'stdio')).toBe(true);
+  }
+  // The invariants are listed with the run: each with whether it holds.
+  expect(t.sdk?.invariants.map((c) => c.id)).toEqual(raceInvariants(t).map((c) => c.id));
+  expect(t.sdk?.invariants.length).toBeGreaterThanOrEqual(8);
+}
+
 describe('a ts-sdk run (A–D on both transports)', () => {
   for (const id of ['A', 'B', 'C', 'D']) {
     for (const transport of ['stdio', 'http'] as const) {
-      it(`${id} over ${transport}: the transcript is the SDK's wire, labelled, in the lab's format`, async () => {
-        const t = await runTsSdkScenario(race(id), { transport });
-        expect(t.implementation).toBe('ts-sdk');
-        expect(t.sdk).toMatchObject({
-          package: TS_SDK_PACKAGE,
-          version: TS_SDK_VERSION,
-          negotiatedProtocolVersion: LATEST_PROTOCOL_VERSION,
-        });
-        expect(t.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
-        const wire = messages(t);
-        // The SDK's own handshake, on its own revision, with the SDK's own numbering (the model's call is #41).
-        expect(wire.slice(0, 3).map((m) => ('method' in m.message ? m.message.method : 'response'))).toEqual([
-          'initialize',
-          'response',
-          'notifications/initialized',
-        ]);
-        expect(wire[0]?.message).toMatchObject({ id: 0, params: { protocolVersion: LATEST_PROTOCOL_VERSION } });
-        const call = wire.find((m) => 'method' in m.message && m.message.method === 'tools/call');
-        expect(call?.message).toMatchObject({
-          id: 1,
-          params: { name: 'generate_report', _meta: { progressToken: 1 } },
-        });
-        // Every recorded message is one the SDK's own schema accepts (not the lab's 2026-07-28 one: an older revision).
-        for (const m of wire) expect(JSONRPCMessageSchema.safeParse(m.message).success).toBe(true);
-        // On HTTP each message travels on its POST or its SSE stream, as the SDK's transports carry it.
-        if (transport === 'http') {
-          expect(call?.channel).toBe('POST #1');
-          expect(wire.filter((m) => m.from === 'server' && m.atMs > 0).every((m) => m.channel === 'SSE #1')).toBe(true);
-          expect(
-            t.events.some(
-              (e) =>
-                e.kind === 'stream-opened' && e.requestId === 1 && e.headers['content-type'] === 'text/event-stream',
-            ),
-          ).toBe(true);
-        } else {
-          expect(wire.every((m) => m.channel === 'stdio')).toBe(true);
-        }
-        // The invariants are listed with the run: each with whether it holds.
-        expect(t.sdk?.invariants.map((c) => c.id)).toEqual(raceInvariants(t).map((c) => c.id));
-        expect(t.sdk?.invariants.length).toBeGreaterThanOrEqual(8);
-      });
+      it(`${id} over ${transport}: the transcript is the SDK's wire, labelled, in the lab's format`, () =>
+        expectTheSdkWire(id, transport));
     }
   }
 

@@ -6,17 +6,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestRaceScenario, Transcript } from '../engine';
-import {
-  MCP_URL,
-  TappedTransport,
-  labFetch,
-  negotiatedInInitialize,
-  runSdkRace,
-  type SdkLane,
-  type SdkRace,
-  type SdkSession,
-  type TsSdkRunOptions,
-} from './sdkHarness';
+import { negotiatedInInitialize, runSdkRace, type TsSdkRunOptions } from './sdkHarness';
+import { MCP_URL, labFetch } from './sdkFetch';
+import type { SdkLane, SdkRace, SdkSession } from './sdkRace';
+import { TappedTransport } from './sdkTap';
 import { TS_SDK_PACKAGE, TS_SDK_VERSION } from './version';
 import { resumesSession } from './refusal';
 

@@ -1,4 +1,4 @@
-// Proves the ts-sdk-v2 implementation is the real v2 packages on the virtual clock: it negotiates 2026-07-28 (a server/discover probe, no initialize), every message it puts on the wire validates against the official 2026-07-28 schema (a message that failed would have to be listed in V2_SCHEMA_FINDINGS), the SPEC §1 invariants are checked on its transcripts, runs replay byte for byte, and the fake clock never leaks.
+// Proves the ts-sdk-v2 implementation is the real v2 packages on the virtual clock: it negotiates 2026-07-28 (a server/discover probe, no initialize), every message it puts on the wire validates against the official 2026-07-28 schema (a message that failed would have to be listed in V2_SCHEMA_FINDINGS), the request-lifecycle invariants (docs/requirements.md#request-lifecycle-rc) are checked on its transcripts, runs replay byte for byte, and the fake clock never leaks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { raceInvariants, type MessageEvent, type Transcript } from '../engine';

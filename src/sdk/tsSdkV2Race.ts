@@ -9,7 +9,10 @@ import {
 import { Server, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RequestRaceScenario, Transcript } from '../engine';
-import { MCP_URL, TappedTransport, labFetch, runSdkRace, type SdkLane, type TsSdkRunOptions } from './sdkHarness';
+import { runSdkRace, type TsSdkRunOptions } from './sdkHarness';
+import { MCP_URL, labFetch } from './sdkFetch';
+import type { SdkLane } from './sdkRace';
+import { TappedTransport } from './sdkTap';
 import { TS_SDK_V2_PACKAGE, TS_SDK_V2_PROTOCOL_VERSION, TS_SDK_V2_VERSION } from './version';
 
 export type { TsSdkRunOptions } from './sdkHarness';

@@ -1,7 +1,8 @@
 // Holds the v2 table (TS_SDK_V2_TABLE) to the real packages: each row's runs show on SDK 1.x, on v2 and on the model what the row says; each cited source line still holds its text; each wire detail a row names is checked here; and the table covers A–D on both transports.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TS_SDK_V2_TABLE, type MessageEvent, type Transcript } from '../engine';
+import type { MessageEvent, Transcript } from '../engine';
+import { TS_SDK_V2_TABLE } from './tsSdkV2Table';
 import { parseRunSpec } from '../lab/runSpec';
 import { runSpecified } from '../lab/runs';
 import { race, shown } from './shownOutcome.testkit';

@@ -43,7 +43,6 @@ export type {
   SettingsSpec,
   SettingValue,
   Settings,
-  Transcript,
   Transport,
 } from '../worker/protocol';
 export type { RunProgress, ExploreProgress } from '../worker/client';
@@ -59,7 +58,7 @@ export {
   TS_SDK_V2_VERSION,
   TS_SDK_V2_PROTOCOL_VERSION,
   V2_SCHEMA_FINDINGS,
-} from '../worker/sdkInfo';
+} from '../sdk/version';
 export type {
   ExploreSlice,
   ExploreStatus,

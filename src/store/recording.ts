@@ -1,7 +1,8 @@
+import type { Transcript } from '../engine';
 import { create } from 'zustand';
 import { LabClientError, type RecordingProgress } from '../worker/client';
 import { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
-import type { Transcript, Transport } from '../worker/protocol';
+import type { Transport } from '../worker/protocol';
 import { useLabStore } from './labStore';
 import { usePanelsStore } from './panels';
 import { recordedRunSpec, type PanelsState, type PanelsStore } from './panelsStore';

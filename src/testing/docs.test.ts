@@ -1,8 +1,11 @@
 // Proves the README and the pages of docs/ hold what a newcomer relies on: the two commands are the ones
 // the project runs (the test command is what CI runs), every `npm run` and `lab` command they show
-// exists, every relative link and anchor resolves, they cite no document the repository lacks, and
-// every requirement id the page or the CLI can print is defined in docs/requirements.md.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// exists, every example command of the README and docs/cli.md runs and exits 0, the Node version they
+// ask for is one every installed package accepts, every relative link and anchor resolves, they cite no
+// document the repository lacks, and every requirement id the page or the CLI can print is defined in
+// docs/requirements.md.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { headingAnchors, renderDocsPage } from '../../scripts/docsPage';
@@ -40,6 +43,45 @@ function sourceFiles(dir = 'src'): string[] {
   });
 }
 
+/** The CLI's answer to one command line, run once per test file however many tests ask (verify takes seconds). */
+const answers = new Map<string, ReturnType<typeof lab>>();
+const labOnce = (...argv: string[]) => {
+  const key = JSON.stringify(argv);
+  if (!answers.has(key)) answers.set(key, lab(...argv));
+  return answers.get(key) as ReturnType<typeof lab>;
+};
+
+/** A command line split as a POSIX shell splits words: spaces separate, quotes group (no expansion). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return words;
+}
+
+/**
+ * The example `npm run lab -- …` lines of a page's ```sh blocks, as the argv after `--` (a line ending in
+ * `\` continued, the `# comment` dropped). Lines with a redirection (`> file`) are left out: they run a
+ * command an example before them already shows.
+ */
+function labExamples(path: string): string[][] {
+  const blocks = [...read(path).matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
+  return blocks
+    .flatMap((block) => block.replace(/\\\n\s*/g, ' ').split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line.startsWith('npm run lab -- ') && !/[<>]/.test(line))
+    .map((line) => shellWords(line.slice('npm run lab -- '.length)));
+}
+
+/**
+ * Examples this file does not run, each because it takes more than a few seconds, and the test that runs
+ * the same command (that file is checked to hold the command's words).
+ */
+const RUN_ELSEWHERE: Array<{ command: string; words: string[]; test: string }> = [
+  { command: 'evidence', words: ["'evidence'", "'--out'"], test: 'src/cli/main.test.ts' },
+  { command: 'exercise', words: ["'exercise', 'check', 'buffer', '--file'"], test: 'src/cli/exercise.test.ts' },
+  { command: 'probe', words: ['server-everything', "'--tool'"], test: 'src/probe/probe.test.ts' },
+];
+
 describe('the README', () => {
   const readme = read('README.md');
 
@@ -53,8 +95,73 @@ describe('the README', () => {
     expect(scripts.start).toBe('vite --no-open');
   });
 
+  it('asks for the Node version package.json declares, and every package npm installs accepts it but those it names', () => {
+    const pkg = JSON.parse(read('package.json')) as { engines: { node: string } };
+    const asked = /You need Node (\d+\.\d+) or newer/.exec(readme)?.[1];
+    expect(pkg.engines.node).toBe(`>=${asked}`);
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+    };
+    const refusing = Object.entries(lock.packages)
+      .filter(([path, entry]) => {
+        const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+        return path !== '' && range !== undefined && !nodeSatisfies(`${asked}.0`, range);
+      })
+      .map(([path]) => path.replace(/^.*node_modules\//, ''));
+    // npm install warns EBADENGINE for each: the README names them, and says why that is harmless.
+    expect(refusing).toEqual(['@sparticuz/chromium']);
+    for (const name of refusing) expect(readme).toContain(`\`EBADENGINE\` for \`${name}\``);
+  });
+
   it('fits on a few screens', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('the example commands of the README and docs/cli.md', () => {
+  const examples = ['README.md', 'docs/cli.md'].flatMap((path) => labExamples(path).map((argv) => ({ path, argv })));
+
+  it('are found: the pages show a dozen or more, of most commands', () => {
+    expect(examples.length).toBeGreaterThan(25);
+    expect(new Set(examples.map((e) => e.argv[0])).size).toBeGreaterThan(9);
+  });
+
+  it('each runs and exits 0, writing where an example writes into a fresh folder instead', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'lab-docs-'));
+    try {
+      let ran = 0;
+      for (const { path, argv } of examples) {
+        if (RUN_ELSEWHERE.some((r) => r.command === argv[0])) continue;
+        // --out DIR and --ledger FILE would write into the checkout: the same command, into a scratch folder.
+        const args = argv.map((word, i) =>
+          argv[i - 1] === '--out' || argv[i - 1] === '--ledger'
+            ? join(scratch, `${ran}-${word.replace(/\W/g, '_')}`)
+            : word,
+        );
+        const writes = args.some((word, i) => args[i - 1] === '--out' || args[i - 1] === '--ledger');
+        const { code, out, err } = await (writes ? lab(...args) : labOnce(...args));
+        expect({ code, err: err.slice(0, 300) }, `${path}: npm run lab -- ${argv.join(' ')}`).toEqual({
+          code: 0,
+          err: '',
+        });
+        expect(out.length, `${path}: npm run lab -- ${argv.join(' ')} printed nothing`).toBeGreaterThan(0);
+        if (argv.includes('--json')) expect(() => JSON.parse(out) as unknown).not.toThrow();
+        ran += 1;
+      }
+      expect(ran).toBeGreaterThan(20);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('those left to another test are run there, and are examples the pages show', () => {
+    for (const { command, words, test } of RUN_ELSEWHERE) {
+      expect(
+        examples.some((e) => e.argv[0] === command),
+        `${command} is no longer an example: drop it from RUN_ELSEWHERE`,
+      ).toBe(true);
+      for (const word of words) expect(read(test), `${test} runs ${command}`).toContain(word);
+    }
   });
 });
 
@@ -144,8 +251,8 @@ describe('docs/requirements.md', () => {
   });
 
   it('defines every id `list` and `verify` print, each with the scenario that shows it, and verify links each one', async () => {
-    const list = (await lab('list')).out;
-    const verify = (await lab('verify')).out;
+    const list = (await labOnce('list')).out;
+    const verify = (await labOnce('verify')).out;
     const printed = new Set([...list.matchAll(ID), ...verify.matchAll(ID)].map((m) => m[0]));
     expect(printed.size).toBeGreaterThan(40);
     for (const id of printed) {
@@ -170,3 +277,42 @@ describe('docs/requirements.md', () => {
     }
   });
 });
+
+/**
+ * Whether a Node version (x.y.z) is in an npm `engines.node` range, for the forms package-lock.json holds:
+ * alternatives joined by `||`, each a list of comparators (`>=`, `>`, `<=`, `<`, `^`, `~`, `=`, or a
+ * partial version such as `20` or `6.*`, which means that major or minor line).
+ */
+function nodeSatisfies(version: string, range: string): boolean {
+  const parse = (text: string) => text.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : null));
+  const [v0 = 0, v1 = 0, v2 = 0] = parse(version).map((n) => n ?? 0);
+  const v = [v0, v1, v2];
+  const compare = (other: number[]) => {
+    for (let i = 0; i < 3; i += 1) if ((v[i] ?? 0) !== (other[i] ?? 0)) return (v[i] ?? 0) - (other[i] ?? 0);
+    return 0;
+  };
+  const holds = (comparator: string): boolean => {
+    const match = /^(>=|<=|>|<|\^|~|=)?v?([\d.x*]+)$/.exec(comparator);
+    if (match === null) throw new Error(`engines range not understood: ${comparator} (in ${range})`);
+    const op = match[1] ?? '';
+    const parts = parse(match[2] as string);
+    const given = parts.findIndex((p) => p === null);
+    const known = (given === -1 ? parts : parts.slice(0, given)) as number[];
+    const low = [known[0] ?? 0, known[1] ?? 0, known[2] ?? 0];
+    const cmp = compare(low);
+    if (op === '>=') return cmp >= 0;
+    if (op === '>') return cmp > 0;
+    if (op === '<=') return cmp <= 0;
+    if (op === '<') return cmp < 0;
+    // ^ keeps the major (or the minor under 1.0), ~ the minor; a partial version keeps what it names.
+    const kept = op === '^' ? (low[0] === 0 ? 2 : 1) : op === '~' ? Math.min(known.length, 2) : known.length;
+    return cmp >= 0 && v.slice(0, kept).every((n, i) => n === low[i]);
+  };
+  return range.split('||').some((alternative) =>
+    alternative
+      .trim()
+      .replace(/(>=|<=|>|<|=)\s+/g, '$1')
+      .split(/\s+/)
+      .every(holds),
+  );
+}

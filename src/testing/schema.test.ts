@@ -44,7 +44,7 @@ describe('the schema the tests use', () => {
     );
   });
 
-  it('accepts the SPEC RC-5 stdio cancellation verbatim', () => {
+  it('accepts the docs/requirements.md RC-5 stdio cancellation verbatim', () => {
     expect(validateMessage('CancelledNotification', cancelledNotification(41, 'User closed the operation'))).toBeNull();
     expect(validateMessage('ProgressNotification', progressNotification('progress-41', 1, 2, 'half'))).toBeNull();
   });

@@ -1,5 +1,6 @@
+import type { Transcript } from '../engine';
 import { useCallback, useRef } from 'react';
-import { useLabStore, type Transcript } from '../store/labStore';
+import { useLabStore } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
 import { Inspector } from './components/Inspector';

@@ -1,3 +1,4 @@
+import type { Transcript } from '../engine';
 import type {
   EventWording,
   LabEvent,
@@ -6,7 +7,6 @@ import type {
   LedgerRow,
   RaceFactSteps,
   RequestOutcome,
-  Transcript,
   Transport,
 } from '../store/labStore';
 
@@ -22,7 +22,7 @@ export interface FactsRow {
   clientIgnores: string;
 }
 
-/** The four recorded facts of a request race (SPEC §7); null for other kinds of outcome. */
+/** The four recorded facts of a request race (docs/requirements.md#the-race-and-its-four-recorded-facts); null for other kinds of outcome. */
 export function factsRow(outcome: Transcript['outcome']): FactsRow | null {
   if (!('terminalState' in outcome)) return null;
   return {

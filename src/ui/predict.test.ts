@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
-import { checkRaceQuestion, locateRace, wordEvents, type RaceQuestion } from '../engine';
+import { checkRaceQuestion, locateRace, wordEvents, type RaceQuestion, type Transcript } from '../engine';
 import { findScenario, runScenarioById, scenarios } from '../scenarios/index';
-import type { RequestOutcome, Transcript } from '../store/labStore';
+import type { RequestOutcome } from '../store/labStore';
 import { raceFactSteps } from '../worker/facts';
 import { factsRowAt, PENDING, stepSentence } from './format';
 

@@ -1,4 +1,5 @@
-import type { DiagramLayout, TimeScale } from '../diagram/geometry/layout';
+import type { Transcript } from '../engine';
+import type { DiagramLayout, TimeScale } from '../diagram/geometry/model';
 import {
   createWorkerClient,
   WorkerClientError,
@@ -22,7 +23,6 @@ import type {
   ResolvedResponse,
   RunRequest,
   ScenarioInfo,
-  Transcript,
 } from './protocol';
 
 /**
@@ -133,35 +133,13 @@ export function createLabClient(
   const ask = <T extends LabAnswer['type']>(expected: T, request: LabRequest, hooks?: RequestHooks) =>
     client.request<Answer<T>>(expected, request, hooks);
 
-  async function runLab(
-    { settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams,
-    onProgress?: (progress: RunProgress) => void,
-  ): Promise<LabRun> {
+  async function runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
     const requestId = client.nextId();
-    // The defaults go unsaid on the wire: the model, the seeded run, no faults.
-    const request: LabRequest = {
-      type: 'run',
-      requestId,
-      ...selection,
-      settings,
-      ledger,
-      scale,
-      ...(impl === 'model' ? {} : { impl }),
-      ...(schedule === undefined ? {} : { schedule }),
-      ...(faults === undefined ? {} : { faults }),
-    };
-    const answer = await ask('transcript', request, {
+    const answer = await ask('transcript', runRequest(params, requestId), {
       progress: onProgress,
       budget: { ms: runBudgetMs, what: 'run', after: LEDGER_KEPT },
     });
-    return {
-      runId: requestId,
-      transcript: answer.transcript,
-      facts: answer.facts,
-      race: answer.race ?? null,
-      wording: answer.wording,
-      layout: answer.layout,
-    };
+    return labRun(requestId, answer, answer.facts, answer.race ?? null);
   }
 
   return {
@@ -179,14 +157,7 @@ export function createLabClient(
         { type: 'recording', requestId, scale, bytes },
         { recordingProgress: onProgress, budget: { ms: runBudgetMs, what: 'recording' } },
       );
-      return {
-        runId: requestId,
-        transcript: answer.transcript,
-        facts: null,
-        race: null,
-        wording: answer.wording,
-        layout: answer.layout,
-      };
+      return labRun(requestId, answer, null, null);
     },
     async layout(runId, scale) {
       return (await ask('layout', { type: 'layout', requestId: client.nextId(), run: runId, scale })).layout;
@@ -225,4 +196,32 @@ export function createLabClient(
       client.terminate();
     },
   };
+}
+
+/** The run request of `params`, numbered `requestId`. The defaults go unsaid on the wire: the model, the seeded run, no faults. */
+function runRequest(
+  { settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams,
+  requestId: number,
+): LabRequest {
+  return {
+    type: 'run',
+    requestId,
+    ...selection,
+    settings,
+    ledger,
+    scale,
+    ...(impl === 'model' ? {} : { impl }),
+    ...(schedule === undefined ? {} : { schedule }),
+    ...(faults === undefined ? {} : { faults }),
+  };
+}
+
+/** A run the worker answered request `runId` with; `facts` and `race` are a request race's (null for a recording). */
+function labRun(
+  runId: number,
+  answer: Answer<'transcript'>,
+  facts: RaceFactSteps | null,
+  race: RaceView | null,
+): LabRun {
+  return { runId, transcript: answer.transcript, facts, race, wording: answer.wording, layout: answer.layout };
 }

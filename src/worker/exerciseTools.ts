@@ -1,6 +1,7 @@
 import {
   ComponentProbe,
   LabError,
+  parseSchedule,
   runScenario,
   wordEvents,
   type EventWording,
@@ -133,7 +134,7 @@ export async function runExercise(
       const transcript = runScenario(findScenario(run.scenario), {
         transport: run.transport,
         settings: run.settings,
-        schedule: run.schedule,
+        schedule: parseSchedule(run.schedule),
         ledger,
         components: { probe, ...def.components(caller, probe) },
       }) as Transcript;

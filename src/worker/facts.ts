@@ -1,7 +1,8 @@
-import type { LabEvent, RaceFactSteps, RequestOutcome, Transcript } from './protocol';
+import type { Transcript } from '../engine';
+import type { LabEvent, RaceFactSteps, RequestOutcome } from './protocol';
 
 /**
- * Where a request race's transcript reaches each of its four recorded facts (SPEC §7), so a replay
+ * Where a request race's transcript reaches each of its four recorded facts (docs/requirements.md#the-race-and-its-four-recorded-facts), so a replay
  * can fill the facts table as it passes them. The facts themselves are the engine's (the outcome);
  * this only finds the event that establishes each one:
  * - terminal state: the `terminal` event of the request;

@@ -3,12 +3,13 @@ import { ledgerScopeNotes } from '../engine';
 import { LedgerFile, type Row, type SqlModule } from '../engine';
 import { OpenLedger, sameBytes } from './ledgerPage';
 import { Exploration } from '../engine';
-import { runScenario, settingsSpecFor, usesSqlite, type RunOptions } from '../engine';
+import { settingsSpecFor, usesSqlite } from '../engine';
 import type { EventWording, Settings, Transcript } from '../engine';
 import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
-import { runResolved } from '../lab/runs';
+import { runModel, runResolved } from '../lab/runs';
 import { findScenario, scenarios } from '../scenarios/index';
-import { layoutDiagram, type LabelPlacement, type TimeScale } from '../diagram/geometry/layout';
+import { layoutDiagram, type LabelPlacement } from '../diagram/geometry/layout';
+import type { TimeScale } from '../diagram/geometry/model';
 import { raceFactSteps } from './facts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
@@ -46,7 +47,7 @@ import {
  * runs and saves it back, and an import or reset arriving meanwhile must not interleave with that.
  */
 
-/** A limit on what an import may hand the worker (STYLE: a limit on everything); the page checks a file against it before reading. */
+/** A limit on what an import may hand the worker (docs/architecture.md#a-limit-on-everything); the page checks a file against it before reading. */
 export { LEDGER_BYTES_MAX } from './ledgerLimits';
 
 /** How often a long run reports progress, at most (wall-clock time in the worker, never the engine's clock). */
@@ -146,17 +147,15 @@ function ledgerView(ledger: OpenLedger): LedgerView {
   };
 }
 
-export function createLabHost(options: LabHostOptions): LabHost {
-  const { sql: sqlLoading, storage, labels = 'placed' } = options;
-  // Loading failures surface as LAB011 on the requests that need SQLite; A–D run without it.
+/** sql.js, loaded on the first request that needs it; a failure to load is LAB011 on those requests (A–D run without it). */
+function sqlLoader(sqlLoading: LabHostOptions['sql']): () => Promise<SqlModule> {
   const settle = (loading: Promise<SqlModule>) =>
     loading.then(
       (sql) => ({ sql, problem: null }),
       (error: unknown) => ({ sql: null, problem: error instanceof Error ? error.message : String(error) }),
     );
   let sqlReady = typeof sqlLoading === 'function' ? null : settle(sqlLoading);
-
-  async function sqlModule(): Promise<SqlModule> {
+  return async () => {
     sqlReady ??= settle(Promise.resolve().then(sqlLoading as () => Promise<SqlModule>));
     const { sql, problem } = await sqlReady;
     if (sql === null)
@@ -165,10 +164,21 @@ export function createLabHost(options: LabHostOptions): LabHost {
         `the worker could not load sql.js (${problem ?? 'unknown reason'}); scenarios without a ledger still run`,
       );
     return sql;
-  }
+  };
+}
 
-  const now = options.now ?? (() => performance.now());
+/** The stored ledger as the worker holds it: open once checked, its rows, its import, export and reset. */
+interface StoredLedger {
+  /** The held file is stale (a run saved a new ledger): the next read opens the stored one. */
+  drop(): void;
+  open(): Promise<OpenLedger>;
+  rows(table: LedgerRows['table'], offset: number, limit: number): Promise<LedgerRows>;
+  importBytes(bytes: Uint8Array): Promise<LedgerView>;
+  exportBytes(): Promise<Uint8Array>;
+  reset(): Promise<LedgerView>;
+}
 
+function storedLedgerOf(storage: LedgerStorage, sqlModule: () => Promise<SqlModule>): StoredLedger {
   /**
    * The stored ledger, held open once checked: a page of rows, or a snapshot of bytes the
    * worker already checked, reads this file instead of opening and checking 12 MB again. Null until the
@@ -185,7 +195,7 @@ export function createLabHost(options: LabHostOptions): LabHost {
    * tab of the lab may have saved since), else the stored bytes opened and checked anew (LAB010 if they are
    * not a lab ledger).
    */
-  async function storedLedger(): Promise<OpenLedger> {
+  async function open(): Promise<OpenLedger> {
     const sql = await sqlModule();
     const bytes = await storage.load();
     if (held !== null && (bytes === null || held.bytes === null ? bytes === held.bytes : sameBytes(bytes, held.bytes)))
@@ -196,230 +206,267 @@ export function createLabHost(options: LabHostOptions): LabHost {
     return opened;
   }
 
-  /** Rows of one table from the held ledger (the one the page shows), opening the stored one when none is held. */
-  async function ledgerRows(table: LedgerRows['table'], offset: number, limit: number): Promise<LedgerRows> {
-    const ledger = held ?? (await storedLedger());
-    return {
-      table,
-      offset,
-      rows: rows(ledger.rows(table, offset, limit)),
-      total: ledger.totals[table],
-      ledgerId: ledger.id,
-    };
-  }
+  return {
+    drop: () => hold(null),
+    open,
+    /** Rows of one table from the held ledger (the one the page shows), opening the stored one when none is held. */
+    async rows(table, offset, limit) {
+      const ledger = held ?? (await open());
+      return {
+        table,
+        offset,
+        rows: rows(ledger.rows(table, offset, limit)),
+        total: ledger.totals[table],
+        ledgerId: ledger.id,
+      };
+    },
+    async importBytes(bytes) {
+      if (bytes.length > LEDGER_BYTES_MAX) {
+        throw new LabError('LAB010', ledgerTooLarge(bytes.length));
+      }
+      // Checked first: bytes that are not a lab ledger throw LAB010 before anything is stored. Checked once:
+      // the file stays open for the view, its pages and later snapshots of the same bytes.
+      const opened = OpenLedger.open(await sqlModule(), bytes);
+      try {
+        await storage.exclusive(() => storage.save(bytes));
+      } catch (error) {
+        opened.close();
+        throw error;
+      }
+      hold(opened);
+      return ledgerView(opened);
+    },
+    async exportBytes() {
+      const stored = await storage.load();
+      if (stored !== null) return stored;
+      const empty = LedgerFile.open(await sqlModule(), null);
+      try {
+        return empty.export();
+      } finally {
+        empty.close();
+      }
+    },
+    async reset() {
+      const sql = await sqlModule();
+      await storage.exclusive(() => storage.clear());
+      const empty = OpenLedger.open(sql, null);
+      hold(empty);
+      return ledgerView(empty);
+    },
+  };
+}
 
-  /** Observes the scheduler: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
-  function progressTrace(requestId: number, notify: ((progress: Progress) => void) | undefined): RunOptions['trace'] {
-    if (notify === undefined) return undefined;
-    let eventsRun = 0;
-    let reportedAt = now();
-    return {
-      push() {},
-      pop(atMs) {
+/** Reports a long request's progress, paced by the worker's wall clock. */
+function progressReporters(now: () => number) {
+  return {
+    /** Observes a run: every 1,024 events, reports progress if PROGRESS_EVERY_MS passed since the last report. */
+    runSteps(
+      requestId: number,
+      notify: ((progress: Progress) => void) | undefined,
+    ): ((atMs: number) => void) | undefined {
+      if (notify === undefined) return undefined;
+      let eventsRun = 0;
+      let reportedAt = now();
+      return (atMs) => {
         eventsRun += 1;
         if ((eventsRun & 1023) !== 0) return;
         const time = now();
         if (time - reportedAt < PROGRESS_EVERY_MS) return;
         reportedAt = time;
         notify({ type: 'progress', requestId, eventsRun, atMs });
-      },
-    };
-  }
+      };
+    },
+    /**
+     * The listeners of a recording's stages: each stage's first report is sent (the page names the stage at
+     * once), then at most one every PROGRESS_EVERY_MS.
+     */
+    recordingStages(
+      requestId: number,
+      notify: ((progress: Progress) => void) | undefined,
+    ): (stage: RecordingProgressResponse['stage']) => (done: number, total: number) => void {
+      let reportedAt = -Infinity;
+      let lastStage: RecordingProgressResponse['stage'] | null = null;
+      return (stage) => (done, total) => {
+        if (notify === undefined) return;
+        const time = now();
+        if (stage === lastStage && time - reportedAt < PROGRESS_EVERY_MS) return;
+        lastStage = stage;
+        reportedAt = time;
+        notify({ type: 'recording-progress', requestId, stage, done, total });
+      };
+    },
+  };
+}
 
-  /**
-   * The listeners of a recording's stages: each stage's first report is sent (the page names the stage at
-   * once), then at most one every PROGRESS_EVERY_MS.
-   */
-  function recordingProgress(
-    requestId: number,
-    notify: ((progress: Progress) => void) | undefined,
-  ): (stage: RecordingProgressResponse['stage']) => (done: number, total: number) => void {
-    let reportedAt = -Infinity;
-    let lastStage: RecordingProgressResponse['stage'] | null = null;
-    return (stage) => (done, total) => {
-      if (notify === undefined) return;
-      const time = now();
-      if (stage === lastStage && time - reportedAt < PROGRESS_EVERY_MS) return;
-      lastStage = stage;
-      reportedAt = time;
-      notify({ type: 'recording-progress', requestId, stage, done, total });
-    };
-  }
+/** What the run and explore requests need of the host. */
+interface RunHost {
+  readonly sqlModule: () => Promise<SqlModule>;
+  readonly storage: LedgerStorage;
+  readonly ledger: StoredLedger;
+  readonly now: () => number;
+  readonly progress: ReturnType<typeof progressReporters>;
+}
 
-  async function run(request: RunRequest, notify?: (progress: Progress) => void): Promise<Transcript> {
-    // The request's run selection, less its envelope, ledger and axis, as the lab's run description.
-    const { type: _type, requestId, ledger, scale: _scale, impl = 'model', settings, ...selection } = request;
-    const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario);
-    const { scenario } = resolved;
-    const trace = progressTrace(requestId, notify);
-    // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
-    if (resolved.impl !== 'model')
-      return runResolved(resolved, { onStep: trace === undefined ? undefined : (atMs) => trace.pop(atMs, 0) });
-    const options: RunOptions = {
-      transport: resolved.transport,
-      seed: resolved.seed,
-      settings: resolved.settings,
-      trace,
-      schedule: resolved.schedule,
-      faults: resolved.faults,
-    };
-    if (!usesSqlite(scenario)) return runScenario(scenario, options);
-    const sql = await sqlModule();
-    // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
-    if (scenario.kind !== 'ledger' || ledger === 'fresh') return runScenario(scenario, { ...options, ledger: { sql } });
-    // Read, run and save in one turn with the stored ledger: another tab's run waits for it (Web Locks).
-    return storage.exclusive(async () => {
-      // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
-      const completed: { bytes: Uint8Array | null } = { bytes: null };
-      const transcript = runScenario(scenario, {
-        ...options,
-        ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) },
-      });
-      if (completed.bytes !== null) {
-        // The held file is the ledger as it was before this run: the next read opens the one saved now.
-        hold(null);
-        await storage.save(completed.bytes);
-      }
-      return transcript;
+/** A run request: its run judged by the lab's one run description, then run on the model (with its ledger) or an SDK. */
+async function runRequest(
+  host: RunHost,
+  request: RunRequest,
+  notify?: (progress: Progress) => void,
+): Promise<Transcript> {
+  // The request's run selection, less its envelope, ledger and axis, as the lab's run description.
+  const { type: _type, requestId, ledger, scale: _scale, impl = 'model', settings, ...selection } = request;
+  const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario);
+  const { scenario } = resolved;
+  const onStep = host.progress.runSteps(requestId, notify);
+  // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.
+  if (resolved.impl !== 'model' || !usesSqlite(scenario)) return runResolved(resolved, { onStep });
+  const sql = await host.sqlModule();
+  // Only the mutation ledger is kept between runs; other SQLite-backed models (tasks) always start empty.
+  if (scenario.kind !== 'ledger' || ledger === 'fresh') return runModel(resolved, { onStep, ledger: { sql } });
+  // Read, run and save in one turn with the stored ledger: another tab's run waits for it (Web Locks).
+  const { storage } = host;
+  return storage.exclusive(async () => {
+    // The engine hands back the file's bytes only after a completed run; a failed run saves nothing.
+    const completed: { bytes: Uint8Array | null } = { bytes: null };
+    const transcript = runModel(resolved, {
+      onStep,
+      ledger: { sql, bytes: await storage.load(), save: (bytes) => (completed.bytes = bytes) },
     });
-  }
-
-  /**
-   * Explores every ordering, reporting progress every PROGRESS_EVERY_MS. The worker is busy until it
-   * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
-   */
-  async function exploreScenario(
-    request: ExploreRequest,
-    notify?: (progress: Progress) => void,
-  ): Promise<ExploreResult> {
-    const { type: _type, requestId: _requestId, bound: _bound, settings: given, ...explored } = request;
-    const { scenario, transport, seed, settings } = resolveRunSpec(
-      { ...explored, impl: 'model', settings: settingsText(given) },
-      findScenario,
-    );
-    const ledger = usesSqlite(scenario) ? { sql: await sqlModule() } : undefined;
-    const exploration = new Exploration(scenario, { transport, seed, settings, bound: request.bound, ledger });
-    let reportedAt = now();
-    while (!exploration.advance(EXPLORE_SLICE_RUNS)) {
-      const time = now();
-      if (notify === undefined || time - reportedAt < PROGRESS_EVERY_MS) continue;
-      reportedAt = time;
-      notify({ type: 'explore-progress', requestId: request.requestId, ...exploration.progress() });
+    if (completed.bytes !== null) {
+      // The held file is the ledger as it was before this run: the next read opens the one saved now.
+      host.ledger.drop();
+      await storage.save(completed.bytes);
     }
-    return exploration.result();
-  }
+    return transcript;
+  });
+}
 
-  async function importLedger(bytes: Uint8Array): Promise<LedgerView> {
-    if (bytes.length > LEDGER_BYTES_MAX) {
-      throw new LabError('LAB010', ledgerTooLarge(bytes.length));
-    }
-    // Checked first: bytes that are not a lab ledger throw LAB010 before anything is stored. Checked once:
-    // the file stays open for the view, its pages and later snapshots of the same bytes.
-    const opened = OpenLedger.open(await sqlModule(), bytes);
-    try {
-      await storage.exclusive(() => storage.save(bytes));
-    } catch (error) {
-      opened.close();
-      throw error;
-    }
-    hold(opened);
-    return ledgerView(opened);
+/**
+ * Explores every ordering, reporting progress every PROGRESS_EVERY_MS. The worker is busy until it
+ * ends; the page's Stop replaces the worker (as for a long run), so nothing here needs to listen.
+ */
+async function exploreRequest(
+  host: RunHost,
+  request: ExploreRequest,
+  notify?: (progress: Progress) => void,
+): Promise<ExploreResult> {
+  const { type: _type, requestId: _requestId, bound: _bound, settings: given, ...explored } = request;
+  const { scenario, transport, seed, settings } = resolveRunSpec(
+    { ...explored, impl: 'model', settings: settingsText(given) },
+    findScenario,
+  );
+  const ledger = usesSqlite(scenario) ? { sql: await host.sqlModule() } : undefined;
+  const exploration = new Exploration(scenario, { transport, seed, settings, bound: request.bound, ledger });
+  let reportedAt = host.now();
+  while (!exploration.advance(EXPLORE_SLICE_RUNS)) {
+    const time = host.now();
+    if (notify === undefined || time - reportedAt < PROGRESS_EVERY_MS) continue;
+    reportedAt = time;
+    notify({ type: 'explore-progress', requestId: request.requestId, ...exploration.progress() });
   }
+  return exploration.result();
+}
 
-  async function exportLedger(): Promise<Uint8Array> {
-    const stored = await storage.load();
-    if (stored !== null) return stored;
-    const empty = LedgerFile.open(await sqlModule(), null);
-    try {
-      return empty.export();
-    } finally {
-      empty.close();
-    }
-  }
-
-  /** The latest runs answered, newest last: their transcript and wording, by the run's requestId. */
+/** The latest runs answered, newest last (their transcript and wording, by the run's requestId), each laid out again on request. */
+function keptRuns(labels: LabelPlacement) {
   const kept: Array<{ requestId: number; transcript: Transcript; wording: EventWording[] }> = [];
+  return {
+    /** Keeps a run and lays it out on `scale`: the page only cuts the diagram. */
+    keep(requestId: number, transcript: Transcript, wording: EventWording[], scale: TimeScale) {
+      kept.push({ requestId, transcript, wording });
+      if (kept.length > RUNS_KEPT_MAX) kept.shift();
+      return layoutDiagram(transcript, wording, scale, undefined, labels);
+    },
+    /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is refused with an error asking to run it again, which the page shows (it re-runs nothing by itself). */
+    relayout(runId: number, scale: TimeScale) {
+      const run = kept.find((entry) => entry.requestId === runId);
+      if (run === undefined)
+        throw new Error(
+          `the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`,
+        );
+      return layoutDiagram(run.transcript, run.wording, scale, undefined, labels);
+    },
+  };
+}
 
-  async function handle(request: LabRequest, notify?: (progress: Progress) => void): Promise<LabAnswer> {
-    const { requestId } = request;
-    switch (request.type) {
-      case 'list':
-        return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
-      case 'run': {
-        const transcript = await run(request, notify);
-        // The engine words every event once; the page draws and never words events itself. The
-        // diagram is laid out here too, off the page's thread; the page only cuts it.
-        const wording = wordEvents(transcript.events);
-        kept.push({ requestId, transcript, wording });
-        if (kept.length > RUNS_KEPT_MAX) kept.shift();
-        const layout = layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels);
-        return {
-          type: 'transcript',
-          requestId,
-          transcript,
-          facts: raceFactSteps(transcript),
-          race: raceView(transcript),
-          wording,
-          layout,
-        };
-      }
-      case 'recording': {
-        // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run, reporting each stage as it goes.
-        const report = recordingProgress(requestId, notify);
-        const probe = readRecording(request.bytes, report('checking'));
-        const transcript = recordingTranscript(probe, report('converting'));
-        const wording = wordRecording(transcript.events, report('wording'));
-        report('laying out')(0, transcript.events.length);
-        kept.push({ requestId, transcript, wording });
-        if (kept.length > RUNS_KEPT_MAX) kept.shift();
-        return {
-          type: 'transcript',
-          requestId,
-          transcript,
-          facts: null,
-          race: null,
-          wording,
-          layout: layoutDiagram(transcript, wording, request.scale ?? 'ordinal', undefined, labels),
-        };
-      }
-      case 'layout':
-        return { type: 'layout', requestId, layout: relayout(request.run, request.scale) };
-      case 'explore':
-        return { type: 'exploration', requestId, result: await exploreScenario(request, notify) };
-      case 'resolve': {
-        const { problems, ...view } = resolveView(request.params);
-        return { type: 'resolved', requestId, view, problems };
-      }
-      case 'ledger-snapshot':
-        return { type: 'ledger', requestId, ledger: ledgerView(await storedLedger()) };
-      case 'ledger-rows':
-        return { type: 'ledger-rows', requestId, page: await ledgerRows(request.table, request.offset, request.limit) };
-      case 'ledger-import':
-        return { type: 'ledger', requestId, ledger: await importLedger(request.bytes) };
-      case 'ledger-export':
-        return { type: 'ledger-file', requestId, bytes: await exportLedger() };
-      case 'ledger-reset': {
-        const sql = await sqlModule();
-        await storage.exclusive(() => storage.clear());
-        const empty = OpenLedger.open(sql, null);
-        hold(empty);
-        return { type: 'ledger', requestId, ledger: ledgerView(empty) };
-      }
+/** The one answer to one valid request. */
+async function handle(
+  host: RunHost & { readonly runs: ReturnType<typeof keptRuns> },
+  request: LabRequest,
+  notify?: (progress: Progress) => void,
+): Promise<LabAnswer> {
+  const { requestId } = request;
+  switch (request.type) {
+    case 'list':
+      return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
+    case 'run': {
+      const transcript = await runRequest(host, request, notify);
+      // The engine words every event once; the page draws and never words events itself. The
+      // diagram is laid out here too, off the page's thread; the page only cuts it.
+      const wording = wordEvents(transcript.events);
+      const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
+      return {
+        type: 'transcript',
+        requestId,
+        transcript,
+        facts: raceFactSteps(transcript),
+        race: raceView(transcript),
+        wording,
+        layout,
+      };
     }
+    case 'recording': {
+      // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run, reporting each stage as it goes.
+      const report = host.progress.recordingStages(requestId, notify);
+      const probe = readRecording(request.bytes, report('checking'));
+      const transcript = recordingTranscript(probe, report('converting'));
+      const wording = wordRecording(transcript.events, report('wording'));
+      report('laying out')(0, transcript.events.length);
+      const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
+      return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout };
+    }
+    case 'layout':
+      return { type: 'layout', requestId, layout: host.runs.relayout(request.run, request.scale) };
+    case 'explore':
+      return { type: 'exploration', requestId, result: await exploreRequest(host, request, notify) };
+    case 'resolve': {
+      const { problems, ...view } = resolveView(request.params);
+      return { type: 'resolved', requestId, view, problems };
+    }
+    case 'ledger-snapshot':
+      return { type: 'ledger', requestId, ledger: ledgerView(await host.ledger.open()) };
+    case 'ledger-rows':
+      return {
+        type: 'ledger-rows',
+        requestId,
+        page: await host.ledger.rows(request.table, request.offset, request.limit),
+      };
+    case 'ledger-import':
+      return { type: 'ledger', requestId, ledger: await host.ledger.importBytes(request.bytes) };
+    case 'ledger-export':
+      return { type: 'ledger-file', requestId, bytes: await host.ledger.exportBytes() };
+    case 'ledger-reset':
+      return { type: 'ledger', requestId, ledger: await host.ledger.reset() };
   }
+}
 
-  /** A kept run laid out on `scale`; a run no longer kept (the worker was replaced, or many runs came since) is refused with an error asking to run it again, which the page shows (it re-runs nothing by itself). */
-  function relayout(runId: number, scale: TimeScale) {
-    const run = kept.find((entry) => entry.requestId === runId);
-    if (run === undefined)
-      throw new Error(`the worker no longer holds run #${runId} (it keeps the latest ${RUNS_KEPT_MAX}); run it again`);
-    return layoutDiagram(run.transcript, run.wording, scale, undefined, labels);
-  }
+export function createLabHost(options: LabHostOptions): LabHost {
+  const { storage, labels = 'placed' } = options;
+  const now = options.now ?? (() => performance.now());
+  const sqlModule = sqlLoader(options.sql);
+  const host = {
+    sqlModule,
+    storage,
+    ledger: storedLedgerOf(storage, sqlModule),
+    now,
+    progress: progressReporters(now),
+    runs: keptRuns(labels),
+  };
 
   async function answer(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer> {
     try {
       if (!isLabRequest(data)) return malformed(salvageRequestId(data), explainBadRequest(data) ?? 'not a lab request');
-      return await handle(data, notify);
+      return await handle(host, data, notify);
     } catch (error) {
       return errorResponse(salvageRequestId(data), error);
     }

@@ -18,12 +18,12 @@ import type { BufferPoint, EvidenceBundle, PanelView } from './panelTypes';
  * to the main thread as a transcript and the page computes nothing itself.
  */
 
-/** SPEC §8: VF-1 … VF-12, each from the transcripts that demonstrate it. */
+/** docs/requirements.md#verification-statements-vf: VF-1 … VF-12, each from the transcripts that demonstrate it. */
 export function verifyLab(run: Runner, onProgress?: (progress: VerifyProgress) => void): VerificationResult[] {
   return verify(run, undefined, onProgress);
 }
 
-/** SPEC §9: every failure mode's failure run and fix run, each checked against its transcript. */
+/** docs/requirements.md#failure-modes-each-runnable-next-to-its-fix: every failure mode's failure run and fix run, each checked against its transcript. */
 export function failureModesLab(run: Runner): FailureModeResult[] {
   return checkFailureModes(run);
 }
@@ -45,7 +45,7 @@ function zipFiles(files: readonly { path: string; description: string; contents:
   return { files: files.map(({ path, description }) => ({ path, description })), bytes: zipSync(entries) };
 }
 
-/** SPEC §10: the capstone artifacts as one zip (the reviewer skill folder among them); `onProgress` as buildEvidence's. */
+/** docs/requirements.md#artifacts-ar: the capstone artifacts as one zip (the reviewer skill folder among them); `onProgress` as buildEvidence's. */
 export function evidenceZip(
   run: Runner,
   sql: SqlModule,

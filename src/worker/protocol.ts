@@ -47,7 +47,6 @@ export type {
   SdkRunInfo,
   SettingValue,
   Settings,
-  Transcript,
   Transport,
 } from '../engine';
 export type { LedgerOutcome, LedgerResponseRecord } from '../engine';
@@ -83,7 +82,7 @@ export type ExploreRequest = v.InferOutput<typeof ExploreRequestSchema>;
 /** The part of the run selection an exploration and a panel read: the model's seeded run. */
 export type ExploredRun = v.InferOutput<typeof ExploredRunSchema>;
 export type { ExploreResult, Ending, Violation, InvariantName } from '../engine';
-/** For a request race: the index of the event at which the run reaches each of the four facts (SPEC §7). */
+/** For a request race: the index of the event at which the run reaches each of the four facts (docs/requirements.md#the-race-and-its-four-recorded-facts). */
 export type RaceFactSteps = v.InferOutput<typeof RaceFactStepsSchema>;
 export type ResolvedView = v.InferOutput<typeof ResolvedViewSchema>;
 export type ViewProblem = v.InferOutput<typeof ViewProblemSchema>;

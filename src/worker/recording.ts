@@ -154,127 +154,7 @@ export function recordingTranscript(
   probe: ProbeTranscript,
   onProgress?: RecordingProgressListener,
 ): RecordingTranscript {
-  const requests = requestsByChannel(probe);
-  const events: LabEvent[] = [];
-  const probes: RecordedProbe[] = [];
-  const verdictsOf = (name: string) => probe.verdicts.filter((verdict) => verdict.probe === name);
-  const placed = new Set<string>();
-  const base = (atMs: number) => ({ seq: events.length, atMs, causeSeq: null });
-  const addVerdicts = (name: string, atMs: number) => {
-    if (placed.has(name)) return;
-    placed.add(name);
-    for (const verdict of verdictsOf(name)) {
-      const { sentence } = verdict;
-      events.push({
-        ...base(atMs),
-        kind: 'verdict',
-        probe: name,
-        check: verdict.check,
-        result: verdict.finding,
-        sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text },
-        detail: verdict.detail,
-      });
-    }
-  };
-  probe.events.forEach((event, i) => {
-    if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, probe.events.length);
-    const current = probes.at(-1);
-    if (current === undefined || current.probe !== event.probe)
-      probes.push({ probe: event.probe, first: events.length, last: events.length });
-    switch (event.kind) {
-      case 'message': {
-        // A real server's message, checked as JSON-RPC 2.0 (json.ts): the recording draws what the server sent.
-        const { message, problem } = checkJsonRpcMessage(event.message);
-        if (message !== null)
-          events.push({
-            ...base(event.atMs),
-            kind: 'message',
-            from: event.from,
-            to: event.to,
-            channel: event.channel,
-            message,
-            arrivesAtMs: event.atMs,
-          });
-        // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not one it can draw.
-        else
-          events.push({
-            ...base(event.atMs),
-            kind: 'probe-note',
-            probe: event.probe,
-            text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}`,
-          });
-        break;
-      }
-      case 'http-response':
-        events.push({
-          ...base(event.atMs),
-          kind: 'http-response',
-          probe: event.probe,
-          channel: event.channel,
-          requestId: requests.get(event.channel) ?? null,
-          status: event.status,
-          headers: event.headers,
-        });
-        break;
-      case 'sse-comment':
-        events.push({
-          ...base(event.atMs),
-          kind: 'sse-comment',
-          action: 'received',
-          requestId: requests.get(event.channel) ?? event.channel,
-          channel: event.channel,
-          line: event.text,
-          arrivesAtMs: event.atMs,
-          reason: 'a comment line on the SSE stream (a keep-alive)',
-        });
-        break;
-      case 'stream-closed': {
-        const id = requests.get(event.channel);
-        // The end of a POST that carried no request (a notification's 202) closes no request's stream: the probe's words keep it.
-        if (id === undefined)
-          events.push({
-            ...base(event.atMs),
-            kind: 'probe-note',
-            probe: event.probe,
-            text: `the ${event.by} ended ${event.channel}, which carried no request: ${event.reason}`,
-          });
-        else
-          events.push({
-            ...base(event.atMs),
-            kind: 'stream-closed',
-            by: event.by,
-            requestId: id,
-            reason: event.reason,
-          });
-        break;
-      }
-      case 'deadline':
-        events.push({
-          ...base(event.atMs),
-          kind: 'deadline',
-          requestId: event.requestId,
-          deadline: event.deadline,
-          action: event.action,
-          dueAtMs: event.dueAtMs,
-          reason: `the probe's own ${event.deadline === 'idle' ? 'idle' : 'maximum'} deadline`,
-        });
-        break;
-      case 'note':
-        events.push({ ...base(event.atMs), kind: 'probe-note', probe: event.probe, text: event.text });
-        break;
-    }
-    const next = probe.events[i + 1];
-    if (next === undefined || next.probe !== event.probe) addVerdicts(event.probe, event.atMs);
-    (probes.at(-1) as RecordedProbe).last = events.length - 1;
-  });
-  // A verdict of a probe that recorded no event of its own still shows, at the end.
-  const endMs = probe.events.at(-1)?.atMs ?? 0;
-  for (const verdict of probe.verdicts) {
-    if (placed.has(verdict.probe)) continue;
-    const first = events.length;
-    addVerdicts(verdict.probe, endMs);
-    probes.push({ probe: verdict.probe, first, last: events.length - 1 });
-  }
+  const { events, probes } = recordedEvents(probe, onProgress);
   const count = (finding: string) =>
     events.filter((event) => event.kind === 'verdict' && event.result === finding).length;
   return {
@@ -301,6 +181,138 @@ export function recordingTranscript(
       notObservable: count('not observable'),
     },
   };
+}
+
+/**
+ * The recording's events as the lab's, each probe's verdicts right after its last event, and where
+ * each probe's events stand in the list.
+ */
+function recordedEvents(
+  probe: ProbeTranscript,
+  onProgress?: RecordingProgressListener,
+): { events: LabEvent[]; probes: RecordedProbe[] } {
+  const requests = requestsByChannel(probe);
+  const events: LabEvent[] = [];
+  const probes: RecordedProbe[] = [];
+  const placed = new Set<string>();
+  const addVerdicts = (name: string, atMs: number) => {
+    if (placed.has(name)) return;
+    placed.add(name);
+    for (const verdict of probe.verdicts)
+      if (verdict.probe === name) events.push(verdictEvent(verdict, events.length, atMs));
+  };
+  probe.events.forEach((event, i) => {
+    if (i % PROGRESS_EVERY_EVENTS === 0) onProgress?.(i, probe.events.length);
+    const current = probes.at(-1);
+    if (current === undefined || current.probe !== event.probe)
+      probes.push({ probe: event.probe, first: events.length, last: events.length });
+    events.push(labEventOf(event, requests, events.length));
+    const next = probe.events[i + 1];
+    if (next === undefined || next.probe !== event.probe) addVerdicts(event.probe, event.atMs);
+    (probes.at(-1) as RecordedProbe).last = events.length - 1;
+  });
+  // A verdict of a probe that recorded no event of its own still shows, at the end.
+  const endMs = probe.events.at(-1)?.atMs ?? 0;
+  for (const verdict of probe.verdicts) {
+    if (placed.has(verdict.probe)) continue;
+    const first = events.length;
+    addVerdicts(verdict.probe, endMs);
+    probes.push({ probe: verdict.probe, first, last: events.length - 1 });
+  }
+  return { events, probes };
+}
+
+/** A probe's verdict as the event at place `seq`, at `atMs`. */
+function verdictEvent(verdict: ProbeTranscript['verdicts'][number], seq: number, atMs: number): LabEvent {
+  const { sentence } = verdict;
+  return {
+    seq,
+    atMs,
+    causeSeq: null,
+    kind: 'verdict',
+    probe: verdict.probe,
+    check: verdict.check,
+    result: verdict.finding,
+    sentence: { revision: sentence.revision, level: sentence.level, page: sentence.page, text: sentence.text },
+    detail: verdict.detail,
+  };
+}
+
+/** One event the probe recorded, as the lab's event at place `seq`; `requests`: the request each HTTP channel carried. */
+function labEventOf(
+  event: ProbeTranscript['events'][number],
+  requests: ReadonlyMap<string, RequestId>,
+  seq: number,
+): LabEvent {
+  const base = { seq, atMs: event.atMs, causeSeq: null };
+  switch (event.kind) {
+    case 'message': {
+      // A real server's message, checked as JSON-RPC 2.0 (json.ts): the recording draws what the server sent.
+      const { message, problem } = checkJsonRpcMessage(event.message);
+      if (message !== null)
+        return {
+          ...base,
+          kind: 'message',
+          from: event.from,
+          to: event.to,
+          channel: event.channel,
+          message,
+          arrivesAtMs: event.atMs,
+        };
+      // Kept, as a note: the lab draws JSON-RPC 2.0 messages only, and this one is not one it can draw.
+      return {
+        ...base,
+        kind: 'probe-note',
+        probe: event.probe,
+        text: `the ${event.from} sent a message the lab cannot draw as JSON-RPC 2.0 (${problem}) on ${event.channel}: ${JSON.stringify(event.message).slice(0, 500)}`,
+      };
+    }
+    case 'http-response':
+      return {
+        ...base,
+        kind: 'http-response',
+        probe: event.probe,
+        channel: event.channel,
+        requestId: requests.get(event.channel) ?? null,
+        status: event.status,
+        headers: event.headers,
+      };
+    case 'sse-comment':
+      return {
+        ...base,
+        kind: 'sse-comment',
+        action: 'received',
+        requestId: requests.get(event.channel) ?? event.channel,
+        channel: event.channel,
+        line: event.text,
+        arrivesAtMs: event.atMs,
+        reason: 'a comment line on the SSE stream (a keep-alive)',
+      };
+    case 'stream-closed': {
+      const id = requests.get(event.channel);
+      // The end of a POST that carried no request (a notification's 202) closes no request's stream: the probe's words keep it.
+      if (id === undefined)
+        return {
+          ...base,
+          kind: 'probe-note',
+          probe: event.probe,
+          text: `the ${event.by} ended ${event.channel}, which carried no request: ${event.reason}`,
+        };
+      return { ...base, kind: 'stream-closed', by: event.by, requestId: id, reason: event.reason };
+    }
+    case 'deadline':
+      return {
+        ...base,
+        kind: 'deadline',
+        requestId: event.requestId,
+        deadline: event.deadline,
+        action: event.action,
+        dueAtMs: event.dueAtMs,
+        reason: `the probe's own ${event.deadline === 'idle' ? 'idle' : 'maximum'} deadline`,
+      };
+    case 'note':
+      return { ...base, kind: 'probe-note', probe: event.probe, text: event.text };
+  }
 }
 
 /** A message's sentence as the probe saw it: sent (the client's) or received (the server's), at one instant. */

@@ -130,8 +130,15 @@ describe('one run description', () => {
       transport: 'http',
       seed: 3,
       settings: { latencyJitterMs: 300 },
-      schedule: 'j0.j10',
-      faults: 'drop:7,delay:9:300',
+      // Past the edge the ordering and the faults are parsed values.
+      schedule: [
+        { kind: 'j', value: 0 },
+        { kind: 'j', value: 10 },
+      ],
+      faults: [
+        { kind: 'drop', seq: 7 },
+        { kind: 'delay', seq: 9, ms: 300 },
+      ],
     });
   });
 

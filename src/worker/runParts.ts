@@ -1,4 +1,4 @@
-import type { DiagramLayout } from '../diagram/geometry/layout';
+import type { DiagramLayout } from '../diagram/geometry/model';
 import type { EventWording, LabAnswer, LabEvent, LabResponse, ToolResponse } from './protocol';
 
 /**

@@ -11,7 +11,7 @@ import type {
   SettingsSpec,
   Transcript,
 } from '../engine';
-import type { DiagramLayout } from '../diagram/geometry/layout';
+import type { DiagramLayout } from '../diagram/geometry/model';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
@@ -769,7 +769,7 @@ export const LedgerViewSchema = v.object({
 
 /** The ledger tables the page shows, by the names LedgerView gives them. */
 export const LedgerTableSchema = v.picklist(['idempotencyKeys', 'effects', 'executions']);
-/** Rows one `ledger-rows` request may ask for (STYLE: a limit on everything); the page asks for one page of them. */
+/** Rows one `ledger-rows` request may ask for (docs/architecture.md#a-limit-on-everything); the page asks for one page of them. */
 export const LEDGER_ROWS_LIMIT_MAX = 1_000;
 /** Beyond any offset a ledger of LEDGER_BYTES_MAX can reach (a row takes more than one byte). */
 const LEDGER_ROWS_OFFSET_MAX = 16 * 1024 * 1024;

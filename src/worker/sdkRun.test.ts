@@ -5,8 +5,7 @@ import { findScenario } from '../scenarios/index';
 import { linkFor } from '../store/url';
 import { createLabHost } from './host';
 import { layoutDiagram } from '../diagram/geometry/layout';
-import { wordEvents } from '../engine';
-import type { Transcript } from '../store/labStore';
+import { wordEvents, type Transcript } from '../engine';
 import { memoryLedgerStorage } from './ledgerStorage';
 import { isLabResponse, type LabResponse } from './protocol';
 

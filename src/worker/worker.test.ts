@@ -1,21 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import type { SqlModule } from '../engine';
-import type { LedgerScenario } from '../engine';
+import type { LedgerScenario, Transcript } from '../engine';
 import { scenarios } from '../scenarios/index';
 import { createLabClient, LabClientError } from './client';
 import { createLabHost, LEDGER_BYTES_MAX, type LabHost } from './host';
 import { ledgerTooLarge } from './ledgerLimits';
 import { createInProcessWorker } from './inProcessWorker';
 import { memoryLedgerStorage, StorageError, type LedgerStorage } from './ledgerStorage';
-import {
-  isLabRequest,
-  isLabResponse,
-  type LabResponse,
-  type LedgerOutcome,
-  type LedgerView,
-  type Transcript,
-} from './protocol';
+import { isLabRequest, isLabResponse, type LabResponse, type LedgerOutcome, type LedgerView } from './protocol';
 
 // The worker protocol: guards accept exactly the documented shapes, every message gets one answer,
 // the client turns answers and failures into settled promises with LabError codes, ledger scenarios

@@ -103,59 +103,84 @@ interface Pending extends RequestHooks {
 export function createWorkerClient<Request extends { requestId: number }>(
   options: WorkerClientOptions<Request>,
 ): WorkerClient<Request> {
-  const { name } = options;
-  const pending = new Map<number, Pending>();
-  let worker: WorkerLike<Request> | null = null;
-  let nextRequestId = 1;
-  let broken: WorkerClientError | null = null;
+  const connection = new WorkerConnection(options);
+  if (options.lazy !== true) connection.start();
+  return {
+    nextId: () => connection.nextId(),
+    request: <A extends Settling>(expected: Settling['type'], request: Request, hooks: RequestHooks = {}) =>
+      connection.request<A>(expected, request, hooks),
+    stop: (message) => connection.stop(message),
+    terminate: () => connection.terminate(),
+  };
+}
 
-  function failAll(error: WorkerClientError): void {
-    const waiting = [...pending.values()];
-    pending.clear();
+/** The state behind one worker client: its worker (replaced on Stop), the requests waiting for it, and whether it broke for good. */
+class WorkerConnection<Request extends { requestId: number }> {
+  private readonly name: string;
+  private readonly pending = new Map<number, Pending>();
+  private worker: WorkerLike<Request> | null = null;
+  private nextRequestId = 1;
+  private broken: WorkerClientError | null = null;
+
+  constructor(private readonly options: WorkerClientOptions<Request>) {
+    this.name = options.name;
+  }
+
+  nextId(): number {
+    return this.nextRequestId++;
+  }
+
+  private failAll(error: WorkerClientError): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
     for (const request of waiting) request.fail(error);
   }
 
   /** Starts a worker and listens to it; a replaced (stopped) worker's late messages are ignored. */
-  function start(): WorkerLike<Request> {
+  start(): WorkerLike<Request> {
+    const { name } = this;
     // The checks load while the worker starts: ready before its first answer.
     void protocolChecks().catch(() => undefined);
-    const target = options.makeWorker();
-    worker = target;
-    const explain = (checks: ProtocolChecks) => options.explain(checks);
+    const target = this.options.makeWorker();
+    this.worker = target;
+    const explain = (checks: ProtocolChecks) => this.options.explain(checks);
     // Each event is read at once and handled in arrival order once the checks have loaded (lazyChecks.ts).
     const later = arrivalQueue((problem) => {
-      if (target === worker) failAll(new WorkerClientError('WORKER_FAILED', problem));
+      if (target === this.worker) this.failAll(new WorkerClientError('WORKER_FAILED', problem));
     });
     target.addEventListener('message', (event) => {
       const received = event.data;
       later((checks) => {
-        if (target === worker) onMessage(received, explain(checks)(received));
+        if (target === this.worker) this.onMessage(received, explain(checks)(received));
       });
     });
     target.addEventListener('messageerror', () => {
       later(() => {
-        if (target === worker)
-          failAll(new WorkerClientError('WORKER_FAILED', `a message from the ${name} could not be deserialized`));
+        if (target === this.worker)
+          this.failAll(new WorkerClientError('WORKER_FAILED', `a message from the ${name} could not be deserialized`));
       });
     });
     target.addEventListener('error', (event) => {
       event.preventDefault();
       const message = event.message;
       later(() => {
-        if (target !== worker) return;
-        broken = new WorkerClientError('WORKER_FAILED', `the ${name} failed: ${message || 'it could not be loaded'}`);
-        failAll(broken);
+        if (target !== this.worker) return;
+        this.broken = new WorkerClientError(
+          'WORKER_FAILED',
+          `the ${name} failed: ${message || 'it could not be loaded'}`,
+        );
+        this.failAll(this.broken);
       });
     });
     return target;
   }
 
-  function onMessage(received: unknown, problem: string | null): void {
+  private onMessage(received: unknown, problem: string | null): void {
     if (problem !== null) {
-      failAll(
+      this.failAll(
         new WorkerClientError(
           'WORKER_FAILED',
-          `the ${name} sent a message the page cannot read (${problem}): ${preview(received)}`,
+          `the ${this.name} sent a message the page cannot read (${problem}): ${preview(received)}`,
         ),
       );
       return;
@@ -163,116 +188,127 @@ export function createWorkerClient<Request extends { requestId: number }>(
     const data = received as Received;
     if (data.requestId === null) {
       // Only an error can lack a requestId: the worker could not tell which request it answers.
-      failAll(
+      this.failAll(
         data.type === 'error'
           ? new WorkerClientError(data.code, data.message)
           : new WorkerClientError('WORKER_FAILED', 'unaddressed answer'),
       );
       return;
     }
-    const request = pending.get(data.requestId);
+    const request = this.pending.get(data.requestId);
     if (request === undefined) return; // already settled (stopped, or past its budget): nothing waits for it
-    switch (data.type) {
-      case 'progress':
-        request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
-        return;
-      case 'explore-progress':
-        request.exploreProgress?.({
-          states: data.states,
-          schedules: data.schedules,
-          violations: data.violations,
-          fraction: data.fraction,
-        });
-        return;
-      case 'recording-progress':
-        request.recordingProgress?.({ stage: data.stage, done: data.done, total: data.total });
-        return;
-      case 'verify-progress':
-        request.verifyProgress?.({ runsDone: data.runsDone, runsTotal: data.runsTotal, statement: data.statement });
-        return;
-      case 'run-part': {
-        const out = (request.parts ??= new PartsAssembly()).add(data satisfies RunPart);
-        if (out !== null) {
-          pending.delete(data.requestId);
-          request.fail(
-            new WorkerClientError('WORKER_FAILED', `the ${name} sent the parts of an answer out of order: ${out}`),
-          );
-        }
-        return;
+    if (!reported(request, data)) this.settle(request, data.requestId, data);
+  }
+
+  /** A part of a long answer, or the answer itself: the request settles once its answer is whole. */
+  private settle(request: Pending, requestId: number, data: Exclude<Received, Report>): void {
+    const { name } = this;
+    if (data.type === 'run-part') {
+      const out = (request.parts ??= new PartsAssembly()).add(data satisfies RunPart);
+      if (out !== null) {
+        this.pending.delete(requestId);
+        request.fail(
+          new WorkerClientError('WORKER_FAILED', `the ${name} sent the parts of an answer out of order: ${out}`),
+        );
       }
-      default: {
-        // Every other type is an answer: a new type that is not one fails to compile here.
-        pending.delete(data.requestId);
-        const whole = (request.parts ?? new PartsAssembly()).finish(data satisfies Settling);
-        if (whole.ok) request.settle(whole.answer);
-        else
-          request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
-      }
+      return;
     }
+    // Every other type is an answer: a new type that is not one fails to compile here.
+    this.pending.delete(requestId);
+    const whole = (request.parts ?? new PartsAssembly()).finish(data satisfies Settling);
+    if (whole.ok) request.settle(whole.answer);
+    else request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
   }
 
   /** Ends the worker, fails what waits for it with `error`; the next request starts a fresh one. */
-  function restart(error: WorkerClientError): void {
-    worker?.terminate?.();
-    worker = null;
-    failAll(error);
-    broken = null;
-    if (options.lazy !== true) start();
+  private restart(error: WorkerClientError): void {
+    this.worker?.terminate?.();
+    this.worker = null;
+    this.failAll(error);
+    this.broken = null;
+    if (this.options.lazy !== true) this.start();
   }
 
-  if (options.lazy !== true) start();
-
-  return {
-    nextId: () => nextRequestId++,
-    request<A extends Settling>(expected: Settling['type'], request: Request, hooks: RequestHooks = {}): Promise<A> {
-      const answered = new Promise<A>((resolve, reject) => {
-        if (broken !== null) {
-          reject(broken);
-          return;
-        }
-        const target = worker ?? start();
-        pending.set(request.requestId, {
-          ...hooks,
-          settle(response) {
-            if (response.type === expected) resolve(response as A);
-            else if (response.type === 'error') reject(new WorkerClientError(response.code, response.message));
-            else
-              reject(
-                new WorkerClientError('WORKER_FAILED', `asked for ${expected}, the ${name} answered ${response.type}`),
-              );
-          },
-          fail: reject,
-        });
-        try {
-          target.postMessage(request);
-        } catch (error) {
-          pending.delete(request.requestId);
-          reject(new WorkerClientError('WORKER_FAILED', `could not send to the ${name}: ${String(error)}`));
-        }
+  request<A extends Settling>(expected: Settling['type'], request: Request, hooks: RequestHooks): Promise<A> {
+    const { name } = this;
+    const answered = new Promise<A>((resolve, reject) => {
+      if (this.broken !== null) {
+        reject(this.broken);
+        return;
+      }
+      const target = this.worker ?? this.start();
+      this.pending.set(request.requestId, {
+        ...hooks,
+        settle(response) {
+          if (response.type === expected) resolve(response as A);
+          else if (response.type === 'error') reject(new WorkerClientError(response.code, response.message));
+          else
+            reject(
+              new WorkerClientError('WORKER_FAILED', `asked for ${expected}, the ${name} answered ${response.type}`),
+            );
+        },
+        fail: reject,
       });
-      const { budget } = hooks;
-      if (budget === undefined) return answered;
-      // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
-      const timer = setTimeout(() => {
-        if (!pending.has(request.requestId)) return;
-        restart(
-          new WorkerClientError(
-            'RUN_BUDGET',
-            `the ${budget.what} took longer than ${budget.ms} ms, so it was stopped and a fresh worker started${budget.after ?? ''}`,
-          ),
-        );
-      }, budget.ms);
-      return answered.finally(() => clearTimeout(timer));
-    },
-    stop(message) {
-      restart(new WorkerClientError('STOPPED', message));
-    },
-    terminate() {
-      worker?.terminate?.();
-      broken = new WorkerClientError('WORKER_FAILED', `the ${name} was stopped`);
-      failAll(broken);
-    },
-  };
+      try {
+        target.postMessage(request);
+      } catch (error) {
+        this.pending.delete(request.requestId);
+        reject(new WorkerClientError('WORKER_FAILED', `could not send to the ${name}: ${String(error)}`));
+      }
+    });
+    const { budget } = hooks;
+    if (budget === undefined) return answered;
+    // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
+    const timer = setTimeout(() => {
+      if (!this.pending.has(request.requestId)) return;
+      this.restart(
+        new WorkerClientError(
+          'RUN_BUDGET',
+          `the ${budget.what} took longer than ${budget.ms} ms, so it was stopped and a fresh worker started${budget.after ?? ''}`,
+        ),
+      );
+    }, budget.ms);
+    return answered.finally(() => clearTimeout(timer));
+  }
+
+  stop(message: string): void {
+    this.restart(new WorkerClientError('STOPPED', message));
+  }
+
+  terminate(): void {
+    this.worker?.terminate?.();
+    this.broken = new WorkerClientError('WORKER_FAILED', `the ${this.name} was stopped`);
+    this.failAll(this.broken);
+  }
+}
+
+/** The reports that come before an answer: how far a long request got. */
+type Report = Extract<Received, { type: 'progress' | 'explore-progress' | 'recording-progress' | 'verify-progress' }>;
+
+/** Hands a progress report to the request's hook; false when `data` is not a report. */
+function reported(request: Pending, data: Received): data is Report {
+  switch (data.type) {
+    case 'progress':
+      request.progress?.({ eventsRun: data.eventsRun, atMs: data.atMs });
+      return true;
+    case 'explore-progress':
+      request.exploreProgress?.({
+        states: data.states,
+        schedules: data.schedules,
+        violations: data.violations,
+        fraction: data.fraction,
+      });
+      return true;
+    case 'recording-progress':
+      request.recordingProgress?.({ stage: data.stage, done: data.done, total: data.total });
+      return true;
+    case 'verify-progress':
+      request.verifyProgress?.({ runsDone: data.runsDone, runsTotal: data.runsTotal, statement: data.statement });
+      return true;
+    default:
+      // A part or an answer: `settle` takes it, and its `data satisfies Settling` makes a new type that is neither fail to compile.
+      return false;
+  }
 }
 
 function preview(value: unknown): string {

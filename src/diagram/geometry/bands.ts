@@ -97,164 +97,235 @@ export function planBands(
   leads?: ReadonlyMap<number, number>,
 ): BandPlan {
   const count = events.length;
-  const rowY = new Array<number>(count).fill(0);
-  const dx = new Array<number>(count).fill(0);
-  const bandTop = new Array<number>(count).fill(0);
-  const landY = new Array<number>(count).fill(NaN);
-  const reach = new Map<string, { left: number; right: number }>();
-  const bands: Band[] = [];
-  let top = BANDS_TOP_Y;
+  const plan: BandPlan = {
+    bands: [],
+    rowY: new Array<number>(count).fill(0),
+    dx: new Array<number>(count).fill(0),
+    bandTop: new Array<number>(count).fill(0),
+    landY: new Array<number>(count).fill(NaN),
+    reach: new Map<string, { left: number; right: number }>(),
+  };
   let start = 0;
   while (start < count) {
     const atMs = (events[start] as BandEvent).atMs;
     let end = start;
     while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
-    const before = bands[bands.length - 1];
+    const before = plan.bands[plan.bands.length - 1];
     const lead = leads?.get(atMs) ?? 0;
     // The first band's lead keeps its labels clear of the lane headers' band above it.
-    top = before === undefined ? BANDS_TOP_Y + lead : before.top + before.height + bandGap(atMs - before.atMs) + lead;
-    const shared = bandY?.get(atMs);
-    if (shared !== undefined) top = shared;
-    // A band holding only dots (no word, no wire sent from it) is a dot's height: a long race's
-    // bookkeeping instants (a receipt, a checkpoint) then take little of the pane.
-    let slim = true;
-    for (let i = start; i < end && slim; i++) {
-      const item = (events[i] as BandEvent).item;
-      const box = item.kind === 'local' ? item : item.kind === 'settle' ? item.item : null;
-      if (item.kind === 'wire' || (box !== null && (box.word || box.height > DOT_PX))) slim = false;
-    }
-    const firstRowH = slim ? SLIM_BAND_H : CHIP_H;
-    const rowCentre = (row: number) => top + firstRowH / 2 + row * ROW_PITCH;
-
-    const sentHere = new Set<number>();
-    for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') sentHere.add(i);
-    const localOf = (i: number): LocalBox | null => {
-      const item = (events[i] as BandEvent).item;
-      if (item.kind === 'local') return item;
-      if (item.kind === 'settle' && !sentHere.has(item.sentBy)) return item.item;
-      return null;
-    };
-
-    // Which sides of each lane a wire of this band leaves or lands on (-1 left, +1 right), and
-    // which sides a wire sent in an earlier band lands on (its arrowhead is there).
-    const sides = new Map<number, Set<number>>();
-    const arrivals = new Map<number, Set<number>>();
-    const touch = (lane: number, toward: number, into = sides) => {
-      if (toward === lane) return;
-      let set = into.get(lane);
-      if (set === undefined) into.set(lane, (set = new Set()));
-      set.add(toward > lane ? 1 : -1);
-    };
-    for (let i = start; i < end; i++) {
-      const item = (events[i] as BandEvent).item;
-      bandTop[i] = top;
-      if (item.kind === 'wire') touch(item.from, item.to);
-      else if (item.kind === 'settle') {
-        const sender = events[item.sentBy] as BandEvent;
-        if (sender.item.kind === 'wire') {
-          touch(item.at, sender.item.from);
-          if (!sentHere.has(item.sentBy)) touch(item.at, sender.item.from, arrivals);
-        }
-      }
-    }
-
-    // Each lane's items in lines from the first row, on the side of its line no wire uses.
-    const lines = new Map<
-      string,
-      { position: number; words: number; lines: Array<{ items: number[]; width: number; height: number }> }
-    >();
-    for (let i = start; i < end; i++) {
-      const local = localOf(i);
-      if (local === null) continue;
-      let lane = lines.get(local.lane);
-      if (lane === undefined)
-        lines.set(local.lane, (lane = { position: (events[i] as BandEvent).lanePosition, words: 0, lines: [] }));
-      if (local.word)
-        lane.words =
-          lane.lines.length +
-          (lane.lines.length > 0 &&
-          lane.lines[lane.lines.length - 1]!.width + CHIP_GAP_X + local.width <= local.groupMax
-            ? 0
-            : 1);
-      const last = lane.lines[lane.lines.length - 1];
-      if (last !== undefined && last.width + CHIP_GAP_X + local.width <= local.groupMax) {
-        last.items.push(i);
-        last.width += CHIP_GAP_X + local.width;
-        last.height = Math.max(last.height, local.height);
-      } else lane.lines.push({ items: [i], width: local.width, height: local.height });
-    }
-    let rows = 1;
-    /** Per lane position: the side its items stand on and how many rows they take. */
-    const itemsAt = new Map<number, { side: number; rows: number }>();
-    /** Lanes whose words stand a row below the band's first row, where the wires arriving on that side land. */
-    const below = new Set<number>();
-    for (const [id, lane] of lines) {
-      const used = sides.get(lane.position) ?? new Set<number>();
-      // Right of the line when only the left is used, left of it when only the right is, else centred;
-      // the first lane's always right of it (left of it are the time column and the deadline bars).
-      const side = lane.position === 0 ? 1 : used.has(-1) && !used.has(1) ? 1 : used.has(1) && !used.has(-1) ? -1 : 0;
-      // A wire arriving on the side the words stand on (the first lane's right, or both sides) lands on
-      // the first row and the words start on the next: no arrowhead ends under a chip.
-      const landing = arrivals.get(lane.position);
-      const offset = lane.words > 0 && landing !== undefined && (side === 0 || landing.has(side)) ? 1 : 0;
-      if (offset > 0) below.add(lane.position);
-      let y = top + offset * ROW_PITCH;
-      const laneReach = reach.get(id) ?? { left: 0, right: 0 };
-      reach.set(id, laneReach);
-      for (const line of lane.lines) {
-        let x = side === 0 ? -line.width / 2 : side > 0 ? SIDE_CLEAR_X : -SIDE_CLEAR_X - line.width;
-        laneReach.left = Math.max(laneReach.left, -x);
-        laneReach.right = Math.max(laneReach.right, x + line.width);
-        for (const i of line.items) {
-          const local = localOf(i) as LocalBox;
-          dx[i] = x + local.width / 2;
-          rowY[i] = y + Math.max(firstRowH, line.height) / 2;
-          x += local.width + CHIP_GAP_X;
-        }
-        y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
-      }
-      const taken = Math.max(1, Math.ceil((y - top - (ROW_PITCH - CHIP_H)) / ROW_PITCH - 0.01));
-      // Dots may sit on a wire's line; only rows holding a word are in a wire's way.
-      itemsAt.set(lane.position, { side, rows: Math.min(taken, offset + lane.words) });
-      rows = Math.max(rows, taken);
-    }
-
-    // Wires: each on the first row free of the band's other wires on the lanes it spans, and below
-    // the items it would pass through (a lane's items on the side it leaves toward, or between).
-    const nextRow = new Map<number, number>();
-    for (let i = start; i < end; i++) {
-      const item = (events[i] as BandEvent).item;
-      if (item.kind !== 'wire') continue;
-      const low = Math.min(item.from, item.to);
-      const high = Math.max(item.from, item.to);
-      const toward = item.to > item.from ? 1 : -1;
-      let row = 0;
-      for (let lane = low; lane <= high; lane++) {
-        row = Math.max(row, nextRow.get(lane) ?? 0);
-        const items = itemsAt.get(lane);
-        const inTheWay =
-          items !== undefined &&
-          items.rows > 0 &&
-          lane !== item.to &&
-          (lane !== item.from || items.side === 0 || items.side === toward);
-        if (inTheWay) row = Math.max(row, items.rows);
-      }
-      for (let lane = low; lane <= high; lane++) nextRow.set(lane, row + 1);
-      rows = Math.max(rows, row + 1);
-      rowY[i] = rowCentre(row);
-    }
-    for (let i = start; i < end; i++) {
-      const item = (events[i] as BandEvent).item;
-      if (item.kind === 'settle' && sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
-      else if (localOf(i) === null && item.kind !== 'wire') rowY[i] = rowCentre(0);
-      if (item.kind === 'settle')
-        landY[i] = !sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(0) : (rowY[i] as number);
-    }
-    bands.push({ atMs, top, height: firstRowH + (rows - 1) * ROW_PITCH, centre: rowCentre(0), first: start, lead });
+    const top =
+      bandY?.get(atMs) ??
+      (before === undefined ? BANDS_TOP_Y + lead : before.top + before.height + bandGap(atMs - before.atMs) + lead);
+    const firstRowH = slimBand(events, start, end) ? SLIM_BAND_H : CHIP_H;
+    const band: BandRange = { events, start, end, top, firstRowH, sentHere: new Set<number>() };
+    for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') band.sentHere.add(i);
+    const { sides, arrivals } = wireSides(band, plan.bandTop);
+    const locals = placeLocals(band, laneLines(band), sides, arrivals, plan);
+    const rows = placeWires(band, locals.itemsAt, locals.rows, plan.rowY);
+    settleRows(band, locals.below, plan);
+    plan.bands.push({
+      atMs,
+      top,
+      height: firstRowH + (rows - 1) * ROW_PITCH,
+      centre: rowCentre(band, 0),
+      first: start,
+      lead,
+    });
     start = end;
   }
-  for (let i = 0; i < count; i++) if (Number.isNaN(landY[i])) landY[i] = rowY[i] as number;
-  return { bands, rowY, dx, bandTop, landY, reach };
+  for (let i = 0; i < count; i++) if (Number.isNaN(plan.landY[i])) plan.landY[i] = plan.rowY[i] as number;
+  return plan;
+}
+
+/** One band being planned: its events [start, end), its top, its first row's height, and which of its events send a wire. */
+interface BandRange {
+  events: readonly BandEvent[];
+  start: number;
+  end: number;
+  top: number;
+  firstRowH: number;
+  sentHere: Set<number>;
+}
+
+const rowCentre = (band: BandRange, row: number) => band.top + band.firstRowH / 2 + row * ROW_PITCH;
+
+/** What event i puts on its lane in this band: its chip or dot, or (a wire settled in the band it was sent in) nothing. */
+function localOf(band: BandRange, i: number): LocalBox | null {
+  const item = (band.events[i] as BandEvent).item;
+  if (item.kind === 'local') return item;
+  if (item.kind === 'settle' && !band.sentHere.has(item.sentBy)) return item.item;
+  return null;
+}
+
+/**
+ * A band holding only dots (no word, no wire sent from it) is a dot's height: a long race's
+ * bookkeeping instants (a receipt, a checkpoint) then take little of the pane.
+ */
+function slimBand(events: readonly BandEvent[], start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const item = (events[i] as BandEvent).item;
+    const box = item.kind === 'local' ? item : item.kind === 'settle' ? item.item : null;
+    if (item.kind === 'wire' || (box !== null && (box.word || box.height > DOT_PX))) return false;
+  }
+  return true;
+}
+
+/**
+ * Which sides of each lane a wire of this band leaves or lands on (-1 left, +1 right), and which sides
+ * a wire sent in an earlier band lands on (its arrowhead is there); records each event's band top.
+ */
+function wireSides(
+  band: BandRange,
+  bandTop: number[],
+): { sides: Map<number, Set<number>>; arrivals: Map<number, Set<number>> } {
+  const { events, sentHere } = band;
+  const sides = new Map<number, Set<number>>();
+  const arrivals = new Map<number, Set<number>>();
+  const touch = (lane: number, toward: number, into = sides) => {
+    if (toward === lane) return;
+    let set = into.get(lane);
+    if (set === undefined) into.set(lane, (set = new Set()));
+    set.add(toward > lane ? 1 : -1);
+  };
+  for (let i = band.start; i < band.end; i++) {
+    const item = (events[i] as BandEvent).item;
+    bandTop[i] = band.top;
+    if (item.kind === 'wire') touch(item.from, item.to);
+    else if (item.kind === 'settle') {
+      const sender = events[item.sentBy] as BandEvent;
+      if (sender.item.kind === 'wire') {
+        touch(item.at, sender.item.from);
+        if (!sentHere.has(item.sentBy)) touch(item.at, sender.item.from, arrivals);
+      }
+    }
+  }
+  return { sides, arrivals };
+}
+
+type LaneLines = Map<
+  string,
+  { position: number; words: number; lines: Array<{ items: number[]; width: number; height: number }> }
+>;
+
+/** Each lane's items in lines (wrapped past the lane's width), and how many lines hold a word. */
+function laneLines(band: BandRange): LaneLines {
+  const lines: LaneLines = new Map();
+  for (let i = band.start; i < band.end; i++) {
+    const local = localOf(band, i);
+    if (local === null) continue;
+    let lane = lines.get(local.lane);
+    if (lane === undefined)
+      lines.set(local.lane, (lane = { position: (band.events[i] as BandEvent).lanePosition, words: 0, lines: [] }));
+    if (local.word)
+      lane.words =
+        lane.lines.length +
+        (lane.lines.length > 0 && lane.lines[lane.lines.length - 1]!.width + CHIP_GAP_X + local.width <= local.groupMax
+          ? 0
+          : 1);
+    const last = lane.lines[lane.lines.length - 1];
+    if (last !== undefined && last.width + CHIP_GAP_X + local.width <= local.groupMax) {
+      last.items.push(i);
+      last.width += CHIP_GAP_X + local.width;
+      last.height = Math.max(last.height, local.height);
+    } else lane.lines.push({ items: [i], width: local.width, height: local.height });
+  }
+  return lines;
+}
+
+/**
+ * Each lane's items in lines from the first row, on the side of its line no wire uses: their x offsets
+ * and rows, the rows they take per lane position, the lanes whose words stand a row below the band's
+ * first row (where the wires arriving on that side land), and the rows the band takes so far.
+ */
+function placeLocals(
+  band: BandRange,
+  lines: LaneLines,
+  sides: ReadonlyMap<number, Set<number>>,
+  arrivals: ReadonlyMap<number, Set<number>>,
+  plan: BandPlan,
+): { itemsAt: Map<number, { side: number; rows: number }>; below: Set<number>; rows: number } {
+  let rows = 1;
+  const itemsAt = new Map<number, { side: number; rows: number }>();
+  const below = new Set<number>();
+  for (const [id, lane] of lines) {
+    const used = sides.get(lane.position) ?? new Set<number>();
+    // Right of the line when only the left is used, left of it when only the right is, else centred;
+    // the first lane's always right of it (left of it are the time column and the deadline bars).
+    const side = lane.position === 0 ? 1 : used.has(-1) && !used.has(1) ? 1 : used.has(1) && !used.has(-1) ? -1 : 0;
+    // A wire arriving on the side the words stand on (the first lane's right, or both sides) lands on
+    // the first row and the words start on the next: no arrowhead ends under a chip.
+    const landing = arrivals.get(lane.position);
+    const offset = lane.words > 0 && landing !== undefined && (side === 0 || landing.has(side)) ? 1 : 0;
+    if (offset > 0) below.add(lane.position);
+    let y = band.top + offset * ROW_PITCH;
+    const laneReach = plan.reach.get(id) ?? { left: 0, right: 0 };
+    plan.reach.set(id, laneReach);
+    for (const line of lane.lines) {
+      let x = side === 0 ? -line.width / 2 : side > 0 ? SIDE_CLEAR_X : -SIDE_CLEAR_X - line.width;
+      laneReach.left = Math.max(laneReach.left, -x);
+      laneReach.right = Math.max(laneReach.right, x + line.width);
+      for (const i of line.items) {
+        const local = localOf(band, i) as LocalBox;
+        plan.dx[i] = x + local.width / 2;
+        plan.rowY[i] = y + Math.max(band.firstRowH, line.height) / 2;
+        x += local.width + CHIP_GAP_X;
+      }
+      y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
+    }
+    const taken = Math.max(1, Math.ceil((y - band.top - (ROW_PITCH - CHIP_H)) / ROW_PITCH - 0.01));
+    // Dots may sit on a wire's line; only rows holding a word are in a wire's way.
+    itemsAt.set(lane.position, { side, rows: Math.min(taken, offset + lane.words) });
+    rows = Math.max(rows, taken);
+  }
+  return { itemsAt, below, rows };
+}
+
+/**
+ * Wires: each on the first row free of the band's other wires on the lanes it spans, and below the
+ * items it would pass through (a lane's items on the side it leaves toward, or between). The rows the band takes.
+ */
+function placeWires(
+  band: BandRange,
+  itemsAt: ReadonlyMap<number, { side: number; rows: number }>,
+  rowsSoFar: number,
+  rowY: number[],
+): number {
+  let rows = rowsSoFar;
+  const nextRow = new Map<number, number>();
+  for (let i = band.start; i < band.end; i++) {
+    const item = (band.events[i] as BandEvent).item;
+    if (item.kind !== 'wire') continue;
+    const low = Math.min(item.from, item.to);
+    const high = Math.max(item.from, item.to);
+    const toward = item.to > item.from ? 1 : -1;
+    let row = 0;
+    for (let lane = low; lane <= high; lane++) {
+      row = Math.max(row, nextRow.get(lane) ?? 0);
+      const items = itemsAt.get(lane);
+      const inTheWay =
+        items !== undefined &&
+        items.rows > 0 &&
+        lane !== item.to &&
+        (lane !== item.from || items.side === 0 || items.side === toward);
+      if (inTheWay) row = Math.max(row, items.rows);
+    }
+    for (let lane = low; lane <= high; lane++) nextRow.set(lane, row + 1);
+    rows = Math.max(rows, row + 1);
+    rowY[i] = rowCentre(band, row);
+  }
+  return rows;
+}
+
+/** The rows of what is neither an item nor a wire, and where each settled wire lands. */
+function settleRows(band: BandRange, below: ReadonlySet<number>, plan: BandPlan): void {
+  const { rowY, landY } = plan;
+  for (let i = band.start; i < band.end; i++) {
+    const item = (band.events[i] as BandEvent).item;
+    if (item.kind === 'settle' && band.sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
+    else if (localOf(band, i) === null && item.kind !== 'wire') rowY[i] = rowCentre(band, 0);
+    if (item.kind === 'settle')
+      landY[i] = !band.sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(band, 0) : (rowY[i] as number);
+  }
 }
 
 /** y of any virtual time on a plan: an instant's local row, else between the bands around it, else a little past the last. */

@@ -2,7 +2,8 @@ import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario, TRANSPORTS, usesSqlite, wordEvents, type SqlModule } from '../../engine';
 import { scenarios } from '../../scenarios/index';
-import { layoutDiagram, meetingTexts, sharedAxis, wireTextBoxes, type TextBox, type Wire } from './layout';
+import { layoutDiagram, meetingTexts, sharedAxis, wireTextBoxes, type TextBox } from './layout';
+import type { Wire } from './model';
 import { clearOfHeaders, HEADER_CLEAR_SHARE, TEXT_HALO_PX, textRows } from './headerBand';
 import { HEADER_BAND_PX } from './model';
 

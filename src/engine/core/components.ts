@@ -209,7 +209,7 @@ export interface Components {
   /** buffer-overload: the buffer between the producer and the slow client. */
   readonly buffer?: (capacity: number, clock: ComponentClock) => BufferComponent;
   /**
-   * herd: the wait before a client's reconnect attempt n (SPEC RV-4), in place of the backoff policy:
+   * herd: the wait before a client's reconnect attempt n (docs/requirements.md RV-4), in place of the backoff policy:
    * an integer in [0, min(capMs, baseMs·2ⁿ)], the same for the same arguments. Breaches are reported as
    * `delay-in-range` (models/herd/componentBackoff.ts).
    */
@@ -224,7 +224,7 @@ export interface Components {
   /** task scenarios: the durable task's status logic (what tasks/cancel, the checkpoints and tasks/get answer). */
   readonly taskStore?: (clock: ComponentClock) => TaskStoreComponent;
   /**
-   * A client's request (request-race): its two deadlines (SPEC RC-1, RC-2, RC-4), in place of the
+   * A client's request (request-race): its two deadlines (docs/requirements.md RC-1, RC-2, RC-4), in place of the
    * lab's own (the coordinator's due times): made at the request's start, told of every progress the
    * client accepts, asked when each deadline is due. Breaches are reported as `armed-at-start`,
    * `idle-reset-by-progress`, `max-never-moves` and `token-keeps-deadlines` (mcp/componentDeadlines.ts).

@@ -37,7 +37,7 @@ export function isRequestId(value: unknown): value is RequestId {
  * message a real SDK puts on the wire, and each message a server sends the probe). One guard for
  * all of them, so nothing downstream reads a shape the engine does not declare. This file imports
  * nothing, so the page's message schemas (src/worker/schemas.ts) take it without loading the engine. Nesting is bounded: a value
- * deeper than JSON_DEPTH_MAX is refused rather than walked (STYLE: a limit on everything).
+ * deeper than JSON_DEPTH_MAX is refused rather than walked (docs/architecture.md#a-limit-on-everything).
  */
 
 /** How deep a JSON value may nest (an MCP message of the lab or a real server nests a handful of levels). */

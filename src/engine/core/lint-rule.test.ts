@@ -52,6 +52,25 @@ describe('the engine has one front door', () => {
   }
 });
 
+describe("the page takes the engine's types from its front door, and never its code", () => {
+  for (const [file, from] of [
+    ['src/ui/components/fixture.tsx', '../../engine'],
+    ['src/store/fixture.ts', '../engine'],
+  ] as const) {
+    it(`${file}: import type from ${from} is allowed, a value import from it and any file inside src/engine are refused`, async () => {
+      expect(
+        await ruleIds(`import type { Transcript } from '${from}'; export const a: Transcript[] = [];`, file),
+      ).toEqual([]);
+      expect(await ruleIds(`import { TRANSPORTS } from '${from}'; export const a = TRANSPORTS;`, file)).toEqual([
+        'no-restricted-imports',
+      ]);
+      expect(
+        await ruleIds(`import type { LabEvent } from '${from}/transcript'; export const a: LabEvent[] = [];`, file),
+      ).toEqual(['no-restricted-imports']);
+    });
+  }
+});
+
 describe('no arrow runs back up the layers', () => {
   // Each arrow once ran the wrong way (or would close a circle); the rule must refuse it at the file that would write it.
   const refused: Array<[file: string, from: string]> = [
@@ -86,6 +105,8 @@ describe('no arrow runs back up the layers', () => {
     ['src/lab/runSpec.ts', '../sdk/refusal'],
     ['src/cli/probeCommand.ts', '../probe/run'],
     ['src/worker/schemas.ts', '../engine/core/jsonrpc'],
+    ['src/store/panelsStore.ts', '../engine/settingsSpecs'],
+    ['src/store/recording.ts', '../engine/core/recordingLimits'],
   ];
   for (const [file, from] of allowed) {
     it(`${file} may import ${from}`, async () => {

@@ -5,7 +5,8 @@ import { assert } from './assert';
 import type { SettingsOf, SettingsSpec } from './settings';
 import type { SqliteHost } from './sqlite';
 import type { AnyEvent, Settings, Transport } from './transcript';
-import type { MessageFault } from './wire';
+import type { MessageFault } from './faults';
+import type { Choice } from './schedule';
 import type { Components } from './components';
 
 /**
@@ -32,12 +33,12 @@ export interface RunOptions {
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
   /**
-   * Replays exactly one ordering the explorer found: its schedule string. Overrides
-   * `chooser`; the transcript carries it, so the run replays byte for byte.
+   * Replays exactly one ordering the explorer found: its choices (`parseSchedule` reads its text).
+   * Overrides `chooser`; the transcript carries it, so the run replays byte for byte.
    */
-  readonly schedule?: string;
-  /** Faults on given messages, `drop:12,delay:14:300,duplicate:9,stream-drop:20`; the transcript carries them. */
-  readonly faults?: string;
+  readonly schedule?: readonly Choice[];
+  /** Faults on given messages, as `parseFaults` gives them (ordered by seq); the transcript carries them. */
+  readonly faults?: readonly MessageFault[];
   readonly trace?: SchedulerOptions['trace'];
   /** sql.js and the ledger file, for SQLite scenarios (the host loads sql.js; the engine stays synchronous). */
   readonly ledger?: SqliteHost;

@@ -50,9 +50,10 @@ export interface DueEvent {
 }
 
 /**
- * Orders events that are due at the same virtual instant (STYLE: "same-instant events are chosen,
- * not accidental"). Given the candidates in insertion order, returns the index of the one to run.
- * The others stay queued and are offered again, with any newly scheduled same-instant events.
+ * Orders events that are due at the same virtual instant
+ * (docs/architecture.md#same-instant-events-are-chosen-not-accidental). Given the candidates in
+ * insertion order, returns the index of the one to run. The others stay queued and are offered again,
+ * with any newly scheduled same-instant events.
  */
 export type Chooser = (candidates: readonly DueEvent[]) => number;
 

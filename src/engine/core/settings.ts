@@ -1,14 +1,21 @@
 import { LabError } from './errors';
-import type { SettingValue, Settings } from './transcript';
+import type { SettingValue, Settings, Transport } from './transcript';
 
 /**
  * Declarative settings: ranges, defaults and descriptions in one table, so the command line, the
  * URL and the worker boundary validate the same way and say the same thing when input is bad.
  */
-export type SettingSpec =
+export type SettingSpec = (
   | { kind: 'integer'; min: number; max: number; nullable?: boolean; unit?: string; description: string }
   | { kind: 'boolean'; description: string }
-  | { kind: 'enum'; values: readonly string[]; description: string };
+  | { kind: 'enum'; values: readonly string[]; description: string }
+) & {
+  /**
+   * The one transport the setting acts on: a run on the other accepts and keeps it (the transcript and
+   * the reproduce line hold every setting) but never reads it, so its timeline header leaves it out.
+   */
+  transport?: Transport;
+};
 
 export type SettingsSpec = Record<string, SettingSpec>;
 
@@ -127,4 +134,16 @@ export function resolveSettings(
     resolved[key] = checkSetting(key, settingSpec, value);
   }
   return resolved;
+}
+
+/** The settings a run on `transport` reads, in their order: a setting `spec` ties to the other transport is left out. */
+export function settingsActingOn(
+  settings: Settings,
+  spec: SettingsSpec | null,
+  transport: Transport,
+): Array<[string, SettingValue]> {
+  return Object.entries(settings).filter(([key]) => {
+    const only = spec?.[key]?.transport;
+    return only === undefined || only === transport;
+  });
 }

@@ -13,7 +13,8 @@ import {
   type SchedulerOptions,
 } from './scheduler';
 import type { AnyEvent, MessageEvent, Stamped, Transport, Unstamped, WireEvent } from './transcript';
-import { EventLog, Wire, type LatencySettings, type MessageFault, type Stamp } from './wire';
+import type { MessageFault } from './faults';
+import { EventLog, Wire, type LatencySettings, type Stamp } from './wire';
 
 export interface SimOptions {
   readonly transport: Transport;

@@ -55,7 +55,7 @@ export const SCHEMA = [
      at_ms INTEGER NOT NULL
    )`,
   `CREATE TABLE IF NOT EXISTS executions (operation TEXT PRIMARY KEY, count INTEGER NOT NULL)`,
-  // Durable tasks (SPEC §4): a task outlives the request and the connection that created it.
+  // Durable tasks (docs/requirements.md#durable-tasks-tk): a task outlives the request and the connection that created it.
   `CREATE TABLE IF NOT EXISTS tasks (
      task_id TEXT PRIMARY KEY,
      status TEXT NOT NULL,

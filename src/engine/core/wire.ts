@@ -1,6 +1,7 @@
 import flatstr from 'flatstr';
 import { assert, fail } from './assert';
 import { LabError } from './errors';
+import { formatFault, type MessageFault } from './faults';
 import type { JsonRpcMessage, RequestId } from './jsonrpc';
 import type { SeededRandom } from './prng';
 import type { Actor, EventHandle, Scheduler } from './scheduler';
@@ -160,55 +161,25 @@ export class EventLog<U extends { kind: string } = { kind: string }> {
   }
 }
 
-/**
- * A fault injected on one message of a run, named by the `seq` its message event gets:
- * the run up to it is the same with or without the fault, so the seq names the same message.
- * drop: the network loses it; delay: it arrives `ms` later (its channel stays FIFO, so what follows
- * waits behind it); duplicate: it is delivered twice; stream-drop: the stream carrying it drops, so it
- * and everything later on its channel is lost; crash: the server crashes after COMMIT and before this
- * response leaves (it is lost), then restarts from its SQLite file (models that keep one: the ledger).
- */
-export interface MessageFault {
-  readonly kind: 'drop' | 'delay' | 'duplicate' | 'stream-drop' | 'crash';
-  readonly seq: number;
-  /** delay only: how much later it arrives. */
-  readonly ms?: number;
-}
-
-export function formatFault(fault: MessageFault): string {
-  return fault.kind === 'delay' ? `delay:${fault.seq}:${fault.ms ?? 0}` : `${fault.kind}:${fault.seq}`;
-}
-
-/** Parses `drop:12,delay:14:300,duplicate:9,stream-drop:20` (the CLI's --fault, the page's `faults=`). */
-export function parseFaults(text: string): MessageFault[] {
-  const trimmed = text.trim();
-  if (trimmed === '') return [];
-  const faults = trimmed.split(',').map((part) => {
-    const match = /^(drop|delay|duplicate|stream-drop|crash):(\d{1,9})(?::(\d{1,9}))?$/.exec(part.trim());
-    if (match === null || (match[1] === 'delay') !== (match[3] !== undefined)) {
-      throw new LabError(
-        'LAB023',
-        `"${part}" is not a fault; use drop:SEQ, delay:SEQ:MS, duplicate:SEQ, stream-drop:SEQ or crash:SEQ, where SEQ is the seq of a message event`,
-      );
-    }
-    const kind = match[1] as MessageFault['kind'];
-    const seq = Number(match[2]);
-    return kind === 'delay' ? { kind, seq, ms: Number(match[3]) } : { kind, seq };
-  });
-  const seqs = new Set<number>();
-  for (const fault of faults) {
-    if (seqs.has(fault.seq))
-      throw new LabError('LAB023', `two faults name message ${fault.seq}; one fault per message`);
-    seqs.add(fault.seq);
-  }
-  if (faults.some((fault) => fault.kind === 'delay' && (fault.ms ?? 0) > 86_400_000))
-    throw new LabError('LAB023', 'a delay is at most 86400000 ms');
-  return faults.sort((a, b) => a.seq - b.seq);
-}
-
 export interface LatencySettings {
   readonly latencyMs: number;
   readonly latencyJitterMs: number;
+}
+
+/**
+ * The wire's arrival rule: a message sent at `nowMs` arrives after the latency plus a jitter drawn
+ * from `random` in [0, latencyJitterMs] (nothing is drawn without jitter), and never before
+ * `earliestMs`, when the previous message on its channel arrives (each channel is FIFO). The lab's
+ * `Wire` and the SDK lanes' recorders (src/sdk) time every message with it.
+ */
+export function drawArrivalMs(
+  nowMs: number,
+  latency: LatencySettings,
+  random: SeededRandom,
+  earliestMs: number,
+): number {
+  const jitterMs = latency.latencyJitterMs > 0 ? random.int(0, latency.latencyJitterMs) : 0;
+  return Math.max(nowMs + latency.latencyMs + jitterMs, earliestMs);
 }
 
 /**
@@ -358,8 +329,7 @@ export class Wire {
       if (!(Number.isInteger(arrivesAtMs) && arrivesAtMs >= earliestMs && arrivesAtMs <= latestMs))
         fail(`the explorer picked ${arrivesAtMs} ms outside the window ${earliestMs}..${latestMs} ms`);
     } else {
-      const jitterMs = this.latency.latencyJitterMs > 0 ? this.random.int(0, this.latency.latencyJitterMs) : 0;
-      arrivesAtMs = Math.max(this.scheduler.nowMs + this.latency.latencyMs + jitterMs, earliest);
+      arrivesAtMs = drawArrivalMs(this.scheduler.nowMs, this.latency, this.random, earliest);
     }
     channel.lastArrivalMs = arrivesAtMs;
     return arrivesAtMs;

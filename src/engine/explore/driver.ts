@@ -3,7 +3,7 @@ import { LabError } from '../core/errors';
 import type { Actor, ArrivalWindow, DueEvent, ExplorerHooks, ExploringChooser, Scheduler } from '../core/scheduler';
 import type { Settings } from '../core/transcript';
 import { InvariantChecker, type Seen } from './invariants';
-import { formatSchedule, parseSchedule, type Choice } from './schedule';
+import { formatSchedule, type Choice } from '../core/schedule';
 
 /** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
 const DELAYS_MAX = 64;
@@ -15,7 +15,21 @@ export class Stop {
     readonly options: Choice[],
     /** The events asleep at this choice (the partial-order reduction): what runs from here inherit. */
     readonly sleep: readonly Asleep[],
+    /** The run's history up to this choice: what a run through it again starts hashing from. */
+    readonly mark: HistoryMark,
   ) {}
+}
+
+/**
+ * The history of a run at a choice it met: the hash of every event observed before it, and how many.
+ * Every run that gives the same choices up to there replays the same events (a run is a function of
+ * its choices), so a run from that choice need not hash them again: it observes them (the invariants
+ * still see each one) and takes the hash from the mark when it reaches the choice. The keys are the
+ * very ones a run that hashed every event computes.
+ */
+export interface HistoryMark {
+  readonly hash: Hash;
+  readonly observed: number;
 }
 
 /**
@@ -67,7 +81,7 @@ export interface SleepPlan {
 }
 
 /** A 64-bit string hash (two FNV-1a lanes): collisions are negligible for the states one explorer meets. */
-class Hash {
+export class Hash {
   private a = 0x811c9dc5;
   private b = 0x01000193 ^ 0x5bd1e995;
 
@@ -103,7 +117,11 @@ export class Driver {
   /** Per choice taken, whether it was its point's first option (what a schedule may leave out at its end). */
   private readonly tookFirst: boolean[] = [];
   readonly checker: InvariantChecker;
-  private readonly history = new Hash();
+  private history = new Hash();
+  /** Events observed so far (hashed into `history`, or replayed under `resume`'s mark). */
+  private observed = 0;
+  /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed. */
+  private hashing: boolean;
   private scheduler: Scheduler | null = null;
   /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
   private readonly delays = new Set<number>();
@@ -140,7 +158,11 @@ export class Driver {
     private readonly plan: SleepPlan | null = null,
     /** Whether to record each event's footprint (the reduction is on for this exploration): off, the hooks cost nothing. */
     private readonly track = plan !== null,
+    /** The history at the last given choice, as the run that found that choice left it; null: hash every event. */
+    private readonly resume: HistoryMark | null = null,
   ) {
+    assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
+    this.hashing = resume === null;
     this.checker = new InvariantChecker(settings);
     const hooks: ExplorerHooks = {
       arrival: (window) => this.arrival(window),
@@ -201,7 +223,8 @@ export class Driver {
   }
 
   private observe(event: { readonly kind: string; readonly seq: number }): void {
-    this.history.add(JSON.stringify(event));
+    this.observed += 1;
+    if (this.hashing) this.history.add(JSON.stringify(event));
     const before = this.checker.found.length;
     this.checker.observe(event as Seen);
     for (let index = before; index < this.checker.found.length; index += 1) this.breachSchedules.push(this.schedule());
@@ -273,6 +296,7 @@ export class Driver {
           `choice ${index + 1} of the schedule is ${choice.kind}${choice.value}, but this run offers ${offered} there (a schedule replays the run it came from: same scenario, transport and settings)`,
         );
       }
+      if (index === this.given.length - 1 && this.resume !== null) this.resumeHistory(this.resume);
       this.taken.push(choice);
       this.tookFirst.push(found === 0);
       if (index === this.given.length - 1 && this.plan !== null) this.startSleeping(candidates);
@@ -286,7 +310,11 @@ export class Driver {
         offered = options.filter((option) => !sleeping.has((candidates[option.value] as DueEvent).seq));
         if (offered.length === 0) throw new Pruned();
       }
-      throw new Stop(this.stateKey(point(), kind === 'c'), offered, this.sleep ?? []);
+      assert(this.hashing, 'a run hashes its history from the last given choice on');
+      throw new Stop(this.stateKey(point(), kind === 'c'), offered, this.sleep ?? [], {
+        hash: this.history.fork(),
+        observed: this.observed,
+      });
     }
     const first = options[0] as Choice;
     assert(first.kind === kind, 'a choice offers options of its own kind');
@@ -321,6 +349,21 @@ export class Driver {
       }
     }
     return value;
+  }
+
+  /**
+   * The last given choice is met: the events before it are those the run that found it hashed (the
+   * same choices replay the same events), so its hash goes on from that run's. Fewer or more events
+   * here would mean a run is not a function of its choices: the explorer's premise, checked.
+   */
+  private resumeHistory(mark: HistoryMark): void {
+    assert(
+      mark.observed === this.observed,
+      () =>
+        `the run replays ${this.observed} events before choice ${this.given.length}, where the run that found it saw ${mark.observed}`,
+    );
+    this.history = mark.hash.fork();
+    this.hashing = true;
   }
 
   /** The last given choice is taken: the reduction's plan applies from here. */
@@ -371,8 +414,7 @@ export class Driver {
  * scenario, transport and settings, exactly that ordering, the same transcript bytes every time.
  * `finish` refuses a schedule with choices the run never met (it came from another run).
  */
-export function replaySchedule(schedule: string): { chooser: ExploringChooser; finish(): void } {
-  const choices = parseSchedule(schedule);
+export function replaySchedule(choices: readonly Choice[]): { chooser: ExploringChooser; finish(): void } {
   const driver = new Driver(choices, false, {});
   return {
     chooser: driver.chooser,

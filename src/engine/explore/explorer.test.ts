@@ -5,19 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
 import type { Settings } from '../core/transcript';
-import {
-  endingOf,
-  explore,
-  INVARIANTS,
-  LabError,
-  parseSchedule,
-  runScenario,
-  type Choice,
-  type ExploreResult,
-  type SqlModule,
-} from '../index';
+import { endingOf, explore, LabError, parseSchedule, runScenario, type ExploreResult, type SqlModule } from '../index';
 import { Driver, Stop } from './driver';
-import { InvariantChecker, type Seen } from './invariants';
+import { INVARIANTS, InvariantChecker, type Seen } from './invariants';
+import type { Choice } from '../core/schedule';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -41,7 +32,12 @@ function run(
 /** Every violation's schedule replays, byte for byte, to a run that has the violating step. */
 function expectReplayable(id: string, result: ExploreResult, settings: Record<string, unknown> = {}): void {
   for (const violation of result.violations) {
-    const options = { transport: result.transport, settings, schedule: violation.schedule, ledger: { sql } };
+    const options = {
+      transport: result.transport,
+      settings,
+      schedule: parseSchedule(violation.schedule),
+      ledger: { sql },
+    };
     const first = runScenario(findScenario(id), options);
     const again = runScenario(findScenario(id), options);
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
@@ -134,7 +130,7 @@ describe('the latency range decides the race', () => {
     const settings = { latencyJitterMs: 300 };
     const result = run('A', { settings });
     for (const ending of result.endings) {
-      const transcript = runScenario(findScenario('A'), { settings, schedule: ending.schedule });
+      const transcript = runScenario(findScenario('A'), { settings, schedule: parseSchedule(ending.schedule) });
       expect(endingOf(transcript)).toEqual(ending.distinct);
       expect(transcript.schedule).toBe(ending.schedule);
     }
@@ -189,15 +185,15 @@ describe('bounds and schedules', () => {
     expect(cut.schedules).toBeLessThan(full.schedules);
   });
   it('a schedule replays the same transcript every time', () => {
-    const options = { settings: { latencyJitterMs: 300 }, schedule: 'j0.j10.c0.j80' };
+    const options = { settings: { latencyJitterMs: 300 }, schedule: parseSchedule('j0.j10.c0.j80') };
     expect(JSON.stringify(runScenario(findScenario('A'), options))).toBe(
       JSON.stringify(runScenario(findScenario('A'), options)),
     );
   });
   it('a schedule that does not fit the run is refused (LAB022), naming what the run offers', () => {
-    expect(() => runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: 'j0.j999' })).toThrow(
-      /LAB022.*offers j0, j5, j10, j300/,
-    );
+    expect(() =>
+      runScenario(findScenario('A'), { settings: { latencyJitterMs: 300 }, schedule: parseSchedule('j0.j999') }),
+    ).toThrow(/LAB022.*offers j0, j5, j10, j300/);
     expect(() => parseSchedule('x1')).toThrow(LabError);
   });
 });
@@ -304,7 +300,11 @@ describe('arrivals at the critical points of the timers they re-arm', () => {
       expect(now.endings.map((e) => JSON.stringify(e.distinct))).toContain(JSON.stringify(ending.distinct));
     expect(now.schedules).toBeGreaterThan(before.schedules);
     // Its schedule replays to it, and that schedule has an arrival the old choices never offered.
-    const replayed = runScenario(findScenario('D'), { transport: 'stdio', settings, schedule: found!.schedule });
+    const replayed = runScenario(findScenario('D'), {
+      transport: 'stdio',
+      settings,
+      schedule: parseSchedule(found!.schedule),
+    });
     expect(endingOf(replayed)).toEqual(found!.distinct);
     expect(found!.schedule).toBe('j0.j300.j155');
   });
@@ -376,7 +376,7 @@ describe('the smallest failing ordering', () => {
       expect(result.violations.length).toBeGreaterThan(0);
       for (const violation of result.violations) {
         // What `lab run --schedule` does: the same transcript every time, with the breaking event in it.
-        const options = { transport, settings, schedule: violation.schedule, ledger: { sql } };
+        const options = { transport, settings, schedule: parseSchedule(violation.schedule), ledger: { sql } };
         const transcript = runScenario(findScenario(id), options);
         expect(JSON.stringify(runScenario(findScenario(id), options))).toBe(JSON.stringify(transcript));
         // The invariants over the recorded events break at that step (their wording may differ: see the report).

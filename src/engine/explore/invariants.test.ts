@@ -173,7 +173,9 @@ describe('InvariantChecker', () => {
     expect(check([listen, cancelsListen])).toEqual(['causality']);
     expect(check([listen, onSubscription])).toEqual(['causality']);
     const arrives = ev('delivered', { messageSeq: listen.seq, from: 'client', to: 'server' });
-    expect(check([listen, arrives, onSubscription, cancelsListen])).toEqual([]);
+    // The same two messages again, stamped after the arrival (the checker reads a run in seq order).
+    const after = [onSubscription, cancelsListen].map((event) => ({ ...event, seq: seq++ }));
+    expect(check([listen, arrives, ...after])).toEqual([]);
   });
   it('causality: a cancellation accepted, or a disconnect seen, before it reached the server', () => {
     const request = message('client', 'stdio', { method: 'tools/call', id: 41, params: { name: 'report' } });
@@ -190,5 +192,20 @@ describe('InvariantChecker', () => {
         ev('cancel-accepted', { by: 'server', requestId: 41 }),
       ]),
     ).toEqual([]);
+  });
+
+  it("refuses to judge a stream it was not built for: an event seen again, an event after the run's end, a request with no maximum", () => {
+    const twice = new InvariantChecker({});
+    const request = started();
+    twice.observe(request);
+    expect(() => twice.observe(request)).toThrow(/reads each event once, in order/);
+    const ended = new InvariantChecker({});
+    ended.finish('request-race', {});
+    expect(() => ended.observe(terminal('completed'))).toThrow(/after the run finished/);
+    expect(() => ended.finish('request-race', {})).toThrow(/finished a run twice/);
+    const noMax = new InvariantChecker({});
+    expect(() => noMax.observe(ev('request-started', { requestId: 42, idleTimeoutMs: 1000 }))).toThrow(
+      /no maxTimeoutMs/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { fail } from '../core/assert';
 import { snapshot } from '../core/snapshot';
 import type { Settings } from '../core/transcript';
 
@@ -77,6 +78,9 @@ export class InvariantChecker {
   private readonly taskStatus = new Map<string, string>();
   private readonly taskSeen = new Map<string, string>();
   private lastSeq = 0;
+  /** The seq of the event observed last (-1 before any): events arrive once each, in the order they happened. */
+  private observedSeq = -1;
+  private finished = false;
   private lastFailedSeq: { seq: number; requestId: unknown } | null = null;
   /** Causality: the requests each side received, as `requester:id` (a lost one is never here). */
   private readonly received = new Set<string>();
@@ -101,85 +105,30 @@ export class InvariantChecker {
   }
 
   observe(event: Seen): void {
+    // Every check compares what came before with what comes now: an event seen twice or late would be judged against the wrong past.
+    if (!(event.seq > this.observedSeq))
+      fail(
+        `the invariant checker saw event ${event.seq} after event ${this.observedSeq}: it reads each event once, in order`,
+      );
+    if (this.finished) fail(`the invariant checker saw event ${event.seq} after the run finished`);
+    this.observedSeq = event.seq;
     this.lastSeq = event.seq;
-    const atMs = event.atMs ?? 0;
     switch (event.kind) {
-      case 'request-started': {
-        const request = key(event.requestId);
-        this.started.set(request, { atMs, maxTimeoutMs: event.maxTimeoutMs as number });
-        if (event.progressToken !== null && event.progressToken !== undefined)
-          this.requestOfToken.set(key(event.progressToken), request);
-        return;
-      }
-      case 'terminal': {
-        const request = key(event.requestId);
-        const before = this.terminals.get(request);
-        if (before !== undefined)
-          this.breach(
-            'one-terminal-state',
-            event.seq,
-            `request #${String(event.requestId)} reached a second terminal state (${String(event.state)}) after ${before}: a request ends exactly once`,
-          );
-        else this.terminals.set(request, String(event.state));
-        return;
-      }
+      case 'request-started':
+        return this.requestStarted(event);
+      case 'terminal':
+        return this.terminal(event);
       case 'cancel-accepted':
-        if (
-          event.by === 'server' &&
-          event.requestId !== null &&
-          event.requestId !== undefined &&
-          !this.cancellationReceived.has(`client:${key(event.requestId)}`)
-        ) {
-          this.breach(
-            'causality',
-            event.seq,
-            `the server accepted the cancellation of #${String(event.requestId)} before any cancellation of it reached the server: a party acts on a cancellation only after it received it`,
-          );
-        }
-        if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined)
-          this.cancelAccepted.set(key(event.requestId), 'it accepted the cancellation');
-        return;
+        return this.cancelAcceptedBy(event);
       case 'disconnect-observed':
-        if (event.by === 'server') {
-          this.requireReceived(`client:${key(event.requestId)}`, event.seq, 'saw the client close the connection of');
-          this.cancellationReceived.add(`client:${key(event.requestId)}`);
-        }
-        if (event.by === 'server' && !this.cancelAccepted.has(key(event.requestId)))
-          this.cancelAccepted.set(
-            key(event.requestId),
-            'it saw the client close the response stream (the cancellation)',
-          );
-        return;
-      case 'deadline': {
-        const start = this.started.get(key(event.requestId));
-        if (event.deadline !== 'max' || start === undefined || (event.action !== 'armed' && event.action !== 'reset'))
-          return;
-        const limit = start.atMs + start.maxTimeoutMs;
-        if ((event.dueAtMs as number) > limit) {
-          this.breach(
-            'max-deadline-by-start-plus-max',
-            event.seq,
-            `the maximum deadline of #${String(event.requestId)} was moved to ${String(event.dueAtMs)} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms: nothing may move the absolute budget (RC-2)`,
-          );
-        }
-        return;
-      }
-      case 'state': {
-        const start = this.started.get(key(event.requestId));
-        if (event.side !== 'client' || event.from !== 'waiting' || start === undefined) return;
-        const limit = start.atMs + start.maxTimeoutMs;
-        if (atMs > limit)
-          this.breach(
-            'max-deadline-by-start-plus-max',
-            event.seq,
-            `the client was still waiting for #${String(event.requestId)} at ${atMs} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms`,
-          );
-        return;
-      }
+        return this.disconnectObserved(event);
+      case 'deadline':
+        return this.deadline(event);
+      case 'state':
+        return this.clientState(event);
       case 'message':
         this.causalMessage(event);
-        this.message(event);
-        return;
+        return this.message(event);
       case 'stream-opened':
       case 'stream-closed':
         if (event.by === 'server')
@@ -190,57 +139,138 @@ export class InvariantChecker {
           );
         return;
       case 'delivered':
-        this.delivered(event);
-        return;
+        return this.delivered(event);
       case 'ledger':
-        if (event.action === 'failed') this.lastFailedSeq = { seq: event.seq, requestId: event.requestId };
-        if (event.action === 'executed') {
-          this.executions += 1;
-          if (this.settings.sendKey === true && this.executions > 1)
-            this.breach(
-              'one-execution-per-key',
-              event.seq,
-              `request #${String(event.requestId)} executed the effect again: ${this.executions} executions for one idempotency key`,
-            );
-        }
-        return;
-      case 'buffer': {
-        const capacity = event.capacityEvents as number | null;
-        if (capacity !== null && (event.occupancyEvents as number) > capacity)
-          this.breach(
-            'buffer-within-capacity',
-            event.seq,
-            `the buffer holds ${String(event.occupancyEvents)} events, more than its capacity of ${capacity} (BF-6)`,
-          );
-        if (event.action === 'dropped' && event.what === 'final')
-          this.breach(
-            'final-never-dropped',
-            event.seq,
-            `the final response of #${String(event.requestId)} was dropped from the buffer: its client can never learn the outcome (BF-4)`,
-          );
-        return;
-      }
-      case 'task': {
-        if (typeof event.status !== 'string' || event.action === 'reported' || event.action === 'created') return;
-        const task = String(event.taskId);
-        // The promise (TK-2) is of the task's status, not of every answer's timing: the server's stored status never
-        // leaves a terminal one, and the client, polling, never sees one regress. A tasks/get answered before the status
-        // changed may still arrive after the change: a stale poll, not a breach.
-        const polled = event.action === 'polled';
-        const statuses = polled ? this.taskSeen : this.taskStatus;
-        const before = statuses.get(task);
-        if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
-          const where = polled
-            ? `the client polled task ${task} as ${before} (terminal) and then as ${event.status}`
-            : `task ${task} was ${before} (terminal) on the server and then ${event.status}`;
-          this.breach('task-terminal-stable', event.seq, `${where}: a terminal task status never changes (TK-2)`);
-        }
-        statuses.set(task, event.status);
-        return;
-      }
+        return this.ledger(event);
+      case 'buffer':
+        return this.buffer(event);
+      case 'task':
+        return this.task(event);
       default:
         return;
     }
+  }
+
+  private requestStarted(event: Seen): void {
+    const request = key(event.requestId);
+    // A maximum that is not a number would compare false with every deadline: the check would hold by accident.
+    if (typeof event.maxTimeoutMs !== 'number')
+      fail(`request #${String(event.requestId)} started with no maxTimeoutMs (${String(event.maxTimeoutMs)})`);
+    this.started.set(request, { atMs: event.atMs ?? 0, maxTimeoutMs: event.maxTimeoutMs });
+    if (event.progressToken !== null && event.progressToken !== undefined)
+      this.requestOfToken.set(key(event.progressToken), request);
+  }
+
+  private terminal(event: Seen): void {
+    const request = key(event.requestId);
+    const before = this.terminals.get(request);
+    if (before !== undefined)
+      this.breach(
+        'one-terminal-state',
+        event.seq,
+        `request #${String(event.requestId)} reached a second terminal state (${String(event.state)}) after ${before}: a request ends exactly once`,
+      );
+    else this.terminals.set(request, String(event.state));
+  }
+
+  private cancelAcceptedBy(event: Seen): void {
+    if (
+      event.by === 'server' &&
+      event.requestId !== null &&
+      event.requestId !== undefined &&
+      !this.cancellationReceived.has(`client:${key(event.requestId)}`)
+    ) {
+      this.breach(
+        'causality',
+        event.seq,
+        `the server accepted the cancellation of #${String(event.requestId)} before any cancellation of it reached the server: a party acts on a cancellation only after it received it`,
+      );
+    }
+    if (event.by === 'server' && event.requestId !== null && event.requestId !== undefined)
+      this.cancelAccepted.set(key(event.requestId), 'it accepted the cancellation');
+  }
+
+  private disconnectObserved(event: Seen): void {
+    if (event.by === 'server') {
+      this.requireReceived(`client:${key(event.requestId)}`, event.seq, 'saw the client close the connection of');
+      this.cancellationReceived.add(`client:${key(event.requestId)}`);
+    }
+    if (event.by === 'server' && !this.cancelAccepted.has(key(event.requestId)))
+      this.cancelAccepted.set(key(event.requestId), 'it saw the client close the response stream (the cancellation)');
+  }
+
+  private deadline(event: Seen): void {
+    const start = this.started.get(key(event.requestId));
+    if (event.deadline !== 'max' || start === undefined || (event.action !== 'armed' && event.action !== 'reset'))
+      return;
+    const limit = start.atMs + start.maxTimeoutMs;
+    if ((event.dueAtMs as number) > limit) {
+      this.breach(
+        'max-deadline-by-start-plus-max',
+        event.seq,
+        `the maximum deadline of #${String(event.requestId)} was moved to ${String(event.dueAtMs)} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms: nothing may move the absolute budget (RC-2)`,
+      );
+    }
+  }
+
+  private clientState(event: Seen): void {
+    const atMs = event.atMs ?? 0;
+    const start = this.started.get(key(event.requestId));
+    if (event.side !== 'client' || event.from !== 'waiting' || start === undefined) return;
+    const limit = start.atMs + start.maxTimeoutMs;
+    if (atMs > limit)
+      this.breach(
+        'max-deadline-by-start-plus-max',
+        event.seq,
+        `the client was still waiting for #${String(event.requestId)} at ${atMs} ms, past its start (${start.atMs} ms) plus maxTimeoutMs (${start.maxTimeoutMs} ms) = ${limit} ms`,
+      );
+  }
+
+  private ledger(event: Seen): void {
+    if (event.action === 'failed') this.lastFailedSeq = { seq: event.seq, requestId: event.requestId };
+    if (event.action === 'executed') {
+      this.executions += 1;
+      if (this.settings.sendKey === true && this.executions > 1)
+        this.breach(
+          'one-execution-per-key',
+          event.seq,
+          `request #${String(event.requestId)} executed the effect again: ${this.executions} executions for one idempotency key`,
+        );
+    }
+  }
+
+  private buffer(event: Seen): void {
+    const capacity = event.capacityEvents as number | null;
+    if (capacity !== null && (event.occupancyEvents as number) > capacity)
+      this.breach(
+        'buffer-within-capacity',
+        event.seq,
+        `the buffer holds ${String(event.occupancyEvents)} events, more than its capacity of ${capacity} (BF-6)`,
+      );
+    if (event.action === 'dropped' && event.what === 'final')
+      this.breach(
+        'final-never-dropped',
+        event.seq,
+        `the final response of #${String(event.requestId)} was dropped from the buffer: its client can never learn the outcome (BF-4)`,
+      );
+  }
+
+  private task(event: Seen): void {
+    if (typeof event.status !== 'string' || event.action === 'reported' || event.action === 'created') return;
+    const task = String(event.taskId);
+    // The promise (TK-2) is of the task's status, not of every answer's timing: the server's stored status never
+    // leaves a terminal one, and the client, polling, never sees one regress. A tasks/get answered before the status
+    // changed may still arrive after the change: a stale poll, not a breach.
+    const polled = event.action === 'polled';
+    const statuses = polled ? this.taskSeen : this.taskStatus;
+    const before = statuses.get(task);
+    if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
+      const where = polled
+        ? `the client polled task ${task} as ${before} (terminal) and then as ${event.status}`
+        : `task ${task} was ${before} (terminal) on the server and then ${event.status}`;
+      this.breach('task-terminal-stable', event.seq, `${where}: a terminal task status never changes (TK-2)`);
+    }
+    statuses.set(task, event.status);
   }
 
   private message(event: Seen): void {
@@ -436,6 +466,9 @@ export class InvariantChecker {
 
   /** End-of-run checks that need the whole run (every request ended once). */
   finish(kind: string, outcome: unknown): void {
+    if (this.finished)
+      fail('the invariant checker finished a run twice: its end-of-run breaches would be counted again');
+    this.finished = true;
     // A request that failed after its effect committed (check-then-act) executed too: the outcome counts it.
     const executions = kind === 'ledger' ? ((outcome as { executions?: number }).executions ?? 0) : 0;
     if (this.settings.sendKey === true && executions > 1 && this.executions <= 1) {

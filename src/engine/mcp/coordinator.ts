@@ -3,7 +3,7 @@ import { isRequestId, type ProgressToken, type RequestId } from './protocol';
 import type { ClientOutcome, DeadlineName, TerminalState } from './events';
 
 /**
- * RequestCoordinator: the lifecycle of in-flight requests (SPEC §1, RC-1 … RC-9).
+ * RequestCoordinator: the lifecycle of in-flight requests (docs/requirements.md#request-lifecycle-rc, RC-1 … RC-9).
  *
  * It keeps what each side knows apart, because the race lives in that gap:
  * - the server's view (`server`): active until it sends the final response or accepts a cancellation;

@@ -32,7 +32,7 @@ import type {
 export const CLIENT_INFO = { name: 'mcp-reliability-lab-client', version: LAB_VERSION } as const;
 export const SERVER_INFO = { name: 'mcp-reliability-lab-server', version: LAB_VERSION } as const;
 
-/** SSE response headers every Streamable HTTP response stream carries (SPEC RV-1). */
+/** SSE response headers every Streamable HTTP response stream carries (docs/requirements.md RV-1). */
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',

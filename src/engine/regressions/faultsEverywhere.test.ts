@@ -9,7 +9,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
 import { validateTranscriptMessages } from '../../testing/mcpSchema';
-import { LabError, runScenario, usesSqlite, type MessageEvent, type SqlModule, type Transcript } from '../index';
+import {
+  LabError,
+  parseFaults,
+  runScenario,
+  usesSqlite,
+  type MessageEvent,
+  type SqlModule,
+  type Transcript,
+} from '../index';
 import { checkTranscript } from '../explore/invariants';
 
 let sql: SqlModule;
@@ -49,7 +57,11 @@ describe('a fault on any message', () => {
       let refused = 0;
       for (const transport of ['stdio', 'http'] as const) {
         const run = (faults?: string) =>
-          runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+          runScenario(scenario, {
+            transport,
+            faults: faults === undefined ? undefined : parseFaults(faults),
+            ledger: usesSqlite(scenario) ? { sql } : undefined,
+          });
         let plain: Transcript;
         try {
           plain = run();
@@ -103,7 +115,7 @@ describe('faults that used to tell an untrue story', () => {
   const CALL = 1;
 
   it('stdio: the server ignores the cancellation of a request the network lost before it arrived; the client giving up ends it', () => {
-    const t = runScenario(A, { transport: 'stdio', faults: `drop:${CALL}` });
+    const t = runScenario(A, { transport: 'stdio', faults: parseFaults(`drop:${CALL}`) });
     expect(t.events.some((event) => event.kind === 'cancel-accepted')).toBe(false);
     expect(t.events.some((event) => event.kind === 'state' && event.side === 'server')).toBe(false);
     const ignored = t.events.find((event) => event.kind === 'cancel-ignored' && event.by === 'server');
@@ -117,7 +129,7 @@ describe('faults that used to tell an untrue story', () => {
   });
 
   it('stdio: a dropped pipe under the request loses the cancellation too; the client giving up still ends it', () => {
-    const t = runScenario(A, { transport: 'stdio', faults: `stream-drop:${CALL}` });
+    const t = runScenario(A, { transport: 'stdio', faults: parseFaults(`stream-drop:${CALL}`) });
     expect(t.kind === 'request-race' && [t.outcome.terminalState, t.outcome.terminalAtMs]).toEqual(['cancelled', 120]);
     expect(t.events.some((event) => event.kind === 'cancel-accepted' || event.kind === 'cancel-ignored')).toBe(false);
   });
@@ -130,7 +142,11 @@ describe('faults that used to tell an untrue story', () => {
       (m) => !('method' in m.message) && 'id' in m.message && m.message.id === 41,
     );
     for (const lost of [call41, response41]) {
-      const t = runScenario(race, { transport: 'http', ledger: { sql }, faults: `drop:${String(lost?.seq)}` });
+      const t = runScenario(race, {
+        transport: 'http',
+        ledger: { sql },
+        faults: parseFaults(`drop:${String(lost?.seq)}`),
+      });
       expect(t.kind === 'ledger' && t.outcome.executions).toBe(1);
       const retry = t.events.find((event) => event.kind === 'ledger' && event.action === 'retry');
       expect(retry?.kind === 'ledger' && retry.requestId).toBe(43);
@@ -147,7 +163,7 @@ describe('faults that used to tell an untrue story', () => {
       const progress = messages(runScenario(proxy, { transport })).find(
         (message) => 'method' in message.message && message.message.method === 'notifications/progress',
       );
-      const t = runScenario(proxy, { transport, faults: `drop:${String(progress?.seq)}` });
+      const t = runScenario(proxy, { transport, faults: parseFaults(`drop:${String(progress?.seq)}`) });
       expect(messages(t).find((message) => message.seq === progress?.seq)?.reason).toMatch(
         /the network dropped this message/,
       );
@@ -156,7 +172,7 @@ describe('faults that used to tell an untrue story', () => {
   });
 
   it('Streamable HTTP: the server observes no disconnect of a POST it never got', () => {
-    const t = runScenario(A, { transport: 'http', faults: `drop:${CALL}` });
+    const t = runScenario(A, { transport: 'http', faults: parseFaults(`drop:${CALL}`) });
     expect(t.events.some((event) => event.kind === 'disconnect-observed')).toBe(false);
     expect(t.events.some((event) => event.kind === 'cancel-accepted')).toBe(false);
     const terminal = t.events.find((event) => event.kind === 'terminal');
@@ -173,7 +189,7 @@ describe('faults that used to tell an untrue story', () => {
           (message) => 'method' in message.message && message.message.method === 'tools/call',
         );
         expect(call).toBeDefined();
-        const t = runScenario(scenario, { transport, faults: `duplicate:${String(call?.seq)}` });
+        const t = runScenario(scenario, { transport, faults: parseFaults(`duplicate:${String(call?.seq)}`) });
         const copy = messages(t).find((message) => message.duplicateOf === call?.seq);
         expect(copy?.ignoredBy).toBe('server');
         expect(copy?.reason).toMatch(/second copy of request/);

@@ -5,7 +5,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario } from '../../scenarios/index';
 import { validateTranscriptMessages } from '../../testing/mcpSchema';
-import { LabError, runScenario, settingsSpecFor, usesSqlite, type SqlModule, type Transcript } from '../index';
+import {
+  LabError,
+  parseFaults,
+  runScenario,
+  settingsSpecFor,
+  usesSqlite,
+  type SqlModule,
+  type Transcript,
+} from '../index';
+
+const faultsOf = (text: string | undefined) => (text === undefined ? undefined : parseFaults(text));
 import { scenarios } from '../../scenarios/index';
 import { checkTranscript } from '../explore/invariants';
 
@@ -17,7 +27,7 @@ beforeAll(async () => {
 const ledgerRun = (
   id: string,
   options: { transport?: 'stdio' | 'http'; seed?: number; settings?: Record<string, unknown>; faults?: string } = {},
-): Transcript => runScenario(findScenario(id), { ...options, ledger: { sql } });
+): Transcript => runScenario(findScenario(id), { ...options, faults: faultsOf(options.faults), ledger: { sql } });
 
 describe('a server restarted while a request is in progress', () => {
   it.each(['ledger-reopen', 'inventory-reopen-reconcile'])(
@@ -93,7 +103,11 @@ const runAny = (
   options: { transport?: 'stdio' | 'http'; seed?: number; settings?: Record<string, unknown>; faults?: string } = {},
 ): Transcript => {
   const scenario = findScenario(id);
-  return runScenario(scenario, { ...options, ledger: usesSqlite(scenario) ? { sql } : undefined });
+  return runScenario(scenario, {
+    ...options,
+    faults: faultsOf(options.faults),
+    ledger: usesSqlite(scenario) ? { sql } : undefined,
+  });
 };
 
 describe('causality: a party acts on a request, a listen or a cancellation only after it received it', () => {

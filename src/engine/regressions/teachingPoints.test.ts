@@ -1,4 +1,4 @@
-// Proves, each keyed to its SPEC id: both sides' view of one request (RC-8), the
+// Proves, each keyed to its requirement id (docs/requirements.md): both sides' view of one request (RC-8), the
 // refused buffer state as part of the run (BF-5), and wording that is true of the run it describes (LG-1).
 import { describe, expect, it } from 'vitest';
 import { runRaceById, runScenarioById, scenarios } from '../../scenarios/index';

@@ -12,6 +12,7 @@ import { findScenario, scenarios } from '../../scenarios/index';
 import { validateTranscriptMessages } from '../../testing/mcpSchema';
 import {
   LabError,
+  parseFaults,
   runScenario,
   usesSqlite,
   type LedgerOutcome,
@@ -44,7 +45,11 @@ describe('a lost response in the ledger: unknown, not failed', () => {
       ledger: { sql },
     };
     const plain = runScenario(findScenario(id), options);
-    return runScenario(findScenario(id), { ...options, faults: fault?.(plain) });
+    const faults = fault?.(plain);
+    return runScenario(findScenario(id), {
+      ...options,
+      faults: faults === undefined ? undefined : parseFaults(faults),
+    });
   };
   const dropResponse41 = (plain: Transcript) => `drop:${String(responseSeq(plain, 41))}`;
 
@@ -117,7 +122,11 @@ describe('no lost message leaves a ledger or inventory request unanswered', () =
       const scenario = findScenario(id);
       for (const transport of ['stdio', 'http'] as const) {
         const run = (faults?: string) =>
-          runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+          runScenario(scenario, {
+            transport,
+            faults: faults === undefined ? undefined : parseFaults(faults),
+            ledger: usesSqlite(scenario) ? { sql } : undefined,
+          });
         for (const message of messages(run())) {
           for (const fault of [`drop:${message.seq}`, `stream-drop:${message.seq}`]) {
             let t: Transcript;
@@ -150,7 +159,11 @@ describe('no lost message leaves a ledger or inventory request unanswered', () =
 
 describe('a lost request in the task scenarios: the deadline passes, and the client re-issues it or knows it does not know', () => {
   const run = (id: string, transport: 'stdio' | 'http', faults?: string) =>
-    runScenario(findScenario(id), { transport, faults, ledger: { sql } });
+    runScenario(findScenario(id), {
+      transport,
+      faults: faults === undefined ? undefined : parseFaults(faults),
+      ledger: { sql },
+    });
   const taskOutcome = (t: Transcript) => {
     if (t.kind !== 'task') throw new Error(`${t.scenario} is not a task run`);
     return t.outcome;
@@ -221,7 +234,12 @@ describe('no lost message leaves a task request unanswered', () => {
     (id) => {
       const scenario = findScenario(id);
       for (const transport of ['stdio', 'http'] as const) {
-        const run = (faults?: string) => runScenario(scenario, { transport, faults, ledger: { sql } });
+        const run = (faults?: string) =>
+          runScenario(scenario, {
+            transport,
+            faults: faults === undefined ? undefined : parseFaults(faults),
+            ledger: { sql },
+          });
         for (const message of messages(run())) {
           for (const fault of [`drop:${message.seq}`, `stream-drop:${message.seq}`]) {
             const t = run(fault);
@@ -257,7 +275,10 @@ describe('no lost message leaves a task request unanswered', () => {
 
 describe('a lost listen: re-opened with a new id, never left waiting', () => {
   const run = (transport: 'stdio' | 'http', faults?: string) =>
-    runScenario(findScenario('listen-server-cancel'), { transport, faults });
+    runScenario(findScenario('listen-server-cancel'), {
+      transport,
+      faults: faults === undefined ? undefined : parseFaults(faults),
+    });
   const listenOutcome = (t: Transcript) => {
     if (t.kind !== 'listen') throw new Error('a listen run');
     return t.outcome;
@@ -306,7 +327,11 @@ describe('the fault sweep: no single fault on any message of any scenario ends i
     const left: string[] = [];
     for (const transport of ['stdio', 'http'] as const) {
       const run = (faults?: string) =>
-        runScenario(scenario, { transport, faults, ledger: usesSqlite(scenario) ? { sql } : undefined });
+        runScenario(scenario, {
+          transport,
+          faults: faults === undefined ? undefined : parseFaults(faults),
+          ledger: usesSqlite(scenario) ? { sql } : undefined,
+        });
       let plain: Transcript;
       try {
         plain = run();

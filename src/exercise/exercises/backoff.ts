@@ -3,7 +3,7 @@ import { RUNS_TO_END } from '../grade';
 import type { ComponentInstance } from '../runtime';
 import { StudentCodeError } from '../runtime';
 
-/** The contract's numbers (SPEC RV-4): attempt n waits up to min(CAP_MS, BASE_MS·2ⁿ). */
+/** The contract's numbers (docs/requirements.md RV-4): attempt n waits up to min(CAP_MS, BASE_MS·2ⁿ). */
 export const BASE_MS = 250;
 export const CAP_MS = 8_000;
 /** The herd the spread is checked over: ids 0 … HERD_SIZE − 1. */
@@ -13,7 +13,7 @@ export const SPREAD_WINDOW_MS = 100;
 /** The attempts the spread is checked at: the first reconnect, and a retry wave. */
 export const SPREAD_ATTEMPTS = [0, 3] as const;
 
-const STARTER = `// Exercise: the herd's reconnect delay (SPEC RV-4, RV-5).
+const STARTER = `// Exercise: the herd's reconnect delay (docs/requirements.md RV-4, RV-5).
 //
 // 10,000 clients lose their streams at the same instant and reconnect to a recovering server that
 // admits only so many connections per 100 ms. Before reconnect attempt n (0 for the first), a client

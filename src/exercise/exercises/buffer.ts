@@ -6,7 +6,7 @@ import type { Json } from '../types';
 
 const OFFER_RESULTS: readonly string[] = ['queued', 'coalesced', 'dropped-oldest', 'refused'];
 
-const STARTER = `// Exercise: the bounded SSE buffer (SPEC §5, BF-1 … BF-6).
+const STARTER = `// Exercise: the bounded SSE buffer (docs/requirements.md#bounded-progress-buffer-bf, BF-1 … BF-6).
 //
 // A server produces progress for several tool calls faster than its client reads. Every message
 // waits here between the producer and the slow reader. Write the buffer.

@@ -4,7 +4,7 @@ import type { ExerciseDef } from '../exercise';
 import { RUNS_TO_END } from '../grade';
 import type { Json } from '../types';
 
-const STARTER = `// Exercise: the server's RequestCoordinator (SPEC §1, RC-3 … RC-8).
+const STARTER = `// Exercise: the server's RequestCoordinator (docs/requirements.md#request-lifecycle-rc, RC-3 … RC-8).
 //
 // One tool call runs on a server: a worker works in uninterruptible chunks and reports progress at the
 // end of each; the client may cancel at any time, and its cancellation races the worker's result.

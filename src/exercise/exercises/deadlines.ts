@@ -4,7 +4,7 @@ import type { ExerciseDef } from '../exercise';
 import { RUNS_TO_END } from '../grade';
 import type { Json } from '../types';
 
-const STARTER = `// Exercise: the client's two deadlines (SPEC RC-1, RC-2, RC-4).
+const STARTER = `// Exercise: the client's two deadlines (docs/requirements.md RC-1, RC-2, RC-4).
 //
 // A client calls a tool and waits. It keeps two clocks for the request: an idle deadline (time
 // allowed with no useful activity) and a maximum deadline (an absolute budget from the start).

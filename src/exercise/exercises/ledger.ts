@@ -38,7 +38,7 @@ export const EXECUTE_INTERFACE = `// Interface (a contract; keep the names):
 // forgets memory): anything that must last goes into the ledger, committed. There is no Date and no
 // Math.random: use effect.atMs for the time.`;
 
-const STARTER = `// Exercise: the idempotency ledger, in SQL on real SQLite (SPEC §2, LG-2 … LG-7).
+const STARTER = `// Exercise: the idempotency ledger, in SQL on real SQLite (docs/requirements.md#idempotency-ledger-lg, LG-2 … LG-7).
 // The idempotency key is an application contract, not part of MCP: the protocol has only the
 // idempotentHint tool annotation, a hint.
 //

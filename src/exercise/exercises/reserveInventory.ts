@@ -3,7 +3,7 @@ import { RUNS_TO_END } from '../grade';
 import { EXECUTE_INTERFACE } from './ledger';
 import { ledgerComponents } from './ledgerProgram';
 
-const STARTER = `// Exercise: the practice lab, reserve_inventory (SPEC §2, LG-P1 … LG-P10), in SQL on real SQLite.
+const STARTER = `// Exercise: the practice lab, reserve_inventory (docs/requirements.md#the-practice-lab-reserve_inventory-lg-p, LG-P1 … LG-P10), in SQL on real SQLite.
 // The idempotency key is an application contract, not part of MCP: the protocol has only the
 // idempotentHint tool annotation, a hint.
 //

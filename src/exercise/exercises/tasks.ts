@@ -6,7 +6,7 @@ import type { Json } from '../types';
 
 const STATUSES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 
-const STARTER = `// Exercise: the durable task's status (SPEC §4, TK-1, TK-2; the io.modelcontextprotocol/tasks extension).
+const STARTER = `// Exercise: the durable task's status (docs/requirements.md#durable-tasks-tk, TK-1, TK-2; the io.modelcontextprotocol/tasks extension).
 //
 // A tools/call starts a durable task: the server stores it, answers with its taskId, and a worker does
 // the work in chunks, reaching a checkpoint between two chunks. The client polls tasks/get until the

@@ -1,4 +1,4 @@
-// Reference solution of the backoff exercise: full jitter (SPEC RV-4), the randomness a hash of the
+// Reference solution of the backoff exercise: full jitter (docs/requirements.md RV-4), the randomness a hash of the
 // client id and the attempt, so the same arguments always give the same wait.
 
 function mix(value) {

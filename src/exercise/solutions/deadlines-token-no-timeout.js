@@ -3,10 +3,7 @@
 
 export function createDeadlines({ idleTimeoutMs, maxTimeoutMs, startedAtMs, progressToken }) {
   let lastActivityAtMs = startedAtMs;
-  const due = () =>
-    progressToken !== null
-      ? { idle: null, max: null }
-      : { idle: lastActivityAtMs + idleTimeoutMs, max: startedAtMs + maxTimeoutMs };
+  const due = () => (progressToken !== null ? { idle: null, max: null } : { idle: lastActivityAtMs + idleTimeoutMs, max: startedAtMs + maxTimeoutMs });
   return {
     dueAtMs() {
       return due();

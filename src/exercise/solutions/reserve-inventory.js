@@ -3,14 +3,7 @@
 function canonical(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
-  return (
-    '{' +
-    Object.keys(value)
-      .sort()
-      .map((name) => JSON.stringify(name) + ':' + canonical(value[name]))
-      .join(',') +
-    '}'
-  );
+  return '{' + Object.keys(value).sort().map((name) => JSON.stringify(name) + ':' + canonical(value[name])).join(',') + '}';
 }
 
 /** What the key stands for (LG-P1): the operation, SKU, quantity and tenant; never the payment token. */
@@ -29,31 +22,17 @@ export function* execute(key, args, effect) {
     const begin = yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: 'claim the write lock' };
     if (begin.ok) break;
     if (begin.code !== 'SQLITE_BUSY') return { status: 'failed', code: begin.code, reason: begin.message };
-    if (attempt >= ATTEMPTS)
-      return {
-        status: 'rejected',
-        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
-        reason: 'the ledger stayed locked by another call',
-      };
+    if (attempt >= ATTEMPTS) return { status: 'rejected', code: 'IDEMPOTENCY_KEY_IN_FLIGHT', reason: 'the ledger stayed locked by another call' };
     yield { waitMs: RETRY_MS, reason: 'SQLITE_BUSY: another connection holds the write lock' };
   }
   const fingerprint = canonical(intentOf(effect.operation, args));
   if (key !== null) {
-    const found = yield {
-      sql: 'SELECT fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?',
-      params: [key],
-      purpose: 'is the key recorded?',
-    };
+    const found = yield { sql: 'SELECT fingerprint, result_json FROM ledger.idempotency_keys WHERE key = ?', params: [key], purpose: 'is the key recorded?' };
     if (!found.ok) return yield* fail(found);
     const row = found.rows[0];
     if (row !== undefined) {
       yield { sql: 'ROLLBACK', params: [], purpose: 'nothing to write' };
-      if (row.fingerprint !== fingerprint)
-        return {
-          status: 'rejected',
-          code: 'IDEMPOTENCY_KEY_REUSED',
-          reason: 'key "' + key + '" was recorded for other arguments',
-        };
+      if (row.fingerprint !== fingerprint) return { status: 'rejected', code: 'IDEMPOTENCY_KEY_REUSED', reason: 'key "' + key + '" was recorded for other arguments' };
       return { status: 'replayed', result: JSON.parse(row.result_json) };
     }
   }
@@ -62,15 +41,7 @@ export function* execute(key, args, effect) {
   if (key !== null) {
     const stored = yield {
       sql: 'INSERT INTO ledger.idempotency_keys (key, operation, fingerprint, result_json, request_id, connection, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      params: [
-        key,
-        effect.operation,
-        fingerprint,
-        JSON.stringify(done.result),
-        effect.requestId,
-        effect.connection,
-        effect.atMs,
-      ],
+      params: [key, effect.operation, fingerprint, JSON.stringify(done.result), effect.requestId, effect.connection, effect.atMs],
       purpose: 'record key, fingerprint and result',
     };
     if (!stored.ok) return yield* fail(stored);

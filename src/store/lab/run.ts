@@ -1,6 +1,7 @@
+import type { Transcript } from '../../engine';
 import { LabClientError, type LabRun } from '../../worker/client';
-import { SETTINGS_NOT_APPLIED } from '../../worker/sdkInfo';
-import type { ScenarioInfo, Settings, Transcript } from '../../worker/protocol';
+import { SETTINGS_NOT_APPLIED } from '../../sdk/version';
+import type { ScenarioInfo, Settings } from '../../worker/protocol';
 import {
   DEFAULT_SPEC,
   seededSpec,

@@ -1,3 +1,4 @@
+import type { Transcript } from '../../engine';
 import type { StateCreator } from 'zustand/vanilla';
 import type { ExploreProgress, LabClient, LabRun, RunProgress } from '../../worker/client';
 import type {
@@ -12,9 +13,8 @@ import type {
   ScenarioInfo,
   SettingValue,
   Settings,
-  Transcript,
 } from '../../worker/protocol';
-import type { DiagramLayout, TimeScale } from '../diagramLayout';
+import type { DiagramLayout, TimeScale } from '../../diagram/geometry/model';
 
 /**
  * The page's state, one slice per feature, each in a file of its own beside this one: what the user

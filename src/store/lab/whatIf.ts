@@ -1,3 +1,4 @@
+import { formatFaults, parseFaults, withFault, type MessageFault } from '../../engine/core/faults';
 import {
   currentTimeMs,
   FAULT_DELAY_MS,
@@ -60,11 +61,9 @@ export const createWhatIfSlice: Slice<WhatIfSlice> = () => (set, get) => {
 /** Faults the user injects on a message of the run (the diagram's Drop, Delay, Duplicate, Crash). */
 export const createFaultSlice: Slice<FaultSlice> = () => (set, get) => ({
   injectFault(kind, seq) {
-    const kept = (get().spec.faults ?? '')
-      .split(',')
-      .filter((fault) => fault !== '' && Number(fault.split(':')[1]) !== seq);
-    const fault = kind === 'delay' ? `delay:${seq}:${FAULT_DELAY_MS}` : `${kind}:${seq}`;
-    const faults = [...kept, fault].sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1])).join(',');
+    // The faults grammar's own parse and format: a fault already on this message is replaced (one per message).
+    const fault: MessageFault = kind === 'delay' ? { kind, seq, ms: FAULT_DELAY_MS } : { kind, seq };
+    const faults = formatFaults(withFault(parseFaults(get().spec.faults ?? ''), fault));
     set({
       spec: { ...get().spec, faults },
       landing: { kind: 'link', text: String(seq + 1) },

@@ -1,5 +1,5 @@
+import type { Transcript } from '../../engine';
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { Transcript } from '../../store/labStore';
 import {
   IMPLEMENTATIONS,
   TRANSPORTS,
@@ -32,48 +32,64 @@ function byTopic(scenarios: ScenarioInfo[]): Array<[string, ScenarioInfo[]]> {
   return [...groups];
 }
 
+/** Off, yet focusable: on a tab the run controls do not apply to, the reason shows on hover (title) and is read on focus (aria-describedby). */
+type Off = { 'aria-disabled'?: true; title?: string; 'aria-describedby'?: string };
+
 /** What to run: scenario, transport, seed (and for ledger scenarios, which ledger). */
 export function Controls() {
   const scenarios = useLabStore((state) => state.scenarios);
-  const scenarioId = useLabStore((state) => state.spec.scenario);
-  const transport = useLabStore((state) => state.spec.transport);
-  const seed = useLabStore((state) => state.spec.seed);
-  const selectScenario = useLabStore((state) => state.selectScenario);
-  const select = useLabStore((state) => state.select);
-  const keepLedger = useLabStore((state) => state.keepLedger);
   const kind = useLabStore(selectedKind);
-  const run = useLabStore((state) => state.run);
-  const impl = useLabStore((state) => state.spec.impl);
-  // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
-  const predict = usePanelsStore((state) => state.predict);
   // On a tab that runs its own scenarios, the run controls say so instead of acting on a view not shown.
   const tab = usePanelsStore((state) => state.tab);
   const notHere = notApplyingReason(tab);
-  // Off, yet focusable: the reason shows on hover (title) and is read on focus (aria-describedby).
-  const off = notHere === null ? {} : { 'aria-disabled': true, title: notHere, 'aria-describedby': TAB_NOTE_ID };
-  // A tab whose view belongs to some scenarios offers only those (ids unchanged).
-  const family = tabFamily(tab, scenarios);
-  const offered = family === null ? scenarios : scenarios.filter((scenario) => family.includes(scenario.id));
+  const off: Off = notHere === null ? {} : { 'aria-disabled': true, title: notHere, 'aria-describedby': TAB_NOTE_ID };
+  const { said, onSubmit } = useRunSaid(notHere);
 
-  // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
-  // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
-  // link) replaces the text unless the text already says it.
-  const [seedText, setSeedText] = useState(String(seed));
-  const [shownSeed, setShownSeed] = useState(seed);
-  if (shownSeed !== seed) {
-    setShownSeed(seed);
-    if (Number(seedText) !== seed) setSeedText(String(seed));
-  }
-  const onSeed = (event: ChangeEvent<HTMLInputElement>) => {
-    const text = event.target.value;
-    setSeedText(text);
-    if (text.trim() !== '' && Number.isFinite(Number(text))) select({ seed: Number(text) });
-  };
-  // Run re-runs the selection; the same seed gives the same run, so the page says what it did.
-  const [ran, setRan] = useState<{ transcript: Transcript; text: string } | null>(null);
+  return (
+    <form className="lab-controls" onSubmit={onSubmit}>
+      <ScenarioPicker />
+      <TransportPicker notHere={notHere} off={off} />
+      <SeedField notHere={notHere} off={off} />
+      {kind === 'request-race' && <ImplementationPicker notHere={notHere} off={off} />}
+      {kind === 'ledger' && <KeepLedger />}
+      <button
+        type="submit"
+        className="lab-run"
+        disabled={scenarios.length === 0}
+        aria-disabled={notHere !== null ? true : undefined}
+        aria-describedby={notHere === null ? undefined : TAB_NOTE_ID}
+        title={
+          notHere ??
+          'Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)'
+        }
+      >
+        Run
+      </button>
+      {said !== null && (
+        <p className="lab-ran" role="status" data-testid="run-said">
+          {said}
+        </p>
+      )}
+      {notHere !== null && (
+        <p className="lab-tab-note" id={TAB_NOTE_ID} role="note">
+          {notHere}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/**
+ * Run re-runs the selection; the same seed gives the same run, so the page says what it did: a
+ * passing note over the page (it moves nothing), gone after a while or when another run shows.
+ */
+function useRunSaid(notHere: string | null): {
+  said: string | null;
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+} {
+  const run = useLabStore((state) => state.run);
   const transcript = useLabStore((state) => state.transcript);
-  const schedule = useLabStore((state) => state.spec.schedule ?? null);
-  // The sentence is a passing note over the page (it moves nothing), gone after a while.
+  const [ran, setRan] = useState<{ transcript: Transcript; text: string } | null>(null);
   useEffect(() => {
     if (ran === null) return;
     const timer = setTimeout(() => setRan(null), RAN_SHOWN_MS);
@@ -90,118 +106,148 @@ export function Controls() {
       setRan({ transcript: after, text: ranText(before, after) });
     });
   };
+  return { said: ran !== null && ran.transcript === transcript ? ran.text : null, onSubmit };
+}
 
+/** The Scenario menu, by topic; a tab whose view belongs to some scenarios offers only those (ids unchanged). */
+function ScenarioPicker() {
+  const scenarios = useLabStore((state) => state.scenarios);
+  const scenarioId = useLabStore((state) => state.spec.scenario);
+  const selectScenario = useLabStore((state) => state.selectScenario);
+  const transcript = useLabStore((state) => state.transcript);
+  const schedule = useLabStore((state) => state.spec.schedule ?? null);
+  // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
+  const predict = usePanelsStore((state) => state.predict);
+  const family = tabFamily(
+    usePanelsStore((state) => state.tab),
+    scenarios,
+  );
+  const offered = family === null ? scenarios : scenarios.filter((scenario) => family.includes(scenario.id));
   return (
-    <form className="lab-controls" onSubmit={onSubmit}>
-      <label className="lab-field lab-scenario-field">
-        <span className="lab-label">Scenario</span>
-        <select
-          value={scenarioId}
-          disabled={scenarios.length === 0}
-          onChange={(event) => selectScenario(event.target.value)}
-        >
-          {byTopic(offered).map(([topic, members]) => (
-            <optgroup key={topic} label={topic}>
-              {members.map((scenario) => (
-                <option key={scenario.id} value={scenario.id}>
-                  {optionTitle(scenario, predict, scenario.id === scenarioId && schedule !== null ? transcript : null)}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-      </label>
-      <fieldset className="lab-field lab-transport" {...off}>
-        <legend className="lab-label">Transport</legend>
-        {TRANSPORTS.map((value) => (
-          <label key={value} className="lab-radio">
-            <input
-              type="radio"
-              name="transport"
-              value={value}
-              checked={transport === value}
-              {...off}
-              onClick={(event) => {
-                if (notHere !== null) event.preventDefault();
-              }}
-              onChange={() => {
-                if (notHere !== null) return;
-                select({ transport: value });
-                focusReplay();
-              }}
-            />
-            {TRANSPORT_LABELS[value]}
-          </label>
-        ))}
-      </fieldset>
-      <label className="lab-field lab-seed">
-        <span className="lab-label">Seed</span>
-        <input
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          value={seedText}
-          onChange={onSeed}
-          readOnly={notHere !== null}
-          {...off}
-        />
-      </label>
-      {kind === 'request-race' && (
-        // The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen).
-        <label
-          className="lab-field lab-impl"
-          title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock."
-        >
-          <span className="lab-label">Implementation</span>
-          <select
-            value={impl}
-            onChange={(event) => notHere === null && select({ impl: event.target.value as Implementation })}
-            onMouseDown={(event) => notHere !== null && event.preventDefault()}
-            {...off}
-          >
-            {RACE_IMPLEMENTATIONS.map((value) => (
-              <option key={value} value={value}>
-                {IMPLEMENTATION_LABELS[value]}
+    <label className="lab-field lab-scenario-field">
+      <span className="lab-label">Scenario</span>
+      <select
+        value={scenarioId}
+        disabled={scenarios.length === 0}
+        onChange={(event) => selectScenario(event.target.value)}
+      >
+        {byTopic(offered).map(([topic, members]) => (
+          <optgroup key={topic} label={topic}>
+            {members.map((scenario) => (
+              <option key={scenario.id} value={scenario.id}>
+                {optionTitle(scenario, predict, scenario.id === scenarioId && schedule !== null ? transcript : null)}
               </option>
             ))}
-          </select>
-        </label>
-      )}
-      {kind === 'ledger' && (
-        <label className="lab-check">
+          </optgroup>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+interface RunControl {
+  notHere: string | null;
+  off: Off;
+}
+
+function TransportPicker({ notHere, off }: RunControl) {
+  const transport = useLabStore((state) => state.spec.transport);
+  const select = useLabStore((state) => state.select);
+  return (
+    <fieldset className="lab-field lab-transport" {...off}>
+      <legend className="lab-label">Transport</legend>
+      {TRANSPORTS.map((value) => (
+        <label key={value} className="lab-radio">
           <input
-            type="checkbox"
-            checked={keepLedger}
-            onChange={(event) => select({ keepLedger: event.target.checked })}
+            type="radio"
+            name="transport"
+            value={value}
+            checked={transport === value}
+            {...off}
+            onClick={(event) => {
+              if (notHere !== null) event.preventDefault();
+            }}
+            onChange={() => {
+              if (notHere !== null) return;
+              select({ transport: value });
+              focusReplay();
+            }}
           />
-          Keep ledger between runs
+          {TRANSPORT_LABELS[value]}
         </label>
-      )}
-      <button
-        type="submit"
-        className="lab-run"
-        disabled={scenarios.length === 0}
-        aria-disabled={notHere !== null ? true : undefined}
-        aria-describedby={notHere === null ? undefined : TAB_NOTE_ID}
-        title={
-          notHere ??
-          'Run the scenario again in the worker with these settings; the same seed gives the same run (changing the transport, seed or implementation runs by itself)'
-        }
+      ))}
+    </fieldset>
+  );
+}
+
+function SeedField({ notHere, off }: RunControl) {
+  const seed = useLabStore((state) => state.spec.seed);
+  const select = useLabStore((state) => state.select);
+  // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
+  // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
+  // link) replaces the text unless the text already says it.
+  const [seedText, setSeedText] = useState(String(seed));
+  const [shownSeed, setShownSeed] = useState(seed);
+  if (shownSeed !== seed) {
+    setShownSeed(seed);
+    if (Number(seedText) !== seed) setSeedText(String(seed));
+  }
+  const onSeed = (event: ChangeEvent<HTMLInputElement>) => {
+    const text = event.target.value;
+    setSeedText(text);
+    if (text.trim() !== '' && Number.isFinite(Number(text))) select({ seed: Number(text) });
+  };
+  return (
+    <label className="lab-field lab-seed">
+      <span className="lab-label">Seed</span>
+      <input
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        value={seedText}
+        onChange={onSeed}
+        readOnly={notHere !== null}
+        {...off}
+      />
+    </label>
+  );
+}
+
+/** The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen). */
+function ImplementationPicker({ notHere, off }: RunControl) {
+  const impl = useLabStore((state) => state.spec.impl);
+  const select = useLabStore((state) => state.select);
+  return (
+    <label
+      className="lab-field lab-impl"
+      title="model: the lab's spec model. ts-sdk: the real @modelcontextprotocol/sdk 1.x Client and Server (protocol 2025-11-25). ts-sdk-v2: the official v2 packages (protocol 2026-07-28). Both run on the virtual clock."
+    >
+      <span className="lab-label">Implementation</span>
+      <select
+        value={impl}
+        onChange={(event) => notHere === null && select({ impl: event.target.value as Implementation })}
+        onMouseDown={(event) => notHere !== null && event.preventDefault()}
+        {...off}
       >
-        Run
-      </button>
-      {ran !== null && ran.transcript === transcript && (
-        <p className="lab-ran" role="status" data-testid="run-said">
-          {ran.text}
-        </p>
-      )}
-      {notHere !== null && (
-        <p className="lab-tab-note" id={TAB_NOTE_ID} role="note">
-          {notHere}
-        </p>
-      )}
-    </form>
+        {RACE_IMPLEMENTATIONS.map((value) => (
+          <option key={value} value={value}>
+            {IMPLEMENTATION_LABELS[value]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function KeepLedger() {
+  const keepLedger = useLabStore((state) => state.keepLedger);
+  const select = useLabStore((state) => state.select);
+  return (
+    <label className="lab-check">
+      <input type="checkbox" checked={keepLedger} onChange={(event) => select({ keepLedger: event.target.checked })} />
+      Keep ledger between runs
+    </label>
   );
 }
 

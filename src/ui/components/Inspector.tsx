@@ -1,4 +1,5 @@
-import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
+import { useLabStore, type LabEvent } from '../../store/labStore';
 import { eventAsOfStep, eventTextAt, formatMs } from '../format';
 import { FaultButtons } from './lazyParts';
 

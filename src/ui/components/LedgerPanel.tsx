@@ -110,23 +110,30 @@ interface FetchedPage {
   rows: LedgerRow[] | null;
 }
 
+/** Where one table's pager stands and the rows it shows (from the view, or read from the worker). */
+interface LedgerPage {
+  total: number;
+  page: number;
+  pages: number;
+  /** The first row of the page asked for (0-based), and how many rows it holds. */
+  first: number;
+  size: number;
+  /** The rows on screen, and the index of the first: the previous page's while this one is read. */
+  rows: LedgerRow[];
+  rowsFirst: number;
+  columns: string[];
+  /** The page asked for is being read. */
+  missing: boolean;
+  /** The worker could not read it. */
+  failed: boolean;
+  goTo(page: number): void;
+}
+
 /**
- * One SQLite table as stored: its column names as SQL has them, one row per record, a page at a time.
- * The ledger view carries each table's first rows; any other page is read from the file the worker holds
- * open, so every row of a 200,000-row ledger is reachable: First, Previous, Next, Last, or
- * straight to a row by its number. The position is announced as it changes.
+ * A page of one table at a time. The ledger view carries each table's first rows; any other page is
+ * read from the file the worker holds open, so every row of a 200,000-row ledger is reachable.
  */
-function LedgerTable({
-  caption,
-  table,
-  ledger,
-  empty,
-}: {
-  caption: string;
-  table: LedgerTable;
-  ledger: LedgerView;
-  empty: string;
-}) {
+function useLedgerPage(table: LedgerTable, ledger: LedgerView): LedgerPage {
   const readRows = useLabStore((state) => state.readLedgerRows);
   const refresh = useLabStore((state) => state.refreshLedger);
   const viewRows = ledger[table];
@@ -169,78 +176,110 @@ function LedgerTable({
   const failed = current !== null && current.rows === null;
   const columns = rows[0] === undefined ? Object.keys(viewRows[0] ?? {}) : Object.keys(rows[0]);
   const goTo = (target: number) => setPage(Math.max(0, Math.min(pages - 1, target)));
+  return { total, page, pages, first, size, rows, rowsFirst, columns, missing, failed, goTo };
+}
 
+/**
+ * One SQLite table as stored: its column names as SQL has them, one row per record, a page at a time
+ * (useLedgerPage): First, Previous, Next, Last, or straight to a row by its number. The position is
+ * announced as it changes.
+ */
+function LedgerTable({
+  caption,
+  table,
+  ledger,
+  empty,
+}: {
+  caption: string;
+  table: LedgerTable;
+  ledger: LedgerView;
+  empty: string;
+}) {
+  const at = useLedgerPage(table, ledger);
   return (
     <div className="lab-scroll">
-      {/* Named by the table alone ("Effects"), so the name stays put as the row count changes. */}
-      <table
-        className="lab-table lab-ledger-table"
-        aria-label={caption}
-        aria-busy={missing}
-        data-first-row={rowsFirst + 1}
-      >
-        <caption>
-          {caption} <span className="lab-count">({total === 1 ? '1 row' : `${count(total)} rows`})</span>
-        </caption>
-        {columns.length > 0 && (
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  <ColumnName name={column} />
-                </th>
-              ))}
-            </tr>
-          </thead>
-        )}
-        <tbody>
-          {total === 0 || failed ? (
-            <tr>
-              <td className="lab-empty" colSpan={Math.max(1, columns.length)}>
-                {failed ? 'These rows could not be read; the message above says why.' : empty}
-              </td>
-            </tr>
-          ) : (
-            rows.map((row, index) => (
-              <tr key={rowsFirst + index}>
-                {columns.map((column) => {
-                  const value = row[column] ?? null;
-                  const text = cellText(value);
-                  return (
-                    <td key={column} title={text} className={/^[[{]/.test(text) ? 'is-json' : undefined}>
-                      {shortCell(value)}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+      <LedgerRows caption={caption} empty={empty} at={at} />
       {/* Below its rows: after Next, the next button is where the pointer already is. */}
-      {pages > 1 && (
-        <nav className="lab-pager" aria-label={`${caption} pages`}>
-          <span className="lab-pager-info" role="status">
-            Rows {count(first + 1)}–{count(first + size)} of {count(total)}
-          </span>
-          <span className="lab-pager-steps">
-            <PagerButton label={`${caption}: first rows`} disabled={page === 0} onClick={() => goTo(0)}>
-              First
-            </PagerButton>
-            <PagerButton label={`${caption}: previous rows`} disabled={page === 0} onClick={() => goTo(page - 1)}>
-              Previous
-            </PagerButton>
-            <PagerButton label={`${caption}: next rows`} disabled={page >= pages - 1} onClick={() => goTo(page + 1)}>
-              Next
-            </PagerButton>
-            <PagerButton label={`${caption}: last rows`} disabled={page >= pages - 1} onClick={() => goTo(pages - 1)}>
-              Last
-            </PagerButton>
-          </span>
-          <RowJump caption={caption} total={total} onJump={(row) => goTo(Math.floor((row - 1) / LEDGER_PAGE_ROWS))} />
-        </nav>
-      )}
+      {at.pages > 1 && <LedgerPager caption={caption} at={at} />}
     </div>
+  );
+}
+
+/** The table's page of rows, named by the table alone ("Effects"), so the name stays put as the row count changes. */
+function LedgerRows({ caption, empty, at }: { caption: string; empty: string; at: LedgerPage }) {
+  const { total, rows, rowsFirst, columns, missing, failed } = at;
+  return (
+    <table
+      className="lab-table lab-ledger-table"
+      aria-label={caption}
+      aria-busy={missing}
+      data-first-row={rowsFirst + 1}
+    >
+      <caption>
+        {caption} <span className="lab-count">({total === 1 ? '1 row' : `${count(total)} rows`})</span>
+      </caption>
+      {columns.length > 0 && (
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                <ColumnName name={column} />
+              </th>
+            ))}
+          </tr>
+        </thead>
+      )}
+      <tbody>
+        {total === 0 || failed ? (
+          <tr>
+            <td className="lab-empty" colSpan={Math.max(1, columns.length)}>
+              {failed ? 'These rows could not be read; the message above says why.' : empty}
+            </td>
+          </tr>
+        ) : (
+          rows.map((row, index) => (
+            <tr key={rowsFirst + index}>
+              {columns.map((column) => {
+                const value = row[column] ?? null;
+                const text = cellText(value);
+                return (
+                  <td key={column} title={text} className={/^[[{]/.test(text) ? 'is-json' : undefined}>
+                    {shortCell(value)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+/** First, Previous, Next, Last and a row number, with the position announced. */
+function LedgerPager({ caption, at }: { caption: string; at: LedgerPage }) {
+  const { page, pages, first, size, total, goTo } = at;
+  return (
+    <nav className="lab-pager" aria-label={`${caption} pages`}>
+      <span className="lab-pager-info" role="status">
+        Rows {count(first + 1)}–{count(first + size)} of {count(total)}
+      </span>
+      <span className="lab-pager-steps">
+        <PagerButton label={`${caption}: first rows`} disabled={page === 0} onClick={() => goTo(0)}>
+          First
+        </PagerButton>
+        <PagerButton label={`${caption}: previous rows`} disabled={page === 0} onClick={() => goTo(page - 1)}>
+          Previous
+        </PagerButton>
+        <PagerButton label={`${caption}: next rows`} disabled={page >= pages - 1} onClick={() => goTo(page + 1)}>
+          Next
+        </PagerButton>
+        <PagerButton label={`${caption}: last rows`} disabled={page >= pages - 1} onClick={() => goTo(pages - 1)}>
+          Last
+        </PagerButton>
+      </span>
+      <RowJump caption={caption} total={total} onJump={(row) => goTo(Math.floor((row - 1) / LEDGER_PAGE_ROWS))} />
+    </nav>
   );
 }
 

@@ -1,6 +1,7 @@
+import type { Transcript } from '../../engine';
 import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
-import { useLabStore, type LedgerOutcome, type RequestOutcome, type Transcript } from '../../store/labStore';
+import { useLabStore, type LedgerOutcome, type RequestOutcome } from '../../store/labStore';
 import { RecordingFacts } from '../recording/RecordingFacts';
 import {
   aliasText,
@@ -15,7 +16,7 @@ import {
 } from '../format';
 
 /**
- * What the run established. For a request race, the four recorded facts (SPEC §7), filled in as
+ * What the run established. For a request race, the four recorded facts (docs/requirements.md#the-race-and-its-four-recorded-facts), filled in as
  * the replay reaches the event behind each; for a ledger run, its counts and responses; for other
  * models, their outcome's fields.
  */
@@ -115,7 +116,6 @@ function clientOutcomeAt(
 
 /** A ledger run's outcome: the counts as one row of numbers, then what each request got back. */
 function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
-  const alias = aliasText(outcome.aliasIntact);
   return (
     <>
       <div className="lab-scroll">
@@ -164,64 +164,77 @@ function LedgerOutcomeView({ outcome }: { outcome: LedgerOutcome }) {
           </tbody>
         </table>
       </div>
-      {outcome.clientRecord !== undefined && (
-        <div className="lab-scroll">
-          <table className="lab-table lab-client-record">
-            <caption>What the client knows</caption>
-            <thead>
-              <tr>
-                <th scope="col">Request</th>
-                <th scope="col">Client&apos;s record</th>
-                <th scope="col">Server did</th>
-              </tr>
-            </thead>
-            <tbody>
-              {outcome.clientRecord.map((call) => (
-                <tr key={String(call.requestId)} title={call.tool}>
-                  <td>#{String(call.requestId)}</td>
-                  <td>{clientRecordText(call)}</td>
-                  <td>{call.server}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="lab-client-record-note">
-            Unknown: no answer by the client&apos;s deadline, so it cannot tell whether the call ran (not failed).
-          </p>
-        </div>
-      )}
-      <dl className="lab-stored">
-        {outcome.duplicateEffect !== undefined && (
-          <>
-            <dt>Duplicated effect</dt>
-            <dd data-testid="ledger-duplicate">
-              {outcome.duplicateEffect === null
-                ? 'none: the effect ran at most once'
-                : `${outcome.duplicateEffect.requestIds.map((id) => `#${String(id)}`).join(' and ')}: ${outcome.duplicateEffect.detail}`}
-            </dd>
-          </>
-        )}
-        <dt>Stored result for the key</dt>
-        <dd className="lab-json">
-          {outcome.storedResult === null ? 'none (no key, or nothing committed)' : compactJson(outcome.storedResult)}
-        </dd>
-        {alias !== null && (
-          <>
-            <dt>Replay after the caller mutated its copy</dt>
-            <dd>{alias}</dd>
-          </>
-        )}
-        {outcome.paymentTokenInLedger !== null && outcome.paymentTokenInLedger !== undefined && (
-          <>
-            <dt>Payment token in the ledger (LG-P5)</dt>
-            <dd data-testid="ledger-secret">
-              {outcome.paymentTokenInLedger
-                ? 'FOUND: a secret was stored'
-                : 'absent — the call carried paymentToken on the wire; no ledger row and no returned result holds it'}
-            </dd>
-          </>
-        )}
-      </dl>
+      {outcome.clientRecord !== undefined && <ClientRecord calls={outcome.clientRecord} />}
+      <LedgerStored outcome={outcome} />
     </>
+  );
+}
+
+/** What the client knows of each call, beside what the server did. */
+function ClientRecord({ calls }: { calls: NonNullable<LedgerOutcome['clientRecord']> }) {
+  return (
+    <div className="lab-scroll">
+      <table className="lab-table lab-client-record">
+        <caption>What the client knows</caption>
+        <thead>
+          <tr>
+            <th scope="col">Request</th>
+            <th scope="col">Client&apos;s record</th>
+            <th scope="col">Server did</th>
+          </tr>
+        </thead>
+        <tbody>
+          {calls.map((call) => (
+            <tr key={String(call.requestId)} title={call.tool}>
+              <td>#{String(call.requestId)}</td>
+              <td>{clientRecordText(call)}</td>
+              <td>{call.server}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="lab-client-record-note">
+        Unknown: no answer by the client&apos;s deadline, so it cannot tell whether the call ran (not failed).
+      </p>
+    </div>
+  );
+}
+
+/** What the ledger ended up holding: a duplicated effect, the stored result, a replay after aliasing, a secret. */
+function LedgerStored({ outcome }: { outcome: LedgerOutcome }) {
+  const alias = aliasText(outcome.aliasIntact);
+  return (
+    <dl className="lab-stored">
+      {outcome.duplicateEffect !== undefined && (
+        <>
+          <dt>Duplicated effect</dt>
+          <dd data-testid="ledger-duplicate">
+            {outcome.duplicateEffect === null
+              ? 'none: the effect ran at most once'
+              : `${outcome.duplicateEffect.requestIds.map((id) => `#${String(id)}`).join(' and ')}: ${outcome.duplicateEffect.detail}`}
+          </dd>
+        </>
+      )}
+      <dt>Stored result for the key</dt>
+      <dd className="lab-json">
+        {outcome.storedResult === null ? 'none (no key, or nothing committed)' : compactJson(outcome.storedResult)}
+      </dd>
+      {alias !== null && (
+        <>
+          <dt>Replay after the caller mutated its copy</dt>
+          <dd>{alias}</dd>
+        </>
+      )}
+      {outcome.paymentTokenInLedger !== null && outcome.paymentTokenInLedger !== undefined && (
+        <>
+          <dt>Payment token in the ledger (LG-P5)</dt>
+          <dd data-testid="ledger-secret">
+            {outcome.paymentTokenInLedger
+              ? 'FOUND: a secret was stored'
+              : 'absent — the call carried paymentToken on the wire; no ledger row and no returned result holds it'}
+          </dd>
+        </>
+      )}
+    </dl>
   );
 }

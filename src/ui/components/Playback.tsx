@@ -1,4 +1,5 @@
-import { SPEEDS, useLabStore, type Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
+import { SPEEDS, useLabStore } from '../../store/labStore';
 import { formatMs, stepSentence } from '../format';
 import { REPLAY_FOCUS_ID, focusReplay } from '../panels/ownsKeys';
 import { forwardAtRacePoint } from '../panels/predictGate';

@@ -5,7 +5,7 @@ import { SettingsPanel } from './SettingsPanel';
 import { usePredictHides } from '../panels/predictPhase';
 
 /**
- * The picked scenario for someone who has never seen MCP: its topic, one paragraph, the SPEC ids, its
+ * The picked scenario for someone who has never seen MCP: its topic, one paragraph, the requirement ids, its
  * settings. `folded` (the side column beside a run): the paragraph is a disclosure that opens whole,
  * beside the column over the diagram's edge, where a line is long enough to read it at 1280×720; a
  * narrow column under the facts would cut it mid-sentence.

@@ -1,4 +1,5 @@
-import { TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS, type Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
+import { TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS } from '../../store/labStore';
 
 /**
  * Said wherever a run of a real SDK appears. Which SDK ran, the protocol revision it negotiated (1.x:

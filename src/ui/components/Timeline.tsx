@@ -1,5 +1,6 @@
+import type { Transcript } from '../../engine';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { useLabStore, type LabEvent, type Transcript } from '../../store/labStore';
+import { useLabStore, type LabEvent } from '../../store/labStore';
 import { eventTextAt, fateShown, formatNumber } from '../format';
 import { usePredictRace } from '../panels/predictPhase';
 

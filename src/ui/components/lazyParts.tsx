@@ -1,5 +1,6 @@
+import type { Transcript } from '../../engine';
 import { forwardRef, lazy, Suspense, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore } from '../../store/labStore';
 import { PartBoundary } from './PartBoundary';
 import { selectedKind } from './selectors';
 import type { ShortcutsDialogHandle } from './ShortcutsDialog';

@@ -5,7 +5,14 @@ import { usePanelsStore } from '../../store/panels';
 import { formatMs, formatNumber } from '../format';
 import { useVisibleBand } from './band';
 import { barsAt, type DiagramFlow } from './flow';
-import { BAR_W, BREAK_H, TIME_FONT_PX, type DeadlineBar, type DiagramLayout, type TimeMark } from './layout';
+import {
+  BAR_W,
+  BREAK_H,
+  TIME_FONT_PX,
+  type DeadlineBar,
+  type DiagramLayout,
+  type TimeMark,
+} from '../../diagram/geometry/model';
 
 /**
  * What sits behind the wires and markers, in flow coordinates: the lanes' lifelines, the time of

@@ -1,3 +1,4 @@
+import type { Transcript } from '../../engine';
 import {
   ReactFlow,
   ReactFlowProvider,
@@ -10,7 +11,7 @@ import {
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import { useLabStore, type Transcript } from '../../store/labStore';
+import { useLabStore } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
@@ -26,8 +27,8 @@ import {
   TOP_Y,
   type DiagramLayout,
   type Lane,
-} from './layout';
-import { Legend } from './Legend';
+} from '../../diagram/geometry/model';
+import { Legend, ReactFlowCredit } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
@@ -141,19 +142,7 @@ export function Diagram({ transcript, replay }: { transcript: Transcript; replay
 }
 
 function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
-  const labStep = useLabStore((state) => state.step);
-  const labSelectedSeq = useLabStore((state) => state.selectedSeq);
-  const labSelectEvent = useLabStore((state) => state.selectEvent);
-  const step = replay?.step ?? labStep;
-  const selectedSeq = replay === undefined ? labSelectedSeq : null;
-  const selectEvent = replay === undefined ? labSelectEvent : noSelection;
-  const headingId = replay?.headingId ?? 'diagram-heading';
-  // The lab's own run is laid out in the worker with the run (and again there when Linear time
-  // changes), a compared replay by the Compare tab on the axis it shares: the page only cuts it.
-  const labLayout = useLabStore((state) => state.layout);
-  const layout = replay === undefined ? (labLayout ?? EMPTY_LAYOUT) : replay.layout;
-  // What a fit is for: the lab's run (Linear time keeps the zoom), or a replay's layout.
-  const fitKey: object = replay === undefined ? transcript : layout;
+  const { step, selectedSeq, selectEvent, headingId, layout, fitKey } = useDiagramSource(transcript, replay);
   const flow = useMemo(() => buildFlow(layout), [layout]);
   // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
   const band = useVisibleBand();
@@ -164,7 +153,95 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
   const fitted = useRef<Fitted | null>(null);
   /** The run the view has been fitted to: until then the zoom buttons wait (a press before would be undone). */
   const [fittedRun, setFittedRun] = useState<object | null>(null);
+  // The overview moves the view as a drag would: the user's choice, kept until the replay leaves it.
+  const go = useGo(target);
+  const moveByOverview = useCallback(
+    (viewport: Viewport) => {
+      if (fitted.current !== null) fitted.current.chosen = true;
+      go(viewport, false);
+    },
+    [go],
+  );
+  const nowY = replay?.followY ?? view.nowY;
 
+  return (
+    <section className="lab-diagram" aria-labelledby={headingId} data-scale={layout.scale}>
+      <div className="lab-diagram-head">
+        <h2 id={headingId} title={replay?.title}>
+          {replay?.title ?? 'Sequence diagram'}
+        </h2>
+        {replay === undefined ? (
+          // Loaded just after the page (the first load carries less script); its slot keeps the head's height.
+          <Suspense fallback={<span className="dg-overview-slot" style={{ height: OVERVIEW_H }} />}>
+            <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} />
+          </Suspense>
+        ) : (
+          <ReactFlowCredit />
+        )}
+        <Toolbar
+          layout={layout}
+          target={target}
+          fitted={fitted}
+          ready={fittedRun === fitKey}
+          linearToggle={replay === undefined}
+          nowX={view.nowX}
+          nowY={nowY}
+        />
+      </div>
+      <FlowPane
+        transcript={transcript}
+        layout={layout}
+        step={step}
+        view={view}
+        selectEvent={selectEvent}
+        target={target}
+        fitted={fitted}
+      >
+        <Backdrop flow={flow} step={step} nowY={view.nowY} />
+        <LaneHeaders lanes={layout.lanes} />
+        <Follow
+          layout={layout}
+          transcriptKey={fitKey}
+          nowY={nowY}
+          nowX={view.nowX}
+          target={target}
+          fitted={fitted}
+          onFitted={setFittedRun}
+          fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN}
+          fitWidth={replay?.fitWidth}
+          fitHeight={replay?.fitHeight}
+          followAt={replay?.followAt ?? FOLLOW_AT}
+          lockstep={replay?.followY !== undefined}
+        />
+      </FlowPane>
+      {/* Under the pane, one line: the head above it holds the overview and the view's tools. */}
+      {replay === undefined && <Legend />}
+    </section>
+  );
+}
+
+/** What the diagram shows: the lab's own run at the lab's step, or a replay (nothing selected in it). */
+function useDiagramSource(transcript: Transcript, replay: DiagramReplay | undefined) {
+  const labStep = useLabStore((state) => state.step);
+  const labSelectedSeq = useLabStore((state) => state.selectedSeq);
+  const labSelectEvent = useLabStore((state) => state.selectEvent);
+  // The lab's own run is laid out in the worker with the run (and again there when Linear time
+  // changes), a compared replay by the Compare tab on the axis it shares: the page only cuts it.
+  const labLayout = useLabStore((state) => state.layout);
+  const layout = replay === undefined ? (labLayout ?? EMPTY_LAYOUT) : replay.layout;
+  return {
+    step: replay?.step ?? labStep,
+    selectedSeq: replay === undefined ? labSelectedSeq : null,
+    selectEvent: replay === undefined ? labSelectEvent : noSelection,
+    headingId: replay?.headingId ?? 'diagram-heading',
+    layout,
+    // What a fit is for: the lab's run (Linear time keeps the zoom), or a replay's layout.
+    fitKey: (replay === undefined ? transcript : layout) as object,
+  };
+}
+
+/** Clicks on the diagram select an event; a message's context menu (Drop, Delay, Duplicate) opens where it was asked for. */
+function useFlowClicks(transcript: Transcript, selectEvent: (seq: number) => void) {
   // Ids carry the event's seq: `w<seq>` for wires, `m<seq>` for markers.
   const onEdgeClick = useCallback((_: unknown, edge: Edge) => selectEvent(Number(edge.id.slice(1))), [selectEvent]);
   /** A message's context menu (Drop, Delay, Duplicate): where it opened and for which message. */
@@ -194,108 +271,84 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
     },
     [selectEvent],
   );
-  // The overview moves the view as a drag would: the user's choice, kept until the replay leaves it.
-  const go = useGo(target);
-  const moveByOverview = useCallback(
-    (viewport: Viewport) => {
-      if (fitted.current !== null) fitted.current.chosen = true;
-      go(viewport, false);
-    },
-    [go],
-  );
-  // A move with a source event is the user's (drag, wheel, Ctrl and the wheel): that view, zoom included, is kept.
-  const onMoveEnd = useCallback((event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
-    if (event === null) return;
-    target.current = viewport;
-    if (fitted.current !== null) fitted.current.chosen = true;
-  }, []);
+  return { onEdgeClick, onEdgeContextMenu, onNodeClick, menu, closeMenu };
+}
 
+/** The pane: React Flow given the rows around the screen, its data attributes for the tests, and the fault menu. */
+function FlowPane({
+  transcript,
+  layout,
+  step,
+  view,
+  selectEvent,
+  target,
+  fitted,
+  children,
+}: {
+  transcript: Transcript;
+  layout: DiagramLayout;
+  step: number;
+  view: ReturnType<typeof flowAt>;
+  selectEvent: (seq: number) => void;
+  target: TargetRef;
+  fitted: FittedRef;
+  children: React.ReactNode;
+}) {
+  const { onEdgeClick, onEdgeContextMenu, onNodeClick, menu, closeMenu } = useFlowClicks(transcript, selectEvent);
+  // A move with a source event is the user's (drag, wheel, Ctrl and the wheel): that view, zoom included, is kept.
+  const onMoveEnd = useCallback(
+    (event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
+      if (event === null) return;
+      target.current = viewport;
+      if (fitted.current !== null) fitted.current.chosen = true;
+    },
+    [target, fitted],
+  );
   return (
-    <section className="lab-diagram" aria-labelledby={headingId} data-scale={layout.scale}>
-      <div className="lab-diagram-head">
-        <h2 id={headingId} title={replay?.title}>
-          {replay?.title ?? 'Sequence diagram'}
-        </h2>
-        {replay === undefined ? (
-          // Loaded just after the page (the first load carries less script); its slot keeps the head's height.
-          <Suspense fallback={<span className="dg-overview-slot" style={{ height: OVERVIEW_H }} />}>
-            <Overview layout={layout} transcript={transcript} step={step} onMove={moveByOverview} />
-          </Suspense>
-        ) : (
-          <span />
-        )}
-        <Toolbar
-          layout={layout}
-          target={target}
-          fitted={fitted}
-          ready={fittedRun === fitKey}
-          linearToggle={replay === undefined}
-          nowX={view.nowX}
-          nowY={replay?.followY ?? view.nowY}
-        />
-      </div>
-      <div
-        className="lab-flow"
-        data-step={step}
-        data-events={transcript.events.length}
-        data-messages={messagesShown(layout, step)}
-        data-messages-total={layout.messageIndexes.length}
-        data-in-flight={view.inFlight}
-        data-lanes={layout.lanes.map((lane) => lane.id).join(' ')}
-        data-scale={layout.scale}
+    <div
+      className="lab-flow"
+      data-step={step}
+      data-events={transcript.events.length}
+      data-messages={messagesShown(layout, step)}
+      data-messages-total={layout.messageIndexes.length}
+      data-in-flight={view.inFlight}
+      data-lanes={layout.lanes.map((lane) => lane.id).join(' ')}
+      data-scale={layout.scale}
+    >
+      <ReactFlow
+        nodes={view.nodes}
+        edges={view.edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onlyRenderVisibleElements
+        nodesDraggable={false}
+        nodesConnectable={false}
+        nodesFocusable={false}
+        edgesFocusable={false}
+        elementsSelectable={false}
+        disableKeyboardA11y
+        panOnScroll
+        zoomOnScroll={false}
+        zoomOnDoubleClick={false}
+        zoomActivationKeyCode="Control"
+        panActivationKeyCode={null}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        minZoom={ZOOM_MIN}
+        maxZoom={ZOOM_MAX}
+        // The credit is in the legend under the pane (Legend.tsx), where it covers no event.
+        proOptions={{ hideAttribution: true }}
+        onEdgeClick={onEdgeClick}
+        onEdgeContextMenu={onEdgeContextMenu}
+        onNodeClick={onNodeClick}
+        onMoveEnd={onMoveEnd}
+        aria-label="Sequence diagram: pan by dragging or scrolling, zoom with the buttons or Ctrl and the wheel"
       >
-        <ReactFlow
-          nodes={view.nodes}
-          edges={view.edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onlyRenderVisibleElements
-          nodesDraggable={false}
-          nodesConnectable={false}
-          nodesFocusable={false}
-          edgesFocusable={false}
-          elementsSelectable={false}
-          disableKeyboardA11y
-          panOnScroll
-          zoomOnScroll={false}
-          zoomOnDoubleClick={false}
-          zoomActivationKeyCode="Control"
-          panActivationKeyCode={null}
-          deleteKeyCode={null}
-          selectionKeyCode={null}
-          multiSelectionKeyCode={null}
-          minZoom={ZOOM_MIN}
-          maxZoom={ZOOM_MAX}
-          // The credit is in the legend above the pane, where it covers no event.
-          proOptions={{ hideAttribution: true }}
-          onEdgeClick={onEdgeClick}
-          onEdgeContextMenu={onEdgeContextMenu}
-          onNodeClick={onNodeClick}
-          onMoveEnd={onMoveEnd}
-          aria-label="Sequence diagram: pan by dragging or scrolling, zoom with the buttons or Ctrl and the wheel"
-        >
-          <Backdrop flow={flow} step={step} nowY={view.nowY} />
-          <LaneHeaders lanes={layout.lanes} />
-          <Follow
-            layout={layout}
-            transcriptKey={fitKey}
-            nowY={replay?.followY ?? view.nowY}
-            nowX={view.nowX}
-            target={target}
-            fitted={fitted}
-            onFitted={setFittedRun}
-            fitZoomMin={replay === undefined ? FIT_ZOOM_MIN : REPLAY_FIT_ZOOM_MIN}
-            fitWidth={replay?.fitWidth}
-            fitHeight={replay?.fitHeight}
-            followAt={replay?.followAt ?? FOLLOW_AT}
-            lockstep={replay?.followY !== undefined}
-          />
-        </ReactFlow>
-        {menu !== null && <FaultMenu seq={menu.seq} x={menu.x} y={menu.y} onClose={closeMenu} />}
-      </div>
-      {/* Under the pane, one line: the head above it holds the overview and the view's tools. */}
-      {replay === undefined && <Legend />}
-    </section>
+        {children}
+      </ReactFlow>
+      {menu !== null && <FaultMenu seq={menu.seq} x={menu.x} y={menu.y} onClose={closeMenu} />}
+    </div>
   );
 }
 
@@ -475,19 +528,38 @@ function Follow({
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
   const presentation = usePanelsStore((state) => state.presentation);
-  const reducedMotion = useReducedMotion();
   const go = useGo(target);
-  const glideTo = useGlide(target, paneWidth, paneHeight);
-  const { width, height } = layout;
-  // The texts' rows: a view the lab moves to leaves none cut by the lane headers' band.
-  const rows = useMemo(() => textRows(layout), [layout]);
   const now = useRef({ x: nowX, y: nowY });
   useEffect(() => {
     now.current = { x: nowX, y: nowY };
   }, [nowX, nowY]);
+  const pane = { paneWidth, paneHeight, presentation };
+  const followed = useFollowed(layout, now, pane, lockstep, followAt);
+  const ready = paneWidth > 0 && paneHeight > 0;
+  useFit({ layout, transcriptKey, fitted, onFitted, fitZoomMin, fitWidth, fitHeight, now, pane, ready, go, followed });
+  useKeepInView({ nowX, nowY, pane, ready, target, lockstep, go, followed });
+  return null;
+}
 
-  /** The viewport at `zoom` that puts the current event in view: moves x only when the event is off to a side. */
-  const followed = useCallback(
+interface Pane {
+  paneWidth: number;
+  paneHeight: number;
+  presentation: boolean;
+}
+type Followed = (zoom: number, x: number) => Viewport;
+
+/** The viewport at `zoom` that puts the current event in view: moves x only when the event is off to a side. */
+function useFollowed(
+  layout: DiagramLayout,
+  now: MutableRefObject<{ x: number; y: number }>,
+  { paneWidth, paneHeight, presentation }: Pane,
+  lockstep: boolean,
+  followAt: number,
+): Followed {
+  const { width, height } = layout;
+  // The texts' rows: a view the lab moves to leaves none cut by the lane headers' band.
+  const rows = useMemo(() => textRows(layout), [layout]);
+  return useCallback(
     (zoom: number, x: number): Viewport => {
       const { x: atX, y: atY } = now.current;
       const screenX = atX * zoom + x;
@@ -509,11 +581,39 @@ function Follow({
       const y = clearOfHeaders(rows, wanted, zoom, lowest, presentation ? Math.max(0, Math.min(share, room)) : share);
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
-    [paneWidth, paneHeight, width, height, lockstep, presentation, followAt, rows],
+    [paneWidth, paneHeight, width, height, lockstep, presentation, followAt, rows, now],
   );
+}
 
-  const ready = paneWidth > 0 && paneHeight > 0;
-  // The pane settles to its new size just after a new run or a mode change: refit then, unless the user has chosen a view.
+/** The pane settles to its new size just after a new run or a mode change: refit then, unless the user has chosen a view. */
+function useFit({
+  layout,
+  transcriptKey,
+  fitted,
+  onFitted,
+  fitZoomMin,
+  fitWidth,
+  fitHeight,
+  now,
+  pane: { paneWidth, paneHeight, presentation },
+  ready,
+  go,
+  followed,
+}: {
+  layout: DiagramLayout;
+  transcriptKey: object;
+  fitted: FittedRef;
+  onFitted: (run: object) => void;
+  fitZoomMin: number;
+  fitWidth: number | undefined;
+  fitHeight: number | undefined;
+  now: MutableRefObject<{ x: number; y: number }>;
+  pane: Pane;
+  ready: boolean;
+  go: (viewport: Viewport, glide: boolean) => void;
+  followed: Followed;
+}) {
+  const { width, height } = layout;
   useEffect(() => {
     if (!ready) return;
     const last = fitted.current;
@@ -550,7 +650,30 @@ function Follow({
     // Linear time keeps the zoom.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [transcriptKey, presentation, ready, paneWidth, paneHeight]);
+}
 
+/** Each step: when the current event leaves the inside of the pane, the view glides (pans only) to bring it back. */
+function useKeepInView({
+  nowX,
+  nowY,
+  pane: { paneWidth, paneHeight, presentation },
+  ready,
+  target,
+  lockstep,
+  go,
+  followed,
+}: {
+  nowX: number;
+  nowY: number;
+  pane: Pane;
+  ready: boolean;
+  target: TargetRef;
+  lockstep: boolean;
+  go: (viewport: Viewport, glide: boolean) => void;
+  followed: Followed;
+}) {
+  const reducedMotion = useReducedMotion();
+  const glideTo = useGlide(target, paneWidth, paneHeight);
   useEffect(() => {
     if (!ready || target.current === null) return;
     const { x, y, zoom } = target.current;
@@ -567,8 +690,6 @@ function Follow({
     if (reducedMotion) go(followed(zoom, x), false);
     else glideTo(followed(zoom, x));
   }, [nowY, nowX, ready, paneHeight, paneWidth, followed, go, glideTo, reducedMotion, target, lockstep, presentation]);
-
-  return null;
 }
 
 /** Above the pane, so it covers no event: Linear time, the zoom buttons and Fit View. */

@@ -1,7 +1,7 @@
 import type { EdgeProps } from '@xyflow/react';
 import { memo } from 'react';
 import type { WireEdge } from './flow';
-import { ARROW_LENGTH, ARROW_SPREAD } from './layout';
+import { ARROW_LENGTH, ARROW_SPREAD } from '../../diagram/geometry/model';
 
 /**
  * One wire line, drawn from the coordinates the layout computed (the anchors only tell React Flow

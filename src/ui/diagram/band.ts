@@ -1,6 +1,6 @@
 import { useStore as useFlowStore } from '@xyflow/react';
 import { useMemo } from 'react';
-import type { Band } from './spans';
+import type { Band } from '../../diagram/geometry/spans';
 
 /** Culling band, in flow px: what is handed to React Flow and drawn behind it covers the pane rounded out to whole bands. */
 export const BAND_PX = 600;

@@ -9,8 +9,8 @@ import {
   type TimeBreak,
   type TimeMark,
   type Wire,
-} from './layout';
-import { SpanIndex, WHOLE, type Band } from './spans';
+} from '../../diagram/geometry/model';
+import { SpanIndex, WHOLE, type Band } from '../../diagram/geometry/spans';
 import type { MarkerTone } from '../../store/labStore';
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { raceFactSteps } from '../../worker/facts';
 import { runRaceById, runScenarioById } from '../../scenarios/index';
-import type { Transcript } from '../../store/labStore';
 import { factsRowAt, PENDING, stepSentence } from '../format';
 import { buildFlow, flowAt } from './flow';
-import { ARROW_LENGTH, ARROW_SPREAD, messagesShown, type DiagramLayout } from './layout';
-import { layoutDiagram, sharedAxis, textWidthPx } from './layoutCompute';
-import { wordEvents } from '../../engine';
+import { ARROW_LENGTH, ARROW_SPREAD, messagesShown, type DiagramLayout } from '../../diagram/geometry/model';
+import { layoutDiagram, sharedAxis } from '../../diagram/geometry/layout';
+import { textWidthPx } from '../../diagram/geometry/text';
+import { wordEvents, type Transcript } from '../../engine';
 
 /** The layout of a run with the engine's wording, as the worker sends it. */
 const lay = (t: Transcript, scale?: 'ordinal' | 'linear') => layoutDiagram(t, wordEvents(t.events), scale);

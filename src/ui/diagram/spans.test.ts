@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wordEvents } from '../../engine';
+import { wordEvents, type Transcript } from '../../engine';
 import { runRaceById } from '../../scenarios/index';
-import type { Transcript } from '../../store/labStore';
 import { barsAt, buildFlow, flowAt } from './flow';
-import { layoutDiagram } from './layoutCompute';
-import { EXTENTS } from '../../diagram/geometry/layout';
+import { layoutDiagram } from '../../diagram/geometry/layout';
+import { EXTENTS } from '../../diagram/geometry/model';
 import { LONG_PX, SpanIndex, spanReach } from '../../diagram/geometry/spans';
 
 // The band index finds exactly the items a pass over all of them would (short and long ones alike),

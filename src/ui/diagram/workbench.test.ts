@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, runRaceById } from '../../scenarios/index';
-import type { Transcript } from '../../store/labStore';
-import { BREAK_H } from './layout';
-import { layoutDiagram, textWidthPx } from './layoutCompute';
-import { runScenario, wordEvents, type SqlModule } from '../../engine';
+import { BREAK_H } from '../../diagram/geometry/model';
+import { layoutDiagram } from '../../diagram/geometry/layout';
+import { textWidthPx } from '../../diagram/geometry/text';
+import { runScenario, wordEvents, type SqlModule, type Transcript } from '../../engine';
 
 /** The layout with the engine's wording, as the worker sends it. */
 const lay = (t: Transcript, scale?: 'linear' | 'ordinal') => layoutDiagram(t, wordEvents(t.events), scale);

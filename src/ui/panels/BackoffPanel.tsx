@@ -143,7 +143,7 @@ function Why({ views }: { views: HerdView[] }) {
   );
 }
 
-/** SPEC §6 (RV-4, RV-5): a herd of clients reconnecting after an outage, with and without jitter. */
+/** docs/requirements.md#proxies-and-recovery-rv (RV-4, RV-5): a herd of clients reconnecting after an outage, with and without jitter. */
 export function BackoffPanel() {
   const inputs = usePanelsStore((s) => s.herdInputs);
   const setHerd = usePanelsStore((s) => s.setHerd);

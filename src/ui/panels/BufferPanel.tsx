@@ -54,7 +54,7 @@ function chartData(view: BufferView): uPlot.AlignedData {
   ];
 }
 
-/** SPEC §5 (BF): the bounded buffer's occupancy over time, live against its capacity. */
+/** docs/requirements.md#bounded-progress-buffer-bf (BF): the bounded buffer's occupancy over time, live against its capacity. */
 export function BufferPanel() {
   const capacity = usePanelsStore((s) => s.capacity);
   const setCapacity = usePanelsStore((s) => s.setCapacity);
@@ -89,79 +89,93 @@ export function BufferPanel() {
       <LoadState load={load} />
       {view !== null && data !== null && (
         <>
-          <dl className="panel-numbers" data-testid="buffer-numbers">
-            <div>
-              <dt>Dropped progress</dt>
-              <dd data-testid="buffer-dropped">{view.dropped}</dd>
-            </div>
-            <div>
-              <dt>Coalesced progress</dt>
-              <dd data-testid="buffer-coalesced">{view.coalesced}</dd>
-            </div>
-            <div>
-              <dt>Highest occupancy</dt>
-              <dd>
-                {view.maxOccupancy} of {view.capacityEvents}
-              </dd>
-            </div>
-            <div>
-              <dt>Final response</dt>
-              <dd data-testid="buffer-final">{view.finalDelivered ? 'survived' : 'lost'}</dd>
-            </div>
-            <div>
-              <dt>Needs refetch</dt>
-              <dd data-testid="buffer-refetch">
-                {view.needsRefetch ? 'yes — progress was lost, refetch state' : 'no'}
-              </dd>
-            </div>
-            <div>
-              <dt>Refused pushes</dt>
-              <dd data-testid="buffer-refused">{view.refusedPushes}</dd>
-            </div>
-            <div>
-              <dt>Producer held back</dt>
-              <dd data-testid="buffer-held">{view.producerHeldMs} ms</dd>
-            </div>
-          </dl>
+          <BufferNumbers view={view} />
           <Chart
             options={OPTIONS}
             data={data}
             label={`Buffer occupancy over time, capacity ${view.capacityEvents}: ${view.dropped} dropped, ${view.coalesced} coalesced, ${view.refusedPushes} refused (producer held ${view.producerHeldMs} ms), final response ${view.finalDelivered ? 'survived' : 'lost'}`}
           />
-          {view.refusals.length > 0 && (
-            <>
-              <h3>Refused pushes (BF-5)</h3>
-              <p>
-                Every held event was a final response: keeping another would have dropped one. The buffer refused the
-                push and the producer waited until the client read an event.
-              </p>
-              <ul className="panel-list" aria-label="Refused pushes">
-                {view.refusals.map((r) => (
-                  <li key={r.seq}>
-                    <span className="panel-warn">⏸</span> {r.summary} refused at {r.refusedAtMs} ms — producer held back{' '}
-                    {r.heldMs} ms, pushed again at {r.releasedAtMs} ms
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-          <h3>Final responses</h3>
-          <ul className="panel-list">
-            {view.finals.map((f) => (
-              <li key={f.seq}>
-                <span className="panel-ok">✓</span> {f.summary} — {f.action} at {f.atMs} ms
-                {f.action === 'refused' ? ' (the producer waits)' : ', never dropped'}
-              </li>
-            ))}
-            {view.refetchMark !== null && (
-              <li>
-                <span className="panel-warn">!</span> needs-refetch marked at {view.refetchMark.atMs} ms (
-                {view.refetchMark.summary})
-              </li>
-            )}
-          </ul>
+          <BufferEvents view={view} />
         </>
       )}
     </section>
+  );
+}
+
+/** The run's numbers: dropped, coalesced, highest occupancy, the final response, refetch, refusals. */
+function BufferNumbers({ view }: { view: BufferView }) {
+  return (
+    <dl className="panel-numbers" data-testid="buffer-numbers">
+      <div>
+        <dt>Dropped progress</dt>
+        <dd data-testid="buffer-dropped">{view.dropped}</dd>
+      </div>
+      <div>
+        <dt>Coalesced progress</dt>
+        <dd data-testid="buffer-coalesced">{view.coalesced}</dd>
+      </div>
+      <div>
+        <dt>Highest occupancy</dt>
+        <dd>
+          {view.maxOccupancy} of {view.capacityEvents}
+        </dd>
+      </div>
+      <div>
+        <dt>Final response</dt>
+        <dd data-testid="buffer-final">{view.finalDelivered ? 'survived' : 'lost'}</dd>
+      </div>
+      <div>
+        <dt>Needs refetch</dt>
+        <dd data-testid="buffer-refetch">{view.needsRefetch ? 'yes — progress was lost, refetch state' : 'no'}</dd>
+      </div>
+      <div>
+        <dt>Refused pushes</dt>
+        <dd data-testid="buffer-refused">{view.refusedPushes}</dd>
+      </div>
+      <div>
+        <dt>Producer held back</dt>
+        <dd data-testid="buffer-held">{view.producerHeldMs} ms</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The pushes the buffer refused, and what became of each final response. */
+function BufferEvents({ view }: { view: BufferView }) {
+  return (
+    <>
+      {view.refusals.length > 0 && (
+        <>
+          <h3>Refused pushes (BF-5)</h3>
+          <p>
+            Every held event was a final response: keeping another would have dropped one. The buffer refused the push
+            and the producer waited until the client read an event.
+          </p>
+          <ul className="panel-list" aria-label="Refused pushes">
+            {view.refusals.map((r) => (
+              <li key={r.seq}>
+                <span className="panel-warn">⏸</span> {r.summary} refused at {r.refusedAtMs} ms — producer held back{' '}
+                {r.heldMs} ms, pushed again at {r.releasedAtMs} ms
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h3>Final responses</h3>
+      <ul className="panel-list">
+        {view.finals.map((f) => (
+          <li key={f.seq}>
+            <span className="panel-ok">✓</span> {f.summary} — {f.action} at {f.atMs} ms
+            {f.action === 'refused' ? ' (the producer waits)' : ', never dropped'}
+          </li>
+        ))}
+        {view.refetchMark !== null && (
+          <li>
+            <span className="panel-warn">!</span> needs-refetch marked at {view.refetchMark.atMs} ms (
+            {view.refetchMark.summary})
+          </li>
+        )}
+      </ul>
+    </>
   );
 }

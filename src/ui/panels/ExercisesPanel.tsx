@@ -3,8 +3,8 @@ import type { CheckReport, CodeError, StatementResult } from '../../exercise/typ
 import type { ExerciseListing, ExerciseRun, OpenedOrdering } from '../../store/exerciseStore';
 import { useExerciseStore } from '../../store/exercises';
 import { Diagram } from '../diagram/Diagram';
-import type { DiagramLayout } from '../diagram/layout';
-import { layoutDiagram } from '../diagram/layoutCompute';
+import type { DiagramLayout } from '../../diagram/geometry/model';
+import { layoutDiagram } from '../../diagram/geometry/layout';
 import { downloadFile } from '../download';
 import { formatMs, formatNumber, TRANSPORT_LABELS } from '../format';
 import './exercises.css';

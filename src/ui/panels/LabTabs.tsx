@@ -23,7 +23,7 @@ const LOADING = (
 );
 
 /**
- * Every SPEC section one click from the tab bar (in the top bar): the race (the workbench: diagram,
+ * Every part of docs/requirements.md one click from the tab bar (in the top bar): the race (the workbench: diagram,
  * facts, inspector, timeline), the ledger's scenarios over the same workbench, and the panels. Tabs
  * follow the ARIA tabs pattern (← → move between them).
  */

@@ -16,7 +16,7 @@ const KEY_PROFILES = [
 ] as const;
 
 /**
- * SPEC §3: the ledger's moments one click away. Each button picks the scenario that shows it; the
+ * docs/requirements.md#idempotency-ledger-lg: the ledger's moments one click away. Each button picks the scenario that shows it; the
  * diagram, the facts and the ledger panel below show its statements, rows and BUSY retries. The key
  * profile switches how the run answers a repeated key; what it answers and its source come from the
  * run's outcome (the engine's table), not from the page.

@@ -1,11 +1,12 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import type { Transcript } from '../../engine';
 import { useLabStore } from '../../store/labStore';
 import { roundScore, usePredictStore } from '../../store/predictStore';
 import { eventTextAt, formatMs } from '../format';
-import { revealStep, ROUND_SCENARIOS } from '../predict';
-import { forwardAtRacePoint, reveal, runKey } from './predictGate';
+import { revealStep, ROUND_SCENARIOS, type RaceOnScreen } from '../predict';
+import { reveal, runKey } from './predictGate';
+import { usePredictKeys, usePredictRound } from './predictKeys';
 import { usePredictRace } from './predictPhase';
-import { OWNS_KEYS, TEXT_FIELD } from './ownsKeys';
 import { keepRoundInBrowser } from '../../store/roundStorage';
 
 // The round outlives a reload: read back when Predict's card first loads, saved on every change.
@@ -23,56 +24,11 @@ export function PredictCard() {
   const { race, phase } = usePredictRace();
   const transcript = useLabStore((s) => s.transcript);
   const step = useLabStore((s) => s.step);
-  const wording = useLabStore((s) => s.wording);
   const key = transcript === null ? '' : runKey(transcript);
   const guess = usePredictStore((s) => s.guesses[key] ?? null);
   const setGuess = usePredictStore((s) => s.guess);
-  const revealButton = useRef<HTMLButtonElement>(null);
-  const nudged = usePredictStore((s) => s.nudged);
-
-  // The request for a guess belongs to the race point: away from it, it goes.
-  useEffect(() => {
-    if (phase !== 'asking' && nudged) usePredictStore.getState().setNudged(false);
-  }, [phase, nudged]);
-
-  // Past the race point with a guess: the round counts it (whichever way the replay got there).
-  useEffect(() => {
-    if (phase !== 'revealed' || race === null || transcript === null || guess === null) return;
-    if ((ROUND_SCENARIOS as readonly string[]).includes(transcript.scenario))
-      usePredictStore.getState().score(transcript.scenario, { guess, answer: race.location.answer });
-  }, [phase, race, transcript, guess]);
-
-  // At the race point the room answers by number; → or Space reveals (ahead of the stepping keys).
-  useEffect(() => {
-    if (phase !== 'asking' || race === null || transcript === null) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      const target = event.target instanceof Element ? event.target : null;
-      if (target?.closest('dialog[open]') != null) return;
-      const inField = target?.closest(OWNS_KEYS) != null;
-      const answer = race.answers[Number(event.key) - 1];
-      if (
-        answer !== undefined &&
-        !(inField && target?.matches('input[type="text"], input[type="number"], textarea') === true)
-      ) {
-        event.preventDefault();
-        setGuess(key, answer.value);
-        return;
-      }
-      if (target?.closest(TEXT_FIELD) != null) return;
-      // Every key that moves forward (→, End, Space and "." unless they press a focused control) reveals
-      // after a guess, and before one stays here and asks for it: no key shows the answer by accident.
-      const presses =
-        (event.key === ' ' || event.key === '.') && (inField || target?.closest('button, a[href], summary') != null);
-      if (event.key === 'ArrowRight' || event.key === 'End' || ((event.key === ' ' || event.key === '.') && !presses)) {
-        event.preventDefault();
-        event.stopImmediatePropagation();
-        forwardAtRacePoint();
-      }
-    };
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [phase, race, transcript, key, setGuess]);
+  usePredictRound(phase, race, transcript, guess);
+  usePredictKeys(phase, race, transcript, key, setGuess);
 
   if (phase === 'none' || race === null || transcript === null) {
     return (
@@ -82,76 +38,88 @@ export function PredictCard() {
       </p>
     );
   }
-  const contenders = `${race.contenders[0]} and ${race.contenders[1]}`;
-  const point = race.location.point;
-
   if (phase === 'before') {
+    const ahead = race.location.point - step;
     return (
       <section className="predict-card" aria-label="Predict" data-predict="waiting">
         <p>
-          Predict: step on (the right arrow key, Space or Play). The replay stops when {contenders} are both under way,{' '}
-          {point - step} step{point - step === 1 ? '' : 's'} ahead.
+          Predict: step on (the right arrow key, Space or Play). The replay stops when {contendersOf(race)} are both
+          under way, {ahead} step{ahead === 1 ? '' : 's'} ahead.
         </p>
         <Score />
       </section>
     );
   }
+  if (phase === 'asking') return <Asking race={race} transcript={transcript} runKey={key} guess={guess} />;
+  return <Revealed race={race} transcript={transcript} guess={guess} step={step} />;
+}
 
-  if (phase === 'asking') {
-    return (
-      <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
-        <h2 id="predict-title">Race point: predict, then reveal</h2>
-        {/* A step forward without a guess stays here: the hint's line says why the replay did not move (announced). */}
-        <p className="predict-hint" role="status">
-          {nudged && guess === null ? (
-            <strong data-testid="predict-nudge">
-              The replay waits at the race point: make your guess (keys 1–{race.answers.length}), or press Reveal to see
-              the answer without one.
-            </strong>
-          ) : (
-            `Both are under way now: ${contenders}. Answer with the keys 1–${race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.`
-          )}
-        </p>
-        <fieldset>
-          <legend>{race.question}</legend>
-          {race.answers.map((answer, n) => (
-            <label key={answer.value} className="predict-choice">
-              <input
-                type="radio"
-                name="predict-winner"
-                value={answer.value}
-                checked={guess === answer.value}
-                onChange={() => {
-                  setGuess(key, answer.value);
-                  // Back to the keys of the replay: → reveals from here.
-                  revealButton.current?.focus();
-                }}
-              />{' '}
-              <kbd>{n + 1}</kbd> {answer.label}
-            </label>
-          ))}
-        </fieldset>
-        <div className="predict-actions">
-          <button
-            type="button"
-            ref={revealButton}
-            className="lab-button predict-reveal"
-            onClick={() => reveal(race, transcript)}
-          >
-            Reveal
-          </button>
-          <Score />
-        </div>
-      </section>
-    );
-  }
+const contendersOf = (race: RaceOnScreen): string => `${race.contenders[0]} and ${race.contenders[1]}`;
 
+interface AtRace {
+  race: RaceOnScreen;
+  transcript: Transcript;
+  guess: string | null;
+}
+
+/** At the race point: the question, the answers (keys 1–4), and Reveal. */
+function Asking({ race, transcript, runKey: key, guess }: AtRace & { runKey: string }) {
+  const setGuess = usePredictStore((s) => s.guess);
+  const nudged = usePredictStore((s) => s.nudged);
+  const revealButton = useRef<HTMLButtonElement>(null);
+  return (
+    <section className="predict-card" aria-labelledby="predict-title" data-predict="asking">
+      <h2 id="predict-title">Race point: predict, then reveal</h2>
+      {/* A step forward without a guess stays here: the hint's line says why the replay did not move (announced). */}
+      <p className="predict-hint" role="status">
+        {nudged && guess === null ? (
+          <strong data-testid="predict-nudge">
+            The replay waits at the race point: make your guess (keys 1–{race.answers.length}), or press Reveal to see
+            the answer without one.
+          </strong>
+        ) : (
+          `Both are under way now: ${contendersOf(race)}. Answer with the keys 1–${race.answers.length}, then the right arrow key (or Reveal) jumps to the event that decides it.`
+        )}
+      </p>
+      <fieldset>
+        <legend>{race.question}</legend>
+        {race.answers.map((answer, n) => (
+          <label key={answer.value} className="predict-choice">
+            <input
+              type="radio"
+              name="predict-winner"
+              value={answer.value}
+              checked={guess === answer.value}
+              onChange={() => {
+                setGuess(key, answer.value);
+                // Back to the keys of the replay: → reveals from here.
+                revealButton.current?.focus();
+              }}
+            />{' '}
+            <kbd>{n + 1}</kbd> {answer.label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="predict-actions">
+        <button
+          type="button"
+          ref={revealButton}
+          className="lab-button predict-reveal"
+          onClick={() => reveal(race, transcript)}
+        >
+          Reveal
+        </button>
+        <Score />
+      </div>
+    </section>
+  );
+}
+
+/** Past the race point: the answer and the verdict, the why, then the round's score (under the diagram, across its width). */
+function Revealed({ race, transcript, guess, step }: AtRace & { step: number }) {
   const answer = race.answers.find((candidate) => candidate.value === race.location.answer);
   const guessed = race.answers.find((candidate) => candidate.value === guess);
-  const decidingStep = revealStep(race);
-  const deciding = transcript.events[race.location.decidingIndex];
   const verdict = guess === null ? 'none' : guess === race.location.answer ? 'right' : 'wrong';
-  // Under the diagram, across its width: the answer and the verdict, the why, then the round's score.
   return (
     <section className="predict-card" aria-labelledby="predict-answer" data-predict="revealed" data-verdict={verdict}>
       <div className="predict-result">
@@ -177,20 +145,29 @@ export function PredictCard() {
         <p className="predict-why" data-testid="predict-why">
           Why: {answer?.why}
         </p>
-        {deciding !== undefined && (
-          <p className={step === decidingStep ? 'predict-deciding is-current' : 'predict-deciding'}>
-            Decided at step {decidingStep}, {formatMs(deciding.atMs)}:{' '}
-            {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
-            {step !== decidingStep && (
-              <button type="button" className="lab-button" onClick={() => reveal(race, transcript)}>
-                Show the deciding event
-              </button>
-            )}
-          </p>
-        )}
+        <Deciding race={race} transcript={transcript} step={step} />
       </div>
       <Score />
     </section>
+  );
+}
+
+/** The event that decided the race, and a way to it when the replay stands elsewhere. */
+function Deciding({ race, transcript, step }: Omit<AtRace, 'guess'> & { step: number }) {
+  const wording = useLabStore((s) => s.wording);
+  const decidingStep = revealStep(race);
+  const deciding = transcript.events[race.location.decidingIndex];
+  if (deciding === undefined) return null;
+  return (
+    <p className={step === decidingStep ? 'predict-deciding is-current' : 'predict-deciding'}>
+      Decided at step {decidingStep}, {formatMs(deciding.atMs)}:{' '}
+      {eventTextAt(wording, transcript.events, deciding, decidingStep)}{' '}
+      {step !== decidingStep && (
+        <button type="button" className="lab-button" onClick={() => reveal(race, transcript)}>
+          Show the deciding event
+        </button>
+      )}
+    </p>
   );
 }
 

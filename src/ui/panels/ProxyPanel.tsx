@@ -1,7 +1,7 @@
 import { usePanelsStore } from '../../store/panels';
 import { LoadState } from './LoadState';
 
-/** SPEC §6 (RV-1 … RV-3): SSE headers through a proxy, keep-alives, and the reconnect plan. */
+/** docs/requirements.md#proxies-and-recovery-rv (RV-1 … RV-3): SSE headers through a proxy, keep-alives, and the reconnect plan. */
 export function ProxyPanel() {
   const honour = usePanelsStore((s) => s.honourNoBuffering);
   const setHonour = usePanelsStore((s) => s.setHonourNoBuffering);

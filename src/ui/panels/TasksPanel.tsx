@@ -8,7 +8,7 @@ const TITLES: Record<TaskScenario, string> = {
   'task-http-close': 'HTTP stream closes, the task lives on',
 };
 
-/** SPEC §4 (TK): a durable task's status over time next to the client's polls and the cancel ack. */
+/** docs/requirements.md#durable-tasks-tk (TK): a durable task's status over time next to the client's polls and the cancel ack. */
 export function TasksPanel() {
   const scenario = usePanelsStore((s) => s.taskScenario);
   const setScenario = usePanelsStore((s) => s.setTaskScenario);

@@ -21,7 +21,7 @@ export function evidenceLink(evidence: VerificationResult['evidence'][number]): 
   return `?${query.toString()}`;
 }
 
-/** The link that opens one run of a failure-mode card (its settings over the scenario's defaults; SPEC §9). */
+/** The link that opens one run of a failure-mode card (its settings over the scenario's defaults; docs/requirements.md#failure-modes-each-runnable-next-to-its-fix). */
 export function runLink(run: FailureModeResult['failureRun']): string {
   const query = new URLSearchParams({ scenario: run.scenario });
   if (run.transport !== undefined) query.set('transport', run.transport);
@@ -139,11 +139,7 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
                   <a href={runLink(mode.fixRun)}>See the fix ({mode.correctResponse})</a>: {mode.fixDetail}
                 </li>
               </ul>
-              {mode.problems.map((problem) => (
-                <p key={problem} className="panel-error">
-                  {problem}
-                </p>
-              ))}
+              <Problems problems={mode.problems} />
             </div>
           </li>
         ))}
@@ -152,20 +148,14 @@ function FailureModes({ modes }: { modes: FailureModeResult[] }) {
   );
 }
 
-/** SPEC §8 and §10: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
+/** docs/requirements.md#verification-statements-vf and #artifacts-ar: VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5) from the transcripts that show them, and the evidence export. */
 export function VerificationPanel() {
   const load = usePanelsStore((s) => s.verification);
   const progress = usePanelsStore((s) => s.verificationProgress);
   const stopVerification = usePanelsStore((s) => s.stopVerification);
   const loadVerification = usePanelsStore((s) => s.loadVerification);
   const failureModes = usePanelsStore((s) => s.failureModes);
-  const evidence = usePanelsStore((s) => s.evidence);
-  const exportEvidence = usePanelsStore((s) => s.exportEvidence);
-  const evidenceProgress = usePanelsStore((s) => s.evidenceProgress);
-  const stopEvidence = usePanelsStore((s) => s.stopEvidence);
   const results = 'value' in load ? load.value : null;
-  const files = 'value' in evidence ? evidence.value : null;
-  const passing = results?.filter((r) => r.holds).length ?? 0;
 
   return (
     <section className="panel" aria-labelledby="verification-title">
@@ -190,51 +180,67 @@ export function VerificationPanel() {
           Check again
         </button>
       )}
-      {results !== null && (
-        <>
-          <p className="panel-summary" data-testid="vf-summary">
-            {passing} of {results.length} statements hold
-          </p>
-          <ol className="panel-checklist" aria-label="Verification checklist">
-            {results.map((result) => (
-              <li key={result.id} data-vf={result.id} data-holds={result.holds ? 'true' : 'false'}>
-                <span className={result.holds ? 'panel-ok' : 'panel-bad'} aria-label={result.holds ? 'holds' : 'fails'}>
-                  {result.holds ? '✓' : '✗'}
-                </span>
-                <div>
-                  <a
-                    href={requirementPageLink(result.id)}
-                    className="panel-requirement"
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    title={`What ${result.id} asks (opens the requirement catalogue)`}
-                  >
-                    <strong>{result.id}</strong>
-                  </a>{' '}
-                  {result.statement}
-                  <ul className="panel-evidence">
-                    {result.evidence.map((e, i) => (
-                      <li key={i}>
-                        <a href={evidenceLink(e)}>
-                          {e.scenario} on {e.transport}
-                          {e.seq === null ? '' : `, event ${e.seq}`}
-                        </a>
-                        : {e.detail}
-                      </li>
-                    ))}
-                  </ul>
-                  {result.problems.map((problem) => (
-                    <p key={problem} className="panel-error">
-                      {problem}
-                    </p>
-                  ))}
-                </div>
-              </li>
-            ))}
-          </ol>
-        </>
-      )}
+      {results !== null && <Checklist results={results} />}
       <FailureModes modes={failureModes} />
+      <EvidenceExport />
+    </section>
+  );
+}
+
+/** How many statements hold, and each with its evidence links. */
+function Checklist({ results }: { results: VerificationResult[] }) {
+  const passing = results.filter((r) => r.holds).length;
+  return (
+    <>
+      <p className="panel-summary" data-testid="vf-summary">
+        {passing} of {results.length} statements hold
+      </p>
+      <ol className="panel-checklist" aria-label="Verification checklist">
+        {results.map((result) => (
+          <li key={result.id} data-vf={result.id} data-holds={result.holds ? 'true' : 'false'}>
+            <span className={result.holds ? 'panel-ok' : 'panel-bad'} aria-label={result.holds ? 'holds' : 'fails'}>
+              {result.holds ? '✓' : '✗'}
+            </span>
+            <div>
+              <a
+                href={requirementPageLink(result.id)}
+                className="panel-requirement"
+                target="_blank"
+                rel="noopener noreferrer"
+                title={`What ${result.id} asks (opens the requirement catalogue)`}
+              >
+                <strong>{result.id}</strong>
+              </a>{' '}
+              {result.statement}
+              <ul className="panel-evidence">
+                {result.evidence.map((e, i) => (
+                  <li key={i}>
+                    <a href={evidenceLink(e)}>
+                      {e.scenario} on {e.transport}
+                      {e.seq === null ? '' : `, event ${e.seq}`}
+                    </a>
+                    : {e.detail}
+                  </li>
+                ))}
+              </ul>
+              <Problems problems={result.problems} />
+            </div>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+/** The evidence files as one zip, with the export's progress, its Stop, and the files it held. */
+function EvidenceExport() {
+  const evidence = usePanelsStore((s) => s.evidence);
+  const exportEvidence = usePanelsStore((s) => s.exportEvidence);
+  const evidenceProgress = usePanelsStore((s) => s.evidenceProgress);
+  const stopEvidence = usePanelsStore((s) => s.stopEvidence);
+  const files = 'value' in evidence ? evidence.value : null;
+  return (
+    <>
       <h3>Evidence export</h3>
       <p>
         The lab’s{' '}
@@ -272,6 +278,15 @@ export function VerificationPanel() {
           ))}
         </ul>
       )}
-    </section>
+    </>
   );
+}
+
+/** Why a statement's (or a failure mode's) check could not be made as written. */
+function Problems({ problems }: { problems: readonly string[] }) {
+  return problems.map((problem) => (
+    <p key={problem} className="panel-error">
+      {problem}
+    </p>
+  ));
 }

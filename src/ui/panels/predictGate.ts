@@ -1,4 +1,5 @@
-import { useLabStore, type LabState, type LabStore, type StepGate, type Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
+import { useLabStore, type LabState, type LabStore, type StepGate } from '../../store/labStore';
 import { usePanelsStore } from '../../store/panels';
 import { usePredictStore } from '../../store/predictStore';
 import { revealStep, type RaceOnScreen } from '../predict';

@@ -1,4 +1,5 @@
-import { useLabStore, type Transcript } from '../../store/labStore';
+import type { Transcript } from '../../engine';
+import { useLabStore } from '../../store/labStore';
 import { compareBesideModel, comparableProbe } from '../../store/recording';
 import './recording.css';
 

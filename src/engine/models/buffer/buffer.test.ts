@@ -1,4 +1,4 @@
-// Proves BoundedSseBuffer keeps SPEC §5 (BF-1 … BF-6): it coalesces and drops only replaceable progress, marks what it dropped, never drops or loses a final response, refuses the one state it cannot keep, and never holds more than its capacity — for hand-written streams and for any random stream fast-check draws.
+// Proves BoundedSseBuffer keeps docs/requirements.md#bounded-progress-buffer-bf (BF-1 … BF-6): it coalesces and drops only replaceable progress, marks what it dropped, never drops or loses a final response, refuses the one state it cannot keep, and never holds more than its capacity — for hand-written streams and for any random stream fast-check draws.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { BoundedSseBuffer, type FinalEntry, type ProgressEntry, type SseEntry } from './buffer';

@@ -8,7 +8,7 @@ import type {
 } from '../../mcp/protocol';
 
 /**
- * BoundedSseBuffer (SPEC §5, BF-1 … BF-6): the queue between a Server-Sent Events producer and a
+ * BoundedSseBuffer (docs/requirements.md#bounded-progress-buffer-bf, BF-1 … BF-6): the queue between a Server-Sent Events producer and a
  * consumer that reads more slowly (a client, a proxy, a congested network). Progress is replaceable:
  * a later value for the same token supersedes an earlier one, so under pressure progress is
  * coalesced and, if that is not enough, the oldest progress is dropped and its stream is marked as

@@ -12,7 +12,7 @@ import type { BufferModelEvent, BufferOutcome, BufferScenario } from './types';
 export { bufferOverloadSettingsSpec, bufferOverloadDefaults, type BufferOverloadSettings } from './settings';
 
 /**
- * `buffer-overload` (SPEC §5, BF-1 … BF-6, VF-10): a server produces progress for several
+ * `buffer-overload` (docs/requirements.md#bounded-progress-buffer-bf, BF-1 … BF-6, VF-10): a server produces progress for several
  * concurrent tool calls faster than its client reads. Their messages wait in one BoundedSseBuffer —
  * on stdio the writer of the one pipe they share, on Streamable HTTP the server's writer toward the
  * client in front of the requests' SSE streams — so the transcript shows coalescing, drops of the
@@ -129,8 +129,20 @@ export class BufferOverload {
     return this.producing.every((request) => request.finalPushed || request.lost);
   }
 
+  /**
+   * For the race explorer's partial-order reduction: the buffer and the producer's state (`held`,
+   * `producing`) are one object both sides use, the producer (a server event) and the consumer (a
+   * client event, which takes from the buffer, releases the held producer and reads whether it is
+   * done). The wire does not carry it, so each of them says it touched it: the explorer then never
+   * commutes a produce with a consume, whose order decides what is dropped, coalesced or refused.
+   */
+  private touchBuffer(): void {
+    this.sim.scheduler.explorer?.touch?.('buffer');
+  }
+
   /** The producer emits one message for a request the seed picks: its next progress, or its final response. */
   private produce(): void {
+    this.touchBuffer();
     const active = this.producing.filter((request) => request.received && !request.finalPushed);
     if (active.length === 0) {
       // Every unfinished request is still on its way to the server (a delayed one): nothing to produce yet.
@@ -248,19 +260,13 @@ export class BufferOverload {
       case 'dropped-oldest':
       case 'dropped-incoming': {
         const dropped = report.dropped;
-        const why =
-          report.action === 'dropped-oldest'
-            ? this.buffer instanceof NaiveSseQueue
-              ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
-              : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
-            : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
         this.sim.record({
           ...base,
           requestId: dropped.requestId,
           what: 'progress',
           action: 'dropped',
           summary: summarize(dropped, total),
-          reason: why,
+          reason: this.dropReason(report.action, entry, capacityEvents),
         });
         if (report.action === 'dropped-oldest') {
           this.sim.record({
@@ -286,6 +292,20 @@ export class BufferOverload {
       }
     }
     return true;
+  }
+
+  /** Why a push dropped progress: the oldest to make room (a naive queue or the bounded buffer), or the incoming one. */
+  private dropReason(
+    action: 'dropped-oldest' | 'dropped-incoming',
+    entry: SseEntry,
+    capacityEvents: number | null,
+  ): string {
+    const total = this.settings.progressPerRequest;
+    return action === 'dropped-oldest'
+      ? this.buffer instanceof NaiveSseQueue
+        ? `the queue is full (${String(capacityEvents)}/${String(capacityEvents)}): its oldest event, progress, goes to make room for ${summarize(entry, total)}`
+        : `the buffer is full (${capacityEvents}/${capacityEvents}): the oldest progress goes to make room for ${summarize(entry, total)} (BF-2)`
+      : `the buffer is full of final responses, which are never dropped: the incoming progress is the only replaceable event (BF-2, BF-4)`;
   }
 
   /** BF-5: the consumer freed a slot; the held producer pushes its refused final again and goes on. */
@@ -314,6 +334,7 @@ export class BufferOverload {
 
   /** The client reads the oldest held message: it goes on the wire now. */
   private consume(): void {
+    this.touchBuffer();
     const entry = this.buffer.shift();
     if (entry !== undefined) {
       sendOn(this.sim, 'server', entry.message, entry.requestId, () => null);

@@ -8,7 +8,7 @@ import type { NaiveReport } from './naiveQueue';
  * A student's bounded SSE buffer (the `buffer` exercise) in the place of BoundedSseBuffer. The adapter
  * keeps a shadow of what the buffer says it holds, from what `offer` answered, and reads what `take`
  * returns as the truth: an item the shadow held that never comes out was dropped. It reports every
- * statement of the contract the buffer breaks (SPEC BF-1 … BF-6), and otherwise answers the model as
+ * statement of the contract the buffer breaks (docs/requirements.md BF-1 … BF-6), and otherwise answers the model as
  * the lab's own buffer does, so the run goes on and shows what the student's buffer did.
  */
 export const BUFFER_STATEMENTS = [
@@ -114,33 +114,7 @@ export class ComponentBuffer {
         report = { action: 'enqueued', occupancyEvents: this.occupancyEvents };
         break;
       case 'coalesced':
-        if (tail === undefined || held === 0) {
-          this.breach('coalesce-adjacent', `${offered} answered 'coalesced', but the buffer held nothing to replace`);
-          this.shadow.push(entry);
-          report = { action: 'enqueued', occupancyEvents: this.occupancyEvents };
-          break;
-        }
-        this.shadow[this.shadow.length - 1] = entry;
-        if (sameToken) {
-          this.coalescedEvents += 1;
-          report = { action: 'coalesced', replaced: tail as ProgressEntry, occupancyEvents: this.occupancyEvents };
-          break;
-        }
-        this.breach(
-          'coalesce-adjacent',
-          `${offered} answered 'coalesced', replacing ${describe(tail)}: only progress for the same token may be replaced`,
-        );
-        if (tail.kind === 'final') {
-          this.droppedEvents += 1;
-          this.breach(
-            'final-never-dropped',
-            `${offered} replaced the final response of #${String(tail.requestId)} ('coalesced'): it is gone, and its client can never learn the outcome`,
-          );
-          report = { action: 'dropped-final', dropped: tail, occupancyEvents: this.occupancyEvents };
-        } else {
-          this.markDropped(tail);
-          report = { action: 'dropped-oldest', dropped: tail, occupancyEvents: this.occupancyEvents };
-        }
+        report = this.coalesced(entry, offered, tail, held, sameToken);
         break;
       case 'dropped-oldest': {
         // Which item went is settled by take(); the event names the item a correct buffer drops.
@@ -163,30 +137,8 @@ export class ComponentBuffer {
             : { action: 'dropped-oldest', dropped: guess, occupancyEvents: this.occupancyEvents };
         break;
       }
-      case 'refused': {
-        const progressHeld = this.shadow.find((candidate) => candidate.kind === 'progress');
-        if (!full)
-          this.breach(
-            'refuse-only-when-full-of-finals',
-            `${offered} answered 'refused' with ${held} of ${this.capacityEvents} slots taken: there was room`,
-          );
-        else if (progressHeld !== undefined && this.pendingDrops === 0)
-          this.breach(
-            'refuse-only-when-full-of-finals',
-            `${offered} answered 'refused', but the buffer held ${describe(progressHeld)}, which may be dropped to make room`,
-          );
-        else if (entry.kind === 'progress')
-          this.breach(
-            'refuse-only-when-full-of-finals',
-            `${offered} answered 'refused': progress is never refused; with only final responses held, the incoming progress itself is the one to drop`,
-          );
-        this.refusedPushes += 1;
-        return {
-          action: 'refused',
-          heldFinals: this.shadow.map((candidate) => candidate.requestId),
-          occupancyEvents: this.occupancyEvents,
-        };
-      }
+      case 'refused':
+        return this.refused(entry, offered, held, full);
       default: {
         // Every answer is named above; the exercise's adapter refuses any other before it gets here.
         const _: never = result;
@@ -198,6 +150,66 @@ export class ComponentBuffer {
     }
     this.maxOccupancyEvents = Math.max(this.maxOccupancyEvents, this.occupancyEvents);
     return report;
+  }
+
+  /** The component answered 'coalesced': right when the newest held item is progress for the same token. */
+  private coalesced(
+    entry: SseEntry,
+    offered: string,
+    tail: SseEntry | undefined,
+    held: number,
+    sameToken: boolean,
+  ): PushReport | NaiveReport {
+    if (tail === undefined || held === 0) {
+      this.breach('coalesce-adjacent', `${offered} answered 'coalesced', but the buffer held nothing to replace`);
+      this.shadow.push(entry);
+      return { action: 'enqueued', occupancyEvents: this.occupancyEvents };
+    }
+    this.shadow[this.shadow.length - 1] = entry;
+    if (sameToken) {
+      this.coalescedEvents += 1;
+      return { action: 'coalesced', replaced: tail as ProgressEntry, occupancyEvents: this.occupancyEvents };
+    }
+    this.breach(
+      'coalesce-adjacent',
+      `${offered} answered 'coalesced', replacing ${describe(tail)}: only progress for the same token may be replaced`,
+    );
+    if (tail.kind === 'final') {
+      this.droppedEvents += 1;
+      this.breach(
+        'final-never-dropped',
+        `${offered} replaced the final response of #${String(tail.requestId)} ('coalesced'): it is gone, and its client can never learn the outcome`,
+      );
+      return { action: 'dropped-final', dropped: tail, occupancyEvents: this.occupancyEvents };
+    }
+    this.markDropped(tail);
+    return { action: 'dropped-oldest', dropped: tail, occupancyEvents: this.occupancyEvents };
+  }
+
+  /** The component answered 'refused': right only when the buffer is full of final responses and the item is one too. */
+  private refused(entry: SseEntry, offered: string, held: number, full: boolean): PushReport | NaiveReport {
+    const progressHeld = this.shadow.find((candidate) => candidate.kind === 'progress');
+    if (!full)
+      this.breach(
+        'refuse-only-when-full-of-finals',
+        `${offered} answered 'refused' with ${held} of ${this.capacityEvents} slots taken: there was room`,
+      );
+    else if (progressHeld !== undefined && this.pendingDrops === 0)
+      this.breach(
+        'refuse-only-when-full-of-finals',
+        `${offered} answered 'refused', but the buffer held ${describe(progressHeld)}, which may be dropped to make room`,
+      );
+    else if (entry.kind === 'progress')
+      this.breach(
+        'refuse-only-when-full-of-finals',
+        `${offered} answered 'refused': progress is never refused; with only final responses held, the incoming progress itself is the one to drop`,
+      );
+    this.refusedPushes += 1;
+    return {
+      action: 'refused',
+      heldFinals: this.shadow.map((candidate) => candidate.requestId),
+      occupancyEvents: this.occupancyEvents,
+    };
   }
 
   shift(): SseEntry | undefined {

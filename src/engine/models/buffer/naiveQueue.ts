@@ -3,7 +3,7 @@ import type { RequestId } from '../../core/jsonrpc';
 import type { FinalEntry, ProgressEntry, PushReport, SseEntry } from './buffer';
 
 /**
- * The two queues SPEC §9 warns about, for the lab to show next to BoundedSseBuffer (which does it
+ * The two queues the failure modes warn about (docs/requirements.md#failure-modes-each-runnable-next-to-its-fix), for the lab to show next to BoundedSseBuffer (which does it
  * right): `unbounded` holds everything a slow consumer has not read yet, so memory grows with the
  * backlog; `drop-oldest-any` is bounded but evicts the oldest event whatever it is, final responses
  * included, so a client can lose the one message that tells it the outcome.

@@ -27,7 +27,7 @@ export interface BufferEvent extends EventBase {
 export type BufferModelEvent = WireEvent | BufferEvent;
 
 export interface BufferOutcome {
-  /** The buffer's capacity, in events; null when the queue has no bound (queue=unbounded, SPEC §9). */
+  /** The buffer's capacity, in events; null when the queue has no bound (queue=unbounded, docs/requirements.md#failure-modes-each-runnable-next-to-its-fix). */
   capacity: number | null;
   maxOccupancy: number;
   dropped: number;

@@ -1,4 +1,4 @@
-// Proves the reconnect backoff of SPEC RV-4: full jitter waits a deterministic amount drawn from (seed, client id, attempt) within [0, min(capMs, baseMs·2ⁿ)] — 250, 500, 1000 … 8000 ms with the lab's numbers — and every policy stays inside its stated bounds for any input.
+// Proves the reconnect backoff of docs/requirements.md RV-4: full jitter waits a deterministic amount drawn from (seed, client id, attempt) within [0, min(capMs, baseMs·2ⁿ)] — 250, 500, 1000 … 8000 ms with the lab's numbers — and every policy stays inside its stated bounds for any input.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {

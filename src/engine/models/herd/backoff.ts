@@ -1,13 +1,13 @@
 import { assert } from '../../core/assert';
 
 /**
- * Reconnect backoff (SPEC RV-4): how long a client waits before reconnect attempt n. Every amount
+ * Reconnect backoff (docs/requirements.md RV-4): how long a client waits before reconnect attempt n. Every amount
  * is a pure function of (seed, client id, attempt), so a herd of 10,000 clients replays exactly
  * and a test can name the wait of client 7's third attempt. Production may draw from runtime or
  * cryptographic randomness; the lab must not.
  *
  * Policies (AWS Architecture Blog, "Exponential Backoff and Jitter", names kept):
- * - `full-jitter` (the lab's default, SPEC RV-4): uniform in [0, min(capMs, baseMs·2ⁿ)].
+ * - `full-jitter` (the lab's default, docs/requirements.md RV-4): uniform in [0, min(capMs, baseMs·2ⁿ)].
  * - `none`: no backoff, retry at once.
  * - `exponential`: exactly min(capMs, baseMs·2ⁿ), no jitter: every client that failed together
  *   retries together.
@@ -29,7 +29,7 @@ export interface BackoffConfig {
 /** Above this exponent baseMs·2ⁿ exceeds any cap the settings allow; the ceiling is the cap. */
 const EXPONENT_MAX = 52;
 
-/** min(capMs, baseMs·2ⁿ): the largest wait before attempt n (SPEC RV-4: 250, 500, 1000, … 8000). */
+/** min(capMs, baseMs·2ⁿ): the largest wait before attempt n (docs/requirements.md RV-4: 250, 500, 1000, … 8000). */
 export function backoffCeilingMs(attempt: number, baseMs: number, capMs: number): number {
   assert(Number.isInteger(attempt) && attempt >= 0, () => `attempt must be a non-negative integer, got ${attempt}`);
   assert(Number.isInteger(baseMs) && baseMs >= 0, () => `baseMs must be a non-negative integer, got ${baseMs}`);

@@ -4,7 +4,7 @@ import { backoffCeilingMs } from './backoff';
 
 /**
  * A student's `backoffDelayMs(clientId, attempt)` (the `backoff` exercise) in the place of the herd's
- * own policy. The contract (SPEC RV-4): an integer in [0, min(capMs, baseMs·2ⁿ)]. Every answer outside
+ * own policy. The contract (docs/requirements.md RV-4): an integer in [0, min(capMs, baseMs·2ⁿ)]. Every answer outside
  * it is reported (`delay-in-range`) and the run goes on with the nearest wait the clock can follow: a
  * wait past the ceiling is kept (the run shows what it does), a negative one waits 0 ms, a fraction is
  * rounded. An answer that is no finite number cannot be followed: the run ends there (LAB050).

@@ -1,4 +1,4 @@
-import type { MessageFault } from '../../core/wire';
+import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { backoffDelayMs, type BackoffConfig } from './backoff';
 import { postHeadersOf } from '../../core/postHeaders';
@@ -16,7 +16,7 @@ import { ComponentBackoff } from './componentBackoff';
 export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
 
 /**
- * `herd` (SPEC RV-4, RV-5): N clients lose their streams at the same instant and reconnect to a
+ * `herd` (docs/requirements.md RV-4, RV-5): N clients lose their streams at the same instant and reconnect to a
  * recovering server that admits at most `admitPerWindow` connections per `windowMs` window. A
  * refused client learns of the refusal one round trip later (`rejectRttMs`), waits its backoff
  * and tries again. Without jitter the clients stay in lockstep and every retry wave hits the

@@ -20,6 +20,7 @@ import {
   type Intent,
   type Program,
   type ProgramResult,
+  type Step,
 } from './ledger';
 
 /**
@@ -163,20 +164,48 @@ function argumentsAsSent(intent: Intent): Record<string, LedgerValue> {
 const describeEnd = (end: LedgerProgramEnd): string =>
   end.status === 'rejected' || end.status === 'failed' ? `${end.status} (${end.code})` : end.status;
 
+/** The effect's parameters, as `execute` must yield them back. */
+function effectParamsOf(intent: Intent, atMs: number) {
+  const row = effectRow(intent);
+  return [intent.operation, row.subject, row.amount, row.tenant, intent.requestId, intent.connection, atMs] as const;
+}
+
+/** What one request's mutation follows as its statements run: the transaction, the effect and its result. */
+interface Track {
+  transaction: TransactionState;
+  effect: EffectState;
+  resultJson: string | null;
+}
+
+/** One request's mutation, as its steps and its end check it. */
+interface Mutation {
+  readonly intent: Intent;
+  readonly run: ComponentLedgerRun;
+  /** `request #41 (A)`: how every message names the request. */
+  readonly who: string;
+  /** The lab's fingerprint of the request's intent. */
+  readonly fp: string;
+  /** What the key recorded when the request started (undefined: nothing, or no key). */
+  readonly atStart: KeyRecord | undefined;
+  readonly effectParams: ReturnType<typeof effectParamsOf>;
+  readonly track: Track;
+}
+
+/** The effect committed: the key records the intent and its result, unless an earlier call's already does. */
+function commitEffect({ intent, run, fp, track }: Mutation): void {
+  track.effect = 'committed';
+  if (intent.key !== null && track.resultJson !== null && !run.records.has(intent.key))
+    run.records.set(intent.key, {
+      fingerprint: fp,
+      resultJson: track.resultJson,
+      requestId: intent.requestId,
+      reopens: run.reopens,
+    });
+}
+
 /** Runs one request's `execute` as a Program of the ledger model. */
 export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowMs: () => number): Program {
-  const effectParams = (() => {
-    const row = effectRow(intent);
-    return [
-      intent.operation,
-      row.subject,
-      row.amount,
-      row.tenant,
-      intent.requestId,
-      intent.connection,
-      nowMs(),
-    ] as const;
-  })();
+  const effectParams = effectParamsOf(intent, nowMs());
   const call: LedgerCall = {
     key: intent.key,
     args: argumentsAsSent(intent),
@@ -190,23 +219,14 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
   const fp = fingerprint(intent.operation, intent.args);
   const atStart = intent.key === null ? undefined : run.records.get(intent.key);
   const program = run.make(call, run.clock);
-  // In one object: the closures below change them, and the checks read what they changed.
-  const track: { transaction: TransactionState; effect: EffectState; resultJson: string | null } = {
+  // In one object: the steps change them, and the checks read what they changed.
+  const track: Track = {
     transaction: 'none',
     effect: 'none',
     resultJson: null,
   };
   const who = `request #${intent.requestId} (${intent.connection})`;
-  const commitEffect = () => {
-    track.effect = 'committed';
-    if (intent.key !== null && track.resultJson !== null && !run.records.has(intent.key))
-      run.records.set(intent.key, {
-        fingerprint: fp,
-        resultJson: track.resultJson,
-        requestId: intent.requestId,
-        reopens: run.reopens,
-      });
-  };
+  const m: Mutation = { intent, run, who, fp, atStart, effectParams, track };
   try {
     let answer: LedgerStepAnswer | undefined;
     for (;;) {
@@ -217,7 +237,7 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
             'LAB050',
             `${who}: execute() returned ${describeEnd(next.end)} with its transaction still open: it would hold the ledger's write lock for ever. End every transaction (COMMIT or ROLLBACK) before returning`,
           );
-        return settle(next.end);
+        return settle(m, next.end);
       }
       const step = next.step;
       if ('waitMs' in step) {
@@ -226,35 +246,7 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
         continue;
       }
       if (step.sql === INSERT_EFFECT) {
-        if (JSON.stringify(step.params) !== JSON.stringify(effectParams))
-          throw new LabError(
-            'LAB050',
-            `${who}: execute() yielded the effect's statement with other parameters (${JSON.stringify(step.params)}); yield \`effect\` exactly as it was given`,
-          );
-        if (track.effect === 'pending' || track.effect === 'committed')
-          throw new LabError(
-            'LAB050',
-            `${who}: execute() yielded the effect a second time after it had already run: one call runs its effect at most once`,
-          );
-        const inserted = mustAnswer(yield { sql: INSERT_EFFECT, params: effectParams, purpose: 'the business effect' });
-        if (!inserted.ok) {
-          answer = answerOf(inserted);
-          continue;
-        }
-        const counted = mustAnswer(
-          yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (with the effect)' },
-        );
-        if (!counted.ok)
-          throw new LabError('LAB050', `${who}: counting the execution failed (${counted.code}) after the effect ran`);
-        track.resultJson = resultJsonFor(intent, Number(inserted.rows[0]?.effect_id));
-        if (track.transaction === 'open') track.effect = 'pending';
-        else commitEffect();
-        answer = {
-          ok: true,
-          rows: rowsOf(inserted),
-          changes: inserted.changes,
-          result: JSON.parse(track.resultJson) as Record<string, LedgerValue>,
-        };
+        answer = yield* runEffect(m, step.params);
         continue;
       }
       const refusal = refused(step.sql);
@@ -277,7 +269,7 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
         if (BEGIN.test(step.sql)) track.transaction = 'open';
         else if (COMMIT.test(step.sql)) {
           track.transaction = 'none';
-          if (track.effect === 'pending') commitEffect();
+          if (track.effect === 'pending') commitEffect(m);
         } else if (ROLLBACK.test(step.sql)) {
           track.transaction = 'none';
           if (track.effect === 'pending') track.effect = 'discarded';
@@ -288,90 +280,128 @@ export function* componentMutation(intent: Intent, run: ComponentLedgerRun, nowM
   } finally {
     program.close();
   }
+}
 
-  function settle(end: LedgerProgramEnd): ProgramResult {
-    const executed = track.effect === 'committed';
-    const claimed = describeEnd(end);
-    if (end.status === 'executed' && !executed)
-      throw new LabError(
-        'LAB050',
-        `${who}: execute() returned 'executed', but its effect ${track.effect === 'none' ? 'never ran' : 'was rolled back'}: 'executed' means the effect committed in this call`,
-      );
-    if ((end.status === 'replayed' || end.status === 'rejected') && executed)
-      throw new LabError(
-        'LAB050',
-        `${who}: execute() returned '${end.status}', but its effect committed in this call: return 'executed' with the effect's result`,
-      );
-    let outcome: ProgramResult;
-    if (end.status === 'executed') {
-      if (canonicalJson(end.result as JsonValue) !== track.resultJson)
-        throw new LabError(
-          'LAB050',
-          `${who}: execute() returned 'executed' with ${JSON.stringify(end.result)}, not the effect's result ${String(track.resultJson)}: return what the effect answered`,
-        );
-      outcome = { status: 'executed', resultJson: track.resultJson as string };
-    } else if (end.status === 'replayed') {
-      outcome = { status: 'replayed', resultJson: canonicalJson(end.result as JsonValue) };
-    } else if (end.status === 'rejected') {
-      if (end.code === 'IDEMPOTENCY_KEY_REUSED')
-        outcome = { status: 'rejected', httpAnalogue: 422, code: end.code, reason: end.reason };
-      else if (end.code === 'IDEMPOTENCY_KEY_IN_FLIGHT')
-        outcome = { status: 'rejected', httpAnalogue: 409, code: end.code, reason: end.reason };
-      else
-        throw new LabError(
-          'LAB050',
-          `${who}: execute() rejected with code ${JSON.stringify(end.code)}; a rejection is IDEMPOTENCY_KEY_REUSED (other arguments) or IDEMPOTENCY_KEY_IN_FLIGHT (the key is held)`,
-        );
-    } else if ('code' in end) {
-      outcome = { status: 'failed', executed, code: end.code, reason: end.reason };
-    } else {
-      throw new LabError('LAB050', `${who}: execute() ended with status ${JSON.stringify(end.status)}`);
-    }
-    check(outcome, claimed, executed);
-    return outcome;
-  }
-
-  function check(outcome: ProgramResult, claimed: string, executed: boolean): void {
-    if (intent.key === null) return;
-    const atEnd = run.records.get(intent.key);
-    if (executed) {
-      if (atStart === undefined) return;
-      if (atStart.fingerprint !== fp)
-        run.breach(
-          'changed-arguments-refused',
-          `${who} reused key "${intent.key}" with other arguments than request #${atStart.requestId}, which had committed under it, and ran the effect again: one key must never stand for two intents`,
-        );
-      if (atStart.reopens < run.reopens)
-        run.breach(
-          'survives-reopen',
-          `request #${atStart.requestId} committed under key "${intent.key}" before the ledger was closed and reopened; after the reopen ${who} did not find it and ran the effect again`,
-        );
-      return;
-    }
-    if (atEnd === undefined) return;
-    if (atEnd.fingerprint !== fp) {
-      if (atStart === undefined) return;
-      if (!(outcome.status === 'rejected' && outcome.code === 'IDEMPOTENCY_KEY_REUSED')) {
-        const got =
-          outcome.status === 'replayed'
-            ? `replayed ${outcome.resultJson}, the result of request #${atEnd.requestId}'s other intent`
-            : `ended ${claimed}`;
-        run.breach(
-          'changed-arguments-refused',
-          `${who} reused key "${intent.key}" with other arguments than request #${atEnd.requestId} committed under it, and ${got}: it must be refused with IDEMPOTENCY_KEY_REUSED (422-like)`,
-        );
-      }
-      return;
-    }
-    if (outcome.status === 'replayed' && outcome.resultJson === atEnd.resultJson) return;
-    if (outcome.status === 'rejected' && outcome.code === 'IDEMPOTENCY_KEY_IN_FLIGHT' && atStart === undefined) return;
-    const got =
-      outcome.status === 'replayed'
-        ? `replayed ${outcome.resultJson}, not the committed ${atEnd.resultJson}`
-        : `ended ${claimed}${outcome.status === 'rejected' || outcome.status === 'failed' ? `: ${outcome.reason.slice(0, 160)}` : ''}`;
-    run.breach(
-      'same-arguments-replayed',
-      `${who} carried key "${intent.key}" with the same arguments as request #${atEnd.requestId}, which committed under it (this call's members arrived in ${intent.requestId === '41' ? 'their first' : 'another'} order), and ${got}: the same intent gets the stored result back`,
+/** The business effect, yielded by `execute`: run once, counted with it, committed with its transaction. */
+function* runEffect(
+  m: Mutation,
+  params: readonly unknown[],
+): Generator<Step, LedgerStepAnswer, StatementResult | undefined> {
+  const { intent, track, who, effectParams } = m;
+  if (JSON.stringify(params) !== JSON.stringify(effectParams))
+    throw new LabError(
+      'LAB050',
+      `${who}: execute() yielded the effect's statement with other parameters (${JSON.stringify(params)}); yield \`effect\` exactly as it was given`,
     );
+  if (track.effect === 'pending' || track.effect === 'committed')
+    throw new LabError(
+      'LAB050',
+      `${who}: execute() yielded the effect a second time after it had already run: one call runs its effect at most once`,
+    );
+  const inserted = mustAnswer(yield { sql: INSERT_EFFECT, params: effectParams, purpose: 'the business effect' });
+  if (!inserted.ok) return answerOf(inserted);
+  const counted = mustAnswer(
+    yield { sql: COUNT_EXECUTION, params: [intent.operation], purpose: 'count the execution (with the effect)' },
+  );
+  if (!counted.ok)
+    throw new LabError('LAB050', `${who}: counting the execution failed (${counted.code}) after the effect ran`);
+  track.resultJson = resultJsonFor(intent, Number(inserted.rows[0]?.effect_id));
+  if (track.transaction === 'open') track.effect = 'pending';
+  else commitEffect(m);
+  return {
+    ok: true,
+    rows: rowsOf(inserted),
+    changes: inserted.changes,
+    result: JSON.parse(track.resultJson) as Record<string, LedgerValue>,
+  };
+}
+
+/** The program's end, held against what its statements did: the lab's result, or LAB050 where they contradict it. */
+function settle(m: Mutation, end: LedgerProgramEnd): ProgramResult {
+  const { track, who } = m;
+  const executed = track.effect === 'committed';
+  const claimed = describeEnd(end);
+  if (end.status === 'executed' && !executed)
+    throw new LabError(
+      'LAB050',
+      `${who}: execute() returned 'executed', but its effect ${track.effect === 'none' ? 'never ran' : 'was rolled back'}: 'executed' means the effect committed in this call`,
+    );
+  if ((end.status === 'replayed' || end.status === 'rejected') && executed)
+    throw new LabError(
+      'LAB050',
+      `${who}: execute() returned '${end.status}', but its effect committed in this call: return 'executed' with the effect's result`,
+    );
+  let outcome: ProgramResult;
+  if (end.status === 'executed') {
+    if (canonicalJson(end.result as JsonValue) !== track.resultJson)
+      throw new LabError(
+        'LAB050',
+        `${who}: execute() returned 'executed' with ${JSON.stringify(end.result)}, not the effect's result ${String(track.resultJson)}: return what the effect answered`,
+      );
+    outcome = { status: 'executed', resultJson: track.resultJson as string };
+  } else if (end.status === 'replayed') {
+    outcome = { status: 'replayed', resultJson: canonicalJson(end.result as JsonValue) };
+  } else if (end.status === 'rejected') {
+    if (end.code === 'IDEMPOTENCY_KEY_REUSED')
+      outcome = { status: 'rejected', httpAnalogue: 422, code: end.code, reason: end.reason };
+    else if (end.code === 'IDEMPOTENCY_KEY_IN_FLIGHT')
+      outcome = { status: 'rejected', httpAnalogue: 409, code: end.code, reason: end.reason };
+    else
+      throw new LabError(
+        'LAB050',
+        `${who}: execute() rejected with code ${JSON.stringify(end.code)}; a rejection is IDEMPOTENCY_KEY_REUSED (other arguments) or IDEMPOTENCY_KEY_IN_FLIGHT (the key is held)`,
+      );
+  } else if ('code' in end) {
+    outcome = { status: 'failed', executed, code: end.code, reason: end.reason };
+  } else {
+    throw new LabError('LAB050', `${who}: execute() ended with status ${JSON.stringify(end.status)}`);
   }
+  checkEnd(m, outcome, claimed, executed);
+  return outcome;
+}
+
+/** Reports the ledger statements the call broke, from what its key recorded at its start and at its end. */
+function checkEnd(m: Mutation, outcome: ProgramResult, claimed: string, executed: boolean): void {
+  const { intent, run, who, fp, atStart } = m;
+  if (intent.key === null) return;
+  const atEnd = run.records.get(intent.key);
+  if (executed) {
+    if (atStart === undefined) return;
+    if (atStart.fingerprint !== fp)
+      run.breach(
+        'changed-arguments-refused',
+        `${who} reused key "${intent.key}" with other arguments than request #${atStart.requestId}, which had committed under it, and ran the effect again: one key must never stand for two intents`,
+      );
+    if (atStart.reopens < run.reopens)
+      run.breach(
+        'survives-reopen',
+        `request #${atStart.requestId} committed under key "${intent.key}" before the ledger was closed and reopened; after the reopen ${who} did not find it and ran the effect again`,
+      );
+    return;
+  }
+  if (atEnd === undefined) return;
+  if (atEnd.fingerprint !== fp) {
+    if (atStart === undefined) return;
+    if (!(outcome.status === 'rejected' && outcome.code === 'IDEMPOTENCY_KEY_REUSED')) {
+      const got =
+        outcome.status === 'replayed'
+          ? `replayed ${outcome.resultJson}, the result of request #${atEnd.requestId}'s other intent`
+          : `ended ${claimed}`;
+      run.breach(
+        'changed-arguments-refused',
+        `${who} reused key "${intent.key}" with other arguments than request #${atEnd.requestId} committed under it, and ${got}: it must be refused with IDEMPOTENCY_KEY_REUSED (422-like)`,
+      );
+    }
+    return;
+  }
+  if (outcome.status === 'replayed' && outcome.resultJson === atEnd.resultJson) return;
+  if (outcome.status === 'rejected' && outcome.code === 'IDEMPOTENCY_KEY_IN_FLIGHT' && atStart === undefined) return;
+  const got =
+    outcome.status === 'replayed'
+      ? `replayed ${outcome.resultJson}, not the committed ${atEnd.resultJson}`
+      : `ended ${claimed}${outcome.status === 'rejected' || outcome.status === 'failed' ? `: ${outcome.reason.slice(0, 160)}` : ''}`;
+  run.breach(
+    'same-arguments-replayed',
+    `${who} carried key "${intent.key}" with the same arguments as request #${atEnd.requestId}, which committed under it (this call's members arrived in ${intent.requestId === '41' ? 'their first' : 'another'} order), and ${got}: the same intent gets the stored result back`,
+  );
 }

@@ -105,7 +105,7 @@ export interface LedgerDuplicateEffect {
 /** What the ledger model records: the wire's events, its SQL statements and its ledger steps. */
 export type LedgerModelEvent = WireEvent | SqlEvent | LedgerEvent;
 
-/** What a ledger scenario must show (SPEC §2); the test and the CLI compare the outcome with it. */
+/** What a ledger scenario must show (docs/requirements.md#idempotency-ledger-lg); the test and the CLI compare the outcome with it. */
 export interface LedgerScenario extends ScenarioMeta {
   readonly kind: 'ledger';
   readonly settings: LedgerSettings;

@@ -1,4 +1,4 @@
-// Proves the reserve_inventory practice lab (SPEC §2, LG-P1 … LG-P10) on real SQLite, including that no secret or payment data is ever stored or returned.
+// Proves the reserve_inventory practice lab (docs/requirements.md#the-practice-lab-reserve_inventory-lg-p, LG-P1 … LG-P10) on real SQLite, including that no secret or payment data is ever stored or returned.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../../cli/sqlite';
 import { findScenario, scenarios } from '../../../scenarios/index';

@@ -1,4 +1,4 @@
-// Proves the sql.js idempotency ledger (SPEC §2, LG-1 … LG-8, VF-6 … VF-9) with real SQLite: two independent connections, real BEGIN IMMEDIATE locking, a real file saved and reopened.
+// Proves the sql.js idempotency ledger (docs/requirements.md#idempotency-ledger-lg, LG-1 … LG-8, VF-6 … VF-9) with real SQLite: two independent connections, real BEGIN IMMEDIATE locking, a real file saved and reopened.
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { loadSqlJs } from '../../../cli/sqlite';

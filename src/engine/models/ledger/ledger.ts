@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from '../../mcp/protocol';
 import type { Row, StatementParams, StatementResult } from '../../core/sqlite';
 
 /**
- * MutationLedger (SPEC §2, LG-1 … LG-8): the business intent behind a mutating tool call, its
+ * MutationLedger (docs/requirements.md#idempotency-ledger-lg, LG-1 … LG-8): the business intent behind a mutating tool call, its
  * idempotency key, the fingerprint of its arguments, and the committed result.
  *
  * A mutation is a *program*: a generator that yields one SQL statement (or a wait) at a time. The
@@ -241,35 +241,8 @@ function storedOutcome(
  */
 export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program {
   const profile = limits.keyProfile ?? 'ietf';
-  for (let attempt = 1; ; attempt += 1) {
-    const begin = mustSucceed(
-      yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: `claim the write lock (attempt ${attempt})` },
-    );
-    if (begin.ok) break;
-    if (begin.code !== 'SQLITE_BUSY')
-      return { status: 'failed', executed: false, code: begin.code, reason: begin.message };
-    if (profile === 'stripe' && intent.key !== null) {
-      return {
-        status: 'rejected',
-        httpAnalogue: 409,
-        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
-        reason:
-          'another request with this key is in progress (Stripe: idempotency_key_in_use); retry later with the same key',
-      };
-    }
-    if (profile !== 'wait' && attempt >= limits.busyAttemptsMax) {
-      return {
-        status: 'rejected',
-        httpAnalogue: 409,
-        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
-        reason: `the ledger stayed locked by another in-flight request for ${attempt} attempts; retry later with the same key`,
-      };
-    }
-    yield {
-      waitMs: limits.busyRetryMs,
-      reason: `SQLITE_BUSY: the other connection holds the write transaction; retry in ${limits.busyRetryMs} ms of virtual time`,
-    };
-  }
+  const locked = yield* claimWriteLock(intent, limits, profile);
+  if (locked !== null) return locked;
   const fp = fingerprint(intent.operation, intent.args);
   if (intent.key !== null) {
     const found = mustSucceed(
@@ -346,6 +319,47 @@ export function* atomicMutation(intent: Intent, limits: ProgramLimits): Program 
   );
   if (!commit.ok) return yield* rollback(commit);
   return { status: 'executed', resultJson };
+}
+
+/**
+ * `BEGIN IMMEDIATE`, retried on SQLITE_BUSY after a wait on the virtual clock: null once the lock is held,
+ * or the request's end when it may not wait (Stripe answers at once; the other profiles give up after
+ * `busyAttemptsMax` attempts, the `wait` profile never).
+ */
+function* claimWriteLock(
+  intent: Intent,
+  limits: ProgramLimits,
+  profile: KeyProfileName,
+): Generator<Step, ProgramResult | null, StatementResult | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    const begin = mustSucceed(
+      yield { sql: 'BEGIN IMMEDIATE', params: [], purpose: `claim the write lock (attempt ${attempt})` },
+    );
+    if (begin.ok) return null;
+    if (begin.code !== 'SQLITE_BUSY')
+      return { status: 'failed', executed: false, code: begin.code, reason: begin.message };
+    if (profile === 'stripe' && intent.key !== null) {
+      return {
+        status: 'rejected',
+        httpAnalogue: 409,
+        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+        reason:
+          'another request with this key is in progress (Stripe: idempotency_key_in_use); retry later with the same key',
+      };
+    }
+    if (profile !== 'wait' && attempt >= limits.busyAttemptsMax) {
+      return {
+        status: 'rejected',
+        httpAnalogue: 409,
+        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+        reason: `the ledger stayed locked by another in-flight request for ${attempt} attempts; retry later with the same key`,
+      };
+    }
+    yield {
+      waitMs: limits.busyRetryMs,
+      reason: `SQLITE_BUSY: the other connection holds the write transaction; retry in ${limits.busyRetryMs} ms of virtual time`,
+    };
+  }
 }
 
 function* rollback(error: Extract<StatementResult, { ok: false }>): Program {

@@ -1,4 +1,4 @@
-import type { MessageFault } from '../../core/wire';
+import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import {
@@ -40,7 +40,7 @@ import { ComponentLedgerRun, componentMutation } from './componentLedger';
 export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './settings';
 
 /**
- * The ledger model (SPEC §2): a client calls a mutating tool; replicas of the server handle the
+ * The ledger model (docs/requirements.md#idempotency-ledger-lg): a client calls a mutating tool; replicas of the server handle the
  * calls on independent sql.js connections to one ledger file. Responses get lost, clients retry
  * with a new JSON-RPC id, two requests race at a barrier, the ledger is closed and reopened, and a
  * caller mutates a returned result — each scenario turns one of these on.

@@ -1,11 +1,11 @@
-// Proves the retry classification (SPEC §3, RT-1) comes from the operation's contract, and that a tool whose idempotentHint says true while its implementation is not idempotent is classified unsafe, with the reason.
+// Proves the retry classification (docs/requirements.md#retry-classification-rt, RT-1) comes from the operation's contract, and that a tool whose idempotentHint says true while its implementation is not idempotent is classified unsafe, with the reason.
 import { describe, expect, it } from 'vitest';
 import { classify, exposedOperations, retryTable } from './retry';
 import { ledgerScopeNotes } from './scope';
 
 const byName = Object.fromEntries(retryTable().map((row) => [row.operation, row]));
 
-describe('retry classes (SPEC §3 table)', () => {
+describe('retry classes (the RT-1 table of docs/requirements.md)', () => {
   it('safe: a deterministic read retries with a new JSON-RPC id', () => {
     expect(byName.get_account_balance).toMatchObject({
       retryClass: 'safe',

@@ -1,5 +1,5 @@
 /**
- * Retry classification (SPEC §3, RT-1): whether a failed call may be retried is decided by the
+ * Retry classification (docs/requirements.md#retry-classification-rt, RT-1): whether a failed call may be retried is decided by the
  * operation's contract and the server's implementation, not by its tool annotations. Annotations
  * such as readOnlyHint and idempotentHint are hints, untrusted unless the server is trusted, and
  * even a trusted hint describes intent, not what this implementation does.

@@ -23,7 +23,7 @@ export {
 } from './settings';
 
 /**
- * `listen-server-cancel` (SPEC RC-9): server-initiated cancellation is narrow. The client holds a
+ * `listen-server-cancel` (docs/requirements.md RC-9): server-initiated cancellation is narrow. The client holds a
  * `subscriptions/listen` call (#1) and runs a tool call (#2). The client cancels its tool call on
  * its own path (stdio: notifications/cancelled client → server; Streamable HTTP: closing #2's
  * stream). Later the server ends the listen on both transports with its own notifications/cancelled

@@ -16,7 +16,7 @@ import type { ProxyModelEvent, ProxyOutcome, ProxyScenario, SseCommentEvent } fr
 export { proxyBufferingSettingsSpec, proxyBufferingDefaults, type ProxyBufferingSettings } from './settings';
 
 /**
- * `proxy-buffering` (SPEC RV-1, RV-2, §9 "proxy buffers SSE"): one long tool call whose SSE
+ * `proxy-buffering` (docs/requirements.md RV-1, RV-2, and the failure mode "a proxy buffers SSE"): one long tool call whose SSE
  * response passes a reverse proxy. A buffering proxy holds events until it has `flushEvents` of them
  * (or `flushIntervalMs` passed, or the response ends), so a server sending steady progress looks
  * silent to the client, then bursty, and the client's idle timeout fires although the server was

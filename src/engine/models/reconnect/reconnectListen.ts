@@ -31,7 +31,7 @@ import type { ReconnectModelEvent, ReconnectOutcome, ReconnectPlan, ReconnectSce
 export { reconnectListenSettingsSpec, reconnectListenDefaults, type ReconnectListenSettings } from './settings';
 
 /**
- * `reconnect-listen` (SPEC RV-3, VF-11): a client holds a `subscriptions/listen` stream, every
+ * `reconnect-listen` (docs/requirements.md RV-3, VF-11): a client holds a `subscriptions/listen` stream, every
  * message of which carries `_meta["io.modelcontextprotocol/subscriptionId"]` equal to the listen
  * request's id. An unsafe mutation (`charge_account`, no idempotency key) is in flight when the
  * connection drops: its response and two notifications are lost. MCP 2026-07-28 removed `Last-Event-ID`

@@ -68,7 +68,7 @@ export interface ReconnectOutcome {
   /**
    * Whether the client ends with state that differs from the server's authoritative state (a tool it
    * does not know, a charge it cannot account for): false after a refetch, true when it assumed a
-   * Last-Event-ID resumption (SPEC §9).
+   * Last-Event-ID resumption (docs/requirements.md#failure-modes-each-runnable-next-to-its-fix).
    */
   clientStateStale: boolean;
 }

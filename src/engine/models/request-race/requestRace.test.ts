@@ -66,7 +66,7 @@ describe('VF-2 Streamable HTTP cancellation closes the stream and POSTs no cance
     });
   }
 
-  it('an HTTP client that POSTs notifications/cancelled instead (SPEC §9) is ignored and the request runs on', () => {
+  it('an HTTP client that POSTs notifications/cancelled instead (a failure mode of docs/requirements.md) is ignored and the request runs on', () => {
     const t = runRaceById('D', { transport: 'http', settings: { httpCancel: 'post-notification' } });
     const cancel = messages(t).find((m) => method(m) === 'notifications/cancelled');
     expect(cancel?.channel).toBe('POST notifications/cancelled');

@@ -44,7 +44,7 @@ const UNKNOWN_REQUEST_ID = 99;
  * One request between an MCP client and server over stdio or Streamable HTTP, on the virtual
  * clock: the client's deadlines (RC-1/RC-2), the server's worker with progress checkpoints (RC-3,
  * RC-4), the transport-specific cancellation signal (RC-5), and the cancel/complete race (RC-6 …
- * RC-8). clientProfile=ts-sdk-1.x swaps in the TypeScript SDK 1.x client (tsSdkProfile.ts lists each
+ * RC-8). clientProfile=ts-sdk-1.x swaps in the TypeScript SDK 1.x client (src/sdk/tsSdkProfile.ts lists each
  * behaviour and its source).
  */
 export class RequestRace {

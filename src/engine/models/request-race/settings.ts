@@ -26,6 +26,7 @@ export const requestRaceSettingsSpec = {
     kind: 'enum',
     values: ['close-stream', 'post-notification'],
     description: 'How the client cancels on Streamable HTTP. post-notification is the catalogued failure mode.',
+    transport: 'http',
   },
   requestId: requestSettingsSpec.requestId,
   afterCancel: {

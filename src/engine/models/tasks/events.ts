@@ -74,7 +74,7 @@ export interface TaskLostRequest {
 /** What the task model records: the wire's events, its SQL statements and its task steps. */
 export type TaskModelEvent = WireEvent | SqlEvent | TaskEvent;
 
-/** What a durable-task scenario must end with (SPEC §4). */
+/** What a durable-task scenario must end with (docs/requirements.md#durable-tasks-tk). */
 export interface TaskScenario extends ScenarioMeta {
   readonly kind: 'task';
   readonly settings: TaskSettings;

@@ -1,4 +1,4 @@
-import type { MessageFault } from '../../core/wire';
+import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import {
@@ -25,7 +25,7 @@ import { ComponentTaskStore } from './componentTaskStore';
 export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
 
 /**
- * Durable tasks (SPEC §4, TK-1 … TK-3, VF-12) with the io.modelcontextprotocol/tasks extension: a
+ * Durable tasks (docs/requirements.md#durable-tasks-tk, TK-1 … TK-3, VF-12) with the io.modelcontextprotocol/tasks extension: a
  * tools/call is answered with a CreateTaskResult only after the task row is committed to SQLite; the
  * client polls tasks/get; tasks/cancel is acknowledged at once with an empty result, but the task
  * stays `working` until a worker checkpoint reads the cancel flag — and may complete first.

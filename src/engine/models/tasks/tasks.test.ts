@@ -1,4 +1,4 @@
-// Proves durable tasks (SPEC §4, TK-1 … TK-3, VF-12): the task is committed before it is returned, tasks/cancel is an empty acknowledgement that leaves the task working until a checkpoint observes it, the work may finish first, and a task outlives the connection that created it.
+// Proves durable tasks (docs/requirements.md#durable-tasks-tk, TK-1 … TK-3, VF-12): the task is committed before it is returned, tasks/cancel is an empty acknowledgement that leaves the task working until a checkpoint observes it, the work may finish first, and a task outlives the connection that created it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../../cli/sqlite';
 import { findScenario, scenarios } from '../../../scenarios/index';
@@ -6,6 +6,7 @@ import { CORE_REQUEST_META_OVERRIDE, validateMessage, validateTranscriptMessages
 import { tasksDraft, tasksDraftSource } from '../../../testing/tasksDraft';
 import { runScenario, type TaskScenario } from '../../scenario';
 import type { SqlModule } from '../../core/sqlite';
+import { parseFaults } from '../../core/faults';
 import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
 import { eventLanes } from '../../lanes';
 
@@ -247,9 +248,12 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     const scenario = findScenario(id);
     const plain = run(id);
     const target = fault(plain);
-    const t = runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }) as Transcript<'task'>;
+    const t = runScenario(scenario, {
+      ledger: { sql },
+      faults: parseFaults(`crash:${target.seq}`),
+    }) as Transcript<'task'>;
     expect(validateTranscriptMessages(t).problems).toEqual([]);
-    expect(JSON.stringify(runScenario(scenario, { ledger: { sql }, faults: `crash:${target.seq}` }))).toBe(
+    expect(JSON.stringify(runScenario(scenario, { ledger: { sql }, faults: parseFaults(`crash:${target.seq}`) }))).toBe(
       JSON.stringify(t),
     );
     // Everything before the crashed response is the run without the fault.
@@ -353,7 +357,7 @@ describe('a crash after COMMIT: the task row survives, the worker resumes, the c
     const plain = run('task-http-close');
     const call = messages(plain).find((m) => m.from === 'client')!;
     expect(() =>
-      runScenario(findScenario('task-http-close'), { ledger: { sql }, faults: `crash:${call.seq}` }),
+      runScenario(findScenario('task-http-close'), { ledger: { sql }, faults: parseFaults(`crash:${call.seq}`) }),
     ).toThrow(/LAB023/);
   });
 });

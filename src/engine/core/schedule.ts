@@ -1,4 +1,4 @@
-import { LabError } from '../core/errors';
+import { LabError } from './errors';
 
 /**
  * One choice of an ordering: `c<i>` runs the i-th of the events due at one instant (in the order

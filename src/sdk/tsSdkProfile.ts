@@ -1,4 +1,4 @@
-import type { CancellationSignal, ClientOutcome, TerminalState } from '../../mcp/events';
+import type { CancellationSignal, ClientOutcome, TerminalState } from '../engine';
 
 /**
  * What the official MCP TypeScript SDK 1.32.2 does with a request's deadlines and cancellation, one row

@@ -1,7 +1,7 @@
 // Proves clientProfile=ts-sdk-1.x behaves as the official MCP TypeScript SDK 1.32.2 does on a virtual clock (rows of TS_SDK_1X_EXPECTATIONS), and that the spec profile is the safer one.
 import { describe, expect, it } from 'vitest';
-import { runRaceById } from '../../../scenarios/index';
-import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
+import { runRaceById } from '../scenarios/index';
+import type { LabEvent, MessageEvent, Transcript } from '../engine';
 import { TS_SDK_1X_EXPECTATIONS } from './tsSdkProfile';
 
 const messages = (t: Transcript): MessageEvent[] => t.events.filter((e): e is MessageEvent => e.kind === 'message');

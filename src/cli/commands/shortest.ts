@@ -1,4 +1,4 @@
-import type { ExploreResult, ShortestOrdering } from '../engine';
+import type { ExploreResult, ShortestOrdering } from '../../engine';
 
 /** `--fault F` once per fault of a comma-separated list (none for none): what `run` takes. */
 export function faultArgs(faults: string | undefined): string {

@@ -1,0 +1,601 @@
+import { MARKER_H, type Lane, type Marker, type Wire } from './model';
+import { textWidthPx } from './text';
+import { LABEL_RAISE, TEXT_HALO_PX, textBottom, textTop } from './headerBand';
+
+// ── wire labels beside markers ─────────────────────────────────────────────────────────────────────
+
+/** A wire's label (15 px bold) sits 9 px above its line, its fate word (14 px, spaced capitals) 21 px below: the rows they take around labelY. */
+const LABEL_ABOVE = 28;
+const LABEL_BELOW = 28;
+/** Its fate word's baseline under its line when it stands under the label (the label's baseline is LABEL_RAISE above it). */
+export const TAG_BELOW = 21;
+/** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
+export const LABEL_PAD_X = 8;
+/** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
+export const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
+
+/** A text's box on the diagram: the em box the browser gives it, with its halo. */
+export interface TextBox {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** A line of text's box, centred on x, from its baseline and font size (ascent and descent of the sans-serif, the 3 px halo). */
+function textBox(x: number, baseline: number, width: number, fontPx: number): TextBox {
+  const halo = TEXT_HALO_PX;
+  return {
+    left: x - width / 2 - halo,
+    right: x + width / 2 + halo,
+    top: textTop(baseline, fontPx) - halo,
+    bottom: textBottom(baseline, fontPx) + halo,
+  };
+}
+
+/**
+ * The last step at which a wire shows a fate word (a wire is drawn from the step after it is sent): in
+ * flight until the step of its fate, then "LOST" or "IGNORED" to the end (Infinity); null if it never shows one.
+ */
+export function tagShownUntil(wire: Wire): number | null {
+  if (wire.kind === 'stream-close') return null;
+  if (wire.fate === 'lost' || wire.fate === 'ignored') return Infinity;
+  return wire.resolvedAt > wire.index ? wire.resolvedAt : null;
+}
+
+/** Whether `wire`'s fate word and `other`'s label are ever on screen at once (`other`'s label shows from the step after it is sent, to the end). */
+export const tagMeetsLabelOf = (wire: Wire, other: Wire): boolean => (tagShownUntil(wire) ?? -Infinity) > other.index;
+
+/** Where a wire's label and its fate word ("IN FLIGHT", "LOST", "IGNORED"; the widest) are drawn: the view draws them at these baselines. */
+export function wireTextBoxes(wire: Wire): { label: TextBox; tag: TextBox | null } {
+  return {
+    label: textBox(wire.labelX, wire.labelY - LABEL_RAISE, textWidthPx(wire.label, 15, true), 15),
+    tag: tagShownUntil(wire) !== null ? textBox(wire.tagX, wire.tagY, fateWidthPx(), 14) : null,
+  };
+}
+
+export const boxesMeet = (a: TextBox, b: TextBox): boolean =>
+  Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+
+/** Room kept between a label and its fate word when the word stands beside it. */
+const TAG_GAP_X = 10;
+/** How far apart the places tried along a line are. */
+const LABEL_STEP_PX = 6;
+/** Height of a row of the grid that finds the boxes near a place. */
+const GRID_PX = 64;
+
+/** Width of a column of the grid: a place's search visits the columns of its gap, not every lane's. */
+const GRID_COLUMN_PX = 128;
+
+type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
+
+/**
+ * Boxes found by the cells of the diagram they reach into (rows GRID_PX high, columns GRID_COLUMN_PX
+ * wide): what a label could cover, looked up without a pass over the run or over the other lanes. Each
+ * box may have an owner (a wire): `removeOwner` takes that owner's boxes out of the cells they were
+ * added to and no others, so lifting a label costs the cells it spans, not the run.
+ */
+export class BoxGrid<T> {
+  private readonly rows = new Map<number, Map<number, Array<GridEntry<T>>>>();
+  private readonly cellsOf = new Map<unknown, Array<[number, number]>>();
+  add(box: TextBox, what: T, owner?: unknown): void {
+    const entry = { box, what, owner };
+    const taken = owner === undefined ? undefined : (this.cellsOf.get(owner) ?? []);
+    if (owner !== undefined && taken !== undefined) this.cellsOf.set(owner, taken);
+    const lastRow = Math.floor(box.bottom / GRID_PX);
+    const firstColumn = Math.floor(box.left / GRID_COLUMN_PX);
+    const lastColumn = Math.floor(box.right / GRID_COLUMN_PX);
+    for (let row = Math.floor(box.top / GRID_PX); row <= lastRow; row++) {
+      let columns = this.rows.get(row);
+      if (columns === undefined) this.rows.set(row, (columns = new Map()));
+      for (let column = firstColumn; column <= lastColumn; column++) {
+        const list = columns.get(column);
+        if (list === undefined) columns.set(column, [entry]);
+        else list.push(entry);
+        if (taken !== undefined && !taken.some(([r, c]) => r === row && c === column)) taken.push([row, column]);
+      }
+    }
+  }
+  removeOwner(owner: unknown): void {
+    for (const [row, column] of this.cellsOf.get(owner) ?? []) {
+      const columns = this.rows.get(row);
+      const list = columns?.get(column);
+      if (columns !== undefined && list !== undefined)
+        columns.set(
+          column,
+          list.filter((entry) => entry.owner !== owner),
+        );
+    }
+    this.cellsOf.delete(owner);
+  }
+  /** Each list of boxes in the cells that [top, bottom] × [left, right] reaches into. */
+  private cells(top: number, bottom: number, left: number, right: number, visit: (list: Array<GridEntry<T>>) => void) {
+    const firstColumn = Math.floor(left / GRID_COLUMN_PX);
+    const lastColumn = Math.floor(right / GRID_COLUMN_PX);
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
+      const columns = this.rows.get(row);
+      if (columns === undefined) continue;
+      if (lastColumn - firstColumn + 1 > columns.size) {
+        for (const [column, list] of columns) if (column >= firstColumn && column <= lastColumn) visit(list);
+      } else
+        for (let column = firstColumn; column <= lastColumn; column++) {
+          const list = columns.get(column);
+          if (list !== undefined) visit(list);
+        }
+    }
+  }
+  /**
+   * Each box in the cells that [top, bottom] × [left, right] reaches into (a box reaching into several
+   * of them is visited once for each): every box that reaches into that rectangle, and maybe others near it.
+   */
+  within(
+    top: number,
+    bottom: number,
+    visit: (box: TextBox, what: T) => void,
+    left = -Infinity,
+    right = Infinity,
+  ): void {
+    this.cells(top, bottom, left, right, (list) => {
+      for (const entry of list) visit(entry.box, entry.what);
+    });
+  }
+  some(box: TextBox, meets: (what: T) => boolean): boolean {
+    let found = false;
+    this.cells(box.top, box.bottom, box.left, box.right, (list) => {
+      if (!found)
+        for (const entry of list) if (boxesMeet(entry.box, box) && meets(entry.what)) return void (found = true);
+    });
+    return found;
+  }
+}
+
+/** Whether a wire's line passes through a box (the line clipped to the box leaves a piece of it). */
+function segmentCrosses(wire: Wire, box: TextBox): boolean {
+  const dx = wire.x2 - wire.x1;
+  const dy = wire.y2 - wire.y1;
+  let enter = 0;
+  let leave = 1;
+  for (const [p, q] of [
+    [-dx, wire.x1 - box.left],
+    [dx, box.right - wire.x1],
+    [-dy, wire.y1 - box.top],
+    [dy, box.bottom - wire.y1],
+  ] as const) {
+    if (p === 0) {
+      if (q <= 0) return false;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) enter = Math.max(enter, r);
+    else leave = Math.min(leave, r);
+    if (enter >= leave) return false;
+  }
+  return true;
+}
+
+/** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
+interface Spot {
+  wire: Wire;
+  left: number;
+  right: number;
+  width: number;
+  yOn: (x: number) => number;
+  /** Where the markers alone put it. */
+  x: number;
+  labelWidth: number;
+  tagged: boolean;
+}
+type Side = 'below' | 'right' | 'left';
+type Place = { at: number; side: Side };
+
+/** A spot's label at x (on its line at y), and its block: the rows a label and a fate word under it take, as wide as the wider of the two. */
+function labelBlockAt(spot: Spot, at: number, y: number): { label: TextBox; block: TextBox } {
+  return {
+    label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15),
+    block: {
+      left: at - (spot.width / 2 - LABEL_PAD_X),
+      right: at + (spot.width / 2 - LABEL_PAD_X),
+      top: y - LABEL_ABOVE,
+      bottom: y + LABEL_BELOW,
+    },
+  };
+}
+
+/** Each lane's markers in row order, and half the tallest marker's height: how far any marker's box reaches from its row. */
+function markersByLane(markers: readonly Marker[]): { byLane: Map<string, Marker[]>; reach: number } {
+  const byLane = new Map<string, Marker[]>();
+  let reach = MARKER_H / 2;
+  for (const marker of markers) {
+    reach = Math.max(reach, marker.height / 2);
+    const list = byLane.get(marker.lane);
+    if (list === undefined) byLane.set(marker.lane, [marker]);
+    else list.push(marker);
+  }
+  return { byLane, reach };
+}
+
+/** Every marker's box, by the rows it reaches into. */
+function markerGrid(markers: readonly Marker[]): BoxGrid<null> {
+  const grid = new BoxGrid<null>();
+  for (const marker of markers)
+    grid.add(
+      {
+        left: marker.x - marker.width / 2,
+        right: marker.x + marker.width / 2,
+        top: marker.y - marker.height / 2,
+        bottom: marker.y + marker.height / 2,
+      },
+      null,
+    );
+  return grid;
+}
+
+/** Every wire's line, by the rows it spans: a label keeps its text off the other wires' lines where it can. */
+function lineRowsOf(wires: readonly Wire[]): Map<number, Wire[]> {
+  const lineRows = new Map<number, Wire[]>();
+  for (const wire of wires) {
+    const last = Math.floor(Math.max(wire.y1, wire.y2) / GRID_PX);
+    for (let row = Math.floor(Math.min(wire.y1, wire.y2) / GRID_PX); row <= last; row++) {
+      const list = lineRows.get(row);
+      if (list === undefined) lineRows.set(row, [wire]);
+      else list.push(wire);
+    }
+  }
+  return lineRows;
+}
+
+/**
+ * Moves each wire's label along its line, within the gap next to its sender, so that it clears the
+ * markers beside it on the two lanes of that gap: centred in the gap when there is room, else pushed
+ * away from the marker that would cover it, over the other lane's line if no marker is there. Only
+ * where markers stand on both sides of a gap too narrow for the label is it centred between them.
+ *
+ * Then it keeps clear of the labels placed before it: a label and a fate word that are on screen at
+ * the same step never meet, nor do two labels. From that place it tries others along its line, first
+ * with its fate word under it, then beside it (right, then left); where none is clear of both the
+ * markers and the other labels, it stays where the markers put it.
+ */
+export function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
+  const placer = new LabelPlacer(wires, markers, lanes);
+  for (const wire of wires) {
+    const spot = placer.spotOf(wire);
+    if (spot !== null) placer.place(spot);
+  }
+}
+
+/** Where no wire's label has moved: its fate word under it. */
+export function unplacedTags(wires: readonly Wire[]): void {
+  for (const wire of wires) {
+    wire.tagX = wire.labelX;
+    wire.tagY = wire.labelY + TAG_BELOW;
+  }
+}
+
+/** The placer's state: the markers, the lines and what is placed so far, each indexed by the rows it reaches into. */
+class LabelPlacer {
+  private readonly byLane: Map<string, Marker[]>;
+  private readonly reach: number;
+  private readonly laneAt: Map<string, number>;
+  private readonly fateWidth = fateWidthPx();
+  private readonly markerBoxes: BoxGrid<null>;
+  private readonly lineRows: Map<number, Wire[]>;
+  /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
+  private readonly placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
+  private readonly spots = new Map<Wire, Spot>();
+
+  constructor(
+    wires: Wire[],
+    markers: readonly Marker[],
+    private readonly lanes: readonly Lane[],
+  ) {
+    ({ byLane: this.byLane, reach: this.reach } = markersByLane(markers));
+    this.laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
+    this.markerBoxes = markerGrid(markers);
+    this.lineRows = lineRowsOf(wires);
+    unplacedTags(wires);
+  }
+
+  /** How far right of `lane`'s line and how far left of it the markers on it whose boxes reach into [top, bottom] extend (markers are in row order). */
+  private extentNear(lane: Lane, top: number, bottom: number): { right: number; left: number } {
+    const list = this.byLane.get(lane.id) ?? [];
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((list[mid] as Marker).y + this.reach < top) low = mid + 1;
+      else high = mid;
+    }
+    let right = 0;
+    let left = 0;
+    for (let i = low; i < list.length; i++) {
+      const marker = list[i] as Marker;
+      if (marker.y - this.reach > bottom) break;
+      if (marker.y + marker.height / 2 >= top && marker.y - marker.height / 2 <= bottom) {
+        right = Math.max(right, marker.x + marker.width / 2 - lane.x);
+        left = Math.max(left, lane.x - (marker.x - marker.width / 2));
+      }
+    }
+    return { right, left };
+  }
+
+  private crossedByLine(spot: Spot, box: TextBox): boolean {
+    // The text itself, inside its halo: a line under the halo is already broken by it.
+    const text = { left: box.left + 3, right: box.right - 3, top: box.top + 3, bottom: box.bottom - 3 };
+    for (let row = Math.floor(text.top / GRID_PX); row <= Math.floor(text.bottom / GRID_PX); row++) {
+      for (const wire of this.lineRows.get(row) ?? [])
+        if (wire !== spot.wire && segmentCrosses(wire, text)) return true;
+    }
+    return false;
+  }
+
+  private tagXOf(spot: Spot, at: number, side: Side): number {
+    return side === 'below'
+      ? at
+      : at + (side === 'right' ? 1 : -1) * (spot.labelWidth / 2 + TAG_GAP_X + this.fateWidth / 2);
+  }
+
+  private static tagYOf(y: number, side: Side): number {
+    return side === 'below' ? y + TAG_BELOW : y - LABEL_RAISE;
+  }
+
+  /** The boxes of a spot's label and fate word at x, the word `side` of the label. */
+  private boxesAt(spot: Spot, at: number, side: Side): { y: number; label: TextBox; tag: TextBox | null } {
+    const y = spot.yOn(at);
+    return {
+      y,
+      label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15),
+      tag: spot.tagged ? textBox(this.tagXOf(spot, at, side), LabelPlacer.tagYOf(y, side), this.fateWidth, 14) : null,
+    };
+  }
+
+  /**
+   * Whether a spot's label at x is clear of the markers (its block too: the rows a label and a fate word
+   * under it take, as wide as the wider of the two) and of the placed texts it would be on screen with:
+   * the part of clearAt that does not depend on where the fate word stands.
+   */
+  private labelClearAt(spot: Spot, at: number): boolean {
+    const y = spot.yOn(at);
+    const { label, block } = labelBlockAt(spot, at, y);
+    if (this.markerBoxes.some(block, () => true) || this.markerBoxes.some(label, () => true)) return false;
+    return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
+  }
+
+  /**
+   * labelClearAt at each of a spot's places (`places`: its line's points LABEL_STEP_PX apart, in any
+   * order), in one sweep. The markers and placed texts in the rows the places reach are gathered once;
+   * each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block) but only
+   * at the places whose boxes could reach it: those where the box holding both, widened by a pixel, meets
+   * it along x and along the line's y. So a search costs its places plus what stands near its gap, not
+   * the places times what each place's box finds, and each answer is labelClearAt's.
+   */
+  private labelsClearAlong(spot: Spot, places: readonly number[]): boolean[] {
+    const clear = places.map(() => true);
+    if (places.length === 0) return clear;
+    const { wire } = spot;
+    const ys = places.map((at) => spot.yOn(at));
+    // The place at spot.x + j·LABEL_STEP_PX, by j.
+    const js = places.map((at) => Math.round((at - spot.x) / LABEL_STEP_PX));
+    const jLow = Math.min(...js);
+    const jHigh = Math.max(...js);
+    const placeAt: number[] = new Array<number>(jHigh - jLow + 1).fill(-1);
+    js.forEach((j, k) => (placeAt[j - jLow] = k));
+    // The box holding a place's label and its block, about (at, y): the block spans LABEL_ABOVE..LABEL_BELOW, which holds the label's rows.
+    const halfX = Math.max(spot.labelWidth / 2 + 3, spot.width / 2 - LABEL_PAD_X) + 1;
+    const above = LABEL_ABOVE + 1;
+    const below = LABEL_BELOW + 1;
+    const level = wire.x2 === wire.x1 || wire.y2 === wire.y1;
+    const slope = level ? 0 : (wire.y2 - wire.y1) / (wire.x2 - wire.x1);
+    const test = (box: TextBox, marker: boolean): void => {
+      // The places whose holding box meets `box` along x, then along the line's y.
+      let from = box.left - halfX;
+      let to = box.right + halfX;
+      const yLow = box.top - below;
+      const yHigh = box.bottom + above;
+      if (level) {
+        const y = ys[0] as number;
+        if (y < yLow || y > yHigh) return;
+      } else {
+        const a = wire.x1 + (yLow - wire.y1) / slope;
+        const b = wire.x1 + (yHigh - wire.y1) / slope;
+        from = Math.max(from, Math.min(a, b) - 1);
+        to = Math.min(to, Math.max(a, b) + 1);
+      }
+      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1);
+      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1);
+      for (let j = first; j <= last; j++) {
+        const k = placeAt[j - jLow] as number;
+        if (k < 0 || !(clear[k] as boolean)) continue;
+        const at = places[k] as number;
+        const y = ys[k] as number;
+        const { label, block } = labelBlockAt(spot, at, y);
+        if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
+      }
+    };
+    const top = Math.min(...ys) - LABEL_ABOVE - 1;
+    const bottom = Math.max(...ys) + LABEL_BELOW + 1;
+    // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
+    const left = Math.min(...places) - halfX - 3 * LABEL_STEP_PX;
+    const right = Math.max(...places) + halfX + 3 * LABEL_STEP_PX;
+    this.markerBoxes.within(top, bottom, (box) => test(box, true), left, right);
+    this.placed.within(
+      top,
+      bottom,
+      (box, other) => {
+        if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
+      },
+      left,
+      right,
+    );
+    return clear;
+  }
+
+  /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
+  private tagClearAt(spot: Spot, at: number, side: Side): boolean {
+    const { tag } = this.boxesAt(spot, at, side);
+    if (tag === null) return true;
+    return (
+      !this.markerBoxes.some(tag, () => true) &&
+      !this.placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(spot.wire, other.wire))
+    );
+  }
+
+  /** Whether no other wire's line runs through a spot's label text at x. */
+  private offLinesAt(spot: Spot, at: number): boolean {
+    return !this.crossedByLine(spot, textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15));
+  }
+
+  /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
+  private clearAt(spot: Spot, at: number, side: Side, offLines = true): boolean {
+    return this.labelClearAt(spot, at) && this.tagClearAt(spot, at, side) && (!offLines || this.offLinesAt(spot, at));
+  }
+
+  /** The placed labels a spot's label or fate word at x (the word under it) would meet (on screen at the same step). */
+  private blockers(spot: Spot, at: number): Spot[] {
+    const { label, tag } = this.boxesAt(spot, at, 'below');
+    const found = new Set<Spot>();
+    this.placed.some(label, (other) => {
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(this.spots.get(other.wire) as Spot);
+      return false;
+    });
+    if (tag !== null)
+      this.placed.some(tag, (other) => {
+        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(this.spots.get(other.wire) as Spot);
+        return false;
+      });
+    return [...found];
+  }
+
+  /** Places along the line in the gap, nearest the markers' place first (the label's centre stays between the two lanes), the fate word under the label, then beside it. */
+  private search(spot: Spot): Place | null {
+    const tries: number[] = [spot.x];
+    for (let d = LABEL_STEP_PX; spot.x - d > spot.left || spot.x + d < spot.right; d += LABEL_STEP_PX) {
+      if (spot.x - d > spot.left) tries.push(spot.x - d);
+      if (spot.x + d < spot.right) tries.push(spot.x + d);
+    }
+    // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
+    const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
+    const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
+    // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
+    // This is clearAt asked of each place in that order, with each of its parts asked once per place
+    // (the label's for all places in one sweep, the fate word's once per place and side) and the rest
+    // only when the parts before it hold: the answer is clearAt's.
+    const labelClear = this.labelsClearAlong(spot, ordered);
+    const offLines: Array<boolean | undefined> = [];
+    const tagClear: Record<Side, Array<boolean | undefined>> = { below: [], right: [], left: [] };
+    for (const linesCount of [true, false]) {
+      for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
+        for (let k = 0; k < ordered.length; k++) {
+          const at = ordered[k] as number;
+          if (!(labelClear[k] as boolean)) continue;
+          if (linesCount && !(offLines[k] ??= this.offLinesAt(spot, at))) continue;
+          const tagOk = (tagClear[side][k] ??= this.tagClearAt(spot, at, side));
+          if (tagOk) return { at, side };
+        }
+      }
+    }
+    return null;
+  }
+
+  private drop(spot: Spot): void {
+    const boxes = wireTextBoxes(spot.wire);
+    this.placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
+    if (boxes.tag !== null) this.placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
+  }
+
+  private lift(spot: Spot): void {
+    this.placed.removeOwner(spot.wire);
+  }
+
+  private put(spot: Spot, { at, side }: Place): void {
+    spot.wire.labelX = at;
+    spot.wire.labelY = spot.yOn(at);
+    spot.wire.tagX = this.tagXOf(spot, at, side);
+    spot.wire.tagY = LabelPlacer.tagYOf(spot.wire.labelY, side);
+    this.drop(spot);
+  }
+
+  /** A wire's spot in the gap next to its sender, its label moved where the markers beside it leave room (null: a wire with no gap). */
+  spotOf(wire: Wire): Spot | null {
+    const from = this.laneAt.get(wire.from);
+    const to = this.laneAt.get(wire.to);
+    if (from === undefined || to === undefined || from === to) return null;
+    const next = this.lanes[from + (to > from ? 1 : -1)];
+    const sender = this.lanes[from];
+    if (next === undefined || sender === undefined) return null;
+    const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
+    const labelWidth = textWidthPx(wire.label, 15, true);
+    const width = Math.max(labelWidth, this.fateWidth) + 2 * LABEL_PAD_X;
+    const yOn = (x: number) =>
+      wire.x2 === wire.x1
+        ? (wire.y1 + wire.y2) / 2
+        : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1);
+    const x = this.amongMarkers(wire.labelX, yOn, left, right, width);
+    wire.labelX = x;
+    wire.labelY = yOn(x);
+    const spot: Spot = {
+      wire,
+      left: left.x,
+      right: right.x,
+      width,
+      yOn,
+      x,
+      labelWidth,
+      tagged: tagShownUntil(wire) !== null,
+    };
+    this.spots.set(wire, spot);
+    return spot;
+  }
+
+  /** Where the markers on the gap's two lanes leave a label `width` wide, from x along the line yOn. */
+  private amongMarkers(from: number, yOn: (x: number) => number, left: Lane, right: Lane, width: number): number {
+    let x = from;
+    // Moving along a sloped line changes the rows the label takes: settle in a few passes.
+    for (let pass = 0; pass < 3; pass++) {
+      const y = yOn(x);
+      const leftHalf = this.extentNear(left, y - LABEL_ABOVE, y + LABEL_BELOW).right;
+      const rightHalf = this.extentNear(right, y - LABEL_ABOVE, y + LABEL_BELOW).left;
+      const room = { from: left.x + leftHalf, to: right.x - rightHalf };
+      let settled: number;
+      if (room.to - room.from >= width) settled = Math.min(Math.max(x, room.from + width / 2), room.to - width / 2);
+      // Too narrow: the label may pass over a lane's line where no marker is, not over a marker.
+      else if (rightHalf === 0) settled = room.from + width / 2;
+      else if (leftHalf === 0) settled = room.to - width / 2;
+      else settled = (room.from + room.to) / 2;
+      if (Math.abs(settled - x) < 0.5) break;
+      x = settled;
+    }
+    return x;
+  }
+
+  /** Places a spot's label: where the markers put it if that is clear, else the first clear place along its line, else by moving the one label in its way. */
+  place(spot: Spot): void {
+    const { x } = spot;
+    if (this.clearAt(spot, x, 'below')) return this.put(spot, { at: x, side: 'below' });
+    const found = this.search(spot);
+    if (found !== null) return this.put(spot, found);
+    // No place is clear: move the one earlier label in the way, if it has another place, so that this one takes its own.
+    const inWay = this.blockers(spot, x);
+    if (inWay.length === 1 && this.swap(spot, inWay[0] as Spot)) return;
+    this.put(spot, { at: x, side: 'below' });
+  }
+
+  /** Lifts `other`, places `spot`, then places `other` again elsewhere; if either finds no place, `other` goes back and false is returned. */
+  private swap(spot: Spot, other: Spot): boolean {
+    const { x } = spot;
+    const was = { labelX: other.wire.labelX, labelY: other.wire.labelY, tagX: other.wire.tagX, tagY: other.wire.tagY };
+    this.lift(other);
+    const mine = this.clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : this.search(spot);
+    if (mine !== null) {
+      this.put(spot, mine);
+      const theirs = this.search(other);
+      if (theirs !== null) {
+        this.put(other, theirs);
+        return true;
+      }
+      this.lift(spot);
+    }
+    Object.assign(other.wire, was);
+    this.drop(other);
+    return false;
+  }
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { wordEvents, type Transcript } from '../../engine';
+import { runRaceById } from '../../scenarios/index';
+import { finishLayout, layItems, layLanes, layoutDiagram, layRows, prepare } from './layout';
+import { BoxGrid, unplacedTags } from './labelPlacement';
+
+// The layout's phases are pure functions of what the phases before them answer: prepare (what no
+// position depends on), rows, lanes, items, the wire labels, and the finish. Each is checked here on its own.
+
+const run = (id: string): Transcript => runRaceById(id, {}) as unknown as Transcript;
+
+describe('the layout phases', () => {
+  it.each(['A', 'B', 'C', 'D'])('%s: rows, lanes, items and the finish compose to the layout', (id) => {
+    const transcript = run(id);
+    const wording = wordEvents(transcript.events);
+    for (const scale of ['ordinal', 'linear'] as const) {
+      const prepared = prepare(transcript, wording, scale);
+      const rows = layRows(prepared, undefined, undefined);
+      const across = layLanes(prepared, rows);
+      const items = layItems(prepared, rows, across);
+      unplacedTags(items.wires);
+      expect(finishLayout(prepared, rows, across, items)).toEqual(
+        layoutDiagram(transcript, wording, scale, undefined, 'unplaced'),
+      );
+    }
+  });
+
+  it('prepare is not changed by laying out: every pass of the label leads can share it', () => {
+    const transcript = run('C');
+    const prepared = prepare(transcript, wordEvents(transcript.events), 'ordinal');
+    const before = JSON.stringify(prepared);
+    const rows = layRows(prepared, undefined, new Map([[prepared.bandEvents[3]?.atMs ?? 0, 40]]));
+    layItems(prepared, rows, layLanes(prepared, rows));
+    expect(JSON.stringify(prepared)).toBe(before);
+  });
+
+  it("a band's lead moves that band and every later one down by the lead, and nothing before it", () => {
+    const transcript = run('B');
+    const prepared = prepare(transcript, wordEvents(transcript.events), 'ordinal');
+    const plain = layRows(prepared, undefined, undefined);
+    const bands = plain.plan?.bands ?? [];
+    expect(bands.length).toBeGreaterThan(3);
+    const moved = bands[2] as (typeof bands)[number];
+    const led = layRows(prepared, undefined, new Map([[moved.atMs, 17]]));
+    plain.rowY.forEach((y, i) => expect(led.rowY[i]).toBeCloseTo(i < moved.first ? y : y + 17, 9));
+  });
+
+  it('lanes stand left to right in order, the width past the last', () => {
+    const transcript = run('D');
+    for (const scale of ['ordinal', 'linear'] as const) {
+      const prepared = prepare(transcript, wordEvents(transcript.events), scale);
+      const across = layLanes(prepared, layRows(prepared, undefined, undefined));
+      expect(across.lanes.map((lane) => lane.id)).toEqual(prepared.order);
+      for (let i = 1; i < across.lanes.length; i++)
+        expect((across.lanes[i] as { x: number }).x).toBeGreaterThan((across.lanes[i - 1] as { x: number }).x);
+      expect(across.width).toBeGreaterThan((across.lanes[across.lanes.length - 1] as { x: number }).x);
+    }
+  });
+});
+
+describe('the box grid the label placer looks boxes up in', () => {
+  const box = (top: number, bottom: number, left = 0, right = 10) => ({ top, bottom, left, right });
+
+  it("removing an owner takes out its boxes from every row they reach into, and nobody else's", () => {
+    const grid = new BoxGrid<string>();
+    // 64 px rows: the first box reaches into rows 0 to 2, the second into row 1 only.
+    grid.add(box(10, 150), 'a', 'owner-a');
+    grid.add(box(70, 80), 'b', 'owner-b');
+    grid.add(box(100, 110), 'a2', 'owner-a');
+    const seen = (top: number, bottom: number) => {
+      const found: string[] = [];
+      grid.within(top, bottom, (_, what) => found.push(what));
+      return found;
+    };
+    expect(seen(0, 200).sort()).toEqual(['a', 'a', 'a', 'a2', 'b']);
+    expect(grid.some(box(140, 145), (what) => what === 'a')).toBe(true);
+    grid.removeOwner('owner-a');
+    expect(seen(0, 200)).toEqual(['b']);
+    expect(grid.some(box(140, 145), () => true)).toBe(false);
+    expect(grid.some(box(75, 76), (what) => what === 'b')).toBe(true);
+  });
+});
