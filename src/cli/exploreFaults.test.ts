@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
 import { findScenario } from '../scenarios/index';
-import { explore, parseFaults, runScenario } from '../engine';
-import { checkTranscript } from '../engine/explore/invariants';
+import { checkTranscript, explore, parseFaults, runScenario } from '../engine';
 
 const ARGS = ['explore', 'C', '--set', 'latencyJitterMs=20', '--fault', 'delay:3:30', '--fault', 'duplicate:11'];
 

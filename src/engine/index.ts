@@ -80,7 +80,7 @@ export {
   type ProgressAnswer,
   type TaskStoreStatus,
 } from './core/components';
-export type { InvariantName } from './explore/invariants';
+export { checkTranscript, type InvariantName } from './explore/invariants';
 export { parseSchedule, type Choice } from './core/schedule';
 export { parseSetting, resolveSettings, type SettingSpec, type SettingsSpec } from './core/settings';
 export {
