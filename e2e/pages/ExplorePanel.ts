@@ -9,6 +9,8 @@ export class ExplorePanel {
   readonly summary: Locator;
   readonly endings: Locator;
   readonly violations: Locator;
+  /** Per broken invariant, the button that opens its shortest ordering. */
+  readonly shortest: Locator;
   readonly backToSeeded: Locator;
   readonly current: Locator;
 
@@ -20,6 +22,7 @@ export class ExplorePanel {
     this.summary = this.region.getByTestId('explore-summary');
     this.endings = this.region.getByRole('list', { name: 'Endings' }).getByRole('button');
     this.violations = this.region.getByRole('list', { name: 'Violations' }).getByRole('button');
+    this.shortest = this.region.getByRole('button', { name: /^Open the shortest ordering/ });
     this.backToSeeded = this.region.getByRole('button', { name: 'Back to the seeded run' });
     this.current = this.region.getByRole('status').filter({ hasText: 'Showing explored ordering' });
   }

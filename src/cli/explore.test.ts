@@ -23,6 +23,7 @@ describe('npm run lab -- explore', () => {
       'complete',
       'endings',
       'violations',
+      'shortest',
       'verdict',
     ]);
     expect(result.kind).toBe('request-race');

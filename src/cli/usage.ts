@@ -8,7 +8,7 @@ import { PROBE_HELP, PROBE_USAGE } from './probeCommand';
 export const USAGE = `usage:
   npm run lab -- list
   npm run lab -- run <scenario> [--impl model|ts-sdk|ts-sdk-v2|ext-tasks] [--transport stdio|http] [--seed N] [--set key=value ...] [--schedule S] [--fault F ...] [--json] [--ledger FILE] [--budget-ms N]
-  npm run lab -- explore <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--bound N] [--no-reduction] [--json]
+  npm run lab -- explore <scenario> [--transport stdio|http] [--seed N] [--set key=value ...] [--bound N] [--no-reduction] [--fault F ...] [--json]
   npm run lab -- compare <runA> <runB> [<runC>] [--json] [--budget-ms N]
   npm run lab -- settings [scenario]
   npm run lab -- retries
@@ -39,6 +39,8 @@ ${EXERCISE_USAGE}
              --bound N: visit at most N states (default ${DEFAULT_EXPLORE_BOUND}); a cut exploration says "complete": false
              --no-reduction: run every order of independent same-instant events too (the partial-order
              reduction off: same endings and violations, more states); --seed N: the runs' seed
+             --fault F: explore with the faults of run --fault; per broken invariant, the smallest set of them that
+             still breaks it (delta debugging) and the shortest ordering with it, each with its replay line
   compare    two runs side by side: the facts of both (differences marked *) and the first event where they part
              a run is <scenario>[:key=value,…] with keys impl (model|ts-sdk|ts-sdk-v2|ext-tasks), transport (stdio|http), seed and any setting:
                npm run lab -- compare C C:impl=ts-sdk            the spec model against the real SDK

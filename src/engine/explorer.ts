@@ -9,6 +9,8 @@ import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
 import { EMPTY_SCHEDULE, type Choice } from './core/schedule';
+import type { MessageFault } from './core/faults';
+import { shortestOrderings, type ShortestOrdering } from './shrink';
 
 /**
  * The race explorer: runs a scenario in every ordering its model allows and checks the
@@ -71,6 +73,8 @@ export interface ExploreOptions {
   readonly reduction?: boolean;
   /** The models the reduction may commute events of (default `REDUCIBLE_MODELS`): what the soundness script tries a candidate model with. */
   readonly reducible?: ReadonlySet<ModelKind>;
+  /** Faults every ordering runs with (`lab explore --fault`, parsed as `run --fault`'s). */
+  readonly faults?: readonly MessageFault[];
 }
 
 export interface Ending {
@@ -122,6 +126,8 @@ export interface ExploreResult {
   complete: boolean;
   endings: Ending[];
   violations: Violation[];
+  /** Per broken invariant, the shortest ordering that breaks it (shrink.ts): fewest events, then earliest break. Empty with `components` (the grader shrinks those itself). */
+  shortest: ShortestOrdering[];
   /** With `components`: each statement the student's parts broke, once per explanation, with the ordering that breaks it soonest among those explored (smallest step, then earliest atMs). */
   componentBreaches?: ComponentViolation[];
   /** What the violation count means: a bound that cut the exploration leaves "none found", never "none". */
@@ -520,6 +526,7 @@ export class Exploration {
       chooser: driver.chooser,
       ledger: this.options.ledger,
       record: false,
+      ...(this.options.faults === undefined ? {} : { faults: this.options.faults }),
     };
   }
 
@@ -576,6 +583,8 @@ export class Exploration {
     });
   }
 
+  private shortest: ShortestOrdering[] | null = null;
+
   result(): ExploreResult {
     assert(this.root !== null, 'the exploration is over before its result is read');
     const root = this.root;
@@ -583,6 +592,12 @@ export class Exploration {
       [...root.endings.values()].reduce((sum, ending) => sum + ending.count, 0) === root.count,
       'every ordering counted ends in exactly one ending',
     );
+    const { transport, options } = this;
+    // With a student's parts the grader shrinks (exercise/grade.ts): it owns their instances and disposes each.
+    this.shortest ??=
+      options.components === undefined
+        ? shortestOrderings(this.scenario, { ...options, transport }, [...this.violations.values()])
+        : [];
     const endings = [...this.root.endings.values()].sort(
       (a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)),
     );
@@ -590,12 +605,14 @@ export class Exploration {
       scenario: this.scenario.id,
       kind: this.scenario.kind,
       transport: this.transport,
-      settings: this.settings ?? this.scenario.settings,
+      // Every ordering may have failed before its transcript: the settings given, over the scenario's, then.
+      settings: this.settings ?? ({ ...this.scenario.settings, ...this.options.settings } as Settings),
       schedules: this.root.count,
       states: this.runs,
       complete: !this.cut,
       endings,
       violations: [...this.violations.values()],
+      shortest: this.shortest,
       ...(this.options.components === undefined ? {} : { componentBreaches: [...this.componentBreaches.values()] }),
       verdict: violationsVerdict({ violations: [...this.violations.values()], complete: !this.cut, states: this.runs }),
     };

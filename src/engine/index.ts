@@ -58,6 +58,8 @@ export {
   type ExploreResult,
   type Violation,
 } from './explorer';
+export { shrinkBreak, type ShortestOrdering } from './shrink';
+export { smallestFaultSets } from './faultShrink';
 export { EXPLORE_JITTER_PRESETS_MS, reductionSignature } from './exploreSoundness';
 export {
   ComponentProbe,
@@ -78,7 +80,7 @@ export {
   type ProgressAnswer,
   type TaskStoreStatus,
 } from './core/components';
-export type { InvariantName } from './explore/invariants';
+export { checkTranscript, type InvariantName } from './explore/invariants';
 export { parseSchedule, type Choice } from './core/schedule';
 export { parseSetting, resolveSettings, type SettingSpec, type SettingsSpec } from './core/settings';
 export {

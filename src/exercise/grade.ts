@@ -4,6 +4,7 @@ import {
   LabError,
   parseSchedule,
   runScenario,
+  shrinkBreak,
   type ComponentBreach,
   type ComponentViolation,
   type Transcript,
@@ -28,7 +29,12 @@ interface Candidate {
   readonly step: number;
   readonly atMs: number;
   readonly explanation: string;
+  /** A break in an explored ordering, by the id a replay names it with (the invariant's name, or the component's statement): shrunk at the end with replays of the component. */
+  readonly shrinkId?: string;
 }
+
+/** Replays the shrinking of one component breach may spend (each runs the student's code afresh). */
+const SHRINK_REPLAYS = 120;
 
 /** Shortest first: fewest events before the break, then the earliest break in virtual time (an unknown time, -1, counts as late). */
 function shorter(a: Candidate, b: Candidate): boolean {
@@ -82,6 +88,50 @@ export function replayOrdering(
     };
   } finally {
     instance.dispose();
+  }
+}
+
+/**
+ * The shortest ordering that breaks a statement of the student's component: the one the exploration
+ * kept, shrunk as the explorer shrinks an invariant's (shrink.ts), each candidate replayed with a fresh
+ * component. What a student is shown is then the smallest failing ordering found, not the first.
+ */
+function shrinkCandidate(
+  def: ExerciseDef,
+  source: ComponentSource,
+  statement: string,
+  candidate: Candidate,
+  env: GradeEnv,
+): Candidate {
+  let instance: ComponentInstance | null = null;
+  let caller: Caller | null = null;
+  const dispose = () => {
+    caller?.dispose();
+    instance?.dispose();
+  };
+  const components = () => {
+    dispose();
+    const probe = new ComponentProbe();
+    instance = source.open();
+    caller = new Caller(instance, null, probe, () => source.open());
+    return { probe, ...def.components(caller, probe) };
+  };
+  try {
+    const best = shrinkBreak(
+      findScenario(candidate.run.scenario),
+      {
+        transport: candidate.run.transport ?? findScenario(candidate.run.scenario).defaultTransport,
+        settings: candidate.run.settings,
+        ledger: env.ledger,
+        components,
+      },
+      // An instant not known yet (-1) is measured by the replay: it must not count as the earliest.
+      { id: statement, ...candidate, atMs: candidate.atMs < 0 ? Number.MAX_SAFE_INTEGER : candidate.atMs },
+      SHRINK_REPLAYS,
+    );
+    return { ...candidate, schedule: best.schedule, step: best.step, atMs: best.atMs, explanation: best.explanation };
+  } finally {
+    dispose();
   }
 }
 
@@ -157,12 +207,14 @@ export function grade(def: ExerciseDef, source: ComponentSource, env: GradeEnv =
       if (candidate === undefined) return { id: statement.id, holds: true };
       // A statement checked outside the runs (step -1) has no ordering to show.
       if (candidate.step < 0) return { id: statement.id, holds: false, explanation: candidate.explanation };
-      const { calls, atMs, step } = replayCalls(def, source, candidate, env);
+      const shortest =
+        candidate.shrinkId === undefined ? candidate : shrinkCandidate(def, source, candidate.shrinkId, candidate, env);
+      const { calls, atMs, step } = replayCalls(def, source, shortest, env);
       return {
         id: statement.id,
         holds: false,
-        explanation: candidate.explanation,
-        failing: failingRun({ ...candidate, atMs, step }),
+        explanation: shortest.explanation,
+        failing: failingRun({ ...shortest, atMs, step }),
         calls,
       };
     });
@@ -248,6 +300,7 @@ function findings(def: ExerciseDef, run: ExerciseRun, result: ExploreResult): Ar
           step: violation.step,
           atMs: -1,
           explanation: violation.explanation,
+          shrinkId: violation.invariant,
         },
       ]);
   }
@@ -260,6 +313,7 @@ function findings(def: ExerciseDef, run: ExerciseRun, result: ExploreResult): Ar
         step: breach.step,
         atMs: breach.atMs,
         explanation: breach.explanation,
+        shrinkId: breach.statement,
       },
     ]);
   for (const ending of result.endings) {

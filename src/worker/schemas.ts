@@ -1116,6 +1116,21 @@ export const VerifyProgressSchema = v.object({
 });
 
 const anyOutcome = v.union(Object.values(outcomeSchemas));
+/** The invariants' contract names (the explorer's `INVARIANTS`). */
+const invariantName = v.picklist([
+  'one-terminal-state',
+  'nothing-after-accepted-cancel',
+  'progress-increasing',
+  'no-progress-after-final',
+  'max-deadline-by-start-plus-max',
+  'channel-fifo',
+  'unique-request-ids',
+  'one-execution-per-key',
+  'buffer-within-capacity',
+  'final-never-dropped',
+  'task-terminal-stable',
+  'causality',
+]);
 /** An exploration: every ending's `outcome` is a run outcome, the type a run's transcript carries (null when the ending is a failure). */
 const checkedExploreResult = v.object({
   scenario: v.string(),
@@ -1136,23 +1151,21 @@ const checkedExploreResult = v.object({
   ),
   violations: v.array(
     v.object({
-      invariant: v.picklist([
-        'one-terminal-state',
-        'nothing-after-accepted-cancel',
-        'progress-increasing',
-        'no-progress-after-final',
-        'max-deadline-by-start-plus-max',
-        'channel-fifo',
-        'unique-request-ids',
-        'one-execution-per-key',
-        'buffer-within-capacity',
-        'final-never-dropped',
-        'task-terminal-stable',
-        'causality',
-      ]),
+      invariant: invariantName,
       schedule: v.string(),
       step: nonNegativeInt,
       explanation: v.string(),
+    }),
+  ),
+  shortest: v.array(
+    v.object({
+      invariant: invariantName,
+      schedule: v.string(),
+      step: nonNegativeInt,
+      atMs: v.number(),
+      explanation: v.string(),
+      explored: v.string(),
+      faults: v.optional(v.string()),
     }),
   ),
   verdict: v.string(),

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import {
   DEFAULT_EXPLORE_BOUND,
   Exploration,
+  formatFaults,
+  smallestFaultSets,
   usesSqlite,
   type ExploreProgress,
   type ExploreResult,
@@ -12,6 +14,7 @@ import { findScenario } from '../../scenarios/index';
 import { jsonForTerminal } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';
 import { RUN_FLAGS, runParams } from './runFlags';
+import { faultArgs, shortestLines } from './shortest';
 import { formatDuration, PROGRESS_EVERY_MS, terminalWriter, UsageError, type Command } from './shared';
 
 /** `lab explore`: every ordering of one scenario, its endings and any invariant it breaks. A violation is a finding, not a failure of the command: exit 0 either way; the output says which. */
@@ -30,11 +33,12 @@ async function exploreText(args: string[]): Promise<string> {
       bound: { type: 'string' },
       'no-reduction': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      fault: { type: 'string', multiple: true },
     },
   });
   if (positionals.length !== 1)
     throw new UsageError(`explore takes exactly one scenario id, got ${positionals.length}`);
-  const { scenario, transport, settings, seed } = resolveRunParams(
+  const { scenario, transport, settings, seed, faults } = resolveRunParams(
     runParams(positionals[0] as string, values),
     findScenario,
   );
@@ -44,14 +48,18 @@ async function exploreText(args: string[]): Promise<string> {
   const ledger = usesSqlite(scenario) ? { sql: await loadSqlJs() } : undefined;
   const reduction = !values['no-reduction'];
   const given = values.seed === undefined ? undefined : seed;
+  const options = { transport, settings, seed: given, bound, ledger, reduction, faults };
   const result = exploreReporting(
-    new Exploration(scenario, { transport, settings, seed: given, bound, ledger, reduction }),
+    new Exploration(scenario, options),
     scenario.id,
     terminalWriter(),
     undefined,
     bound ?? DEFAULT_EXPLORE_BOUND,
   );
-  return values.json ? jsonForTerminal(result) : formatExploration(result, given);
+  if (faults !== undefined) result.shortest = smallestFaultSets(scenario, { ...options, faults }, result);
+  return values.json
+    ? jsonForTerminal(result)
+    : formatExploration(result, given, faults === undefined ? undefined : formatFaults(faults));
 }
 
 /** Below this share of the search explored, or this soon, an estimate of what is left says nothing. */
@@ -114,23 +122,24 @@ export function replayCommand(
   result: Pick<ExploreResult, 'scenario' | 'transport' | 'settings'>,
   schedule: string,
   seed?: number,
+  faults?: string,
 ): string {
   const defaults: Settings = findScenario(result.scenario).settings;
   const sets = Object.entries(result.settings)
     .filter(([name, value]) => JSON.stringify(defaults[name]) !== JSON.stringify(value))
     .map(([name, value]) => ` --set ${name}=${value === null ? 'null' : String(value)}`)
     .join('');
-  return `npm run lab -- run ${result.scenario} --transport ${result.transport}${seed === undefined ? '' : ` --seed ${seed}`}${sets} --schedule ${schedule}`;
+  return `npm run lab -- run ${result.scenario} --transport ${result.transport}${seed === undefined ? '' : ` --seed ${seed}`}${sets}${faultArgs(faults)} --schedule ${schedule}`;
 }
 
-function formatExploration(result: ExploreResult, seed?: number): string {
+function formatExploration(result: ExploreResult, seed?: number, faults?: string): string {
   const lines = [
     `${result.scenario} on ${result.transport}: ${result.schedules.toLocaleString('en-US')} orderings, ${result.states.toLocaleString('en-US')} states${result.complete ? ', every ordering explored' : ' — NOT complete: the bound cut the exploration; raise --bound'}`,
     '',
     `endings (${result.endings.length}):`,
     ...result.endings.map(
       (ending) =>
-        `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed)}`,
+        `  ${String(ending.count).padStart(8)}  ${JSON.stringify(ending.distinct)}\n            e.g. ${replayCommand(result, ending.schedule, seed, faults)}`,
     ),
     '',
   ];
@@ -139,8 +148,9 @@ function formatExploration(result: ExploreResult, seed?: number): string {
     lines.push(`violations: ${result.verdict}:`);
     for (const violation of result.violations)
       lines.push(
-        `  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed)}`,
+        `  ${violation.invariant} at event ${violation.step}: ${violation.explanation}\n    replay: ${replayCommand(result, violation.schedule, seed, faults)}`,
       );
   }
+  lines.push(...shortestLines(result, (shortest) => replayCommand(result, shortest.schedule, seed, shortest.faults)));
   return lines.join('\n');
 }
