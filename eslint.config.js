@@ -8,7 +8,8 @@ import prettierOff from 'eslint-config-prettier';
  * Outside src/engine, the engine is imported from src/engine/index.ts only, and from pure doors
  * the page's bundle may hold without loading the engine: its settings specs, its JSON-RPC types
  * and guards (core/jsonrpc.ts imports nothing), the recording bounds (core/recordingLimits.ts) and the
- * faults grammar (core/faults.ts, which imports only the error catalogue).
+ * faults grammar (core/faults.ts, which imports only the error catalogue) and the invariants' names
+ * (core/invariantNames.ts).
  */
 const engineFrontDoor = {
   group: [
@@ -19,9 +20,10 @@ const engineFrontDoor = {
     '!**/engine/core/jsonrpc',
     '!**/engine/core/recordingLimits',
     '!**/engine/core/faults',
+    '!**/engine/core/invariantNames',
   ],
   message:
-    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts, core/recordingLimits.ts and core/faults.ts, pure).',
+    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts, core/recordingLimits.ts core/faults.ts and core/invariantNames.ts, pure).',
 };
 
 /**

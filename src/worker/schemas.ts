@@ -21,6 +21,7 @@ import type { ProbeTranscript } from '../probe/run';
 import type { CheckReport } from '../exercise/types';
 // The JSON-RPC guards beside their types, through the engine's pure door for them (a file that imports nothing).
 import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from '../engine/core/jsonrpc';
+import { INVARIANTS } from '../engine/core/invariantNames';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -1116,21 +1117,8 @@ export const VerifyProgressSchema = v.object({
 });
 
 const anyOutcome = v.union(Object.values(outcomeSchemas));
-/** The invariants' contract names (the explorer's `INVARIANTS`). */
-const invariantName = v.picklist([
-  'one-terminal-state',
-  'nothing-after-accepted-cancel',
-  'progress-increasing',
-  'no-progress-after-final',
-  'max-deadline-by-start-plus-max',
-  'channel-fifo',
-  'unique-request-ids',
-  'one-execution-per-key',
-  'buffer-within-capacity',
-  'final-never-dropped',
-  'task-terminal-stable',
-  'causality',
-]);
+/** The invariants' contract names, as the explorer checks them. */
+const invariantName = v.picklist(INVARIANTS);
 /** An exploration: every ending's `outcome` is a run outcome, the type a run's transcript carries (null when the ending is a failure). */
 const checkedExploreResult = v.object({
   scenario: v.string(),

@@ -1,27 +1,9 @@
 import { fail } from '../core/assert';
 import { snapshot } from '../core/snapshot';
 import type { Settings } from '../core/transcript';
+import { INVARIANTS, type InvariantName } from '../core/invariantNames';
 
-/**
- * The invariants the explorer checks after every step of every ordering. The names are a
- * contract: the CLI's `--json`, the page and the tests use them as written here.
- */
-export const INVARIANTS = [
-  'one-terminal-state',
-  'nothing-after-accepted-cancel',
-  'progress-increasing',
-  'no-progress-after-final',
-  'max-deadline-by-start-plus-max',
-  'channel-fifo',
-  'unique-request-ids',
-  'one-execution-per-key',
-  'buffer-within-capacity',
-  'final-never-dropped',
-  'task-terminal-stable',
-  'causality',
-] as const;
-
-export type InvariantName = (typeof INVARIANTS)[number];
+export { INVARIANTS, type InvariantName };
 
 /** One broken invariant: which, at which event of the run (`seq`), and why in words. */
 export interface Breach {
