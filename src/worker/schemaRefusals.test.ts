@@ -129,7 +129,7 @@ describe('the layout and an exploration are checked as the page reads them', () 
     );
   });
 
-  it('refuses an exploration naming an invariant the engine does not check', () => {
+  it('refuses an exploration naming an invariant the engine does not check, or without its shortest orderings', () => {
     const result = {
       scenario: 'A',
       kind: 'request-race',
@@ -140,6 +140,9 @@ describe('the layout and an exploration are checked as the page reads them', () 
       complete: true,
       endings: [],
       violations: [{ invariant: 'one-terminal-state', schedule: 'j0', step: 3, explanation: 'two' }],
+      shortest: [
+        { invariant: 'one-terminal-state', schedule: 'j0', step: 3, atMs: 5, explanation: 'two', explored: 'j0' },
+      ],
       verdict: 'one violation',
     };
     expect(explainBadResponse({ type: 'exploration', requestId: 1, result })).toBeNull();
@@ -150,6 +153,17 @@ describe('the layout and an exploration are checked as the page reads them', () 
         result: { ...result, violations: [{ ...result.violations[0], invariant: 'good-vibes' }] },
       }),
     ).toMatch(/result\.violations\.0\.invariant/);
+    expect(
+      explainBadResponse({
+        type: 'exploration',
+        requestId: 1,
+        result: { ...result, shortest: [{ ...result.shortest[0], invariant: 'good-vibes' }] },
+      }),
+    ).toMatch(/result\.shortest\.0\.invariant/);
+    const { shortest: _shortest, ...withoutShortest } = result;
+    expect(explainBadResponse({ type: 'exploration', requestId: 1, result: withoutShortest })).toMatch(
+      /result\.shortest/,
+    );
   });
 });
 
