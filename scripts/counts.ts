@@ -72,14 +72,15 @@ interface Row {
   detail: string;
 }
 
-function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolean; summary?: string }[] {
+function count(): CountResult[] {
   const prog = program();
   const checker = prog.getTypeChecker();
   const casts = new Map<string, number>();
   const defaults = { exhaustive: [] as Row[], reviewed: [] as Row[], open: 0, unreviewed: [] as Row[] };
   const lets: Row[] = [];
-  const selections: Row[] = [];
+  const selections: (Row & { file: string; name: string })[] = [];
   const issues: Row[] = [];
+  const counted = new Set<ts.Node>();
 
   for (const source of prog.getSourceFiles()) {
     const file = rel(source.fileName);
@@ -156,23 +157,42 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
         const named = dimensions(names);
         return named.length >= 2 && named.some((name) => name !== 'scenario' && name !== 'settings');
       };
-      const add = (what: string) => selections.push({ where: `${file}:${lineOf(source, node)}`, detail: what });
-      if ((ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) && isRun(memberNames(node.members))) {
+      const add = (what: string) =>
+        selections.push({
+          where: `${file}:${lineOf(source, node)}`,
+          detail: what,
+          file,
+          name: what.replace(/^(interface|type|schema) /, '').replace(/ \(.*\)$/, ''),
+        });
+      if (
+        (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) &&
+        isRun(memberNames(node.members)) &&
+        // A literal inside a derived alias already counted (`Pick<…> & { seed: number }`) is part of that one.
+        !(ts.isTypeLiteralNode(node) && ancestors(node).some((up) => counted.has(up)))
+      ) {
         add(ts.isInterfaceDeclaration(node) ? `interface ${node.name.text}` : `type ${declarationName(node, source)}`);
         return;
       }
-      if (ts.isTypeAliasDeclaration(node) && !ts.isTypeLiteralNode(node.type)) {
-        const props = checker
-          .getTypeAtLocation(node.name)
-          .getProperties()
-          .map((p) => p.name);
-        if (
-          ['scenario', 'transport', 'seed'].every((name) => props.includes(name)) &&
-          /\b(Omit|Pick|Partial)</.test(node.type.getText(source))
+      // Derived: a type alias, or an interface's `extends`, that selects from another type (`Pick`, `Omit`,
+      // `Partial`) and whose properties, its own and those it takes, are a run's. A plain alias of one
+      // declaration (`type X = Y`, a schema's `v.InferOutput`) names it again without restating it.
+      const selects = (text: string) => /\b(Omit|Pick|Partial)</.test(text);
+      if (
+        ((ts.isTypeAliasDeclaration(node) && !ts.isTypeLiteralNode(node.type) && selects(node.type.getText(source))) ||
+          (ts.isInterfaceDeclaration(node) &&
+            (node.heritageClauses ?? []).some((clause) => selects(clause.getText(source))))) &&
+        isRun(
+          checker
+            .getTypeAtLocation(node.name)
+            .getProperties()
+            .map((p) => p.name),
         )
-          add(`type ${node.name.text} (derived)`);
+      ) {
+        add(`${ts.isInterfaceDeclaration(node) ? 'interface' : 'type'} ${node.name.text} (derived)`);
+        counted.add(node);
         return;
       }
+      if (ts.isTypeAliasDeclaration(node) && !ts.isTypeLiteralNode(node.type)) return;
       if (ts.isCallExpression(node) && /(^|\.)(object|pick)$/.test(node.expression.getText(source))) {
         // A pick inside another schema's shape (`...v.pick(…).entries`, `v.partial(v.pick(…))`) is counted with that schema.
         if (ts.isPropertyAccessExpression(node.parent) || ts.isCallExpression(node.parent)) return;
@@ -224,12 +244,7 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
       rows: lets,
       mustBeZero: false,
     },
-    {
-      title: 'declarations of a run',
-      rule: 'a run is scenario, transport, seed, settings, ordering and faults, described once (RunSpec) and judged once (ResolvedRunSpec); each further type or schema naming two or more of them, or derived from one that holds the selection, is a place a new run dimension must be added by hand',
-      rows: selections,
-      mustBeZero: false,
-    },
+    runDeclarations(selections),
     {
       title: '`issue #` in comments in src/',
       rule: 'comments say why in the present tense; the ticket that found a defect is history, not a reason',
@@ -237,6 +252,50 @@ function count(): { title: string; rule: string; rows: Row[]; mustBeZero: boolea
       mustBeZero: true,
     },
   ];
+}
+
+/**
+ * The declarations of a run that must exist, by file and name (not the line, which moves), each with the
+ * reason: a record of the run something came from (a transcript, an exploration's answer, a failing run),
+ * the one description and its judged form, the engine's run, and the schemas of what crosses the wire.
+ * Every other one is a place a new run dimension is added by hand, to be removed. An entry that no longer
+ * names a declaration fails `--check`.
+ */
+const REVIEWED_RUN_DECLARATIONS: readonly { file: string; name: string; reason: string }[] = [];
+
+type CountResult = {
+  title: string;
+  rule: string;
+  rows: Row[];
+  mustBeZero: boolean;
+  summary?: string;
+  /** Rows that fail `--check` whatever `mustBeZero` says (a reviewed entry that names nothing any more). */
+  stale?: Row[];
+};
+
+function runDeclarations(found: readonly (Row & { file: string; name: string })[]): CountResult {
+  const reasonOf = (row: { file: string; name: string }) =>
+    REVIEWED_RUN_DECLARATIONS.find((entry) => entry.file === row.file && entry.name === row.name)?.reason;
+  const reviewed = found.filter((row) => reasonOf(row) !== undefined);
+  const toRemove = found.filter((row) => reasonOf(row) === undefined);
+  const stale = REVIEWED_RUN_DECLARATIONS.filter(
+    (entry) => !found.some((row) => row.file === entry.file && row.name === entry.name),
+  ).map((entry) => ({
+    where: entry.file,
+    detail: `${entry.name}  STALE: reviewed in scripts/counts.ts but no longer declared here; remove the entry`,
+  }));
+  return {
+    title: 'declarations of a run',
+    rule: 'a run is scenario, transport, seed, settings, ordering and faults, described once (RunSpec), judged once (ResolvedRunSpec) and run as one engine value (ResolvedRun); each further type or schema naming two or more of them, or selecting them from another (Pick, Omit, Partial, v.pick), is a place a new run dimension must be added by hand, unless it is reviewed as one that must exist (REVIEWED_RUN_DECLARATIONS)',
+    rows: [
+      ...toRemove.map((row) => ({ where: row.where, detail: `${row.detail}  to remove` })),
+      ...reviewed.map((row) => ({ where: row.where, detail: `${row.detail}  must exist: ${reasonOf(row)}` })),
+      ...stale,
+    ],
+    mustBeZero: false,
+    summary: `${found.length}: ${reviewed.length} must exist (reviewed), ${toRemove.length} to remove${stale.length === 0 ? '' : `; ${stale.length} reviewed entries stale`}`,
+    stale,
+  };
 }
 
 /** What a run is made of: each further declaration naming them is a place a new dimension is added by hand. */
@@ -259,6 +318,12 @@ function pickedNames(node: ts.Node): string[] {
   return names;
 }
 
+function ancestors(node: ts.Node): ts.Node[] {
+  const found: ts.Node[] = [];
+  for (let at = node.parent as ts.Node | undefined; at !== undefined; at = at.parent) found.push(at);
+  return found;
+}
+
 /** The name a node is declared under: its variable, type alias, property or interface member. */
 function declarationName(node: ts.Node, source: ts.SourceFile): string {
   for (let at: ts.Node | undefined = node.parent; at !== undefined; at = at.parent) {
@@ -278,12 +343,12 @@ function declarationName(node: ts.Node, source: ts.SourceFile): string {
 
 const check = process.argv.includes('--check');
 let failed = false;
-for (const { title, rule, rows, mustBeZero, summary } of count()) {
+for (const { title, rule, rows, mustBeZero, summary, stale } of count()) {
   const flagged = mustBeZero ? rows.filter((row) => !row.detail.endsWith('(reviewed)')).length : rows.length;
   console.log(`${title}: ${summary ?? rows.length}`);
   console.log(`  rule: ${rule}`);
   for (const row of rows) console.log(`  ${row.where}  ${row.detail}`);
   console.log('');
-  if (mustBeZero && flagged > 0) failed = true;
+  if ((mustBeZero && flagged > 0) || (stale?.length ?? 0) > 0) failed = true;
 }
 if (check && failed) process.exit(1);
