@@ -1,7 +1,7 @@
 /**
  * Components: the seam where a student's own implementation of one of the lesson's parts takes the
  * place of the lab's (the graded exercises, src/exercise/). A model that offers a seam reads it from
- * the run (`ModelRun.components`); with none given it uses its own part, so every run without one is
+ * the run (`ResolvedRun.components`); with none given it uses its own part, so every run without one is
  * byte for byte what it was.
  *
  * A component is called synchronously on the virtual clock, like the lab's own part. It may break a

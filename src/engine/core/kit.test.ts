@@ -22,14 +22,10 @@ const summarize = (m: JsonRpcMessage): string => ('method' in m ? m.method : 're
 const lastFirst: Chooser = (candidates) => candidates.length - 1;
 
 function sim(chooser?: Chooser, latencyJitterMs = 0): Sim<AnyEvent> {
-  return new Sim<AnyEvent>({
-    transport: 'stdio',
-    seed: 1,
-    eventsMax: 1_000,
-    latency: { latencyMs: 10, latencyJitterMs },
-    chooser,
-    summarize,
-  });
+  return new Sim<AnyEvent>(
+    { transport: 'stdio', seed: 1, settings: {}, chooser },
+    { eventsMax: 1_000, latency: { latencyMs: 10, latencyJitterMs }, summarize },
+  );
 }
 
 describe('the event log', () => {

@@ -26,17 +26,18 @@ export interface ScenarioMeta {
   readonly race?: RaceQuestion;
 }
 
-export interface RunOptions {
-  readonly transport?: Transport;
-  readonly seed?: number;
-  readonly settings?: Readonly<Record<string, unknown>>;
+/**
+ * One run as the engine runs it, every dimension judged: transport and seed checked, settings resolved
+ * by the model's spec, an ordering to replay turned into its chooser, faults parsed. The engine's one
+ * type of a run: the run options (`RunOptions`), the kit (`Sim`) and every model take their dimensions
+ * from it, so a new dimension is added here. `S` types the settings (a model's, by its spec).
+ */
+export interface ResolvedRun<S = Settings> {
+  readonly transport: Transport;
+  readonly seed: number;
+  readonly settings: S;
   /** Overrides the scenario's pinned order (property tests and explorers draw their own). */
   readonly chooser?: Chooser;
-  /**
-   * Replays exactly one ordering the explorer found: its choices (`parseSchedule` reads its text).
-   * Overrides `chooser`; the transcript carries it, so the run replays byte for byte.
-   */
-  readonly schedule?: readonly Choice[];
   /** Faults on given messages, as `parseFaults` gives them (ordered by seq); the transcript carries them. */
   readonly faults?: readonly MessageFault[];
   readonly trace?: SchedulerOptions['trace'];
@@ -51,16 +52,17 @@ export interface RunOptions {
   readonly components?: Components;
 }
 
-export interface ResolvedRun {
-  readonly faults?: readonly MessageFault[];
-  readonly transport: Transport;
-  readonly seed: number;
-  readonly settings: Settings;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
-  readonly ledger?: SqliteHost;
-  readonly record?: boolean;
-  readonly components?: Components;
+/**
+ * A run as it is asked of the engine (`runScenario`): the resolved run's dimensions, each optional (the
+ * scenario's default, `DEFAULT_SEED`), settings not yet judged, and an ordering given as its choices.
+ */
+export interface RunOptions extends Partial<Omit<ResolvedRun, 'settings'>> {
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * Replays exactly one ordering the explorer found: its choices (`parseSchedule` reads its text).
+   * Overrides `chooser`; the transcript carries it, so the run replays byte for byte.
+   */
+  readonly schedule?: readonly Choice[];
 }
 
 /** A model of scenarios `S`: its runs end in outcome `O` and record events `E`. */
@@ -68,9 +70,6 @@ export interface Model<S, O, E extends AnyEvent = AnyEvent> {
   readonly settingsSpec: SettingsSpec;
   execute(scenario: S, run: ResolvedRun): { events: E[]; outcome: O };
 }
-
-/** One run as a model receives it: the resolved run with its settings typed by the model's spec. */
-export type ModelRun<Settings> = Omit<ResolvedRun, 'settings'> & { readonly settings: Settings };
 
 /** What a model builds for one run: it runs, then reports its events and its outcome. */
 export interface Lab<O, E extends AnyEvent = AnyEvent> {
@@ -86,7 +85,7 @@ export interface Lab<O, E extends AnyEvent = AnyEvent> {
  */
 export function defineModel<Spec extends SettingsSpec, S, O, E extends AnyEvent>(
   settingsSpec: Spec,
-  build: (run: ModelRun<SettingsOf<Spec>>, scenario: S) => Lab<O, E>,
+  build: (run: ResolvedRun<SettingsOf<Spec>>, scenario: S) => Lab<O, E>,
 ): Model<S, O, E> {
   return {
     settingsSpec,
@@ -96,7 +95,7 @@ export function defineModel<Spec extends SettingsSpec, S, O, E extends AnyEvent>
         Object.keys(settingsSpec).every((key) => Object.hasOwn(run.settings, key)),
         'the run carries every setting of the model’s spec',
       );
-      const lab = build(run as ModelRun<SettingsOf<Spec>>, scenario);
+      const lab = build(run as ResolvedRun<SettingsOf<Spec>>, scenario);
       lab.run();
       const outcome = lab.outcome();
       return { events: lab.events, outcome };

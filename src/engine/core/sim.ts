@@ -3,34 +3,24 @@ import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { snapshot } from './snapshot';
-import {
-  Scheduler,
-  type Actor,
-  type Chooser,
-  type EventHandle,
-  type Label,
-  type LabelOf,
-  type SchedulerOptions,
-} from './scheduler';
+import { Scheduler, type Actor, type EventHandle, type Label, type LabelOf } from './scheduler';
 import type { AnyEvent, MessageEvent, Stamped, Transport, Unstamped, WireEvent } from './transcript';
-import type { MessageFault } from './faults';
+import type { ResolvedRun } from './model';
 import { EventLog, Wire, type LatencySettings, type Stamp } from './wire';
 
+/**
+ * What the kit needs beside the run: its bounds, its wire's latency and how it names messages. The run's
+ * own dimensions (transport, seed, chooser, trace, faults) come from the run (`ResolvedRun`) itself.
+ */
 export interface SimOptions {
-  readonly transport: Transport;
-  readonly seed: number;
   /** Bound on events run; reaching it is LAB006, never a hang. */
   readonly eventsMax: number;
   /** Latency of the wire; a model without a wire of its own passes none (zero latency, no draws). */
   readonly latency?: LatencySettings;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
   /** How the wire names a message in deliveries and errors. */
   readonly summarize: (message: JsonRpcMessage) => string;
   /** False: events are not kept (an explorer's fast run); default true. */
   readonly record?: boolean;
-  /** Faults injected on given messages. */
-  readonly faults?: readonly MessageFault[];
 }
 
 const NO_LATENCY: LatencySettings = { latencyMs: 0, latencyJitterMs: 0 };
@@ -58,21 +48,19 @@ export class Sim<E extends AnyEvent> {
   readonly wire: Wire;
   private readonly summarize: (message: JsonRpcMessage) => string;
 
-  constructor(options: SimOptions) {
+  /** `run`: the run's transport, seed, chooser, trace and faults (its settings are the model's to read). */
+  constructor(run: ResolvedRun<unknown>, options: SimOptions) {
+    assert(run.transport === 'stdio' || run.transport === 'http', () => `unknown transport ${String(run.transport)}`);
     assert(
-      options.transport === 'stdio' || options.transport === 'http',
-      () => `unknown transport ${String(options.transport)}`,
+      Number.isSafeInteger(run.seed) && run.seed >= 0,
+      () => `seed must be a non-negative integer, got ${run.seed}`,
     );
-    assert(
-      Number.isSafeInteger(options.seed) && options.seed >= 0,
-      () => `seed must be a non-negative integer, got ${options.seed}`,
-    );
-    this.transport = options.transport;
-    this.seed = options.seed;
-    this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: options.chooser, trace: options.trace });
+    this.transport = run.transport;
+    this.seed = run.seed;
+    this.scheduler = new Scheduler({ eventsMax: options.eventsMax, chooser: run.chooser, trace: run.trace });
     this.log = new EventLog<SimInput<E>>(this.scheduler, undefined, options.record ?? true);
     if (this.scheduler.explorer !== null) this.log.observer = this.scheduler.explorer.observe;
-    this.random = new SeededRandom(options.seed);
+    this.random = new SeededRandom(run.seed);
     this.summarize = options.summarize;
     this.wire = new Wire(
       this.scheduler,
@@ -80,7 +68,7 @@ export class Sim<E extends AnyEvent> {
       this.random,
       options.latency ?? NO_LATENCY,
       options.summarize,
-      options.faults,
+      run.faults,
     );
     this.wire.http = this.transport === 'http';
   }

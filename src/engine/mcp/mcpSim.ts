@@ -1,4 +1,4 @@
-import type { ModelRun } from '../core/model';
+import type { ResolvedRun } from '../core/model';
 import { Sim } from '../core/sim';
 import type { AnyEvent } from '../core/transcript';
 import type { LatencySettings } from '../core/wire';
@@ -17,15 +17,10 @@ export interface McpSimOptions {
  * come from the run, messages are named by the one `summarizeMessage`. Every MCP model builds its
  * simulation here, so none repeats the option plumbing.
  */
-export function mcpSim<E extends AnyEvent>(run: ModelRun<unknown>, options: McpSimOptions): Sim<E> {
-  return new Sim<E>({
-    transport: run.transport,
-    seed: run.seed,
+export function mcpSim<E extends AnyEvent>(run: ResolvedRun<unknown>, options: McpSimOptions): Sim<E> {
+  return new Sim<E>(run, {
     eventsMax: options.eventsMax,
     latency: options.latency,
-    chooser: run.chooser,
-    trace: run.trace,
-    faults: run.faults,
     summarize: summarizeMessage,
     record: options.record,
   });

@@ -4,7 +4,7 @@
 // defineModel refuses a run without its settings.
 import { describe, expect, it } from 'vitest';
 import { InvariantError } from '../core/assert';
-import { defineModel, type ModelRun } from '../core/model';
+import { defineModel, type ResolvedRun } from '../core/model';
 import type { Sim } from '../core/sim';
 import type { Transport } from '../core/transcript';
 import { ClientRequest } from './clientRequest';
@@ -18,7 +18,7 @@ import { channelFor, responseChannel } from './stream';
 const ID = 7;
 
 function call(transport: Transport, idleTimeoutMs = 100, maxTimeoutMs = 1_000) {
-  const run: ModelRun<unknown> = { transport, seed: 1, settings: {} };
+  const run: ResolvedRun<unknown> = { transport, seed: 1, settings: {} };
   const sim: Sim<McpEvent> = mcpSim<McpEvent>(run, {
     eventsMax: 1_000,
     latency: { latencyMs: 10, latencyJitterMs: 0 },

@@ -1,5 +1,5 @@
 import { assert } from '../../core/assert';
-import { defineModel, type ModelRun } from '../../core/model';
+import { defineModel, type ResolvedRun } from '../../core/model';
 import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
 import { callToolRequest, callToolResultResponse, progressNotification, type RequestId } from '../../mcp/protocol';
@@ -47,7 +47,7 @@ export class BufferOverload {
   private held: { entry: SseEntry; sinceMs: number } | null = null;
   private producerHeldMs = 0;
 
-  constructor(run: ModelRun<BufferOverloadSettings>) {
+  constructor(run: ResolvedRun<BufferOverloadSettings>) {
     const s = (this.settings = run.settings);
     // The buffer sits at the client's end of the stream: the wire adds no latency (and so draws nothing from the seed).
     this.sim = mcpSim(run, { eventsMax: s.eventsMax });

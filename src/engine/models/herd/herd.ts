@@ -1,4 +1,3 @@
-import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { backoffDelayMs, type BackoffConfig } from './backoff';
 import { postHeadersOf } from '../../core/postHeaders';
@@ -6,12 +5,10 @@ import { LabError } from '../../core/errors';
 import type { HerdOutcome, HerdScenario, HerdModelEvent } from './types';
 import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
-import type { Model } from '../../core/model';
+import type { Model, ResolvedRun } from '../../core/model';
 import { SSE_HEADERS, requestMeta, type JsonRpcErrorResponse, type JsonRpcRequest } from '../../mcp/protocol';
-import type { Scheduler, Chooser, SchedulerOptions } from '../../core/scheduler';
-import type { Transport } from '../../core/transcript';
+import type { Scheduler } from '../../core/scheduler';
 import { herdSettingsSpec, type HerdSettings } from './settings';
-import type { Components } from '../../core/components';
 import { ComponentBackoff } from './componentBackoff';
 export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
 
@@ -37,17 +34,6 @@ export { herdSettingsSpec, herdDefaults, type HerdSettings } from './settings';
 /** Longest plotted series; a run that needs more windows is refused (LAB102) rather than grown without bound. */
 export const HERD_WINDOWS_MAX = 1_000_000;
 
-export interface HerdOptions {
-  readonly transport: Transport;
-  readonly seed: number;
-  readonly settings: HerdSettings;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
-  readonly faults?: readonly MessageFault[];
-  /** A student's backoff (`backoffDelayMs`) in the place of the policy; absent: the policy's own. */
-  readonly components?: Components;
-}
-
 /** Settings that cannot run, refused before anything runs (LAB007). */
 export function checkHerdSettings(settings: HerdSettings): void {
   if (settings.baseMs > settings.capMs) {
@@ -72,7 +58,7 @@ export function checkHerdSettings(settings: HerdSettings): void {
 
 export class Herd {
   readonly sim: Sim<HerdModelEvent>;
-  private readonly options: HerdOptions;
+  private readonly options: ResolvedRun<HerdSettings>;
   private readonly settings: HerdSettings;
   private readonly config: BackoffConfig;
   private readonly tracedClient: number;
@@ -104,7 +90,8 @@ export class Herd {
     return this.sim.log;
   }
 
-  constructor(options: HerdOptions) {
+  /** `options.components`: a student's backoff (`backoffDelayMs`) in the place of the policy; absent: the policy's own. */
+  constructor(options: ResolvedRun<HerdSettings>) {
     const s = options.settings;
     checkHerdSettings(s);
     this.options = options;
@@ -370,15 +357,7 @@ export class Herd {
 export const herdModel: Model<HerdScenario, HerdOutcome, HerdModelEvent> = {
   settingsSpec: herdSettingsSpec,
   execute(_scenario, run) {
-    const herd = new Herd({
-      transport: run.transport,
-      seed: run.seed,
-      settings: run.settings as HerdSettings,
-      chooser: run.chooser,
-      trace: run.trace,
-      faults: run.faults,
-      components: run.components,
-    });
+    const herd = new Herd(run as ResolvedRun<HerdSettings>);
     herd.run();
     return { events: herd.log.events, outcome: herd.outcome() };
   },

@@ -1,4 +1,3 @@
-import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import {
@@ -9,12 +8,12 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from '../../mcp/protocol';
-import type { Chooser, Scheduler, SchedulerOptions } from '../../core/scheduler';
-import type { EventBase, Unstamped, MessageEvent, Side, Transport } from '../../core/transcript';
+import type { Scheduler } from '../../core/scheduler';
+import type { EventBase, Unstamped, MessageEvent, Side } from '../../core/transcript';
 import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
 import { sqlEvent } from '../../core/sqlite';
-import { runAndClose, type Model } from '../../core/model';
+import { runAndClose, type Model, type ResolvedRun } from '../../core/model';
 import type {
   LedgerClientOperation,
   LedgerDuplicateEffect,
@@ -35,7 +34,6 @@ import {
 } from './ledger';
 import { LedgerFile, type LedgerConnection, type SqliteHost } from '../../core/sqlite';
 import { ledgerSettingsSpec, type LedgerSettings } from './settings';
-import type { Components } from '../../core/components';
 import { ComponentLedgerRun, componentMutation } from './componentLedger';
 export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './settings';
 
@@ -48,18 +46,6 @@ export { ledgerSettingsSpec, ledgerDefaults, type LedgerSettings } from './setti
 
 /** What the host gives a ledger run: the SQLite host of the kit. */
 export type LedgerHost = SqliteHost;
-
-export interface LedgerRunOptions {
-  readonly transport: Transport;
-  readonly seed: number;
-  readonly settings: LedgerSettings;
-  readonly host: LedgerHost | undefined;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
-  readonly faults?: readonly MessageFault[];
-  /** A student's mutation in the place of the lab's (the ledger exercises). */
-  readonly components?: Components;
-}
 
 const KEYS: Record<Operation, string> = { charge_account: 'checkout-7', reserve_inventory: 'cart-9-reserve' };
 
@@ -106,7 +92,7 @@ function executedDetail(key: string | null, resultJson: string): string {
 export class LedgerLab {
   readonly sim: Sim<LedgerModelEvent>;
   private readonly settings: LedgerSettings;
-  private readonly options: LedgerRunOptions;
+  private readonly options: ResolvedRun<LedgerSettings>;
   private readonly host: LedgerHost;
   private file: LedgerFile;
   /** ledgerStore=per-replica-memory (a catalogued failure mode): the other replicas' own in-memory ledgers. */
@@ -148,15 +134,16 @@ export class LedgerLab {
   /** A run with faults: the lost calls sent again so far. */
   private lostRetries = 0;
 
-  constructor(options: LedgerRunOptions) {
-    if (options.host === undefined)
+  /** `options.ledger`: the SQLite host, required; `options.components`: a student's mutation in the place of the lab's (the ledger exercises). */
+  constructor(options: ResolvedRun<LedgerSettings>) {
+    if (options.ledger === undefined)
       throw new LabError(
         'LAB011',
         'ledger scenarios need sql.js; the host (command line, test or worker) must load it and pass it in',
       );
     this.options = options;
     this.settings = options.settings;
-    this.host = options.host;
+    this.host = options.ledger;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
     this.faulted = (options.faults?.length ?? 0) > 0;
@@ -982,16 +969,7 @@ function parseOrNull(text: string): JsonObject | null {
 export const ledgerModel: Model<LedgerScenario, LedgerOutcome, LedgerModelEvent> = {
   settingsSpec: ledgerSettingsSpec,
   execute(_scenario, run) {
-    const lab = new LedgerLab({
-      transport: run.transport,
-      seed: run.seed,
-      settings: run.settings as LedgerSettings,
-      host: run.ledger,
-      chooser: run.chooser,
-      trace: run.trace,
-      faults: run.faults,
-      components: run.components,
-    });
+    const lab = new LedgerLab(run as ResolvedRun<LedgerSettings>);
     return runAndClose(lab);
   },
 };

@@ -1,5 +1,5 @@
 import { assert } from '../../core/assert';
-import { defineModel, type ModelRun } from '../../core/model';
+import { defineModel, type ResolvedRun } from '../../core/model';
 import type { Sim } from '../../core/sim';
 import { ClientRequest } from '../../mcp/clientRequest';
 import { RequestCoordinator } from '../../mcp/coordinator';
@@ -70,7 +70,7 @@ export class ListenServerCancel {
   private readonly listensReissued: RequestId[] = [];
   private nextListenId = TOOL_ID + 1;
 
-  constructor(run: ModelRun<ListenServerCancelSettings>) {
+  constructor(run: ResolvedRun<ListenServerCancelSettings>) {
     this.settings = run.settings;
     this.sim = mcpSim(run, { eventsMax: run.settings.eventsMax, latency: run.settings });
     this.client = new ClientRequest(this.sim, this.coordinator, TOOL_ID, {

@@ -1,5 +1,5 @@
 import { assert } from '../../core/assert';
-import { defineModel, type ModelRun } from '../../core/model';
+import { defineModel, type ResolvedRun } from '../../core/model';
 import type { EventHandle } from '../../core/scheduler';
 import type { Sim } from '../../core/sim';
 import type { MessageEvent } from '../../core/transcript';
@@ -52,7 +52,7 @@ export class ProxyBuffering {
   private readonly usefulArrivals: number[] = [];
   private sseHeaders: Record<string, string> | null = null;
 
-  constructor(run: ModelRun<ProxyBufferingSettings>) {
+  constructor(run: ResolvedRun<ProxyBufferingSettings>) {
     const s = (this.settings = run.settings);
     // The proxy hop is part of the one-way latency; this model draws no jitter.
     this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: { latencyMs: s.latencyMs, latencyJitterMs: 0 } });

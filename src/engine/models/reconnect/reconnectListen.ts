@@ -1,6 +1,6 @@
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
-import { defineModel, type ModelRun } from '../../core/model';
+import { defineModel, type ResolvedRun } from '../../core/model';
 import { postHeadersOf } from '../../core/postHeaders';
 import type { Sim } from '../../core/sim';
 import type { Side } from '../../core/transcript';
@@ -120,7 +120,7 @@ export class ReconnectListen {
   /** The requests that reached the server: it acts only on those (one the network lost it never sees). */
   private readonly serverReceived = new Set<RequestId>();
 
-  constructor(run: ModelRun<ReconnectListenSettings>) {
+  constructor(run: ResolvedRun<ReconnectListenSettings>) {
     const s = (this.settings = run.settings);
     if (s.baseMs > s.capMs)
       throw new LabError(

@@ -1,6 +1,6 @@
 import { assert } from '../../core/assert';
 import type { RequestId } from '../../core/jsonrpc';
-import { defineModel, type ModelRun } from '../../core/model';
+import { defineModel, type ResolvedRun } from '../../core/model';
 import { pinnedChooser } from '../../core/scheduler';
 import type { Sim } from '../../core/sim';
 import type { MessageEvent } from '../../core/transcript';
@@ -63,7 +63,7 @@ export class RequestRace {
   /** ts-sdk-1.x: when progress found maxTotalTimeout exceeded and the client rejected the request locally. */
   private sdkGaveUpAtMs: number | null = null;
 
-  constructor(run: ModelRun<RequestRaceSettings>) {
+  constructor(run: ResolvedRun<RequestRaceSettings>) {
     const s = (this.settings = run.settings);
     this.sim = mcpSim(run, { eventsMax: s.eventsMax, latency: s, record: run.record });
     const part = run.components?.coordinator;

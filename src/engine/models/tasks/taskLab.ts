@@ -1,4 +1,3 @@
-import type { MessageFault } from '../../core/faults';
 import { assert } from '../../core/assert';
 import { LabError } from '../../core/errors';
 import {
@@ -11,16 +10,15 @@ import {
   type JsonRpcResultResponse,
   type RequestId,
 } from '../../mcp/protocol';
-import type { Chooser, EventHandle, Scheduler, SchedulerOptions } from '../../core/scheduler';
+import type { EventHandle, Scheduler } from '../../core/scheduler';
 import type { EventBase, Unstamped, Side, Transport } from '../../core/transcript';
 import type { Sim } from '../../core/sim';
 import { mcpSim } from '../../mcp/mcpSim';
 import { LedgerFile, type LedgerConnection, type SqliteHost, type StatementParams } from '../../core/sqlite';
 import type { TaskLostRequest, TaskModelEvent, TaskOutcome, TaskScenario, TaskStatus } from './events';
 import { sqlEvent } from '../../core/sqlite';
-import { runAndClose, type Model } from '../../core/model';
+import { runAndClose, type Model, type ResolvedRun } from '../../core/model';
 import { taskSettingsSpec, type TaskSettings } from './settings';
-import type { Components } from '../../core/components';
 import { ComponentTaskStore } from './componentTaskStore';
 export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
 
@@ -40,18 +38,6 @@ export { taskSettingsSpec, taskDefaults, type TaskSettings } from './settings';
  * taskId and the outcome unknown: the tools/call carries no idempotency key, so it is not retried
  * (RT-1) and the task it did create runs on, durable and unseen.
  */
-
-export interface TaskRunOptions {
-  readonly transport: Transport;
-  readonly seed: number;
-  readonly settings: TaskSettings;
-  readonly host: SqliteHost | undefined;
-  readonly chooser?: Chooser;
-  readonly trace?: SchedulerOptions['trace'];
-  readonly faults?: readonly MessageFault[];
-  /** A student's task store in the place of the lab's status logic (the `tasks` exercise). */
-  readonly components?: Components;
-}
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 /** The first task's id in a new file; a file that already holds it gets the next free `task-7f3a-N`. */
@@ -116,8 +102,9 @@ export class TaskLab {
   private readonly lostRequests: TaskLostRequest[] = [];
   private reissued = 0;
 
-  constructor(options: TaskRunOptions) {
-    if (options.host === undefined)
+  /** `options.ledger`: the SQLite host, required; `options.components`: a student's task store in the place of the lab's status logic (the `tasks` exercise). */
+  constructor(options: ResolvedRun<TaskSettings>) {
+    if (options.ledger === undefined)
       throw new LabError(
         'LAB011',
         'task scenarios store tasks in SQLite (sql.js); the host must load it and pass it in',
@@ -125,9 +112,9 @@ export class TaskLab {
     this.s = options.settings;
     this.transport = options.transport;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
-    this.host = options.host;
-    this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
-    this.save = options.host.save;
+    this.host = options.ledger;
+    this.file = LedgerFile.open(options.ledger.sql, options.ledger.bytes ?? null);
+    this.save = options.ledger.save;
     this.db = this.file.connect('tasks');
     this.taskId = this.freeTaskId();
     this.sim.wire.crashRestart = (seq) => this.restartAfterCrash(seq);
@@ -701,16 +688,7 @@ export class TaskLab {
 export const taskModel: Model<TaskScenario, TaskOutcome, TaskModelEvent> = {
   settingsSpec: taskSettingsSpec,
   execute(_scenario, run) {
-    const lab = new TaskLab({
-      transport: run.transport,
-      seed: run.seed,
-      settings: run.settings as TaskSettings,
-      host: run.ledger,
-      chooser: run.chooser,
-      trace: run.trace,
-      faults: run.faults,
-      components: run.components,
-    });
+    const lab = new TaskLab(run as ResolvedRun<TaskSettings>);
     return runAndClose(lab);
   },
 };
