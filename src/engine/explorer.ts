@@ -1,15 +1,13 @@
 import { assert } from './core/assert';
 import type { Components } from './core/components';
 import { LabError } from './core/errors';
-import type { RunOptions } from './core/model';
 import type { Settings, Transport } from './core/transcript';
-import type { SqliteHost } from './core/sqlite';
 import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
 import { EMPTY_SCHEDULE, type Choice } from './core/schedule';
-import type { MessageFault } from './core/faults';
+import { orderingRun, type ExplorationRun } from './explore/explorationRun';
 import { shortestOrderings, type ShortestOrdering } from './shrink';
 
 /**
@@ -38,31 +36,20 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * again is not explored again (its endings are reused).
  */
 
-export interface ExploreOptions {
-  readonly transport?: Transport;
-  readonly seed?: number;
-  readonly settings?: Readonly<Record<string, unknown>>;
+/**
+ * What to explore: the run (`ExplorationRun`: transport, seed, settings, the ledger, faults, a student's
+ * parts), and how. A student's parts' breaches are reported beside the invariants' (`componentBreaches`);
+ * a component's state is hidden from the model's description: states merge by that description and the
+ * trail of calls the component was given (`ComponentProbe.trail`), which decides its state.
+ */
+export interface ExploreOptions extends ExplorationRun {
   /** Most runs (states) to visit; reaching it ends the exploration with `complete: false`. */
   readonly bound?: number;
-  /** sql.js for the ledger and task scenarios. */
-  readonly ledger?: SqliteHost;
   /**
    * Merge orderings that reach one state where the model describes its state (default true); false
    * tells states apart by their history only (what the tests hold the merging to).
    */
   readonly mergeStates?: boolean;
-  /**
-   * Also offer the arrivals where a timer the delivery re-arms lands on a queued instant (default true);
-   * false offers only the window's ends and the queued instants inside it (what the tests compare with).
-   */
-  readonly criticalArrivals?: boolean;
-  /**
-   * A student's parts (the graded exercises): made afresh for every run, so no state leaks from one
-   * ordering into another. Their breaches are reported beside the invariants' (`componentBreaches`).
-   * A component's state is hidden from the model's description: states merge by that description and
-   * the trail of calls the component was given (`ComponentProbe.trail`), which decides its state.
-   */
-  readonly components?: () => Components;
   /**
    * The partial-order reduction (default true): of the orderings that only swap independent
    * same-instant events (disjoint parties and channels, see `independent` in driver.ts), one is run;
@@ -73,8 +60,6 @@ export interface ExploreOptions {
   readonly reduction?: boolean;
   /** The models the reduction may commute events of (default `REDUCIBLE_MODELS`): what the soundness script tries a candidate model with. */
   readonly reducible?: ReadonlySet<ModelKind>;
-  /** Faults every ordering runs with (`lab explore --fault`, parsed as `run --fault`'s). */
-  readonly faults?: readonly MessageFault[];
 }
 
 export interface Ending {
@@ -465,10 +450,7 @@ export class Exploration {
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
-      const transcript = runScenario(this.scenario, {
-        ...this.runOptions(driver),
-        ...(components === undefined ? {} : { components }),
-      });
+      const transcript = runScenario(this.scenario, orderingRun(this.options, driver.chooser, components));
       this.settings ??= transcript.settings;
       driver.finish();
       // A run is a function of its choices: one given the choices of a state found earlier meets them all again.
@@ -515,18 +497,6 @@ export class Exploration {
       kind: 'leaf',
       key,
       tally: { count: 1, endings: new Map([[JSON.stringify(ending.distinct), { ...ending, count: 1, schedule }]]) },
-    };
-  }
-
-  private runOptions(driver: Driver): RunOptions {
-    return {
-      transport: this.transport,
-      seed: this.options.seed,
-      settings: this.options.settings,
-      chooser: driver.chooser,
-      ledger: this.options.ledger,
-      record: false,
-      ...(this.options.faults === undefined ? {} : { faults: this.options.faults }),
     };
   }
 
@@ -592,12 +562,10 @@ export class Exploration {
       [...root.endings.values()].reduce((sum, ending) => sum + ending.count, 0) === root.count,
       'every ordering counted ends in exactly one ending',
     );
-    const { transport, options } = this;
+    const { options } = this;
     // With a student's parts the grader shrinks (exercise/grade.ts): it owns their instances and disposes each.
     this.shortest ??=
-      options.components === undefined
-        ? shortestOrderings(this.scenario, { ...options, transport }, [...this.violations.values()])
-        : [];
+      options.components === undefined ? shortestOrderings(this.scenario, options, [...this.violations.values()]) : [];
     const endings = [...this.root.endings.values()].sort(
       (a, b) => b.count - a.count || JSON.stringify(a.distinct).localeCompare(JSON.stringify(b.distinct)),
     );

@@ -1,12 +1,11 @@
-import type { Components } from './core/components';
-import { formatFaults, type MessageFault } from './core/faults';
+import { formatFaults } from './core/faults';
 import { LabError } from './core/errors';
-import type { SqliteHost } from './core/sqlite';
-import type { Settings, Transport } from './core/transcript';
+import type { Settings } from './core/transcript';
 import { Driver, Stop } from './explore/driver';
 import type { InvariantName, Seen } from './explore/invariants';
 import { formatSchedule, parseSchedule, type Choice } from './core/schedule';
 import { runScenario, type Scenario } from './scenario';
+import { orderingRun, type ExplorationRun } from './explore/explorationRun';
 
 /**
  * The smallest failing ordering. The explorer keeps, per broken statement, the ordering that broke it
@@ -48,18 +47,6 @@ export interface ShortestOrdering {
   faults?: string;
 }
 
-/** What a replay runs: the exploration's own run parameters. */
-export interface ReplayParams {
-  readonly transport: Transport;
-  readonly seed?: number;
-  readonly settings?: Readonly<Record<string, unknown>>;
-  readonly ledger?: SqliteHost;
-  readonly faults?: readonly MessageFault[];
-  readonly criticalArrivals?: boolean;
-  /** A student's parts, made afresh for every replay. */
-  readonly components?: () => Components;
-}
-
 /** Replays per shrink, at most: a bound like every other (a replay is one run). */
 export const SHRINK_REPLAYS_MAX = 400;
 
@@ -86,7 +73,7 @@ export function shorter(a: Break, b: Break): boolean {
  * Runs one ordering (its choices, then every further choice's first option) and returns every break
  * in it; null when the choices do not fit the run (LAB022: a candidate that leaves the run's tree).
  */
-export function replayBreaks(scenario: Scenario, params: ReplayParams, choices: readonly Choice[]): Break[] | null {
+export function replayBreaks(scenario: Scenario, params: ExplorationRun, choices: readonly Choice[]): Break[] | null {
   const components = params.components?.();
   const driver = new Driver(
     choices,
@@ -109,16 +96,7 @@ export function replayBreaks(scenario: Scenario, params: ReplayParams, choices: 
     },
   });
   try {
-    const transcript = runScenario(scenario, {
-      transport: params.transport,
-      seed: params.seed,
-      settings: params.settings,
-      chooser,
-      ledger: params.ledger,
-      record: false,
-      ...(params.faults === undefined ? {} : { faults: params.faults }),
-      ...(components === undefined ? {} : { components }),
-    });
+    const transcript = runScenario(scenario, orderingRun(params, chooser, components));
     driver.finish();
     driver.checker.finish(scenario.kind, transcript.outcome);
   } catch (error) {
@@ -152,7 +130,7 @@ function soonest(breaks: readonly Break[] | null, id: string): Break | null {
 }
 
 /** The options a run offers at choice `index` after `prefix` (null: the run meets no further choice). */
-function optionsAt(scenario: Scenario, params: ReplayParams, prefix: readonly Choice[]): Choice[] | null {
+function optionsAt(scenario: Scenario, params: ExplorationRun, prefix: readonly Choice[]): Choice[] | null {
   const driver = new Driver(
     prefix,
     true,
@@ -161,16 +139,7 @@ function optionsAt(scenario: Scenario, params: ReplayParams, prefix: readonly Ch
     params.criticalArrivals ?? true,
   );
   try {
-    runScenario(scenario, {
-      transport: params.transport,
-      seed: params.seed,
-      settings: params.settings,
-      chooser: driver.chooser,
-      ledger: params.ledger,
-      record: false,
-      ...(params.faults === undefined ? {} : { faults: params.faults }),
-      ...(params.components === undefined ? {} : { components: params.components() }),
-    });
+    runScenario(scenario, orderingRun(params, driver.chooser, params.components?.()));
   } catch (error) {
     if (error instanceof Stop) return error.options;
   }
@@ -182,7 +151,7 @@ function optionsAt(scenario: Scenario, params: ReplayParams, prefix: readonly Ch
  * choice left out; with one choice set to another option of its point and the next choice left out;
  * with one choice set to an earlier option (the rest kept, or dropped).
  */
-function* candidates(scenario: Scenario, params: ReplayParams, choices: readonly Choice[]): Generator<Choice[]> {
+function* candidates(scenario: Scenario, params: ExplorationRun, choices: readonly Choice[]): Generator<Choice[]> {
   for (let length = 0; length < choices.length; length += 1) yield choices.slice(0, length);
   for (let index = 0; index < choices.length; index += 1)
     yield [...choices.slice(0, index), ...choices.slice(index + 1)];
@@ -207,7 +176,7 @@ function* candidates(scenario: Scenario, params: ReplayParams, choices: readonly
  */
 export function shrinkBreak(
   scenario: Scenario,
-  params: ReplayParams,
+  params: ExplorationRun,
   start: Break,
   replaysMax = SHRINK_REPLAYS_MAX,
 ): Break {
@@ -241,7 +210,7 @@ export function shrinkBreak(
  */
 export function shortestOrderings(
   scenario: Scenario,
-  params: ReplayParams,
+  params: ExplorationRun,
   violations: readonly { invariant: InvariantName; schedule: string; step: number; explanation: string }[],
 ): ShortestOrdering[] {
   const starts = new Map<InvariantName, Break>();
