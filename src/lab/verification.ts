@@ -150,12 +150,10 @@ function textResult(m: MessageEvent): Record<string, unknown> | null {
   }
 }
 
-/** One run of a sweep: its transcript, and which seed and variant produced it. */
+/** One run of a sweep: its transcript (which records the run: scenario, transport, seed, settings), and which variant of settings it ran. */
 interface SweptRun {
   readonly t: Transcript;
-  readonly seed: number;
   readonly variant: string;
-  readonly settings: Settings;
   readonly where: string;
 }
 
@@ -201,9 +199,7 @@ class Sweep {
               .join(' ');
             runs.push({
               t,
-              seed,
               variant: variant.name,
-              settings: variant.settings,
               where: `${id}/${transport} seed ${seed}${settingsText === '' ? '' : ` ${settingsText}`}`,
             });
           }
@@ -235,7 +231,7 @@ class Check {
       const found = each(run);
       for (const problem of found.problems)
         if (this.problems.length < 20) this.problems.push(`${run.where}: ${problem}`);
-      if (run.seed === VERIFY_SEEDS[0] && run.variant === 'defaults' && found.detail !== undefined) {
+      if (run.t.seed === VERIFY_SEEDS[0] && run.variant === 'defaults' && found.detail !== undefined) {
         const evidence: Evidence = {
           scenario: run.t.scenario,
           transport: run.t.transport,

@@ -12,6 +12,7 @@ import {
   type RequestOutcome,
   type RequestRaceScenario,
   type RequestRaceSettings,
+  type RunOptions,
   type Transcript,
   type Transport,
 } from '../engine';
@@ -36,10 +37,11 @@ import { SdkRace, TOOL_NAME, USER_CANCEL_REASON, type SdkLane, type SdkSession }
  * SDK's timers are private); the client's ending is what `callTool` resolved or rejected with, at
  * the moment it did, in the SDK's own words.
  */
-export interface TsSdkRunOptions {
-  readonly transport?: Transport;
-  readonly seed?: number;
-  readonly settings?: Readonly<Record<string, unknown>>;
+/**
+ * What an SDK lane runs: the engine's run options an SDK can honour (transport, seed, settings); an
+ * ordering and faults are the model's alone (the lab's run description refuses them for an SDK: `sdkRefusal`).
+ */
+export interface TsSdkRunOptions extends Pick<RunOptions, 'transport' | 'seed' | 'settings'> {
   /** Called before each virtual step with the virtual time; may throw to stop the run (a wall-clock budget, the page's Stop). */
   readonly onStep?: (atMs: number) => void;
 }
