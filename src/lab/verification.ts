@@ -4,6 +4,7 @@ import type { LabEvent, MessageEvent, Settings, Transcript, Transport } from '..
 /** A JSON-RPC request id as the wire carries it. */
 type RequestId = string | number;
 import { findScenario } from '../scenarios/index';
+import type { RunLink } from './failureCards';
 
 /**
  * docs/requirements.md#verification-statements-vf: the verification statements VF-1 … VF-12 (and the lesson's RC-7, RC-8, RC-9, BF-5, LG-P5),
@@ -15,14 +16,16 @@ import { findScenario } from '../scenarios/index';
  */
 export type Runner = (scenarioId: string, options?: RunOptions) => Transcript;
 
-export interface Evidence {
-  scenario: string;
+/**
+ * The moment that shows a statement: a link to the run (`RunLink`, as a failure card links to one: its
+ * `settings` are those that differ from the scenario's defaults, absent: the defaults), on its transport,
+ * at its event.
+ */
+export interface Evidence extends RunLink {
   transport: Transport;
   /** The event that shows the statement (null when the statement is about the whole outcome). */
   seq: number | null;
   detail: string;
-  /** Settings that differ from the scenario's defaults in the run that shows it (absent: the defaults). */
-  settings?: Settings;
 }
 
 export interface VerificationResult {
