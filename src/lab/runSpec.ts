@@ -42,10 +42,18 @@ export interface RunSpec<Value = string> {
 
 /**
  * The run spec the page selects and sends: settings typed, transport and seed filled in (the worker
- * judged them when it resolved the link, and judges them again when it runs). The page's store holds
- * one of these as its selection, and the lab worker's run and explore requests carry its fields.
+ * judged them when it resolved the link, and judges them again when it runs), the ordering and the
+ * faults parsed (the link's text is read once, src/store/url.ts). The page's store holds one of these
+ * as its selection, and the lab worker's run and explore requests carry its fields.
  */
-export type RunSelection = RunSpec<SettingValue> & { readonly transport: Transport; readonly seed: number };
+export type RunSelection = Omit<RunSpec<SettingValue>, 'schedule' | 'faults'> & {
+  readonly transport: Transport;
+  readonly seed: number;
+  /** The explored ordering it replays (`parseSchedule`); absent: the seeded run. */
+  readonly schedule?: readonly Choice[];
+  /** The faults it injects (`parseFaults`: one per message, ordered by seq); absent: none. */
+  readonly faults?: readonly MessageFault[];
+};
 
 /**
  * A run judged against its scenario: every value checked and typed, transport and seed filled in, the
@@ -134,6 +142,11 @@ export interface ResolveOptions {
    * what refuses the run itself is told before them. Strict resolves only.
    */
   readonly beforeReplay?: (run: ResolvedRunSpec) => void;
+  /**
+   * The ordering and the faults already parsed (the worker's run request carries them as values, not
+   * text): judged in their place in the order, in the stead of the params' `schedule` and `faults`.
+   */
+  readonly replay?: Pick<ResolvedRunSpec, 'schedule' | 'faults'>;
 }
 
 /**
@@ -196,8 +209,9 @@ export function resolveRunParams(
     judgeSdk(false);
     options.beforeReplay({ scenario, impl, transport, seed, settings });
   }
-  const schedule = attempt('schedule', parseSchedule);
-  const faults = attempt('faults', parseFaults);
+  const { replay } = options;
+  const schedule = replay === undefined ? attempt('schedule', parseSchedule) : replay.schedule;
+  const faults = replay === undefined ? attempt('faults', parseFaults) : replay.faults;
   judgeSdk(schedule !== undefined || faults !== undefined);
   return {
     scenario,
