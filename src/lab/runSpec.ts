@@ -25,19 +25,20 @@ export { IMPLEMENTATIONS, RUN_SPEC_CHARS_MAX };
  * Which run: the one description the command line's flags, the page's link, Compare's run specs and the
  * worker's run request are all read into. Settings are kept as written (`none` for null);
  * `resolveRunParams` is the one place that judges a run against its scenario, so a new run dimension is
- * added here and nowhere else.
+ * added here and nowhere else. Written (the edges: a flag, a link, a run spec) its settings, ordering
+ * and faults are text; the page's selection holds the same fields typed and parsed.
  */
-export interface RunSpec<Value = string> {
+export interface RunSpec<Value = string, Schedule = string, Faults = string> {
   readonly scenario: string;
   readonly impl: Implementation;
   readonly transport?: Transport;
   readonly seed?: number;
   /** Settings as written (`none` for null), in the order given; typed (`RunSelection`) once the worker judged them. */
   readonly settings: Readonly<Record<string, Value>>;
-  /** An explored ordering to replay (`c1.j10`); absent: the seeded run. */
-  readonly schedule?: string;
-  /** Faults on given messages (`drop:7,delay:9:300`); absent: none. */
-  readonly faults?: string;
+  /** An explored ordering to replay (`c1.j10`; parsed: `parseSchedule`); absent: the seeded run. */
+  readonly schedule?: Schedule;
+  /** Faults on given messages (`drop:7,delay:9:300`; parsed: `parseFaults`, one per message, ordered by seq); absent: none. */
+  readonly faults?: Faults;
 }
 
 /**
@@ -46,13 +47,9 @@ export interface RunSpec<Value = string> {
  * faults parsed (the link's text is read once, src/store/url.ts). The page's store holds one of these
  * as its selection, and the lab worker's run and explore requests carry its fields.
  */
-export type RunSelection = Omit<RunSpec<SettingValue>, 'schedule' | 'faults'> & {
+export type RunSelection = RunSpec<SettingValue, readonly Choice[], readonly MessageFault[]> & {
   readonly transport: Transport;
   readonly seed: number;
-  /** The explored ordering it replays (`parseSchedule`); absent: the seeded run. */
-  readonly schedule?: readonly Choice[];
-  /** The faults it injects (`parseFaults`: one per message, ordered by seq); absent: none. */
-  readonly faults?: readonly MessageFault[];
 };
 
 /**
