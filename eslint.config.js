@@ -7,9 +7,9 @@ import prettierOff from 'eslint-config-prettier';
 /**
  * Outside src/engine, the engine is imported from src/engine/index.ts only, and from pure doors
  * the page's bundle may hold without loading the engine: its settings specs, its JSON-RPC types
- * and guards (core/jsonrpc.ts imports nothing), the recording bounds (core/recordingLimits.ts) and the
- * faults grammar (core/faults.ts, which imports only the error catalogue) and the invariants' names
- * (core/invariantNames.ts).
+ * and guards (core/jsonrpc.ts imports nothing), the recording bounds (core/recordingLimits.ts), the
+ * faults' and orderings' grammars (core/faults.ts, core/schedule.ts, which import only the error catalogue)
+ * and the invariants' names (core/invariantNames.ts).
  */
 const engineFrontDoor = {
   group: [
@@ -20,10 +20,11 @@ const engineFrontDoor = {
     '!**/engine/core/jsonrpc',
     '!**/engine/core/recordingLimits',
     '!**/engine/core/faults',
+    '!**/engine/core/schedule',
     '!**/engine/core/invariantNames',
   ],
   message:
-    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts, core/recordingLimits.ts core/faults.ts and core/invariantNames.ts, pure).',
+    'Import the engine from its front door (src/engine/index.ts), never a file inside it (but settingsSpecs.ts, core/jsonrpc.ts, core/recordingLimits.ts, core/faults.ts, core/schedule.ts and core/invariantNames.ts, pure).',
 };
 
 /**
@@ -110,7 +111,8 @@ export default tseslint.config(
     rules: {
       // The settings specs are pure data (ranges, lists, defaults): the panels read them from the engine's second front door.
       // The recording bounds are two numbers the store checks a file against before it reaches the worker.
-      // The faults grammar is the one parse and format of faults, which the diagram's fault menu edits.
+      // The faults and orderings grammars are the one parse and format of each: the link is read and written with
+      // them, and the diagram's fault menu edits the parsed faults.
       'no-restricted-imports': [
         'error',
         {
@@ -123,11 +125,12 @@ export default tseslint.config(
                 '!**/engine/core',
                 '!**/engine/core/recordingLimits',
                 '!**/engine/core/faults',
+                '!**/engine/core/schedule',
                 '**/scenarios/**',
                 '**/cli/**',
               ],
               message:
-                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits, the faults grammar through engine/core/faults).',
+                'The store reaches the engine only through the worker (and its settings specs through engine/settingsSpecs, the recording bounds through engine/core/recordingLimits, the faults and orderings grammars through engine/core/faults and engine/core/schedule).',
             },
             pageTakesEngineTypes,
           ],

@@ -25,27 +25,32 @@ export { IMPLEMENTATIONS, RUN_SPEC_CHARS_MAX };
  * Which run: the one description the command line's flags, the page's link, Compare's run specs and the
  * worker's run request are all read into. Settings are kept as written (`none` for null);
  * `resolveRunParams` is the one place that judges a run against its scenario, so a new run dimension is
- * added here and nowhere else.
+ * added here and nowhere else. Written (the edges: a flag, a link, a run spec) its settings, ordering
+ * and faults are text; the page's selection holds the same fields typed and parsed.
  */
-export interface RunSpec<Value = string> {
+export interface RunSpec<Value = string, Schedule = string, Faults = string> {
   readonly scenario: string;
   readonly impl: Implementation;
   readonly transport?: Transport;
   readonly seed?: number;
   /** Settings as written (`none` for null), in the order given; typed (`RunSelection`) once the worker judged them. */
   readonly settings: Readonly<Record<string, Value>>;
-  /** An explored ordering to replay (`c1.j10`); absent: the seeded run. */
-  readonly schedule?: string;
-  /** Faults on given messages (`drop:7,delay:9:300`); absent: none. */
-  readonly faults?: string;
+  /** An explored ordering to replay (`c1.j10`; parsed: `parseSchedule`); absent: the seeded run. */
+  readonly schedule?: Schedule;
+  /** Faults on given messages (`drop:7,delay:9:300`; parsed: `parseFaults`, one per message, ordered by seq); absent: none. */
+  readonly faults?: Faults;
 }
 
 /**
  * The run spec the page selects and sends: settings typed, transport and seed filled in (the worker
- * judged them when it resolved the link, and judges them again when it runs). The page's store holds
- * one of these as its selection, and the lab worker's run and explore requests carry its fields.
+ * judged them when it resolved the link, and judges them again when it runs), the ordering and the
+ * faults parsed (the link's text is read once, src/store/url.ts). The page's store holds one of these
+ * as its selection, and the lab worker's run and explore requests carry its fields.
  */
-export type RunSelection = RunSpec<SettingValue> & { readonly transport: Transport; readonly seed: number };
+export type RunSelection = RunSpec<SettingValue, readonly Choice[], readonly MessageFault[]> & {
+  readonly transport: Transport;
+  readonly seed: number;
+};
 
 /**
  * A run judged against its scenario: every value checked and typed, transport and seed filled in, the
@@ -134,6 +139,11 @@ export interface ResolveOptions {
    * what refuses the run itself is told before them. Strict resolves only.
    */
   readonly beforeReplay?: (run: ResolvedRunSpec) => void;
+  /**
+   * The ordering and the faults already parsed (the worker's run request carries them as values, not
+   * text): judged in their place in the order, in the stead of the params' `schedule` and `faults`.
+   */
+  readonly replay?: Pick<ResolvedRunSpec, 'schedule' | 'faults'>;
 }
 
 /**
@@ -196,8 +206,9 @@ export function resolveRunParams(
     judgeSdk(false);
     options.beforeReplay({ scenario, impl, transport, seed, settings });
   }
-  const schedule = attempt('schedule', parseSchedule);
-  const faults = attempt('faults', parseFaults);
+  const { replay } = options;
+  const schedule = replay === undefined ? attempt('schedule', parseSchedule) : replay.schedule;
+  const faults = replay === undefined ? attempt('faults', parseFaults) : replay.faults;
   judgeSdk(schedule !== undefined || faults !== undefined);
   return {
     scenario,

@@ -4,6 +4,7 @@
 // scenario restores the run and the step, and a fault re-runs from the same seed with the message picked.
 import { describe, expect, it } from 'vitest';
 import { createLabDriver } from './driver';
+import { parseSchedule } from '../engine/core/schedule';
 import { linkFor, readLink } from './url';
 
 describe('explore, what if and faults in the store', () => {
@@ -17,12 +18,14 @@ describe('explore, what if and faults in the store', () => {
     const completed = lab.state.exploration?.endings.find((ending) => ending.distinct.terminalState === 'completed');
     expect(completed).toBeDefined();
     await lab.state.openOrdering(completed?.schedule ?? '', null);
-    expect(lab.state.spec.schedule).toBe(completed?.schedule);
+    // The selection holds the ordering parsed; the transcript and the link write it as the exploration did.
+    expect(lab.state.spec.schedule).toEqual(parseSchedule(completed?.schedule ?? ''));
     expect(lab.state.transcript?.schedule).toBe(completed?.schedule);
     expect(lab.state.transcript?.kind === 'request-race' && lab.state.transcript.outcome.terminalState).toBe(
       'completed',
     );
-    expect(readLink(linkFor(lab.state))?.schedule).toBe(completed?.schedule);
+    expect(new URLSearchParams(linkFor(lab.state)).get('schedule')).toBe(completed?.schedule);
+    expect(readLink(linkFor(lab.state))?.schedule).toEqual(lab.state.spec.schedule);
     // The exploration stays for the next click; another selection drops both.
     expect(lab.state.exploration).not.toBeNull();
     lab.state.select({ seed: 2 });
@@ -67,13 +70,18 @@ describe('explore, what if and faults in the store', () => {
     await lab.open('C');
     lab.state.injectFault('drop', 7);
     await lab.settled();
-    expect(lab.state.spec.faults).toBe('drop:7');
+    expect(lab.state.spec.faults).toEqual([{ kind: 'drop', seq: 7 }]);
     expect(lab.state.transcript?.faults).toBe('drop:7');
     expect(lab.state.step).toBe(8);
-    expect(readLink(linkFor(lab.state))?.faults).toBe('drop:7');
+    expect(new URLSearchParams(linkFor(lab.state)).get('faults')).toBe('drop:7');
+    expect(readLink(linkFor(lab.state))?.faults).toEqual([{ kind: 'drop', seq: 7 }]);
+    // Another fault on the same message replaces it; one on another message joins it, ordered by seq.
     lab.state.injectFault('delay', 7);
     await lab.settled();
-    expect(lab.state.spec.faults).toBe('delay:7:500');
+    expect(lab.state.spec.faults).toEqual([{ kind: 'delay', seq: 7, ms: 500 }]);
+    lab.state.injectFault('duplicate', 5);
+    await lab.settled();
+    expect(new URLSearchParams(linkFor(lab.state)).get('faults')).toBe('duplicate:5,delay:7:500');
     lab.state.clearFaults();
     await lab.settled();
     expect([lab.state.spec.faults, lab.state.transcript?.faults]).toEqual([undefined, undefined]);

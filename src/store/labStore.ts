@@ -46,6 +46,9 @@ export type {
   Transport,
 } from '../worker/protocol';
 export type { RunProgress, ExploreProgress } from '../worker/client';
+// The selection's ordering and faults are values; the page writes them with their grammars (pure files).
+export { formatFault } from '../engine/core/faults';
+export { formatSchedule } from '../engine/core/schedule';
 // The lists the run controls offer, the engine's own (a new transport or implementation reaches the page by itself).
 export { IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 export type { ExploreResult, Ending, Violation } from '../worker/protocol';

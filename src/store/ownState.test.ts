@@ -40,7 +40,12 @@ describe('a store that owns its state', () => {
     await lab.open('A');
     lab.state.injectFault('drop', 7);
     await lab.settled();
-    expect(lab.state.spec).toMatchObject({ scenario: 'A', transport: 'stdio', seed: 1, faults: 'drop:7' });
+    expect(lab.state.spec).toMatchObject({
+      scenario: 'A',
+      transport: 'stdio',
+      seed: 1,
+      faults: [{ kind: 'drop', seq: 7 }],
+    });
     lab.state.select({ transport: 'http', settings: { cancelAtMs: 150 } });
     expect(lab.state.spec).toEqual({
       scenario: 'A',

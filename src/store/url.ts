@@ -1,12 +1,22 @@
-import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
+import { formatFaults, parseFaults, type MessageFault } from '../engine/core/faults';
+import { formatSchedule, parseSchedule, type Choice } from '../engine/core/schedule';
+import {
+  FAULTS_CHARS_MAX,
+  FAULTS_MAX,
+  RUN_SPEC_CHARS_MAX,
+  SCHEDULE_CHARS_MAX,
+  SCHEDULE_CHOICES_MAX,
+} from '../lab/runSpecLimits';
 import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
  * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`
  * (`&impl=ts-sdk` when the real SDK runs it).
  * Settings appear under their own names, and only where they differ from the scenario's default;
- * `step` only when the replay is not at the end. Reading a link is text only: the worker judges the
- * values (see the store's init), so a tampered link gets the engine's own messages.
+ * `step` only when the replay is not at the end. The run's parameters and settings are read as text:
+ * the worker judges them (see the store's init), so a tampered link gets the engine's own messages. The
+ * ordering (`schedule=`) and the faults (`faults=`) are parsed here, once, with the engine's own
+ * grammars (and written back with them): past the link they are values.
  */
 
 /**
@@ -46,16 +56,45 @@ export const RESERVED_PARAMS = [
 const PARAM_CHARS_MAX = 200;
 const PARAMS_MAX = 64;
 
+/** How much of each of a run's long texts a run takes: characters as written, values once parsed. */
+const REPLAY_LIMITS = {
+  schedule: { charsMax: SCHEDULE_CHARS_MAX, countMax: SCHEDULE_CHOICES_MAX, unit: 'choices' },
+  faults: { charsMax: FAULTS_CHARS_MAX, countMax: FAULTS_MAX, unit: 'faults' },
+} as const;
+
 /**
- * A run's long texts, read whole up to the length the worker's run request takes: one longer is
- * refused here with a notice (a cut ordering would replay another ordering, and a text the worker
+ * A run's long text, read whole up to the length a run reads and parsed with its grammar: one longer,
+ * one the grammar refuses, or one of more choices or faults than the worker's run request takes is
+ * refused here with a notice (a cut ordering would replay another ordering, and a value the worker
  * refuses would leave the page with no run).
  */
-function longText(name: 'schedule' | 'faults', value: string, refused: string[]): string | null {
-  const max = name === 'schedule' ? SCHEDULE_CHARS_MAX : FAULTS_CHARS_MAX;
-  if (value.length <= max) return value;
+function replayValue<T>(
+  name: keyof typeof REPLAY_LIMITS,
+  value: string,
+  refused: string[],
+  parse: (text: string) => T[],
+): T[] | null {
+  const { charsMax, countMax, unit } = REPLAY_LIMITS[name];
+  const count = (n: number) => n.toLocaleString('en');
+  if (value.length > charsMax) {
+    refused.push(
+      `The link's ${name} is ${count(value.length)} characters, more than a run reads (${count(charsMax)}); it was not used.`,
+    );
+    return null;
+  }
+  let parsed: T[];
+  try {
+    parsed = parse(value);
+  } catch (error) {
+    // The grammar's own message (LAB022, LAB023) says what is wrong.
+    refused.push(
+      `The link's ${name}=${value} was not used: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+    return null;
+  }
+  if (parsed.length <= countMax) return parsed;
   refused.push(
-    `The link's ${name} is ${value.length.toLocaleString('en')} characters, more than a run reads (${max.toLocaleString('en')}); it was not used.`,
+    `The link's ${name} has ${count(parsed.length)} ${unit}, more than a run takes (${count(countMax)}); it was not used.`,
   );
   return null;
 }
@@ -67,8 +106,8 @@ export function readLink(search: string): LinkView | null {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   const view: Partial<Record<ViewParam, string>> = {};
   let step: string | null = null;
-  let schedule: string | null = null;
-  let faults: string | null = null;
+  let schedule: Choice[] | null = null;
+  let faults: MessageFault[] | null = null;
   const longSeen = new Set<string>();
   const refused: string[] = [];
   let count = 0;
@@ -81,9 +120,8 @@ export function readLink(search: string): LinkView | null {
       // The first one counts, as for every parameter.
       if (longSeen.has(name)) continue;
       longSeen.add(name);
-      const whole = longText(name, value, refused);
-      if (name === 'schedule') schedule = whole;
-      else faults = whole;
+      if (name === 'schedule') schedule = replayValue(name, value, refused, parseSchedule);
+      else faults = replayValue(name, value, refused, parseFaults);
     }
     // Compare's runs are run specs: read up to the length a run spec may have, so the parser judges them whole.
     else if (name === 'runA' || name === 'runB' || name === 'runC')
@@ -170,8 +208,9 @@ export function linkFor(
   for (const [name, value] of Object.entries(spec.settings)) {
     if (defaults[name] !== value) query.set(name, settingText(value));
   }
-  if (spec.schedule !== undefined) query.set('schedule', spec.schedule);
-  if (spec.faults !== undefined) query.set('faults', spec.faults);
+  // Written with the grammars the link was read with: the text reads back as the same values.
+  if (spec.schedule !== undefined) query.set('schedule', formatSchedule(spec.schedule));
+  if (spec.faults !== undefined) query.set('faults', formatFaults(spec.faults));
   const total = state.transcript?.events.length;
   if (total !== undefined && state.step < total) query.set('step', String(state.step));
   const withScale: ViewLink = state.scale === 'linear' ? { ...view, linear: '1' } : view;

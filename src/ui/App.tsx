@@ -1,6 +1,6 @@
 import type { Transcript } from '../engine';
 import { useCallback, useRef } from 'react';
-import { useLabStore } from '../store/labStore';
+import { formatFault, useLabStore } from '../store/labStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
 import { Inspector } from './components/Inspector';
@@ -110,7 +110,7 @@ function FaultsInError() {
   if (faults === null) return null;
   return (
     <p className="lab-alert-action">
-      The run had faults {faults.split(',').join(', ')}.{' '}
+      The run had faults {faults.map(formatFault).join(', ')}.{' '}
       <button type="button" className="lab-button" onClick={clearFaults}>
         Remove faults
       </button>

@@ -1,10 +1,12 @@
 // Proves the worker side of the race explorer: an `explore` request reports progress while it
 // computes and answers once with the exploration, checked by the protocol's schema on both sides; a `run`
-// with `schedule` and `faults` replays exactly that ordering with those faults; and the client settles
-// both, with the engine's own error code when a schedule does not fit.
+// with `schedule` and `faults` (parsed values, as the page sends them) replays exactly that ordering with
+// those faults; and the client settles both, with the engine's own error code when a schedule does not fit.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import type { SqlModule } from '../engine';
+import { parseFaults } from '../engine/core/faults';
+import { parseSchedule } from '../engine/core/schedule';
 import { createLabClient, LabClientError } from './client';
 import { createLabHost } from './host';
 import { createInProcessWorker } from './inProcessWorker';
@@ -56,14 +58,20 @@ describe('explore in the worker', () => {
   it('a run replays a schedule, or faults, the same every time; what does not fit answers LAB022 / LAB023', async () => {
     const client = createLabClient(createInProcessWorker);
     const base = { scenario: 'A', transport: 'stdio' as const, seed: 1, settings: { latencyJitterMs: 300 } };
-    for (const extra of [{ schedule: 'j0.j10.c0.j80' }, { faults: 'delay:7:20' }]) {
+    for (const [extra, recorded] of [
+      [{ schedule: parseSchedule('j0.j10.c0.j80') }, { schedule: 'j0.j10.c0.j80' }],
+      [{ faults: parseFaults('delay:7:20') }, { faults: 'delay:7:20' }],
+    ] as const) {
       const first = await client.runLab({ ...base, ...extra });
       const again = await client.runLab({ ...base, ...extra });
-      expect(first.transcript).toMatchObject(extra);
+      // The transcript records them as text, in the grammar they were parsed with.
+      expect(first.transcript).toMatchObject(recorded);
       expect(JSON.stringify(again.transcript)).toBe(JSON.stringify(first.transcript));
     }
-    await expect(client.runLab({ ...base, schedule: 'c9' })).rejects.toMatchObject({ code: 'LAB022' });
-    const misfit = client.runLab({ ...base, faults: 'drop:999' });
+    await expect(client.runLab({ ...base, schedule: [{ kind: 'c', value: 9 }] })).rejects.toMatchObject({
+      code: 'LAB022',
+    });
+    const misfit = client.runLab({ ...base, faults: [{ kind: 'drop', seq: 999 }] });
     await expect(misfit).rejects.toBeInstanceOf(LabClientError);
     await expect(misfit).rejects.toMatchObject({ code: 'LAB023' });
   });

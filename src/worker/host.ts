@@ -313,9 +313,22 @@ async function runRequest(
   request: RunRequest,
   notify?: (progress: Progress) => void,
 ): Promise<Transcript> {
-  // The request's run selection, less its envelope, ledger and axis, as the lab's run description.
-  const { type: _type, requestId, ledger, scale: _scale, impl = 'model', settings, ...selection } = request;
-  const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario);
+  // The request's run selection, less its envelope, ledger and axis, as the lab's run description; its
+  // ordering and faults arrive parsed (the run request's schema checked their shape and bounds).
+  const {
+    type: _type,
+    requestId,
+    ledger,
+    scale: _scale,
+    impl = 'model',
+    settings,
+    schedule,
+    faults,
+    ...selection
+  } = request;
+  const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario, {
+    replay: { schedule, faults },
+  });
   const { scenario } = resolved;
   const onStep = host.progress.runSteps(requestId, notify);
   // Each SDK is its own chunk, fetched the first time a run asks for it: the model's runs never load either.

@@ -13,7 +13,7 @@ import type {
 } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/model';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
-import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
+import { FAULTS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX, SCHEDULE_CHOICES_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
 import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 import type { RunSelection, RunSpec } from '../lab/runSpec';
@@ -22,6 +22,9 @@ import type { CheckReport } from '../exercise/types';
 // The JSON-RPC guards beside their types, through the engine's pure door for them (a file that imports nothing).
 import { isJsonObject, isJsonRpcMessage, JSON_DEPTH_MAX } from '../engine/core/jsonrpc';
 import { INVARIANTS } from '../engine/core/invariantNames';
+// The faults' and orderings' values, through the engine's pure doors for their grammars.
+import { DELAY_MS_MAX, type MessageFault } from '../engine/core/faults';
+import type { Choice } from '../engine/core/schedule';
 
 /**
  * The worker protocol's messages, defined once as runtime schemas (valibot), for both workers (the
@@ -411,6 +414,40 @@ const outcomeSchemas = {
 
 export const ImplementationSchema = v.picklist(IMPLEMENTATIONS);
 
+/** A seq, a delay or a choice's value as the faults' and orderings' grammars write it: up to nine digits. */
+const grammarNumber = v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(999_999_999));
+
+/** One choice of an ordering (`c1`, `j115`), parsed (engine/core/schedule.ts). */
+const ChoiceSchema = v.strictObject({ kind: v.picklist(['c', 'j']), value: grammarNumber });
+
+/** An explored ordering, parsed: its choices in the order the run meets them. */
+export const ScheduleSchema = v.pipe(
+  v.array(ChoiceSchema),
+  v.maxLength(SCHEDULE_CHOICES_MAX, `an ordering has at most ${SCHEDULE_CHOICES_MAX} choices`),
+  v.transform((choices): readonly Choice[] => choices),
+);
+
+/** One fault on one message, parsed (engine/core/faults.ts): a delay says how much later, no other fault does. */
+const MessageFaultSchema = v.variant('kind', [
+  v.strictObject({
+    kind: v.literal('delay'),
+    seq: grammarNumber,
+    ms: v.pipe(grammarNumber, v.maxValue(DELAY_MS_MAX, `a delay is at most ${DELAY_MS_MAX} ms`)),
+  }),
+  v.strictObject({ kind: v.picklist(['drop', 'duplicate', 'stream-drop', 'crash']), seq: grammarNumber }),
+]);
+
+/** A run's faults, parsed as `parseFaults` gives them: one per message, ordered by seq. */
+export const FaultsSchema = v.pipe(
+  v.array(MessageFaultSchema),
+  v.maxLength(FAULTS_MAX, `a run takes at most ${FAULTS_MAX} faults`),
+  v.check(
+    (faults) => faults.every((fault, index) => index === 0 || (faults[index - 1]?.seq ?? -1) < fault.seq),
+    'faults name each message once, ordered by seq',
+  ),
+  v.transform((faults): readonly MessageFault[] => faults),
+);
+
 /**
  * Which run: the lab's one run description (`RunSpec` in src/lab/runSpec.ts) as the page sends it,
  * settings typed. The run, explore and panel requests and the link's resolved view are built on it
@@ -426,10 +463,10 @@ export const RunSelectionSchema = v.object({
   seed: v.number(),
   /** Typed, in the order given; read-only, as the page's selection holds them. */
   settings: v.pipe(SettingsSchema, v.readonly()),
-  /** Replays exactly this explored ordering; absent: the seeded run. */
-  schedule: v.optional(v.pipe(v.string(), v.maxLength(SCHEDULE_CHARS_MAX))),
-  /** Faults on given messages, `drop:12,delay:14:300`; absent: none. */
-  faults: v.optional(v.pipe(v.string(), v.maxLength(FAULTS_CHARS_MAX))),
+  /** Replays exactly this explored ordering, parsed; absent: the seeded run. */
+  schedule: v.optional(ScheduleSchema),
+  /** Faults on given messages, parsed (`drop:12,delay:14:300` in a link); absent: none. */
+  faults: v.optional(FaultsSchema),
 });
 const SdkRunInfoSchema = v.object({
   package: v.string(),
@@ -1456,4 +1493,6 @@ type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B 
 type RunSelectionOutput = v.InferOutput<typeof RunSelectionSchema>;
 type FieldTypes<T> = { -readonly [K in keyof T]-?: Exclude<T[K], undefined> };
 export const runSelectionFieldsAgree: Equals<keyof RunSelectionOutput, keyof RunSpec> = true;
+/** And the parsed faults are the engine's, both ways. */
+export const faultsAgree: Equals<v.InferOutput<typeof FaultsSchema>, readonly MessageFault[]> = true;
 export const runSelectionTypesAgree: Equals<FieldTypes<RunSelectionOutput>, FieldTypes<RunSelection>> = true;

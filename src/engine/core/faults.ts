@@ -23,7 +23,7 @@ export interface MessageFault {
 }
 
 /** The longest delay a fault may ask for: one day of virtual time. */
-const DELAY_MS_MAX = 86_400_000;
+export const DELAY_MS_MAX = 86_400_000;
 
 export function formatFault(fault: MessageFault): string {
   return fault.kind === 'delay' ? `delay:${fault.seq}:${fault.ms ?? 0}` : `${fault.kind}:${fault.seq}`;

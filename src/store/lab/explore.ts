@@ -1,3 +1,4 @@
+import { parseSchedule } from '../../engine/core/schedule';
 import type { RunSelection } from '../../worker/protocol';
 import { toFailure } from './run';
 import { OTHER_RUN, PAGE_EXPLORE_BOUND, seededSpec, withSetting, type ExploreSlice, type Slice } from './state';
@@ -44,7 +45,9 @@ export const createExploreSlice: Slice<ExploreSlice> = (deps) => (set, get) => (
     if (get().exploreStatus !== 'running') return;
     deps.client().stop();
   },
-  async openOrdering(schedule, seq) {
+  async openOrdering(text, seq) {
+    // The exploration names its orderings as text: parsed once, here, like a link's.
+    const schedule = parseSchedule(text);
     set({
       spec: { ...get().spec, schedule },
       landing: seq === null ? { kind: 'end' } : { kind: 'link', text: String(seq + 1) },

@@ -1,4 +1,6 @@
 import type { Transcript } from '../../engine';
+import { formatFaults } from '../../engine/core/faults';
+import { formatSchedule } from '../../engine/core/schedule';
 import { LabClientError, type LabRun } from '../../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../../sdk/version';
 import type { ScenarioInfo, Settings } from '../../worker/protocol';
@@ -113,26 +115,27 @@ async function selectFromLink({ deps, set, get }: Store, scenarios: ScenarioInfo
 
 /**
  * A link's run that did not run: its faults name no message of its run (LAB023), or its ordering does
- * not fit it (LAB022): run without them, say why. Each value was valid alone, yet together they may
- * not run (LAB007): open the defaults, say why.
+ * not fit it (LAB022): run without them, say why (either may show first, so both are looked at after
+ * each run). Each value was valid alone, yet together they may not run (LAB007): open the defaults,
+ * say why. The link's reader already refused an ordering or faults it could not parse, so what is
+ * left here is only known by running: a run per part that does not fit.
  */
 async function fallBackFromLink({ set, get }: Store, hasParams: boolean) {
-  const failed = get().error;
-  if (failed?.code === 'LAB023' && get().spec.faults !== undefined) {
-    get().notify(
-      `The link's faults=${get().spec.faults ?? ''} do not fit this run: ${failed.message}. Showing the run without faults instead.`,
-    );
-    const { faults: _faults, ...withoutFaults } = get().spec;
-    set({ spec: withoutFaults, landing: { kind: 'end' } });
-    await get().run();
-  }
-  const misfit = get().error;
-  if (misfit?.code === 'LAB022' && get().spec.schedule !== undefined) {
-    get().notify(
-      `The link's schedule=${get().spec.schedule ?? ''} is not an ordering of this run: ${misfit.message}. Showing the seeded run instead.`,
-    );
-    const { schedule: _schedule, ...withoutSchedule } = get().spec;
-    set({ spec: withoutSchedule, landing: { kind: 'end' } });
+  for (;;) {
+    const { error: failed, spec } = get();
+    if (failed?.code === 'LAB023' && spec.faults !== undefined) {
+      const { faults, ...withoutFaults } = spec;
+      get().notify(
+        `The link's faults=${formatFaults(faults)} do not fit this run: ${failed.message}. Showing the run without faults instead.`,
+      );
+      set({ spec: withoutFaults, landing: { kind: 'end' } });
+    } else if (failed?.code === 'LAB022' && spec.schedule !== undefined) {
+      const { schedule, ...withoutSchedule } = spec;
+      get().notify(
+        `The link's schedule=${formatSchedule(schedule)} is not an ordering of this run: ${failed.message}. Showing the seeded run instead.`,
+      );
+      set({ spec: withoutSchedule, landing: { kind: 'end' } });
+    } else break;
     await get().run();
   }
   const { error, spec } = get();

@@ -1,4 +1,6 @@
 import type { Transcript } from '../../engine';
+import type { MessageFault } from '../../engine/core/faults';
+import type { Choice } from '../../engine/core/schedule';
 import type { StateCreator } from 'zustand/vanilla';
 import type { ExploreProgress, LabClient, LabRun, RunProgress } from '../../worker/client';
 import type {
@@ -32,16 +34,19 @@ export interface LabFailure {
   message: string;
 }
 
-/** What a shared link asks for, as text: the view parameters and settings, and the step. */
+/**
+ * What a shared link asks for: the run's parameters and settings and the step as text (the worker
+ * judges them), its ordering and faults parsed (read once, by the link's reader: src/store/url.ts).
+ */
 export interface LinkView {
   /** `scenario`, `transport`, `seed` and setting names, exactly as written in the link. */
   params: Record<string, string>;
   /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
   step: string | null;
-  /** The `schedule` parameter: the explored ordering the link replays; absent: the seeded run. */
-  schedule?: string;
-  /** The `faults` parameter: faults injected on given messages; absent: none. */
-  faults?: string;
+  /** The `schedule` parameter, parsed: the explored ordering the link replays; absent: the seeded run. */
+  schedule?: readonly Choice[];
+  /** The `faults` parameter, parsed: faults injected on given messages; absent: none. */
+  faults?: readonly MessageFault[];
   /** What the link carried beyond a limit, each as the notice that says so; none of it is used. */
   refused?: readonly string[];
   /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */

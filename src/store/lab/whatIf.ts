@@ -1,4 +1,4 @@
-import { formatFaults, parseFaults, withFault, type MessageFault } from '../../engine/core/faults';
+import { withFault, type MessageFault } from '../../engine/core/faults';
 import {
   currentTimeMs,
   FAULT_DELAY_MS,
@@ -61,9 +61,9 @@ export const createWhatIfSlice: Slice<WhatIfSlice> = () => (set, get) => {
 /** Faults the user injects on a message of the run (the diagram's Drop, Delay, Duplicate, Crash). */
 export const createFaultSlice: Slice<FaultSlice> = () => (set, get) => ({
   injectFault(kind, seq) {
-    // The faults grammar's own parse and format: a fault already on this message is replaced (one per message).
+    // A fault already on this message is replaced (one per message), the faults kept ordered by seq.
     const fault: MessageFault = kind === 'delay' ? { kind, seq, ms: FAULT_DELAY_MS } : { kind, seq };
-    const faults = formatFaults(withFault(parseFaults(get().spec.faults ?? ''), fault));
+    const faults = withFault(get().spec.faults ?? [], fault);
     set({
       spec: { ...get().spec, faults },
       landing: { kind: 'link', text: String(seq + 1) },

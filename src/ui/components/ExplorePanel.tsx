@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { formatSchedule, useLabStore } from '../../store/labStore';
 import { withoutCode } from './selectors';
 import { outcomeText } from './exploreText';
 import { ExploreResultView } from './ExploreResultView';
@@ -51,7 +51,10 @@ export function ExplorePanel() {
 
 /** The explored ordering the diagram shows, and the way back to the seeded run. */
 function ExploreCurrent() {
-  const schedule = useLabStore((state) => state.spec.schedule ?? null);
+  // As the exploration writes its orderings (a string, so the selector's answer compares by value).
+  const schedule = useLabStore((state) =>
+    state.spec.schedule === undefined ? null : formatSchedule(state.spec.schedule),
+  );
   const result = useLabStore((state) => state.exploration);
   const leaveOrdering = useLabStore((state) => state.leaveOrdering);
   // Explored orderings and the way back stay in view when one is opened from a long list.

@@ -1,4 +1,4 @@
-import { currentTimeMs, useLabStore } from '../../store/labStore';
+import { currentTimeMs, formatFault, useLabStore } from '../../store/labStore';
 import { formatMs } from '../format';
 import { selectedKind } from './selectors';
 
@@ -48,7 +48,7 @@ export function WhatIf() {
       {faults !== null && (
         <>
           <span className="lab-whatif-text" role="status">
-            Faults: {faults.split(',').join(', ')}
+            Faults: {faults.map(formatFault).join(', ')}
           </span>
           <button type="button" className="lab-button" onClick={clearFaults}>
             Remove faults
