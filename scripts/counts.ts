@@ -345,6 +345,12 @@ const REVIEWED_RUN_DECLARATIONS: readonly { file: string; name: string; reason: 
   },
   {
     file: 'src/lab/runSpec.ts',
+    name: 'RunSelection',
+    reason:
+      'RunSpec itself with its values typed and parsed and transport and seed settled: the page’s selection (only those two are restated, to make them required)',
+  },
+  {
+    file: 'src/lab/runSpec.ts',
     name: 'ResolvedRunSpec',
     reason: 'the one description judged against its scenario, once',
   },
