@@ -146,6 +146,9 @@ function filenameOf(database: Database): unknown {
   return 'filename' in database ? database.filename : undefined;
 }
 
+/** Per sql.js module, the bytes of a new empty ledger (`LedgerFile.empty`). */
+const EMPTY_LEDGERS = new WeakMap<SqlModule, Uint8Array>();
+
 /** The ledger file and the connections attached to it. */
 export class LedgerFile {
   private holder: Database;
@@ -162,6 +165,30 @@ export class LedgerFile {
    * SQLite database that is not a lab ledger, are refused with LAB010 and nothing is changed.
    */
   static open(sql: SqlModule, bytes: Uint8Array | null): LedgerFile {
+    return bytes === null ? LedgerFile.empty(sql) : LedgerFile.build(sql, bytes);
+  }
+
+  /**
+   * A new empty ledger: a copy of the file `build` made once for this sql.js (schema and format row
+   * in place), opened with the holder's pragmas. Creating the schema is most of opening a ledger, and
+   * the explorer opens one per ordering; the copy is the very file a new build leaves, page for page,
+   * so every statement after it runs on the same bytes.
+   */
+  private static empty(sql: SqlModule): LedgerFile {
+    let template = EMPTY_LEDGERS.get(sql);
+    if (template === undefined) {
+      const built = LedgerFile.build(sql, null);
+      template = built.export();
+      built.close();
+      EMPTY_LEDGERS.set(sql, template);
+    }
+    const holder = new sql.Database(template);
+    holder.exec('PRAGMA trusted_schema=OFF');
+    holder.exec('PRAGMA journal_mode=MEMORY');
+    return new LedgerFile(sql, holder);
+  }
+
+  private static build(sql: SqlModule, bytes: Uint8Array | null): LedgerFile {
     let holder: Database;
     try {
       holder = bytes === null ? new sql.Database() : new sql.Database(bytes);
