@@ -3,7 +3,7 @@ import type { Components } from './core/components';
 import { LabError } from './core/errors';
 import type { RunOptions } from './core/model';
 import type { Settings, Transport } from './core/transcript';
-import type { SqliteHost } from './core/sqlite';
+import { LedgerRecycler, type SqliteHost } from './core/sqlite';
 import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
@@ -290,6 +290,10 @@ export class Exploration {
   private cut = false;
   /** Whether the partial-order reduction applies: on, and the scenario's model is reducible. */
   private readonly reducible: boolean;
+  /** Every run starts on a new empty ledger: one the last run closed, made new (see `LedgerRecycler`). */
+  private readonly recycler: LedgerRecycler | null;
+  /** What runs are given for `ledger`: the host's, with the recycler. */
+  private readonly ledger: SqliteHost | undefined;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -303,6 +307,9 @@ export class Exploration {
     this.bound = bound;
     this.transport = options.transport ?? scenario.defaultTransport;
     this.reducible = options.reduction !== false && (options.reducible ?? REDUCIBLE_MODELS).has(scenario.kind);
+    const ledger = options.ledger;
+    this.recycler = ledger === undefined || ledger.save !== undefined ? null : new LedgerRecycler();
+    this.ledger = ledger === undefined || this.recycler === null ? ledger : { ...ledger, recycle: this.recycler };
   }
 
   get done(): boolean {
@@ -326,6 +333,12 @@ export class Exploration {
 
   /** Runs up to `runs` more runs; true when the exploration is over (complete or bounded). */
   advance(runs: number): boolean {
+    const over = this.advanceRuns(runs);
+    if (over) this.recycler?.dispose();
+    return over;
+  }
+
+  private advanceRuns(runs: number): boolean {
     if (this.root !== null) return true;
     for (let left = runs; left > 0; left -= 1) {
       if (this.stack.length === 0) {
@@ -524,7 +537,7 @@ export class Exploration {
       seed: this.options.seed,
       settings: this.options.settings,
       chooser: driver.chooser,
-      ledger: this.options.ledger,
+      ledger: this.ledger,
       record: false,
       ...(this.options.faults === undefined ? {} : { faults: this.options.faults }),
     };

@@ -24,6 +24,12 @@ export interface SqliteHost {
   readonly bytes?: Uint8Array | null;
   /** Receives the ledger file's bytes at the end of the run. */
   readonly save?: (bytes: Uint8Array) => void;
+  /**
+   * Where a run's new empty ledger comes from and goes back to: the explorer's, which runs one
+   * ordering after another, each on a new empty ledger (see `LedgerRecycler`). Without it every new
+   * ledger is opened and closed for real.
+   */
+  readonly recycle?: LedgerRecycler;
 }
 
 export type StatementParams = readonly (string | number | null)[];
@@ -132,6 +138,20 @@ export class LedgerConnection {
     return this.db;
   }
 
+  /**
+   * Leaves the connection as a new one would be for a ledger given back to its recycler (after every
+   * connection's `rollback`): `changes` (SQLite's count of the last INSERT, UPDATE or DELETE, which
+   * every statement's result carries) at 0. False when it cannot, and the ledger is closed for real.
+   */
+  settle(): boolean {
+    return !this.closed && this.run('DELETE FROM ledger.lab_meta WHERE 0').ok && this.db.getRowsModified() === 0;
+  }
+
+  /** Ends the transaction the connection holds, if any (a run the explorer stopped part-way may hold one). */
+  rollback(): void {
+    if (!this.closed) this.run('ROLLBACK');
+  }
+
   close(): void {
     if (this.closed) return;
     for (const { statement } of this.statements.values()) statement.free();
@@ -154,6 +174,10 @@ export class LedgerFile {
   private holder: Database;
   private readonly sql: SqlModule;
   private readonly connections: LedgerConnection[] = [];
+  /** The recycler this new empty ledger goes back to on `close`; null once its bytes were exported (sql.js reopens the holder then). */
+  private recycler: LedgerRecycler | null = null;
+  /** With a recycler: the connections already handed out since the ledger was taken (the others wait for `connect`). */
+  private readonly lent = new Set<LedgerConnection>();
 
   private constructor(sql: SqlModule, holder: Database) {
     this.sql = sql;
@@ -162,10 +186,33 @@ export class LedgerFile {
 
   /**
    * Opens a ledger from saved bytes (or a new empty one). Bytes that are not a SQLite database, or a
-   * SQLite database that is not a lab ledger, are refused with LAB010 and nothing is changed.
+   * SQLite database that is not a lab ledger, are refused with LAB010 and nothing is changed. A new
+   * empty one comes from `recycle` when given.
    */
-  static open(sql: SqlModule, bytes: Uint8Array | null): LedgerFile {
-    return bytes === null ? LedgerFile.empty(sql) : LedgerFile.build(sql, bytes);
+  static open(sql: SqlModule, bytes: Uint8Array | null, recycle?: LedgerRecycler): LedgerFile {
+    if (bytes !== null) return LedgerFile.build(sql, bytes);
+    if (recycle === undefined) return LedgerFile.empty(sql);
+    const file = recycle.take(sql) ?? LedgerFile.empty(sql);
+    file.recycler = recycle;
+    return file;
+  }
+
+  /** The SQLite handle of the holder (sql.js keeps it on the database object but leaves it out of its types). */
+  get handle(): number {
+    const handle = (this.holder as unknown as { db?: unknown }).db;
+    assert(typeof handle === 'number' && handle !== 0, 'sql.js keeps the SQLite handle on the database object');
+    return handle;
+  }
+
+  /**
+   * For the recycler: the ledger's connections left as new ones (`LedgerConnection.settle`); false
+   * when one could not be, and the ledger must be closed for real.
+   */
+  settle(): boolean {
+    this.lent.clear();
+    this.recycler = null;
+    for (const connection of this.connections) connection.rollback();
+    return this.connections.every((connection) => connection.settle());
   }
 
   /**
@@ -240,6 +287,14 @@ export class LedgerFile {
 
   /** A new, independent connection to this ledger file (attached as `ledger`). */
   connect(name: string): LedgerConnection {
+    if (this.recycler !== null) {
+      // A recycled ledger keeps the connections its last run made: one of that name not yet lent is as good as new.
+      const kept = this.connections.find((connection) => connection.name === name && !this.lent.has(connection));
+      if (kept !== undefined) {
+        this.lent.add(kept);
+        return kept;
+      }
+    }
     const db = new this.sql.Database();
     db.exec('PRAGMA trusted_schema=OFF');
     const filename = filenameOf(this.holder);
@@ -251,11 +306,14 @@ export class LedgerFile {
     db.exec('PRAGMA ledger.synchronous=OFF');
     const connection = new LedgerConnection(name, db);
     this.connections.push(connection);
+    this.lent.add(connection);
     return connection;
   }
 
   /** A standard SQLite database file (the sqlite3 shell opens it). Connections must be idle. */
   export(): Uint8Array {
+    // sql.js closes and reopens the holder to read its file: it is not the one the recycler would reset.
+    this.recycler = null;
     return this.holder.export();
   }
 
@@ -269,9 +327,84 @@ export class LedgerFile {
   }
 
   close(): void {
+    if (this.recycler !== null && this.recycler.give(this, this.sql)) return;
     for (const connection of this.connections) connection.close();
     this.connections.length = 0;
     this.holder.close();
+  }
+}
+
+/** The parts of sql.js's module a recycler calls: SQLite's backup API, which sql.js exports but leaves out of its types. */
+interface BackupApi {
+  stringToNewUTF8(text: string): number;
+  _free(pointer: number): void;
+  _sqlite3_backup_init(destination: number, destinationName: number, source: number, sourceName: number): number;
+  _sqlite3_backup_step(backup: number, pages: number): number;
+  _sqlite3_backup_finish(backup: number): number;
+}
+
+const SQLITE_DONE = 101;
+const SQLITE_OK = 0;
+/** Ledgers a recycler keeps: a run uses one (a replica's own memory, two). */
+const RECYCLED_MAX = 4;
+
+/**
+ * New empty ledgers for a host that runs one ordering after another, each on a new empty ledger (the
+ * explorer). Opening one is a holder database, a connection per party that ATTACHes it, and each
+ * statement prepared again: most of a short run. A ledger given back here is made new instead: its
+ * connections left without a transaction and with SQLite's change count at 0, and its file
+ * overwritten with the new empty ledger by SQLite's own backup API (`sqlite3_backup`: page for page,
+ * through the holder's pager, so the connections attached to it see the new file at their next
+ * statement, as they would see another process's commit). What a run reads from it is then what it
+ * reads from a new one: the same tables, the same rows, the same results, statements prepared again
+ * by SQLite where the file's schema cookie moved. Only the file's header counters differ, which no
+ * statement of the lab reads; a ledger whose bytes a run exported is closed for real instead.
+ * `dispose` closes what it keeps.
+ */
+export class LedgerRecycler {
+  private readonly idle: LedgerFile[] = [];
+  /** Per sql.js, the new empty ledger the files are reset from, open while the recycler lives. */
+  private template: { sql: SqlModule; file: LedgerFile } | null = null;
+
+  /** A kept ledger, made new; null when none is kept (or none for this sql.js). */
+  take(sql: SqlModule): LedgerFile | null {
+    if (this.template?.sql !== sql) return null;
+    return this.idle.pop() ?? null;
+  }
+
+  /** Takes a closed ledger back, made new; false when it cannot (then the caller closes it). */
+  give(file: LedgerFile, sql: SqlModule): boolean {
+    if (this.idle.length >= RECYCLED_MAX) return false;
+    if (this.template === null) this.template = { sql, file: LedgerFile.open(sql, null) };
+    if (this.template.sql !== sql || !file.settle()) return false;
+    if (!this.reset(sql, file)) return false;
+    this.idle.push(file);
+    return true;
+  }
+
+  private reset(sql: SqlModule, file: LedgerFile): boolean {
+    const api = sql as unknown as BackupApi;
+    const name = api.stringToNewUTF8('main');
+    try {
+      const backup = api._sqlite3_backup_init(
+        file.handle,
+        name,
+        (this.template as { file: LedgerFile }).file.handle,
+        name,
+      );
+      if (backup === 0) return false;
+      const stepped = api._sqlite3_backup_step(backup, -1);
+      return api._sqlite3_backup_finish(backup) === SQLITE_OK && stepped === SQLITE_DONE;
+    } finally {
+      api._free(name);
+    }
+  }
+
+  /** Closes every ledger kept, and the template. */
+  dispose(): void {
+    for (const file of this.idle.splice(0)) file.close();
+    this.template?.file.close();
+    this.template = null;
   }
 }
 

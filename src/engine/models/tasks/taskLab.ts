@@ -126,7 +126,7 @@ export class TaskLab {
     this.transport = options.transport;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
     this.host = options.host;
-    this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null);
+    this.file = LedgerFile.open(options.host.sql, options.host.bytes ?? null, options.host.recycle);
     this.save = options.host.save;
     this.db = this.file.connect('tasks');
     this.taskId = this.freeTaskId();
