@@ -96,10 +96,23 @@ function rowOf(columns: readonly string[], values: SqlValue[]): Row {
   return row;
 }
 
+const OPENS_TRANSACTION = /^\s*(BEGIN|SAVEPOINT)\b/i;
+const ENDS_TRANSACTION = /^\s*(COMMIT|END|ROLLBACK)(\s+TRANSACTION)?\s*;?\s*$/i;
+/** The table `LedgerConnection.settle` writes to zero SQLite's change count: in the connection's temporary schema, named as no ledger table is. */
+const RECYCLE_TABLE = 'lab_recycle_changes';
+
 /** One working connection: prepared statements cached by SQL text, results as plain rows. */
 export class LedgerConnection {
   private readonly statements = new Map<string, Prepared>();
   private closed = false;
+  /**
+   * Whether a transaction may be open: set by every BEGIN or SAVEPOINT that succeeded, cleared by a
+   * COMMIT, END or ROLLBACK of the whole transaction that succeeded (a transaction opens no other way,
+   * so false means none is open; true may be wrong only the safe way, when SQLite ended one itself).
+   */
+  private mayHoldTransaction = false;
+  /** Whether `settle` made its table. */
+  private settled = false;
 
   constructor(
     readonly name: string,
@@ -125,6 +138,8 @@ export class LedgerConnection {
       const rows: Row[] = [];
       while (statement.step()) rows.push(rowOf(columns, statement.get()));
       statement.reset();
+      if (OPENS_TRANSACTION.test(sql)) this.mayHoldTransaction = true;
+      else if (ENDS_TRANSACTION.test(sql)) this.mayHoldTransaction = false;
       return { ok: true, rows, changes: this.db.getRowsModified() };
     } catch (error) {
       prepared?.statement.reset();
@@ -144,12 +159,17 @@ export class LedgerConnection {
    * every statement's result carries) at 0. False when it cannot, and the ledger is closed for real.
    */
   settle(): boolean {
-    return !this.closed && this.run('DELETE FROM ledger.lab_meta WHERE 0').ok && this.db.getRowsModified() === 0;
+    if (this.closed) return false;
+    // A statement on a table of the connection's own temporary schema: the ledger file is not touched
+    // (a statement on it costs a lock and a hot-journal check in sql.js's file system, thirty times this).
+    if (!this.settled && !this.run(`CREATE TEMP TABLE ${RECYCLE_TABLE} (unused)`).ok) return false;
+    this.settled = true;
+    return this.run(`DELETE FROM temp.${RECYCLE_TABLE} WHERE 0`).ok && this.db.getRowsModified() === 0;
   }
 
-  /** Ends the transaction the connection holds, if any (a run the explorer stopped part-way may hold one). */
+  /** Ends the transaction the connection may hold (a run the explorer stopped part-way may hold one). */
   rollback(): void {
-    if (!this.closed) this.run('ROLLBACK');
+    if (!this.closed && this.mayHoldTransaction) this.run('ROLLBACK');
   }
 
   close(): void {
