@@ -134,13 +134,16 @@ export interface ExploreResult {
   verdict: string;
 }
 
+/** What `toLocaleString('en-US')` formats with, made once: making one per exploration cost as much as a short exploration's runs. */
+const EN_US = new Intl.NumberFormat('en-US');
+
 /** The words for a result's violations: how many, and whether every ordering was explored. */
 export function violationsVerdict(result: {
   readonly violations: readonly unknown[];
   readonly complete: boolean;
   readonly states: number;
 }): string {
-  const states = result.states.toLocaleString('en-US');
+  const states = EN_US.format(result.states);
   const count = result.violations.length;
   if (count === 0)
     return result.complete
@@ -294,6 +297,8 @@ export class Exploration {
   private readonly recycler: LedgerRecycler | null;
   /** What runs are given for `ledger`: the host's, with the recycler. */
   private readonly ledger: SqliteHost | undefined;
+  /** The settings the invariants are checked with: the scenario's, overridden by the exploration's (the same for every run). */
+  private readonly checkedSettings: Settings;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -307,6 +312,7 @@ export class Exploration {
     this.bound = bound;
     this.transport = options.transport ?? scenario.defaultTransport;
     this.reducible = options.reduction !== false && (options.reducible ?? REDUCIBLE_MODELS).has(scenario.kind);
+    this.checkedSettings = { ...scenario.settings, ...((options.settings ?? {}) as Settings) };
     const ledger = options.ledger;
     this.recycler = ledger === undefined || ledger.save !== undefined ? null : new LedgerRecycler();
     this.ledger = ledger === undefined || this.recycler === null ? ledger : { ...ledger, recycle: this.recycler };
@@ -462,12 +468,11 @@ export class Exploration {
     | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[]; mark: HistoryMark }
     | { kind: 'pruned' } {
     this.runs += 1;
-    const settings = this.options.settings ?? {};
     const components = this.options.components?.();
     const driver = new Driver(
       choices,
       true,
-      { ...this.scenario.settings, ...(settings as Settings) },
+      this.checkedSettings,
       this.options.mergeStates ?? true,
       this.options.criticalArrivals ?? true,
       components === undefined ? null : () => components.probe.trail,
