@@ -314,7 +314,12 @@ export class Exploration {
     this.reducible = options.reduction !== false && (options.reducible ?? REDUCIBLE_MODELS).has(scenario.kind);
     this.checkedSettings = { ...scenario.settings, ...((options.settings ?? {}) as Settings) };
     const ledger = options.ledger;
-    this.recycler = ledger === undefined || ledger.save !== undefined ? null : new LedgerRecycler();
+    // A student's parts may run any SQL on the connections (a TEMP table lives as long as its
+    // connection): their runs start on new files, as do those of a host that keeps the bytes.
+    this.recycler =
+      ledger === undefined || ledger.save !== undefined || options.components !== undefined
+        ? null
+        : new LedgerRecycler();
     this.ledger = ledger === undefined || this.recycler === null ? ledger : { ...ledger, recycle: this.recycler };
   }
 

@@ -378,7 +378,9 @@ const RECYCLED_MAX = 4;
  * statement, as they would see another process's commit). What a run reads from it is then what it
  * reads from a new one: the same tables, the same rows, the same results, statements prepared again
  * by SQLite where the file's schema cookie moved. Only the file's header counters differ, which no
- * statement of the lab reads; a ledger whose bytes a run exported is closed for real instead.
+ * statement of the lab reads; a ledger whose bytes a run exported is closed for real instead. Only
+ * the lab's own statements may run on a recycled ledger: state other SQL can leave on a connection
+ * (a TEMP table, a pragma) would outlive the run, so the explorer does not recycle for a student's parts.
  * `dispose` closes what it keeps.
  */
 export class LedgerRecycler {
