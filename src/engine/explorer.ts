@@ -344,9 +344,14 @@ export class Exploration {
 
   /** Runs up to `runs` more runs; true when the exploration is over (complete or bounded). */
   advance(runs: number): boolean {
-    const over = this.advanceRuns(runs);
-    if (over) this.recycler?.dispose();
-    return over;
+    // Over, or failed (a LabError on bad input ends it too): the recycled ledgers are closed.
+    let over = true;
+    try {
+      over = this.advanceRuns(runs);
+      return over;
+    } finally {
+      if (over) this.recycler?.dispose();
+    }
   }
 
   private advanceRuns(runs: number): boolean {
