@@ -2,6 +2,7 @@ import { assert } from './core/assert';
 import type { Components } from './core/components';
 import { LabError } from './core/errors';
 import type { Settings, Transport } from './core/transcript';
+import { LedgerRecycler, type SqliteHost } from './core/sqlite';
 import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
@@ -119,13 +120,16 @@ export interface ExploreResult {
   verdict: string;
 }
 
+/** What `toLocaleString('en-US')` formats with, made once: making one per exploration cost as much as a short exploration's runs. */
+const EN_US = new Intl.NumberFormat('en-US');
+
 /** The words for a result's violations: how many, and whether every ordering was explored. */
 export function violationsVerdict(result: {
   readonly violations: readonly unknown[];
   readonly complete: boolean;
   readonly states: number;
 }): string {
-  const states = result.states.toLocaleString('en-US');
+  const states = EN_US.format(result.states);
   const count = result.violations.length;
   if (count === 0)
     return result.complete
@@ -275,6 +279,12 @@ export class Exploration {
   private cut = false;
   /** Whether the partial-order reduction applies: on, and the scenario's model is reducible. */
   private readonly reducible: boolean;
+  /** Every run starts on a new empty ledger: one the last run closed, made new (see `LedgerRecycler`). */
+  private readonly recycler: LedgerRecycler | null;
+  /** What runs are given for `ledger`: the host's, with the recycler. */
+  private readonly ledger: SqliteHost | undefined;
+  /** The settings the invariants are checked with: the scenario's, overridden by the exploration's (the same for every run). */
+  private readonly checkedSettings: Settings;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -288,6 +298,15 @@ export class Exploration {
     this.bound = bound;
     this.transport = options.transport ?? scenario.defaultTransport;
     this.reducible = options.reduction !== false && (options.reducible ?? REDUCIBLE_MODELS).has(scenario.kind);
+    this.checkedSettings = { ...scenario.settings, ...((options.settings ?? {}) as Settings) };
+    const ledger = options.ledger;
+    // A student's parts may run any SQL on the connections (a TEMP table lives as long as its
+    // connection): their runs start on new files, as do those of a host that keeps the bytes.
+    this.recycler =
+      ledger === undefined || ledger.save !== undefined || options.components !== undefined
+        ? null
+        : new LedgerRecycler();
+    this.ledger = ledger === undefined || this.recycler === null ? ledger : { ...ledger, recycle: this.recycler };
   }
 
   get done(): boolean {
@@ -311,6 +330,17 @@ export class Exploration {
 
   /** Runs up to `runs` more runs; true when the exploration is over (complete or bounded). */
   advance(runs: number): boolean {
+    // Over, or failed (a LabError on bad input ends it too): the recycled ledgers are closed.
+    let over = true;
+    try {
+      over = this.advanceRuns(runs);
+      return over;
+    } finally {
+      if (over) this.recycler?.dispose();
+    }
+  }
+
+  private advanceRuns(runs: number): boolean {
     if (this.root !== null) return true;
     for (let left = runs; left > 0; left -= 1) {
       if (this.stack.length === 0) {
@@ -434,12 +464,11 @@ export class Exploration {
     | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[]; mark: HistoryMark }
     | { kind: 'pruned' } {
     this.runs += 1;
-    const settings = this.options.settings ?? {};
     const components = this.options.components?.();
     const driver = new Driver(
       choices,
       true,
-      { ...this.scenario.settings, ...(settings as Settings) },
+      this.checkedSettings,
       this.options.mergeStates ?? true,
       this.options.criticalArrivals ?? true,
       components === undefined ? null : () => components.probe.trail,
@@ -450,7 +479,10 @@ export class Exploration {
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
-      const transcript = runScenario(this.scenario, orderingRun(this.options, driver.chooser, components));
+      const transcript = runScenario(
+        this.scenario,
+        orderingRun({ ...this.options, ledger: this.ledger }, driver.chooser, components),
+      );
       this.settings ??= transcript.settings;
       driver.finish();
       // A run is a function of its choices: one given the choices of a state found earlier meets them all again.

@@ -8,14 +8,38 @@ import { assert, fail } from './assert';
  * xoroshiro128+ takes the seed as raw state, so seeds 0, 1, 2 … gave strongly correlated first
  * draws: every seeded chooser in a 30-seed sweep picked the same winner of a two-way race.)
  */
+type Generator = ReturnType<typeof mersenne>;
+
+/**
+ * The generator as seeded, per seed, for the last few seeds: seeding twists 624 words, which the
+ * explorer (a fresh run per ordering, one seed) would pay on every run; a clone of the seeded state
+ * draws exactly the numbers a new one would.
+ */
+const SEEDED = new Map<number, Generator>();
+const SEEDED_MAX = 8;
+
+function seeded(seed: number): Generator {
+  let generator = SEEDED.get(seed);
+  if (generator === undefined) {
+    generator = mersenne(seed);
+    if (SEEDED.size >= SEEDED_MAX) SEEDED.clear();
+    SEEDED.set(seed, generator);
+  }
+  return generator.clone();
+}
+
 export class SeededRandom {
   readonly seed: number;
-  private readonly rng: ReturnType<typeof mersenne>;
+  /** Made at the first draw: a run the explorer drives may never draw. */
+  private generator: Generator | null = null;
 
   constructor(seed: number) {
     assert(Number.isSafeInteger(seed), () => `seed must be a safe integer, got ${seed}`);
     this.seed = seed;
-    this.rng = mersenne(seed | 0);
+  }
+
+  private get rng(): Generator {
+    return (this.generator ??= seeded(this.seed | 0));
   }
 
   /** A uniform integer in [fromInclusive, toInclusive]. */

@@ -213,6 +213,17 @@ export class Scheduler {
     return queued.sort((a, b) => a.atMs - b.atMs || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   }
 
+  /**
+   * The instant of every queued event that was not withdrawn, in no particular order (where an
+   * explorer looks for the instants an arrival can fall on). Reads no label.
+   */
+  queuedInstants(): number[] {
+    const instants: number[] = [];
+    for (const event of this.queue.values()) if (event.state === 'queued') instants.push(event.atMs);
+    for (const event of this.beingChosen) if (event.state === 'queued') instants.push(event.atMs);
+    return instants;
+  }
+
   /** Withdraws a queued event; returns false if it already ran or was withdrawn. */
   cancel(handle: EventHandle): boolean {
     if (!(handle instanceof QueuedEvent)) fail(`event #${handle.seq} was not scheduled by a scheduler`);

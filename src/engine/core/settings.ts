@@ -72,22 +72,26 @@ function describeRange(spec: SettingSpec): string {
 }
 
 /** Checks one value against its spec; throws LAB005 naming the setting and the allowed range. */
+/** The refusal of a setting's value (a function, not a closure per check: every run checks every setting). */
+function badSetting(key: string, spec: SettingSpec, value: unknown): LabError {
+  return new LabError(
+    'LAB005',
+    `${key}=${JSON.stringify(value)} is not ${describeRange(spec)}; the other settings were kept`,
+  );
+}
+
 export function checkSetting(key: string, spec: SettingSpec, value: unknown): SettingValue {
-  const bad = () =>
-    new LabError(
-      'LAB005',
-      `${key}=${JSON.stringify(value)} is not ${describeRange(spec)}; the other settings were kept`,
-    );
   switch (spec.kind) {
     case 'integer':
       if (value === null && spec.nullable) return null;
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) throw bad();
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max)
+        throw badSetting(key, spec, value);
       return value;
     case 'boolean':
-      if (typeof value !== 'boolean') throw bad();
+      if (typeof value !== 'boolean') throw badSetting(key, spec, value);
       return value;
     case 'enum':
-      if (typeof value !== 'string' || !spec.values.includes(value)) throw bad();
+      if (typeof value !== 'string' || !spec.values.includes(value)) throw badSetting(key, spec, value);
       return value;
   }
 }

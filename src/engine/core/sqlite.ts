@@ -24,6 +24,12 @@ export interface SqliteHost {
   readonly bytes?: Uint8Array | null;
   /** Receives the ledger file's bytes at the end of the run. */
   readonly save?: (bytes: Uint8Array) => void;
+  /**
+   * Where a run's new empty ledger comes from and goes back to: the explorer's, which runs one
+   * ordering after another, each on a new empty ledger (see `LedgerRecycler`). Without it every new
+   * ledger is opened and closed for real.
+   */
+  readonly recycle?: LedgerRecycler;
 }
 
 export type StatementParams = readonly (string | number | null)[];
@@ -90,10 +96,23 @@ function rowOf(columns: readonly string[], values: SqlValue[]): Row {
   return row;
 }
 
+const OPENS_TRANSACTION = /^\s*(BEGIN|SAVEPOINT)\b/i;
+const ENDS_TRANSACTION = /^\s*(COMMIT|END|ROLLBACK)(\s+TRANSACTION)?\s*;?\s*$/i;
+/** The table `LedgerConnection.settle` writes to zero SQLite's change count: in the connection's temporary schema, named as no ledger table is. */
+const RECYCLE_TABLE = 'lab_recycle_changes';
+
 /** One working connection: prepared statements cached by SQL text, results as plain rows. */
 export class LedgerConnection {
   private readonly statements = new Map<string, Prepared>();
   private closed = false;
+  /**
+   * Whether a transaction may be open: set by every BEGIN or SAVEPOINT that succeeded, cleared by a
+   * COMMIT, END or ROLLBACK of the whole transaction that succeeded (a transaction opens no other way,
+   * so false means none is open; true may be wrong only the safe way, when SQLite ended one itself).
+   */
+  private mayHoldTransaction = false;
+  /** Whether `settle` made its table. */
+  private settled = false;
 
   constructor(
     readonly name: string,
@@ -119,6 +138,8 @@ export class LedgerConnection {
       const rows: Row[] = [];
       while (statement.step()) rows.push(rowOf(columns, statement.get()));
       statement.reset();
+      if (OPENS_TRANSACTION.test(sql)) this.mayHoldTransaction = true;
+      else if (ENDS_TRANSACTION.test(sql)) this.mayHoldTransaction = false;
       return { ok: true, rows, changes: this.db.getRowsModified() };
     } catch (error) {
       prepared?.statement.reset();
@@ -130,6 +151,25 @@ export class LedgerConnection {
   get database(): Database {
     assert(!this.closed, () => `connection ${this.name} is closed`);
     return this.db;
+  }
+
+  /**
+   * Leaves the connection as a new one would be for a ledger given back to its recycler (after every
+   * connection's `rollback`): `changes` (SQLite's count of the last INSERT, UPDATE or DELETE, which
+   * every statement's result carries) at 0. False when it cannot, and the ledger is closed for real.
+   */
+  settle(): boolean {
+    if (this.closed) return false;
+    // A statement on a table of the connection's own temporary schema: the ledger file is not touched
+    // (a statement on it costs a lock and a hot-journal check in sql.js's file system, thirty times this).
+    if (!this.settled && !this.run(`CREATE TEMP TABLE ${RECYCLE_TABLE} (unused)`).ok) return false;
+    this.settled = true;
+    return this.run(`DELETE FROM temp.${RECYCLE_TABLE} WHERE 0`).ok && this.db.getRowsModified() === 0;
+  }
+
+  /** Ends the transaction the connection may hold (a run the explorer stopped part-way may hold one). */
+  rollback(): void {
+    if (!this.closed && this.mayHoldTransaction) this.run('ROLLBACK');
   }
 
   close(): void {
@@ -146,11 +186,18 @@ function filenameOf(database: Database): unknown {
   return 'filename' in database ? database.filename : undefined;
 }
 
+/** Per sql.js module, the bytes of a new empty ledger (`LedgerFile.empty`). */
+const EMPTY_LEDGERS = new WeakMap<SqlModule, Uint8Array>();
+
 /** The ledger file and the connections attached to it. */
 export class LedgerFile {
   private holder: Database;
   private readonly sql: SqlModule;
   private readonly connections: LedgerConnection[] = [];
+  /** The recycler this new empty ledger goes back to on `close`; null once its bytes were exported (sql.js reopens the holder then). */
+  private recycler: LedgerRecycler | null = null;
+  /** With a recycler: the connections already handed out since the ledger was taken (the others wait for `connect`). */
+  private readonly lent = new Set<LedgerConnection>();
 
   private constructor(sql: SqlModule, holder: Database) {
     this.sql = sql;
@@ -159,9 +206,56 @@ export class LedgerFile {
 
   /**
    * Opens a ledger from saved bytes (or a new empty one). Bytes that are not a SQLite database, or a
-   * SQLite database that is not a lab ledger, are refused with LAB010 and nothing is changed.
+   * SQLite database that is not a lab ledger, are refused with LAB010 and nothing is changed. A new
+   * empty one comes from `recycle` when given.
    */
-  static open(sql: SqlModule, bytes: Uint8Array | null): LedgerFile {
+  static open(sql: SqlModule, bytes: Uint8Array | null, recycle?: LedgerRecycler): LedgerFile {
+    if (bytes !== null) return LedgerFile.build(sql, bytes);
+    if (recycle === undefined) return LedgerFile.empty(sql);
+    const file = recycle.take(sql) ?? LedgerFile.empty(sql);
+    file.recycler = recycle;
+    return file;
+  }
+
+  /** The SQLite handle of the holder (sql.js keeps it on the database object but leaves it out of its types). */
+  get handle(): number {
+    const handle = (this.holder as unknown as { db?: unknown }).db;
+    assert(typeof handle === 'number' && handle !== 0, 'sql.js keeps the SQLite handle on the database object');
+    return handle;
+  }
+
+  /**
+   * For the recycler: the ledger's connections left as new ones (`LedgerConnection.settle`); false
+   * when one could not be, and the ledger must be closed for real.
+   */
+  settle(): boolean {
+    this.lent.clear();
+    this.recycler = null;
+    for (const connection of this.connections) connection.rollback();
+    return this.connections.every((connection) => connection.settle());
+  }
+
+  /**
+   * A new empty ledger: a copy of the file `build` made once for this sql.js (schema and format row
+   * in place), opened with the holder's pragmas. Creating the schema is most of opening a ledger, and
+   * the explorer opens one per ordering; the copy is the very file a new build leaves, page for page,
+   * so every statement after it runs on the same bytes.
+   */
+  private static empty(sql: SqlModule): LedgerFile {
+    let template = EMPTY_LEDGERS.get(sql);
+    if (template === undefined) {
+      const built = LedgerFile.build(sql, null);
+      template = built.export();
+      built.close();
+      EMPTY_LEDGERS.set(sql, template);
+    }
+    const holder = new sql.Database(template);
+    holder.exec('PRAGMA trusted_schema=OFF');
+    holder.exec('PRAGMA journal_mode=MEMORY');
+    return new LedgerFile(sql, holder);
+  }
+
+  private static build(sql: SqlModule, bytes: Uint8Array | null): LedgerFile {
     let holder: Database;
     try {
       holder = bytes === null ? new sql.Database() : new sql.Database(bytes);
@@ -213,6 +307,14 @@ export class LedgerFile {
 
   /** A new, independent connection to this ledger file (attached as `ledger`). */
   connect(name: string): LedgerConnection {
+    if (this.recycler !== null) {
+      // A recycled ledger keeps the connections its last run made: one of that name not yet lent is as good as new.
+      const kept = this.connections.find((connection) => connection.name === name && !this.lent.has(connection));
+      if (kept !== undefined) {
+        this.lent.add(kept);
+        return kept;
+      }
+    }
     const db = new this.sql.Database();
     db.exec('PRAGMA trusted_schema=OFF');
     const filename = filenameOf(this.holder);
@@ -224,11 +326,14 @@ export class LedgerFile {
     db.exec('PRAGMA ledger.synchronous=OFF');
     const connection = new LedgerConnection(name, db);
     this.connections.push(connection);
+    this.lent.add(connection);
     return connection;
   }
 
   /** A standard SQLite database file (the sqlite3 shell opens it). Connections must be idle. */
   export(): Uint8Array {
+    // sql.js closes and reopens the holder to read its file: it is not the one the recycler would reset.
+    this.recycler = null;
     return this.holder.export();
   }
 
@@ -242,9 +347,86 @@ export class LedgerFile {
   }
 
   close(): void {
+    if (this.recycler !== null && this.recycler.give(this, this.sql)) return;
     for (const connection of this.connections) connection.close();
     this.connections.length = 0;
     this.holder.close();
+  }
+}
+
+/** The parts of sql.js's module a recycler calls: SQLite's backup API, which sql.js exports but leaves out of its types. */
+interface BackupApi {
+  stringToNewUTF8(text: string): number;
+  _free(pointer: number): void;
+  _sqlite3_backup_init(destination: number, destinationName: number, source: number, sourceName: number): number;
+  _sqlite3_backup_step(backup: number, pages: number): number;
+  _sqlite3_backup_finish(backup: number): number;
+}
+
+const SQLITE_DONE = 101;
+const SQLITE_OK = 0;
+/** Ledgers a recycler keeps: a run uses one (a replica's own memory, two). */
+const RECYCLED_MAX = 4;
+
+/**
+ * New empty ledgers for a host that runs one ordering after another, each on a new empty ledger (the
+ * explorer). Opening one is a holder database, a connection per party that ATTACHes it, and each
+ * statement prepared again: most of a short run. A ledger given back here is made new instead: its
+ * connections left without a transaction and with SQLite's change count at 0, and its file
+ * overwritten with the new empty ledger by SQLite's own backup API (`sqlite3_backup`: page for page,
+ * through the holder's pager, so the connections attached to it see the new file at their next
+ * statement, as they would see another process's commit). What a run reads from it is then what it
+ * reads from a new one: the same tables, the same rows, the same results, statements prepared again
+ * by SQLite where the file's schema cookie moved. Only the file's header counters differ, which no
+ * statement of the lab reads; a ledger whose bytes a run exported is closed for real instead. Only
+ * the lab's own statements may run on a recycled ledger: state other SQL can leave on a connection
+ * (a TEMP table, a pragma) would outlive the run, so the explorer does not recycle for a student's parts.
+ * `dispose` closes what it keeps.
+ */
+export class LedgerRecycler {
+  private readonly idle: LedgerFile[] = [];
+  /** Per sql.js, the new empty ledger the files are reset from, open while the recycler lives. */
+  private template: { sql: SqlModule; file: LedgerFile } | null = null;
+
+  /** A kept ledger, made new; null when none is kept (or none for this sql.js). */
+  take(sql: SqlModule): LedgerFile | null {
+    if (this.template?.sql !== sql) return null;
+    return this.idle.pop() ?? null;
+  }
+
+  /** Takes a closed ledger back, made new; false when it cannot (then the caller closes it). */
+  give(file: LedgerFile, sql: SqlModule): boolean {
+    if (this.idle.length >= RECYCLED_MAX) return false;
+    if (this.template === null) this.template = { sql, file: LedgerFile.open(sql, null) };
+    if (this.template.sql !== sql || !file.settle()) return false;
+    if (!this.reset(sql, file)) return false;
+    this.idle.push(file);
+    return true;
+  }
+
+  private reset(sql: SqlModule, file: LedgerFile): boolean {
+    const api = sql as unknown as BackupApi;
+    const name = api.stringToNewUTF8('main');
+    try {
+      const backup = api._sqlite3_backup_init(
+        file.handle,
+        name,
+        (this.template as { file: LedgerFile }).file.handle,
+        name,
+      );
+      if (backup === 0) return false;
+      const stepped = api._sqlite3_backup_step(backup, -1);
+      return api._sqlite3_backup_finish(backup) === SQLITE_OK && stepped === SQLITE_DONE;
+    } finally {
+      api._free(name);
+    }
+  }
+
+  /** Closes every ledger kept, and the template. */
+  dispose(): void {
+    for (const file of this.idle.splice(0)) file.close();
+    this.template?.file.close();
+    this.template = null;
   }
 }
 

@@ -584,9 +584,13 @@ export class Wire {
   }
 
   // A delivery event's label and action, taking its flight as the event's argument: no closures per message.
-  private readonly deliveryLabel = (flight: InFlight): string =>
-    `deliver ${this.summaryOf(flight)} to ${flight.event.to}`;
-  private readonly arriveFlight = (flight: InFlight): void => this.arrive(flight);
+  // Bound methods, not arrow functions: tsx names every arrow function as it is made (each run makes a wire).
+  private readonly deliveryLabel: (flight: InFlight) => string = this.labelDelivery.bind(this);
+  private readonly arriveFlight: (flight: InFlight) => void = this.arrive.bind(this);
+
+  private labelDelivery(flight: InFlight): string {
+    return `deliver ${this.summaryOf(flight)} to ${flight.event.to}`;
+  }
 
   /**
    * A delivery event ran. FIFO: if an older message of the same channel is due at this instant and

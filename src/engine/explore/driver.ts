@@ -164,30 +164,42 @@ export class Driver {
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
     this.hashing = resume === null;
     this.checker = new InvariantChecker(settings);
+    // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
+    // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
     const hooks: ExplorerHooks = {
-      arrival: (window) => this.arrival(window),
-      observe: (event) => this.observe(event),
-      attach: (scheduler) => {
-        this.scheduler = scheduler;
-      },
-      armed: (delayMs) => {
-        if (delayMs > 0 && this.criticalArrivals && this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
-      },
-      state: (describe) => {
-        if (this.mergeStates) this.describe = describe;
-      },
-      step: (event) => this.step(event),
-      touch: (channelKey) => {
-        const current = this.current;
-        if (current === null) return;
-        if (channelKey === '*') current.all = true;
-        else current.channels.add(channelKey);
-      },
-      withdrawn: (actor) => {
-        if (this.current !== null) this.current.parties |= PARTY[actor];
-      },
+      arrival: this.arrival.bind(this),
+      observe: this.observe.bind(this),
+      attach: this.attach.bind(this),
+      armed: this.armed.bind(this),
+      state: this.state.bind(this),
+      step: this.step.bind(this),
+      touch: this.touch.bind(this),
+      withdrawn: this.withdrawn.bind(this),
     };
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
+  }
+
+  private attach(scheduler: Scheduler): void {
+    this.scheduler = scheduler;
+  }
+
+  private armed(delayMs: number): void {
+    if (delayMs > 0 && this.criticalArrivals && this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
+  }
+
+  private state(describe: () => string): void {
+    if (this.mergeStates) this.describe = describe;
+  }
+
+  private touch(channelKey: string): void {
+    const current = this.current;
+    if (current === null) return;
+    if (channelKey === '*') current.all = true;
+    else current.channels.add(channelKey);
+  }
+
+  private withdrawn(actor: Actor): void {
+    if (this.current !== null) this.current.parties |= PARTY[actor];
   }
 
   /** An event is about to run: the one before it is over (its footprint complete), and a sleeping one is not run again. */
@@ -382,11 +394,15 @@ export class Driver {
    * one, the same-instant choice at q runs the timer before or after q's event, so both sides are met.
    */
   private arrival(window: ArrivalWindow): number {
-    const instants = new Set<number>([window.earliestMs]);
-    const inside = (atMs: number) => atMs > window.earliestMs && atMs < window.latestMs;
-    for (const queued of this.scheduler?.queuedEvents() ?? []) {
-      if (inside(queued.atMs)) instants.add(queued.atMs);
-      for (const delayMs of this.delays) if (inside(queued.atMs - delayMs)) instants.add(queued.atMs - delayMs);
+    const { earliestMs, latestMs } = window;
+    const instants = new Set<number>([earliestMs]);
+    // Only the instants are read here, not the labels the state key hashes; no closure per arrival either.
+    for (const atMs of this.scheduler?.queuedInstants() ?? []) {
+      if (atMs > earliestMs && atMs < latestMs) instants.add(atMs);
+      for (const delayMs of this.delays) {
+        const startMs = atMs - delayMs;
+        if (startMs > earliestMs && startMs < latestMs) instants.add(startMs);
+      }
     }
     instants.add(window.latestMs);
     const options: Choice[] = [...instants]

@@ -152,7 +152,7 @@ export class LedgerLab {
       execute === undefined || options.components === undefined
         ? null
         : new ComponentLedgerRun(execute, options.components.probe, this.sim.componentClock());
-    this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null);
+    this.file = LedgerFile.open(this.host.sql, this.host.bytes ?? null, this.host.recycle);
     this.record({
       kind: 'ledger',
       action: 'opened',
@@ -192,7 +192,7 @@ export class LedgerLab {
     if (!this.perReplica || name === 'conn-1') return this.file;
     let file = this.replicaFiles.get(name);
     if (file === undefined) {
-      file = LedgerFile.open(this.host.sql, null);
+      file = LedgerFile.open(this.host.sql, null, this.host.recycle);
       this.replicaFiles.set(name, file);
       this.record({
         kind: 'ledger',
@@ -820,7 +820,7 @@ export class LedgerLab {
         action: 'closed',
         detail: 'the server restarts: its in-memory ledger is gone with every key it recorded',
       });
-      this.file = LedgerFile.open(this.host.sql, null);
+      this.file = LedgerFile.open(this.host.sql, null, this.host.recycle);
       this.record({
         kind: 'ledger',
         action: 'reopened',

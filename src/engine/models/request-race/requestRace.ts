@@ -395,26 +395,32 @@ export class RequestRace {
    * so a same-instant chooser can reorder a step against the simulation's events but never against
    * its own script.
    */
+  private scheduleStep(
+    steps: readonly { readonly atMs: number; readonly action: ScriptStep['do'] }[],
+    index: number,
+  ): void {
+    const step = steps[index];
+    if (step === undefined) return;
+    this.sim.at(Math.max(step.atMs, this.sim.nowMs), 'client', `script ${step.action}`, () => {
+      this.act(step.action);
+      this.scheduleStep(steps, index + 1);
+    });
+  }
+
+  private act(action: ScriptStep['do']): void {
+    if (action === 'call') this.call();
+    else if (action === 'cancel') this.cancel();
+    else if (action === 'cancel-malformed') this.sendBuggyCancel(true);
+    else this.sendBuggyCancel(false);
+  }
+
   run(script: readonly ScriptStep[]): this {
     const steps = script.flatMap((step) => {
       const atMs = step.at === 'cancelAtMs' ? this.settings.cancelAtMs : step.at;
       return atMs === null ? [] : [{ atMs, action: step.do }];
     });
-    const actions = {
-      call: () => this.call(),
-      cancel: () => this.cancel(),
-      'cancel-malformed': () => this.sendBuggyCancel(true),
-      'cancel-unknown': () => this.sendBuggyCancel(false),
-    };
-    const scheduleStep = (index: number): void => {
-      const step = steps[index];
-      if (step === undefined) return;
-      this.sim.at(Math.max(step.atMs, this.sim.nowMs), 'client', `script ${step.action}`, () => {
-        actions[step.action]();
-        scheduleStep(index + 1);
-      });
-    };
-    scheduleStep(0);
+    // No named closures here: tsx names each as it is made, and the explorer makes a run per ordering.
+    this.scheduleStep(steps, 0);
     this.sim.run();
     this.sim.wire.assertAllAnswered();
     return this;

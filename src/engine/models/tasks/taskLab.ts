@@ -113,7 +113,7 @@ export class TaskLab {
     this.transport = options.transport;
     this.sim = mcpSim(options, { eventsMax: options.settings.eventsMax, latency: options.settings });
     this.host = options.ledger;
-    this.file = LedgerFile.open(options.ledger.sql, options.ledger.bytes ?? null);
+    this.file = LedgerFile.open(options.ledger.sql, options.ledger.bytes ?? null, options.ledger.recycle);
     this.save = options.ledger.save;
     this.db = this.file.connect('tasks');
     this.taskId = this.freeTaskId();
