@@ -1,6 +1,7 @@
 import type { DiagramLayout } from '../diagram/geometry/model';
 import type { EventWording, LabAnswer, LabEvent, LabResponse, ToolResponse } from './protocol';
 import type { Transcript } from '../engine';
+import { packedBuffers, packRows, unpackRows, type LayoutRows } from './layoutCodec';
 
 /**
  * A long answer travels in parts: a run of 20,000 events, its wording and its diagram's
@@ -25,7 +26,6 @@ export const FIRST_PART_EVENTS = 125;
 
 type RunPart = Extract<LabResponse, { type: 'run-part' }>;
 type Parted = Extract<LabAnswer, { type: 'transcript' | 'layout' }>;
-type LayoutRows = Pick<DiagramLayout, 'rowY' | 'wires' | 'markers' | 'times' | 'bars' | 'breaks'>;
 
 const ROW_LISTS = ['wires', 'markers', 'times', 'bars', 'breaks'] as const;
 
@@ -98,14 +98,14 @@ export function inParts(
     from,
     events: withEvents ? transcript.transcript.events.slice(from, to) : [],
     wording: withEvents ? transcript.wording.slice(from, to) : [],
-    layout: {
+    layout: packRows({
       rowY: layout.rowY.slice(from, to),
       wires: take('wires', to),
       markers: take('markers', to),
       times: take('times', to),
       bars: take('bars', to),
       breaks: take('breaks', to),
-    },
+    }),
   }));
   const emptyLayout: DiagramLayout = { ...layout, rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
   const answer: Parted =
@@ -144,8 +144,9 @@ export class PartsAssembly {
     for (const event of part.events) this.events.push(event);
     for (const wording of part.wording) this.wording.push(wording);
     if (part.layout !== null) {
-      for (const y of part.layout.rowY) this.rows.rowY.push(y);
-      for (const list of ROW_LISTS) for (const item of part.layout[list]) (this.rows[list] as unknown[]).push(item);
+      const rows = unpackRows(part.layout);
+      for (const y of rows.rowY) this.rows.rowY.push(y);
+      for (const list of ROW_LISTS) for (const item of rows[list]) (this.rows[list] as unknown[]).push(item);
     }
     return null;
   }
@@ -182,4 +183,9 @@ export class PartsAssembly {
       },
     };
   }
+}
+
+/** The buffers a message hands over instead of having them copied: a part's packed layout rows. */
+export function transferOf(message: LabResponse | ToolResponse): ArrayBuffer[] {
+  return message.type === 'run-part' && message.layout !== null ? packedBuffers(message.layout) : [];
 }

@@ -12,6 +12,7 @@ import type {
   Transcript,
 } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/model';
+import { explainPackedRows, type PackedRows } from './layoutCodec';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
@@ -696,7 +697,23 @@ const layoutRowEntries = {
   bars: v.array(DeadlineBarSchema),
   breaks: v.array(TimeBreakSchema),
 };
-export const LayoutRowsSchema = v.object(layoutRowEntries);
+/** A long answer's part carries the rows packed (layoutCodec.ts): typed arrays and a string table, checked in loops over the numbers. */
+const PackedListSchema = v.object({ count: nonNegativeInt, values: v.instance(Float64Array) });
+export const PackedRowsSchema = v.pipe(
+  v.object({
+    strings: v.array(v.string()),
+    rowY: v.instance(Float64Array),
+    wires: PackedListSchema,
+    markers: PackedListSchema,
+    times: PackedListSchema,
+    bars: PackedListSchema,
+    breaks: PackedListSchema,
+  }),
+  v.check(
+    (rows) => explainPackedRows(rows) === null,
+    (issue) => `the packed layout rows are not well formed: ${explainPackedRows(issue.input as PackedRows) ?? ''}`,
+  ),
+);
 const ReachSchema = v.object({ above: finite, below: finite, long: v.array(nonNegativeInt) });
 const checkedLayout = v.object({
   lanes: v.array(LaneSchema),
@@ -1177,7 +1194,7 @@ export const RunPartSchema = v.object({
     v.transform((events): LabEvent[] => events),
   ),
   wording: v.array(EventWordingSchema),
-  layout: v.nullable(LayoutRowsSchema),
+  layout: v.nullable(PackedRowsSchema),
 });
 const parts = v.optional(nonNegativeInt);
 
