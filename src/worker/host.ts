@@ -430,7 +430,6 @@ async function handle(
       const transcript = recordingTranscript(probe, report('converting'));
       const wording = wordRecording(transcript.events, report('wording'));
       report('laying out')(0, transcript.events.length);
-      if (notify !== undefined) for (const part of transcriptAhead(requestId, transcript, wording) ?? []) notify(part);
       const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
       return { type: 'transcript', requestId, transcript, facts: null, race: null, wording, layout };
     }
