@@ -16,13 +16,24 @@ type FieldKind =
   | { choice: readonly string[]; nullable?: boolean };
 type Fields<T> = ReadonlyArray<readonly [keyof T & string, FieldKind]>;
 
+export const WIRE_KINDS = ['message', 'stream-close', 'comment'] as const satisfies ReadonlyArray<Wire['kind']>;
+export const WIRE_FATES = ['delivered', 'ignored', 'lost', 'closed'] as const satisfies ReadonlyArray<Wire['fate']>;
+export const MARKER_TONES = ['plain', 'muted', 'good', 'warn', 'bad', 'strong'] as const satisfies ReadonlyArray<
+  Marker['tone']
+>;
+export const MARKER_LOOKS = ['marker', 'chip', 'dot'] as const satisfies ReadonlyArray<Marker['look']>;
+export const BAR_DEADLINES = ['idle', 'max'] as const satisfies ReadonlyArray<DeadlineBar['deadline']>;
+export const BAR_END_ACTIONS = ['reset', 'fired', 'disarmed'] as const satisfies ReadonlyArray<
+  NonNullable<DeadlineBar['endAction']>
+>;
+
 const finite = { number: 'finite' } as const;
 const count = { number: 'count' } as const;
 const text = { string: true } as const;
 
 const WIRE: Fields<Wire> = [
   ['id', text],
-  ['kind', { choice: ['message', 'stream-close', 'comment'] }],
+  ['kind', { choice: WIRE_KINDS }],
   ['index', count],
   ['seq', count],
   ['from', text],
@@ -38,7 +49,7 @@ const WIRE: Fields<Wire> = [
   ['label', text],
   ['sentAtMs', finite],
   ['arrivesAtMs', { number: 'finite', nullable: true }],
-  ['fate', { choice: ['delivered', 'ignored', 'lost', 'closed'] }],
+  ['fate', { choice: WIRE_FATES }],
   ['resolvedAt', count],
   ['reason', { string: true, nullable: true }],
   ['description', text],
@@ -53,12 +64,12 @@ const MARKER: Fields<Marker> = [
   ['x', finite],
   ['y', finite],
   ['text', text],
-  ['tone', { choice: ['plain', 'muted', 'good', 'warn', 'bad', 'strong'] }],
+  ['tone', { choice: MARKER_TONES }],
   ['title', text],
   ['width', finite],
   ['height', finite],
   ['lines', { number: 'lines' }],
-  ['look', { choice: ['marker', 'chip', 'dot'] }],
+  ['look', { choice: MARKER_LOOKS }],
   ['bandY', finite],
 ];
 const TIME: Fields<TimeMark> = [
@@ -75,14 +86,14 @@ const BREAK: Fields<TimeBreak> = [
 ];
 const BAR: Fields<DeadlineBar> = [
   ['id', text],
-  ['deadline', { choice: ['idle', 'max'] }],
+  ['deadline', { choice: BAR_DEADLINES }],
   ['index', count],
   ['x', finite],
   ['y1', finite],
   ['dueAtMs', finite],
   ['yDue', finite],
   ['endIndex', { number: 'count', nullable: true }],
-  ['endAction', { choice: ['reset', 'fired', 'disarmed'], nullable: true }],
+  ['endAction', { choice: BAR_END_ACTIONS, nullable: true }],
   ['yEnd', { number: 'finite', nullable: true }],
 ];
 
@@ -188,29 +199,88 @@ export function explainPackedRows(rows: PackedRows): string | null {
   return null;
 }
 
-/** The layout rows a packed part holds (checked first with explainPackedRows). */
+/**
+ * The layout rows a packed part holds (checked first with explainPackedRows). Each list is unpacked by
+ * an object literal of its fields in the order packed (WIRE, MARKER, …): the objects get one shape
+ * each, as the worker's did, which the diagram reads fast (the round-trip test holds the order).
+ */
 export function unpackRows(rows: PackedRows): LayoutRows {
-  const unpack = <T>(list: PackedList, fields: Fields<T>): T[] => {
-    const items: T[] = new Array<T>(list.count);
-    let at = 0;
-    for (let i = 0; i < list.count; i++) {
-      const item: Record<string, unknown> = {};
-      for (const [name, kind] of fields) {
-        const value = list.values[at++] as number;
-        if ('number' in kind) item[name] = Number.isNaN(value) ? null : value;
-        else if (value === -1) item[name] = null;
-        else item[name] = 'string' in kind ? rows.strings[value] : kind.choice[value];
-      }
-      items[i] = item as T;
-    }
+  const { strings } = rows;
+  const text = (value: number) => strings[value] as string;
+  const maybeText = (value: number) => (value === -1 ? null : text(value));
+  const maybe = (value: number) => (Number.isNaN(value) ? null : value);
+  const each = <T>(list: PackedList, fields: Fields<T>, item: (v: Float64Array, at: number) => T): T[] => {
+    const items = new Array<T>(list.count);
+    for (let i = 0; i < list.count; i++) items[i] = item(list.values, i * fields.length);
     return items;
   };
+  const choice = <C extends string>(choices: readonly C[], value: number) => choices[value] as C;
   return {
     rowY: Array.from(rows.rowY),
-    wires: unpack(rows.wires, WIRE),
-    markers: unpack(rows.markers, MARKER),
-    times: unpack(rows.times, TIME),
-    bars: unpack(rows.bars, BAR),
-    breaks: unpack(rows.breaks, BREAK),
+    wires: each(rows.wires, WIRE, (v, at) => ({
+      id: text(v[at] as number),
+      kind: choice(WIRE_KINDS, v[at + 1] as number),
+      index: v[at + 2] as number,
+      seq: v[at + 3] as number,
+      from: text(v[at + 4] as number),
+      to: text(v[at + 5] as number),
+      x1: v[at + 6] as number,
+      y1: v[at + 7] as number,
+      x2: v[at + 8] as number,
+      y2: v[at + 9] as number,
+      labelX: v[at + 10] as number,
+      labelY: v[at + 11] as number,
+      tagX: v[at + 12] as number,
+      tagY: v[at + 13] as number,
+      label: text(v[at + 14] as number),
+      sentAtMs: v[at + 15] as number,
+      arrivesAtMs: maybe(v[at + 16] as number),
+      fate: choice(WIRE_FATES, v[at + 17] as number),
+      resolvedAt: v[at + 18] as number,
+      reason: maybeText(v[at + 19] as number),
+      description: text(v[at + 20] as number),
+      bandY: v[at + 21] as number,
+    })),
+    markers: each(rows.markers, MARKER, (v, at) => ({
+      id: text(v[at] as number),
+      index: v[at + 1] as number,
+      seq: v[at + 2] as number,
+      kind: text(v[at + 3] as number),
+      lane: text(v[at + 4] as number),
+      x: v[at + 5] as number,
+      y: v[at + 6] as number,
+      text: text(v[at + 7] as number),
+      tone: choice(MARKER_TONES, v[at + 8] as number),
+      title: text(v[at + 9] as number),
+      width: v[at + 10] as number,
+      height: v[at + 11] as number,
+      lines: v[at + 12] as number,
+      look: choice(MARKER_LOOKS, v[at + 13] as number),
+      bandY: v[at + 14] as number,
+    })),
+    times: each(rows.times, TIME, (v, at) => ({
+      id: text(v[at] as number),
+      index: v[at + 1] as number,
+      y: v[at + 2] as number,
+      atMs: v[at + 3] as number,
+    })),
+    bars: each(rows.bars, BAR, (v, at) => ({
+      id: text(v[at] as number),
+      deadline: choice(BAR_DEADLINES, v[at + 1] as number),
+      index: v[at + 2] as number,
+      x: v[at + 3] as number,
+      y1: v[at + 4] as number,
+      dueAtMs: v[at + 5] as number,
+      yDue: v[at + 6] as number,
+      endIndex: maybe(v[at + 7] as number),
+      endAction: v[at + 8] === -1 ? null : choice(BAR_END_ACTIONS, v[at + 8] as number),
+      yEnd: maybe(v[at + 9] as number),
+    })),
+    breaks: each(rows.breaks, BREAK, (v, at) => ({
+      id: text(v[at] as number),
+      index: v[at + 1] as number,
+      y: v[at + 2] as number,
+      ms: v[at + 3] as number,
+    })),
   };
 }
