@@ -12,7 +12,16 @@ import type {
   Transcript,
 } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/model';
-import { explainPackedRows, type PackedRows } from './layoutCodec';
+import {
+  BAR_DEADLINES,
+  BAR_END_ACTIONS,
+  explainPackedRows,
+  MARKER_LOOKS,
+  MARKER_TONES,
+  WIRE_FATES,
+  WIRE_KINDS,
+  type PackedRows,
+} from './layoutCodec';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_CHARS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
@@ -634,7 +643,7 @@ export const TimeScaleSchema = v.picklist(['ordinal', 'linear']);
 const LaneSchema = v.object({ id: v.string(), label: v.string(), x: finite });
 const WireSchema = v.object({
   id: v.string(),
-  kind: v.picklist(['message', 'stream-close', 'comment']),
+  kind: v.picklist(WIRE_KINDS),
   index: nonNegativeInt,
   seq: nonNegativeInt,
   from: v.string(),
@@ -650,7 +659,7 @@ const WireSchema = v.object({
   label: v.string(),
   sentAtMs: finite,
   arrivesAtMs: v.nullable(finite),
-  fate: v.picklist(['delivered', 'ignored', 'lost', 'closed']),
+  fate: v.picklist(WIRE_FATES),
   resolvedAt: nonNegativeInt,
   reason: v.nullable(v.string()),
   description: v.string(),
@@ -666,26 +675,26 @@ const MarkerSchema = v.object({
   x: finite,
   y: finite,
   text: v.string(),
-  tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']),
+  tone: v.picklist(MARKER_TONES),
   title: v.string(),
   width: finite,
   height: finite,
   lines: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  look: v.picklist(['marker', 'chip', 'dot']),
+  look: v.picklist(MARKER_LOOKS),
   bandY: finite,
 });
 const TimeMarkSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, atMs: finite });
 const TimeBreakSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, ms: finite });
 const DeadlineBarSchema = v.object({
   id: v.string(),
-  deadline: v.picklist(['idle', 'max']),
+  deadline: v.picklist(BAR_DEADLINES),
   index: nonNegativeInt,
   x: finite,
   y1: finite,
   dueAtMs: finite,
   yDue: finite,
   endIndex: v.nullable(nonNegativeInt),
-  endAction: v.nullable(v.picklist(['reset', 'fired', 'disarmed'])),
+  endAction: v.nullable(v.picklist(BAR_END_ACTIONS)),
   yEnd: v.nullable(finite),
 });
 /** The layout's lists that follow the events: a run's answer sends them in parts (see runParts.ts). */
