@@ -11,6 +11,7 @@ import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type LabelPlacement } from '../diagram/geometry/layout';
 import type { TimeScale } from '../diagram/geometry/model';
 import { raceFactSteps } from './facts';
+import { transcriptAhead } from './runParts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
 import type { LedgerStorage } from './ledgerStorage';
@@ -26,6 +27,7 @@ import {
   type ExploreRequest,
   type ExploreResult,
   type LabAnswer,
+  type LabResponse,
   type LabRequest,
   type LedgerRow,
   type LedgerRows,
@@ -73,15 +75,19 @@ export interface LabHostOptions {
 }
 
 /** What a long request reports before its answer: a run's events so far, or an exploration's states. */
-export type Progress = ProgressResponse | ExploreProgressResponse | RecordingProgressResponse;
+/** What a host sends before an answer: progress reports, and a long run's events and wording in parts (transcriptAhead). */
+export type Progress =
+  ProgressResponse | ExploreProgressResponse | RecordingProgressResponse | Extract<LabResponse, { type: 'run-part' }>;
 
 /** How many runs an exploration makes between two looks at the clock (a run takes microseconds to milliseconds). */
 const EXPLORE_SLICE_RUNS = 16;
 
 export interface LabHost {
   /**
-   * Answers one message. `notify` receives the `progress` reports of a long run before the answer;
-   * they are optional reading and never replace it.
+   * Answers one message. `notify` receives the `progress` reports of a long run before the answer
+   * (optional reading, they never replace it), and a long run's events and wording in parts before
+   * it is laid out: the answer then leaves them out of its own parts (runParts.ts), so a `notify` must
+   * post them all, in order, before the answer.
    */
   handleMessage(data: unknown, notify?: (progress: Progress) => void): Promise<LabAnswer>;
 }
@@ -417,6 +423,8 @@ async function handle(
       // The engine words every event once; the page draws and never words events itself. The
       // diagram is laid out here too, off the page's thread; the page only cuts it.
       const wording = wordEvents(transcript.events);
+      // A long run's events and wording go first: the page reads them while the run is laid out.
+      if (notify !== undefined) for (const part of transcriptAhead(requestId, transcript, wording) ?? []) notify(part);
       const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
       return {
         type: 'transcript',

@@ -42,11 +42,16 @@ export function createInProcessWorker(options: InProcessWorkerOptions = {}): InP
   let delay: (request: unknown) => number = () => 0;
   let terminated = false;
 
-  /** Hands one message to the page's listeners, asynchronously, as a real worker would. */
+  /**
+   * Hands one message to the page's listeners, asynchronously, as a real worker would: cloned when
+   * sent, and delivered in the order sent (a run's parts sent ahead of its answer arrive before it).
+   */
+  const outbox: unknown[] = [];
   function dispatch(response: unknown): void {
+    outbox.push(structuredClone(response));
     setTimeout(() => {
+      const data = outbox.shift();
       if (terminated) return;
-      const data = structuredClone(response);
       for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
     }, 0);
   }
@@ -65,11 +70,7 @@ export function createInProcessWorker(options: InProcessWorkerOptions = {}): InP
         } catch {
           // Not a well-formed answer (a test's stand-in): sent as it is, for the client to refuse.
         }
-        for (const message of messages) {
-          if (terminated) return;
-          const data = structuredClone(message);
-          for (const listener of listeners.get('message') ?? []) listener(new MessageEvent('message', { data }));
-        }
+        for (const message of messages) dispatch(message);
       });
     }, delay(request));
   };

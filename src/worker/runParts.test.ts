@@ -8,7 +8,7 @@ import { createLabClient, LabClientError } from './client';
 import { layoutDiagram } from '../diagram/geometry/layout';
 import { createInProcessWorker } from './inProcessWorker';
 import { explainBadResponse, type LabResponse } from './protocol';
-import { inParts, PART_EVENTS, PartsAssembly } from './runParts';
+import { inParts, PART_EVENTS, PartsAssembly, transcriptAhead } from './runParts';
 
 const settings = { progressEveryMs: 2 };
 const transcript = runScenario(findScenario('C'), { transport: 'stdio', seed: 1, settings });
@@ -68,10 +68,79 @@ describe('a long answer in parts', () => {
   });
 });
 
+describe("a long run's events ahead of its layout", () => {
+  // The worker sends a long run's events and wording before it lays the run out (the page reads them meanwhile), then the layout's parts and the answer.
+  const fresh = () => ({ ...answer, transcript: { ...transcript } });
+
+  it("sends the events and wording first with no layout, then only the layout in the answer's parts, and puts the run back whole", () => {
+    const run = fresh();
+    const ahead = transcriptAhead(run.requestId, run.transcript, run.wording) ?? [];
+    expect(ahead.length).toBeGreaterThan(1);
+    for (const part of ahead) expect(part.layout).toBeNull();
+    const after = inParts(run);
+    const layoutParts = after.slice(0, -1);
+    expect(layoutParts.length).toBeGreaterThan(1);
+    for (const part of layoutParts) {
+      if (part.type !== 'run-part') throw new Error(`expected a part, got ${part.type}`);
+      expect(part.events).toHaveLength(0);
+      expect(part.wording).toHaveLength(0);
+      expect(part.layout).not.toBeNull();
+    }
+    const last = after.at(-1) as Extract<LabResponse, { type: 'transcript' }>;
+    expect(last.parts).toBe(ahead.length + layoutParts.length);
+    const assembly = new PartsAssembly();
+    for (const message of [...ahead, ...layoutParts]) {
+      expect(explainBadResponse(message)).toBeNull();
+      expect(assembly.add(structuredClone(message) as never)).toBeNull();
+    }
+    const whole = assembly.finish(structuredClone(last));
+    expect(whole.ok && whole.answer).toEqual({ ...answer, parts: undefined });
+  });
+
+  it('sends a short run whole, with nothing ahead', () => {
+    const short = runScenario(findScenario('A'), { transport: 'stdio', seed: 1 });
+    expect(transcriptAhead(1, short, wordEvents(short.events))).toBeNull();
+  });
+
+  it('refuses the layout before the events end, an events part out of place, an answer missing the parts ahead, and a layout answer after events', () => {
+    const run = fresh();
+    const ahead = transcriptAhead(run.requestId, run.transcript, run.wording) ?? [];
+    const after = inParts(run);
+    const layoutParts = after.slice(0, -1);
+    const early = new PartsAssembly();
+    expect(early.add(ahead[0] as never)).toBeNull();
+    expect(early.add(layoutParts[0] as never)).toBeNull();
+    // The second layout part goes on at row 125, but the events stand at 125 too: only the events part skipping is refused.
+    expect(early.add(ahead[2] as never)).toMatch(/starts at event 375, not at 125/);
+    const skipping = new PartsAssembly();
+    expect(skipping.add(layoutParts[1] as never)).toMatch(/starts at row 125, not at 0/);
+    const missing = new PartsAssembly();
+    for (const part of layoutParts) expect(missing.add(part as never)).toBeNull();
+    const result = missing.finish(after.at(-1) as never);
+    expect(!result.ok && result.problem).toMatch(/parts; \d+ arrived/);
+    const layoutAfterEvents = new PartsAssembly();
+    expect(layoutAfterEvents.add(ahead[0] as never)).toBeNull();
+    const layoutAnswer = { type: 'layout', requestId: 7, layout: answer.layout, parts: 1 } as const;
+    const refused = layoutAfterEvents.finish(layoutAnswer as never);
+    expect(!refused.ok && refused.problem).toMatch(/layout answer came after parts holding 125 events/);
+  });
+});
+
 describe('the client over the worker', () => {
   it('gets the long run, its wording and its layout exactly as the engine computes them, and the layout again on Linear time', async () => {
-    const client = createLabClient(() => createInProcessWorker());
+    const received: Array<{ type: string; events?: unknown[]; layout?: unknown }> = [];
+    const client = createLabClient(() => {
+      const worker = createInProcessWorker();
+      worker.addEventListener('message', (event) => received.push(event.data as (typeof received)[number]));
+      return worker;
+    });
     const run = await client.runLab({ scenario: 'C', transport: 'stdio', seed: 1, settings });
+    // The events came ahead of the layout, each part carrying one or the other.
+    const parts = received.filter((message) => message.type === 'run-part');
+    const firstLayout = parts.findIndex((part) => part.layout !== null);
+    expect(firstLayout).toBeGreaterThan(0);
+    expect(parts.slice(0, firstLayout).every((part) => part.layout === null)).toBe(true);
+    expect(parts.slice(firstLayout).every((part) => part.events?.length === 0)).toBe(true);
     expect(run.transcript).toEqual(transcript);
     expect(run.wording).toEqual(wording);
     expect(run.layout).toEqual(answer.layout);

@@ -1,5 +1,7 @@
 import type { DiagramLayout } from '../diagram/geometry/model';
 import type { EventWording, LabAnswer, LabEvent, LabResponse, ToolResponse } from './protocol';
+import type { Transcript } from '../engine';
+import { packedBuffers, packRows, unpackRows, type LayoutRows } from './layoutCodec';
 
 /**
  * A long answer travels in parts: a run of 20,000 events, its wording and its diagram's
@@ -8,7 +10,9 @@ import type { EventWording, LabAnswer, LabEvent, LabResponse, ToolResponse } fro
  * and the layout's rows PART_EVENTS at a time as `run-part` messages, each read and checked as it
  * arrives, then the answer itself with those lists empty and the number of parts; the page's client
  * puts them back together (PartsAssembly) before anyone sees the answer, so a short run and a long one
- * answer alike.
+ * answer alike. A long run's events and wording go ahead of its layout (transcriptAhead): the worker
+ * sends them before it lays the run out, so the page reads them while it does, and the layout's parts
+ * follow.
  */
 
 /** Events per part: small enough that reading and checking one part takes the page a few milliseconds. */
@@ -22,11 +26,51 @@ export const FIRST_PART_EVENTS = 125;
 
 type RunPart = Extract<LabResponse, { type: 'run-part' }>;
 type Parted = Extract<LabAnswer, { type: 'transcript' | 'layout' }>;
-type LayoutRows = Pick<DiagramLayout, 'rowY' | 'wires' | 'markers' | 'times' | 'bars' | 'breaks'>;
 
 const ROW_LISTS = ['wires', 'markers', 'times', 'bars', 'breaks'] as const;
 
-/** The messages that carry `response`: itself, or its parts and then itself with the parted lists empty. */
+/** The first event of each part of `count` events: FIRST_PART_EVENTS, then doubling, up to `partEvents`. */
+function partStarts(count: number, partEvents: number): Array<{ from: number; to: number }> {
+  const starts: Array<{ from: number; to: number }> = [];
+  let size = Math.min(FIRST_PART_EVENTS, partEvents);
+  for (let from = 0; from < count; from += size, size = Math.min(partEvents, size * 2))
+    starts.push({ from, to: Math.min(count, from + size) });
+  return starts;
+}
+
+/** A run's transcripts whose events and wording went ahead of the answer (transcriptAhead), with how many parts carried them. */
+const sentAhead = new WeakMap<Transcript, number>();
+
+/**
+ * A long run's events and wording in parts (with no layout), to send before the run is laid out: the
+ * page reads and checks them while the worker lays the run out, instead of after. The answer that
+ * follows (inParts) then carries only the layout's parts and counts these among its parts. Null when
+ * the run is short enough to travel whole.
+ */
+export function transcriptAhead(
+  requestId: number,
+  transcript: Transcript,
+  wording: readonly EventWording[],
+  partEvents = PART_EVENTS,
+): RunPart[] | null {
+  const { events } = transcript;
+  if (events.length <= partEvents) return null;
+  const parts = partStarts(events.length, partEvents).map(({ from, to }): RunPart => ({
+    type: 'run-part',
+    requestId,
+    from,
+    events: events.slice(from, to),
+    wording: wording.slice(from, to),
+    layout: null,
+  }));
+  sentAhead.set(transcript, parts.length);
+  return parts;
+}
+
+/**
+ * The messages that carry `response`: itself, or its parts and then itself with the parted lists
+ * empty. A run whose events and wording went ahead (transcriptAhead) sends only its layout's parts.
+ */
 export function inParts(
   response: LabResponse | ToolResponse,
   partEvents = PART_EVENTS,
@@ -34,8 +78,9 @@ export function inParts(
   if (response.type !== 'transcript' && response.type !== 'layout') return [response];
   const { layout } = response;
   const count = layout.rowY.length;
-  if (count <= partEvents) return [response];
   const transcript = response.type === 'transcript' ? response : null;
+  const ahead = transcript === null ? undefined : sentAhead.get(transcript.transcript);
+  if (count <= partEvents && ahead === undefined) return [response];
   // Every list of the layout is in event order: each part takes the items of its events.
   const next = { wires: 0, markers: 0, times: 0, bars: 0, breaks: 0 };
   const take = <K extends (typeof ROW_LISTS)[number]>(list: K, to: number): LayoutRows[K] => {
@@ -46,26 +91,22 @@ export function inParts(
     next[list] = end;
     return items.slice(from, end) as LayoutRows[K];
   };
-  const parts: RunPart[] = [];
-  let size = Math.min(FIRST_PART_EVENTS, partEvents);
-  for (let from = 0; from < count; from += size, size = Math.min(partEvents, size * 2)) {
-    const to = Math.min(count, from + size);
-    parts.push({
-      type: 'run-part',
-      requestId: response.requestId,
-      from,
-      events: transcript === null ? [] : transcript.transcript.events.slice(from, to),
-      wording: transcript === null ? [] : transcript.wording.slice(from, to),
-      layout: {
-        rowY: layout.rowY.slice(from, to),
-        wires: take('wires', to),
-        markers: take('markers', to),
-        times: take('times', to),
-        bars: take('bars', to),
-        breaks: take('breaks', to),
-      },
-    });
-  }
+  const withEvents = transcript !== null && ahead === undefined;
+  const parts = partStarts(count, partEvents).map(({ from, to }): RunPart => ({
+    type: 'run-part',
+    requestId: response.requestId,
+    from,
+    events: withEvents ? transcript.transcript.events.slice(from, to) : [],
+    wording: withEvents ? transcript.wording.slice(from, to) : [],
+    layout: packRows({
+      rowY: layout.rowY.slice(from, to),
+      wires: take('wires', to),
+      markers: take('markers', to),
+      times: take('times', to),
+      bars: take('bars', to),
+      breaks: take('breaks', to),
+    }),
+  }));
   const emptyLayout: DiagramLayout = { ...layout, rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
   const answer: Parted =
     transcript === null
@@ -75,7 +116,7 @@ export function inParts(
           transcript: { ...transcript.transcript, events: [] },
           wording: [],
           layout: emptyLayout,
-          parts: parts.length,
+          parts: (ahead ?? 0) + parts.length,
         };
   return [...parts, answer];
 }
@@ -87,16 +128,25 @@ export class PartsAssembly {
   private readonly wording: EventWording[] = [];
   private readonly rows: LayoutRows = { rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
 
-  /** Adds the next part; the reason it does not fit (out of order), or null. */
+  /**
+   * Adds the next part; the reason it does not fit (out of order), or null. A part carries the events
+   * and wording from `from` on, the layout's rows from `from` on, or both: each list it carries must
+   * go on where that list stands (a run's events may come ahead of its layout, transcriptAhead).
+   */
   add(part: RunPart): string | null {
-    if (part.from !== this.rows.rowY.length)
-      return `part ${this.received + 1} starts at event ${part.from}, not at ${this.rows.rowY.length}`;
+    const carriesEvents = part.layout === null || part.events.length > 0 || part.wording.length > 0;
+    for (const [carried, at, what] of [
+      [carriesEvents, this.events.length, 'event'],
+      [part.layout !== null, this.rows.rowY.length, 'row'],
+    ] as const)
+      if (carried && part.from !== at) return `part ${this.received + 1} starts at ${what} ${part.from}, not at ${at}`;
     this.received += 1;
     for (const event of part.events) this.events.push(event);
     for (const wording of part.wording) this.wording.push(wording);
     if (part.layout !== null) {
-      for (const y of part.layout.rowY) this.rows.rowY.push(y);
-      for (const list of ROW_LISTS) for (const item of part.layout[list]) (this.rows[list] as unknown[]).push(item);
+      const rows = unpackRows(part.layout);
+      for (const y of rows.rowY) this.rows.rowY.push(y);
+      for (const list of ROW_LISTS) for (const item of rows[list]) (this.rows[list] as unknown[]).push(item);
     }
     return null;
   }
@@ -112,7 +162,10 @@ export class PartsAssembly {
       return { ok: false, problem: `the answer has ${expected} parts; ${this.received} arrived` };
     if (expected === 0) return { ok: true, answer };
     const layout: DiagramLayout = { ...answer.layout, ...this.rows };
-    if (answer.type === 'layout') return { ok: true, answer: { ...answer, layout, parts: undefined } };
+    if (answer.type === 'layout')
+      return this.events.length > 0 || this.wording.length > 0
+        ? { ok: false, problem: `a layout answer came after parts holding ${this.events.length} events` }
+        : { ok: true, answer: { ...answer, layout, parts: undefined } };
     if (this.events.length !== layout.rowY.length || this.wording.length !== this.events.length) {
       return {
         ok: false,
@@ -130,4 +183,9 @@ export class PartsAssembly {
       },
     };
   }
+}
+
+/** The buffers a message hands over instead of having them copied: a part's packed layout rows. */
+export function transferOf(message: LabResponse | ToolResponse): ArrayBuffer[] {
+  return message.type === 'run-part' && message.layout !== null ? packedBuffers(message.layout) : [];
 }

@@ -12,6 +12,16 @@ import type {
   Transcript,
 } from '../engine';
 import type { DiagramLayout } from '../diagram/geometry/model';
+import {
+  BAR_DEADLINES,
+  BAR_END_ACTIONS,
+  explainPackedRows,
+  MARKER_LOOKS,
+  MARKER_TONES,
+  WIRE_FATES,
+  WIRE_KINDS,
+  type PackedRows,
+} from './layoutCodec';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
 import { FAULTS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX, SCHEDULE_CHOICES_MAX } from '../lab/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
@@ -670,7 +680,7 @@ export const TimeScaleSchema = v.picklist(['ordinal', 'linear']);
 const LaneSchema = v.object({ id: v.string(), label: v.string(), x: finite });
 const WireSchema = v.object({
   id: v.string(),
-  kind: v.picklist(['message', 'stream-close', 'comment']),
+  kind: v.picklist(WIRE_KINDS),
   index: nonNegativeInt,
   seq: nonNegativeInt,
   from: v.string(),
@@ -686,7 +696,7 @@ const WireSchema = v.object({
   label: v.string(),
   sentAtMs: finite,
   arrivesAtMs: v.nullable(finite),
-  fate: v.picklist(['delivered', 'ignored', 'lost', 'closed']),
+  fate: v.picklist(WIRE_FATES),
   resolvedAt: nonNegativeInt,
   reason: v.nullable(v.string()),
   description: v.string(),
@@ -702,26 +712,26 @@ const MarkerSchema = v.object({
   x: finite,
   y: finite,
   text: v.string(),
-  tone: v.picklist(['plain', 'muted', 'good', 'warn', 'bad', 'strong']),
+  tone: v.picklist(MARKER_TONES),
   title: v.string(),
   width: finite,
   height: finite,
   lines: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  look: v.picklist(['marker', 'chip', 'dot']),
+  look: v.picklist(MARKER_LOOKS),
   bandY: finite,
 });
 const TimeMarkSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, atMs: finite });
 const TimeBreakSchema = v.object({ id: v.string(), index: nonNegativeInt, y: finite, ms: finite });
 const DeadlineBarSchema = v.object({
   id: v.string(),
-  deadline: v.picklist(['idle', 'max']),
+  deadline: v.picklist(BAR_DEADLINES),
   index: nonNegativeInt,
   x: finite,
   y1: finite,
   dueAtMs: finite,
   yDue: finite,
   endIndex: v.nullable(nonNegativeInt),
-  endAction: v.nullable(v.picklist(['reset', 'fired', 'disarmed'])),
+  endAction: v.nullable(v.picklist(BAR_END_ACTIONS)),
   yEnd: v.nullable(finite),
 });
 /** The layout's lists that follow the events: a run's answer sends them in parts (see runParts.ts). */
@@ -733,7 +743,23 @@ const layoutRowEntries = {
   bars: v.array(DeadlineBarSchema),
   breaks: v.array(TimeBreakSchema),
 };
-export const LayoutRowsSchema = v.object(layoutRowEntries);
+/** A long answer's part carries the rows packed (layoutCodec.ts): typed arrays and a string table, checked in loops over the numbers. */
+const PackedListSchema = v.object({ count: nonNegativeInt, values: v.instance(Float64Array) });
+export const PackedRowsSchema = v.pipe(
+  v.object({
+    strings: v.array(v.string()),
+    rowY: v.instance(Float64Array),
+    wires: PackedListSchema,
+    markers: PackedListSchema,
+    times: PackedListSchema,
+    bars: PackedListSchema,
+    breaks: PackedListSchema,
+  }),
+  v.check(
+    (rows) => explainPackedRows(rows) === null,
+    (issue) => `the packed layout rows are not well formed: ${explainPackedRows(issue.input as PackedRows) ?? ''}`,
+  ),
+);
 const ReachSchema = v.object({ above: finite, below: finite, long: v.array(nonNegativeInt) });
 const checkedLayout = v.object({
   lanes: v.array(LaneSchema),
@@ -1214,7 +1240,7 @@ export const RunPartSchema = v.object({
     v.transform((events): LabEvent[] => events),
   ),
   wording: v.array(EventWordingSchema),
-  layout: v.nullable(LayoutRowsSchema),
+  layout: v.nullable(PackedRowsSchema),
 });
 const parts = v.optional(nonNegativeInt);
 

@@ -1,12 +1,13 @@
 import { LabError } from '../engine';
 import { StorageError } from './ledgerStorage';
 import type { ErrorResponse, LabResponse, ToolResponse } from './protocol';
-import { inParts } from './runParts';
+import { inParts, transferOf } from './runParts';
 
 /**
  * The worker's side of the one protocol, for both workers (the lab engine and the lab tools): a host
  * answers every message, valid or not, with exactly one answer (a long run may report progress
- * first), and nothing rejects; this posts what the host answers, a long answer in parts (runParts.ts),
+ * first), and nothing rejects; this posts what the host answers, a long answer in parts (runParts.ts, their packed layout rows
+ * handed over, not copied),
  * and says so in an error when an answer cannot be cloned instead of leaving the page waiting.
  */
 
@@ -19,7 +20,8 @@ export interface WorkerHost<R extends Response> {
 
 /** The slice of DedicatedWorkerGlobalScope a worker uses (tsconfig's lib is DOM, not WebWorker). */
 export interface WorkerScope<R extends Response> {
-  postMessage(message: R): void;
+  /** `transfer`: buffers handed over with the message instead of copied (a part's packed layout rows). */
+  postMessage(message: R, options?: { transfer?: Transferable[] }): void;
   addEventListener(type: 'message' | 'messageerror', listener: (event: MessageEvent<unknown>) => void): void;
 }
 
@@ -39,7 +41,7 @@ export function malformed(requestId: number | null, problem: string): ErrorRespo
 export function serveWorker<R extends Response>(scope: WorkerScope<R>, host: WorkerHost<R>): void {
   const reply = (response: R): void => {
     try {
-      for (const message of inParts(response)) scope.postMessage(message as R);
+      for (const message of inParts(response)) scope.postMessage(message as R, { transfer: transferOf(message) });
     } catch (error) {
       scope.postMessage(errorResponse(response.requestId, error) as R);
     }
