@@ -157,8 +157,9 @@ function Workbench({
 }) {
   const tab = usePanelsStore((state) => state.tab);
   const phase = usePredictRace().phase;
-  // The question and then its answer take a row of their own under the diagram, in view of the room.
-  const inRow = phase === 'asking' || phase === 'revealed';
+  // Where the replay will stop, the question and then its answer take a row of their own under the
+  // diagram, in view of the room (the side column beside it is a few lines tall at 1280×720).
+  const inRow = phase === 'before' || phase === 'asking' || phase === 'revealed';
   return (
     <div className="lab-workbench" data-tab={tab}>
       {transcript === null ? (
@@ -183,7 +184,7 @@ function Workbench({
           <Diagram transcript={transcript} />
           {/* A first visit's card stands over the diagram's empty foot (nothing is drawn at step 0), where there is room to read it. */}
           {transcript.kind !== 'recording' && <IntroCard />}
-          {/* While Predict asks, the question takes a row of its own under the diagram, every answer in view of the room; past the race point the answer, the verdict, the why and the score take it. */}
+          {/* Before the race point, where the replay will stop and the score; while Predict asks, the question, every answer in view of the room; past it the answer, the verdict, the why and the score: a row of its own under the diagram. */}
           {inRow && (
             <div className="lab-predict-row">
               <PredictPrompt />
