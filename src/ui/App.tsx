@@ -205,6 +205,9 @@ function Workbench({
                 </>
               ) : (
                 <>
+                  {/* The description's line first: at 1280×720 the column shows a few lines beside long facts, and
+                      what the scenario is reads before which seed and protocol ran it. */}
+                  <ScenarioDescription folded />
                   <p className="lab-run-info">
                     Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} ·{' '}
                     {formatNumber(transcript.events.length)} events ·{' '}
@@ -217,7 +220,6 @@ function Workbench({
                       : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
                   </p>
                   <SdkRun transcript={transcript} />
-                  <ScenarioDescription folded />
                   <ExplorePanel />
                 </>
               )}
