@@ -19,7 +19,7 @@ import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
 import { WhatIf } from './components/WhatIf';
 import { ScenarioDescription } from './components/ScenarioDescription';
-import { withoutCode } from './components/selectors';
+import { exploreHasResults, withoutCode } from './components/selectors';
 import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/LazyDiagram';
@@ -160,6 +160,8 @@ function Workbench({
   // Where the replay will stop, the question and then its answer take a row of their own under the
   // diagram, in view of the room (the side column beside it is a few lines tall at 1280×720).
   const inRow = phase === 'before' || phase === 'asking' || phase === 'revealed';
+  // An exploration's results take the row under the diagram, beside the timeline, unless Predict holds it.
+  const exploreInRow = useLabStore(exploreHasResults) && !inRow && transcript?.kind !== 'recording';
   return (
     <div className="lab-workbench" data-tab={tab}>
       {transcript === null ? (
@@ -167,7 +169,12 @@ function Workbench({
           <ScenarioDescription />
         </div>
       ) : (
-        <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
+        <section
+          className={stale ? 'lab-results is-stale' : 'lab-results'}
+          aria-busy={stale}
+          aria-label="Replay"
+          data-explore={exploreInRow ? 'row' : undefined}
+        >
           <div className="lab-playbar">
             <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
             {/* What if… shares the step sentence's line: the row the diagram would otherwise give up. */}
@@ -188,6 +195,11 @@ function Workbench({
           {inRow && (
             <div className="lab-predict-row">
               <PredictPrompt />
+            </div>
+          )}
+          {exploreInRow && (
+            <div className="lab-explore-row">
+              <ExplorePanel />
             </div>
           )}
           <aside className="lab-side" aria-label="Scenario and inspector">
@@ -220,7 +232,7 @@ function Workbench({
                       : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
                   </p>
                   <SdkRun transcript={transcript} />
-                  <ExplorePanel />
+                  {!exploreInRow && <ExplorePanel />}
                 </>
               )}
               <LedgerPanel />
