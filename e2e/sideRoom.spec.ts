@@ -4,6 +4,7 @@
 // results with the button that opens the shortest ordering breaking an invariant.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ExplorePanel } from './pages/ExplorePanel';
+import { wholeOnTop } from './pages/geometry';
 import { LabPage } from './pages/LabPage';
 
 const SIZES = [
@@ -55,23 +56,6 @@ const whole = ({ box, seen }: Shown) =>
   seen.left <= box.left + 1 &&
   seen.right >= box.right - 1;
 
-/** Nothing lies over the element: the points just inside its corners hit it or what is inside it. */
-function onTop(locator: Locator): Promise<boolean> {
-  return locator.evaluate((element) => {
-    const r = element.getBoundingClientRect();
-    const inset = 3;
-    return [
-      [r.left + inset, r.top + inset],
-      [r.right - inset, r.top + inset],
-      [r.left + inset, r.bottom - inset],
-      [r.right - inset, r.bottom - inset],
-    ].every(([x, y]) => {
-      const hit = document.elementFromPoint(x ?? 0, y ?? 0);
-      return hit !== null && element.contains(hit);
-    });
-  });
-}
-
 async function shot(page: Page, name: string): Promise<void> {
   const file = test.info().outputPath(`${name}.png`);
   await page.screenshot({ path: file });
@@ -107,9 +91,21 @@ for (const size of SIZES) {
           const text = ((await part.textContent()) ?? '').slice(0, 40);
           expect(whole(await shown(part)), `step ${step}: "${text}" whole in view`).toBe(true);
         }
-        expect(await onTop(card), `step ${step}: nothing over the card`).toBe(true);
+        expect(await wholeOnTop(card), `step ${step}: nothing over the card`).toBe(true);
         if (step === 0) await shot(page, `predict-step0-${size.width}`);
       }
+    });
+
+    test('Predict on a scenario without a race: the card that says where it works reads whole', async ({ page }) => {
+      const lab = new LabPage(page);
+      await lab.open('?scenario=buffer-overload&instructor=predict');
+      await lab.waitForRun('buffer-overload', 'http');
+      const card = page.locator('[data-predict="none"]');
+      await expect(card).toContainText('Predict works on the race scenarios');
+      const box = await shown(card);
+      expect(box.overflows, "the card's text overflows its box").toBe(false);
+      expect(whole(box), `the card whole in view (${JSON.stringify(box)})`).toBe(true);
+      expect(await wholeOnTop(card), 'nothing over the card').toBe(true);
     });
 
     test("stepped to the end of B (a first visit, then the menu): the description's line reads whole in the side column without scrolling it", async ({
@@ -130,7 +126,7 @@ for (const size of SIZES) {
         for (const line of lines) {
           const text = (await line.textContent()) ?? '';
           expect(whole(await shown(line)), `${when}: "${text}" whole in view`).toBe(true);
-          expect(await onTop(line), `${when}: nothing over "${text}"`).toBe(true);
+          expect(await wholeOnTop(line), `${when}: nothing over "${text}"`).toBe(true);
         }
       };
       await check('B at its end');
@@ -177,7 +173,7 @@ for (const size of SIZES) {
         ['its button', open],
       ] as const) {
         expect(whole(await shown(part)), `${what} whole in view`).toBe(true);
-        expect(await onTop(part), `nothing over ${what}`).toBe(true);
+        expect(await wholeOnTop(part), `nothing over ${what}`).toBe(true);
       }
       // The results are read in a room, not a well: what is seen of them is at least 150 px tall and 450 px wide.
       const result = await shown(explorer.region.locator('.lab-explore-result'));

@@ -157,9 +157,10 @@ function Workbench({
 }) {
   const tab = usePanelsStore((state) => state.tab);
   const phase = usePredictRace().phase;
-  // Where the replay will stop, the question and then its answer take a row of their own under the
-  // diagram, in view of the room (the side column beside it is a few lines tall at 1280×720).
-  const inRow = phase === 'before' || phase === 'asking' || phase === 'revealed';
+  // Predict's card (where the replay will stop, the question, then its answer; or which scenarios it
+  // works on) takes a row of its own under the diagram, in view of the room: the side column beside it
+  // is a few lines tall at 1280×720.
+  const inRow = phase !== 'off';
   // An exploration's results take the row under the diagram, beside the timeline, unless Predict holds it.
   const exploreInRow = useLabStore(exploreHasResults) && !inRow && transcript?.kind !== 'recording';
   return (
@@ -203,7 +204,6 @@ function Workbench({
             </div>
           )}
           <aside className="lab-side" aria-label="Scenario and inspector">
-            {!inRow && <PredictPrompt />}
             <div className="lab-side-scroll">
               {tab === 'ledger' && <LedgerTab />}
               {transcript.kind === 'recording' ? (
