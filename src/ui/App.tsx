@@ -163,6 +163,8 @@ function Workbench({
   const inRow = phase !== 'off';
   // An exploration's results take the row under the diagram, beside the timeline, unless Predict holds it.
   const exploreInRow = useLabStore(exploreHasResults) && !inRow && transcript?.kind !== 'recording';
+  // The keyboard focus the Explore panel had when it moved between the two, for the one that takes it.
+  const exploreFocus = useRef<string | null>(null);
   return (
     <div className="lab-workbench" data-tab={tab}>
       {transcript === null ? (
@@ -200,7 +202,7 @@ function Workbench({
           )}
           {exploreInRow && (
             <div className="lab-explore-row">
-              <ExplorePanel />
+              <ExplorePanel focusOnMove={exploreFocus} />
             </div>
           )}
           <aside className="lab-side" aria-label="Scenario and inspector">
@@ -232,7 +234,7 @@ function Workbench({
                       : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
                   </p>
                   <SdkRun transcript={transcript} />
-                  {!exploreInRow && <ExplorePanel />}
+                  {!exploreInRow && <ExplorePanel focusOnMove={exploreFocus} />}
                 </>
               )}
               <LedgerPanel />

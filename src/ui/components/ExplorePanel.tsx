@@ -15,7 +15,7 @@ export { EXPLORE_JITTER_MS } from './ExploreParts';
  * with its shortest ordering. A click on an ending, a violation or a shortest ordering opens that
  * ordering in the diagram (`schedule=` in the link), at the violating step.
  */
-export function ExplorePanel() {
+export function ExplorePanel({ focusOnMove }: { focusOnMove: FocusOnMove }) {
   const status = useLabStore((state) => state.exploreStatus);
   const result = useLabStore((state) => state.exploration);
   const explore = useLabStore((state) => state.explore);
@@ -24,7 +24,7 @@ export function ExplorePanel() {
   const running = status === 'running';
   const section = useRef<HTMLElement>(null);
   const exploreButton = useRef<HTMLButtonElement>(null);
-  useFocusKeptAcrossMoves(section);
+  useFocusKeptAcrossMoves(section, focusOnMove);
 
   return (
     <section
@@ -81,21 +81,24 @@ function StopButton({ onStop, onGone }: { onStop(): void; onGone(): void }) {
   );
 }
 
-/** The accessible name of the control that had the focus when the panel left its place (side column or row), if any. */
-let focusedOnMove: string | null = null;
+/**
+ * The accessible name of the control that had the focus when the panel left its place (side column or
+ * row), if any: held by the page around both places, which outlives the move.
+ */
+export type FocusOnMove = RefObject<string | null>;
 
 /**
  * The panel moves between the side column and the row under the diagram as an exploration starts and
  * ends: the focus a keyboard user had in it follows it, to the control of the same name, else to the
  * one that acts now (Stop exploring while it runs, Explore after).
  */
-function useFocusKeptAcrossMoves(section: RefObject<HTMLElement | null>) {
+function useFocusKeptAcrossMoves(section: RefObject<HTMLElement | null>, focusedOnMove: FocusOnMove) {
   useLayoutEffect(() => {
     const element = section.current;
     const lost = document.activeElement === null || document.activeElement === document.body;
-    if (focusedOnMove !== null && element !== null && lost) {
-      const name = focusedOnMove;
-      focusedOnMove = null;
+    const name = focusedOnMove.current;
+    if (name !== null && element !== null && lost) {
+      focusedOnMove.current = null;
       const buttons = [...element.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
       const named = (text: string) => buttons.find((button) => nameOf(button) === text);
       (named(name) ?? named('Stop exploring') ?? named('Explore'))?.focus();
@@ -105,11 +108,12 @@ function useFocusKeptAcrossMoves(section: RefObject<HTMLElement | null>) {
       // wherever it was scrolled to reach Explore.
       element?.closest('.lab-side-scroll')?.scrollTo({ top: 0 });
       const focused = document.activeElement;
-      focusedOnMove = element !== null && focused !== null && element.contains(focused) ? nameOf(focused) : null;
+      focusedOnMove.current =
+        element !== null && focused !== null && element.contains(focused) ? nameOf(focused) : null;
       // A move mounts the panel again in the same commit; any other unmount leaves the focus alone.
-      queueMicrotask(() => (focusedOnMove = null));
+      queueMicrotask(() => (focusedOnMove.current = null));
     };
-  }, [section]);
+  }, [section, focusedOnMove]);
 }
 
 const nameOf = (element: Element): string => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim();
