@@ -222,17 +222,7 @@ function Workbench({
                   {/* The description's line first: at 1280×720 the column shows a few lines beside long facts, and
                       what the scenario is reads before which seed and protocol ran it. */}
                   <ScenarioDescription folded />
-                  <p className="lab-run-info">
-                    Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} ·{' '}
-                    {formatNumber(transcript.events.length)} events ·{' '}
-                    {transcript.sdk === undefined
-                      ? 'the spec model'
-                      : `${transcript.sdk.package} ${transcript.sdk.version}`}{' '}
-                    · protocol {transcript.protocolVersion}
-                    {transcript.schedule === undefined
-                      ? ''
-                      : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
-                  </p>
+                  <ScenarioRunInfo transcript={transcript} />
                   <SdkRun transcript={transcript} />
                   {!exploreInRow && <ExplorePanel focusOnMove={exploreFocus} />}
                 </>
@@ -245,5 +235,20 @@ function Workbench({
         </section>
       )}
     </div>
+  );
+}
+
+/** Which run the side column describes: scenario, transport, seed, events, implementation, protocol. */
+function ScenarioRunInfo({ transcript }: { transcript: Transcript }) {
+  return (
+    <p className="lab-run-info">
+      Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} ·{' '}
+      {formatNumber(transcript.events.length)} events ·{' '}
+      {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} ·
+      protocol {transcript.protocolVersion}
+      {transcript.schedule === undefined
+        ? ''
+        : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
+    </p>
   );
 }
