@@ -4,6 +4,7 @@
 // Every row and the scenario's description read whole at 1280×720: no row needs a hover to say what it
 // is, and the description opens whole from the keyboard.
 import { expect, test, type Page } from '@playwright/test';
+import { wholeOnTop } from './pages/geometry';
 import { LabPage } from './pages/LabPage';
 
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -111,24 +112,6 @@ async function cutShort(page: Page, selector: string): Promise<string[]> {
   );
 }
 
-/** Whether the element is whole on screen and on top: each corner (just inside) hits it or something inside it. */
-async function wholeOnTop(page: Page, selector: string): Promise<boolean> {
-  return page.locator(selector).evaluate((element) => {
-    const r = element.getBoundingClientRect();
-    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth || r.height < 2) return false;
-    const inset = 3;
-    return [
-      [r.left + inset, r.top + inset],
-      [r.right - inset, r.top + inset],
-      [r.left + inset, r.bottom - inset],
-      [r.right - inset, r.bottom - inset],
-    ].every(([x, y]) => {
-      const hit = document.elementFromPoint(x ?? 0, y ?? 0);
-      return hit !== null && element.contains(hit);
-    });
-  });
-}
-
 const SIDE_RUNS = [
   ['A', 'stdio'],
   ['B', 'stdio'],
@@ -155,7 +138,7 @@ test("at 1280×720 every docked row reads whole without a hover, and the current
   expect((await text.textContent()) ?? '').toMatch(/discards the response, whenever it arrives$/);
   await text.scrollIntoViewIfNeeded();
   expect(
-    await wholeOnTop(page, '.lab-dock .lab-event:has(.lab-event-text:text("VIEWS DIVERGE"))'),
+    await wholeOnTop(page.locator('.lab-dock .lab-event:has(.lab-event-text:text("VIEWS DIVERGE"))')),
     'the whole row in view',
   ).toBe(true);
   // Stepping back and forth keeps the current row whole in the list's view, taller rows and all.
@@ -196,7 +179,9 @@ test('at 1280×720 the scenario description reads whole: its line is whole, Ente
       `${id}: the description's lines cut short`,
     ).toEqual([]);
     await opener.scrollIntoViewIfNeeded();
-    expect(await wholeOnTop(page, '.lab-side .lab-about > summary'), `${id}: the opener whole in view`).toBe(true);
+    expect(await wholeOnTop(page.locator('.lab-side .lab-about > summary')), `${id}: the opener whole in view`).toBe(
+      true,
+    );
     await opener.focus();
     await page.keyboard.press('Enter');
     const paragraph = description.locator('.lab-summary');
@@ -208,7 +193,7 @@ test('at 1280×720 the scenario description reads whole: its line is whole, Ente
       `${id}: the paragraph scrolls inside itself`,
     ).toBe(true);
     expect(
-      await wholeOnTop(page, '.lab-side .lab-summary'),
+      await wholeOnTop(page.locator('.lab-side .lab-summary')),
       `${id}: the whole paragraph on screen, nothing over it`,
     ).toBe(true);
     const file = test.info().outputPath(`description-${id}.png`);

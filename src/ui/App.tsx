@@ -19,7 +19,7 @@ import { Outcome } from './components/Outcome';
 import { Playback, StepAnnouncer } from './components/Playback';
 import { WhatIf } from './components/WhatIf';
 import { ScenarioDescription } from './components/ScenarioDescription';
-import { withoutCode } from './components/selectors';
+import { exploreHasResults, withoutCode } from './components/selectors';
 import { TimelineDock } from './components/Timeline';
 import { UpdateNotice } from './components/UpdateNotice';
 import { Diagram } from './diagram/LazyDiagram';
@@ -157,8 +157,14 @@ function Workbench({
 }) {
   const tab = usePanelsStore((state) => state.tab);
   const phase = usePredictRace().phase;
-  // The question and then its answer take a row of their own under the diagram, in view of the room.
-  const inRow = phase === 'asking' || phase === 'revealed';
+  // Predict's card (where the replay will stop, the question, then its answer; or which scenarios it
+  // works on) takes a row of its own under the diagram, in view of the room: the side column beside it
+  // is a few lines tall at 1280×720.
+  const inRow = phase !== 'off';
+  // An exploration's results take the row under the diagram, beside the timeline, unless Predict holds it.
+  const exploreInRow = useLabStore(exploreHasResults) && !inRow && transcript?.kind !== 'recording';
+  // The keyboard focus the Explore panel had when it moved between the two, for the one that takes it.
+  const exploreFocus = useRef<string | null>(null);
   return (
     <div className="lab-workbench" data-tab={tab}>
       {transcript === null ? (
@@ -166,7 +172,12 @@ function Workbench({
           <ScenarioDescription />
         </div>
       ) : (
-        <section className={stale ? 'lab-results is-stale' : 'lab-results'} aria-busy={stale} aria-label="Replay">
+        <section
+          className={stale ? 'lab-results is-stale' : 'lab-results'}
+          aria-busy={stale}
+          aria-label="Replay"
+          data-explore={exploreInRow ? 'row' : undefined}
+        >
           <div className="lab-playbar">
             <Playback transcript={transcript} onShowShortcuts={onShowShortcuts} />
             {/* What if… shares the step sentence's line: the row the diagram would otherwise give up. */}
@@ -183,14 +194,18 @@ function Workbench({
           <Diagram transcript={transcript} />
           {/* A first visit's card stands over the diagram's empty foot (nothing is drawn at step 0), where there is room to read it. */}
           {transcript.kind !== 'recording' && <IntroCard />}
-          {/* While Predict asks, the question takes a row of its own under the diagram, every answer in view of the room; past the race point the answer, the verdict, the why and the score take it. */}
+          {/* Before the race point, where the replay will stop and the score; while Predict asks, the question, every answer in view of the room; past it the answer, the verdict, the why and the score: a row of its own under the diagram. */}
           {inRow && (
             <div className="lab-predict-row">
               <PredictPrompt />
             </div>
           )}
+          {exploreInRow && (
+            <div className="lab-explore-row">
+              <ExplorePanel focusOnMove={exploreFocus} />
+            </div>
+          )}
           <aside className="lab-side" aria-label="Scenario and inspector">
-            {!inRow && <PredictPrompt />}
             <div className="lab-side-scroll">
               {tab === 'ledger' && <LedgerTab />}
               {transcript.kind === 'recording' ? (
@@ -204,20 +219,12 @@ function Workbench({
                 </>
               ) : (
                 <>
-                  <p className="lab-run-info">
-                    Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} ·{' '}
-                    {formatNumber(transcript.events.length)} events ·{' '}
-                    {transcript.sdk === undefined
-                      ? 'the spec model'
-                      : `${transcript.sdk.package} ${transcript.sdk.version}`}{' '}
-                    · protocol {transcript.protocolVersion}
-                    {transcript.schedule === undefined
-                      ? ''
-                      : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
-                  </p>
-                  <SdkRun transcript={transcript} />
+                  {/* The description's line first: at 1280×720 the column shows a few lines beside long facts, and
+                      what the scenario is reads before which seed and protocol ran it. */}
                   <ScenarioDescription folded />
-                  <ExplorePanel />
+                  <ScenarioRunInfo transcript={transcript} />
+                  <SdkRun transcript={transcript} />
+                  {!exploreInRow && <ExplorePanel focusOnMove={exploreFocus} />}
                 </>
               )}
               <LedgerPanel />
@@ -228,5 +235,20 @@ function Workbench({
         </section>
       )}
     </div>
+  );
+}
+
+/** Which run the side column describes: scenario, transport, seed, events, implementation, protocol. */
+function ScenarioRunInfo({ transcript }: { transcript: Transcript }) {
+  return (
+    <p className="lab-run-info">
+      Scenario {transcript.scenario} on {TRANSPORT_LABELS[transcript.transport]}, seed {transcript.seed} ·{' '}
+      {formatNumber(transcript.events.length)} events ·{' '}
+      {transcript.sdk === undefined ? 'the spec model' : `${transcript.sdk.package} ${transcript.sdk.version}`} ·
+      protocol {transcript.protocolVersion}
+      {transcript.schedule === undefined
+        ? ''
+        : ' · an explored ordering (Back to the seeded run, under Every ordering, returns)'}
+    </p>
   );
 }

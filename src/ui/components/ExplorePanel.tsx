@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { formatSchedule, useLabStore } from '../../store/labStore';
 import { withoutCode } from './selectors';
 import { outcomeText } from './exploreText';
@@ -15,39 +15,108 @@ export { EXPLORE_JITTER_MS } from './ExploreParts';
  * with its shortest ordering. A click on an ending, a violation or a shortest ordering opens that
  * ordering in the diagram (`schedule=` in the link), at the violating step.
  */
-export function ExplorePanel() {
+export function ExplorePanel({ focusOnMove }: { focusOnMove: FocusOnMove }) {
   const status = useLabStore((state) => state.exploreStatus);
   const result = useLabStore((state) => state.exploration);
   const explore = useLabStore((state) => state.explore);
   const stopExplore = useLabStore((state) => state.stopExplore);
   const openOrdering = useLabStore((state) => state.openOrdering);
   const running = status === 'running';
+  const section = useRef<HTMLElement>(null);
+  const exploreButton = useRef<HTMLButtonElement>(null);
+  useFocusKeptAcrossMoves(section, focusOnMove);
 
   return (
-    <section className="lab-explore" aria-labelledby="explore-heading" aria-busy={running} data-status={status}>
-      <h2 id="explore-heading">Every ordering</h2>
-      <p className="lab-explore-info">
-        Runs this scenario in every order the network allows (same-instant events either way, every arrival order the
-        latency range permits) and checks eleven invariants after every step.
-      </p>
-      <ExploreCurrent />
-      <div className="lab-explore-actions">
-        <button type="button" className="lab-button" onClick={() => void explore()} disabled={running}>
-          Explore
-        </button>
-        {running && (
-          <button type="button" className="lab-stop" onClick={stopExplore}>
-            Stop exploring
+    <section
+      className="lab-explore"
+      aria-labelledby="explore-heading"
+      aria-busy={running}
+      data-status={status}
+      ref={section}
+    >
+      {/* Beside the results when the panel has the row under the diagram; above them in the side column. */}
+      <div className="lab-explore-main">
+        <h2 id="explore-heading">Every ordering</h2>
+        <p className="lab-explore-info">
+          Runs this scenario in every order the network allows (same-instant events either way, every arrival order the
+          latency range permits) and checks eleven invariants after every step.
+        </p>
+        <ExploreCurrent />
+        <div className="lab-explore-actions">
+          <button
+            type="button"
+            className="lab-button"
+            onClick={() => void explore()}
+            disabled={running}
+            ref={exploreButton}
+          >
+            Explore
           </button>
-        )}
+          {running && <StopButton onStop={stopExplore} onGone={() => exploreButton.current?.focus()} />}
+        </div>
+        {running && <ExploreProgressView />}
+        <ExploreError />
+        <ExploreJitter />
       </div>
-      {running && <ExploreProgressView />}
-      <ExploreError />
-      <ExploreJitter />
       {result !== null && <ExploreResultView result={result} onOpen={(s, seq) => void openOrdering(s, seq)} />}
     </section>
   );
 }
+
+/** Stop exploring, while an exploration runs: focused when it goes, it hands the focus to Explore (enabled again by then). */
+function StopButton({ onStop, onGone }: { onStop(): void; onGone(): void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const gone = useRef(onGone);
+  gone.current = onGone;
+  useLayoutEffect(() => {
+    const element = button.current;
+    return () => {
+      if (element !== null && document.activeElement === element) queueMicrotask(() => gone.current());
+    };
+  }, []);
+  return (
+    <button type="button" className="lab-stop" onClick={onStop} ref={button}>
+      Stop exploring
+    </button>
+  );
+}
+
+/**
+ * The accessible name of the control that had the focus when the panel left its place (side column or
+ * row), if any: held by the page around both places, which outlives the move.
+ */
+export type FocusOnMove = RefObject<string | null>;
+
+/**
+ * The panel moves between the side column and the row under the diagram as an exploration starts and
+ * ends: the focus a keyboard user had in it follows it, to the control of the same name, else to the
+ * one that acts now (Stop exploring while it runs, Explore after).
+ */
+function useFocusKeptAcrossMoves(section: RefObject<HTMLElement | null>, focusedOnMove: FocusOnMove) {
+  useLayoutEffect(() => {
+    const element = section.current;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    const name = focusedOnMove.current;
+    if (name !== null && element !== null && lost) {
+      focusedOnMove.current = null;
+      const buttons = [...element.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
+      const named = (text: string) => buttons.find((button) => nameOf(button) === text);
+      (named(name) ?? named('Stop exploring') ?? named('Explore'))?.focus();
+    }
+    return () => {
+      // Leaving the side column for the row: the column shows its top again (the description's line), not
+      // wherever it was scrolled to reach Explore.
+      element?.closest('.lab-side-scroll')?.scrollTo({ top: 0 });
+      const focused = document.activeElement;
+      focusedOnMove.current =
+        element !== null && focused !== null && element.contains(focused) ? nameOf(focused) : null;
+      // A move mounts the panel again in the same commit; any other unmount leaves the focus alone.
+      queueMicrotask(() => (focusedOnMove.current = null));
+    };
+  }, [section, focusedOnMove]);
+}
+
+const nameOf = (element: Element): string => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim();
 
 /** The explored ordering the diagram shows, and the way back to the seeded run. */
 function ExploreCurrent() {

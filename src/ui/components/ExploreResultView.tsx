@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useLabStore, PAGE_EXPLORE_BOUND, type Ending, type Violation } from '../../store/labStore';
 import { formatNumber } from '../format';
 import { outcomeText } from './exploreText';
@@ -11,8 +12,14 @@ interface ResultProps {
 
 /** An exploration's result: the counts, each broken invariant's shortest ordering, the violations and the endings; each opens its ordering. */
 export function ExploreResultView({ result, onOpen }: ResultProps) {
+  // When an exploration ends, its first shortest failing ordering's button is in view (else the summary).
+  const view = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const first = view.current?.querySelector('.lab-explore-shortest button') ?? view.current;
+    first?.scrollIntoView({ block: 'nearest' });
+  }, [result]);
   return (
-    <div className="lab-explore-result" data-complete={result.complete}>
+    <div className="lab-explore-result" data-complete={result.complete} ref={view}>
       <p className="lab-explore-summary" data-testid="explore-summary">
         <strong>{formatNumber(result.schedules)}</strong> {result.schedules === 1 ? 'ordering' : 'orderings'} (
         {formatNumber(result.states)} states),{' '}

@@ -3,6 +3,7 @@ import { forwardRef, lazy, Suspense, useEffect, useImperativeHandle, useRef, use
 import { useLabStore } from '../../store/labStore';
 import { PartBoundary } from './PartBoundary';
 import { selectedKind } from './selectors';
+import type { FocusOnMove } from './ExplorePanel';
 import type { ShortcutsDialogHandle } from './ShortcutsDialog';
 
 /**
@@ -36,10 +37,10 @@ export function SdkRun({ transcript }: { transcript: Transcript }) {
 }
 
 /** Every ordering (see ExplorePanel.tsx): below the fold of the side column, so it loads just after the page. */
-export function ExplorePanel() {
+export function ExplorePanel({ focusOnMove }: { focusOnMove: FocusOnMove }) {
   return (
     <PartBoundary name="the explorer panel">
-      <ExplorePanelPart />
+      <ExplorePanelPart focusOnMove={focusOnMove} />
     </PartBoundary>
   );
 }
