@@ -138,6 +138,24 @@ describe('the reduction leaves the endings and the broken invariants as they are
     expect(reductionSignature(on)).toBe(reductionSignature(off));
   });
 
+  it("the request race is reducible: a client deadline and the worker's completion due at one instant both touch the coordinator, so neither order is pruned", () => {
+    // A without its cancellation, its maximum deadline at the worker's completion (5 ms of latency and
+    // 200 ms of work): the terminal state goes to whichever of the two runs first. With footprints read
+    // from actors alone (the coordinator unnamed) the two were commuted and the ending where the
+    // completion won was lost.
+    const settings = { cancelAtMs: null, workMs: 200, maxTimeoutMs: 205 };
+    expect(REDUCIBLE_MODELS.has('request-race')).toBe(true);
+    for (const transport of ['stdio', 'http'] as const) {
+      const on = run('A', transport, settings, true);
+      const off = run('A', transport, settings, false);
+      const terminals = (result: ExploreResult) =>
+        result.endings.map((ending) => (ending.distinct as { terminalState?: string }).terminalState).sort();
+      expect(terminals(off)).toEqual(['completed', 'timeout-max']);
+      expect(terminals(on)).toEqual(terminals(off));
+      expect(reductionSignature(on)).toBe(reductionSignature(off));
+    }
+  });
+
   it('the same exploration gives the same report, byte for byte', () => {
     const first = run('buffer-overload', 'http', {}, true);
     expect(JSON.stringify(run('buffer-overload', 'http', {}, true))).toBe(JSON.stringify(first));
