@@ -152,6 +152,21 @@ export function violationsVerdict(result: {
 export const DEFAULT_EXPLORE_BOUND = 200_000;
 
 /**
+ * An exploration's runs (its `states`) by what each tried at its last choice: the first run; another
+ * instant for a message's arrival (`j`), which the reduction never prunes since the instant moves the
+ * timers and replies after it; another order of events due at one instant (`c`), the only kind of
+ * choice whose options can be independent. `pruned` of them (either kind: a sleeping event is inherited
+ * past arrivals) stopped where the reduction found them redundant: a pruned run is still a run, so only
+ * what it would have opened below saves states.
+ */
+export interface RunsByChoice {
+  first: number;
+  arrival: number;
+  sameInstant: number;
+  pruned: number;
+}
+
+/**
  * The models whose events the reduction may commute: those where an event of one actor changes and
  * reads only its own side's fields, and reaches the other side only through the wire, or through an
  * object that every event using it names (`ExplorerHooks.touch`). An event's footprint is read from its
@@ -295,6 +310,8 @@ export class Exploration {
   private cut = false;
   /** Whether the partial-order reduction applies: on, and the scenario's model is reducible. */
   private readonly reducible: boolean;
+  /** The runs made, by the kind of their last choice, and those the reduction pruned (`runsByChoice`). */
+  private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0 };
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -312,6 +329,11 @@ export class Exploration {
 
   get done(): boolean {
     return this.root !== null;
+  }
+
+  /** What the runs so far tried at their last choice, and how many the reduction pruned: what a reduction ratio is made of. */
+  runsByChoice(): RunsByChoice {
+    return { ...this.runsBy };
   }
 
   progress(): ExploreProgress {
@@ -336,6 +358,7 @@ export class Exploration {
       if (this.stack.length === 0) {
         // The first run: the whole tree is one leaf, or its root is the first choice.
         const first = this.runOnce([]);
+        this.runsBy.first += 1;
         assert(first.kind !== 'pruned', 'the first run has nothing asleep');
         if (first.kind === 'leaf') {
           this.root = first.tally;
@@ -373,11 +396,17 @@ export class Exploration {
         this.unwind();
         return true;
       }
-      const choices = [...top.prefix, top.options[top.next] as Choice];
+      const option = top.options[top.next] as Choice;
+      const choices = [...top.prefix, option];
       const plan = this.planFor(top);
       top.next += 1;
       const result = this.runOnce(choices, plan, top.mark);
-      if (result.kind === 'pruned') continue;
+      if (option.kind === 'j') this.runsBy.arrival += 1;
+      else this.runsBy.sameInstant += 1;
+      if (result.kind === 'pruned') {
+        this.runsBy.pruned += 1;
+        continue;
+      }
       if (top.children.has(result.key)) continue;
       if (result.kind === 'leaf') {
         top.children.add(result.key);
