@@ -156,6 +156,17 @@ describe('the reduction leaves the endings and the broken invariants as they are
     }
   });
 
+  it('the listen is reducible: at 20 ms of jitter it runs fewer states, with the same endings and broken invariants', () => {
+    // Its tool call's deliveries and the listen's (other channels, other parties) commute; both sides'
+    // uses of the coordinator are never commuted.
+    expect(REDUCIBLE_MODELS.has('listen')).toBe(true);
+    const on = run('listen-server-cancel', 'http', { latencyJitterMs: 20 }, true);
+    const off = run('listen-server-cancel', 'http', { latencyJitterMs: 20 }, false);
+    expect(on.complete && off.complete).toBe(true);
+    expect(on.states).toBeLessThan(off.states);
+    expect(reductionSignature(on)).toBe(reductionSignature(off));
+  });
+
   it('the same exploration gives the same report, byte for byte', () => {
     const first = run('buffer-overload', 'http', {}, true);
     expect(JSON.stringify(run('buffer-overload', 'http', {}, true))).toBe(JSON.stringify(first));
