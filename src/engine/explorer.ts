@@ -141,6 +141,21 @@ export function violationsVerdict(result: {
 export const DEFAULT_EXPLORE_BOUND = 200_000;
 
 /**
+ * An exploration's runs (its `states`) by what each tried at its last choice: the first run; another
+ * instant for a message's arrival (`j`), which the reduction never prunes since the instant moves the
+ * timers and replies after it; another order of events due at one instant (`c`), the only kind of
+ * choice whose options can be independent. `pruned` of them (either kind: a sleeping event is inherited
+ * past arrivals) stopped where the reduction found them redundant: a pruned run is still a run, so only
+ * what it would have opened below saves states.
+ */
+export interface RunsByChoice {
+  first: number;
+  arrival: number;
+  sameInstant: number;
+  pruned: number;
+}
+
+/**
  * The models whose events the reduction may commute: those where an event of one actor changes and
  * reads only its own side's fields, and reaches the other side only through the wire, or through an
  * object that every event using it names (`ExplorerHooks.touch`). An event's footprint is read from its
@@ -150,12 +165,18 @@ export const DEFAULT_EXPLORE_BOUND = 200_000;
  * The buffer is in: its consumer (a client event) takes from the server's buffer, releases the held
  * producer and reads whether it is done, so both the producer and the consumer touch `buffer` and are
  * never commuted (read from actors alone, they were, and the buffer lost endings: the unit test keeps
- * that counterexample). The listen, request-race and proxy models keep one request coordinator both
- * sides write without naming it, the ledger and task models a SQLite file both connections write: out
- * until their shared objects touch a channel of their own. scripts/exploreSoundness.ts checks a
- * candidate on the whole matrix (`--reducible`).
+ * that counterexample). The request race (A–D, cancel-ignored) is in: its request coordinator, which
+ * both sides read and write (the terminal state goes to whichever side ends the request first), names
+ * itself (`coordinator`) on every access (`RequestCoordinator.reduceUnder`); read from actors alone, a
+ * worker's completion and a client deadline due at one instant were commuted and the ending where the
+ * completion won was lost (the unit test keeps that case too). The listen is in: it shares only the
+ * same coordinator (the client's open listens, which the server reads when a stream breaks, are read
+ * only in runs with faults, where every send touches everything). The proxy keeps a buffer of held
+ * messages that the client's close discards, the ledger and task models a SQLite file both connections
+ * write: out until their shared objects touch a channel of their own.
+ * scripts/exploreSoundness.ts checks a candidate on the whole matrix (`--reducible`).
  */
-export const REDUCIBLE_MODELS: ReadonlySet<ModelKind> = new Set<ModelKind>(['buffer']);
+export const REDUCIBLE_MODELS: ReadonlySet<ModelKind> = new Set<ModelKind>(['buffer', 'request-race', 'listen']);
 const VIOLATIONS_KEPT = 100;
 
 /** A run's outcome with the kind of model that produced it: a transcript is one. */
@@ -285,6 +306,8 @@ export class Exploration {
   private readonly ledger: SqliteHost | undefined;
   /** The settings the invariants are checked with: the scenario's, overridden by the exploration's (the same for every run). */
   private readonly checkedSettings: Settings;
+  /** The runs made, by the kind of their last choice, and those the reduction pruned (`runsByChoice`). */
+  private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0 };
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -311,6 +334,11 @@ export class Exploration {
 
   get done(): boolean {
     return this.root !== null;
+  }
+
+  /** What the runs so far tried at their last choice, and how many the reduction pruned: what a reduction ratio is made of. */
+  runsByChoice(): RunsByChoice {
+    return { ...this.runsBy };
   }
 
   progress(): ExploreProgress {
@@ -346,6 +374,7 @@ export class Exploration {
       if (this.stack.length === 0) {
         // The first run: the whole tree is one leaf, or its root is the first choice.
         const first = this.runOnce([]);
+        this.runsBy.first += 1;
         assert(first.kind !== 'pruned', 'the first run has nothing asleep');
         if (first.kind === 'leaf') {
           this.root = first.tally;
@@ -383,11 +412,17 @@ export class Exploration {
         this.unwind();
         return true;
       }
-      const choices = [...top.prefix, top.options[top.next] as Choice];
+      const option = top.options[top.next] as Choice;
+      const choices = [...top.prefix, option];
       const plan = this.planFor(top);
       top.next += 1;
       const result = this.runOnce(choices, plan, top.mark);
-      if (result.kind === 'pruned') continue;
+      if (option.kind === 'j') this.runsBy.arrival += 1;
+      else this.runsBy.sameInstant += 1;
+      if (result.kind === 'pruned') {
+        this.runsBy.pruned += 1;
+        continue;
+      }
       if (top.children.has(result.key)) continue;
       if (result.kind === 'leaf') {
         top.children.add(result.key);

@@ -56,6 +56,7 @@ export {
   type Ending,
   type ExploreProgress,
   type ExploreResult,
+  type RunsByChoice,
   type Violation,
 } from './explorer';
 export { shrinkBreak, type ShortestOrdering } from './shrink';

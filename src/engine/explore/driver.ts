@@ -202,11 +202,23 @@ export class Driver {
     if (this.current !== null) this.current.parties |= PARTY[actor];
   }
 
-  /** An event is about to run: the one before it is over (its footprint complete), and a sleeping one is not run again. */
+  /**
+   * An event is about to run: the one before it is over (its footprint complete), and a sleeping one is
+   * not run again. Its footprint is kept only where the reduction reads it: the event a same-instant
+   * choice runs (its siblings' sleep after it, and the frame's footprint of that option), and any event
+   * while something sleeps or may (before the last given choice, whose inherited sleep set an event in
+   * progress there must still filter). Elsewhere no footprint is read, and none is built.
+   */
   private step(event: DueEvent): void {
     if (!this.track) return;
     this.finishEvent();
-    if (this.sleep !== null && this.sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
+    const sleep = this.sleep;
+    if (sleep !== null && sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
+    if (
+      this.currentChoice < 0 &&
+      (sleep === null ? this.plan === null || this.plan.inherited.length === 0 : sleep.length === 0)
+    )
+      return;
     this.current = { parties: PARTY[event.actor], channels: new Set(), all: false };
     this.trailAtStart = this.extraState?.() ?? null;
   }

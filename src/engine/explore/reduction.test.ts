@@ -138,6 +138,35 @@ describe('the reduction leaves the endings and the broken invariants as they are
     expect(reductionSignature(on)).toBe(reductionSignature(off));
   });
 
+  it("the request race is reducible: a client deadline and the worker's completion due at one instant both touch the coordinator, so neither order is pruned", () => {
+    // A without its cancellation, its maximum deadline at the worker's completion (5 ms of latency and
+    // 200 ms of work): the terminal state goes to whichever of the two runs first. With footprints read
+    // from actors alone (the coordinator unnamed) the two were commuted and the ending where the
+    // completion won was lost.
+    const settings = { cancelAtMs: null, workMs: 200, maxTimeoutMs: 205 };
+    expect(REDUCIBLE_MODELS.has('request-race')).toBe(true);
+    for (const transport of ['stdio', 'http'] as const) {
+      const on = run('A', transport, settings, true);
+      const off = run('A', transport, settings, false);
+      const terminals = (result: ExploreResult) =>
+        result.endings.map((ending) => (ending.distinct as { terminalState?: string }).terminalState).sort();
+      expect(terminals(off)).toEqual(['completed', 'timeout-max']);
+      expect(terminals(on)).toEqual(terminals(off));
+      expect(reductionSignature(on)).toBe(reductionSignature(off));
+    }
+  });
+
+  it('the listen is reducible: at 20 ms of jitter it runs fewer states, with the same endings and broken invariants', () => {
+    // Its tool call's deliveries and the listen's (other channels, other parties) commute; both sides'
+    // uses of the coordinator are never commuted.
+    expect(REDUCIBLE_MODELS.has('listen')).toBe(true);
+    const on = run('listen-server-cancel', 'http', { latencyJitterMs: 20 }, true);
+    const off = run('listen-server-cancel', 'http', { latencyJitterMs: 20 }, false);
+    expect(on.complete && off.complete).toBe(true);
+    expect(on.states).toBeLessThan(off.states);
+    expect(reductionSignature(on)).toBe(reductionSignature(off));
+  });
+
   it('the same exploration gives the same report, byte for byte', () => {
     const first = run('buffer-overload', 'http', {}, true);
     expect(JSON.stringify(run('buffer-overload', 'http', {}, true))).toBe(JSON.stringify(first));

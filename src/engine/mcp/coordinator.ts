@@ -1,4 +1,5 @@
 import { assert, fail } from '../core/assert';
+import type { ExplorerHooks } from '../core/scheduler';
 import { isRequestId, type ProgressToken, type RequestId } from './protocol';
 import type { ClientOutcome, DeadlineName, TerminalState } from './events';
 
@@ -62,6 +63,9 @@ export type Verdict = { accepted: true } | { accepted: false; reason: string };
 export type CancelVerdict = Verdict & { requestId: RequestId | null; afterEnd?: boolean };
 
 const accepted: Verdict = { accepted: true };
+
+/** The channel name an event that used the coordinator touches (the partial-order reduction's footprint). */
+export const COORDINATOR_CHANNEL = 'coordinator';
 const refuse = (reason: string): Verdict => ({ accepted: false, reason });
 
 export class RequestCoordinator {
@@ -69,6 +73,20 @@ export class RequestCoordinator {
   private readonly listenStreams = new Set<RequestId>();
   private lastId: RequestId | null = null;
   private lastRecord: RequestRecord | undefined = undefined;
+  /** Exploring with the partial-order reduction: names the coordinator in the running event's footprint; null otherwise. */
+  private touch: (() => void) | null = null;
+
+  /**
+   * Under an explorer that reduces: every read or write of a record (or of the open listens) from now
+   * on names the coordinator as a channel of the running event (`ExplorerHooks.touch`). Both sides read
+   * and write it (the terminal state is set by whichever side ends the request first; the client reads
+   * whether the server received the request, the server the client's view), so two events that used it
+   * are never commuted. Every access goes through `get` or the listens, which both name it.
+   */
+  reduceUnder(explorer: ExplorerHooks | null): void {
+    if (explorer?.touch === undefined) return;
+    this.touch = () => explorer.touch?.(COORDINATOR_CHANNEL);
+  }
 
   /** A Map keeps 41 and "41" apart by itself (SameValueZero): the id is the key. */
   private static key(id: RequestId): RequestId {
@@ -76,6 +94,7 @@ export class RequestCoordinator {
   }
 
   get(id: RequestId): RequestRecord | undefined {
+    this.touch?.();
     // Most calls name the request the call before named (each checkpoint asks several times): a record,
     // once made, is never replaced, so the last one found is kept at hand.
     if (id === this.lastId && this.lastRecord !== undefined) return this.lastRecord;
@@ -367,6 +386,7 @@ export class RequestCoordinator {
    * cancels a client's ordinary request.
    */
   serverEndListen(id: RequestId, atMs: number): Verdict {
+    this.touch?.();
     const key = RequestCoordinator.key(id);
     if (!this.listenStreams.has(key))
       return refuse(

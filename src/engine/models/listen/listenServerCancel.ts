@@ -73,6 +73,8 @@ export class ListenServerCancel {
   constructor(run: ResolvedRun<ListenServerCancelSettings>) {
     this.settings = run.settings;
     this.sim = mcpSim(run, { eventsMax: run.settings.eventsMax, latency: run.settings });
+    // The object both sides use besides the wire (the listens and the tool call): every event that reads or writes it names it.
+    this.coordinator.reduceUnder(this.sim.scheduler.explorer);
     this.client = new ClientRequest(this.sim, this.coordinator, TOOL_ID, {
       idleTimeoutMs: TOOL_TIMEOUT_MS,
       maxTimeoutMs: TOOL_TIMEOUT_MS,

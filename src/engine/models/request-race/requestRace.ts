@@ -74,6 +74,8 @@ export class RequestRace {
       this.student = null;
     }
     this.coordinator = this.student ?? new RequestCoordinator();
+    // The one object both sides use besides the wire: every event that reads or writes it names it.
+    this.coordinator.reduceUnder(this.sim.scheduler.explorer);
     const { idleTimeoutMs, maxTimeoutMs, progressResetsMax } = s;
     const progressToken = s.progressToken ? `progress-${s.requestId}` : null;
     this.client = new ClientRequest(this.sim, this.coordinator, s.requestId, {
