@@ -83,7 +83,7 @@ export {
 } from './core/components';
 export { checkTranscript, type InvariantName } from './explore/invariants';
 export { parseSchedule, type Choice } from './core/schedule';
-export { parseSetting, resolveSettings, type SettingSpec, type SettingsSpec } from './core/settings';
+export { checkSetting, parseSetting, resolveSettings, type SettingSpec, type SettingsSpec } from './core/settings';
 export {
   LEDGER_FORMAT,
   LedgerFile,

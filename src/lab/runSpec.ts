@@ -6,12 +6,14 @@ import {
   LabError,
   parseFaults,
   parseSchedule,
+  checkSetting,
   parseSetting,
   settingsSpecFor,
   type Choice,
   type Implementation,
   type MessageFault,
   type Scenario,
+  type SettingSpec,
   type SettingValue,
   type Settings,
   type Transport,
@@ -107,18 +109,6 @@ function bare<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
-/** A setting's text as a run spec writes it. */
-export function settingText(value: SettingValue): string {
-  return value === null ? 'none' : String(value);
-}
-
-/** Typed settings (the worker's request, the page's selection) as a run spec writes them. */
-export function settingsText(settings: Readonly<Settings>): Record<string, string> {
-  const text = bare<string>();
-  for (const [key, value] of Object.entries(settings)) text[key] = settingText(value);
-  return text;
-}
-
 export interface ResolveOptions {
   /**
    * Lenient (the page's link): each refused value is pushed here and its default kept, so a tampered
@@ -144,6 +134,11 @@ export interface ResolveOptions {
    * text): judged in their place in the order, in the stead of the params' `schedule` and `faults`.
    */
   readonly replay?: Pick<ResolvedRunSpec, 'schedule' | 'faults'>;
+  /**
+   * The settings already typed (the worker's run request carries them as values, not text): judged by
+   * the same checks in their place in the order, in the stead of the params' settings. Strict only.
+   */
+  readonly settings?: Readonly<Settings>;
 }
 
 /**
@@ -178,19 +173,26 @@ export function resolveRunParams(
   let impl = attempt('impl', judgeImpl) ?? 'model';
   const known = settingsSpecFor(scenario);
   const settings: Settings = bare<SettingValue>();
-  for (const name of Object.keys(params)) {
-    if (isRunSpecKey(name)) continue;
-    const value = attempt(name, (text) => {
-      // Own keys only: `constructor` or `__proto__` are not settings however a link spells them.
-      const spec = Object.hasOwn(known, name) ? known[name] : undefined;
-      if (spec === undefined)
-        throw new LabError(
-          'LAB004',
-          `"${name}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(known).join(', ')}`,
-        );
-      return parseSetting(name, spec, text);
-    });
-    if (value !== undefined) settings[name] = value;
+  const judgeSetting = (name: string, judge: (spec: SettingSpec) => SettingValue): SettingValue => {
+    // Own keys only: `constructor` or `__proto__` are not settings however a link spells them.
+    const spec = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (spec === undefined)
+      throw new LabError(
+        'LAB004',
+        `"${name}" is not a setting of scenario ${scenario.id}; known settings: ${Object.keys(known).join(', ')}`,
+      );
+    return judge(spec);
+  };
+  if (options.settings === undefined) {
+    for (const name of Object.keys(params)) {
+      if (isRunSpecKey(name)) continue;
+      const value = attempt(name, (text) => judgeSetting(name, (spec) => parseSetting(name, spec, text)));
+      if (value !== undefined) settings[name] = value;
+    }
+  } else {
+    if (problems !== undefined) throw new Error('typed settings are judged strictly: a lenient resolve reads text');
+    for (const [name, value] of Object.entries(options.settings))
+      if (!isRunSpecKey(name)) settings[name] = judgeSetting(name, (spec) => checkSetting(name, spec, value));
   }
   const judgeSdk = (replayed: boolean) => {
     if (impl === 'model') return;

@@ -5,7 +5,7 @@ import { OpenLedger, sameBytes } from './ledgerPage';
 import { Exploration } from '../engine';
 import { settingsSpecFor, usesSqlite } from '../engine';
 import type { EventWording, Settings, Transcript } from '../engine';
-import { resolveRunParams, resolveRunSpec, settingsText } from '../lab/runSpec';
+import { resolveRunParams, resolveRunSpec } from '../lab/runSpec';
 import { runModel, runResolved } from '../lab/runs';
 import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type LabelPlacement } from '../diagram/geometry/layout';
@@ -332,8 +332,10 @@ async function runRequest(
     faults,
     ...selection
   } = request;
-  const resolved = resolveRunSpec({ ...selection, impl, settings: settingsText(settings) }, findScenario, {
+  // Its settings arrive typed too, and are judged as values, not written as text to be read back.
+  const resolved = resolveRunSpec({ ...selection, impl, settings: {} }, findScenario, {
     replay: { schedule, faults },
+    settings,
   });
   const { scenario } = resolved;
   const onStep = host.progress.runSteps(requestId, notify);
@@ -371,8 +373,9 @@ async function exploreRequest(
 ): Promise<ExploreResult> {
   const { type: _type, requestId: _requestId, bound: _bound, settings: given, ...explored } = request;
   const { scenario, transport, seed, settings } = resolveRunSpec(
-    { ...explored, impl: 'model', settings: settingsText(given) },
+    { ...explored, impl: 'model', settings: {} },
     findScenario,
+    { settings: given },
   );
   const ledger = usesSqlite(scenario) ? { sql: await host.sqlModule() } : undefined;
   const exploration = new Exploration(scenario, { transport, seed, settings, bound: request.bound, ledger });

@@ -114,6 +114,31 @@ describe('one run description', () => {
     ).toMatchObject({ impl: 'ts-sdk', settings: { requestId: 7 } });
   });
 
+  it("judges the worker's typed settings as values, by the same checks as text, with nothing written as text between", async () => {
+    const typed = { latencyJitterMs: 150, cancelAtMs: null };
+    expect(resolveRunParams({ scenario: 'C', seed: '2' }, findScenario, { settings: typed })).toEqual(
+      resolveRunParams({ scenario: 'C', seed: '2', latencyJitterMs: '150', cancelAtMs: 'none' }, findScenario),
+    );
+    // A value of the wrong type is refused as the value it is, not as its text: `true` is no integer.
+    expect(() => resolveRunParams({ scenario: 'C' }, findScenario, { settings: { latencyMs: true } })).toThrow(
+      /^LAB005 .*latencyMs=true is not an integer/,
+    );
+    expect(() => resolveRunParams({ scenario: 'C' }, findScenario, { settings: { nope: 1 } })).toThrow(
+      /^LAB004 .*"nope" is not a setting of scenario C/,
+    );
+    // The worker's run request reaches the same judge: its refusal names the typed value.
+    const answer = (await host().handleMessage({
+      type: 'run',
+      requestId: 1,
+      scenario: 'C',
+      transport: 'stdio',
+      seed: 1,
+      settings: { latencyMs: -1 },
+      ledger: 'fresh',
+    })) as LabResponse;
+    expect(answer.type === 'error' ? answer.message : answer.type).toMatch(/LAB005 .*latencyMs=-1 is not an integer/);
+  });
+
   it('writes an ordering and faults in a run spec and reads them back', () => {
     const text = 'A:transport=http,seed=3,latencyJitterMs=300,schedule=j0.j10,faults=drop:7+delay:9:300';
     const spec = parseRunSpec(text);

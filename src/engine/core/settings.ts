@@ -71,7 +71,6 @@ function describeRange(spec: SettingSpec): string {
   }
 }
 
-/** Checks one value against its spec; throws LAB005 naming the setting and the allowed range. */
 /** The refusal of a setting's value (a function, not a closure per check: every run checks every setting). */
 function badSetting(key: string, spec: SettingSpec, value: unknown): LabError {
   return new LabError(
@@ -80,6 +79,7 @@ function badSetting(key: string, spec: SettingSpec, value: unknown): LabError {
   );
 }
 
+/** Checks one value against its spec; throws LAB005 naming the setting and the allowed range. */
 export function checkSetting(key: string, spec: SettingSpec, value: unknown): SettingValue {
   switch (spec.kind) {
     case 'integer':
