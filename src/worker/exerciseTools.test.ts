@@ -55,6 +55,9 @@ describe('the Exercises tab in the tools worker', () => {
         transport: 'http',
         settings: { capacity: 2, progressPerRequest: 4 },
         schedule: '',
+        step: 0,
+        atMs: 0,
+        events: 0,
       },
       noSql,
     );

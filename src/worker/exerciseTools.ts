@@ -13,7 +13,7 @@ import { grade } from '../exercise/grade';
 import { exerciseInfo, EXERCISES, findExercise } from '../exercise/registry';
 import { StudentCodeError } from '../exercise/runtime';
 import { loadQuickJs, sandboxSource } from '../exercise/sandbox';
-import type { CheckReport, ComponentCall, ExerciseInfo } from '../exercise/types';
+import type { CheckReport, ComponentCall, ExerciseInfo, FailingRun } from '../exercise/types';
 import { findScenario } from '../scenarios/index';
 
 /**
@@ -97,13 +97,6 @@ export interface ExerciseRunAnswer {
   failure: string | null;
 }
 
-export interface ExerciseRunRequest {
-  scenario: string;
-  transport: Transcript['transport'];
-  settings: Readonly<Record<string, unknown>>;
-  schedule: string;
-}
-
 /**
  * One ordering of one of the exercise's runs with a fresh instance of the student's component in the
  * lab's part's place: the transcript the diagram draws, the calls into the student's code, or, when
@@ -112,7 +105,7 @@ export interface ExerciseRunRequest {
 export async function runExercise(
   id: string,
   code: string,
-  run: ExerciseRunRequest,
+  run: FailingRun,
   sqlModule: () => Promise<SqlModule>,
 ): Promise<ExerciseRunAnswer> {
   const def = findExercise(id);

@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { wordEvents, type LabEvent } from '../engine';
 import { layoutDiagram } from '../diagram/geometry/layout';
 import safeCharge from '../lab/examples/safe-charge.json';
+import { SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { JSON_DEPTH_MAX } from '../engine';
 import { reviewLab, runPanel } from './labTools';
-import { explainBadResponse, explainBadToolResponse, type LabResponse } from './protocol';
+import { explainBadResponse, explainBadToolRequest, explainBadToolResponse, type LabResponse } from './protocol';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
 
 type TranscriptAnswer = Extract<LabResponse, { type: 'transcript' }>;
@@ -231,6 +232,25 @@ describe('the tools worker’s review and panels are checked field by field', ()
     const { peakAttemptsPerWindow: _dropped, ...lost } = herd as Extract<typeof herd, { kind: 'herd' }>;
     expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: lost })).toMatch(
       /view\.peakAttemptsPerWindow/,
+    );
+  });
+
+  it('takes an exercise replay as the failing run the Check answer gave, and refuses one without its step or past the schedule bound', () => {
+    const failing = {
+      scenario: 'buffer-overload',
+      transport: 'http',
+      settings: {},
+      schedule: '0.1',
+      step: 3,
+      atMs: 10,
+      events: 5,
+    };
+    const request = (run: unknown) => ({ type: 'exercise-run', requestId: 1, exercise: 'buffer', code: '', run });
+    expect(explainBadToolRequest(request(failing))).toBeNull();
+    const { step: _step, ...stepless } = failing;
+    expect(explainBadToolRequest(request(stepless))).toMatch(/run\.step/);
+    expect(explainBadToolRequest(request({ ...failing, schedule: '0'.repeat(SCHEDULE_CHARS_MAX + 1) }))).toMatch(
+      /run\.schedule/,
     );
   });
 });

@@ -1082,11 +1082,19 @@ const runSpecText = v.pipe(v.string(), v.maxLength(RUN_SPEC_CHARS_MAX));
 export const EXERCISE_CODE_CHARS_MAX = 200_000;
 const exerciseId = v.pipe(v.string(), v.maxLength(64));
 const exerciseCode = v.pipe(v.string(), v.maxLength(EXERCISE_CODE_CHARS_MAX));
-/** One ordering of one of an exercise's runs (a CheckReport's FailingRun), to replay with the student's component. */
-const ExerciseRunSchema = v.object({
+/** `step` and `events` are numbers, not safe integers: an ordering that cannot run to its end breaks "at the end" (Number.MAX_SAFE_INTEGER, grade.ts). */
+const FailingRunSchema = v.object({
   scenario: v.string(),
   transport: TransportSchema,
   settings: unknownRecord,
+  schedule: v.string(),
+  step: v.pipe(finite, v.minValue(0)),
+  atMs: finite,
+  events: v.pipe(finite, v.minValue(0)),
+});
+/** One ordering of one of an exercise's runs to replay with the student's component: the CheckReport's FailingRun as the page was given it, its schedule bounded. */
+const ReplayedFailingRunSchema = v.object({
+  ...FailingRunSchema.entries,
   schedule: v.pipe(v.string(), v.maxLength(SCHEDULE_CHARS_MAX)),
 });
 
@@ -1101,7 +1109,7 @@ export const exerciseRequestSchemas = [
     requestId: id,
     exercise: exerciseId,
     code: exerciseCode,
-    run: ExerciseRunSchema,
+    run: ReplayedFailingRunSchema,
   }),
 ] as const;
 
@@ -1324,16 +1332,6 @@ const checkedMany = v.object({
 });
 
 const StatementSchema = v.object({ id: v.string(), text: v.string(), requirements: v.array(v.string()) });
-/** `step` and `events` are numbers, not safe integers: an ordering that cannot run to its end breaks "at the end" (Number.MAX_SAFE_INTEGER, grade.ts). */
-const FailingRunSchema = v.object({
-  scenario: v.string(),
-  transport: TransportSchema,
-  settings: unknownRecord,
-  schedule: v.string(),
-  step: v.pipe(finite, v.minValue(0)),
-  atMs: finite,
-  events: v.pipe(finite, v.minValue(0)),
-});
 const ComponentCallSchema = v.object({ atMs: finite, call: v.string(), returned: v.string() });
 const checkedCheckReport = v.object({
   exercise: v.string(),

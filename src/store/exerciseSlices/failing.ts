@@ -15,9 +15,9 @@ async function replay(
   const current = get().replayRequest + 1;
   set({ replayRequest: current, opened: { ...opened, run: { status: 'loading', value: null } } });
   try {
-    const { schedule, scenario, transport, settings } = failing;
+    // The failing run as the Check answer gave it: the worker replays its scenario, transport, settings and schedule.
     const answer = await client.call(
-      { type: 'exercise-run', exercise: id, code, run: { scenario, transport, settings: { ...settings }, schedule } },
+      { type: 'exercise-run', exercise: id, code, run: { ...failing, settings: { ...failing.settings } } },
       { budget: { ms: CHECK_BUDGET_MS, what: 'replay of the failing ordering' } },
     );
     if (current !== get().replayRequest) return;
