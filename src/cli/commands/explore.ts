@@ -13,7 +13,7 @@ import { resolveRunParams } from '../../lab/runSpec';
 import { findScenario } from '../../scenarios/index';
 import { jsonForTerminal } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';
-import { RUN_FLAGS, runParams } from './runFlags';
+import { FAULT_FLAG, RUN_FLAGS, runParams } from './runFlags';
 import { faultArgs, shortestLines } from './shortest';
 import { formatDuration, PROGRESS_EVERY_MS, terminalWriter, UsageError, type Command } from './shared';
 
@@ -33,7 +33,7 @@ async function exploreText(args: string[]): Promise<string> {
       bound: { type: 'string' },
       'no-reduction': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
-      fault: { type: 'string', multiple: true },
+      ...FAULT_FLAG,
     },
   });
   if (positionals.length !== 1)

@@ -12,7 +12,7 @@ import { commandBudget, RUN_BUDGET_MS, wallClockBudget } from '../runBudget';
 import { runText } from '../runText';
 import { jsonForTerminal } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';
-import { RUN_FLAGS, runParams } from './runFlags';
+import { FAULT_FLAG, REPLAY_FLAGS, RUN_FLAGS, runParams } from './runFlags';
 import { budgetMs, UsageError, type Command } from './shared';
 
 /** `run <scenario>` (or a known bug's id): one run, its transcript as a timeline or JSON. */
@@ -53,9 +53,8 @@ async function runOutput(args: string[]): Promise<string> {
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       'budget-ms': { type: 'string' },
-      impl: { type: 'string' },
-      schedule: { type: 'string' },
-      fault: { type: 'string', multiple: true },
+      ...REPLAY_FLAGS,
+      ...FAULT_FLAG,
     },
   });
   if (positionals.length !== 1) throw new UsageError(`run takes exactly one scenario id, got ${positionals.length}`);

@@ -9,6 +9,18 @@ export const RUN_FLAGS = {
   set: { type: 'string', multiple: true },
 } as const;
 
+/** Faults on given messages (`--fault drop:7`), which `run` and `explore` both take. */
+export const FAULT_FLAG = { fault: { type: 'string', multiple: true } } as const;
+
+/** The flags only `run` takes: the implementation and an explored ordering to replay. */
+export const REPLAY_FLAGS = { impl: { type: 'string' }, schedule: { type: 'string' } } as const;
+
+/** What parseArgs gives for a table of flags: each absent or as written (a list for a repeatable one). */
+type FlagValues<Flags> = { readonly [K in keyof Flags]?: Flags[K] extends { multiple: true } ? string[] : string };
+
+/** Every flag that names a run: a new one is added to a table above and read in `runParams`, nowhere else. */
+type RunFlagValues = FlagValues<typeof RUN_FLAGS & typeof FAULT_FLAG & typeof REPLAY_FLAGS>;
+
 /** `--set key=value` flags as a run's settings, as written (resolveRunParams judges them). */
 function assignments(list: readonly string[]): Record<string, string> {
   // No prototype: `--set __proto__=1` names a setting like any other, and is refused as one.
@@ -26,10 +38,7 @@ function assignments(list: readonly string[]): Record<string, string> {
  * `--transport`, `--seed`, `--impl` and each `--set` (a setting named like a run key is still refused
  * as a setting, LAB004, as before).
  */
-export function runParams(
-  id: string,
-  values: { transport?: string; seed?: string; impl?: string; set?: string[]; schedule?: string; fault?: string[] },
-): Record<string, string> {
+export function runParams(id: string, values: RunFlagValues): Record<string, string> {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   params.scenario = id;
   if (values.transport !== undefined) params.transport = values.transport;
