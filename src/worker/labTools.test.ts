@@ -88,8 +88,8 @@ describe('reviewer', () => {
 
 describe('panel views', () => {
   it('buffer: a smaller capacity drops more, the finals survive, the refetch mark is set', () => {
-    const small = runPanel(run, { scenario: 'buffer-overload', settings: { capacity: 4 } }) as BufferView;
-    const large = runPanel(run, { scenario: 'buffer-overload', settings: { capacity: 32 } }) as BufferView;
+    const small = runPanel(run, 'buffer-overload', { settings: { capacity: 4 } }) as BufferView;
+    const large = runPanel(run, 'buffer-overload', { settings: { capacity: 32 } }) as BufferView;
     expect(small.kind).toBe('buffer');
     expect(small.dropped).toBeGreaterThan(large.dropped);
     expect(small.points.every((p) => p.occupancyEvents <= 4)).toBe(true);
@@ -100,29 +100,28 @@ describe('panel views', () => {
   });
 
   it('herd: the series and the numbers move with the policy', () => {
-    const jitter = runPanel(run, { scenario: 'herd', settings: { clients: 2000 } }) as HerdView;
-    const none = runPanel(run, { scenario: 'herd', settings: { clients: 2000, policy: 'none' } }) as HerdView;
+    const jitter = runPanel(run, 'herd', { settings: { clients: 2000 } }) as HerdView;
+    const none = runPanel(run, 'herd', { settings: { clients: 2000, policy: 'none' } }) as HerdView;
     expect(jitter).toMatchObject({ kind: 'herd', clients: 2000, policy: 'full-jitter' });
     expect(jitter.attemptsPerWindow.reduce((a, b) => a + b, 0)).toBe(jitter.totalAttempts);
     expect(none.totalAttempts).not.toBe(jitter.totalAttempts);
   });
 
   it('tasks, proxy and reconnect: the status trace, the headers, the plan', () => {
-    const tasks = runPanel(run, { scenario: 'task-cancel-ack' }) as TasksView;
+    const tasks = runPanel(run, 'task-cancel-ack') as TasksView;
     expect(tasks.rows.map((r) => r.action)).toContain('cancel-acknowledged');
-    const proxy = runPanel(run, {
-      scenario: 'proxy-buffering',
+    const proxy = runPanel(run, 'proxy-buffering', {
       transport: 'http',
       settings: { honourNoBuffering: true },
     }) as ProxyView;
     expect(proxy.honourNoBuffering).toBe(true);
     expect(proxy.outcome.sseHeaders).toMatchObject({ 'X-Accel-Buffering': 'no' });
-    const reconnect = runPanel(run, { scenario: 'reconnect-listen' }) as ReconnectView;
+    const reconnect = runPanel(run, 'reconnect-listen') as ReconnectView;
     expect(reconnect.outcome.reconnectPlan.refetch).toContain('tools/list');
   });
 
   it('refuses a scenario without a panel', () => {
-    expect(() => runPanel(run, { scenario: 'A' })).toThrow(/no panel/);
+    expect(() => runPanel(run, 'A')).toThrow(/no panel/);
   });
 
   it('reports the first 100 field errors and the count of all', () => {

@@ -1,6 +1,6 @@
 import { capErrors } from '../lab/reviewLimits';
 import { zipSync } from 'fflate';
-import type { SqlModule } from '../engine';
+import type { RunOptions, SqlModule } from '../engine';
 import { unreachable, type BufferEvent, type TaskEvent } from '../engine';
 import type { Transcript } from '../engine';
 import { buildEvidence } from '../lab/evidence';
@@ -8,7 +8,6 @@ import { review, type ReviewResult } from '../lab/reviewer';
 import { buildSkill } from '../lab/skill';
 import { verify, type Runner, type VerificationResult, type VerifyProgress } from '../lab/verification';
 import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
-import type { ExploredRun } from './protocol';
 import type { BufferPoint, EvidenceBundle, PanelView } from './panelTypes';
 
 /**
@@ -68,9 +67,6 @@ export function reviewLab(input: unknown): ReviewResult {
 }
 
 // ── panel views ──────────────────────────────────────────────────────────────────────────────────
-
-/** A panel request's run (the selection an exploration reads too); absent transport, seed and settings are the scenario's defaults. */
-export type PanelParams = Pick<ExploredRun, 'scenario'> & Partial<Omit<ExploredRun, 'scenario'>>;
 
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
@@ -165,7 +161,7 @@ export function panelView(t: Transcript): PanelView {
   }
 }
 
-/** Runs a scenario and returns its panel view. */
-export function runPanel(run: Runner, params: PanelParams): PanelView {
-  return panelView(run(params.scenario, { transport: params.transport, seed: params.seed, settings: params.settings }));
+/** Runs a scenario as the engine's run options say (absent ones are the scenario's defaults) and returns its panel view. */
+export function runPanel(run: Runner, scenario: string, options?: RunOptions): PanelView {
+  return panelView(run(scenario, options));
 }

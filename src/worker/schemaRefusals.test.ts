@@ -222,12 +222,12 @@ describe('the tools worker’s review and panels are checked field by field', ()
   });
 
   it('refuses a buffer panel without a capacity and a herd panel that lost a field of its outcome', () => {
-    const buffer = runPanel(run, { scenario: 'buffer-overload', settings: { capacity: 4 } });
+    const buffer = runPanel(run, 'buffer-overload', { settings: { capacity: 4 } });
     expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: buffer })).toBeNull();
     expect(
       explainBadToolResponse({ type: 'panel-view', requestId: 1, view: { ...buffer, capacityEvents: null } }),
     ).toMatch(/view\.capacityEvents/);
-    const herd = runPanel(run, { scenario: 'herd', settings: { clients: 50 } });
+    const herd = runPanel(run, 'herd', { settings: { clients: 50 } });
     expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: herd })).toBeNull();
     const { peakAttemptsPerWindow: _dropped, ...lost } = herd as Extract<typeof herd, { kind: 'herd' }>;
     expect(explainBadToolResponse({ type: 'panel-view', requestId: 1, view: lost })).toMatch(

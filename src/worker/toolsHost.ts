@@ -85,8 +85,10 @@ export async function answerToolRequest(
     case 'evidence':
       // The export's progress goes as the checklist's does (`verify-progress`): its statement names the artifact or the statement being built.
       return { type: 'evidence-zip', requestId, ...evidenceZip(run, sql, pacedProgress(requestId, notify, now)) };
-    case 'panel':
-      return { type: 'panel-view', requestId, view: runPanel(run, request) };
+    case 'panel': {
+      const { scenario, transport, seed, settings } = request;
+      return { type: 'panel-view', requestId, view: runPanel(run, scenario, { transport, seed, settings }) };
+    }
   }
 }
 
