@@ -49,16 +49,14 @@ export interface LabClientOptions {
 type Sent<R> = Omit<R, 'type' | 'requestId'>;
 
 /**
- * A run as the worker is asked for it (the run request less its envelope): the run selection (absent
- * settings and implementation are the defaults), the ledger it runs on (ledger scenarios: a fresh one
- * by default, or the stored one, saved back after the run) and the time axis its diagram is laid out on
- * (ordinal by default).
+ * A run as the worker is asked for it, the run request less its envelope: the run selection (an absent
+ * implementation is the model), the ledger it runs on (a fresh one, or the stored one, saved back after
+ * the run) and the time axis its diagram is laid out on (ordinal by default).
  */
-export type RunParams = Omit<Sent<RunRequest>, 'settings' | 'ledger'> &
-  Partial<Pick<RunRequest, 'settings' | 'ledger'>>;
+export type RunParams = Sent<RunRequest>;
 
-/** An exploration: the seeded run of a selection, and the most states to visit (a cut exploration says `complete: false`). */
-export type ExploreParams = Omit<Sent<ExploreRequest>, 'settings'> & Partial<Pick<ExploreRequest, 'settings'>>;
+/** An exploration, the explore request less its envelope: the seeded run of a selection, and the most states to visit (a cut exploration says `complete: false`). */
+export type ExploreParams = Sent<ExploreRequest>;
 
 /** A run's transcript, the engine's wording of each of its events, and, for a request race, where it reaches each recorded fact. */
 export interface LabRun {
@@ -162,10 +160,10 @@ export function createLabClient(
     async layout(runId, scale) {
       return (await ask('layout', { type: 'layout', requestId: client.nextId(), run: runId, scale })).layout;
     },
-    async explore({ settings = {}, ...explored }, onProgress) {
+    async explore(explored, onProgress) {
       const answer = await ask(
         'exploration',
-        { type: 'explore', requestId: client.nextId(), ...explored, settings },
+        { type: 'explore', requestId: client.nextId(), ...explored },
         { exploreProgress: onProgress, budget: { ms: runBudgetMs, what: 'exploration', after: LEDGER_KEPT } },
       );
       return answer.result;
@@ -200,15 +198,13 @@ export function createLabClient(
 
 /** The run request of `params`, numbered `requestId`. The defaults go unsaid on the wire: the model, the seeded run, no faults. */
 function runRequest(
-  { settings = {}, ledger = 'fresh', scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams,
+  { scale = 'ordinal', impl = 'model', schedule, faults, ...selection }: RunParams,
   requestId: number,
 ): LabRequest {
   return {
     type: 'run',
     requestId,
     ...selection,
-    settings,
-    ledger,
     scale,
     ...(impl === 'model' ? {} : { impl }),
     ...(schedule === undefined ? {} : { schedule }),

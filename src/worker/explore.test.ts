@@ -51,13 +51,25 @@ describe('explore in the worker', () => {
 
   it('explores a ledger scenario on sql.js and finds the unsafe race', async () => {
     const client = createLabClient(createInProcessWorker);
-    const result = await client.explore({ scenario: 'ledger-race-unsafe', transport: 'http', seed: 1, bound: 1000 });
+    const result = await client.explore({
+      scenario: 'ledger-race-unsafe',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      bound: 1000,
+    });
     expect(result.violations.map((violation) => violation.invariant)).toContain('one-execution-per-key');
   });
 
   it('a run replays a schedule, or faults, the same every time; what does not fit answers LAB022 / LAB023', async () => {
     const client = createLabClient(createInProcessWorker);
-    const base = { scenario: 'A', transport: 'stdio' as const, seed: 1, settings: { latencyJitterMs: 300 } };
+    const base = {
+      scenario: 'A',
+      transport: 'stdio' as const,
+      seed: 1,
+      settings: { latencyJitterMs: 300 },
+      ledger: 'fresh' as const,
+    };
     for (const [extra, recorded] of [
       [{ schedule: parseSchedule('j0.j10.c0.j80') }, { schedule: 'j0.j10.c0.j80' }],
       [{ faults: parseFaults('delay:7:20') }, { faults: 'delay:7:20' }],

@@ -134,7 +134,7 @@ describe('the client over the worker', () => {
       worker.addEventListener('message', (event) => received.push(event.data as (typeof received)[number]));
       return worker;
     });
-    const run = await client.runLab({ scenario: 'C', transport: 'stdio', seed: 1, settings });
+    const run = await client.runLab({ scenario: 'C', transport: 'stdio', seed: 1, settings, ledger: 'fresh' });
     // The events came ahead of the layout, each part carrying one or the other.
     const parts = received.filter((message) => message.type === 'run-part');
     const firstLayout = parts.findIndex((part) => part.layout !== null);

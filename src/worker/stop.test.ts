@@ -27,14 +27,14 @@ describe('stopping a run', () => {
     const { made, make } = workers();
     const client = createLabClient(make);
     hang(made[0] as InProcessWorker);
-    const running = client.runLab({ scenario: 'A', transport: 'stdio', seed: 1 });
+    const running = client.runLab({ scenario: 'A', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh' });
     client.stop();
     await expect(running).rejects.toMatchObject({
       code: 'STOPPED',
       message: expect.stringMatching(/stopped.*fresh worker.*stored ledger is as it was/),
     });
     expect(made).toHaveLength(2);
-    const transcript = await client.run({ scenario: 'A', transport: 'stdio', seed: 1 });
+    const transcript = await client.run({ scenario: 'A', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh' });
     expect(transcript.scenario).toBe('A');
   });
 
@@ -42,7 +42,9 @@ describe('stopping a run', () => {
     const { made, make } = workers();
     const client = createLabClient(make, { runBudgetMs: 50 });
     hang(made[0] as InProcessWorker);
-    await expect(client.runLab({ scenario: 'A', transport: 'stdio', seed: 1 })).rejects.toMatchObject({
+    await expect(
+      client.runLab({ scenario: 'A', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh' }),
+    ).rejects.toMatchObject({
       code: 'RUN_BUDGET',
       message: expect.stringMatching(/50 ms.*fresh worker/),
     });

@@ -385,7 +385,7 @@ describe('replay support: facts, links, progress', () => {
     const client = createLabClient(createInProcessWorker);
     const heard: number[] = [];
     const run = await client.runLab(
-      { scenario: 'herd', transport: 'http', seed: 1, settings: { clients: 20000 } },
+      { scenario: 'herd', transport: 'http', seed: 1, settings: { clients: 20000 }, ledger: 'fresh' },
       (progress) => heard.push(progress.eventsRun),
     );
     expect(run.transcript.scenario).toBe('herd');
@@ -770,8 +770,8 @@ describe('lab client over an in-process worker', () => {
   it('runs scenarios and correlates concurrent requests', async () => {
     const client = createLabClient(createInProcessWorker);
     const [a, d] = await Promise.all([
-      client.run({ scenario: 'A', transport: 'stdio', seed: 1 }),
-      client.run({ scenario: 'D', transport: 'http', seed: 1 }),
+      client.run({ scenario: 'A', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh' }),
+      client.run({ scenario: 'D', transport: 'http', seed: 1, settings: {}, ledger: 'fresh' }),
     ]);
     expect([a.scenario, a.transport, 'cancellationSignal' in a.outcome && a.outcome.cancellationSignal]).toEqual([
       'A',
@@ -789,7 +789,13 @@ describe('lab client over an in-process worker', () => {
     const worker = createInProcessWorker();
     const client = createLabClient(() => worker);
     expect(await client.ledgerSnapshot()).toMatchObject({ stored: false, idempotencyKeys: [] });
-    const run = await client.run({ scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, ledger: 'kept' });
+    const run = await client.run({
+      scenario: 'ledger-keyed-retry',
+      transport: 'http',
+      seed: 1,
+      settings: {},
+      ledger: 'kept',
+    });
     expect(ledgerOutcome(run).executions).toBe(1);
     expect(worker.posted.at(-1)).toMatchObject({ type: 'run', ledger: 'kept' });
     const bytes = await client.exportLedger();
@@ -804,17 +810,21 @@ describe('lab client over an in-process worker', () => {
   it('runs ledger scenarios on a fresh ledger unless asked', async () => {
     const worker = createInProcessWorker();
     const client = createLabClient(() => worker);
-    await client.run({ scenario: 'ledger-keyed-retry', transport: 'http', seed: 1 });
+    await client.run({ scenario: 'ledger-keyed-retry', transport: 'http', seed: 1, settings: {}, ledger: 'fresh' });
     expect(worker.posted.at(-1)).toMatchObject({ type: 'run', ledger: 'fresh' });
     expect((await client.ledgerSnapshot()).stored).toBe(false);
   });
 
   it('rejects with the engine error code', async () => {
     const client = createLabClient(createInProcessWorker);
-    await expect(client.run({ scenario: 'A', transport: 'stdio', seed: -1 })).rejects.toMatchObject({ code: 'LAB003' });
-    await expect(client.run({ scenario: 'Q', transport: 'stdio', seed: 1 })).rejects.toMatchObject({ code: 'LAB001' });
     await expect(
-      client.run({ scenario: 'A', transport: 'stdio', seed: 1, settings: { bogus: 1 } }),
+      client.run({ scenario: 'A', transport: 'stdio', seed: -1, settings: {}, ledger: 'fresh' }),
+    ).rejects.toMatchObject({ code: 'LAB003' });
+    await expect(
+      client.run({ scenario: 'Q', transport: 'stdio', seed: 1, settings: {}, ledger: 'fresh' }),
+    ).rejects.toMatchObject({ code: 'LAB001' });
+    await expect(
+      client.run({ scenario: 'A', transport: 'stdio', seed: 1, settings: { bogus: 1 }, ledger: 'fresh' }),
     ).rejects.toMatchObject({ code: 'LAB004' });
   });
 
