@@ -1,6 +1,4 @@
 import type { Transcript } from '../../engine';
-import type { MessageFault } from '../../engine/core/faults';
-import type { Choice } from '../../engine/core/schedule';
 import type { StateCreator } from 'zustand/vanilla';
 import type { ExploreProgress, LabClient, LabRun, RunProgress } from '../../worker/client';
 import type {
@@ -44,17 +42,21 @@ export interface LinkView {
   /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
   step: string | null;
   /** The `schedule` parameter, parsed: the explored ordering the link replays; absent: the seeded run. */
-  schedule?: readonly Choice[];
+  schedule?: RunSelection['schedule'];
   /** The `faults` parameter, parsed: faults injected on given messages; absent: none. */
-  faults?: readonly MessageFault[];
+  faults?: RunSelection['faults'];
   /** What the link carried beyond a limit, each as the notice that says so; none of it is used. */
   refused?: readonly string[];
   /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
   view?: Partial<Record<string, string>>;
 }
 
-/** A change of the selection: any of the run's dimensions a control sets, and the ledger choice. */
-export type SelectionChange = Partial<Pick<RunSelection, 'transport' | 'seed' | 'impl' | 'settings'>> & {
+/**
+ * A change of the selection: any of the run's dimensions but the scenario (its own action, which drops
+ * the settings) and the ordering and faults (made on one run, so any change drops them), and the ledger
+ * choice. Omit, not Pick: a new run dimension is one a control can set without a second edit here.
+ */
+export type SelectionChange = Partial<Omit<RunSelection, 'scenario' | 'schedule' | 'faults'>> & {
   keepLedger?: boolean;
 };
 
