@@ -1,10 +1,10 @@
 import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome, TaskEvent, TaskOutcome } from '../engine';
 
 /**
- * What the tools worker answers the page with, apart from the tools that compute it (labTools.ts):
+ * What the tools worker answers the page with, apart from the tools that compute it (tools.ts):
  * the compact panel views (buffer, herd, tasks, proxy, reconnect), the zips, and the lab's results.
  * The message schemas (schemas.ts) and the protocol's types (protocol.ts) read these, so they live
- * in a module of types that imports no tool: labTools.ts imports the protocol, never the other way.
+ * in a module of types that imports no tool: tools.ts imports the protocol, never the other way.
  */
 
 export type { VerificationResult } from '../lab/verification';

@@ -11,7 +11,7 @@ import { SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
 import { JSON_DEPTH_MAX } from '../engine';
-import { reviewLab, runPanel } from './labTools';
+import { reviewLab, runPanel } from './tools';
 import { explainBadResponse, explainBadToolRequest, explainBadToolResponse, type LabResponse } from './protocol';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
 

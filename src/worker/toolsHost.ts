@@ -13,7 +13,7 @@ import { runResolved } from '../lab/runs';
 import { findScenario } from '../scenarios/index';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
-import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './labTools';
+import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './tools';
 import {
   explainBadToolRequest,
   salvageRequestId,

@@ -9,7 +9,7 @@ import unsafeCharge from '../lab/examples/unsafe-charge.json';
 import safeCharge from '../lab/examples/safe-charge.json';
 import type { Runner } from '../lab/verification';
 import { runScenarioById } from '../scenarios/index';
-import { evidenceZip, reviewLab, skillZip, runPanel, verifyLab } from './labTools';
+import { evidenceZip, reviewLab, skillZip, runPanel, verifyLab } from './tools';
 import type { BufferView, HerdView, ProxyView, ReconnectView, TasksView } from './panelTypes';
 
 let sql: SqlModule;
