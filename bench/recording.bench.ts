@@ -1,7 +1,7 @@
 /**
  * The big-recording benchmark: a script, not a test. It builds `lab probe --json` transcripts of many
  * events (a real recording, e2e/fixtures/probe-everything-stdio.json, with short notes added before it
- * until the file holds N events) and opens each through the lab worker's own code
+ * until the file holds N events) and opens each through the engine worker's own code
  * (createLabHost's `recording` request: read and check, convert, word, lay out), then clones the answer
  * as postMessage would. Each size runs in a process of its own, so its peak memory (maxRSS) is its own.
  * It prints, per size: the file's bytes, the worker's time and the clone's, the progress reports it sent, and

@@ -121,7 +121,7 @@ test('the engine runs in the Web Worker, not on the page', async ({ page }) => {
   // A first visit opens at step 0: the end shows every event's line.
   await lab.toEnd();
 
-  expect(workers.map((worker) => worker.url())).toEqual([expect.stringMatching(/lab\.worker[^/]*\.js$/)]);
+  expect(workers.map((worker) => worker.url())).toEqual([expect.stringMatching(/engine\.worker[^/]*\.js$/)]);
   const workerUrl = workers[0]?.url() ?? '';
 
   // Nothing of the engine is reachable from the page's global scope.

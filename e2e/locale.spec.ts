@@ -112,7 +112,7 @@ test('no tab, and no run of the real SDK, reports a securitypolicyviolation in t
     });
   });
   const lab = new LabPage(page);
-  // The real SDK on the race (the lab worker) …
+  // The real SDK on the race (the engine worker) …
   await lab.open('?scenario=C&impl=ts-sdk');
   await lab.waitForRun('C', 'stdio');
   // … and in the tools worker, where the Compare tab runs C against C on the SDK.

@@ -4,7 +4,7 @@
  * (every ordering the network allows), and says which statements hold and, for each broken one, the
  * shortest ordering found that breaks it.
  *
- * These types are shared by the CLI (`lab exercise`), the lab worker and the page.
+ * These types are shared by the CLI (`lab exercise`), the engine worker and the page.
  */
 import type { Transport } from '../engine';
 

@@ -47,7 +47,7 @@ export interface RunSpec<Value = string, Schedule = string, Faults = string> {
  * The run spec the page selects and sends: settings typed, transport and seed filled in (the worker
  * judged them when it resolved the link, and judges them again when it runs), the ordering and the
  * faults parsed (the link's text is read once, src/store/url.ts). The page's store holds one of these
- * as its selection, and the lab worker's run and explore requests carry its fields.
+ * as its selection, and the engine worker's run and explore requests carry its fields.
  */
 export type RunSelection = RunSpec<SettingValue, readonly Choice[], readonly MessageFault[]> & {
   readonly transport: Transport;

@@ -9,7 +9,7 @@ import { recordedRunSpec, type PanelsState, type PanelsStore } from './panelsSto
 
 /**
  * Opening a `lab probe --json` transcript in the page (the file picker or a drop anywhere on it):
- * the file's size is checked here, before it is read; its content in the lab worker (LAB049 names
+ * the file's size is checked here, before it is read; its content in the engine worker (LAB049 names
  * the check that failed). An opened recording becomes the run on screen, stepped like any run; a
  * refused file leaves the page exactly as it was and says why in a notice of its own.
  */

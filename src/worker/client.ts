@@ -26,20 +26,20 @@ import type {
 } from './protocol';
 
 /**
- * The page's client of the lab worker, over the one worker client (workerClient.ts) the tools worker
+ * The page's client of the engine worker, over the one worker client (workerClient.ts) the tools worker
  * uses too: a run and an exploration have the page's wall-clock budget, Stop replaces the worker, a
  * long answer arrives in parts and a long run reports progress.
  */
 
 export { type ClientErrorCode, type ExploreProgress, type RecordingProgress, type RunProgress } from './workerClient';
-/** The lab worker's errors are the worker client's. */
+/** The engine worker's errors are the worker client's. */
 export const LabClientError = WorkerClientError;
 export type LabClientError = WorkerClientError;
 
 /** How long a run may compute in the worker before the page ends it (wall-clock, page side; the engine has no clock). */
 export const RUN_BUDGET_MS = 60_000;
 
-/** What a stopped or replaced lab worker leaves: the ledger is saved only after a completed run. */
+/** What a stopped or replaced engine worker leaves: the ledger is saved only after a completed run. */
 const LEDGER_KEPT = '; the stored ledger is as it was';
 
 export interface LabClientOptions {
@@ -113,7 +113,7 @@ export interface LabClient {
 export type WorkerLike = WorkerLikeOf<LabRequest> & { terminate(): void };
 
 export function createLabWorker(): WorkerLike {
-  return new Worker(new URL('./lab.worker.ts', import.meta.url), { type: 'module', name: 'lab-engine' });
+  return new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'lab-engine' });
 }
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;

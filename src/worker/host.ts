@@ -41,8 +41,8 @@ import {
 } from './protocol';
 
 /**
- * What the lab worker does with each incoming message, without the worker: every message, valid or
- * not, gets exactly one answer (a LabAnswer; a long run may send `progress` first) and nothing rejects. lab.worker.ts wires it to `self` with sql.js
+ * What the engine worker does with each incoming message, without the worker: every message, valid or
+ * not, gets exactly one answer (a LabAnswer; a long run may send `progress` first) and nothing rejects. engine.worker.ts wires it to `self` with sql.js
  * and IndexedDB; unit tests give it sql.js loaded in Node and an in-memory storage.
  *
  * Messages are handled one at a time, in arrival order: a kept-ledger run reads the stored ledger,

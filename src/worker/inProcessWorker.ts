@@ -7,7 +7,7 @@ import type { LabResponse } from './protocol';
 import { inParts } from './runParts';
 
 /**
- * A stand-in for the lab worker in Node tests: the same host code, behind structured clones and an
+ * A stand-in for the engine worker in Node tests: the same host code, behind structured clones and an
  * asynchronous hop, so the client and store are exercised through the real boundary checks.
  * Pages never import this (they use the real Worker from client.ts).
  */
@@ -63,7 +63,7 @@ export function createInProcessWorker(options: InProcessWorkerOptions = {}): InP
     const answered = Promise.resolve(answer(request));
     setTimeout(() => {
       void answered.then((response) => {
-        // A long answer goes in parts, as lab.worker.ts sends it (a stand-in's raw answer goes as it is).
+        // A long answer goes in parts, as engine.worker.ts sends it (a stand-in's raw answer goes as it is).
         let messages: unknown[] = [response];
         try {
           messages = inParts(response as LabResponse);

@@ -148,7 +148,7 @@ export function explainBadToolRequest(value: unknown): string | null {
   return result.ok ? null : result.problem;
 }
 
-/** Why what arrived from the lab worker is not a response, or null when it is one. */
+/** Why what arrived from the engine worker is not a response, or null when it is one. */
 export function explainBadResponse(value: unknown): string | null {
   const result = check(LabResponseSchema, value);
   return result.ok ? null : result.problem;

@@ -1052,7 +1052,7 @@ export const LayoutRequestSchema = v.object({
   scale: TimeScaleSchema,
 });
 
-/** Requests the lab worker answers. */
+/** Requests the engine worker answers. */
 export const labRequestSchemas = [
   RunRequestSchema,
   LayoutRequestSchema,
@@ -1168,7 +1168,7 @@ export const ExploreProgressSchema = v.object({
   violations: nonNegativeInt,
   fraction: v.pipe(finite, v.minValue(0), v.maxValue(1)),
 });
-/** How far the lab worker got opening a recording: the stage it is in, and how many of the file's events it has done. */
+/** How far the engine worker got opening a recording: the stage it is in, and how many of the file's events it has done. */
 export const RecordingProgressSchema = v.object({
   type: v.literal('recording-progress'),
   requestId: id,

@@ -9,7 +9,7 @@ import { createToolsHost } from './toolsHost';
  * The module worker for the lab tools (checklist, evidence, reviewer, panel views, Compare). A worker
  * of its own so a 10,000-client herd moved by a slider never queues behind, or ahead of, the diagram's
  * run; it never touches the student's kept ledger (every run here is on a fresh one). It is served as
- * the lab worker is (serve.ts): requests are checked with the shared schemas, and an engine error
+ * the engine worker is (serve.ts): requests are checked with the shared schemas, and an engine error
  * reaches the page with its catalogued code.
  */
 

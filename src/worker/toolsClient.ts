@@ -2,7 +2,7 @@ import { createWorkerClient, WorkerClientError, type RequestHooks, type WorkerLi
 import type { ToolRequest, ToolResponse } from './protocol';
 
 /**
- * The page's client of the tools worker, over the one worker client (workerClient.ts) the lab worker
+ * The page's client of the tools worker, over the one worker client (workerClient.ts) the engine worker
  * uses too: answers are matched by id and checked with the shared schemas, an error keeps its
  * catalogued code, Stop ends the worker and what it computes. The worker starts on the first request.
  */
@@ -27,7 +27,7 @@ const ANSWER_TYPE = {
 type AnswerOf<C extends ToolCall> = Extract<ToolResponse, { type: (typeof ANSWER_TYPE)[C['type']] }>;
 
 export interface ToolsClient {
-  /** `hooks`: a budget past which the worker is replaced (RUN_BUDGET), as the lab worker's runs have. */
+  /** `hooks`: a budget past which the worker is replaced (RUN_BUDGET), as the engine worker's runs have. */
   call<C extends ToolCall>(call: C, hooks?: RequestHooks): Promise<AnswerOf<C>>;
   /** Ends the worker and what it computes (a compare of millions of events); the next call starts a new one. */
   stop?(): void;

@@ -28,7 +28,7 @@ import { recordedSection, wordRecording } from './recording';
  * Answers the tool requests in the worker. Every run here uses a fresh ledger (never the one the
  * student keeps), so the checklist and the evidence depend on the lab alone.
  */
-/** How often the checklist and the evidence export report progress, at most (wall-clock time in the worker), as the lab worker's runs do. */
+/** How often the checklist and the evidence export report progress, at most (wall-clock time in the worker), as the engine worker's runs do. */
 export const VERIFY_PROGRESS_EVERY_MS = 100;
 
 type ProgressReport = { runsDone: number; runsTotal: number; statement: string };

@@ -73,7 +73,7 @@ import { eventLanes } from '../../engine';
  * it and two messages in flight at once cross.
  *
  * The view at step k is this layout cut at k (see src/ui/diagram/flow.ts): nothing here depends on
- * the step, so stepping back or scrubbing never recomputes the layout. The lab worker lays a run out
+ * the step, so stepping back or scrubbing never recomputes the layout. The engine worker lays a run out
  * (off the main thread) and sends the layout with the transcript; the page only cuts it.
  */
 

@@ -3,7 +3,7 @@ import type { MarkerTone } from '../../engine';
 /**
  * The sequence diagram's model: its geometry, the shapes of a laid-out run (lanes, rows, wires,
  * markers, deadline bars, time marks and breaks) and each list's extent on the time axis. The page
- * reads these; only the lab worker (and the Compare tab, for its replays) lays a run out
+ * reads these; only the engine worker (and the Compare tab, for its replays) lays a run out
  * (layout.ts), so the page's first load carries none of the layout code.
  */
 

@@ -6,7 +6,7 @@ export { LONG_PX, spanReach, type Extent, type SpanReach };
  * Which of a diagram's items reach into a band of rows, without looking at the others: the page's
  * work per step and per pan stays proportional to what is on screen, not to the run's length
  * (so one step at 100,000 events takes under 50 ms). The one pass over the items (their reach)
- * is made in the lab worker with the layout (`DiagramLayout.spans`); the page builds its indexes from
+ * is made in the engine worker with the layout (`DiagramLayout.spans`); the page builds its indexes from
  * that without a pass of its own.
  *
  * Items come in event order, and each has a key on the time axis that never decreases in that order
