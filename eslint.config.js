@@ -51,12 +51,13 @@ const engineBoundaries = [
       '**/worker/**',
       '**/cli/**',
       '**/diagram/**',
-      '**/lab/**',
+      '**/lesson/**',
+      '**/runs/**',
       '**/sdk/**',
       '**/probe/**',
     ],
     message:
-      'Dependencies point ui → store → worker → engine (and cli, lab, sdk, probe, diagram → engine), never back.',
+      'Dependencies point ui → store → worker → engine (and cli, lesson, runs, sdk, probe, diagram → engine), never back.',
   },
 ];
 
@@ -185,7 +186,8 @@ export default tseslint.config(
       'src/cli/**/*.ts',
       'src/probe/**/*.ts',
       'src/sdk/**/*.ts',
-      'src/lab/**/*.ts',
+      'src/lesson/**/*.ts',
+      'src/runs/**/*.ts',
       'src/testing/**/*.ts',
       'src/scenarios/**/*.ts',
       'bench/**/*.ts',
@@ -204,7 +206,7 @@ export default tseslint.config(
     },
   },
   {
-    // The run spec (src/lab) asks the SDK folder what it refuses and dispatches to its lanes: never the other way.
+    // The run spec (src/runs) asks the SDK folder what it refuses and dispatches to its lanes: never the other way.
     files: ['src/sdk/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -213,8 +215,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/ui/**', '**/store/**', '**/lab/**', '**/cli/**', '**/worker/**'],
-              message: 'src/sdk sits under src/lab and the CLI: it imports the engine only.',
+              group: ['**/ui/**', '**/store/**', '**/lesson/**', '**/runs/**', '**/cli/**', '**/worker/**'],
+              message: 'src/sdk sits under src/lesson, src/runs and the CLI: it imports the engine only.',
             },
             engineFrontDoor,
           ],
@@ -232,7 +234,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/ui/**', '**/store/**', '**/cli/**', '**/worker/**', '**/lab/**', '**/sdk/**'],
+              group: [
+                '**/ui/**',
+                '**/store/**',
+                '**/cli/**',
+                '**/worker/**',
+                '**/lesson/**',
+                '**/runs/**',
+                '**/sdk/**',
+              ],
               message: 'src/probe sits under the CLI: it imports the engine only.',
             },
             engineFrontDoor,

@@ -4,14 +4,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { loadSqlJs } from '../src/cli/sqlite';
-import { buildEvidence } from '../src/lab/evidence';
-import { buildSkill } from '../src/lab/skill';
+import { buildEvidence } from '../src/lesson/evidence';
+import { buildSkill } from '../src/lesson/skill';
 import { runScenarioById } from '../src/scenarios/index';
 import { LabPage } from './pages/LabPage';
 import { Panels } from './pages/Panels';
 
 const unsafeChargeText = (): Promise<string> =>
-  readFile(new URL('../src/lab/examples/unsafe-charge.json', import.meta.url), 'utf8');
+  readFile(new URL('../src/lesson/examples/unsafe-charge.json', import.meta.url), 'utf8');
 
 async function openLab(page: import('@playwright/test').Page, query = ''): Promise<{ lab: LabPage; panels: Panels }> {
   const lab = new LabPage(page);

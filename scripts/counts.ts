@@ -327,30 +327,30 @@ const REVIEWED_RUN_DECLARATIONS: readonly { file: string; name: string; reason: 
       'the part of RunOptions (Pick) an SDK lane can honour: no ordering and no faults, which the SDK orders and meets itself',
   },
   {
-    file: 'src/lab/failureCards.ts',
+    file: 'src/lesson/failureCards.ts',
     name: 'RunLink',
     reason:
       'a link to a run of the lab (a failure card’s runs; a verification statement’s Evidence extends it): the scenario and what differs from its defaults',
   },
   {
-    file: 'src/lab/verification.ts',
+    file: 'src/lesson/verification.ts',
     name: 'Evidence',
     reason:
       'the moment that shows a verification statement: a RunLink it extends, on its transport, at its event (a contract of the verify answer)',
   },
   {
-    file: 'src/lab/runSpec.ts',
+    file: 'src/runs/runSpec.ts',
     name: 'RunSpec',
     reason: 'the one description of a run every edge (flags, link, Compare, the worker’s request) is read into',
   },
   {
-    file: 'src/lab/runSpec.ts',
+    file: 'src/runs/runSpec.ts',
     name: 'RunSelection',
     reason:
       'RunSpec itself with its values typed and parsed and transport and seed settled: the page’s selection (only those two are restated, to make them required)',
   },
   {
-    file: 'src/lab/runSpec.ts',
+    file: 'src/runs/runSpec.ts',
     name: 'ResolvedRunSpec',
     reason: 'the one description judged against its scenario, once',
   },

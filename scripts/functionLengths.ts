@@ -19,7 +19,7 @@ export const LENGTH_MAX = 100;
  */
 export const EXCEPTIONS: readonly { file: string; name: string; reason: string }[] = [
   {
-    file: 'src/lab/skill.ts',
+    file: 'src/lesson/skill.ts',
     name: 'skillMarkdown',
     reason: 'a template: the SKILL.md text with its few interpolations, one paragraph after another',
   },

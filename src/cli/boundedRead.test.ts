@@ -57,7 +57,9 @@ describe('review reads at most its limit', () => {
 
   it('a FIFO whose writer sends a design and closes is reviewed', async () => {
     const path = fifo();
-    const writer = spawn('sh', ['-c', `exec cat src/lab/examples/safe-charge.json > '${path}'`], { stdio: 'ignore' });
+    const writer = spawn('sh', ['-c', `exec cat src/lesson/examples/safe-charge.json > '${path}'`], {
+      stdio: 'ignore',
+    });
     const r = await lab('review', path);
     writer.kill('SIGKILL');
     expect(r.code).toBe(0);

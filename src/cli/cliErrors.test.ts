@@ -139,7 +139,7 @@ describe('input never reaches the terminal raw', () => {
 
   it('review escapes operation names and unknown keys', async () => {
     const file = join(tmp('lab-esc-'), 'x.json');
-    const input = JSON.parse(readFileSync(join(ROOT, 'src/lab/examples/unsafe-charge.json'), 'utf8'));
+    const input = JSON.parse(readFileSync(join(ROOT, 'src/lesson/examples/unsafe-charge.json'), 'utf8'));
     input.operation.name = '\u001b]0;pwned\u0007\u001b[2J';
     writeFileSync(file, JSON.stringify(input));
     const ok = await lab('review', file);

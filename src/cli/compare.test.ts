@@ -1,7 +1,7 @@
 // Proves `lab run --impl ts-sdk` and `lab compare`: the SDK run prints the real SDK's transcript with its version, revision and invariants; compare prints both runs' facts, marks the differing ones and names the first event where the runs part; bad run specs are refused before anything runs.
 import { describe, expect, it } from 'vitest';
 import { lab } from './captured';
-import { formatRunSpec, parseRunSpec } from '../lab/runSpec';
+import { formatRunSpec, parseRunSpec } from '../runs/runSpec';
 
 describe('npm run lab -- run --impl ts-sdk', () => {
   it('prints the real SDK’s timeline, says which SDK and revision ran, lists the invariants and how to reproduce it', async () => {

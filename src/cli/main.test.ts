@@ -75,7 +75,7 @@ describe('npm run lab', () => {
   });
 
   it('review FILE.json flags an unsafe mutation retried without a key; invalid input is answered field by field', async () => {
-    const unsafe = await lab('review', 'src/lab/examples/unsafe-charge.json');
+    const unsafe = await lab('review', 'src/lesson/examples/unsafe-charge.json');
     expect(unsafe.code).toBe(0);
     expect(unsafe.out).toMatch(/UNSAFE \/retry\/automatic: a retry under a new JSON-RPC id runs the mutation again/);
     const file = join(mkdtempSync(join(tmpdir(), 'lab-review-')), 'bad.json');

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSkill, SKILL_NAME } from '../lab/skill';
+import { buildSkill, SKILL_NAME } from '../lesson/skill';
 import { lab } from './captured';
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));

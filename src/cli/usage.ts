@@ -1,5 +1,5 @@
 import { DEFAULT_EXPLORE_BOUND } from '../engine';
-import { SKILL_NAME } from '../lab/skill';
+import { SKILL_NAME } from '../lesson/skill';
 import { EXT_TASKS_VERSION, TS_SDK_PROTOCOL_VERSION, TS_SDK_VERSION } from '../sdk/version';
 import { EXERCISE_HELP, EXERCISE_USAGE } from './exercise';
 import { PROBE_HELP, PROBE_USAGE } from './probeCommand';

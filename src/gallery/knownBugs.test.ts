@@ -6,7 +6,7 @@ import { runProbe } from '../probe/run';
 import { SERVER_EVERYTHING as SERVER_EVERYTHING_JS } from '../probe/testing/servers';
 import { findKnownBug, KNOWN_BUGS, type KnownBug } from './knownBugs';
 import { runKnownBug } from './runKnownBug';
-import { resolveRunParams } from '../lab/runSpec';
+import { resolveRunParams } from '../runs/runSpec';
 import { findScenario } from '../scenarios/index';
 
 /**

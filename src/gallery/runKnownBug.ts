@@ -1,8 +1,8 @@
 import { formatTimeline, type HerdOutcome, type RequestOutcome, type Transcript } from '../engine';
-import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
+import { parseRunSpec, resolveRunSpec } from '../runs/runSpec';
 import { runText } from '../cli/runText';
 import { findScenario } from '../scenarios/index';
-import { runResolved } from '../lab/runs';
+import { runResolved } from '../runs/runs';
 import { readRecording, recordedSection, recordingTranscript, type RecordingTranscript } from '../worker/recording';
 import type { KnownBug } from './knownBugs';
 

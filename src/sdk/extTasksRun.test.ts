@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { runScenario, type MessageEvent, type SqlModule, type TaskScenario, type Transcript } from '../engine';
-import { resolveRunParams } from '../lab/runSpec';
+import { resolveRunParams } from '../runs/runSpec';
 import { findScenario, scenarios } from '../scenarios/index';
 import { validateTranscriptMessages } from '../testing/mcpSchema';
 import { runExtTasksScenario } from './extTasksRun';
-import { runResolved } from '../lab/runs';
+import { runResolved } from '../runs/runs';
 import { EXT_TASKS_PACKAGE, EXT_TASKS_VERSION } from './version';
 
 const TASK_SCENARIOS = scenarios.filter((s): s is TaskScenario => s.kind === 'task');

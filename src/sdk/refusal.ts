@@ -24,8 +24,8 @@ export const SDK_HERD_SETTINGS = { policy: 'exponential', baseMs: 1_000, capMs: 
 
 /**
  * Why the real SDK cannot run this: another kind of scenario, an ordering or faults, or a setting it
- * decides itself. The run spec (src/lab/runSpec.ts) and each SDK lane ask it, so it lives in the SDK
- * folder, which imports nothing of src/lab; apart from version.ts, which the page reads engine-free.
+ * decides itself. The run spec (src/runs/runSpec.ts) and each SDK lane ask it, so it lives in the SDK
+ * folder, which imports nothing of src/runs or src/lesson; apart from version.ts, which the page reads engine-free.
  */
 export function sdkRefusal(
   scenario: Scenario,

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { MessageEvent, Transcript } from '../engine';
 import { TS_SDK_V2_TABLE } from './tsSdkV2Table';
-import { parseRunSpec } from '../lab/runSpec';
-import { runSpecified } from '../lab/runs';
+import { parseRunSpec } from '../runs/runSpec';
+import { runSpecified } from '../runs/runs';
 import { race, shown } from './shownOutcome.testkit';
 import { runTsSdkV2Scenario } from './tsSdkV2Race';
 

@@ -12,7 +12,7 @@ import {
   RUN_SPEC_CHARS_MAX,
   SCHEDULE_CHARS_MAX,
   SCHEDULE_CHOICES_MAX,
-} from '../lab/runSpecLimits';
+} from '../runs/runSpecLimits';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { RunRequestSchema } from '../worker/schemas';

@@ -10,7 +10,7 @@ import {
   herdDefaults,
   herdSettingsSpec,
 } from '../engine/index';
-import { parseRunSpec, RUN_SPEC_CHARS_MAX } from '../lab/runSpec';
+import { parseRunSpec, RUN_SPEC_CHARS_MAX } from '../runs/runSpec';
 import { createPanelsStore, HERD_POLICIES, SLIDER_RANGES, VIEW_DEFAULTS, applyViewLink } from './panelsStore';
 import { readLink } from './url';
 

@@ -1,4 +1,4 @@
-import unsafeCharge from '../lab/examples/unsafe-charge.json';
+import unsafeCharge from '../lesson/examples/unsafe-charge.json';
 import type { ToolsClient } from '../worker/toolsClient';
 import { createPanelsStore } from './panelsStore';
 

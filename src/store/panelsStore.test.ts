@@ -1,5 +1,5 @@
 // Proves the panels store asks the tools worker for slider views debounced and latest-wins: a burst of moves is one run with the newest value, and a move during a run queues exactly one more.
-import { REVIEW_INPUT_CHARS_MAX } from '../lab/reviewLimits';
+import { REVIEW_INPUT_CHARS_MAX } from '../lesson/reviewLimits';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolCall, ToolsClient } from '../worker/toolsClient';
 import type { RequestHooks } from '../worker/workerClient';

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { RUN_SPEC_CHARS_MAX } from '../lab/runSpecLimits';
+import { RUN_SPEC_CHARS_MAX } from '../runs/runSpecLimits';
 import type { ToolsClient } from '../worker/toolsClient';
 import type { TimeScale } from '../diagram/geometry/model';
 import { createCompareSlice } from './panelSlices/compare';

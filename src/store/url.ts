@@ -6,7 +6,7 @@ import {
   RUN_SPEC_CHARS_MAX,
   SCHEDULE_CHARS_MAX,
   SCHEDULE_CHOICES_MAX,
-} from '../lab/runSpecLimits';
+} from '../runs/runSpecLimits';
 import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**

@@ -14,7 +14,7 @@ import {
   requirementDocLink as requirementLink,
   requirementPageLink as pageRequirementLink,
   REQUIREMENTS_DOC,
-} from '../lab/requirements';
+} from '../lesson/requirements';
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), '..', '..'));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

@@ -12,8 +12,8 @@ import {
 } from '../engine';
 import { runText } from '../cli/runText';
 import { withLanes } from '../engine';
-import { runResolved } from '../lab/runs';
-import { resolveRunParams } from '../lab/runSpec';
+import { runResolved } from '../runs/runs';
+import { resolveRunParams } from '../runs/runSpec';
 
 /** Where the SHA-256 of every golden transcript's structure is kept (scripts/golden.ts hashes rewrites it). */
 export const GOLDEN_HASHES_PATH = 'src/testing/golden.sha256.json';

@@ -7,9 +7,9 @@ import type { BufferEvent, HerdOutcome, ProxyOutcome, ReconnectOutcome, TaskEven
  * in a module of types that imports no tool: tools.ts imports the protocol, never the other way.
  */
 
-export type { VerificationResult } from '../lab/verification';
-export type { FailureModeResult } from '../lab/failureModes';
-export type { ReviewResult } from '../lab/reviewer';
+export type { VerificationResult } from '../lesson/verification';
+export type { FailureModeResult } from '../lesson/failureModes';
+export type { ReviewResult } from '../lesson/reviewer';
 
 export interface EvidenceBundle {
   /** The files in the zip, in order (contents left out: they are in `bytes`). */

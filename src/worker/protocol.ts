@@ -54,7 +54,7 @@ export type { SettingSpec, SettingsSpec } from '../engine';
 export type { EventWording, MarkerTone, MarkerWording } from '../engine';
 export type { RaceView } from './race';
 /** Which run: the lab's one run description, its settings typed (the page's selection, the run and explore requests). */
-export type { RunSelection } from '../lab/runSpec';
+export type { RunSelection } from '../runs/runSpec';
 export type { RunComparison, FactRow, Divergence, ManyComparison } from '../engine';
 export type {
   BufferPoint,

@@ -11,7 +11,7 @@ import {
   resolveRunSpec,
   RUN_SPEC_CHARS_MAX,
   type RunSpecProblem,
-} from '../lab/runSpec';
+} from '../runs/runSpec';
 import { findScenario, scenarios } from '../scenarios/index';
 import { readLink } from '../store/url';
 import { answerToolRequest } from './toolsHost';

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { wordEvents, type LabEvent } from '../engine';
 import { layoutDiagram } from '../diagram/geometry/layout';
-import safeCharge from '../lab/examples/safe-charge.json';
-import { SCHEDULE_CHARS_MAX } from '../lab/runSpecLimits';
-import type { Runner } from '../lab/verification';
+import safeCharge from '../lesson/examples/safe-charge.json';
+import { SCHEDULE_CHARS_MAX } from '../runs/runSpecLimits';
+import type { Runner } from '../lesson/verification';
 import { runScenarioById } from '../scenarios/index';
 import { JSON_DEPTH_MAX } from '../engine';
 import { reviewLab, runPanel } from './tools';

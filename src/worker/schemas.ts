@@ -23,10 +23,10 @@ import {
   type PackedRows,
 } from './layoutCodec';
 import type { FailureModeResult, PanelView, ReviewResult, VerificationResult } from './panelTypes';
-import { FAULTS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX, SCHEDULE_CHOICES_MAX } from '../lab/runSpecLimits';
+import { FAULTS_MAX, RUN_SPEC_CHARS_MAX, SCHEDULE_CHARS_MAX, SCHEDULE_CHOICES_MAX } from '../runs/runSpecLimits';
 // The engine's lists through its second front door (pure data): the page's bundle, which holds these schemas, stays engine-free.
 import { BACKOFF_POLICIES, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
-import type { RunSelection, RunSpec } from '../lab/runSpec';
+import type { RunSelection, RunSpec } from '../runs/runSpec';
 import type { ProbeTranscript } from '../probe/run';
 import type { CheckReport } from '../exercise/types';
 // The JSON-RPC guards beside their types, through the engine's pure door for them (a file that imports nothing).
@@ -459,7 +459,7 @@ export const FaultsSchema = v.pipe(
 );
 
 /**
- * Which run: the lab's one run description (`RunSpec` in src/lab/runSpec.ts) as the page sends it,
+ * Which run: the lab's one run description (`RunSpec` in src/runs/runSpec.ts) as the page sends it,
  * settings typed. The run, explore and panel requests and the link's resolved view are built on it
  * (whole, or the fields they read), so a new run dimension is added here and in `RunSpec` only; a
  * compile-time check at the end fails when the two disagree on a field. Values are the engine's to

@@ -1,13 +1,13 @@
-import { capErrors } from '../lab/reviewLimits';
+import { capErrors } from '../lesson/reviewLimits';
 import { zipSync } from 'fflate';
 import type { RunOptions, SqlModule } from '../engine';
 import { unreachable, type BufferEvent, type TaskEvent } from '../engine';
 import type { Transcript } from '../engine';
-import { buildEvidence } from '../lab/evidence';
-import { review, type ReviewResult } from '../lab/reviewer';
-import { buildSkill } from '../lab/skill';
-import { verify, type Runner, type VerificationResult, type VerifyProgress } from '../lab/verification';
-import { checkFailureModes, type FailureModeResult } from '../lab/failureModes';
+import { buildEvidence } from '../lesson/evidence';
+import { review, type ReviewResult } from '../lesson/reviewer';
+import { buildSkill } from '../lesson/skill';
+import { verify, type Runner, type VerificationResult, type VerifyProgress } from '../lesson/verification';
+import { checkFailureModes, type FailureModeResult } from '../lesson/failureModes';
 import type { BufferPoint, EvidenceBundle, PanelView } from './panelTypes';
 
 /**
@@ -53,7 +53,7 @@ export function evidenceZip(
   return zipFiles(buildEvidence(run, sql, onProgress));
 }
 
-export { SKILL_ZIP_NAME } from '../lab/skill';
+export { SKILL_ZIP_NAME } from '../lesson/skill';
 
 /** The reliability reviewer as a skill folder: mcp-reliability-reviewer/ and its files, zipped. */
 export function skillZip(): EvidenceBundle {

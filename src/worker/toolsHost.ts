@@ -8,10 +8,10 @@ import {
   type SqlModule,
   type Transcript,
 } from '../engine';
-import { parseRunSpec, resolveRunSpec } from '../lab/runSpec';
-import { runResolved } from '../lab/runs';
+import { parseRunSpec, resolveRunSpec } from '../runs/runSpec';
+import { runResolved } from '../runs/runs';
 import { findScenario } from '../scenarios/index';
-import type { Runner } from '../lab/verification';
+import type { Runner } from '../lesson/verification';
 import { runScenarioById } from '../scenarios/index';
 import { evidenceZip, failureModesLab, reviewLab, runPanel, skillZip, verifyLab } from './tools';
 import {

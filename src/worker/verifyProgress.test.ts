@@ -7,7 +7,7 @@ import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import type { ToolRequest, ToolResponse } from './protocol';
 import { serveWorker, type WorkerScope } from './serve';
-import { EVIDENCE_ARTIFACT_PATHS, evidenceArtifactRunsPlanned } from '../lab/evidence';
+import { EVIDENCE_ARTIFACT_PATHS, evidenceArtifactRunsPlanned } from '../lesson/evidence';
 import { createToolsClient, ToolsClientError, type ToolsWorkerLike } from './toolsClient';
 import { check, PROGRESS_STATEMENT_CHARS_MAX, VerifyProgressSchema } from './schemas';
 import { createToolsHost } from './toolsHost';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { compareMany, compareRuns, COMPARED_RUNS_MAX, PROTOCOL_VERSION, type Transcript } from '../../engine';
-import { runResolved } from '../../lab/runs';
-import { formatRunSpec, parseRunSpec, resolveRunSpec } from '../../lab/runSpec';
+import { runResolved } from '../../runs/runs';
+import { formatRunSpec, parseRunSpec, resolveRunSpec } from '../../runs/runSpec';
 import { findScenario } from '../../scenarios/index';
 import { commandBudget, RUN_BUDGET_MS } from '../runBudget';
 import { jsonForTerminal } from '../safeOutput';

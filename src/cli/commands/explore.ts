@@ -9,7 +9,7 @@ import {
   type ExploreResult,
   type Settings,
 } from '../../engine';
-import { resolveRunParams } from '../../lab/runSpec';
+import { resolveRunParams } from '../../runs/runSpec';
 import { findScenario } from '../../scenarios/index';
 import { jsonForTerminal } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildEvidence } from '../../lab/evidence';
-import { buildSkill, SKILL_NAME } from '../../lab/skill';
+import { buildEvidence } from '../../lesson/evidence';
+import { buildSkill, SKILL_NAME } from '../../lesson/skill';
 import { checkOutputFolder, checkParentFolder, escapeControl, writeOutputFolder } from '../safeOutput';
 import { loadSqlJs } from '../sqlite';
 import { hostRunner, reportingRunner, terminalWriter, UsageError, type Command } from './shared';

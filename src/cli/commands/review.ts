@@ -1,6 +1,6 @@
 import { LabError } from '../../engine';
-import { formatReview } from '../../lab/reviewer';
-import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../../lab/reviewLimits';
+import { formatReview } from '../../lesson/reviewer';
+import { REVIEW_INPUT_CHARS_MAX, reviewText } from '../../lesson/reviewLimits';
 import { readBounded } from '../boundedRead';
 import { escapeControl, escapeDeep } from '../safeOutput';
 import { UsageError, type Command } from './shared';

@@ -1,5 +1,5 @@
 import { runScenario } from '../../engine';
-import type { Runner } from '../../lab/verification';
+import type { Runner } from '../../lesson/verification';
 import { findScenario } from '../../scenarios/index';
 import { loadSqlJs } from '../sqlite';
 

@@ -1,7 +1,7 @@
-import { checkFailureModes } from '../../lab/failureModes';
-import { runCommand } from '../../lab/failureCards';
-import { requirementDocLink, REQUIREMENTS_DOC } from '../../lab/requirements';
-import { verify as verifyAll } from '../../lab/verification';
+import { checkFailureModes } from '../../lesson/failureModes';
+import { runCommand } from '../../lesson/failureCards';
+import { requirementDocLink, REQUIREMENTS_DOC } from '../../lesson/requirements';
+import { verify as verifyAll } from '../../lesson/verification';
 import { hostRunner, reportingRunner, terminalWriter, type Command } from './shared';
 
 /** `verify`: every verified requirement computed from the scenarios' transcripts, then every failure mode beside its fix (exit 1 if one fails). */

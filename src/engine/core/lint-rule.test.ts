@@ -37,7 +37,8 @@ describe('no ambient time or randomness in src/engine', () => {
 describe('the engine has one front door', () => {
   for (const file of [
     'src/cli/fixture.ts',
-    'src/lab/fixture.ts',
+    'src/lesson/fixture.ts',
+    'src/runs/fixture.ts',
     'src/worker/fixture.ts',
     'src/testing/fixture.ts',
     'src/scenarios/fixture.ts',
@@ -75,7 +76,8 @@ describe('no arrow runs back up the layers', () => {
   // Each arrow once ran the wrong way (or would close a circle); the rule must refuse it at the file that would write it.
   const refused: Array<[file: string, from: string]> = [
     ['src/engine/compare.ts', '../diagram/geometry/layout'],
-    ['src/engine/compare.ts', '../lab/runSpec'],
+    ['src/engine/compare.ts', '../runs/runSpec'],
+    ['src/engine/compare.ts', '../lesson/verification'],
     ['src/engine/compare.ts', '../sdk/version'],
     ['src/engine/compare.ts', '../probe/run'],
     ['src/engine/core/model.ts', '../predict'],
@@ -85,7 +87,10 @@ describe('no arrow runs back up the layers', () => {
     ['src/engine/recording/types.ts', '../transcript'],
     ['src/engine/mcp/stream.ts', '../models/request-race/types'],
     ['src/engine/models/herd/herd.ts', '../../scenario'],
-    ['src/sdk/sdkHarness.ts', '../lab/runSpec'],
+    ['src/sdk/sdkHarness.ts', '../runs/runSpec'],
+    ['src/sdk/sdkHarness.ts', '../lesson/verification'],
+    ['src/probe/connection.ts', '../lesson/verification'],
+    ['src/probe/connection.ts', '../runs/runSpec'],
     ['src/sdk/sdkHarness.ts', '../worker/protocol'],
     ['src/probe/connection.ts', '../cli/safeOutput'],
   ];
@@ -102,7 +107,7 @@ describe('no arrow runs back up the layers', () => {
     ['src/engine/explore/driver.ts', '../core/assert'],
     ['src/engine/models/herd/herd.ts', '../../mcp/protocol'],
     ['src/engine/models/reconnect/settings.ts', '../herd/backoff'],
-    ['src/lab/runSpec.ts', '../sdk/refusal'],
+    ['src/runs/runSpec.ts', '../sdk/refusal'],
     ['src/cli/probeCommand.ts', '../probe/run'],
     ['src/worker/schemas.ts', '../engine/core/jsonrpc'],
     ['src/store/panelsStore.ts', '../engine/settingsSpecs'],

@@ -1,4 +1,4 @@
-import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../../lab/reviewBounds';
+import { jsonDepth, REVIEW_DEPTH_MAX, REVIEW_INPUT_CHARS_MAX } from '../../lesson/reviewBounds';
 import type { ReviewResult } from '../../worker/protocol';
 import { message, valueOf, type PanelSlice, type ReviewerSlice } from './state';
 

@@ -4,7 +4,7 @@ import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
 import { runLink } from './VerificationPanel';
 
-/** The zip's name: the skill folder's own name (src/lab/skill.ts SKILL_ZIP_NAME; the UI may not import the lab). */
+/** The zip's name: the skill folder's own name (src/lesson/skill.ts SKILL_ZIP_NAME; the UI may not import the lab). */
 const SKILL_ZIP_NAME = 'mcp-reliability-reviewer.zip';
 
 /** docs/requirements.md#artifacts-ar: the reliability reviewer, on a design written as JSON (prefilled with an unsafe example). */

@@ -3,7 +3,7 @@ import { usePanelsStore } from '../../store/panels';
 import type { FailureModeResult, VerificationResult, VerifyProgress } from '../../store/panelsStore';
 import { downloadFile } from '../download';
 import { LoadState } from './LoadState';
-import { requirementPageLink, REQUIREMENTS_PAGE } from '../../lab/requirements';
+import { requirementPageLink, REQUIREMENTS_PAGE } from '../../lesson/requirements';
 
 /** The seed the checklist's runs use (the engine's default), so a link reopens the same run. */
 const CHECKLIST_SEED = 1;

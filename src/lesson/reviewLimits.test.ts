@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { REVIEW_DEPTH_MAX, REVIEW_ERRORS_MAX, REVIEW_INPUT_CHARS_MAX, jsonDepth, reviewText } from './reviewLimits';
 
-const example = readFileSync('src/lab/examples/unsafe-charge.json', 'utf8');
+const example = readFileSync('src/lesson/examples/unsafe-charge.json', 'utf8');
 
 async function lab(...argv: string[]) {
   let out = '';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKOFF_POLICIES, herdSettingsSpec, IMPLEMENTATIONS, TRANSPORTS } from '../engine/settingsSpecs';
 import { review } from './reviewer';
-import { isImplementation } from './runSpec';
+import { isImplementation } from '../runs/runSpec';
 import safe from './examples/safe-charge.json' with { type: 'json' };
 
 describe('the reviewer schema reads the engine lists', () => {

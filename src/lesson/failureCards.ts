@@ -10,7 +10,7 @@ export interface RunLink {
 /**
  * docs/requirements.md#failure-modes-each-runnable-next-to-its-fix: the failure modes the lab shows, as cards the reviewer hands out. Every row can be run:
  * `failureRun` shows the failure, `fixRun` the correct response, side by side;
- * src/lab/failureModes.ts checks from their transcripts that each shows what it claims.
+ * src/lesson/failureModes.ts checks from their transcripts that each shows what it claims.
  */
 export interface FailureCard {
   id: string;
