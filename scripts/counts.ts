@@ -387,13 +387,13 @@ const REVIEWED_RUN_DECLARATIONS: readonly { file: string; name: string; reason: 
       'the part of RunSelectionSchema (v.pick) an exploration and a panel take: the model’s seeded run, so no implementation or ordering, and the page sends no faults (`lab explore --fault` does)',
   },
   {
-    file: 'src/store/lab/state.ts',
+    file: 'src/store/run/state.ts',
     name: 'LinkView',
     reason:
       'a shared link as read once (src/store/url.ts): its run as text for the worker’s one judge (resolve), beside its ordering and faults parsed (typed from RunSelection) and the page’s view',
   },
   {
-    file: 'src/store/lab/state.ts',
+    file: 'src/store/run/state.ts',
     name: 'SelectionChange',
     reason:
       'what a control changes: RunSelection less the scenario, ordering and faults (Omit, so a new dimension reaches it), made partial, and the ledger choice',

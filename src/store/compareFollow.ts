@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand';
-import type { LabState } from './lab/state';
+import type { RunState } from './run/state';
 import type { PanelsState } from './panelsStore';
 
 /**
@@ -7,8 +7,8 @@ import type { PanelsState } from './panelsStore';
  * once the lab is ready) goes to the panels store, whose Compare runs follow it until runs are set
  * by hand, an example, a link or a recording. Returns the function that stops it.
  */
-export function startCompareFollow(lab: StoreApi<LabState>, panels: StoreApi<PanelsState>): () => void {
-  const follow = (state: LabState) => {
+export function startCompareFollow(lab: StoreApi<RunState>, panels: StoreApi<PanelsState>): () => void {
+  const follow = (state: RunState) => {
     if (state.ready && state.spec.scenario !== '') panels.getState().followScenario(state.spec.scenario);
   };
   const stop = lab.subscribe((state, previous) => {

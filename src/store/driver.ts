@@ -1,7 +1,7 @@
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker, type InProcessWorker } from '../worker/inProcessWorker';
 import { memoryLedgerStorage, type LedgerStorage } from '../worker/ledgerStorage';
-import { createLabStoreCore, eventCount, type LabState, type LabStore, type Ticker } from './labStore';
+import { createRunStoreCore, eventCount, type RunState, type RunStore, type Ticker } from './runStore';
 import { pressPlaybackKey } from './keys';
 import type { Transport } from '../worker/protocol';
 
@@ -36,13 +36,13 @@ export function manualTicker(): ManualTicker {
 }
 
 /** Nothing is running: no run in flight and the ledger not being read or written. */
-export const idle = (state: LabState): boolean => state.status !== 'running' && state.ledgerStatus !== 'busy';
+export const idle = (state: RunState): boolean => state.status !== 'running' && state.ledgerStatus !== 'busy';
 
 /**
  * Resolves once `settledWhen` holds (by default: nothing runs), checked when the store changes,
  * never by polling the wall clock.
  */
-export function whenSettled(store: LabStore, settledWhen: (state: LabState) => boolean = idle): Promise<LabState> {
+export function whenSettled(store: RunStore, settledWhen: (state: RunState) => boolean = idle): Promise<RunState> {
   return new Promise((resolve) => {
     if (settledWhen(store.getState())) {
       resolve(store.getState());
@@ -57,19 +57,19 @@ export function whenSettled(store: LabStore, settledWhen: (state: LabState) => b
 }
 
 /**
- * The lab store driven headless, over the real worker host in-process (the same protocol checks):
+ * The run store driven headless, over the real worker host in-process (the same protocol checks):
  * open a scenario, step, play and tick, press the presenter's keys, and read the state — what store
  * tests use instead of rendering React or polling the wall clock.
  */
 export interface LabDriver {
-  readonly store: LabStore;
+  readonly store: RunStore;
   readonly worker: InProcessWorker;
   readonly ticker: ManualTicker;
-  readonly state: LabState;
+  readonly state: RunState;
   /** Lists the scenarios, opens `scenario` (default A) and resolves when its run has answered. */
-  open(scenario?: string, transport?: Transport): Promise<LabState>;
+  open(scenario?: string, transport?: Transport): Promise<RunState>;
   /** Resolves once nothing is running (the store says so; no polling). */
-  settled(): Promise<LabState>;
+  settled(): Promise<RunState>;
   step(count?: number): LabDriver;
   back(count?: number): LabDriver;
   play(): LabDriver;
@@ -82,7 +82,7 @@ export interface LabDriver {
 export function createLabDriver(options: { storage?: LedgerStorage } = {}): LabDriver {
   const worker = createInProcessWorker({ storage: options.storage ?? memoryLedgerStorage() });
   const ticker = manualTicker();
-  const store = createLabStoreCore(() => createLabClient(() => worker), ticker);
+  const store = createRunStoreCore(() => createLabClient(() => worker), ticker);
 
   const driver: LabDriver = {
     store,

@@ -4,11 +4,11 @@ import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { memoryLedgerStorage } from '../worker/ledgerStorage';
 import { whenSettled } from './driver';
-import { createLabStore } from './labStore';
+import { createRunStore } from './runStore';
 
 function store() {
   const worker = createInProcessWorker({ storage: memoryLedgerStorage() });
-  return createLabStore(() => createLabClient(() => worker));
+  return createRunStore(() => createLabClient(() => worker));
 }
 
 describe('the Implementation choice', () => {

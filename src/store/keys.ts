@@ -1,4 +1,4 @@
-import type { LabState } from './labStore';
+import type { RunState } from './runStore';
 
 /** The store's playback actions a key can trigger. */
 export type PlaybackKeyAction = 'togglePlay' | 'stepForward' | 'stepBack' | 'rewind' | 'toEnd';
@@ -18,7 +18,7 @@ export const PLAYBACK_KEYS: Readonly<Record<string, PlaybackKeyAction>> = {
 };
 
 /** Runs the playback action of `key` on `state`; false when the key is not a playback key. */
-export function pressPlaybackKey(state: LabState, key: string): boolean {
+export function pressPlaybackKey(state: RunState, key: string): boolean {
   const action = Object.hasOwn(PLAYBACK_KEYS, key) ? PLAYBACK_KEYS[key] : undefined;
   if (action === undefined) return false;
   state[action]();

@@ -1,5 +1,5 @@
 import type { KnownBug } from '../gallery/knownBugs';
-import { useLabStore } from './labStore';
+import { useRunStore } from './runStore';
 import { usePanelsStore } from './panels';
 import { compareBesideModel, useRecordingStore, type RecordingTranscript } from './recording';
 
@@ -28,7 +28,7 @@ async function openRecording(): Promise<RecordingTranscript | null> {
   const response = await fetch(url);
   await useRecordingStore.getState().open(await response.blob());
   if (useRecordingStore.getState().refusal !== null) return null;
-  const transcript = useLabStore.getState().transcript;
+  const transcript = useRunStore.getState().transcript;
   return transcript?.kind === 'recording' ? (transcript as RecordingTranscript) : null;
 }
 
@@ -39,7 +39,7 @@ export async function openBugInDiagram(bug: KnownBug): Promise<void> {
     await openRecording();
     return;
   }
-  await useLabStore.getState().openRun(runSpecParams(bug.diagram));
+  await useRunStore.getState().openRun(runSpecParams(bug.diagram));
 }
 
 /** Opens Compare with the lab's model beside the entry's real-package run(s). */

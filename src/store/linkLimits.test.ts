@@ -17,7 +17,7 @@ import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { RunRequestSchema } from '../worker/schemas';
 import { idle, manualTicker, whenSettled } from './driver';
-import { createLabStore } from './labStore';
+import { createRunStore } from './runStore';
 import { readLink } from './url';
 
 /** `length` characters of a text of the given shape (the limits count characters, not meaning). */
@@ -159,7 +159,7 @@ describe('the link reader', () => {
 describe('a link over a limit opens the run without that part', () => {
   it('runs without the faults and says why, instead of failing the run', async () => {
     const worker = createInProcessWorker();
-    const store = createLabStore(() => createLabClient(() => worker), manualTicker());
+    const store = createRunStore(() => createLabClient(() => worker), manualTicker());
     await store.getState().init(readLink(`?scenario=A&faults=${textOf('drop:1,', FAULTS_CHARS_MAX + 1)}`));
     await whenSettled(store, (state) => idle(state) && state.ready);
     const state = store.getState();
@@ -174,7 +174,7 @@ describe('a link over a limit opens the run without that part', () => {
 describe('opening a link takes one run where its ordering and faults can be judged before running', () => {
   const open = async (search: string) => {
     const worker = createInProcessWorker();
-    const store = createLabStore(() => createLabClient(() => worker), manualTicker());
+    const store = createRunStore(() => createLabClient(() => worker), manualTicker());
     await store.getState().init(readLink(search));
     const state = await whenSettled(store, (settled) => idle(settled) && settled.ready);
     const runs = worker.posted.filter((request) => (request as { type: string }).type === 'run').length;

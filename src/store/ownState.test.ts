@@ -1,4 +1,4 @@
-// Proves the lab store keeps what it decides with in its state: the ticker follows `playing` and
+// Proves the run store keeps what it decides with in its state: the ticker follows `playing` and
 // `speed` (a new run or a step by hand stops it), the one time scale lays the run on screen out again
 // (Linear time is `scale`, no second copy), and the selection is one run description that a change
 // replaces whole (an ordering and faults drop with any other change).

@@ -116,13 +116,13 @@ export const SLIDER_RANGES = {
   herdClients: { min: 100, max: 10_000, step: 100 },
 } as const satisfies Record<string, SliderRange>;
 
-/** Where Linear time goes: the lab store's one time scale. */
+/** Where Linear time goes: the run store's one time scale. */
 export interface ScaleTarget {
   setScale(scale: TimeScale): void;
 }
 
 /**
- * Applies the view part of a link (tab, mode, panel sliders, and Linear time to the lab store's time
+ * Applies the view part of a link (tab, mode, panel sliders, and Linear time to the run store's time
  * scale) and returns, for each value it could not use, a sentence for the page's notice. Nothing is
  * computed here: a panel asks the tools worker for its view when its tab opens.
  */

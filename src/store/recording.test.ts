@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
-import { useLabStore } from './labStore';
+import { useRunStore } from './runStore';
 import { useRecordingStore } from './recording';
 
 // Open recorded transcript refuses a file over the recording bound by its size alone: the page never
@@ -8,7 +8,7 @@ import { useRecordingStore } from './recording';
 
 describe('opening a recorded transcript', () => {
   it('refuses a file over the bound by its size, before reading it, and changes nothing else', async () => {
-    const lab = useLabStore.getState();
+    const lab = useRunStore.getState();
     const huge = new File([], 'huge.json', { type: 'application/json' });
     const gigabytes2 = 2 * 1024 ** 3;
     Object.defineProperty(huge, 'size', { value: gigabytes2 });
@@ -26,6 +26,6 @@ describe('opening a recorded transcript', () => {
       code: 'LAB049',
       message: `the file is 2,147,483,648 bytes, more than a probe transcript's ${RECORDING_BYTES_MAX.toLocaleString('en')}; nothing was opened`,
     });
-    expect(useLabStore.getState()).toBe(lab);
+    expect(useRunStore.getState()).toBe(lab);
   });
 });

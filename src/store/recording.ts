@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { LabClientError, type RecordingProgress } from '../worker/client';
 import { RECORDING_BYTES_MAX } from '../engine/core/recordingLimits';
 import type { Transport } from '../worker/protocol';
-import { useLabStore } from './labStore';
+import { useRunStore } from './runStore';
 import { usePanelsStore } from './panels';
 import { recordedRunSpec, type PanelsState, type PanelsStore } from './panelsStore';
 
@@ -55,7 +55,7 @@ export const useRecordingStore = create<RecordingState>()((set) => ({
     set({ opening: true, openingFile: name, progress: null });
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      await useLabStore
+      await useRunStore
         .getState()
         .show((client, scale) => client.openRecording(bytes, scale, (progress) => set({ progress })));
       set({ refusal: null });
@@ -121,7 +121,7 @@ export type MissingRecording = NonNullable<PanelsState['compareRecordingMissing'
 export async function openRecordingToCompare(file: Blob, missing: MissingRecording): Promise<void> {
   await useRecordingStore.getState().open(file);
   if (useRecordingStore.getState().refusal !== null) return;
-  const transcript = useLabStore.getState().transcript;
+  const transcript = useRunStore.getState().transcript;
   if (transcript?.kind !== 'recording') return;
   placeRecordingInCompare(usePanelsStore, transcript as RecordingTranscript, missing, nameOf(file));
 }

@@ -7,7 +7,7 @@ import {
   SCHEDULE_CHARS_MAX,
   SCHEDULE_CHOICES_MAX,
 } from '../runs/runSpecLimits';
-import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
+import type { RunState, RunStore, LinkView, SettingValue } from './runStore';
 
 /**
  * The whole view lives in the URL's query: `?scenario=C&transport=stdio&seed=1&progressEveryMs=5&step=40`
@@ -21,7 +21,7 @@ import type { LabState, LabStore, LinkView, SettingValue } from './labStore';
 
 /**
  * How the page shows the run, kept in the link too (the worker never sees these): the tab, the
- * instructor mode, Linear time (the lab store's time scale) and every panel slider. Defaults are left out of the link.
+ * instructor mode, Linear time (the run store's time scale) and every panel slider. Defaults are left out of the link.
  */
 export const VIEW_PARAMS = [
   'tab',
@@ -194,7 +194,7 @@ function settingText(value: SettingValue): string {
 
 /** The query string (with its `?`) that reopens this exact view: the run, its step, Linear time (the store's time scale) and the view's parameters. */
 export function linkFor(
-  state: Pick<LabState, 'scenarios' | 'spec' | 'transcript' | 'step'> & Partial<Pick<LabState, 'scale'>>,
+  state: Pick<RunState, 'scenarios' | 'spec' | 'transcript' | 'step'> & Partial<Pick<RunState, 'scale'>>,
   view: ViewLink = {},
 ): string {
   const { spec } = state;
@@ -240,7 +240,7 @@ export interface ViewSource {
   subscribe(listener: () => void): () => void;
 }
 
-export function startUrlSync(store: LabStore, host: UrlHost, viewSource: ViewSource | null = null): () => void {
+export function startUrlSync(store: RunStore, host: UrlHost, viewSource: ViewSource | null = null): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastWriteAt = -Infinity;
 
@@ -253,7 +253,7 @@ export function startUrlSync(store: LabStore, host: UrlHost, viewSource: ViewSou
       host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
   };
 
-  const schedule = (state: LabState) => {
+  const schedule = (state: RunState) => {
     // A running view is in flux (its step is not known yet): write once it settles.
     if (!state.ready || state.status === 'running' || state.status === 'idle') return;
     if (timer !== null) return;

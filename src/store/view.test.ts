@@ -3,7 +3,7 @@ import { settingsSpecFor } from '../engine';
 import { scenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
-import { createLabStore, type LabState } from './labStore';
+import { createRunStore, type RunState } from './runStore';
 import { idle, manualTicker, whenSettled } from './driver';
 import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } from './url';
 
@@ -15,12 +15,12 @@ import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } 
 function storeWithWorker() {
   const worker = createInProcessWorker();
   const ticker = manualTicker();
-  const store = createLabStore(() => createLabClient(() => worker), ticker);
+  const store = createRunStore(() => createLabClient(() => worker), ticker);
   return { store, worker, ticker };
 }
 
 /** Resolves when nothing runs and the link is applied (the store says so when it changes; no polling of the wall clock). */
-const settled = (store: ReturnType<typeof createLabStore>) => whenSettled(store, (state) => idle(state) && state.ready);
+const settled = (store: ReturnType<typeof createRunStore>) => whenSettled(store, (state) => idle(state) && state.ready);
 
 const runs = (worker: ReturnType<typeof createInProcessWorker>) =>
   worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
@@ -117,7 +117,7 @@ describe('the view in the link', () => {
       },
       transcript: { events: new Array(60) },
       step: 40,
-    } as unknown as LabState;
+    } as unknown as RunState;
     // Overrides equal to the default are left out; null is written as the CLI writes it.
     expect(linkFor(state)).toBe('?scenario=C&transport=stdio&seed=3&progressEveryMs=5&step=40');
     expect(linkFor({ ...state, step: 60, spec: { ...state.spec, settings: { cancelAtMs: 900 } } })).toBe(
@@ -213,7 +213,7 @@ describe('the view in the link', () => {
 
 describe('the view part of the link', () => {
   it('keeps the tab, the mode, Linear time and the sliders, and reads them back; bad values are refused', async () => {
-    // Linear time is the lab store's one time scale: the link writes it from there and gives it back there.
+    // Linear time is the run store's one time scale: the link writes it from there and gives it back there.
     const { createPanelsStore, applyViewLink, VIEW_DEFAULTS } = await import('./panelsStore');
     const { viewParams } = await import('./url');
     const never = { call: () => new Promise<never>(() => undefined) } as never;

@@ -1,6 +1,6 @@
 import type { Transcript } from '../engine';
 import { useCallback, useRef } from 'react';
-import { formatFault, useLabStore } from '../store/labStore';
+import { formatFault, useRunStore } from '../store/runStore';
 import { usePanelsStore } from '../store/panels';
 import { Controls } from './components/Controls';
 import { Inspector } from './components/Inspector';
@@ -38,10 +38,10 @@ import { useKeyboardShortcuts } from './hooks/useKeyboardShortcuts';
  * store; nothing here computes protocol behaviour.
  */
 export function App() {
-  const status = useLabStore((state) => state.status);
-  const transcript = useLabStore((state) => state.transcript);
-  const error = useLabStore((state) => state.error);
-  const step = useLabStore((state) => state.step);
+  const status = useRunStore((state) => state.status);
+  const transcript = useRunStore((state) => state.transcript);
+  const error = useRunStore((state) => state.error);
+  const step = useRunStore((state) => state.step);
   const presentation = usePanelsStore((state) => state.presentation);
   const predict = usePanelsStore((state) => state.predict);
   const { phase: predictPhase } = usePredictRace();
@@ -105,8 +105,8 @@ export function App() {
  * refused (LAB023) leaves no diagram, and with it no What if row: the way back is offered here.
  */
 function FaultsInError() {
-  const faults = useLabStore((state) => state.spec.faults ?? null);
-  const clearFaults = useLabStore((state) => state.clearFaults);
+  const faults = useRunStore((state) => state.spec.faults ?? null);
+  const clearFaults = useRunStore((state) => state.clearFaults);
   if (faults === null) return null;
   return (
     <p className="lab-alert-action">
@@ -120,9 +120,9 @@ function FaultsInError() {
 
 /** While the worker computes: a busy line with how far it got (the page stays responsive meanwhile). */
 function RunProgress() {
-  const status = useLabStore((state) => state.status);
-  const progress = useLabStore((state) => state.progress);
-  const stop = useLabStore((state) => state.stop);
+  const status = useRunStore((state) => state.status);
+  const progress = useRunStore((state) => state.progress);
+  const stop = useRunStore((state) => state.stop);
   return (
     <div className="lab-busy-row">
       <p className="lab-busy" role="status" data-busy={status === 'running' ? 'true' : 'false'}>
@@ -162,7 +162,7 @@ function Workbench({
   // is a few lines tall at 1280×720.
   const inRow = phase !== 'off';
   // An exploration's results take the row under the diagram, beside the timeline, unless Predict holds it.
-  const exploreInRow = useLabStore(exploreHasResults) && !inRow && transcript?.kind !== 'recording';
+  const exploreInRow = useRunStore(exploreHasResults) && !inRow && transcript?.kind !== 'recording';
   // The keyboard focus the Explore panel had when it moved between the two, for the one that takes it.
   const exploreFocus = useRef<string | null>(null);
   return (

@@ -8,7 +8,7 @@ import type {
   RaceFactSteps,
   RequestOutcome,
   Transport,
-} from '../store/labStore';
+} from '../store/runStore';
 
 /**
  * Wording only: turns transcript fields into the text the page shows. It decides nothing about the

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../cli/sqlite';
 import { checkRaceQuestion, locateRace, wordEvents, type RaceQuestion, type Transcript } from '../engine';
 import { findScenario, runScenarioById, scenarios } from '../scenarios/index';
-import type { RequestOutcome } from '../store/labStore';
+import type { RequestOutcome } from '../store/runStore';
 import { raceFactSteps } from '../worker/facts';
 import { factsRowAt, PENDING, stepSentence } from './format';
 

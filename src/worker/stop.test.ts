@@ -2,7 +2,7 @@
 // start a fresh one, reject the run with a code that says so, and the stored ledger stays as it was; the store
 // shows it and runs again on the fresh worker.
 import { describe, expect, it } from 'vitest';
-import { createLabStore } from '../store/labStore';
+import { createRunStore } from '../store/runStore';
 import { createLabClient } from './client';
 import { createInProcessWorker, type InProcessWorker } from './inProcessWorker';
 import { memoryLedgerStorage } from './ledgerStorage';
@@ -54,7 +54,7 @@ describe('stopping a run', () => {
 
   it('the store stops a kept-ledger run; the stored ledger keeps its bytes', async () => {
     const { made, make, storage } = workers();
-    const store = createLabStore(() => createLabClient(make));
+    const store = createRunStore(() => createLabClient(make));
     await store.getState().init(null);
     store.setState({ keepLedger: true });
     store.getState().selectScenario('ledger-keyed-retry');

@@ -5,10 +5,10 @@ import {
   TRANSPORTS,
   TS_SDK_V2_VERSION,
   TS_SDK_VERSION,
-  useLabStore,
+  useRunStore,
   type Implementation,
   type ScenarioInfo,
-} from '../../store/labStore';
+} from '../../store/runStore';
 import { TRANSPORT_LABELS } from '../format';
 import { usePanelsStore } from '../../store/panels';
 import { selectedKind } from './selectors';
@@ -37,8 +37,8 @@ type Off = { 'aria-disabled'?: true; title?: string; 'aria-describedby'?: string
 
 /** What to run: scenario, transport, seed (and for ledger scenarios, which ledger). */
 export function Controls() {
-  const scenarios = useLabStore((state) => state.scenarios);
-  const kind = useLabStore(selectedKind);
+  const scenarios = useRunStore((state) => state.scenarios);
+  const kind = useRunStore(selectedKind);
   // On a tab that runs its own scenarios, the run controls say so instead of acting on a view not shown.
   const tab = usePanelsStore((state) => state.tab);
   const notHere = notApplyingReason(tab);
@@ -87,8 +87,8 @@ function useRunSaid(notHere: string | null): {
   said: string | null;
   onSubmit(event: FormEvent<HTMLFormElement>): void;
 } {
-  const run = useLabStore((state) => state.run);
-  const transcript = useLabStore((state) => state.transcript);
+  const run = useRunStore((state) => state.run);
+  const transcript = useRunStore((state) => state.transcript);
   const [ran, setRan] = useState<{ transcript: Transcript; text: string } | null>(null);
   useEffect(() => {
     if (ran === null) return;
@@ -99,9 +99,9 @@ function useRunSaid(notHere: string | null): {
     event.preventDefault();
     // Run stays focusable on a tab it does not apply to (its reason is its description) but runs nothing there.
     if (notHere !== null) return;
-    const before = useLabStore.getState().transcript;
+    const before = useRunStore.getState().transcript;
     void run().then(() => {
-      const after = useLabStore.getState().transcript;
+      const after = useRunStore.getState().transcript;
       if (after === null) return;
       setRan({ transcript: after, text: ranText(before, after) });
     });
@@ -111,11 +111,11 @@ function useRunSaid(notHere: string | null): {
 
 /** The Scenario menu, by topic; a tab whose view belongs to some scenarios offers only those (ids unchanged). */
 function ScenarioPicker() {
-  const scenarios = useLabStore((state) => state.scenarios);
-  const scenarioId = useLabStore((state) => state.spec.scenario);
-  const selectScenario = useLabStore((state) => state.selectScenario);
-  const transcript = useLabStore((state) => state.transcript);
-  const schedule = useLabStore((state) => state.spec.schedule ?? null);
+  const scenarios = useRunStore((state) => state.scenarios);
+  const scenarioId = useRunStore((state) => state.spec.scenario);
+  const selectScenario = useRunStore((state) => state.selectScenario);
+  const transcript = useRunStore((state) => state.transcript);
+  const schedule = useRunStore((state) => state.spec.schedule ?? null);
   // While Predict is on, a race scenario goes by its neutral name: what races, never who wins.
   const predict = usePanelsStore((state) => state.predict);
   const family = tabFamily(
@@ -151,8 +151,8 @@ interface RunControl {
 }
 
 function TransportPicker({ notHere, off }: RunControl) {
-  const transport = useLabStore((state) => state.spec.transport);
-  const select = useLabStore((state) => state.select);
+  const transport = useRunStore((state) => state.spec.transport);
+  const select = useRunStore((state) => state.select);
   return (
     <fieldset className="lab-field lab-transport" {...off}>
       <legend className="lab-label">Transport</legend>
@@ -181,8 +181,8 @@ function TransportPicker({ notHere, off }: RunControl) {
 }
 
 function SeedField({ notHere, off }: RunControl) {
-  const seed = useLabStore((state) => state.spec.seed);
-  const select = useLabStore((state) => state.select);
+  const seed = useRunStore((state) => state.spec.seed);
+  const select = useRunStore((state) => state.select);
   // What is typed may be momentarily unusable ("", "-"); the store gets every number, the engine
   // judges whether it is a valid seed (LAB003 shows in the alert). A seed set from elsewhere (a
   // link) replaces the text unless the text already says it.
@@ -216,8 +216,8 @@ function SeedField({ notHere, off }: RunControl) {
 
 /** The lab's spec model, or a real SDK on the same virtual clock (each loaded in the worker when first chosen). */
 function ImplementationPicker({ notHere, off }: RunControl) {
-  const impl = useLabStore((state) => state.spec.impl);
-  const select = useLabStore((state) => state.select);
+  const impl = useRunStore((state) => state.spec.impl);
+  const select = useRunStore((state) => state.select);
   return (
     <label
       className="lab-field lab-impl"
@@ -241,8 +241,8 @@ function ImplementationPicker({ notHere, off }: RunControl) {
 }
 
 function KeepLedger() {
-  const keepLedger = useLabStore((state) => state.keepLedger);
-  const select = useLabStore((state) => state.select);
+  const keepLedger = useRunStore((state) => state.keepLedger);
+  const select = useRunStore((state) => state.select);
   return (
     <label className="lab-check">
       <input type="checkbox" checked={keepLedger} onChange={(event) => select({ keepLedger: event.target.checked })} />

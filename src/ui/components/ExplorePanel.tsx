@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
-import { formatSchedule, useLabStore } from '../../store/labStore';
+import { formatSchedule, useRunStore } from '../../store/runStore';
 import { withoutCode } from './selectors';
 import { outcomeText } from './exploreText';
 import { ExploreResultView } from './ExploreResultView';
@@ -16,11 +16,11 @@ export { EXPLORE_JITTER_MS } from './ExploreParts';
  * ordering in the diagram (`schedule=` in the link), at the violating step.
  */
 export function ExplorePanel({ focusOnMove }: { focusOnMove: FocusOnMove }) {
-  const status = useLabStore((state) => state.exploreStatus);
-  const result = useLabStore((state) => state.exploration);
-  const explore = useLabStore((state) => state.explore);
-  const stopExplore = useLabStore((state) => state.stopExplore);
-  const openOrdering = useLabStore((state) => state.openOrdering);
+  const status = useRunStore((state) => state.exploreStatus);
+  const result = useRunStore((state) => state.exploration);
+  const explore = useRunStore((state) => state.explore);
+  const stopExplore = useRunStore((state) => state.stopExplore);
+  const openOrdering = useRunStore((state) => state.openOrdering);
   const running = status === 'running';
   const section = useRef<HTMLElement>(null);
   const exploreButton = useRef<HTMLButtonElement>(null);
@@ -121,11 +121,11 @@ const nameOf = (element: Element): string => (element.getAttribute('aria-label')
 /** The explored ordering the diagram shows, and the way back to the seeded run. */
 function ExploreCurrent() {
   // As the exploration writes its orderings (a string, so the selector's answer compares by value).
-  const schedule = useLabStore((state) =>
+  const schedule = useRunStore((state) =>
     state.spec.schedule === undefined ? null : formatSchedule(state.spec.schedule),
   );
-  const result = useLabStore((state) => state.exploration);
-  const leaveOrdering = useLabStore((state) => state.leaveOrdering);
+  const result = useRunStore((state) => state.exploration);
+  const leaveOrdering = useRunStore((state) => state.leaveOrdering);
   // Explored orderings and the way back stay in view when one is opened from a long list.
   const currentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -148,8 +148,8 @@ function ExploreCurrent() {
 }
 
 function ExploreError() {
-  const status = useLabStore((state) => state.exploreStatus);
-  const error = useLabStore((state) => state.exploreError);
+  const status = useRunStore((state) => state.exploreStatus);
+  const error = useRunStore((state) => state.exploreError);
   if (status !== 'error' || error === null) return null;
   return (
     <p className="lab-explore-error" role="alert">

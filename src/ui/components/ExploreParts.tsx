@@ -1,5 +1,5 @@
 // The Explore panel's smaller parts: the latency-jitter hint and setting, and the progress of a running exploration.
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { formatNumber } from '../format';
 import { selectedScenario } from './selectors';
 import { valueText } from './exploreText';
@@ -9,7 +9,7 @@ export const EXPLORE_JITTER_MS = 20;
 
 /** The progress of a running exploration: a bar and its counts so far. */
 export function ExploreProgressView() {
-  const progress = useLabStore((state) => state.exploreProgress);
+  const progress = useRunStore((state) => state.exploreProgress);
   return (
     <div className="lab-explore-progress">
       <progress aria-label="Exploration progress" max={1} value={progress?.fraction ?? 0} />
@@ -24,11 +24,11 @@ export function ExploreProgressView() {
 
 export /** Latency jitter: the hint when there is one ordering for lack of it, and the setting when it is set. */
 function ExploreJitter() {
-  const result = useLabStore((state) => state.exploration);
-  const exploreWith = useLabStore((state) => state.exploreWith);
-  const setSetting = useLabStore((state) => state.setSetting);
-  const jitterOverride = useLabStore((state) => state.spec.settings.latencyJitterMs);
-  const scenario = useLabStore(selectedScenario);
+  const result = useRunStore((state) => state.exploration);
+  const exploreWith = useRunStore((state) => state.exploreWith);
+  const setSetting = useRunStore((state) => state.setSetting);
+  const jitterOverride = useRunStore((state) => state.spec.settings.latencyJitterMs);
+  const scenario = useRunStore(selectedScenario);
   const takesJitter = scenario !== undefined && Object.hasOwn(scenario.settingsSpec, 'latencyJitterMs');
   const jitterMs = jitterOverride ?? scenario?.settings.latencyJitterMs ?? 0;
   return (

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { useLabStore, PAGE_EXPLORE_BOUND, type Ending, type Violation } from '../../store/labStore';
+import { useRunStore, PAGE_EXPLORE_BOUND, type Ending, type Violation } from '../../store/runStore';
 import { formatNumber } from '../format';
 import { outcomeText } from './exploreText';
 
-type Explored = NonNullable<ReturnType<typeof useLabStore.getState>['exploration']>;
+type Explored = NonNullable<ReturnType<typeof useRunStore.getState>['exploration']>;
 
 interface ResultProps {
   readonly result: Explored;

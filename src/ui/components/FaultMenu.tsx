@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { FAULT_DELAY_MS, useLabStore, type FaultKind, type LabState } from '../../store/labStore';
+import { FAULT_DELAY_MS, useRunStore, type FaultKind, type RunState } from '../../store/runStore';
 import { selectedKind } from './selectors';
 
 type Fault = { kind: FaultKind; label: string; description: string };
@@ -23,7 +23,7 @@ const WITH_CRASH: readonly Fault[] = [...FAULTS, CRASH];
 /** Crash applies where the server keeps a SQLite file (ledger and task scenarios), to a response it sends. */
 const faultsFor =
   (seq: number) =>
-  (state: LabState): readonly Fault[] => {
+  (state: RunState): readonly Fault[] => {
     const kind = selectedKind(state);
     if (kind !== 'ledger' && kind !== 'task') return FAULTS;
     const events = state.transcript?.events ?? [];
@@ -38,8 +38,8 @@ const faultsFor =
  * server's response also offers Crash after COMMIT. Arrow keys move, Escape closes.
  */
 export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: number; onClose(): void }) {
-  const injectFault = useLabStore((state) => state.injectFault);
-  const faults = useLabStore(faultsFor(seq));
+  const injectFault = useRunStore((state) => state.injectFault);
+  const faults = useRunStore(faultsFor(seq));
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
@@ -88,8 +88,8 @@ export function FaultMenu({ seq, x, y, onClose }: { seq: number; x: number; y: n
 
 /** The keyboard way to the same faults: buttons under the message the inspector shows. */
 export function FaultButtons({ seq }: { seq: number }) {
-  const injectFault = useLabStore((state) => state.injectFault);
-  const faults = useLabStore(faultsFor(seq));
+  const injectFault = useRunStore((state) => state.injectFault);
+  const faults = useRunStore(faultsFor(seq));
   return (
     <div className="lab-fault-buttons" role="group" aria-label="Inject a fault on this message">
       {faults.map((fault) => (

@@ -1,5 +1,5 @@
 import type { Transcript } from '../../engine';
-import { useLabStore, type LabEvent } from '../../store/labStore';
+import { useRunStore, type LabEvent } from '../../store/runStore';
 import { eventAsOfStep, eventTextAt, formatMs } from '../format';
 import { FaultButtons } from './lazyParts';
 
@@ -9,9 +9,9 @@ import { FaultButtons } from './lazyParts';
  * diagram or the timeline) while the replay has reached it, otherwise the current step's event.
  */
 export function Inspector({ transcript }: { transcript: Transcript }) {
-  const step = useLabStore((state) => state.step);
-  const selectedSeq = useLabStore((state) => state.selectedSeq);
-  const selectEvent = useLabStore((state) => state.selectEvent);
+  const step = useRunStore((state) => state.step);
+  const selectedSeq = useRunStore((state) => state.selectedSeq);
+  const selectEvent = useRunStore((state) => state.selectEvent);
   const { events } = transcript;
   const selectedIndex = selectedSeq === null ? -1 : events.findIndex((event) => event.seq === selectedSeq);
   const picked = selectedIndex >= 0 && selectedIndex < step;
@@ -39,7 +39,7 @@ export function Inspector({ transcript }: { transcript: Transcript }) {
 }
 
 function EventDetails({ event, events, step }: { event: LabEvent; events: LabEvent[]; step: number }) {
-  const wording = useLabStore((state) => state.wording);
+  const wording = useRunStore((state) => state.wording);
   // What the replay has not reached stays off (a message's fate before it arrives).
   const text = eventTextAt(wording, events, event, step);
   const recorded = eventAsOfStep(events, event, step);

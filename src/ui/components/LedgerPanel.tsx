@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useLabStore, type LedgerRow, type LedgerTable, type LedgerView } from '../../store/labStore';
+import { useRunStore, type LedgerRow, type LedgerTable, type LedgerView } from '../../store/runStore';
 import { downloadFile } from '../download';
 import { cellText, formatBytes, shortCell } from '../format';
 import { selectedKind, withoutCode } from './selectors';
@@ -12,14 +12,14 @@ const LEDGER_FILE_NAME = 'lab-ledger.sqlite';
  * actions on it, and what a local ledger does and does not guarantee (LG-8).
  */
 export function LedgerPanel() {
-  const kind = useLabStore(selectedKind);
-  const ledger = useLabStore((state) => state.ledger);
-  const status = useLabStore((state) => state.ledgerStatus);
-  const error = useLabStore((state) => state.ledgerError);
-  const keepLedger = useLabStore((state) => state.keepLedger);
-  const importLedger = useLabStore((state) => state.importLedger);
-  const exportLedger = useLabStore((state) => state.exportLedger);
-  const resetLedger = useLabStore((state) => state.resetLedger);
+  const kind = useRunStore(selectedKind);
+  const ledger = useRunStore((state) => state.ledger);
+  const status = useRunStore((state) => state.ledgerStatus);
+  const error = useRunStore((state) => state.ledgerError);
+  const keepLedger = useRunStore((state) => state.keepLedger);
+  const importLedger = useRunStore((state) => state.importLedger);
+  const exportLedger = useRunStore((state) => state.exportLedger);
+  const resetLedger = useRunStore((state) => state.resetLedger);
   if (kind !== 'ledger') return null;
 
   const busy = status === 'busy';
@@ -134,8 +134,8 @@ interface LedgerPage {
  * read from the file the worker holds open, so every row of a 200,000-row ledger is reachable.
  */
 function useLedgerPage(table: LedgerTable, ledger: LedgerView): LedgerPage {
-  const readRows = useLabStore((state) => state.readLedgerRows);
-  const refresh = useLabStore((state) => state.refreshLedger);
+  const readRows = useRunStore((state) => state.readLedgerRows);
+  const refresh = useRunStore((state) => state.refreshLedger);
   const viewRows = ledger[table];
   const total = ledger.totals?.[table] ?? viewRows.length;
   const [pageWanted, setPage] = useState(0);

@@ -1,9 +1,9 @@
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 
 /** What the page could not use from the link it was opened with; it shows defaults instead and says so. */
 export function Notices() {
-  const notices = useLabStore((state) => state.notices);
-  const dismiss = useLabStore((state) => state.dismissNotices);
+  const notices = useRunStore((state) => state.notices);
+  const dismiss = useRunStore((state) => state.dismissNotices);
   if (notices.length === 0) return null;
   return (
     <section className="lab-notice" role="status" aria-labelledby="notice-heading">

@@ -1,7 +1,7 @@
 import type { Transcript } from '../../engine';
 import { usePredictHides } from '../panels/predictPhase';
 import { withBreaks } from './breaks';
-import { useLabStore, type LedgerOutcome, type RequestOutcome } from '../../store/labStore';
+import { useRunStore, type LedgerOutcome, type RequestOutcome } from '../../store/runStore';
 import { RecordingFacts } from '../recording/RecordingFacts';
 import {
   aliasText,
@@ -21,8 +21,8 @@ import {
  * models, their outcome's fields.
  */
 export function Outcome({ transcript }: { transcript: Transcript }) {
-  const step = useLabStore((state) => state.step);
-  const reached = useLabStore((state) => state.facts);
+  const step = useRunStore((state) => state.step);
+  const reached = useRunStore((state) => state.facts);
   const facts = factsRowAt(transcript, reached, step);
   const ledger = ledgerOutcome(transcript);
   const hidden = usePredictHides();

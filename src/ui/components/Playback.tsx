@@ -1,5 +1,5 @@
 import type { Transcript } from '../../engine';
-import { SPEEDS, useLabStore } from '../../store/labStore';
+import { SPEEDS, useRunStore } from '../../store/runStore';
 import { formatMs, stepSentence } from '../format';
 import { REPLAY_FOCUS_ID, focusReplay } from '../panels/ownsKeys';
 import { forwardAtRacePoint } from '../panels/predictGate';
@@ -10,11 +10,11 @@ import { BackIcon, ForwardIcon, PauseIcon, PlayIcon, RewindIcon } from './icons'
  * Buttons at the ends stay focusable (aria-disabled) so a keyboard user's focus never drops.
  */
 export function Playback({ transcript, onShowShortcuts }: { transcript: Transcript; onShowShortcuts(): void }) {
-  const step = useLabStore((state) => state.step);
-  const playing = useLabStore((state) => state.playing);
-  const speed = useLabStore((state) => state.speed);
-  const scrubMs = useLabStore((state) => state.scrubMs);
-  const { stepForward, stepBack, togglePlay, rewind, setSpeed, seekTime } = useLabStore.getState();
+  const step = useRunStore((state) => state.step);
+  const playing = useRunStore((state) => state.playing);
+  const speed = useRunStore((state) => state.speed);
+  const scrubMs = useRunStore((state) => state.scrubMs);
+  const { stepForward, stepBack, togglePlay, rewind, setSpeed, seekTime } = useRunStore.getState();
   const total = transcript.events.length;
   const endMs = transcript.events[total - 1]?.atMs ?? 0;
   const nowMs = transcript.events[step - 1]?.atMs ?? 0;
@@ -105,8 +105,8 @@ export function Playback({ transcript, onShowShortcuts }: { transcript: Transcri
 
 /** The current step in words, for everyone in the room and, through aria-live, for screen readers. */
 export function StepAnnouncer({ transcript }: { transcript: Transcript }) {
-  const step = useLabStore((state) => state.step);
-  const wording = useLabStore((state) => state.wording);
+  const step = useRunStore((state) => state.step);
+  const wording = useRunStore((state) => state.wording);
   const sentence = stepSentence(transcript, step, wording);
   // The playbar keeps the sentence to two lines (the pane below never moves); a longer one is whole in its tooltip.
   return (

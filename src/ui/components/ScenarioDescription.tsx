@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { selectedScenario } from './selectors';
 import { SettingsPanel } from './SettingsPanel';
 import { usePredictHides } from '../panels/predictPhase';
@@ -11,7 +11,7 @@ import { usePredictHides } from '../panels/predictPhase';
  * narrow column under the facts would cut it mid-sentence.
  */
 export function ScenarioDescription({ folded = false }: { folded?: boolean }) {
-  const scenario = useLabStore(selectedScenario);
+  const scenario = useRunStore(selectedScenario);
   const hidden = usePredictHides();
   if (scenario === undefined) return null;
   if (hidden) {

@@ -1,5 +1,5 @@
 import type { Transcript } from '../../engine';
-import { TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS } from '../../store/labStore';
+import { TS_SDK_V2_PROTOCOL_VERSION, V2_SCHEMA_FINDINGS } from '../../store/runStore';
 
 /**
  * Said wherever a run of a real SDK appears. Which SDK ran, the protocol revision it negotiated (1.x:

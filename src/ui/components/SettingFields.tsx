@@ -3,11 +3,11 @@ import { formatNumber } from '../format';
 import {
   SETTINGS_NOT_APPLIED,
   SETTINGS_NOT_APPLIED_V2,
-  useLabStore,
+  useRunStore,
   type ScenarioInfo,
   type SettingSpec,
   type SettingValue,
-} from '../../store/labStore';
+} from '../../store/runStore';
 
 // The fields of SettingsPanel.tsx, loaded when the Settings section is first opened. The page does
 // not judge values: what is typed goes to the engine, which answers LAB005 when it is out of range.
@@ -17,10 +17,10 @@ const TYPING_PAUSE_MS = 400;
 
 /** The settings' fields and the reset button (the part of SettingsPanel that loads when it is opened). */
 export function SettingFields({ scenario }: { scenario: ScenarioInfo }) {
-  const overrides = useLabStore((state) => state.spec.settings);
-  const setSetting = useLabStore((state) => state.setSetting);
-  const select = useLabStore((state) => state.select);
-  const impl = useLabStore((state) => state.spec.impl);
+  const overrides = useRunStore((state) => state.spec.settings);
+  const setSetting = useRunStore((state) => state.setSetting);
+  const select = useRunStore((state) => state.select);
+  const impl = useRunStore((state) => state.spec.impl);
   const entries = Object.entries(scenario.settingsSpec);
   const apply = (name: string, value: SettingValue) =>
     setSetting(name, value === scenario.settings[name] ? undefined : value);

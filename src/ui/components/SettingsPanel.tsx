@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { PartBoundary } from './PartBoundary';
 import { usePanelsStore } from '../../store/panels';
-import { useLabStore, type ScenarioInfo } from '../../store/labStore';
+import { useRunStore, type ScenarioInfo } from '../../store/runStore';
 
 const SettingFields = lazy(() => import('./SettingFields').then((module) => ({ default: module.SettingFields })));
 
@@ -12,7 +12,7 @@ const SettingFields = lazy(() => import('./SettingFields').then((module) => ({ d
  */
 
 export function SettingsPanel({ scenario }: { scenario: ScenarioInfo }) {
-  const overrides = useLabStore((state) => state.spec.settings);
+  const overrides = useRunStore((state) => state.spec.settings);
   const changed = Object.keys(overrides).filter((name) => overrides[name] !== scenario.settings[name]).length;
 
   // Open or closed survives the panel moving (the side column, or the page when a run failed).

@@ -1,6 +1,6 @@
 import type { Transcript } from '../../engine';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { useLabStore, type LabEvent } from '../../store/labStore';
+import { useRunStore, type LabEvent } from '../../store/runStore';
 import { eventTextAt, fateShown, formatNumber } from '../format';
 import { usePredictRace } from '../panels/predictPhase';
 
@@ -109,10 +109,10 @@ export function Timeline({
   collapsed?: boolean | null;
   onToggle?(): void;
 }) {
-  const step = useLabStore((state) => state.step);
-  const selectedSeq = useLabStore((state) => state.selectedSeq);
-  const selectEvent = useLabStore((state) => state.selectEvent);
-  const wording = useLabStore((state) => state.wording);
+  const step = useRunStore((state) => state.step);
+  const selectedSeq = useRunStore((state) => state.selectedSeq);
+  const selectEvent = useRunStore((state) => state.selectEvent);
+  const wording = useRunStore((state) => state.wording);
   const marks = useRaceMarks();
   const first = Math.max(0, step - TIMELINE_ROWS_MAX);
   const shown = transcript.events.slice(first, step);

@@ -1,4 +1,4 @@
-import { currentTimeMs, formatFault, useLabStore } from '../../store/labStore';
+import { currentTimeMs, formatFault, useRunStore } from '../../store/runStore';
 import { formatMs } from '../format';
 import { selectedKind } from './selectors';
 
@@ -8,14 +8,14 @@ import { selectedKind } from './selectors';
  * drops the connection then (in the herd every client connected by then reconnects again). The facts and the diagram show the new ending; Back to the scenario returns to the run before.
  */
 export function WhatIf() {
-  const kind = useLabStore(selectedKind);
-  const whatIf = useLabStore((state) => state.whatIf);
-  const faults = useLabStore((state) => state.spec.faults ?? null);
-  const status = useLabStore((state) => state.status);
-  const nowMs = useLabStore(currentTimeMs);
-  const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useLabStore.getState();
+  const kind = useRunStore(selectedKind);
+  const whatIf = useRunStore((state) => state.whatIf);
+  const faults = useRunStore((state) => state.spec.faults ?? null);
+  const status = useRunStore((state) => state.status);
+  const nowMs = useRunStore(currentTimeMs);
+  const { cancelHere, dropConnectionHere, backToScenario, clearFaults } = useRunStore.getState();
   // A recording of a real server cannot be run again with a cancel or a drop.
-  const recording = useLabStore((state) => state.transcript?.kind === 'recording');
+  const recording = useRunStore((state) => state.transcript?.kind === 'recording');
   if (recording) return null;
   if (kind !== 'request-race' && kind !== 'reconnect' && kind !== 'herd' && whatIf === null && faults === null)
     return null;

@@ -1,6 +1,6 @@
 import type { Transcript } from '../../engine';
 import { forwardRef, lazy, Suspense, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { PartBoundary } from './PartBoundary';
 import { selectedKind } from './selectors';
 import type { FocusOnMove } from './ExplorePanel';
@@ -47,7 +47,7 @@ export function ExplorePanel({ focusOnMove }: { focusOnMove: FocusOnMove }) {
 
 /** The stored ledger's panel, with ledger scenarios only (see LedgerPanel.tsx). */
 export function LedgerPanel() {
-  const kind = useLabStore(selectedKind);
+  const kind = useRunStore(selectedKind);
   if (kind !== 'ledger') return null;
   return (
     <PartBoundary name="the stored ledger panel">

@@ -11,7 +11,7 @@ import {
 import '@xyflow/react/dist/base.css';
 import './diagram.css';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { usePanelsStore } from '../../store/panels';
 import { useReducedMotion } from '../hooks/useReducedMotion';
 import { Backdrop } from './Backdrop';
@@ -222,12 +222,12 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
 
 /** What the diagram shows: the lab's own run at the lab's step, or a replay (nothing selected in it). */
 function useDiagramSource(transcript: Transcript, replay: DiagramReplay | undefined) {
-  const labStep = useLabStore((state) => state.step);
-  const labSelectedSeq = useLabStore((state) => state.selectedSeq);
-  const labSelectEvent = useLabStore((state) => state.selectEvent);
+  const labStep = useRunStore((state) => state.step);
+  const labSelectedSeq = useRunStore((state) => state.selectedSeq);
+  const labSelectEvent = useRunStore((state) => state.selectEvent);
   // The lab's own run is laid out in the worker with the run (and again there when Linear time
   // changes), a compared replay by the Compare tab on the axis it shares: the page only cuts it.
-  const labLayout = useLabStore((state) => state.layout);
+  const labLayout = useRunStore((state) => state.layout);
   const layout = replay === undefined ? (labLayout ?? EMPTY_LAYOUT) : replay.layout;
   return {
     step: replay?.step ?? labStep,
@@ -714,8 +714,8 @@ function Toolbar({
   const { getViewport } = useReactFlow();
   const paneWidth = useFlowStore((state) => state.width);
   const paneHeight = useFlowStore((state) => state.height);
-  const linearTime = useLabStore((state) => state.scale === 'linear');
-  const setScale = useLabStore((state) => state.setScale);
+  const linearTime = useRunStore((state) => state.scale === 'linear');
+  const setScale = useRunStore((state) => state.setScale);
   const reducedMotion = useReducedMotion();
   const move = useGo(target);
   const go = (viewport: Viewport, glide: boolean) => {

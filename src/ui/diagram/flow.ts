@@ -11,7 +11,7 @@ import {
   type Wire,
 } from '../../diagram/geometry/model';
 import { SpanIndex, WHOLE, type Band } from '../../diagram/geometry/spans';
-import type { MarkerTone } from '../../store/labStore';
+import type { MarkerTone } from '../../store/runStore';
 
 /**
  * The layout's interactive part as @xyflow/react nodes and edges (markers you can pick, wires), cut

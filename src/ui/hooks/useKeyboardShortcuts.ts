@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { pressPlaybackKey } from '../../store/keys';
 import { OWNS_KEYS, TEXT_FIELD } from '../panels/ownsKeys';
 
@@ -22,7 +22,7 @@ export function useKeyboardShortcuts(showShortcuts: () => void): void {
       if (target?.closest('dialog[open]') != null) return;
       const inField = target?.closest(OWNS_KEYS) != null;
       const inTextField = target?.closest(TEXT_FIELD) != null;
-      const lab = useLabStore.getState();
+      const lab = useRunStore.getState();
       const act = (action: () => void) => {
         event.preventDefault();
         action();

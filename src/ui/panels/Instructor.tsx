@@ -1,6 +1,6 @@
 import { Fragment, lazy, useEffect } from 'react';
 import { PartBoundary } from '../components/PartBoundary';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { usePanelsStore } from '../../store/panels';
 import { racePoint } from '../predict';
 import { OWNS_KEYS } from './ownsKeys';
@@ -92,7 +92,7 @@ export function InstructorBar() {
  */
 function togglePredict(): void {
   const panels = usePanelsStore.getState();
-  const lab = useLabStore.getState();
+  const lab = useRunStore.getState();
   if (!panels.predict && lab.transcript !== null) {
     const point = racePoint(lab);
     if (point !== null && lab.step > point) lab.rewind();

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { usePredictStore } from '../../store/predictStore';
 import { selectedScenario } from '../components/selectors';
 import { formatMs } from '../format';
@@ -13,8 +13,8 @@ import { formatMs } from '../format';
 export function IntroCard() {
   const open = usePredictStore((s) => s.introOpen);
   const close = usePredictStore((s) => s.setIntroOpen);
-  const scenario = useLabStore(selectedScenario);
-  const step = useLabStore((s) => s.step);
+  const scenario = useRunStore(selectedScenario);
+  const step = useRunStore((s) => s.step);
   // The card stands over the diagram's empty foot: once the run unfolds, it has said what it had to and closes.
   useEffect(() => {
     if (open && step > 0) close(false);
@@ -24,7 +24,7 @@ export function IntroCard() {
   const cancelAtMs = scenario.settings.cancelAtMs;
   const ms = (value: unknown) => (typeof value === 'number' ? formatMs(value) : null);
   const start = () => {
-    useLabStore.getState().rewind();
+    useRunStore.getState().rewind();
     close(false);
   };
   return (

@@ -1,4 +1,4 @@
-import { useLabStore, type LedgerOutcome } from '../../store/labStore';
+import { useRunStore, type LedgerOutcome } from '../../store/runStore';
 
 const LEDGER_RUNS = [
   { id: 'ledger-race-keyed', label: 'Run the same-key race (BUSY, one execution)' },
@@ -22,10 +22,10 @@ const KEY_PROFILES = [
  * run's outcome (the engine's table), not from the page.
  */
 export function LedgerTab() {
-  const selectScenario = useLabStore((s) => s.selectScenario);
-  const setSetting = useLabStore((s) => s.setSetting);
-  const current = useLabStore((s) => s.spec.scenario);
-  const transcript = useLabStore((s) => s.transcript);
+  const selectScenario = useRunStore((s) => s.selectScenario);
+  const setSetting = useRunStore((s) => s.setSetting);
+  const current = useRunStore((s) => s.spec.scenario);
+  const transcript = useRunStore((s) => s.transcript);
   const outcome = transcript?.kind === 'ledger' ? (transcript.outcome as LedgerOutcome) : null;
   const profile = outcome?.keyProfile ?? null;
   const status = (value: number | 'wait') => (value === 'wait' ? 'waits, then replays' : `${value}-like`);

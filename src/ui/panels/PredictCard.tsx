@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { Transcript } from '../../engine';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { roundScore, usePredictStore } from '../../store/predictStore';
 import { eventTextAt, formatMs } from '../format';
 import { revealStep, ROUND_SCENARIOS, type RaceOnScreen } from '../predict';
@@ -22,8 +22,8 @@ keepRoundInBrowser();
  */
 export function PredictCard() {
   const { race, phase } = usePredictRace();
-  const transcript = useLabStore((s) => s.transcript);
-  const step = useLabStore((s) => s.step);
+  const transcript = useRunStore((s) => s.transcript);
+  const step = useRunStore((s) => s.step);
   const key = transcript === null ? '' : runKey(transcript);
   const guess = usePredictStore((s) => s.guesses[key] ?? null);
   const setGuess = usePredictStore((s) => s.guess);
@@ -154,7 +154,7 @@ function Revealed({ race, transcript, guess, step }: AtRace & { step: number }) 
 
 /** The event that decided the race, and a way to it when the replay stands elsewhere. */
 function Deciding({ race, transcript, step }: Omit<AtRace, 'guess'> & { step: number }) {
-  const wording = useLabStore((s) => s.wording);
+  const wording = useRunStore((s) => s.wording);
   const decidingStep = revealStep(race);
   const deciding = transcript.events[race.location.decidingIndex];
   if (deciding === undefined) return null;

@@ -1,5 +1,5 @@
 import type { Transcript } from '../../engine';
-import { useLabStore, type LabState, type LabStore, type StepGate } from '../../store/labStore';
+import { useRunStore, type RunState, type RunStore, type StepGate } from '../../store/runStore';
 import { usePanelsStore } from '../../store/panels';
 import { usePredictStore } from '../../store/predictStore';
 import { revealStep, type RaceOnScreen } from '../predict';
@@ -21,7 +21,7 @@ export function runKey(transcript: Transcript): string {
  * Jumps to the deciding event: its step, paused, the event picked (the diagram and the inspector show it).
  * The store is the page's; a test passes its own headless one.
  */
-export function reveal(race: RaceOnScreen, transcript: Transcript, store: LabStore = useLabStore): void {
+export function reveal(race: RaceOnScreen, transcript: Transcript, store: RunStore = useRunStore): void {
   const lab = store.getState();
   lab.pause();
   // Reveal is the one move past the race point that needs no guess.
@@ -37,7 +37,7 @@ export function reveal(race: RaceOnScreen, transcript: Transcript, store: LabSto
  * move passes it before the room has made its guess; the card then asks for it. After a guess every
  * move goes where it is sent. Reveal alone passes without a guess (it skips the gate).
  */
-export const predictGate: StepGate = (lab: LabState, from: number, to: number) => {
+export const predictGate: StepGate = (lab: RunState, from: number, to: number) => {
   const open = { step: to, hold: false };
   const { race, transcript } = lab;
   if (!usePanelsStore.getState().predict || race === null || transcript === null) return open;
@@ -58,7 +58,7 @@ export const predictGate: StepGate = (lab: LabState, from: number, to: number) =
  */
 export function forwardAtRacePoint(): boolean {
   if (!usePanelsStore.getState().predict) return false;
-  const lab = useLabStore.getState();
+  const lab = useRunStore.getState();
   const { race, transcript } = lab;
   if (race === null || transcript === null || lab.step !== race.location.point) return false;
   if (usePredictStore.getState().guesses[runKey(transcript)] === undefined) lab.stepForward();

@@ -1,4 +1,4 @@
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { usePanelsStore } from '../../store/panels';
 import { declaresRace, type RaceOnScreen } from '../predict';
 
@@ -11,8 +11,8 @@ export type PredictPhase = 'off' | 'none' | 'before' | 'asking' | 'revealed';
 
 export function usePredictRace(): { race: RaceOnScreen | null; phase: PredictPhase } {
   const predict = usePanelsStore((s) => s.predict);
-  const race = useLabStore((s) => s.race);
-  const step = useLabStore((s) => s.step);
+  const race = useRunStore((s) => s.race);
+  const step = useRunStore((s) => s.step);
   if (!predict) return { race, phase: 'off' };
   if (race === null) return { race, phase: 'none' };
   const point = race.location.point;
@@ -30,7 +30,7 @@ export function usePredictAsking(): boolean {
  */
 export function usePredictHides(): boolean {
   const predict = usePanelsStore((s) => s.predict);
-  const declared = useLabStore((s) => declaresRace(s, s.spec.scenario));
+  const declared = useRunStore((s) => declaresRace(s, s.spec.scenario));
   const { phase } = usePredictRace();
   if (!predict || !declared) return false;
   return phase === 'before' || phase === 'asking';

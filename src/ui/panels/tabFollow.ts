@@ -1,4 +1,4 @@
-import type { BoundLabStore } from '../../store/labStore';
+import type { BoundRunStore } from '../../store/runStore';
 import { TASK_SCENARIOS, type PanelsState, type TaskScenario } from '../../store/panelsStore';
 import type { StoreApi } from 'zustand';
 import { LEDGER_TAB_SCENARIO, tabFamily } from './tabScenario';
@@ -13,7 +13,7 @@ const OWN_TABS = ['tasks', 'buffer', 'backoff', 'proxy'] as const;
  * from such a tab, the scenario the Race tab showed before comes back. Starts once the store has
  * applied the page's link (a link's tab wins over its scenario); returns the function that stops it.
  */
-export function startTabFollow(lab: BoundLabStore, panels: StoreApi<PanelsState>): () => void {
+export function startTabFollow(lab: BoundRunStore, panels: StoreApi<PanelsState>): () => void {
   /** The scenario the Race tab last showed (what it returns to). */
   let raceScenario: string | null = null;
 

@@ -1,4 +1,4 @@
-import type { ScenarioInfo } from '../../store/labStore';
+import type { ScenarioInfo } from '../../store/runStore';
 import { TASK_SCENARIOS, TABS, type TabId } from '../../store/panelsStore';
 
 /**

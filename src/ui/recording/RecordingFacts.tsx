@@ -1,5 +1,5 @@
 import type { Transcript } from '../../engine';
-import { useLabStore } from '../../store/labStore';
+import { useRunStore } from '../../store/runStore';
 import { compareBesideModel, comparableProbe } from '../../store/recording';
 import './recording.css';
 
@@ -26,7 +26,7 @@ const RESULT_CLASS = {
  * as a run's facts fill in. The sentence each verdict checks is its title, quoted.
  */
 export function RecordingFacts({ transcript }: { transcript: Recording }) {
-  const step = useLabStore((state) => state.step);
+  const step = useRunStore((state) => state.step);
   const verdicts = transcript.events.filter((event): event is Verdict => event.kind === 'verdict');
   const pick = comparableProbe(transcript, step);
   const { outcome } = transcript;

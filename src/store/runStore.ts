@@ -1,18 +1,18 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createLabClient, type LabClient } from '../worker/client';
-import { createExploreSlice } from './lab/explore';
-import { createLayoutSlice } from './lab/layout';
-import { createLedgerSlice } from './lab/ledger';
-import { createInspectorSlice, createNoticeSlice } from './lab/page';
-import { createPlaybackSlice, followPlayback } from './lab/playback';
-import { createRunSlice } from './lab/run';
-import { createSelectionSlice } from './lab/selection';
-import type { LabState, SliceDeps, Ticker } from './lab/state';
-import { createFaultSlice, createWhatIfSlice } from './lab/whatIf';
+import { createExploreSlice } from './run/explore';
+import { createLayoutSlice } from './run/layout';
+import { createLedgerSlice } from './run/ledger';
+import { createInspectorSlice, createNoticeSlice } from './run/page';
+import { createPlaybackSlice, followPlayback } from './run/playback';
+import { createRunSlice } from './run/run';
+import { createSelectionSlice } from './run/selection';
+import type { RunState, SliceDeps, Ticker } from './run/state';
+import { createFaultSlice, createWhatIfSlice } from './run/whatIf';
 
 /**
- * The page's lab store: one zustand store made of feature slices (src/store/lab/), each owning its
+ * The page's run store: one zustand store made of feature slices (src/store/run/), each owning its
  * state — the selection (one run description), the run, the layout and its time scale, playback,
  * the inspector and notices, the stored ledger, the explorer, what-ifs and faults. Every protocol
  * fact on screen comes from a transcript the worker produced, every ledger row from the worker's read
@@ -69,7 +69,7 @@ export type {
   FaultSlice,
   InspectorSlice,
   LabFailure,
-  LabState,
+  RunState,
   Landing,
   LayoutSlice,
   LedgerFailure,
@@ -87,7 +87,7 @@ export type {
   Ticker,
   WhatIf,
   WhatIfSlice,
-} from './lab/state';
+} from './run/state';
 export {
   currentTimeMs,
   DEFAULT_SCENARIO_ID,
@@ -99,9 +99,9 @@ export {
   PAGE_EXPLORE_BOUND,
   selectedInfo,
   SPEEDS,
-} from './lab/state';
+} from './run/state';
 
-export type LabStore = StoreApi<LabState>;
+export type RunStore = StoreApi<RunState>;
 
 /** The page's ticker: setInterval. */
 export const intervalTicker: Ticker = {
@@ -115,13 +115,13 @@ export const intervalTicker: Ticker = {
  * The store's core: zustand's vanilla store (no React), around a lab client created on first use,
  * with playback driven by `ticker`. The page wraps it in a hook; tests drive it headless (driver.ts).
  */
-export function createLabStoreCore(
+export function createRunStoreCore(
   makeClient: () => LabClient = createLabClient,
   ticker: Ticker = intervalTicker,
-): LabStore {
+): RunStore {
   let client: LabClient | null = null;
   const deps: SliceDeps = { client: () => (client ??= makeClient()), ticker };
-  const store = createStore<LabState>()((...args) => ({
+  const store = createStore<RunState>()((...args) => ({
     ...createSelectionSlice(deps)(...args),
     ...createRunSlice(deps)(...args),
     ...createLayoutSlice(deps)(...args),
@@ -138,17 +138,17 @@ export function createLabStoreCore(
 }
 
 /** A React hook over a vanilla store, with the store's own methods (getState, setState, subscribe) on it. */
-export type BoundLabStore = LabStore & (<T>(selector: (state: LabState) => T) => T);
+export type BoundRunStore = RunStore & (<T>(selector: (state: RunState) => T) => T);
 
 /** The store as the page uses it: a hook over the vanilla core, playback on the wall clock. */
-export function createLabStore(
+export function createRunStore(
   makeClient: () => LabClient = createLabClient,
   ticker: Ticker = intervalTicker,
-): BoundLabStore {
-  const api = createLabStoreCore(makeClient, ticker);
-  const useBoundStore = <T>(selector: (state: LabState) => T): T => useStore(api, selector);
+): BoundRunStore {
+  const api = createRunStoreCore(makeClient, ticker);
+  const useBoundStore = <T>(selector: (state: RunState) => T): T => useStore(api, selector);
   return Object.assign(useBoundStore, api);
 }
 
 /** The page's store. */
-export const useLabStore = createLabStore();
+export const useRunStore = createRunStore();

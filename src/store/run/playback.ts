@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import { DEFAULT_SPEED, eventCount, type LabState, type PlaybackSlice, type Slice, type Ticker } from './state';
+import { DEFAULT_SPEED, eventCount, type RunState, type PlaybackSlice, type Slice, type Ticker } from './state';
 
 /**
  * Where the replay stands. Stepping never asks the worker: the view at step k is the transcript's
@@ -58,7 +58,7 @@ export const createPlaybackSlice: Slice<PlaybackSlice> = () => (set, get) => {
 };
 
 /** The gate's answer for a move from `from` to `to`: a move back, or no gate, is never held. */
-function gate(state: LabState, from: number, to: number): { step: number; hold: boolean } {
+function gate(state: RunState, from: number, to: number): { step: number; hold: boolean } {
   if (to <= from || state.stepGate === null) return { step: to, hold: false };
   const answer = state.stepGate(state, from, to);
   if (answer.step < from || answer.step > to)
@@ -69,14 +69,14 @@ function gate(state: LabState, from: number, to: number): { step: number; hold: 
 }
 
 /** Where a move by hand to `to` lands. */
-const gated = (state: LabState, to: number): number => gate(state, state.step, to).step;
+const gated = (state: RunState, to: number): number => gate(state, state.step, to).step;
 
 /**
  * Runs the ticker while the store says `playing`, at `speed` steps per second: one step a tick, and
  * a pause at the end of the run. Whatever stops playback (a step by hand, a new run, the end) stops
  * the ticker with it. Returns the function that stops following.
  */
-export function followPlayback(store: StoreApi<LabState>, ticker: Ticker): () => void {
+export function followPlayback(store: StoreApi<RunState>, ticker: Ticker): () => void {
   /** The running interval's off switch: the ticker's, not page state (`playing` and `speed` are). */
   let stopTicking: (() => void) | null = null;
   // Each tick asks the gate in the same update that moves the step: no render or effect can come in

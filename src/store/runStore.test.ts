@@ -4,7 +4,7 @@ import { scenarios as allScenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { memoryLedgerStorage, type LedgerStorage } from '../worker/ledgerStorage';
-import { createLabStore } from './labStore';
+import { createRunStore } from './runStore';
 import { whenSettled } from './driver';
 import { bigLedgerBytes, bigLedgerSubject } from '../testing/bigLedger';
 import { loadSqlJs } from '../cli/sqlite';
@@ -17,17 +17,17 @@ import { LEDGER_BYTES_MAX, ledgerTooLarge } from '../worker/ledgerLimits';
 
 function storeWithWorker(storage: LedgerStorage = memoryLedgerStorage()) {
   const worker = createInProcessWorker({ storage });
-  const store = createLabStore(() => createLabClient(() => worker));
+  const store = createRunStore(() => createLabClient(() => worker));
   return { store, worker, storage };
 }
 
 /** Resolves when nothing runs (the store says so when it changes; no polling of the wall clock). */
-const settled = (store: ReturnType<typeof createLabStore>) => whenSettled(store);
+const settled = (store: ReturnType<typeof createRunStore>) => whenSettled(store);
 
-const keyRows = (store: ReturnType<typeof createLabStore>) =>
+const keyRows = (store: ReturnType<typeof createRunStore>) =>
   store.getState().ledger?.idempotencyKeys.map((row) => row.key);
 
-describe('lab store', () => {
+describe('run store', () => {
   it('starts idle on A, stdio, seed 1 and runs it on init', async () => {
     const { store } = storeWithWorker();
     expect(store.getState()).toMatchObject({
@@ -88,7 +88,7 @@ describe('lab store', () => {
   });
 });
 
-describe('lab store: the stored ledger', () => {
+describe('run store: the stored ledger', () => {
   it('reads the stored ledger when a ledger scenario is first shown, with its scope notes, and never for A', async () => {
     const { store, worker } = storeWithWorker();
     expect(store.getState()).toMatchObject({

@@ -149,7 +149,7 @@ export const DEFAULT_SPEED = 2;
  * (playback pauses). Every way forward asks it — a step, a key, End, the time slider, a tick of Play —
  * so a hold cannot be skipped (Predict's race point before the room answers: ui/panels/predictGate.ts).
  */
-export type StepGate = (state: LabState, from: number, to: number) => { step: number; hold: boolean };
+export type StepGate = (state: RunState, from: number, to: number) => { step: number; hold: boolean };
 
 export interface PlaybackSlice {
   /** How many of the transcript's events are shown: 0 (none yet) … events.length (the whole run). */
@@ -296,7 +296,7 @@ export interface FaultSlice {
   clearFaults(): void;
 }
 
-export type LabState = SelectionSlice &
+export type RunState = SelectionSlice &
   RunSlice &
   LayoutSlice &
   PlaybackSlice &
@@ -321,7 +321,7 @@ export interface SliceDeps {
   ticker: Ticker;
 }
 
-export type Slice<T> = (deps: SliceDeps) => StateCreator<LabState, [], [], T>;
+export type Slice<T> = (deps: SliceDeps) => StateCreator<RunState, [], [], T>;
 
 export const DEFAULT_SCENARIO_ID = 'A';
 export const DEFAULT_SEED = 1;
@@ -336,14 +336,14 @@ export const DEFAULT_SPEC: RunSelection = {
 };
 
 /** How many events the run shows, 0 without a transcript. */
-export const eventCount = (state: Pick<LabState, 'transcript'>): number => state.transcript?.events.length ?? 0;
+export const eventCount = (state: Pick<RunState, 'transcript'>): number => state.transcript?.events.length ?? 0;
 
 /** The virtual time the replay stands at: the scrubber's, or the last shown event's. */
-export const currentTimeMs = (state: Pick<LabState, 'transcript' | 'step' | 'scrubMs'>): number =>
+export const currentTimeMs = (state: Pick<RunState, 'transcript' | 'step' | 'scrubMs'>): number =>
   state.scrubMs ?? state.transcript?.events[state.step - 1]?.atMs ?? 0;
 
 /** The scenario selected, as the worker listed it. */
-export const selectedInfo = (state: Pick<LabState, 'scenarios' | 'spec'>): ScenarioInfo | undefined =>
+export const selectedInfo = (state: Pick<RunState, 'scenarios' | 'spec'>): ScenarioInfo | undefined =>
   state.scenarios.find((scenario) => scenario.id === state.spec.scenario);
 
 /** The selection without an explored ordering or faults: another run of the same description. */

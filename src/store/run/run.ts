@@ -8,7 +8,7 @@ import {
   DEFAULT_SPEC,
   seededSpec,
   type LabFailure,
-  type LabState,
+  type RunState,
   type Landing,
   type LinkView,
   type RunSlice,
@@ -77,14 +77,14 @@ function onScreen(answer: LabRun, step: number) {
   };
 }
 
-const isLedger = (state: Pick<LabState, 'scenarios' | 'spec'>) =>
+const isLedger = (state: Pick<RunState, 'scenarios' | 'spec'>) =>
   state.scenarios.find((scenario) => scenario.id === state.spec.scenario)?.kind === 'ledger';
 
 /** What the slice's steps reach: the worker, and the store's own get and set. */
 interface Store {
   readonly deps: SliceDeps;
-  readonly set: (partial: Partial<LabState>) => void;
-  readonly get: () => LabState;
+  readonly set: (partial: Partial<RunState>) => void;
+  readonly get: () => RunState;
 }
 
 /** The selection a link names (its params judged by the worker), or the first listed scenario's default. */
@@ -177,7 +177,7 @@ async function init(store: Store, link: LinkView | null) {
 }
 
 /** What the page shows after a run failed: the transcript on screen would no longer match the inputs above it. */
-function failedRun(error: unknown): Partial<LabState> {
+function failedRun(error: unknown): Partial<RunState> {
   return {
     status: 'error',
     runId: null,
