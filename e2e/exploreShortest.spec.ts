@@ -33,7 +33,9 @@ test('Open the shortest ordering opens c0.c1.c1 at its breaking event, and the l
   await expect(explorer.current).toContainText('Showing explored ordering c0.c1.c1');
   const events = await lab.main.getAttribute('data-events');
 
-  // The link carries the ordering: a fresh page opens the same run at the same step.
+  // The link carries the ordering and the step: a fresh page opens the same run at the same step. The
+  // page writes its link after the step lands, so the test reads the link once it names the step.
+  await expect(page).toHaveURL(/[?&]step=24(&|$)/);
   await page.goto(page.url());
   await lab.waitForRun('buffer-overload', 'stdio');
   await expect(lab.main).toHaveAttribute('data-events', events ?? '');
