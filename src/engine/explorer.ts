@@ -2,7 +2,7 @@ import { assert } from './core/assert';
 import type { Components } from './core/components';
 import { LabError } from './core/errors';
 import type { Settings, Transport } from './core/transcript';
-import { LedgerRecycler, type SqliteHost } from './core/sqlite';
+import { LedgerRecycler } from './core/sqlite';
 import { runScenario, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind } from './transcript';
 import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
@@ -302,8 +302,8 @@ export class Exploration {
   private readonly reducible: boolean;
   /** Every run starts on a new empty ledger: one the last run closed, made new (see `LedgerRecycler`). */
   private readonly recycler: LedgerRecycler | null;
-  /** What runs are given for `ledger`: the host's, with the recycler. */
-  private readonly ledger: SqliteHost | undefined;
+  /** The run every ordering runs: the options, with the host's ledger given the recycler (built once, not per run). */
+  private readonly run: ExploreOptions;
   /** The settings the invariants are checked with: the scenario's, overridden by the exploration's (the same for every run). */
   private readonly checkedSettings: Settings;
   /** The runs made, by the kind of their last choice, and those the reduction pruned (`runsByChoice`). */
@@ -329,7 +329,10 @@ export class Exploration {
       ledger === undefined || ledger.save !== undefined || options.components !== undefined
         ? null
         : new LedgerRecycler();
-    this.ledger = ledger === undefined || this.recycler === null ? ledger : { ...ledger, recycle: this.recycler };
+    this.run =
+      ledger === undefined || this.recycler === null
+        ? options
+        : { ...options, ledger: { ...ledger, recycle: this.recycler } };
   }
 
   get done(): boolean {
@@ -514,10 +517,7 @@ export class Exploration {
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
-      const transcript = runScenario(
-        this.scenario,
-        orderingRun({ ...this.options, ledger: this.ledger }, driver.chooser, components),
-      );
+      const transcript = runScenario(this.scenario, orderingRun(this.run, driver.chooser, components));
       this.settings ??= transcript.settings;
       driver.finish();
       // A run is a function of its choices: one given the choices of a state found earlier meets them all again.
