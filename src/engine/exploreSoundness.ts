@@ -1,3 +1,5 @@
+import type { DueEvent } from './core/scheduler';
+import { Driver } from './explore/driver';
 import type { ExploreResult } from './explorer';
 
 /**
@@ -14,4 +16,34 @@ export function reductionSignature(result: Pick<ExploreResult, 'endings' | 'viol
   const endings = result.endings.map((ending) => JSON.stringify(ending.distinct)).sort();
   const broken = [...new Set(result.violations.map((violation) => violation.invariant))].sort();
   return JSON.stringify({ endings, broken });
+}
+
+/**
+ * Runs `body` (explorations) and counts the distinct orders of events among the complete orderings
+ * its explorations ran: each run's events by actor and label, times left out (two arrival instants
+ * that give one order are one class). What scripts/arrivalBound.ts measures a reduction over arrival
+ * instants against: a search that keeps every such order runs at least that many complete orderings.
+ * It watches every driver made meanwhile (the explorer makes its own), and stops watching after.
+ */
+export function countEventOrders<T>(body: () => T): { readonly result: T; readonly orders: number } {
+  const orders = new Set<string>();
+  const seen = new WeakMap<object, string[]>();
+  const driver = Driver.prototype as unknown as { step(event: DueEvent): void; finish(): void };
+  const { step, finish } = driver;
+  driver.step = function (this: object, event: DueEvent) {
+    let events = seen.get(this);
+    if (events === undefined) seen.set(this, (events = []));
+    events.push(`${event.actor} ${event.label}`);
+    step.call(this, event);
+  };
+  driver.finish = function (this: object) {
+    orders.add((seen.get(this) ?? []).join('\n'));
+    finish.call(this);
+  };
+  try {
+    return { result: body(), orders: orders.size };
+  } finally {
+    driver.step = step;
+    driver.finish = finish;
+  }
 }

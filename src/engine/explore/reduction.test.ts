@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario } from '../../scenarios/index';
 import {
+  countEventOrders,
   explore,
   EXPLORE_JITTER_PRESETS_MS,
   REDUCIBLE_MODELS,
@@ -170,5 +171,19 @@ describe('the reduction leaves the endings and the broken invariants as they are
   it('the same exploration gives the same report, byte for byte', () => {
     const first = run('buffer-overload', 'http', {}, true);
     expect(JSON.stringify(run('buffer-overload', 'http', {}, true))).toBe(JSON.stringify(first));
+  });
+});
+
+describe('the floor of a reduction over arrival instants (scripts/arrivalBound.ts)', () => {
+  it('counts the distinct orders of events among the complete orderings: at least one per ending, at most one per ordering, and stops watching after', () => {
+    const step = (Driver.prototype as unknown as { step: unknown }).step;
+    const { result, orders } = countEventOrders(() =>
+      explore(findScenario('A'), { settings: { latencyJitterMs: 300 }, reduction: false }),
+    );
+    expect(orders).toBeGreaterThanOrEqual(result.endings.length);
+    expect(orders).toBeLessThan(result.schedules);
+    expect((Driver.prototype as unknown as { step: unknown }).step).toBe(step);
+    // Outside `countEventOrders` nothing is counted: an exploration with no complete ordering counts none.
+    expect(countEventOrders(() => 0).orders).toBe(0);
   });
 });
