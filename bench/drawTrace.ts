@@ -14,6 +14,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { servedBuild } from './servedBuild';
+import { drawn, longTasks, watchLongTasks } from './longDraw';
 
 const arg = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -54,13 +55,7 @@ const served = await servedBuild({
 });
 try {
   const page = await served.browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.addInitScript(() => {
-    const w = window as unknown as { longTasks: number[] };
-    w.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(page);
   const cdp = await page.context().newCDPSession(page);
   for (let run = 0; run < runs; run++) {
     await page.goto(`${served.base}/?scenario=A`);
@@ -89,19 +84,12 @@ try {
     const started = Date.now();
     await page.evaluate((search) => history.replaceState(null, '', `/${search}`), query);
     await page.reload();
-    await page.waitForFunction(
-      () =>
-        document.querySelector('main')?.dataset.status === 'done' &&
-        document.querySelector('.lab-flow .react-flow__edge') !== null,
-      undefined,
-      { timeout: 120_000, polling: 50 },
-    );
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    await drawn(page);
     const ms = Date.now() - started;
-    const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+    const tasks = await longTasks(page);
     const events = await page.locator('main').getAttribute('data-events');
     console.log(
-      `draw ${run + 1}: ${events} events in ${ms} ms; long tasks ${longTasks.map((t) => Math.round(t)).join(', ') || 'none'}`,
+      `draw ${run + 1}: ${events} events in ${ms} ms; long tasks ${tasks.map((t) => Math.round(t)).join(', ') || 'none'}`,
     );
     if (!traced) continue;
     const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
