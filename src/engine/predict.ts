@@ -62,9 +62,12 @@ function picked(events: readonly LooseEvent[], patterns: readonly EventPattern[]
     const nth = pattern.nth ?? 1;
     assert(Number.isSafeInteger(nth) && nth >= 1, `a race pattern's nth is a count from 1, not ${nth}`);
     const matches = matcher(pattern);
+    // Most patterns name the event's kind: the other kinds are passed over without trying the rest.
+    const kind = typeof pattern.where.kind === 'string' ? pattern.where.kind : undefined;
     let seen = 0;
     for (let index = 0; index < events.length; index++) {
-      if (!matches(events[index] as LooseEvent)) continue;
+      const event = events[index] as LooseEvent;
+      if ((kind !== undefined && event.kind !== kind) || !matches(event)) continue;
       seen++;
       if (pattern.nth === undefined) indexes.push(index);
       else if (seen === nth) {
