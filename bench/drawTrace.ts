@@ -9,7 +9,7 @@
  * per thread (a build with `--minify false` names them); `--analyze file` reads a saved trace again.
  * Performance marks and measures whose names start with `p:` (page) or `w:` (worker) are listed in
  * order, to time the parts of the draw while investigating.
- * Usage: npx tsx bench/drawTrace.ts [--dir dist-unplaced] [--build] [--unplaced] [--runs 3] [--profile]
+ * Usage: npx tsx bench/drawTrace.ts [--dir dist-unplaced] [--build] [--unplaced] [--runs 3] [--each] [--profile]
  *        [--out file] [--query '?scenario=…'] | --analyze file
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -60,10 +60,11 @@ try {
   for (let run = 0; run < runs; run++) {
     await page.goto(`${served.base}/?scenario=A`);
     await page.waitForSelector('main[data-status="done"]');
-    const traced = run === runs - 1;
+    const traced = flag('each') || run === runs - 1;
     const chunks: TraceEvent[] = [];
+    const collect = (data: { value: unknown[] }) => chunks.push(...(data.value as TraceEvent[]));
     if (traced) {
-      cdp.on('Tracing.dataCollected', (data) => chunks.push(...(data.value as unknown as TraceEvent[])));
+      cdp.on('Tracing.dataCollected', collect);
       await cdp.send('Tracing.start', {
         transferMode: 'ReportEvents',
         traceConfig: {
@@ -95,6 +96,7 @@ try {
     const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
     await cdp.send('Tracing.end');
     await done;
+    cdp.off('Tracing.dataCollected', collect);
     writeFileSync(out, JSON.stringify({ traceEvents: chunks }));
     summarize(chunks);
     profileByThread(chunks);
@@ -121,8 +123,10 @@ function summarize(events: TraceEvent[]): void {
   const t0 = Math.min(...tasks.map((task) => task.ts));
   const t1 = Math.max(...tasks.map((task) => task.ts + (task.dur ?? 0)));
   const busy = tasks.reduce((sum, task) => sum + (task.dur ?? 0), 0);
+  const cpu = tasks.reduce((sum, task) => sum + (task.tdur ?? 0), 0);
+  const longestCpu = Math.max(0, ...tasks.map((task) => task.tdur ?? 0));
   console.log(
-    `main thread: ${tasks.length} tasks, busy ${(busy / 1000).toFixed(0)} ms over ${((t1 - t0) / 1000).toFixed(0)} ms`,
+    `main thread: ${tasks.length} tasks, busy ${(busy / 1000).toFixed(0)} ms (CPU ${(cpu / 1000).toFixed(0)} ms, longest task's CPU ${(longestCpu / 1000).toFixed(0)} ms) over ${((t1 - t0) / 1000).toFixed(0)} ms`,
   );
   // What ran inside the long tasks: the top-level children by name (and a function call's url/name).
   const inside = (task: TraceEvent) =>
@@ -194,12 +198,14 @@ function summarize(events: TraceEvent[]): void {
   for (const [key, name] of threads)
     if (name.includes('Worker') || name.includes('lab-engine')) {
       const work = on(key).filter((event) => event.name === 'RunTask' || event.name === 'FunctionCall');
-      const total = work.filter((e) => e.name === 'RunTask').reduce((sum, event) => sum + (event.dur ?? 0), 0);
+      const runs = work.filter((e) => e.name === 'RunTask');
+      const total = runs.reduce((sum, event) => sum + (event.dur ?? 0), 0);
+      const workerCpu = runs.reduce((sum, event) => sum + (event.tdur ?? 0), 0);
       if (total > 0) {
         const first = Math.min(...work.map((e) => e.ts));
         const last = Math.max(...work.map((e) => e.ts + (e.dur ?? 0)));
         console.log(
-          `  ${name}: busy ${(total / 1000).toFixed(0)} ms from +${((first - t0) / 1000).toFixed(0)} to +${((last - t0) / 1000).toFixed(0)} ms`,
+          `  ${name}: busy ${(total / 1000).toFixed(0)} ms (CPU ${(workerCpu / 1000).toFixed(0)} ms) from +${((first - t0) / 1000).toFixed(0)} to +${((last - t0) / 1000).toFixed(0)} ms`,
         );
       }
     }
