@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { servedBuild } from './servedBuild';
 import { budgetMark, budgetSummary } from './budget';
+import { drawn, longTasks, watchLongTasks } from './longDraw';
 
 const PORT = Number(process.env.LAB_BENCH_PORT ?? 4190);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -39,16 +40,6 @@ function initialJsGzip(dir = 'dist'): { files: string[]; bytes: number } {
   return { files, bytes };
 }
 
-async function watchLongTasks(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { longTasks: number[] };
-    w.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
-}
-
 async function drawRun(
   page: Page,
   query: string,
@@ -62,19 +53,10 @@ async function drawRun(
     history.replaceState(null, '', `/${search}`);
   }, query);
   await page.reload();
-  await page.waitForFunction(
-    () =>
-      document.querySelector('main')?.dataset.status === 'done' &&
-      document.querySelector('.lab-flow .react-flow__edge') !== null,
-    undefined,
-    { timeout: 120_000, polling: 50 },
-  );
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  await drawn(page);
   const ms = Date.now() - started;
   const events = Number(await page.locator('main').getAttribute('data-events'));
-  const longestTaskMs = await page.evaluate(() =>
-    Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks),
-  );
+  const longestTaskMs = Math.max(0, ...(await longTasks(page)));
   return { events, ms, longestTaskMs };
 }
 

@@ -102,6 +102,49 @@ const LISTS = { wires: WIRE, markers: MARKER, times: TIME, bars: BAR, breaks: BR
 type ListName = keyof typeof LISTS;
 const LIST_NAMES = Object.keys(LISTS) as ListName[];
 
+/** A field's kind as a number, for the loops over every value (a part holds tens of thousands). */
+const FINITE = 0;
+const COUNT = 1;
+const LINES = 2;
+const STRING = 3;
+const CHOICE = 4;
+
+/**
+ * A list's fields as the packing and the check loop over them: each field's name, kind, whether it
+ * may be null, and its choices. Made once from the field tables above, so the loops read arrays by
+ * index instead of taking each field's description apart for every value.
+ */
+interface Plan {
+  readonly width: number;
+  readonly names: readonly string[];
+  readonly kinds: readonly number[];
+  readonly nullable: readonly boolean[];
+  readonly choices: ReadonlyArray<readonly string[]>;
+}
+
+function planOf<T>(fields: Fields<T>): Plan {
+  const kindOf = (kind: FieldKind): number => {
+    if ('string' in kind) return STRING;
+    if ('choice' in kind) return CHOICE;
+    return kind.number === 'finite' ? FINITE : kind.number === 'count' ? COUNT : LINES;
+  };
+  return {
+    width: fields.length,
+    names: fields.map(([name]) => name),
+    kinds: fields.map(([, kind]) => kindOf(kind)),
+    nullable: fields.map(([, kind]) => kind.nullable === true),
+    choices: fields.map(([, kind]) => ('choice' in kind ? kind.choice : [])),
+  };
+}
+
+const PLANS: Record<ListName, Plan> = {
+  wires: planOf(WIRE),
+  markers: planOf(MARKER),
+  times: planOf(TIME),
+  bars: planOf(BAR),
+  breaks: planOf(BREAK),
+};
+
 /** One list packed: `count` items, each its fields in order, one number a field (NaN for null; a string or a choice by its place, -1 for null). */
 export interface PackedList {
   count: number;
@@ -131,26 +174,29 @@ export function packRows(rows: LayoutRows): PackedRows {
     }
     return at;
   };
-  const pack = <T>(items: readonly T[], fields: Fields<T>): PackedList => {
-    const values = new Float64Array(items.length * fields.length);
+  const pack = (items: readonly object[], { width, names, kinds, choices }: Plan): PackedList => {
+    const values = new Float64Array(items.length * width);
     let at = 0;
-    for (const item of items)
-      for (const [name, kind] of fields) {
-        const value = (item as Record<string, unknown>)[name];
-        if (value === null) values[at++] = 'number' in kind ? NaN : -1;
-        else if ('number' in kind) values[at++] = value as number;
-        else if ('string' in kind) values[at++] = place(value as string);
-        else values[at++] = kind.choice.indexOf(value as string);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as Record<string, unknown>;
+      for (let f = 0; f < width; f++) {
+        const value = item[names[f] as string];
+        const kind = kinds[f] as number;
+        if (value === null) values[at++] = kind === STRING || kind === CHOICE ? -1 : NaN;
+        else if (kind === STRING) values[at++] = place(value as string);
+        else if (kind === CHOICE) values[at++] = (choices[f] as readonly string[]).indexOf(value as string);
+        else values[at++] = value as number;
       }
+    }
     return { count: items.length, values };
   };
   return {
     rowY: Float64Array.from(rows.rowY),
-    wires: pack(rows.wires, WIRE),
-    markers: pack(rows.markers, MARKER),
-    times: pack(rows.times, TIME),
-    bars: pack(rows.bars, BAR),
-    breaks: pack(rows.breaks, BREAK),
+    wires: pack(rows.wires, PLANS.wires),
+    markers: pack(rows.markers, PLANS.markers),
+    times: pack(rows.times, PLANS.times),
+    bars: pack(rows.bars, PLANS.bars),
+    breaks: pack(rows.breaks, PLANS.breaks),
     strings,
   };
 }
@@ -176,13 +222,28 @@ function badValue(value: number, kind: FieldKind, strings: number): string | nul
     : `names no ${'string' in kind ? 'string' : 'choice'} (${value})`;
 }
 
+/** Whether a packed value is one its field allows (badValue says why not): the check's loop, on numbers only. */
+function allowed(value: number, kind: number, nullable: boolean, size: number): boolean {
+  switch (kind) {
+    case FINITE:
+      return value - value === 0 || (nullable && Number.isNaN(value));
+    case COUNT:
+      return (Number.isInteger(value) && value >= 0) || (nullable && Number.isNaN(value));
+    case LINES:
+      return (Number.isInteger(value) && value >= 1) || (nullable && Number.isNaN(value));
+    default:
+      return (Number.isInteger(value) && value >= 0 && value < size) || (nullable && value === -1);
+  }
+}
+
 /** Why `rows` is not a well-formed packed part, or null: the page's check, in loops over the numbers. */
 export function explainPackedRows(rows: PackedRows): string | null {
   if (!(rows.rowY instanceof Float64Array)) return 'rowY is not a Float64Array';
   for (let i = 0; i < rows.rowY.length; i++)
     if (!Number.isFinite(rows.rowY[i])) return `rowY.${i} is not a finite number`;
   if (!Array.isArray(rows.strings)) return 'strings is not an array';
-  for (const [i, value] of rows.strings.entries()) if (typeof value !== 'string') return `strings.${i} is not a string`;
+  const { strings } = rows;
+  for (let i = 0; i < strings.length; i++) if (typeof strings[i] !== 'string') return `strings.${i} is not a string`;
   for (const name of LIST_NAMES) {
     const list = rows[name] as PackedList | undefined;
     const fields = LISTS[name] as Fields<unknown>;
@@ -190,10 +251,14 @@ export function explainPackedRows(rows: PackedRows): string | null {
       return `${name}.values is not a Float64Array`;
     if (!Number.isSafeInteger(list.count) || list.count < 0 || list.values.length !== list.count * fields.length)
       return `${name} holds ${list.values.length} numbers, not ${fields.length} for each of ${list.count} items`;
-    for (let at = 0; at < list.values.length; at++) {
-      const [field, kind] = fields[at % fields.length] as Fields<unknown>[number];
-      const problem = badValue(list.values[at] as number, kind, rows.strings.length);
-      if (problem !== null) return `${name}.${Math.floor(at / fields.length)}.${field} ${problem}`;
+    const { width, kinds, nullable, choices } = PLANS[name];
+    const sizes = kinds.map((kind, f) => (kind === STRING ? strings.length : (choices[f] as readonly string[]).length));
+    const { values } = list;
+    for (let at = 0, f = 0; at < values.length; at++, f = f + 1 === width ? 0 : f + 1) {
+      const value = values[at] as number;
+      if (allowed(value, kinds[f] as number, nullable[f] as boolean, sizes[f] as number)) continue;
+      const [field, kind] = fields[f] as Fields<unknown>[number];
+      return `${name}.${Math.floor(at / width)}.${field} ${badValue(value, kind, strings.length) ?? 'is not allowed'}`;
     }
   }
   return null;

@@ -22,7 +22,7 @@ export function protocolChecks(): Promise<ProtocolChecks> {
  * Runs `task` in a task of its own, soon: a MessageChannel message in the browser (no 4 ms clamp, as
  * nested timers have), a timer elsewhere (Node tests).
  */
-function nextTask(task: () => void): void {
+export function nextTask(task: () => void): void {
   if (typeof window === 'undefined' || typeof MessageChannel === 'undefined') {
     setTimeout(task, 0);
     return;

@@ -75,12 +75,29 @@ export function inParts(
   response: LabResponse | ToolResponse,
   partEvents = PART_EVENTS,
 ): Array<LabResponse | ToolResponse> {
-  if (response.type !== 'transcript' && response.type !== 'layout') return [response];
+  return [...partsOf(response, partEvents)];
+}
+
+/**
+ * inParts one message at a time, each part packed as it is asked for: the worker posts a part before
+ * it packs the next, so the page checks and unpacks the first parts while the worker packs the rest.
+ */
+export function* partsOf(
+  response: LabResponse | ToolResponse,
+  partEvents = PART_EVENTS,
+): Generator<LabResponse | ToolResponse, void, undefined> {
+  if (response.type !== 'transcript' && response.type !== 'layout') {
+    yield response;
+    return;
+  }
   const { layout } = response;
   const count = layout.rowY.length;
   const transcript = response.type === 'transcript' ? response : null;
   const ahead = transcript === null ? undefined : sentAhead.get(transcript.transcript);
-  if (count <= partEvents && ahead === undefined) return [response];
+  if (count <= partEvents && ahead === undefined) {
+    yield response;
+    return;
+  }
   // Every list of the layout is in event order: each part takes the items of its events.
   const next = { wires: 0, markers: 0, times: 0, bars: 0, breaks: 0 };
   const take = <K extends (typeof ROW_LISTS)[number]>(list: K, to: number): LayoutRows[K] => {
@@ -92,33 +109,35 @@ export function inParts(
     return items.slice(from, end) as LayoutRows[K];
   };
   const withEvents = transcript !== null && ahead === undefined;
-  const parts = partStarts(count, partEvents).map(({ from, to }): RunPart => ({
-    type: 'run-part',
-    requestId: response.requestId,
-    from,
-    events: withEvents ? transcript.transcript.events.slice(from, to) : [],
-    wording: withEvents ? transcript.wording.slice(from, to) : [],
-    layout: packRows({
-      rowY: layout.rowY.slice(from, to),
-      wires: take('wires', to),
-      markers: take('markers', to),
-      times: take('times', to),
-      bars: take('bars', to),
-      breaks: take('breaks', to),
-    }),
-  }));
+  const starts = partStarts(count, partEvents);
+  for (const { from, to } of starts)
+    yield {
+      type: 'run-part',
+      requestId: response.requestId,
+      from,
+      events: withEvents ? transcript.transcript.events.slice(from, to) : [],
+      wording: withEvents ? transcript.wording.slice(from, to) : [],
+      layout: packRows({
+        rowY: layout.rowY.slice(from, to),
+        wires: take('wires', to),
+        markers: take('markers', to),
+        times: take('times', to),
+        bars: take('bars', to),
+        breaks: take('breaks', to),
+      }),
+    } satisfies RunPart;
   const emptyLayout: DiagramLayout = { ...layout, rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
   const answer: Parted =
     transcript === null
-      ? { ...response, layout: emptyLayout, parts: parts.length }
+      ? { ...response, layout: emptyLayout, parts: starts.length }
       : {
           ...transcript,
           transcript: { ...transcript.transcript, events: [] },
           wording: [],
           layout: emptyLayout,
-          parts: (ahead ?? 0) + parts.length,
+          parts: (ahead ?? 0) + starts.length,
         };
-  return [...parts, answer];
+  yield answer;
 }
 
 /** The page's side: the parts of one answer, in order, and the answer made whole from them. */

@@ -1,7 +1,7 @@
 import { LabError } from '../engine';
 import { StorageError } from './ledgerStorage';
 import type { ErrorResponse, LabResponse, ToolResponse } from './protocol';
-import { inParts, transferOf } from './runParts';
+import { partsOf, transferOf } from './runParts';
 
 /**
  * The worker's side of the one protocol, for both workers (the lab engine and the lab tools): a host
@@ -41,7 +41,8 @@ export function malformed(requestId: number | null, problem: string): ErrorRespo
 export function serveWorker<R extends Response>(scope: WorkerScope<R>, host: WorkerHost<R>): void {
   const reply = (response: R): void => {
     try {
-      for (const message of inParts(response)) scope.postMessage(message as R, { transfer: transferOf(message) });
+      // Each part is posted as soon as it is packed: the page reads it while the next one is packed.
+      for (const message of partsOf(response)) scope.postMessage(message as R, { transfer: transferOf(message) });
     } catch (error) {
       scope.postMessage(errorResponse(response.requestId, error) as R);
     }

@@ -1,4 +1,4 @@
-import { arrivalQueue, protocolChecks, type ProtocolChecks } from './lazyChecks';
+import { arrivalQueue, nextTask, protocolChecks, type ProtocolChecks } from './lazyChecks';
 import { PartsAssembly } from './runParts';
 import type {
   ExploreProgressResponse,
@@ -216,8 +216,12 @@ class WorkerConnection<Request extends { requestId: number }> {
     // Every other type is an answer: a new type that is not one fails to compile here.
     this.pending.delete(requestId);
     const whole = (request.parts ?? new PartsAssembly()).finish(data satisfies Settling);
-    if (whole.ok) request.settle(whole.answer);
-    else request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
+    if (!whole.ok)
+      request.fail(new WorkerClientError('WORKER_FAILED', `the ${name}'s answer is not whole: ${whole.problem}`));
+    // A long answer is handed on in a task of its own: what the page does with it (a long run's first
+    // draw) does not add up with the check of its last message into one long task.
+    else if (request.parts !== undefined) nextTask(() => request.settle(whole.answer));
+    else request.settle(whole.answer);
   }
 
   /** Ends the worker, fails what waits for it with `error`; the next request starts a fresh one. */

@@ -137,9 +137,15 @@ export function Timeline({
     setFocusSeq(Number(button.dataset.seq));
   };
   // Keep the current row in view inside the list (never by scrolling the page), at each step and
-  // whenever the list changes height (resized, or filling the side column while Predict asks).
+  // whenever the list changes height (resized, or filling the side column while Predict asks). It
+  // reads the rows' places, so it waits for the next frame, which lays the page out anyway: read
+  // at once, it would lay out the whole page inside the commit (tens of milliseconds when a long
+  // run's answer first fills the page), and again in the frame.
   useEffect(() => {
-    if (scroller.current !== null) keepCurrentInView(scroller.current);
+    const box = scroller.current;
+    if (box === null) return;
+    const frame = requestAnimationFrame(() => keepCurrentInView(box));
+    return () => cancelAnimationFrame(frame);
   }, [step, collapsed]);
   useEffect(() => {
     const box = scroller.current;

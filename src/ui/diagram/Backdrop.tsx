@@ -32,13 +32,16 @@ export const Backdrop = memo(function Backdrop({
   flow,
   step,
   nowY,
+  unplaced,
 }: {
   flow: DiagramFlow;
   step: number;
   nowY: number;
+  /** The view is not yet fitted to the pane: no rows yet (see useVisibleBand). */
+  unplaced: boolean;
 }) {
   const { layout } = flow;
-  const band = useVisibleBand();
+  const band = useVisibleBand(unplaced);
   const inBand = useMemo(
     () => ({
       times: flow.timeSpans.query(band).map((at) => layout.times[at]),

@@ -144,15 +144,17 @@ export function Diagram({ transcript, replay }: { transcript: Transcript; replay
 function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: DiagramReplay }) {
   const { step, selectedSeq, selectEvent, headingId, layout, fitKey } = useDiagramSource(transcript, replay);
   const flow = useMemo(() => buildFlow(layout), [layout]);
-  // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run.
-  const band = useVisibleBand();
+  /** The run the view has been fitted to: until then the zoom buttons wait (a press before would be undone). */
+  const [fittedRun, setFittedRun] = useState<object | null>(null);
+  // Only the rows around the pane go to React Flow: a step's work follows the screen, not the run;
+  // none before the view is first fitted to the pane (it then moves to the current event).
+  const unplaced = fittedRun === null;
+  const band = useVisibleBand(unplaced);
   const view = useMemo(() => flowAt(flow, step, selectedSeq, band), [flow, step, selectedSeq, band]);
   /** The viewport the lab last asked for, or the user left: the truth while a glide is under way. */
   const target = useRef<Viewport | null>(null);
   /** What the last fit was for, and when; `chosen` once the user picks a view (then no settle refit overrides it). */
   const fitted = useRef<Fitted | null>(null);
-  /** The run the view has been fitted to: until then the zoom buttons wait (a press before would be undone). */
-  const [fittedRun, setFittedRun] = useState<object | null>(null);
   // The overview moves the view as a drag would: the user's choice, kept until the replay leaves it.
   const go = useGo(target);
   const moveByOverview = useCallback(
@@ -197,7 +199,7 @@ function DiagramView({ transcript, replay }: { transcript: Transcript; replay?: 
         target={target}
         fitted={fitted}
       >
-        <Backdrop flow={flow} step={step} nowY={view.nowY} />
+        <Backdrop flow={flow} step={step} nowY={view.nowY} unplaced={unplaced} />
         <LaneHeaders lanes={layout.lanes} />
         <Follow
           layout={layout}
