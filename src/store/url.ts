@@ -226,38 +226,68 @@ export interface UrlHost {
   history: { replaceState(data: unknown, unused: string, url: string): void };
 }
 
-/** Chromium refuses more than about 100 history updates in 10 s; a playing replay must stay under that. */
-export const URL_WRITE_EVERY_MS = 250;
-
 /**
- * Keeps the address bar on the current view, from the moment the store has applied the link it was
- * opened with (`ready`). Writes are throttled and replace the history entry: stepping does not fill
- * the back button. Returns the function that stops it.
+ * Browsers refuse history updates past a rate (WebKit 100 in 10 s, Chromium and Gecko 200): the address
+ * bar is written at once while writes are few, and at most every URL_WRITE_EVERY_MS once they are many
+ * (a playing replay, a held key, a dragged slider). URL_WRITE_BURST writes may go at once, on top of
+ * that steady rate: at most URL_WRITE_BURST + 10 s / URL_WRITE_EVERY_MS (60) writes in any 10 s.
  */
+export const URL_WRITE_EVERY_MS = 250;
+export const URL_WRITE_BURST = 20;
+
+/** The view's link parameters, and when they change. */
 export interface ViewSource {
   /** The view's link parameters now. */
   current(): ViewLink;
   subscribe(listener: () => void): () => void;
 }
 
+/** A view in flux is not written: a running one's step is not known yet, nor an idle one's run. */
+const settled = (state: RunState) => state.ready && state.status !== 'running' && state.status !== 'idle';
+
+/**
+ * Keeps the address bar on the current view, from the moment the store has applied the link it was
+ * opened with (`ready`). A step that lands is in the link in the same task (a reload or a copy of the
+ * address right after it reopens that step), unless the writes are many (above): then the link follows
+ * within URL_WRITE_EVERY_MS. Writes replace the history entry: stepping does not fill the back button.
+ * Returns the function that stops it.
+ */
 export function startUrlSync(store: RunStore, host: UrlHost, viewSource: ViewSource | null = null): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Writes that may go now (a token bucket: one comes back every URL_WRITE_EVERY_MS, up to the burst). */
+  let tokens = URL_WRITE_BURST;
+  let filledAt = Date.now();
   let lastWriteAt = -Infinity;
 
+  const refill = (now: number) => {
+    tokens = Math.min(URL_WRITE_BURST, tokens + (now - filledAt) / URL_WRITE_EVERY_MS);
+    filledAt = now;
+  };
+
   const write = () => {
+    if (timer !== null) clearTimeout(timer);
     timer = null;
-    lastWriteAt = Date.now();
     const state = store.getState();
+    if (!settled(state)) return;
     const search = linkFor(state, viewSource?.current() ?? {});
-    if (search !== host.location.search)
-      host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
+    if (search === host.location.search) return;
+    const now = Date.now();
+    refill(now);
+    tokens = Math.max(0, tokens - 1);
+    lastWriteAt = now;
+    host.history.replaceState(null, '', `${host.location.pathname}${search}${host.location.hash}`);
   };
 
   const schedule = (state: RunState) => {
-    // A running view is in flux (its step is not known yet): write once it settles.
-    if (!state.ready || state.status === 'running' || state.status === 'idle') return;
-    if (timer !== null) return;
-    timer = setTimeout(write, Math.max(0, lastWriteAt + URL_WRITE_EVERY_MS - Date.now()));
+    if (!settled(state)) return;
+    const now = Date.now();
+    refill(now);
+    // Playing, the steady rate only: the burst is kept for the steps the user takes.
+    const wait = state.playing
+      ? Math.max(0, lastWriteAt + URL_WRITE_EVERY_MS - now, (1 - tokens) * URL_WRITE_EVERY_MS)
+      : Math.max(0, (1 - tokens) * URL_WRITE_EVERY_MS);
+    if (wait === 0) write();
+    else timer ??= setTimeout(write, wait);
   };
 
   const unsubscribe = store.subscribe(schedule);

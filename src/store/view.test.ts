@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { settingsSpecFor } from '../engine';
 import { scenarios } from '../scenarios/index';
 import { createLabClient } from '../worker/client';
 import { createInProcessWorker } from '../worker/inProcessWorker';
 import { createRunStore, type RunState } from './runStore';
 import { idle, manualTicker, whenSettled } from './driver';
-import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_EVERY_MS } from './url';
+import { linkFor, readLink, RESERVED_PARAMS, startUrlSync, URL_WRITE_BURST, URL_WRITE_EVERY_MS } from './url';
 
 // The replay and the link: stepping is exact and never asks the worker; a link reopens the exact
 // view (scenario, transport, seed, settings, step); a tampered link opens with the engine's own
@@ -24,6 +24,21 @@ const settled = (store: ReturnType<typeof createRunStore>) => whenSettled(store,
 
 const runs = (worker: ReturnType<typeof createInProcessWorker>) =>
   worker.posted.filter((message) => (message as { type: string }).type === 'run').length;
+
+/** An address bar the sync writes to: every URL it was given, and the search it shows. */
+function addressBar(search: string) {
+  const writes: string[] = [];
+  const host = {
+    location: { search, pathname: '/', hash: '' },
+    history: {
+      replaceState(_data: unknown, _unused: string, url: string) {
+        writes.push(url);
+        host.location.search = url.slice(1);
+      },
+    },
+  };
+  return { writes, host };
+}
 
 describe('replay', () => {
   it('opens a run at its end; steps, scrubs, rewinds and plays without asking the worker again', async () => {
@@ -184,30 +199,56 @@ describe('the view in the link', () => {
     expect(second.getState().notices.map((notice) => notice.text)).toEqual([expect.stringContaining('LAB007')]);
   });
 
-  it('the address bar follows the view once the link is applied, at most every URL_WRITE_EVERY_MS', async () => {
+  it('the address bar names a step in the same task the step lands in, once the link is applied', async () => {
     const { store } = storeWithWorker();
-    const writes: string[] = [];
-    const host = {
-      location: { search: '?scenario=B', pathname: '/', hash: '' },
-      history: {
-        replaceState(_data: unknown, _unused: string, url: string) {
-          writes.push(url);
-          host.location.search = url.slice(1);
-        },
-      },
-    };
+    const { writes, host } = addressBar('?scenario=B');
     const stop = startUrlSync(store, host);
     await store.getState().init(readLink(host.location.search));
     await settled(store);
-    await new Promise((resolve) => setTimeout(resolve, URL_WRITE_EVERY_MS + 20));
     expect(writes).toEqual(['/?scenario=B&transport=stdio&seed=1']);
-    for (let i = 0; i < 5; i++) store.getState().stepBack();
-    await new Promise((resolve) => setTimeout(resolve, URL_WRITE_EVERY_MS + 20));
-    expect(writes).toHaveLength(2);
-    expect(writes[1]).toBe(
-      `/?scenario=B&transport=stdio&seed=1&step=${(store.getState().transcript?.events.length ?? 0) - 5}`,
-    );
+    const total = store.getState().transcript?.events.length ?? 0;
+    // No timer runs between a step and the read: a reload or a copy right after it gets that step.
+    for (let i = 1; i <= 5; i++) {
+      store.getState().stepBack();
+      expect(host.location.search).toBe(`?scenario=B&transport=stdio&seed=1&step=${total - i}`);
+    }
+    store.getState().toEnd();
+    expect(host.location.search).toBe('?scenario=B&transport=stdio&seed=1');
     stop();
+  });
+
+  it('many steps in a row write at most URL_WRITE_BURST at once, then every URL_WRITE_EVERY_MS, and the last step always lands', async () => {
+    const { store } = storeWithWorker();
+    const { writes, host } = addressBar('?scenario=B');
+    const stop = startUrlSync(store, host);
+    await store.getState().init(readLink(host.location.search));
+    await settled(store);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const first = writes.length;
+      // A held key: 1,000 steps 10 ms apart (10 s), back and forth, each a link of its own.
+      for (let i = 0; i < 1000; i++) {
+        if (i % 2 === 0) store.getState().stepBack();
+        else store.getState().stepForward();
+        vi.advanceTimersByTime(10);
+      }
+      const made = writes.length - first;
+      // Browsers refuse more than 100 in 10 s (WebKit): the burst and one a URL_WRITE_EVERY_MS stay under it.
+      expect(made).toBeGreaterThanOrEqual(URL_WRITE_BURST);
+      expect(made).toBeLessThanOrEqual(URL_WRITE_BURST + 10_000 / URL_WRITE_EVERY_MS + 1);
+      expect(made).toBeLessThan(100);
+      // The last step (back from the end) is in the link within URL_WRITE_EVERY_MS.
+      store.getState().stepBack();
+      vi.advanceTimersByTime(URL_WRITE_EVERY_MS);
+      expect(host.location.search).toBe(`?scenario=B&transport=stdio&seed=1&step=${store.getState().step}`);
+      // Quiet for a while, the burst is back: a step is in the link at once again.
+      vi.advanceTimersByTime(URL_WRITE_EVERY_MS * URL_WRITE_BURST);
+      store.getState().stepBack();
+      expect(host.location.search).toBe(`?scenario=B&transport=stdio&seed=1&step=${store.getState().step}`);
+    } finally {
+      vi.useRealTimers();
+      stop();
+    }
   });
 });
 

@@ -55,8 +55,8 @@ export const HEADER_CLEAR_SHARE = 0.2;
 /**
  * The viewport y nearest `y` (a pan of the view at `zoom`) at which the band's lower edge cuts no text:
  * where it would, the view moves by the least that shows the texts there whole (down) or puts them wholly
- * behind the band (up), never above the diagram's top (y ≤ 0), below `lowest`, or more than `maxShift`
- * px on screen; where no such move exists, y as it was.
+ * behind the band (up), never above `highest` (the diagram's top, y ≤ 0, unless the caller asks for less),
+ * below `lowest`, or more than `maxShift` px on screen; where no such move exists, y as it was.
  */
 export function clearOfHeaders(
   rows: Float64Array,
@@ -64,6 +64,7 @@ export function clearOfHeaders(
   zoom: number,
   lowest = -Infinity,
   maxShift = Infinity,
+  highest = 0,
 ): number {
   const edge = (HEADER_BAND_PX - y) / zoom;
   // The last run of text starting above the edge.
@@ -79,7 +80,7 @@ export function clearOfHeaders(
   const show = HEADER_BAND_PX - (rows[2 * at] as number) * zoom;
   const hide = HEADER_BAND_PX - (rows[2 * at + 1] as number) * zoom;
   const moves = [show, hide]
-    .filter((next) => next <= 0 && next >= lowest && Math.abs(next - y) <= maxShift)
+    .filter((next) => next <= Math.min(0, highest) && next >= lowest && Math.abs(next - y) <= maxShift)
     .sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
   return moves[0] ?? y;
 }

@@ -37,11 +37,12 @@ export function ExplorePanel({ focusOnMove }: { focusOnMove: FocusOnMove }) {
       {/* Beside the results when the panel has the row under the diagram; above them in the side column. */}
       <div className="lab-explore-main">
         <h2 id="explore-heading">Every ordering</h2>
+        {/* Under the heading: opened, the ordering shown and the way back read with it, before the panel's own text. */}
+        <ExploreCurrent />
         <p className="lab-explore-info">
           Runs this scenario in every order the network allows (same-instant events either way, every arrival order the
           latency range permits) and checks eleven invariants after every step.
         </p>
-        <ExploreCurrent />
         <div className="lab-explore-actions">
           <button
             type="button"
@@ -126,10 +127,14 @@ function ExploreCurrent() {
   );
   const result = useRunStore((state) => state.exploration);
   const leaveOrdering = useRunStore((state) => state.leaveOrdering);
-  // Explored orderings and the way back stay in view when one is opened from a long list.
+  // Opened (from a long list, or with the panel scrolled), the panel's heading and, under it, the ordering
+  // shown and the way back come into view: the heading first, then the rest if it is not in view with it.
   const currentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (schedule !== null) currentRef.current?.scrollIntoView({ block: 'nearest' });
+    const current = currentRef.current;
+    if (schedule === null || current === null) return;
+    current.parentElement?.querySelector('h2')?.scrollIntoView({ block: 'nearest' });
+    current.scrollIntoView({ block: 'nearest' });
   }, [schedule]);
   if (schedule === null) return null;
   const ending = result?.endings.find((candidate) => candidate.schedule === schedule);

@@ -569,18 +569,24 @@ function useFollowed(
       const edge = presentation ? PRESENT_EDGE : 0.1;
       const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
       // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
-      const lowest = lockstep ? -Infinity : Math.min(0, paneHeight - height * zoom);
+      // Alone, a run taller than the pane keeps CURRENT_ROOM_PX under its end: its last event is never at the
+      // pane's very foot (a run that fits stays whole).
+      const fits = height * zoom <= paneHeight;
+      const lowest = lockstep ? -Infinity : fits ? 0 : paneHeight - height * zoom - CURRENT_ROOM_PX;
       const wanted = Math.max(
         lowest,
         Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom),
       );
-      // Moved at most a fifth of the pane's height: the current event stays well inside it. Presenting, it
-      // follows at 80% of the height, so a fifth could push it off the pane's foot: there the move also
-      // keeps it between the lane headers and the foot (a label may then stay cut by the band).
+      // Moved at most a fifth of the pane's height either way, and never so far that the current event
+      // leaves the room between the lane headers and the pane's foot: following at 80% of the height
+      // (presenting) or at a run's end, a fifth down pushed it off the foot. Up, the view may pass the end
+      // by the text it hides behind the band; where neither way is free, a label may stay cut by the band:
+      // the current event is what the view is for.
       const atScreen = atY * zoom + wanted;
-      const room = Math.min(paneHeight - CURRENT_ROOM_PX - atScreen, atScreen - HEADERS_PX - CURRENT_ROOM_PX);
       const share = paneHeight * HEADER_CLEAR_SHARE;
-      const y = clearOfHeaders(rows, wanted, zoom, lowest, presentation ? Math.max(0, Math.min(share, room)) : share);
+      const up = Math.max(0, Math.min(share, atScreen - HEADERS_PX - CURRENT_ROOM_PX));
+      const down = Math.max(0, Math.min(share, paneHeight - CURRENT_ROOM_PX - atScreen));
+      const y = clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? 0 : wanted - up, Infinity, wanted + down);
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
     [paneWidth, paneHeight, width, height, lockstep, presentation, followAt, rows, now],
