@@ -219,13 +219,6 @@ export class LedgerFile {
     return file;
   }
 
-  /** The SQLite handle of the holder (sql.js keeps it on the database object but leaves it out of its types). */
-  get handle(): number {
-    const handle = (this.holder as unknown as { db?: unknown }).db;
-    assert(typeof handle === 'number' && handle !== 0, 'sql.js keeps the SQLite handle on the database object');
-    return handle;
-  }
-
   /**
    * For the recycler: the ledger's connections left as new ones (`LedgerConnection.settle`); false
    * when one could not be, and the ledger must be closed for real.
