@@ -94,8 +94,9 @@ function reductionRatio(on: Measured, off: Measured): { ratio: number; same: boo
 }
 
 const rate = (count: number, ms: number): number => Math.round(count / (ms / 1000));
+// States (what the figures count) and the runs made for them: a run goes on past the new states it meets.
 const figure = (m: Measured): string =>
-  `${String(m.result.states).padStart(6)} states ${m.ms.toFixed(1).padStart(8)} ms ${rate(m.result.states, m.ms).toLocaleString('en-US').padStart(8)} states/s${m.result.complete ? '' : ' (cut)'}`;
+  `${String(m.result.states).padStart(6)} states (${String(m.runs.made).padStart(5)} runs) ${m.ms.toFixed(1).padStart(8)} ms ${rate(m.result.states, m.ms).toLocaleString('en-US').padStart(8)} states/s${m.result.complete ? '' : ' (cut)'}`;
 
 const cases: Case[] = [];
 for (const id of ['A', 'B', 'C', 'D']) {
@@ -165,7 +166,7 @@ for (const id of ['A', 'B', 'C', 'D']) {
 }
 
 // `lab explore task-cancel-ack --set latencyJitterMs=20`: wall time, stopped at 120 s (then the partial rate).
-function wall(reduction: boolean): { ms: number; states: number; done: boolean } {
+function wall(reduction: boolean): { ms: number; states: number; runs: number; done: boolean } {
   const exploration = new Exploration(findScenario('task-cancel-ack'), {
     settings: { latencyJitterMs: 20 },
     ledger: { sql },
@@ -174,12 +175,17 @@ function wall(reduction: boolean): { ms: number; states: number; done: boolean }
   const started = performance.now();
   let done = false;
   while (!done && performance.now() - started < TASK_STOP_MS) done = exploration.advance(256);
-  return { ms: performance.now() - started, states: exploration.progress().states, done };
+  return {
+    ms: performance.now() - started,
+    states: exploration.progress().states,
+    runs: exploration.runsByChoice().made,
+    done,
+  };
 }
 const taskOn = wall(true);
 const taskOff = wall(false);
-const taskText = (t: { ms: number; states: number; done: boolean }): string =>
-  `${t.done ? `${(t.ms / 1000).toFixed(1)} s` : `stopped at ${(t.ms / 1000).toFixed(0)} s, not done`} (${t.states.toLocaleString('en-US')} states, ${rate(t.states, t.ms).toLocaleString('en-US')} states/s)`;
+const taskText = (t: { ms: number; states: number; runs: number; done: boolean }): string =>
+  `${t.done ? `${(t.ms / 1000).toFixed(1)} s` : `stopped at ${(t.ms / 1000).toFixed(0)} s, not done`} (${t.states.toLocaleString('en-US')} states in ${t.runs.toLocaleString('en-US')} runs, ${rate(t.states, t.ms).toLocaleString('en-US')} states/s)`;
 console.log(
   `  explore task-cancel-ack latencyJitterMs=20: ${taskText(taskOn)} | off ${taskText(taskOff)}  goal < 10 s${budgetMark('explore task-cancel-ack latencyJitterMs=20 wall', taskOn.done && taskOn.ms < TASK_WALL_MS)}`,
 );

@@ -59,6 +59,12 @@ export interface ExploreOptions extends ExplorationRun {
    * soundness test compares with; `lab explore --no-reduction`).
    */
   readonly reduction?: boolean;
+  /**
+   * Whether a run goes on past each new state it meets with that state's first option (default true),
+   * instead of stopping at the first: a state's first child then costs no replay of its prefix. The
+   * states visited, their order and the result are the same either way (false: what the tests compare with).
+   */
+  readonly continueRuns?: boolean;
   /** The models the reduction may commute events of (default `REDUCIBLE_MODELS`): what the soundness script tries a candidate model with. */
   readonly reducible?: ReadonlySet<ModelKind>;
 }
@@ -107,7 +113,7 @@ export interface ExploreResult {
   settings: Settings;
   /** Orderings told apart (distinct histories from start to end). */
   schedules: number;
-  /** States visited (each a run up to its next new choice). */
+  /** States visited (each what a run from the start up to its next new choice visits; one run may go on past several). */
   states: number;
   complete: boolean;
   endings: Ending[];
@@ -153,6 +159,11 @@ export interface RunsByChoice {
   arrival: number;
   sameInstant: number;
   pruned: number;
+  /**
+   * The runs actually made, each from the scenario's start: the other states were visited by a run
+   * going on past a new state it met (`ExploreOptions.continueRuns`), with no replay of their prefix.
+   */
+  made: number;
 }
 
 /**
@@ -262,6 +273,18 @@ interface Frame {
   readonly mark: HistoryMark;
 }
 
+/** A new choice a run met: the state a frame is made of. */
+interface Point {
+  readonly prefix: Choice[];
+  readonly key: string;
+  readonly options: Choice[];
+  readonly sleep: readonly Asleep[];
+  readonly mark: HistoryMark;
+}
+
+/** How a run ended: at its end, at a new choice it did not go on from, or pruned by the reduction. */
+type RunResult = { kind: 'leaf'; key: string; tally: Tally } | ({ kind: 'point' } & Point) | { kind: 'pruned' };
+
 function merge(into: Tally, from: Tally): void {
   into.count += from.count;
   for (const [key, ending] of from.endings) {
@@ -298,6 +321,8 @@ export class Exploration {
   private root: Tally | null = null;
   private runs = 0;
   private cut = false;
+  /** Whether a run goes on past the new states it meets (`ExploreOptions.continueRuns`). */
+  private readonly continueRuns: boolean;
   /** Whether the partial-order reduction applies: on, and the scenario's model is reducible. */
   private readonly reducible: boolean;
   /** Every run starts on a new empty ledger: one the last run closed, made new (see `LedgerRecycler`). */
@@ -307,7 +332,7 @@ export class Exploration {
   /** The settings the invariants are checked with: the scenario's, overridden by the exploration's (the same for every run). */
   private readonly checkedSettings: Settings;
   /** The runs made, by the kind of their last choice, and those the reduction pruned (`runsByChoice`). */
-  private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0 };
+  private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0, made: 0 };
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -320,6 +345,7 @@ export class Exploration {
     this.options = options;
     this.bound = bound;
     this.transport = options.transport ?? scenario.defaultTransport;
+    this.continueRuns = options.continueRuns ?? true;
     this.reducible = options.reduction !== false && (options.reducible ?? REDUCIBLE_MODELS).has(scenario.kind);
     this.checkedSettings = { ...scenario.settings, ...((options.settings ?? {}) as Settings) };
     const ledger = options.ledger;
@@ -378,22 +404,7 @@ export class Exploration {
         // The first run: the whole tree is one leaf, or its root is the first choice.
         const first = this.runOnce([]);
         this.runsBy.first += 1;
-        assert(first.kind !== 'pruned', 'the first run has nothing asleep');
-        if (first.kind === 'leaf') {
-          this.root = first.tally;
-          return true;
-        }
-        this.stack.push({
-          prefix: [],
-          key: first.key,
-          options: first.options,
-          next: 0,
-          children: new Set(),
-          tally: { count: 0, endings: new Map() },
-          sleep: first.sleep,
-          footprints: [],
-          mark: first.mark,
-        });
+        if (this.settle(first)) return true;
         continue;
       }
       const top = this.stack[this.stack.length - 1] as Frame;
@@ -419,38 +430,88 @@ export class Exploration {
       const choices = [...top.prefix, option];
       const plan = this.planFor(top);
       top.next += 1;
-      const result = this.runOnce(choices, plan, top.mark);
-      if (option.kind === 'j') this.runsBy.arrival += 1;
-      else this.runsBy.sameInstant += 1;
-      if (result.kind === 'pruned') {
-        this.runsBy.pruned += 1;
-        continue;
-      }
-      if (top.children.has(result.key)) continue;
-      if (result.kind === 'leaf') {
-        top.children.add(result.key);
-        merge(top.tally, result.tally);
-        continue;
-      }
-      const known = this.memo.get(result.key);
-      if (known !== undefined) {
-        top.children.add(result.key);
-        merge(top.tally, known);
-        continue;
-      }
-      this.stack.push({
-        prefix: choices,
-        key: result.key,
-        options: result.options,
-        next: 0,
-        children: new Set(),
-        tally: { count: 0, endings: new Map() },
-        sleep: result.sleep,
-        footprints: [],
-        mark: result.mark,
-      });
+      this.countState(option);
+      this.settle(this.runOnce(choices, plan, top.mark));
     }
     return false;
+  }
+
+  /** Counts a state by the kind of the choice its run took last (`runsByChoice`). */
+  private countState(option: Choice): void {
+    if (option.kind === 'j') this.runsBy.arrival += 1;
+    else this.runsBy.sameInstant += 1;
+  }
+
+  /**
+   * Takes a run's result into the frame whose option it ran last: the deepest on the stack (a run
+   * that went on past new states pushed a frame for each, see `goOn`). True when the exploration is
+   * over (the first run met no choice).
+   */
+  private settle(result: RunResult): boolean {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) {
+      assert(result.kind !== 'pruned', 'the first run has nothing asleep');
+      if (result.kind === 'leaf') {
+        this.root = result.tally;
+        return true;
+      }
+      this.push(result, 0);
+      return false;
+    }
+    if (result.kind === 'pruned') {
+      this.runsBy.pruned += 1;
+      return false;
+    }
+    if (top.children.has(result.key)) return false;
+    if (result.kind === 'leaf') {
+      top.children.add(result.key);
+      merge(top.tally, result.tally);
+      return false;
+    }
+    const known = this.memo.get(result.key);
+    if (known !== undefined) {
+      top.children.add(result.key);
+      merge(top.tally, known);
+      return false;
+    }
+    this.push(result, 0);
+    return false;
+  }
+
+  /** A new state's frame on the stack, its options from `next` on still to run. */
+  private push(point: Point, next: number): void {
+    this.stack.push({
+      prefix: point.prefix,
+      key: point.key,
+      options: point.options,
+      next,
+      children: new Set(),
+      tally: { count: 0, endings: new Map() },
+      sleep: point.sleep,
+      footprints: [],
+      mark: point.mark,
+    });
+  }
+
+  /**
+   * A run met a new choice: it goes on with the choice's first option (true) when the state is new
+   * and the bound leaves room for it, exactly where the run of that option would have been made next
+   * (the deepest frame's first option runs first); else it stops there, and `settle` takes what it
+   * found as a run stopped at its first new choice. Either way the same states are visited in the
+   * same order, with the same results: going on only saves the replay of the choices before it.
+   */
+  private goOn(stop: Stop, taken: readonly Choice[]): boolean {
+    const top = this.stack[this.stack.length - 1];
+    if ((top !== undefined && top.children.has(stop.key)) || this.memo.has(stop.key) || this.runs >= this.bound)
+      return false;
+    // The run goes on: the sleep set it leaves here moves on with it.
+    this.push(
+      { prefix: taken.slice(), key: stop.key, options: stop.options, sleep: [...stop.sleep], mark: stop.mark },
+      1,
+    );
+    this.runs += 1;
+    this.countState(stop.options[0] as Choice);
+    return true;
   }
 
   /**
@@ -493,15 +554,9 @@ export class Exploration {
     this.root = below?.tally ?? { count: 0, endings: new Map() };
   }
 
-  private runOnce(
-    choices: Choice[],
-    plan: SleepPlan | null = null,
-    mark: HistoryMark | null = null,
-  ):
-    | { kind: 'leaf'; key: string; tally: Tally }
-    | { kind: 'point'; key: string; options: Choice[]; sleep: readonly Asleep[]; mark: HistoryMark }
-    | { kind: 'pruned' } {
+  private runOnce(choices: Choice[], plan: SleepPlan | null = null, mark: HistoryMark | null = null): RunResult {
     this.runs += 1;
+    this.runsBy.made += 1;
     const components = this.options.components?.();
     const driver = new Driver(
       choices,
@@ -515,6 +570,7 @@ export class Exploration {
       mark,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
+    if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
     let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
     try {
       const transcript = runScenario(this.scenario, orderingRun(this.run, driver.chooser, components));
@@ -531,13 +587,22 @@ export class Exploration {
     } catch (error) {
       this.keepFootprints(driver);
       if (error instanceof Stop) {
+        // Past the choices it replays and those it went on with: one per frame it pushed, the deepest's included.
+        const took = this.stack.length === 0 ? 0 : (this.stack[this.stack.length - 1] as Frame).prefix.length + 1;
         assert(
-          driver.taken.length === choices.length && error.options.length > 0,
+          driver.taken.length === took && error.options.length > 0,
           () =>
-            `a run stops at the first choice past the ${choices.length} it replays, with an option to take (it took ${driver.taken.length}, offered ${error.options.length})`,
+            `a run stops at the first choice it does not go on from, past the ${took} it took, with an option to take (it took ${driver.taken.length}, offered ${error.options.length})`,
         );
         this.collect(driver, components);
-        return { kind: 'point', key: error.key, options: error.options, sleep: error.sleep, mark: error.mark };
+        return {
+          kind: 'point',
+          prefix: driver.taken,
+          key: error.key,
+          options: error.options,
+          sleep: error.sleep,
+          mark: error.mark,
+        };
       }
       if (error instanceof Pruned) {
         // Another ordering, the same but for swapped independent events, was explored: its breaches stand for this one's.

@@ -198,6 +198,8 @@ export class LedgerFile {
   private recycler: LedgerRecycler | null = null;
   /** With a recycler: the connections already handed out since the ledger was taken (the others wait for `connect`). */
   private readonly lent = new Set<LedgerConnection>();
+  /** The holder's statements, prepared once (`holderStatement`). */
+  private readonly holderStatements = new Map<string, Statement>();
 
   private constructor(sql: SqlModule, holder: Database) {
     this.sql = sql;
@@ -215,13 +217,6 @@ export class LedgerFile {
     const file = recycle.take(sql) ?? LedgerFile.empty(sql);
     file.recycler = recycle;
     return file;
-  }
-
-  /** The SQLite handle of the holder (sql.js keeps it on the database object but leaves it out of its types). */
-  get handle(): number {
-    const handle = (this.holder as unknown as { db?: unknown }).db;
-    assert(typeof handle === 'number' && handle !== 0, 'sql.js keeps the SQLite handle on the database object');
-    return handle;
   }
 
   /**
@@ -330,103 +325,136 @@ export class LedgerFile {
     return connection;
   }
 
+  /**
+   * For the recycler: the rows made those of a new empty ledger (`EMPTY_AGAIN`), the schema untouched;
+   * false when SQLite refused (the ledger is then closed for real).
+   */
+  emptyAgain(): boolean {
+    try {
+      for (const sql of EMPTY_AGAIN) this.holderStatement(sql).run();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The holder's statement of this SQL, prepared once and kept while the holder is open (a recycled
+   * ledger runs the same few every run; parsing one costs as much as running it). Past
+   * `HOLDER_STATEMENTS_MAX` (a host reading tables of its own choosing) they are prepared each time.
+   */
+  private holderStatement(sql: string): Statement {
+    const kept = this.holderStatements.get(sql);
+    if (kept !== undefined) return kept;
+    const statement = this.holder.prepare(sql);
+    if (this.holderStatements.size < HOLDER_STATEMENTS_MAX) this.holderStatements.set(sql, statement);
+    return statement;
+  }
+
   /** A standard SQLite database file (the sqlite3 shell opens it). Connections must be idle. */
   export(): Uint8Array {
     // sql.js closes and reopens the holder to read its file: it is not the one the recycler would reset.
     this.recycler = null;
+    // sql.js frees every statement of a database it exports.
+    this.holderStatements.clear();
     return this.holder.export();
   }
 
-  /** Reads rows through the holder (for the UI's table view and tests), never during a transaction. */
+  /**
+   * Reads rows through the holder (a run's outcome, the UI's table view, tests), never during a
+   * transaction: one statement, its rows as `exec` gives them.
+   */
   query(sql: string, params: StatementParams = []): Row[] {
-    const result = this.holder.exec(sql, params as BindParams)[0];
-    if (result === undefined) return [];
-    return result.values.map((values) =>
-      Object.fromEntries(result.columns.map((column, i) => [column, values[i] ?? null])),
-    );
+    const statement = this.holderStatement(sql);
+    const kept = this.holderStatements.get(sql) === statement;
+    try {
+      if (params.length > 0) statement.bind(params as BindParams);
+      const rows: Row[] = [];
+      let columns: string[] | null = null;
+      while (statement.step()) {
+        columns ??= statement.getColumnNames();
+        rows.push(rowOf(columns, statement.get()));
+      }
+      return rows;
+    } finally {
+      if (kept) statement.reset();
+      else statement.free();
+    }
   }
 
   close(): void {
     if (this.recycler !== null && this.recycler.give(this, this.sql)) return;
     for (const connection of this.connections) connection.close();
     this.connections.length = 0;
+    for (const statement of this.holderStatements.values()) statement.free();
+    this.holderStatements.clear();
     this.holder.close();
   }
 }
 
-/** The parts of sql.js's module a recycler calls: SQLite's backup API, which sql.js exports but leaves out of its types. */
-interface BackupApi {
-  stringToNewUTF8(text: string): number;
-  _free(pointer: number): void;
-  _sqlite3_backup_init(destination: number, destinationName: number, source: number, sourceName: number): number;
-  _sqlite3_backup_step(backup: number, pages: number): number;
-  _sqlite3_backup_finish(backup: number): number;
-}
+/** Most holder statements a ledger keeps prepared (`LedgerFile.holderStatement`). */
+const HOLDER_STATEMENTS_MAX = 32;
 
-const SQLITE_DONE = 101;
-const SQLITE_OK = 0;
 /** Ledgers a recycler keeps: a run uses one (a replica's own memory, two). */
 const RECYCLED_MAX = 4;
+
+/** The tables of `SCHEMA`, by name: what a recycled ledger empties. */
+const SCHEMA_TABLES = SCHEMA.map((statement) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1] as string);
+
+/**
+ * What makes a used ledger's rows those of a new empty one (`LedgerFile.build`): every table of the
+ * schema emptied, the AUTOINCREMENT counters gone (an effect's id starts at 1 again, as in a new
+ * file), and the format row back. One transaction of the holder's.
+ */
+const EMPTY_AGAIN: readonly string[] = [
+  'BEGIN',
+  ...SCHEMA_TABLES.map((table) => `DELETE FROM ${table}`),
+  'DELETE FROM sqlite_sequence',
+  `INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`,
+  'COMMIT',
+];
 
 /**
  * New empty ledgers for a host that runs one ordering after another, each on a new empty ledger (the
  * explorer). Opening one is a holder database, a connection per party that ATTACHes it, and each
  * statement prepared again: most of a short run. A ledger given back here is made new instead: its
- * connections left without a transaction and with SQLite's change count at 0, and its file
- * overwritten with the new empty ledger by SQLite's own backup API (`sqlite3_backup`: page for page,
- * through the holder's pager, so the connections attached to it see the new file at their next
- * statement, as they would see another process's commit). What a run reads from it is then what it
- * reads from a new one: the same tables, the same rows, the same results, statements prepared again
- * by SQLite where the file's schema cookie moved. Only the file's header counters differ, which no
- * statement of the lab reads; a ledger whose bytes a run exported is closed for real instead. Only
- * the lab's own statements may run on a recycled ledger: state other SQL can leave on a connection
- * (a TEMP table, a pragma) would outlive the run, so the explorer does not recycle for a student's parts.
- * `dispose` closes what it keeps.
+ * connections left without a transaction and with SQLite's change count at 0, and its rows made those
+ * of a new empty ledger by SQLite itself (`EMPTY_AGAIN`, through the holder, so the connections
+ * attached to it see the new rows at their next statement, as they would see another process's
+ * commit). What a run reads from it is then what it reads from a new one: the same tables, the same
+ * rows (a rowid or an AUTOINCREMENT id starts at 1 in an empty table, as in a new file), the same
+ * results. Only the file's pages differ (the emptied ones on its free list), which no statement of the
+ * lab reads; a ledger whose bytes a run exported is closed for real instead. The schema is not
+ * touched, so the statements each connection prepared stay valid: copying a new file over it (SQLite's
+ * backup API) moves the schema cookie, and every statement of the next run was prepared again. Only
+ * the lab's own statements may run on a recycled ledger: state other SQL can leave on a connection (a
+ * TEMP table, a pragma, a table of its own) would outlive the run, so the explorer does not recycle
+ * for a student's parts. `dispose` closes what it keeps.
  */
 export class LedgerRecycler {
   private readonly idle: LedgerFile[] = [];
-  /** Per sql.js, the new empty ledger the files are reset from, open while the recycler lives. */
-  private template: { sql: SqlModule; file: LedgerFile } | null = null;
+  /** The sql.js the kept ledgers were opened with. */
+  private sql: SqlModule | null = null;
 
   /** A kept ledger, made new; null when none is kept (or none for this sql.js). */
   take(sql: SqlModule): LedgerFile | null {
-    if (this.template?.sql !== sql) return null;
+    if (this.sql !== sql) return null;
     return this.idle.pop() ?? null;
   }
 
   /** Takes a closed ledger back, made new; false when it cannot (then the caller closes it). */
   give(file: LedgerFile, sql: SqlModule): boolean {
     if (this.idle.length >= RECYCLED_MAX) return false;
-    if (this.template === null) this.template = { sql, file: LedgerFile.open(sql, null) };
-    if (this.template.sql !== sql || !file.settle()) return false;
-    if (!this.reset(sql, file)) return false;
+    this.sql ??= sql;
+    if (this.sql !== sql || !file.settle() || !file.emptyAgain()) return false;
     this.idle.push(file);
     return true;
   }
 
-  private reset(sql: SqlModule, file: LedgerFile): boolean {
-    const api = sql as unknown as BackupApi;
-    const name = api.stringToNewUTF8('main');
-    try {
-      const backup = api._sqlite3_backup_init(
-        file.handle,
-        name,
-        (this.template as { file: LedgerFile }).file.handle,
-        name,
-      );
-      if (backup === 0) return false;
-      const stepped = api._sqlite3_backup_step(backup, -1);
-      return api._sqlite3_backup_finish(backup) === SQLITE_OK && stepped === SQLITE_DONE;
-    } finally {
-      api._free(name);
-    }
-  }
-
-  /** Closes every ledger kept, and the template. */
+  /** Closes every ledger kept. */
   dispose(): void {
     for (const file of this.idle.splice(0)) file.close();
-    this.template?.file.close();
-    this.template = null;
+    this.sql = null;
   }
 }
 

@@ -140,6 +140,14 @@ export class Driver {
   private trailAtStart: string | null = null;
   /** The events asleep now; null until the reduction's plan applies (from the last given choice on). */
   private sleep: Asleep[] | null = null;
+  /**
+   * Asked at each new choice the run meets (the explorer's): true when the explorer made that choice a
+   * state of its own and the run goes on with its first option offered, so a state's first child costs
+   * no replay of the choices before it; false stops the run there (`Stop`). Null: stop at the first.
+   * A run going on is the run a replay of its choices so far would be from there: same events, hash,
+   * sleep set and footprints (a run is a function of its choices).
+   */
+  goOn: ((point: Stop) => boolean) | null = null;
   /** Set by a same-instant choice that adds the siblings to the sleep set once its event is known. */
   private pendingSiblings: {
     readonly candidates: readonly DueEvent[];
@@ -335,10 +343,16 @@ export class Driver {
         if (offered.length === 0) throw new Pruned();
       }
       assert(this.hashing, 'a run hashes its history from the last given choice on');
-      throw new Stop(this.stateKey(point(), kind === 'c'), offered, this.sleep ?? [], {
+      const stop = new Stop(this.stateKey(point(), kind === 'c'), offered, this.sleep ?? [], {
         hash: this.history.fork(),
         observed: this.observed,
       });
+      if (this.goOn === null || !this.goOn(stop)) throw stop;
+      // The explorer made this choice a state of its own: the run goes on with its first option offered.
+      const first = offered[0] as Choice;
+      this.taken.push(first);
+      this.tookFirst.push(first === options[0]);
+      return first.value;
     }
     const first = options[0] as Choice;
     assert(first.kind === kind, 'a choice offers options of its own kind');

@@ -5,7 +5,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario, scenarios } from '../../scenarios/index';
 import type { Settings } from '../core/transcript';
-import { endingOf, explore, LabError, parseSchedule, runScenario, type ExploreResult, type SqlModule } from '../index';
+import {
+  endingOf,
+  explore,
+  Exploration,
+  LabError,
+  parseSchedule,
+  runScenario,
+  type ExploreResult,
+  type SqlModule,
+} from '../index';
 import { Driver, Stop } from './driver';
 import { INVARIANTS, InvariantChecker, type Seen } from './invariants';
 import type { Choice } from '../core/schedule';
@@ -239,6 +248,46 @@ describe('merged states find what full histories find', () => {
 });
 
 const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+
+// A run that goes on past each new state it meets (with that state's first option) must be exactly the
+// runs that stop at their first new choice, minus the replays: the same states in the same order, so
+// the same result, byte for byte (endings, schedules, violations and their steps, a bound's cut).
+describe('runs that go on past new states find exactly what runs that stop find', () => {
+  const cases: [string, 'stdio' | 'http', Record<string, unknown>, { bound?: number; reduction?: boolean }][] = [
+    ['A', 'stdio', { latencyJitterMs: 150 }, {}],
+    ['C', 'http', { latencyJitterMs: 150 }, {}],
+    ['D', 'http', { latencyJitterMs: 300 }, { reduction: false }],
+    ['D', 'stdio', { latencyJitterMs: 300 }, { bound: 700 }],
+    ['ledger-race-unsafe', 'http', {}, {}],
+    ['buffer-overload', 'http', { requests: 3, progressPerRequest: 2, capacity: 2, queue: 'drop-oldest-any' }, {}],
+    ['reconnect-listen', 'http', {}, { bound: 333 }],
+    ['task-cancel-ack', 'http', { latencyJitterMs: 20 }, { bound: 300 }],
+  ];
+  for (const [id, transport, settings, more] of cases) {
+    it(`${id} on ${transport} ${JSON.stringify({ ...settings, ...more })}`, () => {
+      const explored = (continueRuns: boolean) => {
+        const exploration = new Exploration(findScenario(id), {
+          transport,
+          settings,
+          ...more,
+          ledger: { sql },
+          continueRuns,
+        });
+        while (!exploration.advance(1_000)) {
+          // slices of 1,000 runs, as the page's worker makes them
+        }
+        return { result: exploration.result(), runs: exploration.runsByChoice() };
+      };
+      const stopping = explored(false);
+      const going = explored(true);
+      expect(JSON.stringify(going.result)).toBe(JSON.stringify(stopping.result));
+      expect({ ...going.runs, made: 0 }).toEqual({ ...stopping.runs, made: 0 });
+      // Stopping, every state is a run of its own; going on, many states cost no run.
+      expect(stopping.runs.made).toBe(stopping.result.states);
+      expect(going.runs.made).toBeLessThan(stopping.runs.made);
+    });
+  }
+});
 
 /**
  * The one scenario that does not explore to the end at its defaults, and why: the herd's 10,000

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../../cli/sqlite';
 import { findScenario } from '../../../scenarios/index';
 import { explore } from '../../explorer';
-import { LedgerFile, LedgerRecycler, type SqlModule } from '../../core/sqlite';
+import { LedgerFile, LedgerRecycler, type LedgerConnection, type SqlModule } from '../../core/sqlite';
 
 let sql: SqlModule;
 beforeAll(async () => {
@@ -38,6 +38,40 @@ describe('LedgerRecycler', () => {
     expect(other.run('BEGIN IMMEDIATE')).toMatchObject({ ok: false, code: 'SQLITE_BUSY' });
     expect(again.run('COMMIT').ok).toBe(true);
     second.close();
+    recycler.dispose();
+  });
+
+  it('gives back every table as a new ledger has it, without moving the schema: the statements each connection prepared stay valid', () => {
+    const fresh = LedgerFile.open(sql, null);
+    const tables = fresh
+      .query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+      .map((row) => String(row.name));
+    expect(tables).toContain('sqlite_sequence');
+    const schemaVersion = (connection: LedgerConnection) => {
+      const result = connection.run('PRAGMA ledger.schema_version');
+      return result.ok ? result.rows : result;
+    };
+    const dump = (file: LedgerFile) => tables.map((table) => JSON.stringify(file.query(`SELECT * FROM ${table}`)));
+    const recycler = new LedgerRecycler();
+    const used = LedgerFile.open(sql, null, recycler);
+    const one = used.connect('conn-1');
+    for (const statement of [
+      INSERT,
+      `INSERT INTO ledger.idempotency_keys VALUES ('k', 'charge', 'f', '{}', '1', 'conn-1', 0)`,
+      `INSERT INTO ledger.executions VALUES ('charge', 1)`,
+      `INSERT INTO ledger.tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES ('t', 'working', 0, 0, 1, 1)`,
+      `INSERT INTO ledger.lab_meta VALUES ('other', 'row')`,
+    ])
+      expect(one.run(statement).ok).toBe(true);
+    expect(dump(used)).not.toEqual(dump(fresh));
+    const schema = schemaVersion(one);
+    used.close();
+
+    const again = LedgerFile.open(sql, null, recycler);
+    expect(dump(again)).toEqual(dump(fresh));
+    expect(schemaVersion(again.connect('conn-1'))).toEqual(schema);
+    again.close();
+    fresh.close();
     recycler.dispose();
   });
 
