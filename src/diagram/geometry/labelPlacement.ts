@@ -149,18 +149,19 @@ export class BoxGrid<T> {
   }
 }
 
-/** Whether a wire's line passes through a box (the line clipped to the box leaves a piece of it). */
-function segmentCrosses(wire: Wire, box: TextBox): boolean {
+/**
+ * Whether a wire's line passes through the box [left, right] × [top, bottom] (the line clipped to the box
+ * leaves a piece of it): its four edges clipped in turn, with no object made (the placer asks this often).
+ */
+function segmentCrosses(wire: Wire, left: number, right: number, top: number, bottom: number): boolean {
   const dx = wire.x2 - wire.x1;
   const dy = wire.y2 - wire.y1;
   let enter = 0;
   let leave = 1;
-  for (const [p, q] of [
-    [-dx, wire.x1 - box.left],
-    [dx, box.right - wire.x1],
-    [-dy, wire.y1 - box.top],
-    [dy, box.bottom - wire.y1],
-  ] as const) {
+  for (let edge = 0; edge < 4; edge++) {
+    const p = edge === 0 ? -dx : edge === 1 ? dx : edge === 2 ? -dy : dy;
+    const q =
+      edge === 0 ? wire.x1 - left : edge === 1 ? right - wire.x1 : edge === 2 ? wire.y1 - top : bottom - wire.y1;
     if (p === 0) {
       if (q <= 0) return false;
       continue;
@@ -271,6 +272,41 @@ export function unplacedTags(wires: readonly Wire[]): void {
   }
 }
 
+/** The sides a fate word is tried on, in order. */
+const SIDES: readonly Side[] = ['below', 'right', 'left'];
+/** Not yet asked, in a search's scratch. */
+const UNKNOWN = -1;
+
+/** What a search knows of each of its places, by the place's index in its order (see LabelPlacer.orderPlaces). */
+class SearchScratch {
+  readonly at: Float64Array;
+  readonly y: Float64Array;
+  /** Whether the label there is clear of the markers and the placed texts (labelClearAt): 1 or 0. */
+  readonly clear: Uint8Array;
+  readonly labelLeft: Float64Array;
+  readonly labelRight: Float64Array;
+  readonly labelTop: Float64Array;
+  readonly labelBottom: Float64Array;
+  /** The place at spot.x + j·LABEL_STEP_PX (by j from the lowest), or -1. */
+  readonly placeAt: Int32Array;
+  /** Off the other wires' lines (offLinesAt): 1, 0, or UNKNOWN. */
+  readonly offLines: Int8Array;
+  /** The fate word clear on side SIDES[s] (tagClearAt), at s·size + k: 1, 0, or UNKNOWN. */
+  readonly tagClear: Int8Array;
+  constructor(readonly size: number) {
+    this.at = new Float64Array(size);
+    this.y = new Float64Array(size);
+    this.clear = new Uint8Array(size);
+    this.labelLeft = new Float64Array(size);
+    this.labelRight = new Float64Array(size);
+    this.labelTop = new Float64Array(size);
+    this.labelBottom = new Float64Array(size);
+    this.placeAt = new Int32Array(size);
+    this.offLines = new Int8Array(size);
+    this.tagClear = new Int8Array(3 * size);
+  }
+}
+
 /** The placer's state: the markers, the lines and what is placed so far, each indexed by the rows it reaches into. */
 class LabelPlacer {
   private readonly byLane: Map<string, Marker[]>;
@@ -320,10 +356,14 @@ class LabelPlacer {
 
   private crossedByLine(spot: Spot, box: TextBox): boolean {
     // The text itself, inside its halo: a line under the halo is already broken by it.
-    const text = { left: box.left + 3, right: box.right - 3, top: box.top + 3, bottom: box.bottom - 3 };
-    for (let row = Math.floor(text.top / GRID_PX); row <= Math.floor(text.bottom / GRID_PX); row++) {
-      for (const wire of this.lineRows.get(row) ?? [])
-        if (wire !== spot.wire && segmentCrosses(wire, text)) return true;
+    const left = box.left + 3;
+    const right = box.right - 3;
+    const top = box.top + 3;
+    const bottom = box.bottom - 3;
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
+      const wires = this.lineRows.get(row);
+      if (wires !== undefined)
+        for (const wire of wires) if (wire !== spot.wire && segmentCrosses(wire, left, right, top, bottom)) return true;
     }
     return false;
   }
@@ -360,27 +400,79 @@ class LabelPlacer {
     return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   }
 
+  /** A search's places and what is known of each, reused from one search to the next (grown when a gap needs more). */
+  private scratch = new SearchScratch(0);
+
   /**
-   * labelClearAt at each of a spot's places (`places`: its line's points LABEL_STEP_PX apart, in any
-   * order), in one sweep. The markers and placed texts in the rows the places reach are gathered once;
-   * each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block) but only
-   * at the places whose boxes could reach it: those where the box holding both, widened by a pixel, meets
-   * it along x and along the line's y. So a search costs its places plus what stands near its gap, not
-   * the places times what each place's box finds, and each answer is labelClearAt's.
+   * Fills the scratch with a spot's places, in the order a search tries them: its line's points
+   * LABEL_STEP_PX apart, nearest the markers' place first (left, then right), those that keep the
+   * label wholly inside the gap before those over a lane's line. Returns how many there are.
    */
-  private labelsClearAlong(spot: Spot, places: readonly number[]): boolean[] {
-    const clear = places.map(() => true);
-    if (places.length === 0) return clear;
+  private orderPlaces(spot: Spot): number {
+    const { x, left, right, labelWidth } = spot;
+    const tries = this.tries;
+    tries.length = 0;
+    tries.push(x);
+    for (let d = LABEL_STEP_PX; x - d > left || x + d < right; d += LABEL_STEP_PX) {
+      if (x - d > left) tries.push(x - d);
+      if (x + d < right) tries.push(x + d);
+    }
+    if (this.scratch.size < tries.length) this.scratch = new SearchScratch(2 * tries.length);
+    const { at } = this.scratch;
+    let n = 0;
+    for (const place of tries) if (place - labelWidth / 2 >= left && place + labelWidth / 2 <= right) at[n++] = place;
+    for (const place of tries)
+      if (!(place - labelWidth / 2 >= left && place + labelWidth / 2 <= right)) at[n++] = place;
+    return n;
+  }
+  private readonly tries: number[] = [];
+
+  /**
+   * labelClearAt at each of a spot's first `n` places (the scratch's, from orderPlaces), in one sweep,
+   * into the scratch's `clear`. The markers and placed texts in the rows the places reach are gathered
+   * once; each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block)
+   * but only at the places whose boxes could reach it: those where the box holding both, widened by a
+   * pixel, meets it along x and along the line's y. So a search costs its places plus what stands near
+   * its gap, not the places times what each place's box finds, and each answer is labelClearAt's. The
+   * label's and block's sides at each place are computed once, as textBox and labelBlockAt compute
+   * them, and no object is made per test.
+   */
+  private labelsClearAlong(spot: Spot, n: number): void {
+    const { at: places, y: ys, clear, labelLeft, labelRight, labelTop, labelBottom, placeAt } = this.scratch;
+    if (n === 0) return;
     const { wire } = spot;
-    const ys = places.map((at) => spot.yOn(at));
+    const halfLabel = spot.labelWidth / 2;
+    const halfBlock = spot.width / 2 - LABEL_PAD_X;
     // The place at spot.x + j·LABEL_STEP_PX, by j.
-    const js = places.map((at) => Math.round((at - spot.x) / LABEL_STEP_PX));
-    const jLow = Math.min(...js);
-    const jHigh = Math.max(...js);
-    const placeAt: number[] = new Array<number>(jHigh - jLow + 1).fill(-1);
-    js.forEach((j, k) => (placeAt[j - jLow] = k));
+    let jLow = Infinity;
+    let jHigh = -Infinity;
+    let xLow = Infinity;
+    let xHigh = -Infinity;
+    let yLow = Infinity;
+    let yHigh = -Infinity;
+    for (let k = 0; k < n; k++) {
+      const at = places[k] as number;
+      const y = spot.yOn(at);
+      ys[k] = y;
+      clear[k] = 1;
+      // textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), side by side.
+      const baseline = y - LABEL_RAISE;
+      labelLeft[k] = at - halfLabel - TEXT_HALO_PX;
+      labelRight[k] = at + halfLabel + TEXT_HALO_PX;
+      labelTop[k] = textTop(baseline, 15) - TEXT_HALO_PX;
+      labelBottom[k] = textBottom(baseline, 15) + TEXT_HALO_PX;
+      const j = Math.round((at - spot.x) / LABEL_STEP_PX);
+      jLow = Math.min(jLow, j);
+      jHigh = Math.max(jHigh, j);
+      xLow = Math.min(xLow, at);
+      xHigh = Math.max(xHigh, at);
+      yLow = Math.min(yLow, y);
+      yHigh = Math.max(yHigh, y);
+    }
+    placeAt.fill(-1, 0, jHigh - jLow + 1);
+    for (let k = 0; k < n; k++) placeAt[Math.round(((places[k] as number) - spot.x) / LABEL_STEP_PX) - jLow] = k;
     // The box holding a place's label and its block, about (at, y): the block spans LABEL_ABOVE..LABEL_BELOW, which holds the label's rows.
-    const halfX = Math.max(spot.labelWidth / 2 + 3, spot.width / 2 - LABEL_PAD_X) + 1;
+    const halfX = Math.max(halfLabel + 3, halfBlock) + 1;
     const above = LABEL_ABOVE + 1;
     const below = LABEL_BELOW + 1;
     const level = wire.x2 === wire.x1 || wire.y2 === wire.y1;
@@ -389,14 +481,14 @@ class LabelPlacer {
       // The places whose holding box meets `box` along x, then along the line's y.
       let from = box.left - halfX;
       let to = box.right + halfX;
-      const yLow = box.top - below;
-      const yHigh = box.bottom + above;
+      const low = box.top - below;
+      const high = box.bottom + above;
       if (level) {
         const y = ys[0] as number;
-        if (y < yLow || y > yHigh) return;
+        if (y < low || y > high) return;
       } else {
-        const a = wire.x1 + (yLow - wire.y1) / slope;
-        const b = wire.x1 + (yHigh - wire.y1) / slope;
+        const a = wire.x1 + (low - wire.y1) / slope;
+        const b = wire.x1 + (high - wire.y1) / slope;
         from = Math.max(from, Math.min(a, b) - 1);
         to = Math.min(to, Math.max(a, b) + 1);
       }
@@ -404,18 +496,29 @@ class LabelPlacer {
       const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1);
       for (let j = first; j <= last; j++) {
         const k = placeAt[j - jLow] as number;
-        if (k < 0 || !(clear[k] as boolean)) continue;
-        const at = places[k] as number;
-        const y = ys[k] as number;
-        const { label, block } = labelBlockAt(spot, at, y);
-        if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
+        if (k < 0 || clear[k] === 0) continue;
+        // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
+        if (
+          Math.min(box.right, labelRight[k] as number) > Math.max(box.left, labelLeft[k] as number) &&
+          Math.min(box.bottom, labelBottom[k] as number) > Math.max(box.top, labelTop[k] as number)
+        )
+          clear[k] = 0;
+        else if (marker) {
+          const at = places[k] as number;
+          const y = ys[k] as number;
+          if (
+            Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
+            Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
+          )
+            clear[k] = 0;
+        }
       }
     };
-    const top = Math.min(...ys) - LABEL_ABOVE - 1;
-    const bottom = Math.max(...ys) + LABEL_BELOW + 1;
+    const top = yLow - LABEL_ABOVE - 1;
+    const bottom = yHigh + LABEL_BELOW + 1;
     // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
-    const left = Math.min(...places) - halfX - 3 * LABEL_STEP_PX;
-    const right = Math.max(...places) + halfX + 3 * LABEL_STEP_PX;
+    const left = xLow - halfX - 3 * LABEL_STEP_PX;
+    const right = xHigh + halfX + 3 * LABEL_STEP_PX;
     this.markerBoxes.within(top, bottom, (box) => test(box, true), left, right);
     this.placed.within(
       top,
@@ -426,7 +529,6 @@ class LabelPlacer {
       left,
       right,
     );
-    return clear;
   }
 
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
@@ -467,29 +569,29 @@ class LabelPlacer {
 
   /** Places along the line in the gap, nearest the markers' place first (the label's centre stays between the two lanes), the fate word under the label, then beside it. */
   private search(spot: Spot): Place | null {
-    const tries: number[] = [spot.x];
-    for (let d = LABEL_STEP_PX; spot.x - d > spot.left || spot.x + d < spot.right; d += LABEL_STEP_PX) {
-      if (spot.x - d > spot.left) tries.push(spot.x - d);
-      if (spot.x + d < spot.right) tries.push(spot.x + d);
-    }
     // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
-    const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
-    const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
+    const n = this.orderPlaces(spot);
     // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
     // This is clearAt asked of each place in that order, with each of its parts asked once per place
     // (the label's for all places in one sweep, the fate word's once per place and side) and the rest
     // only when the parts before it hold: the answer is clearAt's.
-    const labelClear = this.labelsClearAlong(spot, ordered);
-    const offLines: Array<boolean | undefined> = [];
-    const tagClear: Record<Side, Array<boolean | undefined>> = { below: [], right: [], left: [] };
+    this.labelsClearAlong(spot, n);
+    const { at: places, clear, offLines, tagClear } = this.scratch;
+    offLines.fill(UNKNOWN, 0, n);
+    tagClear.fill(UNKNOWN, 0, 3 * n);
+    const sides = spot.tagged ? 3 : 1;
     for (const linesCount of [true, false]) {
-      for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-        for (let k = 0; k < ordered.length; k++) {
-          const at = ordered[k] as number;
-          if (!(labelClear[k] as boolean)) continue;
-          if (linesCount && !(offLines[k] ??= this.offLinesAt(spot, at))) continue;
-          const tagOk = (tagClear[side][k] ??= this.tagClearAt(spot, at, side));
-          if (tagOk) return { at, side };
+      for (let s = 0; s < sides; s++) {
+        const side = SIDES[s] as Side;
+        for (let k = 0; k < n; k++) {
+          if (clear[k] === 0) continue;
+          const at = places[k] as number;
+          if (linesCount) {
+            if (offLines[k] === UNKNOWN) offLines[k] = this.offLinesAt(spot, at) ? 1 : 0;
+            if (offLines[k] === 0) continue;
+          }
+          if (tagClear[s * n + k] === UNKNOWN) tagClear[s * n + k] = this.tagClearAt(spot, at, side) ? 1 : 0;
+          if (tagClear[s * n + k] === 1) return { at, side };
         }
       }
     }
