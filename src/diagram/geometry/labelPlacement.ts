@@ -185,9 +185,28 @@ interface Spot {
   x: number;
   labelWidth: number;
   tagged: boolean;
+  /** Its label's place while it is put (null: not put yet). */
+  put: Place | null;
 }
 type Side = 'below' | 'right' | 'left';
-type Place = { at: number; side: Side };
+/** Where a label is put: its centre's x on its line, and the side of it its fate word stands on. */
+type Place = { readonly at: number; readonly side: Side };
+
+/**
+ * What one placement of a run's labels did, in the order it did it, so that the next placement of the
+ * same run (laid out again with more room above some band) can take up every label it placed before
+ * anything that changed: each label put (where) or taken off (null), by its wire's position in the
+ * wires; where in that log each wire's placement began; and how low each wire's placement looked (the
+ * lowest end of every line it searched along, its own and that of any label it moved).
+ */
+export interface PlacementLog {
+  readonly steps: Array<readonly [number, Place | null]>;
+  readonly began: number[];
+  readonly lowest: number[];
+}
+
+/** How far below the lowest end of the lines it searched along anything a placement looks at may reach (LABEL_BELOW and a halo, rounded up). */
+export const LOOKS_BELOW_PX = 64;
 
 /** A spot's label at x (on its line at y), and its block: the rows a label and a fate word under it take, as wide as the wider of the two. */
 function labelBlockAt(spot: Spot, at: number, y: number): { label: TextBox; block: TextBox } {
@@ -256,12 +275,17 @@ function lineRowsOf(wires: readonly Wire[]): Map<number, Wire[]> {
  * with its fate word under it, then beside it (right, then left); where none is clear of both the
  * markers and the other labels, it stays where the markers put it.
  */
-export function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
+export function placeLabels(
+  wires: Wire[],
+  markers: Marker[],
+  lanes: Lane[],
+  before?: { log: PlacementLog; keep: number },
+): PlacementLog {
   const placer = new LabelPlacer(wires, markers, lanes);
-  for (const wire of wires) {
-    const spot = placer.spotOf(wire);
-    if (spot !== null) placer.place(spot);
-  }
+  // The labels of the first `keep` wires are where the placement before put them at that point (see labelLeads).
+  const first = before === undefined ? 0 : placer.replay(before.log, before.keep);
+  for (let k = first; k < wires.length; k++) placer.placeWire(k);
+  return placer.log;
 }
 
 /** Where no wire's label has moved: its fate word under it. */
@@ -318,12 +342,18 @@ class LabelPlacer {
   /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
   private readonly placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
   private readonly spots = new Map<Wire, Spot>();
+  /** Each wire's position in the wires. */
+  private readonly positions: Map<Wire, number>;
+  readonly log: PlacementLog = { steps: [], began: [], lowest: [] };
+  /** The lowest end of the lines searched along since the current wire's placement began. */
+  private looked = -Infinity;
 
   constructor(
-    wires: Wire[],
+    private readonly wires: Wire[],
     markers: readonly Marker[],
     private readonly lanes: readonly Lane[],
   ) {
+    this.positions = new Map(wires.map((wire, k) => [wire, k]));
     ({ byLane: this.byLane, reach: this.reach } = markersByLane(markers));
     this.laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
     this.markerBoxes = markerGrid(markers);
@@ -569,6 +599,7 @@ class LabelPlacer {
 
   /** Places along the line in the gap, nearest the markers' place first (the label's centre stays between the two lanes), the fate word under the label, then beside it. */
   private search(spot: Spot): Place | null {
+    this.looked = Math.max(this.looked, spot.wire.y1, spot.wire.y2);
     // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
     const n = this.orderPlaces(spot);
     // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
@@ -598,17 +629,57 @@ class LabelPlacer {
     return null;
   }
 
+  /** Places the label of the wire at position k (its spot first), noting what it did in the log. */
+  placeWire(k: number): void {
+    const wire = this.wireAt(k);
+    const spot = this.spotOf(wire);
+    this.log.began[k] = this.log.steps.length;
+    this.looked = Math.max(wire.y1, wire.y2);
+    if (spot !== null) this.place(spot);
+    this.log.lowest[k] = this.looked;
+  }
+
+  private wireAt(k: number): Wire {
+    return this.wires[k] as Wire;
+  }
+
+  /**
+   * Puts the labels of the first `keep` wires where `before` had them when it began to place the next
+   * one (each wire's spot first, as placeLabels finds it), and takes up its log to that point. Their
+   * lines and everything near them must be as they were. Returns `keep`.
+   */
+  replay(before: PlacementLog, keep: number): number {
+    const spots: Array<Spot | null> = [];
+    for (let k = 0; k < keep; k++) {
+      spots.push(this.spotOf(this.wireAt(k)));
+      this.log.began[k] = before.began[k] as number;
+      this.log.lowest[k] = before.lowest[k] as number;
+    }
+    const end = keep < before.began.length ? (before.began[keep] as number) : before.steps.length;
+    for (let i = 0; i < end; i++) {
+      const [k, place] = before.steps[i] as readonly [number, Place | null];
+      const spot = spots[k] as Spot;
+      if (place === null) this.lift(spot);
+      else this.put(spot, place);
+    }
+    return keep;
+  }
+
   private drop(spot: Spot): void {
+    this.log.steps.push([this.positions.get(spot.wire) as number, spot.put]);
     const boxes = wireTextBoxes(spot.wire);
     this.placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
     if (boxes.tag !== null) this.placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
   }
 
   private lift(spot: Spot): void {
+    this.log.steps.push([this.positions.get(spot.wire) as number, null]);
     this.placed.removeOwner(spot.wire);
   }
 
-  private put(spot: Spot, { at, side }: Place): void {
+  private put(spot: Spot, place: Place): void {
+    const { at, side } = place;
+    spot.put = place;
     spot.wire.labelX = at;
     spot.wire.labelY = spot.yOn(at);
     spot.wire.tagX = this.tagXOf(spot, at, side);
@@ -643,6 +714,7 @@ class LabelPlacer {
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
+      put: null,
     };
     this.spots.set(wire, spot);
     return spot;
@@ -685,6 +757,8 @@ class LabelPlacer {
   private swap(spot: Spot, other: Spot): boolean {
     const { x } = spot;
     const was = { labelX: other.wire.labelX, labelY: other.wire.labelY, tagX: other.wire.tagX, tagY: other.wire.tagY };
+    const wasPut = other.put;
+    this.looked = Math.max(this.looked, other.wire.y1, other.wire.y2);
     this.lift(other);
     const mine = this.clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : this.search(spot);
     if (mine !== null) {
@@ -697,6 +771,7 @@ class LabelPlacer {
       this.lift(spot);
     }
     Object.assign(other.wire, was);
+    other.put = wasPut;
     this.drop(other);
     return false;
   }
