@@ -67,7 +67,7 @@ const GRID_PX = 64;
 /** Width of a column of the grid: a place's search visits the columns of its gap, not every lane's. */
 const GRID_COLUMN_PX = 128;
 
-type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
+export type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
 
 /**
  * Boxes found by the cells of the diagram they reach into (rows GRID_PX high, columns GRID_COLUMN_PX
@@ -108,21 +108,36 @@ export class BoxGrid<T> {
     }
     this.cellsOf.delete(owner);
   }
-  /** Each list of boxes in the cells that [top, bottom] × [left, right] reaches into. */
-  private cells(top: number, bottom: number, left: number, right: number, visit: (list: Array<GridEntry<T>>) => void) {
+  /**
+   * The lists of boxes in the cells that [top, bottom] × [left, right] reaches into, written into `out`
+   * from its start (callers loop over them with no function called per box); returns how many.
+   */
+  cellLists(top: number, bottom: number, left: number, right: number, out: Array<Array<GridEntry<T>>>): number {
+    let count = 0;
     const firstColumn = Math.floor(left / GRID_COLUMN_PX);
     const lastColumn = Math.floor(right / GRID_COLUMN_PX);
     for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
       const columns = this.rows.get(row);
       if (columns === undefined) continue;
       if (lastColumn - firstColumn + 1 > columns.size) {
-        for (const [column, list] of columns) if (column >= firstColumn && column <= lastColumn) visit(list);
+        columns.forEach((list, column) => {
+          if (column >= firstColumn && column <= lastColumn) out[count++] = list;
+        });
       } else
         for (let column = firstColumn; column <= lastColumn; column++) {
           const list = columns.get(column);
-          if (list !== undefined) visit(list);
+          if (list !== undefined) out[count++] = list;
         }
     }
+    return count;
+  }
+  private readonly scratch: Array<Array<GridEntry<T>>> = [];
+  /** Each list of boxes in the cells that [top, bottom] × [left, right] reaches into. */
+  private cells(top: number, bottom: number, left: number, right: number, visit: (list: Array<GridEntry<T>>) => void) {
+    // Its own list of cells: a visit may look the grid up again.
+    const lists: Array<Array<GridEntry<T>>> = [];
+    const count = this.cellLists(top, bottom, left, right, lists);
+    for (let k = 0; k < count; k++) visit(lists[k] as Array<GridEntry<T>>);
   }
   /**
    * Each box in the cells that [top, bottom] × [left, right] reaches into (a box reaching into several
@@ -140,12 +155,12 @@ export class BoxGrid<T> {
     });
   }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
-    let found = false;
-    this.cells(box.top, box.bottom, box.left, box.right, (list) => {
-      if (!found)
-        for (const entry of list) if (boxesMeet(entry.box, box) && meets(entry.what)) return void (found = true);
-    });
-    return found;
+    const lists = this.scratch;
+    const count = this.cellLists(box.top, box.bottom, box.left, box.right, lists);
+    for (let k = 0; k < count; k++)
+      for (const entry of lists[k] as Array<GridEntry<T>>)
+        if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
+    return false;
   }
 }
 
@@ -296,6 +311,10 @@ export function unplacedTags(wires: readonly Wire[]): void {
   }
 }
 
+/** Whether a spot's label centred at x is wholly inside its gap. */
+const insideGap = (spot: Spot, x: number): boolean =>
+  x - spot.labelWidth / 2 >= spot.left && x + spot.labelWidth / 2 <= spot.right;
+
 /** The sides a fate word is tried on, in order. */
 const SIDES: readonly Side[] = ['below', 'right', 'left'];
 /** Not yet asked, in a search's scratch. */
@@ -430,6 +449,8 @@ class LabelPlacer {
     return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   }
 
+  private readonly markerLists: Array<Array<GridEntry<null>>> = [];
+  private readonly placedLists: Array<Array<GridEntry<{ wire: Wire; tag: boolean }>>> = [];
   /** A search's places and what is known of each, reused from one search to the next (grown when a gap needs more). */
   private scratch = new SearchScratch(0);
 
@@ -439,7 +460,7 @@ class LabelPlacer {
    * label wholly inside the gap before those over a lane's line. Returns how many there are.
    */
   private orderPlaces(spot: Spot): number {
-    const { x, left, right, labelWidth } = spot;
+    const { x, left, right } = spot;
     const tries = this.tries;
     tries.length = 0;
     tries.push(x);
@@ -450,9 +471,8 @@ class LabelPlacer {
     if (this.scratch.size < tries.length) this.scratch = new SearchScratch(2 * tries.length);
     const { at } = this.scratch;
     let n = 0;
-    for (const place of tries) if (place - labelWidth / 2 >= left && place + labelWidth / 2 <= right) at[n++] = place;
-    for (const place of tries)
-      if (!(place - labelWidth / 2 >= left && place + labelWidth / 2 <= right)) at[n++] = place;
+    for (const place of tries) if (insideGap(spot, place)) at[n++] = place;
+    for (const place of tries) if (!insideGap(spot, place)) at[n++] = place;
     return n;
   }
   private readonly tries: number[] = [];
@@ -549,16 +569,15 @@ class LabelPlacer {
     // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
     const left = xLow - halfX - 3 * LABEL_STEP_PX;
     const right = xHigh + halfX + 3 * LABEL_STEP_PX;
-    this.markerBoxes.within(top, bottom, (box) => test(box, true), left, right);
-    this.placed.within(
-      top,
-      bottom,
-      (box, other) => {
-        if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
-      },
-      left,
-      right,
-    );
+    const markerLists = this.markerLists;
+    const markerCount = this.markerBoxes.cellLists(top, bottom, left, right, markerLists);
+    for (let l = 0; l < markerCount; l++)
+      for (const entry of markerLists[l] as Array<GridEntry<null>>) test(entry.box, true);
+    const placedLists = this.placedLists;
+    const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
+    for (let l = 0; l < placedCount; l++)
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
+        if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) test(box, false);
   }
 
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
@@ -744,7 +763,8 @@ class LabelPlacer {
   /** Places a spot's label: where the markers put it if that is clear, else the first clear place along its line, else by moving the one label in its way. */
   place(spot: Spot): void {
     const { x } = spot;
-    if (this.clearAt(spot, x, 'below')) return this.put(spot, { at: x, side: 'below' });
+    // Inside the gap, x is the first place the search tries, and it asks of it what clearAt asks.
+    if (!insideGap(spot, x) && this.clearAt(spot, x, 'below')) return this.put(spot, { at: x, side: 'below' });
     const found = this.search(spot);
     if (found !== null) return this.put(spot, found);
     // No place is clear: move the one earlier label in the way, if it has another place, so that this one takes its own.
