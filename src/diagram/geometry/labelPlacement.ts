@@ -780,7 +780,8 @@ class LabelPlacer {
     const wasPut = other.put;
     this.looked = Math.max(this.looked, other.wire.y1, other.wire.y2);
     this.lift(other);
-    const mine = this.clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : this.search(spot);
+    const mine =
+      !insideGap(spot, x) && this.clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : this.search(spot);
     if (mine !== null) {
       this.put(spot, mine);
       const theirs = this.search(other);

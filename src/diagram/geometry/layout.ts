@@ -969,7 +969,9 @@ function labelLeads(p: Prepared): { leads: Map<number, number>; layout: DiagramL
 function labelsToKeep(p: Prepared, rows: Rows, wires: readonly Wire[], log: PlacementLog, movedMs: number): number {
   const { bands } = rows.plan as BandPlan;
   const moved = bandAtOrAfter(bands, movedMs);
-  const bandOf = (index: number) => bandAtOrAfter(bands, (p.transcript.events[index] as LabEvent).atMs);
+  const bandOfEvent = new Int32Array(p.transcript.events.length);
+  bands.forEach((band, k) => bandOfEvent.fill(k, band.first, bands[k + 1]?.first ?? bandOfEvent.length));
+  const bandOf = (index: number) => bandOfEvent[index] as number;
   /** The last band a wire's line stands on or between. */
   const lastBand = (wire: Wire): number => {
     const end = wireEnd(p, wire);
