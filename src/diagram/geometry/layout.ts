@@ -63,7 +63,16 @@ import {
   type TextBox,
 } from './labelPlacement';
 export { boxesMeet, tagMeetsLabelOf, tagShownUntil, wireTextBoxes, type TextBox } from './labelPlacement';
-import { bandGap, bandHeights, bandYAt, planBands, type Band, type BandEvent, type BandPlan } from './bands';
+import {
+  bandAtOrAfter,
+  bandGap,
+  bandHeights,
+  bandYAt,
+  planBands,
+  type Band,
+  type BandEvent,
+  type BandPlan,
+} from './bands';
 import { eventLanes } from '../../engine';
 
 /**
@@ -985,18 +994,6 @@ function labelsToKeep(p: Prepared, rows: Rows, wires: readonly Wire[], log: Plac
   });
   const keep = wires.findIndex((wire, k) => moves[k] === true || (log.lowest[k] as number) + LOOKS_BELOW_PX >= from);
   return keep < 0 ? wires.length : keep;
-}
-
-/** The first band at or after an instant (the last band if none): the band bandYAt reads that instant's y from, with the band before it. */
-function bandAtOrAfter(bands: readonly Band[], atMs: number): number {
-  let low = 0;
-  let high = bands.length - 1;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((bands[mid] as Band).atMs < atMs) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /** Where a race-view wire's line ends: the row where the event that settles it lands, else its arrival's time, else (null) its own row. */
