@@ -331,6 +331,17 @@ function settleRows(band: BandRange, below: ReadonlySet<number>, plan: BandPlan)
 /** y of any virtual time on a plan: an instant's local row, else between the bands around it, else a little past the last. */
 export function bandYAt(bands: readonly Band[], atMs: number): number {
   if (bands.length === 0) return BANDS_TOP_Y;
+  const low = bandAtOrAfter(bands, atMs);
+  const at = bands[low] as Band;
+  if (at.atMs === atMs || (low === 0 && atMs <= at.atMs)) return at.centre;
+  if (at.atMs < atMs) return at.top + at.height + bandGap(atMs - at.atMs);
+  const before = bands[low - 1] as Band;
+  const from = before.top + before.height;
+  return from + (at.top - from) * ((atMs - before.atMs) / (at.atMs - before.atMs));
+}
+
+/** The first band at or after an instant (the last band if none): the band bandYAt reads that instant's y from, with the one before it. */
+export function bandAtOrAfter(bands: readonly Band[], atMs: number): number {
   let low = 0;
   let high = bands.length - 1;
   while (low < high) {
@@ -338,10 +349,5 @@ export function bandYAt(bands: readonly Band[], atMs: number): number {
     if ((bands[mid] as Band).atMs < atMs) low = mid + 1;
     else high = mid;
   }
-  const at = bands[low] as Band;
-  if (at.atMs === atMs || (low === 0 && atMs <= at.atMs)) return at.centre;
-  if (at.atMs < atMs) return at.top + at.height + bandGap(atMs - at.atMs);
-  const before = bands[low - 1] as Band;
-  const from = before.top + before.height;
-  return from + (at.top - from) * ((atMs - before.atMs) / (at.atMs - before.atMs));
+  return low;
 }

@@ -67,7 +67,7 @@ const GRID_PX = 64;
 /** Width of a column of the grid: a place's search visits the columns of its gap, not every lane's. */
 const GRID_COLUMN_PX = 128;
 
-type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
+export type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
 
 /**
  * Boxes found by the cells of the diagram they reach into (rows GRID_PX high, columns GRID_COLUMN_PX
@@ -108,21 +108,36 @@ export class BoxGrid<T> {
     }
     this.cellsOf.delete(owner);
   }
-  /** Each list of boxes in the cells that [top, bottom] × [left, right] reaches into. */
-  private cells(top: number, bottom: number, left: number, right: number, visit: (list: Array<GridEntry<T>>) => void) {
+  /**
+   * The lists of boxes in the cells that [top, bottom] × [left, right] reaches into, written into `out`
+   * from its start (callers loop over them with no function called per box); returns how many.
+   */
+  cellLists(top: number, bottom: number, left: number, right: number, out: Array<Array<GridEntry<T>>>): number {
+    let count = 0;
     const firstColumn = Math.floor(left / GRID_COLUMN_PX);
     const lastColumn = Math.floor(right / GRID_COLUMN_PX);
     for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
       const columns = this.rows.get(row);
       if (columns === undefined) continue;
       if (lastColumn - firstColumn + 1 > columns.size) {
-        for (const [column, list] of columns) if (column >= firstColumn && column <= lastColumn) visit(list);
+        columns.forEach((list, column) => {
+          if (column >= firstColumn && column <= lastColumn) out[count++] = list;
+        });
       } else
         for (let column = firstColumn; column <= lastColumn; column++) {
           const list = columns.get(column);
-          if (list !== undefined) visit(list);
+          if (list !== undefined) out[count++] = list;
         }
     }
+    return count;
+  }
+  private readonly scratch: Array<Array<GridEntry<T>>> = [];
+  /** Each list of boxes in the cells that [top, bottom] × [left, right] reaches into. */
+  private cells(top: number, bottom: number, left: number, right: number, visit: (list: Array<GridEntry<T>>) => void) {
+    // Its own list of cells: a visit may look the grid up again.
+    const lists: Array<Array<GridEntry<T>>> = [];
+    const count = this.cellLists(top, bottom, left, right, lists);
+    for (let k = 0; k < count; k++) visit(lists[k] as Array<GridEntry<T>>);
   }
   /**
    * Each box in the cells that [top, bottom] × [left, right] reaches into (a box reaching into several
@@ -140,27 +155,28 @@ export class BoxGrid<T> {
     });
   }
   some(box: TextBox, meets: (what: T) => boolean): boolean {
-    let found = false;
-    this.cells(box.top, box.bottom, box.left, box.right, (list) => {
-      if (!found)
-        for (const entry of list) if (boxesMeet(entry.box, box) && meets(entry.what)) return void (found = true);
-    });
-    return found;
+    const lists = this.scratch;
+    const count = this.cellLists(box.top, box.bottom, box.left, box.right, lists);
+    for (let k = 0; k < count; k++)
+      for (const entry of lists[k] as Array<GridEntry<T>>)
+        if (boxesMeet(entry.box, box) && meets(entry.what)) return true;
+    return false;
   }
 }
 
-/** Whether a wire's line passes through a box (the line clipped to the box leaves a piece of it). */
-function segmentCrosses(wire: Wire, box: TextBox): boolean {
+/**
+ * Whether a wire's line passes through the box [left, right] × [top, bottom] (the line clipped to the box
+ * leaves a piece of it): its four edges clipped in turn, with no object made (the placer asks this often).
+ */
+function segmentCrosses(wire: Wire, left: number, right: number, top: number, bottom: number): boolean {
   const dx = wire.x2 - wire.x1;
   const dy = wire.y2 - wire.y1;
   let enter = 0;
   let leave = 1;
-  for (const [p, q] of [
-    [-dx, wire.x1 - box.left],
-    [dx, box.right - wire.x1],
-    [-dy, wire.y1 - box.top],
-    [dy, box.bottom - wire.y1],
-  ] as const) {
+  for (let edge = 0; edge < 4; edge++) {
+    const p = edge === 0 ? -dx : edge === 1 ? dx : edge === 2 ? -dy : dy;
+    const q =
+      edge === 0 ? wire.x1 - left : edge === 1 ? right - wire.x1 : edge === 2 ? wire.y1 - top : bottom - wire.y1;
     if (p === 0) {
       if (q <= 0) return false;
       continue;
@@ -184,9 +200,28 @@ interface Spot {
   x: number;
   labelWidth: number;
   tagged: boolean;
+  /** Its label's place while it is put (null: not put yet). */
+  put: Place | null;
 }
 type Side = 'below' | 'right' | 'left';
-type Place = { at: number; side: Side };
+/** Where a label is put: its centre's x on its line, and the side of it its fate word stands on. */
+type Place = { readonly at: number; readonly side: Side };
+
+/**
+ * What one placement of a run's labels did, in the order it did it, so that the next placement of the
+ * same run (laid out again with more room above some band) can take up every label it placed before
+ * anything that changed: each label put (where) or taken off (null), by its wire's position in the
+ * wires; where in that log each wire's placement began; and how low each wire's placement looked (the
+ * lowest end of every line it searched along, its own and that of any label it moved).
+ */
+export interface PlacementLog {
+  readonly steps: Array<readonly [number, Place | null]>;
+  readonly began: number[];
+  readonly lowest: number[];
+}
+
+/** How far below the lowest end of the lines it searched along anything a placement looks at may reach (LABEL_BELOW and a halo, rounded up). */
+export const LOOKS_BELOW_PX = 64;
 
 /** A spot's label at x (on its line at y), and its block: the rows a label and a fate word under it take, as wide as the wider of the two. */
 function labelBlockAt(spot: Spot, at: number, y: number): { label: TextBox; block: TextBox } {
@@ -255,12 +290,17 @@ function lineRowsOf(wires: readonly Wire[]): Map<number, Wire[]> {
  * with its fate word under it, then beside it (right, then left); where none is clear of both the
  * markers and the other labels, it stays where the markers put it.
  */
-export function placeLabels(wires: Wire[], markers: Marker[], lanes: Lane[]): void {
+export function placeLabels(
+  wires: Wire[],
+  markers: Marker[],
+  lanes: Lane[],
+  before?: { log: PlacementLog; keep: number },
+): PlacementLog {
   const placer = new LabelPlacer(wires, markers, lanes);
-  for (const wire of wires) {
-    const spot = placer.spotOf(wire);
-    if (spot !== null) placer.place(spot);
-  }
+  // The labels of the first `keep` wires are where the placement before put them at that point (see labelLeads).
+  const first = before === undefined ? 0 : placer.replay(before.log, before.keep);
+  for (let k = first; k < wires.length; k++) placer.placeWire(k);
+  return placer.log;
 }
 
 /** Where no wire's label has moved: its fate word under it. */
@@ -268,6 +308,45 @@ export function unplacedTags(wires: readonly Wire[]): void {
   for (const wire of wires) {
     wire.tagX = wire.labelX;
     wire.tagY = wire.labelY + TAG_BELOW;
+  }
+}
+
+/** Whether a spot's label centred at x is wholly inside its gap. */
+const insideGap = (spot: Spot, x: number): boolean =>
+  x - spot.labelWidth / 2 >= spot.left && x + spot.labelWidth / 2 <= spot.right;
+
+/** The sides a fate word is tried on, in order. */
+const SIDES: readonly Side[] = ['below', 'right', 'left'];
+/** Not yet asked, in a search's scratch. */
+const UNKNOWN = -1;
+
+/** What a search knows of each of its places, by the place's index in its order (see LabelPlacer.orderPlaces). */
+class SearchScratch {
+  readonly at: Float64Array;
+  readonly y: Float64Array;
+  /** Whether the label there is clear of the markers and the placed texts (labelClearAt): 1 or 0. */
+  readonly clear: Uint8Array;
+  readonly labelLeft: Float64Array;
+  readonly labelRight: Float64Array;
+  readonly labelTop: Float64Array;
+  readonly labelBottom: Float64Array;
+  /** The place at spot.x + j·LABEL_STEP_PX (by j from the lowest), or -1. */
+  readonly placeAt: Int32Array;
+  /** Off the other wires' lines (offLinesAt): 1, 0, or UNKNOWN. */
+  readonly offLines: Int8Array;
+  /** The fate word clear on side SIDES[s] (tagClearAt), at s·size + k: 1, 0, or UNKNOWN. */
+  readonly tagClear: Int8Array;
+  constructor(readonly size: number) {
+    this.at = new Float64Array(size);
+    this.y = new Float64Array(size);
+    this.clear = new Uint8Array(size);
+    this.labelLeft = new Float64Array(size);
+    this.labelRight = new Float64Array(size);
+    this.labelTop = new Float64Array(size);
+    this.labelBottom = new Float64Array(size);
+    this.placeAt = new Int32Array(size);
+    this.offLines = new Int8Array(size);
+    this.tagClear = new Int8Array(3 * size);
   }
 }
 
@@ -282,12 +361,18 @@ class LabelPlacer {
   /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
   private readonly placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
   private readonly spots = new Map<Wire, Spot>();
+  /** Each wire's position in the wires. */
+  private readonly positions: Map<Wire, number>;
+  readonly log: PlacementLog = { steps: [], began: [], lowest: [] };
+  /** The lowest end of the lines searched along since the current wire's placement began. */
+  private looked = -Infinity;
 
   constructor(
-    wires: Wire[],
+    private readonly wires: Wire[],
     markers: readonly Marker[],
     private readonly lanes: readonly Lane[],
   ) {
+    this.positions = new Map(wires.map((wire, k) => [wire, k]));
     ({ byLane: this.byLane, reach: this.reach } = markersByLane(markers));
     this.laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
     this.markerBoxes = markerGrid(markers);
@@ -320,10 +405,14 @@ class LabelPlacer {
 
   private crossedByLine(spot: Spot, box: TextBox): boolean {
     // The text itself, inside its halo: a line under the halo is already broken by it.
-    const text = { left: box.left + 3, right: box.right - 3, top: box.top + 3, bottom: box.bottom - 3 };
-    for (let row = Math.floor(text.top / GRID_PX); row <= Math.floor(text.bottom / GRID_PX); row++) {
-      for (const wire of this.lineRows.get(row) ?? [])
-        if (wire !== spot.wire && segmentCrosses(wire, text)) return true;
+    const left = box.left + 3;
+    const right = box.right - 3;
+    const top = box.top + 3;
+    const bottom = box.bottom - 3;
+    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
+      const wires = this.lineRows.get(row);
+      if (wires !== undefined)
+        for (const wire of wires) if (wire !== spot.wire && segmentCrosses(wire, left, right, top, bottom)) return true;
     }
     return false;
   }
@@ -360,27 +449,80 @@ class LabelPlacer {
     return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   }
 
+  private readonly markerLists: Array<Array<GridEntry<null>>> = [];
+  private readonly placedLists: Array<Array<GridEntry<{ wire: Wire; tag: boolean }>>> = [];
+  /** A search's places and what is known of each, reused from one search to the next (grown when a gap needs more). */
+  private scratch = new SearchScratch(0);
+
   /**
-   * labelClearAt at each of a spot's places (`places`: its line's points LABEL_STEP_PX apart, in any
-   * order), in one sweep. The markers and placed texts in the rows the places reach are gathered once;
-   * each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block) but only
-   * at the places whose boxes could reach it: those where the box holding both, widened by a pixel, meets
-   * it along x and along the line's y. So a search costs its places plus what stands near its gap, not
-   * the places times what each place's box finds, and each answer is labelClearAt's.
+   * Fills the scratch with a spot's places, in the order a search tries them: its line's points
+   * LABEL_STEP_PX apart, nearest the markers' place first (left, then right), those that keep the
+   * label wholly inside the gap before those over a lane's line. Returns how many there are.
    */
-  private labelsClearAlong(spot: Spot, places: readonly number[]): boolean[] {
-    const clear = places.map(() => true);
-    if (places.length === 0) return clear;
+  private orderPlaces(spot: Spot): number {
+    const { x, left, right } = spot;
+    const tries = this.tries;
+    tries.length = 0;
+    tries.push(x);
+    for (let d = LABEL_STEP_PX; x - d > left || x + d < right; d += LABEL_STEP_PX) {
+      if (x - d > left) tries.push(x - d);
+      if (x + d < right) tries.push(x + d);
+    }
+    if (this.scratch.size < tries.length) this.scratch = new SearchScratch(2 * tries.length);
+    const { at } = this.scratch;
+    let n = 0;
+    for (const place of tries) if (insideGap(spot, place)) at[n++] = place;
+    for (const place of tries) if (!insideGap(spot, place)) at[n++] = place;
+    return n;
+  }
+  private readonly tries: number[] = [];
+
+  /**
+   * labelClearAt at each of a spot's first `n` places (the scratch's, from orderPlaces), in one sweep,
+   * into the scratch's `clear`. The markers and placed texts in the rows the places reach are gathered
+   * once; each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block)
+   * but only at the places whose boxes could reach it: those where the box holding both, widened by a
+   * pixel, meets it along x and along the line's y. So a search costs its places plus what stands near
+   * its gap, not the places times what each place's box finds, and each answer is labelClearAt's. The
+   * label's and block's sides at each place are computed once, as textBox and labelBlockAt compute
+   * them, and no object is made per test.
+   */
+  private labelsClearAlong(spot: Spot, n: number): void {
+    const { at: places, y: ys, clear, labelLeft, labelRight, labelTop, labelBottom, placeAt } = this.scratch;
+    if (n === 0) return;
     const { wire } = spot;
-    const ys = places.map((at) => spot.yOn(at));
+    const halfLabel = spot.labelWidth / 2;
+    const halfBlock = spot.width / 2 - LABEL_PAD_X;
     // The place at spot.x + j·LABEL_STEP_PX, by j.
-    const js = places.map((at) => Math.round((at - spot.x) / LABEL_STEP_PX));
-    const jLow = Math.min(...js);
-    const jHigh = Math.max(...js);
-    const placeAt: number[] = new Array<number>(jHigh - jLow + 1).fill(-1);
-    js.forEach((j, k) => (placeAt[j - jLow] = k));
+    let jLow = Infinity;
+    let jHigh = -Infinity;
+    let xLow = Infinity;
+    let xHigh = -Infinity;
+    let yLow = Infinity;
+    let yHigh = -Infinity;
+    for (let k = 0; k < n; k++) {
+      const at = places[k] as number;
+      const y = spot.yOn(at);
+      ys[k] = y;
+      clear[k] = 1;
+      // textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), side by side.
+      const baseline = y - LABEL_RAISE;
+      labelLeft[k] = at - halfLabel - TEXT_HALO_PX;
+      labelRight[k] = at + halfLabel + TEXT_HALO_PX;
+      labelTop[k] = textTop(baseline, 15) - TEXT_HALO_PX;
+      labelBottom[k] = textBottom(baseline, 15) + TEXT_HALO_PX;
+      const j = Math.round((at - spot.x) / LABEL_STEP_PX);
+      jLow = Math.min(jLow, j);
+      jHigh = Math.max(jHigh, j);
+      xLow = Math.min(xLow, at);
+      xHigh = Math.max(xHigh, at);
+      yLow = Math.min(yLow, y);
+      yHigh = Math.max(yHigh, y);
+    }
+    placeAt.fill(-1, 0, jHigh - jLow + 1);
+    for (let k = 0; k < n; k++) placeAt[Math.round(((places[k] as number) - spot.x) / LABEL_STEP_PX) - jLow] = k;
     // The box holding a place's label and its block, about (at, y): the block spans LABEL_ABOVE..LABEL_BELOW, which holds the label's rows.
-    const halfX = Math.max(spot.labelWidth / 2 + 3, spot.width / 2 - LABEL_PAD_X) + 1;
+    const halfX = Math.max(halfLabel + 3, halfBlock) + 1;
     const above = LABEL_ABOVE + 1;
     const below = LABEL_BELOW + 1;
     const level = wire.x2 === wire.x1 || wire.y2 === wire.y1;
@@ -389,14 +531,14 @@ class LabelPlacer {
       // The places whose holding box meets `box` along x, then along the line's y.
       let from = box.left - halfX;
       let to = box.right + halfX;
-      const yLow = box.top - below;
-      const yHigh = box.bottom + above;
+      const low = box.top - below;
+      const high = box.bottom + above;
       if (level) {
         const y = ys[0] as number;
-        if (y < yLow || y > yHigh) return;
+        if (y < low || y > high) return;
       } else {
-        const a = wire.x1 + (yLow - wire.y1) / slope;
-        const b = wire.x1 + (yHigh - wire.y1) / slope;
+        const a = wire.x1 + (low - wire.y1) / slope;
+        const b = wire.x1 + (high - wire.y1) / slope;
         from = Math.max(from, Math.min(a, b) - 1);
         to = Math.min(to, Math.max(a, b) + 1);
       }
@@ -404,29 +546,38 @@ class LabelPlacer {
       const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1);
       for (let j = first; j <= last; j++) {
         const k = placeAt[j - jLow] as number;
-        if (k < 0 || !(clear[k] as boolean)) continue;
-        const at = places[k] as number;
-        const y = ys[k] as number;
-        const { label, block } = labelBlockAt(spot, at, y);
-        if (boxesMeet(box, label) || (marker && boxesMeet(box, block))) clear[k] = false;
+        if (k < 0 || clear[k] === 0) continue;
+        // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
+        if (
+          Math.min(box.right, labelRight[k] as number) > Math.max(box.left, labelLeft[k] as number) &&
+          Math.min(box.bottom, labelBottom[k] as number) > Math.max(box.top, labelTop[k] as number)
+        )
+          clear[k] = 0;
+        else if (marker) {
+          const at = places[k] as number;
+          const y = ys[k] as number;
+          if (
+            Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
+            Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
+          )
+            clear[k] = 0;
+        }
       }
     };
-    const top = Math.min(...ys) - LABEL_ABOVE - 1;
-    const bottom = Math.max(...ys) + LABEL_BELOW + 1;
+    const top = yLow - LABEL_ABOVE - 1;
+    const bottom = yHigh + LABEL_BELOW + 1;
     // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
-    const left = Math.min(...places) - halfX - 3 * LABEL_STEP_PX;
-    const right = Math.max(...places) + halfX + 3 * LABEL_STEP_PX;
-    this.markerBoxes.within(top, bottom, (box) => test(box, true), left, right);
-    this.placed.within(
-      top,
-      bottom,
-      (box, other) => {
-        if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) test(box, false);
-      },
-      left,
-      right,
-    );
-    return clear;
+    const left = xLow - halfX - 3 * LABEL_STEP_PX;
+    const right = xHigh + halfX + 3 * LABEL_STEP_PX;
+    const markerLists = this.markerLists;
+    const markerCount = this.markerBoxes.cellLists(top, bottom, left, right, markerLists);
+    for (let l = 0; l < markerCount; l++)
+      for (const entry of markerLists[l] as Array<GridEntry<null>>) test(entry.box, true);
+    const placedLists = this.placedLists;
+    const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
+    for (let l = 0; l < placedCount; l++)
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
+        if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) test(box, false);
   }
 
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
@@ -467,46 +618,87 @@ class LabelPlacer {
 
   /** Places along the line in the gap, nearest the markers' place first (the label's centre stays between the two lanes), the fate word under the label, then beside it. */
   private search(spot: Spot): Place | null {
-    const tries: number[] = [spot.x];
-    for (let d = LABEL_STEP_PX; spot.x - d > spot.left || spot.x + d < spot.right; d += LABEL_STEP_PX) {
-      if (spot.x - d > spot.left) tries.push(spot.x - d);
-      if (spot.x + d < spot.right) tries.push(spot.x + d);
-    }
+    this.looked = Math.max(this.looked, spot.wire.y1, spot.wire.y2);
     // A label wholly inside the gap first; over a lane's line (where no marker is) only if nothing inside is clear.
-    const inside = (at: number) => at - spot.labelWidth / 2 >= spot.left && at + spot.labelWidth / 2 <= spot.right;
-    const ordered = [...tries.filter(inside), ...tries.filter((at) => !inside(at))];
+    const n = this.orderPlaces(spot);
     // Off the other lines first; where no place is, a line may run under the label (its halo breaks it).
     // This is clearAt asked of each place in that order, with each of its parts asked once per place
     // (the label's for all places in one sweep, the fate word's once per place and side) and the rest
     // only when the parts before it hold: the answer is clearAt's.
-    const labelClear = this.labelsClearAlong(spot, ordered);
-    const offLines: Array<boolean | undefined> = [];
-    const tagClear: Record<Side, Array<boolean | undefined>> = { below: [], right: [], left: [] };
+    this.labelsClearAlong(spot, n);
+    const { at: places, clear, offLines, tagClear } = this.scratch;
+    offLines.fill(UNKNOWN, 0, n);
+    tagClear.fill(UNKNOWN, 0, 3 * n);
+    const sides = spot.tagged ? 3 : 1;
     for (const linesCount of [true, false]) {
-      for (const side of spot.tagged ? (['below', 'right', 'left'] as const) : (['below'] as const)) {
-        for (let k = 0; k < ordered.length; k++) {
-          const at = ordered[k] as number;
-          if (!(labelClear[k] as boolean)) continue;
-          if (linesCount && !(offLines[k] ??= this.offLinesAt(spot, at))) continue;
-          const tagOk = (tagClear[side][k] ??= this.tagClearAt(spot, at, side));
-          if (tagOk) return { at, side };
+      for (let s = 0; s < sides; s++) {
+        const side = SIDES[s] as Side;
+        for (let k = 0; k < n; k++) {
+          if (clear[k] === 0) continue;
+          const at = places[k] as number;
+          if (linesCount) {
+            if (offLines[k] === UNKNOWN) offLines[k] = this.offLinesAt(spot, at) ? 1 : 0;
+            if (offLines[k] === 0) continue;
+          }
+          if (tagClear[s * n + k] === UNKNOWN) tagClear[s * n + k] = this.tagClearAt(spot, at, side) ? 1 : 0;
+          if (tagClear[s * n + k] === 1) return { at, side };
         }
       }
     }
     return null;
   }
 
+  /** Places the label of the wire at position k (its spot first), noting what it did in the log. */
+  placeWire(k: number): void {
+    const wire = this.wireAt(k);
+    const spot = this.spotOf(wire);
+    this.log.began[k] = this.log.steps.length;
+    this.looked = Math.max(wire.y1, wire.y2);
+    if (spot !== null) this.place(spot);
+    this.log.lowest[k] = this.looked;
+  }
+
+  private wireAt(k: number): Wire {
+    return this.wires[k] as Wire;
+  }
+
+  /**
+   * Puts the labels of the first `keep` wires where `before` had them when it began to place the next
+   * one (each wire's spot first, as placeLabels finds it), and takes up its log to that point. Their
+   * lines and everything near them must be as they were. Returns `keep`.
+   */
+  replay(before: PlacementLog, keep: number): number {
+    const spots: Array<Spot | null> = [];
+    for (let k = 0; k < keep; k++) {
+      spots.push(this.spotOf(this.wireAt(k)));
+      this.log.began[k] = before.began[k] as number;
+      this.log.lowest[k] = before.lowest[k] as number;
+    }
+    const end = keep < before.began.length ? (before.began[keep] as number) : before.steps.length;
+    for (let i = 0; i < end; i++) {
+      const [k, place] = before.steps[i] as readonly [number, Place | null];
+      const spot = spots[k] as Spot;
+      if (place === null) this.lift(spot);
+      else this.put(spot, place);
+    }
+    return keep;
+  }
+
   private drop(spot: Spot): void {
+    this.log.steps.push([this.positions.get(spot.wire) as number, spot.put]);
     const boxes = wireTextBoxes(spot.wire);
     this.placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
     if (boxes.tag !== null) this.placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
   }
 
   private lift(spot: Spot): void {
+    this.log.steps.push([this.positions.get(spot.wire) as number, null]);
     this.placed.removeOwner(spot.wire);
   }
 
-  private put(spot: Spot, { at, side }: Place): void {
+  private put(spot: Spot, place: Place): void {
+    const { at, side } = place;
+    spot.put = place;
     spot.wire.labelX = at;
     spot.wire.labelY = spot.yOn(at);
     spot.wire.tagX = this.tagXOf(spot, at, side);
@@ -541,6 +733,7 @@ class LabelPlacer {
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
+      put: null,
     };
     this.spots.set(wire, spot);
     return spot;
@@ -570,7 +763,8 @@ class LabelPlacer {
   /** Places a spot's label: where the markers put it if that is clear, else the first clear place along its line, else by moving the one label in its way. */
   place(spot: Spot): void {
     const { x } = spot;
-    if (this.clearAt(spot, x, 'below')) return this.put(spot, { at: x, side: 'below' });
+    // Inside the gap, x is the first place the search tries, and it asks of it what clearAt asks.
+    if (!insideGap(spot, x) && this.clearAt(spot, x, 'below')) return this.put(spot, { at: x, side: 'below' });
     const found = this.search(spot);
     if (found !== null) return this.put(spot, found);
     // No place is clear: move the one earlier label in the way, if it has another place, so that this one takes its own.
@@ -583,8 +777,11 @@ class LabelPlacer {
   private swap(spot: Spot, other: Spot): boolean {
     const { x } = spot;
     const was = { labelX: other.wire.labelX, labelY: other.wire.labelY, tagX: other.wire.tagX, tagY: other.wire.tagY };
+    const wasPut = other.put;
+    this.looked = Math.max(this.looked, other.wire.y1, other.wire.y2);
     this.lift(other);
-    const mine = this.clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : this.search(spot);
+    const mine =
+      !insideGap(spot, x) && this.clearAt(spot, x, 'below') ? ({ at: x, side: 'below' } as const) : this.search(spot);
     if (mine !== null) {
       this.put(spot, mine);
       const theirs = this.search(other);
@@ -595,6 +792,7 @@ class LabelPlacer {
       this.lift(spot);
     }
     Object.assign(other.wire, was);
+    other.put = wasPut;
     this.drop(other);
     return false;
   }

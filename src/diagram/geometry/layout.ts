@@ -54,14 +54,25 @@ import {
   boxesMeet,
   fateWidthPx,
   LABEL_PAD_X,
+  LOOKS_BELOW_PX,
   placeLabels,
   tagMeetsLabelOf,
   unplacedTags,
   wireTextBoxes,
+  type PlacementLog,
   type TextBox,
 } from './labelPlacement';
 export { boxesMeet, tagMeetsLabelOf, tagShownUntil, wireTextBoxes, type TextBox } from './labelPlacement';
-import { bandGap, bandHeights, bandYAt, planBands, type BandEvent, type BandPlan } from './bands';
+import {
+  bandAtOrAfter,
+  bandGap,
+  bandHeights,
+  bandYAt,
+  planBands,
+  type Band,
+  type BandEvent,
+  type BandPlan,
+} from './bands';
 import { eventLanes } from '../../engine';
 
 /**
@@ -938,35 +949,88 @@ const LABEL_CLEAR_PX = 2;
  * before: where the placer (placeLabels) finds no clear place on a line, as in a burst of level lines
  * one band after another, the later wire's band moves down by the overlap, and the run is laid out again.
  * Elsewhere the layout is what the bands alone give.
+ *
+ * Laying out again moves only the bands from the first one given more room: each placement takes up,
+ * as the one before left them, the labels of the wires placed before the first whose placement could
+ * see anything that moved (labelsToKeep), and places the rest.
  */
 function labelLeads(p: Prepared): { leads: Map<number, number>; layout: DiagramLayout } {
-  const { transcript } = p;
   const leads = new Map<number, number>();
+  let before: { log: PlacementLog; keep: number } | undefined;
   for (let pass = 0; ; pass++) {
-    const layout = layoutOnce(p, undefined, leads);
-    if (pass === LABEL_PASSES_MAX) return { leads, layout };
-    const more = new Map<number, number>();
-    // The lane headers' band is pinned over the top of the pane: a band whose label or fate word would
-    // reach under it (the first, with its wire's label above the line) keeps the room to clear it.
-    for (const wire of layout.wires) {
-      const { label, tag } = wireTextBoxes(wire);
-      const top = Math.min(label.top, tag?.top ?? Infinity) + TEXT_HALO_PX;
-      const need = HEADER_BAND_PX - top;
-      if (need > 0) {
-        const atMs = (transcript.events[wire.index] as LabEvent).atMs;
-        more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
-      }
-    }
-    for (const [earlier, later] of meetingTexts(layout.wires)) {
-      const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
-      // Two texts of one band cannot be moved apart by the band's room.
-      if ((transcript.events[earlier.wire.index] as LabEvent).atMs === atMs) continue;
-      const need = earlier.box.bottom - later.box.top + LABEL_CLEAR_PX;
-      if (need > 0) more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
-    }
-    if (more.size === 0) return { leads, layout };
+    const rows = layRows(p, undefined, leads);
+    const across = layLanes(p, rows);
+    const items = layItems(p, rows, across);
+    const log = placeLabels(items.wires, items.markers, across.lanes, before);
+    const more = roomStillNeeded(p.transcript, items.wires);
+    if (pass === LABEL_PASSES_MAX || more.size === 0) return { leads, layout: finishLayout(p, rows, across, items) };
     for (const [atMs, need] of more) leads.set(atMs, (leads.get(atMs) ?? 0) + need);
+    before = { log, keep: labelsToKeep(p, rows, items.wires, log, Math.min(...more.keys())) };
   }
+}
+
+/**
+ * How many of a placement's first labels the next placement takes up as they are when every band from
+ * the instant `movedMs` on moves down: those of the wires before the first wire whose line ends on or
+ * between moved bands, or whose placement looked as low as (LOOKS_BELOW_PX above) a moved band's top or
+ * a line that moves. Above that, the markers, the lines and so the placements are what they were.
+ */
+function labelsToKeep(p: Prepared, rows: Rows, wires: readonly Wire[], log: PlacementLog, movedMs: number): number {
+  const { bands } = rows.plan as BandPlan;
+  const moved = bandAtOrAfter(bands, movedMs);
+  const bandOfEvent = new Int32Array(p.transcript.events.length);
+  bands.forEach((band, k) => bandOfEvent.fill(k, band.first, bands[k + 1]?.first ?? bandOfEvent.length));
+  const bandOf = (index: number) => bandOfEvent[index] as number;
+  /** The last band a wire's line stands on or between. */
+  const lastBand = (wire: Wire): number => {
+    const end = wireEnd(p, wire);
+    const own = bandOf(wire.index);
+    return end === null ? own : 'land' in end ? bandOf(end.land) : Math.max(own, bandAtOrAfter(bands, end.atMs));
+  };
+  const moves = wires.map((wire) => lastBand(wire) >= moved);
+  let from = (bands[moved] as Band).top;
+  wires.forEach((wire, k) => {
+    if (moves[k] === true) from = Math.min(from, wire.y1, wire.y2);
+  });
+  const keep = wires.findIndex((wire, k) => moves[k] === true || (log.lowest[k] as number) + LOOKS_BELOW_PX >= from);
+  return keep < 0 ? wires.length : keep;
+}
+
+/** Where a race-view wire's line ends: the row where the event that settles it lands, else its arrival's time, else (null) its own row. */
+type WireEnd = { land: number } | { atMs: number } | null;
+
+/** A race-view wire's end, as messageWire, closeWire and commentWire lay it out. */
+function wireEnd(p: Prepared, wire: Wire): WireEnd {
+  if (wire.kind === 'message') {
+    const settled = p.settledAt.get(wire.seq);
+    return settled !== undefined ? { land: settled } : { atMs: wire.arrivesAtMs as number };
+  }
+  if (wire.kind === 'stream-close') return wire.arrivesAtMs === null ? null : { land: wire.resolvedAt };
+  return wire.arrivesAtMs === null ? null : { atMs: wire.arrivesAtMs };
+}
+
+/** The room each band still needs above it in a layout (by instant): for its texts to clear the lane headers' band and the texts of earlier bands. */
+function roomStillNeeded(transcript: Transcript, wires: readonly Wire[]): Map<number, number> {
+  const more = new Map<number, number>();
+  // The lane headers' band is pinned over the top of the pane: a band whose label or fate word would
+  // reach under it (the first, with its wire's label above the line) keeps the room to clear it.
+  for (const wire of wires) {
+    const { label, tag } = wireTextBoxes(wire);
+    const top = Math.min(label.top, tag?.top ?? Infinity) + TEXT_HALO_PX;
+    const need = HEADER_BAND_PX - top;
+    if (need > 0) {
+      const atMs = (transcript.events[wire.index] as LabEvent).atMs;
+      more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
+    }
+  }
+  for (const [earlier, later] of meetingTexts(wires)) {
+    const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
+    // Two texts of one band cannot be moved apart by the band's room.
+    if ((transcript.events[earlier.wire.index] as LabEvent).atMs === atMs) continue;
+    const need = earlier.box.bottom - later.box.top + LABEL_CLEAR_PX;
+    if (need > 0) more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
+  }
+  return more;
 }
 
 /**

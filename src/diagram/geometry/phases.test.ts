@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { wordEvents, type Transcript } from '../../engine';
-import { runRaceById } from '../../scenarios/index';
+import { runRaceById, runScenarioById } from '../../scenarios/index';
 import { finishLayout, layItems, layLanes, layoutDiagram, layRows, prepare } from './layout';
-import { BoxGrid, unplacedTags } from './labelPlacement';
+import { BoxGrid, placeLabels, unplacedTags } from './labelPlacement';
 
 // The layout's phases are pure functions of what the phases before them answer: prepare (what no
 // position depends on), rows, lanes, items, the wire labels, and the finish. Each is checked here on its own.
@@ -55,6 +55,42 @@ describe('the layout phases', () => {
         expect((across.lanes[i] as { x: number }).x).toBeGreaterThan((across.lanes[i - 1] as { x: number }).x);
       expect(across.width).toBeGreaterThan((across.lanes[across.lanes.length - 1] as { x: number }).x);
     }
+  });
+});
+
+describe('placing labels again from where a placement left them', () => {
+  // A dense run: bursts of progress lines, labels that find no clear place and move another (the log holds lifts).
+  const transcript = runScenarioById('C', {
+    settings: { progressEveryMs: 1, workMs: 120, maxTimeoutMs: 100000, idleTimeoutMs: 100000 },
+  });
+  const prepared = prepare(transcript, wordEvents(transcript.events), 'ordinal');
+  const laidOut = () => {
+    const rows = layRows(prepared, undefined, undefined);
+    const across = layLanes(prepared, rows);
+    return { items: layItems(prepared, rows, across), lanes: across.lanes };
+  };
+
+  it('keeping the first k labels as the log has them, then placing the rest, puts every label where one placement does', () => {
+    const whole = laidOut();
+    const log = placeLabels(whole.items.wires, whole.items.markers, whole.lanes);
+    expect(log.steps.some(([, place]) => place === null)).toBe(true);
+    const count = whole.items.wires.length;
+    for (const keep of [0, 1, Math.floor(count / 3), Math.floor(count / 2), count - 1, count]) {
+      const again = laidOut();
+      placeLabels(again.items.wires, again.items.markers, again.lanes, { log, keep });
+      expect(again.items.wires, `keeping ${keep} of ${count}`).toEqual(whole.items.wires);
+    }
+  });
+
+  it('a placement taken up from a log it does not match is not the same placement (the check above can fail)', () => {
+    const whole = laidOut();
+    const log = placeLabels(whole.items.wires, whole.items.markers, whole.lanes);
+    const count = whole.items.wires.length;
+    // Every label put at its wire's first place, as if the log ended there.
+    const wrong = { ...log, steps: log.steps.map(([k]) => [k, { at: 0, side: 'below' }] as const) };
+    const again = laidOut();
+    placeLabels(again.items.wires, again.items.markers, again.lanes, { log: wrong, keep: count });
+    expect(again.items.wires).not.toEqual(whole.items.wires);
   });
 });
 
