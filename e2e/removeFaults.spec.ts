@@ -7,6 +7,8 @@ import { LabPage } from './pages/LabPage';
 
 /** In reconnect-listen on stdio, message 24 is the server's acknowledgement of the new listen stream. */
 const ACK_SEQ = 24;
+/** The step at which the client receives it (the view keeps the current event in the pane, so its wire is in view there). */
+const ACK_STEP = 26;
 
 test('a refused fault: the alert names it, and Remove faults runs without it', async ({ page }) => {
   const lab = new LabPage(page);
@@ -14,7 +16,7 @@ test('a refused fault: the alert names it, and Remove faults runs without it', a
   await lab.open('?scenario=reconnect-listen&transport=stdio');
   await lab.waitForRun('reconnect-listen', 'stdio');
   const events = await lab.main.getAttribute('data-events');
-  await lab.toEnd();
+  await lab.setStepTo(ACK_STEP);
   await diagram.wire(ACK_SEQ).locator('.dg-wire-hit').click({ button: 'right' });
   await page
     .getByRole('menu', { name: `Faults for message ${ACK_SEQ}` })
