@@ -218,6 +218,9 @@ interface Spot {
   x: number;
   labelWidth: number;
   tagged: boolean;
+  /** What the placed grid holds for its label and for its fate word. */
+  asLabel: { wire: Wire; tag: boolean };
+  asTag: { wire: Wire; tag: boolean };
   /** Its label's place while it is put (null: not put yet). */
   put: Place | null;
 }
@@ -347,6 +350,9 @@ class SearchScratch {
   readonly at: Float64Array;
   /** Each place's step. */
   readonly step: Int32Array;
+  /** The places over a lane's line and their steps, while orderPlaces puts them after those inside the gap. */
+  readonly overAt: Float64Array;
+  readonly overStep: Int32Array;
   /** The places where the label is clear of the markers and the placed texts (labelClearAt), in order. */
   readonly open: Int32Array;
   /** By step: the place's x and y on the line, its label's box, and whether that box is clear. */
@@ -364,6 +370,8 @@ class SearchScratch {
   constructor(readonly size: number) {
     this.at = new Float64Array(size);
     this.step = new Int32Array(size);
+    this.overAt = new Float64Array(size);
+    this.overStep = new Int32Array(size);
     this.open = new Int32Array(size);
     this.stepAt = new Float64Array(size);
     this.stepY = new Float64Array(size);
@@ -503,27 +511,39 @@ class LabelPlacer {
     const n = stepsLeft + stepsRight + 1;
     if (this.scratch.size < n) this.scratch = new SearchScratch(2 * n);
     this.stepsLeft = stepsLeft;
-    const { at, step } = this.scratch;
+    const { at, step, overAt, overStep } = this.scratch;
     const most = Math.max(stepsLeft, stepsRight);
+    // insideGap, written out: the places inside go in as they come, those over a lane's line after them.
+    const half = spot.labelWidth / 2;
     let k = 0;
-    for (const inside of [true, false])
-      for (let m = 0; m <= most; m++) {
-        // The place m steps left (x itself at m = 0), then m steps right, as the tries go.
-        if (m <= stepsLeft) {
-          const place = x - m * LABEL_STEP_PX;
-          if (insideGap(spot, place) === inside) {
-            at[k] = place;
-            step[k++] = stepsLeft - m;
-          }
-        }
-        if (m > 0 && m <= stepsRight) {
-          const place = x + m * LABEL_STEP_PX;
-          if (insideGap(spot, place) === inside) {
-            at[k] = place;
-            step[k++] = stepsLeft + m;
-          }
+    let over = 0;
+    for (let m = 0; m <= most; m++) {
+      // The place m steps left (x itself at m = 0), then m steps right, as the tries go.
+      if (m <= stepsLeft) {
+        const place = x - m * LABEL_STEP_PX;
+        if (place - half >= left && place + half <= right) {
+          at[k] = place;
+          step[k++] = stepsLeft - m;
+        } else {
+          overAt[over] = place;
+          overStep[over++] = stepsLeft - m;
         }
       }
+      if (m > 0 && m <= stepsRight) {
+        const place = x + m * LABEL_STEP_PX;
+        if (place - half >= left && place + half <= right) {
+          at[k] = place;
+          step[k++] = stepsLeft + m;
+        } else {
+          overAt[over] = place;
+          overStep[over++] = stepsLeft + m;
+        }
+      }
+    }
+    for (let o = 0; o < over; o++) {
+      at[k] = overAt[o] as number;
+      step[k++] = overStep[o] as number;
+    }
     return n;
   }
 
@@ -710,7 +730,8 @@ class LabelPlacer {
     offLines.fill(UNKNOWN, 0, c);
     tagClear.fill(UNKNOWN, 0, 3 * c);
     const sides = spot.tagged ? 3 : 1;
-    for (const linesCount of [true, false]) {
+    for (let pass = 0; pass < 2; pass++) {
+      const linesCount = pass === 0;
       for (let s = 0; s < sides; s++) {
         const side = SIDES[s] as Side;
         for (let k = 0; k < c; k++) {
@@ -765,9 +786,10 @@ class LabelPlacer {
 
   private drop(spot: Spot): void {
     this.log.steps.push([this.positions.get(spot.wire) as number, spot.put]);
-    const boxes = wireTextBoxes(spot.wire);
-    this.placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
-    if (boxes.tag !== null) this.placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
+    // wireTextBoxes(spot.wire), with the widths its spot already has.
+    const { wire } = spot;
+    this.placed.add(textBox(wire.labelX, wire.labelY - LABEL_RAISE, spot.labelWidth, 15), spot.asLabel, wire);
+    if (spot.tagged) this.placed.add(textBox(wire.tagX, wire.tagY, this.fateWidth, 14), spot.asTag, wire);
   }
 
   private lift(spot: Spot): void {
@@ -812,6 +834,8 @@ class LabelPlacer {
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
+      asLabel: { wire, tag: false },
+      asTag: { wire, tag: true },
       put: null,
     };
     this.spots.set(wire, spot);
