@@ -69,6 +69,11 @@ const GRID_COLUMN_PX = 128;
 
 export type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
 
+/** A row's or column's slot in the grid's arrays: 0, 1, 2, … at 0, −1, 1, −2, … (arrays, not maps: no hashing per look-up). */
+const slotOf = (cell: number): number => (cell >= 0 ? 2 * cell : -2 * cell - 1);
+/** The row or column in a slot (slotOf undone). */
+const cellOf = (slot: number): number => (slot % 2 === 0 ? slot / 2 : -(slot + 1) / 2);
+
 /**
  * Boxes found by the cells of the diagram they reach into (rows GRID_PX high, columns GRID_COLUMN_PX
  * wide): what a label could cover, looked up without a pass over the run or over the other lanes. Each
@@ -76,35 +81,44 @@ export type GridEntry<T> = { box: TextBox; what: T; owner: unknown };
  * added to and no others, so lifting a label costs the cells it spans, not the run.
  */
 export class BoxGrid<T> {
-  private readonly rows = new Map<number, Map<number, Array<GridEntry<T>>>>();
-  private readonly cellsOf = new Map<unknown, Array<[number, number]>>();
+  /** Each cell's boxes, by its row's slot, then its column's. */
+  private readonly rows: Array<Array<Array<GridEntry<T>> | undefined> | undefined> = [];
+  /** The cells each owner's boxes were added to: row, column, row, column, … */
+  private readonly cellsOf = new Map<unknown, number[]>();
   add(box: TextBox, what: T, owner?: unknown): void {
     const entry = { box, what, owner };
-    const taken = owner === undefined ? undefined : (this.cellsOf.get(owner) ?? []);
-    if (owner !== undefined && taken !== undefined) this.cellsOf.set(owner, taken);
+    let taken: number[] | undefined;
+    if (owner !== undefined) {
+      taken = this.cellsOf.get(owner);
+      if (taken === undefined) this.cellsOf.set(owner, (taken = []));
+    }
     const lastRow = Math.floor(box.bottom / GRID_PX);
     const firstColumn = Math.floor(box.left / GRID_COLUMN_PX);
     const lastColumn = Math.floor(box.right / GRID_COLUMN_PX);
     for (let row = Math.floor(box.top / GRID_PX); row <= lastRow; row++) {
-      let columns = this.rows.get(row);
-      if (columns === undefined) this.rows.set(row, (columns = new Map()));
+      const rowSlot = slotOf(row);
+      let columns = this.rows[rowSlot];
+      if (columns === undefined) this.rows[rowSlot] = columns = [];
       for (let column = firstColumn; column <= lastColumn; column++) {
-        const list = columns.get(column);
-        if (list === undefined) columns.set(column, [entry]);
+        const slot = slotOf(column);
+        const list = columns[slot];
+        if (list === undefined) columns[slot] = [entry];
         else list.push(entry);
-        if (taken !== undefined && !taken.some(([r, c]) => r === row && c === column)) taken.push([row, column]);
+        // A cell noted twice (an owner's two boxes in it) is emptied of them the first time.
+        taken?.push(row, column);
       }
     }
   }
   removeOwner(owner: unknown): void {
-    for (const [row, column] of this.cellsOf.get(owner) ?? []) {
-      const columns = this.rows.get(row);
-      const list = columns?.get(column);
-      if (columns !== undefined && list !== undefined)
-        columns.set(
-          column,
-          list.filter((entry) => entry.owner !== owner),
-        );
+    const taken = this.cellsOf.get(owner);
+    if (taken === undefined) return;
+    for (let i = 0; i < taken.length; i += 2) {
+      const list = this.rows[slotOf(taken[i] as number)]?.[slotOf(taken[i + 1] as number)];
+      if (list === undefined) continue;
+      // The others' boxes kept in their order, in the same list.
+      let kept = 0;
+      for (const entry of list) if (entry.owner !== owner) list[kept++] = entry;
+      list.length = kept;
     }
     this.cellsOf.delete(owner);
   }
@@ -116,16 +130,20 @@ export class BoxGrid<T> {
     let count = 0;
     const firstColumn = Math.floor(left / GRID_COLUMN_PX);
     const lastColumn = Math.floor(right / GRID_COLUMN_PX);
-    for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
-      const columns = this.rows.get(row);
+    const lastRow = Math.floor(bottom / GRID_PX);
+    for (let row = Math.floor(top / GRID_PX); row <= lastRow; row++) {
+      const columns = this.rows[slotOf(row)];
       if (columns === undefined) continue;
-      if (lastColumn - firstColumn + 1 > columns.size) {
-        columns.forEach((list, column) => {
-          if (column >= firstColumn && column <= lastColumn) out[count++] = list;
-        });
+      if (lastColumn - firstColumn + 1 > columns.length) {
+        // Wider than the row holds (or unbounded): each column it holds, if in the range.
+        for (let slot = 0; slot < columns.length; slot++) {
+          const list = columns[slot];
+          const column = cellOf(slot);
+          if (list !== undefined && column >= firstColumn && column <= lastColumn) out[count++] = list;
+        }
       } else
         for (let column = firstColumn; column <= lastColumn; column++) {
-          const list = columns.get(column);
+          const list = columns[slotOf(column)];
           if (list !== undefined) out[count++] = list;
         }
     }
@@ -200,6 +218,9 @@ interface Spot {
   x: number;
   labelWidth: number;
   tagged: boolean;
+  /** What the placed grid holds for its label and for its fate word. */
+  asLabel: { wire: Wire; tag: boolean };
+  asTag: { wire: Wire; tag: boolean };
   /** Its label's place while it is put (null: not put yet). */
   put: Place | null;
 }
@@ -320,31 +341,45 @@ const SIDES: readonly Side[] = ['below', 'right', 'left'];
 /** Not yet asked, in a search's scratch. */
 const UNKNOWN = -1;
 
-/** What a search knows of each of its places, by the place's index in its order (see LabelPlacer.orderPlaces). */
+/**
+ * What a search knows of each of its places: by the place's index in its order (see
+ * LabelPlacer.orderPlaces), or by its step along the line (the place at spot.x + j·LABEL_STEP_PX at j
+ * minus the lowest j, "by step").
+ */
 class SearchScratch {
   readonly at: Float64Array;
-  readonly y: Float64Array;
-  /** Whether the label there is clear of the markers and the placed texts (labelClearAt): 1 or 0. */
-  readonly clear: Uint8Array;
+  /** Each place's step. */
+  readonly step: Int32Array;
+  /** The places over a lane's line and their steps, while orderPlaces puts them after those inside the gap. */
+  readonly overAt: Float64Array;
+  readonly overStep: Int32Array;
+  /** The places where the label is clear of the markers and the placed texts (labelClearAt), in order. */
+  readonly open: Int32Array;
+  /** By step: the place's x and y on the line, its label's box, and whether that box is clear. */
+  readonly stepAt: Float64Array;
+  readonly stepY: Float64Array;
   readonly labelLeft: Float64Array;
   readonly labelRight: Float64Array;
   readonly labelTop: Float64Array;
   readonly labelBottom: Float64Array;
-  /** The place at spot.x + j·LABEL_STEP_PX (by j from the lowest), or -1. */
-  readonly placeAt: Int32Array;
-  /** Off the other wires' lines (offLinesAt): 1, 0, or UNKNOWN. */
+  readonly stepClear: Uint8Array;
+  /** By index in `open`: off the other wires' lines (offLinesAt): 1, 0, or UNKNOWN. */
   readonly offLines: Int8Array;
-  /** The fate word clear on side SIDES[s] (tagClearAt), at s·size + k: 1, 0, or UNKNOWN. */
+  /** By index k in `open`: the fate word clear on side SIDES[s] (tagClearAt), at s·(how many are open) + k: 1, 0, or UNKNOWN. */
   readonly tagClear: Int8Array;
   constructor(readonly size: number) {
     this.at = new Float64Array(size);
-    this.y = new Float64Array(size);
-    this.clear = new Uint8Array(size);
+    this.step = new Int32Array(size);
+    this.overAt = new Float64Array(size);
+    this.overStep = new Int32Array(size);
+    this.open = new Int32Array(size);
+    this.stepAt = new Float64Array(size);
+    this.stepY = new Float64Array(size);
     this.labelLeft = new Float64Array(size);
     this.labelRight = new Float64Array(size);
     this.labelTop = new Float64Array(size);
     this.labelBottom = new Float64Array(size);
-    this.placeAt = new Int32Array(size);
+    this.stepClear = new Uint8Array(size);
     this.offLines = new Int8Array(size);
     this.tagClear = new Int8Array(3 * size);
   }
@@ -403,12 +438,13 @@ class LabelPlacer {
     return { right, left };
   }
 
-  private crossedByLine(spot: Spot, box: TextBox): boolean {
+  /** Whether another wire's line runs through a text whose box (with its halo) is [boxLeft, boxRight] × [boxTop, boxBottom]. */
+  private crossedByLine(spot: Spot, boxLeft: number, boxRight: number, boxTop: number, boxBottom: number): boolean {
     // The text itself, inside its halo: a line under the halo is already broken by it.
-    const left = box.left + 3;
-    const right = box.right - 3;
-    const top = box.top + 3;
-    const bottom = box.bottom - 3;
+    const left = boxLeft + 3;
+    const right = boxRight - 3;
+    const top = boxTop + 3;
+    const bottom = boxBottom - 3;
     for (let row = Math.floor(top / GRID_PX); row <= Math.floor(bottom / GRID_PX); row++) {
       const wires = this.lineRows.get(row);
       if (wires !== undefined)
@@ -454,32 +490,66 @@ class LabelPlacer {
   /** A search's places and what is known of each, reused from one search to the next (grown when a gap needs more). */
   private scratch = new SearchScratch(0);
 
+  /** How many steps left of the markers' place a search's places reach: its lowest j is minus this (set by orderPlaces). */
+  private stepsLeft = 0;
+
   /**
    * Fills the scratch with a spot's places, in the order a search tries them: its line's points
    * LABEL_STEP_PX apart, nearest the markers' place first (left, then right), those that keep the
-   * label wholly inside the gap before those over a lane's line. Returns how many there are.
+   * label wholly inside the gap before those over a lane's line. Returns how many there are. A place
+   * is x − d or x + d (d a whole number of steps), each side's places running out where the gap ends:
+   * so they are one run of steps, from stepsLeft left of x to the last right of it.
    */
   private orderPlaces(spot: Spot): number {
     const { x, left, right } = spot;
-    const tries = this.tries;
-    tries.length = 0;
-    tries.push(x);
+    let stepsLeft = 0;
+    let stepsRight = 0;
     for (let d = LABEL_STEP_PX; x - d > left || x + d < right; d += LABEL_STEP_PX) {
-      if (x - d > left) tries.push(x - d);
-      if (x + d < right) tries.push(x + d);
+      if (x - d > left) stepsLeft = d / LABEL_STEP_PX;
+      if (x + d < right) stepsRight = d / LABEL_STEP_PX;
     }
-    if (this.scratch.size < tries.length) this.scratch = new SearchScratch(2 * tries.length);
-    const { at } = this.scratch;
-    let n = 0;
-    for (const place of tries) if (insideGap(spot, place)) at[n++] = place;
-    for (const place of tries) if (!insideGap(spot, place)) at[n++] = place;
+    const n = stepsLeft + stepsRight + 1;
+    if (this.scratch.size < n) this.scratch = new SearchScratch(2 * n);
+    this.stepsLeft = stepsLeft;
+    const { at, step, overAt, overStep } = this.scratch;
+    const most = Math.max(stepsLeft, stepsRight);
+    // insideGap, written out: the places inside go in as they come, those over a lane's line after them.
+    const half = spot.labelWidth / 2;
+    let k = 0;
+    let over = 0;
+    for (let m = 0; m <= most; m++) {
+      // The place m steps left (x itself at m = 0), then m steps right, as the tries go.
+      if (m <= stepsLeft) {
+        const place = x - m * LABEL_STEP_PX;
+        if (place - half >= left && place + half <= right) {
+          at[k] = place;
+          step[k++] = stepsLeft - m;
+        } else {
+          overAt[over] = place;
+          overStep[over++] = stepsLeft - m;
+        }
+      }
+      if (m > 0 && m <= stepsRight) {
+        const place = x + m * LABEL_STEP_PX;
+        if (place - half >= left && place + half <= right) {
+          at[k] = place;
+          step[k++] = stepsLeft + m;
+        } else {
+          overAt[over] = place;
+          overStep[over++] = stepsLeft + m;
+        }
+      }
+    }
+    for (let o = 0; o < over; o++) {
+      at[k] = overAt[o] as number;
+      step[k++] = overStep[o] as number;
+    }
     return n;
   }
-  private readonly tries: number[] = [];
 
   /**
-   * labelClearAt at each of a spot's first `n` places (the scratch's, from orderPlaces), in one sweep,
-   * into the scratch's `clear`. The markers and placed texts in the rows the places reach are gathered
+   * labelClearAt at each of a spot's `n` places (the scratch's, from orderPlaces), in one sweep: the
+   * places where it holds go into the scratch's `open`, in order, and how many is returned. The markers and placed texts in the rows the places reach are gathered
    * once; each is tested exactly as labelClearAt tests it (boxesMeet against the label and its block)
    * but only at the places whose boxes could reach it: those where the box holding both, widened by a
    * pixel, meets it along x and along the line's y. So a search costs its places plus what stands near
@@ -487,46 +557,41 @@ class LabelPlacer {
    * label's and block's sides at each place are computed once, as textBox and labelBlockAt compute
    * them, and no object is made per test.
    */
-  private labelsClearAlong(spot: Spot, n: number): void {
-    const { at: places, y: ys, clear, labelLeft, labelRight, labelTop, labelBottom, placeAt } = this.scratch;
-    if (n === 0) return;
+  private labelsClearAlong(spot: Spot, n: number): number {
+    const { step, open, stepAt, stepY, stepClear, labelLeft, labelRight, labelTop, labelBottom } = this.scratch;
+    if (n === 0) return 0;
     const { wire } = spot;
     const halfLabel = spot.labelWidth / 2;
     const halfBlock = spot.width / 2 - LABEL_PAD_X;
-    // The place at spot.x + j·LABEL_STEP_PX, by j.
-    let jLow = Infinity;
-    let jHigh = -Infinity;
-    let xLow = Infinity;
-    let xHigh = -Infinity;
-    let yLow = Infinity;
-    let yHigh = -Infinity;
-    for (let k = 0; k < n; k++) {
-      const at = places[k] as number;
-      const y = spot.yOn(at);
-      ys[k] = y;
-      clear[k] = 1;
+    // The places by step: the one at i is x + (i − stepsLeft)·LABEL_STEP_PX, as orderPlaces made it.
+    const jLow = -this.stepsLeft;
+    const jHigh = jLow + n - 1;
+    const { x1, y1, x2, y2 } = wire;
+    for (let i = 0; i < n; i++) {
+      const at = spot.x + (i + jLow) * LABEL_STEP_PX;
+      // spot.yOn(at), written out.
+      const y = x2 === x1 ? (y1 + y2) / 2 : y1 + ((y2 - y1) * (at - x1)) / (x2 - x1);
+      stepAt[i] = at;
+      stepY[i] = y;
+      stepClear[i] = 1;
       // textBox(at, y - LABEL_RAISE, spot.labelWidth, 15), side by side.
       const baseline = y - LABEL_RAISE;
-      labelLeft[k] = at - halfLabel - TEXT_HALO_PX;
-      labelRight[k] = at + halfLabel + TEXT_HALO_PX;
-      labelTop[k] = textTop(baseline, 15) - TEXT_HALO_PX;
-      labelBottom[k] = textBottom(baseline, 15) + TEXT_HALO_PX;
-      const j = Math.round((at - spot.x) / LABEL_STEP_PX);
-      jLow = Math.min(jLow, j);
-      jHigh = Math.max(jHigh, j);
-      xLow = Math.min(xLow, at);
-      xHigh = Math.max(xHigh, at);
-      yLow = Math.min(yLow, y);
-      yHigh = Math.max(yHigh, y);
+      labelLeft[i] = at - halfLabel - TEXT_HALO_PX;
+      labelRight[i] = at + halfLabel + TEXT_HALO_PX;
+      labelTop[i] = textTop(baseline, 15) - TEXT_HALO_PX;
+      labelBottom[i] = textBottom(baseline, 15) + TEXT_HALO_PX;
     }
-    placeAt.fill(-1, 0, jHigh - jLow + 1);
-    for (let k = 0; k < n; k++) placeAt[Math.round(((places[k] as number) - spot.x) / LABEL_STEP_PX) - jLow] = k;
+    // x and y move one way along the line: their extremes are at its two ends.
+    const xLow = stepAt[0] as number;
+    const xHigh = stepAt[n - 1] as number;
+    const yLow = Math.min(stepY[0] as number, stepY[n - 1] as number);
+    const yHigh = Math.max(stepY[0] as number, stepY[n - 1] as number);
     // The box holding a place's label and its block, about (at, y): the block spans LABEL_ABOVE..LABEL_BELOW, which holds the label's rows.
     const halfX = Math.max(halfLabel + 3, halfBlock) + 1;
     const above = LABEL_ABOVE + 1;
     const below = LABEL_BELOW + 1;
-    const level = wire.x2 === wire.x1 || wire.y2 === wire.y1;
-    const slope = level ? 0 : (wire.y2 - wire.y1) / (wire.x2 - wire.x1);
+    const level = x2 === x1 || y2 === y1;
+    const slope = level ? 0 : (y2 - y1) / (x2 - x1);
     const test = (box: TextBox, marker: boolean): void => {
       // The places whose holding box meets `box` along x, then along the line's y.
       let from = box.left - halfX;
@@ -534,33 +599,32 @@ class LabelPlacer {
       const low = box.top - below;
       const high = box.bottom + above;
       if (level) {
-        const y = ys[0] as number;
+        const y = stepY[0] as number;
         if (y < low || y > high) return;
       } else {
-        const a = wire.x1 + (low - wire.y1) / slope;
-        const b = wire.x1 + (high - wire.y1) / slope;
+        const a = x1 + (low - y1) / slope;
+        const b = x1 + (high - y1) / slope;
         from = Math.max(from, Math.min(a, b) - 1);
         to = Math.min(to, Math.max(a, b) + 1);
       }
-      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1);
-      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1);
-      for (let j = first; j <= last; j++) {
-        const k = placeAt[j - jLow] as number;
-        if (k < 0 || clear[k] === 0) continue;
+      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1) - jLow;
+      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1) - jLow;
+      for (let i = first; i <= last; i++) {
+        if (stepClear[i] === 0) continue;
         // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
         if (
-          Math.min(box.right, labelRight[k] as number) > Math.max(box.left, labelLeft[k] as number) &&
-          Math.min(box.bottom, labelBottom[k] as number) > Math.max(box.top, labelTop[k] as number)
+          Math.min(box.right, labelRight[i] as number) > Math.max(box.left, labelLeft[i] as number) &&
+          Math.min(box.bottom, labelBottom[i] as number) > Math.max(box.top, labelTop[i] as number)
         )
-          clear[k] = 0;
+          stepClear[i] = 0;
         else if (marker) {
-          const at = places[k] as number;
-          const y = ys[k] as number;
+          const at = stepAt[i] as number;
+          const y = stepY[i] as number;
           if (
             Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
             Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
           )
-            clear[k] = 0;
+            stepClear[i] = 0;
         }
       }
     };
@@ -578,21 +642,56 @@ class LabelPlacer {
     for (let l = 0; l < placedCount; l++)
       for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
         if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) test(box, false);
+    let c = 0;
+    for (let k = 0; k < n; k++) if (stepClear[step[k] as number] === 1) open[c++] = k;
+    return c;
   }
 
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
   private tagClearAt(spot: Spot, at: number, side: Side): boolean {
-    const { tag } = this.boxesAt(spot, at, side);
-    if (tag === null) return true;
-    return (
-      !this.markerBoxes.some(tag, () => true) &&
-      !this.placed.some(tag, (other) => !other.tag && tagMeetsLabelOf(spot.wire, other.wire))
-    );
+    if (!spot.tagged) return true;
+    // Its box, as boxesAt gives it (textBox written out), found with no object made.
+    const x = this.tagXOf(spot, at, side);
+    const baseline = LabelPlacer.tagYOf(spot.yOn(at), side);
+    const left = x - this.fateWidth / 2 - TEXT_HALO_PX;
+    const right = x + this.fateWidth / 2 + TEXT_HALO_PX;
+    const top = textTop(baseline, 14) - TEXT_HALO_PX;
+    const bottom = textBottom(baseline, 14) + TEXT_HALO_PX;
+    // boxesMeet(box, tag) for each box near it: a marker, or a placed label on screen with the word.
+    const markerLists = this.markerLists;
+    const markerCount = this.markerBoxes.cellLists(top, bottom, left, right, markerLists);
+    for (let l = 0; l < markerCount; l++)
+      for (const { box } of markerLists[l] as Array<GridEntry<null>>)
+        if (
+          Math.min(box.right, right) > Math.max(box.left, left) &&
+          Math.min(box.bottom, bottom) > Math.max(box.top, top)
+        )
+          return false;
+    const placedLists = this.placedLists;
+    const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
+    for (let l = 0; l < placedCount; l++)
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
+        if (
+          Math.min(box.right, right) > Math.max(box.left, left) &&
+          Math.min(box.bottom, bottom) > Math.max(box.top, top) &&
+          !other.tag &&
+          tagMeetsLabelOf(spot.wire, other.wire)
+        )
+          return false;
+    return true;
   }
 
   /** Whether no other wire's line runs through a spot's label text at x. */
   private offLinesAt(spot: Spot, at: number): boolean {
-    return !this.crossedByLine(spot, textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15));
+    // textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15), written out.
+    const baseline = spot.yOn(at) - LABEL_RAISE;
+    return !this.crossedByLine(
+      spot,
+      at - spot.labelWidth / 2 - TEXT_HALO_PX,
+      at + spot.labelWidth / 2 + TEXT_HALO_PX,
+      textTop(baseline, 15) - TEXT_HALO_PX,
+      textBottom(baseline, 15) + TEXT_HALO_PX,
+    );
   }
 
   /** Whether the label at x, its fate word `side` of it, is clear of the markers and of what is placed (and, `offLines`, of the other wires' lines). */
@@ -625,23 +724,24 @@ class LabelPlacer {
     // This is clearAt asked of each place in that order, with each of its parts asked once per place
     // (the label's for all places in one sweep, the fate word's once per place and side) and the rest
     // only when the parts before it hold: the answer is clearAt's.
-    this.labelsClearAlong(spot, n);
-    const { at: places, clear, offLines, tagClear } = this.scratch;
-    offLines.fill(UNKNOWN, 0, n);
-    tagClear.fill(UNKNOWN, 0, 3 * n);
+    // Only the places where the label is clear are asked more, in order (`open`, by their index there).
+    const c = this.labelsClearAlong(spot, n);
+    const { at: places, open, offLines, tagClear } = this.scratch;
+    offLines.fill(UNKNOWN, 0, c);
+    tagClear.fill(UNKNOWN, 0, 3 * c);
     const sides = spot.tagged ? 3 : 1;
-    for (const linesCount of [true, false]) {
+    for (let pass = 0; pass < 2; pass++) {
+      const linesCount = pass === 0;
       for (let s = 0; s < sides; s++) {
         const side = SIDES[s] as Side;
-        for (let k = 0; k < n; k++) {
-          if (clear[k] === 0) continue;
-          const at = places[k] as number;
+        for (let k = 0; k < c; k++) {
+          const at = places[open[k] as number] as number;
           if (linesCount) {
             if (offLines[k] === UNKNOWN) offLines[k] = this.offLinesAt(spot, at) ? 1 : 0;
             if (offLines[k] === 0) continue;
           }
-          if (tagClear[s * n + k] === UNKNOWN) tagClear[s * n + k] = this.tagClearAt(spot, at, side) ? 1 : 0;
-          if (tagClear[s * n + k] === 1) return { at, side };
+          if (tagClear[s * c + k] === UNKNOWN) tagClear[s * c + k] = this.tagClearAt(spot, at, side) ? 1 : 0;
+          if (tagClear[s * c + k] === 1) return { at, side };
         }
       }
     }
@@ -686,9 +786,10 @@ class LabelPlacer {
 
   private drop(spot: Spot): void {
     this.log.steps.push([this.positions.get(spot.wire) as number, spot.put]);
-    const boxes = wireTextBoxes(spot.wire);
-    this.placed.add(boxes.label, { wire: spot.wire, tag: false }, spot.wire);
-    if (boxes.tag !== null) this.placed.add(boxes.tag, { wire: spot.wire, tag: true }, spot.wire);
+    // wireTextBoxes(spot.wire), with the widths its spot already has.
+    const { wire } = spot;
+    this.placed.add(textBox(wire.labelX, wire.labelY - LABEL_RAISE, spot.labelWidth, 15), spot.asLabel, wire);
+    if (spot.tagged) this.placed.add(textBox(wire.tagX, wire.tagY, this.fateWidth, 14), spot.asTag, wire);
   }
 
   private lift(spot: Spot): void {
@@ -733,6 +834,8 @@ class LabelPlacer {
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
+      asLabel: { wire, tag: false },
+      asTag: { wire, tag: true },
       put: null,
     };
     this.spots.set(wire, spot);

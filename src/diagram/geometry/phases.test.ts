@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { wordEvents, type Transcript } from '../../engine';
 import { runRaceById, runScenarioById } from '../../scenarios/index';
 import { finishLayout, layItems, layLanes, layoutDiagram, layRows, prepare } from './layout';
-import { BoxGrid, placeLabels, unplacedTags } from './labelPlacement';
+import { BoxGrid, placeLabels, unplacedTags, type GridEntry } from './labelPlacement';
 
 // The layout's phases are pure functions of what the phases before them answer: prepare (what no
 // position depends on), rows, lanes, items, the wire labels, and the finish. Each is checked here on its own.
@@ -114,5 +114,28 @@ describe('the box grid the label placer looks boxes up in', () => {
     expect(seen(0, 200)).toEqual(['b']);
     expect(grid.some(box(140, 145), () => true)).toBe(false);
     expect(grid.some(box(75, 76), (what) => what === 'b')).toBe(true);
+  });
+
+  it('finds and removes boxes left of and above the origin as it does the others, each in its own cells', () => {
+    const grid = new BoxGrid<string>();
+    // 128 px columns: -300..-10 reaches into columns -3 to -1; -100..-70 into row -2; 10..20 into column 0, row 0.
+    grid.add(box(-100, -70, -300, -10), 'west', 'owner-w');
+    grid.add(box(10, 20, 10, 20), 'east', 'owner-e');
+    // Row 2, column 1: the mirror of row -2, column -1, which must not be taken for it.
+    grid.add(box(130, 140, 150, 160), 'mirror', 'owner-m');
+    const lists: Array<Array<GridEntry<string>>> = [];
+    const whatIn = (top: number, bottom: number, left: number, right: number) =>
+      lists
+        .slice(0, grid.cellLists(top, bottom, left, right, lists))
+        .flatMap((list) => list.map((entry) => entry.what))
+        .sort();
+    expect(whatIn(-90, -80, -200, -150)).toEqual(['west']);
+    expect(whatIn(-90, -80, -100, -20)).toEqual(['west']);
+    expect(whatIn(-90, 15, -200, 15)).toEqual(['east', 'west', 'west']);
+    expect(whatIn(-90, -80, 0, 100)).toEqual([]);
+    expect(grid.some(box(-90, -80, -20, -15), (what) => what === 'west')).toBe(true);
+    expect(grid.some(box(-90, -80, 5, 8), () => true)).toBe(false);
+    grid.removeOwner('owner-w');
+    expect(whatIn(-200, 200, -Infinity, Infinity)).toEqual(['east', 'mirror']);
   });
 });
