@@ -3,21 +3,27 @@
 // top of its diagram on screen with nothing scrolled by hand), the keyboard's focus on that heading and
 // the verdict announced; another broken statement's "Show failing ordering" does the same; and the code
 // column keeps its width through every state (the starter, a Check running, its result, the ordering
-// open and closed, another exercise and back), so nothing on the page jumps sideways.
+// open and closed, another exercise and back), and neither the editor nor the statements table moves
+// (the Check's status takes one slot of one height, its Stop button in it), so nothing jumps.
 import { expect, test, type Page } from '@playwright/test';
 import { shown, whole } from './pages/geometry';
 import { CHECK_MS, ExercisesPage } from './pages/ExercisesPage';
 import { LabPage } from './pages/LabPage';
 
-/** The code column's width and the statements table's place in the results column's content (scrolling aside). */
-function measure(page: Page): Promise<{ code: number; table: number }> {
+/**
+ * The code column's width, the editor's top, and the statements table's place in the results column's
+ * content (scrolling aside).
+ */
+function measure(page: Page): Promise<{ code: number; editor: number; table: number }> {
   return page.locator('.exercise-grid').evaluate((grid) => {
     const code = grid.querySelector('.exercise-code')?.getBoundingClientRect().width ?? -1;
+    const editor = grid.querySelector('.exercise-editor')?.getBoundingClientRect().top ?? -1;
     const results = grid.querySelector('.exercise-results');
     const table = grid.querySelector('.exercise-statements');
-    if (results === null || table === null) return { code, table: -1 };
+    if (results === null || table === null) return { code, editor, table: -1 };
     return {
       code,
+      editor,
       table: table.getBoundingClientRect().top - results.getBoundingClientRect().top + results.scrollTop,
     };
   });
@@ -28,7 +34,12 @@ async function expectInView(exercises: ExercisesPage, statement: string): Promis
   const page = exercises.page;
   const section = page.locator(`.exercise-failing[data-statement="${statement}"]`);
   await expect(exercises.failingFlow(statement)).toBeVisible();
-  expect.soft(whole(await shown(section.locator('h3'))), 'the heading in view').toBe(true);
+  const heading = await shown(section.locator('h3'));
+  expect.soft(whole(heading), 'the heading in view').toBe(true);
+  // Not under the verdict, which stays at the top of the column.
+  const verdict = await shown(page.locator('.exercise-status'));
+  expect.soft(heading.box.top, 'the heading below the verdict').toBeGreaterThanOrEqual(verdict.box.bottom - 1);
+  expect.soft(whole(verdict), 'the verdict in view').toBe(true);
   expect.soft(whole(await shown(page.getByTestId('exercise-break'))), 'the break in view').toBe(true);
   const diagram = await shown(section.locator('.exercise-diagram'));
   expect.soft(diagram.seen.top, 'the diagram’s top in view').toBeLessThanOrEqual(diagram.box.top + 1);
@@ -86,8 +97,11 @@ for (const size of [
     const back = await measure(page);
 
     const states = { starter, checking, result, open, closed, other, back };
-    for (const [state, { code, table }] of Object.entries(states)) {
+    for (const [state, { code, editor, table }] of Object.entries(states)) {
       expect.soft(Math.abs(code - starter.code), `the code column's width when ${state}: ${code}`).toBeLessThan(1);
+      // (Another exercise has a summary of its own above its editor.)
+      if (state !== 'other')
+        expect.soft(Math.abs(editor - starter.editor), `the editor's top when ${state}: ${editor}`).toBeLessThan(1);
       expect
         .soft(Math.abs(table - starter.table), `the statements table's place when ${state}: ${table}`)
         .toBeLessThan(1);
