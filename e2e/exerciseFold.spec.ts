@@ -1,4 +1,5 @@
-// Proves the Exercises tab at a projector's sizes (1280×720 and 1440×900): a Check that finds a broken
+// Proves the Exercises tab at a projector's sizes (1280×720 and 1440×900): every exercise's title whole
+// in the picker; a Check that finds a broken
 // statement opens its shortest failing ordering in view (its heading, the step where it broke and the
 // top of its diagram on screen with nothing scrolled by hand), the keyboard's focus on that heading and
 // the verdict announced; another broken statement's "Show failing ordering" does the same; and the code
@@ -60,6 +61,23 @@ for (const size of [
     await lab.open();
     await exercises.open();
     await expect(exercises.editor).toContainText('export function createBuffer(capacity)');
+    // Every exercise's title is whole in the picker: its text, set in the select's font, fits inside the
+    // select's box less its padding and the arrow (20 px).
+    const cut = await exercises.picker.evaluate((select: HTMLSelectElement) => {
+      const style = getComputedStyle(select);
+      const probe = document.createElement('span');
+      probe.style.cssText = `position: absolute; visibility: hidden; white-space: pre; font: ${style.font}`;
+      document.body.append(probe);
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      const cut = [...select.options].flatMap((option) => {
+        probe.textContent = option.text;
+        const width = probe.getBoundingClientRect().width;
+        return width > room ? [`${option.text}: ${Math.round(width)} > ${Math.round(room)} px`] : [];
+      });
+      probe.remove();
+      return cut;
+    });
+    expect.soft(cut, 'titles cut in the picker').toEqual([]);
     const starter = await measure(page);
 
     await exercises.check.click();

@@ -92,11 +92,12 @@ function ExercisePicker({ list }: { list: readonly ExerciseListing[] }) {
   const select = useExerciseStore((s) => s.select);
   return (
     <label className="exercise-picker">
-      <span>Exercise</span>
+      <span className="lab-label">Exercise</span>
       <select value={selected ?? ''} onChange={(event) => void select(event.target.value)} disabled={list.length === 0}>
         {list.map((exercise) => (
+          // The title alone: with its id after it the longest was cut in the code column at 1280×720.
           <option key={exercise.id} value={exercise.id}>
-            {exercise.title} ({exercise.id})
+            {exercise.title}
           </option>
         ))}
       </select>
