@@ -1,8 +1,8 @@
 // Proves the Exercises tab at a projector's sizes (1280×720 and 1440×900): every exercise's title whole
 // in the picker; a Check that finds a broken
 // statement opens its shortest failing ordering in view (its heading, the step where it broke and the
-// top of its diagram on screen with nothing scrolled by hand), the keyboard's focus on that heading and
-// the verdict announced; another broken statement's "Show failing ordering" does the same; and the code
+// top of its diagram on screen with nothing scrolled by hand), the keyboard's focus on that heading (in
+// the editor still when the Check was pressed there) and the verdict announced; another broken statement's "Show failing ordering" does the same; and the code
 // column keeps its width through every state (the starter, a Check running, its result, the ordering
 // open and closed, another exercise and back), and neither the editor nor the statements table moves
 // (the Check's status takes one slot of one height, its Stop button in it), so nothing jumps.
@@ -114,7 +114,15 @@ for (const size of [
     await expect(exercises.editor).toContainText('createBuffer');
     const back = await measure(page);
 
-    const states = { starter, checking, result, open, closed, other, back };
+    // Checked from the editor (Ctrl+Enter): the ordering opens in view, and the focus stays in the code.
+    await exercises.editor.click();
+    await page.keyboard.press('ControlOrMeta+Enter');
+    await expect(page.locator('.exercise-panel')).toHaveAttribute('data-checks', '2', { timeout: CHECK_MS });
+    await expectInView(exercises, 'within-capacity');
+    await expect(exercises.editor).toBeFocused();
+    const again = await measure(page);
+
+    const states = { starter, checking, result, open, closed, other, back, again };
     for (const [state, { code, editor, table }] of Object.entries(states)) {
       expect.soft(Math.abs(code - starter.code), `the code column's width when ${state}: ${code}`).toBeLessThan(1);
       // (Another exercise has a summary of its own above its editor.)
