@@ -290,7 +290,7 @@ function Results({ exercise }: { exercise: ExerciseListing }) {
               {progress === null || progress.total === 0 ? '…' : `: runs ${progress.done} of ${progress.total}`}
             </span>
             <progress max={progress?.total || 1} value={progress?.done ?? undefined} aria-label="Check progress" />
-            {/* Here, not in the code's toolbar: the toolbar keeps its buttons and its one row while a Check runs. */}
+            {/* Here, not in the code's toolbar: the toolbar and the editor under it do not move while a Check runs. */}
             <button type="button" className="panel-toggle" onClick={stopCheck}>
               Stop
             </button>
@@ -432,8 +432,9 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Opened, it comes into view at the top of the results column, under the held status line (before it is
-  // painted, so nothing is seen to jump): its heading, where it broke and the diagram. The focus follows to its heading, unless the
-  // student is in the editor (Ctrl+Enter there): the verdict's status line has said what the Check found.
+  // painted, so nothing is seen to jump): its heading, where it broke and the diagram. The focus follows
+  // to its heading, unless the student is in the editor (Ctrl+Enter there): the status line has announced
+  // the verdict.
   useLayoutEffect(() => {
     const element = section.current;
     const column = element?.closest('.exercise-results');
