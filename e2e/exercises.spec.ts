@@ -16,6 +16,8 @@ const solution = (name: string): string =>
   readFileSync(new URL(`../src/exercise/solutions/${name}.js`, import.meta.url), 'utf8');
 const REFERENCE = solution('buffer');
 const EVICTS_FINAL = solution('buffer-evicts-final');
+/** The buffer starter's first line (no solution begins with it). */
+const STARTER_FIRST_LINE = '// Exercise: the bounded SSE buffer';
 /** The reference with an endless loop in offer(): the sandbox's budget ends it. */
 const ENDLESS = REFERENCE.replace('offer(item) {', 'offer(item) {\n      while (true) {}');
 /** The reference, throwing at the first final response it is offered. */
@@ -165,7 +167,8 @@ test('Download, Upload (a bad file refused, the code kept) and Reset to starter 
   const exercises = new ExercisesPage(page);
   await lab.open();
   await exercises.open();
-  await expect(exercises.editor).toContainText('This starter is the failure mode');
+  // The starter's first line (the editor's DOM holds only the lines in view, fewer in a narrower column).
+  await expect(exercises.editor).toContainText(STARTER_FIRST_LINE);
   await exercises.replaceCode(EVICTS_FINAL);
 
   const downloading = page.waitForEvent('download');
@@ -197,7 +200,7 @@ test('Download, Upload (a bad file refused, the code kept) and Reset to starter 
 
   // Reset to starter, then Undo.
   await exercises.reset.click();
-  await expect(exercises.editor).toContainText('This starter is the failure mode');
+  await expect(exercises.editor).toContainText(STARTER_FIRST_LINE);
   await expect.poll(() => exercises.code()).toContain('This starter is the failure mode');
   await exercises.undoReset.click();
   await expect.poll(() => exercises.code()).toBe(REFERENCE);

@@ -59,7 +59,7 @@ const REPORT: CheckReport = {
   passed: false,
 };
 
-function fakes(stored: Record<string, string> = {}) {
+function fakes(stored: Record<string, string> = {}, report: CheckReport = REPORT) {
   const calls: ToolCall[] = [];
   const kept = new Map(Object.entries(stored));
   const storage: CodeStorage = {
@@ -74,8 +74,7 @@ function fakes(stored: Record<string, string> = {}) {
       calls.push(call);
       if (call.type === 'exercises')
         return Promise.resolve({ type: 'exercise-list', requestId: 1, exercises: LISTING });
-      if (call.type === 'exercise-check')
-        return Promise.resolve({ type: 'exercise-report', requestId: 2, report: REPORT });
+      if (call.type === 'exercise-check') return Promise.resolve({ type: 'exercise-report', requestId: 2, report });
       if (call.type === 'exercise-run')
         return Promise.resolve({
           type: 'exercise-transcript',
@@ -146,6 +145,35 @@ describe('the Exercises store', () => {
       calls: [{ call: 'offer(1)' }],
       run: { status: 'done', value: { failure: 'offer() threw' } },
     });
+  });
+
+  it('opens the first broken statement’s failing ordering as the Check answers, and none when the code failed or all hold', async () => {
+    const held = { ...REPORT.statements[0]!, id: 'held', holds: true, failing: undefined, explanation: undefined };
+    const second = { ...REPORT.statements[0]!, id: 'second-broken' };
+    const { store, calls } = fakes(
+      { [SELECTED_KEY]: 'second' },
+      { ...REPORT, statements: [held, REPORT.statements[0]!, second] },
+    );
+    await store.getState().load();
+    store.getState().setCode('// checked\n');
+    await store.getState().runCheck();
+    expect(store.getState().opened).toMatchObject({ statement: 'bounded', run: { status: 'done' } });
+    expect(calls.filter((call) => call.type === 'exercise-run')).toMatchObject([{ code: '// checked\n' }]);
+
+    const failed = fakes(
+      { [SELECTED_KEY]: 'second' },
+      { ...REPORT, error: { kind: 'budget', message: 'over budget' } },
+    );
+    await failed.store.getState().load();
+    await failed.store.getState().runCheck();
+    expect(failed.store.getState().check).toMatchObject({ status: 'done' });
+    expect(failed.store.getState().opened).toBeNull();
+
+    const passed = fakes({ [SELECTED_KEY]: 'second' }, { ...REPORT, passed: true, statements: [held] });
+    await passed.store.getState().load();
+    await passed.store.getState().runCheck();
+    expect(passed.store.getState().opened).toBeNull();
+    expect(passed.calls.some((call) => call.type === 'exercise-run')).toBe(false);
   });
 
   it('reads a file as a module only when it is UTF-8 text within the size', () => {

@@ -1,4 +1,10 @@
+import type { CheckReport } from '../../exercise/types';
 import { CHECK_BUDGET_MS, message, type CheckSlice, type ExerciseSlice } from './state';
+
+/** The first statement the report found broken with an ordering to replay, in the exercise's order. */
+function firstBroken(report: CheckReport): string | undefined {
+  return report.statements.find((statement) => !statement.holds && statement.failing !== undefined)?.id;
+}
 
 /** Check: the worker grades the code the editor holds; a newer Check or another exercise leaves an answer unread. */
 export const createCheckSlice: ExerciseSlice<CheckSlice> =
@@ -35,12 +41,17 @@ export const createCheckSlice: ExerciseSlice<CheckSlice> =
           },
         );
         if (superseded()) return;
+        const { report } = answer;
         set({
-          check: { status: 'done', value: answer.report },
+          check: { status: 'done', value: report },
           progress: null,
           checksSettled: get().checksSettled + 1,
-          revealError: answer.report.error?.line === undefined ? get().revealError : get().revealError + 1,
+          revealError: report.error?.line === undefined ? get().revealError : get().revealError + 1,
         });
+        // The first broken statement's shortest failing ordering opens at once: the Check's answer is the
+        // ordering, not a button to find (a failure of the code opens from its note, beside the editor).
+        const broken = report.error === undefined ? firstBroken(report) : undefined;
+        if (broken !== undefined) await get().openFailing(broken);
       } catch (error) {
         if (superseded()) return;
         set({

@@ -1,4 +1,14 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type KeyboardEvent,
+} from 'react';
 import type { CheckReport, CodeError, StatementResult } from '../../exercise/types';
 import type { ExerciseListing, ExerciseRun, OpenedOrdering } from '../../store/exerciseStore';
 import { useExerciseStore } from '../../store/exercises';
@@ -82,11 +92,12 @@ function ExercisePicker({ list }: { list: readonly ExerciseListing[] }) {
   const select = useExerciseStore((s) => s.select);
   return (
     <label className="exercise-picker">
-      <span>Exercise</span>
+      <span className="lab-label">Exercise</span>
       <select value={selected ?? ''} onChange={(event) => void select(event.target.value)} disabled={list.length === 0}>
         {list.map((exercise) => (
+          // The title alone: with its id after it the longest was cut in the code column at 1280×720.
           <option key={exercise.id} value={exercise.id}>
-            {exercise.title} ({exercise.id})
+            {exercise.title}
           </option>
         ))}
       </select>
@@ -142,7 +153,6 @@ function CodeColumn({ exercise }: { exercise: ExerciseListing }) {
 function Toolbar({ exercise, code }: { exercise: ExerciseListing; code: string | null }) {
   const check = useExerciseStore((s) => s.check);
   const runCheck = useExerciseStore((s) => s.runCheck);
-  const stopCheck = useExerciseStore((s) => s.stopCheck);
   const upload = useExerciseStore((s) => s.upload);
   const resetToStarter = useExerciseStore((s) => s.resetToStarter);
   const input = useRef<HTMLInputElement>(null);
@@ -163,11 +173,6 @@ function Toolbar({ exercise, code }: { exercise: ExerciseListing; code: string |
       >
         Check
       </button>
-      {checking && (
-        <button type="button" className="panel-toggle" onClick={stopCheck}>
-          Stop
-        </button>
-      )}
       <button
         type="button"
         className="panel-toggle"
@@ -271,18 +276,31 @@ function Results({ exercise }: { exercise: ExerciseListing }) {
   const check = useExerciseStore((s) => s.check);
   const progress = useExerciseStore((s) => s.progress);
   const opened = useExerciseStore((s) => s.opened);
+  const stopCheck = useExerciseStore((s) => s.stopCheck);
   const report = check.status === 'done' ? check.value : null;
   return (
     <>
-      <div className="exercise-progress" role="status" data-busy={check.status === 'loading' ? 'true' : 'false'}>
-        {check.status === 'loading' && (
-          <>
+      {/* One slot of one height for the state of the Check (not yet, running, its verdict): the table under it
+          never moves, and the verdict is announced where "Checking every ordering" was. */}
+      <div className="exercise-status" role="status" data-busy={check.status === 'loading' ? 'true' : 'false'}>
+        {check.status === 'loading' ? (
+          <div className="exercise-progress">
             <span>
               Checking every ordering
               {progress === null || progress.total === 0 ? '…' : `: runs ${progress.done} of ${progress.total}`}
             </span>
             <progress max={progress?.total || 1} value={progress?.done ?? undefined} aria-label="Check progress" />
-          </>
+            {/* Here, not in the code's toolbar: the toolbar and the editor under it do not move while a Check runs. */}
+            <button type="button" className="panel-toggle" onClick={stopCheck}>
+              Stop
+            </button>
+          </div>
+        ) : report !== null ? (
+          <ReportSummary report={report} />
+        ) : (
+          check.status === 'idle' && (
+            <p className="exercise-progress">Not checked yet: Check (Ctrl+Enter) runs your code in every ordering.</p>
+          )
         )}
       </div>
       {check.status === 'error' && (
@@ -290,7 +308,6 @@ function Results({ exercise }: { exercise: ExerciseListing }) {
           The check did not finish: {check.message}
         </p>
       )}
-      {report !== null && <ReportSummary report={report} />}
       <StaleNote />
       <StatementsTable exercise={exercise} report={report} />
       {opened !== null && <FailingOrdering opened={opened} />}
@@ -412,10 +429,27 @@ function StatementsTable({ exercise, report }: { exercise: ExerciseListing; repo
 function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
   const closeFailing = useExerciseStore((s) => s.closeFailing);
   const { failing, run } = opened;
+  const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [opened.statement]);
+  // Opened, it comes into view at the top of the results column, under the held status line (before it is
+  // painted, so nothing is seen to jump): its heading, where it broke and the diagram. The focus follows
+  // to its heading, unless the student is in the editor (Ctrl+Enter there): the status line has announced
+  // the verdict.
+  useLayoutEffect(() => {
+    const element = section.current;
+    const column = element?.closest('.exercise-results');
+    if (element === null || !(column instanceof HTMLElement)) return;
+    const held = column.querySelector('.exercise-status')?.getBoundingClientRect().height ?? 0;
+    column.scrollTop += element.getBoundingClientRect().top - column.getBoundingClientRect().top - held;
+    if (document.activeElement?.closest('.exercise-editor') == null) heading.current?.focus({ preventScroll: true });
+  }, [opened.statement]);
   return (
-    <section className="exercise-failing" aria-labelledby="exercise-failing-title" data-statement={opened.statement}>
+    <section
+      ref={section}
+      className="exercise-failing"
+      aria-labelledby="exercise-failing-title"
+      data-statement={opened.statement}
+    >
       <div className="exercise-failing-head">
         <h3 id="exercise-failing-title" ref={heading} tabIndex={-1}>
           {opened.statement.startsWith('your code failed')
