@@ -200,6 +200,8 @@ export class LedgerFile {
   private readonly lent = new Set<LedgerConnection>();
   /** The holder's statements, prepared once (`holderStatement`). */
   private readonly holderStatements = new Map<string, Statement>();
+  /** Whether the empty journal and WAL files beside the ledger file were made (`quieten`). */
+  private quiet = false;
 
   private constructor(sql: SqlModule, holder: Database) {
     this.sql = sql;
@@ -351,6 +353,31 @@ export class LedgerFile {
     return statement;
   }
 
+  /**
+   * For the recycler: makes the ledger's journal and WAL files (`<file>-journal`, `<file>-wal`) exist,
+   * empty, in sql.js's file system. A connection looks for both before every statement it runs outside
+   * a transaction (a hot journal to roll back, a WAL to open), and sql.js answers a look-up of a missing
+   * file by throwing inside its file system: a third of a short statement's time. SQLite counts a file
+   * of 0 bytes as no file for both (the unix VFS's access check), and in the ledger's MEMORY journal
+   * mode nothing ever writes to either, so every statement reads and writes what it did. SQL cannot
+   * remove the two files again (a ledger closed for real leaves them, some 300 bytes each), so a sql.js
+   * module gets them for at most `QUIET_LEDGERS_MAX` ledgers: the recycler's long-lived ones.
+   */
+  quieten(): void {
+    if (this.quiet) return;
+    const made = QUIET_LEDGERS.get(this.sql) ?? 0;
+    if (made >= QUIET_LEDGERS_MAX) return;
+    this.quiet = true;
+    QUIET_LEDGERS.set(this.sql, made + 1);
+    const filename = filenameOf(this.holder);
+    assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
+    for (const suffix of ['journal', 'wal']) {
+      // Attaching a file creates it (empty: nothing is written to it), and detaching leaves it there.
+      this.holder.exec(`ATTACH '/${filename}-${suffix}' AS lab_quiet`);
+      this.holder.exec('DETACH lab_quiet');
+    }
+  }
+
   /** A standard SQLite database file (the sqlite3 shell opens it). Connections must be idle. */
   export(): Uint8Array {
     // sql.js closes and reopens the holder to read its file: it is not the one the recycler would reset.
@@ -392,6 +419,11 @@ export class LedgerFile {
   }
 }
 
+/** Per sql.js module, how many ledgers `LedgerFile.quieten` made their journal and WAL files for. */
+const QUIET_LEDGERS = new WeakMap<SqlModule, number>();
+/** Most ledgers a sql.js module makes empty journal and WAL files for (`LedgerFile.quieten`). */
+const QUIET_LEDGERS_MAX = 64;
+
 /** Most holder statements a ledger keeps prepared (`LedgerFile.holderStatement`). */
 const HOLDER_STATEMENTS_MAX = 32;
 
@@ -429,17 +461,17 @@ const EMPTY_AGAIN: readonly string[] = [
  * backup API) moves the schema cookie, and every statement of the next run was prepared again. Only
  * the lab's own statements may run on a recycled ledger: state other SQL can leave on a connection (a
  * TEMP table, a pragma, a table of its own) would outlive the run, so the explorer does not recycle
- * for a student's parts. `dispose` closes what it keeps.
+ * for a student's parts. `dispose` shelves what it keeps for the next recycler.
  */
 export class LedgerRecycler {
   private readonly idle: LedgerFile[] = [];
   /** The sql.js the kept ledgers were opened with. */
   private sql: SqlModule | null = null;
 
-  /** A kept ledger, made new; null when none is kept (or none for this sql.js). */
+  /** A kept ledger, made new (this recycler's, or one an earlier recycler shelved); null when none is kept for this sql.js. */
   take(sql: SqlModule): LedgerFile | null {
-    if (this.sql !== sql) return null;
-    return this.idle.pop() ?? null;
+    if (this.sql !== null && this.sql !== sql) return null;
+    return this.idle.pop() ?? SHELVES.get(sql)?.pop() ?? null;
   }
 
   /** Takes a closed ledger back, made new; false when it cannot (then the caller closes it). */
@@ -447,16 +479,30 @@ export class LedgerRecycler {
     if (this.idle.length >= RECYCLED_MAX) return false;
     this.sql ??= sql;
     if (this.sql !== sql || !file.settle() || !file.emptyAgain()) return false;
+    file.quieten();
     this.idle.push(file);
     return true;
   }
 
-  /** Closes every ledger kept. */
+  /**
+   * Shelves the ledgers kept, new and empty, for the next recycler of this sql.js (the next
+   * exploration's first runs then open none, and their journal and WAL files, `LedgerFile.quieten`,
+   * are made once per shelved ledger, not per exploration); past `RECYCLED_MAX` on the shelf, closes them.
+   */
   dispose(): void {
-    for (const file of this.idle.splice(0)) file.close();
+    const sql = this.sql;
+    const shelf = sql === null ? undefined : (SHELVES.get(sql) ?? []);
+    if (sql !== null && shelf !== undefined) SHELVES.set(sql, shelf);
+    for (const file of this.idle.splice(0)) {
+      if (shelf !== undefined && shelf.length < RECYCLED_MAX) shelf.push(file);
+      else file.close();
+    }
     this.sql = null;
   }
 }
+
+/** Per sql.js module, the new empty ledgers disposed recyclers left (`LedgerRecycler.dispose`). */
+const SHELVES = new WeakMap<SqlModule, LedgerFile[]>();
 
 /** What the page shows of a ledger file: its rows, table by table (read-only). */
 export interface LedgerSnapshot {

@@ -75,6 +75,39 @@ describe('LedgerRecycler', () => {
     recycler.dispose();
   });
 
+  it('a ledger given back (empty journal and WAL files beside it, LedgerFile.quieten) rolls back, commits and locks as a new one, and both files stay empty', () => {
+    const recycler = new LedgerRecycler();
+    const first = LedgerFile.open(sql, null, recycler);
+    first.connect('conn-1');
+    first.connect('conn-2');
+    first.close();
+    const file = LedgerFile.open(sql, null, recycler);
+    const one = file.connect('conn-1');
+    const two = file.connect('conn-2');
+    const ledgerPath = one.run('PRAGMA database_list');
+    const path = ledgerPath.ok ? String(ledgerPath.rows.find((row) => row.name === 'ledger')?.file) : '';
+    expect(path).toMatch(/dbfile_/);
+    // Empty, as SQLite's access check needs to count them as no file (SQL cannot tell a missing file from an empty one: attaching makes it).
+    for (const suffix of ['journal', 'wal']) {
+      expect(one.run(`ATTACH '${path}-${suffix}' AS probe`).ok).toBe(true);
+      expect(one.run('PRAGMA probe.page_count')).toMatchObject({ ok: true, rows: [{ page_count: 0 }] });
+      expect(one.run('DETACH probe').ok).toBe(true);
+    }
+    expect(one.run('BEGIN IMMEDIATE').ok).toBe(true);
+    expect(one.run(INSERT).ok).toBe(true);
+    expect(two.run('BEGIN IMMEDIATE')).toMatchObject({ ok: false, code: 'SQLITE_BUSY' });
+    expect(one.run('ROLLBACK').ok).toBe(true);
+    expect(two.run('SELECT count(*) AS n FROM ledger.effects')).toMatchObject({ ok: true, rows: [{ n: 0 }] });
+    expect(one.run(INSERT).ok).toBe(true);
+    expect(two.run('SELECT count(*) AS n FROM ledger.effects')).toMatchObject({ ok: true, rows: [{ n: 1 }] });
+    // The rolled-back and committed writes left the journal file as it was: empty.
+    expect(one.run(`ATTACH '${path}-journal' AS probe`).ok).toBe(true);
+    expect(one.run('PRAGMA probe.page_count')).toMatchObject({ ok: true, rows: [{ page_count: 0 }] });
+    expect(one.run('DETACH probe').ok).toBe(true);
+    file.close();
+    recycler.dispose();
+  });
+
   it('closes for real a ledger whose bytes were exported (sql.js reopened its holder)', () => {
     const recycler = new LedgerRecycler();
     const file = LedgerFile.open(sql, null, recycler);

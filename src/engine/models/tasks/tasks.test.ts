@@ -5,7 +5,7 @@ import { findScenario, scenarios } from '../../../scenarios/index';
 import { CORE_REQUEST_META_OVERRIDE, validateMessage, validateTranscriptMessages } from '../../../testing/mcpSchema';
 import { tasksDraft, tasksDraftSource } from '../../../testing/tasksDraft';
 import { runScenario, type TaskScenario } from '../../scenario';
-import type { SqlModule } from '../../core/sqlite';
+import { LedgerFile, type SqlModule } from '../../core/sqlite';
 import { parseFaults } from '../../core/faults';
 import type { LabEvent, MessageEvent, Transcript } from '../../transcript';
 import { eventLanes } from '../../lanes';
@@ -414,4 +414,22 @@ describe('the tasks extension on a task-augmented request (every scenario, both 
     }
     expect(tasksSeen).toBeGreaterThanOrEqual(3 * 2 * 5);
   }, 120_000);
+});
+
+describe("a run's task id on a ledger that already holds tasks", () => {
+  it('is the first free task-7f3a-N of exactly that spelling: other spellings and ids past a gap do not count', () => {
+    const file = LedgerFile.open(sql, null);
+    const connection = file.connect('setup');
+    for (const id of ['task-7f3a', 'task-7f3a-2', 'TASK-7F3A-3', 'task-7f3a-4x', 'task-7f3a.3', 'task-7f3a-5']) {
+      const inserted = connection.run(
+        'INSERT INTO ledger.tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES (?, ?, 0, 0, 1, 1)',
+        [id, 'completed'],
+      );
+      expect(inserted.ok).toBe(true);
+    }
+    const bytes = file.export();
+    file.close();
+    const transcript = runScenario(findScenario('task-cancel-ack'), { ledger: { sql, bytes } });
+    expect(transcript.kind === 'task' && transcript.outcome.taskId).toBe('task-7f3a-3');
+  });
 });
