@@ -132,8 +132,10 @@ function compileObject(schema: Node): Predicate {
     const input = value as Record<string, unknown>;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      if (key in input) {
-        if (!(checks[i] as Predicate)(input[key])) return false;
+      // One look-up for a field that is there (an undefined one may still be present: valibot checks it then).
+      const field = input[key];
+      if (field !== undefined || key in input) {
+        if (!(checks[i] as Predicate)(field)) return false;
       } else if (!absentPasses[i]) return false;
     }
     return true;
