@@ -162,11 +162,15 @@ export interface PackedRows {
   breaks: PackedList;
 }
 
-/** Packs a part's layout rows. */
+/**
+ * Packs a part's layout rows. Each list is packed by a loop that names its fields in the order of its
+ * table (WIRE, MARKER, …), as unpackRows reads them: the worker's objects have one shape each, so each
+ * field is read straight from it instead of looked up by name (the round-trip test holds the order).
+ */
 export function packRows(rows: LayoutRows): PackedRows {
   const strings: string[] = [];
   const places = new Map<string, number>();
-  const place = (value: string): number => {
+  const text = (value: string): number => {
     let at = places.get(value);
     if (at === undefined) {
       at = strings.push(value) - 1;
@@ -174,29 +178,82 @@ export function packRows(rows: LayoutRows): PackedRows {
     }
     return at;
   };
-  const pack = (items: readonly object[], { width, names, kinds, choices }: Plan): PackedList => {
+  const maybeText = (value: string | null) => (value === null ? -1 : text(value));
+  const maybe = (value: number | null) => (value === null ? NaN : value);
+  const choice = (choices: readonly string[], value: string | null) => (value === null ? -1 : choices.indexOf(value));
+  const each = <T>(items: readonly T[], fields: Fields<T>, item: (v: Float64Array, at: number, from: T) => void) => {
+    const width = fields.length;
     const values = new Float64Array(items.length * width);
-    let at = 0;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as Record<string, unknown>;
-      for (let f = 0; f < width; f++) {
-        const value = item[names[f] as string];
-        const kind = kinds[f] as number;
-        if (value === null) values[at++] = kind === STRING || kind === CHOICE ? -1 : NaN;
-        else if (kind === STRING) values[at++] = place(value as string);
-        else if (kind === CHOICE) values[at++] = (choices[f] as readonly string[]).indexOf(value as string);
-        else values[at++] = value as number;
-      }
-    }
+    for (let i = 0; i < items.length; i++) item(values, i * width, items[i] as T);
     return { count: items.length, values };
   };
   return {
     rowY: Float64Array.from(rows.rowY),
-    wires: pack(rows.wires, PLANS.wires),
-    markers: pack(rows.markers, PLANS.markers),
-    times: pack(rows.times, PLANS.times),
-    bars: pack(rows.bars, PLANS.bars),
-    breaks: pack(rows.breaks, PLANS.breaks),
+    wires: each(rows.wires, WIRE, (v, at, wire) => {
+      v[at] = text(wire.id);
+      v[at + 1] = choice(WIRE_KINDS, wire.kind);
+      v[at + 2] = wire.index;
+      v[at + 3] = wire.seq;
+      v[at + 4] = text(wire.from);
+      v[at + 5] = text(wire.to);
+      v[at + 6] = wire.x1;
+      v[at + 7] = wire.y1;
+      v[at + 8] = wire.x2;
+      v[at + 9] = wire.y2;
+      v[at + 10] = wire.labelX;
+      v[at + 11] = wire.labelY;
+      v[at + 12] = wire.tagX;
+      v[at + 13] = wire.tagY;
+      v[at + 14] = text(wire.label);
+      v[at + 15] = wire.sentAtMs;
+      v[at + 16] = maybe(wire.arrivesAtMs);
+      v[at + 17] = choice(WIRE_FATES, wire.fate);
+      v[at + 18] = wire.resolvedAt;
+      v[at + 19] = maybeText(wire.reason);
+      v[at + 20] = text(wire.description);
+      v[at + 21] = wire.bandY;
+    }),
+    markers: each(rows.markers, MARKER, (v, at, marker) => {
+      v[at] = text(marker.id);
+      v[at + 1] = marker.index;
+      v[at + 2] = marker.seq;
+      v[at + 3] = text(marker.kind);
+      v[at + 4] = text(marker.lane);
+      v[at + 5] = marker.x;
+      v[at + 6] = marker.y;
+      v[at + 7] = text(marker.text);
+      v[at + 8] = choice(MARKER_TONES, marker.tone);
+      v[at + 9] = text(marker.title);
+      v[at + 10] = marker.width;
+      v[at + 11] = marker.height;
+      v[at + 12] = marker.lines;
+      v[at + 13] = choice(MARKER_LOOKS, marker.look);
+      v[at + 14] = marker.bandY;
+    }),
+    times: each(rows.times, TIME, (v, at, time) => {
+      v[at] = text(time.id);
+      v[at + 1] = time.index;
+      v[at + 2] = time.y;
+      v[at + 3] = time.atMs;
+    }),
+    bars: each(rows.bars, BAR, (v, at, bar) => {
+      v[at] = text(bar.id);
+      v[at + 1] = choice(BAR_DEADLINES, bar.deadline);
+      v[at + 2] = bar.index;
+      v[at + 3] = bar.x;
+      v[at + 4] = bar.y1;
+      v[at + 5] = bar.dueAtMs;
+      v[at + 6] = bar.yDue;
+      v[at + 7] = maybe(bar.endIndex);
+      v[at + 8] = choice(BAR_END_ACTIONS, bar.endAction);
+      v[at + 9] = maybe(bar.yEnd);
+    }),
+    breaks: each(rows.breaks, BREAK, (v, at, timeBreak) => {
+      v[at] = text(timeBreak.id);
+      v[at + 1] = timeBreak.index;
+      v[at + 2] = timeBreak.y;
+      v[at + 3] = timeBreak.ms;
+    }),
     strings,
   };
 }

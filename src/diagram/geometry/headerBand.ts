@@ -31,20 +31,43 @@ export const textBottom = (baseline: number, fontPx: number): number => baseline
  * wire shows one (a view that clears a word never shown moves a little more than it had to, never less).
  */
 export function textRows(layout: Pick<DiagramLayout, 'wires' | 'markers' | 'times'>): Float64Array {
-  const spans: Array<[number, number]> = [];
+  // The tops and the bottoms sorted apart (typed arrays, no pair per text): the merged runs are the
+  // same as merging the texts in order of their tops, since each text's bottom is below its top.
+  const count = 2 * layout.wires.length + layout.markers.length + layout.times.length;
+  const tops = new Float64Array(count);
+  const bottoms = new Float64Array(count);
+  let at = 0;
   for (const wire of layout.wires) {
     const baseline = wire.labelY - LABEL_RAISE;
-    spans.push([textTop(baseline, LABEL_FONT_PX), textBottom(baseline, LABEL_FONT_PX)]);
-    spans.push([textTop(wire.tagY, FATE_FONT_PX), textBottom(wire.tagY, FATE_FONT_PX)]);
+    tops[at] = textTop(baseline, LABEL_FONT_PX);
+    bottoms[at++] = textBottom(baseline, LABEL_FONT_PX);
+    tops[at] = textTop(wire.tagY, FATE_FONT_PX);
+    bottoms[at++] = textBottom(wire.tagY, FATE_FONT_PX);
   }
-  for (const marker of layout.markers) spans.push([marker.y - marker.height / 2, marker.y + marker.height / 2]);
-  for (const time of layout.times) spans.push([time.y - TIME_HALF_PX, time.y + TIME_HALF_PX]);
-  spans.sort((a, b) => a[0] - b[0]);
+  for (const marker of layout.markers) {
+    tops[at] = marker.y - marker.height / 2;
+    bottoms[at++] = marker.y + marker.height / 2;
+  }
+  for (const time of layout.times) {
+    tops[at] = time.y - TIME_HALF_PX;
+    bottoms[at++] = time.y + TIME_HALF_PX;
+  }
+  tops.sort();
+  bottoms.sort();
   const merged: number[] = [];
-  for (const [top, bottom] of spans) {
-    const last = merged.length - 1;
-    if (last > 0 && top <= (merged[last] as number)) merged[last] = Math.max(merged[last] as number, bottom);
-    else merged.push(top, bottom);
+  // A run starts at the lowest top not yet taken; it takes every text that starts at or above the
+  // lowest bottom still open, and ends when every text it took has ended before the next top.
+  let opened = 0;
+  let closed = 0;
+  while (opened < count) {
+    const top = tops[opened++] as number;
+    for (;;) {
+      while (opened < count && (tops[opened] as number) <= (bottoms[closed] as number)) opened += 1;
+      while (closed < opened && (opened === count || (bottoms[closed] as number) < (tops[opened] as number)))
+        closed += 1;
+      if (closed === opened) break;
+    }
+    merged.push(top, bottoms[closed - 1] as number);
   }
   return Float64Array.from(merged);
 }
