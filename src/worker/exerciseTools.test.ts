@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SqlModule } from '../engine';
+import { loadSqlJs } from '../cli/sqlite';
 import { createToolsHost } from './toolsHost';
 import type { ToolResponse } from './protocol';
 import { checkExercise, listExercises, runExercise } from './exerciseTools';
@@ -40,6 +41,22 @@ describe('the Exercises tab in the tools worker', () => {
     expect(run.wording).toHaveLength(run.transcript?.events.length ?? -1);
     expect(run.calls.some((call) => call.call.startsWith('offer('))).toBe(true);
   });
+
+  it('every starter’s broken statements replay into a transcript: a part that opens copies of the component (the ledger’s replicas) opens them here too', async () => {
+    const sql = (): Promise<SqlModule> => loadSqlJs();
+    const replayed: string[] = [];
+    for (const exercise of listExercises()) {
+      const report = await checkExercise(exercise.id, exercise.starter, sql);
+      for (const statement of report.statements) {
+        if (statement.holds || statement.failing === undefined) continue;
+        const run = await runExercise(exercise.id, exercise.starter, statement.failing, sql);
+        expect(run.failure, `${exercise.id} ${statement.id}`).toBeNull();
+        expect(run.transcript?.events.some((event) => event.seq === statement.failing?.step)).toBe(true);
+        replayed.push(`${exercise.id}:${statement.id}`);
+      }
+    }
+    expect(replayed).toContain('ledger:one-execution-per-key');
+  }, 120_000);
 
   it('a syntax error is the report’s error with its line, and a run that the code breaks answers why instead of a transcript', async () => {
     const report = await checkExercise('buffer', 'export function createBuffer(capacity) {\n  return {\n', noSql);

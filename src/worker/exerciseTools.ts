@@ -122,7 +122,9 @@ export async function runExercise(
   try {
     const instance = source.open();
     const probe = new ComponentProbe();
-    const caller = new Caller(instance, calls, probe);
+    // A part that runs as replicas (the ledger's two servers) opens its copies of the module from the same source, as the Check did.
+    const opened = source;
+    const caller = new Caller(instance, calls, probe, () => opened.open());
     try {
       const transcript = runScenario(findScenario(run.scenario), {
         transport: run.transport,
@@ -144,6 +146,7 @@ export async function runExercise(
         return { transcript: null, wording: [], calls, failure: `${error.code}: ${error.detail}` };
       throw error;
     } finally {
+      caller.dispose();
       instance.dispose();
     }
   } finally {
