@@ -333,6 +333,8 @@ export class Exploration {
   private readonly checkedSettings: Settings;
   /** The runs made, by the kind of their last choice, and those the reduction pruned (`runsByChoice`). */
   private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0, made: 0 };
+  /** The fixed delays the runs of this pass offer arrivals from (`Driver`'s `knownDelays`); null before the survey run. */
+  private knownDelays: number[] | null = null;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -398,6 +400,27 @@ export class Exploration {
   }
 
   private advanceRuns(runs: number): boolean {
+    this.knownDelays ??= this.survey();
+    return this.advancePass(runs);
+  }
+
+  /**
+   * The fixed delays of the ordering that takes every first option (one run, not counted as a state):
+   * what the first pass offers arrivals from. With critical arrivals off, none.
+   */
+  private survey(): number[] {
+    if (this.options.criticalArrivals === false) return [];
+    const components = this.options.components?.();
+    const driver = new Driver([], false, this.checkedSettings, false, true);
+    try {
+      runScenario(this.scenario, orderingRun(this.run, driver.chooser, components));
+    } catch {
+      // A failing ordering still scheduled what it did before failing.
+    }
+    return [...driver.fixedDelays].sort((a, b) => a - b);
+  }
+
+  private advancePass(runs: number): boolean {
     if (this.root !== null) return true;
     for (let left = runs; left > 0; left -= 1) {
       if (this.stack.length === 0) {
@@ -568,6 +591,7 @@ export class Exploration {
       plan,
       this.reducible,
       mark,
+      this.knownDelays ?? [],
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
