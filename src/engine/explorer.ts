@@ -404,20 +404,10 @@ export class Exploration {
     return this.advancePass(runs);
   }
 
-  /**
-   * The fixed delays of the ordering that takes every first option (one run, not counted as a state):
-   * what the first pass offers arrivals from. With critical arrivals off, none.
-   */
   private survey(): number[] {
-    if (this.options.criticalArrivals === false) return [];
-    const components = this.options.components?.();
-    const driver = new Driver([], false, this.checkedSettings, false, true);
-    try {
-      runScenario(this.scenario, orderingRun(this.run, driver.chooser, components));
-    } catch {
-      // A failing ordering still scheduled what it did before failing.
-    }
-    return [...driver.fixedDelays].sort((a, b) => a - b);
+    return this.options.criticalArrivals === false
+      ? []
+      : knownDelaysOf(this.scenario, this.run, this.checkedSettings, this.options.components?.());
   }
 
   private advancePass(runs: number): boolean {
@@ -741,6 +731,26 @@ export class Exploration {
       verdict: violationsVerdict({ violations: [...this.violations.values()], complete: !this.cut, states: this.runs }),
     };
   }
+}
+
+/**
+ * The fixed delays an exploration offers arrivals from (`Driver`'s `knownDelays`): those of the
+ * ordering that takes every first option (one survey run, not counted as a state), sorted. Every run
+ * of the exploration is given the same ones, so they are no part of a state's key.
+ */
+export function knownDelaysOf(
+  scenario: Scenario,
+  run: ExplorationRun,
+  settings: Settings,
+  components: Components | undefined = undefined,
+): number[] {
+  const driver = new Driver([], false, settings, false, true);
+  try {
+    runScenario(scenario, orderingRun(run, driver.chooser, components));
+  } catch {
+    // A failing ordering still scheduled what it did before failing.
+  }
+  return [...driver.fixedDelays].sort((a, b) => a - b);
 }
 
 /** Explores every ordering of one scenario (the CLI's `lab explore`). */
