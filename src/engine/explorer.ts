@@ -25,9 +25,11 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * delay d the run schedules with: an idle deadline restarted by progress). Landing exactly on a
  * queued event's instant, the same-instant choice then runs the arrival (or its timer) before or
  * after it, so every order of the arrival and its timers against what is queued is met, and against
- * what is queued later too (a later message's own choice includes this arrival's instant). What stays
- * approximate: a re-armed timer whose delay the run has not scheduled with before the arrival, and
- * chains (a timer at t + d1 that arms another at t + d1 + d2): their critical points are not offered.
+ * what is queued later too (a later message's own choice includes this arrival's instant). Also the
+ * instants where a queued event's own timer falls (q + d, for the fixed delays of a survey ordering run
+ * first: `knownDelaysOf`). What stays approximate: chains of two or more delays (t + d1 + d2 = q,
+ * q + d1 + d2) and delays the survey ordering never schedules: their critical points are not offered
+ * (explore/arrivalOracle.test.ts samples random arrivals to catch an ending they would hide).
  *
  * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
  * order) with the queue of pending events and the clock — or, for a model that describes its whole
