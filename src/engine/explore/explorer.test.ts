@@ -356,7 +356,7 @@ describe('arrivals at the critical points of the timers they re-arm', () => {
       schedule: parseSchedule(found!.schedule),
     });
     expect(endingOf(replayed)).toEqual(found!.distinct);
-    expect(found!.schedule).toBe('j0.j300.j155');
+    expect(found!.schedule).toBe('j0.j40.c0.j150.j0.c1');
   });
 });
 
