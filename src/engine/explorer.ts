@@ -25,9 +25,11 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * delay d the run schedules with: an idle deadline restarted by progress). Landing exactly on a
  * queued event's instant, the same-instant choice then runs the arrival (or its timer) before or
  * after it, so every order of the arrival and its timers against what is queued is met, and against
- * what is queued later too (a later message's own choice includes this arrival's instant). What stays
- * approximate: a re-armed timer whose delay the run has not scheduled with before the arrival, and
- * chains (a timer at t + d1 that arms another at t + d1 + d2): their critical points are not offered.
+ * what is queued later too (a later message's own choice includes this arrival's instant). Also the
+ * instants where a queued event's own timer falls (q + d, for the fixed delays of a survey ordering run
+ * first: `knownDelaysOf`). What stays approximate: chains of two or more delays (t + d1 + d2 = q,
+ * q + d1 + d2) and delays the survey ordering never schedules: their critical points are not offered
+ * (explore/arrivalOracle.test.ts samples random arrivals to catch an ending they would hide).
  *
  * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
  * order) with the queue of pending events and the clock — or, for a model that describes its whole
@@ -333,6 +335,8 @@ export class Exploration {
   private readonly checkedSettings: Settings;
   /** The runs made, by the kind of their last choice, and those the reduction pruned (`runsByChoice`). */
   private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0, made: 0 };
+  /** The fixed delays the runs of this pass offer arrivals from (`Driver`'s `knownDelays`); null before the survey run. */
+  private knownDelays: number[] | null = null;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -398,6 +402,17 @@ export class Exploration {
   }
 
   private advanceRuns(runs: number): boolean {
+    this.knownDelays ??= this.survey();
+    return this.advancePass(runs);
+  }
+
+  private survey(): number[] {
+    return this.options.criticalArrivals === false
+      ? []
+      : knownDelaysOf(this.scenario, this.run, this.checkedSettings, this.options.components?.());
+  }
+
+  private advancePass(runs: number): boolean {
     if (this.root !== null) return true;
     for (let left = runs; left > 0; left -= 1) {
       if (this.stack.length === 0) {
@@ -568,6 +583,7 @@ export class Exploration {
       plan,
       this.reducible,
       mark,
+      this.knownDelays ?? [],
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
@@ -717,6 +733,26 @@ export class Exploration {
       verdict: violationsVerdict({ violations: [...this.violations.values()], complete: !this.cut, states: this.runs }),
     };
   }
+}
+
+/**
+ * The fixed delays an exploration offers arrivals from (`Driver`'s `knownDelays`): those of the
+ * ordering that takes every first option (one survey run, not counted as a state), sorted. Every run
+ * of the exploration is given the same ones, so they are no part of a state's key.
+ */
+export function knownDelaysOf(
+  scenario: Scenario,
+  run: ExplorationRun,
+  settings: Settings,
+  components: Components | undefined = undefined,
+): number[] {
+  const driver = new Driver([], false, settings, false, true);
+  try {
+    runScenario(scenario, orderingRun(run, driver.chooser, components));
+  } catch {
+    // A failing ordering still scheduled what it did before failing.
+  }
+  return [...driver.fixedDelays].sort((a, b) => a - b);
 }
 
 /** Explores every ordering of one scenario (the CLI's `lab explore`). */

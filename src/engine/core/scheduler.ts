@@ -104,6 +104,8 @@ export interface ExplorerHooks {
   attach(scheduler: Scheduler): void;
   /** Sees the delay of every event scheduled (a timer's length: where an arrival that re-arms it moves it to). */
   armed?(delayMs: number): void;
+  /** Told by the wire just before it schedules a message's delivery (that event's delay is a latency the explorer picked, not a timer's). */
+  delivering?(): void;
   /**
    * Called by a model that can describe its whole state (`Sim.exploreState`): the explorer then tells
    * states apart by that text instead of by the run's history, and merges orderings that reach one state.

@@ -580,6 +580,7 @@ export class Wire {
     flight.state = 'scheduled';
     flight.cause = this.scheduler.causeSeq;
     const actor: Actor = flight.event.to;
+    this.scheduler.explorer?.delivering?.();
     flight.handle = this.scheduler.at(atMs, actor, this.deliveryLabel, this.arriveFlight, flight);
   }
 

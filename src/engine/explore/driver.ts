@@ -125,6 +125,14 @@ export class Driver {
   private scheduler: Scheduler | null = null;
   /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
   private readonly delays = new Set<number>();
+  /**
+   * The delays of the events this run scheduled that are not a message's delivery (timers, chunks of
+   * work, the user's actions) and the base latency of every window it met: the fixed lengths a chain of
+   * events is made of. The exploration reads them from one survey run (`knownDelays`).
+   */
+  readonly fixedDelays = new Set<number>();
+  /** Set by the wire just before it schedules a delivery (`delivering`): that delay is a picked arrival. */
+  private deliveryNext = false;
   /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
   private describe: (() => string) | null = null;
   /** The choices taken when each breach was found (so its schedule reaches it). */
@@ -168,6 +176,12 @@ export class Driver {
     private readonly track = plan !== null,
     /** The history at the last given choice, as the run that found that choice left it; null: hash every event. */
     private readonly resume: HistoryMark | null = null,
+    /**
+     * The fixed delays the exploration knows up front (its survey run's `fixedDelays`, sorted), the
+     * same for every run: an arrival is also offered where a queued event's own timer falls (q + d),
+     * a delay this run may not have met yet when the arrival is chosen.
+     */
+    private readonly knownDelays: readonly number[] = [],
   ) {
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
     this.hashing = resume === null;
@@ -179,6 +193,7 @@ export class Driver {
       observe: this.observe.bind(this),
       attach: this.attach.bind(this),
       armed: this.armed.bind(this),
+      delivering: this.delivering.bind(this),
       state: this.state.bind(this),
       step: this.step.bind(this),
       touch: this.touch.bind(this),
@@ -192,7 +207,15 @@ export class Driver {
   }
 
   private armed(delayMs: number): void {
-    if (delayMs > 0 && this.criticalArrivals && this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
+    const delivery = this.deliveryNext;
+    this.deliveryNext = false;
+    if (!(delayMs > 0 && this.criticalArrivals)) return;
+    if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
+    if (!delivery && this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
+  }
+
+  private delivering(): void {
+    this.deliveryNext = true;
   }
 
   private state(describe: () => string): void {
@@ -316,12 +339,20 @@ export class Driver {
     options: Choice[],
     point: () => string,
     candidates: readonly DueEvent[] = [],
+    window: ArrivalWindow | null = null,
   ): number {
     const index = this.taken.length;
     if (index < this.given.length) {
       const choice = this.given[index] as Choice;
       const found = options.findIndex((option) => option.kind === choice.kind && option.value === choice.value);
-      if (found < 0) {
+      // Any instant of the window is an arrival the network allows: a schedule found with more instants
+      // offered (an exploration's known delays) replays in a run that offers fewer.
+      const inWindow =
+        window !== null &&
+        choice.kind === 'j' &&
+        window.baseMs + choice.value >= window.earliestMs &&
+        window.baseMs + choice.value <= window.latestMs;
+      if (found < 0 && !inWindow) {
         const offered = options.map((option) => `${option.kind}${option.value}`).join(', ');
         throw new LabError(
           'LAB022',
@@ -413,15 +444,22 @@ export class Driver {
 
   /**
    * The arrival instants that give every order against what is queued: the window's ends, the queued
-   * instants inside it, and the critical points of what the arrival re-arms: each instant t where t + d
-   * lands exactly on a queued instant q, for every delay d this run has scheduled with (a timer the
-   * delivery restarts, such as an idle deadline after progress, falls at t + d). Between two critical
-   * points the order of everything queued against the arrival and its timer is the same; landing on
-   * one, the same-instant choice at q runs the timer before or after q's event, so both sides are met.
+   * instants inside it, the critical points of what the arrival re-arms (each instant t where t + d
+   * lands exactly on a queued instant q, for every delay d this run has scheduled with: a timer the
+   * delivery restarts, such as an idle deadline after progress, falls at t + d), and the instants a
+   * queued event's own timers fall on (q + d for every fixed delay d the exploration knows: the next
+   * chunk of work a checkpoint arms, the progress it sends). Between two critical points the order of
+   * everything queued against the arrival and its timer is the same; landing on one, the same-instant
+   * choice at q runs the timer before or after q's event, so both sides are met. Longer chains
+   * (q + d1 + d2, t + d1 + d2 = q) are not offered: the explorer's oracle test samples arrival instants
+   * at random to catch an ending they would hide.
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs } = window;
     const instants = new Set<number>([earliestMs]);
+    if (this.criticalArrivals && window.baseMs > window.nowMs && this.fixedDelays.size < DELAYS_MAX)
+      this.fixedDelays.add(window.baseMs - window.nowMs);
+    const known = this.knownDelays;
     // Only the instants are read here, not the labels the state key hashes; no closure per arrival either.
     for (const atMs of this.scheduler?.queuedInstants() ?? []) {
       if (atMs > earliestMs && atMs < latestMs) instants.add(atMs);
@@ -429,12 +467,22 @@ export class Driver {
         const startMs = atMs - delayMs;
         if (startMs > earliestMs && startMs < latestMs) instants.add(startMs);
       }
+      for (const delayMs of known) {
+        const armedMs = atMs + delayMs;
+        if (armedMs > earliestMs && armedMs < latestMs) instants.add(armedMs);
+      }
     }
     instants.add(window.latestMs);
     const options: Choice[] = [...instants]
       .sort((a, b) => a - b)
       .map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
-    const jitter = this.decide('j', options, () => `j ${window.channelKey} ${window.earliestMs}..${window.latestMs}`);
+    const jitter = this.decide(
+      'j',
+      options,
+      () => `j ${window.channelKey} ${window.earliestMs}..${window.latestMs}`,
+      [],
+      window,
+    );
     return window.baseMs + jitter;
   }
 
