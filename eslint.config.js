@@ -65,7 +65,16 @@ const ambientTimeMessage =
   'The engine is deterministic: take time from the virtual clock and randomness from the seeded PRNG (src/engine/prng.ts).';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e-artifacts/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-unplaced/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'e2e-artifacts/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
