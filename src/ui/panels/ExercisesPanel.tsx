@@ -465,7 +465,14 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
         {atTheEnd(failing.step)
           ? 'broken at the end of the run'
           : `${formatNumber(failing.events)} events to the break`}{' '}
-        · ordering <code>{failing.schedule === '' ? '(the first)' : failing.schedule}</code>
+        ·{' '}
+        {failing.schedule === '' || failing.schedule === '-' ? (
+          'the first ordering (every choice its first option)'
+        ) : (
+          <>
+            ordering <code>{failing.schedule}</code>
+          </>
+        )}
       </p>
       {opened.explanation !== '' && <p className="exercise-explanation">{opened.explanation}</p>}
       {run.status === 'loading' && (
