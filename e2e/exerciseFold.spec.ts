@@ -2,7 +2,7 @@
 // in the picker; a Check that finds a broken
 // statement opens its shortest failing ordering in view (its heading, the step where it broke and the
 // top of its diagram on screen with nothing scrolled by hand), the keyboard's focus on that heading (in
-// the editor still when the Check was pressed there) and the verdict announced; another broken statement's "Show failing ordering" does the same; and the code
+// the editor still when the Check was pressed there) and the verdict announced; another broken statement's "Show failing ordering" does the same, and so does pressing it again for the one already open; and the code
 // column keeps its width through every state (the starter, a Check running, its result, the ordering
 // open and closed, another exercise and back), and neither the editor nor the statements table moves
 // (the Check's status takes one slot of one height, its Stop button in it), so nothing jumps.
@@ -103,6 +103,11 @@ for (const size of [
     await exercises.showFailing('coalesce-adjacent').click();
     await expectInView(exercises, 'coalesce-adjacent');
     await expect.soft(page.locator('#exercise-failing-title')).toBeFocused();
+
+    // The same one opened again from the table, scrolled away from first: it comes back into view.
+    await page.locator('.exercise-results').evaluate((results) => results.scrollTo({ top: 0 }));
+    await exercises.showFailing('coalesce-adjacent').click();
+    await expectInView(exercises, 'coalesce-adjacent');
 
     await page.locator('.exercise-failing').getByRole('button', { name: 'Close' }).click();
     await expect(page.locator('.exercise-failing')).toHaveCount(0);

@@ -428,10 +428,12 @@ function StatementsTable({ exercise, report }: { exercise: ExerciseListing; repo
 
 function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
   const closeFailing = useExerciseStore((s) => s.closeFailing);
+  // Each opening, the one already open opened again from the table too, counts one replay request.
+  const openings = useExerciseStore((s) => s.replayRequest);
   const { failing, run } = opened;
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Opened, it comes into view at the top of the results column, under the held status line (before it is
+  // Opened (or opened again), it comes into view at the top of the results column, under the held status line (before it is
   // painted, so nothing is seen to jump): its heading, where it broke and the diagram. The focus follows
   // to its heading, unless the student is in the editor (Ctrl+Enter there): the status line has announced
   // the verdict.
@@ -442,7 +444,7 @@ function FailingOrdering({ opened }: { opened: OpenedOrdering }) {
     const held = column.querySelector('.exercise-status')?.getBoundingClientRect().height ?? 0;
     column.scrollTop += element.getBoundingClientRect().top - column.getBoundingClientRect().top - held;
     if (document.activeElement?.closest('.exercise-editor') == null) heading.current?.focus({ preventScroll: true });
-  }, [opened.statement]);
+  }, [opened.statement, openings]);
   return (
     <section
       ref={section}
