@@ -3,9 +3,10 @@
 // choices), knowing nothing of which instants the explorer offers, and every distinct ending it
 // reaches must be one of the explorer's. An ending the sampler reaches and the explorer does not is an
 // ordering the explorer skipped.
-import { describe, expect, it } from 'vitest';
+import initSqlJs from 'sql.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findScenario } from '../../scenarios/index';
-import { endingOf, explore, runScenario, SeededRandom } from '../index';
+import { endingOf, explore, runScenario, SeededRandom, type SqlModule } from '../index';
 import type { ArrivalWindow, ExploringChooser } from '../core/scheduler';
 
 /**
@@ -36,6 +37,7 @@ function sampledEndings(
   settings: Record<string, unknown>,
   samples: number,
   seed: number,
+  ledger: { sql: SqlModule } | undefined = undefined,
 ): Set<string> {
   const random = new SeededRandom(seed);
   const endings = new Set<string>();
@@ -43,7 +45,7 @@ function sampledEndings(
     let distinct: Record<string, unknown>;
     try {
       distinct = endingOf(
-        runScenario(findScenario(id), { transport, settings, chooser: sampler(random), record: false }),
+        runScenario(findScenario(id), { transport, settings, chooser: sampler(random), record: false, ledger }),
       );
     } catch (error) {
       // As the explorer does: an ordering that fails is an ending of its own.
@@ -79,4 +81,34 @@ describe('every ending a random ordering reaches, the explorer reaches (arrival 
         );
         expect(missed).toEqual([]);
       });
+});
+
+/**
+ * Beyond A–D, at jitters whose every ordering the explorer still covers in seconds: the malformed and late
+ * cancellations, the ledger's two races on real SQLite, and a durable task's cancel.
+ */
+const MORE: [string, number, number][] = [
+  ['cancel-ignored', 40, 400],
+  ['ledger-race-unsafe', 5, 300],
+  ['ledger-race-keyed', 5, 300],
+  ['task-cancel-ack', 5, 300],
+];
+
+describe('every ending a random ordering reaches, the explorer reaches: the other races', () => {
+  let ledger: { sql: SqlModule };
+  beforeAll(async () => {
+    ledger = { sql: await initSqlJs() };
+  });
+  for (const [id, jitter, samples] of MORE)
+    for (const transport of ['stdio', 'http'] as const)
+      it(`${id} on ${transport} at ${jitter} ms of jitter, ${samples} random orderings`, () => {
+        const settings = { latencyJitterMs: jitter };
+        const result = explore(findScenario(id), { transport, settings, ledger });
+        expect(result.complete).toBe(true);
+        const explored = new Set(result.endings.map((ending) => JSON.stringify(ending.distinct)));
+        const missed = [...sampledEndings(id, transport, settings, samples, 34, ledger)].filter(
+          (ending) => !explored.has(ending),
+        );
+        expect(missed).toEqual([]);
+      }, 60_000);
 });
