@@ -107,3 +107,47 @@ export function clearOfHeaders(
     .sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
   return moves[0] ?? y;
 }
+
+/** The pinned lane names' band and a little below it: the current event is kept under it. */
+export const HEADERS_PX = HEADER_BAND_PX + 8;
+/** The room the current event keeps on either side inside the pane when the view clears the headers' band (its marker and label). */
+export const CURRENT_ROOM_PX = 32;
+
+/** A pane a view follows the current event in (the diagram's Follow). */
+export interface FollowedPane {
+  paneHeight: number;
+  /** The layout's height (flow px). */
+  height: number;
+  /** Diagrams on one axis: the current instant is always kept at the same place, so they stay level. */
+  lockstep: boolean;
+  /** Where the current instant stands (fraction of the pane's height). */
+  followAt: number;
+}
+
+/**
+ * The pan y of a view at `zoom` that puts the current event (at flow y `atY`) `followAt` down the pane,
+ * the diagram's texts rows `rows` (textRows) clear of the band's lower edge where a move allows it.
+ *
+ * Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
+ * Alone, a run taller than the pane keeps CURRENT_ROOM_PX under its end: its last event is never at the
+ * pane's very foot (a run that fits stays whole). The view moves at most a fifth of the pane's height
+ * either way to clear the band, and never so far that the current event leaves the room between the
+ * lane headers and the pane's foot: following at 80% of the height (presenting) or at a run's end, a
+ * fifth down pushed it off the foot. Up, the view may pass the end by the text it hides behind the band;
+ * where neither way is free, a label may stay cut by the band: the current event is what the view is for.
+ */
+export function followedY(
+  rows: Float64Array,
+  atY: number,
+  zoom: number,
+  { paneHeight, height, lockstep, followAt }: FollowedPane,
+): number {
+  const fits = height * zoom <= paneHeight;
+  const lowest = lockstep ? -Infinity : fits ? 0 : paneHeight - height * zoom - CURRENT_ROOM_PX;
+  const wanted = Math.max(lowest, Math.min(0, paneHeight * followAt - atY * zoom));
+  const atScreen = atY * zoom + wanted;
+  const share = paneHeight * HEADER_CLEAR_SHARE;
+  const up = Math.max(0, Math.min(share, atScreen - HEADERS_PX - CURRENT_ROOM_PX));
+  const down = Math.max(0, Math.min(share, paneHeight - CURRENT_ROOM_PX - atScreen));
+  return clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? 0 : wanted - up, Infinity, wanted + down);
+}
