@@ -76,9 +76,17 @@ export function textRows(layout: Pick<DiagramLayout, 'wires' | 'markers' | 'time
 export const HEADER_CLEAR_SHARE = 0.2;
 
 /**
+ * The highest pan y of a view at `zoom` the lab moves to (the diagram's top in view): 0, or, at a zoom
+ * under 1 (a replay fitted to its pane), lower by what the layout's room above its first texts
+ * (HEADER_BAND_PX at zoom 1) is drawn short of the band, which is HEADER_BAND_PX on screen at any zoom.
+ * Written as clearOfHeaders writes the pan that shows a text at HEADER_BAND_PX, so that the two are equal.
+ */
+export const topPan = (zoom: number): number => Math.max(0, HEADER_BAND_PX - HEADER_BAND_PX * zoom);
+
+/**
  * The viewport y nearest `y` (a pan of the view at `zoom`) at which the band's lower edge cuts no text:
  * where it would, the view moves by the least that shows the texts there whole (down) or puts them wholly
- * behind the band (up), never above `highest` (the diagram's top, y ≤ 0, unless the caller asks for less),
+ * behind the band (up), never above `highest` (the diagram's top, topPan, unless the caller asks for less),
  * below `lowest`, or more than `maxShift` px on screen; where no such move exists, y as it was.
  */
 export function clearOfHeaders(
@@ -87,7 +95,7 @@ export function clearOfHeaders(
   zoom: number,
   lowest = -Infinity,
   maxShift = Infinity,
-  highest = 0,
+  highest = topPan(zoom),
 ): number {
   const edge = (HEADER_BAND_PX - y) / zoom;
   // The last run of text starting above the edge.
@@ -103,7 +111,7 @@ export function clearOfHeaders(
   const show = HEADER_BAND_PX - (rows[2 * at] as number) * zoom;
   const hide = HEADER_BAND_PX - (rows[2 * at + 1] as number) * zoom;
   const moves = [show, hide]
-    .filter((next) => next <= Math.min(0, highest) && next >= lowest && Math.abs(next - y) <= maxShift)
+    .filter((next) => next <= Math.min(topPan(zoom), highest) && next >= lowest && Math.abs(next - y) <= maxShift)
     .sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
   return moves[0] ?? y;
 }
@@ -142,12 +150,13 @@ export function followedY(
   zoom: number,
   { paneHeight, height, lockstep, followAt }: FollowedPane,
 ): number {
-  const fits = height * zoom <= paneHeight;
-  const lowest = lockstep ? -Infinity : fits ? 0 : paneHeight - height * zoom - CURRENT_ROOM_PX;
-  const wanted = Math.max(lowest, Math.min(0, paneHeight * followAt - atY * zoom));
+  const top = topPan(zoom);
+  const fits = top + height * zoom <= paneHeight;
+  const lowest = lockstep ? -Infinity : fits ? top : paneHeight - height * zoom - CURRENT_ROOM_PX;
+  const wanted = Math.max(lowest, Math.min(top, paneHeight * followAt - atY * zoom));
   const atScreen = atY * zoom + wanted;
   const share = paneHeight * HEADER_CLEAR_SHARE;
   const up = Math.max(0, Math.min(share, atScreen - HEADERS_PX - CURRENT_ROOM_PX));
   const down = Math.max(0, Math.min(share, paneHeight - CURRENT_ROOM_PX - atScreen));
-  return clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? 0 : wanted - up, Infinity, wanted + down);
+  return clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? top : wanted - up, Infinity, wanted + down);
 }

@@ -31,7 +31,7 @@ import { Legend, ReactFlowCredit } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
-import { followedY, HEADERS_PX, textRows } from '../../diagram/geometry/headerBand';
+import { followedY, HEADERS_PX, textRows, topPan } from '../../diagram/geometry/headerBand';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
@@ -733,7 +733,8 @@ function Toolbar({
     }
     const zoom = LEGIBLE_ZOOM;
     const x = clampX(paneWidth / 2 - nowX * zoom, zoom, width, paneWidth);
-    const y = Math.max(Math.min(0, paneHeight - height * zoom), Math.min(0, paneHeight / 2 - nowY * zoom));
+    // At the top, the diagram stands as low as its first texts need to clear the headers' band (topPan).
+    const y = Math.max(Math.min(0, paneHeight - height * zoom), Math.min(topPan(zoom), paneHeight / 2 - nowY * zoom));
     go({ x, y, zoom }, !reducedMotion);
   };
 
