@@ -11,7 +11,7 @@ import { loadSqlJs } from '../cli/sqlite';
 import { wordEvents, type SqlModule } from '../engine';
 import { layoutDiagram } from '../diagram/geometry/layout';
 import { HEADER_BAND_PX } from '../diagram/geometry/model';
-import { followedY, textRows } from '../diagram/geometry/headerBand';
+import { fitZoom, followedY, textRows, topPan } from '../diagram/geometry/headerBand';
 import { replayCode } from './exercise.testkit';
 import { grade } from './grade';
 import { EXERCISES } from './registry';
@@ -40,8 +40,8 @@ afterAll(() => {
   failing.length = 0;
 });
 
-/** The Exercises tab's diagram pane (below its toolbar, the band included) at 1280×720 and at 1440×900: the same. */
-const PANE = { width: 843, height: 383 };
+/** The Exercises tab's diagram pane inside its border (the band included) at 1280×720 and at 1440×900: the same. */
+const PANE = { width: 839, height: 379 };
 /**
  * Besides the fit in this pane, the zooms under 1 a fit gives a replay in any pane: from the least (text
  * at 12 px of 14) to 1, where the race view's own fits begin (labels.test.ts tries those).
@@ -64,11 +64,19 @@ describe("the failing orderings' diagrams and the lane headers' band", () => {
       const layout = layoutDiagram(transcript, wordEvents(transcript.events), 'ordinal');
       const rows = textRows(layout);
       // The zoom the page fits the replay at, and the others a fit may give in another pane.
-      const fit = Math.max(6 / 7, Math.min(1.25, PANE.width / layout.width, PANE.height / layout.height));
+      const fit = fitZoom(PANE.width, PANE.height, layout.width, layout.height, 6 / 7, 1.25);
+      // An ordering the fit shows whole (fitted to the pane's height, or shorter than the pane) stays whole, its
+      // top in view, at every step.
+      const byHeight = fit > 6 / 7 && fit < Math.min(1.25, PANE.width / layout.width);
+      const whole = byHeight || topPan(fit) + fit * layout.height <= PANE.height;
       for (const zoom of [fit, ...ZOOMS]) {
         const pane = { paneHeight: PANE.height, height: layout.height, lockstep: false, followAt: FOLLOW_AT };
         for (let atY = 0; atY <= layout.height; atY += 1) {
           const y = followedY(rows, atY, zoom, pane);
+          if (zoom === fit && whole && y !== topPan(zoom))
+            wrong.push(
+              `${exercise}/${statement} fitted whole at ${fit.toFixed(3)}, event at ${atY} → pan ${y.toFixed(1)}`,
+            );
           const edge = (HEADER_BAND_PX - y) / zoom;
           // At the top (the pan not below 0), the diagram's first text is whole below the band.
           const at = `${exercise}/${statement} zoom ${zoom.toFixed(3)} event at ${atY} → pan ${y.toFixed(1)}`;

@@ -160,3 +160,18 @@ export function followedY(
   const down = Math.max(0, Math.min(share, paneHeight - CURRENT_ROOM_PX - atScreen));
   return clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? top : wanted - up, Infinity, wanted + down);
 }
+
+/**
+ * The zoom a view fits a layout `width` × `height` to a pane at: its lanes to the pane's width and, when
+ * it can, its whole height, within [least, most].
+ */
+export function fitZoom(
+  paneWidth: number,
+  paneHeight: number,
+  width: number,
+  height: number,
+  least: number,
+  most: number,
+): number {
+  return Math.max(least, Math.min(most, paneWidth / width, paneHeight / Math.max(1, height)));
+}

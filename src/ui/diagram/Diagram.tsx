@@ -31,7 +31,7 @@ import { Legend, ReactFlowCredit } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
-import { followedY, HEADERS_PX, textRows, topPan } from '../../diagram/geometry/headerBand';
+import { fitZoom, followedY, HEADERS_PX, textRows, topPan } from '../../diagram/geometry/headerBand';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
@@ -612,7 +612,7 @@ function useFit({
     // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
     // (the normal pane is this one less the side column), and as large as the width allows.
     const normalFit = (w: number, h: number) =>
-      Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, fitHeight ?? height)));
+      fitZoom(w, h, fitWidth ?? width, fitHeight ?? height, fitZoomMin, FIT_ZOOM_MAX);
     const zoom = presentation
       ? Math.min(
           PRESENT_ZOOM_MAX,
