@@ -151,7 +151,8 @@ export function followedY(
   { paneHeight, height, lockstep, followAt }: FollowedPane,
 ): number {
   const top = topPan(zoom);
-  const fits = top + height * zoom <= paneHeight;
+  // (A fit to the height is whole: the sum may exceed the pane by a rounding.)
+  const fits = top + height * zoom <= paneHeight + 1e-9;
   const lowest = lockstep ? -Infinity : fits ? top : paneHeight - height * zoom - CURRENT_ROOM_PX;
   const wanted = Math.max(lowest, Math.min(top, paneHeight * followAt - atY * zoom));
   const atScreen = atY * zoom + wanted;
@@ -163,7 +164,8 @@ export function followedY(
 
 /**
  * The zoom a view fits a layout `width` × `height` to a pane at: its lanes to the pane's width and, when
- * it can, its whole height, within [least, most].
+ * it can, its whole height, within [least, most]. Under 1 the whole height is drawn below the top's room
+ * (topPan): HEADER_BAND_PX of the pane's height holds the layout's first HEADER_BAND_PX.
  */
 export function fitZoom(
   paneWidth: number,
@@ -173,5 +175,8 @@ export function fitZoom(
   least: number,
   most: number,
 ): number {
-  return Math.max(least, Math.min(most, paneWidth / width, paneHeight / Math.max(1, height)));
+  const tall = paneHeight / Math.max(1, height);
+  const whole =
+    tall >= 1 || height <= HEADER_BAND_PX ? tall : (paneHeight - HEADER_BAND_PX) / (height - HEADER_BAND_PX);
+  return Math.max(least, Math.min(most, paneWidth / width, whole));
 }
