@@ -6,7 +6,18 @@ import { runScenario, TRANSPORTS, usesSqlite, wordEvents } from '../../engine';
 import { scenarios } from '../../scenarios/index';
 import { layoutDiagram } from './layout';
 import type { DiagramLayout } from './model';
-import { FATE_FONT_PX, LABEL_FONT_PX, LABEL_RAISE, textBottom, textRows, textTop } from './headerBand';
+import {
+  FATE_FONT_PX,
+  fitZoom,
+  followedY,
+  LABEL_FONT_PX,
+  LABEL_RAISE,
+  textBottom,
+  textRows,
+  textTop,
+  topPan,
+} from './headerBand';
+import { HEADER_BAND_PX } from './model';
 
 type Texts = Pick<DiagramLayout, 'wires' | 'markers' | 'times'>;
 
@@ -71,5 +82,32 @@ describe('textRows', () => {
       expect([...textRows(layout)]).toEqual(mergedInOrder(layout, half));
     }
     expect(textRows({ wires: [], markers: [], times: [] })).toHaveLength(0);
+  });
+});
+
+// A view fitted to the pane's height shows the whole run: followed at any step, it stays at its top, which
+// at a zoom under 1 stands low enough (topPan) for the layout's first HEADER_BAND_PX to fill the band.
+describe('fitZoom and followedY', () => {
+  it('a run fitted to the height (at zooms under 1 and over it) is followed at its top at every step', () => {
+    const away: string[] = [];
+    for (const paneHeight of [379, 379.6, 474, 652]) {
+      for (let height = 200; height < 1000; height += 0.37) {
+        const zoom = fitZoom(10_000, paneHeight, 100, height, 6 / 7, 1.25);
+        if (zoom <= 6 / 7 || zoom >= 1.25) continue;
+        // Whole: the top's room and the run fill the pane.
+        expect(topPan(zoom) + height * zoom).toBeCloseTo(paneHeight, 6);
+        const pane = { paneHeight, height, lockstep: false, followAt: 0.55 };
+        for (let atY = 0; atY <= height; atY += 9) {
+          const y = followedY(new Float64Array(), atY, zoom, pane);
+          if (y !== topPan(zoom)) away.push(`pane ${paneHeight} run ${height.toFixed(2)} at ${atY}: ${y}`);
+        }
+      }
+    }
+    expect(away.slice(0, 5), `${away.length} away`).toEqual([]);
+  });
+
+  it("under 1 the top stands lower by what the layout's first HEADER_BAND_PX is drawn short of the band; from 1 up at 0", () => {
+    for (const zoom of [6 / 7, 0.9, 0.99]) expect(HEADER_BAND_PX * zoom + topPan(zoom)).toBeCloseTo(HEADER_BAND_PX, 9);
+    for (const zoom of [1, 1.1, 1.25, 2.5]) expect(topPan(zoom)).toBe(0);
   });
 });

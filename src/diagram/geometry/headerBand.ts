@@ -76,9 +76,17 @@ export function textRows(layout: Pick<DiagramLayout, 'wires' | 'markers' | 'time
 export const HEADER_CLEAR_SHARE = 0.2;
 
 /**
+ * The highest pan y of a view at `zoom` the lab moves to (the diagram's top in view): 0, or, at a zoom
+ * under 1 (a replay fitted to its pane), lower by what the layout's room above its first texts
+ * (HEADER_BAND_PX at zoom 1) is drawn short of the band, which is HEADER_BAND_PX on screen at any zoom.
+ * Written as clearOfHeaders writes the pan that shows a text at HEADER_BAND_PX, so that the two are equal.
+ */
+export const topPan = (zoom: number): number => Math.max(0, HEADER_BAND_PX - HEADER_BAND_PX * zoom);
+
+/**
  * The viewport y nearest `y` (a pan of the view at `zoom`) at which the band's lower edge cuts no text:
  * where it would, the view moves by the least that shows the texts there whole (down) or puts them wholly
- * behind the band (up), never above `highest` (the diagram's top, y ≤ 0, unless the caller asks for less),
+ * behind the band (up), never above `highest` (the diagram's top, topPan, unless the caller asks for less),
  * below `lowest`, or more than `maxShift` px on screen; where no such move exists, y as it was.
  */
 export function clearOfHeaders(
@@ -87,7 +95,7 @@ export function clearOfHeaders(
   zoom: number,
   lowest = -Infinity,
   maxShift = Infinity,
-  highest = 0,
+  highest = topPan(zoom),
 ): number {
   const edge = (HEADER_BAND_PX - y) / zoom;
   // The last run of text starting above the edge.
@@ -103,7 +111,72 @@ export function clearOfHeaders(
   const show = HEADER_BAND_PX - (rows[2 * at] as number) * zoom;
   const hide = HEADER_BAND_PX - (rows[2 * at + 1] as number) * zoom;
   const moves = [show, hide]
-    .filter((next) => next <= Math.min(0, highest) && next >= lowest && Math.abs(next - y) <= maxShift)
+    .filter((next) => next <= Math.min(topPan(zoom), highest) && next >= lowest && Math.abs(next - y) <= maxShift)
     .sort((a, b) => Math.abs(a - y) - Math.abs(b - y));
   return moves[0] ?? y;
+}
+
+/** The pinned lane names' band and a little below it: the current event is kept under it. */
+export const HEADERS_PX = HEADER_BAND_PX + 8;
+/** The room the current event keeps on either side inside the pane when the view clears the headers' band (its marker and label). */
+export const CURRENT_ROOM_PX = 32;
+
+/** A pane a view follows the current event in (the diagram's Follow). */
+export interface FollowedPane {
+  paneHeight: number;
+  /** The layout's height (flow px). */
+  height: number;
+  /** Diagrams on one axis: the current instant is always kept at the same place, so they stay level. */
+  lockstep: boolean;
+  /** Where the current instant stands (fraction of the pane's height). */
+  followAt: number;
+}
+
+/**
+ * The pan y of a view at `zoom` that puts the current event (at flow y `atY`) `followAt` down the pane,
+ * the diagram's texts rows `rows` (textRows) clear of the band's lower edge where a move allows it.
+ *
+ * Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
+ * Alone, a run taller than the pane keeps CURRENT_ROOM_PX under its end: its last event is never at the
+ * pane's very foot (a run that fits stays whole). The view moves at most a fifth of the pane's height
+ * either way to clear the band, and never so far that the current event leaves the room between the
+ * lane headers and the pane's foot: following at 80% of the height (presenting) or at a run's end, a
+ * fifth down pushed it off the foot. Up, the view may pass the end by the text it hides behind the band;
+ * where neither way is free, a label may stay cut by the band: the current event is what the view is for.
+ */
+export function followedY(
+  rows: Float64Array,
+  atY: number,
+  zoom: number,
+  { paneHeight, height, lockstep, followAt }: FollowedPane,
+): number {
+  const top = topPan(zoom);
+  // (A fit to the height is whole: the sum may exceed the pane by a rounding.)
+  const fits = top + height * zoom <= paneHeight + 1e-9;
+  const lowest = lockstep ? -Infinity : fits ? top : paneHeight - height * zoom - CURRENT_ROOM_PX;
+  const wanted = Math.max(lowest, Math.min(top, paneHeight * followAt - atY * zoom));
+  const atScreen = atY * zoom + wanted;
+  const share = paneHeight * HEADER_CLEAR_SHARE;
+  const up = Math.max(0, Math.min(share, atScreen - HEADERS_PX - CURRENT_ROOM_PX));
+  const down = Math.max(0, Math.min(share, paneHeight - CURRENT_ROOM_PX - atScreen));
+  return clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? top : wanted - up, Infinity, wanted + down);
+}
+
+/**
+ * The zoom a view fits a layout `width` × `height` to a pane at: its lanes to the pane's width and, when
+ * it can, its whole height, within [least, most]. Under 1 the whole height is drawn below the top's room
+ * (topPan): HEADER_BAND_PX of the pane's height holds the layout's first HEADER_BAND_PX.
+ */
+export function fitZoom(
+  paneWidth: number,
+  paneHeight: number,
+  width: number,
+  height: number,
+  least: number,
+  most: number,
+): number {
+  const tall = paneHeight / Math.max(1, height);
+  const whole =
+    tall >= 1 || height <= HEADER_BAND_PX ? tall : (paneHeight - HEADER_BAND_PX) / (height - HEADER_BAND_PX);
+  return Math.max(least, Math.min(most, paneWidth / width, whole));
 }

@@ -19,7 +19,6 @@ import { useVisibleBand } from './band';
 import { buildFlow, flowAt } from './flow';
 import {
   CHIP_FONT_PX,
-  HEADER_BAND_PX,
   messagesShown,
   OVERVIEW_H,
   RIGHT_MARGIN,
@@ -32,7 +31,7 @@ import { Legend, ReactFlowCredit } from './Legend';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './WireEdgeView';
 import { FaultMenu } from '../components/lazyParts';
-import { clearOfHeaders, HEADER_CLEAR_SHARE, textRows } from '../../diagram/geometry/headerBand';
+import { fitZoom, followedY, HEADERS_PX, textRows, topPan } from '../../diagram/geometry/headerBand';
 
 /**
  * The sequence diagram: lanes for the actors, time flowing down, each wire message an edge from
@@ -62,10 +61,6 @@ const FOLLOW_AT_PRESENTING = 0.8;
 /** Presenting, how near a side of the pane the current event may be before the view moves sideways. */
 const PRESENT_EDGE = 0.02;
 const FOLLOW_MARGIN = 0.1;
-/** The pinned lane names' band: the current row is kept below it. */
-const HEADERS_PX = HEADER_BAND_PX + 8;
-/** The room the current event keeps on either side inside the pane when the view clears the headers' band (its marker and label). */
-const CURRENT_ROOM_PX = 32;
 const PAN_MS = 180;
 /**
  * Following glides by frames, not by time: each animation frame covers this share of the way left,
@@ -568,25 +563,8 @@ function useFollowed(
       // Presenting, the lanes are placed once (below) and the view moves sideways only for an event off the pane.
       const edge = presentation ? PRESENT_EDGE : 0.1;
       const nextX = screenX < paneWidth * edge || screenX > paneWidth * (1 - edge) ? paneWidth / 2 - atX * zoom : x;
-      // Diagrams in lockstep may scroll past their own end: one that ended earlier stays level with the other.
-      // Alone, a run taller than the pane keeps CURRENT_ROOM_PX under its end: its last event is never at the
-      // pane's very foot (a run that fits stays whole).
-      const fits = height * zoom <= paneHeight;
-      const lowest = lockstep ? -Infinity : fits ? 0 : paneHeight - height * zoom - CURRENT_ROOM_PX;
-      const wanted = Math.max(
-        lowest,
-        Math.min(0, paneHeight * (presentation ? FOLLOW_AT_PRESENTING : followAt) - atY * zoom),
-      );
-      // Moved at most a fifth of the pane's height either way, and never so far that the current event
-      // leaves the room between the lane headers and the pane's foot: following at 80% of the height
-      // (presenting) or at a run's end, a fifth down pushed it off the foot. Up, the view may pass the end
-      // by the text it hides behind the band; where neither way is free, a label may stay cut by the band:
-      // the current event is what the view is for.
-      const atScreen = atY * zoom + wanted;
-      const share = paneHeight * HEADER_CLEAR_SHARE;
-      const up = Math.max(0, Math.min(share, atScreen - HEADERS_PX - CURRENT_ROOM_PX));
-      const down = Math.max(0, Math.min(share, paneHeight - CURRENT_ROOM_PX - atScreen));
-      const y = clearOfHeaders(rows, wanted, zoom, fits && !lockstep ? 0 : wanted - up, Infinity, wanted + down);
+      const followAtY = presentation ? FOLLOW_AT_PRESENTING : followAt;
+      const y = followedY(rows, atY, zoom, { paneHeight, height, lockstep, followAt: followAtY });
       return { x: clampX(nextX, zoom, width, paneWidth), y, zoom };
     },
     [paneWidth, paneHeight, width, height, lockstep, presentation, followAt, rows, now],
@@ -634,7 +612,7 @@ function useFit({
     // screen beats larger text. Presenting, the text is at least PRESENT_RATIO times the normal view's
     // (the normal pane is this one less the side column), and as large as the width allows.
     const normalFit = (w: number, h: number) =>
-      Math.max(fitZoomMin, Math.min(FIT_ZOOM_MAX, w / (fitWidth ?? width), h / Math.max(1, fitHeight ?? height)));
+      fitZoom(w, h, fitWidth ?? width, fitHeight ?? height, fitZoomMin, FIT_ZOOM_MAX);
     const zoom = presentation
       ? Math.min(
           PRESENT_ZOOM_MAX,
@@ -755,7 +733,8 @@ function Toolbar({
     }
     const zoom = LEGIBLE_ZOOM;
     const x = clampX(paneWidth / 2 - nowX * zoom, zoom, width, paneWidth);
-    const y = Math.max(Math.min(0, paneHeight - height * zoom), Math.min(0, paneHeight / 2 - nowY * zoom));
+    // At the top, the diagram stands as low as its first texts need to clear the headers' band (topPan).
+    const y = Math.max(Math.min(0, paneHeight - height * zoom), Math.min(topPan(zoom), paneHeight / 2 - nowY * zoom));
     go({ x, y, zoom }, !reducedMotion);
   };
 
