@@ -69,9 +69,11 @@ import {
   bandHeights,
   bandYAt,
   planBands,
+  shapeBands,
   type Band,
   type BandEvent,
   type BandPlan,
+  type BandShapes,
 } from './bands';
 import { eventLanes } from '../../engine';
 
@@ -286,6 +288,8 @@ export interface Prepared {
   order: string[];
   position: Map<string, number>;
   bandEvents: BandEvent[];
+  /** Race view: what is inside each band, wherever the bands stand (null in linear time). */
+  bandShapes: BandShapes | null;
   crossed: boolean[];
   labelRoom: number[];
 }
@@ -330,6 +334,7 @@ export function prepare(transcript: Transcript, wording: readonly EventWording[]
     order,
     position,
     bandEvents,
+    bandShapes: scale === 'ordinal' ? shapeBands(bandEvents) : null,
     crossed,
     labelRoom,
   };
@@ -502,7 +507,7 @@ export function layRows(
   const count = events.length;
   const lastMs = count === 0 ? 0 : (events[count - 1] as LabEvent).atMs;
   if (p.scale === 'ordinal') {
-    const plan = planBands(p.bandEvents, axis?.bandY, leads);
+    const plan = planBands(p.bandEvents, axis?.bandY, leads, p.bandShapes ?? undefined);
     const widest = new Map<string, number>();
     for (const [lane, { left, right }] of plan.reach) widest.set(lane, 2 * Math.max(left, right));
     const lastY =
