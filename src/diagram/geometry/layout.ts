@@ -1082,18 +1082,19 @@ function wireEnd(p: Prepared, wire: Wire): WireEnd {
 /** The room each band still needs above it in a layout (by instant): for its texts to clear the lane headers' band and the texts of earlier bands. */
 function roomStillNeeded(transcript: Transcript, wires: readonly Wire[]): Map<number, number> {
   const more = new Map<number, number>();
+  const boxes = wires.map(wireTextBoxes);
   // The lane headers' band is pinned over the top of the pane: a band whose label or fate word would
   // reach under it (the first, with its wire's label above the line) keeps the room to clear it.
-  for (const wire of wires) {
-    const { label, tag } = wireTextBoxes(wire);
+  wires.forEach((wire, k) => {
+    const { label, tag } = boxes[k] as WireTexts;
     const top = Math.min(label.top, tag?.top ?? Infinity) + TEXT_HALO_PX;
     const need = HEADER_BAND_PX - top;
     if (need > 0) {
       const atMs = (transcript.events[wire.index] as LabEvent).atMs;
       more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
     }
-  }
-  for (const [earlier, later] of meetingTexts(wires)) {
+  });
+  for (const [earlier, later] of meetingTextsOf(wires, boxes)) {
     const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
     // Two texts of one band cannot be moved apart by the band's room.
     if ((transcript.events[earlier.wire.index] as LabEvent).atMs === atMs) continue;
@@ -1110,12 +1111,22 @@ function roomStillNeeded(transcript: Transcript, wires: readonly Wire[]): Map<nu
 export function meetingTexts(
   wires: readonly Wire[],
 ): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
+  return meetingTextsOf(wires, wires.map(wireTextBoxes));
+}
+
+type WireTexts = ReturnType<typeof wireTextBoxes>;
+
+/** meetingTexts, each wire's texts (wireTextBoxes) already found. */
+function meetingTextsOf(
+  wires: readonly Wire[],
+  boxes: readonly WireTexts[],
+): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
   const texts: Array<{ wire: Wire; box: TextBox; label: boolean }> = [];
-  for (const wire of wires) {
-    const { label, tag } = wireTextBoxes(wire);
+  wires.forEach((wire, k) => {
+    const { label, tag } = boxes[k] as WireTexts;
     texts.push({ wire, box: label, label: true });
     if (tag !== null) texts.push({ wire, box: tag, label: false });
-  }
+  });
   texts.sort((a, b) => a.box.top - b.box.top);
   const pairs: Array<[(typeof texts)[number], (typeof texts)[number]]> = [];
   for (const [i, a] of texts.entries()) {
