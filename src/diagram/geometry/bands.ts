@@ -110,7 +110,7 @@ export function planBands(
  */
 export interface BandShapes {
   bands: readonly BandShape[];
-  /** Each event's row, as rowY takes it from its band's top: ON_LINE (a lane's item), AT_ROW (the row in `row`), AS_SENDER (the row of the event in `row`). */
+  /** Each event's row, as rowY takes it from its band's top: 0 (a lane's item), AT_ROW (the row in `row`), AS_SENDER (the row of the event in `row`). */
   how: Int8Array;
   row: Int32Array;
   /** Where a wire lands on each event: LAND_OWN_ROW (its row) or LAND_FIRST_ROW (the band's first row). */
@@ -137,7 +137,7 @@ interface LaneShape {
   lines: Array<{ items: number[]; height: number }>;
 }
 
-const ON_LINE = 0;
+/** BandShapes.how: 0 is a lane's item (placed with its line), and: */
 const AT_ROW = 1;
 const AS_SENDER = 2;
 const LAND_OWN_ROW = 0;
@@ -192,9 +192,10 @@ function planWith(
       (before === undefined
         ? BANDS_TOP_Y + lead
         : before.top + before.height + (shape?.gap ?? bandGap(atMs - before.atMs)) + lead);
-    let placed: { firstRowH: number; height: number } | null = null;
-    if (shape !== undefined && replayBand(shapes as BandShapes, shape, top, plan)) placed = shape;
-    else placed = planBand(events, start, end, top, plan, before, record);
+    const placed =
+      shape !== undefined && replayBand(shapes as BandShapes, shape, top, plan)
+        ? shape
+        : planBand(events, start, end, top, plan, before, record);
     plan.bands.push({
       atMs,
       top,
