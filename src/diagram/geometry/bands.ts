@@ -100,6 +100,18 @@ export function planBands(
   leads?: ReadonlyMap<number, number>,
   shapes?: BandShapes,
 ): BandPlan {
+  if (shapes !== undefined && bandY === undefined && (leads === undefined || leads.size === 0)) {
+    // The plan the shapes were found by, in arrays of its own.
+    const { plain } = shapes;
+    return {
+      bands: plain.bands.map((band) => ({ ...band })),
+      rowY: plain.rowY.slice(),
+      dx: plain.dx,
+      bandTop: plain.bandTop.slice(),
+      landY: plain.landY.slice(),
+      reach: new Map(plain.reach),
+    };
+  }
   return planWith(events, bandY, leads, shapes, undefined);
 }
 
@@ -117,6 +129,8 @@ export interface BandShapes {
   land: Int8Array;
   dx: readonly number[];
   reach: ReadonlyMap<string, { left: number; right: number }>;
+  /** The plan the shapes were found by: the bands stood from the top with no leads and no axis. */
+  plain: BandPlan;
 }
 
 /** One band's shape: its events [start, end), its first row's and whole height, the time gap above it, and each lane's lines of items. */
@@ -146,18 +160,22 @@ const LAND_FIRST_ROW = 1;
 /** The shapes of a run's bands (for planBands), found by planning them once. */
 export function shapeBands(events: readonly BandEvent[]): BandShapes {
   const count = events.length;
-  const shapes = {
-    bands: [] as BandShape[],
+  const record: ShapeRecord = {
+    bands: [],
     how: new Int8Array(count),
     row: new Int32Array(count),
     land: new Int8Array(count),
-    dx: [] as number[],
-    reach: new Map<string, { left: number; right: number }>(),
   };
-  const plan = planWith(events, undefined, undefined, undefined, shapes);
-  shapes.dx = plan.dx;
-  shapes.reach = plan.reach;
-  return shapes;
+  const plain = planWith(events, undefined, undefined, undefined, record);
+  return { ...record, dx: plain.dx, reach: plain.reach, plain };
+}
+
+/** What planning the bands notes of their shapes as it goes (see BandShapes). */
+interface ShapeRecord {
+  bands: BandShape[];
+  how: Int8Array;
+  row: Int32Array;
+  land: Int8Array;
 }
 
 /** planBands, each band placed from its shape where `shapes` has it, else planned (and, `record`, its shape noted there). */
@@ -166,7 +184,7 @@ function planWith(
   bandY: ReadonlyMap<number, number> | undefined,
   leads: ReadonlyMap<number, number> | undefined,
   shapes: BandShapes | undefined,
-  record: (BandShapes & { bands: BandShape[] }) | undefined,
+  record: ShapeRecord | undefined,
 ): BandPlan {
   const count = events.length;
   const plan: BandPlan = {
@@ -218,7 +236,7 @@ function planBand(
   top: number,
   plan: BandPlan,
   before: Band | undefined,
-  record: (BandShapes & { bands: BandShape[] }) | undefined,
+  record: ShapeRecord | undefined,
 ): { firstRowH: number; height: number } {
   const firstRowH = slimBand(events, start, end) ? SLIM_BAND_H : CHIP_H;
   const band: BandRange = { events, start, end, top, firstRowH, sentHere: new Set<number>() };
@@ -418,7 +436,7 @@ function placeWires(
   itemsAt: ReadonlyMap<number, { side: number; rows: number }>,
   rowsSoFar: number,
   rowY: number[],
-  record: BandShapes | undefined,
+  record: ShapeRecord | undefined,
 ): number {
   let rows = rowsSoFar;
   const nextRow = new Map<number, number>();
@@ -451,7 +469,12 @@ function placeWires(
 }
 
 /** The rows of what is neither an item nor a wire, and where each settled wire lands (noted in `record`). */
-function settleRows(band: BandRange, below: ReadonlySet<number>, plan: BandPlan, record: BandShapes | undefined): void {
+function settleRows(
+  band: BandRange,
+  below: ReadonlySet<number>,
+  plan: BandPlan,
+  record: ShapeRecord | undefined,
+): void {
   const { rowY, landY } = plan;
   for (let i = band.start; i < band.end; i++) {
     const item = (band.events[i] as BandEvent).item;
