@@ -90,44 +90,135 @@ type LocalBox = { lane: string; width: number; height: number; groupMax: number;
  * and each wire on the first row free of the band's other wires on the lanes it spans. A lane's
  * chips stand on the side of its line no wire of the band leaves or lands on, so an arrowhead is
  * never under a chip; a line that leaves from under a chip breaks there (chips are drawn over wires).
+ *
+ * `shapes` (shapeBands of the same events) already knows what is inside each band: the bands are then
+ * only stood one below another and their rows placed from their tops (see replayBand).
  */
 export function planBands(
   events: readonly BandEvent[],
   bandY?: ReadonlyMap<number, number>,
   leads?: ReadonlyMap<number, number>,
+  shapes?: BandShapes,
+): BandPlan {
+  if (shapes !== undefined && bandY === undefined && (leads === undefined || leads.size === 0)) {
+    // The plan the shapes were found by, in arrays of its own.
+    const { plain } = shapes;
+    return {
+      bands: plain.bands.map((band) => ({ ...band })),
+      rowY: plain.rowY.slice(),
+      dx: plain.dx,
+      bandTop: plain.bandTop.slice(),
+      landY: plain.landY.slice(),
+      reach: new Map(plain.reach),
+    };
+  }
+  return planWith(events, bandY, leads, shapes, undefined);
+}
+
+/**
+ * What is inside each band of a run, wherever the band stands: its first row's height, its rows, each
+ * lane's lines of items and the row each wire, settling and quiet event takes. Planning the bands
+ * again (other leads, another axis) with these only places them: see planBands.
+ */
+export interface BandShapes {
+  bands: readonly BandShape[];
+  /** Each event's row, as rowY takes it from its band's top: 0 (a lane's item), AT_ROW (the row in `row`), AS_SENDER (the row of the event in `row`). */
+  how: Int8Array;
+  row: Int32Array;
+  /** Where a wire lands on each event: LAND_OWN_ROW (its row) or LAND_FIRST_ROW (the band's first row). */
+  land: Int8Array;
+  dx: readonly number[];
+  reach: ReadonlyMap<string, { left: number; right: number }>;
+  /** The plan the shapes were found by: the bands stood from the top with no leads and no axis. */
+  plain: BandPlan;
+}
+
+/** One band's shape: its events [start, end), its first row's and whole height, the time gap above it, and each lane's lines of items. */
+interface BandShape {
+  atMs: number;
+  start: number;
+  end: number;
+  firstRowH: number;
+  height: number;
+  gap: number;
+  lanes: LaneShape[];
+}
+
+/** A lane's items in one band: the row its lines start on, each line's items and height, and the rows they take. */
+interface LaneShape {
+  offset: number;
+  taken: number;
+  lines: Array<{ items: number[]; height: number }>;
+}
+
+/** BandShapes.how: 0 is a lane's item (placed with its line), and: */
+const AT_ROW = 1;
+const AS_SENDER = 2;
+const LAND_OWN_ROW = 0;
+const LAND_FIRST_ROW = 1;
+
+/** The shapes of a run's bands (for planBands), found by planning them once. */
+export function shapeBands(events: readonly BandEvent[]): BandShapes {
+  const count = events.length;
+  const record: ShapeRecord = {
+    bands: [],
+    how: new Int8Array(count),
+    row: new Int32Array(count),
+    land: new Int8Array(count),
+  };
+  const plain = planWith(events, undefined, undefined, undefined, record);
+  return { ...record, dx: plain.dx, reach: plain.reach, plain };
+}
+
+/** What planning the bands notes of their shapes as it goes (see BandShapes). */
+interface ShapeRecord {
+  bands: BandShape[];
+  how: Int8Array;
+  row: Int32Array;
+  land: Int8Array;
+}
+
+/** planBands, each band placed from its shape where `shapes` has it, else planned (and, `record`, its shape noted there). */
+function planWith(
+  events: readonly BandEvent[],
+  bandY: ReadonlyMap<number, number> | undefined,
+  leads: ReadonlyMap<number, number> | undefined,
+  shapes: BandShapes | undefined,
+  record: ShapeRecord | undefined,
 ): BandPlan {
   const count = events.length;
   const plan: BandPlan = {
     bands: [],
     rowY: new Array<number>(count).fill(0),
-    dx: new Array<number>(count).fill(0),
+    dx: shapes === undefined ? new Array<number>(count).fill(0) : (shapes.dx as number[]),
     bandTop: new Array<number>(count).fill(0),
     landY: new Array<number>(count).fill(NaN),
-    reach: new Map<string, { left: number; right: number }>(),
+    reach: shapes === undefined ? new Map<string, { left: number; right: number }>() : new Map(shapes.reach),
   };
   let start = 0;
   while (start < count) {
     const atMs = (events[start] as BandEvent).atMs;
+    const shape = shapes?.bands[plan.bands.length];
     let end = start;
-    while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
+    if (shape !== undefined) end = shape.end;
+    else while (end < count && (events[end] as BandEvent).atMs === atMs) end++;
     const before = plan.bands[plan.bands.length - 1];
     const lead = leads?.get(atMs) ?? 0;
     // The first band's lead keeps its labels clear of the lane headers' band above it.
     const top =
       bandY?.get(atMs) ??
-      (before === undefined ? BANDS_TOP_Y + lead : before.top + before.height + bandGap(atMs - before.atMs) + lead);
-    const firstRowH = slimBand(events, start, end) ? SLIM_BAND_H : CHIP_H;
-    const band: BandRange = { events, start, end, top, firstRowH, sentHere: new Set<number>() };
-    for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') band.sentHere.add(i);
-    const { sides, arrivals } = wireSides(band, plan.bandTop);
-    const locals = placeLocals(band, laneLines(band), sides, arrivals, plan);
-    const rows = placeWires(band, locals.itemsAt, locals.rows, plan.rowY);
-    settleRows(band, locals.below, plan);
+      (before === undefined
+        ? BANDS_TOP_Y + lead
+        : before.top + before.height + (shape?.gap ?? bandGap(atMs - before.atMs)) + lead);
+    const placed =
+      shape !== undefined && replayBand(shapes as BandShapes, shape, top, plan)
+        ? shape
+        : planBand(events, start, end, top, plan, before, record);
     plan.bands.push({
       atMs,
       top,
-      height: firstRowH + (rows - 1) * ROW_PITCH,
-      centre: rowCentre(band, 0),
+      height: placed.height,
+      centre: rowCentre(top, placed.firstRowH, 0),
       first: start,
       lead,
     });
@@ -135,6 +226,55 @@ export function planBands(
   }
   for (let i = 0; i < count; i++) if (Number.isNaN(plan.landY[i])) plan.landY[i] = plan.rowY[i] as number;
   return plan;
+}
+
+/** Plans the band of events [start, end) at `top` (noting its shape in `record`): its first row's height and its height. */
+function planBand(
+  events: readonly BandEvent[],
+  start: number,
+  end: number,
+  top: number,
+  plan: BandPlan,
+  before: Band | undefined,
+  record: ShapeRecord | undefined,
+): { firstRowH: number; height: number } {
+  const firstRowH = slimBand(events, start, end) ? SLIM_BAND_H : CHIP_H;
+  const band: BandRange = { events, start, end, top, firstRowH, sentHere: new Set<number>() };
+  for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') band.sentHere.add(i);
+  const { sides, arrivals } = wireSides(band, plan.bandTop);
+  const lanes: LaneShape[] = [];
+  const locals = placeLocals(band, laneLines(band), sides, arrivals, plan, lanes);
+  const rows = placeWires(band, locals.itemsAt, locals.rows, plan.rowY, record);
+  settleRows(band, locals.below, plan, record);
+  const height = firstRowH + (rows - 1) * ROW_PITCH;
+  const atMs = (events[start] as BandEvent).atMs;
+  const gap = before === undefined ? 0 : bandGap(atMs - before.atMs);
+  record?.bands.push({ atMs, start, end, firstRowH, height, gap, lanes });
+  return { firstRowH, height };
+}
+
+/**
+ * Places a band planned before (its shape) at `top`, with the arithmetic planBand does, so every row is
+ * the number planning it there gives; false (nothing to keep) if a lane's rows would come out otherwise.
+ */
+function replayBand(shapes: BandShapes, shape: BandShape, top: number, plan: BandPlan): boolean {
+  const { rowY, bandTop, landY } = plan;
+  const { how, row, land } = shapes;
+  const { start, end, firstRowH } = shape;
+  for (let i = start; i < end; i++) bandTop[i] = top;
+  for (const lane of shape.lanes) {
+    let y = top + lane.offset * ROW_PITCH;
+    for (const line of lane.lines) {
+      for (const i of line.items) rowY[i] = y + Math.max(firstRowH, line.height) / 2;
+      y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
+    }
+    if (rowsTaken(y, top) !== lane.taken) return false;
+  }
+  for (let i = start; i < end; i++) if (how[i] === AT_ROW) rowY[i] = rowCentre(top, firstRowH, row[i] as number);
+  for (let i = start; i < end; i++) if (how[i] === AS_SENDER) rowY[i] = rowY[row[i] as number] as number;
+  for (let i = start; i < end; i++)
+    landY[i] = land[i] === LAND_FIRST_ROW ? rowCentre(top, firstRowH, 0) : (rowY[i] as number);
+  return true;
 }
 
 /** One band being planned: its events [start, end), its top, its first row's height, and which of its events send a wire. */
@@ -147,7 +287,11 @@ interface BandRange {
   sentHere: Set<number>;
 }
 
-const rowCentre = (band: BandRange, row: number) => band.top + band.firstRowH / 2 + row * ROW_PITCH;
+const rowCentre = (top: number, firstRowH: number, row: number) => top + firstRowH / 2 + row * ROW_PITCH;
+
+/** How many rows a lane's lines take in a band at `top`, their last line ending above y. */
+const rowsTaken = (y: number, top: number) =>
+  Math.max(1, Math.ceil((y - top - (ROW_PITCH - CHIP_H)) / ROW_PITCH - 0.01));
 
 /** What event i puts on its lane in this band: its chip or dot, or (a wire settled in the band it was sent in) nothing. */
 function localOf(band: BandRange, i: number): LocalBox | null {
@@ -235,7 +379,8 @@ function laneLines(band: BandRange): LaneLines {
 /**
  * Each lane's items in lines from the first row, on the side of its line no wire uses: their x offsets
  * and rows, the rows they take per lane position, the lanes whose words stand a row below the band's
- * first row (where the wires arriving on that side land), and the rows the band takes so far.
+ * first row (where the wires arriving on that side land), and the rows the band takes so far. Each
+ * lane's lines go into `shapes`.
  */
 function placeLocals(
   band: BandRange,
@@ -243,6 +388,7 @@ function placeLocals(
   sides: ReadonlyMap<number, Set<number>>,
   arrivals: ReadonlyMap<number, Set<number>>,
   plan: BandPlan,
+  shapes: LaneShape[],
 ): { itemsAt: Map<number, { side: number; rows: number }>; below: Set<number>; rows: number } {
   let rows = 1;
   const itemsAt = new Map<number, { side: number; rows: number }>();
@@ -272,7 +418,8 @@ function placeLocals(
       }
       y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
     }
-    const taken = Math.max(1, Math.ceil((y - band.top - (ROW_PITCH - CHIP_H)) / ROW_PITCH - 0.01));
+    const taken = rowsTaken(y, band.top);
+    shapes.push({ offset, taken, lines: lane.lines });
     // Dots may sit on a wire's line; only rows holding a word are in a wire's way.
     itemsAt.set(lane.position, { side, rows: Math.min(taken, offset + lane.words) });
     rows = Math.max(rows, taken);
@@ -289,6 +436,7 @@ function placeWires(
   itemsAt: ReadonlyMap<number, { side: number; rows: number }>,
   rowsSoFar: number,
   rowY: number[],
+  record: ShapeRecord | undefined,
 ): number {
   let rows = rowsSoFar;
   const nextRow = new Map<number, number>();
@@ -311,20 +459,39 @@ function placeWires(
     }
     for (let lane = low; lane <= high; lane++) nextRow.set(lane, row + 1);
     rows = Math.max(rows, row + 1);
-    rowY[i] = rowCentre(band, row);
+    rowY[i] = rowCentre(band.top, band.firstRowH, row);
+    if (record !== undefined) {
+      record.how[i] = AT_ROW;
+      record.row[i] = row;
+    }
   }
   return rows;
 }
 
-/** The rows of what is neither an item nor a wire, and where each settled wire lands. */
-function settleRows(band: BandRange, below: ReadonlySet<number>, plan: BandPlan): void {
+/** The rows of what is neither an item nor a wire, and where each settled wire lands (noted in `record`). */
+function settleRows(
+  band: BandRange,
+  below: ReadonlySet<number>,
+  plan: BandPlan,
+  record: ShapeRecord | undefined,
+): void {
   const { rowY, landY } = plan;
   for (let i = band.start; i < band.end; i++) {
     const item = (band.events[i] as BandEvent).item;
-    if (item.kind === 'settle' && band.sentHere.has(item.sentBy)) rowY[i] = rowY[item.sentBy] as number;
-    else if (localOf(band, i) === null && item.kind !== 'wire') rowY[i] = rowCentre(band, 0);
-    if (item.kind === 'settle')
-      landY[i] = !band.sentHere.has(item.sentBy) && below.has(item.at) ? rowCentre(band, 0) : (rowY[i] as number);
+    if (item.kind === 'settle' && band.sentHere.has(item.sentBy)) {
+      rowY[i] = rowY[item.sentBy] as number;
+      if (record !== undefined) {
+        record.how[i] = AS_SENDER;
+        record.row[i] = item.sentBy;
+      }
+    } else if (localOf(band, i) === null && item.kind !== 'wire') {
+      rowY[i] = rowCentre(band.top, band.firstRowH, 0);
+      if (record !== undefined) record.how[i] = AT_ROW;
+    }
+    if (item.kind !== 'settle') continue;
+    const first = !band.sentHere.has(item.sentBy) && below.has(item.at);
+    landY[i] = first ? rowCentre(band.top, band.firstRowH, 0) : (rowY[i] as number);
+    if (record !== undefined) record.land[i] = first ? LAND_FIRST_ROW : LAND_OWN_ROW;
   }
 }
 

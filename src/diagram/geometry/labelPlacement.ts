@@ -11,8 +11,9 @@ const LABEL_BELOW = 28;
 export const TAG_BELOW = 21;
 /** The label's halo (a 6 px stroke) and the room kept between a label and a marker. */
 export const LABEL_PAD_X = 8;
-/** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it). */
-export const fateWidthPx = () => Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15);
+let fateWidth: number | undefined;
+/** The widest fate word ("IN FLIGHT"), spaced capitals (a function: the page, which lays nothing out, need not compute it; computed once). */
+export const fateWidthPx = (): number => (fateWidth ??= Math.ceil(textWidthPx('IN FLIGHT', 14, true) * 1.15));
 
 /** A text's box on the diagram: the em box the browser gives it, with its halo. */
 export interface TextBox {

@@ -69,9 +69,11 @@ import {
   bandHeights,
   bandYAt,
   planBands,
+  shapeBands,
   type Band,
   type BandEvent,
   type BandPlan,
+  type BandShapes,
 } from './bands';
 import { eventLanes } from '../../engine';
 
@@ -286,6 +288,8 @@ export interface Prepared {
   order: string[];
   position: Map<string, number>;
   bandEvents: BandEvent[];
+  /** Race view: what is inside each band, wherever the bands stand (null in linear time). */
+  bandShapes: BandShapes | null;
   crossed: boolean[];
   labelRoom: number[];
 }
@@ -330,6 +334,7 @@ export function prepare(transcript: Transcript, wording: readonly EventWording[]
     order,
     position,
     bandEvents,
+    bandShapes: scale === 'ordinal' ? shapeBands(bandEvents) : null,
     crossed,
     labelRoom,
   };
@@ -502,7 +507,7 @@ export function layRows(
   const count = events.length;
   const lastMs = count === 0 ? 0 : (events[count - 1] as LabEvent).atMs;
   if (p.scale === 'ordinal') {
-    const plan = planBands(p.bandEvents, axis?.bandY, leads);
+    const plan = planBands(p.bandEvents, axis?.bandY, leads, p.bandShapes ?? undefined);
     const widest = new Map<string, number>();
     for (const [lane, { left, right }] of plan.reach) widest.set(lane, 2 * Math.max(left, right));
     const lastY =
@@ -663,7 +668,7 @@ interface ItemContext {
   indexAtOrAfter: (atMs: number, from: number) => number;
 }
 
-export function layItems(p: Prepared, rows: Rows, across: Across): Items {
+function itemContext(p: Prepared, rows: Rows, across: Across): ItemContext {
   const { events } = p.transcript;
   const count = events.length;
   const { lanes } = across;
@@ -678,7 +683,13 @@ export function layItems(p: Prepared, rows: Rows, across: Across): Items {
     for (let i = from; i < count; i++) if ((events[i] as LabEvent).atMs >= atMs) return i;
     return Math.max(count - 1, from);
   };
-  const context: ItemContext = { p, rows, across, labelAt, indexAtOrAfter };
+  return { p, rows, across, labelAt, indexAtOrAfter };
+}
+
+export function layItems(p: Prepared, rows: Rows, across: Across): Items {
+  const { events } = p.transcript;
+  const count = events.length;
+  const context = itemContext(p, rows, across);
   const items: Items = { wires: [], markers: [], times: [], bars: [], messageIndexes: [] };
   const openBars = new Map<string, DeadlineBar>();
   for (let i = 0; i < count; i++) {
@@ -710,22 +721,76 @@ export function layItems(p: Prepared, rows: Rows, across: Across): Items {
   return items;
 }
 
-function messageWire({ p, rows, across, labelAt, indexAtOrAfter }: ItemContext, i: number, event: MessageEvent): Wire {
+/**
+ * A layout's items stood on other rows of the same run (other leads: its lanes are the same): each
+ * keeps what does not depend on where the rows stand (its words, lanes, x, fate) and takes the y that
+ * layItems gives it on these rows, its label back where the lines alone put it. The items are changed
+ * in place and returned: as layItems(p, rows, across) would lay them, without making them again.
+ */
+export function standItems(p: Prepared, rows: Rows, across: Across, items: Items): Items {
+  const context = itemContext(p, rows, across);
+  for (const wire of items.wires) standWire(context, wire);
+  for (const marker of items.markers) standMarker(rows, marker);
+  for (const bar of items.bars) standBar(context, bar);
+  const bands = rows.plan?.bands;
+  items.times.forEach((time, k) => {
+    time.y = bands === undefined ? (rows.rowY[time.index] as number) : (bands[k] as Band).centre;
+  });
+  return items;
+}
+
+/** Where a wire's line ends (its y) on the rows: the row its settling lands on, its arrival's time, or its own row. */
+function wireEndY({ p, rows }: ItemContext, wire: Wire): number {
   const { plan, rowY } = rows;
+  const i = wire.index;
   const y = rowY[i] as number;
+  const event = p.transcript.events[i] as LabEvent;
+  if (event.kind === 'message') {
+    const { settled, lost } = messageFate(p, event);
+    // Race view: a lost message ends where it was lost (the drop, or the loss the receiver records), not at its due time.
+    const y2 =
+      settled !== undefined && (!lost || plan !== null)
+        ? plan === null
+          ? (rowY[settled] as number)
+          : (plan.landY[settled] as number)
+        : rows.yAt(event.arrivesAtMs);
+    return Math.max(y, y2);
+  }
+  if (wire.kind === 'stream-close') {
+    // It lands where the other side observes the disconnect (its resolvedAt), if it ever does.
+    if (wire.arrivesAtMs === null) return y;
+    return plan === null ? (rowY[wire.resolvedAt] as number) : (plan.landY[wire.resolvedAt] as number);
+  }
+  const arrives = wire.arrivesAtMs;
+  return arrives === null ? y + (plan === null ? ROW_H : 0) : rows.yAt(arrives);
+}
+
+/** Stands a wire on the rows: its line from its row to where it ends, its label where the line puts it (tagX and tagY 0 until placed), its band's top. */
+function standWire(context: ItemContext, wire: Wire): void {
+  const { rows, labelAt } = context;
+  const y = rows.rowY[wire.index] as number;
+  const y2 = wireEndY(context, wire);
+  const where = labelAt(wire.from, wire.to, wire.x1, y, wire.x2, y2);
+  wire.y1 = y;
+  wire.y2 = y2;
+  wire.tagX = 0;
+  wire.tagY = 0;
+  wire.labelX = where.labelX;
+  wire.labelY = where.labelY;
+  wire.bandY = rows.bandTop[wire.index] as number;
+}
+
+/** The event that settles a message (its first delivery or loss), and whether it is lost. */
+function messageFate(p: Prepared, event: MessageEvent): { settled: number | undefined; lost: boolean } {
   const settled = p.settledAt.get(event.seq);
   const settledEvent = settled === undefined ? undefined : p.transcript.events[settled];
-  const lost = event.lost === true || settledEvent?.kind === 'message-lost';
+  return { settled, lost: event.lost === true || settledEvent?.kind === 'message-lost' };
+}
+
+function messageWire(context: ItemContext, i: number, event: MessageEvent): Wire {
+  const { p, across, indexAtOrAfter } = context;
+  const { settled, lost } = messageFate(p, event);
   const fate: WireFate = lost ? 'lost' : event.ignoredBy !== undefined ? 'ignored' : 'delivered';
-  const x1 = across.xOf(event.from);
-  const x2 = across.xOf(event.to);
-  // Race view: a lost message ends where it was lost (the drop, or the loss the receiver records), not at its due time.
-  const y2 =
-    settledEvent !== undefined && (!lost || plan !== null)
-      ? plan === null
-        ? (rowY[settled as number] as number)
-        : (plan.landY[settled as number] as number)
-      : rows.yAt(event.arrivesAtMs);
   const label = p.wording[i]?.label ?? event.kind;
   const why = event.reason ?? null;
   const fateText =
@@ -734,22 +799,21 @@ function messageWire({ p, rows, across, labelAt, indexAtOrAfter }: ItemContext, 
       : fate === 'lost'
         ? `, lost: ${why ?? ''}`
         : '';
-  const where = labelAt(event.from, event.to, x1, y, x2, Math.max(y, y2));
-  return {
+  return stood(context, {
     id: `w${event.seq}`,
     kind: 'message',
     index: i,
     seq: event.seq,
     from: event.from,
     to: event.to,
-    x1,
-    y1: y,
-    x2,
-    y2: Math.max(y, y2),
+    x1: across.xOf(event.from),
+    y1: 0,
+    x2: across.xOf(event.to),
+    y2: 0,
     tagX: 0,
     tagY: 0,
-    labelX: where.labelX,
-    labelY: where.labelY,
+    labelX: 0,
+    labelY: 0,
     label,
     sentAtMs: event.atMs,
     arrivesAtMs: event.arrivesAtMs,
@@ -757,40 +821,37 @@ function messageWire({ p, rows, across, labelAt, indexAtOrAfter }: ItemContext, 
     resolvedAt: settled ?? indexAtOrAfter(event.arrivesAtMs, i),
     reason: why,
     description: `${event.from} to ${event.to}: ${label}, sent at ${event.atMs} ms on ${event.channel}, ${lost ? 'due' : 'arrives'} at ${event.arrivesAtMs} ms${fateText}`,
-    bandY: rows.bandTop[i] as number,
-  };
+    bandY: 0,
+  });
+}
+
+/** A wire made with its rows' fields 0 (in their places), stood on the rows. */
+function stood(context: ItemContext, wire: Wire): Wire {
+  standWire(context, wire);
+  return wire;
 }
 
 /** The close travels to the other side; it lands where that side observes the disconnect. */
-function closeWire(
-  { p, rows, across, labelAt }: ItemContext,
-  i: number,
-  event: Extract<LabEvent, { kind: 'stream-closed' }>,
-): Wire {
-  const { plan, rowY } = rows;
+function closeWire(context: ItemContext, i: number, event: Extract<LabEvent, { kind: 'stream-closed' }>): Wire {
+  const { p, across } = context;
   const { events } = p.transcript;
-  const y = rowY[i] as number;
   const to = otherSide(event.by);
   const observed = disconnectObserved(events, i);
-  const x1 = across.xOf(event.by);
-  const x2 = across.xOf(to);
-  const y2 = observed < 0 ? y : plan === null ? (rowY[observed] as number) : (plan.landY[observed] as number);
-  const where = labelAt(event.by, to, x1, y, x2, y2);
-  return {
+  return stood(context, {
     id: `w${event.seq}`,
     kind: 'stream-close',
     index: i,
     seq: event.seq,
     from: event.by,
     to,
-    x1,
-    y1: y,
-    x2,
-    y2,
+    x1: across.xOf(event.by),
+    y1: 0,
+    x2: across.xOf(to),
+    y2: 0,
     tagX: 0,
     tagY: 0,
-    labelX: where.labelX,
-    labelY: where.labelY,
+    labelX: 0,
+    labelY: 0,
     label: `closes stream #${String(event.requestId)}`,
     sentAtMs: event.atMs,
     arrivesAtMs: observed < 0 ? null : (events[observed] as LabEvent).atMs,
@@ -798,36 +859,28 @@ function closeWire(
     resolvedAt: observed < 0 ? i : observed,
     reason: event.reason,
     description: `the ${event.by} closes the response stream of #${String(event.requestId)} at ${event.atMs} ms: ${event.reason}`,
-    bandY: rows.bandTop[i] as number,
-  };
+    bandY: 0,
+  });
 }
 
-function commentWire(
-  { rows, across, labelAt, indexAtOrAfter }: ItemContext,
-  i: number,
-  event: Extract<LabEvent, { kind: 'sse-comment' }>,
-): Wire {
-  const y = rows.rowY[i] as number;
-  const x1 = across.xOf('server');
-  const x2 = across.xOf('client');
+function commentWire(context: ItemContext, i: number, event: Extract<LabEvent, { kind: 'sse-comment' }>): Wire {
+  const { across, indexAtOrAfter } = context;
   const arrives = event.arrivesAtMs;
-  const y2 = arrives === null ? y + (rows.plan === null ? ROW_H : 0) : rows.yAt(arrives);
-  const where = labelAt('server', 'client', x1, y, x2, y2);
-  return {
+  return stood(context, {
     id: `w${event.seq}`,
     kind: 'comment',
     index: i,
     seq: event.seq,
     from: 'server',
     to: 'client',
-    x1,
-    y1: y,
-    x2,
-    y2,
+    x1: across.xOf('server'),
+    y1: 0,
+    x2: across.xOf('client'),
+    y2: 0,
     tagX: 0,
     tagY: 0,
-    labelX: where.labelX,
-    labelY: where.labelY,
+    labelX: 0,
+    labelY: 0,
     label: event.line,
     sentAtMs: event.atMs,
     arrivesAtMs: arrives,
@@ -835,19 +888,19 @@ function commentWire(
     resolvedAt: arrives === null ? i : indexAtOrAfter(arrives, i),
     reason: event.reason,
     description: `server to client: SSE comment "${event.line}" at ${event.atMs} ms (${event.reason})`,
-    bandY: rows.bandTop[i] as number,
-  };
+    bandY: 0,
+  });
 }
 
 /** A deadline event ends the bar open for its request and deadline, and (armed or reset) opens the next. */
 function deadlineBar(
-  { p, rows, across }: ItemContext,
+  context: ItemContext,
   i: number,
   event: Extract<LabEvent, { kind: 'deadline' }>,
   openBars: Map<string, DeadlineBar>,
   bars: DeadlineBar[],
 ): void {
-  const y = rows.rowY[i] as number;
+  const y = context.rows.rowY[i] as number;
   const key = `${String(event.requestId)}:${event.deadline}`;
   const open = openBars.get(key);
   if (open !== undefined) {
@@ -861,17 +914,31 @@ function deadlineBar(
     id: `b${event.seq}`,
     deadline: event.deadline,
     index: i,
-    x: (event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X) + across.barShift,
-    // Linear time: from the instant it was armed (its first row), so its length is its duration.
-    y1: p.scale === 'linear' ? Math.min(y, rows.yAt(event.atMs)) : y,
+    x: (event.deadline === 'idle' ? IDLE_BAR_X : MAX_BAR_X) + context.across.barShift,
+    y1: 0,
     dueAtMs: event.dueAtMs,
-    yDue: Math.max(y + 4, rows.yAt(event.dueAtMs)),
+    yDue: 0,
     endIndex: null,
     endAction: null,
     yEnd: null,
   };
+  standBar(context, bar);
   bars.push(bar);
   openBars.set(key, bar);
+}
+
+/** Stands a deadline bar on the rows: from its row (linear time: from the instant it was armed, so its length is its duration) to its due time, and where it ended. */
+function standBar({ p, rows }: ItemContext, bar: DeadlineBar): void {
+  const y = rows.rowY[bar.index] as number;
+  bar.y1 = p.scale === 'linear' ? Math.min(y, rows.yAt((p.transcript.events[bar.index] as LabEvent).atMs)) : y;
+  bar.yDue = Math.max(y + 4, rows.yAt(bar.dueAtMs));
+  if (bar.endIndex !== null) bar.yEnd = rows.rowY[bar.endIndex] as number;
+}
+
+/** Stands a marker on the rows: its row and its band's top. */
+function standMarker(rows: Rows, marker: Marker): void {
+  marker.y = rows.rowY[marker.index] as number;
+  marker.bandY = rows.bandTop[marker.index] as number;
 }
 
 function markerAt({ p, rows, across }: ItemContext, i: number, event: LabEvent): Marker | null {
@@ -957,10 +1024,13 @@ const LABEL_CLEAR_PX = 2;
 function labelLeads(p: Prepared): { leads: Map<number, number>; layout: DiagramLayout } {
   const leads = new Map<number, number>();
   let before: { log: PlacementLog; keep: number } | undefined;
+  let laid: { across: Across; items: Items } | undefined;
   for (let pass = 0; ; pass++) {
     const rows = layRows(p, undefined, leads);
-    const across = layLanes(p, rows);
-    const items = layItems(p, rows, across);
+    // The lanes do not depend on where the bands stand; the items of the pass before are stood on the new rows.
+    const across = laid?.across ?? layLanes(p, rows);
+    const items = laid === undefined ? layItems(p, rows, across) : standItems(p, rows, across, laid.items);
+    laid = { across, items };
     const log = placeLabels(items.wires, items.markers, across.lanes, before);
     const more = roomStillNeeded(p.transcript, items.wires);
     if (pass === LABEL_PASSES_MAX || more.size === 0) return { leads, layout: finishLayout(p, rows, across, items) };
@@ -1012,18 +1082,19 @@ function wireEnd(p: Prepared, wire: Wire): WireEnd {
 /** The room each band still needs above it in a layout (by instant): for its texts to clear the lane headers' band and the texts of earlier bands. */
 function roomStillNeeded(transcript: Transcript, wires: readonly Wire[]): Map<number, number> {
   const more = new Map<number, number>();
+  const boxes = wires.map(wireTextBoxes);
   // The lane headers' band is pinned over the top of the pane: a band whose label or fate word would
   // reach under it (the first, with its wire's label above the line) keeps the room to clear it.
-  for (const wire of wires) {
-    const { label, tag } = wireTextBoxes(wire);
+  wires.forEach((wire, k) => {
+    const { label, tag } = boxes[k] as WireTexts;
     const top = Math.min(label.top, tag?.top ?? Infinity) + TEXT_HALO_PX;
     const need = HEADER_BAND_PX - top;
     if (need > 0) {
       const atMs = (transcript.events[wire.index] as LabEvent).atMs;
       more.set(atMs, Math.max(more.get(atMs) ?? 0, need));
     }
-  }
-  for (const [earlier, later] of meetingTexts(wires)) {
+  });
+  for (const [earlier, later] of meetingTextsOf(wires, boxes)) {
     const atMs = (transcript.events[later.wire.index] as LabEvent).atMs;
     // Two texts of one band cannot be moved apart by the band's room.
     if ((transcript.events[earlier.wire.index] as LabEvent).atMs === atMs) continue;
@@ -1040,12 +1111,22 @@ function roomStillNeeded(transcript: Transcript, wires: readonly Wire[]): Map<nu
 export function meetingTexts(
   wires: readonly Wire[],
 ): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
+  return meetingTextsOf(wires, wires.map(wireTextBoxes));
+}
+
+type WireTexts = ReturnType<typeof wireTextBoxes>;
+
+/** meetingTexts, each wire's texts (wireTextBoxes) already found. */
+function meetingTextsOf(
+  wires: readonly Wire[],
+  boxes: readonly WireTexts[],
+): Array<[{ wire: Wire; box: TextBox; label: boolean }, { wire: Wire; box: TextBox; label: boolean }]> {
   const texts: Array<{ wire: Wire; box: TextBox; label: boolean }> = [];
-  for (const wire of wires) {
-    const { label, tag } = wireTextBoxes(wire);
+  wires.forEach((wire, k) => {
+    const { label, tag } = boxes[k] as WireTexts;
     texts.push({ wire, box: label, label: true });
     if (tag !== null) texts.push({ wire, box: tag, label: false });
-  }
+  });
   texts.sort((a, b) => a.box.top - b.box.top);
   const pairs: Array<[(typeof texts)[number], (typeof texts)[number]]> = [];
   for (const [i, a] of texts.entries()) {

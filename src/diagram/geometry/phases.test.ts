@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { wordEvents, type Transcript } from '../../engine';
 import { runRaceById, runScenarioById } from '../../scenarios/index';
-import { finishLayout, layItems, layLanes, layoutDiagram, layRows, prepare } from './layout';
+import { finishLayout, layItems, layLanes, layoutDiagram, layRows, prepare, standItems } from './layout';
 import { BoxGrid, placeLabels, unplacedTags, type GridEntry } from './labelPlacement';
+import { planBands, shapeBands } from './bands';
 
 // The layout's phases are pure functions of what the phases before them answer: prepare (what no
 // position depends on), rows, lanes, items, the wire labels, and the finish. Each is checked here on its own.
@@ -43,6 +44,54 @@ describe('the layout phases', () => {
     const moved = bands[2] as (typeof bands)[number];
     const led = layRows(prepared, undefined, new Map([[moved.atMs, 17]]));
     plain.rowY.forEach((y, i) => expect(led.rowY[i]).toBeCloseTo(i < moved.first ? y : y + 17, 9));
+  });
+
+  it('bands planned from their shapes are the bands planned afresh, with leads, on a shared axis, and where a shape no longer fits', () => {
+    const transcript = runScenarioById('C', {
+      settings: { progressEveryMs: 1, workMs: 120, maxTimeoutMs: 100000, idleTimeoutMs: 100000 },
+    });
+    const { bandEvents } = prepare(transcript, wordEvents(transcript.events), 'ordinal');
+    const shapes = shapeBands(bandEvents);
+    const fresh = planBands(bandEvents);
+    expect(planBands(bandEvents, undefined, undefined, shapes)).toEqual(fresh);
+    // Leads of odd sizes on every third band, and every band on an axis of its own (bands far apart).
+    const leads = new Map(fresh.bands.filter((_, k) => k % 3 === 1).map((band, k) => [band.atMs, 0.1 + k * 7.3]));
+    expect(planBands(bandEvents, undefined, leads, shapes)).toEqual(planBands(bandEvents, undefined, leads));
+    const axis = new Map(fresh.bands.map((band, k) => [band.atMs, 1000.7 + k * 333.3]));
+    expect(planBands(bandEvents, axis, undefined, shapes)).toEqual(planBands(bandEvents, axis));
+    // A shape whose lines no longer come out as it says (here: a lane's lines a row lower) is planned again.
+    const band = shapes.bands.findIndex((shape) => shape.lanes.some((lane) => lane.lines.length > 0));
+    const wrong = {
+      ...shapes,
+      bands: shapes.bands.map((shape, k) =>
+        k === band ? { ...shape, lanes: shape.lanes.map((lane) => ({ ...lane, offset: lane.offset + 1 })) } : shape,
+      ),
+    };
+    expect(band).toBeGreaterThanOrEqual(0);
+    expect(planBands(bandEvents, undefined, leads, wrong)).toEqual(planBands(bandEvents, undefined, leads));
+  });
+
+  it('items stood on other rows are the items laid out there, labels placed before or not', () => {
+    const transcript = runScenarioById('C', {
+      settings: { progressEveryMs: 1, workMs: 120, maxTimeoutMs: 100000, idleTimeoutMs: 100000 },
+    });
+    const prepared = prepare(transcript, wordEvents(transcript.events), 'ordinal');
+    const rows = layRows(prepared, undefined, undefined);
+    const across = layLanes(prepared, rows);
+    const bands = rows.plan?.bands ?? [];
+    const leads = new Map(bands.filter((_, k) => k % 5 === 2).map((band, k) => [band.atMs, 3.7 + k]));
+    const moved = layRows(prepared, undefined, leads);
+    const items = layItems(prepared, rows, across);
+    placeLabels(items.wires, items.markers, across.lanes);
+    const stood = standItems(prepared, moved, across, items);
+    expect(stood).toEqual(layItems(prepared, moved, across));
+    expect(stood.wires.some((wire, k) => wire.y1 !== layItems(prepared, rows, across).wires[k]?.y1)).toBe(true);
+    for (const scale of ['ordinal', 'linear'] as const) {
+      const p = prepare(transcript, wordEvents(transcript.events), scale);
+      const r = layRows(p, undefined, undefined);
+      const a = layLanes(p, r);
+      expect(standItems(p, r, a, layItems(p, r, a))).toEqual(layItems(p, r, a));
+    }
   });
 
   it('lanes stand left to right in order, the width past the last', () => {

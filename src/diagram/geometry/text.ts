@@ -53,9 +53,15 @@ function charEm(code: number): number {
   return 1;
 }
 
+/** charEm of each ASCII code, looked up (a label's width is asked for on every pass of the layout). */
+const ASCII_EM = Float64Array.from({ length: 128 }, (_, code) => charEm(code));
+
 export function textWidthPx(text: string, fontPx: number, bold = false): number {
   let em = 0;
-  for (let i = 0; i < text.length; i++) em += charEm(text.charCodeAt(i));
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    em += code < 128 ? (ASCII_EM[code] as number) : charEm(code);
+  }
   return em * fontPx * (bold ? 1.1 : 1);
 }
 
