@@ -73,6 +73,17 @@ describe('run store', () => {
     expect(store.getState()).toMatchObject({ status: 'done', error: null, transcript: { seed: 2 } });
   });
 
+  it('asks for the scenarios and a link’s values at once, not one after the other’s answer', async () => {
+    const { store, worker } = storeWithWorker();
+    // The list's answer is late: the link's values are asked for meanwhile.
+    worker.delayWith((request) => ((request as { type: string }).type === 'list' ? 60 : 0));
+    const opened = store.getState().init({ params: { scenario: 'B', seed: '3' }, step: null });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(worker.posted.map((request) => (request as { type: string }).type)).toEqual(['list', 'resolve']);
+    await opened;
+    expect(store.getState()).toMatchObject({ status: 'done', spec: { scenario: 'B', seed: 3 }, error: null });
+  });
+
   it('keeps only the latest run’s answer', async () => {
     const { store, worker } = storeWithWorker();
     await store.getState().init();

@@ -1,4 +1,5 @@
 import type { Transcript } from '../engine';
+import { createLabWorker, type WorkerLike } from './labWorker';
 import type { DiagramLayout, TimeScale } from '../diagram/geometry/model';
 import {
   createWorkerClient,
@@ -7,7 +8,6 @@ import {
   type RecordingProgress,
   type RequestHooks,
   type RunProgress,
-  type WorkerLike as WorkerLikeOf,
 } from './workerClient';
 import type {
   EventWording,
@@ -109,12 +109,8 @@ export interface LabClient {
   terminate(): void;
 }
 
-/** The part of `Worker` the lab client uses, so tests can hand in a fake. */
-export type WorkerLike = WorkerLikeOf<LabRequest> & { terminate(): void };
-
-export function createLabWorker(): WorkerLike {
-  return new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'lab-engine' });
-}
+/** The part of `Worker` the lab client uses, and the page's engine worker (started as the page loads, see labWorker.ts). */
+export { createLabWorker, type WorkerLike } from './labWorker';
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 

@@ -1,7 +1,7 @@
 import type { Transcript } from '../../engine';
 import { formatFaults } from '../../engine/core/faults';
 import { formatSchedule } from '../../engine/core/schedule';
-import { LabClientError, type LabRun } from '../../worker/client';
+import { LabClientError, type LabClient, type LabRun } from '../../worker/client';
 import { SETTINGS_NOT_APPLIED } from '../../sdk/version';
 import type { ScenarioInfo, Settings } from '../../worker/protocol';
 import {
@@ -87,10 +87,26 @@ interface Store {
   readonly get: () => RunState;
 }
 
-/** The selection a link names (its params judged by the worker), or the first listed scenario's default. */
-async function selectFromLink({ deps, set, get }: Store, scenarios: ScenarioInfo[], link: LinkView | null) {
+type Resolved = Awaited<ReturnType<LabClient['resolve']>>;
+
+/** The worker's judgement of a link's params, asked at once (beside the list of scenarios); null: the link names none. */
+function resolveLink({ deps }: Store, link: LinkView | null): Promise<Resolved> | null {
+  if (link === null || Object.keys(link.params).length === 0) return null;
+  const resolving = deps.client().resolve(link.params);
+  // Read after the list has come (selectFromLink); a failed list leaves it unread.
+  resolving.catch(() => undefined);
+  return resolving;
+}
+
+/** The selection a link names (its params judged by the worker: `resolving`), or the first listed scenario's default. */
+async function selectFromLink(
+  { set, get }: Store,
+  scenarios: ScenarioInfo[],
+  link: LinkView | null,
+  resolving: Promise<Resolved> | null,
+) {
   for (const text of link?.refused ?? []) get().notify(`${text} Showing the run without it instead.`);
-  if (link === null || Object.keys(link.params).length === 0) {
+  if (resolving === null) {
     const selected = scenarios.find((scenario) => scenario.id === get().spec.scenario) ?? scenarios[0];
     set(
       selected === undefined
@@ -100,7 +116,7 @@ async function selectFromLink({ deps, set, get }: Store, scenarios: ScenarioInfo
     return;
   }
   try {
-    const { view, problems } = await deps.client().resolve(link.params);
+    const { view, problems } = await resolving;
     set({ scenarios, spec: { ...view, impl: view.impl ?? 'model' } });
     for (const problem of problems)
       get().notify(
@@ -153,14 +169,17 @@ async function fallBackFromLink({ set, get }: Store, hasParams: boolean) {
 async function init(store: Store, link: LinkView | null) {
   const { deps, set, get } = store;
   set({ status: 'running', error: null });
+  // Both questions go to the worker at once: it answers them in order, without a round trip between.
+  const listing = deps.client().list();
+  const resolving = resolveLink(store, link);
   let scenarios: ScenarioInfo[];
   try {
-    scenarios = await deps.client().list();
+    scenarios = await listing;
   } catch (error) {
     set({ status: 'error', error: toFailure(error), ready: true });
     return;
   }
-  await selectFromLink(store, scenarios, link);
+  await selectFromLink(store, scenarios, link, resolving);
   const { schedule, faults } = link ?? {};
   set({
     landing: link === null || link.step === null ? { kind: 'end' } : { kind: 'link', text: link.step },
