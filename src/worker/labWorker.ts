@@ -57,9 +57,10 @@ export function holdWorker(worker: HeldWorker): () => WorkerLike {
   };
 }
 
-// Only the built page starts it early (the dev server and the Node tests start it on first use, as before).
+// Only the built page starts it early (the dev server and the Node tests start it on first use, as before;
+// under Node, as Playwright loads the e2e specs that import from src/, there is no import.meta.env at all).
 let early: (() => WorkerLike) | null =
-  import.meta.env.PROD && typeof Worker !== 'undefined' && typeof document !== 'undefined'
+  import.meta.env?.PROD === true && typeof Worker !== 'undefined' && typeof document !== 'undefined'
     ? holdWorker(newLabWorker())
     : null;
 
