@@ -211,6 +211,8 @@ function segmentCrosses(wire: Wire, left: number, right: number, top: number, bo
 /** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
 interface Spot {
   wire: Wire;
+  /** The wire's position in the wires. */
+  position: number;
   left: number;
   right: number;
   width: number;
@@ -220,11 +222,13 @@ interface Spot {
   labelWidth: number;
   tagged: boolean;
   /** What the placed grid holds for its label and for its fate word. */
-  asLabel: { wire: Wire; tag: boolean };
-  asTag: { wire: Wire; tag: boolean };
+  asLabel: Placed;
+  asTag: Placed;
   /** Its label's place while it is put (null: not put yet). */
   put: Place | null;
 }
+/** What the placed grid holds for a wire's label (tag false) or fate word: the wire, and its spot. */
+type Placed = { wire: Wire; tag: boolean; spot: Spot };
 type Side = 'below' | 'right' | 'left';
 /** Where a label is put: its centre's x on its line, and the side of it its fate word stands on. */
 type Place = { readonly at: number; readonly side: Side };
@@ -395,10 +399,7 @@ class LabelPlacer {
   private readonly markerBoxes: BoxGrid<null>;
   private readonly lineRows: Map<number, Wire[]>;
   /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
-  private readonly placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
-  private readonly spots = new Map<Wire, Spot>();
-  /** Each wire's position in the wires. */
-  private readonly positions: Map<Wire, number>;
+  private readonly placed = new BoxGrid<Placed>();
   readonly log: PlacementLog = { steps: [], began: [], lowest: [] };
   /** The lowest end of the lines searched along since the current wire's placement began. */
   private looked = -Infinity;
@@ -408,7 +409,6 @@ class LabelPlacer {
     markers: readonly Marker[],
     private readonly lanes: readonly Lane[],
   ) {
-    this.positions = new Map(wires.map((wire, k) => [wire, k]));
     ({ byLane: this.byLane, reach: this.reach } = markersByLane(markers));
     this.laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
     this.markerBoxes = markerGrid(markers);
@@ -487,7 +487,7 @@ class LabelPlacer {
   }
 
   private readonly markerLists: Array<Array<GridEntry<null>>> = [];
-  private readonly placedLists: Array<Array<GridEntry<{ wire: Wire; tag: boolean }>>> = [];
+  private readonly placedLists: Array<Array<GridEntry<Placed>>> = [];
   /** A search's places and what is known of each, reused from one search to the next (grown when a gap needs more). */
   private scratch = new SearchScratch(0);
 
@@ -641,7 +641,7 @@ class LabelPlacer {
     const placedLists = this.placedLists;
     const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
     for (let l = 0; l < placedCount; l++)
-      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<Placed>>)
         if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) test(box, false);
     let c = 0;
     for (let k = 0; k < n; k++) if (stepClear[step[k] as number] === 1) open[c++] = k;
@@ -671,7 +671,7 @@ class LabelPlacer {
     const placedLists = this.placedLists;
     const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
     for (let l = 0; l < placedCount; l++)
-      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<Placed>>)
         if (
           Math.min(box.right, right) > Math.max(box.left, left) &&
           Math.min(box.bottom, bottom) > Math.max(box.top, top) &&
@@ -705,12 +705,12 @@ class LabelPlacer {
     const { label, tag } = this.boxesAt(spot, at, 'below');
     const found = new Set<Spot>();
     this.placed.some(label, (other) => {
-      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(this.spots.get(other.wire) as Spot);
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(other.spot);
       return false;
     });
     if (tag !== null)
       this.placed.some(tag, (other) => {
-        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(this.spots.get(other.wire) as Spot);
+        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(other.spot);
         return false;
       });
     return [...found];
@@ -752,7 +752,7 @@ class LabelPlacer {
   /** Places the label of the wire at position k (its spot first), noting what it did in the log. */
   placeWire(k: number): void {
     const wire = this.wireAt(k);
-    const spot = this.spotOf(wire);
+    const spot = this.spotOf(wire, k);
     this.log.began[k] = this.log.steps.length;
     this.looked = Math.max(wire.y1, wire.y2);
     if (spot !== null) this.place(spot);
@@ -771,7 +771,7 @@ class LabelPlacer {
   replay(before: PlacementLog, keep: number): number {
     const spots: Array<Spot | null> = [];
     for (let k = 0; k < keep; k++) {
-      spots.push(this.spotOf(this.wireAt(k)));
+      spots.push(this.spotOf(this.wireAt(k), k));
       this.log.began[k] = before.began[k] as number;
       this.log.lowest[k] = before.lowest[k] as number;
     }
@@ -786,7 +786,7 @@ class LabelPlacer {
   }
 
   private drop(spot: Spot): void {
-    this.log.steps.push([this.positions.get(spot.wire) as number, spot.put]);
+    this.log.steps.push([spot.position, spot.put]);
     // wireTextBoxes(spot.wire), with the widths its spot already has.
     const { wire } = spot;
     this.placed.add(textBox(wire.labelX, wire.labelY - LABEL_RAISE, spot.labelWidth, 15), spot.asLabel, wire);
@@ -794,7 +794,7 @@ class LabelPlacer {
   }
 
   private lift(spot: Spot): void {
-    this.log.steps.push([this.positions.get(spot.wire) as number, null]);
+    this.log.steps.push([spot.position, null]);
     this.placed.removeOwner(spot.wire);
   }
 
@@ -808,8 +808,8 @@ class LabelPlacer {
     this.drop(spot);
   }
 
-  /** A wire's spot in the gap next to its sender, its label moved where the markers beside it leave room (null: a wire with no gap). */
-  spotOf(wire: Wire): Spot | null {
+  /** The spot of the wire at `position` in the gap next to its sender, its label moved where the markers beside it leave room (null: a wire with no gap). */
+  spotOf(wire: Wire, position: number): Spot | null {
     const from = this.laneAt.get(wire.from);
     const to = this.laneAt.get(wire.to);
     if (from === undefined || to === undefined || from === to) return null;
@@ -826,8 +826,11 @@ class LabelPlacer {
     const x = this.amongMarkers(wire.labelX, yOn, left, right, width);
     wire.labelX = x;
     wire.labelY = yOn(x);
+    const asLabel = { wire, tag: false } as Placed;
+    const asTag = { wire, tag: true } as Placed;
     const spot: Spot = {
       wire,
+      position,
       left: left.x,
       right: right.x,
       width,
@@ -835,11 +838,11 @@ class LabelPlacer {
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
-      asLabel: { wire, tag: false },
-      asTag: { wire, tag: true },
+      asLabel,
+      asTag,
       put: null,
     };
-    this.spots.set(wire, spot);
+    asLabel.spot = asTag.spot = spot;
     return spot;
   }
 
