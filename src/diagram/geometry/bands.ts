@@ -265,10 +265,14 @@ function replayBand(shapes: BandShapes, shape: BandShape, top: number, plan: Ban
   const { how, row, land } = shapes;
   const { start, end, firstRowH } = shape;
   for (let i = start; i < end; i++) bandTop[i] = top;
-  for (const lane of shape.lanes) {
+  // Index loops: a cold run (the worker's) makes no iterator per lane, line and item.
+  for (let l = 0; l < shape.lanes.length; l++) {
+    const lane = shape.lanes[l] as LaneShape;
     let y = top + lane.offset * ROW_PITCH;
-    for (const line of lane.lines) {
-      for (const i of line.items) rowY[i] = y + Math.max(firstRowH, line.height) / 2;
+    for (let n = 0; n < lane.lines.length; n++) {
+      const line = lane.lines[n] as LaneShape['lines'][number];
+      const centre = y + Math.max(firstRowH, line.height) / 2;
+      for (let k = 0; k < line.items.length; k++) rowY[line.items[k] as number] = centre;
       y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
     }
     if (rowsTaken(y, top) !== lane.taken) return false;
@@ -315,7 +319,8 @@ interface LaneMarks {
 /** Empty lane marks for the lane positions the events name. */
 function laneMarks(events: readonly BandEvent[]): LaneMarks {
   let last = 0;
-  for (const { lanePosition, item } of events) {
+  for (let i = 0; i < events.length; i++) {
+    const { lanePosition, item } = events[i] as BandEvent;
     last = Math.max(last, lanePosition);
     if (item.kind === 'wire') last = Math.max(last, item.from, item.to);
     else if (item.kind === 'settle') last = Math.max(last, item.at);

@@ -816,7 +816,10 @@ class LabelPlacer {
     const next = this.lanes[from + (to > from ? 1 : -1)];
     const sender = this.lanes[from];
     if (next === undefined || sender === undefined) return null;
-    const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
+    // Which of the two is left, with no array made per wire.
+    const senderLeft = sender.x < next.x;
+    const left = senderLeft ? sender : next;
+    const right = senderLeft ? next : sender;
     const labelWidth = textWidthPx(wire.label, 15, true);
     const width = Math.max(labelWidth, this.fateWidth) + 2 * LABEL_PAD_X;
     const yOn = (x: number) =>
