@@ -208,6 +208,10 @@ function segmentCrosses(wire: Wire, left: number, right: number, top: number, bo
   return true;
 }
 
+/** The y of a wire's line at x (a function of the wire, not a closure made per spot). */
+const yOn = (wire: Wire, x: number): number =>
+  wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1);
+
 /** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
 interface Spot {
   wire: Wire;
@@ -216,7 +220,6 @@ interface Spot {
   left: number;
   right: number;
   width: number;
-  yOn: (x: number) => number;
   /** Where the markers alone put it. */
   x: number;
   labelWidth: number;
@@ -466,7 +469,7 @@ class LabelPlacer {
 
   /** The boxes of a spot's label and fate word at x, the word `side` of the label. */
   private boxesAt(spot: Spot, at: number, side: Side): { y: number; label: TextBox; tag: TextBox | null } {
-    const y = spot.yOn(at);
+    const y = yOn(spot.wire, at);
     return {
       y,
       label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15),
@@ -480,7 +483,7 @@ class LabelPlacer {
    * the part of clearAt that does not depend on where the fate word stands.
    */
   private labelClearAt(spot: Spot, at: number): boolean {
-    const y = spot.yOn(at);
+    const y = yOn(spot.wire, at);
     const { label, block } = labelBlockAt(spot, at, y);
     if (this.markerBoxes.some(block, () => true) || this.markerBoxes.some(label, () => true)) return false;
     return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
@@ -570,7 +573,7 @@ class LabelPlacer {
     const { x1, y1, x2, y2 } = wire;
     for (let i = 0; i < n; i++) {
       const at = spot.x + (i + jLow) * LABEL_STEP_PX;
-      // spot.yOn(at), written out.
+      // yOn(spot.wire, at), written out.
       const y = x2 === x1 ? (y1 + y2) / 2 : y1 + ((y2 - y1) * (at - x1)) / (x2 - x1);
       stepAt[i] = at;
       stepY[i] = y;
@@ -653,7 +656,7 @@ class LabelPlacer {
     if (!spot.tagged) return true;
     // Its box, as boxesAt gives it (textBox written out), found with no object made.
     const x = this.tagXOf(spot, at, side);
-    const baseline = LabelPlacer.tagYOf(spot.yOn(at), side);
+    const baseline = LabelPlacer.tagYOf(yOn(spot.wire, at), side);
     const left = x - this.fateWidth / 2 - TEXT_HALO_PX;
     const right = x + this.fateWidth / 2 + TEXT_HALO_PX;
     const top = textTop(baseline, 14) - TEXT_HALO_PX;
@@ -684,8 +687,8 @@ class LabelPlacer {
 
   /** Whether no other wire's line runs through a spot's label text at x. */
   private offLinesAt(spot: Spot, at: number): boolean {
-    // textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15), written out.
-    const baseline = spot.yOn(at) - LABEL_RAISE;
+    // textBox(at, yOn(spot.wire, at) - LABEL_RAISE, spot.labelWidth, 15), written out.
+    const baseline = yOn(spot.wire, at) - LABEL_RAISE;
     return !this.crossedByLine(
       spot,
       at - spot.labelWidth / 2 - TEXT_HALO_PX,
@@ -802,7 +805,7 @@ class LabelPlacer {
     const { at, side } = place;
     spot.put = place;
     spot.wire.labelX = at;
-    spot.wire.labelY = spot.yOn(at);
+    spot.wire.labelY = yOn(spot.wire, at);
     spot.wire.tagX = this.tagXOf(spot, at, side);
     spot.wire.tagY = LabelPlacer.tagYOf(spot.wire.labelY, side);
     this.drop(spot);
@@ -822,13 +825,9 @@ class LabelPlacer {
     const right = senderLeft ? next : sender;
     const labelWidth = textWidthPx(wire.label, 15, true);
     const width = Math.max(labelWidth, this.fateWidth) + 2 * LABEL_PAD_X;
-    const yOn = (x: number) =>
-      wire.x2 === wire.x1
-        ? (wire.y1 + wire.y2) / 2
-        : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1);
-    const x = this.amongMarkers(wire.labelX, yOn, left, right, width);
+    const x = this.amongMarkers(wire, left, right, width);
     wire.labelX = x;
-    wire.labelY = yOn(x);
+    wire.labelY = yOn(wire, x);
     const asLabel = { wire, tag: false } as Placed;
     const asTag = { wire, tag: true } as Placed;
     const spot: Spot = {
@@ -837,7 +836,6 @@ class LabelPlacer {
       left: left.x,
       right: right.x,
       width,
-      yOn,
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
@@ -849,12 +847,12 @@ class LabelPlacer {
     return spot;
   }
 
-  /** Where the markers on the gap's two lanes leave a label `width` wide, from x along the line yOn. */
-  private amongMarkers(from: number, yOn: (x: number) => number, left: Lane, right: Lane, width: number): number {
-    let x = from;
+  /** Where the markers on the gap's two lanes leave a label `width` wide, from the wire's label's x along its line. */
+  private amongMarkers(wire: Wire, left: Lane, right: Lane, width: number): number {
+    let x = wire.labelX;
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
     for (let pass = 0; pass < 3; pass++) {
-      const y = yOn(x);
+      const y = yOn(wire, x);
       const leftHalf = this.extentNear(left, y - LABEL_ABOVE, y + LABEL_BELOW).right;
       const rightHalf = this.extentNear(right, y - LABEL_ABOVE, y + LABEL_BELOW).left;
       const room = { from: left.x + leftHalf, to: right.x - rightHalf };
