@@ -595,43 +595,18 @@ class LabelPlacer {
     const above = LABEL_ABOVE + 1;
     const below = LABEL_BELOW + 1;
     const level = x2 === x1 || y2 === y1;
-    const slope = level ? 0 : (y2 - y1) / (x2 - x1);
-    const test = (box: TextBox, marker: boolean): void => {
-      // The places whose holding box meets `box` along x, then along the line's y.
-      let from = box.left - halfX;
-      let to = box.right + halfX;
-      const low = box.top - below;
-      const high = box.bottom + above;
-      if (level) {
-        const y = stepY[0] as number;
-        if (y < low || y > high) return;
-      } else {
-        const a = x1 + (low - y1) / slope;
-        const b = x1 + (high - y1) / slope;
-        from = Math.max(from, Math.min(a, b) - 1);
-        to = Math.min(to, Math.max(a, b) + 1);
-      }
-      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1) - jLow;
-      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1) - jLow;
-      for (let i = first; i <= last; i++) {
-        if (stepClear[i] === 0) continue;
-        // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
-        if (
-          Math.min(box.right, labelRight[i] as number) > Math.max(box.left, labelLeft[i] as number) &&
-          Math.min(box.bottom, labelBottom[i] as number) > Math.max(box.top, labelTop[i] as number)
-        )
-          stepClear[i] = 0;
-        else if (marker) {
-          const at = stepAt[i] as number;
-          const y = stepY[i] as number;
-          if (
-            Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
-            Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
-          )
-            stepClear[i] = 0;
-        }
-      }
-    };
+    const sweep = this.sweep;
+    sweep.x = spot.x;
+    sweep.jLow = jLow;
+    sweep.jHigh = jHigh;
+    sweep.halfX = halfX;
+    sweep.halfBlock = halfBlock;
+    sweep.above = above;
+    sweep.below = below;
+    sweep.level = level;
+    sweep.slope = level ? 0 : (y2 - y1) / (x2 - x1);
+    sweep.x1 = x1;
+    sweep.y1 = y1;
     const top = yLow - LABEL_ABOVE - 1;
     const bottom = yHigh + LABEL_BELOW + 1;
     // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
@@ -640,15 +615,70 @@ class LabelPlacer {
     const markerLists = this.markerLists;
     const markerCount = this.markerBoxes.cellLists(top, bottom, left, right, markerLists);
     for (let l = 0; l < markerCount; l++)
-      for (const entry of markerLists[l] as Array<GridEntry<null>>) test(entry.box, true);
+      for (const entry of markerLists[l] as Array<GridEntry<null>>) this.clearOfAlong(entry.box, true);
     const placedLists = this.placedLists;
     const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
     for (let l = 0; l < placedCount; l++)
       for (const { box, what: other } of placedLists[l] as Array<GridEntry<Placed>>)
-        if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) test(box, false);
+        if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) this.clearOfAlong(box, false);
     let c = 0;
     for (let k = 0; k < n; k++) if (stepClear[step[k] as number] === 1) open[c++] = k;
     return c;
+  }
+
+  /** What labelsClearAlong's sweep knows of its line and places, for clearOfAlong (one object, reused). */
+  private readonly sweep = {
+    x: 0,
+    jLow: 0,
+    jHigh: 0,
+    halfX: 0,
+    halfBlock: 0,
+    above: 0,
+    below: 0,
+    level: false,
+    slope: 0,
+    x1: 0,
+    y1: 0,
+  };
+
+  /** labelsClearAlong's test of one box (a marker's, or a placed text's): the places of the sweep whose label (a marker: or block) it meets are not clear. */
+  private clearOfAlong(box: TextBox, marker: boolean): void {
+    const { stepAt, stepY, stepClear, labelLeft, labelRight, labelTop, labelBottom } = this.scratch;
+    const { x, jLow, jHigh, halfX, halfBlock, above, below, level, slope, x1, y1 } = this.sweep;
+    // The places whose holding box meets `box` along x, then along the line's y.
+    let from = box.left - halfX;
+    let to = box.right + halfX;
+    const low = box.top - below;
+    const high = box.bottom + above;
+    if (level) {
+      const y = stepY[0] as number;
+      if (y < low || y > high) return;
+    } else {
+      const a = x1 + (low - y1) / slope;
+      const b = x1 + (high - y1) / slope;
+      from = Math.max(from, Math.min(a, b) - 1);
+      to = Math.min(to, Math.max(a, b) + 1);
+    }
+    const first = Math.max(jLow, Math.ceil((from - x) / LABEL_STEP_PX) - 1) - jLow;
+    const last = Math.min(jHigh, Math.floor((to - x) / LABEL_STEP_PX) + 1) - jLow;
+    for (let i = first; i <= last; i++) {
+      if (stepClear[i] === 0) continue;
+      // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
+      if (
+        Math.min(box.right, labelRight[i] as number) > Math.max(box.left, labelLeft[i] as number) &&
+        Math.min(box.bottom, labelBottom[i] as number) > Math.max(box.top, labelTop[i] as number)
+      )
+        stepClear[i] = 0;
+      else if (marker) {
+        const at = stepAt[i] as number;
+        const y = stepY[i] as number;
+        if (
+          Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
+          Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
+        )
+          stepClear[i] = 0;
+      }
+    }
   }
 
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
