@@ -195,7 +195,8 @@ function planWith(
     landY: new Array<number>(count).fill(NaN),
     reach: shapes === undefined ? new Map<string, { left: number; right: number }>() : new Map(shapes.reach),
   };
-  const marks = laneMarks(events);
+  // Made when a band is first planned (a pass that only places bands from their shapes needs none).
+  let marks: LaneMarks | undefined;
   let start = 0;
   while (start < count) {
     const atMs = (events[start] as BandEvent).atMs;
@@ -214,7 +215,7 @@ function planWith(
     const placed =
       shape !== undefined && replayBand(shapes as BandShapes, shape, top, plan)
         ? shape
-        : planBand(events, start, end, top, plan, before, record, marks);
+        : planBand(events, start, end, top, plan, before, record, (marks ??= laneMarks(events)));
     plan.bands.push({
       atMs,
       top,
