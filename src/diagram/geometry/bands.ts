@@ -195,6 +195,8 @@ function planWith(
     landY: new Array<number>(count).fill(NaN),
     reach: shapes === undefined ? new Map<string, { left: number; right: number }>() : new Map(shapes.reach),
   };
+  // Made when a band is first planned (a pass that only places bands from their shapes needs none).
+  let marks: LaneMarks | undefined;
   let start = 0;
   while (start < count) {
     const atMs = (events[start] as BandEvent).atMs;
@@ -213,7 +215,7 @@ function planWith(
     const placed =
       shape !== undefined && replayBand(shapes as BandShapes, shape, top, plan)
         ? shape
-        : planBand(events, start, end, top, plan, before, record);
+        : planBand(events, start, end, top, plan, before, record, (marks ??= laneMarks(events)));
     plan.bands.push({
       atMs,
       top,
@@ -237,15 +239,17 @@ function planBand(
   plan: BandPlan,
   before: Band | undefined,
   record: ShapeRecord | undefined,
+  marks: LaneMarks,
 ): { firstRowH: number; height: number } {
   const firstRowH = slimBand(events, start, end) ? SLIM_BAND_H : CHIP_H;
-  const band: BandRange = { events, start, end, top, firstRowH, sentHere: new Set<number>() };
-  for (let i = start; i < end; i++) if ((events[i] as BandEvent).item.kind === 'wire') band.sentHere.add(i);
-  const { sides, arrivals } = wireSides(band, plan.bandTop);
+  const band: BandRange = { events, start, end, top, firstRowH };
+  for (const list of [marks.sides, marks.arrivals, marks.itemSide, marks.itemRows, marks.below, marks.nextRow])
+    list.fill(0);
+  wireSides(band, plan.bandTop, marks);
   const lanes: LaneShape[] = [];
-  const locals = placeLocals(band, laneLines(band), sides, arrivals, plan, lanes);
-  const rows = placeWires(band, locals.itemsAt, locals.rows, plan.rowY, record);
-  settleRows(band, locals.below, plan, record);
+  const localRows = placeLocals(band, laneLines(band), marks, plan, lanes);
+  const rows = placeWires(band, marks, localRows, plan.rowY, record);
+  settleRows(band, marks, plan, record);
   const height = firstRowH + (rows - 1) * ROW_PITCH;
   const atMs = (events[start] as BandEvent).atMs;
   const gap = before === undefined ? 0 : bandGap(atMs - before.atMs);
@@ -262,10 +266,14 @@ function replayBand(shapes: BandShapes, shape: BandShape, top: number, plan: Ban
   const { how, row, land } = shapes;
   const { start, end, firstRowH } = shape;
   for (let i = start; i < end; i++) bandTop[i] = top;
-  for (const lane of shape.lanes) {
+  // Index loops: a cold run (the worker's) makes no iterator per lane, line and item.
+  for (let l = 0; l < shape.lanes.length; l++) {
+    const lane = shape.lanes[l] as LaneShape;
     let y = top + lane.offset * ROW_PITCH;
-    for (const line of lane.lines) {
-      for (const i of line.items) rowY[i] = y + Math.max(firstRowH, line.height) / 2;
+    for (let n = 0; n < lane.lines.length; n++) {
+      const line = lane.lines[n] as LaneShape['lines'][number];
+      const centre = y + Math.max(firstRowH, line.height) / 2;
+      for (let k = 0; k < line.items.length; k++) rowY[line.items[k] as number] = centre;
       y += Math.max(CHIP_H, line.height) + ROW_PITCH - CHIP_H;
     }
     if (rowsTaken(y, top) !== lane.taken) return false;
@@ -277,14 +285,56 @@ function replayBand(shapes: BandShapes, shape: BandShape, top: number, plan: Ban
   return true;
 }
 
-/** One band being planned: its events [start, end), its top, its first row's height, and which of its events send a wire. */
+/** One band being planned: its events [start, end), its top and its first row's height. */
 interface BandRange {
   events: readonly BandEvent[];
   start: number;
   end: number;
   top: number;
   firstRowH: number;
-  sentHere: Set<number>;
+}
+
+/** Whether event i sends a wire in the band (is one of its events, and a wire). */
+const sentHere = (band: BandRange, i: number): boolean =>
+  i >= band.start && i < band.end && (band.events[i] as BandEvent).item.kind === 'wire';
+
+/** Sides of a lane's line, as bits: a wire leaves or lands on its left (toward a lower position), on its right. */
+const LEFT = 1;
+const RIGHT = 2;
+
+/**
+ * What planning one band notes per lane position, in arrays reused from band to band (emptied to 0 for
+ * each): the sides its wires leave or land on, and those where a wire sent earlier lands (LEFT | RIGHT
+ * bits); the side its items stand on and the rows that hold a word (0: none); whether its words stand a
+ * row below the first (1); the first row free of its wires.
+ */
+interface LaneMarks {
+  sides: number[];
+  arrivals: number[];
+  itemSide: number[];
+  itemRows: number[];
+  below: number[];
+  nextRow: number[];
+}
+
+/** Empty lane marks for the lane positions the events name. */
+function laneMarks(events: readonly BandEvent[]): LaneMarks {
+  let last = 0;
+  for (let i = 0; i < events.length; i++) {
+    const { lanePosition, item } = events[i] as BandEvent;
+    last = Math.max(last, lanePosition);
+    if (item.kind === 'wire') last = Math.max(last, item.from, item.to);
+    else if (item.kind === 'settle') last = Math.max(last, item.at);
+  }
+  const zeros = () => new Array<number>(last + 1).fill(0);
+  return {
+    sides: zeros(),
+    arrivals: zeros(),
+    itemSide: zeros(),
+    itemRows: zeros(),
+    below: zeros(),
+    nextRow: zeros(),
+  };
 }
 
 const rowCentre = (top: number, firstRowH: number, row: number) => top + firstRowH / 2 + row * ROW_PITCH;
@@ -297,7 +347,7 @@ const rowsTaken = (y: number, top: number) =>
 function localOf(band: BandRange, i: number): LocalBox | null {
   const item = (band.events[i] as BandEvent).item;
   if (item.kind === 'local') return item;
-  if (item.kind === 'settle' && !band.sentHere.has(item.sentBy)) return item.item;
+  if (item.kind === 'settle' && !sentHere(band, item.sentBy)) return item.item;
   return null;
 }
 
@@ -314,36 +364,29 @@ function slimBand(events: readonly BandEvent[], start: number, end: number): boo
   return true;
 }
 
+/** The side of `lane`'s line toward the lane `toward` (LEFT or RIGHT; none, 0, on the lane itself). */
+const sideToward = (lane: number, toward: number): number => (toward === lane ? 0 : toward > lane ? RIGHT : LEFT);
+
 /**
- * Which sides of each lane a wire of this band leaves or lands on (-1 left, +1 right), and which sides
- * a wire sent in an earlier band lands on (its arrowhead is there); records each event's band top.
+ * Which sides of each lane a wire of this band leaves or lands on (marks.sides), and which sides a wire
+ * sent in an earlier band lands on (marks.arrivals: its arrowhead is there); records each event's band top.
  */
-function wireSides(
-  band: BandRange,
-  bandTop: number[],
-): { sides: Map<number, Set<number>>; arrivals: Map<number, Set<number>> } {
-  const { events, sentHere } = band;
-  const sides = new Map<number, Set<number>>();
-  const arrivals = new Map<number, Set<number>>();
-  const touch = (lane: number, toward: number, into = sides) => {
-    if (toward === lane) return;
-    let set = into.get(lane);
-    if (set === undefined) into.set(lane, (set = new Set()));
-    set.add(toward > lane ? 1 : -1);
-  };
+function wireSides(band: BandRange, bandTop: number[], marks: LaneMarks): void {
+  const { events } = band;
+  const { sides, arrivals } = marks;
   for (let i = band.start; i < band.end; i++) {
     const item = (events[i] as BandEvent).item;
     bandTop[i] = band.top;
-    if (item.kind === 'wire') touch(item.from, item.to);
+    if (item.kind === 'wire') sides[item.from] = (sides[item.from] as number) | sideToward(item.from, item.to);
     else if (item.kind === 'settle') {
       const sender = events[item.sentBy] as BandEvent;
       if (sender.item.kind === 'wire') {
-        touch(item.at, sender.item.from);
-        if (!sentHere.has(item.sentBy)) touch(item.at, sender.item.from, arrivals);
+        const side = sideToward(item.at, sender.item.from);
+        sides[item.at] = (sides[item.at] as number) | side;
+        if (!sentHere(band, item.sentBy)) arrivals[item.at] = (arrivals[item.at] as number) | side;
       }
     }
   }
-  return { sides, arrivals };
 }
 
 type LaneLines = Map<
@@ -378,31 +421,23 @@ function laneLines(band: BandRange): LaneLines {
 
 /**
  * Each lane's items in lines from the first row, on the side of its line no wire uses: their x offsets
- * and rows, the rows they take per lane position, the lanes whose words stand a row below the band's
- * first row (where the wires arriving on that side land), and the rows the band takes so far. Each
- * lane's lines go into `shapes`.
+ * and rows; per lane position (in `marks`), the side they stand on and the rows they take, and whether
+ * its words stand a row below the band's first row (where the wires arriving on that side land).
+ * Returns the rows the band takes so far. Each lane's lines go into `shapes`.
  */
-function placeLocals(
-  band: BandRange,
-  lines: LaneLines,
-  sides: ReadonlyMap<number, Set<number>>,
-  arrivals: ReadonlyMap<number, Set<number>>,
-  plan: BandPlan,
-  shapes: LaneShape[],
-): { itemsAt: Map<number, { side: number; rows: number }>; below: Set<number>; rows: number } {
+function placeLocals(band: BandRange, lines: LaneLines, marks: LaneMarks, plan: BandPlan, shapes: LaneShape[]): number {
   let rows = 1;
-  const itemsAt = new Map<number, { side: number; rows: number }>();
-  const below = new Set<number>();
   for (const [id, lane] of lines) {
-    const used = sides.get(lane.position) ?? new Set<number>();
+    const used = marks.sides[lane.position] as number;
     // Right of the line when only the left is used, left of it when only the right is, else centred;
     // the first lane's always right of it (left of it are the time column and the deadline bars).
-    const side = lane.position === 0 ? 1 : used.has(-1) && !used.has(1) ? 1 : used.has(1) && !used.has(-1) ? -1 : 0;
+    const side = lane.position === 0 ? 1 : used === LEFT ? 1 : used === RIGHT ? -1 : 0;
     // A wire arriving on the side the words stand on (the first lane's right, or both sides) lands on
     // the first row and the words start on the next: no arrowhead ends under a chip.
-    const landing = arrivals.get(lane.position);
-    const offset = lane.words > 0 && landing !== undefined && (side === 0 || landing.has(side)) ? 1 : 0;
-    if (offset > 0) below.add(lane.position);
+    const landing = marks.arrivals[lane.position] as number;
+    const offset =
+      lane.words > 0 && landing !== 0 && (side === 0 || (landing & (side > 0 ? RIGHT : LEFT)) !== 0) ? 1 : 0;
+    if (offset > 0) marks.below[lane.position] = 1;
     let y = band.top + offset * ROW_PITCH;
     const laneReach = plan.reach.get(id) ?? { left: 0, right: 0 };
     plan.reach.set(id, laneReach);
@@ -421,10 +456,11 @@ function placeLocals(
     const taken = rowsTaken(y, band.top);
     shapes.push({ offset, taken, lines: lane.lines });
     // Dots may sit on a wire's line; only rows holding a word are in a wire's way.
-    itemsAt.set(lane.position, { side, rows: Math.min(taken, offset + lane.words) });
+    marks.itemSide[lane.position] = side;
+    marks.itemRows[lane.position] = Math.min(taken, offset + lane.words);
     rows = Math.max(rows, taken);
   }
-  return { itemsAt, below, rows };
+  return rows;
 }
 
 /**
@@ -433,13 +469,13 @@ function placeLocals(
  */
 function placeWires(
   band: BandRange,
-  itemsAt: ReadonlyMap<number, { side: number; rows: number }>,
+  marks: LaneMarks,
   rowsSoFar: number,
   rowY: number[],
   record: ShapeRecord | undefined,
 ): number {
   let rows = rowsSoFar;
-  const nextRow = new Map<number, number>();
+  const { itemSide, itemRows, nextRow } = marks;
   for (let i = band.start; i < band.end; i++) {
     const item = (band.events[i] as BandEvent).item;
     if (item.kind !== 'wire') continue;
@@ -448,16 +484,13 @@ function placeWires(
     const toward = item.to > item.from ? 1 : -1;
     let row = 0;
     for (let lane = low; lane <= high; lane++) {
-      row = Math.max(row, nextRow.get(lane) ?? 0);
-      const items = itemsAt.get(lane);
+      row = Math.max(row, nextRow[lane] as number);
+      const itemsRows = itemRows[lane] as number;
       const inTheWay =
-        items !== undefined &&
-        items.rows > 0 &&
-        lane !== item.to &&
-        (lane !== item.from || items.side === 0 || items.side === toward);
-      if (inTheWay) row = Math.max(row, items.rows);
+        itemsRows > 0 && lane !== item.to && (lane !== item.from || itemSide[lane] === 0 || itemSide[lane] === toward);
+      if (inTheWay) row = Math.max(row, itemsRows);
     }
-    for (let lane = low; lane <= high; lane++) nextRow.set(lane, row + 1);
+    for (let lane = low; lane <= high; lane++) nextRow[lane] = row + 1;
     rows = Math.max(rows, row + 1);
     rowY[i] = rowCentre(band.top, band.firstRowH, row);
     if (record !== undefined) {
@@ -469,16 +502,11 @@ function placeWires(
 }
 
 /** The rows of what is neither an item nor a wire, and where each settled wire lands (noted in `record`). */
-function settleRows(
-  band: BandRange,
-  below: ReadonlySet<number>,
-  plan: BandPlan,
-  record: ShapeRecord | undefined,
-): void {
+function settleRows(band: BandRange, { below }: LaneMarks, plan: BandPlan, record: ShapeRecord | undefined): void {
   const { rowY, landY } = plan;
   for (let i = band.start; i < band.end; i++) {
     const item = (band.events[i] as BandEvent).item;
-    if (item.kind === 'settle' && band.sentHere.has(item.sentBy)) {
+    if (item.kind === 'settle' && sentHere(band, item.sentBy)) {
       rowY[i] = rowY[item.sentBy] as number;
       if (record !== undefined) {
         record.how[i] = AS_SENDER;
@@ -489,7 +517,7 @@ function settleRows(
       if (record !== undefined) record.how[i] = AT_ROW;
     }
     if (item.kind !== 'settle') continue;
-    const first = !band.sentHere.has(item.sentBy) && below.has(item.at);
+    const first = !sentHere(band, item.sentBy) && below[item.at] === 1;
     landY[i] = first ? rowCentre(band.top, band.firstRowH, 0) : (rowY[i] as number);
     if (record !== undefined) record.land[i] = first ? LAND_FIRST_ROW : LAND_OWN_ROW;
   }

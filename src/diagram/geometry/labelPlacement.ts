@@ -208,23 +208,30 @@ function segmentCrosses(wire: Wire, left: number, right: number, top: number, bo
   return true;
 }
 
+/** The y of a wire's line at x (a function of the wire, not a closure made per spot). */
+const yOn = (wire: Wire, x: number): number =>
+  wire.x2 === wire.x1 ? (wire.y1 + wire.y2) / 2 : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1);
+
 /** A wire's label with what its places are tried in: the gap's lanes, its width among markers, its line. */
 interface Spot {
   wire: Wire;
+  /** The wire's position in the wires. */
+  position: number;
   left: number;
   right: number;
   width: number;
-  yOn: (x: number) => number;
   /** Where the markers alone put it. */
   x: number;
   labelWidth: number;
   tagged: boolean;
   /** What the placed grid holds for its label and for its fate word. */
-  asLabel: { wire: Wire; tag: boolean };
-  asTag: { wire: Wire; tag: boolean };
+  asLabel: Placed;
+  asTag: Placed;
   /** Its label's place while it is put (null: not put yet). */
   put: Place | null;
 }
+/** What the placed grid holds for a wire's label (tag false) or fate word: the wire, and its spot. */
+type Placed = { wire: Wire; tag: boolean; spot: Spot };
 type Side = 'below' | 'right' | 'left';
 /** Where a label is put: its centre's x on its line, and the side of it its fate word stands on. */
 type Place = { readonly at: number; readonly side: Side };
@@ -395,10 +402,7 @@ class LabelPlacer {
   private readonly markerBoxes: BoxGrid<null>;
   private readonly lineRows: Map<number, Wire[]>;
   /** What is placed so far: each wire's label and fate word, with the wire (to know the steps it shows at). */
-  private readonly placed = new BoxGrid<{ wire: Wire; tag: boolean }>();
-  private readonly spots = new Map<Wire, Spot>();
-  /** Each wire's position in the wires. */
-  private readonly positions: Map<Wire, number>;
+  private readonly placed = new BoxGrid<Placed>();
   readonly log: PlacementLog = { steps: [], began: [], lowest: [] };
   /** The lowest end of the lines searched along since the current wire's placement began. */
   private looked = -Infinity;
@@ -408,7 +412,6 @@ class LabelPlacer {
     markers: readonly Marker[],
     private readonly lanes: readonly Lane[],
   ) {
-    this.positions = new Map(wires.map((wire, k) => [wire, k]));
     ({ byLane: this.byLane, reach: this.reach } = markersByLane(markers));
     this.laneAt = new Map(lanes.map((lane, i) => [lane.id, i]));
     this.markerBoxes = markerGrid(markers);
@@ -466,7 +469,7 @@ class LabelPlacer {
 
   /** The boxes of a spot's label and fate word at x, the word `side` of the label. */
   private boxesAt(spot: Spot, at: number, side: Side): { y: number; label: TextBox; tag: TextBox | null } {
-    const y = spot.yOn(at);
+    const y = yOn(spot.wire, at);
     return {
       y,
       label: textBox(at, y - LABEL_RAISE, spot.labelWidth, 15),
@@ -480,14 +483,14 @@ class LabelPlacer {
    * the part of clearAt that does not depend on where the fate word stands.
    */
   private labelClearAt(spot: Spot, at: number): boolean {
-    const y = spot.yOn(at);
+    const y = yOn(spot.wire, at);
     const { label, block } = labelBlockAt(spot, at, y);
     if (this.markerBoxes.some(block, () => true) || this.markerBoxes.some(label, () => true)) return false;
     return !this.placed.some(label, (other) => (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true));
   }
 
   private readonly markerLists: Array<Array<GridEntry<null>>> = [];
-  private readonly placedLists: Array<Array<GridEntry<{ wire: Wire; tag: boolean }>>> = [];
+  private readonly placedLists: Array<Array<GridEntry<Placed>>> = [];
   /** A search's places and what is known of each, reused from one search to the next (grown when a gap needs more). */
   private scratch = new SearchScratch(0);
 
@@ -570,7 +573,7 @@ class LabelPlacer {
     const { x1, y1, x2, y2 } = wire;
     for (let i = 0; i < n; i++) {
       const at = spot.x + (i + jLow) * LABEL_STEP_PX;
-      // spot.yOn(at), written out.
+      // yOn(spot.wire, at), written out.
       const y = x2 === x1 ? (y1 + y2) / 2 : y1 + ((y2 - y1) * (at - x1)) / (x2 - x1);
       stepAt[i] = at;
       stepY[i] = y;
@@ -592,43 +595,18 @@ class LabelPlacer {
     const above = LABEL_ABOVE + 1;
     const below = LABEL_BELOW + 1;
     const level = x2 === x1 || y2 === y1;
-    const slope = level ? 0 : (y2 - y1) / (x2 - x1);
-    const test = (box: TextBox, marker: boolean): void => {
-      // The places whose holding box meets `box` along x, then along the line's y.
-      let from = box.left - halfX;
-      let to = box.right + halfX;
-      const low = box.top - below;
-      const high = box.bottom + above;
-      if (level) {
-        const y = stepY[0] as number;
-        if (y < low || y > high) return;
-      } else {
-        const a = x1 + (low - y1) / slope;
-        const b = x1 + (high - y1) / slope;
-        from = Math.max(from, Math.min(a, b) - 1);
-        to = Math.min(to, Math.max(a, b) + 1);
-      }
-      const first = Math.max(jLow, Math.ceil((from - spot.x) / LABEL_STEP_PX) - 1) - jLow;
-      const last = Math.min(jHigh, Math.floor((to - spot.x) / LABEL_STEP_PX) + 1) - jLow;
-      for (let i = first; i <= last; i++) {
-        if (stepClear[i] === 0) continue;
-        // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
-        if (
-          Math.min(box.right, labelRight[i] as number) > Math.max(box.left, labelLeft[i] as number) &&
-          Math.min(box.bottom, labelBottom[i] as number) > Math.max(box.top, labelTop[i] as number)
-        )
-          stepClear[i] = 0;
-        else if (marker) {
-          const at = stepAt[i] as number;
-          const y = stepY[i] as number;
-          if (
-            Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
-            Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
-          )
-            stepClear[i] = 0;
-        }
-      }
-    };
+    const sweep = this.sweep;
+    sweep.x = spot.x;
+    sweep.jLow = jLow;
+    sweep.jHigh = jHigh;
+    sweep.halfX = halfX;
+    sweep.halfBlock = halfBlock;
+    sweep.above = above;
+    sweep.below = below;
+    sweep.level = level;
+    sweep.slope = level ? 0 : (y2 - y1) / (x2 - x1);
+    sweep.x1 = x1;
+    sweep.y1 = y1;
     const top = yLow - LABEL_ABOVE - 1;
     const bottom = yHigh + LABEL_BELOW + 1;
     // Only boxes within the places' reach along x can meet one: a box further out leaves test's range of places empty.
@@ -637,15 +615,70 @@ class LabelPlacer {
     const markerLists = this.markerLists;
     const markerCount = this.markerBoxes.cellLists(top, bottom, left, right, markerLists);
     for (let l = 0; l < markerCount; l++)
-      for (const entry of markerLists[l] as Array<GridEntry<null>>) test(entry.box, true);
+      for (const entry of markerLists[l] as Array<GridEntry<null>>) this.clearOfAlong(entry.box, true);
     const placedLists = this.placedLists;
     const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
     for (let l = 0; l < placedCount; l++)
-      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
-        if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) test(box, false);
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<Placed>>)
+        if (other.tag ? tagMeetsLabelOf(other.wire, wire) : true) this.clearOfAlong(box, false);
     let c = 0;
     for (let k = 0; k < n; k++) if (stepClear[step[k] as number] === 1) open[c++] = k;
     return c;
+  }
+
+  /** What labelsClearAlong's sweep knows of its line and places, for clearOfAlong (one object, reused). */
+  private readonly sweep = {
+    x: 0,
+    jLow: 0,
+    jHigh: 0,
+    halfX: 0,
+    halfBlock: 0,
+    above: 0,
+    below: 0,
+    level: false,
+    slope: 0,
+    x1: 0,
+    y1: 0,
+  };
+
+  /** labelsClearAlong's test of one box (a marker's, or a placed text's): the places of the sweep whose label (a marker: or block) it meets are not clear. */
+  private clearOfAlong(box: TextBox, marker: boolean): void {
+    const { stepAt, stepY, stepClear, labelLeft, labelRight, labelTop, labelBottom } = this.scratch;
+    const { x, jLow, jHigh, halfX, halfBlock, above, below, level, slope, x1, y1 } = this.sweep;
+    // The places whose holding box meets `box` along x, then along the line's y.
+    let from = box.left - halfX;
+    let to = box.right + halfX;
+    const low = box.top - below;
+    const high = box.bottom + above;
+    if (level) {
+      const y = stepY[0] as number;
+      if (y < low || y > high) return;
+    } else {
+      const a = x1 + (low - y1) / slope;
+      const b = x1 + (high - y1) / slope;
+      from = Math.max(from, Math.min(a, b) - 1);
+      to = Math.min(to, Math.max(a, b) + 1);
+    }
+    const first = Math.max(jLow, Math.ceil((from - x) / LABEL_STEP_PX) - 1) - jLow;
+    const last = Math.min(jHigh, Math.floor((to - x) / LABEL_STEP_PX) + 1) - jLow;
+    for (let i = first; i <= last; i++) {
+      if (stepClear[i] === 0) continue;
+      // boxesMeet(box, label), then (a marker) boxesMeet(box, block), as labelBlockAt places them.
+      if (
+        Math.min(box.right, labelRight[i] as number) > Math.max(box.left, labelLeft[i] as number) &&
+        Math.min(box.bottom, labelBottom[i] as number) > Math.max(box.top, labelTop[i] as number)
+      )
+        stepClear[i] = 0;
+      else if (marker) {
+        const at = stepAt[i] as number;
+        const y = stepY[i] as number;
+        if (
+          Math.min(box.right, at + halfBlock) > Math.max(box.left, at - halfBlock) &&
+          Math.min(box.bottom, y + LABEL_BELOW) > Math.max(box.top, y - LABEL_ABOVE)
+        )
+          stepClear[i] = 0;
+      }
+    }
   }
 
   /** Whether a spot's fate word, `side` of its label at x, is clear of the markers and of the placed labels it would be on screen with (a spot with none is). */
@@ -653,7 +686,7 @@ class LabelPlacer {
     if (!spot.tagged) return true;
     // Its box, as boxesAt gives it (textBox written out), found with no object made.
     const x = this.tagXOf(spot, at, side);
-    const baseline = LabelPlacer.tagYOf(spot.yOn(at), side);
+    const baseline = LabelPlacer.tagYOf(yOn(spot.wire, at), side);
     const left = x - this.fateWidth / 2 - TEXT_HALO_PX;
     const right = x + this.fateWidth / 2 + TEXT_HALO_PX;
     const top = textTop(baseline, 14) - TEXT_HALO_PX;
@@ -671,7 +704,7 @@ class LabelPlacer {
     const placedLists = this.placedLists;
     const placedCount = this.placed.cellLists(top, bottom, left, right, placedLists);
     for (let l = 0; l < placedCount; l++)
-      for (const { box, what: other } of placedLists[l] as Array<GridEntry<{ wire: Wire; tag: boolean }>>)
+      for (const { box, what: other } of placedLists[l] as Array<GridEntry<Placed>>)
         if (
           Math.min(box.right, right) > Math.max(box.left, left) &&
           Math.min(box.bottom, bottom) > Math.max(box.top, top) &&
@@ -684,8 +717,8 @@ class LabelPlacer {
 
   /** Whether no other wire's line runs through a spot's label text at x. */
   private offLinesAt(spot: Spot, at: number): boolean {
-    // textBox(at, spot.yOn(at) - LABEL_RAISE, spot.labelWidth, 15), written out.
-    const baseline = spot.yOn(at) - LABEL_RAISE;
+    // textBox(at, yOn(spot.wire, at) - LABEL_RAISE, spot.labelWidth, 15), written out.
+    const baseline = yOn(spot.wire, at) - LABEL_RAISE;
     return !this.crossedByLine(
       spot,
       at - spot.labelWidth / 2 - TEXT_HALO_PX,
@@ -705,12 +738,12 @@ class LabelPlacer {
     const { label, tag } = this.boxesAt(spot, at, 'below');
     const found = new Set<Spot>();
     this.placed.some(label, (other) => {
-      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(this.spots.get(other.wire) as Spot);
+      if (other.tag ? tagMeetsLabelOf(other.wire, spot.wire) : true) found.add(other.spot);
       return false;
     });
     if (tag !== null)
       this.placed.some(tag, (other) => {
-        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(this.spots.get(other.wire) as Spot);
+        if (!other.tag && tagMeetsLabelOf(spot.wire, other.wire)) found.add(other.spot);
         return false;
       });
     return [...found];
@@ -752,7 +785,7 @@ class LabelPlacer {
   /** Places the label of the wire at position k (its spot first), noting what it did in the log. */
   placeWire(k: number): void {
     const wire = this.wireAt(k);
-    const spot = this.spotOf(wire);
+    const spot = this.spotOf(wire, k);
     this.log.began[k] = this.log.steps.length;
     this.looked = Math.max(wire.y1, wire.y2);
     if (spot !== null) this.place(spot);
@@ -771,7 +804,7 @@ class LabelPlacer {
   replay(before: PlacementLog, keep: number): number {
     const spots: Array<Spot | null> = [];
     for (let k = 0; k < keep; k++) {
-      spots.push(this.spotOf(this.wireAt(k)));
+      spots.push(this.spotOf(this.wireAt(k), k));
       this.log.began[k] = before.began[k] as number;
       this.log.lowest[k] = before.lowest[k] as number;
     }
@@ -786,7 +819,7 @@ class LabelPlacer {
   }
 
   private drop(spot: Spot): void {
-    this.log.steps.push([this.positions.get(spot.wire) as number, spot.put]);
+    this.log.steps.push([spot.position, spot.put]);
     // wireTextBoxes(spot.wire), with the widths its spot already has.
     const { wire } = spot;
     this.placed.add(textBox(wire.labelX, wire.labelY - LABEL_RAISE, spot.labelWidth, 15), spot.asLabel, wire);
@@ -794,7 +827,7 @@ class LabelPlacer {
   }
 
   private lift(spot: Spot): void {
-    this.log.steps.push([this.positions.get(spot.wire) as number, null]);
+    this.log.steps.push([spot.position, null]);
     this.placed.removeOwner(spot.wire);
   }
 
@@ -802,53 +835,54 @@ class LabelPlacer {
     const { at, side } = place;
     spot.put = place;
     spot.wire.labelX = at;
-    spot.wire.labelY = spot.yOn(at);
+    spot.wire.labelY = yOn(spot.wire, at);
     spot.wire.tagX = this.tagXOf(spot, at, side);
     spot.wire.tagY = LabelPlacer.tagYOf(spot.wire.labelY, side);
     this.drop(spot);
   }
 
-  /** A wire's spot in the gap next to its sender, its label moved where the markers beside it leave room (null: a wire with no gap). */
-  spotOf(wire: Wire): Spot | null {
+  /** The spot of the wire at `position` in the gap next to its sender, its label moved where the markers beside it leave room (null: a wire with no gap). */
+  spotOf(wire: Wire, position: number): Spot | null {
     const from = this.laneAt.get(wire.from);
     const to = this.laneAt.get(wire.to);
     if (from === undefined || to === undefined || from === to) return null;
     const next = this.lanes[from + (to > from ? 1 : -1)];
     const sender = this.lanes[from];
     if (next === undefined || sender === undefined) return null;
-    const [left, right] = sender.x < next.x ? [sender, next] : [next, sender];
+    // Which of the two is left, with no array made per wire.
+    const senderLeft = sender.x < next.x;
+    const left = senderLeft ? sender : next;
+    const right = senderLeft ? next : sender;
     const labelWidth = textWidthPx(wire.label, 15, true);
     const width = Math.max(labelWidth, this.fateWidth) + 2 * LABEL_PAD_X;
-    const yOn = (x: number) =>
-      wire.x2 === wire.x1
-        ? (wire.y1 + wire.y2) / 2
-        : wire.y1 + ((wire.y2 - wire.y1) * (x - wire.x1)) / (wire.x2 - wire.x1);
-    const x = this.amongMarkers(wire.labelX, yOn, left, right, width);
+    const x = this.amongMarkers(wire, left, right, width);
     wire.labelX = x;
-    wire.labelY = yOn(x);
+    wire.labelY = yOn(wire, x);
+    const asLabel = { wire, tag: false } as Placed;
+    const asTag = { wire, tag: true } as Placed;
     const spot: Spot = {
       wire,
+      position,
       left: left.x,
       right: right.x,
       width,
-      yOn,
       x,
       labelWidth,
       tagged: tagShownUntil(wire) !== null,
-      asLabel: { wire, tag: false },
-      asTag: { wire, tag: true },
+      asLabel,
+      asTag,
       put: null,
     };
-    this.spots.set(wire, spot);
+    asLabel.spot = asTag.spot = spot;
     return spot;
   }
 
-  /** Where the markers on the gap's two lanes leave a label `width` wide, from x along the line yOn. */
-  private amongMarkers(from: number, yOn: (x: number) => number, left: Lane, right: Lane, width: number): number {
-    let x = from;
+  /** Where the markers on the gap's two lanes leave a label `width` wide, from the wire's label's x along its line. */
+  private amongMarkers(wire: Wire, left: Lane, right: Lane, width: number): number {
+    let x = wire.labelX;
     // Moving along a sloped line changes the rows the label takes: settle in a few passes.
     for (let pass = 0; pass < 3; pass++) {
-      const y = yOn(x);
+      const y = yOn(wire, x);
       const leftHalf = this.extentNear(left, y - LABEL_ABOVE, y + LABEL_BELOW).right;
       const rightHalf = this.extentNear(right, y - LABEL_ABOVE, y + LABEL_BELOW).left;
       const room = { from: left.x + leftHalf, to: right.x - rightHalf };

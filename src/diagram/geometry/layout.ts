@@ -1129,7 +1129,8 @@ function meetingTextsOf(
   });
   texts.sort((a, b) => a.box.top - b.box.top);
   const pairs: Array<[(typeof texts)[number], (typeof texts)[number]]> = [];
-  for (const [i, a] of texts.entries()) {
+  for (let i = 0; i < texts.length; i++) {
+    const a = texts[i] as (typeof texts)[number];
     for (let j = i + 1; j < texts.length && (texts[j] as (typeof texts)[number]).box.top < a.box.bottom; j++) {
       const b = texts[j] as (typeof texts)[number];
       if (a.wire === b.wire || (!a.label && !b.label)) continue;
