@@ -69,13 +69,72 @@ export function transcriptAhead(
 
 /**
  * The messages that carry `response`: itself, or its parts and then itself with the parted lists
- * empty. A run whose events and wording went ahead (transcriptAhead) sends only its layout's parts.
+ * empty. A run whose events and wording went ahead (transcriptAhead) sends only its layout's parts,
+ * and one whose layout went ahead too (layoutAhead) only itself.
  */
 export function inParts(
   response: LabResponse | ToolResponse,
   partEvents = PART_EVENTS,
 ): Array<LabResponse | ToolResponse> {
   return [...partsOf(response, partEvents)];
+}
+
+/** A run's layouts whose rows went ahead of the answer (layoutAhead). */
+const layoutSentAhead = new WeakSet<DiagramLayout>();
+
+/**
+ * A long run's layout rows in parts, to send as soon as the run is laid out and before the rest of
+ * its answer (its race facts) is found: the page reads and checks them while the worker finds it.
+ * Only after its events went ahead (transcriptAhead); nothing otherwise, and the answer carries the
+ * layout's parts as before. The answer that follows (inParts) then carries no parts and counts these.
+ */
+export function* layoutAhead(
+  requestId: number,
+  transcript: Transcript,
+  layout: DiagramLayout,
+  partEvents = PART_EVENTS,
+): Generator<RunPart, void, undefined> {
+  const ahead = sentAhead.get(transcript);
+  if (ahead === undefined) return;
+  const starts = partStarts(layout.rowY.length, partEvents);
+  yield* layoutParts(requestId, layout, starts, null);
+  sentAhead.set(transcript, ahead + starts.length);
+  layoutSentAhead.add(layout);
+}
+
+/** The layout's rows PART_EVENTS at a time (events and wording beside them when `withEvents` gives them), each packed as it is asked for. */
+function* layoutParts(
+  requestId: number,
+  layout: DiagramLayout,
+  starts: ReadonlyArray<{ from: number; to: number }>,
+  withEvents: { events: readonly LabEvent[]; wording: readonly EventWording[] } | null,
+): Generator<RunPart, void, undefined> {
+  // Every list of the layout is in event order: each part takes the items of its events.
+  const next = { wires: 0, markers: 0, times: 0, bars: 0, breaks: 0 };
+  const take = <K extends (typeof ROW_LISTS)[number]>(list: K, to: number): LayoutRows[K] => {
+    const items = layout[list] as Array<{ index: number }>;
+    const from = next[list];
+    let end = from;
+    while (end < items.length && (items[end] as { index: number }).index < to) end += 1;
+    next[list] = end;
+    return items.slice(from, end) as LayoutRows[K];
+  };
+  for (const { from, to } of starts)
+    yield {
+      type: 'run-part',
+      requestId,
+      from,
+      events: withEvents === null ? [] : withEvents.events.slice(from, to),
+      wording: withEvents === null ? [] : withEvents.wording.slice(from, to),
+      layout: packRows({
+        rowY: layout.rowY.slice(from, to),
+        wires: take('wires', to),
+        markers: take('markers', to),
+        times: take('times', to),
+        bars: take('bars', to),
+        breaks: take('breaks', to),
+      }),
+    };
 }
 
 /**
@@ -98,34 +157,14 @@ export function* partsOf(
     yield response;
     return;
   }
-  // Every list of the layout is in event order: each part takes the items of its events.
-  const next = { wires: 0, markers: 0, times: 0, bars: 0, breaks: 0 };
-  const take = <K extends (typeof ROW_LISTS)[number]>(list: K, to: number): LayoutRows[K] => {
-    const items = layout[list] as Array<{ index: number }>;
-    const from = next[list];
-    let end = from;
-    while (end < items.length && (items[end] as { index: number }).index < to) end += 1;
-    next[list] = end;
-    return items.slice(from, end) as LayoutRows[K];
-  };
   const withEvents = transcript !== null && ahead === undefined;
-  const starts = partStarts(count, partEvents);
-  for (const { from, to } of starts)
-    yield {
-      type: 'run-part',
-      requestId: response.requestId,
-      from,
-      events: withEvents ? transcript.transcript.events.slice(from, to) : [],
-      wording: withEvents ? transcript.wording.slice(from, to) : [],
-      layout: packRows({
-        rowY: layout.rowY.slice(from, to),
-        wires: take('wires', to),
-        markers: take('markers', to),
-        times: take('times', to),
-        bars: take('bars', to),
-        breaks: take('breaks', to),
-      }),
-    } satisfies RunPart;
+  const starts = layoutSentAhead.has(layout) ? [] : partStarts(count, partEvents);
+  yield* layoutParts(
+    response.requestId,
+    layout,
+    starts,
+    withEvents ? { events: transcript.transcript.events, wording: transcript.wording } : null,
+  );
   const emptyLayout: DiagramLayout = { ...layout, rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
   const answer: Parted =
     transcript === null
