@@ -2,7 +2,8 @@ import type { DeadlineBar, DiagramLayout, Marker, TimeBreak, TimeMark, Wire } fr
 
 /**
  * The layout's rows as a long answer's parts carry them (runParts.ts): each list packed column by
- * column into typed arrays, its strings once in a table. The worker hands the arrays' buffers over
+ * column into typed arrays, its strings once in a table, and the index lists by event (wireMarks,
+ * messageIndexes, resolvedSorted) as plain numbers, each part the entries of its events. The worker hands the arrays' buffers over
  * instead of having tens of thousands of small objects copied, and the page checks a part with loops
  * over numbers (every number finite, every count and index a non-negative integer, every choice and
  * string a place in its list) instead of one schema per object, then unpacks it into the objects the
@@ -97,7 +98,15 @@ const BAR: Fields<DeadlineBar> = [
   ['yEnd', { number: 'finite', nullable: true }],
 ];
 
-export type LayoutRows = Pick<DiagramLayout, 'rowY' | 'wires' | 'markers' | 'times' | 'bars' | 'breaks'>;
+export type LayoutRows = Pick<
+  DiagramLayout,
+  'rowY' | 'wires' | 'markers' | 'times' | 'bars' | 'breaks' | 'wireMarks' | 'messageIndexes' | 'resolvedSorted'
+>;
+/**
+ * The layout's lists of event indexes (and wire positions), each ascending by event: a part carries
+ * the entries of its events, as plain numbers, each a non-negative integer.
+ */
+export const INDEX_LISTS = ['wireMarks', 'messageIndexes', 'resolvedSorted'] as const;
 const LISTS = { wires: WIRE, markers: MARKER, times: TIME, bars: BAR, breaks: BREAK } as const;
 type ListName = keyof typeof LISTS;
 const LIST_NAMES = Object.keys(LISTS) as ListName[];
@@ -151,10 +160,13 @@ export interface PackedList {
   values: Float64Array<ArrayBuffer>;
 }
 
-/** A part's layout rows packed: the rows' y, each list, and the strings the lists name by place. */
+/** A part's layout rows packed: the rows' y, each list, the index lists, and the strings the lists name by place. */
 export interface PackedRows {
   strings: string[];
   rowY: Float64Array<ArrayBuffer>;
+  wireMarks: Float64Array<ArrayBuffer>;
+  messageIndexes: Float64Array<ArrayBuffer>;
+  resolvedSorted: Float64Array<ArrayBuffer>;
   wires: PackedList;
   markers: PackedList;
   times: PackedList;
@@ -189,6 +201,9 @@ export function packRows(rows: LayoutRows): PackedRows {
   };
   return {
     rowY: Float64Array.from(rows.rowY),
+    wireMarks: Float64Array.from(rows.wireMarks),
+    messageIndexes: Float64Array.from(rows.messageIndexes),
+    resolvedSorted: Float64Array.from(rows.resolvedSorted),
     wires: each(rows.wires, WIRE, (v, at, wire) => {
       v[at] = text(wire.id);
       v[at + 1] = choice(WIRE_KINDS, wire.kind);
@@ -260,7 +275,9 @@ export function packRows(rows: LayoutRows): PackedRows {
 
 /** The buffers a packed part hands over (transferred, not copied, when posted). */
 export function packedBuffers(rows: PackedRows): ArrayBuffer[] {
-  return [rows.rowY, ...LIST_NAMES.map((name) => rows[name].values)].map((array) => array.buffer);
+  return [rows.rowY, ...INDEX_LISTS.map((name) => rows[name]), ...LIST_NAMES.map((name) => rows[name].values)].map(
+    (array) => array.buffer,
+  );
 }
 
 /** Why a field's value is not what its kind allows, or null. */
@@ -298,6 +315,12 @@ export function explainPackedRows(rows: PackedRows): string | null {
   if (!(rows.rowY instanceof Float64Array)) return 'rowY is not a Float64Array';
   for (let i = 0; i < rows.rowY.length; i++)
     if (!Number.isFinite(rows.rowY[i])) return `rowY.${i} is not a finite number`;
+  for (const name of INDEX_LISTS) {
+    const list = rows[name] as unknown;
+    if (!(list instanceof Float64Array)) return `${name} is not a Float64Array`;
+    for (let i = 0; i < list.length; i++)
+      if (!allowed(list[i] as number, COUNT, false, 0)) return `${name}.${i} is not a non-negative integer`;
+  }
   if (!Array.isArray(rows.strings)) return 'strings is not an array';
   const { strings } = rows;
   for (let i = 0; i < strings.length; i++) if (typeof strings[i] !== 'string') return `strings.${i} is not a string`;
@@ -339,6 +362,9 @@ export function unpackRows(rows: PackedRows): LayoutRows {
   const choice = <C extends string>(choices: readonly C[], value: number) => choices[value] as C;
   return {
     rowY: Array.from(rows.rowY),
+    wireMarks: Array.from(rows.wireMarks),
+    messageIndexes: Array.from(rows.messageIndexes),
+    resolvedSorted: Array.from(rows.resolvedSorted),
     wires: each(rows.wires, WIRE, (v, at) => ({
       id: text(v[at] as number),
       kind: choice(WIRE_KINDS, v[at + 1] as number),
