@@ -3,11 +3,11 @@ import type { DeadlineBar, DiagramLayout, Marker, TimeBreak, TimeMark, Wire } fr
 /**
  * The layout's rows as a long answer's parts carry them (runParts.ts): each list packed column by
  * column into typed arrays, its strings once in a table, and the index lists by event (wireMarks,
- * messageIndexes, resolvedSorted) as plain numbers, each part the entries of its events. The worker hands the arrays' buffers over
- * instead of having tens of thousands of small objects copied, and the page checks a part with loops
- * over numbers (every number finite, every count and index a non-negative integer, every choice and
- * string a place in its list) instead of one schema per object, then unpacks it into the objects the
- * diagram reads. What is unpacked equals what was packed.
+ * messageIndexes, resolvedSorted) as plain numbers, each part the entries of its events. The worker
+ * hands the arrays' buffers over instead of having tens of thousands of small objects copied, and the
+ * page checks a part with loops over numbers (every number finite, every count and index a
+ * non-negative integer, every choice and string a place in its list) instead of one schema per
+ * object, then unpacks it into the objects the diagram reads. What is unpacked equals what was packed.
  */
 
 /** How a field is packed: a number, or a place in a list (a string in the part's table, a choice in a picklist). */
