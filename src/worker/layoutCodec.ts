@@ -2,12 +2,13 @@ import type { DeadlineBar, DiagramLayout, Marker, TimeBreak, TimeMark, Wire } fr
 
 /**
  * The layout's rows as a long answer's parts carry them (runParts.ts): each list packed column by
- * column into typed arrays, its strings once in a table, and the index lists by event (wireMarks,
- * messageIndexes, resolvedSorted) as plain numbers, each part the entries of its events. The worker
- * hands the arrays' buffers over instead of having tens of thousands of small objects copied, and the
- * page checks a part with loops over numbers (every number finite, every count and index a
- * non-negative integer, every choice and string a place in its list) instead of one schema per
- * object, then unpacks it into the objects the diagram reads. What is unpacked equals what was packed.
+ * column into typed arrays, its strings in a table (a repeated one once), and the index lists by
+ * event (wireMarks, messageIndexes, resolvedSorted) as plain numbers, each part the entries of its
+ * events. The worker hands the arrays' buffers over instead of having tens of thousands of small
+ * objects copied, and the page checks a part with loops over numbers (every number finite, every
+ * count and index a non-negative integer, every choice and string a place in its list) instead of
+ * one schema per object, then unpacks it into the objects the diagram reads. What is unpacked equals
+ * what was packed.
  */
 
 /** How a field is packed: a number, or a place in a list (a string in the part's table, a choice in a picklist). */
@@ -190,6 +191,10 @@ export function packRows(rows: LayoutRows): PackedRows {
     }
     return at;
   };
+  // An item's own strings (its id, label, description, title: one each, seldom repeated) go into
+  // the table as they come, looked up in no map: most of the strings a part carries, and the
+  // lookup was most of the worker's time packing a long run.
+  const own = (value: string): number => strings.push(value) - 1;
   const maybeText = (value: string | null) => (value === null ? -1 : text(value));
   const maybe = (value: number | null) => (value === null ? NaN : value);
   const choice = (choices: readonly string[], value: string | null) => (value === null ? -1 : choices.indexOf(value));
@@ -205,7 +210,7 @@ export function packRows(rows: LayoutRows): PackedRows {
     messageIndexes: Float64Array.from(rows.messageIndexes),
     resolvedSorted: Float64Array.from(rows.resolvedSorted),
     wires: each(rows.wires, WIRE, (v, at, wire) => {
-      v[at] = text(wire.id);
+      v[at] = own(wire.id);
       v[at + 1] = choice(WIRE_KINDS, wire.kind);
       v[at + 2] = wire.index;
       v[at + 3] = wire.seq;
@@ -219,26 +224,26 @@ export function packRows(rows: LayoutRows): PackedRows {
       v[at + 11] = wire.labelY;
       v[at + 12] = wire.tagX;
       v[at + 13] = wire.tagY;
-      v[at + 14] = text(wire.label);
+      v[at + 14] = own(wire.label);
       v[at + 15] = wire.sentAtMs;
       v[at + 16] = maybe(wire.arrivesAtMs);
       v[at + 17] = choice(WIRE_FATES, wire.fate);
       v[at + 18] = wire.resolvedAt;
       v[at + 19] = maybeText(wire.reason);
-      v[at + 20] = text(wire.description);
+      v[at + 20] = own(wire.description);
       v[at + 21] = wire.bandY;
     }),
     markers: each(rows.markers, MARKER, (v, at, marker) => {
-      v[at] = text(marker.id);
+      v[at] = own(marker.id);
       v[at + 1] = marker.index;
       v[at + 2] = marker.seq;
       v[at + 3] = text(marker.kind);
       v[at + 4] = text(marker.lane);
       v[at + 5] = marker.x;
       v[at + 6] = marker.y;
-      v[at + 7] = text(marker.text);
+      v[at + 7] = own(marker.text);
       v[at + 8] = choice(MARKER_TONES, marker.tone);
-      v[at + 9] = text(marker.title);
+      v[at + 9] = own(marker.title);
       v[at + 10] = marker.width;
       v[at + 11] = marker.height;
       v[at + 12] = marker.lines;
@@ -246,13 +251,13 @@ export function packRows(rows: LayoutRows): PackedRows {
       v[at + 14] = marker.bandY;
     }),
     times: each(rows.times, TIME, (v, at, time) => {
-      v[at] = text(time.id);
+      v[at] = own(time.id);
       v[at + 1] = time.index;
       v[at + 2] = time.y;
       v[at + 3] = time.atMs;
     }),
     bars: each(rows.bars, BAR, (v, at, bar) => {
-      v[at] = text(bar.id);
+      v[at] = own(bar.id);
       v[at + 1] = choice(BAR_DEADLINES, bar.deadline);
       v[at + 2] = bar.index;
       v[at + 3] = bar.x;
@@ -264,7 +269,7 @@ export function packRows(rows: LayoutRows): PackedRows {
       v[at + 9] = maybe(bar.yEnd);
     }),
     breaks: each(rows.breaks, BREAK, (v, at, timeBreak) => {
-      v[at] = text(timeBreak.id);
+      v[at] = own(timeBreak.id);
       v[at + 1] = timeBreak.index;
       v[at + 2] = timeBreak.y;
       v[at + 3] = timeBreak.ms;
