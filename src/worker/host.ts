@@ -11,7 +11,7 @@ import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type LabelPlacement } from '../diagram/geometry/layout';
 import type { TimeScale } from '../diagram/geometry/model';
 import { raceFactSteps } from './facts';
-import { transcriptAhead } from './runParts';
+import { transcriptAhead, layoutAhead } from './runParts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
 import type { LedgerStorage } from './ledgerStorage';
@@ -75,7 +75,7 @@ export interface LabHostOptions {
 }
 
 /** What a long request reports before its answer: a run's events so far, or an exploration's states. */
-/** What a host sends before an answer: progress reports, and a long run's events and wording in parts (transcriptAhead). */
+/** What a host sends before an answer: progress reports, and a long run's events and wording, then its layout's rows, in parts (transcriptAhead, layoutAhead). */
 export type Progress =
   ProgressResponse | ExploreProgressResponse | RecordingProgressResponse | Extract<LabResponse, { type: 'run-part' }>;
 
@@ -429,6 +429,8 @@ async function handle(
       // A long run's events and wording go first: the page reads them while the run is laid out.
       if (notify !== undefined) for (const part of transcriptAhead(requestId, transcript, wording) ?? []) notify(part);
       const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
+      // Its layout's rows go next, before the race facts are found: the page reads them meanwhile.
+      if (notify !== undefined) for (const part of layoutAhead(requestId, transcript, layout)) notify(part);
       return {
         type: 'transcript',
         requestId,

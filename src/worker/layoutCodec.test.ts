@@ -11,8 +11,9 @@ import { explainBadResponse } from './protocol';
 
 const rowsOf = (id: string, settings = {}, scale: 'ordinal' | 'linear' = 'ordinal'): LayoutRows => {
   const transcript = runScenario(findScenario(id), { transport: 'http', seed: 1, settings });
-  const { rowY, wires, markers, times, bars, breaks } = layoutDiagram(transcript, wordEvents(transcript.events), scale);
-  return { rowY, wires, markers, times, bars, breaks };
+  const layout = layoutDiagram(transcript, wordEvents(transcript.events), scale);
+  const { rowY, wires, markers, times, bars, breaks, wireMarks, messageIndexes, resolvedSorted } = layout;
+  return { rowY, wires, markers, times, bars, breaks, wireMarks, messageIndexes, resolvedSorted };
 };
 
 const part = (layout: PackedRows) => ({ type: 'run-part', requestId: 1, from: 0, events: [], wording: [], layout });
@@ -63,5 +64,9 @@ describe('the packed layout rows', () => {
     expect(spoilt((packed) => (packed.markers.count += 1))).toMatch(/markers holds \d+ numbers, not 15 for each of/);
     expect(spoilt((packed) => ((packed as { times: unknown }).times = { count: 0, values: [] }))).toMatch(/times/);
     expect(spoilt((packed) => (packed.strings[0] = 7 as unknown as string))).toMatch(/strings/);
+    expect(spoilt((packed) => (packed.wireMarks[1] = -1))).toMatch(/wireMarks\.1 is not a non-negative integer/);
+    expect(spoilt((packed) => (packed.messageIndexes[0] = 0.5))).toMatch(/messageIndexes\.0 is not a non-negative/);
+    expect(spoilt((packed) => (packed.resolvedSorted[0] = NaN))).toMatch(/resolvedSorted\.0 is not a non-negative/);
+    expect(spoilt((packed) => ((packed as { wireMarks: unknown }).wireMarks = [0, 0]))).toMatch(/wireMarks/);
   });
 });

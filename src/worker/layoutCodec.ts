@@ -2,11 +2,13 @@ import type { DeadlineBar, DiagramLayout, Marker, TimeBreak, TimeMark, Wire } fr
 
 /**
  * The layout's rows as a long answer's parts carry them (runParts.ts): each list packed column by
- * column into typed arrays, its strings once in a table. The worker hands the arrays' buffers over
- * instead of having tens of thousands of small objects copied, and the page checks a part with loops
- * over numbers (every number finite, every count and index a non-negative integer, every choice and
- * string a place in its list) instead of one schema per object, then unpacks it into the objects the
- * diagram reads. What is unpacked equals what was packed.
+ * column into typed arrays, its strings in a table (a repeated one once), and the index lists by
+ * event (wireMarks, messageIndexes, resolvedSorted) as plain numbers, each part the entries of its
+ * events. The worker hands the arrays' buffers over instead of having tens of thousands of small
+ * objects copied, and the page checks a part with loops over numbers (every number finite, every
+ * count and index a non-negative integer, every choice and string a place in its list) instead of
+ * one schema per object, then unpacks it into the objects the diagram reads. What is unpacked equals
+ * what was packed.
  */
 
 /** How a field is packed: a number, or a place in a list (a string in the part's table, a choice in a picklist). */
@@ -97,7 +99,15 @@ const BAR: Fields<DeadlineBar> = [
   ['yEnd', { number: 'finite', nullable: true }],
 ];
 
-export type LayoutRows = Pick<DiagramLayout, 'rowY' | 'wires' | 'markers' | 'times' | 'bars' | 'breaks'>;
+export type LayoutRows = Pick<
+  DiagramLayout,
+  'rowY' | 'wires' | 'markers' | 'times' | 'bars' | 'breaks' | 'wireMarks' | 'messageIndexes' | 'resolvedSorted'
+>;
+/**
+ * The layout's lists of event indexes (and wire positions), each ascending by event: a part carries
+ * the entries of its events, as plain numbers, each a non-negative integer.
+ */
+export const INDEX_LISTS = ['wireMarks', 'messageIndexes', 'resolvedSorted'] as const;
 const LISTS = { wires: WIRE, markers: MARKER, times: TIME, bars: BAR, breaks: BREAK } as const;
 type ListName = keyof typeof LISTS;
 const LIST_NAMES = Object.keys(LISTS) as ListName[];
@@ -151,10 +161,13 @@ export interface PackedList {
   values: Float64Array<ArrayBuffer>;
 }
 
-/** A part's layout rows packed: the rows' y, each list, and the strings the lists name by place. */
+/** A part's layout rows packed: the rows' y, each list, the index lists, and the strings the lists name by place. */
 export interface PackedRows {
   strings: string[];
   rowY: Float64Array<ArrayBuffer>;
+  wireMarks: Float64Array<ArrayBuffer>;
+  messageIndexes: Float64Array<ArrayBuffer>;
+  resolvedSorted: Float64Array<ArrayBuffer>;
   wires: PackedList;
   markers: PackedList;
   times: PackedList;
@@ -178,6 +191,10 @@ export function packRows(rows: LayoutRows): PackedRows {
     }
     return at;
   };
+  // An item's own strings (its id, label, description, title: one each, seldom repeated) go into
+  // the table as they come, looked up in no map: most of the strings a part carries, and the
+  // lookup was most of the worker's time packing a long run.
+  const own = (value: string): number => strings.push(value) - 1;
   const maybeText = (value: string | null) => (value === null ? -1 : text(value));
   const maybe = (value: number | null) => (value === null ? NaN : value);
   const choice = (choices: readonly string[], value: string | null) => (value === null ? -1 : choices.indexOf(value));
@@ -189,8 +206,11 @@ export function packRows(rows: LayoutRows): PackedRows {
   };
   return {
     rowY: Float64Array.from(rows.rowY),
+    wireMarks: Float64Array.from(rows.wireMarks),
+    messageIndexes: Float64Array.from(rows.messageIndexes),
+    resolvedSorted: Float64Array.from(rows.resolvedSorted),
     wires: each(rows.wires, WIRE, (v, at, wire) => {
-      v[at] = text(wire.id);
+      v[at] = own(wire.id);
       v[at + 1] = choice(WIRE_KINDS, wire.kind);
       v[at + 2] = wire.index;
       v[at + 3] = wire.seq;
@@ -204,26 +224,26 @@ export function packRows(rows: LayoutRows): PackedRows {
       v[at + 11] = wire.labelY;
       v[at + 12] = wire.tagX;
       v[at + 13] = wire.tagY;
-      v[at + 14] = text(wire.label);
+      v[at + 14] = own(wire.label);
       v[at + 15] = wire.sentAtMs;
       v[at + 16] = maybe(wire.arrivesAtMs);
       v[at + 17] = choice(WIRE_FATES, wire.fate);
       v[at + 18] = wire.resolvedAt;
       v[at + 19] = maybeText(wire.reason);
-      v[at + 20] = text(wire.description);
+      v[at + 20] = own(wire.description);
       v[at + 21] = wire.bandY;
     }),
     markers: each(rows.markers, MARKER, (v, at, marker) => {
-      v[at] = text(marker.id);
+      v[at] = own(marker.id);
       v[at + 1] = marker.index;
       v[at + 2] = marker.seq;
       v[at + 3] = text(marker.kind);
       v[at + 4] = text(marker.lane);
       v[at + 5] = marker.x;
       v[at + 6] = marker.y;
-      v[at + 7] = text(marker.text);
+      v[at + 7] = own(marker.text);
       v[at + 8] = choice(MARKER_TONES, marker.tone);
-      v[at + 9] = text(marker.title);
+      v[at + 9] = own(marker.title);
       v[at + 10] = marker.width;
       v[at + 11] = marker.height;
       v[at + 12] = marker.lines;
@@ -231,13 +251,13 @@ export function packRows(rows: LayoutRows): PackedRows {
       v[at + 14] = marker.bandY;
     }),
     times: each(rows.times, TIME, (v, at, time) => {
-      v[at] = text(time.id);
+      v[at] = own(time.id);
       v[at + 1] = time.index;
       v[at + 2] = time.y;
       v[at + 3] = time.atMs;
     }),
     bars: each(rows.bars, BAR, (v, at, bar) => {
-      v[at] = text(bar.id);
+      v[at] = own(bar.id);
       v[at + 1] = choice(BAR_DEADLINES, bar.deadline);
       v[at + 2] = bar.index;
       v[at + 3] = bar.x;
@@ -249,7 +269,7 @@ export function packRows(rows: LayoutRows): PackedRows {
       v[at + 9] = maybe(bar.yEnd);
     }),
     breaks: each(rows.breaks, BREAK, (v, at, timeBreak) => {
-      v[at] = text(timeBreak.id);
+      v[at] = own(timeBreak.id);
       v[at + 1] = timeBreak.index;
       v[at + 2] = timeBreak.y;
       v[at + 3] = timeBreak.ms;
@@ -260,7 +280,9 @@ export function packRows(rows: LayoutRows): PackedRows {
 
 /** The buffers a packed part hands over (transferred, not copied, when posted). */
 export function packedBuffers(rows: PackedRows): ArrayBuffer[] {
-  return [rows.rowY, ...LIST_NAMES.map((name) => rows[name].values)].map((array) => array.buffer);
+  return [rows.rowY, ...INDEX_LISTS.map((name) => rows[name]), ...LIST_NAMES.map((name) => rows[name].values)].map(
+    (array) => array.buffer,
+  );
 }
 
 /** Why a field's value is not what its kind allows, or null. */
@@ -298,6 +320,12 @@ export function explainPackedRows(rows: PackedRows): string | null {
   if (!(rows.rowY instanceof Float64Array)) return 'rowY is not a Float64Array';
   for (let i = 0; i < rows.rowY.length; i++)
     if (!Number.isFinite(rows.rowY[i])) return `rowY.${i} is not a finite number`;
+  for (const name of INDEX_LISTS) {
+    const list = rows[name] as unknown;
+    if (!(list instanceof Float64Array)) return `${name} is not a Float64Array`;
+    for (let i = 0; i < list.length; i++)
+      if (!allowed(list[i] as number, COUNT, false, 0)) return `${name}.${i} is not a non-negative integer`;
+  }
   if (!Array.isArray(rows.strings)) return 'strings is not an array';
   const { strings } = rows;
   for (let i = 0; i < strings.length; i++) if (typeof strings[i] !== 'string') return `strings.${i} is not a string`;
@@ -339,6 +367,9 @@ export function unpackRows(rows: PackedRows): LayoutRows {
   const choice = <C extends string>(choices: readonly C[], value: number) => choices[value] as C;
   return {
     rowY: Array.from(rows.rowY),
+    wireMarks: Array.from(rows.wireMarks),
+    messageIndexes: Array.from(rows.messageIndexes),
+    resolvedSorted: Array.from(rows.resolvedSorted),
     wires: each(rows.wires, WIRE, (v, at) => ({
       id: text(v[at] as number),
       kind: choice(WIRE_KINDS, v[at + 1] as number),

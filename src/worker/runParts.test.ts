@@ -8,7 +8,7 @@ import { createLabClient, LabClientError } from './client';
 import { layoutDiagram } from '../diagram/geometry/layout';
 import { createInProcessWorker } from './inProcessWorker';
 import { explainBadResponse, type LabResponse } from './protocol';
-import { inParts, PART_EVENTS, PartsAssembly, transcriptAhead } from './runParts';
+import { inParts, layoutAhead, PART_EVENTS, PartsAssembly, transcriptAhead, transferOf } from './runParts';
 
 const settings = { progressEveryMs: 2 };
 const transcript = runScenario(findScenario('C'), { transport: 'stdio', seed: 1, settings });
@@ -38,6 +38,10 @@ describe('a long answer in parts', () => {
     const last = messages.at(-1) as Extract<LabResponse, { type: 'transcript' }>;
     expect(explainBadResponse(last)).toBeNull();
     expect(last.transcript.events).toHaveLength(0);
+    // The layout's lists by event went in the parts too: the answer itself is small.
+    for (const list of ['rowY', 'wires', 'markers', 'wireMarks', 'messageIndexes', 'resolvedSorted'] as const)
+      expect(last.layout[list]).toHaveLength(0);
+    expect(answer.layout.wireMarks.length).toBeGreaterThan(2 * PART_EVENTS);
     const whole = assembly.finish(last);
     expect(whole.ok && whole.answer).toEqual({ ...answer, parts: undefined });
   });
@@ -95,6 +99,35 @@ describe("a long run's events ahead of its layout", () => {
     }
     const whole = assembly.finish(structuredClone(last));
     expect(whole.ok && whole.answer).toEqual({ ...answer, parts: undefined });
+  });
+
+  it('sends the layout ahead too once the run is laid out, then the answer alone, and puts the run back whole', () => {
+    const run = fresh();
+    const ahead = transcriptAhead(run.requestId, run.transcript, run.wording) ?? [];
+    const layoutParts = [...layoutAhead(run.requestId, run.transcript, run.layout)];
+    expect(layoutParts.length).toBeGreaterThan(1);
+    for (const part of layoutParts) {
+      expect(part.events).toHaveLength(0);
+      expect(part.layout).not.toBeNull();
+    }
+    const after = inParts(run);
+    expect(after).toHaveLength(1);
+    const last = after[0] as Extract<LabResponse, { type: 'transcript' }>;
+    expect(last.parts).toBe(ahead.length + layoutParts.length);
+    const assembly = new PartsAssembly();
+    for (const message of [...ahead, ...layoutParts]) {
+      expect(explainBadResponse(message)).toBeNull();
+      expect(assembly.add(structuredClone(message, { transfer: transferOf(message) }))).toBeNull();
+    }
+    expect(explainBadResponse(last)).toBeNull();
+    const whole = assembly.finish(structuredClone(last));
+    expect(whole.ok && whole.answer).toStrictEqual({ ...answer, parts: undefined });
+  });
+
+  it('sends no layout ahead of a run whose events did not go ahead', () => {
+    const run = fresh();
+    expect([...layoutAhead(run.requestId, run.transcript, run.layout)]).toEqual([]);
+    expect(inParts(run).length).toBeGreaterThan(1);
   });
 
   it('sends a short run whole, with nothing ahead', () => {

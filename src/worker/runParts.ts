@@ -1,7 +1,7 @@
 import type { DiagramLayout } from '../diagram/geometry/model';
 import type { EventWording, LabAnswer, LabEvent, LabResponse, ToolResponse } from './protocol';
 import type { Transcript } from '../engine';
-import { packedBuffers, packRows, unpackRows, type LayoutRows } from './layoutCodec';
+import { INDEX_LISTS, packedBuffers, packRows, unpackRows, type LayoutRows } from './layoutCodec';
 
 /**
  * A long answer travels in parts: a run of 20,000 events, its wording and its diagram's
@@ -29,6 +29,19 @@ type Parted = Extract<LabAnswer, { type: 'transcript' | 'layout' }>;
 
 const ROW_LISTS = ['wires', 'markers', 'times', 'bars', 'breaks'] as const;
 
+/** A layout's rows and index lists, empty: what an answer whose rows went in parts carries. */
+const noRows = (): LayoutRows => ({
+  rowY: [],
+  wires: [],
+  markers: [],
+  times: [],
+  bars: [],
+  breaks: [],
+  wireMarks: [],
+  messageIndexes: [],
+  resolvedSorted: [],
+});
+
 /** The first event of each part of `count` events: FIRST_PART_EVENTS, then doubling, up to `partEvents`. */
 function partStarts(count: number, partEvents: number): Array<{ from: number; to: number }> {
   const starts: Array<{ from: number; to: number }> = [];
@@ -38,8 +51,8 @@ function partStarts(count: number, partEvents: number): Array<{ from: number; to
   return starts;
 }
 
-/** A run's transcripts whose events and wording went ahead of the answer (transcriptAhead), with how many parts carried them. */
-const sentAhead = new WeakMap<Transcript, number>();
+/** A run's transcripts whose events and wording went ahead of the answer (transcriptAhead): how many parts carried them, and the layout whose rows went after them (layoutAhead), if any. */
+const sentAhead = new WeakMap<Transcript, { parts: number; layout: DiagramLayout | null }>();
 
 /**
  * A long run's events and wording in parts (with no layout), to send before the run is laid out: the
@@ -63,19 +76,90 @@ export function transcriptAhead(
     wording: wording.slice(from, to),
     layout: null,
   }));
-  sentAhead.set(transcript, parts.length);
+  sentAhead.set(transcript, { parts: parts.length, layout: null });
   return parts;
 }
 
 /**
  * The messages that carry `response`: itself, or its parts and then itself with the parted lists
- * empty. A run whose events and wording went ahead (transcriptAhead) sends only its layout's parts.
+ * empty. A run whose events and wording went ahead (transcriptAhead) sends only its layout's parts,
+ * and one whose layout went ahead too (layoutAhead) only itself.
  */
 export function inParts(
   response: LabResponse | ToolResponse,
   partEvents = PART_EVENTS,
 ): Array<LabResponse | ToolResponse> {
   return [...partsOf(response, partEvents)];
+}
+
+/**
+ * A long run's layout rows in parts, to send as soon as the run is laid out and before the rest of
+ * its answer (its race facts) is found: the page reads and checks them while the worker finds it.
+ * Only after its events went ahead (transcriptAhead); nothing otherwise, and the answer carries the
+ * layout's parts as before. The answer that follows (inParts) then carries no parts and counts these.
+ */
+export function* layoutAhead(
+  requestId: number,
+  transcript: Transcript,
+  layout: DiagramLayout,
+  partEvents = PART_EVENTS,
+): Generator<RunPart, void, undefined> {
+  const ahead = sentAhead.get(transcript);
+  if (ahead === undefined || ahead.layout !== null) return;
+  const starts = partStarts(layout.rowY.length, partEvents);
+  yield* layoutParts(requestId, layout, starts, null);
+  sentAhead.set(transcript, { parts: ahead.parts + starts.length, layout });
+}
+
+/** The layout's rows PART_EVENTS at a time (events and wording beside them when `withEvents` gives them), each packed as it is asked for. */
+function* layoutParts(
+  requestId: number,
+  layout: DiagramLayout,
+  starts: ReadonlyArray<{ from: number; to: number }>,
+  withEvents: { events: readonly LabEvent[]; wording: readonly EventWording[] } | null,
+): Generator<RunPart, void, undefined> {
+  // Every list of the layout is in event order: each part takes the items of its events.
+  const next = { wires: 0, markers: 0, times: 0, bars: 0, breaks: 0 };
+  // The index lists are ascending: each part takes the indexes of its events (wireMarks by pairs,
+  // [event index, wire position]); the last part takes any past the last event too.
+  const nextIndex = { wireMarks: 0, messageIndexes: 0, resolvedSorted: 0 };
+  const takeIndexes = (list: (typeof INDEX_LISTS)[number], to: number): number[] => {
+    const indexes = layout[list];
+    const step = list === 'wireMarks' ? 2 : 1;
+    const from = nextIndex[list];
+    let end = from;
+    while (end < indexes.length && (indexes[end] as number) < to) end += step;
+    nextIndex[list] = end;
+    return indexes.slice(from, end);
+  };
+  const last = starts.at(-1)?.to;
+  const take = <K extends (typeof ROW_LISTS)[number]>(list: K, to: number): LayoutRows[K] => {
+    const items = layout[list] as Array<{ index: number }>;
+    const from = next[list];
+    let end = from;
+    while (end < items.length && (items[end] as { index: number }).index < to) end += 1;
+    next[list] = end;
+    return items.slice(from, end) as LayoutRows[K];
+  };
+  for (const { from, to } of starts)
+    yield {
+      type: 'run-part',
+      requestId,
+      from,
+      events: withEvents === null ? [] : withEvents.events.slice(from, to),
+      wording: withEvents === null ? [] : withEvents.wording.slice(from, to),
+      layout: packRows({
+        rowY: layout.rowY.slice(from, to),
+        wires: take('wires', to),
+        markers: take('markers', to),
+        times: take('times', to),
+        bars: take('bars', to),
+        breaks: take('breaks', to),
+        wireMarks: takeIndexes('wireMarks', to === last ? Infinity : to),
+        messageIndexes: takeIndexes('messageIndexes', to === last ? Infinity : to),
+        resolvedSorted: takeIndexes('resolvedSorted', to === last ? Infinity : to),
+      }),
+    };
 }
 
 /**
@@ -98,35 +182,15 @@ export function* partsOf(
     yield response;
     return;
   }
-  // Every list of the layout is in event order: each part takes the items of its events.
-  const next = { wires: 0, markers: 0, times: 0, bars: 0, breaks: 0 };
-  const take = <K extends (typeof ROW_LISTS)[number]>(list: K, to: number): LayoutRows[K] => {
-    const items = layout[list] as Array<{ index: number }>;
-    const from = next[list];
-    let end = from;
-    while (end < items.length && (items[end] as { index: number }).index < to) end += 1;
-    next[list] = end;
-    return items.slice(from, end) as LayoutRows[K];
-  };
   const withEvents = transcript !== null && ahead === undefined;
-  const starts = partStarts(count, partEvents);
-  for (const { from, to } of starts)
-    yield {
-      type: 'run-part',
-      requestId: response.requestId,
-      from,
-      events: withEvents ? transcript.transcript.events.slice(from, to) : [],
-      wording: withEvents ? transcript.wording.slice(from, to) : [],
-      layout: packRows({
-        rowY: layout.rowY.slice(from, to),
-        wires: take('wires', to),
-        markers: take('markers', to),
-        times: take('times', to),
-        bars: take('bars', to),
-        breaks: take('breaks', to),
-      }),
-    } satisfies RunPart;
-  const emptyLayout: DiagramLayout = { ...layout, rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
+  const starts = ahead !== undefined && ahead.layout === layout ? [] : partStarts(count, partEvents);
+  yield* layoutParts(
+    response.requestId,
+    layout,
+    starts,
+    withEvents ? { events: transcript.transcript.events, wording: transcript.wording } : null,
+  );
+  const emptyLayout: DiagramLayout = { ...layout, ...noRows() };
   const answer: Parted =
     transcript === null
       ? { ...response, layout: emptyLayout, parts: starts.length }
@@ -135,7 +199,7 @@ export function* partsOf(
           transcript: { ...transcript.transcript, events: [] },
           wording: [],
           layout: emptyLayout,
-          parts: (ahead ?? 0) + starts.length,
+          parts: (ahead?.parts ?? 0) + starts.length,
         };
   yield answer;
 }
@@ -145,7 +209,7 @@ export class PartsAssembly {
   private received = 0;
   private readonly events: LabEvent[] = [];
   private readonly wording: EventWording[] = [];
-  private readonly rows: LayoutRows = { rowY: [], wires: [], markers: [], times: [], bars: [], breaks: [] };
+  private readonly rows: LayoutRows = noRows();
 
   /**
    * Adds the next part; the reason it does not fit (out of order), or null. A part carries the events
@@ -166,6 +230,7 @@ export class PartsAssembly {
       const rows = unpackRows(part.layout);
       for (const y of rows.rowY) this.rows.rowY.push(y);
       for (const list of ROW_LISTS) for (const item of rows[list]) (this.rows[list] as unknown[]).push(item);
+      for (const list of INDEX_LISTS) for (const index of rows[list]) this.rows[list].push(index);
     }
     return null;
   }

@@ -769,6 +769,9 @@ export const PackedRowsSchema = v.pipe(
   v.object({
     strings: v.array(v.string()),
     rowY: v.instance(Float64Array),
+    wireMarks: v.instance(Float64Array),
+    messageIndexes: v.instance(Float64Array),
+    resolvedSorted: v.instance(Float64Array),
     wires: PackedListSchema,
     markers: PackedListSchema,
     times: PackedListSchema,
