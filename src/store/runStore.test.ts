@@ -84,6 +84,20 @@ describe('run store', () => {
     expect(store.getState()).toMatchObject({ status: 'done', spec: { scenario: 'B', seed: 3 }, error: null });
   });
 
+  it('shows an engine that cannot even be started as an error, with a link too', async () => {
+    for (const link of [null, { params: { scenario: 'B' }, step: null }]) {
+      const store = createRunStore(() => {
+        throw new Error('no worker here');
+      });
+      await store.getState().init(link);
+      expect(store.getState()).toMatchObject({
+        status: 'error',
+        ready: true,
+        error: { message: expect.stringContaining('no worker here') },
+      });
+    }
+  });
+
   it('keeps only the latest run’s answer', async () => {
     const { store, worker } = storeWithWorker();
     await store.getState().init();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdWorker, type HeldWorker } from './labWorker';
+import { holdWorker, startEarly, type HeldWorker } from './labWorker';
 
 /** A worker stand-in: an event target that records what the page posts and whether it was ended. */
 function fakeWorker() {
@@ -55,5 +55,15 @@ describe('the engine worker started before its client', () => {
     expect(heard).toEqual([]);
     fake.target.dispatchEvent(new MessageEvent('message', { data: 1 }));
     expect(heard).toEqual([1]);
+  });
+
+  it('leaves the page to start the worker itself when starting it early throws at once', () => {
+    expect(
+      startEarly(() => {
+        throw new TypeError('module workers are not supported');
+      }),
+    ).toBeNull();
+    const fake = fakeWorker();
+    expect(startEarly(() => fake.worker)).toBeTypeOf('function');
   });
 });

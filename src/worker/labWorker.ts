@@ -57,11 +57,24 @@ export function holdWorker(worker: HeldWorker): () => WorkerLike {
   };
 }
 
+/**
+ * The worker started now and held (holdWorker), or null where `start` throws at once (a browser without
+ * module workers, a refused URL): this module runs as the page loads, so a throw here would leave the
+ * page blank; the client then starts one on first use and shows why that fails.
+ */
+export function startEarly(start: () => HeldWorker): (() => WorkerLike) | null {
+  try {
+    return holdWorker(start());
+  } catch {
+    return null;
+  }
+}
+
 // Only the built page starts it early (the dev server and the Node tests start it on first use, as before;
 // under Node, as Playwright loads the e2e specs that import from src/, there is no import.meta.env at all).
 let early: (() => WorkerLike) | null =
   import.meta.env?.PROD === true && typeof Worker !== 'undefined' && typeof document !== 'undefined'
-    ? holdWorker(newLabWorker())
+    ? startEarly(newLabWorker)
     : null;
 
 /** The page's engine worker: the one started as the page loaded, the first time; a fresh one after that. */

@@ -169,11 +169,13 @@ async function fallBackFromLink({ set, get }: Store, hasParams: boolean) {
 async function init(store: Store, link: LinkView | null) {
   const { deps, set, get } = store;
   set({ status: 'running', error: null });
-  // Both questions go to the worker at once: it answers them in order, without a round trip between.
-  const listing = deps.client().list();
-  const resolving = resolveLink(store, link);
   let scenarios: ScenarioInfo[];
+  let resolving: Promise<Resolved> | null;
   try {
+    // Both questions go to the worker at once: it answers them in order, without a round trip between.
+    // Asked inside the try: a worker that cannot even be made (deps.client() throwing) is an error shown.
+    const listing = deps.client().list();
+    resolving = resolveLink(store, link);
     scenarios = await listing;
   } catch (error) {
     set({ status: 'error', error: toFailure(error), ready: true });
