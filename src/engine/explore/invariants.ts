@@ -36,7 +36,9 @@ interface MessageLike {
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 const PROGRESS_TOKEN_KEY = 'progressToken';
 const TERMINAL_TASK_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-const key = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+/** A value as JSON text (`undefined` for none): a finite number's text is its `String` (ids are numbers mostly), the rest is JSON's. */
+const key = (value: unknown): string =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? 'undefined');
 
 /**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
