@@ -285,8 +285,7 @@ interface Point {
 }
 
 /** How a run ended: at its end, at a new choice it did not go on from, or pruned by the reduction. */
-type RunResult =
-  { kind: 'leaf'; key: string; ending: Ending; endingKey: string } | ({ kind: 'point' } & Point) | { kind: 'pruned' };
+type RunResult = { kind: 'leaf'; key: string; ending: Ending } | ({ kind: 'point' } & Point) | { kind: 'pruned' };
 
 function merge(into: Tally, from: Tally): void {
   into.count += from.count;
@@ -468,7 +467,7 @@ export class Exploration {
     if (top === undefined) {
       assert(result.kind !== 'pruned', 'the first run has nothing asleep');
       if (result.kind === 'leaf') {
-        this.root = { count: 1, endings: new Map([[result.endingKey, result.ending]]) };
+        this.root = { count: 1, endings: new Map([[JSON.stringify(result.ending.distinct), result.ending]]) };
         return true;
       }
       this.push(result, 0);
@@ -482,9 +481,11 @@ export class Exploration {
     if (result.kind === 'leaf') {
       top.children.add(result.key);
       // One ordering's ending, made for this run and held by no other tally: counted in as it is.
+      // Its key is the ending's JSON, made only here: a leaf the frame has met already is dropped above.
+      const endingKey = JSON.stringify(result.ending.distinct);
       top.tally.count += 1;
-      const have = top.tally.endings.get(result.endingKey);
-      if (have === undefined) top.tally.endings.set(result.endingKey, result.ending);
+      const have = top.tally.endings.get(endingKey);
+      if (have === undefined) top.tally.endings.set(endingKey, result.ending);
       else have.count += 1;
       return false;
     }
@@ -663,7 +664,6 @@ export class Exploration {
         ending.error === undefined
           ? { outcome: ending.outcome, distinct: ending.distinct, count: 1, schedule }
           : { outcome: ending.outcome, distinct: ending.distinct, error: ending.error, count: 1, schedule },
-      endingKey: JSON.stringify(ending.distinct),
     };
   }
 

@@ -36,9 +36,25 @@ interface MessageLike {
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 const PROGRESS_TOKEN_KEY = 'progressToken';
 const TERMINAL_TASK_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-/** A value as JSON text (`undefined` for none): a finite number's text is its `String` (ids are numbers mostly), the rest is JSON's. */
+/** Whether JSON writes `text` as it is between quotes: no quote, backslash, control character or surrogate (any surrogate is left to JSON). */
+function plain(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/**
+ * A value as JSON text (`undefined` for none), made without JSON.stringify where the text is plain: a
+ * finite number's is its `String` (ids are numbers mostly), a string with nothing to escape is quoted.
+ */
 const key = (value: unknown): string =>
-  typeof value === 'number' && Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? 'undefined');
+  typeof value === 'number' && Number.isFinite(value)
+    ? String(value)
+    : typeof value === 'string' && plain(value)
+      ? `"${value}"`
+      : (JSON.stringify(value) ?? 'undefined');
 
 /**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
