@@ -227,7 +227,7 @@ export class Driver {
   private history = new Hash();
   /** Events observed so far (hashed into `history`, or replayed under `resume`'s mark). */
   private observed = 0;
-  /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed. */
+  /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed, nor in a replay. */
   private hashing: boolean;
   private scheduler: Scheduler | null = null;
   /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
@@ -291,7 +291,8 @@ export class Driver {
     private readonly knownDelays: readonly number[] = [],
   ) {
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
-    this.hashing = resume === null;
+    // A replay (no stop at a new choice) names no state: it hashes nothing.
+    this.hashing = resume === null && stopAtNew;
     this.checker = new InvariantChecker(settings);
     // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
     // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
@@ -641,6 +642,7 @@ export class Driver {
 
   /** The whole run's state at its end (what tells two complete orderings apart). */
   endKey(): string {
+    assert(this.stopAtNew, 'a replay hashes no history: only an explorer run has an end state');
     return this.plainKey('end', true);
   }
 }

@@ -45,16 +45,31 @@ function plain(text: string): boolean {
   return true;
 }
 
+/** A number's or string's JSON text, made once (the same few ids and tokens recur in every run): the same string each time, whose hash the maps have already. */
+const KEY_TEXTS = new Map<number | string, string>();
+const KEY_TEXTS_MAX = 4096;
+
 /**
  * A value as JSON text (`undefined` for none), made without JSON.stringify where the text is plain: a
  * finite number's is its `String` (ids are numbers mostly), a string with nothing to escape is quoted.
  */
-const key = (value: unknown): string =>
-  typeof value === 'number' && Number.isFinite(value)
-    ? String(value)
-    : typeof value === 'string' && plain(value)
-      ? `"${value}"`
-      : (JSON.stringify(value) ?? 'undefined');
+const key = (value: unknown): string => {
+  if (typeof value !== 'number' && typeof value !== 'string') return JSON.stringify(value) ?? 'undefined';
+  let text = KEY_TEXTS.get(value);
+  if (text === undefined) {
+    text =
+      typeof value === 'number'
+        ? Number.isFinite(value)
+          ? String(value)
+          : 'null'
+        : plain(value)
+          ? `"${value}"`
+          : JSON.stringify(value);
+    if (KEY_TEXTS.size >= KEY_TEXTS_MAX) KEY_TEXTS.clear();
+    KEY_TEXTS.set(value, text);
+  }
+  return text;
+};
 
 /**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
