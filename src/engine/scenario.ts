@@ -105,39 +105,56 @@ function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T)
 }
 
 export function runScenario<S extends Scenario>(scenario: S, options: RunOptions = {}): TranscriptOf<S> {
+  return scenarioRunner(scenario, options)(options);
+}
+
+/** What a run of `scenarioRunner` brings of its own: its ordering and a student's parts. */
+export type OwnRun = Pick<RunOptions, 'chooser' | 'schedule' | 'components'>;
+
+/**
+ * Runs of one scenario that differ only in their ordering and a student's parts (an exploration's
+ * orderings, a shrink's): the transport, seed and settings of `options` are checked and resolved once,
+ * and each run is the transcript `runScenario` gives with the run's own chooser, schedule and parts in
+ * place of those of `options` (each run is given its own copy of the settings). A bad dimension throws
+ * here, as `runScenario` throws before it runs anything.
+ */
+export function scenarioRunner<S extends Scenario>(scenario: S, options: RunOptions): (run: OwnRun) => TranscriptOf<S> {
   const transport = checkTransport(options.transport ?? scenario.defaultTransport);
   const seed = checkSeed(options.seed ?? DEFAULT_SEED);
   const model = models[scenario.kind] as Model<S, OutcomeByKind[S['kind']], LabEvent>;
-  const settings = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
-  const replay = options.schedule === undefined ? null : replaySchedule(options.schedule);
+  const resolved = resolveSettings(model.settingsSpec, { ...scenario.settings }, options.settings ?? {});
   const faults = options.faults ?? [];
-  const { events, outcome } = executeWithFaults(faults, () =>
-    model.execute(scenario, {
+  return (run) => {
+    const settings = { ...resolved };
+    const replay = run.schedule === undefined ? null : replaySchedule(run.schedule);
+    const { events, outcome } = executeWithFaults(faults, () =>
+      model.execute(scenario, {
+        transport,
+        seed,
+        settings,
+        chooser: replay?.chooser ?? run.chooser,
+        trace: options.trace,
+        ledger: options.ledger,
+        record: options.record,
+        faults,
+        components: run.components,
+      }),
+    );
+    replay?.finish();
+    const transcript: TranscriptOf<S> = {
+      scenario: scenario.id,
       transport,
       seed,
       settings,
-      chooser: replay?.chooser ?? options.chooser,
-      trace: options.trace,
-      ledger: options.ledger,
-      record: options.record,
-      faults,
-      components: options.components,
-    }),
-  );
-  replay?.finish();
-  const transcript: TranscriptOf<S> = {
-    scenario: scenario.id,
-    transport,
-    seed,
-    settings,
-    kind: scenario.kind,
-    title: scenario.title,
-    requirements: [...scenario.requirements],
-    protocolVersion: PROTOCOL_VERSION,
-    ...(options.schedule === undefined ? {} : { schedule: formatSchedule(options.schedule) }),
-    ...(faults.length === 0 ? {} : { faults: formatFaults(faults) }),
-    events,
-    outcome,
+      kind: scenario.kind,
+      title: scenario.title,
+      requirements: [...scenario.requirements],
+      protocolVersion: PROTOCOL_VERSION,
+      ...(run.schedule === undefined ? {} : { schedule: formatSchedule(run.schedule) }),
+      ...(faults.length === 0 ? {} : { faults: formatFaults(faults) }),
+      events,
+      outcome,
+    };
+    return transcript;
   };
-  return transcript;
 }

@@ -80,6 +80,29 @@ export interface SleepPlan {
   readonly siblings: readonly { readonly value: number; readonly footprint: Footprint }[];
 }
 
+/** `Hash.addValue`'s tags: past every UTF-16 code unit, so none is read as a character. */
+const TAG_NULL = 0x10000;
+const TAG_TRUE = 0x10001;
+const TAG_FALSE = 0x10002;
+const TAG_INTEGER = 0x10003;
+const TAG_NUMBER = 0x10004;
+const TAG_STRING = 0x10005;
+const TAG_ARRAY = 0x10006;
+const TAG_OBJECT = 0x10007;
+const TAG_END = 0x10008;
+/** Not a tag: what `valueTag` returns when the value's words are all added already. */
+const TAG_DONE = -1;
+/** A float64's bits as four 16-bit words (the byte order of the machine: the same for every run of one exploration). */
+const FLOAT = new Float64Array(1);
+const FLOAT_WORDS = new Uint16Array(FLOAT.buffer);
+
+/** What JSON writes for `value` as the member `name`: its `toJSON(name)` where it has one, else itself. */
+function jsonOf(value: unknown, name: string | number): unknown {
+  return value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+    ? (value as { toJSON(key: string): unknown }).toJSON(String(name))
+    : value;
+}
+
 /** A 64-bit string hash (two FNV-1a lanes): collisions are negligible for the states one explorer meets. */
 export class Hash {
   private a = 0x811c9dc5;
@@ -94,6 +117,90 @@ export class Hash {
     }
     this.a = a;
     this.b = b;
+  }
+
+  /**
+   * Adds a JSON value by a walk of its structure, no text built: what it adds is a function of the
+   * value's `JSON.stringify` text and tells every two texts apart (up to the hash), so a history hashed
+   * so discriminates exactly as one hashed from that text did. Each value starts with a tag no
+   * character code takes (> 0xffff); a string adds its length, then its code units; an integer its two
+   * 16-bit halves, any other finite number the four of its float64 bits; arrays and objects end with a
+   * tag of their own. JSON's rules hold: `toJSON` is called, a non-finite number is null, -0 is 0,
+   * an undefined, function or symbol member is left out of an object and null in an array.
+   */
+  addValue(value: unknown): void {
+    this.word(this.valueTag(jsonOf(value, '')));
+  }
+
+  /** Adds `value` (its `toJSON` already called) up to its last word, which it returns (`TAG_DONE`: none left). */
+  private valueTag(value: unknown): number {
+    switch (typeof value) {
+      case 'string':
+        this.word(TAG_STRING);
+        this.text(value);
+        return TAG_DONE;
+      case 'number':
+        if (value === (value | 0)) {
+          // An integer of 32 bits (-0 is one: 0, as JSON writes it).
+          this.word(TAG_INTEGER);
+          this.word(value & 0xffff);
+          this.word((value >>> 16) & 0xffff);
+          return TAG_DONE;
+        }
+        if (!Number.isFinite(value)) return TAG_NULL;
+        FLOAT[0] = value;
+        this.word(TAG_NUMBER);
+        for (let index = 0; index < 4; index += 1) this.word(FLOAT_WORDS[index] as number);
+        return TAG_DONE;
+      case 'boolean':
+        return value ? TAG_TRUE : TAG_FALSE;
+      case 'object':
+        break;
+      default:
+        // undefined, a function or a symbol: left out of an object (`member`), null in an array.
+        return TAG_NULL;
+    }
+    if (value === null) return TAG_NULL;
+    if (Array.isArray(value)) {
+      this.word(TAG_ARRAY);
+      for (let index = 0; index < value.length; index += 1) this.word(this.valueTag(jsonOf(value[index], index)));
+      return TAG_END;
+    }
+    this.word(TAG_OBJECT);
+    const members = value as Record<string, unknown>;
+    for (const field in members) {
+      if (!Object.prototype.hasOwnProperty.call(members, field)) continue;
+      const member = jsonOf(members[field], field);
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      this.word(TAG_STRING);
+      this.text(field);
+      this.word(this.valueTag(member));
+    }
+    return TAG_END;
+  }
+
+  /** A string's length, then its code units. */
+  private text(value: string): void {
+    let { a, b } = this;
+    const length = value.length;
+    a = Math.imul(a ^ (length & 0xffff), 0x01000193);
+    b = Math.imul(b ^ (length & 0xffff), 0x5bd1e995) ^ (b >>> 15);
+    a = Math.imul(a ^ (length >>> 16), 0x01000193);
+    b = Math.imul(b ^ (length >>> 16), 0x5bd1e995) ^ (b >>> 15);
+    for (let index = 0; index < length; index += 1) {
+      const code = value.charCodeAt(index);
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  /** One word (a code unit, or a tag past them) into both lanes, as `add` adds a character. */
+  private word(code: number): void {
+    if (code === TAG_DONE) return;
+    this.a = Math.imul(this.a ^ code, 0x01000193);
+    this.b = Math.imul(this.b ^ code, 0x5bd1e995) ^ (this.b >>> 15);
   }
 
   digest(): string {
@@ -120,7 +227,7 @@ export class Driver {
   private history = new Hash();
   /** Events observed so far (hashed into `history`, or replayed under `resume`'s mark). */
   private observed = 0;
-  /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed. */
+  /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed, nor in a replay. */
   private hashing: boolean;
   private scheduler: Scheduler | null = null;
   /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
@@ -184,7 +291,8 @@ export class Driver {
     private readonly knownDelays: readonly number[] = [],
   ) {
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
-    this.hashing = resume === null;
+    // A replay (no stop at a new choice) names no state: it hashes nothing.
+    this.hashing = resume === null && stopAtNew;
     this.checker = new InvariantChecker(settings);
     // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
     // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
@@ -279,7 +387,7 @@ export class Driver {
 
   private observe(event: { readonly kind: string; readonly seq: number }): void {
     this.observed += 1;
-    if (this.hashing) this.history.add(JSON.stringify(event));
+    if (this.hashing) this.history.addValue(event);
     const before = this.checker.found.length;
     this.checker.observe(event as Seen);
     for (let index = before; index < this.checker.found.length; index += 1) this.breachSchedules.push(this.schedule());
@@ -334,37 +442,35 @@ export class Driver {
     return `h${state.digest()}`;
   }
 
-  private decide(
+  /**
+   * Takes the given choice at `index` (the run replays it): no options are built for it. `fits` says
+   * whether the point offers it (else LAB022, listing the options `offered` builds), `first` whether it
+   * is the point's first option (what `schedule` may leave out at its end).
+   */
+  private takeGiven(index: number, fits: boolean, first: boolean, offered: () => Choice[]): Choice {
+    const choice = this.given[index] as Choice;
+    if (!fits) {
+      const listed = offered()
+        .map((option) => `${option.kind}${option.value}`)
+        .join(', ');
+      throw new LabError(
+        'LAB022',
+        `choice ${index + 1} of the schedule is ${choice.kind}${choice.value}, but this run offers ${listed} there (a schedule replays the run it came from: same scenario, transport and settings)`,
+      );
+    }
+    if (index === this.given.length - 1 && this.resume !== null) this.resumeHistory(this.resume);
+    this.taken.push(choice);
+    this.tookFirst.push(first);
+    return choice;
+  }
+
+  /** A choice past the given ones: the explorer's new state (`Stop`, or its first option when the run goes on), or a replay's first option. */
+  private decideNew(
     kind: 'c' | 'j',
     options: Choice[],
     point: () => string,
     candidates: readonly DueEvent[] = [],
-    window: ArrivalWindow | null = null,
   ): number {
-    const index = this.taken.length;
-    if (index < this.given.length) {
-      const choice = this.given[index] as Choice;
-      const found = options.findIndex((option) => option.kind === choice.kind && option.value === choice.value);
-      // Any instant of the window is an arrival the network allows: a schedule found with more instants
-      // offered (an exploration's known delays) replays in a run that offers fewer.
-      const inWindow =
-        window !== null &&
-        choice.kind === 'j' &&
-        window.baseMs + choice.value >= window.earliestMs &&
-        window.baseMs + choice.value <= window.latestMs;
-      if (found < 0 && !inWindow) {
-        const offered = options.map((option) => `${option.kind}${option.value}`).join(', ');
-        throw new LabError(
-          'LAB022',
-          `choice ${index + 1} of the schedule is ${choice.kind}${choice.value}, but this run offers ${offered} there (a schedule replays the run it came from: same scenario, transport and settings)`,
-        );
-      }
-      if (index === this.given.length - 1 && this.resume !== null) this.resumeHistory(this.resume);
-      this.taken.push(choice);
-      this.tookFirst.push(found === 0);
-      if (index === this.given.length - 1 && this.plan !== null) this.startSleeping(candidates);
-      return choice.value;
-    }
     if (this.stopAtNew) {
       let offered = options;
       if (kind === 'c' && this.sleep !== null && this.sleep.length > 0) {
@@ -395,13 +501,28 @@ export class Driver {
   private choose(candidates: readonly DueEvent[]): number {
     // The event chosen runs next: it closes the one before (a choice falls between two events).
     if (this.track) this.finishEvent();
-    const options: Choice[] = candidates.map((_, index) => ({ kind: 'c', value: index }));
-    const value = this.decide(
-      'c',
-      options,
-      () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`,
-      candidates,
-    );
+    const index = this.taken.length;
+    let value: number;
+    if (index < this.given.length) {
+      // A replayed choice: one of the candidates by its index, the first when 0.
+      const choice = this.given[index] as Choice;
+      const fits =
+        choice.kind === 'c' && Number.isInteger(choice.value) && choice.value >= 0 && choice.value < candidates.length;
+      value = this.takeGiven(index, fits, choice.value === 0, () => sameInstantOptions(candidates)).value;
+      if (index === this.given.length - 1 && this.plan !== null) this.startSleeping(candidates);
+    } else if (!this.stopAtNew) {
+      // A replay past its schedule takes every first option: the first event due.
+      this.taken.push({ kind: 'c', value: 0 });
+      this.tookFirst.push(true);
+      value = 0;
+    } else {
+      value = this.decideNew(
+        'c',
+        sameInstantOptions(candidates),
+        () => `c ${candidates.map((candidate) => `${candidate.actor} ${candidate.label}`).join(' / ')}`,
+        candidates,
+      );
+    }
     this.currentChoice = this.taken.length - 1;
     const pending = this.pendingSiblings;
     if (pending !== null) {
@@ -455,10 +576,46 @@ export class Driver {
    * at random to catch an ending they would hide.
    */
   private arrival(window: ArrivalWindow): number {
+    const { earliestMs, latestMs, baseMs } = window;
+    if (this.criticalArrivals && baseMs > window.nowMs && this.fixedDelays.size < DELAYS_MAX)
+      this.fixedDelays.add(baseMs - window.nowMs);
+    const index = this.taken.length;
+    // The first option is the earliest instant offered: the window's start (every other lies past it).
+    const firstMs = Math.min(earliestMs, latestMs);
+    if (index < this.given.length) {
+      // A replayed arrival: any instant of the window is one the network allows (a schedule found with
+      // more instants offered, an exploration's known delays, replays in a run that offers fewer), and
+      // the window's ends are always offered.
+      const choice = this.given[index] as Choice;
+      const atMs = baseMs + choice.value;
+      const fits =
+        choice.kind === 'j' &&
+        ((atMs >= earliestMs && atMs <= latestMs) ||
+          choice.value === earliestMs - baseMs ||
+          choice.value === latestMs - baseMs);
+      return (
+        baseMs + this.takeGiven(index, fits, choice.value === firstMs - baseMs, () => this.arrivalOptions(window)).value
+      );
+    }
+    if (!this.stopAtNew) {
+      // A replay past its schedule takes every first option: the earliest arrival.
+      const first: Choice = { kind: 'j', value: firstMs - baseMs };
+      this.taken.push(first);
+      this.tookFirst.push(true);
+      return baseMs + first.value;
+    }
+    const jitter = this.decideNew(
+      'j',
+      this.arrivalOptions(window),
+      () => `j ${window.channelKey} ${earliestMs}..${latestMs}`,
+    );
+    return baseMs + jitter;
+  }
+
+  /** The arrival instants a new choice offers (see `arrival`), as jitters past the window's base. */
+  private arrivalOptions(window: ArrivalWindow): Choice[] {
     const { earliestMs, latestMs } = window;
     const instants = new Set<number>([earliestMs]);
-    if (this.criticalArrivals && window.baseMs > window.nowMs && this.fixedDelays.size < DELAYS_MAX)
-      this.fixedDelays.add(window.baseMs - window.nowMs);
     const known = this.knownDelays;
     // Only the instants are read here, not the labels the state key hashes; no closure per arrival either.
     for (const atMs of this.scheduler?.queuedInstants() ?? []) {
@@ -472,18 +629,8 @@ export class Driver {
         if (armedMs > earliestMs && armedMs < latestMs) instants.add(armedMs);
       }
     }
-    instants.add(window.latestMs);
-    const options: Choice[] = [...instants]
-      .sort((a, b) => a - b)
-      .map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
-    const jitter = this.decide(
-      'j',
-      options,
-      () => `j ${window.channelKey} ${window.earliestMs}..${window.latestMs}`,
-      [],
-      window,
-    );
-    return window.baseMs + jitter;
+    instants.add(latestMs);
+    return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
   }
 
   /** The choices taken so far as a schedule; trailing first options go, since a replay takes them anyway. */
@@ -495,8 +642,14 @@ export class Driver {
 
   /** The whole run's state at its end (what tells two complete orderings apart). */
   endKey(): string {
+    assert(this.stopAtNew, 'a replay hashes no history: only an explorer run has an end state');
     return this.plainKey('end', true);
   }
+}
+
+/** The options of a same-instant choice: each candidate due, by its index. */
+function sameInstantOptions(candidates: readonly DueEvent[]): Choice[] {
+  return candidates.map((_, index) => ({ kind: 'c', value: index }));
 }
 
 /**

@@ -26,7 +26,15 @@ export interface ExplorationRun extends Omit<RunOptions, 'chooser' | 'schedule' 
  * student's parts made for this ordering (`components`, when the exploration has them).
  */
 export function orderingRun(run: ExplorationRun, chooser: Chooser, components: Components | undefined): RunOptions {
+  return { ...orderingsRun(run), chooser, ...(components === undefined ? {} : { components }) };
+}
+
+/**
+ * What every ordering's run shares (`orderingRun` without the chooser and the parts): the run an
+ * explorer resolves once for all its orderings (`scenarioRunner`).
+ */
+export function orderingsRun(run: ExplorationRun): RunOptions {
   // Everything of the run but what an ordering replaces; the engine reads the run dimensions it knows.
   const { components: _factory, criticalArrivals: _arrivals, ...shared } = run;
-  return { ...shared, chooser, record: false, ...(components === undefined ? {} : { components }) };
+  return { ...shared, record: false };
 }

@@ -36,7 +36,40 @@ interface MessageLike {
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 const PROGRESS_TOKEN_KEY = 'progressToken';
 const TERMINAL_TASK_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-const key = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+/** Whether JSON writes `text` as it is between quotes: no quote, backslash, control character or surrogate (any surrogate is left to JSON). */
+function plain(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/** A number's or string's JSON text, made once (the same few ids and tokens recur in every run): the same string each time, whose hash the maps have already. */
+const KEY_TEXTS = new Map<number | string, string>();
+const KEY_TEXTS_MAX = 4096;
+
+/**
+ * A value as JSON text (`undefined` for none), made without JSON.stringify where the text is plain: a
+ * finite number's is its `String` (ids are numbers mostly), a string with nothing to escape is quoted.
+ */
+const key = (value: unknown): string => {
+  if (typeof value !== 'number' && typeof value !== 'string') return JSON.stringify(value) ?? 'undefined';
+  let text = KEY_TEXTS.get(value);
+  if (text === undefined) {
+    text =
+      typeof value === 'number'
+        ? Number.isFinite(value)
+          ? String(value)
+          : 'null'
+        : plain(value)
+          ? `"${value}"`
+          : JSON.stringify(value);
+    if (KEY_TEXTS.size >= KEY_TEXTS_MAX) KEY_TEXTS.clear();
+    KEY_TEXTS.set(value, text);
+  }
+  return text;
+};
 
 /**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
