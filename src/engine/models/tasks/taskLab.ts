@@ -75,6 +75,8 @@ export class TaskLab {
   private readonly taskId: string;
   /** The worker's next checkpoint, which a crash cancels (the worker dies with the server). */
   private checkpointHandle: EventHandle | null = null;
+  /** When the worker's work counts from (its start, or after a restart where its last checkpoint leaves it): its checkpoints' schedule. */
+  private workerStartedAtMs = 0;
   /** The response a crash fault lost, until the client notices. */
   private crashedResponse: { id: RequestId; method: string } | null = null;
   private readonly methods = new Map<RequestId, string>();
@@ -124,6 +126,21 @@ export class TaskLab {
       const clock = this.sim.componentClock();
       this.store = new ComponentTaskStore(factory(clock), options.components.probe, clock);
     }
+    // For the race explorer: the fields, and the task store's rows, which live in SQLite (WebAssembly
+    // memory, which the fields' walk cannot see). Every closure it queues reads only fields, or captures
+    // what its label or the message it delivers shows.
+    this.sim.exploreState(
+      this,
+      () => this.storeRows(),
+      (value) => value === this.file || value === this.db || value === this.host,
+    );
+  }
+
+  /** Every row of the task store, read without recording anything: the durable part of the state. */
+  private storeRows(): string {
+    const rows = this.db.run('SELECT * FROM tasks ORDER BY task_id');
+    assert(rows.ok, 'the task store can be read between events');
+    return JSON.stringify(rows.rows);
   }
 
   /**
@@ -472,13 +489,14 @@ export class TaskLab {
   }
 
   private scheduleCheckpoint(startedAtMs: number): void {
+    this.workerStartedAtMs = startedAtMs;
     const nextAtMs = Math.min(
       startedAtMs + (this.workerCheckpoints + 1) * this.s.checkpointEveryMs,
       startedAtMs + this.s.workMs,
     );
     this.checkpointHandle = this.scheduler.at(nextAtMs, 'worker', 'task checkpoint', () => {
       this.checkpointHandle = null;
-      this.checkpoint(startedAtMs);
+      this.checkpoint(this.workerStartedAtMs);
     });
   }
 
@@ -524,7 +542,10 @@ export class TaskLab {
       status,
       detail: `the restarted server opens its SQLite file: task ${this.taskId} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}`,
     });
-    this.scheduler.after(this.s.latencyMs, 'client', 'connection broken', () => this.clientRetries(lost));
+    // The label names the request whose connection broke: the closure captures it (a state's description reads labels).
+    this.scheduler.after(this.s.latencyMs, 'client', `connection broken #${String(lost.id)}`, () =>
+      this.clientRetries(lost),
+    );
   }
 
   /** The client sees the connection of `lost` break without its response, and retries what is safe to retry. */
