@@ -123,7 +123,13 @@ export class Driver {
   /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed. */
   private hashing: boolean;
   private scheduler: Scheduler | null = null;
-  /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
+  /**
+   * Every delay this run has scheduled an event with other than a message's delivery (timer lengths,
+   * chunks of work), for arrival candidates: what an arrival at t re-arms falls at t + d. A delivery's
+   * latency is left out: a message the arrival's handler sends gets its own arrival choice, which
+   * offers every queued instant in its window, so t + (a latency picked earlier) adds no order of
+   * events, only instants (and, kept in a state's key, states that never merge).
+   */
   private readonly delays = new Set<number>();
   /**
    * The delays of the events this run scheduled that are not a message's delivery (timers, chunks of
@@ -210,8 +216,9 @@ export class Driver {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
     if (!(delayMs > 0 && this.criticalArrivals)) return;
+    if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
-    if (!delivery && this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
+    if (this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
   }
 
   private delivering(): void {
