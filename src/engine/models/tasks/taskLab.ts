@@ -128,7 +128,8 @@ export class TaskLab {
     }
     // For the race explorer: the fields, and the task store's rows, which live in SQLite (WebAssembly
     // memory, which the fields' walk cannot see). Every closure it queues reads only fields, or captures
-    // what its label or the message it delivers shows.
+    // what its label or the message it delivers shows (a crash's restart captures the lost message's seq,
+    // which only the wording of its events names: no outcome or invariant reads it).
     this.sim.exploreState(
       this,
       () => this.storeRows(),
