@@ -453,8 +453,8 @@ export class Driver {
    * The arrival instants that give every order against what is queued: the window's ends, the queued
    * instants inside it, the critical points of what the arrival re-arms (each instant t where t + d
    * lands exactly on a queued instant q, for every delay d this run has scheduled with but a
-   * delivery's latency (`delays`): a timer the
-   * delivery restarts, such as an idle deadline after progress, falls at t + d), and the instants a
+   * delivery's latency (`delays`): a timer the delivery restarts, such as an idle deadline after
+   * progress, falls at t + d), and the instants a
    * queued event's own timers fall on (q + d for every fixed delay d the exploration knows: the next
    * chunk of work a checkpoint arms, the progress it sends). Between two critical points the order of
    * everything queued against the arrival and its timer is the same; landing on one, the same-instant
