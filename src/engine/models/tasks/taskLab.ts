@@ -77,6 +77,8 @@ export class TaskLab {
   private checkpointHandle: EventHandle | null = null;
   /** When the worker's work counts from (its start, or after a restart where its last checkpoint leaves it): its checkpoints' schedule. */
   private workerStartedAtMs = 0;
+  /** The task store's rows as the run closed its file (`storeRows`); null while it is open. */
+  private rowsAtClose: string | null = null;
   /** The response a crash fault lost, until the client notices. */
   private crashedResponse: { id: RequestId; method: string } | null = null;
   private readonly methods = new Map<RequestId, string>();
@@ -137,11 +139,15 @@ export class TaskLab {
     );
   }
 
-  /** Every row of the task store, read without recording anything: the durable part of the state. */
+  /**
+   * Every row of the task store, read without recording anything: the durable part of the state. Once the
+   * file is closed (the run is over, and the explorer reads its end state after), the rows it was closed with.
+   */
   private storeRows(): string {
+    if (this.rowsAtClose !== null) return this.rowsAtClose;
     const rows = this.db.run('SELECT * FROM tasks ORDER BY task_id');
-    assert(rows.ok, 'the task store can be read between events');
-    return JSON.stringify(rows.rows);
+    // A run that failed may leave the store unreadable: that is its state then (never a second error).
+    return rows.ok ? JSON.stringify(rows.rows) : `unreadable: ${rows.code}`;
   }
 
   /**
@@ -707,6 +713,8 @@ export class TaskLab {
 
   /** Closes the file; after a completed run, first hands its bytes to the host if it asked (`--ledger`). */
   close(completed = false): void {
+    // The explorer describes the run's end state after the run, when a file closed is gone (or recycled, emptied).
+    if (this.sim.scheduler.explorer?.state !== undefined) this.rowsAtClose = this.storeRows();
     if (completed) this.save?.(this.file.export());
     this.file.close();
   }
