@@ -5,7 +5,11 @@
  * the distinct endings and the broken invariants are identical. A row either side of which the bound cut
  * is not compared (two partial explorations see different parts of the tree) and is listed as such.
  *
- *   npx tsx scripts/exploreSoundness.ts [--bound N] [--only id,id] [--reducible kind,kind] [--all]
+ *   npx tsx scripts/exploreSoundness.ts [--bound N] [--only id,id] [--reducible kind,kind] [--all] [--merge]
+ *
+ * `--merge` compares merged states instead (`mergeStates` on and off, the reduction on both sides) for
+ * the scenarios whose model describes its state (`Sim.exploreState`: the buffer and the tasks): the
+ * same endings and broken invariants whether a state is told apart by that description or by its history.
  *
  * `--reducible` tries the reduction on models not (yet) in REDUCIBLE_MODELS: what to run before adding one.
  * A scenario whose model the reduction does not apply to explores the same with it on and off (the
@@ -35,15 +39,22 @@ const { values } = parseArgs({
     only: { type: 'string' },
     reducible: { type: 'string' },
     all: { type: 'boolean', default: false },
+    merge: { type: 'boolean', default: false },
   },
 });
+/** The models that describe their state for merging (`Sim.exploreState`): what `--merge` compares. */
+const MERGING: ReadonlySet<ModelKind> = new Set<ModelKind>(['buffer', 'task']);
 const bound = values.bound === undefined ? 50_000 : Number(values.bound);
 const only = values.only === undefined ? null : new Set(values.only.split(','));
 const reducible =
   values.reducible === undefined
     ? REDUCIBLE_MODELS
     : new Set([...REDUCIBLE_MODELS, ...(values.reducible.split(',') as ModelKind[])]);
-console.log(`reduction on for: ${[...reducible].join(', ') || 'no model'}; bound ${bound}`);
+console.log(
+  values.merge
+    ? `merged states on and off for: ${[...MERGING].join(', ')}; bound ${bound}`
+    : `reduction on for: ${[...reducible].join(', ') || 'no model'}; bound ${bound}`,
+);
 const sql = await loadSqlJs();
 let compared = 0;
 let differ = 0;
@@ -51,7 +62,7 @@ const cut: string[] = [];
 const skipped: string[] = [];
 for (const scenario of scenarios) {
   if (only !== null && !only.has(scenario.id)) continue;
-  if (!values.all && !reducible.has(scenario.kind)) {
+  if (!values.all && !(values.merge ? MERGING : reducible).has(scenario.kind)) {
     skipped.push(scenario.id);
     continue;
   }
@@ -67,8 +78,13 @@ for (const scenario of scenarios) {
       let on: ExploreResult;
       let off: ExploreResult;
       try {
-        on = explore(scenario, { transport, settings, bound, ledger: { sql }, reducible });
-        off = explore(scenario, { transport, settings, bound, ledger: { sql }, reduction: false });
+        if (values.merge) {
+          on = explore(scenario, { transport, settings, bound, ledger: { sql } });
+          off = explore(scenario, { transport, settings, bound, ledger: { sql }, mergeStates: false });
+        } else {
+          on = explore(scenario, { transport, settings, bound, ledger: { sql }, reducible });
+          off = explore(scenario, { transport, settings, bound, ledger: { sql }, reduction: false });
+        }
       } catch (error) {
         console.log(`  ${name.padEnd(52)} refused: ${error instanceof LabError ? error.code : String(error)}`);
         continue;
@@ -95,5 +111,7 @@ console.log(
   `${compared} rows compared, ${differ} different; ${cut.length} cut by the bound ${bound}: ${cut.join('; ') || 'none'}`,
 );
 if (skipped.length > 0)
-  console.log(`skipped (the reduction does not apply to their model; --all runs them): ${skipped.join(', ')}`);
+  console.log(
+    `skipped (${values.merge ? 'their model does not describe its state' : 'the reduction does not apply to their model'}; --all runs them): ${skipped.join(', ')}`,
+  );
 process.exitCode = differ === 0 ? 0 : 1;

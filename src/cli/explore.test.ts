@@ -202,14 +202,14 @@ describe('how long a command ran, and what an exploration has left', () => {
   it('a longer exploration estimates, in its reports, the states and the time ahead', () => {
     const lines: string[] = [];
     let clockMs = 0;
-    const scenario = findScenario('C');
+    const scenario = findScenario('D');
     const result = exploreReporting(
-      new Exploration(scenario, { settings: { latencyJitterMs: 150 } }),
-      'C',
+      new Exploration(scenario, { settings: { latencyJitterMs: 300 } }),
+      'D',
       (line) => lines.push(line),
       () => (clockMs += 1_500),
     );
-    expect(result).toEqual(explore(scenario, { settings: { latencyJitterMs: 150 } }));
+    expect(result).toEqual(explore(scenario, { settings: { latencyJitterMs: 300 } }));
     const estimates = lines.filter((line) =>
       /; about \d+% explored, roughly [\d,]+ states \(\d[\w .]*\) ahead \(Ctrl-C stops\)/.test(line),
     );

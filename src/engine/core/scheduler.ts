@@ -41,6 +41,15 @@ class QueuedEvent implements DueEvent {
   }
 }
 
+/**
+ * A model's handle on a queued event as its state description writes it (`Sim.exploreState`): whether
+ * it is still queued, when, whose and its label, not its seq (two orderings that reach one state may
+ * have queued its events in another order). Null for any other object.
+ */
+export function handleText(value: object): string | null {
+  return value instanceof QueuedEvent ? `${value.state} ${value.atMs} ${value.actor} ${value.label}` : null;
+}
+
 /** What a chooser sees of an event that is due: enough to pin or enumerate orders, nothing to mutate. */
 export interface DueEvent {
   readonly atMs: number;

@@ -3,7 +3,7 @@ import { assert } from './assert';
 import type { JsonRpcMessage } from './jsonrpc';
 import { SeededRandom } from './prng';
 import { snapshot } from './snapshot';
-import { Scheduler, type Actor, type EventHandle, type Label, type LabelOf } from './scheduler';
+import { handleText, Scheduler, type Actor, type EventHandle, type Label, type LabelOf } from './scheduler';
 import type { AnyEvent, MessageEvent, Stamped, Transport, Unstamped, WireEvent } from './transcript';
 import type { ResolvedRun } from './model';
 import { EventLog, Wire, type LatencySettings, type Stamp } from './wire';
@@ -76,15 +76,30 @@ export class Sim<E extends AnyEvent> {
   /**
    * For the race explorer: declares that `model`'s fields, with this kit's wire and random
    * stream and the scheduler's queue, are the run's whole state, so two orderings that reach the same
-   * state at a choice between events can be explored once. Only for a model whose state is all in JS
-   * fields (no SQLite) and whose queued closures are told apart by their labels or by those fields.
+   * state at a choice between events can be explored once. Only for a model whose queued closures are
+   * told apart by their labels or by those fields (each captures nothing else). A model with state
+   * outside its JS fields (a SQLite file: snapshot cannot see WebAssembly memory) leaves that out with
+   * `hidden` and describes it with `extra` (its rows, read with a query that changes nothing). A handle
+   * on a queued event is written by its label and instant (`handleText`), not its seq.
    */
-  exploreState(model: object): void {
+  exploreState(
+    model: object,
+    extra: (() => string) | null = null,
+    hidden: (value: object) => boolean = () => false,
+  ): void {
     const explorer = this.scheduler.explorer;
     if (explorer?.state === undefined) return;
-    const kit = (value: object) =>
-      value === this || value instanceof Scheduler || value instanceof EventLog || value instanceof Wire;
-    explorer.state(() => `${this.wire.exploreKey()}|${snapshot(this.random)}|${snapshot(model, kit)}`);
+    const kit = (value: object): boolean | string =>
+      value === this ||
+      value instanceof Scheduler ||
+      value instanceof EventLog ||
+      value instanceof Wire ||
+      hidden(value) ||
+      (handleText(value) ?? false);
+    explorer.state(
+      () =>
+        `${this.wire.exploreKey()}|${snapshot(this.random)}|${snapshot(model, kit)}${extra === null ? '' : `|${extra()}`}`,
+    );
   }
 
   get nowMs(): number {

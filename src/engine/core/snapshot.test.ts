@@ -2,6 +2,7 @@
 // model's future can depend on — a value, an order, a Map's insertion order, a typed array's content,
 // shared or cyclic structure — gives different text; functions and skipped objects are left out.
 import { describe, expect, it } from 'vitest';
+import { handleText, Scheduler } from './scheduler';
 import { snapshot } from './snapshot';
 
 class Model {
@@ -64,5 +65,27 @@ describe('snapshot', () => {
     apart.self = apart;
     expect(snapshot(cyclic)).not.toBe(snapshot(apart));
     expect(snapshot(cyclic)).toBe(snapshot(cyclic));
+  });
+
+  it("writes an object the caller describes as that text: a queued event's handle by its state, instant and label, not its seq", () => {
+    const handles = (first: string) => {
+      const scheduler = new Scheduler({ eventsMax: 10 });
+      // The other event first or second: the handle's seq differs, what it names does not.
+      const other = () => scheduler.at(7, 'client', 'poll', () => {});
+      if (first === 'other') other();
+      const checkpoint = scheduler.at(5, 'worker', 'task checkpoint', () => {});
+      if (first !== 'other') other();
+      return { scheduler, model: { checkpoint } };
+    };
+    const describe = (value: object) => handleText(value) ?? false;
+    const a = handles('other');
+    const b = handles('checkpoint');
+    expect(a.model.checkpoint.seq).not.toBe(b.model.checkpoint.seq);
+    expect(snapshot(a.model, describe)).toBe(snapshot(b.model, describe));
+    expect(snapshot(a.model, describe)).toContain('queued 5 worker task checkpoint');
+    // Withdrawn is another state than queued.
+    b.scheduler.cancel(b.model.checkpoint);
+    expect(snapshot(a.model, describe)).not.toBe(snapshot(b.model, describe));
+    expect(handleText({ atMs: 5 })).toBeNull();
   });
 });

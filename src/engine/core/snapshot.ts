@@ -7,12 +7,13 @@
  * Maps and Sets in insertion order (the order a model iterates them in is state too), numbers,
  * strings, booleans, null and undefined as themselves. Functions are left out: a model's methods are
  * the same in every run, and the closures it queues are the scheduler's (their labels are hashed
- * there). `skip` leaves out objects the caller accounts for itself (the kit: scheduler, log, wire).
+ * there). `skip` leaves out objects the caller accounts for itself (the kit: scheduler, log, wire), or
+ * (returning text) writes an object as the caller describes it (a queued event's handle, by its label).
  * An object met again is written as a back-reference to its first occurrence, so shared and cyclic
  * structure is kept without looping. What it cannot see is state outside the JS heap: a sql.js
  * database lives in WebAssembly memory, so a model with SQLite must not be summarised by this alone.
  */
-export function snapshot(value: unknown, skip: (value: object) => boolean = () => false): string {
+export function snapshot(value: unknown, skip: (value: object) => boolean | string = () => false): string {
   const seen = new Map<object, number>();
   const out: string[] = [];
   const walk = (item: unknown): void => {
@@ -46,8 +47,9 @@ export function snapshot(value: unknown, skip: (value: object) => boolean = () =
       return;
     }
     seen.set(object, seen.size);
-    if (skip(object)) {
-      out.push('#,');
+    const skipped = skip(object);
+    if (skipped !== false) {
+      out.push(skipped === true ? '#,' : `#${JSON.stringify(skipped)},`);
       return;
     }
     if (Array.isArray(object) || ArrayBuffer.isView(object)) {

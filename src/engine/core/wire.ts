@@ -524,7 +524,9 @@ export class Wire {
         parts.push(
           `${key}:${channel.inFlight.map((flight) => `${flight.state}@${flight.event.arrivesAtMs}${flight.then === null ? '' : `+${flight.then.length}`}${JSON.stringify(flight.event.message)}`).join(';')}`,
         );
-      parts.push(`>${key}@${channel.lastArrivalMs}`);
+      // The FIFO floor raises an arrival only while it is ahead of the clock (every window and release starts
+      // at now or later): one behind it is no state (on Streamable HTTP each request's POST keeps its own).
+      parts.push(`>${key}@${channel.lastArrivalMs > this.scheduler.nowMs ? channel.lastArrivalMs : 'past'}`);
       if (channel.dropped !== null) dropped.push(key);
     }
     parts.push(

@@ -230,7 +230,13 @@ export class Driver {
   /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed, nor in a replay. */
   private hashing: boolean;
   private scheduler: Scheduler | null = null;
-  /** Every delay this run has scheduled an event with (timer lengths, latencies), for arrival candidates. */
+  /**
+   * Every delay this run has scheduled an event with other than a message's delivery (timer lengths,
+   * chunks of work), for arrival candidates: what an arrival at t re-arms falls at t + d. A delivery's
+   * latency is left out: a message the arrival's handler sends gets its own arrival choice, which
+   * offers every queued instant in its window, so t + (a latency picked earlier) adds no order of
+   * events, only instants (and, kept in a state's key, states that never merge).
+   */
   private readonly delays = new Set<number>();
   /**
    * The delays of the events this run scheduled that are not a message's delivery (timers, chunks of
@@ -318,8 +324,9 @@ export class Driver {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
     if (!(delayMs > 0 && this.criticalArrivals)) return;
+    if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
-    if (!delivery && this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
+    if (this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
   }
 
   private delivering(): void {
@@ -566,8 +573,9 @@ export class Driver {
   /**
    * The arrival instants that give every order against what is queued: the window's ends, the queued
    * instants inside it, the critical points of what the arrival re-arms (each instant t where t + d
-   * lands exactly on a queued instant q, for every delay d this run has scheduled with: a timer the
-   * delivery restarts, such as an idle deadline after progress, falls at t + d), and the instants a
+   * lands exactly on a queued instant q, for every delay d this run has scheduled with but a
+   * delivery's latency (`delays`): a timer the delivery restarts, such as an idle deadline after
+   * progress, falls at t + d), and the instants a
    * queued event's own timers fall on (q + d for every fixed delay d the exploration knows: the next
    * chunk of work a checkpoint arms, the progress it sends). Between two critical points the order of
    * everything queued against the arrival and its timer is the same; landing on one, the same-instant

@@ -75,6 +75,10 @@ export class TaskLab {
   private readonly taskId: string;
   /** The worker's next checkpoint, which a crash cancels (the worker dies with the server). */
   private checkpointHandle: EventHandle | null = null;
+  /** When the worker's work counts from (its start, or after a restart where its last checkpoint leaves it): its checkpoints' schedule. */
+  private workerStartedAtMs = 0;
+  /** The task store's rows as the run closed its file (`storeRows`); null while it is open. */
+  private rowsAtClose: string | null = null;
   /** The response a crash fault lost, until the client notices. */
   private crashedResponse: { id: RequestId; method: string } | null = null;
   private readonly methods = new Map<RequestId, string>();
@@ -124,6 +128,26 @@ export class TaskLab {
       const clock = this.sim.componentClock();
       this.store = new ComponentTaskStore(factory(clock), options.components.probe, clock);
     }
+    // For the race explorer: the fields, and the task store's rows, which live in SQLite (WebAssembly
+    // memory, which the fields' walk cannot see). Every closure it queues reads only fields, or captures
+    // what its label or the message it delivers shows (a crash's restart captures the lost message's seq,
+    // which only the wording of its events names: no outcome or invariant reads it).
+    this.sim.exploreState(
+      this,
+      () => this.storeRows(),
+      (value) => value === this.file || value === this.db || value === this.host,
+    );
+  }
+
+  /**
+   * Every row of the task store, read without recording anything: the durable part of the state. Once the
+   * file is closed (the run is over, and the explorer reads its end state after), the rows it was closed with.
+   */
+  private storeRows(): string {
+    if (this.rowsAtClose !== null) return this.rowsAtClose;
+    const rows = this.db.run('SELECT * FROM tasks ORDER BY task_id');
+    // A run that failed may leave the store unreadable: that is its state then (never a second error).
+    return rows.ok ? JSON.stringify(rows.rows) : `unreadable: ${rows.code}`;
   }
 
   /**
@@ -472,13 +496,14 @@ export class TaskLab {
   }
 
   private scheduleCheckpoint(startedAtMs: number): void {
+    this.workerStartedAtMs = startedAtMs;
     const nextAtMs = Math.min(
       startedAtMs + (this.workerCheckpoints + 1) * this.s.checkpointEveryMs,
       startedAtMs + this.s.workMs,
     );
     this.checkpointHandle = this.scheduler.at(nextAtMs, 'worker', 'task checkpoint', () => {
       this.checkpointHandle = null;
-      this.checkpoint(startedAtMs);
+      this.checkpoint(this.workerStartedAtMs);
     });
   }
 
@@ -524,7 +549,10 @@ export class TaskLab {
       status,
       detail: `the restarted server opens its SQLite file: task ${this.taskId} survived, ${status}${flag}${status === 'working' ? `; a new worker resumes it from its last checkpoint (${doneMs} ms of ${this.s.workMs} ms done)` : ''}`,
     });
-    this.scheduler.after(this.s.latencyMs, 'client', 'connection broken', () => this.clientRetries(lost));
+    // The label names the request whose connection broke: the closure captures it (a state's description reads labels).
+    this.scheduler.after(this.s.latencyMs, 'client', `connection broken #${String(lost.id)}`, () =>
+      this.clientRetries(lost),
+    );
   }
 
   /** The client sees the connection of `lost` break without its response, and retries what is safe to retry. */
@@ -685,6 +713,8 @@ export class TaskLab {
 
   /** Closes the file; after a completed run, first hands its bytes to the host if it asked (`--ledger`). */
   close(completed = false): void {
+    // The explorer describes the run's end state after the run, when a file closed is gone (or recycled, emptied).
+    if (this.sim.scheduler.explorer?.state !== undefined) this.rowsAtClose = this.storeRows();
     if (completed) this.save?.(this.file.export());
     this.file.close();
   }

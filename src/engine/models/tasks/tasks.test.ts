@@ -433,3 +433,35 @@ describe("a run's task id on a ledger that already holds tasks", () => {
     expect(transcript.kind === 'task' && transcript.outcome.taskId).toBe('task-7f3a-3');
   });
 });
+
+describe("the explorer's description of a task run's state (Sim.exploreState)", () => {
+  it("carries the task store's rows, which live in SQLite where the fields' walk cannot see them, and the worker's start its checkpoints count from", () => {
+    const descriptions: string[] = [];
+    let describe: (() => string) | null = null;
+    const chooser = Object.assign(() => 0, {
+      explorer: {
+        arrival: (window: { earliestMs: number }) => window.earliestMs,
+        observe: () => {},
+        attach: () => {},
+        state: (given: () => string) => {
+          describe = given;
+        },
+        // Between two events: where the explorer reads a description.
+        step: () => {
+          if (describe !== null) descriptions.push(describe());
+        },
+      },
+    });
+    const scenario = findScenario('task-cancel-ack');
+    runScenario(scenario, { settings: { latencyJitterMs: 20 }, ledger: { sql }, chooser, record: false });
+    expect(descriptions.length).toBeGreaterThan(10);
+    // Only the row knows the cancel flag: the fields never hold it.
+    const flagged = descriptions.filter((text) => text.includes('"cancel_requested":1'));
+    expect(flagged.length).toBeGreaterThan(0);
+    expect(descriptions.some((text) => text.includes('"status":"cancelled"'))).toBe(true);
+    expect(descriptions[0]).not.toContain('"cancel_requested":1');
+    expect(descriptions.at(-1)).toContain('workerStartedAtMs:');
+    // The end state is read after the run, its file closed (or recycled, emptied): the rows it closed with.
+    expect((describe as unknown as () => string)()).toContain('"status":"cancelled"');
+  });
+});
