@@ -774,7 +774,10 @@ export function surveyOf(
   const sorted = (values: Set<number>): number[] => [...values].sort((a, b) => a - b);
   return {
     knownDelays: sorted(driver.fixedDelays),
-    fixedTimes: { instants: sorted(driver.fixedInstants), reactiveDelays: sorted(driver.reactiveDelays) },
+    fixedTimes: {
+      instants: [...driver.fixedEvents.values()].sort((a, b) => a.atMs - b.atMs || a.parties - b.parties),
+      reactiveDelays: sorted(driver.reactiveDelays),
+    },
   };
 }
 

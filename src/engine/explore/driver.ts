@@ -9,11 +9,11 @@ import { formatSchedule, type Choice } from '../core/schedule';
 const DELAYS_MAX = 64;
 
 /**
- * What the survey run finds of the events no arrival moves (`Driver.fixedInstants`): their instants,
- * and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
+ * What the survey run finds of the events no arrival moves (`Driver.fixedEvents`): their instants
+ * and parties, and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
  */
 export interface FixedTimes {
-  readonly instants: readonly number[];
+  readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
   readonly reactiveDelays: readonly number[];
 }
 
@@ -151,12 +151,12 @@ export class Driver {
   /**
    * Set on the survey run only: it then tells apart the events no arrival moves — those the scenario
    * arms before its first event and those such an event arms (a script's steps at their instants, its
-   * deadlines), not a delivery — and keeps their instants (`fixedInstants`) and the delays every other
-   * event arms (`reactiveDelays`: the chunks of work a request's arrival starts, a deadline progress
-   * resets).
+   * deadlines), not a delivery — and keeps the instant and party of each that runs (`fixedEvents`, by
+   * `atMs parties`) and the delays every other event arms (`reactiveDelays`: the chunks of work a
+   * request's arrival starts, a deadline progress resets).
    */
   surveying = false;
-  readonly fixedInstants = new Set<number>();
+  readonly fixedEvents = new Map<string, { readonly atMs: number; readonly parties: number }>();
   readonly reactiveDelays = new Set<number>();
   /** The seqs of the events no arrival moves (the survey's). */
   private readonly fixedSeqs = new Set<number>();
@@ -250,10 +250,8 @@ export class Driver {
   }
 
   private survey(delayMs: number, seq: number): void {
-    if (this.runningFixed) {
-      this.fixedSeqs.add(seq);
-      if (this.fixedInstants.size < DELAYS_MAX) this.fixedInstants.add((this.scheduler?.nowMs ?? 0) + delayMs);
-    } else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
+    if (this.runningFixed) this.fixedSeqs.add(seq);
+    else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
   }
 
   private delivering(): void {
@@ -283,7 +281,12 @@ export class Driver {
    * progress there must still filter). Elsewhere no footprint is read, and none is built.
    */
   private step(event: DueEvent): void {
-    if (this.surveying) this.runningFixed = this.fixedSeqs.has(event.seq);
+    if (this.surveying) {
+      this.runningFixed = this.fixedSeqs.has(event.seq);
+      const parties = PARTY[event.actor];
+      if (this.runningFixed && this.fixedEvents.size < DELAYS_MAX)
+        this.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
+    }
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
@@ -496,8 +499,9 @@ export class Driver {
    * everything queued against the arrival and its timer is the same; landing on one, the same-instant
    * choice at q runs the timer before or after q's event, so both sides are met.
    *
-   * Also f − d − L for every instant f of an event no arrival moves and every delay d the other events
-   * arm (`fixedTimes`, from the survey), L this window's latency (the lab's one latencyMs, both ways).
+   * Also f − d − L for every instant f of an event no arrival moves at the party that sent this message
+   * and every delay d the other events arm (`fixedTimes`, from the survey), L this window's latency
+   * (the lab's one latencyMs, both ways).
    * Such an f may not be queued yet (a script step is armed when the one before it has run: the user's
    * cancel at 207 ms is not queued when the call is sent at 0). The arrival's work sends a message d
    * after t (progress at the first checkpoint) whose own window starts at t + d + L: up to
@@ -529,9 +533,11 @@ export class Driver {
       }
     }
     const latencyMs = window.baseMs - window.nowMs;
-    for (const fixedMs of this.fixedTimes.instants)
+    const sender = PARTY[window.channelKey.slice(window.channelKey.lastIndexOf(':') + 1) as Actor] ?? 0;
+    for (const fixed of this.fixedTimes.instants)
       for (const delayMs of this.fixedTimes.reactiveDelays) {
-        const sentMs = fixedMs - delayMs - latencyMs;
+        if ((fixed.parties & sender) === 0) continue;
+        const sentMs = fixed.atMs - delayMs - latencyMs;
         if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
       }
     instants.add(window.latestMs);
