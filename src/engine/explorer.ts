@@ -5,7 +5,17 @@ import type { Settings, Transport } from './core/transcript';
 import { LedgerRecycler } from './core/sqlite';
 import { runScenario, scenarioRunner, type OwnRun, type Scenario } from './scenario';
 import type { ModelKind, Outcome, OutcomeByKind, Transcript } from './transcript';
-import { Driver, Pruned, Stop, type Asleep, type Footprint, type HistoryMark, type SleepPlan } from './explore/driver';
+import {
+  Driver,
+  NO_FIXED_TIMES,
+  Pruned,
+  Stop,
+  type Asleep,
+  type FixedTimes,
+  type Footprint,
+  type HistoryMark,
+  type SleepPlan,
+} from './explore/driver';
 import type { InvariantName } from './explore/invariants';
 import { EMPTY_SCHEDULE, type Choice } from './core/schedule';
 import { orderingRun, orderingsRun, type ExplorationRun } from './explore/explorationRun';
@@ -27,9 +37,12 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * after it, so every order of the arrival and its timers against what is queued is met, and against
  * what is queued later too (a later message's own choice includes this arrival's instant). Also the
  * instants where a queued event's own timer falls (q + d, for the fixed delays of a survey ordering run
- * first: `knownDelaysOf`). What stays approximate: chains of two or more delays (t + d1 + d2 = q,
- * q + d1 + d2) and delays the survey ordering never schedules: their critical points are not offered
- * (explore/arrivalOracle.test.ts samples random arrivals to catch an ending they would hide).
+ * first: `surveyOf`), and the instants where what the arrival's work sends after one delay d reaches
+ * its receiver at the earliest exactly when an event no arrival moves runs (f − d − latency: progress
+ * the user sees just before cancelling, for a script step f not yet queued). What stays approximate:
+ * other chains of two or more delays (t + d1 + d2 = q, q + d1 + d2) and delays the survey ordering
+ * never schedules: their critical points are not offered (explore/arrivalOracle.test.ts samples
+ * random arrivals to catch an ending they would hide).
  *
  * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
  * order) with the queue of pending events and the clock — or, for a model that describes its whole
@@ -337,6 +350,8 @@ export class Exploration {
   private readonly runsBy: RunsByChoice = { first: 0, arrival: 0, sameInstant: 0, pruned: 0, made: 0 };
   /** The fixed delays the runs of this pass offer arrivals from (`Driver`'s `knownDelays`); null before the survey run. */
   private knownDelays: number[] | null = null;
+  /** The survey run's events no arrival moves (`Driver`'s `fixedTimes`). */
+  private fixedTimes: FixedTimes = NO_FIXED_TIMES;
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -407,9 +422,10 @@ export class Exploration {
   }
 
   private survey(): number[] {
-    return this.options.criticalArrivals === false
-      ? []
-      : knownDelaysOf(this.scenario, this.run, this.checkedSettings, this.options.components?.());
+    if (this.options.criticalArrivals === false) return [];
+    const survey = surveyOf(this.scenario, this.run, this.checkedSettings, this.options.components?.());
+    this.fixedTimes = survey.fixedTimes;
+    return survey.knownDelays;
   }
 
   private advancePass(runs: number): boolean {
@@ -599,6 +615,7 @@ export class Exploration {
       this.reducible,
       mark,
       this.knownDelays ?? [],
+      this.fixedTimes,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
@@ -755,23 +772,32 @@ export class Exploration {
 }
 
 /**
- * The fixed delays an exploration offers arrivals from (`Driver`'s `knownDelays`): those of the
- * ordering that takes every first option (one survey run, not counted as a state), sorted. Every run
- * of the exploration is given the same ones, so they are no part of a state's key.
+ * The survey run (the ordering that takes every first option; not counted as a state): the fixed
+ * delays an exploration offers arrivals from (`Driver`'s `knownDelays`), and the events no arrival
+ * moves with the delays the others arm (`Driver`'s `fixedTimes`), sorted. Every run of the
+ * exploration is given the same ones, so they are no part of a state's key.
  */
-export function knownDelaysOf(
+export function surveyOf(
   scenario: Scenario,
   run: ExplorationRun,
   settings: Settings,
   components: Components | undefined = undefined,
-): number[] {
+): { knownDelays: number[]; fixedTimes: FixedTimes } {
   const driver = new Driver([], false, settings, false, true);
+  driver.surveying = true;
   try {
     runScenario(scenario, orderingRun(run, driver.chooser, components));
   } catch {
     // A failing ordering still scheduled what it did before failing.
   }
-  return [...driver.fixedDelays].sort((a, b) => a - b);
+  const sorted = (values: Set<number>): number[] => [...values].sort((a, b) => a - b);
+  return {
+    knownDelays: sorted(driver.fixedDelays),
+    fixedTimes: {
+      instants: [...driver.fixedEvents.values()].sort((a, b) => a.atMs - b.atMs || a.parties - b.parties),
+      reactiveDelays: sorted(driver.reactiveDelays),
+    },
+  };
 }
 
 /** Explores every ordering of one scenario (the CLI's `lab explore`). */

@@ -31,7 +31,7 @@ describe('explore in the worker', () => {
         transport: 'stdio',
         seed: 1,
         settings: { latencyJitterMs: 300 },
-        bound: 1000,
+        bound: 2000,
       },
       (report) => reports.push(report),
     );

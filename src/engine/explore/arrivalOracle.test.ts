@@ -56,8 +56,12 @@ function sampledEndings(
   return endings;
 }
 
-/** Scenario, jitter, samples: B and D at 300 ms are where chains of timers hid endings; A and C beside them. */
+/**
+ * Scenario, jitter, samples: B and D at 300 ms are where chains of timers hid endings; A and C beside them.
+ * B at 100 ms: progress before the user's cancel, the cancellation before the work's completion.
+ */
 const CASES: [string, number, number][] = [
+  ['B', 100, 300],
   ['A', 150, 1000],
   ['A', 300, 1000],
   ['B', 150, 1000],
@@ -89,6 +93,9 @@ describe('every ending a random ordering reaches, the explorer reaches (arrival 
  */
 const MORE: [string, number, number][] = [
   ['cancel-ignored', 40, 400],
+  // At 100 ms the request's arrival must leave room both for progress to reach the client before the
+  // user cancels and for the cancellation to reach the server before the work completes.
+  ['cancel-ignored', 100, 100],
   ['ledger-race-unsafe', 5, 300],
   ['ledger-race-keyed', 5, 300],
   ['task-cancel-ack', 5, 300],

@@ -8,6 +8,17 @@ import { formatSchedule, type Choice } from '../core/schedule';
 /** Distinct delays an arrival's critical points are computed from: a bound, like everything else. */
 const DELAYS_MAX = 64;
 
+/**
+ * What the survey run finds of the events no arrival moves (`Driver.fixedEvents`): their instants
+ * and parties, and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
+ */
+export interface FixedTimes {
+  readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
+  readonly reactiveDelays: readonly number[];
+}
+
+export const NO_FIXED_TIMES: FixedTimes = { instants: [], reactiveDelays: [] };
+
 /** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
 export class Stop {
   constructor(
@@ -244,6 +255,20 @@ export class Driver {
    * events is made of. The exploration reads them from one survey run (`knownDelays`).
    */
   readonly fixedDelays = new Set<number>();
+  /**
+   * Set on the survey run only: it then tells apart the events no arrival moves — those the scenario
+   * arms before its first event and those such an event arms (a script's steps at their instants, its
+   * deadlines), not a delivery — and keeps the instant and party of each that runs (`fixedEvents`, by
+   * `atMs parties`) and the delays every other event arms (`reactiveDelays`: the chunks of work a
+   * request's arrival starts, a deadline progress resets).
+   */
+  surveying = false;
+  readonly fixedEvents = new Map<string, { readonly atMs: number; readonly parties: number }>();
+  readonly reactiveDelays = new Set<number>();
+  /** The seqs of the events no arrival moves (the survey's). */
+  private readonly fixedSeqs = new Set<number>();
+  /** Whether the running event is one no arrival moves (true before the first event). */
+  private runningFixed = true;
   /** Set by the wire just before it schedules a delivery (`delivering`): that delay is a picked arrival. */
   private deliveryNext = false;
   /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
@@ -295,6 +320,8 @@ export class Driver {
      * a delay this run may not have met yet when the arrival is chosen.
      */
     private readonly knownDelays: readonly number[] = [],
+    /** The survey run's events no arrival moves and the delays the others arm (`FixedTimes`). */
+    private readonly fixedTimes: FixedTimes = NO_FIXED_TIMES,
   ) {
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
     // A replay (no stop at a new choice) names no state: it hashes nothing.
@@ -320,13 +347,19 @@ export class Driver {
     this.scheduler = scheduler;
   }
 
-  private armed(delayMs: number): void {
+  private armed(delayMs: number, seq: number): void {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
+    if (this.surveying && !delivery) this.survey(delayMs, seq);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
     if (this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
+  }
+
+  private survey(delayMs: number, seq: number): void {
+    if (this.runningFixed) this.fixedSeqs.add(seq);
+    else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
   }
 
   private delivering(): void {
@@ -356,6 +389,12 @@ export class Driver {
    * progress there must still filter). Elsewhere no footprint is read, and none is built.
    */
   private step(event: DueEvent): void {
+    if (this.surveying) {
+      this.runningFixed = this.fixedSeqs.has(event.seq);
+      const parties = PARTY[event.actor];
+      if (this.runningFixed && this.fixedEvents.size < DELAYS_MAX)
+        this.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
+    }
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
@@ -579,9 +618,22 @@ export class Driver {
    * queued event's own timers fall on (q + d for every fixed delay d the exploration knows: the next
    * chunk of work a checkpoint arms, the progress it sends). Between two critical points the order of
    * everything queued against the arrival and its timer is the same; landing on one, the same-instant
-   * choice at q runs the timer before or after q's event, so both sides are met. Longer chains
-   * (q + d1 + d2, t + d1 + d2 = q) are not offered: the explorer's oracle test samples arrival instants
-   * at random to catch an ending they would hide.
+   * choice at q runs the timer before or after q's event, so both sides are met.
+   *
+   * Also f − d − L for every instant f of an event no arrival moves at the party that sent this message
+   * and every delay d the other events arm (`fixedTimes`, from the survey), L this window's latency
+   * (the lab's one latencyMs, both ways).
+   * Such an f may not be queued yet (a script step is armed when the one before it has run: the user's
+   * cancel at 207 ms is not queued when the call is sent at 0). The arrival's work sends a message d
+   * after t (progress at the first checkpoint) whose own window starts at t + d + L: up to
+   * t = f − d − L it can reach its receiver before f's event (its own choice offers f), after it never.
+   * A later t also moves the rest of the work later (its completion past what f's event sends), so an
+   * ending may need both: an interval of t that ends here and holds neither end of the window. B at
+   * 100 ms of jitter (window 5..105): progress seen before the user cancels needs t ≤ 102, the
+   * cancellation reaching the server before the work completes t + 200 > 212; only 12 < t ≤ 102 gives
+   * both (`j58.j0.j0`), and 102 is this instant. Longer chains (q + d1 + d2, t + d1 + d2 = q) are not
+   * offered: the explorer's oracle test samples arrival instants at random to catch an ending they
+   * would hide.
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs, baseMs } = window;
@@ -637,6 +689,14 @@ export class Driver {
         if (armedMs > earliestMs && armedMs < latestMs) instants.add(armedMs);
       }
     }
+    const latencyMs = window.baseMs - window.nowMs;
+    const sender = PARTY[window.channelKey.slice(window.channelKey.lastIndexOf(':') + 1) as Actor] ?? 0;
+    for (const fixed of this.fixedTimes.instants)
+      for (const delayMs of this.fixedTimes.reactiveDelays) {
+        if ((fixed.parties & sender) === 0) continue;
+        const sentMs = fixed.atMs - delayMs - latencyMs;
+        if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
+      }
     instants.add(latestMs);
     return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
   }

@@ -16,7 +16,7 @@ import {
   type SqlModule,
 } from '../index';
 import { Driver, Stop } from './driver';
-import { knownDelaysOf } from '../explorer';
+import { surveyOf } from '../explorer';
 import { INVARIANTS, InvariantChecker, type Seen } from './invariants';
 import type { Choice } from '../core/schedule';
 
@@ -425,9 +425,9 @@ function soonestByBruteForce(
   const soonest = new Map<string, number>();
   const checked = { ...scenario.settings, ...settings } as Settings;
   // The arrivals the explorer offers: those of the delays its survey run knows too.
-  const known = knownDelaysOf(scenario, { transport, settings, ledger: { sql } }, checked);
+  const { knownDelays, fixedTimes } = surveyOf(scenario, { transport, settings, ledger: { sql } }, checked);
   const visit = (choices: Choice[]): void => {
-    const driver = new Driver(choices, true, checked, false, true, null, null, false, null, known);
+    const driver = new Driver(choices, true, checked, false, true, null, null, false, null, knownDelays, fixedTimes);
     let options: Choice[] = [];
     try {
       const transcript = runScenario(scenario, {
