@@ -14,7 +14,7 @@ import { inParts } from './runParts';
 export interface InProcessWorker extends WorkerLike {
   /** Sends a raw, possibly malformed, message as if the page had posted it. */
   postRaw(message: unknown): void;
-  /** Makes the worker answer with `response` instead of running the host (to test the client). */
+  /** Makes the worker answer with `response` instead of running the host (to test the client); a list is sent as that many messages. */
   answerWith(response: (request: unknown) => unknown): void;
   /** Delays the answer to matching requests, so answers can arrive out of order. */
   delayWith(delayMs: (request: unknown) => number): void;
@@ -64,6 +64,11 @@ export function createInProcessWorker(options: InProcessWorkerOptions = {}): InP
     setTimeout(() => {
       void answered.then((response) => {
         // A long answer goes in parts, as engine.worker.ts sends it (a stand-in's raw answer goes as it is).
+        // A stand-in may answer with a list of messages (parts, then an answer): sent one by one as they are.
+        if (Array.isArray(response)) {
+          for (const message of response as unknown[]) dispatch(message);
+          return;
+        }
         let messages: unknown[] = [response];
         try {
           messages = inParts(response as LabResponse);

@@ -181,6 +181,27 @@ describe('the client over the worker', () => {
     client.terminate();
   });
 
+  it("passes on the engine's own error when it comes after a long run's parts went out", async () => {
+    // The worker's run may fail after its events and layout went ahead (finding its race facts, say):
+    // the page must show the engine's error, not a complaint about the parts before it.
+    const worker = createInProcessWorker();
+    worker.answerWith((request) => {
+      const { requestId } = request as { requestId: number };
+      const ahead = transcriptAhead(requestId, { ...transcript }, wording) ?? [];
+      return [
+        ...ahead,
+        { type: 'error', requestId, code: 'INTERNAL', message: 'the lab worker failed: Error: no facts' },
+      ];
+    });
+    const client = createLabClient(() => worker);
+    const failure = await client
+      .run({ scenario: 'C', transport: 'stdio', seed: 1, settings, ledger: 'fresh' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LabClientError);
+    expect(failure).toMatchObject({ code: 'INTERNAL', message: 'the lab worker failed: Error: no facts' });
+    client.terminate();
+  });
+
   it('says so when asked to lay out a run the worker no longer holds', async () => {
     const client = createLabClient(() => createInProcessWorker());
     const failure = await client.layout(99, 'linear').catch((error: unknown) => error);

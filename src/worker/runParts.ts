@@ -237,6 +237,9 @@ export class PartsAssembly {
 
   /** The answer with its parts put back, or the reason they do not make it whole. */
   finish<A extends LabAnswer | ToolResponse>(answer: A): { ok: true; answer: A } | { ok: false; problem: string } {
+    // The worker may fail after a long answer's parts went out (a run's race facts are found after its
+    // layout's parts are posted): its error is the answer, whatever came before it.
+    if (answer.type === 'error') return { ok: true, answer };
     if (answer.type !== 'transcript' && answer.type !== 'layout')
       return this.received === 0
         ? { ok: true, answer }
