@@ -57,6 +57,17 @@ describe('the engine worker started before its client', () => {
     expect(heard).toEqual([1]);
   });
 
+  it("sends the page's link to the worker it starts, and the client that takes it learns which request that was", () => {
+    const fake = fakeWorker();
+    const taken = startEarly(() => fake.worker, '?scenario=C&progressEveryMs=1')?.();
+    expect(fake.posted).toEqual([{ type: 'open', requestId: 0, search: '?scenario=C&progressEveryMs=1' }]);
+    expect(taken?.opening).toBe(0);
+    // Without a link to send (the tests, a fresh worker), nothing is sent and nothing is to be taken.
+    const quiet = fakeWorker();
+    expect(startEarly(() => quiet.worker)?.().opening).toBeNull();
+    expect(quiet.posted).toEqual([]);
+  });
+
   it('leaves the page to start the worker itself when starting it early throws at once', () => {
     expect(
       startEarly(() => {
