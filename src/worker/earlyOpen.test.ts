@@ -111,6 +111,30 @@ describe("the page's link opened early", () => {
     expect(store.getState()).toMatchObject({ status: 'error', error: { code: 'STOPPED' }, transcript: null });
   });
 
+  it('ends the early run past its budget as it ends any run', async () => {
+    const search = '?scenario=C&progressEveryMs=2';
+    const workers: InProcessWorker[] = [];
+    const client = createLabClient(
+      () => {
+        const worker = createInProcessWorker();
+        workers.push(worker);
+        if (workers.length > 1) return worker;
+        worker.delayWith((request) => ((request as { type: string }).type === 'open' ? 10_000 : 0));
+        return Object.assign(worker, { opening: openEarly(worker, search) });
+      },
+      { runBudgetMs: 300 },
+    );
+    const link = readLink(search);
+    const { view } = await client.resolve(link?.params ?? {});
+    const failure = await client
+      .runLab({ ...view, ledger: 'fresh', scale: 'ordinal' })
+      .catch((error: unknown) => error as { code?: string });
+    expect(failure).toMatchObject({ code: 'RUN_BUDGET' });
+    // It was the early run that outlived its budget: the run was never asked for again.
+    expect(workers.flatMap((worker) => typesPosted(worker))).toEqual(['open']);
+    client.terminate();
+  });
+
   it('hears the run an `open` names after what the worker read of the link, and the same run as a run request gets', async () => {
     const host = createHost();
     const heard: LabResponse[] = [];
