@@ -48,7 +48,10 @@ export function openEarly(worker: Pick<HeldWorker, 'postMessage'>, search: strin
 /**
  * Holds a worker started before its client exists, until the client takes it (the returned function):
  * what the worker reported meanwhile (a failed load, the answers to the early `open`) reaches the
- * client's listeners first, in the order it came, and everything after goes to them directly.
+ * client's listeners first, in the order it came, one event a task (a message is read, so copied in,
+ * where it is heard: a long run's parts heard before the page booted are not all read in one long
+ * task); what comes while those are handed on waits behind them, and everything after goes to the
+ * client's listeners directly.
  */
 export function holdWorker(worker: HeldWorker, opening: number | null = null): () => WorkerLike {
   const heard: Event[] = [];
@@ -59,24 +62,48 @@ export function holdWorker(worker: HeldWorker, opening: number | null = null): (
   };
   for (const type of EVENT_TYPES) worker.addEventListener(type, hear);
   return () => {
-    for (const type of EVENT_TYPES) worker.removeEventListener(type, hear);
-    const listeners: Array<{ type: string; listener: Listener }> = [];
-    // The client adds its listeners right after taking the worker, in the same task; a new event comes in a later task, after these.
-    if (heard.length > 0)
-      queueMicrotask(() => {
-        for (const event of heard)
-          for (const entry of listeners) if (entry.type === event.type) entry.listener(event as never);
-      });
+    const listeners: Array<{ type: EventType; listener: Listener }> = [];
+    let holding = heard.length > 0;
+    const attach = (type: EventType, listener: Listener) => worker.addEventListener(type, listener as EventListener);
+    const release = () => {
+      const event = heard.shift();
+      if (event === undefined) {
+        // All handed on, in this same task: from now on the worker's events go to the client directly.
+        for (const type of EVENT_TYPES) worker.removeEventListener(type, hear);
+        for (const { type, listener } of listeners) attach(type, listener);
+        holding = false;
+        return;
+      }
+      for (const entry of listeners) if (entry.type === event.type) entry.listener(event as never);
+      nextTask(release);
+    };
+    // The client adds its listeners right after taking the worker, in the same task: the first held event goes to them in the next.
+    if (holding) nextTask(release);
+    else for (const type of EVENT_TYPES) worker.removeEventListener(type, hear);
     return {
       opening,
       postMessage: (message: LabRequest) => worker.postMessage(message),
       addEventListener(type: EventType, listener: Listener) {
         listeners.push({ type, listener });
-        worker.addEventListener(type, listener as EventListener);
+        if (!holding) attach(type, listener);
       },
       terminate: () => worker.terminate(),
     };
   };
+}
+
+/** Runs `task` in a task of its own: a MessageChannel message in the page (no timer clamp), a timer elsewhere (lazyChecks.ts's nextTask; this module imports nothing). */
+function nextTask(task: () => void): void {
+  if (typeof window === 'undefined' || typeof MessageChannel === 'undefined') {
+    setTimeout(task, 0);
+    return;
+  }
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    task();
+  };
+  channel.port2.postMessage(null);
 }
 
 /**
