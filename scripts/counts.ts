@@ -387,10 +387,10 @@ const REVIEWED_RUN_DECLARATIONS: readonly { file: string; name: string; reason: 
       'the part of RunSelectionSchema (v.pick) an exploration and a panel take: the model’s seeded run, so no implementation or ordering, and the page sends no faults (`lab explore --fault` does)',
   },
   {
-    file: 'src/store/run/state.ts',
+    file: 'src/worker/link.ts',
     name: 'LinkView',
     reason:
-      'a shared link as read once (src/store/url.ts): its run as text for the worker’s one judge (resolve), beside its ordering and faults parsed (typed from RunSelection) and the page’s view',
+      'a shared link as read once (worker/link.ts, by the page and by the worker opening it early): its run as text for the worker’s one judge (resolve), beside its ordering and faults parsed (typed from RunSelection) and the page’s view',
   },
   {
     file: 'src/store/run/state.ts',

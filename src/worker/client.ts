@@ -8,6 +8,7 @@ import {
   type RecordingProgress,
   type RequestHooks,
   type RunProgress,
+  type WorkerClient,
 } from './workerClient';
 import type {
   EventWording,
@@ -18,6 +19,7 @@ import type {
   LedgerRows,
   LedgerTable,
   LedgerView,
+  OpenedResponse,
   RaceFactSteps,
   RaceView,
   ResolvedResponse,
@@ -119,15 +121,46 @@ export function createLabClient(
   options: LabClientOptions = {},
 ): LabClient {
   const runBudgetMs = options.runBudgetMs ?? RUN_BUDGET_MS;
+  const first = { made: false, opening: null as number | null };
   const client = createWorkerClient<LabRequest>({
     name: 'lab worker',
-    makeWorker,
+    makeWorker() {
+      const worker = makeWorker();
+      // Only the first worker can have been sent the page's link (labWorker.ts); a fresh one never is.
+      if (!first.made) first.opening = worker.opening ?? null;
+      first.made = true;
+      return worker;
+    },
     explain: (checks) => checks.explainBadResponse,
   });
+  const early = first.opening === null ? null : earlyOpen(client, first.opening, runBudgetMs);
   const ask = <T extends LabAnswer['type']>(expected: T, request: LabRequest, hooks?: RequestHooks) =>
     client.request<Answer<T>>(expected, request, hooks);
 
+  /** The early start's run when it is the very run asked for (its answer, or its error); null: ask the worker. */
+  async function earlyRun(
+    opening: EarlyOpen,
+    params: RunParams,
+    onProgress?: (progress: RunProgress) => void,
+  ): Promise<LabRun | null> {
+    const opened = await opening.opened.catch(() => null);
+    const { requestId } = opening;
+    if (opened?.run != null && sameData({ type: 'run', requestId, ...opened.run }, runRequest(params, requestId))) {
+      opening.hooks.progress = onProgress;
+      const answer = await opening.answer;
+      if (answer !== null) return labRun(requestId, answer, answer.facts, answer.race ?? null);
+    }
+    // Another run (or none came): the worker must not go on computing the early one before this one.
+    client.abandon(requestId);
+    return null;
+  }
+
   async function runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
+    if (early !== null && !early.ran) {
+      early.ran = true;
+      const taken = await earlyRun(early, params, onProgress);
+      if (taken !== null) return taken;
+    }
     const requestId = client.nextId();
     const answer = await ask('transcript', runRequest(params, requestId), {
       progress: onProgress,
@@ -138,6 +171,10 @@ export function createLabClient(
 
   return {
     async list() {
+      if (early !== null && !early.listed) {
+        early.listed = true;
+        return (await early.opened).scenarios;
+      }
       return (await ask('scenarios', { type: 'list', requestId: client.nextId() })).scenarios;
     },
     async run(params) {
@@ -165,6 +202,11 @@ export function createLabClient(
       return answer.result;
     },
     async resolve(params) {
+      if (early !== null && !early.resolved) {
+        early.resolved = true;
+        const { link } = await early.opened;
+        if (link !== null && sameData(link.params, params)) return { view: link.view, problems: link.problems };
+      }
       const { view, problems } = await ask('resolved', { type: 'resolve', requestId: client.nextId(), params });
       return { view, problems };
     },
@@ -190,6 +232,61 @@ export function createLabClient(
       client.terminate();
     },
   };
+}
+
+/**
+ * The page's link as the built page's early start sent it to the first worker (an `open` request,
+ * labWorker.ts), and what the worker answered: `opened` (the scenarios, the link's values, the run the
+ * store will ask for), then that run's answer. They stand in for the client's first list, resolve and
+ * run where those ask exactly that (the same params, the same run request); anything else is asked of
+ * the worker as before, and a run not taken is abandoned. A stop or a budget ends the early run like
+ * any other (its budget counts from the page's start).
+ */
+interface EarlyOpen {
+  readonly requestId: number;
+  /** What the worker read of the link; rejects when the request failed before saying it. */
+  readonly opened: Promise<OpenedResponse>;
+  /** The link's run; null when the worker started none; rejects with the run's error. */
+  readonly answer: Promise<Answer<'transcript'> | null>;
+  /** The request's hooks: the run's progress goes to the store once it takes the run. */
+  readonly hooks: RequestHooks;
+  listed: boolean;
+  resolved: boolean;
+  ran: boolean;
+}
+
+function earlyOpen(client: WorkerClient<LabRequest>, requestId: number, runBudgetMs: number): EarlyOpen {
+  const hooks: RequestHooks = { budget: { ms: runBudgetMs, what: 'run', after: LEDGER_KEPT } };
+  const answer = client
+    .listen(requestId, hooks)
+    .then((response) => (response.type === 'transcript' ? (response as Answer<'transcript'>) : null));
+  const opened = new Promise<OpenedResponse>((resolve, reject) => {
+    hooks.opened = resolve;
+    // An answer without `opened` before it breaks the protocol (a no-op once it came).
+    answer.then(
+      () => reject(new WorkerClientError('WORKER_FAILED', 'the lab worker answered the link without reading it')),
+      reject,
+    );
+  });
+  // Read by whoever asks (list, resolve, the first run); unread, a failure is nobody's to show.
+  opened.catch(() => undefined);
+  answer.catch(() => undefined);
+  return { requestId, opened, answer, hooks, listed: false, resolved: false, ran: false };
+}
+
+/** Whether two messages hold the same data, whatever the order of their keys. */
+function sameData(a: unknown, b: unknown): boolean {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 }
 
 /** The run request of `params`, numbered `requestId`. The defaults go unsaid on the wire: the model, the seeded run, no faults. */

@@ -11,6 +11,7 @@ import { findScenario, scenarios } from '../scenarios/index';
 import { layoutDiagram, type LabelPlacement } from '../diagram/geometry/layout';
 import type { TimeScale } from '../diagram/geometry/model';
 import { raceFactSteps } from './facts';
+import { readLink } from './link';
 import { transcriptAhead, layoutAhead } from './runParts';
 import { raceView } from './race';
 import { readRecording, recordingTranscript, wordRecording } from './recording';
@@ -32,6 +33,7 @@ import {
   type LedgerRow,
   type LedgerRows,
   type LedgerView,
+  type OpenedResponse,
   type ProgressResponse,
   type RecordingProgressResponse,
   type ResolvedResponse,
@@ -75,9 +77,13 @@ export interface LabHostOptions {
 }
 
 /** What a long request reports before its answer: a run's events so far, or an exploration's states. */
-/** What a host sends before an answer: progress reports, and a long run's events and wording, then its layout's rows, in parts (transcriptAhead, layoutAhead). */
+/** What a host sends before an answer: progress reports, a long run's events and wording, then its layout's rows, in parts (transcriptAhead, layoutAhead), and what it read of a link before the run it names (`opened`). */
 export type Progress =
-  ProgressResponse | ExploreProgressResponse | RecordingProgressResponse | Extract<LabResponse, { type: 'run-part' }>;
+  | ProgressResponse
+  | ExploreProgressResponse
+  | RecordingProgressResponse
+  | Extract<LabResponse, { type: 'run-part' }>
+  | OpenedResponse;
 
 /** How many runs an exploration makes between two looks at the clock (a run takes microseconds to milliseconds). */
 const EXPLORE_SLICE_RUNS = 16;
@@ -411,6 +417,64 @@ function keptRuns(labels: LabelPlacement) {
   };
 }
 
+/** A run's answer: its transcript, the engine's wording of each event, its diagram laid out and, for a request race, its facts. */
+async function runAnswer(
+  host: RunHost & { readonly runs: ReturnType<typeof keptRuns> },
+  request: RunRequest,
+  notify?: (progress: Progress) => void,
+): Promise<Extract<LabAnswer, { type: 'transcript' }>> {
+  const { requestId } = request;
+  const transcript = await runRequest(host, request, notify);
+  // The engine words every event once; the page draws and never words events itself. The
+  // diagram is laid out here too, off the page's thread; the page only cuts it.
+  const wording = wordEvents(transcript.events);
+  // A long run's events and wording go first: the page reads them while the run is laid out.
+  if (notify !== undefined) for (const part of transcriptAhead(requestId, transcript, wording) ?? []) notify(part);
+  const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
+  // Its layout's rows go next, before the race facts are found: the page reads them meanwhile.
+  if (notify !== undefined) for (const part of layoutAhead(requestId, transcript, layout)) notify(part);
+  return {
+    type: 'transcript',
+    requestId,
+    transcript,
+    facts: raceFactSteps(transcript),
+    race: raceView(transcript),
+    wording,
+    layout,
+  };
+}
+
+/**
+ * What the page's store does first with the link in `search` (src/store/run/run.ts, init and run), done
+ * here before the page has booted: the link's params judged as `resolve` judges them (null when it has
+ * none, as the store then resolves nothing), and the run the store then asks for, as it asks for it
+ * (the model's seeded run of the link's values, its ordering and faults, a fresh ledger, on the link's
+ * time axis). An SDK's run is left to the page (it sends the SDK less the settings the SDK decides).
+ * The page takes these answers only where its own requests are the same (client.ts); elsewhere it asks.
+ */
+export function openLink(search: string): Pick<OpenedResponse, 'link' | 'run'> {
+  const link = readLink(search);
+  const params = link?.params ?? {};
+  const { problems, ...view } = resolveView(params);
+  const judged = Object.keys(params).length === 0 ? null : { params, view, problems };
+  if (view.impl !== undefined) return { link: judged, run: null };
+  const { scenario, transport, seed, settings } = view;
+  const { schedule, faults } = link ?? {};
+  return {
+    link: judged,
+    run: {
+      scenario,
+      transport,
+      seed,
+      settings,
+      ledger: 'fresh',
+      scale: link?.view?.linear === '1' ? 'linear' : 'ordinal',
+      ...(schedule === undefined ? {} : { schedule }),
+      ...(faults === undefined ? {} : { faults }),
+    },
+  };
+}
+
 /** The one answer to one valid request. */
 async function handle(
   host: RunHost & { readonly runs: ReturnType<typeof keptRuns> },
@@ -421,25 +485,19 @@ async function handle(
   switch (request.type) {
     case 'list':
       return { type: 'scenarios', requestId, scenarios: scenarioInfo() };
-    case 'run': {
-      const transcript = await runRequest(host, request, notify);
-      // The engine words every event once; the page draws and never words events itself. The
-      // diagram is laid out here too, off the page's thread; the page only cuts it.
-      const wording = wordEvents(transcript.events);
-      // A long run's events and wording go first: the page reads them while the run is laid out.
-      if (notify !== undefined) for (const part of transcriptAhead(requestId, transcript, wording) ?? []) notify(part);
-      const layout = host.runs.keep(requestId, transcript, wording, request.scale ?? 'ordinal');
-      // Its layout's rows go next, before the race facts are found: the page reads them meanwhile.
-      if (notify !== undefined) for (const part of layoutAhead(requestId, transcript, layout)) notify(part);
-      return {
-        type: 'transcript',
+    case 'run':
+      return runAnswer(host, request, notify);
+    case 'open': {
+      const opened: OpenedResponse = {
+        type: 'opened',
         requestId,
-        transcript,
-        facts: raceFactSteps(transcript),
-        race: raceView(transcript),
-        wording,
-        layout,
+        scenarios: scenarioInfo(),
+        ...openLink(request.search),
       };
+      // The run goes on at once, answering this same request, once the page has heard what it is.
+      if (opened.run === null || notify === undefined) return { ...opened, run: null };
+      notify(opened);
+      return runAnswer(host, { type: 'run', requestId, ...opened.run }, notify);
     }
     case 'recording': {
       // A probe transcript of a real server: checked (LAB049 names what failed), then kept and laid out like a run, reporting each stage as it goes.

@@ -34,11 +34,20 @@ describe('the engine worker started before its client', () => {
     taken.addEventListener('messageerror', () => heard.push('messageerror'));
     taken.addEventListener('error', (event) => heard.push(`error ${String(event.defaultPrevented)}`));
     expect(heard).toEqual([]);
+    // One held event a task: a long run's parts heard before the page booted are not all read in one task.
+    await settle();
+    expect(heard).toEqual(['error true']);
+    // What comes while the held ones are handed on waits behind them.
+    fake.target.dispatchEvent(new MessageEvent('message', { data: 'meanwhile' }));
+    expect(heard).toEqual(['error true']);
     await settle();
     expect(heard).toEqual(['error true', 'message first']);
+    await settle();
+    await settle();
+    expect(heard).toEqual(['error true', 'message first', 'message meanwhile']);
 
     fake.target.dispatchEvent(new MessageEvent('message', { data: 'later' }));
-    expect(heard).toEqual(['error true', 'message first', 'message later']);
+    expect(heard).toEqual(['error true', 'message first', 'message meanwhile', 'message later']);
 
     taken.postMessage({ type: 'list', requestId: 1 });
     expect(fake.posted).toEqual([{ type: 'list', requestId: 1 }]);
@@ -55,6 +64,17 @@ describe('the engine worker started before its client', () => {
     expect(heard).toEqual([]);
     fake.target.dispatchEvent(new MessageEvent('message', { data: 1 }));
     expect(heard).toEqual([1]);
+  });
+
+  it("sends the page's link to the worker it starts, and the client that takes it learns which request that was", () => {
+    const fake = fakeWorker();
+    const taken = startEarly(() => fake.worker, '?scenario=C&progressEveryMs=1')?.();
+    expect(fake.posted).toEqual([{ type: 'open', requestId: 0, search: '?scenario=C&progressEveryMs=1' }]);
+    expect(taken?.opening).toBe(0);
+    // Without a link to send (the tests, a fresh worker), nothing is sent and nothing is to be taken.
+    const quiet = fakeWorker();
+    expect(startEarly(() => quiet.worker)?.().opening).toBeNull();
+    expect(quiet.posted).toEqual([]);
   });
 
   it('leaves the page to start the worker itself when starting it early throws at once', () => {

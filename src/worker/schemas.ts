@@ -1075,9 +1075,25 @@ export const LayoutRequestSchema = v.object({
   scale: TimeScaleSchema,
 });
 
+/** The longest query an `open` request carries (the early start sends a longer link's run the usual way). */
+export const OPEN_SEARCH_CHARS_MAX = 65_536;
+
+/**
+ * The page's link, sent by the built page's early start (labWorker.ts) before the page has booted: the
+ * worker reads it as the page will (worker/link.ts) and answers `opened` (the scenarios, the link's
+ * values as `resolve` judges them, the run the page's store will ask for first); when that names a run,
+ * `opened` comes first as a report, and the run's own answer (a `transcript`, or its error) follows.
+ */
+export const OpenRequestSchema = v.object({
+  type: v.literal('open'),
+  requestId: id,
+  search: v.pipe(v.string(), v.maxLength(OPEN_SEARCH_CHARS_MAX)),
+});
+
 /** Requests the engine worker answers. */
 export const labRequestSchemas = [
   RunRequestSchema,
+  OpenRequestSchema,
   LayoutRequestSchema,
   ExploreRequestSchema,
   v.object({ type: v.literal('list'), requestId: id }),
@@ -1293,6 +1309,25 @@ const RaceViewSchema = v.object({
   }),
 });
 
+/**
+ * What the worker read of the page's link (an `open` request): the scenarios (what `list` answers), the
+ * link's params with their values as `resolve` judges them (null: the link names none), and the run the
+ * page's store asks for first on that link, as a run request less its envelope (null: none is started).
+ */
+export const OpenedSchema = v.object({
+  type: v.literal('opened'),
+  requestId: id,
+  scenarios: v.array(ScenarioInfoSchema),
+  link: v.nullable(
+    v.object({
+      params: v.record(v.string(), v.string()),
+      view: ResolvedViewSchema,
+      problems: v.array(ViewProblemSchema),
+    }),
+  ),
+  run: v.nullable(v.omit(RunRequestSchema, ['type', 'requestId'])),
+});
+
 export const labResponseSchemas = [
   v.object({
     type: v.literal('transcript'),
@@ -1313,6 +1348,7 @@ export const labResponseSchemas = [
   RecordingProgressSchema,
   v.object({ type: v.literal('exploration'), requestId: id, result: ExploreResultSchema }),
   v.object({ type: v.literal('scenarios'), requestId: id, scenarios: v.array(ScenarioInfoSchema) }),
+  OpenedSchema,
   v.object({
     type: v.literal('resolved'),
     requestId: id,

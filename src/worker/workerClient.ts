@@ -3,6 +3,7 @@ import { PartsAssembly } from './runParts';
 import type {
   ExploreProgressResponse,
   LabAnswer,
+  OpenedResponse,
   LabResponse,
   ProgressResponse,
   RecordingProgressResponse,
@@ -68,6 +69,8 @@ export interface RequestHooks {
   recordingProgress?: (progress: RecordingProgress) => void;
   /** Hears the `verify-progress` reports of the checklist and of the evidence export. */
   verifyProgress?: (progress: VerifyProgress) => void;
+  /** Hears what the engine worker read of the page's link (`opened`), before the run it names or as the answer itself. */
+  opened?: (opened: OpenedResponse) => void;
   /** Past this many milliseconds the worker is replaced and the request rejects with RUN_BUDGET; `what` names it in the message, `after` ends it. */
   budget?: { ms: number; what: string; after?: string };
 }
@@ -87,6 +90,17 @@ export interface WorkerClient<Request extends { requestId: number }> {
   nextId(): number;
   /** Sends `request` and resolves with the answer of type `expected` (another type rejects with WORKER_FAILED). */
   request<A extends Settling>(expected: Settling['type'], request: Request, hooks?: RequestHooks): Promise<A>;
+  /**
+   * Waits for the answer to request `requestId`, which someone else already sent this worker (the built
+   * page's early start, labWorker.ts); an error answer rejects. `hooks` is kept, not copied: a hook set on
+   * it later hears the reports from then on. Its ids are below the client's own.
+   */
+  listen(requestId: number, hooks: RequestHooks): Promise<Settling>;
+  /**
+   * Stops waiting for request `requestId`: its answer will be ignored. When nothing else waits for the
+   * worker, the worker is replaced instead (what it still computes for that request is nothing the page wants).
+   */
+  abandon(requestId: number): void;
   /** Ends the worker and what it computes: pending requests reject with STOPPED and `message`; the next request starts a fresh worker. */
   stop(message: string): void;
   /** Ends the worker for good: pending and later requests reject with WORKER_FAILED. */
@@ -109,6 +123,8 @@ export function createWorkerClient<Request extends { requestId: number }>(
     nextId: () => connection.nextId(),
     request: <A extends Settling>(expected: Settling['type'], request: Request, hooks: RequestHooks = {}) =>
       connection.request<A>(expected, request, hooks),
+    listen: (requestId, hooks) => connection.listen(requestId, hooks),
+    abandon: (requestId) => connection.abandon(requestId),
     stop: (message) => connection.stop(message),
     terminate: () => connection.terminate(),
   };
@@ -235,11 +251,7 @@ class WorkerConnection<Request extends { requestId: number }> {
 
   request<A extends Settling>(expected: Settling['type'], request: Request, hooks: RequestHooks): Promise<A> {
     const { name } = this;
-    const answered = new Promise<A>((resolve, reject) => {
-      if (this.broken !== null) {
-        reject(this.broken);
-        return;
-      }
+    return this.answerWithin(request.requestId, hooks, (resolve, reject) => {
       const target = this.worker ?? this.start();
       this.pending.set(request.requestId, {
         ...hooks,
@@ -260,11 +272,42 @@ class WorkerConnection<Request extends { requestId: number }> {
         reject(new WorkerClientError('WORKER_FAILED', `could not send to the ${name}: ${String(error)}`));
       }
     });
-    const { budget } = hooks;
+  }
+
+  listen(requestId: number, hooks: RequestHooks): Promise<Settling> {
+    return this.answerWithin<Settling>(requestId, hooks, (resolve, reject) => {
+      // The hooks object itself: a hook set on it later hears the reports from then on.
+      const pending: Pending = Object.assign(hooks, {
+        settle(response: Settling) {
+          if (response.type === 'error') reject(new WorkerClientError(response.code, response.message));
+          else resolve(response);
+        },
+        fail: reject,
+      });
+      this.pending.set(requestId, pending);
+    });
+  }
+
+  abandon(requestId: number): void {
+    if (!this.pending.has(requestId)) return;
+    if (this.pending.size > 1) this.pending.delete(requestId);
+    else this.restart(new WorkerClientError('STOPPED', `request ${requestId} was abandoned`));
+  }
+
+  /** A request's answer once `wait` has registered it (unless the worker broke for good), within its budget. */
+  private answerWithin<A>(
+    requestId: number,
+    { budget }: RequestHooks,
+    wait: (resolve: (answer: A) => void, reject: (error: WorkerClientError) => void) => void,
+  ): Promise<A> {
+    const answered = new Promise<A>((resolve, reject) => {
+      if (this.broken !== null) reject(this.broken);
+      else wait(resolve, reject);
+    });
     if (budget === undefined) return answered;
     // The budget is the page's: past it the worker is replaced, whatever it is stuck in.
     const timer = setTimeout(() => {
-      if (!this.pending.has(request.requestId)) return;
+      if (!this.pending.has(requestId)) return;
       this.restart(
         new WorkerClientError(
           'RUN_BUDGET',
@@ -286,8 +329,10 @@ class WorkerConnection<Request extends { requestId: number }> {
   }
 }
 
-/** The reports that come before an answer: how far a long request got. */
-type Report = Extract<Received, { type: 'progress' | 'explore-progress' | 'recording-progress' | 'verify-progress' }>;
+/** The reports that come before an answer: how far a long request got, and what the worker read of a link before the run it names. */
+type Report =
+  | Extract<Received, { type: 'progress' | 'explore-progress' | 'recording-progress' | 'verify-progress' }>
+  | (OpenedResponse & { run: NonNullable<OpenedResponse['run']> });
 
 /** Hands a progress report to the request's hook; false when `data` is not a report. */
 function reported(request: Pending, data: Received): data is Report {
@@ -309,6 +354,10 @@ function reported(request: Pending, data: Received): data is Report {
     case 'verify-progress':
       request.verifyProgress?.({ runsDone: data.runsDone, runsTotal: data.runsTotal, statement: data.statement });
       return true;
+    case 'opened':
+      request.opened?.(data);
+      // With no run to follow, it is the answer too.
+      return data.run !== null;
     default:
       // A part or an answer: `settle` takes it, and its `data satisfies Settling` makes a new type that is neither fail to compile.
       return false;

@@ -15,6 +15,10 @@ import type {
   Settings,
 } from '../../worker/protocol';
 import type { DiagramLayout, TimeScale } from '../../diagram/geometry/model';
+import type { LinkView } from '../../worker/link';
+
+/** What a shared link asks for, as its one reader (worker/link.ts) reads it. */
+export type { LinkView };
 
 /**
  * The page's state, one slice per feature, each in a file of its own beside this one: what the user
@@ -30,25 +34,6 @@ export type RunStatus = 'idle' | 'running' | 'done' | 'error';
 export interface LabFailure {
   code: string;
   message: string;
-}
-
-/**
- * What a shared link asks for: the run's parameters and settings and the step as text (the worker
- * judges them), its ordering and faults parsed (read once, by the link's reader: src/store/url.ts).
- */
-export interface LinkView {
-  /** `scenario`, `transport`, `seed` and setting names, exactly as written in the link. */
-  params: Record<string, string>;
-  /** The `step` parameter, or null when the link has none (the view opens at the end of the run). */
-  step: string | null;
-  /** The `schedule` parameter, parsed: the explored ordering the link replays; absent: the seeded run. */
-  schedule?: RunSelection['schedule'];
-  /** The `faults` parameter, parsed: faults injected on given messages; absent: none. */
-  faults?: RunSelection['faults'];
-  /** What the link carried beyond a limit, each as the notice that says so; none of it is used. */
-  refused?: readonly string[];
-  /** How the page shows the run (tab, mode, Linear time, panel sliders): the page applies these, not the worker. */
-  view?: Partial<Record<string, string>>;
 }
 
 /**
