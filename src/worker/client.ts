@@ -116,6 +116,46 @@ export { createLabWorker, type WorkerLike } from './labWorker';
 
 type Answer<T extends LabAnswer['type']> = Extract<LabAnswer, { type: T }>;
 
+/**
+ * The client's first list, resolve and run answered from the early start (`EarlyOpen`), each once and
+ * only where it asks exactly what the worker was sent; null: ask the worker as usual.
+ */
+function earlyAnswers(client: WorkerClient<LabRequest>, early: EarlyOpen) {
+  /** The early start's run when it is the very run asked for (its answer, or its error); null: ask the worker. */
+  async function takeRun(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun | null> {
+    const opened = await early.opened.catch(() => null);
+    const { requestId } = early;
+    if (opened?.run != null && sameData({ type: 'run', requestId, ...opened.run }, runRequest(params, requestId))) {
+      early.hooks.progress = onProgress;
+      const answer = await early.answer;
+      if (answer !== null) return labRun(requestId, answer, answer.facts, answer.race ?? null);
+    }
+    // Another run (or none came): the worker must not go on computing the early one before this one.
+    client.abandon(requestId);
+    return null;
+  }
+  // Each answers once, as a promise; used, it says null at once, so what follows asks the worker in the same task.
+  return {
+    run(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun | null> | null {
+      if (early.ran) return null;
+      early.ran = true;
+      return takeRun(params, onProgress);
+    },
+    list(): Promise<ScenarioInfo[]> | null {
+      if (early.listed) return null;
+      early.listed = true;
+      return early.opened.then((opened) => opened.scenarios);
+    },
+    resolve(params: Record<string, string>): Promise<Pick<ResolvedResponse, 'view' | 'problems'> | null> | null {
+      if (early.resolved) return null;
+      early.resolved = true;
+      return early.opened.then(({ link }) =>
+        link !== null && sameData(link.params, params) ? { view: link.view, problems: link.problems } : null,
+      );
+    },
+  };
+}
+
 export function createLabClient(
   makeWorker: () => WorkerLike = createLabWorker,
   options: LabClientOptions = {},
@@ -133,32 +173,14 @@ export function createLabClient(
     },
     explain: (checks) => checks.explainBadResponse,
   });
-  const early = first.opening === null ? null : earlyOpen(client, first.opening, runBudgetMs);
+  const fromEarly = first.opening === null ? null : earlyAnswers(client, earlyOpen(client, first.opening, runBudgetMs));
   const ask = <T extends LabAnswer['type']>(expected: T, request: LabRequest, hooks?: RequestHooks) =>
     client.request<Answer<T>>(expected, request, hooks);
 
-  /** The early start's run when it is the very run asked for (its answer, or its error); null: ask the worker. */
-  async function earlyRun(
-    opening: EarlyOpen,
-    params: RunParams,
-    onProgress?: (progress: RunProgress) => void,
-  ): Promise<LabRun | null> {
-    const opened = await opening.opened.catch(() => null);
-    const { requestId } = opening;
-    if (opened?.run != null && sameData({ type: 'run', requestId, ...opened.run }, runRequest(params, requestId))) {
-      opening.hooks.progress = onProgress;
-      const answer = await opening.answer;
-      if (answer !== null) return labRun(requestId, answer, answer.facts, answer.race ?? null);
-    }
-    // Another run (or none came): the worker must not go on computing the early one before this one.
-    client.abandon(requestId);
-    return null;
-  }
-
   async function runLab(params: RunParams, onProgress?: (progress: RunProgress) => void): Promise<LabRun> {
-    if (early !== null && !early.ran) {
-      early.ran = true;
-      const taken = await earlyRun(early, params, onProgress);
+    const early = fromEarly?.run(params, onProgress) ?? null;
+    if (early !== null) {
+      const taken = await early;
       if (taken !== null) return taken;
     }
     const requestId = client.nextId();
@@ -171,10 +193,8 @@ export function createLabClient(
 
   return {
     async list() {
-      if (early !== null && !early.listed) {
-        early.listed = true;
-        return (await early.opened).scenarios;
-      }
+      const early = fromEarly?.list() ?? null;
+      if (early !== null) return early;
       return (await ask('scenarios', { type: 'list', requestId: client.nextId() })).scenarios;
     },
     async run(params) {
@@ -202,11 +222,9 @@ export function createLabClient(
       return answer.result;
     },
     async resolve(params) {
-      if (early !== null && !early.resolved) {
-        early.resolved = true;
-        const { link } = await early.opened;
-        if (link !== null && sameData(link.params, params)) return { view: link.view, problems: link.problems };
-      }
+      const early = fromEarly?.resolve(params) ?? null;
+      const resolved = early === null ? null : await early;
+      if (resolved !== null) return resolved;
       const { view, problems } = await ask('resolved', { type: 'resolve', requestId: client.nextId(), params });
       return { view, problems };
     },
