@@ -19,6 +19,22 @@ export interface FixedTimes {
 
 export const NO_FIXED_TIMES: FixedTimes = { instants: [], reactiveDelays: [] };
 
+/** What the survey run keeps as it goes (`Driver.startSurvey`), for `surveyOf` to read. */
+export interface SurveyFinds {
+  /**
+   * The delays of the events it scheduled that are not a message's delivery (timers, chunks of work,
+   * the user's actions) and the base latency of every window it met: the fixed lengths a chain of
+   * events is made of (`knownDelays`).
+   */
+  readonly fixedDelays: Set<number>;
+  /** The instant and party of each event no arrival moves that ran, by `atMs parties`. */
+  readonly fixedEvents: Map<string, { readonly atMs: number; readonly parties: number }>;
+  /** The delays every other event arms: the chunks of work a request's arrival starts, a deadline progress resets. */
+  readonly reactiveDelays: Set<number>;
+  /** The seqs of the events no arrival moves. */
+  readonly fixedSeqs: Set<number>;
+}
+
 /** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
 export class Stop {
   constructor(
@@ -250,23 +266,11 @@ export class Driver {
    */
   private readonly delays = new Set<number>();
   /**
-   * The delays of the events this run scheduled that are not a message's delivery (timers, chunks of
-   * work, the user's actions) and the base latency of every window it met: the fixed lengths a chain of
-   * events is made of. The exploration reads them from one survey run (`knownDelays`).
+   * What the survey run finds (`startSurvey`); null on every other run, which finds nothing: an
+   * exploration reads these from its one survey run only, and a set and a map made per run for
+   * nothing were a tenth of what a run allocates.
    */
-  readonly fixedDelays = new Set<number>();
-  /**
-   * Set on the survey run only: it then tells apart the events no arrival moves — those the scenario
-   * arms before its first event and those such an event arms (a script's steps at their instants, its
-   * deadlines), not a delivery — and keeps the instant and party of each that runs (`fixedEvents`, by
-   * `atMs parties`) and the delays every other event arms (`reactiveDelays`: the chunks of work a
-   * request's arrival starts, a deadline progress resets).
-   */
-  surveying = false;
-  readonly fixedEvents = new Map<string, { readonly atMs: number; readonly parties: number }>();
-  readonly reactiveDelays = new Set<number>();
-  /** The seqs of the events no arrival moves (the survey's). */
-  private readonly fixedSeqs = new Set<number>();
+  private finds: SurveyFinds | null = null;
   /** Whether the running event is one no arrival moves (true before the first event). */
   private runningFixed = true;
   /** Set by the wire just before it schedules a delivery (`delivering`): that delay is a picked arrival. */
@@ -350,16 +354,27 @@ export class Driver {
   private armed(delayMs: number, seq: number): void {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
-    if (this.surveying && !delivery) this.survey(delayMs, seq);
+    const finds = this.finds;
+    if (finds !== null && !delivery) this.survey(finds, delayMs, seq);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
-    if (this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
+    if (finds !== null && finds.fixedDelays.size < DELAYS_MAX) finds.fixedDelays.add(delayMs);
   }
 
-  private survey(delayMs: number, seq: number): void {
-    if (this.runningFixed) this.fixedSeqs.add(seq);
-    else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
+  private survey(finds: SurveyFinds, delayMs: number, seq: number): void {
+    if (this.runningFixed) finds.fixedSeqs.add(seq);
+    else if (delayMs > 0 && finds.reactiveDelays.size < DELAYS_MAX) finds.reactiveDelays.add(delayMs);
+  }
+
+  /**
+   * Makes this run the survey run (before it starts): it then tells apart the events no arrival moves
+   * — those the scenario arms before its first event and those such an event arms (a script's steps at
+   * their instants, its deadlines), not a delivery — and keeps what `SurveyFinds` lists.
+   */
+  startSurvey(): SurveyFinds {
+    this.finds = { fixedDelays: new Set(), fixedEvents: new Map(), reactiveDelays: new Set(), fixedSeqs: new Set() };
+    return this.finds;
   }
 
   private delivering(): void {
@@ -389,11 +404,12 @@ export class Driver {
    * progress there must still filter). Elsewhere no footprint is read, and none is built.
    */
   private step(event: DueEvent): void {
-    if (this.surveying) {
-      this.runningFixed = this.fixedSeqs.has(event.seq);
+    const finds = this.finds;
+    if (finds !== null) {
+      this.runningFixed = finds.fixedSeqs.has(event.seq);
       const parties = PARTY[event.actor];
-      if (this.runningFixed && this.fixedEvents.size < DELAYS_MAX)
-        this.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
+      if (this.runningFixed && finds.fixedEvents.size < DELAYS_MAX)
+        finds.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
     }
     if (!this.track) return;
     this.finishEvent();
@@ -637,8 +653,9 @@ export class Driver {
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs, baseMs } = window;
-    if (this.criticalArrivals && baseMs > window.nowMs && this.fixedDelays.size < DELAYS_MAX)
-      this.fixedDelays.add(baseMs - window.nowMs);
+    const finds = this.finds;
+    if (finds !== null && this.criticalArrivals && baseMs > window.nowMs && finds.fixedDelays.size < DELAYS_MAX)
+      finds.fixedDelays.add(baseMs - window.nowMs);
     const index = this.taken.length;
     // The first option is the earliest instant offered: the window's start (every other lies past it).
     const firstMs = Math.min(earliestMs, latestMs);
