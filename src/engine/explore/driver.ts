@@ -243,6 +243,28 @@ export class Hash {
 }
 
 /**
+ * A driver's hooks, made by `new`, not written as an object literal: V8 comes to allocate an object
+ * literal made once per run straight in its old generation (allocation-site pretenuring), and the hooks
+ * reach the driver and through it the whole run (scheduler, queue, model). Such a dead run's hooks kept
+ * every object of the run alive through the next young-generation collection, which copied them to the
+ * old generation in turn: the explorer spent more time collecting garbage than running orderings.
+ * Instances of a class are allocated young.
+ */
+class DriverHooks implements ExplorerHooks {
+  constructor(
+    readonly arrival: ExplorerHooks['arrival'],
+    readonly observe: ExplorerHooks['observe'],
+    readonly attach: ExplorerHooks['attach'],
+    readonly armed: NonNullable<ExplorerHooks['armed']>,
+    readonly delivering: NonNullable<ExplorerHooks['delivering']>,
+    readonly state: NonNullable<ExplorerHooks['state']>,
+    readonly step: NonNullable<ExplorerHooks['step']>,
+    readonly touch: NonNullable<ExplorerHooks['touch']>,
+    readonly withdrawn: NonNullable<ExplorerHooks['withdrawn']>,
+  ) {}
+}
+
+/**
  * Drives one run: follows the given choices, then either takes the first option of every further
  * choice (a replay) or stops at the first new one (the explorer). Also checks the invariants.
  */
@@ -333,17 +355,17 @@ export class Driver {
     this.checker = new InvariantChecker(settings);
     // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
     // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
-    const hooks: ExplorerHooks = {
-      arrival: this.arrival.bind(this),
-      observe: this.observe.bind(this),
-      attach: this.attach.bind(this),
-      armed: this.armed.bind(this),
-      delivering: this.delivering.bind(this),
-      state: this.state.bind(this),
-      step: this.step.bind(this),
-      touch: this.touch.bind(this),
-      withdrawn: this.withdrawn.bind(this),
-    };
+    const hooks: ExplorerHooks = new DriverHooks(
+      this.arrival.bind(this),
+      this.observe.bind(this),
+      this.attach.bind(this),
+      this.armed.bind(this),
+      this.delivering.bind(this),
+      this.state.bind(this),
+      this.step.bind(this),
+      this.touch.bind(this),
+      this.withdrawn.bind(this),
+    );
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
   }
 
