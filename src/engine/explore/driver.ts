@@ -230,8 +230,14 @@ export class Hash {
     this.b = Math.imul(this.b ^ code, 0x5bd1e995) ^ (this.b >>> 15);
   }
 
+  /**
+   * Both lanes as four UTF-16 code units (the 16-bit halves of each): a key of four characters, one
+   * for every pair of lanes, made without the number formatting two base-36 texts cost. Keys are only
+   * compared (the explorer's maps and sets), never shown.
+   */
   digest(): string {
-    return (this.a >>> 0).toString(36) + ':' + (this.b >>> 0).toString(36);
+    const { a, b } = this;
+    return String.fromCharCode(a & 0xffff, a >>> 16, b & 0xffff, b >>> 16);
   }
 
   fork(): Hash {
