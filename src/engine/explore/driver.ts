@@ -9,8 +9,8 @@ import { formatSchedule, type Choice } from '../core/schedule';
 const DELAYS_MAX = 64;
 
 /**
- * What the survey run finds of the events no arrival moves (`Driver.fixedEvents`): their instants
- * and parties, and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
+ * What the survey run finds of the events no arrival moves (`SurveyFinds.fixedEvents`): their instants
+ * and parties, and the delays the other events arm (`SurveyFinds.reactiveDelays`). The same for every run.
  */
 export interface FixedTimes {
   readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
