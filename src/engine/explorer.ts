@@ -784,7 +784,7 @@ export function surveyOf(
   components: Components | undefined = undefined,
 ): { knownDelays: number[]; fixedTimes: FixedTimes } {
   const driver = new Driver([], false, settings, false, true);
-  driver.surveying = true;
+  const finds = driver.startSurvey();
   try {
     runScenario(scenario, orderingRun(run, driver.chooser, components));
   } catch {
@@ -792,10 +792,10 @@ export function surveyOf(
   }
   const sorted = (values: Set<number>): number[] => [...values].sort((a, b) => a - b);
   return {
-    knownDelays: sorted(driver.fixedDelays),
+    knownDelays: sorted(finds.fixedDelays),
     fixedTimes: {
-      instants: [...driver.fixedEvents.values()].sort((a, b) => a.atMs - b.atMs || a.parties - b.parties),
-      reactiveDelays: sorted(driver.reactiveDelays),
+      instants: [...finds.fixedEvents.values()].sort((a, b) => a.atMs - b.atMs || a.parties - b.parties),
+      reactiveDelays: sorted(finds.reactiveDelays),
     },
   };
 }

@@ -9,8 +9,8 @@ import { formatSchedule, type Choice } from '../core/schedule';
 const DELAYS_MAX = 64;
 
 /**
- * What the survey run finds of the events no arrival moves (`Driver.fixedEvents`): their instants
- * and parties, and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
+ * What the survey run finds of the events no arrival moves (`SurveyFinds.fixedEvents`): their instants
+ * and parties, and the delays the other events arm (`SurveyFinds.reactiveDelays`). The same for every run.
  */
 export interface FixedTimes {
   readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
@@ -18,6 +18,22 @@ export interface FixedTimes {
 }
 
 export const NO_FIXED_TIMES: FixedTimes = { instants: [], reactiveDelays: [] };
+
+/** What the survey run keeps as it goes (`Driver.startSurvey`), for `surveyOf` to read. */
+export interface SurveyFinds {
+  /**
+   * The delays of the events it scheduled that are not a message's delivery (timers, chunks of work,
+   * the user's actions) and the base latency of every window it met: the fixed lengths a chain of
+   * events is made of (`knownDelays`).
+   */
+  readonly fixedDelays: Set<number>;
+  /** The instant and party of each event no arrival moves that ran, by `atMs parties`. */
+  readonly fixedEvents: Map<string, { readonly atMs: number; readonly parties: number }>;
+  /** The delays every other event arms: the chunks of work a request's arrival starts, a deadline progress resets. */
+  readonly reactiveDelays: Set<number>;
+  /** The seqs of the events no arrival moves. */
+  readonly fixedSeqs: Set<number>;
+}
 
 /** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
 export class Stop {
@@ -214,8 +230,14 @@ export class Hash {
     this.b = Math.imul(this.b ^ code, 0x5bd1e995) ^ (this.b >>> 15);
   }
 
+  /**
+   * Both lanes as four UTF-16 code units (the 16-bit halves of each): a key of four characters, one
+   * for every pair of lanes, made without the number formatting two base-36 texts cost. Keys are only
+   * compared (the explorer's maps and sets), never shown.
+   */
   digest(): string {
-    return (this.a >>> 0).toString(36) + ':' + (this.b >>> 0).toString(36);
+    const { a, b } = this;
+    return String.fromCharCode(a & 0xffff, a >>> 16, b & 0xffff, b >>> 16);
   }
 
   fork(): Hash {
@@ -224,6 +246,28 @@ export class Hash {
     copy.b = this.b;
     return copy;
   }
+}
+
+/**
+ * A driver's hooks, made by `new`, not written as an object literal: V8 comes to allocate an object
+ * literal made once per run straight in its old generation (allocation-site pretenuring), and the hooks
+ * reach the driver and through it the whole run (scheduler, queue, model). Such a dead run's hooks kept
+ * every object of the run alive through the next young-generation collection, which copied them to the
+ * old generation in turn: the explorer spent more time collecting garbage than running orderings.
+ * Instances of a class are allocated young.
+ */
+class DriverHooks implements ExplorerHooks {
+  constructor(
+    readonly arrival: ExplorerHooks['arrival'],
+    readonly observe: ExplorerHooks['observe'],
+    readonly attach: ExplorerHooks['attach'],
+    readonly armed: NonNullable<ExplorerHooks['armed']>,
+    readonly delivering: NonNullable<ExplorerHooks['delivering']>,
+    readonly state: NonNullable<ExplorerHooks['state']>,
+    readonly step: NonNullable<ExplorerHooks['step']>,
+    readonly touch: NonNullable<ExplorerHooks['touch']>,
+    readonly withdrawn: NonNullable<ExplorerHooks['withdrawn']>,
+  ) {}
 }
 
 /**
@@ -250,23 +294,11 @@ export class Driver {
    */
   private readonly delays = new Set<number>();
   /**
-   * The delays of the events this run scheduled that are not a message's delivery (timers, chunks of
-   * work, the user's actions) and the base latency of every window it met: the fixed lengths a chain of
-   * events is made of. The exploration reads them from one survey run (`knownDelays`).
+   * What the survey run finds (`startSurvey`); null on every other run, which finds nothing: an
+   * exploration reads these from its one survey run only, and a set and a map made per run for
+   * nothing were a tenth of what a run allocates.
    */
-  readonly fixedDelays = new Set<number>();
-  /**
-   * Set on the survey run only: it then tells apart the events no arrival moves — those the scenario
-   * arms before its first event and those such an event arms (a script's steps at their instants, its
-   * deadlines), not a delivery — and keeps the instant and party of each that runs (`fixedEvents`, by
-   * `atMs parties`) and the delays every other event arms (`reactiveDelays`: the chunks of work a
-   * request's arrival starts, a deadline progress resets).
-   */
-  surveying = false;
-  readonly fixedEvents = new Map<string, { readonly atMs: number; readonly parties: number }>();
-  readonly reactiveDelays = new Set<number>();
-  /** The seqs of the events no arrival moves (the survey's). */
-  private readonly fixedSeqs = new Set<number>();
+  private finds: SurveyFinds | null = null;
   /** Whether the running event is one no arrival moves (true before the first event). */
   private runningFixed = true;
   /** Set by the wire just before it schedules a delivery (`delivering`): that delay is a picked arrival. */
@@ -329,17 +361,17 @@ export class Driver {
     this.checker = new InvariantChecker(settings);
     // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
     // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
-    const hooks: ExplorerHooks = {
-      arrival: this.arrival.bind(this),
-      observe: this.observe.bind(this),
-      attach: this.attach.bind(this),
-      armed: this.armed.bind(this),
-      delivering: this.delivering.bind(this),
-      state: this.state.bind(this),
-      step: this.step.bind(this),
-      touch: this.touch.bind(this),
-      withdrawn: this.withdrawn.bind(this),
-    };
+    const hooks: ExplorerHooks = new DriverHooks(
+      this.arrival.bind(this),
+      this.observe.bind(this),
+      this.attach.bind(this),
+      this.armed.bind(this),
+      this.delivering.bind(this),
+      this.state.bind(this),
+      this.step.bind(this),
+      this.touch.bind(this),
+      this.withdrawn.bind(this),
+    );
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
   }
 
@@ -350,16 +382,27 @@ export class Driver {
   private armed(delayMs: number, seq: number): void {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
-    if (this.surveying && !delivery) this.survey(delayMs, seq);
+    const finds = this.finds;
+    if (finds !== null && !delivery) this.survey(finds, delayMs, seq);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
-    if (this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
+    if (finds !== null && finds.fixedDelays.size < DELAYS_MAX) finds.fixedDelays.add(delayMs);
   }
 
-  private survey(delayMs: number, seq: number): void {
-    if (this.runningFixed) this.fixedSeqs.add(seq);
-    else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
+  private survey(finds: SurveyFinds, delayMs: number, seq: number): void {
+    if (this.runningFixed) finds.fixedSeqs.add(seq);
+    else if (delayMs > 0 && finds.reactiveDelays.size < DELAYS_MAX) finds.reactiveDelays.add(delayMs);
+  }
+
+  /**
+   * Makes this run the survey run (before it starts): it then tells apart the events no arrival moves
+   * — those the scenario arms before its first event and those such an event arms (a script's steps at
+   * their instants, its deadlines), not a delivery — and keeps what `SurveyFinds` lists.
+   */
+  startSurvey(): SurveyFinds {
+    this.finds = { fixedDelays: new Set(), fixedEvents: new Map(), reactiveDelays: new Set(), fixedSeqs: new Set() };
+    return this.finds;
   }
 
   private delivering(): void {
@@ -389,11 +432,12 @@ export class Driver {
    * progress there must still filter). Elsewhere no footprint is read, and none is built.
    */
   private step(event: DueEvent): void {
-    if (this.surveying) {
-      this.runningFixed = this.fixedSeqs.has(event.seq);
+    const finds = this.finds;
+    if (finds !== null) {
+      this.runningFixed = finds.fixedSeqs.has(event.seq);
       const parties = PARTY[event.actor];
-      if (this.runningFixed && this.fixedEvents.size < DELAYS_MAX)
-        this.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
+      if (this.runningFixed && finds.fixedEvents.size < DELAYS_MAX)
+        finds.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
     }
     if (!this.track) return;
     this.finishEvent();
@@ -637,8 +681,9 @@ export class Driver {
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs, baseMs } = window;
-    if (this.criticalArrivals && baseMs > window.nowMs && this.fixedDelays.size < DELAYS_MAX)
-      this.fixedDelays.add(baseMs - window.nowMs);
+    const finds = this.finds;
+    if (finds !== null && this.criticalArrivals && baseMs > window.nowMs && finds.fixedDelays.size < DELAYS_MAX)
+      finds.fixedDelays.add(baseMs - window.nowMs);
     const index = this.taken.length;
     // The first option is the earliest instant offered: the window's start (every other lies past it).
     const firstMs = Math.min(earliestMs, latestMs);
