@@ -6,7 +6,7 @@
 import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findScenario } from '../../scenarios/index';
-import { endingOf, explore, runScenario, SeededRandom, type SqlModule } from '../index';
+import { endingOf, explore, parseSchedule, runScenario, SeededRandom, type SqlModule } from '../index';
 import type { ArrivalWindow, ExploringChooser } from '../core/scheduler';
 
 /**
@@ -84,6 +84,51 @@ describe('every ending a random ordering reaches, the explorer reaches (arrival 
           (ending) => !explored.has(ending),
         );
         expect(missed).toEqual([]);
+      });
+});
+
+/**
+ * Orderings a random draw all but never meets, each with the ending it reaches: every arrival in them
+ * is pinned to one instant. C at 300 ms ends at its maximum deadline with progress 4/13 ignored only
+ * when the tools/call arrives at exactly 95 ms (`j90`): progress 1/13 must reach the client by its first
+ * idle deadline (t + 400 + 5 ≤ 500) and progress 4/13 must be able to reach it no earlier than the
+ * maximum deadline (t + 1600 + 5 + 300 ≥ 2000), and each progress in between lands on the idle deadline
+ * the one before it reset. The second also lets the cancellation meet the worker's fifth checkpoint, so
+ * progress 5/13 is sent and ignored too. The explorer reaches them from the instant where the work's
+ * first progress meets the idle deadline armed at the request's start (f − d − latency).
+ */
+const WITNESSES: [string, number, string, string[]][] = [
+  ['C', 300, 'j90.j0.c1.j100.c1.j200.c1.j300', ['progress 4/13']],
+  ['C', 300, 'j90.j0.c1.j100.c1.j200.c1.j300.c0.j90', ['progress 4/13', 'progress 5/13']],
+];
+
+describe('every ending an ordering with pinned arrivals reaches, the explorer reaches', () => {
+  const explored = new Map<string, string[]>();
+  const endingsExplored = (id: string, transport: 'stdio' | 'http', settings: Record<string, unknown>): string[] => {
+    const key = `${id} ${transport} ${JSON.stringify(settings)}`;
+    let endings = explored.get(key);
+    if (endings === undefined) {
+      endings = explore(findScenario(id), { transport, settings }).endings.map((ending) =>
+        JSON.stringify(ending.distinct),
+      );
+      explored.set(key, endings);
+    }
+    return endings;
+  };
+  for (const transport of ['stdio', 'http'] as const)
+    for (const [id, jitter, schedule, ignored] of WITNESSES)
+      it(`${id} on ${transport} at ${jitter} ms of jitter: ${schedule} (${ignored.join(', ')} ignored)`, () => {
+        const settings = { latencyJitterMs: jitter };
+        const run = runScenario(findScenario(id), {
+          transport,
+          settings,
+          schedule: parseSchedule(schedule),
+          record: false,
+        });
+        const distinct = endingOf(run);
+        // The ordering reaches the ending it is kept for.
+        expect(distinct).toMatchObject({ terminalState: 'timeout-max', clientIgnores: ignored });
+        expect(endingsExplored(id, transport, settings)).toContain(JSON.stringify(distinct));
       });
 });
 

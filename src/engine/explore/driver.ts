@@ -10,7 +10,7 @@ const DELAYS_MAX = 64;
 
 /**
  * What the survey run finds of the events no arrival moves (`Driver.fixedEvents`): their instants
- * and parties, and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
+ * and parties (every one it armed, run or withdrawn), and the delays the other events arm (`Driver.reactiveDelays`). The same for every run.
  */
 export interface FixedTimes {
   readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
@@ -258,8 +258,8 @@ export class Driver {
   /**
    * Set on the survey run only: it then tells apart the events no arrival moves — those the scenario
    * arms before its first event and those such an event arms (a script's steps at their instants, its
-   * deadlines), not a delivery — and keeps the instant and party of each that runs (`fixedEvents`, by
-   * `atMs parties`) and the delays every other event arms (`reactiveDelays`: the chunks of work a
+   * deadlines), not a delivery — and keeps the instant and party of each as it is armed, whether it runs
+   * or is withdrawn later (`fixedEvents`, by `atMs parties`) and the delays every other event arms (`reactiveDelays`: the chunks of work a
    * request's arrival starts, a deadline progress resets).
    */
   surveying = false;
@@ -347,19 +347,29 @@ export class Driver {
     this.scheduler = scheduler;
   }
 
-  private armed(delayMs: number, seq: number): void {
+  private armed(delayMs: number, seq: number, actor: Actor): void {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
-    if (this.surveying && !delivery) this.survey(delayMs, seq);
+    if (this.surveying && !delivery) this.survey(delayMs, seq, actor);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
     if (this.fixedDelays.size < DELAYS_MAX) this.fixedDelays.add(delayMs);
   }
 
-  private survey(delayMs: number, seq: number): void {
-    if (this.runningFixed) this.fixedSeqs.add(seq);
-    else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
+  /**
+   * An event the survey arms: one a fixed event arms (or the scenario, before its first event) is fixed
+   * too, and its instant and party are kept as it is armed, whether it runs or is withdrawn later (an
+   * idle deadline armed at the request's start, reset by progress in the survey, runs in other
+   * orderings at that instant); else its delay is one the work arms.
+   */
+  private survey(delayMs: number, seq: number, actor: Actor): void {
+    if (this.runningFixed) {
+      this.fixedSeqs.add(seq);
+      const atMs = (this.scheduler?.nowMs ?? 0) + delayMs;
+      const parties = PARTY[actor];
+      if (this.fixedEvents.size < DELAYS_MAX) this.fixedEvents.set(`${atMs} ${parties}`, { atMs, parties });
+    } else if (delayMs > 0 && this.reactiveDelays.size < DELAYS_MAX) this.reactiveDelays.add(delayMs);
   }
 
   private delivering(): void {
@@ -389,12 +399,7 @@ export class Driver {
    * progress there must still filter). Elsewhere no footprint is read, and none is built.
    */
   private step(event: DueEvent): void {
-    if (this.surveying) {
-      this.runningFixed = this.fixedSeqs.has(event.seq);
-      const parties = PARTY[event.actor];
-      if (this.runningFixed && this.fixedEvents.size < DELAYS_MAX)
-        this.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
-    }
+    if (this.surveying) this.runningFixed = this.fixedSeqs.has(event.seq);
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
@@ -631,9 +636,20 @@ export class Driver {
    * ending may need both: an interval of t that ends here and holds neither end of the window. B at
    * 100 ms of jitter (window 5..105): progress seen before the user cancels needs t ≤ 102, the
    * cancellation reaching the server before the work completes t + 200 > 212; only 12 < t ≤ 102 gives
-   * both (`j58.j0.j0`), and 102 is this instant. Longer chains (q + d1 + d2, t + d1 + d2 = q) are not
-   * offered: the explorer's oracle test samples arrival instants at random to catch an ending they
-   * would hide.
+   * both (`j58.j0.j0`), and 102 is this instant.
+   *
+   * The f's are every such event the survey arms, not only those that run in it: a deadline armed at
+   * the request's start and reset by progress in the survey runs at that instant in other orderings.
+   * C at 300 ms (window 5..305) ends at its maximum deadline with progress 4/13 ignored only for
+   * t = 95: progress 1/13, sent at t + 400 (a chunk of work), must reach the client by the idle deadline
+   * armed at 0 for 500 ms (t + 400 + 5 ≤ 500, this instant: f = 500, d = 400), and progress 4/13, sent at
+   * t + 1600, must be able to reach it no earlier than the maximum deadline at 2000 (t + 1605 + 300 ≥
+   * 2000), each progress between landing on the idle deadline the one before reset. The survey's first
+   * progress reaches the client at 410 and withdraws the deadline at 500, so an f kept only when it ran
+   * missed it (`j90.j0.c1.j100.c1.j200.c1.j300`). The other bound, a chain of four chunks and a whole
+   * window, is offered by no rule; longer chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event
+   * gives) are not offered: the explorer's oracle test samples arrival instants at random to catch an
+   * ending they would hide, and keeps the orderings that found one with every arrival pinned.
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs, baseMs } = window;
