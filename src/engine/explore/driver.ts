@@ -650,6 +650,15 @@ export class Driver {
    * window, is offered by no rule; longer chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event
    * gives) are not offered: the explorer's oracle test samples arrival instants at random to catch an
    * ending they would hide, and keeps the orderings that found one with every arrival pinned.
+   *
+   * And f − d − L − J (J this window's jitter, the lab's one jitter both ways): the other end of that
+   * first message's window, where it can at the latest arrive exactly at f. Before it the message
+   * reaches the party before f's event however late it arrives; from it on it can come after. B with
+   * latencyJitterMs=105, cancelAtMs=290, workMs=365, progressEveryMs=165 ends `cancelled` with both
+   * progress notifications ignored only for 15 ≤ t ≤ 70 (window 5..110): progress 1/3 leaves at t + 165
+   * and must be able to arrive after the user's cancel at 290 (t + 165 + 5 + 105 ≥ 290: this instant,
+   * 15), progress 2/3 must leave (t + 330) before the cancellation arrives (by 400); no other instant
+   * falls inside.
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs, baseMs } = window;
@@ -707,11 +716,15 @@ export class Driver {
     }
     const latencyMs = window.baseMs - window.nowMs;
     const sender = PARTY[window.channelKey.slice(window.channelKey.lastIndexOf(':') + 1) as Actor] ?? 0;
+    // The lab's one jitter, both ways (a window that offers a choice is never raised past base + jitter).
+    const jitterMs = latestMs - window.baseMs;
     for (const fixed of this.fixedTimes.instants)
       for (const delayMs of this.fixedTimes.reactiveDelays) {
         if ((fixed.parties & sender) === 0) continue;
         const sentMs = fixed.atMs - delayMs - latencyMs;
         if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
+        const lateMs = sentMs - jitterMs;
+        if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
       }
     instants.add(latestMs);
     return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
