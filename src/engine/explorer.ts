@@ -38,8 +38,10 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * what is queued later too (a later message's own choice includes this arrival's instant). Also the
  * instants where a queued event's own timer falls (q + d, for the fixed delays of a survey ordering run
  * first: `surveyOf`), and the instants where what the arrival's work sends after one delay d reaches
- * its receiver at the earliest exactly when an event no arrival moves runs (f − d − latency: progress
- * the user sees just before cancelling, for a script step f not yet queued). What stays approximate:
+ * its receiver at the earliest exactly when an event no arrival moves is due (f − d − latency: progress
+ * the user sees just before cancelling, for a script step f not yet queued; progress that beats an idle
+ * deadline armed at the request's start, which the survey's own progress withdrew), and f − d − latency
+ * − jitter, where it can arrive at f at the latest. What stays approximate:
  * other chains of two or more delays (t + d1 + d2 = q, q + d1 + d2) and delays the survey ordering
  * never schedules: their critical points are not offered (explore/arrivalOracle.test.ts samples
  * random arrivals to catch an ending they would hide).

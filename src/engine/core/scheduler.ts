@@ -111,8 +111,8 @@ export interface ExplorerHooks {
   observe(event: { readonly kind: string; readonly seq: number }): void;
   /** Called once by the scheduler the chooser is given to (the explorer reads its queue to hash a state). */
   attach(scheduler: Scheduler): void;
-  /** Sees the delay of every event scheduled (a timer's length: where an arrival that re-arms it moves it to), and its seq. */
-  armed?(delayMs: number, seq: number): void;
+  /** Sees the delay of every event scheduled (a timer's length: where an arrival that re-arms it moves it to), its seq and its actor. */
+  armed?(delayMs: number, seq: number, actor: Actor): void;
   /** Told by the wire just before it schedules a message's delivery (that event's delay is a latency the explorer picked, not a timer's). */
   delivering?(): void;
   /**
@@ -200,7 +200,7 @@ export class Scheduler {
         `event "${labelText(label, arg)}" scheduled at ${atMs} ms, before now (${this.nowMs} ms): time never runs backwards`,
       );
     const event = new QueuedEvent(atMs, this.nextSeq++, label, actor, run, arg, this.causeSeq);
-    if (this.explorer !== null) this.explorer.armed?.(atMs - this.nowMs, event.seq);
+    if (this.explorer !== null) this.explorer.armed?.(atMs - this.nowMs, event.seq, actor);
     this.queue.push(event);
     this.live += 1;
     this.trace?.push(atMs, event.seq);

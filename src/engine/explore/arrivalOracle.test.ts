@@ -6,7 +6,7 @@
 import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findScenario } from '../../scenarios/index';
-import { endingOf, explore, runScenario, SeededRandom, type SqlModule } from '../index';
+import { endingOf, explore, parseSchedule, runScenario, SeededRandom, type SqlModule } from '../index';
 import type { ArrivalWindow, ExploringChooser } from '../core/scheduler';
 
 /**
@@ -84,6 +84,70 @@ describe('every ending a random ordering reaches, the explorer reaches (arrival 
           (ending) => !explored.has(ending),
         );
         expect(missed).toEqual([]);
+      });
+});
+
+/**
+ * Orderings a random draw seldom or never meets, each with the settings it runs under and (part of) the
+ * ending it reaches, which the explorer must reach too.
+ *
+ * C at 300 ms: every arrival is pinned. It ends at its maximum deadline with progress 4/13 ignored only
+ * when the tools/call arrives at exactly 95 ms (`j90`): progress 1/13 must reach the client by its first
+ * idle deadline (t + 400 + 5 ≤ 500) and progress 4/13 must be able to reach it no earlier than the
+ * maximum deadline (t + 1600 + 5 + 300 ≥ 2000), and each progress in between lands on the idle deadline
+ * the one before it reset. The second also lets the cancellation meet the worker's fifth checkpoint, so
+ * progress 5/13 is sent and ignored too. The explorer reaches them from the instant where the work's
+ * first progress meets the idle deadline armed at the request's start (f − d − latency).
+ *
+ * B with a short jitter, a late cancel and three chunks: the tools/call must arrive late enough that
+ * progress 1/3 can reach the client after the user's cancel (t ≥ 290 − 165 − 5 − 105 = 15, f − d −
+ * latency − jitter) and early enough that progress 2/3 leaves before the cancellation reaches the
+ * server (t ≤ 70); found by random arrivals over random settings.
+ */
+/** The ending at the maximum deadline with these notifications ignored. */
+function maxWith(ignored: string[]): Record<string, unknown> {
+  return { terminalState: 'timeout-max', clientIgnores: ignored };
+}
+
+const SHORT_B = { latencyJitterMs: 105, cancelAtMs: 290, workMs: 365, progressEveryMs: 165 };
+const WITNESSES: [string, Record<string, unknown>, string, Record<string, unknown>][] = [
+  ['C', { latencyJitterMs: 300 }, 'j90.j0.c1.j100.c1.j200.c1.j300', maxWith(['progress 4/13'])],
+  ['C', { latencyJitterMs: 300 }, 'j90.j0.c1.j100.c1.j200.c1.j300.c0.j90', maxWith(['progress 4/13', 'progress 5/13'])],
+  ['B', SHORT_B, 'j45.j105.j93.j0', { terminalState: 'cancelled', clientIgnores: ['progress 1/3', 'progress 2/3'] }],
+  [
+    'B',
+    SHORT_B,
+    'j11.j105.j96.j14.j9',
+    { terminalState: 'completed', clientIgnores: ['progress 1/3', 'progress 2/3', 'response #41'] },
+  ],
+];
+
+describe('every ending an ordering with pinned arrivals reaches, the explorer reaches', () => {
+  const explored = new Map<string, string[]>();
+  const endingsExplored = (id: string, transport: 'stdio' | 'http', settings: Record<string, unknown>): string[] => {
+    const key = `${id} ${transport} ${JSON.stringify(settings)}`;
+    let endings = explored.get(key);
+    if (endings === undefined) {
+      endings = explore(findScenario(id), { transport, settings }).endings.map((ending) =>
+        JSON.stringify(ending.distinct),
+      );
+      explored.set(key, endings);
+    }
+    return endings;
+  };
+  for (const transport of ['stdio', 'http'] as const)
+    for (const [id, settings, schedule, reached] of WITNESSES)
+      it(`${id} on ${transport} with ${JSON.stringify(settings)}: ${schedule}`, () => {
+        const run = runScenario(findScenario(id), {
+          transport,
+          settings,
+          schedule: parseSchedule(schedule),
+          record: false,
+        });
+        const distinct = endingOf(run);
+        // The ordering reaches the ending it is kept for.
+        expect(distinct).toMatchObject(reached);
+        expect(endingsExplored(id, transport, settings)).toContain(JSON.stringify(distinct));
       });
 });
 

@@ -10,7 +10,8 @@ const DELAYS_MAX = 64;
 
 /**
  * What the survey run finds of the events no arrival moves (`SurveyFinds.fixedEvents`): their instants
- * and parties, and the delays the other events arm (`SurveyFinds.reactiveDelays`). The same for every run.
+ * and parties (every one it armed, run or withdrawn), and the delays the other events arm
+ * (`SurveyFinds.reactiveDelays`). The same for every run.
  */
 export interface FixedTimes {
   readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
@@ -27,7 +28,7 @@ export interface SurveyFinds {
    * events is made of (`knownDelays`).
    */
   readonly fixedDelays: Set<number>;
-  /** The instant and party of each event no arrival moves that ran, by `atMs parties`. */
+  /** The instant and party of each event no arrival moves, by `atMs parties`: every one armed, run or withdrawn. */
   readonly fixedEvents: Map<string, { readonly atMs: number; readonly parties: number }>;
   /** The delays every other event arms: the chunks of work a request's arrival starts, a deadline progress resets. */
   readonly reactiveDelays: Set<number>;
@@ -183,8 +184,12 @@ export class Hash {
         return value ? TAG_TRUE : TAG_FALSE;
       case 'object':
         break;
-      default:
-        // undefined, a function or a symbol: left out of an object (`member`), null in an array.
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+      // No event holds a bigint (JSON cannot write one); named so that every typeof is a case.
+      case 'bigint':
+        // Left out of an object (`member`), null in an array.
         return TAG_NULL;
     }
     if (value === null) return TAG_NULL;
@@ -379,20 +384,30 @@ export class Driver {
     this.scheduler = scheduler;
   }
 
-  private armed(delayMs: number, seq: number): void {
+  private armed(delayMs: number, seq: number, actor: Actor): void {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
     const finds = this.finds;
-    if (finds !== null && !delivery) this.survey(finds, delayMs, seq);
+    if (finds !== null && !delivery) this.survey(finds, delayMs, seq, actor);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
     if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
     if (finds !== null && finds.fixedDelays.size < DELAYS_MAX) finds.fixedDelays.add(delayMs);
   }
 
-  private survey(finds: SurveyFinds, delayMs: number, seq: number): void {
-    if (this.runningFixed) finds.fixedSeqs.add(seq);
-    else if (delayMs > 0 && finds.reactiveDelays.size < DELAYS_MAX) finds.reactiveDelays.add(delayMs);
+  /**
+   * An event the survey arms: one a fixed event arms (or the scenario, before its first event) is fixed
+   * too, and its instant and party are kept as it is armed, whether it runs or is withdrawn later (an
+   * idle deadline armed at the request's start, reset by progress in the survey, runs in other
+   * orderings at that instant); else its delay is one the work arms.
+   */
+  private survey(finds: SurveyFinds, delayMs: number, seq: number, actor: Actor): void {
+    if (this.runningFixed) {
+      finds.fixedSeqs.add(seq);
+      const atMs = (this.scheduler?.nowMs ?? 0) + delayMs;
+      const parties = PARTY[actor];
+      if (finds.fixedEvents.size < DELAYS_MAX) finds.fixedEvents.set(`${atMs} ${parties}`, { atMs, parties });
+    } else if (delayMs > 0 && finds.reactiveDelays.size < DELAYS_MAX) finds.reactiveDelays.add(delayMs);
   }
 
   /**
@@ -433,12 +448,7 @@ export class Driver {
    */
   private step(event: DueEvent): void {
     const finds = this.finds;
-    if (finds !== null) {
-      this.runningFixed = finds.fixedSeqs.has(event.seq);
-      const parties = PARTY[event.actor];
-      if (this.runningFixed && finds.fixedEvents.size < DELAYS_MAX)
-        finds.fixedEvents.set(`${event.atMs} ${parties}`, { atMs: event.atMs, parties });
-    }
+    if (finds !== null) this.runningFixed = finds.fixedSeqs.has(event.seq);
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
@@ -675,9 +685,29 @@ export class Driver {
    * ending may need both: an interval of t that ends here and holds neither end of the window. B at
    * 100 ms of jitter (window 5..105): progress seen before the user cancels needs t ≤ 102, the
    * cancellation reaching the server before the work completes t + 200 > 212; only 12 < t ≤ 102 gives
-   * both (`j58.j0.j0`), and 102 is this instant. Longer chains (q + d1 + d2, t + d1 + d2 = q) are not
-   * offered: the explorer's oracle test samples arrival instants at random to catch an ending they
-   * would hide.
+   * both (`j58.j0.j0`), and 102 is this instant.
+   *
+   * The f's are every such event the survey arms, not only those that run in it: a deadline armed at
+   * the request's start and reset by progress in the survey runs at that instant in other orderings.
+   * C at 300 ms (window 5..305) ends at its maximum deadline with progress 4/13 ignored only for
+   * t = 95: progress 1/13, sent at t + 400 (a chunk of work), must reach the client by the idle deadline
+   * armed at 0 for 500 ms (t + 400 + 5 ≤ 500, this instant: f = 500, d = 400), and progress 4/13, sent at
+   * t + 1600, must be able to reach it no earlier than the maximum deadline at 2000 (t + 1605 + 300 ≥
+   * 2000), each progress between landing on the idle deadline the one before reset. The survey's first
+   * progress reaches the client at 410 and withdraws the deadline at 500, so an f kept only when it ran
+   * missed it (`j90.j0.c1.j100.c1.j200.c1.j300`). The other bound, a chain of four chunks and a whole
+   * window, is offered by no rule; longer chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event
+   * gives) are not offered: the explorer's oracle test samples arrival instants at random to catch an
+   * ending they would hide, and keeps the orderings that found one with every arrival pinned.
+   *
+   * And f − d − L − J (J this window's jitter, the lab's one jitter both ways): the other end of that
+   * first message's window, where it can at the latest arrive exactly at f. Before it the message
+   * reaches the party before f's event however late it arrives; from it on it can come after. B with
+   * latencyJitterMs=105, cancelAtMs=290, workMs=365, progressEveryMs=165 ends `cancelled` with both
+   * progress notifications ignored only for 15 ≤ t ≤ 70 (window 5..110): progress 1/3 leaves at t + 165
+   * and must be able to arrive after the user's cancel at 290 (t + 165 + 5 + 105 ≥ 290: this instant,
+   * 15), progress 2/3 must leave (t + 330) before the cancellation arrives (by 400); no other instant
+   * falls inside.
    */
   private arrival(window: ArrivalWindow): number {
     const { earliestMs, latestMs, baseMs } = window;
@@ -736,11 +766,15 @@ export class Driver {
     }
     const latencyMs = window.baseMs - window.nowMs;
     const sender = PARTY[window.channelKey.slice(window.channelKey.lastIndexOf(':') + 1) as Actor] ?? 0;
+    // The lab's one jitter, both ways (a window that offers a choice is never raised past base + jitter).
+    const jitterMs = latestMs - window.baseMs;
     for (const fixed of this.fixedTimes.instants)
       for (const delayMs of this.fixedTimes.reactiveDelays) {
         if ((fixed.parties & sender) === 0) continue;
         const sentMs = fixed.atMs - delayMs - latencyMs;
         if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
+        const lateMs = sentMs - jitterMs;
+        if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
       }
     instants.add(latestMs);
     return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
