@@ -127,6 +127,11 @@ export class LedgerConnection {
   run(sql: string, params: StatementParams = []): StatementResult {
     assert(!this.closed, () => `connection ${this.name} is closed`);
     let prepared = this.statements.get(sql);
+    // sql.js reports a failed step (SQLITE_BUSY, the race's everyday answer) by throwing an Error, whose
+    // stack trace V8 captures at once, through every frame of the run: most of the failed statement's
+    // time. The catch below keeps only the code and message, so the trace is not taken.
+    const traceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     try {
       if (prepared === undefined) {
         const statement = this.db.prepare(sql);
@@ -144,6 +149,8 @@ export class LedgerConnection {
     } catch (error) {
       prepared?.statement.reset();
       return { ok: false, ...errorCode(error) };
+    } finally {
+      Error.stackTraceLimit = traceLimit;
     }
   }
 
@@ -314,6 +321,10 @@ export class LedgerFile {
     }
     const db = new this.sql.Database();
     db.exec('PRAGMA trusted_schema=OFF');
+    // The connection's own main database is its alone and holds nothing, but every BEGIN IMMEDIATE
+    // opens a write transaction on it too, and locking a file afresh looks for its hot journal and WAL
+    // in sql.js's file system first. Held once taken, its lock is never taken again.
+    db.exec('PRAGMA main.locking_mode=EXCLUSIVE');
     const filename = filenameOf(this.holder);
     assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
     db.exec(`ATTACH '/${filename}' AS ledger`);
