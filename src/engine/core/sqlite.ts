@@ -88,6 +88,8 @@ function errorCode(error: unknown): { code: string; message: string } {
 interface Prepared {
   readonly statement: Statement;
   readonly columns: readonly string[];
+  /** The ledger tables the statement may write (`tablesTouched`). */
+  readonly touches: Touches;
 }
 
 function rowOf(columns: readonly string[], values: SqlValue[]): Row {
@@ -100,6 +102,8 @@ const OPENS_TRANSACTION = /^\s*(BEGIN|SAVEPOINT)\b/i;
 const ENDS_TRANSACTION = /^\s*(COMMIT|END|ROLLBACK)(\s+TRANSACTION)?\s*;?\s*$/i;
 /** The table `LedgerConnection.settle` writes to zero SQLite's change count: in the connection's temporary schema, named as no ledger table is. */
 const RECYCLE_TABLE = 'lab_recycle_changes';
+const SETTLE_CREATE = `CREATE TEMP TABLE ${RECYCLE_TABLE} (unused)`;
+const SETTLE_DELETE = `DELETE FROM temp.${RECYCLE_TABLE} WHERE 0`;
 
 /** One working connection: prepared statements cached by SQL text, results as plain rows. */
 export class LedgerConnection {
@@ -117,6 +121,8 @@ export class LedgerConnection {
   constructor(
     readonly name: string,
     private readonly db: Database,
+    /** Where the connection notes the ledger tables its statements may have written (its file's). */
+    private readonly written: WrittenTables = new WrittenTables(),
   ) {}
 
   /**
@@ -127,13 +133,21 @@ export class LedgerConnection {
   run(sql: string, params: StatementParams = []): StatementResult {
     assert(!this.closed, () => `connection ${this.name} is closed`);
     let prepared = this.statements.get(sql);
+    // sql.js reports a failed step (SQLITE_BUSY, the race's everyday answer) by throwing an Error, whose
+    // stack trace V8 captures at once, through every frame of the run: most of the failed statement's
+    // time. The catch below keeps only the code and message, so the trace is not taken.
+    const traceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     try {
       if (prepared === undefined) {
         const statement = this.db.prepare(sql);
-        prepared = { statement, columns: statement.getColumnNames() };
+        // `settle`'s own statements write only the connection's temporary table.
+        const touches = sql === SETTLE_CREATE || sql === SETTLE_DELETE ? [] : tablesTouched(sql);
+        prepared = { statement, columns: statement.getColumnNames(), touches };
         this.statements.set(sql, prepared);
       }
       const { statement, columns } = prepared;
+      this.written.note(prepared.touches);
       if (params.length > 0) statement.bind(params as BindParams);
       const rows: Row[] = [];
       while (statement.step()) rows.push(rowOf(columns, statement.get()));
@@ -144,12 +158,16 @@ export class LedgerConnection {
     } catch (error) {
       prepared?.statement.reset();
       return { ok: false, ...errorCode(error) };
+    } finally {
+      Error.stackTraceLimit = traceLimit;
     }
   }
 
   /** The sql.js database behind this connection: what the ledger benchmark's raw baseline drives directly. */
   get database(): Database {
     assert(!this.closed, () => `connection ${this.name} is closed`);
+    // Whatever runs on it, unseen: every table counts as written.
+    this.written.note(null);
     return this.db;
   }
 
@@ -160,11 +178,13 @@ export class LedgerConnection {
    */
   settle(): boolean {
     if (this.closed) return false;
+    // No INSERT, UPDATE or DELETE changed a row since the last that left the count at 0 (or none ran).
+    if (this.db.getRowsModified() === 0) return true;
     // A statement on a table of the connection's own temporary schema: the ledger file is not touched
     // (a statement on it costs a lock and a hot-journal check in sql.js's file system, thirty times this).
-    if (!this.settled && !this.run(`CREATE TEMP TABLE ${RECYCLE_TABLE} (unused)`).ok) return false;
+    if (!this.settled && !this.run(SETTLE_CREATE).ok) return false;
     this.settled = true;
-    return this.run(`DELETE FROM temp.${RECYCLE_TABLE} WHERE 0`).ok && this.db.getRowsModified() === 0;
+    return this.run(SETTLE_DELETE).ok && this.db.getRowsModified() === 0;
   }
 
   /** Ends the transaction the connection may hold (a run the explorer stopped part-way may hold one). */
@@ -200,6 +220,8 @@ export class LedgerFile {
   private readonly lent = new Set<LedgerConnection>();
   /** The holder's statements, prepared once (`holderStatement`). */
   private readonly holderStatements = new Map<string, Statement>();
+  /** The tables the statements of the holder and of every connection may have written since the ledger was new (`emptyAgain`). */
+  private readonly written = new WrittenTables();
   /** Whether the empty journal and WAL files beside the ledger file were made (`quieten`). */
   private quiet = false;
 
@@ -314,6 +336,10 @@ export class LedgerFile {
     }
     const db = new this.sql.Database();
     db.exec('PRAGMA trusted_schema=OFF');
+    // The connection's own main database is its alone and holds nothing, but every BEGIN IMMEDIATE
+    // opens a write transaction on it too, and locking a file afresh looks for its hot journal and WAL
+    // in sql.js's file system first. Held once taken, its lock is never taken again.
+    db.exec('PRAGMA main.locking_mode=EXCLUSIVE');
     const filename = filenameOf(this.holder);
     assert(typeof filename === 'string' && filename.length > 0, 'sql.js exposes the holder database filename');
     db.exec(`ATTACH '/${filename}' AS ledger`);
@@ -321,19 +347,20 @@ export class LedgerFile {
     // The file lives in sql.js's in-memory file system and reaches disk only through export():
     // an fsync there is a no-op that still crosses into JavaScript on every commit.
     db.exec('PRAGMA ledger.synchronous=OFF');
-    const connection = new LedgerConnection(name, db);
+    const connection = new LedgerConnection(name, db, this.written);
     this.connections.push(connection);
     this.lent.add(connection);
     return connection;
   }
 
   /**
-   * For the recycler: the rows made those of a new empty ledger (`EMPTY_AGAIN`), the schema untouched;
+   * For the recycler: the rows made those of a new empty ledger (`WrittenTables.emptying`), the schema untouched;
    * false when SQLite refused (the ledger is then closed for real).
    */
   emptyAgain(): boolean {
     try {
-      for (const sql of EMPTY_AGAIN) this.holderStatement(sql).run();
+      for (const sql of this.written.emptying()) this.holderStatement(sql).run();
+      this.written.clear();
       return true;
     } catch {
       return false;
@@ -392,6 +419,7 @@ export class LedgerFile {
    * transaction: one statement, its rows as `exec` gives them.
    */
   query(sql: string, params: StatementParams = []): Row[] {
+    this.written.note(tablesTouched(sql));
     const statement = this.holderStatement(sql);
     const kept = this.holderStatements.get(sql) === statement;
     try {
@@ -433,25 +461,95 @@ const RECYCLED_MAX = 4;
 /** The tables of `SCHEMA`, by name: what a recycled ledger empties. */
 const SCHEMA_TABLES = SCHEMA.map((statement) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1] as string);
 
-/**
- * What makes a used ledger's rows those of a new empty one (`LedgerFile.build`): every table of the
- * schema emptied, the AUTOINCREMENT counters gone (an effect's id starts at 1 again, as in a new
- * file), and the format row back. One transaction of the holder's.
- */
-const EMPTY_AGAIN: readonly string[] = [
+/** The tables of `SCHEMA` with an AUTOINCREMENT key: an insert into one writes its counter in `sqlite_sequence` too. */
+const COUNTED_TABLES = SCHEMA.filter((statement) => /\bAUTOINCREMENT\b/i.test(statement)).map(
+  (statement) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1] as string,
+);
+
+/** The first words of the statements that write no table but those they name (any other may write anything: `tablesTouched`). */
+const NAMING_VERBS = new Set([
+  'SELECT',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
   'BEGIN',
-  ...SCHEMA_TABLES.map((table) => `DELETE FROM ${table}`),
-  'DELETE FROM sqlite_sequence',
-  `INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`,
   'COMMIT',
-];
+  'END',
+  'ROLLBACK',
+  'SAVEPOINT',
+  'RELEASE',
+]);
+
+/** The ledger tables a statement may write, or null for any: see `tablesTouched`. */
+type Touches = readonly string[] | null;
+
+/**
+ * The ledger tables a statement may write, read off its SQL text: every table of the schema it names
+ * (whether it reads or writes it), with `sqlite_sequence` beside a table that counts its ids; null (any
+ * table) for a statement that does not begin with SELECT, INSERT, UPDATE, DELETE or a transaction's
+ * BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT or RELEASE. Those write only tables they name: a ledger has no
+ * trigger, view or foreign key that would write another (the schema is the lab's; `trusted_schema` is
+ * off), and SQLite itself writes only an AUTOINCREMENT counter. A name found inside other text (a
+ * string, a longer name) counts too: only ever one table too many.
+ */
+function tablesTouched(sql: string): Touches {
+  const text = sql.trimStart();
+  const verb = /^\w+/.exec(text)?.[0]?.toUpperCase() ?? '';
+  if (!NAMING_VERBS.has(verb)) return null;
+  const lower = text.toLowerCase();
+  const named = SCHEMA_TABLES.filter((table) => lower.includes(table));
+  if (COUNTED_TABLES.some((table) => named.includes(table)) || lower.includes('sqlite_sequence'))
+    named.push('sqlite_sequence');
+  return named;
+}
+
+/**
+ * The tables the statements on one ledger may have written since it was new: what `emptyAgain` empties
+ * (a table none wrote is as a new ledger has it already, and emptying it is a statement for nothing).
+ */
+class WrittenTables {
+  private readonly tables = new Set<string>();
+  /**
+   * Whether any other statement ran on the ledger (or a host took a connection's database): it may have
+   * left what writes tables unnamed (a TEMP trigger outlives the run), so from then on every table counts.
+   */
+  private all = false;
+
+  note(touches: Touches): void {
+    if (touches === null) this.all = true;
+    else for (const table of touches) this.tables.add(table);
+  }
+
+  /** The tables were emptied: none is written now. */
+  clear(): void {
+    this.tables.clear();
+  }
+
+  /**
+   * What makes the rows those of a new empty ledger (`LedgerFile.build`), in one transaction of the
+   * holder's: every written table of the schema emptied, the AUTOINCREMENT counters gone (an effect's id
+   * starts at 1 again, as in a new file), and the format row back; none when nothing was written.
+   */
+  emptying(): readonly string[] {
+    const emptied = [...SCHEMA_TABLES, 'sqlite_sequence'].filter((table) => this.all || this.tables.has(table));
+    if (emptied.length === 0) return [];
+    return [
+      'BEGIN',
+      ...emptied.map((table) => `DELETE FROM ${table}`),
+      ...(emptied.includes('lab_meta')
+        ? [`INSERT INTO lab_meta (name, value) VALUES ('format', '${LEDGER_FORMAT}')`]
+        : []),
+      'COMMIT',
+    ];
+  }
+}
 
 /**
  * New empty ledgers for a host that runs one ordering after another, each on a new empty ledger (the
  * explorer). Opening one is a holder database, a connection per party that ATTACHes it, and each
  * statement prepared again: most of a short run. A ledger given back here is made new instead: its
  * connections left without a transaction and with SQLite's change count at 0, and its rows made those
- * of a new empty ledger by SQLite itself (`EMPTY_AGAIN`, through the holder, so the connections
+ * of a new empty ledger by SQLite itself (`WrittenTables.emptying`, through the holder, so the connections
  * attached to it see the new rows at their next statement, as they would see another process's
  * commit). What a run reads from it is then what it reads from a new one: the same tables, the same
  * rows (a rowid or an AUTOINCREMENT id starts at 1 in an empty table, as in a new file), the same

@@ -131,9 +131,21 @@ export function fingerprint(operation: Operation, args: JsonObject): string {
   for (const field of bindingFields[operation]) assert(args[field] !== undefined, () => `${operation} needs ${field}`);
   const bound = boundJson[operation]((field) => canonicalJson(args[field] as JsonValue));
   const text = fingerprintJson((member) => (member === 'operation' ? canonicalJson(operation) : bound));
+  const known = FINGERPRINTS.get(text);
+  if (known !== undefined) return known;
   // sha256-uint8array hashes the string's UTF-8 bytes itself (no encoder, no copy) and writes the hex.
-  return createHash().update(text).digest('hex');
+  const hex = createHash().update(text).digest('hex');
+  if (FINGERPRINTS.size >= FINGERPRINTS_MAX) FINGERPRINTS.clear();
+  FINGERPRINTS.set(text, hex);
+  return hex;
 }
+
+/**
+ * The SHA-256 of each canonical text `fingerprint` hashed lately: a run hashes the same few intents
+ * (the explorer, every ordering's), and the hash is a function of the text alone.
+ */
+const FINGERPRINTS = new Map<string, string>();
+const FINGERPRINTS_MAX = 256;
 
 /**
  * RFC 8785 canonical JSON of an object whose member names are fixed and always present. JCS orders

@@ -75,6 +75,90 @@ describe('LedgerRecycler', () => {
     recycler.dispose();
   });
 
+  it('empties what the statements wrote, named or counted: every table as a new ledger has it, the format row kept, ids from 1 again', () => {
+    const fresh = LedgerFile.open(sql, null);
+    const tables = ['lab_meta', 'idempotency_keys', 'effects', 'executions', 'tasks', 'sqlite_sequence'];
+    const dump = (file: LedgerFile) => tables.map((table) => JSON.stringify(file.query(`SELECT * FROM ${table}`)));
+    const recycler = new LedgerRecycler();
+    const used = LedgerFile.open(sql, null, recycler);
+    const one = used.connect('conn-1');
+    // The lab's own kinds of statement: each names the table it writes; the effect's id also writes sqlite_sequence.
+    expect(one.run('BEGIN IMMEDIATE').ok).toBe(true);
+    expect(one.run(INSERT).ok).toBe(true);
+    expect(one.run(`INSERT INTO ledger.idempotency_keys VALUES ('k', 'charge', 'f', '{}', '1', 'conn-1', 0)`).ok).toBe(
+      true,
+    );
+    expect(one.run('COMMIT').ok).toBe(true);
+    // Through the holder too.
+    expect(
+      used.query(
+        `INSERT INTO tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES ('t', 'working', 0, 0, 1, 1) RETURNING task_id`,
+      ),
+    ).toEqual([{ task_id: 't' }]);
+    expect(dump(used)).not.toEqual(dump(fresh));
+    used.close();
+
+    const again = LedgerFile.open(sql, null, recycler);
+    expect(dump(again)).toEqual(dump(fresh));
+    const conn = again.connect('conn-1');
+    expect(conn).toBe(one);
+    expect(conn.run(`${INSERT} RETURNING effect_id`)).toMatchObject({ ok: true, rows: [{ effect_id: 1 }], changes: 1 });
+    again.close();
+    const third = LedgerFile.open(sql, null, recycler);
+    expect(dump(third)).toEqual(dump(fresh));
+    third.close();
+    fresh.close();
+    recycler.dispose();
+  });
+
+  it('a ledger on which other SQL ran is emptied whole ever after: a TEMP trigger outlives the run and writes a table no statement names', () => {
+    const recycler = new LedgerRecycler();
+    const used = LedgerFile.open(sql, null, recycler);
+    const one = used.connect('conn-1');
+    expect(
+      one.run(
+        `CREATE TEMP TRIGGER lab_test_writes_tasks AFTER INSERT ON ledger.effects BEGIN INSERT INTO ledger.tasks (task_id, status, created_at_ms, last_updated_at_ms, ttl_ms, poll_interval_ms) VALUES ('t' || NEW.effect_id, 'working', 0, 0, 1, 1); END`,
+      ).ok,
+    ).toBe(true);
+    used.close();
+    // No read of tasks in between (a statement naming it would count it written): a row the trigger left
+    // behind would make the next run's insert fail, its task id ('t1' again) taken.
+    for (let run = 0; run < 3; run += 1) {
+      const file = LedgerFile.open(sql, null, recycler);
+      const connection = file.connect('conn-1');
+      expect(connection).toBe(one);
+      expect(connection.run(INSERT)).toMatchObject({ ok: true, changes: 1 });
+      file.close();
+    }
+    const last = LedgerFile.open(sql, null, recycler);
+    expect(last.connect('conn-1').run(INSERT).ok).toBe(true);
+    expect(last.query('SELECT task_id FROM tasks')).toEqual([{ task_id: 't1' }]);
+    last.close();
+    // Exported, the ledger (and the connection with the trigger) is closed for real, not shelved.
+    const exported = LedgerFile.open(sql, null, recycler);
+    const bytes = exported.export();
+    exported.close();
+    const check = LedgerFile.open(sql, bytes);
+    expect(check.query('SELECT count(*) AS n FROM tasks')).toEqual([{ n: 0 }]);
+    check.close();
+    recycler.dispose();
+  });
+
+  it('a connection whose last write changed rows starts its next run with a change count of 0, as does one that wrote nothing', () => {
+    const recycler = new LedgerRecycler();
+    const used = LedgerFile.open(sql, null, recycler);
+    const one = used.connect('conn-1');
+    const two = used.connect('conn-2');
+    expect(one.run(INSERT)).toMatchObject({ ok: true, changes: 1 });
+    expect(two.run('SELECT count(*) AS n FROM ledger.effects')).toMatchObject({ ok: true, changes: 0 });
+    used.close();
+    const again = LedgerFile.open(sql, null, recycler);
+    expect(again.connect('conn-1').run('BEGIN IMMEDIATE')).toEqual({ ok: true, rows: [], changes: 0 });
+    expect(again.connect('conn-2').run('SELECT 1 AS one')).toEqual({ ok: true, rows: [{ one: 1 }], changes: 0 });
+    again.close();
+    recycler.dispose();
+  });
+
   it('a ledger given back (empty journal and WAL files beside it, LedgerFile.quieten) rolls back, commits and locks as a new one, and both files stay empty', () => {
     const recycler = new LedgerRecycler();
     const first = LedgerFile.open(sql, null, recycler);
