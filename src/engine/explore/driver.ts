@@ -184,12 +184,12 @@ export class Hash {
         return value ? TAG_TRUE : TAG_FALSE;
       case 'object':
         break;
+      // Left out of an object (`member`), null in an array. No event holds a bigint (JSON cannot write
+      // one); it is named so that every typeof is a case.
       case 'undefined':
       case 'function':
       case 'symbol':
-      // No event holds a bigint (JSON cannot write one); named so that every typeof is a case.
       case 'bigint':
-        // Left out of an object (`member`), null in an array.
         return TAG_NULL;
     }
     if (value === null) return TAG_NULL;
