@@ -17,6 +17,10 @@ import { findScenario } from '../src/scenarios/index';
 import { budgetMark, budgetSummary } from './budget';
 
 const REPEATS = 3;
+/** Warm-up before the measured repeats: at least this many explorations, and more until this long has passed. */
+const WARM_RUNS_MIN = 2;
+const WARM_RUNS_MAX = 200;
+const WARM_MS = 1_500;
 const STATES_PER_S_RACES = 50_000;
 const STATES_PER_S_LEDGER = 5_000;
 const TASK_WALL_MS = 10_000;
@@ -30,7 +34,7 @@ function median(values: number[]): number {
 
 const sql = await loadSqlJs();
 console.log(
-  `bench: explorer (every ordering, invariants after every event), median of ${REPEATS} after one unmeasured, reduction on | off, node ${process.version}`,
+  `bench: explorer (every ordering, invariants after every event), median of ${REPEATS} after warm-up (at least ${WARM_RUNS_MIN} unmeasured, more until ${WARM_MS} ms; "first": the first, cold), reduction on | off, node ${process.version}`,
 );
 
 interface Case {
@@ -46,6 +50,8 @@ interface Case {
 interface Measured {
   readonly result: ExploreResult;
   readonly ms: number;
+  /** The first of its explorations, unmeasured: the compiler's warm-up included. */
+  readonly firstMs: number;
   /** What the runs tried at their last choice, and how many were pruned (the last repeat's). */
   readonly runs: RunsByChoice;
 }
@@ -67,15 +73,26 @@ function exploreCounting(c: Case, reduction: boolean): { result: ExploreResult; 
 function measure(c: Case, reduction: boolean): Measured {
   const times: number[] = [];
   let last: { result: ExploreResult; runs: RunsByChoice } | null = null;
-  // One run unmeasured first: the side measured first would otherwise pay the compiler's warm-up alone.
+  // Unmeasured runs first, until the compilers have settled: a small exploration (A at 150 ms) ran 207,
+  // 161, 128, 154, 160, 68, 54, 53 ms in a fresh process, and sql.js's WebAssembly is still compiled in
+  // the background after the first ledger runs, so one warm-up measured the compilers. What the first
+  // exploration in a process costs is printed beside, as `first`.
+  const warmStarted = performance.now();
   exploreCounting(c, reduction);
+  const firstMs = performance.now() - warmStarted;
+  for (
+    let warm = 1;
+    warm < WARM_RUNS_MAX && (warm < WARM_RUNS_MIN || performance.now() - warmStarted < WARM_MS);
+    warm += 1
+  )
+    exploreCounting(c, reduction);
   for (let repeat = 0; repeat < REPEATS; repeat += 1) {
     const started = performance.now();
     last = exploreCounting(c, reduction);
     times.push(performance.now() - started);
   }
   const { result, runs } = last as { result: ExploreResult; runs: RunsByChoice };
-  return { result, runs, ms: median(times) };
+  return { result, runs, ms: median(times), firstMs };
 }
 
 /**
@@ -96,7 +113,7 @@ function reductionRatio(on: Measured, off: Measured): { ratio: number; same: boo
 const rate = (count: number, ms: number): number => Math.round(count / (ms / 1000));
 // States (what the figures count) and the runs made for them: a run goes on past the new states it meets.
 const figure = (m: Measured): string =>
-  `${String(m.result.states).padStart(6)} states (${String(m.runs.made).padStart(5)} runs) ${m.ms.toFixed(1).padStart(8)} ms ${rate(m.result.states, m.ms).toLocaleString('en-US').padStart(8)} states/s${m.result.complete ? '' : ' (cut)'}`;
+  `${String(m.result.states).padStart(6)} states (${String(m.runs.made).padStart(5)} runs) ${m.ms.toFixed(1).padStart(8)} ms ${rate(m.result.states, m.ms).toLocaleString('en-US').padStart(8)} states/s${m.result.complete ? '' : ' (cut)'} (first ${m.firstMs.toFixed(0)} ms)`;
 
 const cases: Case[] = [];
 for (const id of ['A', 'B', 'C', 'D']) {
