@@ -34,7 +34,7 @@ function median(values: number[]): number {
 
 const sql = await loadSqlJs();
 console.log(
-  `bench: explorer (every ordering, invariants after every event), median of ${REPEATS} after warm-up (at least ${WARM_RUNS_MIN} unmeasured, more until ${WARM_MS} ms; "first": the first, cold), reduction on | off, node ${process.version}`,
+  `bench: explorer (every ordering, invariants after every event), reduction on | off measured in turns: median of ${REPEATS} each after warm-up (at least ${WARM_RUNS_MIN} unmeasured each, more until ${WARM_MS} ms; "first": the first, cold), node ${process.version}`,
 );
 
 interface Case {
@@ -70,29 +70,62 @@ function exploreCounting(c: Case, reduction: boolean): { result: ExploreResult; 
   return { result: exploration.result(), runs: exploration.runsByChoice() };
 }
 
-function measure(c: Case, reduction: boolean): Measured {
-  const times: number[] = [];
-  let last: { result: ExploreResult; runs: RunsByChoice } | null = null;
+/**
+ * One case with the reduction on and off, measured in turns: warm-up explorations of both sides
+ * alternated (at least `WARM_RUNS_MIN` each, more until `WARM_MS`), then `REPEATS` rounds of one
+ * measured exploration of each side, the side that goes first swapped every round; each side's figure
+ * is its median. Measured one side after the other, the side measured first read up to 1.8 times slower
+ * on A–D's small explorations than the other: what was timed was how warm the process was, not the
+ * reduction.
+ */
+function measurePair(c: Case): { on: Measured; off: Measured } {
+  const times = { on: [] as number[], off: [] as number[] };
+  const first = { on: 0, off: 0 };
+  const last: {
+    on?: { result: ExploreResult; runs: RunsByChoice };
+    off?: { result: ExploreResult; runs: RunsByChoice };
+  } = {};
+  const side = (reduction: boolean): 'on' | 'off' => (reduction ? 'on' : 'off');
+  const timed = (reduction: boolean, record: boolean): number => {
+    const started = performance.now();
+    const done = exploreCounting(c, reduction);
+    const ms = performance.now() - started;
+    if (record) {
+      times[side(reduction)].push(ms);
+      last[side(reduction)] = done;
+    }
+    return ms;
+  };
   // Unmeasured runs first, until the compilers have settled: a small exploration (A at 150 ms) ran 207,
   // 161, 128, 154, 160, 68, 54, 53 ms in a fresh process, and sql.js's WebAssembly is still compiled in
-  // the background after the first ledger runs, so one warm-up measured the compilers. What the first
-  // exploration in a process costs is printed beside, as `first`.
+  // the background after the first ledger runs. What the first exploration of each side costs (the
+  // first, cold, of the process for the side measured first) is printed beside, as `first`.
   const warmStarted = performance.now();
-  exploreCounting(c, reduction);
-  const firstMs = performance.now() - warmStarted;
+  first.on = timed(true, false);
+  first.off = timed(false, false);
   for (
     let warm = 1;
     warm < WARM_RUNS_MAX && (warm < WARM_RUNS_MIN || performance.now() - warmStarted < WARM_MS);
     warm += 1
-  )
-    exploreCounting(c, reduction);
-  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
-    const started = performance.now();
-    last = exploreCounting(c, reduction);
-    times.push(performance.now() - started);
+  ) {
+    timed(true, false);
+    timed(false, false);
   }
-  const { result, runs } = last as { result: ExploreResult; runs: RunsByChoice };
-  return { result, runs, ms: median(times), firstMs };
+  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
+    const onFirst = repeat % 2 === 0;
+    timed(onFirst, true);
+    timed(!onFirst, true);
+  }
+  const measured = (reduction: boolean): Measured => {
+    const done = last[side(reduction)] as { result: ExploreResult; runs: RunsByChoice };
+    return {
+      result: done.result,
+      runs: done.runs,
+      ms: median(times[side(reduction)]),
+      firstMs: first[side(reduction)],
+    };
+  };
+  return { on: measured(true), off: measured(false) };
 }
 
 /**
@@ -138,8 +171,7 @@ const span = (values: readonly number[]): string =>
 
 let allUnder = true;
 for (const c of cases) {
-  const on = measure(c, true);
-  const off = measure(c, false);
+  const { on, off } = measurePair(c);
   if (c.goal === STATES_PER_S_RACES) {
     racesOn.push(rate(on.result.states, on.ms));
     racesOff.push(rate(off.result.states, off.ms));
@@ -171,8 +203,7 @@ console.log(
 for (const id of ['A', 'B', 'C', 'D']) {
   for (const transport of ['stdio', 'http'] as const) {
     const c: Case = { id, transport, settings: { latencyJitterMs: 300 }, target: false };
-    const on = measure(c, true);
-    const off = measure(c, false);
+    const { on, off } = measurePair(c);
     const { ratio, same, text } = reductionRatio(on, off);
     ratios.push({ ratio, same });
     const name = `${id} ${transport} latencyJitterMs=300`;
