@@ -269,7 +269,10 @@ class InFlight {
  * What the wire uses of a model's log: one that takes at least the wire's own events. A model's log
  * takes its own events too, and is this whatever they are, so the wire needs no cast to record.
  */
-export type WireLog = Pick<EventLog<Unstamped<WireEvent>>, 'count' | 'stamp' | 'append' | 'record' | 'keepText'>;
+export type WireLog = Pick<
+  EventLog<Unstamped<WireEvent>>,
+  'count' | 'stamp' | 'append' | 'record' | 'keepText' | 'recording'
+>;
 
 /**
  * Carries JSON-RPC messages between the sides with a per-message latency plus seeded jitter. A
@@ -421,21 +424,38 @@ export class Wire {
         () => `${channelName}: a client POSTs only requests and notifications on Streamable HTTP`,
       );
     if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
-      // The hot path: a plain message is one object, built with its stamps.
-      // The hot path: a plain message is one object, built with its stamps.
+      // The hot path: a plain message is one object, built with its stamps. A recorded run keeps plain
+      // objects (its transcript is data, cloned and compared as such); a run that keeps nothing makes
+      // a `SentMessage`, which V8 does not pretenure.
       const stamp = this.log.stamp();
-      const sent: MessageEvent = new SentMessage(
-        stamp.seq,
-        stamp.atMs,
-        stamp.causeSeq,
-        'message',
-        from,
-        to,
-        channelName,
-        message,
-        arrivesAtMs,
-      );
-      if (headers !== null) sent.headers = headers;
+      let sent: MessageEvent;
+      if (this.log.recording)
+        sent = {
+          seq: stamp.seq,
+          atMs: stamp.atMs,
+          causeSeq: stamp.causeSeq,
+          kind: 'message',
+          from,
+          to,
+          channel: channelName,
+          message,
+          arrivesAtMs,
+          ...(headers === null ? {} : { headers }),
+        };
+      else {
+        sent = new SentMessage(
+          stamp.seq,
+          stamp.atMs,
+          stamp.causeSeq,
+          'message',
+          from,
+          to,
+          channelName,
+          message,
+          arrivesAtMs,
+        );
+        if (headers !== null) sent.headers = headers;
+      }
       event = this.log.append(sent);
     } else {
       event = this.log.record({
