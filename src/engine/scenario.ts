@@ -1,5 +1,6 @@
 import { resolveSettings, type SettingsSpec } from './core/settings';
-import { checkSeed, checkTransport, DEFAULT_SEED, type Model, type RunOptions } from './core/model';
+import { checkSeed, checkTransport, DEFAULT_SEED, type Model, type ResolvedRun, type RunOptions } from './core/model';
+import type { Settings, Transport } from './core/transcript';
 import { PROTOCOL_VERSION } from './mcp/protocol';
 import { requestRaceModel } from './models/request-race/requestRace';
 import type { RequestRaceScenario } from './models/request-race/types';
@@ -104,6 +105,26 @@ function executeWithFaults<T>(faults: readonly MessageFault[], execute: () => T)
   }
 }
 
+/**
+ * The run a model executes, made by `new` rather than written as an object literal: it lives as long
+ * as the run and holds its chooser (an explorer's driver, and through it the run), and V8 came to
+ * allocate such literals in its old generation, where a dead one kept its run alive through the
+ * young-generation collections after it. Its fields are the literal's, in its order.
+ */
+class OneRun implements ResolvedRun {
+  constructor(
+    readonly transport: Transport,
+    readonly seed: number,
+    readonly settings: Settings,
+    readonly chooser: ResolvedRun['chooser'],
+    readonly trace: ResolvedRun['trace'],
+    readonly ledger: ResolvedRun['ledger'],
+    readonly record: ResolvedRun['record'],
+    readonly faults: readonly MessageFault[],
+    readonly components: ResolvedRun['components'],
+  ) {}
+}
+
 export function runScenario<S extends Scenario>(scenario: S, options: RunOptions = {}): TranscriptOf<S> {
   return scenarioRunner(scenario, options)(options);
 }
@@ -128,17 +149,20 @@ export function scenarioRunner<S extends Scenario>(scenario: S, options: RunOpti
     const settings = { ...resolved };
     const replay = run.schedule === undefined ? null : replaySchedule(run.schedule);
     const { events, outcome } = executeWithFaults(faults, () =>
-      model.execute(scenario, {
-        transport,
-        seed,
-        settings,
-        chooser: replay?.chooser ?? run.chooser,
-        trace: options.trace,
-        ledger: options.ledger,
-        record: options.record,
-        faults,
-        components: run.components,
-      }),
+      model.execute(
+        scenario,
+        new OneRun(
+          transport,
+          seed,
+          settings,
+          replay?.chooser ?? run.chooser,
+          options.trace,
+          options.ledger,
+          options.record,
+          faults,
+          run.components,
+        ),
+      ),
     );
     replay?.finish();
     const transcript: TranscriptOf<S> = {

@@ -66,6 +66,9 @@ export interface DueEvent {
  */
 export type Chooser = (candidates: readonly DueEvent[]) => number;
 
+/** What `Scheduler.beingChosen` holds while no chooser looks: one empty list for every scheduler. */
+const NONE_BEING_CHOSEN: readonly QueuedEvent[] = Object.freeze([]);
+
 /** The default: the event scheduled first runs first. */
 export const insertionOrder: Chooser = () => 0;
 
@@ -155,7 +158,7 @@ export class Scheduler {
   /** Events queued and neither run nor withdrawn (withdrawn ones stay in the heap until they reach its head). */
   private live = 0;
   /** The same-instant candidates while the chooser picks among them (popped, not yet pushed back). */
-  private beingChosen: readonly QueuedEvent[] = [];
+  private beingChosen: readonly QueuedEvent[] = NONE_BEING_CHOSEN;
   private readonly chooser: Chooser;
   /** The explorer's hooks when the chooser is an explorer's; null otherwise. */
   readonly explorer: ExplorerHooks | null;
@@ -266,9 +269,10 @@ export class Scheduler {
   private popChosen(): QueuedEvent | undefined {
     const first = this.popLive();
     if (first === undefined || this.chooser === insertionOrder) return first;
+    // Most steps have one event due: the candidates' array is made only when a second one is.
+    if (this.peekLive()?.atMs !== first.atMs) return first;
     const candidates: QueuedEvent[] = [first];
     while (this.peekLive()?.atMs === first.atMs) candidates.push(this.popLive() as QueuedEvent);
-    if (candidates.length === 1) return first;
     this.choicesMade += 1;
     // While the chooser looks, the candidates are out of the heap but still queued (an explorer reads the queue then).
     this.beingChosen = candidates;
@@ -276,7 +280,7 @@ export class Scheduler {
     try {
       index = this.chooser(candidates);
     } finally {
-      this.beingChosen = [];
+      this.beingChosen = NONE_BEING_CHOSEN;
     }
     assert(Number.isInteger(index), () => `chooser returned a non-integer ${index}`);
     assert(

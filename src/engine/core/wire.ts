@@ -204,34 +204,75 @@ export interface SendOptions {
   readonly duplicateOf?: number;
 }
 
-/** One FIFO channel, `${channel}:${sender}`: when its last message arrives, what is on it, whether its stream dropped. */
-interface Channel {
-  readonly key: string;
-  lastArrivalMs: number;
-  /** Its messages held or scheduled, oldest first. */
-  readonly inFlight: InFlight[];
-  /** Set when its stream dropped (a stream-drop fault): whatever is sent on it is lost, for this reason. */
-  dropped: string | null;
+/**
+ * A plain message's event (no fault, not malformed, not a copy), made by `new` rather than written as
+ * an object literal: V8 came to allocate that literal straight in its old generation (allocation-site
+ * pretenuring: the invariant checker keeps a run's messages to its end), where each dead one kept its
+ * JSON-RPC message alive through the young-generation collections after it, and the literals that
+ * build messages came to be allocated old in turn. Instances of a class are allocated young. Its
+ * fields are the transcript's, in the transcript's order (JSON writes them so); `headers` follows
+ * when the message has them.
+ */
+class SentMessage implements MessageEvent {
+  constructor(
+    public seq: number,
+    public atMs: number,
+    public causeSeq: number | null,
+    public kind: 'message',
+    public from: Side,
+    public to: Side,
+    public channel: string,
+    public message: JsonRpcMessage,
+    public arrivesAtMs: number,
+  ) {}
 }
 
-interface InFlight {
-  readonly event: MessageEvent;
-  readonly deliver: Delivery;
-  readonly channel: Channel;
-  summaryText: string | null;
-  handle: EventHandle | null;
+/** One FIFO channel, `${channel}:${sender}`: when its last message arrives, what is on it, whether its stream dropped. */
+/*
+ * A channel and a message in flight are made by `new`, not written as object literals, as the sent
+ * message's event is (see `SentMessage`): both live as long as a run's messages travel and reach,
+ * through the receivers' deliveries, the whole run. A literal's allocation site that V8 comes to
+ * pretenure put each in the old generation, where a dead one kept its run alive through the
+ * young-generation collections after it.
+ */
+class Channel {
+  lastArrivalMs = 0;
+  /** Its messages held or scheduled, oldest first (`Array.of`, not a literal: see `BinaryHeap.items`). */
+  readonly inFlight: InFlight[] = Array.of<InFlight>();
+  /** Set when its stream dropped (a stream-drop fault): whatever is sent on it is lost, for this reason. */
+  dropped: string | null = null;
+
+  constructor(
+    readonly key: string,
+    /** The channel's name (`key` without its sender). */
+    readonly name: string,
+  ) {}
+}
+
+class InFlight {
+  handle: EventHandle | null = null;
   /** The causal context when its delivery was scheduled (its message, or what released it). */
-  cause: number | null;
-  state: 'held' | 'scheduled' | 'delivered' | 'lost';
+  cause: number | null = null;
+  state: 'held' | 'scheduled' | 'delivered' | 'lost' = 'held';
   /** What runs right after the receiver took it (what the receiver can do only once it read it); null: nothing. */
-  then: (() => void)[] | null;
+  then: (() => void)[] | null = null;
+
+  constructor(
+    readonly event: MessageEvent,
+    readonly deliver: Delivery,
+    readonly channel: Channel,
+    public summaryText: string | null,
+  ) {}
 }
 
 /**
  * What the wire uses of a model's log: one that takes at least the wire's own events. A model's log
  * takes its own events too, and is this whatever they are, so the wire needs no cast to record.
  */
-export type WireLog = Pick<EventLog<Unstamped<WireEvent>>, 'count' | 'stamp' | 'append' | 'record' | 'keepText'>;
+export type WireLog = Pick<
+  EventLog<Unstamped<WireEvent>>,
+  'count' | 'stamp' | 'append' | 'record' | 'keepText' | 'recording'
+>;
 
 /**
  * Carries JSON-RPC messages between the sides with a per-message latency plus seeded jitter. A
@@ -252,13 +293,20 @@ export type WireLog = Pick<EventLog<Unstamped<WireEvent>>, 'count' | 'stamp' | '
 export class Wire {
   /** Every channel by its key, `${channel}:${sender}`. */
   private readonly channels = new Map<string, Channel>();
-  /** The same channels by name, per sender (what `send` looks up). */
-  private readonly channelsFrom: Record<Side, Map<string, Channel>> = { client: new Map(), server: new Map() };
+  /**
+   * The channel each side sent on last (what `send` looks at first): a side sends on one channel run
+   * after run (stdio, or a request's SSE stream), so most sends find theirs here and build no key.
+   */
+  private lastFromClient: Channel | null = null;
+  private lastFromServer: Channel | null = null;
   private readonly requestsOpen = new Map<string, MessageEvent>();
   private readonly requestIdsUsed = new Set<string>();
-  /** Faults by the seq of the message they hit, and the ones a message met (what `assertFaultsApplied` checks). */
-  private readonly faults = new Map<number, MessageFault>();
-  private readonly faultsApplied = new Set<number>();
+  /**
+   * Faults by the seq of the message they hit, and the ones a message met (what `assertFaultsApplied`
+   * checks); null in a run without faults, which most runs are (an explorer makes a wire per ordering).
+   */
+  private readonly faults: Map<number, MessageFault> | null = null;
+  private readonly faultsApplied: Set<number> | null = null;
   /** How the model's server restarts after a crash fault (from its SQLite file); null: it keeps no file. */
   crashRestart: ((seq: number) => void) | null = null;
   /** Streamable HTTP: every client message is its own POST, and its event records that POST's request headers. */
@@ -272,15 +320,21 @@ export class Wire {
     private readonly summarize: (message: JsonRpcMessage) => string,
     faults: readonly MessageFault[] = [],
   ) {
+    if (faults.length === 0) return;
+    const bySeq = new Map<number, MessageFault>();
     for (const fault of faults) {
-      assert(!this.faults.has(fault.seq), () => `two faults name message ${fault.seq}`);
-      this.faults.set(fault.seq, fault);
+      assert(!bySeq.has(fault.seq), () => `two faults name message ${fault.seq}`);
+      bySeq.set(fault.seq, fault);
     }
+    this.faults = bySeq;
+    this.faultsApplied = new Set<number>();
   }
 
   /** Throws LAB023 naming each fault that hit no message (its seq is not a message of this run). */
   assertFaultsApplied(): void {
-    const missed = [...this.faults.values()].filter((fault) => !this.faultsApplied.has(fault.seq));
+    const { faults, faultsApplied } = this;
+    if (faults === null || faultsApplied === null) return;
+    const missed = [...faults.values()].filter((fault) => !faultsApplied.has(fault.seq));
     if (missed.length === 0) return;
     throw new LabError(
       'LAB023',
@@ -288,28 +342,28 @@ export class Wire {
     );
   }
 
-  private channelByKey(key: string): Channel {
+  private channelByKey(key: string, name: string): Channel {
     let channel = this.channels.get(key);
     if (channel === undefined) {
-      channel = { key, lastArrivalMs: 0, inFlight: [], dropped: null };
+      channel = new Channel(key, name);
       this.channels.set(key, channel);
     }
     return channel;
   }
 
   private channelOf(name: string, from: Side): Channel {
-    const byName = this.channelsFrom[from];
-    let channel = byName.get(name);
-    if (channel === undefined) {
-      channel = this.channelByKey(`${name}:${from}`);
-      byName.set(name, channel);
-    }
+    const last = from === 'client' ? this.lastFromClient : this.lastFromServer;
+    if (last !== null && last.name === name) return last;
+    const channel = this.channelByKey(`${name}:${from}`, name);
+    if (from === 'client') this.lastFromClient = channel;
+    else this.lastFromServer = channel;
     return channel;
   }
 
   /** When something sent now on `channelKey` arrives: latency plus jitter, never before the channel's previous message. */
   arrivalMs(channelKey: string): number {
-    return this.arrivalOn(this.channelByKey(channelKey));
+    const name = channelKey.slice(0, channelKey.lastIndexOf(':'));
+    return this.arrivalOn(this.channelByKey(channelKey, name));
   }
 
   private arrivalOn(channel: Channel): number {
@@ -351,10 +405,10 @@ export class Wire {
     const to: Side = from === 'client' ? 'server' : 'client';
     const channel = this.channelOf(channelName, from);
     // The seq this message's event gets: what a fault names.
-    const fault = this.faults.size === 0 ? undefined : this.faults.get(this.log.count);
+    const fault = this.faults === null ? undefined : this.faults.get(this.log.count);
     // Which message a fault hits is counted over every event: no send commutes with anything then.
-    if (this.faults.size > 0) this.scheduler.explorer?.touch?.('*');
-    if (fault !== undefined) this.faultsApplied.add(fault.seq);
+    if (this.faults !== null) this.scheduler.explorer?.touch?.('*');
+    if (fault !== undefined) this.faultsApplied?.add(fault.seq);
     let arrivesAtMs = this.arrivalOn(channel);
     if (fault?.kind === 'delay') {
       // Delayed: it arrives later, and its channel keeps its order behind it.
@@ -370,20 +424,39 @@ export class Wire {
         () => `${channelName}: a client POSTs only requests and notifications on Streamable HTTP`,
       );
     if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
-      // The hot path: a plain message is one object, built with its stamps.
+      // The hot path: a plain message is one object, built with its stamps. A recorded run keeps plain
+      // objects (its transcript is data, cloned and compared as such); a run that keeps nothing makes
+      // a `SentMessage`, which V8 does not pretenure.
       const stamp = this.log.stamp();
-      event = this.log.append({
-        seq: stamp.seq,
-        atMs: stamp.atMs,
-        causeSeq: stamp.causeSeq,
-        kind: 'message',
-        from,
-        to,
-        channel: channelName,
-        message,
-        arrivesAtMs,
-        ...(headers === null ? {} : { headers }),
-      } satisfies MessageEvent);
+      let sent: MessageEvent;
+      if (this.log.recording)
+        sent = {
+          seq: stamp.seq,
+          atMs: stamp.atMs,
+          causeSeq: stamp.causeSeq,
+          kind: 'message',
+          from,
+          to,
+          channel: channelName,
+          message,
+          arrivesAtMs,
+          ...(headers === null ? {} : { headers }),
+        };
+      else {
+        sent = new SentMessage(
+          stamp.seq,
+          stamp.atMs,
+          stamp.causeSeq,
+          'message',
+          from,
+          to,
+          channelName,
+          message,
+          arrivesAtMs,
+        );
+        if (headers !== null) sent.headers = headers;
+      }
+      event = this.log.append(sent);
     } else {
       event = this.log.record({
         kind: 'message',
@@ -416,16 +489,7 @@ export class Wire {
       event.reason = lost;
       return event;
     }
-    const flight: InFlight = {
-      event,
-      deliver,
-      channel,
-      summaryText: options.summary ?? null,
-      handle: null,
-      state: 'held',
-      cause: null,
-      then: null,
-    };
+    const flight = new InFlight(event, deliver, channel, options.summary ?? null);
     // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
     if (options.held !== true && Wire.holds(channel)) {
       fail(
@@ -473,7 +537,7 @@ export class Wire {
       () => `message #${event.seq} is not on its way`,
     );
     this.scheduler.explorer?.touch?.(flight.channel.key);
-    (flight.then ??= []).push(action);
+    (flight.then ??= Array.of<() => void>()).push(action);
   }
 
   /** The message never arrives: what carried it went away. Returns false if it already arrived. */

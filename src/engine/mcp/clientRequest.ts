@@ -56,13 +56,30 @@ export class ClientRequest {
   private cancelledAtMs: number | null = null;
   /** A student's deadlines, made at the start when the run brings them. */
   private student: ComponentDeadlines | null = null;
+  /**
+   * The options, read into fields: the caller's object literal, kept for the run, held `onDeadline` and
+   * so the run, and V8 came to allocate such literals in its old generation, where a dead one kept its
+   * run alive through the young-generation collections after it.
+   */
+  private readonly idleTimeoutMs: number;
+  private readonly maxTimeoutMs: number;
+  private readonly progressToken: ProgressToken | null;
+  private readonly progressResetsMax: boolean;
+  private readonly views: boolean;
+  private readonly components: Components | undefined;
 
   constructor(
     private readonly sim: CallSim,
     private readonly coordinator: RequestCoordinator,
     readonly id: RequestId,
-    private readonly options: ClientRequestOptions,
+    options: ClientRequestOptions,
   ) {
+    this.idleTimeoutMs = options.idleTimeoutMs;
+    this.maxTimeoutMs = options.maxTimeoutMs;
+    this.progressToken = options.progressToken;
+    this.progressResetsMax = options.progressResetsMax === true;
+    this.views = options.views === true;
+    this.components = options.components;
     this.deadlines = new ClientDeadlines(sim, coordinator, id, options.onDeadline);
   }
 
@@ -83,7 +100,7 @@ export class ClientRequest {
 
   /** RC-1: the client calls tool `name` now: the request starts and goes on the wire; `deliver` is the server's reception. The caller arms the deadlines it keeps. */
   callTool(name: string, args: JsonObject, deliver: Delivery): MessageEvent {
-    const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, components } = this.options;
+    const { idleTimeoutMs, maxTimeoutMs, progressToken, progressResetsMax, components } = this;
     const factory = components?.deadlines;
     // A student's deadlines may move the maximum: the coordinator then follows them rather than refuse it.
     this.coordinator.start(this.id, {
@@ -91,7 +108,7 @@ export class ClientRequest {
       progressToken,
       idleTimeoutMs,
       maxTimeoutMs,
-      progressResetsMax: progressResetsMax === true || factory !== undefined,
+      progressResetsMax: progressResetsMax || factory !== undefined,
     });
     this.sim.record({ kind: 'request-started', requestId: this.id, idleTimeoutMs, maxTimeoutMs, progressToken });
     if (factory !== undefined && components !== undefined) {
@@ -118,7 +135,7 @@ export class ClientRequest {
       this.deadlines.followComponent(resetReason);
       return null;
     }
-    if (this.options.progressResetsMax === true) this.deadlines.resetBothFailureMode(resetReason);
+    if (this.progressResetsMax) this.deadlines.resetBothFailureMode(resetReason);
     else this.deadlines.resetIdle(resetReason);
     return null;
   }
@@ -224,22 +241,15 @@ export class ClientRequest {
     const record = this.coordinator.get(this.id);
     assert(record !== undefined, 'the request started before its deadlines are followed');
     const nowMs = this.sim.nowMs;
-    const { idleTimeoutMs, maxTimeoutMs } = this.options;
-    if (due.idle === null) this.deadlines.absent.add('idle');
-    else {
-      this.deadlines.absent.delete('idle');
+    const { idleTimeoutMs, maxTimeoutMs } = this;
+    this.deadlines.markAbsent('idle', due.idle === null);
+    if (due.idle !== null)
       record.lastActivityAtMs = Math.min(Math.max(due.idle, nowMs), nowMs + idleTimeoutMs) - idleTimeoutMs;
-    }
-    if (due.max === null) {
-      this.deadlines.absent.add('max');
-      record.maxOriginMs = Number.POSITIVE_INFINITY;
-    } else {
-      this.deadlines.absent.delete('max');
-      record.maxOriginMs = Math.max(due.max, nowMs) - maxTimeoutMs;
-    }
+    this.deadlines.markAbsent('max', due.max === null);
+    record.maxOriginMs = due.max === null ? Number.POSITIVE_INFINITY : Math.max(due.max, nowMs) - maxTimeoutMs;
   }
 
   private noteViews(): void {
-    if (this.options.views === true) noteViews(this.sim, this.coordinator, this.id, 'client');
+    if (this.views) noteViews(this.sim, this.coordinator, this.id, 'client');
   }
 }

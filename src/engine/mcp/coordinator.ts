@@ -70,7 +70,8 @@ const refuse = (reason: string): Verdict => ({ accepted: false, reason });
 
 export class RequestCoordinator {
   private readonly records = new Map<RequestId, RequestRecord>();
-  private readonly listenStreams = new Set<RequestId>();
+  /** The open `subscriptions/listen` calls; null until the first opens (most runs have none). */
+  private listenStreams: Set<RequestId> | null = null;
   private lastId: RequestId | null = null;
   private lastRecord: RequestRecord | undefined = undefined;
   /** Exploring with the partial-order reduction: names the coordinator in the running event's footprint; null otherwise. */
@@ -327,8 +328,7 @@ export class RequestCoordinator {
         ...refuse(`the server never received request ${JSON.stringify(requestId)}, so it knows no such id`),
         requestId,
       };
-    if (this.listenStreams.has(RequestCoordinator.key(requestId)))
-      this.listenStreams.delete(RequestCoordinator.key(requestId));
+    this.listenStreams?.delete(RequestCoordinator.key(requestId));
     if (record.server !== 'active')
       return {
         ...refuse(
@@ -377,7 +377,7 @@ export class RequestCoordinator {
       idleTimeoutMs: Number.MAX_SAFE_INTEGER,
       maxTimeoutMs: Number.MAX_SAFE_INTEGER,
     });
-    this.listenStreams.add(RequestCoordinator.key(id));
+    (this.listenStreams ??= new Set<RequestId>()).add(RequestCoordinator.key(id));
   }
 
   /**
@@ -388,12 +388,12 @@ export class RequestCoordinator {
   serverEndListen(id: RequestId, atMs: number): Verdict {
     this.touch?.();
     const key = RequestCoordinator.key(id);
-    if (!this.listenStreams.has(key))
+    if (this.listenStreams?.has(key) !== true)
       return refuse(
         `request ${JSON.stringify(id)} is not an open subscriptions/listen call; servers MUST NOT cancel other requests`,
       );
     const record = this.must(id);
-    this.listenStreams.delete(key);
+    this.listenStreams?.delete(key);
     record.server = 'cancelled';
     record.serverEndedAtMs = atMs;
     record.client = 'settled';

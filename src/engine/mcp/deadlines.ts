@@ -21,15 +21,28 @@ export interface McpSim {
   componentClock(): ComponentClock;
 }
 
+/** Both deadlines, in the order they are disarmed and followed (one list, not one made per call). */
+const DEADLINES: readonly DeadlineName[] = ['idle', 'max'];
+
 /**
  * The client's two deadlines for one request (RC-1, RC-2): the idle deadline that useful activity
  * resets and the maximum that nothing moves. Each arm, reset, disarm and firing is recorded; the
  * model decides what firing means (abandon, then the transport's cancellation signal).
  */
 export class ClientDeadlines {
-  private readonly handles: Partial<Record<DeadlineName, EventHandle>> = {};
-  /** Deadlines a student's component said the request does not have (null): never armed (see followComponent). */
-  readonly absent = new Set<DeadlineName>();
+  /**
+   * Each deadline's queued firing while armed. Two fields, not a record written as `{}`: that literal
+   * lives as long as the request and holds its queued events, and through them the run; V8 came to
+   * allocate such literals in its old generation, where a dead one kept its run alive.
+   */
+  private idleHandle: EventHandle | undefined = undefined;
+  private maxHandle: EventHandle | undefined = undefined;
+  /**
+   * Whether a student's component said the request has no idle (no maximum) deadline (null): never armed
+   * (see followComponent). Two flags, not a set: every run of every request makes its deadlines.
+   */
+  private idleAbsent = false;
+  private maxAbsent = false;
 
   constructor(
     private readonly sim: McpSim,
@@ -43,9 +56,28 @@ export class ClientDeadlines {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'armed', idleReason);
   }
 
+  /** A student's component answered no such deadline (`absent`), or answered one again. */
+  markAbsent(deadline: DeadlineName, absent: boolean): void {
+    if (deadline === 'idle') this.idleAbsent = absent;
+    else this.maxAbsent = absent;
+  }
+
+  private handle(deadline: DeadlineName): EventHandle | undefined {
+    return deadline === 'idle' ? this.idleHandle : this.maxHandle;
+  }
+
+  private setHandle(deadline: DeadlineName, handle: EventHandle | undefined): void {
+    if (deadline === 'idle') this.idleHandle = handle;
+    else this.maxHandle = handle;
+  }
+
+  private absent(deadline: DeadlineName): boolean {
+    return deadline === 'idle' ? this.idleAbsent : this.maxAbsent;
+  }
+
   /** Whether a deadline is still armed. */
   armed(deadline: DeadlineName): boolean {
-    return this.handles[deadline] !== undefined;
+    return this.handle(deadline) !== undefined;
   }
 
   /** Arms both deadlines from the coordinator's due times (at the request's start). */
@@ -58,7 +90,7 @@ export class ClientDeadlines {
   resetIdle(reason: string): void {
     this.arm('idle', this.coordinator.idleDueAtMs(this.requestId), 'reset', reason);
     // Paired with the coordinator (RC-2): the maximum the scheduler holds is still the one fixed at the start.
-    const max = this.handles.max;
+    const max = this.maxHandle;
     if (max !== undefined && max.atMs !== this.coordinator.maxDueAtMs(this.requestId))
       fail(`the armed maximum (${max.atMs} ms) drifted from the request's fixed maximum`);
   }
@@ -84,13 +116,13 @@ export class ClientDeadlines {
    * the component moved it), and one the component answered none for is disarmed.
    */
   followComponent(reason: string): void {
-    for (const deadline of ['idle', 'max'] as const) {
-      const handle = this.handles[deadline];
+    for (const deadline of DEADLINES) {
+      const handle = this.handle(deadline);
       const dueAtMs =
         deadline === 'idle'
           ? this.coordinator.idleDueAtMs(this.requestId)
           : this.coordinator.maxDueAtMs(this.requestId);
-      if (this.absent.has(deadline) || handle === undefined || handle.atMs !== dueAtMs)
+      if (this.absent(deadline) || handle === undefined || handle.atMs !== dueAtMs)
         this.arm(
           deadline,
           dueAtMs,
@@ -102,12 +134,12 @@ export class ClientDeadlines {
 
   /** When the idle deadline is due, if armed. */
   idleDueAtMs(): number | undefined {
-    return this.handles.idle?.atMs;
+    return this.idleHandle?.atMs;
   }
 
   disarm(reason: string): void {
-    for (const deadline of ['idle', 'max'] as const) {
-      const handle = this.handles[deadline];
+    for (const deadline of DEADLINES) {
+      const handle = this.handle(deadline);
       if (handle === undefined) continue;
       if (this.sim.cancel(handle))
         this.sim.record({
@@ -118,13 +150,13 @@ export class ClientDeadlines {
           dueAtMs: handle.atMs,
           reason,
         });
-      delete this.handles[deadline];
+      this.setHandle(deadline, undefined);
     }
   }
 
   /** Marks a deadline fired (the coordinator chose which); records it. */
   fired(deadline: DeadlineName, reason: string): void {
-    delete this.handles[deadline];
+    this.setHandle(deadline, undefined);
     this.sim.record({
       kind: 'deadline',
       requestId: this.requestId,
@@ -136,9 +168,9 @@ export class ClientDeadlines {
   }
 
   private arm(deadline: DeadlineName, dueAtMs: number, action: 'armed' | 'reset', reason: string): void {
-    if (this.absent.has(deadline)) {
+    if (this.absent(deadline)) {
       // A student's component answered no such deadline: nothing is armed (what was armed goes).
-      const handle = this.handles[deadline];
+      const handle = this.handle(deadline);
       if (handle !== undefined && this.sim.cancel(handle))
         this.sim.record({
           kind: 'deadline',
@@ -148,12 +180,12 @@ export class ClientDeadlines {
           dueAtMs: handle.atMs,
           reason: `${reason}; the student's deadlines answered no ${deadline} deadline`,
         });
-      delete this.handles[deadline];
+      this.setHandle(deadline, undefined);
       return;
     }
     if (!(dueAtMs >= this.sim.nowMs))
       fail(`the ${deadline} deadline is due at ${dueAtMs} ms, before now (${this.sim.nowMs} ms)`);
-    this.sim.cancel(this.handles[deadline]);
+    this.sim.cancel(this.handle(deadline));
     // Re-armed on every progress: the event is built with its stamps (no copy).
     const stamp = this.sim.stamp();
     this.sim.append({
@@ -168,11 +200,9 @@ export class ClientDeadlines {
       reason,
     });
     // A constant label: re-arming on every progress builds no string.
-    this.handles[deadline] = this.sim.at(
-      dueAtMs,
-      'client',
-      deadline === 'idle' ? 'idle deadline' : 'max deadline',
-      this.onFire,
+    this.setHandle(
+      deadline,
+      this.sim.at(dueAtMs, 'client', deadline === 'idle' ? 'idle deadline' : 'max deadline', this.onFire),
     );
   }
 }

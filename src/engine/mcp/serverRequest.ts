@@ -30,12 +30,21 @@ export interface ServerRequestOptions {
  * coordinator decides every race; this part records what the server did, in the one wording.
  */
 export class ServerRequest {
+  /** The options, read into fields (as `ClientRequest` reads its own: no caller's literal kept for the run). */
+  private readonly views: boolean;
+  private readonly afterCancel: string | undefined;
+  private readonly onCancelAccepted: (() => void) | undefined;
+
   constructor(
     private readonly sim: CallSim,
     private readonly coordinator: RequestCoordinator,
     readonly id: RequestId,
-    private readonly options: ServerRequestOptions = {},
-  ) {}
+    options?: ServerRequestOptions,
+  ) {
+    this.views = options?.views === true;
+    this.afterCancel = options?.afterCancel;
+    this.onCancelAccepted = options?.onCancelAccepted;
+  }
 
   /** The server's phase of the request (active until it completes or accepts a cancellation). */
   get phase(): ServerPhase {
@@ -97,7 +106,7 @@ export class ServerRequest {
       reason: serverCompleted(),
     });
     noteTerminal(this.sim, this.coordinator, this.id, hadTerminal, TERMINAL_COMPLETED);
-    if (this.options.views === true) noteViews(this.sim, this.coordinator, this.id, 'server');
+    if (this.views) noteViews(this.sim, this.coordinator, this.id, 'server');
     respond();
     endResponseStream(this.sim, this.id);
     assert(this.phase === 'completed', 'a completed request stays completed');
@@ -140,12 +149,12 @@ export class ServerRequest {
       this.sim.record({ kind: 'terminal', requestId: this.id, state: 'cancelled', reason: terminalCancelled(how) });
       return null;
     }
-    this.options.onCancelAccepted?.();
+    this.onCancelAccepted?.();
     this.sim.record({
       kind: 'cancel-accepted',
       by: 'server',
       requestId: verdict.requestId,
-      reason: cancelAccepted(how, this.options.afterCancel),
+      reason: cancelAccepted(how, this.afterCancel),
     });
     this.sim.record({
       kind: 'state',

@@ -1,6 +1,6 @@
 import { assert } from '../../core/assert';
 import type { RequestId } from '../../core/jsonrpc';
-import { defineModel, type ResolvedRun } from '../../core/model';
+import { defineModel, type Lab, type ResolvedRun } from '../../core/model';
 import { pinnedChooser } from '../../core/scheduler';
 import type { Sim } from '../../core/sim';
 import type { MessageEvent } from '../../core/transcript';
@@ -39,6 +39,17 @@ export {
 const USER_CANCEL_REASON = 'User closed the operation';
 /** RC-7: the id a buggy client's cancellation names; no request ever has it in these scenarios. */
 const UNKNOWN_REQUEST_ID = 99;
+/** Each script step's event label, made once. */
+const SCRIPT_LABELS: Readonly<Record<ScriptStep['do'], string>> = {
+  call: 'script call',
+  cancel: 'script cancel',
+  'cancel-malformed': 'script cancel-malformed',
+  'cancel-unknown': 'script cancel-unknown',
+};
+const NO_SCRIPT: readonly ScriptStep[] = Object.freeze([]);
+/** Whether an ignore comes after the one before it in the list, by seq (`every`'s test, made once). */
+const inSeqOrder = (ignore: ClientIgnore, index: number, ignores: readonly ClientIgnore[]): boolean =>
+  index === 0 || (ignores[index - 1] as ClientIgnore).seq <= ignore.seq;
 
 /**
  * One request between an MCP client and server over stdio or Streamable HTTP, on the virtual
@@ -62,6 +73,9 @@ export class RequestRace {
   private readonly clientIgnores: ClientIgnore[] = [];
   /** ts-sdk-1.x: when progress found maxTotalTimeout exceeded and the client rejected the request locally. */
   private sdkGaveUpAtMs: number | null = null;
+  /** The script `run` follows, and the index of its step that runs next. */
+  private script: readonly ScriptStep[] = NO_SCRIPT;
+  private scriptAt = 0;
 
   constructor(run: ResolvedRun<RequestRaceSettings>) {
     const s = (this.settings = run.settings);
@@ -393,20 +407,27 @@ export class RequestRace {
   // ── the scenario's script and the outcome ───────────────────────────────────────────────────
 
   /**
-   * Runs the script to the end. Steps are causal: each is scheduled when the one before it has run,
-   * so a same-instant chooser can reorder a step against the simulation's events but never against
-   * its own script.
+   * Schedules the script's next step that has a time (a step whose setting is null is skipped). Steps
+   * are causal: each is scheduled when the one before it has run, so a same-instant chooser can reorder
+   * a step against the simulation's events but never against its own script.
    */
-  private scheduleStep(
-    steps: readonly { readonly atMs: number; readonly action: ScriptStep['do'] }[],
-    index: number,
-  ): void {
-    const step = steps[index];
-    if (step === undefined) return;
-    this.sim.at(Math.max(step.atMs, this.sim.nowMs), 'client', `script ${step.action}`, () => {
-      this.act(step.action);
-      this.scheduleStep(steps, index + 1);
-    });
+  private scheduleStep(): void {
+    for (; this.scriptAt < this.script.length; this.scriptAt += 1) {
+      const step = this.script[this.scriptAt] as ScriptStep;
+      const atMs = step.at === 'cancelAtMs' ? this.settings.cancelAtMs : step.at;
+      if (atMs === null) continue;
+      // The race itself is the event's argument: a run's steps make no closure and no label text.
+      this.sim.at(Math.max(atMs, this.sim.nowMs), 'client', SCRIPT_LABELS[step.do], RequestRace.runStep, this);
+      return;
+    }
+  }
+
+  /** A script step's event: the step at `scriptAt` runs, then the next one is scheduled. */
+  private static runStep(race: RequestRace): void {
+    const step = race.script[race.scriptAt] as ScriptStep;
+    race.scriptAt += 1;
+    race.act(step.do);
+    race.scheduleStep();
   }
 
   private act(action: ScriptStep['do']): void {
@@ -417,12 +438,9 @@ export class RequestRace {
   }
 
   run(script: readonly ScriptStep[]): this {
-    const steps = script.flatMap((step) => {
-      const atMs = step.at === 'cancelAtMs' ? this.settings.cancelAtMs : step.at;
-      return atMs === null ? [] : [{ atMs, action: step.do }];
-    });
-    // No named closures here: tsx names each as it is made, and the explorer makes a run per ordering.
-    this.scheduleStep(steps, 0);
+    assert(this.script.length === 0, 'a race runs its script once');
+    this.script = script;
+    this.scheduleStep();
     this.sim.run();
     this.sim.wire.assertAllAnswered();
     return this;
@@ -431,7 +449,9 @@ export class RequestRace {
   outcome(): RequestOutcome {
     const terminal = this.coordinator.terminal(this.id);
     assert(terminal !== null, 'every request ends in exactly one terminal state (the maximum deadline guarantees one)');
-    const clientIgnores = [...this.clientIgnores].sort((a, b) => a.seq - b.seq);
+    // Noted as they arrived, so usually in seq order already: sorted only when not (the sort is stable).
+    const clientIgnores = this.clientIgnores.slice();
+    if (!clientIgnores.every(inSeqOrder)) clientIgnores.sort((a, b) => a.seq - b.seq);
     // What the transcript itself shows (one pass: a long run records hundreds of thousands of events).
     const marked: number[] = [];
     let divergeRecorded = false;
@@ -472,9 +492,32 @@ export class RequestRace {
   }
 }
 
+/**
+ * One run's lab: a scenario's script over one RequestRace. A class, not an object literal of two
+ * closures: it lives as long as the run and holds it, and V8 came to allocate such literals in its old
+ * generation, where a dead one kept its run alive through the young-generation collections after it.
+ */
+class RaceLab implements Lab<RequestOutcome, RequestRaceEvent> {
+  constructor(
+    private readonly race: RequestRace,
+    private readonly script: readonly ScriptStep[],
+  ) {}
+
+  get events(): RequestRaceEvent[] {
+    return this.race.events;
+  }
+
+  run(): RequestRace {
+    return this.race.run(this.script);
+  }
+
+  outcome(): RequestOutcome {
+    return this.race.outcome();
+  }
+}
+
 /** The registry's adapter: a scenario's script over one RequestRace, its same-instant order pinned when the scenario pins one. */
 export const requestRaceModel = defineModel(requestRaceSettingsSpec, (run, scenario: RequestRaceScenario) => {
   const chooser = run.chooser ?? (scenario.pinnedOrder.length > 0 ? pinnedChooser(scenario.pinnedOrder) : undefined);
-  const race = new RequestRace({ ...run, chooser });
-  return { run: () => race.run(scenario.script), outcome: () => race.outcome(), events: race.events };
+  return new RaceLab(new RequestRace({ ...run, chooser }), scenario.script);
 });
