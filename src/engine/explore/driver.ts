@@ -298,6 +298,8 @@ export class Driver {
    * events, only instants (and, kept in a state's key, states that never merge).
    */
   private readonly delays = new Set<number>();
+  /** `delays` as a state key writes them (sorted, joined), made again only when a delay is added. */
+  private delaysText: string | null = null;
   /**
    * What the survey run finds (`startSurvey`); null on every other run, which finds nothing: an
    * exploration reads these from its one survey run only, and a set and a map made per run for
@@ -391,7 +393,10 @@ export class Driver {
     if (finds !== null && !delivery) this.survey(finds, delayMs, seq, actor);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
-    if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
+    if (this.delays.size < DELAYS_MAX && !this.delays.has(delayMs)) {
+      this.delays.add(delayMs);
+      this.delaysText = null;
+    }
     if (finds !== null && finds.fixedDelays.size < DELAYS_MAX) finds.fixedDelays.add(delayMs);
   }
 
@@ -452,7 +457,7 @@ export class Driver {
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
-    if (sleep !== null && sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
+    if (sleep !== null) for (const asleep of sleep) if (asleep.seq === event.seq) throw new Pruned();
     if (
       this.currentChoice < 0 &&
       (sleep === null ? this.plan === null || this.plan.inherited.length === 0 : sleep.length === 0)
@@ -525,7 +530,8 @@ export class Driver {
       const state = new Hash();
       state.add(`${describe()}|${this.checker.stateKey()}${this.extraState === null ? '' : `|${this.extraState()}`}`);
       // The delays seen so far decide the arrival instants offered from here: part of the state.
-      if (this.criticalArrivals) state.add(`~${[...this.delays].sort((x, y) => x - y).join(',')}`);
+      if (this.criticalArrivals)
+        state.add((this.delaysText ??= `~${[...this.delays].sort((x, y) => x - y).join(',')}`));
       if (scheduler !== null) {
         state.add(`@${scheduler.nowMs}`);
         for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);

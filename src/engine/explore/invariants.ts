@@ -45,6 +45,11 @@ function plain(text: string): boolean {
   return true;
 }
 
+/** What `stateKey` writes for a collection a run has not made (each its own object: none is written as a reference to another). */
+const NO_STATUSES: ReadonlyMap<string, string> = new Map();
+const NO_POLLS: ReadonlyMap<string, string> = new Map();
+const NONE_BROKEN: ReadonlySet<InvariantName> = new Set();
+
 /** A number's or string's JSON text, made once (the same few ids and tokens recur in every run): the same string each time, whose hash the maps have already. */
 const KEY_TEXTS = new Map<number | string, string>();
 const KEY_TEXTS_MAX = 4096;
@@ -87,11 +92,15 @@ export class InvariantChecker {
   private readonly requestIds = new Set<string>();
   /** Per channel (`channel:sender`), the message events not yet delivered, oldest first. */
   private readonly inFlight = new Map<string, Seen[]>();
-  private readonly messageBySeq = new Map<number, Seen>();
+  /** The message events seen, by seq (an array: seqs are small whole numbers, and a run makes one). */
+  private readonly messageBySeq: (Seen | undefined)[] = [];
   private executions = 0;
-  /** Per task, its status on the server, and the last status the client polled. */
-  private readonly taskStatus = new Map<string, string>();
-  private readonly taskSeen = new Map<string, string>();
+  /**
+   * Per task, its status on the server, and the last status the client polled: made at a run's first
+   * task event (most models have none, and every run makes a checker), written as empty till then.
+   */
+  private taskStatus: Map<string, string> | null = null;
+  private taskSeen: Map<string, string> | null = null;
   private lastSeq = 0;
   /** The seq of the event observed last (-1 before any): events arrive once each, in the order they happened. */
   private observedSeq = -1;
@@ -110,12 +119,14 @@ export class InvariantChecker {
     return this.breaches;
   }
 
-  private readonly broken = new Set<InvariantName>();
+  /** The invariants broken so far in this run: made at the first breach (most runs break none). */
+  private broken: Set<InvariantName> | null = null;
 
   /** Keeps the first breach of each invariant in a run: what follows from it is the same finding. */
   private breach(invariant: InvariantName, step: number, explanation: string): void {
-    if (this.broken.has(invariant)) return;
-    this.broken.add(invariant);
+    const broken = (this.broken ??= new Set());
+    if (broken.has(invariant)) return;
+    broken.add(invariant);
     this.breaches.push({ invariant, step, explanation });
   }
 
@@ -277,7 +288,7 @@ export class InvariantChecker {
     // leaves a terminal one, and the client, polling, never sees one regress. A tasks/get answered before the status
     // changed may still arrive after the change: a stale poll, not a breach.
     const polled = event.action === 'polled';
-    const statuses = polled ? this.taskSeen : this.taskStatus;
+    const statuses = polled ? (this.taskSeen ??= new Map()) : (this.taskStatus ??= new Map());
     const before = statuses.get(task);
     if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
       const where = polled
@@ -291,7 +302,7 @@ export class InvariantChecker {
   private message(event: Seen): void {
     const message = event.message as MessageLike;
     const from = String(event.from);
-    this.messageBySeq.set(event.seq, event);
+    this.messageBySeq[event.seq] = event;
     if (event.lost !== true) {
       const channel = `${String(event.channel)}:${from}`;
       let queue = this.inFlight.get(channel);
@@ -408,7 +419,7 @@ export class InvariantChecker {
   }
 
   private delivered(event: Seen): void {
-    const message = this.messageBySeq.get(event.messageSeq as number);
+    const message = this.messageBySeq[event.messageSeq as number];
     if (message === undefined) return;
     const sent = message.message as MessageLike;
     // An ignored second copy is not a request received again; a first copy ignored still reached its receiver.
@@ -469,10 +480,11 @@ export class InvariantChecker {
       this.requestIds,
       inFlight,
       this.executions,
-      this.taskStatus,
-      this.taskSeen,
+      // One not made yet is empty: written as an empty one, so the text is the same either way.
+      this.taskStatus ?? NO_STATUSES,
+      this.taskSeen ?? NO_POLLS,
       this.lastFailedSeq?.requestId ?? null,
-      this.broken,
+      this.broken ?? NONE_BROKEN,
       this.received,
       this.requestOfTokenSent,
       this.cancellationReceived,
