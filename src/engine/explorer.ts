@@ -7,6 +7,7 @@ import { runScenario, scenarioRunner, type OwnRun, type Scenario } from './scena
 import type { ModelKind, Outcome, OutcomeByKind, Transcript } from './transcript';
 import {
   Driver,
+  FieldNames,
   Hash,
   NO_FIXED_TIMES,
   Pruned,
@@ -390,6 +391,8 @@ export class Exploration {
   private knownDelays: number[] | null = null;
   /** The survey run's events no arrival moves (`Driver`'s `fixedTimes`). */
   private fixedTimes: FixedTimes = NO_FIXED_TIMES;
+  /** The words its runs hash field names by (`FieldNames`): one table for every run, so equal histories hash alike. */
+  private readonly names = new FieldNames();
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -654,6 +657,7 @@ export class Exploration {
       mark,
       this.knownDelays ?? [],
       this.fixedTimes,
+      this.names,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
