@@ -393,6 +393,8 @@ export class Exploration {
   private fixedTimes: FixedTimes = NO_FIXED_TIMES;
   /** The words its runs hash field names by (`FieldNames`): one table for every run, so equal histories hash alike. */
   private readonly names = new FieldNames();
+  /** The chooser and hooks every run's driver takes (`Driver.slot`): made once, not per run. */
+  private readonly slot = Driver.slot();
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -641,6 +643,15 @@ export class Exploration {
     return this.runner(run);
   }
 
+  /** The run of `driver`'s ordering: the shared hooks (`slot`) forward to it till the run is over, and to no driver after. */
+  private runWith(driver: Driver, components: Components | undefined): Transcript {
+    try {
+      return this.runOrdering({ chooser: driver.chooser, components });
+    } finally {
+      this.slot.driver = null;
+    }
+  }
+
   private runOnce(choices: Choice[], plan: SleepPlan | null = null, mark: HistoryMark | null = null): RunResult {
     this.runs += 1;
     this.runsBy.made += 1;
@@ -658,12 +669,13 @@ export class Exploration {
       this.knownDelays ?? [],
       this.fixedTimes,
       this.names,
+      this.slot,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
     let ended: Leaf['ended'];
     try {
-      const transcript = this.runOrdering({ chooser: driver.chooser, components });
+      const transcript = this.runWith(driver, components);
       this.settings ??= transcript.settings;
       driver.finish();
       // A run is a function of its choices: one given the choices of a state found earlier meets them all again.

@@ -75,8 +75,21 @@ export class Pruned {}
  */
 export interface Footprint {
   parties: number;
-  readonly channels: Set<string>;
+  /** `NO_CHANNELS` until the event touches one (`touched`): many touch none, and a set made per event for nothing cost. */
+  channels: ReadonlySet<string>;
   all: boolean;
+}
+
+/** The channels of an event that touched none yet: shared, never added to (`touched` makes a set of the event's own). */
+const NO_CHANNELS: ReadonlySet<string> = new Set();
+
+/** `footprint`'s event touched `channel`. */
+function touched(footprint: Footprint, channel: string): void {
+  if (footprint.channels === NO_CHANNELS) {
+    const channels = new Set<string>();
+    channels.add(channel);
+    footprint.channels = channels;
+  } else (footprint.channels as Set<string>).add(channel);
 }
 
 const PARTY: Record<Actor, number> = { client: 1, server: 2, worker: 2, transport: 3 };
@@ -334,6 +347,12 @@ class DriverHooks implements ExplorerHooks {
   ) {}
 }
 
+/** The chooser an exploration's runs share, and the driver of the run under way (`Driver.slot`). */
+export interface DriverSlot {
+  driver: Driver | null;
+  readonly chooser: ExploringChooser;
+}
+
 /**
  * Drives one run: follows the given choices, then either takes the first option of every further
  * choice (a replay) or stops at the first new one (the explorer). Also checks the invariants.
@@ -422,12 +441,19 @@ export class Driver {
     private readonly fixedTimes: FixedTimes = NO_FIXED_TIMES,
     /** The exploration's words for field names its histories hash (`FieldNames`), the same for every run; null: none. */
     names: FieldNames | null = null,
+    /** The exploration's shared chooser and hooks (`Driver.slot`), which this run's driver takes; null: its own. */
+    slot: DriverSlot | null = null,
   ) {
     this.history = new Hash(names);
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
     // A replay (no stop at a new choice) names no state: it hashes nothing.
     this.hashing = resume === null && stopAtNew;
     this.checker = new InvariantChecker(settings);
+    if (slot !== null) {
+      slot.driver = this;
+      this.chooser = slot.chooser;
+      return;
+    }
     // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
     // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
     const hooks: ExplorerHooks = new DriverHooks(
@@ -442,6 +468,35 @@ export class Driver {
       this.withdrawn.bind(this),
     );
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
+  }
+
+  /**
+   * A chooser and hooks made once for the runs of one exploration, each forwarding to the driver of
+   * the run under way (`slot.driver`, set by each new driver given the slot): a run then makes none of
+   * its own (eleven functions and objects per run). Runs of one exploration never overlap.
+   */
+  static slot(): DriverSlot {
+    const slot: { driver: Driver | null; chooser: ExploringChooser | null } = { driver: null, chooser: null };
+    const driver = (): Driver => {
+      assert(slot.driver !== null, 'the hooks are called only while a run is under way');
+      return slot.driver;
+    };
+    const hooks: ExplorerHooks = new DriverHooks(
+      (window) => driver().arrival(window),
+      (event) => driver().observe(event),
+      (scheduler) => driver().attach(scheduler),
+      (delayMs, seq, actor) => driver().armed(delayMs, seq, actor),
+      () => driver().delivering(),
+      (describe) => driver().state(describe),
+      (event) => driver().step(event),
+      (channelKey) => driver().touch(channelKey),
+      (actor) => driver().withdrawn(actor),
+    );
+    const chooser = Object.assign((candidates: readonly DueEvent[]) => driver().choose(candidates), {
+      explorer: hooks,
+    });
+    slot.chooser = chooser;
+    return slot as DriverSlot;
   }
 
   private attach(scheduler: Scheduler): void {
@@ -499,7 +554,7 @@ export class Driver {
     const current = this.current;
     if (current === null) return;
     if (channelKey === '*') current.all = true;
-    else current.channels.add(channelKey);
+    else touched(current, channelKey);
   }
 
   private withdrawn(actor: Actor): void {
@@ -525,7 +580,7 @@ export class Driver {
       (sleep === null ? this.plan === null || this.plan.inherited.length === 0 : sleep.length === 0)
     )
       return;
-    this.current = { parties: PARTY[event.actor], channels: new Set(), all: false };
+    this.current = { parties: PARTY[event.actor], channels: NO_CHANNELS, all: false };
     this.trailAtStart = this.extraState?.() ?? null;
   }
 
@@ -538,7 +593,7 @@ export class Driver {
     if (done === null) return;
     this.current = null;
     // A student's component is state both parties may call into: an event that called it touches it.
-    if (this.extraState !== null && this.extraState() !== this.trailAtStart) done.channels.add('*component');
+    if (this.extraState !== null && this.extraState() !== this.trailAtStart) touched(done, '*component');
     if (this.currentChoice >= 0) {
       this.footprints[this.currentChoice] = done;
       this.currentChoice = -1;

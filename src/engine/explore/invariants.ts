@@ -76,6 +76,27 @@ const key = (value: unknown): string => {
   return text;
 };
 
+/** Per channel name, per sender, `channel:sender` (what `inFlight` is keyed by), made once. */
+const CHANNEL_KEYS = new Map<string, Map<string, string>>();
+
+/**
+ * `channel:from`, the same string each time: a message's channel and sender are the wire's few
+ * strings, met in every run, so two map lookups by them (whose hashes the engine keeps) replace
+ * building the text and hashing it afresh for every message sent and delivered.
+ */
+function channelKey(channel: unknown, from: unknown): string {
+  const name = String(channel);
+  const sender = String(from);
+  let bySender = CHANNEL_KEYS.get(name);
+  if (bySender === undefined) {
+    if (CHANNEL_KEYS.size >= KEY_TEXTS_MAX) CHANNEL_KEYS.clear();
+    CHANNEL_KEYS.set(name, (bySender = new Map()));
+  }
+  let text = bySender.get(sender);
+  if (text === undefined) bySender.set(sender, (text = `${name}:${sender}`));
+  return text;
+}
+
 /**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
  * only what the checks need, so it runs beside a fast run that keeps no events.
@@ -304,7 +325,7 @@ export class InvariantChecker {
     const from = String(event.from);
     this.messageBySeq[event.seq] = event;
     if (event.lost !== true) {
-      const channel = `${String(event.channel)}:${from}`;
+      const channel = channelKey(event.channel, from);
       let queue = this.inFlight.get(channel);
       if (queue === undefined) this.inFlight.set(channel, (queue = []));
       queue.push(event);
@@ -409,7 +430,9 @@ export class InvariantChecker {
         event.seq,
         `sent ${String(message.method)} on the subscription of`,
       );
-    const stream = /^SSE #(.+)$/.exec(String(event.channel))?.[1];
+    // Only a channel named so can match: most are not, and need no pattern run over them.
+    const channel = String(event.channel);
+    const stream = channel.startsWith('SSE #') ? /^SSE #(.+)$/.exec(channel)?.[1] : undefined;
     if (stream !== undefined)
       this.requireReceived(
         `client:${/^\d+$/.test(stream) ? stream : key(stream)}`,
@@ -441,7 +464,7 @@ export class InvariantChecker {
           `it received notifications/cancelled at ${String(event.atMs)} ms${event.ignoredBy === undefined ? '' : ' (and ignored it)'}`,
         );
     }
-    const channel = `${String(message.channel)}:${String(message.from)}`;
+    const channel = channelKey(message.channel, message.from);
     const queue = this.inFlight.get(channel) ?? [];
     // Messages lost on the way (a dropped stream) never arrive: they do not hold the channel.
     while (queue.length > 0 && queue[0] !== message && queue[0]?.lost === true) queue.shift();
