@@ -7,6 +7,8 @@ import { runScenario, scenarioRunner, type OwnRun, type Scenario } from './scena
 import type { ModelKind, Outcome, OutcomeByKind, Transcript } from './transcript';
 import {
   Driver,
+  FieldNames,
+  Hash,
   NO_FIXED_TIMES,
   Pruned,
   Stop,
@@ -272,6 +274,7 @@ function sooner(
 
 interface Tally {
   count: number;
+  /** By `endingKey`, in the order first met. */
   endings: Map<string, Ending>;
 }
 
@@ -300,7 +303,41 @@ interface Point {
 }
 
 /** How a run ended: at its end, at a new choice it did not go on from, or pruned by the reduction. */
-type RunResult = { kind: 'leaf'; key: string; ending: Ending } | ({ kind: 'point' } & Point) | { kind: 'pruned' };
+/**
+ * A run that ended: its state key, how it ended, and its driver, whose choices give the ending's
+ * schedule once the ending is kept (`settle`): most leaves are an ending their frame has already, and
+ * need none.
+ */
+interface Leaf {
+  readonly kind: 'leaf';
+  readonly key: string;
+  readonly ended: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
+  readonly driver: Driver;
+}
+
+/** How a run ended: at its end, at a new choice it did not go on from, or pruned by the reduction. */
+type RunResult = Leaf | ({ kind: 'point' } & Point) | { kind: 'pruned' };
+
+/**
+ * What tells endings apart in a tally: the hash of the ending's JSON (`Hash.addValue`, which tells two
+ * values apart exactly as their JSON texts, up to a 64-bit hash, as a state's key does). Its text was
+ * the key before; writing it and hashing it again as a map key cost twice the walk.
+ */
+function endingKey(distinct: Ending['distinct']): string {
+  const hash = new Hash();
+  hash.addValue(distinct);
+  return hash.digest();
+}
+
+/** A leaf's ending as a tally keeps it: one ordering, with the schedule that replays it. */
+function keptEnding(leaf: Leaf): Ending {
+  const { ended } = leaf;
+  const schedule = leaf.driver.schedule();
+  // Written out, not spread (a spread here cost a tenth of a short run); the fields in `Ending`'s order.
+  return ended.error === undefined
+    ? { outcome: ended.outcome, distinct: ended.distinct, count: 1, schedule }
+    : { outcome: ended.outcome, distinct: ended.distinct, error: ended.error, count: 1, schedule };
+}
 
 function merge(into: Tally, from: Tally): void {
   into.count += from.count;
@@ -354,6 +391,10 @@ export class Exploration {
   private knownDelays: number[] | null = null;
   /** The survey run's events no arrival moves (`Driver`'s `fixedTimes`). */
   private fixedTimes: FixedTimes = NO_FIXED_TIMES;
+  /** The words its runs hash field names by (`FieldNames`): one table for every run, so equal histories hash alike. */
+  private readonly names = new FieldNames();
+  /** The chooser and hooks every run's driver takes (`Driver.slot`): made once, not per run. */
+  private readonly slot = Driver.slot();
 
   constructor(scenario: Scenario, options: ExploreOptions = {}) {
     const bound = options.bound ?? DEFAULT_EXPLORE_BOUND;
@@ -485,7 +526,7 @@ export class Exploration {
     if (top === undefined) {
       assert(result.kind !== 'pruned', 'the first run has nothing asleep');
       if (result.kind === 'leaf') {
-        this.root = { count: 1, endings: new Map([[JSON.stringify(result.ending.distinct), result.ending]]) };
+        this.root = { count: 1, endings: new Map([[endingKey(result.ended.distinct), keptEnding(result)]]) };
         return true;
       }
       this.push(result, 0);
@@ -499,11 +540,11 @@ export class Exploration {
     if (result.kind === 'leaf') {
       top.children.add(result.key);
       // One ordering's ending, made for this run and held by no other tally: counted in as it is.
-      // Its key is the ending's JSON, made only here: a leaf the frame has met already is dropped above.
-      const endingKey = JSON.stringify(result.ending.distinct);
+      // Its key is made only here: a leaf the frame has met already is dropped above.
+      const key = endingKey(result.ended.distinct);
       top.tally.count += 1;
-      const have = top.tally.endings.get(endingKey);
-      if (have === undefined) top.tally.endings.set(endingKey, result.ending);
+      const have = top.tally.endings.get(key);
+      if (have === undefined) top.tally.endings.set(key, keptEnding(result));
       else have.count += 1;
       return false;
     }
@@ -602,6 +643,15 @@ export class Exploration {
     return this.runner(run);
   }
 
+  /** The run of `driver`'s ordering: the shared hooks (`slot`) forward to it till the run is over, and to no driver after. */
+  private runWith(driver: Driver, components: Components | undefined): Transcript {
+    try {
+      return this.runOrdering({ chooser: driver.chooser, components });
+    } finally {
+      this.slot.driver = null;
+    }
+  }
+
   private runOnce(choices: Choice[], plan: SleepPlan | null = null, mark: HistoryMark | null = null): RunResult {
     this.runs += 1;
     this.runsBy.made += 1;
@@ -618,12 +668,14 @@ export class Exploration {
       mark,
       this.knownDelays ?? [],
       this.fixedTimes,
+      this.names,
+      this.slot,
     );
     if (components !== undefined) components.probe.scheduleNow = () => driver.schedule();
     if (this.continueRuns) driver.goOn = (stop) => this.goOn(stop, driver.taken);
-    let ending: Pick<Ending, 'outcome' | 'distinct' | 'error'>;
+    let ended: Leaf['ended'];
     try {
-      const transcript = this.runOrdering({ chooser: driver.chooser, components });
+      const transcript = this.runWith(driver, components);
       this.settings ??= transcript.settings;
       driver.finish();
       // A run is a function of its choices: one given the choices of a state found earlier meets them all again.
@@ -633,7 +685,7 @@ export class Exploration {
       );
       this.keepFootprints(driver);
       driver.checker.finish(this.scenario.kind, transcript.outcome);
-      ending = { outcome: transcript.outcome, distinct: endingOf(transcript) };
+      ended = { outcome: transcript.outcome, distinct: endingOf(transcript) };
     } catch (error) {
       this.keepFootprints(driver);
       if (error instanceof Stop) {
@@ -670,20 +722,10 @@ export class Exploration {
       )
         throw error;
       const message = error instanceof Error ? error.message : String(error);
-      ending = { outcome: null, distinct: { error: message }, error: message };
+      ended = { outcome: null, distinct: { error: message }, error: message };
     }
     this.collect(driver, components);
-    const schedule = driver.schedule();
-    const key = driver.endKey();
-    return {
-      kind: 'leaf',
-      key,
-      // Written out, not spread (a spread here cost a tenth of a short run); the fields in `ending`'s order.
-      ending:
-        ending.error === undefined
-          ? { outcome: ending.outcome, distinct: ending.distinct, count: 1, schedule }
-          : { outcome: ending.outcome, distinct: ending.distinct, error: ending.error, count: 1, schedule },
-    };
+    return { kind: 'leaf', key: driver.endKey(), ended, driver };
   }
 
   /**

@@ -75,8 +75,21 @@ export class Pruned {}
  */
 export interface Footprint {
   parties: number;
-  readonly channels: Set<string>;
+  /** `NO_CHANNELS` until the event touches one (`touched`): many touch none, and a set made per event for nothing cost. */
+  channels: ReadonlySet<string>;
   all: boolean;
+}
+
+/** The channels of an event that touched none yet: shared, never added to (`touched` makes a set of the event's own). */
+const NO_CHANNELS: ReadonlySet<string> = new Set();
+
+/** `footprint`'s event touched `channel`. */
+function touched(footprint: Footprint, channel: string): void {
+  if (footprint.channels === NO_CHANNELS) {
+    const channels = new Set<string>();
+    channels.add(channel);
+    footprint.channels = channels;
+  } else (footprint.channels as Set<string>).add(channel);
 }
 
 const PARTY: Record<Actor, number> = { client: 1, server: 2, worker: 2, transport: 3 };
@@ -131,10 +144,46 @@ function jsonOf(value: unknown, name: string | number): unknown {
     : value;
 }
 
+/** The word of the first field name a `FieldNames` names: past every tag. */
+const NAME_FIRST = 0x10010;
+/** Most field names one `FieldNames` names; a name met after it is full is hashed by its code units, always. */
+const NAMES_MAX = 4096;
+
+/**
+ * One word for each field name an exploration's histories hold, in place of its tag, length and code
+ * units: the same few dozen names (`causeSeq`, `io.modelcontextprotocol/protocolVersion`) recur in
+ * every event of every run, and hashing their characters was two fifths of a history's words. A
+ * name's word is its place in first-met order and is kept for the whole exploration (never reused or
+ * dropped), so equal histories hash alike; distinct names get distinct words, all past the tags and
+ * the code units, and a value never starts with one, so an object's members still read one way only.
+ * Once full, a name not met yet is hashed as a string, each time: still one encoding per name. Only
+ * names: a property name's own hash is cached by the engine, so looking one up is cheaper than hashing
+ * its characters, while a string value (a reason, a summary) is mostly made afresh in each run, and
+ * a lookup would hash it all the same. Words are compared only within one exploration.
+ */
+export class FieldNames {
+  private readonly words = new Map<string, number>();
+
+  /** `name`'s word, or `TAG_DONE` when it has none (the table was full when it was first met). */
+  of(name: string): number {
+    const known = this.words.get(name);
+    if (known !== undefined) return known;
+    if (this.words.size >= NAMES_MAX) return TAG_DONE;
+    const word = NAME_FIRST + this.words.size;
+    this.words.set(name, word);
+    return word;
+  }
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** A 64-bit string hash (two FNV-1a lanes): collisions are negligible for the states one explorer meets. */
 export class Hash {
   private a = 0x811c9dc5;
   private b = 0x01000193 ^ 0x5bd1e995;
+
+  /** `names`: the exploration's words for field names (`FieldNames`); null hashes every name as a string. */
+  constructor(private readonly names: FieldNames | null = null) {}
 
   add(text: string): void {
     let { a, b } = this;
@@ -153,7 +202,8 @@ export class Hash {
    * so discriminates exactly as one hashed from that text did. Each value starts with a tag no
    * character code takes (> 0xffff); a string adds its length, then its code units; an integer its two
    * 16-bit halves, any other finite number the four of its float64 bits; arrays and objects end with a
-   * tag of their own. JSON's rules hold: `toJSON` is called, a non-finite number is null, -0 is 0,
+   * tag of their own, and an object's members are each a name (a string, or its word: `FieldNames`)
+   * and a value. JSON's rules hold: `toJSON` is called, a non-finite number is null, -0 is 0,
    * an undefined, function or symbol member is left out of an object and null in an array.
    */
   addValue(value: unknown): void {
@@ -164,22 +214,10 @@ export class Hash {
   private valueTag(value: unknown): number {
     switch (typeof value) {
       case 'string':
-        this.word(TAG_STRING);
-        this.text(value);
+        this.string(value);
         return TAG_DONE;
       case 'number':
-        if (value === (value | 0)) {
-          // An integer of 32 bits (-0 is one: 0, as JSON writes it).
-          this.word(TAG_INTEGER);
-          this.word(value & 0xffff);
-          this.word((value >>> 16) & 0xffff);
-          return TAG_DONE;
-        }
-        if (!Number.isFinite(value)) return TAG_NULL;
-        FLOAT[0] = value;
-        this.word(TAG_NUMBER);
-        for (let index = 0; index < 4; index += 1) this.word(FLOAT_WORDS[index] as number);
-        return TAG_DONE;
+        return this.number(value);
       case 'boolean':
         return value ? TAG_TRUE : TAG_FALSE;
       case 'object':
@@ -201,20 +239,54 @@ export class Hash {
     this.word(TAG_OBJECT);
     const members = value as Record<string, unknown>;
     for (const field in members) {
-      if (!Object.prototype.hasOwnProperty.call(members, field)) continue;
-      const member = jsonOf(members[field], field);
-      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-      this.word(TAG_STRING);
-      this.text(field);
-      this.word(this.valueTag(member));
+      if (!hasOwn.call(members, field)) continue;
+      const member = members[field];
+      // The members events hold most (strings, numbers) are added here, with no call to `jsonOf` or `valueTag`.
+      if (typeof member === 'string') {
+        this.name(field);
+        this.string(member);
+      } else if (typeof member === 'number') {
+        this.name(field);
+        this.word(this.number(member));
+      } else {
+        const json = jsonOf(member, field);
+        if (json === undefined || typeof json === 'function' || typeof json === 'symbol') continue;
+        this.name(field);
+        this.word(this.valueTag(json));
+      }
     }
     return TAG_END;
   }
 
-  /** A string's length, then its code units. */
-  private text(value: string): void {
+  /** A number up to its last word (`valueTag`'s case). */
+  private number(value: number): number {
+    if (value === (value | 0)) {
+      // An integer of 32 bits (-0 is one: 0, as JSON writes it).
+      this.word(TAG_INTEGER);
+      this.word(value & 0xffff);
+      this.word((value >>> 16) & 0xffff);
+      return TAG_DONE;
+    }
+    if (!Number.isFinite(value)) return TAG_NULL;
+    FLOAT[0] = value;
+    this.word(TAG_NUMBER);
+    for (let index = 0; index < 4; index += 1) this.word(FLOAT_WORDS[index] as number);
+    return TAG_DONE;
+  }
+
+  /** A member's name: its word, where the exploration names it; else as a string. */
+  private name(field: string): void {
+    const word = this.names === null ? TAG_DONE : this.names.of(field);
+    if (word === TAG_DONE) this.string(field);
+    else this.word(word);
+  }
+
+  /** A string's tag, its length, then its code units. */
+  private string(value: string): void {
     let { a, b } = this;
     const length = value.length;
+    a = Math.imul(a ^ TAG_STRING, 0x01000193);
+    b = Math.imul(b ^ TAG_STRING, 0x5bd1e995) ^ (b >>> 15);
     a = Math.imul(a ^ (length & 0xffff), 0x01000193);
     b = Math.imul(b ^ (length & 0xffff), 0x5bd1e995) ^ (b >>> 15);
     a = Math.imul(a ^ (length >>> 16), 0x01000193);
@@ -246,7 +318,7 @@ export class Hash {
   }
 
   fork(): Hash {
-    const copy = new Hash();
+    const copy = new Hash(this.names);
     copy.a = this.a;
     copy.b = this.b;
     return copy;
@@ -275,6 +347,12 @@ class DriverHooks implements ExplorerHooks {
   ) {}
 }
 
+/** The chooser an exploration's runs share, and the driver of the run under way (`Driver.slot`). */
+export interface DriverSlot {
+  driver: Driver | null;
+  readonly chooser: ExploringChooser;
+}
+
 /**
  * Drives one run: follows the given choices, then either takes the first option of every further
  * choice (a replay) or stops at the first new one (the explorer). Also checks the invariants.
@@ -284,7 +362,7 @@ export class Driver {
   /** Per choice taken, whether it was its point's first option (what a schedule may leave out at its end). */
   private readonly tookFirst: boolean[] = [];
   readonly checker: InvariantChecker;
-  private history = new Hash();
+  private history: Hash;
   /** Events observed so far (hashed into `history`, or replayed under `resume`'s mark). */
   private observed = 0;
   /** Whether events are hashed as they are observed: not while the run replays the events `resume` already hashed, nor in a replay. */
@@ -298,6 +376,8 @@ export class Driver {
    * events, only instants (and, kept in a state's key, states that never merge).
    */
   private readonly delays = new Set<number>();
+  /** `delays` as a state key writes them (sorted, joined), made again only when a delay is added. */
+  private delaysText: string | null = null;
   /**
    * What the survey run finds (`startSurvey`); null on every other run, which finds nothing: an
    * exploration reads these from its one survey run only, and a set and a map made per run for
@@ -359,11 +439,21 @@ export class Driver {
     private readonly knownDelays: readonly number[] = [],
     /** The survey run's events no arrival moves and the delays the others arm (`FixedTimes`). */
     private readonly fixedTimes: FixedTimes = NO_FIXED_TIMES,
+    /** The exploration's words for field names its histories hash (`FieldNames`), the same for every run; null: none. */
+    names: FieldNames | null = null,
+    /** The exploration's shared chooser and hooks (`Driver.slot`), which this run's driver takes; null: its own. */
+    slot: DriverSlot | null = null,
   ) {
+    this.history = new Hash(names);
     assert(resume === null || given.length > 0, 'a history mark belongs to a choice the run is given');
     // A replay (no stop at a new choice) names no state: it hashes nothing.
     this.hashing = resume === null && stopAtNew;
     this.checker = new InvariantChecker(settings);
+    if (slot !== null) {
+      slot.driver = this;
+      this.chooser = slot.chooser;
+      return;
+    }
     // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
     // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
     const hooks: ExplorerHooks = new DriverHooks(
@@ -380,6 +470,35 @@ export class Driver {
     this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
   }
 
+  /**
+   * A chooser and hooks made once for the runs of one exploration, each forwarding to the driver of
+   * the run under way (`slot.driver`, set by each new driver given the slot): a run then makes none of
+   * its own (eleven functions and objects per run). Runs of one exploration never overlap.
+   */
+  static slot(): DriverSlot {
+    const slot: { driver: Driver | null; chooser: ExploringChooser | null } = { driver: null, chooser: null };
+    const driver = (): Driver => {
+      assert(slot.driver !== null, 'the hooks are called only while a run is under way');
+      return slot.driver;
+    };
+    const hooks: ExplorerHooks = new DriverHooks(
+      (window) => driver().arrival(window),
+      (event) => driver().observe(event),
+      (scheduler) => driver().attach(scheduler),
+      (delayMs, seq, actor) => driver().armed(delayMs, seq, actor),
+      () => driver().delivering(),
+      (describe) => driver().state(describe),
+      (event) => driver().step(event),
+      (channelKey) => driver().touch(channelKey),
+      (actor) => driver().withdrawn(actor),
+    );
+    const chooser = Object.assign((candidates: readonly DueEvent[]) => driver().choose(candidates), {
+      explorer: hooks,
+    });
+    slot.chooser = chooser;
+    return slot as DriverSlot;
+  }
+
   private attach(scheduler: Scheduler): void {
     this.scheduler = scheduler;
   }
@@ -391,7 +510,10 @@ export class Driver {
     if (finds !== null && !delivery) this.survey(finds, delayMs, seq, actor);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
-    if (this.delays.size < DELAYS_MAX) this.delays.add(delayMs);
+    if (this.delays.size < DELAYS_MAX && !this.delays.has(delayMs)) {
+      this.delays.add(delayMs);
+      this.delaysText = null;
+    }
     if (finds !== null && finds.fixedDelays.size < DELAYS_MAX) finds.fixedDelays.add(delayMs);
   }
 
@@ -432,7 +554,7 @@ export class Driver {
     const current = this.current;
     if (current === null) return;
     if (channelKey === '*') current.all = true;
-    else current.channels.add(channelKey);
+    else touched(current, channelKey);
   }
 
   private withdrawn(actor: Actor): void {
@@ -452,13 +574,13 @@ export class Driver {
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
-    if (sleep !== null && sleep.some((asleep) => asleep.seq === event.seq)) throw new Pruned();
+    if (sleep !== null) for (const asleep of sleep) if (asleep.seq === event.seq) throw new Pruned();
     if (
       this.currentChoice < 0 &&
       (sleep === null ? this.plan === null || this.plan.inherited.length === 0 : sleep.length === 0)
     )
       return;
-    this.current = { parties: PARTY[event.actor], channels: new Set(), all: false };
+    this.current = { parties: PARTY[event.actor], channels: NO_CHANNELS, all: false };
     this.trailAtStart = this.extraState?.() ?? null;
   }
 
@@ -471,7 +593,7 @@ export class Driver {
     if (done === null) return;
     this.current = null;
     // A student's component is state both parties may call into: an event that called it touches it.
-    if (this.extraState !== null && this.extraState() !== this.trailAtStart) done.channels.add('*component');
+    if (this.extraState !== null && this.extraState() !== this.trailAtStart) touched(done, '*component');
     if (this.currentChoice >= 0) {
       this.footprints[this.currentChoice] = done;
       this.currentChoice = -1;
@@ -525,7 +647,8 @@ export class Driver {
       const state = new Hash();
       state.add(`${describe()}|${this.checker.stateKey()}${this.extraState === null ? '' : `|${this.extraState()}`}`);
       // The delays seen so far decide the arrival instants offered from here: part of the state.
-      if (this.criticalArrivals) state.add(`~${[...this.delays].sort((x, y) => x - y).join(',')}`);
+      if (this.criticalArrivals)
+        state.add((this.delaysText ??= `~${[...this.delays].sort((x, y) => x - y).join(',')}`));
       if (scheduler !== null) {
         state.add(`@${scheduler.nowMs}`);
         for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);

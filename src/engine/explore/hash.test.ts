@@ -5,21 +5,36 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlJs } from '../../cli/sqlite';
 import { findScenario } from '../../scenarios/index';
 import { runScenario } from '../scenario';
-import { Hash } from './driver';
+import { FieldNames, Hash } from './driver';
 
-function digestOf(values: readonly unknown[]): string {
-  const hash = new Hash();
+function digestOf(values: readonly unknown[], names: FieldNames | null): string {
+  const hash = new Hash(names);
   for (const value of values) hash.addValue(value);
   return hash.digest();
 }
 
-/** Over every pair: equal digests exactly when the JSON texts (of the values one after another) are equal. */
+/**
+ * Over every pair: equal digests exactly when the JSON texts (of the values one after another) are
+ * equal. Each history is hashed with no table of field names, with one table shared by every history
+ * (as an exploration's runs share one), and with a full table, which names the field names met
+ * before it filled up and leaves the others to be hashed as strings.
+ */
 function expectSameClasses(histories: readonly (readonly unknown[])[]): void {
+  const full = new FieldNames();
+  full.of('kind');
+  full.of('a');
+  for (let index = 0; full.of(`filler ${index}`) !== -1; index += 1) {
+    // fills the table: every name after this has no word
+  }
+  for (const names of [null, new FieldNames(), full]) expectSameClassesWith(histories, names);
+}
+
+function expectSameClassesWith(histories: readonly (readonly unknown[])[], names: FieldNames | null): void {
   const digestByText = new Map<string, string>();
   const textByDigest = new Map<string, string>();
   for (const history of histories) {
     const text = history.map((value) => JSON.stringify(value)).join('');
-    const digest = digestOf(history);
+    const digest = digestOf(history, names);
     expect(digestByText.get(text) ?? digest, `one digest for ${text}`).toBe(digest);
     expect(textByDigest.get(digest) ?? text, `one text for digest ${digest}`).toBe(text);
     digestByText.set(text, digest);
@@ -89,6 +104,14 @@ describe('Hash.addValue', () => {
       { a: [1, { b: {} }] },
       { kind: 'message', seq: 3, message: { jsonrpc: '2.0', id: 41, method: 'tools/call' } },
       { kind: 'message', seq: 3, message: { jsonrpc: '2.0', id: '41', method: 'tools/call' } },
+      // A name and a string value alike: a name's word is never read as a value, nor a value as a name.
+      { kind: 'kind' },
+      { kind: { kind: 'a' } },
+      { kind: 'a', a: 'kind' },
+      { a: 'kind', kind: 'a' },
+      ['kind', 'a'],
+      { b: 'kind' },
+      { kind: 'b' },
     ];
     expectSameClasses(values.map((value) => [value]));
     // Histories: events one after another, however their JSON texts would join.

@@ -45,6 +45,11 @@ function plain(text: string): boolean {
   return true;
 }
 
+/** What `stateKey` writes for a collection a run has not made (each its own object: none is written as a reference to another). */
+const NO_STATUSES: ReadonlyMap<string, string> = new Map();
+const NO_POLLS: ReadonlyMap<string, string> = new Map();
+const NONE_BROKEN: ReadonlySet<InvariantName> = new Set();
+
 /** A number's or string's JSON text, made once (the same few ids and tokens recur in every run): the same string each time, whose hash the maps have already. */
 const KEY_TEXTS = new Map<number | string, string>();
 const KEY_TEXTS_MAX = 4096;
@@ -71,6 +76,27 @@ const key = (value: unknown): string => {
   return text;
 };
 
+/** Per channel name, per sender, `channel:sender` (what `inFlight` is keyed by), made once. */
+const CHANNEL_KEYS = new Map<string, Map<string, string>>();
+
+/**
+ * `channel:from`, the same string each time: a message's channel and sender are the wire's few
+ * strings, met in every run, so two map lookups by them (whose hashes the engine keeps) replace
+ * building the text and hashing it afresh for every message sent and delivered.
+ */
+function channelKey(channel: unknown, from: unknown): string {
+  const name = String(channel);
+  const sender = String(from);
+  let bySender = CHANNEL_KEYS.get(name);
+  if (bySender === undefined) {
+    if (CHANNEL_KEYS.size >= KEY_TEXTS_MAX) CHANNEL_KEYS.clear();
+    CHANNEL_KEYS.set(name, (bySender = new Map()));
+  }
+  let text = bySender.get(sender);
+  if (text === undefined) bySender.set(sender, (text = `${name}:${sender}`));
+  return text;
+}
+
 /**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
  * only what the checks need, so it runs beside a fast run that keeps no events.
@@ -87,11 +113,15 @@ export class InvariantChecker {
   private readonly requestIds = new Set<string>();
   /** Per channel (`channel:sender`), the message events not yet delivered, oldest first. */
   private readonly inFlight = new Map<string, Seen[]>();
-  private readonly messageBySeq = new Map<number, Seen>();
+  /** The message events seen, by seq (an array: seqs are small whole numbers, and a run makes one). */
+  private readonly messageBySeq: (Seen | undefined)[] = [];
   private executions = 0;
-  /** Per task, its status on the server, and the last status the client polled. */
-  private readonly taskStatus = new Map<string, string>();
-  private readonly taskSeen = new Map<string, string>();
+  /**
+   * Per task, its status on the server, and the last status the client polled: made at a run's first
+   * task event (most models have none, and every run makes a checker), written as empty till then.
+   */
+  private taskStatus: Map<string, string> | null = null;
+  private taskSeen: Map<string, string> | null = null;
   private lastSeq = 0;
   /** The seq of the event observed last (-1 before any): events arrive once each, in the order they happened. */
   private observedSeq = -1;
@@ -110,12 +140,14 @@ export class InvariantChecker {
     return this.breaches;
   }
 
-  private readonly broken = new Set<InvariantName>();
+  /** The invariants broken so far in this run: made at the first breach (most runs break none). */
+  private broken: Set<InvariantName> | null = null;
 
   /** Keeps the first breach of each invariant in a run: what follows from it is the same finding. */
   private breach(invariant: InvariantName, step: number, explanation: string): void {
-    if (this.broken.has(invariant)) return;
-    this.broken.add(invariant);
+    const broken = (this.broken ??= new Set());
+    if (broken.has(invariant)) return;
+    broken.add(invariant);
     this.breaches.push({ invariant, step, explanation });
   }
 
@@ -277,7 +309,7 @@ export class InvariantChecker {
     // leaves a terminal one, and the client, polling, never sees one regress. A tasks/get answered before the status
     // changed may still arrive after the change: a stale poll, not a breach.
     const polled = event.action === 'polled';
-    const statuses = polled ? this.taskSeen : this.taskStatus;
+    const statuses = polled ? (this.taskSeen ??= new Map()) : (this.taskStatus ??= new Map());
     const before = statuses.get(task);
     if (before !== undefined && TERMINAL_TASK_STATUSES.has(before) && event.status !== before) {
       const where = polled
@@ -291,9 +323,9 @@ export class InvariantChecker {
   private message(event: Seen): void {
     const message = event.message as MessageLike;
     const from = String(event.from);
-    this.messageBySeq.set(event.seq, event);
+    this.messageBySeq[event.seq] = event;
     if (event.lost !== true) {
-      const channel = `${String(event.channel)}:${from}`;
+      const channel = channelKey(event.channel, from);
       let queue = this.inFlight.get(channel);
       if (queue === undefined) this.inFlight.set(channel, (queue = []));
       queue.push(event);
@@ -398,7 +430,9 @@ export class InvariantChecker {
         event.seq,
         `sent ${String(message.method)} on the subscription of`,
       );
-    const stream = /^SSE #(.+)$/.exec(String(event.channel))?.[1];
+    // Only a channel named so can match: most are not, and need no pattern run over them.
+    const channel = String(event.channel);
+    const stream = channel.startsWith('SSE #') ? /^SSE #(.+)$/.exec(channel)?.[1] : undefined;
     if (stream !== undefined)
       this.requireReceived(
         `client:${/^\d+$/.test(stream) ? stream : key(stream)}`,
@@ -408,7 +442,7 @@ export class InvariantChecker {
   }
 
   private delivered(event: Seen): void {
-    const message = this.messageBySeq.get(event.messageSeq as number);
+    const message = this.messageBySeq[event.messageSeq as number];
     if (message === undefined) return;
     const sent = message.message as MessageLike;
     // An ignored second copy is not a request received again; a first copy ignored still reached its receiver.
@@ -430,7 +464,7 @@ export class InvariantChecker {
           `it received notifications/cancelled at ${String(event.atMs)} ms${event.ignoredBy === undefined ? '' : ' (and ignored it)'}`,
         );
     }
-    const channel = `${String(message.channel)}:${String(message.from)}`;
+    const channel = channelKey(message.channel, message.from);
     const queue = this.inFlight.get(channel) ?? [];
     // Messages lost on the way (a dropped stream) never arrive: they do not hold the channel.
     while (queue.length > 0 && queue[0] !== message && queue[0]?.lost === true) queue.shift();
@@ -469,10 +503,11 @@ export class InvariantChecker {
       this.requestIds,
       inFlight,
       this.executions,
-      this.taskStatus,
-      this.taskSeen,
+      // One not made yet is empty: written as an empty one, so the text is the same either way.
+      this.taskStatus ?? NO_STATUSES,
+      this.taskSeen ?? NO_POLLS,
       this.lastFailedSeq?.requestId ?? null,
-      this.broken,
+      this.broken ?? NONE_BROKEN,
       this.received,
       this.requestOfTokenSent,
       this.cancellationReceived,
