@@ -44,10 +44,13 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * its receiver at the earliest exactly when an event no arrival moves is due (f − d − latency: progress
  * the user sees just before cancelling, for a script step f not yet queued; progress that beats an idle
  * deadline armed at the request's start, which the survey's own progress withdrew), and f − d − latency
- * − jitter, where it can arrive at f at the latest. What stays approximate:
- * other chains of two or more delays (t + d1 + d2 = q, q + d1 + d2) and delays the survey ordering
- * never schedules: their critical points are not offered (explore/arrivalOracle.test.ts samples
- * random arrivals to catch an ending they would hide).
+ * − jitter, where it can arrive at f at the latest. The same for chains of work the survey saw (one
+ * actor's events each armed by the one before, a worker's chunks): f − S − latency (− jitter) for every
+ * event S of the chain the message starts, a queued chain event's later ones (q + A), and where the
+ * cancellation a re-armed timer sends meets the sender's later chain event, bounded by a fixed event
+ * (`Driver.chainInstants`). What stays approximate: other chains of two or more delays (t + d1 + d2 =
+ * q, q + d1 + d2) and delays the survey ordering never schedules: their critical points are not
+ * offered (explore/arrivalOracle.test.ts samples random arrivals to catch an ending they would hide).
  *
  * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
  * order) with the queue of pending events and the clock — or, for a model that describes its whole

@@ -781,9 +781,10 @@ export class Driver {
    * 2000), each progress between landing on the idle deadline the one before reset. The survey's first
    * progress reaches the client at 410 and withdraws the deadline at 500, so an f kept only when it ran
    * missed it (`j90.j0.c1.j100.c1.j200.c1.j300`). The other bound, a chain of four chunks and a whole
-   * window, is offered by no rule; longer chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event
-   * gives) are not offered: the explorer's oracle test samples arrival instants at random to catch an
-   * ending they would hide, and keeps the orderings that found one with every arrival pinned.
+   * window, is offered by no rule (`chainInstants` offers the chains of work the survey saw); other
+   * chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event gives) are not offered: the explorer's
+   * oracle test samples arrival instants at random to catch an ending they would hide, and keeps the
+   * orderings that found one with every arrival pinned.
    *
    * And f − d − L − J (J this window's jitter, the lab's one jitter both ways): the other end of that
    * first message's window, where it can at the latest arrive exactly at f. Before it the message
