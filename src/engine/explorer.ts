@@ -1,5 +1,6 @@
 import { assert } from './core/assert';
 import type { Components } from './core/components';
+import type { Actor } from './core/scheduler';
 import { LabError } from './core/errors';
 import type { Settings, Transport } from './core/transcript';
 import { LedgerRecycler } from './core/sqlite';
@@ -17,6 +18,8 @@ import {
   type Footprint,
   type HistoryMark,
   type SleepPlan,
+  type SurveyChain,
+  type Chain,
 } from './explore/driver';
 import type { InvariantName } from './explore/invariants';
 import { EMPTY_SCHEDULE, type Choice } from './core/schedule';
@@ -43,10 +46,13 @@ import { shortestOrderings, type ShortestOrdering } from './shrink';
  * its receiver at the earliest exactly when an event no arrival moves is due (f − d − latency: progress
  * the user sees just before cancelling, for a script step f not yet queued; progress that beats an idle
  * deadline armed at the request's start, which the survey's own progress withdrew), and f − d − latency
- * − jitter, where it can arrive at f at the latest. What stays approximate:
- * other chains of two or more delays (t + d1 + d2 = q, q + d1 + d2) and delays the survey ordering
- * never schedules: their critical points are not offered (explore/arrivalOracle.test.ts samples
- * random arrivals to catch an ending they would hide).
+ * − jitter, where it can arrive at f at the latest. The same for chains of work the survey saw (one
+ * actor's events each armed by the one before, a worker's chunks): f − S − latency (− jitter) for every
+ * event S of the chain the message starts, a queued chain event's later ones (q + A), and where the
+ * cancellation a re-armed timer sends meets the sender's later chain event, bounded by a fixed event
+ * (`Driver.chainInstants`). What stays approximate: other chains of two or more delays (t + d1 + d2 =
+ * q, q + d1 + d2) and delays the survey ordering never schedules: their critical points are not
+ * offered (explore/arrivalOracle.test.ts samples random arrivals to catch an ending they would hide).
  *
  * Equivalent orderings are explored once: a state is the run's history (every stamped event, in
  * order) with the queue of pending events and the clock — or, for a model that describes its whole
@@ -840,8 +846,39 @@ export function surveyOf(
     fixedTimes: {
       instants: [...finds.fixedEvents.values()].sort((a, b) => a.atMs - b.atMs || a.parties - b.parties),
       reactiveDelays: sorted(finds.reactiveDelays),
+      ...chainsOf(finds.chains.values()),
     },
   };
+}
+
+/**
+ * The survey's chains by the channel whose delivery started them and by actor, each as `Chain` (equal
+ * ones once, in the order met).
+ */
+function chainsOf(found: Iterable<SurveyChain>): Pick<FixedTimes, 'channelChains' | 'actorChains'> {
+  const channelChains = new Map<string, Chain[]>();
+  const actorChains = new Map<Actor, Chain[]>();
+  const seen = new Set<string>();
+  for (const { actor, channel, offsets } of found) {
+    const key = `${actor} ${channel} ${offsets.join(',')}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const chain = chainOf(offsets);
+    if (channel !== '') channelChains.set(channel, [...(channelChains.get(channel) ?? []), chain]);
+    actorChains.set(actor, [...(actorChains.get(actor) ?? []), chain]);
+  }
+  return { channelChains, actorChains };
+}
+
+function chainOf(offsets: readonly number[]): Chain {
+  const ahead = new Set<number>();
+  for (let from = 0; from < offsets.length; from += 1)
+    for (let to = from + 1; to < offsets.length; to += 1)
+      ahead.add((offsets[to] as number) - (offsets[from] as number));
+  let stepMs = offsets.length > 1 ? (offsets[1] as number) - (offsets[0] as number) : 0;
+  for (let index = 2; index < offsets.length; index += 1)
+    if ((offsets[index] as number) - (offsets[index - 1] as number) !== stepMs) stepMs = 0;
+  return { offsets: [...offsets], ahead: [...ahead].sort((a, b) => a - b), stepMs };
 }
 
 /** Explores every ordering of one scenario (the CLI's `lab explore`). */

@@ -238,6 +238,17 @@ export class Scheduler {
     return instants;
   }
 
+  /**
+   * The instant and actor of every queued event that was not withdrawn, in no particular order (where an
+   * explorer looks for the later events of a queued event's chain, known by its actor). Reads no label.
+   */
+  queuedWithActors(): { readonly atMs: number; readonly actor: Actor }[] {
+    const queued: { atMs: number; actor: Actor }[] = [];
+    for (const event of this.queue.values()) if (event.state === 'queued') queued.push(event);
+    for (const event of this.beingChosen) if (event.state === 'queued') queued.push(event);
+    return queued;
+  }
+
   /** Withdraws a queued event; returns false if it already ran or was withdrawn. */
   cancel(handle: EventHandle): boolean {
     if (!(handle instanceof QueuedEvent)) fail(`event #${handle.seq} was not scheduled by a scheduler`);

@@ -122,6 +122,62 @@ const WITNESSES: [string, Record<string, unknown>, string, Record<string, unknow
   ],
 ];
 
+/**
+ * Orderings random arrivals over random settings found, each on one transport, that need a chain of
+ * several chunks of work (docs/orderings-causality.md, "The arrivals a chain of work gives"):
+ * - D: the cancellation (sent at 100, by 445) must reach the server after the third checkpoint
+ *   (t + 300) and before the work completes (t + 375); the explorer reaches it from the cancellation
+ *   landing on the third checkpoint, two chunks past the one queued (q + A).
+ * - B: progress 2/3 must reach the client before the user's cancel (t + 300 + 5 ≤ 430: f − S − L, two
+ *   chunks) and the work complete after the server sees the disconnect (t + 370 > 435).
+ * - C (idle 740, max 2055, progress every 575): the idle deadline progress 2/9 re-arms must fire before
+ *   the maximum (p2 < 1315, a tie goes to the maximum) and late enough that the cancellation can reach
+ *   the server after checkpoint 4 (p2 + 740 + 335 ≥ t + 2300: now + A − S − L − J).
+ * - C (idle 655, max 1520, progress every 390): progress 3/13 must be able to arrive after the maximum
+ *   (t + 1170 + 280 ≥ 1520: f − S − L − J, three chunks) and checkpoint 4 run before the cancellation
+ *   arrives (t + 1560 ≤ 1800).
+ * - C (idle 505, max 1435, progress every 315): progress 1/16 must beat the first idle deadline, the
+ *   idle deadline it re-arms fire before progress 2/16 can arrive, and the cancellation that firing sends
+ *   be able to arrive after checkpoint 4 (p1 ≥ t + 415: now + A − S − L − J).
+ */
+const CHAIN_WITNESSES: [string, 'stdio' | 'http', Record<string, unknown>, string, Record<string, unknown>][] = [
+  [
+    'D',
+    'stdio',
+    { latencyJitterMs: 340, cancelAtMs: 100, workMs: 375, progressEveryMs: 100 },
+    'j69.j340.j0.j6.j0',
+    { terminalState: 'cancelled', clientIgnores: ['progress 1/4', 'progress 2/4', 'progress 3/4'] },
+  ],
+  [
+    'B',
+    'http',
+    { latencyJitterMs: 125, cancelAtMs: 430, workMs: 370, progressEveryMs: 150 },
+    'j69.j0.j0.j0',
+    { terminalState: 'cancelled', finalResponse: false, clientIgnores: [] },
+  ],
+  [
+    'C',
+    'http',
+    { latencyJitterMs: 330, idleTimeoutMs: 740, maxTimeoutMs: 2055, progressEveryMs: 575 },
+    'j39.j0.j96.j316.j315.j0',
+    { terminalState: 'timeout-idle', clientIgnores: ['progress 3/9', 'progress 4/9'] },
+  ],
+  [
+    'C',
+    'stdio',
+    { latencyJitterMs: 275, idleTimeoutMs: 655, maxTimeoutMs: 1520, progressEveryMs: 390 },
+    'j87.j8.j0.j275.j150.j0',
+    maxWith(['progress 3/13', 'progress 4/13']),
+  ],
+  [
+    'C',
+    'http',
+    { latencyJitterMs: 335, idleTimeoutMs: 505, maxTimeoutMs: 1435, progressEveryMs: 315 },
+    'j0.j136.j335.j335.j335.j335',
+    { terminalState: 'timeout-idle', clientIgnores: ['progress 2/16', 'progress 3/16', 'progress 4/16'] },
+  ],
+];
+
 describe('every ending an ordering with pinned arrivals reaches, the explorer reaches', () => {
   const explored = new Map<string, string[]>();
   const endingsExplored = (id: string, transport: 'stdio' | 'http', settings: Record<string, unknown>): string[] => {
@@ -135,20 +191,33 @@ describe('every ending an ordering with pinned arrivals reaches, the explorer re
     }
     return endings;
   };
+  const witnessed = (
+    id: string,
+    transport: 'stdio' | 'http',
+    settings: Record<string, unknown>,
+    schedule: string,
+    reached: Record<string, unknown>,
+  ): void => {
+    const run = runScenario(findScenario(id), {
+      transport,
+      settings,
+      schedule: parseSchedule(schedule),
+      record: false,
+    });
+    const distinct = endingOf(run);
+    // The ordering reaches the ending it is kept for.
+    expect(distinct).toMatchObject(reached);
+    expect(endingsExplored(id, transport, settings)).toContain(JSON.stringify(distinct));
+  };
   for (const transport of ['stdio', 'http'] as const)
     for (const [id, settings, schedule, reached] of WITNESSES)
       it(`${id} on ${transport} with ${JSON.stringify(settings)}: ${schedule}`, () => {
-        const run = runScenario(findScenario(id), {
-          transport,
-          settings,
-          schedule: parseSchedule(schedule),
-          record: false,
-        });
-        const distinct = endingOf(run);
-        // The ordering reaches the ending it is kept for.
-        expect(distinct).toMatchObject(reached);
-        expect(endingsExplored(id, transport, settings)).toContain(JSON.stringify(distinct));
+        witnessed(id, transport, settings, schedule, reached);
       });
+  for (const [id, transport, settings, schedule, reached] of CHAIN_WITNESSES)
+    it(`${id} on ${transport} with ${JSON.stringify(settings)}: ${schedule} (a chain of work)`, () => {
+      witnessed(id, transport, settings, schedule, reached);
+    }, 60_000);
 });
 
 /**

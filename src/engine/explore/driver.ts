@@ -16,9 +16,34 @@ const DELAYS_MAX = 64;
 export interface FixedTimes {
   readonly instants: readonly { readonly atMs: number; readonly parties: number }[];
   readonly reactiveDelays: readonly number[];
+  /** The chains a delivery of a message on each channel (by its key) started: the work a tools/call starts, the idle deadline progress re-arms. */
+  readonly channelChains: ReadonlyMap<string, readonly Chain[]>;
+  /** The chains of each actor's events: where a queued or running event of that actor's chain goes on. */
+  readonly actorChains: ReadonlyMap<Actor, readonly Chain[]>;
 }
 
-export const NO_FIXED_TIMES: FixedTimes = { instants: [], reactiveDelays: [] };
+/**
+ * A chain of events (`SurveyFinds.chains`): one actor's events, each armed by the one before it (a
+ * worker's chunks of work), started by a delivery or by another actor's event.
+ */
+export interface Chain {
+  /** Each event's instant less the instant the chain started at (the first chunk's end, the second's, …). */
+  readonly offsets: readonly number[];
+  /** From an event of the chain to a later one: every difference of two offsets, ascending. */
+  readonly ahead: readonly number[];
+  /**
+   * The step every event of the chain was armed with, when it is one step throughout and the chain has at
+   * least two events (the survey may have stopped the work early: it goes on by this step); else 0.
+   */
+  readonly stepMs: number;
+}
+
+export const NO_FIXED_TIMES: FixedTimes = {
+  instants: [],
+  reactiveDelays: [],
+  channelChains: new Map(),
+  actorChains: new Map(),
+};
 
 /** What the survey run keeps as it goes (`Driver.startSurvey`), for `surveyOf` to read. */
 export interface SurveyFinds {
@@ -34,6 +59,19 @@ export interface SurveyFinds {
   readonly reactiveDelays: Set<number>;
   /** The seqs of the events no arrival moves. */
   readonly fixedSeqs: Set<number>;
+  /** The channel key of every delivery's message, by the delivery's seq. */
+  readonly deliveries: Map<number, string>;
+  /** The chains of events one actor armed one after another (no delivery, none fixed), by the seq of the first. */
+  readonly chains: Map<number, SurveyChain>;
+  /** For each event of a chain, by seq: its chain's first event's seq and its offset from the chain's start. */
+  readonly inChain: Map<number, { readonly first: number; readonly offsetMs: number }>;
+}
+
+/** A chain as the survey run records it (see `Chain`): its actor, the channel of the delivery that started it ('' for none). */
+export interface SurveyChain {
+  readonly actor: Actor;
+  readonly channel: string;
+  readonly offsets: number[];
 }
 
 /** Thrown inside a run when it meets its first new choice: the explorer has what it needs. */
@@ -386,6 +424,12 @@ export class Driver {
   private finds: SurveyFinds | null = null;
   /** Whether the running event is one no arrival moves (true before the first event). */
   private runningFixed = true;
+  /** The running event's actor (null before the first): whose chain an arrival chosen now is sent from. */
+  private runningActor: Actor | null = null;
+  /** The survey run's running event's seq (-1 before the first). */
+  private runningSeq = -1;
+  /** The survey run's last arrival's channel: the delivery armed next carries that message. */
+  private surveyChannel = '';
   /** Set by the wire just before it schedules a delivery (`delivering`): that delay is a picked arrival. */
   private deliveryNext = false;
   /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
@@ -507,6 +551,7 @@ export class Driver {
     const delivery = this.deliveryNext;
     this.deliveryNext = false;
     const finds = this.finds;
+    if (finds !== null && delivery) finds.deliveries.set(seq, this.surveyChannel);
     if (finds !== null && !delivery) this.survey(finds, delayMs, seq, actor);
     if (!(delayMs > 0 && this.criticalArrivals)) return;
     if (delivery) return;
@@ -529,7 +574,35 @@ export class Driver {
       const atMs = (this.scheduler?.nowMs ?? 0) + delayMs;
       const parties = PARTY[actor];
       if (finds.fixedEvents.size < DELAYS_MAX) finds.fixedEvents.set(`${atMs} ${parties}`, { atMs, parties });
-    } else if (delayMs > 0 && finds.reactiveDelays.size < DELAYS_MAX) finds.reactiveDelays.add(delayMs);
+    } else if (delayMs > 0) {
+      if (finds.reactiveDelays.size < DELAYS_MAX) finds.reactiveDelays.add(delayMs);
+      this.chain(finds, delayMs, seq, actor);
+    }
+  }
+
+  /**
+   * A reactive event the survey arms joins the chain of the running event when both are one actor's
+   * and the running one is no delivery (a checkpoint arming the next chunk); else it starts a chain,
+   * kept with the channel of the delivery that started it (or of the chain the running event is in).
+   */
+  private chain(finds: SurveyFinds, delayMs: number, seq: number, actor: Actor): void {
+    const running = finds.inChain.get(this.runningSeq);
+    const before = this.runningActor === actor && !finds.deliveries.has(this.runningSeq) ? running : undefined;
+    const first = before?.first ?? seq;
+    const offsetMs = (before?.offsetMs ?? 0) + delayMs;
+    let chain = finds.chains.get(first);
+    if (chain === undefined) {
+      if (finds.chains.size >= DELAYS_MAX) return;
+      const channel =
+        finds.deliveries.get(this.runningSeq) ??
+        (running === undefined ? undefined : finds.chains.get(running.first)?.channel) ??
+        '';
+      chain = { actor, channel, offsets: [] };
+      finds.chains.set(first, chain);
+    }
+    if (chain.offsets.length >= DELAYS_MAX) return;
+    chain.offsets.push(offsetMs);
+    finds.inChain.set(seq, { first, offsetMs });
   }
 
   /**
@@ -538,7 +611,15 @@ export class Driver {
    * their instants, its deadlines), not a delivery — and keeps what `SurveyFinds` lists.
    */
   startSurvey(): SurveyFinds {
-    this.finds = { fixedDelays: new Set(), fixedEvents: new Map(), reactiveDelays: new Set(), fixedSeqs: new Set() };
+    this.finds = {
+      fixedDelays: new Set(),
+      fixedEvents: new Map(),
+      reactiveDelays: new Set(),
+      fixedSeqs: new Set(),
+      deliveries: new Map(),
+      chains: new Map(),
+      inChain: new Map(),
+    };
     return this.finds;
   }
 
@@ -570,7 +651,11 @@ export class Driver {
    */
   private step(event: DueEvent): void {
     const finds = this.finds;
-    if (finds !== null) this.runningFixed = finds.fixedSeqs.has(event.seq);
+    this.runningActor = event.actor;
+    if (finds !== null) {
+      this.runningFixed = finds.fixedSeqs.has(event.seq);
+      this.runningSeq = event.seq;
+    }
     if (!this.track) return;
     this.finishEvent();
     const sleep = this.sleep;
@@ -819,9 +904,10 @@ export class Driver {
    * 2000), each progress between landing on the idle deadline the one before reset. The survey's first
    * progress reaches the client at 410 and withdraws the deadline at 500, so an f kept only when it ran
    * missed it (`j90.j0.c1.j100.c1.j200.c1.j300`). The other bound, a chain of four chunks and a whole
-   * window, is offered by no rule; longer chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event
-   * gives) are not offered: the explorer's oracle test samples arrival instants at random to catch an
-   * ending they would hide, and keeps the orderings that found one with every arrival pinned.
+   * window, is offered by no rule (`chainInstants` offers the chains of work the survey saw); other
+   * chains (q + d1 + d2, t + d1 + d2 = q for a q no fixed event gives) are not offered: the explorer's
+   * oracle test samples arrival instants at random to catch an ending they would hide, and keeps the
+   * orderings that found one with every arrival pinned.
    *
    * And f − d − L − J (J this window's jitter, the lab's one jitter both ways): the other end of that
    * first message's window, where it can at the latest arrive exactly at f. Before it the message
@@ -837,6 +923,7 @@ export class Driver {
     const finds = this.finds;
     if (finds !== null && this.criticalArrivals && baseMs > window.nowMs && finds.fixedDelays.size < DELAYS_MAX)
       finds.fixedDelays.add(baseMs - window.nowMs);
+    if (finds !== null) this.surveyChannel = window.channelKey;
     const index = this.taken.length;
     // The first option is the earliest instant offered: the window's start (every other lies past it).
     const firstMs = Math.min(earliestMs, latestMs);
@@ -899,8 +986,106 @@ export class Driver {
         const lateMs = sentMs - jitterMs;
         if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
       }
+    this.chainInstants(instants, window, sender);
     instants.add(latestMs);
     return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
+  }
+
+  /**
+   * The arrival instants chains of events give (see docs/orderings-causality.md, "The arrivals a chain
+   * of work gives"). A chain is one actor's events armed one after another (a worker's chunks); the
+   * earlier rules saw one delay of it, these see the whole chain, each bounded by the window:
+   * - `f − S − L` and `f − S − L − J` for a fixed event f at the party that sent this message and S the
+   *   offset of an event of a chain this channel's deliveries start: the message that event sends (the
+   *   k-th progress of the work this tools/call starts) reaches f's party exactly at f, at the earliest
+   *   or at the latest (the earlier rule's `f − d − L` is the first event's).
+   * - `q + A` for a queued event q at the receiving party whose actor's chains go on by A (a worker's
+   *   next checkpoints, past the one queued): this arrival against each later event of that chain.
+   * - `now + A − S − L − J` when the running event is in a chain that goes on by A and this message's
+   *   delivery starts a chain S at its receiver (progress re-arms the idle deadline): the message the
+   *   timer's firing sends back (the cancellation) reaches the chain's party at the latest exactly when
+   *   the chain's later event runs.
+   */
+  private chainInstants(instants: Set<number>, window: ArrivalWindow, sender: number): void {
+    const receiver = 3 & ~sender;
+    if (receiver !== 1 && receiver !== 2) return;
+    const { earliestMs, latestMs } = window;
+    const latencyMs = window.baseMs - window.nowMs;
+    const jitterMs = latestMs - window.baseMs;
+    const started = this.fixedTimes.channelChains.get(window.channelKey) ?? [];
+    for (const fixed of this.fixedTimes.instants) {
+      if ((fixed.parties & sender) === 0) continue;
+      for (const chain of started)
+        for (const offsetMs of chain.offsets) {
+          const sentMs = fixed.atMs - offsetMs - latencyMs;
+          if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
+          const lateMs = sentMs - jitterMs;
+          if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
+        }
+    }
+    this.queuedChainInstants(instants, window, receiver);
+    if (this.runningActor !== null) this.timerChainInstants(instants, window, receiver, started);
+  }
+
+  /** `q + A`: a queued event's chain goes on (by the differences the survey saw, then by its step). */
+  private queuedChainInstants(instants: Set<number>, window: ArrivalWindow, receiver: number): void {
+    const { earliestMs, latestMs } = window;
+    for (const queued of this.scheduler?.queuedWithActors() ?? []) {
+      if ((PARTY[queued.actor] & receiver) === 0) continue;
+      for (const chain of this.fixedTimes.actorChains.get(queued.actor) ?? []) {
+        let lastMs = 0;
+        for (const aheadMs of chain.ahead) {
+          const atMs = queued.atMs + aheadMs;
+          if (atMs >= latestMs) break;
+          if (atMs > earliestMs) instants.add(atMs);
+          lastMs = aheadMs;
+        }
+        if (chain.stepMs <= 0) continue;
+        for (let atMs = queued.atMs + lastMs + chain.stepMs; atMs < latestMs; atMs += chain.stepMs)
+          if (atMs > earliestMs) instants.add(atMs);
+      }
+    }
+  }
+
+  /**
+   * `now + A − S − L − J`, offered only where the timer S can fire (the chain's next message, one step
+   * on, can arrive after it) and where a fixed event of the receiving party closes the interval of
+   * orderings on the other side inside the window (the timer must fire before it, or this message
+   * arrive before it): without one, the arrivals of the chain's earlier and later messages bound the
+   * same interval and offer an instant in it.
+   */
+  private timerChainInstants(
+    instants: Set<number>,
+    window: ArrivalWindow,
+    receiver: number,
+    started: readonly Chain[],
+  ): void {
+    const { earliestMs, latestMs, nowMs } = window;
+    const latencyMs = window.baseMs - nowMs;
+    const jitterMs = latestMs - window.baseMs;
+    for (const running of this.fixedTimes.actorChains.get(this.runningActor as Actor) ?? []) {
+      const nextMs = running.ahead[0] ?? 0;
+      for (const aheadMs of running.ahead) {
+        const cancelMs = nowMs + aheadMs - latencyMs - jitterMs;
+        if (cancelMs >= nowMs + nextMs + latencyMs + jitterMs) break;
+        for (const timer of started)
+          for (const timerMs of timer.offsets) {
+            const atMs = cancelMs - timerMs;
+            if (atMs > earliestMs && atMs < latestMs && this.fixedBeyond(atMs, timerMs, receiver, latestMs))
+              instants.add(atMs);
+          }
+      }
+    }
+  }
+
+  /** Whether a fixed event of `receiver`'s party falls in (atMs, latestMs], or the timer started at atMs reaches one started by latestMs. */
+  private fixedBeyond(atMs: number, timerMs: number, receiver: number, latestMs: number): boolean {
+    for (const fixed of this.fixedTimes.instants) {
+      if ((fixed.parties & receiver) === 0) continue;
+      if (fixed.atMs > atMs && fixed.atMs <= latestMs) return true;
+      if (fixed.atMs - timerMs > atMs && fixed.atMs - timerMs <= latestMs) return true;
+    }
+    return false;
   }
 
   /** The choices taken so far as a schedule; trailing first options go, since a replay takes them anyway. */

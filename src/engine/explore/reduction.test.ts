@@ -118,8 +118,9 @@ describe('the reduction leaves the endings and the broken invariants as they are
       expect(on.complete && off.complete).toBe(true);
       expect(reductionSignature(on)).toBe(reductionSignature(off));
       // A state's key names the events asleep in it, so one state met with two sleep sets is two: with
-      // nothing pruned the reduction can count a few more (D on stdio at 300 ms once counted 13,172 against 13,164).
-      expect(on.states).toBeLessThanOrEqual(off.states + Math.ceil(off.states / 1000));
+      // nothing pruned the reduction can count a few more (D on stdio at 300 ms counts 25,278 against
+      // 25,234 since its cancellation lands on each of the work's checkpoints; 13,172 against 13,164 before).
+      expect(on.states).toBeLessThanOrEqual(off.states + Math.ceil(off.states / 500));
     });
   }
 
