@@ -416,13 +416,55 @@ export class Wire {
       channel.lastArrivalMs = arrivesAtMs;
     }
     if (!(arrivesAtMs >= this.scheduler.nowMs)) fail('a message arrives no earlier than it is sent');
-    let event: MessageEvent;
     const headers = this.http && from === 'client' ? postHeadersOf(message) : null;
     if (this.http && from === 'client')
       assert(
         headers !== null,
         () => `${channelName}: a client POSTs only requests and notifications on Streamable HTTP`,
       );
+    const event = this.messageEvent(from, to, channelName, message, arrivesAtMs, headers, fault, options);
+    if (options.duplicateOf === undefined) this.trackRequest(event);
+    if (fault?.kind === 'stream-drop')
+      channel.dropped = `the stream carrying ${channelName} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`;
+    if (fault?.kind === 'crash') this.crash(event, fault);
+    const lost =
+      options.lost ??
+      (fault?.kind === 'drop'
+        ? `the network dropped this message (fault ${formatFault(fault)})`
+        : fault?.kind === 'crash'
+          ? `the server crashed after COMMIT and before this response left (fault ${formatFault(fault)}): it never reaches the client`
+          : channel.dropped);
+    if (lost !== null) {
+      event.lost = true;
+      event.reason = lost;
+      return event;
+    }
+    const flight = new InFlight(event, deliver, channel, options.summary ?? null);
+    // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
+    if (options.held !== true && Wire.holds(channel)) {
+      fail(
+        `channel ${channel.key}: a message sent past a held one would overtake it; hold every message of a held channel`,
+      );
+    }
+    channel.inFlight.push(flight);
+    if (options.held !== true) this.schedule(flight, arrivesAtMs);
+    // Duplicated: the network delivers a second copy right behind it, on the same channel.
+    if (fault?.kind === 'duplicate')
+      this.send(from, channelName, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
+    return event;
+  }
+
+  /** The event that records a message sent now: its fields in the transcript's order. */
+  private messageEvent(
+    from: Side,
+    to: Side,
+    channelName: string,
+    message: JsonRpcMessage,
+    arrivesAtMs: number,
+    headers: MessageEvent['headers'] | null,
+    fault: MessageFault | undefined,
+    options: SendOptions,
+  ): MessageEvent {
     if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
       // The hot path: a plain message is one object, built with its stamps. A recorded run keeps plain
       // objects (its transcript is data, cloned and compared as such); a run that keeps nothing makes
@@ -456,9 +498,9 @@ export class Wire {
         );
         if (headers !== null) sent.headers = headers;
       }
-      event = this.log.append(sent);
+      return this.log.append(sent);
     } else {
-      event = this.log.record({
+      return this.log.record({
         kind: 'message',
         from,
         to,
@@ -473,35 +515,6 @@ export class Wire {
           : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
       }) as MessageEvent;
     }
-    if (options.duplicateOf === undefined) this.trackRequest(event);
-    if (fault?.kind === 'stream-drop')
-      channel.dropped = `the stream carrying ${channelName} dropped (fault ${formatFault(fault)}): this message and everything after it on the stream is lost`;
-    if (fault?.kind === 'crash') this.crash(event, fault);
-    const lost =
-      options.lost ??
-      (fault?.kind === 'drop'
-        ? `the network dropped this message (fault ${formatFault(fault)})`
-        : fault?.kind === 'crash'
-          ? `the server crashed after COMMIT and before this response left (fault ${formatFault(fault)}): it never reaches the client`
-          : channel.dropped);
-    if (lost !== null) {
-      event.lost = true;
-      event.reason = lost;
-      return event;
-    }
-    const flight = new InFlight(event, deliver, channel, options.summary ?? null);
-    // FIFO with holds: whoever holds a channel's messages (a proxy) holds all of them, so nothing overtakes a held one.
-    if (options.held !== true && Wire.holds(channel)) {
-      fail(
-        `channel ${channel.key}: a message sent past a held one would overtake it; hold every message of a held channel`,
-      );
-    }
-    channel.inFlight.push(flight);
-    if (options.held !== true) this.schedule(flight, arrivesAtMs);
-    // Duplicated: the network delivers a second copy right behind it, on the same channel.
-    if (fault?.kind === 'duplicate')
-      this.send(from, channelName, message, deliver, { ...options, duplicateOf: event.seq, held: options.held });
-    return event;
   }
 
   private static holds(channel: Channel): boolean {
