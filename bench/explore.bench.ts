@@ -9,14 +9,26 @@
  *   states/s, ledger-race-keyed               ≥ 5,000
  *   explore task-cancel-ack latencyJitterMs=20, wall  < 10 s (stopped at 120 s: the partial rate is printed)
  *   states with reduction ÷ without, A–D at 300 ms jitter  ≤ 0.2, endings and broken invariants identical
+ * A–D at 150 ms are measured in `PROCESSES` fresh processes and each case's figure is the median of
+ * theirs, printed with their spread: V8 settles a process into one of two ways of collecting garbage
+ * (the same exploration promoted either about 58 MB or 100–118 MB, with every seed fixed), and one
+ * process's figure for a case swung up to 2.5 times from one run of the bench to the next.
  * A script, not a test: the numbers depend on the machine.
  */
+import { spawnSync } from 'node:child_process';
 import { loadSqlJs } from '../src/cli/sqlite';
 import { Exploration, reductionSignature, type ExploreResult, type RunsByChoice } from '../src/engine';
 import { findScenario } from '../src/scenarios/index';
 import { budgetMark, budgetSummary } from './budget';
 
+/** Measured rounds of each side at least, and more until each side's measured explorations add up to `MEASURE_MS`. */
 const REPEATS = 3;
+const MEASURE_MS = 300;
+/** Fresh processes measuring A–D at 150 ms, each case's figure their median. */
+const PROCESSES = 5;
+/** The flag a child process is started with: it measures A–D at 150 ms only and prints one JSON line per case. */
+const CHILD_FLAG = '--races-at-150';
+const child = process.argv.includes(CHILD_FLAG);
 /** Warm-up before the measured repeats: at least this many explorations, and more until this long has passed. */
 const WARM_RUNS_MIN = 2;
 const WARM_RUNS_MAX = 200;
@@ -33,9 +45,10 @@ function median(values: number[]): number {
 }
 
 const sql = await loadSqlJs();
-console.log(
-  `bench: explorer (every ordering, invariants after every event), reduction on | off measured in turns: median of ${REPEATS} each after warm-up (at least ${WARM_RUNS_MIN} unmeasured each, more until ${WARM_MS} ms; "first": the first, cold), node ${process.version}`,
-);
+if (!child)
+  console.log(
+    `bench: explorer (every ordering, invariants after every event), reduction on | off measured in turns: the mean of at least ${REPEATS} explorations each, more until ${MEASURE_MS} ms each, after warm-up (at least ${WARM_RUNS_MIN} unmeasured each, more until ${WARM_MS} ms; "first": the first, cold); A–D at 150 ms: the median of ${PROCESSES} fresh processes; node ${process.version}`,
+  );
 
 interface Case {
   readonly id: string;
@@ -72,11 +85,13 @@ function exploreCounting(c: Case, reduction: boolean): { result: ExploreResult; 
 
 /**
  * One case with the reduction on and off, measured in turns: warm-up explorations of both sides
- * alternated (at least `WARM_RUNS_MIN` each, more until `WARM_MS`), then `REPEATS` rounds of one
- * measured exploration of each side, the side that goes first swapped every round; each side's figure
- * is its median. Measured one side after the other, the side measured first read up to 1.8 times slower
- * on A–D's small explorations than the other: what was timed was how warm the process was, not the
- * reduction.
+ * alternated (at least `WARM_RUNS_MIN` each, more until `WARM_MS`), then rounds of one measured
+ * exploration of each side, the side that goes first swapped every round: at least `REPEATS`, more until
+ * each side's measured time adds up to `MEASURE_MS`. Each side's time is its mean exploration (its
+ * rounds' total ÷ their number), so a collection of garbage falling in one round counts as much as it
+ * costs, no more: A–D at 150 ms explore in 10–40 ms, about one collection's length. Measured one side
+ * after the other, the side measured first read up to 1.8 times slower on A–D's small explorations than
+ * the other: what was timed was how warm the process was, not the reduction.
  */
 function measurePair(c: Case): { on: Measured; off: Measured } {
   const times = { on: [] as number[], off: [] as number[] };
@@ -111,7 +126,12 @@ function measurePair(c: Case): { on: Measured; off: Measured } {
     timed(true, false);
     timed(false, false);
   }
-  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
+  const total = (values: readonly number[]): number => values.reduce((sum, ms) => sum + ms, 0);
+  for (
+    let repeat = 0;
+    repeat < WARM_RUNS_MAX && (repeat < REPEATS || Math.min(total(times.on), total(times.off)) < MEASURE_MS);
+    repeat += 1
+  ) {
     const onFirst = repeat % 2 === 0;
     timed(onFirst, true);
     timed(!onFirst, true);
@@ -121,7 +141,7 @@ function measurePair(c: Case): { on: Measured; off: Measured } {
     return {
       result: done.result,
       runs: done.runs,
-      ms: median(times[side(reduction)]),
+      ms: total(times[side(reduction)]) / times[side(reduction)].length,
       firstMs: first[side(reduction)],
     };
   };
@@ -149,11 +169,67 @@ const figure = (m: Measured): string =>
   `${String(m.result.states).padStart(6)} states (${String(m.runs.made).padStart(5)} runs) ${m.ms.toFixed(1).padStart(8)} ms ${rate(m.result.states, m.ms).toLocaleString('en-US').padStart(8)} states/s${m.result.complete ? '' : ' (cut)'} (first ${m.firstMs.toFixed(0)} ms)`;
 
 const cases: Case[] = [];
+/** A–D at 150 ms: measured in child processes (`racesAt150`). */
+const races: Case[] = [];
 for (const id of ['A', 'B', 'C', 'D']) {
   for (const transport of ['stdio', 'http'] as const) {
     cases.push({ id, transport, settings: {}, target: true });
-    cases.push({ id, transport, settings: { latencyJitterMs: 150 }, target: false, goal: STATES_PER_S_RACES });
+    races.push({ id, transport, settings: { latencyJitterMs: 150 }, target: false, goal: STATES_PER_S_RACES });
   }
+}
+const caseName = (c: Case): string =>
+  `${c.id} ${c.transport} ${
+    Object.entries(c.settings)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(' ') || 'defaults'
+  }`;
+
+/** What a child process prints per case of A–D at 150 ms, one JSON line each. */
+interface RaceLine {
+  readonly name: string;
+  readonly on: number;
+  readonly off: number;
+  /** The case's line as an in-process figure prints it (states, runs, time, first), and its reduction ratio. */
+  readonly figures: string;
+  readonly ratio: string;
+}
+
+if (child) {
+  for (const c of races) {
+    const { on, off } = measurePair(c);
+    const line: RaceLine = {
+      name: caseName(c),
+      on: rate(on.result.states, on.ms),
+      off: rate(off.result.states, off.ms),
+      figures: `${figure(on)} | off ${figure(off)}`,
+      ratio: reductionRatio(on, off).text,
+    };
+    console.log(JSON.stringify(line));
+  }
+  process.exit(0);
+}
+
+/**
+ * A–D at 150 ms in `PROCESSES` fresh processes, one after the other (each this script with
+ * `CHILD_FLAG`, under the same runtime and flags: tsx or the bundle); per case, every process's line.
+ */
+function racesAt150(): RaceLine[][] {
+  const byCase: RaceLine[][] = races.map(() => []);
+  for (let index = 0; index < PROCESSES; index += 1) {
+    const run = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, CHILD_FLAG], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (run.status !== 0) throw new Error(`the process measuring A–D at 150 ms failed (${run.status}): ${run.stderr}`);
+    const lines = run.stdout
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as RaceLine);
+    lines.forEach((line, at) => byCase[at]?.push(line));
+    const rates = lines.map((line) => line.on);
+    console.log(`  A–D at 150 ms, process ${index + 1} of ${PROCESSES}: ${span(rates)} states/s`);
+  }
+  return byCase;
 }
 cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: {}, target: false, goal: STATES_PER_S_LEDGER });
 cases.push({ id: 'ledger-race-keyed', transport: 'http', settings: { latencyJitterMs: 3 }, target: false });
@@ -169,30 +245,31 @@ const overBudget = (within: boolean): string => (within ? '' : '  — over budge
 const span = (values: readonly number[]): string =>
   `${Math.min(...values).toLocaleString('en-US')}–${Math.max(...values).toLocaleString('en-US')}`;
 
+for (const lines of racesAt150()) {
+  const on = median(lines.map((line) => line.on));
+  const off = median(lines.map((line) => line.off));
+  racesOn.push(on);
+  racesOff.push(off);
+  const middle = lines.find((line) => line.on === on) as RaceLine;
+  console.log(
+    `  ${middle.name.padEnd(40)} median of ${lines.length} processes ${on.toLocaleString('en-US')} states/s (${span(lines.map((line) => line.on))}) | off ${off.toLocaleString('en-US')} (${span(lines.map((line) => line.off))})  goal ≥ ${STATES_PER_S_RACES.toLocaleString('en-US')} states/s${budgetMark(`states/s ${middle.name}`, on >= STATES_PER_S_RACES)}\n    the median process: ${middle.figures}\n    ${middle.ratio}`,
+  );
+}
+
 let allUnder = true;
 for (const c of cases) {
   const { on, off } = measurePair(c);
-  if (c.goal === STATES_PER_S_RACES) {
-    racesOn.push(rate(on.result.states, on.ms));
-    racesOff.push(rate(off.result.states, off.ms));
-  }
   if (c.goal === STATES_PER_S_LEDGER)
     ledgerRates.push({ on: rate(on.result.states, on.ms), off: rate(off.result.states, off.ms) });
-  const settings =
-    Object.entries(c.settings)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join(' ') || 'defaults';
   const under = on.ms < 1000;
   if (c.target && !(under && on.result.complete)) allUnder = false;
-  const name = `${c.id} ${c.transport} ${settings}`;
+  const name = caseName(c);
   const goal =
     c.goal === undefined
       ? ''
       : `  goal ≥ ${c.goal.toLocaleString('en-US')} states/s${budgetMark(`states/s ${name}`, rate(on.result.states, on.ms) >= c.goal)}`;
-  // A–D at 150 ms: the reduction's ratio too (its figure is at 300 ms, below), with what the runs were.
-  const ratio = c.goal === STATES_PER_S_RACES ? `\n    ${reductionRatio(on, off).text}` : '';
   console.log(
-    `  ${name.padEnd(40)} ${figure(on)} | off ${figure(off)}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}${goal}${ratio}`,
+    `  ${name.padEnd(40)} ${figure(on)} | off ${figure(off)}${c.target ? (under ? '  < 1 s' : `  OVER 1 s${budgetMark(`explore ${c.id} ${c.transport}`, false)}`) : ''}${goal}`,
   );
 }
 console.log(
