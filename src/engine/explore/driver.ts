@@ -978,14 +978,11 @@ export class Driver {
     const sender = PARTY[window.channelKey.slice(window.channelKey.lastIndexOf(':') + 1) as Actor] ?? 0;
     // The lab's one jitter, both ways (a window that offers a choice is never raised past base + jitter).
     const jitterMs = latestMs - window.baseMs;
-    for (const fixed of this.fixedTimes.instants)
-      for (const delayMs of this.fixedTimes.reactiveDelays) {
-        if ((fixed.parties & sender) === 0) continue;
-        const sentMs = fixed.atMs - delayMs - latencyMs;
-        if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
-        const lateMs = sentMs - jitterMs;
-        if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
-      }
+    for (const fixed of this.fixedTimes.instants) {
+      if ((fixed.parties & sender) === 0) continue;
+      for (const delayMs of this.fixedTimes.reactiveDelays)
+        addSentInstants(instants, fixed.atMs - delayMs - latencyMs, jitterMs, earliestMs, latestMs);
+    }
     this.chainInstants(instants, window, sender);
     instants.add(latestMs);
     return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
@@ -1016,12 +1013,8 @@ export class Driver {
     for (const fixed of this.fixedTimes.instants) {
       if ((fixed.parties & sender) === 0) continue;
       for (const chain of started)
-        for (const offsetMs of chain.offsets) {
-          const sentMs = fixed.atMs - offsetMs - latencyMs;
-          if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
-          const lateMs = sentMs - jitterMs;
-          if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
-        }
+        for (const offsetMs of chain.offsets)
+          addSentInstants(instants, fixed.atMs - offsetMs - latencyMs, jitterMs, earliestMs, latestMs);
     }
     this.queuedChainInstants(instants, window, receiver);
     if (this.runningActor !== null) this.timerChainInstants(instants, window, receiver, started);
@@ -1100,6 +1093,24 @@ export class Driver {
     assert(this.stopAtNew, 'a replay hashes no history: only an explorer run has an end state');
     return this.plainKey('end', true);
   }
+}
+
+/**
+ * Arriving at `sentMs`, this message starts work whose message reaches a fixed event's party exactly at
+ * that event's instant at the earliest; arriving at `sentMs − jitterMs`, at the latest. Each is offered
+ * where it falls inside the window: `arrivalOptions`' `f − d − L` and `f − d − L − J`, `chainInstants`'
+ * `f − S − L` and `f − S − L − J` (one body for both, so the two rules cannot drift apart).
+ */
+function addSentInstants(
+  instants: Set<number>,
+  sentMs: number,
+  jitterMs: number,
+  earliestMs: number,
+  latestMs: number,
+): void {
+  if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
+  const lateMs = sentMs - jitterMs;
+  if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
 }
 
 /** The options of a same-instant choice: each candidate due, by its index. */
