@@ -121,6 +121,22 @@ export interface Footprint {
 /** The channels of an event that touched none yet: shared, never added to (`touched` makes a set of the event's own). */
 const NO_CHANNELS: ReadonlySet<string> = new Set();
 
+/**
+ * A running event's footprint (`Driver.step`), made by `new`, not written as an object literal: most
+ * die with their run, but those a frame keeps for its siblings live as long as the frame, and V8 came
+ * to allocate the literal straight in its old generation (allocation-site pretenuring), where every
+ * short-lived one then waited for a full collection. Instances of a class are allocated young.
+ */
+class EventFootprint implements Footprint {
+  parties: number;
+  channels: ReadonlySet<string> = NO_CHANNELS;
+  all = false;
+
+  constructor(parties: number) {
+    this.parties = parties;
+  }
+}
+
 /** `footprint`'s event touched `channel`. */
 function touched(footprint: Footprint, channel: string): void {
   if (footprint.channels === NO_CHANNELS) {
@@ -331,6 +347,29 @@ export class Hash {
     b = Math.imul(b ^ (length >>> 16), 0x5bd1e995) ^ (b >>> 15);
     for (let index = 0; index < length; index += 1) {
       const code = value.charCodeAt(index);
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  /**
+   * Adds `value`'s text as `String` writes it (what a template literal writes), as `add` would: a whole
+   * number from 0 to 2^53 by its digits, with no text made; any other number by its `String`.
+   */
+  addDecimal(value: number): void {
+    if (!(Number.isSafeInteger(value) && value >= 0)) {
+      this.add(String(value));
+      return;
+    }
+    let unit = 1;
+    while (unit * 10 <= value) unit *= 10;
+    let { a, b } = this;
+    for (let rest = value; unit >= 1; unit /= 10) {
+      const digit = Math.floor(rest / unit);
+      rest -= digit * unit;
+      const code = 0x30 + digit;
       a = Math.imul(a ^ code, 0x01000193);
       b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
     }
@@ -665,7 +704,7 @@ export class Driver {
       (sleep === null ? this.plan === null || this.plan.inherited.length === 0 : sleep.length === 0)
     )
       return;
-    this.current = { parties: PARTY[event.actor], channels: NO_CHANNELS, all: false };
+    this.current = new EventFootprint(PARTY[event.actor]);
     this.trailAtStart = this.extraState?.() ?? null;
   }
 
@@ -728,25 +767,29 @@ export class Driver {
   private plainKey(point: string, between: boolean): string {
     const scheduler = this.scheduler;
     const describe = this.describe;
+    // Each text is added in its parts, as `add` reads one text a character at a time: the same hash
+    // as the joined text's, with no joined text built (and flattened to be read) per state.
     if (between && describe !== null) {
       const state = new Hash();
-      state.add(`${describe()}|${this.checker.stateKey()}${this.extraState === null ? '' : `|${this.extraState()}`}`);
+      state.add(describe());
+      state.add('|');
+      state.add(this.checker.stateKey());
+      if (this.extraState !== null) {
+        state.add('|');
+        state.add(this.extraState());
+      }
       // The delays seen so far decide the arrival instants offered from here: part of the state.
       if (this.criticalArrivals)
         state.add((this.delaysText ??= `~${[...this.delays].sort((x, y) => x - y).join(',')}`));
-      if (scheduler !== null) {
-        state.add(`@${scheduler.nowMs}`);
-        for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
-      }
-      state.add(`?${point}`);
+      if (scheduler !== null) addQueue(state, scheduler);
+      state.add('?');
+      state.add(point);
       return `s${state.digest()}`;
     }
     const state = this.history.fork();
-    if (scheduler !== null) {
-      state.add(`@${scheduler.nowMs}`);
-      for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
-    }
-    state.add(`?${point}`);
+    if (scheduler !== null) addQueue(state, scheduler);
+    state.add('?');
+    state.add(point);
     return `h${state.digest()}`;
   }
 
@@ -1111,6 +1154,20 @@ function addSentInstants(
   if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
   const lateMs = sentMs - jitterMs;
   if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
+}
+
+/** The clock and the queue, as `@now` then `|atMs actor label` for each queued event in order (`Scheduler.queuedInOrder`). */
+function addQueue(state: Hash, scheduler: Scheduler): void {
+  state.add('@');
+  state.addDecimal(scheduler.nowMs);
+  for (const queued of scheduler.queuedInOrder()) {
+    state.add('|');
+    state.addDecimal(queued.atMs);
+    state.add(' ');
+    state.add(queued.actor);
+    state.add(' ');
+    state.add(queued.label);
+  }
 }
 
 /** The options of a same-instant choice: each candidate due, by its index. */
