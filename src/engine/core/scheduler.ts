@@ -75,6 +75,21 @@ function byLine(a: QueuedEvent, b: QueuedEvent): number {
   return labelA < labelB ? -1 : labelA > labelB ? 1 : 0;
 }
 
+/**
+ * Puts `event` into `sorted` after every event that sorts before it or equal to it (`byLine`): an
+ * insertion sort, for a queue of a few events, which needs none of the work array `Array.sort` makes
+ * per call (it was a tenth of what a state key allocated). Stable, as `sort` is.
+ */
+function insertInOrder(sorted: QueuedEvent[], event: QueuedEvent): void {
+  let index = sorted.length;
+  sorted.push(event);
+  while (index > 0 && byLine(sorted[index - 1] as QueuedEvent, event) > 0) {
+    sorted[index] = sorted[index - 1] as QueuedEvent;
+    index -= 1;
+  }
+  sorted[index] = event;
+}
+
 /** What `Scheduler.beingChosen` holds while no chooser looks: one empty list for every scheduler. */
 const NONE_BEING_CHOSEN: readonly QueuedEvent[] = Object.freeze([]);
 
@@ -232,9 +247,9 @@ export class Scheduler {
    */
   queuedInOrder(): DueEvent[] {
     const queued: QueuedEvent[] = [];
-    for (const event of this.queue.values()) if (event.state === 'queued') queued.push(event);
-    for (const event of this.beingChosen) if (event.state === 'queued') queued.push(event);
-    return queued.sort(byLine);
+    for (const event of this.queue.values()) if (event.state === 'queued') insertInOrder(queued, event);
+    for (const event of this.beingChosen) if (event.state === 'queued') insertInOrder(queued, event);
+    return queued;
   }
 
   /**

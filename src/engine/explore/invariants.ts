@@ -76,6 +76,20 @@ const key = (value: unknown): string => {
   return text;
 };
 
+/**
+ * What `/^SSE #(.+)$/` captures of `channel` (the request a response stream belongs to), or undefined
+ * where it does not match: one or more characters past `SSE #`, none a line terminator (`.` matches
+ * none). Read without the pattern, whose match array every message on a stream made.
+ */
+export function sseStream(channel: string): string | undefined {
+  if (channel.length <= 5 || !channel.startsWith('SSE #')) return undefined;
+  for (let index = 5; index < channel.length; index += 1) {
+    const code = channel.charCodeAt(index);
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return undefined;
+  }
+  return channel.slice(5);
+}
+
 /** Per channel name, per sender, `channel:sender` (what `inFlight` is keyed by), made once. */
 const CHANNEL_KEYS = new Map<string, Map<string, string>>();
 
@@ -430,9 +444,9 @@ export class InvariantChecker {
         event.seq,
         `sent ${String(message.method)} on the subscription of`,
       );
-    // Only a channel named so can match: most are not, and need no pattern run over them.
+    // A message on a request's response stream (`SSE #id`) belongs to that request.
     const channel = String(event.channel);
-    const stream = channel.startsWith('SSE #') ? /^SSE #(.+)$/.exec(channel)?.[1] : undefined;
+    const stream = sseStream(channel);
     if (stream !== undefined)
       this.requireReceived(
         `client:${/^\d+$/.test(stream) ? stream : key(stream)}`,
