@@ -456,9 +456,13 @@ export interface DriverSlot {
  * choice (a replay) or stops at the first new one (the explorer). Also checks the invariants.
  */
 export class Driver {
-  readonly taken: Choice[] = [];
+  // Its lists are made by `Array.of`, not `[]`: V8 came to allocate the array literals a driver makes
+  // per run straight in its old generation (allocation-site pretenuring; `taken` lives on as a frame's
+  // prefix), where a dead run's lists kept what they hold alive through the young-generation
+  // collections after it (see `DriverHooks`).
+  readonly taken: Choice[] = Array.of<Choice>();
   /** Per choice taken, whether it was its point's first option (what a schedule may leave out at its end). */
-  private readonly tookFirst: boolean[] = [];
+  private readonly tookFirst: boolean[] = Array.of<boolean>();
   readonly checker: InvariantChecker;
   private history: Hash;
   /** Events observed so far (hashed into `history`, or replayed under `resume`'s mark). */
@@ -495,12 +499,12 @@ export class Driver {
   /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
   private describe: (() => string) | null = null;
   /** The choices taken when each breach was found (so its schedule reaches it). */
-  readonly breachSchedules: string[] = [];
+  readonly breachSchedules: string[] = Array.of<string>();
   readonly chooser: ExploringChooser;
   /** The footprint of the event running now (null before the first). */
   private current: Footprint | null = null;
   /** Per choice taken at a same-instant point (by its index in `taken`), the footprint of the event it ran, once that event is over. */
-  readonly footprints: (Footprint | undefined)[] = [];
+  readonly footprints: (Footprint | undefined)[] = Array.of<Footprint | undefined>();
   /** The index in `taken` of the same-instant choice whose event runs now, or -1. */
   private currentChoice = -1;
   /** The component trail when the running event started (an event that moved it called the component). */
