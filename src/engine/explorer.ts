@@ -354,6 +354,26 @@ function merge(into: Tally, from: Tally): void {
   }
 }
 
+/**
+ * A run's plan and its parts, made by `new` and `Array.of`, not written as literals: V8 came to
+ * allocate those literals straight in its old generation (allocation-site pretenuring), where a dead
+ * run's plan kept what it holds alive through the young-generation collections after it (see
+ * `DriverHooks` in explore/driver.ts). Instances of a class are allocated young.
+ */
+class Plan implements SleepPlan {
+  constructor(
+    readonly inherited: readonly Asleep[],
+    readonly siblings: readonly Sibling[],
+  ) {}
+}
+
+class Sibling {
+  constructor(
+    readonly value: number,
+    readonly footprint: Footprint,
+  ) {}
+}
+
 /** Progress of an exploration, for a bar: states visited, orderings told apart so far. */
 export interface ExploreProgress {
   states: number;
@@ -607,15 +627,15 @@ export class Exploration {
    */
   private planFor(frame: Frame): SleepPlan | null {
     if (!this.reducible) return null;
-    const siblings: { value: number; footprint: Footprint }[] = [];
+    const siblings = Array.of<Sibling>();
     const option = frame.options[frame.next] as Choice;
     if (option.kind === 'c') {
       for (let index = 0; index < frame.next; index += 1) {
         const footprint = frame.footprints[index];
-        if (footprint !== undefined) siblings.push({ value: (frame.options[index] as Choice).value, footprint });
+        if (footprint !== undefined) siblings.push(new Sibling((frame.options[index] as Choice).value, footprint));
       }
     }
-    return { inherited: frame.sleep, siblings };
+    return new Plan(frame.sleep, siblings);
   }
 
   /** Keeps, for each frame on the path a run went through, the footprint of the event its current option ran. */

@@ -56,6 +56,37 @@ describe('the event log', () => {
 });
 
 describe('the wire', () => {
+  it("finds a channel's oldest message still on its way from one sender, as the list of every message in flight does", () => {
+    const s = sim();
+    const found: (number | undefined)[][] = [];
+    const check = (): void => {
+      const all = s.wire.inFlightAll();
+      found.push(
+        (['a', 'b', 'c'] as const).flatMap((channel) =>
+          (['client', 'server'] as const).map((from) => {
+            const oldest = s.wire.oldestInFlight(channel, from);
+            expect(oldest).toBe(all.find((event) => event.from === from && event.channel === channel));
+            return oldest?.seq;
+          }),
+        ),
+      );
+    };
+    s.at(0, 'client', 'send', () => {
+      check();
+      s.wire.send('client', 'a', request(1), () => null);
+      s.wire.send('server', 'a', note(1), () => null);
+      s.wire.send('client', 'a', request(2), () => null);
+      s.wire.send('client', 'b', request(3), () => null, { held: true });
+      s.wire.send('server', 'b', note(2), () => null, { lost: 'gone' });
+      check();
+    });
+    s.at(11, 'client', 'after the arrivals', check);
+    s.run();
+    expect(found[0]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(found[1]).toEqual([0, 1, 3, undefined, undefined, undefined]);
+    expect(found.at(-1)).toEqual([undefined, undefined, 3, undefined, undefined, undefined]);
+  });
+
   it('keeps a channel FIFO when a chooser runs the later of two same-instant deliveries first', () => {
     const s = sim(lastFirst);
     const received: number[] = [];

@@ -92,4 +92,33 @@ describe('Scheduler', () => {
     expect(() => s.runUntilIdle()).toThrow(LabError);
     expect(s.eventsRun).toBe(50);
   });
+
+  it('lists the queued events in the order of their `atMs actor label` lines, leaving out withdrawn ones', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            atMs: fc.integer({ min: 0, max: 3 }),
+            actor: fc.constantFrom('client' as const, 'server' as const, 'worker' as const, 'transport' as const),
+            label: fc.constantFrom('a', 'b', 'ab', 'a b', 'B', ''),
+            withdrawn: fc.boolean(),
+          }),
+          { maxLength: 30 },
+        ),
+        (events) => {
+          const s = new Scheduler({ eventsMax: 100 });
+          const lines: string[] = [];
+          for (const { atMs, actor, label, withdrawn } of events) {
+            const handle = s.at(atMs, actor, label, () => undefined);
+            if (withdrawn) s.cancel(handle);
+            else lines.push(`${atMs} ${actor} ${label}`);
+          }
+          const listed = s.queuedInOrder().map((event) => `${event.atMs} ${event.actor} ${event.label}`);
+          expect(listed).toEqual(
+            lines.sort((a, b) => Number(a.split(' ')[0]) - Number(b.split(' ')[0]) || (a < b ? -1 : a > b ? 1 : 0)),
+          );
+        },
+      ),
+    );
+  });
 });

@@ -573,6 +573,22 @@ export class Wire {
     for (const channel of this.channels.values()) for (const flight of channel.inFlight) events.push(flight.event);
     return events.sort((a, b) => a.seq - b.seq);
   }
+  /**
+   * The oldest message (lowest seq) `from` sent on `channelName` that is still on its way, or undefined:
+   * what `inFlightAll().find(…)` on that channel and sender gives, without listing and sorting every
+   * channel's messages. It counts as touching every channel, as `inFlightAll` does (the reduction's
+   * footprint of the event that asks is the same).
+   */
+  oldestInFlight(channelName: string, from: Side): MessageEvent | undefined {
+    this.scheduler.explorer?.touch?.('*');
+    let oldest: MessageEvent | undefined;
+    const channel = this.channels.get(`${channelName}:${from}`);
+    if (channel === undefined) return undefined;
+    for (const flight of channel.inFlight)
+      if (oldest === undefined || flight.event.seq < oldest.seq) oldest = flight.event;
+    return oldest;
+  }
+
   /** A request that ends without a response by design (the client cancelled it, the server accepted). */
   settle(from: Side, id: RequestId): void {
     const key = `${from}:${JSON.stringify(id)}`;

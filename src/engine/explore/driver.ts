@@ -121,13 +121,50 @@ export interface Footprint {
 /** The channels of an event that touched none yet: shared, never added to (`touched` makes a set of the event's own). */
 const NO_CHANNELS: ReadonlySet<string> = new Set();
 
-/** `footprint`'s event touched `channel`. */
+/**
+ * A running event's footprint (`Driver.step`), made by `new`, not written as an object literal: most
+ * die with their run, but those a frame keeps for its siblings live as long as the frame, and V8 came
+ * to allocate the literal straight in its old generation (allocation-site pretenuring), where every
+ * short-lived one then waited for a full collection. Instances of a class are allocated young.
+ */
+class EventFootprint implements Footprint {
+  parties: number;
+  channels: ReadonlySet<string> = NO_CHANNELS;
+  all = false;
+
+  constructor(parties: number) {
+    this.parties = parties;
+  }
+}
+
+/**
+ * The set of one channel, for every footprint whose event touched only that channel: shared, never
+ * added to (most events touch one channel, the same few over an exploration's runs; a set made for
+ * each was a fiftieth of what a run allocated). Bounded like the checker's tables.
+ */
+const ONE_CHANNEL = new Map<string, ReadonlySet<string>>();
+const ONE_CHANNEL_MAX = 4096;
+
+function oneChannel(channel: string): ReadonlySet<string> {
+  let channels = ONE_CHANNEL.get(channel);
+  if (channels === undefined) {
+    if (ONE_CHANNEL.size >= ONE_CHANNEL_MAX) ONE_CHANNEL.clear();
+    channels = new Set([channel]);
+    ONE_CHANNEL.set(channel, channels);
+  }
+  return channels;
+}
+
+/**
+ * `footprint`'s event touched `channel`. Its channels are `NO_CHANNELS`, a shared set of one
+ * (`oneChannel`), or, from its second channel on, a set of its own: only a set of two or more is added to.
+ */
 function touched(footprint: Footprint, channel: string): void {
-  if (footprint.channels === NO_CHANNELS) {
-    const channels = new Set<string>();
-    channels.add(channel);
-    footprint.channels = channels;
-  } else (footprint.channels as Set<string>).add(channel);
+  const channels = footprint.channels;
+  if (channels.size === 0) footprint.channels = oneChannel(channel);
+  else if (channels.has(channel)) return;
+  else if (channels.size === 1) footprint.channels = new Set([...channels, channel]);
+  else (channels as Set<string>).add(channel);
 }
 
 const PARTY: Record<Actor, number> = { client: 1, server: 2, worker: 2, transport: 3 };
@@ -338,6 +375,29 @@ export class Hash {
     this.b = b;
   }
 
+  /**
+   * Adds `value`'s text as `String` writes it (what a template literal writes), as `add` would: a whole
+   * number from 0 to 2^53 by its digits, with no text made; any other number by its `String`.
+   */
+  addDecimal(value: number): void {
+    if (!(Number.isSafeInteger(value) && value >= 0)) {
+      this.add(String(value));
+      return;
+    }
+    let unit = 1;
+    while (unit * 10 <= value) unit *= 10;
+    let { a, b } = this;
+    for (let rest = value; unit >= 1; unit /= 10) {
+      const digit = Math.floor(rest / unit);
+      rest -= digit * unit;
+      const code = 0x30 + digit;
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
   /** One word (a code unit, or a tag past them) into both lanes, as `add` adds a character. */
   private word(code: number): void {
     if (code === TAG_DONE) return;
@@ -396,9 +456,13 @@ export interface DriverSlot {
  * choice (a replay) or stops at the first new one (the explorer). Also checks the invariants.
  */
 export class Driver {
-  readonly taken: Choice[] = [];
+  // Its lists are made by `Array.of`, not `[]`: V8 came to allocate the array literals a driver makes
+  // per run straight in its old generation (allocation-site pretenuring; `taken` lives on as a frame's
+  // prefix), where a dead run's lists kept what they hold alive through the young-generation
+  // collections after it (see `DriverHooks`).
+  readonly taken: Choice[] = Array.of<Choice>();
   /** Per choice taken, whether it was its point's first option (what a schedule may leave out at its end). */
-  private readonly tookFirst: boolean[] = [];
+  private readonly tookFirst: boolean[] = Array.of<boolean>();
   readonly checker: InvariantChecker;
   private history: Hash;
   /** Events observed so far (hashed into `history`, or replayed under `resume`'s mark). */
@@ -435,12 +499,12 @@ export class Driver {
   /** The model's own description of its state, when it gives one (`Sim.exploreState`). */
   private describe: (() => string) | null = null;
   /** The choices taken when each breach was found (so its schedule reaches it). */
-  readonly breachSchedules: string[] = [];
+  readonly breachSchedules: string[] = Array.of<string>();
   readonly chooser: ExploringChooser;
   /** The footprint of the event running now (null before the first). */
   private current: Footprint | null = null;
   /** Per choice taken at a same-instant point (by its index in `taken`), the footprint of the event it ran, once that event is over. */
-  readonly footprints: (Footprint | undefined)[] = [];
+  readonly footprints: (Footprint | undefined)[] = Array.of<Footprint | undefined>();
   /** The index in `taken` of the same-instant choice whose event runs now, or -1. */
   private currentChoice = -1;
   /** The component trail when the running event started (an event that moved it called the component). */
@@ -665,7 +729,7 @@ export class Driver {
       (sleep === null ? this.plan === null || this.plan.inherited.length === 0 : sleep.length === 0)
     )
       return;
-    this.current = { parties: PARTY[event.actor], channels: NO_CHANNELS, all: false };
+    this.current = new EventFootprint(PARTY[event.actor]);
     this.trailAtStart = this.extraState?.() ?? null;
   }
 
@@ -728,25 +792,29 @@ export class Driver {
   private plainKey(point: string, between: boolean): string {
     const scheduler = this.scheduler;
     const describe = this.describe;
+    // Each text is added in its parts, as `add` reads one text a character at a time: the same hash
+    // as the joined text's, with no joined text built (and flattened to be read) per state.
     if (between && describe !== null) {
       const state = new Hash();
-      state.add(`${describe()}|${this.checker.stateKey()}${this.extraState === null ? '' : `|${this.extraState()}`}`);
+      state.add(describe());
+      state.add('|');
+      state.add(this.checker.stateKey());
+      if (this.extraState !== null) {
+        state.add('|');
+        state.add(this.extraState());
+      }
       // The delays seen so far decide the arrival instants offered from here: part of the state.
       if (this.criticalArrivals)
         state.add((this.delaysText ??= `~${[...this.delays].sort((x, y) => x - y).join(',')}`));
-      if (scheduler !== null) {
-        state.add(`@${scheduler.nowMs}`);
-        for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
-      }
-      state.add(`?${point}`);
+      if (scheduler !== null) addQueue(state, scheduler);
+      state.add('?');
+      state.add(point);
       return `s${state.digest()}`;
     }
     const state = this.history.fork();
-    if (scheduler !== null) {
-      state.add(`@${scheduler.nowMs}`);
-      for (const queued of scheduler.queuedEvents()) state.add(`|${queued.text}`);
-    }
-    state.add(`?${point}`);
+    if (scheduler !== null) addQueue(state, scheduler);
+    state.add('?');
+    state.add(point);
     return `h${state.digest()}`;
   }
 
@@ -978,14 +1046,11 @@ export class Driver {
     const sender = PARTY[window.channelKey.slice(window.channelKey.lastIndexOf(':') + 1) as Actor] ?? 0;
     // The lab's one jitter, both ways (a window that offers a choice is never raised past base + jitter).
     const jitterMs = latestMs - window.baseMs;
-    for (const fixed of this.fixedTimes.instants)
-      for (const delayMs of this.fixedTimes.reactiveDelays) {
-        if ((fixed.parties & sender) === 0) continue;
-        const sentMs = fixed.atMs - delayMs - latencyMs;
-        if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
-        const lateMs = sentMs - jitterMs;
-        if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
-      }
+    for (const fixed of this.fixedTimes.instants) {
+      if ((fixed.parties & sender) === 0) continue;
+      for (const delayMs of this.fixedTimes.reactiveDelays)
+        addSentInstants(instants, fixed.atMs - delayMs - latencyMs, jitterMs, earliestMs, latestMs);
+    }
     this.chainInstants(instants, window, sender);
     instants.add(latestMs);
     return [...instants].sort((a, b) => a - b).map((atMs) => ({ kind: 'j', value: atMs - window.baseMs }));
@@ -1016,12 +1081,8 @@ export class Driver {
     for (const fixed of this.fixedTimes.instants) {
       if ((fixed.parties & sender) === 0) continue;
       for (const chain of started)
-        for (const offsetMs of chain.offsets) {
-          const sentMs = fixed.atMs - offsetMs - latencyMs;
-          if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
-          const lateMs = sentMs - jitterMs;
-          if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
-        }
+        for (const offsetMs of chain.offsets)
+          addSentInstants(instants, fixed.atMs - offsetMs - latencyMs, jitterMs, earliestMs, latestMs);
     }
     this.queuedChainInstants(instants, window, receiver);
     if (this.runningActor !== null) this.timerChainInstants(instants, window, receiver, started);
@@ -1099,6 +1160,38 @@ export class Driver {
   endKey(): string {
     assert(this.stopAtNew, 'a replay hashes no history: only an explorer run has an end state');
     return this.plainKey('end', true);
+  }
+}
+
+/**
+ * Arriving at `sentMs`, this message starts work whose message reaches a fixed event's party exactly at
+ * that event's instant at the earliest; arriving at `sentMs − jitterMs`, at the latest. Each is offered
+ * where it falls inside the window: `arrivalOptions`' `f − d − L` and `f − d − L − J`, `chainInstants`'
+ * `f − S − L` and `f − S − L − J` (one body for both, so the two rules cannot drift apart).
+ */
+function addSentInstants(
+  instants: Set<number>,
+  sentMs: number,
+  jitterMs: number,
+  earliestMs: number,
+  latestMs: number,
+): void {
+  if (sentMs > earliestMs && sentMs < latestMs) instants.add(sentMs);
+  const lateMs = sentMs - jitterMs;
+  if (lateMs > earliestMs && lateMs < latestMs) instants.add(lateMs);
+}
+
+/** The clock and the queue, as `@now` then `|atMs actor label` for each queued event in order (`Scheduler.queuedInOrder`). */
+function addQueue(state: Hash, scheduler: Scheduler): void {
+  state.add('@');
+  state.addDecimal(scheduler.nowMs);
+  for (const queued of scheduler.queuedInOrder()) {
+    state.add('|');
+    state.addDecimal(queued.atMs);
+    state.add(' ');
+    state.add(queued.actor);
+    state.add(' ');
+    state.add(queued.label);
   }
 }
 

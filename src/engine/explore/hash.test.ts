@@ -148,4 +148,16 @@ describe('Hash.addValue', () => {
     expect(events.length).toBeGreaterThan(500);
     expectSameClasses(events.map((event) => [event]));
   });
+
+  it('adds a number by its digits exactly as it adds the text String writes for it', () => {
+    const values = [0, 7, 9, 10, 99, 100, 1005, 123456789, 2 ** 31, 2 ** 53 - 1, 2 ** 53, -1, -0, 1.5, 0.1, 1e21, NaN];
+    for (const value of values) {
+      const byDigits = new Hash();
+      byDigits.add('@');
+      byDigits.addDecimal(value);
+      const byText = new Hash();
+      byText.add(`@${value}`);
+      expect(byDigits.digest(), `${value}`).toBe(byText.digest());
+    }
+  });
 });

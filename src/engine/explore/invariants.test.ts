@@ -1,7 +1,7 @@
 // Proves each invariant the explorer checks catches the break it names, on event streams written by
 // hand for the breaks no setting of the lab produces (a correct kit never delivers out of order).
 import { describe, expect, it } from 'vitest';
-import { InvariantChecker } from './invariants';
+import { InvariantChecker, sseStream } from './invariants';
 
 let seq = 0;
 const ev = (kind: string, fields: Record<string, unknown>, atMs = 0) => ({ kind, seq: seq++, atMs, ...fields });
@@ -207,5 +207,26 @@ describe('InvariantChecker', () => {
     expect(() => noMax.observe(ev('request-started', { requestId: 42, idleTimeoutMs: 1000 }))).toThrow(
       /no maxTimeoutMs/,
     );
+  });
+});
+
+describe('the request a response stream belongs to', () => {
+  it('is what the pattern /^SSE #(.+)$/ captures, for every channel name', () => {
+    const names = [
+      'SSE #41',
+      'SSE #',
+      'SSE #a b',
+      'SSE #x\ny',
+      'SSE #\r',
+      'SSE #\u2028',
+      'SSE #1\u2029',
+      'SSE 41',
+      'sse #1',
+      'POST #41',
+      'xSSE #1',
+      'SSE ##',
+      '',
+    ];
+    for (const name of names) expect(sseStream(name), JSON.stringify(name)).toBe(/^SSE #(.+)$/.exec(name)?.[1]);
   });
 });

@@ -76,6 +76,20 @@ const key = (value: unknown): string => {
   return text;
 };
 
+/**
+ * What `/^SSE #(.+)$/` captures of `channel` (the request a response stream belongs to), or undefined
+ * where it does not match: one or more characters past `SSE #`, none a line terminator (`.` matches
+ * none). Read without the pattern, whose match array every message on a stream made.
+ */
+export function sseStream(channel: string): string | undefined {
+  if (channel.length <= 5 || !channel.startsWith('SSE #')) return undefined;
+  for (let index = 5; index < channel.length; index += 1) {
+    const code = channel.charCodeAt(index);
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return undefined;
+  }
+  return channel.slice(5);
+}
+
 /** Per channel name, per sender, `channel:sender` (what `inFlight` is keyed by), made once. */
 const CHANNEL_KEYS = new Map<string, Map<string, string>>();
 
@@ -98,23 +112,37 @@ function channelKey(channel: unknown, from: unknown): string {
 }
 
 /**
+ * A request's start and maximum, as the checker keeps them (its fields in this order: `stateKey`
+ * writes them so). A class, not an object literal, and the checker's lists made by `Array.of`, not
+ * `[]`: V8 came to allocate the literals a checker makes per run straight in its old generation
+ * (allocation-site pretenuring), where a dead run's message list kept the run's messages alive through
+ * the young-generation collections after it (see `DriverHooks` in driver.ts).
+ */
+class StartedRequest {
+  constructor(
+    readonly atMs: number,
+    readonly maxTimeoutMs: number,
+  ) {}
+}
+
+/**
  * Reads a run's events as they are stamped and reports each invariant the moment it breaks. It keeps
  * only what the checks need, so it runs beside a fast run that keeps no events.
  */
 export class InvariantChecker {
-  private readonly breaches: Breach[] = [];
+  private readonly breaches: Breach[] = Array.of<Breach>();
   private readonly terminals = new Map<string, string>();
   /** Requests whose cancellation reached the server (accepted, or received and ignored), with how. */
   private readonly cancelAccepted = new Map<string, string>();
   private readonly finalSent = new Set<string>();
   private readonly requestOfToken = new Map<string, string>();
   private readonly lastProgress = new Map<string, number>();
-  private readonly started = new Map<string, { atMs: number; maxTimeoutMs: number }>();
+  private readonly started = new Map<string, StartedRequest>();
   private readonly requestIds = new Set<string>();
   /** Per channel (`channel:sender`), the message events not yet delivered, oldest first. */
   private readonly inFlight = new Map<string, Seen[]>();
   /** The message events seen, by seq (an array: seqs are small whole numbers, and a run makes one). */
-  private readonly messageBySeq: (Seen | undefined)[] = [];
+  private readonly messageBySeq: (Seen | undefined)[] = Array.of<Seen | undefined>();
   private executions = 0;
   /**
    * Per task, its status on the server, and the last status the client polled: made at a run's first
@@ -203,7 +231,7 @@ export class InvariantChecker {
     // A maximum that is not a number would compare false with every deadline: the check would hold by accident.
     if (typeof event.maxTimeoutMs !== 'number')
       fail(`request #${String(event.requestId)} started with no maxTimeoutMs (${String(event.maxTimeoutMs)})`);
-    this.started.set(request, { atMs: event.atMs ?? 0, maxTimeoutMs: event.maxTimeoutMs });
+    this.started.set(request, new StartedRequest(event.atMs ?? 0, event.maxTimeoutMs));
     if (event.progressToken !== null && event.progressToken !== undefined)
       this.requestOfToken.set(key(event.progressToken), request);
   }
@@ -327,7 +355,7 @@ export class InvariantChecker {
     if (event.lost !== true) {
       const channel = channelKey(event.channel, from);
       let queue = this.inFlight.get(channel);
-      if (queue === undefined) this.inFlight.set(channel, (queue = []));
+      if (queue === undefined) this.inFlight.set(channel, (queue = Array.of<Seen>()));
       queue.push(event);
     }
     if (message.method !== undefined && message.id !== undefined) {
@@ -430,9 +458,9 @@ export class InvariantChecker {
         event.seq,
         `sent ${String(message.method)} on the subscription of`,
       );
-    // Only a channel named so can match: most are not, and need no pattern run over them.
+    // A message on a request's response stream (`SSE #id`) belongs to that request.
     const channel = String(event.channel);
-    const stream = channel.startsWith('SSE #') ? /^SSE #(.+)$/.exec(channel)?.[1] : undefined;
+    const stream = sseStream(channel);
     if (stream !== undefined)
       this.requireReceived(
         `client:${/^\d+$/.test(stream) ? stream : key(stream)}`,

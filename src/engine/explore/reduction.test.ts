@@ -73,6 +73,44 @@ describe('the sleep set: an ordering that only swaps independent events is not r
   });
 });
 
+describe("an event's footprint", () => {
+  it('lists every channel its event touched, each footprint its own (one that touched a second channel changes no other)', () => {
+    const driver = new Driver(
+      [
+        { kind: 'c', value: 0 },
+        { kind: 'c', value: 0 },
+        { kind: 'c', value: 0 },
+      ],
+      false,
+      {},
+      true,
+      true,
+      null,
+      null,
+      true,
+    );
+    const scheduler = new Scheduler({ eventsMax: 20, chooser: driver.chooser });
+    const touch = (channel: string) => () => scheduler.explorer?.touch?.(channel);
+    scheduler.at(5, 'client', 'a', touch('x:client'));
+    scheduler.at(5, 'server', 'b', () => undefined);
+    scheduler.at(6, 'client', 'c', () => {
+      touch('x:client')();
+      touch('y:client')();
+      touch('x:client')();
+    });
+    scheduler.at(6, 'server', 'd', () => undefined);
+    scheduler.at(7, 'client', 'e', touch('x:client'));
+    scheduler.at(7, 'server', 'f', () => undefined);
+    scheduler.runUntilIdle();
+    driver.finish();
+    expect(driver.footprints.map((done) => [...(done?.channels ?? [])])).toEqual([
+      ['x:client'],
+      ['x:client', 'y:client'],
+      ['x:client'],
+    ]);
+  });
+});
+
 /** Scenario, transport, settings: the A–D races at the page's preset and wider, ones that break invariants, and the buffer. */
 const MATRIX: [string, 'stdio' | 'http', Record<string, unknown>][] = [
   ...(['A', 'B', 'C', 'D'] as const).flatMap((id) =>

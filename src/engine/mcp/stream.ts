@@ -88,7 +88,7 @@ export function closeResponseStream(sim: StreamSim, requestId: RequestId, close:
     if (close.unseen?.() === true) return;
     // The server reads a connection's request before it can see that connection close: at the same
     // instant as the request's arrival, the observation waits until the request was delivered.
-    const request = sim.wire.inFlightAll().find((event) => event.from === 'client' && event.channel === channel);
+    const request = sim.wire.oldestInFlight(channel, 'client');
     if (request !== undefined) {
       sim.wire.whenDelivered(request, observe);
       return;
