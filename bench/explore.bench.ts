@@ -9,8 +9,8 @@
  *   states/s, ledger-race-keyed               ≥ 5,000
  *   explore task-cancel-ack latencyJitterMs=20, wall  < 10 s (stopped at 120 s: the partial rate is printed)
  *   states with reduction ÷ without, A–D at 300 ms jitter  ≤ 0.2, endings and broken invariants identical
- * A–D at 150 ms are measured in `PROCESSES` fresh processes and each case's figure is the median of
- * theirs, printed with their spread: V8 settles a process into one of two ways of collecting garbage
+ * A–D at 150 ms are measured in `PROCESSES` fresh processes per side (each runs one side only) and each
+ * case's figure is the median of theirs, printed with their spread: V8 settles a process into one of two ways of collecting garbage
  * (the same exploration promoted either about 58 MB or 100–118 MB, with every seed fixed), and one
  * process's figure for a case swung up to 2.5 times from one run of the bench to the next.
  * A script, not a test: the numbers depend on the machine.
@@ -21,14 +21,23 @@ import { Exploration, reductionSignature, type ExploreResult, type RunsByChoice 
 import { findScenario } from '../src/scenarios/index';
 import { budgetMark, budgetSummary } from './budget';
 
-/** Measured rounds of each side at least, and more until each side's measured explorations add up to `MEASURE_MS`. */
+/**
+ * Measured rounds of each side at least, and more until each side's measured explorations add up to
+ * `MEASURE_MS`: measured over 300 ms, A–D at 150 ms read 45,800–53,200 states/s where, in the next
+ * run of the bench, over 1 s they read 53,100–63,000 (a collection of old objects fell inside a short
+ * window or not).
+ */
 const REPEATS = 3;
-const MEASURE_MS = 300;
+const MEASURE_MS = 1_000;
 /** Fresh processes measuring A–D at 150 ms, each case's figure their median. */
 const PROCESSES = 5;
-/** The flag a child process is started with: it measures A–D at 150 ms only and prints one JSON line per case. */
+/**
+ * The flag a child process is started with (`--races-at-150=on` or `=off`): it measures A–D at 150 ms
+ * with the reduction on, or off, only, and prints one JSON line per case.
+ */
 const CHILD_FLAG = '--races-at-150';
-const child = process.argv.includes(CHILD_FLAG);
+const childArg = process.argv.find((arg) => arg.startsWith(`${CHILD_FLAG}=`));
+const child = childArg !== undefined;
 /** Warm-up before the measured repeats: at least this many explorations, and more until this long has passed. */
 const WARM_RUNS_MIN = 2;
 const WARM_RUNS_MAX = 200;
@@ -187,22 +196,53 @@ const caseName = (c: Case): string =>
 /** What a child process prints per case of A–D at 150 ms, one JSON line each. */
 interface RaceLine {
   readonly name: string;
-  readonly on: number;
-  readonly off: number;
-  /** The case's line as an in-process figure prints it (states, runs, time, first), and its reduction ratio. */
-  readonly figures: string;
-  readonly ratio: string;
+  /** States/s, and the case's figure as an in-process line prints it (states, runs, time, first). */
+  readonly rate: number;
+  readonly figure: string;
+  readonly states: number;
+  /** The endings and broken invariants (`reductionSignature`), compared between the two sides. */
+  readonly signature: string;
+  readonly runs: RunsByChoice;
+}
+
+/**
+ * One side of one case alone: warm-up explorations (at least `WARM_RUNS_MIN`, more until `WARM_MS`),
+ * then measured ones (at least `REPEATS`, more until `MEASURE_MS`), its mean exploration.
+ */
+function measureSide(c: Case, reduction: boolean): Measured {
+  const started = performance.now();
+  let firstMs = 0;
+  for (
+    let warm = 0;
+    warm < WARM_RUNS_MAX && (warm < WARM_RUNS_MIN || performance.now() - started < WARM_MS);
+    warm += 1
+  ) {
+    const at = performance.now();
+    exploreCounting(c, reduction);
+    if (warm === 0) firstMs = performance.now() - at;
+  }
+  let totalMs = 0;
+  let rounds = 0;
+  let last = exploreCounting(c, reduction);
+  for (; rounds < WARM_RUNS_MAX && (rounds < REPEATS || totalMs < MEASURE_MS); rounds += 1) {
+    const at = performance.now();
+    last = exploreCounting(c, reduction);
+    totalMs += performance.now() - at;
+  }
+  return { result: last.result, runs: last.runs, ms: totalMs / rounds, firstMs };
 }
 
 if (child) {
+  const reduction = childArg === `${CHILD_FLAG}=on`;
   for (const c of races) {
-    const { on, off } = measurePair(c);
+    const measured = measureSide(c, reduction);
     const line: RaceLine = {
       name: caseName(c),
-      on: rate(on.result.states, on.ms),
-      off: rate(off.result.states, off.ms),
-      figures: `${figure(on)} | off ${figure(off)}`,
-      ratio: reductionRatio(on, off).text,
+      rate: rate(measured.result.states, measured.ms),
+      figure: figure(measured),
+      states: measured.result.states,
+      signature: reductionSignature(measured.result),
+      runs: measured.runs,
     };
     console.log(JSON.stringify(line));
   }
@@ -210,24 +250,29 @@ if (child) {
 }
 
 /**
- * A–D at 150 ms in `PROCESSES` fresh processes, one after the other (each this script with
- * `CHILD_FLAG`, under the same runtime and flags: tsx or the bundle); per case, every process's line.
+ * A–D at 150 ms in `PROCESSES` fresh processes with the reduction on and as many with it off, in turns
+ * (each this script with `CHILD_FLAG`, under the same runtime and flags: tsx or the bundle). Each process
+ * runs one side only, as the page's explorer runs the reduction on only: measured in one process, the
+ * two sides' explorations alternated, A–D read 40,200–49,700 states/s where, in the next run of the
+ * bench, one side per process read 45,800–53,200. Per case, every process's line of each side.
  */
-function racesAt150(): RaceLine[][] {
-  const byCase: RaceLine[][] = races.map(() => []);
-  for (let index = 0; index < PROCESSES; index += 1) {
-    const run = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, CHILD_FLAG], {
+function racesAt150(): { on: RaceLine[]; off: RaceLine[] }[] {
+  const byCase = races.map(() => ({ on: [] as RaceLine[], off: [] as RaceLine[] }));
+  for (let index = 0; index < 2 * PROCESSES; index += 1) {
+    const side = index % 2 === 0 ? 'on' : 'off';
+    const run = spawnSync(process.execPath, [...process.execArgv, process.argv[1] as string, `${CHILD_FLAG}=${side}`], {
       encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
+      maxBuffer: 64 * 1024 * 1024,
     });
     if (run.status !== 0) throw new Error(`the process measuring A–D at 150 ms failed (${run.status}): ${run.stderr}`);
     const lines = run.stdout
       .split('\n')
       .filter((text) => text.startsWith('{'))
       .map((text) => JSON.parse(text) as RaceLine);
-    lines.forEach((line, at) => byCase[at]?.push(line));
-    const rates = lines.map((line) => line.on);
-    console.log(`  A–D at 150 ms, process ${index + 1} of ${PROCESSES}: ${span(rates)} states/s`);
+    lines.forEach((line, at) => byCase[at]?.[side].push(line));
+    console.log(
+      `  A–D at 150 ms, reduction ${side}, process ${Math.floor(index / 2) + 1} of ${PROCESSES}: ${span(lines.map((line) => line.rate))} states/s`,
+    );
   }
   return byCase;
 }
@@ -245,14 +290,18 @@ const overBudget = (within: boolean): string => (within ? '' : '  — over budge
 const span = (values: readonly number[]): string =>
   `${Math.min(...values).toLocaleString('en-US')}–${Math.max(...values).toLocaleString('en-US')}`;
 
-for (const lines of racesAt150()) {
-  const on = median(lines.map((line) => line.on));
-  const off = median(lines.map((line) => line.off));
+for (const { on: onLines, off: offLines } of racesAt150()) {
+  const on = median(onLines.map((line) => line.rate));
+  const off = median(offLines.map((line) => line.rate));
   racesOn.push(on);
   racesOff.push(off);
-  const middle = lines.find((line) => line.on === on) as RaceLine;
+  const middle = (lines: RaceLine[], value: number): RaceLine => lines.find((line) => line.rate === value) as RaceLine;
+  const onMiddle = middle(onLines, on);
+  const offMiddle = middle(offLines, off);
+  const same = new Set([...onLines, ...offLines].map((line) => line.signature)).size === 1;
+  const r = offMiddle.runs;
   console.log(
-    `  ${middle.name.padEnd(40)} median of ${lines.length} processes ${on.toLocaleString('en-US')} states/s (${span(lines.map((line) => line.on))}) | off ${off.toLocaleString('en-US')} (${span(lines.map((line) => line.off))})  goal ≥ ${STATES_PER_S_RACES.toLocaleString('en-US')} states/s${budgetMark(`states/s ${middle.name}`, on >= STATES_PER_S_RACES)}\n    the median process: ${middle.figures}\n    ${middle.ratio}`,
+    `  ${onMiddle.name.padEnd(40)} median of ${onLines.length} processes ${on.toLocaleString('en-US')} states/s (${span(onLines.map((line) => line.rate))}) | off ${off.toLocaleString('en-US')} (${span(offLines.map((line) => line.rate))})  goal ≥ ${STATES_PER_S_RACES.toLocaleString('en-US')} states/s${budgetMark(`states/s ${onMiddle.name}`, on >= STATES_PER_S_RACES)}\n    the median processes: ${onMiddle.figure} | off ${offMiddle.figure}\n    ratio ${(onMiddle.states / offMiddle.states).toFixed(2)} (goal ≤ ${RATIO_MAX}), endings ${same ? 'identical' : 'DIFFERENT'}; off: ${r.arrival} runs try another arrival instant, ${r.sameInstant} another same-instant order; on: ${onMiddle.runs.pruned} pruned`,
   );
 }
 
