@@ -205,8 +205,8 @@ export interface SendOptions {
 }
 
 /**
- * A plain message's event (no fault, not malformed, not a copy), made by `new` rather than written as
- * an object literal: V8 came to allocate that literal straight in its old generation (allocation-site
+ * A message's event in a run that keeps no transcript, made by `new` rather than written as an object
+ * literal: V8 came to allocate that literal straight in its old generation (allocation-site
  * pretenuring: the invariant checker keeps a run's messages to its end), where each dead one kept its
  * JSON-RPC message alive through the young-generation collections after it, and the literals that
  * build messages came to be allocated old in turn. Instances of a class are allocated young. Its
@@ -465,42 +465,16 @@ export class Wire {
     fault: MessageFault | undefined,
     options: SendOptions,
   ): MessageEvent {
-    if (options.malformed === undefined && fault === undefined && options.duplicateOf === undefined) {
-      // The hot path: a plain message is one object, built with its stamps. A recorded run keeps plain
-      // objects (its transcript is data, cloned and compared as such); a run that keeps nothing makes
-      // a `SentMessage`, which V8 does not pretenure.
-      const stamp = this.log.stamp();
-      let sent: MessageEvent;
-      if (this.log.recording)
-        sent = {
-          seq: stamp.seq,
-          atMs: stamp.atMs,
-          causeSeq: stamp.causeSeq,
-          kind: 'message',
-          from,
-          to,
-          channel: channelName,
-          message,
-          arrivesAtMs,
-          ...(headers === null ? {} : { headers }),
-        };
-      else {
-        sent = new SentMessage(
-          stamp.seq,
-          stamp.atMs,
-          stamp.causeSeq,
-          'message',
-          from,
-          to,
-          channelName,
-          message,
-          arrivesAtMs,
-        );
-        if (headers !== null) sent.headers = headers;
-      }
-      return this.log.append(sent);
-    } else {
-      return this.log.record({
+    // One object per message, built with its stamps. A recorded run keeps plain objects (its transcript
+    // is data, cloned and compared as such); a run that keeps nothing makes a `SentMessage`, which V8
+    // does not pretenure.
+    const stamp = this.log.stamp();
+    let sent: MessageEvent;
+    if (this.log.recording)
+      sent = {
+        seq: stamp.seq,
+        atMs: stamp.atMs,
+        causeSeq: stamp.causeSeq,
         kind: 'message',
         from,
         to,
@@ -508,13 +482,30 @@ export class Wire {
         message,
         arrivesAtMs,
         ...(headers === null ? {} : { headers }),
-        ...(options.malformed === undefined ? {} : { malformed: options.malformed }),
-        ...(fault === undefined ? {} : { fault: formatFault(fault) }),
-        ...(options.duplicateOf === undefined
-          ? {}
-          : { fault: `duplicate:${options.duplicateOf}`, duplicateOf: options.duplicateOf }),
-      }) as MessageEvent;
+      };
+    else {
+      sent = new SentMessage(
+        stamp.seq,
+        stamp.atMs,
+        stamp.causeSeq,
+        'message',
+        from,
+        to,
+        channelName,
+        message,
+        arrivesAtMs,
+      );
+      if (headers !== null) sent.headers = headers;
     }
+    // What is wrong with the message follows the fields every message has (the transcript's order), and
+    // before it is appended: the explorer's observer hashes it then.
+    if (options.malformed !== undefined) sent.malformed = options.malformed;
+    if (fault !== undefined) sent.fault = formatFault(fault);
+    if (options.duplicateOf !== undefined) {
+      sent.fault = `duplicate:${options.duplicateOf}`;
+      sent.duplicateOf = options.duplicateOf;
+    }
+    return this.log.append(sent);
   }
 
   private static holds(channel: Channel): boolean {
