@@ -557,25 +557,10 @@ export class Driver {
     // A replay (no stop at a new choice) names no state: it hashes nothing.
     this.hashing = resume === null && stopAtNew;
     this.checker = new InvariantChecker(settings);
-    if (slot !== null) {
-      slot.driver = this;
-      this.chooser = slot.chooser;
-      return;
-    }
-    // Bound methods, not arrow functions: tsx keeps every arrow function's name by redefining it as
-    // the function is made, and every run makes a driver (a tenth of a short run went to naming these).
-    const hooks: ExplorerHooks = new DriverHooks(
-      this.arrival.bind(this),
-      this.observe.bind(this),
-      this.attach.bind(this),
-      this.armed.bind(this),
-      this.delivering.bind(this),
-      this.state.bind(this),
-      this.step.bind(this),
-      this.touch.bind(this),
-      this.withdrawn.bind(this),
-    );
-    this.chooser = Object.assign((candidates: readonly DueEvent[]) => this.choose(candidates), { explorer: hooks });
+    // A driver given no slot (a replay, a survey, a shrinking candidate) takes one of its own.
+    const shared = slot ?? Driver.slot();
+    shared.driver = this;
+    this.chooser = shared.chooser;
   }
 
   /**
