@@ -308,7 +308,6 @@ interface Point {
   readonly mark: HistoryMark;
 }
 
-/** How a run ended: at its end, at a new choice it did not go on from, or pruned by the reduction. */
 /**
  * A run that ended: its state key, how it ended, and its driver, whose choices give the ending's
  * schedule once the ending is kept (`settle`): most leaves are an ending their frame has already, and
