@@ -56,7 +56,7 @@ function median(values: number[]): number {
 const sql = await loadSqlJs();
 if (!child)
   console.log(
-    `bench: explorer (every ordering, invariants after every event), reduction on | off measured in turns: the mean of at least ${REPEATS} explorations each, more until ${MEASURE_MS} ms each, after warm-up (at least ${WARM_RUNS_MIN} unmeasured each, more until ${WARM_MS} ms; "first": the first, cold); A–D at 150 ms: the median of ${PROCESSES} fresh processes; node ${process.version}`,
+    `bench: explorer (every ordering, invariants after every event), reduction on | off measured in turns: the mean of at least ${REPEATS} explorations each, more until ${MEASURE_MS} ms each, after warm-up (at least ${WARM_RUNS_MIN} unmeasured each, more until ${WARM_MS} ms; "first": the first, cold); A–D at 150 ms: one side per process, the median of ${PROCESSES} fresh processes per side; node ${process.version}`,
   );
 
 interface Case {
@@ -93,68 +93,66 @@ function exploreCounting(c: Case, reduction: boolean): { result: ExploreResult; 
 }
 
 /**
- * One case with the reduction on and off, measured in turns: warm-up explorations of both sides
- * alternated (at least `WARM_RUNS_MIN` each, more until `WARM_MS`), then rounds of one measured
- * exploration of each side, the side that goes first swapped every round: at least `REPEATS`, more until
- * each side's measured time adds up to `MEASURE_MS`. Each side's time is its mean exploration (its
- * rounds' total ÷ their number), so a collection of garbage falling in one round counts as much as it
- * costs, no more: A–D at 150 ms explore in 10–40 ms, about one collection's length. Measured one side
+ * One case with each of `sides` (the reduction on, off), measured in turns: warm-up explorations of
+ * every side alternated (at least `WARM_RUNS_MIN` each, more until `WARM_MS`), then rounds of one
+ * measured exploration of each side, the side that goes first swapped every round: at least `REPEATS`,
+ * more until each side's measured time adds up to `MEASURE_MS`. Each side's time is its mean exploration
+ * (its rounds' total ÷ their number), so a collection of garbage falling in one round counts as much as
+ * it costs, no more: A–D at 150 ms explore in 10–40 ms, about one collection's length. Measured one side
  * after the other, the side measured first read up to 1.8 times slower on A–D's small explorations than
- * the other: what was timed was how warm the process was, not the reduction.
+ * the other: what was timed was how warm the process was, not the reduction. One side alone is what a
+ * child process measures (`racesAt150`).
  */
-function measurePair(c: Case): { on: Measured; off: Measured } {
-  const times = { on: [] as number[], off: [] as number[] };
-  const first = { on: 0, off: 0 };
-  const last: {
-    on?: { result: ExploreResult; runs: RunsByChoice };
-    off?: { result: ExploreResult; runs: RunsByChoice };
-  } = {};
-  const side = (reduction: boolean): 'on' | 'off' => (reduction ? 'on' : 'off');
-  const timed = (reduction: boolean, record: boolean): number => {
+function measureInTurns(c: Case, sides: readonly boolean[]): Measured[] {
+  const times = sides.map(() => [] as number[]);
+  const first = sides.map(() => 0);
+  const last: ({ result: ExploreResult; runs: RunsByChoice } | undefined)[] = sides.map(() => undefined);
+  const timed = (at: number, record: boolean): number => {
     const started = performance.now();
-    const done = exploreCounting(c, reduction);
+    const done = exploreCounting(c, sides[at] as boolean);
     const ms = performance.now() - started;
     if (record) {
-      times[side(reduction)].push(ms);
-      last[side(reduction)] = done;
+      times[at]?.push(ms);
+      last[at] = done;
     }
     return ms;
   };
+  const order = sides.map((_, at) => at);
   // Unmeasured runs first, until the compilers have settled: a small exploration (A at 150 ms) ran 207,
   // 161, 128, 154, 160, 68, 54, 53 ms in a fresh process, and sql.js's WebAssembly is still compiled in
   // the background after the first ledger runs. What the first exploration of each side costs (the
   // first, cold, of the process for the side measured first) is printed beside, as `first`.
   const warmStarted = performance.now();
-  first.on = timed(true, false);
-  first.off = timed(false, false);
+  for (const at of order) first[at] = timed(at, false);
   for (
     let warm = 1;
     warm < WARM_RUNS_MAX && (warm < WARM_RUNS_MIN || performance.now() - warmStarted < WARM_MS);
     warm += 1
-  ) {
-    timed(true, false);
-    timed(false, false);
-  }
+  )
+    for (const at of order) timed(at, false);
   const total = (values: readonly number[]): number => values.reduce((sum, ms) => sum + ms, 0);
   for (
     let repeat = 0;
-    repeat < WARM_RUNS_MAX && (repeat < REPEATS || Math.min(total(times.on), total(times.off)) < MEASURE_MS);
+    repeat < WARM_RUNS_MAX && (repeat < REPEATS || Math.min(...times.map(total)) < MEASURE_MS);
     repeat += 1
-  ) {
-    const onFirst = repeat % 2 === 0;
-    timed(onFirst, true);
-    timed(!onFirst, true);
-  }
-  const measured = (reduction: boolean): Measured => {
-    const done = last[side(reduction)] as { result: ExploreResult; runs: RunsByChoice };
+  )
+    for (const at of repeat % 2 === 0 ? order : [...order].reverse()) timed(at, true);
+  return sides.map((_, at) => {
+    const done = last[at] as { result: ExploreResult; runs: RunsByChoice };
+    const measured = times[at] as number[];
     return {
       result: done.result,
       runs: done.runs,
-      ms: total(times[side(reduction)]) / times[side(reduction)].length,
-      firstMs: first[side(reduction)],
+      ms: total(measured) / measured.length,
+      firstMs: first[at] as number,
     };
-  };
-  return { on: measured(true), off: measured(false) };
+  });
+}
+
+/** A case with the reduction on and off, in turns (`measureInTurns`). */
+function measurePair(c: Case): { on: Measured; off: Measured } {
+  const [on, off] = measureInTurns(c, [true, false]) as [Measured, Measured];
+  return { on, off };
 }
 
 /**
@@ -205,37 +203,10 @@ interface RaceLine {
   readonly runs: RunsByChoice;
 }
 
-/**
- * One side of one case alone: warm-up explorations (at least `WARM_RUNS_MIN`, more until `WARM_MS`),
- * then measured ones (at least `REPEATS`, more until `MEASURE_MS`), its mean exploration.
- */
-function measureSide(c: Case, reduction: boolean): Measured {
-  const started = performance.now();
-  let firstMs = 0;
-  for (
-    let warm = 0;
-    warm < WARM_RUNS_MAX && (warm < WARM_RUNS_MIN || performance.now() - started < WARM_MS);
-    warm += 1
-  ) {
-    const at = performance.now();
-    exploreCounting(c, reduction);
-    if (warm === 0) firstMs = performance.now() - at;
-  }
-  let totalMs = 0;
-  let rounds = 0;
-  let last = exploreCounting(c, reduction);
-  for (; rounds < WARM_RUNS_MAX && (rounds < REPEATS || totalMs < MEASURE_MS); rounds += 1) {
-    const at = performance.now();
-    last = exploreCounting(c, reduction);
-    totalMs += performance.now() - at;
-  }
-  return { result: last.result, runs: last.runs, ms: totalMs / rounds, firstMs };
-}
-
 if (child) {
   const reduction = childArg === `${CHILD_FLAG}=on`;
   for (const c of races) {
-    const measured = measureSide(c, reduction);
+    const [measured] = measureInTurns(c, [reduction]) as [Measured];
     const line: RaceLine = {
       name: caseName(c),
       rate: rate(measured.result.states, measured.ms),
