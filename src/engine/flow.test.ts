@@ -581,13 +581,6 @@ describe('RV-5 thundering herd: 10,000 clients reconnecting at once', () => {
     expect(late.outcome.droppedAtDrop).toBe(2_000);
   });
 
-  it('10,000 clients run well under a second', () => {
-    herdRun(); // warm up the JIT
-    const startedAt = performance.now();
-    herdRun();
-    expect(performance.now() - startedAt).toBeLessThan(1_000);
-  });
-
   it('bounds: a herd that cannot finish fails with a clear error instead of running on', () => {
     expect(() => herdRun({ clients: 1_000, admitPerWindow: 1, attemptsMax: 5 })).toThrow(/LAB102 .*attemptsMax=5 /);
     expect(() => herdRun({ clients: 1_000, admitPerWindow: 1, policy: 'none', eventsMax: 10_000 })).toThrow(/LAB006/);
