@@ -47,3 +47,22 @@ export function countEventOrders<T>(body: () => T): { readonly result: T; readon
     driver.finish = finish;
   }
 }
+
+/**
+ * Runs `body` (explorations) with every same-instant choice handed its first event due only: what a
+ * reduction that pruned every other order of events due at one instant would leave (not sound: it
+ * drops orders that matter). What scripts/arrivalBound.ts measures the reach of any reduction of
+ * same-instant orders by. It changes every driver made meanwhile, and restores them after.
+ */
+export function firstOrderOnly<T>(body: () => T): T {
+  const driver = Driver.prototype as unknown as { choose(candidates: readonly DueEvent[]): number };
+  const { choose } = driver;
+  driver.choose = function (this: object, candidates: readonly DueEvent[]) {
+    return choose.call(this, candidates.slice(0, 1));
+  };
+  try {
+    return body();
+  } finally {
+    driver.choose = choose;
+  }
+}

@@ -61,7 +61,7 @@ export {
 } from './explorer';
 export { shrinkBreak, type ShortestOrdering } from './shrink';
 export { smallestFaultSets } from './faultShrink';
-export { countEventOrders, EXPLORE_JITTER_PRESETS_MS, reductionSignature } from './exploreSoundness';
+export { countEventOrders, firstOrderOnly, EXPLORE_JITTER_PRESETS_MS, reductionSignature } from './exploreSoundness';
 export {
   ComponentProbe,
   type BufferItem,

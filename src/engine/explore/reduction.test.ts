@@ -8,6 +8,7 @@ import { findScenario } from '../../scenarios/index';
 import {
   countEventOrders,
   explore,
+  firstOrderOnly,
   EXPLORE_JITTER_PRESETS_MS,
   REDUCIBLE_MODELS,
   reductionSignature,
@@ -226,5 +227,19 @@ describe('the floor of a reduction over arrival instants (scripts/arrivalBound.t
     expect((Driver.prototype as unknown as { step: unknown }).step).toBe(step);
     // Outside `countEventOrders` nothing is counted: an exploration with no complete ordering counts none.
     expect(countEventOrders(() => 0).orders).toBe(0);
+  });
+
+  it('the floor of a reduction of same-instant orders: every same-instant choice runs its first event only, fewer states, and drivers are restored after', () => {
+    const choose = (Driver.prototype as unknown as { choose: unknown }).choose;
+    const settings = { latencyJitterMs: 300 };
+    const all = explore(findScenario('D'), { settings, reduction: false });
+    const first = firstOrderOnly(() => explore(findScenario('D'), { settings, reduction: false }));
+    expect(first.complete && all.complete).toBe(true);
+    expect(first.states).toBeLessThan(all.states);
+    // No ordering it ran took another same-instant order than the first.
+    for (const ending of first.endings) expect(ending.schedule).not.toMatch(/(^|\.)c[1-9]/);
+    expect(all.endings.some((ending) => /(^|\.)c[1-9]/.test(ending.schedule))).toBe(true);
+    expect((Driver.prototype as unknown as { choose: unknown }).choose).toBe(choose);
+    expect(explore(findScenario('D'), { settings, reduction: false }).states).toBe(all.states);
   });
 });
